@@ -1,0 +1,170 @@
+"""Frame: apply the detected pattern set(s) to every record and collect canonical values.
+
+Output is a ParsedLog: one row per matched step or progress line (canonical columns, units
+normalised, scope resolved), the run facts with the line each came from, the events, and an
+account of every record: matched, unmatched, malformed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
+
+import pandas as pd
+
+from .errors import LogparseError
+from .patterns import PROBLEMS, Detection, PatternSet, detect
+from .reader import ReadStats, Record, read_records
+
+DETECT_HEAD = 5000  # records scored for detection before deciding
+SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share of the winner's hits
+EXAMPLES_KEPT = 20
+
+
+@dataclass
+class FactObservation:
+    value: Any
+    line: int
+    pattern: str
+
+
+@dataclass
+class ParsedLog:
+    """Everything the log says, before any interpretation."""
+
+    path: str
+    formats: list[str]
+    detection: Detection
+    rows: pd.DataFrame  # step and progress lines
+    events: pd.DataFrame  # event lines
+    facts: dict[str, list[FactObservation]]
+    lines: dict[str, int]
+    unmatched_examples: list[tuple[int, str]] = field(default_factory=list)
+    malformed_examples: list[tuple[int, str]] = field(default_factory=list)
+    interval_patterns: set[str] = field(default_factory=set)
+
+    def fact(self, name: str) -> FactObservation | None:
+        """The last observation of a fact (the latest attempt of a restarted run wins)."""
+        obs = self.facts.get(name)
+        return obs[-1] if obs else None
+
+
+def choose_sets(
+    records: Iterable[Record], sets: dict[str, PatternSet], forced: str | None
+) -> tuple[list[PatternSet], Detection | None]:
+    """The sets to apply, best first: the forced one, or the detected winner plus any set that
+    also clearly appears (Megatron-DeepSpeed logs carry DeepSpeed lines)."""
+    if forced is not None:
+        if forced not in sets:
+            raise LogparseError(
+                f"unknown format {forced!r}; known pattern sets: {', '.join(sorted(sets))}"
+            )
+        return [sets[forced]], Detection(forced, {forced: 0}, 1.0)
+    found = detect((r.text for r in records), sets)
+    if found is None:
+        return [], None
+    best = found.scores[found.name]
+    chosen = [sets[found.name]]
+    for name, score in sorted(found.scores.items(), key=lambda kv: -kv[1]):
+        if name != found.name and score > 0 and score >= SECONDARY_SHARE * best:
+            chosen.append(sets[name])
+    return chosen, found
+
+
+def parse_log(
+    path: str,
+    sets: dict[str, PatternSet],
+    forced_format: str | None = None,
+    on_unmatched: Callable[[Record], None] | None = None,
+) -> ParsedLog:
+    """Read `path` once (twice when the head does not reveal the format) and collect its values."""
+    stats = ReadStats()
+    stream = read_records(path, stats)
+    head: list[Record] = []
+    for rec in stream:
+        head.append(rec)
+        if len(head) >= DETECT_HEAD:
+            break
+    chosen, detection = choose_sets(head, sets, forced_format)
+    if not chosen:
+        # Nothing in the head: score the whole file before giving up (a long preamble).
+        chosen, detection = choose_sets(read_records(path), sets, None) if len(head) >= DETECT_HEAD else ([], None)
+    if not chosen or detection is None:
+        if stats.records == 0:
+            raise LogparseError(f"{path}: the file has no text lines")
+        raise LogparseError(
+            f"{path}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
+            f"run `logparse patterns explain {path}` to see its most common line shapes"
+        )
+
+    rows: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    facts: dict[str, list[FactObservation]] = {}
+    counts = {"matched": 0, "unmatched": 0, "malformed": 0}
+    unmatched_examples: list[tuple[int, str]] = []
+    malformed_examples: list[tuple[int, str]] = []
+    interval: set[str] = set()
+
+    records: Iterator[Record] = chain(head, stream)
+    for rec in records:
+        hit = None
+        for ps in chosen:
+            hit = ps.match(rec.text)
+            if hit is not None:
+                break
+        if hit is None:
+            counts["unmatched"] += 1
+            if len(unmatched_examples) < EXAMPLES_KEPT:
+                unmatched_examples.append((rec.line, rec.text[:300]))
+            if on_unmatched is not None:
+                on_unmatched(rec)
+            continue
+        spec, values = hit
+        counts["matched"] += 1
+        problems = values.pop(PROBLEMS, None)
+        if problems:
+            counts["malformed"] += 1
+            if len(malformed_examples) < EXAMPLES_KEPT:
+                malformed_examples.append((rec.line, problems[0]))
+        pattern = f"{spec.set_name}.{spec.name}"
+        if spec.kind in ("step", "progress"):
+            if spec.interval:
+                interval.add(pattern)
+            row = {"kind": spec.kind, "pattern": pattern, "line": rec.line, "rank": rec.rank, "host": rec.host}
+            if problems:
+                row["malformed"] = True
+            row.update(values)
+            rows.append(row)
+        elif spec.kind in ("config", "summary"):
+            for name, value in values.items():
+                facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+        else:  # event
+            ev = {"event": spec.event, "pattern": pattern, "line": rec.line, "rank": rec.rank,
+                  "text": rec.text[:200]}
+            ev.update(values)
+            events.append(ev)
+
+    lines = {
+        "total": stats.records,
+        "matched": counts["matched"],
+        "unmatched": counts["unmatched"],
+        "malformed": counts["malformed"],
+        "blank": stats.blank,
+        "physical": stats.physical_lines,
+        "overlong": stats.overlong,
+        "invalid_utf8_chars": stats.replaced_chars,
+    }
+    return ParsedLog(
+        path=path,
+        formats=[ps.name for ps in chosen],
+        detection=detection,
+        rows=pd.DataFrame(rows),
+        events=pd.DataFrame(events),
+        facts=facts,
+        lines=lines,
+        unmatched_examples=unmatched_examples,
+        malformed_examples=malformed_examples,
+        interval_patterns=interval,
+    )

@@ -1,0 +1,534 @@
+"""Pattern sets: load TOML files, validate them, check their samples, detect which set a log uses.
+
+A pattern set is data (see ``patterns/*.toml`` and the README's guide). Its outer shape is a
+contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables with ``name``, ``kind``
+and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every regex runs under a time
+limit, so a catastrophic user pattern fails with an error instead of hanging the run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from .errors import PatternError
+from .schema import (
+    EVENT_KINDS,
+    FACTS,
+    LINE_KINDS,
+    SCOPED_COLUMNS,
+    SCOPES,
+    STEP_COLUMNS,
+    VALUE_TYPES,
+    scoped_name,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+REGEX_TIMEOUT_S = 0.25
+# Key under which LineSpec.match lists values that did not convert (the line is "malformed").
+PROBLEMS = "__problems__"
+_SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+_NUMBER = regex.compile(
+    r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
+)
+_NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
+_INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
+
+
+class MalformedValue(ValueError):
+    """A captured value that does not convert (counted as a malformed line)."""
+
+
+# --------------------------------------------------------------------------------------------
+# value conversion
+
+
+def to_number(text: str, allow_suffix: bool = False) -> float:
+    """Parse a logged number: 1,234.5  1.06E+01  '6.222'  11.5K (with allow_suffix)  nan  -inf."""
+    m = _NUMBER.match(text)
+    if m:
+        suffix = m.group("suffix")
+        if suffix and not allow_suffix:
+            rest = text[m.end("num") :].strip()
+            # "12.5B" with suffixes off is not a number we understand
+            if rest[:1].isalpha():
+                raise MalformedValue(f"unexpected unit suffix in {text!r}")
+        value = float(m.group("num").replace(",", "").replace("_", ""))
+        return value * _SUFFIX.get(suffix, 1.0) if allow_suffix else value
+    if _NAN.match(text):
+        return math.nan
+    m = _INF.match(text)
+    if m:
+        return -math.inf if m.group("sign") == "-" else math.inf
+    raise MalformedValue(f"not a number: {text!r}")
+
+
+def to_timestamp(text: str) -> float:
+    """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes."""
+    t = text.strip().strip("[]").replace(",", ".")
+    for candidate in (t, t.replace("/", "-")):
+        try:
+            dt = datetime.fromisoformat(candidate)
+            break
+        except ValueError:
+            continue
+    else:
+        raise MalformedValue(f"not a timestamp: {text!r}")
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def to_duration(text: str) -> float:
+    """tqdm intervals: 'MM:SS', 'H:MM:SS', 'D days, H:MM:SS'."""
+    t = text.strip()
+    days = 0
+    if "," in t:
+        head, t = t.split(",", 1)
+        days = int(head.split()[0])
+    parts = t.strip().split(":")
+    try:
+        nums = [float(p) for p in parts]
+    except ValueError:
+        raise MalformedValue(f"not a duration: {text!r}") from None
+    seconds = 0.0
+    for n in nums:
+        seconds = seconds * 60 + n
+    return days * 86400 + seconds
+
+
+def to_bool(text: str) -> bool:
+    t = text.strip().strip("'\"").lower()
+    if t in ("true", "1", "yes", "on"):
+        return True
+    if t in ("false", "0", "no", "off"):
+        return False
+    raise MalformedValue(f"not a boolean: {text!r}")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one captured group (or one key of a key/value line) becomes a canonical value."""
+
+    source: str  # group name or key
+    column: str  # canonical name after scope resolution
+    type: str = "float"
+    scale: float = 1.0
+    suffix: bool = False
+    invert: bool = False
+    scope: str | None = None
+
+    def convert(self, text: str) -> Any:
+        """The canonical value of `text`; None when the log says the value is unset (None/null)."""
+        if text.strip().strip("'\"") in ("None", "null", ""):
+            return None
+        if self.type == "str":
+            return text.strip().strip("'\"")
+        if self.type == "bool":
+            return to_bool(text)
+        if self.type == "timestamp":
+            return to_timestamp(text)
+        if self.type == "duration":
+            return to_duration(text) * self.scale
+        value = to_number(text, self.suffix) * self.scale
+        if self.invert:
+            value = 1.0 / value if value else math.nan
+        if self.type == "int":
+            if not math.isfinite(value):
+                raise MalformedValue(f"not an integer: {text!r}")
+            return int(round(value))
+        return value
+
+
+@dataclass
+class LineSpec:
+    """One [[line]] of a pattern set, compiled."""
+
+    set_name: str
+    name: str
+    kind: str
+    regex: regex.Pattern
+    fields: dict[str, FieldSpec]
+    pairs: regex.Pattern | None = None
+    step: str = "optimizer"  # what the line's step counter counts: optimizer | micro
+    event: str | None = None
+    hint: str | None = None
+    interval: bool = False  # values are averages over the log interval (Megatron)
+    source_file: str = ""
+
+    def match(self, text: str) -> dict[str, Any] | None:
+        """Return the canonical values of `text`, {} when it matches without values, None when not.
+
+        A value that does not convert becomes NaN and is described under the PROBLEMS key.
+        """
+        if self.hint is not None and self.hint not in text:
+            return None
+        try:
+            m = self.regex.search(text, timeout=REGEX_TIMEOUT_S)
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
+                f"{REGEX_TIMEOUT_S}s on one line (catastrophic backtracking?); fix its regex"
+            ) from None
+        if m is None:
+            return None
+        groups = m.groupdict()
+        raw = [(k, v) for k, v in groups.items() if v is not None and k not in ("key", "value")]
+        if groups.get("key") is not None and groups.get("value") is not None:
+            raw.append((groups["key"].strip(), groups["value"]))
+        if self.pairs is not None:
+            try:
+                for pm in self.pairs.finditer(text, timeout=REGEX_TIMEOUT_S):
+                    raw.append((pm.group("key").strip(), pm.group("value")))
+            except TimeoutError:
+                raise PatternError(
+                    f"{self.source_file}: the pairs regex of {self.set_name}.{self.name} took too long "
+                    "on one line; fix it"
+                ) from None
+        values: dict[str, Any] = {}
+        for key, text_value in raw:
+            spec = self.fields.get(key)
+            if spec is None:
+                continue
+            try:
+                value = spec.convert(text_value)
+            except MalformedValue as exc:
+                # Keep the line and the other values; the field becomes NaN and the line is flagged.
+                values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
+                value = math.nan if spec.type in ("float", "int", "duration") else None
+            if value is not None:
+                values[spec.column] = value
+        return values
+
+
+@dataclass
+class Sample:
+    line: str
+    expect: dict[str, Any]
+    pattern: str | None = None
+
+
+@dataclass
+class PatternSet:
+    name: str
+    title: str
+    detect: list[regex.Pattern]
+    lines: list[LineSpec]
+    samples: list[Sample]
+    source_file: str
+    priority: int = 0
+    description: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
+        """The first line pattern that matches `text`, with its values."""
+        for spec in self.lines:
+            values = spec.match(text)
+            if values is not None:
+                return spec, values
+        return None
+
+    def detect_hits(self, text: str) -> bool:
+        for rx in self.detect:
+            try:
+                if rx.search(text, timeout=REGEX_TIMEOUT_S):
+                    return True
+            except TimeoutError:
+                raise PatternError(
+                    f"{self.source_file}: a detect regex of {self.name} took too long on one line; fix it"
+                ) from None
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# loading and validation
+
+
+def _compile(pattern: Any, where: str) -> regex.Pattern:
+    if not isinstance(pattern, str) or not pattern:
+        raise PatternError(f"{where}: must be a non-empty regex string")
+    try:
+        return regex.compile(pattern, regex.VERSION0)
+    except regex.error as exc:
+        raise PatternError(f"{where}: invalid regex ({exc})") from None
+
+
+def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
+    if isinstance(spec, str):
+        spec = {"column": spec}
+    if not isinstance(spec, dict) or "column" not in spec:
+        raise PatternError(f"{where}: needs a table with at least `column`")
+    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit"}
+    if unknown:
+        raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
+    column = spec["column"]
+    vtype = spec.get("type", "float")
+    if vtype not in VALUE_TYPES:
+        raise PatternError(f"{where}: type {vtype!r} is not one of {', '.join(VALUE_TYPES)}")
+    scope = spec.get("scope")
+    if column in SCOPED_COLUMNS:
+        if scope not in SCOPES:
+            raise PatternError(
+                f"{where}: column {column!r} is a throughput; say whether it is per GPU or for the whole "
+                f"job with scope = \"per_gpu\" or \"global\""
+            )
+        column = scoped_name(column, scope)
+    elif scope is not None:
+        raise PatternError(f"{where}: scope only applies to {', '.join(SCOPED_COLUMNS)}")
+    allowed = FACTS if kind in ("config", "summary") else STEP_COLUMNS
+    if kind not in ("config", "summary") and column not in STEP_COLUMNS and column not in {
+        scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES
+    }:
+        raise PatternError(f"{where}: unknown column {column!r} for a {kind} line")
+    if kind in ("config", "summary") and column not in allowed:
+        raise PatternError(f"{where}: unknown fact {column!r} (see logparse/schema.py FACTS)")
+    scale = spec.get("scale", 1.0)
+    if not isinstance(scale, (int, float)) or isinstance(scale, bool):
+        raise PatternError(f"{where}: scale must be a number")
+    return FieldSpec(
+        source=source,
+        column=column,
+        type=vtype,
+        scale=float(scale),
+        suffix=bool(spec.get("suffix", False)),
+        invert=bool(spec.get("invert", False)),
+        scope=scope,
+    )
+
+
+def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
+    """Validate the TOML data of one pattern set and compile it."""
+    fmt = data.get("format")
+    if not isinstance(fmt, dict):
+        raise PatternError(f"{source_file}: missing the [format] table")
+    name = fmt.get("name")
+    if not isinstance(name, str) or not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
+        raise PatternError(f"{source_file}: [format] name must be a lower-case identifier")
+    detect_src = fmt.get("detect")
+    if not isinstance(detect_src, list) or not detect_src:
+        raise PatternError(f"{source_file}: [format] detect must be a list of regexes")
+    detect = [_compile(p, f"{source_file}: [format] detect[{i}]") for i, p in enumerate(detect_src)]
+    lines_src = data.get("line")
+    if not isinstance(lines_src, list) or not lines_src:
+        raise PatternError(f"{source_file}: needs at least one [[line]] table")
+    lines: list[LineSpec] = []
+    seen: set[str] = set()
+    for i, ld in enumerate(lines_src):
+        where = f"{source_file}: [[line]] #{i + 1}"
+        if not isinstance(ld, dict):
+            raise PatternError(f"{where}: must be a table")
+        lname = ld.get("name")
+        if not isinstance(lname, str) or not lname:
+            raise PatternError(f"{where}: missing `name`")
+        where = f"{source_file}: line {lname!r}"
+        if lname in seen:
+            raise PatternError(f"{where}: the name is used twice")
+        seen.add(lname)
+        unknown = set(ld) - {"name", "kind", "regex", "pairs", "fields", "step", "event", "hint",
+                             "interval", "description"}
+        if unknown:
+            raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
+        kind = ld.get("kind")
+        if kind not in LINE_KINDS:
+            raise PatternError(f"{where}: kind must be one of {', '.join(LINE_KINDS)}")
+        rx = _compile(ld.get("regex"), f"{where}: regex")
+        pairs = _compile(ld["pairs"], f"{where}: pairs") if "pairs" in ld else None
+        if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
+            raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
+        step_kind = ld.get("step", "optimizer")
+        if step_kind not in ("optimizer", "micro"):
+            raise PatternError(f"{where}: step must be \"optimizer\" or \"micro\"")
+        event = ld.get("event")
+        if kind == "event" and event not in EVENT_KINDS:
+            raise PatternError(f"{where}: event must be one of {', '.join(EVENT_KINDS)}")
+        fields_src = ld.get("fields", {})
+        if not isinstance(fields_src, dict):
+            raise PatternError(f"{where}: fields must be a table")
+        fields: dict[str, FieldSpec] = {}
+        for source, spec in fields_src.items():
+            fs = _field(source, spec, f"{where}: fields.{source}", kind)
+            if step_kind == "micro" and fs.column == "step":
+                fs = FieldSpec(**{**fs.__dict__, "column": "micro_step"})
+            fields[source] = fs
+        # Named groups without a fields entry fill the column of the same name.
+        for group in rx.groupindex:
+            if group in fields or group in ("key", "value"):
+                continue
+            default_kind_cols = FACTS if kind in ("config", "summary") else STEP_COLUMNS
+            if group in default_kind_cols:
+                col = "micro_step" if (step_kind == "micro" and group == "step") else group
+                vtype = "int" if group in ("step", "micro_step", "progress_n", "progress_total") else "float"
+                if group == "timestamp":
+                    vtype = "timestamp"
+                fields[group] = FieldSpec(source=group, column=col, type=vtype)
+            elif not group.startswith("_"):
+                raise PatternError(
+                    f"{where}: named group {group!r} is neither a canonical column nor listed in fields "
+                    "(prefix it with _ to keep it unused)"
+                )
+        hint = ld.get("hint")
+        if hint is not None and not isinstance(hint, str):
+            raise PatternError(f"{where}: hint must be a string")
+        lines.append(
+            LineSpec(
+                set_name=name,
+                name=lname,
+                kind=kind,
+                regex=rx,
+                fields=fields,
+                pairs=pairs,
+                step=step_kind,
+                event=event,
+                hint=hint,
+                interval=bool(ld.get("interval", False)),
+                source_file=source_file,
+            )
+        )
+    samples: list[Sample] = []
+    for i, sd in enumerate(data.get("sample", [])):
+        where = f"{source_file}: [[sample]] #{i + 1}"
+        if not isinstance(sd, dict) or not isinstance(sd.get("line"), str):
+            raise PatternError(f"{where}: needs `line` (a string)")
+        expect = sd.get("expect", {})
+        if not isinstance(expect, dict):
+            raise PatternError(f"{where}: expect must be a table")
+        samples.append(Sample(line=sd["line"], expect=expect, pattern=sd.get("pattern")))
+    if not samples:
+        raise PatternError(f"{source_file}: needs at least one [[sample]] with a real line")
+    return PatternSet(
+        name=name,
+        title=str(fmt.get("title", name)),
+        detect=detect,
+        lines=lines,
+        samples=samples,
+        source_file=source_file,
+        priority=int(fmt.get("priority", 0)),
+        description=str(fmt.get("description", "")),
+    )
+
+
+def load_file(path: str | os.PathLike[str]) -> PatternSet:
+    path = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise PatternError(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise PatternError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_pattern_set(data, path)
+
+
+# --------------------------------------------------------------------------------------------
+# samples
+
+
+def sample_failures(ps: PatternSet) -> list[str]:
+    """Check every sample of a set; return one sentence per failing sample (empty when all pass)."""
+    from .reader import clean_text
+
+    problems: list[str] = []
+    for i, sample in enumerate(ps.samples, 1):
+        text, _, _ = clean_text(sample.line)
+        hit = ps.match(text)
+        if hit is None:
+            problems.append(f"{ps.name} sample #{i}: matches no line pattern: {sample.line[:120]!r}")
+            continue
+        spec, values = hit
+        if PROBLEMS in values and not sample.expect.get("malformed", False):
+            problems.append(f"{ps.name} sample #{i}: a value did not convert: {values[PROBLEMS][0]}")
+            continue
+        if sample.pattern is not None and spec.name != sample.pattern:
+            problems.append(f"{ps.name} sample #{i}: matched {spec.name!r}, expected {sample.pattern!r}")
+            continue
+        for key, want in sample.expect.items():
+            if key == "malformed":
+                continue
+            got = values.get(key)
+            if not _same(got, want):
+                problems.append(
+                    f"{ps.name} sample #{i} ({spec.name}): {key} is {got!r}, expected {want!r}"
+                )
+                break
+    return problems
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(want, bool) or isinstance(got, bool):
+        return got is want or got == want
+    if isinstance(want, (int, float)) and isinstance(got, (int, float)):
+        if isinstance(want, float) and math.isnan(want):
+            return math.isnan(got)
+        return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
+    if want == "nan" and isinstance(got, float):
+        return math.isnan(got)
+    return got == want
+
+
+# --------------------------------------------------------------------------------------------
+# the registry
+
+
+def shipped_dir() -> Path:
+    """Where the shipped pattern sets are: inside the installed wheel, or the source tree."""
+    here = Path(__file__).resolve().parent
+    installed = here / "builtin_patterns"
+    return installed if installed.is_dir() else here.parent / "patterns"
+
+
+def pattern_dirs(extra: Iterable[str] = ()) -> list[Path]:
+    dirs = [shipped_dir()]
+    env = os.environ.get("LOGPARSE_PATTERNS")
+    if env:
+        dirs += [Path(p) for p in env.split(os.pathsep) if p]
+    dirs += [Path(p) for p in extra]
+    return dirs
+
+
+def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dict[str, PatternSet]:
+    """All pattern sets, shipped first; a later folder's set with the same name overrides."""
+    sets: dict[str, PatternSet] = {}
+    for d in pattern_dirs(extra_dirs):
+        if not d.is_dir():
+            raise PatternError(f"{d}: pattern folder does not exist")
+        for path in sorted(d.glob("*.toml")):
+            ps = load_file(path)
+            if check_samples:
+                problems = sample_failures(ps)
+                if problems:
+                    raise PatternError(f"{path}: {problems[0]} (run `logparse patterns test {d}`)")
+            sets[ps.name] = ps
+    return sets
+
+
+@dataclass
+class Detection:
+    name: str
+    scores: dict[str, int]
+    confidence: float  # share of all detect hits that went to the winner
+
+
+def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
+    """Score each set by how many of `texts` its detect regexes hit; the best wins."""
+    scores = {name: 0 for name in sets}
+    for text in texts:
+        for name, ps in sets.items():
+            if ps.detect_hits(text):
+                scores[name] += 1
+    ranked = sorted(sets, key=lambda n: (scores[n], sets[n].priority), reverse=True)
+    if not ranked or scores[ranked[0]] == 0:
+        return None
+    total = sum(scores.values())
+    return Detection(ranked[0], scores, scores[ranked[0]] / total if total else 0.0)

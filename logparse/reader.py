@@ -1,0 +1,208 @@
+"""Reader: turn a (possibly compressed) log file into clean text records, streaming.
+
+One physical line may hold several records: tqdm redraws its bar with a carriage return, so
+``a\\rb\\rc\\n`` yields ``a``, ``b`` and ``c``, all carrying the physical line number. Launcher
+prefixes (``[default3]:``, ``[rank0]:``, ``0: ``, ``gpu17: ``) are peeled into ``rank``/``host``
+and ANSI colour codes are removed, so patterns see the text the framework printed.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import gzip
+import io
+import lzma
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from .errors import LogparseError
+
+CHUNK_BYTES = 1 << 20
+# A record longer than this is cut: no training-log line is that long, and a missing newline in
+# a 64 MB file must not make memory grow with the file.
+MAX_RECORD_CHARS = 1 << 20
+# What patterns get to see of an over-long record.
+MATCH_CHARS = 1 << 16
+
+_ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+# Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
+_ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
+_RANK_PREFIX = regex.compile(r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:\s?")  # torchrun --tee: [default3]:, [rank0]:
+_SLURM_PREFIX = regex.compile(r"^(?P<rank>\d{1,5}): ")  # srun --label
+_MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
+# pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
+# must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
+_HOST_PREFIX = regex.compile(r"^([A-Za-z0-9][\w.-]*\d[\w.-]*): (?=[\[{\s])")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One clean text record of the log."""
+
+    line: int  # 1-based physical line number in the (decompressed) file
+    text: str
+    rank: int | None = None
+    host: str | None = None
+
+
+@dataclass
+class ReadStats:
+    """What the reader saw, for the line accounting in summary.json."""
+
+    physical_lines: int = 0
+    records: int = 0
+    blank: int = 0
+    overlong: int = 0
+    replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8
+
+
+def _open_binary(path: str) -> io.BufferedIOBase:
+    if not os.path.exists(path):
+        raise LogparseError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise LogparseError(f"{path}: is a directory; give a log file (or use `logparse batch DIR`)")
+    try:
+        raw = open(path, "rb")
+    except OSError as exc:
+        raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
+    magic = raw.read(6)
+    raw.seek(0)
+    if magic[:2] == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
+    if magic[:3] == b"BZh":
+        return bz2.BZ2File(raw)  # type: ignore[return-value]
+    if magic[:6] == b"\xfd7zXZ\x00":
+        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+    if magic[:4] == b"\x28\xb5\x2f\xfd":
+        try:
+            import zstandard
+        except ImportError:
+            raw.close()
+            raise LogparseError(
+                f"{path}: is zstd-compressed; install the optional package: pip install 'logparse[zstd]'"
+            ) from None
+        return zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[return-value]
+    return raw  # type: ignore[return-value]
+
+
+def _looks_binary(head: bytes) -> bool:
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    # Control bytes other than tab/newline/CR/ESC/backspace/form feed are rare in logs.
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 27, 8, 12))
+    return controls > len(head) * 0.05
+
+
+def clean_text(text: str) -> tuple[str, int | None, str | None]:
+    """Strip ANSI codes and launcher prefixes; return (text, rank, host)."""
+    return _clean(text)[0]
+
+
+def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
+    """Strip ANSI codes and launcher prefixes, and split where another rank's prefix starts mid-line.
+
+    torchrun --tee writes each rank's stdout and stderr from separate threads, so an unfinished
+    tqdm bar of one stream and the next record land on one physical line:
+    ``[default0]: 10%|# | 4/40 [00:00<00:01, 23.01it/s][default0]:{'loss': ...}``.
+    """
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "m" in text and "[" in text:
+        text = _ANSI_REMNANT.sub("", text)
+    rank: int | None = None
+    host: str | None = None
+    role: str | None = None
+    for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
+        m = _RANK_PREFIX.match(text)
+        if m:
+            role = m.group("role")
+        m = m or _MPI_PREFIX.match(text) or _SLURM_PREFIX.match(text)
+        if m:
+            rank = int(m.group("rank"))
+            text = text[m.end() :]
+            continue
+        m = _HOST_PREFIX.match(text)
+        if m and host is None:
+            host = m.group(1)
+            text = text[m.end() :]
+            continue
+        break
+    if role is not None:
+        again = regex.search(r"\[" + regex.escape(role) + r"\d+\]:", text)
+        if again is not None and again.start() > 0:
+            head = (text[: again.start()].rstrip(), rank, host)
+            return [head, *_clean(text[again.start() :])]
+    return [(text.rstrip(), rank, host)]
+
+
+def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
+    """Yield the clean records of a log file; memory stays bounded whatever the file size."""
+    stats = stats if stats is not None else ReadStats()
+    fh = _open_binary(path)
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    try:
+        try:
+            first = fh.read(CHUNK_BYTES)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise LogparseError(f"{path}: cannot decompress ({exc})") from None
+        if not first:
+            raise LogparseError(f"{path}: the file is empty")
+        if _looks_binary(first[:8192]):
+            raise LogparseError(f"{path}: looks like a binary file, not a text log")
+        pending = ""
+        skipping = False  # inside an over-long line, discarding until its newline
+        chunk: bytes | None = first
+        while chunk:
+            text = decoder.decode(chunk)
+            stats.replaced_chars += text.count("\ufffd")
+            parts = (pending + text).split("\n") if not skipping else text.split("\n")
+            if skipping:
+                if len(parts) == 1:
+                    chunk = _read(fh, path)
+                    continue
+                skipping = False
+                parts = parts[1:]
+                pending = ""
+            pending = parts.pop()
+            for physical in parts:
+                yield from _split_physical(physical, stats)
+            if len(pending) > MAX_RECORD_CHARS:
+                stats.overlong += 1
+                yield from _split_physical(pending[:MATCH_CHARS], stats)
+                pending = ""
+                skipping = True
+            chunk = _read(fh, path)
+        tail = pending + decoder.decode(b"", final=True)
+        if tail and not skipping:
+            yield from _split_physical(tail, stats)
+    finally:
+        fh.close()
+
+
+def _read(fh: io.BufferedIOBase, path: str) -> bytes:
+    try:
+        return fh.read(CHUNK_BYTES)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise LogparseError(f"{path}: the compressed stream is damaged ({exc})") from None
+
+
+def _split_physical(physical: str, stats: ReadStats) -> Iterator[Record]:
+    stats.physical_lines += 1
+    line_no = stats.physical_lines
+    segments = physical.split("\r") if "\r" in physical else (physical,)
+    produced = False
+    for segment in segments:
+        for text, rank, host in _clean(segment):
+            if not text.strip():
+                continue
+            produced = True
+            stats.records += 1
+            yield Record(line_no, text, rank, host)
+    if not produced:
+        stats.blank += 1

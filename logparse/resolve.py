@@ -1,0 +1,416 @@
+"""Resolve: from the raw frame to one row per optimizer step, with every run fact's provenance.
+
+This is where the silent errors are stopped: micro-batches are turned into optimizer steps with the
+log's gradient accumulation, per-GPU and cluster throughput are both filled from whichever the log
+gives, lines that several ranks printed become one step, restarted attempts are split into segments
+(the latest attempt wins), and the step time is taken from the log, or from timestamps or progress
+bars when the log has no timing field, saying which.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import LogparseError
+from .frame import ParsedLog
+
+
+@dataclass
+class Fact:
+    """A run fact and where it came from: cli, log, derived, preset or default."""
+
+    value: Any
+    source: str
+    detail: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "source": self.source, "detail": self.detail}
+
+
+@dataclass
+class Options:
+    """What the user said on the command line (None = not said)."""
+
+    gpus: int | None = None
+    hw: str | None = None
+    dtype: str | None = None
+    peak_tflops: float | None = None
+    model: str | None = None
+    params: float | None = None
+    layers: int | None = None
+    hidden: int | None = None
+    heads: int | None = None
+    kv_heads: int | None = None
+    ffn_hidden: int | None = None
+    vocab: int | None = None
+    seq_len: int | None = None
+    global_batch: int | None = None
+    recompute: str | None = None
+    formula: str | None = None
+    format: str | None = None
+    pattern_dirs: tuple[str, ...] = ()
+
+
+@dataclass
+class Restart:
+    at_step: int  # last step the interrupted attempt logged
+    resumed_from: int | None  # step the new attempt continued from
+    resumed_from_source: str
+    line: int  # first line of the new attempt
+    redone_steps: int  # steps the new attempt repeated
+    lost_s: float | None  # wall time of repeated work plus the gap, when known
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "at_step": self.at_step,
+            "resumed_from": self.resumed_from,
+            "resumed_from_source": self.resumed_from_source,
+            "line": self.line,
+            "redone_steps": self.redone_steps,
+            "lost_s": None if self.lost_s is None else round(self.lost_s, 3),
+        }
+
+
+@dataclass
+class ResolvedSteps:
+    steps: pd.DataFrame
+    facts: dict[str, Fact]
+    restarts: list[Restart]
+    warnings: list[str] = field(default_factory=list)
+    step_numbering: str = "log"
+    step_time_source: str | None = None
+
+
+# ------------------------------------------------------------------------------------------------
+# facts
+
+
+def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
+    """The last value of every fact the log states; a fact that changes is reported."""
+    facts: dict[str, Fact] = {}
+    for name, observations in parsed.facts.items():
+        last = observations[-1]
+        distinct = list(dict.fromkeys(repr(o.value) for o in observations))
+        if len(distinct) > 1 and not name.startswith("final_"):
+            warnings.append(
+                f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
+                f"using the last, {last.value!r} (line {last.line})"
+            )
+        facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    return facts
+
+
+def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
+    if "grad_accum" in facts:
+        return facts["grad_accum"]
+    if "num_microbatches" in facts:
+        f = facts["num_microbatches"]
+        return Fact(f.value, "log", f"{f.detail}: micro-batches per step")
+    if {"micro_step", "step"} <= set(rows.columns):
+        both = rows.dropna(subset=["micro_step", "step"])
+        both = both[both["step"] > 0]
+        if len(both):
+            ratio = (both["micro_step"] / both["step"]).median()
+            if ratio >= 1 and abs(ratio - round(ratio)) < 1e-6:
+                return Fact(int(round(ratio)), "derived", "micro_step / global_step on the throughput lines")
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
+
+
+def _decimals(x: float) -> int:
+    text = repr(float(x))
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        dec = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        return max(0, dec - int(exp))
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> tuple[pd.Series, str]:
+    """Optimizer step of each row without a counter: epoch x steps-per-epoch, snapped to the log
+    cadence where the printed epoch is too coarse; else row ordinals (with a warning)."""
+    spe: float | None = None
+    how = ""
+    if "steps_per_epoch" in facts:
+        spe = float(facts["steps_per_epoch"].value)
+        how = f"epoch x {spe:g} steps per epoch ({facts['steps_per_epoch'].detail})"
+    elif "num_examples" in facts and "global_batch_size" in facts:
+        spe = math.ceil(facts["num_examples"].value / facts["global_batch_size"].value)
+        how = f"epoch x {spe:g} steps per epoch (num examples / global batch)"
+    if spe and "epoch" in rows and rows["epoch"].notna().all():
+        est = rows["epoch"].to_numpy(dtype=float) * spe
+        tol = np.array([0.5 * 10.0 ** -_decimals(e) * spe for e in rows["epoch"]])
+        exact = np.round(est)
+        precise = tol < 0.5
+        if precise.all():
+            return pd.Series(exact.astype(int), index=rows.index), how
+        diffs = np.diff(np.round(est[precise])) if precise.sum() > 1 else np.diff(est)
+        cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
+        snapped = np.where(precise, exact, np.round(est / cadence) * cadence)
+        warnings.append(
+            f"step numbers come from the printed epoch ({how}), rounded to the log cadence of {cadence} "
+            "steps where the epoch is printed with too few digits"
+        )
+        return pd.Series(snapped.astype(int), index=rows.index), how + f", cadence {cadence}"
+    warnings.append(
+        "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
+        "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are"
+    )
+    return pd.Series(np.arange(1, len(rows) + 1), index=rows.index), "row ordinal"
+
+
+# ------------------------------------------------------------------------------------------------
+# restarts
+
+
+def _restart_lines(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
+    """Lines where a new attempt begins: the step counter goes back (on the rank that prints most),
+    or a start / checkpoint-load line appears after steps were logged."""
+    if steps.empty:
+        return []
+    ref = steps
+    if "rank" in steps and steps["rank"].notna().any():
+        counts = steps["rank"].value_counts()
+        ref_rank = sorted(counts[counts == counts.max()].index)[0]
+        ref = steps[steps["rank"] == ref_rank]
+    ref = ref.sort_values("line", kind="stable")
+    s = ref["step"].to_numpy()
+    lines = ref["line"].to_numpy()
+    boundaries = {int(lines[i]) for i in range(1, len(s)) if s[i] < s[i - 1]}
+    if not events.empty and "event" in events:
+        first_line = int(steps["line"].min())
+        for line in events.loc[events["event"].isin(["start", "checkpoint_load"]), "line"]:
+            if line > first_line:
+                later = ref[ref["line"] > line]
+                earlier = ref[ref["line"] < line]
+                if len(later) and len(earlier):
+                    # the boundary is at the first step line after the marker
+                    boundaries.add(int(later["line"].iloc[0]))
+    return sorted(boundaries)
+
+
+def split_segments(
+    steps: pd.DataFrame, events: pd.DataFrame, facts: dict[str, Fact]
+) -> tuple[pd.DataFrame, list[Restart]]:
+    """Assign `segment`, drop steps a later attempt redid, and describe each restart."""
+    boundaries = _restart_lines(steps, events)
+    steps = steps.copy()
+    steps["segment"] = np.searchsorted(np.array(boundaries, dtype=float), steps["line"].to_numpy(), side="right")
+    if not boundaries:
+        return steps, []
+    restarts: list[Restart] = []
+    keep = pd.Series(True, index=steps.index)
+    cadence = _cadence(steps, facts)
+    for seg in range(1, len(boundaries) + 1):
+        new = steps[(steps["segment"] == seg)]
+        old = steps[(steps["segment"] < seg) & keep]
+        if new.empty or old.empty:
+            continue
+        first_new = int(new["step"].min())
+        at_step = int(old["step"].max())
+        resumed_from, source = None, "unknown"
+        loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
+        if not loads.empty and "step" in loads:
+            prev_line = boundaries[seg - 2] if seg >= 2 else -1
+            near = loads[(loads["line"] > prev_line) & (loads["line"] < boundaries[seg - 1])]
+            near = near.dropna(subset=["step"])
+            if len(near):
+                resumed_from, source = int(near["step"].iloc[-1]), f"checkpoint load, line {int(near['line'].iloc[-1])}"
+        if resumed_from is None and cadence:
+            resumed_from, source = first_new - cadence, f"first step of the new attempt minus the log cadence ({cadence})"
+        redone_mask = (steps["segment"] < seg) & keep & (steps["step"] >= first_new)
+        redone = steps[redone_mask]
+        redo_s = None
+        if "step_time_s" in steps and len(redone):
+            redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
+        # redone work that was never logged: between the resume point and the first redone log line
+        gap_s = None
+        if "timestamp" in steps and steps["timestamp"].notna().any():
+            last_old = old["timestamp"].dropna()
+            first_ts = new["timestamp"].dropna()
+            if len(last_old) and len(first_ts):
+                first_row = new.loc[first_ts.index[0]]
+                own = first_row.get("step_time_s")
+                own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
+                gap_s = max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
+        lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
+        if resumed_from is not None:
+            redone_steps = max(0, at_step - resumed_from)
+        else:
+            redone_steps = int(len(redone))
+        keep &= ~redone_mask
+        restarts.append(Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost))
+    return steps[keep], restarts
+
+
+def _cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
+    if "log_interval" in facts and facts["log_interval"].value:
+        return int(facts["log_interval"].value)
+    d = steps.sort_values("line")["step"].diff()
+    d = d[d > 0]
+    return int(d.median()) if len(d) else None
+
+
+# ------------------------------------------------------------------------------------------------
+# the whole stage
+
+
+def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
+    warnings: list[str] = []
+    facts = log_facts(parsed, warnings)
+    rows = parsed.rows
+    if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
+        raise LogparseError(
+            f"{parsed.path}: recognised as {parsed.formats[0]}, but it has no training step lines "
+            f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
+            "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
+        )
+    steps = rows[rows["kind"] == "step"].drop(columns=["kind"]).copy()
+    progress = rows[rows["kind"] == "progress"].copy()
+    steps = steps.dropna(axis=1, how="all")
+
+    ga = _grad_accum(facts, steps)
+    if ga is not None:
+        facts.setdefault("grad_accum", ga)
+
+    # micro-batch counters -> optimizer steps
+    numbering = "log"
+    if "micro_step" in steps:
+        only_micro = steps["micro_step"].notna() & (steps["step"].isna() if "step" in steps else True)
+        if only_micro.any():
+            if "step" not in steps:
+                steps["step"] = np.nan
+            if ga is not None:
+                g = int(ga.value)
+                micro = steps.loc[only_micro, "micro_step"]
+                if (micro % g != 0).any():
+                    warnings.append(f"some micro-step counters are not multiples of the grad accumulation {g}")
+                steps.loc[only_micro, "step"] = micro // g
+                numbering = f"micro-step counter / grad accumulation {g} ({ga.source})"
+            else:
+                steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
+                numbering = "micro-step counter (grad accumulation unknown)"
+                warnings.append(
+                    "the step lines count micro-batches and the log does not state the gradient accumulation: "
+                    "each micro-batch is treated as a step, so step time and throughput per step are per "
+                    "micro-batch"
+                )
+
+    # lines without any counter (HF Trainer dicts)
+    if "step" not in steps or steps["step"].isna().any():
+        if "step" not in steps:
+            steps["step"] = np.nan
+        missing = steps["step"].isna()
+        numbered, how = number_steps(steps[missing], facts, warnings)
+        steps.loc[missing, "step"] = numbered
+        numbering = how
+    steps["step"] = steps["step"].astype("int64")
+
+    step_time_source = None
+    if "step_time_s" not in steps or steps["step_time_s"].isna().all():
+        # row-local, so before restarts are split: the redone work's time is then known
+        step_time_source = _step_time_from_samples(steps, facts)
+
+    steps, restarts = split_segments(steps, parsed.events, facts)
+    steps = _merge_duplicates(steps)
+    steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
+    if (steps["step"].diff().dropna() <= 0).any():
+        # restarts were resolved, so a step going back here means interleaved segments; keep the latest
+        steps = steps.drop_duplicates("step", keep="last").sort_values("step").reset_index(drop=True)
+
+    steps["step_span"] = _step_span(steps, facts)
+
+    if step_time_source is not None:
+        pass
+    elif "step_time_s" in steps and steps["step_time_s"].notna().any():
+        step_time_source = "log"
+        if parsed.interval_patterns:
+            step_time_source = "log (averaged over each log interval)"
+    else:
+        step_time_source = _fill_step_time(steps, progress, facts, warnings)
+
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
+
+
+def _merge_duplicates(steps: pd.DataFrame) -> pd.DataFrame:
+    """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
+    key = ["segment", "step"]
+    if not steps.duplicated(key).any():
+        steps = steps.copy()
+        steps["ranks"] = steps["rank"].notna().astype(int) if "rank" in steps else 0
+        return steps
+    grouped = steps.groupby(key, sort=False)
+    merged = grouped.first()
+    merged["line"] = grouped["line"].min()
+    if "rank" in steps:
+        merged["ranks"] = grouped["rank"].nunique()
+    if "step_time_s" in steps:
+        merged["step_time_s_min"] = grouped["step_time_s"].min()
+        merged["step_time_s_max"] = grouped["step_time_s"].max()
+    return merged.reset_index()
+
+
+def _step_span(steps: pd.DataFrame, facts: dict[str, Fact]) -> pd.Series:
+    """How many optimizer steps each row stands for (its log interval)."""
+    span = steps.groupby("segment")["step"].diff()
+    first = steps.groupby("segment").head(1).index
+    cadence = _cadence(steps, facts) or 1
+    for i in first:
+        s = int(steps.at[i, "step"])
+        span.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
+    return span.fillna(1).clip(lower=1).astype(int)
+
+
+def _step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str | None:
+    """Step time = global batch / cluster samples per second, where the log gives both."""
+    if "samples_per_s" not in steps or steps["samples_per_s"].isna().all():
+        return None
+    gbs = steps["global_batch_size"] if "global_batch_size" in steps else None
+    if gbs is None and "global_batch_size" in facts:
+        gbs = pd.Series(float(facts["global_batch_size"].value), index=steps.index)
+    if gbs is None:
+        return None
+    steps["step_time_s"] = gbs / steps["samples_per_s"]
+    return "global batch / samples per second as logged"
+
+
+def _fill_step_time(
+    steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
+) -> str | None:
+    """Step time when the log has no timing field: timestamps, or progress bars."""
+    if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
+        dt = steps.groupby("segment")["timestamp"].diff()
+        steps["step_time_s"] = dt / steps["step_span"]
+        return "timestamps of consecutive step lines"
+    if not progress.empty and "progress_s_per_it" in progress:
+        prog = progress.dropna(subset=["progress_n", "progress_s_per_it"])
+        total = facts.get("train_iters")
+        if total is not None and "progress_total" in prog:
+            prog = prog[prog["progress_total"] == total.value]
+        elif "progress_total" in prog and len(prog):
+            prog = prog[prog["progress_total"] == prog["progress_total"].mode().iloc[0]]
+        if len(prog):
+            n = prog["progress_n"].to_numpy()
+            rate = prog["progress_s_per_it"].to_numpy()
+            times = []
+            prev = 0
+            for s in steps["step"]:
+                sel = rate[(n > prev) & (n <= s)]
+                times.append(float(np.median(sel)) if len(sel) else np.nan)
+                prev = s
+            steps["step_time_s"] = times
+            warnings.append(
+                "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
+                "seconds per iteration) over each logging interval"
+            )
+            return "progress bar rate (tqdm, smoothed)"
+    warnings.append("the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown")
+    return None

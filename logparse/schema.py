@@ -1,0 +1,112 @@
+"""The canonical vocabulary: step columns, run facts and event kinds that pattern sets may fill.
+
+Pattern files are checked against these names when they load, so a typo in a user's pattern set
+is an error naming the file and the field rather than a column that silently never fills.
+"""
+
+from __future__ import annotations
+
+# Per-line values a step/progress/eval line can carry. Units are fixed by the name.
+STEP_COLUMNS: dict[str, str] = {
+    "step": "optimizer step as the log counts it",
+    "micro_step": "micro-batch (forward/backward) counter",
+    "loss": "training loss as logged",
+    "lr": "learning rate (first parameter group)",
+    "grad_norm": "gradient norm",
+    "loss_scale": "fp16 loss scale",
+    "step_time_s": "wall seconds per optimizer step",
+    "global_batch_size": "samples per optimizer step",
+    "skipped_iters": "iterations skipped in the log window (fp16 overflow)",
+    "skipped_total": "cumulative skipped optimizer steps",
+    "nan_iters": "iterations with NaN loss in the log window",
+    "memory_gib": "device memory, GiB",
+    "timestamp": "when the line was written",
+    "consumed_samples": "cumulative samples consumed",
+    "consumed_tokens": "cumulative tokens consumed",
+    "epoch": "fractional epoch",
+    "seq_len": "sequence length of the step's batch",
+    "tokens_seen": "cumulative input tokens seen (all processes)",
+    "reported_mfu": "the framework's own MFU, as a fraction",
+    "eval_loss": "validation loss",
+    "progress_n": "progress-bar position",
+    "progress_total": "progress-bar total",
+    "progress_elapsed_s": "progress-bar elapsed seconds",
+    "progress_s_per_it": "progress-bar seconds per iteration",
+}
+
+# Throughput columns must declare their scope; the frame names them <base> or <base>_per_gpu.
+SCOPED_COLUMNS: dict[str, str] = {
+    "tokens_per_s": "tokens per second",
+    "samples_per_s": "samples per second",
+    "reported_tflops": "the framework's own TFLOP/s figure",
+}
+SCOPES = ("per_gpu", "global")
+
+
+def scoped_name(base: str, scope: str) -> str:
+    if base == "reported_tflops":
+        return "reported_tflops_per_gpu" if scope == "per_gpu" else "reported_tflops_cluster"
+    return f"{base}_per_gpu" if scope == "per_gpu" else base
+
+
+# Run facts from config dumps, headers and end-of-run summaries.
+FACTS: dict[str, str] = {
+    "world_size": "all processes (GPUs) of the job",
+    "data_parallel_size": "data-parallel replicas",
+    "tensor_parallel_size": "tensor-parallel degree",
+    "pipeline_parallel_size": "pipeline-parallel degree",
+    "context_parallel_size": "context-parallel degree",
+    "expert_parallel_size": "expert-parallel degree",
+    "micro_batch_size": "samples per micro-batch per GPU",
+    "global_batch_size": "samples per optimizer step (all replicas, after accumulation)",
+    "grad_accum": "micro-batches per optimizer step",
+    "num_microbatches": "micro-batches per optimizer step per pipeline (Megatron)",
+    "seq_len": "sequence length",
+    "num_layers": "transformer layers",
+    "hidden_size": "model width",
+    "ffn_hidden_size": "MLP width",
+    "num_attention_heads": "attention heads",
+    "num_query_groups": "key/value heads (GQA)",
+    "group_query_attention": "GQA on",
+    "kv_channels": "attention head dimension",
+    "vocab_size": "vocabulary size",
+    "padded_vocab_size": "vocabulary padded for tensor parallelism",
+    "swiglu": "SwiGLU MLP",
+    "num_experts": "MoE experts",
+    "moe_router_topk": "MoE experts per token",
+    "untie_embeddings": "input embedding and LM head are separate",
+    "params": "parameters (without input embedding)",
+    "trainable_params": "trainable parameters as printed",
+    "bf16": "bf16 training",
+    "fp16": "fp16 training",
+    "fp8": "fp8 recipe",
+    "recompute_granularity": "activation recomputation granularity",
+    "recompute_method": "activation recomputation method",
+    "log_interval": "steps between log lines",
+    "train_iters": "planned optimizer steps",
+    "num_epochs": "planned epochs",
+    "num_examples": "examples in the training set",
+    "steps_per_epoch": "optimizer steps per epoch",
+    "steps_per_print": "DeepSpeed print cadence",
+    "zero_stage": "DeepSpeed ZeRO stage",
+    "final_runtime_s": "end-of-run wall time as the framework reports it",
+    "final_samples_per_s": "end-of-run samples per second (cluster)",
+    "final_steps_per_s": "end-of-run optimizer steps per second",
+    "final_tokens_per_s_per_gpu": "end-of-run tokens per second per device",
+    "final_loss": "end-of-run mean training loss",
+    "total_flos": "framework's FLOP count for the run",
+    "checkpoint_step": "iteration a checkpoint was loaded from",
+}
+
+EVENT_KINDS: dict[str, str] = {
+    "checkpoint_save": "a checkpoint is written",
+    "checkpoint_load": "a checkpoint is read (resume)",
+    "eval": "evaluation / validation",
+    "overflow": "fp16 overflow, step skipped",
+    "error": "an error (NCCL, Xid, OOM, exception)",
+    "start": "training (re)starts",
+    "other": "anything else worth marking",
+}
+
+LINE_KINDS = ("step", "config", "event", "summary", "progress")
+VALUE_TYPES = ("float", "int", "bool", "str", "timestamp", "duration")
