@@ -414,3 +414,141 @@ def _fill_step_time(
             return "progress bar rate (tqdm, smoothed)"
     warnings.append("the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown")
     return None
+
+
+# ------------------------------------------------------------------------------------------------
+# run facts and throughput
+
+
+@dataclass
+class Run:
+    """A resolved run: one row per optimizer step and every fact with its provenance."""
+
+    name: str
+    source: str
+    parsed: ParsedLog
+    steps: pd.DataFrame
+    facts: dict[str, Fact]
+    restarts: list[Restart]
+    warnings: list[str]
+    step_numbering: str
+    step_time_source: str | None
+    throughput_source: str | None = None
+
+    def value(self, name: str) -> Any:
+        f = self.facts.get(name)
+        return None if f is None else f.value
+
+
+def _cli_or_log(name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str) -> Fact | None:
+    log = facts.get(name)
+    if cli_value is not None:
+        if log is not None and log.value != cli_value:
+            warnings.append(
+                f"{label}: the command line says {cli_value}, the log says {log.value} ({log.detail}); "
+                f"using the command line"
+            )
+        return Fact(cli_value, "cli")
+    return log
+
+
+def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> Fact | None:
+    world = facts.get("world_size")
+    if opts.gpus is not None:
+        if world is not None and int(world.value) != opts.gpus:
+            warnings.append(
+                f"--gpus {opts.gpus} disagrees with the log's world size {world.value} ({world.detail}); "
+                f"using --gpus {opts.gpus}: per-GPU throughput and MFU divide by it"
+            )
+        return Fact(opts.gpus, "cli")
+    if world is not None:
+        return Fact(int(world.value), "log", f"world size, {world.detail}")
+    dp = facts.get("data_parallel_size")
+    model_parallel = 1
+    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
+        if name in facts and facts[name].value:
+            model_parallel *= int(facts[name].value)
+    if dp is not None:
+        warnings.append(
+            f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
+            f"{model_parallel} from the log; pass --gpus if tensor/pipeline parallelism is not in the log"
+        )
+        return Fact(int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}")
+    gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
+    if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
+        dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
+        if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
+                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass --gpus if the "
+                "run also used tensor or pipeline parallelism"
+            )
+            return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
+    return None
+
+
+def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
+    rs = resolve_steps(parsed, opts)
+    facts, warnings, steps = rs.facts, rs.warnings, rs.steps
+
+    gpus = _resolve_gpus(opts, facts, warnings)
+    seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length")
+    if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
+        seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
+    gbs = _cli_or_log("global_batch_size", opts.global_batch, facts, warnings, "global batch size")
+    if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
+        gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
+    for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
+        if fact is not None:
+            facts[key] = fact
+
+    # global batch per step: the line's own value (batch ramp-up) or the run's
+    if "global_batch_size" not in steps or steps["global_batch_size"].isna().all():
+        steps["global_batch_size"] = float(gbs.value) if gbs is not None else np.nan
+    elif opts.global_batch is not None:
+        steps["global_batch_size"] = steps["global_batch_size"].fillna(float(opts.global_batch))
+    seq_len = float(seq.value) if seq is not None else np.nan
+    steps["tokens_per_step"] = steps["global_batch_size"] * seq_len
+    n_gpus = float(gpus.value) if gpus is not None else np.nan
+
+    source = _throughput(steps, seq_len, n_gpus, warnings)
+    if gpus is None:
+        warnings.append("the number of GPUs is unknown: pass --gpus to get per-GPU throughput and MFU")
+    if seq is None:
+        warnings.append("the sequence length is unknown: pass --seq-len to get tokens/s and MFU")
+    return Run(name, parsed.path, parsed, steps, facts, rs.restarts, warnings, rs.step_numbering,
+               rs.step_time_source, source)
+
+
+def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
+    """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives."""
+    has = {c: c in steps and steps[c].notna().any() for c in
+           ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")}
+    from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
+    source: str | None
+    if has["tokens_per_s"]:
+        source = "tokens/s as logged (cluster)"
+    elif has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s"] = steps["tokens_per_s_per_gpu"] * gpus
+        source = "tokens/s per GPU as logged x GPUs"
+        if from_time is not None and from_time.notna().any():
+            implied = (from_time / steps["tokens_per_s_per_gpu"]).median()
+            if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
+                warnings.append(
+                    f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
+                    f"step time / per-GPU tokens/s), not {gpus:g}: check --gpus and --seq-len"
+                )
+    elif has["samples_per_s"] and np.isfinite(seq_len):
+        steps["tokens_per_s"] = steps["samples_per_s"] * seq_len
+        source = "samples/s as logged (cluster) x sequence length"
+    elif from_time is not None:
+        steps["tokens_per_s"] = from_time
+        source = "global batch x sequence length / step time"
+    else:
+        steps["tokens_per_s"] = np.nan
+        source = None
+    if not has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"] / gpus
+    if not has["samples_per_s"] and has["step_time_s"]:
+        steps["samples_per_s"] = steps["global_batch_size"] / steps["step_time_s"]
+    return source

@@ -1,0 +1,247 @@
+"""The Python API: parse a log into its step frame, analyze a run end to end.
+
+Everything the CLI does is a call here, so a notebook gets the same answers:
+
+    >>> import logparse
+    >>> a = logparse.analyze("train.log", gpus=8, hw="h100")
+    >>> a.steps[["step", "tokens_per_s_per_gpu", "mfu"]].tail()
+    >>> a.summary["stable"]["mfu_mean"]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import regex
+import pandas as pd
+
+from . import flops as flops_mod
+from . import hardware
+from .errors import LogparseError
+from .flops import ModelDims
+from .frame import parse_log
+from .models import resolve_model
+from .patterns import PatternSet, load_sets
+from .phases import Phases, detect_phases
+from .resolve import Fact, Options, Run, resolve_run
+
+MFU_IMPOSSIBLE = 1.0
+
+
+@dataclass
+class Utilization:
+    formula: str | None
+    recompute: str
+    flops_per_token: float | None
+    hardware_flops_per_token: float | None
+    hardware: str | None
+    dtype: Fact
+    peak_tflops: Fact | None
+    peak_source: str | None
+    model: ModelDims
+    model_facts: dict[str, Fact] = field(default_factory=dict)
+
+
+@dataclass
+class Analysis:
+    run: Run
+    phases: Phases
+    util: Utilization
+    summary: dict[str, Any]
+
+    @property
+    def steps(self) -> pd.DataFrame:
+        return self.run.steps
+
+
+def run_name(path: str) -> str:
+    name = Path(path).name
+    for ext in (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".out"):
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+    return name or "run"
+
+
+def _options(kwargs: dict[str, Any]) -> Options:
+    unknown = set(kwargs) - set(Options.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    opts = Options(**kwargs)
+    if opts.gpus is not None and opts.gpus < 1:
+        raise LogparseError(f"--gpus must be at least 1 (got {opts.gpus})")
+    if opts.peak_tflops is not None and opts.peak_tflops <= 0:
+        raise LogparseError(f"--peak-tflops must be positive (got {opts.peak_tflops})")
+    if opts.seq_len is not None and opts.seq_len < 1:
+        raise LogparseError(f"--seq-len must be at least 1 (got {opts.seq_len})")
+    return opts
+
+
+def _sets(opts: Options) -> dict[str, PatternSet]:
+    return load_sets(opts.pattern_dirs)
+
+
+def resolve(path: str | os.PathLike[str], **options: Any) -> Run:
+    """Read and resolve a log: one row per optimizer step, every fact with its source."""
+    opts = _options(options)
+    path = str(path)
+    parsed = parse_log(path, _sets(opts), opts.format)
+    return resolve_run(parsed, opts, run_name(path))
+
+
+def parse(path: str | os.PathLike[str], **options: Any) -> pd.DataFrame:
+    """The resolved step frame of a log (canonical columns), without hardware assumptions."""
+    return resolve(path, **options).steps
+
+
+def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
+    if opts.dtype is not None:
+        return Fact(opts.dtype, "cli")
+    fp8 = facts.get("fp8")
+    if fp8 is not None and str(fp8.value).lower() not in ("none", "false", "0", ""):
+        return Fact("fp8", "log", f"fp8 recipe {fp8.value!r}, {fp8.detail}")
+    for name in ("bf16", "fp16"):
+        f = facts.get(name)
+        if f is not None and f.value is True:
+            return Fact(name, "log", f.detail)
+    return Fact("bf16", "default", "mixed-precision BF16 assumed; pass --dtype if the run computed otherwise")
+
+
+def utilization(run: Run, opts: Options) -> Utilization:
+    """Fill tflops_per_gpu, mfu and hfu on the steps; say which formula, peak and dtype."""
+    facts, warnings, steps = run.facts, run.warnings, run.steps
+    dims, model_facts = resolve_model(opts, facts, warnings)
+    dtype = _dtype(opts, facts)
+    recompute = opts.recompute
+    if recompute is None:
+        rg = facts.get("recompute_granularity")
+        recompute = str(rg.value) if rg is not None and rg.value in ("full", "selective") else "none"
+    seq = run.value("seq_len")
+
+    formula = opts.formula
+    if formula is None:
+        if dims.params is not None and dims.layers and dims.attn_width:
+            formula = "palm"
+        elif dims.params is not None:
+            formula = "6n"
+            warnings.append(
+                "only the parameter count is known, so FLOPs/token = 6N: attention's sequence-length term is "
+                "not counted (MFU reads low by ~14% at 4k for a 7B model); pass --layers and --hidden for palm"
+            )
+        else:
+            warnings.append(
+                "the model size is unknown: pass --model NAME, or --params N (with --layers L --hidden D), "
+                "to get FLOPs and MFU"
+            )
+    fpt = hfpt = None
+    if formula is not None and seq is not None:
+        fpt = flops_mod.flops_per_token(dims, int(seq), formula)
+        hfpt = flops_mod.hardware_flops_per_token(dims, int(seq), formula, recompute)
+
+    peak: Fact | None = None
+    device_name = None
+    peak_source = None
+    if opts.hw is not None:
+        device = hardware.lookup(opts.hw)
+        device_name = device.name
+        if opts.peak_tflops is None:
+            peak = Fact(hardware.peak_tflops(device, str(dtype.value)), "preset", f"{device.name} {dtype.value}")
+            peak_source = device.source
+    if opts.peak_tflops is not None:
+        peak = Fact(float(opts.peak_tflops), "cli")
+        peak_source = "--peak-tflops"
+        device_name = device_name or "custom"
+    if peak is None:
+        warnings.append("the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU")
+
+    if fpt is not None:
+        steps["tflops_per_gpu"] = fpt * steps["tokens_per_s_per_gpu"] / 1e12
+    else:
+        steps["tflops_per_gpu"] = np.nan
+    if fpt is not None and peak is not None:
+        steps["mfu"] = steps["tflops_per_gpu"] / peak.value
+        steps["hfu"] = hfpt * steps["tokens_per_s_per_gpu"] / 1e12 / peak.value
+    else:
+        steps["mfu"] = np.nan
+        steps["hfu"] = np.nan
+    return Utilization(formula, recompute, fpt, hfpt, device_name, dtype, peak, peak_source, dims, model_facts)
+
+
+def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
+    """The whole pipeline on one log: resolve, FLOPs and MFU, phases, summary."""
+    from .report import build_summary
+
+    opts = _options(options)
+    run = resolve(path, **options)
+    util = utilization(run, opts)
+    phases = detect_phases(run.steps, run.parsed.events)
+    summary = build_summary(run, util, phases)
+    stable_mfu = summary["stable"]["mfu_mean"]
+    if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:
+        raise LogparseError(impossible_mfu_message(stable_mfu, run, util))
+    return Analysis(run, phases, util, summary)
+
+
+def impossible_mfu_message(mfu: float, run: Run, util: Utilization) -> str:
+    gpus = run.facts.get("gpus")
+    g = f"--gpus {gpus.value} ({gpus.source})" if gpus else "the GPU count"
+    peak = util.peak_tflops
+    p = f"{peak.value:g} TFLOPS {util.dtype.value} on {util.hardware}" if peak else "the peak"
+    return (
+        f"stable MFU would be {mfu:.0%}, which is impossible: check {g} (a per-GPU figure read as the "
+        f"cluster's, or too few GPUs), the peak {p} (a sparse or wrong-dtype figure), the sequence length "
+        f"and global batch (gradient accumulation counted twice), and the model size ({util.formula})"
+    )
+
+
+def write_unmatched(path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any) -> int:
+    """Write every line no pattern matched as `<line number>\\t<text>`; return how many."""
+    opts = _options(options)
+    count = 0
+    with open(out, "w", encoding="utf-8") as fh:
+
+        def sink(rec: Any) -> None:
+            nonlocal count
+            count += 1
+            fh.write(f"{rec.line}\t{rec.text}\n")
+
+        parse_log(str(path), _sets(opts), opts.format, on_unmatched=sink)
+    return count
+
+
+_SHAPE_NUM = regex.compile(r"\d+(?:[.,:]\d+)*(?:[eE][-+]?\d+)?")
+
+
+def line_shape(text: str) -> str:
+    """A line with its numbers masked, for grouping similar lines."""
+    return _SHAPE_NUM.sub("#", text.strip())[:160]
+
+
+def explain(path: str | os.PathLike[str], **options: Any) -> str:
+    """How a log is read: the detection scores, matches per pattern, commonest unmatched shapes."""
+    from collections import Counter
+
+    opts = _options(options)
+    shapes: Counter[str] = Counter()
+    parsed = parse_log(str(path), _sets(opts), opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)]))
+    out = [f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
+           f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"]
+    per_pattern: Counter[str] = Counter()
+    if not parsed.rows.empty:
+        per_pattern.update(parsed.rows["pattern"])
+    if not parsed.events.empty:
+        per_pattern.update(parsed.events["pattern"])
+    config_lines = Counter(o.pattern for obs in parsed.facts.values() for o in obs)
+    out.append(f"matched {parsed.lines['matched']:,}, unmatched {parsed.lines['unmatched']:,}, "
+               f"malformed {parsed.lines['malformed']:,}")
+    out.append("lines per pattern (config/summary patterns count the values they gave):")
+    for name, n in (per_pattern + config_lines).most_common():
+        out.append(f"  {n:8,d}  {name}")
+    if shapes:
+        out.append("most common unmatched line shapes (# = a number):")
+        for shape, n in shapes.most_common(15):
+            out.append(f"  {n:8,d}  {shape}")
+    return "\n".join(out)

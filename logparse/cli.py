@@ -1,0 +1,226 @@
+"""The command line: a thin shell over the Python API (logparse.api)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__, api, hardware, patterns
+from .errors import LogparseError
+from .report import default_out_dir, steps_frame, text_summary, write_outputs
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """User errors become one line `error: ...` and exit 1; nothing prints a traceback unless
+    LOGPARSE_DEBUG is set."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except LogparseError as exc:
+            _fail(str(exc))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+        except MemoryError:
+            _fail("out of memory")
+        except Exception as exc:  # a bug: say so in one line, keep the traceback for LOGPARSE_DEBUG
+            if os.environ.get("LOGPARSE_DEBUG"):
+                raise
+            _fail(f"internal error ({type(exc).__name__}: {exc}); rerun with LOGPARSE_DEBUG=1 and report it")
+
+    return wrapper
+
+
+def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    opts = [
+        click.option("--gpus", type=int, help="GPUs (devices) in the job. Default: the log's world size."),
+        click.option("--hw", help="Hardware name (see `logparse hw list`), e.g. h100, a100, b200."),
+        click.option("--dtype", type=click.Choice(hardware.DTYPES), help="Compute dtype for the peak. Default: from the log, else bf16."),
+        click.option("--peak-tflops", type=float, help="Dense peak TFLOPS per GPU, overriding --hw's table."),
+        click.option("--model", help="Model preset (see `logparse models list`)."),
+        click.option("--params", type=float, help="N for 6N: parameters without the input embedding."),
+        click.option("--layers", type=int, help="Transformer layers."),
+        click.option("--hidden", type=int, help="Hidden size."),
+        click.option("--heads", type=int, help="Attention heads."),
+        click.option("--kv-heads", type=int, help="Key/value heads (GQA)."),
+        click.option("--ffn-hidden", type=int, help="MLP hidden size."),
+        click.option("--vocab", type=int, help="Vocabulary size (padded)."),
+        click.option("--seq-len", type=int, help="Sequence length. Default: from the log."),
+        click.option("--global-batch", type=int, help="Samples per optimizer step. Default: from the log."),
+        click.option("--recompute", type=click.Choice(["none", "selective", "full"]), help="Activation recomputation, for HFU."),
+        click.option("--formula", type=click.Choice(["palm", "6n"]), help="FLOPs formula. Default: palm (6n when only N is known)."),
+        click.option("--format", "format_", help="Force a pattern set instead of detecting it."),
+        click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path(), help="Extra pattern-set folder (repeatable)."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def _api_kwargs(kw: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in kw.items() if k not in ("format_", "pattern_dirs")}
+    out["format"] = kw.get("format_")
+    out["pattern_dirs"] = tuple(kw.get("pattern_dirs") or ())
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="logparse")
+def cli() -> None:
+    """Honest throughput, MFU/HFU, stable phase and dips from LLM training logs."""
+
+
+@cli.command()
+@click.argument("logs", nargs=-1, required=True)
+@analysis_options
+@click.option("--out", "out_dir", type=click.Path(), help="Output folder. Default: ./logparse-out/<run>/.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
+@friendly
+def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
+    """Analyze training log(s): write report.png, summary.json and steps.csv."""
+    summaries = []
+    for log in logs:
+        analysis = api.analyze(log, **_api_kwargs(kw))
+        if out_dir is None:
+            target = default_out_dir(analysis.run.name)
+        else:
+            target = Path(out_dir) / analysis.run.name if len(logs) > 1 else Path(out_dir)
+        paths = write_outputs(analysis, target)
+        summaries.append(analysis.summary)
+        if not as_json:
+            click.echo(text_summary(analysis, paths))
+    if as_json:
+        click.echo(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2))
+
+
+@cli.command()
+@click.argument("log")
+@click.option("-o", "--output", type=click.Path(), help="FILE.csv, FILE.parquet or FILE.jsonl (default: CSV on stdout).")
+@click.option("--unmatched", type=click.Path(), help="Write the lines no pattern matched, with their numbers, to this file.")
+@analysis_options
+@friendly
+def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
+    """Write the resolved step frame of a log (one row per optimizer step)."""
+    kwargs = _api_kwargs(kw)
+    run = api.resolve(log, **kwargs)
+    frame = steps_frame(run.steps)
+    if unmatched:
+        api.write_unmatched(log, unmatched, **kwargs)
+    if output is None:
+        click.echo(frame.to_csv(index=False), nl=False)
+        return
+    suffix = Path(output).suffix.lower()
+    if suffix == ".csv":
+        frame.to_csv(output, index=False)
+    elif suffix == ".parquet":
+        frame.to_parquet(output, index=False)
+    elif suffix in (".jsonl", ".ndjson"):
+        frame.to_json(output, orient="records", lines=True)
+    else:
+        raise LogparseError(f"{output}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
+    click.echo(f"wrote {len(frame)} steps to {output}", err=True)
+
+
+@cli.group("patterns")
+def patterns_group() -> None:
+    """List, test and explain pattern sets."""
+
+
+@patterns_group.command("list")
+@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@friendly
+def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
+    """The pattern sets logparse knows, and where each comes from."""
+    for name, ps in sorted(patterns.load_sets(pattern_dirs, check_samples=False).items()):
+        click.echo(f"{name:14s} {ps.title:28s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  {ps.source_file}")
+
+
+@patterns_group.command("test")
+@click.argument("directory", required=False)
+@friendly
+def patterns_test(directory: str | None) -> None:
+    """Check every sample of every set (in DIRECTORY, or the shipped ones)."""
+    folder = Path(directory) if directory else patterns.shipped_dir()
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise LogparseError(f"{folder}: no pattern files (*.toml) here")
+    failed = 0
+    for path in files:
+        ps = patterns.load_file(path)
+        problems = patterns.sample_failures(ps)
+        if problems:
+            failed += 1
+            for p in problems:
+                click.echo(f"FAIL {path}: {p}")
+        else:
+            click.echo(f"ok   {path}: {len(ps.samples)} samples")
+    if failed:
+        raise LogparseError(f"{failed} pattern file(s) have failing samples")
+
+
+@patterns_group.command("explain")
+@click.argument("log")
+@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@click.option("--format", "format_")
+@friendly
+def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | None) -> None:
+    """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes."""
+    click.echo(api.explain(log, pattern_dirs=pattern_dirs, format=format_))
+
+
+@cli.group("hw")
+def hw_group() -> None:
+    """The hardware peak table."""
+
+
+@hw_group.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def hw_list(as_json: bool) -> None:
+    """Dense peak TFLOPS per device and dtype, with sources."""
+    devs = hardware.devices().values()
+    if as_json:
+        click.echo(json.dumps([{"name": d.name, "aliases": list(d.aliases), "peak_tflops": d.peak_tflops,
+                                "source": d.source} for d in devs], indent=2))
+        return
+    click.echo(f"{'name':11s} " + " ".join(f"{t:>7s}" for t in hardware.DTYPES) + "  aliases")
+    for d in devs:
+        vals = " ".join(f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES)
+        click.echo(f"{d.name:11s} {vals}  {', '.join(d.aliases)}")
+
+
+@cli.group("models")
+def models_group() -> None:
+    """Model presets for --model."""
+
+
+@models_group.command("list")
+def models_list() -> None:
+    from .flops import ModelDims, params_from_dims
+    from .models import presets
+
+    for name, p in presets().items():
+        dims = ModelDims(**{k: v for k, v in p.items() if k in ModelDims.__dataclass_fields__})
+        n = p.get("params") or params_from_dims(dims)
+        click.echo(f"{name:12s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
+                   f"kv={p.get('kv_heads', p['heads']):<3d} ffn={p['ffn_hidden']:<6d} V={p['vocab']:<6d} N={n:.4g}")
+
+
+def main() -> None:
+    cli(prog_name="logparse")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Plots: the one-figure report a person reads in ten seconds (matplotlib, Agg backend)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+if TYPE_CHECKING:
+    from .api import Analysis
+
+WARMUP_COLOR = "#bbbbbb"
+STABLE_COLOR = "#2ca02c"
+DIP_COLOR = "#d62728"
+RESTART_COLOR = "#9467bd"
+
+
+def _series(steps, col):
+    if col in steps and steps[col].notna().any():
+        return steps[col].to_numpy(dtype=float)
+    return None
+
+
+def plot_report(analysis: Analysis, path: str | Path) -> None:
+    s = analysis.summary
+    steps = analysis.steps
+    x = steps["step"].to_numpy()
+    st = s["stable"]
+    hw = s["hardware"]
+
+    panels = []
+    mfu = _series(steps, "mfu")
+    if mfu is not None:
+        panels.append(("MFU (%)", mfu * 100, "mfu"))
+    else:
+        panels.append(("MFU (%)", None, "mfu"))
+    tps = _series(steps, "tokens_per_s_per_gpu")
+    if tps is not None:
+        panels.append(("tokens/s per GPU", tps, "tps"))
+    elif _series(steps, "tokens_per_s") is not None:
+        panels.append(("tokens/s (cluster)", _series(steps, "tokens_per_s"), "tps"))
+    if _series(steps, "step_time_s") is not None:
+        panels.append(("step time (s)", _series(steps, "step_time_s"), "time"))
+    if _series(steps, "loss") is not None:
+        panels.append(("loss", _series(steps, "loss"), "loss"))
+
+    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 2.3 * len(panels) + 1.6), sharex=True, squeeze=False)
+    axes = axes[:, 0]
+    gpus = s["gpus"] if s["gpus"] is not None else "?"
+    title = f"{s['run']}  |  {gpus} x {hw['name'] or 'unknown hardware'} ({hw['dtype']})  |  {s['format']}"
+    if st["mfu_mean"] is not None:
+        title += f"  |  stable MFU {st['mfu_mean']:.1%}"
+    fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
+
+    warm_end = st["start_step"]
+    for ax, (label, y, kind) in zip(axes, panels):
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        if warm_end is not None and s["warmup_steps"]:
+            ax.axvspan(x[0], warm_end, color=WARMUP_COLOR, alpha=0.35, lw=0)
+        if st["start_step"] is not None:
+            ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+        for d in s["dips"]:
+            ax.axvspan(d["start_step"] - 0.5, d["end_step"] + 0.5, color=DIP_COLOR, alpha=0.25, lw=0)
+        for r in s["restarts"]:
+            ax.axvline(r["resumed_from"] if r["resumed_from"] is not None else r["at_step"],
+                       color=RESTART_COLOR, ls="--", lw=1.2)
+        if y is None:
+            ax.text(0.5, 0.5, "MFU unknown: " + _missing(s), transform=ax.transAxes, ha="center", va="center",
+                    fontsize=10, color="#555555", wrap=True)
+            ax.set_yticks([])
+            continue
+        ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
+        if kind == "mfu" and st["mfu_mean"] is not None:
+            ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
+            ax.text(st["start_step"], st["mfu_mean"] * 100, f"  stable {st['mfu_mean']:.1%}\n"
+                    f"  steps {st['start_step']}-{st['end_step']}", color=STABLE_COLOR, va="bottom",
+                    fontsize=10, fontweight="bold")
+        if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
+            ax.hlines(st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5)
+        finite = y[np.isfinite(y)]
+        if len(finite) and kind in ("mfu", "tps", "time"):
+            lo, hi = np.nanpercentile(finite, 0.5), np.nanpercentile(finite, 99.5)
+            pad = 0.1 * (hi - lo or hi or 1)
+            ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), hi + pad)
+    axes[0].plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
+    axes[0].plot([], [], color=STABLE_COLOR, lw=8, alpha=0.3, label="stable window")
+    if s["dips"]:
+        axes[0].plot([], [], color=DIP_COLOR, lw=8, alpha=0.4, label=f"dips ({len(s['dips'])})")
+    if s["restarts"]:
+        axes[0].plot([], [], color=RESTART_COLOR, ls="--", label=f"restarts ({len(s['restarts'])})")
+    axes[0].legend(loc="lower right", fontsize=8, ncol=4, framealpha=0.8)
+    axes[-1].set_xlabel("optimizer step")
+
+    fig.text(0.01, 0.01, "\n".join(textwrap.wrap(_assumptions(s), 170)), fontsize=8, va="bottom",
+             family="monospace", color="#333333")
+    fig.tight_layout(rect=(0, 0.07, 1, 0.96))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _missing(s) -> str:
+    needs = []
+    if s["gpus"] is None:
+        needs.append("--gpus")
+    if s["hardware"]["peak_tflops_per_gpu"] is None:
+        needs.append("--hw")
+    if s["flops_per_token"] is None:
+        needs.append("--params/--model" if s["model"]["seq_len"] else "--seq-len and --params/--model")
+    return "pass " + ", ".join(needs) if needs else "no throughput in the log"
+
+
+def _assumptions(s) -> str:
+    hw = s["hardware"]
+    m = s["model"]
+    parts = [
+        f"GPUs {s['gpus']} ({s['gpus_source']})",
+        f"peak {hw['peak_tflops_per_gpu']} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})",
+        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token" if s["flops_per_token"] else "formula ?",
+        f"N {m['params']:.4g} ({m['source']})" if m["params"] else "N ?",
+        f"seq len {m['seq_len']} ({s['facts'].get('seq_len', {}).get('source', '?')})",
+        f"recompute {s['recompute']}",
+        f"step time: {s['steps']['step_time_source']}",
+        f"stable = {s['stable'].get('averaging', '')}",
+    ]
+    if s["warnings"]:
+        parts.append(f"{len(s['warnings'])} warning(s) in summary.json")
+    return "assumptions: " + "; ".join(parts)

@@ -1,0 +1,303 @@
+"""Report: summary.json, steps.csv, report.png and the short text summary a person reads first."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .phases import Phases
+from .resolve import Run
+
+if TYPE_CHECKING:
+    from .api import Analysis, Utilization
+
+# steps.csv column order: the canonical columns first, then whatever else the log gave
+CANONICAL = [
+    "step", "loss", "lr", "grad_norm", "loss_scale", "step_time_s", "tokens_per_step", "tokens_per_s",
+    "tokens_per_s_per_gpu", "samples_per_s", "reported_tflops_per_gpu", "reported_mfu", "tflops_per_gpu",
+    "mfu", "hfu", "global_batch_size", "skipped_iters", "nan_iters", "memory_gib", "timestamp", "phase",
+    "segment", "line",
+]
+_INTERNAL = {"host", "kind"}
+
+
+def _num(x: Any, digits: int = 6) -> Any:
+    """JSON-safe number: None for NaN/inf/unknown, rounded floats, plain ints."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return x
+    if not math.isfinite(v):
+        return None
+    return float(f"{v:.{digits}g}")
+
+
+def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
+    """The steps as written to steps.csv / parquet / jsonl: canonical order, ISO timestamps."""
+    out = steps.drop(columns=[c for c in _INTERNAL if c in steps])
+    if "timestamp" in out:
+        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True).dt.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    first = [c for c in CANONICAL if c in out]
+    rest = [c for c in out.columns if c not in first]
+    return out[first + rest]
+
+
+def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    steps = run.steps
+    stable = steps[phases.stable_mask] if len(phases.stable_mask) else steps.iloc[0:0]
+    empty = {
+        "start_step": None, "end_step": None, "steps": 0, "log_rows": 0, "mfu_mean": None,
+        "mfu_median": None, "hfu_mean": None, "tokens_per_s": None, "tokens_per_s_per_gpu": None,
+        "step_time_s": None, "tflops_per_gpu": None, "samples_per_s": None, "rule": phases.rule,
+    }
+    if stable.empty:
+        return empty
+    span = stable["step_span"].astype(float)
+    has_time = "step_time_s" in stable and stable["step_time_s"].notna().all()
+    time = stable["step_time_s"] * span if has_time else None
+    weights = time if time is not None else span
+    gpus = run.value("gpus")
+
+    def weighted(col: str) -> float | None:
+        if col not in stable or stable[col].isna().all():
+            return None
+        ok = stable[col].notna()
+        return float((stable.loc[ok, col] * weights[ok]).sum() / weights[ok].sum())
+
+    tokens_per_s = weighted("tokens_per_s")
+    per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
+    fpt, hfpt, peak = util.flops_per_token, util.hardware_flops_per_token, util.peak_tflops
+    tflops = fpt * per_gpu / 1e12 if (fpt is not None and per_gpu is not None) else None
+    mfu = tflops / peak.value if (tflops is not None and peak is not None) else None
+    hfu = hfpt * per_gpu / 1e12 / peak.value if (hfpt is not None and per_gpu is not None and peak) else None
+    return {
+        "start_step": int(stable["step"].iloc[0]),
+        "end_step": int(stable["step"].iloc[-1]),
+        "steps": int(span.sum()),
+        "log_rows": len(stable),
+        "mfu_mean": _num(mfu),
+        "mfu_median": _num(stable["mfu"].median()) if "mfu" in stable and stable["mfu"].notna().any() else None,
+        "hfu_mean": _num(hfu),
+        "tokens_per_s": _num(tokens_per_s),
+        "tokens_per_s_per_gpu": _num(per_gpu),
+        "step_time_s": _num(float(time.sum() / span.sum())) if time is not None else None,
+        "tflops_per_gpu": _num(tflops),
+        "samples_per_s": _num(weighted("samples_per_s")),
+        "averaging": "time-weighted over the window (total tokens / total time)" if has_time else "mean of log rows",
+        "rule": phases.rule,
+    }
+
+
+def _reported(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> dict[str, Any]:
+    steps = run.steps[phases.stable_mask] if len(phases.stable_mask) and phases.stable_mask.any() else run.steps
+    out: dict[str, Any] = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
+    if "reported_tflops_per_gpu" in steps and steps["reported_tflops_per_gpu"].notna().any():
+        rep = float(steps["reported_tflops_per_gpu"].mean())
+        out["tflops_per_gpu_mean"] = _num(rep)
+        ours = stable.get("tflops_per_gpu")
+        if ours:
+            out["agrees_within"] = _num(abs(ours - rep) / rep if rep else None, 4)
+        if util.peak_tflops is not None and rep > util.peak_tflops.value:
+            run.warnings.append(
+                f"the log reports {rep:.1f} TFLOP/s per GPU, above the dense {util.dtype.value} peak of "
+                f"{util.peak_tflops.value:g}: implausible (wrong hardware, a patched formula, or bogus timing)"
+            )
+    if "reported_mfu" in steps and steps["reported_mfu"].notna().any():
+        out["mfu_mean"] = _num(float(steps["reported_mfu"].mean()))
+    return out
+
+
+def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> list[str]:
+    """Symptom-table findings (domain.md) that the numbers support."""
+    found: list[str] = []
+    mfu = stable.get("mfu_mean")
+    if mfu is not None and mfu < 0.20 and (phases.noise or 0) < 0.05:
+        found.append(
+            f"stable MFU is {mfu:.1%} with a steady step time: look at data loading and padding (pack "
+            "sequences), or a batch too small to fill the GPU"
+        )
+    dips = phases.dips
+    if len(dips) >= 3:
+        gaps = np.diff([d.start_step for d in dips])
+        if len(gaps) and gaps.std() <= 0.15 * gaps.mean():
+            found.append(
+                f"throughput collapses periodically, every ~{gaps.mean():.0f} steps: checkpoint or eval "
+                "cadence, or a slow node (try asynchronous checkpointing)"
+            )
+    for d in dips:
+        kinds = {e["event"] for e in d.near_events}
+        if "error" in kinds:
+            found.append(f"the dip at steps {d.start_step}-{d.end_step} comes with an error line: "
+                         "check the hardware (Xid, ECC, NCCL) before the code")
+        elif kinds & {"checkpoint_save", "eval"}:
+            what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
+            found.append(f"the dip at steps {d.start_step}-{d.end_step} coincides with {what}")
+    steps = run.steps[phases.stable_mask] if len(phases.stable_mask) else run.steps.iloc[0:0]
+    if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
+        y = steps["tokens_per_s"].to_numpy(dtype=float)
+        x = steps["step"].to_numpy(dtype=float)
+        ok = np.isfinite(y)
+        slope = np.polyfit(x[ok], y[ok], 1)[0]
+        change = slope * (x[ok][-1] - x[ok][0]) / np.median(y[ok])
+        if change < -0.05:
+            found.append(
+                f"throughput falls {-change:.0%} across the stable window: memory fragmentation or growing "
+                "copies (allocator settings)"
+            )
+    return found
+
+
+def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    facts = run.facts
+    steps = run.steps
+    parsed = run.parsed
+    gpus = facts.get("gpus")
+    stable = _stable_stats(run, util, phases)
+    reported = _reported(run, util, phases, stable)
+    model_facts = util.model_facts
+    dims = util.model
+    params_fact = model_facts.get("params")
+    seq = facts.get("seq_len")
+    tokens_per_step = steps["tokens_per_step"].dropna()
+    summary: dict[str, Any] = {
+        "run": run.name,
+        "source": run.source,
+        "format": parsed.formats[0],
+        "formats": parsed.formats,
+        "detection": {"scores": parsed.detection.scores, "confidence": _num(parsed.detection.confidence, 3)},
+        "lines": parsed.lines,
+        "gpus": gpus.value if gpus else None,
+        "gpus_source": gpus.source if gpus else None,
+        "hardware": {
+            "name": util.hardware,
+            "dtype": util.dtype.value,
+            "dtype_source": util.dtype.source,
+            "peak_tflops_per_gpu": util.peak_tflops.value if util.peak_tflops else None,
+            "peak_source": util.peak_source,
+            "dense": True,
+        },
+        "model": {
+            "params": _num(dims.params, 10),
+            "layers": dims.layers,
+            "hidden": dims.hidden,
+            "heads": dims.heads,
+            "kv_heads": dims.kv_heads,
+            "ffn_hidden": dims.ffn_hidden,
+            "seq_len": seq.value if seq else None,
+            "vocab": dims.vocab,
+            "source": params_fact.source if params_fact else None,
+            "sources": {k: f.source for k, f in model_facts.items()},
+        },
+        "formula": util.formula,
+        "flops_per_token": _num(util.flops_per_token),
+        "hfu_flops_per_token": _num(util.hardware_flops_per_token),
+        "recompute": util.recompute,
+        "steps": {
+            "count": len(steps),
+            "first": int(steps["step"].iloc[0]),
+            "last": int(steps["step"].iloc[-1]),
+            "numbering": run.step_numbering,
+            "step_time_source": run.step_time_source,
+            "throughput_source": run.throughput_source,
+        },
+        "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
+        "warmup_steps": phases.warmup_steps,
+        "stable": stable,
+        "dips": [d.as_dict() for d in phases.dips],
+        "restarts": [r.as_dict() for r in run.restarts],
+        "reported": reported,
+        "facts": {k: {"value": _num(f.value) if not isinstance(f.value, str) else f.value,
+                      "source": f.source, "detail": f.detail} for k, f in sorted(facts.items())},
+        "diagnosis": diagnose(run, util, phases, stable),
+        "warnings": run.warnings,
+    }
+    return summary
+
+
+# ------------------------------------------------------------------------------------------------
+# writing
+
+
+def default_out_dir(run_name: str) -> Path:
+    return Path("logparse-out") / run_name
+
+
+def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    from .plots import plot_report
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
+    paths["summary"].write_text(json.dumps(analysis.summary, indent=2) + "\n")
+    steps_frame(analysis.steps).to_csv(paths["steps"], index=False)
+    plot_report(analysis, paths["report"])
+    return paths
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def _fmt(x: float | None, spec: str = ",.0f") -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
+def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
+    s = analysis.summary
+    st = s["stable"]
+    hw = s["hardware"]
+    lines = [
+        f"{s['run']}: {s['format']} log, {s['lines']['total']:,} lines "
+        f"({s['lines']['matched']:,} matched, {s['lines']['unmatched']:,} unmatched, "
+        f"{s['lines']['malformed']:,} malformed)",
+        f"  steps {s['steps']['first']}..{s['steps']['last']} ({s['steps']['count']} logged); "
+        f"step time from {s['steps']['step_time_source'] or 'nowhere'}",
+        f"  assumptions: {s['gpus'] or '?'} GPUs ({s['gpus_source'] or 'unknown'}); "
+        f"{hw['name'] or '?'} {hw['dtype']} ({hw['dtype_source']}) dense peak "
+        f"{_fmt(hw['peak_tflops_per_gpu'], 'g')} TFLOPS/GPU; formula {s['formula'] or '?'} "
+        f"{_fmt(s['flops_per_token'], '.3e')} FLOPs/token; seq len {s['model']['seq_len'] or '?'}; "
+        f"recompute {s['recompute']}",
+    ]
+    if st["start_step"] is not None:
+        lines.append(
+            f"  stable steps {st['start_step']}..{st['end_step']} ({st['steps']} steps): "
+            f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}, "
+            f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU), "
+            f"{_fmt(st['step_time_s'], '.3g')} s/step, {_fmt(st['tflops_per_gpu'], '.1f')} TFLOP/s/GPU"
+        )
+    else:
+        lines.append("  stable window: none found (too few timed steps)")
+    lines.append(f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
+                 f"dips: {len(s['dips'])}; restarts: {len(s['restarts'])}")
+    for d in s["dips"][:5]:
+        near = ", ".join(f"{e['event']} (line {e['line']})" for e in d["near_events"][:2])
+        lines.append(
+            f"    dip steps {d['start_step']}-{d['end_step']}: -{d['depth']:.0%}, "
+            f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")
+        )
+    for r in s["restarts"]:
+        lines.append(
+            f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
+            f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
+        )
+    if s["reported"]["tflops_per_gpu_mean"] is not None:
+        lines.append(f"  the log's own figure: {s['reported']['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU")
+    for d in s["diagnosis"]:
+        lines.append(f"  diagnosis: {d}")
+    for w in s["warnings"]:
+        lines.append(f"  warning: {w}")
+    if paths:
+        lines.append(f"  wrote {paths['report'].parent}/ (report.png, summary.json, steps.csv)")
+    return "\n".join(lines)
