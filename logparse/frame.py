@@ -61,7 +61,7 @@ def choose_sets(
             raise LogparseError(
                 f"unknown format {forced!r}; known pattern sets: {', '.join(sorted(sets))}"
             )
-        return [sets[forced]], Detection(forced, {forced: 0}, 1.0)
+        return [sets[forced], *_common(sets)], Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
         return [], None
@@ -70,7 +70,11 @@ def choose_sets(
     for name, score in sorted(found.scores.items(), key=lambda kv: -kv[1]):
         if name != found.name and score > 0 and score >= SECONDARY_SHARE * best:
             chosen.append(sets[name])
-    return chosen, found
+    return chosen + _common(sets), found
+
+
+def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
+    return [ps for ps in sets.values() if ps.role == "common"]
 
 
 def parse_log(

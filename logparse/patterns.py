@@ -12,7 +12,7 @@ import math
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -230,7 +230,7 @@ class PatternSet:
     source_file: str
     priority: int = 0
     description: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    role: str = "family"  # "family": a framework's format; "common": joins every log, never detected alone
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -396,6 +396,9 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 source_file=source_file,
             )
         )
+    role = fmt.get("role", "family")
+    if role not in ("family", "common"):
+        raise PatternError(f"{source_file}: [format] role must be \"family\" or \"common\"")
     samples: list[Sample] = []
     for i, sd in enumerate(data.get("sample", [])):
         where = f"{source_file}: [[sample]] #{i + 1}"
@@ -416,6 +419,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         source_file=source_file,
         priority=int(fmt.get("priority", 0)),
         description=str(fmt.get("description", "")),
+        role=role,
     )
 
 
@@ -522,12 +526,13 @@ class Detection:
 
 def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
     """Score each set by how many of `texts` its detect regexes hit; the best wins."""
-    scores = {name: 0 for name in sets}
+    families = {name: ps for name, ps in sets.items() if ps.role == "family"}
+    scores = {name: 0 for name in families}
     for text in texts:
-        for name, ps in sets.items():
+        for name, ps in families.items():
             if ps.detect_hits(text):
                 scores[name] += 1
-    ranked = sorted(sets, key=lambda n: (scores[n], sets[n].priority), reverse=True)
+    ranked = sorted(families, key=lambda n: (scores[n], families[n].priority), reverse=True)
     if not ranked or scores[ranked[0]] == 0:
         return None
     total = sum(scores.values())

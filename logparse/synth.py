@@ -1,0 +1,290 @@
+"""Synthetic training logs in the frameworks' real formats, with the truth they were made from.
+
+Used by the tests (known warmup, noise, dips, restarts, gradient accumulation, all ranks printing),
+by `sample_logs/generate.py` and by the benchmarks. Every line follows the framework's own format
+string (quoted in patterns/*.toml and ../shared/reference/log_formats.md), so what the tests parse is
+what real logs contain. Deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from .flops import ModelDims, palm, params_from_dims
+
+LLAMA2_7B = ModelDims(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008,
+                      vocab=32000, swiglu=True)
+
+
+@dataclass
+class Dip:
+    start: int  # first slow step
+    length: int  # slow steps
+    factor: float  # throughput multiplier during the dip (0.4 = 60% slower)
+
+
+@dataclass
+class Spec:
+    """What the run really did. Step times are drawn so the stable MFU equals `mfu` on average."""
+
+    steps: int = 400
+    gpus: int = 8
+    peak_tflops: float = 989.0  # H100 SXM dense BF16
+    mfu: float = 0.45
+    model: ModelDims = LLAMA2_7B
+    seq_len: int = 4096
+    global_batch: int = 128
+    micro_batch: int = 1
+    grad_accum: int | None = None  # default: global_batch / (micro_batch x gpus)
+    warmup: int = 20  # steps ramping linearly from warmup_start of full speed
+    warmup_start: float = 0.3
+    first_step_factor: float = 0.08  # the first iteration carries compilation/init overhead
+    noise: float = 0.02  # relative gaussian noise on step time
+    dips: list[Dip] = field(default_factory=list)
+    restart: tuple[int, int] | None = None  # (last step before the crash, checkpoint step resumed from)
+    restart_gap_s: float = 600.0
+    log_interval: int = 1
+    save_interval: int | None = None
+    all_ranks: bool = False  # every rank prints every line, with a launcher prefix
+    seed: int = 0
+    start: datetime = field(default_factory=lambda: datetime(2024, 9, 3, 15, 52, 43, tzinfo=timezone.utc))
+
+    @property
+    def params(self) -> float:
+        return params_from_dims(self.model) or 0.0
+
+    @property
+    def flops_per_token(self) -> float:
+        return palm(ModelDims(**{**self.model.__dict__, "params": self.params}), self.seq_len)
+
+    @property
+    def tokens_per_step(self) -> int:
+        return self.global_batch * self.seq_len
+
+    @property
+    def stable_step_time(self) -> float:
+        """Seconds per step at the target MFU."""
+        return self.flops_per_token * self.tokens_per_step / (self.mfu * self.peak_tflops * 1e12 * self.gpus)
+
+    @property
+    def ga(self) -> int:
+        return self.grad_accum or max(1, self.global_batch // (self.micro_batch * self.gpus))
+
+
+@dataclass
+class StepTruth:
+    step: int
+    time_s: float
+    speed: float  # fraction of full speed
+    loss: float
+    attempt: int
+
+
+def simulate(spec: Spec) -> tuple[list[StepTruth], dict[str, Any]]:
+    """Per-step truth, in the order the log prints it (a restart repeats steps)."""
+    rng = random.Random(spec.seed)
+    attempts: list[range] = [range(1, spec.steps + 1)]
+    if spec.restart:
+        crash, resume = spec.restart
+        attempts = [range(1, crash + 1), range(resume + 1, spec.steps + 1)]
+    out: list[StepTruth] = []
+    for a, steps in enumerate(attempts):
+        for i, step in enumerate(steps):
+            if a == 0:
+                speed = _warm(spec, i)
+            else:
+                speed = _warm(Spec(warmup=max(3, spec.warmup // 4), warmup_start=spec.warmup_start,
+                                   first_step_factor=spec.first_step_factor), i)
+            for d in spec.dips:
+                if d.start <= step < d.start + d.length:
+                    speed *= d.factor
+            noise = max(0.5, 1.0 + rng.gauss(0.0, spec.noise))
+            t = spec.stable_step_time / speed * noise
+            loss = 10.4 * math.exp(-step / 150) + 2.1 + rng.gauss(0, 0.01)
+            out.append(StepTruth(step, t, speed, loss, a))
+    dip_ranges = [(d.start, d.start + d.length - 1) for d in spec.dips]
+    truth = {
+        "stable_mfu": spec.mfu,
+        "warmup_steps": spec.warmup,
+        "dips": dip_ranges,
+        "restart": {"at_step": spec.restart[0], "resumed_from": spec.restart[1]} if spec.restart else None,
+        "tokens_per_s": spec.tokens_per_step / spec.stable_step_time,
+        "flops_per_token": spec.flops_per_token,
+        "params": spec.params,
+        "step_time_s": spec.stable_step_time,
+    }
+    return out, truth
+
+
+def _warm(spec: Spec, i: int) -> float:
+    if i == 0:
+        return spec.first_step_factor
+    if i < spec.warmup:
+        return spec.warmup_start + (1 - spec.warmup_start) * i / spec.warmup
+    return 1.0
+
+
+def _prefixed(spec: Spec, text: str, rng: random.Random, jitter: bool = False) -> list[str]:
+    if not spec.all_ranks:
+        return [text]
+    ranks = list(range(spec.gpus))
+    rng.shuffle(ranks)
+    return [f"[default{r}]:{text}" for r in ranks]
+
+
+# ------------------------------------------------------------------------------------------------
+# Megatron-LM
+
+
+def _megatron_args(spec: Spec) -> list[str]:
+    m = spec.model
+    args = {
+        "accumulate_allreduce_grads_in_fp32": False, "bf16": True, "clip_grad": 1.0,
+        "context_parallel_size": 1, "data_parallel_size": spec.gpus, "eval_interval": 1000,
+        "ffn_hidden_size": m.ffn_hidden, "fp16": False, "fp8": None,
+        "global_batch_size": spec.global_batch, "group_query_attention": m.kv_heads != m.heads,
+        "hidden_size": m.hidden, "kv_channels": m.head_dim, "log_interval": spec.log_interval,
+        "log_throughput": True, "lr": 0.0003, "make_vocab_size_divisible_by": 128,
+        "max_position_embeddings": spec.seq_len, "micro_batch_size": spec.micro_batch, "min_lr": 3e-05,
+        "normalization": "RMSNorm", "num_attention_heads": m.heads, "num_layers": m.layers,
+        "num_query_groups": m.kv_heads, "pipeline_model_parallel_size": 1, "position_embedding_type": "rope",
+        "recompute_granularity": None, "recompute_method": None, "save": "/checkpoints/llama2-7b",
+        "save_interval": spec.save_interval, "seed": 1234, "seq_length": spec.seq_len, "swiglu": m.swiglu,
+        "tensor_model_parallel_size": 1, "tokenizer_type": "Llama2Tokenizer", "train_iters": spec.steps,
+        "untie_embeddings_and_output_weights": True, "use_distributed_optimizer": True,
+        "use_flash_attn": True, "world_size": spec.gpus,
+    }
+    lines = ["------------------------ arguments ------------------------"]
+    body = []
+    for arg, value in args.items():
+        dots = "." * (48 - len(arg))
+        body.append("  {} {} {}".format(arg, dots, value))
+    lines += sorted(body, key=lambda x: x.lower())
+    lines.append("-------------------- end of arguments ---------------------")
+    return lines
+
+
+def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
+    """A Megatron-LM console log (format of training.py training_log, 2024-01..2026-01)."""
+    steps, truth = simulate(spec)
+    rng = random.Random(spec.seed + 1)
+    out: list[str] = []
+    now = spec.start
+    ga = spec.ga
+
+    def header(resume_from: int | None) -> None:
+        nonlocal now
+        out.append(
+            f"using world size: {spec.gpus}, data-parallel size: {spec.gpus}, context-parallel size: 1, "
+            "hierarchical context-parallel sizes: None, tensor-model-parallel size: 1, "
+            "pipeline-model-parallel size: 1"
+        )
+        out.append("WARNING: overriding default arguments for tokenizer_type:Llama2Tokenizer")
+        out.extend(_megatron_args(spec))
+        out.append(f"setting number of micro-batches to constant {ga}")
+        out.append("> building Llama2Tokenizer tokenizer ...")
+        out.append(f" > padded vocab (size: {spec.model.vocab}) with 0 dummy tokens (new size: {spec.model.vocab})")
+        out.append("> initializing torch distributed ...")
+        out.append(f" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): {int(spec.params + spec.model.hidden * spec.model.vocab)}")
+        if resume_from is not None:
+            out.append(f" loading distributed checkpoint from /checkpoints/llama2-7b at iteration {resume_from}")
+            out.append(
+                f"  successfully loaded checkpoint from /checkpoints/llama2-7b [ t 1/1, p 1/1 ] at iteration {resume_from}"
+            )
+        out.append(f"[before the start of training step] datetime: {now:%Y-%m-%d %H:%M:%S}")
+
+    header(None)
+    attempt = 0
+    window: list[StepTruth] = []
+    for st in steps:
+        if st.attempt != attempt:
+            attempt = st.attempt
+            window = []
+            out.append("[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout")
+            now += timedelta(seconds=spec.restart_gap_s)
+            header(spec.restart[1] if spec.restart else None)
+        now += timedelta(seconds=st.time_s)
+        window.append(st)
+        if st.step % spec.log_interval and st.step != spec.steps:
+            continue
+        elapsed = sum(w.time_s for w in window) / len(window)
+        loss = sum(w.loss for w in window) / len(window)
+        throughput = spec.flops_per_token * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
+        lr = 3e-4 * min(1.0, st.step / 100)
+        line = f" [{now:%Y-%m-%d %H:%M:%S}]"
+        line += " iteration {:8d}/{:8d} |".format(st.step, spec.steps)
+        line += " consumed samples: {:12d} |".format(st.step * spec.global_batch)
+        line += " elapsed time per iteration (ms): {:.1f} |".format(elapsed * 1000.0)
+        line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
+        line += f" learning rate: {lr:.6E} |"
+        line += f" global batch size: {spec.global_batch:5d} |"
+        line += " {}: {:.6E} |".format("lm loss", loss)
+        line += f" loss scale: {1.0:.1f} |"
+        line += f" grad norm: {abs(rng.gauss(1.2, 0.2)):.3f} |"
+        line += " number of skipped iterations: {:3d} |".format(0)
+        line += " number of nan iterations: {:3d} |".format(0)
+        out += _prefixed(spec, line, rng)
+        window = []
+        if spec.save_interval and st.step % spec.save_interval == 0:
+            out.append(f"saving checkpoint at iteration {st.step:7d} to /checkpoints/llama2-7b in torch_dist format")
+            out.append(f"  successfully saved checkpoint from iteration {st.step:7d} to /checkpoints/llama2-7b")
+    out.append(f"[after training is done] datetime: {now:%Y-%m-%d %H:%M:%S}")
+    return "\n".join(out) + "\n", truth
+
+
+# ------------------------------------------------------------------------------------------------
+# DeepSpeed
+
+
+def deepspeed_log(spec: Spec, steps_per_print: int = 10) -> tuple[str, dict[str, Any]]:
+    """A DeepSpeed engine log with gradient accumulation (config dump, [Rank 0] step=, timer lines)."""
+    steps, truth = simulate(spec)
+    rng = random.Random(spec.seed + 2)
+    now = spec.start
+    ga = spec.ga
+    dp = spec.global_batch // (spec.micro_batch * ga)
+    truth["grad_accum"] = ga
+
+    def ts() -> str:
+        return now.strftime("%Y-%m-%d %H:%M:%S,") + f"{now.microsecond // 1000:03d}"
+
+    out = [f"[{ts()}] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+           f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.14.0, git-hash=unknown, git-branch=unknown",
+           f"[{ts()}] [INFO] [config.py:984:print] DeepSpeedEngine configuration:"]
+    cfg = {
+        "bfloat16_enabled": True, "fp16_enabled": False, "gradient_accumulation_steps": ga,
+        "gradient_clipping": 1.0, "steps_per_print": steps_per_print, "train_batch_size": spec.global_batch,
+        "train_micro_batch_size_per_gpu": spec.micro_batch, "wall_clock_breakdown": False, "world_size": dp,
+        "zero_enabled": True, "zero_optimization_stage": 2,
+    }
+    for arg, value in sorted(cfg.items()):
+        dots = "." * (29 - len(arg))
+        out.append(f"[{ts()}] [INFO] [config.py:988:print]   {arg} {dots} {value}")
+    out.append(f"[{ts()}] [INFO] [config.py:974:print_user_config]   json = {{")
+    out.append(f'    "train_batch_size": {spec.global_batch},')
+    out.append(f'    "train_micro_batch_size_per_gpu": {spec.micro_batch},')
+    out.append(f'    "gradient_accumulation_steps": {ga},')
+    out.append(f'    "steps_per_print": {steps_per_print}')
+    out.append("}")
+    total_time = 0.0
+    for st in steps:
+        now += timedelta(seconds=st.time_s)
+        total_time += st.time_s
+        if st.step % steps_per_print:
+            continue
+        lr = 3e-4 * min(1.0, st.step / 100)
+        for text in _prefixed(
+            spec, f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] step={st.step}, skipped=0, "
+            f"lr=[{lr}, {lr}], mom=[(0.9, 0.95), (0.9, 0.95)]", rng):
+            out.append(text)
+        curr = spec.global_batch / st.time_s
+        avg = spec.global_batch * st.step / total_time
+        out += _prefixed(
+            spec, f"[{ts()}] [INFO] [timer.py:260:stop] epoch=0/micro_step={st.step * ga}/global_step={st.step}, "
+            f"RunningAvgSamplesPerSec={avg}, CurrSamplesPerSec={curr}, MemAllocated=14.32GB, "
+            f"MaxMemAllocated=38.49GB", rng)
+    return "\n".join(out) + "\n", truth
