@@ -44,6 +44,7 @@ class ParsedLog:
     unmatched_examples: list[tuple[int, str]] = field(default_factory=list)
     malformed_examples: list[tuple[int, str]] = field(default_factory=list)
     interval_patterns: set[str] = field(default_factory=set)
+    notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
 
     def fact(self, name: str) -> FactObservation | None:
         """The last observation of a fact (the latest attempt of a restarted run wins)."""
@@ -110,6 +111,7 @@ def parse_log(
     unmatched_examples: list[tuple[int, str]] = []
     malformed_examples: list[tuple[int, str]] = []
     interval: set[str] = set()
+    notes: dict[str, str] = {}
 
     records: Iterator[Record] = chain(head, stream)
     for rec in records:
@@ -133,6 +135,8 @@ def parse_log(
             if len(malformed_examples) < EXAMPLES_KEPT:
                 malformed_examples.append((rec.line, problems[0]))
         pattern = f"{spec.set_name}.{spec.name}"
+        if spec.note and pattern not in notes:
+            notes[pattern] = spec.note
         if spec.kind in ("step", "progress"):
             if spec.interval:
                 interval.add(pattern)
@@ -171,4 +175,5 @@ def parse_log(
         unmatched_examples=unmatched_examples,
         malformed_examples=malformed_examples,
         interval_patterns=interval,
+        notes=notes,
     )

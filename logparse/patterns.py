@@ -142,6 +142,10 @@ class FieldSpec:
             return to_timestamp(text)
         if self.type == "duration":
             return to_duration(text) * self.scale
+        if self.type == "int" and self.scale == 1.0 and not self.invert:
+            digits = text.strip().strip("'\"").replace(",", "").replace("_", "")
+            if digits.lstrip("-+").isdigit():
+                return int(digits)  # exact, even past 2**53 (HF prints sys.maxsize epochs)
         value = to_number(text, self.suffix) * self.scale
         if self.invert:
             value = 1.0 / value if value else math.nan
@@ -166,6 +170,7 @@ class LineSpec:
     event: str | None = None
     hint: str | None = None
     interval: bool = False  # values are averages over the log interval (Megatron)
+    note: str | None = None  # what a reader of the numbers must know (shown in the summary)
     source_file: str = ""
 
     def match(self, text: str) -> dict[str, Any] | None:
@@ -337,7 +342,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             raise PatternError(f"{where}: the name is used twice")
         seen.add(lname)
         unknown = set(ld) - {"name", "kind", "regex", "pairs", "fields", "step", "event", "hint",
-                             "interval", "description"}
+                             "interval", "description", "note"}
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
         kind = ld.get("kind")
@@ -393,6 +398,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 event=event,
                 hint=hint,
                 interval=bool(ld.get("interval", False)),
+                note=ld.get("note"),
                 source_file=source_file,
             )
         )

@@ -66,6 +66,9 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
             ax.axvspan(x[0], warm_end, color=WARMUP_COLOR, alpha=0.35, lw=0)
         if st["start_step"] is not None:
             ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+        if "phase" in steps:
+            for seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
+                ax.axvspan(rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
         for d in s["dips"]:
             ax.axvspan(d["start_step"] - 0.5, d["end_step"] + 0.5, color=DIP_COLOR, alpha=0.25, lw=0)
         for r in s["restarts"]:
@@ -79,16 +82,18 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
         ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
         if kind == "mfu" and st["mfu_mean"] is not None:
             ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
-            ax.text(st["start_step"], st["mfu_mean"] * 100, f"  stable {st['mfu_mean']:.1%}\n"
-                    f"  steps {st['start_step']}-{st['end_step']}", color=STABLE_COLOR, va="bottom",
-                    fontsize=10, fontweight="bold")
+            ax.text(0.99, 0.96, f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
+                    f"median {st['mfu_median']:.1%})", transform=ax.transAxes, ha="right", va="top",
+                    color=STABLE_COLOR, fontsize=10, fontweight="bold",
+                    bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"})
         if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
             ax.hlines(st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5)
         finite = y[np.isfinite(y)]
         if len(finite) and kind in ("mfu", "tps", "time"):
             lo, hi = np.nanpercentile(finite, 0.5), np.nanpercentile(finite, 99.5)
             pad = 0.1 * (hi - lo or hi or 1)
-            ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), hi + pad)
+            top = hi + (3 if kind == "mfu" else 1) * pad  # room for the label above the curve
+            ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), top)
     axes[0].plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
     axes[0].plot([], [], color=STABLE_COLOR, lw=8, alpha=0.3, label="stable window")
     if s["dips"]:
@@ -96,6 +101,14 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
     if s["restarts"]:
         axes[0].plot([], [], color=RESTART_COLOR, ls="--", label=f"restarts ({len(s['restarts'])})")
     axes[0].legend(loc="lower right", fontsize=8, ncol=4, framealpha=0.8)
+    saves = analysis.run.parsed.events
+    if not saves.empty and "step" in saves:
+        marks = saves.loc[saves["event"] == "checkpoint_save", "step"].dropna().unique()
+        for m in marks:
+            axes[-1].axvline(m, color="#7f7f7f", lw=0.6, ls=":")
+        if len(marks):
+            axes[-1].plot([], [], color="#7f7f7f", lw=0.6, ls=":", label="checkpoint saves")
+            axes[-1].legend(loc="upper right", fontsize=8)
     axes[-1].set_xlabel("optimizer step")
 
     fig.text(0.01, 0.01, "\n".join(textwrap.wrap(_assumptions(s), 170)), fontsize=8, va="bottom",

@@ -220,6 +220,7 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "reported": reported,
         "facts": {k: {"value": _num(f.value) if not isinstance(f.value, str) else f.value,
                       "source": f.source, "detail": f.detail} for k, f in sorted(facts.items())},
+        "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
         "diagnosis": diagnose(run, util, phases, stable),
         "warnings": run.warnings,
     }

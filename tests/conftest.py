@@ -1,0 +1,40 @@
+"""Shared fixtures: paths to the shipped sample logs and a writer for generated ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
+
+
+@pytest.fixture
+def sample() -> callable:
+    def get(name: str) -> Path:
+        path = SAMPLES / name
+        assert path.exists(), path
+        return path
+
+    return get
+
+
+@pytest.fixture
+def write_log(tmp_path: Path) -> callable:
+    """Write text (or bytes) to a file in tmp_path and return its path."""
+
+    def write(text: str | bytes, name: str = "train.log") -> Path:
+        path = tmp_path / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text)
+        return path
+
+    return write
+
+
+def trainer_state(name: str) -> dict:
+    return json.loads((SAMPLES / name).read_text())

@@ -1,0 +1,151 @@
+"""The command line, through click's CliRunner and (for the no-traceback promise) a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from logparse.cli import cli
+from tests.conftest import SAMPLES
+
+MEGATRON = str(SAMPLES / "megatron_llama2-7b_8xh100.log")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_analyze_writes_the_three_files_and_a_summary(tmp_path):
+    res = run("analyze", MEGATRON, "--gpus", "8", "--hw", "h100", "--out", str(tmp_path))
+    assert res.exit_code == 0, res.output
+    assert {p.name for p in tmp_path.iterdir()} == {"report.png", "summary.json", "steps.csv"}
+    assert "stable steps" in res.output and "MFU 45.0%" in res.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    for key in ("run", "source", "format", "lines", "gpus", "gpus_source", "hardware", "model", "formula",
+                "flops_per_token", "recompute", "steps", "tokens_per_step", "warmup_steps", "stable", "dips",
+                "restarts", "reported", "warnings"):
+        assert key in summary
+    for key in ("start_step", "end_step", "steps", "mfu_mean", "mfu_median", "hfu_mean", "tokens_per_s",
+                "tokens_per_s_per_gpu", "step_time_s", "tflops_per_gpu"):
+        assert key in summary["stable"]
+    assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    steps = pd.read_csv(tmp_path / "steps.csv")
+    assert list(steps.columns[:3]) == ["step", "loss", "lr"]
+    assert {"mfu", "hfu", "tflops_per_gpu", "tokens_per_s", "tokens_per_s_per_gpu", "phase", "segment", "line"} <= set(steps.columns)
+    assert len(steps) == 500
+
+
+def test_default_output_folder_is_named_after_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("analyze", MEGATRON, "--hw", "h100").exit_code == 0
+    assert (tmp_path / "logparse-out" / "megatron_llama2-7b_8xh100" / "summary.json").exists()
+
+
+def test_json_prints_only_the_summary(tmp_path):
+    res = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "h100", "--json", "--out", str(tmp_path)])
+    assert res.exit_code == 0
+    summary = json.loads(res.stdout)
+    assert summary["format"] == "megatron" and summary["gpus"] == 8
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "jsonl"])
+def test_parse_writes_the_step_frame(tmp_path, suffix):
+    out = tmp_path / f"steps.{suffix}"
+    res = run("parse", MEGATRON, "-o", str(out))
+    assert res.exit_code == 0, res.output
+    frame = {"csv": pd.read_csv, "parquet": pd.read_parquet,
+             "jsonl": lambda p: pd.read_json(p, lines=True)}[suffix](out)
+    assert len(frame) == 500 and frame["step"].is_monotonic_increasing
+    assert frame["step_time_s"].iloc[100] > 0
+
+
+def test_parse_lists_unmatched_lines(tmp_path):
+    out = tmp_path / "unmatched.txt"
+    assert run("parse", MEGATRON, "-o", str(tmp_path / "s.csv"), "--unmatched", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    summary = json.loads(CliRunner().invoke(cli, ["analyze", MEGATRON, "--json", "--out", str(tmp_path)]).stdout)
+    assert len(lines) == summary["lines"]["unmatched"] > 0
+    number, text = lines[0].split("\t", 1)
+    assert int(number) > 0 and text
+
+
+def test_hw_list_json():
+    data = json.loads(run("hw", "list", "--json").output)
+    h100 = next(d for d in data if d["name"] == "h100-sxm")
+    assert h100["peak_tflops"]["bf16"] == 989.0 and "h100" in h100["aliases"] and h100["source"]
+
+
+def test_patterns_list_test_and_explain():
+    assert "megatron" in run("patterns", "list").output
+    res = run("patterns", "test")
+    assert res.exit_code == 0 and "FAIL" not in res.output
+    res = run("patterns", "explain", MEGATRON)
+    assert "megatron.iteration" in res.output and "unmatched line shapes" in res.output
+
+
+def test_patterns_test_catches_a_wrong_sample(tmp_path):
+    (tmp_path / "toy.toml").write_text(
+        "[format]\nname = 'toy'\ndetect = ['^toy']\n[[line]]\nname = 's'\nkind = 'step'\n"
+        "regex = '^toy (?P<step>\\d+)'\n[[sample]]\nline = 'toy 3'\nexpect = { step = 4 }\n"
+    )
+    res = CliRunner().invoke(cli, ["patterns", "test", str(tmp_path)])
+    assert res.exit_code == 1 and "step is 3, expected 4" in res.output
+
+
+@pytest.mark.parametrize(
+    "setup,args,message",
+    [
+        (None, ["analyze", "{tmp}/missing.log"], "no such file"),
+        ("", ["analyze", "{tmp}/x.log"], "empty"),
+        (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary"),
+        ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log"),
+        (None, ["analyze", "{tmp}"], "is a directory"),
+        (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'"),
+        (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1"),
+        (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible"),
+        (None, ["analyze", MEGATRON, "--format", "nope"], "unknown format 'nope'"),
+        (None, ["parse", MEGATRON, "-o", "{tmp}/x.xlsx"], "unknown output type"),
+    ],
+)
+def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, message):
+    if setup is not None:
+        p = tmp_path / "x.log"
+        p.write_bytes(setup) if isinstance(setup, bytes) else p.write_text(setup)
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    proc = subprocess.run([sys.executable, "-m", "logparse", *argv], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], proc.stderr
+
+
+def test_usage_errors_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "logparse", "analyze", MEGATRON, "--gpus", "eight"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_readme_commands_run(tmp_path, monkeypatch):
+    """Every `logparse ...` line in the README's code blocks runs and exits 0 (they cannot rot)."""
+    import shlex
+
+    from tests.conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text()
+    commands = [line.strip() for line in readme.splitlines()
+                if line.strip().startswith("logparse ") and " LOG" not in line and "[--" not in line]
+    assert any(c.startswith("logparse analyze sample_logs/") for c in commands)
+    for command in commands:
+        argv = shlex.split(command.split("#")[0])[1:]
+        if "analyze" in argv and "--out" not in argv:
+            argv += ["--out", str(tmp_path / "out")]
+        if argv[0] == "parse" and "-o" in argv:
+            argv[argv.index("-o") + 1] = str(tmp_path / argv[argv.index("-o") + 1])
+        res = CliRunner().invoke(cli, argv, catch_exceptions=False)
+        assert res.exit_code == 0, (command, res.output)

@@ -1,0 +1,165 @@
+"""patterns: every shipped sample parses to its values; bad pattern files fail with the file and field."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from logparse import patterns
+from logparse.errors import PatternError
+
+SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))
+
+
+def _samples():
+    for path in SHIPPED:
+        ps = patterns.load_file(path)
+        for i, sample in enumerate(ps.samples):
+            yield pytest.param(ps, sample, id=f"{ps.name}-{i + 1}")
+
+
+def test_the_shipped_sets_are_there():
+    assert {p.stem for p in SHIPPED} >= {"megatron", "deepspeed", "hf_trainer", "common"}
+
+
+@pytest.mark.parametrize("ps,sample", list(_samples()))
+def test_every_sample_parses_to_its_stated_values(ps, sample):
+    from logparse.reader import clean_text
+
+    text, _, _ = clean_text(sample.line)
+    hit = ps.match(text)
+    assert hit is not None, f"no pattern of {ps.name} matches {sample.line!r}"
+    spec, values = hit
+    if sample.pattern:
+        assert spec.name == sample.pattern
+    for key, want in sample.expect.items():
+        got = values.get(key)
+        assert got is not None, f"{key} missing from {values}"
+        if isinstance(want, float):
+            assert math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12), (key, got, want)
+        else:
+            assert got == want, (key, got, want)
+
+
+def test_scope_and_units_of_key_fields():
+    sets = patterns.load_sets()
+    _, v = sets["megatron"].match(
+        " iteration        2/  317892 | consumed samples:           64 | elapsed time per iteration (ms): 10154.3 |"
+        " samples per second: 3.151 | tokens per gpu per second(tgs): 1613.503 |"
+    )
+    assert v["step_time_s"] == pytest.approx(10.1543)  # ms -> s
+    assert v["samples_per_s"] == 3.151 and "samples_per_s_per_gpu" not in v  # cluster-wide
+    assert v["tokens_per_s_per_gpu"] == 1613.503 and "tokens_per_s" not in v  # per GPU
+    spec, v = sets["deepspeed"].match(
+        "[2022-08-29 06:58:56,176] [INFO] [timer.py:198:stop] 0/20, RunningAvgSamplesPerSec=232.7, "
+        "CurrSamplesPerSec=227.4, MemAllocated=0.36GB, MaxMemAllocated=15.06GB"
+    )
+    assert spec.step == "micro" and v["micro_step"] == 20 and "step" not in v
+
+
+def _write(tmp_path, body: str, name: str = "mine.toml"):
+    path = tmp_path / name
+    path.write_text(body)
+    return path
+
+
+GOOD = """
+[format]
+name = "toy"
+detect = ['^toy step']
+
+[[line]]
+name = "step"
+kind = "step"
+regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'
+fields.ms = { column = "step_time_s", scale = 0.001 }
+
+[[sample]]
+line = "toy step 3 took 1500 ms"
+expect = { step = 3, step_time_s = 1.5 }
+"""
+
+
+def test_a_user_set_loads_from_a_folder_and_overrides_by_name(tmp_path, monkeypatch):
+    _write(tmp_path, GOOD)
+    sets = patterns.load_sets([str(tmp_path)])
+    assert "toy" in sets and "megatron" in sets
+    monkeypatch.setenv("LOGPARSE_PATTERNS", str(tmp_path))
+    assert "toy" in patterns.load_sets()
+    _write(tmp_path, GOOD.replace('name = "toy"', 'name = "megatron"'))
+    assert patterns.load_sets([str(tmp_path)])["megatron"].source_file.startswith(str(tmp_path))
+
+
+def test_a_wrong_sample_is_caught_and_named(tmp_path):
+    path = _write(tmp_path, GOOD.replace("step_time_s = 1.5", "step_time_s = 15"))
+    problems = patterns.sample_failures(patterns.load_file(path))
+    assert problems and "step_time_s is 1.5, expected 15" in problems[0]
+    with pytest.raises(PatternError, match="mine.toml"):
+        patterns.load_sets([str(tmp_path)])
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (("[format]", "[formt]"), "missing the \\[format\\] table"),
+        (('kind = "step"', 'kind = "steps"'), "line 'step': kind must be one of"),
+        (('column = "step_time_s"', 'column = "step_tme_s"'), "fields.ms: unknown column 'step_tme_s'"),
+        (("(?P<ms>", "(?P<ms"), "line 'step': regex: invalid regex"),
+        (('regex = ', 'regex = 1 #'), "must be a non-empty regex string"),
+        (("scale = 0.001", "scale = 'x'"), "scale must be a number"),
+        (('name = "step"', 'name = ""'), "missing `name`"),
+        (("[[sample]]", "[[sampel]]"), "at least one \\[\\[sample\\]\\]"),
+        (('detect = [', 'detect = 3 #['), "detect must be a list"),
+        (("= 1.5 }", "= 1.5 "), "not valid TOML"),
+    ],
+)
+def test_malformed_pattern_files_name_the_file_and_the_field(tmp_path, change, message):
+    path = _write(tmp_path, GOOD.replace(*change))
+    with pytest.raises(PatternError, match=message) as info:
+        patterns.load_file(path)
+    assert "mine.toml" in str(info.value)
+
+
+def test_a_throughput_without_scope_is_refused(tmp_path):
+    body = GOOD.replace('fields.ms = { column = "step_time_s", scale = 0.001 }',
+                        'fields.ms = { column = "tokens_per_s" }')
+    with pytest.raises(PatternError, match="per GPU or for the whole job"):
+        patterns.load_file(_write(tmp_path, body))
+
+
+def test_a_catastrophic_regex_fails_fast_naming_file_and_pattern(tmp_path):
+    body = GOOD.replace("regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'", "regex = '(a+)+$'")
+    ps = patterns.load_file(_write(tmp_path, body))
+    start = time.monotonic()
+    with pytest.raises(PatternError, match=r"mine.toml: pattern toy.step took longer"):
+        ps.match("a" * 5000 + "b")
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("1,234.5", 1234.5), ("1.064275E+01", 10.64275), ("'6.222'", 6.222), ("nan", None), ("-inf", -math.inf),
+     ("-nan(ind)", None), ("0", 0.0)],
+)
+def test_number_parsing(text, value):
+    got = patterns.to_number(text)
+    if value is None:
+        assert math.isnan(got)
+    else:
+        assert got == value
+
+
+def test_suffixes_only_where_declared():
+    assert patterns.to_number("11.5K", allow_suffix=True) == 11500
+    assert patterns.to_number("85.8G", allow_suffix=True) == pytest.approx(85.8e9)
+    with pytest.raises(patterns.MalformedValue):
+        patterns.to_number("11.5Kb")
+
+
+def test_a_value_that_does_not_convert_is_flagged_not_dropped():
+    ps = patterns.load_sets()["megatron"]
+    _, values = ps.match(" iteration       20/  500 | consumed samples:   20480 | lm loss: bogus | grad norm: 1.5 |")
+    assert math.isnan(values["loss"]) and values["grad_norm"] == 1.5
+    assert values[patterns.PROBLEMS]

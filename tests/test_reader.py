@@ -1,0 +1,114 @@
+"""reader: compression, carriage returns, ANSI codes, launcher prefixes, streaming, bad files."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import tracemalloc
+
+import pytest
+
+from logparse.errors import LogparseError
+from logparse.reader import ReadStats, clean_text, read_records
+
+TEXT = "first line\nsecond line\n"
+
+
+@pytest.mark.parametrize("compress,suffix", [(gzip.compress, ".gz"), (bz2.compress, ".bz2"), (lzma.compress, ".xz")])
+def test_compressed_files_read_like_plain(tmp_path, compress, suffix):
+    path = tmp_path / f"train.log{suffix}"
+    path.write_bytes(compress(TEXT.encode()))
+    assert [r.text for r in read_records(str(path))] == ["first line", "second line"]
+
+
+def test_carriage_returns_split_tqdm_redraws_keeping_the_physical_line_number(write_log):
+    path = write_log("head\n 10%|#  | 1/10 [00:01<00:09, 1.0it/s]\r 20%|## | 2/10 [00:02<00:08, 1.0it/s]\r{'loss': 1.0}\n")
+    recs = list(read_records(str(path)))
+    assert [r.text for r in recs] == [
+        "head",
+        " 10%|#  | 1/10 [00:01<00:09, 1.0it/s]",
+        " 20%|## | 2/10 [00:02<00:08, 1.0it/s]",
+        "{'loss': 1.0}",
+    ]
+    assert [r.line for r in recs] == [1, 2, 2, 2]
+
+
+def test_windows_line_endings_and_trailing_spaces(write_log):
+    path = write_log(b"a   \r\nb\r\n")
+    stats = ReadStats()
+    assert [r.text for r in read_records(str(path), stats)] == ["a", "b"]
+    assert stats.physical_lines == 2 and stats.blank == 0
+
+
+def test_ansi_colours_are_removed():
+    text, _, _ = clean_text("\x1b[31mstep:  1  \x1b[32mloss:  7.6\x1b[39m")
+    assert text == "step:  1  loss:  7.6"
+
+
+@pytest.mark.parametrize(
+    "line,text,rank,host",
+    [
+        ("[default3]: iteration 1/ 10 |", " iteration 1/ 10 |", 3, None),
+        ("[rank0]:[titan] step: 1", "[titan] step: 1", 0, None),
+        ("7: iteration 1/ 10 |", "iteration 1/ 10 |", 7, None),
+        ("gpu250: [2023-07-05 15:08:29,918] [INFO] x", "[2023-07-05 15:08:29,918] [INFO] x", None, "gpu250"),
+        ("192.168.50.170: {'loss': 1.2992}", "{'loss': 1.2992}", None, "192.168.50.170"),
+        ("gpu3: [default1]: hello", " hello", 1, "gpu3"),
+        ("WARNING: not a host", "WARNING: not a host", None, None),
+        ("loss: 1.25", "loss: 1.25", None, None),
+    ],
+)
+def test_launcher_prefixes_are_peeled(line, text, rank, host):
+    assert clean_text(line) == (text, rank, host)
+
+
+def test_a_second_tee_prefix_inside_a_line_starts_a_new_record(write_log):
+    # torchrun --tee writes stdout and stderr from two threads: a tqdm bar without newline and the
+    # next record share one physical line (seen in sample_logs/hf_trainer_ddp2_cpu.log)
+    path = write_log("[default0]: 10%|#  | 4/40 [00:00<00:01, 23.01it/s][default0]:{'loss': '4.555'}\n")
+    recs = list(read_records(str(path)))
+    assert [(r.text, r.rank) for r in recs] == [(" 10%|#  | 4/40 [00:00<00:01, 23.01it/s]", 0), ("{'loss': '4.555'}", 0)]
+
+
+def test_invalid_utf8_is_replaced_and_counted(write_log):
+    path = write_log(b"ok \xff\xfe line\n")
+    stats = ReadStats()
+    recs = list(read_records(str(path), stats))
+    assert recs[0].text == "ok \ufffd\ufffd line" and stats.replaced_chars == 2
+
+
+def test_truncated_last_line_is_kept(write_log):
+    path = write_log("one\ntwo without newline")
+    assert [r.text for r in read_records(str(path))] == ["one", "two without newline"]
+
+
+def test_memory_does_not_grow_with_the_file(tmp_path):
+    path = tmp_path / "big.log"
+    line = " iteration        1/     100 | consumed samples:          128 | elapsed time per iteration (ms): 6800.1 |\n"
+    with open(path, "w") as fh:
+        for _ in range(200_000):  # ~22 MB
+            fh.write(line)
+    tracemalloc.start()
+    n = sum(1 for _ in read_records(str(path)))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert n == 200_000
+    assert peak < 12 * 2**20, f"peak {peak / 2**20:.1f} MiB while streaming a 22 MB file"
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [(b"", "empty"), (b"\x00\x01\x02\x03binary\x00" * 100, "binary")],
+)
+def test_bad_files_fail_with_a_sentence(write_log, content, message):
+    path = write_log(content)
+    with pytest.raises(LogparseError, match=message):
+        list(read_records(str(path)))
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(LogparseError, match="no such file"):
+        list(read_records(str(tmp_path / "nope.log")))
+    with pytest.raises(LogparseError, match="is a directory"):
+        list(read_records(str(tmp_path)))
