@@ -134,6 +134,53 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     click.echo(f"wrote {len(frame)} steps to {output}", err=True)
 
 
+@cli.command()
+@click.argument("directory", type=click.Path())
+@analysis_options
+@click.option("--out", "out_dir", type=click.Path(), help="Output folder. Default: ./logparse-out/batch/.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Logs analyzed in parallel.")
+@friendly
+def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
+    """Analyze every log under DIRECTORY with the same defaults; write index.csv and a folder per run."""
+    from .batch import run_batch
+
+    out = Path(out_dir) if out_dir else Path("logparse-out") / "batch"
+
+    def bar(results, total):
+        with click.progressbar(results, length=total, label="analyzing", file=sys.stderr) as items:
+            yield from items
+
+    index = run_batch(directory, out, _api_kwargs(kw), jobs=max(1, jobs), progress=bar)
+    ok = index[index["status"] == "ok"]
+    for _, row in index.iterrows():
+        if row["status"] == "ok":
+            mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
+            click.echo(f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {row['dips']} dips, "
+                       f"{row['restarts']} restarts")
+        else:
+            click.echo(f"error  {row['run']}: {row['error']}")
+    click.echo(f"{len(ok)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--x", "x_axis", type=click.Choice(["step", "tokens", "time"]), default="step", show_default=True)
+@click.option("-o", "--output", type=click.Path(), default="compare.png", show_default=True)
+@analysis_options
+@friendly
+def compare(runs: tuple[str, ...], x_axis: str, output: str, **kw: Any) -> None:
+    """Plot runs side by side (log files or `analyze` output folders)."""
+    from .batch import compare_runs
+
+    table = compare_runs(list(runs), x_axis, output, _api_kwargs(kw))
+    click.echo(table.to_string(index=False))
+    click.echo(f"wrote {output}")
+
+
+def pd_isna(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and x != x)
+
+
 @cli.group("patterns")
 def patterns_group() -> None:
     """List, test and explain pattern sets."""
