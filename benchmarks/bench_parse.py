@@ -44,19 +44,26 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "big.log"
         t = time.perf_counter()
-        text, truth = synth.megatron_log(synth.Spec(steps=args.steps, all_ranks=args.all_ranks, seed=1,
-                                                    save_interval=1000))
+        text, truth = synth.megatron_log(
+            synth.Spec(steps=args.steps, all_ranks=args.all_ranks, seed=1, save_interval=1000)
+        )
         log.write_text(text)
         del text
         size_mb = log.stat().st_size / 1e6
         print(f"generated {size_mb:.1f} MB in {time.perf_counter() - t:.1f} s")
-        out = subprocess.run([sys.executable, "-c", CHILD, str(log), str(Path(tmp) / "out")],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, str(log), str(Path(tmp) / "out")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(json.dumps(r, indent=2))
-        print(f"{r['lines'] / r['analyze_s']:,.0f} lines/s, {size_mb / r['analyze_s']:.1f} MB/s; "
-              f"peak RSS {r['peak_rss_mib']:.0f} MiB for a {size_mb:.0f} MB log; "
-              f"stable MFU {r['mfu']:.4f} vs truth {truth['stable_mfu']}")
+        print(
+            f"{r['lines'] / r['analyze_s']:,.0f} lines/s, {size_mb / r['analyze_s']:.1f} MB/s; "
+            f"peak RSS {r['peak_rss_mib']:.0f} MiB for a {size_mb:.0f} MB log; "
+            f"stable MFU {r['mfu']:.4f} vs truth {truth['stable_mfu']}"
+        )
 
 
 if __name__ == "__main__":

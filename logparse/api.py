@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import regex
 import pandas as pd
+import regex
 
 from . import flops as flops_mod
 from . import hardware
@@ -148,14 +148,18 @@ def utilization(run: Run, opts: Options) -> Utilization:
         device = hardware.lookup(opts.hw)
         device_name = device.name
         if opts.peak_tflops is None:
-            peak = Fact(hardware.peak_tflops(device, str(dtype.value)), "preset", f"{device.name} {dtype.value}")
+            peak = Fact(
+                hardware.peak_tflops(device, str(dtype.value)), "preset", f"{device.name} {dtype.value}"
+            )
             peak_source = device.source
     if opts.peak_tflops is not None:
         peak = Fact(float(opts.peak_tflops), "cli")
         peak_source = "--peak-tflops"
         device_name = device_name or "custom"
     if peak is None:
-        warnings.append("the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU")
+        warnings.append(
+            "the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU"
+        )
 
     if fpt is not None:
         steps["tflops_per_gpu"] = fpt * steps["tokens_per_s_per_gpu"] / 1e12
@@ -167,7 +171,9 @@ def utilization(run: Run, opts: Options) -> Utilization:
     else:
         steps["mfu"] = np.nan
         steps["hfu"] = np.nan
-    return Utilization(formula, recompute, fpt, hfpt, device_name, dtype, peak, peak_source, dims, model_facts)
+    return Utilization(
+        formula, recompute, fpt, hfpt, device_name, dtype, peak, peak_source, dims, model_facts
+    )
 
 
 def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
@@ -226,17 +232,23 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
 
     opts = _options(options)
     shapes: Counter[str] = Counter()
-    parsed = parse_log(str(path), _sets(opts), opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)]))
-    out = [f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
-           f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"]
+    parsed = parse_log(
+        str(path), _sets(opts), opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)])
+    )
+    out = [
+        f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
+        f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"
+    ]
     per_pattern: Counter[str] = Counter()
     if not parsed.rows.empty:
         per_pattern.update(parsed.rows["pattern"])
     if not parsed.events.empty:
         per_pattern.update(parsed.events["pattern"])
     config_lines = Counter(o.pattern for obs in parsed.facts.values() for o in obs)
-    out.append(f"matched {parsed.lines['matched']:,}, unmatched {parsed.lines['unmatched']:,}, "
-               f"malformed {parsed.lines['malformed']:,}")
+    out.append(
+        f"matched {parsed.lines['matched']:,}, unmatched {parsed.lines['unmatched']:,}, "
+        f"malformed {parsed.lines['malformed']:,}"
+    )
     out.append("lines per pattern (config/summary patterns count the values they gave):")
     for name, n in (per_pattern + config_lines).most_common():
         out.append(f"  {n:8,d}  {name}")

@@ -15,10 +15,34 @@ from .errors import LogparseError
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
 INDEX_COLUMNS = [
-    "run", "source", "status", "error", "format", "gpus", "gpus_source", "hardware", "dtype",
-    "peak_tflops_per_gpu", "formula", "seq_len", "steps", "warmup_steps", "stable_start", "stable_end",
-    "mfu", "hfu", "tokens_per_s", "tokens_per_s_per_gpu", "step_time_s", "tflops_per_gpu", "dips",
-    "dip_lost_s", "restarts", "warnings", "unmatched_lines", "out",
+    "run",
+    "source",
+    "status",
+    "error",
+    "format",
+    "gpus",
+    "gpus_source",
+    "hardware",
+    "dtype",
+    "peak_tflops_per_gpu",
+    "formula",
+    "seq_len",
+    "steps",
+    "warmup_steps",
+    "stable_start",
+    "stable_end",
+    "mfu",
+    "hfu",
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "step_time_s",
+    "tflops_per_gpu",
+    "dips",
+    "dip_lost_s",
+    "restarts",
+    "warnings",
+    "unmatched_lines",
+    "out",
 ]
 
 
@@ -26,8 +50,11 @@ def find_logs(folder: str | os.PathLike[str]) -> list[Path]:
     root = Path(folder)
     if not root.is_dir():
         raise LogparseError(f"{folder}: not a folder")
-    logs = sorted(p for p in root.rglob("*") if p.is_file() and p.name.lower().endswith(LOG_SUFFIXES)
-                  and "logparse-out" not in p.parts)
+    logs = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and p.name.lower().endswith(LOG_SUFFIXES) and "logparse-out" not in p.parts
+    )
     if not logs:
         raise LogparseError(f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) in it")
     return logs
@@ -52,15 +79,33 @@ def _one(args: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
     s = analysis.summary
     st = s["stable"]
     return {
-        **row, "status": "ok", "error": None, "format": s["format"], "gpus": s["gpus"],
-        "gpus_source": s["gpus_source"], "hardware": s["hardware"]["name"], "dtype": s["hardware"]["dtype"],
-        "peak_tflops_per_gpu": s["hardware"]["peak_tflops_per_gpu"], "formula": s["formula"],
-        "seq_len": s["model"]["seq_len"], "steps": s["steps"]["count"], "warmup_steps": s["warmup_steps"],
-        "stable_start": st["start_step"], "stable_end": st["end_step"], "mfu": st["mfu_mean"],
-        "hfu": st["hfu_mean"], "tokens_per_s": st["tokens_per_s"], "tokens_per_s_per_gpu": st["tokens_per_s_per_gpu"],
-        "step_time_s": st["step_time_s"], "tflops_per_gpu": st["tflops_per_gpu"], "dips": len(s["dips"]),
-        "dip_lost_s": sum(d["lost_s"] or 0 for d in s["dips"]), "restarts": len(s["restarts"]),
-        "warnings": len(s["warnings"]), "unmatched_lines": s["lines"]["unmatched"], "out": str(out),
+        **row,
+        "status": "ok",
+        "error": None,
+        "format": s["format"],
+        "gpus": s["gpus"],
+        "gpus_source": s["gpus_source"],
+        "hardware": s["hardware"]["name"],
+        "dtype": s["hardware"]["dtype"],
+        "peak_tflops_per_gpu": s["hardware"]["peak_tflops_per_gpu"],
+        "formula": s["formula"],
+        "seq_len": s["model"]["seq_len"],
+        "steps": s["steps"]["count"],
+        "warmup_steps": s["warmup_steps"],
+        "stable_start": st["start_step"],
+        "stable_end": st["end_step"],
+        "mfu": st["mfu_mean"],
+        "hfu": st["hfu_mean"],
+        "tokens_per_s": st["tokens_per_s"],
+        "tokens_per_s_per_gpu": st["tokens_per_s_per_gpu"],
+        "step_time_s": st["step_time_s"],
+        "tflops_per_gpu": st["tflops_per_gpu"],
+        "dips": len(s["dips"]),
+        "dip_lost_s": sum(d["lost_s"] or 0 for d in s["dips"]),
+        "restarts": len(s["restarts"]),
+        "warnings": len(s["warnings"]),
+        "unmatched_lines": s["lines"]["unmatched"],
+        "out": str(out),
     }
 
 
@@ -84,8 +129,18 @@ def run_batch(
         results = (_one(w) for w in work)
         rows = list(progress(results, len(work)) if progress else results)
     index = pd.DataFrame(rows).reindex(columns=INDEX_COLUMNS)
-    for col in ("gpus", "seq_len", "steps", "warmup_steps", "stable_start", "stable_end", "dips", "restarts",
-                "warnings", "unmatched_lines"):
+    for col in (
+        "gpus",
+        "seq_len",
+        "steps",
+        "warmup_steps",
+        "stable_start",
+        "stable_end",
+        "dips",
+        "restarts",
+        "warnings",
+        "unmatched_lines",
+    ):
         index[col] = index[col].astype("Int64")
     index.to_csv(out / "index.csv", index=False)
     (out / "index.json").write_text(json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
@@ -96,13 +151,17 @@ def run_batch(
 # compare
 
 
-def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> tuple[str, pd.DataFrame, dict[str, Any]]:
+def load_run(
+    ref: str | os.PathLike[str], options: dict[str, Any]
+) -> tuple[str, pd.DataFrame, dict[str, Any]]:
     """A run for comparison: an output folder (summary.json + steps.csv) or a log to analyze."""
     path = Path(ref)
     if path.is_dir():
         summary_path, steps_path = path / "summary.json", path / "steps.csv"
         if not (summary_path.exists() and steps_path.exists()):
-            raise LogparseError(f"{ref}: a run folder needs summary.json and steps.csv (from `logparse analyze`)")
+            raise LogparseError(
+                f"{ref}: a run folder needs summary.json and steps.csv (from `logparse analyze`)"
+            )
         summary = json.loads(summary_path.read_text())
         return summary["run"], pd.read_csv(steps_path), summary
     from . import api
@@ -111,7 +170,9 @@ def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> tuple[str,
     return a.summary["run"], a.steps, a.summary
 
 
-def compare_runs(refs: list[str], x: str, output: str | os.PathLike[str], options: dict[str, Any]) -> pd.DataFrame:
+def compare_runs(
+    refs: list[str], x: str, output: str | os.PathLike[str], options: dict[str, Any]
+) -> pd.DataFrame:
     """Overlay the runs' MFU (or per-GPU tokens/s) and step time against step, tokens or wall time."""
     import matplotlib
 
@@ -121,21 +182,29 @@ def compare_runs(refs: list[str], x: str, output: str | os.PathLike[str], option
     runs = [load_run(r, options) for r in refs]
     names = [n for n, _, _ in runs]
     if len(set(names)) < len(names):  # same file name in different folders
-        names = [f"{n} ({Path(r).parent.name})" for n, r in zip(names, refs)]
+        names = [f"{n} ({Path(r).parent.name})" for n, r in zip(names, refs, strict=False)]
     use_mfu = all(s["stable"]["mfu_mean"] is not None for _, _, s in runs)
     metric, label = ("mfu", "MFU (%)") if use_mfu else ("tokens_per_s_per_gpu", "tokens/s per GPU")
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 7), sharex=True)
     rows = []
-    for name, (_, steps, s) in zip(names, runs):
+    for name, (_, steps, s) in zip(names, runs, strict=False):
         xs, xlabel = _x_axis(steps, x)
         y = steps[metric] * (100 if use_mfu else 1) if metric in steps else None
         if y is not None:
             ax1.plot(xs, y, lw=1, label=f"{name}: stable {_fmt_stable(s, use_mfu)}")
         if "step_time_s" in steps:
             ax2.plot(xs, steps["step_time_s"], lw=1, label=name)
-        rows.append({"run": name, "gpus": s["gpus"], "hardware": s["hardware"]["name"],
-                     "mfu": s["stable"]["mfu_mean"], "tokens_per_s_per_gpu": s["stable"]["tokens_per_s_per_gpu"],
-                     "step_time_s": s["stable"]["step_time_s"], "formula": s["formula"]})
+        rows.append(
+            {
+                "run": name,
+                "gpus": s["gpus"],
+                "hardware": s["hardware"]["name"],
+                "mfu": s["stable"]["mfu_mean"],
+                "tokens_per_s_per_gpu": s["stable"]["tokens_per_s_per_gpu"],
+                "step_time_s": s["stable"]["step_time_s"],
+                "formula": s["formula"],
+            }
+        )
     ax1.set_ylabel(label)
     ax1.legend(fontsize=8)
     ax1.grid(alpha=0.3)
@@ -162,7 +231,9 @@ def _x_axis(steps: pd.DataFrame, x: str) -> tuple[pd.Series, str]:
     if x == "time":
         if "step_time_s" not in steps or steps["step_time_s"].isna().all():
             raise LogparseError("--x time needs step times, and a run here has none")
-        return (steps["step_time_s"].fillna(0) * span).cumsum() / 3600, "wall time (hours, training steps only)"
+        return (
+            steps["step_time_s"].fillna(0) * span
+        ).cumsum() / 3600, "wall time (hours, training steps only)"
     raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
 
 

@@ -48,7 +48,11 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     opts = [
         click.option("--gpus", type=int, help="GPUs (devices) in the job. Default: the log's world size."),
         click.option("--hw", help="Hardware name (see `logparse hw list`), e.g. h100, a100, b200."),
-        click.option("--dtype", type=click.Choice(hardware.DTYPES), help="Compute dtype for the peak. Default: from the log, else bf16."),
+        click.option(
+            "--dtype",
+            type=click.Choice(hardware.DTYPES),
+            help="Compute dtype for the peak. Default: from the log, else bf16.",
+        ),
         click.option("--peak-tflops", type=float, help="Dense peak TFLOPS per GPU, overriding --hw's table."),
         click.option("--model", help="Model preset (see `logparse models list`)."),
         click.option("--params", type=float, help="N for 6N: parameters without the input embedding."),
@@ -60,10 +64,24 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--vocab", type=int, help="Vocabulary size (padded)."),
         click.option("--seq-len", type=int, help="Sequence length. Default: from the log."),
         click.option("--global-batch", type=int, help="Samples per optimizer step. Default: from the log."),
-        click.option("--recompute", type=click.Choice(["none", "selective", "full"]), help="Activation recomputation, for HFU."),
-        click.option("--formula", type=click.Choice(["palm", "6n"]), help="FLOPs formula. Default: palm (6n when only N is known)."),
+        click.option(
+            "--recompute",
+            type=click.Choice(["none", "selective", "full"]),
+            help="Activation recomputation, for HFU.",
+        ),
+        click.option(
+            "--formula",
+            type=click.Choice(["palm", "6n"]),
+            help="FLOPs formula. Default: palm (6n when only N is known).",
+        ),
         click.option("--format", "format_", help="Force a pattern set instead of detecting it."),
-        click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path(), help="Extra pattern-set folder (repeatable)."),
+        click.option(
+            "--patterns",
+            "pattern_dirs",
+            multiple=True,
+            type=click.Path(),
+            help="Extra pattern-set folder (repeatable).",
+        ),
     ]
     for opt in reversed(opts):
         fn = opt(fn)
@@ -108,8 +126,14 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
 
 @cli.command()
 @click.argument("log")
-@click.option("-o", "--output", type=click.Path(), help="FILE.csv, FILE.parquet or FILE.jsonl (default: CSV on stdout).")
-@click.option("--unmatched", type=click.Path(), help="Write the lines no pattern matched, with their numbers, to this file.")
+@click.option(
+    "-o", "--output", type=click.Path(), help="FILE.csv, FILE.parquet or FILE.jsonl (default: CSV on stdout)."
+)
+@click.option(
+    "--unmatched",
+    type=click.Path(),
+    help="Write the lines no pattern matched, with their numbers, to this file.",
+)
 @analysis_options
 @friendly
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
@@ -130,7 +154,9 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     elif suffix in (".jsonl", ".ndjson"):
         frame.to_json(output, orient="records", lines=True)
     else:
-        raise LogparseError(f"{output}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
+        raise LogparseError(
+            f"{output}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl"
+        )
     click.echo(f"wrote {len(frame)} steps to {output}", err=True)
 
 
@@ -155,8 +181,10 @@ def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
     for _, row in index.iterrows():
         if row["status"] == "ok":
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
-            click.echo(f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {row['dips']} dips, "
-                       f"{row['restarts']} restarts")
+            click.echo(
+                f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {row['dips']} dips, "
+                f"{row['restarts']} restarts"
+            )
         else:
             click.echo(f"error  {row['run']}: {row['error']}")
     click.echo(f"{len(ok)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
@@ -164,7 +192,9 @@ def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
 
 @cli.command()
 @click.argument("runs", nargs=-1, required=True)
-@click.option("--x", "x_axis", type=click.Choice(["step", "tokens", "time"]), default="step", show_default=True)
+@click.option(
+    "--x", "x_axis", type=click.Choice(["step", "tokens", "time"]), default="step", show_default=True
+)
 @click.option("-o", "--output", type=click.Path(), default="compare.png", show_default=True)
 @analysis_options
 @friendly
@@ -192,7 +222,9 @@ def patterns_group() -> None:
 def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     """The pattern sets logparse knows, and where each comes from."""
     for name, ps in sorted(patterns.load_sets(pattern_dirs, check_samples=False).items()):
-        click.echo(f"{name:14s} {ps.title:28s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  {ps.source_file}")
+        click.echo(
+            f"{name:14s} {ps.title:28s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  {ps.source_file}"
+        )
 
 
 @patterns_group.command("test")
@@ -239,12 +271,26 @@ def hw_list(as_json: bool) -> None:
     """Dense peak TFLOPS per device and dtype, with sources."""
     devs = hardware.devices().values()
     if as_json:
-        click.echo(json.dumps([{"name": d.name, "aliases": list(d.aliases), "peak_tflops": d.peak_tflops,
-                                "source": d.source} for d in devs], indent=2))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "name": d.name,
+                        "aliases": list(d.aliases),
+                        "peak_tflops": d.peak_tflops,
+                        "source": d.source,
+                    }
+                    for d in devs
+                ],
+                indent=2,
+            )
+        )
         return
     click.echo(f"{'name':11s} " + " ".join(f"{t:>7s}" for t in hardware.DTYPES) + "  aliases")
     for d in devs:
-        vals = " ".join(f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES)
+        vals = " ".join(
+            f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES
+        )
         click.echo(f"{d.name:11s} {vals}  {', '.join(d.aliases)}")
 
 
@@ -261,8 +307,10 @@ def models_list() -> None:
     for name, p in presets().items():
         dims = ModelDims(**{k: v for k, v in p.items() if k in ModelDims.__dataclass_fields__})
         n = p.get("params") or params_from_dims(dims)
-        click.echo(f"{name:12s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
-                   f"kv={p.get('kv_heads', p['heads']):<3d} ffn={p['ffn_hidden']:<6d} V={p['vocab']:<6d} N={n:.4g}")
+        click.echo(
+            f"{name:12s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
+            f"kv={p.get('kv_heads', p['heads']):<3d} ffn={p['ffn_hidden']:<6d} V={p['vocab']:<6d} N={n:.4g}"
+        )
 
 
 def main() -> None:

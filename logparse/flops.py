@@ -105,6 +105,8 @@ def mfu(flops_per_tok: float, tokens_per_s: float, peak_tflops_per_gpu: float, g
     return flops_per_tok * tokens_per_s / (peak_tflops_per_gpu * 1e12 * gpus)
 
 
-def train_time_s(tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float) -> float:
+def train_time_s(
+    tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float
+) -> float:
     """Wall seconds to train `tokens` at a given MFU (seed 3, section 3.2)."""
     return tokens * flops_per_tok / (peak_tflops_per_gpu * 1e12 * gpus * mfu_)

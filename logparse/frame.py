@@ -59,9 +59,7 @@ def choose_sets(
     also clearly appears (Megatron-DeepSpeed logs carry DeepSpeed lines)."""
     if forced is not None:
         if forced not in sets:
-            raise LogparseError(
-                f"unknown format {forced!r}; known pattern sets: {', '.join(sorted(sets))}"
-            )
+            raise LogparseError(f"unknown format {forced!r}; known pattern sets: {', '.join(sorted(sets))}")
         return [sets[forced], *_common(sets)], Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
@@ -95,7 +93,9 @@ def parse_log(
     chosen, detection = choose_sets(head, sets, forced_format)
     if not chosen:
         # Nothing in the head: score the whole file before giving up (a long preamble).
-        chosen, detection = choose_sets(read_records(path), sets, None) if len(head) >= DETECT_HEAD else ([], None)
+        chosen, detection = (
+            choose_sets(read_records(path), sets, None) if len(head) >= DETECT_HEAD else ([], None)
+        )
     if not chosen or detection is None:
         if stats.records == 0:
             raise LogparseError(f"{path}: the file has no text lines")
@@ -140,7 +140,13 @@ def parse_log(
         if spec.kind in ("step", "progress"):
             if spec.interval:
                 interval.add(pattern)
-            row = {"kind": spec.kind, "pattern": pattern, "line": rec.line, "rank": rec.rank, "host": rec.host}
+            row = {
+                "kind": spec.kind,
+                "pattern": pattern,
+                "line": rec.line,
+                "rank": rec.rank,
+                "host": rec.host,
+            }
             if problems:
                 row["malformed"] = True
             row.update(values)
@@ -149,8 +155,13 @@ def parse_log(
             for name, value in values.items():
                 facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
         else:  # event
-            ev = {"event": spec.event, "pattern": pattern, "line": rec.line, "rank": rec.rank,
-                  "text": rec.text[:200]}
+            ev = {
+                "event": spec.event,
+                "pattern": pattern,
+                "line": rec.line,
+                "rank": rec.rank,
+                "text": rec.text[:200],
+            }
             ev.update(values)
             events.append(ev)
 

@@ -44,7 +44,9 @@ def preset(name: str) -> dict[str, Any]:
     return presets()[key]
 
 
-def resolve_model(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> tuple[ModelDims, dict[str, Fact]]:
+def resolve_model(
+    opts: Options, facts: dict[str, Fact], warnings: list[str]
+) -> tuple[ModelDims, dict[str, Fact]]:
     """Dims from, in order: the command line, a preset, the log. Returns the dims and their facts."""
     chosen: dict[str, Fact] = {}
     pre = preset(opts.model) if opts.model else {}
@@ -71,7 +73,9 @@ def resolve_model(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
         n = params_from_dims(dims)
         if n is not None:
             srcs = sorted({f.source for f in chosen.values()})
-            chosen["params"] = Fact(n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})")
+            chosen["params"] = Fact(
+                n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})"
+            )
         elif "trainable_params" in facts:
             f = facts["trainable_params"]
             chosen["params"] = Fact(float(f.value), "log", f"trainable parameters, {f.detail}")

@@ -296,15 +296,17 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         if scope not in SCOPES:
             raise PatternError(
                 f"{where}: column {column!r} is a throughput; say whether it is per GPU or for the whole "
-                f"job with scope = \"per_gpu\" or \"global\""
+                f'job with scope = "per_gpu" or "global"'
             )
         column = scoped_name(column, scope)
     elif scope is not None:
         raise PatternError(f"{where}: scope only applies to {', '.join(SCOPED_COLUMNS)}")
     allowed = FACTS if kind in ("config", "summary") else STEP_COLUMNS
-    if kind not in ("config", "summary") and column not in STEP_COLUMNS and column not in {
-        scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES
-    }:
+    if (
+        kind not in ("config", "summary")
+        and column not in STEP_COLUMNS
+        and column not in {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
+    ):
         raise PatternError(f"{where}: unknown column {column!r} for a {kind} line")
     if kind in ("config", "summary") and column not in allowed:
         raise PatternError(f"{where}: unknown fact {column!r} (see logparse/schema.py FACTS)")
@@ -350,8 +352,19 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         if lname in seen:
             raise PatternError(f"{where}: the name is used twice")
         seen.add(lname)
-        unknown = set(ld) - {"name", "kind", "regex", "pairs", "fields", "step", "event", "hint",
-                             "interval", "description", "note"}
+        unknown = set(ld) - {
+            "name",
+            "kind",
+            "regex",
+            "pairs",
+            "fields",
+            "step",
+            "event",
+            "hint",
+            "interval",
+            "description",
+            "note",
+        }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
         kind = ld.get("kind")
@@ -363,7 +376,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
         step_kind = ld.get("step", "optimizer")
         if step_kind not in ("optimizer", "micro"):
-            raise PatternError(f"{where}: step must be \"optimizer\" or \"micro\"")
+            raise PatternError(f'{where}: step must be "optimizer" or "micro"')
         event = ld.get("event")
         if kind == "event" and event not in EVENT_KINDS:
             raise PatternError(f"{where}: event must be one of {', '.join(EVENT_KINDS)}")
@@ -413,7 +426,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         )
     role = fmt.get("role", "family")
     if role not in ("family", "common"):
-        raise PatternError(f"{source_file}: [format] role must be \"family\" or \"common\"")
+        raise PatternError(f'{source_file}: [format] role must be "family" or "common"')
     samples: list[Sample] = []
     for i, sd in enumerate(data.get("sample", [])):
         where = f"{source_file}: [[sample]] #{i + 1}"
@@ -477,9 +490,7 @@ def sample_failures(ps: PatternSet) -> list[str]:
                 continue
             got = values.get(key)
             if not _same(got, want):
-                problems.append(
-                    f"{ps.name} sample #{i} ({spec.name}): {key} is {got!r}, expected {want!r}"
-                )
+                problems.append(f"{ps.name} sample #{i} ({spec.name}): {key} is {got!r}, expected {want!r}")
                 break
     return problems
 

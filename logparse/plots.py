@@ -50,7 +50,9 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
     if _series(steps, "loss") is not None:
         panels.append(("loss", _series(steps, "loss"), "loss"))
 
-    fig, axes = plt.subplots(len(panels), 1, figsize=(12, 2.3 * len(panels) + 1.6), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(12, 2.3 * len(panels) + 1.6), sharex=True, squeeze=False
+    )
     axes = axes[:, 0]
     gpus = s["gpus"] if s["gpus"] is not None else "?"
     title = f"{s['run']}  |  {gpus} x {hw['name'] or 'unknown hardware'} ({hw['dtype']})  |  {s['format']}"
@@ -59,7 +61,7 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
     fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
 
     warm_end = st["start_step"]
-    for ax, (label, y, kind) in zip(axes, panels):
+    for ax, (label, y, kind) in zip(axes, panels, strict=False):
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         if warm_end is not None and s["warmup_steps"]:
@@ -67,27 +69,53 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
         if st["start_step"] is not None:
             ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
         if "phase" in steps:
-            for seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
-                ax.axvspan(rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
+            for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
+                ax.axvspan(
+                    rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
+                )
         for d in s["dips"]:
             ax.axvspan(d["start_step"] - 0.5, d["end_step"] + 0.5, color=DIP_COLOR, alpha=0.25, lw=0)
         for r in s["restarts"]:
-            ax.axvline(r["resumed_from"] if r["resumed_from"] is not None else r["at_step"],
-                       color=RESTART_COLOR, ls="--", lw=1.2)
+            ax.axvline(
+                r["resumed_from"] if r["resumed_from"] is not None else r["at_step"],
+                color=RESTART_COLOR,
+                ls="--",
+                lw=1.2,
+            )
         if y is None:
-            ax.text(0.5, 0.5, "MFU unknown: " + _missing(s), transform=ax.transAxes, ha="center", va="center",
-                    fontsize=10, color="#555555", wrap=True)
+            ax.text(
+                0.5,
+                0.5,
+                "MFU unknown: " + _missing(s),
+                transform=ax.transAxes,
+                ha="center",
+                va="center",
+                fontsize=10,
+                color="#555555",
+                wrap=True,
+            )
             ax.set_yticks([])
             continue
         ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
         if kind == "mfu" and st["mfu_mean"] is not None:
             ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
-            ax.text(0.99, 0.96, f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
-                    f"median {st['mfu_median']:.1%})", transform=ax.transAxes, ha="right", va="top",
-                    color=STABLE_COLOR, fontsize=10, fontweight="bold",
-                    bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"})
+            ax.text(
+                0.99,
+                0.96,
+                f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
+                f"median {st['mfu_median']:.1%})",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                color=STABLE_COLOR,
+                fontsize=10,
+                fontweight="bold",
+                bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"},
+            )
         if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
-            ax.hlines(st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5)
+            ax.hlines(
+                st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5
+            )
         finite = y[np.isfinite(y)]
         if len(finite) and kind in ("mfu", "tps", "time"):
             lo, hi = np.nanpercentile(finite, 0.5), np.nanpercentile(finite, 99.5)
@@ -111,8 +139,15 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
             axes[-1].legend(loc="upper right", fontsize=8)
     axes[-1].set_xlabel("optimizer step")
 
-    fig.text(0.01, 0.01, "\n".join(textwrap.wrap(_assumptions(s), 170)), fontsize=8, va="bottom",
-             family="monospace", color="#333333")
+    fig.text(
+        0.01,
+        0.01,
+        "\n".join(textwrap.wrap(_assumptions(s), 170)),
+        fontsize=8,
+        va="bottom",
+        family="monospace",
+        color="#333333",
+    )
     fig.tight_layout(rect=(0, 0.07, 1, 0.96))
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -135,7 +170,9 @@ def _assumptions(s) -> str:
     parts = [
         f"GPUs {s['gpus']} ({s['gpus_source']})",
         f"peak {hw['peak_tflops_per_gpu']} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})",
-        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token" if s["flops_per_token"] else "formula ?",
+        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
+        if s["flops_per_token"]
+        else "formula ?",
         f"N {m['params']:.4g} ({m['source']})" if m["params"] else "N ?",
         f"seq len {m['seq_len']} ({s['facts'].get('seq_len', {}).get('source', '?')})",
         f"recompute {s['recompute']}",

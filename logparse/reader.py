@@ -31,7 +31,9 @@ MATCH_CHARS = 1 << 16
 _ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 # Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
 _ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
-_RANK_PREFIX = regex.compile(r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:")  # torchrun --tee: [default3]:, [rank0]:
+_RANK_PREFIX = regex.compile(
+    r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:"
+)  # torchrun --tee: [default3]:, [rank0]:
 _SLURM_PREFIX = regex.compile(r"^(?P<rank>\d{1,5}): ")  # srun --label
 _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name

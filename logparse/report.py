@@ -19,10 +19,29 @@ if TYPE_CHECKING:
 
 # steps.csv column order: the canonical columns first, then whatever else the log gave
 CANONICAL = [
-    "step", "loss", "lr", "grad_norm", "loss_scale", "step_time_s", "tokens_per_step", "tokens_per_s",
-    "tokens_per_s_per_gpu", "samples_per_s", "reported_tflops_per_gpu", "reported_mfu", "tflops_per_gpu",
-    "mfu", "hfu", "global_batch_size", "skipped_iters", "nan_iters", "memory_gib", "timestamp", "phase",
-    "segment", "line",
+    "step",
+    "loss",
+    "lr",
+    "grad_norm",
+    "loss_scale",
+    "step_time_s",
+    "tokens_per_step",
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "samples_per_s",
+    "reported_tflops_per_gpu",
+    "reported_mfu",
+    "tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "global_batch_size",
+    "skipped_iters",
+    "nan_iters",
+    "memory_gib",
+    "timestamp",
+    "phase",
+    "segment",
+    "line",
 ]
 _INTERNAL = {"host", "kind"}
 
@@ -48,7 +67,9 @@ def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
     """The steps as written to steps.csv / parquet / jsonl: canonical order, ISO timestamps."""
     out = steps.drop(columns=[c for c in _INTERNAL if c in steps])
     if "timestamp" in out:
-        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True).dt.strftime("%Y-%m-%dT%H:%M:%S.%f")
+        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True).dt.strftime(
+            "%Y-%m-%dT%H:%M:%S.%f"
+        )
     first = [c for c in CANONICAL if c in out]
     rest = [c for c in out.columns if c not in first]
     return out[first + rest]
@@ -58,9 +79,19 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     steps = run.steps
     stable = steps[phases.stable_mask] if len(phases.stable_mask) else steps.iloc[0:0]
     empty = {
-        "start_step": None, "end_step": None, "steps": 0, "log_rows": 0, "mfu_mean": None,
-        "mfu_median": None, "hfu_mean": None, "tokens_per_s": None, "tokens_per_s_per_gpu": None,
-        "step_time_s": None, "tflops_per_gpu": None, "samples_per_s": None, "rule": phases.rule,
+        "start_step": None,
+        "end_step": None,
+        "steps": 0,
+        "log_rows": 0,
+        "mfu_mean": None,
+        "mfu_median": None,
+        "hfu_mean": None,
+        "tokens_per_s": None,
+        "tokens_per_s_per_gpu": None,
+        "step_time_s": None,
+        "tflops_per_gpu": None,
+        "samples_per_s": None,
+        "rule": phases.rule,
     }
     if stable.empty:
         return empty
@@ -88,20 +119,26 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "steps": int(span.sum()),
         "log_rows": len(stable),
         "mfu_mean": _num(mfu),
-        "mfu_median": _num(stable["mfu"].median()) if "mfu" in stable and stable["mfu"].notna().any() else None,
+        "mfu_median": _num(stable["mfu"].median())
+        if "mfu" in stable and stable["mfu"].notna().any()
+        else None,
         "hfu_mean": _num(hfu),
         "tokens_per_s": _num(tokens_per_s),
         "tokens_per_s_per_gpu": _num(per_gpu),
         "step_time_s": _num(float(time.sum() / span.sum())) if time is not None else None,
         "tflops_per_gpu": _num(tflops),
         "samples_per_s": _num(weighted("samples_per_s")),
-        "averaging": "time-weighted over the window (total tokens / total time)" if has_time else "mean of log rows",
+        "averaging": "time-weighted over the window (total tokens / total time)"
+        if has_time
+        else "mean of log rows",
         "rule": phases.rule,
     }
 
 
 def _reported(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> dict[str, Any]:
-    steps = run.steps[phases.stable_mask] if len(phases.stable_mask) and phases.stable_mask.any() else run.steps
+    steps = (
+        run.steps[phases.stable_mask] if len(phases.stable_mask) and phases.stable_mask.any() else run.steps
+    )
     out: dict[str, Any] = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
     if "reported_tflops_per_gpu" in steps and steps["reported_tflops_per_gpu"].notna().any():
         rep = float(steps["reported_tflops_per_gpu"].mean())
@@ -139,8 +176,10 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
     for d in dips:
         kinds = {e["event"] for e in d.near_events}
         if "error" in kinds:
-            found.append(f"the dip at steps {d.start_step}-{d.end_step} comes with an error line: "
-                         "check the hardware (Xid, ECC, NCCL) before the code")
+            found.append(
+                f"the dip at steps {d.start_step}-{d.end_step} comes with an error line: "
+                "check the hardware (Xid, ECC, NCCL) before the code"
+            )
         elif kinds & {"checkpoint_save", "eval"}:
             what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
             found.append(f"the dip at steps {d.start_step}-{d.end_step} coincides with {what}")
@@ -218,8 +257,14 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "dips": [d.as_dict() for d in phases.dips],
         "restarts": [r.as_dict() for r in run.restarts],
         "reported": reported,
-        "facts": {k: {"value": _num(f.value) if not isinstance(f.value, str) else f.value,
-                      "source": f.source, "detail": f.detail} for k, f in sorted(facts.items())},
+        "facts": {
+            k: {
+                "value": _num(f.value) if not isinstance(f.value, str) else f.value,
+                "source": f.source,
+                "detail": f.detail,
+            }
+            for k, f in sorted(facts.items())
+        },
         "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
         "diagnosis": diagnose(run, util, phases, stable),
         "warnings": run.warnings,
@@ -280,8 +325,10 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         )
     else:
         lines.append("  stable window: none found (too few timed steps)")
-    lines.append(f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
-                 f"dips: {len(s['dips'])}; restarts: {len(s['restarts'])}")
+    lines.append(
+        f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
+        f"dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
+    )
     for d in s["dips"][:5]:
         near = ", ".join(f"{e['event']} (line {e['line']})" for e in d["near_events"][:2])
         lines.append(

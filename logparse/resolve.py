@@ -203,7 +203,9 @@ def split_segments(
     """Assign `segment`, drop steps a later attempt redid, and describe each restart."""
     boundaries = _restart_lines(steps, events)
     steps = steps.copy()
-    steps["segment"] = np.searchsorted(np.array(boundaries, dtype=float), steps["line"].to_numpy(), side="right")
+    steps["segment"] = np.searchsorted(
+        np.array(boundaries, dtype=float), steps["line"].to_numpy(), side="right"
+    )
     if not boundaries:
         return steps, []
     restarts: list[Restart] = []
@@ -223,9 +225,15 @@ def split_segments(
             near = loads[(loads["line"] > prev_line) & (loads["line"] < boundaries[seg - 1])]
             near = near.dropna(subset=["step"])
             if len(near):
-                resumed_from, source = int(near["step"].iloc[-1]), f"checkpoint load, line {int(near['line'].iloc[-1])}"
+                resumed_from, source = (
+                    int(near["step"].iloc[-1]),
+                    f"checkpoint load, line {int(near['line'].iloc[-1])}",
+                )
         if resumed_from is None and cadence:
-            resumed_from, source = first_new - cadence, f"first step of the new attempt minus the log cadence ({cadence})"
+            resumed_from, source = (
+                first_new - cadence,
+                f"first step of the new attempt minus the log cadence ({cadence})",
+            )
         redone_mask = (steps["segment"] < seg) & keep & (steps["step"] >= first_new)
         redone = steps[redone_mask]
         redo_s = None
@@ -292,7 +300,9 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
                 g = int(ga.value)
                 micro = steps.loc[only_micro, "micro_step"]
                 if (micro % g != 0).any():
-                    warnings.append(f"some micro-step counters are not multiples of the grad accumulation {g}")
+                    warnings.append(
+                        f"some micro-step counters are not multiples of the grad accumulation {g}"
+                    )
                 steps.loc[only_micro, "step"] = micro // g
                 numbering = f"micro-step counter / grad accumulation {g} ({ga.source})"
             else:
@@ -412,7 +422,9 @@ def _fill_step_time(
                 "seconds per iteration) over each logging interval"
             )
             return "progress bar rate (tqdm, smoothed)"
-    warnings.append("the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown")
+    warnings.append(
+        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
+    )
     return None
 
 
@@ -440,7 +452,9 @@ class Run:
         return None if f is None else f.value
 
 
-def _cli_or_log(name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str) -> Fact | None:
+def _cli_or_log(
+    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str
+) -> Fact | None:
     log = facts.get(name)
     if cli_value is not None:
         if log is not None and log.value != cli_value:
@@ -473,7 +487,9 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
             f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
             f"{model_parallel} from the log; pass --gpus if tensor/pipeline parallelism is not in the log"
         )
-        return Fact(int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}")
+        return Fact(
+            int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
+        )
     gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
     if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
         dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
@@ -516,14 +532,26 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         warnings.append("the number of GPUs is unknown: pass --gpus to get per-GPU throughput and MFU")
     if seq is None:
         warnings.append("the sequence length is unknown: pass --seq-len to get tokens/s and MFU")
-    return Run(name, parsed.path, parsed, steps, facts, rs.restarts, warnings, rs.step_numbering,
-               rs.step_time_source, source)
+    return Run(
+        name,
+        parsed.path,
+        parsed,
+        steps,
+        facts,
+        rs.restarts,
+        warnings,
+        rs.step_numbering,
+        rs.step_time_source,
+        source,
+    )
 
 
 def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
     """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives."""
-    has = {c: c in steps and steps[c].notna().any() for c in
-           ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")}
+    has = {
+        c: c in steps and steps[c].notna().any()
+        for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")
+    }
     from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
     source: str | None
     if has["tokens_per_s"]:

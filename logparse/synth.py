@@ -16,8 +16,9 @@ from typing import Any
 
 from .flops import ModelDims, palm, params_from_dims
 
-LLAMA2_7B = ModelDims(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008,
-                      vocab=32000, swiglu=True)
+LLAMA2_7B = ModelDims(
+    layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
+)
 
 
 @dataclass
@@ -97,8 +98,14 @@ def simulate(spec: Spec) -> tuple[list[StepTruth], dict[str, Any]]:
             if a == 0:
                 speed = _warm(spec, i)
             else:
-                speed = _warm(Spec(warmup=max(3, spec.warmup // 4), warmup_start=spec.warmup_start,
-                                   first_step_factor=spec.first_step_factor), i)
+                speed = _warm(
+                    Spec(
+                        warmup=max(3, spec.warmup // 4),
+                        warmup_start=spec.warmup_start,
+                        first_step_factor=spec.first_step_factor,
+                    ),
+                    i,
+                )
             for d in spec.dips:
                 if d.start <= step < d.start + d.length:
                     speed *= d.factor
@@ -143,26 +150,52 @@ def _prefixed(spec: Spec, text: str, rng: random.Random, jitter: bool = False) -
 def _megatron_args(spec: Spec) -> list[str]:
     m = spec.model
     args = {
-        "accumulate_allreduce_grads_in_fp32": False, "bf16": True, "clip_grad": 1.0,
-        "context_parallel_size": 1, "data_parallel_size": spec.gpus, "eval_interval": 1000,
-        "ffn_hidden_size": m.ffn_hidden, "fp16": False, "fp8": None,
-        "global_batch_size": spec.global_batch, "group_query_attention": m.kv_heads != m.heads,
-        "hidden_size": m.hidden, "kv_channels": m.head_dim, "log_interval": spec.log_interval,
-        "log_throughput": True, "lr": 0.0003, "make_vocab_size_divisible_by": 128,
-        "max_position_embeddings": spec.seq_len, "micro_batch_size": spec.micro_batch, "min_lr": 3e-05,
-        "normalization": "RMSNorm", "num_attention_heads": m.heads, "num_layers": m.layers,
-        "num_query_groups": m.kv_heads, "pipeline_model_parallel_size": 1, "position_embedding_type": "rope",
-        "recompute_granularity": None, "recompute_method": None, "save": "/checkpoints/llama2-7b",
-        "save_interval": spec.save_interval, "seed": 1234, "seq_length": spec.seq_len, "swiglu": m.swiglu,
-        "tensor_model_parallel_size": 1, "tokenizer_type": "Llama2Tokenizer", "train_iters": spec.steps,
-        "untie_embeddings_and_output_weights": True, "use_distributed_optimizer": True,
-        "use_flash_attn": True, "world_size": spec.gpus,
+        "accumulate_allreduce_grads_in_fp32": False,
+        "bf16": True,
+        "clip_grad": 1.0,
+        "context_parallel_size": 1,
+        "data_parallel_size": spec.gpus,
+        "eval_interval": 1000,
+        "ffn_hidden_size": m.ffn_hidden,
+        "fp16": False,
+        "fp8": None,
+        "global_batch_size": spec.global_batch,
+        "group_query_attention": m.kv_heads != m.heads,
+        "hidden_size": m.hidden,
+        "kv_channels": m.head_dim,
+        "log_interval": spec.log_interval,
+        "log_throughput": True,
+        "lr": 0.0003,
+        "make_vocab_size_divisible_by": 128,
+        "max_position_embeddings": spec.seq_len,
+        "micro_batch_size": spec.micro_batch,
+        "min_lr": 3e-05,
+        "normalization": "RMSNorm",
+        "num_attention_heads": m.heads,
+        "num_layers": m.layers,
+        "num_query_groups": m.kv_heads,
+        "pipeline_model_parallel_size": 1,
+        "position_embedding_type": "rope",
+        "recompute_granularity": None,
+        "recompute_method": None,
+        "save": "/checkpoints/llama2-7b",
+        "save_interval": spec.save_interval,
+        "seed": 1234,
+        "seq_length": spec.seq_len,
+        "swiglu": m.swiglu,
+        "tensor_model_parallel_size": 1,
+        "tokenizer_type": "Llama2Tokenizer",
+        "train_iters": spec.steps,
+        "untie_embeddings_and_output_weights": True,
+        "use_distributed_optimizer": True,
+        "use_flash_attn": True,
+        "world_size": spec.gpus,
     }
     lines = ["------------------------ arguments ------------------------"]
     body = []
     for arg, value in args.items():
         dots = "." * (48 - len(arg))
-        body.append("  {} {} {}".format(arg, dots, value))
+        body.append(f"  {arg} {dots} {value}")
     lines += sorted(body, key=lambda x: x.lower())
     lines.append("-------------------- end of arguments ---------------------")
     return lines
@@ -187,11 +220,17 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
         out.extend(_megatron_args(spec))
         out.append(f"setting number of micro-batches to constant {ga}")
         out.append("> building Llama2Tokenizer tokenizer ...")
-        out.append(f" > padded vocab (size: {spec.model.vocab}) with 0 dummy tokens (new size: {spec.model.vocab})")
+        out.append(
+            f" > padded vocab (size: {spec.model.vocab}) with 0 dummy tokens (new size: {spec.model.vocab})"
+        )
         out.append("> initializing torch distributed ...")
-        out.append(f" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): {int(spec.params + spec.model.hidden * spec.model.vocab)}")
+        out.append(
+            f" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): {int(spec.params + spec.model.hidden * spec.model.vocab)}"
+        )
         if resume_from is not None:
-            out.append(f" loading distributed checkpoint from /checkpoints/llama2-7b at iteration {resume_from}")
+            out.append(
+                f" loading distributed checkpoint from /checkpoints/llama2-7b at iteration {resume_from}"
+            )
             out.append(
                 f"  successfully loaded checkpoint from /checkpoints/llama2-7b [ t 1/1, p 1/1 ] at iteration {resume_from}"
             )
@@ -216,22 +255,26 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
         throughput = spec.flops_per_token * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
         lr = 3e-4 * min(1.0, st.step / 100)
         line = f" [{now:%Y-%m-%d %H:%M:%S}]"
-        line += " iteration {:8d}/{:8d} |".format(st.step, spec.steps)
-        line += " consumed samples: {:12d} |".format(st.step * spec.global_batch)
-        line += " elapsed time per iteration (ms): {:.1f} |".format(elapsed * 1000.0)
+        line += f" iteration {st.step:8d}/{spec.steps:8d} |"
+        line += f" consumed samples: {st.step * spec.global_batch:12d} |"
+        line += f" elapsed time per iteration (ms): {elapsed * 1000.0:.1f} |"
         line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
         line += f" learning rate: {lr:.6E} |"
         line += f" global batch size: {spec.global_batch:5d} |"
         line += " {}: {:.6E} |".format("lm loss", loss)
         line += f" loss scale: {1.0:.1f} |"
         line += f" grad norm: {abs(rng.gauss(1.2, 0.2)):.3f} |"
-        line += " number of skipped iterations: {:3d} |".format(0)
-        line += " number of nan iterations: {:3d} |".format(0)
+        line += f" number of skipped iterations: {0:3d} |"
+        line += f" number of nan iterations: {0:3d} |"
         out += _prefixed(spec, line, rng)
         window = []
         if spec.save_interval and st.step % spec.save_interval == 0:
-            out.append(f"saving checkpoint at iteration {st.step:7d} to /checkpoints/llama2-7b in torch_dist format")
-            out.append(f"  successfully saved checkpoint from iteration {st.step:7d} to /checkpoints/llama2-7b")
+            out.append(
+                f"saving checkpoint at iteration {st.step:7d} to /checkpoints/llama2-7b in torch_dist format"
+            )
+            out.append(
+                f"  successfully saved checkpoint from iteration {st.step:7d} to /checkpoints/llama2-7b"
+            )
     out.append(f"[after training is done] datetime: {now:%Y-%m-%d %H:%M:%S}")
     return "\n".join(out) + "\n", truth
 
@@ -252,14 +295,23 @@ def deepspeed_log(spec: Spec, steps_per_print: int = 10) -> tuple[str, dict[str,
     def ts() -> str:
         return now.strftime("%Y-%m-%d %H:%M:%S,") + f"{now.microsecond // 1000:03d}"
 
-    out = [f"[{ts()}] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
-           f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.14.0, git-hash=unknown, git-branch=unknown",
-           f"[{ts()}] [INFO] [config.py:984:print] DeepSpeedEngine configuration:"]
+    out = [
+        f"[{ts()}] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+        f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] DeepSpeed info: version=0.14.0, git-hash=unknown, git-branch=unknown",
+        f"[{ts()}] [INFO] [config.py:984:print] DeepSpeedEngine configuration:",
+    ]
     cfg = {
-        "bfloat16_enabled": True, "fp16_enabled": False, "gradient_accumulation_steps": ga,
-        "gradient_clipping": 1.0, "steps_per_print": steps_per_print, "train_batch_size": spec.global_batch,
-        "train_micro_batch_size_per_gpu": spec.micro_batch, "wall_clock_breakdown": False, "world_size": dp,
-        "zero_enabled": True, "zero_optimization_stage": 2,
+        "bfloat16_enabled": True,
+        "fp16_enabled": False,
+        "gradient_accumulation_steps": ga,
+        "gradient_clipping": 1.0,
+        "steps_per_print": steps_per_print,
+        "train_batch_size": spec.global_batch,
+        "train_micro_batch_size_per_gpu": spec.micro_batch,
+        "wall_clock_breakdown": False,
+        "world_size": dp,
+        "zero_enabled": True,
+        "zero_optimization_stage": 2,
     }
     for arg, value in sorted(cfg.items()):
         dots = "." * (29 - len(arg))
@@ -278,13 +330,19 @@ def deepspeed_log(spec: Spec, steps_per_print: int = 10) -> tuple[str, dict[str,
             continue
         lr = 3e-4 * min(1.0, st.step / 100)
         for text in _prefixed(
-            spec, f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] step={st.step}, skipped=0, "
-            f"lr=[{lr}, {lr}], mom=[(0.9, 0.95), (0.9, 0.95)]", rng):
+            spec,
+            f"[{ts()}] [INFO] [logging.py:96:log_dist] [Rank 0] step={st.step}, skipped=0, "
+            f"lr=[{lr}, {lr}], mom=[(0.9, 0.95), (0.9, 0.95)]",
+            rng,
+        ):
             out.append(text)
         curr = spec.global_batch / st.time_s
         avg = spec.global_batch * st.step / total_time
         out += _prefixed(
-            spec, f"[{ts()}] [INFO] [timer.py:260:stop] epoch=0/micro_step={st.step * ga}/global_step={st.step}, "
+            spec,
+            f"[{ts()}] [INFO] [timer.py:260:stop] epoch=0/micro_step={st.step * ga}/global_step={st.step}, "
             f"RunningAvgSamplesPerSec={avg}, CurrSamplesPerSec={curr}, MemAllocated=14.32GB, "
-            f"MaxMemAllocated=38.49GB", rng)
+            f"MaxMemAllocated=38.49GB",
+            rng,
+        )
     return "\n".join(out) + "\n", truth

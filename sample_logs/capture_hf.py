@@ -14,6 +14,8 @@ Requirements (in a virtualenv outside the repo)::
     python3 -m venv /work/hfvenv
     /work/hfvenv/bin/pip install torch==2.13.0 transformers accelerate
 
+The shipped logs were captured with torch 2.13.0+cpu, transformers 5.24.0 and accelerate 1.15.0.
+
 How to run (from the repo root; no network needed; the script sets
 HF_HUB_OFFLINE=1 itself, and PYTHONUNBUFFERED=1 keeps stdout (loss dicts) and
 stderr (tqdm, logging) interleaved as a terminal would show them)::
@@ -50,9 +52,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import torch  # noqa: E402
-from torch.utils.data import Dataset  # noqa: E402
-
 import transformers  # noqa: E402
+from torch.utils.data import Dataset  # noqa: E402
 from transformers import (  # noqa: E402
     GPT2Config,
     GPT2LMHeadModel,

@@ -22,8 +22,9 @@ SAMPLES = {
     # the step-300 save and another at 420.
     "megatron_llama2-7b_8xh100": (
         synth.megatron_log,
-        synth.Spec(steps=500, save_interval=100, seed=7,
-                   dips=[synth.Dip(301, 3, 0.45), synth.Dip(420, 4, 0.6)]),
+        synth.Spec(
+            steps=500, save_interval=100, seed=7, dips=[synth.Dip(301, 3, 0.45), synth.Dip(420, 4, 0.6)]
+        ),
     ),
     # The same job killed at step 340 and resumed from the step-300 checkpoint.
     "megatron_resumed_8xh100": (

@@ -28,7 +28,7 @@ def test_megatron_stable_mfu_warmup_and_every_planted_dip(write_log, seed):
     assert abs(s["warmup_steps"] - truth["warmup_steps"]) <= 3
     found = [(d["start_step"], d["end_step"]) for d in s["dips"]]
     assert len(found) == len(truth["dips"]), found
-    for (fs, fe), (ts, te) in zip(found, truth["dips"]):
+    for (fs, fe), (ts, te) in zip(found, truth["dips"], strict=False):
         assert abs(fs - ts) <= 1 and abs(fe - te) <= 1
     assert s["stable"]["start_step"] <= 25 and s["stable"]["end_step"] == 400
     assert s["flops_per_token"] == pytest.approx(truth["flops_per_token"], rel=1e-6)
@@ -112,14 +112,16 @@ def test_gpus_disagreeing_with_the_log_is_named(write_log):
 
 def test_an_impossible_mfu_is_refused_with_the_likely_causes(write_log):
     text, _ = synth.megatron_log(synth.Spec(steps=60, seed=9))
-    with pytest.raises(LogparseError, match=r"stable MFU would be 3\d\d%, which is impossible: check --gpus 1"):
+    with pytest.raises(
+        LogparseError, match=r"stable MFU would be 3\d\d%, which is impossible: check --gpus 1"
+    ):
         analyze(write_log, text, hw="h100", gpus=1)
 
 
 SEED1_LOG = "".join(
-    " iteration {:8d}/{:8d} | consumed samples: {:12d} | elapsed time per iteration (ms): {:.1f} | "
-    "global batch size: {:5d} | lm loss: {:.6E} | number of skipped iterations:   0 | number of nan "
-    "iterations:   0 |\n".format(i, 50, i * 1000, 2000.0, 1000, 3.0)
+    f" iteration {i:8d}/{50:8d} | consumed samples: {i * 1000:12d} | elapsed time per iteration (ms): {2000.0:.1f} | "
+    f"global batch size: {1000:5d} | lm loss: {3.0:.6E} | number of skipped iterations:   0 | number of nan "
+    "iterations:   0 |\n"
     for i in range(1, 51)
 )
 
@@ -140,9 +142,14 @@ def test_provenance_of_every_assumption(write_log):
     text, _ = synth.megatron_log(synth.Spec(steps=60, seed=10))
     s = analyze(write_log, text, hw="h100", gpus=8).summary
     assert s["gpus_source"] == "cli"
-    assert s["hardware"] == {"name": "h100-sxm", "dtype": "bf16", "dtype_source": "log",
-                             "peak_tflops_per_gpu": 989.0, "peak_source": s["hardware"]["peak_source"],
-                             "dense": True}
+    assert s["hardware"] == {
+        "name": "h100-sxm",
+        "dtype": "bf16",
+        "dtype_source": "log",
+        "peak_tflops_per_gpu": 989.0,
+        "peak_source": s["hardware"]["peak_source"],
+        "dense": True,
+    }
     assert s["model"]["source"] == "derived" and s["model"]["sources"]["layers"] == "log"
     assert s["facts"]["seq_len"]["source"] == "log" and "line" in s["facts"]["seq_len"]["detail"]
     assert s["formula"] == "palm" and s["recompute"] == "none"

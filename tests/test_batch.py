@@ -25,7 +25,10 @@ def test_batch_indexes_every_log_and_keeps_failures(tmp_path):
     broken = index.set_index("run").loc["broken"]
     assert broken["status"] == "error" and "no pattern set recognises" in broken["error"]
     ok = index[index["status"] == "ok"].set_index("run")
-    assert ok.loc["megatron_resumed_8xh100", "restarts"] == 1 and ok.loc["megatron_llama2-7b_8xh100", "dips"] == 2
+    assert (
+        ok.loc["megatron_resumed_8xh100", "restarts"] == 1
+        and ok.loc["megatron_llama2-7b_8xh100", "dips"] == 2
+    )
     assert (ok["mfu"].between(0.445, 0.455)).all()
     assert (out / "megatron_resumed_8xh100" / "report.png").exists()
     assert "2 of 3 runs analyzed" in res.output
@@ -33,12 +36,31 @@ def test_batch_indexes_every_log_and_keeps_failures(tmp_path):
 
 def test_compare_by_step_tokens_and_time(tmp_path):
     folder = tmp_path / "a"
-    assert CliRunner().invoke(cli, ["analyze", str(SAMPLES / "megatron_llama2-7b_8xh100.log"), "--hw", "h100",
-                                    "--out", str(folder)]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(
+            cli,
+            ["analyze", str(SAMPLES / "megatron_llama2-7b_8xh100.log"), "--hw", "h100", "--out", str(folder)],
+        )
+        .exit_code
+        == 0
+    )
     for x in ("step", "tokens", "time"):
         png = tmp_path / f"cmp_{x}.png"
-        res = CliRunner().invoke(cli, ["compare", str(folder), str(SAMPLES / "megatron_resumed_8xh100.log"),
-                                       "--hw", "h100", "--x", x, "-o", str(png)])
+        res = CliRunner().invoke(
+            cli,
+            [
+                "compare",
+                str(folder),
+                str(SAMPLES / "megatron_resumed_8xh100.log"),
+                "--hw",
+                "h100",
+                "--x",
+                x,
+                "-o",
+                str(png),
+            ],
+        )
         assert res.exit_code == 0, res.output
         assert png.read_bytes()[:4] == b"\x89PNG"
         assert "megatron_resumed_8xh100" in res.output

@@ -26,17 +26,54 @@ def test_analyze_writes_the_three_files_and_a_summary(tmp_path):
     assert {p.name for p in tmp_path.iterdir()} == {"report.png", "summary.json", "steps.csv"}
     assert "stable steps" in res.output and "MFU 45.0%" in res.output
     summary = json.loads((tmp_path / "summary.json").read_text())
-    for key in ("run", "source", "format", "lines", "gpus", "gpus_source", "hardware", "model", "formula",
-                "flops_per_token", "recompute", "steps", "tokens_per_step", "warmup_steps", "stable", "dips",
-                "restarts", "reported", "warnings"):
+    for key in (
+        "run",
+        "source",
+        "format",
+        "lines",
+        "gpus",
+        "gpus_source",
+        "hardware",
+        "model",
+        "formula",
+        "flops_per_token",
+        "recompute",
+        "steps",
+        "tokens_per_step",
+        "warmup_steps",
+        "stable",
+        "dips",
+        "restarts",
+        "reported",
+        "warnings",
+    ):
         assert key in summary
-    for key in ("start_step", "end_step", "steps", "mfu_mean", "mfu_median", "hfu_mean", "tokens_per_s",
-                "tokens_per_s_per_gpu", "step_time_s", "tflops_per_gpu"):
+    for key in (
+        "start_step",
+        "end_step",
+        "steps",
+        "mfu_mean",
+        "mfu_median",
+        "hfu_mean",
+        "tokens_per_s",
+        "tokens_per_s_per_gpu",
+        "step_time_s",
+        "tflops_per_gpu",
+    ):
         assert key in summary["stable"]
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     steps = pd.read_csv(tmp_path / "steps.csv")
     assert list(steps.columns[:3]) == ["step", "loss", "lr"]
-    assert {"mfu", "hfu", "tflops_per_gpu", "tokens_per_s", "tokens_per_s_per_gpu", "phase", "segment", "line"} <= set(steps.columns)
+    assert {
+        "mfu",
+        "hfu",
+        "tflops_per_gpu",
+        "tokens_per_s",
+        "tokens_per_s_per_gpu",
+        "phase",
+        "segment",
+        "line",
+    } <= set(steps.columns)
     assert len(steps) == 500
 
 
@@ -58,8 +95,9 @@ def test_parse_writes_the_step_frame(tmp_path, suffix):
     out = tmp_path / f"steps.{suffix}"
     res = run("parse", MEGATRON, "-o", str(out))
     assert res.exit_code == 0, res.output
-    frame = {"csv": pd.read_csv, "parquet": pd.read_parquet,
-             "jsonl": lambda p: pd.read_json(p, lines=True)}[suffix](out)
+    frame = {"csv": pd.read_csv, "parquet": pd.read_parquet, "jsonl": lambda p: pd.read_json(p, lines=True)}[
+        suffix
+    ](out)
     assert len(frame) == 500 and frame["step"].is_monotonic_increasing
     assert frame["step_time_s"].iloc[100] > 0
 
@@ -68,7 +106,9 @@ def test_parse_lists_unmatched_lines(tmp_path):
     out = tmp_path / "unmatched.txt"
     assert run("parse", MEGATRON, "-o", str(tmp_path / "s.csv"), "--unmatched", str(out)).exit_code == 0
     lines = out.read_text().splitlines()
-    summary = json.loads(CliRunner().invoke(cli, ["analyze", MEGATRON, "--json", "--out", str(tmp_path)]).stdout)
+    summary = json.loads(
+        CliRunner().invoke(cli, ["analyze", MEGATRON, "--json", "--out", str(tmp_path)]).stdout
+    )
     assert len(lines) == summary["lines"]["unmatched"] > 0
     number, text = lines[0].split("\t", 1)
     assert int(number) > 0 and text
@@ -117,7 +157,9 @@ def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, 
         p = tmp_path / "x.log"
         p.write_bytes(setup) if isinstance(setup, bytes) else p.write_text(setup)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    proc = subprocess.run([sys.executable, "-m", "logparse", *argv], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "logparse", *argv], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     err = proc.stderr.strip().splitlines()
@@ -125,8 +167,12 @@ def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, 
 
 
 def test_usage_errors_exit_2():
-    proc = subprocess.run([sys.executable, "-m", "logparse", "analyze", MEGATRON, "--gpus", "eight"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "logparse", "analyze", MEGATRON, "--gpus", "eight"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
@@ -138,8 +184,11 @@ def test_readme_commands_run(tmp_path, monkeypatch):
 
     monkeypatch.chdir(ROOT)
     readme = (ROOT / "README.md").read_text()
-    commands = [line.strip() for line in readme.splitlines()
-                if line.strip().startswith("logparse ") and " LOG" not in line and "[--" not in line]
+    commands = [
+        line.strip()
+        for line in readme.splitlines()
+        if line.strip().startswith("logparse ") and " LOG" not in line and "[--" not in line
+    ]
     assert any(c.startswith("logparse analyze sample_logs/") for c in commands)
     for command in commands:
         argv = shlex.split(command.split("#")[0])[1:]

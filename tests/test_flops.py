@@ -8,8 +8,9 @@ from logparse import flops, hardware
 from logparse.errors import LogparseError
 from logparse.flops import ModelDims
 
-LLAMA2_7B = ModelDims(layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008,
-                      vocab=32000, swiglu=True)
+LLAMA2_7B = ModelDims(
+    layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
+)
 
 
 def test_llama2_7b_parameter_count_without_input_embedding():
@@ -17,8 +18,10 @@ def test_llama2_7b_parameter_count_without_input_embedding():
     assert flops.params_from_dims(LLAMA2_7B) == 6_607_343_616
 
 
-@pytest.mark.parametrize("seq,formula,gflops", [(4096, "palm", 46.087), (8192, "palm", 52.529),
-                                                 (4096, "6n", 39.644), (8192, "6n", 39.644)])
+@pytest.mark.parametrize(
+    "seq,formula,gflops",
+    [(4096, "palm", 46.087), (8192, "palm", 52.529), (4096, "6n", 39.644), (8192, "6n", 39.644)],
+)
 def test_llama2_7b_flops_per_token(seq, formula, gflops):
     dims = ModelDims(**{**LLAMA2_7B.__dict__, "params": flops.params_from_dims(LLAMA2_7B)})
     assert flops.flops_per_token(dims, seq, formula) / 1e9 == pytest.approx(gflops, rel=1e-3)
@@ -27,8 +30,12 @@ def test_llama2_7b_flops_per_token(seq, formula, gflops):
 def test_hfu_recompute_factors_match_the_reference_table():
     dims = ModelDims(**{**LLAMA2_7B.__dict__, "params": flops.params_from_dims(LLAMA2_7B)})
     assert flops.hardware_flops_per_token(dims, 4096, "palm", "full") / 1e9 == pytest.approx(61.449, rel=1e-3)
-    assert flops.hardware_flops_per_token(dims, 4096, "palm", "selective") / 1e9 == pytest.approx(48.234, rel=1e-3)
-    assert flops.hardware_flops_per_token(dims, 4096, "palm", "none") == flops.flops_per_token(dims, 4096, "palm")
+    assert flops.hardware_flops_per_token(dims, 4096, "palm", "selective") / 1e9 == pytest.approx(
+        48.234, rel=1e-3
+    )
+    assert flops.hardware_flops_per_token(dims, 4096, "palm", "none") == flops.flops_per_token(
+        dims, 4096, "palm"
+    )
 
 
 def test_seed2_7b_on_64_a100():
@@ -62,10 +69,18 @@ def test_seed3_3_3_attention_term_forward_only_vs_training():
     assert 12 * L * d * s == pytest.approx(1.29e10, rel=0.01)  # what palm adds per token in training
 
 
-@pytest.mark.parametrize("name,dtype,peak", [("h100", "bf16", 989.0), ("H100-SXM", "fp8", 1979.0),
-                                             ("h100-pcie", "bf16", 756.0), ("h200", "bf16", 989.0),
-                                             ("b200", "bf16", 2250.0), ("a100_80g", "tf32", 156.0),
-                                             ("a100", "fp32", 19.5)])
+@pytest.mark.parametrize(
+    "name,dtype,peak",
+    [
+        ("h100", "bf16", 989.0),
+        ("H100-SXM", "fp8", 1979.0),
+        ("h100-pcie", "bf16", 756.0),
+        ("h200", "bf16", 989.0),
+        ("b200", "bf16", 2250.0),
+        ("a100_80g", "tf32", 156.0),
+        ("a100", "fp32", 19.5),
+    ],
+)
 def test_dense_peaks(name, dtype, peak):
     assert hardware.peak_tflops(hardware.lookup(name), dtype) == peak
 

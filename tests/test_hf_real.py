@@ -7,8 +7,10 @@ import pytest
 from logparse import api
 from tests.conftest import SAMPLES, trainer_state
 
-RUNS = [("hf_trainer_ga4_cpu.log", "hf_trainer_ga4_cpu.trainer_state.json", 1, 4),
-        ("hf_trainer_ddp2_cpu.log", "hf_trainer_ddp2_cpu.trainer_state.json", 2, 2)]
+RUNS = [
+    ("hf_trainer_ga4_cpu.log", "hf_trainer_ga4_cpu.trainer_state.json", 1, 4),
+    ("hf_trainer_ddp2_cpu.log", "hf_trainer_ddp2_cpu.trainer_state.json", 2, 2),
+]
 
 
 @pytest.mark.parametrize("log,state,world,ga", RUNS)
@@ -43,4 +45,6 @@ def test_run_facts_from_the_header(log, state, world, ga):
 def test_ddp_log_interleaves_two_ranks():
     parsed = api.resolve(SAMPLES / "hf_trainer_ddp2_cpu.log").parsed
     assert set(parsed.rows["rank"].dropna()) == {0}  # only rank 0 prints the dicts and the bar
-    assert parsed.facts["grad_accum"][0].value == 2 and len(parsed.facts["grad_accum"]) == 2  # both ranks' headers
+    assert (
+        parsed.facts["grad_accum"][0].value == 2 and len(parsed.facts["grad_accum"]) == 2
+    )  # both ranks' headers

@@ -107,11 +107,11 @@ def test_a_wrong_sample_is_caught_and_named(tmp_path):
         (('kind = "step"', 'kind = "steps"'), "line 'step': kind must be one of"),
         (('column = "step_time_s"', 'column = "step_tme_s"'), "fields.ms: unknown column 'step_tme_s'"),
         (("(?P<ms>", "(?P<ms"), "line 'step': regex: invalid regex"),
-        (('regex = ', 'regex = 1 #'), "must be a non-empty regex string"),
+        (("regex = ", "regex = 1 #"), "must be a non-empty regex string"),
         (("scale = 0.001", "scale = 'x'"), "scale must be a number"),
         (('name = "step"', 'name = ""'), "missing `name`"),
         (("[[sample]]", "[[sampel]]"), "at least one \\[\\[sample\\]\\]"),
-        (('detect = [', 'detect = 3 #['), "detect must be a list"),
+        (("detect = [", "detect = 3 #["), "detect must be a list"),
         (("= 1.5 }", "= 1.5 "), "not valid TOML"),
     ],
 )
@@ -123,8 +123,9 @@ def test_malformed_pattern_files_name_the_file_and_the_field(tmp_path, change, m
 
 
 def test_a_throughput_without_scope_is_refused(tmp_path):
-    body = GOOD.replace('fields.ms = { column = "step_time_s", scale = 0.001 }',
-                        'fields.ms = { column = "tokens_per_s" }')
+    body = GOOD.replace(
+        'fields.ms = { column = "step_time_s", scale = 0.001 }', 'fields.ms = { column = "tokens_per_s" }'
+    )
     with pytest.raises(PatternError, match="per GPU or for the whole job"):
         patterns.load_file(_write(tmp_path, body))
 
@@ -140,8 +141,15 @@ def test_a_catastrophic_regex_fails_fast_naming_file_and_pattern(tmp_path):
 
 @pytest.mark.parametrize(
     "text,value",
-    [("1,234.5", 1234.5), ("1.064275E+01", 10.64275), ("'6.222'", 6.222), ("nan", None), ("-inf", -math.inf),
-     ("-nan(ind)", None), ("0", 0.0)],
+    [
+        ("1,234.5", 1234.5),
+        ("1.064275E+01", 10.64275),
+        ("'6.222'", 6.222),
+        ("nan", None),
+        ("-inf", -math.inf),
+        ("-nan(ind)", None),
+        ("0", 0.0),
+    ],
 )
 def test_number_parsing(text, value):
     got = patterns.to_number(text)
@@ -160,6 +168,8 @@ def test_suffixes_only_where_declared():
 
 def test_a_value_that_does_not_convert_is_flagged_not_dropped():
     ps = patterns.load_sets()["megatron"]
-    _, values = ps.match(" iteration       20/  500 | consumed samples:   20480 | lm loss: bogus | grad norm: 1.5 |")
+    _, values = ps.match(
+        " iteration       20/  500 | consumed samples:   20480 | lm loss: bogus | grad norm: 1.5 |"
+    )
     assert math.isnan(values["loss"]) and values["grad_norm"] == 1.5
     assert values[patterns.PROBLEMS]

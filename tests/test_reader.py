@@ -15,7 +15,9 @@ from logparse.reader import ReadStats, clean_text, read_records
 TEXT = "first line\nsecond line\n"
 
 
-@pytest.mark.parametrize("compress,suffix", [(gzip.compress, ".gz"), (bz2.compress, ".bz2"), (lzma.compress, ".xz")])
+@pytest.mark.parametrize(
+    "compress,suffix", [(gzip.compress, ".gz"), (bz2.compress, ".bz2"), (lzma.compress, ".xz")]
+)
 def test_compressed_files_read_like_plain(tmp_path, compress, suffix):
     path = tmp_path / f"train.log{suffix}"
     path.write_bytes(compress(TEXT.encode()))
@@ -23,7 +25,9 @@ def test_compressed_files_read_like_plain(tmp_path, compress, suffix):
 
 
 def test_carriage_returns_split_tqdm_redraws_keeping_the_physical_line_number(write_log):
-    path = write_log("head\n 10%|#  | 1/10 [00:01<00:09, 1.0it/s]\r 20%|## | 2/10 [00:02<00:08, 1.0it/s]\r{'loss': 1.0}\n")
+    path = write_log(
+        "head\n 10%|#  | 1/10 [00:01<00:09, 1.0it/s]\r 20%|## | 2/10 [00:02<00:08, 1.0it/s]\r{'loss': 1.0}\n"
+    )
     recs = list(read_records(str(path)))
     assert [r.text for r in recs] == [
         "head",
@@ -68,7 +72,10 @@ def test_a_second_tee_prefix_inside_a_line_starts_a_new_record(write_log):
     # next record share one physical line (seen in sample_logs/hf_trainer_ddp2_cpu.log)
     path = write_log("[default0]: 10%|#  | 4/40 [00:00<00:01, 23.01it/s][default0]:{'loss': '4.555'}\n")
     recs = list(read_records(str(path)))
-    assert [(r.text, r.rank) for r in recs] == [(" 10%|#  | 4/40 [00:00<00:01, 23.01it/s]", 0), ("{'loss': '4.555'}", 0)]
+    assert [(r.text, r.rank) for r in recs] == [
+        (" 10%|#  | 4/40 [00:00<00:01, 23.01it/s]", 0),
+        ("{'loss': '4.555'}", 0),
+    ]
 
 
 def test_invalid_utf8_is_replaced_and_counted(write_log):
