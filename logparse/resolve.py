@@ -338,6 +338,14 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
 
     steps["step_span"] = _step_span(steps, facts)
 
+    if "step_time_s" in steps:
+        bad = steps["step_time_s"] <= 0
+        if bad.any():
+            warnings.append(
+                f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
+                f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
+            )
+            steps.loc[bad, "step_time_s"] = np.nan
     if step_time_source is not None:
         pass
     elif "step_time_s" in steps and steps["step_time_s"].notna().any():
@@ -355,7 +363,8 @@ def _merge_duplicates(steps: pd.DataFrame) -> pd.DataFrame:
     key = ["segment", "step"]
     if not steps.duplicated(key).any():
         steps = steps.copy()
-        steps["ranks"] = steps["rank"].notna().astype(int) if "rank" in steps else 0
+        if "rank" in steps and steps["rank"].notna().any():
+            steps["ranks"] = steps["rank"].notna().astype(int)
         return steps
     grouped = steps.groupby(key, sort=False)
     merged = grouped.first()
