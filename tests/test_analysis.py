@@ -168,3 +168,22 @@ def test_the_reported_figure_is_compared(write_log):
     s = analyze(write_log, text, hw="h100").summary
     assert s["reported"]["tflops_per_gpu_mean"] is not None
     assert s["reported"]["agrees_within"] < 0.01
+
+
+MDS_LINE = (
+    " iteration {i:8d}/  317892 | consumed samples: {c:12d} | consumed tokens: {t:12d} | elapsed time per "
+    "iteration (ms): 10154.3 | learning rate: 3.000E-04 | global batch size:    32 | lm loss: 1.766422E+01 | "
+    "loss scale: 1.0 | actual seqlen:  4096 | number of skipped iterations:   0 | number of nan iterations:   0 | "
+    "samples per second: 3.151 | tokens per gpu per second(tgs): 1613.503 | TFLOPs: 98.29 |\n"
+)
+
+
+def test_per_gpu_figure_that_contradicts_the_gpu_count_is_named(write_log):
+    # Megatron-DeepSpeed prints cluster samples/s and per-GPU tgs: 32 x 4096 / 10.1543 s / 1613.5 = 8 GPUs
+    text = "".join(MDS_LINE.format(i=i, c=32 * i, t=32 * 4096 * i) for i in range(1, 41))
+    run = api.resolve(str(write_log(text)), gpus=16)
+    assert any("implies 8.0 GPUs" in w for w in run.warnings)
+    run = api.resolve(str(write_log(text, "ok.log")), gpus=8)
+    assert not any("implies" in w for w in run.warnings)
+    assert run.steps["tokens_per_s"].iloc[-1] == pytest.approx(1613.503 * 8)
+    assert run.facts["seq_len"].value == 4096  # from the line's actual seqlen
