@@ -104,7 +104,7 @@ def parse_log(
             f"run `logparse patterns explain {path}` to see its most common line shapes"
         )
 
-    rows: list[dict[str, Any]] = []
+    rows = _Columns()
     events: list[dict[str, Any]] = []
     facts: dict[str, list[FactObservation]] = {}
     counts = {"matched": 0, "unmatched": 0, "malformed": 0}
@@ -179,7 +179,7 @@ def parse_log(
         path=path,
         formats=[ps.name for ps in chosen],
         detection=detection,
-        rows=pd.DataFrame(rows),
+        rows=rows.frame(),
         events=pd.DataFrame(events),
         facts=facts,
         lines=lines,
@@ -188,3 +188,27 @@ def parse_log(
         interval_patterns=interval,
         notes=notes,
     )
+
+
+class _Columns:
+    """Step rows stored column by column: a million rows of a dozen numbers stay small."""
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list[Any]] = {}
+        self.n = 0
+
+    def append(self, row: dict[str, Any]) -> None:
+        for key, value in row.items():
+            col = self.cols.get(key)
+            if col is None:
+                col = self.cols[key] = [None] * self.n
+            elif len(col) < self.n:
+                col.extend([None] * (self.n - len(col)))
+            col.append(value)
+        self.n += 1
+
+    def frame(self) -> pd.DataFrame:
+        for col in self.cols.values():
+            if len(col) < self.n:
+                col.extend([None] * (self.n - len(col)))
+        return pd.DataFrame(self.cols)

@@ -16,6 +16,7 @@ import lzma
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -135,12 +136,17 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
             text = text[m.end() :]
             continue
         break
-    if role is not None:
-        again = regex.search(r"\[" + regex.escape(role) + r"\d+\]:", text)
+    if role is not None and f"[{role}" in text:
+        again = _role_prefix(role).search(text)
         if again is not None and again.start() > 0:
             head = (text[: again.start()].rstrip(), rank, host)
             return [head, *_clean(text[again.start() :])]
     return [(text.rstrip(), rank, host)]
+
+
+@lru_cache(maxsize=64)
+def _role_prefix(role: str) -> regex.Pattern:
+    return regex.compile(r"\[" + regex.escape(role) + r"\d+\]:")
 
 
 def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
