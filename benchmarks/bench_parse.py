@@ -40,6 +40,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=200_000)
     ap.add_argument("--all-ranks", action="store_true", help="every line printed by 8 ranks")
+    ap.add_argument("--noise", type=int, default=0, help="unmatched lines inserted after each step line")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "big.log"
@@ -47,6 +48,18 @@ def main() -> None:
         text, truth = synth.megatron_log(
             synth.Spec(steps=args.steps, all_ranks=args.all_ranks, seed=1, save_interval=1000)
         )
+        if args.noise:
+            import random
+
+            rng = random.Random(0)
+            noisy = []
+            for line in text.splitlines():
+                noisy.append(line)
+                noisy += [
+                    f"[rank{rng.randint(0, 7)}]: WARNING some library says value {rng.random()} is deprecated"
+                    for _ in range(args.noise)
+                ]
+            text = "\n".join(noisy) + "\n"
         log.write_text(text)
         del text
         size_mb = log.stat().st_size / 1e6

@@ -173,3 +173,30 @@ def test_a_value_that_does_not_convert_is_flagged_not_dropped():
     )
     assert math.isnan(values["loss"]) and values["grad_norm"] == 1.5
     assert values[patterns.PROBLEMS]
+
+
+@pytest.mark.parametrize(
+    "regex_,literals",
+    [
+        (r"^toy step (?P<step>\d+) took", ("toy step ",)),
+        (r"CUDA out of memory|OutOfMemoryError", ("CUDA out of memory", "OutOfMemoryError")),
+        (r"(?:saving|successfully saved) checkpoint at", (" checkpoint at",)),
+        (r"(?i)nccl error", None),  # case-insensitive: no prefilter
+        (r"^  (?P<key>[a-z_]+) (?:\.+ | )(?P<value>.*)$", None),  # nothing literal enough
+    ],
+)
+def test_required_literals(regex_, literals):
+    assert patterns.required_literals(regex_) == literals
+
+
+def test_the_prefilter_never_hides_a_sample():
+    # every shipped sample still matches with the derived literals in force (the samples test
+    # above runs with them); and every derived literal really occurs in its samples' lines
+    for path in SHIPPED:
+        ps = patterns.load_file(path)
+        for sample in ps.samples:
+            hit = ps.match(
+                sample.line.split("]:", 1)[-1] if sample.line.startswith("[default") else sample.line
+            )
+            if hit and hit[0].literals:
+                assert any(lit in sample.line for lit in hit[0].literals)
