@@ -11,7 +11,7 @@ Everything the CLI does is a call here, so a notebook gets the same answers:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ MFU_IMPOSSIBLE = 1.0
 class Utilization:
     formula: str | None
     recompute: str
+    terms: flops_mod.Terms | None
     flops_per_token: float | None
     hardware_flops_per_token: float | None
     hardware: str | None
@@ -75,6 +76,8 @@ def _options(kwargs: dict[str, Any]) -> Options:
         raise LogparseError(f"--gpus must be at least 1 (got {opts.gpus})")
     if opts.peak_tflops is not None and opts.peak_tflops <= 0:
         raise LogparseError(f"--peak-tflops must be positive (got {opts.peak_tflops})")
+    if opts.target_tokens is not None and opts.target_tokens <= 0:
+        raise LogparseError(f"--target-tokens must be positive (got {opts.target_tokens})")
     if opts.seq_len is not None and opts.seq_len < 1:
         raise LogparseError(f"--seq-len must be at least 1 (got {opts.seq_len})")
     return opts
@@ -136,9 +139,10 @@ def utilization(run: Run, opts: Options) -> Utilization:
                 "the model size is unknown: pass --model NAME, or --params N (with --layers L --hidden D), "
                 "to get FLOPs and MFU"
             )
-    fpt = hfpt = None
+    fpt = hfpt = terms = None
     if formula is not None and seq is not None:
-        fpt = flops_mod.flops_per_token(dims, int(seq), formula)
+        terms = flops_mod.terms(dims, int(seq), formula)
+        fpt = terms.total
         hfpt = flops_mod.hardware_flops_per_token(dims, int(seq), formula, recompute)
 
     peak: Fact | None = None
@@ -172,7 +176,9 @@ def utilization(run: Run, opts: Options) -> Utilization:
         steps["mfu"] = np.nan
         steps["hfu"] = np.nan
     return Utilization(
-        formula, recompute, fpt, hfpt, device_name, dtype, peak, peak_source, dims, model_facts
+        formula=formula, recompute=recompute, terms=terms, flops_per_token=fpt, hardware_flops_per_token=hfpt,
+        hardware=device_name, dtype=dtype, peak_tflops=peak, peak_source=peak_source, model=dims,
+        model_facts=model_facts,
     )
 
 
@@ -257,3 +263,48 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
         for shape, n in shapes.most_common(15):
             out.append(f"  {n:8,d}  {shape}")
     return "\n".join(out)
+
+
+def flops(
+    seq_len: int,
+    formula: str = "palm",
+    recompute: str = "none",
+    model: str | None = None,
+    params: float | None = None,
+    swiglu: bool | None = None,
+    **dims: Any,
+) -> dict[str, Any]:
+    """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others."""
+    from .models import preset_dims
+
+    base = preset_dims(model) if model else ModelDims()
+    given = {k: v for k, v in dims.items() if v is not None}
+    unknown = set(given) - set(ModelDims.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown dim(s): {', '.join(sorted(unknown))}")
+    d = replace(base, **given, **({"swiglu": swiglu} if swiglu is not None else {}))
+    d = replace(d, params=params) if params is not None else replace(d, params=None if given else d.params)
+    d = d.with_params()
+    if d.params is None and formula in ("palm", "6n"):
+        raise LogparseError("give --model, or --params, or the dims (--layers --hidden --heads --vocab ...)")
+    t = flops_mod.terms(d, seq_len, formula)
+    others = {}
+    for name in flops_mod.FORMULAS:
+        if name != formula:
+            try:
+                others[name] = flops_mod.flops_per_token(d, seq_len, name)
+            except LogparseError:
+                continue
+    return {
+        "model": model,
+        "params": d.params,
+        "seq_len": seq_len,
+        "formula": formula,
+        "flops_per_token": t.total,
+        "terms": {n: {"flops": v, "share": v / t.total}
+                  for n, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))},
+        "recompute": recompute,
+        "hfu_flops_per_token": flops_mod.hardware_flops_per_token(d, seq_len, formula, recompute),
+        "hfu_convention": flops_mod.HFU_CONVENTION[recompute],
+        "other_formulas": others,
+    }

@@ -14,6 +14,7 @@ import click
 
 from . import __version__, api, hardware, patterns
 from .errors import LogparseError
+from .flops import FORMULAS
 from .report import default_out_dir, steps_frame, text_summary, write_outputs
 
 
@@ -71,9 +72,10 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             "--formula",
-            type=click.Choice(["palm", "6n"]),
+            type=click.Choice(list(FORMULAS)),
             help="FLOPs formula. Default: palm (6n when only N is known).",
         ),
+        click.option("--target-tokens", type=float, help="Project the wall time to train this many tokens."),
         click.option("--format", "format_", help="Force a pattern set instead of detecting it."),
         click.option(
             "--patterns",
@@ -292,6 +294,38 @@ def hw_list(as_json: bool) -> None:
             f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES
         )
         click.echo(f"{d.name:11s} {vals}  {', '.join(d.aliases)}")
+
+
+@cli.command("flops")
+@click.option("--model", help="Model preset (see `logparse models list`).")
+@click.option("--params", type=float, help="N: parameters without the input embedding.")
+@click.option("--layers", type=int)
+@click.option("--hidden", type=int)
+@click.option("--heads", type=int)
+@click.option("--kv-heads", type=int)
+@click.option("--ffn-hidden", type=int)
+@click.option("--vocab", type=int)
+@click.option("--swiglu/--no-swiglu", default=None)
+@click.option("--seq-len", type=int, required=True)
+@click.option("--formula", type=click.Choice(list(FORMULAS)), default="palm", show_default=True)
+@click.option("--recompute", type=click.Choice(["none", "selective", "full"]), default="none", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@friendly
+def flops_cmd(as_json: bool, **kw: Any) -> None:
+    """FLOPs per token of a model, with its terms (dense matmuls, attention, logits) and their shares."""
+    result = api.flops(**kw)
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(f"{result['model'] or 'model'}: N = {result['params']:.4g} (without input embedding), "
+               f"seq len {result['seq_len']}, formula {result['formula']}")
+    for name, t in result["terms"].items():
+        click.echo(f"  {name:10s} {t['flops']:12.4e} FLOPs/token  {t['share']:6.1%}")
+    click.echo(f"  {'total':10s} {result['flops_per_token']:12.4e} FLOPs/token")
+    if result["recompute"] != "none":
+        click.echo(f"  with {result['recompute']} recomputation (HFU): {result['hfu_flops_per_token']:.4e}")
+    for name, v in result["other_formulas"].items():
+        click.echo(f"  {name:14s} {v:.4e} ({(v / result['flops_per_token'] - 1):+.1%})")
 
 
 @cli.group("models")

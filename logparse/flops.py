@@ -1,12 +1,17 @@
-"""FLOPs per token: each formula a few lines that name their source; HFU recompute factors.
+"""FLOPs per token: each formula a few lines that name their source; HFU recompute conventions.
 
-All figures are training FLOPs (forward + backward) per token. N is the parameter count without
-the input embedding table; the LM-head matmul is counted whether or not it is tied.
+All figures are training FLOPs (forward + backward) per token, split into three terms so that a
+difference between two frameworks can be traced to where it comes from:
+  dense      weight matmuls of the transformer blocks (attention projections, MLP / experts)
+  attention  the sequence-length-dependent core (Q K^T and softmax(Q K^T) V)
+  logits     the output layer (LM head), 6 d V
+N (`params`) is the parameter count without the input embedding table; the LM-head matmul is
+counted whether or not it is tied. Sources: ../shared/reference/flops_and_peaks.md.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 from .errors import LogparseError
 
@@ -24,57 +29,194 @@ class ModelDims:
     kv_heads: int | None = None
     head_dim: int | None = None
     ffn_hidden: int | None = None
-    vocab: int | None = None
+    vocab: int | None = None  # padded vocabulary, as the LM head computes it
     swiglu: bool = False
     experts: int | None = None
     topk: int | None = None
+    moe_ffn_hidden: int | None = None
+    shared_expert_ffn: int | None = None
+    dense_layers: int | None = None  # leading dense layers of an MoE model (DeepSeek's first_k_dense)
+    q_lora_rank: int | None = None  # MLA (multi-latent attention) when kv_lora_rank is set
+    kv_lora_rank: int | None = None
+    qk_head_dim: int | None = None
+    qk_pos_emb_head_dim: int | None = None
+    v_head_dim: int | None = None
+    mtp_layers: int = 0
+    tied: bool = False
+
+    @property
+    def hd(self) -> int | None:
+        """Attention head dimension (kv_channels)."""
+        if self.head_dim:
+            return self.head_dim
+        if self.hidden and self.heads:
+            return self.hidden // self.heads
+        return None
 
     @property
     def attn_width(self) -> int | None:
         """H x Q, the width of the attention core (usually the hidden size)."""
-        if self.heads and self.head_dim:
-            return self.heads * self.head_dim
+        if self.heads and self.hd:
+            return self.heads * self.hd
         return self.hidden
+
+    @property
+    def mla(self) -> bool:
+        return bool(self.kv_lora_rank)
+
+    @property
+    def moe(self) -> bool:
+        return bool(self.experts and self.topk)
+
+    def with_params(self) -> ModelDims:
+        """These dims with N filled in from the architecture when it is not given."""
+        if self.params is not None:
+            return self
+        n = params_from_dims(self)
+        return replace(self, params=n) if n is not None else self
+
+
+@dataclass(frozen=True)
+class Terms:
+    """Training FLOPs per token, by term."""
+
+    dense: float
+    attention: float
+    logits: float
+
+    @property
+    def total(self) -> float:
+        return self.dense + self.attention + self.logits
+
+    def scaled(self, k: float) -> Terms:
+        return Terms(self.dense * k, self.attention * k, self.logits * k)
+
+
+def _need(d: ModelDims, formula: str, *names: str) -> None:
+    missing = [n for n in names if getattr(d, n) in (None, 0)]
+    if missing:
+        flags = ", ".join("--" + m.replace("_", "-") for m in missing)
+        raise LogparseError(f"the {formula} formula needs {', '.join(missing)} (pass {flags} or --model)")
+
+
+# ------------------------------------------------------------------------------------------------
+# architecture -> matmul sizes (shared by params_from_dims and the explicit-GEMM formulas)
+
+
+def _attn_linear_macs(d: ModelDims) -> float:
+    """Weight MACs per token of one attention block (projections, no core)."""
+    h = d.hidden or 0
+    if d.mla:
+        qk = (d.qk_head_dim or 0) + (d.qk_pos_emb_head_dim or 0)
+        q = h * d.heads * qk if not d.q_lora_rank else d.q_lora_rank * (h + d.heads * qk)
+        kv = d.kv_lora_rank * (h + d.heads * ((d.qk_head_dim or 0) + (d.v_head_dim or 0)))
+        return q + kv + h * (d.qk_pos_emb_head_dim or 0) + d.heads * (d.v_head_dim or 0) * h
+    width = d.attn_width or h
+    kv_width = (d.kv_heads or d.heads or 0) * (d.hd or 0) or width
+    return h * (width + 2 * kv_width) + width * h
+
+
+def _mlp_macs(d: ModelDims) -> float:
+    """Weight MACs per token of all MLP / expert layers, summed over layers (active experts only)."""
+    h, layers = d.hidden or 0, d.layers or 0
+    mats = 3 if d.swiglu else 2
+    ffn = d.ffn_hidden or 4 * h
+    if not d.moe:
+        return layers * mats * h * ffn
+    dense_layers = d.dense_layers or 0
+    moe_layers = layers - dense_layers
+    expert_ffn = d.moe_ffn_hidden or ffn
+    per_moe = mats * h * (expert_ffn * d.topk + (d.shared_expert_ffn or 0))
+    return dense_layers * mats * h * ffn + moe_layers * per_moe
 
 
 def params_from_dims(d: ModelDims) -> float | None:
     """N (without input embedding, with LM head) of a decoder-only transformer from its dims.
 
-    Per layer: Q and output projections (d x H*Q each), K and V (d x kv*Q each), the MLP
-    (2 or, with SwiGLU, 3 matrices of d x ffn; MoE counts the top-k experts a token uses),
-    two norms. Plus the LM head d x V and the final norm. Biases are ignored (< 0.1%).
+    Counts the weights a token's forward pass multiplies by: attention projections (GQA and MLA
+    aware), the MLP (2 or, with SwiGLU, 3 matrices; for MoE the top-k routed and the shared experts
+    a token uses, so N is the *active* count), two norms per layer, the LM head and the final norm.
+    Biases are ignored (< 0.1%).
     """
     if not (d.layers and d.hidden and d.vocab):
         return None
-    width = d.attn_width or d.hidden
-    head_dim = d.head_dim or (width // d.heads if d.heads else None)
-    kv_width = (d.kv_heads * head_dim) if (d.kv_heads and head_dim) else width
-    ffn = d.ffn_hidden or 4 * d.hidden
-    mats = 3 if d.swiglu else 2
-    active_experts = d.topk if (d.experts and d.topk) else 1
-    per_layer = 2 * d.hidden * width + 2 * d.hidden * kv_width + mats * d.hidden * ffn * active_experts
-    per_layer += 2 * d.hidden
-    return float(d.layers * per_layer + d.hidden * d.vocab + d.hidden)
+    if not d.mla and not d.heads:
+        return None
+    per_layer_attn = _attn_linear_macs(d) + 2 * d.hidden
+    return float(d.layers * per_layer_attn + _mlp_macs(d) + d.hidden * d.vocab + d.hidden)
 
 
-def palm(d: ModelDims, seq_len: int) -> float:
-    """PaLM (Chowdhery et al. 2022, appendix B): 6N + 12 L H Q T. nanoGPT, torchtitan, OLMo use it."""
-    if d.params is None or not d.layers or not d.attn_width:
-        raise LogparseError("the palm formula needs N, layers and hidden size")
-    return 6.0 * d.params + 12.0 * d.layers * d.attn_width * seq_len
+# ------------------------------------------------------------------------------------------------
+# the formulas
 
 
-def six_n(d: ModelDims, seq_len: int) -> float:
-    """Kaplan et al. 2020: 6N. Ignores attention's sequence-length term (-14% at 4k for 7B)."""
-    if d.params is None:
-        raise LogparseError("the 6n formula needs N (--params)")
-    return 6.0 * d.params
+def palm(d: ModelDims, seq_len: int) -> Terms:
+    """PaLM (Chowdhery et al. 2022, appendix B): 6N + 12 L H Q T, no causal halving.
+
+    nanoGPT, nanochat, torchtitan, llm-foundry and OLMo-core use it.
+    """
+    _need(d, "palm", "params", "layers")
+    if not d.attn_width:
+        _need(d, "palm", "hidden")
+    logits = 6.0 * d.hidden * d.vocab if (d.hidden and d.vocab) else 0.0
+    return Terms(6.0 * d.params - logits, 12.0 * d.layers * d.attn_width * seq_len, logits)
 
 
-FORMULAS = {"palm": palm, "6n": six_n}
+def six_n(d: ModelDims, seq_len: int) -> Terms:
+    """Kaplan et al. 2020: 6N. Ignores attention's sequence-length term (-14% at 4k for a 7B)."""
+    _need(d, "6n", "params")
+    logits = 6.0 * d.hidden * d.vocab if (d.hidden and d.vocab) else 0.0
+    return Terms(6.0 * d.params - logits, 0.0, logits)
 
 
-def flops_per_token(d: ModelDims, seq_len: int, formula: str) -> float:
+def megatron(d: ModelDims, seq_len: int) -> Terms:
+    """Megatron-LM `num_floating_point_operations` since 2025-03 (commit 8873b55d): explicit GEMMs
+    (GQA, SwiGLU, MoE top-k and shared experts, MLA), logits 6 d V on the padded vocabulary
+    (x (1 + MTP layers)), causal attention halved. MaxText (since 2025-07) and NeMo count the same way.
+    """
+    _need(d, "megatron", "layers", "hidden", "vocab")
+    if not d.mla:
+        _need(d, "megatron", "heads")
+    h, L = d.hidden, d.layers
+    dense = 6.0 * (L * _attn_linear_macs(d) + _mlp_macs(d))
+    dense += 6.0 * d.mtp_layers * (3 * h + 2 * h * h)  # MTP norms and projection
+    if d.mla:
+        qk = (d.qk_head_dim or 0) + (d.qk_pos_emb_head_dim or 0)
+        attention = 6.0 * L * (seq_len * d.heads * qk / 2 + seq_len * d.heads * (d.v_head_dim or 0) / 2)
+    else:
+        attention = 6.0 * L * seq_len * d.attn_width  # 2 GEMMs x (s/2 causal) x width
+    logits = 6.0 * h * d.vocab * (1 + d.mtp_layers)
+    return Terms(dense, attention, logits)
+
+
+def megatron_2024(d: ModelDims, seq_len: int) -> Terms:
+    """Megatron-LM's formula before 2025-03 (e.g. 8873b55d^): 12 L h^2 [ (1 + g/a + s/h) q/h
+    + ffn/h x topk x gated + shared/h x gated + V / 2Lh ], attention not halved. MaxText before 2025-07
+    and nanotron count this way."""
+    _need(d, "megatron-2024", "layers", "hidden", "heads", "vocab")
+    h, L = d.hidden, d.layers
+    q_ratio = (d.attn_width or h) / h
+    g_over_a = (d.kv_heads or d.heads) / d.heads
+    gated = 1.5 if d.swiglu else 1.0
+    ffn = (d.moe_ffn_hidden or d.ffn_hidden or 4 * h) if d.moe else (d.ffn_hidden or 4 * h)
+    routed = d.topk if d.moe else 1
+    k = 12.0 * L * h * h
+    dense = k * ((1 + g_over_a) * q_ratio + ffn / h * routed * gated + (d.shared_expert_ffn or 0) / h * gated)
+    return Terms(dense, k * (seq_len / h) * q_ratio, k * d.vocab / (2 * L * h))
+
+
+def narayanan(d: ModelDims, seq_len: int) -> Terms:
+    """Narayanan et al. 2021 (arXiv 2104.04473, eq. 3) without recomputation:
+    72 B s L d^2 (1 + s/6d + V/12Ld) per batch. Assumes MHA and a 4d GELU MLP whatever the model is."""
+    _need(d, "narayanan", "layers", "hidden", "vocab")
+    h, L = d.hidden, d.layers
+    return Terms(72.0 * L * h * h, 12.0 * L * h * seq_len, 6.0 * h * d.vocab)
+
+
+FORMULAS = {"palm": palm, "6n": six_n, "megatron": megatron, "megatron-2024": megatron_2024, "narayanan": narayanan}
+
+
+def terms(d: ModelDims, seq_len: int, formula: str) -> Terms:
     try:
         fn = FORMULAS[formula]
     except KeyError:
@@ -82,22 +224,40 @@ def flops_per_token(d: ModelDims, seq_len: int, formula: str) -> float:
     return fn(d, seq_len)
 
 
-def hardware_flops_per_token(d: ModelDims, seq_len: int, formula: str, recompute: str) -> float:
-    """FLOPs the hardware executes, recomputation included (HFU numerator).
+def flops_per_token(d: ModelDims, seq_len: int, formula: str) -> float:
+    return terms(d, seq_len, formula).total
 
-    full: one more forward pass of everything, x 4/3 (Korthikanti et al. 2022; llm-foundry `hfu`).
-    selective: the attention core's forward again, + 4 L H Q T per token (Korthikanti et al. 2022, §5).
-    """
-    model = flops_per_token(d, seq_len, formula)
+
+# ------------------------------------------------------------------------------------------------
+# HFU
+
+HFU_CONVENTION = {
+    "full": "one more forward pass of every term: x 4/3 (Korthikanti et al. 2022; llm-foundry `hfu`); "
+    "for narayanan the paper's 96 B s L d^2 (1 + s/6d + V/16Ld), which does not recompute the logits",
+    "selective": "the attention core's forward once more: + attention / 3 (Korthikanti et al. 2022, §5)",
+    "none": "no recomputation: HFU = MFU",
+}
+
+
+def hardware_terms(d: ModelDims, seq_len: int, formula: str, recompute: str) -> Terms:
+    """FLOPs the hardware executes, recomputation included (HFU numerator)."""
+    model = terms(d, seq_len, formula)
     if recompute == "none":
         return model
     if recompute == "full":
-        return model * 4.0 / 3.0
+        if formula == "narayanan":
+            return Terms(model.dense * 4 / 3, model.attention * 4 / 3, model.logits)
+        return model.scaled(4.0 / 3.0)
     if recompute == "selective":
-        if not d.layers or not d.attn_width:
-            raise LogparseError("selective recompute needs layers and hidden size")
-        return model + 4.0 * d.layers * d.attn_width * seq_len
+        if model.attention == 0:
+            _need(d, "selective-recompute", "layers", "hidden")
+            return Terms(model.dense, 4.0 * d.layers * d.attn_width * seq_len, model.logits)
+        return Terms(model.dense, model.attention * 4.0 / 3.0, model.logits)
     raise LogparseError(f"unknown recompute {recompute!r}; use one of {', '.join(RECOMPUTE)}")
+
+
+def hardware_flops_per_token(d: ModelDims, seq_len: int, formula: str, recompute: str) -> float:
+    return hardware_terms(d, seq_len, formula, recompute).total
 
 
 def mfu(flops_per_tok: float, tokens_per_s: float, peak_tflops_per_gpu: float, gpus: int) -> float:
@@ -105,8 +265,10 @@ def mfu(flops_per_tok: float, tokens_per_s: float, peak_tflops_per_gpu: float, g
     return flops_per_tok * tokens_per_s / (peak_tflops_per_gpu * 1e12 * gpus)
 
 
-def train_time_s(
-    tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float
-) -> float:
+def train_time_s(tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float) -> float:
     """Wall seconds to train `tokens` at a given MFU (seed 3, section 3.2)."""
     return tokens * flops_per_tok / (peak_tflops_per_gpu * 1e12 * gpus * mfu_)
+
+
+def dims_fields() -> list[str]:
+    return [f.name for f in fields(ModelDims)]

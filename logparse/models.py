@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
+
+import regex
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,15 @@ _FIELDS = {
     "swiglu": (None, "swiglu"),
     "experts": (None, "num_experts"),
     "topk": (None, "moe_router_topk"),
+    "moe_ffn_hidden": (None, "moe_ffn_hidden_size"),
+    "shared_expert_ffn": (None, "shared_expert_ffn"),
+    "dense_layers": (None, "moe_dense_layers"),
+    "q_lora_rank": (None, "q_lora_rank"),
+    "kv_lora_rank": (None, "kv_lora_rank"),
+    "qk_head_dim": (None, "qk_head_dim"),
+    "qk_pos_emb_head_dim": (None, "qk_pos_emb_head_dim"),
+    "v_head_dim": (None, "v_head_dim"),
+    "mtp_layers": (None, "mtp_layers"),
 }
 
 
@@ -37,11 +48,50 @@ def presets() -> dict[str, dict[str, Any]]:
         return tomllib.load(fh)
 
 
+def preset_dims(name: str) -> ModelDims:
+    """The dims of a preset, N filled in."""
+    p = preset(name)
+    return ModelDims(**{k: v for k, v in p.items() if k in ModelDims.__dataclass_fields__}).with_params()
+
+
 def preset(name: str) -> dict[str, Any]:
     key = name.strip().lower()
     if key not in presets():
         raise LogparseError(f"unknown model preset {name!r}; known: {', '.join(sorted(presets()))}")
     return presets()[key]
+
+
+def total_params(d: ModelDims) -> float | None:
+    """All parameters: N plus the input embedding unless it is tied to the LM head."""
+    if d.params is None:
+        return None
+    return d.params + (0 if d.tied or not (d.hidden and d.vocab) else d.hidden * d.vocab)
+
+
+def dense_layers_from_freq(freq: str, layers: int | None) -> int | None:
+    """Megatron's --moe-layer-freq: 1 (every layer MoE), k (every k-th), a list like [0,0,1,...] or
+    a pattern like ([0]*3+[1]*58); 0 marks a dense layer."""
+    text = freq.strip().strip("'\"").replace(" ", "")
+    if text.isdigit():
+        k = int(text)
+        return None if not layers or k < 1 else layers - layers // k
+    zeros = 0
+    for piece in text.strip("()").split("+"):
+        m = regex.fullmatch(r"\[([01](?:,[01])*)\](?:\*(\d+))?", piece)
+        if m is None:
+            return None
+        times = int(m.group(2) or 1)
+        zeros += m.group(1).split(",").count("0") * times
+    return zeros
+
+
+def shard_of_preset(trainable: float, gpus: int) -> str | None:
+    """The preset whose total size is `trainable` x `gpus` (within 2%): FSDP / ZeRO-3 print one shard."""
+    for name in presets():
+        total = total_params(preset_dims(name))
+        if total and abs(trainable * gpus - total) / total < 0.02:
+            return name
+    return None
 
 
 def resolve_model(
@@ -60,15 +110,35 @@ def resolve_model(
             chosen[field] = facts[log_name]
     if "vocab" not in chosen and "vocab_size" in facts:
         chosen["vocab"] = facts["vocab_size"]
+        warnings.append(
+            f"the LM head's vocabulary is taken as the unpadded {facts['vocab_size'].value} "
+            "(the log gives no padded size)"
+        )
+    mla = facts.get("multi_latent_attention")
+    if mla is not None and not mla.value:
+        for k in ("q_lora_rank", "kv_lora_rank", "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim"):
+            if k in chosen and chosen[k].source == "log":
+                del chosen[k]  # Megatron prints MLA dims with their defaults when MLA is off
+    if not (chosen.get("experts") and chosen["experts"].value):
+        for k in ("topk", "moe_ffn_hidden", "shared_expert_ffn", "dense_layers"):
+            if k in chosen and chosen[k].source == "log":
+                del chosen[k]
     gqa = facts.get("group_query_attention")
     if "kv_heads" in chosen and chosen["kv_heads"].source == "log" and gqa is not None and not gqa.value:
         del chosen["kv_heads"]  # Megatron prints num_query_groups even when GQA is off
+    if "dense_layers" not in chosen and "moe_layer_freq" in facts and "experts" in chosen:
+        layers = chosen["layers"].value if "layers" in chosen else None
+        dense = dense_layers_from_freq(str(facts["moe_layer_freq"].value), layers)
+        if dense is not None:
+            chosen["dense_layers"] = Fact(dense, "derived", f"moe_layer_freq {facts['moe_layer_freq'].value}")
     values = {k: f.value for k, f in chosen.items()}
     dims = ModelDims(**{k: v for k, v in values.items() if k in ModelDims.__dataclass_fields__})
     if opts.params is not None:
         chosen["params"] = Fact(float(opts.params), "cli")
     elif "params" in pre:
         chosen["params"] = Fact(float(pre["params"]), "preset", opts.model or "")
+    elif "params" in facts and not pre:
+        chosen["params"] = facts["params"]  # the framework's own N (nanoGPT: without position embedding)
     else:
         n = params_from_dims(dims)
         if n is not None:
@@ -76,8 +146,25 @@ def resolve_model(
             chosen["params"] = Fact(
                 n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})"
             )
+        elif "total_params" in facts:
+            f = facts["total_params"]
+            chosen["params"] = Fact(float(f.value), "log", f"total parameters, {f.detail}")
+            warnings.append(
+                f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
+                "--model or --params N (without the input embedding) for an exact MFU"
+            )
         elif "trainable_params" in facts:
             f = facts["trainable_params"]
+            gpus = facts.get("gpus")
+            shard = shard_of_preset(float(f.value), int(gpus.value)) if gpus and gpus.value > 1 else None
+            if shard is not None:
+                pdims = preset_dims(shard)
+                warnings.append(
+                    f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
+                    f"{shard}'s {total_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
+                    f"{shard}'s dims. Pass --model or --params to override"
+                )
+                return pdims, {"params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")}
             chosen["params"] = Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
             warnings.append(
                 f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
@@ -86,4 +173,12 @@ def resolve_model(
             )
     if "params" in chosen:
         dims = ModelDims(**{**dims.__dict__, "params": float(chosen["params"].value)})
+    stated = facts.get("total_params")
+    if stated is not None and pre and dims.params is not None:
+        expected = total_params(dims)
+        if expected and abs(stated.value - expected) / expected > 0.02:
+            warnings.append(
+                f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
+                f"{expected:,.0f}: is --model right?"
+            )
     return dims, chosen

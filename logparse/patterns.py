@@ -190,15 +190,18 @@ class FieldSpec:
     suffix: bool = False
     invert: bool = False
     scope: str | None = None
+    missing: tuple[str, ...] = ()  # printed values that mean "not known" (nanoGPT's -100.00 mfu)
 
     def convert(self, text: str) -> Any:
-        """The canonical value of `text`; None when the log says the value is unset (None/null)."""
+        """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
+        if self.missing and text.strip().strip("'\"") in self.missing:
+            return None
         if self.type == "float" and not self.invert:
             try:
                 return float(text) * self.scale  # hot path: plain numbers
             except ValueError:
                 pass
-        if text.strip().strip("'\"") in ("None", "null", ""):
+        if text.strip().strip("'\"") in ("None", "null", "", "N/A", "n/a"):
             return None
         if self.type == "str":
             return text.strip().strip("'\"")
@@ -345,7 +348,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         spec = {"column": spec}
     if not isinstance(spec, dict) or "column" not in spec:
         raise PatternError(f"{where}: needs a table with at least `column`")
-    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit"}
+    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit", "missing"}
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
     column = spec["column"]
@@ -382,6 +385,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         suffix=bool(spec.get("suffix", False)),
         invert=bool(spec.get("invert", False)),
         scope=scope,
+        missing=tuple(str(v) for v in spec.get("missing", ())),
     )
 
 

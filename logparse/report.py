@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .flops import HFU_CONVENTION
 from .phases import Phases
 from .resolve import Run
 
@@ -135,25 +136,24 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     }
 
 
-def _reported(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> dict[str, Any]:
-    steps = (
-        run.steps[phases.stable_mask] if len(phases.stable_mask) and phases.stable_mask.any() else run.steps
-    )
-    out: dict[str, Any] = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
-    if "reported_tflops_per_gpu" in steps and steps["reported_tflops_per_gpu"].notna().any():
-        rep = float(steps["reported_tflops_per_gpu"].mean())
-        out["tflops_per_gpu_mean"] = _num(rep)
-        ours = stable.get("tflops_per_gpu")
-        if ours:
-            out["agrees_within"] = _num(abs(ours - rep) / rep if rep else None, 4)
-        if util.peak_tflops is not None and rep > util.peak_tflops.value:
-            run.warnings.append(
-                f"the log reports {rep:.1f} TFLOP/s per GPU, above the dense {util.dtype.value} peak of "
-                f"{util.peak_tflops.value:g}: implausible (wrong hardware, a patched formula, or bogus timing)"
-            )
-    if "reported_mfu" in steps and steps["reported_mfu"].notna().any():
-        out["mfu_mean"] = _num(float(steps["reported_mfu"].mean()))
-    return out
+def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    from .crosscheck import cross_check
+
+    stable = phases.stable_mask
+    steps = run.steps[stable] if len(stable) and stable.any() else run.steps
+    seq = run.value("seq_len")
+    peak = util.peak_tflops.value if util.peak_tflops else None
+    out = cross_check(steps, util.model, int(seq) if seq else None, util.recompute, util.formula, peak,
+                      str(util.dtype.value), run.warnings)
+    return _rounded(out)
+
+
+def _rounded(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _rounded(v) for k, v in obj.items()}
+    if isinstance(obj, float):
+        return _num(obj)
+    return obj
 
 
 def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> list[str]:
@@ -198,13 +198,32 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
     return found
 
 
+def _terms(util: Utilization) -> dict[str, Any] | None:
+    t = util.terms
+    if t is None or not t.total:
+        return None
+    return {name: {"flops": _num(v), "share": _num(v / t.total, 4)}
+            for name, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))}
+
+
+def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
+    target = run.value("target_tokens")
+    if target is None:
+        return None
+    tps = stable.get("tokens_per_s")
+    seconds = target / tps if tps else None
+    return {"target_tokens": target, "tokens_per_s": tps, "seconds": _num(seconds),
+            "days": _num(seconds / 86400 if seconds else None, 4),
+            "basis": "stable-window throughput (tokens/s); restarts, evals and checkpoints not included"}
+
+
 def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
     facts = run.facts
     steps = run.steps
     parsed = run.parsed
     gpus = facts.get("gpus")
     stable = _stable_stats(run, util, phases)
-    reported = _reported(run, util, phases, stable)
+    reported = _reported(run, util, phases)
     model_facts = util.model_facts
     dims = util.model
     params_fact = model_facts.get("params")
@@ -241,8 +260,10 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         },
         "formula": util.formula,
         "flops_per_token": _num(util.flops_per_token),
+        "flops_terms": _terms(util),
         "hfu_flops_per_token": _num(util.hardware_flops_per_token),
         "recompute": util.recompute,
+        "hfu_convention": HFU_CONVENTION[util.recompute],
         "steps": {
             "count": len(steps),
             "first": int(steps["step"].iloc[0]),
@@ -254,6 +275,7 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
+        "eta": _eta(run, stable),
         "dips": [d.as_dict() for d in phases.dips],
         "restarts": [r.as_dict() for r in run.restarts],
         "reported": reported,
@@ -340,8 +362,20 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
             f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
             f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
         )
-    if s["reported"]["tflops_per_gpu_mean"] is not None:
-        lines.append(f"  the log's own figure: {s['reported']['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU")
+    rep = s["reported"]
+    if rep["tflops_per_gpu_mean"] is not None or rep["mfu_mean"] is not None:
+        own = f"{rep['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU" if rep["tflops_per_gpu_mean"] is not None else (
+            f"MFU {rep['mfu_mean']:.1%}")
+        line = f"  the log's own figure: {own}"
+        if rep.get("framework_formula"):
+            mine = rep["ours_under_framework_convention"]["tflops_per_gpu"]
+            line += (f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
+                     f"{mine:.1f}, {rep['agrees_within']:.1%} apart")
+        lines.append(line)
+    if s.get("eta"):
+        e = s["eta"]
+        lines.append(f"  time to {e['target_tokens']:.3g} tokens at the stable rate: "
+                     f"{_fmt(e['days'], '.1f')} days")
     for d in s["diagnosis"]:
         lines.append(f"  diagnosis: {d}")
     for w in s["warnings"]:

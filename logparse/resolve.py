@@ -54,6 +54,7 @@ class Options:
     formula: str | None = None
     format: str | None = None
     pattern_dirs: tuple[str, ...] = ()
+    target_tokens: float | None = None
 
 
 @dataclass
@@ -523,6 +524,8 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     gbs = _cli_or_log("global_batch_size", opts.global_batch, facts, warnings, "global batch size")
     if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
         gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
+    if opts.target_tokens is not None:
+        facts["target_tokens"] = Fact(float(opts.target_tokens), "cli")
     for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
         if fact is not None:
             facts[key] = fact
@@ -534,6 +537,19 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         steps["global_batch_size"] = steps["global_batch_size"].fillna(float(opts.global_batch))
     seq_len = float(seq.value) if seq is not None else np.nan
     steps["tokens_per_step"] = steps["global_batch_size"] * seq_len
+    stated = facts.get("tokens_per_step")
+    if stated is not None and steps["tokens_per_step"].isna().all():
+        # nanoGPT / torchtitan state tokens per step directly
+        steps["tokens_per_step"] = float(stated.value)
+        if np.isfinite(seq_len) and seq_len:
+            steps["global_batch_size"] = float(stated.value) / seq_len
+    elif stated is not None:
+        mine = float(steps["tokens_per_step"].median())
+        if abs(mine - stated.value) / stated.value > 0.01:
+            warnings.append(
+                f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
+                f"length gives {mine:,.0f}; check --seq-len and --global-batch"
+            )
     n_gpus = float(gpus.value) if gpus is not None else np.nan
 
     source = _throughput(steps, seq_len, n_gpus, warnings)

@@ -38,14 +38,15 @@ STEP_COLUMNS: dict[str, str] = {
 SCOPED_COLUMNS: dict[str, str] = {
     "tokens_per_s": "tokens per second",
     "samples_per_s": "samples per second",
-    "reported_tflops": "the framework's own TFLOP/s figure",
+    "reported_tflops": "the framework's own TFLOP/s figure (model FLOPs)",
+    "reported_hfu_tflops": "the framework's own TFLOP/s figure, counting recomputation",
 }
 SCOPES = ("per_gpu", "global")
 
 
 def scoped_name(base: str, scope: str) -> str:
-    if base == "reported_tflops":
-        return "reported_tflops_per_gpu" if scope == "per_gpu" else "reported_tflops_cluster"
+    if base.startswith("reported_") and base.endswith("tflops"):
+        return f"{base}_per_gpu" if scope == "per_gpu" else f"{base}_cluster"
     return f"{base}_per_gpu" if scope == "per_gpu" else base
 
 
@@ -75,8 +76,22 @@ FACTS: dict[str, str] = {
     "num_experts": "MoE experts",
     "moe_router_topk": "MoE experts per token",
     "untie_embeddings": "input embedding and LM head are separate",
+    "moe_ffn_hidden_size": "expert MLP width",
+    "shared_expert_ffn": "shared-expert MLP width",
+    "moe_dense_layers": "leading dense (non-MoE) layers",
+    "moe_layer_freq": "Megatron's MoE layer pattern, as printed",
+    "multi_latent_attention": "MLA on",
+    "q_lora_rank": "MLA query low-rank dimension",
+    "kv_lora_rank": "MLA key/value low-rank dimension",
+    "qk_head_dim": "MLA query/key head dimension (no position part)",
+    "qk_pos_emb_head_dim": "MLA rotary part of the query/key head",
+    "v_head_dim": "MLA value head dimension",
+    "mtp_layers": "multi-token-prediction layers",
     "params": "parameters (without input embedding)",
     "trainable_params": "trainable parameters as printed",
+    "total_params": "all parameters as printed (input embedding included)",
+    "tokens_per_step": "global tokens per optimizer step as printed",
+    "framework_peak_tflops": "the peak the framework divides by for its own MFU",
     "bf16": "bf16 training",
     "fp16": "fp16 training",
     "fp8": "fp8 recipe",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .flops import ModelDims, palm, params_from_dims
+from .flops import ModelDims, megatron_2024, palm, params_from_dims
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
@@ -60,7 +60,7 @@ class Spec:
 
     @property
     def flops_per_token(self) -> float:
-        return palm(ModelDims(**{**self.model.__dict__, "params": self.params}), self.seq_len)
+        return palm(ModelDims(**{**self.model.__dict__, "params": self.params}), self.seq_len).total
 
     @property
     def tokens_per_step(self) -> int:
@@ -252,7 +252,9 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
             continue
         elapsed = sum(w.time_s for w in window) / len(window)
         loss = sum(w.loss for w in window) / len(window)
-        throughput = spec.flops_per_token * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
+        # what Megatron-LM of this format's era (2024-01..2025-03) prints: the non-causal formula
+        reported_fpt = megatron_2024(spec.model, spec.seq_len).total
+        throughput = reported_fpt * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
         lr = 3e-4 * min(1.0, st.step / 100)
         line = f" [{now:%Y-%m-%d %H:%M:%S}]"
         line += f" iteration {st.step:8d}/{spec.steps:8d} |"
