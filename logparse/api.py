@@ -151,6 +151,8 @@ def utilization(run: Run, opts: Options) -> Utilization:
     if opts.hw is not None:
         device = hardware.lookup(opts.hw)
         device_name = device.name
+        if not device.verified:
+            warnings.append(f"the {device.name} peak is unverified: {device.source}")
         if opts.peak_tflops is None:
             peak = Fact(
                 hardware.peak_tflops(device, str(dtype.value)), "preset", f"{device.name} {dtype.value}"
@@ -176,8 +178,16 @@ def utilization(run: Run, opts: Options) -> Utilization:
         steps["mfu"] = np.nan
         steps["hfu"] = np.nan
     return Utilization(
-        formula=formula, recompute=recompute, terms=terms, flops_per_token=fpt, hardware_flops_per_token=hfpt,
-        hardware=device_name, dtype=dtype, peak_tflops=peak, peak_source=peak_source, model=dims,
+        formula=formula,
+        recompute=recompute,
+        terms=terms,
+        flops_per_token=fpt,
+        hardware_flops_per_token=hfpt,
+        hardware=device_name,
+        dtype=dtype,
+        peak_tflops=peak,
+        peak_source=peak_source,
+        model=dims,
         model_facts=model_facts,
     )
 
@@ -301,8 +311,10 @@ def flops(
         "seq_len": seq_len,
         "formula": formula,
         "flops_per_token": t.total,
-        "terms": {n: {"flops": v, "share": v / t.total}
-                  for n, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))},
+        "terms": {
+            n: {"flops": v, "share": v / t.total}
+            for n, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))
+        },
         "recompute": recompute,
         "hfu_flops_per_token": flops_mod.hardware_flops_per_token(d, seq_len, formula, recompute),
         "hfu_convention": flops_mod.HFU_CONVENTION[recompute],

@@ -281,6 +281,7 @@ def hw_list(as_json: bool) -> None:
                         "aliases": list(d.aliases),
                         "peak_tflops": d.peak_tflops,
                         "source": d.source,
+                        "verified": d.verified,
                     }
                     for d in devs
                 ],
@@ -308,7 +309,9 @@ def hw_list(as_json: bool) -> None:
 @click.option("--swiglu/--no-swiglu", default=None)
 @click.option("--seq-len", type=int, required=True)
 @click.option("--formula", type=click.Choice(list(FORMULAS)), default="palm", show_default=True)
-@click.option("--recompute", type=click.Choice(["none", "selective", "full"]), default="none", show_default=True)
+@click.option(
+    "--recompute", type=click.Choice(["none", "selective", "full"]), default="none", show_default=True
+)
 @click.option("--json", "as_json", is_flag=True)
 @friendly
 def flops_cmd(as_json: bool, **kw: Any) -> None:
@@ -317,8 +320,10 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
-    click.echo(f"{result['model'] or 'model'}: N = {result['params']:.4g} (without input embedding), "
-               f"seq len {result['seq_len']}, formula {result['formula']}")
+    click.echo(
+        f"{result['model'] or 'model'}: N = {result['params']:.4g} (without input embedding), "
+        f"seq len {result['seq_len']}, formula {result['formula']}"
+    )
     for name, t in result["terms"].items():
         click.echo(f"  {name:10s} {t['flops']:12.4e} FLOPs/token  {t['share']:6.1%}")
     click.echo(f"  {'total':10s} {result['flops_per_token']:12.4e} FLOPs/token")

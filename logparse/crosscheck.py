@@ -32,29 +32,43 @@ class Convention:
 
 CONVENTIONS: dict[str, Convention] = {
     "megatron": Convention(
-        "Megatron-LM", ("megatron", "megatron-2024"),
+        "Megatron-LM",
+        ("megatron", "megatron-2024"),
         note="Megatron-LM halves causal attention since 2025-03 (commit 8873b55d); logs from before use megatron-2024",
     ),
     "megatron-deepspeed": Convention(
-        "Megatron-DeepSpeed", ("narayanan",), counts_recompute=True,
+        "Megatron-DeepSpeed",
+        ("narayanan",),
+        counts_recompute=True,
         note="Megatron-DeepSpeed's TFLOPs column counts activation recomputation (an HFU-like figure)",
     ),
     "torchtitan": Convention(
-        "torchtitan", ("palm",),
+        "torchtitan",
+        ("palm",),
         note="torchtitan uses PaLM's 6N + 12 L H Q T and its own BF16 peak table (unknown GPUs fall back to A100)",
     ),
     "nanogpt": Convention(
-        "nanoGPT", ("palm",), peak_tflops=312.0,
+        "nanoGPT",
+        ("palm",),
+        peak_tflops=312.0,
         note="nanoGPT divides by the A100's 312 TFLOPS whatever the GPU, per GPU, smoothed by an EMA (0.9)",
     ),
-    "maxtext": Convention("MaxText", ("megatron", "megatron-2024"), note="MaxText halves causal attention since 2025-07"),
-    "nanotron": Convention("nanotron", ("megatron-2024",), note="nanotron counts attention without causal halving"),
+    "maxtext": Convention(
+        "MaxText", ("megatron", "megatron-2024"), note="MaxText halves causal attention since 2025-07"
+    ),
+    "nanotron": Convention(
+        "nanotron", ("megatron-2024",), note="nanotron counts attention without causal halving"
+    ),
     "gpt-neox": Convention(
-        "GPT-NeoX", ("narayanan",), counts_recompute=True,
+        "GPT-NeoX",
+        ("narayanan",),
+        counts_recompute=True,
         note="GPT-NeoX's approx flops per GPU uses 24 f B s L h^2 (1 + s/6h + V/16Lh), f = 4 with activation checkpointing",
     ),
     "colossalai": Convention(
-        "Colossal-AI", ("narayanan",), counts_recompute=True,
+        "Colossal-AI",
+        ("narayanan",),
+        counts_recompute=True,
         note="Colossal-AI's TFLOPS include the gradient-checkpointing factor (3 + 1)",
     ),
     "composer": Convention("Composer", ("palm",), note="Composer's MFU uses the model's flops_per_batch"),
@@ -84,11 +98,18 @@ def cross_check(
     peak: float | None,
     dtype: str,
     warnings: list[str],
+    framework_peak: float | None = None,
 ) -> dict[str, Any]:
     """The `reported` block of summary.json, from the stable steps."""
     out: dict[str, Any] = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
-    col = next((c for c in ("reported_tflops_per_gpu", "reported_hfu_tflops_per_gpu")
-                if c in steps and steps[c].notna().any()), None)
+    col = next(
+        (
+            c
+            for c in ("reported_tflops_per_gpu", "reported_hfu_tflops_per_gpu")
+            if c in steps and steps[c].notna().any()
+        ),
+        None,
+    )
     has_mfu = "reported_mfu" in steps and steps["reported_mfu"].notna().any()
     if has_mfu:
         out["mfu_mean"] = float(steps["reported_mfu"].mean())
@@ -97,23 +118,51 @@ def cross_check(
     per_gpu = steps["tokens_per_s_per_gpu"]
     if col is not None:
         out["tflops_per_gpu_mean"] = float(steps[col].mean())
-        out["quantity"] = "TFLOP/s per GPU" + (" (counts recomputation)" if col.startswith("reported_hfu") else "")
-    pattern = steps["pattern"].dropna().iloc[0] if "pattern" in steps and steps["pattern"].notna().any() else ""
+        out["quantity"] = "TFLOP/s per GPU" + (
+            " (counts recomputation)" if col.startswith("reported_hfu") else ""
+        )
+    pattern = (
+        steps["pattern"].dropna().iloc[0] if "pattern" in steps and steps["pattern"].notna().any() else ""
+    )
     conv = convention_for(pattern, col or "reported_mfu")
     if peak is not None and out["tflops_per_gpu_mean"] is not None and out["tflops_per_gpu_mean"] > peak:
         warnings.append(
             f"the log reports {out['tflops_per_gpu_mean']:.1f} TFLOP/s per GPU, above the dense {dtype} peak of "
             f"{peak:g}: implausible (wrong hardware, a patched formula, a sparse peak, or bogus timing)"
         )
-    if conv is None or seq_len is None or per_gpu.isna().all():
+    if conv is None:
         return out
     out["framework"] = conv.framework
+    fw_peak = conv.peak_tflops or framework_peak or peak
+    if has_mfu and out["mfu_mean"] > 1.0:
+        warnings.append(
+            f"the log's own MFU is {out['mfu_mean']:.0%}: impossible as a utilisation"
+            + (
+                f" ({conv.framework} divides by {conv.peak_tflops:g} TFLOPS whatever the GPU)"
+                if conv.peak_tflops
+                else ""
+            )
+        )
+    if conv.peak_tflops is not None and (peak is None or abs(peak - conv.peak_tflops) > 0.5):
+        warnings.append(
+            f"{conv.framework} divides by {conv.peak_tflops:g} TFLOPS whatever the GPU: its MFU is not comparable"
+            + (f" with logparse's against {peak:g}" if peak else "")
+        )
+    if framework_peak is not None and peak is not None and abs(framework_peak - peak) / peak > 0.01:
+        warnings.append(
+            f"{conv.framework} computed its MFU against {framework_peak:g} TFLOPS, logparse against {peak:g} "
+            f"({dtype} dense): {'an A100 fallback for an unknown GPU' if abs(framework_peak - 312) < 1 else 'a different peak'}"
+        )
+    if seq_len is None or per_gpu.isna().all():
+        return out
     tps = float(per_gpu.mean())
     theirs = out["tflops_per_gpu_mean"]
     candidates = []
     for formula in conv.formulas:
         try:
-            model = flops.hardware_flops_per_token(dims, seq_len, formula, recompute if conv.counts_recompute else "none")
+            model = flops.hardware_flops_per_token(
+                dims, seq_len, formula, recompute if conv.counts_recompute else "none"
+            )
         except Exception:  # the log lacks a dim this formula needs
             continue
         candidates.append((formula, model * tps / 1e12))
@@ -123,7 +172,6 @@ def cross_check(
         formula, ours_theirs = min(candidates, key=lambda c: _rel(theirs, c[1]))
     else:
         formula, ours_theirs = candidates[0]
-    fw_peak = conv.peak_tflops or peak
     out["framework_formula"] = formula
     out["framework_note"] = conv.note
     out["ours_under_framework_convention"] = {
@@ -137,7 +185,11 @@ def cross_check(
         out["agrees_within"] = _rel(out["mfu_mean"], ours_theirs / fw_peak)
     if chosen_formula is not None:
         ours = flops.hardware_flops_per_token(dims, seq_len, chosen_formula, "none") * tps / 1e12
-        out["ours"] = {"formula": chosen_formula, "tflops_per_gpu": ours, "mfu": ours / peak if peak else None}
+        out["ours"] = {
+            "formula": chosen_formula,
+            "tflops_per_gpu": ours,
+            "mfu": ours / peak if peak else None,
+        }
         if theirs is not None:
             out["differs_from_ours_by"] = (theirs - ours) / ours
     _explain(out, conv, warnings)
@@ -164,6 +216,3 @@ def _explain(out: dict[str, Any], conv: Convention, warnings: list[str]) -> None
             f"logparse gets {out['ours_under_framework_convention']['tflops_per_gpu']:.1f}, within {agrees:.1%}. "
             f"{conv.note}"
         )
-    peak = out["ours_under_framework_convention"]["peak_tflops"]
-    if conv.peak_tflops is not None and ours and ours.get("mfu") is not None and peak:
-        warnings.append(f"{conv.framework} divides by {peak:g} TFLOPS whatever the GPU: its MFU is not comparable")

@@ -213,7 +213,13 @@ def narayanan(d: ModelDims, seq_len: int) -> Terms:
     return Terms(72.0 * L * h * h, 12.0 * L * h * seq_len, 6.0 * h * d.vocab)
 
 
-FORMULAS = {"palm": palm, "6n": six_n, "megatron": megatron, "megatron-2024": megatron_2024, "narayanan": narayanan}
+FORMULAS = {
+    "palm": palm,
+    "6n": six_n,
+    "megatron": megatron,
+    "megatron-2024": megatron_2024,
+    "narayanan": narayanan,
+}
 
 
 def terms(d: ModelDims, seq_len: int, formula: str) -> Terms:
@@ -265,7 +271,9 @@ def mfu(flops_per_tok: float, tokens_per_s: float, peak_tflops_per_gpu: float, g
     return flops_per_tok * tokens_per_s / (peak_tflops_per_gpu * 1e12 * gpus)
 
 
-def train_time_s(tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float) -> float:
+def train_time_s(
+    tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float
+) -> float:
     """Wall seconds to train `tokens` at a given MFU (seed 3, section 3.2)."""
     return tokens * flops_per_tok / (peak_tflops_per_gpu * 1e12 * gpus * mfu_)
 

@@ -29,6 +29,7 @@ class Device:
     aliases: tuple[str, ...]
     peak_tflops: dict[str, float]
     source: str
+    verified: bool = True
 
 
 @lru_cache(maxsize=1)
@@ -36,7 +37,14 @@ def devices() -> dict[str, Device]:
     with open(Path(__file__).with_name("hardware.toml"), "rb") as fh:
         table = tomllib.load(fh)
     return {
-        name: Device(name, e["title"], tuple(e.get("aliases", ())), dict(e["peak_tflops"]), e["source"])
+        name: Device(
+            name,
+            e["title"],
+            tuple(e.get("aliases", ())),
+            dict(e["peak_tflops"]),
+            e["source"],
+            e.get("verified", True),
+        )
         for name, e in table.items()
     }
 

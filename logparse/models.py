@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
-
-import regex
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from .errors import LogparseError
 from .flops import ModelDims, params_from_dims
@@ -164,7 +164,9 @@ def resolve_model(
                     f"{shard}'s {total_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
                     f"{shard}'s dims. Pass --model or --params to override"
                 )
-                return pdims, {"params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")}
+                return pdims, {
+                    "params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")
+                }
             chosen["params"] = Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
             warnings.append(
                 f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "

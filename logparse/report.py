@@ -143,8 +143,17 @@ def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
     steps = run.steps[stable] if len(stable) and stable.any() else run.steps
     seq = run.value("seq_len")
     peak = util.peak_tflops.value if util.peak_tflops else None
-    out = cross_check(steps, util.model, int(seq) if seq else None, util.recompute, util.formula, peak,
-                      str(util.dtype.value), run.warnings)
+    out = cross_check(
+        steps,
+        util.model,
+        int(seq) if seq else None,
+        util.recompute,
+        util.formula,
+        peak,
+        str(util.dtype.value),
+        run.warnings,
+        run.value("framework_peak_tflops"),
+    )
     return _rounded(out)
 
 
@@ -202,8 +211,10 @@ def _terms(util: Utilization) -> dict[str, Any] | None:
     t = util.terms
     if t is None or not t.total:
         return None
-    return {name: {"flops": _num(v), "share": _num(v / t.total, 4)}
-            for name, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))}
+    return {
+        name: {"flops": _num(v), "share": _num(v / t.total, 4)}
+        for name, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))
+    }
 
 
 def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
@@ -212,9 +223,13 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
         return None
     tps = stable.get("tokens_per_s")
     seconds = target / tps if tps else None
-    return {"target_tokens": target, "tokens_per_s": tps, "seconds": _num(seconds),
-            "days": _num(seconds / 86400 if seconds else None, 4),
-            "basis": "stable-window throughput (tokens/s); restarts, evals and checkpoints not included"}
+    return {
+        "target_tokens": target,
+        "tokens_per_s": tps,
+        "seconds": _num(seconds),
+        "days": _num(seconds / 86400 if seconds else None, 4),
+        "basis": "stable-window throughput (tokens/s); restarts, evals and checkpoints not included",
+    }
 
 
 def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
@@ -364,18 +379,29 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         )
     rep = s["reported"]
     if rep["tflops_per_gpu_mean"] is not None or rep["mfu_mean"] is not None:
-        own = f"{rep['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU" if rep["tflops_per_gpu_mean"] is not None else (
-            f"MFU {rep['mfu_mean']:.1%}")
+        own = (
+            f"{rep['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU"
+            if rep["tflops_per_gpu_mean"] is not None
+            else (f"MFU {rep['mfu_mean']:.1%}")
+        )
         line = f"  the log's own figure: {own}"
         if rep.get("framework_formula"):
-            mine = rep["ours_under_framework_convention"]["tflops_per_gpu"]
-            line += (f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
-                     f"{mine:.1f}, {rep['agrees_within']:.1%} apart")
+            conv = rep["ours_under_framework_convention"]
+            mine = (
+                f"{conv['tflops_per_gpu']:.1f}"
+                if rep["tflops_per_gpu_mean"] is not None
+                else f"MFU {conv['mfu']:.1%}"
+            )
+            line += (
+                f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
+                f"{mine}, {rep['agrees_within']:.1%} apart"
+            )
         lines.append(line)
     if s.get("eta"):
         e = s["eta"]
-        lines.append(f"  time to {e['target_tokens']:.3g} tokens at the stable rate: "
-                     f"{_fmt(e['days'], '.1f')} days")
+        lines.append(
+            f"  time to {e['target_tokens']:.3g} tokens at the stable rate: {_fmt(e['days'], '.1f')} days"
+        )
     for d in s["diagnosis"]:
         lines.append(f"  diagnosis: {d}")
     for w in s["warnings"]:

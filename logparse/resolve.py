@@ -500,6 +500,15 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
         return Fact(
             int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
         )
+    per_dp, total = facts.get("tokens_per_dp_rank"), facts.get("tokens_per_step")
+    if per_dp is not None and total is not None and per_dp.value:
+        dp_size = int(round(total.value / per_dp.value))
+        warnings.append(
+            f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
+            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass --gpus if the run also used tensor, "
+            "pipeline or context parallelism"
+        )
+        return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
     gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
     if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
         dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))

@@ -91,6 +91,7 @@ FACTS: dict[str, str] = {
     "trainable_params": "trainable parameters as printed",
     "total_params": "all parameters as printed (input embedding included)",
     "tokens_per_step": "global tokens per optimizer step as printed",
+    "tokens_per_dp_rank": "tokens per optimizer step of one data-parallel rank",
     "framework_peak_tflops": "the peak the framework divides by for its own MFU",
     "bf16": "bf16 training",
     "fp16": "fp16 training",

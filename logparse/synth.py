@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .flops import ModelDims, megatron_2024, palm, params_from_dims
+from .flops import ModelDims, flops_per_token, palm, params_from_dims
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
@@ -51,6 +51,8 @@ class Spec:
     log_interval: int = 1
     save_interval: int | None = None
     all_ranks: bool = False  # every rank prints every line, with a launcher prefix
+    reported_formula: str = "megatron-2024"  # what the framework's own TFLOP/s figure counts
+    recompute: str | None = None  # Megatron's recompute_granularity
     seed: int = 0
     start: datetime = field(default_factory=lambda: datetime(2024, 9, 3, 15, 52, 43, tzinfo=timezone.utc))
 
@@ -162,7 +164,7 @@ def _megatron_args(spec: Spec) -> list[str]:
         "global_batch_size": spec.global_batch,
         "group_query_attention": m.kv_heads != m.heads,
         "hidden_size": m.hidden,
-        "kv_channels": m.head_dim,
+        "kv_channels": m.hd,
         "log_interval": spec.log_interval,
         "log_throughput": True,
         "lr": 0.0003,
@@ -176,8 +178,12 @@ def _megatron_args(spec: Spec) -> list[str]:
         "num_query_groups": m.kv_heads,
         "pipeline_model_parallel_size": 1,
         "position_embedding_type": "rope",
-        "recompute_granularity": None,
-        "recompute_method": None,
+        "recompute_granularity": spec.recompute,
+        "recompute_method": "uniform" if spec.recompute == "full" else None,
+        "num_experts": m.experts,
+        "moe_router_topk": m.topk if m.experts else 2,
+        "moe_ffn_hidden_size": m.moe_ffn_hidden,
+        "multi_latent_attention": m.mla,
         "save": "/checkpoints/llama2-7b",
         "save_interval": spec.save_interval,
         "seed": 1234,
@@ -252,8 +258,8 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
             continue
         elapsed = sum(w.time_s for w in window) / len(window)
         loss = sum(w.loss for w in window) / len(window)
-        # what Megatron-LM of this format's era (2024-01..2025-03) prints: the non-causal formula
-        reported_fpt = megatron_2024(spec.model, spec.seq_len).total
+        # Megatron-LM of this format's era (2024-01..2025-03) counts attention without causal halving
+        reported_fpt = flops_per_token(spec.model, spec.seq_len, spec.reported_formula)
         throughput = reported_fpt * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
         lr = 3e-4 * min(1.0, st.step / 100)
         line = f" [{now:%Y-%m-%d %H:%M:%S}]"
@@ -347,4 +353,83 @@ def deepspeed_log(spec: Spec, steps_per_print: int = 10) -> tuple[str, dict[str,
             f"MaxMemAllocated=38.49GB",
             rng,
         )
+    return "\n".join(out) + "\n", truth
+
+
+# ------------------------------------------------------------------------------------------------
+# torchtitan
+
+
+def torchtitan_log(
+    spec: Spec, log_freq: int = 10, peak_tflops: float | None = None
+) -> tuple[str, dict[str, Any]]:
+    """A torchtitan log (metrics.py format, rank 0 filtered with --tee): per-device tps/tflops/mfu."""
+    steps, truth = simulate(spec)
+    peak = peak_tflops or spec.peak_tflops
+    now = spec.start
+
+    def ts() -> str:
+        return now.strftime("%Y-%m-%d %H:%M:%S,") + f"{now.microsecond // 1000:03d}"
+
+    total = int(spec.params + spec.model.hidden * spec.model.vocab)
+    tokens_per_dp = spec.tokens_per_step // spec.gpus
+    out = [
+        f"[rank0]:[titan] {ts()} - root - INFO - Starting job: Llama 3 8B training",
+        f"[rank0]:[titan] {ts()} - root - INFO - Peak FLOPS used for computing MFU: {peak * 1e12:.3e}",
+        f"[rank0]:[titan] {ts()} - root - INFO - Model llama3 8B size: {total:,} total parameters",
+        f"[rank0]:[titan] {ts()} - root - INFO - Trainer is initialized with {tokens_per_dp} tokens per DP rank, "
+        f"{spec.tokens_per_step} tokens per train step, gradient accumulation steps {spec.ga}, maximum context "
+        f"length {spec.seq_len}, total steps {spec.steps} (warmup {spec.warmup})",
+        f"[rank0]:[titan] {ts()} - root - INFO - Training starts at step 1",
+    ]
+    window: list[StepTruth] = []
+    for st in steps:
+        now += timedelta(seconds=st.time_s)
+        window.append(st)
+        if st.step != 1 and st.step % log_freq:
+            continue
+        elapsed = sum(w.time_s for w in window)
+        tps = spec.tokens_per_step / spec.gpus * len(window) / elapsed
+        tflops = spec.flops_per_token * tps / 1e12
+        mfu = 100 * spec.flops_per_token * tps / (peak * 1e12)
+        out.append(
+            f"[rank0]:[titan] {ts()} - root - INFO - step: {st.step:2}  loss: {st.loss:8.5f}  grad_norm: "
+            f"{1.25:7.4f}  memory: {61.23:5.2f}GiB({77.41:.2f}%)  tps: {round(tps):,}  tflops: {tflops:,.2f}  "
+            f"mfu: {mfu:.2f}%"
+        )
+        window = []
+    out.append(f"[rank0]:[titan] {ts()} - root - INFO - Training completed")
+    return "\n".join(out) + "\n", truth
+
+
+# ------------------------------------------------------------------------------------------------
+# nanoGPT
+
+
+def nanogpt_log(spec: Spec, log_interval: int = 1, eval_interval: int = 250) -> tuple[str, dict[str, Any]]:
+    """A nanoGPT train.py log: config echo, iteration lines with the EMA-smoothed A100-relative mfu."""
+    steps, truth = simulate(spec)
+    m = spec.model
+    out = [
+        "Overriding config with config/train_gpt2.py:",
+        f"batch_size = {spec.micro_batch}",
+        f"block_size = {spec.seq_len}",
+        f"gradient_accumulation_steps = {spec.ga * spec.gpus}",
+        f"max_iters = {spec.steps}",
+        f"tokens per iteration will be: {spec.tokens_per_step:,}",
+        f"defaulting to vocab_size of GPT-2 to {m.vocab} ({m.vocab - 47} rounded up for efficiency)",
+        f"number of parameters: {spec.params / 1e6:.2f}M",
+    ]
+    running = -1.0
+    for i, st in enumerate(steps):
+        if st.step % eval_interval == 0:
+            out.append(f"step {st.step}: train loss {st.loss:.4f}, val loss {st.loss + 0.05:.4f}")
+        if st.step % log_interval == 0:
+            if i >= 5:
+                # nanoGPT's estimate_mfu: per GPU, against the A100's 312 TFLOPS, EMA 0.9
+                mfu = spec.flops_per_token * spec.tokens_per_step / spec.gpus / st.time_s / 312e12
+                running = mfu if running == -1.0 else 0.9 * running + 0.1 * mfu
+            out.append(
+                f"iter {st.step}: loss {st.loss:.4f}, time {st.time_s * 1000:.2f}ms, mfu {running * 100:.2f}%"
+            )
     return "\n".join(out) + "\n", truth

@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from logparse import synth  # noqa: E402
+from logparse.models import preset_dims  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -35,6 +36,27 @@ SAMPLES = {
     "deepspeed_ga8_8xa100": (
         synth.deepspeed_log,
         synth.Spec(steps=600, global_batch=256, micro_batch=4, peak_tflops=312.0, mfu=0.42, seed=9),
+    ),
+    # torchtitan, Llama-3-8B at sequence 8192 on 8 x H100 (per-device tps / tflops / mfu).
+    "torchtitan_llama3-8b_8xh100": (
+        synth.torchtitan_log,
+        synth.Spec(
+            steps=400, model=preset_dims("llama3-8b"), seq_len=8192, global_batch=16, mfu=0.38, seed=10
+        ),
+    ),
+    # nanoGPT GPT-2 124M on 8 x A100 (its mfu is against the A100's 312 TFLOPS, EMA-smoothed).
+    "nanogpt_gpt2_8xa100": (
+        synth.nanogpt_log,
+        synth.Spec(
+            steps=500,
+            model=preset_dims("gpt2"),
+            seq_len=1024,
+            global_batch=480,
+            micro_batch=12,
+            peak_tflops=312.0,
+            mfu=0.42,
+            seed=11,
+        ),
     ),
 }
 
