@@ -158,3 +158,23 @@ def test_unknown_device_is_an_error(write_log):
     text, _ = synth.megatron_log(synth.Spec(steps=40, seed=10))
     with pytest.raises(LogparseError, match="unknown hardware 'rtx5090'"):
         analyze(write_log, text, hw="rtx5090")
+
+
+MDS = (
+    " iteration {i:8d}/  317892 | consumed samples: {c:12d} | consumed tokens: {t:12d} | elapsed time per "
+    "iteration (ms): 10154.3 | learning rate: 3.000E-04 | global batch size:    32 | lm loss: 1.766422E+01 | "
+    "loss scale: 1.0 | actual seqlen:  4096 | number of skipped iterations:   0 | number of nan iterations:   0 | "
+    "samples per second: 3.151 | tokens per gpu per second(tgs): 1613.503 | TFLOPs: 98.29 |\n"
+)
+
+
+def test_megatron_deepspeed_tflops_count_recomputation(write_log):
+    # argonne-lcf Megatron-DeepSpeed README line: 8 GPUs (32 x 4096 / 10.1543 s / 1613.5 tgs), a
+    # Llama-2-7B-shaped model (L=32, d=4096, V=32000, inferred: the figure fits to the printed digit),
+    # and Megatron-DeepSpeed's pre-2024-08 24 f B s L h^2 (1 + s/6h + V/16Lh) with f = 4 (checkpointing)
+    text = "".join(MDS.format(i=i, c=32 * i, t=32 * 4096 * i) for i in range(1, 41))
+    s = analyze(write_log, text, model="llama2-7b", hw="a100").summary
+    rep = s["reported"]
+    assert rep["framework"] == "Megatron-DeepSpeed" and rep["quantity"].endswith("(counts recomputation)")
+    assert rep["framework_formula"] == "narayanan with full recomputation"
+    assert rep["agrees_within"] < 0.002
