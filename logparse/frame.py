@@ -15,10 +15,11 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
-from .patterns import PROBLEMS, Detection, PatternSet, detect
+from .patterns import PROBLEMS, Detection, PatternSet, detect, specificity_order
 from .reader import ReadStats, Record, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
+DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
 SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share of the winner's hits
 EXAMPLES_KEPT = 20
 
@@ -45,6 +46,7 @@ class ParsedLog:
     malformed_examples: list[tuple[int, str]] = field(default_factory=list)
     interval_patterns: set[str] = field(default_factory=set)
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
+    aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
 
     def fact(self, name: str) -> FactObservation | None:
         """The last observation of a fact (the latest attempt of a restarted run wins)."""
@@ -65,11 +67,17 @@ def choose_sets(
     if found is None:
         return [], None
     best = found.scores[found.name]
-    chosen = [sets[found.name]]
-    for name, score in sorted(found.scores.items(), key=lambda kv: -kv[1]):
-        if name != found.name and score > 0 and score >= SECONDARY_SHARE * best:
-            chosen.append(sets[name])
+    joined = {found.name} | {
+        name for name, score in found.scores.items() if score > 0 and score >= SECONDARY_SHARE * best
+    }
+    # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
+    chosen = [sets[n] for n in specificity_order(sets) if n in joined]
     return chosen + _common(sets), found
+
+
+def _unsure(d: Detection) -> bool:
+    ranked = sorted(d.scores.values(), reverse=True)
+    return len(ranked) > 1 and ranked[1] > 0 and ranked[1] >= 0.8 * ranked[0]
 
 
 def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
@@ -91,6 +99,13 @@ def parse_log(
         if len(head) >= DETECT_HEAD:
             break
     chosen, detection = choose_sets(head, sets, forced_format)
+    if detection is not None and forced_format is None and _unsure(detection) and len(head) >= DETECT_HEAD:
+        # a close call on the head: read further before deciding
+        for rec in stream:
+            head.append(rec)
+            if len(head) >= DETECT_MORE:
+                break
+        chosen, detection = choose_sets(head, sets, None)
     if not chosen:
         # Nothing in the head: score the whole file before giving up (a long preamble).
         chosen, detection = (
@@ -113,6 +128,8 @@ def parse_log(
     interval: set[str] = set()
     notes: dict[str, str] = {}
 
+    open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
+    aggregates: dict[str, str] = {}
     records: Iterator[Record] = chain(head, stream)
     for rec in records:
         hit = None
@@ -187,6 +204,7 @@ def parse_log(
         malformed_examples=malformed_examples,
         interval_patterns=interval,
         notes=notes,
+        aggregates=aggregates,
     )
 
 
@@ -206,6 +224,15 @@ class _Columns:
                 col.extend([None] * (self.n - len(col)))
             col.append(value)
         self.n += 1
+
+    def update_row(self, index: int, values: dict[str, Any]) -> None:
+        for key, value in values.items():
+            col = self.cols.get(key)
+            if col is None:
+                col = self.cols[key] = [None] * self.n
+            elif len(col) < self.n:
+                col.extend([None] * (self.n - len(col)))
+            col[index] = value
 
     def frame(self) -> pd.DataFrame:
         for col in self.cols.values():

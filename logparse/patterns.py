@@ -136,16 +136,27 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
     raise MalformedValue(f"not a number: {text!r}")
 
 
+_TS_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%y %H:%M:%S", "%Y%m%d %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f")
+
+
 def to_timestamp(text: str) -> float:
     """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes."""
     t = text.strip().strip("[]").replace(",", ".")
+    dt = None
     for candidate in (t, t.replace("/", "-")):
         try:
             dt = datetime.fromisoformat(candidate)
             break
         except ValueError:
             continue
-    else:
+    if dt is None:
+        for fmt in _TS_FORMATS:
+            try:
+                dt = datetime.strptime(t, fmt)
+                break
+            except ValueError:
+                continue
+    if dt is None:
         raise MalformedValue(f"not a timestamp: {text!r}")
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
@@ -191,6 +202,7 @@ class FieldSpec:
     invert: bool = False
     scope: str | None = None
     missing: tuple[str, ...] = ()  # printed values that mean "not known" (nanoGPT's -100.00 mfu)
+    aggregate: str = "first"  # how rows of one step combine: first | sum | mean | last | max
 
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
@@ -241,6 +253,7 @@ class LineSpec:
     literals: tuple[str, ...] | None = None  # derived from the regex: one must occur in a matching line
     interval: bool = False  # values are averages over the log interval (Megatron)
     note: str | None = None  # what a reader of the numbers must know (shown in the summary)
+    continues: str | None = None  # a block line: its values join the last row of this [[line]]
     source_file: str = ""
 
     def match(self, text: str) -> dict[str, Any] | None:
@@ -348,7 +361,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         spec = {"column": spec}
     if not isinstance(spec, dict) or "column" not in spec:
         raise PatternError(f"{where}: needs a table with at least `column`")
-    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit", "missing"}
+    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit", "missing", "aggregate"}
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
     column = spec["column"]
@@ -386,7 +399,14 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         invert=bool(spec.get("invert", False)),
         scope=scope,
         missing=tuple(str(v) for v in spec.get("missing", ())),
+        aggregate=_aggregate(spec.get("aggregate", "first"), where),
     )
+
+
+def _aggregate(value: Any, where: str) -> str:
+    if value not in ("first", "sum", "mean", "last", "max"):
+        raise PatternError(f"{where}: aggregate must be first, sum, mean, last or max")
+    return str(value)
 
 
 def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
@@ -487,9 +507,20 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 literals=required_literals(ld["regex"]),
                 interval=bool(ld.get("interval", False)),
                 note=ld.get("note"),
+                continues=ld.get("continues"),
                 source_file=source_file,
             )
         )
+    names = {spec.name: spec for spec in lines}
+    for spec in lines:
+        if spec.continues is not None:
+            head = names.get(spec.continues)
+            if head is None or head.kind != "step" or head.continues is not None:
+                raise PatternError(
+                    f"{source_file}: line {spec.name!r}: continues must name a step [[line]] of this set that "
+                    "starts a block"
+                )
+            spec.kind = "step"
     role = fmt.get("role", "family")
     if role not in ("family", "common"):
         raise PatternError(f'{source_file}: [format] role must be "family" or "common"')
@@ -607,6 +638,40 @@ def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dic
                     raise PatternError(f"{path}: {problems[0]} (run `logparse patterns test {d}`)")
             sets[ps.name] = ps
     return sets
+
+
+def specificity_order(sets: dict[str, PatternSet]) -> list[str]:
+    """Set names, more specific first (lnav's method): a set whose samples another set's patterns
+    also match is the more specific one and is tried first."""
+    from .reader import clean_text
+
+    names = sorted(sets)
+    before: dict[str, set[str]] = {n: set() for n in names}
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            b_reads_a = any(_matches(sets[b], clean_text(s.line)[0]) for s in sets[a].samples)
+            a_reads_b = any(_matches(sets[a], clean_text(s.line)[0]) for s in sets[b].samples)
+            if b_reads_a and not a_reads_b:
+                before[a].add(b)  # a is more specific: try a before b
+    order: list[str] = []
+    placed: set[str] = set()
+    while len(order) < len(names):
+        ready = [n for n in names if n not in placed and not any(n in before[m] for m in names if m not in placed)]
+        if not ready:  # a cycle: fall back to priority
+            ready = [n for n in names if n not in placed]
+        ready.sort(key=lambda n: (-sets[n].priority, n))
+        order.append(ready[0])
+        placed.add(ready[0])
+    return order
+
+
+def _matches(ps: PatternSet, text: str) -> bool:
+    try:
+        return ps.match(text) is not None
+    except PatternError:
+        return False
 
 
 @dataclass

@@ -331,7 +331,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         step_time_source = _step_time_from_samples(steps, facts)
 
     steps, restarts = split_segments(steps, parsed.events, facts)
-    steps = _merge_duplicates(steps)
+    steps = _merge_duplicates(steps, parsed.aggregates)
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
     if (steps["step"].diff().dropna() <= 0).any():
         # restarts were resolved, so a step going back here means interleaved segments; keep the latest
@@ -359,7 +359,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
 
 
-def _merge_duplicates(steps: pd.DataFrame) -> pd.DataFrame:
+def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
     """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
     key = ["segment", "step"]
     if not steps.duplicated(key).any():
@@ -369,6 +369,9 @@ def _merge_duplicates(steps: pd.DataFrame) -> pd.DataFrame:
         return steps
     grouped = steps.groupby(key, sort=False)
     merged = grouped.first()
+    for col, how in aggregates.items():
+        if col in steps:
+            merged[col] = getattr(grouped[col], how)()
     merged["line"] = grouped["line"].min()
     if "rank" in steps:
         merged["ranks"] = grouped["rank"].nunique()
