@@ -154,19 +154,23 @@ def parse_log(
         pattern = f"{spec.set_name}.{spec.name}"
         if spec.note and pattern not in notes:
             notes[pattern] = spec.note
+        for fs in spec.fields.values():
+            if fs.aggregate != "first":
+                aggregates[fs.column] = fs.aggregate
+        if spec.continues is not None:
+            # a line inside a multi-line record (Composer, OLMo): its values join the block's row
+            at = open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
+            if at is not None:
+                rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
+            continue
         if spec.kind in ("step", "progress"):
             if spec.interval:
                 interval.add(pattern)
-            row = {
-                "kind": spec.kind,
-                "pattern": pattern,
-                "line": rec.line,
-                "rank": rec.rank,
-                "host": rec.host,
-            }
+            row = {"kind": spec.kind, "pattern": pattern, "line": rec.line, "rank": rec.rank, "host": rec.host}
             if problems:
                 row["malformed"] = True
             row.update(values)
+            open_blocks[(pattern, rec.rank)] = rows.n
             rows.append(row)
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
