@@ -75,6 +75,12 @@ def choose_sets(
     return chosen + _common(sets), found
 
 
+def _ranked_formats(chosen: list[PatternSet], detection: Detection) -> list[str]:
+    """The sets used, the detected family first, then by detection score (common sets last)."""
+    return sorted((ps.name for ps in chosen),
+                  key=lambda n: (n != detection.name, -detection.scores.get(n, -1)))
+
+
 def _unsure(d: Detection) -> bool:
     ranked = sorted(d.scores.values(), reverse=True)
     return len(ranked) > 1 and ranked[1] > 0 and ranked[1] >= 0.8 * ranked[0]
@@ -198,7 +204,7 @@ def parse_log(
     }
     return ParsedLog(
         path=path,
-        formats=[ps.name for ps in chosen],
+        formats=_ranked_formats(chosen, detection),
         detection=detection,
         rows=rows.frame(),
         events=pd.DataFrame(events),

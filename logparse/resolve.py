@@ -409,6 +409,9 @@ def _fill_step_time(
     steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
 ) -> str | None:
     """Step time when the log has no timing field: timestamps, or progress bars."""
+    if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
+        steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
+        return "tokens per step / tokens per second, both as logged"
     if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
         dt = steps.groupby("segment")["timestamp"].diff()
         steps["step_time_s"] = dt / steps["step_span"]
@@ -548,7 +551,11 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     elif opts.global_batch is not None:
         steps["global_batch_size"] = steps["global_batch_size"].fillna(float(opts.global_batch))
     seq_len = float(seq.value) if seq is not None else np.nan
-    steps["tokens_per_step"] = steps["global_batch_size"] * seq_len
+    from_batch = steps["global_batch_size"] * seq_len
+    if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any():
+        steps["tokens_per_step"] = steps["tokens_per_step"].fillna(from_batch)  # the log counts them itself
+    else:
+        steps["tokens_per_step"] = from_batch
     stated = facts.get("tokens_per_step")
     if stated is not None and steps["tokens_per_step"].isna().all():
         # nanoGPT / torchtitan state tokens per step directly

@@ -26,6 +26,7 @@ STEP_COLUMNS: dict[str, str] = {
     "epoch": "fractional epoch",
     "seq_len": "sequence length of the step's batch",
     "tokens_seen": "cumulative input tokens seen (all processes)",
+    "tokens_per_step": "tokens in this optimizer step's global batch, as logged (fairseq wpb)",
     "reported_mfu": "the framework's own MFU, as a fraction",
     "eval_loss": "validation loss",
     "progress_n": "progress-bar position",

@@ -1,0 +1,69 @@
+"""docs/writing-a-pattern-set.md, followed step by step: a new format from a TOML file alone."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from logparse.cli import cli
+from tests.conftest import ROOT
+
+GUIDE = (ROOT / "docs" / "writing-a-pattern-set.md").read_text()
+BLOCKS = re.findall(r"```(\w*)\n(.*?)```", GUIDE, flags=re.S)
+
+
+def block(lang: str) -> str:
+    found = [body for kind, body in BLOCKS if kind == lang]
+    assert len(found) == 1, f"the guide should have one ```{lang} block"
+    return found[0]
+
+
+def commands() -> list[list[str]]:
+    return [shlex.split(line) for kind, body in BLOCKS if kind == "" for line in body.splitlines()
+            if line.startswith("logparse ")]
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LOGPARSE_PATTERNS", raising=False)
+    (tmp_path / "train.log").write_text(block("log"))
+    (tmp_path / "my-patterns").mkdir()
+    (tmp_path / "my-patterns" / "fairseq.toml").write_text(block("toml"))
+    return tmp_path
+
+
+def run(argv: list[str]):
+    return CliRunner().invoke(cli, argv[1:] if argv[0] == "logparse" else argv)
+
+
+def test_before_the_set_the_log_is_not_recognised(workdir):
+    res = run(["analyze", "train.log"])
+    assert res.exit_code == 1 and "no pattern set recognises" in res.output
+
+
+def test_every_command_of_the_guide_works(workdir):
+    cmds = commands()
+    assert [c[1] for c in cmds] == ["patterns", "patterns", "analyze"]
+    for argv in cmds:
+        res = run(argv)
+        assert res.exit_code == 0, (argv, res.output)
+    s = json.loads(run([*cmds[-1], "--json"]).stdout)
+    assert s["format"] == "fairseq" and s["gpus"] == 1 and s["gpus_source"] == "log"
+    assert (s["steps"]["first"], s["steps"]["last"], s["steps"]["count"]) == (2800, 3200, 5)
+    assert s["steps"]["step_time_source"] == "tokens per step / tokens per second, both as logged"
+    assert s["model"]["params"] == 225086464 and s["hardware"]["peak_tflops_per_gpu"] == 125.0
+    assert s["formula"] == "6n"
+
+
+def test_a_wrong_sample_fails_as_the_guide_shows(workdir):
+    toml = workdir / "my-patterns" / "fairseq.toml"
+    toml.write_text(toml.read_text().replace("tokens_per_s = 57.3", "tokens_per_s = 573"))
+    res = run(["logparse", "patterns", "test", "my-patterns"])
+    assert res.exit_code == 1
+    shown = re.search(r"`(FAIL my-patterns/fairseq.toml: [^`]+)`", GUIDE).group(1)
+    assert shown in res.output
