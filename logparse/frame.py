@@ -7,6 +7,8 @@ account of every record: matched, unmatched, malformed.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -175,6 +177,9 @@ def parse_log(
             row = {"kind": spec.kind, "pattern": pattern, "line": rec.line, "rank": rec.rank, "host": rec.host}
             if problems:
                 row["malformed"] = True
+            nonfinite = [k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v)]
+            if nonfinite:
+                row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
             row.update(values)
             open_blocks[(pattern, rec.rank)] = rows.n
             rows.append(row)

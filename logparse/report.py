@@ -217,6 +217,32 @@ def _terms(util: Utilization) -> dict[str, Any] | None:
     }
 
 
+def _ranks(steps: pd.DataFrame) -> dict[str, Any] | None:
+    """When several ranks print every step: how many, the spread of their step times, the stragglers."""
+    if "ranks" not in steps or steps["ranks"].max() < 2:
+        return None
+    out: dict[str, Any] = {"printing": int(steps["ranks"].max())}
+    if {"step_time_s_min", "step_time_s_max"} <= set(steps):
+        spread = (steps["step_time_s_max"] - steps["step_time_s_min"]).dropna()
+        out["step_time_spread_s_median"] = _num(float(spread.median())) if len(spread) else None
+        out["step_time_spread_s_max"] = _num(float(spread.max())) if len(spread) else None
+    if "slowest_rank" in steps and steps["slowest_rank"].notna().any():
+        counts = steps["slowest_rank"].dropna().astype(int).value_counts()
+        total = int(counts.sum())
+        out["slowest"] = [{"rank": int(r), "steps": int(n), "share": _num(n / total, 4)} for r, n in counts.head(5).items()]
+    return out
+
+
+def _flagged(steps: pd.DataFrame) -> dict[str, int]:
+    if "flags" not in steps:
+        return {}
+    counts: dict[str, int] = {}
+    for f in steps["flags"].dropna():
+        for flag in f.split(","):
+            counts[flag] = counts.get(flag, 0) + 1
+    return counts
+
+
 def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     target = run.value("target_tokens")
     if target is None:
@@ -293,6 +319,8 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "eta": _eta(run, stable),
         "dips": [d.as_dict() for d in phases.dips],
         "restarts": [r.as_dict() for r in run.restarts],
+        "ranks": _ranks(steps),
+        "flagged_steps": _flagged(steps),
         "reported": reported,
         "facts": {
             k: {

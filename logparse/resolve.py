@@ -286,6 +286,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     progress = rows[rows["kind"] == "progress"].copy()
     steps = steps.dropna(axis=1, how="all")
 
+    _flag_nonfinite(steps, warnings)
     ga = _grad_accum(facts, steps)
     if ga is not None:
         facts.setdefault("grad_accum", ga)
@@ -347,6 +348,8 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
                 f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
             )
             steps.loc[bad, "step_time_s"] = np.nan
+            _add_flag(steps, bad, "bad_step_time")
+    _check_consumed(steps, warnings)
     if step_time_source is not None:
         pass
     elif "step_time_s" in steps and steps["step_time_s"].notna().any():
@@ -359,6 +362,36 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
 
 
+def _add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
+    if not mask.any():
+        return
+    if "flags" not in steps:
+        steps["flags"] = None
+    current = steps.loc[mask, "flags"]
+    steps.loc[mask, "flags"] = [flag if pd.isna(c) or not c else f"{c},{flag}" for c in current]
+
+
+def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
+    """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
+    Values that did not convert at all (malformed) are flagged the same way."""
+    marks: dict[str, pd.Series] = {}
+    if "nonfinite" in steps:
+        for col in {c for v in steps["nonfinite"].dropna() for c in v.split(",")}:
+            marks[col] = steps["nonfinite"].fillna("").str.split(",").apply(lambda cs, c=col: c in cs)
+    for col, bad in marks.items():
+        if col in steps and pd.api.types.is_numeric_dtype(steps[col]):
+            steps.loc[bad, col] = np.nan
+        _add_flag(steps, bad, f"nonfinite_{col}")
+        first = int(steps.loc[bad, "line"].iloc[0])
+        warnings.append(f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
+                        "kept as steps, the value is NaN and the step is flagged")
+    if "malformed" in steps and steps["malformed"].fillna(False).astype(bool).any():
+        bad = steps["malformed"].fillna(False).astype(bool)
+        _add_flag(steps, bad, "malformed")
+        warnings.append(f"{int(bad.sum())} step line(s) have a value that does not read as a number "
+                        f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged")
+
+
 def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
     """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
     key = ["segment", "step"]
@@ -369,16 +402,44 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
         return steps
     grouped = steps.groupby(key, sort=False)
     merged = grouped.first()
-    for col, how in aggregates.items():
-        if col in steps:
-            merged[col] = getattr(grouped[col], how)()
     merged["line"] = grouped["line"].min()
     if "rank" in steps:
         merged["ranks"] = grouped["rank"].nunique()
     if "step_time_s" in steps:
         merged["step_time_s_min"] = grouped["step_time_s"].min()
         merged["step_time_s_max"] = grouped["step_time_s"].max()
+        if "rank" in steps and steps["rank"].notna().any():
+            # a synchronous step lasts as long as its slowest rank
+            merged["step_time_s"] = merged["step_time_s_max"]
+        if "rank" in steps and steps["rank"].notna().any():
+            timed = steps.dropna(subset=["step_time_s", "rank"])
+            if len(timed):
+                slowest = timed.loc[timed.groupby(key, sort=False)["step_time_s"].idxmax()]
+                merged["slowest_rank"] = slowest.set_index(key)["rank"]
+    for col, how in aggregates.items():
+        if col in steps:
+            merged[col] = getattr(grouped[col], how)()
+    if "flags" in steps:
+        merged["flags"] = grouped["flags"].agg(lambda f: ",".join(sorted({x for v in f.dropna() for x in v.split(",")})) or None)
     return merged.reset_index()
+
+
+def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
+    """`consumed samples` should grow by global batch x steps; a jump means skipped or replayed data."""
+    if not {"consumed_samples", "global_batch_size"} <= set(steps) or steps["consumed_samples"].isna().all():
+        return
+    d_consumed = steps.groupby("segment")["consumed_samples"].diff()
+    d_step = steps.groupby("segment")["step"].diff()
+    expected = d_step * steps["global_batch_size"]
+    jump = (d_consumed - expected).abs() > 0.01 * expected.abs() + 1
+    jump &= d_consumed.notna() & expected.notna()
+    if jump.any():
+        _add_flag(steps, jump, "consumed_jump")
+        where = ", ".join(str(int(s)) for s in steps.loc[jump, "step"].head(5))
+        warnings.append(
+            f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
+            "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)"
+        )
 
 
 def _step_span(steps: pd.DataFrame, facts: dict[str, Fact]) -> pd.Series:

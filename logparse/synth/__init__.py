@@ -137,6 +137,9 @@ def _warm(spec: Spec, i: int) -> float:
     return 1.0
 
 
+STRAGGLER_RANK = 5
+
+
 def _prefixed(spec: Spec, text: str, rng: random.Random, jitter: bool = False) -> list[str]:
     if not spec.all_ranks:
         return [text]
@@ -260,21 +263,36 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
         loss = sum(w.loss for w in window) / len(window)
         # Megatron-LM of this format's era (2024-01..2025-03) counts attention without causal halving
         reported_fpt = flops_per_token(spec.model, spec.seq_len, spec.reported_formula)
-        throughput = reported_fpt * spec.tokens_per_step / (elapsed * 1e12 * spec.gpus)
         lr = 3e-4 * min(1.0, st.step / 100)
-        line = f" [{now:%Y-%m-%d %H:%M:%S}]"
-        line += f" iteration {st.step:8d}/{spec.steps:8d} |"
-        line += f" consumed samples: {st.step * spec.global_batch:12d} |"
-        line += f" elapsed time per iteration (ms): {elapsed * 1000.0:.1f} |"
-        line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
-        line += f" learning rate: {lr:.6E} |"
-        line += f" global batch size: {spec.global_batch:5d} |"
-        line += " {}: {:.6E} |".format("lm loss", loss)
-        line += f" loss scale: {1.0:.1f} |"
-        line += f" grad norm: {abs(rng.gauss(1.2, 0.2)):.3f} |"
-        line += f" number of skipped iterations: {0:3d} |"
-        line += f" number of nan iterations: {0:3d} |"
-        out += _prefixed(spec, line, rng)
+        grad_norm = abs(rng.gauss(1.2, 0.2))
+
+        def line_for(seconds: float) -> str:
+            throughput = reported_fpt * spec.tokens_per_step / (seconds * 1e12 * spec.gpus)
+            line = f" [{now:%Y-%m-%d %H:%M:%S}]"
+            line += f" iteration {st.step:8d}/{spec.steps:8d} |"
+            line += f" consumed samples: {st.step * spec.global_batch:12d} |"
+            line += f" elapsed time per iteration (ms): {seconds * 1000.0:.1f} |"
+            line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
+            line += f" learning rate: {lr:.6E} |"
+            line += f" global batch size: {spec.global_batch:5d} |"
+            line += " {}: {:.6E} |".format("lm loss", loss)
+            line += f" loss scale: {1.0:.1f} |"
+            line += f" grad norm: {grad_norm:.3f} |"
+            line += f" number of skipped iterations: {0:3d} |"
+            line += f" number of nan iterations: {0:3d} |"
+            return line
+
+        if spec.all_ranks:
+            # every rank prints its own timing; the step takes as long as the slowest rank, which is
+            # STRAGGLER_RANK on most steps
+            ranks = list(range(spec.gpus))
+            rng.shuffle(ranks)
+            slowest = STRAGGLER_RANK % spec.gpus if rng.random() < 0.7 else rng.randrange(spec.gpus)
+            for r in ranks:
+                seconds = elapsed if r == slowest else elapsed * (1 - rng.uniform(0.002, 0.02))
+                out.append(f"[default{r}]:{line_for(seconds)}")
+        else:
+            out.append(line_for(elapsed))
         window = []
         if spec.save_interval and st.step % spec.save_interval == 0:
             out.append(
