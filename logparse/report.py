@@ -430,6 +430,12 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         lines.append(
             f"  time to {e['target_tokens']:.3g} tokens at the stable rate: {_fmt(e['days'], '.1f')} days"
         )
+    if s.get("ranks") and s["ranks"].get("slowest"):
+        top = s["ranks"]["slowest"][0]
+        lines.append(f"  {s['ranks']['printing']} ranks print every step; slowest most often: rank {top['rank']} "
+                     f"({top['share']:.0%} of steps), median spread {_fmt(s['ranks']['step_time_spread_s_median'], '.3g')} s")
+    if s.get("flagged_steps"):
+        lines.append("  flagged steps: " + ", ".join(f"{k} {v}" for k, v in s["flagged_steps"].items()))
     for d in s["diagnosis"]:
         lines.append(f"  diagnosis: {d}")
     for w in s["warnings"]:
