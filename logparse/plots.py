@@ -122,7 +122,8 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
             pad = 0.1 * (hi - lo or hi or 1)
             top = hi + (3 if kind == "mfu" else 1) * pad  # room for the label above the curve
             ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), top)
-    axes[0].plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
+    if s["warmup_steps"]:
+        axes[0].plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
     axes[0].plot([], [], color=STABLE_COLOR, lw=8, alpha=0.3, label="stable window")
     if s["dips"]:
         axes[0].plot([], [], color=DIP_COLOR, lw=8, alpha=0.4, label=f"dips ({len(s['dips'])})")
