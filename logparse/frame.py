@@ -230,24 +230,23 @@ class _Columns:
         self.cols: dict[str, list[Any]] = {}
         self.n = 0
 
+    def _column(self, key: str) -> list[Any]:
+        """The column `key`, padded to the current row count."""
+        col = self.cols.get(key)
+        if col is None:
+            col = self.cols[key] = [None] * self.n
+        elif len(col) < self.n:
+            col.extend([None] * (self.n - len(col)))
+        return col
+
     def append(self, row: dict[str, Any]) -> None:
         for key, value in row.items():
-            col = self.cols.get(key)
-            if col is None:
-                col = self.cols[key] = [None] * self.n
-            elif len(col) < self.n:
-                col.extend([None] * (self.n - len(col)))
-            col.append(value)
+            self._column(key).append(value)
         self.n += 1
 
     def update_row(self, index: int, values: dict[str, Any]) -> None:
         for key, value in values.items():
-            col = self.cols.get(key)
-            if col is None:
-                col = self.cols[key] = [None] * self.n
-            elif len(col) < self.n:
-                col.extend([None] * (self.n - len(col)))
-            col[index] = value
+            self._column(key)[index] = value
 
     def frame(self) -> pd.DataFrame:
         for col in self.cols.values():
