@@ -76,6 +76,8 @@ def _options(kwargs: dict[str, Any]) -> Options:
         raise LogparseError(f"--gpus must be at least 1 (got {opts.gpus})")
     if opts.peak_tflops is not None and opts.peak_tflops <= 0:
         raise LogparseError(f"--peak-tflops must be positive (got {opts.peak_tflops})")
+    if opts.grad_accum is not None and opts.grad_accum < 1:
+        raise LogparseError(f"--grad-accum must be at least 1 (got {opts.grad_accum})")
     if opts.target_tokens is not None and opts.target_tokens <= 0:
         raise LogparseError(f"--target-tokens must be positive (got {opts.target_tokens})")
     if opts.seq_len is not None and opts.seq_len < 1:

@@ -14,7 +14,7 @@ import gzip
 import io
 import lzma
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -165,6 +165,7 @@ def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
             raise LogparseError(f"{path}: looks like a binary file, not a text log")
         pending = ""
         skipping = False  # inside an over-long line, discarding until its newline
+        continued = False  # part of the current physical line was already emitted (long tqdm lines)
         chunk: bytes | None = first
         while chunk:
             text = decoder.decode(chunk)
@@ -179,7 +180,13 @@ def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
                 pending = ""
             pending = parts.pop()
             for physical in parts:
-                yield from _split_physical(physical, stats)
+                yield from _split_physical(physical, stats, continued)
+                continued = False
+            if len(pending) > MAX_RECORD_CHARS and "\r" in pending:
+                # a progress bar redrawn with \r for hours is one physical line: emit its finished redraws
+                done, _, pending = pending.rpartition("\r")
+                yield from _segments(done.split("\r"), stats.physical_lines + 1, stats)
+                continued = True
             if len(pending) > MAX_RECORD_CHARS:
                 stats.overlong += 1
                 yield from _split_physical(pending[:MATCH_CHARS], stats)
@@ -187,8 +194,8 @@ def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
                 skipping = True
             chunk = _read(fh, path)
         tail = pending + decoder.decode(b"", final=True)
-        if tail and not skipping:
-            yield from _split_physical(tail, stats)
+        if (tail or continued) and not skipping:
+            yield from _split_physical(tail, stats, continued)
     finally:
         fh.close()
 
@@ -200,17 +207,19 @@ def _read(fh: io.BufferedIOBase, path: str) -> bytes:
         raise LogparseError(f"{path}: the compressed stream is damaged ({exc})") from None
 
 
-def _split_physical(physical: str, stats: ReadStats) -> Iterator[Record]:
+def _split_physical(physical: str, stats: ReadStats, continued: bool = False) -> Iterator[Record]:
     stats.physical_lines += 1
-    line_no = stats.physical_lines
     segments = physical.split("\r") if "\r" in physical else (physical,)
-    produced = False
+    before = stats.records
+    yield from _segments(segments, stats.physical_lines, stats)
+    if stats.records == before and not continued:
+        stats.blank += 1
+
+
+def _segments(segments: Iterable[str], line_no: int, stats: ReadStats) -> Iterator[Record]:
     for segment in segments:
         for text, rank, host in _clean(segment):
             if not text.strip():
                 continue
-            produced = True
             stats.records += 1
             yield Record(line_no, text, rank, host)
-    if not produced:
-        stats.blank += 1

@@ -55,6 +55,7 @@ class Options:
     format: str | None = None
     pattern_dirs: tuple[str, ...] = ()
     target_tokens: float | None = None
+    grad_accum: int | None = None
 
 
 @dataclass
@@ -287,6 +288,9 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     steps = steps.dropna(axis=1, how="all")
 
     _flag_nonfinite(steps, warnings)
+    if opts.grad_accum is not None:
+        stated = _cli_or_log("grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation")
+        facts["grad_accum"] = stated
     ga = _grad_accum(facts, steps)
     if ga is not None:
         facts.setdefault("grad_accum", ga)

@@ -187,3 +187,15 @@ def test_per_gpu_figure_that_contradicts_the_gpu_count_is_named(write_log):
     assert not any("implies" in w for w in run.warnings)
     assert run.steps["tokens_per_s"].iloc[-1] == pytest.approx(1613.503 * 8)
     assert run.facts["seq_len"].value == 4096  # from the line's actual seqlen
+
+
+def test_grad_accum_from_the_command_line(write_log):
+    text = "".join(
+        f"[2022-08-29 07:00:{i:02d},176] [INFO] [timer.py:198:stop] 0/{40 * i}, RunningAvgSamplesPerSec=30.0, "
+        f"CurrSamplesPerSec=32.0, MemAllocated=0.36GB, MaxMemAllocated=15.06GB\n"
+        for i in range(1, 11)
+    )
+    path = str(write_log(text))
+    assert any("does not state the gradient accumulation" in w for w in api.resolve(path).warnings)
+    run = api.resolve(path, grad_accum=4, global_batch=64)
+    assert list(run.steps["step"]) == [10 * i for i in range(1, 11)] and run.facts["grad_accum"].source == "cli"

@@ -119,3 +119,16 @@ def test_missing_file_and_directory(tmp_path):
         list(read_records(str(tmp_path / "nope.log")))
     with pytest.raises(LogparseError, match="is a directory"):
         list(read_records(str(tmp_path)))
+
+
+def test_a_progress_bar_redrawn_for_hours_on_one_line_is_read_whole(tmp_path):
+    # NeMo 1.x / Lightning keep the bar on one physical line: 40,000 redraws, ~3 MB, no newline
+    bars = "".join(f"\rEpoch 0:  {n // 400:3d}%|#| {n}/40000 [00:{n % 60:02d}<00:00, 1.00it/s, global_step={n - 1}.0]"
+                   for n in range(1, 40001))
+    path = tmp_path / "bar.log"
+    path.write_text("head\n" + bars + "\nlast\n")
+    stats = ReadStats()
+    recs = list(read_records(str(path), stats))
+    assert len(recs) == 40002 and stats.overlong == 0
+    assert recs[1].text.endswith("global_step=0.0]") and recs[-2].text.endswith("global_step=39999.0]")
+    assert {r.line for r in recs[1:-1]} == {2} and recs[-1].line == 3 and stats.physical_lines == 3
