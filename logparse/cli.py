@@ -65,7 +65,11 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--vocab", type=int, help="Vocabulary size (padded)."),
         click.option("--seq-len", type=int, help="Sequence length. Default: from the log."),
         click.option("--global-batch", type=int, help="Samples per optimizer step. Default: from the log."),
-        click.option("--grad-accum", type=int, help="Micro-batches per optimizer step, when the log counts micro-batches and does not say."),
+        click.option(
+            "--grad-accum",
+            type=int,
+            help="Micro-batches per optimizer step, when the log counts micro-batches and does not say.",
+        ),
         click.option(
             "--recompute",
             type=click.Choice(["none", "selective", "full"]),

@@ -72,7 +72,11 @@ CONVENTIONS: dict[str, Convention] = {
         note="Colossal-AI's TFLOPS include the gradient-checkpointing factor (3 + 1)",
     ),
     "composer": Convention("Composer", ("palm",), note="Composer's MFU uses the model's flops_per_batch"),
-    "nemo": Convention("NeMo", ("megatron", "megatron-2024"), note="NeMo's FLOPs callback counts like Megatron-LM (causal attention halved in recent releases)"),
+    "nemo": Convention(
+        "NeMo",
+        ("megatron", "megatron-2024"),
+        note="NeMo's FLOPs callback counts like Megatron-LM (causal attention halved in recent releases)",
+    ),
 }
 
 # which framework a reported column speaks for, by the pattern line that logged it

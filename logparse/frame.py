@@ -8,7 +8,6 @@ account of every record: matched, unmatched, malformed.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -79,8 +78,9 @@ def choose_sets(
 
 def _ranked_formats(chosen: list[PatternSet], detection: Detection) -> list[str]:
     """The sets used, the detected family first, then by detection score (common sets last)."""
-    return sorted((ps.name for ps in chosen),
-                  key=lambda n: (n != detection.name, -detection.scores.get(n, -1)))
+    return sorted(
+        (ps.name for ps in chosen), key=lambda n: (n != detection.name, -detection.scores.get(n, -1))
+    )
 
 
 def _unsure(d: Detection) -> bool:
@@ -174,7 +174,13 @@ def parse_log(
         if spec.kind in ("step", "progress"):
             if spec.interval:
                 interval.add(pattern)
-            row = {"kind": spec.kind, "pattern": pattern, "line": rec.line, "rank": rec.rank, "host": rec.host}
+            row = {
+                "kind": spec.kind,
+                "pattern": pattern,
+                "line": rec.line,
+                "rank": rec.rank,
+                "host": rec.host,
+            }
             if problems:
                 row["malformed"] = True
             nonfinite = [k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v)]

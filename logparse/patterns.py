@@ -361,7 +361,17 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         spec = {"column": spec}
     if not isinstance(spec, dict) or "column" not in spec:
         raise PatternError(f"{where}: needs a table with at least `column`")
-    unknown = set(spec) - {"column", "type", "scale", "suffix", "invert", "scope", "unit", "missing", "aggregate"}
+    unknown = set(spec) - {
+        "column",
+        "type",
+        "scale",
+        "suffix",
+        "invert",
+        "scope",
+        "unit",
+        "missing",
+        "aggregate",
+    }
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
     column = spec["column"]
@@ -449,6 +459,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             "interval",
             "description",
             "note",
+            "continues",
         }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -658,7 +669,9 @@ def specificity_order(sets: dict[str, PatternSet]) -> list[str]:
     order: list[str] = []
     placed: set[str] = set()
     while len(order) < len(names):
-        ready = [n for n in names if n not in placed and not any(n in before[m] for m in names if m not in placed)]
+        ready = [
+            n for n in names if n not in placed and not any(n in before[m] for m in names if m not in placed)
+        ]
         if not ready:  # a cycle: fall back to priority
             ready = [n for n in names if n not in placed]
         ready.sort(key=lambda n: (-sets[n].priority, n))

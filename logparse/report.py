@@ -229,7 +229,9 @@ def _ranks(steps: pd.DataFrame) -> dict[str, Any] | None:
     if "slowest_rank" in steps and steps["slowest_rank"].notna().any():
         counts = steps["slowest_rank"].dropna().astype(int).value_counts()
         total = int(counts.sum())
-        out["slowest"] = [{"rank": int(r), "steps": int(n), "share": _num(n / total, 4)} for r, n in counts.head(5).items()]
+        out["slowest"] = [
+            {"rank": int(r), "steps": int(n), "share": _num(n / total, 4)} for r, n in counts.head(5).items()
+        ]
     return out
 
 
@@ -432,8 +434,10 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         )
     if s.get("ranks") and s["ranks"].get("slowest"):
         top = s["ranks"]["slowest"][0]
-        lines.append(f"  {s['ranks']['printing']} ranks print every step; slowest most often: rank {top['rank']} "
-                     f"({top['share']:.0%} of steps), median spread {_fmt(s['ranks']['step_time_spread_s_median'], '.3g')} s")
+        lines.append(
+            f"  {s['ranks']['printing']} ranks print every step; slowest most often: rank {top['rank']} "
+            f"({top['share']:.0%} of steps), median spread {_fmt(s['ranks']['step_time_spread_s_median'], '.3g')} s"
+        )
     if s.get("flagged_steps"):
         lines.append("  flagged steps: " + ", ".join(f"{k} {v}" for k, v in s["flagged_steps"].items()))
     for d in s["diagnosis"]:

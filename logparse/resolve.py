@@ -387,13 +387,17 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
             steps.loc[bad, col] = np.nan
         _add_flag(steps, bad, f"nonfinite_{col}")
         first = int(steps.loc[bad, "line"].iloc[0])
-        warnings.append(f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
-                        "kept as steps, the value is NaN and the step is flagged")
+        warnings.append(
+            f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
+            "kept as steps, the value is NaN and the step is flagged"
+        )
     if "malformed" in steps and steps["malformed"].fillna(False).astype(bool).any():
         bad = steps["malformed"].fillna(False).astype(bool)
         _add_flag(steps, bad, "malformed")
-        warnings.append(f"{int(bad.sum())} step line(s) have a value that does not read as a number "
-                        f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged")
+        warnings.append(
+            f"{int(bad.sum())} step line(s) have a value that does not read as a number "
+            f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged"
+        )
 
 
 def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
@@ -424,7 +428,9 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
         if col in steps:
             merged[col] = getattr(grouped[col], how)()
     if "flags" in steps:
-        merged["flags"] = grouped["flags"].agg(lambda f: ",".join(sorted({x for v in f.dropna() for x in v.split(",")})) or None)
+        merged["flags"] = grouped["flags"].agg(
+            lambda f: ",".join(sorted({x for v in f.dropna() for x in v.split(",")})) or None
+        )
     return merged.reset_index()
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from logparse import synth  # noqa: E402
+from logparse.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
 from logparse.models import preset_dims  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +60,11 @@ SAMPLES = {
         ),
     ),
 }
+
+
+# one per remaining family, each module's own small sample (logparse/synth/*.py)
+SAMPLES.update(nemo_lightning.SAMPLES)
+SAMPLES.update(neox_maxtext_etc.SAMPLES)
 
 
 def main() -> None:

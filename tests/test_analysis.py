@@ -198,4 +198,6 @@ def test_grad_accum_from_the_command_line(write_log):
     path = str(write_log(text))
     assert any("does not state the gradient accumulation" in w for w in api.resolve(path).warnings)
     run = api.resolve(path, grad_accum=4, global_batch=64)
-    assert list(run.steps["step"]) == [10 * i for i in range(1, 11)] and run.facts["grad_accum"].source == "cli"
+    assert (
+        list(run.steps["step"]) == [10 * i for i in range(1, 11)] and run.facts["grad_accum"].source == "cli"
+    )

@@ -7,8 +7,7 @@ import pytest
 from logparse import api, synth
 from tests.conftest import SAMPLES
 
-FAMILY = {"megatron": "megatron", "deepspeed": "deepspeed", "hf": "hf_trainer", "torchtitan": "torchtitan",
-          "nanogpt": "nanogpt"}
+FAMILY = {"hf": "hf_trainer", "nemo1": "nemo", "nemo2": "nemo"}
 
 
 def expected_format(name: str) -> str | None:
@@ -30,9 +29,13 @@ def test_megatron_deepspeed_logs_compose_both_sets(write_log):
         mixed.append(line)
         if " iteration " in line and "consumed samples" in line:
             step = int(line.split("iteration")[1].split("/")[0])
-            mixed.append(f"[2024-09-03 16:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step={step}, "
-                         f"skipped=0, lr=[0.0003, 0.0003], mom=[(0.9, 0.95), (0.9, 0.95)]")
-    mixed.insert(0, "[2024-09-03 15:52:00,000] [INFO] [config.py:988:print]   gradient_accumulation_steps .. 16")
+            mixed.append(
+                f"[2024-09-03 16:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step={step}, "
+                f"skipped=0, lr=[0.0003, 0.0003], mom=[(0.9, 0.95), (0.9, 0.95)]"
+            )
+    mixed.insert(
+        0, "[2024-09-03 15:52:00,000] [INFO] [config.py:988:print]   gradient_accumulation_steps .. 16"
+    )
     a = api.analyze(str(write_log("\n".join(mixed) + "\n")), hw="h100")
     assert a.run.parsed.formats[:2] == ["megatron", "deepspeed"]
     assert len(a.steps) == 50 and a.steps["step"].is_unique  # one row per step, both lines merged
@@ -44,8 +47,9 @@ def test_hf_trainer_with_a_deepspeed_config_dump(write_log, sample):
     text = sample("hf_trainer_ga4_cpu.log").read_text()
     ds = "".join(
         f"[2025-01-01 00:00:0{i},000] [INFO] [config.py:988:print]   {k} {'.' * (29 - len(k))} {v}\n"
-        for i, (k, v) in enumerate([("train_batch_size", 16), ("gradient_accumulation_steps", 4),
-                                    ("zero_optimization_stage", 3)])
+        for i, (k, v) in enumerate(
+            [("train_batch_size", 16), ("gradient_accumulation_steps", 4), ("zero_optimization_stage", 3)]
+        )
     )
     a = api.resolve(str(write_log(ds + text)))
     assert a.parsed.formats[:2] == ["hf_trainer", "deepspeed"]

@@ -23,8 +23,13 @@ def block(lang: str) -> str:
 
 
 def commands() -> list[list[str]]:
-    return [shlex.split(line) for kind, body in BLOCKS if kind == "" for line in body.splitlines()
-            if line.startswith("logparse ")]
+    return [
+        shlex.split(line)
+        for kind, body in BLOCKS
+        if kind == ""
+        for line in body.splitlines()
+        if line.startswith("logparse ")
+    ]
 
 
 @pytest.fixture

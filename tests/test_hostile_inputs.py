@@ -19,7 +19,9 @@ def megatron_text(**kw) -> tuple[str, dict]:
 
 def test_a_log_cut_mid_line_still_analyzes(write_log):
     text, truth = megatron_text()
-    cut = text[: text.index(" iteration      100/")] + " iteration      100/     120 | consumed samples:     12"
+    cut = (
+        text[: text.index(" iteration      100/")] + " iteration      100/     120 | consumed samples:     12"
+    )
     a = api.analyze(str(write_log(cut)), hw="h100")
     # the cut line is still a step record: kept, with what it has (no step time, so it weighs nothing)
     assert a.steps["step"].max() == 100 and math.isnan(a.steps.set_index("step").at[100, "step_time_s"])
@@ -30,7 +32,9 @@ def test_a_log_cut_mid_line_still_analyzes(write_log):
 def test_invalid_utf8_and_windows_line_endings_change_no_number(write_log):
     text, _ = megatron_text()
     base = api.parse(str(write_log(text, "a.log")))
-    dirty = text.replace("\n", "\r\n").encode().replace(b"WARNING: overriding", b"WARNING\xff\xfe: overriding")
+    dirty = (
+        text.replace("\n", "\r\n").encode().replace(b"WARNING: overriding", b"WARNING\xff\xfe: overriding")
+    )
     a = api.resolve(str(write_log(dirty, "b.log")))
     cols = ["step", "step_time_s", "loss", "tokens_per_s"]
     assert a.steps[cols].equals(base[cols])
@@ -51,7 +55,9 @@ def test_nan_and_inf_values_keep_the_step_and_flag_it(write_log):
     assert math.isnan(steps.at[50, "grad_norm"]) and "nonfinite_grad_norm" in steps.at[50, "flags"]
     assert math.isnan(steps.at[60, "loss"]) and "nonfinite_loss" in steps.at[60, "flags"]
     assert a.summary["flagged_steps"]["nonfinite_grad_norm"] == 1
-    assert a.summary["flagged_steps"]["nonfinite_loss"] == 2  # "nan" and MSVC's "-nan(ind)" are both read as NaN
+    assert (
+        a.summary["flagged_steps"]["nonfinite_loss"] == 2
+    )  # "nan" and MSVC's "-nan(ind)" are both read as NaN
 
 
 def test_an_unreadable_value_is_malformed_not_dropped(write_log):
@@ -83,9 +89,13 @@ def test_batch_size_ramp_up(write_log):
         gbs = 32 if i <= 40 else 64 if i <= 80 else 128
         consumed = sum(32 if k <= 40 else 64 if k <= 80 else 128 for k in range(1, i + 1))
         ms = 6786.5 * gbs / 128
-        lines.append(f" iteration {i:8d}/     120 | consumed samples: {consumed:12d} | elapsed time per iteration (ms): "
-                     f"{ms:.1f} | global batch size: {gbs:5d} | lm loss: 2.5E+00 | number of skipped iterations:   0 |")
-    a = api.analyze(str(write_log("\n".join(lines) + "\n")), hw="h100", gpus=8, seq_len=4096, model="llama2-7b")
+        lines.append(
+            f" iteration {i:8d}/     120 | consumed samples: {consumed:12d} | elapsed time per iteration (ms): "
+            f"{ms:.1f} | global batch size: {gbs:5d} | lm loss: 2.5E+00 | number of skipped iterations:   0 |"
+        )
+    a = api.analyze(
+        str(write_log("\n".join(lines) + "\n")), hw="h100", gpus=8, seq_len=4096, model="llama2-7b"
+    )
     assert list(a.steps["global_batch_size"].iloc[[0, 50, 100]]) == [32, 64, 128]
     assert a.steps["tokens_per_s"].std() / a.steps["tokens_per_s"].mean() < 1e-3
     assert not a.summary["flagged_steps"]  # consumed samples grow by the batch in force
@@ -98,7 +108,9 @@ def test_a_consumed_samples_jump_is_reported(write_log):
         if " iteration " in line and "consumed samples" in line:
             step = int(line.split("iteration")[1].split("/")[0])
             if step >= 90:
-                lines[k] = line.replace(f"consumed samples: {step * 128:12d}", f"consumed samples: {step * 128 + 5000:12d}")
+                lines[k] = line.replace(
+                    f"consumed samples: {step * 128:12d}", f"consumed samples: {step * 128 + 5000:12d}"
+                )
     s = api.analyze(str(write_log("\n".join(lines) + "\n")), hw="h100").summary
     assert s["flagged_steps"] == {"consumed_jump": 1}
     assert any("consumed samples jump" in w and "first at 90" in w for w in s["warnings"])
@@ -109,9 +121,13 @@ def test_restart_with_or_without_argument_dump_and_load_line(write_log, keep):
     text, truth = megatron_text(steps=200, restart=(150, 120), save_interval=None)
     lines = text.splitlines()
     cut = next(k for k, line in enumerate(lines) if "Watchdog" in line)
-    after = lines[cut + 1:]
+    after = lines[cut + 1 :]
     if keep != "args":
-        after = [line for line in after if not (line.startswith("  ") or "arguments" in line or "world size" in line)]
+        after = [
+            line
+            for line in after
+            if not (line.startswith("  ") or "arguments" in line or "world size" in line)
+        ]
     if keep != "load":
         after = [line for line in after if "checkpoint" not in line]
     a = api.analyze(str(write_log("\n".join(lines[: cut + 1] + after) + "\n")), hw="h100")
@@ -126,7 +142,9 @@ def test_straggler_view_when_every_rank_prints(write_log):
     ranks = a.summary["ranks"]
     assert ranks["printing"] == 8 and ranks["slowest"][0]["rank"] == synth.STRAGGLER_RANK
     assert ranks["slowest"][0]["share"] > 0.5 and ranks["step_time_spread_s_median"] > 0
-    assert a.summary["stable"]["mfu_mean"] == pytest.approx(truth["stable_mfu"], rel=0.01)  # the slowest rank's time
+    assert a.summary["stable"]["mfu_mean"] == pytest.approx(
+        truth["stable_mfu"], rel=0.01
+    )  # the slowest rank's time
 
 
 def test_two_ranks_inside_one_physical_line(write_log):
@@ -144,8 +162,12 @@ def test_a_64mb_line_without_newline_fails_cleanly_and_fast(tmp_path):
         for _ in range(64):
             fh.write("x" * (1 << 20))
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "logparse", "analyze", str(path), "--out", str(tmp_path / "o")],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "logparse", "analyze", str(path), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert time.monotonic() - start < 30
     assert proc.returncode == 1 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
 

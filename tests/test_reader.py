@@ -123,8 +123,10 @@ def test_missing_file_and_directory(tmp_path):
 
 def test_a_progress_bar_redrawn_for_hours_on_one_line_is_read_whole(tmp_path):
     # NeMo 1.x / Lightning keep the bar on one physical line: 40,000 redraws, ~3 MB, no newline
-    bars = "".join(f"\rEpoch 0:  {n // 400:3d}%|#| {n}/40000 [00:{n % 60:02d}<00:00, 1.00it/s, global_step={n - 1}.0]"
-                   for n in range(1, 40001))
+    bars = "".join(
+        f"\rEpoch 0:  {n // 400:3d}%|#| {n}/40000 [00:{n % 60:02d}<00:00, 1.00it/s, global_step={n - 1}.0]"
+        for n in range(1, 40001)
+    )
     path = tmp_path / "bar.log"
     path.write_text("head\n" + bars + "\nlast\n")
     stats = ReadStats()

@@ -210,6 +210,33 @@ def _megatron_args(spec: Spec) -> list[str]:
     return lines
 
 
+def _megatron_line(
+    spec: Spec,
+    step: int,
+    now: datetime,
+    seconds: float,
+    reported_fpt: float,
+    lr: float,
+    loss: float,
+    grad_norm: float,
+) -> str:
+    """One iteration line, as training.py training_log() prints it (2024-01..2026-01 format)."""
+    throughput = reported_fpt * spec.tokens_per_step / (seconds * 1e12 * spec.gpus)
+    line = f" [{now:%Y-%m-%d %H:%M:%S}]"
+    line += f" iteration {step:8d}/{spec.steps:8d} |"
+    line += f" consumed samples: {step * spec.global_batch:12d} |"
+    line += f" elapsed time per iteration (ms): {seconds * 1000.0:.1f} |"
+    line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
+    line += f" learning rate: {lr:.6E} |"
+    line += f" global batch size: {spec.global_batch:5d} |"
+    line += " {}: {:.6E} |".format("lm loss", loss)
+    line += f" loss scale: {1.0:.1f} |"
+    line += f" grad norm: {grad_norm:.3f} |"
+    line += f" number of skipped iterations: {0:3d} |"
+    line += f" number of nan iterations: {0:3d} |"
+    return line
+
+
 def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
     """A Megatron-LM console log (format of training.py training_log, 2024-01..2026-01)."""
     steps, truth = simulate(spec)
@@ -266,22 +293,7 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
         lr = 3e-4 * min(1.0, st.step / 100)
         grad_norm = abs(rng.gauss(1.2, 0.2))
 
-        def line_for(seconds: float) -> str:
-            throughput = reported_fpt * spec.tokens_per_step / (seconds * 1e12 * spec.gpus)
-            line = f" [{now:%Y-%m-%d %H:%M:%S}]"
-            line += f" iteration {st.step:8d}/{spec.steps:8d} |"
-            line += f" consumed samples: {st.step * spec.global_batch:12d} |"
-            line += f" elapsed time per iteration (ms): {seconds * 1000.0:.1f} |"
-            line += f" throughput per GPU (TFLOP/s/GPU): {throughput:.1f} |"
-            line += f" learning rate: {lr:.6E} |"
-            line += f" global batch size: {spec.global_batch:5d} |"
-            line += " {}: {:.6E} |".format("lm loss", loss)
-            line += f" loss scale: {1.0:.1f} |"
-            line += f" grad norm: {grad_norm:.3f} |"
-            line += f" number of skipped iterations: {0:3d} |"
-            line += f" number of nan iterations: {0:3d} |"
-            return line
-
+        values = (reported_fpt, lr, loss, grad_norm)
         if spec.all_ranks:
             # every rank prints its own timing; the step takes as long as the slowest rank, which is
             # STRAGGLER_RANK on most steps
@@ -290,9 +302,9 @@ def megatron_log(spec: Spec) -> tuple[str, dict[str, Any]]:
             slowest = STRAGGLER_RANK % spec.gpus if rng.random() < 0.7 else rng.randrange(spec.gpus)
             for r in ranks:
                 seconds = elapsed if r == slowest else elapsed * (1 - rng.uniform(0.002, 0.02))
-                out.append(f"[default{r}]:{line_for(seconds)}")
+                out.append(f"[default{r}]:{_megatron_line(spec, st.step, now, seconds, *values)}")
         else:
-            out.append(line_for(elapsed))
+            out.append(_megatron_line(spec, st.step, now, elapsed, *values))
         window = []
         if spec.save_interval and st.step % spec.save_interval == 0:
             out.append(
