@@ -14,8 +14,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from logparse import synth  # noqa: E402
-from logparse.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
 from logparse.models import preset_dims  # noqa: E402
+from logparse.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
