@@ -175,3 +175,52 @@ def test_a_64mb_line_without_newline_fails_cleanly_and_fast(tmp_path):
 def test_unknown_format_lists_the_sets_tried(write_log):
     with pytest.raises(LogparseError, match=r"tried .*megatron.*; run `logparse patterns explain"):
         api.analyze(str(write_log("hello\nworld\n" * 100)))
+
+
+def _variants(text: str) -> dict[str, bytes]:
+    """The issue's list of inputs that must work, each applied to a real-format Megatron log."""
+    lines = text.splitlines()
+    it = [k for k, line in enumerate(lines) if " iteration " in line and "consumed samples" in line]
+    nan = list(lines)
+    nan[it[30]] = nan[it[30]].replace("lm loss: ", "lm loss: nan | x: ")
+    zero = list(lines)
+    zero[it[40]] = zero[it[40]].replace(
+        "elapsed time per iteration (ms): ", "elapsed time per iteration (ms): 0.0 | x: "
+    )
+    glued = list(lines)
+    glued[it[50]] = " 42%|####  | 50/120 [05:40<07:56, 6.79s/it]" + glued[it[50]]
+    interleaved = list(lines)
+    interleaved[it[60]] = "[default0]:[W1129 14:40:28.27] reducer warning[default7]:" + interleaved[it[60]]
+    return {
+        "truncated_last_line": (text.rstrip("\n")[:-40]).encode(),
+        "invalid_utf8": text.encode().replace(b"WARNING", b"WARN\xffING"),
+        "windows_line_endings": text.replace("\n", "\r\n").encode(),
+        "nan_values": "\n".join(nan).encode(),
+        "zero_step_time": "\n".join(zero).encode(),
+        "duplicated_lines": "".join(line + "\n" + line + "\n" for line in lines).encode(),
+        "interleaved_ranks": "\n".join(interleaved).encode(),
+        "tqdm_glued": "\n".join(glued).encode(),
+        "stops_mid_run": "\n".join(lines[: it[70]]).encode(),
+    }
+
+
+@pytest.mark.parametrize("name", list(_variants(megatron_text()[0])))
+def test_every_listed_input_works_through_the_cli(tmp_path, name):
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    text, truth = megatron_text()
+    path = tmp_path / f"{name}.log"
+    path.write_bytes(_variants(text)[name])
+    res = CliRunner().invoke(
+        cli,
+        ["analyze", str(path), "--hw", "h100", "--json", "--out", str(tmp_path / "o")],
+        catch_exceptions=False,
+    )
+    assert res.exit_code == 0, res.output
+    import json
+
+    s = json.loads(res.stdout)
+    assert s["stable"]["mfu_mean"] == pytest.approx(truth["stable_mfu"], rel=0.01)
+    assert s["lines"]["total"] == s["lines"]["matched"] + s["lines"]["unmatched"]
