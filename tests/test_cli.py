@@ -198,3 +198,15 @@ def test_readme_commands_run(tmp_path, monkeypatch):
             argv[argv.index("-o") + 1] = str(tmp_path / argv[argv.index("-o") + 1])
         res = CliRunner().invoke(cli, argv, catch_exceptions=False)
         assert res.exit_code == 0, (command, res.output)
+
+
+def test_readme_shows_what_the_main_command_prints(tmp_path, monkeypatch):
+    from tests.conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split("and prints:\n\n```\n", 1)[1].split("```", 1)[0].strip()
+    res = run("analyze", "sample_logs/megatron_llama2-7b_8xh100.log", "--gpus", "8", "--hw", "h100",
+              "--out", str(tmp_path))
+    printed = "\n".join(line for line in res.output.splitlines() if not line.strip().startswith("wrote "))
+    assert printed.strip() == shown
