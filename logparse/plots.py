@@ -176,7 +176,7 @@ def _assumptions(s) -> str:
         else "formula ?",
         f"N {m['params']:.4g} ({m['source']})" if m["params"] else "N ?",
         f"seq len {m['seq_len']} ({s['facts'].get('seq_len', {}).get('source', '?')})",
-        f"recompute {s['recompute']}",
+        f"recompute {s['recompute']}" + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
         f"step time: {s['steps']['step_time_source']}",
         f"stable = {s['stable'].get('averaging', '')}",
     ]
