@@ -27,7 +27,7 @@ from .frame import parse_log
 from .models import resolve_model
 from .patterns import PatternSet, load_sets
 from .phases import Phases, detect_phases
-from .resolve import Fact, Options, Run, resolve_run
+from .resolve import Fact, Options, Run, add_flag, resolve_run
 
 MFU_IMPOSSIBLE = 1.0
 
@@ -179,6 +179,14 @@ def utilization(run: Run, opts: Options) -> Utilization:
     else:
         steps["mfu"] = np.nan
         steps["hfu"] = np.nan
+    too_high = steps["mfu"] > MFU_IMPOSSIBLE
+    if too_high.any():
+        add_flag(steps, too_high, "mfu_above_100")
+        warnings.append(
+            f"{int(too_high.sum())} step(s) imply an MFU above 100% (first at step "
+            f"{int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
+            "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv"
+        )
     return Utilization(
         formula=formula,
         recompute=recompute,

@@ -352,7 +352,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
                 f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
             )
             steps.loc[bad, "step_time_s"] = np.nan
-            _add_flag(steps, bad, "bad_step_time")
+            add_flag(steps, bad, "bad_step_time")
     _check_consumed(steps, warnings)
     if step_time_source is not None:
         pass
@@ -366,7 +366,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
 
 
-def _add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
+def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
     if not mask.any():
         return
     if "flags" not in steps:
@@ -385,7 +385,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
     for col, bad in marks.items():
         if col in steps and pd.api.types.is_numeric_dtype(steps[col]):
             steps.loc[bad, col] = np.nan
-        _add_flag(steps, bad, f"nonfinite_{col}")
+        add_flag(steps, bad, f"nonfinite_{col}")
         first = int(steps.loc[bad, "line"].iloc[0])
         warnings.append(
             f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
@@ -393,7 +393,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
         )
     if "malformed" in steps and steps["malformed"].fillna(False).astype(bool).any():
         bad = steps["malformed"].fillna(False).astype(bool)
-        _add_flag(steps, bad, "malformed")
+        add_flag(steps, bad, "malformed")
         warnings.append(
             f"{int(bad.sum())} step line(s) have a value that does not read as a number "
             f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged"
@@ -444,7 +444,7 @@ def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
     jump = (d_consumed - expected).abs() > 0.01 * expected.abs() + 1
     jump &= d_consumed.notna() & expected.notna()
     if jump.any():
-        _add_flag(steps, jump, "consumed_jump")
+        add_flag(steps, jump, "consumed_jump")
         where = ", ".join(str(int(s)) for s in steps.loc[jump, "step"].head(5))
         warnings.append(
             f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "

@@ -224,3 +224,11 @@ def test_every_listed_input_works_through_the_cli(tmp_path, name):
     s = json.loads(res.stdout)
     assert s["stable"]["mfu_mean"] == pytest.approx(truth["stable_mfu"], rel=0.01)
     assert s["lines"]["total"] == s["lines"]["matched"] + s["lines"]["unmatched"]
+
+
+def test_a_step_whose_timing_implies_more_than_100_percent_is_flagged(sample):
+    # MaxText's first step is timed before the work finishes (`completed step: 1, seconds: 0.631,
+    # TFLOP/s/device: 5688.282`); the sample log reproduces it
+    a = api.analyze(sample("maxtext_llama2-7b_8xh100.log"), hw="h100", model="llama2-7b")
+    assert a.summary["flagged_steps"].get("mfu_above_100") == 1
+    assert a.summary["stable"]["mfu_mean"] < 1
