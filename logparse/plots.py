@@ -19,6 +19,29 @@ WARMUP_COLOR = "#bbbbbb"
 STABLE_COLOR = "#2ca02c"
 DIP_COLOR = "#d62728"
 RESTART_COLOR = "#9467bd"
+ENVELOPE_ABOVE = 4000  # steps; beyond this the curves are drawn as per-bin envelopes
+ENVELOPE_BINS = 1500
+
+
+def envelope(x: np.ndarray, y: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, ...]:
+    """Per-bin x centre, min, mean and max of y (NaNs ignored): a downsampling that keeps extremes."""
+    edges = np.linspace(0, len(x), bins + 1).astype(int)
+    xs, lo, mean, hi = [], [], [], []
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        if b <= a:
+            continue
+        chunk = y[a:b]
+        ok = chunk[np.isfinite(chunk)]
+        xs.append(x[a:b].mean())
+        if len(ok):
+            lo.append(ok.min())
+            mean.append(ok.mean())
+            hi.append(ok.max())
+        else:
+            lo.append(np.nan)
+            mean.append(np.nan)
+            hi.append(np.nan)
+    return np.array(xs), np.array(lo), np.array(mean), np.array(hi)
 
 
 def _series(steps, col):
@@ -73,8 +96,13 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
                 ax.axvspan(
                     rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
                 )
+        min_width = 0.004 * (x[-1] - x[0]) if len(x) > 1 else 1  # a one-step dip in a long run stays visible
         for d in s["dips"]:
-            ax.axvspan(d["start_step"] - 0.5, d["end_step"] + 0.5, color=DIP_COLOR, alpha=0.25, lw=0)
+            half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)
+            centre = (d["start_step"] + d["end_step"]) / 2
+            ax.axvspan(centre - half, centre + half, color=DIP_COLOR, alpha=0.25, lw=0)
+            if kind == "mfu":
+                ax.plot([centre], [0], marker="^", color=DIP_COLOR, ms=7, clip_on=False, zorder=5)
         for r in s["restarts"]:
             ax.axvline(
                 r["resumed_from"] if r["resumed_from"] is not None else r["at_step"],
@@ -96,7 +124,14 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
             )
             ax.set_yticks([])
             continue
-        ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
+        if len(x) > ENVELOPE_ABOVE:
+            # too many steps to draw one by one: per bin, the min-max envelope and the mean, so a
+            # one-step dip stays visible
+            xs, lo, mean, hi = envelope(np.asarray(x, dtype=float), y)
+            ax.fill_between(xs, lo, hi, color="#1f77b4", alpha=0.3, lw=0)
+            ax.plot(xs, mean, lw=0.8, color="#1f77b4")
+        else:
+            ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
         if kind == "mfu" and st["mfu_mean"] is not None:
             ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
             ax.text(
@@ -176,7 +211,8 @@ def _assumptions(s) -> str:
         else "formula ?",
         f"N {m['params']:.4g} ({m['source']})" if m["params"] else "N ?",
         f"seq len {m['seq_len']} ({s['facts'].get('seq_len', {}).get('source', '?')})",
-        f"recompute {s['recompute']}" + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
+        f"recompute {s['recompute']}"
+        + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
         f"step time: {s['steps']['step_time_source']}",
         f"stable = {s['stable'].get('averaging', '')}",
     ]

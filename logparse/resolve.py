@@ -645,8 +645,10 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     source = _throughput(steps, seq_len, n_gpus, warnings)
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
-            warnings.append("the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
-                            "figures, but cluster-wide tokens/s cannot be given; pass --gpus")
+            warnings.append(
+                "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
+                "figures, but cluster-wide tokens/s cannot be given; pass --gpus"
+            )
         else:
             warnings.append("the number of GPUs is unknown: pass --gpus to get per-GPU throughput and MFU")
     if seq is None:

@@ -206,7 +206,28 @@ def test_readme_shows_what_the_main_command_prints(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     readme = (ROOT / "README.md").read_text()
     shown = readme.split("and prints:\n\n```\n", 1)[1].split("```", 1)[0].strip()
-    res = run("analyze", "sample_logs/megatron_llama2-7b_8xh100.log", "--gpus", "8", "--hw", "h100",
-              "--out", str(tmp_path))
+    res = run(
+        "analyze",
+        "sample_logs/megatron_llama2-7b_8xh100.log",
+        "--gpus",
+        "8",
+        "--hw",
+        "h100",
+        "--out",
+        str(tmp_path),
+    )
     printed = "\n".join(line for line in res.output.splitlines() if not line.strip().startswith("wrote "))
     assert printed.strip() == shown
+
+
+def test_long_runs_are_drawn_as_envelopes_that_keep_one_step_dips():
+    import numpy as np
+
+    from logparse.plots import envelope
+
+    x = np.arange(100_000, dtype=float)
+    y = np.full(100_000, 45.0)
+    y[61_234] = 13.0  # one slow step
+    xs, lo, mean, hi = envelope(x, y)
+    assert len(xs) == 1500 and lo.min() == 13.0 and hi.max() == 45.0
+    assert np.count_nonzero(lo < 45) == 1
