@@ -37,6 +37,9 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             _fail("interrupted", 130)
         except MemoryError:
             _fail("out of memory")
+        except OSError as exc:  # an output folder that cannot be made, a full disk, a read-only path
+            where = exc.filename or ""
+            _fail(f"{where}: {exc.strerror or exc}" if where else str(exc))
         except Exception as exc:  # a bug: say so in one line, keep the traceback for LOGPARSE_DEBUG
             if os.environ.get("LOGPARSE_DEBUG"):
                 raise
@@ -245,7 +248,12 @@ def patterns_test(directory: str | None) -> None:
         raise LogparseError(f"{folder}: no pattern files (*.toml) here")
     failed = 0
     for path in files:
-        ps = patterns.load_file(path)
+        try:
+            ps = patterns.load_file(path)
+        except LogparseError as exc:
+            failed += 1
+            click.echo(f"FAIL {exc}")
+            continue
         problems = patterns.sample_failures(ps)
         if problems:
             failed += 1

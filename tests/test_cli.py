@@ -231,3 +231,17 @@ def test_long_runs_are_drawn_as_envelopes_that_keep_one_step_dips():
     xs, lo, mean, hi = envelope(x, y)
     assert len(xs) == 1500 and lo.min() == 13.0 and hi.max() == 45.0
     assert np.count_nonzero(lo < 45) == 1
+
+
+def test_unwritable_outputs_and_broken_pattern_files_are_one_line_errors(tmp_path):
+    res = CliRunner().invoke(cli, ["parse", MEGATRON, "-o", str(tmp_path / "missing" / "x.csv")])
+    assert res.exit_code == 1 and res.output.startswith("error: ") and "internal" not in res.output
+    (tmp_path / "bad.toml").write_text("[formt]\n")
+    (tmp_path / "toy.toml").write_text(
+        "[format]\nname = 'toy'\ndetect = ['^toy']\n[[line]]\nname = 's'\nkind = 'step'\n"
+        "regex = '^toy (?P<step>\\d+)'\n[[sample]]\nline = 'toy 3'\nexpect = { step = 3 }\n"
+    )
+    res = CliRunner().invoke(cli, ["patterns", "test", str(tmp_path)])
+    assert res.exit_code == 1
+    assert "FAIL" in res.output and "bad.toml: missing the [format] table" in res.output
+    assert "ok   " in res.output and "toy.toml" in res.output  # the good file is still checked
