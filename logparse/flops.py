@@ -11,7 +11,7 @@ counted whether or not it is tied. Sources: ../shared/reference/flops_and_peaks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from .errors import LogparseError
 
@@ -276,7 +276,3 @@ def train_time_s(
 ) -> float:
     """Wall seconds to train `tokens` at a given MFU (seed 3, section 3.2)."""
     return tokens * flops_per_tok / (peak_tflops_per_gpu * 1e12 * gpus * mfu_)
-
-
-def dims_fields() -> list[str]:
-    return [f.name for f in fields(ModelDims)]

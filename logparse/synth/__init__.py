@@ -140,7 +140,7 @@ def _warm(spec: Spec, i: int) -> float:
 STRAGGLER_RANK = 5
 
 
-def _prefixed(spec: Spec, text: str, rng: random.Random, jitter: bool = False) -> list[str]:
+def _prefixed(spec: Spec, text: str, rng: random.Random) -> list[str]:
     if not spec.all_ranks:
         return [text]
     ranks = list(range(spec.gpus))
