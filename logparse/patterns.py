@@ -635,12 +635,30 @@ def pattern_dirs(extra: Iterable[str] = ()) -> list[Path]:
     return dirs
 
 
+_LOADED: dict[tuple, dict[str, PatternSet]] = {}
+_ORDERS: dict[tuple, tuple[dict[str, PatternSet], list[str]]] = {}
+
+
 def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dict[str, PatternSet]:
-    """All pattern sets, shipped first; a later folder's set with the same name overrides."""
-    sets: dict[str, PatternSet] = {}
-    for d in pattern_dirs(extra_dirs):
+    """All pattern sets, shipped first; a later folder's set with the same name overrides.
+
+    Loaded once per process for the same files (path and modification time): `logparse batch`
+    analyzes many logs without compiling and checking every set again."""
+    dirs = pattern_dirs(extra_dirs)
+    for d in dirs:
         if not d.is_dir():
             raise PatternError(f"{d}: pattern folder does not exist")
+    files = [path for d in dirs for path in sorted(d.glob("*.toml"))]
+    key = (check_samples, *((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
+    if key not in _LOADED:
+        _LOADED.clear()
+        _LOADED[key] = _load_sets(dirs, check_samples)
+    return _LOADED[key]
+
+
+def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
+    sets: dict[str, PatternSet] = {}
+    for d in dirs:
         for path in sorted(d.glob("*.toml")):
             ps = load_file(path)
             if check_samples:
@@ -654,6 +672,14 @@ def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dic
 def specificity_order(sets: dict[str, PatternSet]) -> list[str]:
     """Set names, more specific first (lnav's method): a set whose samples another set's patterns
     also match is the more specific one and is tried first."""
+    key = tuple((name, id(ps)) for name, ps in sorted(sets.items()))
+    if key not in _ORDERS:
+        _ORDERS.clear()
+        _ORDERS[key] = (dict(sets), _specificity_order(sets))  # the sets are kept so their ids stay theirs
+    return list(_ORDERS[key][1])
+
+
+def _specificity_order(sets: dict[str, PatternSet]) -> list[str]:
     from .reader import clean_text
 
     names = sorted(sets)
