@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from . import hardware
 from .errors import LogparseError
 from .flops import ModelDims
 from .frame import parse_log
+from .reader import Record
 from .models import resolve_model
 from .patterns import PatternSet, load_sets
 from .phases import Phases, detect_phases
@@ -89,11 +91,14 @@ def _sets(opts: Options) -> dict[str, PatternSet]:
     return load_sets(opts.pattern_dirs)
 
 
-def resolve(path: str | os.PathLike[str], **options: Any) -> Run:
-    """Read and resolve a log: one row per optimizer step, every fact with its source."""
+def resolve(
+    path: str | os.PathLike[str], *, on_unmatched: Callable[[Record], None] | None = None, **options: Any
+) -> Run:
+    """Read and resolve a log: one row per optimizer step, every fact with its source.
+    `on_unmatched` is called with every line no pattern matched."""
     opts = _options(options)
     path = str(path)
-    parsed = parse_log(path, _sets(opts), opts.format)
+    parsed = parse_log(path, _sets(opts), opts.format, on_unmatched=on_unmatched)
     return resolve_run(parsed, opts, run_name(path))
 
 
@@ -229,19 +234,10 @@ def impossible_mfu_message(mfu: float, run: Run, util: Utilization) -> str:
     )
 
 
-def write_unmatched(path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any) -> int:
-    """Write every line no pattern matched as `<line number>\\t<text>`; return how many."""
-    opts = _options(options)
-    count = 0
+def write_unmatched(path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any) -> Run:
+    """Resolve a log and write every line no pattern matched to `out` as `<line number>\\t<text>`."""
     with open(out, "w", encoding="utf-8") as fh:
-
-        def sink(rec: Any) -> None:
-            nonlocal count
-            count += 1
-            fh.write(f"{rec.line}\t{rec.text}\n")
-
-        parse_log(str(path), _sets(opts), opts.format, on_unmatched=sink)
-    return count
+        return resolve(path, on_unmatched=lambda rec: fh.write(f"{rec.line}\t{rec.text}\n"), **options)
 
 
 _SHAPE_NUM = regex.compile(r"\d+(?:[.,:]\d+)*(?:[eE][-+]?\d+)?")

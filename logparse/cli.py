@@ -149,10 +149,8 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
     """Write the resolved step frame of a log (one row per optimizer step)."""
     kwargs = _api_kwargs(kw)
-    run = api.resolve(log, **kwargs)
+    run = api.write_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
     frame = steps_frame(run.steps)
-    if unmatched:
-        api.write_unmatched(log, unmatched, **kwargs)
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)
         return
