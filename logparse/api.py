@@ -11,9 +11,9 @@ Everything the CLI does is a call here, so a notebook gets the same answers:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,10 +25,10 @@ from . import hardware
 from .errors import LogparseError
 from .flops import ModelDims
 from .frame import parse_log
-from .reader import Record
 from .models import resolve_model
 from .patterns import PatternSet, load_sets
 from .phases import Phases, detect_phases
+from .reader import Record
 from .resolve import Fact, Options, Run, add_flag, resolve_run
 
 MFU_IMPOSSIBLE = 1.0
