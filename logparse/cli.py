@@ -120,12 +120,15 @@ def cli() -> None:
 def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
     """Analyze training log(s): write report.png, summary.json and steps.csv."""
     summaries = []
-    for log in logs:
+    names = [api.run_name(log) for log in logs]
+    for log, name in zip(logs, names, strict=True):
         analysis = api.analyze(log, **_api_kwargs(kw))
+        if names.count(name) > 1:  # train.log in several run folders: keep their outputs apart
+            name = f"{Path(log).resolve().parent.name}_{name}"
         if out_dir is None:
-            target = default_out_dir(analysis.run.name)
+            target = default_out_dir(name)
         else:
-            target = Path(out_dir) / analysis.run.name if len(logs) > 1 else Path(out_dir)
+            target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
         paths = write_outputs(analysis, target)
         summaries.append(analysis.summary)
         if not as_json:

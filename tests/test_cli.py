@@ -245,3 +245,22 @@ def test_unwritable_outputs_and_broken_pattern_files_are_one_line_errors(tmp_pat
     assert res.exit_code == 1
     assert "FAIL" in res.output and "bad.toml: missing the [format] table" in res.output
     assert "ok   " in res.output and "toy.toml" in res.output  # the good file is still checked
+
+
+def test_same_named_logs_get_separate_output_folders(tmp_path):
+    import shutil
+
+    for run_dir in ("run_a", "run_b"):
+        (tmp_path / run_dir).mkdir()
+        shutil.copy(MEGATRON, tmp_path / run_dir / "train.log")
+    res = run(
+        "analyze",
+        str(tmp_path / "run_a" / "train.log"),
+        str(tmp_path / "run_b" / "train.log"),
+        "--hw",
+        "h100",
+        "--out",
+        str(tmp_path / "out"),
+    )
+    assert res.exit_code == 0
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"run_a_train", "run_b_train"}
