@@ -60,13 +60,23 @@ def find_logs(folder: str | os.PathLike[str]) -> list[Path]:
     return logs
 
 
-def _one(args: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+def run_names(logs: list[Path], root: Path) -> list[str]:
+    """Run names: the file's name, or its path under `root` when several runs share a file name."""
+    from .api import run_name
+
+    names = [run_name(str(p)) for p in logs]
+    return [
+        "_".join([*p.relative_to(root).parent.parts, n]) if names.count(n) > 1 else n
+        for p, n in zip(logs, names, strict=True)
+    ]
+
+
+def _one(args: tuple[str, str, dict[str, Any], str]) -> dict[str, Any]:
     """Analyze one log; a failure is a row with its error, never the end of the batch."""
     from . import api
     from .report import write_outputs
 
-    path, out_root, options = args
-    name = api.run_name(path)
+    path, out_root, options, name = args
     row: dict[str, Any] = {"run": name, "source": path}
     try:
         analysis = api.analyze(path, **options)
@@ -120,7 +130,9 @@ def run_batch(
     logs = find_logs(folder)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    work = [(str(p), str(out), options) for p in logs]
+    work = [
+        (str(p), str(out), options, name) for p, name in zip(logs, run_names(logs, Path(folder)), strict=True)
+    ]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results: Iterable[dict[str, Any]] = pool.map(_one, work)

@@ -64,3 +64,16 @@ def test_compare_by_step_tokens_and_time(tmp_path):
         assert res.exit_code == 0, res.output
         assert png.read_bytes()[:4] == b"\x89PNG"
         assert "megatron_resumed_8xh100" in res.output
+
+
+def test_batch_keeps_same_named_logs_apart(tmp_path):
+    for run_dir in ("2024-09-01", "2024-09-02"):
+        (tmp_path / "runs" / run_dir).mkdir(parents=True)
+        shutil.copy(SAMPLES / "megatron_llama2-7b_8xh100.log", tmp_path / "runs" / run_dir / "train.log")
+    res = CliRunner().invoke(
+        cli, ["batch", str(tmp_path / "runs"), "--hw", "h100", "--out", str(tmp_path / "out")]
+    )
+    assert res.exit_code == 0, res.output
+    index = pd.read_csv(tmp_path / "out" / "index.csv")
+    assert sorted(index["run"]) == ["2024-09-01_train", "2024-09-02_train"]
+    assert (tmp_path / "out" / "2024-09-01_train" / "summary.json").exists()
