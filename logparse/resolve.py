@@ -391,8 +391,8 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
             f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
             "kept as steps, the value is NaN and the step is flagged"
         )
-    if "malformed" in steps and steps["malformed"].fillna(False).astype(bool).any():
-        bad = steps["malformed"].fillna(False).astype(bool)
+    if "malformed" in steps and steps["malformed"].eq(True).any():
+        bad = steps["malformed"].eq(True)
         add_flag(steps, bad, "malformed")
         warnings.append(
             f"{int(bad.sum())} step line(s) have a value that does not read as a number "
