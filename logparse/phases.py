@@ -50,9 +50,12 @@ class Phases:
     noise: float | None  # relative noise (sigma / reference)
     warmup_end_step: int | None  # first stable step
     warmup_steps: int | None
-    stable_mask: pd.Series
+    stable_mask: pd.Series  # aligned with the steps frame, False where no stable window was found
     dips: list[Dip]
     rule: str
+
+    def stable_rows(self, steps: pd.DataFrame) -> pd.DataFrame:
+        return steps[self.stable_mask]
 
 
 def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:

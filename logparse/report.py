@@ -78,7 +78,7 @@ def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
 
 def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
     steps = run.steps
-    stable = steps[phases.stable_mask] if len(phases.stable_mask) else steps.iloc[0:0]
+    stable = phases.stable_rows(steps)
     empty = {
         "start_step": None,
         "end_step": None,
@@ -192,7 +192,7 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
         elif kinds & {"checkpoint_save", "eval"}:
             what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
             found.append(f"the dip at steps {d.start_step}-{d.end_step} coincides with {what}")
-    steps = run.steps[phases.stable_mask] if len(phases.stable_mask) else run.steps.iloc[0:0]
+    steps = phases.stable_rows(run.steps)
     if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
         y = steps["tokens_per_s"].to_numpy(dtype=float)
         x = steps["step"].to_numpy(dtype=float)

@@ -354,14 +354,12 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             steps.loc[bad, "step_time_s"] = np.nan
             add_flag(steps, bad, "bad_step_time")
     _check_consumed(steps, warnings)
-    if step_time_source is not None:
-        pass
-    elif "step_time_s" in steps and steps["step_time_s"].notna().any():
-        step_time_source = "log"
-        if parsed.interval_patterns:
-            step_time_source = "log (averaged over each log interval)"
-    else:
-        step_time_source = _fill_step_time(steps, progress, facts, warnings)
+    if step_time_source is None:
+        if "step_time_s" in steps and steps["step_time_s"].notna().any():
+            interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
+            step_time_source = "log" + interval
+        else:
+            step_time_source = _fill_step_time(steps, progress, facts, warnings)
 
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
 
@@ -419,7 +417,6 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
         if "rank" in steps and steps["rank"].notna().any():
             # a synchronous step lasts as long as its slowest rank
             merged["step_time_s"] = merged["step_time_s_max"]
-        if "rank" in steps and steps["rank"].notna().any():
             timed = steps.dropna(subset=["step_time_s", "rank"])
             if len(timed):
                 slowest = timed.loc[timed.groupby(key, sort=False)["step_time_s"].idxmax()]
