@@ -22,7 +22,6 @@ from .reader import ReadStats, Record, read_records
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
 SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share of the winner's hits
-EXAMPLES_KEPT = 20
 
 
 @dataclass
@@ -43,16 +42,9 @@ class ParsedLog:
     events: pd.DataFrame  # event lines
     facts: dict[str, list[FactObservation]]
     lines: dict[str, int]
-    unmatched_examples: list[tuple[int, str]] = field(default_factory=list)
-    malformed_examples: list[tuple[int, str]] = field(default_factory=list)
     interval_patterns: set[str] = field(default_factory=set)
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
-
-    def fact(self, name: str) -> FactObservation | None:
-        """The last observation of a fact (the latest attempt of a restarted run wins)."""
-        obs = self.facts.get(name)
-        return obs[-1] if obs else None
 
 
 def choose_sets(
@@ -131,13 +123,12 @@ def parse_log(
     events: list[dict[str, Any]] = []
     facts: dict[str, list[FactObservation]] = {}
     counts = {"matched": 0, "unmatched": 0, "malformed": 0}
-    unmatched_examples: list[tuple[int, str]] = []
-    malformed_examples: list[tuple[int, str]] = []
     interval: set[str] = set()
     notes: dict[str, str] = {}
 
     open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
     aggregates: dict[str, str] = {}
+    seen: set[str] = set()
     records: Iterator[Record] = chain(head, stream)
     for rec in records:
         hit = None
@@ -147,8 +138,6 @@ def parse_log(
                 break
         if hit is None:
             counts["unmatched"] += 1
-            if len(unmatched_examples) < EXAMPLES_KEPT:
-                unmatched_examples.append((rec.line, rec.text[:300]))
             if on_unmatched is not None:
                 on_unmatched(rec)
             continue
@@ -157,14 +146,14 @@ def parse_log(
         problems = values.pop(PROBLEMS, None)
         if problems:
             counts["malformed"] += 1
-            if len(malformed_examples) < EXAMPLES_KEPT:
-                malformed_examples.append((rec.line, problems[0]))
         pattern = f"{spec.set_name}.{spec.name}"
-        if spec.note and pattern not in notes:
-            notes[pattern] = spec.note
-        for fs in spec.fields.values():
-            if fs.aggregate != "first":
-                aggregates[fs.column] = fs.aggregate
+        if pattern not in seen:  # what a pattern says about its numbers, noted once per pattern
+            seen.add(pattern)
+            if spec.note:
+                notes[pattern] = spec.note
+            aggregates.update(
+                {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
+            )
         if spec.continues is not None:
             # a line inside a multi-line record (Composer, OLMo): its values join the block's row
             at = open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
@@ -221,8 +210,6 @@ def parse_log(
         events=pd.DataFrame(events),
         facts=facts,
         lines=lines,
-        unmatched_examples=unmatched_examples,
-        malformed_examples=malformed_examples,
         interval_patterns=interval,
         notes=notes,
         aggregates=aggregates,
