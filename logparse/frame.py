@@ -127,6 +127,9 @@ def parse_log(
     notes: dict[str, str] = {}
 
     open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
+    last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
+    pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+    unattached = 0
     aggregates: dict[str, str] = {}
     seen: set[str] = set()
     records: Iterator[Record] = chain(head, stream)
@@ -160,6 +163,20 @@ def parse_log(
             if at is not None:
                 rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
             continue
+        if spec.attach == "previous":
+            at = last_step_row.get(rec.rank)
+            if at is None:
+                unattached += 1
+            else:
+                rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
+            continue
+        if spec.attach == "next":
+            held = pending.get(rec.rank)
+            merged = {**values, **held[1]} if held else dict(values)  # the earlier line's values stay
+            if problems:
+                merged["malformed"] = True
+            pending[rec.rank] = (held[0] if held else rec.line, merged)
+            continue
         if spec.kind in ("step", "progress"):
             if spec.interval:
                 interval.add(pattern)
@@ -176,7 +193,15 @@ def parse_log(
             if nonfinite:
                 row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
             row.update(values)
+            held = pending.pop(rec.rank, None)
+            if held is not None and spec.kind == "step":
+                for key, value in held[1].items():  # the step line's own values win
+                    row.setdefault(key, value)
+            elif held is not None:
+                pending[rec.rank] = held
             open_blocks[(pattern, rec.rank)] = rows.n
+            if spec.kind == "step":
+                last_step_row[rec.rank] = rows.n
             rows.append(row)
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
@@ -192,6 +217,7 @@ def parse_log(
             ev.update(values)
             events.append(ev)
 
+    unattached += len(pending)
     lines = {
         "total": stats.records,
         "matched": counts["matched"],
@@ -201,6 +227,7 @@ def parse_log(
         "physical": stats.physical_lines,
         "overlong": stats.overlong,
         "invalid_utf8_chars": stats.replaced_chars,
+        "unattached": unattached,  # attach lines with no step record to join (counted as matched)
     }
     return ParsedLog(
         path=path,

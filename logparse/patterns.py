@@ -37,6 +37,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 REGEX_TIMEOUT_S = 0.25
+WINDOWS = ("log_interval", "epoch", "unknown")  # named windows a field's average can span
+SMOOTHINGS = ("mean", "ema")
+ATTACH = ("previous", "next")
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
 PROBLEMS = "__problems__"
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
@@ -203,6 +206,10 @@ class FieldSpec:
     scope: str | None = None
     missing: tuple[str, ...] = ()  # printed values that mean "not known" (nanoGPT's -100.00 mfu)
     aggregate: str = "first"  # how rows of one step combine: first | sum | mean | last | max
+    # a value averaged over several steps: window = N steps, "log_interval", or "epoch" (running
+    # average since the epoch began); smoothing = "mean" (a plain window) or "ema" (tqdm-style)
+    window: int | str | None = None
+    smoothing: str | None = None
 
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
@@ -254,6 +261,8 @@ class LineSpec:
     interval: bool = False  # values are averages over the log interval (Megatron)
     note: str | None = None  # what a reader of the numbers must know (shown in the summary)
     continues: str | None = None  # a block line: its values join the last row of this [[line]]
+    # a line without its own step: its values join the previous or the next step record (same rank)
+    attach: str | None = None
     source_file: str = ""
 
     def match(self, text: str) -> dict[str, Any] | None:
@@ -371,6 +380,8 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         "unit",
         "missing",
         "aggregate",
+        "window",
+        "smoothing",
     }
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -400,6 +411,16 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
     scale = spec.get("scale", 1.0)
     if not isinstance(scale, (int, float)) or isinstance(scale, bool):
         raise PatternError(f"{where}: scale must be a number")
+    window = spec.get("window")
+    if window is not None and not (
+        (isinstance(window, int) and not isinstance(window, bool) and window >= 1) or window in WINDOWS
+    ):
+        raise PatternError(f"{where}: window must be a number of steps or one of {', '.join(WINDOWS)}")
+    smoothing = spec.get("smoothing")
+    if smoothing is not None and smoothing not in SMOOTHINGS:
+        raise PatternError(f"{where}: smoothing must be one of {', '.join(SMOOTHINGS)}")
+    if smoothing is not None and window is None:
+        window = "unknown"
     return FieldSpec(
         source=source,
         column=column,
@@ -410,12 +431,24 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         scope=scope,
         missing=tuple(str(v) for v in spec.get("missing", ())),
         aggregate=_aggregate(spec.get("aggregate", "first"), where),
+        window=window,
+        smoothing=smoothing,
     )
 
 
 def _aggregate(value: Any, where: str) -> str:
     if value not in ("first", "sum", "mean", "last", "max"):
         raise PatternError(f"{where}: aggregate must be first, sum, mean, last or max")
+    return str(value)
+
+
+def _attach(value: Any, kind: str, continues: Any, where: str) -> str | None:
+    if value is None:
+        return None
+    if value not in ATTACH:
+        raise PatternError(f'{where}: attach must be "previous" or "next"')
+    if kind != "step" or continues is not None:
+        raise PatternError(f"{where}: attach applies to step lines that do not continue a block")
     return str(value)
 
 
@@ -460,6 +493,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             "description",
             "note",
             "continues",
+            "attach",
         }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -519,6 +553,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 interval=bool(ld.get("interval", False)),
                 note=ld.get("note"),
                 continues=ld.get("continues"),
+                attach=_attach(ld.get("attach"), kind, ld.get("continues"), where),
                 source_file=source_file,
             )
         )
