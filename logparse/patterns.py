@@ -201,6 +201,7 @@ class FieldSpec:
     column: str  # canonical name after scope resolution
     type: str = "float"
     scale: float = 1.0
+    offset: float = 0.0  # added after scaling (Composer prints epoch + 1)
     suffix: bool = False
     invert: bool = False
     scope: str | None = None
@@ -217,7 +218,7 @@ class FieldSpec:
             return None
         if self.type == "float" and not self.invert:
             try:
-                return float(text) * self.scale  # hot path: plain numbers
+                return float(text) * self.scale + self.offset  # hot path: plain numbers
             except ValueError:
                 pass
         if text.strip().strip("'\"") in ("None", "null", "", "N/A", "n/a"):
@@ -233,8 +234,8 @@ class FieldSpec:
         if self.type == "int" and self.scale == 1.0 and not self.invert:
             digits = text.strip().strip("'\"").replace(",", "").replace("_", "")
             if digits.lstrip("-+").isdigit():
-                return int(digits)  # exact, even past 2**53 (HF prints sys.maxsize epochs)
-        value = to_number(text, self.suffix) * self.scale
+                return int(digits) + int(self.offset)  # exact, even past 2**53 (HF prints sys.maxsize epochs)
+        value = to_number(text, self.suffix) * self.scale + self.offset
         if self.invert:
             value = 1.0 / value if value else math.nan
         if self.type == "int":
@@ -374,6 +375,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         "column",
         "type",
         "scale",
+        "offset",
         "suffix",
         "invert",
         "scope",
@@ -426,6 +428,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         column=column,
         type=vtype,
         scale=float(scale),
+        offset=float(spec.get("offset", 0.0)),
         suffix=bool(spec.get("suffix", False)),
         invert=bool(spec.get("invert", False)),
         scope=scope,

@@ -256,7 +256,7 @@ def test_composer_real_lines_scope():
 
 def test_composer_header_counts_optimizer_steps_and_mfu_is_a_fraction():
     spec, v = read("composer", "[batch=120/4800]:")
-    assert spec.name == "batch" and spec.step == "optimizer" and v == {"step": 120}
+    assert spec.name == "batch" and spec.step == "optimizer" and v == {"step": 120, "progress_total": 4800}
     _, v = read("composer", "\t Train throughput/device/mfu: 0.4312")
     assert v == {"reported_mfu": 0.4312}  # already a fraction, not a percentage
     _, v = read("composer", "\t Train throughput/batches_per_sec: 0.1250")
