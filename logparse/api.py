@@ -103,8 +103,11 @@ def resolve(
 
 
 def parse(path: str | os.PathLike[str], **options: Any) -> pd.DataFrame:
-    """The resolved step frame of a log (canonical columns), without hardware assumptions."""
-    return resolve(path, **options).steps
+    """The resolved step frame of a log (canonical columns), without hardware assumptions: every
+    row of the file, every run and attempt in the order they ran (a step logged again by a later
+    attempt keeps only its later row)."""
+    run = resolve(path, **options)
+    return run.all_steps if run.all_steps is not None else run.steps
 
 
 def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:

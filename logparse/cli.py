@@ -74,6 +74,11 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="Micro-batches per optimizer step, when the log counts micro-batches and does not say.",
         ),
         click.option(
+            "--segment",
+            type=int,
+            help="Analyze only this segment (see `segments` in summary.json). Default: the file's last run.",
+        ),
+        click.option(
             "--recompute",
             type=click.Choice(["none", "selective", "full"]),
             help="Activation recomputation, for HFU.",

@@ -321,6 +321,8 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "eta": _eta(run, stable),
         "dips": [d.as_dict() for d in phases.dips],
         "restarts": [r.as_dict() for r in run.restarts],
+        "segments": [seg.as_dict() for seg in run.segments],
+        "analyzed": run.analyzed,
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
         "reported": reported,

@@ -18,6 +18,7 @@ import pandas as pd
 
 from .errors import LogparseError
 from .frame import ParsedLog
+from .segments import EpochMark, Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Options:
     pattern_dirs: tuple[str, ...] = ()
     target_tokens: float | None = None
     grad_accum: int | None = None
+    segment: int | None = None  # analyze only this segment (default: the last run in the file)
 
 
 @dataclass
@@ -86,6 +88,7 @@ class ResolvedSteps:
     warnings: list[str] = field(default_factory=list)
     step_numbering: str = "log"
     step_time_source: str | None = None
+    segments: list[Segment] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -170,61 +173,46 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
 
 
 # ------------------------------------------------------------------------------------------------
-# restarts
-
-
-def _restart_lines(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
-    """Lines where a new attempt begins: the step counter goes back (on the rank that prints most),
-    or a start / checkpoint-load line appears after steps were logged."""
-    if steps.empty:
-        return []
-    ref = steps
-    if "rank" in steps and steps["rank"].notna().any():
-        counts = steps["rank"].value_counts()
-        ref_rank = sorted(counts[counts == counts.max()].index)[0]
-        ref = steps[steps["rank"] == ref_rank]
-    ref = ref.sort_values("line", kind="stable")
-    s = ref["step"].to_numpy()
-    lines = ref["line"].to_numpy()
-    boundaries = {int(lines[i]) for i in range(1, len(s)) if s[i] < s[i - 1]}
-    if not events.empty and "event" in events:
-        first_line = int(steps["line"].min())
-        for line in events.loc[events["event"].isin(["start", "checkpoint_load"]), "line"]:
-            if line > first_line:
-                later = ref[ref["line"] > line]
-                earlier = ref[ref["line"] < line]
-                if len(later) and len(earlier):
-                    # the boundary is at the first step line after the marker
-                    boundaries.add(int(later["line"].iloc[0]))
-    return sorted(boundaries)
+# restarts and appended runs
 
 
 def split_segments(
-    steps: pd.DataFrame, events: pd.DataFrame, facts: dict[str, Fact]
-) -> tuple[pd.DataFrame, list[Restart]]:
-    """Assign `segment`, drop steps a later attempt redid, and describe each restart."""
-    boundaries = _restart_lines(steps, events)
+    steps: pd.DataFrame, parsed: ParsedLog, facts: dict[str, Fact], epochs: list[EpochMark]
+) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
+    """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
+    again, describe each restart, and list every stretch of the counter (epochs included)."""
+    events = parsed.events
+    cuts = boundaries(steps, events)
     steps = steps.copy()
-    steps["segment"] = np.searchsorted(
-        np.array(boundaries, dtype=float), steps["line"].to_numpy(), side="right"
-    )
-    if not boundaries:
-        return steps, []
+    steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
+    kinds: list[str] = []
+    reasons: list[str] = []
+    for seg in range(1, len(cuts) + 1):
+        reason = new_run_reason(
+            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
+        )
+        kinds.append("new_run" if reason else "restart")
+        reasons.append(reason)
+    run_of_segment = np.cumsum([0] + [k == "new_run" for k in kinds])
+    steps["run"] = run_of_segment[steps["segment"].to_numpy()]
+
     restarts: list[Restart] = []
     keep = pd.Series(True, index=steps.index)
     cadence = _cadence(steps, facts)
-    for seg in range(1, len(boundaries) + 1):
-        new = steps[(steps["segment"] == seg)]
-        old = steps[(steps["segment"] < seg) & keep]
+    for seg in range(1, len(cuts) + 1):
+        if kinds[seg - 1] != "restart":
+            continue
+        new = steps[steps["segment"] == seg]
+        old = steps[(steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep]
         if new.empty or old.empty:
             continue
         first_new = int(new["step"].min())
-        at_step = int(old["step"].max())
+        at_step = int(old.sort_values("line")["step"].iloc[-1])
         resumed_from, source = None, "unknown"
         loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
         if not loads.empty and "step" in loads:
-            prev_line = boundaries[seg - 2] if seg >= 2 else -1
-            near = loads[(loads["line"] > prev_line) & (loads["line"] < boundaries[seg - 1])]
+            prev_line = cuts[seg - 2] if seg >= 2 else -1
+            near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])]
             near = near.dropna(subset=["step"])
             if len(near):
                 resumed_from, source = (
@@ -236,7 +224,9 @@ def split_segments(
                 first_new - cadence,
                 f"first step of the new attempt minus the log cadence ({cadence})",
             )
-        redone_mask = (steps["segment"] < seg) & keep & (steps["step"] >= first_new)
+        # the later attempt wins only the steps it logs again
+        redone_mask = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
+        redone_mask &= steps["step"].isin(set(new["step"]))
         redone = steps[redone_mask]
         redo_s = None
         if "step_time_s" in steps and len(redone):
@@ -244,7 +234,7 @@ def split_segments(
         # redone work that was never logged: between the resume point and the first redone log line
         gap_s = None
         if "timestamp" in steps and steps["timestamp"].notna().any():
-            last_old = old["timestamp"].dropna()
+            last_old = old.sort_values("line")["timestamp"].dropna()
             first_ts = new["timestamp"].dropna()
             if len(last_old) and len(first_ts):
                 first_row = new.loc[first_ts.index[0]]
@@ -255,10 +245,42 @@ def split_segments(
         if resumed_from is not None:
             redone_steps = max(0, at_step - resumed_from)
         else:
-            redone_steps = int(len(redone))
+            redone_steps = int(redone["step"].nunique())
         keep &= ~redone_mask
         restarts.append(Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost))
-    return steps[keep], restarts
+    steps = steps[keep]
+    return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs)
+
+
+def _describe(
+    steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: list[EpochMark]
+) -> list[Segment]:
+    """Every stretch of the counter, in line order: the start, each epoch, restart and new run."""
+    starts = [(0, "start", "", None)] + [(c, k, r, None) for c, k, r in zip(cuts, kinds, reasons)]
+    starts += [(m.line, "epoch", "", m.epoch) for m in epochs if m.line not in cuts]
+    starts.sort(key=lambda t: t[0])
+    ref = reference_rows(steps)
+    lines = ref["line"].to_numpy()
+    out: list[Segment] = []
+    for i, (line, kind, reason, epoch) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else math.inf
+        part = ref[(lines >= line) & (lines < end)]
+        if part.empty:
+            continue
+        first = part.iloc[0]
+        out.append(
+            Segment(
+                kind=kind,
+                first_step=int(first["step"]),
+                last_step=int(part["step"].iloc[-1]),
+                line=int(first["line"]) if kind == "start" else int(line),
+                segment=int(first["segment"]),
+                run=int(first["run"]),
+                epoch=None if epoch is None else int(epoch),
+                reason=reason,
+            )
+        )
+    return out
 
 
 def _cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
@@ -295,8 +317,15 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     if ga is not None:
         facts.setdefault("grad_accum", ga)
 
-    # micro-batch counters -> optimizer steps
+    # counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps)
     numbering = "log"
+    epochs: list[EpochMark] = []
+    counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
+    steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
+    if how:
+        numbering = how
+
+    # micro-batch counters -> optimizer steps
     if "micro_step" in steps:
         only_micro = steps["micro_step"].notna() & (steps["step"].isna() if "step" in steps else True)
         if only_micro.any():
@@ -335,12 +364,10 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         # row-local, so before restarts are split: the redone work's time is then known
         step_time_source = _step_time_from_samples(steps, facts)
 
-    steps, restarts = split_segments(steps, parsed.events, facts)
+    steps, restarts, segments = split_segments(steps, parsed, facts, epochs)
     steps = _merge_duplicates(steps, parsed.aggregates)
+    # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
-    if (steps["step"].diff().dropna() <= 0).any():
-        # restarts were resolved, so a step going back here means interleaved segments; keep the latest
-        steps = steps.drop_duplicates("step", keep="last").sort_values("step").reset_index(drop=True)
 
     steps["step_span"] = _step_span(steps, facts)
 
@@ -361,7 +388,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         else:
             step_time_source = _fill_step_time(steps, progress, facts, warnings)
 
-    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source)
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
 
 
 def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
@@ -530,6 +557,9 @@ class Run:
     step_numbering: str
     step_time_source: str | None
     throughput_source: str | None = None
+    segments: list[Segment] = field(default_factory=list)
+    all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
+    analyzed: str = "the whole log"
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
@@ -640,6 +670,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     n_gpus = float(gpus.value) if gpus is not None else np.nan
 
     source = _throughput(steps, seq_len, n_gpus, warnings)
+    analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
             warnings.append(
@@ -654,14 +685,49 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         name,
         parsed.path,
         parsed,
-        steps,
+        analyzed_steps,
         facts,
-        rs.restarts,
+        [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
         warnings,
         rs.step_numbering,
         rs.step_time_source,
         source,
+        rs.segments,
+        steps,
+        analyzed,
     )
+
+
+def _select(
+    steps: pd.DataFrame, segments: list[Segment], wanted: int | None, warnings: list[str]
+) -> tuple[pd.DataFrame, str]:
+    """The rows the analysis covers: the last run of the file, or the segment asked for."""
+    runs = sorted(steps["run"].unique()) if "run" in steps else [0]
+    if wanted is not None:
+        known = sorted(steps["segment"].unique())
+        if wanted not in known:
+            raise LogparseError(
+                f"--segment {wanted}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
+                "summary.json)"
+            )
+        chosen = steps[steps["segment"] == wanted].reset_index(drop=True)
+        return chosen, f"segment {wanted} (--segment)"
+    if len(runs) < 2:
+        return steps, "the whole log"
+    last = runs[-1]
+    begins = next(s for s in segments if s.kind == "new_run" and s.run == last)
+    others = ", ".join(
+        f"run {r}: steps {int(part['step'].iloc[0])}..{int(part['step'].iloc[-1])} (segment "
+        f"{int(part['segment'].iloc[0])})"
+        for r, part in steps[steps["run"] != last].groupby("run")
+    )
+    warnings.append(
+        f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
+        f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
+        "`logparse parse` and can be analyzed with --segment"
+    )
+    chosen = steps[steps["run"] == last].reset_index(drop=True)
+    return chosen, f"run {last} of {len(runs)} (the last)"
 
 
 def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
