@@ -1,10 +1,12 @@
-"""Phases: warmup end, the stable window, dips grouped into events, and post-restart warmups.
+"""Phases: regimes and the shifts between them, warmup end, the stable window, dips grouped into
+events, and post-restart warmups.
 
-The rules are stated, not tuned per run (peers_and_needs.md §3.4): the reference throughput is the
-median of the run's second half and its noise the scaled MAD there; warmup ends at the first step
-from which a few consecutive steps sit inside the noise band; a dip is a step more than
-max(5 sigma, 10%) below the reference (Falcon's "at least 10% shift"); consecutive dip steps form one
-event. No smoothing happens before detection.
+The rules are stated, not tuned per run (peers_and_needs.md §3.4): the run is cut into regimes of
+steady speed (regimes.py: a lasting change of more than 10% is a shift); each regime's reference is
+its median and its noise the scaled MAD of its later half; warmup ends at the first step from which a
+few consecutive steps sit inside the noise band of their regime; a dip is a step more than
+max(5 sigma, 10%) below its regime (Falcon's "at least 10% shift") and consecutive dip steps form one
+event. The stable window is one regime, the one that took most of the wall time: it never blends two.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it
@@ -45,14 +49,38 @@ class Dip:
 
 
 @dataclass
+class Regime:
+    start_step: int
+    end_step: int
+    rows: int
+    level: float  # median speed (the speed series' unit)
+    noise: float  # relative noise (sigma / level) in its later half
+    wall_s: float | None  # wall time of its rows, when step times are known
+
+
+@dataclass
+class Shift:
+    at_step: int
+    line: int
+    before: int  # index of the regime before
+    after: int
+    change: float  # relative change of the speed (after / before - 1)
+    near_events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class Phases:
-    reference: float | None  # steady-state throughput (the speed series' unit)
-    noise: float | None  # relative noise (sigma / reference)
+    reference: float | None  # steady-state throughput of the stable regime (the speed series' unit)
+    noise: float | None  # relative noise (sigma / reference) of the stable regime
     warmup_end_step: int | None  # first stable step
     warmup_steps: int | None
-    stable_mask: pd.Series  # aligned with the steps frame, False where no stable window was found
+    stable_mask: pd.Series  # aligned with the steps frame: stable rows of the stable regime
     dips: list[Dip]
     rule: str
+    regimes: list[Regime] = field(default_factory=list)
+    shifts: list[Shift] = field(default_factory=list)
+    stable_regime: int | None = None
+    lag_rows: int = 0  # how many rows the speed series lags the work it measures (a windowed average)
 
     def stable_rows(self, steps: pd.DataFrame) -> pd.DataFrame:
         return steps[self.stable_mask]
@@ -68,7 +96,22 @@ def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:
     return pd.Series(np.nan, index=steps.index), "none"
 
 
-def detect_phases(steps: pd.DataFrame, events: pd.DataFrame) -> Phases:
+def _climbing(x: np.ndarray) -> bool:
+    """A ramp, not a level: its last third runs more than SHIFT_MIN above its first third."""
+    third = max(1, len(x) // 3)
+    return bool(np.median(x[-third:]) > np.median(x[:third]) * (1 + SHIFT_MIN))
+
+
+def _noise(x: np.ndarray, level: float) -> float:
+    tail = x[len(x) // 2 :]
+    return float(np.median(np.abs(tail - level))) * 1.4826 / level if level > 0 and len(tail) else 0.0
+
+
+def detect_phases(
+    steps: pd.DataFrame, events: pd.DataFrame, lag_rows: int = 0, lag_note: str = ""
+) -> Phases:
+    """Regimes, warmup, dips and shifts of the speed series. `lag_rows` says how many rows a windowed
+    speed lags behind the work (its edges are moved back by it)."""
     speed, unit = speed_series(steps)
     valid = speed.notna() & np.isfinite(speed) & (speed > 0)
     phase = pd.Series(pd.NA, index=steps.index, dtype="object")
@@ -77,41 +120,119 @@ def detect_phases(steps: pd.DataFrame, events: pd.DataFrame) -> Phases:
         return Phases(None, None, None, None, pd.Series(False, index=steps.index), [], "too few timed steps")
 
     x = speed[valid]
-    tail = x.iloc[len(x) // 2 :]
-    ref = float(tail.median())
-    mad = float((tail - ref).abs().median()) * 1.4826
-    noise = mad / ref if ref > 0 else 0.0
-    band = max(BAND_SIGMAS * noise, BAND_FLOOR)
-    dip_thr = max(DIP_SIGMAS * noise, DIP_FLOOR)
+    xv = x.to_numpy()
+    idx = x.index
+    pieces = find_regimes(xv)
+    # a leading piece below the next that is still climbing, or lies in the first quarter, is warmup
+    while (
+        len(pieces) > 1
+        and pieces[0].level < pieces[1].level * (1 - SHIFT_MIN)
+        and (pieces[0].end <= 0.25 * len(xv) or _climbing(xv[pieces[0].start : pieces[0].end]))
+    ):
+        pieces = [Piece(0, pieces[1].end, pieces[1].level), *pieces[2:]]
+    regime_of = np.zeros(len(xv), dtype=int)
+    for r, p in enumerate(pieces):
+        regime_of[p.start : p.end] = r
+    level = np.array([pieces[r].level for r in regime_of])
+    noises = [_noise(xv[p.start : p.end], p.level) for p in pieces]
+    noise = np.array([noises[r] for r in regime_of])
+    band = np.maximum(BAND_SIGMAS * noise, BAND_FLOOR)
+    dip_thr = np.maximum(DIP_SIGMAS * noise, DIP_FLOOR)
     k = int(min(5, max(2, len(x) // 20)))
 
-    phase.loc[valid] = "stable"
+    phase.loc[idx] = "stable"
+    regime = pd.Series(pd.NA, index=steps.index, dtype="Int64")
+    regime.loc[idx] = regime_of
     warmup_end_step: int | None = None
     warmup_steps: int | None = None
-    for seg, idx in steps[valid].groupby("segment").groups.items():
-        xs = x.loc[idx].to_numpy()
-        inside = xs >= ref * (1 - band)
-        start = next((i for i in range(len(xs)) if inside[i : i + k].all()), len(xs))
+    position = pd.Series(np.arange(len(xv)), index=idx)
+    for seg, seg_idx in steps[valid].groupby("segment").groups.items():
+        pos = position.loc[seg_idx].to_numpy()
+        inside = xv[pos] >= level[pos] * (1 - band[pos])
+        start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
+        if seg == 0 and 0 < start < len(pos):
+            start = max(1, start - lag_rows)  # a windowed speed reaches the band a window late
         label = "warmup" if seg == 0 else "restart"
-        phase.loc[idx[:start]] = label
-        if seg == 0 and start < len(xs):
-            warmup_end_step = int(steps.at[idx[start], "step"])
+        phase.loc[seg_idx[:start]] = label
+        if seg == 0 and start < len(pos):
+            warmup_end_step = int(steps.at[seg_idx[start], "step"])
             # optimizer steps before the stable window: up to the last warmup row's step
-            warmup_steps = int(steps.at[idx[start - 1], "step"]) if start > 0 else 0
+            warmup_steps = int(steps.at[seg_idx[start - 1], "step"]) if start > 0 else 0
 
-    ratio = speed / ref
-    is_dip = (phase == "stable") & (ratio < 1 - dip_thr)
+    ratio = speed / pd.Series(level, index=idx).reindex(steps.index)
+    thr = pd.Series(dip_thr, index=idx).reindex(steps.index)
+    is_dip = (phase == "stable") & (ratio < 1 - thr)
     phase.loc[is_dip] = "dip"
     steps["phase"] = phase
+    steps["regime"] = regime
 
-    stable = phase == "stable"
+    regimes = _regimes(steps, pieces, idx, noises)
+    weights = [r.wall_s if r.wall_s is not None else float(r.rows) for r in regimes]
+    chosen = int(np.argmax(weights))
+    stable = (phase == "stable") & (regime == chosen).fillna(False).astype(bool)
     dips = _group_dips(steps, is_dip, ratio, stable, events)
+    shifts = _shifts(steps, pieces, idx, events, lag_rows)
+    ref, ref_noise = pieces[chosen].level, noises[chosen]
     rule = (
-        f"reference = median {unit} of the second half ({ref:.4g}); noise = 1.4826 MAD = {noise:.2%}; "
-        f"warmup ends when {k} consecutive steps are within {band:.1%} of the reference; "
-        f"dip = more than {dip_thr:.1%} below the reference"
+        f"{len(regimes)} regime(s) found by change points on log {unit} (binary segmentation, a shift = more "
+        f"than {SHIFT_MIN:.0%} for at least {shift_rows(len(xv))} rows); the stable window is regime "
+        f"{chosen}, which took the most wall time; its reference = median {unit} ({ref:.4g}), noise = 1.4826 "
+        f"MAD = {ref_noise:.2%}; warmup ends when {k} consecutive steps are within max(3 sigma, 3%) of their "
+        f"regime; dip = more than max(5 sigma, 10%) below it"
     )
-    return Phases(ref, noise, warmup_end_step, warmup_steps, stable, dips, rule)
+    if lag_rows:
+        rule += f"; the speed is {lag_note}, so warmup and shift edges are moved back by {lag_rows} row(s)"
+    return Phases(
+        ref, ref_noise, warmup_end_step, warmup_steps, stable, dips, rule, regimes, shifts, chosen, lag_rows
+    )
+
+
+def _regimes(steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, noises: list[float]) -> list[Regime]:
+    out = []
+    for p, nz in zip(pieces, noises):
+        rows = steps.loc[idx[p.start : p.end]]
+        wall = None
+        if "step_time_s" in rows and rows["step_time_s"].notna().any():
+            wall = float((rows["step_time_s"] * rows["step_span"]).sum())
+        out.append(
+            Regime(int(rows["step"].iloc[0]), int(rows["step"].iloc[-1]), len(rows), p.level, nz, wall)
+        )
+    return out
+
+
+def _shifts(
+    steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, events: pd.DataFrame, lag_rows: int
+) -> list[Shift]:
+    out = []
+    for i in range(1, len(pieces)):
+        at = max(pieces[i - 1].start + 1, pieces[i].start - lag_rows // 2)
+        row = steps.loc[idx[at]]
+        lo = int(steps.loc[idx[max(0, at - 3)], "line"])
+        hi = int(steps.loc[idx[min(len(idx) - 1, at + 1)], "line"])
+        out.append(
+            Shift(
+                at_step=int(row["step"]),
+                line=int(row["line"]),
+                before=i - 1,
+                after=i,
+                change=pieces[i].level / pieces[i - 1].level - 1,
+                near_events=_events_between(events, lo, hi),
+            )
+        )
+    return out
+
+
+def _events_between(events: pd.DataFrame, lo_line: int, hi_line: int) -> list[dict[str, Any]]:
+    near: list[dict[str, Any]] = []
+    if events.empty:
+        return near
+    ev = events[(events["line"] > lo_line) & (events["line"] <= hi_line)]
+    for _, e in ev.head(10).iterrows():
+        item = {"event": e["event"], "line": int(e["line"]), "text": e["text"]}
+        if "step" in e and not pd.isna(e["step"]):
+            item["step"] = int(e["step"])
+        near.append(item)
+    return near
 
 
 def _group_dips(
@@ -143,14 +264,7 @@ def _group_dips(
         lo_pos = max(0, g[0] - NEAR_EVENT_STEPS)
         lo_line = int(steps["line"].iloc[lo_pos]) if lo_pos < g[0] else int(rows["line"].iloc[0]) - 1
         hi_line = int(rows["line"].iloc[-1])
-        near: list[dict[str, Any]] = []
-        if not events.empty:
-            ev = events[(events["line"] > lo_line) & (events["line"] <= hi_line)]
-            for _, e in ev.head(10).iterrows():
-                item = {"event": e["event"], "line": int(e["line"]), "text": e["text"]}
-                if "step" in e and not pd.isna(e["step"]):
-                    item["step"] = int(e["step"])
-                near.append(item)
+        near = _events_between(events, lo_line, hi_line)
         dips.append(
             Dip(
                 start_step=int(rows["step"].iloc[0]),
