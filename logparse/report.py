@@ -76,37 +76,21 @@ def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
     return out[first + rest]
 
 
-def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
-    steps = run.steps
-    stable = phases.stable_rows(steps)
-    empty = {
-        "start_step": None,
-        "end_step": None,
-        "steps": 0,
-        "log_rows": 0,
-        "mfu_mean": None,
-        "mfu_median": None,
-        "hfu_mean": None,
-        "tokens_per_s": None,
-        "tokens_per_s_per_gpu": None,
-        "step_time_s": None,
-        "tflops_per_gpu": None,
-        "samples_per_s": None,
-        "rule": phases.rule,
-    }
-    if stable.empty:
-        return empty
-    span = stable["step_span"].astype(float)
-    has_time = "step_time_s" in stable and stable["step_time_s"].notna().all()
-    time = stable["step_time_s"] * span if has_time else None
+def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
+    """Time-weighted averages over some rows (total tokens / total time), None when there are none."""
+    if rows.empty:
+        return None
+    span = rows["step_span"].astype(float)
+    has_time = "step_time_s" in rows and rows["step_time_s"].notna().all()
+    time = rows["step_time_s"] * span if has_time else None
     weights = time if time is not None else span
     gpus = run.value("gpus")
 
     def weighted(col: str) -> float | None:
-        if col not in stable or stable[col].isna().all():
+        if col not in rows or rows[col].isna().all():
             return None
-        ok = stable[col].notna()
-        return float((stable.loc[ok, col] * weights[ok]).sum() / weights[ok].sum())
+        ok = rows[col].notna()
+        return float((rows.loc[ok, col] * weights[ok]).sum() / weights[ok].sum())
 
     tokens_per_s = weighted("tokens_per_s")
     per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
@@ -115,14 +99,12 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     mfu = tflops / peak.value if (tflops is not None and peak is not None) else None
     hfu = hfpt * per_gpu / 1e12 / peak.value if (hfpt is not None and per_gpu is not None and peak) else None
     return {
-        "start_step": int(stable["step"].iloc[0]),
-        "end_step": int(stable["step"].iloc[-1]),
+        "start_step": int(rows["step"].iloc[0]),
+        "end_step": int(rows["step"].iloc[-1]),
         "steps": int(span.sum()),
-        "log_rows": len(stable),
+        "log_rows": len(rows),
         "mfu_mean": _num(mfu),
-        "mfu_median": _num(stable["mfu"].median())
-        if "mfu" in stable and stable["mfu"].notna().any()
-        else None,
+        "mfu_median": _num(rows["mfu"].median()) if "mfu" in rows and rows["mfu"].notna().any() else None,
         "hfu_mean": _num(hfu),
         "tokens_per_s": _num(tokens_per_s),
         "tokens_per_s_per_gpu": _num(per_gpu),
@@ -132,8 +114,70 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "averaging": "time-weighted over the window (total tokens / total time)"
         if has_time
         else "mean of log rows",
-        "rule": phases.rule,
     }
+
+
+def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    stats = _window_stats(phases.stable_rows(run.steps), run, util)
+    if stats is None:
+        stats = {
+            k: None
+            for k in (
+                "start_step",
+                "end_step",
+                "mfu_mean",
+                "mfu_median",
+                "hfu_mean",
+                "tokens_per_s",
+                "tokens_per_s_per_gpu",
+                "step_time_s",
+                "tflops_per_gpu",
+                "samples_per_s",
+            )
+        }
+        stats.update(steps=0, log_rows=0)
+    stats["regime"] = phases.stable_regime
+    stats["regimes_in_run"] = len(phases.regimes)
+    stats["rule"] = phases.rule
+    return stats
+
+
+def _regimes(run: Run, util: Utilization, phases: Phases) -> list[dict[str, Any]]:
+    """Each regime: its steps, and its averages over its steady rows (warmup and dips excluded)."""
+    out = []
+    steps = run.steps
+    for i, r in enumerate(phases.regimes):
+        rows = steps[(steps["regime"] == i).fillna(False).astype(bool) & (steps["phase"] == "stable")]
+        st = _window_stats(rows, run, util) or {}
+        out.append(
+            {
+                "start_step": r.start_step,
+                "end_step": r.end_step,
+                "log_rows": r.rows,
+                "mfu_median": st.get("mfu_median"),
+                "mfu_mean": st.get("mfu_mean"),
+                "tokens_per_s": st.get("tokens_per_s"),
+                "step_time_s": st.get("step_time_s"),
+                "wall_s": _num(r.wall_s),
+                "noise": _num(r.noise, 4),
+                "stable": i == phases.stable_regime,
+            }
+        )
+    return out
+
+
+def _shifts(phases: Phases, regimes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "at_step": sh.at_step,
+            "line": sh.line,
+            "mfu_before": regimes[sh.before]["mfu_median"],
+            "mfu_after": regimes[sh.after]["mfu_median"],
+            "change": _num(sh.change, 4),
+            "near_events": sh.near_events,
+        }
+        for sh in phases.shifts
+    ]
 
 
 def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
@@ -194,17 +238,38 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
             found.append(f"the dip at steps {d.start_step}-{d.end_step} coincides with {what}")
     steps = phases.stable_rows(run.steps)
     if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
-        y = steps["tokens_per_s"].to_numpy(dtype=float)
-        x = steps["step"].to_numpy(dtype=float)
-        ok = np.isfinite(y)
-        slope = np.polyfit(x[ok], y[ok], 1)[0]
-        change = slope * (x[ok][-1] - x[ok][0]) / np.median(y[ok])
-        if change < -0.05:
+        ok = steps["tokens_per_s"].notna().to_numpy()
+        y = steps["tokens_per_s"].to_numpy(dtype=float)[ok]
+        x = steps["step"].to_numpy(dtype=float)[ok]
+        slope, intercept = np.polyfit(x, y, 1)
+        change = slope * (x[-1] - x[0]) / np.median(y)
+        # a trend only when a straight line explains the window better than one step down does
+        line_sse = float(((y - (slope * x + intercept)) ** 2).sum())
+        if change < -0.05 and line_sse < _best_step_sse(y):
             found.append(
-                f"throughput falls {-change:.0%} across the stable window: memory fragmentation or growing "
-                "copies (allocator settings)"
+                f"throughput falls {-change:.0%} across the stable window, steadily rather than in one step: "
+                "memory fragmentation or growing copies (allocator settings)"
+            )
+    for sh in phases.shifts:
+        kinds = {e["event"] for e in sh.near_events}
+        if "error" in kinds:
+            found.append(
+                f"throughput changed {sh.change:+.0%} at step {sh.at_step} next to an error line: check the "
+                "hardware (Xid, ECC, NCCL) before the code"
             )
     return found
+
+
+def _best_step_sse(y: np.ndarray) -> float:
+    """Squared error of the best fit of two flat levels (one step) to y."""
+    n = len(y)
+    c1, c2 = np.cumsum(y), np.cumsum(y**2)
+    best = float(c2[-1] - c1[-1] ** 2 / n)
+    for k in range(2, n - 1):
+        left = c2[k - 1] - c1[k - 1] ** 2 / k
+        right = (c2[-1] - c2[k - 1]) - (c1[-1] - c1[k - 1]) ** 2 / (n - k)
+        best = min(best, float(left + right))
+    return best
 
 
 def _terms(util: Utilization) -> dict[str, Any] | None:
@@ -266,6 +331,7 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     parsed = run.parsed
     gpus = facts.get("gpus")
     stable = _stable_stats(run, util, phases)
+    regimes = _regimes(run, util, phases)
     reported = _reported(run, util, phases)
     model_facts = util.model_facts
     dims = util.model
@@ -319,6 +385,8 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
         "eta": _eta(run, stable),
+        "regimes": regimes,
+        "shifts": _shifts(phases, regimes),
         "dips": [d.as_dict() for d in phases.dips],
         "restarts": [r.as_dict() for r in run.restarts],
         "segments": [seg.as_dict() for seg in run.segments],
@@ -386,8 +454,11 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         f"recompute {s['recompute']}",
     ]
     if st["start_step"] is not None:
+        which = ""
+        if len(s.get("regimes", [])) > 1:
+            which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
         lines.append(
-            f"  stable steps {st['start_step']}..{st['end_step']} ({st['steps']} steps): "
+            f"  stable steps {st['start_step']}..{st['end_step']} ({st['steps']} steps){which}: "
             f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}, "
             f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU), "
             f"{_fmt(st['step_time_s'], '.3g')} s/step, {_fmt(st['tflops_per_gpu'], '.1f')} TFLOP/s/GPU"
@@ -396,8 +467,19 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         lines.append("  stable window: none found (too few timed steps)")
     lines.append(
         f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
-        f"dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
+        f"shifts: {len(s.get('shifts', []))}; dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
     )
+    for sh in s.get("shifts", []):
+        near = ", ".join(f"{e['event']} (line {e['line']})" for e in sh["near_events"][:2])
+        verb = "fell" if sh["change"] < 0 else "rose"
+        stayed = "stayed down" if sh["change"] < 0 else "stayed up"
+        mfu = ""
+        if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
+            mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
+        lines.append(
+            f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}"
+            + (f" (near: {near})" if near else "")
+        )
     for d in s["dips"][:5]:
         near = ", ".join(f"{e['event']} (line {e['line']})" for e in d["near_events"][:2])
         lines.append(
