@@ -129,6 +129,9 @@ def parse_log(
     open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
     last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
     pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+    step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (for attach = "step")
+    by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
+    wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
     unattached = 0
     aggregates: dict[str, str] = {}
     seen: set[str] = set()
@@ -170,9 +173,23 @@ def parse_log(
             else:
                 rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
             continue
+        sums = {fs.column for fs in spec.fields.values() if fs.aggregate == "sum"}
+        if spec.overrides:
+            wins.update(fs.column for fs in spec.fields.values())
+        if spec.attach == "step":
+            # the line prints its own step number: join that step's record, printed before or after it
+            number = values.pop("step", None)
+            if problems:
+                values["malformed"] = True
+            at = step_row.get(number)
+            if at is not None:
+                rows.join_row(at, values, sums, wins if spec.overrides else set())
+            else:
+                by_step[number] = _merge_held(by_step.get(number), values, sums)
+            continue
         if spec.attach == "next":
             held = pending.get(rec.rank)
-            merged = {**values, **held[1]} if held else dict(values)  # the earlier line's values stay
+            merged = _merge_held(held[1] if held else None, values, sums)
             if problems:
                 merged["malformed"] = True
             pending[rec.rank] = (held[0] if held else rec.line, merged)
@@ -195,13 +212,16 @@ def parse_log(
             row.update(values)
             held = pending.pop(rec.rank, None)
             if held is not None and spec.kind == "step":
-                for key, value in held[1].items():  # the step line's own values win
-                    row.setdefault(key, value)
+                _join(row, held[1], aggregates, wins)
             elif held is not None:
                 pending[rec.rank] = held
+            if spec.kind == "step" and values.get("step") in by_step:
+                _join(row, by_step.pop(values["step"]), aggregates, wins)
             open_blocks[(pattern, rec.rank)] = rows.n
             if spec.kind == "step":
                 last_step_row[rec.rank] = rows.n
+                if "step" in values:
+                    step_row[values["step"]] = rows.n
             rows.append(row)
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
@@ -217,7 +237,7 @@ def parse_log(
             ev.update(values)
             events.append(ev)
 
-    unattached += len(pending)
+    unattached += len(pending) + len(by_step)
     lines = {
         "total": stats.records,
         "matched": counts["matched"],
@@ -241,6 +261,26 @@ def parse_log(
         notes=notes,
         aggregates=aggregates,
     )
+
+
+def _merge_held(held: dict[str, Any] | None, values: dict[str, Any], sums: set[str]) -> dict[str, Any]:
+    """Values of several attach lines waiting for one record: the earlier line's stay, summed columns add."""
+    if not held:
+        return dict(values)
+    merged = {**values, **held}
+    for col in sums & held.keys() & values.keys():
+        merged[col] = held[col] + values[col]
+    return merged
+
+
+def _join(row: dict[str, Any], held: dict[str, Any], aggregates: dict[str, str], wins: set[str]) -> None:
+    """Attached values into a step record: the record's own values win, except that summed columns add
+    (the micro-batches of one step) and an overriding line's columns replace the record's."""
+    for key, value in held.items():
+        if key not in row or key in wins:
+            row[key] = value
+        elif aggregates.get(key) == "sum" and row[key] is not None and value is not None:
+            row[key] = row[key] + value
 
 
 class _Columns:
@@ -267,6 +307,16 @@ class _Columns:
     def update_row(self, index: int, values: dict[str, Any]) -> None:
         for key, value in values.items():
             self._column(key)[index] = value
+
+    def join_row(self, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
+        """Fill a stored row where it has no value (replace `wins`, add `sums`)."""
+        for key, value in values.items():
+            col = self._column(key)
+            current = col[index] if index < len(col) else None
+            if current is None or key in wins:
+                col[index] = value
+            elif key in sums and value is not None:
+                col[index] = current + value
 
     def frame(self) -> pd.DataFrame:
         for col in self.cols.values():

@@ -39,7 +39,9 @@ else:  # pragma: no cover
 REGEX_TIMEOUT_S = 0.25
 WINDOWS = ("log_interval", "epoch", "unknown")  # named windows a field's average can span
 SMOOTHINGS = ("mean", "ema")
-ATTACH = ("previous", "next")
+# "previous" / "next": the step record before / after the line (same rank); "step": the record whose step
+# number the line itself prints (Megatron's "(after N iterations)" memory report), before or after it, any rank
+ATTACH = ("previous", "next", "step")
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
 PROBLEMS = "__problems__"
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
@@ -140,11 +142,25 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
 
 
 _TS_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%y %H:%M:%S", "%Y%m%d %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f")
+# absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"
+_NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
+# The year given to year-less timestamps: a leap year, so that 0229 reads. Their absolute value is
+# meaningless; differences between lines are right unless the log crosses a New Year.
+NO_YEAR = 2000
 
 
 def to_timestamp(text: str) -> float:
-    """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes."""
+    """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes.
+
+    A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
+    year NO_YEAR: good for the time between lines, not for the date."""
     t = text.strip().strip("[]").replace(",", ".")
+    if _NO_YEAR.match(t):
+        fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
+        try:
+            return datetime.strptime(f"{NO_YEAR}{t}", fmt).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            raise MalformedValue(f"not a timestamp: {text!r}") from None
     dt = None
     for candidate in (t, t.replace("/", "-")):
         try:
@@ -264,6 +280,9 @@ class LineSpec:
     continues: str | None = None  # a block line: its values join the last row of this [[line]]
     # a line without its own step: its values join the previous or the next step record (same rank)
     attach: str | None = None
+    # attach = "next" | "step": the attached line's values replace the step record's own (a more exact
+    # figure than the record's, e.g. Colossal-AI's measured "Step time" over its bar's moving average)
+    overrides: bool = False
     source_file: str = ""
 
     def match(self, text: str) -> dict[str, Any] | None:
@@ -449,10 +468,18 @@ def _attach(value: Any, kind: str, continues: Any, where: str) -> str | None:
     if value is None:
         return None
     if value not in ATTACH:
-        raise PatternError(f'{where}: attach must be "previous" or "next"')
+        raise PatternError(f'{where}: attach must be "previous", "next" or "step"')
     if kind != "step" or continues is not None:
         raise PatternError(f"{where}: attach applies to step lines that do not continue a block")
     return str(value)
+
+
+def _overrides(value: Any, attach: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise PatternError(f"{where}: overrides must be true or false")
+    if value and attach not in ("next", "step"):
+        raise PatternError(f'{where}: overrides applies to attach = "next" or "step" lines')
+    return value
 
 
 def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
@@ -497,6 +524,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             "note",
             "continues",
             "attach",
+            "overrides",
         }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -538,6 +566,8 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                     f"{where}: named group {group!r} is neither a canonical column nor listed in fields "
                     "(prefix it with _ to keep it unused)"
                 )
+        if ld.get("attach") == "step" and not any(fs.column == "step" for fs in fields.values()):
+            raise PatternError(f'{where}: attach = "step" needs the step number the line prints (a step field)')
         hint = ld.get("hint")
         if hint is not None and not isinstance(hint, str):
             raise PatternError(f"{where}: hint must be a string")
@@ -557,6 +587,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 note=ld.get("note"),
                 continues=ld.get("continues"),
                 attach=_attach(ld.get("attach"), kind, ld.get("continues"), where),
+                overrides=_overrides(ld.get("overrides", False), ld.get("attach"), where),
                 source_file=source_file,
             )
         )

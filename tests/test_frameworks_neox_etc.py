@@ -14,10 +14,12 @@ need the lines joined to their record run when the shipped set declares them so 
 from __future__ import annotations
 
 import math
+from datetime import datetime, timezone
 
 import pytest
 
 from logparse import api, patterns
+from logparse.patterns import NO_YEAR
 from logparse.reader import clean_text
 from logparse.synth import Dip, Spec
 from logparse.synth.neox_maxtext_etc import (
@@ -124,7 +126,9 @@ def test_maxtext_current_line_with_absl_prefix_is_per_device():
     assert v["step"] == 2 and v["step_time_s"] == 10.228 and v["loss"] == 12.98
     assert v["tokens_per_s_per_gpu"] == 19222.175 and "tokens_per_s" not in v
     assert v["reported_tflops_per_gpu"] == 350.869 and "reported_tflops_cluster" not in v
-    assert "timestamp" not in v  # absl prints no year
+    # absl prints no year: the time is read in the fixed year patterns.NO_YEAR (differences only)
+    assert v["timestamp"] == datetime(NO_YEAR, 8, 11, 21, 55, 6, 119312, tzinfo=timezone.utc).timestamp()
+    assert v["tokens_per_step"] == 1572864  # total_weights: the step's global batch tokens
     # per device: 19222 tokens/s x 10.228 s = 196,605 tokens per device; total_weights 1,572,864 = 8 devices
     assert 1572864 / (v["tokens_per_s_per_gpu"] * v["step_time_s"]) == pytest.approx(8.0, rel=1e-4)
 
