@@ -173,9 +173,10 @@ def parse_log(
             else:
                 rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
             continue
-        sums = {fs.column for fs in spec.fields.values() if fs.aggregate == "sum"}
-        if spec.overrides:
-            wins.update(fs.column for fs in spec.fields.values())
+        if spec.attach is not None:
+            sums = {fs.column for fs in spec.fields.values() if fs.aggregate == "sum"}
+            if spec.overrides:
+                wins.update(fs.column for fs in spec.fields.values())
         if spec.attach == "step":
             # the line prints its own step number: join that step's record, printed before or after it
             number = values.pop("step", None)
