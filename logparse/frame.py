@@ -45,6 +45,7 @@ class ParsedLog:
     interval_patterns: set[str] = field(default_factory=set)
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
+    windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
 
 
 def choose_sets(
@@ -134,6 +135,7 @@ def parse_log(
     wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
     unattached = 0
     aggregates: dict[str, str] = {}
+    windows: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
     records: Iterator[Record] = chain(head, stream)
     for rec in records:
@@ -159,6 +161,13 @@ def parse_log(
                 notes[pattern] = spec.note
             aggregates.update(
                 {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
+            )
+            windows.update(
+                {
+                    fs.column: {"window": fs.window, "smoothing": fs.smoothing or "mean", "alpha": fs.alpha}
+                    for fs in spec.fields.values()
+                    if fs.window is not None
+                }
             )
         if spec.continues is not None:
             # a line inside a multi-line record (Composer, OLMo): its values join the block's row
@@ -261,6 +270,7 @@ def parse_log(
         interval_patterns=interval,
         notes=notes,
         aggregates=aggregates,
+        windows=windows,
     )
 
 

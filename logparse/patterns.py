@@ -227,6 +227,7 @@ class FieldSpec:
     # average since the epoch began); smoothing = "mean" (a plain window) or "ema" (tqdm-style)
     window: int | str | None = None
     smoothing: str | None = None
+    alpha: float | None = None  # the EMA's weight of the newest value (tqdm's smoothing, 0.3 by default)
 
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
@@ -403,6 +404,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         "aggregate",
         "window",
         "smoothing",
+        "alpha",
     }
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -442,6 +444,9 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         raise PatternError(f"{where}: smoothing must be one of {', '.join(SMOOTHINGS)}")
     if smoothing is not None and window is None:
         window = "unknown"
+    alpha = spec.get("alpha")
+    if alpha is not None and (smoothing != "ema" or not isinstance(alpha, (int, float)) or not 0 < alpha <= 1):
+        raise PatternError(f'{where}: alpha needs smoothing = "ema" and a number in (0, 1]')
     return FieldSpec(
         source=source,
         column=column,
@@ -455,6 +460,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         aggregate=_aggregate(spec.get("aggregate", "first"), where),
         window=window,
         smoothing=smoothing,
+        alpha=None if alpha is None else float(alpha),
     )
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import LogparseError
+from .bars import decimals, steps_from_bar
 from .frame import ParsedLog
 from .segments import EpochMark, Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 
@@ -130,15 +131,6 @@ def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
 # step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
 
 
-def _decimals(x: float) -> int:
-    text = repr(float(x))
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        dec = len(mantissa.split(".")[1]) if "." in mantissa else 0
-        return max(0, dec - int(exp))
-    return len(text.split(".")[1]) if "." in text else 0
-
-
 def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> tuple[pd.Series, str]:
     """Optimizer step of each row without a counter: epoch x steps-per-epoch, snapped to the log
     cadence where the printed epoch is too coarse; else row ordinals (with a warning)."""
@@ -152,7 +144,7 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
         how = f"epoch x {spe:g} steps per epoch (num examples / global batch)"
     if spe and "epoch" in rows and rows["epoch"].notna().all():
         est = rows["epoch"].to_numpy(dtype=float) * spe
-        tol = np.array([0.5 * 10.0 ** -_decimals(e) * spe for e in rows["epoch"]])
+        tol = np.array([0.5 * 10.0 ** -decimals(e) * spe for e in rows["epoch"]])
         exact = np.round(est)
         precise = tol < 0.5
         if precise.all():
@@ -349,7 +341,18 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
                     "micro-batch"
                 )
 
-    # lines without any counter (HF Trainer dicts)
+    # lines without any counter (HF Trainer dicts): the progress bar's position, else the printed epoch
+    step_time_source = None
+    no_counter = "step" not in steps or steps["step"].isna().all()
+    if no_counter and not progress.empty and "micro_step" not in steps:
+        iters = facts.get("train_iters")
+        alpha = parsed.windows.get("progress_s_per_it", {}).get("alpha")
+        by_bar = steps_from_bar(rows, steps, progress, None if iters is None else int(iters.value), alpha)
+        if by_bar is not None:
+            steps, numbering, step_time_source = by_bar.steps, by_bar.numbering, by_bar.step_time_source
+            warnings.extend(by_bar.notes)
+            if "segment" in steps:
+                steps = steps.drop(columns="segment")
     if "step" not in steps or steps["step"].isna().any():
         if "step" not in steps:
             steps["step"] = np.nan
@@ -359,7 +362,6 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         numbering = how
     steps["step"] = steps["step"].astype("int64")
 
-    step_time_source = None
     if "step_time_s" not in steps or steps["step_time_s"].isna().all():
         # row-local, so before restarts are split: the redone work's time is then known
         step_time_source = _step_time_from_samples(steps, facts)

@@ -114,7 +114,8 @@ def continue_epochs(
                 "micro-batch is read as an optimizer step (pass --grad-accum)"
             )
         within = np.ceil(pos / g)  # the optimizer step (from 1) that this micro-batch belongs to
-        completes = (pos % g == 0) | (pos == total)
+        # position 0 is a bar drawn before the epoch's first batch: no step yet
+        completes = ((pos % g == 0) | (pos == total)) & (pos > 0)
         per_epoch = np.ceil(total / g)
         how.append(
             f"the bar's micro-batch position m within the epoch -> optimizer step ceil(m / {g}); each step "

@@ -1,0 +1,192 @@
+"""Progress bars as step records: one row per optimizer step when the bar is drawn at every step.
+
+Part of the resolve stage. A tqdm bar that counts optimizer steps (Hugging Face Trainer's) is often
+redrawn at every step while the loss is printed only every `logging_steps`. Then:
+
+- every bar position is a row, and a record without a step number (the loss dict) joins the row of
+  the bar position printed before it (checked against the epoch it prints);
+- the step time comes from consecutive redraws: tqdm shows an exponential moving average of the
+  seconds per step (smoothing 0.3 unless the pattern set says otherwise), which is inverted exactly
+  while every step is drawn, and checked against the bar's own elapsed clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+TQDM_ALPHA = 0.3  # tqdm's default smoothing
+EVERY_STEP = 0.9  # a bar "shows every step" when it draws at least this share of its positions
+CLOCK_SLACK_S = 1.5  # the elapsed clock prints whole seconds
+
+
+@dataclass
+class BarSteps:
+    steps: pd.DataFrame
+    numbering: str
+    step_time_source: str | None
+    notes: list[str]
+
+
+def training_bar(progress: pd.DataFrame, train_iters: int | None) -> pd.DataFrame:
+    """The redraws of the bar that counts training steps (not an eval or a save bar), in order."""
+    bar = progress.dropna(subset=["progress_n"])
+    if bar.empty or "progress_total" not in bar:
+        return bar.iloc[0:0]
+    totals = bar["progress_total"].dropna()
+    if totals.empty:
+        return bar.iloc[0:0]
+    if train_iters is not None and (totals == train_iters).any():
+        total = train_iters
+    else:  # the bar with the most distinct positions
+        total = bar.groupby("progress_total")["progress_n"].nunique().idxmax()
+    return bar[bar["progress_total"] == total]
+
+
+def bar_position(rows: pd.DataFrame, bar: pd.DataFrame, targets: pd.Index, after: bool = False) -> pd.Series:
+    """For each target row (by record order), the position of the last bar redraw before it, or with
+    `after` of the first redraw after it (tqdm redraws its bars right after printing a message)."""
+    order = rows.index.get_indexer(bar.index)
+    pos = bar["progress_n"].to_numpy()
+    where = rows.index.get_indexer(targets)
+    k = np.searchsorted(order, where, side="right" if after else "left") - (0 if after else 1)
+    inside = (k < len(pos)) if after else (k >= 0)
+    out = np.where(inside, pos[np.clip(k, 0, len(pos) - 1)], np.nan)
+    return pd.Series(out, index=targets)
+
+
+def consistent_with_epoch(steps: pd.Series, epochs: pd.Series | None) -> bool:
+    """Bar positions for records that also print a fractional epoch: increasing, and in one proportion
+    to the epoch (steps per epoch), within the epoch's printed precision."""
+    s = steps.to_numpy(dtype=float)
+    if np.isnan(s).any() or (len(s) > 1 and (np.diff(s) <= 0).any()):
+        return False
+    if epochs is None or epochs.isna().any():
+        return True
+    e = epochs.to_numpy(dtype=float)
+    ok = e > 0
+    if ok.sum() < 2:
+        return True
+    spe = np.median(s[ok] / e[ok])
+    # the epoch is exact to half a unit of its last printed digit
+    tol = np.array([0.5 * 10.0 ** -decimals(x) for x in e[ok]]) * spe
+    return bool((np.abs(e[ok] * spe - s[ok]) <= tol + 1e-6).all())
+
+
+def decimals(x: float) -> int:
+    """Digits after the point in the shortest repr of x (0.03906 -> 5, 1e-05 -> 5)."""
+    text = repr(float(x))
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        dec = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        return max(0, dec - int(exp))
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def steps_from_bar(
+    rows: pd.DataFrame, steps: pd.DataFrame, progress: pd.DataFrame, train_iters: int | None, alpha: float | None
+) -> BarSteps | None:
+    """Number the counter-less step records by the bar; make every bar position a row when the bar
+    is drawn at every step. None when the log has no usable training bar."""
+    bar = training_bar(progress, train_iters)
+    if bar.empty:
+        return None
+    first = bar[bar["progress_n"] >= 1].drop_duplicates("progress_n", keep="first")
+    if first.empty:
+        return None
+    notes: list[str] = []
+    numbered = steps.copy()
+    if len(numbered):
+        epochs = numbered["epoch"] if "epoch" in numbered else None
+        before = bar_position(rows, bar, numbered.index)
+        if consistent_with_epoch(before, epochs):
+            numbered["step"] = before.astype(int)
+        else:  # a bar not redrawn at every step lags; tqdm redraws it right after a message
+            after = bar_position(rows, bar, numbered.index, after=True)
+            if not consistent_with_epoch(after, epochs):
+                return None
+            numbered["step"] = after.astype(int)
+            notes.append(
+                "the bar printed before each loss record lags it (tqdm redraws at most every 0.1 s): the "
+                "records take the position of the redraw right after them, which agrees with their epoch"
+            )
+    top = int(first["progress_n"].max())
+    if len(first) < EVERY_STEP * top:
+        return BarSteps(numbered, "the progress bar's position printed before each record", None, notes)
+
+    per_step = pd.DataFrame(
+        {
+            "step": first["progress_n"].astype(int).to_numpy(),
+            "line": first["line"].to_numpy(),
+            "progress_elapsed_s": first["progress_elapsed_s"].to_numpy()
+            if "progress_elapsed_s" in first
+            else np.nan,
+            "progress_s_per_it": first["progress_s_per_it"].to_numpy()
+            if "progress_s_per_it" in first
+            else np.nan,
+        }
+    )
+    for col in ("rank", "host"):
+        if col in first:
+            per_step[col] = first[col].to_numpy()
+    times, how = step_times(per_step, alpha)
+    per_step["step_time_s"] = times
+    if len(numbered):
+        # the records' values join their step's row; their own line stays the row's line
+        extra = numbered.drop(columns=[c for c in ("kind", "pattern", "progress_n") if c in numbered])
+        extra = extra.drop_duplicates("step", keep="last").set_index("step")
+        per_step = per_step.set_index("step")
+        for col in extra.columns:
+            if col == "line":
+                per_step["line"] = extra["line"].combine_first(per_step["line"])
+                continue
+            per_step[col] = extra[col].combine_first(per_step[col]) if col in per_step else extra[col]
+        per_step = per_step.reset_index()
+        missing = set(extra.index) - set(per_step["step"])
+        if missing:
+            notes.append(f"{len(missing)} record(s) name a bar position that was never drawn")
+    numbering = (
+        "the progress bar, drawn at every optimizer step: one row per bar position; the loss records join "
+        "the position printed before them"
+    )
+    return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
+
+
+def step_times(bar: pd.DataFrame, alpha: float | None) -> tuple[np.ndarray, str | None]:
+    """Seconds of each step from consecutive redraws (one per step, in order).
+
+    tqdm's shown rate is EMA(dt) / EMA(dn) with bias correction (1 - beta^k); with one redraw per step
+    dn = 1, so the shown seconds per step s_k give the raw average m_k = s_k (1 - beta^k) and the step's
+    own time dt_k = (m_k - beta m_(k-1)) / alpha. The result is checked against the elapsed clock."""
+    n = bar["step"].to_numpy()
+    rate = bar["progress_s_per_it"].to_numpy(dtype=float)
+    elapsed = bar["progress_elapsed_s"].to_numpy(dtype=float)
+    contiguous = len(n) > 1 and n[0] == 1 and (np.diff(n) == 1).all()
+    if alpha and contiguous and np.isfinite(rate).all():
+        beta = 1.0 - alpha
+        k = np.arange(1, len(n) + 1)
+        m = rate * (1.0 - beta**k)
+        dt = np.empty_like(m)
+        dt[0] = m[0] / alpha
+        dt[1:] = (m[1:] - beta * m[:-1]) / alpha
+        clock_ok = True
+        if np.isfinite(elapsed).all():
+            cum = np.cumsum(dt)
+            clock_ok = bool((np.abs(cum - elapsed) <= CLOCK_SLACK_S + 0.05 * elapsed).all())
+        if clock_ok and (dt > 0).all():
+            return dt, (
+                f"progress bar: each step's time recovered from tqdm's smoothed rate (EMA, alpha {alpha:g}, "
+                "inverted; one redraw per step), agreeing with the bar's elapsed clock"
+            )
+    if np.isfinite(elapsed).all() and len(n) > 1:
+        dn = np.diff(n, prepend=0)
+        de = np.diff(elapsed, prepend=0.0)
+        if np.median(de[de > 0]) >= 10 if (de > 0).any() else False:  # whole seconds are precise enough
+            return np.where(dn > 0, de / np.maximum(dn, 1), np.nan), (
+                "progress bar: differences of its elapsed clock between consecutive redraws"
+            )
+    if np.isfinite(rate).any():
+        return rate, "progress bar rate (tqdm's smoothed seconds per step, as shown)"
+    return np.full(len(n), np.nan), None
