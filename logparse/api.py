@@ -217,7 +217,7 @@ def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     opts = _options(options)
     run = resolve(path, **options)
     util = utilization(run, opts)
-    phases = detect_phases(run.steps, run.parsed.events)
+    phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput_source)
     summary = build_summary(run, util, phases)
     stable_mfu = summary["stable"]["mfu_mean"]
     if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:

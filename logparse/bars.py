@@ -190,3 +190,29 @@ def step_times(bar: pd.DataFrame, alpha: float | None) -> tuple[np.ndarray, str 
     if np.isfinite(rate).any():
         return rate, "progress bar rate (tqdm's smoothed seconds per step, as shown)"
     return np.full(len(n), np.nan), None
+
+
+def step_times_from_epoch_rate(steps: pd.DataFrame, counter: str) -> pd.Series | None:
+    """Step times from a bar whose rate is the epoch's average so far (tqdm smoothing=0, Lightning):
+    the bar's clock at a redraw is position x seconds per item, and a step lasts the difference
+    between the clocks of the redraws that complete it and the step before (same epoch)."""
+    need = {counter, "progress_s_per_it", "epoch_index"}
+    if not need <= set(steps) or steps["progress_s_per_it"].isna().all():
+        return None
+    n = steps[counter].astype(float)
+    per_item = steps["progress_s_per_it"].astype(float)
+    clock = n * per_item
+    keys = [steps[c] for c in ("segment", "epoch_index") if c in steps]
+    previous = clock.groupby(keys).shift(1).fillna(0.0)
+    times = clock - previous
+    # the rate is printed with 2 decimals (it/s, or s/it when slower than one a second): the clock is
+    # that uncertain times the position, and a step time is the difference of two clocks
+    err = n * RATE_DECIMAL_ERROR * per_item**2  # d(1/r) = dr / r^2; covers "s/it" too, as s^2 >= s when s >= 1
+    relative = (err + err.groupby(keys).shift(1).fillna(0.0)) / times.where(times > 0)
+    if not relative.notna().any() or float(relative.median()) > MAX_RELATIVE_ERROR:
+        return None
+    return times
+
+
+RATE_DECIMAL_ERROR = 0.005  # half the last digit of a rate printed with 2 decimals
+MAX_RELATIVE_ERROR = 0.05  # step times recovered less precisely than this are not used

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
-from .patterns import PROBLEMS, Detection, PatternSet, detect, specificity_order
+from .patterns import PROBLEMS, WINDOWED, Detection, PatternSet, detect, specificity_order
 from .reader import ReadStats, Record, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
@@ -152,6 +152,7 @@ def parse_log(
         spec, values = hit
         counts["matched"] += 1
         problems = values.pop(PROBLEMS, None)
+        windowed = values.pop(WINDOWED, None)
         if problems:
             counts["malformed"] += 1
         pattern = f"{spec.set_name}.{spec.name}"
@@ -173,7 +174,7 @@ def parse_log(
             # a line inside a multi-line record (Composer, OLMo): its values join the block's row
             at = open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
             if at is not None:
-                rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
+                rows.update_block(at, {**values, **({"malformed": True} if problems else {})}, windowed)
             continue
         if spec.attach == "previous":
             at = last_step_row.get(rec.rank)
@@ -220,6 +221,8 @@ def parse_log(
             if nonfinite:
                 row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
             row.update(values)
+            if windowed:
+                row["windowed"] = ",".join(windowed)
             held = pending.pop(rec.rank, None)
             if held is not None and spec.kind == "step":
                 _join(row, held[1], aggregates, wins)
@@ -318,6 +321,22 @@ class _Columns:
     def update_row(self, index: int, values: dict[str, Any]) -> None:
         for key, value in values.items():
             self._column(key)[index] = value
+
+    def update_block(self, index: int, values: dict[str, Any], windowed: list[str] | None) -> None:
+        """A block line's values into its row; a windowed average never replaces a value measured for
+        the step itself (Composer prints both time/secs_per_step and throughput/batches_per_sec)."""
+        marks_col = self._column("windowed")
+        marks = set(filter(None, (marks_col[index] or "").split(",")))
+        for key, value in values.items():
+            col = self._column(key)
+            if windowed and key in windowed:
+                if col[index] is not None and key not in marks:
+                    continue
+                marks.add(key)
+            else:
+                marks.discard(key)
+            col[index] = value
+        marks_col[index] = ",".join(sorted(marks)) or None
 
     def join_row(self, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
         """Fill a stored row where it has no value (replace `wins`, add `sums`)."""

@@ -37,13 +37,17 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 REGEX_TIMEOUT_S = 0.25
-WINDOWS = ("log_interval", "epoch", "unknown")  # named windows a field's average can span
+# named windows a field's average can span: the log interval (no lag between rows), the epoch so far,
+# as many steps as were logged before its first value (Composer's SpeedMonitor), or not known
+WINDOWS = ("log_interval", "epoch", "first_value", "unknown")
 SMOOTHINGS = ("mean", "ema")
 # "previous" / "next": the step record before / after the line (same rank); "step": the record whose step
 # number the line itself prints (Megatron's "(after N iterations)" memory report), before or after it, any rank
 ATTACH = ("previous", "next", "step")
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
 PROBLEMS = "__problems__"
+# Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
+WINDOWED = "__windowed__"
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
@@ -331,6 +335,8 @@ class LineSpec:
                 value = math.nan if spec.type in ("float", "int", "duration") else None
             if value is not None:
                 values[spec.column] = value
+                if spec.window is not None and spec.window != "log_interval":
+                    values.setdefault(WINDOWED, []).append(spec.column)
         return values
 
 

@@ -11,6 +11,7 @@ event. The stable window is one regime, the one that took most of the wall time:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,63 @@ def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:
     return pd.Series(np.nan, index=steps.index), "none"
 
 
+# which logged column a throughput source was computed from (resolve._throughput's sources)
+_SOURCE_COLUMN = {
+    "tokens/s as logged (cluster)": "tokens_per_s",
+    "tokens/s per GPU as logged x GPUs": "tokens_per_s_per_gpu",
+    "samples/s as logged (cluster) x sequence length": "samples_per_s",
+    "global batch x sequence length / step time": "step_time_s",
+}
+CLOCK_RESOLUTIONS = 10  # a clock is precise enough when a step lasts this many of its smallest ticks
+
+
+def _windowed(steps: pd.DataFrame, col: str) -> bool:
+    """Most rows took `col` from a field the pattern set declares as an average over a window."""
+    if "windowed" not in steps or col not in steps:
+        return False
+    has = steps[col].notna()
+    marked = steps.loc[has, "windowed"].fillna("").str.split(",").apply(lambda cs: col in cs)
+    return bool(has.any() and marked.mean() > 0.5)
+
+
+def choose_speed(
+    steps: pd.DataFrame, windows: dict[str, dict[str, Any]], throughput_source: str | None
+) -> tuple[pd.Series, str, int, str]:
+    """The speed series phases judge, and how many rows it lags the work it measures.
+
+    A windowed average (Composer's and OLMo's throughput) smears a change over its window. Phases prefer
+    a signal measured for the step itself: the log's per-step time, else its clock (timestamps, a
+    training clock) when precise enough; otherwise the average is used and its edges moved back."""
+    speed, unit = speed_series(steps)
+    col = _SOURCE_COLUMN.get(throughput_source or "", "step_time_s") if unit == "tokens/s" else "step_time_s"
+    if not _windowed(steps, col):
+        return speed, unit, 0, ""
+    scale = steps["tokens_per_step"] if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any() else 1.0
+    own_unit = "tokens/s" if not isinstance(scale, float) else "steps/s"
+    if col != "step_time_s" and "step_time_s" in steps and not _windowed(steps, "step_time_s"):
+        t = steps["step_time_s"].astype(float)
+        if t.notna().mean() > 0.8:
+            return scale / t.where(t > 0), own_unit, 0, "the log's per-step time (its throughput is a window average)"
+    for clock in ("timestamp", "train_elapsed_s"):
+        if clock not in steps or steps[clock].notna().sum() < 3:
+            continue
+        c = steps[clock].astype(float)
+        d = c.groupby(steps["segment"]).diff()
+        ticks = d[d > 0]
+        if len(ticks) and float(ticks.median()) >= CLOCK_RESOLUTIONS * float(ticks.min()):
+            t = d / steps["step_span"]
+            return scale / t.where(t > 0), own_unit, 0, f"differences of the log's clock ({clock})"
+    w = windows.get(col, {}).get("window")
+    if w == "first_value":
+        first = steps[col].notna().to_numpy().argmax()
+        w = int(steps["step_span"].iloc[:first].sum()) or None
+    if isinstance(w, int) and w > 1:
+        span = float(steps["step_span"].median()) or 1.0
+        lag = max(0, math.ceil(w / span) - 1)
+        return speed, unit, lag, f"an average over the last {w} steps"
+    return speed, unit, 0, ""
+
+
 def _climbing(x: np.ndarray) -> bool:
     """A ramp, not a level: its last third runs more than SHIFT_MIN above its first third."""
     third = max(1, len(x) // 3)
@@ -108,11 +166,13 @@ def _noise(x: np.ndarray, level: float) -> float:
 
 
 def detect_phases(
-    steps: pd.DataFrame, events: pd.DataFrame, lag_rows: int = 0, lag_note: str = ""
+    steps: pd.DataFrame,
+    events: pd.DataFrame,
+    windows: dict[str, dict[str, Any]] | None = None,
+    throughput_source: str | None = None,
 ) -> Phases:
-    """Regimes, warmup, dips and shifts of the speed series. `lag_rows` says how many rows a windowed
-    speed lags behind the work (its edges are moved back by it)."""
-    speed, unit = speed_series(steps)
+    """Regimes, warmup, dips and shifts of the speed series (see choose_speed)."""
+    speed, unit, lag_rows, signal = choose_speed(steps, windows or {}, throughput_source)
     valid = speed.notna() & np.isfinite(speed) & (speed > 0)
     phase = pd.Series(pd.NA, index=steps.index, dtype="object")
     if valid.sum() < 3:
@@ -180,8 +240,10 @@ def detect_phases(
         f"MAD = {ref_noise:.2%}; warmup ends when {k} consecutive steps are within max(3 sigma, 3%) of their "
         f"regime; dip = more than max(5 sigma, 10%) below it"
     )
-    if lag_rows:
-        rule += f"; the speed is {lag_note}, so warmup and shift edges are moved back by {lag_rows} row(s)"
+    if signal and lag_rows:
+        rule += f"; the speed is {signal}, so warmup and shift edges are moved back by {lag_rows} row(s)"
+    elif signal:
+        rule += f"; judged on {signal}"
     return Phases(
         ref, ref_noise, warmup_end_step, warmup_steps, stable, dips, rule, regimes, shifts, chosen, lag_rows
     )

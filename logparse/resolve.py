@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import LogparseError
-from .bars import decimals, steps_from_bar
+from .bars import decimals, step_times_from_epoch_rate, steps_from_bar
 from .frame import ParsedLog
 from .segments import EpochMark, Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 
@@ -372,6 +372,21 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
 
     steps["step_span"] = _step_span(steps, facts)
+    no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
+    if no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch":
+        counter = "micro_step" if "micro_step" in steps else "step"
+        times = step_times_from_epoch_rate(steps, counter)
+        if times is None:
+            warnings.append(
+                "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
+                "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one"
+            )
+        elif times.notna().any():
+            steps["step_time_s"] = times.where(times > 0)
+            step_time_source = (
+                "progress bar: its rate is the epoch's average so far, so position x seconds per item is the "
+                "epoch's clock; a step lasts the difference between the redraws that end it and the step before"
+            )
 
     if "step_time_s" in steps:
         bad = steps["step_time_s"] <= 0

@@ -41,6 +41,7 @@ def read(name: str, line: str) -> tuple[patterns.LineSpec, dict]:
     assert hit is not None, f"no {name} pattern reads {line!r}"
     spec, values = hit
     assert patterns.PROBLEMS not in values, values[patterns.PROBLEMS]
+    values.pop(patterns.WINDOWED, None)  # which columns are window averages: checked in test_windows
     return spec, values
 
 
