@@ -86,7 +86,11 @@ def decimals(x: float) -> int:
 
 
 def steps_from_bar(
-    rows: pd.DataFrame, steps: pd.DataFrame, progress: pd.DataFrame, train_iters: int | None, alpha: float | None
+    rows: pd.DataFrame,
+    steps: pd.DataFrame,
+    progress: pd.DataFrame,
+    train_iters: int | None,
+    alpha: float | None,
 ) -> BarSteps | None:
     """Number the counter-less step records by the bar; make every bar position a row when the bar
     is drawn at every step. None when the log has no usable training bar."""
@@ -207,7 +211,9 @@ def step_times_from_epoch_rate(steps: pd.DataFrame, counter: str) -> pd.Series |
     times = clock - previous
     # the rate is printed with 2 decimals (it/s, or s/it when slower than one a second): the clock is
     # that uncertain times the position, and a step time is the difference of two clocks
-    err = n * RATE_DECIMAL_ERROR * per_item**2  # d(1/r) = dr / r^2; covers "s/it" too, as s^2 >= s when s >= 1
+    err = (
+        n * RATE_DECIMAL_ERROR * per_item**2
+    )  # d(1/r) = dr / r^2; covers "s/it" too, as s^2 >= s when s >= 1
     relative = (err + err.groupby(keys).shift(1).fillna(0.0)) / times.where(times > 0)
     if not relative.notna().any() or float(relative.median()) > MAX_RELATIVE_ERROR:
         return None

@@ -451,7 +451,9 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
     if smoothing is not None and window is None:
         window = "unknown"
     alpha = spec.get("alpha")
-    if alpha is not None and (smoothing != "ema" or not isinstance(alpha, (int, float)) or not 0 < alpha <= 1):
+    if alpha is not None and (
+        smoothing != "ema" or not isinstance(alpha, (int, float)) or not 0 < alpha <= 1
+    ):
         raise PatternError(f'{where}: alpha needs smoothing = "ema" and a number in (0, 1]')
     return FieldSpec(
         source=source,
@@ -579,7 +581,9 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                     "(prefix it with _ to keep it unused)"
                 )
         if ld.get("attach") == "step" and not any(fs.column == "step" for fs in fields.values()):
-            raise PatternError(f'{where}: attach = "step" needs the step number the line prints (a step field)')
+            raise PatternError(
+                f'{where}: attach = "step" needs the step number the line prints (a step field)'
+            )
         hint = ld.get("hint")
         if hint is not None and not isinstance(hint, str):
             raise PatternError(f"{where}: hint must be a string")

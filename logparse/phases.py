@@ -128,12 +128,21 @@ def choose_speed(
     col = _SOURCE_COLUMN.get(throughput_source or "", "step_time_s") if unit == "tokens/s" else "step_time_s"
     if not _windowed(steps, col):
         return speed, unit, 0, ""
-    scale = steps["tokens_per_step"] if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any() else 1.0
+    scale = (
+        steps["tokens_per_step"]
+        if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any()
+        else 1.0
+    )
     own_unit = "tokens/s" if not isinstance(scale, float) else "steps/s"
     if col != "step_time_s" and "step_time_s" in steps and not _windowed(steps, "step_time_s"):
         t = steps["step_time_s"].astype(float)
         if t.notna().mean() > 0.8:
-            return scale / t.where(t > 0), own_unit, 0, "the log's per-step time (its throughput is a window average)"
+            return (
+                scale / t.where(t > 0),
+                own_unit,
+                0,
+                "the log's per-step time (its throughput is a window average)",
+            )
     for clock in ("timestamp", "train_elapsed_s"):
         if clock not in steps or steps[clock].notna().sum() < 3:
             continue
@@ -251,7 +260,7 @@ def detect_phases(
 
 def _regimes(steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, noises: list[float]) -> list[Regime]:
     out = []
-    for p, nz in zip(pieces, noises):
+    for p, nz in zip(pieces, noises, strict=True):
         rows = steps.loc[idx[p.start : p.end]]
         wall = None
         if "step_time_s" in rows and rows["step_time_s"].notna().any():

@@ -50,7 +50,7 @@ def find_regimes(speed: np.ndarray) -> list[Piece]:
     # a running median as wide as a shift removes dips shorter than one; level edges survive it
     filtered = pd.Series(y).rolling(2 * (m // 2) + 1, center=True, min_periods=1).median().to_numpy()
     cuts = _change_points(filtered, y, m)
-    pieces = [Piece(a, b, float(np.median(speed[a:b]))) for a, b in zip([0, *cuts], [*cuts, n])]
+    pieces = [Piece(a, b, float(np.median(speed[a:b]))) for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
     return _merge(pieces, speed, m)
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import LogparseError
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar
+from .errors import LogparseError
 from .frame import ParsedLog
 from .segments import EpochMark, Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 
@@ -248,7 +248,9 @@ def _describe(
     steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: list[EpochMark]
 ) -> list[Segment]:
     """Every stretch of the counter, in line order: the start, each epoch, restart and new run."""
-    starts = [(0, "start", "", None)] + [(c, k, r, None) for c, k, r in zip(cuts, kinds, reasons)]
+    starts = [(0, "start", "", None)] + [
+        (c, k, r, None) for c, k, r in zip(cuts, kinds, reasons, strict=True)
+    ]
     starts += [(m.line, "epoch", "", m.epoch) for m in epochs if m.line not in cuts]
     starts.sort(key=lambda t: t[0])
     ref = reference_rows(steps)

@@ -48,8 +48,17 @@ def _first_row(rows, step):
 
 def check(parsed, expect: dict) -> None:
     rows = _steps(parsed.rows)
-    special = {"steps", "rows_at_line", "facts", "events", "no_rows", "unattached", "timestamp_diffs",
-               "events_count", "no_eval_loss_at_lines"}
+    special = {
+        "steps",
+        "rows_at_line",
+        "facts",
+        "events",
+        "no_rows",
+        "unattached",
+        "timestamp_diffs",
+        "events_count",
+        "no_eval_loss_at_lines",
+    }
     if expect.get("no_rows"):
         assert rows.empty or "step" not in rows or rows["step"].isna().all()
     if "steps" in expect:
