@@ -89,7 +89,7 @@ def check(parsed, expect: dict) -> None:
         events = parsed.events
         got = [] if events.empty else events.to_dict("records")
         assert len(got) == len(expect["events"]), got
-        for ev, want in zip(got, expect["events"]):
+        for ev, want in zip(got, expect["events"], strict=True):
             assert ev["event"] == want["event"] and ev["line"] == want["line"]
             if "step" in want:
                 assert ev["step"] == want["step"]
