@@ -469,10 +469,13 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
         f"shifts: {len(s.get('shifts', []))}; dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
     )
-    for sh in s.get("shifts", []):
+    shifts = s.get("shifts", [])
+    for i, sh in enumerate(shifts):
         near = ", ".join(f"{e['event']} (line {e['line']})" for e in sh["near_events"][:2])
         verb = "fell" if sh["change"] < 0 else "rose"
         stayed = "stayed down" if sh["change"] < 0 else "stayed up"
+        if i + 1 < len(shifts):
+            stayed += f" until step {shifts[i + 1]['at_step']}"
         mfu = ""
         if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
             mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
