@@ -304,6 +304,11 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     steps = steps.dropna(axis=1, how="all")
 
     _flag_nonfinite(steps, warnings)
+    if parsed.lines.get("unattached"):
+        warnings.append(
+            f"{parsed.lines['unattached']} line(s) that belong to a neighbouring step record found none to join "
+            "(a loss or memory line before the first step, or after the last); their values are not used"
+        )
     if opts.grad_accum is not None:
         stated = _cli_or_log("grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation")
         facts["grad_accum"] = stated

@@ -1,0 +1,111 @@
+"""A step counter going back: a new run, a restart or a new epoch; no step is lost.
+
+The spliced files are made of real lines: public excerpts (tests/data/public/, sources in SOURCES.toml)
+and the shipped Megatron sample. What each splice must give is written out by hand below.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from logparse import api
+from tests.conftest import ROOT, SAMPLES
+
+PUBLIC = ROOT / "tests" / "data" / "public"
+
+
+def splice(write_log, *parts: str, name: str = "spliced.log"):
+    return str(write_log("".join(parts), name))
+
+
+def test_two_jobs_in_one_file_keep_every_iteration(write_log):
+    # ModelLink iterations 1665-1666 (one job), then Megatron-DeepSpeed iterations 1-2 (another job)
+    path = splice(
+        write_log,
+        (PUBLIC / "modellink_llama2_70b_tgs.log").read_text(),
+        (PUBLIC / "megatron_deepspeed_aurora_iter1_2.log").read_text(),
+    )
+    rows = api.parse(path, format="megatron")
+    assert list(rows["step"]) == [1665, 1666, 1, 2]  # in the order they ran, none dropped
+    assert list(rows["run"]) == [0, 0, 1, 1]
+    run = api.resolve(path, format="megatron")
+    assert [(s.kind, s.first_step, s.last_step) for s in run.segments] == [
+        ("start", 1665, 1666),
+        ("new_run", 1, 2),
+    ]
+    assert "5,000 to 317,892" in run.segments[1].reason  # "iteration 1665/ 5000", "iteration 1/ 317892"
+    assert list(run.steps["step"]) == [1, 2]  # the analysis covers the last run ...
+    assert any("holds 2 runs" in w for w in run.warnings)  # ... and says so
+    first = api.resolve(path, format="megatron", segment=0)
+    assert list(first.steps["step"]) == [1665, 1666]
+
+
+def test_nemo2_printer_starting_again_at_zero_is_another_run(write_log):
+    path = splice(
+        write_log,
+        (PUBLIC / "nemo2_bionemo_pr740_iter120.log").read_text(),
+        (PUBLIC / "nemo2_speech_pr10128_iter0.log").read_text(),
+    )
+    rows = api.parse(path, format="nemo")
+    assert list(rows["step"]) == [120, 121, 122, 123, 124, 125, *range(0, 9)]
+    s = api.analyze(path, format="nemo", gpus=1, seq_len=128).summary
+    assert [seg["kind"] for seg in s["segments"]] == ["start", "new_run"]
+    assert s["steps"]["first"] == 0 and s["steps"]["last"] == 8
+    assert s["restarts"] == []  # another run is not a restart: no redone work is claimed
+
+
+def _megatron_lines() -> tuple[list[str], dict[int, str]]:
+    lines = (SAMPLES / "megatron_llama2-7b_8xh100.log").read_text().splitlines(keepends=True)
+    by_step = {}
+    for line in lines:
+        m = re.search(r"iteration\s+(\d+)/", line)
+        if m:
+            by_step[int(m.group(1))] = line
+    return lines, by_step
+
+
+def test_a_restart_replaces_only_the_steps_it_logs_again(write_log):
+    # attempt 0 logs 1..250 and dies; attempt 1 loads the checkpoint of step 200 and logs 201..230
+    # before the file ends: 231..250 were logged once, by attempt 0, and stay
+    lines, by_step = _megatron_lines()
+    cut = lines.index(by_step[250]) + 1
+    resume = " loading checkpoint from /ckpt at iteration 200\n"
+    again = [by_step[s].replace("[2024-09-03", "[2024-09-04") for s in range(201, 231)]
+    path = splice(write_log, *lines[:cut], resume, *again)
+    rows = api.parse(path)
+    assert len(rows) == 250 and set(rows["step"]) == set(range(1, 251))
+    order = list(rows["step"])
+    assert order == [*range(1, 201), *range(231, 251), *range(201, 231)]  # as they ran
+    assert set(rows.loc[rows["segment"] == 1, "step"]) == set(range(201, 231))
+    a = api.analyze(path, gpus=8, hw="h100", model="llama2-7b")
+    (r,) = a.summary["restarts"]
+    assert (r["at_step"], r["resumed_from"], r["redone_steps"]) == (250, 200, 50)
+    assert [s["kind"] for s in a.summary["segments"]] == ["start", "restart"]
+    assert a.summary["steps"]["count"] == 250
+
+
+def test_a_restart_with_a_changed_batch_is_a_new_run(write_log):
+    lines, by_step = _megatron_lines()
+    cut = lines.index(by_step[100]) + 1
+    dump_start = next(i for i, line in enumerate(lines) if "arguments" in line)
+    dump_end = next(i for i, line in enumerate(lines) if "end of arguments" in line) + 1
+    dump = [re.sub(r"(global_batch_size \.+ )\d+", r"\g<1>256", line) for line in lines[dump_start:dump_end]]
+    assert dump != lines[dump_start:dump_end]
+    path = splice(write_log, *lines[:cut], *dump, *[by_step[s] for s in range(1, 21)])
+    s = api.analyze(path, gpus=8, hw="h100", model="llama2-7b").summary
+    kinds = [(seg["kind"], seg.get("reason", "")) for seg in s["segments"]]
+    assert kinds[1][0] == "new_run" and "global_batch_size changes from 128 to 256" in kinds[1][1]
+    assert s["steps"]["count"] == 20
+
+
+@pytest.mark.parametrize("resume", [True, False])
+def test_the_same_job_resumed_from_scratch_or_checkpoint_is_a_restart(write_log, resume):
+    lines, by_step = _megatron_lines()
+    cut = lines.index(by_step[120]) + 1
+    marker = [" loading checkpoint from /ckpt at iteration 100\n"] if resume else []
+    path = splice(write_log, *lines[:cut], *marker, *[by_step[s] for s in range(101, 151)])
+    s = api.analyze(path, gpus=8, hw="h100", model="llama2-7b").summary
+    assert [seg["kind"] for seg in s["segments"]] == ["start", "restart"]
+    assert s["steps"]["count"] == 150  # 1..100 from the first attempt, 101..150 from the second
