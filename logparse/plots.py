@@ -19,6 +19,7 @@ WARMUP_COLOR = "#bbbbbb"
 STABLE_COLOR = "#2ca02c"
 DIP_COLOR = "#d62728"
 RESTART_COLOR = "#9467bd"
+REGIME_COLOR = "#ff7f0e"  # regimes other than the stable one, and the shifts between them
 ENVELOPE_ABOVE = 4000  # steps; beyond this the curves are drawn as per-bin envelopes
 ENVELOPE_BINS = 1500
 
@@ -52,7 +53,7 @@ def _series(steps, col):
 
 def plot_report(analysis: Analysis, path: str | Path) -> None:
     s = analysis.summary
-    steps = analysis.steps
+    steps = analysis.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
     x = steps["step"].to_numpy()
     st = s["stable"]
     hw = s["hardware"]
@@ -83,7 +84,7 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
         title += f"  |  stable MFU {st['mfu_mean']:.1%}"
     fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
 
-    warm_end = st["start_step"]
+    warm_end = s["warmup_steps"] + 0.5 if s["warmup_steps"] else None
     for ax, (label, y, kind) in zip(axes, panels, strict=False):
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
@@ -91,6 +92,31 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
             ax.axvspan(x[0], warm_end, color=WARMUP_COLOR, alpha=0.35, lw=0)
         if st["start_step"] is not None:
             ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+        for r in s.get("regimes", []):
+            if not r["stable"] and len(s["regimes"]) > 1:
+                ax.axvspan(r["start_step"], r["end_step"], color=REGIME_COLOR, alpha=0.08, lw=0)
+                if kind == "mfu" and r["mfu_median"] is not None:
+                    ax.hlines(
+                        r["mfu_median"] * 100,
+                        r["start_step"],
+                        r["end_step"],
+                        color=REGIME_COLOR,
+                        lw=1.5,
+                        ls="--",
+                    )
+        for sh in s.get("shifts", []):
+            ax.axvline(sh["at_step"], color=REGIME_COLOR, lw=1.4)
+            if kind == "mfu":
+                ax.annotate(
+                    f"{sh['change']:+.0%}",
+                    (sh["at_step"], 1.0),
+                    xycoords=("data", "axes fraction"),
+                    xytext=(3, -12),
+                    textcoords="offset points",
+                    color=REGIME_COLOR,
+                    fontsize=9,
+                    fontweight="bold",
+                )
         if "phase" in steps:
             for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
                 ax.axvspan(
@@ -164,6 +190,10 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
         axes[0].plot([], [], color=DIP_COLOR, lw=8, alpha=0.4, label=f"dips ({len(s['dips'])})")
     if s["restarts"]:
         axes[0].plot([], [], color=RESTART_COLOR, ls="--", label=f"restarts ({len(s['restarts'])})")
+    if s.get("shifts"):
+        axes[0].plot(
+            [], [], color=REGIME_COLOR, lw=1.4, label=f"shifts ({len(s['shifts'])}), other regimes shaded"
+        )
     axes[0].legend(loc="lower right", fontsize=8, ncol=4, framealpha=0.8)
     saves = analysis.run.parsed.events
     if not saves.empty and "step" in saves:
