@@ -70,9 +70,10 @@ def consistent_with_epoch(steps: pd.Series, epochs: pd.Series | None) -> bool:
     if ok.sum() < 2:
         return True
     spe = np.median(s[ok] / e[ok])
-    # the epoch is exact to half a unit of its last printed digit
-    tol = np.array([0.5 * 10.0 ** -decimals(x) for x in e[ok]]) * spe
-    return bool((np.abs(e[ok] * spe - s[ok]) <= tol + 1e-6).all())
+    # the epoch is exact to half a unit of its last printed digit, and steps per epoch is estimated from
+    # such epochs: allow twice that, and at least a tenth of a step (positions are whole steps)
+    tol = np.maximum(np.array([10.0 ** -decimals(x) for x in e[ok]]) * spe, 0.1)
+    return bool((np.abs(e[ok] * spe - s[ok]) <= tol).all())
 
 
 def decimals(x: float) -> int:
@@ -103,22 +104,28 @@ def steps_from_bar(
     notes: list[str] = []
     numbered = steps.copy()
     if len(numbered):
+        # tqdm redraws its bar right after printing a message, showing the step the message belongs to;
+        # the redraw before it is the same step when the bar is drawn at every step, and lags otherwise
         epochs = numbered["epoch"] if "epoch" in numbered else None
+        after = bar_position(rows, bar, numbered.index, after=True)
         before = bar_position(rows, bar, numbered.index)
-        if consistent_with_epoch(before, epochs):
-            numbered["step"] = before.astype(int)
-        else:  # a bar not redrawn at every step lags; tqdm redraws it right after a message
-            after = bar_position(rows, bar, numbered.index, after=True)
-            if not consistent_with_epoch(after, epochs):
-                return None
+        if consistent_with_epoch(after, epochs):
             numbered["step"] = after.astype(int)
-            notes.append(
-                "the bar printed before each loss record lags it (tqdm redraws at most every 0.1 s): the "
-                "records take the position of the redraw right after them, which agrees with their epoch"
-            )
+            if (after != before).any():
+                notes.append(
+                    f"{int((after != before).sum())} loss record(s) come after a bar that lags them (tqdm redraws "
+                    "at most every 0.1 s): they take the position of the redraw right after them, which agrees "
+                    "with their epoch"
+                )
+        elif consistent_with_epoch(before, epochs):
+            numbered["step"] = before.astype(int)
+        else:
+            return None
     top = int(first["progress_n"].max())
     if len(first) < EVERY_STEP * top:
-        return BarSteps(numbered, "the progress bar's position printed before each record", None, notes)
+        return BarSteps(
+            numbered, "the progress bar's position at each record (checked against its epoch)", None, notes
+        )
 
     per_step = pd.DataFrame(
         {
@@ -153,7 +160,7 @@ def steps_from_bar(
             notes.append(f"{len(missing)} record(s) name a bar position that was never drawn")
     numbering = (
         "the progress bar, drawn at every optimizer step: one row per bar position; the loss records join "
-        "the position printed before them"
+        "the bar position they were printed at"
     )
     return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
 

@@ -9,6 +9,7 @@ bars when the log has no timing field, saying which.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,7 +100,12 @@ class ResolvedSteps:
 def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
     """The last value of every fact the log states; a fact that changes is reported."""
     facts: dict[str, Fact] = {}
+    evals = []
+    if not parsed.events.empty and "event" in parsed.events:
+        evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
     for name, observations in parsed.facts.items():
+        # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
+        observations = [o for o in observations if not _just_after(o.line, evals)] or observations
         last = observations[-1]
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
         if len(distinct) > 1 and not name.startswith("final_"):
@@ -109,6 +115,14 @@ def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     return facts
+
+
+EVAL_HEADER_LINES = 3
+
+
+def _just_after(line: int, marks: list[int]) -> bool:
+    i = bisect.bisect_left(marks, line) - 1
+    return i >= 0 and line - marks[i] <= EVAL_HEADER_LINES
 
 
 def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
