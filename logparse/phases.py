@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
+from .resolve import windowed
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it
@@ -104,16 +105,6 @@ _SOURCE_COLUMN = {
     "samples/s as logged (cluster) x sequence length": "samples_per_s",
     "global batch x sequence length / step time": "step_time_s",
 }
-CLOCK_RESOLUTIONS = 10  # a clock is precise enough when a step lasts this many of its smallest ticks
-
-
-def _windowed(steps: pd.DataFrame, col: str) -> bool:
-    """Most rows took `col` from a field the pattern set declares as an average over a window."""
-    if "windowed" not in steps or col not in steps:
-        return False
-    has = steps[col].notna()
-    marked = steps.loc[has, "windowed"].fillna("").str.split(",").apply(lambda cs: col in cs)
-    return bool(has.any() and marked.mean() > 0.5)
 
 
 def choose_speed(
@@ -121,46 +112,28 @@ def choose_speed(
 ) -> tuple[pd.Series, str, int, str]:
     """The speed series phases judge, and how many rows it lags the work it measures.
 
-    A windowed average (Composer's and OLMo's throughput) smears a change over its window. Phases prefer
-    a signal measured for the step itself: the log's per-step time, else its clock (timestamps, a
-    training clock) when precise enough; otherwise the average is used and its edges moved back."""
+    Resolve already prefers a per-step signal (the step's own time, a precise clock) over a figure
+    averaged over a window; when the log has only the average, its edges are moved back by the window."""
     speed, unit = speed_series(steps)
-    col = _SOURCE_COLUMN.get(throughput_source or "", "step_time_s") if unit == "tokens/s" else "step_time_s"
-    if not _windowed(steps, col):
+    source = (throughput_source or "").split(" (")[0]
+    col = _SOURCE_COLUMN.get(source, "step_time_s") if unit == "tokens/s" else "step_time_s"
+    if not windowed(steps, col):
         return speed, unit, 0, ""
-    scale = (
-        steps["tokens_per_step"]
-        if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any()
-        else 1.0
-    )
-    own_unit = "tokens/s" if not isinstance(scale, float) else "steps/s"
-    if col != "step_time_s" and "step_time_s" in steps and not _windowed(steps, "step_time_s"):
-        t = steps["step_time_s"].astype(float)
-        if t.notna().mean() > 0.8:
-            return (
-                scale / t.where(t > 0),
-                own_unit,
-                0,
-                "the log's per-step time (its throughput is a window average)",
-            )
-    for clock in ("timestamp", "train_elapsed_s"):
-        if clock not in steps or steps[clock].notna().sum() < 3:
-            continue
-        c = steps[clock].astype(float)
-        d = c.groupby(steps["segment"]).diff()
-        ticks = d[d > 0]
-        if len(ticks) and float(ticks.median()) >= CLOCK_RESOLUTIONS * float(ticks.min()):
-            t = d / steps["step_span"]
-            return scale / t.where(t > 0), own_unit, 0, f"differences of the log's clock ({clock})"
     w = windows.get(col, {}).get("window")
     if w == "first_value":
         first = steps[col].notna().to_numpy().argmax()
         w = int(steps["step_span"].iloc[:first].sum()) or None
     if isinstance(w, int) and w > 1:
         span = float(steps["step_span"].median()) or 1.0
-        lag = max(0, math.ceil(w / span) - 1)
-        return speed, unit, lag, f"an average over the last {w} steps"
+        return speed, unit, max(1, math.ceil(w / span)), f"an average over the last {w} steps"
     return speed, unit, 0, ""
+
+
+def moving_average_lag(window_rows: int, position: int) -> int:
+    """How far a mean over the last `window_rows` rows lags the rows it averages, at a row
+    `position` rows into the series: half its span (its centroid), the span being shorter while the
+    window is still filling (OLMo averages whatever it has; Composer prints nothing until full)."""
+    return max(0, (min(window_rows, position) - 1) // 2)
 
 
 def _climbing(x: np.ndarray) -> bool:
@@ -219,8 +192,10 @@ def detect_phases(
         pos = position.loc[seg_idx].to_numpy()
         inside = xv[pos] >= level[pos] * (1 - band[pos])
         start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
-        if seg == 0 and 0 < start < len(pos):
-            start = max(1, start - lag_rows)  # a windowed speed reaches the band a window late
+        if seg == 0 and 0 < start < len(pos) and lag_rows:
+            # a windowed speed reaches the band late: by its window's centroid
+            first_value = int(np.argmax(valid.loc[seg_idx[0] :].to_numpy())) if len(seg_idx) else 0
+            start = max(1, start - moving_average_lag(lag_rows, start + first_value))
         label = "warmup" if seg == 0 else "restart"
         phase.loc[seg_idx[:start]] = label
         if seg == 0 and start < len(pos):
@@ -250,9 +225,10 @@ def detect_phases(
         f"regime; dip = more than max(5 sigma, 10%) below it"
     )
     if signal and lag_rows:
-        rule += f"; the speed is {signal}, so warmup and shift edges are moved back by {lag_rows} row(s)"
-    elif signal:
-        rule += f"; judged on {signal}"
+        rule += (
+            f"; the speed is {signal}, so warmup and shift edges are moved back by half that window "
+            f"(its centroid), {moving_average_lag(lag_rows, len(xv))} row(s) once it has filled"
+        )
     return Phases(
         ref, ref_noise, warmup_end_step, warmup_steps, stable, dips, rule, regimes, shifts, chosen, lag_rows
     )
@@ -276,7 +252,7 @@ def _shifts(
 ) -> list[Shift]:
     out = []
     for i in range(1, len(pieces)):
-        at = max(pieces[i - 1].start + 1, pieces[i].start - lag_rows // 2)
+        at = max(pieces[i - 1].start + 1, pieces[i].start - moving_average_lag(lag_rows, pieces[i].start))
         row = steps.loc[idx[at]]
         lo = int(steps.loc[idx[max(0, at - 3)], "line"])
         hi = int(steps.loc[idx[min(len(idx) - 1, at + 1)], "line"])

@@ -706,6 +706,20 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
                 f"length gives {mine:,.0f}; check --seq-len and --global-batch"
             )
     n_gpus = float(gpus.value) if gpus is not None else np.nan
+    if steps["tokens_per_step"].isna().all() and "consumed_tokens" in steps:
+        # a running token count (OLMo's total_tokens, Composer's time/token) gives tokens per step
+        per = steps.groupby("segment")["consumed_tokens"].diff() / steps["step_span"]
+        steps["tokens_per_step"] = per.where(per > 0).bfill()
+    step_time_source = rs.step_time_source
+    clock = per_step_clock(steps)
+    if clock is not None and (windowed(steps, "step_time_s") or _only_windowed_throughput(steps)):
+        times, how = clock
+        if "step_time_s" in steps:
+            steps["step_time_s_logged"] = steps["step_time_s"]
+        steps["step_time_s"] = times
+        step_time_source = f"{how} (the logged speed is an average over a window)"
+        if "windowed" in steps:
+            steps["windowed"] = steps["windowed"].str.replace("step_time_s", "", regex=False)
 
     source = _throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
@@ -728,7 +742,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
         warnings,
         rs.step_numbering,
-        rs.step_time_source,
+        step_time_source,
         source,
         rs.segments,
         steps,
@@ -768,6 +782,45 @@ def _select(
     return chosen, f"run {last} of {len(runs)} (the last)"
 
 
+CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
+
+
+def windowed(steps: pd.DataFrame, col: str) -> bool:
+    """Most rows took `col` from a field the pattern set declares as an average over a window."""
+    if "windowed" not in steps or col not in steps:
+        return False
+    has = steps[col].notna()
+    marked = steps.loc[has, "windowed"].fillna("").str.split(",").apply(lambda cs: col in cs)
+    return bool(has.any() and marked.mean() > 0.5)
+
+
+def _only_windowed_throughput(steps: pd.DataFrame) -> bool:
+    cols = [c for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s") if c in steps]
+    return bool(cols) and all(windowed(steps, c) for c in cols if steps[c].notna().any())
+
+
+def clock_tick(diffs: np.ndarray) -> float:
+    """A clock's tick: the greatest common divisor of its differences, to the microsecond (1 s for
+    whole-second timestamps, 0.36 s for hours printed with 4 decimals)."""
+    micro = np.round(diffs * 1e6).astype(np.int64)
+    micro = micro[micro > 0]
+    return float(np.gcd.reduce(micro)) / 1e6 if len(micro) else math.inf
+
+
+def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
+    """Each row's own time from the log's clock (timestamps, a training clock), when the clock ticks
+    finely enough for a step; its sum over any window is exact to one tick."""
+    for col in ("timestamp", "train_elapsed_s"):
+        if col not in steps or steps[col].notna().sum() < 3:
+            continue
+        d = steps[col].astype(float).groupby(steps["segment"]).diff()
+        ticks = d[d > 0]
+        if len(ticks) and float(ticks.median()) >= CLOCK_TICKS * clock_tick(ticks.to_numpy()):
+            t = d / steps["step_span"]
+            return t.where(t > 0), f"differences of the log's clock ({col})"
+    return None
+
+
 def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
     """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives."""
     has = {
@@ -776,6 +829,15 @@ def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list
     }
     from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
     source: str | None
+    averaged = False
+    if from_time is not None and from_time.notna().mean() > 0.8 and not windowed(steps, "step_time_s"):
+        # a step's own time beats a logged throughput that averages a window (Composer, OLMo)
+        for col in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s"):
+            if has[col] and windowed(steps, col):
+                steps[f"{col}_logged"] = steps[col]
+                steps[col] = np.nan
+                has[col] = False
+                averaged = True
     if has["tokens_per_s"]:
         source = "tokens/s as logged (cluster)"
     elif has["tokens_per_s_per_gpu"]:
@@ -794,6 +856,8 @@ def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list
     elif from_time is not None:
         steps["tokens_per_s"] = from_time
         source = "global batch x sequence length / step time"
+        if averaged:
+            source += " (the logged throughput, an average over a window, is kept as *_logged)"
     else:
         steps["tokens_per_s"] = np.nan
         source = None
