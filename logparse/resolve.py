@@ -261,33 +261,39 @@ def split_segments(
 def _describe(
     steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: list[EpochMark]
 ) -> list[Segment]:
-    """Every stretch of the counter, in line order: the start, each epoch, restart and new run."""
-    starts = [(0, "start", "", None)] + [
-        (c, k, r, None) for c, k, r in zip(cuts, kinds, reasons, strict=True)
-    ]
-    starts += [(m.line, "epoch", "", m.epoch) for m in epochs if m.line not in cuts]
-    starts.sort(key=lambda t: t[0])
+    """Every stretch of the counter in the order it ran: the start, each epoch, restart and new run.
+    A stretch begins where a row's attempt (`segment`) or epoch differs from the row before it (rows in
+    record order, so redraws sharing one physical line keep their order)."""
     ref = reference_rows(steps)
-    lines = ref["line"].to_numpy()
+    seg = ref["segment"].to_numpy()
+    epoch = ref["epoch_index"].to_numpy() if epochs and "epoch_index" in ref else None
     out: list[Segment] = []
-    for i, (line, kind, reason, epoch) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else math.inf
-        part = ref[(lines >= line) & (lines < end)]
-        if part.empty:
+    start = 0
+    for i in range(1, len(ref) + 1):
+        if i < len(ref) and seg[i] == seg[i - 1] and (epoch is None or epoch[i] == epoch[i - 1]):
             continue
+        part = ref.iloc[start:i]
         first = part.iloc[0]
+        s0 = int(first["segment"])
+        if start == 0:
+            kind, reason = "start", ""
+        elif s0 != int(ref["segment"].iloc[start - 1]):
+            kind, reason = kinds[s0 - 1], reasons[s0 - 1]
+        else:
+            kind, reason = "epoch", ""
         out.append(
             Segment(
                 kind=kind,
                 first_step=int(first["step"]),
                 last_step=int(part["step"].iloc[-1]),
-                line=int(first["line"]) if kind == "start" else int(line),
-                segment=int(first["segment"]),
+                line=int(first["line"]),
+                segment=s0,
                 run=int(first["run"]),
-                epoch=None if epoch is None else int(epoch),
+                epoch=None if epoch is None or pd.isna(first["epoch_index"]) else int(first["epoch_index"]),
                 reason=reason,
             )
         )
+        start = i
     return out
 
 

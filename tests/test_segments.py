@@ -11,6 +11,7 @@ import re
 import pytest
 
 from logparse import api
+from logparse.errors import LogparseError
 from tests.conftest import ROOT, SAMPLES
 
 PUBLIC = ROOT / "tests" / "data" / "public"
@@ -109,3 +110,46 @@ def test_the_same_job_resumed_from_scratch_or_checkpoint_is_a_restart(write_log,
     s = api.analyze(path, gpus=8, hw="h100", model="llama2-7b").summary
     assert [seg["kind"] for seg in s["segments"]] == ["start", "restart"]
     assert s["steps"]["count"] == 150  # 1..100 from the first attempt, 101..150 from the second
+
+
+def _nemo_bar(epoch: int, n: int, total: int, global_step: float | None) -> str:
+    # NeMo's MegatronProgressBar, as the real line in patterns/nemo.toml prints it
+    gs = f", global_step={global_step:.2f}" if global_step is not None else ""
+    return (
+        f"Epoch {epoch}: : {100 * n // total:3d}%|##########| {n}/{total} [10:48<00:00, "
+        f"reduced_train_loss=0.0172{gs}, consumed_samples=25600.0, train_step_timing in s=3.130]"
+    )
+
+
+@pytest.mark.parametrize("printed_global_step", [True, False])
+def test_a_per_epoch_bar_continues_its_steps_across_epochs(write_log, printed_global_step):
+    # two epochs of 3 optimizer steps each; the bar's postfix shows the previous batch's global_step
+    lines = [
+        _nemo_bar(e, n, 3, (3 * e + n - 1) if printed_global_step else None)
+        for e in (0, 1)
+        for n in (1, 2, 3)
+    ]
+    run = api.resolve(splice(write_log, "\r".join(lines) + "\n"), format="nemo")
+    assert list(run.all_steps["step"]) == [1, 2, 3, 4, 5, 6]  # not 1, 2, 3 of the last epoch only
+    assert [(s.kind, s.first_step, s.last_step) for s in run.segments] == [("start", 1, 3), ("epoch", 4, 6)]
+    assert ("global step" in run.step_numbering) == printed_global_step
+
+
+def test_the_printed_global_step_wins_over_the_epoch_length(write_log):
+    # an epoch cut short (3 of 5 batches, e.g. limit_train_batches): the printed global step knows
+    lines = [_nemo_bar(0, n, 5, n - 1) for n in (1, 2, 3)] + [_nemo_bar(1, n, 5, 3 + n - 1) for n in (1, 2)]
+    run = api.resolve(splice(write_log, "\r".join(lines) + "\n"), format="nemo")
+    assert list(run.all_steps["step"]) == [1, 2, 3, 4, 5]
+
+
+def test_deepspeed_startup_report_is_not_a_step_and_user_loss_lines_join_their_step():
+    # the excerpt ends before training: its "step=0, skipped=0" report is the engine's start-up, no step
+    with pytest.raises(LogparseError, match="no training step lines"):
+        api.resolve(PUBLIC / "deepspeed_hello_startup.log", format="deepspeed")
+    user = api.resolve(PUBLIC / "deepspeed_hello_user_loss.log", format="deepspeed")
+    text = (PUBLIC / "deepspeed_hello_user_loss.log").read_text()
+    # "[Rank 0] Loss: X" printed by the user's script after the engine's step line, read by hand
+    printed = [float(x) for x in re.findall(r"\[Rank 0\] Loss: ([\d.]+)", text)]
+    assert (
+        printed and list(user.all_steps["loss"].dropna()) == printed[: user.all_steps["loss"].notna().sum()]
+    )
