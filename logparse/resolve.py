@@ -20,7 +20,7 @@ import pandas as pd
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar
 from .errors import LogparseError
 from .frame import ParsedLog
-from .segments import EpochMark, Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 
 
 @dataclass
@@ -183,7 +183,7 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
 
 
 def split_segments(
-    steps: pd.DataFrame, parsed: ParsedLog, facts: dict[str, Fact], epochs: list[EpochMark]
+    steps: pd.DataFrame, parsed: ParsedLog, facts: dict[str, Fact], epochs: bool
 ) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
     """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
     again, describe each restart, and list every stretch of the counter (epochs included)."""
@@ -259,7 +259,7 @@ def split_segments(
 
 
 def _describe(
-    steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: list[EpochMark]
+    steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: bool
 ) -> list[Segment]:
     """Every stretch of the counter in the order it ran: the start, each epoch, restart and new run.
     A stretch begins where a row's attempt (`segment`) or epoch differs from the row before it (rows in
@@ -338,7 +338,6 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
 
     # counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps)
     numbering = "log"
-    epochs: list[EpochMark] = []
     counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
     steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
     if how:

@@ -66,12 +66,6 @@ class Segment:
         return out
 
 
-@dataclass
-class EpochMark:
-    line: int
-    epoch: int
-
-
 def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
     """The rows of the rank that prints most (all rows when the log has no rank prefixes), in line order."""
     ref = steps
@@ -88,18 +82,18 @@ def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
 
 def continue_epochs(
     steps: pd.DataFrame, counter: str, grad_accum: int | None, warnings: list[str]
-) -> tuple[pd.DataFrame, list[EpochMark], str | None]:
+) -> tuple[pd.DataFrame, bool, str | None]:
     """Number rows whose counter restarts each epoch as steps since the run began.
 
     `counter` is "step" (it counts optimizer steps) or "micro_step" (micro-batches: rows are grouped
-    into optimizer steps and each step keeps the row that completes it). Returns the rows, where
-    each new epoch begins, and how the steps were numbered (None when nothing was done)."""
+    into optimizer steps and each step keeps the row that completes it). Returns the rows, whether
+    an epoch boundary was crossed, and how the steps were numbered (None when nothing was done)."""
     has_epoch = "epoch_index" in steps and steps["epoch_index"].notna().any()
     if not has_epoch or counter not in steps:
-        return steps, [], None
+        return steps, False, None
     rows = steps[steps[counter].notna() & steps["epoch_index"].notna()]
     if rows.empty:
-        return steps, [], None
+        return steps, False, None
     steps = steps.copy()
     epoch = steps["epoch_index"]
     pos = steps[counter].astype(float)
@@ -132,10 +126,10 @@ def continue_epochs(
     dropped = numbered & ~completes.fillna(False).astype(bool)
     if dropped.any():
         steps = steps[~dropped]
-    marks = _epoch_marks(steps[steps["epoch_index"].notna()])
-    if len(marks) == 0 and counter == "step":
-        return steps, [], None
-    return steps, marks, "; ".join(how)
+    crossed = steps["epoch_index"].dropna().nunique() > 1
+    if not crossed and counter == "step":
+        return steps, False, None
+    return steps, crossed, "; ".join(how)
 
 
 def _epoch_offsets(
@@ -170,13 +164,6 @@ def _epoch_offsets(
             offset.loc[idx] = e.map(cum)
         how.append("epochs continue after the largest position the previous epoch reached")
     return offset.fillna(0)
-
-
-def _epoch_marks(rows: pd.DataFrame) -> list[EpochMark]:
-    ref = reference_rows(rows)
-    e = ref["epoch_index"].to_numpy()
-    lines = ref["line"].to_numpy()
-    return [EpochMark(int(lines[i]), int(e[i])) for i in range(1, len(e)) if e[i] != e[i - 1]]
 
 
 # ------------------------------------------------------------------------------------------------
