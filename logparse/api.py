@@ -106,8 +106,12 @@ def parse(path: str | os.PathLike[str], **options: Any) -> pd.DataFrame:
     """The resolved step frame of a log (canonical columns), without hardware assumptions: every
     row of the file, every run and attempt in the order they ran (a step logged again by a later
     attempt keeps only its later row)."""
-    run = resolve(path, **options)
-    return run.all_steps if run.all_steps is not None else run.steps
+    return file_rows(resolve(path, **options), options.get("segment"))
+
+
+def file_rows(run: Run, segment: int | None = None) -> pd.DataFrame:
+    """Every row of the file (all runs and attempts), or only `segment`'s when one is asked for."""
+    return run.all_steps if segment is None and run.all_steps is not None else run.steps
 
 
 def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:

@@ -155,10 +155,11 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
 @analysis_options
 @friendly
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
-    """Write the resolved step frame of a log (one row per optimizer step)."""
+    """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the
+    file in the order they ran (--segment N: only that segment)."""
     kwargs = _api_kwargs(kw)
     run = api.write_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
-    frame = steps_frame(run.steps)
+    frame = steps_frame(api.file_rows(run, kwargs.get("segment")))
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)
         return

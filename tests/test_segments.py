@@ -41,6 +41,15 @@ def test_two_jobs_in_one_file_keep_every_iteration(write_log):
     assert any("holds 2 runs" in w for w in run.warnings)  # ... and says so
     first = api.resolve(path, format="megatron", segment=0)
     assert list(first.steps["step"]) == [1665, 1666]
+    # the CLI's parse writes every row too, or one segment's
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    for extra, want in (([], "1665,1666,1,2"), (["--segment", "1"], "1,2")):
+        res = CliRunner().invoke(cli, ["parse", path, "--format", "megatron", *extra])
+        assert res.exit_code == 0, res.output
+        assert ",".join(line.split(",")[0] for line in res.output.splitlines()[1:]) == want
 
 
 def test_nemo2_printer_starting_again_at_zero_is_another_run(write_log):
