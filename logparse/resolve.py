@@ -270,7 +270,13 @@ def _describe(
     out: list[Segment] = []
     start = 0
     for i in range(1, len(ref) + 1):
-        if i < len(ref) and seg[i] == seg[i - 1] and (epoch is None or epoch[i] == epoch[i - 1]):
+        if i == len(ref):
+            same_epoch = False
+        else:
+            same_epoch = (
+                epoch is None or epoch[i] == epoch[i - 1] or (pd.isna(epoch[i]) and pd.isna(epoch[i - 1]))
+            )
+        if i < len(ref) and seg[i] == seg[i - 1] and same_epoch:
             continue
         part = ref.iloc[start:i]
         first = part.iloc[0]

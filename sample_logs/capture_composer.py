@@ -60,6 +60,20 @@ interleaved as a terminal would show them)::
 
 The run takes well under a minute on 2 CPU cores.
 
+``--max-duration`` overrides ``max_duration`` (default ``"<epochs>ep"``, as
+above).  ``composer_two_runs_cpu.log`` appends two runs to one file, the way a
+user who reuses a log file gets them: a run of ``--max-duration 20ba`` (console
+``[batch=N/20]:``), then one of ``--batches-per-epoch 5 --epochs 2`` (console
+``[epoch=E][batch=N/5]:``)::
+
+    rm -f sample_logs/composer_two_runs_cpu.log
+    PYTHONUNBUFFERED=1 /work/venv-capture-composer/bin/python sample_logs/capture_composer.py \\
+        --max-duration 20ba --truth sample_logs/composer_two_runs_cpu.run1.inmemory.json \\
+        >> sample_logs/composer_two_runs_cpu.log 2>&1
+    PYTHONUNBUFFERED=1 /work/venv-capture-composer/bin/python sample_logs/capture_composer.py \\
+        --batches-per-epoch 5 --epochs 2 --truth sample_logs/composer_two_runs_cpu.run2.inmemory.json \\
+        >> sample_logs/composer_two_runs_cpu.log 2>&1
+
 This file is a capture tool, not part of the logparse package or its tests.
 """
 
@@ -171,6 +185,11 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--truth", required=True, help="where to write the InMemoryLogger data (JSON)")
     p.add_argument("--batches-per-epoch", type=int, default=20)
     p.add_argument("--epochs", type=int, default=2)
+    p.add_argument(
+        "--max-duration", default=None,
+        help='Trainer max_duration, e.g. "20ba" (default: "<epochs>ep"); with a duration in '
+        'batches the console records read [batch=N/<total>] instead of [epoch=E][batch=N/<len>]',
+    )
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--microbatch-size", type=int, default=2, help="device_train_microbatch_size")
     p.add_argument("--window", type=int, default=5, help="SpeedMonitor window_size")
@@ -196,11 +215,12 @@ def main() -> None:
     loader = DataLoader(dataset, batch_size=args.batch_size, shuffle=False, num_workers=0)
     model = TinyLM(args.seq_len)
     in_memory = InMemoryLogger()
+    max_duration = args.max_duration if args.max_duration else f"{args.epochs}ep"
 
     trainer = Trainer(
         model=model,
         train_dataloader=loader,
-        max_duration=f"{args.epochs}ep",
+        max_duration=max_duration,
         optimizers=torch.optim.AdamW(model.parameters(), lr=3e-3),
         device="cpu",
         device_train_microbatch_size=args.microbatch_size,
@@ -237,6 +257,8 @@ def main() -> None:
             for key, series in in_memory.data.items()
         },
     }
+    if args.max_duration:  # only then, so the default run's JSON keeps its layout
+        truth["meta"]["max_duration"] = max_duration
     with open(args.truth, "w") as f:
         json.dump(truth, f, indent=1)
         f.write("\n")
