@@ -33,11 +33,9 @@ class BarSteps:
 def training_bar(progress: pd.DataFrame, train_iters: int | None) -> pd.DataFrame:
     """The redraws of the bar that counts training steps (not an eval or a save bar), in order."""
     bar = progress.dropna(subset=["progress_n"])
-    if bar.empty or "progress_total" not in bar:
-        return bar.iloc[0:0]
+    if bar.empty or "progress_total" not in bar or bar["progress_total"].isna().all():
+        return bar  # one bar without a printed total
     totals = bar["progress_total"].dropna()
-    if totals.empty:
-        return bar.iloc[0:0]
     if train_iters is not None and (totals == train_iters).any():
         total = train_iters
     else:  # the bar with the most distinct positions

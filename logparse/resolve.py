@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bars import decimals, step_times_from_epoch_rate, steps_from_bar
+from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
 from .errors import LogparseError
 from .frame import ParsedLog
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
@@ -561,12 +561,9 @@ def _fill_step_time(
         steps["step_time_s"] = dt / steps["step_span"]
         return "timestamps of consecutive step lines"
     if not progress.empty and "progress_s_per_it" in progress:
-        prog = progress.dropna(subset=["progress_n", "progress_s_per_it"])
         total = facts.get("train_iters")
-        if total is not None and "progress_total" in prog:
-            prog = prog[prog["progress_total"] == total.value]
-        elif "progress_total" in prog and len(prog):
-            prog = prog[prog["progress_total"] == prog["progress_total"].mode().iloc[0]]
+        prog = training_bar(progress, None if total is None else int(total.value))
+        prog = prog.dropna(subset=["progress_s_per_it"])
         if len(prog):
             n = prog["progress_n"].to_numpy()
             rate = prog["progress_s_per_it"].to_numpy()
