@@ -30,6 +30,8 @@ from .patterns import PatternSet, load_sets
 from .phases import Phases, detect_phases
 from .reader import Record
 from .resolve import Fact, Options, Run, add_flag, resolve_run
+from .window import numbering_basis
+from .window import select as select_window
 
 MFU_IMPOSSIBLE = 1.0
 
@@ -139,8 +141,20 @@ def utilization(run: Run, opts: Options) -> Utilization:
     seq = run.value("seq_len")
 
     formula = opts.formula
+    reported = _reported_model_tflops(steps)
+    if formula == REPORTED and reported is None:
+        raise LogparseError(
+            "--formula reported: the log prints no model TFLOP/s of its own (Megatron's TFLOP/s/GPU, "
+            "Megatron-Bridge's MODEL_TFLOP/s/GPU, MaxText's TFLOP/s/device): pick a formula that counts from the model"
+        )
     if formula is None:
-        if dims.params is not None and dims.layers and dims.attn_width:
+        if dims.params is None and reported is not None:
+            formula = REPORTED
+            warnings.append(
+                "the model size is unknown, so FLOPs are the framework's own (its model TFLOP/s per GPU, formula "
+                "`reported`): pass --model or --params for logparse's count"
+            )
+        elif dims.params is not None and dims.layers and dims.attn_width:
             formula = "palm"
         elif dims.params is not None:
             formula = "6n"
@@ -154,7 +168,13 @@ def utilization(run: Run, opts: Options) -> Utilization:
                 "to get FLOPs and MFU"
             )
     fpt = hfpt = terms = None
-    if formula is not None and seq is not None:
+    if formula == REPORTED:
+        assert reported is not None
+        # FLOPs per token as the framework counted them, for the record; the curve is its TFLOP/s itself
+        per_token = reported * 1e12 / steps["tokens_per_s_per_gpu"]
+        fpt = float(per_token.median()) if per_token.notna().any() else None
+        hfpt = fpt
+    elif formula is not None and seq is not None:
         terms = flops_mod.terms(dims, int(seq), formula)
         fpt = terms.total
         hfpt = flops_mod.hardware_flops_per_token(dims, int(seq), formula, recompute)
@@ -181,11 +201,18 @@ def utilization(run: Run, opts: Options) -> Utilization:
             "the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU"
         )
 
-    if fpt is not None:
+    if formula == REPORTED:
+        steps["tflops_per_gpu"] = reported
+    elif fpt is not None:
         steps["tflops_per_gpu"] = fpt * steps["tokens_per_s_per_gpu"] / 1e12
     else:
         steps["tflops_per_gpu"] = np.nan
-    if fpt is not None and peak is not None:
+    if formula == REPORTED and peak is not None:
+        steps["mfu"] = steps["tflops_per_gpu"] / peak.value
+        hw_col = "reported_hfu_tflops_per_gpu"
+        has_hw = hw_col in steps and steps[hw_col].notna().any()
+        steps["hfu"] = steps[hw_col] / peak.value if has_hw else np.nan
+    elif fpt is not None and peak is not None:
         steps["mfu"] = steps["tflops_per_gpu"] / peak.value
         steps["hfu"] = hfpt * steps["tokens_per_s_per_gpu"] / 1e12 / peak.value
     else:
@@ -214,6 +241,17 @@ def utilization(run: Run, opts: Options) -> Utilization:
     )
 
 
+REPORTED = "reported"  # the formula that takes the framework's own model TFLOP/s as the numerator
+
+
+def _reported_model_tflops(steps: pd.DataFrame) -> pd.Series | None:
+    """The framework's own model TFLOP/s per GPU at each step, when the log prints it."""
+    col = "reported_tflops_per_gpu"
+    if col in steps and steps[col].notna().any():
+        return steps[col]
+    return None
+
+
 def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     """The whole pipeline on one log: resolve, FLOPs and MFU, phases, summary."""
     from .report import build_summary
@@ -222,7 +260,9 @@ def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     run = resolve(path, **options)
     util = utilization(run, opts)
     phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput_source)
-    summary = build_summary(run, util, phases)
+    basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
+    window = select_window(run.steps, opts.window, opts.last, opts.skip, basis)
+    summary = build_summary(run, util, phases, window, basis)
     stable_mfu = summary["stable"]["mfu_mean"]
     if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:
         raise LogparseError(impossible_mfu_message(stable_mfu, run, util))

@@ -66,6 +66,8 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--kv-heads", type=int, help="Key/value heads (GQA)."),
         click.option("--ffn-hidden", type=int, help="MLP hidden size."),
         click.option("--vocab", type=int, help="Vocabulary size (padded)."),
+        click.option("--experts", type=int, help="Mixture of experts: routed experts per MoE layer."),
+        click.option("--topk", type=int, help="Mixture of experts: experts each token is routed to."),
         click.option("--seq-len", type=int, help="Sequence length. Default: from the log."),
         click.option("--global-batch", type=int, help="Samples per optimizer step. Default: from the log."),
         click.option(
@@ -79,14 +81,22 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="Analyze only this segment (see `segments` in summary.json). Default: the file's last run.",
         ),
         click.option(
+            "--window",
+            metavar="A:B",
+            help="Also report over steps A..B (inclusive, the log's own step numbers), as peers do: 35:44.",
+        ),
+        click.option("--last", type=int, metavar="N", help="Also report over the last N steps."),
+        click.option("--skip", type=int, metavar="N", help="Also report over every step after the first N."),
+        click.option(
             "--recompute",
             type=click.Choice(["none", "selective", "full"]),
             help="Activation recomputation, for HFU.",
         ),
         click.option(
             "--formula",
-            type=click.Choice(list(FORMULAS)),
-            help="FLOPs formula. Default: palm (6n when only N is known).",
+            type=click.Choice([*FORMULAS, "reported"]),
+            help="FLOPs formula. Default: palm (6n when only N is known; reported, the framework's own model "
+            "TFLOP/s, when the model is unknown and the log prints it).",
         ),
         click.option("--target-tokens", type=float, help="Project the wall time to train this many tokens."),
         click.option("--format", "format_", help="Force a pattern set instead of detecting it."),

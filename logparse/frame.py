@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
-from .patterns import PROBLEMS, WINDOWED, Detection, PatternSet, detect, specificity_order
+from .patterns import PROBLEMS, WINDOWED, Composition, Detection, PatternSet, detect, specificity_order
 from .reader import ReadStats, Record, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
@@ -46,6 +46,12 @@ class ParsedLog:
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
+    composition: Composition | None = None  # two frameworks in one log (Megatron-DeepSpeed)
+
+    @property
+    def format(self) -> str:
+        """The log's format: the composition's name, else the detected family's."""
+        return self.composition.name if self.composition is not None else self.formats[0]
 
 
 def choose_sets(
@@ -54,8 +60,13 @@ def choose_sets(
     """The sets to apply, best first: the forced one, or the detected winner plus any set that
     also clearly appears (Megatron-DeepSpeed logs carry DeepSpeed lines)."""
     if forced is not None:
+        composed = {c.name: c for ps in sets.values() for c in ps.composes.values()}
+        if forced in composed:
+            c = composed[forced]
+            return [sets[c.host], sets[c.guest], *_common(sets)], Detection(c.host, {c.host: 0}, 1.0)
         if forced not in sets:
-            raise LogparseError(f"unknown format {forced!r}; known pattern sets: {', '.join(sorted(sets))}")
+            known = ", ".join(sorted([*sets, *composed]))
+            raise LogparseError(f"unknown format {forced!r}; known pattern sets: {known}")
         return [sets[forced], *_common(sets)], Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
@@ -64,9 +75,24 @@ def choose_sets(
     joined = {found.name} | {
         name for name, score in found.scores.items() if score > 0 and score >= SECONDARY_SHARE * best
     }
+    comp = composition(joined, sets, found.name)
+    if comp is not None and found.name != comp.host:
+        # the guest's lines outnumber the host's (DeepSpeed prints two per step), but the host's is the log
+        found = Detection(comp.host, found.scores, found.confidence)
     # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
     chosen = [sets[n] for n in specificity_order(sets) if n in joined]
     return chosen + _common(sets), found
+
+
+def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) -> Composition | None:
+    """The composition the detected sets form: the winner hosts another detected set, or is hosted by
+    one (a more specific family that also reads both, GPT-NeoX, stays itself)."""
+    names = set(names)
+    for name in sorted(names):
+        for guest, comp in sets[name].composes.items():
+            if guest in names and winner in (name, guest):
+                return comp
+    return None
 
 
 def _ranked_formats(chosen: list[PatternSet], detection: Detection) -> list[str]:
@@ -239,6 +265,16 @@ def parse_log(
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
                 facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+            if spec.kind == "summary":  # the framework's end-of-training totals: it says the run finished
+                events.append(
+                    {
+                        "event": "end",
+                        "pattern": pattern,
+                        "line": rec.line,
+                        "rank": rec.rank,
+                        "text": rec.text[:200],
+                    }
+                )
         else:  # event
             ev = {
                 "event": spec.event,
@@ -266,6 +302,7 @@ def parse_log(
         path=path,
         formats=_ranked_formats(chosen, detection),
         detection=detection,
+        composition=composition((ps.name for ps in chosen), sets, detection.name),
         rows=rows.frame(),
         events=pd.DataFrame(events),
         facts=facts,

@@ -12,7 +12,7 @@ import math
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -347,6 +347,18 @@ class Sample:
     pattern: str | None = None
 
 
+@dataclass(frozen=True)
+class Composition:
+    """Two frameworks in one log, one running on the other (Megatron-DeepSpeed: Megatron's training
+    loop on DeepSpeed's engine). The host's step line is the step record; the guest's lines join it."""
+
+    name: str
+    title: str
+    host: str
+    guest: str
+    why: str = ""
+
+
 @dataclass
 class PatternSet:
     name: str
@@ -358,6 +370,8 @@ class PatternSet:
     priority: int = 0
     description: str = ""
     role: str = "family"  # "family": a framework's format; "common": joins every log, never detected alone
+    # sets this one hosts when both appear in a log: guest set name -> the composition's name and title
+    composes: dict[str, Composition] = field(default_factory=dict)
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -631,6 +645,13 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         samples.append(Sample(line=sd["line"], expect=expect, pattern=sd.get("pattern")))
     if not samples:
         raise PatternError(f"{source_file}: needs at least one [[sample]] with a real line")
+    composes: dict[str, Composition] = {}
+    for guest, cd in (fmt.get("composes") or {}).items():
+        if not isinstance(cd, dict) or not isinstance(cd.get("name"), str):
+            raise PatternError(f"{source_file}: [format.composes.{guest}] needs `name`")
+        composes[guest] = Composition(
+            cd["name"], str(cd.get("title", cd["name"])), name, guest, str(cd.get("why", ""))
+        )
     return PatternSet(
         name=name,
         title=str(fmt.get("title", name)),
@@ -641,6 +662,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         priority=int(fmt.get("priority", 0)),
         description=str(fmt.get("description", "")),
         role=role,
+        composes=composes,
     )
 
 

@@ -14,6 +14,9 @@ import pandas as pd
 from .flops import HFU_CONVENTION
 from .phases import Phases
 from .resolve import Run
+from .status import run_status
+from .window import Window
+from .window import stats as window_stats
 
 if TYPE_CHECKING:
     from .api import Analysis, Utilization
@@ -204,6 +207,8 @@ def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
 def _rounded(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: _rounded(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_rounded(v) for v in obj]
     if isinstance(obj, float):
         return _num(obj)
     return obj
@@ -325,7 +330,9 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+def build_summary(
+    run: Run, util: Utilization, phases: Phases, window: Window | None = None, basis: int | None = None
+) -> dict[str, Any]:
     facts = run.facts
     steps = run.steps
     parsed = run.parsed
@@ -338,10 +345,11 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     params_fact = model_facts.get("params")
     seq = facts.get("seq_len")
     tokens_per_step = steps["tokens_per_step"].dropna()
+    status = _rounded(run_status(run, basis))
     summary: dict[str, Any] = {
         "run": run.name,
         "source": run.source,
-        "format": parsed.formats[0],
+        "format": parsed.format,
         "formats": parsed.formats,
         "detection": {"scores": parsed.detection.scores, "confidence": _num(parsed.detection.confidence, 3)},
         "lines": parsed.lines,
@@ -378,12 +386,14 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
             "first": int(steps["step"].iloc[0]),
             "last": int(steps["step"].iloc[-1]),
             "numbering": run.step_numbering,
+            "first_step_counted_as": basis,
             "step_time_source": run.step_time_source,
             "throughput_source": run.throughput_source,
         },
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
+        "window": _rounded(window_stats(window)) if window is not None else None,
         "eta": _eta(run, stable),
         "regimes": regimes,
         "shifts": _shifts(phases, regimes),
@@ -391,6 +401,7 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
         "restarts": [r.as_dict() for r in run.restarts],
         "segments": [seg.as_dict() for seg in run.segments],
         "analyzed": run.analyzed,
+        "sources": _rounded([c.as_dict() for c in run.sources]),
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
         "reported": reported,
@@ -403,6 +414,8 @@ def build_summary(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
             for k, f in sorted(facts.items())
         },
         "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
+        "status": status["status"],
+        "status_detail": status,
         "diagnosis": diagnose(run, util, phases, stable),
         "warnings": run.warnings,
     }

@@ -21,6 +21,7 @@ from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training
 from .errors import LogparseError
 from .frame import ParsedLog
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .sources import Choice, keep_apart, settle
 
 
 @dataclass
@@ -49,6 +50,8 @@ class Options:
     hidden: int | None = None
     heads: int | None = None
     kv_heads: int | None = None
+    experts: int | None = None  # mixture of experts: routed experts per MoE layer
+    topk: int | None = None  # experts each token is routed to
     ffn_hidden: int | None = None
     vocab: int | None = None
     seq_len: int | None = None
@@ -60,6 +63,9 @@ class Options:
     target_tokens: float | None = None
     grad_accum: int | None = None
     segment: int | None = None  # analyze only this segment (default: the last run in the file)
+    window: str | None = None  # "A:B": report over steps A..B (the log's numbering), beside the stable phase
+    last: int | None = None  # report over the last N steps
+    skip: int | None = None  # report over every step after the first N
 
 
 @dataclass
@@ -321,7 +327,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     rows = parsed.rows
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
         raise LogparseError(
-            f"{parsed.path}: recognised as {parsed.formats[0]}, but it has no training step lines "
+            f"{parsed.path}: recognised as {parsed.format}, but it has no training step lines "
             f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
             "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
         )
@@ -399,7 +405,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         step_time_source = _step_time_from_samples(steps, facts)
 
     steps, restarts, segments = split_segments(steps, parsed, facts, epochs)
-    steps = _merge_duplicates(steps, parsed.aggregates)
+    steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
     # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
 
@@ -606,6 +612,7 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
+    sources: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
@@ -729,6 +736,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         if "windowed" in steps:
             steps["windowed"] = steps["windowed"].str.replace("step_time_s", "", regex=False)
 
+    choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
     source = _throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
     if gpus is None:
@@ -755,6 +763,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         rs.segments,
         steps,
         analyzed,
+        choices,
     )
 
 

@@ -125,6 +125,7 @@ EVENT_KINDS: dict[str, str] = {
     "overflow": "fp16 overflow, step skipped",
     "error": "an error (NCCL, Xid, OOM, exception)",
     "start": "training (re)starts",
+    "end": "training finished, as the framework says (its end-of-run totals, an 'after training' marker)",
     "other": "anything else worth marking",
 }
 

@@ -1,0 +1,176 @@
+"""Sources: when two lines give one step's speed, which one to believe.
+
+A log can hold two figures for the same quantity of the same step. Megatron-DeepSpeed prints Megatron's
+iteration line (`elapsed time per iteration (ms): 75249.6 | ... samples per second: 27.216`) and DeepSpeed's
+throughput timer (`CurrSamplesPerSec=291.6`), which times only part of the step: on SuperBench's two-node
+fixture the timer reads 10.7x the real rate. Merging the two rows of a step by line order would take whichever
+came first. Instead:
+
+1. `keep_apart`, before a step's rows merge: a rate column that rows of two different patterns fill on the same
+   step is also kept per pattern (`samples_per_s@deepspeed.throughput_timer`).
+2. `settle`, once the batch, sequence length and GPU count are known: each candidate's figure is turned into
+   the step time it implies, and compared with the step's wall clock (differences of the log's timestamps,
+   else a step time no candidate disputes). The candidate whose implied time agrees with the clock wins; a
+   rejected one that differs beyond noise gives a warning with both figures. Without any clock, the detected
+   family's own line (the step record) wins, and the warning says there was nothing to check it against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+RATES = ("step_time_s", "samples_per_s", "tokens_per_s", "tokens_per_s_per_gpu")
+SEP = "@"
+NOISE = 0.10  # two figures of one step's speed further apart than this are two different measurements
+
+_WHAT = {
+    "step_time_s": "step time",
+    "samples_per_s": "samples per second",
+    "tokens_per_s": "tokens per second",
+    "tokens_per_s_per_gpu": "tokens per second per GPU",
+}
+
+
+@dataclass
+class Choice:
+    quantity: str
+    chosen: str
+    reference: str
+    rejected: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "quantity": self.quantity,
+            "chosen": self.chosen,
+            "checked_against": self.reference,
+            "rejected": self.rejected,
+        }
+
+
+def keep_apart(steps: pd.DataFrame) -> pd.DataFrame:
+    """Where rows of two patterns give the same rate for the same step, keep each pattern's value in its own
+    column, so that merging the step's rows cannot choose between them by line order."""
+    if "pattern" not in steps or not steps.duplicated(["segment", "step"]).any():
+        return steps
+    for col in RATES:
+        if col not in steps:
+            continue
+        has = steps[col].notna()
+        if steps.loc[has, "pattern"].nunique() < 2:
+            continue
+        per_step = steps.loc[has].groupby(["segment", "step"])["pattern"].nunique()
+        if not (per_step > 1).any():
+            continue
+        for pattern in steps.loc[has, "pattern"].unique():
+            steps[f"{col}{SEP}{pattern}"] = steps[col].where(steps["pattern"] == pattern)
+    return steps
+
+
+def _implied_time(steps: pd.DataFrame, col: str, values: pd.Series, gpus: float) -> pd.Series:
+    """The step time a figure implies."""
+    if col == "step_time_s":
+        return values
+    if col == "samples_per_s":
+        return steps["global_batch_size"] / values
+    if col == "tokens_per_s":
+        return steps["tokens_per_step"] / values
+    return steps["tokens_per_step"] / (values * gpus)
+
+
+def _median_ratio(a: pd.Series, b: pd.Series) -> float | None:
+    r = (a / b).replace([np.inf, -np.inf], np.nan).dropna()
+    r = r[r > 0]
+    return float(r.median()) if len(r) else None
+
+
+def settle(
+    steps: pd.DataFrame,
+    gpus: float,
+    clock: tuple[pd.Series, str] | None,
+    primary: str,
+    warnings: list[str],
+) -> list[Choice]:
+    """Choose, for every rate that two patterns gave, the one consistent with the step's wall clock; fill
+    the canonical column from it and keep the rejected figures as `<column>@<pattern>`."""
+    choices: list[Choice] = []
+    for col in RATES:
+        cands = [c for c in steps.columns if c.startswith(col + SEP)]
+        if len(cands) < 2:
+            continue
+        ref: pd.Series | None = None
+        ref_name = ""
+        if clock is not None:
+            ref, ref_name = clock
+        elif (
+            col != "step_time_s"
+            and "step_time_s" in steps
+            and not any(c.startswith("step_time_s" + SEP) for c in steps.columns)
+        ):
+            ref, ref_name = steps["step_time_s"], "the logged step time"
+        implied = {c: _implied_time(steps, col, steps[c], gpus) for c in cands}
+        off: dict[str, float | None] = {
+            c: None if ref is None else _median_ratio(implied[c], ref) for c in cands
+        }
+        checked = {c: r for c, r in off.items() if r is not None}
+        if checked:
+            best = min(checked, key=lambda c: abs(np.log(checked[c])))
+            reference = ref_name
+        else:
+            # nothing to check against: the detected family's own step line is the record
+            own = [c for c in cands if c.split(SEP, 1)[1].startswith(primary + ".")]
+            best = own[0] if own else max(cands, key=lambda c: int(steps[c].notna().sum()))
+            reference = "nothing (no clock in the log): the step record's own line is kept"
+        rejected = []
+        filled = steps[best].copy()
+        for c in cands:
+            if c == best:
+                continue
+            ratio = _median_ratio(steps[c], steps[best])
+            if ratio is None or abs(ratio - 1) <= NOISE:
+                filled = filled.fillna(steps[c])  # the same measurement: fill the steps it alone gives
+                steps.drop(columns=c, inplace=True)
+                continue
+            rejected.append(
+                {
+                    "pattern": c.split(SEP, 1)[1],
+                    "median": float(steps[c].median()),
+                    "ratio_to_chosen": ratio,
+                    "implied_step_time_s": float(implied[c].median()),
+                }
+            )
+        steps[col] = filled
+        steps.drop(columns=best, inplace=True)
+        name = best.split(SEP, 1)[1]
+        choice = Choice(col, name, reference, rejected)
+        choices.append(choice)
+        if rejected:
+            warnings.append(_sentence(choice, steps, col, implied[best], ref))
+    return choices
+
+
+def _sentence(
+    choice: Choice, steps: pd.DataFrame, col: str, chosen_time: pd.Series, ref: pd.Series | None
+) -> str:
+    what = _WHAT[col]
+    kept = float(steps[col].median())
+    parts = [
+        f"{r['pattern']} gives {r['median']:,.4g} ({r['ratio_to_chosen']:.1f}x, implying {r['implied_step_time_s']:,.3g} s "
+        "per step)"
+        for r in choice.rejected
+    ]
+    if ref is not None:
+        why = (
+            f"the step's wall time ({float(ref.median()):,.3g} s by {choice.reference}) agrees with "
+            f"{choice.chosen} ({float(chosen_time.median()):,.3g} s per step)"
+        )
+    else:
+        why = "the log has no clock to check either against, so the step record's own line is kept"
+    return (
+        f"two sources disagree on {what}: {choice.chosen} gives {kept:,.4g} and {'; '.join(parts)}; {why}: "
+        f"used {choice.chosen}, rejected {', '.join(r['pattern'] for r in choice.rejected)} "
+        f"(its figures stay in steps.csv as {col}{SEP}<pattern>)"
+    )
