@@ -266,18 +266,55 @@ def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     stable_mfu = summary["stable"]["mfu_mean"]
     if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:
         raise LogparseError(impossible_mfu_message(stable_mfu, run, util))
+    tflops = summary["stable"]["tflops_per_gpu"]
+    if tflops is not None and util.peak_tflops is None:
+        fastest, top = hardware.fastest(str(util.dtype.value))
+        if fastest is not None and tflops > top:
+            raise LogparseError(
+                f"stable throughput would be {tflops:,.0f} TFLOP/s per GPU, above the dense {util.dtype.value} peak "
+                f"of every device logparse knows (the fastest, {fastest}, has {top:g}), which is impossible: "
+                + _causes(run, util)
+            )
     return Analysis(run, phases, util, summary)
 
 
 def impossible_mfu_message(mfu: float, run: Run, util: Utilization) -> str:
-    gpus = run.facts.get("gpus")
-    g = f"--gpus {gpus.value} ({gpus.source})" if gpus else "the GPU count"
     peak = util.peak_tflops
     p = f"{peak.value:g} TFLOPS {util.dtype.value} on {util.hardware}" if peak else "the peak"
+    return f"stable MFU would be {mfu:.0%}, which is impossible: " + _causes(run, util, p)
+
+
+def _causes(run: Run, util: Utilization, peak: str | None = None) -> str:
+    """The usual causes of an impossible figure, with the values this run assumed."""
+    gpus = run.facts.get("gpus")
+    g = f"--gpus {gpus.value} ({gpus.source})" if gpus else "the GPU count"
+    causes = f"check {g} (a per-GPU figure read as the cluster's, or too few GPUs), "
+    if peak is not None:
+        causes += f"the peak {peak} (a sparse or wrong-dtype figure), "
+    causes += (
+        "the sequence length and global batch (gradient accumulation counted twice), and the model size "
+        f"({util.formula})"
+    )
+    return causes + _moe_hint(run, util)
+
+
+_MOE_NAME = regex.compile(r"moe|mixtral|grok|deepseek|qwen\d?-?moe|\d+x\d+b|-a\d+b", regex.IGNORECASE)
+
+
+def _moe_hint(run: Run, util: Utilization) -> str:
+    """A mixture-of-experts model counted with all its experts is the likeliest cause when anything
+    suggests experts and logparse is not counting the active ones."""
+    if util.model.moe:
+        return ""
+    clues = [k for k in ("num_experts", "moe_router_topk", "expert_parallel_size") if k in run.facts]
+    clues = [k for k in clues if run.facts[k].value not in (None, 0, 1, False)]
+    named = _MOE_NAME.search(run.name) or _MOE_NAME.search(str(util.model_facts.get("params", "")))
+    if not clues and not named:
+        return ""
+    why = f"the log sets {', '.join(clues)}" if clues else f"the run's name {run.name!r} suggests experts"
     return (
-        f"stable MFU would be {mfu:.0%}, which is impossible: check {g} (a per-GPU figure read as the "
-        f"cluster's, or too few GPUs), the peak {p} (a sparse or wrong-dtype figure), the sequence length "
-        f"and global batch (gradient accumulation counted twice), and the model size ({util.formula})"
+        f"; a mixture-of-experts model is likely ({why}): if N counts every expert, pass --experts E --topk K "
+        "(or an MoE --model preset) so that 6N counts only the active parameters"
     )
 
 

@@ -76,3 +76,13 @@ def peak_tflops(device: Device, dtype: str) -> float:
             "pick another --dtype or give --peak-tflops"
         )
     return device.peak_tflops[dtype]
+
+
+def fastest(dtype: str) -> tuple[str | None, float]:
+    """The device with the highest dense peak in `dtype`, and that peak: no device can beat it."""
+    best, top = None, 0.0
+    for dev in devices().values():
+        p = dev.peak_tflops.get(dtype)
+        if p is not None and p > top:
+            best, top = dev.name, float(p)
+    return best, top

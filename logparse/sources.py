@@ -132,7 +132,7 @@ def settle(
             ratio = _median_ratio(steps[c], steps[best])
             if ratio is None or abs(ratio - 1) <= NOISE:
                 filled = filled.fillna(steps[c])  # the same measurement: fill the steps it alone gives
-                steps.drop(columns=c, inplace=True)
+                del steps[c]
                 continue
             rejected.append(
                 {
@@ -143,7 +143,7 @@ def settle(
                 }
             )
         steps[col] = filled
-        steps.drop(columns=best, inplace=True)
+        del steps[best]
         name = best.split(SEP, 1)[1]
         choice = Choice(col, name, reference, rejected)
         choices.append(choice)

@@ -70,7 +70,10 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
         )
         return out
 
-    reached = total is not None and last_step >= total - (1 if basis == 0 else 0)
+    # the last step the run plans: total - 1 when counting from 0; with a log interval above one the last
+    # step may not be logged, so the run reached it when the next logged step would lie beyond it
+    cadence = int(steps["step"].diff().median()) if len(steps) > 2 else 1
+    reached = total is not None and last_step + max(cadence, 1) - 1 >= total - (1 if basis == 0 else 0)
     if reached:
         out.update(
             status="complete", detail=f"the last step {last_step} reaches the planned {total} ({total_from})"
