@@ -116,8 +116,9 @@ def _attn_linear_macs(d: ModelDims) -> float:
     return h * (width + 2 * kv_width) + width * h
 
 
-def _mlp_macs(d: ModelDims) -> float:
-    """Weight MACs per token of all MLP / expert layers, summed over layers (active experts only)."""
+def _mlp_macs(d: ModelDims, all_experts: bool = False) -> float:
+    """Weight MACs per token of all MLP / expert layers, summed over layers: the top-k routed and the
+    shared experts a token goes through, or with `all_experts` every routed expert (the stored weights)."""
     h, layers = d.hidden or 0, d.layers or 0
     mats = 3 if d.swiglu else 2
     ffn = d.ffn_hidden or 4 * h
@@ -126,24 +127,29 @@ def _mlp_macs(d: ModelDims) -> float:
     dense_layers = d.dense_layers or 0
     moe_layers = layers - dense_layers
     expert_ffn = d.moe_ffn_hidden or ffn
-    per_moe = mats * h * (expert_ffn * d.topk + (d.shared_expert_ffn or 0))
+    routed = d.experts if all_experts else d.topk
+    per_moe = mats * h * (expert_ffn * routed + (d.shared_expert_ffn or 0))
     return dense_layers * mats * h * ffn + moe_layers * per_moe
 
 
-def params_from_dims(d: ModelDims) -> float | None:
+def params_from_dims(d: ModelDims, all_experts: bool = False) -> float | None:
     """N (without input embedding, with LM head) of a decoder-only transformer from its dims.
 
     Counts the weights a token's forward pass multiplies by: attention projections (GQA and MLA
     aware), the MLP (2 or, with SwiGLU, 3 matrices; for MoE the top-k routed and the shared experts
-    a token uses, so N is the *active* count), two norms per layer, the LM head and the final norm.
-    Biases are ignored (< 0.1%).
+    a token uses, and the router, so N is the *active* count), two norms per layer, the LM head and
+    the final norm. With `all_experts` every routed expert is counted (the model's stored size, as a
+    model card's "total parameters" gives it). MTP modules are not counted (DeepSeek-V3's 671B / 37B
+    exclude them). Biases are ignored (< 0.1%).
     """
     if not (d.layers and d.hidden and d.vocab):
         return None
     if not d.mla and not d.heads:
         return None
     per_layer_attn = _attn_linear_macs(d) + 2 * d.hidden
-    return float(d.layers * per_layer_attn + _mlp_macs(d) + d.hidden * d.vocab + d.hidden)
+    router = (d.layers - (d.dense_layers or 0)) * d.hidden * d.experts if d.moe else 0
+    mlp = _mlp_macs(d, all_experts)
+    return float(d.layers * per_layer_attn + mlp + router + d.hidden * d.vocab + d.hidden)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -189,6 +195,26 @@ def megatron(d: ModelDims, seq_len: int) -> Terms:
     return Terms(dense, attention, logits)
 
 
+def megatron_bridge(d: ModelDims, seq_len: int) -> Terms:
+    """Megatron-Bridge `flop_utils.transformer_flops` (NVIDIA-NeMo/Megatron-Bridge
+    src/megatron/bridge/training/utils/flop_utils.py @067f987d) and NeMo 2's `deepseekv3` in
+    nemo/utils/flops_formulas.py (NVIDIA/NeMo @6a5ad765): the `megatron` count, except that each MTP
+    module is counted as one more transformer layer (its attention projections and core, and the MLP of
+    the last decoder layer's kind: routed top-k + shared experts for DeepSeek-V3), besides its eh
+    projection and its logits. Without MTP the two formulas are the same. (Bridge also counts the MLA q/kv
+    norms, 6 L (q_lora_rank + kv_lora_rank) per token: < 1e-5 of DeepSeek-V3's total, left out.)
+    The NeMo / Megatron-Bridge containers' `TFLOPS_per_GPU` (NVIDIA dgxc-benchmarking recipes, the
+    Megatron-Bridge performance summary) come from this count.
+    """
+    if not d.mtp_layers:
+        return megatron(d, seq_len)
+    _need(d, "megatron-bridge", "layers")
+    layers = d.layers + d.mtp_layers
+    last_is_moe = d.moe and (d.dense_layers or 0) < d.layers
+    dense_layers = (d.dense_layers or 0) + (0 if last_is_moe else d.mtp_layers)
+    return megatron(replace(d, layers=layers, dense_layers=dense_layers or None), seq_len)
+
+
 def megatron_2024(d: ModelDims, seq_len: int) -> Terms:
     """Megatron-LM's formula before 2025-03 (e.g. 8873b55d^): 12 L h^2 [ (1 + g/a + s/h) q/h
     + ffn/h x topk x gated + shared/h x gated + V / 2Lh ], attention not halved. MaxText before 2025-07
@@ -217,6 +243,7 @@ FORMULAS = {
     "palm": palm,
     "6n": six_n,
     "megatron": megatron,
+    "megatron-bridge": megatron_bridge,
     "megatron-2024": megatron_2024,
     "narayanan": narayanan,
 }

@@ -68,6 +68,18 @@ def total_params(d: ModelDims) -> float | None:
     return d.params + (0 if d.tied or not (d.hidden and d.vocab) else d.hidden * d.vocab)
 
 
+def all_params(d: ModelDims) -> float | None:
+    """Every parameter the model stores: for MoE all routed experts (a model card's "total"), plus the
+    input embedding unless tied. The same as total_params for a dense model; total_params (N + embedding)
+    counts for MoE only the experts a token uses (the "active" or "activated" size)."""
+    if not d.moe:
+        return total_params(d)
+    n = params_from_dims(d, all_experts=True)
+    if n is None:
+        return None
+    return n + (0 if d.tied else d.hidden * d.vocab)
+
+
 def dense_layers_from_freq(freq: str, layers: int | None) -> int | None:
     """Megatron's --moe-layer-freq: 1 (every layer MoE), k (every k-th), a list like [0,0,1,...] or
     a pattern like ([0]*3+[1]*58); 0 marks a dense layer."""
@@ -88,7 +100,7 @@ def dense_layers_from_freq(freq: str, layers: int | None) -> int | None:
 def shard_of_preset(trainable: float, gpus: int) -> str | None:
     """The preset whose total size is `trainable` x `gpus` (within 2%): FSDP / ZeRO-3 print one shard."""
     for name in presets():
-        total = total_params(preset_dims(name))
+        total = all_params(preset_dims(name))
         if total and abs(trainable * gpus - total) / total < 0.02:
             return name
     return None
@@ -161,7 +173,7 @@ def resolve_model(
                 pdims = preset_dims(shard)
                 warnings.append(
                     f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
-                    f"{shard}'s {total_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
+                    f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
                     f"{shard}'s dims. Pass --model or --params to override"
                 )
                 return pdims, {
@@ -177,7 +189,7 @@ def resolve_model(
         dims = ModelDims(**{**dims.__dict__, "params": float(chosen["params"].value)})
     stated = facts.get("total_params")
     if stated is not None and pre and dims.params is not None:
-        expected = total_params(dims)
+        expected = all_params(dims) if dims.moe else total_params(dims)
         if expected and abs(stated.value - expected) / expected > 0.02:
             warnings.append(
                 f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
