@@ -49,12 +49,12 @@ def test_megatron_deepspeed_is_detected_as_the_composition(sb):
 def test_iteration_line_wins_over_deepspeed_timer(sb):
     steps = sb.steps
     assert list(steps["step"]) == [1, 2, 3, 4, 5]
-    for got, sps in zip(steps["tokens_per_s"], SAMPLES_PER_S):
+    for got, sps in zip(steps["tokens_per_s"], SAMPLES_PER_S, strict=True):
         assert got == pytest.approx(sps * SEQ, rel=0.01)
-    for got, ms in zip(steps["step_time_s"], ELAPSED_MS):
+    for got, ms in zip(steps["step_time_s"], ELAPSED_MS, strict=True):
         assert got == pytest.approx(ms / 1000, rel=1e-9)
     # our TFLOP/s/GPU (PaLM count of the 6.7B model in the argument dump) within 1% of the line's own
-    for got, tf in zip(steps["tflops_per_gpu"], LINE_TFLOPS):
+    for got, tf in zip(steps["tflops_per_gpu"], LINE_TFLOPS, strict=True):
         assert got == pytest.approx(tf, rel=0.01)
     stable = sb.summary["stable"]
     assert stable["tflops_per_gpu"] == pytest.approx(sum(LINE_TFLOPS) / 5, rel=0.01)
