@@ -80,6 +80,26 @@ def all_params(d: ModelDims) -> float | None:
     return n + (0 if d.tied else d.hidden * d.vocab)
 
 
+def _active_params(given: float, dims: ModelDims, warnings: list[str]) -> Fact:
+    """N for an MoE model given --params: 6N must count the parameters a token uses (top-k routed and
+    shared experts), which only the dims can tell apart from the total."""
+    active = params_from_dims(dims)
+    if active is None:
+        raise LogparseError(
+            f"--params with {dims.experts} experts (top-{dims.topk}): 6N must count only the active parameters, "
+            "and that takes the model's dims: add --layers, --hidden, --heads, --ffn-hidden and --vocab, or use an "
+            "MoE --model preset"
+        )
+    if abs(given - active) / active <= 0.02:
+        return Fact(given, "cli")
+    every = params_from_dims(dims, all_experts=True)
+    warnings.append(
+        f"--params {given:,.4g} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
+        f"{active:,.4g} active parameters ({every:,.4g} with every expert); 6N counts the active ones"
+    )
+    return Fact(active, "derived", f"active parameters of {dims.experts} experts, top-{dims.topk}, from the dims")
+
+
 def dense_layers_from_freq(freq: str, layers: int | None) -> int | None:
     """Megatron's --moe-layer-freq: 1 (every layer MoE), k (every k-th), a list like [0,0,1,...] or
     a pattern like ([0]*3+[1]*58); 0 marks a dense layer."""
@@ -145,7 +165,9 @@ def resolve_model(
             chosen["dense_layers"] = Fact(dense, "derived", f"moe_layer_freq {facts['moe_layer_freq'].value}")
     values = {k: f.value for k, f in chosen.items()}
     dims = ModelDims(**{k: v for k, v in values.items() if k in ModelDims.__dataclass_fields__})
-    if opts.params is not None:
+    if opts.params is not None and dims.moe:
+        chosen["params"] = _active_params(float(opts.params), dims, warnings)
+    elif opts.params is not None:
         chosen["params"] = Fact(float(opts.params), "cli")
     elif "params" in pre:
         chosen["params"] = Fact(float(pre["params"]), "preset", opts.model or "")

@@ -243,3 +243,23 @@ def test_reported_formula_takes_the_frameworks_tflops(tmp_path):
 def test_reported_formula_refused_without_a_logged_figure():
     with pytest.raises(LogparseError, match="prints no model TFLOP/s"):
         logparse.analyze(SB, hw="h100", formula="reported")
+
+
+# ------------------------------------------------------------------------------------------------
+# --experts / --topk with --params
+
+
+def test_params_with_experts_counts_the_active_ones():
+    # the 6.7B dims of the argument dump (32 layers, hidden 4096, no ffn given: 4h) made an 8-expert top-2 MoE
+    a = logparse.analyze(SB, hw="h100", params=20e9, experts=8, topk=2)
+    h, L, V = 4096, 32, 50304
+    # per layer: attention 4h^2, top-2 of the 4h-wide GELU experts 2 x 8h^2, router 8h, two norms 2h
+    active = L * (4 * h * h + 2 * 8 * h * h + 8 * h + 2 * h) + h * V + h
+    assert a.summary["model"]["params"] == pytest.approx(active, rel=0.01)
+    assert any("6N counts the active ones" in w for w in a.summary["warnings"])
+
+
+def test_params_with_experts_and_no_dims_is_refused(tmp_path):
+    p = _write(tmp_path, "m.log", [MEGATRON_LINE.format(i=i, c=1024 * i) for i in range(1, 6)])
+    with pytest.raises(LogparseError, match="takes the model's dims"):
+        logparse.analyze(p, hw="h100", gpus=256, seq_len=4096, params=314e9, experts=8, topk=2)
