@@ -19,6 +19,7 @@ INDEX_COLUMNS = [
     "source",
     "status",
     "error",
+    "run_status",
     "format",
     "gpus",
     "gpus_source",
@@ -37,6 +38,10 @@ INDEX_COLUMNS = [
     "tokens_per_s_per_gpu",
     "step_time_s",
     "tflops_per_gpu",
+    "window",
+    "window_step_time_s",
+    "window_tflops_per_gpu",
+    "window_mfu",
     "dips",
     "dip_lost_s",
     "restarts",
@@ -92,6 +97,7 @@ def _one(args: tuple[str, str, dict[str, Any], str]) -> dict[str, Any]:
         **row,
         "status": "ok",
         "error": None,
+        "run_status": s["status"],
         "format": s["format"],
         "gpus": s["gpus"],
         "gpus_source": s["gpus_source"],
@@ -110,12 +116,26 @@ def _one(args: tuple[str, str, dict[str, Any], str]) -> dict[str, Any]:
         "tokens_per_s_per_gpu": st["tokens_per_s_per_gpu"],
         "step_time_s": st["step_time_s"],
         "tflops_per_gpu": st["tflops_per_gpu"],
+        **_window_columns(s.get("window")),
         "dips": len(s["dips"]),
         "dip_lost_s": sum(d["lost_s"] or 0 for d in s["dips"]),
         "restarts": len(s["restarts"]),
         "warnings": len(s["warnings"]),
         "unmatched_lines": s["lines"]["unmatched"],
         "out": str(out),
+    }
+
+
+def _window_columns(w: dict[str, Any] | None) -> dict[str, Any]:
+    """The mean of each headline figure over the peer-style window, when one was asked for."""
+    if w is None:
+        return {"window": None, "window_step_time_s": None, "window_tflops_per_gpu": None, "window_mfu": None}
+    mean = {k: (w.get(k) or {}).get("mean") for k in ("step_time_s", "tflops_per_gpu", "mfu")}
+    return {
+        "window": w["rule"],
+        "window_step_time_s": mean["step_time_s"],
+        "window_tflops_per_gpu": mean["tflops_per_gpu"],
+        "window_mfu": mean["mfu"],
     }
 
 

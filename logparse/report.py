@@ -454,12 +454,15 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     s = analysis.summary
     st = s["stable"]
     hw = s["hardware"]
+    status = s.get("status")
     lines = [
         f"{s['run']}: {s['format']} log, {s['lines']['total']:,} lines "
         f"({s['lines']['matched']:,} matched, {s['lines']['unmatched']:,} unmatched, "
         f"{s['lines']['malformed']:,} malformed)",
-        f"  steps {s['steps']['first']}..{s['steps']['last']} ({s['steps']['count']} logged); "
-        f"step time from {s['steps']['step_time_source'] or 'nowhere'}",
+        f"  steps {s['steps']['first']}..{s['steps']['last']} ({s['steps']['count']} logged), "
+        f"{status or 'status unknown'}"
+        + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
+        + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",
         f"  assumptions: {s['gpus'] or '?'} GPUs ({s['gpus_source'] or 'unknown'}); "
         f"{hw['name'] or '?'} {hw['dtype']} ({hw['dtype_source']}) dense peak "
         f"{_fmt(hw['peak_tflops_per_gpu'], 'g')} TFLOPS/GPU; formula {s['formula'] or '?'} "
@@ -478,6 +481,14 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         )
     else:
         lines.append("  stable window: none found (too few timed steps)")
+    w = s.get("window")
+    if w is not None:
+        m = {k: (w[k] or {}).get("mean") for k in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu")}
+        lines.append(
+            f"  window {w['rule']}: {w['count']} steps, mean {_fmt(m['step_time_s'], '.4g')} s/step, "
+            f"{_fmt(m['tokens_per_s'])} tokens/s, {_fmt(m['tflops_per_gpu'], '.1f')} TFLOP/s/GPU, MFU {_pct(m['mfu'])}"
+            + ("" if w["complete"] else f" ({w.get('note')})")
+        )
     lines.append(
         f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
         f"shifts: {len(s.get('shifts', []))}; dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
