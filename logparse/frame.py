@@ -3,11 +3,21 @@
 Output is a ParsedLog: one row per matched step or progress line (canonical columns, units
 normalised, scope resolved), the run facts with the line each came from, the events, and an
 account of every record: matched, unmatched, malformed.
+
+Two steps reshape records before they become rows (both declared in the pattern set, see patterns.py):
+- a record of a pattern with ``complete`` that lacks it may be a line a terminal hard-wrapped: the records
+  after it that match no pattern are appended (as they are, or after one space when that reads more
+  values: a wrap at a space loses it to the reader's rstrip) until the join contains ``complete``; the
+  join is kept only then, else every record is read as it was. Joined fragments count as matched lines
+  (``lines["rejoined"]``).
+- a step line with ``list`` fields becomes one row per list item, steps numbered on from the line's own
+  step, else from 1.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -16,7 +26,17 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
-from .patterns import PROBLEMS, WINDOWED, Composition, Detection, PatternSet, detect, specificity_order
+from .patterns import (
+    MAX_WRAP_PARTS,
+    PROBLEMS,
+    WINDOWED,
+    Composition,
+    Detection,
+    LineSpec,
+    PatternSet,
+    detect,
+    specificity_order,
+)
 from .reader import ReadStats, Record, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
@@ -163,20 +183,17 @@ def parse_log(
     aggregates: dict[str, str] = {}
     windows: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
+    rejoined = 0
     records: Iterator[Record] = chain(head, stream)
-    for rec in records:
-        hit = None
-        for ps in chosen:
-            hit = ps.match(rec.text)
-            if hit is not None:
-                break
+    for rec, hit, fragments in _rejoin(records, chosen):
         if hit is None:
             counts["unmatched"] += 1
             if on_unmatched is not None:
                 on_unmatched(rec)
             continue
         spec, values = hit
-        counts["matched"] += 1
+        counts["matched"] += 1 + fragments
+        rejoined += fragments
         problems = values.pop(PROBLEMS, None)
         windowed = values.pop(WINDOWED, None)
         if problems:
@@ -256,12 +273,13 @@ def parse_log(
                 pending[rec.rank] = held
             if spec.kind == "step" and values.get("step") in by_step:
                 _join(row, by_step.pop(values["step"]), aggregates, wins)
-            open_blocks[(pattern, rec.rank)] = rows.n
-            if spec.kind == "step":
-                last_step_row[rec.rank] = rows.n
-                if "step" in values:
-                    step_row[values["step"]] = rows.n
-            rows.append(row)
+            for one in _expand_lists(row, spec.list_columns):
+                open_blocks[(pattern, rec.rank)] = rows.n
+                if spec.kind == "step":
+                    last_step_row[rec.rank] = rows.n
+                    if "step" in one:
+                        step_row[one["step"]] = rows.n
+                rows.append(one)
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
                 facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
@@ -297,6 +315,7 @@ def parse_log(
         "overlong": stats.overlong,
         "invalid_utf8_chars": stats.replaced_chars,
         "unattached": unattached,  # attach lines with no step record to join (counted as matched)
+        "rejoined": rejoined,  # continuation records of hard-wrapped lines (counted as matched)
     }
     return ParsedLog(
         path=path,
@@ -312,6 +331,96 @@ def parse_log(
         aggregates=aggregates,
         windows=windows,
     )
+
+
+def _match(chosen: list[PatternSet], text: str) -> tuple[LineSpec, dict[str, Any]] | None:
+    for ps in chosen:
+        hit = ps.match(text)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _rejoin(
+    records: Iterable[Record], chosen: list[PatternSet]
+) -> Iterator[tuple[Record, tuple[LineSpec, dict[str, Any]] | None, int]]:
+    """(record, its match, fragments joined into it): hard-wrapped lines are put back together.
+
+    A record whose pattern declares ``complete`` and lacks it takes the next records that match no
+    pattern (same rank, at most MAX_WRAP_PARTS) until the join contains ``complete``; otherwise every
+    record is given back as it was read."""
+    it = iter(records)
+    queue: deque[tuple[Record, tuple[LineSpec, dict[str, Any]] | None]] = deque()
+    while True:
+        if queue:
+            rec, hit = queue.popleft()
+        else:
+            rec = next(it, None)
+            if rec is None:
+                return
+            hit = _match(chosen, rec.text)
+        if hit is None or hit[0].complete is None or not hit[0].is_partial(rec.text):
+            yield rec, hit, 0
+            continue
+        spec = hit[0]
+        text = rec.text
+        taken: list[tuple[Record, tuple[LineSpec, dict[str, Any]] | None]] = []
+        joined = None
+        while len(taken) < MAX_WRAP_PARTS:
+            nxt = next(it, None)
+            if nxt is None:
+                break
+            nhit = _match(chosen, nxt.text)
+            taken.append((nxt, nhit))
+            if nhit is not None or nxt.rank != rec.rank:
+                break
+            text, jhit = _joined(text, nxt.text, chosen)
+            if jhit is None or jhit[0] is not spec:
+                break
+            if not spec.is_partial(text):
+                joined = (Record(rec.line, text, rec.rank, rec.host), jhit)
+                break
+        if joined is not None:
+            yield joined[0], joined[1], len(taken)
+            continue
+        yield rec, hit, 0
+        queue.extend(taken)
+
+
+def _joined(
+    head: str, fragment: str, chosen: list[PatternSet]
+) -> tuple[str, tuple[LineSpec, dict[str, Any]] | None]:
+    """A wrapped line's head and its next fragment: joined as they are (a wrap inside a token), or with
+    one space when that reads more values (a wrap at a space, which the reader's rstrip removed)."""
+    tight = head + fragment
+    hit = _match(chosen, tight)
+    if fragment[:1].isspace():
+        return tight, hit
+    spaced = head + " " + fragment
+    hit2 = _match(chosen, spaced)
+    if hit2 is not None and (hit is None or len(hit2[1]) > len(hit[1])):
+        return spaced, hit2
+    return tight, hit
+
+
+def _expand_lists(row: dict[str, Any], columns: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A row whose list columns hold one value per step: one row per item, numbered on from its step."""
+    if not columns:
+        return [row]
+    lists = {c: row[c] for c in columns if isinstance(row.get(c), list)}
+    if not lists:
+        return [row]
+    first = row.get("step")
+    first = 1 if first is None else int(first)
+    n = max(len(v) for v in lists.values())
+    out = []
+    for i in range(n):
+        r = {**row, **{c: (v[i] if i < len(v) else None) for c, v in lists.items()}, "step": first + i}
+        bad = [c for c in lists if isinstance(r[c], float) and not math.isfinite(r[c])]
+        if bad:
+            r["nonfinite"] = ",".join(bad)
+        out.append(r)
+    return out
 
 
 def _merge_held(held: dict[str, Any] | None, values: dict[str, Any], sums: set[str]) -> dict[str, Any]:

@@ -4,6 +4,19 @@ A pattern set is data (see ``patterns/*.toml`` and the README's guide). Its oute
 contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables with ``name``, ``kind``
 and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every regex runs under a time
 limit, so a catastrophic user pattern fails with an error instead of hanging the run.
+
+Beyond the contract, a [[line]] may say:
+- ``complete = '<regex>'``: what every whole line of this pattern contains (Megatron's ``number of nan
+  iterations``). A record that matches ``regex`` but not ``complete`` may have been hard-wrapped by a
+  terminal into several physical lines; the frame then appends the following records that match no
+  pattern (at most MAX_WRAP_PARTS, same rank) while the join still lacks ``complete``, and keeps the join
+  only when it contains it. Lines of patterns without ``complete`` cost nothing extra.
+and a field may say ``list = true``: its value is a printed list (``[11.85, 6.98, 5.36]``, NeMo's
+``train_step_timing in s: [...]``), converted item by item; the frame turns such a line into one row per
+item, numbered from the line's own step when it has one, else from 1.
+
+``memory_gib`` keeps its meaning of the peak (max) allocated memory where the log gives it: a line that
+fills ``memory_max_allocated_gib`` and not ``memory_gib`` fills ``memory_gib`` with the same value.
 """
 
 from __future__ import annotations
@@ -48,6 +61,8 @@ ATTACH = ("previous", "next", "step")
 PROBLEMS = "__problems__"
 # Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
 WINDOWED = "__windowed__"
+# A hard-wrapped line is rejoined from at most this many following records.
+MAX_WRAP_PARTS = 8
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
@@ -232,6 +247,18 @@ class FieldSpec:
     window: int | str | None = None
     smoothing: str | None = None
     alpha: float | None = None  # the EMA's weight of the newest value (tqdm's smoothing, 0.3 by default)
+    list: bool = False  # the value is a printed list "[a, b, c]": one value per step, in order
+
+    def convert_list(self, text: str) -> list[Any]:
+        """The items of a printed list, each converted; an item that does not convert is NaN."""
+        items = [t for t in text.strip().strip("[]()").split(",") if t.strip()]
+        out: list[Any] = []
+        for item in items:
+            try:
+                out.append(self.convert(item))
+            except MalformedValue:
+                out.append(math.nan)
+        return out
 
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
@@ -289,6 +316,8 @@ class LineSpec:
     # figure than the record's, e.g. Colossal-AI's measured "Step time" over its bar's moving average)
     overrides: bool = False
     source_file: str = ""
+    complete: regex.Pattern | None = None  # what a whole (not hard-wrapped) line contains
+    list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
 
     def match(self, text: str) -> dict[str, Any] | None:
         """Return the canonical values of `text`, {} when it matches without values, None when not.
@@ -328,7 +357,7 @@ class LineSpec:
             if spec is None:
                 continue
             try:
-                value = spec.convert(text_value)
+                value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
             except MalformedValue as exc:
                 # Keep the line and the other values; the field becomes NaN and the line is flagged.
                 values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
@@ -337,7 +366,20 @@ class LineSpec:
                 values[spec.column] = value
                 if spec.window is not None and spec.window != "log_interval":
                     values.setdefault(WINDOWED, []).append(spec.column)
+        if "memory_max_allocated_gib" in values and "memory_gib" not in values:
+            values["memory_gib"] = values["memory_max_allocated_gib"]  # memory_gib is the peak allocated
         return values
+
+    def is_partial(self, text: str) -> bool:
+        """True when the line lacks what a whole line of this pattern contains (it may be hard-wrapped)."""
+        if self.complete is None:
+            return False
+        try:
+            return self.complete.search(text, timeout=REGEX_TIMEOUT_S) is None
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: the complete regex of {self.set_name}.{self.name} took too long; fix it"
+            ) from None
 
 
 @dataclass
@@ -425,6 +467,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         "window",
         "smoothing",
         "alpha",
+        "list",
     }
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -483,13 +526,29 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         window=window,
         smoothing=smoothing,
         alpha=None if alpha is None else float(alpha),
+        list=_list_flag(spec.get("list", False), vtype, where),
     )
+
+
+def _list_flag(value: Any, vtype: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise PatternError(f"{where}: list must be true or false")
+    if value and vtype not in ("float", "int"):
+        raise PatternError(f"{where}: list applies to float or int fields")
+    return value
 
 
 def _aggregate(value: Any, where: str) -> str:
     if value not in ("first", "sum", "mean", "last", "max"):
         raise PatternError(f"{where}: aggregate must be first, sum, mean, last or max")
     return str(value)
+
+
+def _list_columns(fields: dict[str, FieldSpec], kind: str, ld: dict[str, Any], where: str) -> tuple[str, ...]:
+    cols = tuple(fs.column for fs in fields.values() if fs.list)
+    if cols and (kind != "step" or "attach" in ld or "continues" in ld):
+        raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
+    return cols
 
 
 def _attach(value: Any, kind: str, continues: Any, where: str) -> str | None:
@@ -553,6 +612,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             "continues",
             "attach",
             "overrides",
+            "complete",
         }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -619,6 +679,8 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 attach=_attach(ld.get("attach"), kind, ld.get("continues"), where),
                 overrides=_overrides(ld.get("overrides", False), ld.get("attach"), where),
                 source_file=source_file,
+                complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
+                list_columns=_list_columns(fields, kind, ld, where),
             )
         )
     names = {spec.name: spec for spec in lines}
