@@ -147,6 +147,12 @@ def utilization(run: Run, opts: Options) -> Utilization:
             "--formula reported: the log prints no model TFLOP/s of its own (Megatron's TFLOP/s/GPU, "
             "Megatron-Bridge's MODEL_TFLOP/s/GPU, MaxText's TFLOP/s/device): pick a formula that counts from the model"
         )
+    if opts.flops_per_token is not None:
+        if opts.flops_per_token <= 0:
+            raise LogparseError(f"--flops-per-token must be positive (got {opts.flops_per_token})")
+        if formula not in (None, GIVEN):
+            raise LogparseError("give --formula or --flops-per-token, not both")
+        formula = GIVEN
     if formula is None:
         if dims.params is None and reported is not None:
             formula = REPORTED
@@ -168,7 +174,9 @@ def utilization(run: Run, opts: Options) -> Utilization:
                 "to get FLOPs and MFU"
             )
     fpt = hfpt = terms = None
-    if formula == REPORTED:
+    if formula == GIVEN:
+        fpt = hfpt = float(opts.flops_per_token)  # type: ignore[arg-type]
+    elif formula == REPORTED:
         assert reported is not None
         # FLOPs per token as the framework counted them, for the record; the curve is its TFLOP/s itself
         per_token = reported * 1e12 / steps["tokens_per_s_per_gpu"]
@@ -242,6 +250,7 @@ def utilization(run: Run, opts: Options) -> Utilization:
 
 
 REPORTED = "reported"  # the formula that takes the framework's own model TFLOP/s as the numerator
+GIVEN = "given"  # FLOPs per token given on the command line (--flops-per-token), as a peer states them
 
 
 def _reported_model_tflops(steps: pd.DataFrame) -> pd.Series | None:
@@ -261,7 +270,7 @@ def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     util = utilization(run, opts)
     phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput_source)
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
-    window = select_window(run.steps, opts.window, opts.last, opts.skip, basis)
+    window = select_window(run.steps, opts.window, opts.last, opts.skip)
     summary = build_summary(run, util, phases, window, basis)
     stable_mfu = summary["stable"]["mfu_mean"]
     if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:

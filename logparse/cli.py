@@ -98,6 +98,12 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             help="FLOPs formula. Default: palm (6n when only N is known; reported, the framework's own model "
             "TFLOP/s, when the model is unknown and the log prints it).",
         ),
+        click.option(
+            "--flops-per-token",
+            type=float,
+            help="Model FLOPs per token as you count them (a peer's FLOPs per sample / sequence length), "
+            "instead of a formula.",
+        ),
         click.option("--target-tokens", type=float, help="Project the wall time to train this many tokens."),
         click.option("--format", "format_", help="Force a pattern set instead of detecting it."),
         click.option(

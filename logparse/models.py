@@ -97,7 +97,9 @@ def _active_params(given: float, dims: ModelDims, warnings: list[str]) -> Fact:
         f"--params {given:,.4g} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
         f"{active:,.4g} active parameters ({every:,.4g} with every expert); 6N counts the active ones"
     )
-    return Fact(active, "derived", f"active parameters of {dims.experts} experts, top-{dims.topk}, from the dims")
+    return Fact(
+        active, "derived", f"active parameters of {dims.experts} experts, top-{dims.topk}, from the dims"
+    )
 
 
 def dense_layers_from_freq(freq: str, layers: int | None) -> int | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .flops import HFU_CONVENTION
+from .flops import FORMULAS, HFU_CONVENTION
 from .phases import Phases
 from .resolve import Run
 from .status import run_status
@@ -199,7 +199,7 @@ def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
         util.model,
         int(seq) if seq else None,
         util.recompute,
-        util.formula,
+        util.formula if util.formula in FORMULAS else None,  # not `reported` or `given`
         peak,
         str(util.dtype.value),
         run.warnings,
@@ -397,7 +397,7 @@ def build_summary(
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
-        "window": _rounded(window_stats(window)) if window is not None else None,
+        "window": window_stats(window) if window is not None else None,  # full precision, as peers print
         "eta": _eta(run, stable),
         "regimes": regimes,
         "shifts": _shifts(phases, regimes),

@@ -58,6 +58,9 @@ class Options:
     global_batch: int | None = None
     recompute: str | None = None
     formula: str | None = None
+    flops_per_token: float | None = (
+        None  # model FLOPs per token as a peer states them (FLOPs per sample / seq)
+    )
     format: str | None = None
     pattern_dirs: tuple[str, ...] = ()
     target_tokens: float | None = None

@@ -2,7 +2,8 @@
 
 Peers each average a fixed stretch of steps: NVIDIA dgxc-benchmarking's llmb-run iterations 35-44 and its
 parse_train_timing.sh 11-44, CloudAI's Megatron report the last 10 iterations, gpu-recipes' MFU calculator steps
-10-30. `--window A:B`, `--last N` and `--skip N` select such a stretch in the log's own step numbering, and
+10-30, CloudAI's JAX report everything after the first 10. `--window A:B` selects steps A..B in the log's own
+numbering, `--last N` the last N logged steps and `--skip N` every logged step after the first N; and
 `stats` gives plain (unweighted) statistics of each figure over its logged steps, the way those tools compute
 them: mean, median, min, max, the population standard deviation (`std`, as CloudAI's `pstdev`) and the sample
 one (`std_sample`, as llmb-run's `statistics.stdev`).
@@ -62,9 +63,7 @@ def parse_range(text: str) -> tuple[int | None, int | None]:
     return a, b
 
 
-def select(
-    steps: pd.DataFrame, window: str | None, last: int | None, skip: int | None, basis: int | None
-) -> Window | None:
+def select(steps: pd.DataFrame, window: str | None, last: int | None, skip: int | None) -> Window | None:
     """The rows of the window asked for, None when none was asked."""
     asked = [x for x in (window, last, skip) if x is not None]
     if not asked:
@@ -93,11 +92,10 @@ def select(
         assert skip is not None
         if skip < 0:
             raise LogparseError(f"--skip must be at least 0 (got {skip})")
-        start = (basis if basis is not None else 1) + skip
-        rows = steps[logged >= start]
+        rows = steps.iloc[skip:]
         complete = len(rows) > 0
-        rule = f"steps from {start} on, after the first {skip} (--skip {skip})"
-        note = None if complete else f"--skip {skip}: the log's steps end at {int(logged.max())}"
+        rule = f"every logged step after the first {skip} (--skip {skip})"
+        note = None if complete else f"--skip {skip}: the log has only {len(steps)} steps"
     if rows.empty:
         raise LogparseError(
             f"the window asked for ({rule}) holds no logged step: the log's steps run "

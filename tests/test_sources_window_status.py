@@ -137,6 +137,7 @@ def test_last_and_skip_select_steps_in_the_logs_numbering():
     skip = logparse.analyze(SB, hw="h100", skip=3).summary
     assert skip["steps"]["first_step_counted_as"] == 1  # Megatron counts from iteration 1
     assert (skip["window"]["first_step"], skip["window"]["count"]) == (4, 2)
+    assert skip["window"]["rule"] == "every logged step after the first 3 (--skip 3)"
 
 
 def test_incomplete_window_is_said(tmp_path):
