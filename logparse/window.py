@@ -4,9 +4,11 @@ Peers each average a fixed stretch of steps: NVIDIA dgxc-benchmarking's llmb-run
 parse_train_timing.sh 11-44, CloudAI's Megatron report the last 10 iterations, gpu-recipes' MFU calculator steps
 10-30, CloudAI's JAX report everything after the first 10. `--window A:B` selects steps A..B in the log's own
 numbering, `--last N` the last N logged steps and `--skip N` every logged step after the first N; and
-`stats` gives plain (unweighted) statistics of each figure over its logged steps, the way those tools compute
-them: mean, median, min, max, the population standard deviation (`std`, as CloudAI's `pstdev`) and the sample
-one (`std_sample`, as llmb-run's `statistics.stdev`).
+`stats` gives each figure over the window's logged steps the way those tools compute it: the mean of the logged
+figures (step time, the framework's TFLOP/s) as CloudAI and llmb-run average them, the mean of a rate logparse
+derives from step time as total work / total time (gpu-recipes divides by the mean step time), the median,
+min and max, the population standard deviation (`std`, as CloudAI's `pstdev`) and the sample one
+(`std_sample`, as llmb-run's `statistics.stdev`).
 """
 
 from __future__ import annotations
@@ -76,11 +78,17 @@ def select(steps: pd.DataFrame, window: str | None, last: int | None, skip: int 
         lo = a if a is not None else int(logged.min())
         hi = b if b is not None else int(logged.max())
         rows = steps[(logged >= lo) & (logged <= hi)]
-        complete = bool(len(logged)) and int(logged.min()) <= lo and int(logged.max()) >= hi
         rule = f"steps {lo}..{hi} (--window {window})"
         note = None
-        if not complete:
+        # every step of the window logged, at the log's own cadence (dgxc's llmb-run: a missing one = incomplete)
+        cadence = max(int(logged.diff().median()), 1) if len(logged) > 2 else 1
+        inside = rows["step"].to_numpy()
+        gaps = [int(a) for a, b in zip(inside[:-1], inside[1:], strict=True) if b - a > cadence]
+        if not (int(logged.min()) <= lo and int(logged.max()) >= hi):
             note = f"the window {lo}..{hi} is not complete: the log's steps run {int(logged.min())}..{int(logged.max())}"
+        elif gaps:
+            note = f"the window {lo}..{hi} is not complete: the log skips the step(s) after {', '.join(map(str, gaps))}"
+        complete = note is None
     elif last is not None:
         if last < 1:
             raise LogparseError(f"--last must be at least 1 (got {last})")
@@ -118,6 +126,11 @@ def _describe(values: pd.Series) -> dict[str, float | None] | None:
     }
 
 
+# rates logparse derives from each step's time: their mean over the window is total work / total time (the
+# rate at the mean step time, as gpu-recipes computes it), not the mean of per-step rates
+RATES = ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "tflops_per_gpu", "mfu", "hfu")
+
+
 def stats(w: Window) -> dict[str, Any]:
     rows = w.rows
     out: dict[str, Any] = {
@@ -126,11 +139,17 @@ def stats(w: Window) -> dict[str, Any]:
         "first_step": int(rows["step"].iloc[0]),
         "last_step": int(rows["step"].iloc[-1]),
         "complete": w.complete,
-        "statistics": "plain statistics of the logged steps (not time-weighted); std is the population standard "
-        "deviation, std_sample the sample one",
+        "statistics": "over the logged steps: the mean of a rate derived from step time (tokens/s, TFLOP/s, MFU) "
+        "is total work / total time, every other figure (step time, the log's own figures) a plain mean; median, "
+        "min and max per step; std is the population standard deviation, std_sample the sample one",
     }
+    time = rows["step_time_s"] if "step_time_s" in rows else None
+    timed = time is not None and bool(time.notna().all()) and bool((time > 0).all())
     for col in FIGURES:
         out[col] = _describe(rows[col]) if col in rows else None
+        if out[col] is not None and col in RATES and timed:
+            ok = rows[col].notna()
+            out[col]["mean"] = float((rows.loc[ok, col] * time[ok]).sum() / time[ok].sum())
     if w.note:
         out["note"] = w.note
     return out
