@@ -227,12 +227,16 @@ def utilization(run: Run, opts: Options) -> Utilization:
         steps["mfu"] = np.nan
         steps["hfu"] = np.nan
     too_high = steps["mfu"] > MFU_IMPOSSIBLE
+    if peak is None:  # no device to compare with: beyond the fastest device logparse knows is impossible
+        _, top = hardware.fastest(str(dtype.value))
+        too_high = steps["tflops_per_gpu"] > top if top else too_high
     if too_high.any():
         add_flag(steps, too_high, "mfu_above_100")
         warnings.append(
-            f"{int(too_high.sum())} step(s) imply an MFU above 100% (first at step "
+            f"{int(too_high.sum())} step(s) imply an MFU above 100%{'' if peak else ' on any known device'} (first at step "
             f"{int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
-            "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv"
+            "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv "
+            "and out of the stable averages"
         )
     return Utilization(
         formula=formula,

@@ -85,7 +85,12 @@ class Phases:
     lag_rows: int = 0  # how many rows the speed series lags the work it measures (a windowed average)
 
     def stable_rows(self, steps: pd.DataFrame) -> pd.DataFrame:
-        return steps[self.stable_mask]
+        """The stable phase's rows, without steps whose timing is impossible (flagged mfu_above_100)."""
+        rows = steps[self.stable_mask]
+        if "flags" in rows:
+            bad = rows["flags"].fillna("").astype(str).str.contains("mfu_above_100", regex=False)
+            rows = rows[~bad]
+        return rows
 
 
 def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:
