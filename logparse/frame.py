@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
-from .patterns import PROBLEMS, WINDOWED, Detection, PatternSet, detect, specificity_order
+from .patterns import KEPT, MAPPED, PROBLEMS, WINDOWED, Detection, PatternSet, detect, specificity_order
 from .reader import ReadStats, Record, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
@@ -46,6 +46,9 @@ class ParsedLog:
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
+    # keys read through a synonym table (the generic reading): {"mapped": {printed key: column},
+    # "facts": {printed key: fact}, "kept": {printed key: x_ column}}; empty when no line used one
+    keymap: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def choose_sets(
@@ -81,6 +84,10 @@ def _unsure(d: Detection) -> bool:
     return len(ranked) > 1 and ranked[1] > 0 and ranked[1] >= 0.8 * ranked[0]
 
 
+def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
+    return d.name in sets and sets[d.name].role == "fallback"
+
+
 def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
     return [ps for ps in sets.values() if ps.role == "common"]
 
@@ -107,11 +114,10 @@ def parse_log(
             if len(head) >= DETECT_MORE:
                 break
         chosen, detection = choose_sets(head, sets, None)
-    if not chosen:
-        # Nothing in the head: score the whole file before giving up (a long preamble).
-        chosen, detection = (
-            choose_sets(read_records(path), sets, None) if len(head) >= DETECT_HEAD else ([], None)
-        )
+    if not chosen or (detection is not None and forced_format is None and _fallback(detection, sets)):
+        # Nothing in the head (or only the generic reading): score the whole file (a long preamble).
+        if len(head) >= DETECT_HEAD:
+            chosen, detection = choose_sets(read_records(path), sets, None)
     if not chosen or detection is None:
         if stats.records == 0:
             raise LogparseError(f"{path}: the file has no text lines")
@@ -137,6 +143,7 @@ def parse_log(
     aggregates: dict[str, str] = {}
     windows: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
+    keymap: dict[str, dict[str, str]] = {}
     records: Iterator[Record] = chain(head, stream)
     for rec in records:
         hit = None
@@ -153,6 +160,11 @@ def parse_log(
         counts["matched"] += 1
         problems = values.pop(PROBLEMS, None)
         windowed = values.pop(WINDOWED, None)
+        if MAPPED in values or KEPT in values:
+            group = "facts" if spec.kind in ("config", "summary") else "mapped"
+            for what, pairs in ((group, values.pop(MAPPED, ())), ("kept", values.pop(KEPT, ()))):
+                for key, column in pairs:
+                    keymap.setdefault(what, {}).setdefault(key, column)
         if problems:
             counts["malformed"] += 1
         pattern = f"{spec.set_name}.{spec.name}"
@@ -274,6 +286,7 @@ def parse_log(
         notes=notes,
         aggregates=aggregates,
         windows=windows,
+        keymap=keymap,
     )
 
 
