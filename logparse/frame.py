@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import LogparseError
+from .errors import LogparseError, UnrecognisedLog
 from .patterns import KEPT, MAPPED, PROBLEMS, WINDOWED, Detection, PatternSet, detect, specificity_order
 from .reader import ReadStats, Record, read_records
 
@@ -121,7 +121,7 @@ def parse_log(
     if not chosen or detection is None:
         if stats.records == 0:
             raise LogparseError(f"{path}: the file has no text lines")
-        raise LogparseError(
+        raise UnrecognisedLog(
             f"{path}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
             f"run `logparse patterns explain {path}` to see its most common line shapes"
         )
