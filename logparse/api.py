@@ -22,7 +22,7 @@ import regex
 
 from . import flops as flops_mod
 from . import hardware
-from .errors import LogparseError
+from .errors import LogparseError, UnrecognisedLog
 from .flops import ModelDims
 from .frame import parse_log
 from .models import resolve_model
@@ -349,11 +349,19 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
     """How a log is read: the detection scores, matches per pattern, commonest unmatched shapes."""
     from collections import Counter
 
+    from . import shapes as shapes_mod
+
     opts = _options(options)
     shapes: Counter[str] = Counter()
-    parsed = parse_log(
-        str(path), _sets(opts), opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)])
-    )
+    sets = _sets(opts)
+    try:
+        parsed = parse_log(
+            str(path), sets, opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)])
+        )
+    except UnrecognisedLog:
+        return shapes_mod.explain_unrecognised(
+            str(path), sets, f"no pattern set recognises it (tried {', '.join(sorted(sets))})"
+        )
     out = [
         f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
         f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"
@@ -375,7 +383,31 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
         out.append("most common unmatched line shapes (# = a number):")
         for shape, n in shapes.most_common(15):
             out.append(f"  {n:8,d}  {shape}")
+    if parsed.keymap:  # the generic reading: say what it made of the keys, and how to do better
+        for what, title in (
+            ("mapped", "step keys"),
+            ("facts", "config keys"),
+            ("kept", "kept as extra columns"),
+        ):
+            got = parsed.keymap.get(what)
+            if got:
+                out.append(
+                    f"{title} (logparse/synonyms.toml): " + ", ".join(f"{k} -> {v}" for k, v in got.items())
+                )
+        out.append(
+            f"read generically; for a set of your own (exact regexes, your names): "
+            f"logparse patterns new {path} -o mine.toml"
+        )
     return "\n".join(out)
+
+
+def new_pattern_set(path: str | os.PathLike[str], name: str, **options: Any) -> tuple[str, list[str]]:
+    """A starting pattern set (TOML text) for a log from its most common line shapes, and notes on what
+    each of its lines reads."""
+    from . import shapes as shapes_mod
+
+    opts = _options(options)
+    return shapes_mod.new_pattern_set(str(path), name, _sets(opts))
 
 
 def flops(

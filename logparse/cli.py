@@ -246,7 +246,7 @@ def pd_isna(x: Any) -> bool:
 
 @cli.group("patterns")
 def patterns_group() -> None:
-    """List, test and explain pattern sets."""
+    """List, test, explain and write pattern sets."""
 
 
 @patterns_group.command("list")
@@ -296,6 +296,33 @@ def patterns_test(directory: str | None) -> None:
 def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | None) -> None:
     """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes."""
     click.echo(api.explain(log, pattern_dirs=pattern_dirs, format=format_))
+
+
+@patterns_group.command("new")
+@click.argument("log")
+@click.option(
+    "-o", "--output", type=click.Path(), required=True, help="The pattern file to write (NAME.toml)."
+)
+@click.option("--name", help="The set's name (default: the file's stem).")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@friendly
+def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_dirs: tuple[str, ...]) -> None:
+    """Write a starting pattern set for LOG from its most common line shapes, with real sample lines."""
+    out = Path(output)
+    if out.suffix != ".toml":
+        raise LogparseError(f"{output}: a pattern file must end in .toml")
+    if out.exists() and not force:
+        raise LogparseError(f"{output} exists; pass --force to overwrite it")
+    set_name = name or out.stem.lower().replace(" ", "_")
+    text, notes = api.new_pattern_set(log, set_name, pattern_dirs=pattern_dirs)
+    out.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {output} (pattern set {set_name!r}):")
+    for note in notes:
+        click.echo(f"  {note}")
+    folder = out.parent if str(out.parent) else Path(".")
+    click.echo(f"check it:  logparse patterns test {folder}")
+    click.echo(f"use it:    logparse analyze {log} --patterns {folder} --format {set_name}")
 
 
 @cli.group("hw")

@@ -7,3 +7,7 @@ class LogparseError(Exception):
 
 class PatternError(LogparseError):
     """A pattern set that cannot be loaded or that misbehaves on a line."""
+
+
+class UnrecognisedLog(LogparseError):
+    """No pattern set recognises the log (`logparse patterns explain` then shows its line shapes)."""

@@ -25,8 +25,10 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import LogparseError
+from .errors import LogparseError, UnrecognisedLog
 from .patterns import (
+    KEPT,
+    MAPPED,
     MAX_WRAP_PARTS,
     PROBLEMS,
     WINDOWED,
@@ -72,6 +74,10 @@ class ParsedLog:
     def format(self) -> str:
         """The log's format: the composition's name, else the detected family's."""
         return self.composition.name if self.composition is not None else self.formats[0]
+
+    # keys read through a synonym table (the generic reading): {"mapped": {printed key: column},
+    # "facts": {printed key: fact}, "kept": {printed key: x_ column}}; empty when no line used one
+    keymap: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def choose_sets(
@@ -127,6 +133,10 @@ def _unsure(d: Detection) -> bool:
     return len(ranked) > 1 and ranked[1] > 0 and ranked[1] >= 0.8 * ranked[0]
 
 
+def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
+    return d.name in sets and sets[d.name].role == "fallback"
+
+
 def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
     return [ps for ps in sets.values() if ps.role == "common"]
 
@@ -153,15 +163,14 @@ def parse_log(
             if len(head) >= DETECT_MORE:
                 break
         chosen, detection = choose_sets(head, sets, None)
-    if not chosen:
-        # Nothing in the head: score the whole file before giving up (a long preamble).
-        chosen, detection = (
-            choose_sets(read_records(path), sets, None) if len(head) >= DETECT_HEAD else ([], None)
-        )
+    if not chosen or (detection is not None and forced_format is None and _fallback(detection, sets)):
+        # Nothing in the head (or only the generic reading): score the whole file (a long preamble).
+        if len(head) >= DETECT_HEAD:
+            chosen, detection = choose_sets(read_records(path), sets, None)
     if not chosen or detection is None:
         if stats.records == 0:
             raise LogparseError(f"{path}: the file has no text lines")
-        raise LogparseError(
+        raise UnrecognisedLog(
             f"{path}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
             f"run `logparse patterns explain {path}` to see its most common line shapes"
         )
@@ -184,6 +193,7 @@ def parse_log(
     windows: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
     rejoined = 0
+    keymap: dict[str, dict[str, str]] = {}
     records: Iterator[Record] = chain(head, stream)
     for rec, hit, fragments in _rejoin(records, chosen):
         if hit is None:
@@ -196,6 +206,11 @@ def parse_log(
         rejoined += fragments
         problems = values.pop(PROBLEMS, None)
         windowed = values.pop(WINDOWED, None)
+        if MAPPED in values or KEPT in values:
+            group = "facts" if spec.kind in ("config", "summary") else "mapped"
+            for what, pairs in ((group, values.pop(MAPPED, ())), ("kept", values.pop(KEPT, ()))):
+                for key, column in pairs:
+                    keymap.setdefault(what, {}).setdefault(key, column)
         if problems:
             counts["malformed"] += 1
         pattern = f"{spec.set_name}.{spec.name}"
@@ -330,6 +345,7 @@ def parse_log(
         notes=notes,
         aggregates=aggregates,
         windows=windows,
+        keymap=keymap,
     )
 
 

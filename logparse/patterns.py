@@ -32,6 +32,7 @@ from typing import Any
 
 import regex
 
+from . import keymap as keymap_mod
 from .errors import PatternError
 from .schema import (
     EVENT_KINDS,
@@ -63,6 +64,14 @@ PROBLEMS = "__problems__"
 WINDOWED = "__windowed__"
 # A hard-wrapped line is rejoined from at most this many following records.
 MAX_WRAP_PARTS = 8
+# Keys under which a line with a key map lists (printed key, column) pairs it mapped through the synonym
+# table, and the columns it kept for numeric keys the table does not know (`extra = "x_"`).
+MAPPED = "__mapped__"
+KEPT = "__kept__"
+# Pattern set roles: a framework's format; joins every log; tried only when no family is detected.
+ROLES = ("family", "common", "fallback")
+# A column a step line may fill beyond the canonical ones: a key kept as it was printed.
+EXTRA_COLUMN = regex.compile(r"^x_[a-z0-9_]+$")
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
@@ -260,10 +269,21 @@ class FieldSpec:
                 out.append(math.nan)
         return out
 
+    # a value that carries its unit ("12.3ms", "41%", "1.2GB"): time | percent | memory | count (keymap.py)
+    units: str | None = None
+
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
         if self.missing and text.strip().strip("'\"") in self.missing:
             return None
+        if self.units is not None:
+            if text.strip().strip("'\"") in ("None", "null", "", "N/A", "n/a"):
+                return None
+            try:
+                value = keymap_mod.to_quantity(text, self.units) * self.scale + self.offset
+            except ValueError as exc:
+                raise MalformedValue(str(exc)) from None
+            return int(round(value)) if self.type == "int" and math.isfinite(value) else value
         if self.type == "float" and not self.invert:
             try:
                 return float(text) * self.scale + self.offset  # hot path: plain numbers
@@ -318,6 +338,10 @@ class LineSpec:
     source_file: str = ""
     complete: regex.Pattern | None = None  # what a whole (not hard-wrapped) line contains
     list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
+    # keys that `fields` does not name are mapped through this synonym table (keymap.py) ...
+    keymap: keymap_mod.KeyMap | None = None
+    # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
+    extra: str | None = None
 
     def match(self, text: str) -> dict[str, Any] | None:
         """Return the canonical values of `text`, {} when it matches without values, None when not.
@@ -355,6 +379,8 @@ class LineSpec:
         for key, text_value in raw:
             spec = self.fields.get(key)
             if spec is None:
+                if self.keymap is not None or self.extra is not None:
+                    self._map_key(key, text_value, values)
                 continue
             try:
                 value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
@@ -380,6 +406,35 @@ class LineSpec:
             raise PatternError(
                 f"{self.source_file}: the complete regex of {self.set_name}.{self.name} took too long; fix it"
             ) from None
+
+    def _map_key(self, key: str, text: str, values: dict[str, Any]) -> None:
+        """A key `fields` does not name: through the key map, else kept as an extra column, else dropped."""
+        km = self.keymap
+        if km is not None and km.ignored(key):
+            return
+        mapping = km.lookup(key, self.kind) if km is not None else None
+        if mapping is not None:
+            if mapping.column in values:  # an explicit field, or an earlier synonym, already gave it
+                return
+            try:
+                value = mapping.convert(text)
+            except ValueError as exc:
+                values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
+                value = math.nan if mapping.type != "bool" else None
+            if value is not None:
+                values[mapping.column] = value
+                values.setdefault(MAPPED, []).append((key.strip(), mapping.column))
+            return
+        if self.extra is None or self.kind not in ("step", "progress"):
+            return
+        try:
+            number, unit = keymap_mod.split_quantity(text)
+        except ValueError:
+            return  # not a number: not kept
+        column = keymap_mod.column_name(self.extra, key, unit)
+        if column not in values:
+            values[column] = number
+            values.setdefault(KEPT, []).append((key.strip(), column))
 
 
 @dataclass
@@ -411,7 +466,9 @@ class PatternSet:
     source_file: str
     priority: int = 0
     description: str = ""
-    role: str = "family"  # "family": a framework's format; "common": joins every log, never detected alone
+    # "family": a framework's format; "common": joins every log, never detected alone; "fallback": a generic
+    # reading, detected only when no family set scores (patterns/generic.toml)
+    role: str = "family"
     # sets this one hosts when both appear in a log: guest set name -> the composition's name and title
     composes: dict[str, Composition] = field(default_factory=dict)
 
@@ -468,10 +525,14 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         "smoothing",
         "alpha",
         "list",
+        "units",
     }
     if unknown:
         raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
     column = spec["column"]
+    units = spec.get("units")
+    if units is not None and units not in keymap_mod.UNITS:
+        raise PatternError(f"{where}: units must be one of {', '.join(keymap_mod.UNITS)}")
     vtype = spec.get("type", "float")
     if vtype not in VALUE_TYPES:
         raise PatternError(f"{where}: type {vtype!r} is not one of {', '.join(VALUE_TYPES)}")
@@ -490,6 +551,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         kind not in ("config", "summary")
         and column not in STEP_COLUMNS
         and column not in {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
+        and not EXTRA_COLUMN.match(column)
     ):
         raise PatternError(f"{where}: unknown column {column!r} for a {kind} line")
     if kind in ("config", "summary") and column not in allowed:
@@ -527,6 +589,7 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         smoothing=smoothing,
         alpha=None if alpha is None else float(alpha),
         list=_list_flag(spec.get("list", False), vtype, where),
+        units=units,
     )
 
 
@@ -613,6 +676,8 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
             "attach",
             "overrides",
             "complete",
+            "keymap",
+            "extra",
         }
         if unknown:
             raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -661,6 +726,14 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         hint = ld.get("hint")
         if hint is not None and not isinstance(hint, str):
             raise PatternError(f"{where}: hint must be a string")
+        km = None
+        if "keymap" in ld:
+            km = keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
+        extra = ld.get("extra")
+        if extra is not None and (not isinstance(extra, str) or not regex.fullmatch(r"x_", extra)):
+            raise PatternError(f'{where}: extra must be "x_" (the prefix of kept columns)')
+        if extra is not None and kind not in ("step", "progress"):
+            raise PatternError(f"{where}: extra applies to step lines")
         lines.append(
             LineSpec(
                 set_name=name,
@@ -681,6 +754,8 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 source_file=source_file,
                 complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
                 list_columns=_list_columns(fields, kind, ld, where),
+                keymap=km,
+                extra=extra,
             )
         )
     names = {spec.name: spec for spec in lines}
@@ -694,8 +769,8 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
                 )
             spec.kind = "step"
     role = fmt.get("role", "family")
-    if role not in ("family", "common"):
-        raise PatternError(f'{source_file}: [format] role must be "family" or "common"')
+    if role not in ROLES:
+        raise PatternError(f'{source_file}: [format] role must be "family", "common" or "fallback"')
     samples: list[Sample] = []
     for i, sd in enumerate(data.get("sample", [])):
         where = f"{source_file}: [[sample]] #{i + 1}"
@@ -890,15 +965,24 @@ class Detection:
 
 
 def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
-    """Score each set by how many of `texts` its detect regexes hit; the best wins."""
+    """Score each set by how many of `texts` its detect regexes hit; the best wins. A fallback set
+    (the generic reading) wins only when no family set scores at all."""
     families = {name: ps for name, ps in sets.items() if ps.role == "family"}
+    fallbacks = {name: ps for name, ps in sets.items() if ps.role == "fallback"}
     scores = {name: 0 for name in families}
+    spare = {name: 0 for name in fallbacks}
     for text in texts:
         for name, ps in families.items():
             if ps.detect_hits(text):
                 scores[name] += 1
+        for name, ps in fallbacks.items():
+            if ps.detect_hits(text):
+                spare[name] += 1
     ranked = sorted(families, key=lambda n: (scores[n], families[n].priority), reverse=True)
     if not ranked or scores[ranked[0]] == 0:
-        return None
+        best = sorted(fallbacks, key=lambda n: (spare[n], fallbacks[n].priority), reverse=True)
+        if not best or spare[best[0]] == 0:
+            return None
+        return Detection(best[0], {best[0]: spare[best[0]]}, 1.0)
     total = sum(scores.values())
     return Detection(ranked[0], scores, scores[ranked[0]] / total if total else 0.0)

@@ -423,6 +423,13 @@ def build_summary(
         "diagnosis": diagnose(run, util, phases, stable),
         "warnings": run.warnings,
     }
+    if parsed.keymap:  # keys read through a synonym table (the generic set): what went where
+        summary["generic"] = {
+            "synonyms": "logparse/synonyms.toml",
+            "mapped": parsed.keymap.get("mapped", {}),
+            "facts": parsed.keymap.get("facts", {}),
+            "kept": parsed.keymap.get("kept", {}),
+        }
     return summary
 
 

@@ -1,0 +1,265 @@
+"""Key maps: a synonym table (data, ``logparse/synonyms.toml``) from the keys custom training loops
+print to canonical step columns and run facts, and values read with their units.
+
+A ``[[line]]`` with ``keymap = "builtin"`` (or a path to a table of the same shape, relative to its
+pattern file) maps every key its ``key``/``value`` groups or ``pairs`` find that ``fields`` does not
+name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%`` -> 0.412. With
+``extra = "x_"`` a step line keeps a numeric key the table does not know as a column ``x_<key>``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from .errors import PatternError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+BUILTIN = Path(__file__).resolve().parent / "synonyms.toml"
+UNITS = ("time", "percent", "memory", "count")
+TYPES = ("float", "int", "bool")
+
+# a number, optionally with thousands separators, then a unit glued on or after one space
+_QUANTITY = regex.compile(
+    r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+    \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT])?\s*['"]?\s*$""",
+    regex.VERBOSE,
+)
+_NONFINITE = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)(?P<what>nan|inf(?:inity)?)\s*['\"]?\s*$", regex.I)
+# a unit at the end of a key: dt_ms, time(ms), mfu_%, mem_gb, "step time (s)"
+_KEY_UNIT = regex.compile(
+    r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|min|h|%|pct|percent|[kmgt]i?b)\)?$"
+)
+
+TIME = {
+    "µs": 1e-6,
+    "us": 1e-6,
+    "ms": 1e-3,
+    "s": 1.0,
+    "sec": 1.0,
+    "secs": 1.0,
+    "second": 1.0,
+    "seconds": 1.0,
+    "m": 60.0,
+    "min": 60.0,
+    "mins": 60.0,
+    "h": 3600.0,
+    "hr": 3600.0,
+    "hrs": 3600.0,
+}
+GIB = 2.0**30
+MEMORY = {  # bytes per unit; the column is GiB
+    "b": 1.0,
+    "k": 1e3,
+    "kb": 1e3,
+    "m": 1e6,
+    "mb": 1e6,
+    "g": 1e9,
+    "gb": 1e9,
+    "t": 1e12,
+    "tb": 1e12,
+    "kib": 2.0**10,
+    "mib": 2.0**20,
+    "gib": GIB,
+    "tib": 2.0**40,
+}
+COUNT = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+
+class UnitError(ValueError):
+    """A value whose unit does not fit its column (raised as a malformed value)."""
+
+
+def normalize(key: str) -> str:
+    """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
+    trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec)."""
+    k = key.strip().strip("'\"[]{}:=,;|").strip().lower()
+    k = regex.sub(r"[\s-]+", "_", k)
+    return k
+
+
+def column_name(prefix: str, key: str, unit: str | None = None) -> str:
+    """The column a kept (unknown) key fills: x_<key>, with any unit it carried."""
+    base = regex.sub(r"[^a-z0-9]+", "_", normalize(key)).strip("_") or "value"
+    if unit:
+        base += "_" + regex.sub(r"[^a-z0-9]+", "pct" if unit == "%" else "_", unit.lower()).strip("_")
+    return prefix + base
+
+
+def split_quantity(text: str) -> tuple[float, str | None]:
+    """(number, unit) of a printed value: '12.3ms' -> (12.3, 'ms'), '123,456' -> (123456.0, None)."""
+    m = _QUANTITY.match(text)
+    if m is None:
+        n = _NONFINITE.match(text)
+        if n is None:
+            raise ValueError(f"not a number: {text!r}")
+        v = math.nan if n.group("what").lower() == "nan" else math.inf
+        return (-v if n.group("sign") == "-" else v), None
+    return float(m.group("num").replace(",", "")), m.group("unit")
+
+
+def to_quantity(text: str, units: str | None, key_unit: str | None = None) -> float:
+    """The canonical value of a printed quantity: seconds, fractions, GiB, plain counts."""
+    value, unit = split_quantity(text)
+    u = unit or key_unit
+    if units == "time":
+        if u is None:
+            return value
+        scale = TIME.get(u) or TIME.get(u.lower())
+        if scale is None:
+            raise UnitError(f"{text!r} is not a duration")
+        return value * scale
+    if units == "percent":
+        if u in ("%", "pct", "percent"):
+            return value * 0.01
+        if u is not None:
+            raise UnitError(f"{text!r} is not a percentage or fraction")
+        return value * 0.01 if value > 1 else value  # a bare number above 1 is a percentage
+    if units == "memory":
+        if u is None:
+            return value  # GiB unless the value or the key says otherwise
+        per = MEMORY.get(u.lower())
+        if per is None:
+            raise UnitError(f"{text!r} is not an amount of memory")
+        return value * per / GIB
+    if u is not None:
+        per = COUNT.get(u.lower()) if units == "count" else None
+        if per is None:
+            raise UnitError(f"unexpected unit in {text!r}")
+        return value * per
+    return value
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Where one printed key goes."""
+
+    column: str
+    kind: str  # "step" (a step column) or "config" (a run fact)
+    units: str | None = None
+    type: str = "float"
+    key_unit: str | None = None  # a unit the key itself names (dt_ms, mem_gb, mfu_%)
+
+    def convert(self, text: str) -> Any:
+        t = text.strip().strip("'\"")
+        if t in ("None", "null", "", "N/A", "n/a", "-"):
+            return None
+        if self.type == "bool":
+            low = t.lower()
+            if low in ("true", "1", "yes", "on"):
+                return True
+            if low in ("false", "0", "no", "off"):
+                return False
+            raise ValueError(f"not a boolean: {text!r}")
+        value = to_quantity(t, self.units, self.key_unit)
+        if self.type == "int":
+            if not math.isfinite(value) or abs(value - round(value)) > 1e-9 * max(1.0, abs(value)):
+                raise ValueError(f"not an integer: {text!r}")
+            return int(round(value))
+        return value
+
+
+@dataclass
+class KeyMap:
+    """A synonym table: normalized key -> Mapping, per line kind."""
+
+    source: str
+    step: dict[str, Mapping] = field(default_factory=dict)
+    config: dict[str, Mapping] = field(default_factory=dict)
+    ignore: frozenset[str] = frozenset()
+
+    def lookup(self, key: str, kind: str) -> Mapping | None:
+        """The mapping of a printed key for a step (or progress/event) line or a config line."""
+        table = self.config if kind in ("config", "summary") else self.step
+        k = normalize(key)
+        hit = table.get(k)
+        if hit is not None:
+            return hit
+        m = _KEY_UNIT.match(k)
+        if m is not None:
+            hit = table.get(m.group("base").rstrip("_"))
+            if hit is not None and hit.units is not None:
+                unit = m.group("unit")
+                return Mapping(
+                    hit.column, hit.kind, hit.units, hit.type, "%" if unit in ("pct", "percent") else unit
+                )
+        return None
+
+    def ignored(self, key: str) -> bool:
+        return normalize(key) in self.ignore
+
+
+_CACHE: dict[tuple[str, int], KeyMap] = {}
+
+
+def load(path: str | Path = BUILTIN) -> KeyMap:
+    """Read and check a synonym table (cached per file and modification time)."""
+    p = Path(path)
+    try:
+        stamp = p.stat().st_mtime_ns
+    except OSError as exc:
+        raise PatternError(f"{p}: cannot read the key map ({exc.strerror})") from None
+    key = (str(p), stamp)
+    if key not in _CACHE:
+        try:
+            with open(p, "rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise PatternError(f"{p}: not valid TOML ({exc})") from None
+        _CACHE[key] = parse(data, str(p))
+    return _CACHE[key]
+
+
+def parse(data: dict[str, Any], source: str) -> KeyMap:
+    from .schema import FACTS, SCOPED_COLUMNS, SCOPES, STEP_COLUMNS, scoped_name
+
+    step_ok = set(STEP_COLUMNS) | {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
+    km = KeyMap(source=source)
+    unknown = set(data) - {"step", "config", "ignore"}
+    if unknown:
+        raise PatternError(
+            f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], [ignore]"
+        )
+    for kind, allowed, table in (("step", step_ok, km.step), ("config", set(FACTS), km.config)):
+        for column, spec in data.get(kind, {}).items():
+            where = f"{source}: [{kind}.{column}]"
+            if column not in allowed:
+                raise PatternError(f"{where}: unknown {'column' if kind == 'step' else 'fact'} {column!r}")
+            if not isinstance(spec, dict) or not isinstance(spec.get("keys"), list):
+                raise PatternError(f"{where}: needs keys = [...]")
+            extra = set(spec) - {"keys", "units", "type", "note"}
+            if extra:
+                raise PatternError(f"{where}: unknown key(s) {sorted(extra)}")
+            units = spec.get("units")
+            if units is not None and units not in UNITS:
+                raise PatternError(f"{where}: units must be one of {', '.join(UNITS)}")
+            vtype = spec.get("type", "float")
+            if vtype not in TYPES:
+                raise PatternError(f"{where}: type must be one of {', '.join(TYPES)}")
+            for k in spec["keys"]:
+                nk = normalize(str(k))
+                if nk in table and table[nk].column != column:
+                    raise PatternError(f"{where}: key {k!r} is already mapped to {table[nk].column!r}")
+                table[nk] = Mapping(column, kind, units, vtype)
+    ignore = data.get("ignore", {}).get("keys", [])
+    km.ignore = frozenset(normalize(str(k)) for k in ignore)
+    return km
+
+
+def resolve_path(value: Any, pattern_file: str, where: str) -> Path:
+    """The file a ``keymap = ...`` option names: "builtin", or a path relative to the pattern file."""
+    if not isinstance(value, str) or not value:
+        raise PatternError(f'{where}: keymap must be "builtin" or a path to a synonym table')
+    if value == "builtin":
+        return BUILTIN
+    p = Path(value)
+    return p if p.is_absolute() else Path(pattern_file).resolve().parent / p
