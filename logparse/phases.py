@@ -85,11 +85,13 @@ class Phases:
     lag_rows: int = 0  # how many rows the speed series lags the work it measures (a windowed average)
 
     def stable_rows(self, steps: pd.DataFrame) -> pd.DataFrame:
-        """The stable phase's rows, without steps whose timing is impossible (flagged mfu_above_100)."""
+        """The stable phase's rows, without the odd step whose timing is impossible (flagged mfu_above_100).
+        When most are impossible the inputs are wrong, not the steps: they stay, and the summary refuses."""
         rows = steps[self.stable_mask]
         if "flags" in rows:
             bad = rows["flags"].fillna("").astype(str).str.contains("mfu_above_100", regex=False)
-            rows = rows[~bad]
+            if bad.mean() < 0.5:
+                rows = rows[~bad]
         return rows
 
 
