@@ -414,6 +414,8 @@ class PatternSet:
     # "family": a framework's format; "common": joins every log, never detected alone; "fallback": a generic
     # reading, detected only when no family set scores (patterns/generic.toml)
     role: str = "family"
+    # per detect regex, literals of which one must occur in a line it hits (None: no prefilter)
+    detect_literals: list[tuple[str, ...] | None] | None = None
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -424,7 +426,10 @@ class PatternSet:
         return None
 
     def detect_hits(self, text: str) -> bool:
-        for rx in self.detect:
+        lits = self.detect_literals or [None] * len(self.detect)
+        for rx, need in zip(self.detect, lits, strict=False):
+            if need is not None and not any(lit in text for lit in need):
+                continue
             try:
                 if rx.search(text, timeout=REGEX_TIMEOUT_S):
                     return True
@@ -715,6 +720,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         priority=int(fmt.get("priority", 0)),
         description=str(fmt.get("description", "")),
         role=role,
+        detect_literals=[required_literals(p) for p in detect_src],
     )
 
 
