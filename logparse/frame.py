@@ -20,7 +20,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 import pandas as pd
@@ -163,10 +163,12 @@ def parse_log(
             if len(head) >= DETECT_MORE:
                 break
         chosen, detection = choose_sets(head, sets, None)
-    if not chosen or (detection is not None and forced_format is None and _fallback(detection, sets)):
-        # Nothing in the head (or only the generic reading): score the whole file (a long preamble).
-        if len(head) >= DETECT_HEAD:
-            chosen, detection = choose_sets(read_records(path), sets, None)
+    fallback = detection is not None and forced_format is None and _fallback(detection, sets)
+    if (not chosen or fallback) and len(head) >= DETECT_HEAD:
+        # Nothing in the head: score the whole file (a long preamble). Only the generic reading: look
+        # further for a framework's line before settling for it.
+        more = read_records(path)
+        chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
     if not chosen or detection is None:
         if stats.records == 0:
             raise LogparseError(f"{path}: the file has no text lines")

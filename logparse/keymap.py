@@ -109,7 +109,10 @@ def split_quantity(text: str) -> tuple[float, str | None]:
 
 def to_quantity(text: str, units: str | None, key_unit: str | None = None) -> float:
     """The canonical value of a printed quantity: seconds, fractions, GiB, plain counts."""
-    value, unit = split_quantity(text)
+    try:
+        value, unit = float(text), None  # the common case, fast
+    except ValueError:
+        value, unit = split_quantity(text)
     u = unit or key_unit
     if units == "time":
         if u is None:
@@ -176,10 +179,23 @@ class KeyMap:
     step: dict[str, Mapping] = field(default_factory=dict)
     config: dict[str, Mapping] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
+    _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
+    _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def lookup(self, key: str, kind: str) -> Mapping | None:
         """The mapping of a printed key for a step (or progress/event) line or a config line."""
-        table = self.config if kind in ("config", "summary") else self.step
+        config = kind in ("config", "summary")
+        try:
+            return self._seen[(key, config)]
+        except KeyError:
+            pass
+        found = self._lookup(key, config)
+        if len(self._seen) < 100_000:  # printed keys repeat line after line
+            self._seen[(key, config)] = found
+        return found
+
+    def _lookup(self, key: str, config: bool) -> Mapping | None:
+        table = self.config if config else self.step
         k = normalize(key)
         hit = table.get(k)
         if hit is not None:
@@ -195,7 +211,12 @@ class KeyMap:
         return None
 
     def ignored(self, key: str) -> bool:
-        return normalize(key) in self.ignore
+        hit = self._ignored.get(key)
+        if hit is None:
+            hit = normalize(key) in self.ignore
+            if len(self._ignored) < 100_000:
+                self._ignored[key] = hit
+        return hit
 
 
 _CACHE: dict[tuple[str, int], KeyMap] = {}

@@ -471,6 +471,8 @@ class PatternSet:
     role: str = "family"
     # sets this one hosts when both appear in a log: guest set name -> the composition's name and title
     composes: dict[str, Composition] = field(default_factory=dict)
+    # per detect regex, literals of which one must occur in a line it hits (None: no prefilter)
+    detect_literals: list[tuple[str, ...] | None] | None = None
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -481,7 +483,10 @@ class PatternSet:
         return None
 
     def detect_hits(self, text: str) -> bool:
-        for rx in self.detect:
+        lits = self.detect_literals or [None] * len(self.detect)
+        for rx, need in zip(self.detect, lits, strict=False):
+            if need is not None and not any(lit in text for lit in need):
+                continue
             try:
                 if rx.search(text, timeout=REGEX_TIMEOUT_S):
                     return True
@@ -800,6 +805,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         description=str(fmt.get("description", "")),
         role=role,
         composes=composes,
+        detect_literals=[required_literals(p) for p in detect_src],
     )
 
 
