@@ -29,7 +29,13 @@ MAX_RECORD_CHARS = 1 << 20
 # What patterns get to see of an over-long record.
 MATCH_CHARS = 1 << 16
 
-_ANSI = regex.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+# A control sequence with parameters ends at any final byte; one without parameters only at the finals
+# terminals and progress bars use (cursor moves, erase, colour). A sequence cut short (a rich table row
+# truncated at "\x1b[") followed by text keeps the text: "\x1b[Training epoch 0, ..." is not "\x1b[T" + "raining"
+# (CloudAI's NeMo-Run fixture has exactly that line).
+_ANSI = regex.compile(
+    r"\x1b\[[0-9;?]+[ -/]*[@-~]|\x1b\[[ -/]*[ABCDEFGHJKSfhlmnsu]|\x1b\[|\x1b[()][A-Za-z0-9]|\x1b[=>]"
+)
 # Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
 _ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
 _RANK_PREFIX = regex.compile(

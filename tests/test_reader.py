@@ -134,3 +134,14 @@ def test_a_progress_bar_redrawn_for_hours_on_one_line_is_read_whole(tmp_path):
     assert len(recs) == 40002 and stats.overlong == 0
     assert recs[1].text.endswith("global_step=0.0]") and recs[-2].text.endswith("global_step=39999.0]")
     assert {r.line for r in recs[1:-1]} == {2} and recs[-1].line == 3 and stats.physical_lines == 3
+
+
+def test_a_cut_escape_sequence_keeps_the_text_after_it():
+    """CloudAI's NeMo-Run fixture: a rich table row cut at "\\x1b[" runs into the step line, whose "T" is not
+    the final byte of a control sequence (a parameterless CSI ends only at a terminal's usual finals)."""
+    from logparse.reader import _ANSI
+
+    assert _ANSI.sub("", "\x1b[33mseq_length\x1b[Training epoch 0, iteration 17/99 |") == (
+        "seq_lengthTraining epoch 0, iteration 17/99 |"
+    )
+    assert _ANSI.sub("", "\x1b[K\x1b[2K\x1b[A\x1b[mEpoch 1") == "Epoch 1"
