@@ -140,10 +140,6 @@ def test_cloudai_nemo_run_all_but_first():
     _check("cloudai_nemo_run", _analyze("cloudai_nemo_run"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not read yet: step 17's NeMo line follows a rich table's tail on the same physical line; the nemo set does not find it there yet",
-)
 def test_cloudai_nemo_run_encoded_reads_step_glued_to_table():
     """cloudai tests/workloads/nemo_run/test_report_gen_strategy.py:80-90,135-138: a rich table's tail glued
     to step 17's line; the peer reads step 17 (12.64) and 18 (12.64) and keeps 18. Its stated 12.74 / 12.65 /
