@@ -200,10 +200,6 @@ def test_dgxc_mbridge_std_conventions():
         _check("dgxc_llmb_mbridge_success", a, only=("step_time_s_std_sample",))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not read yet: llmb-run's generated line puts '300.0 MODEL_TFLOP/s/GPU' in a column with no key; no pattern reads a bare value",
-)
 def test_dgxc_mbridge_model_tflops_spelling():
     """dgxc cli/llmb-run/tests/test_pretrain_log_parser.py:74-75: '300.0 MODEL_TFLOP/s/GPU' is read;
     time mean 2.0 s."""
@@ -216,10 +212,6 @@ def test_dgxc_mbridge_nan_grad_norm_invalidates():
     _check("dgxc_llmb_mbridge_nan_grad_norm", _analyze("dgxc_llmb_mbridge_nan_grad_norm"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not read yet: llmb-run's generated lines ('iteration 3/50 | grad_norm: nan') carry no step time or loss; neither megatron nor generic takes them as steps",
-)
 def test_dgxc_mbridge_first_nan_is_reported():
     """dgxc cli/llmb-run/tests/test_pretrain_log_parser.py:103: of 'grad_norm: nan' at 3 and 'grad norm : nan'
     at 7, iteration 3 is reported."""
@@ -248,20 +240,12 @@ def test_dgxc_mbridge_outside_window_excluded():
     _check("dgxc_llmb_mbridge_outside_window", _analyze("dgxc_llmb_mbridge_outside_window"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not read yet: llmb-run's generated NeMo line has no '|' before 'TFLOPS_per_GPU: 401.0', so the TFLOP/s column is not read (the step time is)",
-)
 def test_dgxc_nemo_window_35_44():
     """dgxc cli/llmb-run/tests/test_pretrain_log_parser.py:156-159: NeMo 2 lines, 2.5 s (seconds, not
     converted), TFLOPS_per_GPU mean 439.5, 10 samples."""
     _check("dgxc_llmb_nemo_success", _analyze("dgxc_llmb_nemo_success"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not read yet: llmb-run's generated NeMo line lacks the 'Training epoch N, iteration' head the nemo set needs",
-)
 def test_dgxc_nemo_scientific_notation():
     """dgxc cli/llmb-run/tests/test_pretrain_log_parser.py:173: 'train_step_timing in s: 2.5e-1' is 0.25 s."""
     _check("dgxc_llmb_nemo_scientific", _analyze("dgxc_llmb_nemo_scientific"))
