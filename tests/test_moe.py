@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import logparse
 from logparse import flops
 from logparse.flops import ModelDims
 from logparse.models import all_params, preset_dims, total_params
@@ -283,3 +284,56 @@ def test_megatron_bridge_performance_tables(name, run):
     fpt = flops.flops_per_token(d, run["seq_len"], run["formula"])
     got = fpt * run["tokens_per_s_per_gpu"] / 1e12
     assert got == pytest.approx(run["stated_tflops_per_gpu"], rel=0.01)
+
+
+# ------------------------------------------------------------------------------------------------
+# end to end: benchmark logs of MoE models through logparse.analyze, with the model's preset
+
+PEERS = Path(__file__).parent / "data" / "peers"
+
+
+def test_qwen3_30b_a3b_megatron_bridge_log_gives_its_model_tflops():
+    """NVIDIA CloudAI's Megatron-Bridge fixture (tests/workloads/megatron_bridge/test_report_gen_strategy.py:30-40,
+    a Qwen3-30B-A3B pretrain in MXFP8, `load_balancing_loss` on its iteration line): 'Step Time : 9.09s GPU
+    utilization: 663.5MODEL_TFLOP/s/GPU', iteration 50 at 9089.0 ms, global batch 512, on one 8-GPU node
+    (num_nodes=1). Megatron-Bridge's recipe trains at sequence length 4096. logparse, counting the preset's
+    active parameters (top-8 of 128 experts) with Megatron's formula, gives the framework's own figure."""
+    a = logparse.analyze(
+        PEERS / "cloudai" / "megatron_bridge_step_time.log",
+        model="qwen3-30b-a3b",
+        gpus=8,
+        seq_len=4096,
+        formula="megatron",
+        hw="b200",
+        dtype="fp8",
+        last=10,  # CloudAI's rule: the last 10 Step Time lines (one here)
+    )
+    s = a.summary
+    w = s["window"]
+    assert a.util.model.moe and a.util.model.topk == 8
+    assert w["count"] == 1
+    assert w["tflops_per_gpu"]["mean"] == pytest.approx(663.5, rel=0.01)
+    peak = s["hardware"]["peak_tflops_per_gpu"]
+    assert w["mfu"]["mean"] == pytest.approx(663.5 / peak, rel=0.01)
+    # N is the active count: the model card's 3.3B activated (of 30.5B) less the 0.31B input embedding
+    assert 2.8e9 < s["model"]["params"] < 3.3e9
+
+
+def test_grok1_benchmark_line_gives_the_readme_mfu_with_the_preset():
+    """NVIDIA dgxc-benchmarking grok1/README_314b.md (commit 741c886) line 29: the last step's
+    'train_step_timing in s=24.00' on 2048 H100s, global batch 4096, sequence 8192; line 61 states
+    4096 x 4.27E+15 / 24 / 2048 / 989E+12 = 36.0% MFU. With the grok-1 preset (8 experts, top-2) on the
+    benchmark's Llama-3 tokenizer (vocab 128256) and Megatron's formula, logparse gives the same MFU."""
+    a = logparse.analyze(
+        PEERS / "dgxc" / "readme_grok1_314b_bar.log",
+        model="grok-1",
+        vocab=128256,
+        formula="megatron",
+        gpus=2048,
+        hw="h100",
+        dtype="bf16",
+        seq_len=8192,
+        global_batch=4096,
+        last=1,
+    )
+    assert a.summary["window"]["mfu"]["mean"] == pytest.approx(0.360, rel=0.01)
