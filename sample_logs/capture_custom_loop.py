@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Capture real console logs of a hand-written PyTorch training loop, in three print styles.
+"""Capture real console logs of a hand-written PyTorch training loop, in four print styles.
 
 This script produces the ``generic_*_cpu.log`` sample logs in ``sample_logs/`` that logparse's
 generic pattern set (custom training loops) is tested against. It trains a tiny GPT (byte-level
 embedding, 2 causal transformer layers, nothing downloaded) on deterministic synthetic text, on
 CPU, with gradient accumulation 2 and a cosine learning-rate schedule, and prints one line per
-optimizer step in one of three styles that research code uses:
+optimizer step in one of four styles that research code uses:
 
 ``--style pipe`` (Karpathy's build-nanogpt ``train_gpt2.py``: ``print(f"step {step:5d} | loss
 {loss_accum.item():.6f} | lr {lr:.4e} | norm {norm:.4f} | dt {dt:.2f}ms | tok/sec
@@ -18,6 +18,11 @@ optimizer step in one of three styles that research code uses:
 YAML config echo::
 
     Step 1/100 loss=5.6123 grad_norm=1.234 lr=3.000e-04 time=0.0123s samples/s=1298.7 mem=0.31GB
+
+``--style json`` (a JSON-lines logger: ``print(json.dumps({...}))`` per step, full precision, after a JSON
+config record)::
+
+    {"step": 1, "loss": 5.61, "lr": 0.0003, "grad_norm": 1.23, "step_time": 0.0123, "tokens_per_sec": 41234.5}
 
 ``--style bracket`` (``[step N] key: value, ...``, the step time in a ``dt_ms`` key, MFU in percent
 against a nominal peak, an eval line every 20 steps), after an argparse ``Namespace`` echo::
@@ -95,7 +100,7 @@ class TinyGPT(nn.Module):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--style", choices=["pipe", "kv", "bracket"], required=True)
+    ap.add_argument("--style", choices=["pipe", "kv", "bracket", "json"], required=True)
     ap.add_argument("--truth", required=True)
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
@@ -103,7 +108,7 @@ def main() -> None:
 
     torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
-    steps = args.steps or {"pipe": 120, "kv": 100, "bracket": 80}[args.style]
+    steps = args.steps or {"pipe": 120, "kv": 100, "bracket": 80, "json": 60}[args.style]
     cfg = {
         "global_batch_size": 16,
         "micro_batch_size": 8,
@@ -131,6 +136,8 @@ def main() -> None:
             print(f"    {k}: {cfg[k]}")
         print("  data:")
         print(f"    block_size: {cfg['seq_len']}")
+    elif args.style == "json":
+        print(json.dumps({"config": cfg}))
     else:
         ns = argparse.Namespace(
             batch_size=cfg["micro_batch_size"],
@@ -199,6 +206,20 @@ def main() -> None:
             print(
                 f"Step {step}/{steps} loss={loss_accum:.4f} grad_norm={norm:.3f} lr={lr:.3e} "
                 f"time={dt:.4f}s samples/s={sps:.1f} mem={mem_gb:.2f}GB"
+            )
+        elif args.style == "json":
+            rec["tokens_per_s"] = tps
+            print(
+                json.dumps(
+                    {
+                        "step": step,
+                        "loss": loss_accum,
+                        "lr": lr,
+                        "grad_norm": norm,
+                        "step_time": dt,
+                        "tokens_per_sec": tps,
+                    }
+                )
             )
         else:
             mfu = 6 * n_params * tps / PEAK_FLOPS

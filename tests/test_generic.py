@@ -52,6 +52,14 @@ PRINTED = {
         "tokens_per_s": ("tokens_per_s", ".0f", 1),
         "reported_mfu": ("mfu", ".2f", 100),
     },
+    # json.dumps prints the shortest repr that reads back to the same float: the values exactly
+    "json": {
+        "loss": ("loss", ".17g", 1),
+        "lr": ("lr", ".17g", 1),
+        "grad_norm": ("grad_norm", ".17g", 1),
+        "step_time_s": ("step_time_s", ".17g", 1),
+        "tokens_per_s": ("tokens_per_s", ".17g", 1),
+    },
 }
 
 FACTS = {
@@ -77,10 +85,20 @@ FACTS = {
         "train_iters": 100,
     },
     "bracket": {"seq_len": 32, "grad_accum": 2, "num_layers": 2, "hidden_size": 64, "train_iters": 80},
+    "json": {
+        "global_batch_size": 16,
+        "micro_batch_size": 8,
+        "seq_len": 32,
+        "grad_accum": 2,
+        "num_layers": 2,
+        "hidden_size": 64,
+        "vocab_size": 256,
+        "train_iters": 60,
+    },
 }
 
 
-@pytest.mark.parametrize("style", ["pipe", "kv", "bracket"])
+@pytest.mark.parametrize("style", ["pipe", "kv", "bracket", "json"])
 def test_each_custom_loop_log_comes_out_step_by_step(style):
     t = truth(style)
     a = api.analyze(SAMPLES / f"generic_{style}_cpu.log")
