@@ -264,3 +264,21 @@ def test_params_with_experts_and_no_dims_is_refused(tmp_path):
     p = _write(tmp_path, "m.log", [MEGATRON_LINE.format(i=i, c=1024 * i) for i in range(1, 6)])
     with pytest.raises(LogparseError, match="takes the model's dims"):
         logparse.analyze(p, hw="h100", gpus=256, seq_len=4096, params=314e9, experts=8, topk=2)
+
+
+def test_batch_index_shows_run_status_and_window(tmp_path):
+    import pandas as pd
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "full.log").write_text(SB.read_text())
+    (runs / "cut.log").write_text("".join(_upto_iteration(3)))
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["batch", str(runs), "--hw", "h100", "--last", "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    index = pd.read_csv(out / "index.csv").set_index("run")
+    assert index.loc["full", "run_status"] == "complete"
+    assert index.loc["cut", "run_status"] == "incomplete"
+    assert index.loc["full", "window"] == "the last 2 logged steps (--last 2)"
+    # steps 4 and 5: (75182.4 + 74494.9) / 2 ms
+    assert index.loc["full", "window_step_time_s"] == pytest.approx((75.1824 + 74.4949) / 2, rel=1e-6)
