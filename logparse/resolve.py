@@ -516,6 +516,26 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
     return merged.reset_index()
 
 
+def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[str]) -> None:
+    """A global batch given from outside the log against the samples the log counts per step."""
+    if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
+        return
+    rows = steps.dropna(subset=["consumed_samples"])
+    if len(rows) >= 2:
+        d = rows.groupby("segment")["consumed_samples"].diff() / rows.groupby("segment")["step"].diff()
+        per_step = float(d[d > 0].median()) if (d > 0).any() else math.nan
+        how = "grow by"
+    else:
+        last = rows.iloc[-1]
+        per_step = float(last["consumed_samples"]) / float(last["step"]) if last["step"] > 0 else math.nan
+        how = f"({float(last['consumed_samples']):,.0f} at step {int(last['step'])}) imply"
+    if np.isfinite(per_step) and abs(per_step - gbs) / gbs > 0.01:
+        warnings.append(
+            f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
+            f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}"
+        )
+
+
 def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
     """`consumed samples` should grow by global batch x steps; a jump means skipped or replayed data."""
     if not {"consumed_samples", "global_batch_size"} <= set(steps) or steps["consumed_samples"].isna().all():
@@ -698,6 +718,8 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
         if fact is not None:
             facts[key] = fact
+    if gbs is not None and gbs.source != "log":
+        _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
 
     # global batch per step: the line's own value (batch ramp-up) or the run's
     if "global_batch_size" not in steps or steps["global_batch_size"].isna().all():

@@ -24,6 +24,8 @@ import math
 import sys
 from pathlib import Path
 
+import pytest
+
 import logparse
 
 if sys.version_info >= (3, 11):
@@ -358,3 +360,23 @@ def test_maxtext_maxtest_lines_and_impossible_step():
     assert isinstance(flags, str) and flags, (
         f"step 2 (0.002 s, 917442 TFLOP/s/device) is not flagged: {flags!r}"
     )
+
+
+# ----------------------------------------------------------------------------------------------------
+# where a peer's documented arithmetic contradicts its own log line, logparse says so
+
+
+@pytest.mark.parametrize(
+    "name, stated_gbs, counted",
+    [
+        # grok1/README_314b.md:29,37 (741c886): consumed_samples=51200.0 at the bar's 50/50, GBS 4096 in the text
+        ("dgxc_readme_grok1", 4096, 1024),
+        # nemo_megatron/README_175b.md:34,58 (741c886): consumed_samples=76800.0 at step 50, GBS 256 in the text
+        ("dgxc_readme_gpt3_175b", 256, 1536),
+    ],
+)
+def test_a_readme_batch_that_contradicts_the_line_is_named(name, stated_gbs, counted):
+    a = _analyze(name)
+    assert a.run.facts["global_batch_size"].value == stated_gbs  # the README's arithmetic is reproduced...
+    warning = next(w for w in a.summary["warnings"] if "consumed samples" in w)
+    assert f"imply {counted:,} per step" in warning  # ...and the line's own count is put beside it
