@@ -291,15 +291,3 @@ def hardware_terms(d: ModelDims, seq_len: int, formula: str, recompute: str) -> 
 
 def hardware_flops_per_token(d: ModelDims, seq_len: int, formula: str, recompute: str) -> float:
     return hardware_terms(d, seq_len, formula, recompute).total
-
-
-def mfu(flops_per_tok: float, tokens_per_s: float, peak_tflops_per_gpu: float, gpus: int) -> float:
-    """Model FLOPs utilisation: achieved model FLOP/s over the cluster's dense peak."""
-    return flops_per_tok * tokens_per_s / (peak_tflops_per_gpu * 1e12 * gpus)
-
-
-def train_time_s(
-    tokens: float, flops_per_tok: float, peak_tflops_per_gpu: float, gpus: int, mfu_: float
-) -> float:
-    """Wall seconds to train `tokens` at a given MFU (seed 3, section 3.2)."""
-    return tokens * flops_per_tok / (peak_tflops_per_gpu * 1e12 * gpus * mfu_)

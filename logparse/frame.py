@@ -33,6 +33,7 @@ from .patterns import (
     PROBLEMS,
     WINDOWED,
     Composition,
+    Convention,
     Detection,
     LineSpec,
     PatternSet,
@@ -69,6 +70,8 @@ class ParsedLog:
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
     composition: Composition | None = None  # two frameworks in one log (Megatron-DeepSpeed)
+    # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
+    conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
 
     @property
     def format(self) -> str:
@@ -339,6 +342,7 @@ def parse_log(
         formats=_ranked_formats(chosen, detection),
         detection=detection,
         composition=composition((ps.name for ps in chosen), sets, detection.name),
+        conventions={ps.name: ps.reported for ps in chosen if ps.reported},
         rows=rows.frame(),
         events=pd.DataFrame(events),
         facts=facts,

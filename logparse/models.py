@@ -10,8 +10,8 @@ from typing import Any
 import regex
 
 from .errors import LogparseError
+from .facts import Fact, Options
 from .flops import ModelDims, params_from_dims
-from .resolve import Fact, Options
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -445,6 +445,41 @@ class Sample:
 
 
 @dataclass(frozen=True)
+class Convention:
+    """How a framework computes the TFLOP/s or MFU it prints (`[format.reported]`): the formulas that may
+    reproduce it (the one that does is named), whether it counts activation recomputation, and a fixed peak
+    it divides by whatever the GPU, if it does."""
+
+    framework: str
+    formulas: tuple[str, ...]
+    counts_recompute: bool = False
+    peak_tflops: float | None = None
+    note: str = ""
+
+
+def _convention(table: dict[str, Any], default_framework: str) -> Convention:
+    peak = table.get("peak_tflops")
+    return Convention(
+        framework=str(table.get("framework", default_framework)),
+        formulas=tuple(table["formulas"]),
+        counts_recompute=bool(table.get("counts_recompute", False)),
+        peak_tflops=float(peak) if peak is not None else None,
+        note=str(table.get("note", "")),
+    )
+
+
+def _conventions(fmt: dict[str, Any], title: str) -> dict[str | None, Convention]:
+    """`[format.reported]` (for every reported column) and `[format.reported.columns.<column>]` overrides."""
+    table = fmt.get("reported")
+    if not table:
+        return {}
+    out: dict[str | None, Convention] = {None: _convention(table, title)}
+    for column, override in (table.get("columns") or {}).items():
+        out[column] = _convention({**{k: v for k, v in table.items() if k != "columns"}, **override}, title)
+    return out
+
+
+@dataclass(frozen=True)
 class Composition:
     """Two frameworks in one log, one running on the other (Megatron-DeepSpeed: Megatron's training
     loop on DeepSpeed's engine). The host's step line is the step record; the guest's lines join it."""
@@ -471,6 +506,8 @@ class PatternSet:
     role: str = "family"
     # sets this one hosts when both appear in a log: guest set name -> the composition's name and title
     composes: dict[str, Composition] = field(default_factory=dict)
+    # how the framework computes the figures it reports, for the cross-check (None: every reported column)
+    reported: dict[str | None, Convention] = field(default_factory=dict)
     # per detect regex, literals of which one must occur in a line it hits (None: no prefilter)
     detect_literals: list[tuple[str, ...] | None] | None = None
 
@@ -805,6 +842,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
         description=str(fmt.get("description", "")),
         role=role,
         composes=composes,
+        reported=_conventions(fmt, str(fmt.get("title", name))),
         detect_literals=[required_literals(p) for p in detect_src],
     )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -12,8 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-if TYPE_CHECKING:
-    from .api import Analysis
+from .analysis import Analysis  # noqa: E402
 
 WARMUP_COLOR = "#bbbbbb"
 STABLE_COLOR = "#2ca02c"

@@ -6,20 +6,18 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .flops import FORMULAS, HFU_CONVENTION
+from .analysis import Analysis
+from .flops import HFU_CONVENTION
 from .phases import Phases
 from .resolve import Run
 from .status import run_status
-from .window import Window
+from .utilization import Utilization, seconds_to_train
 from .window import stats as window_stats
-
-if TYPE_CHECKING:
-    from .api import Analysis, Utilization
 
 # steps.csv column order: the canonical columns first, then whatever else the log gave
 CANONICAL = [
@@ -101,10 +99,7 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, 
 
     tokens_per_s = weighted("tokens_per_s")
     per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
-    fpt, hfpt, peak = util.flops_per_token, util.hardware_flops_per_token, util.peak_tflops
-    tflops = fpt * per_gpu / 1e12 if (fpt is not None and per_gpu is not None) else None
-    mfu = tflops / peak.value if (tflops is not None and peak is not None) else None
-    hfu = hfpt * per_gpu / 1e12 / peak.value if (hfpt is not None and per_gpu is not None and peak) else None
+    tflops, mfu, hfu = util.figures(per_gpu)
     return {
         "start_step": int(rows["step"].iloc[0]),
         "end_step": int(rows["step"].iloc[-1]),
@@ -185,27 +180,6 @@ def _shifts(phases: Phases, regimes: list[dict[str, Any]]) -> list[dict[str, Any
         }
         for sh in phases.shifts
     ]
-
-
-def _reported(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
-    from .crosscheck import cross_check
-
-    stable = phases.stable_mask
-    steps = run.steps[stable] if len(stable) and stable.any() else run.steps
-    seq = run.value("seq_len")
-    peak = util.peak_tflops.value if util.peak_tflops else None
-    out = cross_check(
-        steps,
-        util.model,
-        int(seq) if seq else None,
-        util.recompute,
-        util.formula if util.formula in FORMULAS else None,  # not `reported` or `given`
-        peak,
-        str(util.dtype.value),
-        run.warnings,
-        run.value("framework_peak_tflops"),
-    )
-    return _rounded(out)
 
 
 def _rounded(obj: Any) -> Any:
@@ -324,7 +298,7 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     if target is None:
         return None
     tps = stable.get("tokens_per_s")
-    seconds = target / tps if tps else None
+    seconds = seconds_to_train(target, tps)
     return {
         "target_tokens": target,
         "tokens_per_s": tps,
@@ -334,16 +308,22 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def build_summary(
-    run: Run, util: Utilization, phases: Phases, window: Window | None = None, basis: int | None = None
-) -> dict[str, Any]:
+def build_summary(analysis: Analysis) -> dict[str, Any]:
+    """summary.json of an analysis: a pure function of it (building it twice gives the same JSON)."""
+    run, util, phases, window, basis = (
+        analysis.run,
+        analysis.util,
+        analysis.phases,
+        analysis.window,
+        analysis.basis,
+    )
     facts = run.facts
     steps = run.steps
     parsed = run.parsed
     gpus = facts.get("gpus")
     stable = _stable_stats(run, util, phases)
     regimes = _regimes(run, util, phases)
-    reported = _reported(run, util, phases)
+    reported = _rounded(analysis.reported)
     model_facts = util.model_facts
     dims = util.model
     params_fact = model_facts.get("params")
@@ -421,7 +401,7 @@ def build_summary(
         "status": status["status"],
         "status_detail": status,
         "diagnosis": diagnose(run, util, phases, stable),
-        "warnings": run.warnings,
+        "warnings": list(run.warnings),
     }
     if parsed.keymap:  # keys read through a synonym table (the generic set): what went where
         summary["generic"] = {

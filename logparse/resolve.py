@@ -19,56 +19,10 @@ import pandas as pd
 
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
 from .errors import LogparseError
+from .facts import Fact, Options
 from .frame import ParsedLog
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
-
-
-@dataclass
-class Fact:
-    """A run fact and where it came from: cli, log, derived, preset or default."""
-
-    value: Any
-    source: str
-    detail: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "source": self.source, "detail": self.detail}
-
-
-@dataclass
-class Options:
-    """What the user said on the command line (None = not said)."""
-
-    gpus: int | None = None
-    hw: str | None = None
-    dtype: str | None = None
-    peak_tflops: float | None = None
-    model: str | None = None
-    params: float | None = None
-    layers: int | None = None
-    hidden: int | None = None
-    heads: int | None = None
-    kv_heads: int | None = None
-    experts: int | None = None  # mixture of experts: routed experts per MoE layer
-    topk: int | None = None  # experts each token is routed to
-    ffn_hidden: int | None = None
-    vocab: int | None = None
-    seq_len: int | None = None
-    global_batch: int | None = None
-    recompute: str | None = None
-    formula: str | None = None
-    flops_per_token: float | None = (
-        None  # model FLOPs per token as a peer states them (FLOPs per sample / seq)
-    )
-    format: str | None = None
-    pattern_dirs: tuple[str, ...] = ()
-    target_tokens: float | None = None
-    grad_accum: int | None = None
-    segment: int | None = None  # analyze only this segment (default: the last run in the file)
-    window: str | None = None  # "A:B": report over steps A..B (the log's numbering), beside the stable phase
-    last: int | None = None  # report over the last N steps
-    skip: int | None = None  # report over every step after the first N
 
 
 @dataclass

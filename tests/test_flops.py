@@ -7,6 +7,7 @@ import pytest
 from logparse import flops, hardware
 from logparse.errors import LogparseError
 from logparse.flops import ModelDims
+from logparse.utilization import mfu, seconds_to_train, tokens_per_s_at
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
@@ -41,11 +42,11 @@ def test_hfu_recompute_factors_match_the_reference_table():
 def test_seed2_7b_on_64_a100():
     a100 = hardware.peak_tflops(hardware.lookup("a100"), "bf16")
     fpt = flops.flops_per_token(ModelDims(params=7e9), 4096, "6n")  # 4.2e10
-    assert flops.mfu(fpt, 1e5, a100, 64) == pytest.approx(0.2103, abs=5e-4)
+    assert mfu(fpt, 1e5, a100, 64) == pytest.approx(0.2103, abs=5e-4)
 
 
 def test_seed3_4_2_on_8_h100():
-    assert flops.mfu(4.2e10, 1e5, 989.4, 8) == pytest.approx(0.531, abs=5e-4)
+    assert mfu(4.2e10, 1e5, 989.4, 8) == pytest.approx(0.531, abs=5e-4)
 
 
 def test_seed1_the_67_percent_needs_about_100_gpus():
@@ -53,14 +54,16 @@ def test_seed1_the_67_percent_needs_about_100_gpus():
     fpt = 6 * 7e9
     achieved = fpt * 1e6 / 2
     assert achieved / 1e12 == pytest.approx(21_000)
-    assert flops.mfu(fpt, 1e6 / 2, 312, 1) == pytest.approx(67.3, rel=1e-2)  # one GPU: 6,730%
-    assert flops.mfu(fpt, 1e6 / 2, 312, 100) == pytest.approx(0.673, rel=1e-2)
+    assert mfu(fpt, 1e6 / 2, 312, 1) == pytest.approx(67.3, rel=1e-2)  # one GPU: 6,730%
+    assert mfu(fpt, 1e6 / 2, 312, 100) == pytest.approx(0.673, rel=1e-2)
 
 
 def test_seed3_3_2_training_time():
-    days = flops.train_time_s(1e12, 6 * 7e9, 989, 8, 0.50) / 86400
+    days = seconds_to_train(1e12, tokens_per_s_at(0.50, 6 * 7e9, 989, 8)) / 86400
     assert days == pytest.approx(123, abs=1)
-    assert flops.train_time_s(1e12, 6 * 7e9, 989, 256, 0.45) / 86400 == pytest.approx(4.3, abs=0.05)
+    assert seconds_to_train(1e12, tokens_per_s_at(0.45, 6 * 7e9, 989, 256)) / 86400 == pytest.approx(
+        4.3, abs=0.05
+    )
 
 
 def test_seed3_3_3_attention_term_forward_only_vs_training():

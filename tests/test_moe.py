@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse import flops
+from logparse import flops, utilization
 from logparse.flops import ModelDims
 from logparse.models import all_params, preset_dims, total_params
 
@@ -155,7 +155,7 @@ def test_grok1_flops_per_sample_is_the_readme_formula():
 
 def _grok_mfu(gbs: int, step_s: float, gpus: int, peak: float) -> float:
     fpt = flops.flops_per_token(GROK_BENCH, 8192, "megatron")
-    return flops.mfu(fpt, gbs * 8192 / step_s, peak, gpus)
+    return utilization.mfu(fpt, gbs * 8192 / step_s, peak, gpus)
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_grok1_total_parameters_would_overstate_mfu_3_6x():
     fpt_active = flops.flops_per_token(GROK_BENCH, 8192, "megatron")
     fpt_total = flops.flops_per_token(ModelDims(params=all_params(preset_dims("grok-1"))), 8192, "6n")
     assert fpt_total / fpt_active == pytest.approx(3.6, abs=0.05)
-    mfu_total = flops.mfu(fpt_total, 1024 * 8192 / 15.933, 989, 512)  # H100 BF16 row: stated 54.2%
+    mfu_total = utilization.mfu(fpt_total, 1024 * 8192 / 15.933, 989, 512)  # H100 BF16 row: stated 54.2%
     assert mfu_total > 1.9  # an impossible 196%
 
 
@@ -220,11 +220,11 @@ def test_deepseek_v3_dgxc_mfu(name, line, gpus, gbs, step_s, tflops, mfu, peak):
     tokens_per_s = gbs * 4096 / step_s
     fpt = flops.flops_per_token(DSV3, 4096, "megatron-bridge")
     assert fpt * tokens_per_s / gpus / 1e12 == pytest.approx(tflops, rel=0.01)
-    assert flops.mfu(fpt, tokens_per_s, peak, gpus) == pytest.approx(mfu, rel=0.01)
+    assert utilization.mfu(fpt, tokens_per_s, peak, gpus) == pytest.approx(mfu, rel=0.01)
     # to 0.05%, in fact; Megatron-LM's own count (MTP as projection + logits only) is 1.5% low
-    assert flops.mfu(fpt, tokens_per_s, peak, gpus) == pytest.approx(mfu, rel=5e-4)
+    assert utilization.mfu(fpt, tokens_per_s, peak, gpus) == pytest.approx(mfu, rel=5e-4)
     meg = flops.flops_per_token(DSV3, 4096, "megatron")
-    assert flops.mfu(meg, tokens_per_s, peak, gpus) / mfu == pytest.approx(0.985, abs=0.002)
+    assert utilization.mfu(meg, tokens_per_s, peak, gpus) / mfu == pytest.approx(0.985, abs=0.002)
 
 
 def test_megatron_bridge_is_megatron_without_mtp():
