@@ -1,0 +1,148 @@
+"""The pipeline reads one way: no import cycle among logparse's modules, and the report stage depends on
+no later stage (api, cli). Every import counts: at module level, inside functions and under TYPE_CHECKING."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import logparse
+from logparse.report import build_summary
+
+from .conftest import ROOT
+
+PACKAGE = Path(logparse.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """The logparse modules a file imports, wherever the import statement stands."""
+    me = _module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("logparse"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("logparse"):
+                continue
+            if node.module is None or target == "logparse":  # `from . import x`: x is a module
+                out.update(f"{target}.{a.name}" for a in node.names)
+            else:
+                out.add(target)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {}
+    for name, path in files.items():
+        graph[name] = {t for t in _imports(path) if t in files and t != name and t != "logparse"}
+    return graph
+
+
+def test_no_import_cycle():
+    graph = _graph()
+    assert "logparse.report" in graph and "logparse.api" in graph  # the walk sees the package
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph[n]):
+            if state.get(m) == 1:
+                cycle = stack[stack.index(m) :] + [m]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+
+
+def test_report_and_plots_depend_on_no_later_stage():
+    graph = _graph()
+    for module in ("logparse.report", "logparse.plots"):
+        assert not graph[module] & {"logparse.api", "logparse.cli", "logparse.batch"}, module
+
+
+def test_the_walk_would_see_a_cycle(tmp_path):
+    """The cycle finder is not vacuous: a function-level import back into api is an edge."""
+    src = tmp_path / "m.py"
+    src.write_text("def f():\n    from .api import analyze\n")
+    fake = PACKAGE / "__cycle_probe__.py"
+    try:
+        fake.write_text(src.read_text())
+        assert "logparse.api" in _imports(fake)
+    finally:
+        fake.unlink()
+
+
+def test_the_summary_is_a_pure_function_of_the_analysis():
+    """Building it twice gives identical JSON (it used to append the cross-check's warnings each time:
+    the nanoGPT sample went from 1 warning to 2)."""
+    a = logparse.analyze(ROOT / "sample_logs" / "nanogpt_gpt2_8xa100.log", hw="a100", gpus=8, model="gpt2")
+    first = json.dumps(build_summary(a), sort_keys=True)
+    second = json.dumps(build_summary(a), sort_keys=True)
+    assert first == second
+    assert json.dumps(a.summary, sort_keys=True) == first
+
+
+def _user_set(tmp_path: Path, reported: str) -> Path:
+    """The shipped nanoGPT set, copied into a user's folder as another framework with its own convention."""
+    text = (ROOT / "patterns" / "nanogpt.toml").read_text()
+    head, rest = text.split("[format.reported]", 1)
+    rest = rest[rest.index("\n[[line]]") :]
+    text = head.replace('name = "nanogpt"', 'name = "mynano"').replace(
+        'title = "nanoGPT"', 'title = "my fork"'
+    )
+    folder = tmp_path / "sets"
+    folder.mkdir(parents=True)
+    (folder / "mynano.toml").write_text(text + reported + rest)
+    return folder
+
+
+def test_a_user_set_declares_its_reporting_convention(tmp_path):
+    """No Python changes: the convention lives in the set. nanoGPT's MFU (printed 41.7% on the sample) divides
+    PaLM's count by the A100's 312 TFLOPS; a fork that says so is cross-checked under it."""
+    log = ROOT / "sample_logs" / "nanogpt_gpt2_8xa100.log"
+    opts = {"hw": "a100", "gpus": 8, "model": "gpt2", "format": "mynano"}
+    declared = _user_set(
+        tmp_path,
+        '[format.reported]\nframework = "My nanoGPT fork"\nformulas = ["palm"]\npeak_tflops = 312.0\n'
+        'note = "as nanoGPT"\n',
+    )
+    rep = logparse.analyze(log, pattern_dirs=(str(declared),), **opts).summary["reported"]
+    assert rep["framework"] == "My nanoGPT fork" and rep["framework_formula"] == "palm"
+    assert rep["ours_under_framework_convention"]["peak_tflops"] == 312.0
+    assert rep["agrees_within"] < 0.02
+    # a fork that divides by the H100's 989 instead cannot reproduce the printed MFU, and says so
+    wrong = _user_set(
+        tmp_path / "w",
+        '[format.reported]\nframework = "Wrong fork"\nformulas = ["palm"]\npeak_tflops = 989.0\n',
+    )
+    a = logparse.analyze(log, pattern_dirs=(str(wrong),), **opts)
+    assert a.summary["reported"]["agrees_within"] > 0.5
+    assert any("Wrong fork" in w and "the inputs differ" in w for w in a.summary["warnings"])
+    # without a declared convention there is nothing to cross-check against
+    bare = _user_set(tmp_path / "b", "")
+    rep = logparse.analyze(log, pattern_dirs=(str(bare),), **opts).summary["reported"]
+    assert "framework" not in rep and rep["mfu_mean"] is not None
