@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -26,6 +25,7 @@ from .errors import LogparseError, UnrecognisedLog
 from .facts import Options
 from .flops import ModelDims
 from .frame import parse_log
+from .naming import run_name
 from .patterns import PatternSet, load_sets
 from .phases import detect_phases
 from .reader import Record
@@ -34,14 +34,6 @@ from .resolve import Run, resolve_run
 from .utilization import assess, refusal
 from .window import numbering_basis
 from .window import select as select_window
-
-
-def run_name(path: str) -> str:
-    name = Path(path).name
-    for ext in (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".out"):
-        if name.endswith(ext):
-            name = name[: -len(ext)]
-    return name or "run"
 
 
 def _options(kwargs: dict[str, Any]) -> Options:
@@ -109,7 +101,9 @@ def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
     return analysis
 
 
-def write_unmatched(path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any) -> Run:
+def resolve_listing_unmatched(
+    path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any
+) -> Run:
     """Resolve a log and write every line no pattern matched to `out` as `<line number>\\t<text>`."""
     with open(out, "w", encoding="utf-8") as fh:
         return resolve(path, on_unmatched=lambda rec: fh.write(f"{rec.line}\t{rec.text}\n"), **options)

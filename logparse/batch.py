@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from .errors import LogparseError
+from .naming import run_names
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
 INDEX_COLUMNS = [
@@ -65,18 +66,7 @@ def find_logs(folder: str | os.PathLike[str]) -> list[Path]:
     return logs
 
 
-def run_names(logs: list[Path], root: Path) -> list[str]:
-    """Run names: the file's name, or its path under `root` when several runs share a file name."""
-    from .api import run_name
-
-    names = [run_name(str(p)) for p in logs]
-    return [
-        "_".join([*p.relative_to(root).parent.parts, n]) if names.count(n) > 1 else n
-        for p, n in zip(logs, names, strict=True)
-    ]
-
-
-def _one(args: tuple[str, str, dict[str, Any], str]) -> dict[str, Any]:
+def _analyze_and_write(args: tuple[str, str, dict[str, Any], str]) -> dict[str, Any]:
     """Analyze one log; a failure is a row with its error, never the end of the batch."""
     from . import api
     from .report import write_outputs
@@ -150,15 +140,13 @@ def run_batch(
     logs = find_logs(folder)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    work = [
-        (str(p), str(out), options, name) for p, name in zip(logs, run_names(logs, Path(folder)), strict=True)
-    ]
+    work = [(str(p), str(out), options, name) for p, name in zip(logs, run_names(list(logs)), strict=True)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results: Iterable[dict[str, Any]] = pool.map(_one, work)
+            results: Iterable[dict[str, Any]] = pool.map(_analyze_and_write, work)
             rows = list(progress(results, len(work)) if progress else results)
     else:
-        results = (_one(w) for w in work)
+        results = (_analyze_and_write(w) for w in work)
         rows = list(progress(results, len(work)) if progress else results)
     index = pd.DataFrame(rows).reindex(columns=INDEX_COLUMNS)
     for col in (
@@ -214,7 +202,7 @@ def compare_runs(
     runs = [load_run(r, options) for r in refs]
     names = [n for n, _, _ in runs]
     if len(set(names)) < len(names):  # same file name in different folders
-        names = [f"{n} ({Path(r).parent.name})" for n, r in zip(names, refs, strict=False)]
+        names = run_names(list(refs))
     use_mfu = all(s["stable"]["mfu_mean"] is not None for _, _, s in runs)
     metric, label = ("mfu", "MFU (%)") if use_mfu else ("tokens_per_s_per_gpu", "tokens/s per GPU")
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 7), sharex=True)

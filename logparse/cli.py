@@ -15,6 +15,7 @@ import click
 from . import __version__, api, hardware, patterns
 from .errors import LogparseError
 from .flops import FORMULAS
+from .naming import run_names
 from .report import default_out_dir, steps_frame, text_summary, write_outputs
 
 
@@ -141,11 +142,8 @@ def cli() -> None:
 def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
     """Analyze training log(s): write report.png, summary.json and steps.csv."""
     summaries = []
-    names = [api.run_name(log) for log in logs]
-    for log, name in zip(logs, names, strict=True):
+    for log, name in zip(logs, run_names(list(logs)), strict=True):
         analysis = api.analyze(log, **_api_kwargs(kw))
-        if names.count(name) > 1:  # train.log in several run folders: keep their outputs apart
-            name = f"{Path(log).resolve().parent.name}_{name}"
         if out_dir is None:
             target = default_out_dir(name)
         else:
@@ -174,7 +172,7 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the
     file in the order they ran (--segment N: only that segment)."""
     kwargs = _api_kwargs(kw)
-    run = api.write_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
+    run = api.resolve_listing_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
     frame = steps_frame(api.file_rows(run, kwargs.get("segment")))
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)

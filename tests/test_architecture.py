@@ -146,3 +146,15 @@ def test_a_user_set_declares_its_reporting_convention(tmp_path):
     bare = _user_set(tmp_path / "b", "")
     rep = logparse.analyze(log, pattern_dirs=(str(bare),), **opts).summary["reported"]
     assert "framework" not in rep and rep["mfu_mean"] is not None
+
+
+def test_one_way_to_name_runs(tmp_path):
+    from logparse.naming import run_name, run_names
+
+    assert run_name("a/train.log.gz") == "train"
+    paths = [
+        tmp_path / "runs" / "a" / "train.log",
+        tmp_path / "runs" / "b" / "x" / "train.log",
+        tmp_path / "solo.out",
+    ]
+    assert run_names(paths) == ["a_train", "b_x_train", "solo"]

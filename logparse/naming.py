@@ -1,0 +1,35 @@
+"""Run names: what a log is called in output folders, the batch index and comparison legends."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+LOG_EXTENSIONS = (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".out")
+
+
+def run_name(path: str | os.PathLike[str]) -> str:
+    """A log's file name without its log and compression extensions (`train.log.gz` -> `train`)."""
+    name = Path(path).name
+    for ext in LOG_EXTENSIONS:
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+    return name or "run"
+
+
+def run_names(paths: list[str | os.PathLike[str]]) -> list[str]:
+    """One name per log, distinct: the file's name, and where several logs share one, the folders that tell
+    them apart (under their common folder) joined before it: runs/a/train.log, runs/b/train.log -> a_train,
+    b_train. The CLI's analyze, batch and compare all name runs this way."""
+    resolved = [Path(p).resolve() for p in paths]
+    names = [run_name(p) for p in resolved]
+    out = list(names)
+    for name in set(names):
+        same = [i for i, n in enumerate(names) if n == name]
+        if len(same) < 2:
+            continue
+        common = Path(os.path.commonpath([str(resolved[i].parent) for i in same]))
+        for i in same:
+            parts = resolved[i].parent.relative_to(common).parts
+            out[i] = "_".join([*parts, name]) if parts else name
+    return out
