@@ -131,9 +131,26 @@ def shard_of_preset(trainable: float, gpus: int) -> str | None:
 def resolve_model(
     opts: Options, facts: dict[str, Fact], warnings: list[str]
 ) -> tuple[ModelDims, dict[str, Fact]]:
-    """Dims from, in order: the command line, a preset, the log. Returns the dims and their facts."""
-    chosen: dict[str, Fact] = {}
+    """Dims from, in order: the command line, a preset, the log; then N. Returns the dims and their facts."""
     pre = preset(opts.model) if opts.model else {}
+    chosen = _dims_by_precedence(opts, pre, facts, warnings)
+    _drop_dims_printed_but_off(chosen, facts)
+    values = {k: f.value for k, f in chosen.items()}
+    dims = ModelDims(**{k: v for k, v in values.items() if k in ModelDims.__dataclass_fields__})
+    params = _params(opts, pre, dims, chosen, facts, warnings)
+    if isinstance(params, tuple):  # a per-rank shard count recognised as a preset: its dims replace all
+        return params
+    if params is not None:
+        chosen["params"] = params
+        dims = ModelDims(**{**dims.__dict__, "params": float(params.value)})
+    _check_preset_against_log(opts, pre, dims, facts, warnings)
+    return dims, chosen
+
+
+def _dims_by_precedence(
+    opts: Options, pre: dict[str, Any], facts: dict[str, Fact], warnings: list[str]
+) -> dict[str, Fact]:
+    chosen: dict[str, Fact] = {}
     for field, (cli_name, log_name) in _FIELDS.items():
         cli_value = getattr(opts, cli_name) if cli_name else None
         if cli_value is not None:
@@ -148,75 +165,96 @@ def resolve_model(
             f"the LM head's vocabulary is taken as the unpadded {facts['vocab_size'].value} "
             "(the log gives no padded size)"
         )
+    return chosen
+
+
+def _drop_dims_printed_but_off(chosen: dict[str, Fact], facts: dict[str, Fact]) -> None:
+    """Megatron prints MLA, MoE and GQA dims with their defaults when the feature is off; and derives the
+    dense layers of an MoE model from its --moe-layer-freq."""
     mla = facts.get("multi_latent_attention")
     if mla is not None and not mla.value:
         for k in ("q_lora_rank", "kv_lora_rank", "qk_head_dim", "qk_pos_emb_head_dim", "v_head_dim"):
             if k in chosen and chosen[k].source == "log":
-                del chosen[k]  # Megatron prints MLA dims with their defaults when MLA is off
+                del chosen[k]
     if not (chosen.get("experts") and chosen["experts"].value):
         for k in ("topk", "moe_ffn_hidden", "shared_expert_ffn", "dense_layers"):
             if k in chosen and chosen[k].source == "log":
                 del chosen[k]
     gqa = facts.get("group_query_attention")
     if "kv_heads" in chosen and chosen["kv_heads"].source == "log" and gqa is not None and not gqa.value:
-        del chosen["kv_heads"]  # Megatron prints num_query_groups even when GQA is off
+        del chosen["kv_heads"]
     if "dense_layers" not in chosen and "moe_layer_freq" in facts and "experts" in chosen:
         layers = chosen["layers"].value if "layers" in chosen else None
         dense = dense_layers_from_freq(str(facts["moe_layer_freq"].value), layers)
         if dense is not None:
             chosen["dense_layers"] = Fact(dense, "derived", f"moe_layer_freq {facts['moe_layer_freq'].value}")
-    values = {k: f.value for k, f in chosen.items()}
-    dims = ModelDims(**{k: v for k, v in values.items() if k in ModelDims.__dataclass_fields__})
+
+
+def _params(
+    opts: Options,
+    pre: dict[str, Any],
+    dims: ModelDims,
+    chosen: dict[str, Fact],
+    facts: dict[str, Fact],
+    warnings: list[str],
+) -> Fact | tuple[ModelDims, dict[str, Fact]] | None:
+    """N (without the input embedding): the command line's, the preset's, the framework's own, derived from
+    the dims, or the log's total or trainable count with a warning."""
     if opts.params is not None and dims.moe:
-        chosen["params"] = _active_params(float(opts.params), dims, warnings)
-    elif opts.params is not None:
-        chosen["params"] = Fact(float(opts.params), "cli")
-    elif "params" in pre:
-        chosen["params"] = Fact(float(pre["params"]), "preset", opts.model or "")
-    elif "params" in facts and not pre:
-        chosen["params"] = facts["params"]  # the framework's own N (nanoGPT: without position embedding)
-    else:
-        n = params_from_dims(dims)
-        if n is not None:
-            srcs = sorted({f.source for f in chosen.values()})
-            chosen["params"] = Fact(
-                n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})"
-            )
-        elif "total_params" in facts:
-            f = facts["total_params"]
-            chosen["params"] = Fact(float(f.value), "log", f"total parameters, {f.detail}")
-            warnings.append(
-                f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
-                "--model or --params N (without the input embedding) for an exact MFU"
-            )
-        elif "trainable_params" in facts:
-            f = facts["trainable_params"]
-            gpus = facts.get("gpus")
-            shard = shard_of_preset(float(f.value), int(gpus.value)) if gpus and gpus.value > 1 else None
-            if shard is not None:
-                pdims = preset_dims(shard)
-                warnings.append(
-                    f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
-                    f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
-                    f"{shard}'s dims. Pass --model or --params to override"
-                )
-                return pdims, {
-                    "params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")
-                }
-            chosen["params"] = Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
-            warnings.append(
-                f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
-                "(and under FSDP/ZeRO-3 is one shard's count): pass --params N (without the input embedding) "
-                "for an exact MFU"
-            )
-    if "params" in chosen:
-        dims = ModelDims(**{**dims.__dict__, "params": float(chosen["params"].value)})
+        return _active_params(float(opts.params), dims, warnings)
+    if opts.params is not None:
+        return Fact(float(opts.params), "cli")
+    if "params" in pre:
+        return Fact(float(pre["params"]), "preset", opts.model or "")
+    if "params" in facts and not pre:
+        return facts["params"]  # the framework's own N (nanoGPT: without position embedding)
+    n = params_from_dims(dims)
+    if n is not None:
+        srcs = sorted({f.source for f in chosen.values()})
+        return Fact(n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})")
+    if "total_params" in facts:
+        f = facts["total_params"]
+        warnings.append(
+            f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
+            "--model or --params N (without the input embedding) for an exact MFU"
+        )
+        return Fact(float(f.value), "log", f"total parameters, {f.detail}")
+    if "trainable_params" in facts:
+        return _trainable_params(facts, warnings)
+    return None
+
+
+def _trainable_params(
+    facts: dict[str, Fact], warnings: list[str]
+) -> Fact | tuple[ModelDims, dict[str, Fact]]:
+    f = facts["trainable_params"]
+    gpus = facts.get("gpus")
+    shard = shard_of_preset(float(f.value), int(gpus.value)) if gpus and gpus.value > 1 else None
+    if shard is not None:
+        pdims = preset_dims(shard)
+        warnings.append(
+            f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
+            f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
+            f"{shard}'s dims. Pass --model or --params to override"
+        )
+        return pdims, {"params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")}
+    warnings.append(
+        f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
+        "(and under FSDP/ZeRO-3 is one shard's count): pass --params N (without the input embedding) "
+        "for an exact MFU"
+    )
+    return Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
+
+
+def _check_preset_against_log(
+    opts: Options, pre: dict[str, Any], dims: ModelDims, facts: dict[str, Fact], warnings: list[str]
+) -> None:
     stated = facts.get("total_params")
-    if stated is not None and pre and dims.params is not None:
-        expected = all_params(dims) if dims.moe else total_params(dims)
-        if expected and abs(stated.value - expected) / expected > 0.02:
-            warnings.append(
-                f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
-                f"{expected:,.0f}: is --model right?"
-            )
-    return dims, chosen
+    if stated is None or not pre or dims.params is None:
+        return
+    expected = all_params(dims)
+    if expected and abs(stated.value - expected) / expected > 0.02:
+        warnings.append(
+            f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
+            f"{expected:,.0f}: is --model right?"
+        )
