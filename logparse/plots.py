@@ -50,159 +50,29 @@ def _series(steps, col):
 
 
 def plot_report(analysis: Analysis, path: str | Path) -> None:
+    """report.png: MFU, throughput, step time and loss against the step, with the phases shaded."""
     s = analysis.summary
     steps = analysis.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
     x = steps["step"].to_numpy()
-    st = s["stable"]
-    hw = s["hardware"]
-
-    panels = []
-    mfu = _series(steps, "mfu")
-    if mfu is not None:
-        panels.append(("MFU (%)", mfu * 100, "mfu"))
-    else:
-        panels.append(("MFU (%)", None, "mfu"))
-    tps = _series(steps, "tokens_per_s_per_gpu")
-    if tps is not None:
-        panels.append(("tokens/s per GPU", tps, "tps"))
-    elif _series(steps, "tokens_per_s") is not None:
-        panels.append(("tokens/s (cluster)", _series(steps, "tokens_per_s"), "tps"))
-    if _series(steps, "step_time_s") is not None:
-        panels.append(("step time (s)", _series(steps, "step_time_s"), "time"))
-    if _series(steps, "loss") is not None:
-        panels.append(("loss", _series(steps, "loss"), "loss"))
-
+    panels = _panels(steps)
     fig, axes = plt.subplots(
         len(panels), 1, figsize=(12, 2.3 * len(panels) + 1.6), sharex=True, squeeze=False
     )
     axes = axes[:, 0]
-    gpus = s["gpus"] if s["gpus"] is not None else "?"
-    title = f"{s['run']}  |  {gpus} x {hw['name'] or 'unknown hardware'} ({hw['dtype']})  |  {s['format']}"
-    if st["mfu_mean"] is not None:
-        title += f"  |  stable MFU {st['mfu_mean']:.1%}"
-    fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
-
-    warm_end = s["warmup_steps"] + 0.5 if s["warmup_steps"] else None
+    fig.suptitle(_title(s), fontsize=13, fontweight="bold", x=0.01, ha="left")
     for ax, (label, y, kind) in zip(axes, panels, strict=False):
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
-        if warm_end is not None and s["warmup_steps"]:
-            ax.axvspan(x[0], warm_end, color=WARMUP_COLOR, alpha=0.35, lw=0)
-        if st["start_step"] is not None:
-            ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
-        for r in s.get("regimes", []):
-            if not r["stable"] and len(s["regimes"]) > 1:
-                ax.axvspan(r["start_step"], r["end_step"], color=REGIME_COLOR, alpha=0.08, lw=0)
-                if kind == "mfu" and r["mfu_median"] is not None:
-                    ax.hlines(
-                        r["mfu_median"] * 100,
-                        r["start_step"],
-                        r["end_step"],
-                        color=REGIME_COLOR,
-                        lw=1.5,
-                        ls="--",
-                    )
-        for sh in s.get("shifts", []):
-            ax.axvline(sh["at_step"], color=REGIME_COLOR, lw=1.4)
-            if kind == "mfu":
-                ax.annotate(
-                    f"{sh['change']:+.0%}",
-                    (sh["at_step"], 1.0),
-                    xycoords=("data", "axes fraction"),
-                    xytext=(3, -12),
-                    textcoords="offset points",
-                    color=REGIME_COLOR,
-                    fontsize=9,
-                    fontweight="bold",
-                )
-        if "phase" in steps:
-            for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
-                ax.axvspan(
-                    rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
-                )
-        min_width = 0.004 * (x[-1] - x[0]) if len(x) > 1 else 1  # a one-step dip in a long run stays visible
-        for d in s["dips"]:
-            half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)
-            centre = (d["start_step"] + d["end_step"]) / 2
-            ax.axvspan(centre - half, centre + half, color=DIP_COLOR, alpha=0.25, lw=0)
-            if kind == "mfu":
-                ax.plot([centre], [0], marker="^", color=DIP_COLOR, ms=7, clip_on=False, zorder=5)
-        for r in s["restarts"]:
-            ax.axvline(
-                r["resumed_from"] if r["resumed_from"] is not None else r["at_step"],
-                color=RESTART_COLOR,
-                ls="--",
-                lw=1.2,
-            )
+        _shade_phases(ax, s, steps, x, kind)
         if y is None:
-            ax.text(
-                0.5,
-                0.5,
-                "MFU unknown: " + _missing(s),
-                transform=ax.transAxes,
-                ha="center",
-                va="center",
-                fontsize=10,
-                color="#555555",
-                wrap=True,
-            )
-            ax.set_yticks([])
+            _say_unknown(ax, s)
             continue
-        if len(x) > ENVELOPE_ABOVE:
-            # too many steps to draw one by one: per bin, the min-max envelope and the mean, so a
-            # one-step dip stays visible
-            xs, lo, mean, hi = envelope(np.asarray(x, dtype=float), y)
-            ax.fill_between(xs, lo, hi, color="#1f77b4", alpha=0.3, lw=0)
-            ax.plot(xs, mean, lw=0.8, color="#1f77b4")
-        else:
-            ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
-        if kind == "mfu" and st["mfu_mean"] is not None:
-            ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
-            ax.text(
-                0.99,
-                0.96,
-                f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
-                f"median {st['mfu_median']:.1%})",
-                transform=ax.transAxes,
-                ha="right",
-                va="top",
-                color=STABLE_COLOR,
-                fontsize=10,
-                fontweight="bold",
-                bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"},
-            )
-        if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
-            ax.hlines(
-                st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5
-            )
-        finite = y[np.isfinite(y)]
-        if len(finite) and kind in ("mfu", "tps", "time"):
-            lo, hi = np.nanpercentile(finite, 0.5), np.nanpercentile(finite, 99.5)
-            pad = 0.1 * (hi - lo or hi or 1)
-            top = hi + (3 if kind == "mfu" else 1) * pad  # room for the label above the curve
-            ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), top)
-    if s["warmup_steps"]:
-        axes[0].plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
-    axes[0].plot([], [], color=STABLE_COLOR, lw=8, alpha=0.3, label="stable window")
-    if s["dips"]:
-        axes[0].plot([], [], color=DIP_COLOR, lw=8, alpha=0.4, label=f"dips ({len(s['dips'])})")
-    if s["restarts"]:
-        axes[0].plot([], [], color=RESTART_COLOR, ls="--", label=f"restarts ({len(s['restarts'])})")
-    if s.get("shifts"):
-        axes[0].plot(
-            [], [], color=REGIME_COLOR, lw=1.4, label=f"shifts ({len(s['shifts'])}), other regimes shaded"
-        )
-    axes[0].legend(loc="lower right", fontsize=8, ncol=4, framealpha=0.8)
-    saves = analysis.run.parsed.events
-    if not saves.empty and "step" in saves:
-        marks = saves.loc[saves["event"] == "checkpoint_save", "step"].dropna().unique()
-        for m in marks:
-            axes[-1].axvline(m, color="#7f7f7f", lw=0.6, ls=":")
-        if len(marks):
-            axes[-1].plot([], [], color="#7f7f7f", lw=0.6, ls=":", label="checkpoint saves")
-            axes[-1].legend(loc="upper right", fontsize=8)
+        _curve(ax, x, y)
+        _stable_marks(ax, s["stable"], kind, label)
+        _y_limits(ax, y, kind)
+    _legend(axes[0], s)
+    _checkpoint_marks(axes[-1], analysis.run.parsed.events)
     axes[-1].set_xlabel("optimizer step")
-
     fig.text(
         0.01,
         0.01,
@@ -215,6 +85,156 @@ def plot_report(analysis: Analysis, path: str | Path) -> None:
     fig.tight_layout(rect=(0, 0.07, 1, 0.96))
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
+    """(y label, values, kind) per panel: MFU always (empty when unknown), then what the log gives."""
+    mfu = _series(steps, "mfu")
+    panels = [("MFU (%)", mfu * 100 if mfu is not None else None, "mfu")]
+    tps = _series(steps, "tokens_per_s_per_gpu")
+    if tps is not None:
+        panels.append(("tokens/s per GPU", tps, "tps"))
+    elif _series(steps, "tokens_per_s") is not None:
+        panels.append(("tokens/s (cluster)", _series(steps, "tokens_per_s"), "tps"))
+    if _series(steps, "step_time_s") is not None:
+        panels.append(("step time (s)", _series(steps, "step_time_s"), "time"))
+    if _series(steps, "loss") is not None:
+        panels.append(("loss", _series(steps, "loss"), "loss"))
+    return panels
+
+
+def _title(s) -> str:
+    hw = s["hardware"]
+    gpus = s["gpus"] if s["gpus"] is not None else "?"
+    title = f"{s['run']}  |  {gpus} x {hw['name'] or 'unknown hardware'} ({hw['dtype']})  |  {s['format']}"
+    if s["stable"]["mfu_mean"] is not None:
+        title += f"  |  stable MFU {s['stable']['mfu_mean']:.1%}"
+    return title
+
+
+def _shade_phases(ax, s, steps, x, kind: str) -> None:
+    """Warmup, the stable window, other regimes and shifts, restarts and dips, on every panel."""
+    st = s["stable"]
+    if s["warmup_steps"]:
+        ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
+    if st["start_step"] is not None:
+        ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+    for r in s.get("regimes", []):
+        if not r["stable"] and len(s["regimes"]) > 1:
+            ax.axvspan(r["start_step"], r["end_step"], color=REGIME_COLOR, alpha=0.08, lw=0)
+            if kind == "mfu" and r["mfu_median"] is not None:
+                ax.hlines(
+                    r["mfu_median"] * 100, r["start_step"], r["end_step"], color=REGIME_COLOR, lw=1.5, ls="--"
+                )
+    for sh in s.get("shifts", []):
+        ax.axvline(sh["at_step"], color=REGIME_COLOR, lw=1.4)
+        if kind == "mfu":
+            ax.annotate(
+                f"{sh['change']:+.0%}",
+                (sh["at_step"], 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(3, -12),
+                textcoords="offset points",
+                color=REGIME_COLOR,
+                fontsize=9,
+                fontweight="bold",
+            )
+    if "phase" in steps:
+        for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
+            ax.axvspan(
+                rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
+            )
+    min_width = 0.004 * (x[-1] - x[0]) if len(x) > 1 else 1  # a one-step dip in a long run stays visible
+    for d in s["dips"]:
+        half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)
+        centre = (d["start_step"] + d["end_step"]) / 2
+        ax.axvspan(centre - half, centre + half, color=DIP_COLOR, alpha=0.25, lw=0)
+        if kind == "mfu":
+            ax.plot([centre], [0], marker="^", color=DIP_COLOR, ms=7, clip_on=False, zorder=5)
+    for r in s["restarts"]:
+        at = r["resumed_from"] if r["resumed_from"] is not None else r["at_step"]
+        ax.axvline(at, color=RESTART_COLOR, ls="--", lw=1.2)
+
+
+def _say_unknown(ax, s) -> None:
+    ax.text(
+        0.5,
+        0.5,
+        "MFU unknown: " + _missing(s),
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        fontsize=10,
+        color="#555555",
+        wrap=True,
+    )
+    ax.set_yticks([])
+
+
+def _curve(ax, x, y) -> None:
+    if len(x) > ENVELOPE_ABOVE:
+        # too many steps to draw one by one: per bin, the min-max envelope and the mean, so a one-step dip
+        # stays visible
+        xs, lo, mean, hi = envelope(np.asarray(x, dtype=float), y)
+        ax.fill_between(xs, lo, hi, color="#1f77b4", alpha=0.3, lw=0)
+        ax.plot(xs, mean, lw=0.8, color="#1f77b4")
+    else:
+        ax.plot(x, y, lw=1.0, color="#1f77b4", marker="o" if len(x) <= 60 else None, ms=3)
+
+
+def _stable_marks(ax, st, kind: str, label: str) -> None:
+    if kind == "mfu" and st["mfu_mean"] is not None:
+        ax.hlines(st["mfu_mean"] * 100, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=2)
+        ax.text(
+            0.99,
+            0.96,
+            f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
+            f"median {st['mfu_median']:.1%})",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            color=STABLE_COLOR,
+            fontsize=10,
+            fontweight="bold",
+            bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"},
+        )
+    if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
+        ax.hlines(st["tokens_per_s_per_gpu"], st["start_step"], st["end_step"], color=STABLE_COLOR, lw=1.5)
+
+
+def _y_limits(ax, y, kind: str) -> None:
+    finite = y[np.isfinite(y)]
+    if len(finite) and kind in ("mfu", "tps", "time"):
+        lo, hi = np.nanpercentile(finite, 0.5), np.nanpercentile(finite, 99.5)
+        pad = 0.1 * (hi - lo or hi or 1)
+        top = hi + (3 if kind == "mfu" else 1) * pad  # room for the label above the curve
+        ax.set_ylim(min(0, lo - pad) if kind != "time" else max(0, lo - pad), top)
+
+
+def _legend(ax, s) -> None:
+    if s["warmup_steps"]:
+        ax.plot([], [], color=WARMUP_COLOR, lw=8, alpha=0.5, label="warmup")
+    ax.plot([], [], color=STABLE_COLOR, lw=8, alpha=0.3, label="stable window")
+    if s["dips"]:
+        ax.plot([], [], color=DIP_COLOR, lw=8, alpha=0.4, label=f"dips ({len(s['dips'])})")
+    if s["restarts"]:
+        ax.plot([], [], color=RESTART_COLOR, ls="--", label=f"restarts ({len(s['restarts'])})")
+    if s.get("shifts"):
+        ax.plot(
+            [], [], color=REGIME_COLOR, lw=1.4, label=f"shifts ({len(s['shifts'])}), other regimes shaded"
+        )
+    ax.legend(loc="lower right", fontsize=8, ncol=4, framealpha=0.8)
+
+
+def _checkpoint_marks(ax, events) -> None:
+    if events.empty or "step" not in events:
+        return
+    marks = events.loc[events["event"] == "checkpoint_save", "step"].dropna().unique()
+    for m in marks:
+        ax.axvline(m, color="#7f7f7f", lw=0.6, ls=":")
+    if len(marks):
+        ax.plot([], [], color="#7f7f7f", lw=0.6, ls=":", label="checkpoint saves")
+        ax.legend(loc="upper right", fontsize=8)
 
 
 def _missing(s) -> str:
