@@ -144,27 +144,25 @@ def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
     return [ps for ps in sets.values() if ps.role == "common"]
 
 
-def parse_log(
-    path: str,
-    sets: dict[str, PatternSet],
-    forced_format: str | None = None,
-    on_unmatched: Callable[[Record], None] | None = None,
-) -> ParsedLog:
-    """Read `path` once (twice when the head does not reveal the format) and collect its values."""
-    stats = ReadStats()
-    stream = read_records(path, stats)
-    head: list[Record] = []
+def _read_head(stream: Iterator[Record], head: list[Record], upto: int) -> None:
     for rec in stream:
         head.append(rec)
-        if len(head) >= DETECT_HEAD:
+        if len(head) >= upto:
             break
+
+
+def _detect(
+    path: str, sets: dict[str, PatternSet], forced_format: str | None, stats: ReadStats
+) -> tuple[list[PatternSet], Detection, Iterator[Record]]:
+    """The sets to apply, from the head of the file: further when the head leaves two sets close or offers
+    only the generic reading, the whole file when the head shows nothing. Also returns the file's records
+    from the start (the head read so far, then the rest of the same stream)."""
+    stream = read_records(path, stats)
+    head: list[Record] = []
+    _read_head(stream, head, DETECT_HEAD)
     chosen, detection = choose_sets(head, sets, forced_format)
     if detection is not None and forced_format is None and _unsure(detection) and len(head) >= DETECT_HEAD:
-        # a close call on the head: read further before deciding
-        for rec in stream:
-            head.append(rec)
-            if len(head) >= DETECT_MORE:
-                break
+        _read_head(stream, head, DETECT_MORE)  # a close call on the head: read further before deciding
         chosen, detection = choose_sets(head, sets, None)
     fallback = detection is not None and forced_format is None and _fallback(detection, sets)
     if (not chosen or fallback) and len(head) >= DETECT_HEAD:
@@ -179,6 +177,18 @@ def parse_log(
             f"{path}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
             f"run `logparse patterns explain {path}` to see its most common line shapes"
         )
+    return chosen, detection, chain(head, stream)
+
+
+def parse_log(
+    path: str,
+    sets: dict[str, PatternSet],
+    forced_format: str | None = None,
+    on_unmatched: Callable[[Record], None] | None = None,
+) -> ParsedLog:
+    """Read `path` once (twice when the head does not reveal the format) and collect its values."""
+    stats = ReadStats()
+    chosen, detection, records = _detect(path, sets, forced_format, stats)
 
     rows = _Columns()
     events: list[dict[str, Any]] = []
@@ -199,7 +209,6 @@ def parse_log(
     seen: set[str] = set()
     rejoined = 0
     keymap: dict[str, dict[str, str]] = {}
-    records: Iterator[Record] = chain(head, stream)
     for rec, hit, fragments in _rejoin(records, chosen):
         if hit is None:
             counts["unmatched"] += 1
