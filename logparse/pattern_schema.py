@@ -142,7 +142,10 @@ def _describe(e: Any, data: dict[str, Any], errors: list[Any]) -> str:
         return f"{prefix}{'.'.join(str(k) for k in keys[:2])}: {_column(e, data, path)}"
     if e.validator == "type":
         want = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
-        return f"{head}must be {' or '.join(_TYPES.get(t, t) for t in want)}, not {_show(value)}"
+        text = f"{head}must be {' or '.join(_TYPES.get(t, t) for t in want)}, not {_show(value)}"
+        if len(keys) == 2 and keys[0] == "fields" and isinstance(value, str):
+            text += f" (write {key} = {{ column = {json.dumps(value)} }})"
+        return text
     if e.validator == "enum" and len(e.validator_value) <= 12:
         return f"{head}{_show(value)} is not one of {', '.join(map(str, e.validator_value))}"
     if e.validator == "enum":
@@ -209,10 +212,8 @@ def _retired(unknown: list[str]) -> str:
 
 
 def _is_column(e: Any, keys: list[Any]) -> bool:
-    """A column name that is not one: `fields.x = "name"` or `fields.x.column`."""
-    if len(keys) < 2 or keys[0] != "fields" or e.validator not in ("enum", "anyOf"):
-        return False
-    return len(keys) == 2 and isinstance(e.instance, str) or (len(keys) == 3 and keys[2] == "column")
+    """A column name that is not one: `fields.<group>.column`."""
+    return len(keys) == 3 and keys[0] == "fields" and keys[2] == "column" and e.validator in ("enum", "anyOf")
 
 
 def _column(e: Any, data: dict[str, Any], path: list[Any]) -> str:

@@ -490,8 +490,7 @@ def _compile(pattern: str, where: str) -> regex.Pattern:
         raise PatternError(f"{where}: invalid regex ({exc})") from None
 
 
-def _field(source: str, spec: str | dict[str, Any], where: str, kind: str, step_kind: str) -> FieldSpec:
-    spec = {"column": spec} if isinstance(spec, str) else spec
+def _field(source: str, spec: dict[str, Any], where: str, step_kind: str) -> FieldSpec:
     column, scope = spec["column"], spec.get("scope")
     if column in SCOPED_COLUMNS:
         if scope is None:
@@ -550,7 +549,7 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
     if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
         raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
     fields = {
-        source: _field(source, spec, f"{where}: fields.{source}", kind, step_kind)
+        source: _field(source, spec, f"{where}: fields.{source}", step_kind)
         for source, spec in ld.get("fields", {}).items()
     }
     for group in rx.groupindex:

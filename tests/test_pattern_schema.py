@@ -83,7 +83,7 @@ def test_the_schema_enums_are_those_of_schema_py(definition, vocabulary):
 
 
 def test_the_units_enum_is_that_of_keymap_py():
-    units = SCHEMA["$defs"]["step_field"]["anyOf"][1]["properties"]["units"]["enum"]
+    units = SCHEMA["$defs"]["step_field"]["properties"]["units"]["enum"]
     assert set(units) == set(keymap.UNITS)
 
 
@@ -202,9 +202,12 @@ def test_the_reported_and_composes_tables_have_a_declared_shape(tmp_path):
         assert _error(tmp_path, GOOD.replace(head, reported.replace(change, broken))).startswith(message)
 
 
-def test_a_field_may_still_be_just_a_column_name(tmp_path):
-    ps = _load(tmp_path, GOOD.replace('{ column = "step_time_s", scale = 0.001 }', '"step_time_s"'))
-    assert ps.lines[0].fields["ms"].column == "step_time_s"
+def test_a_field_is_a_table(tmp_path):
+    message = _error(tmp_path, GOOD.replace('{ column = "step_time_s", scale = 0.001 }', '"step_time_s"'))
+    assert message == (
+        "[[line]] \"iteration\": fields.ms: must be a table, not 'step_time_s' "
+        '(write fields.ms = { column = "step_time_s" })'
+    )
 
 
 def test_patterns_test_on_a_users_folder_is_one_line_error_and_exit_1(tmp_path):
