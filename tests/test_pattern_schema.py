@@ -226,3 +226,15 @@ def test_patterns_test_on_a_users_folder_is_one_line_error_and_exit_1(tmp_path):
         "type, scale, offset, suffix, invert, scope, units, missing, aggregate, window, smoothing, alpha, list)"
     ]
     assert res.stderr.strip().splitlines() == ["error: 1 pattern file(s) have failing samples"]
+
+
+def test_patterns_schema_says_where_the_schema_is_and_copies_it(tmp_path):
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    res = CliRunner().invoke(cli, ["patterns", "schema"])
+    assert res.exit_code == 0 and res.output.strip() == str(pattern_schema.SCHEMA_FILE)
+    res = CliRunner().invoke(cli, ["patterns", "schema", "-o", str(tmp_path)])
+    assert res.exit_code == 0 and "#:schema ./pattern_set.schema.json" in res.output
+    assert (tmp_path / "pattern_set.schema.json").read_bytes() == pattern_schema.SCHEMA_FILE.read_bytes()
