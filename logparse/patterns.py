@@ -2,7 +2,9 @@
 
 A pattern set is data (see ``patterns/*.toml`` and the README's guide). Its outer shape is a
 contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables with ``name``, ``kind``
-and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every regex runs under a time
+and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every key a set may use, its type
+and the names it may take are declared in ``pattern_set.schema.json`` (checked by ``pattern_schema.py``);
+this module checks what a schema cannot say and compiles the set. Every regex runs under a time
 limit, so a catastrophic user pattern fails with an error instead of hanging the run.
 
 Beyond the contract, a [[line]] may say:
