@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from . import __version__, api, hardware, patterns
+from . import __version__, api, hardware, pattern_schema, patterns
 from .errors import LogparseError
 from .flops import FORMULAS
 from .naming import run_names
@@ -284,6 +284,24 @@ def patterns_test(directory: str | None) -> None:
             click.echo(f"ok   {path}: {len(ps.samples)} samples")
     if failed:
         raise LogparseError(f"{failed} pattern file(s) have failing samples")
+
+
+@patterns_group.command("schema")
+@click.option(
+    "-o", "--output", type=click.Path(), help="Copy the schema here: a file, or a folder of pattern sets."
+)
+@friendly
+def patterns_schema(output: str | None) -> None:
+    """Where the pattern-set JSON Schema is (for an editor); with -o, copy it beside your pattern sets."""
+    source = pattern_schema.SCHEMA_FILE
+    if output is None:
+        click.echo(str(source))
+        return
+    dest = Path(output)
+    if dest.is_dir():
+        dest = dest / source.name
+    dest.write_bytes(source.read_bytes())
+    click.echo(f"wrote {dest}; a pattern file beside it starts with:  #:schema ./{dest.name}")
 
 
 @patterns_group.command("explain")

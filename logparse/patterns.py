@@ -2,7 +2,9 @@
 
 A pattern set is data (see ``patterns/*.toml`` and the README's guide). Its outer shape is a
 contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables with ``name``, ``kind``
-and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every regex runs under a time
+and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every key a set may use, its type
+and the names it may take are declared in ``pattern_set.schema.json`` (checked by ``pattern_schema.py``);
+this module checks what a schema cannot say and compiles the set. Every regex runs under a time
 limit, so a catastrophic user pattern fails with an error instead of hanging the run.
 
 Beyond the contract, a [[line]] may say:
@@ -33,17 +35,9 @@ from typing import Any
 import regex
 
 from . import keymap as keymap_mod
+from . import pattern_schema
 from .errors import PatternError
-from .schema import (
-    EVENT_KINDS,
-    FACTS,
-    LINE_KINDS,
-    SCOPED_COLUMNS,
-    SCOPES,
-    STEP_COLUMNS,
-    VALUE_TYPES,
-    scoped_name,
-)
+from .schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,13 +45,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 REGEX_TIMEOUT_S = 0.25
-# named windows a field's average can span: the log interval (no lag between rows), the epoch so far,
-# as many steps as were logged before its first value (Composer's SpeedMonitor), or not known
-WINDOWS = ("log_interval", "epoch", "first_value", "unknown")
-SMOOTHINGS = ("mean", "ema")
-# "previous" / "next": the step record before / after the line (same rank); "step": the record whose step
-# number the line itself prints (Megatron's "(after N iterations)" memory report), before or after it, any rank
-ATTACH = ("previous", "next", "step")
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
 PROBLEMS = "__problems__"
 # Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
@@ -68,10 +55,6 @@ MAX_WRAP_PARTS = 8
 # table, and the columns it kept for numeric keys the table does not know (`extra = "x_"`).
 MAPPED = "__mapped__"
 KEPT = "__kept__"
-# Pattern set roles: a framework's format; joins every log; tried only when no family is detected.
-ROLES = ("family", "common", "fallback")
-# A column a step line may fill beyond the canonical ones: a key kept as it was printed.
-EXTRA_COLUMN = regex.compile(r"^x_[a-z0-9_]+$")
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
@@ -535,52 +518,21 @@ class PatternSet:
 
 
 # --------------------------------------------------------------------------------------------
-# loading and validation
+# loading and validation: the shape of a file is checked against pattern_set.schema.json
+# (pattern_schema.py); what follows checks what a schema cannot say, and compiles
 
 
-def _compile(pattern: Any, where: str) -> regex.Pattern:
-    if not isinstance(pattern, str) or not pattern:
-        raise PatternError(f"{where}: must be a non-empty regex string")
+def _compile(pattern: str, where: str) -> regex.Pattern:
     try:
         return regex.compile(pattern, regex.VERSION0)
     except regex.error as exc:
         raise PatternError(f"{where}: invalid regex ({exc})") from None
 
 
-def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
-    if isinstance(spec, str):
-        spec = {"column": spec}
-    if not isinstance(spec, dict) or "column" not in spec:
-        raise PatternError(f"{where}: needs a table with at least `column`")
-    unknown = set(spec) - {
-        "column",
-        "type",
-        "scale",
-        "offset",
-        "suffix",
-        "invert",
-        "scope",
-        "unit",
-        "missing",
-        "aggregate",
-        "window",
-        "smoothing",
-        "alpha",
-        "list",
-        "units",
-    }
-    if unknown:
-        raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
-    column = spec["column"]
-    units = spec.get("units")
-    if units is not None and units not in keymap_mod.UNITS:
-        raise PatternError(f"{where}: units must be one of {', '.join(keymap_mod.UNITS)}")
-    vtype = spec.get("type", "float")
-    if vtype not in VALUE_TYPES:
-        raise PatternError(f"{where}: type {vtype!r} is not one of {', '.join(VALUE_TYPES)}")
-    scope = spec.get("scope")
+def _field(source: str, spec: dict[str, Any], where: str, step_kind: str) -> FieldSpec:
+    column, scope = spec["column"], spec.get("scope")
     if column in SCOPED_COLUMNS:
-        if scope not in SCOPES:
+        if scope is None:
             raise PatternError(
                 f"{where}: column {column!r} is a throughput; say whether it is per GPU or for the whole "
                 f'job with scope = "per_gpu" or "global"'
@@ -588,262 +540,138 @@ def _field(source: str, spec: Any, where: str, kind: str) -> FieldSpec:
         column = scoped_name(column, scope)
     elif scope is not None:
         raise PatternError(f"{where}: scope only applies to {', '.join(SCOPED_COLUMNS)}")
-    allowed = FACTS if kind in ("config", "summary") else STEP_COLUMNS
-    if (
-        kind not in ("config", "summary")
-        and column not in STEP_COLUMNS
-        and column not in {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
-        and not EXTRA_COLUMN.match(column)
-    ):
-        raise PatternError(f"{where}: unknown column {column!r} for a {kind} line")
-    if kind in ("config", "summary") and column not in allowed:
-        raise PatternError(f"{where}: unknown fact {column!r} (see logparse/schema.py FACTS)")
-    scale = spec.get("scale", 1.0)
-    if not isinstance(scale, (int, float)) or isinstance(scale, bool):
-        raise PatternError(f"{where}: scale must be a number")
-    window = spec.get("window")
-    if window is not None and not (
-        (isinstance(window, int) and not isinstance(window, bool) and window >= 1) or window in WINDOWS
-    ):
-        raise PatternError(f"{where}: window must be a number of steps or one of {', '.join(WINDOWS)}")
-    smoothing = spec.get("smoothing")
-    if smoothing is not None and smoothing not in SMOOTHINGS:
-        raise PatternError(f"{where}: smoothing must be one of {', '.join(SMOOTHINGS)}")
-    if smoothing is not None and window is None:
-        window = "unknown"
-    alpha = spec.get("alpha")
-    if alpha is not None and (
-        smoothing != "ema" or not isinstance(alpha, (int, float)) or not 0 < alpha <= 1
-    ):
-        raise PatternError(f'{where}: alpha needs smoothing = "ema" and a number in (0, 1]')
+    if step_kind == "micro" and column == "step":
+        column = "micro_step"
+    vtype = spec.get("type", "float")
+    if spec.get("list") and vtype not in ("float", "int"):
+        raise PatternError(f"{where}: list applies to float or int fields")
+    window, smoothing, alpha = spec.get("window"), spec.get("smoothing"), spec.get("alpha")
+    if alpha is not None and smoothing != "ema":
+        raise PatternError(f'{where}: alpha needs smoothing = "ema"')
     return FieldSpec(
         source=source,
         column=column,
         type=vtype,
-        scale=float(scale),
+        scale=float(spec.get("scale", 1.0)),
         offset=float(spec.get("offset", 0.0)),
-        suffix=bool(spec.get("suffix", False)),
-        invert=bool(spec.get("invert", False)),
+        suffix=spec.get("suffix", False),
+        invert=spec.get("invert", False),
         scope=scope,
-        missing=tuple(str(v) for v in spec.get("missing", ())),
-        aggregate=_aggregate(spec.get("aggregate", "first"), where),
-        window=window,
+        missing=tuple(spec.get("missing", ())),
+        aggregate=spec.get("aggregate", "first"),
+        window="unknown" if smoothing is not None and window is None else window,
         smoothing=smoothing,
         alpha=None if alpha is None else float(alpha),
-        list=_list_flag(spec.get("list", False), vtype, where),
-        units=units,
+        list=spec.get("list", False),
+        units=spec.get("units"),
     )
 
 
-def _list_flag(value: Any, vtype: str, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise PatternError(f"{where}: list must be true or false")
-    if value and vtype not in ("float", "int"):
-        raise PatternError(f"{where}: list applies to float or int fields")
-    return value
-
-
-def _aggregate(value: Any, where: str) -> str:
-    if value not in ("first", "sum", "mean", "last", "max"):
-        raise PatternError(f"{where}: aggregate must be first, sum, mean, last or max")
-    return str(value)
-
-
-def _list_columns(fields: dict[str, FieldSpec], kind: str, ld: dict[str, Any], where: str) -> tuple[str, ...]:
-    cols = tuple(fs.column for fs in fields.values() if fs.list)
-    if cols and (kind != "step" or "attach" in ld or "continues" in ld):
-        raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
-    return cols
-
-
-def _attach(value: Any, kind: str, continues: Any, where: str) -> str | None:
-    if value is None:
+def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec | None:
+    """A named group without a fields entry fills the canonical column of its name; `_name` is unused."""
+    if group in ("key", "value") or group.startswith("_"):
         return None
-    if value not in ATTACH:
-        raise PatternError(f'{where}: attach must be "previous", "next" or "step"')
-    if kind != "step" or continues is not None:
+    if group not in (FACTS if kind in ("config", "summary") else STEP_COLUMNS):
+        raise PatternError(
+            f"{where}: regex: group {group!r} names no field and no canonical column (list it in fields, "
+            "or prefix it with _ to keep it unused)"
+        )
+    column = "micro_step" if (step_kind == "micro" and group == "step") else group
+    vtype = "int" if group in ("step", "micro_step", "progress_n", "progress_total") else "float"
+    return FieldSpec(source=group, column=column, type="timestamp" if group == "timestamp" else vtype)
+
+
+def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> LineSpec:
+    kind, step_kind = ld["kind"], ld.get("step", "optimizer")
+    rx = _compile(ld["regex"], f"{where}: regex")
+    pairs = _compile(ld["pairs"], f"{where}: pairs") if "pairs" in ld else None
+    if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
+        raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
+    fields = {
+        source: _field(source, spec, f"{where}: fields.{source}", step_kind)
+        for source, spec in ld.get("fields", {}).items()
+    }
+    for group in rx.groupindex:
+        if group not in fields and (fs := _group_field(group, kind, step_kind, where)) is not None:
+            fields[group] = fs
+    attach, continues, overrides = ld.get("attach"), ld.get("continues"), ld.get("overrides", False)
+    if attach is not None and (kind != "step" or continues is not None):
         raise PatternError(f"{where}: attach applies to step lines that do not continue a block")
-    return str(value)
-
-
-def _overrides(value: Any, attach: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise PatternError(f"{where}: overrides must be true or false")
-    if value and attach not in ("next", "step"):
+    if attach == "step" and not any(fs.column == "step" for fs in fields.values()):
+        raise PatternError(f'{where}: attach = "step" needs the step number the line prints (a step field)')
+    if overrides and attach not in ("next", "step"):
         raise PatternError(f'{where}: overrides applies to attach = "next" or "step" lines')
-    return value
+    list_columns = tuple(fs.column for fs in fields.values() if fs.list)
+    if list_columns and (kind != "step" or attach is not None or continues is not None):
+        raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
+    if "extra" in ld and kind not in ("step", "progress"):
+        raise PatternError(f"{where}: extra applies to step lines")
+    return LineSpec(
+        set_name=set_name,
+        name=ld["name"],
+        kind=kind,
+        regex=rx,
+        fields=fields,
+        pairs=pairs,
+        step=step_kind,
+        event=ld.get("event"),
+        hint=ld.get("hint"),
+        literals=required_literals(ld["regex"]),
+        interval=ld.get("interval", False),
+        note=ld.get("note"),
+        continues=continues,
+        attach=attach,
+        overrides=overrides,
+        source_file=source_file,
+        complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
+        list_columns=list_columns,
+        keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
+        if "keymap" in ld
+        else None,
+        extra=ld.get("extra"),
+    )
 
 
 def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
     """Validate the TOML data of one pattern set and compile it."""
-    fmt = data.get("format")
-    if not isinstance(fmt, dict):
-        raise PatternError(f"{source_file}: missing the [format] table")
-    name = fmt.get("name")
-    if not isinstance(name, str) or not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
-        raise PatternError(f"{source_file}: [format] name must be a lower-case identifier")
-    detect_src = fmt.get("detect")
-    if not isinstance(detect_src, list) or not detect_src:
-        raise PatternError(f"{source_file}: [format] detect must be a list of regexes")
-    detect = [_compile(p, f"{source_file}: [format] detect[{i}]") for i, p in enumerate(detect_src)]
-    lines_src = data.get("line")
-    if not isinstance(lines_src, list) or not lines_src:
-        raise PatternError(f"{source_file}: needs at least one [[line]] table")
+    problem = pattern_schema.problem(data, source_file)
+    if problem is not None:
+        raise PatternError(problem)
+    fmt = data["format"]
+    name = fmt["name"]
+    detect = [_compile(p, f"{source_file}: [format] detect[{i}]") for i, p in enumerate(fmt["detect"])]
     lines: list[LineSpec] = []
-    seen: set[str] = set()
-    for i, ld in enumerate(lines_src):
-        where = f"{source_file}: [[line]] #{i + 1}"
-        if not isinstance(ld, dict):
-            raise PatternError(f"{where}: must be a table")
-        lname = ld.get("name")
-        if not isinstance(lname, str) or not lname:
-            raise PatternError(f"{where}: missing `name`")
-        where = f"{source_file}: line {lname!r}"
-        if lname in seen:
+    for i, ld in enumerate(data["line"]):
+        where = f"{source_file}: {pattern_schema.where(data, 'line', i)}"
+        if any(spec.name == ld["name"] for spec in lines):
             raise PatternError(f"{where}: the name is used twice")
-        seen.add(lname)
-        unknown = set(ld) - {
-            "name",
-            "kind",
-            "regex",
-            "pairs",
-            "fields",
-            "step",
-            "event",
-            "hint",
-            "interval",
-            "description",
-            "note",
-            "continues",
-            "attach",
-            "overrides",
-            "complete",
-            "keymap",
-            "extra",
-        }
-        if unknown:
-            raise PatternError(f"{where}: unknown key(s) {sorted(unknown)}")
-        kind = ld.get("kind")
-        if kind not in LINE_KINDS:
-            raise PatternError(f"{where}: kind must be one of {', '.join(LINE_KINDS)}")
-        rx = _compile(ld.get("regex"), f"{where}: regex")
-        pairs = _compile(ld["pairs"], f"{where}: pairs") if "pairs" in ld else None
-        if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
-            raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
-        step_kind = ld.get("step", "optimizer")
-        if step_kind not in ("optimizer", "micro"):
-            raise PatternError(f'{where}: step must be "optimizer" or "micro"')
-        event = ld.get("event")
-        if kind == "event" and event not in EVENT_KINDS:
-            raise PatternError(f"{where}: event must be one of {', '.join(EVENT_KINDS)}")
-        fields_src = ld.get("fields", {})
-        if not isinstance(fields_src, dict):
-            raise PatternError(f"{where}: fields must be a table")
-        fields: dict[str, FieldSpec] = {}
-        for source, spec in fields_src.items():
-            fs = _field(source, spec, f"{where}: fields.{source}", kind)
-            if step_kind == "micro" and fs.column == "step":
-                fs = FieldSpec(**{**fs.__dict__, "column": "micro_step"})
-            fields[source] = fs
-        # Named groups without a fields entry fill the column of the same name.
-        for group in rx.groupindex:
-            if group in fields or group in ("key", "value"):
-                continue
-            default_kind_cols = FACTS if kind in ("config", "summary") else STEP_COLUMNS
-            if group in default_kind_cols:
-                col = "micro_step" if (step_kind == "micro" and group == "step") else group
-                vtype = "int" if group in ("step", "micro_step", "progress_n", "progress_total") else "float"
-                if group == "timestamp":
-                    vtype = "timestamp"
-                fields[group] = FieldSpec(source=group, column=col, type=vtype)
-            elif not group.startswith("_"):
-                raise PatternError(
-                    f"{where}: named group {group!r} is neither a canonical column nor listed in fields "
-                    "(prefix it with _ to keep it unused)"
-                )
-        if ld.get("attach") == "step" and not any(fs.column == "step" for fs in fields.values()):
-            raise PatternError(
-                f'{where}: attach = "step" needs the step number the line prints (a step field)'
-            )
-        hint = ld.get("hint")
-        if hint is not None and not isinstance(hint, str):
-            raise PatternError(f"{where}: hint must be a string")
-        km = None
-        if "keymap" in ld:
-            km = keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
-        extra = ld.get("extra")
-        if extra is not None and (not isinstance(extra, str) or not regex.fullmatch(r"x_", extra)):
-            raise PatternError(f'{where}: extra must be "x_" (the prefix of kept columns)')
-        if extra is not None and kind not in ("step", "progress"):
-            raise PatternError(f"{where}: extra applies to step lines")
-        lines.append(
-            LineSpec(
-                set_name=name,
-                name=lname,
-                kind=kind,
-                regex=rx,
-                fields=fields,
-                pairs=pairs,
-                step=step_kind,
-                event=event,
-                hint=hint,
-                literals=required_literals(ld["regex"]),
-                interval=bool(ld.get("interval", False)),
-                note=ld.get("note"),
-                continues=ld.get("continues"),
-                attach=_attach(ld.get("attach"), kind, ld.get("continues"), where),
-                overrides=_overrides(ld.get("overrides", False), ld.get("attach"), where),
-                source_file=source_file,
-                complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
-                list_columns=_list_columns(fields, kind, ld, where),
-                keymap=km,
-                extra=extra,
-            )
-        )
+        lines.append(_line(ld, name, source_file, where))
     names = {spec.name: spec for spec in lines}
     for spec in lines:
         if spec.continues is not None:
             head = names.get(spec.continues)
             if head is None or head.kind != "step" or head.continues is not None:
                 raise PatternError(
-                    f"{source_file}: line {spec.name!r}: continues must name a step [[line]] of this set that "
-                    "starts a block"
+                    f'{source_file}: [[line]] "{spec.name}": continues must name a step [[line]] of this set '
+                    "that starts a block"
                 )
             spec.kind = "step"
-    role = fmt.get("role", "family")
-    if role not in ROLES:
-        raise PatternError(f'{source_file}: [format] role must be "family", "common" or "fallback"')
-    samples: list[Sample] = []
-    for i, sd in enumerate(data.get("sample", [])):
-        where = f"{source_file}: [[sample]] #{i + 1}"
-        if not isinstance(sd, dict) or not isinstance(sd.get("line"), str):
-            raise PatternError(f"{where}: needs `line` (a string)")
-        expect = sd.get("expect", {})
-        if not isinstance(expect, dict):
-            raise PatternError(f"{where}: expect must be a table")
-        samples.append(Sample(line=sd["line"], expect=expect, pattern=sd.get("pattern")))
-    if not samples:
-        raise PatternError(f"{source_file}: needs at least one [[sample]] with a real line")
-    composes: dict[str, Composition] = {}
-    for guest, cd in (fmt.get("composes") or {}).items():
-        if not isinstance(cd, dict) or not isinstance(cd.get("name"), str):
-            raise PatternError(f"{source_file}: [format.composes.{guest}] needs `name`")
-        composes[guest] = Composition(
-            cd["name"], str(cd.get("title", cd["name"])), name, guest, str(cd.get("why", ""))
-        )
     return PatternSet(
         name=name,
-        title=str(fmt.get("title", name)),
+        title=fmt.get("title", name),
         detect=detect,
         lines=lines,
-        samples=samples,
+        samples=[Sample(s["line"], s.get("expect", {}), s.get("pattern")) for s in data["sample"]],
         source_file=source_file,
-        priority=int(fmt.get("priority", 0)),
-        description=str(fmt.get("description", "")),
-        role=role,
-        composes=composes,
+        priority=fmt.get("priority", 0),
+        description=fmt.get("description", ""),
+        role=fmt.get("role", "family"),
+        composes={
+            guest: Composition(c["name"], c.get("title", c["name"]), name, guest, c.get("why", ""))
+            for guest, c in fmt.get("composes", {}).items()
+        },
         reported=_conventions(fmt, str(fmt.get("title", name))),
-        detect_literals=[required_literals(p) for p in detect_src],
+        detect_literals=[required_literals(p) for p in fmt["detect"]],
     )
 
 

@@ -104,14 +104,17 @@ def test_a_wrong_sample_is_caught_and_named(tmp_path):
     "change,message",
     [
         (("[format]", "[formt]"), "missing the \\[format\\] table"),
-        (('kind = "step"', 'kind = "steps"'), "line 'step': kind must be one of"),
+        (
+            ('kind = "step"', 'kind = "steps"'),
+            "\\[\\[line\\]\\] \"step\": kind: 'steps' is not one of step, config",
+        ),
         (('column = "step_time_s"', 'column = "step_tme_s"'), "fields.ms: unknown column 'step_tme_s'"),
-        (("(?P<ms>", "(?P<ms"), "line 'step': regex: invalid regex"),
-        (("regex = ", "regex = 1 #"), "must be a non-empty regex string"),
-        (("scale = 0.001", "scale = 'x'"), "scale must be a number"),
-        (('name = "step"', 'name = ""'), "missing `name`"),
+        (("(?P<ms>", "(?P<ms"), '\\[\\[line\\]\\] "step": regex: invalid regex'),
+        (("regex = ", "regex = 1 #"), "regex: must be a string, not 1"),
+        (("scale = 0.001", "scale = 'x'"), "fields.ms.scale: must be a number, not 'x'"),
+        (('name = "step"', 'name = ""'), "\\[\\[line\\]\\] #1: name: must not be empty"),
         (("[[sample]]", "[[sampel]]"), "at least one \\[\\[sample\\]\\]"),
-        (("detect = [", "detect = 3 #["), "detect must be a list"),
+        (("detect = [", "detect = 3 #["), "\\[format\\] detect: must be a list, not 3"),
         (("= 1.5 }", "= 1.5 "), "not valid TOML"),
     ],
 )
