@@ -17,9 +17,26 @@ BLOCKS = re.findall(r"```(\w*)\n(.*?)```", GUIDE, flags=re.S)
 
 
 def block(lang: str) -> str:
+    """The guide's one block of a kind; for TOML, the example set (the first block; the second is the
+    reporting-convention table of section 5)."""
     found = [body for kind, body in BLOCKS if kind == lang]
-    assert len(found) == 1, f"the guide should have one ```{lang} block"
+    assert len(found) == (2 if lang == "toml" else 1), f"unexpected number of ```{lang} blocks"
     return found[0]
+
+
+def test_the_guides_reporting_convention_loads(tmp_path):
+    """Section 5's [format.reported] table, added to the example set, gives the set its convention."""
+    from logparse.patterns import load_file
+
+    example, reported = [body for kind, body in BLOCKS if kind == "toml"]
+    head, lines = example.split("\n[[line]]", 1)
+    path = tmp_path / "fairseq.toml"
+    path.write_text(head + "\n" + reported + "\n[[line]]" + lines)
+    conv = load_file(path).reported
+    assert conv[None].framework == "fairseq" and conv[None].formulas == ("palm", "megatron-2024")
+    assert conv[None].peak_tflops == 312.0
+    column = conv["reported_hfu_tflops_per_gpu"]
+    assert column.formulas == ("narayanan",) and column.counts_recompute and column.framework == "fairseq"
 
 
 def commands() -> list[list[str]]:
