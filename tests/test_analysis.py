@@ -1,11 +1,12 @@
-"""The whole pipeline on generated logs whose truth is known (logparse.synth)."""
+"""The whole pipeline on generated logs whose truth is known (tests/synth)."""
 
 from __future__ import annotations
 
 import pytest
 
-from logparse import api, synth
+from logparse import api
 from logparse.errors import LogparseError
+from tests import synth
 
 
 def analyze(write_log, text: str, **opts):

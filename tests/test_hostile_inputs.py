@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from logparse import api, synth
+from logparse import api
 from logparse.errors import LogparseError
+from tests import synth
 
 
 def megatron_text(**kw) -> tuple[str, dict]:

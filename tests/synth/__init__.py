@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..flops import ModelDims, flops_per_token, palm, params_from_dims
+from logparse.flops import ModelDims, flops_per_token, palm, params_from_dims
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
