@@ -2,7 +2,7 @@
 
     python benchmarks/bench_parse.py [--steps 200000] [--all-ranks]
 
-Writes a Megatron-format log (logparse.synth) to a temporary folder, then analyzes it in a child
+Writes a Megatron-format log (tests/synth) to a temporary folder, then analyzes it in a child
 process and reports wall time, lines per second and the child's peak resident memory. The reader
 streams, so memory should track the number of step rows, not the file size.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from logparse import synth  # noqa: E402
+from tests import synth  # noqa: E402
 
 CHILD = """
 import json, resource, sys, time

@@ -1,7 +1,7 @@
 """Regenerate the synthetic sample logs (deterministic): python sample_logs/generate.py
 
 The Hugging Face Trainer logs beside them are real CPU runs (see capture_hf.py); these synthetic
-ones follow Megatron-LM's and DeepSpeed's format strings line for line (logparse/synth.py), with the
+ones follow Megatron-LM's and DeepSpeed's format strings line for line (tests/synth/), with the
 truth they were made from written to <name>.truth.json.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from logparse import synth  # noqa: E402
 from logparse.models import preset_dims  # noqa: E402
-from logparse.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
+from tests import synth  # noqa: E402
+from tests.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -62,7 +62,7 @@ SAMPLES = {
 }
 
 
-# one per remaining family, each module's own small sample (logparse/synth/*.py)
+# one per remaining family, each module's own small sample (tests/synth/*.py)
 SAMPLES.update(nemo_lightning.SAMPLES)
 SAMPLES.update(neox_maxtext_etc.SAMPLES)
 

@@ -38,3 +38,18 @@ def write_log(tmp_path: Path) -> callable:
 
 def trainer_state(name: str) -> dict:
     return json.loads((SAMPLES / name).read_text())
+
+
+def run_apart(argv: list[str]):
+    """Run the CLI as `logparse ARGV` would, in this process, stdout and stderr kept apart. An
+    exception escaping the command is raised here (catch_exceptions=False), so it cannot pass for a
+    clean exit 1."""
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # click 8.1
+    except TypeError:  # click >= 8.2 always keeps stderr apart
+        runner = CliRunner()
+    return runner.invoke(cli, argv, prog_name="logparse", catch_exceptions=False)

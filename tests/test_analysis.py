@@ -1,11 +1,12 @@
-"""The whole pipeline on generated logs whose truth is known (logparse.synth)."""
+"""The whole pipeline on generated logs whose truth is known (tests/synth)."""
 
 from __future__ import annotations
 
 import pytest
 
-from logparse import api, synth
+from logparse import api
 from logparse.errors import LogparseError
+from tests import synth
 
 
 def analyze(write_log, text: str, **opts):
@@ -85,7 +86,7 @@ def test_deepspeed_gradient_accumulation_is_counted_once(write_log):
     s = a.summary
     assert truth["grad_accum"] == 8 and s["facts"]["grad_accum"]["value"] == 8
     assert list(a.steps["step"][:3]) == [10, 20, 30]  # optimizer steps, not the micro_step counter
-    assert close(s["stable"]["mfu_mean"], truth["stable_mfu"], rel=0.02)  # one sampled step per 10
+    assert close(s["stable"]["mfu_mean"], truth["stable_mfu"])  # one sampled step per 10: 0.02% off (seed 7)
     assert s["gpus"] == 8 and s["gpus_source"] == "derived"
 
 

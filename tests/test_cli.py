@@ -1,17 +1,20 @@
-"""The command line, through click's CliRunner and (for the no-traceback promise) a real process."""
+"""The command line, through click's CliRunner, and once through the installed console script in a
+real process (the entry point, the exit code and a one-line error on stderr)."""
 
 from __future__ import annotations
 
 import json
+import runpy
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from logparse.cli import cli
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, run_apart
 
 MEGATRON = str(SAMPLES / "megatron_llama2-7b_8xh100.log")
 
@@ -157,23 +160,36 @@ def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, 
         p = tmp_path / "x.log"
         p.write_bytes(setup) if isinstance(setup, bytes) else p.write_text(setup)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    proc = subprocess.run(
-        [sys.executable, "-m", "logparse", *argv], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 1, proc.stderr
-    assert "Traceback" not in proc.stderr
-    err = proc.stderr.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], proc.stderr
+    res = run_apart(argv)
+    assert res.exit_code == 1, res.stderr
+    assert "Traceback" not in res.stderr and not res.stdout
+    err = res.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], res.stderr
 
 
 def test_usage_errors_exit_2():
+    res = run_apart(["analyze", MEGATRON, "--gpus", "eight"])
+    assert res.exit_code == 2 and "Traceback" not in res.stderr
+    assert "Usage: logparse analyze" in res.stderr and "'eight' is not a valid integer" in res.stderr
+
+
+def test_the_installed_console_script_runs_in_a_real_process(tmp_path):
+    """The one test that starts an interpreter: the `logparse` script pip installed (the entry point
+    in pyproject), its exit code and its single `error:` line, with no traceback."""
+    script = Path(sys.executable).parent / ("logparse.exe" if sys.platform == "win32" else "logparse")
+    assert script.exists(), f"{script}: install the package first (pip install -e '.[test]')"
     proc = subprocess.run(
-        [sys.executable, "-m", "logparse", "analyze", MEGATRON, "--gpus", "eight"],
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [str(script), "analyze", str(tmp_path / "missing.log")], capture_output=True, text=True, timeout=60
     )
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.returncode == 1 and not proc.stdout, proc.stderr
+    assert proc.stderr.splitlines() == [f"error: {tmp_path / 'missing.log'}: no such file"], proc.stderr
+
+
+def test_python_dash_m_logparse_is_the_same_command(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["logparse", "--version"])
+    with pytest.raises(SystemExit) as exit_:
+        runpy.run_module("logparse", run_name="__main__")
+    assert exit_.value.code in (0, None) and capsys.readouterr().out.startswith("logparse, version ")
 
 
 def test_readme_commands_run(tmp_path, monkeypatch):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from logparse import api, synth
+from logparse import api
 from logparse.errors import LogparseError
 from logparse.models import preset_dims
+from tests import synth
 
 
 def analyze(write_log, text: str, name: str = "train.log", **opts):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from logparse import api, synth
+from logparse import api
+from tests import synth
 from tests.conftest import SAMPLES
 
 FAMILY = {"hf": "hf_trainer", "nemo1": "nemo", "nemo2": "nemo"}

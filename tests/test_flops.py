@@ -51,9 +51,8 @@ def test_seed3_4_2_on_8_h100():
 
 def test_seed1_the_67_percent_needs_about_100_gpus():
     # 7B, 6N, 1e6 tokens/step, 2 s/step: 2.1e16 FLOP/s = 21,000 TFLOP/s
-    fpt = 6 * 7e9
-    achieved = fpt * 1e6 / 2
-    assert achieved / 1e12 == pytest.approx(21_000)
+    fpt = flops.flops_per_token(ModelDims(params=7e9), 4096, "6n")
+    assert mfu(fpt, 1e6 / 2, 21_000, 1) == pytest.approx(1.0)  # 21,000 TFLOP/s achieved
     assert mfu(fpt, 1e6 / 2, 312, 1) == pytest.approx(67.3, rel=1e-2)  # one GPU: 6,730%
     assert mfu(fpt, 1e6 / 2, 312, 100) == pytest.approx(0.673, rel=1e-2)
 
@@ -67,9 +66,14 @@ def test_seed3_3_2_training_time():
 
 
 def test_seed3_3_3_attention_term_forward_only_vs_training():
-    L, d, s = 32, 4096, 8192
-    assert 4 * L * s * d == pytest.approx(4.3e9, rel=0.01)  # the seed's forward-only term
-    assert 12 * L * d * s == pytest.approx(1.29e10, rel=0.01)  # what palm adds per token in training
+    # Llama-2-7B at 8192 (L=32, d=4096): palm adds 12·L·d·s = 1.29e10 per token in training, three
+    # times the seed's forward-only 4·L·s·d = 4.3e9, which selective recomputation adds once more
+    dims = ModelDims(**{**LLAMA2_7B.__dict__, "params": flops.params_from_dims(LLAMA2_7B)})
+    palm = flops.flops_per_token(dims, 8192, "palm")
+    assert flops.terms(dims, 8192, "palm").attention == pytest.approx(1.29e10, rel=0.01)
+    assert palm - flops.flops_per_token(dims, 8192, "6n") == pytest.approx(1.29e10, rel=0.01)
+    selective = flops.hardware_flops_per_token(dims, 8192, "palm", "selective")
+    assert selective - palm == pytest.approx(4.3e9, rel=0.01)
 
 
 @pytest.mark.parametrize(

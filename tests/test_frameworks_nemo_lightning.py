@@ -1,5 +1,5 @@
 """NeMo (1.x and 2.0), PyTorch Lightning, litgpt and Colossal-AI: real lines parse to the right values, and
-generated logs (logparse.synth.nemo_lightning) are detected and give the MFU they were made with."""
+generated logs (tests/synth/nemo_lightning.py) are detected and give the MFU they were made with."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import math
 
 import pytest
 
-from logparse import api, patterns, synth
+from logparse import api, patterns
 from logparse.reader import clean_text
-from logparse.synth import nemo_lightning as nl
+from tests import synth
 from tests.conftest import SAMPLES as SAMPLE_DIR
+from tests.synth import nemo_lightning as nl
 
 SETS = patterns.load_sets()
 OURS = ("nemo", "lightning", "litgpt", "colossalai")

@@ -4,7 +4,7 @@
 them) parse to the right values: throughput scope (per GPU or the whole job), optimizer steps, units
 (ms -> s, human FLOPS units, K/M/G/B suffixes, MB -> GiB), fractions. Composer's and OLMo's multi-line
 records are read end to end from small files.
-(b) The synthetic writers (logparse.synth.neox_maxtext_etc): each log is detected as its format and,
+(b) The synthetic writers (tests/synth/neox_maxtext_etc.py): each log is detected as its format and,
 where it gives timing, the stable MFU is within 1% of the truth it was drawn from.
 
 Composer's and OLMo's block lines need the engine to accept `continues` on a [[line]]; the tests that
@@ -21,8 +21,8 @@ import pytest
 from logparse import api, patterns
 from logparse.patterns import NO_YEAR
 from logparse.reader import clean_text
-from logparse.synth import Dip, Spec
-from logparse.synth.neox_maxtext_etc import (
+from tests.synth import Dip, Spec
+from tests.synth.neox_maxtext_etc import (
     SAMPLES,
     composer_log,
     gpt_neox_log,

@@ -7,9 +7,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from logparse import api, synth
+from logparse import api
 from logparse.errors import LogparseError
 from logparse.reader import read_records
+from tests import synth
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from logparse import api, synth
-from logparse.synth import Dip, Spec
-from logparse.synth.neox_maxtext_etc import composer_log
+from logparse import api
+from tests import synth
+from tests.synth import Dip, Spec
+from tests.synth.neox_maxtext_etc import composer_log
 
 MEGATRON = dict(gpus=8, hw="h100", model="llama2-7b")
 

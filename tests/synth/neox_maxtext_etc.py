@@ -23,7 +23,8 @@ from datetime import datetime, timedelta
 from pprint import pformat
 from typing import Any
 
-from ..flops import flops_per_token, terms
+from logparse.flops import flops_per_token, terms
+
 from . import Dip, Spec, StepTruth, simulate
 
 __all__ = ["gpt_neox_log", "maxtext_log", "nanotron_log", "composer_log", "olmo_log", "SAMPLES"]

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..flops import ModelDims, flops_per_token, palm, params_from_dims
+from logparse.flops import ModelDims, flops_per_token
+
+from ..reference_flops import Reference, lookup
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True
@@ -30,7 +32,15 @@ class Dip:
 
 @dataclass
 class Spec:
-    """What the run really did. Step times are drawn so the stable MFU equals `mfu` on average."""
+    """What the run really did. Step times are drawn so the stable MFU equals `mfu` on average.
+
+    The truth's FLOPs per token and N come from `reference`, an entry of the hand-worked table in
+    tests/reference_flops.py (looked up by `model` and `seq_len` when not given), never from
+    logparse's own formulas: stable step time = FLOPs/token x tokens per step / (mfu x peak x GPUs),
+    so logparse's MFU matches `mfu` only if its FLOPs count matches the reference. (`model` is what
+    the log prints: argument dumps and configs. The frameworks' own TFLOP/s figures follow each
+    framework's convention, via logparse.flops, as the frameworks compute them.)
+    """
 
     steps: int = 400
     gpus: int = 8
@@ -55,14 +65,23 @@ class Spec:
     recompute: str | None = None  # Megatron's recompute_granularity
     seed: int = 0
     start: datetime = field(default_factory=lambda: datetime(2024, 9, 3, 15, 52, 43, tzinfo=timezone.utc))
+    reference: Reference | None = None  # default: tests/reference_flops.py's entry for model, seq_len
+
+    def __post_init__(self) -> None:
+        if self.reference is None:
+            self.reference = lookup(self.model, self.seq_len)
+        elif self.reference.seq_len != self.seq_len:
+            raise ValueError(f"reference is for sequence length {self.reference.seq_len}, not {self.seq_len}")
 
     @property
     def params(self) -> float:
-        return params_from_dims(self.model) or 0.0
+        """N (no input embedding, LM head included), from the reference table."""
+        return float(self.reference.params)
 
     @property
     def flops_per_token(self) -> float:
-        return palm(ModelDims(**{**self.model.__dict__, "params": self.params}), self.seq_len).total
+        """The truth's training FLOPs per token, from the reference table."""
+        return float(self.reference.flops_per_token)
 
     @property
     def tokens_per_step(self) -> int:
@@ -95,6 +114,7 @@ def simulate(spec: Spec) -> tuple[list[StepTruth], dict[str, Any]]:
         crash, resume = spec.restart
         attempts = [range(1, crash + 1), range(resume + 1, spec.steps + 1)]
     out: list[StepTruth] = []
+    stable_step_time = spec.stable_step_time
     for a, steps in enumerate(attempts):
         for i, step in enumerate(steps):
             if a == 0:
@@ -112,7 +132,7 @@ def simulate(spec: Spec) -> tuple[list[StepTruth], dict[str, Any]]:
                 if d.start <= step < d.start + d.length:
                     speed *= d.factor
             noise = max(0.5, 1.0 + rng.gauss(0.0, spec.noise))
-            t = spec.stable_step_time / speed * noise
+            t = stable_step_time / speed * noise
             loss = 10.4 * math.exp(-step / 150) + 2.1 + rng.gauss(0, 0.01)
             out.append(StepTruth(step, t, speed, loss, a))
     dip_ranges = [(d.start, d.start + d.length - 1) for d in spec.dips]
