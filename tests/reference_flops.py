@@ -13,7 +13,7 @@ checked against are in tests/test_reference_flops.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -68,19 +68,9 @@ LLAMA2_7B_4096 = Reference(
 )
 assert LLAMA2_7B_4096.flops_per_token == 46_086_512_640
 
-LLAMA2_7B_8192 = Reference(
-    name="llama2-7b",
-    layers=32,
-    hidden=4096,
-    heads=32,
-    kv_heads=32,
-    ffn_hidden=11008,
-    vocab=32000,
-    experts=0,
-    topk=0,
+LLAMA2_7B_8192 = replace(
+    LLAMA2_7B_4096,
     seq_len=8192,
-    params=_L2_N,
-    total_params=_L2_TOTAL,
     # 39,644,061,696 + 12,884,901,888 = 52,528,963,584
     flops_per_token=6 * _L2_N + _attention_term(32, 32, 128, 8192),
 )
