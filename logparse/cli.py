@@ -231,7 +231,7 @@ def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
 @friendly
 def compare(runs: tuple[str, ...], x_axis: str, output: str, **kw: Any) -> None:
     """Plot runs side by side (log files or `analyze` output folders)."""
-    from .batch import compare_runs
+    from .compare import compare_runs
 
     table = compare_runs(list(runs), x_axis, output, _api_kwargs(kw))
     click.echo(table.to_string(index=False))
