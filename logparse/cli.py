@@ -224,18 +224,51 @@ def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
 @cli.command()
 @click.argument("runs", nargs=-1, required=True)
 @click.option(
-    "--x", "x_axis", type=click.Choice(["step", "tokens", "time"]), default="step", show_default=True
+    "--x",
+    "x_axis",
+    type=click.Choice(["step", "tokens", "time"]),
+    default="step",
+    show_default=True,
+    help="x axis: optimizer step, cumulative tokens (each run's own tokens per step) or wall time.",
 )
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    type=click.Choice(["mfu", "tokens_per_s_per_gpu", "step_time_s", "loss", "grad_norm", "lr"]),
+    help="A panel per metric (repeatable). Default: mfu and loss.",
+)
+@click.option(
+    "--smooth",
+    "smoothing",
+    type=click.FloatRange(0, 1, max_open=True),
+    default=0.6,
+    show_default=True,
+    help="TensorBoard's smoothing weight (debiased EMA); 0 draws the raw values.",
+)
+@click.option("--label", "labels", multiple=True, help="A run's label (repeatable, in RUN order).")
 @click.option("-o", "--output", type=click.Path(), default="compare.png", show_default=True)
 @analysis_options
 @friendly
-def compare(runs: tuple[str, ...], x_axis: str, output: str, **kw: Any) -> None:
-    """Plot runs side by side (log files or `analyze` output folders)."""
-    from .compare import compare_runs
+def compare(
+    runs: tuple[str, ...],
+    x_axis: str,
+    metrics: tuple[str, ...],
+    smoothing: float,
+    labels: tuple[str, ...],
+    output: str,
+    **kw: Any,
+) -> None:
+    """Plot runs together: logs, `analyze` folders, batch folders or their index.csv (its ok runs).
 
-    table = compare_runs(list(runs), x_axis, output, _api_kwargs(kw))
-    click.echo(table.to_string(index=False))
-    click.echo(f"wrote {output}")
+    Writes FILE.png and the table beside it as FILE.csv, and prints the table."""
+    from .compare import compare_runs, format_table
+
+    result = compare_runs(
+        list(runs), x_axis, output, _api_kwargs(kw), metrics=metrics, smoothing=smoothing, labels=labels
+    )
+    click.echo(format_table(result.table))
+    click.echo(f"wrote {result.png} and {result.csv}")
 
 
 def pd_isna(x: Any) -> bool:
