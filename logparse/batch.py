@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -313,7 +314,11 @@ def _run_dask(
             "--executor dask needs Dask's distributed scheduler: pip install 'logparse[dask]'"
         ) from None
     cluster = None
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
     if scheduler is None:
+        # a throwaway local cluster: its start-up and shut-down chatter is not the batch's output
+        quiet.setLevel(logging.ERROR)
         cluster = LocalCluster(
             n_workers=min(jobs, max(1, len(work))),
             threads_per_worker=1,
@@ -335,3 +340,4 @@ def _run_dask(
     finally:
         if cluster is not None:
             cluster.close()
+        quiet.setLevel(level)
