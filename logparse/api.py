@@ -11,8 +11,9 @@ Everything the CLI does is a call here, so a notebook gets the same answers:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -20,6 +21,7 @@ import regex
 
 from . import flops as flops_mod
 from .analysis import Analysis
+from .attempts import attempt_key
 from .crosscheck import cross_check
 from .errors import LogparseError, UnrecognisedLog
 from .facts import Options
@@ -58,18 +60,35 @@ def _sets(opts: Options) -> dict[str, PatternSet]:
     return load_sets(opts.pattern_dirs)
 
 
-def resolve(
-    path: str | os.PathLike[str], *, on_unmatched: Callable[[Record], None] | None = None, **options: Any
-) -> Run:
+LogPath = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+
+def _log_path(path: LogPath) -> str | list[str]:
+    """One file as a string; several (the attempts of one job, in the order they ran) as a list."""
+    if isinstance(path, (str, os.PathLike)):
+        return str(path)
+    paths = [str(p) for p in path]
+    if not paths:
+        raise LogparseError("no log file given")
+    return paths[0] if len(paths) == 1 else paths
+
+
+def _log_name(path: str | list[str]) -> str:
+    """A run's name: its file's, or for several attempts, their job's (train-0.log, train-1.log -> train)."""
+    return run_name(path) if isinstance(path, str) else run_name(attempt_key(Path(path[0]))[0])
+
+
+def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = None, **options: Any) -> Run:
     """Read and resolve a log: one row per optimizer step, every fact with its source.
-    `on_unmatched` is called with every line no pattern matched."""
+    `on_unmatched` is called with every line no pattern matched. A list of paths is read as one
+    stream: the attempts of one job (restarts), in the order they ran."""
     opts = _options(options)
-    path = str(path)
-    parsed = parse_log(path, _sets(opts), opts.format, on_unmatched=on_unmatched)
-    return resolve_run(parsed, opts, run_name(path))
+    log = _log_path(path)
+    parsed = parse_log(log, _sets(opts), opts.format, on_unmatched=on_unmatched)
+    return resolve_run(parsed, opts, _log_name(log))
 
 
-def parse(path: str | os.PathLike[str], **options: Any) -> pd.DataFrame:
+def parse(path: LogPath, **options: Any) -> pd.DataFrame:
     """The resolved step frame of a log (canonical columns), without hardware assumptions: every
     row of the file, every run and attempt in the order they ran (a step logged again by a later
     attempt keeps only its later row)."""
@@ -81,8 +100,9 @@ def file_rows(run: Run, segment: int | None = None) -> pd.DataFrame:
     return run.all_steps if segment is None and run.all_steps is not None else run.steps
 
 
-def analyze(path: str | os.PathLike[str], **options: Any) -> Analysis:
-    """The whole pipeline on one log: resolve, utilization, phases, the framework's own figures, summary."""
+def analyze(path: LogPath, **options: Any) -> Analysis:
+    """The whole pipeline on one log (or the attempts of one job, in the order they ran, as a list):
+    resolve, utilization, phases, the framework's own figures, summary."""
     opts = _options(options)
     run = resolve(path, **options)
     util = assess(run, opts)

@@ -34,6 +34,8 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except LogparseError as exc:
             _fail(str(exc))
+        except click.ClickException:  # usage errors: click's own message and exit 2
+            raise
         except KeyboardInterrupt:
             _fail("interrupted", 130)
         except MemoryError:
@@ -195,30 +197,81 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
 @click.argument("directory", type=click.Path())
 @analysis_options
 @click.option("--out", "out_dir", type=click.Path(), help="Output folder. Default: ./logparse-out/batch/.")
-@click.option("--jobs", type=int, default=1, show_default=True, help="Logs analyzed in parallel.")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), help="Runs analyzed at once. Default: the machine's cores."
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where runs are analyzed: processes here, or a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="A running Dask scheduler (tcp://host:8786) for --executor dask. Default: a local cluster.",
+)
+@click.option(
+    "--force", is_flag=True, help="Analyze every run again, even those unchanged since the last batch."
+)
+@click.option(
+    "--no-stitch",
+    "no_stitch",
+    is_flag=True,
+    help="Analyze each log on its own, not the attempts of one job (train-0.log, train-1.log) as one run.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print only the index (one record per run) on stdout.")
 @friendly
-def batch(directory: str, out_dir: str | None, jobs: int, **kw: Any) -> None:
-    """Analyze every log under DIRECTORY with the same defaults; write index.csv and a folder per run."""
+def batch(
+    directory: str,
+    out_dir: str | None,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    force: bool,
+    no_stitch: bool,
+    as_json: bool,
+    **kw: Any,
+) -> None:
+    """Analyze every run under DIRECTORY with the same defaults (a run folder's logparse.toml overrides
+    them); write index.csv, index.json and a folder per run. Exit 1 when any run failed."""
     from .batch import run_batch
 
+    if scheduler is not None and executor != "dask":
+        raise click.UsageError("--scheduler needs --executor dask")
     out = Path(out_dir) if out_dir else Path("logparse-out") / "batch"
 
     def bar(results, total):
         with click.progressbar(results, length=total, label="analyzing", file=sys.stderr) as items:
             yield from items
 
-    index = run_batch(directory, out, _api_kwargs(kw), jobs=max(1, jobs), progress=bar)
-    ok = index[index["status"] == "ok"]
-    for _, row in index.iterrows():
-        if row["status"] == "ok":
+    index = run_batch(
+        directory,
+        out,
+        _api_kwargs(kw),
+        jobs=jobs,
+        progress=bar if sys.stderr.isatty() else None,
+        executor=executor,
+        scheduler=scheduler,
+        force=force,
+        stitch=not no_stitch,
+    )
+    failed = index[index["status"] != "ok"]
+    if as_json:
+        click.echo(json.dumps(json.loads(index.to_json(orient="records")), indent=2))
+    else:
+        for _, row in index[index["status"] == "ok"].iterrows():
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
             click.echo(
                 f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {row['dips']} dips, "
-                f"{row['restarts']} restarts"
+                f"{row['restarts']} restarts{' (cached)' if row['cached'] else ''}"
             )
-        else:
-            click.echo(f"error  {row['run']}: {row['error']}")
-    click.echo(f"{len(ok)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
+        click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
+    for _, row in failed.iterrows():
+        click.echo(f"error: {row['run']}: {row['error']}", err=True)
+    if len(failed):
+        sys.exit(1)
 
 
 @cli.command()

@@ -5,7 +5,7 @@ Kept apart from the stages so that each can import them without importing anothe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -23,7 +23,7 @@ class Fact:
 
 @dataclass
 class Options:
-    """What the user said on the command line (None = not said)."""
+    """What the user said on the command line or in a run folder's logparse.toml (None = not said)."""
 
     gpus: int | None = None
     hw: str | None = None
@@ -52,3 +52,9 @@ class Options:
     window: str | None = None  # "A:B": report over steps A..B (the log's numbering), beside the stable phase
     last: int | None = None  # report over the last N steps
     skip: int | None = None  # report over every step after the first N
+    # where an option's value came from, when not the command line: {"gpus": "sidecar"}
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def source(self, name: str) -> str:
+        """The provenance of option `name` for the Facts made from it: cli unless said otherwise."""
+        return self.sources.get(name, "cli")

@@ -40,7 +40,7 @@ from .patterns import (
     detect,
     specificity_order,
 )
-from .reader import ReadStats, Record, read_records
+from .reader import ReadStats, Record, describe, read_records
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
@@ -58,7 +58,7 @@ class FactObservation:
 class ParsedLog:
     """Everything the log says, before any interpretation."""
 
-    path: str
+    path: str | list[str]  # several files: the attempts of one job, read as one stream
     formats: list[str]
     detection: Detection
     rows: pd.DataFrame  # step and progress lines
@@ -152,7 +152,7 @@ def _read_head(stream: Iterator[Record], head: list[Record], upto: int) -> None:
 
 
 def _detect(
-    path: str, sets: dict[str, PatternSet], forced_format: str | None, stats: ReadStats
+    path: str | list[str], sets: dict[str, PatternSet], forced_format: str | None, stats: ReadStats
 ) -> tuple[list[PatternSet], Detection, Iterator[Record]]:
     """The sets to apply, from the head of the file: further when the head leaves two sets close or offers
     only the generic reading, the whole file when the head shows nothing. Also returns the file's records
@@ -172,21 +172,22 @@ def _detect(
         chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
     if not chosen or detection is None:
         if stats.records == 0:
-            raise LogparseError(f"{path}: the file has no text lines")
+            raise LogparseError(f"{describe(path)}: the file has no text lines")
         raise UnrecognisedLog(
-            f"{path}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
-            f"run `logparse patterns explain {path}` to see its most common line shapes"
+            f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
+            f"run `logparse patterns explain {describe(path)}` to see its most common line shapes"
         )
     return chosen, detection, chain(head, stream)
 
 
 def parse_log(
-    path: str,
+    path: str | list[str],
     sets: dict[str, PatternSet],
     forced_format: str | None = None,
     on_unmatched: Callable[[Record], None] | None = None,
 ) -> ParsedLog:
-    """Read `path` once (twice when the head does not reveal the format) and collect its values."""
+    """Read `path` once (twice when the head does not reveal the format) and collect its values. A list of
+    paths is read as one stream (the attempts of one job, in the order they ran)."""
     stats = ReadStats()
     chosen, detection, records = _detect(path, sets, forced_format, stats)
 

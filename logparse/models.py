@@ -80,7 +80,7 @@ def all_params(d: ModelDims) -> float | None:
     return n + (0 if d.tied else d.hidden * d.vocab)
 
 
-def _active_params(given: float, dims: ModelDims, warnings: list[str]) -> Fact:
+def _active_params(given: float, dims: ModelDims, warnings: list[str], source: str = "cli") -> Fact:
     """N for an MoE model given --params: 6N must count the parameters a token uses (top-k routed and
     shared experts), which only the dims can tell apart from the total."""
     active = params_from_dims(dims)
@@ -91,7 +91,7 @@ def _active_params(given: float, dims: ModelDims, warnings: list[str]) -> Fact:
             "MoE --model preset"
         )
     if abs(given - active) / active <= 0.02:
-        return Fact(given, "cli")
+        return Fact(given, source)
     every = params_from_dims(dims, all_experts=True)
     warnings.append(
         f"--params {given:,.4g} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
@@ -154,7 +154,7 @@ def _dims_by_precedence(
     for field, (cli_name, log_name) in _FIELDS.items():
         cli_value = getattr(opts, cli_name) if cli_name else None
         if cli_value is not None:
-            chosen[field] = Fact(cli_value, "cli")
+            chosen[field] = Fact(cli_value, opts.source(cli_name))
         elif field in pre:
             chosen[field] = Fact(pre[field], "preset", opts.model or "")
         elif log_name in facts:
@@ -201,9 +201,9 @@ def _params(
     """N (without the input embedding): the command line's, the preset's, the framework's own, derived from
     the dims, or the log's total or trainable count with a warning."""
     if opts.params is not None and dims.moe:
-        return _active_params(float(opts.params), dims, warnings)
+        return _active_params(float(opts.params), dims, warnings, opts.source("params"))
     if opts.params is not None:
-        return Fact(float(opts.params), "cli")
+        return Fact(float(opts.params), opts.source("params"))
     if "params" in pre:
         return Fact(float(pre["params"]), "preset", opts.model or "")
     if "params" in facts and not pre:

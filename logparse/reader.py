@@ -14,7 +14,7 @@ import gzip
 import io
 import lzma
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -155,9 +155,19 @@ def _role_prefix(role: str) -> regex.Pattern:
     return regex.compile(r"\[" + regex.escape(role) + r"\d+\]:")
 
 
-def read_records(path: str, stats: ReadStats | None = None) -> Iterator[Record]:
-    """Yield the clean records of a log file; memory stays bounded whatever the file size."""
+def describe(path: str | Sequence[str]) -> str:
+    """A log's path for messages; several files (one stream) joined with +."""
+    return path if isinstance(path, str) else " + ".join(path)
+
+
+def read_records(path: str | Sequence[str], stats: ReadStats | None = None) -> Iterator[Record]:
+    """Yield the clean records of a log file; memory stays bounded whatever the file size. Several files
+    (the attempts of one job, in the order they ran) are read as one stream, line numbers continuing."""
     stats = stats if stats is not None else ReadStats()
+    if not isinstance(path, str):
+        for one in path:
+            yield from read_records(one, stats)
+        return
     fh = _open_binary(path)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     try:

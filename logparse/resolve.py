@@ -21,6 +21,7 @@ from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training
 from .errors import LogparseError
 from .facts import Fact, Options
 from .frame import ParsedLog
+from .reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
 
@@ -284,7 +285,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     rows = parsed.rows
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
         raise LogparseError(
-            f"{parsed.path}: recognised as {parsed.format}, but it has no training step lines "
+            f"{describe(parsed.path)}: recognised as {parsed.format}, but it has no training step lines "
             f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
             "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
         )
@@ -299,7 +300,9 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             "(a loss or memory line before the first step, or after the last); their values are not used"
         )
     if opts.grad_accum is not None:
-        stated = _cli_or_log("grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation")
+        stated = _cli_or_log(
+            "grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation", opts.source("grad_accum")
+        )
         facts["grad_accum"] = stated
     ga = _grad_accum(facts, steps)
     if ga is not None:
@@ -577,7 +580,7 @@ class Run:
     """A resolved run: one row per optimizer step and every fact with its provenance."""
 
     name: str
-    source: str
+    source: str | list[str]
     parsed: ParsedLog
     steps: pd.DataFrame
     facts: dict[str, Fact]
@@ -597,16 +600,16 @@ class Run:
 
 
 def _cli_or_log(
-    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str
+    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str, source: str = "cli"
 ) -> Fact | None:
     log = facts.get(name)
     if cli_value is not None:
+        said = "the command line" if source == "cli" else f"the {source}"
         if log is not None and log.value != cli_value:
             warnings.append(
-                f"{label}: the command line says {cli_value}, the log says {log.value} ({log.detail}); "
-                f"using the command line"
+                f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}"
             )
-        return Fact(cli_value, "cli")
+        return Fact(cli_value, source)
     return log
 
 
@@ -618,7 +621,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
                 f"--gpus {opts.gpus} disagrees with the log's world size {world.value} ({world.detail}); "
                 f"using --gpus {opts.gpus}: per-GPU throughput and MFU divide by it"
             )
-        return Fact(opts.gpus, "cli")
+        return Fact(opts.gpus, opts.source("gpus"))
     if world is not None:
         return Fact(int(world.value), "log", f"world size, {world.detail}")
     dp = facts.get("data_parallel_size")
@@ -661,14 +664,21 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     facts, warnings, steps = rs.facts, rs.warnings, rs.steps
 
     gpus = _resolve_gpus(opts, facts, warnings)
-    seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length")
+    seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
     if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
         seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
-    gbs = _cli_or_log("global_batch_size", opts.global_batch, facts, warnings, "global batch size")
+    gbs = _cli_or_log(
+        "global_batch_size",
+        opts.global_batch,
+        facts,
+        warnings,
+        "global batch size",
+        opts.source("global_batch"),
+    )
     if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
         gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
     if opts.target_tokens is not None:
-        facts["target_tokens"] = Fact(float(opts.target_tokens), "cli")
+        facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
     for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
         if fact is not None:
             facts[key] = fact

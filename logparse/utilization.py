@@ -128,7 +128,7 @@ def assess(run: Run, opts: Options) -> Utilization:
 
 def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
     if opts.dtype is not None:
-        return Fact(opts.dtype, "cli")
+        return Fact(opts.dtype, opts.source("dtype"))
     fp8 = facts.get("fp8")
     if fp8 is not None and str(fp8.value).lower() not in ("none", "false", "0", ""):
         return Fact("fp8", "log", f"fp8 recipe {fp8.value!r}, {fp8.detail}")
@@ -226,8 +226,8 @@ def _peak(opts: Options, dtype: str, warnings: list[str]) -> tuple[Fact | None, 
             peak = Fact(hardware.peak_tflops(device, dtype), "preset", f"{device.name} {dtype}")
             peak_source = device.source
     if opts.peak_tflops is not None:
-        peak = Fact(float(opts.peak_tflops), "cli")
-        peak_source = "--peak-tflops"
+        peak = Fact(float(opts.peak_tflops), opts.source("peak_tflops"))
+        peak_source = "--peak-tflops" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
         device_name = device_name or "custom"
     if peak is None:
         warnings.append(
