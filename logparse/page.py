@@ -234,7 +234,7 @@ def page_rows(out_dir: Path, index: pd.DataFrame) -> list[dict[str, Any]]:
                 "warnings": warnings if warnings is not None else (None if failed else len(texts)),
                 "warning_texts": "\n".join(texts),
                 "status": status,
-                "error": _text(r.get("error")) or ("failed" if failed else None),
+                "error": no_mfu_reason(out_dir, r) if failed else None,
             }
         )
     return rows
