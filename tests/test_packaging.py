@@ -1,5 +1,5 @@
 """The wheel ships the product and only the product: logparse/, its tables and pattern sets, the
-console script; not the tests' synthetic-log writers (tests/synth)."""
+console script, the index.html template; not the tests' synthetic-log writers (tests/synth)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,10 @@ def test_the_wheel_holds_logparse_its_data_and_no_test_tooling(tmp_path):
     # every module and table of the package, and nothing outside it
     expected = {p.relative_to(ROOT).as_posix() for p in (ROOT / "logparse").glob("*.py")}
     expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "logparse").glob("*.toml")}
+    expected |= {p.relative_to(ROOT).as_posix() for p in (ROOT / "logparse" / "templates").glob("*.j2")}
     assert {"logparse/cli.py", "logparse/hardware.toml", "logparse/models.toml"} <= expected
+    # the batch's index.html is rendered from a template that must ship with the code
+    assert "logparse/templates/index.html.j2" in expected
     # the user-facing patterns/ folder ships as logparse/builtin_patterns
     pattern_sets = {f"logparse/builtin_patterns/{p.name}" for p in (ROOT / "patterns").glob("*.toml")}
     assert "logparse/builtin_patterns/megatron.toml" in pattern_sets
