@@ -22,6 +22,7 @@ from . import __version__
 from .attempts import attempt_key, group_attempts
 from .errors import LogparseError
 from .naming import run_names
+from .page import write_page
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
@@ -281,6 +282,7 @@ def run_batch(
     index = index_frame(rows)
     index.to_csv(out / "index.csv", index=False)
     (out / "index.json").write_text(json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
+    write_page(out, index)  # leaderboard.png and index.html
     return index
 
 

@@ -10,8 +10,9 @@ from urllib.parse import unquote, urlsplit
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
-from logparse.batch import run_batch
+from logparse.cli import cli
 from logparse.page import LEADERBOARD_TOP, write_leaderboard, write_page
 from tests.conftest import SAMPLES
 
@@ -69,7 +70,7 @@ def parse(html: str) -> Page:
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
-    """Three sample logs and a broken one, through run_batch (hw h100), then write_page."""
+    """Three sample logs and a broken one, through `logparse batch --hw h100`."""
     tmp = tmp_path_factory.mktemp("page")
     runs = tmp / "runs"
     runs.mkdir()
@@ -77,10 +78,11 @@ def batch(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
         shutil.copy(SAMPLES / f"{name}.log", runs / f"{name}.log")
     (runs / "broken.log").write_text("not a training log\n")
     out = tmp / "out"
-    index = run_batch(runs, out, {"hw": "h100"})
-    written = write_page(out, index)
-    assert written == {"leaderboard": out / "leaderboard.png", "index_html": out / "index.html"}
-    return out, index
+    # through the command: batch writes the page itself, and exits 1 for the broken run after the others
+    res = CliRunner().invoke(cli, ["batch", str(runs), "--hw", "h100", "--jobs", "1", "--out", str(out)])
+    assert res.exit_code == 1 and "broken" in res.output
+    assert (out / "leaderboard.png").stat().st_size > 0 and (out / "index.html").stat().st_size > 0
+    return out, pd.read_csv(out / "index.csv")
 
 
 def local_target(out: Path, href: str) -> Path:
