@@ -341,6 +341,8 @@ def build_summary(analysis: Analysis) -> dict[str, Any]:
         "gpus_source": gpus.source if gpus else None,
         "hardware": {
             "name": util.hardware,
+            "name_source": util.hardware_name.source if util.hardware_name else None,
+            "name_detail": util.hardware_name.detail if util.hardware_name else None,
             "dtype": util.dtype.value,
             "dtype_source": util.dtype.source,
             "peak_tflops_per_gpu": util.peak_tflops.value if util.peak_tflops else None,
@@ -455,7 +457,8 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
         + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",
         f"  assumptions: {s['gpus'] or '?'} GPUs ({s['gpus_source'] or 'unknown'}); "
-        f"{hw['name'] or '?'} {hw['dtype']} ({hw['dtype_source']}) dense peak "
+        f"{hw['name'] or '?'}{' (named in the log)' if hw.get('name_source') == 'log' else ''} "
+        f"{hw['dtype']} ({hw['dtype_source']}) dense peak "
         f"{_fmt(hw['peak_tflops_per_gpu'], 'g')} TFLOPS/GPU; formula {s['formula'] or '?'} "
         f"{_fmt(s['flops_per_token'], '.3e')} FLOPs/token; seq len {s['model']['seq_len'] or '?'}; "
         f"recompute {s['recompute']}",

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
+from .devices import LISTED_FACTS, listed_gpus
 from .errors import LogparseError
 from .facts import Fact, Options
 from .frame import ParsedLog
@@ -72,7 +73,7 @@ def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
         last = observations[-1]
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
-        if len(distinct) > 1 and not name.startswith("final_"):
+        if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
             warnings.append(
                 f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
                 f"using the last, {last.value!r} (line {last.line})"
@@ -664,6 +665,13 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     facts, warnings, steps = rs.facts, rs.warnings, rs.steps
 
     gpus = _resolve_gpus(opts, facts, warnings)
+    if gpus is None:
+        gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
+        if gpus is not None:
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass --gpus if the job "
+                "spans more than one node"
+            )
     seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
     if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
         seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")

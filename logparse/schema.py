@@ -120,6 +120,9 @@ FACTS: dict[str, str] = {
     "final_loss": "end-of-run mean training loss",
     "total_flos": "framework's FLOP count for the run",
     "checkpoint_step": "iteration a checkpoint was loaded from",
+    "device_name": "the GPU/accelerator model as the log names it (torch.cuda.get_device_name, nvidia-smi)",
+    "listed_gpu_index": "the index of a GPU in a device listing (an nvidia-smi table row, `nvidia-smi -L`)",
+    "accelerator": "the kind of device the framework says it runs on (cuda, cpu, ...), naming no model",
 }
 
 EVENT_KINDS: dict[str, str] = {

@@ -13,7 +13,9 @@ impossible, when it is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,6 +23,7 @@ import regex
 
 from . import flops as flops_mod
 from . import hardware
+from .devices import accelerator_clue, log_device
 from .errors import LogparseError
 from .facts import Fact, Options
 from .flops import ModelDims
@@ -80,6 +83,7 @@ class Utilization:
     peak_source: str | None
     model: ModelDims
     model_facts: dict[str, Fact] = field(default_factory=dict)
+    hardware_name: Fact | None = None  # the device's name and where it comes from (cli or log)
 
     @property
     def peak(self) -> float | None:
@@ -108,7 +112,7 @@ def assess(run: Run, opts: Options) -> Utilization:
     reported = _reported_model_tflops(steps)
     formula = _formula(opts, dims, reported, warnings)
     fpt, hfpt, terms = _flops_per_token(formula, dims, run.value("seq_len"), recompute, opts, reported, steps)
-    peak, device_name, peak_source = _peak(opts, str(dtype.value), warnings)
+    peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
     _fill_columns(steps, formula, fpt, hfpt, reported, peak)
     _flag_impossible(steps, peak, str(dtype.value), warnings)
     return Utilization(
@@ -123,6 +127,7 @@ def assess(run: Run, opts: Options) -> Utilization:
         peak_source=peak_source,
         model=dims,
         model_facts=model_facts,
+        hardware_name=name,
     )
 
 
@@ -213,27 +218,48 @@ def _flops_per_token(
     return terms.total, flops_mod.hardware_flops_per_token(dims, int(seq), formula, recompute), terms
 
 
-def _peak(opts: Options, dtype: str, warnings: list[str]) -> tuple[Fact | None, str | None, str | None]:
-    """The dense peak per GPU, the device's name and where the peak comes from."""
+def _peak(
+    opts: Options, dtype: str, warnings: list[str], logged: Mapping[str, Sequence[Any]] | None = None
+) -> tuple[Fact | None, str | None, str | None, Fact | None]:
+    """The dense peak per GPU, the device's name, where the peak comes from and where the name comes
+    from: --hw / --peak-tflops, else the device the log names (`logged`: the parse's fact observations)."""
     peak: Fact | None = None
     device_name = peak_source = None
-    if opts.hw is not None:
-        device = hardware.lookup(opts.hw)
+    name: Fact | None = None
+    cli = opts.hw is not None or opts.peak_tflops is not None
+    from_log = log_device(logged or {}, [] if cli else warnings)
+    hw = opts.hw
+    if hw is None and opts.peak_tflops is None and from_log is not None:
+        hw, name = str(from_log.value), from_log
+    if hw is not None:
+        device = hardware.lookup(hw)
         device_name = device.name
+        if name is None:
+            name = Fact(device.name, "cli", f"--hw {hw}")
+            if from_log is not None and from_log.value != device.name:
+                warnings.append(f"--hw {hw} ({device.name}) but the log names {from_log.detail}; using --hw")
         if not device.verified:
             warnings.append(f"the {device.name} peak is unverified: {device.source}")
-        if opts.peak_tflops is None:
+        if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:
+            has = ", ".join(device.peak_tflops)
+            warnings.append(
+                f"the log's GPU {device.name} has no published dense {dtype} peak (it has: {has}): "
+                "pass --dtype, --hw or --peak-tflops to get MFU"
+            )
+        elif opts.peak_tflops is None:
             peak = Fact(hardware.peak_tflops(device, dtype), "preset", f"{device.name} {dtype}")
             peak_source = device.source
     if opts.peak_tflops is not None:
         peak = Fact(float(opts.peak_tflops), opts.source("peak_tflops"))
         peak_source = "--peak-tflops" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
         device_name = device_name or "custom"
-    if peak is None:
+        name = name or Fact(device_name, "cli", "--peak-tflops")
+    if peak is None and not (logged or {}).get("device_name"):  # else log_device or the dtype said why
         warnings.append(
             "the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU"
+            + accelerator_clue(logged or {})
         )
-    return peak, device_name, peak_source
+    return peak, device_name, peak_source, name
 
 
 def _fill_columns(

@@ -145,6 +145,8 @@ def test_provenance_of_every_assumption(write_log):
     assert s["gpus_source"] == "cli"
     assert s["hardware"] == {
         "name": "h100-sxm",
+        "name_source": "cli",
+        "name_detail": "--hw h100",
         "dtype": "bf16",
         "dtype_source": "log",
         "peak_tflops_per_gpu": 989.0,
