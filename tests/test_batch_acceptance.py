@@ -131,10 +131,15 @@ def test_a_second_run_is_served_from_the_cache(runs, first):
 
 def test_dask_gives_the_same_index(runs, first, tmp_path):
     pytest.importorskip("distributed")
-    _res, _out, index = first
+    local, _out, index = first
     out = tmp_path / "dask"
     res = _batch(runs, out, "--executor", "dask")
     assert res.exit_code == 1
+
+    def errors(output: str) -> list[str]:
+        return [line for line in output.splitlines() if line.startswith("error:")]
+
+    assert errors(res.output) == errors(local.output) != []
     dask = pd.read_csv(out / "index.csv").set_index("run")
     drop = ["out", "cached"]
     pd.testing.assert_frame_equal(dask.drop(columns=drop), index.drop(columns=drop))

@@ -211,26 +211,6 @@ def test_batch_stitches_the_attempts_of_a_job_unless_told_not_to(tmp_path):
     assert sorted(apart.index) == ["log", "log.txt.1"] and (apart["restarts"] == 0).all()
 
 
-def test_dask_executor_gives_the_local_index(tmp_path):
-    pytest.importorskip("distributed")
-    runs = tmp_path / "runs"
-    (runs / "a").mkdir(parents=True)
-    shutil.copy(MEGATRON, runs / "a" / "train.log")
-    (runs / "a" / "logparse.toml").write_text("gpus = 8\n")
-    split_at_restart(runs / "b", "train-0.log", "train-1.log")
-    (runs / "broken.log").write_text("not a training log\n")
-    local = batch(str(runs), "--hw", "h100", "--out", str(tmp_path / "local"))
-    dask = batch(str(runs), "--hw", "h100", "--out", str(tmp_path / "dask"), "--executor", "dask")
-    assert local.exit_code == dask.exit_code == 1
-    assert local.stderr == dask.stderr
-    a = pd.read_csv(tmp_path / "local" / "index.csv").drop(columns="out")
-    b = pd.read_csv(tmp_path / "dask" / "index.csv").drop(columns="out")
-    pd.testing.assert_frame_equal(a, b)
-    assert list(a["run"]) == ["a_train", "b_train", "broken"]
-    summary = json.loads((tmp_path / "dask" / "b_train" / "summary.json").read_text())
-    assert len(summary["restarts"]) == 1
-
-
 def test_scheduler_without_dask_is_a_usage_error(tmp_path):
     res = run_apart(["batch", str(tmp_path), "--scheduler", "tcp://localhost:8786"])
     assert res.exit_code == 2 and "--executor dask" in res.stderr
