@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -12,11 +13,27 @@ from typing import Any
 
 import click
 
-from . import __version__, api, hardware, pattern_schema, patterns
+from . import __version__, hardware
 from .errors import LogparseError
 from .flops import FORMULAS
 from .naming import run_names
-from .report import default_out_dir, steps_frame, text_summary, write_outputs
+
+
+class _Later:
+    """A module imported on first use: `logparse --help` and `logparse hw list` answer without loading
+    pandas, matplotlib or the pattern sets."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name, __package__), attr)
+
+
+api = _Later(".api")
+patterns = _Later(".patterns")
+pattern_schema = _Later(".pattern_schema")
+report = _Later(".report")
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -147,13 +164,13 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         analysis = api.analyze(log, **_api_kwargs(kw))
         if out_dir is None:
-            target = default_out_dir(name)
+            target = report.default_out_dir(name)
         else:
             target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
-        paths = write_outputs(analysis, target)
+        paths = report.write_outputs(analysis, target)
         summaries.append(analysis.summary)
         if not as_json:
-            click.echo(text_summary(analysis, paths))
+            click.echo(report.text_summary(analysis, paths))
     if as_json:
         click.echo(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2))
 
@@ -175,7 +192,7 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     file in the order they ran (--segment N: only that segment)."""
     kwargs = _api_kwargs(kw)
     run = api.resolve_listing_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
-    frame = steps_frame(api.file_rows(run, kwargs.get("segment")))
+    frame = report.steps_frame(api.file_rows(run, kwargs.get("segment")))
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)
         return

@@ -158,3 +158,42 @@ def test_one_way_to_name_runs(tmp_path):
         tmp_path / "solo.out",
     ]
     assert run_names(paths) == ["a_train", "b_x_train", "solo"]
+
+
+def test_the_cli_answers_help_without_loading_the_heavy_stages():
+    """`logparse --help` and `logparse hw list` load neither pandas nor matplotlib (nor the pattern sets);
+    `import logparse` does not load matplotlib. In a fresh interpreter, so nothing is imported already."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import logparse\n"
+        "assert 'matplotlib' not in sys.modules, 'import logparse'\n"
+        "from click.testing import CliRunner\n"
+        "from logparse.cli import cli\n"
+        "for argv in (['--help'], ['hw', 'list']):\n"
+        "    res = CliRunner().invoke(cli, argv)\n"
+        "    assert res.exit_code == 0, res.output\n"
+        "heavy = sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'logparse.api', 'logparse.patterns') if m in sys.modules)\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_api_names_stay_functions_when_their_submodules_are_imported():
+    import subprocess
+    import sys
+
+    code = (
+        "import logparse\n"
+        "from logparse.resolve import Run\n"  # the submodule logparse/resolve.py, imported first
+        "import logparse.api\n"
+        "assert callable(logparse.resolve) and callable(logparse.parse) and callable(logparse.analyze)\n"
+        "from logparse import resolve\n"
+        "assert resolve is logparse.api.resolve\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
