@@ -10,7 +10,6 @@ name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%``
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,7 @@ from typing import Any
 import regex
 
 from .errors import PatternError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .tomlfile import read_toml
 
 BUILTIN = Path(__file__).resolve().parent / "synonyms.toml"
 UNITS = ("time", "percent", "memory", "count")
@@ -231,12 +226,7 @@ def load(path: str | Path = BUILTIN) -> KeyMap:
         raise PatternError(f"{p}: cannot read the key map ({exc.strerror})") from None
     key = (str(p), stamp)
     if key not in _CACHE:
-        try:
-            with open(p, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise PatternError(f"{p}: not valid TOML ({exc})") from None
-        _CACHE[key] = parse(data, str(p))
+        _CACHE[key] = parse(read_toml(p, PatternError), str(p))
     return _CACHE[key]
 
 

@@ -38,11 +38,7 @@ from . import keymap as keymap_mod
 from . import pattern_schema
 from .errors import PatternError
 from .schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .tomlfile import read_toml
 
 REGEX_TIMEOUT_S = 0.25
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
@@ -677,14 +673,7 @@ def parse_pattern_set(data: dict[str, Any], source_file: str) -> PatternSet:
 
 def load_file(path: str | os.PathLike[str]) -> PatternSet:
     path = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise PatternError(f"{path}: not valid TOML ({exc})") from None
-    except OSError as exc:
-        raise PatternError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_pattern_set(data, path)
+    return parse_pattern_set(read_toml(path, PatternError), path)
 
 
 # --------------------------------------------------------------------------------------------

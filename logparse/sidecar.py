@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +10,7 @@ from .errors import LogparseError
 from .facts import Options
 from .flops import FORMULAS
 from .hardware import DTYPES
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .tomlfile import read_toml
 
 SIDECAR = "logparse.toml"
 
@@ -48,13 +43,7 @@ def find_sidecar(log_dir: str | os.PathLike[str], root: str | os.PathLike[str]) 
 def load_sidecar(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The options a logparse.toml sets, checked: an unknown key, a wrong type or a bad value is a
     LogparseError naming the file and the key."""
-    try:
-        with open(path, "rb") as fh:
-            table = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise LogparseError(f"{path}: not valid TOML ({exc})") from None
-    except OSError as exc:
-        raise LogparseError(f"{path}: cannot read ({exc.strerror})") from None
+    table = read_toml(path)
     out: dict[str, Any] = {}
     for key, value in table.items():
         out[key] = _checked(Path(path), key, value)

@@ -21,6 +21,7 @@ from logparse.schema import (
     VALUE_TYPES,
     scoped_name,
 )
+from logparse.tomlfile import read_toml
 
 SCHEMA = pattern_schema.schema()
 SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))
@@ -50,7 +51,7 @@ def test_the_schema_is_valid_json_schema_and_ships_in_the_package():
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_set_validates_against_the_schema(path):
-    data = patterns.tomllib.loads(path.read_text())
+    data = read_toml(path)
     errors = [e.message for e in Draft202012Validator(SCHEMA).iter_errors(data)]
     assert errors == []
 
