@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import logparse
@@ -160,12 +162,16 @@ def test_one_way_to_name_runs(tmp_path):
     assert run_names(paths) == ["a_train", "b_x_train", "solo"]
 
 
+def _in_a_fresh_interpreter(code: str) -> str:
+    """Run `code` in a new Python (nothing imported yet); it must succeed. Returns what it printed."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
 def test_the_cli_answers_help_without_loading_the_heavy_stages():
     """`logparse --help` and `logparse hw list` load neither pandas nor matplotlib (nor the pattern sets);
     `import logparse` does not load matplotlib. In a fresh interpreter, so nothing is imported already."""
-    import subprocess
-    import sys
-
     code = (
         "import sys\n"
         "import logparse\n"
@@ -178,15 +184,10 @@ def test_the_cli_answers_help_without_loading_the_heavy_stages():
         "heavy = sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'logparse.api', 'logparse.patterns') if m in sys.modules)\n"
         "print(heavy)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    assert _in_a_fresh_interpreter(code) == "[]"
 
 
 def test_the_api_names_stay_functions_when_their_submodules_are_imported():
-    import subprocess
-    import sys
-
     code = (
         "import logparse\n"
         "from logparse.resolve import Run\n"  # the submodule logparse/resolve.py, imported first
@@ -195,5 +196,4 @@ def test_the_api_names_stay_functions_when_their_submodules_are_imported():
         "from logparse import resolve\n"
         "assert resolve is logparse.api.resolve\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
+    _in_a_fresh_interpreter(code)
