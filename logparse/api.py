@@ -32,7 +32,7 @@ from .patterns import PatternSet, load_sets
 from .phases import detect_phases
 from .reader import Record
 from .report import build_summary
-from .resolve import Run, resolve_run
+from .resolve import Run, log_cadence, resolve_run
 from .utilization import assess, refusal
 from .window import numbering_basis
 from .window import select as select_window
@@ -110,7 +110,8 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     reported, notes = cross_check(run, util, phases)
     run.warnings.extend(notes)
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
-    window = select_window(run.steps, opts.window, opts.last, opts.skip)
+    every = log_cadence(run.steps, run.facts) or 1
+    window = select_window(run.steps, opts.window, opts.last, opts.skip, every)
     analysis = Analysis(run, phases, util, reported, window, basis)
     analysis.summary = build_summary(analysis)
     why = refusal(

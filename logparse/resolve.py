@@ -169,7 +169,7 @@ def split_segments(
 
     restarts: list[Restart] = []
     keep = pd.Series(True, index=steps.index)
-    cadence = _cadence(steps, facts)
+    cadence = log_cadence(steps, facts)
     for seg in range(1, len(cuts) + 1):
         if kinds[seg - 1] != "restart":
             continue
@@ -268,7 +268,8 @@ def _describe(
     return out
 
 
-def _cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
+def log_cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
+    """How many steps apart the log prints them: its stated log interval, else the typical gap."""
     if "log_interval" in facts and facts["log_interval"].value:
         return int(facts["log_interval"].value)
     d = steps.sort_values("line")["step"].diff()
@@ -516,7 +517,7 @@ def _step_span(steps: pd.DataFrame, facts: dict[str, Fact]) -> pd.Series:
     """How many optimizer steps each row stands for (its log interval)."""
     span = steps.groupby("segment")["step"].diff()
     first = steps.groupby("segment").head(1).index
-    cadence = _cadence(steps, facts) or 1
+    cadence = log_cadence(steps, facts) or 1
     for i in first:
         s = int(steps.at[i, "step"])
         span.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from .resolve import Run
+from .resolve import Run, log_cadence
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
@@ -72,8 +72,8 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
 
     # the last step the run plans: total - 1 when counting from 0; with a log interval above one the last
     # step may not be logged, so the run reached it when the next logged step would lie beyond it
-    cadence = int(steps["step"].diff().median()) if len(steps) > 2 else 1
-    reached = total is not None and last_step + max(cadence, 1) - 1 >= total - (1 if basis == 0 else 0)
+    every = log_cadence(steps, run.facts) or 1
+    reached = total is not None and last_step + every - 1 >= total - (1 if basis == 0 else 0)
     if reached:
         out.update(
             status="complete", detail=f"the last step {last_step} reaches the planned {total} ({total_from})"

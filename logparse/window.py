@@ -65,8 +65,11 @@ def parse_range(text: str) -> tuple[int | None, int | None]:
     return a, b
 
 
-def select(steps: pd.DataFrame, window: str | None, last: int | None, skip: int | None) -> Window | None:
-    """The rows of the window asked for, None when none was asked."""
+def select(
+    steps: pd.DataFrame, window: str | None, last: int | None, skip: int | None, every: int = 1
+) -> Window | None:
+    """The rows of the window asked for, None when none was asked. `every`: how many steps apart the log
+    prints them (resolve.log_cadence), to tell a missing step from the log's own interval."""
     asked = [x for x in (window, last, skip) if x is not None]
     if not asked:
         return None
@@ -81,9 +84,8 @@ def select(steps: pd.DataFrame, window: str | None, last: int | None, skip: int 
         rule = f"steps {lo}..{hi} (--window {window})"
         note = None
         # every step of the window logged, at the log's own cadence (dgxc's llmb-run: a missing one = incomplete)
-        cadence = max(int(logged.diff().median()), 1) if len(logged) > 2 else 1
         inside = rows["step"].to_numpy()
-        gaps = [int(a) for a, b in zip(inside[:-1], inside[1:], strict=True) if b - a > cadence]
+        gaps = [int(a) for a, b in zip(inside[:-1], inside[1:], strict=True) if b - a > every]
         if not (int(logged.min()) <= lo and int(logged.max()) >= hi):
             note = f"the window {lo}..{hi} is not complete: the log's steps run {int(logged.min())}..{int(logged.max())}"
         elif gaps:
