@@ -51,6 +51,8 @@ def _options(kwargs: dict[str, Any]) -> Options:
         raise LogparseError(f"--grad-accum must be at least 1 (got {opts.grad_accum})")
     if opts.target_tokens is not None and opts.target_tokens <= 0:
         raise LogparseError(f"--target-tokens must be positive (got {opts.target_tokens})")
+    if opts.jobs is not None and opts.jobs < 1:
+        raise LogparseError(f"--jobs must be at least 1 (got {opts.jobs})")
     if opts.seq_len is not None and opts.seq_len < 1:
         raise LogparseError(f"--seq-len must be at least 1 (got {opts.seq_len})")
     return opts
@@ -84,7 +86,8 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
     stream: the attempts of one job (restarts), in the order they ran."""
     opts = _options(options)
     log = _log_path(path)
-    parsed = parse_log(log, _sets(opts), opts.format, on_unmatched=on_unmatched)
+    jobs = opts.jobs if opts.jobs is not None else os.cpu_count() or 1
+    parsed = parse_log(log, _sets(opts), opts.format, on_unmatched=on_unmatched, jobs=jobs)
     return resolve_run(parsed, opts, _log_name(log))
 
 

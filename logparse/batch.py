@@ -188,7 +188,10 @@ def analyze_run(job: RunJob) -> dict[str, Any]:
         options = job.options
         if job.sidecar is not None:
             options = with_sidecar(options, load_sidecar(job.sidecar))
-        analysis = api.analyze(job.paths[0] if len(job.paths) == 1 else list(job.paths), **options)
+        # one process per run: the batch spreads runs over the cores, not one log's ranges
+        analysis = api.analyze(
+            job.paths[0] if len(job.paths) == 1 else list(job.paths), **{**options, "jobs": 1}
+        )
     except LogparseError as exc:
         row = {**row, "status": "error", "error": str(exc)}
     except Exception as exc:  # a bug on one file must not lose the others

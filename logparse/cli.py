@@ -139,6 +139,15 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def reading_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Options of the commands that read one log."""
+    return click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        help="Processes reading a large log (32 MB or more) at once. Default: the machine's cores.",
+    )(fn)
+
+
 def _api_kwargs(kw: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in kw.items() if k not in ("format_", "pattern_dirs")}
     out["format"] = kw.get("format_")
@@ -155,6 +164,7 @@ def cli() -> None:
 @cli.command()
 @click.argument("logs", nargs=-1, required=True)
 @analysis_options
+@reading_options
 @click.option("--out", "out_dir", type=click.Path(), help="Output folder. Default: ./logparse-out/<run>/.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
 @friendly
@@ -186,6 +196,7 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
     help="Write the lines no pattern matched, with their numbers, to this file.",
 )
 @analysis_options
+@reading_options
 @friendly
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
     """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the

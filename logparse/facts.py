@@ -52,6 +52,7 @@ class Options:
     window: str | None = None  # "A:B": report over steps A..B (the log's numbering), beside the stable phase
     last: int | None = None  # report over the last N steps
     skip: int | None = None  # report over every step after the first N
+    jobs: int | None = None  # processes reading a large log (None: one per core; chunks.py)
     # where an option's value came from, when not the command line: {"gpus": "sidecar"}
     sources: dict[str, str] = field(default_factory=dict)
 

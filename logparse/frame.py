@@ -25,13 +25,12 @@ from typing import Any
 
 import pandas as pd
 
+from . import chunks
+from .columns import Columns
 from .errors import LogparseError, UnrecognisedLog
+from .matcher import Matcher
 from .patterns import (
-    KEPT,
-    MAPPED,
     MAX_WRAP_PARTS,
-    PROBLEMS,
-    WINDOWED,
     Composition,
     Convention,
     Detection,
@@ -41,6 +40,7 @@ from .patterns import (
     specificity_order,
 )
 from .reader import ReadStats, Record, describe, read_records
+from .rows import prepare, step_row
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
@@ -185,136 +185,149 @@ def parse_log(
     sets: dict[str, PatternSet],
     forced_format: str | None = None,
     on_unmatched: Callable[[Record], None] | None = None,
+    jobs: int = 1,
+    chunk_bytes: int | None = None,
 ) -> ParsedLog:
     """Read `path` once (twice when the head does not reveal the format) and collect its values. A list of
-    paths is read as one stream (the attempts of one job, in the order they ran)."""
+    paths is read as one stream (the attempts of one job, in the order they ran).
+
+    With `jobs` > 1 a large uncompressed file is cut into byte ranges at line ends and read by that many
+    processes, a compressed one is decompressed here and its blocks read by them (chunks.py); the result is
+    the same as one pass. `chunk_bytes` sets the size of a range (tests use small ones to put records across
+    boundaries)."""
     stats = ReadStats()
     chosen, detection, records = _detect(path, sets, forced_format, stats)
+    matcher = Matcher(chosen)
+    asm = _Assembler(matcher, on_unmatched)
+    if jobs > 1 and chunks.worth_splitting(path, chunk_bytes):
+        stats = ReadStats()
+        items: Iterable[Any] = chunks.read_parallel(
+            path, matcher, stats, jobs=jobs, chunk_bytes=chunk_bytes, keep_unmatched=on_unmatched is not None
+        )
+    else:
+        items = ((rec, matcher.match(rec.text)) for rec in records)
+    for item in rejoin(items, matcher):
+        if isinstance(item, chunks.Bulk):
+            asm.take_bulk(item)
+        elif isinstance(item, chunks.Tally):
+            asm.counts["unmatched"] += item.unmatched
+        else:
+            asm.take(*item)
+    return asm.result(path, chosen, detection, sets, stats)
 
-    rows = _Columns()
-    events: list[dict[str, Any]] = []
-    facts: dict[str, list[FactObservation]] = {}
-    counts = {"matched": 0, "unmatched": 0, "malformed": 0}
-    interval: set[str] = set()
-    notes: dict[str, str] = {}
 
-    open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
-    last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
-    pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
-    step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (for attach = "step")
-    by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
-    wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
-    unattached = 0
-    aggregates: dict[str, str] = {}
-    windows: dict[str, dict[str, Any]] = {}
-    seen: set[str] = set()
-    rejoined = 0
-    keymap: dict[str, dict[str, str]] = {}
-    for rec, hit, fragments in _rejoin(records, chosen):
+class _Assembler:
+    """The rows, events and facts of a log, built record by record in file order."""
+
+    def __init__(self, matcher: Matcher, on_unmatched: Callable[[Record], None] | None) -> None:
+        self.matcher = matcher
+        self.on_unmatched = on_unmatched
+        self.rows = Columns()
+        self.events: list[dict[str, Any]] = []
+        self.facts: dict[str, list[FactObservation]] = {}
+        self.counts = {"matched": 0, "unmatched": 0, "malformed": 0}
+        self.interval: set[str] = set()
+        self.notes: dict[str, str] = {}
+        self.open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
+        self.last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
+        self.pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+        self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
+        self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
+        self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
+        self.unattached = 0
+        self.aggregates: dict[str, str] = {}
+        self.windows: dict[str, dict[str, Any]] = {}
+        self.seen: set[str] = set()
+        self.rejoined = 0
+        self.keymap: dict[str, dict[str, str]] = {}
+        self.track_steps = any(spec.attach == "step" for spec in matcher.specs)
+
+    def _first_sight(self, spec: LineSpec) -> None:
+        """What a pattern says about its numbers, noted once per pattern."""
+        pattern = spec.qualname
+        if pattern in self.seen:
+            return
+        self.seen.add(pattern)
+        if spec.note:
+            self.notes[pattern] = spec.note
+        self.aggregates.update(
+            {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
+        )
+        self.windows.update(
+            {
+                fs.column: {"window": fs.window, "smoothing": fs.smoothing or "mean", "alpha": fs.alpha}
+                for fs in spec.fields.values()
+                if fs.window is not None
+            }
+        )
+
+    def _note_keys(self, used: Iterable[tuple[str, str, str]]) -> None:
+        for what, key, column in used:
+            self.keymap.setdefault(what, {}).setdefault(key, column)
+
+    def take(self, rec: Record, hit: tuple[LineSpec, dict[str, Any]] | None, fragments: int) -> None:
+        """One record, with its match (None: unmatched) and the hard-wrapped fragments joined into it."""
         if hit is None:
-            counts["unmatched"] += 1
-            if on_unmatched is not None:
-                on_unmatched(rec)
-            continue
+            self.counts["unmatched"] += 1
+            if self.on_unmatched is not None:
+                self.on_unmatched(rec)
+            return
         spec, values = hit
-        counts["matched"] += 1 + fragments
-        rejoined += fragments
-        problems = values.pop(PROBLEMS, None)
-        windowed = values.pop(WINDOWED, None)
-        if MAPPED in values or KEPT in values:
-            group = "facts" if spec.kind in ("config", "summary") else "mapped"
-            for what, pairs in ((group, values.pop(MAPPED, ())), ("kept", values.pop(KEPT, ()))):
-                for key, column in pairs:
-                    keymap.setdefault(what, {}).setdefault(key, column)
+        self.counts["matched"] += 1 + fragments
+        self.rejoined += fragments
+        problems, windowed, used = prepare(spec, values)
+        self._note_keys(used)
         if problems:
-            counts["malformed"] += 1
-        pattern = f"{spec.set_name}.{spec.name}"
-        if pattern not in seen:  # what a pattern says about its numbers, noted once per pattern
-            seen.add(pattern)
-            if spec.note:
-                notes[pattern] = spec.note
-            aggregates.update(
-                {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
-            )
-            windows.update(
-                {
-                    fs.column: {"window": fs.window, "smoothing": fs.smoothing or "mean", "alpha": fs.alpha}
-                    for fs in spec.fields.values()
-                    if fs.window is not None
-                }
-            )
+            self.counts["malformed"] += 1
+        self._first_sight(spec)
+        pattern = spec.qualname
+        rows = self.rows
         if spec.continues is not None:
             # a line inside a multi-line record (Composer, OLMo): its values join the block's row
-            at = open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
+            at = self.open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
             if at is not None:
-                rows.update_block(at, {**values, **({"malformed": True} if problems else {})}, windowed)
-            continue
+                _update_block(rows, at, {**values, **({"malformed": True} if problems else {})}, windowed)
+            return
         if spec.attach == "previous":
-            at = last_step_row.get(rec.rank)
+            at = self.last_step_row.get(rec.rank)
             if at is None:
-                unattached += 1
+                self.unattached += 1
             else:
-                rows.update_row(at, {**values, **({"malformed": True} if problems else {})})
-            continue
+                for key, value in {**values, **({"malformed": True} if problems else {})}.items():
+                    rows.set(key, at, value)
+            return
+        sums: set[str] = set()
         if spec.attach is not None:
             sums = {fs.column for fs in spec.fields.values() if fs.aggregate == "sum"}
             if spec.overrides:
-                wins.update(fs.column for fs in spec.fields.values())
+                self.wins.update(fs.column for fs in spec.fields.values())
         if spec.attach == "step":
             # the line prints its own step number: join that step's record, printed before or after it
             number = values.pop("step", None)
             if problems:
                 values["malformed"] = True
-            at = step_row.get(number)
+            at = self.step_row.get(number)
             if at is not None:
-                rows.join_row(at, values, sums, wins if spec.overrides else set())
+                _join_row(rows, at, values, sums, self.wins if spec.overrides else set())
             else:
-                by_step[number] = _merge_held(by_step.get(number), values, sums)
-            continue
+                self.by_step[number] = _merge_held(self.by_step.get(number), values, sums)
+            return
         if spec.attach == "next":
-            held = pending.get(rec.rank)
+            held = self.pending.get(rec.rank)
             merged = _merge_held(held[1] if held else None, values, sums)
             if problems:
                 merged["malformed"] = True
-            pending[rec.rank] = (held[0] if held else rec.line, merged)
-            continue
+            self.pending[rec.rank] = (held[0] if held else rec.line, merged)
+            return
         if spec.kind in ("step", "progress"):
             if spec.interval:
-                interval.add(pattern)
-            row = {
-                "kind": spec.kind,
-                "pattern": pattern,
-                "line": rec.line,
-                "rank": rec.rank,
-                "host": rec.host,
-            }
-            if problems:
-                row["malformed"] = True
-            nonfinite = [k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v)]
-            if nonfinite:
-                row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
-            row.update(values)
-            if windowed:
-                row["windowed"] = ",".join(windowed)
-            held = pending.pop(rec.rank, None)
-            if held is not None and spec.kind == "step":
-                _join(row, held[1], aggregates, wins)
-            elif held is not None:
-                pending[rec.rank] = held
-            if spec.kind == "step" and values.get("step") in by_step:
-                _join(row, by_step.pop(values["step"]), aggregates, wins)
-            for one in _expand_lists(row, spec.list_columns):
-                open_blocks[(pattern, rec.rank)] = rows.n
-                if spec.kind == "step":
-                    last_step_row[rec.rank] = rows.n
-                    if "step" in one:
-                        step_row[one["step"]] = rows.n
-                rows.append(one)
+                self.interval.add(pattern)
+            self._add_row(step_row(rec, spec, values, problems, windowed), spec, rec.rank)
         elif spec.kind in ("config", "summary"):
             for name, value in values.items():
-                facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+                self.facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
             if spec.kind == "summary":  # the framework's end-of-training totals: it says the run finished
-                events.append(
+                self.events.append(
                     {
                         "event": "end",
                         "pattern": pattern,
@@ -332,81 +345,124 @@ def parse_log(
                 "text": rec.text[:200],
             }
             ev.update(values)
-            events.append(ev)
+            self.events.append(ev)
 
-    unattached += len(pending) + len(by_step)
-    lines = {
-        "total": stats.records,
-        "matched": counts["matched"],
-        "unmatched": counts["unmatched"],
-        "malformed": counts["malformed"],
-        "blank": stats.blank,
-        "physical": stats.physical_lines,
-        "overlong": stats.overlong,
-        "invalid_utf8_chars": stats.replaced_chars,
-        "unattached": unattached,  # attach lines with no step record to join (counted as matched)
-        "rejoined": rejoined,  # continuation records of hard-wrapped lines (counted as matched)
-    }
-    return ParsedLog(
-        path=path,
-        formats=_ranked_formats(chosen, detection),
-        detection=detection,
-        composition=composition((ps.name for ps in chosen), sets, detection.name),
-        conventions={ps.name: ps.reported for ps in chosen if ps.reported},
-        rows=rows.frame(),
-        events=pd.DataFrame(events),
-        facts=facts,
-        lines=lines,
-        interval_patterns=interval,
-        notes=notes,
-        aggregates=aggregates,
-        windows=windows,
-        keymap=keymap,
-    )
+    def _add_row(self, row: dict[str, Any], spec: LineSpec, rank: Any) -> None:
+        """A step or progress row, joined by the attached lines waiting for it."""
+        held = self.pending.pop(rank, None)
+        if held is not None and spec.kind == "step":
+            _join(row, held[1], self.aggregates, self.wins)
+        elif held is not None:
+            self.pending[rank] = held
+        if spec.kind == "step" and row.get("step") in self.by_step:
+            _join(row, self.by_step.pop(row["step"]), self.aggregates, self.wins)
+        for one in _expand_lists(row, spec.list_columns):
+            self.open_blocks[(spec.qualname, rank)] = self.rows.n
+            if spec.kind == "step":
+                self.last_step_row[rank] = self.rows.n
+                if "step" in one:
+                    self.step_row[one["step"]] = self.rows.n
+            self.rows.append(one)
+
+    def take_bulk(self, bulk: chunks.Bulk) -> None:
+        """Step rows read in another process, in file order: appended as they are when no attached line is
+        waiting for them, else row by row as `take` would."""
+        specs = [self.matcher.specs[i] for i in bulk.specs]
+        base = self.rows.n
+        self.counts["matched"] += bulk.n
+        self.counts["malformed"] += bulk.malformed
+        self._note_keys(bulk.keymap)
+        for spec in specs:
+            self._first_sight(spec)
+            if spec.interval:
+                self.interval.add(spec.qualname)
+        if self.pending or self.by_step:  # attached lines wait for these rows: join them one by one
+            by_name = {spec.qualname: spec for spec in specs}
+            for row in bulk.rows():
+                self._add_row(row, by_name[row["pattern"]], row["rank"])
+            return
+        for piece in bulk.pieces:
+            self.rows.extend(piece)
+        for (spec_index, rank), at in bulk.last_block.items():
+            self.open_blocks[(self.matcher.specs[spec_index].qualname, rank)] = base + at
+        for rank, at in bulk.last_step.items():
+            self.last_step_row[rank] = base + at
+        if self.track_steps:
+            for step, at in bulk.steps:
+                self.step_row[step] = base + at
+
+    def result(
+        self,
+        path: str | list[str],
+        chosen: list[PatternSet],
+        detection: Detection,
+        sets: dict[str, PatternSet],
+        stats: ReadStats,
+    ) -> ParsedLog:
+        self.unattached += len(self.pending) + len(self.by_step)
+        lines = {
+            "total": stats.records,
+            "matched": self.counts["matched"],
+            "unmatched": self.counts["unmatched"],
+            "malformed": self.counts["malformed"],
+            "blank": stats.blank,
+            "physical": stats.physical_lines,
+            "overlong": stats.overlong,
+            "invalid_utf8_chars": stats.replaced_chars,
+            "unattached": self.unattached,  # attach lines with no step record to join (counted as matched)
+            "rejoined": self.rejoined,  # continuation records of hard-wrapped lines (counted as matched)
+        }
+        return ParsedLog(
+            path=path,
+            formats=_ranked_formats(chosen, detection),
+            detection=detection,
+            composition=composition((ps.name for ps in chosen), sets, detection.name),
+            conventions={ps.name: ps.reported for ps in chosen if ps.reported},
+            rows=self.rows.frame(),
+            events=pd.DataFrame(self.events),
+            facts=self.facts,
+            lines=lines,
+            interval_patterns=self.interval,
+            notes=self.notes,
+            aggregates=self.aggregates,
+            windows=self.windows,
+            keymap=self.keymap,
+        )
 
 
-def _match(chosen: list[PatternSet], text: str) -> tuple[LineSpec, dict[str, Any]] | None:
-    for ps in chosen:
-        hit = ps.match(text)
-        if hit is not None:
-            return hit
-    return None
-
-
-def _rejoin(
-    records: Iterable[Record], chosen: list[PatternSet]
-) -> Iterator[tuple[Record, tuple[LineSpec, dict[str, Any]] | None, int]]:
+def rejoin(items: Iterable[Any], matcher: Matcher) -> Iterator[Any]:
     """(record, its match, fragments joined into it): hard-wrapped lines are put back together.
 
-    A record whose pattern declares ``complete`` and lacks it takes the next records that match no
-    pattern (same rank, at most MAX_WRAP_PARTS) until the join contains ``complete``; otherwise every
-    record is given back as it was read."""
-    it = iter(records)
-    queue: deque[tuple[Record, tuple[LineSpec, dict[str, Any]] | None]] = deque()
+    `items` are (record, match) pairs in file order, and between them, from a parallel read, rows read in
+    bulk and tallies of unmatched records (passed through: they are matched rows, or records no join can
+    reach, see chunks.py). A record whose pattern declares ``complete`` and lacks it takes the next records
+    that match no pattern (same rank, at most MAX_WRAP_PARTS) until the join contains ``complete``;
+    otherwise every record is given back as it was read."""
+    it = iter(items)
+    queue: deque[Any] = deque()
     while True:
-        if queue:
-            rec, hit = queue.popleft()
-        else:
-            rec = next(it, None)
-            if rec is None:
-                return
-            hit = _match(chosen, rec.text)
+        item = queue.popleft() if queue else next(it, None)
+        if item is None:
+            return
+        if not isinstance(item, tuple):
+            yield item
+            continue
+        rec, hit = item
         if hit is None or hit[0].complete is None or not hit[0].is_partial(rec.text):
             yield rec, hit, 0
             continue
         spec = hit[0]
         text = rec.text
-        taken: list[tuple[Record, tuple[LineSpec, dict[str, Any]] | None]] = []
+        taken: list[Any] = []
         joined = None
         while len(taken) < MAX_WRAP_PARTS:
             nxt = next(it, None)
             if nxt is None:
                 break
-            nhit = _match(chosen, nxt.text)
-            taken.append((nxt, nhit))
-            if nhit is not None or nxt.rank != rec.rank:
+            taken.append(nxt)
+            if not isinstance(nxt, tuple) or nxt[1] is not None or nxt[0].rank != rec.rank:
                 break
-            text, jhit = _joined(text, nxt.text, chosen)
+            text, jhit = _joined(text, nxt[0].text, matcher)
             if jhit is None or jhit[0] is not spec:
                 break
             if not spec.is_partial(text):
@@ -419,17 +475,15 @@ def _rejoin(
         queue.extend(taken)
 
 
-def _joined(
-    head: str, fragment: str, chosen: list[PatternSet]
-) -> tuple[str, tuple[LineSpec, dict[str, Any]] | None]:
+def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[LineSpec, dict[str, Any]] | None]:
     """A wrapped line's head and its next fragment: joined as they are (a wrap inside a token), or with
     one space when that reads more values (a wrap at a space, which the reader's rstrip removed)."""
     tight = head + fragment
-    hit = _match(chosen, tight)
+    hit = matcher.match(tight)
     if fragment[:1].isspace():
         return tight, hit
     spaced = head + " " + fragment
-    hit2 = _match(chosen, spaced)
+    hit2 = matcher.match(spaced)
     if hit2 is not None and (hit is None or len(hit2[1]) > len(hit[1])):
         return spaced, hit2
     return tight, hit
@@ -475,59 +529,26 @@ def _join(row: dict[str, Any], held: dict[str, Any], aggregates: dict[str, str],
             row[key] = row[key] + value
 
 
-class _Columns:
-    """Step rows stored column by column: a million rows of a dozen numbers stay small."""
+def _update_block(rows: Columns, index: int, values: dict[str, Any], windowed: list[str] | None) -> None:
+    """A block line's values into its row; a windowed average never replaces a value measured for the step
+    itself (Composer prints both time/secs_per_step and throughput/batches_per_sec)."""
+    marks = set(filter(None, (rows.get("windowed", index) or "").split(",")))
+    for key, value in values.items():
+        if windowed and key in windowed:
+            if rows.get(key, index) is not None and key not in marks:
+                continue
+            marks.add(key)
+        else:
+            marks.discard(key)
+        rows.set(key, index, value)
+    rows.set("windowed", index, ",".join(sorted(marks)) or None)
 
-    def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {}
-        self.n = 0
 
-    def _column(self, key: str) -> list[Any]:
-        """The column `key`, padded to the current row count."""
-        col = self.cols.get(key)
-        if col is None:
-            col = self.cols[key] = [None] * self.n
-        elif len(col) < self.n:
-            col.extend([None] * (self.n - len(col)))
-        return col
-
-    def append(self, row: dict[str, Any]) -> None:
-        for key, value in row.items():
-            self._column(key).append(value)
-        self.n += 1
-
-    def update_row(self, index: int, values: dict[str, Any]) -> None:
-        for key, value in values.items():
-            self._column(key)[index] = value
-
-    def update_block(self, index: int, values: dict[str, Any], windowed: list[str] | None) -> None:
-        """A block line's values into its row; a windowed average never replaces a value measured for
-        the step itself (Composer prints both time/secs_per_step and throughput/batches_per_sec)."""
-        marks_col = self._column("windowed")
-        marks = set(filter(None, (marks_col[index] or "").split(",")))
-        for key, value in values.items():
-            col = self._column(key)
-            if windowed and key in windowed:
-                if col[index] is not None and key not in marks:
-                    continue
-                marks.add(key)
-            else:
-                marks.discard(key)
-            col[index] = value
-        marks_col[index] = ",".join(sorted(marks)) or None
-
-    def join_row(self, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
-        """Fill a stored row where it has no value (replace `wins`, add `sums`)."""
-        for key, value in values.items():
-            col = self._column(key)
-            current = col[index] if index < len(col) else None
-            if current is None or key in wins:
-                col[index] = value
-            elif key in sums and value is not None:
-                col[index] = current + value
-
-    def frame(self) -> pd.DataFrame:
-        for col in self.cols.values():
-            if len(col) < self.n:
-                col.extend([None] * (self.n - len(col)))
-        return pd.DataFrame(self.cols)
+def _join_row(rows: Columns, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
+    """Fill a stored row where it has no value (replace `wins`, add `sums`)."""
+    for key, value in values.items():
+        current = rows.get(key, index)
+        if current is None or key in wins:
+            rows.set(key, index, value)
+        elif key in sums and value is not None:
+            rows.set(key, index, current + value)

@@ -26,9 +26,10 @@ from __future__ import annotations
 import math
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,10 @@ from .schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
 from .tomlfile import read_toml
 
 REGEX_TIMEOUT_S = 0.25
+# The shipped sets' regexes (reviewed, their samples tested) run without the time limit on lines up to this
+# long: the limit's clock costs more than the match itself (a third of a Megatron line's time). User sets and
+# longer lines keep it.
+TRUSTED_CHARS = 4096
 # Key under which LineSpec.match lists values that did not convert (the line is "malformed").
 PROBLEMS = "__problems__"
 # Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
@@ -84,6 +89,30 @@ def required_literals(pattern: str) -> tuple[str, ...] | None:
         return None
     found = _literals(list(parsed), c)
     return tuple(sorted(found)) if found and min(map(len, found)) >= 3 else None
+
+
+def required_prefix(pattern: str) -> str | None:
+    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
+    try:
+        if sys.version_info >= (3, 11):
+            import re._constants as c
+            import re._parser as p
+        else:  # pragma: no cover
+            import sre_constants as c
+            import sre_parse as p
+        parsed = list(p.parse(pattern))
+    except Exception:
+        return None
+    if not parsed or parsed[0] != (c.AT, c.AT_BEGINNING) and parsed[0] != (c.AT, c.AT_BEGINNING_STRING):
+        return None
+    if p.parse(pattern).state.flags & (c.SRE_FLAG_IGNORECASE | c.SRE_FLAG_MULTILINE):
+        return None
+    prefix = []
+    for op, av in parsed[1:]:
+        if op is not c.LITERAL:
+            break
+        prefix.append(chr(av))
+    return "".join(prefix) or None
 
 
 def _literals(items: list, c: Any) -> set[str] | None:
@@ -162,7 +191,7 @@ def to_timestamp(text: str) -> float:
     A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
     year NO_YEAR: good for the time between lines, not for the date."""
     t = text.strip().strip("[]").replace(",", ".")
-    if _NO_YEAR.match(t):
+    if t[4:5] == " " and _NO_YEAR.match(t):
         fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
         try:
             return datetime.strptime(f"{NO_YEAR}{t}", fmt).replace(tzinfo=timezone.utc).timestamp()
@@ -251,8 +280,28 @@ class FieldSpec:
     # a value that carries its unit ("12.3ms", "41%", "1.2GB"): time | percent | memory | count (keymap.py)
     units: str | None = None
 
+    @cached_property
+    def _fast(self) -> Callable[[str], Any] | None:
+        """A conversion for the common case (a plain number) that gives what `convert` gives, or raises
+        ValueError and leaves the case to `convert`; None when the field has no such case."""
+        if self.missing or self.units is not None or self.invert or self.list:
+            return None
+        scale, offset = self.scale, self.offset
+        if self.type == "float":
+            return lambda text: float(text) * scale + offset
+        if self.type == "int" and scale == 1.0:
+            whole = int(offset)
+            return lambda text: int(text) + whole
+        return None
+
     def convert(self, text: str) -> Any:
         """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
+        fast = self._fast
+        if fast is not None:
+            try:
+                return fast(text)
+            except ValueError:
+                pass
         if self.missing and text.strip().strip("'\"") in self.missing:
             return None
         if self.units is not None:
@@ -306,6 +355,7 @@ class LineSpec:
     event: str | None = None
     hint: str | None = None
     literals: tuple[str, ...] | None = None  # derived from the regex: one must occur in a matching line
+    prefix: str | None = None  # derived from the regex: the text a matching line starts with (`^  key ...`)
     interval: bool = False  # values are averages over the log interval (Megatron)
     note: str | None = None  # what a reader of the numbers must know (shown in the summary)
     continues: str | None = None  # a block line: its values join the last row of this [[line]]
@@ -321,6 +371,21 @@ class LineSpec:
     keymap: keymap_mod.KeyMap | None = None
     # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
     extra: str | None = None
+    trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
+
+    def _limit(self, text: str) -> float | None:
+        return None if len(text) <= self.trusted_chars else REGEX_TIMEOUT_S
+
+    @property
+    def qualname(self) -> str:
+        """The pattern's name in rows and messages: <set>.<line>."""
+        return f"{self.set_name}.{self.name}"
+
+    def needles(self) -> tuple[str, ...]:
+        """Text of which a matching line must hold one (the hint, else the literals); () when unknown."""
+        if self.hint is not None:
+            return (self.hint,)
+        return self.literals or ()
 
     def match(self, text: str) -> dict[str, Any] | None:
         """Return the canonical values of `text`, {} when it matches without values, None when not.
@@ -332,7 +397,7 @@ class LineSpec:
         if self.literals is not None and not any(lit in text for lit in self.literals):
             return None
         try:
-            m = self.regex.search(text, timeout=REGEX_TIMEOUT_S)
+            m = self.regex.search(text, timeout=self._limit(text))
         except TimeoutError:
             raise PatternError(
                 f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
@@ -346,8 +411,8 @@ class LineSpec:
             raw.append((groups["key"].strip(), groups["value"]))
         if self.pairs is not None:
             try:
-                ki, vi = self.pairs.groupindex["key"] - 1, self.pairs.groupindex["value"] - 1
-                for found in self.pairs.findall(text, timeout=REGEX_TIMEOUT_S):
+                ki, vi = self._pair_groups
+                for found in self.pairs.findall(text, timeout=self._limit(text)):
                     raw.append((found[ki].strip(), found[vi]))
             except TimeoutError:
                 raise PatternError(
@@ -375,12 +440,18 @@ class LineSpec:
             values["memory_gib"] = values["memory_max_allocated_gib"]  # memory_gib is the peak allocated
         return values
 
+    @cached_property
+    def _pair_groups(self) -> tuple[int, int]:
+        """Where `pairs.findall` puts the key and the value in each tuple it returns."""
+        assert self.pairs is not None
+        return self.pairs.groupindex["key"] - 1, self.pairs.groupindex["value"] - 1
+
     def is_partial(self, text: str) -> bool:
         """True when the line lacks what a whole line of this pattern contains (it may be hard-wrapped)."""
         if self.complete is None:
             return False
         try:
-            return self.complete.search(text, timeout=REGEX_TIMEOUT_S) is None
+            return self.complete.search(text, timeout=self._limit(text)) is None
         except TimeoutError:
             raise PatternError(
                 f"{self.source_file}: the complete regex of {self.set_name}.{self.name} took too long; fix it"
@@ -613,6 +684,7 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
         event=ld.get("event"),
         hint=ld.get("hint"),
         literals=required_literals(ld["regex"]),
+        prefix=required_prefix(ld["regex"]),
         interval=ld.get("interval", False),
         note=ld.get("note"),
         continues=continues,
@@ -763,9 +835,14 @@ def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dic
 
 def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
     sets: dict[str, PatternSet] = {}
+    shipped = shipped_dir().resolve()
     for d in dirs:
+        trusted = d.resolve() == shipped
         for path in sorted(d.glob("*.toml")):
             ps = load_file(path)
+            if trusted:
+                for spec in ps.lines:
+                    spec.trusted_chars = TRUSTED_CHARS
             if check_samples:
                 problems = sample_failures(ps)
                 if problems:

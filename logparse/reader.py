@@ -14,9 +14,11 @@ import gzip
 import io
 import lzma
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -38,6 +40,8 @@ _ANSI = regex.compile(
 )
 # Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
 _ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
+# What every remnant contains ("[" digits/semicolons "m"): a cheap test before the exact substitution.
+_MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
 _RANK_PREFIX = regex.compile(
     r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:"
 )  # torchrun --tee: [default3]:, [rank0]:
@@ -48,9 +52,8 @@ _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpir
 _HOST_PREFIX = regex.compile(r"^([A-Za-z0-9][\w.-]*\d[\w.-]*): (?=[\[{\s])")
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One clean text record of the log."""
+class Record(NamedTuple):
+    """One clean text record of the log (a tuple: made for every line, it must be cheap)."""
 
     line: int  # 1-based physical line number in the (decompressed) file
     text: str
@@ -122,11 +125,14 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
     """
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if "m" in text and "[" in text:
+    if "[" in text and _MAYBE_REMNANT.search(text):
         text = _ANSI_REMNANT.sub("", text)
     rank: int | None = None
     host: str | None = None
     role: str | None = None
+    first = text[:1]
+    if not (first == "[" or first.isdigit() or (first.isalnum() and ": " in text)):
+        return [(text.rstrip(), None, None)]  # no launcher prefix can start here
     for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
         m = _RANK_PREFIX.match(text)
         if m:
@@ -168,52 +174,69 @@ def read_records(path: str | Sequence[str], stats: ReadStats | None = None) -> I
         for one in path:
             yield from read_records(one, stats)
         return
-    fh = _open_binary(path)
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    fh, first = open_checked(path)
     try:
-        try:
-            first = fh.read(CHUNK_BYTES)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise LogparseError(f"{path}: cannot decompress ({exc})") from None
-        if not first:
-            raise LogparseError(f"{path}: the file is empty")
-        if _looks_binary(first[:8192]):
-            raise LogparseError(f"{path}: looks like a binary file, not a text log")
-        pending = ""
-        skipping = False  # inside an over-long line, discarding until its newline
-        continued = False  # part of the current physical line was already emitted (long tqdm lines)
-        chunk: bytes | None = first
-        while chunk:
-            text = decoder.decode(chunk)
-            stats.replaced_chars += text.count("\ufffd")
-            parts = (pending + text).split("\n") if not skipping else text.split("\n")
-            if skipping:
-                if len(parts) == 1:
-                    chunk = _read(fh, path)
-                    continue
-                skipping = False
-                parts = parts[1:]
-                pending = ""
-            pending = parts.pop()
-            for physical in parts:
-                yield from _split_physical(physical, stats, continued)
-                continued = False
-            if len(pending) > MAX_RECORD_CHARS and "\r" in pending:
-                # a progress bar redrawn with \r for hours is one physical line: emit its finished redraws
-                done, _, pending = pending.rpartition("\r")
-                yield from _segments(done.split("\r"), stats.physical_lines + 1, stats)
-                continued = True
-            if len(pending) > MAX_RECORD_CHARS:
-                stats.overlong += 1
-                yield from _split_physical(pending[:MATCH_CHARS], stats)
-                pending = ""
-                skipping = True
-            chunk = _read(fh, path)
-        tail = pending + decoder.decode(b"", final=True)
-        if (tail or continued) and not skipping:
-            yield from _split_physical(tail, stats, continued)
+        yield from stream_records(fh, path, stats, first)
     finally:
         fh.close()
+
+
+def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes]:
+    """The file opened for reading (decompressing), with its first bytes read: refused with one line when
+    it is missing, empty, binary or cannot be decompressed."""
+    fh = _open_binary(path)
+    try:
+        first = fh.read(CHUNK_BYTES)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        fh.close()
+        raise LogparseError(f"{path}: cannot decompress ({exc})") from None
+    if not first:
+        fh.close()
+        raise LogparseError(f"{path}: the file is empty")
+    if _looks_binary(first[:8192]):
+        fh.close()
+        raise LogparseError(f"{path}: looks like a binary file, not a text log")
+    return fh, first
+
+
+def stream_records(
+    fh: io.BufferedIOBase, path: str, stats: ReadStats, first: bytes | None = None
+) -> Iterator[Record]:
+    """The records of a binary stream of whole lines (a file, or a byte range of one cut at a line end)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    skipping = False  # inside an over-long line, discarding until its newline
+    continued = False  # part of the current physical line was already emitted (long tqdm lines)
+    chunk: bytes | None = first if first is not None else _read(fh, path)
+    while chunk:
+        text = decoder.decode(chunk)
+        stats.replaced_chars += text.count("\ufffd")
+        parts = (pending + text).split("\n") if not skipping else text.split("\n")
+        if skipping:
+            if len(parts) == 1:
+                chunk = _read(fh, path)
+                continue
+            skipping = False
+            parts = parts[1:]
+            pending = ""
+        pending = parts.pop()
+        for physical in parts:
+            yield from _split_physical(physical, stats, continued)
+            continued = False
+        if len(pending) > MAX_RECORD_CHARS and "\r" in pending:
+            # a progress bar redrawn with \r for hours is one physical line: emit its finished redraws
+            done, _, pending = pending.rpartition("\r")
+            yield from _segments(done.split("\r"), stats.physical_lines + 1, stats)
+            continued = True
+        if len(pending) > MAX_RECORD_CHARS:
+            stats.overlong += 1
+            yield from _split_physical(pending[:MATCH_CHARS], stats)
+            pending = ""
+            skipping = True
+        chunk = _read(fh, path)
+    tail = pending + decoder.decode(b"", final=True)
+    if (tail or continued) and not skipping:
+        yield from _split_physical(tail, stats, continued)
 
 
 def _read(fh: io.BufferedIOBase, path: str) -> bytes:

@@ -1,0 +1,299 @@
+"""Chunks: read a large log with several processes, and give the frame what one pass would have given it.
+
+An uncompressed file is cut into byte ranges; each worker moves its range's ends to line ends (a range
+starts after the first newline at or after its start, and ends after the first newline at or after its
+end), so every line belongs to exactly one range. A compressed file is decompressed here and cut into
+blocks at line ends, which the workers read. Either way a worker runs the same reader (``stream_records``)
+and the same matcher a single pass runs, over whole lines, so records, line numbers (counted per range and
+offset here) and matches are the same.
+
+What the workers send back, in file order:
+
+- records, with their match (a pattern index and its values), as (line, text, rank, host, index, values);
+- ``Bulk``: a run of step rows that only later lines can change (no attach, no block, no list; not a
+  possibly hard-wrapped line), already made into rows and frozen into typed columns (columns.py). Most of a
+  big log is such runs, and neither their rows nor the frame's columns cost the parent a Python call each;
+- ``Tally``: how many records matched nothing. A record that matched nothing is sent itself when something
+  may still need it: when unmatched records are being listed, among the first MAX_WRAP_PARTS records of a
+  range, and among the MAX_WRAP_PARTS records after a line that may have been hard-wrapped (the frame
+  rejoins such a line with the unmatched records after it, across a range's end too).
+
+The frame applies everything in order with the code a single pass uses (frame._Assembler); the tests
+compare the two on every sample log and on ranges cut through wrapped lines, progress-bar redraws and
+rank-prefixed lines.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .columns import Columns, Piece
+from .matcher import Matcher
+from .patterns import MAX_WRAP_PARTS, LineSpec
+from .reader import ReadStats, Record, open_checked, stream_records
+from .rows import bulkable, prepare, step_row
+
+PARALLEL_MIN_BYTES = 32 << 20  # a smaller file is read in one pass: starting processes costs more
+CHUNK_BYTES = 16 << 20  # the bytes of one range
+BULK_MIN = 16  # shorter runs of step rows are sent as records
+
+
+@dataclass
+class Tally:
+    """Records of a range that matched nothing and that no later step needs."""
+
+    unmatched: int
+
+
+@dataclass
+class Bulk:
+    """A run of step rows, frozen into typed columns, and what the frame's bookkeeping needs of them."""
+
+    pieces: list[Piece]
+    n: int
+    specs: list[int]  # indices (Matcher.specs) of the run's patterns, in order of first appearance
+    malformed: int
+    keymap: list[tuple[str, str, str]]  # (group, printed key, column), first use of each key first
+    last_block: dict[tuple[int, Any], int]  # (pattern index, rank) -> its last row in the run
+    last_step: dict[Any, int]  # rank -> its last step row in the run
+    steps: list[tuple[Any, int]] = field(default_factory=list)  # (step, row): when attach = "step" is used
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The run's rows as the dicts a single pass builds (None values are absent, as there)."""
+        base = ("kind", "pattern", "line", "rank", "host")
+        for piece in self.pieces:
+            cols = {key: piece.column(key).values() for key in piece.cols}
+            for i in range(piece.n):
+                yield {k: v[i] for k, v in cols.items() if v[i] is not None or k in base}
+
+
+def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
+    """Whether reading in parallel pays: a file of PARALLEL_MIN_BYTES or more (any size when a chunk size is
+    given), on a system that can fork."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    paths = [path] if isinstance(path, str) else list(path)
+    try:
+        size = sum(os.path.getsize(p) for p in paths)
+    except OSError:
+        return False
+    return chunk_bytes is not None or size >= PARALLEL_MIN_BYTES
+
+
+def read_parallel(
+    path: str | Sequence[str],
+    matcher: Matcher,
+    stats: ReadStats,
+    jobs: int,
+    chunk_bytes: int | None = None,
+    keep_unmatched: bool = False,
+) -> Iterator[Any]:
+    """The items of `path` (records with their match, Bulk runs, Tally counts) in file order, read by `jobs`
+    processes; `stats` is filled as the items are taken."""
+    global _CONTEXT
+    _CONTEXT = (matcher, keep_unmatched)  # inherited by the workers, which are forked
+    size = chunk_bytes or CHUNK_BYTES
+    paths = [path] if isinstance(path, str) else list(path)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        running: deque[Future] = deque()
+        for task in _tasks(paths, size):
+            running.append(pool.submit(_read_task, task))
+            while len(running) > 2 * jobs:
+                yield from _absorb(running.popleft().result(), matcher, stats)
+        while running:
+            yield from _absorb(running.popleft().result(), matcher, stats)
+
+
+def _tasks(paths: list[str], size: int) -> Iterator[tuple[str, int, int, bytes | None]]:
+    """(path, start, end, None) for ranges of a plain file; (path, 0, 0, block) for blocks of a compressed one."""
+    for path in paths:
+        fh, first = open_checked(path)
+        try:
+            if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
+                total = os.fstat(fh.fileno()).st_size
+                for start in range(0, total, size):
+                    yield path, start, min(start + size, total), None
+                continue
+            block = first
+            while block:
+                more = fh.read(size)
+                if more:
+                    cut = more.rfind(b"\n") + 1
+                    if cut == 0:  # no line end yet: keep reading
+                        block += more
+                        continue
+                    yield path, 0, 0, block + more[:cut]
+                    block = more[cut:]
+                else:
+                    yield path, 0, 0, block
+                    block = b""
+        finally:
+            fh.close()
+
+
+def _absorb(result: tuple[ReadStats, list[Any]], matcher: Matcher, stats: ReadStats) -> Iterator[Any]:
+    """A range's items with line numbers made absolute, its counts added to `stats`."""
+    part, items = result
+    offset = stats.physical_lines
+    stats.physical_lines += part.physical_lines
+    stats.records += part.records
+    stats.blank += part.blank
+    stats.overlong += part.overlong
+    stats.replaced_chars += part.replaced_chars
+    specs = matcher.specs
+    for item in items:
+        if isinstance(item, tuple):
+            line, text, rank, host, index, values = item
+            rec = Record(line + offset, text, rank, host)
+            yield rec, (specs[index], values) if index >= 0 else None
+        else:
+            if isinstance(item, Bulk) and offset:
+                for piece in item.pieces:
+                    piece.cols["line"].data += offset
+            yield item
+
+
+# ------------------------------------------------------------------------------------------------------
+# the worker
+
+_CONTEXT: tuple[Matcher, bool] | None = None
+
+
+class _Range(io.RawIOBase):
+    """The whole lines of bytes [start, end) of a file: from the line after the first newline at or after
+    `start` - 1 (from 0 when start is 0) to the first newline at or after `end` - 1."""
+
+    def __init__(self, path: str, start: int, end: int) -> None:
+        self.fh = open(path, "rb")  # noqa: SIM115 - closed by close()
+        self.start = _line_end(self.fh, start - 1) if start > 0 else 0
+        self.stop = _line_end(self.fh, end - 1)
+        self.fh.seek(self.start)
+        self.left = max(0, self.stop - self.start)
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        data = self.fh.read(n)
+        self.left -= len(data)
+        return data
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def _line_end(fh: io.BufferedReader, at: int) -> int:
+    """The offset just after the first newline at or after `at` (the file's size when there is none)."""
+    fh.seek(at)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return fh.tell()
+        i = block.find(b"\n")
+        if i >= 0:
+            return fh.tell() - len(block) + i + 1
+
+
+def _read_task(task: tuple[str, int, int, bytes | None]) -> tuple[ReadStats, list[Any]]:
+    path, start, end, block = task
+    assert _CONTEXT is not None
+    matcher, keep = _CONTEXT
+    stats = ReadStats()
+    fh: io.RawIOBase = io.BytesIO(block) if block is not None else _Range(path, start, end)
+    try:
+        return stats, _items(stream_records(fh, path, stats), matcher, keep)  # type: ignore[arg-type]
+    finally:
+        fh.close()
+
+
+def _items(records: Iterator[Record], matcher: Matcher, keep: bool) -> list[Any]:
+    out: list[Any] = []
+    run = _Run(matcher, out)
+    since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
+    unmatched = 0
+    for n, rec in enumerate(records, 1):
+        hit = matcher.match(rec.text)
+        since_partial += 1
+        if hit is None:
+            if keep or n <= MAX_WRAP_PARTS or since_partial <= MAX_WRAP_PARTS:
+                run.flush()
+                out.append((rec.line, rec.text, rec.rank, rec.host, -1, None))
+            else:
+                unmatched += 1
+            continue
+        spec, values = hit
+        index = matcher.index[id(spec)]
+        partial = spec.complete is not None and spec.is_partial(rec.text)
+        if partial:
+            since_partial = 0
+        elif run.takes(spec):
+            run.add(rec, spec, index, values)
+            continue
+        run.flush()
+        out.append((rec.line, rec.text, rec.rank, rec.host, index, values))
+    run.flush()
+    if unmatched:
+        out.append(Tally(unmatched))
+    return out
+
+
+class _Run:
+    """Consecutive step rows of a range, sent as records when few, else as one Bulk."""
+
+    def __init__(self, matcher: Matcher, out: list[Any]) -> None:
+        self.out = out
+        self.track_steps = any(spec.attach == "step" for spec in matcher.specs)
+        self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
+
+    @staticmethod
+    def takes(spec: LineSpec) -> bool:
+        return bulkable(spec)
+
+    def add(self, rec: Record, spec: LineSpec, index: int, values: dict[str, Any]) -> None:
+        self.held.append((rec, spec, index, values))
+
+    def flush(self) -> None:
+        held, self.held = self.held, []
+        if len(held) < BULK_MIN:
+            self.out.extend((r.line, r.text, r.rank, r.host, i, v) for r, _, i, v in held)
+        elif held:
+            self.out.append(self._bulk(held))
+
+    def _bulk(self, held: list[tuple[Record, LineSpec, int, dict[str, Any]]]) -> Bulk:
+        cols = Columns()
+        specs: dict[int, None] = {}
+        malformed = 0
+        keymap: dict[tuple[str, str], str] = {}
+        last_block: dict[tuple[int, Any], int] = {}
+        last_step: dict[Any, int] = {}
+        steps: list[tuple[Any, int]] = []
+        for at, (rec, spec, index, values) in enumerate(held):
+            specs.setdefault(index)
+            problems, windowed, used = prepare(spec, values)
+            for what, key, column in used:
+                keymap.setdefault((what, key), column)
+            malformed += bool(problems)
+            row = step_row(rec, spec, values, problems, windowed)
+            last_block[(index, rec.rank)] = at
+            if spec.kind == "step":
+                last_step[rec.rank] = at
+                if self.track_steps and "step" in row:
+                    steps.append((row["step"], at))
+            cols.append(row)
+        return Bulk(
+            pieces=cols.pieces_all(),
+            n=len(held),
+            specs=list(specs),
+            malformed=malformed,
+            keymap=[(what, key, column) for (what, key), column in keymap.items()],
+            last_block=last_block,
+            last_step=last_step,
+            steps=steps,
+        )

@@ -1,0 +1,234 @@
+"""Columns: step rows stored column by column, frozen into typed numpy arrays as they grow.
+
+A million rows of a dozen numbers kept as Python lists cost ~30 bytes a value, and turning those lists into a
+DataFrame costs seconds (pandas infers each column's type value by value). So rows go into short Python lists
+(the *live* tail, where later lines still fill in values: a block's continuation, an attached line) and every
+FREEZE_ROWS rows the tail is frozen into a *piece*: per column, the set of Python types it holds and a typed
+array: int64 for whole numbers, float64 (with a mask of the None values) for numbers, a list for anything else.
+Pieces frozen in another process (a chunk parsed in parallel, see chunks.py) are appended as they are.
+
+The final frame gives each column the dtype pandas infers from the same values in one list: int64 for whole
+numbers, float64 when numbers mix with floats or None, bool for booleans, and whatever pandas makes of the
+Python values otherwise. So a frame does not depend on how its rows were cut into pieces; the tests compare the
+chunked and the single-pass frames of every sample log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+FREEZE_ROWS = 50_000  # rows of the live tail frozen at once; the tail keeps the newest rows mutable
+LIVE_ROWS = 1_000  # ... and this many stay live after a freeze (attached lines join recent rows)
+
+# the Python types a column can hold, as bits
+NONE, BOOL, INT, FLOAT, STR, OTHER = 1, 2, 4, 8, 16, 32
+_BITS = {type(None): NONE, bool: BOOL, int: INT, float: FLOAT, str: STR}
+NUMBERS = INT | FLOAT | NONE
+
+
+def kinds(values: Iterable[Any]) -> int:
+    """The type bits of `values`."""
+    bits = 0
+    for t in set(map(type, values)):
+        bits |= _BITS.get(t, OTHER)
+    return bits
+
+
+class Typed:
+    """One column of one piece: its type bits and its values in the narrowest exact form."""
+
+    __slots__ = ("bits", "data", "none", "ints", "n")
+
+    def __init__(self, values: list[Any]) -> None:
+        self.n = len(values)
+        self.bits = kinds(values)
+        self.none: np.ndarray | None = None
+        self.ints: np.ndarray | None = None
+        self.data: Any = values
+        if self.bits == INT:
+            try:
+                self.data = np.array(values, dtype=np.int64)
+            except OverflowError:
+                self.data = values
+        elif self.bits == BOOL:
+            self.data = np.array(values, dtype=bool)
+        elif self.bits and not self.bits & ~NUMBERS and self.bits != NONE:
+            if self.bits & INT and any(abs(v) > 2**53 for v in values if type(v) is int):
+                return  # a float64 would round it: keep the list
+            self.data = np.array(values, dtype=np.float64)  # None -> NaN
+            if self.bits & NONE:
+                self.none = np.fromiter((v is None for v in values), dtype=bool, count=self.n)
+            if self.bits & INT and self.bits & (FLOAT | NONE):
+                self.ints = np.fromiter((type(v) is int for v in values), dtype=bool, count=self.n)
+
+    @classmethod
+    def nones(cls, n: int) -> Typed:
+        return cls([None] * n)
+
+    def values(self) -> list[Any]:
+        """The column's Python values, as they were."""
+        if isinstance(self.data, list):
+            return self.data
+        out = self.data.tolist()
+        if self.ints is not None:
+            for i in np.flatnonzero(self.ints):
+                out[i] = int(out[i])
+        if self.none is not None:
+            for i in np.flatnonzero(self.none):
+                out[i] = None
+        return out
+
+
+def merge(pieces: list[Typed]) -> Any:
+    """One column from its pieces, typed as pandas would type the concatenated values."""
+    bits = 0
+    for p in pieces:
+        bits |= p.bits
+    arrays = [p.data for p in pieces]
+    typed = all(isinstance(a, np.ndarray) or p.bits == NONE for a, p in zip(arrays, pieces, strict=True))
+    if typed and bits == INT:
+        return np.concatenate(arrays)
+    if typed and bits == BOOL:
+        return np.concatenate(arrays)
+    if typed and bits & (INT | FLOAT) and not bits & ~NUMBERS:
+        # numbers (and None): float64, NaN where a value is missing
+        return np.concatenate(
+            [
+                a.astype(np.float64, copy=False) if isinstance(a, np.ndarray) else np.full(p.n, np.nan)
+                for a, p in zip(arrays, pieces, strict=True)
+            ]
+        )
+    out: list[Any] = []
+    for p in pieces:
+        out.extend(p.values())
+    return out
+
+
+class Piece:
+    """Rows frozen together: column -> Typed, every column `n` long."""
+
+    __slots__ = ("cols", "n")
+
+    def __init__(self, cols: dict[str, Typed], n: int) -> None:
+        self.cols = cols
+        self.n = n
+
+    @classmethod
+    def freeze(cls, lists: dict[str, list[Any]], n: int) -> Piece:
+        return cls({k: Typed(v) for k, v in lists.items()}, n)
+
+    def column(self, key: str) -> Typed:
+        col = self.cols.get(key)
+        return col if col is not None else Typed.nones(self.n)
+
+    def set(self, key: str, index: int, value: Any) -> None:
+        """Write one value (a line joining a frozen row): the column goes back to a list and is refrozen."""
+        values = list(self.column(key).values())
+        values[index] = value
+        self.cols[key] = Typed(values)
+
+
+class Columns:
+    """Step rows: frozen pieces, then a live tail of Python lists."""
+
+    def __init__(self) -> None:
+        self.pieces: list[Piece] = []
+        self.frozen = 0  # rows in pieces
+        self.cols: dict[str, list[Any]] = {}  # the live tail
+        self.live = 0
+
+    @property
+    def n(self) -> int:
+        return self.frozen + self.live
+
+    def _column(self, key: str) -> list[Any]:
+        col = self.cols.get(key)
+        if col is None:
+            col = self.cols[key] = [None] * self.live
+        elif len(col) < self.live:
+            col.extend([None] * (self.live - len(col)))
+        return col
+
+    def append(self, row: dict[str, Any]) -> None:
+        for key, value in row.items():
+            self._column(key).append(value)
+        self.live += 1
+        if self.live >= FREEZE_ROWS + LIVE_ROWS:
+            self._freeze(self.live - LIVE_ROWS)
+
+    def _freeze(self, rows: int) -> None:
+        """Freeze the first `rows` rows of the live tail."""
+        head: dict[str, list[Any]] = {}
+        for key, col in self.cols.items():
+            if len(col) < self.live:
+                col.extend([None] * (self.live - len(col)))
+            head[key] = col[:rows]
+            del col[:rows]
+        self.pieces.append(Piece.freeze(head, rows))
+        self.frozen += rows
+        self.live -= rows
+        for key in [k for k, c in self.cols.items() if not any(v is not None for v in c)]:
+            del self.cols[key]
+
+    def extend(self, piece: Piece) -> None:
+        """Rows frozen elsewhere (a chunk parsed by a worker), after the current rows."""
+        if self.live:
+            self._freeze(self.live)
+        self.pieces.append(piece)
+        self.frozen += piece.n
+
+    def get(self, key: str, index: int) -> Any:
+        if index >= self.frozen:
+            col = self.cols.get(key)
+            i = index - self.frozen
+            return col[i] if col is not None and i < len(col) else None
+        piece, i = self._locate(index)
+        col = piece.cols.get(key)
+        return None if col is None else _item(col, i)
+
+    def set(self, key: str, index: int, value: Any) -> None:
+        if index >= self.frozen:
+            self._column(key)[index - self.frozen] = value
+            return
+        piece, i = self._locate(index)
+        piece.set(key, i, value)
+
+    def _locate(self, index: int) -> tuple[Piece, int]:
+        end = self.frozen
+        for piece in reversed(self.pieces):  # joined rows are usually recent
+            start = end - piece.n
+            if index >= start:
+                return piece, index - start
+            end = start
+        raise IndexError(index)
+
+    def pieces_all(self) -> list[Piece]:
+        """Every row, frozen."""
+        if self.live:
+            self._freeze(self.live)
+        return self.pieces
+
+    def frame(self) -> pd.DataFrame:
+        pieces = list(self.pieces)
+        if self.live:
+            tail = {k: c + [None] * (self.live - len(c)) for k, c in self.cols.items()}
+            pieces.append(Piece.freeze(tail, self.live))
+        keys: dict[str, None] = {}
+        for p in pieces:
+            keys.update(dict.fromkeys(p.cols))
+        return pd.DataFrame({k: merge([p.column(k) for p in pieces]) for k in keys})
+
+
+def _item(col: Typed, i: int) -> Any:
+    if isinstance(col.data, list):
+        return col.data[i]
+    if col.none is not None and col.none[i]:
+        return None
+    value = col.data[i].item()
+    if col.ints is not None and col.ints[i]:
+        return int(value)
+    return value
