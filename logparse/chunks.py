@@ -35,14 +35,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .columns import Columns, Piece
+from .fastlane import _ANY_PREFIX, CHECKED, Lane, Shape
+from .fastlane import piece as shape_piece
 from .matcher import Matcher
 from .patterns import MAX_WRAP_PARTS, LineSpec
-from .reader import ReadStats, Record, open_checked, stream_records
+from .reader import (
+    _MAYBE_REMNANT,
+    MAX_RECORD_CHARS,
+    ReadStats,
+    Record,
+    _split_physical,
+    open_checked,
+    stream_records,
+)
 from .rows import bulkable, prepare, step_row
 
 PARALLEL_MIN_BYTES = 32 << 20  # a smaller file is read in one pass: starting processes costs more
 CHUNK_BYTES = 16 << 20  # the bytes of one range
 BULK_MIN = 16  # shorter runs of step rows are sent as records
+LANE = True  # read lines of a known shape through the fast lane (fastlane.py)
 
 
 @dataclass
@@ -101,6 +112,10 @@ def read_parallel(
     _CONTEXT = (matcher, keep_unmatched)  # inherited by the workers, which are forked
     size = chunk_bytes or CHUNK_BYTES
     paths = [path] if isinstance(path, str) else list(path)
+    if jobs == 1:  # in this process, range after range
+        for task in _tasks(paths, size):
+            yield from _absorb(_read_task(task), matcher, stats)
+        return
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         running: deque[Future] = deque()
@@ -205,66 +220,190 @@ def _read_task(task: tuple[str, int, int, bytes | None]) -> tuple[ReadStats, lis
     path, start, end, block = task
     assert _CONTEXT is not None
     matcher, keep = _CONTEXT
-    stats = ReadStats()
-    fh: io.RawIOBase = io.BytesIO(block) if block is not None else _Range(path, start, end)
-    try:
-        return stats, _items(stream_records(fh, path, stats), matcher, keep)  # type: ignore[arg-type]
-    finally:
-        fh.close()
+    if block is None:
+        with _Range(path, start, end) as rng:
+            block = rng.read()
+    if LANE:
+        text = block.decode("utf-8", errors="replace")
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        if not any(len(line) > MAX_RECORD_CHARS for line in lines):
+            stats = ReadStats(replaced_chars=text.count("\ufffd"))
+            worker = _Worker(matcher, keep, Lane(matcher))
+            for line in lines:
+                worker.line(line, stats)
+            return stats, worker.finish()
+    stats = ReadStats()  # over-long lines: the reader's own cutting and skipping
+    worker = _Worker(matcher, keep, None)
+    for rec in stream_records(io.BytesIO(block), path, stats):  # type: ignore[arg-type]
+        worker.record(rec)
+    return stats, worker.finish()
 
 
-def _items(records: Iterator[Record], matcher: Matcher, keep: bool) -> list[Any]:
-    out: list[Any] = []
-    run = _Run(matcher, out)
-    since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
-    unmatched = 0
-    for n, rec in enumerate(records, 1):
-        hit = matcher.match(rec.text)
-        since_partial += 1
+class _Worker:
+    """What one range sends back, built record by record (and, through the fast lane, line by line)."""
+
+    def __init__(self, matcher: Matcher, keep: bool, lane: Lane | None) -> None:
+        self.matcher = matcher
+        self.keep = keep
+        self.lane = lane
+        self.out: list[Any] = []
+        self.run = _Run(matcher, self.out)
+        self.since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
+        self.n = 0  # records so far
+        self.unmatched = 0
+
+    def line(self, line: str, stats: ReadStats) -> None:
+        """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""
+        plain = "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
+        lane = self.lane
+        got = lane.read(line) if plain and lane is not None and lane.needles else None
+        if got is not None and got[0].checked >= CHECKED:
+            stats.physical_lines += 1
+            stats.records += 1
+            self.n += 1
+            self.since_partial += 1
+            self.run.add_fast(got[0], stats.physical_lines, got[1], line)
+            return
+        if plain and got is None and not _ANY_PREFIX.match(line):
+            text = line.rstrip()
+            if not text.strip():
+                stats.physical_lines += 1
+                stats.blank += 1
+                return
+            if self.matcher.rejects(text):
+                stats.physical_lines += 1
+                stats.records += 1
+                self._unmatched(Record(stats.physical_lines, text))
+                return
+        records = []
+        for rec in _split_physical(line, stats):
+            records.append((rec, self.record(rec)))
+        if got is not None:
+            Lane.check(got[0], line, got[1], records)
+        elif lane is not None and len(records) == 1 and records[0][1] is not None:
+            rec, (spec, _) = records[0]
+            if bulkable(spec):
+                lane.learn(spec, self.matcher.index[id(spec)], line, rec.rank, rec.host, rec.text)
+
+    def _unmatched(self, rec: Record) -> None:
+        self.n += 1
+        self.since_partial += 1
+        if self.keep or self.n <= MAX_WRAP_PARTS or self.since_partial <= MAX_WRAP_PARTS:
+            self.run.flush()
+            self.out.append((rec.line, rec.text, rec.rank, rec.host, -1, None))
+        else:
+            self.unmatched += 1
+
+    def record(self, rec: Record) -> tuple[LineSpec, dict[str, Any]] | None:
+        """One record read the ordinary way; returns its match (a copy of the values, for the lane's check)."""
+        hit = self.matcher.match(rec.text)
         if hit is None:
-            if keep or n <= MAX_WRAP_PARTS or since_partial <= MAX_WRAP_PARTS:
-                run.flush()
-                out.append((rec.line, rec.text, rec.rank, rec.host, -1, None))
-            else:
-                unmatched += 1
-            continue
+            self._unmatched(rec)
+            return None
+        self.n += 1
+        self.since_partial += 1
         spec, values = hit
-        index = matcher.index[id(spec)]
+        seen = (spec, dict(values)) if self.lane is not None else hit
+        index = self.matcher.index[id(spec)]
         partial = spec.complete is not None and spec.is_partial(rec.text)
         if partial:
-            since_partial = 0
-        elif run.takes(spec):
-            run.add(rec, spec, index, values)
-            continue
-        run.flush()
-        out.append((rec.line, rec.text, rec.rank, rec.host, index, values))
-    run.flush()
-    if unmatched:
-        out.append(Tally(unmatched))
-    return out
+            self.since_partial = 0
+        elif bulkable(spec):
+            self.run.add(rec, spec, index, values)
+            return seen
+        self.run.flush()
+        self.out.append((rec.line, rec.text, rec.rank, rec.host, index, values))
+        return seen
+
+    def finish(self) -> list[Any]:
+        self.run.flush()
+        if self.unmatched:
+            self.out.append(Tally(self.unmatched))
+        return self.out
 
 
 class _Run:
-    """Consecutive step rows of a range, sent as records when few, else as one Bulk."""
+    """Consecutive step rows of a range: read the ordinary way (sent as records when few, else as one Bulk),
+    or through one shape of the fast lane (one Bulk)."""
 
     def __init__(self, matcher: Matcher, out: list[Any]) -> None:
+        self.matcher = matcher
         self.out = out
         self.track_steps = any(spec.attach == "step" for spec in matcher.specs)
         self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
-
-    @staticmethod
-    def takes(spec: LineSpec) -> bool:
-        return bulkable(spec)
+        self.shape: Shape | None = None
+        self.fast_lines: list[int] = []
+        self.fast_groups: list[tuple[str, ...]] = []
+        self.fast_text: list[str] = []
 
     def add(self, rec: Record, spec: LineSpec, index: int, values: dict[str, Any]) -> None:
+        if self.shape is not None:
+            self.flush()
         self.held.append((rec, spec, index, values))
 
+    def add_fast(self, shape: Shape, line_no: int, groups: tuple[str, ...], line: str) -> None:
+        if self.held or (self.shape is not None and self.shape is not shape):
+            self.flush()
+        self.shape = shape
+        self.fast_lines.append(line_no)
+        self.fast_groups.append(groups)
+        self.fast_text.append(line)
+
     def flush(self) -> None:
+        if self.shape is not None:
+            self._flush_fast()
         held, self.held = self.held, []
         if len(held) < BULK_MIN:
             self.out.extend((r.line, r.text, r.rank, r.host, i, v) for r, _, i, v in held)
         elif held:
             self.out.append(self._bulk(held))
+
+    def _flush_fast(self) -> None:
+        shape, lines, groups, texts = self.shape, self.fast_lines, self.fast_groups, self.fast_text
+        assert shape is not None
+        self.shape, self.fast_lines, self.fast_groups, self.fast_text = None, [], [], []
+        made = shape_piece(shape, lines, groups)
+        if made is not None:
+            self._fast_bulk(shape, made, groups)
+            return
+        # a value that does not convert in bulk: that line the ordinary way, the lines around it in bulk
+        start = 0
+        for i, g in enumerate(groups):
+            if shape.convert([g]) is not None:
+                continue
+            if i > start:
+                self._fast_bulk(shape, shape_piece(shape, lines[start:i], groups[start:i]), groups[start:i])
+            text = texts[i][texts[i].index(":") + 1 :] if shape.prefixed else texts[i]
+            hit = self.matcher.match(text)
+            index = self.matcher.index[id(hit[0])] if hit is not None else -1
+            rank = int(g[0]) if shape.prefixed else None
+            self.out.append((lines[i], text, rank, None, index, hit[1] if hit is not None else None))
+            start = i + 1
+        if start < len(lines):
+            self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]), groups[start:])
+
+    def _fast_bulk(self, shape: Shape, made: Piece | None, groups: list[tuple[str, ...]]) -> None:
+        assert made is not None
+        n = made.n
+        ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]
+        last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
+        steps: list[tuple[Any, int]] = []
+        if self.track_steps and shape.spec.kind == "step" and "step" in made.cols:
+            steps = list(zip(made.cols["step"].values(), range(n), strict=True))
+        self.out.append(
+            Bulk(
+                pieces=[made],
+                n=n,
+                specs=[shape.index],
+                malformed=0,
+                keymap=[],
+                last_block={(shape.index, rank): at for rank, at in last.items()},
+                last_step=dict(last) if shape.spec.kind == "step" else {},
+                steps=steps,
+            )
+        )
 
     def _bulk(self, held: list[tuple[Record, LineSpec, int, dict[str, Any]]]) -> Bulk:
         cols = Columns()

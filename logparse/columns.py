@@ -69,6 +69,15 @@ class Typed:
     def nones(cls, n: int) -> Typed:
         return cls([None] * n)
 
+    @classmethod
+    def of_array(cls, array: np.ndarray) -> Typed:
+        """A column of int64 or float64 values read in bulk (fastlane.py)."""
+        col = cls.__new__(cls)
+        col.n = len(array)
+        col.bits = INT if array.dtype == np.int64 else FLOAT
+        col.data, col.none, col.ints = array, None, None
+        return col
+
     def values(self) -> list[Any]:
         """The column's Python values, as they were."""
         if isinstance(self.data, list):

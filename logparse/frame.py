@@ -191,15 +191,15 @@ def parse_log(
     """Read `path` once (twice when the head does not reveal the format) and collect its values. A list of
     paths is read as one stream (the attempts of one job, in the order they ran).
 
-    With `jobs` > 1 a large uncompressed file is cut into byte ranges at line ends and read by that many
-    processes, a compressed one is decompressed here and its blocks read by them (chunks.py); the result is
-    the same as one pass. `chunk_bytes` sets the size of a range (tests use small ones to put records across
+    A large file (chunks.PARALLEL_MIN_BYTES) is read in ranges, by `jobs` processes: an uncompressed one cut
+    into byte ranges at line ends, a compressed one decompressed here and cut into blocks (chunks.py), its
+    most common step lines read through their shape (fastlane.py); the result is the same as one pass. `chunk_bytes` sets the size of a range (tests use small ones to put records across
     boundaries)."""
     stats = ReadStats()
     chosen, detection, records = _detect(path, sets, forced_format, stats)
     matcher = Matcher(chosen)
     asm = _Assembler(matcher, on_unmatched)
-    if jobs > 1 and chunks.worth_splitting(path, chunk_bytes):
+    if chunks.worth_splitting(path, chunk_bytes):
         stats = ReadStats()
         items: Iterable[Any] = chunks.read_parallel(
             path, matcher, stats, jobs=jobs, chunk_bytes=chunk_bytes, keep_unmatched=on_unmatched is not None

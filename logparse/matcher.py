@@ -60,6 +60,15 @@ class Matcher:
             found.update(i for p, i in self._prefixed if text.startswith(p))
         return sorted(found)
 
+    def rejects(self, text: str) -> bool:
+        """True when no pattern can match `text` (it holds no needle, no anchored prefix, and every pattern
+        has something to filter on)."""
+        return (
+            not self._always
+            and (self._any is None or self._any.search(text) is None)
+            and not (self._prefixes and text.startswith(self._prefixes))
+        )
+
     def match(self, text: str) -> Hit | None:
         """The first pattern, in match order, that matches `text`, with its values; None for none."""
         for i in self.candidates(text):

@@ -248,3 +248,65 @@ def test_a_value_written_into_a_frozen_row():
     frame = cols.frame()
     assert frame["step"].dtype == np.int64
     assert np.isnan(frame["loss"][3]) and frame["memory"][2] == 5.5 and np.isnan(frame["memory"][0])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the fast lane (fastlane.py): lines of a known shape read through its regex, converted in bulk
+
+
+def _megatron_variety(tmp_path, ranks: int = 1) -> Path:
+    """A Megatron log whose iteration lines change shape (the step's width grows at 10, 100 and 1000) and carry
+    what the lane must hand to the ordinary reading: a NaN loss, values that do not convert, a line with
+    trailing blanks, a colour-code remnant, two ranks' output on one line, a hard-wrapped line."""
+    text, _ = synth.megatron_log(synth.Spec(steps=1200, seed=11, all_ranks=ranks > 1, gpus=8))
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        if "iteration " in line and "|" in line:
+            if i % 97 == 0:
+                line = line.replace("lm loss: ", "lm loss: nan |x: ", 1)
+            elif i % 89 == 0:
+                line = line.replace(
+                    "grad norm: ", "grad norm: 1,2", 1
+                )  # float() refuses it, the pattern reads 12
+            elif i % 101 == 0:
+                line = line.replace("grad norm: ", "grad norm: abc", 1)  # a malformed value
+            elif i % 83 == 0:
+                line += "   "
+            elif i % 79 == 0:
+                line = line.replace("| loss scale", "[0m| loss scale", 1)
+            elif i % 211 == 0:
+                head, tail = line[:70], line[70:]
+                out.append(head)
+                line = tail
+        out.append(line)
+        if i % 7 == 0:
+            out.append(f"NCCL INFO ring {i}")
+    if ranks > 1:
+        out.insert(400, "[default3]: 10%|#  | 4/40 [00:00<00:01, 23.01it/s]" + out[399])
+    log = tmp_path / f"variety{ranks}.log"
+    log.write_text("\n".join(out) + "\n")
+    return log
+
+
+@pytest.mark.parametrize("ranks", [1, 8])
+def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks):
+    from logparse import fastlane
+
+    bulk_rows = []
+    real = fastlane.piece
+
+    def counting(shape, lines, groups):
+        made = real(shape, lines, groups)
+        bulk_rows.append(0 if made is None else made.n)
+        return made
+
+    monkeypatch.setattr(chunks, "shape_piece", counting)
+    log = _megatron_variety(tmp_path, ranks)
+    one = _parse(log, listing=False)
+    for chunk in (60_000, 250_000):
+        bulk_rows.clear()
+        _same(one, _parse(log, jobs=1, chunk_bytes=chunk, listing=False))
+        assert sum(bulk_rows) > 0.8 * len(one[0].rows)  # most rows came through the lane
+    assert one[0].lines["malformed"] > 0 and one[0].rows["nonfinite"].notna().any()
+    monkeypatch.setattr(chunks, "LANE", False)
+    _same(one, _parse(log, jobs=2, chunk_bytes=60_000, listing=False))

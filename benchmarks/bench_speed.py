@@ -1,0 +1,189 @@
+"""logparse against `grep -c` on large Megatron logs: parse and analyze, plain and gzip, one rank and eight.
+
+    python benchmarks/bench_speed.py [--sizes 10MB 100MB 1GiB] [--dir /tmp/logparse-bench] [--jobs N]
+
+For each size it writes (once; kept in --dir for the next run):
+
+- ``mega-<size>.log``: a Megatron-LM console log in training.py's format (the argument dump of tests/synth,
+  then `` [ts] iteration N/ T | consumed samples: ... |`` lines), every iteration line followed by one noise
+  line (NCCL INFO chatter, a Python warning), a checkpoint save every 1000 iterations: half the lines
+  noise, as in the issue;
+- ``mega-<size>.log.gz``: the same, gzip-compressed (level 6);
+- ``ranks8-<size>.log``: the same size, every line printed by 8 ranks with torchrun's ``[defaultR]:`` prefix.
+
+and times, in this process's children, on the same machine in the same run: ``grep -c iteration`` on each
+file (``zcat | grep -c`` for gz), ``logparse parse FILE -o steps.parquet`` and ``logparse analyze FILE --hw
+h100`` (report.png included). Peak RSS is the largest sum of resident memory over the command's process tree
+(its parallel readers included), sampled every 20 ms from /proc. The table is printed as Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests import synth  # noqa: E402
+
+SIZES = {"10MB": 10e6, "100MB": 100e6, "1GiB": float(1 << 30)}
+NOISE = [
+    "NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC/read",
+    "NCCL INFO comm 0x5581e0 rank 3 nranks 8 cudaDev 3 busId 53000 - Init COMPLETE",
+    "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:31: UserWarning: None of the inputs have "
+    "requires_grad=True. Gradients will be None",
+]
+
+
+def write_log(path: Path, target_bytes: float, ranks: int = 1) -> None:
+    """A Megatron log of about `target_bytes`, half its lines noise; every line printed by `ranks` ranks."""
+    text, _ = synth.megatron_log(synth.Spec(steps=10, seed=1))
+    head = text.split("\n")
+    head = head[: next(i for i, line in enumerate(head) if " iteration " in line and "|" in line)]
+    rng = random.Random(0)
+    now = datetime(2024, 9, 3, 15, 52, 43)
+    steps = int(target_bytes / (440 * ranks))
+    prefixes = [f"[default{r}]:" for r in range(ranks)] if ranks > 1 else [""]
+    with open(path, "w") as fh:
+        fh.write("\n".join(p + h for h in head for p in prefixes) + "\n")
+        out: list[str] = []
+        for step in range(1, steps + 1):
+            now += timedelta(seconds=6.8)
+            sec = 6.8 * (1 + rng.gauss(0, 0.02))  # 45% MFU for Llama-2-7B, 128 x 4096 tokens, 8 H100
+            line = (
+                f" [{now:%Y-%m-%d %H:%M:%S}] iteration {step:8d}/{steps:8d} | consumed samples: {step * 128:12d} |"
+                f" elapsed time per iteration (ms): {sec * 1000:.1f} | throughput per GPU (TFLOP/s/GPU): "
+                f"{3060 / sec:.1f} | learning rate: {3e-4 * min(1, step / 100):.6E} | global batch size: {128:5d} |"
+                f" lm loss: {2 + 8 * math.exp(-step / 1e4):.6E} | loss scale: 1.0 | grad norm: "
+                f"{abs(rng.gauss(1.2, 0.2)):.3f} | number of skipped iterations: {0:3d} |"
+                f" number of nan iterations: {0:3d} |"
+            )
+            noise = f"gpu-node-017:{12345 + step % 7}:12389 [{step % 8}] {NOISE[step % 3]}"
+            for p in prefixes:
+                out.append(p + line)
+                out.append(p + noise)
+            if step % 1000 == 0:
+                for p in prefixes:
+                    out.append(f"{p}saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format")
+                    out.append(f"{p}  successfully saved checkpoint from iteration {step:7d} to /checkpoints/llama2-7b")
+            if len(out) > 20_000:
+                fh.write("\n".join(out) + "\n")
+                out = []
+        fh.write("\n".join(out) + "\n")
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of `root` and every process below it."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
+def timed(cmd: list[str] | str, shell: bool = False) -> tuple[float, float]:
+    """(wall seconds, peak RSS of the process tree in MiB) of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, shell=shell, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            done.wait(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    if proc.returncode not in (0, 1) or (proc.returncode == 1 and not shell):
+        raise SystemExit(f"{cmd} failed ({proc.returncode}): {err.decode()[-500:]}")
+    return wall, peak / 2**20
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", nargs="+", default=list(SIZES), choices=list(SIZES))
+    ap.add_argument("--dir", default="/tmp/logparse-bench")
+    ap.add_argument("--jobs", type=int, default=None, help="logparse --jobs (default: every core)")
+    ap.add_argument("--no-analyze", action="store_true")
+    args = ap.parse_args()
+    work = Path(args.dir)
+    work.mkdir(parents=True, exist_ok=True)
+    logparse = [sys.executable, "-m", "logparse"]
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    rows = []
+    for size in args.sizes:
+        plain, packed, ranks = work / f"mega-{size}.log", work / f"mega-{size}.log.gz", work / f"ranks8-{size}.log"
+        if not plain.exists():
+            write_log(plain, SIZES[size])
+        if not packed.exists():
+            with open(plain, "rb") as src, gzip.open(packed, "wb", compresslevel=6) as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+        if not ranks.exists():
+            write_log(ranks, SIZES[size], ranks=8)
+        for label, path in (("1 rank", plain), ("1 rank, gz", packed), ("8 ranks", ranks)):
+            grep_cmd = f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
+            timed(f"cat {path} > /dev/null", shell=True)  # the file in the page cache, for every tool alike
+            grep_s, _ = timed(grep_cmd, shell=True)
+            out = work / "out"
+            parse_s, parse_rss = timed([*logparse, "parse", str(path), "-o", str(work / "steps.parquet"), *jobs])
+            analyze_s = analyze_rss = math.nan
+            if not args.no_analyze:
+                analyze_s, analyze_rss = timed(
+                    [*logparse, "analyze", str(path), "--hw", "h100", "--out", str(out), *jobs]
+                )
+            row = {
+                "log": f"{size}, {label}",
+                "MB": path.stat().st_size / 1e6,
+                "grep": grep_s,
+                "parse": parse_s,
+                "analyze": analyze_s,
+                "parse_rss": parse_rss,
+                "analyze_rss": analyze_rss,
+            }
+            rows.append(row)
+            print(row, flush=True)
+    plain_parse = {r["log"].split(",")[0]: r["parse"] for r in rows if r["log"].endswith("1 rank")}
+    print(f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, logparse --jobs {args.jobs or 'default'}\n")
+    print("| log | MB on disk | grep -c | parse (x grep) | analyze (x grep) | gz / plain parse | peak RSS parse / analyze |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        size = r["log"].split(",")[0]
+        gz = f"{r['parse'] / plain_parse[size]:.2f}x" if "gz" in r["log"] and size in plain_parse else ""
+        print(
+            f"| {r['log']} | {r['MB']:.0f} | {r['grep']:.2f} s | {r['parse']:.1f} s ({r['parse'] / r['grep']:.0f}x) | "
+            f"{r['analyze']:.1f} s ({r['analyze'] / r['grep']:.0f}x) | {gz} | "
+            f"{r['parse_rss']:.0f} / {r['analyze_rss']:.0f} MiB |"
+        )
+
+
+if __name__ == "__main__":
+    main()
