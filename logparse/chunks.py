@@ -45,6 +45,7 @@ from .reader import (
     ReadStats,
     Record,
     _split_physical,
+    compression,
     open_checked,
     stream_records,
 )
@@ -86,13 +87,13 @@ class Bulk:
 
 
 def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
-    """Whether reading in parallel pays: a file of PARALLEL_MIN_BYTES or more (any size when a chunk size is
-    given), on a system that can fork."""
+    """Whether reading in ranges pays: PARALLEL_MIN_BYTES or more of log (a compressed file counted as 16
+    times its size; any size when a chunk size is given), on a system that can fork."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return False
     paths = [path] if isinstance(path, str) else list(path)
     try:
-        size = sum(os.path.getsize(p) for p in paths)
+        size = sum(os.path.getsize(p) * (16 if compression(p) else 1) for p in paths)
     except OSError:
         return False
     return chunk_bytes is not None or size >= PARALLEL_MIN_BYTES
@@ -267,16 +268,21 @@ class _Worker:
             self.run.add_fast(got[0], stats.physical_lines, got[1], line)
             return
         if plain and got is None and not _ANY_PREFIX.match(line):
+            # the reader would make this line one record of its own text (or none, when blank)
             text = line.rstrip()
+            stats.physical_lines += 1
             if not text.strip():
-                stats.physical_lines += 1
                 stats.blank += 1
                 return
+            stats.records += 1
+            rec = Record(stats.physical_lines, text)
             if self.matcher.rejects(text):
-                stats.physical_lines += 1
-                stats.records += 1
-                self._unmatched(Record(stats.physical_lines, text))
+                self._unmatched(rec)
                 return
+            hit = self.record(rec)
+            if hit is not None and lane is not None and bulkable(hit[0]):
+                lane.learn(hit[0], self.matcher.index[id(hit[0])], line, None, None, text)
+            return
         records = []
         for rec in _split_physical(line, stats):
             records.append((rec, self.record(rec)))

@@ -83,6 +83,8 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
     magic = raw.read(6)
     raw.seek(0)
+    if _compression(magic) is None:
+        return raw  # type: ignore[return-value]
     if magic[:2] == b"\x1f\x8b":
         return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
     if magic[:3] == b"BZh":
@@ -99,6 +101,28 @@ def _open_binary(path: str) -> io.BufferedIOBase:
             ) from None
         return zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[return-value]
     return raw  # type: ignore[return-value]
+
+
+def _compression(magic: bytes) -> str | None:
+    """The compression a file's first six bytes announce (None: plain text)."""
+    for name, mark in (
+        ("gzip", b"\x1f\x8b"),
+        ("bzip2", b"BZh"),
+        ("xz", b"\xfd7zXZ\x00"),
+        ("zstd", b"\x28\xb5\x2f\xfd"),
+    ):
+        if magic.startswith(mark):
+            return name
+    return None
+
+
+def compression(path: str) -> str | None:
+    """The compression of the file at `path` (None: plain text, or unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            return _compression(fh.read(6))
+    except OSError:
+        return None
 
 
 def _looks_binary(head: bytes) -> bool:
