@@ -139,18 +139,18 @@ def _tasks(paths: list[str], size: int) -> Iterator[tuple[str, int, int, bytes |
                     yield path, start, min(start + size, total), None
                 continue
             block = first
-            while block:
+            while True:
                 more = fh.read(size)
-                if more:
-                    cut = more.rfind(b"\n") + 1
-                    if cut == 0:  # no line end yet: keep reading
-                        block += more
-                        continue
-                    yield path, 0, 0, block + more[:cut]
-                    block = more[cut:]
-                else:
-                    yield path, 0, 0, block
-                    block = b""
+                if not more:
+                    if block:
+                        yield path, 0, 0, block
+                    break
+                cut = more.rfind(b"\n") + 1
+                if cut == 0:  # no line end yet: keep reading
+                    block += more
+                    continue
+                yield path, 0, 0, block + more[:cut]
+                block = more[cut:]
         finally:
             fh.close()
 

@@ -178,6 +178,22 @@ def test_a_compressed_log_read_in_blocks(tmp_path):
     _same(one, _parse(packed))
 
 
+def test_a_compressed_log_whose_reads_end_at_line_ends(tmp_path):
+    """Lines of 256 bytes: the first read (1 MiB) and every block read end exactly at a line end, and the
+    file is still read to its end."""
+    text, _ = synth.megatron_log(synth.Spec(steps=5000, seed=4))
+    lines = [line[:255].ljust(255) for line in text.splitlines()]
+    plain = tmp_path / "even.log"
+    plain.write_text("\n".join(lines) + "\n")
+    assert plain.stat().st_size > 1 << 20 and (1 << 20) % 256 == 0
+    packed = tmp_path / "even.log.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    one = _parse(plain, listing=False)
+    many = _parse(packed, jobs=2, chunk_bytes=256 * 500, listing=False)
+    assert many[0].lines["physical"] == len(lines)
+    _same(one, many)
+
+
 def test_attempts_of_one_job_read_in_ranges_keep_counting_lines(tmp_path):
     text, _ = synth.megatron_log(synth.Spec(steps=200, seed=9))
     lines = text.splitlines()
