@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -63,7 +62,9 @@ def main() -> None:
         for extra in configs:
             out = Path(tmp) / ("out_" + "_".join(extra).replace("-", ""))
             cmd = ["logparse", "batch", str(root), "--hw", "h100", "--out", str(out), "--force", *extra]
-            res = json.loads(subprocess.run([sys.executable, "-c", CHILD, *cmd], capture_output=True, text=True).stdout)
+            res = json.loads(
+                subprocess.run([sys.executable, "-c", CHILD, *cmd], capture_output=True, text=True).stdout
+            )
             rate = args.runs / res["wall_s"]
             print(
                 f"{' '.join(extra):>18}: {res['wall_s']:6.1f} s ({rate:.1f} runs/s), peak RSS "

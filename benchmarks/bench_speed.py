@@ -13,8 +13,9 @@ For each size it writes (once; kept in --dir for the next run):
 
 and times, in this process's children, on the same machine in the same run: ``grep -c iteration`` on each
 file (``zcat | grep -c`` for gz), ``logparse parse FILE -o steps.parquet`` and ``logparse analyze FILE --hw
-h100`` (report.png included). Peak RSS is the largest sum of resident memory over the command's process tree
-(its parallel readers included), sampled every 20 ms from /proc. The table is printed as Markdown.
+h100`` (report.png included). Peak memory is the largest sum of resident memory over the command's process tree
+(its parallel readers included, each page shared by forked processes counted once: the sum of Pss), sampled
+every 20 ms from /proc. The table is printed as Markdown.
 """
 
 from __future__ import annotations
@@ -74,52 +75,59 @@ def write_log(path: Path, target_bytes: float, ranks: int = 1) -> None:
                 out.append(p + noise)
             if step % 1000 == 0:
                 for p in prefixes:
-                    out.append(f"{p}saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format")
-                    out.append(f"{p}  successfully saved checkpoint from iteration {step:7d} to /checkpoints/llama2-7b")
+                    out.append(
+                        f"{p}saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format"
+                    )
+                    out.append(
+                        f"{p}  successfully saved checkpoint from iteration {step:7d} to /checkpoints/llama2-7b"
+                    )
             if len(out) > 20_000:
                 fh.write("\n".join(out) + "\n")
                 out = []
         fh.write("\n".join(out) + "\n")
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and every process below it."""
+def _tree_pss(root: int) -> int:
+    """Proportional resident bytes (Pss) of `root` and every process below it: pages shared by forked
+    workers counted once in all, not once per process as RSS would."""
     parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            parents[int(entry)] = int(fields[1])
-            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+                parents[int(entry)] = int(fh.read().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                total += next(int(line.split()[1]) * 1024 for line in fh if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            pass
         stack.extend(child for child, parent in parents.items() if parent == pid)
     return total
 
 
 def timed(cmd: list[str] | str, shell: bool = False) -> tuple[float, float]:
-    """(wall seconds, peak RSS of the process tree in MiB) of one command."""
+    """(wall seconds, peak memory of the process tree in MiB) of one command. Its output goes to a pipe, not
+    /dev/null: GNU grep stops at the first match when it writes to /dev/null."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, shell=shell, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, shell=shell, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = 0
     done = threading.Event()
 
     def sample() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
+            peak = max(peak, _tree_pss(proc.pid))
             done.wait(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    _, err = proc.communicate()
+    out, err = proc.communicate()
     wall = time.perf_counter() - start
     done.set()
     sampler.join()
@@ -141,7 +149,11 @@ def main() -> None:
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     rows = []
     for size in args.sizes:
-        plain, packed, ranks = work / f"mega-{size}.log", work / f"mega-{size}.log.gz", work / f"ranks8-{size}.log"
+        plain, packed, ranks = (
+            work / f"mega-{size}.log",
+            work / f"mega-{size}.log.gz",
+            work / f"ranks8-{size}.log",
+        )
         if not plain.exists():
             write_log(plain, SIZES[size])
         if not packed.exists():
@@ -150,11 +162,15 @@ def main() -> None:
         if not ranks.exists():
             write_log(ranks, SIZES[size], ranks=8)
         for label, path in (("1 rank", plain), ("1 rank, gz", packed), ("8 ranks", ranks)):
-            grep_cmd = f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
+            grep_cmd = (
+                f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
+            )
             timed(f"cat {path} > /dev/null", shell=True)  # the file in the page cache, for every tool alike
             grep_s, _ = timed(grep_cmd, shell=True)
             out = work / "out"
-            parse_s, parse_rss = timed([*logparse, "parse", str(path), "-o", str(work / "steps.parquet"), *jobs])
+            parse_s, parse_rss = timed(
+                [*logparse, "parse", str(path), "-o", str(work / "steps.parquet"), *jobs]
+            )
             analyze_s = analyze_rss = math.nan
             if not args.no_analyze:
                 analyze_s, analyze_rss = timed(
@@ -173,7 +189,9 @@ def main() -> None:
             print(row, flush=True)
     plain_parse = {r["log"].split(",")[0]: r["parse"] for r in rows if r["log"].endswith("1 rank")}
     print(f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, logparse --jobs {args.jobs or 'default'}\n")
-    print("| log | MB on disk | grep -c | parse (x grep) | analyze (x grep) | gz / plain parse | peak RSS parse / analyze |")
+    print(
+        "| log | MB on disk | grep -c | parse (x grep) | analyze (x grep) | gz / plain parse | peak memory parse / analyze |"
+    )
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         size = r["log"].split(",")[0]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import re
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .columns import Columns, Piece
-from .fastlane import _ANY_PREFIX, CHECKED, Lane, Shape
+from .fastlane import _ANY_PREFIX, CHECKED, Lane, Shape, _may_be_prefixed
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
 from .patterns import MAX_WRAP_PARTS, LineSpec
@@ -242,6 +243,23 @@ def _read_task(task: tuple[str, int, int, bytes | None]) -> tuple[ReadStats, lis
     return stats, worker.finish()
 
 
+_TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
+
+
+def _own_text(line: str) -> tuple[str | None, int | None]:
+    """(text, rank) of a line (no carriage return, escape or colour remnant) that the reader makes one
+    record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more."""
+    if not _may_be_prefixed(line):
+        return line, None
+    m = _TORCHRUN.match(line)
+    if m is None:
+        return (None, None) if _ANY_PREFIX.match(line) else (line, None)
+    body = line[m.end() :]
+    if "[" + m.group(1) in body or (_may_be_prefixed(body) and _ANY_PREFIX.match(body)):
+        return None, None  # a second prefix, or another rank's output on this line: the reader's way
+    return body, int(m.group(2))
+
+
 class _Worker:
     """What one range sends back, built record by record (and, through the fast lane, line by line)."""
 
@@ -267,21 +285,22 @@ class _Worker:
             self.since_partial += 1
             self.run.add_fast(got[0], stats.physical_lines, got[1], line)
             return
-        if plain and got is None and not _ANY_PREFIX.match(line):
-            # the reader would make this line one record of its own text (or none, when blank)
-            text = line.rstrip()
+        body, rank = _own_text(line) if plain and got is None else (None, None)
+        if body is not None:
+            # the reader would make this line one record of `body` (or none, when blank)
+            text = body.rstrip()
             stats.physical_lines += 1
             if not text.strip():
                 stats.blank += 1
                 return
             stats.records += 1
-            rec = Record(stats.physical_lines, text)
+            rec = Record(stats.physical_lines, text, rank)
             if self.matcher.rejects(text):
                 self._unmatched(rec)
                 return
             hit = self.record(rec)
             if hit is not None and lane is not None and bulkable(hit[0]):
-                lane.learn(hit[0], self.matcher.index[id(hit[0])], line, None, None, text)
+                lane.learn(hit[0], self.matcher.index[id(hit[0])], line, rank, None, text)
             return
         records = []
         for rec in _split_physical(line, stats):

@@ -222,6 +222,7 @@ class Columns:
         return self.pieces
 
     def frame(self) -> pd.DataFrame:
+        """The rows as a DataFrame; the store is empty afterwards."""
         pieces = list(self.pieces)
         if self.live:
             tail = {k: c + [None] * (self.live - len(c)) for k, c in self.cols.items()}
@@ -229,7 +230,13 @@ class Columns:
         keys: dict[str, None] = {}
         for p in pieces:
             keys.update(dict.fromkeys(p.cols))
-        return pd.DataFrame({k: merge([p.column(k) for p in pieces]) for k in keys})
+        self.pieces, self.cols, self.frozen, self.live = [], {}, 0, 0  # the rows now live in the frame
+        columns = {}
+        for k in keys:
+            columns[k] = merge([p.column(k) for p in pieces])
+            for p in pieces:  # each column's pieces freed as soon as it is merged
+                p.cols.pop(k, None)
+        return pd.DataFrame(columns, copy=False)
 
 
 def _item(col: Typed, i: int) -> Any:

@@ -41,6 +41,14 @@ from .reader import _RANK_PREFIX
 _ANY_PREFIX = re.compile(
     r"\[[A-Za-z_]*?\d+\]:|\[1,\d+\]<std(?:out|err)>:|\d{1,5}: |[A-Za-z0-9][\w.-]*\d[\w.-]*: (?=[\[{\s])"
 )
+
+
+def _may_be_prefixed(line: str) -> bool:
+    """Whether a launcher prefix can start `line` (each starts with "[", a digit or a letter)."""
+    first = line[:1]
+    return first == "[" or first.isalnum()
+
+
 _ISO = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?\n)*")
 CHECKED = 4  # lines of each shape in a range read both ways
 MAX_SHAPES = 12  # shapes kept per pattern (the most recently used first)
@@ -202,11 +210,11 @@ class Lane:
     def read(self, line: str) -> tuple[Shape, tuple[str, ...]] | None:
         """The shape that reads `line` and its groups, or None. `line` holds no carriage return, escape or
         colour-code remnant (the caller checks)."""
-        if line[-1:].isspace():
-            return None
         for needle, index in self.needles:
             if needle not in line:
                 continue
+            if line[-1:].isspace():
+                return None
             shapes = self.shapes[index]
             for k, shape in enumerate(shapes):
                 if shape.retired:
@@ -217,7 +225,7 @@ class Lane:
                 if shape.prefixed:
                     if line.find("[" + shape.role, 1) >= 0 or _ANY_PREFIX.match(line, line.index(":") + 1):
                         return None  # another rank's output on this line, or a second prefix
-                elif _ANY_PREFIX.match(line):
+                elif _may_be_prefixed(line) and _ANY_PREFIX.match(line):
                     return None  # a launcher prefix the reader would peel
                 if k:
                     shapes.insert(0, shapes.pop(k))

@@ -8,7 +8,8 @@ the literal text its regex anchors at the start (``required_prefix``). The match
 
 - one alternation search over the record rejects a record that holds none of them (and starts with no
   anchored prefix), without calling a single pattern;
-- otherwise only the patterns whose needles the record holds are tried, still in the original order.
+- otherwise only the patterns whose needles the record holds are tried, still in the original order;
+- a text that matched nothing is remembered (the last MISSES of them): noise lines repeat.
 
 The result is the same as trying every pattern in order: a pattern skipped here is one whose own
 prefilter (``LineSpec.match``) would have refused the record.
@@ -23,6 +24,7 @@ from typing import Any
 from .patterns import LineSpec, PatternSet
 
 Hit = tuple[LineSpec, dict[str, Any]]
+MISSES = 4096  # unmatched texts remembered
 
 
 class Matcher:
@@ -45,6 +47,9 @@ class Matcher:
             else:
                 self._always.append(i)
         self._needles = tuple(self._by_needle)
+        # texts that matched nothing, recently: noise repeats (a warning every step, NCCL's chatter per rank),
+        # and matching is a function of the text alone
+        self._misses: dict[str, None] = {}
         self._prefixes = tuple(sorted({p for p, _ in self._prefixed}))
         longest_first = sorted(self._needles, key=len, reverse=True)
         self._any = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
@@ -71,9 +76,14 @@ class Matcher:
 
     def match(self, text: str) -> Hit | None:
         """The first pattern, in match order, that matches `text`, with its values; None for none."""
+        if text in self._misses:
+            return None
         for i in self.candidates(text):
             spec = self.specs[i]
             values = spec.match(text)
             if values is not None:
                 return spec, values
+        if len(self._misses) >= MISSES:
+            self._misses.clear()
+        self._misses[text] = None
         return None
