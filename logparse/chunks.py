@@ -52,8 +52,9 @@ from .reader import (
 )
 from .rows import bulkable, prepare, step_row
 
-PARALLEL_MIN_BYTES = 32 << 20  # a smaller file is read in one pass: starting processes costs more
-CHUNK_BYTES = 16 << 20  # the bytes of one range
+PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
+CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
+MIN_CHUNK_BYTES = 1 << 20  # ... and at least (about four ranges per process in between)
 BULK_MIN = 16  # shorter runs of step rows are sent as records
 LANE = True  # read lines of a known shape through the fast lane (fastlane.py)
 
@@ -94,10 +95,15 @@ def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
         return False
     paths = [path] if isinstance(path, str) else list(path)
     try:
-        size = sum(os.path.getsize(p) * (16 if compression(p) else 1) for p in paths)
+        size = _log_bytes(paths)
     except OSError:
         return False
     return chunk_bytes is not None or size >= PARALLEL_MIN_BYTES
+
+
+def _log_bytes(paths: Sequence[str]) -> int:
+    """The bytes of log in `paths`, a compressed file counted as 16 times its size."""
+    return sum(os.path.getsize(p) * (16 if compression(p) else 1) for p in paths)
 
 
 def read_parallel(
@@ -112,8 +118,8 @@ def read_parallel(
     processes; `stats` is filled as the items are taken."""
     global _CONTEXT
     _CONTEXT = (matcher, keep_unmatched)  # inherited by the workers, which are forked
-    size = chunk_bytes or CHUNK_BYTES
     paths = [path] if isinstance(path, str) else list(path)
+    size = chunk_bytes or min(CHUNK_BYTES, max(MIN_CHUNK_BYTES, _log_bytes(paths) // (4 * jobs)))
     if jobs == 1:  # in this process, range after range
         for task in _tasks(paths, size):
             yield from _absorb(_read_task(task), matcher, stats)

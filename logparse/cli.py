@@ -144,7 +144,7 @@ def reading_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--jobs",
         type=click.IntRange(min=1),
-        help="Processes reading a large log (32 MB or more) at once. Default: the machine's cores.",
+        help="Processes reading a large log (8 MB or more) at once. Default: the machine's cores.",
     )(fn)
 
 
