@@ -169,20 +169,39 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
 @friendly
 def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
-    """Analyze training log(s): write report.png, summary.json and steps.csv."""
+    """Analyze training log(s): write report.png, summary.json and steps.csv.
+
+    Every log is analyzed even when one fails; each failure is one `error: LOG: ...` line on stderr, and the
+    exit code is 1 when any log failed."""
     summaries = []
+    failed = 0
     for log, name in zip(logs, run_names(list(logs)), strict=True):
-        analysis = api.analyze(log, **_api_kwargs(kw))
-        if out_dir is None:
-            target = report.default_out_dir(name)
-        else:
-            target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
-        paths = report.write_outputs(analysis, target)
+        try:
+            analysis = api.analyze(log, **_api_kwargs(kw))
+            if out_dir is None:
+                target = report.default_out_dir(name)
+            else:
+                target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
+            paths = report.write_outputs(analysis, target)
+        except (LogparseError, OSError) as exc:
+            if len(logs) == 1:
+                raise
+            failed += 1
+            message = (
+                str(exc)
+                if isinstance(exc, LogparseError)
+                else f"{exc.filename or log}: {exc.strerror or exc}"
+            )
+            click.echo(f"error: {message if message.startswith(log) else f'{log}: {message}'}", err=True)
+            continue
         summaries.append(analysis.summary)
         if not as_json:
             click.echo(report.text_summary(analysis, paths))
-    if as_json:
-        click.echo(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2))
+    if as_json and summaries:
+        click.echo(json.dumps(summaries[0] if len(logs) == 1 else summaries, indent=2))
+    if failed:
+        click.echo(f"error: {failed} of {len(logs)} logs failed", err=True)
+        sys.exit(1)
 
 
 @cli.command()

@@ -443,6 +443,18 @@ def _fmt(x: float | None, spec: str = ",.0f") -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def _dip_span(d: dict[str, Any]) -> str:
+    """`dip at step 50`, `dip steps 301-303`."""
+    if d["start_step"] == d["end_step"]:
+        return f"dip at step {d['start_step']}"
+    return f"dip steps {d['start_step']}-{d['end_step']}"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 step`, `2 steps`, `0 dips`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
     s = analysis.summary
     st = s["stable"]
@@ -456,7 +468,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
         + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",
-        f"  assumptions: {s['gpus'] or '?'} GPUs ({s['gpus_source'] or 'unknown'}); "
+        f"  assumptions: {plural(s['gpus'], 'GPU') if s['gpus'] else '? GPUs'} ({s['gpus_source'] or 'unknown'}); "
         f"{hw['name'] or '?'}{' (named in the log)' if hw.get('name_source') == 'log' else ''} "
         f"{hw['dtype']} ({hw['dtype_source']}) dense peak "
         f"{_fmt(hw['peak_tflops_per_gpu'], 'g')} TFLOPS/GPU; formula {s['formula'] or '?'} "
@@ -468,7 +480,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         if len(s.get("regimes", [])) > 1:
             which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
         lines.append(
-            f"  stable steps {st['start_step']}..{st['end_step']} ({st['steps']} steps){which}: "
+            f"  stable steps {st['start_step']}..{st['end_step']} ({plural(st['steps'], 'step')}){which}: "
             f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}, "
             f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU), "
             f"{_fmt(st['step_time_s'], '.3g')} s/step, {_fmt(st['tflops_per_gpu'], '.1f')} TFLOP/s/GPU"
@@ -479,13 +491,14 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     if w is not None:
         m = {k: (w[k] or {}).get("mean") for k in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu")}
         lines.append(
-            f"  window {w['rule']}: {w['count']} steps, mean {_fmt(m['step_time_s'], '.4g')} s/step, "
+            f"  window {w['rule']}: {plural(w['count'], 'step')}, mean {_fmt(m['step_time_s'], '.4g')} s/step, "
             f"{_fmt(m['tokens_per_s'])} tokens/s, {_fmt(m['tflops_per_gpu'], '.1f')} TFLOP/s/GPU, MFU {_pct(m['mfu'])}"
             + ("" if w["complete"] else f" ({w.get('note')})")
         )
+    warmup = plural(s["warmup_steps"], "step") if s["warmup_steps"] is not None else "? steps"
     lines.append(
-        f"  warmup: {s['warmup_steps'] if s['warmup_steps'] is not None else '?'} steps; "
-        f"shifts: {len(s.get('shifts', []))}; dips: {len(s['dips'])}; restarts: {len(s['restarts'])}"
+        f"  warmup: {warmup}; {plural(len(s.get('shifts', [])), 'shift')}; {plural(len(s['dips']), 'dip')}; "
+        f"{plural(len(s['restarts']), 'restart')}"
     )
     shifts = s.get("shifts", [])
     for i, sh in enumerate(shifts):
@@ -504,7 +517,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     for d in s["dips"][:5]:
         near = ", ".join(f"{e['event']} (line {e['line']})" for e in d["near_events"][:2])
         lines.append(
-            f"    dip steps {d['start_step']}-{d['end_step']}: -{d['depth']:.0%}, "
+            f"    {_dip_span(d)}: -{d['depth']:.0%}, "
             f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")
         )
     for r in s["restarts"]:

@@ -280,3 +280,49 @@ def test_same_named_logs_get_separate_output_folders(tmp_path):
     )
     assert res.exit_code == 0
     assert {p.name for p in (tmp_path / "out").iterdir()} == {"run_a_train", "run_b_train"}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# issue 13: what a new user trips over
+
+
+def test_analyze_goes_on_after_a_failing_log_and_names_it(tmp_path):
+    """`analyze a.log missing.log b.log`: a and b are analyzed, missing.log is named on stderr, exit 1."""
+    other = str(SAMPLES / "nanogpt_gpt2_8xa100.log")
+    missing = str(tmp_path / "missing.log")
+    res = CliRunner().invoke(cli, ["analyze", MEGATRON, missing, other, "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1
+    assert len(list((tmp_path / "out").iterdir())) == 2  # both good logs written
+    for folder in (tmp_path / "out").iterdir():
+        assert (folder / "summary.json").exists()
+    err = res.stderr.strip().splitlines()
+    assert err[0] == f"error: {missing}: no such file"
+    assert err[-1] == "error: 1 of 3 logs failed"
+    assert res.stdout.count("stable steps") == 2
+
+
+def test_the_text_summary_counts_in_words(tmp_path):
+    """`1 dip`, not `1 dips`; a one-step dip is `dip at step N`, not `dip steps N-N`."""
+    from logparse import report
+
+    assert (report.plural(1, "dip"), report.plural(0, "dip"), report.plural(2, "GPU")) == (
+        "1 dip",
+        "0 dips",
+        "2 GPUs",
+    )
+    assert report._dip_span({"start_step": 50, "end_step": 50}) == "dip at step 50"
+    res = run(
+        "analyze",
+        MEGATRON,
+        "--gpus",
+        "1",
+        "--hw",
+        "h100",
+        "--peak-tflops",
+        "8000",
+        "--out",
+        str(tmp_path),
+    )
+    assert res.exit_code == 0, res.output
+    assert "assumptions: 1 GPU (cli)" in res.output and "1 GPUs" not in res.output
+    assert "; 2 dips; 0 restarts" in res.output
