@@ -482,7 +482,9 @@ def hw_group() -> None:
 @hw_group.command("list")
 @click.option("--json", "as_json", is_flag=True)
 def hw_list(as_json: bool) -> None:
-    """Dense peak TFLOPS per device and dtype, with sources."""
+    """Dense peak TFLOPS per device and dtype (--json: with each figure's source).
+
+    Example: logparse hw list --json"""
     devs = hardware.devices().values()
     if as_json:
         click.echo(
@@ -506,7 +508,11 @@ def hw_list(as_json: bool) -> None:
         vals = " ".join(
             f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES
         )
-        click.echo(f"{d.name:11s} {vals}  {', '.join(d.aliases)}")
+        name = d.name if d.verified else d.name + "*"
+        click.echo(f"{name:11s} {vals}  {', '.join(d.aliases)}")
+    if any(not d.verified for d in devs):
+        click.echo("* not checked against the vendor's datasheet; pass --peak-tflops if you know better")
+    click.echo("Each figure's source: logparse hw list --json")
 
 
 @cli.command("flops")
@@ -551,13 +557,20 @@ def models_group() -> None:
 
 
 @models_group.command("list")
-def models_list() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
+def models_list(as_json: bool) -> None:
+    """Model presets: their dimensions and N (parameters without the input embedding)."""
     from .flops import ModelDims, params_from_dims
     from .models import presets
 
+    rows = []
     for name, p in presets().items():
         dims = ModelDims(**{k: v for k, v in p.items() if k in ModelDims.__dataclass_fields__})
-        n = p.get("params") or params_from_dims(dims)
+        rows.append((name, p, p.get("params") or params_from_dims(dims)))
+    if as_json:
+        click.echo(json.dumps([{"name": name, **p, "params": n} for name, p, n in rows], indent=2))
+        return
+    for name, p, n in rows:
         click.echo(
             f"{name:12s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
             f"kv={p.get('kv_heads', p['heads']):<3d} ffn={p['ffn_hidden']:<6d} V={p['vocab']:<6d} N={n:.4g}"

@@ -96,12 +96,18 @@ def find(name: str) -> Device | None:
     return _by_normalised().get(norm) if norm else None
 
 
+def _with_short_name(dev: Device) -> str:
+    """`h100-sxm (h100)`: a device with the shorter name users type for it, when it has one."""
+    short = [a for a in dev.aliases if len(a) < len(dev.name) and not a[:1].isdigit()]
+    return f"{dev.name} ({min(short, key=len)})" if short else dev.name
+
+
 def lookup(name: str) -> Device:
     """The device for a name (see `find`); an unknown name is an error that lists the known ones."""
     dev = find(name)
     if dev is not None:
         return dev
-    known = ", ".join(sorted(devices()))
+    known = ", ".join(_with_short_name(d) for d in sorted(devices().values(), key=lambda d: d.name))
     raise LogparseError(
         f"unknown hardware {name!r}; known: {known} (or give the dense peak with --peak-tflops)"
     )

@@ -326,3 +326,32 @@ def test_the_text_summary_counts_in_words(tmp_path):
     assert res.exit_code == 0, res.output
     assert "assumptions: 1 GPU (cli)" in res.output and "1 GPUs" not in res.output
     assert "; 2 dips; 0 restarts" in res.output
+
+
+def test_models_list_json_as_the_readme_documents():
+    res = run("models", "list", "--json")
+    assert res.exit_code == 0, res.output
+    presets = {p["name"]: p for p in json.loads(res.output)}
+    # Llama-2-7B: 32 layers of 4096, N = 6.74e9 - 32000 x 4096 (the input embedding) = 6.61e9
+    assert presets["llama2-7b"]["layers"] == 32 and presets["llama2-7b"]["hidden"] == 4096
+    assert abs(presets["llama2-7b"]["params"] - 6.607e9) / 6.607e9 < 0.002
+
+
+def test_hw_list_marks_unverified_entries_and_says_where_sources_are():
+    res = run("hw", "list")
+    assert res.exit_code == 0
+    row = next(line for line in res.output.splitlines() if line.startswith("a10g"))
+    assert row.startswith("a10g*")
+    assert "not checked against the vendor's datasheet" in res.output and "hw list --json" in res.output
+    assert (
+        next(line for line in res.output.splitlines() if line.startswith("h100-sxm ")).split()[0]
+        == "h100-sxm"
+    )
+
+
+def test_an_unknown_hw_name_lists_the_names_users_type(tmp_path):
+    res = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "h200x"])
+    assert res.exit_code == 1
+    assert "h100-sxm (h100)" in res.stderr and "rtx-a6000 (a6000)" in res.stderr
+    ok = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "NVIDIA H100 80GB HBM3", "--json", "--out", str(tmp_path)])
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["hardware"]["name"] == "h100-sxm"
