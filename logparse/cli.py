@@ -5,8 +5,11 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -148,6 +151,22 @@ def reading_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
 
 
+@contextmanager
+def _stdin_spooled(logs: tuple[str, ...]) -> Iterator[list[str]]:
+    """The logs, with `-` (a log on standard input) written to a temporary `stdin.log` first: a log is
+    read more than once (detection, then the values)."""
+    if "-" not in logs:
+        yield list(logs)
+        return
+    if logs.count("-") > 1:
+        raise click.UsageError("standard input (-) can be given once")
+    with tempfile.TemporaryDirectory(prefix="logparse-") as tmp:
+        spooled = Path(tmp) / "stdin.log"
+        with open(spooled, "wb") as fh:
+            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+        yield [str(spooled) if log == "-" else log for log in logs]
+
+
 def _api_kwargs(kw: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in kw.items() if k not in ("format_", "pattern_dirs")}
     out["format"] = kw.get("format_")
@@ -169,10 +188,18 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
 @friendly
 def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
-    """Analyze training log(s): write report.png, summary.json and steps.csv.
+    """Analyze training log(s): write report.png, summary.json and steps.csv. `-` reads a log from
+    standard input.
+
+    Example: logparse analyze train.log --gpus 8 --hw h100
 
     Every log is analyzed even when one fails; each failure is one `error: LOG: ...` line on stderr, and the
     exit code is 1 when any log failed."""
+    with _stdin_spooled(logs) as paths:
+        _analyze_each(paths, out_dir, as_json, kw)
+
+
+def _analyze_each(logs: list[str], out_dir: str | None, as_json: bool, kw: dict[str, Any]) -> None:
     summaries = []
     failed = 0
     for log, name in zip(logs, run_names(list(logs)), strict=True):
@@ -221,7 +248,12 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the
     file in the order they ran (--segment N: only that segment)."""
     kwargs = _api_kwargs(kw)
-    run = api.resolve_listing_unmatched(log, unmatched, **kwargs) if unmatched else api.resolve(log, **kwargs)
+    with _stdin_spooled((log,)) as (path,):
+        run = (
+            api.resolve_listing_unmatched(path, unmatched, **kwargs)
+            if unmatched
+            else api.resolve(path, **kwargs)
+        )
     frame = report.steps_frame(api.file_rows(run, kwargs.get("segment")))
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)
@@ -311,8 +343,8 @@ def batch(
         for _, row in index[index["status"] == "ok"].iterrows():
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
             click.echo(
-                f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {row['dips']} dips, "
-                f"{row['restarts']} restarts{' (cached)' if row['cached'] else ''}"
+                f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {report.plural(int(row['dips']), 'dip')}, "
+                f"{report.plural(int(row['restarts']), 'restart')}{' (cached)' if row['cached'] else ''}"
             )
         click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
     for _, row in failed.iterrows():

@@ -353,5 +353,20 @@ def test_an_unknown_hw_name_lists_the_names_users_type(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "h200x"])
     assert res.exit_code == 1
     assert "h100-sxm (h100)" in res.stderr and "rtx-a6000 (a6000)" in res.stderr
-    ok = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "NVIDIA H100 80GB HBM3", "--json", "--out", str(tmp_path)])
+    ok = CliRunner().invoke(
+        cli, ["analyze", MEGATRON, "--hw", "NVIDIA H100 80GB HBM3", "--json", "--out", str(tmp_path)]
+    )
     assert ok.exit_code == 0 and json.loads(ok.stdout)["hardware"]["name"] == "h100-sxm"
+
+
+def test_a_log_on_standard_input(tmp_path):
+    """`-` reads the log from standard input, for analyze and parse alike."""
+    text = Path(MEGATRON).read_bytes()
+    res = CliRunner().invoke(cli, ["analyze", "-", "--hw", "h100", "--out", str(tmp_path / "a")], input=text)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("stdin: megatron log, 565 lines") and "MFU 45.0%" in res.stdout
+    res = CliRunner().invoke(cli, ["parse", "-", "-o", str(tmp_path / "s.csv")], input=text)
+    assert res.exit_code == 0, res.output
+    assert len(pd.read_csv(tmp_path / "s.csv")) == 500
+    res = CliRunner().invoke(cli, ["analyze", "-", "-"], input=text)
+    assert res.exit_code == 2 and "standard input (-) can be given once" in res.output
