@@ -33,7 +33,7 @@ from .phases import detect_phases
 from .reader import Record
 from .report import build_summary
 from .resolve import Run, log_cadence, resolve_run
-from .utilization import assess, refusal
+from .utilization import assess, default_formula, refusal
 from .window import numbering_basis
 from .window import select as select_window
 
@@ -208,7 +208,7 @@ def new_pattern_set(path: str | os.PathLike[str], name: str, **options: Any) -> 
 
 def flops(
     seq_len: int,
-    formula: str = "palm",
+    formula: str | None = None,
     recompute: str = "none",
     model: str | None = None,
     params: float | None = None,
@@ -226,7 +226,11 @@ def flops(
     d = replace(base, **given, **({"swiglu": swiglu} if swiglu is not None else {}))
     d = replace(d, params=params) if params is not None else replace(d, params=None if given else d.params)
     d = d.with_params()
-    if d.params is None and formula in ("palm", "6n"):
+    _options({"seq_len": seq_len})  # the checks analyze makes
+    warnings: list[str] = []
+    if formula is None:  # as analyze chooses: palm from the dims, else 6N from N alone
+        formula = default_formula(d, warnings)
+    if formula is None or (d.params is None and formula in ("palm", "6n")):
         raise LogparseError("give --model, or --params, or the dims (--layers --hidden --heads --vocab ...)")
     t = flops_mod.terms(d, seq_len, formula)
     others = {}
@@ -250,4 +254,5 @@ def flops(
         "hfu_flops_per_token": flops_mod.hardware_flops_per_token(d, seq_len, formula, recompute),
         "hfu_convention": flops_mod.HFU_CONVENTION[recompute],
         "other_formulas": others,
+        "warnings": warnings,
     }

@@ -58,6 +58,11 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise
         except KeyboardInterrupt:
             _fail("interrupted", 130)
+        except (
+            BrokenPipeError
+        ):  # `logparse ... | head`: the reader has gone; say nothing (Python's docs' way)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         except MemoryError:
             _fail("out of memory")
         except OSError as exc:  # an output folder that cannot be made, a full disk, a read-only path
@@ -558,7 +563,11 @@ def hw_list(as_json: bool) -> None:
 @click.option("--vocab", type=int)
 @click.option("--swiglu/--no-swiglu", default=None)
 @click.option("--seq-len", type=int, required=True)
-@click.option("--formula", type=click.Choice(list(FORMULAS)), default="palm", show_default=True)
+@click.option(
+    "--formula",
+    type=click.Choice(list(FORMULAS)),
+    help="Default: palm when the layers and hidden size are known, else 6n (as analyze chooses).",
+)
 @click.option(
     "--recompute", type=click.Choice(["none", "selective", "full"]), default="none", show_default=True
 )
@@ -581,6 +590,8 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
         click.echo(f"  with {result['recompute']} recomputation (HFU): {result['hfu_flops_per_token']:.4e}")
     for name, v in result["other_formulas"].items():
         click.echo(f"  {name:14s} {v:.4e} ({(v / result['flops_per_token'] - 1):+.1%})")
+    for warning in result["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @cli.group("models")

@@ -180,6 +180,13 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
             "`reported`): pass --model or --params for logparse's count"
         )
         return REPORTED
+    return default_formula(dims, warnings)
+
+
+def default_formula(dims: ModelDims, warnings: list[str]) -> str | None:
+    """The formula the model's known dims allow when none is asked for: palm with the layers and the
+    attention width, 6N (with a warning) from the parameter count alone, None (with a warning) without it.
+    `analyze` and `flops` both choose this way."""
     if dims.params is not None and dims.layers and dims.attn_width:
         return "palm"
     if dims.params is not None:

@@ -370,3 +370,31 @@ def test_a_log_on_standard_input(tmp_path):
     assert len(pd.read_csv(tmp_path / "s.csv")) == 500
     res = CliRunner().invoke(cli, ["analyze", "-", "-"], input=text)
     assert res.exit_code == 2 and "standard input (-) can be given once" in res.output
+
+
+def test_flops_validates_and_falls_back_as_analyze_does():
+    """One validation and one fallback for `flops` and `analyze`: a negative sequence length is refused; N
+    alone gives 6N = 6 x 7e9 = 4.2e10 FLOPs/token, with analyze's warning, instead of an error."""
+    res = CliRunner().invoke(cli, ["flops", "--model", "llama2-7b", "--seq-len", "-1"])
+    assert res.exit_code == 1 and res.stderr.strip() == "error: --seq-len must be at least 1 (got -1)"
+    res = CliRunner().invoke(cli, ["flops", "--params", "7e9", "--seq-len", "4096", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["formula"] == "6n" and out["flops_per_token"] == 6 * 7e9
+    assert out["warnings"] and "6N" in out["warnings"][0]
+    assert (
+        json.loads(run("flops", "--model", "llama2-7b", "--seq-len", "4096", "--json").stdout)["formula"]
+        == "palm"
+    )
+
+
+def test_a_closed_pipe_is_not_an_error(tmp_path):
+    """`logparse flops ... | true` (the reader gone before logparse writes): no `error: [Errno 32] Broken
+    pipe` on stderr."""
+    proc = subprocess.run(
+        f"{sys.executable} -m logparse flops --model llama2-7b --seq-len 4096 | true",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "Broken pipe" not in proc.stderr and not proc.stderr
