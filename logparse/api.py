@@ -91,11 +91,28 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
     return resolve_run(parsed, opts, _log_name(log))
 
 
+# options that only the utilization stage reads: given to `parse`, they add its columns
+UTILIZATION_OPTIONS = (
+    "hw", "dtype", "peak_tflops", "model", "params", "layers", "hidden", "heads", "kv_heads", "experts",
+    "topk", "ffn_hidden", "vocab", "recompute", "formula", "flops_per_token",
+)  # fmt: skip
+
+
 def parse(path: LogPath, **options: Any) -> pd.DataFrame:
-    """The resolved step frame of a log (canonical columns), without hardware assumptions: every
-    row of the file, every run and attempt in the order they ran (a step logged again by a later
-    attempt keeps only its later row)."""
-    return file_rows(resolve(path, **options), options.get("segment"))
+    """The resolved step frame of a log (canonical columns): every row of the file, every run and attempt
+    in the order they ran (a step logged again by a later attempt keeps only its later row). With a
+    hardware or model option (`hw`, `model`, `params`, ...) the rows also get tflops_per_gpu, mfu and hfu."""
+    return utilization_rows(resolve(path, **options), options)
+
+
+def utilization_rows(run: Run, options: dict[str, Any]) -> pd.DataFrame:
+    """The file's rows; with a hardware or model option, with the utilization columns as analyze makes them."""
+    rows = file_rows(run, options.get("segment"))
+    if not any(options.get(k) is not None for k in UTILIZATION_OPTIONS):
+        return rows
+    whole = replace(run, steps=rows.copy())
+    assess(whole, _options(options))
+    return whole.steps
 
 
 def file_rows(run: Run, segment: int | None = None) -> pd.DataFrame:

@@ -191,8 +191,9 @@ def cli() -> None:
 @reading_options
 @click.option("--out", "out_dir", type=click.Path(), help="Output folder. Default: ./logparse-out/<run>/.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summary JSON on stdout.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors (the files are still written).")
 @friendly
-def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any) -> None:
+def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, quiet: bool, **kw: Any) -> None:
     """Analyze training log(s): write report.png, summary.json and steps.csv. `-` reads a log from
     standard input.
 
@@ -201,10 +202,12 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, **kw: Any
     Every log is analyzed even when one fails; each failure is one `error: LOG: ...` line on stderr, and the
     exit code is 1 when any log failed."""
     with _stdin_spooled(logs) as paths:
-        _analyze_each(paths, out_dir, as_json, kw)
+        _analyze_each(paths, out_dir, as_json, quiet, kw)
 
 
-def _analyze_each(logs: list[str], out_dir: str | None, as_json: bool, kw: dict[str, Any]) -> None:
+def _analyze_each(
+    logs: list[str], out_dir: str | None, as_json: bool, quiet: bool, kw: dict[str, Any]
+) -> None:
     summaries = []
     failed = 0
     for log, name in zip(logs, run_names(list(logs)), strict=True):
@@ -227,9 +230,9 @@ def _analyze_each(logs: list[str], out_dir: str | None, as_json: bool, kw: dict[
             click.echo(f"error: {message if message.startswith(log) else f'{log}: {message}'}", err=True)
             continue
         summaries.append(analysis.summary)
-        if not as_json:
+        if not as_json and not quiet:
             click.echo(report.text_summary(analysis, paths))
-    if as_json and summaries:
+    if as_json and summaries and not quiet:
         click.echo(json.dumps(summaries[0] if len(logs) == 1 else summaries, indent=2))
     if failed:
         click.echo(f"error: {failed} of {len(logs)} logs failed", err=True)
@@ -259,7 +262,7 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
             if unmatched
             else api.resolve(path, **kwargs)
         )
-    frame = report.steps_frame(api.file_rows(run, kwargs.get("segment")))
+    frame = report.steps_frame(api.utilization_rows(run, kwargs))
     if output is None:
         click.echo(frame.to_csv(index=False), nl=False)
         return

@@ -398,3 +398,22 @@ def test_a_closed_pipe_is_not_an_error(tmp_path):
         text=True,
     )
     assert "Broken pipe" not in proc.stderr and not proc.stderr
+
+
+def test_parse_with_hardware_options_writes_the_mfu_it_implies(tmp_path):
+    """`parse LOG --hw h100 --gpus 8` used to list the options and ignore them: now the rows get the
+    utilization columns analyze computes. The sample was generated at a stable MFU of 45% (its truth file)."""
+    truth = json.loads((SAMPLES / "megatron_llama2-7b_8xh100.truth.json").read_text())
+    plain = run("parse", MEGATRON, "-o", str(tmp_path / "plain.csv"))
+    assert plain.exit_code == 0 and "mfu" not in pd.read_csv(tmp_path / "plain.csv")
+    res = run("parse", MEGATRON, "--hw", "h100", "--gpus", "8", "-o", str(tmp_path / "mfu.csv"))
+    assert res.exit_code == 0, res.output
+    rows = pd.read_csv(tmp_path / "mfu.csv")
+    stable = rows[(rows["step"] >= 100) & (rows["step"] <= 300)]
+    assert abs(stable["mfu"].mean() - truth["stable_mfu"]) < 0.01
+
+
+def test_quiet_prints_nothing_but_writes_the_files(tmp_path):
+    res = CliRunner().invoke(cli, ["analyze", MEGATRON, "-q", "--out", str(tmp_path)])
+    assert res.exit_code == 0 and res.stdout == "" and res.stderr == ""
+    assert (tmp_path / "summary.json").exists()
