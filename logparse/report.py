@@ -443,6 +443,67 @@ def _fmt(x: float | None, spec: str = ",.0f") -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def _assumptions(s: dict[str, Any]) -> list[str]:
+    """What the figures rest on, each with its source; what is unknown says what to pass to know it."""
+    hw = s["hardware"]
+    gpus = f"{plural(s['gpus'], 'GPU')} ({s['gpus_source']})" if s["gpus"] else "GPUs unknown (pass --gpus)"
+    if hw["peak_tflops_per_gpu"] is None:
+        device = "hardware unknown (pass --hw NAME or --peak-tflops X)"
+    else:
+        named = " (named in the log)" if hw.get("name_source") == "log" else ""
+        device = (
+            f"{hw['name'] or 'a device'}{named} {hw['dtype']} ({hw['dtype_source']}) dense peak "
+            f"{hw['peak_tflops_per_gpu']:g} TFLOPS/GPU"
+        )
+    seq = s["model"]["seq_len"]
+    if s["flops_per_token"] is not None:
+        flops = f"formula {s['formula']} {s['flops_per_token']:.3e} FLOPs/token"
+    elif s["formula"] is not None and not seq:
+        flops = f"formula {s['formula']}, FLOPs/token unknown (pass --seq-len)"
+    else:
+        flops = "FLOPs/token unknown (pass --model NAME, or --params N)"
+    return [
+        gpus,
+        device,
+        flops,
+        f"seq len {seq}" if seq else "seq len unknown",
+        f"recompute {s['recompute']}",
+    ]
+
+
+def _stable_count(st: dict[str, Any]) -> str:
+    """`474 steps`; `12 logged lines, 60 steps` when each line stands for several steps."""
+    rows = st.get("log_rows")
+    if rows is not None and rows != st["steps"]:
+        return f"{plural(rows, 'logged line')}, {plural(st['steps'], 'step')}"
+    return plural(st["steps"], "step")
+
+
+def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
+    """The stable phase's figures; unknown ones named once, with what would make them known."""
+    out = []
+    if st["mfu_mean"] is not None:
+        out.append(
+            f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}"
+        )
+    else:
+        out.append("MFU unknown (see the assumptions)")
+    if st["tokens_per_s"] is not None:
+        out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU)")
+    else:
+        out.append("tokens/s unknown" + ("" if s["model"]["seq_len"] else " (pass --seq-len)"))
+    if st["step_time_s"] is not None:
+        out.append(f"{st['step_time_s']:.3g} s/step")
+    if st["tflops_per_gpu"] is not None:
+        out.append(f"{tflops_text(st['tflops_per_gpu'])} TFLOP/s/GPU")
+    return out
+
+
+def tflops_text(x: float) -> str:
+    """444.6; a CPU run's 0.0123 keeps its digits (never `0.0` beside a nonzero MFU)."""
+    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.3g}"
+
+
 def _dip_span(d: dict[str, Any]) -> str:
     """`dip at step 50`, `dip steps 301-303`."""
     if d["start_step"] == d["end_step"]:
@@ -458,7 +519,6 @@ def plural(count: int, word: str) -> str:
 def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
     s = analysis.summary
     st = s["stable"]
-    hw = s["hardware"]
     status = s.get("status")
     lines = [
         f"{s['run']}: {s['format']} log, {s['lines']['total']:,} lines "
@@ -468,22 +528,15 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
         + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",
-        f"  assumptions: {plural(s['gpus'], 'GPU') if s['gpus'] else '? GPUs'} ({s['gpus_source'] or 'unknown'}); "
-        f"{hw['name'] or '?'}{' (named in the log)' if hw.get('name_source') == 'log' else ''} "
-        f"{hw['dtype']} ({hw['dtype_source']}) dense peak "
-        f"{_fmt(hw['peak_tflops_per_gpu'], 'g')} TFLOPS/GPU; formula {s['formula'] or '?'} "
-        f"{_fmt(s['flops_per_token'], '.3e')} FLOPs/token; seq len {s['model']['seq_len'] or '?'}; "
-        f"recompute {s['recompute']}",
+        "  assumptions: " + "; ".join(_assumptions(s)),
     ]
     if st["start_step"] is not None:
         which = ""
         if len(s.get("regimes", [])) > 1:
             which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
         lines.append(
-            f"  stable steps {st['start_step']}..{st['end_step']} ({plural(st['steps'], 'step')}){which}: "
-            f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}, "
-            f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU), "
-            f"{_fmt(st['step_time_s'], '.3g')} s/step, {_fmt(st['tflops_per_gpu'], '.1f')} TFLOP/s/GPU"
+            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st)}){which}: "
+            + ", ".join(_stable_figures(st, s))
         )
     else:
         lines.append("  stable window: none found (too few timed steps)")

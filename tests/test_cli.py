@@ -417,3 +417,29 @@ def test_quiet_prints_nothing_but_writes_the_files(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", MEGATRON, "-q", "--out", str(tmp_path)])
     assert res.exit_code == 0 and res.stdout == "" and res.stderr == ""
     assert (tmp_path / "summary.json").exists()
+
+
+def test_the_text_summary_says_what_is_unknown_and_what_to_pass(tmp_path):
+    """No `?`, no `n/a`: an unknown figure is named with the option that would make it known; a line that
+    stands for several steps is counted both ways; a CPU run's TFLOP/s keeps its digits."""
+    hf = str(SAMPLES / "hf_trainer_ga4_cpu.log")
+    bare = run("analyze", hf, "--out", str(tmp_path / "a")).output
+    assert "?" not in bare.split("warning:")[0] and "n/a" not in bare
+    assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in bare
+    assert "FLOPs/token unknown (pass --seq-len)" in bare and "tokens/s unknown (pass --seq-len)" in bare
+    # HF logs every 5th of 60 optimizer steps: 12 lines stand for 60 steps (trainer_state.json's log_history)
+    assert "stable steps 5..60 (12 logged lines, 60 steps)" in bare
+    known = run(
+        "analyze",
+        hf,
+        "--seq-len",
+        "64",
+        "--params",
+        "120576",
+        "--peak-tflops",
+        "1.0",
+        "--out",
+        str(tmp_path / "b"),
+    ).output
+    # 6 x 120576 x 16384 tokens/s = 0.0119 TFLOP/s, 1.2% of 1 TFLOPS
+    assert "MFU 1.2%" in known and "0.0119 TFLOP/s/GPU" in known and "0.0 TFLOP" not in known
