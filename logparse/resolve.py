@@ -745,7 +745,12 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
             )
         else:
             warnings.append("the number of GPUs is unknown: pass --gpus to get per-GPU throughput and MFU")
-    if seq is None:
+    if seq is None and "tokens_per_s" in steps and steps["tokens_per_s"].notna().any():
+        # the log counts tokens itself (Composer's throughput/tokens_per_sec): only FLOPs need the length
+        warnings.append(
+            "the sequence length is unknown: tokens/s is the log's own count; pass --seq-len for FLOPs/token and MFU"
+        )
+    elif seq is None:
         warnings.append("the sequence length is unknown: pass --seq-len to get tokens/s and MFU")
     return Run(
         name,
