@@ -12,7 +12,6 @@ from tests.conftest import ROOT
 matplotlib.use("Agg")
 
 
-
 @pytest.mark.parametrize("where", ["notebooks", "root"])
 def test_notebook_cells_run(monkeypatch, where):
     """From its own folder (Jupyter's working directory) and from the repository root, as its text says."""
