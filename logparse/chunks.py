@@ -28,7 +28,6 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
-import re
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .columns import Columns, Piece
-from .fastlane import _ANY_PREFIX, CHECKED, Lane, Shape, _may_be_prefixed
+from .fastlane import CHECKED, Lane, Shape, own_text
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
 from .patterns import MAX_WRAP_PARTS, LineSpec
@@ -249,23 +248,6 @@ def _read_task(task: tuple[str, int, int, bytes | None]) -> tuple[ReadStats, lis
     return stats, worker.finish()
 
 
-_TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
-
-
-def _own_text(line: str) -> tuple[str | None, int | None]:
-    """(text, rank) of a line (no carriage return, escape or colour remnant) that the reader makes one
-    record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more."""
-    if not _may_be_prefixed(line):
-        return line, None
-    m = _TORCHRUN.match(line)
-    if m is None:
-        return (None, None) if _ANY_PREFIX.match(line) else (line, None)
-    body = line[m.end() :]
-    if "[" + m.group(1) in body or (_may_be_prefixed(body) and _ANY_PREFIX.match(body)):
-        return None, None  # a second prefix, or another rank's output on this line: the reader's way
-    return body, int(m.group(2))
-
-
 class _Worker:
     """What one range sends back, built record by record (and, through the fast lane, line by line)."""
 
@@ -291,7 +273,7 @@ class _Worker:
             self.since_partial += 1
             self.run.add_fast(got[0], stats.physical_lines, got[1], line)
             return
-        body, rank = _own_text(line) if plain and got is None else (None, None)
+        body, rank = own_text(line) if plain and got is None else (None, None)
         if body is not None:
             # the reader would make this line one record of `body` (or none, when blank)
             text = body.rstrip()
@@ -305,8 +287,8 @@ class _Worker:
                 self._unmatched(rec)
                 return
             hit = self.record(rec)
-            if hit is not None and lane is not None and bulkable(hit[0]):
-                lane.learn(hit[0], self.matcher.index[id(hit[0])], line, rank, None, text)
+            if hit is not None and lane is not None:
+                lane.learn(hit[0], line, rec)
             return
         records = []
         for rec in _split_physical(line, stats):
@@ -314,9 +296,7 @@ class _Worker:
         if got is not None:
             Lane.check(got[0], line, got[1], records)
         elif lane is not None and len(records) == 1 and records[0][1] is not None:
-            rec, (spec, _) = records[0]
-            if bulkable(spec):
-                lane.learn(spec, self.matcher.index[id(spec)], line, rec.rank, rec.host, rec.text)
+            lane.learn(records[0][1][0], line, records[0][0])
 
     def _unmatched(self, rec: Record) -> None:
         self.n += 1
@@ -362,7 +342,6 @@ class _Run:
     def __init__(self, matcher: Matcher, out: list[Any]) -> None:
         self.matcher = matcher
         self.out = out
-        self.track_steps = any(spec.attach == "step" for spec in matcher.specs)
         self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
         self.shape: Shape | None = None
         self.fast_lines: list[int] = []
@@ -421,7 +400,7 @@ class _Run:
         ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]
         last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
         steps: list[tuple[Any, int]] = []
-        if self.track_steps and shape.spec.kind == "step" and "step" in made.cols:
+        if self.matcher.attaches_by_step and shape.spec.kind == "step" and "step" in made.cols:
             steps = list(zip(made.cols["step"].values(), range(n), strict=True))
         self.out.append(
             Bulk(
@@ -454,7 +433,7 @@ class _Run:
             last_block[(index, rec.rank)] = at
             if spec.kind == "step":
                 last_step[rec.rank] = at
-                if self.track_steps and "step" in row:
+                if self.matcher.attaches_by_step and "step" in row:
                     steps.append((row["step"], at))
             cols.append(row)
         return Bulk(

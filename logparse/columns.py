@@ -99,9 +99,7 @@ def merge(pieces: list[Typed]) -> Any:
         bits |= p.bits
     arrays = [p.data for p in pieces]
     typed = all(isinstance(a, np.ndarray) or p.bits == NONE for a, p in zip(arrays, pieces, strict=True))
-    if typed and bits == INT:
-        return np.concatenate(arrays)
-    if typed and bits == BOOL:
+    if typed and bits in (INT, BOOL):
         return np.concatenate(arrays)
     if typed and bits & (INT | FLOAT) and not bits & ~NUMBERS:
         # numbers (and None): float64, NaN where a value is missing

@@ -34,7 +34,8 @@ import numpy as np
 from .columns import Piece, Typed
 from .matcher import Matcher
 from .patterns import WINDOWED, FieldSpec, LineSpec
-from .reader import _RANK_PREFIX
+from .reader import Record
+from .rows import bulkable
 
 # any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
 # ordinary way
@@ -47,6 +48,25 @@ def _may_be_prefixed(line: str) -> bool:
     """Whether a launcher prefix can start `line` (each starts with "[", a digit or a letter)."""
     first = line[:1]
     return first == "[" or first.isalnum()
+
+
+_TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
+
+
+def own_text(line: str) -> tuple[str | None, int | None]:
+    """(text, rank) of a line (no carriage return, escape or colour remnant) that the reader makes one
+    record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more (another
+    prefix, a second one, another rank's output on the same line). The lane and the parallel reader's
+    record-making both decide by it."""
+    if not _may_be_prefixed(line):
+        return line, None
+    m = _TORCHRUN.match(line)
+    if m is None:
+        return (None, None) if _ANY_PREFIX.match(line) else (line, None)
+    body = line[m.end() :]
+    if "[" + m.group(1) in body or (_may_be_prefixed(body) and _ANY_PREFIX.match(body)):
+        return None, None  # a second prefix, or another rank's output on this line: the reader's way
+    return body, int(m.group(2))
 
 
 _ISO = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?\n)*")
@@ -92,16 +112,12 @@ class Shape:
             or any(i < index for i in matcher.candidates(text))
         ):
             return None
+        if own_text(line) != (text, rank):
+            return None  # the reader makes more of this line than its text and torchrun's rank
         role = None
-        if rank is None:
-            if text != line:
-                return None
-            head = ""
-        else:
-            m = _RANK_PREFIX.match(line)
-            if m is None or line[m.end() :] != text or _ANY_PREFIX.match(text):
-                return None
-            role = m.group("role")
+        head = ""
+        if rank is not None:
+            role = _TORCHRUN.match(line).group(1)  # type: ignore[union-attr]
             head = r"\[" + re.escape(role) + r"(\d+)\]:"
         found = spec.regex.search(text)
         if found is None or "key" in spec.regex.groupindex:
@@ -192,11 +208,13 @@ class Lane:
         self.needles: list[tuple[str, int]] = []
         self.fails: dict[int, int] = {}
 
-    def learn(self, spec: LineSpec, index: int, line: str, rank: Any, host: Any, text: str) -> None:
-        """Make the shape of a line the pattern read the ordinary way (at most MAX_FAILS tries that make none)."""
-        if self.fails.get(index, 0) >= MAX_FAILS:
+    def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
+        """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
+        step line the lane may read (at most MAX_FAILS tries per pattern that make none)."""
+        index = self.matcher.index[id(spec)]
+        if not bulkable(spec) or self.fails.get(index, 0) >= MAX_FAILS:
             return
-        shape = Shape.learn(spec, index, self.matcher, line, rank, host, text)
+        shape = Shape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
         if shape is None:
             self.fails[index] = self.fails.get(index, 0) + 1
             return
@@ -222,11 +240,9 @@ class Lane:
                 m = shape.regex.fullmatch(line)
                 if m is None:
                     continue
-                if shape.prefixed:
-                    if line.find("[" + shape.role, 1) >= 0 or _ANY_PREFIX.match(line, line.index(":") + 1):
-                        return None  # another rank's output on this line, or a second prefix
-                elif _may_be_prefixed(line) and _ANY_PREFIX.match(line):
-                    return None  # a launcher prefix the reader would peel
+                body, rank = own_text(line)
+                if body is None or (rank is not None) != shape.prefixed:
+                    return None  # the reader would peel or split this line otherwise than the shape reads it
                 if k:
                     shapes.insert(0, shapes.pop(k))
                 return shape, m.groups()

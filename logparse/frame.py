@@ -240,7 +240,6 @@ class _Assembler:
         self.seen: set[str] = set()
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
-        self.track_steps = any(spec.attach == "step" for spec in matcher.specs)
 
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
@@ -387,7 +386,7 @@ class _Assembler:
             self.open_blocks[(self.matcher.specs[spec_index].qualname, rank)] = base + at
         for rank, at in bulk.last_step.items():
             self.last_step_row[rank] = base + at
-        if self.track_steps:
+        if self.matcher.attaches_by_step:
             for step, at in bulk.steps:
                 self.step_row[step] = base + at
 

@@ -34,6 +34,8 @@ class Matcher:
         self.sets = list(chosen)
         self.specs: list[LineSpec] = [spec for ps in self.sets for spec in ps.lines]
         self.index = {id(spec): i for i, spec in enumerate(self.specs)}  # a pattern's place in `specs`
+        # a line joins the step record it names (attach = "step"): rows must be findable by step number
+        self.attaches_by_step = any(spec.attach == "step" for spec in self.specs)
         self._by_needle: dict[str, list[int]] = {}
         self._prefixed: list[tuple[str, int]] = []
         self._always: list[int] = []  # patterns with nothing to filter on: tried on every record
