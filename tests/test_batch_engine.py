@@ -20,6 +20,15 @@ RESUMED = SAMPLES / "megatron_resumed_8xh100.log"
 CRASH_LINE = 401  # the resumed log's last line before the job starts again (the NCCL watchdog)
 
 
+def two_runs(tmp_path: Path) -> Path:
+    """A folder `runs` of two run folders, a and b, each holding the Megatron sample as train.log."""
+    runs = tmp_path / "runs"
+    for name in ("a", "b"):
+        (runs / name).mkdir(parents=True)
+        shutil.copy(MEGATRON, runs / name / "train.log")
+    return runs
+
+
 def split_at_restart(folder: Path, first: str, second: str) -> tuple[Path, Path]:
     lines = RESUMED.read_text().splitlines(keepends=True)
     assert "Watchdog caught collective operation timeout" in lines[CRASH_LINE - 1]
@@ -35,11 +44,7 @@ def batch(*argv: str):
 
 
 def test_sidecar_overrides_the_batch_options_and_is_named_as_the_source(tmp_path):
-    runs = tmp_path / "runs"
-    (runs / "a").mkdir(parents=True)
-    (runs / "b").mkdir()
-    shutil.copy(MEGATRON, runs / "a" / "train.log")
-    shutil.copy(MEGATRON, runs / "b" / "train.log")
+    runs = two_runs(tmp_path)
     (runs / "a" / "logparse.toml").write_text('gpus = 8\nhw = "h100"\nseq_len = 4096\ndtype = "bf16"\n')
     out = tmp_path / "out"
     res = batch(str(runs), "--hw", "a100", "--gpus", "16", "--out", str(out))
@@ -135,11 +140,7 @@ def test_index_has_the_warnings_text_beside_their_count(tmp_path):
 
 
 def test_a_rerun_reuses_unchanged_runs_and_redoes_changed_ones(tmp_path):
-    runs = tmp_path / "runs"
-    (runs / "a").mkdir(parents=True)
-    (runs / "b").mkdir()
-    shutil.copy(MEGATRON, runs / "a" / "train.log")
-    shutil.copy(MEGATRON, runs / "b" / "train.log")
+    runs = two_runs(tmp_path)
     out = tmp_path / "out"
 
     def cached(*extra: str) -> dict[str, bool]:
