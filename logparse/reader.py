@@ -81,17 +81,15 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         raw = open(path, "rb")
     except OSError as exc:
         raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
-    magic = raw.read(6)
+    kind = _compression(raw.read(6))
     raw.seek(0)
-    if _compression(magic) is None:
-        return raw  # type: ignore[return-value]
-    if magic[:2] == b"\x1f\x8b":
+    if kind == "gzip":
         return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
-    if magic[:3] == b"BZh":
+    if kind == "bzip2":
         return bz2.BZ2File(raw)  # type: ignore[return-value]
-    if magic[:6] == b"\xfd7zXZ\x00":
+    if kind == "xz":
         return lzma.LZMAFile(raw)  # type: ignore[return-value]
-    if magic[:4] == b"\x28\xb5\x2f\xfd":
+    if kind == "zstd":
         try:
             import zstandard
         except ImportError:
