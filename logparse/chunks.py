@@ -292,7 +292,7 @@ class _Worker:
             return
         records = []
         for rec in _split_physical(line, stats):
-            records.append((rec, self.record(rec)))
+            records.append((rec, self.record(rec, compare=got is not None)))
         if got is not None:
             Lane.check(got[0], line, got[1], records)
         elif lane is not None and len(records) == 1 and records[0][1] is not None:
@@ -307,8 +307,9 @@ class _Worker:
         else:
             self.unmatched += 1
 
-    def record(self, rec: Record) -> tuple[LineSpec, dict[str, Any]] | None:
-        """One record read the ordinary way; returns its match (a copy of the values, for the lane's check)."""
+    def record(self, rec: Record, compare: bool = False) -> tuple[LineSpec, dict[str, Any]] | None:
+        """One record read the ordinary way; returns its match (with a copy of the values when the lane will
+        `compare` them with its own reading: the row takes the originals)."""
         hit = self.matcher.match(rec.text)
         if hit is None:
             self._unmatched(rec)
@@ -316,7 +317,7 @@ class _Worker:
         self.n += 1
         self.since_partial += 1
         spec, values = hit
-        seen = (spec, dict(values)) if self.lane is not None else hit
+        seen = (spec, dict(values)) if compare else hit
         index = self.matcher.index[id(spec)]
         partial = spec.complete is not None and spec.is_partial(rec.text)
         if partial:
