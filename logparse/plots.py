@@ -260,10 +260,16 @@ def event_marks(analysis: Analysis) -> dict[str, np.ndarray]:
             | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
         )
         kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
-        at = _event_steps(events, _step_lines(analysis.run))
-        for kind, step in zip(kinds, at, strict=True):
-            if kind in EVENT_STYLES and np.isfinite(step):
-                found.setdefault(kind, []).append(step)
+        at, between = _event_steps(events, _step_lines(analysis.run))
+        seen: set[tuple[str, int]] = set()
+        for kind, step, gap in zip(kinds, at, between, strict=True):
+            if kind not in EVENT_STYLES or not np.isfinite(step):
+                continue
+            if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
+                if (kind, gap) in seen:
+                    continue
+                seen.add((kind, gap))
+            found.setdefault(kind, []).append(step)
 
     step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
     if "flags" in steps:
@@ -316,10 +322,11 @@ def _step_lines(run) -> pd.DataFrame:
     return steps.astype(float).sort_values("line", kind="stable")
 
 
-def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> np.ndarray:
+def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The step of each event line: its own when it names one, else placed by its line number between
     the step lines before and after it (at the one before when the counter goes back, as after a
-    restart; at the first or last step outside them)."""
+    restart; at the first or last step outside them). With it, for the lines placed, how many step lines
+    come before them (-1 for lines with their own step)."""
     own = (
         pd.to_numeric(events["step"], errors="coerce").to_numpy(dtype=float)
         if "step" in events
@@ -336,7 +343,7 @@ def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> np.ndarray:
         frac = np.where(span > 0, (ev_line - lines[before]) / span, 0.0)
     placed = np.where(at[after] >= at[before], at[before] + frac * (at[after] - at[before]), at[before])
     placed = np.where(np.isfinite(ev_line), placed, np.nan)
-    return np.where(np.isfinite(own), own, placed)
+    return np.where(np.isfinite(own), own, placed), np.where(np.isfinite(own), -1, i)
 
 
 def _draw_lane(ax, rows, marks, s, steps, x, legend) -> None:

@@ -295,6 +295,17 @@ def test_event_lines_without_a_step_sit_between_the_steps_around_them():
     assert list(nccl.get_xdata()) == [a.summary["restarts"][0]["at_step"]]
 
 
+def test_a_block_of_event_lines_between_two_steps_is_one_mark():
+    """NeMo prints a validation as five progress lines between two logged steps: one eval, one mark."""
+    a, fig = sample_report("nemo2_llama2-7b_8xh100.log")
+    ev = a.run.parsed.events
+    blocks = ev[(ev["event"] == "eval") & ev["text"].str.contains(r"iteration 1/", regex=False)]
+    (evals,) = with_gid(fig, "event:eval")
+    assert len(evals.get_xdata()) == len(blocks) < (ev["event"] == "eval").sum()
+    assert legend_entries(fig)["eval"] == 1
+    assert f"eval ({len(blocks)})" in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
 # ------------------------------------------------------------------------------------------------
 # synthetic logs
 
