@@ -179,8 +179,7 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
     axes[0].set_xlim(*_x_limits(x, marks))
     axes[-1].set_xlabel("optimizer step")
 
-    clipped = {kind: _beyond(y, ax.get_ylim()) for ax, (_, y, kind) in zip(panel_axes, panels, strict=True)}
-    if any(clipped.values()):
+    if _any_beyond(panel_axes, panels):
         legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
     title = fig.text(0.01, 1, _title(s), fontsize=13, fontweight="bold", ha="left", va="top")
     fig.text(
@@ -204,13 +203,11 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
             _place_label(ax, label, renderer, lambda ax=ax, y=y, kind=kind: _clip_marks(ax, x, y, kind))
         else:
             _clip_marks(ax, x, y, kind)
-    if mfu_ax is not None and "clipped" in legend:
-        # more headroom for the label may have brought the MFU panel's only clipped values inside
-        still = any(_beyond(y, ax.get_ylim()) for ax, (_, y, _k) in zip(panel_axes, panels, strict=True))
-        if not still:
-            del legend["clipped"]
-            leg.remove()
-            _figure_legend(fig, legend, ncol, anchor)
+    if "clipped" in legend and not _any_beyond(panel_axes, panels):
+        # the headroom the label needed brought the only values beyond an axis inside it
+        del legend["clipped"]
+        leg.remove()
+        _figure_legend(fig, legend, ncol, anchor)
     return fig
 
 
@@ -335,6 +332,8 @@ def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarra
     lines = by_line["line"].to_numpy(dtype=float)
     at = by_line["step"].to_numpy(dtype=float)
     ev_line = pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float)
+    if not len(lines):
+        return own, np.full(len(events), -1)
     i = np.searchsorted(lines, ev_line, side="right")
     before = np.clip(i - 1, 0, len(lines) - 1)
     after = np.clip(i, 0, len(lines) - 1)
@@ -545,11 +544,15 @@ def _y_limits(y, kind: str) -> tuple[float, float] | None:
     return bottom, max(top, bottom + 1e-9)
 
 
-def _beyond(y, limits) -> bool:
-    if y is None:
-        return False
-    finite = y[np.isfinite(y)]
-    return bool(len(finite)) and bool(((finite > limits[1]) | (finite < limits[0])).any())
+def _any_beyond(panel_axes, panels) -> bool:
+    """Whether a panel scaled by percentiles has values beyond its y limits."""
+    for ax, (_, y, kind) in zip(panel_axes, panels, strict=True):
+        if y is not None and kind in ("mfu", "tps", "time"):
+            lo, hi = ax.get_ylim()
+            finite = y[np.isfinite(y)]
+            if ((finite > hi) | (finite < lo)).any():
+                return True
+    return False
 
 
 def _value_text(v: float, kind: str) -> str:
@@ -678,7 +681,7 @@ def _place_label(ax, label, renderer, clip_marks) -> None:
     still none, back to the data's limits and the least covered place. `clip_marks` draws the clipped
     values' marks for the current limits (they move with them) and returns their artists."""
     pt = ax.figure.dpi / 72
-    pad = 0.3 * label.get_fontsize() * pt + 1.5  # the round box's pad, and its frame
+    pad = (0.3 * label.get_fontsize() + 1) * pt  # the round box's pad, and its frame
     ext = label.get_window_extent(renderer)
     w, h = ext.width + 2 * pad, ext.height + 2 * pad
     inset, margin = 4 * pt, 2 * pt
@@ -692,11 +695,13 @@ def _place_label(ax, label, renderer, clip_marks) -> None:
             for x0, y0 in _candidates(ax.bbox, w, h, inset)
         ]
 
-    for _grow in range(5):
+    for grown in range(5):  # the data's limits, then up to four label heights more
         free = [(x0, y0) for hits, x0, y0 in covered() if hits == 0]
         if free:
             _put(ax, label, free[0][0] + pad, free[0][1] + pad)
             return
+        if grown == 4:
+            break
         # no free place: a band of one label's height above the current top
         lo, hi = ax.get_ylim()
         for a in marks:
