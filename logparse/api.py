@@ -10,20 +10,23 @@ Everything the CLI does is a call here, so a notebook gets the same answers:
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import regex
 
+from . import analysis as analysis_mod
 from . import flops as flops_mod
-from .analysis import Analysis
+from . import options as option_table
+from .analysis import public_steps
 from .attempts import attempt_key
 from .crosscheck import cross_check
-from .errors import LogparseError, UnrecognisedLog
+from .errors import LogparseError, UnrecognisedLog, flag
 from .facts import Options
 from .flops import ModelDims
 from .frame import parse_log
@@ -31,35 +34,66 @@ from .naming import run_name
 from .patterns import PatternSet, load_sets
 from .phases import detect_phases
 from .reader import Record
-from .report import build_summary
+from .report import build_summary, write_outputs
 from .resolve import Run, log_cadence, resolve_run
 from .utilization import assess, default_formula, refusal
 from .window import numbering_basis
 from .window import select as select_window
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+class Analysis(analysis_mod.Analysis):
+    """One run, analyzed: `summary` (summary.json as a dict), `steps` (one row per optimizer step),
+    `save(folder)` for the files `logparse analyze` writes, `plot()` for the report figure."""
+
+    def save(self, folder: str | os.PathLike[str]) -> dict[str, Path]:
+        """Write report.png, summary.json and steps.csv to `folder` (made if missing), as `logparse analyze
+        --out folder` does; returns their paths by kind (summary, steps, report)."""
+        return write_outputs(self, folder)
+
+    def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
+        """The report figure (report.png's); also written to `path` when one is given."""
+        from .plots import build_report  # matplotlib loads only when a figure is asked for
+
+        fig = build_report(self)
+        if path is not None:
+            fig.savefig(path, dpi=110)
+        return fig
+
 
 def _options(kwargs: dict[str, Any]) -> Options:
-    unknown = set(kwargs) - set(Options.__dataclass_fields__)
-    if unknown:
-        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-    opts = Options(**kwargs)
-    if opts.gpus is not None and opts.gpus < 1:
-        raise LogparseError(f"--gpus must be at least 1 (got {opts.gpus})")
-    if opts.peak_tflops is not None and opts.peak_tflops <= 0:
-        raise LogparseError(f"--peak-tflops must be positive (got {opts.peak_tflops})")
-    if opts.grad_accum is not None and opts.grad_accum < 1:
-        raise LogparseError(f"--grad-accum must be at least 1 (got {opts.grad_accum})")
-    if opts.target_tokens is not None and opts.target_tokens <= 0:
-        raise LogparseError(f"--target-tokens must be positive (got {opts.target_tokens})")
-    if opts.jobs is not None and opts.jobs < 1:
-        raise LogparseError(f"--jobs must be at least 1 (got {opts.jobs})")
-    if opts.seq_len is not None and opts.seq_len < 1:
-        raise LogparseError(f"--seq-len must be at least 1 (got {opts.seq_len})")
+    """Options from keywords, each checked (options.py): a wrong kind or a value out of range is an
+    OptionError (a TypeError too) naming the keyword. `sources` (where each came from) is batch's."""
+    given = dict(kwargs)
+    sources = given.pop("sources", None) or {}
+    opts = option_table.options(given)
+    opts.sources.update(sources)
     return opts
 
 
+def _takes_options(only: tuple[str, ...] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Give a function's `**options` a signature and a docstring: one keyword per analysis option, named
+    as the CLI's flag with `_` for `-` (help(), inspect.signature and notebooks show them)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        sig = inspect.signature(fn)
+        params = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        keywords = [
+            inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation)
+            for o in option_table.OPTIONS
+            if (only is None or o.name in only) and o.name not in sig.parameters
+        ]
+        fn.__signature__ = sig.replace(parameters=params + keywords)  # type: ignore[attr-defined]
+        fn.__doc__ = f"{inspect.cleandoc(fn.__doc__ or '')}\n\n{option_table.signature_doc(only)}"
+        return fn
+
+    return decorate
+
+
 def _sets(opts: Options) -> dict[str, PatternSet]:
-    return load_sets(opts.pattern_dirs)
+    return load_sets(opts.patterns)
 
 
 LogPath = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
@@ -80,6 +114,7 @@ def _log_name(path: str | list[str]) -> str:
     return run_name(path) if isinstance(path, str) else run_name(attempt_key(Path(path[0]))[0])
 
 
+@_takes_options()
 def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = None, **options: Any) -> Run:
     """Read and resolve a log: one row per optimizer step, every fact with its source.
     `on_unmatched` is called with every line no pattern matched. A list of paths is read as one
@@ -98,11 +133,12 @@ UTILIZATION_OPTIONS = (
 )  # fmt: skip
 
 
+@_takes_options()
 def parse(path: LogPath, **options: Any) -> pd.DataFrame:
     """The resolved step frame of a log (canonical columns): every row of the file, every run and attempt
     in the order they ran (a step logged again by a later attempt keeps only its later row). With a
     hardware or model option (`hw`, `model`, `params`, ...) the rows also get tflops_per_gpu, mfu and hfu."""
-    return utilization_rows(resolve(path, **options), options)
+    return public_steps(utilization_rows(resolve(path, **options), options))
 
 
 def utilization_rows(run: Run, options: dict[str, Any]) -> pd.DataFrame:
@@ -120,6 +156,7 @@ def file_rows(run: Run, segment: int | None = None) -> pd.DataFrame:
     return run.all_steps if segment is None and run.all_steps is not None else run.steps
 
 
+@_takes_options()
 def analyze(path: LogPath, **options: Any) -> Analysis:
     """The whole pipeline on one log (or the attempts of one job, in the order they ran, as a list):
     resolve, utilization, phases, the framework's own figures, summary."""
@@ -158,6 +195,7 @@ def line_shape(text: str) -> str:
     return _SHAPE_NUM.sub("#", text.strip())[:160]
 
 
+@_takes_options(only=("format", "patterns"))
 def explain(path: str | os.PathLike[str], **options: Any) -> str:
     """How a log is read: the detection scores, matches per pattern, commonest unmatched shapes."""
     from collections import Counter
@@ -214,6 +252,7 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
     return "\n".join(out)
 
 
+@_takes_options(only=("patterns",))
 def new_pattern_set(path: str | os.PathLike[str], name: str, **options: Any) -> tuple[str, list[str]]:
     """A starting pattern set (TOML text) for a log from its most common line shapes, and notes on what
     each of its lines reads."""
@@ -248,7 +287,8 @@ def flops(
     if formula is None:  # as analyze chooses: palm from the dims, else 6N from N alone
         formula = default_formula(d, warnings)
     if formula is None or (d.params is None and formula in ("palm", "6n")):
-        raise LogparseError("give --model, or --params, or the dims (--layers --hidden --heads --vocab ...)")
+        dims_named = ", ".join(map(flag, ("layers", "hidden", "heads", "vocab")))
+        raise LogparseError(f"give {flag('model')}, or {flag('params')}, or the dims ({dims_named}, ...)")
     t = flops_mod.terms(d, seq_len, formula)
     others = {}
     for name in flops_mod.FORMULAS:

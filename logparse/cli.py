@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
-from . import __version__, hardware
-from .errors import LogparseError
+from . import __version__, hardware, options
+from .errors import LogparseError, cli_names
 from .flops import FORMULAS
 from .naming import run_names
 
@@ -51,7 +51,8 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with cli_names():
+                return fn(*args, **kwargs)
         except LogparseError as exc:
             _fail(str(exc))
         except click.ClickException:  # usage errors: click's own message and exit 2
@@ -76,74 +77,21 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+_CLICK_TYPES = {"int": int, "float": float, "str": str}
+
+
 def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    opts = [
-        click.option("--gpus", type=int, help="GPUs (devices) in the job. Default: the log's world size."),
-        click.option("--hw", help="Hardware name (see `logparse hw list`), e.g. h100, a100, b200."),
-        click.option(
-            "--dtype",
-            type=click.Choice(hardware.DTYPES),
-            help="Compute dtype for the peak. Default: from the log, else bf16.",
-        ),
-        click.option("--peak-tflops", type=float, help="Dense peak TFLOPS per GPU, overriding --hw's table."),
-        click.option("--model", help="Model preset (see `logparse models list`)."),
-        click.option("--params", type=float, help="N for 6N: parameters without the input embedding."),
-        click.option("--layers", type=int, help="Transformer layers."),
-        click.option("--hidden", type=int, help="Hidden size."),
-        click.option("--heads", type=int, help="Attention heads."),
-        click.option("--kv-heads", type=int, help="Key/value heads (GQA)."),
-        click.option("--ffn-hidden", type=int, help="MLP hidden size."),
-        click.option("--vocab", type=int, help="Vocabulary size (padded)."),
-        click.option("--experts", type=int, help="Mixture of experts: routed experts per MoE layer."),
-        click.option("--topk", type=int, help="Mixture of experts: experts each token is routed to."),
-        click.option("--seq-len", type=int, help="Sequence length. Default: from the log."),
-        click.option("--global-batch", type=int, help="Samples per optimizer step. Default: from the log."),
-        click.option(
-            "--grad-accum",
-            type=int,
-            help="Micro-batches per optimizer step, when the log counts micro-batches and does not say.",
-        ),
-        click.option(
-            "--segment",
-            type=int,
-            help="Analyze only this segment (see `segments` in summary.json). Default: the file's last run.",
-        ),
-        click.option(
-            "--window",
-            metavar="A:B",
-            help="Also report over steps A..B (inclusive, the log's own step numbers), as peers do: 35:44.",
-        ),
-        click.option("--last", type=int, metavar="N", help="Also report over the last N steps."),
-        click.option("--skip", type=int, metavar="N", help="Also report over every step after the first N."),
-        click.option(
-            "--recompute",
-            type=click.Choice(["none", "selective", "full"]),
-            help="Activation recomputation, for HFU.",
-        ),
-        click.option(
-            "--formula",
-            type=click.Choice([*FORMULAS, "reported"]),
-            help="FLOPs formula. Default: palm (6n when only N is known; reported, the framework's own model "
-            "TFLOP/s, when the model is unknown and the log prints it).",
-        ),
-        click.option(
-            "--flops-per-token",
-            type=float,
-            help="Model FLOPs per token as you count them (a peer's FLOPs per sample / sequence length), "
-            "instead of a formula.",
-        ),
-        click.option("--target-tokens", type=float, help="Project the wall time to train this many tokens."),
-        click.option("--format", "format_", help="Force a pattern set instead of detecting it."),
-        click.option(
-            "--patterns",
-            "pattern_dirs",
-            multiple=True,
-            type=click.Path(),
-            help="Extra pattern-set folder (repeatable).",
-        ),
-    ]
-    for opt in reversed(opts):
-        fn = opt(fn)
+    """The analysis options (options.py's table, but --jobs, which each command words for itself)."""
+    for o in reversed(options.OPTIONS):
+        if o.name == "jobs":
+            continue
+        flag = "--" + o.name.replace("_", "-")
+        if o.kind == "paths":
+            fn = click.option(flag, o.name, multiple=True, type=click.Path(), help=o.help)(fn)
+        elif o.kind == "choice":
+            fn = click.option(flag, o.name, type=click.Choice(o.choices), help=o.help)(fn)
+        else:
+            fn = click.option(flag, o.name, type=_CLICK_TYPES[o.kind], metavar=o.metavar, help=o.help)(fn)
     return fn
 
 
@@ -170,13 +118,6 @@ def _stdin_spooled(logs: tuple[str, ...]) -> Iterator[list[str]]:
         with open(spooled, "wb") as fh:
             shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
         yield [str(spooled) if log == "-" else log for log in logs]
-
-
-def _api_kwargs(kw: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in kw.items() if k not in ("format_", "pattern_dirs")}
-    out["format"] = kw.get("format_")
-    out["pattern_dirs"] = tuple(kw.get("pattern_dirs") or ())
-    return out
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -212,7 +153,7 @@ def _analyze_each(
     failed = 0
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         try:
-            analysis = api.analyze(log, **_api_kwargs(kw))
+            analysis = api.analyze(log, **kw)
             if out_dir is None:
                 target = report.default_out_dir(name)
             else:
@@ -255,28 +196,13 @@ def _analyze_each(
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
     """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the
     file in the order they ran (--segment N: only that segment)."""
-    kwargs = _api_kwargs(kw)
     with _stdin_spooled((log,)) as (path,):
-        run = (
-            api.resolve_listing_unmatched(path, unmatched, **kwargs)
-            if unmatched
-            else api.resolve(path, **kwargs)
-        )
-    frame = report.steps_frame(api.utilization_rows(run, kwargs))
+        run = api.resolve_listing_unmatched(path, unmatched, **kw) if unmatched else api.resolve(path, **kw)
+    frame = report.steps_frame(api.utilization_rows(run, kw))
     if output is None:
-        click.echo(frame.to_csv(index=False), nl=False)
+        report.write_steps(frame, sys.stdout, kind=".csv")
         return
-    suffix = Path(output).suffix.lower()
-    if suffix == ".csv":
-        frame.to_csv(output, index=False)
-    elif suffix == ".parquet":
-        frame.to_parquet(output, index=False)
-    elif suffix in (".jsonl", ".ndjson"):
-        frame.to_json(output, orient="records", lines=True)
-    else:
-        raise LogparseError(
-            f"{output}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl"
-        )
+    report.write_steps(frame, output)
     click.echo(f"wrote {len(frame)} steps to {output}", err=True)
 
 
@@ -336,7 +262,7 @@ def batch(
     index = run_batch(
         directory,
         out,
-        _api_kwargs(kw),
+        kw,
         jobs=jobs,
         progress=bar if sys.stderr.isatty() else None,
         executor=executor,
@@ -404,9 +330,7 @@ def compare(
     Writes FILE.png and the table beside it as FILE.csv, and prints the table."""
     from .compare import compare_runs, format_table
 
-    result = compare_runs(
-        list(runs), x_axis, output, _api_kwargs(kw), metrics=metrics, smoothing=smoothing, labels=labels
-    )
+    result = compare_runs(list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels)
     click.echo(format_table(result.table))
     click.echo(f"wrote {result.png} and {result.csv}")
 
@@ -421,7 +345,9 @@ def patterns_group() -> None:
 
 
 @patterns_group.command("list")
-@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@click.option(
+    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
+)
 @friendly
 def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     """The pattern sets logparse knows, and where each comes from."""
@@ -479,12 +405,14 @@ def patterns_schema(output: str | None) -> None:
 
 @patterns_group.command("explain")
 @click.argument("log")
-@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@click.option(
+    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
+)
 @click.option("--format", "format_")
 @friendly
 def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | None) -> None:
     """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes."""
-    click.echo(api.explain(log, pattern_dirs=pattern_dirs, format=format_))
+    click.echo(api.explain(log, patterns=pattern_dirs, format=format_))
 
 
 @patterns_group.command("new")
@@ -494,7 +422,9 @@ def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | Non
 )
 @click.option("--name", help="The set's name (default: the file's stem).")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-@click.option("--patterns", "pattern_dirs", multiple=True, type=click.Path())
+@click.option(
+    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
+)
 @friendly
 def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_dirs: tuple[str, ...]) -> None:
     """Write a starting pattern set for LOG from its most common line shapes, with real sample lines."""
@@ -504,7 +434,7 @@ def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_d
     if out.exists() and not force:
         raise LogparseError(f"{output} exists; pass --force to overwrite it")
     set_name = name or out.stem.lower().replace(" ", "_")
-    text, notes = api.new_pattern_set(log, set_name, pattern_dirs=pattern_dirs)
+    text, notes = api.new_pattern_set(log, set_name, patterns=pattern_dirs)
     out.write_text(text, encoding="utf-8")
     click.echo(f"wrote {output} (pattern set {set_name!r}):")
     for note in notes:

@@ -1,5 +1,11 @@
 """Errors a user can cause: each carries one sentence that says what went wrong and what to do."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 
 class LogparseError(Exception):
     """A problem with the input or the options, reported as one line `error: ...` and exit 1."""
@@ -11,3 +17,27 @@ class PatternError(LogparseError):
 
 class UnrecognisedLog(LogparseError):
     """No pattern set recognises the log (`logparse patterns explain` then shows its line shapes)."""
+
+
+class OptionError(LogparseError, TypeError):
+    """An option of the wrong kind or out of range: a TypeError to Python code, one line to the CLI."""
+
+
+# How messages name an option: `--seq-len` on the command line (cli.py sets it around every command),
+# `seq_len` to Python code
+_CLI: ContextVar[bool] = ContextVar("logparse_cli", default=False)
+
+
+def flag(name: str) -> str:
+    """Option `name` (an Options field) as the caller knows it: --seq-len in the CLI, seq_len in Python."""
+    return "--" + name.replace("_", "-") if _CLI.get() else name
+
+
+@contextmanager
+def cli_names() -> Iterator[None]:
+    """Within this block messages name options as CLI flags."""
+    token = _CLI.set(True)
+    try:
+        yield
+    finally:
+        _CLI.reset(token)

@@ -45,7 +45,7 @@ class Options:
     formula: str | None = None
     flops_per_token: float | None = None  # model FLOPs per token as a peer states them (per sample / seq)
     format: str | None = None
-    pattern_dirs: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()  # extra pattern-set folders
     target_tokens: float | None = None
     grad_accum: int | None = None
     segment: int | None = None  # analyze only this segment (default: the last run in the file)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .errors import LogparseError
+from .errors import LogparseError, flag
 
 RECOMPUTE = ("none", "selective", "full")
 
@@ -95,8 +95,10 @@ class Terms:
 def _need(d: ModelDims, formula: str, *names: str) -> None:
     missing = [n for n in names if getattr(d, n) in (None, 0)]
     if missing:
-        flags = ", ".join("--" + m.replace("_", "-") for m in missing)
-        raise LogparseError(f"the {formula} formula needs {', '.join(missing)} (pass {flags} or --model)")
+        flags = ", ".join(flag(m) for m in missing)
+        raise LogparseError(
+            f"the {formula} formula needs {', '.join(missing)} (pass {flags} or {flag('model')})"
+        )
 
 
 # ------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import LogparseError
+from .errors import LogparseError, flag
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -109,7 +109,7 @@ def lookup(name: str) -> Device:
         return dev
     known = ", ".join(_with_short_name(d) for d in sorted(devices().values(), key=lambda d: d.name))
     raise LogparseError(
-        f"unknown hardware {name!r}; known: {known} (or give the dense peak with --peak-tflops)"
+        f"unknown hardware {name!r}; known: {known} (or give the dense peak with {flag('peak_tflops')})"
     )
 
 
@@ -121,7 +121,7 @@ def peak_tflops(device: Device, dtype: str) -> float:
         has = ", ".join(device.peak_tflops)
         raise LogparseError(
             f"{device.name} has no published dense {dtype} peak (it has: {has}); "
-            "pick another --dtype or give --peak-tflops"
+            f"pick another {flag('dtype')} or give {flag('peak_tflops')}"
         )
     return device.peak_tflops[dtype]
 

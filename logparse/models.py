@@ -9,7 +9,7 @@ from typing import Any
 
 import regex
 
-from .errors import LogparseError
+from .errors import LogparseError, flag
 from .facts import Fact, Options
 from .flops import ModelDims, params_from_dims
 
@@ -85,10 +85,10 @@ def _active_params(given: float, dims: ModelDims, warnings: list[str], source: s
     shared experts), which only the dims can tell apart from the total."""
     active = params_from_dims(dims)
     if active is None:
+        dims_named = ", ".join(map(flag, ("layers", "hidden", "heads", "ffn_hidden", "vocab")))
         raise LogparseError(
-            f"--params with {dims.experts} experts (top-{dims.topk}): 6N must count only the active parameters, "
-            "and that takes the model's dims: add --layers, --hidden, --heads, --ffn-hidden and --vocab, or use an "
-            "MoE --model preset"
+            f"{flag('params')} with {dims.experts} experts (top-{dims.topk}): 6N must count only the active "
+            f"parameters, and that takes the model's dims: add {dims_named}, or use an MoE {flag('model')} preset"
         )
     if abs(given - active) / active <= 0.02:
         return Fact(given, source)

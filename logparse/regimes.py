@@ -49,7 +49,8 @@ def find_regimes(speed: np.ndarray) -> list[Piece]:
     y = np.log(speed)
     # a running median as wide as a shift removes dips shorter than one; level edges survive it
     filtered = pd.Series(y).rolling(2 * (m // 2) + 1, center=True, min_periods=1).median().to_numpy()
-    cuts = _change_points(filtered, y, m)
+    # refined cuts can land on one another: each piece must hold rows (an empty one has no median)
+    cuts = sorted({c for c in _change_points(filtered, y, m) if 0 < c < n})
     pieces = [Piece(a, b, float(np.median(speed[a:b]))) for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
     return _merge(pieces, speed, m)
 

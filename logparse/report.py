@@ -11,45 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis
+from .analysis import Analysis, public_steps
+from .errors import LogparseError
 from .flops import HFU_CONVENTION
 from .phases import Phases
 from .resolve import Run
 from .status import run_status
 from .utilization import Utilization, seconds_to_train
 from .window import stats as window_stats
-
-# steps.csv column order: the canonical columns first, then whatever else the log gave
-CANONICAL = [
-    "step",
-    "loss",
-    "lr",
-    "grad_norm",
-    "loss_scale",
-    "step_time_s",
-    "tokens_per_step",
-    "tokens_per_s",
-    "tokens_per_s_per_gpu",
-    "samples_per_s",
-    "reported_tflops_per_gpu",
-    "reported_mfu",
-    "tflops_per_gpu",
-    "mfu",
-    "hfu",
-    "global_batch_size",
-    "skipped_iters",
-    "nan_iters",
-    "memory_gib",
-    "memory_allocated_gib",
-    "memory_max_allocated_gib",
-    "memory_reserved_gib",
-    "memory_max_reserved_gib",
-    "timestamp",
-    "phase",
-    "segment",
-    "line",
-]
-_INTERNAL = {"host", "kind"}
 
 
 def _num(x: Any, digits: int = 6) -> Any:
@@ -70,15 +39,26 @@ def _num(x: Any, digits: int = 6) -> Any:
 
 
 def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
-    """The steps as written to steps.csv / parquet / jsonl: canonical order, ISO timestamps."""
-    out = steps.drop(columns=[c for c in _INTERNAL if c in steps])
-    if "timestamp" in out:
-        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True).dt.strftime(
-            "%Y-%m-%dT%H:%M:%S.%f"
-        )
-    first = [c for c in CANONICAL if c in out]
-    rest = [c for c in out.columns if c not in first]
-    return out[first + rest]
+    """The steps as written to steps.csv / parquet / jsonl: the public frame (analysis.public_steps)."""
+    return public_steps(steps)
+
+
+def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
+    """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl. CSV: timestamps as ISO text in UTC,
+    floats to 12 significant digits (no representation noise like 18.000700000000002; logs print
+    far fewer), integer columns as integers."""
+    suffix = kind or Path(path).suffix.lower()
+    if suffix == ".csv":
+        out = frame
+        if "timestamp" in frame:
+            out = frame.assign(timestamp=frame["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f"))
+        out.to_csv(path, index=False, float_format="%.12g")
+    elif suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    elif suffix in (".jsonl", ".ndjson"):
+        frame.to_json(path, orient="records", lines=True, date_format="iso", double_precision=15)
+    else:
+        raise LogparseError(f"{path}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
 
 
 def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
@@ -430,7 +410,7 @@ def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[s
     out.mkdir(parents=True, exist_ok=True)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     paths["summary"].write_text(json.dumps(analysis.summary, indent=2) + "\n")
-    steps_frame(analysis.steps).to_csv(paths["steps"], index=False)
+    write_steps(analysis.steps, paths["steps"])
     plot_report(analysis, paths["report"])
     return paths
 

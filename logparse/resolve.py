@@ -19,7 +19,7 @@ import pandas as pd
 
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
 from .devices import LISTED_FACTS, listed_gpus
-from .errors import LogparseError
+from .errors import LogparseError, flag
 from .facts import Fact, Options
 from .frame import ParsedLog
 from .reader import describe
@@ -779,7 +779,7 @@ def _select(
         known = sorted(steps["segment"].unique())
         if wanted not in known:
             raise LogparseError(
-                f"--segment {wanted}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
+                f"{flag('segment')} {wanted}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
                 "summary.json)"
             )
         chosen = steps[steps["segment"] == wanted].reset_index(drop=True)

@@ -138,3 +138,26 @@ EVENT_KINDS: dict[str, str] = {
 
 LINE_KINDS = ("step", "config", "event", "summary", "progress")
 VALUE_TYPES = ("float", "int", "bool", "str", "timestamp", "duration")
+
+# The public step frame (Analysis.steps, `parse`, steps.csv): these columns first, in this order, then
+# whatever else the log gave
+STEP_ORDER = (
+    "step", "loss", "lr", "grad_norm", "loss_scale", "step_time_s", "tokens_per_step", "tokens_per_s",
+    "tokens_per_s_per_gpu", "samples_per_s", "reported_tflops_per_gpu", "reported_mfu", "tflops_per_gpu",
+    "mfu", "hfu", "global_batch_size", "skipped_iters", "nan_iters", "memory_gib", "memory_allocated_gib",
+    "memory_max_allocated_gib", "memory_reserved_gib", "memory_max_reserved_gib", "timestamp", "phase",
+    "segment", "line",
+)  # fmt: skip
+
+# Counts: shown as integers (pandas' nullable Int64 where some rows lack them) when every value is whole
+INTEGER_COLUMNS = frozenset(
+    {
+        "step", "micro_step", "global_batch_size", "skipped_iters", "skipped_total", "nan_iters",
+        "consumed_samples", "consumed_tokens", "epoch_index", "global_step", "seq_len", "tokens_seen",
+        "tokens_per_step", "progress_n", "progress_total", "segment", "line", "rank", "step_span", "regime",
+        "epoch_total",
+    }
+)  # fmt: skip
+
+# Columns the pipeline keeps for itself and never shows
+INTERNAL_COLUMNS = frozenset({"host", "kind"})

@@ -7,24 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LogparseError
-from .facts import Options
-from .flops import FORMULAS
-from .hardware import DTYPES
+from .options import BY_NAME, OPTIONS, convert, expected, out_of_range
 from .tomlfile import read_toml
 
 SIDECAR = "logparse.toml"
 
-_INT = ("gpus", "layers", "hidden", "heads", "kv_heads", "experts", "topk", "ffn_hidden", "vocab")
-_INT += ("seq_len", "global_batch", "grad_accum", "segment", "last", "skip")
-_FLOAT = ("peak_tflops", "params", "flops_per_token", "target_tokens")
-_STR = ("hw", "model", "format", "window")
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "dtype": DTYPES,
-    "recompute": ("none", "selective", "full"),
-    "formula": (*FORMULAS, "reported"),
-}
-KEYS = frozenset((*_INT, *_FLOAT, *_STR, *_CHOICES, "pattern_dirs"))
-assert KEYS <= set(Options.__dataclass_fields__)
+# the analysis options a sidecar may set (jobs is the batch's own); `pattern_dirs` is the older name of
+# `patterns`
+KEYS = frozenset(o.name for o in OPTIONS if o.name != "jobs")
+_OLD_NAMES = {"pattern_dirs": "patterns"}
 
 
 def find_sidecar(log_dir: str | os.PathLike[str], root: str | os.PathLike[str]) -> Path | None:
@@ -46,7 +37,7 @@ def load_sidecar(path: str | os.PathLike[str]) -> dict[str, Any]:
     table = read_toml(path)
     out: dict[str, Any] = {}
     for key, value in table.items():
-        out[key] = _checked(Path(path), key, value)
+        out[_OLD_NAMES.get(key, key)] = _checked(Path(path), key, value)
     return out
 
 
@@ -54,33 +45,22 @@ def _checked(path: Path, key: str, value: Any) -> Any:
     def bad(expected: str) -> LogparseError:
         return LogparseError(f"{path}: {key} = {value!r}: expected {expected}")
 
-    if key not in KEYS:
+    name = _OLD_NAMES.get(key, key)
+    if name not in KEYS:
         hint = f" (did you mean {key.replace('-', '_')}?)" if key.replace("-", "_") in KEYS else ""
         raise LogparseError(
             f"{path}: unknown key {key!r}{hint}; keys are analyze's options: {', '.join(sorted(KEYS))}"
         )
-    if key in _INT:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad("an integer")
-        return value
-    if key in _FLOAT:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise bad("a number")
-        return float(value)
-    if key in _STR:
-        if not isinstance(value, str):
-            raise bad("a string")
-        return value
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise bad(f"one of {', '.join(_CHOICES[key])}")
-        return value
-    # pattern_dirs: folders relative to the sidecar's own folder
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise bad("a folder or a list of folders")
-    return tuple(str(path.parent / v) for v in value)
+    option = BY_NAME[name]
+    got = convert(option, value)
+    if got is None or (option.kind == "paths" and not isinstance(value, (str, list))):
+        raise bad(expected(option))
+    why = out_of_range(option, got) if option.kind in ("int", "float") else None
+    if why is not None:
+        raise LogparseError(f"{path}: {key} = {value!r}: {why}")
+    if option.kind == "paths":  # folders relative to the sidecar's own folder
+        return tuple(str(path.parent / v) for v in got)
+    return got
 
 
 def with_sidecar(options: dict[str, Any], sidecar: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +69,6 @@ def with_sidecar(options: dict[str, Any], sidecar: dict[str, Any]) -> dict[str, 
         return options
     sources = {**options.get("sources", {}), **dict.fromkeys(sidecar, "sidecar")}
     merged = {**options, **sidecar, "sources": sources}
-    if "pattern_dirs" in sidecar:  # the batch's pattern folders and the run's own
-        merged["pattern_dirs"] = (*options.get("pattern_dirs", ()), *sidecar["pattern_dirs"])
+    if "patterns" in sidecar:  # the batch's pattern folders and the run's own
+        merged["patterns"] = (*options.get("patterns", ()), *sidecar["patterns"])
     return merged

@@ -24,7 +24,7 @@ import regex
 from . import flops as flops_mod
 from . import hardware
 from .devices import accelerator_clue, log_device
-from .errors import LogparseError
+from .errors import LogparseError, flag
 from .facts import Fact, Options
 from .flops import ModelDims
 from .models import resolve_model
@@ -163,14 +163,14 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
     formula = opts.formula
     if formula == REPORTED and reported is None:
         raise LogparseError(
-            "--formula reported: the log prints no model TFLOP/s of its own (Megatron's TFLOP/s/GPU, "
+            f"{flag('formula')} reported: the log prints no model TFLOP/s of its own (Megatron's TFLOP/s/GPU, "
             "Megatron-Bridge's MODEL_TFLOP/s/GPU, MaxText's TFLOP/s/device): pick a formula that counts from the model"
         )
     if opts.flops_per_token is not None:
         if opts.flops_per_token <= 0:
-            raise LogparseError(f"--flops-per-token must be positive (got {opts.flops_per_token})")
+            raise LogparseError(f"{flag('flops_per_token')} must be positive (got {opts.flops_per_token})")
         if formula not in (None, GIVEN):
-            raise LogparseError("give --formula or --flops-per-token, not both")
+            raise LogparseError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
         return GIVEN
     if formula is not None:
         return formula

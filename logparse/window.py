@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import regex
 
-from .errors import LogparseError
+from .errors import LogparseError, flag
 
 FIGURES = (
     "step_time_s",
@@ -57,11 +57,13 @@ def numbering_basis(steps: pd.DataFrame) -> int | None:
 def parse_range(text: str) -> tuple[int | None, int | None]:
     m = regex.fullmatch(r"\s*(\d*)\s*[:-]\s*(\d*)\s*", text)
     if m is None or not (m.group(1) or m.group(2)):
-        raise LogparseError(f"--window {text!r}: give the first and last step as A:B (e.g. 35:44, 10:, :100)")
+        raise LogparseError(
+            f"{flag('window')} {text!r}: give the first and last step as A:B (e.g. 35:44, 10:, :100)"
+        )
     a = int(m.group(1)) if m.group(1) else None
     b = int(m.group(2)) if m.group(2) else None
     if a is not None and b is not None and b < a:
-        raise LogparseError(f"--window {text}: the last step {b} comes before the first {a}")
+        raise LogparseError(f"{flag('window')} {text!r}: the last step {b} comes before the first {a}")
     return a, b
 
 
@@ -74,7 +76,7 @@ def select(
     if not asked:
         return None
     if len(asked) > 1:
-        raise LogparseError("give one of --window, --last and --skip, not several")
+        raise LogparseError(f"give one of {flag('window')}, {flag('last')} and {flag('skip')}, not several")
     logged = steps["step"]
     if window is not None:
         a, b = parse_range(window)
@@ -93,7 +95,7 @@ def select(
         complete = note is None
     elif last is not None:
         if last < 1:
-            raise LogparseError(f"--last must be at least 1 (got {last})")
+            raise LogparseError(f"{flag('last')} must be at least 1 (got {last})")
         rows = steps.tail(last)
         complete = len(steps) >= last
         rule = f"the last {last} logged steps (--last {last})"
@@ -101,7 +103,7 @@ def select(
     else:
         assert skip is not None
         if skip < 0:
-            raise LogparseError(f"--skip must be at least 0 (got {skip})")
+            raise LogparseError(f"{flag('skip')} must be at least 0 (got {skip})")
         rows = steps.iloc[skip:]
         complete = len(rows) > 0
         rule = f"every logged step after the first {skip} (--skip {skip})"

@@ -132,7 +132,7 @@ def test_a_user_set_declares_its_reporting_convention(tmp_path):
         '[format.reported]\nframework = "My nanoGPT fork"\nformulas = ["palm"]\npeak_tflops = 312.0\n'
         'note = "as nanoGPT"\n',
     )
-    rep = logparse.analyze(log, pattern_dirs=(str(declared),), **opts).summary["reported"]
+    rep = logparse.analyze(log, patterns=(str(declared),), **opts).summary["reported"]
     assert rep["framework"] == "My nanoGPT fork" and rep["framework_formula"] == "palm"
     assert rep["ours_under_framework_convention"]["peak_tflops"] == 312.0
     assert rep["agrees_within"] < 0.02
@@ -141,12 +141,12 @@ def test_a_user_set_declares_its_reporting_convention(tmp_path):
         tmp_path / "w",
         '[format.reported]\nframework = "Wrong fork"\nformulas = ["palm"]\npeak_tflops = 989.0\n',
     )
-    a = logparse.analyze(log, pattern_dirs=(str(wrong),), **opts)
+    a = logparse.analyze(log, patterns=(str(wrong),), **opts)
     assert a.summary["reported"]["agrees_within"] > 0.5
     assert any("Wrong fork" in w and "the inputs differ" in w for w in a.summary["warnings"])
     # without a declared convention there is nothing to cross-check against
     bare = _user_set(tmp_path / "b", "")
-    rep = logparse.analyze(log, pattern_dirs=(str(bare),), **opts).summary["reported"]
+    rep = logparse.analyze(log, patterns=(str(bare),), **opts).summary["reported"]
     assert "framework" not in rep and rep["mfu_mean"] is not None
 
 

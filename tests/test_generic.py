@@ -296,7 +296,7 @@ def test_patterns_new_writes_a_set_that_passes_its_tests_and_reads_every_step(tm
     ps = patterns.load_file(out)
     assert ps.name == "mine" and ps.samples and all(s.keymap is None for s in ps.lines)
     t = truth(style)
-    a = api.analyze(log, pattern_dirs=(str(tmp_path),), format="mine")
+    a = api.analyze(log, patterns=(str(tmp_path),), format="mine")
     assert a.summary["format"] == "mine" and "generic" not in a.summary
     steps = a.steps.set_index("step")
     assert list(steps.index) == [r["step"] for r in t["steps"]]
@@ -317,7 +317,7 @@ def test_patterns_new_on_an_unrecognised_log(tmp_path, write_log):
     out.parent.mkdir()
     assert run("patterns", "new", str(log), "-o", str(out)).exit_code == 0
     assert run("patterns", "test", str(out.parent)).exit_code == 0
-    steps = api.parse(log, pattern_dirs=(str(out.parent),), format="epochs")
+    steps = api.parse(log, patterns=(str(out.parent),), format="epochs")
     assert list(steps["step"]) == list(range(10, 210, 10))
     assert list(steps["loss"]) == [round(2.5 - i / 1000, 4) for i in range(10, 210, 10)]
     assert steps["x_acc"].notna().all()

@@ -151,7 +151,7 @@ def test_incomplete_window_is_said(tmp_path):
         ({"window": "9:3"}, "comes before"),
         ({"window": "abc"}, "A:B"),
         ({"window": "20:30"}, "holds no logged step"),
-        ({"last": 2, "skip": 1}, "one of --window"),
+        ({"last": 2, "skip": 1}, "one of window, last and skip"),
     ],
 )
 def test_bad_windows_are_one_line_errors(opts, message):
