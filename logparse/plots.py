@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import FuncFormatter
 
 from .analysis import Analysis
 
@@ -161,6 +162,8 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
         limits = _y_limits(y[~impossible], kind)
         if limits is not None:
             ax.set_ylim(*limits)
+        if kind == "tps":
+            ax.yaxis.set_major_formatter(FuncFormatter(_thousands))
         if kind == "mfu" and s["stable"]["mfu_mean"] is not None:
             label, mfu_ax = _stable_label(ax, s["stable"]), ax
     if lane is not None:
@@ -229,8 +232,9 @@ def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
 
 def _title(s) -> str:
     hw = s["hardware"]
-    gpus = f"{s['gpus']} x" if s["gpus"] is not None else "? GPUs x"
-    title = f"{s['run']}  |  {gpus} {hw['name'] or 'unknown hardware'} ({hw['dtype']})  |  {s['format']}"
+    device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
+    gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
+    title = f"{s['run']}  |  {gpus}  |  {s['format']}"
     if s["stable"]["mfu_mean"] is not None:
         title += f"  |  stable MFU {s['stable']['mfu_mean']:.1%}"
     return title
@@ -553,6 +557,10 @@ def _any_beyond(panel_axes, panels) -> bool:
             if ((finite > hi) | (finite < lo)).any():
                 return True
     return False
+
+
+def _thousands(v: float, _pos=None) -> str:
+    return f"{v / 1000:g}k" if abs(v) >= 10_000 else f"{v:g}"
 
 
 def _value_text(v: float, kind: str) -> str:
