@@ -15,6 +15,8 @@ import pandas as pd
 
 from .errors import LogparseError
 from .naming import run_name, run_names
+from .options import checked
+from .utilization import seconds_to_train
 
 METRICS: dict[str, tuple[str, float]] = {
     # name -> (axis label, scale from the steps column to what is drawn)
@@ -27,6 +29,7 @@ METRICS: dict[str, tuple[str, float]] = {
 }
 DEFAULT_METRICS = ("mfu", "loss")
 X_AXES = ("step", "tokens", "time")
+TARGET_COLUMNS = ["target_tokens", "days_to_target", "days_to_target_change"]  # with --target-tokens
 TABLE_COLUMNS = [
     "run",
     "hardware",
@@ -256,7 +259,11 @@ def _nan(v: Any) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
-def table_rows(runs: list[Run], notes: dict[str, list[str]]) -> pd.DataFrame:
+def table_rows(
+    runs: list[Run], notes: dict[str, list[str]], target_tokens: float | None = None
+) -> pd.DataFrame:
+    """One row per run from its summary; with `target_tokens`, the days each would take to train that
+    many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted)."""
     rows = []
     for r in runs:
         s, st = r.summary, r.summary.get("stable") or {}
@@ -280,11 +287,17 @@ def table_rows(runs: list[Run], notes: dict[str, list[str]]) -> pd.DataFrame:
                 "source": str(r.path),
             }
         )
+        if target_tokens is not None:
+            seconds = seconds_to_train(target_tokens, st.get("tokens_per_s"))
+            rows[-1]["target_tokens"] = target_tokens
+            rows[-1]["days_to_target"] = None if seconds is None else seconds / 86400
     ref = rows[0]
+    changes = ("mfu", "tokens_per_s_per_gpu", "step_time_s") + (("days_to_target",) if target_tokens else ())
     for row in rows:
-        for k in ("mfu", "tokens_per_s_per_gpu", "step_time_s"):
+        for k in changes:
             row[f"{k}_change"] = _rel(row[k], ref[k])
-    return pd.DataFrame(rows).reindex(columns=TABLE_COLUMNS)
+    columns = TABLE_COLUMNS + (TARGET_COLUMNS if target_tokens is not None else [])
+    return pd.DataFrame(rows).reindex(columns=columns)
 
 
 def format_table(table: pd.DataFrame) -> str:
@@ -317,6 +330,12 @@ def format_table(table: pd.DataFrame) -> str:
             ],
         }
     )
+    if "days_to_target" in table:
+        target = table["target_tokens"].iloc[0]
+        out[f"days to {target:.3g} tok"] = [num(v, ".1f") for v in table["days_to_target"]]
+        out["Δdays"] = [
+            "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["days_to_target_change"])
+        ]
     text = out.to_string(index=False)
     extra = [f"{r}: {n}" for r, n in zip(table["run"], table["notes"], strict=True) if isinstance(n, str)]
     times = {t for t in table["time_from"] if isinstance(t, str)}
@@ -353,6 +372,7 @@ def compare_runs(
         raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
     if not 0 <= smoothing < 1:
         raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
+    target = checked("target_tokens", (options or {}).get("target_tokens"))  # also for analyzed folders
     paths = [p for ref in refs for p in expand(ref)]
     if not paths:
         raise LogparseError("no runs to compare")
@@ -419,9 +439,9 @@ def compare_runs(
     fig.savefig(png, dpi=110)
     plt.close(fig)
 
-    table = table_rows(runs, notes)
+    table = table_rows(runs, notes, target)
     csv = png.with_suffix(".csv")
-    table.to_csv(csv, index=False)
+    table.to_csv(csv, index=False, float_format="%.12g")
     return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
 
 

@@ -201,3 +201,41 @@ def test_cli_prints_the_table_and_writes_it_beside_the_png(two_runs, tmp_path):
     assert "ref" in lines[1]
     bad = run_apart(["compare", str(small), "--label", "x", "--label", "y", "-o", str(png)])
     assert bad.exit_code == 1 and "2 labels for 1 runs" in bad.stderr
+
+
+def test_target_tokens_gives_each_runs_days_to_train(tmp_path):
+    """--target-tokens (offered by compare as by analyze) projects each run's time to that many tokens:
+    1e12 tokens at the generator's true cluster rate, from a log and from an analyzed folder alike."""
+    truth = json.loads((SAMPLES / "megatron_llama2-7b_8xh100.truth.json").read_text())
+    days = 1e12 / truth["tokens_per_s"] / 86400  # hand calculation: about 150 days
+    log = SAMPLES / "megatron_llama2-7b_8xh100.log"
+    folder = tmp_path / "analyzed"
+    assert (
+        run_apart(["analyze", str(log), "--gpus", "8", "--hw", "h100", "--out", str(folder), "-q"]).exit_code
+        == 0
+    )
+    png = tmp_path / "c.png"
+    res = run_apart(
+        [
+            "compare",
+            str(log),
+            str(folder),
+            "--label",
+            "log",
+            "--label",
+            "folder",
+            "--target-tokens",
+            "1e12",
+            "-o",
+            str(png),
+        ]
+    )
+    assert res.exit_code == 0, res.stderr
+    table = pd.read_csv(tmp_path / "c.csv")
+    assert table["days_to_target"].tolist() == pytest.approx([days, days], rel=0.005)
+    header, first = res.stdout.splitlines()[:2]
+    assert "days to 1e+12 tok" in header and f"{table['days_to_target'][0]:.1f}" in first
+    without = run_apart(["compare", str(folder), "-o", str(png)])
+    assert "days to" not in without.stdout and "days_to_target" not in pd.read_csv(tmp_path / "c.csv")
+    bad = run_apart(["compare", str(folder), "--target-tokens", "0", "-o", str(png)])
+    assert bad.exit_code == 1 and "--target-tokens must be positive" in bad.stderr
