@@ -310,12 +310,14 @@ def test_a_block_of_event_lines_between_two_steps_is_one_mark():
 # synthetic logs
 
 
-def test_a_nan_loss_and_an_nccl_timeout_get_marks_and_legend_entries(write_log):
+def test_a_nan_loss_an_nccl_timeout_and_a_skipped_step_get_marks_and_legend_entries(write_log):
     text, _ = synth.megatron_log(synth.Spec(steps=120, save_interval=50, seed=5))
     lines = []
     for line in text.splitlines():
         if " iteration       70/" in line:
             line = re.sub(r"lm loss: [^|]+\|", "lm loss: NAN |", line)
+        if " iteration       30/" in line:
+            line = line.replace("number of skipped iterations:   0", "number of skipped iterations:   1")
         lines.append(line)
         if " iteration       90/" in line:
             lines.append(NCCL_TIMEOUT)
@@ -323,6 +325,9 @@ def test_a_nan_loss_and_an_nccl_timeout_get_marks_and_legend_entries(write_log):
     assert a.summary["status"] == "diverged"
     entries = legend_entries(fig)
     assert entries["NaN/inf loss"] == 1 and entries["NCCL / communication error"] == 1
+    assert entries["skipped step (overflow)"] == 1
+    (skipped,) = with_gid(fig, "event:skipped")
+    assert list(skipped.get_xdata()) == [30]
     (nan,) = with_gid(fig, "event:nonfinite_loss")
     (nccl,) = with_gid(fig, "event:nccl_error")
     assert list(nan.get_xdata()) == [70]
