@@ -223,6 +223,20 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
     return found
 
 
+def _near_text(events: list[dict[str, Any]], most: int = 2) -> str:
+    """The events next to a dip or shift, one entry per kind and step: Megatron's "saving checkpoint at
+    iteration 300" and "successfully saved checkpoint from iteration 300" are one checkpoint save."""
+    groups: dict[tuple[str, Any], list[int]] = {}
+    for e in events:
+        groups.setdefault((e["event"], e.get("step")), []).append(int(e["line"]))
+    out = []
+    for (kind, step), lines in list(groups.items())[:most]:
+        where = f" at step {int(step)}" if step is not None and step == step else ""
+        span = f"line {lines[0]}" if len(lines) == 1 else f"lines {min(lines)}-{max(lines)}"
+        out.append(f"{kind.replace('_', ' ')}{where} ({span})")
+    return ", ".join(out)
+
+
 def _best_step_sse(y: np.ndarray) -> float:
     """Squared error of the best fit of two flat levels (one step) to y."""
     n = len(y)
@@ -535,7 +549,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     )
     shifts = s.get("shifts", [])
     for i, sh in enumerate(shifts):
-        near = ", ".join(f"{e['event']} (line {e['line']})" for e in sh["near_events"][:2])
+        near = _near_text(sh["near_events"])
         verb = "fell" if sh["change"] < 0 else "rose"
         stayed = "stayed down" if sh["change"] < 0 else "stayed up"
         if i + 1 < len(shifts):
@@ -548,7 +562,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
             + (f" (near: {near})" if near else "")
         )
     for d in s["dips"][:5]:
-        near = ", ".join(f"{e['event']} (line {e['line']})" for e in d["near_events"][:2])
+        near = _near_text(d["near_events"])
         lines.append(
             f"    {_dip_span(d)}: -{d['depth']:.0%}, "
             f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")

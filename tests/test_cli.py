@@ -454,3 +454,12 @@ def test_no_seq_len_warning_that_contradicts_the_logs_own_tokens_per_s(tmp_path)
     assert a.summary["stable"]["tokens_per_s"] > 0
     seq = [w for w in a.summary["warnings"] if "sequence length is unknown" in w]
     assert seq and "to get tokens/s" not in seq[0] and "the log's own count" in seq[0]
+
+
+def test_a_checkpoint_save_is_listed_once_beside_its_dip(tmp_path):
+    """Megatron prints two lines per save (sample log lines 359 and 360: "saving checkpoint at iteration
+    300" and "successfully saved checkpoint from iteration 300"): one save, named once, with both lines."""
+    res = run("analyze", MEGATRON, "--gpus", "8", "--hw", "h100", "--out", str(tmp_path))
+    dip = next(line for line in res.stdout.splitlines() if "301-303" in line and "lost" in line)
+    assert dip.count("checkpoint") == 1, dip
+    assert dip.endswith("near checkpoint save at step 300 (lines 359-360)"), dip
