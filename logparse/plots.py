@@ -162,8 +162,8 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
         limits = _y_limits(y[~impossible], kind)
         if limits is not None:
             ax.set_ylim(*limits)
-        if kind == "tps":
-            ax.yaxis.set_major_formatter(FuncFormatter(_thousands))
+        if kind == "tps" and ax.get_ylim()[1] >= 10_000:
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / 1000:g}k" if v else "0"))
         if kind == "mfu" and s["stable"]["mfu_mean"] is not None:
             label, mfu_ax = _stable_label(ax, s["stable"]), ax
     if lane is not None:
@@ -559,10 +559,6 @@ def _any_beyond(panel_axes, panels) -> bool:
     return False
 
 
-def _thousands(v: float, _pos=None) -> str:
-    return f"{v / 1000:g}k" if abs(v) >= 10_000 else f"{v:g}"
-
-
 def _value_text(v: float, kind: str) -> str:
     num = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
     return {"time": f"{num} s", "mfu": f"{num}%"}.get(kind, num)
@@ -648,18 +644,19 @@ def _figure_legend(fig, legend, ncol, anchor):
 
 
 def _layout(fig, heights, legend, title):
-    """One legend for the whole figure between the title and the panels, as many columns as fit the
-    width; then the figure's height from the panels' fixed inches. The panels' geometry is final after
-    this (no tight_layout: it would draw the whole figure once more just to measure it)."""
+    """One legend for the whole figure between the title and the panels, in as few rows as fit the width,
+    its entries spread evenly over them; then the figure's height from the panels' fixed inches. The
+    panels' geometry is final after this (no tight_layout: it would draw the whole figure once more just
+    to measure it)."""
     renderer = fig.canvas.get_renderer()
     width = WIDTH_IN * (RIGHT - LEFT) * fig.dpi
-    ncol = len(legend)
-    while True:
+    entries = len(legend)
+    for rows in range(1, entries + 1):
+        ncol = -(-entries // rows)
         leg = _figure_legend(fig, legend, ncol, (LEFT, 0.9))
         if ncol == 1 or leg.get_window_extent(renderer).width <= width:
             break
         leg.remove()
-        ncol -= 1
     legend_in = leg.get_window_extent(renderer).height / fig.dpi
     top_in = TITLE_IN + legend_in + 0.15
     n = len(heights)
