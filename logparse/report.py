@@ -444,9 +444,11 @@ def _assumptions(s: dict[str, Any]) -> list[str]:
     if hw["peak_tflops_per_gpu"] is None:
         device = "hardware unknown (pass --hw NAME or --peak-tflops X)"
     else:
-        named = " (named in the log)" if hw.get("name_source") == "log" else ""
+        named = {"log": " (named in the log)", None: ""}.get(
+            hw.get("name_source"), f" ({hw.get('name_source')})"
+        )
         device = (
-            f"{hw['name'] or 'a device'}{named} {hw['dtype']} ({hw['dtype_source']}) dense peak "
+            f"{hw['name'] or 'a device'}{named}, {hw['dtype']} ({hw['dtype_source']}), dense peak "
             f"{hw['peak_tflops_per_gpu']:g} TFLOPS/GPU"
         )
     seq = s["model"]["seq_len"]
@@ -465,12 +467,27 @@ def _assumptions(s: dict[str, Any]) -> list[str]:
     ]
 
 
-def _stable_count(st: dict[str, Any]) -> str:
-    """`474 steps`; `12 logged lines, 60 steps` when each line stands for several steps."""
-    rows = st.get("log_rows")
-    if rows is not None and rows != st["steps"]:
-        return f"{plural(rows, 'logged line')}, {plural(st['steps'], 'step')}"
-    return plural(st["steps"], "step")
+def _stable_count(st: dict[str, Any], dips: list[dict[str, Any]]) -> str:
+    """What the stable figures average over, so that it adds up with the range printed before it:
+    `481 steps`; `474 steps: 481 less 7 in dips`; `12 logged lines, 60 steps` when each line stands for
+    several steps."""
+    rows, steps = st.get("log_rows"), st["steps"]
+    if rows is not None and rows != steps:
+        each = f": each stands for the {steps // rows} steps up to it" if rows and steps % rows == 0 else ""
+        return f"{plural(rows, 'logged line')}, {plural(steps, 'step')}{each}"
+    lo, hi = st["start_step"], st["end_step"]
+    span = hi - lo + 1
+    if steps >= span:
+        return plural(steps, "step")
+    in_dips = sum(
+        min(d["end_step"], hi) - max(d["start_step"], lo) + 1
+        for d in dips
+        if d["start_step"] <= hi and d["end_step"] >= lo
+    )
+    parts = [f"{in_dips} in dips"] if in_dips else []
+    if span - steps > in_dips:
+        parts.append(f"{span - steps - in_dips} not logged")
+    return f"{plural(steps, 'step')}: {span} less {' and '.join(parts)}"
 
 
 def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
@@ -529,7 +546,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         if len(s.get("regimes", [])) > 1:
             which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
         lines.append(
-            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st)}){which}: "
+            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st, s['dips'])}){which}: "
             + ", ".join(_stable_figures(st, s))
         )
     else:

@@ -4,6 +4,7 @@ real process (the entry point, the exit code and a one-line error on stderr)."""
 from __future__ import annotations
 
 import json
+import re
 import runpy
 import subprocess
 import sys
@@ -428,7 +429,7 @@ def test_the_text_summary_says_what_is_unknown_and_what_to_pass(tmp_path):
     assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in bare
     assert "FLOPs/token unknown (pass --seq-len)" in bare and "tokens/s unknown (pass --seq-len)" in bare
     # HF logs every 5th of 60 optimizer steps: 12 lines stand for 60 steps (trainer_state.json's log_history)
-    assert "stable steps 5..60 (12 logged lines, 60 steps)" in bare
+    assert "stable steps 5..60 (12 logged lines, 60 steps: each stands for the 5 steps up to it)" in bare
     known = run(
         "analyze",
         hf,
@@ -463,3 +464,15 @@ def test_a_checkpoint_save_is_listed_once_beside_its_dip(tmp_path):
     dip = next(line for line in res.stdout.splitlines() if "301-303" in line and "lost" in line)
     assert dip.count("checkpoint") == 1, dip
     assert dip.endswith("near checkpoint save at step 300 (lines 359-360)"), dip
+
+
+def test_the_stable_range_and_its_step_count_add_up(tmp_path):
+    """`stable steps 20..500 (474 steps)` did not add up: the count leaves out the generator's two dips
+    (truth file: steps 301-303 and 420-423), and now says so."""
+    truth = json.loads((SAMPLES / "megatron_llama2-7b_8xh100.truth.json").read_text())
+    res = run("analyze", MEGATRON, "--gpus", "8", "--hw", "h100", "--out", str(tmp_path))
+    m = re.search(r"stable steps (\d+)\.\.(\d+) \((\d+) steps: (\d+) less (\d+) in dips\)", res.stdout)
+    assert m, res.stdout
+    lo, hi, counted, span, in_dips = map(int, m.groups())
+    assert span == hi - lo + 1 and counted == span - in_dips
+    assert in_dips == sum(b - a + 1 for a, b in truth["dips"] if lo <= a and b <= hi)

@@ -185,7 +185,7 @@ def test_torchtitan_capacity_line_gives_the_peak(write_log):
     s = a.summary
     hw = s["hardware"]
     assert hw["name"] == "h100-sxm" and hw["name_source"] == "log" and hw["peak_tflops_per_gpu"] == 989.0
-    assert "h100-sxm (named in the log) bf16" in text_summary(a)
+    assert "h100-sxm (named in the log), bf16" in text_summary(a)
     assert "NVIDIA H100 80GB HBM3" in hw["name_detail"] and "line 3" in hw["name_detail"]
     assert s["stable"]["mfu_mean"] == pytest.approx(_truth(TITAN)["stable_mfu"], abs=0.005)
 
