@@ -195,7 +195,12 @@ def _analyze_each(
 @friendly
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
     """Write the resolved step frame of a log: one row per optimizer step, every run and attempt in the
-    file in the order they ran (--segment N: only that segment)."""
+    file in the order they ran (--segment N: only that segment).
+
+    \b
+    Examples:
+      logparse parse train.log > steps.csv
+      logparse parse train.log -o steps.parquet --hw h100 --gpus 8 --model llama2-7b"""
     with _stdin_spooled((log,)) as (path,):
         run = api.resolve_listing_unmatched(path, unmatched, **kw) if unmatched else api.resolve(path, **kw)
     frame = report.steps_frame(api.utilization_rows(run, kw))
@@ -248,7 +253,11 @@ def batch(
     **kw: Any,
 ) -> None:
     """Analyze every run under DIRECTORY with the same defaults (a run folder's logparse.toml overrides
-    them); write index.csv, index.json and a folder per run. Exit 1 when any run failed."""
+    them); write index.csv, index.json and a folder per run. Exit 1 when any run failed.
+
+    \b
+    Example:
+      logparse batch runs/ --hw h100 --out report/"""
     from .batch import run_batch
 
     if scheduler is not None and executor != "dask":
@@ -327,7 +336,12 @@ def compare(
 ) -> None:
     """Plot runs together: logs, `analyze` folders, batch folders or their index.csv (its ok runs).
 
-    Writes FILE.png and the table beside it as FILE.csv, and prints the table."""
+    Writes FILE.png and the table beside it as FILE.csv, and prints the table.
+
+    \b
+    Examples:
+      logparse compare baseline.log tuned.log --hw h100 --x tokens -o compare.png
+      logparse compare logparse-out/batch --metric mfu --target-tokens 1e12"""
     from .compare import compare_runs, format_table
 
     result = compare_runs(list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels)
@@ -350,7 +364,9 @@ def patterns_group() -> None:
 )
 @friendly
 def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
-    """The pattern sets logparse knows, and where each comes from."""
+    """The pattern sets logparse knows, and where each comes from.
+
+    Example: logparse patterns list --patterns my_patterns/"""
     for name, ps in sorted(patterns.load_sets(pattern_dirs, check_samples=False).items()):
         click.echo(
             f"{name:14s} {ps.title:28s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  {ps.source_file}"
@@ -361,7 +377,9 @@ def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
 @click.argument("directory", required=False)
 @friendly
 def patterns_test(directory: str | None) -> None:
-    """Check every sample of every set (in DIRECTORY, or the shipped ones)."""
+    """Check every sample of every set (in DIRECTORY, or the shipped ones).
+
+    Example: logparse patterns test my_patterns/"""
     folder = Path(directory) if directory else patterns.shipped_dir()
     files = sorted(folder.glob("*.toml"))
     if not files:
@@ -391,7 +409,9 @@ def patterns_test(directory: str | None) -> None:
 )
 @friendly
 def patterns_schema(output: str | None) -> None:
-    """Where the pattern-set JSON Schema is (for an editor); with -o, copy it beside your pattern sets."""
+    """Where the pattern-set JSON Schema is (for an editor); with -o, copy it beside your pattern sets.
+
+    Example: logparse patterns schema -o my_patterns/pattern_set.schema.json"""
     source = pattern_schema.SCHEMA_FILE
     if output is None:
         click.echo(str(source))
@@ -411,7 +431,9 @@ def patterns_schema(output: str | None) -> None:
 @click.option("--format", "format_")
 @friendly
 def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | None) -> None:
-    """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes."""
+    """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes.
+
+    Example: logparse patterns explain train.log"""
     click.echo(api.explain(log, patterns=pattern_dirs, format=format_))
 
 
@@ -427,7 +449,9 @@ def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | Non
 )
 @friendly
 def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_dirs: tuple[str, ...]) -> None:
-    """Write a starting pattern set for LOG from its most common line shapes, with real sample lines."""
+    """Write a starting pattern set for LOG from its most common line shapes, with real sample lines.
+
+    Example: logparse patterns new train.log -o my_patterns/mine.toml"""
     out = Path(output)
     if out.suffix != ".toml":
         raise LogparseError(f"{output}: a pattern file must end in .toml")
@@ -507,7 +531,12 @@ def hw_list(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @friendly
 def flops_cmd(as_json: bool, **kw: Any) -> None:
-    """FLOPs per token of a model, with its terms (dense matmuls, attention, logits) and their shares."""
+    """FLOPs per token of a model, with its terms (dense matmuls, attention, logits) and their shares.
+
+    \b
+    Examples:
+      logparse flops --model llama2-7b --seq-len 4096
+      logparse flops --layers 32 --hidden 4096 --heads 32 --vocab 32000 --seq-len 4096 --json"""
     result = api.flops(**kw)
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -535,7 +564,9 @@ def models_group() -> None:
 @models_group.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the presets as JSON.")
 def models_list(as_json: bool) -> None:
-    """Model presets: their dimensions and N (parameters without the input embedding)."""
+    """Model presets: their dimensions and N (parameters without the input embedding).
+
+    Example: logparse models list --json"""
     from .flops import ModelDims, params_from_dims
     from .models import presets
 

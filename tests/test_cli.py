@@ -476,3 +476,31 @@ def test_the_stable_range_and_its_step_count_add_up(tmp_path):
     lo, hi, counted, span, in_dips = map(int, m.groups())
     assert span == hi - lo + 1 and counted == span - in_dips
     assert in_dips == sum(b - a + 1 for a, b in truth["dips"] if lo <= a and b <= hi)
+
+
+def _leaf_commands(group, path=()):
+    import click
+
+    for name, cmd in group.commands.items():
+        if isinstance(cmd, click.Group):
+            yield from _leaf_commands(cmd, (*path, name))
+        else:
+            yield (*path, name), cmd
+
+
+def test_every_command_help_shows_an_example_that_click_accepts():
+    """Each command's --help ends with an example; each example's words are options the command has
+    (parsed by the command itself, so an example cannot outlive a renamed option)."""
+    import shlex
+
+    for path, cmd in _leaf_commands(cli):
+        res = run_apart([*path, "--help"])
+        assert res.exit_code == 0
+        lines = (line.strip().removeprefix("Example: ") for line in res.stdout.splitlines())
+        examples = [line for line in lines if line.startswith("logparse ")]
+        assert examples, f"logparse {' '.join(path)} --help has no example"
+        for example in examples:
+            words = shlex.split(example.replace("> steps.csv", ""))
+            assert words[1 : 1 + len(path)] == list(path), example
+            ctx = cmd.make_context(" ".join(words[: 1 + len(path)]), words[1 + len(path) :])
+            assert ctx.params is not None
