@@ -185,3 +185,16 @@ def test_integer_columns_with_gaps_stay_integers():
     assert out["global_batch_size"].tolist()[0] == 480 and pd.isna(out["global_batch_size"].iloc[1])
     # a column that is not whole stays a float: nothing is rounded to look like a count
     assert public_steps(raw.assign(step=[1.0, 1.5, 2.0]))["step"].dtype == float
+
+
+def test_plot_returns_the_report_figure(megatron, tmp_path):
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    fig = megatron.plot(tmp_path / "r.png")
+    try:
+        assert isinstance(fig, Figure) and (tmp_path / "r.png").stat().st_size > 10_000
+        labels = [ax.get_ylabel() for ax in fig.axes]
+        assert "MFU (%)" in labels and "step time (s)" in labels
+    finally:
+        plt.close(fig)
