@@ -504,3 +504,20 @@ def test_every_command_help_shows_an_example_that_click_accepts():
             assert words[1 : 1 + len(path)] == list(path), example
             ctx = cmd.make_context(" ".join(words[: 1 + len(path)]), words[1 + len(path) :])
             assert ctx.params is not None
+
+
+def test_nothing_but_errors_reaches_a_piped_stderr(tmp_path):
+    """No progress bar or stray `analyzing` line when stderr is not a terminal (a pipe, a CI log)."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "a.log").write_text(Path(MEGATRON).read_text())
+    for argv in (
+        ["analyze", MEGATRON, "--gpus", "8", "--hw", "h100", "--out", str(tmp_path / "one")],
+        ["batch", str(runs), "--hw", "h100", "--jobs", "1", "--out", str(tmp_path / "batch")],
+    ):
+        res = subprocess.run(
+            [sys.executable, "-m", "logparse", *argv], capture_output=True, text=True, timeout=120
+        )
+        assert res.returncode == 0, res.stderr
+        assert res.stderr == "", res.stderr
+        assert res.stdout
