@@ -59,7 +59,7 @@ class Analysis(analysis_mod.Analysis):
 
         fig = build_report(self)
         if path is not None:
-            fig.savefig(path, dpi=110)
+            fig.savefig(path, dpi=fig.dpi)
         return fig
 
 

@@ -90,9 +90,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("target_tokens", "float", "Project the wall time to train this many tokens.", above=0),
     Option("format", "str", "Force a pattern set instead of detecting it."),
-    Option(
-        "patterns", "paths", "Extra pattern-set folder (repeatable)."
-    ),
+    Option("patterns", "paths", "Extra pattern-set folder (repeatable)."),
     Option(
         "jobs",
         "int",
