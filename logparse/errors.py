@@ -28,9 +28,13 @@ class OptionError(LogparseError, TypeError):
 _CLI: ContextVar[bool] = ContextVar("logparse_cli", default=False)
 
 
-def flag(name: str) -> str:
-    """Option `name` (an Options field) as the caller knows it: --seq-len in the CLI, seq_len in Python."""
-    return "--" + name.replace("_", "-") if _CLI.get() else name
+def flag(name: str, value: object = None) -> str:
+    """Option `name` (an Options field) as the caller knows it: --seq-len in the CLI, seq_len in Python;
+    with a value, `--gpus 8` or `gpus=8`."""
+    if _CLI.get():
+        named = "--" + name.replace("_", "-")
+        return named if value is None else f"{named} {value}"
+    return name if value is None else f"{name}={value}"
 
 
 @contextmanager

@@ -334,7 +334,7 @@ def refusal(stable_mfu: float | None, stable_tflops: float | None, run: Run, uti
 def _causes(run: Run, util: Utilization, peak: str | None = None) -> str:
     """The usual causes of an impossible figure, with the values this run assumed."""
     gpus = run.facts.get("gpus")
-    g = f"--gpus {gpus.value} ({gpus.source})" if gpus else "the GPU count"
+    g = f"{flag('gpus', gpus.value)} ({gpus.source})" if gpus else "the GPU count"
     causes = f"check {g} (a per-GPU figure read as the cluster's, or too few GPUs), "
     if peak is not None:
         causes += f"the peak {peak} (a sparse or wrong-dtype figure), "
@@ -353,13 +353,15 @@ def _moe_hint(run: Run, util: Utilization) -> str:
     suggests experts and logparse is not counting the active ones."""
     if util.model.moe:
         return ""
-    clues = [k for k in ("num_experts", "moe_router_topk", "expert_parallel_size") if k in run.facts]
+    # not moe_router_topk alone: Megatron's argument dump prints it (2) for dense models too
+    clues = [k for k in ("num_experts", "expert_parallel_size") if k in run.facts]
     clues = [k for k in clues if run.facts[k].value not in (None, 0, 1, False)]
     named = _MOE_NAME.search(run.name) or _MOE_NAME.search(str(util.model_facts.get("params", "")))
     if not clues and not named:
         return ""
     why = f"the log sets {', '.join(clues)}" if clues else f"the run's name {run.name!r} suggests experts"
     return (
-        f"; a mixture-of-experts model is likely ({why}): if N counts every expert, pass --experts E --topk K "
-        "(or an MoE --model preset) so that 6N counts only the active parameters"
+        f"; a mixture-of-experts model is likely ({why}): if N counts every expert, pass "
+        f"{flag('experts', 'E')} and {flag('topk', 'K')} (or an MoE {flag('model')} preset) so that 6N counts "
+        "only the active parameters"
     )

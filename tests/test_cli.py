@@ -302,6 +302,21 @@ def test_analyze_goes_on_after_a_failing_log_and_names_it(tmp_path):
     assert res.stdout.count("stable steps") == 2
 
 
+def test_analyze_goes_on_after_a_log_whose_mfu_is_impossible(tmp_path):
+    """Said to run on 1 GPU, the 8-GPU Megatron log's MFU would be about 360%: refused, named, and the
+    other logs still analyzed. Megatron prints moe_router_topk (2) for dense models too: no MoE hint."""
+    hf = [str(SAMPLES / f"hf_trainer_{name}_cpu.log") for name in ("ga4", "ddp2")]
+    res = run_apart(
+        ["analyze", hf[0], MEGATRON, hf[1], "--gpus", "1", "--hw", "h100", "--out", str(tmp_path)]
+    )
+    assert res.exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hf_trainer_ddp2_cpu", "hf_trainer_ga4_cpu"]
+    first, last = res.stderr.strip().splitlines()
+    assert first.startswith(f"error: {MEGATRON}: stable MFU would be 3") and "impossible" in first
+    assert "check --gpus 1 (cli)" in first and "mixture-of-experts" not in first
+    assert last == "error: 1 of 3 logs failed"
+
+
 def test_the_text_summary_counts_in_words(tmp_path):
     """`1 dip`, not `1 dips`; a one-step dip is `dip at step N`, not `dip steps N-N`."""
     from logparse import report

@@ -105,7 +105,7 @@ def test_moe_named_as_likely_cause(tmp_path):
     p = _write(tmp_path, "mixtral_8x7b_pretrain.log", _lines(SB))
     with pytest.raises(LogparseError, match="mixture-of-experts model is likely") as err:
         logparse.analyze(p, hw="h100", gpus=1)
-    assert "--experts E --topk K" in str(err.value)
+    assert "pass experts=E and topk=K" in str(err.value)  # the keywords, called from Python
 
 
 # ------------------------------------------------------------------------------------------------
