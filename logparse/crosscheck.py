@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import flops
+from .errors import flag
 from .flops import FORMULAS
 from .patterns import Convention
 from .phases import Phases
@@ -163,8 +164,8 @@ def _explain(out: dict[str, Any], conv: Convention, notes: list[str]) -> None:
     if agrees is not None and agrees > AGREE:
         notes.append(
             f"the log's own {label} is {agrees:.1%} away from logparse's figure even under "
-            f"{conv.framework}'s convention ({out['framework_formula']}): the inputs differ - check --gpus "
-            "(a per-GPU figure read as the cluster's), --seq-len, the global batch and the model dims"
+            f"{conv.framework}'s convention ({out['framework_formula']}): the inputs differ - check {flag('gpus')} "
+            f"(a per-GPU figure read as the cluster's), {flag('seq_len')}, the global batch and the model dims"
         )
         return
     diff = out.get("differs_from_ours_by")

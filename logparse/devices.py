@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import hardware
+from .errors import flag
 from .facts import Fact
 
 # Facts stated once per device or per line, whose values differ by nature (not "a fact that changed").
@@ -46,7 +47,7 @@ def log_device(observations: Observations, warnings: list[str]) -> Fact | None:
     if len(groups) > 1:
         listed = ", ".join(f"{obs[0].value!r} (line {obs[0].line})" for obs in groups.values())
         warnings.append(
-            f"the log names different GPUs: {listed}; using none of them: pass --hw or --peak-tflops"
+            f"the log names different GPUs: {listed}; using none of them: pass {flag('hw')} or {flag('peak_tflops')}"
         )
         return None
     ((key, obs),) = groups.items()
@@ -55,7 +56,7 @@ def log_device(observations: Observations, warnings: list[str]) -> Fact | None:
     if dev is None:
         warnings.append(
             f"the log names GPU {first.value!r} (line {first.line}), which logparse has no peak for: "
-            "pass --hw or --peak-tflops"
+            f"pass {flag('hw')} or {flag('peak_tflops')}"
         )
         return None
     more = f"; {len(obs) - 1} more lines name it" if len(obs) > 1 else ""

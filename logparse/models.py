@@ -94,7 +94,7 @@ def _active_params(given: float, dims: ModelDims, warnings: list[str], source: s
         return Fact(given, source)
     every = params_from_dims(dims, all_experts=True)
     warnings.append(
-        f"--params {given:,.4g} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
+        f"{flag('params', f'{given:,.4g}')} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
         f"{active:,.4g} active parameters ({every:,.4g} with every expert); 6N counts the active ones"
     )
     return Fact(
@@ -216,7 +216,7 @@ def _params(
         f = facts["total_params"]
         warnings.append(
             f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
-            "--model or --params N (without the input embedding) for an exact MFU"
+            f"{flag('model')} or {flag('params')} N (without the input embedding) for an exact MFU"
         )
         return Fact(float(f.value), "log", f"total parameters, {f.detail}")
     if "trainable_params" in facts:
@@ -235,12 +235,12 @@ def _trainable_params(
         warnings.append(
             f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
             f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
-            f"{shard}'s dims. Pass --model or --params to override"
+            f"{shard}'s dims. Pass {flag('model')} or {flag('params')} to override"
         )
         return pdims, {"params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")}
     warnings.append(
         f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
-        "(and under FSDP/ZeRO-3 is one shard's count): pass --params N (without the input embedding) "
+        f"(and under FSDP/ZeRO-3 is one shard's count): pass {flag('params')} N (without the input embedding) "
         "for an exact MFU"
     )
     return Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
@@ -256,5 +256,5 @@ def _check_preset_against_log(
     if expected and abs(stated.value - expected) / expected > 0.02:
         warnings.append(
             f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
-            f"{expected:,.0f}: is --model right?"
+            f"{expected:,.0f}: is {flag('model')} right?"
         )

@@ -620,8 +620,8 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
     if opts.gpus is not None:
         if world is not None and int(world.value) != opts.gpus:
             warnings.append(
-                f"--gpus {opts.gpus} disagrees with the log's world size {world.value} ({world.detail}); "
-                f"using --gpus {opts.gpus}: per-GPU throughput and MFU divide by it"
+                f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
+                f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it"
             )
         return Fact(opts.gpus, opts.source("gpus"))
     if world is not None:
@@ -634,7 +634,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
     if dp is not None:
         warnings.append(
             f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
-            f"{model_parallel} from the log; pass --gpus if tensor/pipeline parallelism is not in the log"
+            f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log"
         )
         return Fact(
             int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
@@ -644,7 +644,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
         dp_size = int(round(total.value / per_dp.value))
         warnings.append(
             f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
-            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass --gpus if the run also used tensor, "
+            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
             "pipeline or context parallelism"
         )
         return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
@@ -654,7 +654,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
         if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
             warnings.append(
                 f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
-                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass --gpus if the "
+                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
                 "run also used tensor or pipeline parallelism"
             )
             return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
@@ -670,7 +670,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
         if gpus is not None:
             warnings.append(
-                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass --gpus if the job "
+                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
                 "spans more than one node"
             )
     seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
@@ -716,7 +716,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         if abs(mine - stated.value) / stated.value > 0.01:
             warnings.append(
                 f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
-                f"length gives {mine:,.0f}; check --seq-len and --global-batch"
+                f"length gives {mine:,.0f}; check {flag('seq_len')} and {flag('global_batch')}"
             )
     n_gpus = float(gpus.value) if gpus is not None else np.nan
     if steps["tokens_per_step"].isna().all() and "consumed_tokens" in steps:
@@ -741,17 +741,19 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         if steps["tokens_per_s_per_gpu"].notna().any():
             warnings.append(
                 "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
-                "figures, but cluster-wide tokens/s cannot be given; pass --gpus"
+                f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}"
             )
         else:
-            warnings.append("the number of GPUs is unknown: pass --gpus to get per-GPU throughput and MFU")
+            warnings.append(
+                f"the number of GPUs is unknown: pass {flag('gpus')} to get per-GPU throughput and MFU"
+            )
     if seq is None and "tokens_per_s" in steps and steps["tokens_per_s"].notna().any():
         # the log counts tokens itself (Composer's throughput/tokens_per_sec): only FLOPs need the length
         warnings.append(
-            "the sequence length is unknown: tokens/s is the log's own count; pass --seq-len for FLOPs/token and MFU"
+            f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU"
         )
     elif seq is None:
-        warnings.append("the sequence length is unknown: pass --seq-len to get tokens/s and MFU")
+        warnings.append(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU")
     return Run(
         name,
         parsed.path,
@@ -779,11 +781,11 @@ def _select(
         known = sorted(steps["segment"].unique())
         if wanted not in known:
             raise LogparseError(
-                f"{flag('segment')} {wanted}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
+                f"{flag('segment', wanted)}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
                 "summary.json)"
             )
         chosen = steps[steps["segment"] == wanted].reset_index(drop=True)
-        return chosen, f"segment {wanted} (--segment)"
+        return chosen, f"segment {wanted} ({flag('segment')})"
     if len(runs) < 2:
         return steps, "the whole log"
     last = runs[-1]
@@ -796,7 +798,7 @@ def _select(
     warnings.append(
         f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
         f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
-        "`logparse parse` and can be analyzed with --segment"
+        f"`logparse parse` and can be analyzed with {flag('segment')}"
     )
     chosen = steps[steps["run"] == last].reset_index(drop=True)
     return chosen, f"run {last} of {len(runs)} (the last)"
@@ -868,7 +870,7 @@ def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list
             if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
                 warnings.append(
                     f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
-                    f"step time / per-GPU tokens/s), not {gpus:g}: check --gpus and --seq-len"
+                    f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}"
                 )
     elif has["samples_per_s"] and np.isfinite(seq_len):
         steps["tokens_per_s"] = steps["samples_per_s"] * seq_len

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .errors import flag
+
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
 RUN_IDENTITY = (
     "train_iters",
@@ -105,7 +107,7 @@ def continue_epochs(
         if grad_accum is None:
             warnings.append(
                 "the progress bar counts micro-batches and the gradient accumulation is not stated: each "
-                "micro-batch is read as an optimizer step (pass --grad-accum)"
+                f"micro-batch is read as an optimizer step (pass {flag('grad_accum')})"
             )
         within = np.ceil(pos / g)  # the optimizer step (from 1) that this micro-batch belongs to
         # position 0 is a bar drawn before the epoch's first batch: no step yet

@@ -141,7 +141,9 @@ def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
         f = facts.get(name)
         if f is not None and f.value is True:
             return Fact(name, "log", f.detail)
-    return Fact("bf16", "default", "mixed-precision BF16 assumed; pass --dtype if the run computed otherwise")
+    return Fact(
+        "bf16", "default", f"mixed-precision BF16 assumed; pass {flag('dtype')} if the run computed otherwise"
+    )
 
 
 def _recompute(opts: Options, facts: dict[str, Fact]) -> str:
@@ -177,7 +179,7 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
     if dims.params is None and reported is not None:
         warnings.append(
             "the model size is unknown, so FLOPs are the framework's own (its model TFLOP/s per GPU, formula "
-            "`reported`): pass --model or --params for logparse's count"
+            f"`reported`): pass {flag('model')} or {flag('params')} for logparse's count"
         )
         return REPORTED
     return default_formula(dims, warnings)
@@ -192,11 +194,11 @@ def default_formula(dims: ModelDims, warnings: list[str]) -> str | None:
     if dims.params is not None:
         warnings.append(
             "only the parameter count is known, so FLOPs/token = 6N: attention's sequence-length term is "
-            "not counted (MFU reads low by ~14% at 4k for a 7B model); pass --layers and --hidden for palm"
+            f"not counted (MFU reads low by ~14% at 4k for a 7B model); pass {flag('layers')} and {flag('hidden')} for palm"
         )
         return "6n"
     warnings.append(
-        "the model size is unknown: pass --model NAME, or --params N (with --layers L --hidden D), to get FLOPs and MFU"
+        f"the model size is unknown: pass {flag('model')} NAME, or {flag('params')} N (with {flag('layers')} L {flag('hidden')} D), to get FLOPs and MFU"
     )
     return None
 
@@ -242,28 +244,32 @@ def _peak(
         device = hardware.lookup(hw)
         device_name = device.name
         if name is None:
-            name = Fact(device.name, "cli", f"--hw {hw}")
+            name = Fact(device.name, "cli", flag("hw", hw))
             if from_log is not None and from_log.value != device.name:
-                warnings.append(f"--hw {hw} ({device.name}) but the log names {from_log.detail}; using --hw")
+                warnings.append(
+                    f"{flag('hw', hw)} ({device.name}) but the log names {from_log.detail}; using {flag('hw')}"
+                )
         if not device.verified:
             warnings.append(f"the {device.name} peak is unverified: {device.source}")
         if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:
             has = ", ".join(device.peak_tflops)
             warnings.append(
                 f"the log's GPU {device.name} has no published dense {dtype} peak (it has: {has}): "
-                "pass --dtype, --hw or --peak-tflops to get MFU"
+                f"pass {flag('dtype')}, {flag('hw')} or {flag('peak_tflops')} to get MFU"
             )
         elif opts.peak_tflops is None:
             peak = Fact(hardware.peak_tflops(device, dtype), "preset", f"{device.name} {dtype}")
             peak_source = device.source
     if opts.peak_tflops is not None:
         peak = Fact(float(opts.peak_tflops), opts.source("peak_tflops"))
-        peak_source = "--peak-tflops" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
+        peak_source = (
+            f"{flag('peak_tflops')}" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
+        )
         device_name = device_name or "custom"
-        name = name or Fact(device_name, "cli", "--peak-tflops")
+        name = name or Fact(device_name, "cli", flag("peak_tflops"))
     if peak is None and not (logged or {}).get("device_name"):  # else log_device or the dtype said why
         warnings.append(
-            "the hardware is unknown: pass --hw NAME (see `logparse hw list`) or --peak-tflops to get MFU"
+            f"the hardware is unknown: pass {flag('hw')} NAME (see `logparse hw list`) or {flag('peak_tflops')} to get MFU"
             + accelerator_clue(logged or {})
         )
     return peak, device_name, peak_source, name

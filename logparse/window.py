@@ -58,12 +58,12 @@ def parse_range(text: str) -> tuple[int | None, int | None]:
     m = regex.fullmatch(r"\s*(\d*)\s*[:-]\s*(\d*)\s*", text)
     if m is None or not (m.group(1) or m.group(2)):
         raise LogparseError(
-            f"{flag('window')} {text!r}: give the first and last step as A:B (e.g. 35:44, 10:, :100)"
+            f"{flag('window', repr(text))}: give the first and last step as A:B (e.g. 35:44, 10:, :100)"
         )
     a = int(m.group(1)) if m.group(1) else None
     b = int(m.group(2)) if m.group(2) else None
     if a is not None and b is not None and b < a:
-        raise LogparseError(f"{flag('window')} {text!r}: the last step {b} comes before the first {a}")
+        raise LogparseError(f"{flag('window', repr(text))}: the last step {b} comes before the first {a}")
     return a, b
 
 

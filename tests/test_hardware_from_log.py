@@ -219,7 +219,7 @@ def test_cli_overrides_the_log(write_log):
     a = api.analyze(log, model="llama3-8b", hw="h100-pcie")
     hw = a.summary["hardware"]
     assert hw["name"] == "h100-pcie" and hw["name_source"] == "cli" and hw["peak_tflops_per_gpu"] == 756.0
-    assert any("--hw h100-pcie" in w and "NVIDIA H100 80GB HBM3" in w for w in a.run.warnings)
+    assert any("hw=h100-pcie" in w and "NVIDIA H100 80GB HBM3" in w for w in a.run.warnings)
     s = api.analyze(log, model="llama3-8b", peak_tflops=500).summary
     assert s["hardware"]["peak_tflops_per_gpu"] == 500.0 and s["hardware"]["name_source"] == "cli"
 
@@ -237,7 +237,7 @@ def test_an_unknown_device_is_a_warning_naming_it(write_log):
     a = api.analyze(log, model="llama3-8b")
     assert a.summary["hardware"]["peak_tflops_per_gpu"] is None
     assert any(
-        "the log names GPU 'NVIDIA H800'" in w and "no peak for: pass --hw or --peak-tflops" in w
+        "the log names GPU 'NVIDIA H800'" in w and "no peak for: pass hw or peak_tflops" in w
         for w in a.run.warnings
     )
 
