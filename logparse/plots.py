@@ -19,6 +19,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
 from .analysis import Analysis
+from .errors import flag
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"
@@ -839,11 +840,15 @@ def _segments_in(rect, xy: np.ndarray) -> int:
 def _missing(s) -> str:
     needs = []
     if s["gpus"] is None:
-        needs.append("--gpus")
+        needs.append(flag("gpus"))
     if s["hardware"]["peak_tflops_per_gpu"] is None:
-        needs.append("--hw")
+        needs.append(flag("hw"))
     if s["flops_per_token"] is None:
-        needs.append("--params/--model" if s["model"]["seq_len"] else "--seq-len and --params/--model")
+        needs.append(
+            f"{flag('params')}/{flag('model')}"
+            if s["model"]["seq_len"]
+            else f"{flag('seq_len')} and {flag('params')}/{flag('model')}"
+        )
     return "pass " + ", ".join(needs) if needs else "no throughput in the log"
 
 
@@ -854,15 +859,21 @@ def _assumptions(s) -> str:
     peak = hw["peak_tflops_per_gpu"]
     seq_source = s["facts"].get("seq_len", {}).get("source", "?")
     parts = [
-        f"GPUs {s['gpus']} ({s['gpus_source']})" if s["gpus"] is not None else "GPUs unknown (pass --gpus)",
+        f"GPUs {s['gpus']} ({s['gpus_source']})"
+        if s["gpus"] is not None
+        else f"GPUs unknown (pass {flag('gpus')})",
         f"peak {peak:g} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})"
         if peak is not None
-        else f"peak unknown (pass --hw or --peak-tflops), {hw['dtype']} ({hw['dtype_source']})",
+        else f"peak unknown (pass {flag('hw')} or {flag('peak_tflops')}), {hw['dtype']} ({hw['dtype_source']})",
         f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
         if s["flops_per_token"]
         else "FLOPs/token unknown (needs N and seq len)",
-        f"N {m['params']:.4g} ({m['source']})" if m["params"] else "N unknown (pass --params or --model)",
-        f"seq len {m['seq_len']} ({seq_source})" if m["seq_len"] else "seq len unknown (pass --seq-len)",
+        f"N {m['params']:.4g} ({m['source']})"
+        if m["params"]
+        else f"N unknown (pass {flag('params')} or {flag('model')})",
+        f"seq len {m['seq_len']} ({seq_source})"
+        if m["seq_len"]
+        else f"seq len unknown (pass {flag('seq_len')})",
         f"recompute {s['recompute']}"
         + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
         f"step time: {s['steps']['step_time_source']}",
