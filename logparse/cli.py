@@ -550,8 +550,11 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
     click.echo(f"  {'total':10s} {result['flops_per_token']:12.4e} FLOPs/token")
     if result["recompute"] != "none":
         click.echo(f"  with {result['recompute']} recomputation (HFU): {result['hfu_flops_per_token']:.4e}")
-    for name, v in result["other_formulas"].items():
-        click.echo(f"  {name:14s} {v:.4e} ({(v / result['flops_per_token'] - 1):+.1%})")
+    if result["other_formulas"]:
+        click.echo("  other formulas (against this one):")
+        width = max(map(len, result["other_formulas"]))
+        for name, v in result["other_formulas"].items():
+            click.echo(f"    {name:{width}s} {v:.4e} FLOPs/token  {(v / result['flops_per_token'] - 1):+6.1%}")
     for warning in result["warnings"]:
         click.echo(f"warning: {warning}", err=True)
 
