@@ -213,6 +213,8 @@ def test_readme_commands_run(tmp_path, monkeypatch):
             argv += ["--out", str(tmp_path / "out")]
         if argv[0] == "parse" and "-o" in argv:
             argv[argv.index("-o") + 1] = str(tmp_path / argv[argv.index("-o") + 1])
+        if argv[0] == "compare":  # never into the checkout
+            argv += ["-o", str(tmp_path / "compare.png")]
         res = CliRunner().invoke(cli, argv, catch_exceptions=False)
         assert res.exit_code == 0, (command, res.output)
 
