@@ -193,12 +193,14 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
         kinds = {e["event"] for e in d.near_events}
         if "error" in kinds:
             found.append(
-                f"the dip at steps {d.start_step}-{d.end_step} comes with an error line: "
+                f"the {_dip_span({'start_step': d.start_step, 'end_step': d.end_step})} comes with an error line: "
                 "check the hardware (Xid, ECC, NCCL) before the code"
             )
         elif kinds & {"checkpoint_save", "eval"}:
             what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
-            found.append(f"the dip at steps {d.start_step}-{d.end_step} coincides with {what}")
+            found.append(
+                f"the {_dip_span({'start_step': d.start_step, 'end_step': d.end_step})} coincides with {what}"
+            )
     steps = phases.stable_rows(run.steps)
     if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
         ok = steps["tokens_per_s"].notna().to_numpy()
@@ -516,10 +518,10 @@ def tflops_text(x: float) -> str:
 
 
 def _dip_span(d: dict[str, Any]) -> str:
-    """`dip at step 50`, `dip steps 301-303`."""
+    """`dip at step 50`, `dip at steps 301-303` (the diagnosis's wording too)."""
     if d["start_step"] == d["end_step"]:
         return f"dip at step {d['start_step']}"
-    return f"dip steps {d['start_step']}-{d['end_step']}"
+    return f"dip at steps {d['start_step']}-{d['end_step']}"
 
 
 def plural(count: int, word: str) -> str:

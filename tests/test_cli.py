@@ -537,3 +537,23 @@ def test_nothing_but_errors_reaches_a_piped_stderr(tmp_path):
         assert res.exit_code == 0, res.stderr
         assert res.stderr == "", res.stderr
         assert res.stdout
+
+
+def test_a_one_step_dip_is_named_as_one_step_in_the_diagnosis_too():
+    """The diagnosis said `the dip at steps 50-50`; it says `the dip at step 50` like the dip lines."""
+    from dataclasses import replace
+
+    from logparse import api, report
+    from logparse.phases import Dip
+
+    a = api.analyze(MEGATRON, gpus=8, hw="h100")
+    save = {
+        "event": "checkpoint_save",
+        "line": 359,
+        "text": "saving checkpoint at iteration 300",
+        "step": 300,
+    }
+    one = Dip(301, 301, rows=1, min_ratio=0.5, min_mfu=0.2, lost_s=6.0, near_events=[save])
+    found = report.diagnose(a.run, a.util, replace(a.phases, dips=[one]), a.summary["stable"])
+    assert "the dip at step 301 coincides with checkpoint save" in found
+    assert not any("301-301" in f for f in found)
