@@ -533,11 +533,15 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     s = analysis.summary
     st = s["stable"]
     status = s.get("status")
+    rows = analysis.run.steps
+    count = s["steps"]["count"]
+    spanned = int(rows["step_span"].sum()) if "step_span" in rows and len(rows) == count else count
+    logged = f"{count} logged" if spanned == count else f"{count} logged lines, {plural(spanned, 'step')}"
     lines = [
         f"{s['run']}: {s['format']} log, {s['lines']['total']:,} lines "
         f"({s['lines']['matched']:,} matched, {s['lines']['unmatched']:,} unmatched, "
         f"{s['lines']['malformed']:,} malformed)",
-        f"  steps {s['steps']['first']}..{s['steps']['last']} ({s['steps']['count']} logged), "
+        f"  steps {s['steps']['first']}..{s['steps']['last']} ({logged}), "
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
         + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",

@@ -557,3 +557,14 @@ def test_a_one_step_dip_is_named_as_one_step_in_the_diagnosis_too():
     found = report.diagnose(a.run, a.util, replace(a.phases, dips=[one]), a.summary["stable"])
     assert "the dip at step 301 coincides with checkpoint save" in found
     assert not any("301-301" in f for f in found)
+
+
+def test_the_step_range_line_counts_lines_and_steps_when_a_line_stands_for_several(tmp_path):
+    """HF logged every 4th of 40 steps (trainer_state.json: logging_steps 4, max_steps 40, loss records at
+    steps 4..40): `steps 4..40 (10 logged lines, 40 steps)`, not `(10 logged)` beside a 40-step range."""
+    state = json.loads((SAMPLES / "hf_trainer_ddp2_cpu.trainer_state.json").read_text())
+    logged = [h["step"] for h in state["log_history"] if "loss" in h]
+    res = run("analyze", str(SAMPLES / "hf_trainer_ddp2_cpu.log"), "--out", str(tmp_path))
+    header = res.stdout.splitlines()[1]
+    expected = f"steps {logged[0]}..{logged[-1]} ({len(logged)} logged lines, {state['max_steps']} steps)"
+    assert header.startswith(f"  {expected},"), header
