@@ -53,3 +53,15 @@ def run_apart(argv: list[str]):
     except TypeError:  # click >= 8.2 always keeps stderr apart
         runner = CliRunner()
     return runner.invoke(cli, argv, prog_name="logparse", catch_exceptions=False)
+
+
+_LITTER = ("logparse-out", "compare.png", "compare.csv")  # what a command run without --out / -o writes
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _the_checkout_stays_clean():
+    """No test writes a command's default output into the checkout (a missing --out or -o)."""
+    before = {name for name in _LITTER if (ROOT / name).exists()}
+    yield
+    after = {name for name in _LITTER if (ROOT / name).exists()}
+    assert after <= before, f"a test wrote {sorted(after - before)} into {ROOT}: give it --out / -o tmp_path"

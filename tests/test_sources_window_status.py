@@ -160,10 +160,12 @@ def test_bad_windows_are_one_line_errors(opts, message):
 
 
 def test_cli_window_option(tmp_path):
-    res = CliRunner().invoke(cli, ["analyze", str(SB), "--hw", "h100", "--last", "3", "--json"])
+    res = CliRunner().invoke(
+        cli, ["analyze", str(SB), "--hw", "h100", "--last", "3", "--json", "--out", str(tmp_path)]
+    )
     assert res.exit_code == 0, res.output
     assert '"rule": "the last 3 logged steps (--last 3)"' in res.output
-    bad = CliRunner().invoke(cli, ["analyze", str(SB), "--window", "x"])
+    bad = CliRunner().invoke(cli, ["analyze", str(SB), "--window", "x", "--out", str(tmp_path)])
     assert bad.exit_code == 1 and bad.output.count("\n") == 1
 
 
