@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -134,14 +135,17 @@ UTILIZATION_OPTIONS = (
 
 
 @_takes_options()
-def parse(path: LogPath, **options: Any) -> pd.DataFrame:
+def parse(
+    path: LogPath, *, on_unmatched: Callable[[Record], None] | None = None, **options: Any
+) -> pd.DataFrame:
     """The resolved step frame of a log (canonical columns): every row of the file, every run and attempt
     in the order they ran (a step logged again by a later attempt keeps only its later row). With a
-    hardware or model option (`hw`, `model`, `params`, ...) the rows also get tflops_per_gpu, mfu and hfu."""
-    return public_steps(utilization_rows(resolve(path, **options), options))
+    hardware or model option (`hw`, `model`, `params`, ...) the rows also get tflops_per_gpu, mfu and hfu.
+    `on_unmatched` is called with every line no pattern matched."""
+    return public_steps(_utilization_rows(resolve(path, on_unmatched=on_unmatched, **options), options))
 
 
-def utilization_rows(run: Run, options: dict[str, Any]) -> pd.DataFrame:
+def _utilization_rows(run: Run, options: dict[str, Any]) -> pd.DataFrame:
     """The file's rows; with a hardware or model option, with the utilization columns as analyze makes them."""
     rows = file_rows(run, options.get("segment"))
     if not any(options.get(k) is not None for k in UTILIZATION_OPTIONS):
@@ -179,12 +183,15 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     return analysis
 
 
-def resolve_listing_unmatched(
-    path: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any
-) -> Run:
-    """Resolve a log and write every line no pattern matched to `out` as `<line number>\\t<text>`."""
+@contextmanager
+def unmatched_listing(out: str | os.PathLike[str] | None) -> Iterator[Callable[[Record], None] | None]:
+    """An `on_unmatched` callback that writes every line no pattern matched to `out` as
+    `<line number>\t<text>` (None when `out` is None)."""
+    if out is None:
+        yield None
+        return
     with open(out, "w", encoding="utf-8") as fh:
-        return resolve(path, on_unmatched=lambda rec: fh.write(f"{rec.line}\t{rec.text}\n"), **options)
+        yield lambda rec: fh.write(f"{rec.line}\t{rec.text}\n")
 
 
 _SHAPE_NUM = regex.compile(r"\d+(?:[.,:]\d+)*(?:[eE][-+]?\d+)?")

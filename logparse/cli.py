@@ -201,9 +201,8 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     Examples:
       logparse parse train.log > steps.csv
       logparse parse train.log -o steps.parquet --hw h100 --gpus 8 --model llama2-7b"""
-    with _stdin_spooled((log,)) as (path,):
-        run = api.resolve_listing_unmatched(path, unmatched, **kw) if unmatched else api.resolve(path, **kw)
-    frame = report.steps_frame(api.utilization_rows(run, kw))
+    with _stdin_spooled((log,)) as (path,), api.unmatched_listing(unmatched) as on_unmatched:
+        frame = api.parse(path, on_unmatched=on_unmatched, **kw)
     if output is None:
         report.write_steps(frame, sys.stdout, kind=".csv")
         return
@@ -554,7 +553,9 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
         click.echo("  other formulas (against this one):")
         width = max(map(len, result["other_formulas"]))
         for name, v in result["other_formulas"].items():
-            click.echo(f"    {name:{width}s} {v:.4e} FLOPs/token  {(v / result['flops_per_token'] - 1):+6.1%}")
+            click.echo(
+                f"    {name:{width}s} {v:.4e} FLOPs/token  {(v / result['flops_per_token'] - 1):+6.1%}"
+            )
     for warning in result["warnings"]:
         click.echo(f"warning: {warning}", err=True)
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, public_steps
+from .analysis import Analysis
 from .errors import LogparseError
 from .flops import HFU_CONVENTION
 from .phases import Phases
@@ -36,11 +36,6 @@ def _num(x: Any, digits: int = 6) -> Any:
     if not math.isfinite(v):
         return None
     return float(f"{v:.{digits}g}")
-
-
-def steps_frame(steps: pd.DataFrame) -> pd.DataFrame:
-    """The steps as written to steps.csv / parquet / jsonl: the public frame (analysis.public_steps)."""
-    return public_steps(steps)
 
 
 def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
