@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,15 +129,19 @@ def convert(option: Option, value: Any) -> Any:
         return value if isinstance(value, str) else None
     if kind == "choice":
         return value if isinstance(value, str) and value in option.choices else None
-    if isinstance(value, (str, os.PathLike)):  # paths: one folder or several
+    if isinstance(value, (str, os.PathLike)):  # paths: one folder or several (not a mapping's keys)
         return (os.fspath(value),)
-    if isinstance(value, Iterable) and all(isinstance(v, (str, os.PathLike)) for v in value):
-        return tuple(os.fspath(v) for v in value)
+    if isinstance(value, Iterable) and not isinstance(value, Mapping):
+        items = list(value)
+        if all(isinstance(v, (str, os.PathLike)) for v in items):
+            return tuple(os.fspath(v) for v in items)
     return None
 
 
 def out_of_range(option: Option, value: Any) -> str | None:
-    """Why a value of the right kind is not allowed, or None."""
+    """Why a value of the right kind is not allowed, or None (only numbers have limits)."""
+    if option.kind not in ("int", "float"):
+        return None
     if option.minimum is not None and value < option.minimum:
         return f"must be at least {option.minimum:g} (got {value})"
     if option.above is not None and value <= option.above:
@@ -157,7 +161,7 @@ def checked(name: str, value: Any) -> Any:
     if got is None:
         shown = f"{type(value).__name__} {value!r}" if option.kind != "choice" else repr(value)
         raise OptionError(f"{flag(name)} must be {expected(option)}, not {shown}")
-    why = out_of_range(option, got) if option.kind in ("int", "float") else None
+    why = out_of_range(option, got)
     if why is not None:
         raise OptionError(f"{flag(name)} {why}")
     return got

@@ -53,9 +53,9 @@ def _checked(path: Path, key: str, value: Any) -> Any:
         )
     option = BY_NAME[name]
     got = convert(option, value)
-    if got is None or (option.kind == "paths" and not isinstance(value, (str, list))):
+    if got is None:
         raise bad(expected(option))
-    why = out_of_range(option, got) if option.kind in ("int", "float") else None
+    why = out_of_range(option, got)
     if why is not None:
         raise LogparseError(f"{path}: {key} = {value!r}: {why}")
     if option.kind == "paths":  # folders relative to the sidecar's own folder
