@@ -80,18 +80,22 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 _CLICK_TYPES = {"int": int, "float": float, "str": str}
 
 
+def table_option(name: str, param: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of options.py's entry `name` (--name with dashes), passed as `param` (default: name)."""
+    o = options.BY_NAME[name]
+    flag = "--" + name.replace("_", "-")
+    if o.kind == "paths":
+        return click.option(flag, param or name, multiple=True, type=click.Path(), help=o.help)
+    if o.kind == "choice":
+        return click.option(flag, param or name, type=click.Choice(o.choices), help=o.help)
+    return click.option(flag, param or name, type=_CLICK_TYPES[o.kind], metavar=o.metavar, help=o.help)
+
+
 def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The analysis options (options.py's table, but --jobs, which each command words for itself)."""
     for o in reversed(options.OPTIONS):
-        if o.name == "jobs":
-            continue
-        flag = "--" + o.name.replace("_", "-")
-        if o.kind == "paths":
-            fn = click.option(flag, o.name, multiple=True, type=click.Path(), help=o.help)(fn)
-        elif o.kind == "choice":
-            fn = click.option(flag, o.name, type=click.Choice(o.choices), help=o.help)(fn)
-        else:
-            fn = click.option(flag, o.name, type=_CLICK_TYPES[o.kind], metavar=o.metavar, help=o.help)(fn)
+        if o.name != "jobs":
+            fn = table_option(o.name)(fn)
     return fn
 
 
@@ -358,9 +362,7 @@ def patterns_group() -> None:
 
 
 @patterns_group.command("list")
-@click.option(
-    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
-)
+@table_option("patterns", "pattern_dirs")
 @friendly
 def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     """The pattern sets logparse knows, and where each comes from.
@@ -424,10 +426,8 @@ def patterns_schema(output: str | None) -> None:
 
 @patterns_group.command("explain")
 @click.argument("log")
-@click.option(
-    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
-)
-@click.option("--format", "format_")
+@table_option("patterns", "pattern_dirs")
+@table_option("format", "format_")
 @friendly
 def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | None) -> None:
     """Which set a log uses, how many lines each pattern matched, and the commonest unmatched shapes.
@@ -443,9 +443,7 @@ def patterns_explain(log: str, pattern_dirs: tuple[str, ...], format_: str | Non
 )
 @click.option("--name", help="The set's name (default: the file's stem).")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-@click.option(
-    "--patterns", "pattern_dirs", multiple=True, type=click.Path(), help=options.BY_NAME["patterns"].help
-)
+@table_option("patterns", "pattern_dirs")
 @friendly
 def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_dirs: tuple[str, ...]) -> None:
     """Write a starting pattern set for LOG from its most common line shapes, with real sample lines.

@@ -188,14 +188,12 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
         kinds = {e["event"] for e in d.near_events}
         if "error" in kinds:
             found.append(
-                f"the {_dip_span({'start_step': d.start_step, 'end_step': d.end_step})} comes with an error line: "
+                f"the {_dip_span(d.start_step, d.end_step)} comes with an error line: "
                 "check the hardware (Xid, ECC, NCCL) before the code"
             )
         elif kinds & {"checkpoint_save", "eval"}:
             what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
-            found.append(
-                f"the {_dip_span({'start_step': d.start_step, 'end_step': d.end_step})} coincides with {what}"
-            )
+            found.append(f"the {_dip_span(d.start_step, d.end_step)} coincides with {what}")
     steps = phases.stable_rows(run.steps)
     if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
         ok = steps["tokens_per_s"].notna().to_numpy()
@@ -512,11 +510,9 @@ def tflops_text(x: float) -> str:
     return f"{x:.1f}" if abs(x) >= 10 else f"{x:.3g}"
 
 
-def _dip_span(d: dict[str, Any]) -> str:
+def _dip_span(start: int, end: int) -> str:
     """`dip at step 50`, `dip at steps 301-303` (the diagnosis's wording too)."""
-    if d["start_step"] == d["end_step"]:
-        return f"dip at step {d['start_step']}"
-    return f"dip at steps {d['start_step']}-{d['end_step']}"
+    return f"dip at step {start}" if start == end else f"dip at steps {start}-{end}"
 
 
 def plural(count: int, word: str) -> str:
@@ -582,7 +578,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     for d in s["dips"][:5]:
         near = _near_text(d["near_events"])
         lines.append(
-            f"    {_dip_span(d)}: -{d['depth']:.0%}, "
+            f"    {_dip_span(d['start_step'], d['end_step'])}: -{d['depth']:.0%}, "
             f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")
         )
     for r in s["restarts"]:

@@ -328,7 +328,7 @@ def test_the_text_summary_counts_in_words(tmp_path):
         "0 dips",
         "2 GPUs",
     )
-    assert report._dip_span({"start_step": 50, "end_step": 50}) == "dip at step 50"
+    assert report._dip_span(50, 50) == "dip at step 50"
     res = run(
         "analyze",
         MEGATRON,
