@@ -20,6 +20,7 @@ from matplotlib.ticker import FuncFormatter
 
 from .analysis import Analysis
 from .errors import flag
+from .resolve import flagged
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"
@@ -130,10 +131,12 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
     x = steps["step"].to_numpy(dtype=float)
     panels = _panels(steps)
     marks = event_marks(analysis)
-    gaps = _flagged_rows(steps)
+    # rows whose logged value was NaN, infinite or unreadable: their gap in a curve is news, while other
+    # rows without a value (a loss logged every fifth step) are stepped over
+    gaps = flagged(steps, "nonfinite_", "malformed", prefix=True)
     # steps whose timing cannot be right (utilization flags them) do not set the scale: they are marked
     # beyond the axis with their value
-    impossible = _flagged_rows(steps, ("mfu_above_100",))
+    impossible = flagged(steps, "mfu_above_100")
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
     heights = ([0.12 + LANE_ROW_IN * len(rows)] if rows else []) + [PANEL_IN] * len(panels)
 
@@ -274,10 +277,9 @@ def event_marks(analysis: Analysis) -> dict[str, np.ndarray]:
             found.setdefault(kind, []).append(step)
 
     step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
-    if "flags" in steps:
-        flags = steps["flags"].fillna("").astype(str).str.split(",")
-        for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
-            bad = flags.apply(lambda fs, k=kind: k in fs).to_numpy(dtype=bool)
+    for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
+        bad = flagged(steps, kind)
+        if bad.any():
             found.setdefault(kind, []).extend(step[bad])
     if "nan_iters" in steps:  # Megatron counts the iterations of the interval whose loss was NaN or inf
         found.setdefault("nonfinite_loss", []).extend(step[_positive(steps["nan_iters"])])
@@ -459,16 +461,6 @@ def _say_unknown(ax, s) -> None:
     ax.set_yticks([])
 
 
-def _flagged_rows(steps, flags: tuple[str, ...] = ("nonfinite_", "malformed")) -> np.ndarray:
-    """Rows with a flag starting with one of `flags`. By default those whose logged value was NaN, infinite
-    or unreadable: their gap in a curve is news, while other rows without a value (a loss logged every
-    fifth step) are stepped over."""
-    if "flags" not in steps:
-        return np.zeros(len(steps), dtype=bool)
-    split = steps["flags"].fillna("").astype(str).str.split(",")
-    return split.apply(lambda fs: any(f.startswith(flags) for f in fs)).to_numpy(dtype=bool)
-
-
 def _curve(ax, x, y, gaps, legend) -> None:
     drawn = np.isfinite(y) | gaps
     x, y = x[drawn], y[drawn]
@@ -492,24 +484,14 @@ def _curve(ax, x, y, gaps, legend) -> None:
 
 
 def _stable_lines(ax, st, kind: str, label: str) -> None:
+    """The stable window's mean across it: MFU (in %), and per-GPU tokens/s."""
     if kind == "mfu" and st["mfu_mean"] is not None:
-        ax.hlines(
-            st["mfu_mean"] * 100,
-            st["start_step"],
-            st["end_step"],
-            color=STABLE_COLOR,
-            lw=2,
-            gid="stable-line",
-        )
-    if kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
-        ax.hlines(
-            st["tokens_per_s_per_gpu"],
-            st["start_step"],
-            st["end_step"],
-            color=STABLE_COLOR,
-            lw=1.5,
-            gid="stable-line",
-        )
+        level, lw = st["mfu_mean"] * 100, 2
+    elif kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
+        level, lw = st["tokens_per_s_per_gpu"], 1.5
+    else:
+        return
+    ax.hlines(level, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=lw, gid="stable-line")
 
 
 def _stable_label(ax, st):

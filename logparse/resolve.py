@@ -417,6 +417,16 @@ def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
     steps.loc[mask, "flags"] = [flag if pd.isna(c) or not c else f"{c},{flag}" for c in current]
 
 
+def flagged(steps: pd.DataFrame, *flags: str, prefix: bool = False) -> np.ndarray:
+    """Rows carrying any of `flags` (add_flag's names; with `prefix`, any flag starting with one of them)."""
+    if "flags" not in steps:
+        return np.zeros(len(steps), dtype=bool)
+    split = steps["flags"].fillna("").astype(str).str.split(",")
+    if prefix:
+        return split.apply(lambda fs: any(f.startswith(flags) for f in fs)).to_numpy(dtype=bool)
+    return split.apply(lambda fs: any(f in fs for f in flags)).to_numpy(dtype=bool)
+
+
 def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
     """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
     Values that did not convert at all (malformed) are flagged the same way."""

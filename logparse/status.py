@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
-from .resolve import Run, log_cadence
+from .resolve import Run, flagged, log_cadence
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
@@ -32,12 +30,6 @@ def planned_steps(run: Run) -> tuple[int | None, str | None]:
     return None, None
 
 
-def _flagged(steps: pd.DataFrame, flags: tuple[str, ...]) -> pd.Series:
-    if "flags" not in steps:
-        return pd.Series(False, index=steps.index)
-    return steps["flags"].fillna("").str.split(",").apply(lambda fs: any(f in fs for f in flags))
-
-
 def run_status(run: Run, basis: int | None) -> dict[str, Any]:
     steps = run.steps
     last_step = int(steps["step"].iloc[-1])
@@ -46,7 +38,7 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {"status": None, "detail": "", "planned_steps": total, "planned_from": total_from}
     out["last_step"] = last_step
 
-    bad = _flagged(steps, ("nonfinite_loss", "nonfinite_grad_norm"))
+    bad = flagged(steps, "nonfinite_loss", "nonfinite_grad_norm")
     if bad.any():
         first = steps[bad].iloc[0]
         what = "loss" if "nonfinite_loss" in str(first.get("flags")) else "gradient norm"
