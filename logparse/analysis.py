@@ -49,7 +49,7 @@ class Analysis:
         parts = [
             f"{s.get('format')} log",
             f"{len(self.run.steps)} steps",
-            f"{gpus if gpus is not None else '?'} x {hw}",
+            f"{gpus} x {hw}" if gpus is not None else f"{hw}, GPU count unknown",
         ]
         if st.get("mfu_mean") is not None:
             parts.append(f"stable MFU {st['mfu_mean']:.1%} (steps {st['start_step']}-{st['end_step']})")

@@ -496,6 +496,8 @@ def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
         out.append("MFU unknown (see the assumptions)")
     if st["tokens_per_s"] is not None:
         out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU)")
+    elif st["tokens_per_s_per_gpu"] is not None:  # the log's per-device count, the GPU count unknown
+        out.append(f"{_fmt(st['tokens_per_s_per_gpu'])} tokens/s per GPU (cluster unknown: pass --gpus)")
     else:
         out.append("tokens/s unknown" + ("" if s["model"]["seq_len"] else " (pass --seq-len)"))
     if st["step_time_s"] is not None:
@@ -589,7 +591,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     rep = s["reported"]
     if rep["tflops_per_gpu_mean"] is not None or rep["mfu_mean"] is not None:
         own = (
-            f"{rep['tflops_per_gpu_mean']:.1f} TFLOP/s/GPU"
+            f"{tflops_text(rep['tflops_per_gpu_mean'])} TFLOP/s/GPU"
             if rep["tflops_per_gpu_mean"] is not None
             else (f"MFU {rep['mfu_mean']:.1%}")
         )
@@ -597,7 +599,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         if rep.get("framework_formula"):
             conv = rep["ours_under_framework_convention"]
             mine = (
-                f"{conv['tflops_per_gpu']:.1f}"
+                tflops_text(conv["tflops_per_gpu"])
                 if rep["tflops_per_gpu_mean"] is not None
                 else f"MFU {conv['mfu']:.1%}"
             )

@@ -757,8 +757,12 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
             warnings.append(
                 f"the number of GPUs is unknown: pass {flag('gpus')} to get per-GPU throughput and MFU"
             )
-    if seq is None and "tokens_per_s" in steps and steps["tokens_per_s"].notna().any():
-        # the log counts tokens itself (Composer's throughput/tokens_per_sec): only FLOPs need the length
+    logged_tokens = any(
+        c in steps and steps[c].notna().any() for c in ("tokens_per_s", "tokens_per_s_per_gpu")
+    )
+    if seq is None and logged_tokens:
+        # the log counts tokens itself (Composer's throughput/tokens_per_sec, torchtitan's tps per device):
+        # only FLOPs need the length
         warnings.append(
             f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU"
         )

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from logparse.cli import cli
-from tests.conftest import SAMPLES, run_apart
+from tests.conftest import ROOT, SAMPLES, run_apart
 
 MEGATRON = str(SAMPLES / "megatron_llama2-7b_8xh100.log")
 
@@ -197,8 +197,6 @@ def test_readme_commands_run(tmp_path, monkeypatch):
     """Every `logparse ...` line in the README's code blocks runs and exits 0 (they cannot rot)."""
     import shlex
 
-    from tests.conftest import ROOT
-
     monkeypatch.chdir(ROOT)
     readme = (ROOT / "README.md").read_text()
     commands = [
@@ -220,8 +218,6 @@ def test_readme_commands_run(tmp_path, monkeypatch):
 
 
 def test_readme_shows_what_the_main_command_prints(tmp_path, monkeypatch):
-    from tests.conftest import ROOT
-
     monkeypatch.chdir(ROOT)
     readme = (ROOT / "README.md").read_text()
     shown = readme.split("and prints:\n\n```\n", 1)[1].split("```", 1)[0].strip()
@@ -568,3 +564,19 @@ def test_the_step_range_line_counts_lines_and_steps_when_a_line_stands_for_sever
     header = res.stdout.splitlines()[1]
     expected = f"steps {logged[0]}..{logged[-1]} ({len(logged)} logged lines, {state['max_steps']} steps)"
     assert header.startswith(f"  {expected},"), header
+
+
+def test_a_logs_own_per_gpu_tokens_per_s_is_shown_without_asking_for_the_sequence_length(tmp_path):
+    """torchtitan prints tps, tokens per second per device (tests/data/public/torchtitan_pr3393_rank0.log,
+    from a public PR): with no --gpus and no --seq-len the summary shows that figure and asks only for what
+    it lacks (--gpus for the cluster's), not --seq-len "to get tokens/s"."""
+    log = ROOT / "tests" / "data" / "public" / "torchtitan_pr3393_rank0.log"
+    res = run("analyze", str(log), "--out", str(tmp_path))
+    stable = next(line for line in res.stdout.splitlines() if "stable steps" in line)
+    m = re.search(r"([\d,]+) tokens/s per GPU \(cluster unknown: pass --gpus\)", stable)
+    assert m, stable
+    printed = [7282, 7334, 7313, 7282, 7322, 7309, 7272, 7304]  # the excerpt's tps, steps 14..21
+    assert min(printed) <= int(m.group(1).replace(",", "")) <= max(printed)
+    assert "tokens/s unknown" not in res.stdout and "pass --seq-len to get tokens/s" not in res.stdout
+    # the trainer's own tflops over the stable steps 15..21: (0.53 + 6 x 0.52) / 7 = 0.5214
+    assert "the log's own figure: 0.521 TFLOP/s/GPU" in res.stdout
