@@ -21,7 +21,20 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent / "data" / "public"
-SOURCES = tomllib.loads((HERE / "SOURCES.toml").read_text())
+
+def _load_sources() -> dict:
+    """SOURCES.toml and every SOURCES_<group>.toml beside it, merged (one file per group of frameworks)."""
+    merged: dict = {"excerpt": {}, "splice": {}}
+    for path in sorted(HERE.glob("SOURCES*.toml")):
+        data = tomllib.loads(path.read_text())
+        for table in ("excerpt", "splice"):
+            for name, entry in data.get(table, {}).items():
+                assert name not in merged[table], f"{name} listed twice ({path.name})"
+                merged[table][name] = entry
+    return merged
+
+
+SOURCES = _load_sources()
 EXCERPTS = {name: e for name, e in SOURCES["excerpt"].items() if e.get("found", True)}
 NOT_FOUND = {name: e for name, e in SOURCES["excerpt"].items() if not e.get("found", True)}
 
@@ -105,6 +118,16 @@ def test_public_excerpt(name: str) -> None:
     path = HERE / f"{name}.log"
     assert path.exists(), path
     parsed = parse_log(str(path), load_sets(), entry["format"])
+    assert parsed.lines["malformed"] == 0
+    check(parsed, entry.get("expect", {}))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in EXCERPTS.items() if e.get("detect")))
+def test_public_excerpt_detected(name: str) -> None:
+    """`detect = true`: the excerpt is recognised without --format, and reads the same."""
+    entry = EXCERPTS[name]
+    parsed = parse_log(str(HERE / f"{name}.log"), load_sets())
+    assert parsed.format == entry["format"], f"detected {parsed.format!r}"
     assert parsed.lines["malformed"] == 0
     check(parsed, entry.get("expect", {}))
 
