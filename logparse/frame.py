@@ -231,6 +231,8 @@ class _Assembler:
         self.open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
         self.last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
         self.pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+        self.waiting: dict[Any, tuple[Record, LineSpec]] = {}  # rank -> the first attach = "next" line held
+        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
         self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
@@ -312,6 +314,10 @@ class _Assembler:
                 self.by_step[number] = _merge_held(self.by_step.get(number), values, sums)
             return
         if spec.attach == "next":
+            first = self.waiting.get(rec.rank)
+            if first is not None and first[1] is spec and not sums:
+                self._stand_alone(rec.rank)
+            self.waiting.setdefault(rec.rank, (rec, spec))
             held = self.pending.get(rec.rank)
             merged = _merge_held(held[1] if held else None, values, sums)
             if problems:
@@ -346,10 +352,24 @@ class _Assembler:
             ev.update(values)
             self.events.append(ev)
 
+    def _stand_alone(self, rank: Any) -> None:
+        """A second line of one attach = "next" pattern before any step record of its rank: the record the
+        first waited for is not in this log (Megatron-Bridge's rank-0 "Step Time" line, once per log interval,
+        in a log without the last rank's iteration lines). The held values become a step row of their own,
+        without a step number (resolve numbers such rows in file order). Summed patterns (micro-batch lines,
+        several per record) never stand alone."""
+        rec, spec = self.waiting.pop(rank)
+        _, values = self.pending.pop(rank)
+        self.alone.add(spec.qualname)
+        if spec.interval:
+            self.interval.add(spec.qualname)
+        self._add_row(step_row(rec, spec, values, None, None), spec, rank)
+
     def _add_row(self, row: dict[str, Any], spec: LineSpec, rank: Any) -> None:
         """A step or progress row, joined by the attached lines waiting for it."""
         held = self.pending.pop(rank, None)
         if held is not None and spec.kind == "step":
+            self.waiting.pop(rank, None)
             _join(row, held[1], self.aggregates, self.wins)
         elif held is not None:
             self.pending[rank] = held
@@ -398,6 +418,8 @@ class _Assembler:
         sets: dict[str, PatternSet],
         stats: ReadStats,
     ) -> ParsedLog:
+        for rank in [r for r, (_, spec) in self.waiting.items() if spec.qualname in self.alone]:
+            self._stand_alone(rank)  # the last line of a pattern that stood alone all along
         self.unattached += len(self.pending) + len(self.by_step)
         lines = {
             "total": stats.records,

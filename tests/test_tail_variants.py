@@ -1,0 +1,40 @@
+"""Variants of known families and three regressions (issue 19, helper h5), end to end.
+
+The excerpts are in tests/data/public (listed in SOURCES_h5.toml, which test_public_excerpts.py checks
+at the frame stage); here the whole analysis is run on them, and the expected values are read off the
+excerpts' lines by hand (written out below), never taken from logparse's output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import logparse
+
+PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+
+
+def _analyze(name: str, **options):
+    return logparse.analyze(str(PUBLIC / f"{name}.log"), **options)
+
+
+def test_bridge_step_time_lines_alone_are_steps_in_file_order() -> None:
+    """Megatron-Bridge's rank-0 'Step Time' lines with no iteration line (one per log interval): each is a
+    step, numbered 1..20 in file order (the row-ordinal rule, which the summary names)."""
+    a = _analyze("megatron_bridge_step_time_only")
+    assert a.summary["format"] == "megatron"
+    assert list(a.steps["step"]) == list(range(1, 21))
+    # lines 1, 4 and 20 of the excerpt
+    assert a.steps["step_time_s"].iloc[[0, 3, 19]].tolist() == [127.31, 8.43, 2.37]
+    assert a.steps["reported_tflops_per_gpu"].iloc[[0, 3, 19]].tolist() == [20.5, 310.3, 1101.6]
+    assert "row ordinal" in str(a.summary)
+
+
+def test_bridge_step_time_still_joins_its_iteration_line() -> None:
+    """With the iteration line after it (NVIDIA/cloudai's fixture), the Step Time line joins that record."""
+    a = _analyze("megatron_bridge_cloudai_step_time")
+    assert list(a.steps["step"]) == [50]
+    assert a.steps["step_time_s"].iloc[0] == 9.089
+    assert a.steps["reported_tflops_per_gpu"].iloc[0] == 663.5
