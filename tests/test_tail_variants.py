@@ -38,3 +38,13 @@ def test_bridge_step_time_still_joins_its_iteration_line() -> None:
     assert list(a.steps["step"]) == [50]
     assert a.steps["step_time_s"].iloc[0] == 9.089
     assert a.steps["reported_tflops_per_gpu"].iloc[0] == 663.5
+
+
+def test_pai_megatron_iso_offset_and_tokens_per_gpu() -> None:
+    """Pai-Megatron-Patch: '[2025-10-21T16:18:53+08:00] iteration 51/ 20000 | ... | tokens/sec/gpu: 10839.5 |'.
+    The stamp is read with its offset (08:18:53 UTC) and the column as per-GPU tokens/s."""
+    a = _analyze("pai_megatron_iso_offset_tgs")
+    assert list(a.steps["step"]) == [51, 52, 53, 54, 55]
+    assert a.steps["tokens_per_s_per_gpu"].tolist() == [10839.5, 10851.0, 10802.9, 10837.4, 10752.3]
+    first = a.steps["timestamp"].iloc[0]
+    assert str(first).startswith("2025-10-21") and "08:18:53" in str(first)
