@@ -236,6 +236,9 @@ class _Assembler:
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
         self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
+        # rank -> the values of its latest attach = "following" line, joined to each later step row (Keras's
+        # "Epoch 2/3", printed once before the epoch's bar redraws)
+        self.following: dict[Any, dict[str, Any]] = {}
         self.unattached = 0
         self.aggregates: dict[str, str] = {}
         self.windows: dict[str, dict[str, Any]] = {}
@@ -288,6 +291,9 @@ class _Assembler:
             at = self.open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
             if at is not None:
                 _update_block(rows, at, {**values, **({"malformed": True} if problems else {})}, windowed)
+            return
+        if spec.attach == "following":
+            self.following[rec.rank] = {**values, **({"malformed": True} if problems else {})}
             return
         if spec.attach == "previous":
             at = self.last_step_row.get(rec.rank)
@@ -375,6 +381,9 @@ class _Assembler:
             self.pending[rank] = held
         if spec.kind == "step" and row.get("step") in self.by_step:
             _join(row, self.by_step.pop(row["step"]), self.aggregates, self.wins)
+        if spec.kind == "step" and rank in self.following:
+            for key, value in self.following[rank].items():
+                row.setdefault(key, value)  # the row's own values win
         for one in _expand_lists(row, spec.list_columns):
             self.open_blocks[(spec.qualname, rank)] = self.rows.n
             if spec.kind == "step":
@@ -395,7 +404,7 @@ class _Assembler:
             self._first_sight(spec)
             if spec.interval:
                 self.interval.add(spec.qualname)
-        if self.pending or self.by_step:  # attached lines wait for these rows: join them one by one
+        if self.pending or self.by_step or self.following:  # attached lines wait for these rows: one by one
             by_name = {spec.qualname: spec for spec in specs}
             for row in bulk.rows():
                 self._add_row(row, by_name[row["pattern"]], row["rank"])

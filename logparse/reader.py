@@ -45,7 +45,9 @@ _MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
 _RANK_PREFIX = regex.compile(
     r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:"
 )  # torchrun --tee: [default3]:, [rank0]:
-_SLURM_PREFIX = regex.compile(r"^(?P<rank>\d{1,5}): ")  # srun --label
+# srun --label: the task id right-aligned to the width of the largest one (" 0: " ... "15: " with 16 tasks; slurm's
+# io.c pads with "%*d: "), so a label is at most 5 characters of spaces and digits before ": "
+_SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")
 _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
 # must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
@@ -149,10 +151,14 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
         text = _ANSI.sub("", text)
     if "[" in text and _MAYBE_REMNANT.search(text):
         text = _ANSI_REMNANT.sub("", text)
+    if "\b" in text:
+        text = _backspaced(text)
     rank: int | None = None
     host: str | None = None
     role: str | None = None
     first = text[:1]
+    if first == " ":  # a right-aligned srun label (" 0: "), or no prefix at all
+        first = text[:5].lstrip()[:1]
     if not (first == "[" or first.isdigit() or (first.isalnum() and ": " in text)):
         return [(text.rstrip(), None, None)]  # no launcher prefix can start here
     for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
@@ -176,6 +182,29 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
             head = (text[: again.start()].rstrip(), rank, host)
             return [head, *_clean(text[again.start() :])]
     return [(text.rstrip(), rank, host)]
+
+
+def _backspaced(text: str) -> str:
+    """What a terminal shows of a text with backspaces: each moves the cursor one column back, and the
+    characters after it overwrite. Keras's progress bar starts every redraw with "\\b" * (previous width)
+    and "\\r", also when stdout is a file (keras/src/utils/progbar.py, Progbar.__init__: _dynamic_display is
+    true whenever "posix" is in sys.modules; Progbar.update), so each redraw the reader splits at "\\r" ends
+    in backspaces that erase nothing."""
+    text = text.rstrip("\b")
+    if "\b" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for ch in text:
+        if ch == "\b":
+            pos = max(0, pos - 1)
+        elif pos < len(out):
+            out[pos] = ch
+            pos += 1
+        else:
+            out.append(ch)
+            pos += 1
+    return "".join(out)
 
 
 @lru_cache(maxsize=64)
