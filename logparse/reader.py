@@ -45,8 +45,8 @@ _MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
 _RANK_PREFIX = regex.compile(
     r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:"
 )  # torchrun --tee: [default3]:, [rank0]:
-# srun --label: the task id right-aligned to the width of the largest one (" 0: " ... "15: " with 16 tasks; slurm's
-# io.c pads with "%*d: "), so a label is at most 5 characters of spaces and digits before ": "
+# srun --label: the task id right-aligned to the width of the largest one, " 0: " ... "15: " with 16 tasks (slurm's
+# _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so at most 5 spaces and digits before ": "
 _SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")
 _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 import logparse
+from logparse.frame import parse_log
+from logparse.patterns import load_sets
 
 PUBLIC = Path(__file__).resolve().parent / "data" / "public"
 
@@ -48,3 +50,32 @@ def test_pai_megatron_iso_offset_and_tokens_per_gpu() -> None:
     assert a.steps["tokens_per_s_per_gpu"].tolist() == [10839.5, 10851.0, 10802.9, 10837.4, 10752.3]
     first = a.steps["timestamp"].iloc[0]
     assert str(first).startswith("2025-10-21") and "08:18:53" in str(first)
+
+
+# NVIDIA/NeMo-Framework-Launcher#55 (NeMo 1.x, Lightning's bar), as srun --label prints it with 16 tasks
+NEMO1_BAR = (
+    "Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, v_num=, reduced_train_loss=3.090, "
+    "global_step=794.0, consumed_samples=1.63e+6]"
+)
+
+
+def test_srun_label_right_aligned_is_peeled() -> None:
+    """srun --label right-aligns the task id (slurm's _build_label, "%*d: "): ' 0: ' and '15: ' are labels of
+    tasks 0 and 15; six characters before ': ' are not a label."""
+    from logparse.reader import clean_text
+
+    assert clean_text(" 0: " + NEMO1_BAR) == (NEMO1_BAR, 0, None)
+    assert clean_text("15: " + NEMO1_BAR) == (NEMO1_BAR, 15, None)
+    assert clean_text("  127: x") == ("x", 127, None)  # 5 characters: a label (10000 tasks or more)
+    assert clean_text("   127: x") == ("   127: x", None, None)  # 6 characters: not a label
+
+
+def test_nemo1_bar_behind_srun_label_is_read(tmp_path: Path) -> None:
+    """The bar's regex starts at 'Epoch': behind an unpeeled ' 0: ' it matched nothing."""
+    path = tmp_path / "label.log"
+    path.write_text(" 0: " + NEMO1_BAR + "\n" + " 1: " + NEMO1_BAR + "\n")
+    parsed = parse_log(str(path), load_sets())
+    assert parsed.format == "nemo"
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["rank"].tolist() == [0, 1]
+    assert rows["loss"].tolist() == [3.09, 3.09]
