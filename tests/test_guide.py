@@ -63,9 +63,13 @@ def run(argv: list[str]):
     return CliRunner().invoke(cli, argv[1:] if argv[0] == "logparse" else argv)
 
 
-def test_before_the_set_the_log_is_not_recognised(workdir):
-    res = run(["analyze", "train.log"])
-    assert res.exit_code == 1 and "no pattern set recognises" in res.output
+def test_the_guides_set_replaces_the_shipped_one(workdir):
+    """logparse ships a fairseq set (patterns/fairseq.toml) since the guide was written: the log is read
+    without the guide's set, and the guide's set, of the same name, replaces the shipped one."""
+    shipped = run(["patterns", "explain", "train.log"])
+    assert shipped.exit_code == 0 and "fairseq.world_size" in shipped.output
+    mine = run(["patterns", "explain", "train.log", "--patterns", "my-patterns"])
+    assert mine.exit_code == 0 and "fairseq.gpus" in mine.output and "fairseq.world_size" not in mine.output
 
 
 def test_every_command_of_the_guide_works(workdir):
