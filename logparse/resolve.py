@@ -19,6 +19,7 @@ import pandas as pd
 
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
 from .devices import LISTED_FACTS, listed_gpus
+from .epoch_steps import number_from_epochs
 from .errors import LogparseError, flag
 from .facts import Fact, Options
 from .frame import ParsedLog
@@ -111,31 +112,13 @@ def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
 
 
 def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> tuple[pd.Series, str]:
-    """Optimizer step of each row without a counter: epoch x steps-per-epoch, snapped to the log
-    cadence where the printed epoch is too coarse; else row ordinals (with a warning)."""
-    spe: float | None = None
-    how = ""
-    if "steps_per_epoch" in facts:
-        spe = float(facts["steps_per_epoch"].value)
-        how = f"epoch x {spe:g} steps per epoch ({facts['steps_per_epoch'].detail})"
-    elif "num_examples" in facts and "global_batch_size" in facts:
-        spe = math.ceil(facts["num_examples"].value / facts["global_batch_size"].value)
-        how = f"epoch x {spe:g} steps per epoch (num examples / global batch)"
-    if spe and "epoch" in rows and rows["epoch"].notna().all():
-        est = rows["epoch"].to_numpy(dtype=float) * spe
-        tol = np.array([0.5 * 10.0 ** -decimals(e) * spe for e in rows["epoch"]])
-        exact = np.round(est)
-        precise = tol < 0.5
-        if precise.all():
-            return pd.Series(exact.astype(int), index=rows.index), how
-        diffs = np.diff(np.round(est[precise])) if precise.sum() > 1 else np.diff(est)
-        cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
-        snapped = np.where(precise, exact, np.round(est / cadence) * cadence)
-        warnings.append(
-            f"step numbers come from the printed epoch ({how}), rounded to the log cadence of {cadence} "
-            "steps where the epoch is printed with too few digits"
-        )
-        return pd.Series(snapped.astype(int), index=rows.index), how + f", cadence {cadence}"
+    """Optimizer step of each row without a counter: from the printed epoch against the steps per epoch
+    (header, final dict, or logging_first_step's cadence; epoch_steps.py); else row ordinals (with a warning)."""
+    by_epoch = number_from_epochs(rows, facts)
+    if by_epoch is not None:
+        if by_epoch.note:
+            warnings.append(by_epoch.note)
+        return by_epoch.steps, by_epoch.how
     warnings.append(
         "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
         "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are"

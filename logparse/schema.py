@@ -118,6 +118,7 @@ FACTS: dict[str, str] = {
     "final_steps_per_s": "end-of-run optimizer steps per second",
     "final_tokens_per_s_per_gpu": "end-of-run tokens per second per device",
     "final_loss": "end-of-run mean training loss",
+    "final_epoch": "the epoch the run ended at, as its end-of-run totals print it",
     "total_flos": "framework's FLOP count for the run",
     "checkpoint_step": "iteration a checkpoint was loaded from",
     "device_name": "the GPU/accelerator model as the log names it (torch.cuda.get_device_name, nvidia-smi)",

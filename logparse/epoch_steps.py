@@ -1,0 +1,207 @@
+"""Optimizer-step numbers for step lines that print none (Hugging Face Trainer's log dicts).
+
+What such a log carries, and how the Trainer makes it (transformers 5.24 src/transformers/trainer.py,
+_inner_training_loop / _run_epoch; the same formula in 4.x):
+
+- `epoch` = epoch index + (micro-batches done in this epoch) / (micro-batches per epoch, B)
+  (trainer.py:1956 `self.state.epoch = epoch + (step + 1) / steps_in_epoch`). An epoch of B micro-batches
+  makes ceil(B / GA) optimizer steps, the last one shorter when GA does not divide B (trainer.py:1870-1880),
+  so the k-th step of an epoch sits at epoch k*GA/B (not k / steps-per-epoch) and its last at a whole number.
+  Printed as round(epoch, 2) up to ~4.57 and as f"{v:.4g}" since (trainer_callback.py ProgressCallback/
+  PrinterCallback).
+- `num_input_tokens_seen` (include_num_input_tokens_seen=True): cumulative input tokens gathered over the
+  processes, exact integers (trainer.py:2748, 4203-4204).
+- a dict every `logging_steps` optimizer steps (global_step % logging_steps == 0), plus step 1 with
+  `logging_first_step` (trainer_callback.py:570, DefaultFlowCallback.on_step_end).
+- the header's "Num update steps per epoch" (5.x) or num examples / total batch (trainer.py:1618-1628), and
+  the final dict's train_runtime x train_steps_per_second = max_steps (trainer.py:2010 speed_metrics with
+  num_steps = state.max_steps; trainer_utils.py:531) with its `epoch`.
+
+`number_from_epochs` turns these into step numbers and says which rule did it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .bars import decimals
+from .facts import Fact
+
+
+@dataclass
+class Numbered:
+    steps: pd.Series
+    how: str
+    note: str | None = None  # a warning to show (a guess the user should know about)
+
+
+def _half_unit(values: np.ndarray) -> np.ndarray:
+    """How far each printed epoch may be from the true one. round(e, 2) (transformers <= ~4.57) when no
+    value has more than 2 decimals, else f"{e:.4g}" (4 significant digits)."""
+    dec = np.array([decimals(v) for v in values])
+    if (dec <= 2).all():
+        return np.full(len(values), 0.005)
+    mag = np.floor(np.log10(np.where(values > 0, values, 1.0)))
+    return 0.5 * 10.0 ** (mag - 3)
+
+
+def _candidates(e: float, h: float, spe: int, per_epoch: tuple[float, float]) -> list[int]:
+    """Optimizer steps whose epoch can print as e (+-h), with `spe` steps per epoch and B/GA (full steps
+    per epoch, fractional when the last step is short) within `per_epoch`."""
+    lo_p, hi_p = per_epoch
+    out: set[int] = set()
+    for whole in {math.floor(e - h), math.floor(e + h)}:
+        if whole < 0:
+            continue
+        f_lo, f_hi = e - h - whole, e + h - whole
+        if f_hi < 0 or f_lo > 1:
+            continue
+        if f_hi >= 1 - 1e-12:  # the epoch's last (possibly short) step lands on the whole number
+            out.add((whole + 1) * spe)
+        if f_lo <= 1e-12:
+            out.add(whole * spe)
+        # a full step k of the epoch sits at k / (B/GA), for k < spe
+        k_lo = max(1, math.ceil(max(f_lo, 0.0) * lo_p - 1e-9))
+        k_hi = min(spe - 1, math.floor(min(f_hi, 1.0) * hi_p + 1e-9))
+        out.update(whole * spe + k for k in range(k_lo, k_hi + 1))
+    return sorted(s for s in out if s > 0)
+
+
+def _narrow(
+    epoch: np.ndarray, h: np.ndarray, spe: int, per_epoch: tuple[float, float]
+) -> tuple[float, float]:
+    """B/GA pinned down by the dicts that name one full step k of an epoch: k / (B/GA) prints as their
+    epoch, so B/GA lies in [k / (f + h), k / (f - h)] for each of them."""
+    lo, hi = per_epoch
+    for e, hh in zip(epoch, h):
+        cands = _candidates(float(e), float(hh), spe, per_epoch)
+        whole = math.floor(e)
+        if len(cands) != 1 or not 0 < cands[0] - whole * spe < spe:
+            continue
+        k, f = cands[0] - whole * spe, e - whole
+        lo, hi = max(lo, k / (f + hh)), min(hi, k / (f - hh) if f > hh else hi)
+    return (lo, hi) if lo <= hi else per_epoch
+
+
+def _pick(cands: list[int], est: float, grid) -> int:
+    """One of several candidates: on the logging grid if one is, nearest the estimate."""
+    on_grid = [c for c in cands if grid(c)] or cands
+    return min(on_grid, key=lambda c: (abs(c - est), c))
+
+
+def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str]:
+    """Optimizer steps per epoch from the header, else from the final dict (max_steps / epochs)."""
+    if "steps_per_epoch" in facts:
+        f = facts["steps_per_epoch"]
+        return int(f.value), f"the header's steps per epoch ({f.detail})"
+    if "num_examples" in facts and "global_batch_size" in facts:
+        spe = math.ceil(facts["num_examples"].value / facts["global_batch_size"].value)
+        return spe, "num examples / total train batch size in the header"
+    need = ("final_runtime_s", "final_steps_per_s", "final_epoch")
+    if all(k in facts for k in need):
+        r, s, ep = (float(facts[k].value) for k in need)
+        whole = round(ep)
+        if whole >= 1 and abs(ep - whole) < 1e-9:
+            # max_steps = runtime x steps/s, both rounded as printed: every whole count in the range
+            dr, ds = 0.5 * 10.0 ** -decimals(r), 0.5 * 10.0 ** -decimals(s)
+            lo, hi = (r - dr) * (s - ds), (r + dr) * (s + ds)
+            totals = [t for t in range(math.ceil(lo), math.floor(hi) + 1) if t % whole == 0]
+            if len(totals) == 1:
+                return totals[0] // whole, (
+                    f"the final dict: train_runtime x train_steps_per_second = {totals[0]} steps over "
+                    f"{whole} epoch(s) ({facts['final_runtime_s'].detail})"
+                )
+    return None, ""
+
+
+def _first_step_cadence(
+    epoch: np.ndarray, h: np.ndarray, tokens: np.ndarray | None
+) -> tuple[int, float] | None:
+    """(cadence L, full steps per epoch B/GA) when the first dicts are steps 1, L, 2L, ...
+    (logging_first_step, L >= 2), read off the tokens seen (exact) or the first epoch's values; None when
+    they do not show it."""
+    n = len(epoch)
+    if n < 3:
+        return None
+    if tokens is not None and tokens[0] > 0:
+        ratio = tokens / tokens[0]
+        first = [i for i in range(n) if epoch[i] < 1 - h[i]]
+        if len(first) >= 3 and all(abs(ratio[i] - round(ratio[i])) < 1e-9 for i in first):
+            r = [int(round(ratio[i])) for i in first]
+            cad = r[1]
+            if cad >= 2 and r == [1] + [cad * j for j in range(1, len(r))]:
+                s = np.array(r, dtype=float)
+                return cad, float((s * s).sum() / (s * epoch[first]).sum())
+    first = [i for i in range(n) if epoch[i] + h[i] < 1]
+    if len(first) < 3 or epoch[0] <= h[0]:
+        return None
+    lo, hi = (epoch[1] - h[1]) / (epoch[0] + h[0]), (epoch[1] + h[1]) / (epoch[0] - h[0])
+    cads = [c for c in range(max(2, math.ceil(lo)), math.floor(hi) + 1)]
+    for cad in cads:
+        s = np.array([1] + [cad * j for j in range(1, len(first))], dtype=float)
+        per = float((s * s).sum() / (s * epoch[first]).sum())  # least squares of epoch = s / (B/GA)
+        if np.all(np.abs(s / per - epoch[first]) <= h[first] + 1e-12):
+            return cad, per
+    return None
+
+
+def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered | None:
+    """Step numbers from the printed epoch (and tokens seen), or None when the log cannot say them."""
+    if "epoch" not in rows or not rows["epoch"].notna().all() or rows.empty:
+        return None
+    epoch = rows["epoch"].to_numpy(dtype=float)
+    h = _half_unit(epoch)
+    tokens = None
+    if "tokens_seen" in rows and rows["tokens_seen"].notna().all():
+        tokens = rows["tokens_seen"].to_numpy(dtype=float)
+    spe, source = steps_per_epoch(facts)
+    first_step = _first_step_cadence(epoch, h, tokens)
+    cadence = None
+    if first_step is not None:
+        cadence, per = first_step
+        per_epoch = (per * (1 - 1e-3), per * (1 + 1e-3))
+        if spe is None:
+            spe = math.ceil(per - 1e-6)
+            source = (
+                f"logging_first_step with a dict every {cadence} steps, read off the first dicts' "
+                f"{'tokens seen' if tokens is not None else 'epoch'} (one step = epoch 1/{per:.4g}, "
+                f"{spe} steps per epoch)"
+            )
+        else:
+            source += f"; logging_first_step, a dict every {cadence} steps"
+    elif spe is not None:
+        per_epoch = (spe - 1.0, float(spe))
+    else:
+        return None
+
+    per_epoch = _narrow(epoch, h, spe, per_epoch)
+    est = epoch * spe
+    cands = [
+        _candidates(float(e), float(hh), spe, per_epoch) or [max(1, int(round(x)))]
+        for e, hh, x in zip(epoch, h, est)
+    ]
+    ambiguous = sum(len(c) > 1 for c in cands)
+    if ambiguous and cadence is None:
+        # the epoch is printed too coarsely for some dicts: put those on the cadence of the others
+        diffs = np.diff([c[0] for c in cands if len(c) == 1])
+        cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
+        source += f", snapped to the log cadence of {cadence} steps where the epoch is printed too coarsely"
+    grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
+    out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
+    how = f"epoch x steps per epoch: {source}"
+    note = None
+    if ambiguous:
+        note = (
+            f"step numbers come from the printed epoch ({source}): {ambiguous} dict(s) print it with too few "
+            "digits to name one step"
+        )
+    if any(b == a for a, b in zip(out, out[1:])):
+        note = (
+            f"step numbers from the printed epoch ({source}) give two dicts in a row the same step: the "
+            "epoch is printed too coarsely to tell them apart"
+        )
+    return Numbered(pd.Series(np.array(out, dtype=int), index=rows.index), how, note)

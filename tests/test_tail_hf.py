@@ -1,0 +1,152 @@
+"""Hugging Face Trainer and TRL logs whose dicts carry no step number (issue 19, helper h8).
+
+Truth: every log in tests/data/captures/hf/ and tests/data/captures/trl/ was printed by a real CPU run
+(capture_*.py and README.md there), and the trainer_state.json beside it is the Trainer's own record: its
+log_history gives each dict's optimizer `step` and the exact values the console prints with f"{v:.4g}"
+(transformers 5.24, trainer_callback.py). Nothing here was taken from logparse's output.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from logparse import api
+from logparse.cli import cli
+
+CAPTURES = Path(__file__).resolve().parent / "data" / "captures"
+HF = CAPTURES / "hf"
+TRL = CAPTURES / "trl"
+
+# disable_tqdm=True: no progress bar, so the steps come from the dicts' epoch (and tokens seen)
+# name -> the rule that must number the steps (what the log carries)
+NO_BAR = {
+    # header printed (log_level="info"): "Num update steps per epoch = 13"
+    "hf_notqdm_first3_ga2_info_tokens": "the header's steps per epoch",
+    "hf_notqdm_first3_ga2_info": "the header's steps per epoch",
+    "hf_notqdm_first2_ga4_info": "the header's steps per epoch",
+    # the default log level prints no header: the final dict's runtime x steps/s = max_steps, over its epochs
+    "hf_notqdm_first3_ga2_tokens": "the final dict",
+    "hf_notqdm_first3_ga2": "the final dict",
+    "hf_notqdm_first1_ga4_tokens": "the final dict",
+    "hf_notqdm_ls3_ga2": "the final dict",
+}
+
+
+def _history(path: Path) -> list[dict]:
+    state = json.loads(path.with_suffix(".trainer_state.json").read_text())
+    return [h for h in state["log_history"] if "loss" in h]
+
+
+def _printed(v: float) -> float:
+    """The console's f"{v:.4g}" of a value trainer_state.json keeps exactly, read back as a number."""
+    return float(f"{v:.4g}")
+
+
+@pytest.mark.parametrize("name", sorted(NO_BAR))
+def test_no_bar_steps_and_values_equal_trainer_state(name: str) -> None:
+    log = HF / f"{name}.log"
+    history = _history(log)
+    run = api.resolve(log)
+    steps = run.steps
+    assert run.parsed.format == "hf_trainer"  # through detection, no format given
+    assert list(steps["step"]) == [h["step"] for h in history]
+    pairs = [("loss", "loss"), ("grad_norm", "grad_norm"), ("lr", "learning_rate"), ("epoch", "epoch")]
+    for column, key in pairs:
+        assert list(steps[column]) == [_printed(h[key]) for h in history], column
+    if "num_input_tokens_seen" in history[0]:
+        assert list(steps["tokens_seen"]) == [h["num_input_tokens_seen"] for h in history]
+        # the running train_runtime / train_tokens_per_second the dict carries are kept, not dropped
+        assert list(steps["x_train_runtime"]) == [_printed(h["train_runtime"]) for h in history]
+    assert NO_BAR[name] in run.step_numbering
+    assert not any("rows are numbered 1, 2, 3" in w for w in run.warnings)
+
+
+def test_logging_first_step_cadence_is_named() -> None:
+    """1, 3, 6, 9, ...: the first dicts show logging_first_step and a dict every 3 steps."""
+    run = api.resolve(HF / "hf_notqdm_first3_ga2_info_tokens.log")
+    assert "logging_first_step, a dict every 3 steps" in run.step_numbering
+
+
+def test_epochs_not_a_multiple_of_the_cadence() -> None:
+    """13 optimizer steps per epoch (25 micro-batches, GA 2: the 13th step is one micro-batch), a dict every
+    3 steps: the second epoch's dicts are steps 15, 18, 21, 24 (trainer_state.json), at epoch 1.16, 1.4, ...,
+    where epoch x 13 would give 15.08, 18.2, 21.32, 24.44."""
+    steps = api.parse(HF / "hf_notqdm_first3_ga2.log")
+    assert list(steps["step"])[5:] == [15, 18, 21, 24]
+
+
+def test_short_last_step_of_an_epoch() -> None:
+    """21 micro-batches per epoch with GA 4: 6 steps, the 6th of one micro-batch. Step 5 prints epoch
+    0.9524 (= 20/21), which x 6 steps per epoch is 5.71: the step is 5, not 6 (trainer_state.json)."""
+    steps = api.parse(HF / "hf_notqdm_first1_ga4_tokens.log")
+    assert list(steps["step"]) == list(range(1, 13))
+    assert steps["epoch"].iloc[4] == 0.9524 and steps["epoch"].iloc[5] == 1.0
+
+
+def _cut(src: Path, tmp_path: Path, keep: int) -> Path:
+    """The first `keep` dicts of a real log, as a run killed before its end leaves it (no final dict)."""
+    lines = [ln for ln in src.read_text().splitlines(keepends=True) if ln.startswith("{'loss'")][:keep]
+    out = tmp_path / src.name
+    out.write_text("".join(lines))
+    return out
+
+
+@pytest.mark.parametrize(
+    "name,read_off",
+    [
+        ("hf_notqdm_first3_ga2", "epoch"),
+        ("hf_notqdm_first3_ga2_tokens", "tokens seen"),
+        ("hf_notqdm_first2_ga4_info", "epoch"),
+    ],
+)
+def test_cut_run_numbered_from_logging_first_step(name: str, read_off: str, tmp_path: Path) -> None:
+    """No header, no final dict: the first dicts' epoch (or tokens seen) at steps 1, L, 2L say the cadence L
+    and one step's share of an epoch, which number every dict, past the epoch boundary too."""
+    history = _history(HF / f"{name}.log")[:7]
+    run = api.resolve(_cut(HF / f"{name}.log", tmp_path, 7))
+    assert list(run.steps["step"]) == [h["step"] for h in history]
+    assert "logging_first_step" in run.step_numbering and f"first dicts' {read_off}" in run.step_numbering
+
+
+def test_cut_run_without_first_step_says_it_cannot_number(tmp_path: Path) -> None:
+    """Dicts at 3, 6, 9, ... with no header, no final dict and no first-step dict: nothing in the log says
+    the cadence, so the rows are numbered 1, 2, 3 and the warning says so (never a silent guess)."""
+    run = api.resolve(_cut(HF / "hf_notqdm_ls3_ga2.log", tmp_path, 5))
+    assert list(run.steps["step"]) == [1, 2, 3, 4, 5]
+    assert run.step_numbering == "row ordinal"
+    assert any("rows are numbered 1, 2, 3" in w for w in run.warnings)
+
+
+def test_cli_parse_and_analyze_read_the_no_bar_log(tmp_path: Path) -> None:
+    log = HF / "hf_notqdm_first3_ga2.log"
+    out = tmp_path / "steps.csv"
+    res = CliRunner().invoke(cli, ["parse", str(log), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_text().splitlines()[1].startswith("1,5.448,")
+    res = CliRunner().invoke(cli, ["analyze", str(log), "--out", str(tmp_path / "a")])
+    assert res.exit_code == 0, res.output
+    assert "steps 1..24" in res.output
+
+
+# ----------------------------------------------------------------------------------------------------
+# TRL SFTTrainer (trl 1.16.0): the Trainer's console with TRL's own keys
+
+
+@pytest.mark.parametrize("name", ["trl_sft_cpu", "trl_sft_buffered_cpu"])
+def test_trl_every_key_and_step_equals_trainer_state(name: str) -> None:
+    log = TRL / f"{name}.log"
+    history = _history(log)
+    run = api.resolve(log)
+    steps = run.steps
+    assert run.parsed.format == "hf_trainer"
+    assert list(steps["step"]) == [h["step"] for h in history]
+    for column, key in [
+        ("loss", "loss"), ("grad_norm", "grad_norm"), ("lr", "learning_rate"), ("epoch", "epoch"),
+        ("x_entropy", "entropy"), ("x_mean_token_accuracy", "mean_token_accuracy"),
+        ("x_num_tokens", "num_tokens"),
+    ]:  # fmt: skip
+        assert list(steps[column]) == [_printed(h[key]) for h in history], column
