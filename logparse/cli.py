@@ -393,7 +393,7 @@ def patterns_test(directory: str | None) -> None:
             failed += 1
             click.echo(f"FAIL {exc}")
             continue
-        problems = patterns.sample_failures(ps)
+        problems = patterns.sample_failures(ps, whole_numbers=True)  # values from whole numbers too
         if problems:
             failed += 1
             for p in problems:

@@ -10,7 +10,7 @@ name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,11 @@ _NONFINITE = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)(?P<what>nan|inf(?:init
 _KEY_UNIT = regex.compile(
     r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|min|h|%|pct|percent|[kmgt]i?b)\)?$"
 )
+# a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
+# bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
+_PER_UNIT = regex.compile(r"^(?P<unit>µs|us|ms|s|sec|secs|min)(?:/(?P<per>step|it|iter|iteration|batch))?$")
+# a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
+_SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
 TIME = {
     "µs": 1e-6,
@@ -80,6 +85,16 @@ def normalize(key: str) -> str:
     k = key.strip().strip("'\"[]{}:=,;|").strip().lower()
     k = regex.sub(r"[\s-]+", "_", k)
     return k
+
+
+def scaled_key(key: str) -> tuple[str, float]:
+    """(base key, factor) of a key that names the scale of its value: 'lr(1e-4)' -> ('lr', 1e-4); any other
+    key -> (key, 1.0). A unit in brackets (`time(ms)`) is not a scale."""
+    m = _SCALED.match(key.strip())
+    if m is None:
+        return key, 1.0
+    factor = float(m.group("factor"))
+    return (m.group("base"), factor) if factor not in (0.0, 1.0) else (key, 1.0)
 
 
 def column_name(prefix: str, key: str, unit: str | None = None) -> str:
@@ -146,6 +161,8 @@ class Mapping:
     units: str | None = None
     type: str = "float"
     key_unit: str | None = None  # a unit the key itself names (dt_ms, mem_gb, mfu_%)
+    invert: bool = False  # the key is a rate whose inverse is the column (`1.2 it/s` -> 0.833 s a step)
+    factor: float = 1.0  # the scale the key names (`lr(1e-4)`)
 
     def convert(self, text: str) -> Any:
         t = text.strip().strip("'\"")
@@ -158,7 +175,10 @@ class Mapping:
             if low in ("false", "0", "no", "off"):
                 return False
             raise ValueError(f"not a boolean: {text!r}")
-        value = to_quantity(t, self.units, self.key_unit)
+        value = to_quantity(t, self.units, None if self.invert else self.key_unit)
+        if self.invert:
+            value = 1.0 / value if value else math.nan
+        value *= self.factor
         if self.type == "int":
             if not math.isfinite(value) or abs(value - round(value)) > 1e-9 * max(1.0, abs(value)):
                 raise ValueError(f"not an integer: {text!r}")
@@ -174,6 +194,7 @@ class KeyMap:
     step: dict[str, Mapping] = field(default_factory=dict)
     config: dict[str, Mapping] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
+    inverse: dict[str, Mapping] = field(default_factory=dict)  # rates whose inverse is a step column
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
 
@@ -190,11 +211,23 @@ class KeyMap:
         return found
 
     def _lookup(self, key: str, config: bool) -> Mapping | None:
+        base, factor = scaled_key(key)
+        if factor != 1.0:
+            hit = self._lookup(base, config)
+            return None if hit is None else replace(hit, factor=hit.factor * factor)
         table = self.config if config else self.step
         k = normalize(key)
         hit = table.get(k)
         if hit is not None:
             return hit
+        if not config:
+            if k in self.inverse:
+                return self.inverse[k]
+            m = _PER_UNIT.match(k)
+            if m is not None:
+                hit = table.get(f"s/{m.group('per')}" if m.group("per") else "time")
+                if hit is not None and hit.units == "time":
+                    return replace(hit, key_unit=m.group("unit"))
         m = _KEY_UNIT.match(k)
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
@@ -235,12 +268,17 @@ def parse(data: dict[str, Any], source: str) -> KeyMap:
 
     step_ok = set(STEP_COLUMNS) | {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
     km = KeyMap(source=source)
-    unknown = set(data) - {"step", "config", "ignore"}
+    unknown = set(data) - {"step", "config", "ignore", "inverse"}
     if unknown:
         raise PatternError(
-            f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], [ignore]"
+            f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
+            "[inverse.<column>], [ignore]"
         )
-    for kind, allowed, table in (("step", step_ok, km.step), ("config", set(FACTS), km.config)):
+    for kind, allowed, table in (
+        ("step", step_ok, km.step),
+        ("config", set(FACTS), km.config),
+        ("inverse", step_ok, km.inverse),
+    ):
         for column, spec in data.get(kind, {}).items():
             where = f"{source}: [{kind}.{column}]"
             if column not in allowed:
@@ -260,7 +298,9 @@ def parse(data: dict[str, Any], source: str) -> KeyMap:
                 nk = normalize(str(k))
                 if nk in table and table[nk].column != column:
                     raise PatternError(f"{where}: key {k!r} is already mapped to {table[nk].column!r}")
-                table[nk] = Mapping(column, kind, units, vtype)
+                if kind == "inverse" and nk in km.step:
+                    raise PatternError(f"{where}: key {k!r} is already mapped to {km.step[nk].column!r}")
+                table[nk] = Mapping(column, "step" if kind == "inverse" else kind, units, vtype, invert=kind == "inverse")
     ignore = data.get("ignore", {}).get("keys", [])
     km.ignore = frozenset(normalize(str(k)) for k in ignore)
     return km

@@ -21,14 +21,25 @@ from .schema import SCOPED_COLUMNS
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
-# a number: not glued to a word before it (fp16, v2), a sign only after a separator, units may follow
-_NUM = regex.compile(r"(?<![\w.])(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?!\d)")
+# a number: not glued to a word before it (fp16, v2), a sign only after a separator, units may follow; thousands
+# separators are part of it (22,892 is one number). This tokenizer is also the reading that `patterns new`'s
+# sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
+# regex it writes.
+_NUM = regex.compile(
+    r"(?<![\w.])(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d*)?|\.\d+)"
+    r"(?:[eE][-+]?\d+)?(?!\d)"
+)
 _WS = regex.compile(r"\s+")
 _WORD = regex.compile(r"([A-Za-z][\w/.%-]*(?:\s[A-Za-z][\w/%-]*){0,3})\W*$")
 _UNIT = regex.compile(r"^(ms|us|µs|secs?|s|mins?|m|h|%|[KMGTkmgt]i?[Bb])(?![A-Za-z])")
+# a rate unit after a value, which names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`): the value's key
+_RATIO = regex.compile(
+    r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
+    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?)(?![\w/])"
+)
 # counter words, most telling first
 COUNTER_WORDS = ("step", "iter", "iteration", "it", "global_step", "steps", "iters", "update", "batch")
-NUMBER_RX = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:nan|[-+]?inf)"
+NUMBER_RX = r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:nan|[-+]?inf)"
 INT_RX = r"\d+"
 
 
@@ -47,10 +58,15 @@ class Shape:
     counter_word: str | None = None
 
     def label(self, i: int) -> str:
-        """The key printed before number i ('loss' in '| loss 2.3'), '' when none."""
+        """The key of number i: the rate unit printed after it ('ms/step' in '2862.9 ms/step'), else the key
+        printed before it ('loss' in '| loss 2.3'); '' when none."""
+        ratio = _RATIO.match(self.literals[i + 1])
+        if ratio:
+            return ratio.group(1)
         lit = self.literals[i]
         if i > 0:
-            unit = _UNIT.match(lit)  # the previous number's unit is not part of this key
+            # the previous number's unit is not part of this key
+            unit = _RATIO.match(lit) or _UNIT.match(lit)
             lit = lit[unit.end() :] if unit else lit
             if not lit.strip():
                 return ""
@@ -58,6 +74,8 @@ class Shape:
         return m.group(1).strip() if m else ""
 
     def unit(self, i: int) -> str | None:
+        if _RATIO.match(self.literals[i + 1]):
+            return None  # the rate unit is the key (label)
         m = _UNIT.match(self.literals[i + 1])
         return m.group(1) if m else None
 
@@ -71,6 +89,12 @@ def split(text: str) -> tuple[list[str], list[str]]:
         at = m.end()
     literals.append(text[at:])
     return literals, numbers
+
+
+def number_spans(text: str) -> list[tuple[int, int]]:
+    """Where the numbers of a line are, each whole (`22,892`, `1.5e-04`, `-3`), found by the tokenizer alone;
+    a trailing dot ends a sentence or a dotted leader (`1000.`, `44......`), not the number."""
+    return [(m.start(), m.end() - m.group().endswith(".")) for m in _NUM.finditer(text)]
 
 
 def shape_key(literals: list[str]) -> str:
@@ -106,7 +130,7 @@ def read_shapes(path: str, limit: int = MAX_RECORDS) -> tuple[dict[str, Shape], 
 
 
 def _growing(texts: list[str]) -> bool:
-    if len(texts) < MIN_LINES or not all(t.lstrip("+-").isdigit() for t in texts):
+    if len(texts) < MIN_LINES or not all(t.lstrip("+-").isdigit() for t in texts):  # 1,000 is no counter
         return False
     vals = [int(t) for t in texts]
     ups = sum(b > a for a, b in zip(vals, vals[1:], strict=False))
@@ -171,7 +195,7 @@ def explain_unrecognised(path: str, sets: dict[str, Any], reason: str) -> str:
             f"{vals[0]}..{vals[-1]}; e.g. line {sh.first_line}: {sh.example[:120]!r}"
         )
     generic = sets.get("generic")
-    pairs = generic.lines[0].pairs if generic is not None and generic.lines else None
+    pairs = next((s.pairs for s in generic.lines if s.name == "step"), None) if generic is not None else None
     out.append("keys in those lines and where the generic reading's synonym table puts them:")
     for sh in steps[:3]:
         described = []
@@ -228,11 +252,15 @@ class Field:
     scale: float = 1.0
     type: str = "float"
     scope: str | None = None
+    invert: bool = False
 
     def value(self, text: str) -> Any:
+        """The value of a printed number (the tokenizer's, separators and all), as the sample expects it."""
         if self.type == "int":
-            return int(text)
-        v = float(text)
+            return int(text.replace(",", ""))
+        v, _ = keymap_mod.split_quantity(text)
+        if self.invert:
+            v = 1.0 / v if v else math.nan
         return v * self.scale if self.scale != 1.0 else v
 
     def toml(self) -> str:
@@ -243,6 +271,8 @@ class Field:
             parts.append(f'type = "{self.type}"')
         if self.scale != 1.0:
             parts.append(f"scale = {self.scale!r}")
+        if self.invert:
+            parts.append("invert = true")
         return "{ " + ", ".join(parts) + " }"
 
 
@@ -253,7 +283,7 @@ def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: list[str]) -> f
     if mapping.units == "percent":
         if u in ("%", "pct", "percent"):
             return 0.01
-        finite = [float(t) for t in texts if _finite(t)]
+        finite = [keymap_mod.split_quantity(t)[0] for t in texts if _finite(t)]
         return 0.01 if finite and max(finite) > 1 else 1.0
     if mapping.units == "memory":
         return keymap_mod.MEMORY.get(u.lower(), keymap_mod.GIB) / keymap_mod.GIB if u else 1.0
@@ -264,7 +294,7 @@ def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: list[str]) -> f
 
 def _finite(t: str) -> bool:
     try:
-        return math.isfinite(float(t))
+        return math.isfinite(keymap_mod.split_quantity(t)[0])
     except ValueError:
         return False
 
@@ -301,7 +331,8 @@ def _line_spec(sh: Shape, km: keymap_mod.KeyMap) -> tuple[str, list[Field], list
             mapping = km.lookup(label, "step")
             if mapping is not None and mapping.column not in {x.column for x in fields}:
                 column, scope = _scoped(mapping.column)
-                f = Field(_ident(label), column, _scale(mapping, unit, texts), scope=scope)
+                scale = 1.0 if mapping.invert else _scale(mapping, unit, texts)
+                f = Field(_ident(label), column, scale * mapping.factor, scope=scope, invert=mapping.invert)
                 if mapping.type == "int":
                     f.type = "int"
             elif mapping is None and not km.ignored(label):
@@ -436,7 +467,29 @@ def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, li
         f"detect = [{_toml_str(detect[0])}]",
     ]
     text = "\n".join(header) + "\n\n" + "\n\n".join(lines_toml) + "\n\n" + "\n\n".join(samples_toml) + "\n"
+    notes += _first_reads(text, path, steps[0])
     return text, notes
+
+
+def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
+    """What the written set reads from the first lines of its main shape, for the user to check by eye, and any
+    sample whose values the set does not read from whole printed numbers (the tokenizer's reading)."""
+    import tomllib
+
+    from .patterns import parse_pattern_set, sample_failures
+
+    try:
+        ps = parse_pattern_set(tomllib.loads(text), path)
+    except Exception as exc:  # the writer's own bug: say so rather than write a set that cannot load
+        raise LogparseError(f"{path}: the pattern set written for this log does not load ({exc})") from None
+    out = ["what it reads from the first lines (check these against the log):"]
+    for line_no, example in sh.examples[:3]:
+        hit = ps.match(example)
+        values = {} if hit is None else {k: v for k, v in hit[1].items() if not k.startswith("__")}
+        shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
+        out.append(f"  line {line_no}: {shown or 'nothing'}")
+    out += [f"warning: {p}" for p in sample_failures(ps, whole_numbers=True)]
+    return out
 
 
 def _key(k: str) -> str:
