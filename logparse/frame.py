@@ -17,6 +17,7 @@ Two steps reshape records before they become rows (both declared in the pattern 
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -177,7 +178,61 @@ def _detect(
             f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
             f"run `logparse patterns explain {describe(path)}` to see its most common line shapes"
         )
+    if forced_format is None:
+        _refuse_stray_matches(path, head, chosen, detection)
     return chosen, detection, chain(head, stream)
+
+
+# A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
+# lines must be a real share of the file; when they are under STRAY_SHARE of its lines, the file is refused if
+# it is markdown (headings and code fences) or prose (PROSE_SHARE of its lines) whose few step lines form no
+# run of steps. Short logs
+# (a pasted excerpt of two lines) are all step lines and never refused; --format reads any file anyway.
+STRAY_SHARE = 0.05
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
+RUN = 3  # step lines whose steps go up one after the other: a run
+PROSE_SHARE = 0.3  # sentences in a text document (a design doc: 36%); the real logs here have at most 19%
+
+
+def _refuse_stray_matches(
+    path: str | list[str], head: list[Record], chosen: list[PatternSet], detection: Detection
+) -> None:
+    texts = [r.text for r in head if r.text.strip()]
+    if not texts or detection.scores.get(detection.name, 0) >= STRAY_SHARE * len(texts):
+        return  # the common case, decided on the detection score alone
+    headings = sum(1 for t in texts if _HEADING.match(t))
+    fences = sum(1 for t in texts if _FENCE.match(t))
+    markdown = headings >= 1 and fences >= 2
+    prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
+    if not (markdown or prose):
+        return
+    matcher = Matcher([ps for ps in chosen if ps.role != "common"])
+    steps = []
+    for rec in head:
+        hit = matcher.match(rec.text)
+        if hit is not None and hit[0].kind == "step" and hit[0].continues is None:
+            steps.append(hit[1].get("step"))
+    if len(steps) >= STRAY_SHARE * len(texts):
+        return
+    up = best = 0
+    for a, b in zip(steps, steps[1:]):
+        up = up + 1 if a is not None and b is not None and b > a else 0
+        best = max(best, up + 1)
+    run = best >= RUN
+    if markdown or not run:
+        what = "quoted in a markdown document (headings, code fences)" if markdown else "none form a run"
+        raise UnrecognisedLog(
+            f"{describe(path)}: not a training log: {len(steps)} of {len(texts)} lines look like step lines "
+            f"({detection.name}), {what}; pass --format {detection.name} to read it anyway"
+        )
+
+
+def _is_prose(text: str) -> bool:
+    """A sentence of words (at least six, nearly all of them plain words), not a log record."""
+    words = text.split()
+    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
 
 
 def parse_log(

@@ -206,3 +206,50 @@ def test_patterns_test_fails_a_set_that_splits_a_number(tmp_path):
     assert "Traceback" not in res.output
     # the loader's own check (expected values only) still loads it: the reading is the user's to fix
     assert patterns.sample_failures(patterns.load_file(tmp_path / "broken.toml")) == []
+
+
+# ------------------------------------------------------------------------------------------------
+# detection refuses documents that quote a few log lines
+
+
+def test_a_readme_is_not_a_training_log():
+    """This repo's README quotes one NeMo line among its prose: refused in one line, exit 1."""
+    res = CliRunner().invoke(cli, ["analyze", str(ROOT / "README.md")])
+    assert res.exit_code == 1
+    assert res.stdout == ""
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("error: ")
+    assert "README.md: not a training log: 1 of " in res.stderr
+    assert "look like step lines (nemo), quoted in a markdown document" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_guide_quoting_a_run_of_steps_is_refused_but_format_reads_it():
+    """docs/writing-a-pattern-set.md quotes five fairseq-shaped lines in a code fence: a markdown document,
+    refused without --format; with --format the user gets the reading they asked for."""
+    guide = ROOT / "docs" / "writing-a-pattern-set.md"
+    res = CliRunner().invoke(cli, ["parse", str(guide), "-o", "-"])
+    assert res.exit_code == 1 and "not a training log" in res.stderr
+    res = CliRunner().invoke(cli, ["parse", str(guide), "--format", "megatron", "-o", "-"])
+    assert "not a training log" not in res.stderr
+
+
+PROSE = (
+    "This document describes how the training service schedules its jobs and what it logs.\n"
+    "Each job writes one console log per attempt, and the operators read them when a run slows down.\n"
+    "A typical line from a healthy run looks like the one below, printed once per logging interval.\n"
+)
+
+
+def test_prose_with_one_quoted_step_line_is_refused(write_log, sample):
+    line = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[54]  # its iteration 1
+    doc = write_log(PROSE * 10 + line + "\n" + PROSE * 10, "notes.txt")
+    res = CliRunner().invoke(cli, ["analyze", str(doc)])
+    assert res.exit_code == 1
+    assert "notes.txt: not a training log: 1 of 61 lines look like step lines (megatron), none form a run" in res.stderr
+
+
+def test_a_log_that_crashed_after_its_first_step_still_reads(write_log, sample):
+    """55 lines of Megatron's start-up, then one iteration line: a real short log, read."""
+    lines = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[:55]
+    a = api.analyze(write_log("\n".join(lines) + "\n"))
+    assert list(a.steps["step"]) == [1]
