@@ -79,3 +79,16 @@ def test_nemo1_bar_behind_srun_label_is_read(tmp_path: Path) -> None:
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert rows["rank"].tolist() == [0, 1]
     assert rows["loss"].tolist() == [3.09, 3.09]
+
+
+@pytest.mark.parametrize("reading", [{}, {"jobs": 2, "chunk_bytes": 200}, {"jobs": 2, "chunk_bytes": 64}])
+def test_colossalai_second_step_time_after_the_bar_redraw_is_kept(reading: dict) -> None:
+    """hpcaitech/ColossalAI#4551: 'Step time: 22.885', the 1/5 redraw glued to the next logger record, then
+    'Step time: 19.714' and the 2/5 redraw. Each measured time joins the bar printed after it, detected
+    without --format, in one pass and in small ranges (the fast lane)."""
+    parsed = parse_log(str(PUBLIC / "colossalai_issue4551_step_time.log"), load_sets(), **reading)
+    assert parsed.format == "colossalai"
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [1, 2]
+    assert rows["step_time_s"].tolist() == [22.885, 19.714]
+    assert parsed.lines["unattached"] == 0
