@@ -73,6 +73,7 @@ class ParsedLog:
     composition: Composition | None = None  # two frameworks in one log (Megatron-DeepSpeed)
     # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
+    redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
 
     @property
     def format(self) -> str:
@@ -300,6 +301,7 @@ class _Assembler:
         self.seen: set[str] = set()
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
+        self.redrawn: dict[str, str] = {}
 
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
@@ -309,6 +311,8 @@ class _Assembler:
         self.seen.add(pattern)
         if spec.note:
             self.notes[pattern] = spec.note
+        if spec.redrawn:
+            self.redrawn[pattern] = spec.note or ""
         self.aggregates.update(
             {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
         )
@@ -512,6 +516,7 @@ class _Assembler:
             aggregates=self.aggregates,
             windows=self.windows,
             keymap=self.keymap,
+            redrawn=self.redrawn,
         )
 
 

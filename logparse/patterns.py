@@ -364,6 +364,9 @@ class LineSpec:
     # attach = "next" | "step": the attached line's values replace the step record's own (a more exact
     # figure than the record's, e.g. Colossal-AI's measured "Step time" over its bar's moving average)
     overrides: bool = False
+    # a display redrawn in place (Rich's live progress bar): a file of the console keeps only some of its
+    # frames, so the log holds few of the run's steps; resolve says how many, with the line's note
+    redrawn: bool = False
     source_file: str = ""
     complete: regex.Pattern | None = None  # what a whole (not hard-wrapped) line contains
     list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
@@ -674,6 +677,8 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
         raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
     if "extra" in ld and kind not in ("step", "progress"):
         raise PatternError(f"{where}: extra applies to step lines")
+    if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
+        raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
     return LineSpec(
         set_name=set_name,
         name=ld["name"],
@@ -691,6 +696,7 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
         continues=continues,
         attach=attach,
         overrides=overrides,
+        redrawn=ld.get("redrawn", False),
         source_file=source_file,
         complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
         list_columns=list_columns,

@@ -387,6 +387,10 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             step_time_source = "log" + interval
         else:
             step_time_source = _fill_step_time(steps, progress, facts, warnings)
+    for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
+        n = int((steps["pattern"] == pattern).sum())
+        if n:
+            warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
 
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
 
