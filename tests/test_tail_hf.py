@@ -150,3 +150,40 @@ def test_trl_every_key_and_step_equals_trainer_state(name: str) -> None:
         ("x_num_tokens", "num_tokens"),
     ]:  # fmt: skip
         assert list(steps[column]) == [_printed(h[key]) for h in history], column
+
+
+# ----------------------------------------------------------------------------------------------------
+# a dict wherever it sits on the line
+
+PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+
+
+def test_dicts_glued_to_bars_and_warnings_and_a_printed_log_history() -> None:
+    """A public README's run (tests/data/public/hf_trainer_seqlabel_glued_bar_warning.log, SOURCES_h8.toml):
+    the bar glued to a warning, a dict after two bar redraws, and the script's print of log_history (a list
+    of the same dicts, with 'step': 268 and 536) at line 29. Two steps, 268 and 536, as that list says; the
+    list makes no row and none of its keys leaks into the steps."""
+    run = api.resolve(PUBLIC / "hf_trainer_seqlabel_glued_bar_warning.log")
+    steps = run.steps
+    assert list(steps["step"]) == [268, 536]
+    assert list(steps["line"]) == [11, 16]
+    assert list(steps["loss"]) == [0.08, 0.0351]
+    assert list(steps["eval_loss"]) == [0.04710279777646065, 0.047243136912584305]
+    assert not [c for c in steps.columns if c.startswith("x_")]
+
+
+def test_dict_after_warning_text_on_one_line(tmp_path: Path) -> None:
+    """A dict glued after a warning's text, as a log pasted outside a code block reads once its newlines are
+    gone (`...instead.", FutureWarning) {'loss': ...}`) or as `warnings.warn({'loss': ...}`. The line is made
+    here from two real lines of trl_sft_cpu.log (its first warning and its first dict, trainer_state.json's
+    step 2); a key-value pair in the text before the dict is not read."""
+    lines = (TRL / "trl_sft_cpu.log").read_text().splitlines()
+    warning = lines[0] + " " + lines[1].strip()
+    first = next(ln for ln in "\r".join(lines).split("\r") if ln.lstrip().startswith("{'loss'")).strip()
+    log = tmp_path / "glued.log"
+    log.write_text(f"{warning} 'foo': 3 {first}\n  warnings.warn({first}\n")
+    steps = api.parse(log)
+    h = _history(TRL / "trl_sft_cpu.log")[0]
+    assert list(steps["loss"]) == [_printed(h["loss"])] * 2
+    assert list(steps["x_entropy"]) == [_printed(h["entropy"])] * 2
+    assert "x_foo" not in steps
