@@ -90,3 +90,59 @@ def test_rich_tty_reads_every_frame_with_metrics_csv_values():
     assert any(w.startswith("4 steps recoverable: ") for w in run.warnings), run.warnings
     assert not any("NaN or infinite" in w for w in run.warnings)  # "0.00it/s" means no speed yet
 
+
+# ------------------------------------------------------------------------------------------------
+# Lightning Fabric: the print of examples/fabric/language_model/train.py, Fabric's CSVLogger as truth
+
+FABRIC = CAPTURES / "fabric"
+
+
+def fabric_truth(name: str) -> tuple[dict[tuple[int, int], float], dict[int, float]]:
+    """(epoch, batch_idx) -> loss as printed (.4f); epoch -> val_loss as printed."""
+    rows = metrics_csv(FABRIC / f"{name}.metrics.csv")
+    losses = {(int(float(r["epoch"])), int(float(r["batch_idx"]))): float(f"{float(r['loss']):.4f}") for r in rows if r["loss"]}
+    last_step_epoch = {int(r["step"]): int(float(r["epoch"])) for r in rows if r["loss"]}
+    vals = {last_step_epoch[int(r["step"])]: float(f"{float(r['val_loss']):.4f}") for r in rows if r["val_loss"]}
+    return losses, vals
+
+
+def test_fabric_printed_every_batch_reads_every_step_with_its_global_number():
+    losses, vals = fabric_truth("lightning_fabric_every_cpu")
+    truth = metrics_csv(FABRIC / "lightning_fabric_every_cpu.metrics.csv")
+    run = logparse.resolve(FABRIC / "lightning_fabric_every_cpu.log")
+    assert run.parsed.format == "lightning"  # detected, no --format
+    steps = run.all_steps.set_index("step")
+    want = sorted(int(r["step"]) + 1 for r in truth if r["loss"])  # global_step from 0 -> 1-based
+    assert steps.index.tolist() == want == list(range(1, 61))
+    for r in truth:
+        if r["loss"]:
+            key = (int(float(r["epoch"])), int(float(r["batch_idx"])))
+            assert steps.at[int(r["step"]) + 1, "loss"] == pytest.approx(losses[key], abs=TINY), key
+    for epoch, v in vals.items():  # "val loss" follows the epoch's last step
+        assert steps.at[20 * (epoch + 1), "eval_loss"] == pytest.approx(v, abs=TINY)
+    assert steps["eval_loss"].notna().sum() == 3
+    assert [s.kind for s in run.segments] == ["start", "epoch", "epoch"]
+
+
+# read by hand from lightning_fabric_cpu.log: iterations 0, 5, 10, 15 of each of epochs 0, 1, 2
+FABRIC_EVERY_5 = [(e, i) for e in range(3) for i in (0, 5, 10, 15)]
+
+
+def test_fabric_printed_every_5_batches_reads_every_printed_step():
+    losses, vals = fabric_truth("lightning_fabric_cpu")
+    run = logparse.resolve(FABRIC / "lightning_fabric_cpu.log")
+    steps = run.all_steps
+    assert list(zip(steps["epoch_index"].astype(int), steps["step"].astype(int), strict=True))[:4] == [
+        (0, 1), (0, 6), (0, 11), (0, 16)  # epoch 0: step = iteration + 1, exact
+    ]
+    assert len(steps) == len(FABRIC_EVERY_5)
+    for (epoch, it), (_, row) in zip(FABRIC_EVERY_5, steps.iterrows(), strict=True):
+        assert int(row["epoch_index"]) == epoch
+        assert row["loss"] == pytest.approx(losses[(epoch, it)], abs=TINY), (epoch, it)
+    # the epoch's length is not printed: a later epoch is numbered on from the last printed iteration
+    # (16), not from the 20 batches it had; the positions within it stay exact
+    firsts = steps.groupby("epoch_index")["step"].min().tolist()
+    assert firsts == [1, 17, 33]
+    for epoch, v in vals.items():
+        last = steps[steps["epoch_index"] == epoch].iloc[-1]
+        assert last["eval_loss"] == pytest.approx(v, abs=TINY)
