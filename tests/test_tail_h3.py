@@ -7,9 +7,11 @@ written out in the test; none comes from running logparse.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -141,3 +143,78 @@ def test_a_garbled_value_is_flagged_not_a_traceback(tmp_path):
     assert "Traceback" not in res.output
     steps = pd.read_csv(tmp_path / "steps.csv").set_index("step")
     assert math.isnan(steps.at[3000, "loss"]) and steps.at[3000, "tokens_per_s"] == 16.2
+
+
+# ---------------------------------------------------------------------------------------------------
+# A real capture: DeiT's MetricLogger on the CPU (tests/data/captures/metric_logger, README.md there)
+
+CAPTURE = Path(__file__).resolve().parent / "data" / "captures" / "metric_logger"
+
+
+def _iterations() -> list[dict]:
+    return [json.loads(line) for line in (CAPTURE / "iterations.jsonl").read_text().splitlines()]
+
+
+def _median_as_printed(values: list[float]) -> str:
+    """SmoothedValue.median: torch.tensor(list(deque)).median() of the last 20 values, a float32 tensor
+    (the lower middle value for an even count), printed '{:.4f}'."""
+    window = np.sort(np.array(values[-20:], dtype=np.float32))
+    return f"{float(window[(len(window) - 1) // 2]):.4f}"
+
+
+def test_metric_logger_capture_reads_every_printed_iteration():
+    run = logparse.resolve(str(CAPTURE / "deit_style_cpu.log"))
+    assert run.parsed.format == "metric_logger"
+    assert run.parsed.lines["malformed"] == 0
+    # log_every prints i % 10 == 0 and the last i (24) of each 25-batch epoch; steps are epoch x 25 + i
+    printed = [(e, i) for e in range(3) for i in (0, 10, 20, 24)]
+    assert list(run.steps["step"]) == [e * 25 + i for e, i in printed]
+    its = _iterations()
+    assert len(its) == 75
+    frame = logparse.parse(str(CAPTURE / "deit_style_cpu.log")).set_index("step")
+    for e, i in printed:
+        epoch = [r["loss"] for r in its if r["epoch"] == e and r["i"] <= i]
+        row = frame.loc[e * 25 + i]
+        assert f"{row['loss']:.4f}" == _median_as_printed(epoch), (e, i)
+        assert f"{row['x_loss_avg']:.4f}" == f"{sum(epoch) / len(epoch):.4f}", (e, i)
+        lr = next(r["lr"] for r in its if r["epoch"] == e and r["i"] == i)
+        assert row["lr"] == float(f"{lr:.6f}")
+        assert row["step_time_s"] > 0
+    assert "memory_gib" not in frame or frame["memory_gib"].isna().all()  # no CUDA: no "max mem"
+
+
+def test_metric_logger_capture_epoch_averages_match_deits_log_txt():
+    """The last printed line of each epoch carries the epoch's running average: DeiT's log.txt train_loss."""
+    frame = logparse.parse(str(CAPTURE / "deit_style_cpu.log")).set_index("step")
+    for line in (CAPTURE / "log.txt").read_text().splitlines():
+        stats = json.loads(line)
+        last = frame.loc[stats["epoch"] * 25 + 24]
+        assert f"{last['x_loss_avg']:.4f}" == f"{stats['train_loss']:.4f}"
+        assert last["lr"] == float(f"{stats['train_lr']:.6f}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# the three sets claim no other framework's log
+
+MINE = ("fairseq", "paddlenlp", "metric_logger")
+DATA = PUBLIC.parent
+
+
+def _other_logs() -> list[Path]:
+    """Every public excerpt, peer log and capture of another framework."""
+    logs = [p for p in PUBLIC.glob("*.log") if not p.stem.startswith(MINE)]
+    logs += sorted((DATA / "peers").rglob("*.log")) + sorted((DATA / "captures").rglob("*.log"))
+    return sorted(p for p in logs if CAPTURE not in p.parents)
+
+
+@pytest.mark.parametrize("path", _other_logs(), ids=lambda p: str(p.relative_to(DATA)))
+def test_no_other_log_is_claimed(path: Path) -> None:
+    from logparse.frame import parse_log
+    from logparse.patterns import load_sets
+
+    try:
+        parsed = parse_log(str(path), load_sets())
+    except Exception:  # a log no set recognises is refused: not claimed by these sets either
+        return
+    assert parsed.format not in MINE, f"{path.name} detected as {parsed.format}"
+    assert not set(MINE) & set(parsed.formats or ()), path.name
