@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import chunks
+from . import chunks, compose
 from .columns import Columns
 from .errors import LogparseError, UnrecognisedLog
 from .matcher import Matcher
@@ -94,11 +94,13 @@ def choose_sets(
         composed = {c.name: c for ps in sets.values() for c in ps.composes.values()}
         if forced in composed:
             c = composed[forced]
-            return [sets[c.host], sets[c.guest], *_common(sets)], Detection(c.host, {c.host: 0}, 1.0)
+            chosen = [sets[c.host], sets[c.guest], *_common(sets)]
+            return chosen + compose.guests(sets, chosen), Detection(c.host, {c.host: 0}, 1.0)
         if forced not in sets:
             known = ", ".join(sorted([*sets, *composed]))
             raise LogparseError(f"unknown format {forced!r}; known pattern sets: {known}")
-        return [sets[forced], *_common(sets)], Detection(forced, {forced: 0}, 1.0)
+        chosen = [sets[forced], *_common(sets)]
+        return chosen + compose.guests(sets, chosen), Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
         return [], None
@@ -111,8 +113,9 @@ def choose_sets(
         # the guest's lines outnumber the host's (DeepSpeed prints two per step), but the host's is the log
         found = Detection(comp.host, found.scores, found.confidence)
     # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
-    chosen = [sets[n] for n in specificity_order(sets) if n in joined]
-    return chosen + _common(sets), found
+    chosen = [sets[n] for n in specificity_order(sets) if n in joined] + _common(sets)
+    # last, the generic reading of the lines no set above matched: the training script's own prints (compose.py)
+    return chosen + compose.guests(sets, chosen), found
 
 
 def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) -> Composition | None:
@@ -209,7 +212,7 @@ def _refuse_stray_matches(
     prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher([ps for ps in chosen if ps.role != "common"])
+    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
     steps = []
     for rec in head:
         hit = matcher.match(rec.text)
@@ -302,6 +305,10 @@ class _Assembler:
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
         self.redrawn: dict[str, str] = {}
+        # the generic reading's step lines read after the chosen sets (compose.py): their rows and the keys
+        # they mapped are kept only if compose.settle finds the script's own step sequence
+        self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
+        self.guest_keys: list[tuple[str, str, str]] = []
 
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
@@ -339,7 +346,10 @@ class _Assembler:
         self.counts["matched"] += 1 + fragments
         self.rejoined += fragments
         problems, windowed, used = prepare(spec, values)
-        self._note_keys(used)
+        if pattern_is_guest := spec.guest:
+            self.guest_keys.extend(used)
+        else:
+            self._note_keys(used)
         if problems:
             self.counts["malformed"] += 1
         self._first_sight(spec)
@@ -389,7 +399,9 @@ class _Assembler:
                 merged["malformed"] = True
             self.pending[rec.rank] = (held[0] if held else rec.line, merged)
             return
-        if spec.kind in ("step", "progress"):
+        if pattern_is_guest:  # a print of the training script: joins no record and no record joins it
+            self.rows.append(step_row(rec, spec, values, problems, windowed))
+        elif spec.kind in ("step", "progress"):
             if spec.interval:
                 self.interval.add(pattern)
             self._add_row(step_row(rec, spec, values, problems, windowed), spec, rec.rank)
@@ -458,7 +470,7 @@ class _Assembler:
         base = self.rows.n
         self.counts["matched"] += bulk.n
         self.counts["malformed"] += bulk.malformed
-        self._note_keys(bulk.keymap)
+        self._note_keys(bulk.keymap)  # (never the script's prints beside a framework: rows.bulkable)
         for spec in specs:
             self._first_sight(spec)
             if spec.interval:
@@ -489,6 +501,15 @@ class _Assembler:
         for rank in [r for r, (_, spec) in self.waiting.items() if spec.qualname in self.alone]:
             self._stand_alone(rank)  # the last line of a pattern that stood alone all along
         self.unattached += len(self.pending) + len(self.by_step)
+        rows, prints = compose.settle(self.rows.frame(), {q.split(".", 1)[0] for q in self.guests})
+        used = [ps for ps in chosen if ps.role != compose.GUEST]
+        if prints is not None and prints.kept:  # the script's own prints are steps: say so
+            used += [ps for ps in chosen if ps.role == compose.GUEST]
+            self._note_keys(self.guest_keys)
+            self.notes = {**self.notes, **prints.notes}
+        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
+            self.counts["matched"] -= prints.prints
+            self.counts["unmatched"] += prints.prints
         lines = {
             "total": stats.records,
             "matched": self.counts["matched"],
@@ -503,11 +524,11 @@ class _Assembler:
         }
         return ParsedLog(
             path=path,
-            formats=_ranked_formats(chosen, detection),
+            formats=_ranked_formats(used, detection),
             detection=detection,
-            composition=composition((ps.name for ps in chosen), sets, detection.name),
-            conventions={ps.name: ps.reported for ps in chosen if ps.reported},
-            rows=self.rows.frame(),
+            composition=composition((ps.name for ps in used), sets, detection.name),
+            conventions={ps.name: ps.reported for ps in used if ps.reported},
+            rows=rows,
             events=pd.DataFrame(self.events),
             facts=self.facts,
             lines=lines,
@@ -550,7 +571,8 @@ def rejoin(items: Iterable[Any], matcher: Matcher) -> Iterator[Any]:
             if nxt is None:
                 break
             taken.append(nxt)
-            if not isinstance(nxt, tuple) or nxt[1] is not None or nxt[0].rank != rec.rank:
+            unmatched = nxt[1] is None or nxt[1][0].guest if isinstance(nxt, tuple) else False
+            if not unmatched or nxt[0].rank != rec.rank:
                 break
             text, jhit = _joined(text, nxt[0].text, matcher)
             if jhit is None or jhit[0] is not spec:

@@ -375,6 +375,8 @@ class LineSpec:
     # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
     extra: str | None = None
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
+    # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
+    guest: bool = False
 
     def _limit(self, text: str) -> float | None:
         return None if len(text) <= self.trusted_chars else REGEX_TIMEOUT_S

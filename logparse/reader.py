@@ -52,6 +52,17 @@ _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpir
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
 # must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
 _HOST_PREFIX = regex.compile(r"^([A-Za-z0-9][\w.-]*\d[\w.-]*): (?=[\[{\s])")
+# A tqdm bar left unfinished (redrawn with \r, no newline) and a Python logging record written next on the same
+# stream, glued onto it: "... 9/30 [00:00<00:01, 20.12it/s]12/01/2026 19:50:08 - INFO - __main__ - ..." (an
+# accelerate loop logging beside its bar with the examples' basicConfig, datefmt "%m/%d/%Y %H:%M:%S", or logging's
+# default asctime "%Y-%m-%d %H:%M:%S,mmm"). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
+# {rate_fmt}{postfix}]". The reader cuts after the bar so the record reads as it was printed. Only there: the
+# records some sets read glued to their bar (HF's dict "{'loss': ...}", Colossal-AI's "[08/30/23 07:07:54] INFO")
+# start otherwise and stay as they are.
+_GLUED_BAR = regex.compile(
+    r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
+    r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - )"
+)
 
 
 class Record(NamedTuple):
@@ -156,6 +167,10 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
     rank: int | None = None
     host: str | None = None
     role: str | None = None
+    if "<" in text and "]" in text:
+        glued = _GLUED_BAR.search(text)
+        if glued is not None:
+            return [*_clean(text[: glued.end()]), *_clean(text[glued.end() :])]
     first = text[:1]
     if first == " ":  # a right-aligned srun label (" 0: "), or no prefix at all
         first = text[:5].lstrip()[:1]

@@ -59,4 +59,5 @@ def bulkable(spec: LineSpec) -> bool:
         and spec.attach is None
         and spec.continues is None
         and not spec.list_columns
+        and not spec.guest  # the script's prints beside a framework: each is kept or dropped by compose.settle
     )

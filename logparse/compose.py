@@ -1,0 +1,226 @@
+"""Compose: a framework's pattern set and the generic reading of the training script's own prints, on one log.
+
+A training script run under a framework often prints its own loss beside the framework's lines (a DeepSpeed
+loop printing ``step 1 loss 5.0384`` every step while the engine prints ``step=5, skipped=0, ...`` every
+``steps_per_print``; an ``accelerate`` loop, which HF Trainer's set detects by its tqdm bar, logging ``epoch 0
+step 10: loss ...``). The frame reads such logs with the detected sets first and the generic set's step lines
+last (``guests``): a line reaches the generic reading only when no framework pattern matched it. Its rows are
+kept only when they form a step sequence that runs beside the framework's (``settle``):
+
+- at least MIN_STEPS distinct step numbers, mostly increasing (a counter, not stray numbers), and
+- printed among the framework's step lines (some print lies between the first and the last of them), or the
+  framework printed no step line at all (DeepSpeed's default ``steps_per_print`` is None since v0.15.2);
+
+otherwise they are dropped and their lines count as unmatched, as before. Kept prints become values of steps:
+
+- the run's print of a step (rank 0's; the lowest rank's when rank 0 printed none; an unprefixed line's) joins
+  the framework's row of that step, filling the columns the framework left empty (the framework's own values
+  win), or is a row of its own for a step the framework does not print;
+- another rank's print is kept apart as ``<column>_rank<N>`` on the same row, never averaged in;
+- a second print of the same step that gives another value of a column it already has (unprefixed lines of
+  several processes: which rank printed which is unknown) is kept apart as ``<column>_print<K>``, and said so.
+
+A counter going back within one rank's prints starts another run of prints (a restart), so a step printed
+again after a restart is a new step, not a second print; among unprefixed lines of several processes a lag of
+up to two rounds of prints is ordinary (each process writes when it gets there).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from .patterns import PatternSet
+
+MIN_STEPS = 3  # distinct step numbers the prints must carry to be a step sequence
+INCREASING = 0.8  # share of the changes of one rank's counter that must go up
+GUEST = "guest"  # the role of the generic set's copy read after the chosen sets
+BOOKKEEPING = ("kind", "pattern", "line", "rank", "host", "step", "malformed", "nonfinite", "windowed")
+
+
+def guests(sets: dict[str, PatternSet], chosen: Iterable[PatternSet]) -> list[PatternSet]:
+    """The step lines of the fallback sets (the generic reading), as sets read after the chosen ones."""
+    names = {ps.name for ps in chosen}
+    out = []
+    for ps in sets.values():
+        if ps.role != "fallback" or ps.name in names:
+            continue
+        lines = [copy.copy(spec) for spec in ps.lines if spec.kind == "step" and spec.attach is None]
+        for spec in lines:
+            spec.guest = True
+        if lines:
+            guest = copy.copy(ps)
+            guest.lines, guest.role = lines, GUEST
+            out.append(guest)
+    return out
+
+
+@dataclass
+class Outcome:
+    """What became of the prints the generic reading found."""
+
+    kept: bool
+    prints: int  # lines read by the generic reading
+    notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers are (ParsedLog.notes)
+
+
+def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Outcome | None]:
+    """The frame's rows with the guest prints joined to the framework's steps, or dropped (see the module)."""
+    if rows.empty or "pattern" not in rows:
+        return rows, None
+    is_guest = rows["pattern"].astype(str).str.split(".", n=1).str[0].isin(guest_names)
+    if not is_guest.any():
+        return rows, None
+    prints = rows[is_guest].sort_values("line", kind="stable")
+    own = rows[~is_guest & (rows["kind"] == "step")]
+    own_lines = own["line"]
+    beside = own.empty or bool(prints["line"].between(own_lines.min(), own_lines.max()).any())
+    if not beside or not _a_sequence(prints):
+        rest = rows[~is_guest].reset_index(drop=True)
+        only_theirs = [c for c in prints.columns if c not in BOOKKEEPING and rest[c].isna().all()]
+        return rest.drop(columns=only_theirs), Outcome(False, len(prints))
+    return _join(rows[~is_guest].reset_index(drop=True), prints)
+
+
+def _rank_key(rank: Any) -> Any:
+    return None if rank is None or (isinstance(rank, float) and math.isnan(rank)) else int(rank)
+
+
+def _a_sequence(prints: pd.DataFrame) -> bool:
+    """The prints carry a counter: enough distinct steps, going up in each rank's lines."""
+    if "step" not in prints or prints["step"].nunique() < MIN_STEPS:
+        return False
+    ups = changes = 0
+    for _, part in prints.groupby(prints["rank"].map(_rank_key).fillna(-1), sort=False):
+        d = part["step"].diff().dropna()
+        d = d[d != 0]
+        ups += int((d > 0).sum())
+        changes += len(d)
+    return changes > 0 and ups >= INCREASING * changes
+
+
+def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outcome]:
+    ranks = sorted({r for r in map(_rank_key, prints["rank"]) if r is not None})
+    main = 0 if 0 in ranks or not ranks else ranks[0]
+    values = [c for c in prints.columns if c not in BOOKKEEPING]
+    # the step rows of the framework, by step number: where a print of that step joins
+    own = rows.index[(rows["kind"] == "step") & rows["step"].notna()] if "step" in rows else []
+    by_step: dict[int, list[int]] = {}
+    for i in own:
+        by_step.setdefault(int(rows.at[i, "step"]), []).append(i)
+    new_rows: list[dict[str, Any]] = []
+    target: dict[tuple[int, int], tuple[str, int]] = {}  # (run, step) -> ("own" | "new", index)
+    copies: dict[tuple[int, int, Any], list[dict[str, Any]]] = {}  # (run, step, rank) -> its copies' values
+    extra: dict[tuple[str, int], dict[str, Any]] = {}  # where -> columns to fill
+    apart: set[str] = set()
+    doubled = 0
+    for (run, rank), rec in _runs(prints):
+        step = int(rec["step"])
+        key = (run, step)
+        if key not in target:
+            candidates = by_step.get(step, [])
+            taken = {v[1] for v in target.values() if v[0] == "own"}
+            free = [i for i in candidates if i not in taken]
+            if free:
+                at = min(free, key=lambda i: abs(int(rows.at[i, "line"]) - int(rec["line"])))
+                target[key] = ("own", at)
+            else:
+                row = {"kind": "step", "pattern": rec["pattern"], "line": int(rec["line"]), "step": step}
+                row["rank"] = rec["rank"] if rank is not None else None
+                row["host"] = rec.get("host")
+                new_rows.append(row)
+                target[key] = ("new", len(new_rows) - 1)
+        got = {c: rec[c] for c in values if _known(rec[c])}
+        # which copy of this step and rank the print belongs to: the first whose columns it does not contradict
+        mine = copies.setdefault((run, step, rank), [])
+        k = next((j for j, c in enumerate(mine) if all(c.get(n, v) == v for n, v in got.items())), len(mine))
+        if k == len(mine):
+            mine.append({})
+        mine[k].update(got)
+        suffix = ("" if rank is None or rank == main else f"_rank{rank}") + (f"_print{k + 1}" if k else "")
+        doubled += bool(k)
+        fill = extra.setdefault(target[key], {})
+        for name, value in got.items():
+            fill.setdefault(name + suffix, value)
+            if suffix:
+                apart.add(name + suffix)
+        if not suffix:
+            for flag in ("malformed", "nonfinite"):
+                if flag in rec and _known(rec[flag]):
+                    fill.setdefault(flag, rec[flag])
+    for (where, index), fill in extra.items():
+        if where == "new":
+            for name, value in fill.items():
+                new_rows[index].setdefault(name, value)
+        else:
+            for name, value in fill.items():
+                if name not in rows:
+                    rows[name] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
+                if not _known(rows.at[index, name]):
+                    rows.at[index, name] = value  # the framework's own value wins
+    if new_rows:
+        rows = pd.concat([rows, pd.DataFrame(new_rows)], ignore_index=True)
+        rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
+    rows = rows.infer_objects()
+    joined = sum(1 for where, _ in target.values() if where == "own")
+    return rows, _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
+
+
+def _runs(prints: pd.DataFrame) -> Iterable[tuple[tuple[int, Any], pd.Series]]:
+    """Each print with its run of prints (a counter going back in one rank's lines starts the next run) and its
+    rank. Unprefixed lines may come from several processes that lag one another: there, only a fall of more
+    than two rounds of prints (the most prints one step had so far) starts a run."""
+    top: dict[Any, int] = {}  # rank -> the highest step of its current run
+    run: dict[Any, int] = {}
+    count: dict[tuple[Any, int, int], int] = {}  # (rank, run, step) -> prints so far
+    rounds: dict[tuple[Any, int], int] = {}  # (rank, run) -> the most prints of one step
+    for _, rec in prints.iterrows():
+        rank = _rank_key(rec["rank"])
+        step = int(rec["step"])
+        r = run.get(rank, 0)
+        high = top.get(rank, step)
+        lag = 2 * rounds.get((rank, r), 1) if rank is None else 0
+        if step < high - lag:
+            r, high = r + 1, step
+        run[rank], top[rank] = r, max(high, step)
+        n = count[(rank, r, step)] = count.get((rank, r, step), 0) + 1
+        rounds[(rank, r)] = max(rounds.get((rank, r), 1), n)
+        yield (r, rank), rec
+
+
+def _known(value: Any) -> bool:
+    if value is None:
+        return False
+    try:
+        return not pd.isna(value)
+    except (TypeError, ValueError):
+        return True
+
+
+def _outcome(
+    prints: pd.DataFrame, ranks: list[int], main: int, joined: int, new: int, apart: list[str], doubled: int
+) -> Outcome:
+    lines = prints["line"]
+    who = f"rank {main}'s" if ranks else "the"
+    note = (
+        f"the training script's own prints on lines {int(lines.min())}-{int(lines.max())} ({len(prints)} lines, "
+        f"pattern {prints['pattern'].iloc[0]}) were read by the generic reading beside the framework's lines: "
+        f"{who} values joined {joined} of the framework's step rows (its own values win) and made {new} rows "
+        "of their own for steps it does not print"
+    )
+    if apart:
+        shown = ", ".join(apart[:6]) + (", ..." if len(apart) > 6 else "")
+        note += f"; other ranks' prints are kept apart, not averaged in ({shown})"
+    if doubled:
+        note += (
+            f"; {doubled} of the script's own prints repeat a step already printed with another value, on lines "
+            "without a rank prefix (several processes print, and which printed which is unknown): the first "
+            "print is the step's, the others are kept as *_print<K> columns; print on rank 0 only, or run "
+            "torchrun with --tee 3 to tell the ranks apart"
+        )
+    return Outcome(True, len(prints), {f"{prints['pattern'].iloc[0]} (beside the framework)": note})

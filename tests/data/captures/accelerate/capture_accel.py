@@ -1,0 +1,89 @@
+"""A tiny accelerate training loop on CPU in the style of the accelerate / transformers `no_trainer` examples.
+
+Style copied from huggingface/transformers examples/pytorch/language-modeling/run_clm_no_trainer.py (logging
+set up with `logging.basicConfig(format="%(asctime)s - %(levelname)s - %(name)s - %(message)s",
+datefmt="%m/%d/%Y %H:%M:%S", level=logging.INFO)`, `logger = get_logger(__name__)` from accelerate.logging,
+`progress_bar = tqdm(range(max_train_steps), disable=not accelerator.is_local_main_process)` advanced once per
+optimizer step): the bar and the log records both go to stderr, so each `logger.info` record is written right
+after an unfinished bar redraw, on the same physical line.
+
+Run (see README.md): python capture_accel.py OUT_PREFIX > OUT_PREFIX.log 2>&1
+Every optimizer step appends {"epoch", "step", "loss", "lr", "step_time", "logged"} to OUT_PREFIX.jsonl (the
+script's own record, the truth); every LOG_EVERY steps it logs
+`epoch {e} step {n}: loss {loss:.4f} lr {lr:.3e} step_time {dt:.3f}s`.
+"""
+
+import json
+import logging
+import sys
+import time
+
+import torch
+
+torch.set_num_threads(1)
+from accelerate import Accelerator  # noqa: E402
+from accelerate.logging import get_logger  # noqa: E402
+from tqdm.auto import tqdm  # noqa: E402
+
+logging.basicConfig(
+    format="%(asctime)s - %(levelname)s - %(name)s - %(message)s",
+    datefmt="%m/%d/%Y %H:%M:%S",
+    level=logging.INFO,
+)
+logger = get_logger(__name__)
+
+VOCAB, DIM, SEQ, MBS = 64, 32, 16, 4
+EPOCHS, STEPS_PER_EPOCH, GA, LOG_EVERY = 2, 15, 2, 5
+
+
+def main():
+    out = sys.argv[1]
+    accelerator = Accelerator(cpu=True, gradient_accumulation_steps=GA)
+    logger.info(accelerator.state, main_process_only=False)
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(
+        torch.nn.Embedding(VOCAB, DIM), torch.nn.Linear(DIM, DIM), torch.nn.GELU(), torch.nn.Linear(DIM, VOCAB)
+    )
+    data = torch.randint(0, VOCAB, (STEPS_PER_EPOCH * GA * MBS, SEQ + 1), generator=torch.Generator().manual_seed(1))
+    loader = torch.utils.data.DataLoader(data, batch_size=MBS)
+    max_train_steps = EPOCHS * STEPS_PER_EPOCH
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 1.0 - s / max_train_steps)
+    model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+    logger.info("***** Running training *****")
+    logger.info(f"  Num Epochs = {EPOCHS}")
+    logger.info(f"  Gradient Accumulation steps = {GA}")
+    logger.info(f"  Total optimization steps = {max_train_steps}")
+    progress_bar = tqdm(range(max_train_steps), disable=not accelerator.is_local_main_process)
+    completed_steps = 0
+    with open(f"{out}.jsonl", "w") as truth:
+        for epoch in range(EPOCHS):
+            model.train()
+            t0 = time.time()
+            for batch in loader:
+                with accelerator.accumulate(model):
+                    logits = model(batch[:, :-1])
+                    loss = torch.nn.functional.cross_entropy(logits.reshape(-1, VOCAB), batch[:, 1:].reshape(-1))
+                    accelerator.backward(loss)
+                    optimizer.step()
+                    scheduler.step()
+                    optimizer.zero_grad()
+                if accelerator.sync_gradients:  # an optimizer step was taken
+                    progress_bar.update(1)
+                    completed_steps += 1
+                    dt = time.time() - t0
+                    t0 = time.time()
+                    lr = scheduler.get_last_lr()[0]
+                    logged = completed_steps % LOG_EVERY == 0
+                    if logged:
+                        logger.info(
+                            f"epoch {epoch} step {completed_steps}: loss {loss.item():.4f} lr {lr:.3e} step_time {dt:.3f}s"
+                        )
+                    truth.write(json.dumps({"epoch": epoch, "step": completed_steps, "loss": loss.item(), "lr": lr,
+                                            "step_time": dt, "logged": logged, "time": time.time()}) + "\n")
+                    time.sleep(0.05)  # a step that lasts long enough for the whole-second clock to move now and then
+    logger.info("training done")
+
+
+if __name__ == "__main__":
+    main()
