@@ -119,3 +119,56 @@ def test_nanogpt_logs_still_read_as_nanogpt():
     nanogpt."""
     log = DATA.parent.parent / "sample_logs" / "nanogpt_gpt2_8xa100.log"
     assert parse_log(str(log), load_sets()).format == "nanogpt"
+
+
+# ------------------------------------------------------------------------------------------------
+# llama2.c train.py, a real CPU run (tests/data/captures/llama2c/)
+
+L2C = DATA / "captures" / "llama2c" / "llama2c_train_cpu.log"
+
+
+def l2c_truth() -> dict[int, tuple[float, float, float, str]]:
+    """'5 | loss 5.0179 | lr 2.000000e-03 | 11.37ms | mfu 0.01%' -> {5: (5.0179, 2e-3, 0.01137, '0.01')}."""
+    out = {}
+    for line in L2C.read_text().splitlines():
+        parts = line.split(" | ")
+        if len(parts) == 5 and parts[0].isdigit():
+            out[int(parts[0])] = (
+                float(parts[1].split()[1]),
+                float(parts[2].split()[1]),
+                float(parts[3].removesuffix("ms")) / 1000,
+                parts[4].split()[1].removesuffix("%"),
+            )
+    return out
+
+
+def test_llama2c_capture_every_iteration():
+    truth = l2c_truth()
+    assert sorted(truth) == list(range(41))  # max_iters 40: iterations 0..40, log_interval 1
+    run = logparse.resolve(L2C)
+    assert run.parsed.format == "llama2c"  # not nanogpt, whose "tokens per iteration" line it shares
+    rows = run.all_steps.set_index("step")
+    assert rows.index.tolist() == list(range(41))
+    for it, (loss, lr, seconds, mfu) in truth.items():
+        assert (rows.at[it, "loss"], rows.at[it, "lr"]) == (loss, lr), it
+        assert rows.at[it, "step_time_s"] == pytest.approx(seconds, rel=1e-12), it
+        if mfu == "-100.00":  # running_mfu is -1 until local_iter_num >= 5
+            assert math.isnan(rows.at[it, "reported_mfu"]), it
+        else:
+            assert rows.at[it, "reported_mfu"] == pytest.approx(float(mfu) / 100), it
+    assert [it for it, t in truth.items() if t[3] == "-100.00"] == [0, 1, 2, 3, 4]
+    assert rows.at[0, "loss"] == 5.3996 and rows.at[40, "loss"] == 3.1734  # by hand, lines 34 and 84
+
+
+def test_llama2c_capture_facts_and_events():
+    run = logparse.resolve(L2C)
+    facts = {k: v.value for k, v in run.facts.items()}
+    # "breaks down as: 2 grad accum steps * 1 processes * 4 batch size * 64 max seq len", the --overrides
+    want = {"grad_accum": 2, "world_size": 1, "micro_batch_size": 4, "seq_len": 64, "tokens_per_step": 512,
+            "hidden_size": 64, "num_layers": 2, "num_attention_heads": 4, "vocab_size": 256, "train_iters": 40}  # fmt: skip
+    assert {k: facts[k] for k in want} == want
+    events = run.parsed.events
+    evals = events[events["event"] == "eval"]
+    assert evals["step"].tolist() == [0, 20, 40]
+    assert evals["eval_loss"].tolist() == [5.4443, 3.8189, 3.7214]
+    assert (events["event"] == "checkpoint_save").sum() == 2
