@@ -545,6 +545,12 @@ def _fill_step_time(
         dt = steps.groupby("segment")["timestamp"].diff()
         steps["step_time_s"] = dt / steps["step_span"]
         return "timestamps of consecutive step lines"
+    if "train_elapsed_s" in steps:
+        # the log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough
+        clock = per_step_clock(steps)
+        if clock is not None:
+            steps["step_time_s"] = clock[0]
+            return clock[1]
     if not progress.empty and "progress_s_per_it" in progress:
         total = facts.get("train_iters")
         prog = training_bar(progress, None if total is None else int(total.value))

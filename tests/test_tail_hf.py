@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -59,10 +60,26 @@ def test_no_bar_steps_and_values_equal_trainer_state(name: str) -> None:
         assert list(steps[column]) == [_printed(h[key]) for h in history], column
     if "num_input_tokens_seen" in history[0]:
         assert list(steps["tokens_seen"]) == [h["num_input_tokens_seen"] for h in history]
-        # the running train_runtime / train_tokens_per_second the dict carries are kept, not dropped
-        assert list(steps["x_train_runtime"]) == [_printed(h["train_runtime"]) for h in history]
+        # the running train_runtime (the session's own clock) and train_tokens_per_second are kept
+        assert list(steps["train_elapsed_s"]) == [_printed(h["train_runtime"]) for h in history]
+        assert list(steps["x_train_tokens_per_second"]) == [_printed(h["train_tokens_per_second"]) for h in history]
     assert NO_BAR[name] in run.step_numbering
     assert not any("rows are numbered 1, 2, 3" in w for w in run.warnings)
+
+
+def test_step_time_from_the_dicts_own_clock() -> None:
+    """With include_num_input_tokens_seen each dict carries the session's running train_runtime: a step of the
+    window between two dicts lasts the runtime's difference over the steps between them (trainer_state.json's
+    train_runtime as printed, and its steps). The first dict has no window before it."""
+    history = _history(HF / "hf_notqdm_first3_ga2_info_tokens.log")
+    run = api.resolve(HF / "hf_notqdm_first3_ga2_info_tokens.log")
+    expect = [
+        (_printed(b["train_runtime"]) - _printed(a["train_runtime"])) / (b["step"] - a["step"])
+        for a, b in zip(history, history[1:])
+    ]
+    assert run.steps["step_time_s"].iloc[1:].tolist() == pytest.approx(expect, rel=1e-9)
+    assert pd.isna(run.steps["step_time_s"].iloc[0])
+    assert "train_elapsed_s" in run.step_time_source
 
 
 def test_logging_first_step_cadence_is_named() -> None:
