@@ -93,29 +93,38 @@ def _pick(cands: list[int], est: float, grid) -> int:
     return min(on_grid, key=lambda c: (abs(c - est), c))
 
 
-def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str]:
-    """Optimizer steps per epoch from the header, else from the final dict (max_steps / epochs)."""
+def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str, tuple[float, float] | None]:
+    """Optimizer steps per epoch from the header, else from the final dict (max_steps at its epoch); with
+    the range of B/GA (full steps per epoch) when that is all the log pins down (a run shorter than an epoch)."""
     if "steps_per_epoch" in facts:
         f = facts["steps_per_epoch"]
-        return int(f.value), f"the header's steps per epoch ({f.detail})"
+        return int(f.value), f"the header's steps per epoch ({f.detail})", None
     if "num_examples" in facts and "global_batch_size" in facts:
         spe = math.ceil(facts["num_examples"].value / facts["global_batch_size"].value)
-        return spe, "num examples / total train batch size in the header"
+        return spe, "num examples / total train batch size in the header", None
     need = ("final_runtime_s", "final_steps_per_s", "final_epoch")
-    if all(k in facts for k in need):
-        r, s, ep = (float(facts[k].value) for k in need)
-        whole = round(ep)
-        if whole >= 1 and abs(ep - whole) < 1e-9:
-            # max_steps = runtime x steps/s, both rounded as printed: every whole count in the range
-            dr, ds = 0.5 * 10.0 ** -decimals(r), 0.5 * 10.0 ** -decimals(s)
-            lo, hi = (r - dr) * (s - ds), (r + dr) * (s + ds)
-            totals = [t for t in range(math.ceil(lo), math.floor(hi) + 1) if t % whole == 0]
-            if len(totals) == 1:
-                return totals[0] // whole, (
-                    f"the final dict: train_runtime x train_steps_per_second = {totals[0]} steps over "
-                    f"{whole} epoch(s) ({facts['final_runtime_s'].detail})"
-                )
-    return None, ""
+    if not all(k in facts for k in need):
+        return None, "", None
+    r, s, ep = (float(facts[k].value) for k in need)
+    # max_steps = runtime x steps/s, both rounded as printed: the whole count in the range, if only one
+    dr, ds = 0.5 * 10.0 ** -decimals(r), 0.5 * 10.0 ** -decimals(s)
+    totals = list(range(math.ceil((r - dr) * (s - ds)), math.floor((r + dr) * (s + ds)) + 1))
+    whole = round(ep)
+    if whole >= 1 and abs(ep - whole) < 1e-9:
+        totals = [t for t in totals if t % whole == 0]
+    if len(totals) != 1 or ep <= 0:
+        return None, "", None
+    total = totals[0]
+    where = f"the final dict: train_runtime x train_steps_per_second = {total} steps at epoch {ep:g}"
+    where += f" ({facts['final_runtime_s'].detail})"
+    if whole >= 1 and abs(ep - whole) < 1e-9:
+        return total // whole, where, None
+    h = float(_half_unit(np.array([ep]))[0])
+    if ep + h < 1:  # the run ended inside its first epoch: step k sits at k / (B/GA)
+        per = (total / (ep + h), total / (ep - h))
+        return math.ceil(per[1] - 1e-9), where, per
+    fits = [n for n in range(1, total + 1) if total in _candidates(ep, h, n, (n - 1.0, float(n)))]
+    return (fits[0], where, None) if len(fits) == 1 else (None, "", None)
 
 
 def _first_step_cadence(
@@ -158,12 +167,12 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
     tokens = None
     if "tokens_seen" in rows and rows["tokens_seen"].notna().all():
         tokens = rows["tokens_seen"].to_numpy(dtype=float)
-    spe, source = steps_per_epoch(facts)
+    spe, source, known = steps_per_epoch(facts)
     first_step = _first_step_cadence(epoch, h, tokens)
     cadence = None
     if first_step is not None:
         cadence, per = first_step
-        per_epoch = (per * (1 - 1e-3), per * (1 + 1e-3))
+        per_epoch = known or (per * (1 - 1e-3), per * (1 + 1e-3))
         if spe is None:
             spe = math.ceil(per - 1e-6)
             source = (
@@ -174,7 +183,7 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
         else:
             source += f"; logging_first_step, a dict every {cadence} steps"
     elif spe is not None:
-        per_epoch = (spe - 1.0, float(spe))
+        per_epoch = known or (spe - 1.0, float(spe))
     else:
         return None
 

@@ -34,6 +34,10 @@ NO_BAR = {
     "hf_notqdm_first3_ga2": "the final dict",
     "hf_notqdm_first1_ga4_tokens": "the final dict",
     "hf_notqdm_ls3_ga2": "the final dict",
+    # max_steps runs: the final dict's max_steps at a fractional epoch (inside the first epoch, or the second)
+    "hf_notqdm_max20_first3": "the final dict",
+    "hf_notqdm_max20_ls3": "the final dict",
+    "hf_notqdm_max10_ls2": "the final dict",
 }
 
 

@@ -56,6 +56,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True, help="Trainer output_dir (trainer_state.json goes here)")
     p.add_argument("--epochs", type=float, default=2)
+    p.add_argument("--max-steps", type=int, default=-1, help="max_steps (overrides --epochs when > 0)")
     p.add_argument("--grad-accum", type=int, default=2)
     p.add_argument("--logging-steps", type=int, default=3)
     p.add_argument("--no-first-step", action="store_true", help="logging_first_step=False")
@@ -75,6 +76,7 @@ def main() -> None:
     training_args = TrainingArguments(
         output_dir=args.out,
         num_train_epochs=args.epochs,
+        max_steps=args.max_steps,
         logging_steps=args.logging_steps,
         logging_first_step=not args.no_first_step,
         include_num_input_tokens_seen=args.tokens_seen,
