@@ -95,7 +95,7 @@ def _pick(cands: list[int], est: float, grid) -> int:
 
 def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str, tuple[float, float] | None]:
     """Optimizer steps per epoch from the header, else from the final dict (max_steps at its epoch); with
-    the range of B/GA (full steps per epoch) when that is all the log pins down (a run shorter than an epoch)."""
+    the range of B/GA (full steps per epoch) when that is all the log pins down (a run inside one epoch)."""
     if "steps_per_epoch" in facts:
         f = facts["steps_per_epoch"]
         return int(f.value), f"the header's steps per epoch ({f.detail})", None

@@ -66,7 +66,8 @@ def test_no_bar_steps_and_values_equal_trainer_state(name: str) -> None:
         assert list(steps["tokens_seen"]) == [h["num_input_tokens_seen"] for h in history]
         # the running train_runtime (the session's own clock) and train_tokens_per_second are kept
         assert list(steps["train_elapsed_s"]) == [_printed(h["train_runtime"]) for h in history]
-        assert list(steps["x_train_tokens_per_second"]) == [_printed(h["train_tokens_per_second"]) for h in history]
+        speed = [_printed(h["train_tokens_per_second"]) for h in history]
+        assert list(steps["x_train_tokens_per_second"]) == speed
     assert NO_BAR[name] in run.step_numbering
     assert not any("rows are numbered 1, 2, 3" in w for w in run.warnings)
 
