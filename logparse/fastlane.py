@@ -38,15 +38,18 @@ from .reader import Record
 from .rows import bulkable
 
 # any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
-# ordinary way
+# ordinary way (srun --label's task id right-aligned: " 0: ")
 _ANY_PREFIX = re.compile(
-    r"\[[A-Za-z_]*?\d+\]:|\[1,\d+\]<std(?:out|err)>:|\d{1,5}: |[A-Za-z0-9][\w.-]*\d[\w.-]*: (?=[\[{\s])"
+    r"\[[A-Za-z_]*?\d+\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: (?=[\[{\s])"
 )
 
 
 def _may_be_prefixed(line: str) -> bool:
-    """Whether a launcher prefix can start `line` (each starts with "[", a digit or a letter)."""
+    """Whether a launcher prefix can start `line` (each starts with "[", a digit or a letter, or with the
+    spaces that right-align an srun label)."""
     first = line[:1]
+    if first == " ":
+        return line[:5].lstrip()[:1].isdigit()
     return first == "[" or first.isalnum()
 
 
