@@ -9,7 +9,10 @@ kept only when they form a step sequence that runs beside the framework's (``set
 
 - at least MIN_STEPS distinct step numbers, mostly increasing (a counter, not stray numbers), and
 - printed among the framework's step lines (some print lies between the first and the last of them), or the
-  framework printed no step line at all (DeepSpeed's default ``steps_per_print`` is None since v0.15.2);
+  framework printed no step line at all (DeepSpeed prints none unless ``steps_per_print`` is set: its default
+  is None since deepspeedai/DeepSpeed PR #6602, Oct 2024), and
+- the framework's step lines carry step numbers (HF Trainer's dicts do not: they are numbered later, from the
+  epoch or the bar, and the prints could join none of them);
 
 otherwise they are dropped and their lines count as unmatched, as before. Kept prints become values of steps:
 
@@ -80,7 +83,10 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     own = rows[~is_guest & (rows["kind"] == "step")]
     own_lines = own["line"]
     beside = own.empty or bool(prints["line"].between(own_lines.min(), own_lines.max()).any())
-    if not beside or not _a_sequence(prints):
+    # the framework's steps carry no number (HF Trainer's dicts, numbered later from the epoch or the bar):
+    # numbered prints among them would change how those are numbered, and join none of them
+    numbered = own.empty or ("step" in own and own["step"].notna().any())
+    if not beside or not numbered or not _a_sequence(prints):
         rest = rows[~is_guest].reset_index(drop=True)
         only_theirs = [c for c in prints.columns if c not in BOOKKEEPING and rest[c].isna().all()]
         return rest.drop(columns=only_theirs), Outcome(False, len(prints))

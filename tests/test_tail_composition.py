@@ -88,6 +88,20 @@ def test_deepspeed_two_processes_without_prefixes_keep_both_prints_and_say_the_r
     assert "without a rank prefix" in note and "loss_print2" in " ".join(steps.columns)
 
 
+def test_deepspeed_with_its_default_steps_per_print_reads_the_scripts_steps_and_deepspeeds_config():
+    # steps_per_print unset (None): DeepSpeed prints its config and no step line; the script's prints are the steps
+    run = api.resolve(DS / "ds_1proc_default_print.log")
+    steps = run.all_steps.set_index("step")
+    assert run.parsed.formats[0] == "deepspeed"
+    truth0 = losses("ds_1proc_default_print", 0)
+    assert list(steps.index) == sorted(truth0) == list(range(1, 31))
+    for step, loss in truth0.items():
+        assert steps.at[step, "loss"] == pytest.approx(loss, abs=1e-12), step
+    # the config dump, read off the log: "train_batch_size ............. 4", "steps_per_print .............. None"
+    assert run.facts["global_batch_size"].value == 4
+    assert "made 30 rows" in composed_note(run)
+
+
 def test_a_few_prints_are_no_step_sequence_and_are_not_read(tmp_path):
     # the one-process capture with all but two of the script's prints removed: not a counter
     lines = (DS / "ds_1proc.log").read_text().splitlines(keepends=True)

@@ -1,9 +1,10 @@
 """A tiny DeepSpeed training loop on CPU, printing its own loss every step beside DeepSpeed's lines.
 
-Run (see README.md): DS_ACCELERATOR=cpu torchrun --nproc_per_node N capture_ds.py OUT_PREFIX
+Run (see README.md): DS_ACCELERATOR=cpu torchrun --nproc_per_node N capture_ds.py OUT_PREFIX [--default-print]
 Each rank prints `step {n} loss {loss:.4f}` after engine.step() (n = engine.global_steps, 1-based) and
 appends {"rank", "step", "loss"} to OUT_PREFIX.rank<r>.jsonl: the script's own record, the truth.
-DeepSpeed prints its `step=N, skipped=...` and throughput-timer lines every steps_per_print = 5 steps.
+DeepSpeed prints its `step=N, skipped=...` and throughput-timer lines every steps_per_print = 5 steps; with
+--default-print steps_per_print is left unset (DeepSpeed's default, None: no step lines at all).
 """
 
 import json
@@ -42,6 +43,8 @@ def main():
         "log_level": "info",  # DeepSpeed 0.19 logs at WARNING by default: no step lines without it
         "optimizer": {"type": "AdamW", "params": {"lr": 3e-3, "torch_adam": True}},
     }
+    if "--default-print" in sys.argv:
+        del config["steps_per_print"]
     engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
     gen = torch.Generator().manual_seed(1234 + rank)  # each rank its own data: its own loss
     with open(f"{out}.rank{rank}.jsonl", "w") as truth:
