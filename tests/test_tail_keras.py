@@ -129,9 +129,45 @@ def test_fast_only_the_drawn_batches_with_keras_values():
 
 
 # ------------------------------------------------------------------------------------------------
+# a generator without a length: "k/Unknown" redraws, then the epoch's final "12/12" once Keras knows
+
+
+def test_unknown_target_reads_every_batch():
+    t = truth("keras_fit_unknown_cpu")
+    got = rows("keras_fit_unknown_cpu")
+    assert got["step"].tolist() == [b["batch"] + 1 for b in t["batches"]] == list(range(1, 13))
+    for b in t["batches"]:
+        assert got.at[b["batch"] + 1, "loss"] == pytest.approx(printed(b["loss"]), abs=TINY)
+
+
+# ------------------------------------------------------------------------------------------------
 # the reader: Keras starts each redraw with backspaces over the previous one, then "\r"
 
 
 def test_reader_drops_backspaces_as_a_terminal_shows_them():
     assert clean_text(" 2/20 x - loss: 1.9608" + "\b" * 30)[0] == " 2/20 x - loss: 1.9608"
     assert clean_text("12345\b\b\bab")[0] == "12ab5"  # a backspace moves back, the next text overwrites
+
+
+# ------------------------------------------------------------------------------------------------
+# public excerpts (tests/data/public/SOURCES_h2.toml): the run's numbering across epochs
+
+PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+
+
+@pytest.mark.parametrize(
+    ("name", "losses", "times"),
+    [
+        # keras-team/keras-core#555: Keras 3, backend torch; read by hand
+        ("keras_core_issue555_torch", [0.2566, 0.2151, 0.2056], [0.004, 0.004, 0.004]),
+        # abhi8893/tensorflow-deep-learning-mrdbourke#8: tf.keras 2.x; read by hand
+        ("keras2_abhi8893_issue8_fit", [1457.4397, 40.0271, 25.4607], [781e-6, 785e-6, 725e-6]),
+    ],
+)
+def test_public_epochs_continue_the_step_count(name, losses, times):
+    run = logparse.resolve(PUBLIC / f"{name}.log")
+    assert run.parsed.format == "keras"
+    steps = run.all_steps
+    assert steps["step"].tolist() == [32, 64, 96]  # 32 batches an epoch ("32/32"), 3 epochs
+    assert steps["loss"].tolist() == pytest.approx(losses)
+    assert steps["step_time_s"].tolist() == pytest.approx(times)

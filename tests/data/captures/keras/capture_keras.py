@@ -73,6 +73,7 @@ def main() -> None:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--sleep", type=float, default=0.0)
     ap.add_argument("--validation", action="store_true")
+    ap.add_argument("--generator", action="store_true", help="feed fit a Python generator: no length, so the first epoch's bar shows k/Unknown")
     ap.add_argument("--truth", required=True)
     args = ap.parse_args()
 
@@ -95,6 +96,11 @@ def main() -> None:
         xv = rng.normal(size=(64, 16)).astype("float32")
         yv = (xv[:, :3].sum(axis=1) > 0).astype("int64") + 2 * (xv[:, 3] > 0.5).astype("int64")
         val = (xv, yv)
+    if args.generator:
+        # a finite generator has no length: Keras draws "k/Unknown" (progbar.py line 165) until it runs out
+        batches = ((x[i * args.batch_size : (i + 1) * args.batch_size], y[i * args.batch_size : (i + 1) * args.batch_size]) for i in range(args.batches))
+        model.fit(batches, epochs=1, verbose=args.verbose, callbacks=[Record(args.truth, args.sleep)])
+        return
     model.fit(
         x,
         y,
