@@ -290,7 +290,8 @@ class _Assembler:
         self.open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
         self.last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
         self.pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
-        self.waiting: dict[Any, tuple[Record, LineSpec]] = {}  # rank -> the first attach = "next" line held
+        # rank -> the first attach = "next" line held, and the number of rows when it came
+        self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
         self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
@@ -390,9 +391,9 @@ class _Assembler:
             return
         if spec.attach == "next":
             first = self.waiting.get(rec.rank)
-            if first is not None and first[1] is spec and not sums:
+            if first is not None and first[1] is spec and first[2] == self.rows.n and not sums:
                 self._stand_alone(rec.rank)
-            self.waiting.setdefault(rec.rank, (rec, spec))
+            self.waiting.setdefault(rec.rank, (rec, spec, self.rows.n))
             held = self.pending.get(rec.rank)
             merged = _merge_held(held[1] if held else None, values, sums)
             if problems:
@@ -430,12 +431,13 @@ class _Assembler:
             self.events.append(ev)
 
     def _stand_alone(self, rank: Any) -> None:
-        """A second line of one attach = "next" pattern before any step record of its rank: the record the
+        """A second line of one attach = "next" pattern with no row of any rank in between: the record the
         first waited for is not in this log (Megatron-Bridge's rank-0 "Step Time" line, once per log interval,
         in a log without the last rank's iteration lines). The held values become a step row of their own,
-        without a step number (resolve numbers such rows in file order). Summed patterns (micro-batch lines,
-        several per record) never stand alone."""
-        rec, spec = self.waiting.pop(rank)
+        without a step number (resolve numbers such rows in file order). When other ranks' rows came between
+        (the record is printed under another rank's prefix) nothing stands alone, as before. Summed patterns
+        (micro-batch lines, several per record) never stand alone."""
+        rec, spec, _ = self.waiting.pop(rank)
         _, values = self.pending.pop(rank)
         self.alone.add(spec.qualname)
         if spec.interval:
@@ -498,14 +500,14 @@ class _Assembler:
         sets: dict[str, PatternSet],
         stats: ReadStats,
     ) -> ParsedLog:
-        for rank in [r for r, (_, spec) in self.waiting.items() if spec.qualname in self.alone]:
+        for rank in [r for r, (_, spec, _) in self.waiting.items() if spec.qualname in self.alone]:
             self._stand_alone(rank)  # the last line of a pattern that stood alone all along
         self.unattached += len(self.pending) + len(self.by_step)
         rows, prints = compose.settle(self.rows.frame(), {q.split(".", 1)[0] for q in self.guests})
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys(self.guest_keys)
+            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
         elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints

@@ -92,3 +92,20 @@ def test_colossalai_second_step_time_after_the_bar_redraw_is_kept(reading: dict)
     assert rows["step"].tolist() == [1, 2]
     assert rows["step_time_s"].tolist() == [22.885, 19.714]
     assert parsed.lines["unattached"] == 0
+
+
+def test_bridge_step_time_of_rank0_beside_other_ranks_iterations_does_not_stand_alone(tmp_path: Path) -> None:
+    """Under torchrun --tee, rank 0 prints 'Step Time' and the last rank the iteration line: rows of another
+    rank come between two Step Time lines, so neither becomes a step of its own (no step-less rows)."""
+    step_time = "Step Time : 9.09s GPU utilization: 663.5MODEL_TFLOP/s/GPU"  # NVIDIA/cloudai's fixture line
+    iteration = (  # the same fixture's iteration line
+        " [2025-12-22 15:18:33] iteration       50/      50 | consumed samples:        25600 | elapsed time per "
+        "iteration (ms): 9089.0 | learning rate: 3.000000E-05 | global batch size:   512 | lm loss: 8.114214E+00 | "
+        "load_balancing_loss: 1.000000E+00 | loss scale: 1.0 | grad norm: 0.042 | number of skipped iterations:   "
+        "0 | number of nan iterations:   0 |"
+    )
+    path = tmp_path / "ranks.log"
+    path.write_text(f"[default0]:{step_time}\n[default7]:{iteration}\n[default0]:{step_time}\n")
+    parsed = parse_log(str(path), load_sets(), "megatron")
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [50] and rows["rank"].tolist() == [7]
