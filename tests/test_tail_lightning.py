@@ -68,6 +68,18 @@ def test_rich_file_says_what_the_log_holds_and_what_reads_every_step(tmp_path):
     assert summary["status"] == "complete"  # "`Trainer.fit` stopped: `max_epochs=2` reached."
 
 
+def test_rich_leave_keeps_each_epochs_last_frame():
+    truth = metrics_csv(RICH / "lightning_rich_leave_cpu.metrics.csv")
+    losses, vals = train_loss(truth), val_loss(truth)
+    run = logparse.resolve(RICH / "lightning_rich_leave_cpu.log", grad_accum=1)
+    steps = run.all_steps.set_index("step")
+    assert steps.index.tolist() == [10, 20, 30]  # 3 epochs x 10 batches, RichProgressBar(leave=True)
+    for step in steps.index:
+        assert steps.at[step, "loss"] == pytest.approx(losses[step], abs=TINY), step
+        assert steps.at[step, "eval_loss"] == pytest.approx(vals[step], abs=TINY), step
+    assert any(w.startswith("3 steps recoverable: ") for w in run.warnings), run.warnings
+
+
 # ------------------------------------------------------------------------------------------------
 # a terminal recording (`script`): one frame per refresh
 

@@ -27,6 +27,7 @@ torch.set_num_threads(1)
 import lightning  # noqa: E402
 import rich  # noqa: E402, F401
 from lightning.pytorch import LightningModule, Trainer, seed_everything  # noqa: E402
+from lightning.pytorch.callbacks import RichProgressBar  # noqa: E402
 from lightning.pytorch.loggers import CSVLogger  # noqa: E402
 
 
@@ -61,6 +62,7 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--batches", type=int, default=10)
+    ap.add_argument("--leave", action="store_true", help="RichProgressBar(leave=True): keep each epoch's finished bar")
     args = ap.parse_args()
     import rich as _rich
 
@@ -79,6 +81,7 @@ def main() -> None:
         log_every_n_steps=1,
         logger=CSVLogger(args.out, name="csv", version=0),
         enable_checkpointing=False,
+        callbacks=[RichProgressBar(leave=True)] if args.leave else None,
     )
     trainer.fit(Tiny(), train, val)
 
