@@ -87,6 +87,33 @@ def _narrow(
     return (lo, hi) if lo <= hi else per_epoch
 
 
+def _cadence_sequence(cands: list[list[int]], est: np.ndarray) -> tuple[list[int], int, bool] | None:
+    """Steps for dicts printed every L optimizer steps without a gap (step 1 too with logging_first_step):
+    the sequences a*L, (a+1)*L, ... (or 1, L, 2L, ...) whose every step is one its dict's epoch allows.
+    The nearest to the epoch's estimate when several fit; None when none does (a gap, a restart)."""
+    if len(cands) < 2:
+        return None
+    sets = [set(c) for c in cands]
+    tries: set[tuple[int, int, bool]] = set()
+    for c0 in cands[0]:
+        for c1 in cands[1]:
+            if c1 > c0:
+                tries.add((c1 - c0, c0, False))  # (L, first step, first dict is step 1 of logging_first_step)
+                if c0 == 1:
+                    tries.add((c1, c1, True))
+    fits = []
+    for cad, start, first in tries:
+        if start % cad:
+            continue
+        seq = ([1] if first else []) + [start + cad * i for i in range(len(cands) - int(first))]
+        if all(s in ok for s, ok in zip(seq, sets)):
+            fits.append((float(np.abs(np.array(seq) - est).sum()), seq, cad, first))
+    if not fits:
+        return None
+    _, seq, cad, first = min(fits, key=lambda f: (f[0], f[2]))
+    return seq, cad, first
+
+
 def _pick(cands: list[int], est: float, grid) -> int:
     """One of several candidates: on the logging grid if one is, nearest the estimate."""
     on_grid = [c for c in cands if grid(c)] or cands
@@ -123,39 +150,55 @@ def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str, tuple[floa
     if ep + h < 1:  # the run ended inside its first epoch: step k sits at k / (B/GA)
         per = (total / (ep + h), total / (ep - h))
         return math.ceil(per[1] - 1e-9), where, per
-    fits = [n for n in range(1, total + 1) if total in _candidates(ep, h, n, (n - 1.0, float(n)))]
+    # total ~ epoch x steps per epoch: only the counts near total / epoch can fit
+    near = range(max(1, math.floor(total / (ep + h)) - 1), math.ceil((total + 1) / (ep - h)) + 2)
+    fits = [n for n in near if total in _candidates(ep, h, n, (n - 1.0, float(n)))]
     return (fits[0], where, None) if len(fits) == 1 else (None, "", None)
 
 
 def _first_step_cadence(
     epoch: np.ndarray, h: np.ndarray, tokens: np.ndarray | None
-) -> tuple[int, float] | None:
-    """(cadence L, full steps per epoch B/GA) when the first dicts are steps 1, L, 2L, ...
+) -> tuple[int, tuple[float, float]] | None:
+    """(cadence L, range of B/GA, the full steps per epoch) when the first dicts are steps 1, L, 2L, ...
     (logging_first_step, L >= 2), read off the tokens seen (exact) or the first epoch's values; None when
-    they do not show it."""
+    they do not show it, or show it for several cadences."""
     n = len(epoch)
     if n < 3:
         return None
+    found: list[tuple[int, list[int]]] = []
     if tokens is not None and tokens[0] > 0:
         ratio = tokens / tokens[0]
         first = [i for i in range(n) if epoch[i] < 1 - h[i]]
         if len(first) >= 3 and all(abs(ratio[i] - round(ratio[i])) < 1e-9 for i in first):
             r = [int(round(ratio[i])) for i in first]
-            cad = r[1]
-            if cad >= 2 and r == [1] + [cad * j for j in range(1, len(r))]:
-                s = np.array(r, dtype=float)
-                return cad, float((s * s).sum() / (s * epoch[first]).sum())
-    first = [i for i in range(n) if epoch[i] + h[i] < 1]
-    if len(first) < 3 or epoch[0] <= h[0]:
-        return None
-    lo, hi = (epoch[1] - h[1]) / (epoch[0] + h[0]), (epoch[1] + h[1]) / (epoch[0] - h[0])
-    cads = [c for c in range(max(2, math.ceil(lo)), math.floor(hi) + 1)]
-    for cad in cads:
+            if r[1] >= 2 and r == [1] + [r[1] * j for j in range(1, len(r))]:
+                found = [(r[1], first)]
+    if not found:
+        first = [i for i in range(n) if epoch[i] + h[i] < 1]
+        if len(first) < 3 or epoch[0] <= h[0]:
+            return None
+        lo, hi = (epoch[1] - h[1]) / (epoch[0] + h[0]), (epoch[1] + h[1]) / (epoch[0] - h[0])
+        found = [(cad, first) for cad in range(max(2, math.ceil(lo)), math.floor(hi) + 1)]
+    fits = []
+    for cad, first in found:
+        # step s_i prints as epoch s_i / (B/GA): each first-epoch dict bounds B/GA
         s = np.array([1] + [cad * j for j in range(1, len(first))], dtype=float)
-        per = float((s * s).sum() / (s * epoch[first]).sum())  # least squares of epoch = s / (B/GA)
-        if np.all(np.abs(s / per - epoch[first]) <= h[first] + 1e-12):
-            return cad, per
-    return None
+        e, hh = epoch[first], h[first]
+        lo = float(np.max(s / (e + hh)))
+        hi = float(np.min(np.where(e > hh, s / np.maximum(e - hh, 1e-300), np.inf)))
+        if lo <= hi:
+            fits.append((cad, (lo, hi)))
+    return fits[0] if len(fits) == 1 else None
+
+
+def _all_candidates(
+    epoch: np.ndarray, h: np.ndarray, spe: int, per_epoch: tuple[float, float]
+) -> list[list[int]]:
+    """Each dict's candidate steps (its epoch x steps per epoch, rounded, when the epoch allows none)."""
+    return [
+        _candidates(float(e), float(hh), spe, per_epoch) or [max(1, int(round(e * spe)))]
+        for e, hh in zip(epoch, h)
+    ]
 
 
 def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered | None:
@@ -170,37 +213,58 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
     spe, source, known = steps_per_epoch(facts)
     first_step = _first_step_cadence(epoch, h, tokens)
     cadence = None
-    if first_step is not None:
-        cadence, per = first_step
-        per_epoch = known or (per * (1 - 1e-3), per * (1 + 1e-3))
-        if spe is None:
-            spe = math.ceil(per - 1e-6)
-            source = (
-                f"logging_first_step with a dict every {cadence} steps, read off the first dicts' "
-                f"{'tokens seen' if tokens is not None else 'epoch'} (one step = epoch 1/{per:.4g}, "
-                f"{spe} steps per epoch)"
-            )
-        else:
-            source += f"; logging_first_step, a dict every {cadence} steps"
-    elif spe is not None:
+    if spe is not None:
         per_epoch = known or (spe - 1.0, float(spe))
+        if first_step is not None:
+            cadence, (lo, hi) = first_step
+            both = (max(lo, per_epoch[0]), min(hi, per_epoch[1]))
+            if both[0] <= both[1]:
+                per_epoch = both
+                source += f"; logging_first_step, a dict every {cadence} steps"
+            else:  # the first dicts disagree with the stated steps per epoch: the statement wins
+                cadence = None
+    elif first_step is not None:
+        cadence, (lo, hi) = first_step
+        # B/GA in [lo, hi]: the steps per epoch is ceil(B/GA); of the counts it may be, the one under which
+        # the dicts read as 1, L, 2L, ... (when a later epoch tells them apart)
+        options = list(range(max(1, math.ceil(lo - 1e-9)), math.ceil(hi - 1e-9) + 1))
+        spe = options[0]
+        for n in options:
+            allowed = _all_candidates(epoch, h, n, (max(lo, n - 1.0), min(hi, float(n))))
+            seq = _cadence_sequence(allowed, epoch * n)
+            if seq is not None and seq[1:] == (cadence, True):
+                spe = n
+                break
+        per_epoch = (max(lo, spe - 1.0), min(hi, float(spe)))
+        source = (
+            f"logging_first_step with a dict every {cadence} steps, read off the first dicts' "
+            f"{'tokens seen' if tokens is not None else 'epoch'} ({spe} steps per epoch)"
+        )
     else:
         return None
 
     per_epoch = _narrow(epoch, h, spe, per_epoch)
     est = epoch * spe
-    cands = [
-        _candidates(float(e), float(hh), spe, per_epoch) or [max(1, int(round(x)))]
-        for e, hh, x in zip(epoch, h, est)
-    ]
+    cands = _all_candidates(epoch, h, spe, per_epoch)
     ambiguous = sum(len(c) > 1 for c in cands)
-    if ambiguous and cadence is None:
-        # the epoch is printed too coarsely for some dicts: put those on the cadence of the others
-        diffs = np.diff([c[0] for c in cands if len(c) == 1])
-        cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
-        source += f", snapped to the log cadence of {cadence} steps where the epoch is printed too coarsely"
-    grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
-    out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
+    sequence = _cadence_sequence(cands, est) if ambiguous else None
+    if sequence is not None:
+        # every dict in a row, a dict every L steps (and step 1 with logging_first_step): the one such
+        # sequence the printed epochs allow
+        out, cadence, first = sequence
+        first_note = "step 1 and " if first else ""
+        source += (
+            f", the epoch printed too coarsely to name each step: the dicts read as {first_note}every "
+            f"{cadence} steps, the one cadence all of them allow"
+        )
+    else:
+        if ambiguous and cadence is None:
+            # the epoch is printed too coarsely for some dicts: put those on the cadence of the others
+            diffs = np.diff([c[0] for c in cands if len(c) == 1])
+            cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
+            source += f", snapped to the log cadence of {cadence} steps where the epoch is too coarse"
+        grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
+        out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
     how = f"epoch x steps per epoch: {source}"
     note = None
     if ambiguous:
