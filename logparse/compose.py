@@ -19,7 +19,8 @@ otherwise they are dropped and their lines count as unmatched, as before. Kept p
 - the run's print of a step (rank 0's; the lowest rank's when rank 0 printed none; an unprefixed line's) joins
   the framework's row of that step, filling the columns the framework left empty (the framework's own values
   win), or is a row of its own for a step the framework does not print;
-- another rank's print is kept apart as ``<column>_rank<N>`` on the same row, never averaged in;
+- a print's rank is its launcher prefix's (torchrun --tee's ``[default1]:``), else the rank it prints
+  (accelerate's ``[RANK 1]``); another rank's print is kept apart as ``<column>_rank<N>`` on the same row, never averaged in;
 - a second print of the same step that gives another value of a column it already has (unprefixed lines of
   several processes: which rank printed which is unknown) is kept apart as ``<column>_print<K>``, and said so.
 
@@ -79,18 +80,34 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     is_guest = rows["pattern"].astype(str).str.split(".", n=1).str[0].isin(guest_names)
     if not is_guest.any():
         return rows, None
-    prints = rows[is_guest].sort_values("line", kind="stable")
+    prints = _printed_rank(rows[is_guest].sort_values("line", kind="stable"))
     own = rows[~is_guest & (rows["kind"] == "step")]
     own_lines = own["line"]
     beside = own.empty or bool(prints["line"].between(own_lines.min(), own_lines.max()).any())
     # the framework's steps carry no number (HF Trainer's dicts, numbered later from the epoch or the bar):
     # numbered prints among them would change how those are numbered, and join none of them
     numbered = own.empty or ("step" in own and own["step"].notna().any())
+    rest = rows[~is_guest].reset_index(drop=True)
+    # the columns only the prints filled (rows.frame() gave every row every column)
+    theirs = rows.columns[rows[is_guest].notna().any().to_numpy()]
+    rest = rest.drop(columns=[c for c in theirs if c not in BOOKKEEPING and rest[c].isna().all()])
     if not beside or not numbered or not _a_sequence(prints):
-        rest = rows[~is_guest].reset_index(drop=True)
-        only_theirs = [c for c in prints.columns if c not in BOOKKEEPING and rest[c].isna().all()]
-        return rest.drop(columns=only_theirs), Outcome(False, len(prints))
-    return _join(rows[~is_guest].reset_index(drop=True), prints)
+        return rest, Outcome(False, len(prints))
+    return _join(rest, prints)
+
+
+def _printed_rank(prints: pd.DataFrame) -> pd.DataFrame:
+    """A print that names its rank (accelerate's get_logger puts "[RANK {process_index}] " before every message:
+    accelerate/logging.py MultiProcessAdapter.process; the generic reading keeps it as x_rank) has that rank
+    when no launcher prefix gave one."""
+    if "x_rank" not in prints:
+        return prints
+    named = prints["x_rank"]
+    use = prints["rank"].map(_rank_key).isna() & named.notna() & (named == named.round())
+    prints = prints.drop(columns="x_rank")
+    prints["rank"] = prints["rank"].astype(object)
+    prints.loc[use, "rank"] = named[use].astype(int)
+    return prints
 
 
 def _rank_key(rank: Any) -> Any:

@@ -132,3 +132,5 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
     assert rows.at[10, "timestamp"] - rows.at[5, "timestamp"] == 0
     assert rows.at[20, "timestamp"] - rows.at[5, "timestamp"] == 1
     assert "generic reading" in composed_note(run)
+    # accelerate's get_logger prefixes every message with "[RANK {process_index}] ": the print's rank, no x_ column
+    assert (run.all_steps["rank"] == 0).all() and "x_rank" not in run.all_steps
