@@ -134,3 +134,24 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
     assert "generic reading" in composed_note(run)
     # accelerate's get_logger prefixes every message with "[RANK {process_index}] ": the print's rank, no x_ column
     assert (run.all_steps["rank"] == 0).all() and "x_rank" not in run.all_steps
+
+
+# ------------------------------------------------------------------------------------------------
+# the parallel reader (byte ranges, rows in bulk) makes the same frame of these logs as one pass
+
+
+@pytest.mark.parametrize(
+    "path",
+    [DS / "ds_1proc.log", DS / "ds_2proc.log", DS / "ds_2proc_tee.log", ACCEL / "accel_tqdm.log"],
+    ids=lambda p: p.stem,
+)
+def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):
+    from logparse import chunks
+    from tests.test_chunks import _parse, _same
+
+    one = _parse(path)
+    size = path.stat().st_size
+    for chunk in (max(64, size // 13), max(97, size // 5 + 1)):
+        _same(one, _parse(path, jobs=2, chunk_bytes=chunk))
+    monkeypatch.setattr(chunks, "BULK_MIN", 1)
+    _same(one, _parse(path, jobs=2, chunk_bytes=max(64, size // 3)))
