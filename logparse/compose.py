@@ -2,8 +2,8 @@
 
 A training script run under a framework often prints its own loss beside the framework's lines (a DeepSpeed
 loop printing ``step 1 loss 5.0384`` every step while the engine prints ``step=5, skipped=0, ...`` every
-``steps_per_print``; an ``accelerate`` loop, which HF Trainer's set detects by its tqdm bar, logging ``epoch 0
-step 10: loss ...``). The frame reads such logs with the detected sets first and the generic set's step lines
+``steps_per_print``; an ``accelerate`` loop in the style of the ``no_trainer`` examples, whose set reads only
+the run's header, logging ``epoch 0 step 10: loss ...``). The frame reads such logs with the detected sets first and the generic set's step lines
 last (``guests``): a line reaches the generic reading only when no framework pattern matched it. Its rows are
 kept only when they form a step sequence that runs beside the framework's (``settle``):
 

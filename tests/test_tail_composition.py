@@ -128,9 +128,20 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
         assert rows.at[r["step"], "loss"] == pytest.approx(printed(r["loss"]), abs=1e-12)
         assert rows.at[r["step"], "lr"] == pytest.approx(float(f"{r['lr']:.3e}"), abs=1e-15)
         assert rows.at[r["step"], "step_time_s"] == pytest.approx(float(f"{r['step_time']:.3f}"), abs=1e-12)
-    # the logging timestamps are the clock (read off the lines: 12/01/2026 19:50:08 at step 5, :09 at 20-30)
-    assert rows.at[10, "timestamp"] - rows.at[5, "timestamp"] == 0
-    assert rows.at[20, "timestamp"] - rows.at[5, "timestamp"] == 1
+    # the logging timestamps are the clock, read off the lines: 12/01/2026 20:14:35 at steps 5-20, :36 at 25-30
+    stamps = {5: 35, 10: 35, 15: 35, 20: 35, 25: 36, 30: 36}
+    for step, second in stamps.items():
+        assert rows.at[step, "timestamp"] - rows.at[5, "timestamp"] == second - 35, step
+    assert run.parsed.format == "accelerate"
+    # the header the no_trainer examples log (lines 10-15) and the accelerator state (line 2: "Num processes: 1")
+    facts = {name: fact.value for name, fact in run.facts.items()}
+    assert {k: facts[k] for k in ("num_examples", "num_epochs", "micro_batch_size", "global_batch_size")} == {
+        "num_examples": 120,
+        "num_epochs": 2,
+        "micro_batch_size": 4,
+        "global_batch_size": 8,
+    }
+    assert (facts["grad_accum"], facts["train_iters"], facts["world_size"]) == (2, 30, 1)
     assert "generic reading" in composed_note(run)
     # accelerate's get_logger prefixes every message with "[RANK {process_index}] ": the print's rank, no x_ column
     assert (run.all_steps["rank"] == 0).all() and "x_rank" not in run.all_steps

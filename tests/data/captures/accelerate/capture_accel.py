@@ -50,8 +50,13 @@ def main():
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 1.0 - s / max_train_steps)
     model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+    total_batch_size = MBS * accelerator.num_processes * GA
+    # the header of run_clm_no_trainer.py, line for line
     logger.info("***** Running training *****")
+    logger.info(f"  Num examples = {len(data)}")
     logger.info(f"  Num Epochs = {EPOCHS}")
+    logger.info(f"  Instantaneous batch size per device = {MBS}")
+    logger.info(f"  Total train batch size (w. parallel, distributed & accumulation) = {total_batch_size}")
     logger.info(f"  Gradient Accumulation steps = {GA}")
     logger.info(f"  Total optimization steps = {max_train_steps}")
     progress_bar = tqdm(range(max_train_steps), disable=not accelerator.is_local_main_process)
