@@ -297,8 +297,11 @@ class _Assembler:
         self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
         self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
         # rank -> the values of its latest attach = "following" line, joined to each later step row (Keras's
-        # "Epoch 2/3", printed once before the epoch's bar redraws)
+        # "Epoch 2/3", printed once before the epoch's bar redraws), and the last step those rows reached; a
+        # rank whose counter went back without the line is in `ended` until the line is printed again
         self.following: dict[Any, dict[str, Any]] = {}
+        self.following_at: dict[Any, Any] = {}
+        self.ended: set[Any] = set()
         self.unattached = 0
         self.aggregates: dict[str, str] = {}
         self.windows: dict[str, dict[str, Any]] = {}
@@ -364,6 +367,8 @@ class _Assembler:
             return
         if spec.attach == "following":
             self.following[rec.rank] = {**values, **({"malformed": True} if problems else {})}
+            self.following_at.pop(rec.rank, None)
+            self.ended.discard(rec.rank)
             return
         if spec.attach == "previous":
             at = self.last_step_row.get(rec.rank)
@@ -455,6 +460,17 @@ class _Assembler:
         if spec.kind == "step" and row.get("step") in self.by_step:
             _join(row, self.by_step.pop(row["step"]), self.aggregates, self.wins)
         if spec.kind == "step" and rank in self.following:
+            step, last = row.get("step"), self.following_at.get(rank)
+            if rank not in self.ended and step is not None and last is not None and step < last:
+                # the counter went back and the line was not printed again: a bar of something else (Keras's
+                # evaluate() after fit); it and the rows after it, until the line, are an eval event, not steps
+                self.ended.add(rank)
+                text = f"{spec.name} restarts at {step} without its line: not training steps"
+                self.events.append({"event": "eval", "pattern": spec.qualname, "line": row["line"], "rank": rank, "text": text})
+            if rank in self.ended:
+                return
+            if step is not None:
+                self.following_at[rank] = step
             for key, value in self.following[rank].items():
                 row.setdefault(key, value)  # the row's own values win
         for one in _expand_lists(row, spec.list_columns):

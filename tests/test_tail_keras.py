@@ -141,6 +141,45 @@ def test_unknown_target_reads_every_batch():
 
 
 # ------------------------------------------------------------------------------------------------
+# fit, then model.evaluate and model.predict: their bars are no training steps
+
+
+def test_evaluate_and_predict_bars_after_fit_are_not_steps():
+    t = truth("keras_fit_evaluate_cpu")
+    n = batches_per_epoch(t)
+    assert (n, len(t["epochs"])) == (10, 2)
+    run = logparse.resolve(HERE / "keras_fit_evaluate_cpu.log")
+    steps = run.all_steps.set_index("step")
+    assert steps.index.tolist() == [global_step(b, n) for b in t["batches"]] == list(range(1, 21))
+    for b in t["batches"]:
+        assert steps.at[global_step(b, n), "loss"] == pytest.approx(printed(b["loss"]), abs=TINY)
+    assert not [s for s in run.segments if s.kind in ("restart", "new_run")]
+    # read by hand: line 6 is evaluate's bar ("1/3 ... - loss: 1.1931", "3/3 ..."), line 7 predict's (no metric)
+    events = run.parsed.events
+    assert events[events["event"] == "eval"]["line"].tolist() == [6]
+
+
+# ------------------------------------------------------------------------------------------------
+# ModelCheckpoint and EarlyStopping print between an epoch's last batch and its final redraw
+
+
+def test_checkpoint_lines_are_save_events_and_steps_stay_whole():
+    t = truth("keras_fit_checkpoint_cpu")
+    n = batches_per_epoch(t)
+    run = logparse.resolve(HERE / "keras_fit_checkpoint_cpu.log")
+    steps = run.all_steps.set_index("step")
+    assert steps.index.tolist() == [global_step(b, n) for b in t["batches"]] == list(range(1, 61))
+    for b in t["batches"]:
+        assert steps.at[global_step(b, n), "loss"] == pytest.approx(printed(b["loss"]), abs=TINY)
+    for e in t["epochs"]:  # the final redraw after the checkpoint lines still joins the epoch's last step
+        assert steps.at[(e["epoch"] + 1) * n, "eval_loss"] == pytest.approx(printed(e["val_loss"]), abs=TINY)
+    events = run.parsed.events
+    # read by hand: six "Epoch k: finished saving model to ..." lines, then "Epoch 6: early stopping" (line 38)
+    assert (events["event"] == "checkpoint_save").sum() == 6
+    assert events[events["event"] == "end"]["line"].tolist() == [38]
+
+
+# ------------------------------------------------------------------------------------------------
 # the reader: Keras starts each redraw with backspaces over the previous one, then "\r"
 
 

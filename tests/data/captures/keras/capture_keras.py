@@ -73,6 +73,8 @@ def main() -> None:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--sleep", type=float, default=0.0)
     ap.add_argument("--validation", action="store_true")
+    ap.add_argument("--evaluate", action="store_true", help="after fit: model.evaluate and model.predict, verbose=1")
+    ap.add_argument("--checkpoint", help="ModelCheckpoint(path, save_best_only=True, verbose=1) + EarlyStopping(verbose=1)")
     ap.add_argument("--generator", action="store_true", help="feed fit a Python generator: no length, so the first epoch's bar shows k/Unknown")
     ap.add_argument("--truth", required=True)
     args = ap.parse_args()
@@ -109,8 +111,21 @@ def main() -> None:
         verbose=args.verbose,
         shuffle=False,
         validation_data=val,
-        callbacks=[Record(args.truth, args.sleep)],
+        callbacks=[Record(args.truth, args.sleep)]
+        + (
+            [
+                keras.callbacks.ModelCheckpoint(args.checkpoint, monitor="val_loss", save_best_only=True, verbose=1),
+                keras.callbacks.EarlyStopping(monitor="val_loss", patience=1, min_delta=0.05, verbose=1),
+            ]
+            if args.checkpoint
+            else []
+        ),
     )
+    if args.evaluate:  # their bars look like training's: k/N, time per step, metrics
+        xe = rng.normal(size=(48, 16)).astype("float32")
+        ye = (xe[:, :3].sum(axis=1) > 0).astype("int64") + 2 * (xe[:, 3] > 0.5).astype("int64")
+        model.evaluate(xe, ye, batch_size=args.batch_size, verbose=1)
+        model.predict(xe, batch_size=args.batch_size, verbose=1)
 
 
 if __name__ == "__main__":
