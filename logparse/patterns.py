@@ -52,6 +52,9 @@ PROBLEMS = "__problems__"
 WINDOWED = "__windowed__"
 # A hard-wrapped line is rejoined from at most this many following records.
 MAX_WRAP_PARTS = 8
+# Key map lines are read by layout (LineSpec._match_by_layout): texts with their digits masked ...
+_DIGITS = str.maketrans("123456789", "000000000")
+MAX_LAYOUTS = 4096  # ... and at most this many layouts remembered per pattern
 # Keys under which a line with a key map lists (printed key, column) pairs it mapped through the synonym
 # table, and the columns it kept for numeric keys the table does not know (`extra = "x_"`).
 MAPPED = "__mapped__"
@@ -375,6 +378,8 @@ class LineSpec:
     # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
     extra: str | None = None
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
+    # where a key map line's values were in a text, by the text's layout (its digits masked): see match
+    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
 
@@ -401,6 +406,8 @@ class LineSpec:
             return None
         if self.literals is not None and not any(lit in text for lit in self.literals):
             return None
+        if self._by_layout:
+            return self._match_by_layout(text)
         try:
             m = self.regex.search(text, timeout=self._limit(text))
         except TimeoutError:
@@ -424,6 +431,58 @@ class LineSpec:
                     f"{self.source_file}: the pairs regex of {self.set_name}.{self.name} took too long "
                     "on one line; fix it"
                 ) from None
+        return self._values(raw)
+
+    @cached_property
+    def _by_layout(self) -> bool:
+        """A key map line (the generic reading: one search and a findall of a long alternation, ~20 us a line)
+        is read by layout when its regexes treat every digit alike: no literal digit outside `\\d` and `{m,n}`.
+        Then two texts that differ only digit for digit (step 10 and step 11, a timestamp's seconds) match
+        alike, their values at the same places: the second is read from the first's spans."""
+        if self.keymap is None or self.list_columns:
+            return False
+        sources = [self.regex.pattern] + ([self.pairs.pattern] if self.pairs is not None else [])
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
+
+    def _match_by_layout(self, text: str) -> dict[str, Any] | None:
+        layout = text.translate(_DIGITS)
+        try:
+            spans = self._layouts[layout]
+        except KeyError:
+            spans = self._spans(text)
+            if len(self._layouts) >= MAX_LAYOUTS:
+                self._layouts.clear()
+            self._layouts[layout] = spans
+        if spans is None:
+            return None
+        return self._values(
+            [(name if name is not None else text[ks:ke].strip(), text[vs:ve]) for name, ks, ke, vs, ve in spans]
+        )
+
+    def _spans(self, text: str) -> list[tuple[str | None, int, int, int, int]] | None:
+        """Where match's raw (key, value) texts are in `text`, in its order: (group name, or None when the key
+        is read from the text at ks:ke, ks, ke, vs, ve); None when the line does not match."""
+        try:
+            m = self.regex.search(text, timeout=self._limit(text))
+            if m is None:
+                return None
+            spans: list[tuple[str | None, int, int, int, int]] = [
+                (k, -1, -1, *m.span(k)) for k, v in m.groupdict().items() if v is not None and k not in ("key", "value")
+            ]
+            if m.groupdict().get("key") is not None and m.groupdict().get("value") is not None:
+                spans.append((None, *m.span("key"), *m.span("value")))
+            if self.pairs is not None:
+                for pm in self.pairs.finditer(text, timeout=self._limit(text)):
+                    spans.append((None, *pm.span("key"), *pm.span("value")))
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
+                f"{REGEX_TIMEOUT_S}s on one line (catastrophic backtracking?); fix its regex"
+            ) from None
+        return spans
+
+    def _values(self, raw: list[tuple[str, str]]) -> dict[str, Any]:
+        """The canonical values of a match's (key or group, printed value) texts."""
         values: dict[str, Any] = {}
         for key, text_value in raw:
             spec = self.fields.get(key)
@@ -566,6 +625,8 @@ class PatternSet:
     reported: dict[str | None, Convention] = field(default_factory=dict)
     # per detect regex, literals of which one must occur in a line it hits (None: no prefilter)
     detect_literals: list[tuple[str, ...] | None] | None = None
+    # detect_hits by the text's layout (digits masked), when the detect regexes treat every digit alike
+    _hits: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -575,7 +636,24 @@ class PatternSet:
                 return spec, values
         return None
 
-    def detect_hits(self, text: str) -> bool:
+    def detect_hits(self, text: str, layout: str | None = None) -> bool:
+        """Whether a detect regex hits `text` (whose digits-masked `layout` the caller may pass)."""
+        if not self._detect_by_layout:
+            return self._detect_hits(text)
+        if layout is None:  # texts that differ digit for digit are hit alike (see LineSpec.match)
+            layout = text.translate(_DIGITS)
+        hit = self._hits.get(layout)
+        if hit is None:
+            if len(self._hits) >= MAX_LAYOUTS:
+                self._hits.clear()
+            hit = self._hits[layout] = self._detect_hits(text)
+        return hit
+
+    @cached_property
+    def _detect_by_layout(self) -> bool:
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect)
+
+    def _detect_hits(self, text: str) -> bool:
         lits = self.detect_literals or [None] * len(self.detect)
         for rx, need in zip(self.detect, lits, strict=False):
             if need is not None and not any(lit in text for lit in need):
@@ -947,6 +1025,32 @@ class Detection:
     confidence: float  # share of all detect hits that went to the winner
 
 
+_DETECT_INDEX: dict[tuple, tuple[list[tuple[str, list[str]]], Any, list[str]]] = {}
+
+
+def _detect_index(families: dict[str, PatternSet]) -> tuple[list[tuple[str, list[str]]], Any, list[str]]:
+    """(literal, the sets whose detect literals include it), one search for any of them, and the sets with a
+    detect regex that has no literal (tried on every text); cached per set of sets."""
+    key = tuple((name, id(ps)) for name, ps in sorted(families.items()))
+    if key not in _DETECT_INDEX:
+        by_needle: dict[str, list[str]] = {}
+        always: list[str] = []
+        for name, ps in sorted(families.items()):
+            lits = ps.detect_literals or [None] * len(ps.detect)
+            if any(need is None for need in lits):
+                always.append(name)
+                continue
+            for need in lits:
+                for lit in need or ():
+                    if name not in by_needle.setdefault(lit, []):
+                        by_needle[lit].append(name)
+        longest = sorted(by_needle, key=len, reverse=True)
+        rx = regex.compile("|".join(map(regex.escape, longest))) if longest else None
+        _DETECT_INDEX.clear()
+        _DETECT_INDEX[key] = (list(by_needle.items()), rx, always)
+    return _DETECT_INDEX[key]
+
+
 def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
     """Score each set by how many of `texts` its detect regexes hit; the best wins. A fallback set
     (the generic reading) wins only when no family set scores at all."""
@@ -954,13 +1058,22 @@ def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | Non
     fallbacks = {name: ps for name, ps in sets.items() if ps.role == "fallback"}
     scores = {name: 0 for name in families}
     spare = {name: 0 for name in fallbacks}
+    needles, any_needle, always = _detect_index(families)
+    scored = False
     for text in texts:
-        for name, ps in families.items():
-            if ps.detect_hits(text):
+        layout = text.translate(_DIGITS)
+        # only the sets one of whose detect literals the text holds can hit it (detect_hits checks them too)
+        candidates = always
+        if any_needle is not None and any_needle.search(text) is not None:
+            candidates = always + list({name: None for lit, names in needles if lit in text for name in names})
+        for name in candidates:
+            if families[name].detect_hits(text, layout):
                 scores[name] += 1
-        for name, ps in fallbacks.items():
-            if ps.detect_hits(text):
-                spare[name] += 1
+                scored = True
+        if not scored:  # a fallback's score counts only while no family has scored (see below)
+            for name, ps in fallbacks.items():
+                if ps.detect_hits(text, layout):
+                    spare[name] += 1
     ranked = sorted(families, key=lambda n: (scores[n], families[n].priority), reverse=True)
     if not ranked or scores[ranked[0]] == 0:
         best = sorted(fallbacks, key=lambda n: (spare[n], fallbacks[n].priority), reverse=True)

@@ -15,7 +15,7 @@ import regex
 
 from . import keymap as keymap_mod
 from .errors import LogparseError
-from .patterns import MAPPED, PROBLEMS, shipped_dir
+from .patterns import MAPPED, PROBLEMS, shipped_dir, to_timestamp
 from .reader import ReadStats, read_records
 from .schema import SCOPED_COLUMNS
 
@@ -35,8 +35,16 @@ _UNIT = regex.compile(r"^(ms|us|µs|secs?|s|mins?|m|h|%|[KMGTkmgt]i?[Bb])(?![A-Z
 # a rate unit after a value, which names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`): the value's key
 _RATIO = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
-    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?)(?![\w/])"
+    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch))(?![\w/])"
 )
+# a timestamp at the start of a line (the generic set's: Python logging, MM/DD/YYYY, ISO with an offset), which
+# `patterns new` makes the line's clock
+TS_RX = (
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+)
+_TS_START = regex.compile(rf"^\[?({TS_RX})")
 # counter words, most telling first
 COUNTER_WORDS = ("step", "iter", "iteration", "it", "global_step", "steps", "iters", "update", "batch")
 NUMBER_RX = r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?i:nan|[-+]?inf)"
@@ -320,9 +328,16 @@ def _line_spec(sh: Shape, km: keymap_mod.KeyMap) -> tuple[str, list[Field], list
     fields: list[Field] = []
     groups: list[str | None] = []
     used: set[str] = set()
+    stamp = _stamp_numbers(sh)
+    if stamp:
+        fields.append(Field("timestamp", "timestamp", type="timestamp"))
+        used.add("timestamp")
     for i, texts in enumerate(sh.values):
         label, unit = sh.label(i), sh.unit(i)
         f: Field | None = None
+        if i < stamp:
+            groups.append(None)  # part of the timestamp
+            continue
         if i == sh.counter:
             f = Field("step", "step", type="int")
         elif sh.counter is not None and i == sh.counter + 1 and sh.literals[i].strip() == "/":
@@ -350,6 +365,12 @@ def _line_spec(sh: Shape, km: keymap_mod.KeyMap) -> tuple[str, list[Field], list
             groups.append(None)
     parts = [r"^\s*"]
     for i, lit in enumerate(sh.literals):
+        if 0 < i < stamp or (i == 0 and stamp):
+            if i == 0:  # the timestamp's numbers and the text between them: one group
+                parts.append(_literal_rx(lit.strip()) + f"(?P<timestamp>{TS_RX})")
+            continue
+        if i == stamp and stamp:
+            lit = lit[_stamp_tail(sh) :]  # the end of the timestamp (an offset, fractional seconds) is in it
         text = lit.lstrip() if i == 0 else lit
         text = text.rstrip() if i == len(sh.literals) - 1 else text
         parts.append(_literal_rx(text))
@@ -359,6 +380,22 @@ def _line_spec(sh: Shape, km: keymap_mod.KeyMap) -> tuple[str, list[Field], list
             parts.append(f"(?P<{g}>{INT_RX if counter else NUMBER_RX})" if g else f"(?:{NUMBER_RX})")
     parts.append(r"\s*$")
     return "".join(parts), fields, groups
+
+
+def _stamp_numbers(sh: Shape) -> int:
+    """How many of the shape's first numbers a timestamp at the start of its lines holds (0: none)."""
+    m = _TS_START.match(sh.example)
+    if m is None or sh.literals[0].strip() not in ("", "["):
+        return 0
+    return sum(1 for _, end in number_spans(sh.example) if end <= m.end(1))
+
+
+def _stamp_tail(sh: Shape) -> int:
+    """How much of the literal after the timestamp's last number still belongs to it (`+08:00` after seconds)."""
+    m = _TS_START.match(sh.example)
+    assert m is not None
+    last_end = [end for _, end in number_spans(sh.example) if end <= m.end(1)][-1]
+    return m.end(1) - last_end
 
 
 def _literal_rx(text: str) -> str:
@@ -412,7 +449,7 @@ def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, li
     taken: set[str] = set()
     for sh in steps[:6]:
         rx, fields, groups = _line_spec(sh, km)
-        named = [f.column for f in fields if f.column not in ("step", "progress_total")]
+        named = [f.column for f in fields if f.column not in ("step", "progress_total", "timestamp")]
         main = next((c for c in named if not c.startswith("x_")), named[0] if named else "values")
         lname = _ident(f"step_{main}")
         while lname in taken:
@@ -435,6 +472,9 @@ def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, li
         for line_no, text in sh.examples[:2]:
             literals, numbers = split(text)
             expect = {}
+            stamp = _TS_START.match(text) if groups and groups[0] is None and fields[0].column == "timestamp" else None
+            if stamp is not None:
+                expect["timestamp"] = to_timestamp(stamp.group(1))
             for f, g in ((f, g) for g in groups if g for f in fields if f.group == g):
                 idx = groups.index(g)
                 if _finite(numbers[idx]) or f.type == "int":
@@ -447,7 +487,7 @@ def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, li
                 f'pattern = "{lname}"\nexpect = {{ {exp} }}'
             )
         mapped = [
-            f"{sh.label(groups.index(f.group)) or f.group} -> {f.column}"
+            f"{(sh.label(groups.index(f.group)) if f.group in groups else '') or f.group} -> {f.column}"
             for f in fields
             if f.column != "step"
         ]
@@ -471,6 +511,14 @@ def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, li
     return text, notes
 
 
+def _shown(key: str, value: Any) -> str:
+    if key == "timestamp" and isinstance(value, float):
+        from datetime import datetime, timezone
+
+        return datetime.fromtimestamp(value, timezone.utc).isoformat(timespec="milliseconds")
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
     """What the written set reads from the first lines of its main shape, for the user to check by eye, and any
     sample whose values the set does not read from whole printed numbers (the tokenizer's reading)."""
@@ -486,7 +534,7 @@ def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
     for line_no, example in sh.examples[:3]:
         hit = ps.match(example)
         values = {} if hit is None else {k: v for k, v in hit[1].items() if not k.startswith("__")}
-        shown = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
+        shown = ", ".join(f"{k}={_shown(k, v)}" for k, v in values.items())
         out.append(f"  line {line_no}: {shown or 'nothing'}")
     out += [f"warning: {p}" for p in sample_failures(ps, whole_numbers=True)]
     return out

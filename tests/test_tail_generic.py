@@ -145,7 +145,8 @@ def test_an_unknown_numeric_key_is_always_kept_and_listed(write_log):
     assert list(a.steps["step"]) == [1, 2, 3, 4, 5]
     assert list(a.steps["x_ppl"]) == [1.5, 2.5, 3.5, 4.5, 5.5]
     assert list(a.steps["x_z_score"]) == [0.1, 0.2, 0.3, 0.4, 0.5]
-    assert a.summary["generic"]["kept"] == {"ppl": "x_ppl", "z-score": "x_z_score"}
+    assert list(a.steps["x_widgets_s"]) == [1234.0] * 5  # a value with a unit no synonym knows: the unit is its key
+    assert a.summary["generic"]["kept"] == {"ppl": "x_ppl", "widgets/s": "x_widgets_s", "z-score": "x_z_score"}
 
 
 def test_scaled_key():
@@ -177,6 +178,20 @@ def test_patterns_new_keeps_thousands_separators_and_units_whole(tmp_path):
     for r in truth("pipe"):
         assert steps.loc[r["step"], "tokens_per_s"] == float(f"{r['tokens_per_s']:.0f}")
         assert steps.loc[r["step"], "step_time_s"] == pytest.approx(float(f"{r['step_time_s'] * 1000:.1f}") / 1000)
+
+
+def test_patterns_new_makes_a_leading_timestamp_the_clock(tmp_path):
+    """On the real logging.log (asctime to the millisecond, no timing printed), the written set reads the
+    timestamp, so its step times come from the clock as the generic reading's do."""
+    out = tmp_path / "lg.toml"
+    res = run("patterns", "new", str(CAPTURES / "logging.log"), "-o", str(out))
+    assert res.exit_code == 0, res.output
+    # line 2 of logging.log: "2026-12-01 19:46:46,524 - INFO - __main__ - global_step=2 loss=5.5330 lr=2.00e-04"
+    assert "line 2: timestamp=2026-12-01T19:46:46.524+00:00, step=2, loss=5.533, lr=0.0002" in res.output
+    assert run("patterns", "test", str(tmp_path)).exit_code == 0
+    a = api.analyze(CAPTURES / "logging.log", patterns=(str(tmp_path),), format="lg")
+    assert a.summary["steps"]["step_time_source"] == "timestamps of consecutive step lines"
+    assert list(a.steps["step"]) == list(range(2, 41, 2))
 
 
 BROKEN = r"""
@@ -253,3 +268,54 @@ def test_a_log_that_crashed_after_its_first_step_still_reads(write_log, sample):
     lines = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[:55]
     a = api.analyze(write_log("\n".join(lines) + "\n"))
     assert list(a.steps["step"]) == [1]
+
+
+# ------------------------------------------------------------------------------------------------
+# speed without a different reading: key map lines read by layout, detection behind one literal search
+
+
+def _same_values(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.keys() != b.keys():
+        return False
+    return all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in
+               ((a[k], b[k]) for k in a))
+
+
+def test_reading_by_layout_gives_what_the_regexes_give():
+    """Every record of the custom-loop captures and of the generic sample logs, through every generic line:
+    the values read from a remembered layout equal those of the regex search and findall."""
+    from dataclasses import replace
+
+    from logparse.reader import read_records
+    from tests.conftest import SAMPLES
+
+    generic = patterns.load_sets()["generic"]
+    logs = sorted(CAPTURES.glob("*.log")) + sorted(SAMPLES.glob("generic_*.log"))
+    for spec in generic.lines:
+        assert spec._by_layout
+        by_layout, plain = replace(spec, _layouts={}), replace(spec, _layouts={})
+        plain.__dict__["_by_layout"] = False
+        for log in logs:
+            for rec in read_records(str(log)):
+                assert _same_values(by_layout.match(rec.text), plain.match(rec.text)), (spec.name, rec.text)
+
+
+def test_detection_scores_are_those_of_every_detect_regex():
+    """patterns.detect (one literal search, then only the sets whose literals a line holds) scores each set
+    as trying every set's detect regexes on every line does."""
+    from logparse.reader import read_records
+    from tests.conftest import SAMPLES
+
+    sets = patterns.load_sets()
+    families = {n: ps for n, ps in sets.items() if ps.role == "family"}
+    logs = sorted(SAMPLES.glob("*.log"))[:12] + sorted(CAPTURES.glob("*.log")) + [ROOT / "README.md"]
+    for log in logs:
+        texts = [r.text for r in read_records(str(log))][:5000]
+        want = {n: sum(ps._detect_hits(t) for t in texts) for n, ps in families.items()}
+        found = patterns.detect(texts, sets)
+        if any(want.values()):
+            assert found.scores == want, log.name
+        else:
+            assert found is None or found.name not in families, log.name
