@@ -128,10 +128,10 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
         assert rows.at[r["step"], "loss"] == pytest.approx(printed(r["loss"]), abs=1e-12)
         assert rows.at[r["step"], "lr"] == pytest.approx(float(f"{r['lr']:.3e}"), abs=1e-15)
         assert rows.at[r["step"], "step_time_s"] == pytest.approx(float(f"{r['step_time']:.3f}"), abs=1e-12)
-    # the logging timestamps are the clock, read off the lines: 12/01/2026 20:14:35 at steps 5-20, :36 at 25-30
-    stamps = {5: 35, 10: 35, 15: 35, 20: 35, 25: 36, 30: 36}
+    # the logging timestamps are the clock, read off the lines: 12/01/2026 20:20:56 at steps 5-15, :57 at 20-30
+    stamps = {5: 56, 10: 56, 15: 56, 20: 57, 25: 57, 30: 57}
     for step, second in stamps.items():
-        assert rows.at[step, "timestamp"] - rows.at[5, "timestamp"] == second - 35, step
+        assert rows.at[step, "timestamp"] - rows.at[5, "timestamp"] == second - 56, step
     assert run.parsed.format == "accelerate"
     # the header the no_trainer examples log (lines 10-15) and the accelerator state (line 2: "Num processes: 1")
     facts = {name: fact.value for name, fact in run.facts.items()}
@@ -147,13 +147,29 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
     assert (run.all_steps["rank"] == 0).all() and "x_rank" not in run.all_steps
 
 
+def test_accelerate_two_processes_logging_on_every_rank_keep_rank1_apart():
+    # torchrun --nproc_per_node 2, logger.info(..., main_process_only=False): "[RANK 0] ..." and "[RANK 1] ..."
+    run = api.resolve(ACCEL / "accel_2proc.log")
+    rows = run.all_steps.set_index("step")
+    mine = {r["step"]: r for r in truth(ACCEL / "accel_2proc.jsonl") if r["logged"]}
+    other = {r["step"]: r for r in truth(ACCEL / "accel_2proc.rank1.jsonl") if r["logged"]}
+    assert list(rows.index) == sorted(mine) == sorted(other) == [5, 10, 15]
+    for step in mine:
+        assert rows.at[step, "loss"] == pytest.approx(printed(mine[step]["loss"]), abs=1e-12)
+        assert rows.at[step, "loss_rank1"] == pytest.approx(printed(other[step]["loss"]), abs=1e-12)
+        assert rows.at[step, "step_time_s_rank1"] == pytest.approx(float(f"{other[step]['step_time']:.3f}"), abs=1e-12)
+    # "Num processes: 2" (the accelerator state each process logs) and the header's global batch 4 x 2 x 2
+    assert run.facts["world_size"].value == 2 and run.facts["global_batch_size"].value == 16
+    assert "loss_rank1" in composed_note(run)
+
+
 # ------------------------------------------------------------------------------------------------
 # the parallel reader (byte ranges, rows in bulk) makes the same frame of these logs as one pass
 
 
 @pytest.mark.parametrize(
     "path",
-    [DS / "ds_1proc.log", DS / "ds_2proc.log", DS / "ds_2proc_tee.log", ACCEL / "accel_tqdm.log"],
+    [DS / "ds_1proc.log", DS / "ds_2proc.log", DS / "ds_2proc_tee.log", ACCEL / "accel_tqdm.log", ACCEL / "accel_2proc.log"],
     ids=lambda p: p.stem,
 )
 def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):

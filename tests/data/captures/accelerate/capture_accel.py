@@ -8,13 +8,16 @@ optimizer step): the bar and the log records both go to stderr, so each `logger.
 after an unfinished bar redraw, on the same physical line.
 
 Run (see README.md): python capture_accel.py OUT_PREFIX > OUT_PREFIX.log 2>&1
-Every optimizer step appends {"epoch", "step", "loss", "lr", "step_time", "logged"} to OUT_PREFIX.jsonl (the
-script's own record, the truth); every LOG_EVERY steps it logs
+(or `accelerate launch --cpu --num_processes 2 capture_accel.py OUT_PREFIX --all-ranks`: every process logs its
+steps, `main_process_only=False`). Every optimizer step appends {"epoch", "step", "loss", "lr", "step_time",
+"logged"} to OUT_PREFIX.jsonl (OUT_PREFIX.rank<r>.jsonl for process r > 0; the script's own record, the truth);
+every LOG_EVERY steps it logs
 `epoch {e} step {n}: loss {loss:.4f} lr {lr:.3e} step_time {dt:.3f}s`.
 """
 
 import json
 import logging
+import math
 import sys
 import time
 
@@ -46,10 +49,14 @@ def main():
     )
     data = torch.randint(0, VOCAB, (STEPS_PER_EPOCH * GA * MBS, SEQ + 1), generator=torch.Generator().manual_seed(1))
     loader = torch.utils.data.DataLoader(data, batch_size=MBS)
-    max_train_steps = EPOCHS * STEPS_PER_EPOCH
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 1.0 - s / max_train_steps)
-    model, optimizer, loader, scheduler = accelerator.prepare(model, optimizer, loader, scheduler)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    # as the examples do: the steps from the prepared (per-process) loader
+    max_train_steps = EPOCHS * math.ceil(len(loader) / GA)
+    # the prepared scheduler steps once per process at each optimizer step (accelerate's AcceleratedScheduler), so
+    # its length is max_train_steps * num_processes, as the examples set num_training_steps
+    total = max_train_steps * accelerator.num_processes
+    scheduler = accelerator.prepare(torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 1.0 - s / total))
     total_batch_size = MBS * accelerator.num_processes * GA
     # the header of run_clm_no_trainer.py, line for line
     logger.info("***** Running training *****")
@@ -61,7 +68,9 @@ def main():
     logger.info(f"  Total optimization steps = {max_train_steps}")
     progress_bar = tqdm(range(max_train_steps), disable=not accelerator.is_local_main_process)
     completed_steps = 0
-    with open(f"{out}.jsonl", "w") as truth:
+    all_ranks = "--all-ranks" in sys.argv
+    rank = accelerator.process_index
+    with open(f"{out}.jsonl" if rank == 0 else f"{out}.rank{rank}.jsonl", "w") as truth:
         for epoch in range(EPOCHS):
             model.train()
             t0 = time.time()
@@ -82,7 +91,8 @@ def main():
                     logged = completed_steps % LOG_EVERY == 0
                     if logged:
                         logger.info(
-                            f"epoch {epoch} step {completed_steps}: loss {loss.item():.4f} lr {lr:.3e} step_time {dt:.3f}s"
+                            f"epoch {epoch} step {completed_steps}: loss {loss.item():.4f} lr {lr:.3e} step_time {dt:.3f}s",
+                            main_process_only=not all_ranks,
                         )
                     truth.write(json.dumps({"epoch": epoch, "step": completed_steps, "loss": loss.item(), "lr": lr,
                                             "step_time": dt, "logged": logged, "time": time.time()}) + "\n")
