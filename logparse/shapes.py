@@ -516,7 +516,7 @@ def _shown(key: str, value: Any) -> str:
         from datetime import datetime, timezone
 
         return datetime.fromtimestamp(value, timezone.utc).isoformat(timespec="milliseconds")
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return f"{value:.12g}" if isinstance(value, float) else str(value)  # the printed digits, not float noise
 
 
 def _first_reads(text: str, path: str, sh: Shape) -> list[str]:

@@ -238,14 +238,18 @@ def test_a_readme_is_not_a_training_log():
     assert "Traceback" not in res.stderr
 
 
-def test_a_guide_quoting_a_run_of_steps_is_refused_but_format_reads_it():
-    """docs/writing-a-pattern-set.md quotes five fairseq-shaped lines in a code fence: a markdown document,
-    refused without --format; with --format the user gets the reading they asked for."""
-    guide = ROOT / "docs" / "writing-a-pattern-set.md"
-    res = CliRunner().invoke(cli, ["parse", str(guide), "-o", "-"])
-    assert res.exit_code == 1 and "not a training log" in res.stderr
-    res = CliRunner().invoke(cli, ["parse", str(guide), "--format", "megatron", "-o", "-"])
-    assert "not a training log" not in res.stderr
+def test_a_guide_quoting_a_run_of_steps_is_refused(tmp_path):
+    """docs/writing-a-pattern-set.md quotes five fairseq-shaped lines in a code fence: a markdown document."""
+    res = CliRunner().invoke(cli, ["parse", str(ROOT / "docs" / "writing-a-pattern-set.md"), "-o", str(tmp_path / "x.csv")])
+    assert res.exit_code == 1 and "not a training log" in res.stderr and "markdown" in res.stderr
+
+
+def test_format_reads_a_refused_file_anyway(tmp_path):
+    """With --format the user gets the reading they asked for: the README's NeMo list line, 3 steps."""
+    out = tmp_path / "x.csv"
+    res = CliRunner().invoke(cli, ["parse", str(ROOT / "README.md"), "--format", "nemo", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_text().count("\n") == 1 + 3
 
 
 PROSE = (
