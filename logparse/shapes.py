@@ -522,9 +522,8 @@ def _shown(key: str, value: Any) -> str:
 def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
     """What the written set reads from the first lines of its main shape, for the user to check by eye, and any
     sample whose values the set does not read from whole printed numbers (the tokenizer's reading)."""
-    import tomllib
-
     from .patterns import parse_pattern_set, sample_failures
+    from .tomlfile import tomllib  # tomli before Python 3.11
 
     try:
         ps = parse_pattern_set(tomllib.loads(text), path)
