@@ -29,6 +29,7 @@ NO_BAR = {
     "hf_notqdm_first3_ga2_info_tokens": "the header's steps per epoch",
     "hf_notqdm_first3_ga2_info": "the header's steps per epoch",
     "hf_notqdm_first2_ga4_info": "the header's steps per epoch",
+    "hf_notqdm_ddp2_first3_info_tokens": "the header's steps per epoch",  # 2 processes (torchrun, gloo)
     # the default log level prints no header: the final dict's runtime x steps/s = max_steps, over its epochs
     "hf_notqdm_first3_ga2_tokens": "the final dict",
     "hf_notqdm_first3_ga2": "the final dict",

@@ -91,6 +91,7 @@ def main() -> None:
         use_cpu=True,
         seed=SEED,
         dataloader_num_workers=0,
+        ddp_backend="gloo" if int(os.environ.get("WORLD_SIZE", "1")) > 1 else None,  # torchrun on CPU
     )
     train_dataset = ByteTextDataset(args.n_samples, args.seq_len)
     trainer = Trainer(model=model, args=training_args, train_dataset=train_dataset)
