@@ -130,31 +130,34 @@ def _a_sequence(prints: pd.DataFrame) -> bool:
 def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outcome]:
     ranks = sorted({r for r in map(_rank_key, prints["rank"]) if r is not None})
     main = 0 if 0 in ranks or not ranks else ranks[0]
+    # the columns the prints fill (rows.frame() gave every row every column), and the bookkeeping
+    prints = prints.loc[:, (prints.notna().any() | prints.columns.isin(BOOKKEEPING)).to_numpy()]
     values = [c for c in prints.columns if c not in BOOKKEEPING]
     # the step rows of the framework, by step number: where a print of that step joins
-    own = rows.index[(rows["kind"] == "step") & rows["step"].notna()] if "step" in rows else []
+    own = rows.index[(rows["kind"] == "step") & rows["step"].notna()] if "step" in rows else rows.index[:0]
+    own_line = dict(zip(own, rows.loc[own, "line"].astype(int)))
     by_step: dict[int, list[int]] = {}
-    for i in own:
-        by_step.setdefault(int(rows.at[i, "step"]), []).append(i)
+    for i, step in zip(own, rows.loc[own, "step"].astype(int)):
+        by_step.setdefault(step, []).append(i)
     new_rows: list[dict[str, Any]] = []
     target: dict[tuple[int, int], tuple[str, int]] = {}  # (run, step) -> ("own" | "new", index)
     copies: dict[tuple[int, int, Any], list[dict[str, Any]]] = {}  # (run, step, rank) -> its copies' values
-    extra: dict[tuple[str, int], dict[str, Any]] = {}  # where -> columns to fill
+    fills: dict[str, dict[int, Any]] = {}  # column -> framework row -> the print's value
     apart: set[str] = set()
+    taken: set[int] = set()  # framework rows a print already joined
     doubled = 0
-    for (run, rank), rec in _runs(prints):
-        step = int(rec["step"])
+    for (run, rank), rec in _runs(prints.to_dict("records")):
+        step, line = int(rec["step"]), int(rec["line"])
         key = (run, step)
         if key not in target:
-            candidates = by_step.get(step, [])
-            taken = {v[1] for v in target.values() if v[0] == "own"}
-            free = [i for i in candidates if i not in taken]
+            free = [i for i in by_step.get(step, ()) if i not in taken]
             if free:
-                at = min(free, key=lambda i: abs(int(rows.at[i, "line"]) - int(rec["line"])))
+                at = min(free, key=lambda i: abs(own_line[i] - line))
                 target[key] = ("own", at)
+                taken.add(at)
             else:
-                row = {"kind": "step", "pattern": rec["pattern"], "line": int(rec["line"]), "step": step}
-                row["rank"] = rec["rank"] if rank is not None else None
+                row = {"kind": "step", "pattern": rec["pattern"], "line": line, "step": step}
+                row["rank"] = rec.get("rank") if rank is not None else None
                 row["host"] = rec.get("host")
                 new_rows.append(row)
                 target[key] = ("new", len(new_rows) - 1)
@@ -167,25 +170,25 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         mine[k].update(got)
         suffix = ("" if rank is None or rank == main else f"_rank{rank}") + (f"_print{k + 1}" if k else "")
         doubled += bool(k)
-        fill = extra.setdefault(target[key], {})
-        for name, value in got.items():
-            fill.setdefault(name + suffix, value)
-            if suffix:
-                apart.add(name + suffix)
         if not suffix:
-            for flag in ("malformed", "nonfinite"):
-                if flag in rec and _known(rec[flag]):
-                    fill.setdefault(flag, rec[flag])
-    for (where, index), fill in extra.items():
-        if where == "new":
-            for name, value in fill.items():
+            got.update({f: rec[f] for f in ("malformed", "nonfinite") if f in rec and _known(rec[f])})
+        where, index = target[key]
+        for name, value in got.items():
+            name += suffix
+            if suffix:
+                apart.add(name)
+            if where == "new":
                 new_rows[index].setdefault(name, value)
-        else:
-            for name, value in fill.items():
-                if name not in rows:
-                    rows[name] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
-                if not _known(rows.at[index, name]):
-                    rows.at[index, name] = value  # the framework's own value wins
+            else:
+                fills.setdefault(name, {}).setdefault(index, value)
+    for name, by_row in fills.items():  # into the framework's rows, where they have no value of their own
+        if name not in rows:
+            rows[name] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
+        at = pd.Index(list(by_row))
+        empty = rows.loc[at, name].isna().to_numpy()
+        if not pd.api.types.is_object_dtype(rows[name]):
+            rows[name] = rows[name].astype(object)
+        rows.loc[at[empty], name] = pd.Series(list(by_row.values()), index=at)[empty].to_numpy()
     if new_rows:
         rows = pd.concat([rows, pd.DataFrame(new_rows)], ignore_index=True)
         rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
@@ -194,7 +197,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     return rows, _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
 
 
-def _runs(prints: pd.DataFrame) -> Iterable[tuple[tuple[int, Any], pd.Series]]:
+def _runs(prints: list[dict[str, Any]]) -> Iterable[tuple[tuple[int, Any], dict[str, Any]]]:
     """Each print with its run of prints (a counter going back in one rank's lines starts the next run) and its
     rank. Unprefixed lines may come from several processes that lag one another: there, only a fall of more
     than two rounds of prints (the most prints one step had so far) starts a run."""
@@ -202,7 +205,7 @@ def _runs(prints: pd.DataFrame) -> Iterable[tuple[tuple[int, Any], pd.Series]]:
     run: dict[Any, int] = {}
     count: dict[tuple[Any, int, int], int] = {}  # (rank, run, step) -> prints so far
     rounds: dict[tuple[Any, int], int] = {}  # (rank, run) -> the most prints of one step
-    for _, rec in prints.iterrows():
+    for rec in prints:
         rank = _rank_key(rec["rank"])
         step = int(rec["step"])
         r = run.get(rank, 0)
@@ -219,6 +222,8 @@ def _runs(prints: pd.DataFrame) -> Iterable[tuple[tuple[int, Any], pd.Series]]:
 def _known(value: Any) -> bool:
     if value is None:
         return False
+    if isinstance(value, float):
+        return not math.isnan(value)
     try:
         return not pd.isna(value)
     except (TypeError, ValueError):
