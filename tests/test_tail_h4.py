@@ -60,8 +60,11 @@ def read_verl(line: str) -> dict[str, float]:
     """verl/utils/logger/aggregate_logger.py: "step:N" then "key:value" joined by " - "."""
     if " - " not in line or "step:" not in line.split(" - ")[0]:
         return {}
+    parts = line.split(" - ")[1:]
+    if all(p.startswith(("val-core/", "val-aux/", "val/test_score/")) for p in parts):
+        return {}  # the validation before training (ray_trainer.py): an eval event, not a step
     out: dict[str, float] = {"step": float(line.split(" - ")[0].rsplit("step:", 1)[1])}
-    for part in line.split(" - ")[1:]:
+    for part in parts:
         key, _, value = part.strip().rpartition(":")
         value = re.sub(r"^np\.\w+\((.*)\)$", r"\1", value)
         column, factor = VERL.get(key, (x_column(key), 1.0))
@@ -167,7 +170,7 @@ def test_every_printed_number_is_read(name: str) -> None:
     reader = READERS[fmt]
     parsed = parse_log(str(PUBLIC / f"{name}.log"), load_sets())
     assert parsed.format == fmt
-    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    rows = parsed.rows[parsed.rows["kind"] == "step"] if "kind" in parsed.rows else parsed.rows
     checked = 0
     for n, line in enumerate((PUBLIC / f"{name}.log").read_text().splitlines(), 1):
         if fmt == "verl" and "step:" in line:
@@ -185,7 +188,7 @@ def test_every_printed_number_is_read(name: str) -> None:
             assert column in row.index, f"line {n}: no column {column}"
             assert _close(row[column], value), f"line {n}: {column} is {row[column]!r}, printed {value!r}"
             checked += 1
-    assert checked > 0
+    assert checked > 0 or H4[name].get("expect", {}).get("no_rows")
 
 
 def test_scaled_lr_of_verl_2024() -> None:
