@@ -40,6 +40,22 @@ _PER_UNIT = regex.compile(r"^(?P<unit>µs|us|ms|s|sec|secs|min)(?:/(?P<per>step|
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
+# a number: not glued to a word before it (fp16, v2), a sign only after a separator, units may follow; thousands
+# separators are part of it (22,892 is one number). This tokenizer is also the reading that `patterns new`'s (shapes.py)
+# sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
+# regex it writes.
+NUMBER_TOKEN = regex.compile(
+    r"(?<![\w.])(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d*)?|\.\d+)"
+    r"(?:[eE][-+]?\d+)?(?!\d)"
+)
+
+def number_spans(text: str) -> list[tuple[int, int]]:
+    """Where the numbers of a line are, each whole (`22,892`, `1.5e-04`, `-3`), found by the tokenizer alone;
+    a trailing dot ends a sentence or a dotted leader (`1000.`, `44......`), not the number."""
+    return [(m.start(), m.end() - m.group().endswith(".")) for m in NUMBER_TOKEN.finditer(text)]
+
+
+
 TIME = {
     "µs": 1e-6,
     "us": 1e-6,

@@ -843,7 +843,7 @@ def sample_failures(ps: PatternSet, whole_numbers: bool = False) -> list[str]:
     """Check every sample of a set; return one sentence per failing sample (empty when all pass).
 
     With `whole_numbers` (`logparse patterns test`), a numeric value must also be read from a whole number
-    as a plain tokenizer of the line finds it (shapes.number_spans: `22,892` is one number), a check that
+    as a plain tokenizer of the line finds it (keymap.number_spans: `22,892` is one number), a check that
     does not depend on the set's regex: a set that reads 22 of `22,892 tok/s` fails even when its sample
     expects 22."""
     from .reader import clean_text
@@ -878,9 +878,8 @@ def sample_failures(ps: PatternSet, whole_numbers: bool = False) -> list[str]:
 
 def _cut_number(spec: LineSpec, text: str) -> str | None:
     """The first numeric value `spec` reads from part of a printed number (None when every one is whole)."""
-    from .shapes import number_spans
 
-    spans = number_spans(text)
+    spans = keymap_mod.number_spans(text)
     m = spec.regex.search(text)
     if m is None:
         return None

@@ -14,6 +14,8 @@ from typing import Any
 import regex
 
 from . import keymap as keymap_mod
+from .keymap import NUMBER_TOKEN as _NUM
+from .keymap import number_spans
 from .errors import LogparseError
 from .patterns import MAPPED, PROBLEMS, shipped_dir, to_timestamp
 from .reader import ReadStats, read_records
@@ -21,14 +23,6 @@ from .schema import SCOPED_COLUMNS
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
-# a number: not glued to a word before it (fp16, v2), a sign only after a separator, units may follow; thousands
-# separators are part of it (22,892 is one number). This tokenizer is also the reading that `patterns new`'s
-# sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
-# regex it writes.
-_NUM = regex.compile(
-    r"(?<![\w.])(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d*)?|\.\d+)"
-    r"(?:[eE][-+]?\d+)?(?!\d)"
-)
 _WS = regex.compile(r"\s+")
 _WORD = regex.compile(r"([A-Za-z][\w/.%-]*(?:\s[A-Za-z][\w/%-]*){0,3})\W*$")
 _UNIT = regex.compile(r"^(ms|us|µs|secs?|s|mins?|m|h|%|[KMGTkmgt]i?[Bb])(?![A-Za-z])")
@@ -97,12 +91,6 @@ def split(text: str) -> tuple[list[str], list[str]]:
         at = m.end()
     literals.append(text[at:])
     return literals, numbers
-
-
-def number_spans(text: str) -> list[tuple[int, int]]:
-    """Where the numbers of a line are, each whole (`22,892`, `1.5e-04`, `-3`), found by the tokenizer alone;
-    a trailing dot ends a sentence or a dotted leader (`1000.`, `44......`), not the number."""
-    return [(m.start(), m.end() - m.group().endswith(".")) for m in _NUM.finditer(text)]
 
 
 def shape_key(literals: list[str]) -> str:
