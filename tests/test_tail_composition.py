@@ -68,14 +68,16 @@ def test_deepspeed_two_processes_with_rank_prefixes_keep_rank1_apart():
     assert "loss_rank1" in composed_note(run) and "not averaged" in composed_note(run)
 
 
-def test_deepspeed_two_processes_without_prefixes_keep_both_prints_and_say_the_rank_is_unknown():
-    # plain torchrun: both processes write to one file; which printed a line is unknown. Twice in this capture
-    # the two writes landed on one line ("step 7 loss 4.1624step 7 loss 4.1737"): one value of that step is read.
-    run = api.resolve(DS / "ds_2proc.log")
+@pytest.mark.parametrize("name", ["ds_2proc", "ds_launcher_2proc"])
+def test_deepspeed_two_processes_without_prefixes_keep_both_prints_and_say_the_rank_is_unknown(name):
+    # plain torchrun, or the deepspeed launcher: both processes write to one file; which printed a line is unknown.
+    # Twice in ds_2proc the two writes landed on one line ("step 7 loss 4.1624step 7 loss 4.1737"): one value of
+    # that step is read. (The deepspeed launcher runs the script with python -u: no such line there.)
+    run = api.resolve(DS / f"{name}.log")
     steps = run.all_steps.set_index("step")
-    truth0, truth1 = losses("ds_2proc", 0), losses("ds_2proc", 1)
+    truth0, truth1 = losses(name, 0), losses(name, 1)
     assert list(steps.index) == list(range(1, 31))  # all 30 (DeepSpeed itself prints 6)
-    text = (DS / "ds_2proc.log").read_text()
+    text = (DS / f"{name}.log").read_text()
     for step in range(1, 31):
         both = {truth0[step], truth1[step]}
         got = {steps.at[step, "loss"], steps.at[step, "loss_print2"]} - {None}
@@ -169,7 +171,14 @@ def test_accelerate_two_processes_logging_on_every_rank_keep_rank1_apart():
 
 @pytest.mark.parametrize(
     "path",
-    [DS / "ds_1proc.log", DS / "ds_2proc.log", DS / "ds_2proc_tee.log", ACCEL / "accel_tqdm.log", ACCEL / "accel_2proc.log"],
+    [
+        DS / "ds_1proc.log",
+        DS / "ds_2proc.log",
+        DS / "ds_2proc_tee.log",
+        DS / "ds_launcher_2proc.log",
+        ACCEL / "accel_tqdm.log",
+        ACCEL / "accel_2proc.log",
+    ],
     ids=lambda p: p.stem,
 )
 def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):

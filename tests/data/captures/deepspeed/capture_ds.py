@@ -1,6 +1,7 @@
 """A tiny DeepSpeed training loop on CPU, printing its own loss every step beside DeepSpeed's lines.
 
 Run (see README.md): DS_ACCELERATOR=cpu torchrun --nproc_per_node N capture_ds.py OUT_PREFIX [--default-print]
+(or DS_ACCELERATOR=cpu deepspeed --num_gpus N capture_ds.py OUT_PREFIX)
 Each rank prints `step {n} loss {loss:.4f}` after engine.step() (n = engine.global_steps, 1-based) and
 appends {"rank", "step", "loss"} to OUT_PREFIX.rank<r>.jsonl: the script's own record, the truth.
 DeepSpeed prints its `step=N, skipped=...` and throughput-timer lines every steps_per_print = 5 steps; with
@@ -31,7 +32,7 @@ class TinyLM(torch.nn.Module):
 
 
 def main():
-    out = sys.argv[1]
+    out = next(a for a in sys.argv[1:] if not a.startswith("--"))  # the deepspeed launcher adds --local_rank=N
     deepspeed.init_distributed(dist_backend="gloo")
     rank = torch.distributed.get_rank()
     torch.manual_seed(0)
