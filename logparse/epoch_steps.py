@@ -87,7 +87,9 @@ def _narrow(
     return (lo, hi) if lo <= hi else per_epoch
 
 
-def _cadence_sequence(cands: list[list[int]], est: np.ndarray) -> tuple[list[int], int, bool] | None:
+def _cadence_sequence(
+    cands: list[list[int]], est: np.ndarray, cadence: int | None = None
+) -> tuple[list[int], int, bool] | None:
     """Steps for dicts printed every L optimizer steps without a gap (step 1 too with logging_first_step):
     the sequences a*L, (a+1)*L, ... (or 1, L, 2L, ...) whose every step is one its dict's epoch allows.
     The nearest to the epoch's estimate when several fit; None when none does (a gap, a restart)."""
@@ -108,6 +110,7 @@ def _cadence_sequence(cands: list[list[int]], est: np.ndarray) -> tuple[list[int
         seq = ([1] if first else []) + [start + cad * i for i in range(len(cands) - int(first))]
         if all(s in ok for s, ok in zip(seq, sets)):
             fits.append((float(np.abs(np.array(seq) - est).sum()), seq, cad, first))
+    fits = [f for f in fits if f[2] == cadence] or fits  # the cadence the log states (or shows), if it fits
     if not fits:
         return None
     _, seq, cad, first = min(fits, key=lambda f: (f[0], f[2]))
@@ -157,37 +160,46 @@ def steps_per_epoch(facts: dict[str, Fact]) -> tuple[int | None, str, tuple[floa
 
 
 def _first_step_cadence(
-    epoch: np.ndarray, h: np.ndarray, tokens: np.ndarray | None
-) -> tuple[int, tuple[float, float]] | None:
-    """(cadence L, range of B/GA, the full steps per epoch) when the first dicts are steps 1, L, 2L, ...
-    (logging_first_step, L >= 2), read off the tokens seen (exact) or the first epoch's values; None when
-    they do not show it, or show it for several cadences."""
+    epoch: np.ndarray, h: np.ndarray, tokens: np.ndarray | None, stated: int | None = None
+) -> tuple[int, tuple[float, float], bool] | None:
+    """(cadence L, range of B/GA, the full steps per epoch; whether step 1 is logged too) when the first dicts
+    are steps 1, L, 2L, ... (logging_first_step, L >= 2) as the tokens seen (exact) or the first epoch's
+    values show, or, with the cadence the log states (logging_steps), L, 2L, ... or 1, L, 2L, ...; None when
+    they do not show it, or show several."""
     n = len(epoch)
     if n < 3:
         return None
-    found: list[tuple[int, list[int]]] = []
-    if tokens is not None and tokens[0] > 0:
+    found: list[tuple[int, list[int], bool]] = []
+    first = [i for i in range(n) if epoch[i] + h[i] < 1]
+    if stated:
+        found = [(stated, first, False)] + ([(stated, first, True)] if stated > 1 else [])
+    elif tokens is not None and tokens[0] > 0:
         ratio = tokens / tokens[0]
-        first = [i for i in range(n) if epoch[i] < 1 - h[i]]
-        if len(first) >= 3 and all(abs(ratio[i] - round(ratio[i])) < 1e-9 for i in first):
-            r = [int(round(ratio[i])) for i in first]
+        within = [i for i in range(n) if epoch[i] < 1 - h[i]]
+        if len(within) >= 3 and all(abs(ratio[i] - round(ratio[i])) < 1e-9 for i in within):
+            r = [int(round(ratio[i])) for i in within]
             if r[1] >= 2 and r == [1] + [r[1] * j for j in range(1, len(r))]:
-                found = [(r[1], first)]
+                found = [(r[1], within, True)]
     if not found:
-        first = [i for i in range(n) if epoch[i] + h[i] < 1]
         if len(first) < 3 or epoch[0] <= h[0]:
             return None
         lo, hi = (epoch[1] - h[1]) / (epoch[0] + h[0]), (epoch[1] + h[1]) / (epoch[0] - h[0])
-        found = [(cad, first) for cad in range(max(2, math.ceil(lo)), math.floor(hi) + 1)]
+        found = [(cad, first, True) for cad in range(max(2, math.ceil(lo)), math.floor(hi) + 1)]
     fits = []
-    for cad, first in found:
+    for cad, rows, logged_first in found:
+        if len(rows) < 2:
+            continue
         # step s_i prints as epoch s_i / (B/GA): each first-epoch dict bounds B/GA
-        s = np.array([1] + [cad * j for j in range(1, len(first))], dtype=float)
-        e, hh = epoch[first], h[first]
+        if logged_first:
+            steps = [1] + [cad * j for j in range(1, len(rows))]
+        else:
+            steps = [cad * (j + 1) for j in range(len(rows))]
+        s = np.array(steps, dtype=float)
+        e, hh = epoch[rows], h[rows]
         lo = float(np.max(s / (e + hh)))
         hi = float(np.min(np.where(e > hh, s / np.maximum(e - hh, 1e-300), np.inf)))
         if lo <= hi:
-            fits.append((cad, (lo, hi)))
+            fits.append((cad, (lo, hi), logged_first))
     return fits[0] if len(fits) == 1 else None
 
 
@@ -211,35 +223,42 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
     if "tokens_seen" in rows and rows["tokens_seen"].notna().all():
         tokens = rows["tokens_seen"].to_numpy(dtype=float)
     spe, source, known = steps_per_epoch(facts)
-    first_step = _first_step_cadence(epoch, h, tokens)
-    cadence = None
+    stated = facts.get("log_interval")
+    every = int(stated.value) if stated is not None and int(stated.value) >= 1 else None
+    first_step = _first_step_cadence(epoch, h, tokens, every)
+    cadence = every
+    said = f" (logging_steps, {stated.detail})" if stated is not None else ""
     if spe is not None:
         per_epoch = known or (spe - 1.0, float(spe))
         if first_step is not None:
-            cadence, (lo, hi) = first_step
+            cadence, (lo, hi), logged_first = first_step
             both = (max(lo, per_epoch[0]), min(hi, per_epoch[1]))
             if both[0] <= both[1]:
                 per_epoch = both
-                source += f"; logging_first_step, a dict every {cadence} steps"
+                also = "logging_first_step, " if logged_first else ""
+                source += f"; {also}a dict every {cadence} steps{said}"
             else:  # the first dicts disagree with the stated steps per epoch: the statement wins
-                cadence = None
+                cadence = every
     elif first_step is not None:
-        cadence, (lo, hi) = first_step
+        cadence, (lo, hi), logged_first = first_step
         # B/GA in [lo, hi]: the steps per epoch is ceil(B/GA); of the counts it may be, the one under which
         # the dicts read as 1, L, 2L, ... (when a later epoch tells them apart)
         options = list(range(max(1, math.ceil(lo - 1e-9)), math.ceil(hi - 1e-9) + 1))
         spe = options[0]
         for n in options:
             allowed = _all_candidates(epoch, h, n, (max(lo, n - 1.0), min(hi, float(n))))
-            seq = _cadence_sequence(allowed, epoch * n)
-            if seq is not None and seq[1:] == (cadence, True):
+            seq = _cadence_sequence(allowed, epoch * n, cadence)
+            if seq is not None and seq[1:] == (cadence, logged_first):
                 spe = n
                 break
         per_epoch = (max(lo, spe - 1.0), min(hi, float(spe)))
-        source = (
-            f"logging_first_step with a dict every {cadence} steps, read off the first dicts' "
-            f"{'tokens seen' if tokens is not None else 'epoch'} ({spe} steps per epoch)"
-        )
+        if every:
+            source = f"a dict every {cadence} steps{said}{', and step 1' if logged_first else ''}"
+        else:
+            source = f"logging_first_step with a dict every {cadence} steps, read off the first dicts' " + (
+                "tokens seen" if tokens is not None else "epoch"
+            )
+        source += f" ({spe} steps per epoch)"
     else:
         return None
 
@@ -247,7 +266,7 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
     est = epoch * spe
     cands = _all_candidates(epoch, h, spe, per_epoch)
     ambiguous = sum(len(c) > 1 for c in cands)
-    sequence = _cadence_sequence(cands, est) if ambiguous else None
+    sequence = _cadence_sequence(cands, est, cadence) if ambiguous else None
     if sequence is not None:
         # every dict in a row, a dict every L steps (and step 1 with logging_first_step): the one such
         # sequence the printed epochs allow

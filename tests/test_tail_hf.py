@@ -210,3 +210,28 @@ def test_dict_after_warning_text_on_one_line(tmp_path: Path) -> None:
     assert list(steps["loss"]) == [_printed(h["loss"])] * 2
     assert list(steps["x_entropy"]) == [_printed(h["entropy"])] * 2
     assert "x_foo" not in steps
+
+
+def test_a_2020_run_with_its_training_arguments_printed() -> None:
+    """thai2transformers' pasted run (tests/data/public/hf_trainer_thai2transformers_2020.log): raw-float
+    epochs, no 'Num update steps per epoch' (examples / total batch), logging_steps=5 in the printed
+    TrainingArguments, evaluation every 10 steps. Steps and values as the lines print them."""
+    run = api.resolve(PUBLIC / "hf_trainer_thai2transformers_2020.log")
+    assert list(run.steps["step"]) == [5, 10, 15, 20, 25, 30, 35, 40]
+    assert run.facts["log_interval"].value == 5
+    evals = run.steps.dropna(subset=["eval_loss"])
+    assert list(evals["step"]) == [10, 20, 30]
+    assert list(evals["eval_loss"]) == [8.826310157775879, 7.698431015014648, 7.177613735198975]
+
+
+def test_stated_logging_steps_numbers_a_cut_run(tmp_path: Path) -> None:
+    """No header, no final dict, no step-1 dict: the printed logging_steps (TrainingArguments' one
+    key-per-line form, a line of the 5.24 __str__) says the dicts are steps 3, 6, 9, ...: the first five
+    dicts of hf_notqdm_ls3_ga2.log after that line read as trainer_state.json's steps."""
+    src = HF / "hf_notqdm_ls3_ga2.log"
+    dicts = [ln for ln in src.read_text().splitlines(keepends=True) if ln.startswith("{'loss'")][:5]
+    log = tmp_path / "cut.log"
+    log.write_text("logging_steps=3,\n" + "".join(dicts))
+    run = api.resolve(log)
+    assert list(run.steps["step"]) == [h["step"] for h in _history(src)[:5]]
+    assert "a dict every 3 steps (logging_steps" in run.step_numbering
