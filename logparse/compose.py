@@ -1,11 +1,13 @@
 """Compose: a framework's pattern set and the generic reading of the training script's own prints, on one log.
 
-A training script run under a framework often prints its own loss beside the framework's lines (a DeepSpeed
-loop printing ``step 1 loss 5.0384`` every step while the engine prints ``step=5, skipped=0, ...`` every
-``steps_per_print``; an ``accelerate`` loop in the style of the ``no_trainer`` examples, whose set reads only
-the run's header, logging ``epoch 0 step 10: loss ...``). The frame reads such logs with the detected sets first and the generic set's step lines
-last (``guests``): a line reaches the generic reading only when no framework pattern matched it. Its rows are
-kept only when they form a step sequence that runs beside the framework's (``settle``):
+A training script run under a framework often prints its own loss beside the framework's lines: a
+DeepSpeed loop printing ``step 1 loss 5.0384`` every step while the engine prints ``step=5, skipped=0,
+...`` every ``steps_per_print`` and no loss ("DeepSpeed does not print loss", deepspeedai/DeepSpeed#1156);
+an ``accelerate`` loop in the style of the ``no_trainer`` examples, whose set reads only the run's header,
+logging ``epoch 0 step 10: loss ...``. The frame reads such logs with the detected sets first and the
+generic set's step lines last (``guests``): a line reaches the generic reading only when no framework
+pattern matched it. Its rows are kept only when they form a step sequence that runs beside the
+framework's (``settle``):
 
 - at least MIN_STEPS distinct step numbers, mostly increasing (a counter, not stray numbers), and
 - printed among the framework's step lines (some print lies between the first and the last of them), or the
@@ -20,7 +22,8 @@ otherwise they are dropped and their lines count as unmatched, as before. Kept p
   the framework's row of that step, filling the columns the framework left empty (the framework's own values
   win), or is a row of its own for a step the framework does not print;
 - a print's rank is its launcher prefix's (torchrun --tee's ``[default1]:``), else the rank it prints
-  (accelerate's ``[RANK 1]``); another rank's print is kept apart as ``<column>_rank<N>`` on the same row, never averaged in;
+  (accelerate's ``[RANK 1]``); another rank's print is kept apart as ``<column>_rank<N>`` on the same row,
+  never averaged in;
 - a second print of the same step that gives another value of a column it already has (unprefixed lines of
   several processes: which rank printed which is unknown) is kept apart as ``<column>_print<K>``, and said so.
 
@@ -97,9 +100,9 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
 
 
 def _printed_rank(prints: pd.DataFrame) -> pd.DataFrame:
-    """A print that names its rank (accelerate's get_logger puts "[RANK {process_index}] " before every message:
-    accelerate/logging.py MultiProcessAdapter.process; the generic reading keeps it as x_rank) has that rank
-    when no launcher prefix gave one."""
+    """A print that names its rank (accelerate's get_logger puts "[RANK {process_index}] " before every
+    message: accelerate/logging.py MultiProcessAdapter.process; the generic reading keeps it as x_rank) has
+    that rank when no launcher prefix gave one."""
     if "x_rank" not in prints:
         return prints
     named = prints["x_rank"]
@@ -162,7 +165,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
                 new_rows.append(row)
                 target[key] = ("new", len(new_rows) - 1)
         got = {c: rec[c] for c in values if _known(rec[c])}
-        # which copy of this step and rank the print belongs to: the first whose columns it does not contradict
+        # which copy of this step and rank the print belongs to: the first whose columns it agrees with
         mine = copies.setdefault((run, step, rank), [])
         k = next((j for j, c in enumerate(mine) if all(c.get(n, v) == v for n, v in got.items())), len(mine))
         if k == len(mine):
@@ -198,9 +201,9 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
 
 
 def _runs(prints: list[dict[str, Any]]) -> Iterable[tuple[tuple[int, Any], dict[str, Any]]]:
-    """Each print with its run of prints (a counter going back in one rank's lines starts the next run) and its
-    rank. Unprefixed lines may come from several processes that lag one another: there, only a fall of more
-    than two rounds of prints (the most prints one step had so far) starts a run."""
+    """Each print with its run of prints (a counter going back in one rank's lines starts the next run) and
+    its rank. Unprefixed lines may come from several processes that lag one another: there, only a fall of
+    more than two rounds of prints (the most prints one step had so far) starts a run."""
     top: dict[Any, int] = {}  # rank -> the highest step of its current run
     run: dict[Any, int] = {}
     count: dict[tuple[Any, int, int], int] = {}  # (rank, run, step) -> prints so far
@@ -236,8 +239,9 @@ def _outcome(
     lines = prints["line"]
     who = f"rank {main}'s" if ranks else "the"
     note = (
-        f"the training script's own prints on lines {int(lines.min())}-{int(lines.max())} ({len(prints)} lines, "
-        f"pattern {prints['pattern'].iloc[0]}) were read by the generic reading beside the framework's lines: "
+        f"the training script's own prints on lines {int(lines.min())}-{int(lines.max())} "
+        f"({len(prints)} lines, pattern {prints['pattern'].iloc[0]}) were read by the generic reading "
+        "beside the framework's lines: "
         f"{who} values joined {joined} of the framework's step rows (its own values win) and made {new} rows "
         "of their own for steps it does not print"
     )
@@ -246,7 +250,8 @@ def _outcome(
         note += f"; other ranks' prints are kept apart, not averaged in ({shown})"
     if doubled:
         note += (
-            f"; {doubled} of the script's own prints repeat a step already printed with another value, on lines "
+            f"; {doubled} of the script's own prints repeat a step already printed with another value, "
+            "on lines "
             "without a rank prefix (several processes print, and which printed which is unknown): the first "
             "print is the step's, the others are kept as *_print<K> columns; print on rank 0 only, or run "
             "torchrun with --tee 3 to tell the ranks apart"

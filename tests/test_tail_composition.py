@@ -70,9 +70,9 @@ def test_deepspeed_two_processes_with_rank_prefixes_keep_rank1_apart():
 
 @pytest.mark.parametrize("name", ["ds_2proc", "ds_launcher_2proc"])
 def test_deepspeed_two_processes_without_prefixes_keep_both_prints_and_say_the_rank_is_unknown(name):
-    # plain torchrun, or the deepspeed launcher: both processes write to one file; which printed a line is unknown.
-    # Twice in ds_2proc the two writes landed on one line ("step 7 loss 4.1624step 7 loss 4.1737"): one value of
-    # that step is read. (The deepspeed launcher runs the script with python -u: no such line there.)
+    # plain torchrun, or the deepspeed launcher: both processes write to one file; which printed a line is
+    # unknown. Twice in ds_2proc the two writes landed on one line ("step 7 loss 4.1624step 7 loss 4.1737"):
+    # one value of that step is read. (The deepspeed launcher runs the script with python -u: no such line.)
     run = api.resolve(DS / f"{name}.log")
     steps = run.all_steps.set_index("step")
     truth0, truth1 = losses(name, 0), losses(name, 1)
@@ -91,7 +91,7 @@ def test_deepspeed_two_processes_without_prefixes_keep_both_prints_and_say_the_r
 
 
 def test_deepspeed_with_its_default_steps_per_print_reads_the_scripts_steps_and_deepspeeds_config():
-    # steps_per_print unset (None): DeepSpeed prints its config and no step line; the script's prints are the steps
+    # steps_per_print unset (None): DeepSpeed prints its config and no step line; the prints are the steps
     run = api.resolve(DS / "ds_1proc_default_print.log")
     steps = run.all_steps.set_index("step")
     assert run.parsed.formats[0] == "deepspeed"
@@ -99,7 +99,7 @@ def test_deepspeed_with_its_default_steps_per_print_reads_the_scripts_steps_and_
     assert list(steps.index) == sorted(truth0) == list(range(1, 31))
     for step, loss in truth0.items():
         assert steps.at[step, "loss"] == pytest.approx(loss, abs=1e-12), step
-    # the config dump, read off the log: "train_batch_size ............. 4", "steps_per_print .............. None"
+    # the config dump, read off the log: "train_batch_size ............. 4", "steps_per_print ... None"
     assert run.facts["global_batch_size"].value == 4
     assert "made 30 rows" in composed_note(run)
 
@@ -130,12 +130,12 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
         assert rows.at[r["step"], "loss"] == pytest.approx(printed(r["loss"]), abs=1e-12)
         assert rows.at[r["step"], "lr"] == pytest.approx(float(f"{r['lr']:.3e}"), abs=1e-15)
         assert rows.at[r["step"], "step_time_s"] == pytest.approx(float(f"{r['step_time']:.3f}"), abs=1e-12)
-    # the logging timestamps are the clock, read off the lines: 12/01/2026 20:20:56 at steps 5-15, :57 at 20-30
+    # the logging timestamps are the clock, read off the lines: 12/01/2026 20:20:56 at steps 5-15, :57 after
     stamps = {5: 56, 10: 56, 15: 56, 20: 57, 25: 57, 30: 57}
     for step, second in stamps.items():
         assert rows.at[step, "timestamp"] - rows.at[5, "timestamp"] == second - 56, step
     assert run.parsed.format == "accelerate"
-    # the header the no_trainer examples log (lines 10-15) and the accelerator state (line 2: "Num processes: 1")
+    # the header the no_trainer examples log and the accelerator state (line 2: "Num processes: 1")
     facts = {name: fact.value for name, fact in run.facts.items()}
     assert {k: facts[k] for k in ("num_examples", "num_epochs", "micro_batch_size", "global_batch_size")} == {
         "num_examples": 120,
@@ -145,12 +145,12 @@ def test_accelerate_loop_reads_every_logged_step_with_its_clock():
     }
     assert (facts["grad_accum"], facts["train_iters"], facts["world_size"]) == (2, 30, 1)
     assert "generic reading" in composed_note(run)
-    # accelerate's get_logger prefixes every message with "[RANK {process_index}] ": the print's rank, no x_ column
+    # accelerate's get_logger puts "[RANK {process_index}] " before every message: the print's rank, no x_rank
     assert (run.all_steps["rank"] == 0).all() and "x_rank" not in run.all_steps
 
 
 def test_accelerate_two_processes_logging_on_every_rank_keep_rank1_apart():
-    # torchrun --nproc_per_node 2, logger.info(..., main_process_only=False): "[RANK 0] ..." and "[RANK 1] ..."
+    # torchrun --nproc_per_node 2, logger.info(..., main_process_only=False): "[RANK 0] ...", "[RANK 1] ..."
     run = api.resolve(ACCEL / "accel_2proc.log")
     rows = run.all_steps.set_index("step")
     mine = {r["step"]: r for r in truth(ACCEL / "accel_2proc.jsonl") if r["logged"]}
@@ -159,7 +159,8 @@ def test_accelerate_two_processes_logging_on_every_rank_keep_rank1_apart():
     for step in mine:
         assert rows.at[step, "loss"] == pytest.approx(printed(mine[step]["loss"]), abs=1e-12)
         assert rows.at[step, "loss_rank1"] == pytest.approx(printed(other[step]["loss"]), abs=1e-12)
-        assert rows.at[step, "step_time_s_rank1"] == pytest.approx(float(f"{other[step]['step_time']:.3f}"), abs=1e-12)
+        dt1 = float(f"{other[step]['step_time']:.3f}")
+        assert rows.at[step, "step_time_s_rank1"] == pytest.approx(dt1, abs=1e-12)
     # "Num processes: 2" (the accelerator state each process logs) and the header's global batch 4 x 2 x 2
     assert run.facts["world_size"].value == 2 and run.facts["global_batch_size"].value == 16
     assert "loss_rank1" in composed_note(run)
