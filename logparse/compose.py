@@ -19,8 +19,9 @@ framework's (``settle``):
 otherwise they are dropped and their lines count as unmatched, as before. Kept prints become values of steps:
 
 - the run's print of a step (rank 0's; the lowest rank's when rank 0 printed none; an unprefixed line's) joins
-  the framework's row of that step, filling the columns the framework left empty (the framework's own values
-  win), or is a row of its own for a step the framework does not print;
+  the framework's row of that step, filling the columns the framework left empty (where the framework printed
+  another value of the same column, its own stays and the print's is kept as ``<column>_script``), or is a row
+  of its own for a step the framework does not print;
 - a print's rank is its launcher prefix's (torchrun --tee's ``[default1]:``), else the rank it prints
   (accelerate's ``[RANK 1]``); another rank's print is kept apart as ``<column>_rank<N>`` on the same row,
   never averaged in;
@@ -188,10 +189,19 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         if name not in rows:
             rows[name] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
         at = pd.Index(list(by_row))
-        empty = rows.loc[at, name].isna().to_numpy()
+        mine = pd.Series(list(by_row.values()), index=at, dtype=object)
+        theirs = rows.loc[at, name]
+        empty = theirs.isna().to_numpy()
+        # the framework printed the same column with another value: its own stays, the print's is kept apart
+        other = ~empty & (theirs.astype(object) != mine).to_numpy()
         if not pd.api.types.is_object_dtype(rows[name]):
             rows[name] = rows[name].astype(object)
-        rows.loc[at[empty], name] = pd.Series(list(by_row.values()), index=at)[empty].to_numpy()
+        rows.loc[at[empty], name] = mine[empty].to_numpy()
+        if other.any():
+            kept = f"{name}_script"
+            rows[kept] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
+            rows.loc[at[other], kept] = mine[other].to_numpy()
+            apart.add(kept)
     if new_rows:
         rows = pd.concat([rows, pd.DataFrame(new_rows)], ignore_index=True)
         rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
@@ -247,7 +257,7 @@ def _outcome(
     )
     if apart:
         shown = ", ".join(apart[:6]) + (", ..." if len(apart) > 6 else "")
-        note += f"; other ranks' prints are kept apart, not averaged in ({shown})"
+        note += f"; kept apart, not averaged in: other ranks' prints, values the framework printed ({shown})"
     if doubled:
         note += (
             f"; {doubled} of the script's own prints repeat a step already printed with another value, "

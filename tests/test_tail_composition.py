@@ -117,6 +117,26 @@ def test_a_few_prints_are_no_step_sequence_and_are_not_read(tmp_path):
     assert run.parsed.lines["unmatched"] >= 2
 
 
+def test_a_value_the_framework_printed_too_stays_the_frameworks_and_the_print_is_kept_apart():
+    # compose.settle on the frame's rows (no log needed): framework rows of steps 3 and 5 with their own loss,
+    # and the script's prints of steps 4-6 among them, whose loss at step 5 differs
+    import pandas as pd
+
+    from logparse import compose
+
+    def row(pattern, line, step, loss):
+        return {"kind": "step", "pattern": pattern, "line": line, "rank": None, "step": step, "loss": loss}
+
+    own = [row("megatron.iteration", 3, 3, 4.3), row("megatron.iteration", 6, 5, 4.0)]
+    prints = [row("generic.step", 4, 4, 4.2), row("generic.step", 5, 5, 4.1), row("generic.step", 7, 6, 4.05)]
+    out, outcome = compose.settle(pd.DataFrame(own + prints), {"generic"})
+    by_step = out.set_index("step")
+    assert outcome.kept and list(by_step.index) == [3, 4, 5, 6]
+    assert by_step.at[5, "loss"] == 4.0 and by_step.at[5, "loss_script"] == 4.1
+    assert by_step.at[4, "loss"] == 4.2 and pd.isna(by_step.at[4, "loss_script"])
+    assert "loss_script" in next(iter(outcome.notes.values()))
+
+
 # ------------------------------------------------------------------------------------------------
 # accelerate: logger.info records glued onto the tqdm bar's redraws
 
