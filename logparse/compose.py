@@ -10,7 +10,7 @@ pattern matched it. Its rows are kept only when they form a step sequence that r
 framework's (``settle``):
 
 - at least MIN_STEPS distinct step numbers, mostly increasing (a counter, not stray numbers), and
-- printed among the framework's step lines (some print lies between the first and the last of them), or the
+- printed among the framework's step lines (the two stretches of lines overlap), or the
   framework printed no step line at all (DeepSpeed prints none unless ``steps_per_print`` is set: its default
   is None since deepspeedai/DeepSpeed PR #6602, Oct 2024), and
 - the framework's step lines carry step numbers (HF Trainer's dicts do not: they are numbered later, from the
@@ -86,8 +86,9 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
         return rows, None
     prints = _printed_rank(rows[is_guest].sort_values("line", kind="stable"))
     own = rows[~is_guest & (rows["kind"] == "step")]
-    own_lines = own["line"]
-    beside = own.empty or bool(prints["line"].between(own_lines.min(), own_lines.max()).any())
+    # the stretches of lines of the prints and of the framework overlap (one DeepSpeed line amid 150 prints)
+    first, last = prints["line"].min(), prints["line"].max()
+    beside = own.empty or (first <= own["line"].max() and own["line"].min() <= last)
     # the framework's steps carry no number (HF Trainer's dicts, numbered later from the epoch or the bar):
     # numbered prints among them would change how those are numbered, and join none of them
     numbered = own.empty or ("step" in own and own["step"].notna().any())

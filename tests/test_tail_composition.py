@@ -117,6 +117,17 @@ def test_a_few_prints_are_no_step_sequence_and_are_not_read(tmp_path):
     assert run.parsed.lines["unmatched"] >= 2
 
 
+def test_prints_around_a_single_framework_step_line_are_read(tmp_path):
+    # the one-process capture without DeepSpeed's lines of steps 5-25: one framework step line (30's) left
+    lines = (DS / "ds_1proc.log").read_text().splitlines(keepends=True)
+    gone = [f"step={n}," for n in (5, 10, 15, 20, 25)] + [f"global_step={n}," for n in (5, 10, 15, 20, 25)]
+    log = tmp_path / "one_engine_line.log"
+    log.write_text("".join(ln for ln in lines if not any(g in ln for g in gone)))
+    steps = api.resolve(log).all_steps.set_index("step")
+    assert list(steps.index) == list(range(1, 31))
+    assert steps["loss"].notna().all() and steps["samples_per_s"].notna().sum() == 1
+
+
 def test_a_value_the_framework_printed_too_stays_the_frameworks_and_the_print_is_kept_apart():
     # compose.settle on the frame's rows (no log needed): framework rows of steps 3 and 5 with their own loss,
     # and the script's prints of steps 4-6 among them, whose loss at step 5 differs
