@@ -27,7 +27,7 @@ from . import options as option_table
 from .analysis import public_steps
 from .attempts import attempt_key
 from .crosscheck import cross_check
-from .errors import LogparseError, UnrecognisedLog, flag
+from .errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
 from .facts import Options
 from .flops import ModelDims
 from .frame import parse_log
@@ -216,10 +216,13 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
         parsed = parse_log(
             str(path), sets, opts.format, on_unmatched=lambda r: shapes.update([line_shape(r.text)])
         )
-    except UnrecognisedLog:
-        return shapes_mod.explain_unrecognised(
-            str(path), sets, f"no pattern set recognises it (tried {', '.join(sorted(sets))})"
+    except UnrecognisedLog as exc:
+        reason = (
+            exc.reason
+            if isinstance(exc, NotATrainingLog)
+            else f"no pattern set recognises it (tried {', '.join(sorted(sets))})"
         )
+        return shapes_mod.explain_unrecognised(str(path), sets, reason)
     out = [
         f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
         f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"

@@ -19,6 +19,14 @@ class UnrecognisedLog(LogparseError):
     """No pattern set recognises the log (`logparse patterns explain` then shows its line shapes)."""
 
 
+class NotATrainingLog(UnrecognisedLog):
+    """A document that quotes a few log lines (a README): `reason` says what was found in it."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+
+
 class OptionError(LogparseError, TypeError):
     """An option of the wrong kind or out of range: a TypeError to Python code, one line to the CLI."""
 

@@ -28,7 +28,7 @@ import pandas as pd
 
 from . import chunks, compose
 from .columns import Columns
-from .errors import LogparseError, UnrecognisedLog
+from .errors import LogparseError, NotATrainingLog, UnrecognisedLog
 from .matcher import Matcher
 from .patterns import (
     MAX_WRAP_PARTS,
@@ -227,9 +227,10 @@ def _refuse_stray_matches(
     run = best >= RUN
     if markdown or not run:
         what = "quoted in a markdown document (headings, code fences)" if markdown else "none form a run"
-        raise UnrecognisedLog(
-            f"{describe(path)}: not a training log: {len(steps)} of {len(texts)} lines look like step lines "
-            f"({detection.name}), {what}; pass --format {detection.name} to read it anyway"
+        raise NotATrainingLog(
+            describe(path),
+            f"not a training log: {len(steps)} of {len(texts)} lines look like step lines "
+            f"({detection.name}), {what}; pass --format {detection.name} to read it anyway",
         )
 
 

@@ -238,6 +238,15 @@ def test_a_readme_is_not_a_training_log():
     assert "Traceback" not in res.stderr
 
 
+def test_explain_says_why_a_document_is_refused():
+    """`patterns explain` on the README gives the refusal's reason, not 'no pattern set recognises it'."""
+    res = CliRunner().invoke(cli, ["patterns", "explain", str(ROOT / "README.md")])
+    assert res.exit_code == 0
+    first = res.stdout.splitlines()[0]
+    assert "not a training log" in first and "quoted in a markdown document" in first
+    assert "no pattern set recognises" not in res.stdout
+
+
 def test_a_guide_quoting_a_run_of_steps_is_refused(tmp_path):
     """docs/writing-a-pattern-set.md quotes five fairseq-shaped lines in a code fence: a markdown document."""
     res = CliRunner().invoke(cli, ["parse", str(ROOT / "docs" / "writing-a-pattern-set.md"), "-o", str(tmp_path / "x.csv")])
