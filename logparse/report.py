@@ -537,9 +537,17 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
         f"  steps {s['steps']['first']}..{s['steps']['last']} ({logged}), "
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
-        + f"; step time from {s['steps']['step_time_source'] or 'nowhere'}",
-        "  assumptions: " + "; ".join(_assumptions(s)),
+        + (
+            f"; step time from {s['steps']['step_time_source']}"
+            if s["steps"]["step_time_source"]
+            else "; no step time in the log"
+        ),
     ]
+    numbering = s["steps"].get("numbering")
+    if numbering and numbering != "log":
+        lines.append(f"  step numbers: {numbering}")  # the log printed no counter, or one of micro-batches
+    lines += [f"  also read: {n}" for n in s.get("notes", []) if "(beside the framework)" in n]
+    lines.append("  assumptions: " + "; ".join(_assumptions(s)))
     if st["start_step"] is not None:
         which = ""
         if len(s.get("regimes", [])) > 1:

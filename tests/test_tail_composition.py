@@ -223,3 +223,12 @@ def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):
         _same(one, _parse(path, jobs=2, chunk_bytes=chunk))
     monkeypatch.setattr(chunks, "BULK_MIN", 1)
     _same(one, _parse(path, jobs=2, chunk_bytes=max(64, size // 3)))
+
+
+def test_text_summary_names_the_scripts_prints():
+    """The summary says the script's own prints were read beside DeepSpeed's lines, with their line range."""
+    from logparse.report import text_summary
+
+    text = text_summary(api.analyze(CAPTURES / "deepspeed" / "ds_1proc.log"))
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("  also read: ")]
+    assert "generic.step (beside the framework)" in line and "training script's own prints" in line

@@ -235,3 +235,16 @@ def test_stated_logging_steps_numbers_a_cut_run(tmp_path: Path) -> None:
     run = api.resolve(log)
     assert list(run.steps["step"]) == [h["step"] for h in _history(src)[:5]]
     assert "a dict every 3 steps (logging_steps" in run.step_numbering
+
+
+def test_text_summary_says_which_rule_numbered_the_steps(tmp_path):
+    """No bar, no header: the summary's second line names the rule (the final dict, logging_first_step), and
+    the step range is trainer_state.json's: its first and last logged steps."""
+    name = "hf_notqdm_first3_ga2"
+    truth = [e["step"] for e in json.loads((CAPTURES / "hf" / f"{name}.trainer_state.json").read_text())["log_history"] if "loss" in e]
+    res = CliRunner().invoke(cli, ["analyze", str(CAPTURES / "hf" / f"{name}.log"), "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[1].startswith(f"  steps {truth[0]}..{truth[-1]} ")
+    assert lines[2].startswith("  step numbers: epoch x steps per epoch")
+    assert "logging_first_step" in lines[2]
