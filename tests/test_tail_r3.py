@@ -1,0 +1,156 @@
+"""Custom training loops read through the generic reading, and mlx-lm's own set (helper r3, issue 19).
+
+Truth: tests/data/captures/mlx_lm/ holds two real mlx-lm runs (capture.py there), each beside the JSONL its
+TrainingCallback wrote (the trainer's unrounded values); expectations are those values at the precision mlx-lm
+prints them (mlx_lm/tuner/trainer.py and cli_ui.py, cited in patterns/mlx_lm.toml). Single lines below are
+public lines (source in the comment) with their values read by hand.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from logparse import api, patterns
+from logparse.frame import parse_log
+
+CAPTURES = Path(__file__).resolve().parent / "data" / "captures" / "mlx_lm"
+GB = 1e9 / 2**30  # mlx-lm prints mx.get_peak_memory() / 1e9
+
+
+def facts_events(path: Path):
+    parsed = parse_log(str(path), patterns.load_sets())
+    return {k: v[0].value for k, v in parsed.facts.items()}, parsed.events
+
+
+def truth(name: str, kind: str) -> list[dict]:
+    rows = [json.loads(line) for line in (CAPTURES / f"{name}.truth.jsonl").read_text().splitlines()]
+    return [r for r in rows if r["kind"] == kind]
+
+
+def check_classic(a) -> None:
+    """Every report of classic.log at mlx-lm's printed precision (trainer.py: loss .3f, lr .3e, It/sec .3f,
+    Tokens/sec .3f, Trained Tokens whole, Peak mem .3f GB)."""
+    assert a.summary["format"] == "mlx_lm"
+    steps = a.steps.set_index("step")
+    t = truth("classic", "train")
+    assert list(steps.index) == [r["iteration"] for r in t] == list(range(5, 61, 5))
+    for r in t:
+        row = steps.loc[r["iteration"]]
+        assert row["loss"] == pytest.approx(float(f"{r['train_loss']:.3f}"), rel=1e-12)
+        assert row["lr"] == pytest.approx(float(f"{r['learning_rate']:.3e}"), rel=1e-12)
+        assert row["step_time_s"] == pytest.approx(1 / float(f"{r['iterations_per_second']:.3f}"), rel=1e-12)
+        assert row["tokens_per_s"] == pytest.approx(float(f"{r['tokens_per_second']:.3f}"), rel=1e-12)
+        assert row["consumed_tokens"] == r["trained_tokens"]
+        assert row["memory_gib"] == pytest.approx(float(f"{r['peak_memory']:.3f}") * GB, rel=1e-12)
+
+
+def test_mlx_lm_classic_capture_every_report():
+    a = api.analyze(CAPTURES / "classic.log")
+    check_classic(a)
+    assert facts_events(CAPTURES / "classic.log")[0]["train_iters"] == 60  # "Starting training..., iters: 60"
+    assert a.summary["status"] == "complete"
+
+
+def test_mlx_lm_classic_validations_and_saves_are_events():
+    """`Iter 1: Val loss 6.196, Val took 0.641s` is an eval event at the printed Iter (the callback gets it - 1),
+    not a step row; the saves at 30 and 60 are checkpoint events."""
+    _, events = facts_events(CAPTURES / "classic.log")
+    ev = events[events["event"] == "eval"]
+    vt = truth("classic", "val")
+    assert ev["step"].tolist() == [r["iteration"] + 1 for r in vt] == [1, 20, 40, 60]
+    assert ev["eval_loss"].tolist() == [float(f"{r['val_loss']:.3f}") for r in vt]
+    # "Iter 30: Saved adapter weights to ...", "Iter 60: ...", then "Saved final weights to ..."
+    saves = events[events["event"] == "checkpoint_save"]
+    assert saves["step"].tolist()[:2] == [30, 60] and len(saves) == 3
+    assert 1 not in set(api.analyze(CAPTURES / "classic.log").steps["step"])
+
+
+def test_mlx_lm_v032_table_capture():
+    """mlx-lm 0.32's rich table (colour codes as rich wrote them): loss .3f, tok/s whole with separators,
+    trained tokens in thousands to 0.1k; validations and saves are events; the progress bar gives the total."""
+    a = api.analyze(CAPTURES / "table.log")
+    assert a.summary["format"] == "mlx_lm"
+    steps = a.steps.set_index("step")
+    t = truth("table", "train")
+    assert list(steps.index) == [r["iteration"] for r in t]
+    for r in t:
+        row = steps.loc[r["iteration"]]
+        assert row["loss"] == pytest.approx(float(f"{r['train_loss']:.3f}"), rel=1e-12)
+        assert row["tokens_per_s"] == float(f"{r['tokens_per_second']:.0f}")
+        assert row["consumed_tokens"] == pytest.approx(float(f"{r['trained_tokens'] / 1000:.1f}") * 1000, rel=1e-12)
+    facts, events = facts_events(CAPTURES / "table.log")
+    ev = events[events["event"] == "eval"]
+    assert ev["step"].tolist() == [r["iteration"] + 1 for r in truth("table", "val")]
+    assert ev["eval_loss"].tolist() == [float(f"{r['val_loss']:.3f}") for r in truth("table", "val")]
+    assert events[events["event"] == "checkpoint_save"]["step"].tolist() == [30, 60]
+    assert facts["train_iters"] == 60
+
+
+# ------------------------------------------------------------------------------------------------
+# the usual wrappers around the same capture: each reads the same
+
+
+def wrapped(kind: str, text: str) -> str | bytes:
+    lines = text.splitlines(keepends=True)
+    if kind == "crlf":
+        return text.replace("\n", "\r\n").encode()
+    if kind == "colour":  # the loss coloured as a terminal logger would
+        return text.replace("Train loss ", "Train loss \x1b[32m").replace(", Learning", "\x1b[0m, Learning")
+    prefix = {"rank0": "[rank0]: ", "default0": "[default0]:", "slurm": " 0: ", "host": "node01: "}[kind]
+    return "".join(prefix + line for line in lines)
+
+
+@pytest.mark.parametrize("kind", ["rank0", "default0", "slurm", "host", "crlf", "colour"])
+def test_mlx_lm_capture_through_wrappers(kind, write_log):
+    text = (CAPTURES / "classic.log").read_text()
+    check_classic(api.analyze(write_log(wrapped(kind, text))))
+
+
+def test_mlx_lm_capture_gzipped(tmp_path):
+    path = tmp_path / "classic.log.gz"
+    path.write_bytes(gzip.compress((CAPTURES / "classic.log").read_bytes()))
+    check_classic(api.analyze(path))
+
+
+def test_mlx_lm_capture_cut_mid_line(write_log):
+    """Cut inside the save line after step 30: the steps before it read as in the whole log."""
+    text = (CAPTURES / "classic.log").read_text()
+    cut = text[: text.index("Saved adapter weights") + 10]
+    a = api.analyze(write_log(cut))
+    whole = api.analyze(CAPTURES / "classic.log").steps.set_index("step")
+    got = a.steps.set_index("step")
+    assert list(got.index) == list(range(5, 31, 5))
+    for col in ("loss", "lr", "step_time_s", "tokens_per_s", "consumed_tokens", "memory_gib"):
+        assert list(got[col]) == list(whole.loc[got.index, col])
+
+
+# ------------------------------------------------------------------------------------------------
+# public lines, values read by hand
+
+
+def values(set_name: str, line: str) -> dict:
+    hit = patterns.load_sets()[set_name].match(line)
+    assert hit is not None, line
+    return {k: v for k, v in hit[1].items() if not k.startswith("__")}
+
+
+@pytest.mark.parametrize(
+    "line,want",
+    [
+        # ml-explore/mlx-examples#210 (2023-12, before Learning Rate and Trained Tokens)
+        ("Iter 10: Train loss 3.608, It/sec 0.015, Tokens/sec 1.425", {"step": 10, "loss": 3.608, "step_time_s": 1 / 0.015, "tokens_per_s": 1.425}),
+        # Blaizzy/mlx-vlm#795 (mlx-vlm's copy of the trainer)
+        (
+            "Iter 36: Train loss 4.040, Learning Rate 2.000e-08, It/sec 1.472, Tokens/sec 67.707, Trained Tokens 1656, Peak mem 5.094 GB",
+            {"step": 36, "loss": 4.04, "lr": 2e-8, "step_time_s": 1 / 1.472, "tokens_per_s": 67.707, "consumed_tokens": 1656.0, "memory_gib": 5.094 * GB},
+        ),
+    ],
+)
+def test_mlx_lm_public_lines(line, want):
+    got = values("mlx_lm", line)
+    for key, value in want.items():
+        assert got.get(key) == pytest.approx(value, rel=1e-12), (key, got)
