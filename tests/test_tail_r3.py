@@ -154,3 +154,28 @@ def test_mlx_lm_public_lines(line, want):
     got = values("mlx_lm", line)
     for key, value in want.items():
         assert got.get(key) == pytest.approx(value, rel=1e-12), (key, got)
+
+
+# ------------------------------------------------------------------------------------------------
+# PyTorch's word_language_model loop (patterns/word_lm.toml)
+
+PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+
+
+def test_word_lm_steps_numbered_across_epochs():
+    """zihangdai/mos#12: '| epoch  73 |   400/ 1106 batches | ...': epochs count from 1 (main.py's
+    range(1, epochs + 1)), so step = 72 x 1106 + 400; ms/batch 112.86 is 0.11286 s a step."""
+    a = api.analyze(PUBLIC / "word_lm_mos_issue12_epochs73_74.log")
+    assert a.summary["format"] == "word_lm"
+    steps = a.steps.set_index("step")
+    assert list(steps.index) == [72 * 1106 + b for b in (400, 600, 800, 1000)] + [73 * 1106 + b for b in (200, 400, 600, 800, 1000)]
+    assert steps.loc[80032, "step_time_s"] == pytest.approx(0.11286, rel=1e-12)
+    assert steps.loc[81738, "loss"] == 3.65
+
+
+@pytest.mark.parametrize("kind", ["rank0", "slurm", "host", "crlf"])
+def test_word_lm_through_wrappers(kind, write_log):
+    text = (PUBLIC / "word_lm_mos_issue12_epochs73_74.log").read_text()
+    a = api.analyze(write_log(wrapped(kind, text)))
+    assert a.summary["format"] == "word_lm"
+    assert list(a.steps["loss"]) == [3.57, 3.59, 3.63, 3.65, 3.69, 3.58, 3.60, 3.62, 3.65]
