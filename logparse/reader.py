@@ -42,9 +42,9 @@ _ANSI = regex.compile(
 _ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
 # What every remnant contains ("[" digits/semicolons "m"): a cheap test before the exact substitution.
 _MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
-_RANK_PREFIX = regex.compile(
-    r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)\]:"
-)  # torchrun --tee: [default3]:, [rank0]:
+# torchrun --tee: [default3]:, [rank0]:; the "[trainer0|0]:" of jobs started by torchx (pytorch/torchtune PR #2620's
+# multi-node log) is peeled the same way, the rank taken from the number before the "|"
+_RANK_PREFIX = regex.compile(r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)(?:\|\d+)?\]:")
 # srun --label: the task id right-aligned to the width of the largest one, " 0: " ... "15: " with 16 tasks (slurm's
 # _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so at most 5 spaces and digits before ": "
 _SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")
@@ -52,16 +52,25 @@ _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpir
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
 # must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
 _HOST_PREFIX = regex.compile(r"^([A-Za-z0-9][\w.-]*\d[\w.-]*): (?=[\[{\s])")
+# pdsh also prefixes lines that start with a letter ("node-17: step    1/74 | loss ...", "ip-10-0-0-5: Epoch 1/2"):
+# there the name must look like a host's, with a "-" or "." and a digit (node-17, ip-10-0-0-5, 10.0.0.5), and not
+# like a counter a script prints itself ("step-10: loss 2.3", "Epoch-1: ...", a date "2024-01-05: ").
+_NAMED_HOST = regex.compile(
+    r"^(?!(?i:epoch|step|iter|iteration|batch|rank|ep|it|e)[-._]?\d)"
+    r"((?=[\w.-]*[.-])(?=[\w.-]*\d)(?:(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
+)
 # A tqdm bar left unfinished (redrawn with \r, no newline) and a Python logging record written next on the same
 # stream, glued onto it: "... 9/30 [00:00<00:01, 20.12it/s]12/01/2026 19:50:08 - INFO - __main__ - ..." (an
 # accelerate loop logging beside its bar with the examples' basicConfig, datefmt "%m/%d/%Y %H:%M:%S", or logging's
-# default asctime "%Y-%m-%d %H:%M:%S,mmm"). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
+# default asctime "%Y-%m-%d %H:%M:%S,mmm"; or torchtune's records in logging's default format, "...| 14/14 [00:00<00:00,
+# 38.08it/s]INFO:torchtune.utils._logging:Model checkpoint of size ..."). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
 # {rate_fmt}{postfix}]". The reader cuts after the bar so the record reads as it was printed. Only there: the
 # records some sets read glued to their bar (HF's dict "{'loss': ...}", Colossal-AI's "[08/30/23 07:07:54] INFO")
 # start otherwise and stay as they are.
 _GLUED_BAR = regex.compile(
     r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
-    r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - )"
+    r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:)"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
 )
 
 
@@ -185,7 +194,7 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
             rank = int(m.group("rank"))
             text = text[m.end() :]
             continue
-        m = _HOST_PREFIX.match(text)
+        m = _HOST_PREFIX.match(text) or _NAMED_HOST.match(text)
         if m and host is None:
             host = m.group(1)
             text = text[m.end() :]
@@ -224,7 +233,7 @@ def _backspaced(text: str) -> str:
 
 @lru_cache(maxsize=64)
 def _role_prefix(role: str) -> regex.Pattern:
-    return regex.compile(r"\[" + regex.escape(role) + r"\d+\]:")
+    return regex.compile(r"\[" + regex.escape(role) + r"\d+(?:\|\d+)?\]:")
 
 
 def describe(path: str | Sequence[str]) -> str:
@@ -322,8 +331,15 @@ def _split_physical(physical: str, stats: ReadStats, continued: bool = False) ->
 
 
 def _segments(segments: Iterable[str], line_no: int, stats: ReadStats) -> Iterator[Record]:
+    # torchrun --tee, srun --label and pdsh prefix a physical line once, so a bar redrawn with \r after the prefix
+    # ("[rank0]:\r  1/200 ━━━ ...", Keras) is that rank's: redraws with no prefix of their own keep the last one seen
+    carried: tuple[int | None, str | None] = (None, None)
     for segment in segments:
         for text, rank, host in _clean(segment):
+            if rank is None and host is None:
+                rank, host = carried
+            else:
+                carried = (rank, host)
             if not text.strip():
                 continue
             stats.records += 1
