@@ -409,7 +409,7 @@ class _Run:
                 n=n,
                 specs=[shape.index],
                 malformed=0,
-                keymap=[],
+                keymap=list(shape.used),  # a key map line's keys (its first line, read the ordinary way, too)
                 last_block={(shape.index, rank): at for rank, at in last.items()},
                 last_step=dict(last) if shape.spec.kind == "step" else {},
                 steps=steps,

@@ -14,34 +14,46 @@ way. The values of a run of such lines are then converted column by column: ``fl
 column, timestamps of one strict ISO shape through numpy's parser (the same microseconds, divided the same
 way). A value that does not convert that way sends its line the ordinary way too.
 
+A key map line (the generic reading, ``keymap``/``extra``: keys found by a ``pairs`` regex, mapped through
+the synonym table) has a shape too: its keys are part of the literal text, and each value's group admits only
+a number printed the same way as the learned line's (the same sign, fraction, exponent, thousands separators
+in threes; a unit glued on or after it is literal text), since the key map regexes tell numbers apart by
+such features and not by their digits (LineSpec._by_layout; a test feeds shapes mutated numbers). Each group
+converts as LineSpec._values converts its value: a field's conversion, the key's keymap.Mapping with the unit
+the line printed (the same float operations in the same order), or a kept key's number; the keys a line
+mapped and kept are the shape's, listed once per run. ``nan``, ``inf`` or any other text is not a number
+printed that way, and goes the ordinary way.
+
 A shape is only made when reading it this way cannot give another answer than the pattern: a step line of a
-shipped kind (no key map, no list, no string field), read from a line that is its record's text (no
-launcher prefix but torchrun's ``[defaultR]:``, no colour codes, no carriage return, no trailing blank), that
-no pattern tried before it could match, and whose own values the shape reproduces. The first lines each shape
-reads in a range are also read the ordinary way and compared; a difference retires the shape. Lines that
-could be peeled of a launcher prefix, or that hold another rank's prefix, never take the lane.
+shipped kind (no list, no string field), read from a line that is its record's text (no launcher prefix but
+torchrun's ``[defaultR]:``, no colour codes, no carriage return, no trailing blank), that no pattern tried
+before it could match, and whose own values the shape reproduces. The first lines each shape reads in a range
+are also read the ordinary way and compared; a difference retires the shape. Lines that could be peeled of a
+launcher prefix, or that hold another rank's prefix, never take the lane.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from . import keymap as keymap_mod
 from .columns import Piece, Typed
+from .errors import PatternError
 from .matcher import Matcher
-from .patterns import WINDOWED, FieldSpec, LineSpec
+from .patterns import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
 from .reader import Record
 from .rows import bulkable
 
 # any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
 # ordinary way (srun --label's task id right-aligned: " 0: ")
 _ANY_PREFIX = re.compile(
-    r"\[[A-Za-z_]*?\d+(?:\|\d+)?\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: "
-)  # a superset of the reader's: torchx's "[trainer0|0]:", and any host-like name before ": " (reader._NAMED_HOST)
+    r"\[[A-Za-z_]*?\d+\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: (?=[\[{\s])"
+)
 
 
 def _may_be_prefixed(line: str) -> bool:
@@ -72,10 +84,15 @@ def own_text(line: str) -> tuple[str | None, int | None]:
     return body, int(m.group(2))
 
 
+# a column's texts -> its values (raises ValueError when a text does not convert)
+Convert = Callable[[list[str]], Any]
 _ISO = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?\n)*")
 CHECKED = 4  # lines of each shape in a range read both ways
 MAX_SHAPES = 12  # shapes kept per pattern (the most recently used first)
 MAX_FAILS = 16  # lines of a pattern whose shape could not be made, after which the lane stops trying
+# ... and shapes made per pattern in a range: a line whose numbers change form often (a sign, an exponent)
+# makes a shape a line, each costing three ordinary readings
+MAX_LEARNED = 64
 
 
 class Shape:
@@ -86,19 +103,23 @@ class Shape:
         spec: LineSpec,
         index: int,
         regex: re.Pattern,
-        plan: list[tuple[int, FieldSpec]],
+        plan: list[tuple[int, str, Convert]],
         prefixed: bool,
         role: str | None,
+        windowed: list[str],
+        used: list[tuple[str, str, str]] | None = None,
     ) -> None:
         self.spec = spec
         self.index = index
         self.regex = regex
-        self.plan = plan  # (group number, field) in the order the pattern fills the row's values
+        self.plan = plan  # (group number, column, conversion) in the order the pattern fills the row
         self.prefixed = prefixed  # the first group is torchrun's rank
         self.role = role
         self.checked = 0
         self.retired = False
-        self.windowed = [fs.column for _, fs in plan if fs.window is not None and fs.window != "log_interval"]
+        self.windowed = windowed
+        # a key map line's (group, printed key, column) triples as rows.prepare lists them (mapped, then kept)
+        self.used = used or []
 
     @classmethod
     def learn(
@@ -106,7 +127,7 @@ class Shape:
     ) -> Shape | None:
         """The shape of `line`, whose record `text` the pattern `spec` matched; None when the lane cannot read
         its shape exactly as the pattern does."""
-        if spec.keymap is not None or spec.extra is not None or spec.list_columns or host is not None:
+        if spec.list_columns or host is not None:
             return None
         if (
             line != line.rstrip()
@@ -122,6 +143,8 @@ class Shape:
         if rank is not None:
             role = _TORCHRUN.match(line).group(1)  # type: ignore[union-attr]
             head = r"\[" + re.escape(role) + r"(\d+)\]:"
+        if spec.keymap is not None or spec.extra is not None:
+            return _keyed(cls, spec, index, head, line, text, role)
         found = spec.regex.search(text)
         if found is None or "key" in spec.regex.groupindex:
             return None
@@ -145,15 +168,18 @@ class Shape:
             group_of[i] = n
             at = end
         parts.append(re.escape(text[at:]))
-        plan: list[tuple[int, FieldSpec]] = []
+        plan: list[tuple[int, str, Convert]] = []
+        windowed = []
         for i, (_, _, source) in enumerate(slots):
             fs = spec.fields.get(source)
             if fs is None:
                 continue
             if not (fs._fast is not None or (fs.type == "timestamp" and not fs.missing)) or fs.units:
                 return None
-            plan.append((group_of[i], fs))
-        shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role)
+            plan.append((group_of[i], fs.column, _field(fs)))
+            if fs.window is not None and fs.window != "log_interval":
+                windowed.append(fs.column)
+        shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
@@ -171,21 +197,31 @@ class Shape:
         values = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in values.items()}
         if self.windowed:
             values[WINDOWED] = list(self.windowed)
+        mapped = [(key, column) for what, key, column in self.used if what == "mapped"]
+        kept = [(key, column) for what, key, column in self.used if what == "kept"]
+        if mapped:
+            values[MAPPED] = mapped
+        if kept:
+            values[KEPT] = kept
         return values
 
     def convert(self, groups: Sequence[tuple[str, ...]]) -> dict[str, Any] | None:
         """Column -> values (a numpy array or a list) of the lines' groups, in the order the pattern fills
         them; None when a value does not convert in bulk (some line needs the ordinary reading)."""
         cols: dict[str, Any] = {}
-        for group, fs in self.plan:
+        for group, column, convert in self.plan:
             texts = [g[group - 1] for g in groups]
             try:
-                cols[fs.column] = _column(fs, texts)
-            except ValueError:
+                cols[column] = convert(texts)
+            except (ValueError, OverflowError):  # OverflowError: an int past int64
                 return None
         if "memory_max_allocated_gib" in cols and "memory_gib" not in cols:
             cols["memory_gib"] = cols["memory_max_allocated_gib"]
         return cols
+
+
+def _field(fs: FieldSpec) -> Convert:
+    return lambda texts: _column(fs, texts)
 
 
 def _column(fs: FieldSpec, texts: list[str]) -> Any:
@@ -202,6 +238,208 @@ def _column(fs: FieldSpec, texts: list[str]) -> Any:
     return values * fs.scale + fs.offset
 
 
+# ------------------------------------------------------------------------------------------------------
+# key map lines (the generic reading): the shape's literal text holds the keys, each group one value's number
+
+# A value's number in its printed form: a group admits only numbers printed the same way (the same sign, a
+# fraction and an exponent or not, thousands separators in threes), so that the key map regexes, which match
+# a number by such features and not by its digits (LineSpec._by_layout), read every line of the shape alike.
+_FORM = re.compile(
+    r"(?P<sign>[-+]?)(?:(?P<sep>[0-9]{1,3}(?:,[0-9]{3})+)|(?P<int>[0-9]*))(?P<dot>\.(?P<frac>[0-9]*))?"
+    r"(?:(?P<e>[eE][-+]?)[0-9]+)?"
+)
+# a timestamp that numpy and logparse.patterns.to_timestamp read alike: ISO, 3 or 6 digits of fraction (Python
+# 3.10's fromisoformat reads no other), a year from 1000 (numpy reads year 0, Python does not)
+_TS_FORM = re.compile(
+    r"[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,](?:[0-9]{3}|[0-9]{6}))?"
+)
+_UNIT_TEXT = re.compile(r"(?: ?[^\s\d]+)?")  # what may follow a value's number: nothing, or its unit
+
+
+def _number_group(value: str) -> tuple[str, str] | None:
+    """(group regex, literal unit text after the number) of a printed value; None when it is no number."""
+    m = _FORM.match(value)
+    if m is None or not (m.group("sep") or m.group("int") or m.group("frac")):
+        return None
+    rx = re.escape(m.group("sign"))
+    if m.group("sep"):
+        rx += "[0-9]{1,3}(?:,[0-9]{3})+"
+    elif m.group("int"):
+        rx += "[0-9]+"
+    if m.group("dot") is not None:
+        rx += r"\." + ("[0-9]+" if m.group("frac") else "")
+    if m.group("e"):
+        rx += re.escape(m.group("e")) + "[0-9]+"
+    rest = value[m.end() :]
+    if not _UNIT_TEXT.fullmatch(rest):
+        return None  # blanks around the unit, or a digit after the number: the ordinary reading
+    return rx, rest
+
+
+def _floats(texts: list[str], sep: bool) -> np.ndarray:
+    """float() of each text; with `sep`, its thousands separators dropped first (keymap.split_quantity)."""
+    floats = [float(t.replace(",", "")) for t in texts] if sep else list(map(float, texts))
+    return np.array(floats, dtype=np.float64)
+
+
+def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert | None:
+    """texts -> the column keymap.Mapping.convert gives for numbers printed with `unit` (None when it cannot
+    be done in bulk). The same operations in the same order (to_quantity, then invert, factor, int)."""
+    if mapping.type == "bool":
+        return None
+    u = unit or (None if mapping.invert else mapping.key_unit)
+    units = mapping.units
+    step: Any
+    if units == "time":
+        scale = None if u is None else (keymap_mod.TIME.get(u) or keymap_mod.TIME.get(u.lower()))
+        if u is not None and scale is None:
+            return None
+        step = (lambda v: v) if scale is None else (lambda v: v * scale)
+    elif units == "percent":
+        if u in ("%", "pct", "percent"):
+            step = lambda v: v * 0.01  # noqa: E731
+        elif u is not None:
+            return None
+        else:
+            # a bare number above 1 is a percentage
+            step = lambda v: np.where(v > 1, v * 0.01, v)  # noqa: E731
+    elif units == "memory":
+        per = None if u is None else keymap_mod.MEMORY.get(u.lower())
+        if u is not None and per is None:
+            return None
+        step = (lambda v: v) if per is None else (lambda v: v * per / keymap_mod.GIB)
+    elif u is not None:
+        per = keymap_mod.COUNT.get(u.lower()) if units == "count" else None
+        if per is None:
+            return None
+        step = lambda v: v * per  # noqa: E731
+    else:
+        step = lambda v: v  # noqa: E731
+    invert, factor, whole = mapping.invert, mapping.factor, mapping.type == "int"
+
+    def convert(texts: list[str]) -> np.ndarray:
+        v = step(_floats(texts, sep))
+        if invert:  # 1.0 / value if value else nan
+            v = np.divide(1.0, v, out=np.full_like(v, np.nan), where=v != 0)
+        v = v * factor
+        if whole:
+            r = np.rint(v)
+            if not (np.isfinite(v).all() and (np.abs(v - r) <= 1e-9 * np.maximum(1.0, np.abs(v))).all()):
+                raise ValueError("not an integer")
+            if (np.abs(r) >= 2.0**53).any():
+                raise ValueError("too large to convert in bulk")
+            return r.astype(np.int64)
+        return v
+
+    return convert
+
+
+def _timestamps(texts: list[str]) -> np.ndarray:
+    """to_timestamp of ISO texts (_TS_FORM): the same microseconds, divided the same way."""
+    return np.array([t.replace(",", ".") for t in texts], dtype="datetime64[us]").astype(np.int64) / 1e6
+
+
+def _keyed(
+    cls: type[Shape], spec: LineSpec, index: int, head: str, line: str, text: str, role: str | None
+) -> Shape | None:
+    """The shape of a key map line: the text between its values (keys included) is literal, each value a group
+    that admits its number printed the same way; each converts as LineSpec._values converts it (a field, a key
+    mapped through the synonym table with the unit printed after it, or a kept key). Only for patterns whose
+    regexes treat every digit alike (LineSpec._by_layout)."""
+    if not spec._by_layout:
+        return None
+    try:
+        spans = spec._spans(text)
+    except PatternError:  # a pattern that times out is read (and reported) the ordinary way
+        return None
+    if not spans:
+        return None
+    km = spec.keymap
+    # the value texts, each once (the step counter is both the `step` group and a pair's value)
+    values = sorted({(vs, ve) for _, _, _, vs, ve in spans})
+    for (_, ve), (vs, _) in zip(values, values[1:]):
+        if vs <= ve:
+            return None  # adjacent or overlapping values: no literal text between them
+    for name, ks, ke, _, _ in spans:
+        if name is None and any(vs < ke and ks < ve for _, _, _, vs, ve in spans):
+            return None  # a key inside a value
+    group_of = {vs: n for n, (vs, _) in enumerate(values, 1 + bool(head))}
+    regex_of: dict[int, tuple[str, str]] = {}  # value start -> (its number's group regex, the unit after it)
+    converters: list[tuple[int, str, Convert]] = []
+    present: set[str] = set()
+    mapped: list[tuple[str, str, str]] = []
+    kept: list[tuple[str, str, str]] = []
+    windowed: list[str] = []
+    for name, ks, ke, vs, ve in spans:  # in LineSpec._values's order
+        key = name if name is not None else text[ks:ke].strip()
+        value = text[vs:ve]
+        group = group_of[vs]
+        fs = spec.fields.get(key)
+        if fs is not None:
+            if fs.type == "timestamp" and not fs.missing:
+                if _TS_FORM.fullmatch(value) is None:
+                    return None
+                regex_of[vs] = (_TS_FORM.pattern, "")  # a different separator or fraction reads alike
+                converters.append((group, fs.column, _timestamps))
+            elif fs._fast is not None and not fs.units:
+                form = _number_group(value)
+                if form is None or form[1] or "," in value:
+                    return None  # a unit or a separator: the field's own reading (to_number)
+                regex_of[vs] = form
+                converters.append((group, fs.column, _field(fs)))
+            else:
+                return None
+            present.add(fs.column)
+            if fs.window is not None and fs.window != "log_interval":
+                windowed.append(fs.column)
+            continue
+        form = _number_group(value)
+        if form is None or regex_of.setdefault(vs, form) != form:
+            return None
+        if km is not None and km.ignored(key):
+            continue
+        mapping = km.lookup(key, spec.kind) if km is not None else None
+        try:
+            _, unit = keymap_mod.split_quantity(value)
+        except ValueError:
+            return None
+        if mapping is not None:
+            if mapping.column in present:
+                continue
+            convert = _mapped(mapping, unit, "," in value)
+            if convert is None:
+                return None
+            converters.append((group, mapping.column, convert))
+            present.add(mapping.column)
+            mapped.append(("mapped", key.strip(), mapping.column))
+            continue
+        if spec.extra is None or spec.kind not in ("step", "progress"):
+            continue
+        base, factor = keymap_mod.scaled_key(key)
+        column = keymap_mod.column_name(spec.extra, base, unit)
+        if column in present:
+            continue
+        sep = "," in value
+        converters.append((group, column, lambda texts, f=factor, sep=sep: _floats(texts, sep) * f))
+        present.add(column)
+        kept.append(("kept", key.strip(), column))
+    parts, at = [head], 0
+    for vs, ve in values:
+        parts.append(re.escape(text[at:vs]))
+        number, unit_text = regex_of[vs]
+        parts.append(f"({number}){re.escape(unit_text)}")
+        at = ve
+        if text[at : at + 1] in tuple("0123456789.eE"):
+            return None  # a literal that could continue the number
+    parts.append(re.escape(text[at:]))
+    regex = re.compile("".join(parts))
+    shape = cls(spec, index, regex, converters, bool(head), role, windowed, mapped + kept)
+    want = spec.match(text)
+    if want is None or spec.is_partial(text) or shape.values_of(line) != want:
+        return None
+    return shape
+
+
 class Lane:
     """The shapes learned in one range, per pattern, and the lines they read."""
 
@@ -210,23 +448,28 @@ class Lane:
         self.shapes: dict[int, list[Shape]] = {}  # pattern index -> its shapes, most recently used first
         self.needles: list[tuple[str, int]] = []
         self.fails: dict[int, int] = {}
+        self.learned: dict[int, int] = {}
 
     def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
         """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
-        step line the lane may read (at most MAX_FAILS tries per pattern that make none)."""
+        step line the lane may read (per pattern: MAX_FAILS tries that make none, MAX_LEARNED shapes)."""
         index = self.matcher.index[id(spec)]
         if not bulkable(spec) or self.fails.get(index, 0) >= MAX_FAILS:
+            return
+        if self.learned.get(index, 0) >= MAX_LEARNED:
             return
         shape = Shape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
         if shape is None:
             self.fails[index] = self.fails.get(index, 0) + 1
             return
+        self.learned[index] = self.learned.get(index, 0) + 1
         shapes = self.shapes.setdefault(index, [])
         shapes.insert(0, shape)
         del shapes[MAX_SHAPES:]
         needles = spec.needles()
-        if needles and (needles[0], index) not in self.needles:
-            self.needles.append((needles[0], index))
+        needle = needles[0] if needles else ""  # a pattern with no needle (the generic reading): every line
+        if (needle, index) not in self.needles:
+            self.needles.append((needle, index))
 
     def read(self, line: str) -> tuple[Shape, tuple[str, ...]] | None:
         """The shape that reads `line` and its groups, or None. `line` holds no carriage return, escape or

@@ -10,6 +10,7 @@ one physical line, and between rank-prefixed lines, including one where two rank
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import numpy as np
@@ -326,3 +327,143 @@ def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks
     assert one[0].lines["malformed"] > 0 and one[0].rows["nonfinite"].notna().any()
     monkeypatch.setattr(chunks, "LANE", False)
     _same(one, _parse(log, jobs=2, chunk_bytes=60_000, listing=False))
+
+
+# the generic reading's key map lines through the lane (issue 19): real logs of custom loops, blown up past
+# the range size, read in ranges exactly as in one pass, most of their step rows through the lane
+GENERIC_LOGS = sorted(
+    [
+        *(ROOT / "tests" / "data" / "captures" / "custom").glob("*.log"),
+        *(ROOT / "sample_logs").glob("generic_*_cpu.log"),
+    ]
+)
+# logs whose step lines the lane does not read: a tqdm bar redrawn on one line (carriage returns), JSON lines
+NOT_LANE = {"tqdm.log", "generic_json_cpu.log"}
+
+
+def _lane_rows(monkeypatch) -> list[int]:
+    """The rows each run of lane lines made (0 for a run that went back to the ordinary reading)."""
+    from logparse import fastlane
+
+    made_rows: list[int] = []
+    real = fastlane.piece
+
+    def counting(shape, lines, groups):
+        made = real(shape, lines, groups)
+        made_rows.append(0 if made is None else made.n)
+        return made
+
+    monkeypatch.setattr(chunks, "shape_piece", counting)
+    return made_rows
+
+
+@pytest.mark.parametrize("path", GENERIC_LOGS, ids=lambda p: p.name)
+def test_generic_logs_read_through_the_lane_as_in_one_pass(path, tmp_path, monkeypatch):
+    text = path.read_text()
+    log = tmp_path / path.name
+    log.write_text(text * max(2, 200_000 // len(text)))  # ~200 kB: ten ranges of 20 kB
+    made_rows = _lane_rows(monkeypatch)
+    one = _parse(log, listing=False)
+    assert one[0].format == "generic" or path.name in NOT_LANE
+    for jobs, chunk in ((1, 20_000), (2, 20_000), (1, 65_536)):
+        made_rows.clear()
+        _same(one, _parse(log, jobs=jobs, chunk_bytes=chunk, listing=False))
+        if path.name not in NOT_LANE and jobs == 1:
+            assert sum(made_rows) > 0.8 * len(one[0].rows)  # most rows came through the lane
+    _same(_parse(log), _parse(log, jobs=1, chunk_bytes=20_000))  # listing the unmatched records too
+
+
+# the lane's shape of a key map line admits each number printed the same way (sign, fraction, exponent,
+# thousands separators in threes); every line a shape reads must read the same the ordinary way
+_GENERIC_LINES = [
+    "step 10/40 | loss 4.969 | 6.0 ms/step | 84,752 tok/s",
+    "2026-12-01 19:46:46,692 - INFO - __main__ - global_step=20 loss=2.3778 lr=1.00e-03",
+    "step     3 | loss 5.481739 | lr 1.2000e-03 | norm 1.0668 | dt 14.93ms | tok/sec 34286.92",
+    "Step 1/100 loss=5.6740 grad_norm=1.016 lr=3.000e-04 time=0.0723s samples/s=221.2 mem=0.33GB",
+    "[step 1] loss: 5.6740, lr: 3.00e-04, grad_norm: 1.02, dt_ms: 31.38, tokens/sec: 16314, mfu: 19.95%",
+    "step:2/200 train_loss:18.7847 train_time:730ms step_avg:365.11ms tok_s:18029",
+    "iter_dt 7797.46ms; iter 2: train loss 2.60938",
+    "step 100 | elapsed 0.90m | loss: 3.16 | val: 2.97 | mfu 41 | widgets 1,234 widgets/s",
+]
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_GENERIC_LINES), st.data())
+def test_a_key_map_shape_reads_only_what_the_pattern_reads(line, data):
+    from logparse import fastlane
+    from logparse.matcher import Matcher
+
+    generic = SETS["generic"]
+    spec = next(s for s in generic.lines if s.name == "step")
+    matcher = Matcher([generic])
+    shape = fastlane.Shape.learn(spec, matcher.index[id(spec)], matcher, line, None, None, line)
+    assert shape is not None, line
+    runs = list(_DIGIT_RUN.finditer(line))
+    # other digits, widths, signs, separators and exponents put into the line's number texts
+    pieces = st.sampled_from(["0", "7", "999", "1000", "1,000", "12,345,678", "1.5", "-3", "+4", "e5", ","])
+    text, at = [], 0
+    for m in runs:
+        text.append(line[at : m.start()])
+        text.append(data.draw(st.one_of(st.just(m.group()), st.from_regex(r"\A[0-9]{1,7}\Z"), pieces)))
+        at = m.end()
+    text.append(line[at:])
+    mutated = "".join(text)
+    read = shape.values_of(mutated)
+    if read is not None:
+        want = spec.match(mutated)
+        assert want is not None and not spec.is_partial(mutated), mutated
+        assert read == want, mutated
+        assert not any(i < matcher.index[id(spec)] for i in matcher.candidates(mutated))
+
+
+def test_generic_values_the_lane_must_leave_to_the_ordinary_reading(tmp_path, monkeypatch):
+    """A custom loop's lines (tests/data/captures/custom/pipe.log, logging.log) renumbered, with what the lane
+    must read exactly or hand back: nan/inf, a unit that changes (ms, s, us), separators that change (999 ->
+    1,000 -> 1,000,000), a value not a number, a sign, trailing blanks, a carriage return, noise."""
+    pipe = "step {n}/5000 | loss {loss} | {dt} ms/step | {tok} tok/s"
+    logging = "2026-12-01 19:46:{s:02d},{ms:03d} - INFO - __main__ - global_step={n} loss={loss} lr=1.00e-03"
+    out = []
+    for n in range(1, 5001):
+        loss, dt, tok = f"{5 - n / 2000:.3f}", f"{6 + n % 7}.0", f"{(n * 997) % 2_000_000:,}"
+        if n % 97 == 0:
+            loss = "nan"
+        elif n % 89 == 0:
+            loss = "-inf"
+        elif n % 83 == 0:
+            loss = "abc"
+        elif n % 79 == 0:
+            loss = "-0.5"
+        line = pipe.format(n=n, loss=loss, dt=dt, tok=tok)
+        if n % 71 == 0:
+            line = line.replace(" ms/step", " s/step")
+        elif n % 67 == 0:
+            line = line.replace(" ms/step", "us/step")
+        elif n % 61 == 0:
+            line += "  "
+        elif n % 59 == 0:
+            line = "\r" + line
+        if n % 2 == 0:
+            line = logging.format(s=n % 60, ms=n % 1000, n=n, loss=loss)
+        out.append(line)
+        if n % 5 == 0:
+            out.append(f"some library warning {n}")
+    log = tmp_path / "generic_variety.log"
+    log.write_text("\n".join(out) + "\n")
+    made_rows = _lane_rows(monkeypatch)
+    one = _parse(log, listing=False)
+    assert one[0].format == "generic" and len(one[0].rows) == 5000
+    for jobs, chunk in ((1, 30_000), (1, 120_000), (2, 30_000)):
+        made_rows.clear()
+        _same(one, _parse(log, jobs=jobs, chunk_bytes=chunk, listing=False))
+        if jobs == 1:
+            assert sum(made_rows) > 0.8 * len(one[0].rows)
+    rows = one[0].rows.set_index("step")
+    # values read off the lines above by hand: a sign, a unit changed, a separator, nan
+    assert rows.loc[79, "loss"] == -0.5 and rows.loc[71, "step_time_s"] == 7.0
+    assert rows.loc[67, "step_time_s"] == pytest.approx(1e-05)
+    assert rows.loc[1003, "tokens_per_s"] == 999_991.0 and rows.loc[1005, "tokens_per_s"] == 1_001_985.0
+    assert np.isnan(rows.loc[97, "loss"]) and rows.loc[97, "nonfinite"] == "loss"
+    assert rows.loc[89, "loss"] == -np.inf
+    monkeypatch.setattr(chunks, "LANE", False)
+    _same(one, _parse(log, jobs=2, chunk_bytes=30_000, listing=False))
