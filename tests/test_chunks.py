@@ -337,8 +337,8 @@ GENERIC_LOGS = sorted(
         *(ROOT / "sample_logs").glob("generic_*_cpu.log"),
     ]
 )
-# logs whose step lines the lane does not read: a tqdm bar redrawn on one line (carriage returns), JSON lines
-NOT_LANE = {"tqdm.log", "generic_json_cpu.log"}
+# a log whose step lines the lane does not read: a tqdm bar redrawn on one line (carriage returns)
+NOT_LANE = {"tqdm.log"}
 
 
 def _lane_rows(monkeypatch) -> list[int]:
