@@ -170,3 +170,28 @@ def test_wrapped_log_reads_the_same(log: Path, how: str, tmp_path: Path) -> None
 def test_every_wrapped_log_is_one_of_this_lane() -> None:
     formats = {logparse.resolve(str(p)).parsed.format for p in LOGS}
     assert formats <= set(MINE), formats
+
+
+# ---------------------------------------------------------------------------------------------------
+# VeOmni's start-up lines (tests/data/captures/veomni: its own logger with the trainer's messages)
+
+
+def test_veomni_startup_lines_give_world_size_and_grad_accum(tmp_path: Path) -> None:
+    startup = (DATA / "captures" / "veomni" / "startup.log").read_text()
+    bar = (PUBLIC / "veomni_issue223_epoch1.log").read_text()
+    log = tmp_path / "veomni.log"
+    log.write_text(startup + bar)
+    run = logparse.resolve(str(log))
+    assert run.parsed.format == "veomni"
+    assert run.parsed.facts["world_size"][0].value == 4  # "Process rank: 0, world size: 4"
+    assert run.parsed.facts["grad_accum"][0].value == 4  # "Set gradient accumulation to 4."
+    plain = logparse.resolve(str(PUBLIC / "veomni_issue223_epoch1.log"))
+    assert list(run.steps["step"]) == list(plain.steps["step"]) == [1, 2, 3]
+    assert list(run.steps["loss"]) == [2.66, 2.59, 2.58]  # each position's first redraw (VeOmni#223)
+
+
+def test_veomni_startup_lines_alone_are_veomni_but_no_training(tmp_path: Path) -> None:
+    log = tmp_path / "startup_only.log"
+    log.write_text((DATA / "captures" / "veomni" / "startup.log").read_text())
+    with pytest.raises(logparse.LogparseError, match="recognised as veomni, but it has no training step lines"):
+        logparse.resolve(str(log))
