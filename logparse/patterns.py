@@ -532,13 +532,18 @@ class LineSpec:
                 return
             try:
                 value = mapping.convert(text)
+            except keymap_mod.UnitError:
+                # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
+                # not this column's value; kept below as x_<key>_<unit> like an unknown key
+                value = mapping = None
             except ValueError as exc:
                 values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
                 value = math.nan if mapping.type != "bool" else None
-            if value is not None:
-                values[mapping.column] = value
-                values.setdefault(MAPPED, []).append((key.strip(), mapping.column))
-            return
+            if mapping is not None:
+                if value is not None:
+                    values[mapping.column] = value
+                    values.setdefault(MAPPED, []).append((key.strip(), mapping.column))
+                return
         if self.extra is None or self.kind not in ("step", "progress"):
             return
         try:

@@ -179,3 +179,54 @@ def test_word_lm_through_wrappers(kind, write_log):
     a = api.analyze(write_log(wrapped(kind, text)))
     assert a.summary["format"] == "word_lm"
     assert list(a.steps["loss"]) == [3.57, 3.59, 3.63, 3.65, 3.69, 3.58, 3.60, 3.62, 3.65]
+
+
+# ------------------------------------------------------------------------------------------------
+# the generic reading of real custom-loop lines (logparse/synonyms.toml)
+
+LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at step 2
+    "0: INFO    24-10-19 18:47:38.911112 - 0:00:50 - step: 2  acc: 0  loss: 12.2032  grad: 1.08e+01  flops: 1.97e+14"
+    "  wps: 1.83e+04  iter:  0.8907  data: 0.0015  lr: 6.00e-07  mem: 59%  pow: 398.257 W"
+)
+
+
+@pytest.mark.parametrize(
+    "line,want,absent",
+    [
+        # PrimeIntellect-ai/prime-rl#20 ("before"): `[Rank 0]` is the process, not a column; mfu 337.59 is a percentage
+        (
+            "03:22:14 [INFO] [TRAIN] [Rank 0] step: 289, loss: 0.4310, tokens_per_second: 76477.73, mfu: 337.59",
+            {"step": 289, "loss": 0.431, "tokens_per_s": 76477.73, "reported_mfu": 3.3759},
+            ["x_rank", "x_info"],
+        ),
+        # ml-explore/mlx-lm#330, read by the generic set as a loop that copies mlx-lm's print would be:
+        # Trained Tokens is the running total, Peak mem SI GB
+        (
+            "Iter 10: Train loss 2.662, Learning Rate 1.000e-05, It/sec 0.490, Tokens/sec 161.374, Trained Tokens 3290, Peak mem 9.707 GB",
+            {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707 * GB},
+            ["x_trained_tokens"],
+        ),
+        # lingua's line without its set: grad is the gradient norm; `mem: 59%` is a share of the device, not GiB,
+        # so it is kept as x_mem_pct (was a malformed memory_gib); INFO glued to the date is no column
+        (
+            LINGUA_LINE,
+            {"step": 2, "loss": 12.2032, "grad_norm": 10.8, "lr": 6e-7, "x_mem_pct": 59.0, "x_wps": 18300.0},
+            ["x_info", "memory_gib"],
+        ),
+    ],
+)
+def test_generic_reads_real_loop_lines(line, want, absent):
+    got = values("generic", line)
+    for key, value in want.items():
+        assert got.get(key) == pytest.approx(value, rel=1e-12), (key, got)
+    for key in absent:
+        assert key not in got, (key, got)
+    raw = patterns.load_sets()["generic"].match(line)[1]
+    assert patterns.PROBLEMS not in raw, raw[patterns.PROBLEMS]  # no value the line's unit could not hold
+
+
+def test_lingua_excerpt_both_ranks_kept_apart():
+    """The lingua excerpt's two ranks: each step has rank 0's and rank 1's line (loss differs by rank)."""
+    a = api.analyze(PUBLIC / "lingua_llama1b_2xa100_steps1_3.log")
+    assert a.summary["format"] == "lingua"
+    assert sorted(set(a.steps["step"])) == [1, 2, 3]
