@@ -467,3 +467,22 @@ def test_generic_values_the_lane_must_leave_to_the_ordinary_reading(tmp_path, mo
     assert rows.loc[89, "loss"] == -np.inf
     monkeypatch.setattr(chunks, "LANE", False)
     _same(one, _parse(log, jobs=2, chunk_bytes=30_000, listing=False))
+
+
+def test_rank_prefixed_generic_lines_through_the_lane(tmp_path, monkeypatch):
+    """pipe.log's step line printed by 4 ranks behind torchrun's `[defaultR]:`, each rank's values apart."""
+    out = []
+    for n in range(1, 1501):
+        for r in range(4):
+            loss = f"{5 - n / 1000 + r / 100:.3f}"
+            out.append(f"[default{r}]:step {n}/1500 | loss {loss} | {6 + r}.0 ms/step | {84752 + n:,} tok/s")
+    log = tmp_path / "ranks.log"
+    log.write_text("\n".join(out) + "\n")
+    made_rows = _lane_rows(monkeypatch)
+    one = _parse(log, listing=False)
+    _same(one, _parse(log, jobs=1, chunk_bytes=40_000, listing=False))
+    assert len(one[0].rows) == 6000 and sum(made_rows) > 0.8 * 6000
+    _same(one, _parse(log, jobs=2, chunk_bytes=40_000, listing=False))
+    row = one[0].rows.query("step == 1000 and rank == 3").iloc[0]  # read off the line by hand
+    assert (row["loss"], row["tokens_per_s"]) == (4.03, 85752.0)
+    assert row["step_time_s"] == pytest.approx(0.009)
