@@ -283,10 +283,9 @@ def _floats(texts: list[str], sep: bool) -> np.ndarray:
 
 
 def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert | None:
-    """texts -> the column keymap.Mapping.convert gives for numbers printed with `unit` (None when it cannot
-    be done in bulk). The same operations in the same order (to_quantity, then invert, factor, int)."""
-    if mapping.type == "bool":
-        return None
+    """texts -> the column keymap.Mapping.convert gives for numbers printed with `unit` (a number, not a
+    bool), None when the unit does not fit the column (where to_quantity raises UnitError). The same
+    operations in the same order (to_quantity, then invert, factor, int)."""
     u = unit or (None if mapping.invert else mapping.key_unit)
     units = mapping.units
     step: Any
@@ -406,13 +405,15 @@ def _keyed(
         if mapping is not None:
             if mapping.column in present:
                 continue
-            convert = _mapped(mapping, unit, "," in value)
-            if convert is None:
+            if mapping.type == "bool":
                 return None
-            converters.append((group, mapping.column, convert))
-            present.add(mapping.column)
-            mapped.append(("mapped", key.strip(), mapping.column))
-            continue
+            convert = _mapped(mapping, unit, "," in value)
+            if convert is not None:
+                converters.append((group, mapping.column, convert))
+                present.add(mapping.column)
+                mapped.append(("mapped", key.strip(), mapping.column))
+                continue
+            # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
         if spec.extra is None or spec.kind not in ("step", "progress"):
             continue
         base, factor = keymap_mod.scaled_key(key)
