@@ -230,3 +230,31 @@ def test_lingua_excerpt_both_ranks_kept_apart():
     a = api.analyze(PUBLIC / "lingua_llama1b_2xa100_steps1_3.log")
     assert a.summary["format"] == "lingua"
     assert sorted(set(a.steps["step"])) == [1, 2, 3]
+
+
+# ------------------------------------------------------------------------------------------------
+# the generic reading's real captures (tests/data/captures/custom, truth in test_tail_generic.py) through wrappers
+
+CUSTOM = Path(__file__).resolve().parent / "data" / "captures" / "custom"
+
+
+@pytest.mark.parametrize("style", ["pipe", "logging"])
+@pytest.mark.parametrize("kind", ["rank0", "default0", "slurm", "host", "crlf", "colour"])
+def test_custom_loop_captures_through_wrappers(style, kind, write_log):
+    """Every step, value and clock reading of the plain log; the logging capture's asctime clock too (a
+    `[rank0]:` prefix leaves a space before it, a `node01: ` label stays in the text)."""
+    text = (CUSTOM / f"{style}.log").read_text()
+    if kind == "colour":
+        text = text.replace("loss", "\x1b[1mloss\x1b[0m")
+    base = api.analyze(CUSTOM / f"{style}.log").steps
+    got = api.analyze(write_log(text if kind == "colour" else wrapped(kind, text))).steps
+    cols = [c for c in ("step", "loss", "lr", "step_time_s", "tokens_per_s", "timestamp") if c in base]
+    assert got[cols].reset_index(drop=True).equals(base[cols].reset_index(drop=True))
+
+
+def test_custom_loop_capture_gzipped(tmp_path):
+    path = tmp_path / "logging.log.gz"
+    path.write_bytes(gzip.compress((CUSTOM / "logging.log").read_bytes()))
+    base = api.analyze(CUSTOM / "logging.log").steps
+    got = api.analyze(path).steps
+    assert got[["step", "loss", "timestamp", "step_time_s"]].equals(base[["step", "loss", "timestamp", "step_time_s"]])
