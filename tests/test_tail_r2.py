@@ -195,3 +195,29 @@ def test_veomni_startup_lines_alone_are_veomni_but_no_training(tmp_path: Path) -
     log.write_text((DATA / "captures" / "veomni" / "startup.log").read_text())
     with pytest.raises(logparse.LogparseError, match="recognised as veomni, but it has no training step lines"):
         logparse.resolve(str(log))
+
+
+# ---------------------------------------------------------------------------------------------------
+# a log cut mid-line: the half-written last line is not read (its values would be cut), the rest reads the same
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        # "... global_step: 120, ..." cut to "... global_step: 12": was read as a step 12 (a restart)
+        "paddlenlp_2022_epoch_form_eval_ckpt",
+        "paddlenlp_qwen25_pretrain_tutorial",
+        # "Epoch: [69]  [ 0/31]  ... loss: 0.0109 ..." cut to "loss: 0": was read as loss 0.0
+        "metric_logger_pyra_issue3_epochs66_69",
+        "metric_logger_rppg_mae_issue8_epoch2",
+    ],
+)
+def test_line_cut_mid_way_is_not_read(name: str, tmp_path: Path) -> None:
+    lines = (PUBLIC / f"{name}.log").read_text().splitlines()
+    plain = logparse.parse(str(PUBLIC / f"{name}.log"))
+    last = int(plain["line"].iloc[-1])  # the last step line (1-based)
+    text = lines[last - 1]
+    cut = tmp_path / f"{name}.log"
+    cut.write_text("\n".join(lines[: last - 1] + [text[: len(text) // 2]]))  # no newline: the writer stopped
+    got = logparse.parse(str(cut))
+    _same_reading(plain.iloc[:-1], got)
