@@ -295,10 +295,11 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
 
     # counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps)
     numbering = "log"
+    samples_how = _keras_sample_counts(steps, facts, warnings)
     counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
     steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
-    if how:
-        numbering = how
+    if how or samples_how:
+        numbering = "; ".join(h for h in (samples_how, how) if h)
 
     # micro-batch counters -> optimizer steps
     if "micro_step" in steps:
@@ -393,6 +394,41 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
 
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
+
+
+def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> str | None:
+    """Keras before 2.3 (and tf.keras 1.x) given arrays counts SAMPLES in its bar, after 'Train on N samples'
+    (patterns/keras.toml cites keras 2.2.4's ProgbarLogger): a Keras bar whose total is that N has its positions
+    turned, in place, into optimizer steps ceil(p / B), B the position of the first redraw of an epoch (drawn after
+    its first batch); its per-unit time, per sample, becomes per step (x B). Returns how, or None."""
+    n = facts.get("num_examples")
+    if n is None or "progress_total" not in steps or "pattern" not in steps or "step" not in steps:
+        return None
+    counts = steps["pattern"].astype(str).str.startswith("keras.") & (steps["progress_total"] == int(n.value))
+    if not counts.any():
+        return None
+    pos = steps.loc[counts, "step"].astype(float)
+    total = steps.loc[counts, "progress_total"].astype(float)
+    partial = pos[(pos < total) & (pos > 0)]
+    if partial.empty:
+        if "step_time_s" in steps:
+            steps.loc[counts, "step_time_s"] = np.nan  # per sample
+        warnings.append(
+            f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'), and "
+            "only each epoch's final redraw is in the log: the batch size is unknown, so the step numbers are sample "
+            "counts and the step time is not known"
+        )
+        return None
+    b = int(partial.iloc[0])
+    steps.loc[counts, "step"] = np.ceil(pos / b)
+    steps.loc[counts, "progress_total"] = np.ceil(total / b)
+    if "step_time_s" in steps:
+        steps.loc[counts, "step_time_s"] = steps.loc[counts, "step_time_s"] * b
+    facts.setdefault("micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar"))
+    return (
+        f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'): "
+        f"position p -> optimizer step ceil(p / {b}), {b} the batch size its first redraw shows"
+    )
 
 
 def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:

@@ -35,6 +35,9 @@ LOGS = [
     DATA / "public" / "llama2c_issue461_mps.log",
     DATA / "public" / "keras2_abhi8893_issue8_fit.log",
     DATA / "public" / "torchtune_pr640_distributed_full_13b.log",
+    DATA / "public" / "llama2c_tabular_transformer_income.log",
+    DATA / "public" / "keras22_aws_dlc_mnist_samples.log",
+    DATA / "public" / "lightning_issue4225_tqdm_v1_loss.log",
 ]
 # what a launcher adds, not what the framework printed
 LAUNCHER_COLUMNS = ["rank", "ranks", "host"]
@@ -140,3 +143,32 @@ def test_torchtune_checkpoint_glued_to_the_bar_is_an_event():
     assert len(saves) == 2
     # the bar the records were glued to still gives its step: the 28 optimizer steps of 2 epochs x 14
     assert run.all_steps["step"].tolist() == list(range(1, 29))
+
+
+def test_keras22_sample_counting_bar_without_batch_redraws_keeps_values_and_says_why():
+    # TensorBoard's 'Get started' guide (tf.keras 1.x/2.0 given arrays; find_string id 15883664258): only each
+    # epoch's final redraw, "60000/60000 [...] - 15s 246us/sample - loss: 0.2217 - ...": the batch size is not
+    # printed, so the optimizer steps cannot be known; every epoch's values are read, at the printed digits
+    run = logparse.resolve(str(DATA / "public" / "tfkeras_tensorboard_get_started_samples.log"))
+    assert run.parsed.format == "keras"
+    steps = run.all_steps
+    assert steps["loss"].tolist() == [0.2217, 0.0975, 0.0718, 0.0540, 0.0433]
+    assert steps["eval_loss"].tolist() == [0.1019, 0.0787, 0.0698, 0.0685, 0.0623]
+    assert steps["epoch_index"].tolist() == [0, 1, 2, 3, 4]
+    assert "step_time_s" not in steps or steps["step_time_s"].isna().all()  # 246us is per sample, not per step
+    assert any("counts samples" in w and "batch size is unknown" in w for w in run.warnings)
+
+
+def test_keras22_sample_counting_bar_becomes_optimizer_steps():
+    # the AWS DLC excerpt (SOURCES_r1.toml): 128-sample batches, positions 128..640 of 60000
+    run = logparse.resolve(str(DATA / "public" / "keras22_aws_dlc_mnist_samples.log"))
+    assert run.all_steps["step"].tolist() == [1, 2, 3, 4, 5]
+    assert run.facts["micro_batch_size"].value == 128
+    assert "ceil(p / 128)" in run.step_numbering
+
+
+def test_lightning_1_0_bar_drawn_twice_per_batch_keeps_the_later_redraw():
+    # Lightning-AI/pytorch-lightning#4225 (SOURCES_r1.toml): each position drawn first with the previous running loss
+    steps = logparse.resolve(str(DATA / "public" / "lightning_issue4225_tqdm_v1_loss.log")).all_steps
+    assert steps["step"].tolist() == [1, 2, 3, 4, 5]
+    assert steps["loss"].tolist() == [10.473, 10.224, 10.047, 9.926, 9.847]
