@@ -99,6 +99,7 @@ def normalize(key: str) -> str:
     """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
     trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec)."""
     k = key.strip().strip("'\"[]{}:=,;|").strip().lower()
+    k = regex.sub(r"\s*/\s*", "/", k)  # "Tokens / Sec" (the Annotated Transformer) is tokens/sec
     k = regex.sub(r"[\s-]+", "_", k)
     return k
 

@@ -206,6 +206,13 @@ LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at s
             {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707 * GB},
             ["x_trained_tokens"],
         ),
+        # the Annotated Transformer's print read by the generic set (a copy-task run, find_string id 37720290738):
+        # "Tokens / Sec" is one key, tokens/s (its "Sec" alone was read as a step time of 943.6 s)
+        (
+            "Epoch Step:      1 | Accumulation Step:   2 | Loss:   3.36 | Tokens / Sec:   943.6 | Learning Rate: 5.5e-06",
+            {"step": 1, "loss": 3.36, "tokens_per_s": 943.6, "lr": 5.5e-6},
+            ["step_time_s", "x_sec"],
+        ),
         # lingua's line without its set: grad is the gradient norm; `mem: 59%` is a share of the device, not GiB,
         # so it is kept as x_mem_pct (was a malformed memory_gib); INFO glued to the date is no column
         (
