@@ -172,3 +172,15 @@ def test_lightning_1_0_bar_drawn_twice_per_batch_keeps_the_later_redraw():
     steps = logparse.resolve(str(DATA / "public" / "lightning_issue4225_tqdm_v1_loss.log")).all_steps
     assert steps["step"].tolist() == [1, 2, 3, 4, 5]
     assert steps["loss"].tolist() == [10.473, 10.224, 10.047, 9.926, 9.847]
+
+
+def test_lightning_terminal_copy_with_redraws_run_together_reads_each_line_last_redraw():
+    # thamizhannal/EMLO4's README (SOURCES_r1.toml): ModelCheckpoint's records in the same log name the global
+    # steps of the epochs' ends: 25, 50, 75, 100, 125
+    log = DATA / "public" / "lightning_emlo4_terminal_copy_bars.log"
+    text = log.read_text()
+    assert [int(s) for s in __import__("re").findall(r"global step (\d+):", text)] == [25, 50, 75, 100, 125]
+    steps = logparse.resolve(str(log)).all_steps
+    assert steps["step"].tolist() == [25, 50, 75, 100, 125]
+    assert steps["loss"].tolist() == [1.310, 0.548, 0.817, 0.111, 0.152]
+    assert steps["eval_loss"].tolist() == [0.776, 0.127, 0.0582, 0.017, 0.0194]
