@@ -38,6 +38,7 @@ LOGS = [
     DATA / "public" / "llama2c_tabular_transformer_income.log",
     DATA / "public" / "keras22_aws_dlc_mnist_samples.log",
     DATA / "public" / "lightning_issue4225_tqdm_v1_loss.log",
+    DATA / "public" / "lightning_emlo4_terminal_copy_bars.log",
 ]
 # what a launcher adds, not what the framework printed
 LAUNCHER_COLUMNS = ["rank", "ranks", "host"]
