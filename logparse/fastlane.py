@@ -52,8 +52,8 @@ from .rows import bulkable
 # any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
 # ordinary way (srun --label's task id right-aligned: " 0: ")
 _ANY_PREFIX = re.compile(
-    r"\[[A-Za-z_]*?\d+\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: (?=[\[{\s])"
-)
+    r"\[[A-Za-z_]*?\d+(?:\|\d+)?\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: "
+)  # a superset of the reader's: torchx's "[trainer0|0]:", and any host-like name before ": " (reader._NAMED_HOST)
 
 
 def _may_be_prefixed(line: str) -> bool:
