@@ -265,3 +265,13 @@ def test_custom_loop_capture_gzipped(tmp_path):
     base = api.analyze(CUSTOM / "logging.log").steps
     got = api.analyze(path).steps
     assert got[["step", "loss", "timestamp", "step_time_s"]].equals(base[["step", "loss", "timestamp", "step_time_s"]])
+
+
+def test_epoch_step_brackets_numbered_across_epochs():
+    """'    Epoch [2/10], Step [200/600], Loss: 0.1208' (a notebook's indented output): epochs from 1, so the run's
+    step is (2 - 1) x 600 + 200 = 800."""
+    a = api.analyze(PUBLIC / "epoch_step_brackets_cnn_mnist_notebook.log")
+    assert a.summary["format"] == "epoch_step_brackets"
+    steps = a.steps.set_index("step")
+    assert list(steps.index) == list(range(100, 1801, 100))
+    assert steps.loc[800, "loss"] == 0.1208 and steps.loc[1800, "loss"] == 0.0612
