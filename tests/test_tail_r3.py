@@ -193,11 +193,12 @@ LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at s
 @pytest.mark.parametrize(
     "line,want,absent",
     [
-        # PrimeIntellect-ai/prime-rl#20 ("before"): `[Rank 0]` is the process, not a column; mfu 337.59 is a percentage
+        # PrimeIntellect-ai/prime-rl#20 ("before"): mfu 337.59 is a percentage; `[Rank 0]` is kept as x_rank (the
+        # process, for compose.py), `[INFO]` is no column
         (
             "03:22:14 [INFO] [TRAIN] [Rank 0] step: 289, loss: 0.4310, tokens_per_second: 76477.73, mfu: 337.59",
-            {"step": 289, "loss": 0.431, "tokens_per_s": 76477.73, "reported_mfu": 3.3759},
-            ["x_rank", "x_info"],
+            {"step": 289, "loss": 0.431, "tokens_per_s": 76477.73, "reported_mfu": 3.3759, "x_rank": 0.0},
+            ["x_info"],
         ),
         # ml-explore/mlx-lm#330, read by the generic set as a loop that copies mlx-lm's print would be:
         # Trained Tokens is the running total, Peak mem SI GB
