@@ -202,7 +202,9 @@ def _other_logs() -> list[Path]:
     """Every public excerpt, peer log and capture of another framework."""
     mine = set(H4)
     logs = [p for p in PUBLIC.glob("*.log") if p.stem not in mine]
-    logs += sorted((DATA / "peers").rglob("*.log")) + sorted((DATA / "captures").rglob("*.log"))
+    logs += sorted((DATA / "peers").rglob("*.log"))
+    # captures of these frameworks (captures/veomni: VeOmni's start-up lines) are theirs to claim
+    logs += [p for p in (DATA / "captures").rglob("*.log") if p.parent.name not in MINE]
     return sorted(logs)
 
 
