@@ -276,3 +276,12 @@ def test_epoch_step_brackets_numbered_across_epochs():
     steps = a.steps.set_index("step")
     assert list(steps.index) == list(range(100, 1801, 100))
     assert steps.loc[800, "loss"] == 0.1208 and steps.loc[1800, "loss"] == 0.0612
+
+
+@pytest.mark.parametrize("kind", ["rank0", "slurm", "host", "crlf"])
+def test_mlx_lm_v032_table_through_wrappers(kind, write_log):
+    """The v0.32 table (rich's colour codes kept) behind a launcher prefix or with CRLF ends reads the same."""
+    base = api.analyze(CAPTURES / "table.log").steps
+    got = api.analyze(write_log(wrapped(kind, (CAPTURES / "table.log").read_text()))).steps
+    cols = ["step", "loss", "tokens_per_s", "consumed_tokens"]
+    assert got[cols].reset_index(drop=True).equals(base[cols].reset_index(drop=True))
