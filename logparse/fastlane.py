@@ -46,7 +46,7 @@ from .columns import Piece, Typed
 from .errors import PatternError
 from .matcher import Matcher
 from .patterns import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
-from .reader import Record
+from .reader import GLUED_BAR, Record
 from .rows import bulkable
 
 # any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
@@ -73,6 +73,8 @@ def own_text(line: str) -> tuple[str | None, int | None]:
     record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more (another
     prefix, a second one, another rank's output on the same line). The lane and the parallel reader's
     record-making both decide by it."""
+    if "<" in line and "]" in line and GLUED_BAR.search(line):
+        return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
     if not _may_be_prefixed(line):
         return line, None
     m = _TORCHRUN.match(line)

@@ -65,12 +65,15 @@ _NAMED_HOST = regex.compile(
 # default asctime "%Y-%m-%d %H:%M:%S,mmm"; or torchtune's records in logging's default format, "...| 14/14 [00:00<00:00,
 # 38.08it/s]INFO:torchtune.utils._logging:Model checkpoint of size ..."). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
 # {rate_fmt}{postfix}]". The reader cuts after the bar so the record reads as it was printed. Only there: the
-# records some sets read glued to their bar (HF's dict "{'loss': ...}", Colossal-AI's "[08/30/23 07:07:54] INFO")
-# start otherwise and stay as they are.
-_GLUED_BAR = regex.compile(
+# records some sets read glued to their bar (HF's dict "{'loss': ...}") start otherwise and stay as they are.
+GLUED_BAR = regex.compile(
     r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
     r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
-    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:)"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
+    # rich's RichHandler (Colossal-AI's logger): "[08/30/23 07:08:13] INFO     colossalai - ...". Its record
+    # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
+    # whole record is, "Step time: 19.2" and all (hpcaitech/ColossalAI#4551's benchmark.py)
+    r"|\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] +(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )"
 )
 
 
@@ -177,7 +180,7 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
     host: str | None = None
     role: str | None = None
     if "<" in text and "]" in text:
-        glued = _GLUED_BAR.search(text)
+        glued = GLUED_BAR.search(text)
         if glued is not None:
             return [*_clean(text[: glued.end()]), *_clean(text[glued.end() :])]
     first = text[:1]

@@ -94,6 +94,43 @@ def test_colossalai_second_step_time_after_the_bar_redraw_is_kept(reading: dict)
     assert parsed.lines["unattached"] == 0
 
 
+def _unwrapped_colossalai() -> str:
+    """hpcaitech/ColossalAI#4551 as a terminal wide enough for rich not to wrap prints it: each logger record
+    on one line, the record after a bar redraw glued to it (tqdm ends a redraw without a newline). The lines
+    are the excerpt's own, rich's wrapping undone; the third record is the second one's text with the next
+    printed step time (a made-up value: the stored excerpt ends at the 2/5 redraw)."""
+    src = (PUBLIC / "colossalai_issue4551_step_time.log").read_text().splitlines()
+    head = "INFO     colossalai - colossalai - INFO:"
+    where = "/workspace/workfile/ColossalAI-main/examples/language/llama2/benchmark.py:218 main"
+    bar1, bar2 = src[6].split("[08/30/23")[0], src[10].split("[08/30/23")[0]
+    return "\n".join(
+        [
+            src[0],
+            src[1],
+            f"[08/30/23 07:07:34] {head} {where}",
+            f"                    {head} Step time: 22.885",
+            f"{bar1}[08/30/23 07:07:54] {head} {where}",
+            f"                    {head} Step time: 19.714",
+            f"{bar2}[08/30/23 07:08:13] {head} Step time: 19.200",
+            "Step:  60%|██████    | 3/5 [01:01<00:41, 20.50s/it]",
+        ]
+    ) + "\n"
+
+
+@pytest.mark.parametrize("reading", [{}, {"jobs": 2, "chunk_bytes": 200}])
+def test_colossalai_step_time_glued_whole_after_a_bar_redraw_is_kept(tmp_path: Path, reading: dict) -> None:
+    """A whole rich record glued after the 2/5 redraw ('...21.03s/it][08/30/23 07:08:13] INFO ... Step time:
+    19.200') was read as part of the bar: step 3 took the bar's 20.50 s/it instead of the measured 19.2 s. The
+    reader now cuts a rich record off the bar it is glued to."""
+    path = tmp_path / "colossalai_wide.log"
+    path.write_text(_unwrapped_colossalai())
+    parsed = parse_log(str(path), load_sets(), **reading)
+    assert parsed.format == "colossalai"
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [1, 2, 3]
+    assert rows["step_time_s"].tolist() == [22.885, 19.714, 19.2]
+
+
 def test_bridge_step_time_of_rank0_beside_other_ranks_iterations_does_not_stand_alone(tmp_path: Path) -> None:
     """Under torchrun --tee, rank 0 prints 'Step Time' and the last rank the iteration line: rows of another
     rank come between two Step Time lines, so neither becomes a step of its own (no step-less rows)."""
