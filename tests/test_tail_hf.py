@@ -248,3 +248,19 @@ def test_text_summary_says_which_rule_numbered_the_steps(tmp_path):
     assert lines[1].startswith(f"  steps {truth[0]}..{truth[-1]} ")
     assert lines[2].startswith("  step numbers: epoch x steps per epoch")
     assert "logging_first_step" in lines[2]
+
+
+def test_ms_swift_dicts_and_its_val_bar():
+    """ms-swift (tests/data/public/ms_swift_qwen2vl_lora_notebook.log): the dicts glued to its 'Train:' bar are
+    steps 1, 5, ..., 50, as each dict's own 'global_step/max_steps' says (read here off the lines, not by
+    logparse); the 'Val:' bar's 8/8 at 1.91 s/it is the evaluation's and gives no training step its time."""
+    import re
+
+    path = PUBLIC / "ms_swift_qwen2vl_lora_notebook.log"
+    text = path.read_text()
+    said = [int(m) for m in re.findall(r"\{'loss'.*?'global_step/max_steps': '(\d+)/60'", text)]
+    run = api.resolve(path)
+    rows = run.all_steps
+    assert rows["step"].tolist() == said == [1, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50]
+    assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+    assert rows.set_index("step").at[50, "eval_loss"] == 0.03461
