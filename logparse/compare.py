@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import report
 from .errors import LogparseError
 from .naming import run_name, run_names
 from .options import checked
@@ -441,7 +442,7 @@ def compare_runs(
 
     table = table_rows(runs, notes, target)
     csv = png.with_suffix(".csv")
-    table.to_csv(csv, index=False, float_format="%.12g")
+    report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
     return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
 
 

@@ -38,16 +38,42 @@ def _num(x: Any, digits: int = 6) -> Any:
     return float(f"{v:.{digits}g}")
 
 
+CSV_DIGITS = "%.12g"  # enough for what logs print; drops representation noise (18.000700000000002)
+_SAMPLE = 2000  # values looked at per column to decide how it is written
+
+
+def _needs_all_digits(values: pd.Series) -> bool:
+    """Whether a float column holds printed values longer than CSV_DIGITS keeps: a float32 printed in full
+    by Python's repr (torchtune's loss `5.674245357513428`, its tokens/s `4931.62744140625`). A value that
+    does not survive 12 digits and is no float32 is arithmetic (a derived tokens/s) or representation noise
+    (18.000700000000002), and 12 digits say all it means."""
+    finite = values[np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))]
+    if finite.empty:
+        return False
+    step = max(1, len(finite) // _SAMPLE)
+    sample = finite.iloc[::step].to_numpy(dtype=float)
+    return any(float(CSV_DIGITS % v) != v and float(np.float32(v)) == v for v in sample.tolist())
+
+
+def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as the CSV writers write it with CSV_DIGITS: a float column whose printed values need more
+    digits is written in full (Python's shortest repr) instead."""
+    full = [c for c in frame.columns if frame[c].dtype.kind == "f" and _needs_all_digits(frame[c])]
+    if not full:
+        return frame
+    return frame.assign(**{c: frame[c].map(lambda v: "" if pd.isna(v) else repr(float(v))) for c in full})
+
+
 def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
     """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl. CSV: timestamps as ISO text in UTC,
-    floats to 12 significant digits (no representation noise like 18.000700000000002; logs print
-    far fewer), integer columns as integers."""
+    floats to 12 significant digits (no representation noise like 18.000700000000002), or in full where a
+    log printed more (csv_ready), integer columns as integers."""
     suffix = kind or Path(path).suffix.lower()
     if suffix == ".csv":
-        out = frame
+        out = csv_ready(frame)
         if "timestamp" in frame:
-            out = frame.assign(timestamp=frame["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f"))
-        out.to_csv(path, index=False, float_format="%.12g")
+            out = out.assign(timestamp=frame["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f"))
+        out.to_csv(path, index=False, float_format=CSV_DIGITS)
     elif suffix == ".parquet":
         frame.to_parquet(path, index=False)
     elif suffix in (".jsonl", ".ndjson"):

@@ -105,3 +105,27 @@ def test_public_multinode_bar_resolves_to_one_row_per_optimizer_step():
     rows = logparse.resolve(path).all_steps
     assert rows["step"].tolist() == list(range(25, 32))
     assert rows.set_index("step").at[26, "loss"] == 1.2436443567276  # as printed on lines 2 and 3
+
+
+def test_steps_csv_keeps_every_printed_digit(tmp_path):
+    """torchtune prints float32 values in full (`loss:5.674245357513428`): steps.csv writes them digit for digit
+    (12 significant digits would cut them), while a derived or converted figure keeps 12 (no 18.000700000000002)."""
+    import csv
+    import re
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    log = HERE / "torchtune_stdout_cpu.log"
+    printed = {int(s): v for s, v in re.findall(r"Step (\d+) \| loss:(\S+)", log.read_text())}
+    out = tmp_path / "steps.csv"
+    res = CliRunner().invoke(cli, ["parse", str(log), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = {int(r["step"]): r for r in csv.DictReader(out.open())}
+    assert {s: rows[s]["loss"] for s in printed} == printed
+    megatron = tmp_path / "m.csv"
+    root = Path(__file__).resolve().parents[1]
+    CliRunner().invoke(cli, ["parse", str(root / "sample_logs" / "megatron_llama2-7b_8xh100.log"), "-o", str(megatron)])
+    # line 57 of the log prints "elapsed time per iteration (ms): 18000.7": 18.0007 s, not 18.000700000000002
+    assert "18.0007" in {r["step_time_s"] for r in csv.DictReader(megatron.open())}
