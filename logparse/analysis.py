@@ -70,6 +70,8 @@ def public_steps(steps: pd.DataFrame) -> pd.DataFrame:
             if np.isfinite(known).all() and (known == np.round(known)).all():
                 out[col] = values.astype("Int64" if len(known) < len(values) else "int64")
     if "timestamp" in out and pd.api.types.is_numeric_dtype(out["timestamp"]):
-        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True)
+        # epoch seconds as a float hold a printed stamp to about 0.2 us; logs print at most microseconds, so
+        # the datetime is rounded to them ("12:06:52.987995" stays .987995, not .987994909)
+        out["timestamp"] = pd.to_datetime(out["timestamp"], unit="s", utc=True).dt.round("us")
     first = [c for c in STEP_ORDER if c in out]
     return out[first + [c for c in out.columns if c not in first]]
