@@ -182,7 +182,7 @@ PUBLIC = Path(__file__).resolve().parent / "data" / "public"
 
 
 def test_dicts_glued_to_bars_and_warnings_and_a_printed_log_history() -> None:
-    """A public README's run (tests/data/public/hf_trainer_seqlabel_glued_bar_warning.log, SOURCES_h8.toml):
+    """A public README's run (tests/data/public/hf_trainer_seqlabel_glued_bar_warning.log, SOURCES_hf_trainer.toml):
     the bar glued to a warning, a dict after two bar redraws, and the script's print of log_history (a list
     of the same dicts, with 'step': 268 and 536) at line 29. Two steps, 268 and 536, as that list says; the
     list makes no row and none of its keys leaks into the steps."""

@@ -189,7 +189,7 @@ def test_reader_drops_backspaces_as_a_terminal_shows_them():
 
 
 # ------------------------------------------------------------------------------------------------
-# public excerpts (tests/data/public/SOURCES_h2.toml): the run's numbering across epochs
+# public excerpts (tests/data/public/SOURCES_keras.toml): the run's numbering across epochs
 
 PUBLIC = Path(__file__).resolve().parent / "data" / "public"
 

@@ -1,5 +1,5 @@
 """llm.c and llama2.c-style loops: a REAL train_gpt2.c run on CPU (tests/data/captures/llmc/, README.md there) and
-public train_gpt2.cu / llama2.c logs (tests/data/public, SOURCES_h1.toml, where each line's values are listed).
+public train_gpt2.cu / llama2.c logs (tests/data/public, SOURCES_torchtune_llmc.toml, where each line's values are listed).
 
 train_gpt2.c keeps no record besides its console, so its truth is read here off the lines with a plain split,
 independent of the pattern set, plus values written by hand. The public logs' values are read by hand.

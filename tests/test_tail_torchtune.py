@@ -100,7 +100,7 @@ def test_no_value_is_malformed(path):
 
 
 def test_public_multinode_bar_resolves_to_one_row_per_optimizer_step():
-    """pytorch/torchtune PR #2620 (tests/data/public, SOURCES_h1.toml): the bar drawn twice per step."""
+    """pytorch/torchtune PR #2620 (tests/data/public, SOURCES_torchtune_llmc.toml): the bar drawn twice per step."""
     path = Path(__file__).resolve().parent / "data" / "public" / "torchtune_pr2620_multinode_bar.log"
     rows = logparse.resolve(path).all_steps
     assert rows["step"].tolist() == list(range(25, 32))

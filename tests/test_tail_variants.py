@@ -1,6 +1,6 @@
 """Variants of known families and three regressions (issue 19, helper h5), end to end.
 
-The excerpts are in tests/data/public (listed in SOURCES_h5.toml, which test_public_excerpts.py checks
+The excerpts are in tests/data/public (listed in SOURCES_variants.toml, which test_public_excerpts.py checks
 at the frame stage); here the whole analysis is run on them, and the expected values are read off the
 excerpts' lines by hand (written out below), never taken from logparse's output.
 """

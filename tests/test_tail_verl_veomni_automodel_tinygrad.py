@@ -3,7 +3,7 @@ is read, into the column the framework's own code gives it, and the four sets cl
 
 The expected values come from this file's own reading of each line (a split on the framework's separators, the
 keys mapped by the tables below, written from the frameworks' source: see the comments in patterns/<set>.toml),
-not from logparse. tests/data/public/SOURCES_h4.toml holds the values read by hand; this file checks that no
+not from logparse. tests/data/public/SOURCES_verl_veomni_automodel_tinygrad.toml holds the values read by hand; this file checks that no
 printed number is dropped or split.
 """
 
@@ -27,7 +27,7 @@ else:  # pragma: no cover
 DATA = Path(__file__).resolve().parent / "data"
 PUBLIC = DATA / "public"
 MINE = ("verl", "veomni", "nemo_automodel", "tinygrad")
-H4 = tomllib.loads((PUBLIC / "SOURCES_h4.toml").read_text())["excerpt"]
+H4 = tomllib.loads((PUBLIC / "SOURCES_verl_veomni_automodel_tinygrad.toml").read_text())["excerpt"]
 
 
 def x_column(key: str) -> str:

@@ -161,7 +161,7 @@ def test_keras22_sample_counting_bar_without_batch_redraws_keeps_values_and_says
 
 
 def test_keras22_sample_counting_bar_becomes_optimizer_steps():
-    # the AWS DLC excerpt (SOURCES_r1.toml): 128-sample batches, positions 128..640 of 60000
+    # the AWS DLC excerpt (SOURCES_wrapped_torchtune_llmc_keras_lightning.toml): 128-sample batches, positions 128..640 of 60000
     run = logparse.resolve(str(DATA / "public" / "keras22_aws_dlc_mnist_samples.log"))
     assert run.all_steps["step"].tolist() == [1, 2, 3, 4, 5]
     assert run.facts["micro_batch_size"].value == 128
@@ -169,14 +169,14 @@ def test_keras22_sample_counting_bar_becomes_optimizer_steps():
 
 
 def test_lightning_1_0_bar_drawn_twice_per_batch_keeps_the_later_redraw():
-    # Lightning-AI/pytorch-lightning#4225 (SOURCES_r1.toml): each position drawn first with the previous running loss
+    # Lightning-AI/pytorch-lightning#4225 (SOURCES_wrapped_torchtune_llmc_keras_lightning.toml): each position drawn first with the previous running loss
     steps = logparse.resolve(str(DATA / "public" / "lightning_issue4225_tqdm_v1_loss.log")).all_steps
     assert steps["step"].tolist() == [1, 2, 3, 4, 5]
     assert steps["loss"].tolist() == [10.473, 10.224, 10.047, 9.926, 9.847]
 
 
 def test_lightning_terminal_copy_with_redraws_run_together_reads_each_line_last_redraw():
-    # thamizhannal/EMLO4's README (SOURCES_r1.toml): ModelCheckpoint's records in the same log name the global
+    # thamizhannal/EMLO4's README (SOURCES_wrapped_torchtune_llmc_keras_lightning.toml): ModelCheckpoint's records in the same log name the global
     # steps of the epochs' ends: 25, 50, 75, 100, 125
     log = DATA / "public" / "lightning_emlo4_terminal_copy_bars.log"
     text = log.read_text()
