@@ -63,12 +63,26 @@ _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
 )
+# what may follow a number in a captured value: nothing, blanks, a closing quote, a unit or word, a percent
+# sign, a separator or bracket; a sentence's full stop at the very end. Anything else is glued junk.
+# (an "e" is a unit's first letter, or a broken exponent: "1.00001e#+06")
+_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
 _NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
 _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
 
 
 class MalformedValue(ValueError):
     """A captured value that does not convert (counted as a malformed line)."""
+
+
+class Problem(str):
+    """A value that did not convert, as the sentence the line's PROBLEMS list holds, knowing the column it was
+    for: that column's NaN is no NaN the log printed (rows.step_row), so it never makes a run 'diverged'."""
+
+    def __new__(cls, text: str, column: str | None = None) -> Problem:
+        self = super().__new__(cls, text)
+        self.column = column
+        return self
 
 
 # --------------------------------------------------------------------------------------------
@@ -163,6 +177,9 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
     except ValueError:
         pass
     m = _NUMBER.match(text)
+    if m and _JUNK_AFTER.match(text, m.end()):
+        # "1.18245#E+01", "108#38.6": a number glued to junk is not its prefix (it would read 1.18245, 108)
+        raise MalformedValue(f"not a number: {text!r}")
     if m:
         suffix = m.group("suffix")
         if suffix and not allow_suffix:
@@ -494,7 +511,9 @@ class LineSpec:
                 value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
             except MalformedValue as exc:
                 # Keep the line and the other values; the field becomes NaN and the line is flagged.
-                values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
+                values.setdefault(PROBLEMS, []).append(
+                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", spec.column)
+                )
                 value = math.nan if spec.type in ("float", "int", "duration") else None
             if value is not None:
                 values[spec.column] = value
@@ -537,7 +556,9 @@ class LineSpec:
                 # not this column's value; kept below as x_<key>_<unit> like an unknown key
                 value = mapping = None
             except ValueError as exc:
-                values.setdefault(PROBLEMS, []).append(f"{self.set_name}.{self.name}: {key!r}: {exc}")
+                values.setdefault(PROBLEMS, []).append(
+                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
+                )
                 value = math.nan if mapping.type != "bool" else None
             if mapping is not None:
                 if value is not None:
