@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 LOG_EXTENSIONS = (".gz", ".bz2", ".xz", ".zst", ".log", ".txt", ".out")
 
 
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\]")
+
+
+def safe_name(name: str) -> str:
+    """A name that is one folder inside the output folder and one line of text: no path separator, control
+    character or newline (each becomes `_`), bytes that are not UTF-8 shown as U+FFFD (a name read with
+    surrogate escapes, `caf\\xe9.log`), and never `.` or `..` (a log named `...log` wrote into the parent of
+    --out): those become `run`."""
+    name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    name = _UNSAFE.sub("_", name)
+    return "run" if not name.strip(".") else name
+
+
 def run_name(path: str | os.PathLike[str]) -> str:
-    """A log's file name without its log and compression extensions (`train.log.gz` -> `train`)."""
+    """A log's file name without its log and compression extensions (`train.log.gz` -> `train`), made safe."""
     name = Path(path).name
     for ext in LOG_EXTENSIONS:
         if name.endswith(ext):
             name = name[: -len(ext)]
-    return name or "run"
+    return safe_name(name)
 
 
 def run_names(paths: list[str | os.PathLike[str]]) -> list[str]:
@@ -31,5 +45,5 @@ def run_names(paths: list[str | os.PathLike[str]]) -> list[str]:
         common = Path(os.path.commonpath([str(resolved[i].parent) for i in same]))
         for i in same:
             parts = resolved[i].parent.relative_to(common).parts
-            out[i] = "_".join([*parts, name]) if parts else name
+            out[i] = safe_name("_".join([*parts, name])) if parts else name
     return out
