@@ -137,11 +137,17 @@ def read_parallel(
 def _tasks(paths: list[str], size: int) -> Iterator[tuple[str, int, int, bytes | None]]:
     """(path, start, end, None) for ranges of a plain file; (path, 0, 0, block) for blocks of a compressed one."""
     for path in paths:
-        fh, first = open_checked(path)
+        fh, first, skipped = open_checked(path)
         try:
             if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
                 total = os.fstat(fh.fileno()).st_size
-                for start in range(0, total, size):
+                begin = 0
+                if skipped:  # the NUL bytes a copytruncated log starts with: the first range begins after them
+                    stop = _line_end(fh, min(skipped + size, total) - 1)
+                    fh.seek(skipped)
+                    yield path, 0, 0, fh.read(stop - skipped)
+                    begin = stop
+                for start in range(begin, total, size):
                     yield path, start, min(start + size, total), None
                 continue
             block = first

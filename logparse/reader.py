@@ -95,6 +95,7 @@ class ReadStats:
     blank: int = 0
     overlong: int = 0
     replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8
+    nul_prefix_bytes: int = 0  # NUL bytes skipped at the start of a file (what copytruncate rotation leaves)
 
 
 def _open_binary(path: str) -> io.BufferedIOBase:
@@ -252,29 +253,40 @@ def read_records(path: str | Sequence[str], stats: ReadStats | None = None) -> I
         for one in path:
             yield from read_records(one, stats)
         return
-    fh, first = open_checked(path)
+    fh, first, skipped = open_checked(path)
+    stats.nul_prefix_bytes += skipped
     try:
         yield from stream_records(fh, path, stats, first)
     finally:
         fh.close()
 
 
-def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes]:
-    """The file opened for reading (decompressing), with its first bytes read: refused with one line when
-    it is missing, empty, binary or cannot be decompressed."""
+def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
+    """The file opened for reading (decompressing), with its first bytes read past any NUL bytes it starts
+    with, and how many those were: `logrotate`'s copytruncate leaves a log that goes on being written from
+    its old offset, so the file starts with a hole of NULs (issue 20). Refused with one line when it is
+    missing, empty, binary or cannot be decompressed."""
     fh = _open_binary(path)
+    skipped = 0
     try:
         first = fh.read(CHUNK_BYTES)
+        while first and not first.strip(b"\x00"):  # a chunk of NULs only: read on, a chunk at a time
+            skipped += len(first)
+            first = fh.read(CHUNK_BYTES)
+        if first.startswith(b"\x00"):
+            lead = len(first) - len(first.lstrip(b"\x00"))
+            skipped += lead
+            first = first[lead:]
     except (OSError, EOFError, lzma.LZMAError) as exc:
         fh.close()
         raise LogparseError(f"{path}: cannot decompress ({exc})") from None
     if not first:
         fh.close()
-        raise LogparseError(f"{path}: the file is empty")
+        raise LogparseError(f"{path}: the file is empty" + (f" (but {skipped:,} NUL bytes)" if skipped else ""))
     if _looks_binary(first[:8192]):
         fh.close()
         raise LogparseError(f"{path}: looks like a binary file, not a text log")
-    return fh, first
+    return fh, first, skipped
 
 
 def stream_records(

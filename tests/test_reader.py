@@ -6,6 +6,7 @@ import bz2
 import gzip
 import lzma
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,27 @@ def test_a_cut_escape_sequence_keeps_the_text_after_it():
         "seq_lengthTraining epoch 0, iteration 17/99 |"
     )
     assert _ANSI.sub("", "\x1b[K\x1b[2K\x1b[A\x1b[mEpoch 1") == "Epoch 1"
+
+
+def test_a_copytruncated_log_starting_with_nul_bytes_is_read(tmp_path):
+    """logrotate's copytruncate leaves the writer at its old offset: the file starts with a hole of NUL bytes,
+    then the log goes on. It was refused as binary; the NULs are skipped and counted, and the lines after them
+    read as in the plain file, in one pass and in ranges (issue 20, point 10)."""
+    from logparse.frame import parse_log
+    from logparse.patterns import load_sets
+    from logparse.reader import ReadStats, read_records
+
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
+    data = sample.read_bytes()
+    for hole in (4096, 3 * (1 << 20) + 17):  # inside the first read, and over several reads
+        path = tmp_path / f"rotated_{hole}.log"
+        path.write_bytes(b"\x00" * hole + data)
+        stats = ReadStats()
+        texts = [r.text for r in read_records(str(path), stats)]
+        assert stats.nul_prefix_bytes == hole
+        assert texts == [r.text for r in read_records(str(sample))]
+        plain = parse_log(str(sample), load_sets())
+        for reading in ({}, {"jobs": 2, "chunk_bytes": 20_000}):
+            got = parse_log(str(path), load_sets(), **reading)
+            assert got.rows["step"].tolist() == plain.rows["step"].tolist()
+            assert got.rows["loss"].tolist() == plain.rows["loss"].tolist()
