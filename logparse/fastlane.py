@@ -46,24 +46,8 @@ from .columns import Piece, Typed
 from .errors import PatternError
 from .matcher import Matcher
 from .patterns import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
-from .reader import GLUED_BAR, Record
+from .reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
 from .rows import bulkable
-
-# any launcher prefix the reader would peel (reader._clean): a line whose text starts like this is read the
-# ordinary way (srun --label's task id right-aligned: " 0: ")
-_ANY_PREFIX = re.compile(
-    r"\[[A-Za-z_]*?\d+(?:\|\d+)?\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: "
-)  # a superset of the reader's: torchx's "[trainer0|0]:", and any host-like name before ": " (reader._NAMED_HOST)
-
-
-def _may_be_prefixed(line: str) -> bool:
-    """Whether a launcher prefix can start `line` (each starts with "[", a digit or a letter, or with the
-    spaces that right-align an srun label)."""
-    first = line[:1]
-    if first == " ":
-        return line[:5].lstrip()[:1].isdigit()
-    return first == "[" or first.isalnum()
-
 
 _TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
 
@@ -75,13 +59,13 @@ def own_text(line: str) -> tuple[str | None, int | None]:
     record-making both decide by it."""
     if "<" in line and "]" in line and GLUED_BAR.search(line):
         return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
-    if not _may_be_prefixed(line):
+    if not may_be_prefixed(line):
         return line, None
     m = _TORCHRUN.match(line)
     if m is None:
-        return (None, None) if _ANY_PREFIX.match(line) else (line, None)
+        return (None, None) if ANY_PREFIX.match(line) else (line, None)
     body = line[m.end() :]
-    if "[" + m.group(1) in body or (_may_be_prefixed(body) and _ANY_PREFIX.match(body)):
+    if "[" + m.group(1) in body or (may_be_prefixed(body) and ANY_PREFIX.match(body)):
         return None, None  # a second prefix, or another rank's output on this line: the reader's way
     return body, int(m.group(2))
 

@@ -59,6 +59,22 @@ _NAMED_HOST = regex.compile(
     r"^(?!(?i:epoch|step|iter|iteration|batch|rank|ep|it|e)[-._]?\d)"
     r"((?=[\w.-]*[.-])(?=[\w.-]*\d)(?:(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
 )
+# Any of the prefixes above, loosely (a superset, one `re` match): fastlane.own_text sends a line that may carry
+# one the reader's way. Kept here, beside the exact ones, so that a new prefix changes both.
+ANY_PREFIX = re.compile(
+    r"\[[A-Za-z_]*?\d+(?:\|\d+)?\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: "
+)
+
+
+def may_be_prefixed(text: str) -> bool:
+    """Whether a launcher prefix can start `text`: each starts with "[", a digit, or a letter before ": ", or
+    with the spaces that right-align an srun label. A cheap test before the prefix regexes."""
+    first = text[:1]
+    if first == " ":
+        first = text[:5].lstrip()[:1]
+    return first == "[" or first.isdigit() or (first.isalnum() and ": " in text)
+
+
 # A tqdm bar left unfinished (redrawn with \r, no newline) and a Python logging record written next on the same
 # stream, glued onto it: "... 9/30 [00:00<00:01, 20.12it/s]12/01/2026 19:50:08 - INFO - __main__ - ..." (an
 # accelerate loop logging beside its bar with the examples' basicConfig, datefmt "%m/%d/%Y %H:%M:%S", or logging's
@@ -184,10 +200,7 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
         glued = GLUED_BAR.search(text)
         if glued is not None:
             return [*_clean(text[: glued.end()]), *_clean(text[glued.end() :])]
-    first = text[:1]
-    if first == " ":  # a right-aligned srun label (" 0: "), or no prefix at all
-        first = text[:5].lstrip()[:1]
-    if not (first == "[" or first.isdigit() or (first.isalnum() and ": " in text)):
+    if not may_be_prefixed(text):
         return [(text.rstrip(), None, None)]  # no launcher prefix can start here
     for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
         m = _RANK_PREFIX.match(text)
