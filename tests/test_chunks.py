@@ -307,17 +307,7 @@ def _megatron_variety(tmp_path, ranks: int = 1) -> Path:
 
 @pytest.mark.parametrize("ranks", [1, 8])
 def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks):
-    from logparse import fastlane
-
-    bulk_rows = []
-    real = fastlane.piece
-
-    def counting(shape, lines, groups):
-        made = real(shape, lines, groups)
-        bulk_rows.append(0 if made is None else made.n)
-        return made
-
-    monkeypatch.setattr(chunks, "shape_piece", counting)
+    bulk_rows = _lane_rows(monkeypatch)
     log = _megatron_variety(tmp_path, ranks)
     one = _parse(log, listing=False)
     for chunk in (60_000, 250_000):
