@@ -364,10 +364,10 @@ class _Assembler:
             # a line inside a multi-line record (Composer, OLMo): its values join the block's row
             at = self.open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
             if at is not None:
-                _update_block(rows, at, {**values, **({"malformed": True} if problems else {})}, windowed)
+                _update_block(rows, at, _flagged(values, problems), windowed)
             return
         if spec.attach == "following":
-            self.following[rec.rank] = {**values, **({"malformed": True} if problems else {})}
+            self.following[rec.rank] = _flagged(values, problems)
             self.following_at.pop(rec.rank, None)
             self.ended.discard(rec.rank)
             return
@@ -376,7 +376,7 @@ class _Assembler:
             if at is None:
                 self.unattached += 1
             else:
-                for key, value in {**values, **({"malformed": True} if problems else {})}.items():
+                for key, value in _flagged(values, problems).items():
                     rows.set(key, at, value)
             return
         sums: set[str] = set()
@@ -618,6 +618,11 @@ def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[Line
     if hit2 is not None and (hit is None or len(hit2[1]) > len(hit[1])):
         return spaced, hit2
     return tight, hit
+
+
+def _flagged(values: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
+    """An attach line's values as they join a record: marked malformed when one of them did not convert."""
+    return {**values, "malformed": True} if problems else values
 
 
 def _expand_lists(row: dict[str, Any], columns: tuple[str, ...]) -> list[dict[str, Any]]:
