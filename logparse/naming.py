@@ -35,7 +35,9 @@ def run_names(paths: list[str | os.PathLike[str]]) -> list[str]:
     """One name per log, distinct: the file's name, and where several logs share one, the folders that tell
     them apart (under their common folder) joined before it: runs/a/train.log, runs/b/train.log -> a_train,
     b_train. The CLI's analyze, batch and compare all name runs this way."""
-    resolved = [Path(p).resolve() for p in paths]
+    # absolute, links not followed: a run is named after the path it was given (latest.log -> job42/train.log
+    # is `latest`), not after what a link points at
+    resolved = [Path(os.path.abspath(p)) for p in paths]
     names = [run_name(p) for p in resolved]
     out = list(names)
     for name in set(names):

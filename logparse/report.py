@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .analysis import Analysis
+from .atomic import remove_leftovers, replacing
+from .atomic import write_text as atomic_write_text
 from .errors import LogparseError
 from .flops import HFU_CONVENTION
 from .phases import Phases
@@ -439,14 +441,20 @@ def default_out_dir(run_name: str) -> Path:
 
 
 def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """summary.json, steps.csv and report.png into `out_dir`, each written whole or not at all (atomic.py):
+    a kill, a full disk or an error leaves the file that was there before, never a cut one."""
     from .plots import plot_report
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(out)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
-    paths["summary"].write_text(json.dumps(analysis.summary, indent=2) + "\n")
-    write_steps(analysis.steps, paths["steps"])
-    plot_report(analysis, paths["report"])
+    summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
+    with replacing(paths["steps"]) as tmp:
+        write_steps(analysis.steps, tmp)
+    with replacing(paths["report"]) as tmp:
+        plot_report(analysis, tmp)
+    atomic_write_text(paths["summary"], summary)  # last: its presence says the others were written
     return paths
 
 

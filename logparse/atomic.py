@@ -1,0 +1,61 @@
+"""Outputs that are whole or absent: each file is written to a temporary name in its own folder and renamed
+into place (rename is atomic within one file system), so a process killed mid-write, a full disk or an
+exception leaves the earlier file or none, never a cut one."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import regex
+
+# .report.1234.tmp.png: hidden, the writer's pid, the final suffix kept (matplotlib and pandas choose the
+# format by it)
+_TEMP = regex.compile(r"^\..+\.\d+\.tmp(?:\.[A-Za-z0-9]+)?$")
+
+
+def temp_name(path: Path) -> Path:
+    return path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+
+
+@contextmanager
+def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside `path`; once the block has written it without error, it replaces
+    `path`. On any error (or interrupt) the temporary file is removed and `path` is left as it was."""
+    final = Path(path)
+    tmp = temp_name(final)
+    try:
+        yield tmp
+        os.replace(tmp, final)
+    except BaseException as exc:
+        if isinstance(exc, OSError) and exc.filename in (None, str(tmp), tmp):
+            exc.filename = str(final)  # the file the user knows of, not its temporary name
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    with replacing(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def remove_leftovers(folder: str | os.PathLike[str]) -> int:
+    """Remove the temporary files a killed writer left in `folder`; return how many."""
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if _TEMP.match(entry.name) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+                removed += 1
+            except OSError:
+                pass
+    return removed
