@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import report
 from .errors import LogparseError
-from .naming import run_name, run_names
+from .naming import run_name, run_names, safe_name
 from .options import checked
 from .utilization import seconds_to_train
 
@@ -139,12 +139,17 @@ def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> Run:
 
 def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The runs' labels: the run folder's name (a log's run name), told apart with naming.run_names where
-    they clash; `labels` replace the first len(labels) of them, in order."""
+    they clash; `labels` replace the first len(labels) of them, in order. A byte that is not UTF-8 in a
+    folder's name or a label (argv decoded with surrogate escapes) is U+FFFD: neither matplotlib nor the
+    table's string columns take a lone surrogate."""
+    from .plots import plain
+
+    labels = [plain(label) for label in labels]
     if len(labels) > len(paths):
         raise LogparseError(f"--label: {len(labels)} labels for {len(paths)} runs")
     if len(set(labels)) < len(labels):
         raise LogparseError("--label: labels must differ")
-    names = [p.name if p.is_dir() else run_name(p) for p in paths]
+    names = [safe_name(p.name) if p.is_dir() else run_name(p) for p in paths]
     if len(set(names)) < len(names):
         told = run_names(list(paths))
         names = [t if names.count(n) > 1 else n for n, t in zip(names, told, strict=True)]
@@ -363,7 +368,16 @@ def compare_runs(
     import matplotlib
 
     matplotlib.use("Agg")
+    from .plots import plain_text
+
+    with plain_text():  # a `$` in a label is text, not mathtext (issue 20, point 3)
+        return _compare(refs, x, output, options, metrics, smoothing, labels)
+
+
+def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison:
     import matplotlib.pyplot as plt
+
+    from .plots import PlainFigure, plain
 
     if x not in X_AXES:
         raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
@@ -383,7 +397,8 @@ def compare_runs(
 
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
     fig, axes = plt.subplots(
-        len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False
+        len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False,
+        FigureClass=PlainFigure,
     )
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     curves: dict[str, dict[str, pd.DataFrame]] = {}
@@ -400,14 +415,14 @@ def compare_runs(
             if col is None or pd.to_numeric(col, errors="coerce").isna().all():
                 missing.setdefault(metric, []).append(r.label)
                 notes.setdefault(r.label, []).append(f"no {metric}")
-                ax.plot([], [], " ", label=f"{r.label}: no {metric} (left out)")
+                ax.plot([], [], " ", label=plain(f"{r.label}: no {metric} (left out)"))
                 continue
             raw = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float) * scale
             sm = smooth(raw, smoothing)
             xv = xs[r.label].to_numpy(dtype=float)
             curves[metric][r.label] = pd.DataFrame({"x": xv, "raw": raw, "smoothed": sm})
             ok = np.isfinite(raw)
-            label = r.label + _stable_note(r.summary, metric)
+            label = plain(r.label + _stable_note(r.summary, metric))
             seg = r.steps["segment"].to_numpy() if "segment" in r.steps else np.zeros(len(raw))
             px, (praw, psm) = _broken(xv[ok] * X_SCALE[x], seg[ok], raw[ok], sm[ok])
             if smoothing > 0:

@@ -117,9 +117,17 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
+    from .plots import plain_text
+
+    with plain_text():  # a `$` in a run's name or an error is text, not mathtext (issue 20, point 3)
+        return _draw_leaderboard(Path(out_dir), index)
+
+
+def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     import matplotlib.pyplot as plt
 
-    out_dir = Path(out_dir)
+    from .plots import PlainFigure, plain
+
     rows = index.to_dict("records")
     ranked = sorted((r for r in rows if _num(r.get("mfu")) is not None), key=lambda r: -_num(r["mfu"]))
     without = [r for r in rows if _num(r.get("mfu")) is None]
@@ -132,7 +140,7 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     list_in = (len(listed) + 1 + (unlisted > 0)) * LINE_IN if without else 0.0
     height = top_in + bars_in + gap_in + more_in + list_in + bottom_in
     width = 12.0
-    fig = plt.figure(figsize=(width, height))
+    fig = plt.figure(figsize=(width, height), FigureClass=PlainFigure)
     title = f"Stable MFU by run ({len(ranked)} of {len(rows)} run{'s' if len(rows) != 1 else ''} with an MFU)"
     fig.text(0.35 / width, 1 - 0.4 / height, title, fontsize=13, weight="bold", va="center")
 
@@ -143,11 +151,11 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
         mfu = [_num(r["mfu"]) * 100 for r in shown]
         y = list(range(len(shown)))
         ax.barh(y, mfu, color="#2ca02c", height=0.7)
-        ax.set_yticks(y, [_short(str(r["run"]), 44) for r in shown], fontsize=9)
+        ax.set_yticks(y, [_short(plain(r["run"]), 44) for r in shown], fontsize=9)
         ax.set_ylim(len(shown) - 0.4, -0.6)
         ax.set_xlim(0, max(mfu) * 1.02)
         for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
-            label = "  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s)
+            label = plain("  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s))
             ax.annotate(label, (m, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
         ax.set_xlabel("MFU over the stable window (%)")
         ax.xaxis.set_label_position("top")
@@ -173,7 +181,7 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
         fig.text(0.35 / width, 1 - y_in / height, "Without an MFU:", fontsize=10, weight="bold")
         for r in listed:
             y_in += LINE_IN
-            line = f"{_short(str(r['run']), 44)}: {_short(no_mfu_reason(out_dir, r), 150)}"
+            line = f"{_short(plain(r['run']), 44)}: {_short(plain(no_mfu_reason(out_dir, r)), 150)}"
             fig.text(0.5 / width, 1 - y_in / height, line, fontsize=8.5, color="#444444")
         if unlisted > 0:
             y_in += LINE_IN

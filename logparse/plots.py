@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -83,6 +85,41 @@ LANE_ROWS = ("dips", "checkpoints", "eval", "errors", "NaN/inf", "skipped", "res
 CLIPPED_LABEL = "beyond the axis (value written)"
 
 
+# ------------------------------------------------------------------------------------------------
+# text: every string logparse draws is drawn as itself (issue 20, point 3). matplotlib reads a string with
+# two unescaped `$` as mathtext (a log named `lr_$1e-4_$.log` raised ValueError from its parser, `a_$x^2$`
+# was drawn as math) and, with a user's `text.usetex: True`, sends every string to LaTeX (`_` is an error
+# there, and latex may not be installed). Both are rcParams read when a Text is made
+# (matplotlib/text.py: `parse_math=None, # defaults to rcParams['text.parse_math']`), so the figures are
+# built, and drawn, with them off; with parse_math off a formatter's own `$10^{3}$` would show raw, so
+# ticks are not written in mathtext either.
+PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False, "axes.formatter.use_mathtext": False}
+# a lone surrogate (a name decoded with surrogate escapes, `caf\udce9`) is refused by matplotlib's font
+# layer (TypeError from FT2Font.set_text); other control characters have no glyph (a warning each)
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def plain_text():
+    """A context (rcParams) under which every Text made is plain text: no mathtext, no LaTeX."""
+    return matplotlib.rc_context(PLAIN_TEXT)
+
+
+class PlainFigure(Figure):
+    """A Figure drawn under plain_text(): tick labels, which matplotlib makes when it draws (in a notebook
+    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot."""
+
+    def draw(self, renderer):
+        with plain_text():
+            super().draw(renderer)
+
+
+def plain(s: object) -> str:
+    """A string as it can be drawn: a byte that was not UTF-8 (a lone surrogate) as U+FFFD, a control
+    character other than a newline as a space."""
+    return _CONTROL.sub(" ", _SURROGATE.sub("\ufffd", str(s)))
+
+
 def style_of(kind: str) -> Style:
     """The style of a mark kind: an event kind of EVENT_STYLES or `dip:<cause>`."""
     if kind.startswith("dip:"):
@@ -125,7 +162,13 @@ def plot_report(analysis: Analysis, path: str | Path, dpi: float = DPI) -> None:
 def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
     """The report figure: an event lane (when the run has events), then MFU, tokens/s, step time and
     loss panels sharing the step axis, one legend above them. Its own Agg canvas, not pyplot's: nothing
-    to close, and importing this module leaves a notebook's backend alone."""
+    to close, and importing this module leaves a notebook's backend alone. Every text in it is plain
+    text (PlainFigure), whatever the log's names and the user's rcParams."""
+    with plain_text():
+        return _build_report(analysis, dpi)
+
+
+def _build_report(analysis: Analysis, dpi: float) -> Figure:
     s = analysis.summary
     steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
     x = steps["step"].to_numpy(dtype=float)
@@ -140,7 +183,7 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
     heights = ([0.12 + LANE_ROW_IN * len(rows)] if rows else []) + [PANEL_IN] * len(panels)
 
-    fig = Figure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
+    fig = PlainFigure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
     FigureCanvasAgg(fig)
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
     axes = [fig.add_subplot(grid[0])]
@@ -192,7 +235,7 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
     fig.text(
         0.01,
         0.01,
-        "\n".join(textwrap.wrap(_assumptions(s), 170)),
+        "\n".join(textwrap.wrap(plain(_assumptions(s)), 170)),
         fontsize=8,
         va="bottom",
         family="monospace",
@@ -238,7 +281,7 @@ def _title(s) -> str:
     hw = s["hardware"]
     device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
     gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
-    title = f"{s['run']}  |  {gpus}  |  {s['format']}"
+    title = f"{plain(s['run'])}  |  {plain(gpus)}  |  {plain(s['format'])}"
     if s["stable"]["mfu_mean"] is not None:
         title += f"  |  stable MFU {s['stable']['mfu_mean']:.1%}"
     return title
