@@ -33,6 +33,8 @@ class Matcher:
     def __init__(self, chosen: Sequence[PatternSet]) -> None:
         self.sets = list(chosen)
         self.specs: list[LineSpec] = [spec for ps in self.sets for spec in ps.lines]
+        for spec in self.specs:  # a matcher reads one log: each pattern's time budget starts again
+            spec.reset_budget()
         self.index = {id(spec): i for i, spec in enumerate(self.specs)}  # a pattern's place in `specs`
         # a line joins the step record it names (attach = "step"): rows must be findable by step number
         self.attaches_by_step = any(spec.attach == "step" for spec in self.specs)

@@ -5,7 +5,9 @@ contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables
 and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every key a set may use, its type
 and the names it may take are declared in ``pattern_set.schema.json`` (checked by ``pattern_schema.py``);
 this module checks what a schema cannot say and compiles the set. Every regex runs under a time
-limit, so a catastrophic user pattern fails with an error instead of hanging the run.
+limit, and a user pattern under a time budget over the whole log (REGEX_BUDGET_S), so a catastrophic user
+pattern fails with an error instead of hanging the run; a user regex whose counted repeats expand too much
+is refused before it is compiled (EXPANDED_LIMIT).
 
 Beyond the contract, a [[line]] may say:
 - ``complete = '<regex>'``: what every whole line of this pattern contains (Megatron's ``number of nan
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 import regex
@@ -42,6 +45,20 @@ from .schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
 from .tomlfile import read_toml
 
 REGEX_TIMEOUT_S = 0.25
+# ... and a time budget over the whole log: each user pattern (and the shipped ones on lines over
+# TRUSTED_CHARS) adds up the time its regex calls take; past REGEX_BUDGET_S plus REGEX_ALLOWANCE_S for each
+# line it ran on, the analysis stops (LineSpec._charge). The allowance scales with the log, so a pattern that
+# costs what a regex ordinarily costs is never stopped, however long the log: 1 ms is ~500x an ordinary user
+# pattern on a step line (~2 us) and ~2x a linear scan of the longest text a pattern sees (reader.MATCH_CHARS,
+# ~0.4 ms). A backtracking one (`(?:a|aa)+$`: 0.13 s a line, under the per-line limit) is stopped after
+# ~80 lines, 10 s, where it took hours on a real log. The worst a pattern costs is 10 s + 1 ms a line.
+REGEX_BUDGET_S = 10.0
+REGEX_ALLOWANCE_S = 0.001
+# Before compiling, a regex's counted repeats are multiplied out (expanded_size): the regex module expands
+# `z{60}` into 60 z's, and nested counts multiply (`(?:(?:(?:z{60}){60}){60}){60}`: 12,960,000 characters,
+# 3.8 GB and 7 s to compile; `z{1000000}` alone: 280 MB). 100,000 is at most ~30 MB and 0.1 s; the largest
+# shipped regex is far under it (tests/test_regex_budget.py).
+EXPANDED_LIMIT = 100_000
 # The shipped sets' regexes (reviewed, their samples tested) run without the time limit on lines up to this
 # long: the limit's clock costs more than the match itself (a third of a Megatron line's time). User sets and
 # longer lines keep it.
@@ -400,8 +417,26 @@ class LineSpec:
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
 
+    # the time this pattern's regex calls took on the current log, and the calls (REGEX_BUDGET_S): counted
+    # only for untrusted calls (a user set's, or a line over trusted_chars); Matcher resets them per log
+    spent: float = field(default=0.0, repr=False)
+    calls: int = field(default=0, repr=False)
+
     def _limit(self, text: str) -> float | None:
         return None if len(text) <= self.trusted_chars else REGEX_TIMEOUT_S
+
+    def reset_budget(self) -> None:
+        self.spent, self.calls = 0.0, 0
+
+    def _charge(self, started: float) -> None:
+        """Add one timed regex call (begun at `started`) to the pattern's spending on this log; past the
+        budget, stop the analysis."""
+        self.spent += perf_counter() - started
+        self.calls += 1
+        if self.spent > REGEX_BUDGET_S + REGEX_ALLOWANCE_S * self.calls:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.qualname} {over_budget(self.spent, self.calls)}"
+            )
 
     @property
     def qualname(self) -> str:
@@ -425,8 +460,17 @@ class LineSpec:
             return None
         if self._by_layout:
             return self._match_by_layout(text)
+        limit = self._limit(text)
+        if limit is None:  # a shipped pattern on an ordinary line: no clock (it costs more than the match)
+            return self._match(text, None)
+        started = perf_counter()
+        values = self._match(text, limit)
+        self._charge(started)
+        return values
+
+    def _match(self, text: str, limit: float | None) -> dict[str, Any] | None:
         try:
-            m = self.regex.search(text, timeout=self._limit(text))
+            m = self.regex.search(text, timeout=limit)
         except TimeoutError:
             raise PatternError(
                 f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
@@ -441,7 +485,7 @@ class LineSpec:
         if self.pairs is not None:
             try:
                 ki, vi = self._pair_groups
-                for found in self.pairs.findall(text, timeout=self._limit(text)):
+                for found in self.pairs.findall(text, timeout=limit):
                     raw.append((found[ki].strip(), found[vi]))
             except TimeoutError:
                 raise PatternError(
@@ -479,9 +523,13 @@ class LineSpec:
     def _spans(self, text: str) -> list[tuple[str | None, int, int, int, int]] | None:
         """Where match's raw (key, value) texts are in `text`, in its order: (group name, or None when the key
         is read from the text at ks:ke, ks, ke, vs, ve); None when the line does not match."""
+        limit = self._limit(text)
+        started = perf_counter() if limit is not None else 0.0
         try:
-            m = self.regex.search(text, timeout=self._limit(text))
+            m = self.regex.search(text, timeout=limit)
             if m is None:
+                if limit is not None:
+                    self._charge(started)
                 return None
             spans: list[tuple[str | None, int, int, int, int]] = [
                 (k, -1, -1, *m.span(k)) for k, v in m.groupdict().items() if v is not None and k not in ("key", "value")
@@ -489,13 +537,15 @@ class LineSpec:
             if m.groupdict().get("key") is not None and m.groupdict().get("value") is not None:
                 spans.append((None, *m.span("key"), *m.span("value")))
             if self.pairs is not None:
-                for pm in self.pairs.finditer(text, timeout=self._limit(text)):
+                for pm in self.pairs.finditer(text, timeout=limit):
                     spans.append((None, *pm.span("key"), *pm.span("value")))
         except TimeoutError:
             raise PatternError(
                 f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
                 f"{REGEX_TIMEOUT_S}s on one line (catastrophic backtracking?); fix its regex"
             ) from None
+        if limit is not None:
+            self._charge(started)
         return spans
 
     def _values(self, raw: list[tuple[str, str]]) -> dict[str, Any]:
@@ -533,12 +583,17 @@ class LineSpec:
         """True when the line lacks what a whole line of this pattern contains (it may be hard-wrapped)."""
         if self.complete is None:
             return False
+        limit = self._limit(text)
+        started = perf_counter() if limit is not None else 0.0
         try:
-            return self.complete.search(text, timeout=self._limit(text)) is None
+            partial = self.complete.search(text, timeout=limit) is None
         except TimeoutError:
             raise PatternError(
                 f"{self.source_file}: the complete regex of {self.set_name}.{self.name} took too long; fix it"
             ) from None
+        if limit is not None:
+            self._charge(started)
+        return partial
 
     def _map_key(self, key: str, text: str, values: dict[str, Any]) -> None:
         """A key `fields` does not name: through the key map, else kept as an extra column, else dropped."""
@@ -653,6 +708,11 @@ class PatternSet:
     detect_literals: list[tuple[str, ...] | None] | None = None
     # detect_hits by the text's layout (digits masked), when the detect regexes treat every digit alike
     _hits: dict[str, bool] = field(default_factory=dict, repr=False)
+    # a shipped set (its detect regexes run untimed on lines up to TRUSTED_CHARS); a user set's detect
+    # regexes share one time budget per detection pass (REGEX_BUDGET_S), reset by detect()
+    trusted: bool = False
+    detect_spent: float = field(default=0.0, repr=False)
+    detect_calls: int = field(default=0, repr=False)
 
     def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
         """The first line pattern that matches `text`, with its values."""
@@ -681,17 +741,40 @@ class PatternSet:
 
     def _detect_hits(self, text: str) -> bool:
         lits = self.detect_literals or [None] * len(self.detect)
+        timed = not self.trusted or len(text) > TRUSTED_CHARS
         for rx, need in zip(self.detect, lits, strict=False):
             if need is not None and not any(lit in text for lit in need):
                 continue
+            started = perf_counter() if timed else 0.0
             try:
-                if rx.search(text, timeout=REGEX_TIMEOUT_S):
-                    return True
+                hit = rx.search(text, timeout=REGEX_TIMEOUT_S)
             except TimeoutError:
                 raise PatternError(
                     f"{self.source_file}: a detect regex of {self.name} took too long on one line; fix it"
                 ) from None
+            if timed:
+                self._charge_detect(started)
+            if hit:
+                return True
         return False
+
+    def _charge_detect(self, started: float) -> None:
+        self.detect_spent += perf_counter() - started
+        self.detect_calls += 1
+        if self.detect_spent > REGEX_BUDGET_S + REGEX_ALLOWANCE_S * self.detect_calls:
+            raise PatternError(
+                f"{self.source_file}: the detect regexes of {self.name} "
+                f"{over_budget(self.detect_spent, self.detect_calls)}"
+            )
+
+
+def over_budget(spent: float, calls: int) -> str:
+    """The rest of the sentence that stops a pattern past its time budget (REGEX_BUDGET_S)."""
+    return (
+        f"spent {spent:.1f}s in its regex on {calls:,} lines of this log, over its budget of "
+        f"{REGEX_BUDGET_S:g}s + {REGEX_ALLOWANCE_S * 1000:g} ms a line (catastrophic backtracking?); make it "
+        "cheaper: anchor it, add a hint, avoid nested quantifiers"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -699,7 +782,77 @@ class PatternSet:
 # (pattern_schema.py); what follows checks what a schema cannot say, and compiles
 
 
-def _compile(pattern: str, where: str) -> regex.Pattern:
+_COUNT = regex.compile(r"\{(\d*)(?:(,)(\d*))?\}")  # a counted repeat: {m}, {m,}, {,n}, {m,n}
+# what follows a group's `(`: `?:`, `?P<name>`, a look-around, an atomic group, a branch reset, inline flags,
+# a comment, a back reference by name (none of it weighs anything)
+_GROUP_HEAD = regex.compile(r"\?(?:P?<(?![=!])\w+>|[-a-zA-Z]*:|<?[=!]|[>|]|#[^)]*|P=\w+|[-a-zA-Z]*)")
+
+
+def expanded_size(pattern: str) -> int:
+    """What a regex weighs once its counted repeats are multiplied out: each atom (a character, an escape, a
+    class) weighs 1, a repeat `{m,n}` multiplies what it repeats by n (by m for `{m,}`), a group weighs its
+    branches' sum. An upper bound on the characters the regex module expands counted repeats of literals
+    into when it compiles (EXPANDED_LIMIT). Does not know verbose mode's comments (a `(` in one is read as a
+    group: a wrong weight, never a crash); `*`, `+`, `?` multiply by 1 (they expand nothing)."""
+    stack = [[0, 0]]  # per open group: [weight of its finished items, weight of its last item]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        top = stack[-1]
+        if c == "{" and (m := _COUNT.match(pattern, i)) is not None and (m[1] or m[3]):
+            low, comma, high = m.groups()
+            top[1] *= int(high) if high else max(int(low), 1) if comma else int(low)
+            i = m.end()
+            continue
+        if c == "(":
+            stack.append([0, 0])
+            if (head := _GROUP_HEAD.match(pattern, i + 1)) is not None:
+                i = head.end() - 1
+        elif c == ")" and len(stack) > 1:
+            done, last = stack.pop()
+            parent = stack[-1]
+            parent[0] += parent[1]
+            parent[1] = done + last
+        elif c == "|":
+            top[0] += top[1]
+            top[1] = 0
+        elif c in "*+?":
+            pass  # a repeat that expands nothing, or a lazy/possessive mark
+        else:
+            top[0] += top[1]
+            top[1] = 1
+            if c == "\\":  # an escape: `\x`, or `\p{..}` `\N{..}` `\x{..}` (their braces are no count)
+                i += 1
+                if i + 1 < n and pattern[i] in "pPNxu" and pattern[i + 1] == "{":
+                    i = pattern.find("}", i) if "}" in pattern[i:] else n
+            elif c == "[":  # a class is one atom: skip to its closing bracket
+                i += 1
+                if i < n and pattern[i] == "^":
+                    i += 1
+                if i < n and pattern[i] == "]":
+                    i += 1
+                while i < n and pattern[i] != "]":
+                    if pattern[i] == "\\":
+                        i += 1
+                    elif pattern.startswith("[:", i):  # a POSIX class inside: [[:alpha:]]
+                        end = pattern.find(":]", i + 2)
+                        i = end + 1 if end >= 0 else i
+                    i += 1
+        i += 1
+    return sum(done + last for done, last in stack)
+
+
+def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
+    """Compile a set's regex; `sized`: first refuse one that expands too much (EXPANDED_LIMIT; the shipped
+    sets skip it, tests/test_regex_budget.py holds them far under it, and it is a tenth of their load time)."""
+    size = expanded_size(pattern) if sized else 0
+    if size > EXPANDED_LIMIT:
+        shown = pattern if len(pattern) <= 200 else pattern[:200] + "..."
+        raise PatternError(
+            f"{where}: `{shown}` is {size:,} characters long once its nested counted repeats are multiplied "
+            f"out (the limit is {EXPANDED_LIMIT:,}): the regex module expands a count such as `z{{60}}` into "
+            "60 z's when it compiles, and nested counts multiply; use `+` or `*`, or smaller counts"
+        )
     try:
         return regex.compile(pattern, regex.VERSION0)
     except regex.error as exc:
@@ -758,10 +911,10 @@ def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec
     return FieldSpec(source=group, column=column, type="timestamp" if group == "timestamp" else vtype)
 
 
-def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> LineSpec:
+def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
-    rx = _compile(ld["regex"], f"{where}: regex")
-    pairs = _compile(ld["pairs"], f"{where}: pairs") if "pairs" in ld else None
+    rx = _compile(ld["regex"], f"{where}: regex", sized)
+    pairs = _compile(ld["pairs"], f"{where}: pairs", sized) if "pairs" in ld else None
     if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
         raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
     fields = {
@@ -804,7 +957,7 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
         overrides=overrides,
         redrawn=ld.get("redrawn", False),
         source_file=source_file,
-        complete=_compile(ld["complete"], f"{where}: complete") if "complete" in ld else None,
+        complete=_compile(ld["complete"], f"{where}: complete", sized) if "complete" in ld else None,
         list_columns=list_columns,
         keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
         if "keymap" in ld
@@ -815,19 +968,20 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str) -> Li
 
 def parse_pattern_set(data: dict[str, Any], source_file: str, validate: bool = True) -> PatternSet:
     """Validate the TOML data of one pattern set against the schema and compile it. `validate=False` is for
-    the shipped sets, which tests/test_pattern_schema.py holds to the schema (a third of their load time)."""
+    the shipped sets, which tests/test_pattern_schema.py holds to the schema (a third of their load time), and
+    tests/test_regex_budget.py under the compile limit."""
     problem = pattern_schema.problem(data, source_file) if validate else None
     if problem is not None:
         raise PatternError(problem)
     fmt = data["format"]
     name = fmt["name"]
-    detect = [_compile(p, f"{source_file}: [format] detect[{i}]") for i, p in enumerate(fmt["detect"])]
+    detect = [_compile(p, f"{source_file}: [format] detect[{i}]", validate) for i, p in enumerate(fmt["detect"])]
     lines: list[LineSpec] = []
     for i, ld in enumerate(data["line"]):
         where = f"{source_file}: {pattern_schema.where(data, 'line', i)}"
         if any(spec.name == ld["name"] for spec in lines):
             raise PatternError(f"{where}: the name is used twice")
-        lines.append(_line(ld, name, source_file, where))
+        lines.append(_line(ld, name, source_file, where, validate))
     names = {spec.name: spec for spec in lines}
     for spec in lines:
         if spec.continues is not None:
@@ -990,6 +1144,7 @@ def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
         for path in sorted(d.glob("*.toml")):
             ps = load_file(path, validate=not trusted)
             if trusted:
+                ps.trusted = True
                 for spec in ps.lines:
                     spec.trusted_chars = TRUSTED_CHARS
             if check_samples:
@@ -1082,6 +1237,8 @@ def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | Non
     (the generic reading) wins only when no family set scores at all."""
     families = {name: ps for name, ps in sets.items() if ps.role == "family"}
     fallbacks = {name: ps for name, ps in sets.items() if ps.role == "fallback"}
+    for ps in sets.values():  # each pass over a log's lines has its own time budget (REGEX_BUDGET_S)
+        ps.detect_spent, ps.detect_calls = 0.0, 0
     scores = {name: 0 for name in families}
     spare = {name: 0 for name in fallbacks}
     needles, any_needle, always = _detect_index(families)
