@@ -34,6 +34,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import reader
 from .columns import Columns, Piece
 from .fastlane import CHECKED, Lane, Shape, own_text
 from .fastlane import piece as shape_piece
@@ -41,9 +42,9 @@ from .matcher import Matcher
 from .patterns import MAX_WRAP_PARTS, LineSpec
 from .reader import (
     _MAYBE_REMNANT,
-    MAX_RECORD_CHARS,
     ReadStats,
     Record,
+    _read,
     _split_physical,
     compression,
     open_checked,
@@ -127,6 +128,11 @@ def read_parallel(
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         running: deque[Future] = deque()
         for task in _tasks(paths, size):
+            if isinstance(task[3], _LongLine):  # read here, now: it reads on from the parent's stream
+                done: Future = Future()
+                done.set_result(_read_task(task))
+                running.append(done)
+                continue
             running.append(pool.submit(_read_task, task))
             while len(running) > 2 * jobs:
                 yield from _absorb(running.popleft().result(), matcher, stats)
@@ -134,37 +140,85 @@ def read_parallel(
             yield from _absorb(running.popleft().result(), matcher, stats)
 
 
-def _tasks(paths: list[str], size: int) -> Iterator[tuple[str, int, int, bytes | None]]:
-    """(path, start, end, None) for ranges of a plain file; (path, 0, 0, block) for blocks of a compressed one."""
+# A range or block that would hold more than its size and this many bytes more holds a line longer than the
+# reader keeps (4 bytes a character at most: an UTF-8 character or an invalid byte's U+FFFD): it is read as a
+# stream, a chunk at a time, never whole (issue 20: a 2 GiB line made a 6.4 GB range).
+def _long_slack() -> int:
+    return 4 * reader.MAX_RECORD_CHARS
+
+
+Task = tuple[str, int, int, "bytes | _LongLine | None", bool]
+
+
+def _tasks(paths: list[str], size: int) -> Iterator[Task]:
+    """(path, start, stop, None, stream) for the line-aligned ranges of a plain file (`stream`: read it a chunk
+    at a time, it holds a giant line); (path, 0, 0, block, False) for blocks of a compressed one; (path, 0, 0,
+    _LongLine, True) for a giant line of a compressed one, to be read at once, in this process, from its stream."""
     for path in paths:
         fh, first, skipped = open_checked(path)
         try:
             if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
                 total = os.fstat(fh.fileno()).st_size
-                begin = 0
-                if skipped:  # the NUL bytes a copytruncated log starts with: the first range begins after them
-                    stop = _line_end(fh, min(skipped + size, total) - 1)
-                    fh.seek(skipped)
-                    yield path, 0, 0, fh.read(stop - skipped)
-                    begin = stop
-                for start in range(begin, total, size):
-                    yield path, start, min(start + size, total), None
+                # The ranges are cut at line ends here, a range ending after the first newline at or after its
+                # size: a line longer than a range is scanned once (in 64 KiB blocks), not by every range it
+                # spans. The NUL bytes a copytruncated log starts with are before the first range.
+                start = skipped
+                while start < total:
+                    stop = _line_end(fh, min(start + size, total) - 1)
+                    yield path, start, stop, None, stop - start > size + _long_slack()
+                    start = stop
                 continue
             block = first
             while True:
                 more = fh.read(size)
                 if not more:
                     if block:
-                        yield path, 0, 0, block
+                        yield path, 0, 0, block, False
                     break
                 cut = more.rfind(b"\n") + 1
-                if cut == 0:  # no line end yet: keep reading
-                    block += more
+                if cut == 0:  # no line end yet: keep reading, up to a bound
+                    if len(block) + len(more) <= size + _long_slack():
+                        block += more
+                        continue
+                    whole = block.rfind(b"\n") + 1
+                    if whole:
+                        yield path, 0, 0, block[:whole], False
+                    line = _LongLine(fh, path, block[whole:] + more)
+                    yield path, 0, 0, line, True
+                    block = line.rest
                     continue
-                yield path, 0, 0, block + more[:cut]
+                yield path, 0, 0, block + more[:cut], False
                 block = more[cut:]
         finally:
             fh.close()
+
+
+class _LongLine(io.RawIOBase):
+    """The rest of a compressed stream's current line, through its newline, read a chunk at a time (what is
+    read past the newline is kept in `rest`)."""
+
+    def __init__(self, fh: io.BufferedIOBase, path: str, head: bytes) -> None:
+        self.fh, self.path, self.head = fh, path, head
+        self.rest = b""
+        self.done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        if self.head:  # what the parent had read of the line, served a reader's chunk at a time
+            out, self.head = self.head[: reader.CHUNK_BYTES], self.head[reader.CHUNK_BYTES :]
+        elif self.done:
+            return b""
+        else:
+            out = _read(self.fh, self.path)
+        if not out:
+            self.done = True
+            return b""
+        end = out.find(b"\n")
+        if end >= 0:
+            self.rest, out, self.done = out[end + 1 :], out[: end + 1], True
+        return out
 
 
 def _absorb(result: tuple[ReadStats, list[Any]], matcher: Matcher, stats: ReadStats) -> Iterator[Any]:
@@ -176,6 +230,9 @@ def _absorb(result: tuple[ReadStats, list[Any]], matcher: Matcher, stats: ReadSt
     stats.blank += part.blank
     stats.overlong += part.overlong
     stats.replaced_chars += part.replaced_chars
+    if part.physical_lines:  # the last range with lines says whether the file ends without a newline
+        cut = part.unterminated
+        stats.unterminated = cut._replace(line=cut.line + offset) if cut is not None else None
     specs = matcher.specs
     for item in items:
         if isinstance(item, tuple):
@@ -196,15 +253,15 @@ _CONTEXT: tuple[Matcher, bool] | None = None
 
 
 class _Range(io.RawIOBase):
-    """The whole lines of bytes [start, end) of a file: from the line after the first newline at or after
-    `start` - 1 (from 0 when start is 0) to the first newline at or after `end` - 1."""
+    """The bytes [start, stop) of a file (whole lines: _tasks cuts the ranges at line ends), read a part at a time."""
 
-    def __init__(self, path: str, start: int, end: int) -> None:
+    def __init__(self, path: str, start: int, stop: int) -> None:
         self.fh = open(path, "rb")  # noqa: SIM115 - closed by close()
-        self.start = _line_end(self.fh, start - 1) if start > 0 else 0
-        self.stop = _line_end(self.fh, end - 1)
-        self.fh.seek(self.start)
-        self.left = max(0, self.stop - self.start)
+        self.fh.seek(start)
+        self.left = max(0, stop - start)
+
+    def readable(self) -> bool:
+        return True
 
     def read(self, n: int = -1) -> bytes:
         n = self.left if n < 0 else min(n, self.left)
@@ -229,27 +286,41 @@ def _line_end(fh: io.BufferedReader, at: int) -> int:
             return fh.tell() - len(block) + i + 1
 
 
-def _read_task(task: tuple[str, int, int, bytes | None]) -> tuple[ReadStats, list[Any]]:
-    path, start, end, block = task
+def _read_task(task: Task) -> tuple[ReadStats, list[Any]]:
+    path, start, stop, block, stream = task
     assert _CONTEXT is not None
     matcher, keep = _CONTEXT
+    if stream:  # a giant line: the reader's own cutting and skipping, a chunk at a time
+        source = block if isinstance(block, _LongLine) else _Range(path, start, stop)
+        try:
+            return _read_stream(source, path, matcher, keep)
+        finally:
+            source.close()
     if block is None:
-        with _Range(path, start, end) as rng:
+        with _Range(path, start, stop) as rng:
             block = rng.read()
+    assert isinstance(block, bytes)
     if LANE:
         text = block.decode("utf-8", errors="replace")
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()
-        if not any(len(line) > MAX_RECORD_CHARS for line in lines):
+        if not any(len(line) > reader.MAX_RECORD_CHARS for line in lines):
             stats = ReadStats(replaced_chars=text.count("\ufffd"))
             worker = _Worker(matcher, keep, Lane(matcher))
             for line in lines:
                 worker.line(line, stats)
+            if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
+                cut = list(_split_physical(lines[-1], ReadStats()))
+                stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
             return stats, worker.finish()
-    stats = ReadStats()  # over-long lines: the reader's own cutting and skipping
+    return _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
+
+
+def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> tuple[ReadStats, list[Any]]:
+    stats = ReadStats()
     worker = _Worker(matcher, keep, None)
-    for rec in stream_records(io.BytesIO(block), path, stats):  # type: ignore[arg-type]
+    for rec in stream_records(source, path, stats):  # type: ignore[arg-type]
         worker.record(rec)
     return stats, worker.finish()
 

@@ -530,7 +530,12 @@ class _Assembler:
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
         lines = {
-            "total": stats.records,
+            # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included
+            # (issue 20: "696 lines" for a 701-line file). A line splits into records (a progress bar redrawn
+            # with \r, two ranks' output on one line); every record is matched or unmatched:
+            # records == matched + unmatched, and total == physical.
+            "total": stats.physical_lines,
+            "records": stats.records,
             "matched": self.counts["matched"],
             "unmatched": self.counts["unmatched"],
             "malformed": self.counts["malformed"],

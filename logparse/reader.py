@@ -15,6 +15,7 @@ import io
 import lzma
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,11 +25,14 @@ import regex
 
 from .errors import LogparseError
 
-CHUNK_BYTES = 1 << 20
-# A record longer than this is cut: no training-log line is that long, and a missing newline in
-# a 64 MB file must not make memory grow with the file.
+CHUNK_BYTES = 1 << 20  # bytes read (and decoded) at a time
+# A line longer than this is cut (issue 20): what the reader holds of one line is at most this plus one chunk,
+# whatever the line, so memory is a few MB per reader. 1 Mi characters is far above any training-log line (the
+# longest real ones, a Megatron argument dump joined on one line or a DeepSpeed config dict, are tens of KB)
+# and small against memory; the rest of the line is skipped a chunk at a time, as bytes, until its newline.
 MAX_RECORD_CHARS = 1 << 20
-# What patterns get to see of an over-long record.
+# What patterns get to see of an over-long record (its first characters: a step line's values are at its
+# start; a regex run on 1 MB would cost more than the whole rest of a log).
 MATCH_CHARS = 1 << 16
 
 # A control sequence with parameters ends at any final byte; one without parameters only at the finals
@@ -110,8 +114,12 @@ class ReadStats:
     records: int = 0
     blank: int = 0
     overlong: int = 0
-    replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8
+    replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8 (not counted in the skipped part of a cut line)
     nul_prefix_bytes: int = 0  # NUL bytes skipped at the start of a file (what copytruncate rotation leaves)
+    # The last record of a last line that has no newline (a log cut mid-line: a job killed while its output was
+    # being written, a file copied while written): its last value may be cut (frame.py flags it). None: the
+    # file ends with a newline.
+    unterminated: Record | None = None
 
 
 def _open_binary(path: str) -> io.BufferedIOBase:
@@ -119,6 +127,17 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         raise LogparseError(f"{path}: no such file")
     if os.path.isdir(path):
         raise LogparseError(f"{path}: is a directory; give a log file (or use `logparse batch DIR`)")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        # A named pipe (or a socket, a terminal) can be read only once, and a log is read at least twice
+        # (detection, then the values): standard input is spooled to a file for that (cli.py). Refused before
+        # opening it: opening a FIFO without a writer blocks, and reading it here would take its data.
+        raise LogparseError(
+            f"{path}: not a regular file (a pipe?); read it as a stream: logparse analyze - < {path}"
+        )
     try:
         raw = open(path, "rb")
     except OSError as exc:
@@ -305,23 +324,31 @@ def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
 def stream_records(
     fh: io.BufferedIOBase, path: str, stats: ReadStats, first: bytes | None = None
 ) -> Iterator[Record]:
-    """The records of a binary stream of whole lines (a file, or a byte range of one cut at a line end)."""
+    """The records of a binary stream of whole lines (a file, or a byte range of one cut at a line end).
+
+    Memory is bounded whatever the lines: a line is held up to MAX_RECORD_CHARS characters (plus one chunk);
+    past that its first MATCH_CHARS characters are its record and the rest is skipped, chunk by chunk, as bytes,
+    until its newline (issue 20: a 2 GiB line without newline took 6.4 GB)."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending = ""
     skipping = False  # inside an over-long line, discarding until its newline
     continued = False  # part of the current physical line was already emitted (long tqdm lines)
     chunk: bytes | None = first if first is not None else _read(fh, path)
     while chunk:
-        text = decoder.decode(chunk)
-        stats.replaced_chars += text.count("\ufffd")
-        parts = (pending + text).split("\n") if not skipping else text.split("\n")
         if skipping:
-            if len(parts) == 1:
+            end = chunk.find(b"\n")
+            if end < 0:
                 chunk = _read(fh, path)
                 continue
             skipping = False
-            parts = parts[1:]
-            pending = ""
+            decoder.reset()  # a newline is a whole character: decoding starts afresh after it
+            chunk = chunk[end + 1 :]
+            if not chunk:
+                chunk = _read(fh, path)
+                continue
+        text = decoder.decode(chunk)
+        stats.replaced_chars += text.count("\ufffd")
+        parts = (pending + text).split("\n") if pending else text.split("\n")
         pending = parts.pop()
         for physical in parts:
             yield from _split_physical(physical, stats, continued)
@@ -335,11 +362,16 @@ def stream_records(
             stats.overlong += 1
             yield from _split_physical(pending[:MATCH_CHARS], stats)
             pending = ""
+            continued = False
             skipping = True
         chunk = _read(fh, path)
     tail = pending + decoder.decode(b"", final=True)
+    stats.unterminated = None  # (a stream that ends with a newline; of several files, the last one counts)
     if (tail or continued) and not skipping:
-        yield from _split_physical(tail, stats, continued)
+        for rec in _split_physical(tail, stats, continued):
+            if tail:
+                stats.unterminated = rec  # the stream's last line has no newline: this is its last record
+            yield rec
 
 
 def _read(fh: io.BufferedIOBase, path: str) -> bytes:

@@ -25,7 +25,7 @@ def test_a_log_cut_mid_line_still_analyzes(write_log):
     a = api.analyze(str(write_log(cut)), hw="h100")
     # the cut line is still a step record: kept, with what it has (no step time, so it weighs nothing)
     assert a.steps["step"].max() == 100 and math.isnan(a.steps.set_index("step").at[100, "step_time_s"])
-    assert a.summary["lines"]["total"] == a.summary["lines"]["matched"] + a.summary["lines"]["unmatched"]
+    assert a.summary["lines"]["records"] == a.summary["lines"]["matched"] + a.summary["lines"]["unmatched"]
     assert a.summary["stable"]["mfu_mean"] == pytest.approx(truth["stable_mfu"], rel=0.01)
 
 
@@ -219,7 +219,8 @@ def test_every_listed_input_works_through_the_cli(tmp_path, name):
 
     s = json.loads(res.stdout)
     assert s["stable"]["mfu_mean"] == pytest.approx(truth["stable_mfu"], rel=0.01)
-    assert s["lines"]["total"] == s["lines"]["matched"] + s["lines"]["unmatched"]
+    assert s["lines"]["records"] == s["lines"]["matched"] + s["lines"]["unmatched"]
+    assert s["lines"]["total"] == s["lines"]["physical"]
 
 
 def test_a_step_whose_timing_implies_more_than_100_percent_is_flagged(sample):

@@ -170,3 +170,30 @@ def test_a_copytruncated_log_starting_with_nul_bytes_is_read(tmp_path):
             got = parse_log(str(path), load_sets(), **reading)
             assert got.rows["step"].tolist() == plain.rows["step"].tolist()
             assert got.rows["loss"].tolist() == plain.rows["loss"].tolist()
+
+
+def _blank_megatron_log(tmp_path: Path) -> Path:
+    """Lines 1..60 of the Megatron sample (no blank line there), five blank lines put in (two of them spaces
+    only, one a bare CR), and no newline after the last line."""
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
+    lines = sample.read_text().splitlines()[:60]
+    for at, blank in ((10, ""), (20, "   "), (56, ""), (57, "\r"), (58, "  ")):
+        lines.insert(at, blank)
+    path = tmp_path / "blank.log"
+    path.write_text("\n".join(lines))  # 65 lines: 64 newlines (wc -l) and a last line without one
+    return path
+
+
+@pytest.mark.parametrize("reading", [{}, {"jobs": 2, "chunk_bytes": 2_000}])
+def test_lines_total_is_the_files_line_count_blank_lines_included(tmp_path, reading):
+    """Issue 20, point 13: lines.total left out blank lines ("696 lines" for a 701-line file). Counted by hand:
+    60 lines of the sample + 5 blank = 65 lines; 60 records, each matched or unmatched."""
+    from logparse.frame import parse_log
+    from logparse.patterns import load_sets
+
+    path = _blank_megatron_log(tmp_path)
+    assert path.read_bytes().count(b"\n") == 64
+    got = parse_log(str(path), load_sets(), **reading)
+    assert got.lines["total"] == 65 and got.lines["physical"] == 65
+    assert got.lines["blank"] == 5
+    assert got.lines["records"] == 60 == got.lines["matched"] + got.lines["unmatched"]
