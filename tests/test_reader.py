@@ -197,3 +197,39 @@ def test_lines_total_is_the_files_line_count_blank_lines_included(tmp_path, read
     assert got.lines["total"] == 65 and got.lines["physical"] == 65
     assert got.lines["blank"] == 5
     assert got.lines["records"] == 60 == got.lines["matched"] + got.lines["unmatched"]
+
+
+def test_a_named_pipe_is_refused_with_its_path_and_the_stdin_hint(tmp_path):
+    """Issue 20, point 13: a FIFO with a writer gave `error: File or stream is not seekable.` (no path). A log
+    is read at least twice (detection, then the values), so a pipe is refused, before it is opened (opening
+    it would take its data, or block without a writer), with its path and the way to read it: through `-`."""
+    import os
+    import threading
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
+    fifo = tmp_path / "x.fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        try:
+            with open(fifo, "wb") as fh:  # blocks until a reader opens the pipe
+                fh.write(sample.read_bytes())
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        res = CliRunner().invoke(cli, ["analyze", str(fifo), "--out", str(tmp_path / "o")])
+        assert res.exit_code != 0
+        assert res.exception is None or isinstance(res.exception, SystemExit)  # no traceback
+        assert f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse analyze - < {fifo}" in res.output
+    finally:
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish, whatever happened
+        writer.join(timeout=0.5)
+        os.close(fd)
+        writer.join(timeout=5)
