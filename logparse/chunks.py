@@ -183,7 +183,8 @@ def _tasks(paths: list[str], size: int) -> Iterator[Task]:
                     whole = block.rfind(b"\n") + 1
                     if whole:
                         yield path, 0, 0, block[:whole], False
-                    line = _LongLine(fh, path, block[whole:] + more)
+                    line = _LongLine(fh, path, [block[whole:], more])
+                    del block, more  # (the line holds them until it has served them)
                     yield path, 0, 0, line, True
                     block = line.rest
                     continue
@@ -195,10 +196,12 @@ def _tasks(paths: list[str], size: int) -> Iterator[Task]:
 
 class _LongLine(io.RawIOBase):
     """The rest of a compressed stream's current line, through its newline, read a chunk at a time (what is
-    read past the newline is kept in `rest`)."""
+    read past the newline is kept in `rest`). `head`: what was already read of it, none with a newline."""
 
-    def __init__(self, fh: io.BufferedIOBase, path: str, head: bytes) -> None:
-        self.fh, self.path, self.head = fh, path, head
+    def __init__(self, fh: io.BufferedIOBase, path: str, head: list[bytes]) -> None:
+        self.fh, self.path = fh, path
+        self.head = deque(piece for piece in head if piece)
+        self.at = 0  # how much of head[0] was served
         self.rest = b""
         self.done = False
 
@@ -207,11 +210,16 @@ class _LongLine(io.RawIOBase):
 
     def read(self, n: int = -1) -> bytes:
         if self.head:  # what the parent had read of the line, served a reader's chunk at a time
-            out, self.head = self.head[: reader.CHUNK_BYTES], self.head[reader.CHUNK_BYTES :]
-        elif self.done:
+            first = self.head[0]
+            out = first[self.at : self.at + reader.CHUNK_BYTES]
+            self.at += len(out)
+            if self.at >= len(first):
+                self.head.popleft()
+                self.at = 0
+            return out
+        if self.done:
             return b""
-        else:
-            out = _read(self.fh, self.path)
+        out = _read(self.fh, self.path)
         if not out:
             self.done = True
             return b""
