@@ -4,7 +4,8 @@ The schema says which tables and keys a pattern file may have, their types, and 
 (columns, facts, event kinds, value types, scopes: the enums are those of ``schema.py``, and a test keeps
 them equal). Editors use the same file to complete and check a pattern file (docs/writing-a-pattern-set.md).
 This module checks a loaded TOML file against it and turns the first problem, in the order of the file,
-into one sentence naming the file, the table ([format], [[line]] "name", [[sample]] #n) and the key.
+into one sentence naming the file, the table ([format], [[line]] "name", [[sample]] #n) and the key, and
+saying what is wrong without quoting the value (the kind of value instead, see _show).
 What a schema cannot say (regexes compile, named groups name fields, cross-references between lines,
 the scope of throughputs, samples) is checked by ``patterns.py``.
 """
@@ -16,6 +17,8 @@ import functools
 import json
 from pathlib import Path
 from typing import Any
+
+from .tomlfile import kind_of
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "pattern_set.schema.json"
 
@@ -126,6 +129,10 @@ def _describe(e: Any, data: dict[str, Any], errors: list[Any]) -> str:
     prefix = f"{place} " if place.endswith("]") and keys else f"{place}: " if place else ""
     key = ".".join(str(k) for k in keys)
     value = e.instance
+    # a key the schema checks by name (propertyNames) is a key, named like every other key; a value is
+    # quoted only when it says nothing of the file (_given)
+    given = repr(value) if "propertyNames" in e.absolute_schema_path else _given(value)
+    subject = given or "the value"
     if e.validator in ("required", "additionalProperties"):
         # a required key and an unknown key at the same place: most likely a typo of the one for the other
         extra = next((x for x in errors if _same(x, e, "additionalProperties")), None)
@@ -144,22 +151,27 @@ def _describe(e: Any, data: dict[str, Any], errors: list[Any]) -> str:
         want = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
         text = f"{head}must be {' or '.join(_TYPES.get(t, t) for t in want)}, not {_show(value)}"
         if len(keys) == 2 and keys[0] == "fields" and isinstance(value, str):
-            text += f" (write {key} = {{ column = {json.dumps(value)} }})"
+            column = json.dumps(value) if given else '"..."'
+            text += f" (write {key} = {{ column = {column} }})"
         return text
     if e.validator == "enum" and len(e.validator_value) <= 12:
-        return f"{head}{_show(value)} is not one of {', '.join(map(str, e.validator_value))}"
+        return f"{head}{subject} is not one of {', '.join(map(str, e.validator_value))}"
     if e.validator == "enum":
         close = difflib.get_close_matches(str(value), [str(v) for v in e.validator_value], n=1)
         about = e.schema.get("description", "a known name")
-        return f"{head}{_show(value)} is not {about}" + (f" (did you mean {close[0]!r}?)" if close else "")
+        return f"{head}{subject} is not {about}" + (f" (did you mean {close[0]!r}?)" if close else "")
     if e.validator == "const":
         return f"{head}must be {_show(e.validator_value)}, not {_show(value)}"
     if e.validator in ("minItems", "minLength"):
         return f"{head}must not be empty"
     about = e.schema.get("description") or _ref(e.schema).get("description")
     if about and e.validator in ("pattern", "anyOf", "oneOf"):
-        return f"{head}{_show(value)} is not valid: {about}"
-    return f"{head}{e.message}"
+        return f"{head}{subject} is not valid: {about}"
+    # jsonschema's own message quotes the value ("0 is less than or equal to the minimum of 0")
+    bound = {"exclusiveMinimum": "greater than", "minimum": "at least", "maximum": "at most"}
+    if e.validator in bound:
+        return f"{head}must be {bound[e.validator]} {e.validator_value}"
+    return f"{head}{subject} is not valid ({e.validator})"
 
 
 def _place(path: list[Any], data: dict[str, Any]) -> tuple[str, list[Any]]:
@@ -224,7 +236,8 @@ def _column(e: Any, data: dict[str, Any], path: list[Any]) -> str:
     where_ = f" for a {kind} line" if isinstance(kind, str) else ""
     close = difflib.get_close_matches(str(e.instance), known, n=1)
     hint = f"did you mean {close[0]!r}?" if close else "the names are in logparse/schema.py"
-    return f"unknown {what} {_show(e.instance)}{where_} ({hint})"
+    given = _given(e.instance)
+    return f"unknown {what}{' ' + given if given else ''}{where_} ({hint})"
 
 
 def _enums(e: Any) -> list[str]:
@@ -243,5 +256,38 @@ def _names(keys: list[str]) -> str:
 
 
 def _show(value: Any) -> str:
-    text = repr(value) if not isinstance(value, bool) else str(value).lower()
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A value as a message shows it: quoted when it says nothing of the file (_given), else its kind
+    ("a string")."""
+    return _given(value) or kind_of(value)
+
+
+def _given(value: Any) -> str | None:
+    """The value as written, when quoting it tells nothing of the file: true or false, or one of the
+    schema's own names (a column, a kind: `'step_time_s'`). Anything else (a string, a number) is not
+    quoted: the message reaches a batch's index.html and index.json, and a set folder may hold a file that
+    is no pattern set at all (issue 20, point 8)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str) and value in _vocabulary():
+        return repr(value)
+    return None
+
+
+@functools.cache
+def _vocabulary() -> frozenset[str]:
+    """Every string the schema names as an allowed value (its enums and consts)."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            names.update(v for v in node.get("enum", []) if isinstance(v, str))
+            if isinstance(node.get("const"), str):
+                names.add(node["const"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema())
+    return frozenset(names)

@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import LogparseError
 from .options import BY_NAME, OPTIONS, convert, expected, out_of_range
-from .tomlfile import read_toml
+from .tomlfile import kind_of, read_toml
 
 SIDECAR = "logparse.toml"
 
@@ -31,19 +31,55 @@ def find_sidecar(log_dir: str | os.PathLike[str], root: str | os.PathLike[str]) 
         here = here.parent
 
 
-def load_sidecar(path: str | os.PathLike[str]) -> dict[str, Any]:
+def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """The options a logparse.toml sets, checked: an unknown key, a wrong type or a bad value is a
-    LogparseError naming the file and the key."""
+    LogparseError naming the file and the key, not the value (the batch's index.html shows it).
+
+    Its `patterns` folders (relative to the sidecar's folder) must be inside `root`, the batch folder, once
+    symlinks are resolved, and so must the set files in them; without a root, the sidecar's own folder
+    (find_sidecar finds sidecars only inside the batch folder). A file in a run folder could otherwise make
+    logparse read TOML from any folder the user can read, and put its values in the index (issue 20,
+    point 8)."""
+    path = Path(path)
     table = read_toml(path)
+    limit = Path(os.path.realpath(path.parent if root is None else root))
     out: dict[str, Any] = {}
     for key, value in table.items():
-        out[_OLD_NAMES.get(key, key)] = _checked(Path(path), key, value)
+        name = _OLD_NAMES.get(key, key)
+        out[name] = _checked(path, key, value)
+        if name == "patterns":
+            _inside(path, key, out[name], limit)
     return out
+
+
+def _inside(path: Path, key: str, folders: tuple[str, ...], limit: Path) -> None:
+    """Refuse a pattern folder, or a set file in one, that leads outside `limit` (after symlinks). The
+    folder is named by its place in the list, not as written."""
+    for i, folder in enumerate(folders):
+        real = Path(os.path.realpath(folder))
+        if not real.is_relative_to(limit):
+            raise LogparseError(
+                f"{path}: {key}: folder #{i + 1} is outside the batch folder {limit} (symlinks followed); "
+                "a logparse.toml may name pattern folders inside it only"
+            )
+        files = sorted(real.glob("*.toml")) if real.is_dir() else []  # the files patterns.load_sets reads
+        for file in files:
+            if not Path(os.path.realpath(file)).is_relative_to(limit):
+                raise LogparseError(
+                    f"{path}: {key}: {file} is a link to a file outside the batch folder {limit}; "
+                    "a logparse.toml may name pattern folders inside it only"
+                )
 
 
 def _checked(path: Path, key: str, value: Any) -> Any:
     def bad(expected: str) -> LogparseError:
-        return LogparseError(f"{path}: {key} = {value!r}: expected {expected}")
+        # the kind of the value, not the value: a string of the right kind is just not one of the choices
+        got = kind_of(value)
+        if option.kind == "choice" and isinstance(value, str):
+            got = "another string"
+        elif option.kind == "paths" and isinstance(value, list):
+            got = "a list with a value that is not a string"
+        return LogparseError(f"{path}: {key}: expected {expected}, not {got}")
 
     name = _OLD_NAMES.get(key, key)
     if name not in KEYS:
@@ -57,7 +93,7 @@ def _checked(path: Path, key: str, value: Any) -> Any:
         raise bad(expected(option))
     why = out_of_range(option, got)
     if why is not None:
-        raise LogparseError(f"{path}: {key} = {value!r}: {why}")
+        raise LogparseError(f"{path}: {key}: {why}")
     if option.kind == "paths":  # folders relative to the sidecar's own folder
         return tuple(str(path.parent / v) for v in got)
     return got

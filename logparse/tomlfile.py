@@ -3,6 +3,7 @@ cannot be read or parsed is one line naming it, as the error type the caller rep
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 from typing import Any
@@ -23,3 +24,23 @@ def read_toml(path: str | os.PathLike[str], error: type[LogparseError] = Logpars
         raise error(f"{path}: not valid TOML ({exc})") from None
     except OSError as exc:
         raise error(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def kind_of(value: Any) -> str:
+    """What a TOML value is, in words, without what it says: a message about a user's file that may reach
+    a batch's index.html names the key and the kind of its value, never the value (issue 20, point 8)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, datetime.date | datetime.time):
+        return "a date or time"
+    return "a value"
