@@ -35,14 +35,16 @@ def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | No
     """The options a logparse.toml sets, checked: an unknown key, a wrong type or a bad value is a
     LogparseError naming the file and the key, not the value (the batch's index.html shows it).
 
-    Its `patterns` folders (relative to the sidecar's folder) must be inside `root`, the batch folder, once
-    symlinks are resolved, and so must the set files in them; without a root, the sidecar's own folder
-    (find_sidecar finds sidecars only inside the batch folder). A file in a run folder could otherwise make
-    logparse read TOML from any folder the user can read, and put its values in the index (issue 20,
-    point 8)."""
+    The file itself and its `patterns` folders (relative to the sidecar's folder) must be inside `root`, the
+    batch folder, once symlinks are resolved, and so must the set files in them; without a root, the
+    sidecar's own folder (find_sidecar finds sidecars only inside the batch folder). A file in a run
+    folder could otherwise make logparse read TOML from any folder the user can read, and put its values
+    in the index (issue 20, point 8)."""
     path = Path(path)
-    table = read_toml(path)
     limit = Path(os.path.realpath(path.parent if root is None else root))
+    if not Path(os.path.realpath(path)).is_relative_to(limit):
+        raise LogparseError(f"{path}: is a link to a file outside the batch folder {limit}; not read")
+    table = read_toml(path)
     out: dict[str, Any] = {}
     for key, value in table.items():
         name = _OLD_NAMES.get(key, key)

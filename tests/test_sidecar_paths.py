@@ -208,3 +208,13 @@ def test_no_schema_message_quotes_a_value_of_the_file(tmp_path, change):
         patterns.load_file(path)
     message = str(info.value)
     assert message.startswith(f"{path}: ") and SECRET not in message, message
+
+
+def test_a_sidecar_that_links_outside_the_batch_folder_is_not_read(tmp_path):
+    runs, outside = make_runs(tmp_path, "")
+    (runs / "a" / "logparse.toml").unlink()
+    (outside / "logparse.toml").write_text(f'gpus = "{SECRET}"\n')
+    os.symlink(outside / "logparse.toml", runs / "a" / "logparse.toml")
+    out = tmp_path / "out"
+    assert_refused(batch(runs, out), out, runs)
+    assert_secret_not_shown(out)
