@@ -150,3 +150,22 @@ def test_a_64_mib_line_read_in_ranges_gives_the_steps_exactly(big_logs):
     parsed = parse_log(str(big_logs["plain"]), SETS, None, jobs=2)
     _check_steps(parsed)
     assert parsed.lines["overlong"] == 1
+
+
+def test_a_long_line_on_standard_input(tmp_path, short_cut):
+    """`-` is spooled to a file a chunk at a time (cli.py), then read as any file: the same cut, the same steps,
+    through detection, and the count in summary.json's lines."""
+    import json
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    res = CliRunner().invoke(
+        cli, ["analyze", "-", "--json", "--out", str(tmp_path / "o")], input=_log_bytes(b"y" * 300_000)
+    )
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["lines"]["overlong"] == 1
+    assert summary["lines"]["total"] == _log_bytes(b"y").count(b"\n")
+    assert (summary["steps"]["first"], summary["steps"]["last"], summary["steps"]["count"]) == (1, 6, 6)
