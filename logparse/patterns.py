@@ -792,8 +792,19 @@ def expanded_size(pattern: str) -> int:
     """What a regex weighs once its counted repeats are multiplied out: each atom (a character, an escape, a
     class) weighs 1, a repeat `{m,n}` multiplies what it repeats by n (by m for `{m,}`), a group weighs its
     branches' sum. An upper bound on the characters the regex module expands counted repeats of literals
-    into when it compiles (EXPANDED_LIMIT). Does not know verbose mode's comments (a `(` in one is read as a
-    group: a wrong weight, never a crash); `*`, `+`, `?` multiply by 1 (they expand nothing)."""
+    into when it compiles (EXPANDED_LIMIT); `*`, `+`, `?` multiply by 1 (they expand nothing). A pattern
+    that may turn verbose mode on (`(?x)`) is weighed with its `# ...` comments and without, the larger
+    (a `(` in a comment is no group)."""
+    size = _expanded_size(pattern, comments=False)
+    if _VERBOSE.search(pattern) is not None:
+        size = max(size, _expanded_size(pattern, comments=True))
+    return size
+
+
+_VERBOSE = regex.compile(r"\(\?[-a-zA-Z]*x")
+
+
+def _expanded_size(pattern: str, comments: bool) -> int:
     stack = [[0, 0]]  # per open group: [weight of its finished items, weight of its last item]
     i, n = 0, len(pattern)
     while i < n:
@@ -818,6 +829,11 @@ def expanded_size(pattern: str) -> int:
             top[1] = 0
         elif c in "*+?":
             pass  # a repeat that expands nothing, or a lazy/possessive mark
+        elif c == "#" and comments:  # verbose mode: a comment to the end of the line
+            end = pattern.find("\n", i)
+            i = n if end < 0 else end
+        elif c.isspace() and comments:
+            pass  # verbose mode: blanks are nothing (`( ... ) {60}` repeats the group)
         else:
             top[0] += top[1]
             top[1] = 1
@@ -844,7 +860,8 @@ def expanded_size(pattern: str) -> int:
 
 def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
     """Compile a set's regex; `sized`: first refuse one that expands too much (EXPANDED_LIMIT; the shipped
-    sets skip it, tests/test_regex_budget.py holds them far under it, and it is a tenth of their load time)."""
+    sets skip it: tests/test_regex_budget.py holds them far under it, and it is a tenth of their load
+    time)."""
     size = expanded_size(pattern) if sized else 0
     if size > EXPANDED_LIMIT:
         shown = pattern if len(pattern) <= 200 else pattern[:200] + "..."
@@ -975,7 +992,9 @@ def parse_pattern_set(data: dict[str, Any], source_file: str, validate: bool = T
         raise PatternError(problem)
     fmt = data["format"]
     name = fmt["name"]
-    detect = [_compile(p, f"{source_file}: [format] detect[{i}]", validate) for i, p in enumerate(fmt["detect"])]
+    detect = [
+        _compile(p, f"{source_file}: [format] detect[{i}]", validate) for i, p in enumerate(fmt["detect"])
+    ]
     lines: list[LineSpec] = []
     for i, ld in enumerate(data["line"]):
         where = f"{source_file}: {pattern_schema.where(data, 'line', i)}"

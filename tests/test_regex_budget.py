@@ -1,5 +1,5 @@
-"""Issue 20, point 9: a user regex has a time budget over the whole log, not only per line, and a regex that is
-costly to compile is refused before it is compiled.
+"""Issue 20, point 9: a user regex has a time budget over the whole log, not only per line, and a regex that
+is costly to compile is refused before it is compiled.
 
 The costly pattern is the issue's own: `(?:a|aa)+$` backtracks exponentially on a run of a's that ends in
 another character (~10 ms a line for 22 a's, under the 0.25 s per-line limit, so no line alone trips it). The
@@ -9,7 +9,6 @@ logs were read to the end (6 s and more) and exited 0.
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import textwrap
@@ -162,7 +161,7 @@ NESTED = "(?:(?:(?:z{60}){60}){60}){60}"  # the regex module expands it to 12,96
 def _toml_with(regex: str) -> str:
     return (
         "[format]\nname = 'big'\ndetect = ['^big']\n[[line]]\nname = 'steps'\nkind = 'step'\n"
-        f"regex = '^big (?P<step>\\d+) {regex}'\n[[sample]]\nline = 'big 3 '\nexpect = {{ step = 3 }}\n"
+        f"regex = '''^big (?P<step>\\d+) {regex}'''\n[[sample]]\nline = 'big 3 '\nexpect = {{ step = 3 }}\n"
     )
 
 
@@ -182,7 +181,8 @@ def test_a_regex_costly_to_compile_is_refused_quickly_in_little_memory(tmp_path)
         try:
             patterns.load_file({str(path)!r})
         except PatternError as exc:
-            print(f"{{time.perf_counter() - started:.3f}} {{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before}}")
+            grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+            print(f"{{time.perf_counter() - started:.3f}} {{grown}}")
             print(exc)
             sys.exit(0)
         sys.exit("loaded")
@@ -204,6 +204,7 @@ def test_a_regex_costly_to_compile_is_refused_quickly_in_little_memory(tmp_path)
         "(?:(?:z{60}){60}){60}",  # 216,000: loads in 0.16 s and 60 MB, but refused all the same
         "z{1000000}",  # one count alone: 280 MB
         "(?:(?:[a-z]{1,1000}){1,1000})",  # counted by their upper bounds
+        "(?x: ( # a comment's ( is no group\n (?:z{60}){60} ) {60} )",  # verbose: blanks and comments
     ],
 )
 def test_other_large_counts_are_refused(tmp_path, regex):
@@ -211,6 +212,21 @@ def test_other_large_counts_are_refused(tmp_path, regex):
     path.write_text(_toml_with(regex))
     with pytest.raises(PatternError, match="nested counted repeats"):
         patterns.load_file(path)
+
+
+def test_analyze_with_a_set_costly_to_compile_is_one_error_line_exit_1(tmp_path):
+    (tmp_path / "sets").mkdir()
+    (tmp_path / "sets" / "big.toml").write_text(_toml_with(NESTED))
+    log = tmp_path / "x.log"
+    log.write_text("big 1 \n")
+    started = time.perf_counter()
+    out = str(tmp_path / "out")
+    res = run_apart(["analyze", str(log), "--patterns", str(tmp_path / "sets"), "--out", out])
+    assert time.perf_counter() - started < 3.0
+    assert res.exit_code == 1 and "Traceback" not in res.stderr, res.stderr
+    err = res.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: {tmp_path / 'sets' / 'big.toml'}: "), err
+    assert "nested counted repeats" in err[0] and "the limit is 100,000" in err[0], err
 
 
 @pytest.mark.parametrize(
@@ -235,6 +251,7 @@ def test_every_shipped_regex_is_well_under_the_compile_limit():
     biggest = 0
     for path in sorted(patterns.shipped_dir().glob("*.toml")):
         ps = patterns.load_file(path)
-        for rx in [*ps.detect, *(r for s in ps.lines for r in (s.regex, s.pairs, s.complete) if r is not None)]:
+        lines = [r for s in ps.lines for r in (s.regex, s.pairs, s.complete) if r is not None]
+        for rx in [*ps.detect, *lines]:
             biggest = max(biggest, patterns.expanded_size(rx.pattern))
     assert biggest < patterns.EXPANDED_LIMIT // 10, biggest
