@@ -473,6 +473,12 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
             f"{int(bad.sum())} step line(s) have a value that does not read as a number "
             f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged"
         )
+    cut = flagged(steps, "cut")  # frame._cut_last_line: the log's last line has no newline
+    if cut.any():
+        warnings.append(
+            f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
+            "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'"
+        )
 
 
 def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:

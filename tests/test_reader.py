@@ -233,3 +233,92 @@ def test_a_named_pipe_is_refused_with_its_path_and_the_stdin_hint(tmp_path):
         writer.join(timeout=0.5)
         os.close(fd)
         writer.join(timeout=5)
+
+
+SAMPLE_LOG = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
+# Line 60 of the sample, iteration 6, as printed (read by hand: elapsed 14400.1 ms, lr 1.800000E-05,
+# lm loss 1.209406E+01, grad norm 1.277)
+ITER6 = SAMPLE_LOG.read_text().splitlines()[59]
+
+
+def _cut_log(tmp_path: Path, end: str) -> Path:
+    """Lines 1..59 of the sample, then line 60 cut just after `end` (its first occurrence), no newline."""
+    lines = SAMPLE_LOG.read_text().splitlines()[:59]
+    cut = ITER6[: ITER6.index(end) + len(end)]
+    path = tmp_path / "cut.log"
+    path.write_text("\n".join(lines) + "\n" + cut)
+    return path
+
+
+@pytest.fixture(params=["one pass", "ranges"])
+def reading(request, monkeypatch) -> dict:
+    """Read in one pass, or in 3 KB ranges by two processes (the file's last range holds the cut line)."""
+    if request.param == "one pass":
+        return {}
+    from logparse import chunks
+
+    monkeypatch.setattr(chunks, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(chunks, "MIN_CHUNK_BYTES", 3_000)
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 3_000)
+    return {"jobs": 2}
+
+
+@pytest.mark.parametrize(
+    "end,lost,kept",
+    [
+        # a number cut mid-way: 1.2 of 1.209406E+01 is unknown, never 1.2
+        ("lm loss: 1.2", ["loss"], {"step_time_s": 14.4001, "lr": 1.8e-05}),
+        ("lm loss: 1.209406E+0", ["loss"], {"step_time_s": 14.4001, "lr": 1.8e-05}),  # 1.209406 of ...E+01
+        ("elapsed time per iteration (ms): 144", ["step_time_s"], {}),  # 0.144 s of 14.4001 s
+        # cut just after a separator: the values before it are whole, the ones after it were never printed
+        ("lm loss: 1.209406E+01 |", [], {"loss": 12.09406, "step_time_s": 14.4001, "lr": 1.8e-05}),
+    ],
+)
+def test_a_last_step_line_cut_mid_way_is_flagged_and_its_cut_value_is_nan(tmp_path, reading, end, lost, kept):
+    """Issue 20, point 13: a log whose last line is a step line cut mid-way (no newline) kept NaN loss and lr
+    for that step without a flag, and a number cut mid-way was read as its prefix."""
+    import math
+
+    from logparse import api
+
+    a = api.analyze(str(_cut_log(tmp_path, end)), hw="h100", **reading)
+    steps = a.steps.set_index("step")
+    assert list(steps.index) == [1, 2, 3, 4, 5, 6]
+    assert "cut" in str(steps.at[6, "flags"]).split(",")
+    assert not any("cut" in str(f).split(",") for f in steps.loc[1:5, "flags"].fillna(""))
+    for column in lost:
+        assert math.isnan(steps.at[6, column]), f"{column} = {steps.at[6, column]} read from a cut number"
+    for column, value in kept.items():
+        assert steps.at[6, column] == pytest.approx(value, rel=1e-12)
+    assert steps.at[5, "loss"] == pytest.approx(12.16154, rel=1e-12)  # line 59, whole: lm loss: 1.216154E+01
+    assert any("line 60" in w and "cut" in w for w in a.summary["warnings"]), a.summary["warnings"]
+
+
+def test_a_whole_last_line_without_newline_is_not_cut(tmp_path, reading):
+    """The iteration line ends with its "number of nan iterations" column and a separator (the set's `complete`
+    regex): whole, though no newline follows it. Nothing is flagged and every value is read."""
+    from logparse import api
+
+    a = api.analyze(str(_cut_log(tmp_path, ITER6)), hw="h100", **reading)
+    steps = a.steps.set_index("step")
+    assert steps.at[6, "loss"] == pytest.approx(12.09406, rel=1e-12)
+    assert steps.at[6, "grad_norm"] == pytest.approx(1.277, rel=1e-12)
+    assert "flags" not in steps or not any("cut" in str(f) for f in steps["flags"].fillna(""))
+    assert not any("cut" in w for w in a.summary["warnings"])
+
+
+def test_the_text_summary_counts_every_line_and_the_counts_add_up(tmp_path):
+    """The first line of `logparse analyze` said "60 lines" for this 65-line file: now 65, and matched +
+    unmatched + blank = 65 (counted by hand in _blank_megatron_log)."""
+    import re
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    res = CliRunner().invoke(cli, ["analyze", str(_blank_megatron_log(tmp_path)), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 0, res.output
+    m = re.search(r"megatron log, (\d+) lines \((\d+) matched, (\d+) unmatched, (\d+) blank, 0 malformed\)", res.output)
+    assert m is not None, res.output.splitlines()[0]
+    total, matched, unmatched, blank = map(int, m.groups())
+    assert total == 65 and blank == 5 and matched + unmatched + blank == total
