@@ -556,6 +556,19 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
+def _line_counts(lines: dict[str, int]) -> str:
+    """The file's lines and what became of them, adding up: "701 lines (690 matched, 6 unmatched, 5 blank, 0
+    malformed)"; when lines split into records (progress-bar redraws), the records are counted apart."""
+    total, blank = lines["total"], lines.get("blank", 0)
+    records = lines.get("records", lines["matched"] + lines["unmatched"])
+    counts = f"{lines['matched']:,} matched, {lines['unmatched']:,} unmatched"
+    malformed = f"{lines['malformed']:,} malformed"
+    tail = f", {blank:,} blank" if blank else ""
+    if records + blank == total:
+        return f"{total:,} lines ({counts}{tail}, {malformed})"
+    return f"{total:,} lines, {records:,} records ({counts}, {malformed}){tail}"
+
+
 def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
     s = analysis.summary
     st = s["stable"]
@@ -565,9 +578,7 @@ def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> st
     spanned = int(rows["step_span"].sum()) if "step_span" in rows and len(rows) == count else count
     logged = f"{count} logged" if spanned == count else f"{count} logged lines, {plural(spanned, 'step')}"
     lines = [
-        f"{s['run']}: {s['format']} log, {s['lines']['total']:,} lines "
-        f"({s['lines']['matched']:,} matched, {s['lines']['unmatched']:,} unmatched, "
-        f"{s['lines']['malformed']:,} malformed)",
+        f"{s['run']}: {s['format']} log, {_line_counts(s['lines'])}",
         f"  steps {s['steps']['first']}..{s['steps']['last']} ({logged}), "
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
