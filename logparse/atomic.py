@@ -5,7 +5,7 @@ exception leaves the earlier file or none, never a cut one."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +36,33 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
             tmp.unlink()
         except OSError:
             pass
+        raise
+
+
+@contextmanager
+def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
+    """Several files replaced together: the block gets `stage(path) -> temporary path` and writes each; only
+    when all are written are they renamed into place, in the order staged (put the file whose presence
+    says "complete" last). On any error none is replaced and every temporary file is removed."""
+    pending: list[tuple[Path, Path]] = []
+
+    def stage(path: str | os.PathLike[str]) -> Path:
+        final = Path(path)
+        pending.append((temp_name(final), final))
+        return pending[-1][0]
+
+    try:
+        yield stage
+        for tmp, final in pending:
+            os.replace(tmp, final)
+    except BaseException as exc:
+        for tmp, final in pending:
+            if isinstance(exc, OSError) and exc.filename in (str(tmp), tmp):
+                exc.filename = str(final)
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
         raise
 
 

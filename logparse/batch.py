@@ -132,6 +132,7 @@ class RunJob:
     options: dict[str, Any]
     sidecar: str | None = None
     force: bool = False
+    root: str | None = None  # the batch folder: what a sidecar may point into
 
 
 def plan_runs(
@@ -158,6 +159,7 @@ def plan_runs(
                 options,
                 None if sidecar is None else str(sidecar),
                 force,
+                str(folder),
             )
         )
     return jobs
@@ -187,7 +189,7 @@ def fingerprint(job: RunJob) -> str | None:
 
 def _sidecar(job: RunJob) -> dict[str, Any]:
     assert job.sidecar is not None
-    return load_sidecar(job.sidecar)
+    return load_sidecar(job.sidecar, root=job.root)
 
 
 def _pattern_texts(extra: Iterable[str]) -> list[list[str]]:

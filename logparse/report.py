@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import Analysis
-from .atomic import remove_leftovers, replacing
-from .atomic import write_text as atomic_write_text
+from .atomic import remove_leftovers, staged
 from .errors import LogparseError
 from .flops import HFU_CONVENTION
 from .phases import Phases
@@ -441,8 +440,8 @@ def default_out_dir(run_name: str) -> Path:
 
 
 def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
-    """summary.json, steps.csv and report.png into `out_dir`, each written whole or not at all (atomic.py):
-    a kill, a full disk or an error leaves the file that was there before, never a cut one."""
+    """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
+    full disk or an error leaves the files that were there before, never a cut one or a mix of two runs."""
     from .plots import plot_report
 
     out = Path(out_dir)
@@ -450,11 +449,10 @@ def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[s
     remove_leftovers(out)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
-    with replacing(paths["steps"]) as tmp:
-        write_steps(analysis.steps, tmp)
-    with replacing(paths["report"]) as tmp:
-        plot_report(analysis, tmp)
-    atomic_write_text(paths["summary"], summary)  # last: its presence says the others were written
+    with staged() as stage:  # all three replace the earlier ones together, or none does
+        write_steps(analysis.steps, stage(paths["steps"]))
+        plot_report(analysis, stage(paths["report"]))
+        stage(paths["summary"]).write_text(summary, encoding="utf-8")
     return paths
 
 

@@ -1,0 +1,375 @@
+"""batch under faults (issue 20): each run's failure of any kind is that run's row and the others go on, the
+index is always written, outputs are whole or absent, the cache never serves what it did not write, and the
+workers end with the batch."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import logparse.api
+from logparse import batch as batch_mod
+from tests.conftest import SAMPLES, run_apart
+
+TITAN = SAMPLES / "torchtitan_llama3-8b_8xh100.log"  # small: 40 runs of it take seconds
+MEGATRON = SAMPLES / "megatron_llama2-7b_8xh100.log"
+OPTS = ("--hw", "h100", "--gpus", "8")
+
+
+def index_of(out: Path) -> pd.DataFrame:
+    return pd.read_csv(out / "index.csv", keep_default_na=False, na_values=[""])
+
+
+def try_tmpfs(where: Path, size: str) -> bool:
+    """Mount a tmpfs of `size` at `where` (a real full disk); False where this process may not."""
+    where.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
+    )
+    return done.returncode == 0
+
+
+def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path, monkeypatch):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    good = [f"run{i:02d}" for i in range(36)]
+    for name in good:
+        shutil.copy(TITAN, runs / f"{name}.log")
+    dollar = "lr_$1e-4_$"  # matplotlib's mathtext would read $1e-4_$ as math (and fail on it)
+    shutil.copy(TITAN, runs / f"{dollar}.log")
+    shutil.copy(TITAN, os.fsdecode(bytes(runs) + b"/caf\xe9.log"))  # not UTF-8
+    shutil.copy(TITAN, runs / "killme.log")
+    shutil.copy(TITAN, runs / "fulldisk.log")
+
+    # the worker analyzing killme.log is killed mid-run (SIGKILL: what the OOM killer sends); the pool's
+    # workers are forked from this process, so they run this wrapper
+    analyze = logparse.api.analyze
+
+    def killing(path, **kw):
+        if "killme" in str(path):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return analyze(path, **kw)
+
+    monkeypatch.setattr(logparse.api, "analyze", killing)
+    # fulldisk's output folder is a 64 KiB file system: its steps.csv and report.png do not fit
+    mounted = try_tmpfs(out / "fulldisk", "64k")
+    if not mounted:  # no mount here: the write fails as a full disk does
+        from logparse import report
+
+        steps = report.write_steps
+
+        def full(frame, path, kind=None):
+            if "fulldisk" in str(path):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            return steps(frame, path, kind)
+
+        monkeypatch.setattr(report, "write_steps", full)
+    try:
+        res = run_apart(["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "2"])
+        index = index_of(out)
+        leftovers = sorted(p.name for p in (out / "fulldisk").iterdir())
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(out / "fulldisk")], check=True)
+    assert res.exit_code == 1
+    assert len(index) == 40
+    ok = index[index["status"] == "ok"]
+    assert sorted(ok["run"]) == sorted([*good, dollar, "caf\ufffd"])
+    assert (ok["steps"] == ok["steps"].iloc[0]).all() and ok["mfu"].notna().all()
+    for name in ok["run"]:
+        folder = out / name
+        assert sorted(p.name for p in folder.iterdir()) == sorted(
+            [".logparse-cache.json", "report.png", "steps.csv", "summary.json"]
+        ), name
+    # the failures come first, each with its cause
+    assert list(index["status"][:2]) == ["error", "error"]
+    errors = dict(zip(index["run"][:2], index["error"][:2], strict=True))
+    assert "killed by SIGKILL" in errors["killme"]
+    assert "No space left on device" in errors["fulldisk"] and "fulldisk" in errors["fulldisk"]
+    # the full disk left nothing cut behind: no summary, no temporary file, no cache entry
+    assert leftovers == []
+    assert f"error: killme: the process analyzing it died" in res.stderr
+    assert "Traceback" not in res.stderr and "internal error" not in res.stderr
+    # every output line is one line: the names are printed whole
+    assert f"ok     {dollar}: " in res.stdout and "ok     caf\ufffd: " in res.stdout
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "killme" in page and (out / "leaderboard.png").stat().st_size > 0
+    json.loads((out / "index.json").read_text(encoding="utf-8"))  # UTF-8 JSON, whole
+
+
+def test_an_internal_error_writing_one_run_is_its_row(tmp_path, monkeypatch):
+    """An exception in writing (not only in the analysis) is the run's row; before, it ended the batch."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(TITAN, runs / f"{name}.log")
+    from logparse import plots
+
+    draw = plots.plot_report
+
+    def broken(analysis, path, *a, **kw):
+        if "a" == Path(str(analysis.summary["source"])).stem:
+            raise ValueError("a plotting bug")
+        return draw(analysis, path, *a, **kw)
+
+    monkeypatch.setattr(plots, "plot_report", broken)
+    out = tmp_path / "out"
+    res = run_apart(["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"])
+    index = index_of(out).set_index("run")
+    assert res.exit_code == 1
+    assert index.loc["a", "status"] == "error" and "ValueError: a plotting bug" in index.loc["a", "error"]
+    assert index.loc["b", "status"] == "ok"
+    assert not (out / "a" / ".logparse-cache.json").exists()
+
+
+KILLED_MID_WRITE = """
+import os, sys
+from logparse import report
+write = report.write_steps
+def cut(frame, path, kind=None):
+    write(frame, path, kind)
+    with open(path, "rb+") as fh:  # what the disk holds when the process dies midway
+        fh.truncate(os.path.getsize(path) // 3)
+    os.kill(os.getpid(), 9)
+report.write_steps = cut
+from logparse.cli import cli
+cli(sys.argv[1:], prog_name="logparse")
+"""
+
+
+def test_a_force_killed_mid_write_is_redone_by_the_next_batch(tmp_path):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    shutil.copy(MEGATRON, runs / "train.log")
+    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
+    assert run_apart(argv).exit_code == 0
+    whole = (out / "train" / "steps.csv").read_bytes()
+    # again with --force, killed (SIGKILL, no clean-up) while it writes steps.csv
+    killed = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, *argv, "--force"], capture_output=True)
+    assert killed.returncode == -signal.SIGKILL
+    # the file in place is the earlier whole one, never the cut one
+    assert (out / "train" / "steps.csv").read_bytes() == whole
+    res = run_apart(argv)
+    assert res.exit_code == 0 and "(cached)" not in res.stdout  # the run is analyzed again, not served
+    assert (out / "train" / "steps.csv").read_bytes() == whole
+    assert not [p for p in (out / "train").iterdir() if ".tmp" in p.name]
+    assert "(cached)" in run_apart(argv).stdout  # and cached once it is whole
+
+
+def test_the_cache_key_covers_the_pattern_sets_and_logparse_patterns(tmp_path, monkeypatch):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    (runs / "mine.log").write_text("".join(f"step {i} took 1500 ms\n" for i in range(1, 41)))
+    mine = tmp_path / "sets"
+    mine.mkdir()
+
+    def user_set(scale: float) -> str:
+        return f"""
+[format]
+name = "mine"
+description = "a user's set"
+detect = ['^step \\d+ took']
+
+[[line]]
+name = "step"
+kind = "step"
+regex = '^step (?P<step>\\d+) took (?P<t>[\\d.]+) ms'
+fields.step = {{ column = "step", type = "int" }}
+fields.t = {{ column = "step_time_s", scale = {scale} }}
+
+[[sample]]
+line = "step 3 took 1500 ms"
+pattern = "step"
+expect = {{ step = 3, step_time_s = {1500 * scale} }}
+"""
+
+    (mine / "mine.toml").write_text(user_set(0.001))
+    argv = ["batch", str(runs), "--out", str(out), "--jobs", "1", "--format", "mine"]
+
+    def step_time(*extra: str) -> tuple[float, bool]:
+        res = run_apart([*argv, *extra])
+        assert res.exit_code == 0, res.stderr
+        row = index_of(out).iloc[0]
+        return float(row["step_time_s"]), bool(row["cached"])
+
+    assert step_time("--patterns", str(mine)) == (1.5, False)
+    assert step_time("--patterns", str(mine)) == (1.5, True)
+    (mine / "mine.toml").write_text(user_set(0.002))  # the set's scale edited
+    os.utime(mine / "mine.toml", ns=(1, 1))  # even with an old modification time
+    assert step_time("--patterns", str(mine)) == (3.0, False)
+    # the same set chosen by LOGPARSE_PATTERNS instead: another set of loaded files, another key
+    (mine / "mine.toml").write_text(user_set(0.001))
+    monkeypatch.setenv("LOGPARSE_PATTERNS", str(mine))
+    assert step_time() == (1.5, False)
+    assert step_time() == (1.5, True)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "mine.toml").write_text(user_set(0.002))
+    monkeypatch.setenv("LOGPARSE_PATTERNS", str(other))
+    assert step_time() == (3.0, False)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "[]",
+        "null",
+        '"text"',
+        "{",
+        '{"fingerprint": FP, "row": []}',
+        '{"fingerprint": FP, "row": ROW_MANY_DIPS, "outputs": OUTPUTS}',
+        '{"fingerprint": FP, "row": ROW, "outputs": {"summary.json": [1, 2]}}',
+        "FOLDER",
+    ],
+)
+def test_a_cache_entry_of_another_shape_is_ignored_and_the_run_redone(tmp_path, entry):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    shutil.copy(TITAN, runs / "train.log")
+    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
+    assert run_apart(argv).exit_code == 0
+    cache = out / "train" / ".logparse-cache.json"
+    good = json.loads(cache.read_text())
+    assert "(cached)" in run_apart(argv).stdout  # the entry as written serves
+    if entry == "FOLDER":
+        cache.unlink()
+        cache.mkdir()
+    else:
+        text = entry.replace("FP", json.dumps(good["fingerprint"])).replace("OUTPUTS", json.dumps(good.get("outputs")))
+        text = text.replace("ROW_MANY_DIPS", json.dumps({**good["row"], "dips": "many"}))
+        cache.write_text(text.replace("ROW", json.dumps(good["row"])))
+    res = run_apart(argv)
+    assert res.exit_code == 0, res.stderr
+    assert "(cached)" not in res.stdout and "ok     train: " in res.stdout
+    assert index_of(out).iloc[0]["dips"] == good["row"]["dips"]
+
+
+def test_a_link_to_a_log_of_the_folder_is_not_a_second_run(tmp_path):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    (runs / "job42").mkdir(parents=True)
+    shutil.copy(TITAN, runs / "job42" / "train.log")
+    (runs / "latest.log").symlink_to("job42/train.log")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(MEGATRON, elsewhere / "target.log")
+    (runs / "linked.log").symlink_to(elsewhere / "target.log")
+    res = run_apart(["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"])
+    assert res.exit_code == 0, res.stderr
+    index = index_of(out).set_index("run")
+    # one run for job42's log (under its own path), one for the link out, named after the link
+    assert sorted(index.index) == ["linked", "train"]
+    assert index.loc["train", "source"] == str(runs / "job42" / "train.log")
+    assert index.loc["linked", "source"] == f"{runs / 'linked.log'} -> {elsewhere / 'target.log'}"
+    assert index.loc["linked", "format"] == "megatron"
+
+
+def _children(pid: int) -> set[int]:
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids |= {int(k) for k in (task / "children").read_text().split()}
+    return kids
+
+
+def _gone(pids: set[int], within: float = 10.0) -> bool:
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        alive = set()
+        for pid in pids:
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except FileNotFoundError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[0] != "Z":  # a zombie has ended
+                alive.add(pid)
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _batch_with_workers(tmp_path: Path, runs_count: int = 12) -> tuple[subprocess.Popen, set[int]]:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for i in range(runs_count):
+        shutil.copy(MEGATRON, runs / f"r{i:02d}.log")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "logparse", "batch", str(runs), *OPTS, "--out", str(tmp_path / "out"), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a shell job is
+    )
+    end = time.monotonic() + 60
+    while time.monotonic() < end and len(_children(proc.pid)) < 2:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2, "the batch did not start its workers"
+    return proc, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
+def test_the_workers_end_with_the_batch(tmp_path, how):
+    proc, workers = _batch_with_workers(tmp_path)
+    try:
+        if how == "SIGINT":  # Ctrl-C: the terminal sends it to the whole foreground group
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, getattr(signal, how))
+        proc.wait(timeout=60)
+        assert _gone(workers), f"workers {workers} outlived the batch ({how})"
+        stderr = proc.stderr.read()  # once the workers are gone (an orphan would hold the pipe open)
+    finally:
+        for pid in workers:  # never leave an orphan behind, whatever failed
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
+    if how == "SIGKILL":
+        return
+    assert proc.returncode == 130
+    assert stderr.strip().splitlines() == ["error: interrupted"], stderr[:2000]
+    # the index is written: the runs that finished, and the others marked as not analyzed
+    index = index_of(tmp_path / "out")
+    assert len(index) == 12
+    missing = index[index["status"] != "ok"]
+    assert (missing["error"] == "not analyzed: the batch was interrupted").all()
+
+
+def test_a_run_that_fails_to_write_leaves_the_earlier_outputs_whole(tmp_path, monkeypatch):
+    """analyze writing over earlier outputs: a failure midway leaves each file whole (the old one)."""
+    from logparse import report
+
+    out = tmp_path / "out"
+    assert run_apart(["analyze", str(TITAN), *OPTS, "--out", str(out)]).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    steps = report.write_steps
+
+    def half(frame, path, kind=None):
+        steps(frame, path, kind)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(report, "write_steps", half)
+    res = run_apart(["analyze", str(MEGATRON), *OPTS, "--out", str(out)])
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"error: {out / 'steps.csv'}: No space left on device"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_batch_mod_source_is_shown_as_utf8():
+    assert batch_mod.shown(os.fsdecode(b"runs/caf\xe9.log")) == "runs/caf\ufffd.log"
