@@ -121,13 +121,13 @@ def read_parallel(
     paths = [path] if isinstance(path, str) else list(path)
     size = chunk_bytes or min(CHUNK_BYTES, max(MIN_CHUNK_BYTES, _log_bytes(paths) // (4 * jobs)))
     if jobs == 1:  # in this process, range after range
-        for task in _tasks(paths, size):
+        for task in _tasks(paths, size, stats):
             yield from _absorb(_read_task(task), matcher, stats)
         return
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         running: deque[Future] = deque()
-        for task in _tasks(paths, size):
+        for task in _tasks(paths, size, stats):
             if isinstance(task[3], _LongLine):  # read here, now: it reads on from the parent's stream
                 done: Future = Future()
                 done.set_result(_read_task(task))
@@ -150,12 +150,13 @@ def _long_slack() -> int:
 Task = tuple[str, int, int, "bytes | _LongLine | None", bool]
 
 
-def _tasks(paths: list[str], size: int) -> Iterator[Task]:
+def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
     """(path, start, stop, None, stream) for the line-aligned ranges of a plain file (`stream`: read it a chunk
     at a time, it holds a giant line); (path, 0, 0, block, False) for blocks of a compressed one; (path, 0, 0,
     _LongLine, True) for a giant line of a compressed one, to be read at once, in this process, from its stream."""
     for path in paths:
         fh, first, skipped = open_checked(path)
+        stats.nul_prefix_bytes += skipped
         try:
             if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
                 total = os.fstat(fh.fileno()).st_size

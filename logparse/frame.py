@@ -544,6 +544,7 @@ class _Assembler:
             "blank": stats.blank,
             "physical": stats.physical_lines,
             "overlong": stats.overlong,
+            "nul_prefix_bytes": stats.nul_prefix_bytes,  # skipped before the first line (copytruncate rotation)
             "invalid_utf8_chars": stats.replaced_chars,
             "unattached": self.unattached,  # attach lines with no step record to join (counted as matched)
             "rejoined": self.rejoined,  # continuation records of hard-wrapped lines (counted as matched)

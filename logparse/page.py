@@ -10,6 +10,9 @@ from urllib.parse import quote
 
 import pandas as pd
 
+from .atomic import replacing
+from .atomic import write_text as atomic_write_text
+
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
 LEADERBOARD_NO_MFU = 25  # runs without an MFU listed by name and reason; the rest are counted
 BAR_IN = 0.28  # inches per bar: the figure grows with the runs so labels keep their size
@@ -188,7 +191,8 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
             fig.text(0.5 / width, 1 - y_in / height, f"and {unlisted} more", fontsize=8.5, style="italic")
 
     path = out_dir / "leaderboard.png"
-    fig.savefig(path, dpi=100)
+    with replacing(path) as tmp:  # whole or not at all
+        fig.savefig(tmp, dpi=100)
     plt.close(fig)
     return path
 
@@ -262,7 +266,7 @@ def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )
     path = out_dir / "index.html"
-    path.write_text(html, encoding="utf-8")
+    atomic_write_text(path, html)
     return path
 
 

@@ -373,3 +373,45 @@ def test_a_run_that_fails_to_write_leaves_the_earlier_outputs_whole(tmp_path, mo
 
 def test_batch_mod_source_is_shown_as_utf8():
     assert batch_mod.shown(os.fsdecode(b"runs/caf\xe9.log")) == "runs/caf\ufffd.log"
+
+
+# Put first on the path of every Python process of a test (PYTHONPATH): the run named killme kills the
+# process analyzing it, as the OOM killer would, whichever executor started that process.
+KILLER = """
+import os, signal
+import logparse.api as api
+_analyze = api.analyze
+def analyze(path, **kw):
+    if "killme" in str(path):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _analyze(path, **kw)
+api.analyze = analyze
+"""
+
+
+def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
+    pytest.importorskip("distributed")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(KILLER)
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    for name in ("a", "b", "killme", "c"):
+        shutil.copy(TITAN, runs / f"{name}.log")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+        # the scheduler gives up on a task after the first worker it killed (Dask's default tries 4)
+        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "logparse", "batch", str(runs), *OPTS, "--out", str(out), "--jobs", "2",
+         "--executor", "dask"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert done.returncode == 1, done.stderr[-3000:]
+    index = index_of(out)
+    assert list(index["run"]) == ["killme", "a", "b", "c"]  # the failure first
+    assert list(index["status"]) == ["error", "ok", "ok", "ok"]
+    assert "KilledWorker" in index["error"][0]
+    assert "error: killme: its Dask task failed" in done.stderr and "Traceback" not in done.stderr

@@ -170,6 +170,8 @@ def test_a_copytruncated_log_starting_with_nul_bytes_is_read(tmp_path):
             got = parse_log(str(path), load_sets(), **reading)
             assert got.rows["step"].tolist() == plain.rows["step"].tolist()
             assert got.rows["loss"].tolist() == plain.rows["loss"].tolist()
+            assert got.lines["nul_prefix_bytes"] == hole  # said in summary.json's lines, both readings
+            assert got.lines["total"] == plain.lines["total"]
 
 
 def _blank_megatron_log(tmp_path: Path) -> Path:
