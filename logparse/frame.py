@@ -603,7 +603,8 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
     if "flags" not in rows:
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
-    rows.loc[at, "flags"] = "cut"
+    was = rows.at[at, "flags"]
+    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
     return rows
 
 

@@ -44,9 +44,11 @@ def try_tmpfs(where: Path, size: str) -> bool:
 def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path, monkeypatch):
     runs, out = tmp_path / "runs", tmp_path / "out"
     runs.mkdir()
-    good = [f"run{i:02d}" for i in range(36)]
+    good = [f"run{i:02d}" for i in range(35)]
     for name in good:
         shutil.copy(TITAN, runs / f"{name}.log")
+    shutil.copy(TITAN, runs / "two\nlines.log")  # a newline in a name: the run is `two_lines`, one line
+    good.append("two_lines")
     dollar = "lr_$1e-4_$"  # matplotlib's mathtext would read $1e-4_$ as math (and fail on it)
     shutil.copy(TITAN, runs / f"{dollar}.log")
     shutil.copy(TITAN, os.fsdecode(bytes(runs) + b"/caf\xe9.log"))  # not UTF-8
@@ -104,6 +106,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
     assert "Traceback" not in res.stderr and "internal error" not in res.stderr
     # every output line is one line: the names are printed whole
     assert f"ok     {dollar}: " in res.stdout and "ok     caf\ufffd: " in res.stdout
+    assert len(res.stdout.splitlines()) == 38 + 1  # an ok line per good run, then the count
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "killme" in page and (out / "leaderboard.png").stat().st_size > 0
     json.loads((out / "index.json").read_text(encoding="utf-8"))  # UTF-8 JSON, whole
