@@ -56,9 +56,12 @@ def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
         for tmp, final in pending:
             os.replace(tmp, final)
     except BaseException as exc:
+        if isinstance(exc, OSError) and pending:
+            # the file the user knows of, not its temporary name; when the error does not say (a write
+            # through a file object), the one being written: the last staged
+            named = {str(tmp): str(final) for tmp, final in pending}
+            exc.filename = named.get(str(exc.filename), str(pending[-1][1]) if exc.filename is None else exc.filename)
         for tmp, final in pending:
-            if isinstance(exc, OSError) and exc.filename in (str(tmp), tmp):
-                exc.filename = str(final)
             try:
                 tmp.unlink()
             except OSError:
