@@ -26,21 +26,21 @@ def read_toml(path: str | os.PathLike[str], error: type[LogparseError] = Logpars
         raise error(f"{path}: cannot read ({exc.strerror})") from None
 
 
+_KINDS = (
+    (bool, "true or false"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "a table"),
+    ((datetime.date, datetime.time), "a date or time"),
+)
+
+
 def kind_of(value: Any) -> str:
     """What a TOML value is, in words, without what it says: a message about a user's file that may reach
     a batch's index.html names the key and the kind of its value, never the value (issue 20, point 8)."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, datetime.date | datetime.time):
-        return "a date or time"
+    for kind, words in _KINDS:  # bool before int: True is an int
+        if isinstance(value, kind):
+            return words
     return "a value"

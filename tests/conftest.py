@@ -40,6 +40,24 @@ def trainer_state(name: str) -> dict:
     return json.loads((SAMPLES / name).read_text())
 
 
+# A small valid user pattern set (a step line with its sample), for tests that need one to load or to break
+TOY_SET = """\
+[format]
+name = "toy"
+detect = ['^toy step']
+
+[[line]]
+name = "iteration"
+kind = "step"
+regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'
+fields.ms = { column = "step_time_s", scale = 0.001 }
+
+[[sample]]
+line = "toy step 3 took 1500 ms"
+expect = { step = 3, step_time_s = 1.5 }
+"""
+
+
 def run_apart(argv: list[str]):
     """Run the CLI as `logparse ARGV` would, in this process, stdout and stderr kept apart. An
     exception escaping the command is raised here (catch_exceptions=False), so it cannot pass for a

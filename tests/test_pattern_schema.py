@@ -22,25 +22,12 @@ from logparse.schema import (
     scoped_name,
 )
 from logparse.tomlfile import read_toml
+from tests.conftest import TOY_SET
 
 SCHEMA = pattern_schema.schema()
 SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))
 
-GOOD = """\
-[format]
-name = "toy"
-detect = ['^toy step']
-
-[[line]]
-name = "iteration"
-kind = "step"
-regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'
-fields.ms = { column = "step_time_s", scale = 0.001 }
-
-[[sample]]
-line = "toy step 3 took 1500 ms"
-expect = { step = 3, step_time_s = 1.5 }
-"""
+GOOD = TOY_SET  # a valid user set, changed one key at a time below
 
 
 def test_the_schema_is_valid_json_schema_and_ships_in_the_package():

@@ -13,23 +13,8 @@ import pytest
 
 from logparse.errors import LogparseError
 from logparse.sidecar import load_sidecar
-from tests.conftest import run_apart
+from tests.conftest import TOY_SET, run_apart
 
-TOY_SET = """\
-[format]
-name = "toy"
-detect = ['^toy step']
-
-[[line]]
-name = "iteration"
-kind = "step"
-regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'
-fields.ms = { column = "step_time_s", scale = 0.001 }
-
-[[sample]]
-line = "toy step 3 took 1500 ms"
-expect = { step = 3, step_time_s = 1.5 }
-"""
 # the toy set with a value a file outside the batch might hold, where the schema wants an integer
 SECRET = "SECRET-12345"
 SECRET_SET = TOY_SET.replace("detect = [", f'priority = "{SECRET}"\ndetect = [')
