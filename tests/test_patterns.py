@@ -9,6 +9,7 @@ import pytest
 
 from logparse import patterns
 from logparse.errors import PatternError
+from tests.conftest import TOY_SET
 
 SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))
 
@@ -65,21 +66,7 @@ def _write(tmp_path, body: str, name: str = "mine.toml"):
     return path
 
 
-GOOD = """
-[format]
-name = "toy"
-detect = ['^toy step']
-
-[[line]]
-name = "step"
-kind = "step"
-regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'
-fields.ms = { column = "step_time_s", scale = 0.001 }
-
-[[sample]]
-line = "toy step 3 took 1500 ms"
-expect = { step = 3, step_time_s = 1.5 }
-"""
+GOOD = TOY_SET.replace('name = "iteration"', 'name = "step"')  # its line pattern is toy.step
 
 
 def test_a_user_set_loads_from_a_folder_and_overrides_by_name(tmp_path, monkeypatch):
