@@ -455,7 +455,9 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
     Values that did not convert at all (malformed) are flagged the same way."""
     marks: dict[str, pd.Series] = {}
     if "nonfinite" in steps:
-        for col in {c for v in steps["nonfinite"].dropna() for c in v.split(",")}:
+        # in the order they first appear (a set's order changes with the process's hash seed: the warnings
+        # and flags came out in another order from run to run)
+        for col in dict.fromkeys(c for v in steps["nonfinite"].dropna() for c in v.split(",")):
             marks[col] = steps["nonfinite"].fillna("").str.split(",").apply(lambda cs, c=col: c in cs)
     for col, bad in marks.items():
         if col in steps and pd.api.types.is_numeric_dtype(steps[col]):

@@ -1,0 +1,133 @@
+"""The outputs a user keeps do not change when the code is rearranged (issue 21): for every sample log and
+every log fixture under tests/data, summary.json, steps.csv, the index row (index.csv's line) and the text
+summary are byte for byte what they were when tests/data/golden/outputs.json.gz was recorded (before the
+package was laid out by stage). A change that is meant to change an output records it again, in its own
+commit that says why:
+
+    python -m tests.test_outputs_unchanged --record
+
+The summary, index row and text are kept whole (a failure shows the first differing line); steps.csv by its
+SHA-256 and row count (whole, the frames would weigh megabytes)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+
+GOLDEN = ROOT / "tests" / "data" / "golden" / "outputs.json.gz"
+# analyze's defaults, and the README's command (what MFU needs), on each log
+OPTIONS = {"default": {}, "h100x8": {"gpus": 8, "hw": "h100"}}
+_NOT_LOGS = (".json", ".csv", ".md", ".py", ".sh", ".yaml", ".toml", ".png", ".j2")
+
+
+def logs() -> list[Path]:
+    found = [p for p in sorted((ROOT / "sample_logs").iterdir()) if p.is_file()]
+    found += sorted(p for p in (ROOT / "tests" / "data").rglob("*") if p.is_file() and "golden" not in p.parts)
+    return [p for p in found if not p.name.endswith(_NOT_LOGS) and not p.name.startswith(".")]
+
+
+def _shown(text: str) -> str:
+    """A text with this checkout's folder as <ROOT>: the outputs name the log's path."""
+    return text.replace(str(ROOT), "<ROOT>")
+
+
+def outputs(path: Path, options: dict[str, Any]) -> dict[str, Any]:
+    from logparse import api, batch, report
+    from logparse.errors import LogparseError
+
+    try:
+        analysis = api.analyze(str(path), **options)
+    except LogparseError as exc:
+        return {"error": _shown(str(exc))}
+    steps = io.StringIO()
+    report.write_steps(analysis.steps, steps, kind=".csv")
+    index = batch.index_frame([{"run": path.stem, "source": str(path), "cached": False, **batch._summary_columns(analysis.summary)}])
+    return {
+        "summary": _shown(json.dumps(analysis.summary, indent=2) + "\n"),
+        "steps_sha256": hashlib.sha256(steps.getvalue().encode()).hexdigest(),
+        "steps_rows": len(analysis.steps),
+        "index_row": _shown(index.to_csv(index=False)),
+        "text": _shown(report.text_summary(analysis)),
+    }
+
+
+def case_id(path: Path, how: str) -> str:
+    return f"{path.relative_to(ROOT)}::{how}"
+
+
+def _golden() -> dict[str, Any]:
+    with gzip.open(GOLDEN, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+CASES = [(p, how) for p in logs() for how in OPTIONS]
+
+
+def test_the_golden_record_covers_every_log():
+    recorded = set(_golden())
+    assert recorded == {case_id(p, how) for p, how in CASES}, "a log was added or removed: record again"
+
+
+def _first_difference(got: str, want: str) -> str:
+    for i, (g, w) in enumerate(zip(got.splitlines(), want.splitlines(), strict=False), 1):
+        if g != w:
+            return f"line {i}: got {g!r}, recorded {w!r}"
+    return f"lengths differ: {len(got.splitlines())} lines, recorded {len(want.splitlines())}"
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict[str, Any]:
+    return _golden()
+
+
+@pytest.mark.parametrize("path,how", CASES, ids=[case_id(p, h) for p, h in CASES])
+def test_outputs_are_byte_identical_to_the_record(path, how, golden):
+    want = golden[case_id(path, how)]
+    got = outputs(path, OPTIONS[how])
+    assert set(got) == set(want)
+    for key in want:
+        if got[key] != want[key]:
+            detail = _first_difference(got[key], want[key]) if isinstance(want[key], str) else ""
+            raise AssertionError(f"{key} changed: {detail or f'{got[key]!r} != {want[key]!r}'}")
+
+
+def record() -> None:
+    GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+    everything = {case_id(p, how): outputs(p, OPTIONS[how]) for p, how in CASES}
+    with gzip.open(GOLDEN, "wt", encoding="utf-8", compresslevel=9) as fh:
+        json.dump(everything, fh, indent=0, sort_keys=True)
+    print(f"{GOLDEN}: {len(everything)} cases")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit(__doc__)
+    record()
+
+
+def test_the_outputs_do_not_depend_on_the_hash_seed():
+    """A set's order changes with PYTHONHASHSEED: the NaN warnings of a log with a NaN loss and grad norm
+    came out loss-first in one process and grad_norm-first in another (found by the record above)."""
+    import subprocess
+
+    log = ROOT / "tests" / "data" / "public" / "llmc_anthonix_issue2_nan.log"
+    code = (
+        "import json, sys; from tests.test_outputs_unchanged import outputs; from pathlib import Path; "
+        f"print(json.dumps(outputs(Path({str(log)!r}), {{}})))"
+    )
+    seen = set()
+    for seed in ("1", "2", "3", "4", "5", "6"):
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        seen.add(done.stdout)
+    assert len(seen) == 1
