@@ -14,7 +14,7 @@ renumbered step by step:
 - ``generic-kv``: build-nanogpt's ``step N | loss ... | lr ... | norm ... | dt ...ms | tok/sec ...``
   (sample_logs/generic_pipe_cpu.log);
 
-and times ``logparse.frame.parse_log`` on each (detection, matching, the frame; one process, in this process,
+and times ``logparse.frame.assemble.parse_log`` on each (detection, matching, the frame; one process, in this process,
 best of --repeat, CPU time) at N and 2N lines; the cost of a line is the difference over N (the fixed costs of
 a run cancel out). It does so twice:
 
@@ -40,9 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from logparse.chunks import MIN_CHUNK_BYTES  # noqa: E402
-from logparse.frame import parse_log  # noqa: E402
-from logparse.patterns import load_sets  # noqa: E402
+from logparse.frame.chunks import MIN_CHUNK_BYTES  # noqa: E402
+from logparse.frame.assemble import parse_log  # noqa: E402
+from logparse.patterns.sets import load_sets  # noqa: E402
 
 
 def first(path: Path, needle: str) -> str:

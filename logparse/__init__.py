@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import Any
 
-from .errors import LogparseError, PatternError
+from .core.errors import LogparseError, PatternError
 
 __version__ = "0.1.0"
 
@@ -32,15 +30,3 @@ def __getattr__(name: str) -> Any:
         return getattr(api, name)
     raise AttributeError(f"module 'logparse' has no attribute {name!r}")
 
-
-class _Package(types.ModuleType):
-    """`logparse.resolve` is the API's function, even once the submodule logparse/resolve.py is imported (the
-    import system would otherwise set the package attribute to the module)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _API and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

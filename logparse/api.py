@@ -21,25 +21,25 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import regex
 
-from . import analysis as analysis_mod
-from . import flops as flops_mod
-from . import options as option_table
-from .analysis import public_steps
-from .attempts import attempt_key
-from .crosscheck import cross_check
-from .errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
-from .facts import Options
-from .flops import ModelDims
-from .frame import parse_log
-from .naming import run_name
-from .patterns import PatternSet, load_sets
-from .phases import detect_phases
-from .reader import Record
-from .report import build_summary, write_outputs
-from .resolve import Run, log_cadence, resolve_run
-from .utilization import assess, default_formula, refusal
-from .window import numbering_basis
-from .window import select as select_window
+from .report import analysis as analysis_mod
+from .flops import formulas as flops_mod
+from .core import options as option_table
+from .report.analysis import public_steps
+from .read.attempts import attempt_key
+from .report.crosscheck import cross_check
+from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
+from .core.facts import Options
+from .flops.formulas import ModelDims
+from .frame.assemble import parse_log
+from .core.naming import run_name
+from .patterns.sets import PatternSet, load_sets
+from .phases.phases import detect_phases
+from .read.reader import Record
+from .report.outputs import build_summary, write_outputs
+from .steps.resolve import Run, log_cadence, resolve_run
+from .utilization.mfu import assess, default_formula, refusal
+from .phases.window import numbering_basis
+from .phases.window import select as select_window
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -56,7 +56,7 @@ class Analysis(analysis_mod.Analysis):
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
         """The report figure (report.png's); also written to `path` when one is given."""
-        from .plots import build_report  # matplotlib loads only when a figure is asked for
+        from .report.plots import build_report  # matplotlib loads only when a figure is asked for
 
         fig = build_report(self)
         if path is not None:
@@ -207,7 +207,7 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
     """How a log is read: the detection scores, matches per pattern, commonest unmatched shapes."""
     from collections import Counter
 
-    from . import shapes as shapes_mod
+    from .patterns import shapes as shapes_mod
 
     opts = _options(options)
     shapes: Counter[str] = Counter()
@@ -266,7 +266,7 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
 def new_pattern_set(path: str | os.PathLike[str], name: str, **options: Any) -> tuple[str, list[str]]:
     """A starting pattern set (TOML text) for a log from its most common line shapes, and notes on what
     each of its lines reads."""
-    from . import shapes as shapes_mod
+    from .patterns import shapes as shapes_mod
 
     opts = _options(options)
     return shapes_mod.new_pattern_set(str(path), name, _sets(opts))
@@ -282,7 +282,7 @@ def flops(
     **dims: Any,
 ) -> dict[str, Any]:
     """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others."""
-    from .models import preset_dims
+    from .flops.models import preset_dims
 
     base = preset_dims(model) if model else ModelDims()
     given = {k: v for k, v in dims.items() if v is not None}

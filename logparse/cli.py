@@ -16,10 +16,12 @@ from typing import Any
 
 import click
 
-from . import __version__, hardware, options
-from .errors import LogparseError, cli_names
-from .flops import FORMULAS
-from .naming import run_names
+from . import __version__
+from .flops import hardware
+from .core import options
+from .core.errors import LogparseError, cli_names
+from .flops.formulas import FORMULAS
+from .core.naming import run_names
 
 
 class _Later:
@@ -34,9 +36,9 @@ class _Later:
 
 
 api = _Later(".api")
-patterns = _Later(".patterns")
-pattern_schema = _Later(".pattern_schema")
-report = _Later(".report")
+patterns = _Later(".patterns.sets")
+pattern_schema = _Later(".patterns.schema")
+report = _Later(".report.outputs")
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -261,7 +263,7 @@ def batch(
     \b
     Example:
       logparse batch runs/ --hw h100 --out report/"""
-    from .batch import run_batch
+    from .batch.engine import run_batch
 
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
@@ -345,7 +347,7 @@ def compare(
     Examples:
       logparse compare baseline.log tuned.log --hw h100 --x tokens -o compare.png
       logparse compare logparse-out/batch --metric mfu --target-tokens 1e12"""
-    from .compare import compare_runs, format_table
+    from .report.compare import compare_runs, format_table
 
     result = compare_runs(list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels)
     click.echo(format_table(result.table))
@@ -569,8 +571,8 @@ def models_list(as_json: bool) -> None:
     """Model presets: their dimensions and N (parameters without the input embedding).
 
     Example: logparse models list --json"""
-    from .flops import ModelDims, params_from_dims
-    from .models import presets
+    from .flops.formulas import ModelDims, params_from_dims
+    from .flops.models import presets
 
     rows = []
     for name, p in presets().items():

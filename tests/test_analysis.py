@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from logparse import api
-from logparse.errors import LogparseError
+from logparse.core.errors import LogparseError
 from tests import synth
 
 

@@ -174,7 +174,7 @@ def test_steps_csv_holds_numbers_as_the_log_printed_them(megatron, tmp_path):
 
 def test_integer_columns_with_gaps_stay_integers():
     """A count missing on some rows is a nullable integer, not a float with .0."""
-    from logparse.analysis import public_steps
+    from logparse.report.analysis import public_steps
 
     raw = pd.DataFrame(
         {"line": [3.0, 4.0, 5.0], "step": [1.0, 2.0, 3.0], "global_batch_size": [480.0, None, 480.0]}

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import logparse
-from logparse.report import build_summary
+from logparse.report.outputs import build_summary
 
 from .conftest import ROOT
 
@@ -59,7 +59,7 @@ def _graph() -> dict[str, set[str]]:
 
 def test_no_import_cycle():
     graph = _graph()
-    assert "logparse.report" in graph and "logparse.api" in graph  # the walk sees the package
+    assert "logparse.report.outputs" in graph and "logparse.api" in graph  # the walk sees the package
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -82,8 +82,8 @@ def test_no_import_cycle():
 
 def test_report_and_plots_depend_on_no_later_stage():
     graph = _graph()
-    for module in ("logparse.report", "logparse.plots"):
-        assert not graph[module] & {"logparse.api", "logparse.cli", "logparse.batch"}, module
+    for module in ("logparse.report.outputs", "logparse.report.plots"):
+        assert not graph[module] & {"logparse.api", "logparse.cli", "logparse.batch.engine"}, module
 
 
 def test_the_walk_would_see_a_cycle(tmp_path):
@@ -151,7 +151,7 @@ def test_a_user_set_declares_its_reporting_convention(tmp_path):
 
 
 def test_one_way_to_name_runs(tmp_path):
-    from logparse.naming import run_name, run_names
+    from logparse.core.naming import run_name, run_names
 
     assert run_name("a/train.log.gz") == "train"
     paths = [
@@ -181,7 +181,7 @@ def test_the_cli_answers_help_without_loading_the_heavy_stages():
         "for argv in (['--help'], ['hw', 'list']):\n"
         "    res = CliRunner().invoke(cli, argv)\n"
         "    assert res.exit_code == 0, res.output\n"
-        "heavy = sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'logparse.api', 'logparse.patterns') if m in sys.modules)\n"
+        "heavy = sorted(m for m in ('pandas', 'matplotlib', 'numpy', 'logparse.api', 'logparse.patterns.sets') if m in sys.modules)\n"
         "print(heavy)\n"
     )
     assert _in_a_fresh_interpreter(code) == "[]"
@@ -190,7 +190,7 @@ def test_the_cli_answers_help_without_loading_the_heavy_stages():
 def test_the_api_names_stay_functions_when_their_submodules_are_imported():
     code = (
         "import logparse\n"
-        "from logparse.resolve import Run\n"  # the submodule logparse/resolve.py, imported first
+        "from logparse.steps.resolve import Run\n"  # the stage module steps/resolve.py, imported first
         "import logparse.api\n"
         "assert callable(logparse.resolve) and callable(logparse.parse) and callable(logparse.analyze)\n"
         "from logparse import resolve\n"

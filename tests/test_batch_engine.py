@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import logparse
-from logparse.attempts import attempt_key, group_attempts
+from logparse.read.attempts import attempt_key, group_attempts
 from tests.conftest import SAMPLES, run_apart
 
 MEGATRON = SAMPLES / "megatron_llama2-7b_8xh100.log"

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import logparse.api
-from logparse import batch as batch_mod
+from logparse.batch import engine as batch_mod
 from tests.conftest import SAMPLES, run_apart
 
 TITAN = SAMPLES / "torchtitan_llama3-8b_8xh100.log"  # small: 40 runs of it take seconds
@@ -68,7 +68,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
     # fulldisk's output folder is a 64 KiB file system: its steps.csv and report.png do not fit
     mounted = try_tmpfs(out / "fulldisk", "64k")
     if not mounted:  # no mount here: the write fails as a full disk does
-        from logparse import report
+        from logparse.report import outputs as report
 
         steps = report.write_steps
 
@@ -118,7 +118,7 @@ def test_an_internal_error_writing_one_run_is_its_row(tmp_path, monkeypatch):
     runs.mkdir()
     for name in ("a", "b"):
         shutil.copy(TITAN, runs / f"{name}.log")
-    from logparse import plots
+    from logparse.report import plots
 
     draw = plots.plot_report
 
@@ -139,7 +139,7 @@ def test_an_internal_error_writing_one_run_is_its_row(tmp_path, monkeypatch):
 
 KILLED_MID_WRITE = """
 import os, sys
-from logparse import report
+from logparse.report import outputs as report
 write = report.write_steps
 def cut(frame, path, kind=None):
     write(frame, path, kind)
@@ -356,7 +356,7 @@ def test_the_workers_end_with_the_batch(tmp_path, how):
 
 def test_a_run_that_fails_to_write_leaves_the_earlier_outputs_whole(tmp_path, monkeypatch):
     """analyze writing over earlier outputs: a failure midway leaves each file whole (the old one)."""
-    from logparse import report
+    from logparse.report import outputs as report
 
     out = tmp_path / "out"
     assert run_apart(["analyze", str(TITAN), *OPTS, "--out", str(out)]).exit_code == 0

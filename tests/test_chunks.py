@@ -19,12 +19,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logparse import chunks
-from logparse.chunks import worth_splitting
-from logparse.columns import Columns
-from logparse.errors import LogparseError
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame import chunks
+from logparse.frame.chunks import worth_splitting
+from logparse.frame.columns import Columns
+from logparse.core.errors import LogparseError
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 from . import synth
 from .test_variants import SUPERBENCH_ITER1, _wrap
@@ -333,7 +333,7 @@ NOT_LANE = {"tqdm.log"}
 
 def _lane_rows(monkeypatch) -> list[int]:
     """The rows each run of lane lines made (0 for a run that went back to the ordinary reading)."""
-    from logparse import fastlane
+    from logparse.frame import fastlane
 
     made_rows: list[int] = []
     real = fastlane.piece
@@ -382,8 +382,8 @@ _DIGIT_RUN = re.compile(r"\d+")
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(_GENERIC_LINES), st.data())
 def test_a_key_map_shape_reads_only_what_the_pattern_reads(line, data):
-    from logparse import fastlane
-    from logparse.matcher import Matcher
+    from logparse.frame import fastlane
+    from logparse.frame.matcher import Matcher
 
     generic = SETS["generic"]
     spec = next(s for s in generic.lines if s.name == "step")

@@ -238,7 +238,7 @@ def test_readme_shows_what_the_main_command_prints(tmp_path, monkeypatch):
 def test_long_runs_are_drawn_as_envelopes_that_keep_one_step_dips():
     import numpy as np
 
-    from logparse.plots import envelope
+    from logparse.report.plots import envelope
 
     x = np.arange(100_000, dtype=float)
     y = np.full(100_000, 45.0)
@@ -317,7 +317,7 @@ def test_analyze_goes_on_after_a_log_whose_mfu_is_impossible(tmp_path):
 
 def test_the_text_summary_counts_in_words(tmp_path):
     """`1 dip`, not `1 dips`; a one-step dip is `dip at step N`, not `dip steps N-N`."""
-    from logparse import report
+    from logparse.report import outputs as report
 
     assert (report.plural(1, "dip"), report.plural(0, "dip"), report.plural(2, "GPU")) == (
         "1 dip",
@@ -539,8 +539,9 @@ def test_a_one_step_dip_is_named_as_one_step_in_the_diagnosis_too():
     """The diagnosis said `the dip at steps 50-50`; it says `the dip at step 50` like the dip lines."""
     from dataclasses import replace
 
-    from logparse import api, report
-    from logparse.phases import Dip
+    from logparse import api
+    from logparse.report import outputs as report
+    from logparse.phases.phases import Dip
 
     a = api.analyze(MEGATRON, gpus=8, hw="h100")
     save = {

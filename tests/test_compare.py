@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from logparse import api
-from logparse.compare import compare_runs, expand, smooth
-from logparse.report import write_outputs
+from logparse.report.compare import compare_runs, expand, smooth
+from logparse.report.outputs import write_outputs
 from tests import synth
 from tests.conftest import SAMPLES, run_apart
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from logparse import api
-from logparse.errors import LogparseError
-from logparse.models import preset_dims
+from logparse.core.errors import LogparseError
+from logparse.flops.models import preset_dims
 from tests import synth
 
 

@@ -14,10 +14,11 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from logparse import api, plots
-from logparse.compare import compare_runs
-from logparse.page import write_leaderboard
-from logparse.report import write_outputs
+from logparse import api
+from logparse.report import plots
+from logparse.report.compare import compare_runs
+from logparse.batch.page import write_leaderboard
+from logparse.report.outputs import write_outputs
 from tests import synth
 
 # names a log file can have (no path separator); '$...$' is the one that raised or drew math before

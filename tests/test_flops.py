@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from logparse import flops, hardware
-from logparse.errors import LogparseError
-from logparse.flops import ModelDims
-from logparse.utilization import mfu, seconds_to_train, tokens_per_s_at
+from logparse.flops import formulas as flops, hardware
+from logparse.core.errors import LogparseError
+from logparse.flops.formulas import ModelDims
+from logparse.utilization.mfu import mfu, seconds_to_train, tokens_per_s_at
 
 LLAMA2_7B = ModelDims(
     layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, ffn_hidden=11008, vocab=32000, swiglu=True

@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from logparse import api, flops
-from logparse.flops import ModelDims
-from logparse.models import preset_dims, presets
+from logparse import api
+from logparse.flops import formulas as flops
+from logparse.flops.formulas import ModelDims
+from logparse.flops.models import preset_dims, presets
 
 LLAMA2_7B = preset_dims("llama2-7b")
 
@@ -238,7 +239,7 @@ def test_presets_cover_the_families_asked_for():
         "deepseek-v3",
     } <= names
     # published sizes: total parameters (input embedding included unless tied)
-    from logparse.models import total_params
+    from logparse.flops.models import total_params
 
     for name, billions in [
         ("llama2-7b", 6.74),

@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from logparse import api, patterns
-from logparse.reader import clean_text
+from logparse import api
+from logparse.patterns import sets as patterns
+from logparse.read.reader import clean_text
 from tests import synth
 from tests.conftest import SAMPLES as SAMPLE_DIR
 from tests.synth import nemo_lightning as nl

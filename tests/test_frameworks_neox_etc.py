@@ -18,9 +18,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from logparse import api, patterns
-from logparse.patterns import NO_YEAR
-from logparse.reader import clean_text
+from logparse import api
+from logparse.patterns import sets as patterns
+from logparse.patterns.sets import NO_YEAR
+from logparse.read.reader import clean_text
 from tests.synth import Dip, Spec
 from tests.synth.neox_maxtext_etc import (
     SAMPLES,

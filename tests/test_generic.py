@@ -10,10 +10,11 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from logparse import api, keymap, patterns
+from logparse import api
+from logparse.patterns import keymap, sets as patterns
 from logparse.cli import cli
-from logparse.errors import PatternError, UnrecognisedLog
-from logparse.frame import parse_log
+from logparse.core.errors import PatternError, UnrecognisedLog
+from logparse.frame.assemble import parse_log
 from tests.conftest import ROOT, SAMPLES
 
 GIB = 2.0**30

@@ -26,7 +26,7 @@ def block(lang: str) -> str:
 
 def test_the_guides_reporting_convention_loads(tmp_path):
     """Section 5's [format.reported] table, added to the example set, gives the set its convention."""
-    from logparse.patterns import load_file
+    from logparse.patterns.sets import load_file
 
     example, reported = [body for kind, body in BLOCKS if kind == "toml"]
     head, lines = example.split("\n[[line]]", 1)

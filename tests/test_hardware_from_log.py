@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from logparse import api, hardware
-from logparse.devices import listed_gpus, log_device
-from logparse.frame import FactObservation
-from logparse.report import text_summary
+from logparse import api
+from logparse.flops import hardware
+from logparse.flops.devices import listed_gpus, log_device
+from logparse.frame.assemble import FactObservation
+from logparse.report.outputs import text_summary
 
 from .conftest import SAMPLES
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from logparse import api
-from logparse.errors import LogparseError
+from logparse.core.errors import LogparseError
 from tests import synth
 from tests.conftest import run_apart
 

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from logparse import chunks, reader
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
-from logparse.reader import ReadStats, read_records
+from logparse.frame import chunks
+from logparse.read import reader
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
+from logparse.read.reader import ReadStats, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = (ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log").read_text().splitlines(keepends=True)
@@ -134,7 +135,7 @@ def test_the_single_pass_reader_holds_a_few_mb_for_a_64_mib_line(big_logs, kind)
 @pytest.mark.parametrize("kind", ["plain", "gzip"])
 def test_the_range_reader_holds_a_few_mb_for_a_64_mib_line_in_a_range(big_logs, kind):
     """chunks.read_parallel in this process (jobs=1), 1 MiB ranges: the line spans 64 of them."""
-    from logparse.matcher import Matcher
+    from logparse.frame.matcher import Matcher
 
     matcher = Matcher([SETS["megatron"]])
     stats = ReadStats()

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import logparse
-from logparse.patterns import MalformedValue, to_number
+from logparse.patterns.sets import MalformedValue, to_number
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
 JUNK = "#@$&*!?~^`=\\"

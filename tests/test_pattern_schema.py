@@ -9,9 +9,9 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from logparse import keymap, pattern_schema, patterns
-from logparse.errors import PatternError
-from logparse.schema import (
+from logparse.patterns import keymap, schema as pattern_schema, sets as patterns
+from logparse.core.errors import PatternError
+from logparse.core.schema import (
     EVENT_KINDS,
     FACTS,
     LINE_KINDS,
@@ -21,7 +21,7 @@ from logparse.schema import (
     VALUE_TYPES,
     scoped_name,
 )
-from logparse.tomlfile import read_toml
+from logparse.core.tomlfile import read_toml
 from tests.conftest import TOY_SET
 
 SCHEMA = pattern_schema.schema()
@@ -33,7 +33,8 @@ GOOD = TOY_SET  # a valid user set, changed one key at a time below
 def test_the_schema_is_valid_json_schema_and_ships_in_the_package():
     Draft202012Validator.check_schema(SCHEMA)
     assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert pattern_schema.SCHEMA_FILE.parent.name == "logparse"
+    assert pattern_schema.SCHEMA_FILE.parent.name == "patterns"  # logparse/patterns/, the package
+    assert pattern_schema.SCHEMA_FILE.parent.parent.name == "logparse"
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)

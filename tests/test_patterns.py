@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from logparse import patterns
-from logparse.errors import PatternError
+from logparse.patterns import sets as patterns
+from logparse.core.errors import PatternError
 from tests.conftest import TOY_SET
 
 SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))
@@ -27,7 +27,7 @@ def test_the_shipped_sets_are_there():
 
 @pytest.mark.parametrize("ps,sample", list(_samples()))
 def test_every_sample_parses_to_its_stated_values(ps, sample):
-    from logparse.reader import clean_text
+    from logparse.read.reader import clean_text
 
     text, _, _ = clean_text(sample.line)
     hit = ps.match(text)

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from logparse import api
-from logparse.errors import LogparseError
-from logparse.reader import read_records
+from logparse.core.errors import LogparseError
+from logparse.read.reader import read_records
 from tests import synth
 
 

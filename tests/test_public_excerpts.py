@@ -1,7 +1,7 @@
 """Real public log excerpts (tests/data/public) through the frame stage, against values read by hand.
 
 SOURCES.toml names each excerpt's source and lists what its lines say; this test only checks what
-logparse.frame.parse_log yields (rows, facts, events), not what the resolve stage makes of them.
+logparse.frame.assemble.parse_log yields (rows, facts, events), not what the resolve stage makes of them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from logparse.errors import LogparseError
-from logparse.reader import ReadStats, clean_text, read_records
+from logparse.core.errors import LogparseError
+from logparse.read.reader import ReadStats, clean_text, read_records
 
 TEXT = "first line\nsecond line\n"
 
@@ -140,7 +140,7 @@ def test_a_progress_bar_redrawn_for_hours_on_one_line_is_read_whole(tmp_path):
 def test_a_cut_escape_sequence_keeps_the_text_after_it():
     """CloudAI's NeMo-Run fixture: a rich table row cut at "\\x1b[" runs into the step line, whose "T" is not
     the final byte of a control sequence (a parameterless CSI ends only at a terminal's usual finals)."""
-    from logparse.reader import _ANSI
+    from logparse.read.reader import _ANSI
 
     assert _ANSI.sub("", "\x1b[33mseq_length\x1b[Training epoch 0, iteration 17/99 |") == (
         "seq_lengthTraining epoch 0, iteration 17/99 |"
@@ -152,9 +152,9 @@ def test_a_copytruncated_log_starting_with_nul_bytes_is_read(tmp_path):
     """logrotate's copytruncate leaves the writer at its old offset: the file starts with a hole of NUL bytes,
     then the log goes on. It was refused as binary; the NULs are skipped and counted, and the lines after them
     read as in the plain file, in one pass and in ranges (issue 20, point 10)."""
-    from logparse.frame import parse_log
-    from logparse.patterns import load_sets
-    from logparse.reader import ReadStats, read_records
+    from logparse.frame.assemble import parse_log
+    from logparse.patterns.sets import load_sets
+    from logparse.read.reader import ReadStats, read_records
 
     sample = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
     data = sample.read_bytes()
@@ -190,8 +190,8 @@ def _blank_megatron_log(tmp_path: Path) -> Path:
 def test_lines_total_is_the_files_line_count_blank_lines_included(tmp_path, reading):
     """Issue 20, point 13: lines.total left out blank lines ("696 lines" for a 701-line file). Counted by hand:
     60 lines of the sample + 5 blank = 65 lines; 60 records, each matched or unmatched."""
-    from logparse.frame import parse_log
-    from logparse.patterns import load_sets
+    from logparse.frame.assemble import parse_log
+    from logparse.patterns.sets import load_sets
 
     path = _blank_megatron_log(tmp_path)
     assert path.read_bytes().count(b"\n") == 64
@@ -257,7 +257,7 @@ def reading(request, monkeypatch) -> dict:
     """Read in one pass, or in 3 KB ranges by two processes (the file's last range holds the cut line)."""
     if request.param == "one pass":
         return {}
-    from logparse import chunks
+    from logparse.frame import chunks
 
     monkeypatch.setattr(chunks, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(chunks, "MIN_CHUNK_BYTES", 3_000)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from logparse import patterns
-from logparse.errors import PatternError
-from logparse.frame import parse_log
+from logparse.patterns import sets as patterns
+from logparse.core.errors import PatternError
+from logparse.frame.assemble import parse_log
 from tests.conftest import run_apart
 
 LINES = 600  # at ~10 ms a line, 6 s of regex work without a budget
@@ -174,8 +174,8 @@ def test_a_regex_costly_to_compile_is_refused_quickly_in_little_memory(tmp_path)
         f"""\
         import resource, sys, time
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-        from logparse import patterns
-        from logparse.errors import PatternError
+        from logparse.patterns import sets as patterns
+        from logparse.core.errors import PatternError
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         started = time.perf_counter()
         try:

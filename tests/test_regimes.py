@@ -48,7 +48,7 @@ def test_a_lasting_slowdown_is_a_shift_with_its_own_regime(write_log):
 
 
 def api_text(a) -> str:
-    from logparse.report import text_summary
+    from logparse.report.outputs import text_summary
 
     return text_summary(a)
 

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 
 import logparse
-from logparse import plots
+from logparse.report import plots
 
 from . import synth
 from .conftest import SAMPLES

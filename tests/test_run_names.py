@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from logparse.cli import cli
-from logparse.naming import run_name
+from logparse.core.naming import run_name
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "megatron_llama2-7b_8xh100.log"
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from logparse import api
-from logparse.errors import LogparseError
+from logparse.core.errors import LogparseError
 from tests.conftest import ROOT, SAMPLES
 
 PUBLIC = ROOT / "tests" / "data" / "public"

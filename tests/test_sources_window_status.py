@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import logparse
 from logparse.cli import cli
-from logparse.errors import LogparseError
+from logparse.core.errors import LogparseError
 
 SB = Path(__file__).parent / "data" / "peers" / "superbench" / "megatron_deepspeed.log"
 

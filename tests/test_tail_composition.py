@@ -133,7 +133,7 @@ def test_a_value_the_framework_printed_too_stays_the_frameworks_and_the_print_is
     # and the script's prints of steps 4-6 among them, whose loss at step 5 differs
     import pandas as pd
 
-    from logparse import compose
+    from logparse.patterns import compose
 
     def row(pattern, line, step, loss):
         return {"kind": "step", "pattern": pattern, "line": line, "rank": None, "step": step, "loss": loss}
@@ -214,7 +214,7 @@ def test_accelerate_two_processes_logging_on_every_rank_keep_rank1_apart():
     ids=lambda p: p.stem,
 )
 def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):
-    from logparse import chunks
+    from logparse.frame import chunks
     from tests.test_chunks import _parse, _same
 
     one = _parse(path)
@@ -227,7 +227,7 @@ def test_composed_logs_read_the_same_in_ranges(path, monkeypatch):
 
 def test_text_summary_names_the_scripts_prints():
     """The summary says the script's own prints were read beside DeepSpeed's lines, with their line range."""
-    from logparse.report import text_summary
+    from logparse.report.outputs import text_summary
 
     text = text_summary(api.analyze(CAPTURES / "deepspeed" / "ds_1proc.log"))
     (line,) = [ln for ln in text.splitlines() if ln.startswith("  also read: ")]

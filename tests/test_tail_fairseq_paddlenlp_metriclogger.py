@@ -209,8 +209,8 @@ def _other_logs() -> list[Path]:
 
 @pytest.mark.parametrize("path", _other_logs(), ids=lambda p: str(p.relative_to(DATA)))
 def test_no_other_log_is_claimed(path: Path) -> None:
-    from logparse.frame import parse_log
-    from logparse.patterns import load_sets
+    from logparse.frame.assemble import parse_log
+    from logparse.patterns.sets import load_sets
 
     try:
         parsed = parse_log(str(path), load_sets())

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from logparse import api, keymap, patterns
+from logparse import api
+from logparse.patterns import keymap, sets as patterns
 from logparse.cli import cli
 from tests.conftest import ROOT
 
@@ -301,7 +302,7 @@ def test_reading_by_layout_gives_what_the_regexes_give():
     the values read from a remembered layout equal those of the regex search and findall."""
     from dataclasses import replace
 
-    from logparse.reader import read_records
+    from logparse.read.reader import read_records
     from tests.conftest import SAMPLES
 
     generic = patterns.load_sets()["generic"]
@@ -318,7 +319,7 @@ def test_reading_by_layout_gives_what_the_regexes_give():
 def test_detection_scores_are_those_of_every_detect_regex():
     """patterns.detect (one literal search, then only the sets whose literals a line holds) scores each set
     as trying every set's detect regexes on every line does."""
-    from logparse.reader import read_records
+    from logparse.read.reader import read_records
     from tests.conftest import SAMPLES
 
     sets = patterns.load_sets()

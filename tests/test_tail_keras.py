@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.reader import clean_text
+from logparse.read.reader import clean_text
 
 HERE = Path(__file__).resolve().parent / "data" / "captures" / "keras"
 TINY = 1e-9

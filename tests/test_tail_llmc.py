@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 DATA = Path(__file__).resolve().parent / "data"
 CAPTURE = DATA / "captures" / "llmc" / "train_gpt2c_cpu.log"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 HERE = Path(__file__).resolve().parent / "data" / "captures" / "torchtune"
 STDOUT = HERE / "torchtune_stdout_cpu.log"

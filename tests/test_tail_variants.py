@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 PUBLIC = Path(__file__).resolve().parent / "data" / "public"
 
@@ -62,7 +62,7 @@ NEMO1_BAR = (
 def test_srun_label_right_aligned_is_peeled() -> None:
     """srun --label right-aligns the task id (slurm's _build_label, "%*d: "): ' 0: ' and '15: ' are labels of
     tasks 0 and 15; six characters before ': ' are not a label."""
-    from logparse.reader import clean_text
+    from logparse.read.reader import clean_text
 
     assert clean_text(" 0: " + NEMO1_BAR) == (NEMO1_BAR, 0, None)
     assert clean_text("15: " + NEMO1_BAR) == (NEMO1_BAR, 15, None)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 if sys.version_info >= (3, 11):
     import tomllib

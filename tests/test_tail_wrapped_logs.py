@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import logparse
-from logparse.reader import clean_text, read_records
+from logparse.read.reader import clean_text, read_records
 
 DATA = Path(__file__).resolve().parent / "data"
 LOGS = [

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.frame import parse_log
-from logparse.patterns import load_sets
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 
 PUBLIC = Path(__file__).resolve().parent / "data" / "public"
 

@@ -1,0 +1,624 @@
+"""Batch: a folder of past runs into one index, a folder of outputs per run.
+
+The work on one run is one pure function, `analyze_run(RunJob) -> row`, so that it can run here, in a
+pool of processes, or on a Dask cluster, with the same rows."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import ctypes
+import logging
+import multiprocessing
+import multiprocessing.connection as mp_connection
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import regex
+
+from .. import __version__
+from ..read.attempts import attempt_key, group_attempts
+from ..core.atomic import replacing
+from ..core.atomic import write_text as atomic_write_text
+from ..core.errors import LogparseError
+from ..core.naming import run_names
+from .page import write_page
+from ..patterns.sets import pattern_dirs
+from .sidecar import find_sidecar, load_sidecar, with_sidecar
+
+LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
+INDEX_COLUMNS = [
+    "run",
+    "source",
+    "status",
+    "error",
+    "run_status",
+    "format",
+    "gpus",
+    "gpus_source",
+    "hardware",
+    "dtype",
+    "peak_tflops_per_gpu",
+    "formula",
+    "seq_len",
+    "steps",
+    "warmup_steps",
+    "stable_start",
+    "stable_end",
+    "mfu",
+    "hfu",
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "step_time_s",
+    "tflops_per_gpu",
+    "window",
+    "window_step_time_s",
+    "window_tflops_per_gpu",
+    "window_mfu",
+    "dips",
+    "dip_lost_s",
+    "restarts",
+    "warnings",
+    "warning_texts",
+    "unmatched_lines",
+    "cached",
+    "out",
+]
+_INT_COLUMNS = (
+    "gpus",
+    "seq_len",
+    "steps",
+    "warmup_steps",
+    "stable_start",
+    "stable_end",
+    "dips",
+    "restarts",
+    "warnings",
+    "unmatched_lines",
+)
+CACHE_FILE = ".logparse-cache.json"
+_ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
+
+
+def find_logs(folder: str | os.PathLike[str]) -> list[Path]:
+    root = Path(folder)
+    if not root.is_dir():
+        raise LogparseError(f"{folder}: not a folder")
+    found = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and (p.name.lower().endswith(LOG_SUFFIXES) or _ROTATED.search(p.name))
+        and "logparse-out" not in p.parts
+    )
+    if not found:
+        raise LogparseError(f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) in it")
+    return _one_path_per_file(found)
+
+
+def _one_path_per_file(found: list[Path]) -> list[Path]:
+    """Each file once: a link to a log the folder also holds (latest.log -> job42/train.log, a common
+    layout) is the same run, found under its own path, not a second run writing the same outputs. A link
+    to a file outside the folder is kept, under the link's name."""
+    by_file: dict[tuple[int, int] | str, Path] = {}
+    for p in found:
+        try:
+            st = p.stat()
+            key: tuple[int, int] | str = (st.st_dev, st.st_ino)
+        except OSError:
+            key = str(p)
+        kept = by_file.get(key)
+        if kept is None or (kept.is_symlink() and not p.is_symlink()):
+            by_file[key] = p
+    keep = set(by_file.values())
+    return [p for p in found if p in keep]
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """One run of a batch: its log file(s) (several = attempts of one job, read as one stream, in time
+    order), the batch's options, the logparse.toml that applies (if any), and where its outputs go."""
+
+    name: str
+    paths: tuple[str, ...]
+    out: str
+    options: dict[str, Any]
+    sidecar: str | None = None
+    force: bool = False
+    root: str | None = None  # the batch folder: what a sidecar may point into
+
+
+def plan_runs(
+    folder: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    options: dict[str, Any],
+    *,
+    stitch: bool = True,
+    force: bool = False,
+) -> list[RunJob]:
+    """The runs under `folder`: one per log, or per group of attempts of one job when `stitch`."""
+    logs = find_logs(folder)
+    groups = group_attempts(logs) if stitch else [[p] for p in logs]
+    # a stitched run is named after its job (train-0.log + train-1.log -> train)
+    named = [g[0] if len(g) == 1 else g[0].parent / attempt_key(g[0])[0] for g in groups]
+    jobs = []
+    for group, name in zip(groups, run_names(list(named)), strict=True):
+        sidecar = find_sidecar(group[0].parent, folder)
+        jobs.append(
+            RunJob(
+                name,
+                tuple(str(p) for p in group),
+                str(Path(out_dir) / name),
+                options,
+                None if sidecar is None else str(sidecar),
+                force,
+                str(folder),
+            )
+        )
+    return jobs
+
+
+def fingerprint(job: RunJob) -> str | None:
+    """What a run's results depend on: its files' sizes and modification times, its sidecar's text, the
+    text of every pattern set it may load (shipped, LOGPARSE_PATTERNS's, the batch's and the sidecar's
+    folders), the batch's options and logparse's version. None when something cannot be read (no cache)."""
+    try:
+        files = [[p, os.stat(p).st_size, os.stat(p).st_mtime_ns] for p in job.paths]
+        sidecar = None if job.sidecar is None else Path(job.sidecar).read_bytes()
+        options = job.options if job.sidecar is None else with_sidecar(job.options, _sidecar(job))
+        sets = _pattern_texts(options.get("patterns", ()))
+    except (OSError, LogparseError):
+        return None
+    what = {
+        "version": __version__,
+        "files": files,
+        "sidecar": None if sidecar is None else hashlib.sha256(sidecar).hexdigest(),
+        "patterns": sets,
+        "options": job.options,
+        "name": job.name,
+    }
+    return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _sidecar(job: RunJob) -> dict[str, Any]:
+    assert job.sidecar is not None
+    return load_sidecar(job.sidecar, root=job.root)
+
+
+def _pattern_texts(extra: Iterable[str]) -> list[list[str]]:
+    """[folder, file, sha256 of its bytes] for each pattern set file the run's options would load, in order:
+    an edited set, a set added or removed, another LOGPARSE_PATTERNS all change it."""
+    out = []
+    for folder in pattern_dirs(extra):
+        if not folder.is_dir():
+            out.append([str(folder), "", "missing"])
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            out.append([str(folder), path.name, hashlib.sha256(path.read_bytes()).hexdigest()])
+    return out
+
+
+_SCALAR = (str, int, float, bool, type(None))
+
+
+def _cached_row(job: RunJob, fp: str | None) -> dict[str, Any] | None:
+    """The row an earlier batch cached for this run, if nothing it depends on changed and its outputs are
+    the ones it wrote; None otherwise, whatever the cache file holds (a cut file, JSON of another shape,
+    a folder): the run is then analyzed again."""
+    if fp is None or job.force:
+        return None
+    out = Path(job.out)
+    try:
+        cache = json.loads((out / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cache, dict) or cache.get("fingerprint") != fp:
+        return None
+    row, outputs = cache.get("row"), cache.get("outputs")
+    if not (isinstance(row, dict) and isinstance(outputs, dict) and _row_shaped(row, job)):
+        return None
+    if set(outputs) != set(OUTPUT_FILES) or any(_stamp(out / f) != outputs[f] for f in OUTPUT_FILES):
+        return None  # an output was removed, replaced or cut since
+    return {**row, "cached": True}
+
+
+def _row_shaped(row: dict[str, Any], job: RunJob) -> bool:
+    """A row as analyze_run writes it: the index's columns, scalars, counts as integers, an ok run of
+    this name."""
+    if set(row) - set(INDEX_COLUMNS) or row.get("run") != job.name or row.get("status") != "ok":
+        return False
+    if not all(isinstance(v, _SCALAR) for v in row.values()):
+        return False
+    counts = (row.get(c) for c in _INT_COLUMNS)
+    return all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in counts)
+
+
+OUTPUT_FILES = ("summary.json", "steps.csv", "report.png")
+
+
+def _stamp(path: Path) -> list[int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _forget(out: Path) -> None:
+    """Remove a run's cache entry before its outputs are written again: a run killed while writing leaves
+    no entry, and the next batch analyzes it again."""
+    try:
+        (out / CACHE_FILE).unlink()
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        pass  # not ours to remove; _remember will not write over it either
+
+
+def _remember(out: Path, fp: str, row: dict[str, Any]) -> None:
+    """The cache entry, written last (after every output is whole) and itself whole."""
+    if (out / CACHE_FILE).is_dir():
+        return
+    outputs = {f: _stamp(out / f) for f in OUTPUT_FILES}
+    entry = {"fingerprint": fp, "row": row, "outputs": outputs}
+    atomic_write_text(out / CACHE_FILE, json.dumps(entry, indent=1, default=str) + "\n")
+
+
+def _source(job: RunJob) -> str:
+    """The run's log files for the index; a link as `link -> the file it points at`."""
+    return shown(" + ".join(f"{p} -> {os.path.realpath(p)}" if os.path.islink(p) else p for p in job.paths))
+
+
+def shown(text: str) -> str:
+    """Text for the index and the page: a file name's undecodable bytes (held as surrogates) shown as
+    U+FFFD, so that the index can be written as UTF-8."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def analyze_run(job: RunJob) -> dict[str, Any]:
+    """Analyze one run and write its outputs (report.png, summary.json, steps.csv) into `job.out`; return
+    its index row. Reuses the row of an earlier batch when nothing it depends on changed (unless
+    `job.force`). A failure of any kind, in the analysis or in writing (a full disk), is a row with its
+    error, never an exception: the batch goes on."""
+    row: dict[str, Any] = {"run": job.name, "source": _source(job), "cached": False}
+    try:
+        row = _analyze_and_write(job, row)
+    except LogparseError as exc:
+        row = {**row, "status": "error", "error": str(exc)}
+    except OSError as exc:  # a full disk, a read-only folder: the file it could not write
+        where = exc.filename or job.out
+        row = {**row, "status": "error", "error": f"cannot write {where}: {exc.strerror or exc}"}
+    except MemoryError:
+        row = {**row, "status": "error", "error": "out of memory"}
+    except Exception as exc:  # a bug on one run must not lose the others
+        row = {**row, "status": "error", "error": f"internal error: {type(exc).__name__}: {exc}"}
+    return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def _analyze_and_write(job: RunJob, row: dict[str, Any]) -> dict[str, Any]:
+    from .. import api
+    from ..report.outputs import write_outputs
+
+    fp = fingerprint(job)
+    hit = _cached_row(job, fp)
+    if hit is not None:
+        return hit
+    out = Path(job.out)
+    _forget(out)
+    options = job.options
+    if job.sidecar is not None:
+        options = with_sidecar(options, _sidecar(job))
+    # one process per run: the batch spreads runs over the cores, not one log's ranges
+    analysis = api.analyze(job.paths[0] if len(job.paths) == 1 else list(job.paths), **{**options, "jobs": 1})
+    write_outputs(analysis, out)
+    row = {**row, **_summary_columns(analysis.summary), "out": str(out)}
+    row = {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
+    if fp is not None:
+        _remember(out, fp, row)
+    return row
+
+
+def _summary_columns(s: dict[str, Any]) -> dict[str, Any]:
+    st = s["stable"]
+    return {
+        "status": "ok",
+        "error": None,
+        "run_status": s["status"],
+        "format": s["format"],
+        "gpus": s["gpus"],
+        "gpus_source": s["gpus_source"],
+        "hardware": s["hardware"]["name"],
+        "dtype": s["hardware"]["dtype"],
+        "peak_tflops_per_gpu": s["hardware"]["peak_tflops_per_gpu"],
+        "formula": s["formula"],
+        "seq_len": s["model"]["seq_len"],
+        "steps": s["steps"]["count"],
+        "warmup_steps": s["warmup_steps"],
+        "stable_start": st["start_step"],
+        "stable_end": st["end_step"],
+        "mfu": st["mfu_mean"],
+        "hfu": st["hfu_mean"],
+        "tokens_per_s": st["tokens_per_s"],
+        "tokens_per_s_per_gpu": st["tokens_per_s_per_gpu"],
+        "step_time_s": st["step_time_s"],
+        "tflops_per_gpu": st["tflops_per_gpu"],
+        **_window_columns(s.get("window")),
+        "dips": len(s["dips"]),
+        "dip_lost_s": sum(d["lost_s"] or 0 for d in s["dips"]),
+        "restarts": len(s["restarts"]),
+        "warnings": len(s["warnings"]),
+        "warning_texts": " | ".join(str(w) for w in s["warnings"]),
+        "unmatched_lines": s["lines"]["unmatched"],
+    }
+
+
+def _window_columns(w: dict[str, Any] | None) -> dict[str, Any]:
+    """The mean of each headline figure over the peer-style window, when one was asked for."""
+    if w is None:
+        return {"window": None, "window_step_time_s": None, "window_tflops_per_gpu": None, "window_mfu": None}
+    mean = {k: (w.get(k) or {}).get("mean") for k in ("step_time_s", "tflops_per_gpu", "mfu")}
+    return {
+        "window": w["rule"],
+        "window_step_time_s": mean["step_time_s"],
+        "window_tflops_per_gpu": mean["tflops_per_gpu"],
+        "window_mfu": mean["mfu"],
+    }
+
+
+Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
+
+
+def run_batch(
+    folder: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    options: dict[str, Any],
+    jobs: int | None = None,
+    progress: Progress | None = None,
+    *,
+    executor: str = "local",
+    scheduler: str | None = None,
+    force: bool = False,
+    stitch: bool = True,
+) -> pd.DataFrame:
+    """Analyze every run under `folder` (the same options for all, a run folder's logparse.toml on top);
+    write a folder per run, `index.csv` and `index.json`. `jobs`: runs at once (default: the machine's
+    cores); `executor`: "local" (processes here) or "dask" (the cluster at `scheduler`, else a local one)."""
+    out = Path(out_dir)
+    if executor not in ("local", "dask"):
+        raise LogparseError(f"unknown executor {executor!r}: use local or dask")
+    work = plan_runs(folder, out, options, stitch=stitch, force=force)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    rows: list[dict[str, Any]] = []
+
+    def collect(results: Iterable[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
+        for row in progress(results, total) if progress else results:
+            rows.append(row)
+            yield row
+
+    try:
+        with _terminate_as_interrupt():
+            if executor == "local":
+                _run_local(work, jobs, collect)
+            else:
+                _run_dask(work, jobs, scheduler, collect)
+    except KeyboardInterrupt:
+        # the runs that finished are indexed, the others say why they are missing
+        done = {r["run"] for r in rows}
+        missing = [j for j in work if j.name not in done]
+        rows += [{**_died(j, None), "error": "not analyzed: the batch was interrupted"} for j in missing]
+        write_index(out, index_frame(_in_order(rows, work)))
+        raise
+    index = index_frame(_in_order(rows, work))
+    write_index(out, index)
+    return index
+
+
+def _in_order(rows: list[dict[str, Any]], work: list[RunJob]) -> list[dict[str, Any]]:
+    order = {j.name: i for i, j in enumerate(work)}
+    return sorted(rows, key=lambda r: order.get(r["run"], len(order)))
+
+
+def write_index(out: Path, index: pd.DataFrame) -> None:
+    """index.csv, index.json and the page (leaderboard.png, index.html), each whole or not at all."""
+    try:
+        with replacing(out / "index.csv") as tmp:
+            index.to_csv(tmp, index=False)
+        atomic_write_text(out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
+        write_page(out, index)
+    except OSError as exc:
+        raise LogparseError(f"cannot write the index {exc.filename or out}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """`kill -TERM` of the batch is handled as Ctrl-C: the workers are ended, the index of the finished runs
+    written (only where signals can be handled: the main thread)."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def index_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The index: a row per run, the failed ones first (each in the order of the runs)."""
+    rows = sorted(rows, key=lambda r: r.get("status") == "ok")
+    index = pd.DataFrame(rows).reindex(columns=INDEX_COLUMNS)
+    for col in _INT_COLUMNS:
+        index[col] = index[col].astype("Int64")
+    index["cached"] = index["cached"].fillna(False).astype(bool)
+    return index
+
+
+def _run_local(work: list[RunJob], jobs: int, progress: Progress | None) -> list[dict[str, Any]]:
+    if jobs > 1 and len(work) > 1:
+        results: Iterable[dict[str, Any]] = _pool_rows(work, min(jobs, len(work)))
+    else:
+        results = (analyze_run(w) for w in work)
+    return list(progress(results, len(work)) if progress else results)
+
+
+def _pool_rows(work: list[RunJob], workers: int) -> Iterator[dict[str, Any]]:
+    """Each run's row, analyzed by `workers` processes that each take one run at a time, in the order they
+    finish. A worker that dies (killed, out of memory) is that run's row with the cause, and another
+    worker takes its place; the others go on. Workers die with this process (see _worker)."""
+    ctx = multiprocessing.get_context()
+    todo = list(reversed(range(len(work))))  # popped from the end: first run first
+    busy: dict[Any, tuple[Any, int]] = {}  # connection -> (process, the run it is analyzing)
+    idle: list[tuple[Any, Any]] = []
+
+    def start() -> tuple[Any, Any]:
+        here, there = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(there, os.getpid()), daemon=True)
+        proc.start()
+        there.close()
+        return proc, here
+
+    def give(proc: Any, conn: Any) -> None:
+        i = todo.pop()
+        try:
+            conn.send(work[i])
+        except OSError:  # it died after its last answer: a fresh one takes the run
+            conn.close()
+            proc, conn = start()
+            everyone.append((proc, conn))
+            conn.send(work[i])
+        busy[conn] = (proc, i)
+
+    everyone: list[tuple[Any, Any]] = []
+    try:
+        for _ in range(workers):
+            everyone.append(start())
+        idle.extend(everyone)
+        while todo or busy:
+            while todo and idle:
+                give(*idle.pop())
+            ready = mp_connection.wait([*busy, *(p.sentinel for p, _ in busy.values())])
+            for conn in [c for c in busy if c in ready or busy[c][0].sentinel in ready]:
+                proc, i = busy.pop(conn)
+                try:
+                    row = conn.recv()
+                except (EOFError, OSError):  # died before it could answer
+                    proc.join(timeout=5)
+                    row = _died(work[i], proc.exitcode)
+                    conn.close()
+                    proc, conn = start()
+                    everyone.append((proc, conn))
+                idle.append((proc, conn))
+                yield row
+    finally:
+        for proc, conn in everyone:
+            if proc.is_alive():
+                proc.kill()  # an interrupt: the runs they hold are not waited for
+        for proc, conn in everyone:
+            proc.join(timeout=5)
+            conn.close()
+
+
+def _died(job: RunJob, code: int | None) -> dict[str, Any]:
+    if code is not None and code < 0:
+        try:
+            how = f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"killed by signal {-code}"
+        if code == -signal.SIGKILL:
+            how += " (out of memory? the kernel's OOM killer sends it)"
+    else:
+        how = f"exit code {code}"
+    return {
+        "run": job.name,
+        "source": _source(job),
+        "cached": False,
+        "status": "error",
+        "error": f"the process analyzing it died: {how}",
+    }
+
+
+def _worker(conn: Any, parent: int) -> None:
+    """A pool process: analyze the runs it is sent, one at a time, until told to stop or its parent dies.
+    Ctrl-C is the parent's to handle (it ends the workers itself, without their tracebacks)."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if os.getppid() != parent:  # the parent died before the line above
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        conn.send(analyze_run(job))
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to kill this process when its parent dies (prctl PR_SET_PDEATHSIG), so
+    that a `kill -9` of the batch leaves no orphans; elsewhere the closed pipe ends the worker at its next
+    run."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1 (linux/prctl.h)
+    except (OSError, AttributeError):
+        pass
+
+
+def _run_dask(
+    work: list[RunJob], jobs: int, scheduler: str | None, progress: Progress | None
+) -> list[dict[str, Any]]:
+    """The runs as Dask tasks: on the cluster at `scheduler` (its workers need logparse installed and the
+    logs and output folder at the same paths), else on a local cluster of `jobs` workers (threads in this
+    process when jobs is 1)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise LogparseError(
+            "--executor dask needs Dask's distributed scheduler: pip install 'logparse[dask]'"
+        ) from None
+    cluster = None
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    if scheduler is None:
+        # a throwaway local cluster: its start-up and shut-down chatter is not the batch's output
+        quiet.setLevel(logging.ERROR)
+        cluster = LocalCluster(
+            n_workers=min(jobs, max(1, len(work))),
+            threads_per_worker=1,
+            processes=jobs > 1,
+            dashboard_address=None,
+        )
+    try:
+        with Client(cluster if cluster is not None else scheduler) as client:
+            futures = client.map(analyze_run, work, pure=False)
+
+            def gathered() -> Iterator[dict[str, Any]]:
+                for job, f in zip(work, futures, strict=True):
+                    try:
+                        yield f.result()
+                    except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
+                        yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
+
+            results: Iterable[dict[str, Any]] = gathered()
+            return list(progress(results, len(work)) if progress else results)
+    except OSError as exc:
+        raise LogparseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+        quiet.setLevel(level)

@@ -1,0 +1,277 @@
+"""Page: the batch outputs a person opens first, a leaderboard PNG and a static, offline index.html."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pandas as pd
+
+from ..core.atomic import replacing
+from ..core.atomic import write_text as atomic_write_text
+
+LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
+LEADERBOARD_NO_MFU = 25  # runs without an MFU listed by name and reason; the rest are counted
+BAR_IN = 0.28  # inches per bar: the figure grows with the runs so labels keep their size
+LINE_IN = 0.2  # inches per line of the "no MFU" list
+
+
+def _num(x: Any) -> float | None:
+    """A finite number or None (the index holds NaN, pd.NA and None for a figure it does not know)."""
+    if x is None or x is pd.NA:
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _text(x: Any) -> str | None:
+    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
+        return None
+    s = str(x)
+    return s or None
+
+
+def _int(x: Any) -> int | None:
+    f = _num(x)
+    return None if f is None else int(f)
+
+
+def _run_dir(out_dir: Path, row: dict[str, Any]) -> Path:
+    out = _text(row.get("out"))
+    return Path(out) if out else out_dir / str(row["run"])
+
+
+def _summary(out_dir: Path, row: dict[str, Any]) -> dict[str, Any] | None:
+    path = _run_dir(out_dir, row) / "summary.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _warning_texts(out_dir: Path, row: dict[str, Any]) -> list[str]:
+    """The warnings' texts: the index's `warning_texts` column when it has one, else the run's summary."""
+    if "warning_texts" in row:
+        texts = row["warning_texts"]
+        if isinstance(texts, list | tuple):
+            return [str(t) for t in texts]
+        s = _text(texts)
+        if s is None:
+            return []
+        try:
+            parsed = json.loads(s)
+        except ValueError:
+            return [t.strip() for t in s.split("\n") if t.strip()]
+        return [str(t) for t in parsed] if isinstance(parsed, list) else [s]
+    summary = _summary(out_dir, row)
+    return [str(w) for w in summary.get("warnings", [])] if summary else []
+
+
+def _steps(row: dict[str, Any]) -> str | None:
+    a, b = _int(row.get("stable_start")), _int(row.get("stable_end"))
+    return None if a is None or b is None else f"steps {a}..{b}"
+
+
+def _hardware(row: dict[str, Any]) -> str | None:
+    hw, gpus = _text(row.get("hardware")), _int(row.get("gpus"))
+    if hw is None and gpus is None:
+        return None
+    g = "? GPUs" if gpus is None else f"{gpus} GPU" + ("s" if gpus != 1 else "")
+    return f"{hw or 'unknown hardware'} \u00d7 {g}"
+
+
+def no_mfu_reason(out_dir: Path, row: dict[str, Any]) -> str:
+    """Why a run has no stable MFU: its error, or what the MFU needed and the run did not give."""
+    error = _text(row.get("error"))
+    if error or _text(row.get("status")) == "error":
+        source = _text(row.get("source"))
+        if error and source and error.startswith(source + ": "):
+            error = error[len(source) + 2 :]  # the run's name already says which file
+        return error or "failed"
+    mentions = [w for w in _warning_texts(out_dir, row) if "MFU" in w or "mfu" in w]
+    if mentions:
+        return f"no MFU: {mentions[0]}"
+    missing = []
+    if _int(row.get("gpus")) is None:
+        missing.append("the GPU count (--gpus)")
+    if _num(row.get("peak_tflops_per_gpu")) is None:
+        missing.append("the hardware's peak (--hw or --peak-tflops)")
+    if _num(row.get("tokens_per_s")) is None:
+        missing.append("a token throughput (--seq-len, --global-batch)")
+    if not missing:
+        missing.append("the FLOPs per token (--model, or --params/--layers/--hidden)")
+    return "no MFU: " + ", ".join(missing) + " unknown"
+
+
+def _short(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "\u2026"
+
+
+def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
+    """leaderboard.png: stable MFU per run as sorted horizontal bars, each with its stable window, hardware
+    and GPU count; below them the runs without an MFU and why. Fixed margins in inches, so a figure with
+    many runs grows taller instead of squeezing its labels."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..report.plots import plain_text
+
+    with plain_text():  # a `$` in a run's name or an error is text, not mathtext (issue 20, point 3)
+        return _draw_leaderboard(Path(out_dir), index)
+
+
+def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
+    import matplotlib.pyplot as plt
+
+    from ..report.plots import PlainFigure, plain
+
+    rows = index.to_dict("records")
+    ranked = sorted((r for r in rows if _num(r.get("mfu")) is not None), key=lambda r: -_num(r["mfu"]))
+    without = [r for r in rows if _num(r.get("mfu")) is None]
+    shown, hidden = ranked[:LEADERBOARD_TOP], len(ranked) - LEADERBOARD_TOP
+    listed, unlisted = without[:LEADERBOARD_NO_MFU], len(without) - LEADERBOARD_NO_MFU
+
+    top_in, gap_in, bottom_in = 1.1, 0.55, 0.25
+    bars_in = max(len(shown), 1) * BAR_IN + 0.3
+    more_in = LINE_IN if hidden > 0 else 0.0
+    list_in = (len(listed) + 1 + (unlisted > 0)) * LINE_IN if without else 0.0
+    height = top_in + bars_in + gap_in + more_in + list_in + bottom_in
+    width = 12.0
+    fig = plt.figure(figsize=(width, height), FigureClass=PlainFigure)
+    title = f"Stable MFU by run ({len(ranked)} of {len(rows)} run{'s' if len(rows) != 1 else ''} with an MFU)"
+    fig.text(0.35 / width, 1 - 0.4 / height, title, fontsize=13, weight="bold", va="center")
+
+    ax = fig.add_axes(
+        (3.3 / width, 1 - (top_in + bars_in) / height, (width - 3.3 - 3.6) / width, bars_in / height)
+    )
+    if shown:
+        mfu = [_num(r["mfu"]) * 100 for r in shown]
+        y = list(range(len(shown)))
+        ax.barh(y, mfu, color="#2ca02c", height=0.7)
+        ax.set_yticks(y, [_short(plain(r["run"]), 44) for r in shown], fontsize=9)
+        ax.set_ylim(len(shown) - 0.4, -0.6)
+        ax.set_xlim(0, max(mfu) * 1.02)
+        for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
+            label = plain("  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s))
+            ax.annotate(label, (m, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
+        ax.set_xlabel("MFU over the stable window (%)")
+        ax.xaxis.set_label_position("top")
+        ax.xaxis.tick_top()
+        ax.grid(axis="x", alpha=0.3)
+        for side in ("right", "bottom"):
+            ax.spines[side].set_visible(False)
+    else:
+        ax.set_axis_off()
+        ax.text(0, 0.5, "no run has a stable MFU", fontsize=11, va="center", transform=ax.transAxes)
+
+    y_in = top_in + bars_in + gap_in
+    if hidden > 0:
+        fig.text(
+            3.3 / width,
+            1 - y_in / height,
+            f"and {hidden} more run{'s' if hidden != 1 else ''} with an MFU, below these (see index.html)",
+            fontsize=9,
+            style="italic",
+        )
+        y_in += more_in
+    if without:
+        fig.text(0.35 / width, 1 - y_in / height, "Without an MFU:", fontsize=10, weight="bold")
+        for r in listed:
+            y_in += LINE_IN
+            line = f"{_short(plain(r['run']), 44)}: {_short(plain(no_mfu_reason(out_dir, r)), 150)}"
+            fig.text(0.5 / width, 1 - y_in / height, line, fontsize=8.5, color="#444444")
+        if unlisted > 0:
+            y_in += LINE_IN
+            fig.text(0.5 / width, 1 - y_in / height, f"and {unlisted} more", fontsize=8.5, style="italic")
+
+    path = out_dir / "leaderboard.png"
+    with replacing(path) as tmp:  # whole or not at all
+        fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    if x is None:
+        return ""
+    if abs(x) >= 10**digits:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}g}"
+
+
+def _href(out_dir: Path, target: Path) -> str:
+    """A link from index.html to a file, relative when the file is under the output folder."""
+    try:
+        rel = target.resolve().relative_to(out_dir.resolve())
+    except ValueError:
+        return target.resolve().as_uri()
+    return quote(rel.as_posix())
+
+
+def page_rows(out_dir: Path, index: pd.DataFrame) -> list[dict[str, Any]]:
+    """What each table row shows (`text`) and sorts by (`value`), one dict per run."""
+    out_dir = Path(out_dir)
+    rows = []
+    for r in index.to_dict("records"):
+        failed = _text(r.get("status")) == "error" or _text(r.get("error")) is not None
+        run_dir = _run_dir(out_dir, r)
+        report, summary = run_dir / "report.png", run_dir / "summary.json"
+        mfu = _num(r.get("mfu"))
+        warnings = _int(r.get("warnings"))
+        texts = [] if failed else _warning_texts(out_dir, r)
+        status = "error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s)
+        rows.append(
+            {
+                "run": str(r["run"]),
+                "failed": failed,
+                "report": _href(out_dir, report) if not failed and report.exists() else None,
+                "summary": _href(out_dir, summary) if not failed and summary.exists() else None,
+                "mfu": mfu,
+                "mfu_text": "" if mfu is None else f"{mfu * 100:.1f}%",
+                "no_mfu": None if failed or mfu is not None else no_mfu_reason(out_dir, r),
+                "window": _steps(r) or "",
+                "stable_start": _int(r.get("stable_start")),
+                "hardware": _hardware(r) or "",
+                "tokens_per_s_per_gpu": _num(r.get("tokens_per_s_per_gpu")),
+                "step_time_s": _num(r.get("step_time_s")),
+                "dips": _int(r.get("dips")),
+                "dip_lost_s": _num(r.get("dip_lost_s")),
+                "restarts": _int(r.get("restarts")),
+                "warnings": warnings if warnings is not None else (None if failed else len(texts)),
+                "warning_texts": "\n".join(texts),
+                "status": status,
+                "error": no_mfu_reason(out_dir, r) if failed else None,
+            }
+        )
+    return rows
+
+
+def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
+    """index.html: one sortable table of the runs with their report thumbnails; static, works offline."""
+    from jinja2 import Environment, PackageLoader
+
+    out_dir = Path(out_dir)
+    env = Environment(loader=PackageLoader("logparse.batch", "templates"), autoescape=True)
+    env.filters["fmt"] = _fmt
+    rows = page_rows(out_dir, index)
+    html = env.get_template("index.html.j2").render(
+        rows=rows,
+        failed=sum(r["failed"] for r in rows),
+        leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
+    )
+    path = out_dir / "index.html"
+    atomic_write_text(path, html)
+    return path
+
+
+def write_page(out_dir: Path, index: pd.DataFrame) -> dict[str, Path]:
+    """The leaderboard, then the index page that links to it."""
+    out_dir = Path(out_dir)
+    leaderboard = write_leaderboard(out_dir, index)
+    return {"leaderboard": leaderboard, "index_html": write_index_page(out_dir, index)}

@@ -1,0 +1,745 @@
+"""Frame: apply the detected pattern set(s) to every record and collect canonical values.
+
+Output is a ParsedLog: one row per matched step or progress line (canonical columns, units
+normalised, scope resolved), the run facts with the line each came from, the events, and an
+account of every record: matched, unmatched, malformed.
+
+Two steps reshape records before they become rows (both declared in the pattern set, see patterns.py):
+- a record of a pattern with ``complete`` that lacks it may be a line a terminal hard-wrapped: the records
+  after it that match no pattern are appended (as they are, or after one space when that reads more
+  values: a wrap at a space loses it to the reader's rstrip) until the join contains ``complete``; the
+  join is kept only then, else every record is read as it was. Joined fragments count as matched lines
+  (``lines["rejoined"]``).
+- a step line with ``list`` fields becomes one row per list item, steps numbered on from the line's own
+  step, else from 1.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain, islice
+from typing import Any
+
+import pandas as pd
+
+from . import chunks
+from ..patterns import compose
+from .columns import Columns
+from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog
+from .matcher import Matcher
+from ..patterns.sets import (
+    MAX_WRAP_PARTS,
+    Composition,
+    Convention,
+    Detection,
+    LineSpec,
+    PatternSet,
+    detect,
+    specificity_order,
+)
+from ..read.reader import ReadStats, Record, describe, read_records
+from .rows import prepare, step_row
+
+DETECT_HEAD = 5000  # records scored for detection before deciding
+DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
+SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share of the winner's hits
+
+
+@dataclass
+class FactObservation:
+    value: Any
+    line: int
+    pattern: str
+
+
+@dataclass
+class ParsedLog:
+    """Everything the log says, before any interpretation."""
+
+    path: str | list[str]  # several files: the attempts of one job, read as one stream
+    formats: list[str]
+    detection: Detection
+    rows: pd.DataFrame  # step and progress lines
+    events: pd.DataFrame  # event lines
+    facts: dict[str, list[FactObservation]]
+    lines: dict[str, int]
+    interval_patterns: set[str] = field(default_factory=set)
+    notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
+    aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
+    windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
+    composition: Composition | None = None  # two frameworks in one log (Megatron-DeepSpeed)
+    # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
+    conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
+    redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
+
+    @property
+    def format(self) -> str:
+        """The log's format: the composition's name, else the detected family's."""
+        return self.composition.name if self.composition is not None else self.formats[0]
+
+    # keys read through a synonym table (the generic reading): {"mapped": {printed key: column},
+    # "facts": {printed key: fact}, "kept": {printed key: x_ column}}; empty when no line used one
+    keymap: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def choose_sets(
+    records: Iterable[Record], sets: dict[str, PatternSet], forced: str | None
+) -> tuple[list[PatternSet], Detection | None]:
+    """The sets to apply, best first: the forced one, or the detected winner plus any set that
+    also clearly appears (Megatron-DeepSpeed logs carry DeepSpeed lines)."""
+    if forced is not None:
+        composed = {c.name: c for ps in sets.values() for c in ps.composes.values()}
+        if forced in composed:
+            c = composed[forced]
+            chosen = [sets[c.host], sets[c.guest], *_common(sets)]
+            return chosen + compose.guests(sets, chosen), Detection(c.host, {c.host: 0}, 1.0)
+        if forced not in sets:
+            known = ", ".join(sorted([*sets, *composed]))
+            raise LogparseError(f"unknown format {forced!r}; known pattern sets: {known}")
+        chosen = [sets[forced], *_common(sets)]
+        return chosen + compose.guests(sets, chosen), Detection(forced, {forced: 0}, 1.0)
+    found = detect((r.text for r in records), sets)
+    if found is None:
+        return [], None
+    best = found.scores[found.name]
+    joined = {found.name} | {
+        name for name, score in found.scores.items() if score > 0 and score >= SECONDARY_SHARE * best
+    }
+    comp = composition(joined, sets, found.name)
+    if comp is not None and found.name != comp.host:
+        # the guest's lines outnumber the host's (DeepSpeed prints two per step), but the host's is the log
+        found = Detection(comp.host, found.scores, found.confidence)
+    # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
+    chosen = [sets[n] for n in specificity_order(sets) if n in joined] + _common(sets)
+    # last, the generic reading of the lines no set above matched: the training script's own prints (compose.py)
+    return chosen + compose.guests(sets, chosen), found
+
+
+def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) -> Composition | None:
+    """The composition the detected sets form: the winner hosts another detected set, or is hosted by
+    one (a more specific family that also reads both, GPT-NeoX, stays itself)."""
+    names = set(names)
+    for name in sorted(names):
+        for guest, comp in sets[name].composes.items():
+            if guest in names and winner in (name, guest):
+                return comp
+    return None
+
+
+def _ranked_formats(chosen: list[PatternSet], detection: Detection) -> list[str]:
+    """The sets used, the detected family first, then by detection score (common sets last)."""
+    return sorted(
+        (ps.name for ps in chosen), key=lambda n: (n != detection.name, -detection.scores.get(n, -1))
+    )
+
+
+def _unsure(d: Detection) -> bool:
+    ranked = sorted(d.scores.values(), reverse=True)
+    return len(ranked) > 1 and ranked[1] > 0 and ranked[1] >= 0.8 * ranked[0]
+
+
+def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
+    return d.name in sets and sets[d.name].role == "fallback"
+
+
+def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
+    return [ps for ps in sets.values() if ps.role == "common"]
+
+
+def _read_head(stream: Iterator[Record], head: list[Record], upto: int) -> None:
+    for rec in stream:
+        head.append(rec)
+        if len(head) >= upto:
+            break
+
+
+def _detect(
+    path: str | list[str], sets: dict[str, PatternSet], forced_format: str | None, stats: ReadStats
+) -> tuple[list[PatternSet], Detection, Iterator[Record]]:
+    """The sets to apply, from the head of the file: further when the head leaves two sets close or offers
+    only the generic reading, the whole file when the head shows nothing. Also returns the file's records
+    from the start (the head read so far, then the rest of the same stream)."""
+    stream = read_records(path, stats)
+    head: list[Record] = []
+    _read_head(stream, head, DETECT_HEAD)
+    chosen, detection = choose_sets(head, sets, forced_format)
+    if detection is not None and forced_format is None and _unsure(detection) and len(head) >= DETECT_HEAD:
+        _read_head(stream, head, DETECT_MORE)  # a close call on the head: read further before deciding
+        chosen, detection = choose_sets(head, sets, None)
+    fallback = detection is not None and forced_format is None and _fallback(detection, sets)
+    if (not chosen or fallback) and len(head) >= DETECT_HEAD:
+        # Nothing in the head: score the whole file (a long preamble). Only the generic reading: look
+        # further for a framework's line before settling for it.
+        more = read_records(path)
+        chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
+    if not chosen or detection is None:
+        if stats.records == 0:
+            raise LogparseError(f"{describe(path)}: the file has no text lines")
+        raise UnrecognisedLog(
+            f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
+            f"run `logparse patterns explain {describe(path)}` to see its most common line shapes"
+        )
+    if forced_format is None:
+        _refuse_stray_matches(path, head, chosen, detection)
+    return chosen, detection, chain(head, stream)
+
+
+# A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
+# lines must be a real share of the file; when they are under STRAY_SHARE of its lines, the file is refused if
+# it is markdown (headings and code fences) or prose (PROSE_SHARE of its lines) whose few step lines form no
+# run of steps. Short logs
+# (a pasted excerpt of two lines) are all step lines and never refused; --format reads any file anyway.
+STRAY_SHARE = 0.05
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
+RUN = 3  # step lines whose steps go up one after the other: a run
+PROSE_SHARE = 0.3  # sentences in a text document (a design doc: 36%); the real logs here have at most 19%
+
+
+def _refuse_stray_matches(
+    path: str | list[str], head: list[Record], chosen: list[PatternSet], detection: Detection
+) -> None:
+    texts = [r.text for r in head if r.text.strip()]
+    if not texts or detection.scores.get(detection.name, 0) >= STRAY_SHARE * len(texts):
+        return  # the common case, decided on the detection score alone
+    headings = sum(1 for t in texts if _HEADING.match(t))
+    fences = sum(1 for t in texts if _FENCE.match(t))
+    markdown = headings >= 1 and fences >= 2
+    prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
+    if not (markdown or prose):
+        return
+    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
+    steps = []
+    for rec in head:
+        hit = matcher.match(rec.text)
+        if hit is not None and hit[0].kind == "step" and hit[0].continues is None:
+            steps.append(hit[1].get("step"))
+    if len(steps) >= STRAY_SHARE * len(texts):
+        return
+    up = best = 0
+    for a, b in zip(steps, steps[1:]):
+        up = up + 1 if a is not None and b is not None and b > a else 0
+        best = max(best, up + 1)
+    run = best >= RUN
+    if markdown or not run:
+        what = "quoted in a markdown document (headings, code fences)" if markdown else "none form a run"
+        raise NotATrainingLog(
+            describe(path),
+            f"not a training log: {len(steps)} of {len(texts)} lines look like step lines "
+            f"({detection.name}), {what}; pass --format {detection.name} to read it anyway",
+        )
+
+
+def _is_prose(text: str) -> bool:
+    """A sentence of words (at least six, nearly all of them plain words), not a log record."""
+    words = text.split()
+    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+
+
+def parse_log(
+    path: str | list[str],
+    sets: dict[str, PatternSet],
+    forced_format: str | None = None,
+    on_unmatched: Callable[[Record], None] | None = None,
+    jobs: int = 1,
+    chunk_bytes: int | None = None,
+) -> ParsedLog:
+    """Read `path` once (twice when the head does not reveal the format) and collect its values. A list of
+    paths is read as one stream (the attempts of one job, in the order they ran).
+
+    A large file (chunks.PARALLEL_MIN_BYTES) is read in ranges, by `jobs` processes: an uncompressed one cut
+    into byte ranges at line ends, a compressed one decompressed here and cut into blocks (chunks.py), its
+    most common step lines read through their shape (fastlane.py); the result is the same as one pass. `chunk_bytes` sets the size of a range (tests use small ones to put records across
+    boundaries)."""
+    stats = ReadStats()
+    chosen, detection, records = _detect(path, sets, forced_format, stats)
+    matcher = Matcher(chosen)
+    asm = _Assembler(matcher, on_unmatched)
+    if chunks.worth_splitting(path, chunk_bytes):
+        stats = ReadStats()
+        items: Iterable[Any] = chunks.read_parallel(
+            path, matcher, stats, jobs=jobs, chunk_bytes=chunk_bytes, keep_unmatched=on_unmatched is not None
+        )
+    else:
+        items = ((rec, matcher.match(rec.text)) for rec in records)
+    for item in rejoin(items, matcher):
+        if isinstance(item, chunks.Bulk):
+            asm.take_bulk(item)
+        elif isinstance(item, chunks.Tally):
+            asm.counts["unmatched"] += item.unmatched
+        else:
+            asm.take(*item)
+    return asm.result(path, chosen, detection, sets, stats)
+
+
+class _Assembler:
+    """The rows, events and facts of a log, built record by record in file order."""
+
+    def __init__(self, matcher: Matcher, on_unmatched: Callable[[Record], None] | None) -> None:
+        self.matcher = matcher
+        self.on_unmatched = on_unmatched
+        self.rows = Columns()
+        self.events: list[dict[str, Any]] = []
+        self.facts: dict[str, list[FactObservation]] = {}
+        self.counts = {"matched": 0, "unmatched": 0, "malformed": 0}
+        self.interval: set[str] = set()
+        self.notes: dict[str, str] = {}
+        self.open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
+        self.last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
+        self.pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+        # rank -> the first attach = "next" line held, and the number of rows when it came
+        self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
+        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
+        self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
+        self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
+        # rank -> the values of its latest attach = "following" line, joined to each later step row (Keras's
+        # "Epoch 2/3", printed once before the epoch's bar redraws), and the last step those rows reached; a
+        # rank whose counter went back without the line is in `ended` until the line is printed again
+        self.following: dict[Any, dict[str, Any]] = {}
+        self.following_at: dict[Any, Any] = {}
+        self.ended: set[Any] = set()
+        self.unattached = 0
+        self.aggregates: dict[str, str] = {}
+        self.windows: dict[str, dict[str, Any]] = {}
+        self.seen: set[str] = set()
+        self.rejoined = 0
+        self.keymap: dict[str, dict[str, str]] = {}
+        self.redrawn: dict[str, str] = {}
+        # the generic reading's step lines read after the chosen sets (compose.py): their rows and the keys
+        # they mapped are kept only if compose.settle finds the script's own step sequence
+        self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
+        self.guest_keys: list[tuple[str, str, str]] = []
+
+    def _first_sight(self, spec: LineSpec) -> None:
+        """What a pattern says about its numbers, noted once per pattern."""
+        pattern = spec.qualname
+        if pattern in self.seen:
+            return
+        self.seen.add(pattern)
+        if spec.note:
+            self.notes[pattern] = spec.note
+        if spec.redrawn:
+            self.redrawn[pattern] = spec.note or ""
+        self.aggregates.update(
+            {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
+        )
+        self.windows.update(
+            {
+                fs.column: {"window": fs.window, "smoothing": fs.smoothing or "mean", "alpha": fs.alpha}
+                for fs in spec.fields.values()
+                if fs.window is not None
+            }
+        )
+
+    def _note_keys(self, used: Iterable[tuple[str, str, str]]) -> None:
+        for what, key, column in used:
+            self.keymap.setdefault(what, {}).setdefault(key, column)
+
+    def take(self, rec: Record, hit: tuple[LineSpec, dict[str, Any]] | None, fragments: int) -> None:
+        """One record, with its match (None: unmatched) and the hard-wrapped fragments joined into it."""
+        if hit is None:
+            self.counts["unmatched"] += 1
+            if self.on_unmatched is not None:
+                self.on_unmatched(rec)
+            return
+        spec, values = hit
+        self.counts["matched"] += 1 + fragments
+        self.rejoined += fragments
+        problems, windowed, used = prepare(spec, values)
+        if pattern_is_guest := spec.guest:
+            self.guest_keys.extend(used)
+        else:
+            self._note_keys(used)
+        if problems:
+            self.counts["malformed"] += 1
+        self._first_sight(spec)
+        pattern = spec.qualname
+        rows = self.rows
+        if spec.continues is not None:
+            # a line inside a multi-line record (Composer, OLMo): its values join the block's row
+            at = self.open_blocks.get((f"{spec.set_name}.{spec.continues}", rec.rank))
+            if at is not None:
+                _update_block(rows, at, _flagged(values, problems), windowed)
+            return
+        if spec.attach == "following":
+            self.following[rec.rank] = _flagged(values, problems)
+            self.following_at.pop(rec.rank, None)
+            self.ended.discard(rec.rank)
+            return
+        if spec.attach == "previous":
+            at = self.last_step_row.get(rec.rank)
+            if at is None:
+                self.unattached += 1
+            else:
+                for key, value in _flagged(values, problems).items():
+                    rows.set(key, at, value)
+            return
+        sums: set[str] = set()
+        if spec.attach is not None:
+            sums = {fs.column for fs in spec.fields.values() if fs.aggregate == "sum"}
+            if spec.overrides:
+                self.wins.update(fs.column for fs in spec.fields.values())
+        if spec.attach == "step":
+            # the line prints its own step number: join that step's record, printed before or after it
+            number = values.pop("step", None)
+            if problems:
+                values["malformed"] = True
+            at = self.step_row.get(number)
+            if at is not None:
+                _join_row(rows, at, values, sums, self.wins if spec.overrides else set())
+            else:
+                self.by_step[number] = _merge_held(self.by_step.get(number), values, sums)
+            return
+        if spec.attach == "next":
+            first = self.waiting.get(rec.rank)
+            if first is not None and first[1] is spec and first[2] == self.rows.n and not sums:
+                self._stand_alone(rec.rank)
+            self.waiting.setdefault(rec.rank, (rec, spec, self.rows.n))
+            held = self.pending.get(rec.rank)
+            merged = _merge_held(held[1] if held else None, values, sums)
+            if problems:
+                merged["malformed"] = True
+            self.pending[rec.rank] = (held[0] if held else rec.line, merged)
+            return
+        if pattern_is_guest:  # a print of the training script: joins no record and no record joins it
+            self.rows.append(step_row(rec, spec, values, problems, windowed))
+        elif spec.kind in ("step", "progress"):
+            if spec.interval:
+                self.interval.add(pattern)
+            self._add_row(step_row(rec, spec, values, problems, windowed), spec, rec.rank)
+        elif spec.kind in ("config", "summary"):
+            for name, value in values.items():
+                self.facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+            if spec.kind == "summary":  # the framework's end-of-training totals: it says the run finished
+                self.events.append(
+                    {
+                        "event": "end",
+                        "pattern": pattern,
+                        "line": rec.line,
+                        "rank": rec.rank,
+                        "text": rec.text[:200],
+                    }
+                )
+        else:  # event
+            ev = {
+                "event": spec.event,
+                "pattern": pattern,
+                "line": rec.line,
+                "rank": rec.rank,
+                "text": rec.text[:200],
+            }
+            ev.update(values)
+            self.events.append(ev)
+
+    def _stand_alone(self, rank: Any) -> None:
+        """A second line of one attach = "next" pattern with no row of any rank in between: the record the
+        first waited for is not in this log (Megatron-Bridge's rank-0 "Step Time" line, once per log interval,
+        in a log without the last rank's iteration lines). The held values become a step row of their own,
+        without a step number (resolve numbers such rows in file order). When other ranks' rows came between
+        (the record is printed under another rank's prefix) nothing stands alone, as before. Summed patterns
+        (micro-batch lines, several per record) never stand alone."""
+        rec, spec, _ = self.waiting.pop(rank)
+        _, values = self.pending.pop(rank)
+        self.alone.add(spec.qualname)
+        if spec.interval:
+            self.interval.add(spec.qualname)
+        self._add_row(step_row(rec, spec, values, None, None), spec, rank)
+
+    def _add_row(self, row: dict[str, Any], spec: LineSpec, rank: Any) -> None:
+        """A step or progress row, joined by the attached lines waiting for it."""
+        held = self.pending.pop(rank, None)
+        if held is not None and spec.kind == "step":
+            self.waiting.pop(rank, None)
+            _join(row, held[1], self.aggregates, self.wins)
+        elif held is not None:
+            self.pending[rank] = held
+        if spec.kind == "step" and row.get("step") in self.by_step:
+            _join(row, self.by_step.pop(row["step"]), self.aggregates, self.wins)
+        if spec.kind == "step" and rank in self.following:
+            step, last = row.get("step"), self.following_at.get(rank)
+            if rank not in self.ended and step is not None and last is not None and step < last:
+                # the counter went back and the line was not printed again: a bar of something else (Keras's
+                # evaluate() after fit); it and the rows after it, until the line, are an eval event, not steps
+                self.ended.add(rank)
+                text = f"{spec.name} restarts at {step} without its line: not training steps"
+                self.events.append({"event": "eval", "pattern": spec.qualname, "line": row["line"], "rank": rank, "text": text})
+            if rank in self.ended:
+                return
+            if step is not None:
+                self.following_at[rank] = step
+            for key, value in self.following[rank].items():
+                row.setdefault(key, value)  # the row's own values win
+        for one in _expand_lists(row, spec.list_columns):
+            self.open_blocks[(spec.qualname, rank)] = self.rows.n
+            if spec.kind == "step":
+                self.last_step_row[rank] = self.rows.n
+                if "step" in one:
+                    self.step_row[one["step"]] = self.rows.n
+            self.rows.append(one)
+
+    def take_bulk(self, bulk: chunks.Bulk) -> None:
+        """Step rows read in another process, in file order: appended as they are when no attached line is
+        waiting for them, else row by row as `take` would."""
+        specs = [self.matcher.specs[i] for i in bulk.specs]
+        base = self.rows.n
+        self.counts["matched"] += bulk.n
+        self.counts["malformed"] += bulk.malformed
+        self._note_keys(bulk.keymap)  # (never the script's prints beside a framework: rows.bulkable)
+        for spec in specs:
+            self._first_sight(spec)
+            if spec.interval:
+                self.interval.add(spec.qualname)
+        if self.pending or self.by_step or self.following:  # attached lines wait for these rows: one by one
+            by_name = {spec.qualname: spec for spec in specs}
+            for row in bulk.rows():
+                self._add_row(row, by_name[row["pattern"]], row["rank"])
+            return
+        for piece in bulk.pieces:
+            self.rows.extend(piece)
+        for (spec_index, rank), at in bulk.last_block.items():
+            self.open_blocks[(self.matcher.specs[spec_index].qualname, rank)] = base + at
+        for rank, at in bulk.last_step.items():
+            self.last_step_row[rank] = base + at
+        if self.matcher.attaches_by_step:
+            for step, at in bulk.steps:
+                self.step_row[step] = base + at
+
+    def result(
+        self,
+        path: str | list[str],
+        chosen: list[PatternSet],
+        detection: Detection,
+        sets: dict[str, PatternSet],
+        stats: ReadStats,
+    ) -> ParsedLog:
+        for rank in [r for r, (_, spec, _) in self.waiting.items() if spec.qualname in self.alone]:
+            self._stand_alone(rank)  # the last line of a pattern that stood alone all along
+        self.unattached += len(self.pending) + len(self.by_step)
+        rows, prints = compose.settle(self.rows.frame(), {q.split(".", 1)[0] for q in self.guests})
+        used = [ps for ps in chosen if ps.role != compose.GUEST]
+        if prints is not None and prints.kept:  # the script's own prints are steps: say so
+            used += [ps for ps in chosen if ps.role == compose.GUEST]
+            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
+            self.notes = {**self.notes, **prints.notes}
+        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
+            self.counts["matched"] -= prints.prints
+            self.counts["unmatched"] += prints.prints
+        if stats.unterminated is not None:
+            rows = _cut_last_line(rows, stats.unterminated, self.matcher)
+        lines = {
+            # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included
+            # (issue 20: "696 lines" for a 701-line file). A line splits into records (a progress bar redrawn
+            # with \r, two ranks' output on one line); every record is matched or unmatched:
+            # records == matched + unmatched, and total == physical.
+            "total": stats.physical_lines,
+            "records": stats.records,
+            "matched": self.counts["matched"],
+            "unmatched": self.counts["unmatched"],
+            "malformed": self.counts["malformed"],
+            "blank": stats.blank,
+            "physical": stats.physical_lines,
+            "overlong": stats.overlong,
+            "nul_prefix_bytes": stats.nul_prefix_bytes,  # skipped before the first line (copytruncate rotation)
+            "invalid_utf8_chars": stats.replaced_chars,
+            "unattached": self.unattached,  # attach lines with no step record to join (counted as matched)
+            "rejoined": self.rejoined,  # continuation records of hard-wrapped lines (counted as matched)
+        }
+        return ParsedLog(
+            path=path,
+            formats=_ranked_formats(used, detection),
+            detection=detection,
+            composition=composition((ps.name for ps in used), sets, detection.name),
+            conventions={ps.name: ps.reported for ps in used if ps.reported},
+            rows=rows,
+            events=pd.DataFrame(self.events),
+            facts=self.facts,
+            lines=lines,
+            interval_patterns=self.interval,
+            notes=self.notes,
+            aggregates=self.aggregates,
+            windows=self.windows,
+            keymap=self.keymap,
+            redrawn=self.redrawn,
+        )
+
+
+# What is appended to a cut last line to see which of its values it ends inside: a value the line's end cuts
+# changes when the line goes on ("lm loss: 1.2" of "lm loss: 1.209406E+01"), a value followed by a separator
+# does not.
+_MORE = "9"
+
+
+def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.DataFrame:
+    """The step row of a last line without newline, flagged "cut" unless its set's `complete` regex says the
+    line is whole; its value the end of the line may have cut is NaN, never the printed prefix (issue 20: a
+    Megatron line cut after "lm loss: 1.2" kept 1.2, unflagged). resolve.py warns of the flag."""
+    hit = matcher.match(last.text)
+    if hit is None or rows.empty or "line" not in rows:
+        return rows  # nothing was read from it
+    spec = hit[0]
+    if spec.complete is not None and not spec.is_partial(last.text):
+        return rows  # whole: it ends with what a whole line of its pattern ends with
+    at = rows.index[(rows["line"] == last.line) & rows["kind"].isin(("step", "progress"))]
+    if not len(at):
+        return rows  # an attached line, an event: no step row of its own
+    at = at[-1]  # the line's last record is the one the end cut (a bar's last redraw)
+    read = spec.match(last.text) or {}
+    longer = spec.match(last.text + _MORE) or {}
+    cut = [
+        key
+        for key, value in read.items()
+        if not key.startswith("__") and key in rows and not _same(value, longer.get(key))
+    ]
+    rows = rows.copy()
+    for column in cut:
+        if pd.api.types.is_integer_dtype(rows[column]) or pd.api.types.is_bool_dtype(rows[column]):
+            rows[column] = rows[column].astype("float64")
+        rows.loc[at, column] = math.nan if pd.api.types.is_numeric_dtype(rows[column]) else None
+    if "flags" not in rows:
+        rows["flags"] = None
+    rows["flags"] = rows["flags"].astype(object)
+    was = rows.at[at, "flags"]
+    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
+    return rows
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def rejoin(items: Iterable[Any], matcher: Matcher) -> Iterator[Any]:
+    """(record, its match, fragments joined into it): hard-wrapped lines are put back together.
+
+    `items` are (record, match) pairs in file order, and between them, from a parallel read, rows read in
+    bulk and tallies of unmatched records (passed through: they are matched rows, or records no join can
+    reach, see chunks.py). A record whose pattern declares ``complete`` and lacks it takes the next records
+    that match no pattern (same rank, at most MAX_WRAP_PARTS) until the join contains ``complete``;
+    otherwise every record is given back as it was read."""
+    it = iter(items)
+    queue: deque[Any] = deque()
+    while True:
+        item = queue.popleft() if queue else next(it, None)
+        if item is None:
+            return
+        if not isinstance(item, tuple):
+            yield item
+            continue
+        rec, hit = item
+        if hit is None or hit[0].complete is None or not hit[0].is_partial(rec.text):
+            yield rec, hit, 0
+            continue
+        spec = hit[0]
+        text = rec.text
+        taken: list[Any] = []
+        joined = None
+        while len(taken) < MAX_WRAP_PARTS:
+            nxt = next(it, None)
+            if nxt is None:
+                break
+            taken.append(nxt)
+            unmatched = nxt[1] is None or nxt[1][0].guest if isinstance(nxt, tuple) else False
+            if not unmatched or nxt[0].rank != rec.rank:
+                break
+            text, jhit = _joined(text, nxt[0].text, matcher)
+            if jhit is None or jhit[0] is not spec:
+                break
+            if not spec.is_partial(text):
+                joined = (Record(rec.line, text, rec.rank, rec.host), jhit)
+                break
+        if joined is not None:
+            yield joined[0], joined[1], len(taken)
+            continue
+        yield rec, hit, 0
+        queue.extend(taken)
+
+
+def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[LineSpec, dict[str, Any]] | None]:
+    """A wrapped line's head and its next fragment: joined as they are (a wrap inside a token), or with
+    one space when that reads more values (a wrap at a space, which the reader's rstrip removed)."""
+    tight = head + fragment
+    hit = matcher.match(tight)
+    if fragment[:1].isspace():
+        return tight, hit
+    spaced = head + " " + fragment
+    hit2 = matcher.match(spaced)
+    if hit2 is not None and (hit is None or len(hit2[1]) > len(hit[1])):
+        return spaced, hit2
+    return tight, hit
+
+
+def _flagged(values: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
+    """An attach line's values as they join a record: marked malformed when one of them did not convert."""
+    return {**values, "malformed": True} if problems else values
+
+
+def _expand_lists(row: dict[str, Any], columns: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A row whose list columns hold one value per step: one row per item, numbered on from its step."""
+    if not columns:
+        return [row]
+    lists = {c: row[c] for c in columns if isinstance(row.get(c), list)}
+    if not lists:
+        return [row]
+    first = row.get("step")
+    first = 1 if first is None else int(first)
+    n = max(len(v) for v in lists.values())
+    out = []
+    for i in range(n):
+        r = {**row, **{c: (v[i] if i < len(v) else None) for c, v in lists.items()}, "step": first + i}
+        bad = [c for c in lists if isinstance(r[c], float) and not math.isfinite(r[c])]
+        if bad:
+            r["nonfinite"] = ",".join(bad)
+        out.append(r)
+    return out
+
+
+def _merge_held(held: dict[str, Any] | None, values: dict[str, Any], sums: set[str]) -> dict[str, Any]:
+    """Values of several attach lines waiting for one record: the earlier line's stay, summed columns add."""
+    if not held:
+        return dict(values)
+    merged = {**values, **held}
+    for col in sums & held.keys() & values.keys():
+        merged[col] = held[col] + values[col]
+    return merged
+
+
+def _join(row: dict[str, Any], held: dict[str, Any], aggregates: dict[str, str], wins: set[str]) -> None:
+    """Attached values into a step record: the record's own values win, except that summed columns add
+    (the micro-batches of one step) and an overriding line's columns replace the record's."""
+    for key, value in held.items():
+        if key not in row or key in wins:
+            row[key] = value
+        elif aggregates.get(key) == "sum" and row[key] is not None and value is not None:
+            row[key] = row[key] + value
+
+
+def _update_block(rows: Columns, index: int, values: dict[str, Any], windowed: list[str] | None) -> None:
+    """A block line's values into its row; a windowed average never replaces a value measured for the step
+    itself (Composer prints both time/secs_per_step and throughput/batches_per_sec)."""
+    marks = set(filter(None, (rows.get("windowed", index) or "").split(",")))
+    for key, value in values.items():
+        if windowed and key in windowed:
+            if rows.get(key, index) is not None and key not in marks:
+                continue
+            marks.add(key)
+        else:
+            marks.discard(key)
+        rows.set(key, index, value)
+    rows.set("windowed", index, ",".join(sorted(marks)) or None)
+
+
+def _join_row(rows: Columns, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
+    """Fill a stored row where it has no value (replace `wins`, add `sums`)."""
+    for key, value in values.items():
+        current = rows.get(key, index)
+        if current is None or key in wins:
+            rows.set(key, index, value)
+        elif key in sums and value is not None:
+            rows.set(key, index, current + value)

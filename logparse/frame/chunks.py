@@ -1,0 +1,535 @@
+"""Chunks: read a large log with several processes, and give the frame what one pass would have given it.
+
+An uncompressed file is cut into byte ranges; each worker moves its range's ends to line ends (a range
+starts after the first newline at or after its start, and ends after the first newline at or after its
+end), so every line belongs to exactly one range. A compressed file is decompressed here and cut into
+blocks at line ends, which the workers read. Either way a worker runs the same reader (``stream_records``)
+and the same matcher a single pass runs, over whole lines, so records, line numbers (counted per range and
+offset here) and matches are the same.
+
+What the workers send back, in file order:
+
+- records, with their match (a pattern index and its values), as (line, text, rank, host, index, values);
+- ``Bulk``: a run of step rows that only later lines can change (no attach, no block, no list; not a
+  possibly hard-wrapped line), already made into rows and frozen into typed columns (columns.py). Most of a
+  big log is such runs, and neither their rows nor the frame's columns cost the parent a Python call each;
+- ``Tally``: how many records matched nothing. A record that matched nothing is sent itself when something
+  may still need it: when unmatched records are being listed, among the first MAX_WRAP_PARTS records of a
+  range, and among the MAX_WRAP_PARTS records after a line that may have been hard-wrapped (the frame
+  rejoins such a line with the unmatched records after it, across a range's end too).
+
+The frame applies everything in order with the code a single pass uses (frame._Assembler); the tests
+compare the two on every sample log and on ranges cut through wrapped lines, progress-bar redraws and
+rank-prefixed lines.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..read import reader
+from .columns import Columns, Piece
+from .fastlane import CHECKED, Lane, Shape, own_text
+from .fastlane import piece as shape_piece
+from .matcher import Matcher
+from ..patterns.sets import MAX_WRAP_PARTS, LineSpec
+from ..read.reader import (
+    _MAYBE_REMNANT,
+    ReadStats,
+    Record,
+    _read,
+    _split_physical,
+    compression,
+    open_checked,
+    stream_records,
+)
+from .rows import bulkable, prepare, step_row
+
+PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
+CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
+MIN_CHUNK_BYTES = 1 << 20  # ... and at least (about four ranges per process in between)
+BULK_MIN = 16  # shorter runs of step rows are sent as records
+LANE = True  # read lines of a known shape through the fast lane (fastlane.py)
+
+
+@dataclass
+class Tally:
+    """Records of a range that matched nothing and that no later step needs."""
+
+    unmatched: int
+
+
+@dataclass
+class Bulk:
+    """A run of step rows, frozen into typed columns, and what the frame's bookkeeping needs of them."""
+
+    pieces: list[Piece]
+    n: int
+    specs: list[int]  # indices (Matcher.specs) of the run's patterns, in order of first appearance
+    malformed: int
+    keymap: list[tuple[str, str, str]]  # (group, printed key, column), first use of each key first
+    last_block: dict[tuple[int, Any], int]  # (pattern index, rank) -> its last row in the run
+    last_step: dict[Any, int]  # rank -> its last step row in the run
+    steps: list[tuple[Any, int]] = field(default_factory=list)  # (step, row): when attach = "step" is used
+
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The run's rows as the dicts a single pass builds (None values are absent, as there)."""
+        base = ("kind", "pattern", "line", "rank", "host")
+        for piece in self.pieces:
+            cols = {key: piece.column(key).values() for key in piece.cols}
+            for i in range(piece.n):
+                yield {k: v[i] for k, v in cols.items() if v[i] is not None or k in base}
+
+
+def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
+    """Whether reading in ranges pays: PARALLEL_MIN_BYTES or more of log (a compressed file counted as 16
+    times its size; any size when a chunk size is given), on a system that can fork."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    paths = [path] if isinstance(path, str) else list(path)
+    try:
+        size = _log_bytes(paths)
+    except OSError:
+        return False
+    return chunk_bytes is not None or size >= PARALLEL_MIN_BYTES
+
+
+def _log_bytes(paths: Sequence[str]) -> int:
+    """The bytes of log in `paths`, a compressed file counted as 16 times its size."""
+    return sum(os.path.getsize(p) * (16 if compression(p) else 1) for p in paths)
+
+
+def read_parallel(
+    path: str | Sequence[str],
+    matcher: Matcher,
+    stats: ReadStats,
+    jobs: int,
+    chunk_bytes: int | None = None,
+    keep_unmatched: bool = False,
+) -> Iterator[Any]:
+    """The items of `path` (records with their match, Bulk runs, Tally counts) in file order, read by `jobs`
+    processes; `stats` is filled as the items are taken."""
+    global _CONTEXT
+    _CONTEXT = (matcher, keep_unmatched)  # inherited by the workers, which are forked
+    paths = [path] if isinstance(path, str) else list(path)
+    size = chunk_bytes or min(CHUNK_BYTES, max(MIN_CHUNK_BYTES, _log_bytes(paths) // (4 * jobs)))
+    if jobs == 1:  # in this process, range after range
+        for task in _tasks(paths, size, stats):
+            yield from _absorb(_read_task(task), matcher, stats)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        running: deque[Future] = deque()
+        for task in _tasks(paths, size, stats):
+            if isinstance(task[3], _LongLine):  # read here, now: it reads on from the parent's stream
+                done: Future = Future()
+                done.set_result(_read_task(task))
+                running.append(done)
+                continue
+            running.append(pool.submit(_read_task, task))
+            while len(running) > 2 * jobs:
+                yield from _absorb(running.popleft().result(), matcher, stats)
+        while running:
+            yield from _absorb(running.popleft().result(), matcher, stats)
+
+
+# A range or block that would hold more than its size and this many bytes more holds a line longer than the
+# reader keeps (4 bytes a character at most: an UTF-8 character or an invalid byte's U+FFFD): it is read as a
+# stream, a chunk at a time, never whole (issue 20: a 2 GiB line made a 6.4 GB range).
+def _long_slack() -> int:
+    return 4 * reader.MAX_RECORD_CHARS
+
+
+Task = tuple[str, int, int, "bytes | _LongLine | None", bool]
+
+
+def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
+    """(path, start, stop, None, stream) for the line-aligned ranges of a plain file (`stream`: read it a chunk
+    at a time, it holds a giant line); (path, 0, 0, block, False) for blocks of a compressed one; (path, 0, 0,
+    _LongLine, True) for a giant line of a compressed one, to be read at once, in this process, from its stream."""
+    for path in paths:
+        fh, first, skipped = open_checked(path)
+        stats.nul_prefix_bytes += skipped
+        try:
+            if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
+                total = os.fstat(fh.fileno()).st_size
+                # The ranges are cut at line ends here, a range ending after the first newline at or after its
+                # size: a line longer than a range is scanned once (in 64 KiB blocks), not by every range it
+                # spans. The NUL bytes a copytruncated log starts with are before the first range.
+                start = skipped
+                while start < total:
+                    stop = _line_end(fh, min(start + size, total) - 1)
+                    yield path, start, stop, None, stop - start > size + _long_slack()
+                    start = stop
+                continue
+            block = first
+            while True:
+                more = fh.read(size)
+                if not more:
+                    if block:
+                        yield path, 0, 0, block, False
+                    break
+                cut = more.rfind(b"\n") + 1
+                if cut == 0:  # no line end yet: keep reading, up to a bound
+                    if len(block) + len(more) <= size + _long_slack():
+                        block += more
+                        continue
+                    whole = block.rfind(b"\n") + 1
+                    if whole:
+                        yield path, 0, 0, block[:whole], False
+                    line = _LongLine(fh, path, [block[whole:], more])
+                    del block, more  # (the line holds them until it has served them)
+                    yield path, 0, 0, line, True
+                    block = line.rest
+                    continue
+                yield path, 0, 0, block + more[:cut], False
+                block = more[cut:]
+        finally:
+            fh.close()
+
+
+class _LongLine(io.RawIOBase):
+    """The rest of a compressed stream's current line, through its newline, read a chunk at a time (what is
+    read past the newline is kept in `rest`). `head`: what was already read of it, none with a newline."""
+
+    def __init__(self, fh: io.BufferedIOBase, path: str, head: list[bytes]) -> None:
+        self.fh, self.path = fh, path
+        self.head = deque(piece for piece in head if piece)
+        self.at = 0  # how much of head[0] was served
+        self.rest = b""
+        self.done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        if self.head:  # what the parent had read of the line, served a reader's chunk at a time
+            first = self.head[0]
+            out = first[self.at : self.at + reader.CHUNK_BYTES]
+            self.at += len(out)
+            if self.at >= len(first):
+                self.head.popleft()
+                self.at = 0
+            return out
+        if self.done:
+            return b""
+        out = _read(self.fh, self.path)
+        if not out:
+            self.done = True
+            return b""
+        end = out.find(b"\n")
+        if end >= 0:
+            self.rest, out, self.done = out[end + 1 :], out[: end + 1], True
+        return out
+
+
+def _absorb(result: tuple[ReadStats, list[Any]], matcher: Matcher, stats: ReadStats) -> Iterator[Any]:
+    """A range's items with line numbers made absolute, its counts added to `stats`."""
+    part, items = result
+    offset = stats.physical_lines
+    stats.physical_lines += part.physical_lines
+    stats.records += part.records
+    stats.blank += part.blank
+    stats.overlong += part.overlong
+    stats.replaced_chars += part.replaced_chars
+    if part.physical_lines:  # the last range with lines says whether the file ends without a newline
+        cut = part.unterminated
+        stats.unterminated = cut._replace(line=cut.line + offset) if cut is not None else None
+    specs = matcher.specs
+    for item in items:
+        if isinstance(item, tuple):
+            line, text, rank, host, index, values = item
+            rec = Record(line + offset, text, rank, host)
+            yield rec, (specs[index], values) if index >= 0 else None
+        else:
+            if isinstance(item, Bulk) and offset:
+                for piece in item.pieces:
+                    piece.cols["line"].data += offset
+            yield item
+
+
+# ------------------------------------------------------------------------------------------------------
+# the worker
+
+_CONTEXT: tuple[Matcher, bool] | None = None
+
+
+class _Range(io.RawIOBase):
+    """The bytes [start, stop) of a file (whole lines: _tasks cuts the ranges at line ends), read a part at a time."""
+
+    def __init__(self, path: str, start: int, stop: int) -> None:
+        self.fh = open(path, "rb")  # noqa: SIM115 - closed by close()
+        self.fh.seek(start)
+        self.left = max(0, stop - start)
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        data = self.fh.read(n)
+        self.left -= len(data)
+        return data
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+def _line_end(fh: io.BufferedReader, at: int) -> int:
+    """The offset just after the first newline at or after `at` (the file's size when there is none)."""
+    fh.seek(at)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return fh.tell()
+        i = block.find(b"\n")
+        if i >= 0:
+            return fh.tell() - len(block) + i + 1
+
+
+def _read_task(task: Task) -> tuple[ReadStats, list[Any]]:
+    path, start, stop, block, stream = task
+    assert _CONTEXT is not None
+    matcher, keep = _CONTEXT
+    if stream:  # a giant line: the reader's own cutting and skipping, a chunk at a time
+        source = block if isinstance(block, _LongLine) else _Range(path, start, stop)
+        try:
+            return _read_stream(source, path, matcher, keep)
+        finally:
+            source.close()
+    if block is None:
+        with _Range(path, start, stop) as rng:
+            block = rng.read()
+    assert isinstance(block, bytes)
+    if LANE:
+        text = block.decode("utf-8", errors="replace")
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        if not any(len(line) > reader.MAX_RECORD_CHARS for line in lines):
+            stats = ReadStats(replaced_chars=text.count("\ufffd"))
+            worker = _Worker(matcher, keep, Lane(matcher))
+            for line in lines:
+                worker.line(line, stats)
+            if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
+                cut = list(_split_physical(lines[-1], ReadStats()))
+                stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
+            return stats, worker.finish()
+    return _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
+
+
+def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> tuple[ReadStats, list[Any]]:
+    stats = ReadStats()
+    worker = _Worker(matcher, keep, None)
+    for rec in stream_records(source, path, stats):  # type: ignore[arg-type]
+        worker.record(rec)
+    return stats, worker.finish()
+
+
+class _Worker:
+    """What one range sends back, built record by record (and, through the fast lane, line by line)."""
+
+    def __init__(self, matcher: Matcher, keep: bool, lane: Lane | None) -> None:
+        self.matcher = matcher
+        self.keep = keep
+        self.lane = lane
+        self.out: list[Any] = []
+        self.run = _Run(matcher, self.out)
+        self.since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
+        self.n = 0  # records so far
+        self.unmatched = 0
+
+    def line(self, line: str, stats: ReadStats) -> None:
+        """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""
+        plain = "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
+        lane = self.lane
+        got = lane.read(line) if plain and lane is not None and lane.needles else None
+        if got is not None and got[0].checked >= CHECKED:
+            stats.physical_lines += 1
+            stats.records += 1
+            self.n += 1
+            self.since_partial += 1
+            self.run.add_fast(got[0], stats.physical_lines, got[1], line)
+            return
+        body, rank = own_text(line) if plain and got is None else (None, None)
+        if body is not None:
+            # the reader would make this line one record of `body` (or none, when blank)
+            text = body.rstrip()
+            stats.physical_lines += 1
+            if not text.strip():
+                stats.blank += 1
+                return
+            stats.records += 1
+            rec = Record(stats.physical_lines, text, rank)
+            if self.matcher.rejects(text):
+                self._unmatched(rec)
+                return
+            hit = self.record(rec)
+            if hit is not None and lane is not None:
+                lane.learn(hit[0], line, rec)
+            return
+        records = []
+        for rec in _split_physical(line, stats):
+            records.append((rec, self.record(rec, compare=got is not None)))
+        if got is not None:
+            Lane.check(got[0], line, got[1], records)
+        elif lane is not None and len(records) == 1 and records[0][1] is not None:
+            lane.learn(records[0][1][0], line, records[0][0])
+
+    def _unmatched(self, rec: Record) -> None:
+        self.n += 1
+        self.since_partial += 1
+        if self.keep or self.n <= MAX_WRAP_PARTS or self.since_partial <= MAX_WRAP_PARTS:
+            self.run.flush()
+            self.out.append((rec.line, rec.text, rec.rank, rec.host, -1, None))
+        else:
+            self.unmatched += 1
+
+    def record(self, rec: Record, compare: bool = False) -> tuple[LineSpec, dict[str, Any]] | None:
+        """One record read the ordinary way; returns its match (with a copy of the values when the lane will
+        `compare` them with its own reading: the row takes the originals)."""
+        hit = self.matcher.match(rec.text)
+        if hit is None:
+            self._unmatched(rec)
+            return None
+        self.n += 1
+        self.since_partial += 1
+        spec, values = hit
+        seen = (spec, dict(values)) if compare else hit
+        index = self.matcher.index[id(spec)]
+        partial = spec.complete is not None and spec.is_partial(rec.text)
+        if partial:
+            self.since_partial = 0
+        elif bulkable(spec):
+            self.run.add(rec, spec, index, values)
+            return seen
+        self.run.flush()
+        self.out.append((rec.line, rec.text, rec.rank, rec.host, index, values))
+        return seen
+
+    def finish(self) -> list[Any]:
+        self.run.flush()
+        if self.unmatched:
+            self.out.append(Tally(self.unmatched))
+        return self.out
+
+
+class _Run:
+    """Consecutive step rows of a range: read the ordinary way (sent as records when few, else as one Bulk),
+    or through one shape of the fast lane (one Bulk)."""
+
+    def __init__(self, matcher: Matcher, out: list[Any]) -> None:
+        self.matcher = matcher
+        self.out = out
+        self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
+        self.shape: Shape | None = None
+        self.fast_lines: list[int] = []
+        self.fast_groups: list[tuple[str, ...]] = []
+        self.fast_text: list[str] = []
+
+    def add(self, rec: Record, spec: LineSpec, index: int, values: dict[str, Any]) -> None:
+        if self.shape is not None:
+            self.flush()
+        self.held.append((rec, spec, index, values))
+
+    def add_fast(self, shape: Shape, line_no: int, groups: tuple[str, ...], line: str) -> None:
+        if self.held or (self.shape is not None and self.shape is not shape):
+            self.flush()
+        self.shape = shape
+        self.fast_lines.append(line_no)
+        self.fast_groups.append(groups)
+        self.fast_text.append(line)
+
+    def flush(self) -> None:
+        if self.shape is not None:
+            self._flush_fast()
+        held, self.held = self.held, []
+        if len(held) < BULK_MIN:
+            self.out.extend((r.line, r.text, r.rank, r.host, i, v) for r, _, i, v in held)
+        elif held:
+            self.out.append(self._bulk(held))
+
+    def _flush_fast(self) -> None:
+        shape, lines, groups, texts = self.shape, self.fast_lines, self.fast_groups, self.fast_text
+        assert shape is not None
+        self.shape, self.fast_lines, self.fast_groups, self.fast_text = None, [], [], []
+        made = shape_piece(shape, lines, groups)
+        if made is not None:
+            self._fast_bulk(shape, made, groups)
+            return
+        # a value that does not convert in bulk: that line the ordinary way, the lines around it in bulk
+        start = 0
+        for i, g in enumerate(groups):
+            if shape.convert([g]) is not None:
+                continue
+            if i > start:
+                self._fast_bulk(shape, shape_piece(shape, lines[start:i], groups[start:i]), groups[start:i])
+            text = texts[i][texts[i].index(":") + 1 :] if shape.prefixed else texts[i]
+            hit = self.matcher.match(text)
+            index = self.matcher.index[id(hit[0])] if hit is not None else -1
+            rank = int(g[0]) if shape.prefixed else None
+            self.out.append((lines[i], text, rank, None, index, hit[1] if hit is not None else None))
+            start = i + 1
+        if start < len(lines):
+            self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]), groups[start:])
+
+    def _fast_bulk(self, shape: Shape, made: Piece | None, groups: list[tuple[str, ...]]) -> None:
+        assert made is not None
+        n = made.n
+        ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]
+        last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
+        steps: list[tuple[Any, int]] = []
+        if self.matcher.attaches_by_step and shape.spec.kind == "step" and "step" in made.cols:
+            steps = list(zip(made.cols["step"].values(), range(n), strict=True))
+        self.out.append(
+            Bulk(
+                pieces=[made],
+                n=n,
+                specs=[shape.index],
+                malformed=0,
+                keymap=list(shape.used),  # a key map line's keys (its first line, read the ordinary way, too)
+                last_block={(shape.index, rank): at for rank, at in last.items()},
+                last_step=dict(last) if shape.spec.kind == "step" else {},
+                steps=steps,
+            )
+        )
+
+    def _bulk(self, held: list[tuple[Record, LineSpec, int, dict[str, Any]]]) -> Bulk:
+        cols = Columns()
+        specs: dict[int, None] = {}
+        malformed = 0
+        keymap: dict[tuple[str, str], str] = {}
+        last_block: dict[tuple[int, Any], int] = {}
+        last_step: dict[Any, int] = {}
+        steps: list[tuple[Any, int]] = []
+        for at, (rec, spec, index, values) in enumerate(held):
+            specs.setdefault(index)
+            problems, windowed, used = prepare(spec, values)
+            for what, key, column in used:
+                keymap.setdefault((what, key), column)
+            malformed += bool(problems)
+            row = step_row(rec, spec, values, problems, windowed)
+            last_block[(index, rec.rank)] = at
+            if spec.kind == "step":
+                last_step[rec.rank] = at
+                if self.matcher.attaches_by_step and "step" in row:
+                    steps.append((row["step"], at))
+            cols.append(row)
+        return Bulk(
+            pieces=cols.pieces_all(),
+            n=len(held),
+            specs=list(specs),
+            malformed=malformed,
+            keymap=[(what, key, column) for (what, key), column in keymap.items()],
+            last_block=last_block,
+            last_step=last_step,
+            steps=steps,
+        )

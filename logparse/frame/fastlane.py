@@ -1,0 +1,537 @@
+"""Fast lane: a big log's step lines read through one regex per line *shape*, their values converted in bulk.
+
+Most of a large log is one step line printed again and again with other numbers (Megatron's iteration line).
+The pattern reads each one with a search, a findall of its key/value pairs and a dozen conversions, each a
+Python call: ~40 us a line. Lines of one shape have the same text between their values, so once a line has
+been read the ordinary way, its shape is known:
+
+    `` [`` ts ``] iteration        `` step ``/     500 | consumed samples:`` v1 ``| elapsed time ... (ms):`` v2 ...
+
+and one ``fullmatch`` of a regex made of that literal text, with a group where each value was, reads the
+next line of the same shape. Each group takes the characters up to the next literal text's first character,
+so a value that holds that character, or a line with any other text, does not fit, and is read the ordinary
+way. The values of a run of such lines are then converted column by column: ``float``/``int`` over the whole
+column, timestamps of one strict ISO shape through numpy's parser (the same microseconds, divided the same
+way). A value that does not convert that way sends its line the ordinary way too.
+
+A key map line (the generic reading, ``keymap``/``extra``: keys found by a ``pairs`` regex, mapped through
+the synonym table) has a shape too: its keys are part of the literal text, and each value's group admits only
+a number printed the same way as the learned line's (the same sign, fraction, exponent, thousands separators
+in threes; a unit glued on or after it is literal text), since the key map regexes tell numbers apart by
+such features and not by their digits (LineSpec._by_layout; a test feeds shapes mutated numbers). Each group
+converts as LineSpec._values converts its value: a field's conversion, the key's keymap.Mapping with the unit
+the line printed (the same float operations in the same order), or a kept key's number; the keys a line
+mapped and kept are the shape's, listed once per run. ``nan``, ``inf`` or any other text is not a number
+printed that way, and goes the ordinary way.
+
+A shape is only made when reading it this way cannot give another answer than the pattern: a step line of a
+shipped kind (no list, no string field), read from a line that is its record's text (no launcher prefix but
+torchrun's ``[defaultR]:``, no colour codes, no carriage return, no trailing blank), that no pattern tried
+before it could match, and whose own values the shape reproduces. The first lines each shape reads in a range
+are also read the ordinary way and compared; a difference retires the shape. Lines that could be peeled of a
+launcher prefix, or that hold another rank's prefix, never take the lane.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..patterns import keymap as keymap_mod
+from .columns import Piece, Typed
+from ..core.errors import PatternError
+from .matcher import Matcher
+from ..patterns.sets import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
+from ..read.reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
+from .rows import bulkable
+
+_TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
+
+
+def own_text(line: str) -> tuple[str | None, int | None]:
+    """(text, rank) of a line (no carriage return, escape or colour remnant) that the reader makes one
+    record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more (another
+    prefix, a second one, another rank's output on the same line). The lane and the parallel reader's
+    record-making both decide by it."""
+    if "<" in line and "]" in line and GLUED_BAR.search(line):
+        return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
+    if not may_be_prefixed(line):
+        return line, None
+    m = _TORCHRUN.match(line)
+    if m is None:
+        return (None, None) if ANY_PREFIX.match(line) else (line, None)
+    body = line[m.end() :]
+    if "[" + m.group(1) in body or (may_be_prefixed(body) and ANY_PREFIX.match(body)):
+        return None, None  # a second prefix, or another rank's output on this line: the reader's way
+    return body, int(m.group(2))
+
+
+# a column's texts -> its values (raises ValueError when a text does not convert)
+Convert = Callable[[list[str]], Any]
+_ISO = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?\n)*")
+CHECKED = 4  # lines of each shape in a range read both ways
+MAX_SHAPES = 12  # shapes kept per pattern (the most recently used first)
+MAX_FAILS = 16  # lines of a pattern whose shape could not be made, after which the lane stops trying
+# ... and shapes made per pattern in a range: a line whose numbers change form often (a sign, an exponent)
+# makes a shape a line, each costing three ordinary readings
+MAX_LEARNED = 64
+
+
+class Shape:
+    """The regex of one line shape of one step pattern, and how its groups become the row's columns."""
+
+    def __init__(
+        self,
+        spec: LineSpec,
+        index: int,
+        regex: re.Pattern,
+        plan: list[tuple[int, str, Convert]],
+        prefixed: bool,
+        role: str | None,
+        windowed: list[str],
+        used: list[tuple[str, str, str]] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.index = index
+        self.regex = regex
+        self.plan = plan  # (group number, column, conversion) in the order the pattern fills the row
+        self.prefixed = prefixed  # the first group is torchrun's rank
+        self.role = role
+        self.checked = 0
+        self.retired = False
+        self.windowed = windowed
+        # a key map line's (group, printed key, column) triples as rows.prepare lists them (mapped, then kept)
+        self.used = used or []
+
+    @classmethod
+    def learn(
+        cls, spec: LineSpec, index: int, matcher: Matcher, line: str, rank: Any, host: Any, text: str
+    ) -> Shape | None:
+        """The shape of `line`, whose record `text` the pattern `spec` matched; None when the lane cannot read
+        its shape exactly as the pattern does."""
+        if spec.list_columns or host is not None:
+            return None
+        if (
+            line != line.rstrip()
+            or "\r" in line
+            or "\x1b" in line
+            or any(i < index for i in matcher.candidates(text))
+        ):
+            return None
+        if own_text(line) != (text, rank):
+            return None  # the reader makes more of this line than its text and torchrun's rank
+        role = None
+        head = ""
+        if rank is not None:
+            role = _TORCHRUN.match(line).group(1)  # type: ignore[union-attr]
+            head = r"\[" + re.escape(role) + r"(\d+)\]:"
+        if spec.keymap is not None or spec.extra is not None:
+            return _keyed(cls, spec, index, head, line, text, role)
+        found = spec.regex.search(text)
+        if found is None or "key" in spec.regex.groupindex:
+            return None
+        slots: list[tuple[int, int, str]] = []
+        names = sorted(spec.regex.groupindex, key=spec.regex.groupindex.get)
+        for name in names:
+            if found.group(name) is not None:
+                slots.append((*found.span(name), name))
+        if spec.pairs is not None:
+            for pm in spec.pairs.finditer(text):
+                slots.append((*pm.span("value"), pm.group("key").strip()))
+        order = sorted(range(len(slots)), key=lambda i: slots[i][0])
+        parts, at, group_of = [head], 0, {}
+        for n, i in enumerate(order, 1 + bool(head)):
+            start, end, _ = slots[i]
+            if start < at or (start == at and n > 1 + bool(head)):
+                return None  # nested or adjacent groups: no literal text to end a value
+            parts.append(re.escape(text[at:start]))
+            nxt = text[end : end + 1]
+            parts.append(f"([^{re.escape(nxt)}\\n]*)" if nxt else "([^\\n]*)")
+            group_of[i] = n
+            at = end
+        parts.append(re.escape(text[at:]))
+        plan: list[tuple[int, str, Convert]] = []
+        windowed = []
+        for i, (_, _, source) in enumerate(slots):
+            fs = spec.fields.get(source)
+            if fs is None:
+                continue
+            if not (fs._fast is not None or (fs.type == "timestamp" and not fs.missing)) or fs.units:
+                return None
+            plan.append((group_of[i], fs.column, _field(fs)))
+            if fs.window is not None and fs.window != "log_interval":
+                windowed.append(fs.column)
+        shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
+        want = spec.match(text)
+        if want is None or spec.is_partial(text) or shape.values_of(line) != want:
+            return None
+        return shape
+
+    def values_of(self, line: str) -> dict[str, Any] | None:
+        """The values the lane reads from one line (as LineSpec.match gives them), None if it cannot."""
+        m = self.regex.fullmatch(line)
+        if m is None:
+            return None
+        cols = self.convert([m.groups()])
+        if cols is None:
+            return None
+        values = {column: array[0] for column, array in cols.items()}
+        values = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in values.items()}
+        if self.windowed:
+            values[WINDOWED] = list(self.windowed)
+        mapped = [(key, column) for what, key, column in self.used if what == "mapped"]
+        kept = [(key, column) for what, key, column in self.used if what == "kept"]
+        if mapped:
+            values[MAPPED] = mapped
+        if kept:
+            values[KEPT] = kept
+        return values
+
+    def convert(self, groups: Sequence[tuple[str, ...]]) -> dict[str, Any] | None:
+        """Column -> values (a numpy array or a list) of the lines' groups, in the order the pattern fills
+        them; None when a value does not convert in bulk (some line needs the ordinary reading)."""
+        cols: dict[str, Any] = {}
+        for group, column, convert in self.plan:
+            texts = [g[group - 1] for g in groups]
+            try:
+                cols[column] = convert(texts)
+            except (ValueError, OverflowError):  # OverflowError: an int past int64
+                return None
+        if "memory_max_allocated_gib" in cols and "memory_gib" not in cols:
+            cols["memory_gib"] = cols["memory_max_allocated_gib"]
+        return cols
+
+
+def _field(fs: FieldSpec) -> Convert:
+    return lambda texts: _column(fs, texts)
+
+
+def _column(fs: FieldSpec, texts: list[str]) -> Any:
+    if fs.type == "timestamp":
+        joined = "\n".join(texts) + "\n"
+        if not _ISO.fullmatch(joined):
+            raise ValueError("not one ISO shape")
+        return np.array(texts, dtype="datetime64[us]").astype(np.int64) / 1e6
+    if fs.type == "int":
+        whole = int(fs.offset)
+        values = list(map(int, texts))
+        return np.array(values, dtype=np.int64) + whole if whole else np.array(values, dtype=np.int64)
+    values = np.array(list(map(float, texts)), dtype=np.float64)
+    return values * fs.scale + fs.offset
+
+
+# ------------------------------------------------------------------------------------------------------
+# key map lines (the generic reading): the shape's literal text holds the keys, each group one value's number
+
+# A value's number in its printed form: a group admits only numbers printed the same way (the same sign, a
+# fraction and an exponent or not, thousands separators in threes), so that the key map regexes, which match
+# a number by such features and not by its digits (LineSpec._by_layout), read every line of the shape alike.
+_FORM = re.compile(
+    r"(?P<sign>[-+]?)(?:(?P<sep>[0-9]{1,3}(?:,[0-9]{3})+)|(?P<int>[0-9]*))(?P<dot>\.(?P<frac>[0-9]*))?"
+    r"(?:(?P<e>[eE][-+]?)[0-9]+)?"
+)
+# a timestamp that numpy and logparse.patterns.sets.to_timestamp read alike: ISO, 3 or 6 digits of fraction (Python
+# 3.10's fromisoformat reads no other), a year from 1000 (numpy reads year 0, Python does not)
+_TS_FORM = re.compile(
+    r"[1-9][0-9]{3}-[0-9]{2}-[0-9]{2}[ T][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,](?:[0-9]{3}|[0-9]{6}))?"
+)
+_UNIT_TEXT = re.compile(r"(?: ?[^\s\d]+)?")  # what may follow a value's number: nothing, or its unit
+
+
+def _number_group(value: str) -> tuple[str, str] | None:
+    """(group regex, literal unit text after the number) of a printed value; None when it is no number."""
+    m = _FORM.match(value)
+    if m is None or not (m.group("sep") or m.group("int") or m.group("frac")):
+        return None
+    rx = re.escape(m.group("sign"))
+    if m.group("sep"):
+        rx += "[0-9]{1,3}(?:,[0-9]{3})+"
+    elif m.group("int"):
+        rx += "[0-9]+"
+    if m.group("dot") is not None:
+        rx += r"\." + ("[0-9]+" if m.group("frac") else "")
+    if m.group("e"):
+        rx += re.escape(m.group("e")) + "[0-9]+"
+    rest = value[m.end() :]
+    if not _UNIT_TEXT.fullmatch(rest):
+        return None  # blanks around the unit, or a digit after the number: the ordinary reading
+    return rx, rest
+
+
+def _floats(texts: list[str], sep: bool) -> np.ndarray:
+    """float() of each text; with `sep`, its thousands separators dropped first (keymap.split_quantity)."""
+    floats = [float(t.replace(",", "")) for t in texts] if sep else list(map(float, texts))
+    return np.array(floats, dtype=np.float64)
+
+
+def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert | None:
+    """texts -> the column keymap.Mapping.convert gives for numbers printed with `unit` (a number, not a
+    bool), None when the unit does not fit the column (where to_quantity raises UnitError). The same
+    operations in the same order (to_quantity, then invert, factor, int)."""
+    u = unit or (None if mapping.invert else mapping.key_unit)
+    units = mapping.units
+    step: Any
+    if units == "time":
+        scale = None if u is None else (keymap_mod.TIME.get(u) or keymap_mod.TIME.get(u.lower()))
+        if u is not None and scale is None:
+            return None
+        step = (lambda v: v) if scale is None else (lambda v: v * scale)
+    elif units == "percent":
+        if u in ("%", "pct", "percent"):
+            step = lambda v: v * 0.01  # noqa: E731
+        elif u is not None:
+            return None
+        else:
+            # a bare number above 1 is a percentage
+            step = lambda v: np.where(v > 1, v * 0.01, v)  # noqa: E731
+    elif units == "memory":
+        per = None if u is None else keymap_mod.MEMORY.get(u.lower())
+        if u is not None and per is None:
+            return None
+        step = (lambda v: v) if per is None else (lambda v: v * per / keymap_mod.GIB)
+    elif u is not None:
+        per = keymap_mod.COUNT.get(u.lower()) if units == "count" else None
+        if per is None:
+            return None
+        step = lambda v: v * per  # noqa: E731
+    else:
+        step = lambda v: v  # noqa: E731
+    invert, factor, whole = mapping.invert, mapping.factor, mapping.type == "int"
+
+    def convert(texts: list[str]) -> np.ndarray:
+        v = step(_floats(texts, sep))
+        if invert:  # 1.0 / value if value else nan
+            v = np.divide(1.0, v, out=np.full_like(v, np.nan), where=v != 0)
+        v = v * factor
+        if whole:
+            r = np.rint(v)
+            if not (np.isfinite(v).all() and (np.abs(v - r) <= 1e-9 * np.maximum(1.0, np.abs(v))).all()):
+                raise ValueError("not an integer")
+            if (np.abs(r) >= 2.0**53).any():
+                raise ValueError("too large to convert in bulk")
+            return r.astype(np.int64)
+        return v
+
+    return convert
+
+
+def _timestamps(texts: list[str]) -> np.ndarray:
+    """to_timestamp of ISO texts (_TS_FORM): the same microseconds, divided the same way."""
+    return np.array([t.replace(",", ".") for t in texts], dtype="datetime64[us]").astype(np.int64) / 1e6
+
+
+def _keyed(
+    cls: type[Shape], spec: LineSpec, index: int, head: str, line: str, text: str, role: str | None
+) -> Shape | None:
+    """The shape of a key map line: the text between its values (keys included) is literal, each value a group
+    that admits its number printed the same way; each converts as LineSpec._values converts it (a field, a key
+    mapped through the synonym table with the unit printed after it, or a kept key). Only for patterns whose
+    regexes treat every digit alike (LineSpec._by_layout)."""
+    if not spec._by_layout:
+        return None
+    try:
+        spans = spec._spans(text)
+    except PatternError:  # a pattern that times out is read (and reported) the ordinary way
+        return None
+    if not spans:
+        return None
+    km = spec.keymap
+    # the value texts, each once (the step counter is both the `step` group and a pair's value)
+    values = sorted({(vs, ve) for _, _, _, vs, ve in spans})
+    for (_, ve), (vs, _) in zip(values, values[1:]):
+        if vs <= ve:
+            return None  # adjacent or overlapping values: no literal text between them
+    for name, ks, ke, _, _ in spans:
+        if name is None and any(vs < ke and ks < ve for _, _, _, vs, ve in spans):
+            return None  # a key inside a value
+    group_of = {vs: n for n, (vs, _) in enumerate(values, 1 + bool(head))}
+    regex_of: dict[int, tuple[str, str]] = {}  # value start -> (its number's group regex, the unit after it)
+    converters: list[tuple[int, str, Convert]] = []
+    present: set[str] = set()
+    mapped: list[tuple[str, str, str]] = []
+    kept: list[tuple[str, str, str]] = []
+    windowed: list[str] = []
+    for name, ks, ke, vs, ve in spans:  # in LineSpec._values's order
+        key = name if name is not None else text[ks:ke].strip()
+        value = text[vs:ve]
+        group = group_of[vs]
+        fs = spec.fields.get(key)
+        if fs is not None:
+            if fs.type == "timestamp" and not fs.missing:
+                if _TS_FORM.fullmatch(value) is None:
+                    return None
+                regex_of[vs] = (_TS_FORM.pattern, "")  # a different separator or fraction reads alike
+                converters.append((group, fs.column, _timestamps))
+            elif fs._fast is not None and not fs.units:
+                form = _number_group(value)
+                if form is None or form[1] or "," in value:
+                    return None  # a unit or a separator: the field's own reading (to_number)
+                regex_of[vs] = form
+                converters.append((group, fs.column, _field(fs)))
+            else:
+                return None
+            present.add(fs.column)
+            if fs.window is not None and fs.window != "log_interval":
+                windowed.append(fs.column)
+            continue
+        form = _number_group(value)
+        if form is None or regex_of.setdefault(vs, form) != form:
+            return None
+        if km is not None and km.ignored(key):
+            continue
+        mapping = km.lookup(key, spec.kind) if km is not None else None
+        try:
+            _, unit = keymap_mod.split_quantity(value)
+        except ValueError:
+            return None
+        if mapping is not None:
+            if mapping.column in present:
+                continue
+            if mapping.type == "bool":
+                return None
+            convert = _mapped(mapping, unit, "," in value)
+            if convert is not None:
+                converters.append((group, mapping.column, convert))
+                present.add(mapping.column)
+                mapped.append(("mapped", key.strip(), mapping.column))
+                continue
+            # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
+        if spec.extra is None or spec.kind not in ("step", "progress"):
+            continue
+        base, factor = keymap_mod.scaled_key(key)
+        column = keymap_mod.column_name(spec.extra, base, unit)
+        if column in present:
+            continue
+        sep = "," in value
+        converters.append((group, column, lambda texts, f=factor, sep=sep: _floats(texts, sep) * f))
+        present.add(column)
+        kept.append(("kept", key.strip(), column))
+    parts, at = [head], 0
+    for vs, ve in values:
+        parts.append(re.escape(text[at:vs]))
+        number, unit_text = regex_of[vs]
+        parts.append(f"({number}){re.escape(unit_text)}")
+        at = ve
+        if text[at : at + 1] in tuple("0123456789.eE"):
+            return None  # a literal that could continue the number
+    parts.append(re.escape(text[at:]))
+    regex = re.compile("".join(parts))
+    shape = cls(spec, index, regex, converters, bool(head), role, windowed, mapped + kept)
+    want = spec.match(text)
+    if want is None or spec.is_partial(text) or shape.values_of(line) != want:
+        return None
+    return shape
+
+
+class Lane:
+    """The shapes learned in one range, per pattern, and the lines they read."""
+
+    def __init__(self, matcher: Matcher) -> None:
+        self.matcher = matcher
+        self.shapes: dict[int, list[Shape]] = {}  # pattern index -> its shapes, most recently used first
+        self.needles: list[tuple[str, int]] = []
+        self.fails: dict[int, int] = {}
+        self.learned: dict[int, int] = {}
+
+    def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
+        """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
+        step line the lane may read (per pattern: MAX_FAILS tries that make none, MAX_LEARNED shapes)."""
+        index = self.matcher.index[id(spec)]
+        if not bulkable(spec) or self.fails.get(index, 0) >= MAX_FAILS:
+            return
+        if self.learned.get(index, 0) >= MAX_LEARNED:
+            return
+        shape = Shape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
+        if shape is None:
+            self.fails[index] = self.fails.get(index, 0) + 1
+            return
+        self.learned[index] = self.learned.get(index, 0) + 1
+        shapes = self.shapes.setdefault(index, [])
+        shapes.insert(0, shape)
+        del shapes[MAX_SHAPES:]
+        needles = spec.needles()
+        needle = needles[0] if needles else ""  # a pattern with no needle (the generic reading): every line
+        if (needle, index) not in self.needles:
+            self.needles.append((needle, index))
+
+    def read(self, line: str) -> tuple[Shape, tuple[str, ...]] | None:
+        """The shape that reads `line` and its groups, or None. `line` holds no carriage return, escape or
+        colour-code remnant (the caller checks)."""
+        for needle, index in self.needles:
+            if needle not in line:
+                continue
+            if line[-1:].isspace():
+                return None
+            shapes = self.shapes[index]
+            for k, shape in enumerate(shapes):
+                if shape.retired:
+                    continue
+                m = shape.regex.fullmatch(line)
+                if m is None:
+                    continue
+                body, rank = own_text(line)
+                if body is None or (rank is not None) != shape.prefixed:
+                    return None  # the reader would peel or split this line otherwise than the shape reads it
+                if k:
+                    shapes.insert(0, shapes.pop(k))
+                return shape, m.groups()
+        return None
+
+    @staticmethod
+    def check(shape: Shape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
+        """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
+        pattern and values) is what the lane reads; a difference retires the shape."""
+        shape.checked += 1
+        rank = int(groups[0]) if shape.prefixed else None
+        same = (
+            len(records) == 1
+            and records[0][1] is not None
+            and records[0][1][0] is shape.spec
+            and records[0][0].rank == rank
+            and records[0][0].host is None
+            and not shape.spec.is_partial(records[0][0].text)
+            and shape.values_of(line) == records[0][1][1]
+        )
+        if not same:
+            shape.retired = True
+
+
+def piece(shape: Shape, lines: list[int], groups: list[tuple[str, ...]]) -> Piece | None:
+    """The rows of a run of lines of one shape, as frame.step_row makes them; None when a value needs the
+    ordinary reading."""
+    cols = shape.convert(groups)
+    if cols is None:
+        return None
+    n = len(lines)
+    rank = [int(g[0]) for g in groups] if shape.prefixed else [None] * n
+    # columns in the order a row-by-row build first meets them (frame column order)
+    out: dict[str, Typed] = {
+        "kind": Typed([shape.spec.kind] * n),
+        "pattern": Typed([shape.spec.qualname] * n),
+        "line": Typed.of_array(np.array(lines, dtype=np.int64)),
+        "rank": Typed(rank),
+        "host": Typed.nones(n),
+    }
+    floats = [c for c, a in cols.items() if a.dtype == np.float64]
+    bad = np.zeros(n, dtype=bool)
+    for c in floats:
+        bad |= ~np.isfinite(cols[c])
+    nonfinite: Typed | None = None
+    if bad.any():
+        marks: list[Any] = [None] * n
+        for i in np.flatnonzero(bad):
+            marks[i] = ",".join(c for c in floats if not math.isfinite(cols[c][i]))
+        nonfinite = Typed(marks)
+        if bad[0]:
+            out["nonfinite"] = nonfinite
+    for column, array in cols.items():
+        out[column] = Typed.of_array(array)
+    if shape.windowed:
+        out["windowed"] = Typed([",".join(shape.windowed)] * n)
+    if nonfinite is not None and not bad[0]:
+        out["nonfinite"] = nonfinite
+    return Piece(out, n)

@@ -1,0 +1,64 @@
+"""Rows: what a matched line's values become before the frame files them.
+
+Shared by the frame (one pass, record by record) and the parallel reader's workers (chunks.py), which build
+runs of step rows in bulk: both must make the same row of the same line.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..patterns.sets import KEPT, MAPPED, PROBLEMS, WINDOWED, LineSpec
+from ..read.reader import Record
+
+
+def prepare(spec: LineSpec, values: dict[str, Any]) -> tuple[list[str] | None, list[str] | None, list[tuple]]:
+    """Take the bookkeeping keys out of a match's values: the problems (values that did not convert), the
+    windowed columns, and the (group, printed key, column) triples a key map used."""
+    problems = values.pop(PROBLEMS, None)
+    windowed = values.pop(WINDOWED, None)
+    used: list[tuple[str, str, str]] = []
+    if MAPPED in values or KEPT in values:
+        group = "facts" if spec.kind in ("config", "summary") else "mapped"
+        for what, pairs in ((group, values.pop(MAPPED, ())), ("kept", values.pop(KEPT, ()))):
+            used.extend((what, key, column) for key, column in pairs)
+    return problems, windowed, used
+
+
+def step_row(
+    rec: Record,
+    spec: LineSpec,
+    values: dict[str, Any],
+    problems: list[str] | None,
+    windowed: list[str] | None,
+) -> dict[str, Any]:
+    """The row a step or progress line makes (before attached values join it)."""
+    row = {
+        "kind": spec.kind,
+        "pattern": spec.qualname,
+        "line": rec.line,
+        "rank": rec.rank,
+        "host": rec.host,
+    }
+    if problems:
+        row["malformed"] = True
+    unread = {getattr(p, "column", None) for p in problems or ()}  # NaN because it did not convert
+    nonfinite = [k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v) and k not in unread]
+    if nonfinite:
+        row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
+    row.update(values)
+    if windowed:
+        row["windowed"] = ",".join(windowed)
+    return row
+
+
+def bulkable(spec: LineSpec) -> bool:
+    """A step line whose row nothing but later lines' joins can change: it may be appended in bulk."""
+    return (
+        spec.kind in ("step", "progress")
+        and spec.attach is None
+        and spec.continues is None
+        and not spec.list_columns
+        and not spec.guest  # the script's prints beside a framework: each is kept or dropped by compose.settle
+    )

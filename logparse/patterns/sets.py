@@ -1,0 +1,1286 @@
+"""Pattern sets: load TOML files, validate them, check their samples, detect which set a log uses.
+
+A pattern set is data (see ``patterns/*.toml`` and the README's guide). Its outer shape is a
+contract: a ``[format]`` table with ``name`` and ``detect``; ``[[line]]`` tables with ``name``, ``kind``
+and ``regex``; ``[[sample]]`` tables with ``line`` and ``expect``. Every key a set may use, its type
+and the names it may take are declared in ``pattern_set.schema.json`` (checked by ``pattern_schema.py``);
+this module checks what a schema cannot say and compiles the set. Every regex runs under a time
+limit, and a user pattern under a time budget over the whole log (REGEX_BUDGET_S), so a catastrophic user
+pattern fails with an error instead of hanging the run; a user regex whose counted repeats expand too much
+is refused before it is compiled (EXPANDED_LIMIT).
+
+Beyond the contract, a [[line]] may say:
+- ``complete = '<regex>'``: what every whole line of this pattern contains (Megatron's ``number of nan
+  iterations``). A record that matches ``regex`` but not ``complete`` may have been hard-wrapped by a
+  terminal into several physical lines; the frame then appends the following records that match no
+  pattern (at most MAX_WRAP_PARTS, same rank) while the join still lacks ``complete``, and keeps the join
+  only when it contains it. Lines of patterns without ``complete`` cost nothing extra.
+and a field may say ``list = true``: its value is a printed list (``[11.85, 6.98, 5.36]``, NeMo's
+``train_step_timing in s: [...]``), converted item by item; the frame turns such a line into one row per
+item, numbered from the line's own step when it has one, else from 1.
+
+``memory_gib`` keeps its meaning of the peak (max) allocated memory where the log gives it: a line that
+fills ``memory_max_allocated_gib`` and not ``memory_gib`` fills ``memory_gib`` with the same value.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+import regex
+
+from . import keymap as keymap_mod
+from . import schema as pattern_schema
+from ..core.errors import PatternError
+from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
+from ..core.tomlfile import read_toml
+
+REGEX_TIMEOUT_S = 0.25
+# ... and a time budget over the whole log: each user pattern (and the shipped ones on lines over
+# TRUSTED_CHARS) adds up the time its regex calls take; past REGEX_BUDGET_S plus REGEX_ALLOWANCE_S for each
+# line it ran on, the analysis stops (LineSpec._charge). The allowance scales with the log, so a pattern that
+# costs what a regex ordinarily costs is never stopped, however long the log: 1 ms is ~500x an ordinary user
+# pattern on a step line (~2 us) and ~2x a linear scan of the longest text a pattern sees (reader.MATCH_CHARS,
+# ~0.4 ms). A backtracking one (`(?:a|aa)+$`: 0.13 s a line, under the per-line limit) is stopped after
+# ~80 lines, 10 s, where it took hours on a real log. The worst a pattern costs is 10 s + 1 ms a line.
+REGEX_BUDGET_S = 10.0
+REGEX_ALLOWANCE_S = 0.001
+# Before compiling, a regex's counted repeats are multiplied out (expanded_size): the regex module expands
+# `z{60}` into 60 z's, and nested counts multiply (`(?:(?:(?:z{60}){60}){60}){60}`: 12,960,000 characters,
+# 3.8 GB and 7 s to compile; `z{1000000}` alone: 280 MB). 100,000 is at most ~30 MB and 0.1 s; the largest
+# shipped regex is far under it (tests/test_regex_budget.py).
+EXPANDED_LIMIT = 100_000
+# The shipped sets' regexes (reviewed, their samples tested) run without the time limit on lines up to this
+# long: the limit's clock costs more than the match itself (a third of a Megatron line's time). User sets and
+# longer lines keep it.
+TRUSTED_CHARS = 4096
+# Key under which LineSpec.match lists values that did not convert (the line is "malformed").
+PROBLEMS = "__problems__"
+# Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
+WINDOWED = "__windowed__"
+# A hard-wrapped line is rejoined from at most this many following records.
+MAX_WRAP_PARTS = 8
+# Key map lines are read by layout (LineSpec._match_by_layout): texts with their digits masked ...
+_DIGITS = str.maketrans("123456789", "000000000")
+MAX_LAYOUTS = 4096  # ... and at most this many layouts remembered per pattern
+# Keys under which a line with a key map lists (printed key, column) pairs it mapped through the synonym
+# table, and the columns it kept for numeric keys the table does not know (`extra = "x_"`).
+MAPPED = "__mapped__"
+KEPT = "__kept__"
+_SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+_NUMBER = regex.compile(
+    r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
+)
+# what may follow a number in a captured value: nothing, blanks, a closing quote, a unit or word, a percent
+# sign, a separator or bracket; a sentence's full stop at the very end. Anything else is glued junk.
+# (an "e" is a unit's first letter, or a broken exponent: "1.00001e#+06")
+_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
+_NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
+_INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
+
+
+class MalformedValue(ValueError):
+    """A captured value that does not convert (counted as a malformed line)."""
+
+
+class Problem(str):
+    """A value that did not convert, as the sentence the line's PROBLEMS list holds, knowing the column it was
+    for: that column's NaN is no NaN the log printed (rows.step_row), so it never makes a run 'diverged'."""
+
+    def __new__(cls, text: str, column: str | None = None) -> Problem:
+        self = super().__new__(cls, text)
+        self.column = column
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# literal prefilters: a line that lacks every literal a regex requires cannot match it, and a
+# substring test is ~20x cheaper than a regex call under a time limit
+
+
+def required_literals(pattern: str) -> tuple[str, ...] | None:
+    """Literals of which at least one occurs in every string `pattern` matches; None if unknown."""
+    try:
+        if sys.version_info >= (3, 11):
+            import re._constants as c
+            import re._parser as p
+        else:  # pragma: no cover
+            import sre_constants as c
+            import sre_parse as p
+        parsed = p.parse(pattern)
+    except Exception:  # regex-only syntax: no prefilter, the regex still decides
+        return None
+    if parsed.state.flags & c.SRE_FLAG_IGNORECASE:
+        return None
+    found = _literals(list(parsed), c)
+    return tuple(sorted(found)) if found and min(map(len, found)) >= 3 else None
+
+
+def required_prefix(pattern: str) -> str | None:
+    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
+    try:
+        if sys.version_info >= (3, 11):
+            import re._constants as c
+            import re._parser as p
+        else:  # pragma: no cover
+            import sre_constants as c
+            import sre_parse as p
+        parsed = list(p.parse(pattern))
+    except Exception:
+        return None
+    if not parsed or parsed[0] != (c.AT, c.AT_BEGINNING) and parsed[0] != (c.AT, c.AT_BEGINNING_STRING):
+        return None
+    if p.parse(pattern).state.flags & (c.SRE_FLAG_IGNORECASE | c.SRE_FLAG_MULTILINE):
+        return None
+    prefix = []
+    for op, av in parsed[1:]:
+        if op is not c.LITERAL:
+            break
+        prefix.append(chr(av))
+    return "".join(prefix) or None
+
+
+def _literals(items: list, c: Any) -> set[str] | None:
+    """Best any-of literal set required by a sequence of parsed regex items."""
+    candidates: list[set[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            candidates.append({"".join(run)})
+            run.clear()
+
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        flush()
+        sub: set[str] | None = None
+        if op is c.SUBPATTERN:
+            if av[1] & c.SRE_FLAG_IGNORECASE:
+                return None
+            sub = _literals(list(av[-1]), c)
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            sub = _literals(list(av[2]), c)
+        elif op is c.BRANCH:
+            branches = [_literals(list(b), c) for b in av[1]]
+            if all(branches):
+                sub = set().union(*branches)
+        if sub:
+            candidates.append(sub)
+    flush()
+    if not candidates:
+        return None
+    return max(candidates, key=lambda s: (min(map(len, s)), -len(s)))
+
+
+# --------------------------------------------------------------------------------------------
+# value conversion
+
+
+def to_number(text: str, allow_suffix: bool = False) -> float:
+    """Parse a logged number: 1,234.5  1.06E+01  '6.222'  11.5K (with allow_suffix)  nan  -inf."""
+    try:
+        return float(text)  # the common case, fast: "12137.8", " 1.064275E+01 ", "nan"
+    except ValueError:
+        pass
+    m = _NUMBER.match(text)
+    if m and _JUNK_AFTER.match(text, m.end()):
+        # "1.18245#E+01", "108#38.6": a number glued to junk is not its prefix (it would read 1.18245, 108)
+        raise MalformedValue(f"not a number: {text!r}")
+    if m:
+        suffix = m.group("suffix")
+        if suffix and not allow_suffix:
+            rest = text[m.end("num") :].strip()
+            # "12.5B" with suffixes off is not a number we understand
+            if rest[:1].isalpha():
+                raise MalformedValue(f"unexpected unit suffix in {text!r}")
+        value = float(m.group("num").replace(",", "").replace("_", ""))
+        return value * _SUFFIX.get(suffix, 1.0) if allow_suffix else value
+    if _NAN.match(text):
+        return math.nan
+    m = _INF.match(text)
+    if m:
+        return -math.inf if m.group("sign") == "-" else math.inf
+    raise MalformedValue(f"not a number: {text!r}")
+
+
+_TS_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%y %H:%M:%S", "%Y%m%d %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f")
+# absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"
+_NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
+# The year given to year-less timestamps: a leap year, so that 0229 reads. Their absolute value is
+# meaningless; differences between lines are right unless the log crosses a New Year.
+NO_YEAR = 2000
+
+
+def to_timestamp(text: str) -> float:
+    """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes.
+
+    A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
+    year NO_YEAR: good for the time between lines, not for the date."""
+    t = text.strip().strip("[]").replace(",", ".")
+    if t[4:5] == " " and _NO_YEAR.match(t):
+        fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
+        try:
+            return datetime.strptime(f"{NO_YEAR}{t}", fmt).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            raise MalformedValue(f"not a timestamp: {text!r}") from None
+    dt = None
+    for candidate in (t, t.replace("/", "-")):
+        try:
+            dt = datetime.fromisoformat(candidate)
+            break
+        except ValueError:
+            continue
+    if dt is None:
+        for fmt in _TS_FORMATS:
+            try:
+                dt = datetime.strptime(t, fmt)
+                break
+            except ValueError:
+                continue
+    if dt is None:
+        raise MalformedValue(f"not a timestamp: {text!r}")
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def to_duration(text: str) -> float:
+    """tqdm intervals: 'MM:SS', 'H:MM:SS', 'D days, H:MM:SS'."""
+    t = text.strip()
+    days = 0
+    if "," in t:
+        head, t = t.split(",", 1)
+        days = int(head.split()[0])
+    parts = t.strip().split(":")
+    try:
+        nums = [float(p) for p in parts]
+    except ValueError:
+        raise MalformedValue(f"not a duration: {text!r}") from None
+    seconds = 0.0
+    for n in nums:
+        seconds = seconds * 60 + n
+    return days * 86400 + seconds
+
+
+def to_bool(text: str) -> bool:
+    t = text.strip().strip("'\"").lower()
+    if t in ("true", "1", "yes", "on"):
+        return True
+    if t in ("false", "0", "no", "off"):
+        return False
+    raise MalformedValue(f"not a boolean: {text!r}")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """How one captured group (or one key of a key/value line) becomes a canonical value."""
+
+    source: str  # group name or key
+    column: str  # canonical name after scope resolution
+    type: str = "float"
+    scale: float = 1.0
+    offset: float = 0.0  # added after scaling (Composer prints epoch + 1)
+    suffix: bool = False
+    invert: bool = False
+    scope: str | None = None
+    missing: tuple[str, ...] = ()  # printed values that mean "not known" (nanoGPT's -100.00 mfu)
+    aggregate: str = "first"  # how rows of one step combine: first | sum | mean | last | max
+    # a value averaged over several steps: window = N steps, "log_interval", or "epoch" (running
+    # average since the epoch began); smoothing = "mean" (a plain window) or "ema" (tqdm-style)
+    window: int | str | None = None
+    smoothing: str | None = None
+    alpha: float | None = None  # the EMA's weight of the newest value (tqdm's smoothing, 0.3 by default)
+    list: bool = False  # the value is a printed list "[a, b, c]": one value per step, in order
+
+    def convert_list(self, text: str) -> list[Any]:
+        """The items of a printed list, each converted; an item that does not convert is NaN."""
+        items = [t for t in text.strip().strip("[]()").split(",") if t.strip()]
+        out: list[Any] = []
+        for item in items:
+            try:
+                out.append(self.convert(item))
+            except MalformedValue:
+                out.append(math.nan)
+        return out
+
+    # a value that carries its unit ("12.3ms", "41%", "1.2GB"): time | percent | memory | count (keymap.py)
+    units: str | None = None
+
+    @cached_property
+    def _fast(self) -> Callable[[str], Any] | None:
+        """A conversion for the common case (a plain number) that gives what `convert` gives, or raises
+        ValueError and leaves the case to `convert`; None when the field has no such case."""
+        if self.missing or self.units is not None or self.invert or self.list:
+            return None
+        scale, offset = self.scale, self.offset
+        if self.type == "float":
+            return lambda text: float(text) * scale + offset
+        if self.type == "int" and scale == 1.0:
+            whole = int(offset)
+            return lambda text: int(text) + whole
+        return None
+
+    def convert(self, text: str) -> Any:
+        """The canonical value of `text`; None when the log says the value is unset (None, N/A, ...)."""
+        fast = self._fast
+        if fast is not None:
+            try:
+                return fast(text)
+            except ValueError:
+                pass
+        if self.missing and text.strip().strip("'\"") in self.missing:
+            return None
+        if self.units is not None:
+            if text.strip().strip("'\"") in ("None", "null", "", "N/A", "n/a"):
+                return None
+            try:
+                value = keymap_mod.to_quantity(text, self.units) * self.scale + self.offset
+            except ValueError as exc:
+                raise MalformedValue(str(exc)) from None
+            return int(round(value)) if self.type == "int" and math.isfinite(value) else value
+        if self.type == "float" and not self.invert:
+            try:
+                return float(text) * self.scale + self.offset  # hot path: plain numbers
+            except ValueError:
+                pass
+        if text.strip().strip("'\"") in ("None", "null", "", "N/A", "n/a"):
+            return None
+        if self.type == "str":
+            return text.strip().strip("'\"")
+        if self.type == "bool":
+            return to_bool(text)
+        if self.type == "timestamp":
+            return to_timestamp(text)
+        if self.type == "duration":
+            return to_duration(text) * self.scale
+        if self.type == "int" and self.scale == 1.0 and not self.invert:
+            digits = text.strip().strip("'\"").replace(",", "").replace("_", "")
+            if digits.lstrip("-+").isdigit():
+                return int(digits) + int(self.offset)  # exact, even past 2**53 (HF prints sys.maxsize epochs)
+        value = to_number(text, self.suffix) * self.scale + self.offset
+        if self.invert:
+            value = 1.0 / value if value else math.nan
+        if self.type == "int":
+            if not math.isfinite(value):
+                raise MalformedValue(f"not an integer: {text!r}")
+            return int(round(value))
+        return value
+
+
+@dataclass
+class LineSpec:
+    """One [[line]] of a pattern set, compiled."""
+
+    set_name: str
+    name: str
+    kind: str
+    regex: regex.Pattern
+    fields: dict[str, FieldSpec]
+    pairs: regex.Pattern | None = None
+    step: str = "optimizer"  # what the line's step counter counts: optimizer | micro
+    event: str | None = None
+    hint: str | None = None
+    literals: tuple[str, ...] | None = None  # derived from the regex: one must occur in a matching line
+    prefix: str | None = None  # derived from the regex: the text a matching line starts with (`^  key ...`)
+    interval: bool = False  # values are averages over the log interval (Megatron)
+    note: str | None = None  # what a reader of the numbers must know (shown in the summary)
+    continues: str | None = None  # a block line: its values join the last row of this [[line]]
+    # a line without its own step: its values join the previous or the next step record (same rank)
+    attach: str | None = None
+    # attach = "next" | "step": the attached line's values replace the step record's own (a more exact
+    # figure than the record's, e.g. Colossal-AI's measured "Step time" over its bar's moving average)
+    overrides: bool = False
+    # a display redrawn in place (Rich's live progress bar): a file of the console keeps only some of its
+    # frames, so the log holds few of the run's steps; resolve says how many, with the line's note
+    redrawn: bool = False
+    source_file: str = ""
+    complete: regex.Pattern | None = None  # what a whole (not hard-wrapped) line contains
+    list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
+    # keys that `fields` does not name are mapped through this synonym table (keymap.py) ...
+    keymap: keymap_mod.KeyMap | None = None
+    # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
+    extra: str | None = None
+    trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
+    # where a key map line's values were in a text, by the text's layout (its digits masked): see match
+    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
+    # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
+    guest: bool = False
+
+    # the time this pattern's regex calls took on the current log, and the calls (REGEX_BUDGET_S): counted
+    # only for untrusted calls (a user set's, or a line over trusted_chars); Matcher resets them per log
+    spent: float = field(default=0.0, repr=False)
+    calls: int = field(default=0, repr=False)
+
+    def _limit(self, text: str) -> float | None:
+        return None if len(text) <= self.trusted_chars else REGEX_TIMEOUT_S
+
+    def reset_budget(self) -> None:
+        self.spent, self.calls = 0.0, 0
+
+    def _charge(self, started: float) -> None:
+        """Add one timed regex call (begun at `started`) to the pattern's spending on this log; past the
+        budget, stop the analysis."""
+        self.spent += perf_counter() - started
+        self.calls += 1
+        if self.spent > REGEX_BUDGET_S + REGEX_ALLOWANCE_S * self.calls:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.qualname} {over_budget(self.spent, self.calls)}"
+            )
+
+    @property
+    def qualname(self) -> str:
+        """The pattern's name in rows and messages: <set>.<line>."""
+        return f"{self.set_name}.{self.name}"
+
+    def needles(self) -> tuple[str, ...]:
+        """Text of which a matching line must hold one (the hint, else the literals); () when unknown."""
+        if self.hint is not None:
+            return (self.hint,)
+        return self.literals or ()
+
+    def match(self, text: str) -> dict[str, Any] | None:
+        """Return the canonical values of `text`, {} when it matches without values, None when not.
+
+        A value that does not convert becomes NaN and is described under the PROBLEMS key.
+        """
+        if self.hint is not None and self.hint not in text:
+            return None
+        if self.literals is not None and not any(lit in text for lit in self.literals):
+            return None
+        if self._by_layout:
+            return self._match_by_layout(text)
+        limit = self._limit(text)
+        if limit is None:  # a shipped pattern on an ordinary line: no clock (it costs more than the match)
+            return self._match(text, None)
+        started = perf_counter()
+        values = self._match(text, limit)
+        self._charge(started)
+        return values
+
+    def _match(self, text: str, limit: float | None) -> dict[str, Any] | None:
+        try:
+            m = self.regex.search(text, timeout=limit)
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
+                f"{REGEX_TIMEOUT_S}s on one line (catastrophic backtracking?); fix its regex"
+            ) from None
+        if m is None:
+            return None
+        groups = m.groupdict()
+        raw = [(k, v) for k, v in groups.items() if v is not None and k not in ("key", "value")]
+        if groups.get("key") is not None and groups.get("value") is not None:
+            raw.append((groups["key"].strip(), groups["value"]))
+        if self.pairs is not None:
+            try:
+                ki, vi = self._pair_groups
+                for found in self.pairs.findall(text, timeout=limit):
+                    raw.append((found[ki].strip(), found[vi]))
+            except TimeoutError:
+                raise PatternError(
+                    f"{self.source_file}: the pairs regex of {self.set_name}.{self.name} took too long "
+                    "on one line; fix it"
+                ) from None
+        return self._values(raw)
+
+    @cached_property
+    def _by_layout(self) -> bool:
+        """A key map line (the generic reading: one search and a findall of a long alternation, ~20 us a line)
+        is read by layout when its regexes treat every digit alike: no literal digit outside `\\d` and `{m,n}`.
+        Then two texts that differ only digit for digit (step 10 and step 11, a timestamp's seconds) match
+        alike, their values at the same places: the second is read from the first's spans."""
+        if self.keymap is None or self.list_columns:
+            return False
+        sources = [self.regex.pattern] + ([self.pairs.pattern] if self.pairs is not None else [])
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
+
+    def _match_by_layout(self, text: str) -> dict[str, Any] | None:
+        layout = text.translate(_DIGITS)
+        try:
+            spans = self._layouts[layout]
+        except KeyError:
+            spans = self._spans(text)
+            if len(self._layouts) >= MAX_LAYOUTS:
+                self._layouts.clear()
+            self._layouts[layout] = spans
+        if spans is None:
+            return None
+        return self._values(
+            [(name if name is not None else text[ks:ke].strip(), text[vs:ve]) for name, ks, ke, vs, ve in spans]
+        )
+
+    def _spans(self, text: str) -> list[tuple[str | None, int, int, int, int]] | None:
+        """Where match's raw (key, value) texts are in `text`, in its order: (group name, or None when the key
+        is read from the text at ks:ke, ks, ke, vs, ve); None when the line does not match."""
+        limit = self._limit(text)
+        started = perf_counter() if limit is not None else 0.0
+        try:
+            m = self.regex.search(text, timeout=limit)
+            if m is None:
+                if limit is not None:
+                    self._charge(started)
+                return None
+            spans: list[tuple[str | None, int, int, int, int]] = [
+                (k, -1, -1, *m.span(k)) for k, v in m.groupdict().items() if v is not None and k not in ("key", "value")
+            ]
+            if m.groupdict().get("key") is not None and m.groupdict().get("value") is not None:
+                spans.append((None, *m.span("key"), *m.span("value")))
+            if self.pairs is not None:
+                for pm in self.pairs.finditer(text, timeout=limit):
+                    spans.append((None, *pm.span("key"), *pm.span("value")))
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: pattern {self.set_name}.{self.name} took longer than "
+                f"{REGEX_TIMEOUT_S}s on one line (catastrophic backtracking?); fix its regex"
+            ) from None
+        if limit is not None:
+            self._charge(started)
+        return spans
+
+    def _values(self, raw: list[tuple[str, str]]) -> dict[str, Any]:
+        """The canonical values of a match's (key or group, printed value) texts."""
+        values: dict[str, Any] = {}
+        for key, text_value in raw:
+            spec = self.fields.get(key)
+            if spec is None:
+                if self.keymap is not None or self.extra is not None:
+                    self._map_key(key, text_value, values)
+                continue
+            try:
+                value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
+            except MalformedValue as exc:
+                # Keep the line and the other values; the field becomes NaN and the line is flagged.
+                values.setdefault(PROBLEMS, []).append(
+                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", spec.column)
+                )
+                value = math.nan if spec.type in ("float", "int", "duration") else None
+            if value is not None:
+                values[spec.column] = value
+                if spec.window is not None and spec.window != "log_interval":
+                    values.setdefault(WINDOWED, []).append(spec.column)
+        if "memory_max_allocated_gib" in values and "memory_gib" not in values:
+            values["memory_gib"] = values["memory_max_allocated_gib"]  # memory_gib is the peak allocated
+        return values
+
+    @cached_property
+    def _pair_groups(self) -> tuple[int, int]:
+        """Where `pairs.findall` puts the key and the value in each tuple it returns."""
+        assert self.pairs is not None
+        return self.pairs.groupindex["key"] - 1, self.pairs.groupindex["value"] - 1
+
+    def is_partial(self, text: str) -> bool:
+        """True when the line lacks what a whole line of this pattern contains (it may be hard-wrapped)."""
+        if self.complete is None:
+            return False
+        limit = self._limit(text)
+        started = perf_counter() if limit is not None else 0.0
+        try:
+            partial = self.complete.search(text, timeout=limit) is None
+        except TimeoutError:
+            raise PatternError(
+                f"{self.source_file}: the complete regex of {self.set_name}.{self.name} took too long; fix it"
+            ) from None
+        if limit is not None:
+            self._charge(started)
+        return partial
+
+    def _map_key(self, key: str, text: str, values: dict[str, Any]) -> None:
+        """A key `fields` does not name: through the key map, else kept as an extra column, else dropped."""
+        km = self.keymap
+        if km is not None and km.ignored(key):
+            return
+        mapping = km.lookup(key, self.kind) if km is not None else None
+        if mapping is not None:
+            if mapping.column in values:  # an explicit field, or an earlier synonym, already gave it
+                return
+            try:
+                value = mapping.convert(text)
+            except keymap_mod.UnitError:
+                # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
+                # not this column's value; kept below as x_<key>_<unit> like an unknown key
+                value = mapping = None
+            except ValueError as exc:
+                values.setdefault(PROBLEMS, []).append(
+                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
+                )
+                value = math.nan if mapping.type != "bool" else None
+            if mapping is not None:
+                if value is not None:
+                    values[mapping.column] = value
+                    values.setdefault(MAPPED, []).append((key.strip(), mapping.column))
+                return
+        if self.extra is None or self.kind not in ("step", "progress"):
+            return
+        try:
+            number, unit = keymap_mod.split_quantity(text)
+        except ValueError:
+            return  # not a number: not kept
+        base, factor = keymap_mod.scaled_key(key)  # `kl(1e-3):0.5` is kept as x_kl = 0.0005
+        column = keymap_mod.column_name(self.extra, base, unit)
+        if column not in values:
+            values[column] = number * factor
+            values.setdefault(KEPT, []).append((key.strip(), column))
+
+
+@dataclass
+class Sample:
+    line: str
+    expect: dict[str, Any]
+    pattern: str | None = None
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How a framework computes the TFLOP/s or MFU it prints (`[format.reported]`): the formulas that may
+    reproduce it (the one that does is named), whether it counts activation recomputation, and a fixed peak
+    it divides by whatever the GPU, if it does."""
+
+    framework: str
+    formulas: tuple[str, ...]
+    counts_recompute: bool = False
+    peak_tflops: float | None = None
+    note: str = ""
+
+
+def _convention(table: dict[str, Any], default_framework: str) -> Convention:
+    peak = table.get("peak_tflops")
+    return Convention(
+        framework=str(table.get("framework", default_framework)),
+        formulas=tuple(table["formulas"]),
+        counts_recompute=bool(table.get("counts_recompute", False)),
+        peak_tflops=float(peak) if peak is not None else None,
+        note=str(table.get("note", "")),
+    )
+
+
+def _conventions(fmt: dict[str, Any], title: str) -> dict[str | None, Convention]:
+    """`[format.reported]` (for every reported column) and `[format.reported.columns.<column>]` overrides."""
+    table = fmt.get("reported")
+    if not table:
+        return {}
+    out: dict[str | None, Convention] = {None: _convention(table, title)}
+    for column, override in (table.get("columns") or {}).items():
+        out[column] = _convention({**{k: v for k, v in table.items() if k != "columns"}, **override}, title)
+    return out
+
+
+@dataclass(frozen=True)
+class Composition:
+    """Two frameworks in one log, one running on the other (Megatron-DeepSpeed: Megatron's training
+    loop on DeepSpeed's engine). The host's step line is the step record; the guest's lines join it."""
+
+    name: str
+    title: str
+    host: str
+    guest: str
+    why: str = ""
+
+
+@dataclass
+class PatternSet:
+    name: str
+    title: str
+    detect: list[regex.Pattern]
+    lines: list[LineSpec]
+    samples: list[Sample]
+    source_file: str
+    priority: int = 0
+    description: str = ""
+    # "family": a framework's format; "common": joins every log, never detected alone; "fallback": a generic
+    # reading, detected only when no family set scores (patterns/generic.toml)
+    role: str = "family"
+    # sets this one hosts when both appear in a log: guest set name -> the composition's name and title
+    composes: dict[str, Composition] = field(default_factory=dict)
+    # how the framework computes the figures it reports, for the cross-check (None: every reported column)
+    reported: dict[str | None, Convention] = field(default_factory=dict)
+    # per detect regex, literals of which one must occur in a line it hits (None: no prefilter)
+    detect_literals: list[tuple[str, ...] | None] | None = None
+    # detect_hits by the text's layout (digits masked), when the detect regexes treat every digit alike
+    _hits: dict[str, bool] = field(default_factory=dict, repr=False)
+    # a shipped set (its detect regexes run untimed on lines up to TRUSTED_CHARS); a user set's detect
+    # regexes share one time budget per detection pass (REGEX_BUDGET_S), reset by detect()
+    trusted: bool = False
+    detect_spent: float = field(default=0.0, repr=False)
+    detect_calls: int = field(default=0, repr=False)
+
+    def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
+        """The first line pattern that matches `text`, with its values."""
+        for spec in self.lines:
+            values = spec.match(text)
+            if values is not None:
+                return spec, values
+        return None
+
+    def detect_hits(self, text: str, layout: str | None = None) -> bool:
+        """Whether a detect regex hits `text` (whose digits-masked `layout` the caller may pass)."""
+        if not self._detect_by_layout:
+            return self._detect_hits(text)
+        if layout is None:  # texts that differ digit for digit are hit alike (see LineSpec.match)
+            layout = text.translate(_DIGITS)
+        hit = self._hits.get(layout)
+        if hit is None:
+            if len(self._hits) >= MAX_LAYOUTS:
+                self._hits.clear()
+            hit = self._hits[layout] = self._detect_hits(text)
+        return hit
+
+    @cached_property
+    def _detect_by_layout(self) -> bool:
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect)
+
+    def _detect_hits(self, text: str) -> bool:
+        lits = self.detect_literals or [None] * len(self.detect)
+        timed = not self.trusted or len(text) > TRUSTED_CHARS
+        for rx, need in zip(self.detect, lits, strict=False):
+            if need is not None and not any(lit in text for lit in need):
+                continue
+            started = perf_counter() if timed else 0.0
+            try:
+                hit = rx.search(text, timeout=REGEX_TIMEOUT_S)
+            except TimeoutError:
+                raise PatternError(
+                    f"{self.source_file}: a detect regex of {self.name} took too long on one line; fix it"
+                ) from None
+            if timed:
+                self._charge_detect(started)
+            if hit:
+                return True
+        return False
+
+    def _charge_detect(self, started: float) -> None:
+        self.detect_spent += perf_counter() - started
+        self.detect_calls += 1
+        if self.detect_spent > REGEX_BUDGET_S + REGEX_ALLOWANCE_S * self.detect_calls:
+            raise PatternError(
+                f"{self.source_file}: the detect regexes of {self.name} "
+                f"{over_budget(self.detect_spent, self.detect_calls)}"
+            )
+
+
+def over_budget(spent: float, calls: int) -> str:
+    """The rest of the sentence that stops a pattern past its time budget (REGEX_BUDGET_S)."""
+    return (
+        f"spent {spent:.1f}s in its regex on {calls:,} lines of this log, over its budget of "
+        f"{REGEX_BUDGET_S:g}s + {REGEX_ALLOWANCE_S * 1000:g} ms a line (catastrophic backtracking?); make it "
+        "cheaper: anchor it, add a hint, avoid nested quantifiers"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# loading and validation: the shape of a file is checked against pattern_set.schema.json
+# (pattern_schema.py); what follows checks what a schema cannot say, and compiles
+
+
+_COUNT = regex.compile(r"\{(\d*)(?:(,)(\d*))?\}")  # a counted repeat: {m}, {m,}, {,n}, {m,n}
+# what follows a group's `(`: `?:`, `?P<name>`, a look-around, an atomic group, a branch reset, inline flags,
+# a comment, a back reference by name (none of it weighs anything)
+_GROUP_HEAD = regex.compile(r"\?(?:P?<(?![=!])\w+>|[-a-zA-Z]*:|<?[=!]|[>|]|#[^)]*|P=\w+|[-a-zA-Z]*)")
+
+
+def expanded_size(pattern: str) -> int:
+    """What a regex weighs once its counted repeats are multiplied out: each atom (a character, an escape, a
+    class) weighs 1, a repeat `{m,n}` multiplies what it repeats by n (by m for `{m,}`), a group weighs its
+    branches' sum. An upper bound on the characters the regex module expands counted repeats of literals
+    into when it compiles (EXPANDED_LIMIT); `*`, `+`, `?` multiply by 1 (they expand nothing). A pattern
+    that may turn verbose mode on (`(?x)`) is weighed with its `# ...` comments and without, the larger
+    (a `(` in a comment is no group)."""
+    size = _expanded_size(pattern, comments=False)
+    if _VERBOSE.search(pattern) is not None:
+        size = max(size, _expanded_size(pattern, comments=True))
+    return size
+
+
+_VERBOSE = regex.compile(r"\(\?[-a-zA-Z]*x")
+
+
+def _expanded_size(pattern: str, comments: bool) -> int:
+    stack = [[0, 0]]  # per open group: [weight of its finished items, weight of its last item]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        top = stack[-1]
+        if c == "{" and (m := _COUNT.match(pattern, i)) is not None and (m[1] or m[3]):
+            low, comma, high = m.groups()
+            top[1] *= int(high) if high else max(int(low), 1) if comma else int(low)
+            i = m.end()
+            continue
+        if c == "(":
+            stack.append([0, 0])
+            if (head := _GROUP_HEAD.match(pattern, i + 1)) is not None:
+                i = head.end() - 1
+        elif c == ")" and len(stack) > 1:
+            done, last = stack.pop()
+            parent = stack[-1]
+            parent[0] += parent[1]
+            parent[1] = done + last
+        elif c == "|":
+            top[0] += top[1]
+            top[1] = 0
+        elif c in "*+?":
+            pass  # a repeat that expands nothing, or a lazy/possessive mark
+        elif c == "#" and comments:  # verbose mode: a comment to the end of the line
+            end = pattern.find("\n", i)
+            i = n if end < 0 else end
+        elif c.isspace() and comments:
+            pass  # verbose mode: blanks are nothing (`( ... ) {60}` repeats the group)
+        else:
+            top[0] += top[1]
+            top[1] = 1
+            if c == "\\":  # an escape: `\x`, or `\p{..}` `\N{..}` `\x{..}` (their braces are no count)
+                i += 1
+                if i + 1 < n and pattern[i] in "pPNxu" and pattern[i + 1] == "{":
+                    i = pattern.find("}", i) if "}" in pattern[i:] else n
+            elif c == "[":  # a class is one atom: skip to its closing bracket
+                i += 1
+                if i < n and pattern[i] == "^":
+                    i += 1
+                if i < n and pattern[i] == "]":
+                    i += 1
+                while i < n and pattern[i] != "]":
+                    if pattern[i] == "\\":
+                        i += 1
+                    elif pattern.startswith("[:", i):  # a POSIX class inside: [[:alpha:]]
+                        end = pattern.find(":]", i + 2)
+                        i = end + 1 if end >= 0 else i
+                    i += 1
+        i += 1
+    return sum(done + last for done, last in stack)
+
+
+def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
+    """Compile a set's regex; `sized`: first refuse one that expands too much (EXPANDED_LIMIT; the shipped
+    sets skip it: tests/test_regex_budget.py holds them far under it, and it is a tenth of their load
+    time)."""
+    size = expanded_size(pattern) if sized else 0
+    if size > EXPANDED_LIMIT:
+        shown = pattern if len(pattern) <= 200 else pattern[:200] + "..."
+        raise PatternError(
+            f"{where}: `{shown}` is {size:,} characters long once its nested counted repeats are multiplied "
+            f"out (the limit is {EXPANDED_LIMIT:,}): the regex module expands a count such as `z{{60}}` into "
+            "60 z's when it compiles, and nested counts multiply; use `+` or `*`, or smaller counts"
+        )
+    try:
+        return regex.compile(pattern, regex.VERSION0)
+    except regex.error as exc:
+        raise PatternError(f"{where}: invalid regex ({exc})") from None
+
+
+def _field(source: str, spec: dict[str, Any], where: str, step_kind: str) -> FieldSpec:
+    column, scope = spec["column"], spec.get("scope")
+    if column in SCOPED_COLUMNS:
+        if scope is None:
+            raise PatternError(
+                f"{where}: column {column!r} is a throughput; say whether it is per GPU or for the whole "
+                f'job with scope = "per_gpu" or "global"'
+            )
+        column = scoped_name(column, scope)
+    elif scope is not None:
+        raise PatternError(f"{where}: scope only applies to {', '.join(SCOPED_COLUMNS)}")
+    if step_kind == "micro" and column == "step":
+        column = "micro_step"
+    vtype = spec.get("type", "float")
+    if spec.get("list") and vtype not in ("float", "int"):
+        raise PatternError(f"{where}: list applies to float or int fields")
+    window, smoothing, alpha = spec.get("window"), spec.get("smoothing"), spec.get("alpha")
+    if alpha is not None and smoothing != "ema":
+        raise PatternError(f'{where}: alpha needs smoothing = "ema"')
+    return FieldSpec(
+        source=source,
+        column=column,
+        type=vtype,
+        scale=float(spec.get("scale", 1.0)),
+        offset=float(spec.get("offset", 0.0)),
+        suffix=spec.get("suffix", False),
+        invert=spec.get("invert", False),
+        scope=scope,
+        missing=tuple(spec.get("missing", ())),
+        aggregate=spec.get("aggregate", "first"),
+        window="unknown" if smoothing is not None and window is None else window,
+        smoothing=smoothing,
+        alpha=None if alpha is None else float(alpha),
+        list=spec.get("list", False),
+        units=spec.get("units"),
+    )
+
+
+def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec | None:
+    """A named group without a fields entry fills the canonical column of its name; `_name` is unused."""
+    if group in ("key", "value") or group.startswith("_"):
+        return None
+    if group not in (FACTS if kind in ("config", "summary") else STEP_COLUMNS):
+        raise PatternError(
+            f"{where}: regex: group {group!r} names no field and no canonical column (list it in fields, "
+            "or prefix it with _ to keep it unused)"
+        )
+    column = "micro_step" if (step_kind == "micro" and group == "step") else group
+    vtype = "int" if group in ("step", "micro_step", "progress_n", "progress_total") else "float"
+    return FieldSpec(source=group, column=column, type="timestamp" if group == "timestamp" else vtype)
+
+
+def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
+    kind, step_kind = ld["kind"], ld.get("step", "optimizer")
+    rx = _compile(ld["regex"], f"{where}: regex", sized)
+    pairs = _compile(ld["pairs"], f"{where}: pairs", sized) if "pairs" in ld else None
+    if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
+        raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
+    fields = {
+        source: _field(source, spec, f"{where}: fields.{source}", step_kind)
+        for source, spec in ld.get("fields", {}).items()
+    }
+    for group in rx.groupindex:
+        if group not in fields and (fs := _group_field(group, kind, step_kind, where)) is not None:
+            fields[group] = fs
+    attach, continues, overrides = ld.get("attach"), ld.get("continues"), ld.get("overrides", False)
+    if attach is not None and (kind != "step" or continues is not None):
+        raise PatternError(f"{where}: attach applies to step lines that do not continue a block")
+    if attach == "step" and not any(fs.column == "step" for fs in fields.values()):
+        raise PatternError(f'{where}: attach = "step" needs the step number the line prints (a step field)')
+    if overrides and attach not in ("next", "step"):
+        raise PatternError(f'{where}: overrides applies to attach = "next" or "step" lines')
+    list_columns = tuple(fs.column for fs in fields.values() if fs.list)
+    if list_columns and (kind != "step" or attach is not None or continues is not None):
+        raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
+    if "extra" in ld and kind not in ("step", "progress"):
+        raise PatternError(f"{where}: extra applies to step lines")
+    if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
+        raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
+    return LineSpec(
+        set_name=set_name,
+        name=ld["name"],
+        kind=kind,
+        regex=rx,
+        fields=fields,
+        pairs=pairs,
+        step=step_kind,
+        event=ld.get("event"),
+        hint=ld.get("hint"),
+        literals=required_literals(ld["regex"]),
+        prefix=required_prefix(ld["regex"]),
+        interval=ld.get("interval", False),
+        note=ld.get("note"),
+        continues=continues,
+        attach=attach,
+        overrides=overrides,
+        redrawn=ld.get("redrawn", False),
+        source_file=source_file,
+        complete=_compile(ld["complete"], f"{where}: complete", sized) if "complete" in ld else None,
+        list_columns=list_columns,
+        keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
+        if "keymap" in ld
+        else None,
+        extra=ld.get("extra"),
+    )
+
+
+def parse_pattern_set(data: dict[str, Any], source_file: str, validate: bool = True) -> PatternSet:
+    """Validate the TOML data of one pattern set against the schema and compile it. `validate=False` is for
+    the shipped sets, which tests/test_pattern_schema.py holds to the schema (a third of their load time), and
+    tests/test_regex_budget.py under the compile limit."""
+    problem = pattern_schema.problem(data, source_file) if validate else None
+    if problem is not None:
+        raise PatternError(problem)
+    fmt = data["format"]
+    name = fmt["name"]
+    detect = [
+        _compile(p, f"{source_file}: [format] detect[{i}]", validate) for i, p in enumerate(fmt["detect"])
+    ]
+    lines: list[LineSpec] = []
+    for i, ld in enumerate(data["line"]):
+        where = f"{source_file}: {pattern_schema.where(data, 'line', i)}"
+        if any(spec.name == ld["name"] for spec in lines):
+            raise PatternError(f"{where}: the name is used twice")
+        lines.append(_line(ld, name, source_file, where, validate))
+    names = {spec.name: spec for spec in lines}
+    for spec in lines:
+        if spec.continues is not None:
+            head = names.get(spec.continues)
+            if head is None or head.kind != "step" or head.continues is not None:
+                raise PatternError(
+                    f'{source_file}: [[line]] "{spec.name}": continues must name a step [[line]] of this set '
+                    "that starts a block"
+                )
+            spec.kind = "step"
+    return PatternSet(
+        name=name,
+        title=fmt.get("title", name),
+        detect=detect,
+        lines=lines,
+        samples=[Sample(s["line"], s.get("expect", {}), s.get("pattern")) for s in data["sample"]],
+        source_file=source_file,
+        priority=fmt.get("priority", 0),
+        description=fmt.get("description", ""),
+        role=fmt.get("role", "family"),
+        composes={
+            guest: Composition(c["name"], c.get("title", c["name"]), name, guest, c.get("why", ""))
+            for guest, c in fmt.get("composes", {}).items()
+        },
+        reported=_conventions(fmt, str(fmt.get("title", name))),
+        detect_literals=[required_literals(p) for p in fmt["detect"]],
+    )
+
+
+def load_file(path: str | os.PathLike[str], validate: bool = True) -> PatternSet:
+    path = str(path)
+    return parse_pattern_set(read_toml(path, PatternError), path, validate)
+
+
+# --------------------------------------------------------------------------------------------
+# samples
+
+
+def sample_failures(ps: PatternSet, whole_numbers: bool = False) -> list[str]:
+    """Check every sample of a set; return one sentence per failing sample (empty when all pass).
+
+    With `whole_numbers` (`logparse patterns test`), a numeric value must also be read from a whole number
+    as a plain tokenizer of the line finds it (keymap.number_spans: `22,892` is one number), a check that
+    does not depend on the set's regex: a set that reads 22 of `22,892 tok/s` fails even when its sample
+    expects 22."""
+    from ..read.reader import clean_text
+
+    problems: list[str] = []
+    for i, sample in enumerate(ps.samples, 1):
+        text, _, _ = clean_text(sample.line)
+        hit = ps.match(text)
+        if hit is None:
+            problems.append(f"{ps.name} sample #{i}: matches no line pattern: {sample.line[:120]!r}")
+            continue
+        spec, values = hit
+        if PROBLEMS in values and not sample.expect.get("malformed", False):
+            problems.append(f"{ps.name} sample #{i}: a value did not convert: {values[PROBLEMS][0]}")
+            continue
+        if sample.pattern is not None and spec.name != sample.pattern:
+            problems.append(f"{ps.name} sample #{i}: matched {spec.name!r}, expected {sample.pattern!r}")
+            continue
+        for key, want in sample.expect.items():
+            if key == "malformed":
+                continue
+            got = values.get(key)
+            if not _same(got, want):
+                problems.append(f"{ps.name} sample #{i} ({spec.name}): {key} is {got!r}, expected {want!r}")
+                break
+        else:
+            cut = _cut_number(spec, text) if whole_numbers else None
+            if cut is not None:
+                problems.append(f"{ps.name} sample #{i} ({spec.name}): {cut}")
+    return problems
+
+
+def _cut_number(spec: LineSpec, text: str) -> str | None:
+    """The first numeric value `spec` reads from part of a printed number (None when every one is whole)."""
+
+    spans = keymap_mod.number_spans(text)
+    m = spec.regex.search(text)
+    if m is None:
+        return None
+    read: list[tuple[str, int, int]] = []
+    for name in m.groupdict():
+        fs = spec.fields.get(name)
+        if name.startswith("_") or (fs is not None and fs.type not in ("float", "int")):
+            continue
+        if fs is None and name not in ("value",):
+            continue
+        start, end = m.span(name)
+        if start >= 0:
+            read.append((name, start, end))
+    if spec.pairs is not None:
+        read += [(pm.group("key"), *pm.span("value")) for pm in spec.pairs.finditer(text)]
+    for name, start, end in read:
+        for a, b in spans:
+            if a < end and b > start and (a < start or b > end):
+                return f"{name!r} reads {text[start:end]!r} of the number {text[a:b]!r} printed there"
+    return None
+
+
+def _same(got: Any, want: Any) -> bool:
+    if isinstance(want, bool) or isinstance(got, bool):
+        return got is want or got == want
+    if isinstance(want, (int, float)) and isinstance(got, (int, float)):
+        if isinstance(want, float) and math.isnan(want):
+            return math.isnan(got)
+        return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
+    if want == "nan" and isinstance(got, float):
+        return math.isnan(got)
+    return got == want
+
+
+# --------------------------------------------------------------------------------------------
+# the registry
+
+
+def shipped_dir() -> Path:
+    """Where the shipped pattern sets are: inside the installed wheel, or the source tree."""
+    package = Path(__file__).resolve().parent.parent  # logparse/
+    installed = package / "builtin_patterns"
+    return installed if installed.is_dir() else package.parent / "patterns"
+
+
+def pattern_dirs(extra: Iterable[str] = ()) -> list[Path]:
+    dirs = [shipped_dir()]
+    env = os.environ.get("LOGPARSE_PATTERNS")
+    if env:
+        dirs += [Path(p) for p in env.split(os.pathsep) if p]
+    dirs += [Path(p) for p in extra]
+    return dirs
+
+
+_LOADED: dict[tuple, dict[str, PatternSet]] = {}
+_ORDERS: dict[tuple, tuple[dict[str, PatternSet], list[str]]] = {}
+
+
+def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dict[str, PatternSet]:
+    """All pattern sets, shipped first; a later folder's set with the same name overrides.
+
+    Loaded once per process for the same files (path and modification time): `logparse batch`
+    analyzes many logs without compiling and checking every set again."""
+    dirs = pattern_dirs(extra_dirs)
+    for d in dirs:
+        if not d.is_dir():
+            raise PatternError(f"{d}: pattern folder does not exist")
+    files = [path for d in dirs for path in sorted(d.glob("*.toml"))]
+    key = (check_samples, *((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
+    if key not in _LOADED:
+        _LOADED.clear()
+        _LOADED[key] = _load_sets(dirs, check_samples)
+    return _LOADED[key]
+
+
+def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
+    sets: dict[str, PatternSet] = {}
+    shipped = shipped_dir().resolve()
+    for d in dirs:
+        trusted = d.resolve() == shipped
+        for path in sorted(d.glob("*.toml")):
+            ps = load_file(path, validate=not trusted)
+            if trusted:
+                ps.trusted = True
+                for spec in ps.lines:
+                    spec.trusted_chars = TRUSTED_CHARS
+            if check_samples:
+                problems = sample_failures(ps)
+                if problems:
+                    raise PatternError(f"{path}: {problems[0]} (run `logparse patterns test {d}`)")
+            sets[ps.name] = ps
+    return sets
+
+
+def specificity_order(sets: dict[str, PatternSet]) -> list[str]:
+    """Set names, more specific first (lnav's method): a set whose samples another set's patterns
+    also match is the more specific one and is tried first."""
+    key = tuple((name, id(ps)) for name, ps in sorted(sets.items()))
+    if key not in _ORDERS:
+        _ORDERS.clear()
+        _ORDERS[key] = (dict(sets), _specificity_order(sets))  # the sets are kept so their ids stay theirs
+    return list(_ORDERS[key][1])
+
+
+def _specificity_order(sets: dict[str, PatternSet]) -> list[str]:
+    from ..read.reader import clean_text
+
+    names = sorted(sets)
+    before: dict[str, set[str]] = {n: set() for n in names}
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            b_reads_a = any(_matches(sets[b], clean_text(s.line)[0]) for s in sets[a].samples)
+            a_reads_b = any(_matches(sets[a], clean_text(s.line)[0]) for s in sets[b].samples)
+            if b_reads_a and not a_reads_b:
+                before[a].add(b)  # a is more specific: try a before b
+    order: list[str] = []
+    placed: set[str] = set()
+    while len(order) < len(names):
+        ready = [
+            n for n in names if n not in placed and not any(n in before[m] for m in names if m not in placed)
+        ]
+        if not ready:  # a cycle: fall back to priority
+            ready = [n for n in names if n not in placed]
+        ready.sort(key=lambda n: (-sets[n].priority, n))
+        order.append(ready[0])
+        placed.add(ready[0])
+    return order
+
+
+def _matches(ps: PatternSet, text: str) -> bool:
+    try:
+        return ps.match(text) is not None
+    except PatternError:
+        return False
+
+
+@dataclass
+class Detection:
+    name: str
+    scores: dict[str, int]
+    confidence: float  # share of all detect hits that went to the winner
+
+
+_DETECT_INDEX: dict[tuple, tuple[list[tuple[str, list[str]]], Any, list[str]]] = {}
+
+
+def _detect_index(families: dict[str, PatternSet]) -> tuple[list[tuple[str, list[str]]], Any, list[str]]:
+    """(literal, the sets whose detect literals include it), one search for any of them, and the sets with a
+    detect regex that has no literal (tried on every text); cached per set of sets."""
+    key = tuple((name, id(ps)) for name, ps in sorted(families.items()))
+    if key not in _DETECT_INDEX:
+        by_needle: dict[str, list[str]] = {}
+        always: list[str] = []
+        for name, ps in sorted(families.items()):
+            lits = ps.detect_literals or [None] * len(ps.detect)
+            if any(need is None for need in lits):
+                always.append(name)
+                continue
+            for need in lits:
+                for lit in need or ():
+                    if name not in by_needle.setdefault(lit, []):
+                        by_needle[lit].append(name)
+        longest = sorted(by_needle, key=len, reverse=True)
+        rx = regex.compile("|".join(map(regex.escape, longest))) if longest else None
+        _DETECT_INDEX.clear()
+        _DETECT_INDEX[key] = (list(by_needle.items()), rx, always)
+    return _DETECT_INDEX[key]
+
+
+def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
+    """Score each set by how many of `texts` its detect regexes hit; the best wins. A fallback set
+    (the generic reading) wins only when no family set scores at all."""
+    families = {name: ps for name, ps in sets.items() if ps.role == "family"}
+    fallbacks = {name: ps for name, ps in sets.items() if ps.role == "fallback"}
+    for ps in sets.values():  # each pass over a log's lines has its own time budget (REGEX_BUDGET_S)
+        ps.detect_spent, ps.detect_calls = 0.0, 0
+    scores = {name: 0 for name in families}
+    spare = {name: 0 for name in fallbacks}
+    needles, any_needle, always = _detect_index(families)
+    scored = False
+    for text in texts:
+        layout = text.translate(_DIGITS)
+        # only the sets one of whose detect literals the text holds can hit it (detect_hits checks them too)
+        candidates = always
+        if any_needle is not None and any_needle.search(text) is not None:
+            candidates = always + list({name: None for lit, names in needles if lit in text for name in names})
+        for name in candidates:
+            if families[name].detect_hits(text, layout):
+                scores[name] += 1
+                scored = True
+        if not scored:  # a fallback's score counts only while no family has scored (see below)
+            for name, ps in fallbacks.items():
+                if ps.detect_hits(text, layout):
+                    spare[name] += 1
+    ranked = sorted(families, key=lambda n: (scores[n], families[n].priority), reverse=True)
+    if not ranked or scores[ranked[0]] == 0:
+        best = sorted(fallbacks, key=lambda n: (spare[n], fallbacks[n].priority), reverse=True)
+        if not best or spare[best[0]] == 0:
+            return None
+        return Detection(best[0], {best[0]: spare[best[0]]}, 1.0)
+    total = sum(scores.values())
+    return Detection(ranked[0], scores, scores[ranked[0]] / total if total else 0.0)

@@ -1,0 +1,3 @@
+"""Stage 6, the run over time: regimes and the shifts between them (`regimes`), warmup, the stable phase,
+dips and their cost (`phases`), the fixed windows peers report over (`window`), and whether the run
+finished, crashed or diverged (`status`). Hands on `Phases`."""

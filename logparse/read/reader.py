@@ -1,0 +1,406 @@
+"""Reader: turn a (possibly compressed) log file into clean text records, streaming.
+
+One physical line may hold several records: tqdm redraws its bar with a carriage return, so
+``a\\rb\\rc\\n`` yields ``a``, ``b`` and ``c``, all carrying the physical line number. Launcher
+prefixes (``[default3]:``, ``[rank0]:``, ``0: ``, ``gpu17: ``) are peeled into ``rank``/``host``
+and ANSI colour codes are removed, so patterns see the text the framework printed.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import gzip
+import io
+import lzma
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import regex
+
+from ..core.errors import LogparseError
+
+CHUNK_BYTES = 1 << 20  # bytes read (and decoded) at a time
+# A line longer than this is cut (issue 20): what the reader holds of one line is at most this plus one chunk,
+# whatever the line, so memory is a few MB per reader. 1 Mi characters is far above any training-log line (the
+# longest real ones, a Megatron argument dump joined on one line or a DeepSpeed config dict, are tens of KB)
+# and small against memory; the rest of the line is skipped a chunk at a time, as bytes, until its newline.
+MAX_RECORD_CHARS = 1 << 20
+# What patterns get to see of an over-long record (its first characters: a step line's values are at its
+# start; a regex run on 1 MB would cost more than the whole rest of a log).
+MATCH_CHARS = 1 << 16
+
+# A control sequence with parameters ends at any final byte; one without parameters only at the finals
+# terminals and progress bars use (cursor moves, erase, colour). A sequence cut short (a rich table row
+# truncated at "\x1b[") followed by text keeps the text: "\x1b[Training epoch 0, ..." is not "\x1b[T" + "raining"
+# (CloudAI's NeMo-Run fixture has exactly that line).
+_ANSI = regex.compile(
+    r"\x1b\[[0-9;?]+[ -/]*[@-~]|\x1b\[[ -/]*[ABCDEFGHJKSfhlmnsu]|\x1b\[|\x1b[()][A-Za-z0-9]|\x1b[=>]"
+)
+# Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
+_ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
+# What every remnant contains ("[" digits/semicolons "m"): a cheap test before the exact substitution.
+_MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
+# torchrun --tee: [default3]:, [rank0]:; the "[trainer0|0]:" of jobs started by torchx (pytorch/torchtune PR #2620's
+# multi-node log) is peeled the same way, the rank taken from the number before the "|"
+_RANK_PREFIX = regex.compile(r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)(?:\|\d+)?\]:")
+# srun --label: the task id right-aligned to the width of the largest one, " 0: " ... "15: " with 16 tasks (slurm's
+# _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so at most 5 spaces and digits before ": "
+_SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")
+_MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
+# pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
+# must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
+_HOST_PREFIX = regex.compile(r"^([A-Za-z0-9][\w.-]*\d[\w.-]*): (?=[\[{\s])")
+# pdsh also prefixes lines that start with a letter ("node-17: step    1/74 | loss ...", "ip-10-0-0-5: Epoch 1/2"):
+# there the name must look like a host's, with a "-" or "." and a digit (node-17, ip-10-0-0-5, 10.0.0.5), and not
+# like a counter a script prints itself ("step-10: loss 2.3", "Epoch-1: ...", a date "2024-01-05: ").
+_NAMED_HOST = regex.compile(
+    r"^(?!(?i:epoch|step|iter|iteration|batch|rank|ep|it|e)[-._]?\d)"
+    r"((?=[\w.-]*[.-])(?=[\w.-]*\d)(?:(?=[\w.-]*[A-Za-z])[A-Za-z0-9][\w.-]*|\d{1,3}(?:\.\d{1,3}){3})): (?=\S)"
+)
+# Any of the prefixes above, loosely (a superset, one `re` match): fastlane.own_text sends a line that may carry
+# one the reader's way. Kept here, beside the exact ones, so that a new prefix changes both.
+ANY_PREFIX = re.compile(
+    r"\[[A-Za-z_]*?\d+(?:\|\d+)?\]:|\[1,\d+\]<std(?:out|err)>:|(?=[ \d]{1,5}: ) *\d+: |[A-Za-z0-9][\w.-]*\d[\w.-]*: "
+)
+
+
+def may_be_prefixed(text: str) -> bool:
+    """Whether a launcher prefix can start `text`: each starts with "[", a digit, or a letter before ": ", or
+    with the spaces that right-align an srun label. A cheap test before the prefix regexes."""
+    first = text[:1]
+    if first == " ":
+        first = text[:5].lstrip()[:1]
+    return first == "[" or first.isdigit() or (first.isalnum() and ": " in text)
+
+
+# A tqdm bar left unfinished (redrawn with \r, no newline) and a Python logging record written next on the same
+# stream, glued onto it: "... 9/30 [00:00<00:01, 20.12it/s]12/01/2026 19:50:08 - INFO - __main__ - ..." (an
+# accelerate loop logging beside its bar with the examples' basicConfig, datefmt "%m/%d/%Y %H:%M:%S", or logging's
+# default asctime "%Y-%m-%d %H:%M:%S,mmm"; or torchtune's records in logging's default format, "...| 14/14 [00:00<00:00,
+# 38.08it/s]INFO:torchtune.utils._logging:Model checkpoint of size ..."). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
+# {rate_fmt}{postfix}]". The reader cuts after the bar so the record reads as it was printed. Only there: the
+# records some sets read glued to their bar (HF's dict "{'loss': ...}") start otherwise and stay as they are.
+GLUED_BAR = regex.compile(
+    r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
+    r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
+    # rich's RichHandler (Colossal-AI's logger): "[08/30/23 07:08:13] INFO     colossalai - ...". Its record
+    # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
+    # whole record is, "Step time: 19.2" and all (hpcaitech/ColossalAI#4551's benchmark.py)
+    r"|\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] +(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )"
+)
+
+
+class Record(NamedTuple):
+    """One clean text record of the log (a tuple: made for every line, it must be cheap)."""
+
+    line: int  # 1-based physical line number in the (decompressed) file
+    text: str
+    rank: int | None = None
+    host: str | None = None
+
+
+@dataclass
+class ReadStats:
+    """What the reader saw, for the line accounting in summary.json."""
+
+    physical_lines: int = 0
+    records: int = 0
+    blank: int = 0
+    overlong: int = 0
+    replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8 (not counted in the skipped part of a cut line)
+    nul_prefix_bytes: int = 0  # NUL bytes skipped at the start of a file (what copytruncate rotation leaves)
+    # The last record of a last line that has no newline (a log cut mid-line: a job killed while its output was
+    # being written, a file copied while written): its last value may be cut (frame.py flags it). None: the
+    # file ends with a newline.
+    unterminated: Record | None = None
+
+
+def _open_binary(path: str) -> io.BufferedIOBase:
+    if not os.path.exists(path):
+        raise LogparseError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise LogparseError(f"{path}: is a directory; give a log file (or use `logparse batch DIR`)")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        # A named pipe (or a socket, a terminal) can be read only once, and a log is read at least twice
+        # (detection, then the values): standard input is spooled to a file for that (cli.py). Refused before
+        # opening it: opening a FIFO without a writer blocks, and reading it here would take its data.
+        raise LogparseError(
+            f"{path}: not a regular file (a pipe?); read it as a stream: logparse analyze - < {path}"
+        )
+    try:
+        raw = open(path, "rb")
+    except OSError as exc:
+        raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
+    kind = _compression(raw.read(6))
+    raw.seek(0)
+    if kind == "gzip":
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
+    if kind == "bzip2":
+        return bz2.BZ2File(raw)  # type: ignore[return-value]
+    if kind == "xz":
+        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+    if kind == "zstd":
+        try:
+            import zstandard
+        except ImportError:
+            raw.close()
+            raise LogparseError(
+                f"{path}: is zstd-compressed; install the optional package: pip install 'logparse[zstd]'"
+            ) from None
+        return zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[return-value]
+    return raw  # type: ignore[return-value]
+
+
+def _compression(magic: bytes) -> str | None:
+    """The compression a file's first six bytes announce (None: plain text)."""
+    for name, mark in (
+        ("gzip", b"\x1f\x8b"),
+        ("bzip2", b"BZh"),
+        ("xz", b"\xfd7zXZ\x00"),
+        ("zstd", b"\x28\xb5\x2f\xfd"),
+    ):
+        if magic.startswith(mark):
+            return name
+    return None
+
+
+def compression(path: str) -> str | None:
+    """The compression of the file at `path` (None: plain text, or unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            return _compression(fh.read(6))
+    except OSError:
+        return None
+
+
+def _looks_binary(head: bytes) -> bool:
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    # Control bytes other than tab/newline/CR/ESC/backspace/form feed are rare in logs.
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 27, 8, 12))
+    return controls > len(head) * 0.05
+
+
+def clean_text(text: str) -> tuple[str, int | None, str | None]:
+    """Strip ANSI codes and launcher prefixes; return (text, rank, host)."""
+    return _clean(text)[0]
+
+
+def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
+    """Strip ANSI codes and launcher prefixes, and split where another rank's prefix starts mid-line.
+
+    torchrun --tee writes each rank's stdout and stderr from separate threads, so an unfinished
+    tqdm bar of one stream and the next record land on one physical line:
+    ``[default0]: 10%|# | 4/40 [00:00<00:01, 23.01it/s][default0]:{'loss': ...}``.
+    """
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "[" in text and _MAYBE_REMNANT.search(text):
+        text = _ANSI_REMNANT.sub("", text)
+    if "\b" in text:
+        text = _backspaced(text)
+    rank: int | None = None
+    host: str | None = None
+    role: str | None = None
+    if "<" in text and "]" in text:
+        glued = GLUED_BAR.search(text)
+        if glued is not None:
+            return [*_clean(text[: glued.end()]), *_clean(text[glued.end() :])]
+    if not may_be_prefixed(text):
+        return [(text.rstrip(), None, None)]  # no launcher prefix can start here
+    for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
+        m = _RANK_PREFIX.match(text)
+        if m:
+            role = m.group("role")
+        m = m or _MPI_PREFIX.match(text) or _SLURM_PREFIX.match(text)
+        if m:
+            rank = int(m.group("rank"))
+            text = text[m.end() :]
+            continue
+        m = _HOST_PREFIX.match(text) or _NAMED_HOST.match(text)
+        if m and host is None:
+            host = m.group(1)
+            text = text[m.end() :]
+            continue
+        break
+    if role is not None and f"[{role}" in text:
+        again = _role_prefix(role).search(text)
+        if again is not None and again.start() > 0:
+            head = (text[: again.start()].rstrip(), rank, host)
+            return [head, *_clean(text[again.start() :])]
+    return [(text.rstrip(), rank, host)]
+
+
+def _backspaced(text: str) -> str:
+    """What a terminal shows of a text with backspaces: each moves the cursor one column back, and the
+    characters after it overwrite. Keras's progress bar starts every redraw with "\\b" * (previous width)
+    and "\\r", also when stdout is a file (keras/src/utils/progbar.py, Progbar.__init__: _dynamic_display is
+    true whenever "posix" is in sys.modules; Progbar.update), so each redraw the reader splits at "\\r" ends
+    in backspaces that erase nothing."""
+    text = text.rstrip("\b")
+    if "\b" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for ch in text:
+        if ch == "\b":
+            pos = max(0, pos - 1)
+        elif pos < len(out):
+            out[pos] = ch
+            pos += 1
+        else:
+            out.append(ch)
+            pos += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=64)
+def _role_prefix(role: str) -> regex.Pattern:
+    return regex.compile(r"\[" + regex.escape(role) + r"\d+(?:\|\d+)?\]:")
+
+
+def describe(path: str | Sequence[str]) -> str:
+    """A log's path for messages; several files (one stream) joined with +."""
+    return path if isinstance(path, str) else " + ".join(path)
+
+
+def read_records(path: str | Sequence[str], stats: ReadStats | None = None) -> Iterator[Record]:
+    """Yield the clean records of a log file; memory stays bounded whatever the file size. Several files
+    (the attempts of one job, in the order they ran) are read as one stream, line numbers continuing."""
+    stats = stats if stats is not None else ReadStats()
+    if not isinstance(path, str):
+        for one in path:
+            yield from read_records(one, stats)
+        return
+    fh, first, skipped = open_checked(path)
+    stats.nul_prefix_bytes += skipped
+    try:
+        yield from stream_records(fh, path, stats, first)
+    finally:
+        fh.close()
+
+
+def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
+    """The file opened for reading (decompressing), with its first bytes read past any NUL bytes it starts
+    with, and how many those were: `logrotate`'s copytruncate leaves a log that goes on being written from
+    its old offset, so the file starts with a hole of NULs (issue 20). Refused with one line when it is
+    missing, empty, binary or cannot be decompressed."""
+    fh = _open_binary(path)
+    skipped = 0
+    try:
+        first = fh.read(CHUNK_BYTES)
+        while first and not first.strip(b"\x00"):  # a chunk of NULs only: read on, a chunk at a time
+            skipped += len(first)
+            first = fh.read(CHUNK_BYTES)
+        if first.startswith(b"\x00"):
+            lead = len(first) - len(first.lstrip(b"\x00"))
+            skipped += lead
+            first = first[lead:]
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        fh.close()
+        raise LogparseError(f"{path}: cannot decompress ({exc})") from None
+    if not first:
+        fh.close()
+        raise LogparseError(f"{path}: the file is empty" + (f" (but {skipped:,} NUL bytes)" if skipped else ""))
+    if _looks_binary(first[:8192]):
+        fh.close()
+        raise LogparseError(f"{path}: looks like a binary file, not a text log")
+    return fh, first, skipped
+
+
+def stream_records(
+    fh: io.BufferedIOBase, path: str, stats: ReadStats, first: bytes | None = None
+) -> Iterator[Record]:
+    """The records of a binary stream of whole lines (a file, or a byte range of one cut at a line end).
+
+    Memory is bounded whatever the lines: a line is held up to MAX_RECORD_CHARS characters (plus one chunk);
+    past that its first MATCH_CHARS characters are its record and the rest is skipped, chunk by chunk, as bytes,
+    until its newline (issue 20: a 2 GiB line without newline took 6.4 GB)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    skipping = False  # inside an over-long line, discarding until its newline
+    continued = False  # part of the current physical line was already emitted (long tqdm lines)
+    chunk: bytes | None = first if first is not None else _read(fh, path)
+    while chunk:
+        if skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                chunk = _read(fh, path)
+                continue
+            skipping = False
+            decoder.reset()  # a newline is a whole character: decoding starts afresh after it
+            chunk = chunk[end + 1 :]
+            if not chunk:
+                chunk = _read(fh, path)
+                continue
+        text = decoder.decode(chunk)
+        stats.replaced_chars += text.count("\ufffd")
+        parts = (pending + text).split("\n") if pending else text.split("\n")
+        pending = parts.pop()
+        for physical in parts:
+            yield from _split_physical(physical, stats, continued)
+            continued = False
+        if len(pending) > MAX_RECORD_CHARS and "\r" in pending:
+            # a progress bar redrawn with \r for hours is one physical line: emit its finished redraws
+            done, _, pending = pending.rpartition("\r")
+            yield from _segments(done.split("\r"), stats.physical_lines + 1, stats)
+            continued = True
+        if len(pending) > MAX_RECORD_CHARS:
+            stats.overlong += 1
+            yield from _split_physical(pending[:MATCH_CHARS], stats)
+            pending = ""
+            continued = False
+            skipping = True
+        chunk = _read(fh, path)
+    tail = pending + decoder.decode(b"", final=True)
+    stats.unterminated = None  # (a stream that ends with a newline; of several files, the last one counts)
+    if (tail or continued) and not skipping:
+        for rec in _split_physical(tail, stats, continued):
+            if tail:
+                stats.unterminated = rec  # the stream's last line has no newline: this is its last record
+            yield rec
+
+
+def _read(fh: io.BufferedIOBase, path: str) -> bytes:
+    try:
+        return fh.read(CHUNK_BYTES)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise LogparseError(f"{path}: the compressed stream is damaged ({exc})") from None
+
+
+def _split_physical(physical: str, stats: ReadStats, continued: bool = False) -> Iterator[Record]:
+    stats.physical_lines += 1
+    segments = physical.split("\r") if "\r" in physical else (physical,)
+    before = stats.records
+    yield from _segments(segments, stats.physical_lines, stats)
+    if stats.records == before and not continued:
+        stats.blank += 1
+
+
+def _segments(segments: Iterable[str], line_no: int, stats: ReadStats) -> Iterator[Record]:
+    # torchrun --tee, srun --label and pdsh prefix a physical line once, so a bar redrawn with \r after the prefix
+    # ("[rank0]:\r  1/200 ━━━ ...", Keras) is that rank's: redraws with no prefix of their own keep the last one seen
+    carried: tuple[int | None, str | None] = (None, None)
+    for segment in segments:
+        for text, rank, host in _clean(segment):
+            if rank is None and host is None:
+                rank, host = carried
+            else:
+                carried = (rank, host)
+            if not text.strip():
+                continue
+            stats.records += 1
+            yield Record(line_no, text, rank, host)

@@ -1,0 +1,483 @@
+"""Compare: several runs on one figure (one panel per metric) against step, tokens or wall time, with a
+table of their stable figures beside it (CSV with the PNG's stem, and aligned text for the CLI)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import outputs as report
+from ..core.errors import LogparseError
+from ..core.naming import run_name, run_names, safe_name
+from ..core.options import checked
+from ..utilization.mfu import seconds_to_train
+
+METRICS: dict[str, tuple[str, float]] = {
+    # name -> (axis label, scale from the steps column to what is drawn)
+    "mfu": ("MFU (%)", 100.0),
+    "tokens_per_s_per_gpu": ("tokens/s per GPU", 1.0),
+    "step_time_s": ("step time (s)", 1.0),
+    "loss": ("loss", 1.0),
+    "grad_norm": ("grad norm", 1.0),
+    "lr": ("learning rate", 1.0),
+}
+DEFAULT_METRICS = ("mfu", "loss")
+X_AXES = ("step", "tokens", "time")
+TARGET_COLUMNS = ["target_tokens", "days_to_target", "days_to_target_change"]  # with --target-tokens
+TABLE_COLUMNS = [
+    "run",
+    "hardware",
+    "gpus",
+    "mfu",
+    "stable_window",
+    "tokens_per_s_per_gpu",
+    "step_time_s",
+    "dip_lost_s",
+    "mfu_change",
+    "tokens_per_s_per_gpu_change",
+    "step_time_s_change",
+    "time_from",
+    "notes",
+    "source",
+]
+
+
+@dataclass
+class Run:
+    """One run to compare: where it came from, its steps frame and summary, and its label."""
+
+    path: Path  # the log, or the run's output folder
+    steps: pd.DataFrame
+    summary: dict[str, Any]
+    label: str = ""
+
+
+@dataclass
+class Comparison:
+    """What `compare_runs` drew and wrote."""
+
+    table: pd.DataFrame
+    # metric -> label -> frame with columns x (steps, tokens or seconds), raw, smoothed (drawn units)
+    curves: dict[str, dict[str, pd.DataFrame]]
+    # metric -> label -> the y values of the curve drawn in full colour, read back from the figure
+    drawn: dict[str, dict[str, np.ndarray]]
+    ylims: dict[str, tuple[float, float]]
+    xlabel: str
+    png: Path
+    csv: Path
+    missing: dict[str, list[str]] = field(default_factory=dict)  # metric -> labels left out
+
+
+# ----------------------------------------------------------------------------------------------- loading
+
+
+def _read_folder(path: Path) -> Run:
+    summary_path, steps_path = path / "summary.json", path / "steps.csv"
+    if not (summary_path.exists() and steps_path.exists()):
+        raise LogparseError(
+            f"{path}: a run folder needs summary.json and steps.csv (from `logparse analyze`)"
+        )
+    return Run(path, pd.read_csv(steps_path, low_memory=False), json.loads(summary_path.read_text()))
+
+
+def _batch_runs(index_path: Path) -> list[Path]:
+    """The run folders of a batch output: index.csv's rows with status ok."""
+    index = pd.read_csv(index_path)
+    if not {"run", "status"} <= set(index.columns):
+        raise LogparseError(f"{index_path}: not a `logparse batch` index (needs run and status columns)")
+    folders = []
+    for _, row in index[index["status"] == "ok"].iterrows():
+        here = index_path.parent / str(row["run"])
+        out = Path(str(row["out"])) if "out" in index and isinstance(row["out"], str) else None
+        folder = here if (here / "summary.json").exists() else out
+        if folder is None or not (folder / "summary.json").exists():
+            raise LogparseError(f"{index_path}: the folder of run {row['run']} is missing ({here})")
+        folders.append(folder)
+    if not folders:
+        raise LogparseError(f"{index_path}: no run analyzed successfully (no row with status ok)")
+    return folders
+
+
+def expand(ref: str | os.PathLike[str]) -> list[Path]:
+    """What a RUN argument stands for: a log, an `analyze` folder, a batch folder (its ok runs) or an
+    index.csv (the same)."""
+    path = Path(ref)
+    if path.is_dir():
+        if (path / "summary.json").exists():
+            return [path]
+        if (path / "index.csv").exists():
+            return _batch_runs(path / "index.csv")
+        raise LogparseError(
+            f"{ref}: neither a run folder (summary.json + steps.csv) nor a batch folder (index.csv)"
+        )
+    if path.name.lower().endswith(".csv"):
+        if not path.exists():
+            raise LogparseError(f"{ref}: no such file")
+        return _batch_runs(path)
+    if not path.exists():
+        raise LogparseError(f"{ref}: no such file or folder")
+    return [path]
+
+
+def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> Run:
+    """One run: an output folder (summary.json + steps.csv) as written, or a log analyzed with `options`."""
+    path = Path(ref)
+    if path.is_dir():
+        return _read_folder(path)
+    from .. import api
+
+    a = api.analyze(str(path), **options)
+    return Run(path, a.steps, a.summary)
+
+
+def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The runs' labels: the run folder's name (a log's run name), told apart with naming.run_names where
+    they clash; `labels` replace the first len(labels) of them, in order. A byte that is not UTF-8 in a
+    folder's name or a label (argv decoded with surrogate escapes) is U+FFFD: neither matplotlib nor the
+    table's string columns take a lone surrogate."""
+    from .plots import plain
+
+    labels = [plain(label) for label in labels]
+    if len(labels) > len(paths):
+        raise LogparseError(f"--label: {len(labels)} labels for {len(paths)} runs")
+    if len(set(labels)) < len(labels):
+        raise LogparseError("--label: labels must differ")
+    names = [safe_name(p.name) if p.is_dir() else run_name(p) for p in paths]
+    if len(set(names)) < len(names):
+        told = run_names(list(paths))
+        names = [t if names.count(n) > 1 else n for n, t in zip(names, told, strict=True)]
+    names[: len(labels)] = list(labels)
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:  # the same run given twice: a number after the second
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}-{seen[n]}")
+    return out
+
+
+# ------------------------------------------------------------------------------------------- the curves
+
+
+def smooth(values: Any, weight: float) -> np.ndarray:
+    """TensorBoard's scalar smoothing: a debiased exponential moving average.
+
+    s_t = w s_{t-1} + (1 - w) x_t from s = 0, divided by 1 - w^n (n = finite points so far), as in
+    tensorflow/tensorboard tensorboard/components/vz_line_chart2/line-chart.ts, `resmoothDataset`.
+    A non-finite point is skipped: it stays NaN and does not count. w = 0 gives the raw values."""
+    x = np.asarray(values, dtype=float)
+    if not 0 <= weight < 1:
+        raise LogparseError(f"--smooth must be in [0, 1) (got {weight})")
+    out = np.full_like(x, np.nan)
+    last, n = 0.0, 0
+    for i, v in enumerate(x):
+        if not np.isfinite(v):
+            continue
+        last = last * weight + (1 - weight) * v
+        n += 1
+        out[i] = last / (1 - weight**n)
+    return out
+
+
+def _span(steps: pd.DataFrame) -> pd.Series:
+    if "step_span" in steps:
+        return steps["step_span"].fillna(1).clip(lower=1)
+    return pd.Series(1.0, index=steps.index)
+
+
+def _timestamps(steps: pd.DataFrame) -> pd.Series | None:
+    if "timestamp" not in steps or steps["timestamp"].notna().sum() < 2:
+        return None
+    ts = steps["timestamp"]
+    if not pd.api.types.is_numeric_dtype(ts):
+        ts = pd.to_datetime(ts, utc=True, errors="coerce", format="mixed")
+        ts = (ts - pd.Timestamp(0, tz="UTC")).dt.total_seconds()
+    ts = ts.astype(float)
+    if ts.notna().sum() < 2 or (ts.dropna().diff().dropna() < 0).any():
+        return None  # an unreadable or non-monotonic clock: not a wall clock to plot against
+    return ts.interpolate(limit_direction="both")
+
+
+def time_axis(steps: pd.DataFrame) -> tuple[pd.Series, str]:
+    """Wall seconds since the run started at the end of each row, and where they came from: the log's
+    timestamps (restart gaps included), else cumulative step times (gaps not counted)."""
+    st = steps["step_time_s"] * _span(steps) if "step_time_s" in steps else None
+    ts = _timestamps(steps)
+    if ts is not None:
+        first = st.iloc[0] if st is not None and pd.notna(st.iloc[0]) else 0.0
+        return ts - ts.iloc[0] + first, "timestamps (restart gaps included)"
+    if st is None or st.isna().all():
+        raise LogparseError("--x time needs timestamps or step times, and a run here has neither")
+    return st.fillna(0).cumsum(), "cumulative step time (no timestamps: restart gaps not counted)"
+
+
+def x_axis(steps: pd.DataFrame, summary: dict[str, Any], x: str) -> pd.Series:
+    """The x values of each row: optimizer step, cumulative tokens (the run's own tokens per step, times
+    the steps a row stands for) or wall seconds."""
+    if x == "step":
+        return steps["step"].astype(float)
+    if x == "tokens":
+        tps = steps["tokens_per_step"] if "tokens_per_step" in steps else pd.Series(np.nan, index=steps.index)
+        if summary.get("tokens_per_step") is not None:
+            tps = tps.fillna(float(summary["tokens_per_step"]))
+        if tps.isna().all():
+            raise LogparseError(
+                f"--x tokens needs the tokens per step, and run {summary.get('run')} has none "
+                "(pass --seq-len / --global-batch for logs without it)"
+            )
+        return (tps.fillna(0) * _span(steps)).cumsum()
+    if x == "time":
+        return time_axis(steps)[0]
+    raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
+
+
+X_LABELS = {"step": "optimizer step", "tokens": "tokens (billions)", "time": "wall time (hours)"}
+X_SCALE = {"step": 1.0, "tokens": 1e-9, "time": 1 / 3600}
+
+
+def y_range(values: list[np.ndarray]) -> tuple[float, float] | None:
+    """The 1st-99th percentile of the values drawn, padded by 8%: a first step or a spike does not set it."""
+    v = np.concatenate([np.asarray(a, dtype=float) for a in values]) if values else np.array([])
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    lo, hi = np.percentile(v, [1, 99])
+    pad = (hi - lo) * 0.08 or (abs(hi) * 0.05 or 1.0)
+    return float(lo - pad), float(hi + pad)
+
+
+# ------------------------------------------------------------------------------------------- the table
+
+
+def _rel(v: Any, ref: Any) -> float | None:
+    if v is None or ref is None or not ref or _nan(v) or _nan(ref):
+        return None
+    return (float(v) - float(ref)) / float(ref)
+
+
+def _nan(v: Any) -> bool:
+    return isinstance(v, float) and math.isnan(v)
+
+
+def table_rows(
+    runs: list[Run], notes: dict[str, list[str]], target_tokens: float | None = None
+) -> pd.DataFrame:
+    """One row per run from its summary; with `target_tokens`, the days each would take to train that
+    many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted)."""
+    rows = []
+    for r in runs:
+        s, st = r.summary, r.summary.get("stable") or {}
+        try:
+            time_from = time_axis(r.steps)[1]
+        except LogparseError:
+            time_from = None
+        start, end = st.get("start_step"), st.get("end_step")
+        rows.append(
+            {
+                "run": r.label,
+                "hardware": (s.get("hardware") or {}).get("name"),
+                "gpus": s.get("gpus"),
+                "mfu": st.get("mfu_mean"),
+                "stable_window": None if start is None else f"{start}..{end}",
+                "tokens_per_s_per_gpu": st.get("tokens_per_s_per_gpu"),
+                "step_time_s": st.get("step_time_s"),
+                "dip_lost_s": sum(d.get("lost_s") or 0 for d in s.get("dips") or []),
+                "time_from": time_from,
+                "notes": "; ".join(notes.get(r.label, [])) or None,
+                "source": str(r.path),
+            }
+        )
+        if target_tokens is not None:
+            seconds = seconds_to_train(target_tokens, st.get("tokens_per_s"))
+            rows[-1]["target_tokens"] = target_tokens
+            rows[-1]["days_to_target"] = None if seconds is None else seconds / 86400
+    ref = rows[0]
+    changes = ("mfu", "tokens_per_s_per_gpu", "step_time_s") + (("days_to_target",) if target_tokens else ())
+    for row in rows:
+        for k in changes:
+            row[f"{k}_change"] = _rel(row[k], ref[k])
+    columns = TABLE_COLUMNS + (TARGET_COLUMNS if target_tokens is not None else [])
+    return pd.DataFrame(rows).reindex(columns=columns)
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """The table as aligned text: percentages for MFU and changes, the first run as the reference."""
+
+    def pct(v: Any, signed: bool = False) -> str:
+        if v is None or pd.isna(v):
+            return "n/a"
+        return f"{v:+.1%}" if signed else f"{v:.1%}"
+
+    def num(v: Any, fmt: str) -> str:
+        return "n/a" if v is None or pd.isna(v) else format(v, fmt)
+
+    out = pd.DataFrame(
+        {
+            "run": table["run"],
+            "hardware": table["hardware"].fillna("?"),
+            "GPUs": [num(v, ".0f") for v in table["gpus"]],
+            "MFU": [pct(v) for v in table["mfu"]],
+            "stable steps": table["stable_window"].fillna("n/a"),
+            "tok/s/GPU": [num(v, ",.0f") for v in table["tokens_per_s_per_gpu"]],
+            "step time s": [num(v, ".3f") for v in table["step_time_s"]],
+            "dips lost s": [num(v, ".1f") for v in table["dip_lost_s"]],
+            "ΔMFU": ["ref" if i == 0 else pct(v, True) for i, v in enumerate(table["mfu_change"])],
+            "Δtok/s/GPU": [
+                "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["tokens_per_s_per_gpu_change"])
+            ],
+            "Δstep time": [
+                "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["step_time_s_change"])
+            ],
+        }
+    )
+    if "days_to_target" in table:
+        target = table["target_tokens"].iloc[0]
+        out[f"days to {target:.3g} tok"] = [num(v, ".1f") for v in table["days_to_target"]]
+        out["Δdays"] = [
+            "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["days_to_target_change"])
+        ]
+    text = out.to_string(index=False)
+    extra = [f"{r}: {n}" for r, n in zip(table["run"], table["notes"], strict=True) if isinstance(n, str)]
+    times = {t for t in table["time_from"] if isinstance(t, str)}
+    lines = [text, *extra]
+    if times:
+        lines.append("time axis from " + " / ".join(sorted(times)))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ compare
+
+
+def compare_runs(
+    refs: list[str | os.PathLike[str]],
+    x: str = "step",
+    output: str | os.PathLike[str] = "compare.png",
+    options: dict[str, Any] | None = None,
+    metrics: list[str] | tuple[str, ...] = (),
+    smoothing: float = 0.6,
+    labels: list[str] | tuple[str, ...] = (),
+) -> Comparison:
+    """Overlay the runs' metrics (one panel each) against step, tokens or wall time; write the PNG and
+    the table as CSV beside it (`compare.png` -> `compare.csv`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .plots import plain_text
+
+    with plain_text():  # a `$` in a label is text, not mathtext (issue 20, point 3)
+        return _compare(refs, x, output, options, metrics, smoothing, labels)
+
+
+def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison:
+    import matplotlib.pyplot as plt
+
+    from .plots import PlainFigure, plain
+
+    if x not in X_AXES:
+        raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
+    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
+    if not 0 <= smoothing < 1:
+        raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
+    target = checked("target_tokens", (options or {}).get("target_tokens"))  # also for analyzed folders
+    paths = [p for ref in refs for p in expand(ref)]
+    if not paths:
+        raise LogparseError("no runs to compare")
+    runs = [load_run(p, options or {}) for p in paths]
+    for run, label in zip(runs, label_runs(paths, labels), strict=True):
+        run.label = label
+
+    xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
+    fig, axes = plt.subplots(
+        len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False,
+        FigureClass=PlainFigure,
+    )
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    curves: dict[str, dict[str, pd.DataFrame]] = {}
+    drawn: dict[str, dict[str, np.ndarray]] = {}
+    ylims: dict[str, tuple[float, float]] = {}
+    missing: dict[str, list[str]] = {}
+    notes: dict[str, list[str]] = {}
+    for ax, metric in zip(axes[:, 0], metrics, strict=True):
+        ylabel, scale = METRICS[metric]
+        curves[metric], drawn[metric], values = {}, {}, []
+        for i, r in enumerate(runs):
+            color = colors[i % len(colors)]
+            col = r.steps[metric] if metric in r.steps else None
+            if col is None or pd.to_numeric(col, errors="coerce").isna().all():
+                missing.setdefault(metric, []).append(r.label)
+                notes.setdefault(r.label, []).append(f"no {metric}")
+                ax.plot([], [], " ", label=plain(f"{r.label}: no {metric} (left out)"))
+                continue
+            raw = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float) * scale
+            sm = smooth(raw, smoothing)
+            xv = xs[r.label].to_numpy(dtype=float)
+            curves[metric][r.label] = pd.DataFrame({"x": xv, "raw": raw, "smoothed": sm})
+            ok = np.isfinite(raw)
+            label = plain(r.label + _stable_note(r.summary, metric))
+            seg = r.steps["segment"].to_numpy() if "segment" in r.steps else np.zeros(len(raw))
+            px, (praw, psm) = _broken(xv[ok] * X_SCALE[x], seg[ok], raw[ok], sm[ok])
+            if smoothing > 0:
+                ax.plot(px, praw, color=color, lw=0.8, alpha=0.25)
+            (line,) = ax.plot(px, psm, color=color, lw=1.4, label=label)
+            drawn[metric][r.label] = np.asarray(line.get_ydata(), dtype=float)
+            values += [raw, sm]
+        lim = y_range(values)
+        if lim is not None:
+            ax.set_ylim(*lim)
+            ylims[metric] = lim
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+    axes[-1, 0].set_xlabel(X_LABELS[x])
+    formulas = {str(r.summary.get("formula")) for r in runs}
+    note = "" if len(formulas) <= 1 else f"  (FLOPs formulas differ: {', '.join(sorted(formulas))})"
+    sm_note = f"smoothing {smoothing:g} (debiased EMA, raw faint)" if smoothing > 0 else "raw values"
+    fig.suptitle(f"{len(runs)} runs by {X_LABELS[x]}, {sm_note}{note}", x=0.01, ha="left", fontweight="bold")
+    fig.subplots_adjust(
+        left=0.07,
+        right=0.98,
+        top=1 - 0.45 / fig.get_figheight(),
+        bottom=0.5 / fig.get_figheight(),
+        hspace=0.12,
+    )
+    png = Path(output)
+    if png.parent != Path(""):
+        png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+    table = table_rows(runs, notes, target)
+    csv = png.with_suffix(".csv")
+    report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
+    return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
+
+
+def _broken(x: np.ndarray, segment: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The points with a gap (NaN) where a restart segment begins: no line drawn across a restart."""
+    cuts = np.flatnonzero(segment[1:] != segment[:-1]) + 1
+    return np.insert(x, cuts, np.nan), [np.insert(y, cuts, np.nan) for y in ys]
+
+
+def _stable_note(summary: dict[str, Any], metric: str) -> str:
+    st = summary.get("stable") or {}
+    v = {
+        "mfu": st.get("mfu_mean"),
+        "tokens_per_s_per_gpu": st.get("tokens_per_s_per_gpu"),
+        "step_time_s": st.get("step_time_s"),
+    }.get(metric)
+    if v is None:
+        return ""
+    if metric == "mfu":
+        return f": stable {v:.1%}"
+    if metric == "tokens_per_s_per_gpu":
+        return f": stable {v:,.0f}"
+    return f": stable {v:.3g} s"

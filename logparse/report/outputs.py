@@ -1,0 +1,681 @@
+"""Report: summary.json, steps.csv, report.png and the short text summary a person reads first."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .analysis import Analysis
+from ..core.atomic import remove_leftovers, staged
+from ..core.errors import LogparseError
+from ..flops.formulas import HFU_CONVENTION
+from ..phases.phases import Phases
+from ..steps.resolve import Run
+from ..phases.status import run_status
+from ..utilization.mfu import Utilization, seconds_to_train
+from ..phases.window import stats as window_stats
+
+
+def _num(x: Any, digits: int = 6) -> Any:
+    """JSON-safe number: None for NaN/inf/unknown, rounded floats, plain ints."""
+    if x is None:
+        return None
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return x
+    if not math.isfinite(v):
+        return None
+    return float(f"{v:.{digits}g}")
+
+
+CSV_DIGITS = "%.12g"  # enough for what logs print; drops representation noise (18.000700000000002)
+_SAMPLE = 2000  # values looked at per column to decide how it is written
+
+
+def _needs_all_digits(values: pd.Series) -> bool:
+    """Whether a float column holds printed values longer than CSV_DIGITS keeps: a float32 printed in full
+    by Python's repr (torchtune's loss `5.674245357513428`, its tokens/s `4931.62744140625`). A value that
+    does not survive 12 digits and is no float32 is arithmetic (a derived tokens/s) or representation noise
+    (18.000700000000002), and 12 digits say all it means."""
+    finite = values[np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))]
+    if finite.empty:
+        return False
+    step = max(1, len(finite) // _SAMPLE)
+    sample = finite.iloc[::step].to_numpy(dtype=float)
+    return any(float(CSV_DIGITS % v) != v and float(np.float32(v)) == v for v in sample.tolist())
+
+
+def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as the CSV writers write it with CSV_DIGITS: a float column whose printed values need more
+    digits is written in full (Python's shortest repr) instead."""
+    full = [c for c in frame.columns if frame[c].dtype.kind == "f" and _needs_all_digits(frame[c])]
+    if not full:
+        return frame
+    return frame.assign(**{c: frame[c].map(lambda v: "" if pd.isna(v) else repr(float(v))) for c in full})
+
+
+def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
+    """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl. CSV: timestamps as ISO text in UTC,
+    floats to 12 significant digits (no representation noise like 18.000700000000002), or in full where a
+    log printed more (csv_ready), integer columns as integers."""
+    suffix = kind or Path(path).suffix.lower()
+    if suffix == ".csv":
+        out = csv_ready(frame)
+        if "timestamp" in frame:
+            out = out.assign(timestamp=frame["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f"))
+        out.to_csv(path, index=False, float_format=CSV_DIGITS)
+    elif suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    elif suffix in (".jsonl", ".ndjson"):
+        frame.to_json(path, orient="records", lines=True, date_format="iso", double_precision=15)
+    else:
+        raise LogparseError(f"{path}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
+
+
+def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
+    """Time-weighted averages over some rows (total tokens / total time), None when there are none."""
+    if rows.empty:
+        return None
+    span = rows["step_span"].astype(float)
+    has_time = "step_time_s" in rows and rows["step_time_s"].notna().all()
+    time = rows["step_time_s"] * span if has_time else None
+    weights = time if time is not None else span
+    gpus = run.value("gpus")
+
+    def weighted(col: str) -> float | None:
+        if col not in rows or rows[col].isna().all():
+            return None
+        ok = rows[col].notna()
+        return float((rows.loc[ok, col] * weights[ok]).sum() / weights[ok].sum())
+
+    tokens_per_s = weighted("tokens_per_s")
+    per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
+    tflops, mfu, hfu = util.figures(per_gpu)
+    return {
+        "start_step": int(rows["step"].iloc[0]),
+        "end_step": int(rows["step"].iloc[-1]),
+        "steps": int(span.sum()),
+        "log_rows": len(rows),
+        "mfu_mean": _num(mfu),
+        "mfu_median": _num(rows["mfu"].median()) if "mfu" in rows and rows["mfu"].notna().any() else None,
+        "hfu_mean": _num(hfu),
+        "tokens_per_s": _num(tokens_per_s),
+        "tokens_per_s_per_gpu": _num(per_gpu),
+        "step_time_s": _num(float(time.sum() / span.sum())) if time is not None else None,
+        "tflops_per_gpu": _num(tflops),
+        "samples_per_s": _num(weighted("samples_per_s")),
+        "averaging": "time-weighted over the window (total tokens / total time)"
+        if has_time
+        else "mean of log rows",
+    }
+
+
+def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    stats = _window_stats(phases.stable_rows(run.steps), run, util)
+    if stats is None:
+        stats = {
+            k: None
+            for k in (
+                "start_step",
+                "end_step",
+                "mfu_mean",
+                "mfu_median",
+                "hfu_mean",
+                "tokens_per_s",
+                "tokens_per_s_per_gpu",
+                "step_time_s",
+                "tflops_per_gpu",
+                "samples_per_s",
+            )
+        }
+        stats.update(steps=0, log_rows=0)
+    stats["regime"] = phases.stable_regime
+    stats["regimes_in_run"] = len(phases.regimes)
+    stats["rule"] = phases.rule
+    return stats
+
+
+def _regimes(run: Run, util: Utilization, phases: Phases) -> list[dict[str, Any]]:
+    """Each regime: its steps, and its averages over its steady rows (warmup and dips excluded)."""
+    out = []
+    steps = run.steps
+    for i, r in enumerate(phases.regimes):
+        rows = steps[(steps["regime"] == i).fillna(False).astype(bool) & (steps["phase"] == "stable")]
+        st = _window_stats(rows, run, util) or {}
+        out.append(
+            {
+                "start_step": r.start_step,
+                "end_step": r.end_step,
+                "log_rows": r.rows,
+                "mfu_median": st.get("mfu_median"),
+                "mfu_mean": st.get("mfu_mean"),
+                "tokens_per_s": st.get("tokens_per_s"),
+                "step_time_s": st.get("step_time_s"),
+                "wall_s": _num(r.wall_s),
+                "noise": _num(r.noise, 4),
+                "stable": i == phases.stable_regime,
+            }
+        )
+    return out
+
+
+def _shifts(phases: Phases, regimes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "at_step": sh.at_step,
+            "line": sh.line,
+            "mfu_before": regimes[sh.before]["mfu_median"],
+            "mfu_after": regimes[sh.after]["mfu_median"],
+            "change": _num(sh.change, 4),
+            "near_events": sh.near_events,
+        }
+        for sh in phases.shifts
+    ]
+
+
+def _rounded(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _rounded(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_rounded(v) for v in obj]
+    if isinstance(obj, float):
+        return _num(obj)
+    return obj
+
+
+def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> list[str]:
+    """Symptom-table findings (domain.md) that the numbers support."""
+    found: list[str] = []
+    mfu = stable.get("mfu_mean")
+    if mfu is not None and mfu < 0.20 and (phases.noise or 0) < 0.05:
+        found.append(
+            f"stable MFU is {mfu:.1%} with a steady step time: look at data loading and padding (pack "
+            "sequences), or a batch too small to fill the GPU"
+        )
+    dips = phases.dips
+    if len(dips) >= 3:
+        gaps = np.diff([d.start_step for d in dips])
+        if len(gaps) and gaps.std() <= 0.15 * gaps.mean():
+            found.append(
+                f"throughput collapses periodically, every ~{gaps.mean():.0f} steps: checkpoint or eval "
+                "cadence, or a slow node (try asynchronous checkpointing)"
+            )
+    for d in dips:
+        kinds = {e["event"] for e in d.near_events}
+        if "error" in kinds:
+            found.append(
+                f"the {_dip_span(d.start_step, d.end_step)} comes with an error line: "
+                "check the hardware (Xid, ECC, NCCL) before the code"
+            )
+        elif kinds & {"checkpoint_save", "eval"}:
+            what = " and ".join(sorted(kinds & {"checkpoint_save", "eval"})).replace("_", " ")
+            found.append(f"the {_dip_span(d.start_step, d.end_step)} coincides with {what}")
+    steps = phases.stable_rows(run.steps)
+    if len(steps) >= 10 and "tokens_per_s" in steps and steps["tokens_per_s"].notna().sum() >= 10:
+        ok = steps["tokens_per_s"].notna().to_numpy()
+        y = steps["tokens_per_s"].to_numpy(dtype=float)[ok]
+        x = steps["step"].to_numpy(dtype=float)[ok]
+        slope, intercept = np.polyfit(x, y, 1)
+        change = slope * (x[-1] - x[0]) / np.median(y)
+        # a trend only when a straight line explains the window better than one step down does
+        line_sse = float(((y - (slope * x + intercept)) ** 2).sum())
+        if change < -0.05 and line_sse < _best_step_sse(y):
+            found.append(
+                f"throughput falls {-change:.0%} across the stable window, steadily rather than in one step: "
+                "memory fragmentation or growing copies (allocator settings)"
+            )
+    for sh in phases.shifts:
+        kinds = {e["event"] for e in sh.near_events}
+        if "error" in kinds:
+            found.append(
+                f"throughput changed {sh.change:+.0%} at step {sh.at_step} next to an error line: check the "
+                "hardware (Xid, ECC, NCCL) before the code"
+            )
+    return found
+
+
+def _near_text(events: list[dict[str, Any]], most: int = 2) -> str:
+    """The events next to a dip or shift, one entry per kind and step: Megatron's "saving checkpoint at
+    iteration 300" and "successfully saved checkpoint from iteration 300" are one checkpoint save."""
+    groups: dict[tuple[str, Any], list[int]] = {}
+    for e in events:
+        groups.setdefault((e["event"], e.get("step")), []).append(int(e["line"]))
+    out = []
+    for (kind, step), lines in list(groups.items())[:most]:
+        where = f" at step {int(step)}" if step is not None and step == step else ""
+        span = f"line {lines[0]}" if len(lines) == 1 else f"lines {min(lines)}-{max(lines)}"
+        out.append(f"{kind.replace('_', ' ')}{where} ({span})")
+    return ", ".join(out)
+
+
+def _best_step_sse(y: np.ndarray) -> float:
+    """Squared error of the best fit of two flat levels (one step) to y."""
+    n = len(y)
+    c1, c2 = np.cumsum(y), np.cumsum(y**2)
+    best = float(c2[-1] - c1[-1] ** 2 / n)
+    for k in range(2, n - 1):
+        left = c2[k - 1] - c1[k - 1] ** 2 / k
+        right = (c2[-1] - c2[k - 1]) - (c1[-1] - c1[k - 1]) ** 2 / (n - k)
+        best = min(best, float(left + right))
+    return best
+
+
+def _terms(util: Utilization) -> dict[str, Any] | None:
+    t = util.terms
+    if t is None or not t.total:
+        return None
+    return {
+        name: {"flops": _num(v), "share": _num(v / t.total, 4)}
+        for name, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))
+    }
+
+
+def _ranks(steps: pd.DataFrame) -> dict[str, Any] | None:
+    """When several ranks print every step: how many, the spread of their step times, the stragglers."""
+    if "ranks" not in steps or steps["ranks"].max() < 2:
+        return None
+    out: dict[str, Any] = {"printing": int(steps["ranks"].max())}
+    if {"step_time_s_min", "step_time_s_max"} <= set(steps):
+        spread = (steps["step_time_s_max"] - steps["step_time_s_min"]).dropna()
+        out["step_time_spread_s_median"] = _num(float(spread.median())) if len(spread) else None
+        out["step_time_spread_s_max"] = _num(float(spread.max())) if len(spread) else None
+    if "slowest_rank" in steps and steps["slowest_rank"].notna().any():
+        counts = steps["slowest_rank"].dropna().astype(int).value_counts()
+        total = int(counts.sum())
+        out["slowest"] = [
+            {"rank": int(r), "steps": int(n), "share": _num(n / total, 4)} for r, n in counts.head(5).items()
+        ]
+    return out
+
+
+def _flagged(steps: pd.DataFrame) -> dict[str, int]:
+    if "flags" not in steps:
+        return {}
+    counts: dict[str, int] = {}
+    for f in steps["flags"].dropna():
+        for flag in f.split(","):
+            counts[flag] = counts.get(flag, 0) + 1
+    return counts
+
+
+def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
+    target = run.value("target_tokens")
+    if target is None:
+        return None
+    tps = stable.get("tokens_per_s")
+    seconds = seconds_to_train(target, tps)
+    return {
+        "target_tokens": target,
+        "tokens_per_s": tps,
+        "seconds": _num(seconds),
+        "days": _num(seconds / 86400 if seconds else None, 4),
+        "basis": "stable-window throughput (tokens/s); restarts, evals and checkpoints not included",
+    }
+
+
+def build_summary(analysis: Analysis) -> dict[str, Any]:
+    """summary.json of an analysis: a pure function of it (building it twice gives the same JSON)."""
+    run, util, phases, window, basis = (
+        analysis.run,
+        analysis.util,
+        analysis.phases,
+        analysis.window,
+        analysis.basis,
+    )
+    facts = run.facts
+    steps = run.steps
+    parsed = run.parsed
+    gpus = facts.get("gpus")
+    stable = _stable_stats(run, util, phases)
+    regimes = _regimes(run, util, phases)
+    reported = _rounded(analysis.reported)
+    model_facts = util.model_facts
+    dims = util.model
+    params_fact = model_facts.get("params")
+    seq = facts.get("seq_len")
+    tokens_per_step = steps["tokens_per_step"].dropna()
+    status = _rounded(run_status(run, basis))
+    summary: dict[str, Any] = {
+        "run": run.name,
+        "source": run.source,
+        "format": parsed.format,
+        "formats": parsed.formats,
+        "detection": {"scores": parsed.detection.scores, "confidence": _num(parsed.detection.confidence, 3)},
+        "lines": parsed.lines,
+        "gpus": gpus.value if gpus else None,
+        "gpus_source": gpus.source if gpus else None,
+        "hardware": {
+            "name": util.hardware,
+            "name_source": util.hardware_name.source if util.hardware_name else None,
+            "name_detail": util.hardware_name.detail if util.hardware_name else None,
+            "dtype": util.dtype.value,
+            "dtype_source": util.dtype.source,
+            "peak_tflops_per_gpu": util.peak_tflops.value if util.peak_tflops else None,
+            "peak_source": util.peak_source,
+            "dense": True,
+        },
+        "model": {
+            "params": _num(dims.params, 10),
+            "layers": dims.layers,
+            "hidden": dims.hidden,
+            "heads": dims.heads,
+            "kv_heads": dims.kv_heads,
+            "ffn_hidden": dims.ffn_hidden,
+            "seq_len": seq.value if seq else None,
+            "vocab": dims.vocab,
+            "source": params_fact.source if params_fact else None,
+            "sources": {k: f.source for k, f in model_facts.items()},
+        },
+        "formula": util.formula,
+        "flops_per_token": _num(util.flops_per_token),
+        "flops_terms": _terms(util),
+        "hfu_flops_per_token": _num(util.hardware_flops_per_token),
+        "recompute": util.recompute,
+        "hfu_convention": HFU_CONVENTION[util.recompute],
+        "steps": {
+            "count": len(steps),
+            "first": int(steps["step"].iloc[0]),
+            "last": int(steps["step"].iloc[-1]),
+            "numbering": run.step_numbering,
+            "first_step_counted_as": basis,
+            "step_time_source": run.step_time_source,
+            "throughput_source": run.throughput_source,
+        },
+        "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
+        "warmup_steps": phases.warmup_steps,
+        "stable": stable,
+        "window": window_stats(window) if window is not None else None,  # full precision, as peers print
+        "eta": _eta(run, stable),
+        "regimes": regimes,
+        "shifts": _shifts(phases, regimes),
+        "dips": [d.as_dict() for d in phases.dips],
+        "restarts": [r.as_dict() for r in run.restarts],
+        "segments": [seg.as_dict() for seg in run.segments],
+        "analyzed": run.analyzed,
+        "sources": _rounded([c.as_dict() for c in run.sources]),
+        "ranks": _ranks(steps),
+        "flagged_steps": _flagged(steps),
+        "reported": reported,
+        "facts": {
+            k: {
+                "value": _num(f.value) if not isinstance(f.value, str) else f.value,
+                "source": f.source,
+                "detail": f.detail,
+            }
+            for k, f in sorted(facts.items())
+        },
+        "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
+        "status": status["status"],
+        "status_detail": status,
+        "diagnosis": diagnose(run, util, phases, stable),
+        "warnings": list(run.warnings),
+    }
+    if parsed.keymap:  # keys read through a synonym table (the generic set): what went where
+        summary["generic"] = {
+            "synonyms": "logparse/synonyms.toml",
+            "mapped": parsed.keymap.get("mapped", {}),
+            "facts": parsed.keymap.get("facts", {}),
+            "kept": parsed.keymap.get("kept", {}),
+        }
+    return summary
+
+
+# ------------------------------------------------------------------------------------------------
+# writing
+
+
+def default_out_dir(run_name: str) -> Path:
+    return Path("logparse-out") / run_name
+
+
+def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
+    full disk or an error leaves the files that were there before, never a cut one or a mix of two runs."""
+    from .plots import plot_report
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(out)
+    paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
+    summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
+    with staged() as stage:  # all three replace the earlier ones together, or none does
+        write_steps(analysis.steps, stage(paths["steps"]))
+        plot_report(analysis, stage(paths["report"]))
+        stage(paths["summary"]).write_text(summary, encoding="utf-8")
+    return paths
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.1%}"
+
+
+def _fmt(x: float | None, spec: str = ",.0f") -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
+def _assumptions(s: dict[str, Any]) -> list[str]:
+    """What the figures rest on, each with its source; what is unknown says what to pass to know it."""
+    hw = s["hardware"]
+    gpus = f"{plural(s['gpus'], 'GPU')} ({s['gpus_source']})" if s["gpus"] else "GPUs unknown (pass --gpus)"
+    if hw["peak_tflops_per_gpu"] is None:
+        device = "hardware unknown (pass --hw NAME or --peak-tflops X)"
+    else:
+        named = {"log": " (named in the log)", None: ""}.get(
+            hw.get("name_source"), f" ({hw.get('name_source')})"
+        )
+        device = (
+            f"{hw['name'] or 'a device'}{named}, {hw['dtype']} ({hw['dtype_source']}), dense peak "
+            f"{hw['peak_tflops_per_gpu']:g} TFLOPS/GPU"
+        )
+    seq = s["model"]["seq_len"]
+    if s["flops_per_token"] is not None:
+        flops = f"formula {s['formula']} {s['flops_per_token']:.3e} FLOPs/token"
+    elif s["formula"] is not None and not seq:
+        flops = f"formula {s['formula']}, FLOPs/token unknown (pass --seq-len)"
+    else:
+        flops = "FLOPs/token unknown (pass --model NAME, or --params N)"
+    return [
+        gpus,
+        device,
+        flops,
+        f"seq len {seq}" if seq else "seq len unknown",
+        f"recompute {s['recompute']}",
+    ]
+
+
+def _stable_count(st: dict[str, Any], dips: list[dict[str, Any]]) -> str:
+    """What the stable figures average over, so that it adds up with the range printed before it:
+    `481 steps`; `474 steps: 481 less 7 in dips`; `12 logged lines, 60 steps` when each line stands for
+    several steps."""
+    rows, steps = st.get("log_rows"), st["steps"]
+    if rows is not None and rows != steps:
+        each = f": each stands for the {steps // rows} steps up to it" if rows and steps % rows == 0 else ""
+        return f"{plural(rows, 'logged line')}, {plural(steps, 'step')}{each}"
+    lo, hi = st["start_step"], st["end_step"]
+    span = hi - lo + 1
+    if steps >= span:
+        return plural(steps, "step")
+    in_dips = sum(
+        min(d["end_step"], hi) - max(d["start_step"], lo) + 1
+        for d in dips
+        if d["start_step"] <= hi and d["end_step"] >= lo
+    )
+    parts = [f"{in_dips} in dips"] if in_dips else []
+    if span - steps > in_dips:
+        parts.append(f"{span - steps - in_dips} not logged")
+    return f"{plural(steps, 'step')}: {span} less {' and '.join(parts)}"
+
+
+def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
+    """The stable phase's figures; unknown ones named once, with what would make them known."""
+    out = []
+    if st["mfu_mean"] is not None:
+        out.append(
+            f"MFU {_pct(st['mfu_mean'])} (median {_pct(st['mfu_median'])}), HFU {_pct(st['hfu_mean'])}"
+        )
+    else:
+        out.append("MFU unknown (see the assumptions)")
+    if st["tokens_per_s"] is not None:
+        out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU)")
+    elif st["tokens_per_s_per_gpu"] is not None:  # the log's per-device count, the GPU count unknown
+        out.append(f"{_fmt(st['tokens_per_s_per_gpu'])} tokens/s per GPU (cluster unknown: pass --gpus)")
+    else:
+        out.append("tokens/s unknown" + ("" if s["model"]["seq_len"] else " (pass --seq-len)"))
+    if st["step_time_s"] is not None:
+        out.append(f"{st['step_time_s']:.3g} s/step")
+    if st["tflops_per_gpu"] is not None:
+        out.append(f"{tflops_text(st['tflops_per_gpu'])} TFLOP/s/GPU")
+    return out
+
+
+def tflops_text(x: float) -> str:
+    """444.6; a CPU run's 0.0123 keeps its digits (never `0.0` beside a nonzero MFU)."""
+    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.3g}"
+
+
+def _dip_span(start: int, end: int) -> str:
+    """`dip at step 50`, `dip at steps 301-303` (the diagnosis's wording too)."""
+    return f"dip at step {start}" if start == end else f"dip at steps {start}-{end}"
+
+
+def plural(count: int, word: str) -> str:
+    """`1 step`, `2 steps`, `0 dips`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _line_counts(lines: dict[str, int]) -> str:
+    """The file's lines and what became of them, adding up: "701 lines (690 matched, 6 unmatched, 5 blank, 0
+    malformed)"; when lines split into records (progress-bar redraws), the records are counted apart."""
+    total, blank = lines["total"], lines.get("blank", 0)
+    records = lines.get("records", lines["matched"] + lines["unmatched"])
+    counts = f"{lines['matched']:,} matched, {lines['unmatched']:,} unmatched"
+    malformed = f"{lines['malformed']:,} malformed"
+    tail = f", {blank:,} blank" if blank else ""
+    if records + blank == total:
+        return f"{total:,} lines ({counts}{tail}, {malformed})"
+    return f"{total:,} lines, {records:,} records ({counts}, {malformed}){tail}"
+
+
+def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
+    s = analysis.summary
+    st = s["stable"]
+    status = s.get("status")
+    rows = analysis.run.steps
+    count = s["steps"]["count"]
+    spanned = int(rows["step_span"].sum()) if "step_span" in rows and len(rows) == count else count
+    logged = f"{count} logged" if spanned == count else f"{count} logged lines, {plural(spanned, 'step')}"
+    lines = [
+        f"{s['run']}: {s['format']} log, {_line_counts(s['lines'])}",
+        f"  steps {s['steps']['first']}..{s['steps']['last']} ({logged}), "
+        f"{status or 'status unknown'}"
+        + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")
+        + (
+            f"; step time from {s['steps']['step_time_source']}"
+            if s["steps"]["step_time_source"]
+            else "; no step time in the log"
+        ),
+    ]
+    numbering = s["steps"].get("numbering")
+    if numbering and numbering != "log":
+        lines.append(f"  step numbers: {numbering}")  # the log printed no counter, or one of micro-batches
+    lines += [f"  also read: {n}" for n in s.get("notes", []) if "(beside the framework)" in n]
+    lines.append("  assumptions: " + "; ".join(_assumptions(s)))
+    if st["start_step"] is not None:
+        which = ""
+        if len(s.get("regimes", [])) > 1:
+            which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
+        lines.append(
+            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st, s['dips'])}){which}: "
+            + ", ".join(_stable_figures(st, s))
+        )
+    else:
+        lines.append("  stable window: none found (too few timed steps)")
+    w = s.get("window")
+    if w is not None:
+        m = {k: (w[k] or {}).get("mean") for k in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu")}
+        lines.append(
+            f"  window {w['rule']}: {plural(w['count'], 'step')}, mean {_fmt(m['step_time_s'], '.4g')} s/step, "
+            f"{_fmt(m['tokens_per_s'])} tokens/s, {_fmt(m['tflops_per_gpu'], '.1f')} TFLOP/s/GPU, MFU {_pct(m['mfu'])}"
+            + ("" if w["complete"] else f" ({w.get('note')})")
+        )
+    warmup = plural(s["warmup_steps"], "step") if s["warmup_steps"] is not None else "? steps"
+    lines.append(
+        f"  warmup: {warmup}; {plural(len(s.get('shifts', [])), 'shift')}; {plural(len(s['dips']), 'dip')}; "
+        f"{plural(len(s['restarts']), 'restart')}"
+    )
+    shifts = s.get("shifts", [])
+    for i, sh in enumerate(shifts):
+        near = _near_text(sh["near_events"])
+        verb = "fell" if sh["change"] < 0 else "rose"
+        stayed = "stayed down" if sh["change"] < 0 else "stayed up"
+        if i + 1 < len(shifts):
+            stayed += f" until step {shifts[i + 1]['at_step']}"
+        mfu = ""
+        if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
+            mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
+        lines.append(
+            f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}"
+            + (f" (near: {near})" if near else "")
+        )
+    for d in s["dips"][:5]:
+        near = _near_text(d["near_events"])
+        lines.append(
+            f"    {_dip_span(d['start_step'], d['end_step'])}: -{d['depth']:.0%}, "
+            f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")
+        )
+    for r in s["restarts"]:
+        lines.append(
+            f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
+            f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
+        )
+    rep = s["reported"]
+    if rep["tflops_per_gpu_mean"] is not None or rep["mfu_mean"] is not None:
+        own = (
+            f"{tflops_text(rep['tflops_per_gpu_mean'])} TFLOP/s/GPU"
+            if rep["tflops_per_gpu_mean"] is not None
+            else (f"MFU {rep['mfu_mean']:.1%}")
+        )
+        line = f"  the log's own figure: {own}"
+        if rep.get("framework_formula"):
+            conv = rep["ours_under_framework_convention"]
+            mine = (
+                tflops_text(conv["tflops_per_gpu"])
+                if rep["tflops_per_gpu_mean"] is not None
+                else f"MFU {conv['mfu']:.1%}"
+            )
+            line += (
+                f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
+                f"{mine}, {rep['agrees_within']:.1%} apart"
+            )
+        lines.append(line)
+    if s.get("eta"):
+        e = s["eta"]
+        lines.append(
+            f"  time to {e['target_tokens']:.3g} tokens at the stable rate: {_fmt(e['days'], '.1f')} days"
+        )
+    if s.get("ranks") and s["ranks"].get("slowest"):
+        top = s["ranks"]["slowest"][0]
+        lines.append(
+            f"  {s['ranks']['printing']} ranks print every step; slowest most often: rank {top['rank']} "
+            f"({top['share']:.0%} of steps), median spread {_fmt(s['ranks']['step_time_spread_s_median'], '.3g')} s"
+        )
+    if s.get("flagged_steps"):
+        lines.append("  flagged steps: " + ", ".join(f"{k} {v}" for k, v in s["flagged_steps"].items()))
+    for d in s["diagnosis"]:
+        lines.append(f"  diagnosis: {d}")
+    for w in s["warnings"]:
+        lines.append(f"  warning: {w}")
+    if paths:
+        lines.append(f"  wrote {paths['report'].parent}/ (report.png, summary.json, steps.csv)")
+    return "\n".join(lines)

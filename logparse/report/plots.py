@@ -1,0 +1,909 @@
+"""Plots: the one-figure report a person reads in ten seconds (matplotlib, drawn on an Agg canvas)."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import FuncFormatter
+
+from .analysis import Analysis
+from ..core.errors import flag
+from ..steps.resolve import flagged
+
+DPI = 110
+WARMUP_COLOR = "#bbbbbb"
+STABLE_COLOR = "#2ca02c"
+DIP_COLOR = "#d62728"
+RESTART_COLOR = "#9467bd"
+REGIME_COLOR = "#ff7f0e"  # regimes other than the stable one, and the shifts between them
+CURVE_COLOR = "#1f77b4"
+CLIP_COLOR = "#333333"
+ENVELOPE_ABOVE = 4000  # steps; beyond this the curves are drawn as per-bin envelopes
+ENVELOPE_BINS = 1500
+CLIP_LABELS = 3  # per panel edge, the most extreme values beyond the axis get their value written
+MAX_EVENT_LINES = 24  # more marks of one kind than this: lane marks only, lines would hide the curves
+
+# the figure's geometry, in inches, so panels keep their size whatever the legend and the lane need
+WIDTH_IN = 12.0
+PANEL_IN = 2.3
+LANE_ROW_IN = 0.2
+TITLE_IN = 0.5
+BOTTOM_IN = 1.05
+GAP_IN = 0.28
+LEFT, RIGHT = 0.07, 0.985
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one kind of event is drawn: a mark in its row of the event lane, and, when `line` is a
+    linestyle, a line at each mark through every panel."""
+
+    label: str
+    row: str
+    color: str
+    marker: str
+    line: str | None = None
+
+
+EVENT_STYLES: dict[str, Style] = {
+    "checkpoint_save": Style("checkpoint save", "checkpoints", "#00838f", "s", "-"),
+    "checkpoint_load": Style("checkpoint load", "checkpoints", "#4db6ac", "D"),
+    "eval": Style("eval", "eval", "#8c564b", "o"),
+    "nccl_error": Style("NCCL / communication error", "errors", "#b2182b", "X", "-"),
+    "error": Style("error (Xid, OOM, traceback)", "errors", "#b2182b", "P", "-"),
+    "nonfinite_loss": Style("NaN/inf loss", "NaN/inf", "#c51b7d", "*", ":"),
+    "nonfinite_grad_norm": Style("NaN/inf grad norm", "NaN/inf", "#c51b7d", "p", ":"),
+    "skipped": Style("skipped step (overflow)", "skipped", "#9e9d24", "H"),
+    "restart": Style("restart (resumed here)", "restarts", RESTART_COLOR, "<", "--"),
+}
+# a dip's cause is the kind of the event lines next to it (phases.near_events), the first of these found
+DIP_CAUSES = ("error", "checkpoint_save", "checkpoint_load", "eval", "overflow")
+DIP_STYLES: dict[str, Style] = {
+    "error": Style("dip near an error", "dips", "#000000", "v"),
+    "checkpoint_save": Style("dip near checkpoint save", "dips", "#00838f", "v"),
+    "checkpoint_load": Style("dip near checkpoint load", "dips", "#4db6ac", "v"),
+    "eval": Style("dip near eval", "dips", "#8c564b", "v"),
+    "overflow": Style("dip near skipped step", "dips", "#9e9d24", "v"),
+    "other": Style("dip near another event line", "dips", "#7f7f7f", "v"),
+    "none": Style("dip, no event nearby", "dips", DIP_COLOR, "v"),
+}
+LANE_ROWS = ("dips", "checkpoints", "eval", "errors", "NaN/inf", "skipped", "restarts")
+CLIPPED_LABEL = "beyond the axis (value written)"
+
+
+# ------------------------------------------------------------------------------------------------
+# text: every string logparse draws is drawn as itself (issue 20, point 3). matplotlib reads a string with
+# two unescaped `$` as mathtext (a log named `lr_$1e-4_$.log` raised ValueError from its parser, `a_$x^2$`
+# was drawn as math) and, with a user's `text.usetex: True`, sends every string to LaTeX (`_` is an error
+# there, and latex may not be installed). Both are rcParams read when a Text is made
+# (matplotlib/text.py: `parse_math=None, # defaults to rcParams['text.parse_math']`), so the figures are
+# built, and drawn, with them off; with parse_math off a formatter's own `$10^{3}$` would show raw, so
+# ticks are not written in mathtext either.
+PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False, "axes.formatter.use_mathtext": False}
+# a lone surrogate (a name decoded with surrogate escapes, `caf\udce9`) is refused by matplotlib's font
+# layer (TypeError from FT2Font.set_text); other control characters have no glyph (a warning each)
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+
+def plain_text():
+    """A context (rcParams) under which every Text made is plain text: no mathtext, no LaTeX."""
+    return matplotlib.rc_context(PLAIN_TEXT)
+
+
+class PlainFigure(Figure):
+    """A Figure drawn under plain_text(): tick labels, which matplotlib makes when it draws (in a notebook
+    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot."""
+
+    def draw(self, renderer):
+        with plain_text():
+            super().draw(renderer)
+
+
+def plain(s: object) -> str:
+    """A string as it can be drawn: a byte that was not UTF-8 (a lone surrogate) as U+FFFD, a control
+    character other than a newline as a space."""
+    return _CONTROL.sub(" ", _SURROGATE.sub("\ufffd", str(s)))
+
+
+def style_of(kind: str) -> Style:
+    """The style of a mark kind: an event kind of EVENT_STYLES or `dip:<cause>`."""
+    if kind.startswith("dip:"):
+        return DIP_STYLES[kind[4:]]
+    return EVENT_STYLES[kind]
+
+
+def envelope(x: np.ndarray, y: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, ...]:
+    """Per-bin x centre, min, mean and max of y (NaNs ignored): a downsampling that keeps extremes."""
+    edges = np.linspace(0, len(x), bins + 1).astype(int)
+    xs, lo, mean, hi = [], [], [], []
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        if b <= a:
+            continue
+        chunk = y[a:b]
+        ok = chunk[np.isfinite(chunk)]
+        xs.append(x[a:b].mean())
+        if len(ok):
+            lo.append(ok.min())
+            mean.append(ok.mean())
+            hi.append(ok.max())
+        else:
+            lo.append(np.nan)
+            mean.append(np.nan)
+            hi.append(np.nan)
+    return np.array(xs), np.array(lo), np.array(mean), np.array(hi)
+
+
+def _series(steps, col):
+    if col in steps and steps[col].notna().any():
+        return pd.to_numeric(steps[col], errors="coerce").to_numpy(dtype=float)
+    return None
+
+
+def plot_report(analysis: Analysis, path: str | Path, dpi: float = DPI) -> None:
+    """report.png: MFU, throughput, step time and loss against the step, with the phases shaded."""
+    build_report(analysis, dpi=dpi).savefig(path, dpi=dpi)
+
+
+def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
+    """The report figure: an event lane (when the run has events), then MFU, tokens/s, step time and
+    loss panels sharing the step axis, one legend above them. Its own Agg canvas, not pyplot's: nothing
+    to close, and importing this module leaves a notebook's backend alone. Every text in it is plain
+    text (PlainFigure), whatever the log's names and the user's rcParams."""
+    with plain_text():
+        return _build_report(analysis, dpi)
+
+
+def _build_report(analysis: Analysis, dpi: float) -> Figure:
+    s = analysis.summary
+    steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
+    x = steps["step"].to_numpy(dtype=float)
+    panels = _panels(steps)
+    marks = event_marks(analysis)
+    # rows whose logged value was NaN, infinite or unreadable: their gap in a curve is news, while other
+    # rows without a value (a loss logged every fifth step) are stepped over
+    gaps = flagged(steps, "nonfinite_", "malformed", prefix=True)
+    # steps whose timing cannot be right (utilization flags them) do not set the scale: they are marked
+    # beyond the axis with their value
+    impossible = flagged(steps, "mfu_above_100")
+    rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
+    heights = ([0.12 + LANE_ROW_IN * len(rows)] if rows else []) + [PANEL_IN] * len(panels)
+
+    fig = PlainFigure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
+    FigureCanvasAgg(fig)
+    grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
+    axes = [fig.add_subplot(grid[0])]
+    axes += [fig.add_subplot(grid[i], sharex=axes[0]) for i in range(1, len(heights))]
+    for ax in axes[:-1]:
+        ax.tick_params(labelbottom=False)
+    lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
+
+    legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
+    _phase_entries(legend, s)
+    label = None
+    mfu_ax = None
+    for ax, (ylabel, y, kind) in zip(panel_axes, panels, strict=True):
+        ax.set_gid(f"panel:{kind}")
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+        _shade_phases(ax, s, steps, x, kind)
+        if y is None:
+            _say_unknown(ax, s)
+            continue
+        _curve(ax, x, y, gaps, legend)
+        _stable_lines(ax, s["stable"], kind, ylabel)
+        limits = _y_limits(y[~impossible], kind)
+        if limits is not None:
+            ax.set_ylim(*limits)
+        if kind == "tps" and ax.get_ylim()[1] >= 10_000:
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / 1000:g}k" if v else "0"))
+        if kind == "mfu" and s["stable"]["mfu_mean"] is not None:
+            label, mfu_ax = _stable_label(ax, s["stable"]), ax
+    if lane is not None:
+        lane.set_gid("lane")
+        _draw_lane(lane, rows, marks, s, steps, x, legend)
+    for kind, xs in marks.items():
+        st = style_of(kind)
+        if st.line and len(xs) <= MAX_EVENT_LINES:
+            for ax in panel_axes:
+                # drawn above the grid (zorder 1.5) in the event's colour: a checkpoint every 100 steps
+                # falls on the gridlines
+                ax.vlines(
+                    xs, 0, 1, transform=ax.get_xaxis_transform(), colors=st.color, linestyles=st.line,
+                    lw=1.0, alpha=0.6, zorder=1.8, gid=f"vline:{kind}",
+                )  # fmt: skip
+    axes[0].set_xlim(*_x_limits(x, marks))
+    axes[-1].set_xlabel("optimizer step")
+
+    if _any_beyond(panel_axes, panels):
+        legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
+    title = fig.text(0.01, 1, _title(s), fontsize=13, fontweight="bold", ha="left", va="top")
+    fig.text(
+        0.01,
+        0.01,
+        "\n".join(textwrap.wrap(plain(_assumptions(s)), 170)),
+        fontsize=8,
+        va="bottom",
+        family="monospace",
+        color="#333333",
+    )
+    leg, ncol, anchor = _layout(fig, heights, legend, title)
+
+    # the limits and the geometry are final: the clipped values get their marks, and the stable label
+    # its place, from the data's display coordinates (no draw needed)
+    renderer = fig.canvas.get_renderer()
+    for ax, (_, y, kind) in zip(panel_axes, panels, strict=True):
+        if y is None or kind not in ("mfu", "tps", "time"):
+            continue
+        if ax is mfu_ax:
+            _place_label(ax, label, renderer, lambda ax=ax, y=y, kind=kind: _clip_marks(ax, x, y, kind))
+        else:
+            _clip_marks(ax, x, y, kind)
+    if "clipped" in legend and not _any_beyond(panel_axes, panels):
+        # the headroom the label needed brought the only values beyond an axis inside it
+        del legend["clipped"]
+        leg.remove()
+        _figure_legend(fig, legend, ncol, anchor)
+    return fig
+
+
+def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
+    """(y label, values, kind) per panel: MFU always (empty when unknown), then what the log gives."""
+    mfu = _series(steps, "mfu")
+    panels = [("MFU (%)", mfu * 100 if mfu is not None else None, "mfu")]
+    tps = _series(steps, "tokens_per_s_per_gpu")
+    if tps is not None:
+        panels.append(("tokens/s per GPU", tps, "tps"))
+    elif _series(steps, "tokens_per_s") is not None:
+        panels.append(("tokens/s (cluster)", _series(steps, "tokens_per_s"), "tps"))
+    if _series(steps, "step_time_s") is not None:
+        panels.append(("step time (s)", _series(steps, "step_time_s"), "time"))
+    if _series(steps, "loss") is not None:
+        panels.append(("loss", _series(steps, "loss"), "loss"))
+    return panels
+
+
+def _title(s) -> str:
+    hw = s["hardware"]
+    device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
+    gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
+    title = f"{plain(s['run'])}  |  {plain(gpus)}  |  {plain(s['format'])}"
+    if s["stable"]["mfu_mean"] is not None:
+        title += f"  |  stable MFU {s['stable']['mfu_mean']:.1%}"
+    return title
+
+
+# ------------------------------------------------------------------------------------------------
+# events: where each kind happened, in steps
+
+
+def event_marks(analysis: Analysis) -> dict[str, np.ndarray]:
+    """Mark kind -> the steps it happened at (sorted, one per step): the event lines the patterns tag
+    (checkpoint save/load, eval, NCCL and other errors, overflow), non-finite and skipped steps, restarts,
+    and dips as `dip:<cause>`. An event line without a step is placed by its line number between the
+    step lines around it."""
+    s = analysis.summary
+    steps = analysis.run.steps
+    found: dict[str, list[float]] = {}
+
+    events = analysis.run.parsed.events
+    if not events.empty and len(steps):
+        kinds = events["event"].astype(str).to_numpy()
+        nccl = (kinds == "error") & (
+            events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
+            | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
+        )
+        kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
+        at, between = _event_steps(events, _step_lines(analysis.run))
+        seen: set[tuple[str, int]] = set()
+        for kind, step, gap in zip(kinds, at, between, strict=True):
+            if kind not in EVENT_STYLES or not np.isfinite(step):
+                continue
+            if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
+                if (kind, gap) in seen:
+                    continue
+                seen.add((kind, gap))
+            found.setdefault(kind, []).append(step)
+
+    step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
+    for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
+        bad = flagged(steps, kind)
+        if bad.any():
+            found.setdefault(kind, []).extend(step[bad])
+    if "nan_iters" in steps:  # Megatron counts the iterations of the interval whose loss was NaN or inf
+        found.setdefault("nonfinite_loss", []).extend(step[_positive(steps["nan_iters"])])
+    if "skipped_iters" in steps:
+        found.setdefault("skipped", []).extend(step[_positive(steps["skipped_iters"])])
+    if "skipped_total" in steps:  # a running count (DeepSpeed): skips happened where it grows
+        by_line = steps.sort_values("line", kind="stable")
+        total = pd.to_numeric(by_line["skipped_total"], errors="coerce")
+        grew = total.diff().fillna(total) > 0
+        found.setdefault("skipped", []).extend(by_line["step"].to_numpy(dtype=float)[grew.to_numpy()])
+
+    for r in s.get("restarts", []):
+        at_step = r["resumed_from"] if r.get("resumed_from") is not None else r["at_step"]
+        found.setdefault("restart", []).append(float(at_step))
+    for d in s.get("dips", []):
+        found.setdefault(f"dip:{dip_cause(d)}", []).append((d["start_step"] + d["end_step"]) / 2)
+    return {k: np.unique(np.asarray(v, dtype=float)) for k, v in found.items() if len(v)}
+
+
+def dip_cause(dip: dict[str, Any]) -> str:
+    """What a dip came next to: the first of DIP_CAUSES among its near events, `other` for another event
+    line, `none` when no event line is near."""
+    kinds = {e["event"] for e in dip.get("near_events", [])}
+    for cause in DIP_CAUSES:
+        if cause in kinds:
+            return cause
+    return "other" if kinds else "none"
+
+
+def _positive(col: pd.Series) -> np.ndarray:
+    return (pd.to_numeric(col, errors="coerce").fillna(0) > 0).to_numpy()
+
+
+def _step_lines(run) -> pd.DataFrame:
+    """(line, step) of every step line, by line. The matched lines themselves when their counter is the
+    steps' (it keeps the steps a restart redid, which the step frame replaced); else the step frame."""
+    steps = run.steps[["line", "step"]].dropna()
+    raw = run.parsed.rows
+    if {"kind", "line", "step"} <= set(raw.columns):
+        raw = raw.loc[raw["kind"] == "step", ["line", "step"]].dropna()
+        both = steps.merge(raw, on="line", suffixes=("", "_raw"))
+        if len(both) and (both["step"].to_numpy(float) == both["step_raw"].to_numpy(float)).all():
+            steps = raw
+    return steps.astype(float).sort_values("line", kind="stable")
+
+
+def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The step of each event line: its own when it names one, else placed by its line number between
+    the step lines before and after it (at the one before when the counter goes back, as after a
+    restart; at the first or last step outside them). With it, for the lines placed, how many step lines
+    come before them (-1 for lines with their own step)."""
+    own = (
+        pd.to_numeric(events["step"], errors="coerce").to_numpy(dtype=float)
+        if "step" in events
+        else np.full(len(events), np.nan)
+    )
+    lines = by_line["line"].to_numpy(dtype=float)
+    at = by_line["step"].to_numpy(dtype=float)
+    ev_line = pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float)
+    if not len(lines):
+        return own, np.full(len(events), -1)
+    i = np.searchsorted(lines, ev_line, side="right")
+    before = np.clip(i - 1, 0, len(lines) - 1)
+    after = np.clip(i, 0, len(lines) - 1)
+    span = lines[after] - lines[before]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(span > 0, (ev_line - lines[before]) / span, 0.0)
+    placed = np.where(at[after] >= at[before], at[before] + frac * (at[after] - at[before]), at[before])
+    placed = np.where(np.isfinite(ev_line), placed, np.nan)
+    return np.where(np.isfinite(own), own, placed), np.where(np.isfinite(own), -1, i)
+
+
+def _draw_lane(ax, rows, marks, s, steps, x, legend) -> None:
+    """One row per kind of event, its marks at the steps: what happened where, above the curves."""
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="x", alpha=0.3)
+    _shade_phases(ax, s, steps, x, "lane")
+    for kind, xs in marks.items():
+        st = style_of(kind)
+        ax.plot(
+            xs, np.full(len(xs), rows.index(st.row)), ls="none", marker=st.marker, color=st.color, ms=_ms(st),
+            mec="white", mew=0.5, clip_on=False, zorder=3, gid=f"event:{kind}",
+        )  # fmt: skip
+    for kind in sorted(marks, key=_legend_order):
+        st = style_of(kind)
+        n = f" ({len(marks[kind])})"
+        if kind.startswith("dip:"):
+            handle = (Patch(color=DIP_COLOR, alpha=0.25, lw=0), _mark_handle(st, line=False))
+        else:
+            handle = _mark_handle(st, line=st.line is not None and len(marks[kind]) <= MAX_EVENT_LINES)
+        legend[kind] = (handle, st.label + n)
+
+
+def _legend_order(kind: str) -> tuple[int, int]:
+    row = style_of(kind).row
+    order = list(DIP_STYLES) if kind.startswith("dip:") else list(EVENT_STYLES)
+    return LANE_ROWS.index(row), order.index(kind[4:] if kind.startswith("dip:") else kind)
+
+
+def _ms(st: Style) -> float:
+    return 10.0 if st.marker == "*" else 8.0  # a star's arms are thin
+
+
+def _mark_handle(st: Style, line: bool) -> Line2D:
+    return Line2D(
+        [], [], color=st.color, marker=st.marker, ms=_ms(st), mec="white", mew=0.5, ls=st.line if line else "none",
+        lw=1.1,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# panels
+
+
+def _phase_entries(legend, s) -> None:
+    if s["warmup_steps"]:
+        legend["warmup"] = (Patch(color=WARMUP_COLOR, alpha=0.5, lw=0), "warmup")
+    legend["stable"] = (Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window")
+    if s.get("shifts"):
+        legend["shift"] = (
+            Line2D([], [], color=REGIME_COLOR, lw=1.4),
+            f"shifts ({len(s['shifts'])}), other regimes shaded",
+        )
+
+
+def _shade_phases(ax, s, steps, x, kind: str) -> None:
+    """Warmup, the stable window, other regimes and shifts, restart warmups and dips, on every panel."""
+    st = s["stable"]
+    if s["warmup_steps"] and len(x):
+        ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
+    if st["start_step"] is not None:
+        ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+    for r in s.get("regimes", []):
+        if not r["stable"] and len(s["regimes"]) > 1:
+            ax.axvspan(r["start_step"], r["end_step"], color=REGIME_COLOR, alpha=0.08, lw=0)
+            if kind == "mfu" and r["mfu_median"] is not None:
+                ax.hlines(
+                    r["mfu_median"] * 100, r["start_step"], r["end_step"], color=REGIME_COLOR, lw=1.5, ls="--"
+                )
+    for sh in s.get("shifts", []):
+        ax.axvline(sh["at_step"], color=REGIME_COLOR, lw=1.4, gid="vline:shift")
+        if kind == "mfu":
+            ax.annotate(
+                f"{sh['change']:+.0%}",
+                (sh["at_step"], 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(3, -12),
+                textcoords="offset points",
+                color=REGIME_COLOR,
+                fontsize=9,
+                fontweight="bold",
+            )
+    if "phase" in steps:
+        for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
+            ax.axvspan(
+                rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
+            )
+    min_width = 0.004 * (x[-1] - x[0]) if len(x) > 1 else 1  # a one-step dip in a long run stays visible
+    for d in s["dips"]:
+        half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)
+        centre = (d["start_step"] + d["end_step"]) / 2
+        ax.axvspan(centre - half, centre + half, color=DIP_COLOR, alpha=0.25, lw=0)
+
+
+def _say_unknown(ax, s) -> None:
+    ax.text(
+        0.5,
+        0.5,
+        "MFU unknown: " + _missing(s),
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        fontsize=10,
+        color="#555555",
+        wrap=True,
+    )
+    ax.set_yticks([])
+
+
+def _curve(ax, x, y, gaps, legend) -> None:
+    drawn = np.isfinite(y) | gaps
+    x, y = x[drawn], y[drawn]
+    if len(x) > ENVELOPE_ABOVE:
+        # too many steps to draw one by one: per bin, the min-max envelope (its outline too, so a one-step
+        # dip narrower than a pixel still shows) and the mean
+        xs, lo, mean, hi = envelope(np.asarray(x, dtype=float), y)
+        ax.fill_between(
+            xs, lo, hi, facecolor=(*to_rgb(CURVE_COLOR), 0.3), edgecolor=(*to_rgb(CURVE_COLOR), 0.6), lw=0.5,
+            gid="envelope",
+        )  # fmt: skip
+        ax.plot(xs, mean, lw=0.8, color=CURVE_COLOR, gid="curve")
+        per = len(x) / len(xs) * float(np.median(np.diff(x))) if len(x) > 1 else 1.0
+        n = f"{per:.0f}" if abs(per - round(per)) < 0.05 else f"~{per:.0f}"
+        legend["envelope"] = (
+            (Patch(color=CURVE_COLOR, alpha=0.3, lw=0), Line2D([], [], color=CURVE_COLOR, lw=0.8)),
+            f"min-max per {n} steps, line: mean",
+        )
+    else:
+        ax.plot(x, y, lw=1.0, color=CURVE_COLOR, marker="o" if len(x) <= 60 else None, ms=3, gid="curve")
+
+
+def _stable_lines(ax, st, kind: str, label: str) -> None:
+    """The stable window's mean across it: MFU (in %), and per-GPU tokens/s."""
+    if kind == "mfu" and st["mfu_mean"] is not None:
+        level, lw = st["mfu_mean"] * 100, 2
+    elif kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
+        level, lw = st["tokens_per_s_per_gpu"], 1.5
+    else:
+        return
+    ax.hlines(level, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=lw, gid="stable-line")
+
+
+def _stable_label(ax, st):
+    return ax.text(
+        0,
+        0,
+        f"stable MFU {st['mfu_mean']:.1%}  (steps {st['start_step']}-{st['end_step']}, "
+        f"median {st['mfu_median']:.1%})",
+        transform=ax.transAxes,
+        ha="left",
+        va="bottom",
+        color=STABLE_COLOR,
+        fontsize=10,
+        fontweight="bold",
+        bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": STABLE_COLOR, "boxstyle": "round"},
+        zorder=6,
+        gid="stable-label",
+    )
+
+
+def _y_limits(y, kind: str) -> tuple[float, float] | None:
+    """MFU, tokens/s and step time all start at 0, so a curve's height is its value: a 2% wobble looks
+    like 2% and a dip as deep in step time as in MFU (zooming step time alone made noise look like
+    collapse next to an MFU panel from 0). The top is the 99.5th percentile plus a margin (more on MFU,
+    for its label); the few values beyond it are marked at the edge with their value (_clip_marks)."""
+    finite = y[np.isfinite(y)]
+    if not len(finite) or kind not in ("mfu", "tps", "time"):
+        return None
+    # the values themselves (no interpolation): in a short run the one extreme value is left out rather
+    # than pulling the top halfway to it
+    lo = np.percentile(finite, 0.5, method="higher")
+    hi = np.percentile(finite, 99.5, method="lower")
+    bottom = min(0.0, float(lo))
+    top = float(hi) * (1.25 if kind == "mfu" else 1.1) if hi > 0 else 1.0
+    # the highest value, when it would stretch the axis by less than half, is shown rather than clipped
+    top = max(top, float(finite.max()) * 1.05) if finite.max() * 1.05 <= 1.5 * top else top
+    return bottom, max(top, bottom + 1e-9)
+
+
+def _any_beyond(panel_axes, panels) -> bool:
+    """Whether a panel scaled by percentiles has values beyond its y limits."""
+    for ax, (_, y, kind) in zip(panel_axes, panels, strict=True):
+        if y is not None and kind in ("mfu", "tps", "time"):
+            lo, hi = ax.get_ylim()
+            finite = y[np.isfinite(y)]
+            if ((finite > hi) | (finite < lo)).any():
+                return True
+    return False
+
+
+def _value_text(v: float, kind: str) -> str:
+    num = f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+    return {"time": f"{num} s", "mfu": f"{num}%"}.get(kind, num)
+
+
+def _clip_handle() -> Line2D:
+    return Line2D([], [], ls="none", marker="^", color=CLIP_COLOR, ms=6)
+
+
+def _clip_marks(ax, x, y, kind: str) -> list:
+    """Values beyond the y limits: a triangle at the edge at their step, pointing the way they went, and
+    for the few most extreme (not crowding each other) the value beside it. Returns the artists."""
+    bottom, top = ax.get_ylim()
+    x0, x1 = ax.get_xlim()
+    artists: list = []
+    finite = np.isfinite(y)
+    for beyond, edge, marker, va, dy in (
+        (finite & (y > top), top, "^", "top", -3),
+        (finite & (y < bottom), bottom, "v", "bottom", 3),
+    ):
+        if not beyond.any():
+            continue
+        xs, vs = x[beyond], y[beyond]
+        (mark,) = ax.plot(
+            xs, np.full(len(xs), edge), ls="none", marker=marker, color=CLIP_COLOR, ms=6, clip_on=False,
+            zorder=5, gid="clipped",
+        )  # fmt: skip
+        artists.append(mark)
+        written: list[float] = []
+        for i in np.argsort(-np.abs(vs - edge), kind="stable"):
+            frac = (xs[i] - x0) / (x1 - x0) if x1 > x0 else 0.5
+            if len(written) == CLIP_LABELS:
+                break
+            if any(abs(frac - f) < 0.08 for f in written):
+                continue
+            written.append(frac)
+            right = frac > 0.88  # near the right edge the value goes on the marker's left
+            artists.append(
+                ax.annotate(
+                    _value_text(vs[i], kind), (xs[i], edge), xytext=(-6 if right else 6, dy),
+                    textcoords="offset points", ha="right" if right else "left", va=va, fontsize=8,
+                    color=CLIP_COLOR, annotation_clip=False, zorder=5, gid="clipped-value",
+                    bbox={"facecolor": "white", "alpha": 0.7, "edgecolor": "none", "pad": 1},
+                )
+            )  # fmt: skip
+    return artists
+
+
+def _x_limits(x, marks) -> tuple[float, float]:
+    xs = [x[np.isfinite(x)]] + list(marks.values())
+    allx = np.concatenate(xs) if xs else np.array([])
+    if not len(allx):
+        return 0.0, 1.0
+    lo, hi = float(allx.min()), float(allx.max())
+    pad = 0.02 * (hi - lo) if hi > lo else 1.0
+    return lo - pad, hi + pad
+
+
+# ------------------------------------------------------------------------------------------------
+# layout: the legend above the panels, sizes in inches
+
+
+def _figure_legend(fig, legend, ncol, anchor):
+    # matplotlib fills a legend column by column; reordered so that it reads by rows, in drawing order
+    entries = list(legend.values())
+    rows, longer = divmod(len(entries), ncol)
+    entries = [entries[i * ncol + j] for j in range(ncol) for i in range(rows + (j < longer))]
+    handles = [h for h, _ in entries]
+    labels = [lab for _, lab in entries]
+    return fig.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=anchor,
+        ncol=ncol,
+        fontsize=8,
+        frameon=False,
+        handlelength=2.4,
+        columnspacing=1.6,
+        borderaxespad=0.0,
+        handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
+    )
+
+
+def _layout(fig, heights, legend, title):
+    """One legend for the whole figure between the title and the panels, in as few rows as fit the width,
+    its entries spread evenly over them; then the figure's height from the panels' fixed inches. The
+    panels' geometry is final after this (no tight_layout: it would draw the whole figure once more just
+    to measure it)."""
+    renderer = fig.canvas.get_renderer()
+    width = WIDTH_IN * (RIGHT - LEFT) * fig.dpi
+    entries = len(legend)
+    for rows in range(1, entries + 1):
+        ncol = -(-entries // rows)
+        leg = _figure_legend(fig, legend, ncol, (LEFT, 0.9))
+        if ncol == 1 or leg.get_window_extent(renderer).width <= width:
+            break
+        leg.remove()
+    legend_in = leg.get_window_extent(renderer).height / fig.dpi
+    top_in = TITLE_IN + legend_in + 0.15
+    n = len(heights)
+    height = top_in + sum(heights) + GAP_IN * (n - 1) + BOTTOM_IN
+    fig.set_size_inches(WIDTH_IN, height)
+    title.set_y(1 - 0.12 / height)
+    anchor = (LEFT - 0.005, 1 - TITLE_IN / height)
+    leg.set_bbox_to_anchor(anchor, transform=fig.transFigure)
+    fig.subplots_adjust(
+        left=LEFT,
+        right=RIGHT,
+        top=1 - top_in / height,
+        bottom=BOTTOM_IN / height,
+        hspace=GAP_IN * n / sum(heights),
+    )
+    return leg, ncol, anchor
+
+
+# ------------------------------------------------------------------------------------------------
+# the stable label: placed where the curves are not
+
+
+def _place_label(ax, label, renderer, clip_marks) -> None:
+    """Put the label in the first free place: the top corners, the bottom corners, then along the top and
+    the bottom edges; free means its box (with its rounded frame) crosses no curve segment, marker, band
+    or text of the panel. If none is free, grow the top limit one label height at a time (at most four);
+    still none, back to the data's limits and the least covered place. `clip_marks` draws the clipped
+    values' marks for the current limits (they move with them) and returns their artists."""
+    pt = ax.figure.dpi / 72
+    pad = (0.3 * label.get_fontsize() + 1) * pt  # the round box's pad, and its frame
+    ext = label.get_window_extent(renderer)
+    w, h = ext.width + 2 * pad, ext.height + 2 * pad
+    inset, margin = 4 * pt, 2 * pt
+    bottom, top = ax.get_ylim()
+    marks = clip_marks()
+
+    def covered() -> list[tuple[int, float, float]]:
+        obstacles = _obstacles(ax, renderer, skip=label)
+        return [
+            (_hits((x0 - margin, y0 - margin, x0 + w + margin, y0 + h + margin), obstacles), x0, y0)
+            for x0, y0 in _candidates(ax.bbox, w, h, inset)
+        ]
+
+    for grown in range(5):  # the data's limits, then up to four label heights more
+        free = [(x0, y0) for hits, x0, y0 in covered() if hits == 0]
+        if free:
+            _put(ax, label, free[0][0] + pad, free[0][1] + pad)
+            return
+        if grown == 4:
+            break
+        # no free place: a band of one label's height above the current top
+        lo, hi = ax.get_ylim()
+        for a in marks:
+            a.remove()
+        ax.set_ylim(lo, lo + (hi - lo) / (1 - (h + 2 * inset) / ax.bbox.height))
+        marks = clip_marks()
+    for a in marks:
+        a.remove()
+    ax.set_ylim(bottom, top)
+    clip_marks()
+    _, x0, y0 = min(covered(), key=lambda c: c[0])
+    _put(ax, label, x0 + pad, y0 + pad)
+
+
+def _put(ax, label, x, y) -> None:
+    label.set_position(ax.transAxes.inverted().transform((x, y)))
+
+
+def _candidates(box, w, h, inset):
+    right, left = box.x1 - inset - w, box.x0 + inset
+    top, bottom = box.y1 - inset - h, box.y0 + inset
+    if right < left:
+        right = left
+    yield from ((right, top), (left, top), (right, bottom), (left, bottom))
+    for y in (top, bottom):
+        for x in np.linspace(right, left, 14)[1:-1]:
+            yield x, y
+
+
+@dataclass
+class _Obstacles:
+    polylines: list[np.ndarray]  # display coordinates, NaN breaks a line
+    points: list[tuple[np.ndarray, float]]  # marker centres and their radius
+    boxes: list[tuple[float, float, float, float]]
+    polygons: list[Any]  # matplotlib Paths in display coordinates (filled bands)
+
+
+def _obstacles(ax, renderer, skip) -> _Obstacles:
+    """What the label must not cover in this panel, in display coordinates: its lines and markers (not
+    the full-height event lines, which it may cross), filled bands, and texts."""
+    pt = ax.figure.dpi / 72
+    out = _Obstacles([], [], [], [])
+    for line in ax.lines:
+        if str(line.get_gid()).startswith("vline") or not line.get_visible():
+            continue
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        if line.get_linestyle() not in ("None", "none", "", " "):
+            out.polylines.append(xy)
+        if line.get_marker() not in (None, "None", "none", ""):
+            out.points.append((xy[np.isfinite(xy).all(axis=1)], line.get_markersize() * pt / 2))
+    for coll in ax.collections:
+        if str(coll.get_gid()).startswith("vline"):
+            continue
+        tr = coll.get_transform()
+        if isinstance(coll, LineCollection):
+            out.polylines += [tr.transform(np.asarray(seg, dtype=float)) for seg in coll.get_segments()]
+        elif isinstance(coll, PolyCollection):
+            for path in coll.get_paths():
+                disp = path.transformed(tr)
+                out.polylines.append(disp.vertices)
+                out.polygons.append(disp)
+    for text in ax.texts:
+        if text is skip or not text.get_visible():
+            continue
+        b = text.get_window_extent(renderer)
+        out.boxes.append((b.x0 - 2 * pt, b.y0 - 2 * pt, b.x1 + 2 * pt, b.y1 + 2 * pt))
+    return out
+
+
+def _hits(rect, obs: _Obstacles) -> int:
+    """How many of the obstacles the rectangle (x0, y0, x1, y1) touches."""
+    x0, y0, x1, y1 = rect
+    n = sum(_segments_in(rect, xy) for xy in obs.polylines)
+    for pts, r in obs.points:
+        if len(pts):
+            n += int(
+                (
+                    (pts[:, 0] >= x0 - r)
+                    & (pts[:, 0] <= x1 + r)
+                    & (pts[:, 1] >= y0 - r)
+                    & (pts[:, 1] <= y1 + r)
+                ).sum()
+            )
+    n += sum(1 for bx0, by0, bx1, by1 in obs.boxes if bx0 < x1 and bx1 > x0 and by0 < y1 and by1 > y0)
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    n += sum(1 for p in obs.polygons if p.contains_point(centre))
+    return n
+
+
+def _segments_in(rect, xy: np.ndarray) -> int:
+    """How many segments of the polyline cross or lie in the rectangle (Liang-Barsky clipping)."""
+    if len(xy) < 2:
+        return 0
+    p, q = xy[:-1], xy[1:]
+    ok = np.isfinite(p).all(axis=1) & np.isfinite(q).all(axis=1)
+    p, q = p[ok], q[ok]
+    x0, y0, x1, y1 = rect
+    # quick reject: both ends beyond the same side
+    out = (
+        ((p[:, 0] < x0) & (q[:, 0] < x0))
+        | ((p[:, 0] > x1) & (q[:, 0] > x1))
+        | ((p[:, 1] < y0) & (q[:, 1] < y0))
+        | ((p[:, 1] > y1) & (q[:, 1] > y1))
+    )
+    p, q = p[~out], q[~out]
+    if not len(p):
+        return 0
+    d = q - p
+    t0, t1 = np.zeros(len(p)), np.ones(len(p))
+    keep = np.ones(len(p), dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for dk, qk in (
+            (-d[:, 0], p[:, 0] - x0),
+            (d[:, 0], x1 - p[:, 0]),
+            (-d[:, 1], p[:, 1] - y0),
+            (d[:, 1], y1 - p[:, 1]),
+        ):
+            parallel = dk == 0
+            keep &= ~(parallel & (qk < 0))
+            r = qk / dk
+            t0 = np.where(~parallel & (dk < 0), np.maximum(t0, r), t0)
+            t1 = np.where(~parallel & (dk > 0), np.minimum(t1, r), t1)
+    return int((keep & (t0 <= t1)).sum())
+
+
+# ------------------------------------------------------------------------------------------------
+# text
+
+
+def _missing(s) -> str:
+    needs = []
+    if s["gpus"] is None:
+        needs.append(flag("gpus"))
+    if s["hardware"]["peak_tflops_per_gpu"] is None:
+        needs.append(flag("hw"))
+    if s["flops_per_token"] is None:
+        needs.append(
+            f"{flag('params')}/{flag('model')}"
+            if s["model"]["seq_len"]
+            else f"{flag('seq_len')} and {flag('params')}/{flag('model')}"
+        )
+    return "pass " + ", ".join(needs) if needs else "no throughput in the log"
+
+
+def _assumptions(s) -> str:
+    """The figures MFU rests on and where each came from; an unknown one says what to pass."""
+    hw = s["hardware"]
+    m = s["model"]
+    peak = hw["peak_tflops_per_gpu"]
+    seq_source = s["facts"].get("seq_len", {}).get("source", "?")
+    parts = [
+        f"GPUs {s['gpus']} ({s['gpus_source']})"
+        if s["gpus"] is not None
+        else f"GPUs unknown (pass {flag('gpus')})",
+        f"peak {peak:g} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})"
+        if peak is not None
+        else f"peak unknown (pass {flag('hw')} or {flag('peak_tflops')}), {hw['dtype']} ({hw['dtype_source']})",
+        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
+        if s["flops_per_token"]
+        else "FLOPs/token unknown (needs N and seq len)",
+        f"N {m['params']:.4g} ({m['source']})"
+        if m["params"]
+        else f"N unknown (pass {flag('params')} or {flag('model')})",
+        f"seq len {m['seq_len']} ({seq_source})"
+        if m["seq_len"]
+        else f"seq len unknown (pass {flag('seq_len')})",
+        f"recompute {s['recompute']}"
+        + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
+        f"step time: {s['steps']['step_time_source']}",
+        f"stable = {s['stable'].get('averaging', '')}",
+    ]
+    if s["warnings"]:
+        parts.append(f"{len(s['warnings'])} warning(s) in summary.json")
+    return "assumptions: " + "; ".join(parts)

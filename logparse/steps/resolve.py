@@ -1,0 +1,941 @@
+"""Resolve: from the raw frame to one row per optimizer step, with every run fact's provenance.
+
+This is where the silent errors are stopped: micro-batches are turned into optimizer steps with the
+log's gradient accumulation, per-GPU and cluster throughput are both filled from whichever the log
+gives, lines that several ranks printed become one step, restarted attempts are split into segments
+(the latest attempt wins), and the step time is taken from the log, or from timestamps or progress
+bars when the log has no timing field, saying which.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
+from ..flops.devices import LISTED_FACTS, listed_gpus
+from .epoch_steps import number_from_epochs
+from ..core.errors import LogparseError, flag
+from ..core.facts import Fact, Options
+from ..frame.assemble import ParsedLog
+from ..read.reader import describe
+from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .sources import Choice, keep_apart, settle
+
+
+@dataclass
+class Restart:
+    at_step: int  # last step the interrupted attempt logged
+    resumed_from: int | None  # step the new attempt continued from
+    resumed_from_source: str
+    line: int  # first line of the new attempt
+    redone_steps: int  # steps the new attempt repeated
+    lost_s: float | None  # wall time of repeated work plus the gap, when known
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "at_step": self.at_step,
+            "resumed_from": self.resumed_from,
+            "resumed_from_source": self.resumed_from_source,
+            "line": self.line,
+            "redone_steps": self.redone_steps,
+            "lost_s": None if self.lost_s is None else round(self.lost_s, 3),
+        }
+
+
+@dataclass
+class ResolvedSteps:
+    steps: pd.DataFrame
+    facts: dict[str, Fact]
+    restarts: list[Restart]
+    warnings: list[str] = field(default_factory=list)
+    step_numbering: str = "log"
+    step_time_source: str | None = None
+    segments: list[Segment] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------------------
+# facts
+
+
+def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
+    """The last value of every fact the log states; a fact that changes is reported."""
+    facts: dict[str, Fact] = {}
+    evals = []
+    if not parsed.events.empty and "event" in parsed.events:
+        evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
+    for name, observations in parsed.facts.items():
+        # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
+        observations = [o for o in observations if not _just_after(o.line, evals)] or observations
+        last = observations[-1]
+        distinct = list(dict.fromkeys(repr(o.value) for o in observations))
+        if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
+            warnings.append(
+                f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
+                f"using the last, {last.value!r} (line {last.line})"
+            )
+        facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    return facts
+
+
+EVAL_HEADER_LINES = 3
+
+
+def _just_after(line: int, marks: list[int]) -> bool:
+    i = bisect.bisect_left(marks, line) - 1
+    return i >= 0 and line - marks[i] <= EVAL_HEADER_LINES
+
+
+def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
+    if "grad_accum" in facts:
+        return facts["grad_accum"]
+    if "num_microbatches" in facts:
+        f = facts["num_microbatches"]
+        return Fact(f.value, "log", f"{f.detail}: micro-batches per step")
+    if {"micro_step", "step"} <= set(rows.columns):
+        both = rows.dropna(subset=["micro_step", "step"])
+        both = both[both["step"] > 0]
+        if len(both):
+            ratio = (both["micro_step"] / both["step"]).median()
+            if ratio >= 1 and abs(ratio - round(ratio)) < 1e-6:
+                return Fact(int(round(ratio)), "derived", "micro_step / global_step on the throughput lines")
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
+
+
+def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> tuple[pd.Series, str]:
+    """Optimizer step of each row without a counter: from the printed epoch against the steps per epoch
+    (header, final dict, or logging_first_step's cadence; epoch_steps.py); else row ordinals (with a warning)."""
+    by_epoch = number_from_epochs(rows, facts)
+    if by_epoch is not None:
+        if by_epoch.note:
+            warnings.append(by_epoch.note)
+        return by_epoch.steps, by_epoch.how
+    warnings.append(
+        "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
+        "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are"
+    )
+    return pd.Series(np.arange(1, len(rows) + 1), index=rows.index), "row ordinal"
+
+
+# ------------------------------------------------------------------------------------------------
+# restarts and appended runs
+
+
+def split_segments(
+    steps: pd.DataFrame, parsed: ParsedLog, facts: dict[str, Fact], epochs: bool
+) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
+    """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
+    again, describe each restart, and list every stretch of the counter (epochs included)."""
+    events = parsed.events
+    cuts = boundaries(steps, events)
+    steps = steps.copy()
+    steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
+    kinds: list[str] = []
+    reasons: list[str] = []
+    for seg in range(1, len(cuts) + 1):
+        reason = new_run_reason(
+            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
+        )
+        kinds.append("new_run" if reason else "restart")
+        reasons.append(reason)
+    run_of_segment = np.cumsum([0] + [k == "new_run" for k in kinds])
+    steps["run"] = run_of_segment[steps["segment"].to_numpy()]
+
+    restarts: list[Restart] = []
+    keep = pd.Series(True, index=steps.index)
+    cadence = log_cadence(steps, facts)
+    for seg in range(1, len(cuts) + 1):
+        if kinds[seg - 1] != "restart":
+            continue
+        new = steps[steps["segment"] == seg]
+        old = steps[(steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep]
+        if new.empty or old.empty:
+            continue
+        first_new = int(new["step"].min())
+        at_step = int(old.sort_values("line")["step"].iloc[-1])
+        resumed_from, source = None, "unknown"
+        loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
+        if not loads.empty and "step" in loads:
+            prev_line = cuts[seg - 2] if seg >= 2 else -1
+            near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])]
+            near = near.dropna(subset=["step"])
+            if len(near):
+                resumed_from, source = (
+                    int(near["step"].iloc[-1]),
+                    f"checkpoint load, line {int(near['line'].iloc[-1])}",
+                )
+        if resumed_from is None and cadence:
+            resumed_from, source = (
+                first_new - cadence,
+                f"first step of the new attempt minus the log cadence ({cadence})",
+            )
+        # the later attempt wins only the steps it logs again
+        redone_mask = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
+        redone_mask &= steps["step"].isin(set(new["step"]))
+        redone = steps[redone_mask]
+        redo_s = None
+        if "step_time_s" in steps and len(redone):
+            redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
+        # redone work that was never logged: between the resume point and the first redone log line
+        gap_s = None
+        if "timestamp" in steps and steps["timestamp"].notna().any():
+            last_old = old.sort_values("line")["timestamp"].dropna()
+            first_ts = new["timestamp"].dropna()
+            if len(last_old) and len(first_ts):
+                first_row = new.loc[first_ts.index[0]]
+                own = first_row.get("step_time_s")
+                own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
+                gap_s = max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
+        lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
+        if resumed_from is not None:
+            redone_steps = max(0, at_step - resumed_from)
+        else:
+            redone_steps = int(redone["step"].nunique())
+        keep &= ~redone_mask
+        restarts.append(Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost))
+    steps = steps[keep]
+    return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs)
+
+
+def _describe(
+    steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: bool
+) -> list[Segment]:
+    """Every stretch of the counter in the order it ran: the start, each epoch, restart and new run.
+    A stretch begins where a row's attempt (`segment`) or epoch differs from the row before it (rows in
+    record order, so redraws sharing one physical line keep their order)."""
+    ref = reference_rows(steps)
+    seg = ref["segment"].to_numpy()
+    epoch = ref["epoch_index"].to_numpy() if epochs and "epoch_index" in ref else None
+    out: list[Segment] = []
+    start = 0
+    for i in range(1, len(ref) + 1):
+        if i == len(ref):
+            same_epoch = False
+        else:
+            same_epoch = (
+                epoch is None or epoch[i] == epoch[i - 1] or (pd.isna(epoch[i]) and pd.isna(epoch[i - 1]))
+            )
+        if i < len(ref) and seg[i] == seg[i - 1] and same_epoch:
+            continue
+        part = ref.iloc[start:i]
+        first = part.iloc[0]
+        s0 = int(first["segment"])
+        if start == 0:
+            kind, reason = "start", ""
+        elif s0 != int(ref["segment"].iloc[start - 1]):
+            kind, reason = kinds[s0 - 1], reasons[s0 - 1]
+        else:
+            kind, reason = "epoch", ""
+        out.append(
+            Segment(
+                kind=kind,
+                first_step=int(first["step"]),
+                last_step=int(part["step"].iloc[-1]),
+                line=int(first["line"]),
+                segment=s0,
+                run=int(first["run"]),
+                epoch=None if epoch is None or pd.isna(first["epoch_index"]) else int(first["epoch_index"]),
+                reason=reason,
+            )
+        )
+        start = i
+    return out
+
+
+def log_cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
+    """How many steps apart the log prints them: its stated log interval, else the typical gap."""
+    if "log_interval" in facts and facts["log_interval"].value:
+        return int(facts["log_interval"].value)
+    d = steps.sort_values("line")["step"].diff()
+    d = d[d > 0]
+    return int(d.median()) if len(d) else None
+
+
+# ------------------------------------------------------------------------------------------------
+# the whole stage
+
+
+def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
+    warnings: list[str] = []
+    facts = log_facts(parsed, warnings)
+    rows = parsed.rows
+    if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
+        raise LogparseError(
+            f"{describe(parsed.path)}: recognised as {parsed.format}, but it has no training step lines "
+            f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
+            "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
+        )
+    steps = rows[rows["kind"] == "step"].drop(columns=["kind"]).copy()
+    progress = rows[rows["kind"] == "progress"].copy()
+    steps = steps.dropna(axis=1, how="all")
+
+    _flag_nonfinite(steps, warnings)
+    if parsed.lines.get("unattached"):
+        warnings.append(
+            f"{parsed.lines['unattached']} line(s) that belong to a neighbouring step record found none to join "
+            "(a loss or memory line before the first step, or after the last); their values are not used"
+        )
+    if opts.grad_accum is not None:
+        stated = _cli_or_log(
+            "grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation", opts.source("grad_accum")
+        )
+        facts["grad_accum"] = stated
+    ga = _grad_accum(facts, steps)
+    if ga is not None:
+        facts.setdefault("grad_accum", ga)
+
+    # counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps)
+    numbering = "log"
+    samples_how = _keras_sample_counts(steps, facts, warnings)
+    counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
+    steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
+    if how or samples_how:
+        numbering = "; ".join(h for h in (samples_how, how) if h)
+
+    # micro-batch counters -> optimizer steps
+    if "micro_step" in steps:
+        only_micro = steps["micro_step"].notna() & (steps["step"].isna() if "step" in steps else True)
+        if only_micro.any():
+            if "step" not in steps:
+                steps["step"] = np.nan
+            if ga is not None:
+                g = int(ga.value)
+                micro = steps.loc[only_micro, "micro_step"]
+                if (micro % g != 0).any():
+                    warnings.append(
+                        f"some micro-step counters are not multiples of the grad accumulation {g}"
+                    )
+                steps.loc[only_micro, "step"] = micro // g
+                numbering = f"micro-step counter / grad accumulation {g} ({ga.source})"
+            else:
+                steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
+                numbering = "micro-step counter (grad accumulation unknown)"
+                warnings.append(
+                    "the step lines count micro-batches and the log does not state the gradient accumulation: "
+                    "each micro-batch is treated as a step, so step time and throughput per step are per "
+                    "micro-batch"
+                )
+
+    # lines without any counter (HF Trainer dicts): the progress bar's position, else the printed epoch
+    step_time_source = None
+    no_counter = "step" not in steps or steps["step"].isna().all()
+    if no_counter and not progress.empty and "micro_step" not in steps:
+        iters = facts.get("train_iters")
+        alpha = parsed.windows.get("progress_s_per_it", {}).get("alpha")
+        by_bar = steps_from_bar(rows, steps, progress, None if iters is None else int(iters.value), alpha)
+        if by_bar is not None:
+            steps, numbering, step_time_source = by_bar.steps, by_bar.numbering, by_bar.step_time_source
+            warnings.extend(by_bar.notes)
+            if "segment" in steps:
+                steps = steps.drop(columns="segment")
+    if "step" not in steps or steps["step"].isna().any():
+        if "step" not in steps:
+            steps["step"] = np.nan
+        missing = steps["step"].isna()
+        numbered, how = number_steps(steps[missing], facts, warnings)
+        steps.loc[missing, "step"] = numbered
+        numbering = how
+    steps["step"] = steps["step"].astype("int64")
+
+    if "step_time_s" not in steps or steps["step_time_s"].isna().all():
+        # row-local, so before restarts are split: the redone work's time is then known
+        step_time_source = _step_time_from_samples(steps, facts)
+
+    steps, restarts, segments = split_segments(steps, parsed, facts, epochs)
+    steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
+    # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
+    steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
+
+    steps["step_span"] = _step_span(steps, facts)
+    no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
+    if no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch":
+        counter = "micro_step" if "micro_step" in steps else "step"
+        times = step_times_from_epoch_rate(steps, counter)
+        if times is None:
+            warnings.append(
+                "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
+                "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one"
+            )
+        elif times.notna().any():
+            steps["step_time_s"] = times.where(times > 0)
+            step_time_source = (
+                "progress bar: its rate is the epoch's average so far, so position x seconds per item is the "
+                "epoch's clock; a step lasts the difference between the redraws that end it and the step before"
+            )
+
+    if "step_time_s" in steps:
+        bad = steps["step_time_s"] <= 0
+        if bad.any():
+            warnings.append(
+                f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
+                f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
+            )
+            steps.loc[bad, "step_time_s"] = np.nan
+            add_flag(steps, bad, "bad_step_time")
+    _check_consumed(steps, warnings)
+    if step_time_source is None:
+        if "step_time_s" in steps and steps["step_time_s"].notna().any():
+            interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
+            step_time_source = "log" + interval
+        else:
+            step_time_source = _fill_step_time(steps, progress, facts, warnings)
+    for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
+        n = int((steps["pattern"] == pattern).sum())
+        if n:
+            warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
+
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
+
+
+def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> str | None:
+    """Keras before 2.3 (and tf.keras 1.x) given arrays counts SAMPLES in its bar, after 'Train on N samples'
+    (patterns/keras.toml cites keras 2.2.4's ProgbarLogger): a Keras bar whose total is that N has its positions
+    turned, in place, into optimizer steps ceil(p / B), B the position of the first redraw of an epoch (drawn after
+    its first batch); its per-unit time, per sample, becomes per step (x B). Returns how, or None."""
+    n = facts.get("num_examples")
+    if n is None or "progress_total" not in steps or "pattern" not in steps or "step" not in steps:
+        return None
+    counts = steps["pattern"].astype(str).str.startswith("keras.") & (steps["progress_total"] == int(n.value))
+    if not counts.any():
+        return None
+    pos = steps.loc[counts, "step"].astype(float)
+    total = steps.loc[counts, "progress_total"].astype(float)
+    partial = pos[(pos < total) & (pos > 0)]
+    if partial.empty:
+        if "step_time_s" in steps:
+            steps.loc[counts, "step_time_s"] = np.nan  # per sample
+        warnings.append(
+            f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'), and "
+            "only each epoch's final redraw is in the log: the batch size is unknown, so the step numbers are sample "
+            "counts and the step time is not known"
+        )
+        return None
+    b = int(partial.iloc[0])
+    steps.loc[counts, "step"] = np.ceil(pos / b)
+    steps.loc[counts, "progress_total"] = np.ceil(total / b)
+    if "step_time_s" in steps:
+        steps.loc[counts, "step_time_s"] = steps.loc[counts, "step_time_s"] * b
+    facts.setdefault("micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar"))
+    return (
+        f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'): "
+        f"position p -> optimizer step ceil(p / {b}), {b} the batch size its first redraw shows"
+    )
+
+
+def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
+    if not mask.any():
+        return
+    if "flags" not in steps:
+        steps["flags"] = None
+    current = steps.loc[mask, "flags"]
+    steps.loc[mask, "flags"] = [flag if pd.isna(c) or not c else f"{c},{flag}" for c in current]
+
+
+def flagged(steps: pd.DataFrame, *flags: str, prefix: bool = False) -> np.ndarray:
+    """Rows carrying any of `flags` (add_flag's names; with `prefix`, any flag starting with one of them)."""
+    if "flags" not in steps:
+        return np.zeros(len(steps), dtype=bool)
+    split = steps["flags"].fillna("").astype(str).str.split(",")
+    if prefix:
+        return split.apply(lambda fs: any(f.startswith(flags) for f in fs)).to_numpy(dtype=bool)
+    return split.apply(lambda fs: any(f in fs for f in flags)).to_numpy(dtype=bool)
+
+
+def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
+    """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
+    Values that did not convert at all (malformed) are flagged the same way."""
+    marks: dict[str, pd.Series] = {}
+    if "nonfinite" in steps:
+        # in the order they first appear (a set's order changes with the process's hash seed: the warnings
+        # and flags came out in another order from run to run)
+        for col in dict.fromkeys(c for v in steps["nonfinite"].dropna() for c in v.split(",")):
+            marks[col] = steps["nonfinite"].fillna("").str.split(",").apply(lambda cs, c=col: c in cs)
+    for col, bad in marks.items():
+        if col in steps and pd.api.types.is_numeric_dtype(steps[col]):
+            steps.loc[bad, col] = np.nan
+        add_flag(steps, bad, f"nonfinite_{col}")
+        first = int(steps.loc[bad, "line"].iloc[0])
+        warnings.append(
+            f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
+            "kept as steps, the value is NaN and the step is flagged"
+        )
+    if "malformed" in steps and steps["malformed"].eq(True).any():
+        bad = steps["malformed"].eq(True)
+        add_flag(steps, bad, "malformed")
+        warnings.append(
+            f"{int(bad.sum())} step line(s) have a value that does not read as a number "
+            f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged"
+        )
+    cut = flagged(steps, "cut")  # frame._cut_last_line: the log's last line has no newline
+    if cut.any():
+        warnings.append(
+            f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
+            "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'"
+        )
+
+
+def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
+    """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
+    key = ["segment", "step"]
+    if not steps.duplicated(key).any():
+        steps = steps.copy()
+        if "rank" in steps and steps["rank"].notna().any():
+            steps["ranks"] = steps["rank"].notna().astype(int)
+        return steps
+    grouped = steps.groupby(key, sort=False)
+    merged = grouped.first()
+    merged["line"] = grouped["line"].min()
+    if "rank" in steps:
+        merged["ranks"] = grouped["rank"].nunique()
+    if "step_time_s" in steps:
+        merged["step_time_s_min"] = grouped["step_time_s"].min()
+        merged["step_time_s_max"] = grouped["step_time_s"].max()
+        if "rank" in steps and steps["rank"].notna().any():
+            # a synchronous step lasts as long as its slowest rank
+            merged["step_time_s"] = merged["step_time_s_max"]
+            timed = steps.dropna(subset=["step_time_s", "rank"])
+            if len(timed):
+                slowest = timed.loc[timed.groupby(key, sort=False)["step_time_s"].idxmax()]
+                merged["slowest_rank"] = slowest.set_index(key)["rank"]
+    for col, how in aggregates.items():
+        if col in steps:
+            merged[col] = getattr(grouped[col], how)()
+    if "flags" in steps:
+        merged["flags"] = grouped["flags"].agg(
+            lambda f: ",".join(sorted({x for v in f.dropna() for x in v.split(",")})) or None
+        )
+    return merged.reset_index()
+
+
+def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[str]) -> None:
+    """A global batch given from outside the log against the samples the log counts per step."""
+    if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
+        return
+    rows = steps.dropna(subset=["consumed_samples"])
+    if len(rows) >= 2:
+        d = rows.groupby("segment")["consumed_samples"].diff() / rows.groupby("segment")["step"].diff()
+        per_step = float(d[d > 0].median()) if (d > 0).any() else math.nan
+        how = "grow by"
+    else:
+        last = rows.iloc[-1]
+        per_step = float(last["consumed_samples"]) / float(last["step"]) if last["step"] > 0 else math.nan
+        how = f"({float(last['consumed_samples']):,.0f} at step {int(last['step'])}) imply"
+    if np.isfinite(per_step) and abs(per_step - gbs) / gbs > 0.01:
+        warnings.append(
+            f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
+            f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}"
+        )
+
+
+def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
+    """`consumed samples` should grow by global batch x steps; a jump means skipped or replayed data."""
+    if not {"consumed_samples", "global_batch_size"} <= set(steps) or steps["consumed_samples"].isna().all():
+        return
+    d_consumed = steps.groupby("segment")["consumed_samples"].diff()
+    d_step = steps.groupby("segment")["step"].diff()
+    expected = d_step * steps["global_batch_size"]
+    jump = (d_consumed - expected).abs() > 0.01 * expected.abs() + 1
+    jump &= d_consumed.notna() & expected.notna()
+    if jump.any():
+        add_flag(steps, jump, "consumed_jump")
+        where = ", ".join(str(int(s)) for s in steps.loc[jump, "step"].head(5))
+        warnings.append(
+            f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
+            "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)"
+        )
+
+
+def _step_span(steps: pd.DataFrame, facts: dict[str, Fact]) -> pd.Series:
+    """How many optimizer steps each row stands for (its log interval)."""
+    span = steps.groupby("segment")["step"].diff()
+    first = steps.groupby("segment").head(1).index
+    cadence = log_cadence(steps, facts) or 1
+    for i in first:
+        s = int(steps.at[i, "step"])
+        span.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
+    return span.fillna(1).clip(lower=1).astype(int)
+
+
+def _step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str | None:
+    """Step time = global batch / cluster samples per second, where the log gives both."""
+    if "samples_per_s" not in steps or steps["samples_per_s"].isna().all():
+        return None
+    gbs = steps["global_batch_size"] if "global_batch_size" in steps else None
+    if gbs is None and "global_batch_size" in facts:
+        gbs = pd.Series(float(facts["global_batch_size"].value), index=steps.index)
+    if gbs is None:
+        return None
+    steps["step_time_s"] = gbs / steps["samples_per_s"]
+    return "global batch / samples per second as logged"
+
+
+def _fill_step_time(
+    steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
+) -> str | None:
+    """Step time when the log has no timing field: timestamps, or progress bars."""
+    if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
+        steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
+        return "tokens per step / tokens per second, both as logged"
+    if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
+        dt = steps.groupby("segment")["timestamp"].diff()
+        steps["step_time_s"] = dt / steps["step_span"]
+        return "timestamps of consecutive step lines"
+    if "train_elapsed_s" in steps:
+        # the log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough
+        clock = per_step_clock(steps)
+        if clock is not None:
+            steps["step_time_s"] = clock[0]
+            return clock[1]
+    if not progress.empty and "progress_s_per_it" in progress:
+        total = facts.get("train_iters")
+        prog = training_bar(progress, None if total is None else int(total.value))
+        prog = prog.dropna(subset=["progress_s_per_it"])
+        if len(prog):
+            n = prog["progress_n"].to_numpy()
+            rate = prog["progress_s_per_it"].to_numpy()
+            times = []
+            prev = 0
+            for s in steps["step"]:
+                sel = rate[(n > prev) & (n <= s)]
+                times.append(float(np.median(sel)) if len(sel) else np.nan)
+                prev = s
+            steps["step_time_s"] = times
+            warnings.append(
+                "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
+                "seconds per iteration) over each logging interval"
+            )
+            return "progress bar rate (tqdm, smoothed)"
+    warnings.append(
+        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
+    )
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# run facts and throughput
+
+
+@dataclass
+class Run:
+    """A resolved run: one row per optimizer step and every fact with its provenance."""
+
+    name: str
+    source: str | list[str]
+    parsed: ParsedLog
+    steps: pd.DataFrame
+    facts: dict[str, Fact]
+    restarts: list[Restart]
+    warnings: list[str]
+    step_numbering: str
+    step_time_source: str | None
+    throughput_source: str | None = None
+    segments: list[Segment] = field(default_factory=list)
+    all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
+    analyzed: str = "the whole log"
+    sources: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed
+
+    def value(self, name: str) -> Any:
+        f = self.facts.get(name)
+        return None if f is None else f.value
+
+
+def _cli_or_log(
+    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str, source: str = "cli"
+) -> Fact | None:
+    log = facts.get(name)
+    if cli_value is not None:
+        said = "the command line" if source == "cli" else f"the {source}"
+        if log is not None and log.value != cli_value:
+            warnings.append(
+                f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}"
+            )
+        return Fact(cli_value, source)
+    return log
+
+
+def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> Fact | None:
+    world = facts.get("world_size")
+    if opts.gpus is not None:
+        if world is not None and int(world.value) != opts.gpus:
+            warnings.append(
+                f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
+                f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it"
+            )
+        return Fact(opts.gpus, opts.source("gpus"))
+    if world is not None:
+        return Fact(int(world.value), "log", f"world size, {world.detail}")
+    dp = facts.get("data_parallel_size")
+    model_parallel = 1
+    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
+        if name in facts and facts[name].value:
+            model_parallel *= int(facts[name].value)
+    if dp is not None:
+        warnings.append(
+            f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
+            f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log"
+        )
+        return Fact(
+            int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
+        )
+    per_dp, total = facts.get("tokens_per_dp_rank"), facts.get("tokens_per_step")
+    if per_dp is not None and total is not None and per_dp.value:
+        dp_size = int(round(total.value / per_dp.value))
+        warnings.append(
+            f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
+            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
+            "pipeline or context parallelism"
+        )
+        return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
+    gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
+    if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
+        dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
+        if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
+                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
+                "run also used tensor or pipeline parallelism"
+            )
+            return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
+    return None
+
+
+def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
+    rs = resolve_steps(parsed, opts)
+    facts, warnings, steps = rs.facts, rs.warnings, rs.steps
+
+    gpus = _resolve_gpus(opts, facts, warnings)
+    if gpus is None:
+        gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
+        if gpus is not None:
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
+                "spans more than one node"
+            )
+    seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
+    if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
+        seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
+    gbs = _cli_or_log(
+        "global_batch_size",
+        opts.global_batch,
+        facts,
+        warnings,
+        "global batch size",
+        opts.source("global_batch"),
+    )
+    if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
+        gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
+    if opts.target_tokens is not None:
+        facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
+    for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
+        if fact is not None:
+            facts[key] = fact
+    if gbs is not None and gbs.source != "log":
+        _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
+
+    # global batch per step: the line's own value (batch ramp-up) or the run's
+    if "global_batch_size" not in steps or steps["global_batch_size"].isna().all():
+        steps["global_batch_size"] = float(gbs.value) if gbs is not None else np.nan
+    elif opts.global_batch is not None:
+        steps["global_batch_size"] = steps["global_batch_size"].fillna(float(opts.global_batch))
+    seq_len = float(seq.value) if seq is not None else np.nan
+    from_batch = steps["global_batch_size"] * seq_len
+    if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any():
+        steps["tokens_per_step"] = steps["tokens_per_step"].fillna(from_batch)  # the log counts them itself
+    else:
+        steps["tokens_per_step"] = from_batch
+    stated = facts.get("tokens_per_step")
+    if stated is not None and steps["tokens_per_step"].isna().all():
+        # nanoGPT / torchtitan state tokens per step directly
+        steps["tokens_per_step"] = float(stated.value)
+        if np.isfinite(seq_len) and seq_len:
+            steps["global_batch_size"] = float(stated.value) / seq_len
+    elif stated is not None:
+        mine = float(steps["tokens_per_step"].median())
+        if abs(mine - stated.value) / stated.value > 0.01:
+            warnings.append(
+                f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
+                f"length gives {mine:,.0f}; check {flag('seq_len')} and {flag('global_batch')}"
+            )
+    n_gpus = float(gpus.value) if gpus is not None else np.nan
+    if steps["tokens_per_step"].isna().all() and "consumed_tokens" in steps:
+        # a running token count (OLMo's total_tokens, Composer's time/token) gives tokens per step
+        per = steps.groupby("segment")["consumed_tokens"].diff() / steps["step_span"]
+        steps["tokens_per_step"] = per.where(per > 0).bfill()
+    step_time_source = rs.step_time_source
+    clock = per_step_clock(steps)
+    if clock is not None and (windowed(steps, "step_time_s") or _only_windowed_throughput(steps)):
+        times, how = clock
+        if "step_time_s" in steps:
+            steps["step_time_s_logged"] = steps["step_time_s"]
+        steps["step_time_s"] = times
+        step_time_source = f"{how} (the logged speed is an average over a window)"
+        if "windowed" in steps:
+            steps["windowed"] = steps["windowed"].str.replace("step_time_s", "", regex=False)
+
+    choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
+    source = _throughput(steps, seq_len, n_gpus, warnings)
+    analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
+    if gpus is None:
+        if steps["tokens_per_s_per_gpu"].notna().any():
+            warnings.append(
+                "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
+                f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}"
+            )
+        else:
+            warnings.append(
+                f"the number of GPUs is unknown: pass {flag('gpus')} to get per-GPU throughput and MFU"
+            )
+    logged_tokens = any(
+        c in steps and steps[c].notna().any() for c in ("tokens_per_s", "tokens_per_s_per_gpu")
+    )
+    if seq is None and logged_tokens:
+        # the log counts tokens itself (Composer's throughput/tokens_per_sec, torchtitan's tps per device):
+        # only FLOPs need the length
+        warnings.append(
+            f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU"
+        )
+    elif seq is None:
+        warnings.append(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU")
+    return Run(
+        name,
+        parsed.path,
+        parsed,
+        analyzed_steps,
+        facts,
+        [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
+        warnings,
+        rs.step_numbering,
+        step_time_source,
+        source,
+        rs.segments,
+        steps,
+        analyzed,
+        choices,
+    )
+
+
+def _select(
+    steps: pd.DataFrame, segments: list[Segment], wanted: int | None, warnings: list[str]
+) -> tuple[pd.DataFrame, str]:
+    """The rows the analysis covers: the last run of the file, or the segment asked for."""
+    runs = sorted(steps["run"].unique()) if "run" in steps else [0]
+    if wanted is not None:
+        known = sorted(steps["segment"].unique())
+        if wanted not in known:
+            raise LogparseError(
+                f"{flag('segment', wanted)}: the log has segment(s) {', '.join(map(str, known))} (see `segments` in "
+                "summary.json)"
+            )
+        chosen = steps[steps["segment"] == wanted].reset_index(drop=True)
+        return chosen, f"segment {wanted} ({flag('segment')})"
+    if len(runs) < 2:
+        return steps, "the whole log"
+    last = runs[-1]
+    begins = next(s for s in segments if s.kind == "new_run" and s.run == last)
+    others = ", ".join(
+        f"run {r}: steps {int(part['step'].iloc[0])}..{int(part['step'].iloc[-1])} (segment "
+        f"{int(part['segment'].iloc[0])})"
+        for r, part in steps[steps["run"] != last].groupby("run")
+    )
+    warnings.append(
+        f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
+        f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
+        f"`logparse parse` and can be analyzed with {flag('segment')}"
+    )
+    chosen = steps[steps["run"] == last].reset_index(drop=True)
+    return chosen, f"run {last} of {len(runs)} (the last)"
+
+
+CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
+
+
+def windowed(steps: pd.DataFrame, col: str) -> bool:
+    """Most rows took `col` from a field the pattern set declares as an average over a window."""
+    if "windowed" not in steps or col not in steps:
+        return False
+    has = steps[col].notna()
+    marked = steps.loc[has, "windowed"].fillna("").str.split(",").apply(lambda cs: col in cs)
+    return bool(has.any() and marked.mean() > 0.5)
+
+
+def _only_windowed_throughput(steps: pd.DataFrame) -> bool:
+    cols = [c for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s") if c in steps]
+    return bool(cols) and all(windowed(steps, c) for c in cols if steps[c].notna().any())
+
+
+def clock_tick(diffs: np.ndarray) -> float:
+    """A clock's tick: the greatest common divisor of its differences, to the microsecond (1 s for
+    whole-second timestamps, 0.36 s for hours printed with 4 decimals)."""
+    micro = np.round(diffs * 1e6).astype(np.int64)
+    micro = micro[micro > 0]
+    return float(np.gcd.reduce(micro)) / 1e6 if len(micro) else math.inf
+
+
+def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
+    """Each row's own time from the log's clock (timestamps, a training clock), when the clock ticks
+    finely enough for a step; its sum over any window is exact to one tick."""
+    for col in ("timestamp", "train_elapsed_s"):
+        if col not in steps or steps[col].notna().sum() < 3:
+            continue
+        d = steps[col].astype(float).groupby(steps["segment"]).diff()
+        ticks = d[d > 0]
+        if len(ticks) and float(ticks.median()) >= CLOCK_TICKS * clock_tick(ticks.to_numpy()):
+            t = d / steps["step_span"]
+            return t.where(t > 0), f"differences of the log's clock ({col})"
+    return None
+
+
+def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
+    """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives."""
+    has = {
+        c: c in steps and steps[c].notna().any()
+        for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")
+    }
+    from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
+    source: str | None
+    averaged = False
+    if from_time is not None and from_time.notna().mean() > 0.8 and not windowed(steps, "step_time_s"):
+        # a step's own time beats a logged throughput that averages a window (Composer, OLMo)
+        for col in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s"):
+            if has[col] and windowed(steps, col):
+                steps[f"{col}_logged"] = steps[col]
+                steps[col] = np.nan
+                has[col] = False
+                averaged = True
+    if has["tokens_per_s"]:
+        source = "tokens/s as logged (cluster)"
+    elif has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s"] = steps["tokens_per_s_per_gpu"] * gpus
+        source = "tokens/s per GPU as logged x GPUs"
+        if from_time is not None and from_time.notna().any():
+            implied = (from_time / steps["tokens_per_s_per_gpu"]).median()
+            if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
+                warnings.append(
+                    f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
+                    f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}"
+                )
+    elif has["samples_per_s"] and np.isfinite(seq_len):
+        steps["tokens_per_s"] = steps["samples_per_s"] * seq_len
+        source = "samples/s as logged (cluster) x sequence length"
+    elif from_time is not None:
+        steps["tokens_per_s"] = from_time
+        source = "global batch x sequence length / step time"
+        if averaged:
+            source += " (the logged throughput, an average over a window, is kept as *_logged)"
+    else:
+        steps["tokens_per_s"] = np.nan
+        source = None
+    if not has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"] / gpus
+    if not has["samples_per_s"] and has["step_time_s"]:
+        steps["samples_per_s"] = steps["global_batch_size"] / steps["step_time_s"]
+    return source

@@ -1,0 +1,373 @@
+"""Utilization: achieved FLOP/s against the hardware's peak.
+
+FLOPs per token x tokens/s per GPU = achieved TFLOP/s per GPU; over the dense peak, MFU (model FLOPs) or HFU
+(hardware FLOPs, recomputation counted). This module is the only place that arithmetic is written: the
+per-step curve, the stable and window figures, the cross-check under a framework's convention and the
+projection to a token target all call `tflops_per_gpu`, `of_peak` and `seconds_to_train`.
+
+`assess(run, opts)` chooses the formula, the FLOPs per token, the dtype and the peak (each with its source),
+adds the `tflops_per_gpu`, `mfu` and `hfu` columns to the run's steps, flags steps whose timing cannot be
+right, and returns what it assumed with the warnings it has. `refusal(...)` says why a stable figure is
+impossible, when it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import regex
+
+from ..flops import formulas as flops_mod
+from ..flops import hardware
+from ..flops.devices import accelerator_clue, log_device
+from ..core.errors import LogparseError, flag
+from ..core.facts import Fact, Options
+from ..flops.formulas import ModelDims
+from ..flops.models import resolve_model
+from ..steps.resolve import Run, add_flag
+
+MFU_IMPOSSIBLE = 1.0
+REPORTED = "reported"  # the framework's own model TFLOP/s as the numerator
+GIVEN = "given"  # FLOPs per token given on the command line (--flops-per-token), as a peer states them
+
+
+# ------------------------------------------------------------------------------------------------
+# the arithmetic, once
+
+
+def tflops_per_gpu(flops_per_token, tokens_per_s_per_gpu):  # type: ignore[no-untyped-def]
+    """Achieved TFLOP/s per GPU: FLOPs per token x tokens/s per GPU (numbers or columns)."""
+    return flops_per_token * tokens_per_s_per_gpu / 1e12
+
+
+def of_peak(tflops, peak_tflops):  # type: ignore[no-untyped-def]
+    """MFU or HFU: achieved TFLOP/s per GPU over the dense peak per GPU (None when either is unknown)."""
+    if tflops is None or peak_tflops is None:
+        return None
+    return tflops / peak_tflops
+
+
+def mfu(flops_per_token: float, tokens_per_s: float, peak_tflops_per_gpu: float, gpus: int = 1) -> float:
+    """MFU of a cluster: `gpus` GPUs sharing `tokens_per_s`."""
+    return of_peak(tflops_per_gpu(flops_per_token, tokens_per_s / gpus), peak_tflops_per_gpu)
+
+
+def tokens_per_s_at(mfu_: float, flops_per_token: float, peak_tflops_per_gpu: float, gpus: int = 1) -> float:
+    """The cluster's tokens/s at a given MFU: `mfu` solved for tokens/s."""
+    return mfu_ * peak_tflops_per_gpu * 1e12 * gpus / flops_per_token
+
+
+def seconds_to_train(tokens: float, tokens_per_s: float | None) -> float | None:
+    """Wall seconds to process `tokens` at `tokens_per_s` (restarts, evals and checkpoints not counted)."""
+    return tokens / tokens_per_s if tokens_per_s else None
+
+
+# ------------------------------------------------------------------------------------------------
+# what a run's utilization rests on
+
+
+@dataclass
+class Utilization:
+    formula: str | None
+    recompute: str
+    terms: flops_mod.Terms | None
+    flops_per_token: float | None
+    hardware_flops_per_token: float | None
+    hardware: str | None
+    dtype: Fact
+    peak_tflops: Fact | None
+    peak_source: str | None
+    model: ModelDims
+    model_facts: dict[str, Fact] = field(default_factory=dict)
+    hardware_name: Fact | None = None  # the device's name and where it comes from (cli or log)
+
+    @property
+    def peak(self) -> float | None:
+        return self.peak_tflops.value if self.peak_tflops is not None else None
+
+    def figures(self, tokens_per_s_per_gpu: float | None) -> tuple[float | None, float | None, float | None]:
+        """TFLOP/s per GPU, MFU and HFU at a throughput, under this run's formula and peak."""
+        if tokens_per_s_per_gpu is None or self.flops_per_token is None:
+            return None, None, None
+        tflops = tflops_per_gpu(self.flops_per_token, tokens_per_s_per_gpu)
+        hw = (
+            tflops_per_gpu(self.hardware_flops_per_token, tokens_per_s_per_gpu)
+            if self.hardware_flops_per_token is not None
+            else None
+        )
+        return tflops, of_peak(tflops, self.peak), of_peak(hw, self.peak)
+
+
+def assess(run: Run, opts: Options) -> Utilization:
+    """Choose the formula and the peak, add tflops_per_gpu, mfu and hfu to the run's steps, flag the steps
+    whose timing is impossible, and say in the run's warnings what was assumed."""
+    facts, warnings, steps = run.facts, run.warnings, run.steps
+    dims, model_facts = resolve_model(opts, facts, warnings)
+    dtype = _dtype(opts, facts)
+    recompute = _recompute(opts, facts)
+    reported = _reported_model_tflops(steps)
+    formula = _formula(opts, dims, reported, warnings)
+    fpt, hfpt, terms = _flops_per_token(formula, dims, run.value("seq_len"), recompute, opts, reported, steps)
+    peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
+    _fill_columns(steps, formula, fpt, hfpt, reported, peak)
+    _flag_impossible(steps, peak, str(dtype.value), warnings)
+    return Utilization(
+        formula=formula,
+        recompute=recompute,
+        terms=terms,
+        flops_per_token=fpt,
+        hardware_flops_per_token=hfpt,
+        hardware=device_name,
+        dtype=dtype,
+        peak_tflops=peak,
+        peak_source=peak_source,
+        model=dims,
+        model_facts=model_facts,
+        hardware_name=name,
+    )
+
+
+def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
+    if opts.dtype is not None:
+        return Fact(opts.dtype, opts.source("dtype"))
+    fp8 = facts.get("fp8")
+    if fp8 is not None and str(fp8.value).lower() not in ("none", "false", "0", ""):
+        return Fact("fp8", "log", f"fp8 recipe {fp8.value!r}, {fp8.detail}")
+    for name in ("bf16", "fp16"):
+        f = facts.get(name)
+        if f is not None and f.value is True:
+            return Fact(name, "log", f.detail)
+    return Fact(
+        "bf16", "default", f"mixed-precision BF16 assumed; pass {flag('dtype')} if the run computed otherwise"
+    )
+
+
+def _recompute(opts: Options, facts: dict[str, Fact]) -> str:
+    if opts.recompute is not None:
+        return opts.recompute
+    rg = facts.get("recompute_granularity")
+    return str(rg.value) if rg is not None and rg.value in ("full", "selective") else "none"
+
+
+def _reported_model_tflops(steps: pd.DataFrame) -> pd.Series | None:
+    """The framework's own model TFLOP/s per GPU at each step, when the log prints it."""
+    col = "reported_tflops_per_gpu"
+    if col in steps and steps[col].notna().any():
+        return steps[col]
+    return None
+
+
+def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warnings: list[str]) -> str | None:
+    formula = opts.formula
+    if formula == REPORTED and reported is None:
+        raise LogparseError(
+            f"{flag('formula')} reported: the log prints no model TFLOP/s of its own (Megatron's TFLOP/s/GPU, "
+            "Megatron-Bridge's MODEL_TFLOP/s/GPU, MaxText's TFLOP/s/device): pick a formula that counts from the model"
+        )
+    if opts.flops_per_token is not None:
+        if opts.flops_per_token <= 0:
+            raise LogparseError(f"{flag('flops_per_token')} must be positive (got {opts.flops_per_token})")
+        if formula not in (None, GIVEN):
+            raise LogparseError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
+        return GIVEN
+    if formula is not None:
+        return formula
+    if dims.params is None and reported is not None:
+        warnings.append(
+            "the model size is unknown, so FLOPs are the framework's own (its model TFLOP/s per GPU, formula "
+            f"`reported`): pass {flag('model')} or {flag('params')} for logparse's count"
+        )
+        return REPORTED
+    return default_formula(dims, warnings)
+
+
+def default_formula(dims: ModelDims, warnings: list[str]) -> str | None:
+    """The formula the model's known dims allow when none is asked for: palm with the layers and the
+    attention width, 6N (with a warning) from the parameter count alone, None (with a warning) without it.
+    `analyze` and `flops` both choose this way."""
+    if dims.params is not None and dims.layers and dims.attn_width:
+        return "palm"
+    if dims.params is not None:
+        warnings.append(
+            "only the parameter count is known, so FLOPs/token = 6N: attention's sequence-length term is "
+            f"not counted (MFU reads low by ~14% at 4k for a 7B model); pass {flag('layers')} and {flag('hidden')} for palm"
+        )
+        return "6n"
+    warnings.append(
+        f"the model size is unknown: pass {flag('model')} NAME, or {flag('params')} N (with {flag('layers')} L {flag('hidden')} D), to get FLOPs and MFU"
+    )
+    return None
+
+
+def _flops_per_token(
+    formula: str | None,
+    dims: ModelDims,
+    seq: int | None,
+    recompute: str,
+    opts: Options,
+    reported: pd.Series | None,
+    steps: pd.DataFrame,
+) -> tuple[float | None, float | None, flops_mod.Terms | None]:
+    """Model and hardware FLOPs per token, and the model's split into terms."""
+    if formula == GIVEN:
+        return float(opts.flops_per_token), float(opts.flops_per_token), None  # type: ignore[arg-type]
+    if formula == REPORTED:
+        assert reported is not None
+        # FLOPs per token as the framework counted them, for the record; the curve is its TFLOP/s itself
+        per_token = reported * 1e12 / steps["tokens_per_s_per_gpu"]
+        fpt = float(per_token.median()) if per_token.notna().any() else None
+        return fpt, fpt, None
+    if formula is None or seq is None:
+        return None, None, None
+    terms = flops_mod.terms(dims, int(seq), formula)
+    return terms.total, flops_mod.hardware_flops_per_token(dims, int(seq), formula, recompute), terms
+
+
+def _peak(
+    opts: Options, dtype: str, warnings: list[str], logged: Mapping[str, Sequence[Any]] | None = None
+) -> tuple[Fact | None, str | None, str | None, Fact | None]:
+    """The dense peak per GPU, the device's name, where the peak comes from and where the name comes
+    from: --hw / --peak-tflops, else the device the log names (`logged`: the parse's fact observations)."""
+    peak: Fact | None = None
+    device_name = peak_source = None
+    name: Fact | None = None
+    cli = opts.hw is not None or opts.peak_tflops is not None
+    from_log = log_device(logged or {}, [] if cli else warnings)
+    hw = opts.hw
+    if hw is None and opts.peak_tflops is None and from_log is not None:
+        hw, name = str(from_log.value), from_log
+    if hw is not None:
+        device = hardware.lookup(hw)
+        device_name = device.name
+        if name is None:
+            name = Fact(device.name, "cli", flag("hw", hw))
+            if from_log is not None and from_log.value != device.name:
+                warnings.append(
+                    f"{flag('hw', hw)} ({device.name}) but the log names {from_log.detail}; using {flag('hw')}"
+                )
+        if not device.verified:
+            warnings.append(f"the {device.name} peak is unverified: {device.source}")
+        if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:
+            has = ", ".join(device.peak_tflops)
+            warnings.append(
+                f"the log's GPU {device.name} has no published dense {dtype} peak (it has: {has}): "
+                f"pass {flag('dtype')}, {flag('hw')} or {flag('peak_tflops')} to get MFU"
+            )
+        elif opts.peak_tflops is None:
+            peak = Fact(hardware.peak_tflops(device, dtype), "preset", f"{device.name} {dtype}")
+            peak_source = device.source
+    if opts.peak_tflops is not None:
+        peak = Fact(float(opts.peak_tflops), opts.source("peak_tflops"))
+        peak_source = (
+            f"{flag('peak_tflops')}" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
+        )
+        device_name = device_name or "custom"
+        name = name or Fact(device_name, "cli", flag("peak_tflops"))
+    if peak is None and not (logged or {}).get("device_name"):  # else log_device or the dtype said why
+        warnings.append(
+            f"the hardware is unknown: pass {flag('hw')} NAME (see `logparse hw list`) or {flag('peak_tflops')} to get MFU"
+            + accelerator_clue(logged or {})
+        )
+    return peak, device_name, peak_source, name
+
+
+def _fill_columns(
+    steps: pd.DataFrame,
+    formula: str | None,
+    fpt: float | None,
+    hfpt: float | None,
+    reported: pd.Series | None,
+    peak: Fact | None,
+) -> None:
+    per_gpu = steps["tokens_per_s_per_gpu"]
+    if formula == REPORTED:
+        steps["tflops_per_gpu"] = reported
+        hw_col = "reported_hfu_tflops_per_gpu"
+        hw = steps[hw_col] if hw_col in steps and steps[hw_col].notna().any() else np.nan
+    elif fpt is not None:
+        steps["tflops_per_gpu"] = tflops_per_gpu(fpt, per_gpu)
+        hw = tflops_per_gpu(hfpt, per_gpu)
+    else:
+        steps["tflops_per_gpu"] = np.nan
+        hw = np.nan
+    p = peak.value if peak is not None else None
+    steps["mfu"] = of_peak(steps["tflops_per_gpu"], p) if p is not None else np.nan
+    steps["hfu"] = of_peak(hw, p) if p is not None else np.nan
+
+
+def _flag_impossible(steps: pd.DataFrame, peak: Fact | None, dtype: str, warnings: list[str]) -> None:
+    too_high = steps["mfu"] > MFU_IMPOSSIBLE
+    if peak is None:  # no device to compare with: beyond the fastest device logparse knows is impossible
+        _, top = hardware.fastest(dtype)
+        too_high = steps["tflops_per_gpu"] > top if top else too_high
+    if not too_high.any():
+        return
+    add_flag(steps, too_high, "mfu_above_100")
+    warnings.append(
+        f"{int(too_high.sum())} step(s) imply an MFU above 100%{'' if peak else ' on any known device'} (first at "
+        f"step {int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
+        "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv "
+        "and out of the stable averages"
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# impossible results
+
+
+def refusal(stable_mfu: float | None, stable_tflops: float | None, run: Run, util: Utilization) -> str | None:
+    """Why the stable figures are impossible (MFU above 100%, or TFLOP/s beyond every known device when no
+    peak was given), or None when they are possible."""
+    if stable_mfu is not None and stable_mfu > MFU_IMPOSSIBLE:
+        peak = util.peak_tflops
+        p = f"{peak.value:g} TFLOPS {util.dtype.value} on {util.hardware}" if peak else "the peak"
+        return f"stable MFU would be {stable_mfu:.0%}, which is impossible: " + _causes(run, util, p)
+    if stable_tflops is not None and util.peak_tflops is None:
+        fastest, top = hardware.fastest(str(util.dtype.value))
+        if fastest is not None and stable_tflops > top:
+            return (
+                f"stable throughput would be {stable_tflops:,.0f} TFLOP/s per GPU, above the dense "
+                f"{util.dtype.value} peak of every device logparse knows (the fastest, {fastest}, has {top:g}), "
+                "which is impossible: " + _causes(run, util)
+            )
+    return None
+
+
+def _causes(run: Run, util: Utilization, peak: str | None = None) -> str:
+    """The usual causes of an impossible figure, with the values this run assumed."""
+    gpus = run.facts.get("gpus")
+    g = f"{flag('gpus', gpus.value)} ({gpus.source})" if gpus else "the GPU count"
+    causes = f"check {g} (a per-GPU figure read as the cluster's, or too few GPUs), "
+    if peak is not None:
+        causes += f"the peak {peak} (a sparse or wrong-dtype figure), "
+    causes += (
+        "the sequence length and global batch (gradient accumulation counted twice), and the model size "
+        f"({util.formula})"
+    )
+    return causes + _moe_hint(run, util)
+
+
+_MOE_NAME = regex.compile(r"moe|mixtral|grok|deepseek|qwen\d?-?moe|\d+x\d+b|-a\d+b", regex.IGNORECASE)
+
+
+def _moe_hint(run: Run, util: Utilization) -> str:
+    """A mixture-of-experts model counted with all its experts is the likeliest cause when anything
+    suggests experts and logparse is not counting the active ones."""
+    if util.model.moe:
+        return ""
+    # not moe_router_topk alone: Megatron's argument dump prints it (2) for dense models too
+    clues = [k for k in ("num_experts", "expert_parallel_size") if k in run.facts]
+    clues = [k for k in clues if run.facts[k].value not in (None, 0, 1, False)]
+    named = _MOE_NAME.search(run.name) or _MOE_NAME.search(str(util.model_facts.get("params", "")))
+    if not clues and not named:
+        return ""
+    why = f"the log sets {', '.join(clues)}" if clues else f"the run's name {run.name!r} suggests experts"
+    return (
+        f"; a mixture-of-experts model is likely ({why}): if N counts every expert, pass "
+        f"{flag('experts', 'E')} and {flag('topk', 'K')} (or an MoE {flag('model')} preset) so that 6N counts "
+        "only the active parameters"
+    )
