@@ -21,22 +21,22 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import regex
 
-from .report import analysis as analysis_mod
-from .flops import formulas as flops_mod
+from .report.analysis import Findings
+from .specs import formulas as flops_mod
 from .core import options as option_table
 from .report.analysis import public_steps
 from .read.attempts import attempt_key
 from .report.crosscheck import cross_check
 from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
 from .core.facts import Options
-from .flops.formulas import ModelDims
+from .specs.formulas import ModelDims
 from .frame.assemble import parse_log
 from .core.naming import run_name
 from .patterns.sets import PatternSet, load_sets
 from .phases.phases import detect_phases
 from .read.reader import Record
 from .report.outputs import build_summary, write_outputs
-from .steps.resolve import Run, log_cadence, resolve_run
+from .steps.run import Run, log_cadence, resolve_run
 from .utilization.mfu import assess, default_formula, refusal
 from .phases.window import numbering_basis
 from .phases.window import select as select_window
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class Analysis(analysis_mod.Analysis):
+class Analysis(Findings):
     """One run, analyzed: `summary` (summary.json as a dict), `steps` (one row per optimizer step),
     `save(folder)` for the files `logparse analyze` writes, `plot()` for the report figure."""
 
@@ -282,7 +282,7 @@ def flops(
     **dims: Any,
 ) -> dict[str, Any]:
     """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others."""
-    from .flops.models import preset_dims
+    from .specs.models import preset_dims
 
     base = preset_dims(model) if model else ModelDims()
     given = {k: v for k, v in dims.items() if v is not None}

@@ -17,10 +17,10 @@ from typing import Any
 import click
 
 from . import __version__
-from .flops import hardware
+from .specs import hardware
 from .core import options
 from .core.errors import LogparseError, cli_names
-from .flops.formulas import FORMULAS
+from .specs.formulas import FORMULAS
 from .core.naming import run_names
 
 
@@ -347,7 +347,7 @@ def compare(
     Examples:
       logparse compare baseline.log tuned.log --hw h100 --x tokens -o compare.png
       logparse compare logparse-out/batch --metric mfu --target-tokens 1e12"""
-    from .report.compare import compare_runs, format_table
+    from .batch.compare import compare_runs, format_table
 
     result = compare_runs(list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels)
     click.echo(format_table(result.table))
@@ -571,8 +571,8 @@ def models_list(as_json: bool) -> None:
     """Model presets: their dimensions and N (parameters without the input embedding).
 
     Example: logparse models list --json"""
-    from .flops.formulas import ModelDims, params_from_dims
-    from .flops.models import presets
+    from .specs.formulas import ModelDims, params_from_dims
+    from .specs.models import presets
 
     rows = []
     for name, p in presets().items():

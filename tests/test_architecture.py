@@ -49,8 +49,13 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
+def _package_files() -> list[Path]:
+    """The package's modules (not the probe another test writes for a moment)."""
+    return [p for p in PACKAGE.rglob("*.py") if not p.name.endswith("_probe__.py")]
+
+
 def _graph() -> dict[str, set[str]]:
-    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    files = {_module_name(p): p for p in _package_files()}
     graph = {}
     for name, path in files.items():
         graph[name] = {t for t in _imports(path) if t in files and t != name and t != "logparse"}
@@ -78,6 +83,65 @@ def test_no_import_cycle():
     for n in sorted(graph):
         if n not in state:
             visit(n)
+
+
+# The pipeline, in the order the package's subpackages run (README "Development"); core/ is shared by all,
+# specs/ is reference knowledge the stages from steps/ on read, api.py runs the stages up to report/, and
+# batch/ and cli.py are its clients.
+STAGES = ("core", "specs", "read", "patterns", "frame", "steps", "utilization", "phases", "report", "api", "batch", "cli")
+
+
+def _stage(module: str) -> str:
+    return module.split(".")[1]
+
+
+def test_the_tree_is_the_pipeline():
+    """Every module is in a stage (a subpackage, or api/cli on top), and each subpackage says what it owns."""
+    stray = [m for m in _graph() if m not in ("logparse", "logparse.__main__") and _stage(m) not in STAGES]
+    assert stray == []
+    for stage in STAGES:
+        if (PACKAGE / stage).is_dir():
+            doc = ast.get_docstring(ast.parse((PACKAGE / stage / "__init__.py").read_text()))
+            assert doc and len(doc) > 80, f"{stage}/__init__.py: say what the stage owns and hands on"
+
+
+def test_each_stage_imports_only_earlier_stages():
+    """A stage imports the shared core and the stages before it, never a later one (the imports inside
+    functions and under TYPE_CHECKING included)."""
+    graph = _graph()
+    later = sorted(
+        f"{m} -> {t}"
+        for m, targets in graph.items()
+        if m not in ("logparse", "logparse.__main__")
+        for t in targets
+        if STAGES.index(_stage(t)) > STAGES.index(_stage(m))
+    )
+    assert later == []
+
+
+def test_the_stage_check_would_see_a_later_import():
+    """Not vacuous: the graph has edges across stages, and an edge back (frame -> report) counts as later."""
+    graph = _graph()
+    assert {"logparse.report.outputs", "logparse.steps.run"} <= graph["logparse.api"]
+    assert STAGES.index(_stage("logparse.report.outputs")) > STAGES.index(_stage("logparse.frame.assemble"))
+
+
+def test_no_module_is_named_like_a_public_function_and_no_class_name_means_two_things():
+    import logparse.api
+
+    public = {n for n in logparse.__all__ if callable(getattr(logparse, n, None))}
+    public |= {
+        n for n, v in vars(logparse.api).items()
+        if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == "logparse.api"
+    }
+    modules = {p.stem for p in _package_files()} | {p.name for p in PACKAGE.iterdir() if p.is_dir()}
+    assert not (modules & {n for n in public if n.islower()}) - {"api"}, modules & public
+    classes: dict[str, list[str]] = {}
+    for path in _package_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, []).append(_module_name(path))
+    assert {k: v for k, v in classes.items() if len(v) > 1} == {}
 
 
 def test_report_and_plots_depend_on_no_later_stage():
@@ -190,7 +254,7 @@ def test_the_cli_answers_help_without_loading_the_heavy_stages():
 def test_the_api_names_stay_functions_when_their_submodules_are_imported():
     code = (
         "import logparse\n"
-        "from logparse.steps.resolve import Run\n"  # the stage module steps/resolve.py, imported first
+        "from logparse.steps.run import Run\n"  # the stage module steps/run.py, imported first
         "import logparse.api\n"
         "assert callable(logparse.resolve) and callable(logparse.parse) and callable(logparse.analyze)\n"
         "from logparse import resolve\n"

@@ -388,7 +388,7 @@ def test_a_key_map_shape_reads_only_what_the_pattern_reads(line, data):
     generic = SETS["generic"]
     spec = next(s for s in generic.lines if s.name == "step")
     matcher = Matcher([generic])
-    shape = fastlane.Shape.learn(spec, matcher.index[id(spec)], matcher, line, None, None, line)
+    shape = fastlane.LaneShape.learn(spec, matcher.index[id(spec)], matcher, line, None, None, line)
     assert shape is not None, line
     runs = list(_DIGIT_RUN.finditer(line))
     # other digits, widths, signs, separators and exponents put into the line's number texts

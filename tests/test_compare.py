@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from logparse import api
-from logparse.report.compare import compare_runs, expand, smooth
+from logparse.batch.compare import compare_runs, expand, smooth
 from logparse.report.outputs import write_outputs
 from tests import synth
 from tests.conftest import SAMPLES, run_apart

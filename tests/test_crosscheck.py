@@ -7,7 +7,7 @@ import pytest
 
 from logparse import api
 from logparse.core.errors import LogparseError
-from logparse.flops.models import preset_dims
+from logparse.specs.models import preset_dims
 from tests import synth
 
 

@@ -16,7 +16,7 @@ from matplotlib.text import Text
 
 from logparse import api
 from logparse.report import plots
-from logparse.report.compare import compare_runs
+from logparse.batch.compare import compare_runs
 from logparse.batch.page import write_leaderboard
 from logparse.report.outputs import write_outputs
 from tests import synth

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from logparse.flops import formulas as flops, hardware
+from logparse.specs import formulas as flops, hardware
 from logparse.core.errors import LogparseError
-from logparse.flops.formulas import ModelDims
+from logparse.specs.formulas import ModelDims
 from logparse.utilization.mfu import mfu, seconds_to_train, tokens_per_s_at
 
 LLAMA2_7B = ModelDims(

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from logparse import api
-from logparse.flops import formulas as flops
-from logparse.flops.formulas import ModelDims
-from logparse.flops.models import preset_dims, presets
+from logparse.specs import formulas as flops
+from logparse.specs.formulas import ModelDims
+from logparse.specs.models import preset_dims, presets
 
 LLAMA2_7B = preset_dims("llama2-7b")
 
@@ -239,7 +239,7 @@ def test_presets_cover_the_families_asked_for():
         "deepseek-v3",
     } <= names
     # published sizes: total parameters (input embedding included unless tied)
-    from logparse.flops.models import total_params
+    from logparse.specs.models import total_params
 
     for name, billions in [
         ("llama2-7b", 6.74),

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from logparse import api
-from logparse.flops import hardware
-from logparse.flops.devices import listed_gpus, log_device
+from logparse.specs import hardware
+from logparse.specs.devices import listed_gpus, log_device
 from logparse.frame.assemble import FactObservation
 from logparse.report.outputs import text_summary
 

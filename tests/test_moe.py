@@ -1,5 +1,5 @@
 """MoE: presets against their published total and active sizes, and public MoE benchmark figures
-(tests/data/public/moe_*.log, credited in MOE_SOURCES.toml) reproduced by logparse.flops.formulas within 1%.
+(tests/data/public/moe_*.log, credited in MOE_SOURCES.toml) reproduced by logparse.specs.formulas within 1%.
 
 Every number a test compares against is read by hand off the saved excerpt (or the README table its
 run facts come from, as MOE_SOURCES.toml says) and written here; the test also checks the excerpt says it.
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import logparse
-from logparse.flops import formulas as flops
+from logparse.specs import formulas as flops
 from logparse.utilization import mfu as utilization
-from logparse.flops.formulas import ModelDims
-from logparse.flops.models import all_params, preset_dims, total_params
+from logparse.specs.formulas import ModelDims
+from logparse.specs.models import all_params, preset_dims, total_params
 
 if sys.version_info >= (3, 11):
     import tomllib

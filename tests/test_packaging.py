@@ -47,9 +47,9 @@ def test_the_wheel_holds_logparse_its_data_and_no_test_tooling(tmp_path):
     # every module and table of the package, and nothing outside it
     tree = [p for p in (ROOT / "logparse").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     expected = {p.relative_to(ROOT).as_posix() for p in tree if p.suffix in (".py", ".toml", ".json", ".j2")}
-    assert {"logparse/cli.py", "logparse/flops/hardware.toml", "logparse/flops/models.toml"} <= expected
+    assert {"logparse/cli.py", "logparse/specs/hardware.toml", "logparse/specs/models.toml"} <= expected
     assert {"logparse/patterns/synonyms.toml", "logparse/patterns/pattern_set.schema.json"} <= expected
-    assert "logparse/steps/resolve.py" in expected  # every stage's subpackage
+    assert "logparse/steps/run.py" in expected  # every stage's subpackage
     # the batch's index.html is rendered from a template that must ship with the code
     assert "logparse/batch/templates/index.html.j2" in expected
     # the user-facing patterns/ folder ships as logparse/builtin_patterns

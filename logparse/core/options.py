@@ -12,8 +12,7 @@ from typing import Any
 
 from .errors import OptionError, flag
 from .facts import Options
-from ..flops.formulas import FORMULAS
-from ..flops.hardware import DTYPES
+from .schema import DTYPES, FORMULA_NAMES
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "FLOPs formula. Default: palm (6n when only N is known; reported, the framework's own model "
         "TFLOP/s, when the model is unknown and the log prints it).",
-        (*FORMULAS, "reported"),
+        (*FORMULA_NAMES, "reported"),
     ),
     Option(
         "flops_per_token",

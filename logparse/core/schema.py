@@ -162,3 +162,9 @@ INTEGER_COLUMNS = frozenset(
 
 # Columns the pipeline keeps for itself and never shows
 INTERNAL_COLUMNS = frozenset({"host", "kind"})
+
+# The compute dtypes a dense peak is given for (specs/hardware.toml's columns) and the FLOPs formulas by name
+# (specs/formulas.py pairs each with its function): words a user types and the options table offers, so
+# they live in the vocabulary, where the options can name them without importing the flops stage.
+DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
+FORMULA_NAMES = ("palm", "6n", "megatron", "megatron-bridge", "megatron-2024", "narayanan")

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..read import reader
-from .columns import Columns, Piece
-from .fastlane import CHECKED, Lane, Shape, own_text
+from .columns import Columns, RowBlock
+from .fastlane import CHECKED, Lane, LaneShape, own_text
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
 from ..patterns.sets import MAX_WRAP_PARTS, LineSpec
@@ -70,7 +70,7 @@ class Tally:
 class Bulk:
     """A run of step rows, frozen into typed columns, and what the frame's bookkeeping needs of them."""
 
-    pieces: list[Piece]
+    pieces: list[RowBlock]
     n: int
     specs: list[int]  # indices (Matcher.specs) of the run's patterns, in order of first appearance
     malformed: int
@@ -430,7 +430,7 @@ class _Run:
         self.matcher = matcher
         self.out = out
         self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
-        self.shape: Shape | None = None
+        self.shape: LaneShape | None = None
         self.fast_lines: list[int] = []
         self.fast_groups: list[tuple[str, ...]] = []
         self.fast_text: list[str] = []
@@ -440,7 +440,7 @@ class _Run:
             self.flush()
         self.held.append((rec, spec, index, values))
 
-    def add_fast(self, shape: Shape, line_no: int, groups: tuple[str, ...], line: str) -> None:
+    def add_fast(self, shape: LaneShape, line_no: int, groups: tuple[str, ...], line: str) -> None:
         if self.held or (self.shape is not None and self.shape is not shape):
             self.flush()
         self.shape = shape
@@ -481,7 +481,7 @@ class _Run:
         if start < len(lines):
             self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]), groups[start:])
 
-    def _fast_bulk(self, shape: Shape, made: Piece | None, groups: list[tuple[str, ...]]) -> None:
+    def _fast_bulk(self, shape: LaneShape, made: RowBlock | None, groups: list[tuple[str, ...]]) -> None:
         assert made is not None
         n = made.n
         ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]

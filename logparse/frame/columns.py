@@ -115,7 +115,7 @@ def merge(pieces: list[Typed]) -> Any:
     return out
 
 
-class Piece:
+class RowBlock:
     """Rows frozen together: column -> Typed, every column `n` long."""
 
     __slots__ = ("cols", "n")
@@ -125,7 +125,7 @@ class Piece:
         self.n = n
 
     @classmethod
-    def freeze(cls, lists: dict[str, list[Any]], n: int) -> Piece:
+    def freeze(cls, lists: dict[str, list[Any]], n: int) -> RowBlock:
         return cls({k: Typed(v) for k, v in lists.items()}, n)
 
     def column(self, key: str) -> Typed:
@@ -143,7 +143,7 @@ class Columns:
     """Step rows: frozen pieces, then a live tail of Python lists."""
 
     def __init__(self) -> None:
-        self.pieces: list[Piece] = []
+        self.pieces: list[RowBlock] = []
         self.frozen = 0  # rows in pieces
         self.cols: dict[str, list[Any]] = {}  # the live tail
         self.live = 0
@@ -175,13 +175,13 @@ class Columns:
                 col.extend([None] * (self.live - len(col)))
             head[key] = col[:rows]
             del col[:rows]
-        self.pieces.append(Piece.freeze(head, rows))
+        self.pieces.append(RowBlock.freeze(head, rows))
         self.frozen += rows
         self.live -= rows
         for key in [k for k, c in self.cols.items() if not any(v is not None for v in c)]:
             del self.cols[key]
 
-    def extend(self, piece: Piece) -> None:
+    def extend(self, piece: RowBlock) -> None:
         """Rows frozen elsewhere (a chunk parsed by a worker), after the current rows."""
         if self.live:
             self._freeze(self.live)
@@ -204,7 +204,7 @@ class Columns:
         piece, i = self._locate(index)
         piece.set(key, i, value)
 
-    def _locate(self, index: int) -> tuple[Piece, int]:
+    def _locate(self, index: int) -> tuple[RowBlock, int]:
         end = self.frozen
         for piece in reversed(self.pieces):  # joined rows are usually recent
             start = end - piece.n
@@ -213,7 +213,7 @@ class Columns:
             end = start
         raise IndexError(index)
 
-    def pieces_all(self) -> list[Piece]:
+    def pieces_all(self) -> list[RowBlock]:
         """Every row, frozen."""
         if self.live:
             self._freeze(self.live)
@@ -224,7 +224,7 @@ class Columns:
         pieces = list(self.pieces)
         if self.live:
             tail = {k: c + [None] * (self.live - len(c)) for k, c in self.cols.items()}
-            pieces.append(Piece.freeze(tail, self.live))
+            pieces.append(RowBlock.freeze(tail, self.live))
         keys: dict[str, None] = {}
         for p in pieces:
             keys.update(dict.fromkeys(p.cols))

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..patterns import keymap as keymap_mod
-from .columns import Piece, Typed
+from .columns import RowBlock, Typed
 from ..core.errors import PatternError
 from .matcher import Matcher
 from ..patterns.sets import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
@@ -81,7 +81,7 @@ MAX_FAILS = 16  # lines of a pattern whose shape could not be made, after which 
 MAX_LEARNED = 64
 
 
-class Shape:
+class LaneShape:
     """The regex of one line shape of one step pattern, and how its groups become the row's columns."""
 
     def __init__(
@@ -110,7 +110,7 @@ class Shape:
     @classmethod
     def learn(
         cls, spec: LineSpec, index: int, matcher: Matcher, line: str, rank: Any, host: Any, text: str
-    ) -> Shape | None:
+    ) -> LaneShape | None:
         """The shape of `line`, whose record `text` the pattern `spec` matched; None when the lane cannot read
         its shape exactly as the pattern does."""
         if spec.list_columns or host is not None:
@@ -325,8 +325,8 @@ def _timestamps(texts: list[str]) -> np.ndarray:
 
 
 def _keyed(
-    cls: type[Shape], spec: LineSpec, index: int, head: str, line: str, text: str, role: str | None
-) -> Shape | None:
+    cls: type[LaneShape], spec: LineSpec, index: int, head: str, line: str, text: str, role: str | None
+) -> LaneShape | None:
     """The shape of a key map line: the text between its values (keys included) is literal, each value a group
     that admits its number printed the same way; each converts as LineSpec._values converts it (a field, a key
     mapped through the synonym table with the unit printed after it, or a kept key). Only for patterns whose
@@ -432,7 +432,7 @@ class Lane:
 
     def __init__(self, matcher: Matcher) -> None:
         self.matcher = matcher
-        self.shapes: dict[int, list[Shape]] = {}  # pattern index -> its shapes, most recently used first
+        self.shapes: dict[int, list[LaneShape]] = {}  # pattern index -> its shapes, most recently used first
         self.needles: list[tuple[str, int]] = []
         self.fails: dict[int, int] = {}
         self.learned: dict[int, int] = {}
@@ -445,7 +445,7 @@ class Lane:
             return
         if self.learned.get(index, 0) >= MAX_LEARNED:
             return
-        shape = Shape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
+        shape = LaneShape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
         if shape is None:
             self.fails[index] = self.fails.get(index, 0) + 1
             return
@@ -458,7 +458,7 @@ class Lane:
         if (needle, index) not in self.needles:
             self.needles.append((needle, index))
 
-    def read(self, line: str) -> tuple[Shape, tuple[str, ...]] | None:
+    def read(self, line: str) -> tuple[LaneShape, tuple[str, ...]] | None:
         """The shape that reads `line` and its groups, or None. `line` holds no carriage return, escape or
         colour-code remnant (the caller checks)."""
         for needle, index in self.needles:
@@ -482,7 +482,7 @@ class Lane:
         return None
 
     @staticmethod
-    def check(shape: Shape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
+    def check(shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
         """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
         pattern and values) is what the lane reads; a difference retires the shape."""
         shape.checked += 1
@@ -500,7 +500,7 @@ class Lane:
             shape.retired = True
 
 
-def piece(shape: Shape, lines: list[int], groups: list[tuple[str, ...]]) -> Piece | None:
+def piece(shape: LaneShape, lines: list[int], groups: list[tuple[str, ...]]) -> RowBlock | None:
     """The rows of a run of lines of one shape, as frame.step_row makes them; None when a value needs the
     ordinary reading."""
     cols = shape.convert(groups)
@@ -534,4 +534,4 @@ def piece(shape: Shape, lines: list[int], groups: list[tuple[str, ...]]) -> Piec
         out["windowed"] = Typed([",".join(shape.windowed)] * n)
     if nonfinite is not None and not bad[0]:
         out["nonfinite"] = nonfinite
-    return Piece(out, n)
+    return RowBlock(out, n)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
-from ..steps.resolve import windowed
+from ..steps.run import windowed
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it

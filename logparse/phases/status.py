@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..steps.resolve import Run, flagged, log_cadence
+from ..steps.run import Run, flagged, log_cadence
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:

@@ -1,3 +1,3 @@
-"""Stage 7, what a person reads: the `Analysis` of one run (`analysis`), the framework's own figures against
-ours (`crosscheck`), summary.json, steps.csv and the text summary (`outputs`), report.png (`plots`), and
-several runs on one figure (`compare`)."""
+"""Stage 7, what a person reads about one run: the `Analysis` (`analysis`), the framework's own figures
+against ours (`crosscheck`), summary.json, steps.csv and the text summary (`outputs`), and report.png
+(`plots`). The API (logparse.api) runs the stages up to here; what comes after it is its client."""

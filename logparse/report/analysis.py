@@ -9,14 +9,14 @@ import numpy as np
 import pandas as pd
 
 from ..phases.phases import Phases
-from ..steps.resolve import Run
+from ..steps.run import Run
 from ..core.schema import INTEGER_COLUMNS, INTERNAL_COLUMNS, STEP_ORDER
 from ..utilization.mfu import Utilization
 from ..phases.window import Window
 
 
 @dataclass(repr=False)
-class Analysis:
+class Findings:
     """One run, analyzed: `summary` (summary.json as a dict), `steps` (one row per optimizer step); `run`,
     `phases`, `util` and `reported` are the stages' own results. The API's Analysis (api.py) adds
     `save` and `plot`, which need the report stage."""

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..flops import formulas as flops
+from ..specs import formulas as flops
 from ..core.errors import flag
-from ..flops.formulas import FORMULAS
+from ..specs.formulas import FORMULAS
 from ..patterns.sets import Convention
 from ..phases.phases import Phases
-from ..steps.resolve import Run
+from ..steps.run import Run
 from ..utilization.mfu import Utilization, of_peak, tflops_per_gpu
 
 AGREE = 0.02  # beyond 2% apart, say why

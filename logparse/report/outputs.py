@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis
+from .analysis import Findings
 from ..core.atomic import remove_leftovers, staged
 from ..core.errors import LogparseError
-from ..flops.formulas import HFU_CONVENTION
+from ..specs.formulas import HFU_CONVENTION
 from ..phases.phases import Phases
-from ..steps.resolve import Run
+from ..steps.run import Run
 from ..phases.status import run_status
 from ..utilization.mfu import Utilization, seconds_to_train
 from ..phases.window import stats as window_stats
@@ -324,7 +324,7 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def build_summary(analysis: Analysis) -> dict[str, Any]:
+def build_summary(analysis: Findings) -> dict[str, Any]:
     """summary.json of an analysis: a pure function of it (building it twice gives the same JSON)."""
     run, util, phases, window, basis = (
         analysis.run,
@@ -439,7 +439,7 @@ def default_out_dir(run_name: str) -> Path:
     return Path("logparse-out") / run_name
 
 
-def write_outputs(analysis: Analysis, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+def write_outputs(analysis: Findings, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
     full disk or an error leaves the files that were there before, never a cut one or a mix of two runs."""
     from .plots import plot_report
@@ -567,7 +567,7 @@ def _line_counts(lines: dict[str, int]) -> str:
     return f"{total:,} lines, {records:,} records ({counts}, {malformed}){tail}"
 
 
-def text_summary(analysis: Analysis, paths: dict[str, Path] | None = None) -> str:
+def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> str:
     s = analysis.summary
     st = s["stable"]
     status = s.get("status")

@@ -20,9 +20,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from .analysis import Analysis
+from .analysis import Findings
 from ..core.errors import flag
-from ..steps.resolve import flagged
+from ..steps.run import flagged
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"
@@ -154,12 +154,12 @@ def _series(steps, col):
     return None
 
 
-def plot_report(analysis: Analysis, path: str | Path, dpi: float = DPI) -> None:
+def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI) -> None:
     """report.png: MFU, throughput, step time and loss against the step, with the phases shaded."""
     build_report(analysis, dpi=dpi).savefig(path, dpi=dpi)
 
 
-def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
+def build_report(analysis: Findings, dpi: float = DPI) -> Figure:
     """The report figure: an event lane (when the run has events), then MFU, tokens/s, step time and
     loss panels sharing the step axis, one legend above them. Its own Agg canvas, not pyplot's: nothing
     to close, and importing this module leaves a notebook's backend alone. Every text in it is plain
@@ -168,7 +168,7 @@ def build_report(analysis: Analysis, dpi: float = DPI) -> Figure:
         return _build_report(analysis, dpi)
 
 
-def _build_report(analysis: Analysis, dpi: float) -> Figure:
+def _build_report(analysis: Findings, dpi: float) -> Figure:
     s = analysis.summary
     steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
     x = steps["step"].to_numpy(dtype=float)
@@ -291,7 +291,7 @@ def _title(s) -> str:
 # events: where each kind happened, in steps
 
 
-def event_marks(analysis: Analysis) -> dict[str, np.ndarray]:
+def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
     """Mark kind -> the steps it happened at (sorted, one per step): the event lines the patterns tag
     (checkpoint save/load, eval, NCCL and other errors, overflow), non-finite and skipped steps, restarts,
     and dips as `dip:<cause>`. An event line without a step is placed by its line number between the

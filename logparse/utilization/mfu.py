@@ -21,14 +21,14 @@ import numpy as np
 import pandas as pd
 import regex
 
-from ..flops import formulas as flops_mod
-from ..flops import hardware
-from ..flops.devices import accelerator_clue, log_device
+from ..specs import formulas as flops_mod
+from ..specs import hardware
+from ..specs.devices import accelerator_clue, log_device
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
-from ..flops.formulas import ModelDims
-from ..flops.models import resolve_model
-from ..steps.resolve import Run, add_flag
+from ..specs.formulas import ModelDims
+from ..specs.models import resolve_model
+from ..steps.run import Run, add_flag
 
 MFU_IMPOSSIBLE = 1.0
 REPORTED = "reported"  # the framework's own model TFLOP/s as the numerator

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from logparse.flops.formulas import ModelDims, flops_per_token
+from logparse.specs.formulas import ModelDims, flops_per_token
 
 from ..reference_flops import Reference, lookup
 
@@ -39,7 +39,7 @@ class Spec:
     logparse's own formulas: stable step time = FLOPs/token x tokens per step / (mfu x peak x GPUs),
     so logparse's MFU matches `mfu` only if its FLOPs count matches the reference. (`model` is what
     the log prints: argument dumps and configs. The frameworks' own TFLOP/s figures follow each
-    framework's convention, via logparse.flops.formulas, as the frameworks compute them.)
+    framework's convention, via logparse.specs.formulas, as the frameworks compute them.)
     """
 
     steps: int = 400

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from pprint import pformat
 from typing import Any
 
-from logparse.flops.formulas import flops_per_token, terms
+from logparse.specs.formulas import flops_per_token, terms
 
 from . import Dip, Spec, StepTruth, simulate
 

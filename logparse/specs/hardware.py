@@ -14,13 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core.errors import LogparseError, flag
+from ..core.schema import DTYPES
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
 
 
 @dataclass(frozen=True)

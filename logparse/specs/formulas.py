@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..core.errors import LogparseError, flag
+from ..core.schema import FORMULA_NAMES
 
 RECOMPUTE = ("none", "selective", "full")
 
@@ -249,6 +250,8 @@ FORMULAS = {
     "megatron-2024": megatron_2024,
     "narayanan": narayanan,
 }
+# the names the options table offers (the vocabulary's, which it reads without importing this stage)
+assert tuple(FORMULAS) == FORMULA_NAMES, "core.schema.FORMULA_NAMES and FORMULAS name other formulas"
 
 
 def terms(d: ModelDims, seq_len: int, formula: str) -> Terms:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
-from ..flops.devices import LISTED_FACTS, listed_gpus
+from ..specs.devices import LISTED_FACTS, listed_gpus
 from .epoch_steps import number_from_epochs
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import outputs as report
+from ..report import outputs as report
 from ..core.errors import LogparseError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import checked
@@ -50,7 +50,7 @@ TABLE_COLUMNS = [
 
 
 @dataclass
-class Run:
+class ComparedRun:
     """One run to compare: where it came from, its steps frame and summary, and its label."""
 
     path: Path  # the log, or the run's output folder
@@ -78,13 +78,13 @@ class Comparison:
 # ----------------------------------------------------------------------------------------------- loading
 
 
-def _read_folder(path: Path) -> Run:
+def _read_folder(path: Path) -> ComparedRun:
     summary_path, steps_path = path / "summary.json", path / "steps.csv"
     if not (summary_path.exists() and steps_path.exists()):
         raise LogparseError(
             f"{path}: a run folder needs summary.json and steps.csv (from `logparse analyze`)"
         )
-    return Run(path, pd.read_csv(steps_path, low_memory=False), json.loads(summary_path.read_text()))
+    return ComparedRun(path, pd.read_csv(steps_path, low_memory=False), json.loads(summary_path.read_text()))
 
 
 def _batch_runs(index_path: Path) -> list[Path]:
@@ -126,7 +126,7 @@ def expand(ref: str | os.PathLike[str]) -> list[Path]:
     return [path]
 
 
-def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> Run:
+def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> ComparedRun:
     """One run: an output folder (summary.json + steps.csv) as written, or a log analyzed with `options`."""
     path = Path(ref)
     if path.is_dir():
@@ -134,7 +134,7 @@ def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> Run:
     from .. import api
 
     a = api.analyze(str(path), **options)
-    return Run(path, a.steps, a.summary)
+    return ComparedRun(path, a.steps, a.summary)
 
 
 def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> list[str]:
@@ -142,7 +142,7 @@ def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> l
     they clash; `labels` replace the first len(labels) of them, in order. A byte that is not UTF-8 in a
     folder's name or a label (argv decoded with surrogate escapes) is U+FFFD: neither matplotlib nor the
     table's string columns take a lone surrogate."""
-    from .plots import plain
+    from ..report.plots import plain
 
     labels = [plain(label) for label in labels]
     if len(labels) > len(paths):
@@ -266,7 +266,7 @@ def _nan(v: Any) -> bool:
 
 
 def table_rows(
-    runs: list[Run], notes: dict[str, list[str]], target_tokens: float | None = None
+    runs: list[ComparedRun], notes: dict[str, list[str]], target_tokens: float | None = None
 ) -> pd.DataFrame:
     """One row per run from its summary; with `target_tokens`, the days each would take to train that
     many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted)."""
@@ -368,7 +368,7 @@ def compare_runs(
     import matplotlib
 
     matplotlib.use("Agg")
-    from .plots import plain_text
+    from ..report.plots import plain_text
 
     with plain_text():  # a `$` in a label is text, not mathtext (issue 20, point 3)
         return _compare(refs, x, output, options, metrics, smoothing, labels)
@@ -377,7 +377,7 @@ def compare_runs(
 def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison:
     import matplotlib.pyplot as plt
 
-    from .plots import PlainFigure, plain
+    from ..report.plots import PlainFigure, plain
 
     if x not in X_AXES:
         raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
