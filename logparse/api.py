@@ -36,7 +36,8 @@ from .patterns.sets import PatternSet, load_sets
 from .phases.phases import detect_phases
 from .read.reader import Record
 from .report.outputs import build_summary, write_outputs
-from .steps.run import Run, log_cadence, resolve_run
+from .steps.run import Run, resolve_run
+from .steps.stepframe import log_cadence
 from .utilization.mfu import assess, default_formula, refusal
 from .phases.window import numbering_basis
 from .phases.window import select as select_window

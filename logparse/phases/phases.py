@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
-from ..steps.run import windowed
+from ..steps.stepframe import flagged, windowed
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it
@@ -88,10 +88,9 @@ class Phases:
         """The stable phase's rows, without the odd step whose timing is impossible (flagged mfu_above_100).
         When most are impossible the inputs are wrong, not the steps: they stay, and the summary refuses."""
         rows = steps[self.stable_mask]
-        if "flags" in rows:
-            bad = rows["flags"].fillna("").astype(str).str.contains("mfu_above_100", regex=False)
-            if bad.mean() < 0.5:
-                rows = rows[~bad]
+        bad = flagged(rows, "mfu_above_100")
+        if bad.any() and bad.mean() < 0.5:
+            rows = rows[~bad]
         return rows
 
 

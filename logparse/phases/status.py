@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..steps.run import Run, flagged, log_cadence
+from ..steps.run import Run
+from ..steps.stepframe import flagged, log_cadence
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
@@ -38,10 +39,11 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {"status": None, "detail": "", "planned_steps": total, "planned_from": total_from}
     out["last_step"] = last_step
 
-    bad = flagged(steps, "nonfinite_loss", "nonfinite_grad_norm")
+    loss = flagged(steps, "nonfinite_loss")
+    bad = loss | flagged(steps, "nonfinite_grad_norm")
     if bad.any():
         first = steps[bad].iloc[0]
-        what = "loss" if "nonfinite_loss" in str(first.get("flags")) else "gradient norm"
+        what = "loss" if loss[bad][0] else "gradient norm"
         out.update(
             status="diverged",
             detail=f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}); "

@@ -22,7 +22,7 @@ from matplotlib.ticker import FuncFormatter
 
 from .analysis import Findings
 from ..core.errors import flag
-from ..steps.run import flagged
+from ..steps.stepframe import flagged
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"

@@ -26,6 +26,7 @@ from ..frame.assemble import ParsedLog
 from ..read.reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
+from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 
 
 @dataclass
@@ -251,15 +252,6 @@ def _describe(
     return out
 
 
-def log_cadence(steps: pd.DataFrame, facts: dict[str, Fact]) -> int | None:
-    """How many steps apart the log prints them: its stated log interval, else the typical gap."""
-    if "log_interval" in facts and facts["log_interval"].value:
-        return int(facts["log_interval"].value)
-    d = steps.sort_values("line")["step"].diff()
-    d = d[d > 0]
-    return int(d.median()) if len(d) else None
-
-
 # ------------------------------------------------------------------------------------------------
 # the whole stage
 
@@ -431,25 +423,6 @@ def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: 
     )
 
 
-def add_flag(steps: pd.DataFrame, mask: pd.Series, flag: str) -> None:
-    if not mask.any():
-        return
-    if "flags" not in steps:
-        steps["flags"] = None
-    current = steps.loc[mask, "flags"]
-    steps.loc[mask, "flags"] = [flag if pd.isna(c) or not c else f"{c},{flag}" for c in current]
-
-
-def flagged(steps: pd.DataFrame, *flags: str, prefix: bool = False) -> np.ndarray:
-    """Rows carrying any of `flags` (add_flag's names; with `prefix`, any flag starting with one of them)."""
-    if "flags" not in steps:
-        return np.zeros(len(steps), dtype=bool)
-    split = steps["flags"].fillna("").astype(str).str.split(",")
-    if prefix:
-        return split.apply(lambda fs: any(f.startswith(flags) for f in fs)).to_numpy(dtype=bool)
-    return split.apply(lambda fs: any(f in fs for f in flags)).to_numpy(dtype=bool)
-
-
 def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
     """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
     Values that did not convert at all (malformed) are flagged the same way."""
@@ -510,9 +483,7 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
         if col in steps:
             merged[col] = getattr(grouped[col], how)()
     if "flags" in steps:
-        merged["flags"] = grouped["flags"].agg(
-            lambda f: ",".join(sorted({x for v in f.dropna() for x in v.split(",")})) or None
-        )
+        merged["flags"] = grouped["flags"].agg(merge_flags)
     return merged.reset_index()
 
 
@@ -778,8 +749,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
             steps["step_time_s_logged"] = steps["step_time_s"]
         steps["step_time_s"] = times
         step_time_source = f"{how} (the logged speed is an average over a window)"
-        if "windowed" in steps:
-            steps["windowed"] = steps["windowed"].str.replace("step_time_s", "", regex=False)
+        unmark_windowed(steps, "step_time_s")
 
     choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
     source = _throughput(steps, seq_len, n_gpus, warnings)
@@ -856,15 +826,6 @@ def _select(
 
 
 CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
-
-
-def windowed(steps: pd.DataFrame, col: str) -> bool:
-    """Most rows took `col` from a field the pattern set declares as an average over a window."""
-    if "windowed" not in steps or col not in steps:
-        return False
-    has = steps[col].notna()
-    marked = steps.loc[has, "windowed"].fillna("").str.split(",").apply(lambda cs: col in cs)
-    return bool(has.any() and marked.mean() > 0.5)
 
 
 def _only_windowed_throughput(steps: pd.DataFrame) -> bool:

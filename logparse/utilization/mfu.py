@@ -28,7 +28,8 @@ from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
 from ..specs.formulas import ModelDims
 from ..specs.models import resolve_model
-from ..steps.run import Run, add_flag
+from ..steps.run import Run
+from ..steps.stepframe import add_flag
 
 MFU_IMPOSSIBLE = 1.0
 REPORTED = "reported"  # the framework's own model TFLOP/s as the numerator
