@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..read import reader
 from .columns import Columns, RowBlock
@@ -128,7 +128,7 @@ def read_parallel(
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         running: deque[Future] = deque()
         for task in _tasks(paths, size, stats):
-            if isinstance(task[3], _LongLine):  # read here, now: it reads on from the parent's stream
+            if isinstance(task.block, _LongLine):  # read here, now: it reads on from the parent's stream
                 done: Future = Future()
                 done.set_result(_read_task(task))
                 running.append(done)
@@ -147,7 +147,23 @@ def _long_slack() -> int:
     return 4 * reader.MAX_RECORD_CHARS
 
 
-Task = tuple[str, int, int, "bytes | _LongLine | None", bool]
+class Task(NamedTuple):
+    """What a worker is sent: a range of a plain file (`block` None: it reads path[start:stop] itself), or a
+    block of a compressed one already read here; `stream`: read it a chunk at a time (it holds a giant line)."""
+
+    path: str
+    start: int
+    stop: int
+    block: bytes | _LongLine | None
+    stream: bool
+
+
+class RangeResult(NamedTuple):
+    """What a worker sends back: the range's line counts and its items (records with their match, Bulk runs
+    of step rows, Tally counts of unmatched records), in file order."""
+
+    stats: ReadStats
+    items: list[Any]
 
 
 def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
@@ -166,7 +182,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                 start = skipped
                 while start < total:
                     stop = _line_end(fh, min(start + size, total) - 1)
-                    yield path, start, stop, None, stop - start > size + _long_slack()
+                    yield Task(path, start, stop, None, stop - start > size + _long_slack())
                     start = stop
                 continue
             block = first
@@ -174,7 +190,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                 more = fh.read(size)
                 if not more:
                     if block:
-                        yield path, 0, 0, block, False
+                        yield Task(path, 0, 0, block, False)
                     break
                 cut = more.rfind(b"\n") + 1
                 if cut == 0:  # no line end yet: keep reading, up to a bound
@@ -183,13 +199,13 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                         continue
                     whole = block.rfind(b"\n") + 1
                     if whole:
-                        yield path, 0, 0, block[:whole], False
+                        yield Task(path, 0, 0, block[:whole], False)
                     line = _LongLine(fh, path, [block[whole:], more])
                     del block, more  # (the line holds them until it has served them)
-                    yield path, 0, 0, line, True
+                    yield Task(path, 0, 0, line, True)
                     block = line.rest
                     continue
-                yield path, 0, 0, block + more[:cut], False
+                yield Task(path, 0, 0, block + more[:cut], False)
                 block = more[cut:]
         finally:
             fh.close()
@@ -230,7 +246,7 @@ class _LongLine(io.RawIOBase):
         return out
 
 
-def _absorb(result: tuple[ReadStats, list[Any]], matcher: Matcher, stats: ReadStats) -> Iterator[Any]:
+def _absorb(result: RangeResult, matcher: Matcher, stats: ReadStats) -> Iterator[Any]:
     """A range's items with line numbers made absolute, its counts added to `stats`."""
     part, items = result
     offset = stats.physical_lines
@@ -295,7 +311,7 @@ def _line_end(fh: io.BufferedReader, at: int) -> int:
             return fh.tell() - len(block) + i + 1
 
 
-def _read_task(task: Task) -> tuple[ReadStats, list[Any]]:
+def _read_task(task: Task) -> RangeResult:
     path, start, stop, block, stream = task
     assert _CONTEXT is not None
     matcher, keep = _CONTEXT
@@ -322,16 +338,16 @@ def _read_task(task: Task) -> tuple[ReadStats, list[Any]]:
             if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
                 cut = list(_split_physical(lines[-1], ReadStats()))
                 stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
-            return stats, worker.finish()
+            return RangeResult(stats, worker.finish())
     return _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
 
 
-def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> tuple[ReadStats, list[Any]]:
+def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> RangeResult:
     stats = ReadStats()
     worker = _Worker(matcher, keep, None)
     for rec in stream_records(source, path, stats):  # type: ignore[arg-type]
         worker.record(rec)
-    return stats, worker.finish()
+    return RangeResult(stats, worker.finish())
 
 
 class _Worker:
