@@ -37,7 +37,6 @@ from .phases.phases import detect_phases
 from .read.reader import Record
 from .report.outputs import build_summary, write_outputs
 from .steps.run import Run, resolve_run
-from .steps.stepframe import log_cadence
 from .utilization.mfu import assess, default_formula, refusal
 from .phases.window import numbering_basis
 from .phases.window import select as select_window
@@ -172,7 +171,7 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     reported, notes = cross_check(run, util, phases)
     run.warnings.extend(notes)
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
-    every = log_cadence(run.steps, run.facts) or 1
+    every = run.cadence or 1
     window = select_window(run.steps, opts.window, opts.last, opts.skip, every)
     analysis = Analysis(run, phases, util, reported, window, basis)
     analysis.summary = build_summary(analysis)

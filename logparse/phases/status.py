@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..steps.run import Run
-from ..steps.stepframe import flagged, log_cadence
+from ..steps.stepframe import flagged
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
@@ -66,7 +66,7 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
 
     # the last step the run plans: total - 1 when counting from 0; with a log interval above one the last
     # step may not be logged, so the run reached it when the next logged step would lie beyond it
-    every = log_cadence(steps, run.facts) or 1
+    every = run.cadence or 1
     reached = total is not None and last_step + every - 1 >= total - (1 if basis == 0 else 0)
     if reached:
         out.update(

@@ -71,7 +71,7 @@ def select(
     steps: pd.DataFrame, window: str | None, last: int | None, skip: int | None, every: int = 1
 ) -> Window | None:
     """The rows of the window asked for, None when none was asked. `every`: how many steps apart the log
-    prints them (resolve.log_cadence), to tell a missing step from the log's own interval."""
+    prints them (Run.cadence), to tell a missing step from the log's own interval."""
     asked = [x for x in (window, last, skip) if x is not None]
     if not asked:
         return None

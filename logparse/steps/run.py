@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,7 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
 
 
 def split_segments(
-    steps: pd.DataFrame, parsed: ParsedLog, facts: dict[str, Fact], epochs: bool
+    steps: pd.DataFrame, parsed: ParsedLog, cadence: int | None, epochs: bool
 ) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
     """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
     again, describe each restart, and list every stretch of the counter (epochs included)."""
@@ -153,7 +154,6 @@ def split_segments(
 
     restarts: list[Restart] = []
     keep = pd.Series(True, index=steps.index)
-    cadence = log_cadence(steps, facts)
     for seg in range(1, len(cuts) + 1):
         if kinds[seg - 1] != "restart":
             continue
@@ -342,12 +342,13 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         # row-local, so before restarts are split: the redone work's time is then known
         step_time_source = _step_time_from_samples(steps, facts)
 
-    steps, restarts, segments = split_segments(steps, parsed, facts, epochs)
+    cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
+    steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
     steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
     # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
 
-    steps["step_span"] = _step_span(steps, facts)
+    steps["step_span"] = _step_span(steps, cadence)
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
     if no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch":
         counter = "micro_step" if "micro_step" in steps else "step"
@@ -525,11 +526,11 @@ def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
         )
 
 
-def _step_span(steps: pd.DataFrame, facts: dict[str, Fact]) -> pd.Series:
+def _step_span(steps: pd.DataFrame, cadence: int | None) -> pd.Series:
     """How many optimizer steps each row stands for (its log interval)."""
     span = steps.groupby("segment")["step"].diff()
     first = steps.groupby("segment").head(1).index
-    cadence = log_cadence(steps, facts) or 1
+    cadence = cadence or 1
     for i in first:
         s = int(steps.at[i, "step"])
         span.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
@@ -617,6 +618,12 @@ class Run:
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
         return None if f is None else f.value
+
+    @cached_property
+    def cadence(self) -> int | None:
+        """How many steps apart the log prints the analyzed rows (stepframe.log_cadence), once for every
+        reader (the status, the window). resolve_steps computes the whole file's for the step spans."""
+        return log_cadence(self.steps, self.facts)
 
 
 def _cli_or_log(
