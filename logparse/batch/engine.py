@@ -27,9 +27,9 @@ from .. import __version__
 from ..read.attempts import attempt_key, group_attempts
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
-from .page import write_page
+from .page import WARNINGS_JOINED, write_page
 from ..patterns.sets import pattern_dirs
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
@@ -290,15 +290,8 @@ def analyze_run(job: RunJob) -> dict[str, Any]:
     row: dict[str, Any] = {"run": job.name, "source": _source(job), "cached": False}
     try:
         row = _analyze_and_write(job, row)
-    except LogparseError as exc:
-        row = {**row, "status": "error", "error": str(exc)}
-    except OSError as exc:  # a full disk, a read-only folder: the file it could not write
-        where = exc.filename or job.out
-        row = {**row, "status": "error", "error": f"cannot write {where}: {exc.strerror or exc}"}
-    except MemoryError:
-        row = {**row, "status": "error", "error": "out of memory"}
-    except Exception as exc:  # a bug on one run must not lose the others
-        row = {**row, "status": "error", "error": f"internal error: {type(exc).__name__}: {exc}"}
+    except Exception as exc:  # any failure (a bug too: it must not lose the other runs) is this run's row
+        row = {**row, "status": "error", "error": failure_text(exc, job.out)}
     return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
 
 
@@ -354,7 +347,7 @@ def _summary_columns(s: dict[str, Any]) -> dict[str, Any]:
         "dip_lost_s": sum(d["lost_s"] or 0 for d in s["dips"]),
         "restarts": len(s["restarts"]),
         "warnings": len(s["warnings"]),
-        "warning_texts": " | ".join(str(w) for w in s["warnings"]),
+        "warning_texts": WARNINGS_JOINED.join(str(w) for w in s["warnings"]),
         "unmatched_lines": s["lines"]["unmatched"],
     }
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
+from ..report.unknowns import Unknown, mfu_blockers
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
 LEADERBOARD_NO_MFU = 25  # runs without an MFU listed by name and reason; the rest are counted
@@ -55,22 +56,35 @@ def _summary(out_dir: Path, row: dict[str, Any]) -> dict[str, Any] | None:
         return None
 
 
+WARNINGS_JOINED = " | "  # how index.csv's `warning_texts` joins a run's warnings (engine writes it so)
+
+
 def _warning_texts(out_dir: Path, row: dict[str, Any]) -> list[str]:
-    """The warnings' texts: the index's `warning_texts` column when it has one, else the run's summary."""
-    if "warning_texts" in row:
-        texts = row["warning_texts"]
-        if isinstance(texts, list | tuple):
-            return [str(t) for t in texts]
-        s = _text(texts)
-        if s is None:
-            return []
-        try:
-            parsed = json.loads(s)
-        except ValueError:
-            return [t.strip() for t in s.split("\n") if t.strip()]
-        return [str(t) for t in parsed] if isinstance(parsed, list) else [s]
-    summary = _summary(out_dir, row)
-    return [str(w) for w in summary.get("warnings", [])] if summary else []
+    """The run's warnings, one string each: from the index's `warning_texts` (a list, a JSON list, or the
+    index's own WARNINGS_JOINED text), else the run's summary. A warning may itself hold the separator: when
+    the split does not give the index's `warnings` count, the run's summary.json has the list."""
+    if "warning_texts" not in row:
+        summary = _summary(out_dir, row)
+        return [str(w) for w in summary.get("warnings", [])] if summary else []
+    texts = row["warning_texts"]
+    if isinstance(texts, list | tuple):
+        return [str(t) for t in texts]
+    s = _text(texts)
+    if s is None:
+        return []
+    try:
+        parsed = json.loads(s)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, list):
+        return [str(t) for t in parsed]
+    split = [t.strip() for t in s.split(WARNINGS_JOINED) if t.strip()]
+    count = _int(row.get("warnings"))
+    if count is not None and len(split) != count:
+        summary = _summary(out_dir, row)
+        if summary and len(summary.get("warnings", [])) == count:
+            return [str(w) for w in summary["warnings"]]
+    return split
 
 
 def _steps(row: dict[str, Any]) -> str | None:
@@ -87,26 +101,40 @@ def _hardware(row: dict[str, Any]) -> str | None:
 
 
 def no_mfu_reason(out_dir: Path, row: dict[str, Any]) -> str:
-    """Why a run has no stable MFU: its error, or what the MFU needed and the run did not give."""
+    """Why a run has no stable MFU: its error, or what the MFU needed and the run did not give, read from
+    the run's summary (report.unknowns), else from the index's columns."""
     error = _text(row.get("error"))
     if error or _text(row.get("status")) == "error":
         source = _text(row.get("source"))
         if error and source and error.startswith(source + ": "):
             error = error[len(source) + 2 :]  # the run's name already says which file
         return error or "failed"
-    mentions = [w for w in _warning_texts(out_dir, row) if "MFU" in w or "mfu" in w]
-    if mentions:
-        return f"no MFU: {mentions[0]}"
-    missing = []
-    if _int(row.get("gpus")) is None:
-        missing.append("the GPU count (--gpus)")
-    if _num(row.get("peak_tflops_per_gpu")) is None:
-        missing.append("the hardware's peak (--hw or --peak-tflops)")
-    if _num(row.get("tokens_per_s")) is None:
-        missing.append("a token throughput (--seq-len, --global-batch)")
-    if not missing:
-        missing.append("the FLOPs per token (--model, or --params/--layers/--hidden)")
-    return "no MFU: " + ", ".join(missing) + " unknown"
+    summary = _summary(out_dir, row)
+    blockers = mfu_blockers(summary) if summary else _index_blockers(row)
+    if not blockers:
+        return "no MFU (see the run's summary.json warnings)"
+    return "no MFU: " + "; ".join(u.text() for u in blockers)
+
+
+def _index_blockers(row: dict[str, Any]) -> list[Unknown]:
+    """What blocks the MFU as far as the index's columns tell (a run folder without its summary.json).
+    The index has no FLOPs/token: it is named only when nothing the index holds explains the missing MFU."""
+    start = _int(row.get("stable_start"))
+    shaped = {
+        "gpus": _int(row.get("gpus")),
+        "hardware": {"peak_tflops_per_gpu": _num(row.get("peak_tflops_per_gpu"))},
+        "formula": _text(row.get("formula")),
+        "flops_per_token": None,
+        "model": {"seq_len": _int(row.get("seq_len"))},
+        "stable": {
+            "start_step": start,
+            "tokens_per_s": _num(row.get("tokens_per_s")),
+            "tokens_per_s_per_gpu": _num(row.get("tokens_per_s_per_gpu")),
+        },
+    }
+    blockers = mfu_blockers(shaped)
+    rest = [u for u in blockers if u.what != "flops_per_token"]
+    return rest or blockers
 
 
 def _short(s: str, n: int) -> str:

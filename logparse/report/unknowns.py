@@ -1,0 +1,75 @@
+"""What a run's figures needed and the log did not give, and the option that would give it: one list, read
+off the summary, that the text summary, the report figure and the batch page each render (issue 21: the
+three used to decide it apart, and named the options three ways).
+
+Options are named the way the caller knows them (core.errors.flag): `--hw NAME` on the command line,
+`hw=NAME` to Python code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import flag
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """One figure the run lacks. `what` is its code (the key a renderer picks it by): gpus, hardware,
+    flops_per_token, seq_len, tokens_per_s, stable_window. `options`: (Options field, metavar or None)
+    that would make it known, any one of them; `sep` joins them. `blocks_mfu`: without it there is no MFU
+    (seq_len never does by itself: it blocks through flops_per_token or tokens_per_s, named there)."""
+
+    what: str
+    label: str
+    options: tuple[tuple[str, str | None], ...] = ()
+    sep: str = " or "
+    blocks_mfu: bool = False
+    phrase: str | None = None  # the whole text, where "<label> unknown" does not say it
+
+    def hint(self) -> str:
+        """`pass --hw NAME or --peak-tflops X`; empty when no option gives it."""
+        if not self.options:
+            return ""
+        return "pass " + self.sep.join(flag(name, meta) for name, meta in self.options)
+
+    def text(self, hint: bool = True) -> str:
+        """`hardware unknown (pass --hw NAME or --peak-tflops X)`; `seq len unknown` without the hint."""
+        if self.phrase is not None:
+            return self.phrase
+        h = self.hint() if hint else ""
+        return f"{self.label} unknown" + (f" ({h})" if h else "")
+
+
+def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
+    """The unknowns of a summary (summary.json's dict), by code, in the order the text names them.
+    MFU = FLOPs/token x tokens/s per GPU / peak (utilization/mfu.py): each of the three, and what they
+    rest on, is named when the summary has it null."""
+    st, seq = s["stable"], s["model"]["seq_len"]
+    per_gpu_known = st["tokens_per_s_per_gpu"] is not None
+    found: list[Unknown] = []
+    if s["gpus"] is None:
+        # the cluster's count only matters for MFU when the log gives no per-GPU throughput of its own
+        found.append(Unknown("gpus", "GPUs", (("gpus", None),), blocks_mfu=not per_gpu_known))
+    if s["hardware"]["peak_tflops_per_gpu"] is None:
+        found.append(Unknown("hardware", "hardware", (("hw", "NAME"), ("peak_tflops", "X")), blocks_mfu=True))
+    if s["flops_per_token"] is None:
+        if s["formula"] is not None and not seq:  # the formula is chosen; its attention term needs seq len
+            found.append(Unknown("flops_per_token", "FLOPs/token", (("seq_len", None),), blocks_mfu=True))
+        else:
+            options = (("model", "NAME"), ("params", "N"))
+            found.append(Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True))
+    if not seq:
+        found.append(Unknown("seq_len", "seq len", (("seq_len", None),)))
+    if st["start_step"] is None:
+        phrase = "stable window: none found (too few timed steps)"
+        found.append(Unknown("stable_window", "stable window", blocks_mfu=True, phrase=phrase))
+    elif st["tokens_per_s"] is None and not per_gpu_known:
+        found.append(Unknown("tokens_per_s", "tokens/s", () if seq else (("seq_len", None),), blocks_mfu=True))
+    return {u.what: u for u in found}
+
+
+def mfu_blockers(s: Mapping[str, Any]) -> list[Unknown]:
+    """What keeps the run from an MFU, in order (empty when it has one, or nothing named blocks it)."""
+    return [u for u in unknowns(s).values() if u.blocks_mfu]
