@@ -19,7 +19,7 @@ import click
 from . import __version__
 from .specs import hardware
 from .core import options
-from .core.errors import LogparseError, cli_names
+from .core.errors import LogparseError, cli_names, failure_text
 from .specs.formulas import FORMULAS
 from .core.naming import run_names
 
@@ -169,11 +169,7 @@ def _analyze_each(
             if len(logs) == 1:
                 raise
             failed += 1
-            message = (
-                str(exc)
-                if isinstance(exc, LogparseError)
-                else f"{exc.filename or log}: {exc.strerror or exc}"
-            )
+            message = failure_text(exc, log)
             click.echo(f"error: {message if message.startswith(log) else f'{log}: {message}'}", err=True)
             continue
         summaries.append(analysis.summary)

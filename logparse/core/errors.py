@@ -53,3 +53,16 @@ def cli_names() -> Iterator[None]:
         yield
     finally:
         _CLI.reset(token)
+
+
+def failure_text(exc: BaseException, where: str) -> str:
+    """The one line that says why a run failed, wherever a run fails without stopping the others (`batch`,
+    `analyze` of several logs): a user error as it says itself; a file that could not be read or written (a
+    full disk) with its path, `where` when the error names none; anything else as the bug it is."""
+    if isinstance(exc, LogparseError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{exc.filename or where}: {exc.strerror or exc}"
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    return f"internal error: {type(exc).__name__}: {exc}"
