@@ -167,7 +167,7 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     opts = _options(options)
     run = resolve(path, **options)
     util = assess(run, opts)
-    phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput_source)
+    phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput)
     reported, notes = cross_check(run, util, phases)
     run.warnings.extend(notes)
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)

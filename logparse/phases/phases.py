@@ -20,6 +20,7 @@ import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
 from ..steps.stepframe import flagged, windowed
+from ..steps.timing import Throughput
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it
@@ -104,25 +105,16 @@ def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:
     return pd.Series(np.nan, index=steps.index), "none"
 
 
-# which logged column a throughput source was computed from (resolve._throughput's sources)
-_SOURCE_COLUMN = {
-    "tokens/s as logged (cluster)": "tokens_per_s",
-    "tokens/s per GPU as logged x GPUs": "tokens_per_s_per_gpu",
-    "samples/s as logged (cluster) x sequence length": "samples_per_s",
-    "global batch x sequence length / step time": "step_time_s",
-}
-
-
 def choose_speed(
-    steps: pd.DataFrame, windows: dict[str, dict[str, Any]], throughput_source: str | None
+    steps: pd.DataFrame, windows: dict[str, dict[str, Any]], throughput: Throughput | None
 ) -> tuple[pd.Series, str, int, str]:
     """The speed series phases judge, and how many rows it lags the work it measures.
 
     Resolve already prefers a per-step signal (the step's own time, a precise clock) over a figure
     averaged over a window; when the log has only the average, its edges are moved back by the window."""
     speed, unit = speed_series(steps)
-    source = (throughput_source or "").split(" (")[0]
-    col = _SOURCE_COLUMN.get(source, "step_time_s") if unit == "tokens/s" else "step_time_s"
+    # the logged column the speed was computed from (steps.timing.fill_throughput says which)
+    col = throughput.column if throughput is not None and unit == "tokens/s" else "step_time_s"
     if not windowed(steps, col):
         return speed, unit, 0, ""
     w = windows.get(col, {}).get("window")
@@ -157,10 +149,10 @@ def detect_phases(
     steps: pd.DataFrame,
     events: pd.DataFrame,
     windows: dict[str, dict[str, Any]] | None = None,
-    throughput_source: str | None = None,
+    throughput: Throughput | None = None,
 ) -> Phases:
     """Regimes, warmup, dips and shifts of the speed series (see choose_speed)."""
-    speed, unit, lag_rows, signal = choose_speed(steps, windows or {}, throughput_source)
+    speed, unit, lag_rows, signal = choose_speed(steps, windows or {}, throughput)
     valid = speed.notna() & np.isfinite(speed) & (speed > 0)
     phase = pd.Series(pd.NA, index=steps.index, dtype="object")
     if valid.sum() < 3:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bars import decimals, step_times_from_epoch_rate, steps_from_bar, training_bar
+from .bars import step_times_from_epoch_rate, steps_from_bar
 from ..specs.devices import LISTED_FACTS, listed_gpus
 from .epoch_steps import number_from_epochs
 from ..core.errors import LogparseError, flag
@@ -28,6 +28,14 @@ from ..read.reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
+from .timing import (
+    Throughput,
+    fill_step_time,
+    fill_throughput,
+    only_windowed_throughput,
+    per_step_clock,
+    step_time_from_samples,
+)
 
 
 @dataclass
@@ -340,7 +348,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
 
     if "step_time_s" not in steps or steps["step_time_s"].isna().all():
         # row-local, so before restarts are split: the redone work's time is then known
-        step_time_source = _step_time_from_samples(steps, facts)
+        step_time_source = step_time_from_samples(steps, facts)
 
     cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
     steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
@@ -380,7 +388,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
             step_time_source = "log" + interval
         else:
-            step_time_source = _fill_step_time(steps, progress, facts, warnings)
+            step_time_source = fill_step_time(steps, progress, facts, warnings)
     for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
         n = int((steps["pattern"] == pattern).sum())
         if n:
@@ -537,61 +545,6 @@ def _step_span(steps: pd.DataFrame, cadence: int | None) -> pd.Series:
     return span.fillna(1).clip(lower=1).astype(int)
 
 
-def _step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str | None:
-    """Step time = global batch / cluster samples per second, where the log gives both."""
-    if "samples_per_s" not in steps or steps["samples_per_s"].isna().all():
-        return None
-    gbs = steps["global_batch_size"] if "global_batch_size" in steps else None
-    if gbs is None and "global_batch_size" in facts:
-        gbs = pd.Series(float(facts["global_batch_size"].value), index=steps.index)
-    if gbs is None:
-        return None
-    steps["step_time_s"] = gbs / steps["samples_per_s"]
-    return "global batch / samples per second as logged"
-
-
-def _fill_step_time(
-    steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
-) -> str | None:
-    """Step time when the log has no timing field: timestamps, or progress bars."""
-    if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
-        steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
-        return "tokens per step / tokens per second, both as logged"
-    if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
-        dt = steps.groupby("segment")["timestamp"].diff()
-        steps["step_time_s"] = dt / steps["step_span"]
-        return "timestamps of consecutive step lines"
-    if "train_elapsed_s" in steps:
-        # the log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough
-        clock = per_step_clock(steps)
-        if clock is not None:
-            steps["step_time_s"] = clock[0]
-            return clock[1]
-    if not progress.empty and "progress_s_per_it" in progress:
-        total = facts.get("train_iters")
-        prog = training_bar(progress, None if total is None else int(total.value))
-        prog = prog.dropna(subset=["progress_s_per_it"])
-        if len(prog):
-            n = prog["progress_n"].to_numpy()
-            rate = prog["progress_s_per_it"].to_numpy()
-            times = []
-            prev = 0
-            for s in steps["step"]:
-                sel = rate[(n > prev) & (n <= s)]
-                times.append(float(np.median(sel)) if len(sel) else np.nan)
-                prev = s
-            steps["step_time_s"] = times
-            warnings.append(
-                "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
-                "seconds per iteration) over each logging interval"
-            )
-            return "progress bar rate (tqdm, smoothed)"
-    warnings.append(
-        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
-    )
-    return None
-
-
 # ------------------------------------------------------------------------------------------------
 # run facts and throughput
 
@@ -609,7 +562,7 @@ class Run:
     warnings: list[str]
     step_numbering: str
     step_time_source: str | None
-    throughput_source: str | None = None
+    throughput: Throughput | None = None  # where its tokens/s came from
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
@@ -618,6 +571,11 @@ class Run:
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
         return None if f is None else f.value
+
+    @property
+    def throughput_source(self) -> str | None:
+        """The summary's sentence for where the tokens/s came from."""
+        return None if self.throughput is None else self.throughput.sentence
 
     @cached_property
     def cadence(self) -> int | None:
@@ -750,7 +708,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         steps["tokens_per_step"] = per.where(per > 0).bfill()
     step_time_source = rs.step_time_source
     clock = per_step_clock(steps)
-    if clock is not None and (windowed(steps, "step_time_s") or _only_windowed_throughput(steps)):
+    if clock is not None and (windowed(steps, "step_time_s") or only_windowed_throughput(steps)):
         times, how = clock
         if "step_time_s" in steps:
             steps["step_time_s_logged"] = steps["step_time_s"]
@@ -759,7 +717,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         unmark_windowed(steps, "step_time_s")
 
     choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
-    source = _throughput(steps, seq_len, n_gpus, warnings)
+    throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
@@ -792,7 +750,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         warnings,
         rs.step_numbering,
         step_time_source,
-        source,
+        throughput,
         rs.segments,
         steps,
         analyzed,
@@ -830,80 +788,3 @@ def _select(
     )
     chosen = steps[steps["run"] == last].reset_index(drop=True)
     return chosen, f"run {last} of {len(runs)} (the last)"
-
-
-CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
-
-
-def _only_windowed_throughput(steps: pd.DataFrame) -> bool:
-    cols = [c for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s") if c in steps]
-    return bool(cols) and all(windowed(steps, c) for c in cols if steps[c].notna().any())
-
-
-def clock_tick(diffs: np.ndarray) -> float:
-    """A clock's tick: the greatest common divisor of its differences, to the microsecond (1 s for
-    whole-second timestamps, 0.36 s for hours printed with 4 decimals)."""
-    micro = np.round(diffs * 1e6).astype(np.int64)
-    micro = micro[micro > 0]
-    return float(np.gcd.reduce(micro)) / 1e6 if len(micro) else math.inf
-
-
-def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
-    """Each row's own time from the log's clock (timestamps, a training clock), when the clock ticks
-    finely enough for a step; its sum over any window is exact to one tick."""
-    for col in ("timestamp", "train_elapsed_s"):
-        if col not in steps or steps[col].notna().sum() < 3:
-            continue
-        d = steps[col].astype(float).groupby(steps["segment"]).diff()
-        ticks = d[d > 0]
-        if len(ticks) and float(ticks.median()) >= CLOCK_TICKS * clock_tick(ticks.to_numpy()):
-            t = d / steps["step_span"]
-            return t.where(t > 0), f"differences of the log's clock ({col})"
-    return None
-
-
-def _throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> str | None:
-    """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives."""
-    has = {
-        c: c in steps and steps[c].notna().any()
-        for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")
-    }
-    from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
-    source: str | None
-    averaged = False
-    if from_time is not None and from_time.notna().mean() > 0.8 and not windowed(steps, "step_time_s"):
-        # a step's own time beats a logged throughput that averages a window (Composer, OLMo)
-        for col in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s"):
-            if has[col] and windowed(steps, col):
-                steps[f"{col}_logged"] = steps[col]
-                steps[col] = np.nan
-                has[col] = False
-                averaged = True
-    if has["tokens_per_s"]:
-        source = "tokens/s as logged (cluster)"
-    elif has["tokens_per_s_per_gpu"]:
-        steps["tokens_per_s"] = steps["tokens_per_s_per_gpu"] * gpus
-        source = "tokens/s per GPU as logged x GPUs"
-        if from_time is not None and from_time.notna().any():
-            implied = (from_time / steps["tokens_per_s_per_gpu"]).median()
-            if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
-                warnings.append(
-                    f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
-                    f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}"
-                )
-    elif has["samples_per_s"] and np.isfinite(seq_len):
-        steps["tokens_per_s"] = steps["samples_per_s"] * seq_len
-        source = "samples/s as logged (cluster) x sequence length"
-    elif from_time is not None:
-        steps["tokens_per_s"] = from_time
-        source = "global batch x sequence length / step time"
-        if averaged:
-            source += " (the logged throughput, an average over a window, is kept as *_logged)"
-    else:
-        steps["tokens_per_s"] = np.nan
-        source = None
-    if not has["tokens_per_s_per_gpu"]:
-        steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"] / gpus
-    if not has["samples_per_s"] and has["step_time_s"]:
-        steps["samples_per_s"] = steps["global_batch_size"] / steps["step_time_s"]
-    return source

@@ -1,0 +1,194 @@
+"""Where a step's time and its throughput come from.
+
+The step time is the log's own field when it has one; else it is derived (from samples/s, a progress
+bar, timestamps, the log's clock; `fill_step_time`, `step_time_from_samples`, `per_step_clock`), each
+source saying so in a sentence the summary prints. The cluster tokens/s is the log's, or derived from
+the per-GPU figure, samples/s or the step time: `fill_throughput` fills it and returns a `Throughput`,
+which names the column it came from (phases judge that column) and the summary's sentence.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import flag
+from ..core.facts import Fact
+from .bars import training_bar
+from .stepframe import windowed
+
+
+class ThroughputFrom(Enum):
+    """The figure the cluster tokens/s is computed from, in the order they are preferred:
+    (the step frame's column, the summary's `throughput_source` sentence)."""
+
+    CLUSTER_TOKENS = ("tokens_per_s", "tokens/s as logged (cluster)")
+    PER_GPU_TOKENS = ("tokens_per_s_per_gpu", "tokens/s per GPU as logged x GPUs")
+    SAMPLES = ("samples_per_s", "samples/s as logged (cluster) x sequence length")
+    STEP_TIME = ("step_time_s", "global batch x sequence length / step time")
+
+    @property
+    def column(self) -> str:
+        return self.value[0]
+
+    @property
+    def sentence(self) -> str:
+        return self.value[1]
+
+
+KEPT_AS_LOGGED = " (the logged throughput, an average over a window, is kept as *_logged)"
+
+
+@dataclass(frozen=True)
+class Throughput:
+    """Where the run's tokens/s came from: the figure, and a rider the summary's sentence carries."""
+
+    kind: ThroughputFrom
+    note: str = ""
+
+    @property
+    def column(self) -> str:
+        """The logged column the throughput was computed from."""
+        return self.kind.column
+
+    @property
+    def sentence(self) -> str:
+        """The summary's `steps.throughput_source`."""
+        return self.kind.sentence + self.note
+
+
+def step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str | None:
+    """Step time = global batch / cluster samples per second, where the log gives both."""
+    if "samples_per_s" not in steps or steps["samples_per_s"].isna().all():
+        return None
+    gbs = steps["global_batch_size"] if "global_batch_size" in steps else None
+    if gbs is None and "global_batch_size" in facts:
+        gbs = pd.Series(float(facts["global_batch_size"].value), index=steps.index)
+    if gbs is None:
+        return None
+    steps["step_time_s"] = gbs / steps["samples_per_s"]
+    return "global batch / samples per second as logged"
+
+
+def fill_step_time(
+    steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
+) -> str | None:
+    """Step time when the log has no timing field: timestamps, or progress bars."""
+    if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
+        steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
+        return "tokens per step / tokens per second, both as logged"
+    if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
+        dt = steps.groupby("segment")["timestamp"].diff()
+        steps["step_time_s"] = dt / steps["step_span"]
+        return "timestamps of consecutive step lines"
+    if "train_elapsed_s" in steps:
+        # the log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough
+        clock = per_step_clock(steps)
+        if clock is not None:
+            steps["step_time_s"] = clock[0]
+            return clock[1]
+    if not progress.empty and "progress_s_per_it" in progress:
+        total = facts.get("train_iters")
+        prog = training_bar(progress, None if total is None else int(total.value))
+        prog = prog.dropna(subset=["progress_s_per_it"])
+        if len(prog):
+            n = prog["progress_n"].to_numpy()
+            rate = prog["progress_s_per_it"].to_numpy()
+            times = []
+            prev = 0
+            for s in steps["step"]:
+                sel = rate[(n > prev) & (n <= s)]
+                times.append(float(np.median(sel)) if len(sel) else np.nan)
+                prev = s
+            steps["step_time_s"] = times
+            warnings.append(
+                "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
+                "seconds per iteration) over each logging interval"
+            )
+            return "progress bar rate (tqdm, smoothed)"
+    warnings.append(
+        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
+    )
+    return None
+
+
+CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
+
+
+def only_windowed_throughput(steps: pd.DataFrame) -> bool:
+    """Every throughput the log gives is an average over a window."""
+    cols = [c for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s") if c in steps]
+    return bool(cols) and all(windowed(steps, c) for c in cols if steps[c].notna().any())
+
+
+def clock_tick(diffs: np.ndarray) -> float:
+    """A clock's tick: the greatest common divisor of its differences, to the microsecond (1 s for
+    whole-second timestamps, 0.36 s for hours printed with 4 decimals)."""
+    micro = np.round(diffs * 1e6).astype(np.int64)
+    micro = micro[micro > 0]
+    return float(np.gcd.reduce(micro)) / 1e6 if len(micro) else math.inf
+
+
+def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
+    """Each row's own time from the log's clock (timestamps, a training clock), when the clock ticks
+    finely enough for a step; its sum over any window is exact to one tick."""
+    for col in ("timestamp", "train_elapsed_s"):
+        if col not in steps or steps[col].notna().sum() < 3:
+            continue
+        d = steps[col].astype(float).groupby(steps["segment"]).diff()
+        ticks = d[d > 0]
+        if len(ticks) and float(ticks.median()) >= CLOCK_TICKS * clock_tick(ticks.to_numpy()):
+            t = d / steps["step_span"]
+            return t.where(t > 0), f"differences of the log's clock ({col})"
+    return None
+
+
+def fill_throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> Throughput | None:
+    """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives; says
+    which figure the cluster tokens/s came from (the first of ThroughputFrom's members the log has)."""
+    has = {
+        c: c in steps and steps[c].notna().any()
+        for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "step_time_s")
+    }
+    from_time = steps["tokens_per_step"] / steps["step_time_s"] if has["step_time_s"] else None
+    source: Throughput | None
+    averaged = False
+    if from_time is not None and from_time.notna().mean() > 0.8 and not windowed(steps, "step_time_s"):
+        # a step's own time beats a logged throughput that averages a window (Composer, OLMo)
+        for col in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s"):
+            if has[col] and windowed(steps, col):
+                steps[f"{col}_logged"] = steps[col]
+                steps[col] = np.nan
+                has[col] = False
+                averaged = True
+    if has["tokens_per_s"]:
+        source = Throughput(ThroughputFrom.CLUSTER_TOKENS)
+    elif has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s"] = steps["tokens_per_s_per_gpu"] * gpus
+        source = Throughput(ThroughputFrom.PER_GPU_TOKENS)
+        if from_time is not None and from_time.notna().any():
+            implied = (from_time / steps["tokens_per_s_per_gpu"]).median()
+            if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
+                warnings.append(
+                    f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
+                    f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}"
+                )
+    elif has["samples_per_s"] and np.isfinite(seq_len):
+        steps["tokens_per_s"] = steps["samples_per_s"] * seq_len
+        source = Throughput(ThroughputFrom.SAMPLES)
+    elif from_time is not None:
+        steps["tokens_per_s"] = from_time
+        # the logged throughput, an average over a window, is kept as *_logged
+        source = Throughput(ThroughputFrom.STEP_TIME, KEPT_AS_LOGGED if averaged else "")
+    else:
+        steps["tokens_per_s"] = np.nan
+        source = None
+    if not has["tokens_per_s_per_gpu"]:
+        steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"] / gpus
+    if not has["samples_per_s"] and has["step_time_s"]:
+        steps["samples_per_s"] = steps["global_batch_size"] / steps["step_time_s"]
+    return source
