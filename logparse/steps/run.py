@@ -265,8 +265,42 @@ def _describe(
 
 
 def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
+    """Raw rows to one row per optimizer step: the log's facts; the step rows checked, counted from the run's
+    start (epochs, micro-batches), numbered where the log prints no counter, split into attempts, merged
+    across ranks, and timed."""
     warnings: list[str] = []
     facts = log_facts(parsed, warnings)
+    steps, progress = _step_rows(parsed, warnings)
+    ga = _settle_grad_accum(opts, facts, steps, warnings)
+    steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
+    steps, numbering, step_time_source = _number_steps(parsed, steps, progress, facts, numbering, warnings)
+    if "step_time_s" not in steps or steps["step_time_s"].isna().all():
+        # row-local, so before restarts are split: the redone work's time is then known
+        step_time_source = step_time_from_samples(steps, facts)
+
+    cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
+    steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
+    steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
+    # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
+    steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
+    steps["step_span"] = _step_span(steps, cadence)
+
+    step_time_source = _time_from_epoch_rate(parsed, steps, warnings) or step_time_source
+    _drop_bad_step_times(steps, warnings)
+    _check_consumed(steps, warnings)
+    if step_time_source is None:
+        step_time_source = _logged_or_filled_time(parsed, steps, progress, facts, warnings)
+    for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
+        n = int((steps["pattern"] == pattern).sum())
+        if n:
+            warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
+
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
+
+
+def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The step rows (NaN, malformed and cut values flagged) and the progress-bar rows; a clear error when
+    the log has no step line."""
     rows = parsed.rows
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
         raise LogparseError(
@@ -284,6 +318,14 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
             f"{parsed.lines['unattached']} line(s) that belong to a neighbouring step record found none to join "
             "(a loss or memory line before the first step, or after the last); their values are not used"
         )
+    return steps, progress
+
+
+def _settle_grad_accum(
+    opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+) -> Fact | None:
+    """The gradient accumulation: the option (warning if the log differs), else the log's or a derived one;
+    recorded in `facts`."""
     if opts.grad_accum is not None:
         stated = _cli_or_log(
             "grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation", opts.source("grad_accum")
@@ -292,46 +334,66 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     ga = _grad_accum(facts, steps)
     if ga is not None:
         facts.setdefault("grad_accum", ga)
+    return ga
 
-    # counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps)
+
+def _count_from_start(
+    steps: pd.DataFrame, facts: dict[str, Fact], ga: Fact | None, warnings: list[str]
+) -> tuple[pd.DataFrame, bool, str]:
+    """Counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps),
+    then micro-batch counters -> optimizer steps. Returns the rows, whether epochs were found, the numbering."""
     numbering = "log"
     samples_how = _keras_sample_counts(steps, facts, warnings)
     counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
     steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
     if how or samples_how:
         numbering = "; ".join(h for h in (samples_how, how) if h)
+    return steps, epochs, _micro_to_optimizer_steps(steps, ga, warnings) or numbering
 
-    # micro-batch counters -> optimizer steps
-    if "micro_step" in steps:
-        only_micro = steps["micro_step"].notna() & (steps["step"].isna() if "step" in steps else True)
-        if only_micro.any():
-            if "step" not in steps:
-                steps["step"] = np.nan
-            if ga is not None:
-                g = int(ga.value)
-                micro = steps.loc[only_micro, "micro_step"]
-                if (micro % g != 0).any():
-                    warnings.append(
-                        f"some micro-step counters are not multiples of the grad accumulation {g}"
-                    )
-                steps.loc[only_micro, "step"] = micro // g
-                numbering = f"micro-step counter / grad accumulation {g} ({ga.source})"
-            else:
-                steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
-                numbering = "micro-step counter (grad accumulation unknown)"
-                warnings.append(
-                    "the step lines count micro-batches and the log does not state the gradient accumulation: "
-                    "each micro-batch is treated as a step, so step time and throughput per step are per "
-                    "micro-batch"
-                )
 
-    # lines without any counter (HF Trainer dicts): the progress bar's position, else the printed epoch
+def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: list[str]) -> str | None:
+    """Rows that count only micro-batches get their optimizer step (in place): micro-step / grad accumulation,
+    or the micro-step itself when the accumulation is unknown (warned). Returns the numbering, None if none."""
+    if "micro_step" not in steps:
+        return None
+    only_micro = steps["micro_step"].notna() & (steps["step"].isna() if "step" in steps else True)
+    if not only_micro.any():
+        return None
+    if "step" not in steps:
+        steps["step"] = np.nan
+    if ga is not None:
+        g = int(ga.value)
+        micro = steps.loc[only_micro, "micro_step"]
+        if (micro % g != 0).any():
+            warnings.append(f"some micro-step counters are not multiples of the grad accumulation {g}")
+        steps.loc[only_micro, "step"] = micro // g
+        return f"micro-step counter / grad accumulation {g} ({ga.source})"
+    steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
+    warnings.append(
+        "the step lines count micro-batches and the log does not state the gradient accumulation: "
+        "each micro-batch is treated as a step, so step time and throughput per step are per "
+        "micro-batch"
+    )
+    return "micro-step counter (grad accumulation unknown)"
+
+
+def _number_steps(
+    parsed: ParsedLog,
+    steps: pd.DataFrame,
+    progress: pd.DataFrame,
+    facts: dict[str, Fact],
+    numbering: str,
+    warnings: list[str],
+) -> tuple[pd.DataFrame, str, str | None]:
+    """Lines without any counter (HF Trainer dicts): the progress bar's position (which may also time the
+    steps), else the printed epoch, else row ordinals. Returns the rows (`step` an integer), the numbering
+    and the bar's step-time source."""
     step_time_source = None
     no_counter = "step" not in steps or steps["step"].isna().all()
     if no_counter and not progress.empty and "micro_step" not in steps:
         iters = facts.get("train_iters")
         alpha = parsed.windows.get("progress_s_per_it", {}).get("alpha")
-        by_bar = steps_from_bar(rows, steps, progress, None if iters is None else int(iters.value), alpha)
+        by_bar = steps_from_bar(parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha)
         if by_bar is not None:
             steps, numbering, step_time_source = by_bar.steps, by_bar.numbering, by_bar.step_time_source
             warnings.extend(by_bar.notes)
@@ -341,60 +403,58 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         if "step" not in steps:
             steps["step"] = np.nan
         missing = steps["step"].isna()
-        numbered, how = number_steps(steps[missing], facts, warnings)
+        numbered, numbering = number_steps(steps[missing], facts, warnings)
         steps.loc[missing, "step"] = numbered
-        numbering = how
     steps["step"] = steps["step"].astype("int64")
+    return steps, numbering, step_time_source
 
-    if "step_time_s" not in steps or steps["step_time_s"].isna().all():
-        # row-local, so before restarts are split: the redone work's time is then known
-        step_time_source = step_time_from_samples(steps, facts)
 
-    cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
-    steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
-    steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
-    # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
-    steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
-
-    steps["step_span"] = _step_span(steps, cadence)
+def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[str]) -> str | None:
+    """No step time, and a progress bar whose rate is the epoch's average: each step's time from the
+    redraws (in place). Returns the source, None when it gives none."""
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
-    if no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch":
-        counter = "micro_step" if "micro_step" in steps else "step"
-        times = step_times_from_epoch_rate(steps, counter)
-        if times is None:
-            warnings.append(
-                "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
-                "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one"
-            )
-        elif times.notna().any():
-            steps["step_time_s"] = times.where(times > 0)
-            step_time_source = (
-                "progress bar: its rate is the epoch's average so far, so position x seconds per item is the "
-                "epoch's clock; a step lasts the difference between the redraws that end it and the step before"
-            )
+    if not (no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch"):
+        return None
+    counter = "micro_step" if "micro_step" in steps else "step"
+    times = step_times_from_epoch_rate(steps, counter)
+    if times is None:
+        warnings.append(
+            "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
+            "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one"
+        )
+        return None
+    if not times.notna().any():
+        return None
+    steps["step_time_s"] = times.where(times > 0)
+    return (
+        "progress bar: its rate is the epoch's average so far, so position x seconds per item is the "
+        "epoch's clock; a step lasts the difference between the redraws that end it and the step before"
+    )
 
-    if "step_time_s" in steps:
-        bad = steps["step_time_s"] <= 0
-        if bad.any():
-            warnings.append(
-                f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
-                f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
-            )
-            steps.loc[bad, "step_time_s"] = np.nan
-            add_flag(steps, bad, "bad_step_time")
-    _check_consumed(steps, warnings)
-    if step_time_source is None:
-        if "step_time_s" in steps and steps["step_time_s"].notna().any():
-            interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
-            step_time_source = "log" + interval
-        else:
-            step_time_source = fill_step_time(steps, progress, facts, warnings)
-    for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
-        n = int((steps["pattern"] == pattern).sum())
-        if n:
-            warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
 
-    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
+def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[str]) -> None:
+    """Zero or negative step times become unknown, their steps flagged bad_step_time (in place)."""
+    if "step_time_s" not in steps:
+        return
+    bad = steps["step_time_s"] <= 0
+    if bad.any():
+        warnings.append(
+            f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
+            f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
+        )
+        steps.loc[bad, "step_time_s"] = np.nan
+        add_flag(steps, bad, "bad_step_time")
+
+
+def _logged_or_filled_time(
+    parsed: ParsedLog, steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
+) -> str | None:
+    """The step time's source when nothing earlier gave one: the log's own field, else derived
+    (timing.fill_step_time)."""
+    if "step_time_s" in steps and steps["step_time_s"].notna().any():
+        interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
+        return "log" + interval
+    return fill_step_time(steps, progress, facts, warnings)
 
 
 def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> str | None:
