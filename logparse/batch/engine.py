@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 import regex
@@ -34,54 +34,51 @@ from ..patterns.sets import pattern_dirs
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
-INDEX_COLUMNS = [
-    "run",
-    "source",
-    "status",
-    "error",
-    "run_status",
-    "format",
-    "gpus",
-    "gpus_source",
-    "hardware",
-    "dtype",
-    "peak_tflops_per_gpu",
-    "formula",
-    "seq_len",
-    "steps",
-    "warmup_steps",
-    "stable_start",
-    "stable_end",
-    "mfu",
-    "hfu",
-    "tokens_per_s",
-    "tokens_per_s_per_gpu",
-    "step_time_s",
-    "tflops_per_gpu",
-    "window",
-    "window_step_time_s",
-    "window_tflops_per_gpu",
-    "window_mfu",
-    "dips",
-    "dip_lost_s",
-    "restarts",
-    "warnings",
-    "warning_texts",
-    "unmatched_lines",
-    "cached",
-    "out",
-]
-_INT_COLUMNS = (
-    "gpus",
-    "seq_len",
-    "steps",
-    "warmup_steps",
-    "stable_start",
-    "stable_end",
-    "dips",
-    "restarts",
-    "warnings",
-    "unmatched_lines",
+class IndexRow(TypedDict, total=False):
+    """One run's row of index.csv / index.json, in the index's column order. A failed run has run, source,
+    status ("error"), error and cached; an ok one every column it can know (None where it cannot)."""
+
+    run: str
+    source: str
+    status: str  # "ok" | "error": did logparse analyze it (run_status says how the run itself went)
+    error: str | None
+    run_status: str
+    format: str
+    gpus: int | None
+    gpus_source: str | None
+    hardware: str | None
+    dtype: str | None
+    peak_tflops_per_gpu: float | None
+    formula: str | None
+    seq_len: int | None
+    steps: int | None
+    warmup_steps: int | None
+    stable_start: int | None
+    stable_end: int | None
+    mfu: float | None
+    hfu: float | None
+    tokens_per_s: float | None
+    tokens_per_s_per_gpu: float | None
+    step_time_s: float | None
+    tflops_per_gpu: float | None
+    window: str | None
+    window_step_time_s: float | None
+    window_tflops_per_gpu: float | None
+    window_mfu: float | None
+    dips: int | None
+    dip_lost_s: float | None
+    restarts: int | None
+    warnings: int | None
+    warning_texts: str | None
+    unmatched_lines: int | None
+    cached: bool
+    out: str | None
+
+
+# the index's columns and its counts (written as integers), read off the record above
+INDEX_COLUMNS = list(IndexRow.__annotations__)
+_INT_COLUMNS = tuple(
+    c for c, t in IndexRow.__annotations__.items() if getattr(t, "__forward_arg__", t) == "int | None"
 )
 CACHE_FILE = ".logparse-cache.json"
 _ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
@@ -208,7 +205,7 @@ def _pattern_texts(extra: Iterable[str]) -> list[list[str]]:
 _SCALAR = (str, int, float, bool, type(None))
 
 
-def _cached_row(job: RunJob, fp: str | None) -> dict[str, Any] | None:
+def _cached_row(job: RunJob, fp: str | None) -> IndexRow | None:
     """The row an earlier batch cached for this run, if nothing it depends on changed and its outputs are
     the ones it wrote; None otherwise, whatever the cache file holds (a cut file, JSON of another shape,
     a folder): the run is then analyzed again."""
@@ -262,7 +259,7 @@ def _forget(out: Path) -> None:
         pass  # not ours to remove; _remember will not write over it either
 
 
-def _remember(out: Path, fp: str, row: dict[str, Any]) -> None:
+def _remember(out: Path, fp: str, row: IndexRow) -> None:
     """The cache entry, written last (after every output is whole) and itself whole."""
     if (out / CACHE_FILE).is_dir():
         return
@@ -282,12 +279,12 @@ def shown(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def analyze_run(job: RunJob) -> dict[str, Any]:
+def analyze_run(job: RunJob) -> IndexRow:
     """Analyze one run and write its outputs (report.png, summary.json, steps.csv) into `job.out`; return
     its index row. Reuses the row of an earlier batch when nothing it depends on changed (unless
     `job.force`). A failure of any kind, in the analysis or in writing (a full disk), is a row with its
     error, never an exception: the batch goes on."""
-    row: dict[str, Any] = {"run": job.name, "source": _source(job), "cached": False}
+    row: IndexRow = {"run": job.name, "source": _source(job), "cached": False}
     try:
         row = _analyze_and_write(job, row)
     except Exception as exc:  # any failure (a bug too: it must not lose the other runs) is this run's row
@@ -295,7 +292,7 @@ def analyze_run(job: RunJob) -> dict[str, Any]:
     return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
 
 
-def _analyze_and_write(job: RunJob, row: dict[str, Any]) -> dict[str, Any]:
+def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
     from .. import api
     from ..report.outputs import write_outputs
 
@@ -318,7 +315,7 @@ def _analyze_and_write(job: RunJob, row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _summary_columns(s: dict[str, Any]) -> dict[str, Any]:
+def _summary_columns(s: dict[str, Any]) -> IndexRow:
     st = s["stable"]
     return {
         "status": "ok",
@@ -365,7 +362,7 @@ def _window_columns(w: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-Progress = Callable[[Iterable[dict[str, Any]], int], Iterable[dict[str, Any]]]
+Progress = Callable[[Iterable[IndexRow], int], Iterable[IndexRow]]
 
 
 def run_batch(
@@ -389,9 +386,9 @@ def run_batch(
     work = plan_runs(folder, out, options, stitch=stitch, force=force)
     out.mkdir(parents=True, exist_ok=True)
     jobs = max(1, jobs or os.cpu_count() or 1)
-    rows: list[dict[str, Any]] = []
+    rows: list[IndexRow] = []
 
-    def collect(results: Iterable[dict[str, Any]], total: int) -> Iterator[dict[str, Any]]:
+    def collect(results: Iterable[IndexRow], total: int) -> Iterator[IndexRow]:
         for row in progress(results, total) if progress else results:
             rows.append(row)
             yield row
@@ -414,7 +411,7 @@ def run_batch(
     return index
 
 
-def _in_order(rows: list[dict[str, Any]], work: list[RunJob]) -> list[dict[str, Any]]:
+def _in_order(rows: list[IndexRow], work: list[RunJob]) -> list[IndexRow]:
     order = {j.name: i for i, j in enumerate(work)}
     return sorted(rows, key=lambda r: order.get(r["run"], len(order)))
 
@@ -449,7 +446,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
-def index_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+def index_frame(rows: list[IndexRow]) -> pd.DataFrame:
     """The index: a row per run, the failed ones first (each in the order of the runs)."""
     rows = sorted(rows, key=lambda r: r.get("status") == "ok")
     index = pd.DataFrame(rows).reindex(columns=INDEX_COLUMNS)
@@ -459,15 +456,15 @@ def index_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return index
 
 
-def _run_local(work: list[RunJob], jobs: int, progress: Progress | None) -> list[dict[str, Any]]:
+def _run_local(work: list[RunJob], jobs: int, progress: Progress | None) -> list[IndexRow]:
     if jobs > 1 and len(work) > 1:
-        results: Iterable[dict[str, Any]] = _pool_rows(work, min(jobs, len(work)))
+        results: Iterable[IndexRow] = _pool_rows(work, min(jobs, len(work)))
     else:
         results = (analyze_run(w) for w in work)
     return list(progress(results, len(work)) if progress else results)
 
 
-def _pool_rows(work: list[RunJob], workers: int) -> Iterator[dict[str, Any]]:
+def _pool_rows(work: list[RunJob], workers: int) -> Iterator[IndexRow]:
     """Each run's row, analyzed by `workers` processes that each take one run at a time, in the order they
     finish. A worker that dies (killed, out of memory) is that run's row with the cause, and another
     worker takes its place; the others go on. Workers die with this process (see _worker)."""
@@ -524,7 +521,7 @@ def _pool_rows(work: list[RunJob], workers: int) -> Iterator[dict[str, Any]]:
             conn.close()
 
 
-def _died(job: RunJob, code: int | None) -> dict[str, Any]:
+def _died(job: RunJob, code: int | None) -> IndexRow:
     if code is not None and code < 0:
         try:
             how = f"killed by {signal.Signals(-code).name}"
@@ -574,7 +571,7 @@ def _die_with_parent() -> None:
 
 def _run_dask(
     work: list[RunJob], jobs: int, scheduler: str | None, progress: Progress | None
-) -> list[dict[str, Any]]:
+) -> list[IndexRow]:
     """The runs as Dask tasks: on the cluster at `scheduler` (its workers need logparse installed and the
     logs and output folder at the same paths), else on a local cluster of `jobs` workers (threads in this
     process when jobs is 1)."""
@@ -600,14 +597,14 @@ def _run_dask(
         with Client(cluster if cluster is not None else scheduler) as client:
             futures = client.map(analyze_run, work, pure=False)
 
-            def gathered() -> Iterator[dict[str, Any]]:
+            def gathered() -> Iterator[IndexRow]:
                 for job, f in zip(work, futures, strict=True):
                     try:
                         yield f.result()
                     except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
                         yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
 
-            results: Iterable[dict[str, Any]] = gathered()
+            results: Iterable[IndexRow] = gathered()
             return list(progress(results, len(work)) if progress else results)
     except OSError as exc:
         raise LogparseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
