@@ -705,9 +705,44 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
 
 
 def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
+    """The resolved run: its steps (resolve_steps), the facts throughput needs (GPUs, sequence length,
+    global batch, each the option's or the log's), tokens per step, a per-step clock where the logged speed
+    is windowed, which of two lines to believe (sources.settle), the throughput, and the part analyzed."""
     rs = resolve_steps(parsed, opts)
     facts, warnings, steps = rs.facts, rs.warnings, rs.steps
+    gpus, seq, gbs = _run_facts(parsed, opts, facts, steps, warnings)
+    seq_len = float(seq.value) if seq is not None else np.nan
+    _fill_tokens_per_step(steps, facts, gbs, seq_len, opts, warnings)
+    n_gpus = float(gpus.value) if gpus is not None else np.nan
+    clock, step_time_source = _clock_for_windowed_time(steps, rs.step_time_source)
+    choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
+    throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
+    analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
+    _warn_unknowns(steps, gpus, seq, warnings)
+    return Run(
+        name,
+        parsed.path,
+        parsed,
+        analyzed_steps,
+        facts,
+        [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
+        warnings,
+        rs.step_numbering,
+        step_time_source,
+        throughput,
+        rs.segments,
+        steps,
+        analyzed,
+        choices,
+    )
 
+
+def _run_facts(
+    parsed: ParsedLog, opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+) -> tuple[Fact | None, Fact | None, Fact | None]:
+    """The GPUs, sequence length and global batch (the option's, else the log's or its step lines'),
+    recorded in `facts` with the target tokens; a batch given from outside is checked against the log's
+    consumed samples."""
     gpus = _resolve_gpus(opts, facts, warnings)
     if gpus is None:
         gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
@@ -736,13 +771,24 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
             facts[key] = fact
     if gbs is not None and gbs.source != "log":
         _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
+    return gpus, seq, gbs
 
-    # global batch per step: the line's own value (batch ramp-up) or the run's
+
+def _fill_tokens_per_step(
+    steps: pd.DataFrame,
+    facts: dict[str, Fact],
+    gbs: Fact | None,
+    seq_len: float,
+    opts: Options,
+    warnings: list[str],
+) -> None:
+    """Each step's global batch (the line's own value under a batch ramp-up, or the run's) and tokens per
+    step: the log's count, else global batch x sequence length, else the stated tokens per step, else the
+    differences of a running token count (in place)."""
     if "global_batch_size" not in steps or steps["global_batch_size"].isna().all():
         steps["global_batch_size"] = float(gbs.value) if gbs is not None else np.nan
     elif opts.global_batch is not None:
         steps["global_batch_size"] = steps["global_batch_size"].fillna(float(opts.global_batch))
-    seq_len = float(seq.value) if seq is not None else np.nan
     from_batch = steps["global_batch_size"] * seq_len
     if "tokens_per_step" in steps and steps["tokens_per_step"].notna().any():
         steps["tokens_per_step"] = steps["tokens_per_step"].fillna(from_batch)  # the log counts them itself
@@ -761,12 +807,17 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
                 f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
                 f"length gives {mine:,.0f}; check {flag('seq_len')} and {flag('global_batch')}"
             )
-    n_gpus = float(gpus.value) if gpus is not None else np.nan
     if steps["tokens_per_step"].isna().all() and "consumed_tokens" in steps:
         # a running token count (OLMo's total_tokens, Composer's time/token) gives tokens per step
         per = steps.groupby("segment")["consumed_tokens"].diff() / steps["step_span"]
         steps["tokens_per_step"] = per.where(per > 0).bfill()
-    step_time_source = rs.step_time_source
+
+
+def _clock_for_windowed_time(
+    steps: pd.DataFrame, step_time_source: str | None
+) -> tuple[tuple[pd.Series, str] | None, str | None]:
+    """The log's per-step clock (timing.per_step_clock), and the step time's source: a logged speed that is
+    an average over a window gives way to the clock (in place, the logged time kept as step_time_s_logged)."""
     clock = per_step_clock(steps)
     if clock is not None and (windowed(steps, "step_time_s") or only_windowed_throughput(steps)):
         times, how = clock
@@ -775,10 +826,11 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         steps["step_time_s"] = times
         step_time_source = f"{how} (the logged speed is an average over a window)"
         unmark_windowed(steps, "step_time_s")
+    return clock, step_time_source
 
-    choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
-    throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
-    analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
+
+def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[str]) -> None:
+    """Say what an unknown GPU count or sequence length costs, and what to pass."""
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
             warnings.append(
@@ -800,22 +852,6 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         )
     elif seq is None:
         warnings.append(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU")
-    return Run(
-        name,
-        parsed.path,
-        parsed,
-        analyzed_steps,
-        facts,
-        [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
-        warnings,
-        rs.step_numbering,
-        step_time_source,
-        throughput,
-        rs.segments,
-        steps,
-        analyzed,
-        choices,
-    )
 
 
 def _select(
