@@ -13,13 +13,14 @@ import pandas as pd
 
 from .analysis import Findings
 from ..core.atomic import remove_leftovers, staged
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, cli_names
 from ..specs.formulas import HFU_CONVENTION
 from ..phases.phases import Phases
 from ..steps.run import Run
 from ..phases.status import run_status
 from ..utilization.mfu import Utilization, seconds_to_train
 from ..phases.window import stats as window_stats
+from .unknowns import GPUS, unknowns
 
 
 def _num(x: Any, digits: int = 6) -> Any:
@@ -466,10 +467,10 @@ def _fmt(x: float | None, spec: str = ",.0f") -> str:
 
 def _assumptions(s: dict[str, Any]) -> list[str]:
     """What the figures rest on, each with its source; what is unknown says what to pass to know it."""
-    hw = s["hardware"]
-    gpus = f"{plural(s['gpus'], 'GPU')} ({s['gpus_source']})" if s["gpus"] else "GPUs unknown (pass --gpus)"
+    hw, unknown = s["hardware"], unknowns(s)
+    gpus = f"{plural(s['gpus'], 'GPU')} ({s['gpus_source']})" if s["gpus"] else unknown["gpus"].text()
     if hw["peak_tflops_per_gpu"] is None:
-        device = "hardware unknown (pass --hw NAME or --peak-tflops X)"
+        device = unknown["hardware"].text()
     else:
         named = {"log": " (named in the log)", None: ""}.get(
             hw.get("name_source"), f" ({hw.get('name_source')})"
@@ -481,15 +482,14 @@ def _assumptions(s: dict[str, Any]) -> list[str]:
     seq = s["model"]["seq_len"]
     if s["flops_per_token"] is not None:
         flops = f"formula {s['formula']} {s['flops_per_token']:.3e} FLOPs/token"
-    elif s["formula"] is not None and not seq:
-        flops = f"formula {s['formula']}, FLOPs/token unknown (pass --seq-len)"
     else:
-        flops = "FLOPs/token unknown (pass --model NAME, or --params N)"
+        formula = f"formula {s['formula']}, " if s["formula"] is not None and not seq else ""
+        flops = formula + unknown["flops_per_token"].text()
     return [
         gpus,
         device,
         flops,
-        f"seq len {seq}" if seq else "seq len unknown",
+        f"seq len {seq}" if seq else unknown["seq_len"].text(hint=False),  # the FLOPs entry asks for it
         f"recompute {s['recompute']}",
     ]
 
@@ -528,10 +528,10 @@ def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
         out.append("MFU unknown (see the assumptions)")
     if st["tokens_per_s"] is not None:
         out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU)")
-    elif st["tokens_per_s_per_gpu"] is not None:  # the log's per-device count, the GPU count unknown
-        out.append(f"{_fmt(st['tokens_per_s_per_gpu'])} tokens/s per GPU (cluster unknown: pass --gpus)")
+    elif st["tokens_per_s_per_gpu"] is not None:  # the log's per-device count, the cluster's unknown
+        out.append(f"{_fmt(st['tokens_per_s_per_gpu'])} tokens/s per GPU (cluster unknown: {GPUS.hint()})")
     else:
-        out.append("tokens/s unknown" + ("" if s["model"]["seq_len"] else " (pass --seq-len)"))
+        out.append(unknowns(s)["tokens_per_s"].text())
     if st["step_time_s"] is not None:
         out.append(f"{st['step_time_s']:.3g} s/step")
     if st["tflops_per_gpu"] is not None:
@@ -568,6 +568,14 @@ def _line_counts(lines: dict[str, int]) -> str:
 
 
 def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> str:
+    """The lines a person reads first. They are the command line's printout, so what to pass is named as
+    its flags (`--gpus`) whoever calls this (the recorded outputs, tests/test_outputs_unchanged.py, hold it
+    so); the figure and the page name options as their caller knows them."""
+    with cli_names():
+        return _text_summary(analysis, paths)
+
+
+def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     s = analysis.summary
     st = s["stable"]
     status = s.get("status")

@@ -21,7 +21,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
 from .analysis import Findings
-from ..core.errors import flag
+from .unknowns import mfu_blockers, unknowns
 from ..steps.stepframe import flagged
 
 DPI = 110
@@ -493,7 +493,7 @@ def _say_unknown(ax, s) -> None:
     ax.text(
         0.5,
         0.5,
-        "MFU unknown: " + _missing(s),
+        "no MFU: " + _missing(s),  # the page's words (batch/page.py no_mfu_reason)
         transform=ax.transAxes,
         ha="center",
         va="center",
@@ -863,42 +863,27 @@ def _segments_in(rect, xy: np.ndarray) -> int:
 
 
 def _missing(s) -> str:
-    needs = []
-    if s["gpus"] is None:
-        needs.append(flag("gpus"))
-    if s["hardware"]["peak_tflops_per_gpu"] is None:
-        needs.append(flag("hw"))
-    if s["flops_per_token"] is None:
-        needs.append(
-            f"{flag('params')}/{flag('model')}"
-            if s["model"]["seq_len"]
-            else f"{flag('seq_len')} and {flag('params')}/{flag('model')}"
-        )
-    return "pass " + ", ".join(needs) if needs else "no throughput in the log"
+    """Why the per-step MFU panel is empty: what it needs and the run lacks (report.unknowns), named as the
+    caller knows the options. A stable window is not among them: the per-step MFU needs none."""
+    needs = [u.text() for u in mfu_blockers(s) if u.what != "stable_window"]
+    return "; ".join(needs) if needs else "no throughput in the log"
 
 
 def _assumptions(s) -> str:
     """The figures MFU rests on and where each came from; an unknown one says what to pass."""
-    hw = s["hardware"]
-    m = s["model"]
+    hw, m, unknown = s["hardware"], s["model"], unknowns(s)
     peak = hw["peak_tflops_per_gpu"]
     seq_source = s["facts"].get("seq_len", {}).get("source", "?")
     parts = [
-        f"GPUs {s['gpus']} ({s['gpus_source']})"
-        if s["gpus"] is not None
-        else f"GPUs unknown (pass {flag('gpus')})",
+        f"GPUs {s['gpus']} ({s['gpus_source']})" if s["gpus"] is not None else unknown["gpus"].text(),
         f"peak {peak:g} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})"
         if peak is not None
-        else f"peak unknown (pass {flag('hw')} or {flag('peak_tflops')}), {hw['dtype']} ({hw['dtype_source']})",
+        else f"{unknown['hardware'].text()}, {hw['dtype']} ({hw['dtype_source']})",
         f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
         if s["flops_per_token"]
-        else "FLOPs/token unknown (needs N and seq len)",
-        f"N {m['params']:.4g} ({m['source']})"
-        if m["params"]
-        else f"N unknown (pass {flag('params')} or {flag('model')})",
-        f"seq len {m['seq_len']} ({seq_source})"
-        if m["seq_len"]
-        else f"seq len unknown (pass {flag('seq_len')})",
+        else unknown["flops_per_token"].text(),
+        f"N {m['params']:.4g} ({m['source']})" if m["params"] else unknown["params"].text(),
+        f"seq len {m['seq_len']} ({seq_source})" if m["seq_len"] else unknown["seq_len"].text(),
         f"recompute {s['recompute']}"
         + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
         f"step time: {s['steps']['step_time_source']}",

@@ -8,7 +8,7 @@ Options are named the way the caller knows them (core.errors.flag): `--hw NAME` 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.errors import flag
@@ -17,9 +17,9 @@ from ..core.errors import flag
 @dataclass(frozen=True)
 class Unknown:
     """One figure the run lacks. `what` is its code (the key a renderer picks it by): gpus, hardware,
-    flops_per_token, seq_len, tokens_per_s, stable_window. `options`: (Options field, metavar or None)
+    flops_per_token, params, seq_len, tokens_per_s, stable_window. `options`: (Options field, metavar or None)
     that would make it known, any one of them; `sep` joins them. `blocks_mfu`: without it there is no MFU
-    (seq_len never does by itself: it blocks through flops_per_token or tokens_per_s, named there)."""
+    (params and seq_len never do by themselves: it blocks through flops_per_token or tokens_per_s, named there)."""
 
     what: str
     label: str
@@ -42,6 +42,9 @@ class Unknown:
         return f"{self.label} unknown" + (f" ({h})" if h else "")
 
 
+GPUS = Unknown("gpus", "GPUs", (("gpus", None),))
+
+
 def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
     """The unknowns of a summary (summary.json's dict), by code, in the order the text names them.
     MFU = FLOPs/token x tokens/s per GPU / peak (utilization/mfu.py): each of the three, and what they
@@ -51,7 +54,7 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
     found: list[Unknown] = []
     if s["gpus"] is None:
         # the cluster's count only matters for MFU when the log gives no per-GPU throughput of its own
-        found.append(Unknown("gpus", "GPUs", (("gpus", None),), blocks_mfu=not per_gpu_known))
+        found.append(replace(GPUS, blocks_mfu=not per_gpu_known))
     if s["hardware"]["peak_tflops_per_gpu"] is None:
         found.append(Unknown("hardware", "hardware", (("hw", "NAME"), ("peak_tflops", "X")), blocks_mfu=True))
     if s["flops_per_token"] is None:
@@ -60,6 +63,8 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         else:
             options = (("model", "NAME"), ("params", "N"))
             found.append(Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True))
+    if not s["model"].get("params"):  # N: FLOPs/token may still be known (the framework's own figure)
+        found.append(Unknown("params", "N", (("params", None), ("model", None))))
     if not seq:
         found.append(Unknown("seq_len", "seq len", (("seq_len", None),)))
     if st["start_step"] is None:

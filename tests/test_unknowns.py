@@ -1,0 +1,50 @@
+"""One list of what a run lacks and what to pass (report/unknowns.py), rendered by the text summary, the
+report figure and the batch page (issue 21: three renderers, and a notebook's text said `--gpus` where its
+figure said `gpus`). The sample deepspeed_ga8_8xa100.log prints no sequence length, no model size and no
+GPU name (its lines, read by hand: `samples/sec=...`, no `seq_length`, `hidden_size` or device name), and
+its world size gives the GPU count."""
+
+from __future__ import annotations
+
+import pytest
+
+from logparse import api
+from logparse.batch.page import no_mfu_reason
+from logparse.core.errors import cli_names
+from logparse.report.outputs import text_summary
+from logparse.report.plots import _assumptions, _missing
+from logparse.report.unknowns import mfu_blockers, unknowns
+from tests.conftest import SAMPLES
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return api.analyze(SAMPLES / "deepspeed_ga8_8xa100.log").summary
+
+
+def test_what_the_sample_lacks(summary):
+    assert list(unknowns(summary)) == ["hardware", "flops_per_token", "params", "seq_len", "tokens_per_s"]
+    assert [u.what for u in mfu_blockers(summary)] == ["hardware", "flops_per_token", "tokens_per_s"]
+
+
+def test_python_callers_get_python_names_and_the_command_line_its_flags(summary):
+    hw = unknowns(summary)["hardware"]
+    assert hw.text() == "hardware unknown (pass hw=NAME or peak_tflops=X)"
+    with cli_names():
+        assert hw.text() == "hardware unknown (pass --hw NAME or --peak-tflops X)"
+
+
+def test_the_three_renderers_say_the_same(summary, tmp_path):
+    """The figure and the page as their caller names options, the text summary as the command line's
+    printout (it is only printed there; the recorded outputs hold its `--hw NAME`)."""
+    a = api.analyze(SAMPLES / "deepspeed_ga8_8xa100.log")
+    python = [u.text() for u in mfu_blockers(summary)]
+    assert _missing(summary) == "; ".join(python)
+    assert no_mfu_reason(tmp_path, {"run": "x", "status": "ok"}) != ""  # an index row alone: no crash
+    with cli_names():
+        flags = [u.text() for u in mfu_blockers(summary)]
+        assert _missing(summary) == "; ".join(flags)
+        assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in _assumptions(summary)
+    assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in text_summary(a)
+    assert "FLOPs/token unknown (pass --model NAME, or --params N)" in text_summary(a)
+    assert "hardware unknown (pass hw=NAME or peak_tflops=X)" in _assumptions(summary)
