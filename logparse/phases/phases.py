@@ -151,7 +151,8 @@ def detect_phases(
     windows: dict[str, dict[str, Any]] | None = None,
     throughput: Throughput | None = None,
 ) -> Phases:
-    """Regimes, warmup, dips and shifts of the speed series (see choose_speed)."""
+    """Regimes, warmup, dips and shifts of the speed series (see choose_speed); writes each row's `phase`
+    and `regime` into `steps`."""
     speed, unit, lag_rows, signal = choose_speed(steps, windows or {}, throughput)
     valid = speed.notna() & np.isfinite(speed) & (speed > 0)
     phase = pd.Series(pd.NA, index=steps.index, dtype="object")
@@ -162,44 +163,14 @@ def detect_phases(
     x = speed[valid]
     xv = x.to_numpy()
     idx = x.index
-    pieces = find_regimes(xv)
-    # a leading piece below the next that is still climbing, or lies in the first quarter, is warmup
-    while (
-        len(pieces) > 1
-        and pieces[0].level < pieces[1].level * (1 - SHIFT_MIN)
-        and (pieces[0].end <= 0.25 * len(xv) or _climbing(xv[pieces[0].start : pieces[0].end]))
-    ):
-        pieces = [Piece(0, pieces[1].end, pieces[1].level), *pieces[2:]]
-    regime_of = np.zeros(len(xv), dtype=int)
-    for r, p in enumerate(pieces):
-        regime_of[p.start : p.end] = r
-    level = np.array([pieces[r].level for r in regime_of])
-    noises = [_noise(xv[p.start : p.end], p.level) for p in pieces]
-    noise = np.array([noises[r] for r in regime_of])
-    band = np.maximum(BAND_SIGMAS * noise, BAND_FLOOR)
-    dip_thr = np.maximum(DIP_SIGMAS * noise, DIP_FLOOR)
+    pieces = _merge_leading_warmup(xv, find_regimes(xv))
+    regime_of, level, noises, band, dip_thr = _bands(xv, pieces)
     k = int(min(5, max(2, len(x) // 20)))
 
     phase.loc[idx] = "stable"
     regime = pd.Series(pd.NA, index=steps.index, dtype="Int64")
     regime.loc[idx] = regime_of
-    warmup_end_step: int | None = None
-    warmup_steps: int | None = None
-    position = pd.Series(np.arange(len(xv)), index=idx)
-    for seg, seg_idx in steps[valid].groupby("segment").groups.items():
-        pos = position.loc[seg_idx].to_numpy()
-        inside = xv[pos] >= level[pos] * (1 - band[pos])
-        start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
-        if seg == 0 and 0 < start < len(pos) and lag_rows:
-            # a windowed speed reaches the band late: by its window's centroid
-            first_value = int(np.argmax(valid.loc[seg_idx[0] :].to_numpy())) if len(seg_idx) else 0
-            start = max(1, start - moving_average_lag(lag_rows, start + first_value))
-        label = "warmup" if seg == 0 else "restart"
-        phase.loc[seg_idx[:start]] = label
-        if seg == 0 and start < len(pos):
-            warmup_end_step = int(steps.at[seg_idx[start], "step"])
-            # optimizer steps before the stable window: up to the last warmup row's step
-            warmup_steps = int(steps.at[seg_idx[start - 1], "step"]) if start > 0 else 0
+    warmup_end_step, warmup_steps = _mark_warmup(steps, phase, valid, xv, level * (1 - band), k, lag_rows)
 
     ratio = speed / pd.Series(level, index=idx).reindex(steps.index)
     thr = pd.Series(dip_thr, index=idx).reindex(steps.index)
@@ -215,9 +186,87 @@ def detect_phases(
     dips = _group_dips(steps, is_dip, ratio, stable, events)
     shifts = _shifts(steps, pieces, idx, events, lag_rows)
     ref, ref_noise = pieces[chosen].level, noises[chosen]
+    rule = _rule(len(regimes), unit, len(xv), chosen, ref, ref_noise, k, signal, lag_rows)
+    return Phases(
+        ref, ref_noise, warmup_end_step, warmup_steps, stable, dips, rule, regimes, shifts, chosen, lag_rows
+    )
+
+
+def _merge_leading_warmup(xv: np.ndarray, pieces: list[Piece]) -> list[Piece]:
+    """A leading piece below the next that is still climbing, or lies in the first quarter, is warmup:
+    it joins the next piece (repeatedly)."""
+    while (
+        len(pieces) > 1
+        and pieces[0].level < pieces[1].level * (1 - SHIFT_MIN)
+        and (pieces[0].end <= 0.25 * len(xv) or _climbing(xv[pieces[0].start : pieces[0].end]))
+    ):
+        pieces = [Piece(0, pieces[1].end, pieces[1].level), *pieces[2:]]
+    return pieces
+
+
+def _bands(
+    xv: np.ndarray, pieces: list[Piece]
+) -> tuple[np.ndarray, np.ndarray, list[float], np.ndarray, np.ndarray]:
+    """Per valid row: its regime, the regime's level, and the relative band (warmup ends inside it) and dip
+    threshold the regime's noise gives; with each regime's noise."""
+    regime_of = np.zeros(len(xv), dtype=int)
+    for r, p in enumerate(pieces):
+        regime_of[p.start : p.end] = r
+    level = np.array([pieces[r].level for r in regime_of])
+    noises = [_noise(xv[p.start : p.end], p.level) for p in pieces]
+    noise = np.array([noises[r] for r in regime_of])
+    band = np.maximum(BAND_SIGMAS * noise, BAND_FLOOR)
+    dip_thr = np.maximum(DIP_SIGMAS * noise, DIP_FLOOR)
+    return regime_of, level, noises, band, dip_thr
+
+
+def _mark_warmup(
+    steps: pd.DataFrame,
+    phase: pd.Series,
+    valid: pd.Series,
+    xv: np.ndarray,
+    floor: np.ndarray,
+    k: int,
+    lag_rows: int,
+) -> tuple[int | None, int | None]:
+    """Label each attempt's rows before `k` consecutive rows reach their regime's band (`floor`, per valid
+    row): warmup in the first attempt, restart in later ones (in `phase`). Returns the first stable step
+    and the optimizer steps before it, for the first attempt."""
+    warmup_end_step: int | None = None
+    warmup_steps: int | None = None
+    position = pd.Series(np.arange(len(xv)), index=valid[valid].index)
+    for seg, seg_idx in steps[valid].groupby("segment").groups.items():
+        pos = position.loc[seg_idx].to_numpy()
+        inside = xv[pos] >= floor[pos]
+        start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
+        if seg == 0 and 0 < start < len(pos) and lag_rows:
+            # a windowed speed reaches the band late: by its window's centroid
+            first_value = int(np.argmax(valid.loc[seg_idx[0] :].to_numpy())) if len(seg_idx) else 0
+            start = max(1, start - moving_average_lag(lag_rows, start + first_value))
+        label = "warmup" if seg == 0 else "restart"
+        phase.loc[seg_idx[:start]] = label
+        if seg == 0 and start < len(pos):
+            warmup_end_step = int(steps.at[seg_idx[start], "step"])
+            # optimizer steps before the stable window: up to the last warmup row's step
+            warmup_steps = int(steps.at[seg_idx[start - 1], "step"]) if start > 0 else 0
+    return warmup_end_step, warmup_steps
+
+
+def _rule(
+    n_regimes: int,
+    unit: str,
+    n_rows: int,
+    chosen: int,
+    ref: float,
+    ref_noise: float,
+    k: int,
+    signal: str,
+    lag_rows: int,
+) -> str:
+    """The sentence that says how the phases were found."""
     rule = (
-        f"{len(regimes)} regime(s) found by change points on log {unit} (binary segmentation, a shift = more "
-        f"than {SHIFT_MIN:.0%} for at least {shift_rows(len(xv))} rows); the stable window is regime "
+        f"{n_regimes} regime(s) found by change points on log {unit} (binary segmentation, a shift = more "
+        f"than {SHIFT_MIN:.0%} for at least {shift_rows(n_rows)} rows); the stable window is regime "
         f"{chosen}, which took the most wall time; its reference = median {unit} ({ref:.4g}), noise = 1.4826 "
         f"MAD = {ref_noise:.2%}; warmup ends when {k} consecutive steps are within max(3 sigma, 3%) of their "
         f"regime; dip = more than max(5 sigma, 10%) below it"
@@ -225,11 +274,9 @@ def detect_phases(
     if signal and lag_rows:
         rule += (
             f"; the speed is {signal}, so warmup and shift edges are moved back by half that window "
-            f"(its centroid), {moving_average_lag(lag_rows, len(xv))} row(s) once it has filled"
+            f"(its centroid), {moving_average_lag(lag_rows, n_rows)} row(s) once it has filled"
         )
-    return Phases(
-        ref, ref_noise, warmup_end_step, warmup_steps, stable, dips, rule, regimes, shifts, chosen, lag_rows
-    )
+    return rule
 
 
 def _regimes(steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, noises: list[float]) -> list[Regime]:
