@@ -145,18 +145,10 @@ def split_segments(
 ) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
     """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
     again, describe each restart, and list every stretch of the counter (epochs included)."""
-    events = parsed.events
-    cuts = boundaries(steps, events)
+    cuts = boundaries(steps, parsed.events)
     steps = steps.copy()
     steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
-    kinds: list[str] = []
-    reasons: list[str] = []
-    for seg in range(1, len(cuts) + 1):
-        reason = new_run_reason(
-            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
-        )
-        kinds.append("new_run" if reason else "restart")
-        reasons.append(reason)
+    kinds, reasons = _segment_kinds(steps, parsed, cuts)
     run_of_segment = np.cumsum([0] + [k == "new_run" for k in kinds])
     steps["run"] = run_of_segment[steps["segment"].to_numpy()]
 
@@ -166,53 +158,88 @@ def split_segments(
         if kinds[seg - 1] != "restart":
             continue
         new = steps[steps["segment"] == seg]
-        old = steps[(steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep]
+        earlier = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
+        old = steps[earlier]
         if new.empty or old.empty:
             continue
-        first_new = int(new["step"].min())
-        at_step = int(old.sort_values("line")["step"].iloc[-1])
-        resumed_from, source = None, "unknown"
-        loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
-        if not loads.empty and "step" in loads:
-            prev_line = cuts[seg - 2] if seg >= 2 else -1
-            near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])]
-            near = near.dropna(subset=["step"])
-            if len(near):
-                resumed_from, source = (
-                    int(near["step"].iloc[-1]),
-                    f"checkpoint load, line {int(near['line'].iloc[-1])}",
-                )
-        if resumed_from is None and cadence:
-            resumed_from, source = (
-                first_new - cadence,
-                f"first step of the new attempt minus the log cadence ({cadence})",
-            )
         # the later attempt wins only the steps it logs again
-        redone_mask = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
-        redone_mask &= steps["step"].isin(set(new["step"]))
-        redone = steps[redone_mask]
-        redo_s = None
-        if "step_time_s" in steps and len(redone):
-            redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
-        # redone work that was never logged: between the resume point and the first redone log line
-        gap_s = None
-        if "timestamp" in steps and steps["timestamp"].notna().any():
-            last_old = old.sort_values("line")["timestamp"].dropna()
-            first_ts = new["timestamp"].dropna()
-            if len(last_old) and len(first_ts):
-                first_row = new.loc[first_ts.index[0]]
-                own = first_row.get("step_time_s")
-                own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
-                gap_s = max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
-        lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
-        if resumed_from is not None:
-            redone_steps = max(0, at_step - resumed_from)
-        else:
-            redone_steps = int(redone["step"].nunique())
+        redone_mask = earlier & steps["step"].isin(set(new["step"]))
+        restarts.append(_restart(steps, new, old, steps[redone_mask], parsed.events, cuts, seg, cadence))
         keep &= ~redone_mask
-        restarts.append(Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost))
     steps = steps[keep]
     return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs)
+
+
+def _segment_kinds(steps: pd.DataFrame, parsed: ParsedLog, cuts: list[int]) -> tuple[list[str], list[str]]:
+    """For each cut: a restart of the same run, or a new run (segments.new_run_reason, the reason kept)."""
+    kinds: list[str] = []
+    reasons: list[str] = []
+    for seg in range(1, len(cuts) + 1):
+        reason = new_run_reason(
+            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
+        )
+        kinds.append("new_run" if reason else "restart")
+        reasons.append(reason)
+    return kinds, reasons
+
+
+def _restart(
+    steps: pd.DataFrame,
+    new: pd.DataFrame,
+    old: pd.DataFrame,
+    redone: pd.DataFrame,
+    events: pd.DataFrame,
+    cuts: list[int],
+    seg: int,
+    cadence: int | None,
+) -> Restart:
+    """One restart: where the old attempt stopped, where the new one resumed (a checkpoint load between
+    them, else its first step minus the log cadence), how many steps it redid and the wall time lost."""
+    first_new = int(new["step"].min())
+    at_step = int(old.sort_values("line")["step"].iloc[-1])
+    resumed_from, source = None, "unknown"
+    loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
+    if not loads.empty and "step" in loads:
+        prev_line = cuts[seg - 2] if seg >= 2 else -1
+        near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])]
+        near = near.dropna(subset=["step"])
+        if len(near):
+            resumed_from, source = (
+                int(near["step"].iloc[-1]),
+                f"checkpoint load, line {int(near['line'].iloc[-1])}",
+            )
+    if resumed_from is None and cadence:
+        resumed_from, source = (
+            first_new - cadence,
+            f"first step of the new attempt minus the log cadence ({cadence})",
+        )
+    redo_s = None
+    if "step_time_s" in steps and len(redone):
+        redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
+    gap_s = _unlogged_redo_s(steps, new, old, cadence)
+    lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
+    if resumed_from is not None:
+        redone_steps = max(0, at_step - resumed_from)
+    else:
+        redone_steps = int(redone["step"].nunique())
+    return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost)
+
+
+def _unlogged_redo_s(
+    steps: pd.DataFrame, new: pd.DataFrame, old: pd.DataFrame, cadence: int | None
+) -> float | None:
+    """Redone work that was never logged: the time between the old attempt's last line and the new one's
+    first, less that first step's own time; None without timestamps."""
+    if "timestamp" not in steps or not steps["timestamp"].notna().any():
+        return None
+    last_old = old.sort_values("line")["timestamp"].dropna()
+    first_ts = new["timestamp"].dropna()
+    if not (len(last_old) and len(first_ts)):
+        return None
+    first_row = new.loc[first_ts.index[0]]
+    own = first_row.get("step_time_s")
+    own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
+    return max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
 
 
 def _describe(
