@@ -577,9 +577,20 @@ def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> st
 
 def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     s = analysis.summary
-    st = s["stable"]
+    lines = _run_lines(s, analysis.run.steps)
+    lines += _stable_lines(s)
+    lines += _event_lines(s)
+    lines += _reported_lines(s["reported"])
+    lines += _closing_lines(s)
+    if paths:
+        lines.append(f"  wrote {paths['report'].parent}/ (report.png, summary.json, steps.csv)")
+    return "\n".join(lines)
+
+
+def _run_lines(s: dict[str, Any], rows: pd.DataFrame) -> list[str]:
+    """The run: its format and lines, its steps and status, where the step time came from, how the steps
+    were numbered, what else was read, and the assumptions."""
     status = s.get("status")
-    rows = analysis.run.steps
     count = s["steps"]["count"]
     spanned = int(rows["step_span"].sum()) if "step_span" in rows and len(rows) == count else count
     logged = f"{count} logged" if spanned == count else f"{count} logged lines, {plural(spanned, 'step')}"
@@ -599,16 +610,22 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
         lines.append(f"  step numbers: {numbering}")  # the log printed no counter, or one of micro-batches
     lines += [f"  also read: {n}" for n in s.get("notes", []) if "(beside the framework)" in n]
     lines.append("  assumptions: " + "; ".join(_assumptions(s)))
+    return lines
+
+
+def _stable_lines(s: dict[str, Any]) -> list[str]:
+    """The stable window's figures (or that none was found), then the peer-style window when asked for."""
+    st = s["stable"]
     if st["start_step"] is not None:
         which = ""
         if len(s.get("regimes", [])) > 1:
             which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
-        lines.append(
+        lines = [
             f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st, s['dips'])}){which}: "
             + ", ".join(_stable_figures(st, s))
-        )
+        ]
     else:
-        lines.append("  stable window: none found (too few timed steps)")
+        lines = ["  " + unknowns(s)["stable_window"].text()]
     w = s.get("window")
     if w is not None:
         m = {k: (w[k] or {}).get("mean") for k in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu")}
@@ -617,25 +634,20 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
             f"{_fmt(m['tokens_per_s'])} tokens/s, {_fmt(m['tflops_per_gpu'], '.1f')} TFLOP/s/GPU, MFU {_pct(m['mfu'])}"
             + ("" if w["complete"] else f" ({w.get('note')})")
         )
+    return lines
+
+
+def _event_lines(s: dict[str, Any]) -> list[str]:
+    """Warmup and the counts of shifts, dips and restarts, then each shift, the first five dips, and each
+    restart."""
     warmup = plural(s["warmup_steps"], "step") if s["warmup_steps"] is not None else "? steps"
-    lines.append(
-        f"  warmup: {warmup}; {plural(len(s.get('shifts', [])), 'shift')}; {plural(len(s['dips']), 'dip')}; "
-        f"{plural(len(s['restarts']), 'restart')}"
-    )
     shifts = s.get("shifts", [])
+    lines = [
+        f"  warmup: {warmup}; {plural(len(shifts), 'shift')}; {plural(len(s['dips']), 'dip')}; "
+        f"{plural(len(s['restarts']), 'restart')}"
+    ]
     for i, sh in enumerate(shifts):
-        near = _near_text(sh["near_events"])
-        verb = "fell" if sh["change"] < 0 else "rose"
-        stayed = "stayed down" if sh["change"] < 0 else "stayed up"
-        if i + 1 < len(shifts):
-            stayed += f" until step {shifts[i + 1]['at_step']}"
-        mfu = ""
-        if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
-            mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
-        lines.append(
-            f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}"
-            + (f" (near: {near})" if near else "")
-        )
+        lines.append(_shift_line(sh, shifts[i + 1]["at_step"] if i + 1 < len(shifts) else None))
     for d in s["dips"][:5]:
         near = _near_text(d["near_events"])
         lines.append(
@@ -647,26 +659,52 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
             f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
             f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
         )
-    rep = s["reported"]
-    if rep["tflops_per_gpu_mean"] is not None or rep["mfu_mean"] is not None:
-        own = (
-            f"{tflops_text(rep['tflops_per_gpu_mean'])} TFLOP/s/GPU"
+    return lines
+
+
+def _shift_line(sh: dict[str, Any], next_at: int | None) -> str:
+    """One shift: which way throughput went, until the next shift (`next_at`) if any, the MFU either side."""
+    near = _near_text(sh["near_events"])
+    verb = "fell" if sh["change"] < 0 else "rose"
+    stayed = "stayed down" if sh["change"] < 0 else "stayed up"
+    if next_at is not None:
+        stayed += f" until step {next_at}"
+    mfu = ""
+    if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
+        mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
+    return (
+        f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}"
+        + (f" (near: {near})" if near else "")
+    )
+
+
+def _reported_lines(rep: dict[str, Any]) -> list[str]:
+    """The log's own TFLOP/s or MFU, and logparse's figure under the framework's convention beside it."""
+    if rep["tflops_per_gpu_mean"] is None and rep["mfu_mean"] is None:
+        return []
+    own = (
+        f"{tflops_text(rep['tflops_per_gpu_mean'])} TFLOP/s/GPU"
+        if rep["tflops_per_gpu_mean"] is not None
+        else (f"MFU {rep['mfu_mean']:.1%}")
+    )
+    line = f"  the log's own figure: {own}"
+    if rep.get("framework_formula"):
+        conv = rep["ours_under_framework_convention"]
+        mine = (
+            tflops_text(conv["tflops_per_gpu"])
             if rep["tflops_per_gpu_mean"] is not None
-            else (f"MFU {rep['mfu_mean']:.1%}")
+            else f"MFU {conv['mfu']:.1%}"
         )
-        line = f"  the log's own figure: {own}"
-        if rep.get("framework_formula"):
-            conv = rep["ours_under_framework_convention"]
-            mine = (
-                tflops_text(conv["tflops_per_gpu"])
-                if rep["tflops_per_gpu_mean"] is not None
-                else f"MFU {conv['mfu']:.1%}"
-            )
-            line += (
-                f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
-                f"{mine}, {rep['agrees_within']:.1%} apart"
-            )
-        lines.append(line)
+        line += (
+            f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
+            f"{mine}, {rep['agrees_within']:.1%} apart"
+        )
+    return [line]
+
+
+def _closing_lines(s: dict[str, Any]) -> list[str]:
+    """The time to the target, the slowest rank, the flagged steps, the diagnosis and the warnings."""
+    lines = []
     if s.get("eta"):
         e = s["eta"]
         lines.append(
@@ -680,10 +718,6 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
         )
     if s.get("flagged_steps"):
         lines.append("  flagged steps: " + ", ".join(f"{k} {v}" for k, v in s["flagged_steps"].items()))
-    for d in s["diagnosis"]:
-        lines.append(f"  diagnosis: {d}")
-    for w in s["warnings"]:
-        lines.append(f"  warning: {w}")
-    if paths:
-        lines.append(f"  wrote {paths['report'].parent}/ (report.png, summary.json, steps.csv)")
-    return "\n".join(lines)
+    lines += [f"  diagnosis: {d}" for d in s["diagnosis"]]
+    lines += [f"  warning: {w}" for w in s["warnings"]]
+    return lines
