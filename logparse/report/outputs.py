@@ -326,27 +326,15 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def build_summary(analysis: Findings) -> dict[str, Any]:
-    """summary.json of an analysis: a pure function of it (building it twice gives the same JSON)."""
-    run, util, phases, window, basis = (
-        analysis.run,
-        analysis.util,
-        analysis.phases,
-        analysis.window,
-        analysis.basis,
-    )
-    facts = run.facts
-    steps = run.steps
-    parsed = run.parsed
+    """summary.json of an analysis: a pure function of it (building it twice gives the same JSON). The
+    keys are in the order summary.json has always written them."""
+    run, util, phases = analysis.run, analysis.util, analysis.phases
+    facts, steps, parsed = run.facts, run.steps, run.parsed
     gpus = facts.get("gpus")
     stable = _stable_stats(run, util, phases)
     regimes = _regimes(run, util, phases)
-    reported = _rounded(analysis.reported)
-    model_facts = util.model_facts
-    dims = util.model
-    params_fact = model_facts.get("params")
-    seq = facts.get("seq_len")
     tokens_per_step = steps["tokens_per_step"].dropna()
-    status = _rounded(run_status(run, basis))
+    status = _rounded(run_status(run, analysis.basis))
     summary: dict[str, Any] = {
         "run": run.name,
         "source": run.source,
@@ -356,47 +344,14 @@ def build_summary(analysis: Findings) -> dict[str, Any]:
         "lines": parsed.lines,
         "gpus": gpus.value if gpus else None,
         "gpus_source": gpus.source if gpus else None,
-        "hardware": {
-            "name": util.hardware,
-            "name_source": util.hardware_name.source if util.hardware_name else None,
-            "name_detail": util.hardware_name.detail if util.hardware_name else None,
-            "dtype": util.dtype.value,
-            "dtype_source": util.dtype.source,
-            "peak_tflops_per_gpu": util.peak_tflops.value if util.peak_tflops else None,
-            "peak_source": util.peak_source,
-            "dense": True,
-        },
-        "model": {
-            "params": _num(dims.params, 10),
-            "layers": dims.layers,
-            "hidden": dims.hidden,
-            "heads": dims.heads,
-            "kv_heads": dims.kv_heads,
-            "ffn_hidden": dims.ffn_hidden,
-            "seq_len": seq.value if seq else None,
-            "vocab": dims.vocab,
-            "source": params_fact.source if params_fact else None,
-            "sources": {k: f.source for k, f in model_facts.items()},
-        },
-        "formula": util.formula,
-        "flops_per_token": _num(util.flops_per_token),
-        "flops_terms": _terms(util),
-        "hfu_flops_per_token": _num(util.hardware_flops_per_token),
-        "recompute": util.recompute,
-        "hfu_convention": HFU_CONVENTION[util.recompute],
-        "steps": {
-            "count": len(steps),
-            "first": int(steps["step"].iloc[0]),
-            "last": int(steps["step"].iloc[-1]),
-            "numbering": run.step_numbering,
-            "first_step_counted_as": basis,
-            "step_time_source": run.step_time_source,
-            "throughput_source": run.throughput_source,
-        },
+        "hardware": _hardware_part(util),
+        "model": _model_part(util, facts.get("seq_len")),
+        **_flops_part(util),
+        "steps": _steps_part(run, analysis.basis),
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
-        "window": window_stats(window) if window is not None else None,  # full precision, as peers print
+        "window": window_stats(analysis.window) if analysis.window is not None else None,  # as peers print
         "eta": _eta(run, stable),
         "regimes": regimes,
         "shifts": _shifts(phases, regimes),
@@ -407,15 +362,8 @@ def build_summary(analysis: Findings) -> dict[str, Any]:
         "sources": _rounded([c.as_dict() for c in run.sources]),
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
-        "reported": reported,
-        "facts": {
-            k: {
-                "value": _num(f.value) if not isinstance(f.value, str) else f.value,
-                "source": f.source,
-                "detail": f.detail,
-            }
-            for k, f in sorted(facts.items())
-        },
+        "reported": _rounded(analysis.reported),
+        "facts": _facts_part(facts),
         "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
         "status": status["status"],
         "status_detail": status,
@@ -430,6 +378,78 @@ def build_summary(analysis: Findings) -> dict[str, Any]:
             "kept": parsed.keymap.get("kept", {}),
         }
     return summary
+
+
+def _hardware_part(util: Utilization) -> dict[str, Any]:
+    """summary["hardware"]: the device, its dtype and dense peak, each with where it came from."""
+    return {
+        "name": util.hardware,
+        "name_source": util.hardware_name.source if util.hardware_name else None,
+        "name_detail": util.hardware_name.detail if util.hardware_name else None,
+        "dtype": util.dtype.value,
+        "dtype_source": util.dtype.source,
+        "peak_tflops_per_gpu": util.peak_tflops.value if util.peak_tflops else None,
+        "peak_source": util.peak_source,
+        "dense": True,
+    }
+
+
+def _model_part(util: Utilization, seq: Any) -> dict[str, Any]:
+    """summary["model"]: the model's dimensions, the sequence length (`seq`, a fact or None), and the
+    source of each."""
+    dims, model_facts = util.model, util.model_facts
+    params_fact = model_facts.get("params")
+    return {
+        "params": _num(dims.params, 10),
+        "layers": dims.layers,
+        "hidden": dims.hidden,
+        "heads": dims.heads,
+        "kv_heads": dims.kv_heads,
+        "ffn_hidden": dims.ffn_hidden,
+        "seq_len": seq.value if seq else None,
+        "vocab": dims.vocab,
+        "source": params_fact.source if params_fact else None,
+        "sources": {k: f.source for k, f in model_facts.items()},
+    }
+
+
+def _flops_part(util: Utilization) -> dict[str, Any]:
+    """The FLOPs keys of the summary: formula, FLOPs per token and its terms, the HFU convention."""
+    return {
+        "formula": util.formula,
+        "flops_per_token": _num(util.flops_per_token),
+        "flops_terms": _terms(util),
+        "hfu_flops_per_token": _num(util.hardware_flops_per_token),
+        "recompute": util.recompute,
+        "hfu_convention": HFU_CONVENTION[util.recompute],
+    }
+
+
+def _steps_part(run: Run, basis: Any) -> dict[str, Any]:
+    """summary["steps"]: how many, the first and last, how they were numbered, where their time and
+    throughput came from."""
+    steps = run.steps
+    return {
+        "count": len(steps),
+        "first": int(steps["step"].iloc[0]),
+        "last": int(steps["step"].iloc[-1]),
+        "numbering": run.step_numbering,
+        "first_step_counted_as": basis,
+        "step_time_source": run.step_time_source,
+        "throughput_source": run.throughput_source,
+    }
+
+
+def _facts_part(facts: dict[str, Any]) -> dict[str, Any]:
+    """summary["facts"]: every fact by name, with its value, source and detail."""
+    return {
+        k: {
+            "value": _num(f.value) if not isinstance(f.value, str) else f.value,
+            "source": f.source,
+            "detail": f.detail,
+        }
+        for k, f in sorted(facts.items())
+    }
 
 
 # ------------------------------------------------------------------------------------------------
