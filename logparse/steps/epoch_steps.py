@@ -222,6 +222,32 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
     tokens = None
     if "tokens_seen" in rows and rows["tokens_seen"].notna().all():
         tokens = rows["tokens_seen"].to_numpy(dtype=float)
+    length = _epoch_length(facts, epoch, h, tokens)
+    if length is None:
+        return None
+    spe, per_epoch, cadence, source = length
+    out, source, ambiguous = _steps_of_dicts(epoch, h, spe, per_epoch, cadence, source)
+    how = f"epoch x steps per epoch: {source}"
+    note = None
+    if ambiguous:
+        note = (
+            f"step numbers come from the printed epoch ({source}): {ambiguous} dict(s) print it with too few "
+            "digits to name one step"
+        )
+    if any(b == a for a, b in zip(out, out[1:])):
+        note = (
+            f"step numbers from the printed epoch ({source}) give two dicts in a row the same step: the "
+            "epoch is printed too coarsely to tell them apart"
+        )
+    return Numbered(pd.Series(np.array(out, dtype=int), index=rows.index), how, note)
+
+
+def _epoch_length(
+    facts: dict[str, Fact], epoch: np.ndarray, h: np.ndarray, tokens: np.ndarray | None
+) -> tuple[int, tuple[float, float], int | None, str] | None:
+    """The steps per epoch, the range its exact value lies in, the log cadence and how they are known:
+    stated (narrowed by logging_first_step's first dicts when they agree), else read off the first dicts;
+    None when neither says."""
     spe, source, known = steps_per_epoch(facts)
     stated = facts.get("log_interval")
     every = int(stated.value) if stated is not None and int(stated.value) >= 1 else None
@@ -239,29 +265,39 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
                 source += f"; {also}a dict every {cadence} steps{said}"
             else:  # the first dicts disagree with the stated steps per epoch: the statement wins
                 cadence = every
-    elif first_step is not None:
-        cadence, (lo, hi), logged_first = first_step
-        # B/GA in [lo, hi]: the steps per epoch is ceil(B/GA); of the counts it may be, the one under which
-        # the dicts read as 1, L, 2L, ... (when a later epoch tells them apart)
-        options = list(range(max(1, math.ceil(lo - 1e-9)), math.ceil(hi - 1e-9) + 1))
-        spe = options[0]
-        for n in options:
-            allowed = _all_candidates(epoch, h, n, (max(lo, n - 1.0), min(hi, float(n))))
-            seq = _cadence_sequence(allowed, epoch * n, cadence)
-            if seq is not None and seq[1:] == (cadence, logged_first):
-                spe = n
-                break
-        per_epoch = (max(lo, spe - 1.0), min(hi, float(spe)))
-        if every:
-            source = f"a dict every {cadence} steps{said}{', and step 1' if logged_first else ''}"
-        else:
-            source = f"logging_first_step with a dict every {cadence} steps, read off the first dicts' " + (
-                "tokens seen" if tokens is not None else "epoch"
-            )
-        source += f" ({spe} steps per epoch)"
-    else:
+        return spe, per_epoch, cadence, source
+    if first_step is None:
         return None
+    cadence, (lo, hi), logged_first = first_step
+    spe = _spe_from_dicts(epoch, h, lo, hi, cadence, logged_first)
+    per_epoch = (max(lo, spe - 1.0), min(hi, float(spe)))
+    if every:
+        source = f"a dict every {cadence} steps{said}{', and step 1' if logged_first else ''}"
+    else:
+        source = f"logging_first_step with a dict every {cadence} steps, read off the first dicts' " + (
+            "tokens seen" if tokens is not None else "epoch"
+        )
+    return spe, per_epoch, cadence, source + f" ({spe} steps per epoch)"
 
+
+def _spe_from_dicts(epoch: np.ndarray, h: np.ndarray, lo: float, hi: float, cadence: int, logged_first: bool) -> int:
+    """B/GA in [lo, hi]: the steps per epoch is ceil(B/GA); of the counts it may be, the one under which
+    the dicts read as 1, L, 2L, ... (when a later epoch tells them apart), else the smallest."""
+    options = list(range(max(1, math.ceil(lo - 1e-9)), math.ceil(hi - 1e-9) + 1))
+    for n in options:
+        allowed = _all_candidates(epoch, h, n, (max(lo, n - 1.0), min(hi, float(n))))
+        seq = _cadence_sequence(allowed, epoch * n, cadence)
+        if seq is not None and seq[1:] == (cadence, logged_first):
+            return n
+    return options[0]
+
+
+def _steps_of_dicts(
+    epoch: np.ndarray, h: np.ndarray, spe: int, per_epoch: tuple[float, float], cadence: int | None, source: str
+) -> tuple[list[int], str, int]:
+    """Each dict's step from its epoch x steps per epoch; where the epoch is printed too coarsely to name
+    one, the one cadence all dicts allow, else the log cadence. Returns the steps, the source (with how
+    the coarse ones were read) and how many dicts were ambiguous."""
     per_epoch = _narrow(epoch, h, spe, per_epoch)
     est = epoch * spe
     cands = _all_candidates(epoch, h, spe, per_epoch)
@@ -276,24 +312,12 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
             f", the epoch printed too coarsely to name each step: the dicts read as {first_note}every "
             f"{cadence} steps, the one cadence all of them allow"
         )
-    else:
-        if ambiguous and cadence is None:
-            # the epoch is printed too coarsely for some dicts: put those on the cadence of the others
-            diffs = np.diff([c[0] for c in cands if len(c) == 1])
-            cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
-            source += f", snapped to the log cadence of {cadence} steps where the epoch is too coarse"
-        grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
-        out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
-    how = f"epoch x steps per epoch: {source}"
-    note = None
-    if ambiguous:
-        note = (
-            f"step numbers come from the printed epoch ({source}): {ambiguous} dict(s) print it with too few "
-            "digits to name one step"
-        )
-    if any(b == a for a, b in zip(out, out[1:])):
-        note = (
-            f"step numbers from the printed epoch ({source}) give two dicts in a row the same step: the "
-            "epoch is printed too coarsely to tell them apart"
-        )
-    return Numbered(pd.Series(np.array(out, dtype=int), index=rows.index), how, note)
+        return out, source, ambiguous
+    if ambiguous and cadence is None:
+        # the epoch is printed too coarsely for some dicts: put those on the cadence of the others
+        diffs = np.diff([c[0] for c in cands if len(c) == 1])
+        cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
+        source += f", snapped to the log cadence of {cadence} steps where the epoch is too coarse"
+    grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
+    out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
+    return out, source, ambiguous
