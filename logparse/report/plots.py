@@ -174,15 +174,46 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     x = steps["step"].to_numpy(dtype=float)
     panels = _panels(steps)
     marks = event_marks(analysis)
-    # rows whose logged value was NaN, infinite or unreadable: their gap in a curve is news, while other
-    # rows without a value (a loss logged every fifth step) are stepped over
-    gaps = flagged(steps, "nonfinite_", "malformed", prefix=True)
-    # steps whose timing cannot be right (utilization flags them) do not set the scale: they are marked
-    # beyond the axis with their value
-    impossible = flagged(steps, "mfu_above_100")
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
     heights = ([0.12 + LANE_ROW_IN * len(rows)] if rows else []) + [PANEL_IN] * len(panels)
+    fig, axes = _figure(heights, dpi)
+    lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
 
+    legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
+    _phase_entries(legend, s)
+    label, mfu_ax = _draw_panels(panel_axes, panels, s, steps, x, legend)
+    if lane is not None:
+        lane.set_gid("lane")
+        _draw_lane(lane, rows, marks, s, steps, x, legend)
+    _event_vlines(panel_axes, marks)
+    axes[0].set_xlim(*_x_limits(x, marks))
+    axes[-1].set_xlabel("optimizer step")
+
+    if _any_beyond(panel_axes, panels):
+        legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
+    title = fig.text(0.01, 1, _title(s), fontsize=13, fontweight="bold", ha="left", va="top")
+    fig.text(
+        0.01,
+        0.01,
+        "\n".join(textwrap.wrap(plain(_assumptions(s)), 170)),
+        fontsize=8,
+        va="bottom",
+        family="monospace",
+        color="#333333",
+    )
+    leg, ncol, anchor = _layout(fig, heights, legend, title)
+    _place_marks(fig, panel_axes, panels, x, label, mfu_ax)
+    if "clipped" in legend and not _any_beyond(panel_axes, panels):
+        # the headroom the label needed brought the only values beyond an axis inside it
+        del legend["clipped"]
+        leg.remove()
+        _figure_legend(fig, legend, ncol, anchor)
+    return fig
+
+
+def _figure(heights: list[float], dpi: float) -> tuple[Figure, list]:
+    """The figure on its own Agg canvas, and one axes per height sharing the step axis (tick labels only
+    on the last)."""
     fig = PlainFigure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
     FigureCanvasAgg(fig)
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
@@ -190,12 +221,19 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     axes += [fig.add_subplot(grid[i], sharex=axes[0]) for i in range(1, len(heights))]
     for ax in axes[:-1]:
         ax.tick_params(labelbottom=False)
-    lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
+    return fig, axes
 
-    legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
-    _phase_entries(legend, s)
-    label = None
-    mfu_ax = None
+
+def _draw_panels(panel_axes, panels, s, steps, x, legend):
+    """Each panel's phases, curve, stable lines and limits (an unknown one says what it needs); returns the
+    stable-MFU label and its axes, placed once the layout is final (None, None when MFU is unknown)."""
+    # rows whose logged value was NaN, infinite or unreadable: their gap in a curve is news, while other
+    # rows without a value (a loss logged every fifth step) are stepped over
+    gaps = flagged(steps, "nonfinite_", "malformed", prefix=True)
+    # steps whose timing cannot be right (utilization flags them) do not set the scale: they are marked
+    # beyond the axis with their value
+    impossible = flagged(steps, "mfu_above_100")
+    label = mfu_ax = None
     for ax, (ylabel, y, kind) in zip(panel_axes, panels, strict=True):
         ax.set_gid(f"panel:{kind}")
         ax.set_ylabel(ylabel)
@@ -213,9 +251,11 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / 1000:g}k" if v else "0"))
         if kind == "mfu" and s["stable"]["mfu_mean"] is not None:
             label, mfu_ax = _stable_label(ax, s["stable"]), ax
-    if lane is not None:
-        lane.set_gid("lane")
-        _draw_lane(lane, rows, marks, s, steps, x, legend)
+    return label, mfu_ax
+
+
+def _event_vlines(panel_axes, marks) -> None:
+    """A vertical line through every panel at each event of a kind drawn as lines (not too many of it)."""
     for kind, xs in marks.items():
         st = style_of(kind)
         if st.line and len(xs) <= MAX_EVENT_LINES:
@@ -226,25 +266,11 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
                     xs, 0, 1, transform=ax.get_xaxis_transform(), colors=st.color, linestyles=st.line,
                     lw=1.0, alpha=0.6, zorder=1.8, gid=f"vline:{kind}",
                 )  # fmt: skip
-    axes[0].set_xlim(*_x_limits(x, marks))
-    axes[-1].set_xlabel("optimizer step")
 
-    if _any_beyond(panel_axes, panels):
-        legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
-    title = fig.text(0.01, 1, _title(s), fontsize=13, fontweight="bold", ha="left", va="top")
-    fig.text(
-        0.01,
-        0.01,
-        "\n".join(textwrap.wrap(plain(_assumptions(s)), 170)),
-        fontsize=8,
-        va="bottom",
-        family="monospace",
-        color="#333333",
-    )
-    leg, ncol, anchor = _layout(fig, heights, legend, title)
 
-    # the limits and the geometry are final: the clipped values get their marks, and the stable label
-    # its place, from the data's display coordinates (no draw needed)
+def _place_marks(fig, panel_axes, panels, x, label, mfu_ax) -> None:
+    """The limits and the geometry are final: the clipped values get their marks, and the stable label
+    its place, from the data's display coordinates (no draw needed)."""
     renderer = fig.canvas.get_renderer()
     for ax, (_, y, kind) in zip(panel_axes, panels, strict=True):
         if y is None or kind not in ("mfu", "tps", "time"):
@@ -253,12 +279,6 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
             _place_label(ax, label, renderer, lambda ax=ax, y=y, kind=kind: _clip_marks(ax, x, y, kind))
         else:
             _clip_marks(ax, x, y, kind)
-    if "clipped" in legend and not _any_beyond(panel_axes, panels):
-        # the headroom the label needed brought the only values beyond an axis inside it
-        del legend["clipped"]
-        leg.remove()
-        _figure_legend(fig, legend, ncol, anchor)
-    return fig
 
 
 def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
