@@ -377,24 +377,10 @@ def compare_runs(
 def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison:
     import matplotlib.pyplot as plt
 
-    from ..report.plots import PlainFigure, plain
+    from ..report.plots import PlainFigure
 
-    if x not in X_AXES:
-        raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
-    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
-    unknown = [m for m in metrics if m not in METRICS]
-    if unknown:
-        raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
-    if not 0 <= smoothing < 1:
-        raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
-    target = checked("target_tokens", (options or {}).get("target_tokens"))  # also for analyzed folders
-    paths = [p for ref in refs for p in expand(ref)]
-    if not paths:
-        raise LogparseError("no runs to compare")
-    runs = [load_run(p, options or {}) for p in paths]
-    for run, label in zip(runs, label_runs(paths, labels), strict=True):
-        run.label = label
-
+    metrics, target = _checked(x, metrics, smoothing, options)
+    runs = _loaded(refs, options, labels)
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
     fig, axes = plt.subplots(
         len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False,
@@ -407,37 +393,87 @@ def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison
     missing: dict[str, list[str]] = {}
     notes: dict[str, list[str]] = {}
     for ax, metric in zip(axes[:, 0], metrics, strict=True):
-        ylabel, scale = METRICS[metric]
-        curves[metric], drawn[metric], values = {}, {}, []
-        for i, r in enumerate(runs):
-            color = colors[i % len(colors)]
-            col = r.steps[metric] if metric in r.steps else None
-            if col is None or pd.to_numeric(col, errors="coerce").isna().all():
-                missing.setdefault(metric, []).append(r.label)
-                notes.setdefault(r.label, []).append(f"no {metric}")
-                ax.plot([], [], " ", label=plain(f"{r.label}: no {metric} (left out)"))
-                continue
-            raw = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float) * scale
-            sm = smooth(raw, smoothing)
-            xv = xs[r.label].to_numpy(dtype=float)
-            curves[metric][r.label] = pd.DataFrame({"x": xv, "raw": raw, "smoothed": sm})
-            ok = np.isfinite(raw)
-            label = plain(r.label + _stable_note(r.summary, metric))
-            seg = r.steps["segment"].to_numpy() if "segment" in r.steps else np.zeros(len(raw))
-            px, (praw, psm) = _broken(xv[ok] * X_SCALE[x], seg[ok], raw[ok], sm[ok])
-            if smoothing > 0:
-                ax.plot(px, praw, color=color, lw=0.8, alpha=0.25)
-            (line,) = ax.plot(px, psm, color=color, lw=1.4, label=label)
-            drawn[metric][r.label] = np.asarray(line.get_ydata(), dtype=float)
-            values += [raw, sm]
-        lim = y_range(values)
+        curves[metric], drawn[metric] = {}, {}
+        lim, left_out = _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves[metric], drawn[metric])
+        for label in left_out:
+            missing.setdefault(metric, []).append(label)
+            notes.setdefault(label, []).append(f"no {metric}")
         if lim is not None:
-            ax.set_ylim(*lim)
             ylims[metric] = lim
-        ax.set_ylabel(ylabel)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="best")
     axes[-1, 0].set_xlabel(X_LABELS[x])
+    png = _write_figure(fig, runs, x, smoothing, output)
+    table = table_rows(runs, notes, target)
+    csv = png.with_suffix(".csv")
+    report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
+    return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
+
+
+def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
+    """The metrics to draw (the defaults when none, each once) and the target tokens, after checking the
+    x axis, the metrics' names and the smoothing."""
+    if x not in X_AXES:
+        raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
+    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
+    if not 0 <= smoothing < 1:
+        raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
+    return metrics, checked("target_tokens", (options or {}).get("target_tokens"))  # also for analyzed folders
+
+
+def _loaded(refs, options, labels) -> list[ComparedRun]:
+    """Every run the references name (logs, summaries, output folders), each with its label."""
+    paths = [p for ref in refs for p in expand(ref)]
+    if not paths:
+        raise LogparseError("no runs to compare")
+    runs = [load_run(p, options or {}) for p in paths]
+    for run, label in zip(runs, label_runs(paths, labels), strict=True):
+        run.label = label
+    return runs
+
+
+def _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves, drawn):
+    """One metric's panel: each run's raw (faint) and smoothed curve, no line across a restart, a run
+    without the metric named in the legend; fills `curves` and `drawn` (by run) and returns the y range it
+    set (None when nothing was drawn) and the runs it left out."""
+    from ..report.plots import plain
+
+    ylabel, scale = METRICS[metric]
+    values, left_out = [], []
+    for i, r in enumerate(runs):
+        color = colors[i % len(colors)]
+        col = r.steps[metric] if metric in r.steps else None
+        if col is None or pd.to_numeric(col, errors="coerce").isna().all():
+            left_out.append(r.label)
+            ax.plot([], [], " ", label=plain(f"{r.label}: no {metric} (left out)"))
+            continue
+        raw = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float) * scale
+        sm = smooth(raw, smoothing)
+        xv = xs[r.label].to_numpy(dtype=float)
+        curves[r.label] = pd.DataFrame({"x": xv, "raw": raw, "smoothed": sm})
+        ok = np.isfinite(raw)
+        label = plain(r.label + _stable_note(r.summary, metric))
+        seg = r.steps["segment"].to_numpy() if "segment" in r.steps else np.zeros(len(raw))
+        px, (praw, psm) = _broken(xv[ok] * X_SCALE[x], seg[ok], raw[ok], sm[ok])
+        if smoothing > 0:
+            ax.plot(px, praw, color=color, lw=0.8, alpha=0.25)
+        (line,) = ax.plot(px, psm, color=color, lw=1.4, label=label)
+        drawn[r.label] = np.asarray(line.get_ydata(), dtype=float)
+        values += [raw, sm]
+    lim = y_range(values)
+    if lim is not None:
+        ax.set_ylim(*lim)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    return lim, left_out
+
+
+def _write_figure(fig, runs: list[ComparedRun], x: str, smoothing: float, output) -> Path:
+    """The title (the runs, the axis, the smoothing, formulas that differ), the margins, and the PNG."""
+    import matplotlib.pyplot as plt
+
     formulas = {str(r.summary.get("formula")) for r in runs}
     note = "" if len(formulas) <= 1 else f"  (FLOPs formulas differ: {', '.join(sorted(formulas))})"
     sm_note = f"smoothing {smoothing:g} (debiased EMA, raw faint)" if smoothing > 0 else "raw values"
@@ -454,11 +490,7 @@ def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison
         png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=110)
     plt.close(fig)
-
-    table = table_rows(runs, notes, target)
-    csv = png.with_suffix(".csv")
-    report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
-    return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
+    return png
 
 
 def _broken(x: np.ndarray, segment: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
