@@ -135,6 +135,14 @@ def _describe(values: pd.Series) -> dict[str, float | None] | None:
 RATES = ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s", "tflops_per_gpu", "mfu", "hfu")
 
 
+def weighted_mean(values: pd.Series, weights: pd.Series) -> float:
+    """The mean of `values` where they are known, each weighted by its row's `weights`: with a row's time as
+    its weight, a rate's mean is total work / total time. The window weighs each logged row by its step time
+    (stats); the stable phase (report.outputs) by the time the row stands for, step time x step_span."""
+    ok = values.notna()
+    return float((values[ok] * weights[ok]).sum() / weights[ok].sum())
+
+
 def stats(w: Window) -> dict[str, Any]:
     rows = w.rows
     out: dict[str, Any] = {
@@ -152,8 +160,7 @@ def stats(w: Window) -> dict[str, Any]:
     for col in FIGURES:
         out[col] = _describe(rows[col]) if col in rows else None
         if out[col] is not None and col in RATES and timed:
-            ok = rows[col].notna()
-            out[col]["mean"] = float((rows.loc[ok, col] * time[ok]).sum() / time[ok].sum())
+            out[col]["mean"] = weighted_mean(rows[col], time)
     if w.note:
         out["note"] = w.note
     return out

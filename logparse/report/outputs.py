@@ -20,6 +20,7 @@ from ..steps.run import Run
 from ..phases.status import run_status
 from ..utilization.mfu import Utilization, seconds_to_train
 from ..phases.window import stats as window_stats
+from ..phases.window import weighted_mean
 from .unknowns import GPUS, unknowns
 
 
@@ -85,7 +86,12 @@ def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None
 
 
 def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
-    """Time-weighted averages over some rows (total tokens / total time), None when there are none."""
+    """Time-weighted averages over some rows (total tokens / total time), None when there are none. Each
+    log row weighs the time it stands for: its step time x the steps it covers (step_span), or, when a row
+    has no step time, the steps it covers. (The peer-style window, phases.window.stats, weighs each logged
+    row by its step time alone, when all are known and positive, else not at all; and means step time
+    plainly: it averages the way the peers it mirrors do.) TFLOP/s, MFU and HFU follow from the mean
+    throughput per GPU."""
     if rows.empty:
         return None
     span = rows["step_span"].astype(float)
@@ -97,8 +103,7 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, 
     def weighted(col: str) -> float | None:
         if col not in rows or rows[col].isna().all():
             return None
-        ok = rows[col].notna()
-        return float((rows.loc[ok, col] * weights[ok]).sum() / weights[ok].sum())
+        return weighted_mean(rows[col], weights)
 
     tokens_per_s = weighted("tokens_per_s")
     per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
