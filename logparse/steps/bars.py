@@ -101,30 +101,49 @@ def steps_from_bar(
         return None
     notes: list[str] = []
     numbered = steps.copy()
-    if len(numbered):
-        # tqdm redraws its bar right after printing a message, showing the step the message belongs to;
-        # the redraw before it is the same step when the bar is drawn at every step, and lags otherwise
-        epochs = numbered["epoch"] if "epoch" in numbered else None
-        after = bar_position(rows, bar, numbered.index, after=True)
-        before = bar_position(rows, bar, numbered.index)
-        if consistent_with_epoch(after, epochs):
-            numbered["step"] = after.astype(int)
-            if (after != before).any():
-                notes.append(
-                    f"{int((after != before).sum())} loss record(s) come after a bar that lags them (tqdm redraws "
-                    "at most every 0.1 s): they take the position of the redraw right after them, which agrees "
-                    "with their epoch"
-                )
-        elif consistent_with_epoch(before, epochs):
-            numbered["step"] = before.astype(int)
-        else:
-            return None
+    if len(numbered) and not _number_by_bar(rows, bar, numbered, notes):
+        return None
     top = int(first["progress_n"].max())
     if len(first) < EVERY_STEP * top:
         return BarSteps(
             numbered, "the progress bar's position at each record (checked against its epoch)", None, notes
         )
+    per_step, how = _row_per_position(first, numbered, alpha, notes)
+    numbering = (
+        "the progress bar, drawn at every optimizer step: one row per bar position; the loss records join "
+        "the bar position they were printed at"
+    )
+    return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
 
+
+def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame, notes: list[str]) -> bool:
+    """Each record's step (in place): the bar position drawn right after it, else right before it,
+    whichever agrees with the records' epochs. False when neither does."""
+    # tqdm redraws its bar right after printing a message, showing the step the message belongs to;
+    # the redraw before it is the same step when the bar is drawn at every step, and lags otherwise
+    epochs = numbered["epoch"] if "epoch" in numbered else None
+    after = bar_position(rows, bar, numbered.index, after=True)
+    before = bar_position(rows, bar, numbered.index)
+    if consistent_with_epoch(after, epochs):
+        numbered["step"] = after.astype(int)
+        if (after != before).any():
+            notes.append(
+                f"{int((after != before).sum())} loss record(s) come after a bar that lags them (tqdm redraws "
+                "at most every 0.1 s): they take the position of the redraw right after them, which agrees "
+                "with their epoch"
+            )
+        return True
+    if consistent_with_epoch(before, epochs):
+        numbered["step"] = before.astype(int)
+        return True
+    return False
+
+
+def _row_per_position(
+    first: pd.DataFrame, numbered: pd.DataFrame, alpha: float | None, notes: list[str]
+) -> tuple[pd.DataFrame, str | None]:
+    """A bar drawn at every step: one row per position (its first redraw), timed from the bar
+    (step_times), the records' values joined to their step's row. Returns the rows and the time's source."""
     per_step = pd.DataFrame(
         {
             "step": first["progress_n"].astype(int).to_numpy(),
@@ -156,11 +175,7 @@ def steps_from_bar(
         missing = set(extra.index) - set(per_step["step"])
         if missing:
             notes.append(f"{len(missing)} record(s) name a bar position that was never drawn")
-    numbering = (
-        "the progress bar, drawn at every optimizer step: one row per bar position; the loss records join "
-        "the bar position they were printed at"
-    )
-    return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
+    return per_step, how
 
 
 def step_times(bar: pd.DataFrame, alpha: float | None) -> tuple[np.ndarray, str | None]:
