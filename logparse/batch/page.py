@@ -157,18 +157,18 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
 def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     import matplotlib.pyplot as plt
 
-    from ..report.plots import PlainFigure, plain
+    from ..report.plots import PlainFigure
 
     rows = index.to_dict("records")
     ranked = sorted((r for r in rows if _num(r.get("mfu")) is not None), key=lambda r: -_num(r["mfu"]))
     without = [r for r in rows if _num(r.get("mfu")) is None]
     shown, hidden = ranked[:LEADERBOARD_TOP], len(ranked) - LEADERBOARD_TOP
-    listed, unlisted = without[:LEADERBOARD_NO_MFU], len(without) - LEADERBOARD_NO_MFU
 
     top_in, gap_in, bottom_in = 1.1, 0.55, 0.25
     bars_in = max(len(shown), 1) * BAR_IN + 0.3
     more_in = LINE_IN if hidden > 0 else 0.0
-    list_in = (len(listed) + 1 + (unlisted > 0)) * LINE_IN if without else 0.0
+    listed = min(len(without), LEADERBOARD_NO_MFU)
+    list_in = (listed + 1 + (len(without) > listed)) * LINE_IN if without else 0.0
     height = top_in + bars_in + gap_in + more_in + list_in + bottom_in
     width = 12.0
     fig = plt.figure(figsize=(width, height), FigureClass=PlainFigure)
@@ -178,26 +178,7 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     ax = fig.add_axes(
         (3.3 / width, 1 - (top_in + bars_in) / height, (width - 3.3 - 3.6) / width, bars_in / height)
     )
-    if shown:
-        mfu = [_num(r["mfu"]) * 100 for r in shown]
-        y = list(range(len(shown)))
-        ax.barh(y, mfu, color="#2ca02c", height=0.7)
-        ax.set_yticks(y, [_short(plain(r["run"]), 44) for r in shown], fontsize=9)
-        ax.set_ylim(len(shown) - 0.4, -0.6)
-        ax.set_xlim(0, max(mfu) * 1.02)
-        for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
-            label = plain("  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s))
-            ax.annotate(label, (m, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
-        ax.set_xlabel("MFU over the stable window (%)")
-        ax.xaxis.set_label_position("top")
-        ax.xaxis.tick_top()
-        ax.grid(axis="x", alpha=0.3)
-        for side in ("right", "bottom"):
-            ax.spines[side].set_visible(False)
-    else:
-        ax.set_axis_off()
-        ax.text(0, 0.5, "no run has a stable MFU", fontsize=11, va="center", transform=ax.transAxes)
-
+    _draw_bars(ax, shown)
     y_in = top_in + bars_in + gap_in
     if hidden > 0:
         fig.text(
@@ -209,20 +190,57 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
         )
         y_in += more_in
     if without:
-        fig.text(0.35 / width, 1 - y_in / height, "Without an MFU:", fontsize=10, weight="bold")
-        for r in listed:
-            y_in += LINE_IN
-            line = f"{_short(plain(r['run']), 44)}: {_short(plain(no_mfu_reason(out_dir, r)), 150)}"
-            fig.text(0.5 / width, 1 - y_in / height, line, fontsize=8.5, color="#444444")
-        if unlisted > 0:
-            y_in += LINE_IN
-            fig.text(0.5 / width, 1 - y_in / height, f"and {unlisted} more", fontsize=8.5, style="italic")
+        _list_without(fig, out_dir, without, y_in, width, height)
 
     path = out_dir / "leaderboard.png"
     with replacing(path) as tmp:  # whole or not at all
         fig.savefig(tmp, dpi=100)
     plt.close(fig)
     return path
+
+
+def _draw_bars(ax: Any, shown: list[dict[str, Any]]) -> None:
+    """The ranked runs as horizontal bars, best on top, each labelled with its MFU, window and hardware;
+    a note instead when no run has an MFU."""
+    from ..report.plots import plain
+
+    if not shown:
+        ax.set_axis_off()
+        ax.text(0, 0.5, "no run has a stable MFU", fontsize=11, va="center", transform=ax.transAxes)
+        return
+    mfu = [_num(r["mfu"]) * 100 for r in shown]
+    y = list(range(len(shown)))
+    ax.barh(y, mfu, color="#2ca02c", height=0.7)
+    ax.set_yticks(y, [_short(plain(r["run"]), 44) for r in shown], fontsize=9)
+    ax.set_ylim(len(shown) - 0.4, -0.6)
+    ax.set_xlim(0, max(mfu) * 1.02)
+    for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
+        label = plain("  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s))
+        ax.annotate(label, (m, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
+    ax.set_xlabel("MFU over the stable window (%)")
+    ax.xaxis.set_label_position("top")
+    ax.xaxis.tick_top()
+    ax.grid(axis="x", alpha=0.3)
+    for side in ("right", "bottom"):
+        ax.spines[side].set_visible(False)
+
+
+def _list_without(
+    fig: Any, out_dir: Path, without: list[dict[str, Any]], y_in: float, width: float, height: float
+) -> None:
+    """Below the bars, from `y_in` inches down: the first LEADERBOARD_NO_MFU runs without an MFU, each
+    with why (no_mfu_reason), then how many more."""
+    from ..report.plots import plain
+
+    listed, unlisted = without[:LEADERBOARD_NO_MFU], len(without) - LEADERBOARD_NO_MFU
+    fig.text(0.35 / width, 1 - y_in / height, "Without an MFU:", fontsize=10, weight="bold")
+    for r in listed:
+        y_in += LINE_IN
+        line = f"{_short(plain(r['run']), 44)}: {_short(plain(no_mfu_reason(out_dir, r)), 150)}"
+        fig.text(0.5 / width, 1 - y_in / height, line, fontsize=8.5, color="#444444")
+    if unlisted > 0:
+        y_in += LINE_IN
+        fig.text(0.5 / width, 1 - y_in / height, f"and {unlisted} more", fontsize=8.5, style="italic")
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
