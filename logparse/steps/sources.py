@@ -101,16 +101,7 @@ def settle(
         cands = [c for c in steps.columns if c.startswith(col + SEP)]
         if len(cands) < 2:
             continue
-        ref: pd.Series | None = None
-        ref_name = ""
-        if clock is not None:
-            ref, ref_name = clock
-        elif (
-            col != "step_time_s"
-            and "step_time_s" in steps
-            and not any(c.startswith("step_time_s" + SEP) for c in steps.columns)
-        ):
-            ref, ref_name = steps["step_time_s"], "the logged step time"
+        ref, ref_name = _reference_time(steps, col, clock)
         implied = {c: _implied_time(steps, col, steps[c], gpus) for c in cands}
         off: dict[str, float | None] = {
             c: None if ref is None else _median_ratio(implied[c], ref) for c in cands
@@ -124,32 +115,57 @@ def settle(
             own = [c for c in cands if c.split(SEP, 1)[1].startswith(primary + ".")]
             best = own[0] if own else max(cands, key=lambda c: int(steps[c].notna().sum()))
             reference = "nothing (no clock in the log): the step record's own line is kept"
-        rejected = []
-        filled = steps[best].copy()
-        for c in cands:
-            if c == best:
-                continue
-            ratio = _median_ratio(steps[c], steps[best])
-            if ratio is None or abs(ratio - 1) <= NOISE:
-                filled = filled.fillna(steps[c])  # the same measurement: fill the steps it alone gives
-                del steps[c]
-                continue
-            rejected.append(
-                {
-                    "pattern": c.split(SEP, 1)[1],
-                    "median": float(steps[c].median()),
-                    "ratio_to_chosen": ratio,
-                    "implied_step_time_s": float(implied[c].median()),
-                }
-            )
-        steps[col] = filled
-        del steps[best]
-        name = best.split(SEP, 1)[1]
-        choice = Choice(col, name, reference, rejected)
+        rejected = _keep_best(steps, col, cands, best, implied)
+        choice = Choice(col, best.split(SEP, 1)[1], reference, rejected)
         choices.append(choice)
         if rejected:
             warnings.append(_sentence(choice, steps, col, implied[best], ref))
     return choices
+
+
+def _reference_time(
+    steps: pd.DataFrame, col: str, clock: tuple[pd.Series, str] | None
+) -> tuple[pd.Series | None, str]:
+    """What the candidates are checked against: the log's per-step clock, else the logged step time when
+    only one line gave it (and `col` is not the step time itself), else nothing."""
+    if clock is not None:
+        return clock
+    if (
+        col != "step_time_s"
+        and "step_time_s" in steps
+        and not any(c.startswith("step_time_s" + SEP) for c in steps.columns)
+    ):
+        return steps["step_time_s"], "the logged step time"
+    return None, ""
+
+
+def _keep_best(
+    steps: pd.DataFrame, col: str, cands: list[str], best: str, implied: dict[str, pd.Series]
+) -> list[dict[str, Any]]:
+    """Fill `col` from the chosen candidate (in place): a candidate within NOISE of it is the same
+    measurement and fills the steps it alone gives; the others stay as `<column>@<pattern>` and are
+    returned, with how far they are off."""
+    rejected = []
+    filled = steps[best].copy()
+    for c in cands:
+        if c == best:
+            continue
+        ratio = _median_ratio(steps[c], steps[best])
+        if ratio is None or abs(ratio - 1) <= NOISE:
+            filled = filled.fillna(steps[c])  # the same measurement: fill the steps it alone gives
+            del steps[c]
+            continue
+        rejected.append(
+            {
+                "pattern": c.split(SEP, 1)[1],
+                "median": float(steps[c].median()),
+                "ratio_to_chosen": ratio,
+                "implied_step_time_s": float(implied[c].median()),
+            }
+        )
+    steps[col] = filled
+    del steps[best]
+    return rejected
 
 
 def _sentence(
