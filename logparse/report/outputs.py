@@ -85,6 +85,19 @@ def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None
         raise LogparseError(f"{path}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
 
 
+# the averages _window_stats gives a window of rows (summary["stable"], each of summary["regimes"]), in order
+WINDOW_FIGURES = (
+    "mfu_mean",
+    "mfu_median",
+    "hfu_mean",
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "step_time_s",
+    "tflops_per_gpu",
+    "samples_per_s",
+)
+
+
 def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
     """Time-weighted averages over some rows (total tokens / total time), None when there are none. Each
     log row weighs the time it stands for: its step time x the steps it covers (step_span), or, when a row
@@ -108,19 +121,22 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, 
     tokens_per_s = weighted("tokens_per_s")
     per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
     tflops, mfu, hfu = util.figures(per_gpu)
+    figures = (
+        mfu,
+        rows["mfu"].median() if "mfu" in rows and rows["mfu"].notna().any() else None,
+        hfu,
+        tokens_per_s,
+        per_gpu,
+        float(time.sum() / span.sum()) if time is not None else None,
+        tflops,
+        weighted("samples_per_s"),
+    )
     return {
         "start_step": int(rows["step"].iloc[0]),
         "end_step": int(rows["step"].iloc[-1]),
         "steps": int(span.sum()),
         "log_rows": len(rows),
-        "mfu_mean": _num(mfu),
-        "mfu_median": _num(rows["mfu"].median()) if "mfu" in rows and rows["mfu"].notna().any() else None,
-        "hfu_mean": _num(hfu),
-        "tokens_per_s": _num(tokens_per_s),
-        "tokens_per_s_per_gpu": _num(per_gpu),
-        "step_time_s": _num(float(time.sum() / span.sum())) if time is not None else None,
-        "tflops_per_gpu": _num(tflops),
-        "samples_per_s": _num(weighted("samples_per_s")),
+        **{k: _num(v) for k, v in zip(WINDOW_FIGURES, figures, strict=True)},
         "averaging": "time-weighted over the window (total tokens / total time)"
         if has_time
         else "mean of log rows",
@@ -128,23 +144,11 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, 
 
 
 def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+    """summary["stable"]: the stable window's averages (_window_stats), or when there is none its
+    figures all null and no steps (keys in the order summary.json has them), then which regime it is."""
     stats = _window_stats(phases.stable_rows(run.steps), run, util)
     if stats is None:
-        stats = {
-            k: None
-            for k in (
-                "start_step",
-                "end_step",
-                "mfu_mean",
-                "mfu_median",
-                "hfu_mean",
-                "tokens_per_s",
-                "tokens_per_s_per_gpu",
-                "step_time_s",
-                "tflops_per_gpu",
-                "samples_per_s",
-            )
-        }
+        stats = dict.fromkeys(("start_step", "end_step", *WINDOW_FIGURES))
         stats.update(steps=0, log_rows=0)
     stats["regime"] = phases.stable_regime
     stats["regimes_in_run"] = len(phases.regimes)
