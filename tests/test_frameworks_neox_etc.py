@@ -41,9 +41,8 @@ def read(name: str, line: str) -> tuple[patterns.LineSpec, dict]:
     hit = SETS[name].match(text)
     assert hit is not None, f"no {name} pattern reads {line!r}"
     spec, values = hit
-    assert patterns.PROBLEMS not in values, values[patterns.PROBLEMS]
-    values.pop(patterns.WINDOWED, None)  # which columns are window averages: checked in test_windows
-    return spec, values
+    assert not values.problems, values.problems
+    return spec, dict(values)  # the values alone (which columns are window averages: test_windows)
 
 
 def close(got: float | None, want: float, rel: float = 0.01) -> bool:

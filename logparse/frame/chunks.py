@@ -419,7 +419,7 @@ class _Worker:
         self.n += 1
         self.since_partial += 1
         spec, values = hit
-        seen = (spec, dict(values)) if compare else hit
+        seen = (spec, values.copy()) if compare else hit
         index = self.matcher.index[id(spec)]
         partial = spec.complete is not None and spec.is_partial(rec.text)
         if partial:

@@ -45,7 +45,7 @@ from ..patterns import keymap as keymap_mod
 from .columns import RowBlock, Typed
 from ..core.errors import PatternError
 from .matcher import Matcher
-from ..patterns.sets import KEPT, MAPPED, WINDOWED, FieldSpec, LineSpec
+from ..patterns.sets import FieldSpec, LineSpec, LineValues
 from ..read.reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
 from .rows import bulkable
 
@@ -179,16 +179,14 @@ class LaneShape:
         cols = self.convert([m.groups()])
         if cols is None:
             return None
-        values = {column: array[0] for column, array in cols.items()}
-        values = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in values.items()}
-        if self.windowed:
-            values[WINDOWED] = list(self.windowed)
-        mapped = [(key, column) for what, key, column in self.used if what == "mapped"]
-        kept = [(key, column) for what, key, column in self.used if what == "kept"]
-        if mapped:
-            values[MAPPED] = mapped
-        if kept:
-            values[KEPT] = kept
+        values = LineValues(
+            (column, array[0].item() if isinstance(array[0], np.generic) else array[0]) for column, array in cols.items()
+        )
+        for column in self.windowed:
+            values.note("windowed", column)
+        for what, key, column in self.used:
+            if what in ("mapped", "kept"):
+                values.note(what, (key, column))
         return values
 
     def convert(self, groups: Sequence[tuple[str, ...]]) -> dict[str, Any] | None:

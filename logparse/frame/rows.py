@@ -9,19 +9,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..patterns.sets import KEPT, MAPPED, PROBLEMS, WINDOWED, LineSpec
+from ..patterns.sets import LineSpec, LineValues
 from ..read.reader import Record
 
 
-def prepare(spec: LineSpec, values: dict[str, Any]) -> tuple[list[str] | None, list[str] | None, list[tuple]]:
-    """Take the bookkeeping keys out of a match's values: the problems (values that did not convert), the
-    windowed columns, and the (group, printed key, column) triples a key map used."""
-    problems = values.pop(PROBLEMS, None)
-    windowed = values.pop(WINDOWED, None)
+def prepare(spec: LineSpec, values: LineValues) -> tuple[list[str] | None, list[str] | None, list[tuple]]:
+    """What a match noted beside its values: the problems (values that did not convert), the windowed
+    columns, and the (group, printed key, column) triples a key map used."""
+    problems = list(values.problems) or None
+    windowed = list(values.windowed) or None
     used: list[tuple[str, str, str]] = []
-    if MAPPED in values or KEPT in values:
+    if values.mapped or values.kept:
         group = "facts" if spec.kind in ("config", "summary") else "mapped"
-        for what, pairs in ((group, values.pop(MAPPED, ())), ("kept", values.pop(KEPT, ()))):
+        for what, pairs in ((group, values.mapped), ("kept", values.kept)):
             used.extend((what, key, column) for key, column in pairs)
     return problems, windowed, used
 

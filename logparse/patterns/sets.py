@@ -63,19 +63,11 @@ EXPANDED_LIMIT = 100_000
 # long: the limit's clock costs more than the match itself (a third of a Megatron line's time). User sets and
 # longer lines keep it.
 TRUSTED_CHARS = 4096
-# Key under which LineSpec.match lists values that did not convert (the line is "malformed").
-PROBLEMS = "__problems__"
-# Key under which LineSpec.match lists the columns it filled from a field averaged over a window.
-WINDOWED = "__windowed__"
 # A hard-wrapped line is rejoined from at most this many following records.
 MAX_WRAP_PARTS = 8
 # Key map lines are read by layout (LineSpec._match_by_layout): texts with their digits masked ...
 _DIGITS = str.maketrans("123456789", "000000000")
 MAX_LAYOUTS = 4096  # ... and at most this many layouts remembered per pattern
-# Keys under which a line with a key map lists (printed key, column) pairs it mapped through the synonym
-# table, and the columns it kept for numeric keys the table does not know (`extra = "x_"`).
-MAPPED = "__mapped__"
-KEPT = "__kept__"
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
     r"^\s*['\"]?\s*(?P<num>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<suffix>[KMGBTPE]?)"
@@ -88,12 +80,49 @@ _NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IG
 _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
 
 
+class LineValues(dict):  # type: ignore[type-arg]
+    """A matched line's canonical values (column -> value), and what the match noted beside them:
+    `problems` (values that did not convert: NaN, the line is malformed), `windowed` (columns filled from a
+    field averaged over a window), `mapped` and `kept` ((printed key, column) pairs a key map line mapped
+    through the synonym table, or kept as extra columns). The notes are attributes, not keys: a column can
+    never be mistaken for one. Two LineValues are equal when their values and notes are."""
+
+    problems: tuple[Any, ...] | list[Any] = ()
+    windowed: tuple[str, ...] | list[str] = ()
+    mapped: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
+    kept: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
+
+    def note(self, what: str, item: Any) -> None:
+        listed = self.__dict__.get(what)
+        if listed is None:
+            listed = self.__dict__[what] = []
+        listed.append(item)
+
+    def notes(self) -> dict[str, list[Any]]:
+        return dict(self.__dict__)
+
+    def copy(self) -> LineValues:
+        out = LineValues(self)
+        out.__dict__.update({k: list(v) for k, v in self.__dict__.items()})
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LineValues):
+            return dict.__eq__(self, other) and self.notes() == other.notes()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class MalformedValue(ValueError):
     """A captured value that does not convert (counted as a malformed line)."""
 
 
 class Problem(str):
-    """A value that did not convert, as the sentence the line's PROBLEMS list holds, knowing the column it was
+    """A value that did not convert, as the sentence a line's values note among their problems, knowing the column it was
     for: that column's NaN is no NaN the log printed (rows.step_row), so it never makes a run 'diverged'."""
 
     def __new__(cls, text: str, column: str | None = None) -> Problem:
@@ -449,10 +478,10 @@ class LineSpec:
             return (self.hint,)
         return self.literals or ()
 
-    def match(self, text: str) -> dict[str, Any] | None:
-        """Return the canonical values of `text`, {} when it matches without values, None when not.
+    def match(self, text: str) -> LineValues | None:
+        """Return the canonical values of `text` (empty when it matches without values), None when not.
 
-        A value that does not convert becomes NaN and is described under the PROBLEMS key.
+        A value that does not convert becomes NaN and is described in the values' `problems`.
         """
         if self.hint is not None and self.hint not in text:
             return None
@@ -468,7 +497,7 @@ class LineSpec:
         self._charge(started)
         return values
 
-    def _match(self, text: str, limit: float | None) -> dict[str, Any] | None:
+    def _match(self, text: str, limit: float | None) -> LineValues | None:
         try:
             m = self.regex.search(text, timeout=limit)
         except TimeoutError:
@@ -505,7 +534,7 @@ class LineSpec:
         sources = [self.regex.pattern] + ([self.pairs.pattern] if self.pairs is not None else [])
         return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
 
-    def _match_by_layout(self, text: str) -> dict[str, Any] | None:
+    def _match_by_layout(self, text: str) -> LineValues | None:
         layout = text.translate(_DIGITS)
         try:
             spans = self._layouts[layout]
@@ -548,9 +577,9 @@ class LineSpec:
             self._charge(started)
         return spans
 
-    def _values(self, raw: list[tuple[str, str]]) -> dict[str, Any]:
+    def _values(self, raw: list[tuple[str, str]]) -> LineValues:
         """The canonical values of a match's (key or group, printed value) texts."""
-        values: dict[str, Any] = {}
+        values = LineValues()
         for key, text_value in raw:
             spec = self.fields.get(key)
             if spec is None:
@@ -561,14 +590,12 @@ class LineSpec:
                 value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
             except MalformedValue as exc:
                 # Keep the line and the other values; the field becomes NaN and the line is flagged.
-                values.setdefault(PROBLEMS, []).append(
-                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", spec.column)
-                )
+                values.note("problems", Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", spec.column))
                 value = math.nan if spec.type in ("float", "int", "duration") else None
             if value is not None:
                 values[spec.column] = value
                 if spec.window is not None and spec.window != "log_interval":
-                    values.setdefault(WINDOWED, []).append(spec.column)
+                    values.note("windowed", spec.column)
         if "memory_max_allocated_gib" in values and "memory_gib" not in values:
             values["memory_gib"] = values["memory_max_allocated_gib"]  # memory_gib is the peak allocated
         return values
@@ -595,7 +622,7 @@ class LineSpec:
             self._charge(started)
         return partial
 
-    def _map_key(self, key: str, text: str, values: dict[str, Any]) -> None:
+    def _map_key(self, key: str, text: str, values: LineValues) -> None:
         """A key `fields` does not name: through the key map, else kept as an extra column, else dropped."""
         km = self.keymap
         if km is not None and km.ignored(key):
@@ -611,14 +638,12 @@ class LineSpec:
                 # not this column's value; kept below as x_<key>_<unit> like an unknown key
                 value = mapping = None
             except ValueError as exc:
-                values.setdefault(PROBLEMS, []).append(
-                    Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
-                )
+                values.note("problems", Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column))
                 value = math.nan if mapping.type != "bool" else None
             if mapping is not None:
                 if value is not None:
                     values[mapping.column] = value
-                    values.setdefault(MAPPED, []).append((key.strip(), mapping.column))
+                    values.note("mapped", (key.strip(), mapping.column))
                 return
         if self.extra is None or self.kind not in ("step", "progress"):
             return
@@ -630,7 +655,7 @@ class LineSpec:
         column = keymap_mod.column_name(self.extra, base, unit)
         if column not in values:
             values[column] = number * factor
-            values.setdefault(KEPT, []).append((key.strip(), column))
+            values.note("kept", (key.strip(), column))
 
 
 @dataclass
@@ -1056,8 +1081,8 @@ def sample_failures(ps: PatternSet, whole_numbers: bool = False) -> list[str]:
             problems.append(f"{ps.name} sample #{i}: matches no line pattern: {sample.line[:120]!r}")
             continue
         spec, values = hit
-        if PROBLEMS in values and not sample.expect.get("malformed", False):
-            problems.append(f"{ps.name} sample #{i}: a value did not convert: {values[PROBLEMS][0]}")
+        if values.problems and not sample.expect.get("malformed", False):
+            problems.append(f"{ps.name} sample #{i}: a value did not convert: {values.problems[0]}")
             continue
         if sample.pattern is not None and spec.name != sample.pattern:
             problems.append(f"{ps.name} sample #{i}: matched {spec.name!r}, expected {sample.pattern!r}")

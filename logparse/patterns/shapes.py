@@ -17,7 +17,7 @@ from . import keymap as keymap_mod
 from .keymap import NUMBER_TOKEN as _NUM
 from .keymap import number_spans
 from ..core.errors import LogparseError
-from .sets import MAPPED, PROBLEMS, shipped_dir, to_timestamp
+from .sets import shipped_dir, to_timestamp
 from ..read.reader import ReadStats, read_records
 from ..core.schema import SCOPED_COLUMNS
 
@@ -546,8 +546,8 @@ def _config_lines(
             values = spec.match(rec.text)
             if values is None:
                 continue
-            mapped = dict(values.pop(MAPPED, ()))
-            if values.pop(PROBLEMS, None):
+            mapped = dict(values.mapped)
+            if values.problems:
                 break
             if mapped:
                 seen[spec.name].update(mapped)
