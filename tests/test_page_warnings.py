@@ -56,6 +56,8 @@ def test_the_no_mfu_reason_is_what_blocks_the_mfu_not_the_first_mention(batch):
     out, index = batch
     (r,) = index.to_dict("records")
     reason = no_mfu_reason(out, r)
-    # the sample names no GPU (no peak); its GPU count (8), seq len (8192) and FLOPs/token are known
+    # read off the sample by hand: no line names the device; "131072 tokens per train step" over "16384
+    # tokens per DP rank" gives 8 GPUs, "maximum context length 8192" the seq len, "8,030,261,248 total
+    # parameters" N: only the hardware's peak is missing
     assert reason == "no MFU: hardware unknown (pass hw=NAME or peak_tflops=X)"
     assert "N is the log's" not in reason
