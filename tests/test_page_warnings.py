@@ -61,3 +61,13 @@ def test_the_no_mfu_reason_is_what_blocks_the_mfu_not_the_first_mention(batch):
     # parameters" N: only the hardware's peak is missing
     assert reason == "no MFU: hardware unknown (pass hw=NAME or peak_tflops=X)"
     assert "N is the log's" not in reason
+
+
+def test_without_its_summary_the_reason_comes_from_the_index_columns(tmp_path):
+    """A run folder that lost its summary.json: the index's columns tell what is null; it has no FLOPs/token
+    column, so that is named only when nothing the index holds explains the missing MFU."""
+    row = {"run": "x", "status": "ok", "gpus": 8, "peak_tflops_per_gpu": 989.0, "seq_len": 4096,
+           "stable_start": 10, "tokens_per_s": 1000.0, "tokens_per_s_per_gpu": 125.0}  # fmt: skip
+    assert no_mfu_reason(tmp_path, row) == "no MFU: FLOPs/token unknown (pass model=NAME, or params=N)"
+    row = {**row, "gpus": None, "tokens_per_s_per_gpu": None}
+    assert no_mfu_reason(tmp_path, row) == "no MFU: GPUs unknown (pass gpus)"
