@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
+from ..steps.kinds import Word
 from ..steps.stepframe import flagged, windowed
 from ..steps.timing import Throughput
 
@@ -27,6 +28,15 @@ DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it
 BAND_SIGMAS = 3.0  # warmup is over when steps stay within 3 sigmas (at least 3%) of the reference
 BAND_FLOOR = 0.03
 NEAR_EVENT_STEPS = 1  # events this many log rows before a dip count as near it
+
+
+class Phase(Word):
+    """A step's phase (the step frame's `phase` column; NA for a step without a speed)."""
+
+    WARMUP = "warmup"  # the first attempt's rows before the speed settles in its regime's band
+    RESTART = "restart"  # a later attempt's rows before it settles again
+    STABLE = "stable"  # settled
+    DIP = "dip"  # settled, but well below the regime's level
 
 
 @dataclass
@@ -167,22 +177,22 @@ def detect_phases(
     regime_of, level, noises, band, dip_thr = _bands(xv, pieces)
     k = int(min(5, max(2, len(x) // 20)))
 
-    phase.loc[idx] = "stable"
+    phase.loc[idx] = Phase.STABLE
     regime = pd.Series(pd.NA, index=steps.index, dtype="Int64")
     regime.loc[idx] = regime_of
     warmup_end_step, warmup_steps = _mark_warmup(steps, phase, valid, xv, level * (1 - band), k, lag_rows)
 
     ratio = speed / pd.Series(level, index=idx).reindex(steps.index)
     thr = pd.Series(dip_thr, index=idx).reindex(steps.index)
-    is_dip = (phase == "stable") & (ratio < 1 - thr)
-    phase.loc[is_dip] = "dip"
+    is_dip = (phase == Phase.STABLE) & (ratio < 1 - thr)
+    phase.loc[is_dip] = Phase.DIP
     steps["phase"] = phase
     steps["regime"] = regime
 
     regimes = _regimes(steps, pieces, idx, noises)
     weights = [r.wall_s if r.wall_s is not None else float(r.rows) for r in regimes]
     chosen = int(np.argmax(weights))
-    stable = (phase == "stable") & (regime == chosen).fillna(False).astype(bool)
+    stable = (phase == Phase.STABLE) & (regime == chosen).fillna(False).astype(bool)
     dips = _group_dips(steps, is_dip, ratio, stable, events)
     shifts = _shifts(steps, pieces, idx, events, lag_rows)
     ref, ref_noise = pieces[chosen].level, noises[chosen]
@@ -243,7 +253,7 @@ def _mark_warmup(
             # a windowed speed reaches the band late: by its window's centroid
             first_value = int(np.argmax(valid.loc[seg_idx[0] :].to_numpy())) if len(seg_idx) else 0
             start = max(1, start - moving_average_lag(lag_rows, start + first_value))
-        label = "warmup" if seg == 0 else "restart"
+        label = Phase.WARMUP if seg == 0 else Phase.RESTART
         phase.loc[seg_idx[:start]] = label
         if seg == 0 and start < len(pos):
             warmup_end_step = int(steps.at[seg_idx[start], "step"])

@@ -15,8 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..steps.kinds import SegmentKind, Word
 from ..steps.run import Run
 from ..steps.stepframe import flagged
+
+
+class RunStatus(Word):
+    """Whether the run finished (summary.json's `run_status`; None when the log cannot say)."""
+
+    COMPLETE = "complete"  # it reached its planned steps, or the framework says it finished
+    INCOMPLETE = "incomplete"  # it stops before its planned steps without an error
+    CRASHED = "crashed"  # the log ends in an error after the last step
+    DIVERGED = "diverged"  # the loss or gradient norm went NaN or infinite
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
@@ -25,7 +35,7 @@ def planned_steps(run: Run) -> tuple[int | None, str | None]:
     if iters is not None and iters.value:
         return int(iters.value), f"train_iters ({iters.source})"
     steps = run.steps
-    per_epoch = any(s.kind == "epoch" for s in run.segments)
+    per_epoch = any(s.kind == SegmentKind.EPOCH for s in run.segments)
     if not per_epoch and "progress_total" in steps and steps["progress_total"].notna().any():
         return int(steps["progress_total"].dropna().iloc[-1]), "the step counter's total (n/total)"
     return None, None
@@ -45,7 +55,7 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
         first = steps[bad].iloc[0]
         what = "loss" if loss[bad][0] else "gradient norm"
         out.update(
-            status="diverged",
+            status=RunStatus.DIVERGED,
             detail=f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}); "
             f"{int(bad.sum())} step(s) in all",
         )
@@ -58,7 +68,7 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
     if not errors.empty and (ends.empty or int(ends["line"].max()) < int(errors["line"].min())):
         e = errors.iloc[0]
         out.update(
-            status="crashed",
+            status=RunStatus.CRASHED,
             detail=f"after the last step ({last_step}, line {last_line}) the log ends in an error at line "
             f"{int(e['line'])}: {str(e['text']).strip()[:120]}",
         )
@@ -70,17 +80,17 @@ def run_status(run: Run, basis: int | None) -> dict[str, Any]:
     reached = total is not None and last_step + every - 1 >= total - (1 if basis == 0 else 0)
     if reached:
         out.update(
-            status="complete", detail=f"the last step {last_step} reaches the planned {total} ({total_from})"
+            status=RunStatus.COMPLETE, detail=f"the last step {last_step} reaches the planned {total} ({total_from})"
         )
     elif not ends.empty:
         e = ends.iloc[-1]
         out.update(
-            status="complete",
+            status=RunStatus.COMPLETE,
             detail=f"the framework says training finished (line {int(e['line'])}: {str(e['text']).strip()[:80]})",
         )
     elif total is not None:
         out.update(
-            status="incomplete",
+            status=RunStatus.INCOMPLETE,
             detail=f"the log stops at step {last_step} of {total} (line {last_line}) without an error: cut short, "
             "killed from outside, or still running",
         )

@@ -26,6 +26,7 @@ from ..core.facts import Fact, Options
 from ..frame.assemble import ParsedLog
 from ..read.reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .kinds import SegmentKind
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
@@ -149,13 +150,13 @@ def split_segments(
     steps = steps.copy()
     steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
     kinds, reasons = _segment_kinds(steps, parsed, cuts)
-    run_of_segment = np.cumsum([0] + [k == "new_run" for k in kinds])
+    run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
     steps["run"] = run_of_segment[steps["segment"].to_numpy()]
 
     restarts: list[Restart] = []
     keep = pd.Series(True, index=steps.index)
     for seg in range(1, len(cuts) + 1):
-        if kinds[seg - 1] != "restart":
+        if kinds[seg - 1] != SegmentKind.RESTART:
             continue
         new = steps[steps["segment"] == seg]
         earlier = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
@@ -170,15 +171,17 @@ def split_segments(
     return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs)
 
 
-def _segment_kinds(steps: pd.DataFrame, parsed: ParsedLog, cuts: list[int]) -> tuple[list[str], list[str]]:
+def _segment_kinds(
+    steps: pd.DataFrame, parsed: ParsedLog, cuts: list[int]
+) -> tuple[list[SegmentKind], list[str]]:
     """For each cut: a restart of the same run, or a new run (segments.new_run_reason, the reason kept)."""
-    kinds: list[str] = []
+    kinds: list[SegmentKind] = []
     reasons: list[str] = []
     for seg in range(1, len(cuts) + 1):
         reason = new_run_reason(
             steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
         )
-        kinds.append("new_run" if reason else "restart")
+        kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
         reasons.append(reason)
     return kinds, reasons
 
@@ -243,7 +246,7 @@ def _unlogged_redo_s(
 
 
 def _describe(
-    steps: pd.DataFrame, cuts: list[int], kinds: list[str], reasons: list[str], epochs: bool
+    steps: pd.DataFrame, cuts: list[int], kinds: list[SegmentKind], reasons: list[str], epochs: bool
 ) -> list[Segment]:
     """Every stretch of the counter in the order it ran: the start, each epoch, restart and new run.
     A stretch begins where a row's attempt (`segment`) or epoch differs from the row before it (rows in
@@ -266,11 +269,11 @@ def _describe(
         first = part.iloc[0]
         s0 = int(first["segment"])
         if start == 0:
-            kind, reason = "start", ""
+            kind, reason = SegmentKind.START, ""
         elif s0 != int(ref["segment"].iloc[start - 1]):
             kind, reason = kinds[s0 - 1], reasons[s0 - 1]
         else:
-            kind, reason = "epoch", ""
+            kind, reason = SegmentKind.EPOCH, ""
         out.append(
             Segment(
                 kind=kind,
@@ -898,7 +901,7 @@ def _select(
     if len(runs) < 2:
         return steps, "the whole log"
     last = runs[-1]
-    begins = next(s for s in segments if s.kind == "new_run" and s.run == last)
+    begins = next(s for s in segments if s.kind == SegmentKind.NEW_RUN and s.run == last)
     others = ", ".join(
         f"run {r}: steps {int(part['step'].iloc[0])}..{int(part['step'].iloc[-1])} (segment "
         f"{int(part['segment'].iloc[0])})"

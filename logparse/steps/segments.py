@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import flag
+from .kinds import SegmentKind
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
 RUN_IDENTITY = (
@@ -43,7 +44,7 @@ EXACT_PRINTED_STEP = 1e5  # Lightning's format_num prints a float global step ex
 class Segment:
     """One stretch of rows between counter resets: kind start | epoch | restart | new_run."""
 
-    kind: str
+    kind: SegmentKind
     first_step: int
     last_step: int
     line: int  # first line of the stretch
