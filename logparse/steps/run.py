@@ -31,6 +31,7 @@ from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
     Throughput,
+    TimingInputs,
     fill_step_time,
     fill_throughput,
     only_windowed_throughput,
@@ -319,7 +320,8 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     _drop_bad_step_times(steps, warnings)
     _check_consumed(steps, warnings)
     if step_time_source is None:
-        step_time_source = _logged_or_filled_time(parsed, steps, progress, facts, warnings)
+        inputs = TimingInputs(steps, progress, facts, bool(parsed.interval_patterns), warnings)
+        step_time_source = fill_step_time(inputs)
     for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
         n = int((steps["pattern"] == pattern).sum())
         if n:
@@ -474,17 +476,6 @@ def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[str]) -> None:
         )
         steps.loc[bad, "step_time_s"] = np.nan
         add_flag(steps, bad, "bad_step_time")
-
-
-def _logged_or_filled_time(
-    parsed: ParsedLog, steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
-) -> str | None:
-    """The step time's source when nothing earlier gave one: the log's own field, else derived
-    (timing.fill_step_time)."""
-    if "step_time_s" in steps and steps["step_time_s"].notna().any():
-        interval = " (averaged over each log interval)" if parsed.interval_patterns else ""
-        return "log" + interval
-    return fill_step_time(steps, progress, facts, warnings)
 
 
 def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> str | None:

@@ -74,43 +74,95 @@ def step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str |
     return "global batch / samples per second as logged"
 
 
-def fill_step_time(
-    steps: pd.DataFrame, progress: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
-) -> str | None:
-    """Step time when the log has no timing field: timestamps, or progress bars."""
+@dataclass
+class TimingInputs:
+    """What the step-time sources read: the step rows (one per step, spans known), the progress-bar rows,
+    the run's facts, whether the set declares interval-averaged fields; warnings they add."""
+
+    steps: pd.DataFrame
+    progress: pd.DataFrame
+    facts: dict[str, Fact]
+    interval_averaged: bool
+    warnings: list[str]
+
+
+def _logged(t: TimingInputs) -> str | None:
+    """The log's own step-time field."""
+    if "step_time_s" in t.steps and t.steps["step_time_s"].notna().any():
+        return "log" + (" (averaged over each log interval)" if t.interval_averaged else "")
+    return None
+
+
+def _from_tokens(t: TimingInputs) -> str | None:
+    """Tokens per step over the logged tokens/s."""
+    steps = t.steps
     if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
         steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
         return "tokens per step / tokens per second, both as logged"
+    return None
+
+
+def _from_timestamps(t: TimingInputs) -> str | None:
+    """The differences of consecutive step lines' timestamps, over each row's span."""
+    steps = t.steps
     if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
         dt = steps.groupby("segment")["timestamp"].diff()
         steps["step_time_s"] = dt / steps["step_span"]
         return "timestamps of consecutive step lines"
-    if "train_elapsed_s" in steps:
-        # the log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough
-        clock = per_step_clock(steps)
-        if clock is not None:
-            steps["step_time_s"] = clock[0]
-            return clock[1]
-    if not progress.empty and "progress_s_per_it" in progress:
-        total = facts.get("train_iters")
-        prog = training_bar(progress, None if total is None else int(total.value))
-        prog = prog.dropna(subset=["progress_s_per_it"])
-        if len(prog):
-            n = prog["progress_n"].to_numpy()
-            rate = prog["progress_s_per_it"].to_numpy()
-            times = []
-            prev = 0
-            for s in steps["step"]:
-                sel = rate[(n > prev) & (n <= s)]
-                times.append(float(np.median(sel)) if len(sel) else np.nan)
-                prev = s
-            steps["step_time_s"] = times
-            warnings.append(
-                "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
-                "seconds per iteration) over each logging interval"
-            )
-            return "progress bar rate (tqdm, smoothed)"
-    warnings.append(
+    return None
+
+
+def _from_training_clock(t: TimingInputs) -> str | None:
+    """The log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough."""
+    if "train_elapsed_s" not in t.steps:
+        return None
+    clock = per_step_clock(t.steps)
+    if clock is None:
+        return None
+    t.steps["step_time_s"] = clock[0]
+    return clock[1]
+
+
+def _from_bar_rate(t: TimingInputs) -> str | None:
+    """The progress bar's smoothed rate (tqdm's seconds per iteration), the median over each log interval."""
+    if t.progress.empty or "progress_s_per_it" not in t.progress:
+        return None
+    total = t.facts.get("train_iters")
+    prog = training_bar(t.progress, None if total is None else int(total.value))
+    prog = prog.dropna(subset=["progress_s_per_it"])
+    if not len(prog):
+        return None
+    n = prog["progress_n"].to_numpy()
+    rate = prog["progress_s_per_it"].to_numpy()
+    times = []
+    prev = 0
+    for s in t.steps["step"]:
+        sel = rate[(n > prev) & (n <= s)]
+        times.append(float(np.median(sel)) if len(sel) else np.nan)
+        prev = s
+    t.steps["step_time_s"] = times
+    t.warnings.append(
+        "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
+        "seconds per iteration) over each logging interval"
+    )
+    return "progress bar rate (tqdm, smoothed)"
+
+
+# The step time's sources once the rows are one per step and nothing earlier named one, in the order they
+# are tried; each fills step_time_s (in place) and returns its sentence, or returns None to pass. Earlier in
+# resolve_steps come the bar drawn at every step (bars.steps_from_bar, while numbering), global batch /
+# samples/s (step_time_from_samples, row-local: before restarts are split) and the epoch-averaged bar rate
+# (bars.step_times_from_epoch_rate); after them, resolve_run's per-step clock replaces a windowed one.
+STEP_TIME_SOURCES = (_logged, _from_tokens, _from_timestamps, _from_training_clock, _from_bar_rate)
+
+
+def fill_step_time(t: TimingInputs) -> str | None:
+    """The first of STEP_TIME_SOURCES that gives the step time; a warning and None when none does."""
+    for source in STEP_TIME_SOURCES:
+        said = source(t)
+        if said is not None:
+            return said
+    t.warnings.append(
         "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
     )
     return None
