@@ -13,7 +13,10 @@ Rules, first that holds:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+import pandas as pd
 
 from ..steps.kinds import SegmentKind, Word
 from ..steps.run import Run
@@ -41,61 +44,101 @@ def planned_steps(run: Run) -> tuple[int | None, str | None]:
     return None, None
 
 
+@dataclass
+class Status:
+    """Whether the run finished, and how that is known (summary.json's `status_detail`, `run_status`)."""
+
+    status: RunStatus | None  # None: the log cannot say
+    detail: str
+    planned_steps: int | None
+    planned_from: str | None
+    last_step: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The summary's `status_detail`, keys in the order it has always had."""
+        return {
+            "status": self.status,
+            "detail": self.detail,
+            "planned_steps": self.planned_steps,
+            "planned_from": self.planned_from,
+            "last_step": self.last_step,
+        }
+
+
 def run_status(run: Run, basis: int | None) -> dict[str, Any]:
+    """status_of as the summary's `status_detail` dict."""
+    return status_of(run, basis).as_dict()
+
+
+def status_of(run: Run, basis: int | None) -> Status:
+    """Diverged (a NaN loss or gradient norm), else crashed (an error after the last step and no end
+    after it), else complete, incomplete or unknown against the planned steps and the log's end marks."""
     steps = run.steps
     last_step = int(steps["step"].iloc[-1])
     last_line = int(steps["line"].max())
     total, total_from = planned_steps(run)
-    out: dict[str, Any] = {"status": None, "detail": "", "planned_steps": total, "planned_from": total_from}
-    out["last_step"] = last_step
-
-    loss = flagged(steps, "nonfinite_loss")
-    bad = loss | flagged(steps, "nonfinite_grad_norm")
-    if bad.any():
-        first = steps[bad].iloc[0]
-        what = "loss" if loss[bad][0] else "gradient norm"
-        out.update(
-            status=RunStatus.DIVERGED,
-            detail=f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}); "
-            f"{int(bad.sum())} step(s) in all",
-        )
-        return out
-
     events = run.parsed.events
     after = events[events["line"] > last_line] if not events.empty else events
     ends = after[after["event"] == "end"] if not after.empty else after
     errors = after[after["event"] == "error"] if not after.empty else after
-    if not errors.empty and (ends.empty or int(ends["line"].max()) < int(errors["line"].min())):
-        e = errors.iloc[0]
-        out.update(
-            status=RunStatus.CRASHED,
-            detail=f"after the last step ({last_step}, line {last_line}) the log ends in an error at line "
-            f"{int(e['line'])}: {str(e['text']).strip()[:120]}",
-        )
-        return out
+    status, detail = (
+        _diverged(steps)
+        or _crashed(errors, ends, last_step, last_line)
+        or _finished(ends, last_step, last_line, total, total_from, run.cadence, basis)
+    )
+    return Status(status, detail, total, total_from, last_step)
 
+
+def _diverged(steps: pd.DataFrame) -> tuple[RunStatus, str] | None:
+    """The first step whose loss or gradient norm is NaN or infinite, if any."""
+    loss = flagged(steps, "nonfinite_loss")
+    bad = loss | flagged(steps, "nonfinite_grad_norm")
+    if not bad.any():
+        return None
+    first = steps[bad].iloc[0]
+    what = "loss" if loss[bad][0] else "gradient norm"
+    return RunStatus.DIVERGED, (
+        f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}); "
+        f"{int(bad.sum())} step(s) in all"
+    )
+
+
+def _crashed(
+    errors: pd.DataFrame, ends: pd.DataFrame, last_step: int, last_line: int
+) -> tuple[RunStatus, str] | None:
+    """An error after the last step, with no end mark after it."""
+    if errors.empty or not (ends.empty or int(ends["line"].max()) < int(errors["line"].min())):
+        return None
+    e = errors.iloc[0]
+    return RunStatus.CRASHED, (
+        f"after the last step ({last_step}, line {last_line}) the log ends in an error at line "
+        f"{int(e['line'])}: {str(e['text']).strip()[:120]}"
+    )
+
+
+def _finished(
+    ends: pd.DataFrame,
+    last_step: int,
+    last_line: int,
+    total: int | None,
+    total_from: str | None,
+    cadence: int | None,
+    basis: int | None,
+) -> tuple[RunStatus | None, str]:
+    """Complete (the planned steps reached, or the framework's end mark), incomplete, or unknown."""
     # the last step the run plans: total - 1 when counting from 0; with a log interval above one the last
     # step may not be logged, so the run reached it when the next logged step would lie beyond it
-    every = run.cadence or 1
-    reached = total is not None and last_step + every - 1 >= total - (1 if basis == 0 else 0)
-    if reached:
-        out.update(
-            status=RunStatus.COMPLETE, detail=f"the last step {last_step} reaches the planned {total} ({total_from})"
-        )
-    elif not ends.empty:
+    every = cadence or 1
+    if total is not None and last_step + every - 1 >= total - (1 if basis == 0 else 0):
+        return RunStatus.COMPLETE, f"the last step {last_step} reaches the planned {total} ({total_from})"
+    if not ends.empty:
         e = ends.iloc[-1]
-        out.update(
-            status=RunStatus.COMPLETE,
-            detail=f"the framework says training finished (line {int(e['line'])}: {str(e['text']).strip()[:80]})",
+        return RunStatus.COMPLETE, (
+            f"the framework says training finished (line {int(e['line'])}: {str(e['text']).strip()[:80]})"
         )
-    elif total is not None:
-        out.update(
-            status=RunStatus.INCOMPLETE,
-            detail=f"the log stops at step {last_step} of {total} (line {last_line}) without an error: cut short, "
-            "killed from outside, or still running",
+    if total is not None:
+        return RunStatus.INCOMPLETE, (
+            f"the log stops at step {last_step} of {total} (line {last_line}) without an error: cut short, "
+            "killed from outside, or still running"
         )
-    else:
-        out["detail"] = (
-            "the log states no planned number of steps and no ending, so whether it finished is unknown"
-        )
-    return out
+    return None, "the log states no planned number of steps and no ending, so whether it finished is unknown"
