@@ -18,6 +18,8 @@ from logparse.steps.stepframe import add_flag, flagged, merge_flags, unmark_wind
 from logparse.steps.timing import (
     KEPT_AS_LOGGED,
     STEP_TIME_SOURCES,
+    StepTime,
+    StepTimeFrom,
     Throughput,
     ThroughputFrom,
     TimingInputs,
@@ -105,11 +107,13 @@ def test_step_time_sources_are_tried_in_order():
             "tokens_per_s": [50.0, 50.0, 25.0],
         }
     )
-    assert fill_step_time(_timing(both)) == "tokens per step / tokens per second, both as logged"
+    assert fill_step_time(_timing(both)) == StepTime(
+        StepTimeFrom.TOKENS, "tokens per step / tokens per second, both as logged"
+    )
     assert list(both["step_time_s"]) == [2.0, 2.0, 4.0]
     stamps = both.drop(columns=["tokens_per_s", "step_time_s"])
     stamps["step_span"] = [1, 2, 2]
-    assert fill_step_time(_timing(stamps)) == "timestamps of consecutive step lines"
+    assert fill_step_time(_timing(stamps)) == StepTime(StepTimeFrom.TIMESTAMPS, "timestamps of consecutive step lines")
     assert list(stamps["step_time_s"].fillna(-1)) == [-1, 1.0, 1.0]  # 2 s over 2 steps
     t = _timing(pd.DataFrame({"segment": [0], "step": [1], "step_span": [1]}))
     assert fill_step_time(t) is None

@@ -30,6 +30,8 @@ from .kinds import SegmentKind
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
+    StepTime,
+    StepTimeFrom,
     Throughput,
     TimingInputs,
     fill_step_time,
@@ -67,7 +69,7 @@ class ResolvedSteps:
     restarts: list[Restart]
     warnings: list[str] = field(default_factory=list)
     step_numbering: str = "log"
-    step_time_source: str | None = None
+    step_time: StepTime | None = None
     segments: list[Segment] = field(default_factory=list)
 
 
@@ -304,10 +306,10 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     steps, progress = _step_rows(parsed, warnings)
     ga = _settle_grad_accum(opts, facts, steps, warnings)
     steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
-    steps, numbering, step_time_source = _number_steps(parsed, steps, progress, facts, numbering, warnings)
+    steps, numbering, step_time = _number_steps(parsed, steps, progress, facts, numbering, warnings)
     if "step_time_s" not in steps or steps["step_time_s"].isna().all():
         # row-local, so before restarts are split: the redone work's time is then known
-        step_time_source = step_time_from_samples(steps, facts)
+        step_time = step_time_from_samples(steps, facts)
 
     cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
     steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
@@ -316,18 +318,18 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
     steps["step_span"] = _step_span(steps, cadence)
 
-    step_time_source = _time_from_epoch_rate(parsed, steps, warnings) or step_time_source
+    step_time = _time_from_epoch_rate(parsed, steps, warnings) or step_time
     _drop_bad_step_times(steps, warnings)
     _check_consumed(steps, warnings)
-    if step_time_source is None:
+    if step_time is None:
         inputs = TimingInputs(steps, progress, facts, bool(parsed.interval_patterns), warnings)
-        step_time_source = fill_step_time(inputs)
+        step_time = fill_step_time(inputs)
     for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
         n = int((steps["pattern"] == pattern).sum())
         if n:
             warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
 
-    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time_source, segments)
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments)
 
 
 def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -416,18 +418,20 @@ def _number_steps(
     facts: dict[str, Fact],
     numbering: str,
     warnings: list[str],
-) -> tuple[pd.DataFrame, str, str | None]:
+) -> tuple[pd.DataFrame, str, StepTime | None]:
     """Lines without any counter (HF Trainer dicts): the progress bar's position (which may also time the
     steps), else the printed epoch, else row ordinals. Returns the rows (`step` an integer), the numbering
-    and the bar's step-time source."""
-    step_time_source = None
+    and the bar's step time."""
+    step_time = None
     no_counter = "step" not in steps or steps["step"].isna().all()
     if no_counter and not progress.empty and "micro_step" not in steps:
         iters = facts.get("train_iters")
         alpha = parsed.windows.get("progress_s_per_it", {}).get("alpha")
         by_bar = steps_from_bar(parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha)
         if by_bar is not None:
-            steps, numbering, step_time_source = by_bar.steps, by_bar.numbering, by_bar.step_time_source
+            steps, numbering = by_bar.steps, by_bar.numbering
+            if by_bar.step_time_source is not None:
+                step_time = StepTime(StepTimeFrom.BAR, by_bar.step_time_source)
             warnings.extend(by_bar.notes)
             if "segment" in steps:
                 steps = steps.drop(columns="segment")
@@ -438,10 +442,10 @@ def _number_steps(
         numbered, numbering = number_steps(steps[missing], facts, warnings)
         steps.loc[missing, "step"] = numbered
     steps["step"] = steps["step"].astype("int64")
-    return steps, numbering, step_time_source
+    return steps, numbering, step_time
 
 
-def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[str]) -> str | None:
+def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[str]) -> StepTime | None:
     """No step time, and a progress bar whose rate is the epoch's average: each step's time from the
     redraws (in place). Returns the source, None when it gives none."""
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
@@ -458,9 +462,10 @@ def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list
     if not times.notna().any():
         return None
     steps["step_time_s"] = times.where(times > 0)
-    return (
+    return StepTime(
+        StepTimeFrom.EPOCH_RATE,
         "progress bar: its rate is the epoch's average so far, so position x seconds per item is the "
-        "epoch's clock; a step lasts the difference between the redraws that end it and the step before"
+        "epoch's clock; a step lasts the difference between the redraws that end it and the step before",
     )
 
 
@@ -642,7 +647,7 @@ class Run:
     restarts: list[Restart]
     warnings: list[str]
     step_numbering: str
-    step_time_source: str | None
+    step_time: StepTime | None  # where its step times came from
     throughput: Throughput | None = None  # where its tokens/s came from
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
@@ -652,6 +657,11 @@ class Run:
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
         return None if f is None else f.value
+
+    @property
+    def step_time_source(self) -> str | None:
+        """The summary's sentence for where the step times came from."""
+        return None if self.step_time is None else self.step_time.sentence
 
     @property
     def throughput_source(self) -> str | None:
@@ -735,7 +745,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     seq_len = float(seq.value) if seq is not None else np.nan
     _fill_tokens_per_step(steps, facts, gbs, seq_len, opts, warnings)
     n_gpus = float(gpus.value) if gpus is not None else np.nan
-    clock, step_time_source = _clock_for_windowed_time(steps, rs.step_time_source)
+    clock, step_time = _clock_for_windowed_time(steps, rs.step_time)
     choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
     throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
@@ -749,7 +759,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         [r for r in rs.restarts if analyzed_steps["line"].min() <= r.line <= analyzed_steps["line"].max()],
         warnings,
         rs.step_numbering,
-        step_time_source,
+        step_time,
         throughput,
         rs.segments,
         steps,
@@ -835,7 +845,7 @@ def _fill_tokens_per_step(
 
 
 def _clock_for_windowed_time(
-    steps: pd.DataFrame, step_time_source: str | None
+    steps: pd.DataFrame, step_time: StepTime | None
 ) -> tuple[tuple[pd.Series, str] | None, str | None]:
     """The log's per-step clock (timing.per_step_clock), and the step time's source: a logged speed that is
     an average over a window gives way to the clock (in place, the logged time kept as step_time_s_logged)."""
@@ -845,9 +855,9 @@ def _clock_for_windowed_time(
         if "step_time_s" in steps:
             steps["step_time_s_logged"] = steps["step_time_s"]
         steps["step_time_s"] = times
-        step_time_source = f"{how} (the logged speed is an average over a window)"
+        step_time = StepTime(StepTimeFrom.CLOCK, f"{how} (the logged speed is an average over a window)")
         unmark_windowed(steps, "step_time_s")
-    return clock, step_time_source
+    return clock, step_time
 
 
 def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[str]) -> None:

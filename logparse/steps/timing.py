@@ -40,6 +40,28 @@ class ThroughputFrom(Enum):
         return self.value[1]
 
 
+class StepTimeFrom(Enum):
+    """Where a step's time comes from, in the order the sources are tried (resolve_steps, then resolve_run's
+    per-step clock, which replaces a logged time that averages a window)."""
+
+    BAR = "bar"  # the progress bar drawn at every step, while the rows are numbered (bars.steps_from_bar)
+    SAMPLES = "samples"  # global batch / samples per second, row-local (before restarts are split)
+    EPOCH_RATE = "epoch_rate"  # a bar whose rate is the epoch's average (bars.step_times_from_epoch_rate)
+    LOG = "log"  # the log's own field (STEP_TIME_SOURCES from here on)
+    TOKENS = "tokens"  # tokens per step / tokens per second
+    TIMESTAMPS = "timestamps"  # consecutive step lines' timestamps
+    CLOCK = "clock"  # the log's clock (timestamps, a training clock) ticking finely enough (per_step_clock)
+    BAR_RATE = "bar_rate"  # tqdm's smoothed rate
+
+
+@dataclass(frozen=True)
+class StepTime:
+    """Where the run's step times came from: the source, and the summary's `step_time_source` sentence."""
+
+    kind: StepTimeFrom
+    sentence: str
+
+
 KEPT_AS_LOGGED = " (the logged throughput, an average over a window, is kept as *_logged)"
 
 
@@ -61,7 +83,7 @@ class Throughput:
         return self.kind.sentence + self.note
 
 
-def step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str | None:
+def step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> StepTime | None:
     """Step time = global batch / cluster samples per second, where the log gives both."""
     if "samples_per_s" not in steps or steps["samples_per_s"].isna().all():
         return None
@@ -71,7 +93,7 @@ def step_time_from_samples(steps: pd.DataFrame, facts: dict[str, Fact]) -> str |
     if gbs is None:
         return None
     steps["step_time_s"] = gbs / steps["samples_per_s"]
-    return "global batch / samples per second as logged"
+    return StepTime(StepTimeFrom.SAMPLES, "global batch / samples per second as logged")
 
 
 @dataclass
@@ -86,33 +108,34 @@ class TimingInputs:
     warnings: list[str]
 
 
-def _logged(t: TimingInputs) -> str | None:
+def _logged(t: TimingInputs) -> StepTime | None:
     """The log's own step-time field."""
     if "step_time_s" in t.steps and t.steps["step_time_s"].notna().any():
-        return "log" + (" (averaged over each log interval)" if t.interval_averaged else "")
+        interval = " (averaged over each log interval)" if t.interval_averaged else ""
+        return StepTime(StepTimeFrom.LOG, "log" + interval)
     return None
 
 
-def _from_tokens(t: TimingInputs) -> str | None:
+def _from_tokens(t: TimingInputs) -> StepTime | None:
     """Tokens per step over the logged tokens/s."""
     steps = t.steps
     if {"tokens_per_step", "tokens_per_s"} <= set(steps) and steps["tokens_per_s"].notna().any():
         steps["step_time_s"] = steps["tokens_per_step"] / steps["tokens_per_s"]
-        return "tokens per step / tokens per second, both as logged"
+        return StepTime(StepTimeFrom.TOKENS, "tokens per step / tokens per second, both as logged")
     return None
 
 
-def _from_timestamps(t: TimingInputs) -> str | None:
+def _from_timestamps(t: TimingInputs) -> StepTime | None:
     """The differences of consecutive step lines' timestamps, over each row's span."""
     steps = t.steps
     if "timestamp" in steps and steps["timestamp"].notna().sum() >= 2:
         dt = steps.groupby("segment")["timestamp"].diff()
         steps["step_time_s"] = dt / steps["step_span"]
-        return "timestamps of consecutive step lines"
+        return StepTime(StepTimeFrom.TIMESTAMPS, "timestamps of consecutive step lines")
     return None
 
 
-def _from_training_clock(t: TimingInputs) -> str | None:
+def _from_training_clock(t: TimingInputs) -> StepTime | None:
     """The log's own training clock (HF Trainer's running train_runtime), when it ticks finely enough."""
     if "train_elapsed_s" not in t.steps:
         return None
@@ -120,10 +143,10 @@ def _from_training_clock(t: TimingInputs) -> str | None:
     if clock is None:
         return None
     t.steps["step_time_s"] = clock[0]
-    return clock[1]
+    return StepTime(StepTimeFrom.CLOCK, clock[1])
 
 
-def _from_bar_rate(t: TimingInputs) -> str | None:
+def _from_bar_rate(t: TimingInputs) -> StepTime | None:
     """The progress bar's smoothed rate (tqdm's seconds per iteration), the median over each log interval."""
     if t.progress.empty or "progress_s_per_it" not in t.progress:
         return None
@@ -145,18 +168,18 @@ def _from_bar_rate(t: TimingInputs) -> str | None:
         "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
         "seconds per iteration) over each logging interval"
     )
-    return "progress bar rate (tqdm, smoothed)"
+    return StepTime(StepTimeFrom.BAR_RATE, "progress bar rate (tqdm, smoothed)")
 
 
 # The step time's sources once the rows are one per step and nothing earlier named one, in the order they
-# are tried; each fills step_time_s (in place) and returns its sentence, or returns None to pass. Earlier in
+# are tried; each fills step_time_s (in place) and says so (a StepTime), or returns None to pass. Earlier in
 # resolve_steps come the bar drawn at every step (bars.steps_from_bar, while numbering), global batch /
 # samples/s (step_time_from_samples, row-local: before restarts are split) and the epoch-averaged bar rate
 # (bars.step_times_from_epoch_rate); after them, resolve_run's per-step clock replaces a windowed one.
 STEP_TIME_SOURCES = (_logged, _from_tokens, _from_timestamps, _from_training_clock, _from_bar_rate)
 
 
-def fill_step_time(t: TimingInputs) -> str | None:
+def fill_step_time(t: TimingInputs) -> StepTime | None:
     """The first of STEP_TIME_SOURCES that gives the step time; a warning and None when none does."""
     for source in STEP_TIME_SOURCES:
         said = source(t)
