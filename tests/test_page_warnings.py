@@ -36,8 +36,8 @@ def test_the_page_lists_a_runs_warnings_apart(batch):
     assert len(warnings) == 4  # the sample's own: GPUs taken as DP size, N with embedding, 6N, hardware
     for frame in (index, pd.read_csv(out / "index.csv")):  # in memory, and as a later reader finds it
         (row,) = page_rows(out, frame)
-        assert row["warnings"] == 4
-        assert row["warning_texts"].split("\n") == warnings
+        assert row.warnings == 4
+        assert row.warning_texts.split("\n") == warnings
 
 
 def test_a_warning_holding_the_separator_is_read_from_the_summary(batch):
@@ -49,7 +49,7 @@ def test_a_warning_holding_the_separator_is_read_from_the_summary(batch):
     frame = index.copy()
     frame.loc[0, "warning_texts"] = "a | b | " + " | ".join(summary["warnings"][1:])
     (row,) = page_rows(out, frame)
-    assert row["warning_texts"].split("\n") == summary["warnings"]
+    assert row.warning_texts.split("\n") == summary["warnings"]
 
 
 def test_the_no_mfu_reason_is_what_blocks_the_mfu_not_the_first_mention(batch):

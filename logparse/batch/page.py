@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -260,42 +261,66 @@ def _href(out_dir: Path, target: Path) -> str:
     return quote(rel.as_posix())
 
 
-def page_rows(out_dir: Path, index: pd.DataFrame) -> list[dict[str, Any]]:
-    """What each table row shows (`text`) and sorts by (`value`), one dict per run."""
+@dataclass(frozen=True)
+class PageRow:
+    """What one run's row of index.html shows (the text) and sorts by (the values): the record between the
+    index and the template (templates/index.html.j2 reads these names)."""
+
+    run: str
+    failed: bool
+    report: str | None  # links, relative to the page where they can be
+    summary: str | None
+    mfu: float | None
+    mfu_text: str
+    no_mfu: str | None  # why there is no MFU (no_mfu_reason), for a run without one
+    window: str
+    stable_start: int | None
+    hardware: str
+    tokens_per_s_per_gpu: float | None
+    step_time_s: float | None
+    dips: int | None
+    dip_lost_s: float | None
+    restarts: int | None
+    warnings: int | None
+    warning_texts: str  # the tooltip: one warning a line
+    status: str
+    error: str | None
+
+
+def page_rows(out_dir: Path, index: pd.DataFrame) -> list[PageRow]:
+    """One PageRow per run of the index, in its order."""
     out_dir = Path(out_dir)
-    rows = []
-    for r in index.to_dict("records"):
-        failed = _text(r.get("status")) == "error" or _text(r.get("error")) is not None
-        run_dir = _run_dir(out_dir, r)
-        report, summary = run_dir / "report.png", run_dir / "summary.json"
-        mfu = _num(r.get("mfu"))
-        warnings = _int(r.get("warnings"))
-        texts = [] if failed else _warning_texts(out_dir, r)
-        status = "error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s)
-        rows.append(
-            {
-                "run": str(r["run"]),
-                "failed": failed,
-                "report": _href(out_dir, report) if not failed and report.exists() else None,
-                "summary": _href(out_dir, summary) if not failed and summary.exists() else None,
-                "mfu": mfu,
-                "mfu_text": "" if mfu is None else f"{mfu * 100:.1f}%",
-                "no_mfu": None if failed or mfu is not None else no_mfu_reason(out_dir, r),
-                "window": _steps(r) or "",
-                "stable_start": _int(r.get("stable_start")),
-                "hardware": _hardware(r) or "",
-                "tokens_per_s_per_gpu": _num(r.get("tokens_per_s_per_gpu")),
-                "step_time_s": _num(r.get("step_time_s")),
-                "dips": _int(r.get("dips")),
-                "dip_lost_s": _num(r.get("dip_lost_s")),
-                "restarts": _int(r.get("restarts")),
-                "warnings": warnings if warnings is not None else (None if failed else len(texts)),
-                "warning_texts": "\n".join(texts),
-                "status": status,
-                "error": no_mfu_reason(out_dir, r) if failed else None,
-            }
-        )
-    return rows
+    return [_page_row(out_dir, r) for r in index.to_dict("records")]
+
+
+def _page_row(out_dir: Path, r: dict[str, Any]) -> PageRow:
+    failed = _text(r.get("status")) == "error" or _text(r.get("error")) is not None
+    run_dir = _run_dir(out_dir, r)
+    report, summary = run_dir / "report.png", run_dir / "summary.json"
+    mfu = _num(r.get("mfu"))
+    warnings = _int(r.get("warnings"))
+    texts = [] if failed else _warning_texts(out_dir, r)
+    return PageRow(
+        run=str(r["run"]),
+        failed=failed,
+        report=_href(out_dir, report) if not failed and report.exists() else None,
+        summary=_href(out_dir, summary) if not failed and summary.exists() else None,
+        mfu=mfu,
+        mfu_text="" if mfu is None else f"{mfu * 100:.1f}%",
+        no_mfu=None if failed or mfu is not None else no_mfu_reason(out_dir, r),
+        window=_steps(r) or "",
+        stable_start=_int(r.get("stable_start")),
+        hardware=_hardware(r) or "",
+        tokens_per_s_per_gpu=_num(r.get("tokens_per_s_per_gpu")),
+        step_time_s=_num(r.get("step_time_s")),
+        dips=_int(r.get("dips")),
+        dip_lost_s=_num(r.get("dip_lost_s")),
+        restarts=_int(r.get("restarts")),
+        warnings=warnings if warnings is not None else (None if failed else len(texts)),
+        warning_texts="\n".join(texts),
+        status="error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s),
+        error=no_mfu_reason(out_dir, r) if failed else None,
+    )
 
 
 def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
@@ -308,7 +333,7 @@ def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
     rows = page_rows(out_dir, index)
     html = env.get_template("index.html.j2").render(
         rows=rows,
-        failed=sum(r["failed"] for r in rows),
+        failed=sum(r.failed for r in rows),
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )
     path = out_dir / "index.html"
