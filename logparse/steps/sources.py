@@ -36,18 +36,38 @@ _WHAT = {
 
 
 @dataclass
+class Rejected:
+    """A pattern's figure for a rate that was not believed, and how far it is from the chosen one."""
+
+    pattern: str
+    median: float
+    ratio_to_chosen: float
+    implied_step_time_s: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pattern": self.pattern,
+            "median": self.median,
+            "ratio_to_chosen": self.ratio_to_chosen,
+            "implied_step_time_s": self.implied_step_time_s,
+        }
+
+
+@dataclass
 class Choice:
+    """Which pattern's figure was believed for a rate two patterns gave (summary.json's `sources`)."""
+
     quantity: str
     chosen: str
     reference: str
-    rejected: list[dict[str, Any]]
+    rejected: list[Rejected]
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "quantity": self.quantity,
             "chosen": self.chosen,
             "checked_against": self.reference,
-            "rejected": self.rejected,
+            "rejected": [r.as_dict() for r in self.rejected],
         }
 
 
@@ -141,7 +161,7 @@ def _reference_time(
 
 def _keep_best(
     steps: pd.DataFrame, col: str, cands: list[str], best: str, implied: dict[str, pd.Series]
-) -> list[dict[str, Any]]:
+) -> list[Rejected]:
     """Fill `col` from the chosen candidate (in place): a candidate within NOISE of it is the same
     measurement and fills the steps it alone gives; the others stay as `<column>@<pattern>` and are
     returned, with how far they are off."""
@@ -156,12 +176,7 @@ def _keep_best(
             del steps[c]
             continue
         rejected.append(
-            {
-                "pattern": c.split(SEP, 1)[1],
-                "median": float(steps[c].median()),
-                "ratio_to_chosen": ratio,
-                "implied_step_time_s": float(implied[c].median()),
-            }
+            Rejected(c.split(SEP, 1)[1], float(steps[c].median()), ratio, float(implied[c].median()))
         )
     steps[col] = filled
     del steps[best]
@@ -174,7 +189,7 @@ def _sentence(
     what = _WHAT[col]
     kept = float(steps[col].median())
     parts = [
-        f"{r['pattern']} gives {r['median']:,.4g} ({r['ratio_to_chosen']:.1f}x, implying {r['implied_step_time_s']:,.3g} s "
+        f"{r.pattern} gives {r.median:,.4g} ({r.ratio_to_chosen:.1f}x, implying {r.implied_step_time_s:,.3g} s "
         "per step)"
         for r in choice.rejected
     ]
@@ -187,6 +202,6 @@ def _sentence(
         why = "the log has no clock to check either against, so the step record's own line is kept"
     return (
         f"two sources disagree on {what}: {choice.chosen} gives {kept:,.4g} and {'; '.join(parts)}; {why}: "
-        f"used {choice.chosen}, rejected {', '.join(r['pattern'] for r in choice.rejected)} "
+        f"used {choice.chosen}, rejected {', '.join(r.pattern for r in choice.rejected)} "
         f"(its figures stay in steps.csv as {col}{SEP}<pattern>)"
     )
