@@ -607,7 +607,7 @@ def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> st
 def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     s = analysis.summary
     lines = _run_lines(s, analysis.run.steps)
-    lines += _stable_lines(s)
+    lines += _stable_window_lines(s)
     lines += _event_lines(s)
     lines += _reported_lines(s["reported"])
     lines += _closing_lines(s)
@@ -642,7 +642,7 @@ def _run_lines(s: dict[str, Any], rows: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _stable_lines(s: dict[str, Any]) -> list[str]:
+def _stable_window_lines(s: dict[str, Any]) -> list[str]:
     """The stable window's figures (or that none was found), then the peer-style window when asked for."""
     st = s["stable"]
     if st["start_step"] is not None:
