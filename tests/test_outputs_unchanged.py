@@ -58,8 +58,17 @@ def outputs(path: Path, options: dict[str, Any]) -> dict[str, Any]:
         "steps_sha256": hashlib.sha256(steps.getvalue().encode()).hexdigest(),
         "steps_rows": len(analysis.steps),
         "index_row": _shown(index.to_csv(index=False)),
-        "text": _shown(report.text_summary(analysis)),
+        "text": _shown(_cli_text(analysis)),
     }
+
+
+def _cli_text(analysis: Any) -> str:
+    """The text summary as `logparse analyze` prints it (options named as its flags)."""
+    from logparse.core.errors import cli_names
+    from logparse.report import outputs as report
+
+    with cli_names():
+        return report.text_summary(analysis)
 
 
 def case_id(path: Path, how: str) -> str:

@@ -35,8 +35,7 @@ def test_python_callers_get_python_names_and_the_command_line_its_flags(summary)
 
 
 def test_the_three_renderers_say_the_same(summary, tmp_path):
-    """The figure and the page as their caller names options, the text summary as the command line's
-    printout (it is only printed there; the recorded outputs hold its `--hw NAME`)."""
+    """The figure, the page and the text summary name options as their caller knows them."""
     a = api.analyze(SAMPLES / "deepspeed_ga8_8xa100.log")
     python = [u.text() for u in mfu_blockers(summary)]
     assert _missing(summary) == "; ".join(python)
@@ -45,6 +44,11 @@ def test_the_three_renderers_say_the_same(summary, tmp_path):
         flags = [u.text() for u in mfu_blockers(summary)]
         assert _missing(summary) == "; ".join(flags)
         assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in _assumptions(summary)
-    assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in text_summary(a)
-    assert "FLOPs/token unknown (pass --model NAME, or --params N)" in text_summary(a)
+    # the text summary too: as the command line prints it, and as Python gets it (a notebook's text and
+    # figure name options alike)
+    with cli_names():
+        assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in text_summary(a)
+        assert "FLOPs/token unknown (pass --model NAME, or --params N)" in text_summary(a)
+    assert "hardware unknown (pass hw=NAME or peak_tflops=X)" in text_summary(a)
+    assert "FLOPs/token unknown (pass model=NAME, or params=N)" in text_summary(a)
     assert "hardware unknown (pass hw=NAME or peak_tflops=X)" in _assumptions(summary)

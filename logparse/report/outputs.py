@@ -13,7 +13,7 @@ import pandas as pd
 
 from .analysis import Findings
 from ..core.atomic import remove_leftovers, staged
-from ..core.errors import LogparseError, cli_names
+from ..core.errors import LogparseError
 from ..specs.formulas import HFU_CONVENTION
 from ..phases.phases import Phases
 from ..steps.run import Run
@@ -597,11 +597,9 @@ def _line_counts(lines: dict[str, int]) -> str:
 
 
 def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> str:
-    """The lines a person reads first. They are the command line's printout, so what to pass is named as
-    its flags (`--gpus`) whoever calls this (the recorded outputs, tests/test_outputs_unchanged.py, hold it
-    so); the figure and the page name options as their caller knows them."""
-    with cli_names():
-        return _text_summary(analysis, paths)
+    """The lines a person reads first; what to pass is named as the caller knows it, as the figure and the
+    page name it (`--gpus` from the command line, which renders this under cli_names(); `gpus` from Python)."""
+    return _text_summary(analysis, paths)
 
 
 def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
