@@ -261,3 +261,16 @@ def test_the_api_names_stay_functions_when_their_submodules_are_imported():
         "assert resolve is logparse.api.resolve\n"
     )
     _in_a_fresh_interpreter(code)
+
+
+def test_no_function_in_steps_report_or_phases_is_over_60_lines():
+    """Where the decisions pile up, each step is a function of its own (issue 21)."""
+    long = []
+    for stage in ("steps", "report", "phases"):
+        for path in sorted((PACKAGE / stage).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    size = node.end_lineno - node.lineno + 1
+                    if size > 60:
+                        long.append(f"{_module_name(path)}.{node.name}: {size} lines")
+    assert long == []
