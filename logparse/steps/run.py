@@ -9,8 +9,6 @@ bars when the log has no timing field, saying which.
 
 from __future__ import annotations
 
-import bisect
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -19,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from .bars import step_times_from_epoch_rate, steps_from_bar
-from ..specs.devices import LISTED_FACTS, listed_gpus
 from .epoch_steps import number_from_epochs
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
@@ -27,6 +24,7 @@ from ..frame.assemble import ParsedLog
 from ..read.reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .kinds import SegmentKind
+from .runfacts import log_facts, run_facts, settle_grad_accum
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
@@ -71,54 +69,6 @@ class ResolvedSteps:
     step_numbering: str = "log"
     step_time: StepTime | None = None
     segments: list[Segment] = field(default_factory=list)
-
-
-# ------------------------------------------------------------------------------------------------
-# facts
-
-
-def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
-    """The last value of every fact the log states; a fact that changes is reported."""
-    facts: dict[str, Fact] = {}
-    evals = []
-    if not parsed.events.empty and "event" in parsed.events:
-        evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
-    for name, observations in parsed.facts.items():
-        # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
-        observations = [o for o in observations if not _just_after(o.line, evals)] or observations
-        last = observations[-1]
-        distinct = list(dict.fromkeys(repr(o.value) for o in observations))
-        if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
-            warnings.append(
-                f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
-                f"using the last, {last.value!r} (line {last.line})"
-            )
-        facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
-    return facts
-
-
-EVAL_HEADER_LINES = 3
-
-
-def _just_after(line: int, marks: list[int]) -> bool:
-    i = bisect.bisect_left(marks, line) - 1
-    return i >= 0 and line - marks[i] <= EVAL_HEADER_LINES
-
-
-def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
-    if "grad_accum" in facts:
-        return facts["grad_accum"]
-    if "num_microbatches" in facts:
-        f = facts["num_microbatches"]
-        return Fact(f.value, "log", f"{f.detail}: micro-batches per step")
-    if {"micro_step", "step"} <= set(rows.columns):
-        both = rows.dropna(subset=["micro_step", "step"])
-        both = both[both["step"] > 0]
-        if len(both):
-            ratio = (both["micro_step"] / both["step"]).median()
-            if ratio >= 1 and abs(ratio - round(ratio)) < 1e-6:
-                return Fact(int(round(ratio)), "derived", "micro_step / global_step on the throughput lines")
-    return None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -304,7 +254,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     warnings: list[str] = []
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
-    ga = _settle_grad_accum(opts, facts, steps, warnings)
+    ga = settle_grad_accum(opts, facts, steps, warnings)
     steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
     steps, numbering, step_time = _number_steps(parsed, steps, progress, facts, numbering, warnings)
     if "step_time_s" not in steps or steps["step_time_s"].isna().all():
@@ -353,22 +303,6 @@ def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd
             "(a loss or memory line before the first step, or after the last); their values are not used"
         )
     return steps, progress
-
-
-def _settle_grad_accum(
-    opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
-) -> Fact | None:
-    """The gradient accumulation: the option (warning if the log differs), else the log's or a derived one;
-    recorded in `facts`."""
-    if opts.grad_accum is not None:
-        stated = _cli_or_log(
-            "grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation", opts.source("grad_accum")
-        )
-        facts["grad_accum"] = stated
-    ga = _grad_accum(facts, steps)
-    if ga is not None:
-        facts.setdefault("grad_accum", ga)
-    return ga
 
 
 def _count_from_start(
@@ -582,26 +516,6 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
     return merged.reset_index()
 
 
-def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[str]) -> None:
-    """A global batch given from outside the log against the samples the log counts per step."""
-    if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
-        return
-    rows = steps.dropna(subset=["consumed_samples"])
-    if len(rows) >= 2:
-        d = rows.groupby("segment")["consumed_samples"].diff() / rows.groupby("segment")["step"].diff()
-        per_step = float(d[d > 0].median()) if (d > 0).any() else math.nan
-        how = "grow by"
-    else:
-        last = rows.iloc[-1]
-        per_step = float(last["consumed_samples"]) / float(last["step"]) if last["step"] > 0 else math.nan
-        how = f"({float(last['consumed_samples']):,.0f} at step {int(last['step'])}) imply"
-    if np.isfinite(per_step) and abs(per_step - gbs) / gbs > 0.01:
-        warnings.append(
-            f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
-            f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}"
-        )
-
-
 def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
     """`consumed samples` should grow by global batch x steps; a jump means skipped or replayed data."""
     if not {"consumed_samples", "global_batch_size"} <= set(steps) or steps["consumed_samples"].isna().all():
@@ -675,73 +589,13 @@ class Run:
         return log_cadence(self.steps, self.facts)
 
 
-def _cli_or_log(
-    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str, source: str = "cli"
-) -> Fact | None:
-    log = facts.get(name)
-    if cli_value is not None:
-        said = "the command line" if source == "cli" else f"the {source}"
-        if log is not None and log.value != cli_value:
-            warnings.append(
-                f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}"
-            )
-        return Fact(cli_value, source)
-    return log
-
-
-def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> Fact | None:
-    world = facts.get("world_size")
-    if opts.gpus is not None:
-        if world is not None and int(world.value) != opts.gpus:
-            warnings.append(
-                f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
-                f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it"
-            )
-        return Fact(opts.gpus, opts.source("gpus"))
-    if world is not None:
-        return Fact(int(world.value), "log", f"world size, {world.detail}")
-    dp = facts.get("data_parallel_size")
-    model_parallel = 1
-    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
-        if name in facts and facts[name].value:
-            model_parallel *= int(facts[name].value)
-    if dp is not None:
-        warnings.append(
-            f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
-            f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log"
-        )
-        return Fact(
-            int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
-        )
-    per_dp, total = facts.get("tokens_per_dp_rank"), facts.get("tokens_per_step")
-    if per_dp is not None and total is not None and per_dp.value:
-        dp_size = int(round(total.value / per_dp.value))
-        warnings.append(
-            f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
-            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
-            "pipeline or context parallelism"
-        )
-        return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
-    gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
-    if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
-        dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
-        if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
-            warnings.append(
-                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
-                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
-                "run also used tensor or pipeline parallelism"
-            )
-            return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
-    return None
-
-
 def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     """The resolved run: its steps (resolve_steps), the facts throughput needs (GPUs, sequence length,
     global batch, each the option's or the log's), tokens per step, a per-step clock where the logged speed
     is windowed, which of two lines to believe (sources.settle), the throughput, and the part analyzed."""
     rs = resolve_steps(parsed, opts)
     facts, warnings, steps = rs.facts, rs.warnings, rs.steps
-    gpus, seq, gbs = _run_facts(parsed, opts, facts, steps, warnings)
+    gpus, seq, gbs = run_facts(parsed, opts, facts, steps, warnings)
     seq_len = float(seq.value) if seq is not None else np.nan
     _fill_tokens_per_step(steps, facts, gbs, seq_len, opts, warnings)
     n_gpus = float(gpus.value) if gpus is not None else np.nan
@@ -766,43 +620,6 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         analyzed,
         choices,
     )
-
-
-def _run_facts(
-    parsed: ParsedLog, opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
-) -> tuple[Fact | None, Fact | None, Fact | None]:
-    """The GPUs, sequence length and global batch (the option's, else the log's or its step lines'),
-    recorded in `facts` with the target tokens; a batch given from outside is checked against the log's
-    consumed samples."""
-    gpus = _resolve_gpus(opts, facts, warnings)
-    if gpus is None:
-        gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
-        if gpus is not None:
-            warnings.append(
-                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
-                "spans more than one node"
-            )
-    seq = _cli_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
-    if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
-        seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
-    gbs = _cli_or_log(
-        "global_batch_size",
-        opts.global_batch,
-        facts,
-        warnings,
-        "global batch size",
-        opts.source("global_batch"),
-    )
-    if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
-        gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
-    if opts.target_tokens is not None:
-        facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
-    for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
-        if fact is not None:
-            facts[key] = fact
-    if gbs is not None and gbs.source != "log":
-        _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
-    return gpus, seq, gbs
 
 
 def _fill_tokens_per_step(

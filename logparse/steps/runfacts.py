@@ -1,0 +1,200 @@
+"""The run's facts: the last value of each the log states (`log_facts`), and the few throughput needs, each
+the option's when one is given, with a warning when the log says otherwise (`option_or_log`, the GPUs in
+`_resolve_gpus`), else the log's or derived from it with a warning (`settle_grad_accum`, `run_facts`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.errors import flag
+from ..core.facts import Fact, Options
+from ..frame.assemble import ParsedLog
+from ..specs.devices import LISTED_FACTS, listed_gpus
+
+
+def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
+    """The last value of every fact the log states; a fact that changes is reported."""
+    facts: dict[str, Fact] = {}
+    evals = []
+    if not parsed.events.empty and "event" in parsed.events:
+        evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
+    for name, observations in parsed.facts.items():
+        # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
+        observations = [o for o in observations if not _just_after(o.line, evals)] or observations
+        last = observations[-1]
+        distinct = list(dict.fromkeys(repr(o.value) for o in observations))
+        if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
+            warnings.append(
+                f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
+                f"using the last, {last.value!r} (line {last.line})"
+            )
+        facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    return facts
+
+
+EVAL_HEADER_LINES = 3
+
+
+def _just_after(line: int, marks: list[int]) -> bool:
+    i = bisect.bisect_left(marks, line) - 1
+    return i >= 0 and line - marks[i] <= EVAL_HEADER_LINES
+
+
+def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
+    if "grad_accum" in facts:
+        return facts["grad_accum"]
+    if "num_microbatches" in facts:
+        f = facts["num_microbatches"]
+        return Fact(f.value, "log", f"{f.detail}: micro-batches per step")
+    if {"micro_step", "step"} <= set(rows.columns):
+        both = rows.dropna(subset=["micro_step", "step"])
+        both = both[both["step"] > 0]
+        if len(both):
+            ratio = (both["micro_step"] / both["step"]).median()
+            if ratio >= 1 and abs(ratio - round(ratio)) < 1e-6:
+                return Fact(int(round(ratio)), "derived", "micro_step / global_step on the throughput lines")
+    return None
+
+
+def settle_grad_accum(
+    opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+) -> Fact | None:
+    """The gradient accumulation: the option (warning if the log differs), else the log's or a derived one;
+    recorded in `facts`."""
+    if opts.grad_accum is not None:
+        stated = option_or_log(
+            "grad_accum", opts.grad_accum, facts, warnings, "gradient accumulation", opts.source("grad_accum")
+        )
+        facts["grad_accum"] = stated
+    ga = _grad_accum(facts, steps)
+    if ga is not None:
+        facts.setdefault("grad_accum", ga)
+    return ga
+
+
+def option_or_log(
+    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str, source: str = "cli"
+) -> Fact | None:
+    """The option's value when one is given (a warning when the log states another), else the log's.
+    `source` is where the option came from (cli, api, logparse.toml, ...)."""
+    log = facts.get(name)
+    if cli_value is not None:
+        said = "the command line" if source == "cli" else f"the {source}"
+        if log is not None and log.value != cli_value:
+            warnings.append(
+                f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}"
+            )
+        return Fact(cli_value, source)
+    return log
+
+
+def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> Fact | None:
+    """The number of GPUs: the option (a warning when the log's world size differs), else the log's world
+    size, else derived (data-parallel x model-parallel sizes, tokens per step / per DP rank, global batch /
+    (micro batch x grad accumulation)) with a warning saying what to pass."""
+    world = facts.get("world_size")
+    if opts.gpus is not None:
+        if world is not None and int(world.value) != opts.gpus:
+            warnings.append(
+                f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
+                f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it"
+            )
+        return Fact(opts.gpus, opts.source("gpus"))
+    if world is not None:
+        return Fact(int(world.value), "log", f"world size, {world.detail}")
+    dp = facts.get("data_parallel_size")
+    model_parallel = 1
+    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
+        if name in facts and facts[name].value:
+            model_parallel *= int(facts[name].value)
+    if dp is not None:
+        warnings.append(
+            f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
+            f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log"
+        )
+        return Fact(
+            int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
+        )
+    per_dp, total = facts.get("tokens_per_dp_rank"), facts.get("tokens_per_step")
+    if per_dp is not None and total is not None and per_dp.value:
+        dp_size = int(round(total.value / per_dp.value))
+        warnings.append(
+            f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
+            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
+            "pipeline or context parallelism"
+        )
+        return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
+    gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
+    if gbs is not None and mbs is not None and ga is not None and mbs.value and ga.value:
+        dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
+        if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
+                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
+                "run also used tensor or pipeline parallelism"
+            )
+            return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
+    return None
+
+
+def run_facts(
+    parsed: ParsedLog, opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+) -> tuple[Fact | None, Fact | None, Fact | None]:
+    """The GPUs, sequence length and global batch (the option's, else the log's or its step lines'),
+    recorded in `facts` with the target tokens; a batch given from outside is checked against the log's
+    consumed samples."""
+    gpus = _resolve_gpus(opts, facts, warnings)
+    if gpus is None:
+        gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
+        if gpus is not None:
+            warnings.append(
+                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
+                "spans more than one node"
+            )
+    seq = option_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
+    if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
+        seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
+    gbs = option_or_log(
+        "global_batch_size",
+        opts.global_batch,
+        facts,
+        warnings,
+        "global batch size",
+        opts.source("global_batch"),
+    )
+    if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
+        gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
+    if opts.target_tokens is not None:
+        facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
+    for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
+        if fact is not None:
+            facts[key] = fact
+    if gbs is not None and gbs.source != "log":
+        _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
+    return gpus, seq, gbs
+
+
+def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[str]) -> None:
+    """A global batch given from outside the log against the samples the log counts per step."""
+    if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
+        return
+    rows = steps.dropna(subset=["consumed_samples"])
+    if len(rows) >= 2:
+        d = rows.groupby("segment")["consumed_samples"].diff() / rows.groupby("segment")["step"].diff()
+        per_step = float(d[d > 0].median()) if (d > 0).any() else math.nan
+        how = "grow by"
+    else:
+        last = rows.iloc[-1]
+        per_step = float(last["consumed_samples"]) / float(last["step"]) if last["step"] > 0 else math.nan
+        how = f"({float(last['consumed_samples']):,.0f} at step {int(last['step'])}) imply"
+    if np.isfinite(per_step) and abs(per_step - gbs) / gbs > 0.01:
+        warnings.append(
+            f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
+            f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}"
+        )
