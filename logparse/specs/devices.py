@@ -19,6 +19,7 @@ from typing import Any
 from . import hardware
 from ..core.errors import flag
 from ..core.facts import Fact
+from ..core.warnings import RunWarning
 
 # Facts stated once per device or per line, whose values differ by nature (not "a fact that changed").
 LISTED_FACTS = ("device_name", "listed_gpu_index")
@@ -47,7 +48,10 @@ def log_device(observations: Observations, warnings: list[str]) -> Fact | None:
     if len(groups) > 1:
         listed = ", ".join(f"{obs[0].value!r} (line {obs[0].line})" for obs in groups.values())
         warnings.append(
-            f"the log names different GPUs: {listed}; using none of them: pass {flag('hw')} or {flag('peak_tflops')}"
+            RunWarning(
+                f"the log names different GPUs: {listed}; using none of them: pass {flag('hw')} or {flag('peak_tflops')}",
+                "hw_conflict",
+            )
         )
         return None
     ((key, obs),) = groups.items()
@@ -55,8 +59,11 @@ def log_device(observations: Observations, warnings: list[str]) -> Fact | None:
     dev = devices[key]
     if dev is None:
         warnings.append(
-            f"the log names GPU {first.value!r} (line {first.line}), which logparse has no peak for: "
-            f"pass {flag('hw')} or {flag('peak_tflops')}"
+            RunWarning(
+                f"the log names GPU {first.value!r} (line {first.line}), which logparse has no peak for: "
+                f"pass {flag('hw')} or {flag('peak_tflops')}",
+                "hw_no_peak", line=first.line,
+            )
         )
         return None
     more = f"; {len(obs) - 1} more lines name it" if len(obs) > 1 else ""

@@ -11,6 +11,7 @@ import regex
 
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
+from ..core.warnings import RunWarning
 from .formulas import ModelDims, params_from_dims
 
 if sys.version_info >= (3, 11):
@@ -94,8 +95,11 @@ def _active_params(given: float, dims: ModelDims, warnings: list[str], source: s
         return Fact(given, source)
     every = params_from_dims(dims, all_experts=True)
     warnings.append(
-        f"{flag('params', f'{given:,.4g}')} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
-        f"{active:,.4g} active parameters ({every:,.4g} with every expert); 6N counts the active ones"
+        RunWarning(
+            f"{flag('params', f'{given:,.4g}')} is not the active count: with {dims.experts} experts, top-{dims.topk}, the dims give "
+            f"{active:,.4g} active parameters ({every:,.4g} with every expert); 6N counts the active ones",
+            "params_not_active",
+        )
     )
     return Fact(
         active, "derived", f"active parameters of {dims.experts} experts, top-{dims.topk}, from the dims"
@@ -162,8 +166,11 @@ def _dims_by_precedence(
     if "vocab" not in chosen and "vocab_size" in facts:
         chosen["vocab"] = facts["vocab_size"]
         warnings.append(
-            f"the LM head's vocabulary is taken as the unpadded {facts['vocab_size'].value} "
-            "(the log gives no padded size)"
+            RunWarning(
+                f"the LM head's vocabulary is taken as the unpadded {facts['vocab_size'].value} "
+                "(the log gives no padded size)",
+                "vocab_unpadded",
+            )
         )
     return chosen
 
@@ -215,8 +222,11 @@ def _params(
     if "total_params" in facts:
         f = facts["total_params"]
         warnings.append(
-            f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
-            f"{flag('model')} or {flag('params')} N (without the input embedding) for an exact MFU"
+            RunWarning(
+                f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
+                f"{flag('model')} or {flag('params')} N (without the input embedding) for an exact MFU",
+                "params_from_log",
+            )
         )
         return Fact(float(f.value), "log", f"total parameters, {f.detail}")
     if "trainable_params" in facts:
@@ -233,15 +243,21 @@ def _trainable_params(
     if shard is not None:
         pdims = preset_dims(shard)
         warnings.append(
-            f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
-            f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
-            f"{shard}'s dims. Pass {flag('model')} or {flag('params')} to override"
+            RunWarning(
+                f"the log's trainable parameter count {f.value:,} is one shard: x {gpus.value} GPUs it is "
+                f"{shard}'s {all_params(pdims):,.0f} (FSDP / ZeRO-3 print per-rank counts); using "
+                f"{shard}'s dims. Pass {flag('model')} or {flag('params')} to override",
+                "params_sharded",
+            )
         )
         return pdims, {"params": Fact(pdims.params, "derived", f"{shard}: trainable x GPUs, {f.detail}")}
     warnings.append(
-        f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
-        f"(and under FSDP/ZeRO-3 is one shard's count): pass {flag('params')} N (without the input embedding) "
-        "for an exact MFU"
+        RunWarning(
+            f"N is the log's trainable parameter count {f.value:,}, which includes the input embedding "
+            f"(and under FSDP/ZeRO-3 is one shard's count): pass {flag('params')} N (without the input embedding) "
+            "for an exact MFU",
+            "params_from_log",
+        )
     )
     return Fact(float(f.value), "log", f"trainable parameters, {f.detail}")
 
@@ -255,6 +271,9 @@ def _check_preset_against_log(
     expected = all_params(dims)
     if expected and abs(stated.value - expected) / expected > 0.02:
         warnings.append(
-            f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
-            f"{expected:,.0f}: is {flag('model')} right?"
+            RunWarning(
+                f"the log's model has {stated.value:,} parameters ({stated.detail}) but preset {opts.model} has "
+                f"{expected:,.0f}: is {flag('model')} right?",
+                "model_mismatch",
+            )
         )
