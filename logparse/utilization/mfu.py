@@ -26,6 +26,7 @@ from ..specs import hardware
 from ..specs.devices import accelerator_clue, log_device
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
+from ..core.warnings import RunWarning
 from ..specs.formulas import ModelDims
 from ..specs.models import resolve_model
 from ..steps.run import Run
@@ -179,8 +180,11 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
         return formula
     if dims.params is None and reported is not None:
         warnings.append(
-            "the model size is unknown, so FLOPs are the framework's own (its model TFLOP/s per GPU, formula "
-            f"`reported`): pass {flag('model')} or {flag('params')} for logparse's count"
+            RunWarning(
+                "the model size is unknown, so FLOPs are the framework's own (its model TFLOP/s per GPU, formula "
+                f"`reported`): pass {flag('model')} or {flag('params')} for logparse's count",
+                "flops_reported",
+            )
         )
         return REPORTED
     return default_formula(dims, warnings)
@@ -194,12 +198,18 @@ def default_formula(dims: ModelDims, warnings: list[str]) -> str | None:
         return "palm"
     if dims.params is not None:
         warnings.append(
-            "only the parameter count is known, so FLOPs/token = 6N: attention's sequence-length term is "
-            f"not counted (MFU reads low by ~14% at 4k for a 7B model); pass {flag('layers')} and {flag('hidden')} for palm"
+            RunWarning(
+                "only the parameter count is known, so FLOPs/token = 6N: attention's sequence-length term is "
+                f"not counted (MFU reads low by ~14% at 4k for a 7B model); pass {flag('layers')} and {flag('hidden')} for palm",
+                "flops_6n",
+            )
         )
         return "6n"
     warnings.append(
-        f"the model size is unknown: pass {flag('model')} NAME, or {flag('params')} N (with {flag('layers')} L {flag('hidden')} D), to get FLOPs and MFU"
+        RunWarning(
+            f"the model size is unknown: pass {flag('model')} NAME, or {flag('params')} N (with {flag('layers')} L {flag('hidden')} D), to get FLOPs and MFU",
+            "model_unknown",
+        )
     )
     return None
 
@@ -248,15 +258,21 @@ def _peak(
             name = Fact(device.name, "cli", flag("hw", hw))
             if from_log is not None and from_log.value != device.name:
                 warnings.append(
-                    f"{flag('hw', hw)} ({device.name}) but the log names {from_log.detail}; using {flag('hw')}"
+                    RunWarning(
+                        f"{flag('hw', hw)} ({device.name}) but the log names {from_log.detail}; using {flag('hw')}",
+                        "option_differs",
+                    )
                 )
         if not device.verified:
-            warnings.append(f"the {device.name} peak is unverified: {device.source}")
+            warnings.append(RunWarning(f"the {device.name} peak is unverified: {device.source}", "peak_unverified"))
         if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:
             has = ", ".join(device.peak_tflops)
             warnings.append(
-                f"the log's GPU {device.name} has no published dense {dtype} peak (it has: {has}): "
-                f"pass {flag('dtype')}, {flag('hw')} or {flag('peak_tflops')} to get MFU"
+                RunWarning(
+                    f"the log's GPU {device.name} has no published dense {dtype} peak (it has: {has}): "
+                    f"pass {flag('dtype')}, {flag('hw')} or {flag('peak_tflops')} to get MFU",
+                    "peak_no_dtype",
+                )
             )
         elif opts.peak_tflops is None:
             peak = Fact(hardware.peak_tflops(device, dtype), "preset", f"{device.name} {dtype}")
@@ -270,8 +286,11 @@ def _peak(
         name = name or Fact(device_name, "cli", flag("peak_tflops"))
     if peak is None and not (logged or {}).get("device_name"):  # else log_device or the dtype said why
         warnings.append(
-            f"the hardware is unknown: pass {flag('hw')} NAME (see `logparse hw list`) or {flag('peak_tflops')} to get MFU"
-            + accelerator_clue(logged or {})
+            RunWarning(
+                f"the hardware is unknown: pass {flag('hw')} NAME (see `logparse hw list`) or {flag('peak_tflops')} to get MFU"
+                + accelerator_clue(logged or {}),
+                "hw_unknown",
+            )
         )
     return peak, device_name, peak_source, name
 
@@ -309,10 +328,13 @@ def _flag_impossible(steps: pd.DataFrame, peak: Fact | None, dtype: str, warning
         return
     add_flag(steps, too_high, "mfu_above_100")
     warnings.append(
-        f"{int(too_high.sum())} step(s) imply an MFU above 100%{'' if peak else ' on any known device'} (first at "
-        f"step {int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
-        "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv "
-        "and out of the stable averages"
+        RunWarning(
+            f"{int(too_high.sum())} step(s) imply an MFU above 100%{'' if peak else ' on any known device'} (first at "
+            f"step {int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
+            "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv "
+            "and out of the stable averages",
+            "mfu_impossible", step=steps.loc[too_high, "step"].iloc[0],
+        )
     )
 
 
