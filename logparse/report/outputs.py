@@ -14,6 +14,7 @@ import pandas as pd
 from .analysis import Findings
 from ..core.atomic import remove_leftovers, staged
 from ..core.errors import LogparseError
+from ..core.facts import Fact
 from ..specs.formulas import HFU_CONVENTION
 from ..phases.phases import Phases
 from ..steps.run import Run
@@ -21,6 +22,24 @@ from ..phases.status import run_status
 from ..utilization.mfu import Utilization, seconds_to_train
 from ..phases.window import stats as window_stats
 from ..phases.window import weighted_mean
+from .summary_types import (
+    AveragesPart,
+    DipPart,
+    EtaPart,
+    FactPart,
+    FlopsPart,
+    FlopsTermsPart,
+    HardwarePart,
+    ModelPart,
+    NearEventPart,
+    RanksPart,
+    RegimePart,
+    ReportedPart,
+    ShiftPart,
+    StablePart,
+    StepsPart,
+    Summary,
+)
 from .unknowns import GPUS, unknowns
 
 
@@ -98,7 +117,7 @@ WINDOW_FIGURES = (
 )
 
 
-def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, Any] | None:
+def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> AveragesPart | None:
     """Time-weighted averages over some rows (total tokens / total time), None when there are none. Each
     log row weighs the time it stands for: its step time x the steps it covers (step_span), or, when a row
     has no step time, the steps it covers. (The peer-style window, phases.window.stats, weighs each logged
@@ -143,7 +162,7 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> dict[str, 
     }
 
 
-def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]:
+def _stable_stats(run: Run, util: Utilization, phases: Phases) -> StablePart:
     """summary["stable"]: the stable window's averages (_window_stats), or when there is none its
     figures all null and no steps (keys in the order summary.json has them), then which regime it is."""
     stats = _window_stats(phases.stable_rows(run.steps), run, util)
@@ -156,7 +175,7 @@ def _stable_stats(run: Run, util: Utilization, phases: Phases) -> dict[str, Any]
     return stats
 
 
-def _regimes(run: Run, util: Utilization, phases: Phases) -> list[dict[str, Any]]:
+def _regimes(run: Run, util: Utilization, phases: Phases) -> list[RegimePart]:
     """Each regime: its steps, and its averages over its steady rows (warmup and dips excluded)."""
     out = []
     steps = run.steps
@@ -180,7 +199,7 @@ def _regimes(run: Run, util: Utilization, phases: Phases) -> list[dict[str, Any]
     return out
 
 
-def _shifts(phases: Phases, regimes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _shifts(phases: Phases, regimes: list[RegimePart]) -> list[ShiftPart]:
     return [
         {
             "at_step": sh.at_step,
@@ -204,7 +223,7 @@ def _rounded(obj: Any) -> Any:
     return obj
 
 
-def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]) -> list[str]:
+def diagnose(run: Run, util: Utilization, phases: Phases, stable: StablePart) -> list[str]:
     """Symptom-table findings (domain.md) that the numbers support."""
     found: list[str] = []
     mfu = stable.get("mfu_mean")
@@ -255,7 +274,7 @@ def diagnose(run: Run, util: Utilization, phases: Phases, stable: dict[str, Any]
     return found
 
 
-def _near_text(events: list[dict[str, Any]], most: int = 2) -> str:
+def _near_text(events: list[NearEventPart], most: int = 2) -> str:
     """The events next to a dip or shift, one entry per kind and step: Megatron's "saving checkpoint at
     iteration 300" and "successfully saved checkpoint from iteration 300" are one checkpoint save."""
     groups: dict[tuple[str, Any], list[int]] = {}
@@ -281,7 +300,7 @@ def _best_step_sse(y: np.ndarray) -> float:
     return best
 
 
-def _terms(util: Utilization) -> dict[str, Any] | None:
+def _terms(util: Utilization) -> FlopsTermsPart | None:
     t = util.terms
     if t is None or not t.total:
         return None
@@ -291,11 +310,11 @@ def _terms(util: Utilization) -> dict[str, Any] | None:
     }
 
 
-def _ranks(steps: pd.DataFrame) -> dict[str, Any] | None:
+def _ranks(steps: pd.DataFrame) -> RanksPart | None:
     """When several ranks print every step: how many, the spread of their step times, the stragglers."""
     if "ranks" not in steps or steps["ranks"].max() < 2:
         return None
-    out: dict[str, Any] = {"printing": int(steps["ranks"].max())}
+    out: RanksPart = {"printing": int(steps["ranks"].max())}
     if {"step_time_s_min", "step_time_s_max"} <= set(steps):
         spread = (steps["step_time_s_max"] - steps["step_time_s_min"]).dropna()
         out["step_time_spread_s_median"] = _num(float(spread.median())) if len(spread) else None
@@ -319,7 +338,7 @@ def _flagged(steps: pd.DataFrame) -> dict[str, int]:
     return counts
 
 
-def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
+def _eta(run: Run, stable: StablePart) -> EtaPart | None:
     target = run.value("target_tokens")
     if target is None:
         return None
@@ -334,7 +353,7 @@ def _eta(run: Run, stable: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def build_summary(analysis: Findings) -> dict[str, Any]:
+def build_summary(analysis: Findings) -> Summary:
     """summary.json of an analysis: a pure function of it (building it twice gives the same JSON). The
     keys are in the order summary.json has always written them."""
     run, util, phases = analysis.run, analysis.util, analysis.phases
@@ -344,7 +363,7 @@ def build_summary(analysis: Findings) -> dict[str, Any]:
     regimes = _regimes(run, util, phases)
     tokens_per_step = steps["tokens_per_step"].dropna()
     status = _rounded(run_status(run, analysis.basis))
-    summary: dict[str, Any] = {
+    summary: Summary = {
         "run": run.name,
         "source": run.source,
         "format": parsed.format,
@@ -389,7 +408,7 @@ def build_summary(analysis: Findings) -> dict[str, Any]:
     return summary
 
 
-def _hardware_part(util: Utilization) -> dict[str, Any]:
+def _hardware_part(util: Utilization) -> HardwarePart:
     """summary["hardware"]: the device, its dtype and dense peak, each with where it came from."""
     return {
         "name": util.hardware,
@@ -403,7 +422,7 @@ def _hardware_part(util: Utilization) -> dict[str, Any]:
     }
 
 
-def _model_part(util: Utilization, seq: Any) -> dict[str, Any]:
+def _model_part(util: Utilization, seq: Any) -> ModelPart:
     """summary["model"]: the model's dimensions, the sequence length (`seq`, a fact or None), and the
     source of each."""
     dims, model_facts = util.model, util.model_facts
@@ -422,7 +441,7 @@ def _model_part(util: Utilization, seq: Any) -> dict[str, Any]:
     }
 
 
-def _flops_part(util: Utilization) -> dict[str, Any]:
+def _flops_part(util: Utilization) -> FlopsPart:
     """The FLOPs keys of the summary: formula, FLOPs per token and its terms, the HFU convention."""
     return {
         "formula": util.formula,
@@ -434,7 +453,7 @@ def _flops_part(util: Utilization) -> dict[str, Any]:
     }
 
 
-def _steps_part(run: Run, basis: Any) -> dict[str, Any]:
+def _steps_part(run: Run, basis: Any) -> StepsPart:
     """summary["steps"]: how many, the first and last, how they were numbered, where their time and
     throughput came from."""
     steps = run.steps
@@ -449,7 +468,7 @@ def _steps_part(run: Run, basis: Any) -> dict[str, Any]:
     }
 
 
-def _facts_part(facts: dict[str, Any]) -> dict[str, Any]:
+def _facts_part(facts: dict[str, Fact]) -> dict[str, FactPart]:
     """summary["facts"]: every fact by name, with its value, source and detail."""
     return {
         k: {
@@ -494,7 +513,7 @@ def _fmt(x: float | None, spec: str = ",.0f") -> str:
     return "n/a" if x is None else format(x, spec)
 
 
-def _assumptions(s: dict[str, Any]) -> list[str]:
+def _assumptions(s: Summary) -> list[str]:
     """What the figures rest on, each with its source; what is unknown says what to pass to know it."""
     hw, unknown = s["hardware"], unknowns(s)
     gpus = f"{plural(s['gpus'], 'GPU')} ({s['gpus_source']})" if s["gpus"] else unknown["gpus"].text()
@@ -523,7 +542,7 @@ def _assumptions(s: dict[str, Any]) -> list[str]:
     ]
 
 
-def _stable_count(st: dict[str, Any], dips: list[dict[str, Any]]) -> str:
+def _stable_count(st: StablePart, dips: list[DipPart]) -> str:
     """What the stable figures average over, so that it adds up with the range printed before it:
     `481 steps`; `474 steps: 481 less 7 in dips`; `12 logged lines, 60 steps` when each line stands for
     several steps."""
@@ -546,7 +565,7 @@ def _stable_count(st: dict[str, Any], dips: list[dict[str, Any]]) -> str:
     return f"{plural(steps, 'step')}: {span} less {' and '.join(parts)}"
 
 
-def _stable_figures(st: dict[str, Any], s: dict[str, Any]) -> list[str]:
+def _stable_figures(st: StablePart, s: Summary) -> list[str]:
     """The stable phase's figures; unknown ones named once, with what would make them known."""
     out = []
     if st["mfu_mean"] is not None:
@@ -614,7 +633,7 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     return "\n".join(lines)
 
 
-def _run_lines(s: dict[str, Any], rows: pd.DataFrame) -> list[str]:
+def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
     """The run: its format and lines, its steps and status, where the step time came from, how the steps
     were numbered, what else was read, and the assumptions."""
     status = s.get("status")
@@ -640,7 +659,7 @@ def _run_lines(s: dict[str, Any], rows: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _stable_window_lines(s: dict[str, Any]) -> list[str]:
+def _stable_window_lines(s: Summary) -> list[str]:
     """The stable window's figures (or that none was found), then the peer-style window when asked for."""
     st = s["stable"]
     if st["start_step"] is not None:
@@ -664,7 +683,7 @@ def _stable_window_lines(s: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _event_lines(s: dict[str, Any]) -> list[str]:
+def _event_lines(s: Summary) -> list[str]:
     """Warmup and the counts of shifts, dips and restarts, then each shift, the first five dips, and each
     restart."""
     warmup = plural(s["warmup_steps"], "step") if s["warmup_steps"] is not None else "? steps"
@@ -689,7 +708,7 @@ def _event_lines(s: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _shift_line(sh: dict[str, Any], next_at: int | None) -> str:
+def _shift_line(sh: ShiftPart, next_at: int | None) -> str:
     """One shift: which way throughput went, until the next shift (`next_at`) if any, the MFU either side."""
     near = _near_text(sh["near_events"])
     verb = "fell" if sh["change"] < 0 else "rose"
@@ -705,7 +724,7 @@ def _shift_line(sh: dict[str, Any], next_at: int | None) -> str:
     )
 
 
-def _reported_lines(rep: dict[str, Any]) -> list[str]:
+def _reported_lines(rep: ReportedPart) -> list[str]:
     """The log's own TFLOP/s or MFU, and logparse's figure under the framework's convention beside it."""
     if rep["tflops_per_gpu_mean"] is None and rep["mfu_mean"] is None:
         return []
@@ -729,7 +748,7 @@ def _reported_lines(rep: dict[str, Any]) -> list[str]:
     return [line]
 
 
-def _closing_lines(s: dict[str, Any]) -> list[str]:
+def _closing_lines(s: Summary) -> list[str]:
     """The time to the target, the slowest rank, the flagged steps, the diagnosis and the warnings."""
     lines = []
     if s.get("eta"):

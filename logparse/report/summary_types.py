@@ -83,6 +83,18 @@ class FlopsTermsPart(TypedDict):
     logits: FlopsTermPart
 
 
+class FlopsPart(TypedDict):
+    """The summary's FLOPs keys (top level, spread in by build_summary): the formula, FLOPs per token and
+    its terms, the HFU convention."""
+
+    formula: str | None
+    flops_per_token: float | None
+    flops_terms: FlopsTermsPart | None
+    hfu_flops_per_token: float | None
+    recompute: str
+    hfu_convention: str
+
+
 class StepsPart(TypedDict):
     """summary["steps"]: how many, first and last, how numbered, where time and throughput came from."""
 
@@ -340,7 +352,7 @@ class GenericPart(TypedDict):
     kept: dict[str, str]  # the log's key -> the column it is kept as
 
 
-class _SummaryRequired(TypedDict):
+class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `model`
     run: str
     source: str
     format: str
@@ -351,12 +363,6 @@ class _SummaryRequired(TypedDict):
     gpus_source: str | None
     hardware: HardwarePart
     model: ModelPart
-    formula: str | None
-    flops_per_token: float | None
-    flops_terms: FlopsTermsPart | None
-    hfu_flops_per_token: float | None
-    recompute: str
-    hfu_convention: str
     steps: StepsPart
     tokens_per_step: float | None
     warmup_steps: int | None
