@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..core.errors import flag
 from ..core.facts import Fact, Options
+from ..core.warnings import RunWarning
 from ..frame.assemble import ParsedLog
 from ..specs.devices import LISTED_FACTS, listed_gpus
 
@@ -31,8 +32,11 @@ def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
         if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
             warnings.append(
-                f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
-                f"using the last, {last.value!r} (line {last.line})"
+                RunWarning(
+                    f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
+                    f"using the last, {last.value!r} (line {last.line})",
+                    "fact_repeated", line=last.line,
+                )
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     return facts
@@ -88,7 +92,10 @@ def option_or_log(
         said = "the command line" if source == "cli" else f"the {source}"
         if log is not None and log.value != cli_value:
             warnings.append(
-                f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}"
+                RunWarning(
+                    f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}",
+                    "option_differs",
+                )
             )
         return Fact(cli_value, source)
     return log
@@ -102,8 +109,11 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
     if opts.gpus is not None:
         if world is not None and int(world.value) != opts.gpus:
             warnings.append(
-                f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
-                f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it"
+                RunWarning(
+                    f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
+                    f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it",
+                    "option_differs",
+                )
             )
         return Fact(opts.gpus, opts.source("gpus"))
     if world is not None:
@@ -115,8 +125,11 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
             model_parallel *= int(facts[name].value)
     if dp is not None:
         warnings.append(
-            f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
-            f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log"
+            RunWarning(
+                f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
+                f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log",
+                "gpus_inferred",
+            )
         )
         return Fact(
             int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
@@ -125,9 +138,12 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
     if per_dp is not None and total is not None and per_dp.value:
         dp_size = int(round(total.value / per_dp.value))
         warnings.append(
-            f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
-            f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
-            "pipeline or context parallelism"
+            RunWarning(
+                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = tokens per step "
+                f"{total.value:,} / tokens per DP rank {per_dp.value:,}; pass {flag('gpus')} if the run also used tensor, "
+                "pipeline or context parallelism",
+                "gpus_inferred",
+            )
         )
         return Fact(dp_size, "derived", "tokens per step / tokens per data-parallel rank")
     gbs, mbs, ga = facts.get("global_batch_size"), facts.get("micro_batch_size"), facts.get("grad_accum")
@@ -135,9 +151,12 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
         dp_size = int(gbs.value) // (int(mbs.value) * int(ga.value))
         if dp_size >= 1 and dp_size * int(mbs.value) * int(ga.value) == int(gbs.value):
             warnings.append(
-                f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
-                f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
-                "run also used tensor or pipeline parallelism"
+                RunWarning(
+                    f"the number of GPUs is not stated: taken as the data-parallel size {dp_size} = global batch "
+                    f"{gbs.value} / (micro batch {mbs.value} x grad accumulation {ga.value}); pass {flag('gpus')} if the "
+                    "run also used tensor or pipeline parallelism",
+                    "gpus_inferred",
+                )
             )
             return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
     return None
@@ -154,8 +173,11 @@ def run_facts(
         gpus = listed_gpus(parsed.facts)  # nothing better: the GPUs of the log's nvidia-smi listing
         if gpus is not None:
             warnings.append(
-                f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
-                "spans more than one node"
+                RunWarning(
+                    f"the number of GPUs is not stated: taken as the {gpus.detail}; pass {flag('gpus')} if the job "
+                    "spans more than one node",
+                    "gpus_inferred",
+                )
             )
     seq = option_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
     if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
@@ -195,6 +217,9 @@ def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, wa
         how = f"({float(last['consumed_samples']):,.0f} at step {int(last['step'])}) imply"
     if np.isfinite(per_step) and abs(per_step - gbs) / gbs > 0.01:
         warnings.append(
-            f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
-            f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}"
+            RunWarning(
+                f"the global batch {gbs:,} ({source}) is not what the log counts: its consumed samples {how} "
+                f"{per_step:,.0f} per step; tokens/s and MFU use {gbs:,}",
+                "global_batch_differs",
+            )
         )
