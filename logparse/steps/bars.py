@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..core.warnings import RunWarning
+
 TQDM_ALPHA = 0.3  # tqdm's default smoothing
 EVERY_STEP = 0.9  # a bar "shows every step" when it draws at least this share of its positions
 CLOCK_SLACK_S = 1.5  # the elapsed clock prints whole seconds
@@ -128,9 +130,12 @@ def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame
         numbered["step"] = after.astype(int)
         if (after != before).any():
             notes.append(
-                f"{int((after != before).sum())} loss record(s) come after a bar that lags them (tqdm redraws "
-                "at most every 0.1 s): they take the position of the redraw right after them, which agrees "
-                "with their epoch"
+                RunWarning(
+                    f"{int((after != before).sum())} loss record(s) come after a bar that lags them (tqdm redraws "
+                    "at most every 0.1 s): they take the position of the redraw right after them, which agrees "
+                    "with their epoch",
+                    "bar_lag",
+                )
             )
         return True
     if consistent_with_epoch(before, epochs):
@@ -174,7 +179,7 @@ def _row_per_position(
         per_step = per_step.reset_index()
         missing = set(extra.index) - set(per_step["step"])
         if missing:
-            notes.append(f"{len(missing)} record(s) name a bar position that was never drawn")
+            notes.append(RunWarning(f"{len(missing)} record(s) name a bar position that was never drawn", "bar_missing"))
     return per_step, how
 
 

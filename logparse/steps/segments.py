@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import flag
+from ..core.warnings import RunWarning
 from .kinds import SegmentKind
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
@@ -107,8 +108,11 @@ def continue_epochs(
         g = grad_accum or 1
         if grad_accum is None:
             warnings.append(
-                "the progress bar counts micro-batches and the gradient accumulation is not stated: each "
-                f"micro-batch is read as an optimizer step (pass {flag('grad_accum')})"
+                RunWarning(
+                    "the progress bar counts micro-batches and the gradient accumulation is not stated: each "
+                    f"micro-batch is read as an optimizer step (pass {flag('grad_accum')})",
+                    "grad_accum_unknown",
+                )
             )
         within = np.ceil(pos / g)  # the optimizer step (from 1) that this micro-batch belongs to
         # position 0 is a bar drawn before the epoch's first batch: no step yet

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core.warnings import RunWarning
+
 RATES = ("step_time_s", "samples_per_s", "tokens_per_s", "tokens_per_s_per_gpu")
 SEP = "@"
 NOISE = 0.10  # two figures of one step's speed further apart than this are two different measurements
@@ -139,7 +141,7 @@ def settle(
         choice = Choice(col, best.split(SEP, 1)[1], reference, rejected)
         choices.append(choice)
         if rejected:
-            warnings.append(_sentence(choice, steps, col, implied[best], ref))
+            warnings.append(RunWarning(_sentence(choice, steps, col, implied[best], ref), "sources_disagree"))
     return choices
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..core.errors import flag
 from ..core.facts import Fact
+from ..core.warnings import RunWarning
 from .bars import training_bar
 from .stepframe import windowed
 
@@ -165,8 +166,11 @@ def _from_bar_rate(t: TimingInputs) -> StepTime | None:
         prev = s
     t.steps["step_time_s"] = times
     t.warnings.append(
-        "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
-        "seconds per iteration) over each logging interval"
+        RunWarning(
+            "the log has no step-time field: step time is the progress bar's rate (tqdm's smoothed "
+            "seconds per iteration) over each logging interval",
+            "step_time_bar_rate",
+        )
     )
     return StepTime(StepTimeFrom.BAR_RATE, "progress bar rate (tqdm, smoothed)")
 
@@ -186,7 +190,10 @@ def fill_step_time(t: TimingInputs) -> StepTime | None:
         if said is not None:
             return said
     t.warnings.append(
-        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
+        RunWarning(
+            "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown",
+            "step_time_unknown",
+        )
     )
     return None
 
@@ -249,8 +256,11 @@ def fill_throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: 
             implied = (from_time / steps["tokens_per_s_per_gpu"]).median()
             if np.isfinite(implied) and np.isfinite(gpus) and abs(implied - gpus) / gpus > 0.05:
                 warnings.append(
-                    f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
-                    f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}"
+                    RunWarning(
+                        f"the logged per-GPU tokens/s implies {implied:.1f} GPUs (global batch x sequence length / "
+                        f"step time / per-GPU tokens/s), not {gpus:g}: check {flag('gpus')} and {flag('seq_len')}",
+                        "gpus_implied_differs",
+                    )
                 )
     elif has["samples_per_s"] and np.isfinite(seq_len):
         steps["tokens_per_s"] = steps["samples_per_s"] * seq_len
