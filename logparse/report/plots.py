@@ -21,6 +21,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
 from .analysis import Findings
+from .summary_types import DipPart, Summary
 from .unknowns import mfu_blockers, unknowns
 from ..steps.stepframe import flagged
 
@@ -297,7 +298,7 @@ def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
     return panels
 
 
-def _title(s) -> str:
+def _title(s: Summary) -> str:
     hw = s["hardware"]
     device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
     gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
@@ -362,7 +363,7 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
     return {k: np.unique(np.asarray(v, dtype=float)) for k, v in found.items() if len(v)}
 
 
-def dip_cause(dip: dict[str, Any]) -> str:
+def dip_cause(dip: DipPart) -> str:
     """What a dip came next to: the first of DIP_CAUSES among its near events, `other` for another event
     line, `none` when no event line is near."""
     kinds = {e["event"] for e in dip.get("near_events", [])}
@@ -882,14 +883,14 @@ def _segments_in(rect, xy: np.ndarray) -> int:
 # text
 
 
-def _missing(s) -> str:
+def _missing(s: Summary) -> str:
     """Why the per-step MFU panel is empty: what it needs and the run lacks (report.unknowns), named as the
     caller knows the options. A stable window is not among them: the per-step MFU needs none."""
     needs = [u.text() for u in mfu_blockers(s) if u.what != "stable_window"]
     return "; ".join(needs) if needs else "no throughput in the log"
 
 
-def _assumptions(s) -> str:
+def _assumptions(s: Summary) -> str:
     """The figures MFU rests on and where each came from; an unknown one says what to pass."""
     hw, m, unknown = s["hardware"], s["model"], unknowns(s)
     peak = hw["peak_tflops_per_gpu"]
