@@ -20,6 +20,7 @@ from .bars import step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
+from ..core.warnings import RunWarning
 from ..frame.assemble import ParsedLog
 from ..read.reader import describe
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
@@ -81,11 +82,14 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]
     by_epoch = number_from_epochs(rows, facts)
     if by_epoch is not None:
         if by_epoch.note:
-            warnings.append(by_epoch.note)
+            warnings.append(RunWarning(by_epoch.note, "steps_from_epoch"))
         return by_epoch.steps, by_epoch.how
     warnings.append(
-        "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
-        "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are"
+        RunWarning(
+            "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
+            "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are",
+            "steps_unnumbered",
+        )
     )
     return pd.Series(np.arange(1, len(rows) + 1), index=rows.index), "row ordinal"
 
@@ -277,7 +281,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
         n = int((steps["pattern"] == pattern).sum())
         if n:
-            warnings.append(f"{n} step{'' if n == 1 else 's'} recoverable: {note}")
+            warnings.append(RunWarning(f"{n} step{'' if n == 1 else 's'} recoverable: {note}", "recoverable"))
 
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments)
 
@@ -299,8 +303,11 @@ def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd
     _flag_nonfinite(steps, warnings)
     if parsed.lines.get("unattached"):
         warnings.append(
-            f"{parsed.lines['unattached']} line(s) that belong to a neighbouring step record found none to join "
-            "(a loss or memory line before the first step, or after the last); their values are not used"
+            RunWarning(
+                f"{parsed.lines['unattached']} line(s) that belong to a neighbouring step record found none to join "
+                "(a loss or memory line before the first step, or after the last); their values are not used",
+                "unattached",
+            )
         )
     return steps, progress
 
@@ -333,14 +340,17 @@ def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: li
         g = int(ga.value)
         micro = steps.loc[only_micro, "micro_step"]
         if (micro % g != 0).any():
-            warnings.append(f"some micro-step counters are not multiples of the grad accumulation {g}")
+            warnings.append(RunWarning(f"some micro-step counters are not multiples of the grad accumulation {g}", "micro_step_mismatch"))
         steps.loc[only_micro, "step"] = micro // g
         return f"micro-step counter / grad accumulation {g} ({ga.source})"
     steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
     warnings.append(
-        "the step lines count micro-batches and the log does not state the gradient accumulation: "
-        "each micro-batch is treated as a step, so step time and throughput per step are per "
-        "micro-batch"
+        RunWarning(
+            "the step lines count micro-batches and the log does not state the gradient accumulation: "
+            "each micro-batch is treated as a step, so step time and throughput per step are per "
+            "micro-batch",
+            "grad_accum_unknown",
+        )
     )
     return "micro-step counter (grad accumulation unknown)"
 
@@ -389,8 +399,11 @@ def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list
     times = step_times_from_epoch_rate(steps, counter)
     if times is None:
         warnings.append(
-            "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
-            "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one"
+            RunWarning(
+                "the progress bar's rate is the epoch's average and is printed too coarsely here to recover each "
+                "step's time (over 5% error): no step time, so no throughput or MFU rather than a wrong one",
+                "step_time_unknown",
+            )
         )
         return None
     if not times.notna().any():
@@ -410,8 +423,11 @@ def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[str]) -> None:
     bad = steps["step_time_s"] <= 0
     if bad.any():
         warnings.append(
-            f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
-            f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown"
+            RunWarning(
+                f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
+                f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown",
+                "step_time_nonpositive", step=steps.loc[bad, "step"].iloc[0],
+            )
         )
         steps.loc[bad, "step_time_s"] = np.nan
         add_flag(steps, bad, "bad_step_time")
@@ -435,9 +451,12 @@ def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: 
         if "step_time_s" in steps:
             steps.loc[counts, "step_time_s"] = np.nan  # per sample
         warnings.append(
-            f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'), and "
-            "only each epoch's final redraw is in the log: the batch size is unknown, so the step numbers are sample "
-            "counts and the step time is not known"
+            RunWarning(
+                f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'), and "
+                "only each epoch's final redraw is in the log: the batch size is unknown, so the step numbers are sample "
+                "counts and the step time is not known",
+                "keras_samples",
+            )
         )
         return None
     b = int(partial.iloc[0])
@@ -467,21 +486,30 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
         add_flag(steps, bad, f"nonfinite_{col}")
         first = int(steps.loc[bad, "line"].iloc[0])
         warnings.append(
-            f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
-            "kept as steps, the value is NaN and the step is flagged"
+            RunWarning(
+                f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
+                "kept as steps, the value is NaN and the step is flagged",
+                "nonfinite", line=first,
+            )
         )
     if "malformed" in steps and steps["malformed"].eq(True).any():
         bad = steps["malformed"].eq(True)
         add_flag(steps, bad, "malformed")
         warnings.append(
-            f"{int(bad.sum())} step line(s) have a value that does not read as a number "
-            f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged"
+            RunWarning(
+                f"{int(bad.sum())} step line(s) have a value that does not read as a number "
+                f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged",
+                "malformed", line=steps.loc[bad, "line"].iloc[0],
+            )
         )
     cut = flagged(steps, "cut")  # frame._cut_last_line: the log's last line has no newline
     if cut.any():
         warnings.append(
-            f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
-            "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'"
+            RunWarning(
+                f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
+                "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'",
+                "cut", line=steps.loc[cut, "line"].iloc[-1],
+            )
         )
 
 
@@ -529,8 +557,11 @@ def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
         add_flag(steps, jump, "consumed_jump")
         where = ", ".join(str(int(s)) for s in steps.loc[jump, "step"].head(5))
         warnings.append(
-            f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
-            "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)"
+            RunWarning(
+                f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
+                "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)",
+                "consumed_jump", step=steps.loc[jump, "step"].iloc[0],
+            )
         )
 
 
@@ -652,8 +683,11 @@ def _fill_tokens_per_step(
         mine = float(steps["tokens_per_step"].median())
         if abs(mine - stated.value) / stated.value > 0.01:
             warnings.append(
-                f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
-                f"length gives {mine:,.0f}; check {flag('seq_len')} and {flag('global_batch')}"
+                RunWarning(
+                    f"tokens per step: the log states {stated.value:,} ({stated.detail}) but global batch x sequence "
+                    f"length gives {mine:,.0f}; check {flag('seq_len')} and {flag('global_batch')}",
+                    "tokens_differs",
+                )
             )
     if steps["tokens_per_step"].isna().all() and "consumed_tokens" in steps:
         # a running token count (OLMo's total_tokens, Composer's time/token) gives tokens per step
@@ -682,12 +716,18 @@ def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, war
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
             warnings.append(
-                "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
-                f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}"
+                RunWarning(
+                    "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
+                    f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}",
+                    "gpus_unknown",
+                )
             )
         else:
             warnings.append(
-                f"the number of GPUs is unknown: pass {flag('gpus')} to get per-GPU throughput and MFU"
+                RunWarning(
+                    f"the number of GPUs is unknown: pass {flag('gpus')} to get per-GPU throughput and MFU",
+                    "gpus_unknown",
+                )
             )
     logged_tokens = any(
         c in steps and steps[c].notna().any() for c in ("tokens_per_s", "tokens_per_s_per_gpu")
@@ -696,10 +736,13 @@ def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, war
         # the log counts tokens itself (Composer's throughput/tokens_per_sec, torchtitan's tps per device):
         # only FLOPs need the length
         warnings.append(
-            f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU"
+            RunWarning(
+                f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU",
+                "seq_len_unknown",
+            )
         )
     elif seq is None:
-        warnings.append(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU")
+        warnings.append(RunWarning(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU", "seq_len_unknown"))
 
 
 def _select(
@@ -726,9 +769,12 @@ def _select(
         for r, part in steps[steps["run"] != last].groupby("run")
     )
     warnings.append(
-        f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
-        f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
-        f"`logparse parse` and can be analyzed with {flag('segment')}"
+        RunWarning(
+            f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
+            f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
+            f"`logparse parse` and can be analyzed with {flag('segment')}",
+            "several_runs", line=begins.line,
+        )
     )
     chosen = steps[steps["run"] == last].reset_index(drop=True)
     return chosen, f"run {last} of {len(runs)} (the last)"
