@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
+from ..report.summary_types import Summary
 from ..report.unknowns import Unknown, mfu_blockers
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
@@ -49,7 +50,8 @@ def _run_dir(out_dir: Path, row: dict[str, Any]) -> Path:
     return Path(out) if out else out_dir / str(row["run"])
 
 
-def _summary(out_dir: Path, row: dict[str, Any]) -> dict[str, Any] | None:
+def _summary(out_dir: Path, row: dict[str, Any]) -> Summary | None:
+    """The run's summary.json, as written (None when it cannot be read)."""
     path = _run_dir(out_dir, row) / "summary.json"
     try:
         return json.loads(path.read_text())
