@@ -19,6 +19,7 @@ from typing import Any
 
 from ..specs import formulas as flops
 from ..core.errors import flag
+from ..core.warnings import RunWarning
 from ..specs.formulas import FORMULAS
 from ..patterns.sets import Convention
 from ..phases.phases import Phases
@@ -103,8 +104,11 @@ def _check_plausible(out: dict[str, Any], peak: float | None, dtype: str, notes:
     theirs = out["tflops_per_gpu_mean"]
     if peak is not None and theirs is not None and theirs > peak:
         notes.append(
-            f"the log reports {theirs:.1f} TFLOP/s per GPU, above the dense {dtype} peak of {peak:g}: implausible "
-            "(wrong hardware, a patched formula, a sparse peak, or bogus timing)"
+            RunWarning(
+                f"the log reports {theirs:.1f} TFLOP/s per GPU, above the dense {dtype} peak of {peak:g}: implausible "
+                "(wrong hardware, a patched formula, a sparse peak, or bogus timing)",
+                "reported_implausible",
+            )
         )
 
 
@@ -123,17 +127,23 @@ def _check_peaks(
             if conv.peak_tflops
             else ""
         )
-        notes.append(f"the log's own MFU is {out['mfu_mean']:.0%}: impossible as a utilisation{fixed}")
+        notes.append(RunWarning(f"the log's own MFU is {out['mfu_mean']:.0%}: impossible as a utilisation{fixed}", "reported_mfu_impossible"))
     if conv.peak_tflops is not None and (peak is None or abs(peak - conv.peak_tflops) > 0.5):
         notes.append(
-            f"{conv.framework} divides by {conv.peak_tflops:g} TFLOPS whatever the GPU: its MFU is not comparable"
-            + (f" with logparse's against {peak:g}" if peak else "")
+            RunWarning(
+                f"{conv.framework} divides by {conv.peak_tflops:g} TFLOPS whatever the GPU: its MFU is not comparable"
+                + (f" with logparse's against {peak:g}" if peak else ""),
+                "reported_peak_fixed",
+            )
         )
     if framework_peak is not None and peak is not None and abs(framework_peak - peak) / peak > 0.01:
         why = "an A100 fallback for an unknown GPU" if abs(framework_peak - 312) < 1 else "a different peak"
         notes.append(
-            f"{conv.framework} computed its MFU against {framework_peak:g} TFLOPS, logparse against {peak:g} "
-            f"({dtype} dense): {why}"
+            RunWarning(
+                f"{conv.framework} computed its MFU against {framework_peak:g} TFLOPS, logparse against {peak:g} "
+                f"({dtype} dense): {why}",
+                "reported_peak_differs",
+            )
         )
 
 
@@ -163,17 +173,23 @@ def _explain(out: dict[str, Any], conv: Convention, notes: list[str]) -> None:
     label = f"{theirs:.1f} TFLOP/s/GPU" if theirs is not None else f"MFU {out['mfu_mean']:.1%}"
     if agrees is not None and agrees > AGREE:
         notes.append(
-            f"the log's own {label} is {agrees:.1%} away from logparse's figure even under "
-            f"{conv.framework}'s convention ({out['framework_formula']}): the inputs differ - check {flag('gpus')} "
-            f"(a per-GPU figure read as the cluster's), {flag('seq_len')}, the global batch and the model dims"
+            RunWarning(
+                f"the log's own {label} is {agrees:.1%} away from logparse's figure even under "
+                f"{conv.framework}'s convention ({out['framework_formula']}): the inputs differ - check {flag('gpus')} "
+                f"(a per-GPU figure read as the cluster's), {flag('seq_len')}, the global batch and the model dims",
+                "reported_inputs_differ",
+            )
         )
         return
     diff = out.get("differs_from_ours_by")
     ours = out.get("ours")
     if diff is not None and ours and abs(diff) > AGREE:
         notes.append(
-            f"the log's own {label} is {diff:+.1%} against logparse's {ours['formula']} figure "
-            f"({ours['tflops_per_gpu']:.1f}); under {conv.framework}'s convention ({out['framework_formula']}) "
-            f"logparse gets {out['ours_under_framework_convention']['tflops_per_gpu']:.1f}, within {agrees:.1%}. "
-            f"{conv.note}"
+            RunWarning(
+                f"the log's own {label} is {diff:+.1%} against logparse's {ours['formula']} figure "
+                f"({ours['tflops_per_gpu']:.1f}); under {conv.framework}'s convention ({out['framework_formula']}) "
+                f"logparse gets {out['ours_under_framework_convention']['tflops_per_gpu']:.1f}, within {agrees:.1%}. "
+                f"{conv.note}",
+                "reported_convention",
+            )
         )
