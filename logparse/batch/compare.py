@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import outputs as report
+from ..report.summary_types import Summary
 from ..core.errors import LogparseError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import checked
@@ -55,7 +56,7 @@ class ComparedRun:
 
     path: Path  # the log, or the run's output folder
     steps: pd.DataFrame
-    summary: dict[str, Any]
+    summary: Summary
     label: str = ""
 
 
@@ -217,7 +218,7 @@ def time_axis(steps: pd.DataFrame) -> tuple[pd.Series, str]:
     return st.fillna(0).cumsum(), "cumulative step time (no timestamps: restart gaps not counted)"
 
 
-def x_axis(steps: pd.DataFrame, summary: dict[str, Any], x: str) -> pd.Series:
+def x_axis(steps: pd.DataFrame, summary: Summary, x: str) -> pd.Series:
     """The x values of each row: optimizer step, cumulative tokens (the run's own tokens per step, times
     the steps a row stands for) or wall seconds."""
     if x == "step":
@@ -499,7 +500,7 @@ def _broken(x: np.ndarray, segment: np.ndarray, *ys: np.ndarray) -> tuple[np.nda
     return np.insert(x, cuts, np.nan), [np.insert(y, cuts, np.nan) for y in ys]
 
 
-def _stable_note(summary: dict[str, Any], metric: str) -> str:
+def _stable_note(summary: Summary, metric: str) -> str:
     st = summary.get("stable") or {}
     v = {
         "mfu": st.get("mfu_mean"),
