@@ -31,6 +31,7 @@ from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from .page import WARNINGS_JOINED, write_page
 from ..patterns.sets import pattern_dirs
+from ..report.summary_types import Summary, WindowPart
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
@@ -315,7 +316,7 @@ def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
     return row
 
 
-def _summary_columns(s: dict[str, Any]) -> IndexRow:
+def _summary_columns(s: Summary) -> IndexRow:
     st = s["stable"]
     return {
         "status": "ok",
@@ -349,7 +350,7 @@ def _summary_columns(s: dict[str, Any]) -> IndexRow:
     }
 
 
-def _window_columns(w: dict[str, Any] | None) -> dict[str, Any]:
+def _window_columns(w: WindowPart | None) -> dict[str, Any]:
     """The mean of each headline figure over the peer-style window, when one was asked for."""
     if w is None:
         return {"window": None, "window_step_time_s": None, "window_tflops_per_gpu": None, "window_mfu": None}
