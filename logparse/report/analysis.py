@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
@@ -13,6 +11,7 @@ from ..steps.run import Run
 from ..core.schema import INTEGER_COLUMNS, INTERNAL_COLUMNS, STEP_ORDER
 from ..utilization.mfu import Utilization
 from ..phases.window import Window
+from .summary_types import ReportedPart, Summary
 
 
 @dataclass(repr=False)
@@ -24,10 +23,10 @@ class Findings:
     run: Run
     phases: Phases
     util: Utilization
-    reported: dict[str, Any]  # the framework's own figures against logparse's (crosscheck.py)
+    reported: ReportedPart  # the framework's own figures against logparse's (crosscheck.py)
     window: Window | None = None  # the peer-style window asked for, if any
     basis: int | None = None  # 0 or 1: how the log counts its first step, when it shows it
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: Summary = field(default_factory=dict)  # type: ignore[assignment]  # {} until build_summary
 
     _public: pd.DataFrame | None = field(default=None, init=False, compare=False)
 
