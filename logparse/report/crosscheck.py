@@ -15,8 +15,6 @@ summary.json and the warnings it has, which the caller adds to the run once.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..specs import formulas as flops
 from ..core.errors import flag
 from ..core.warnings import RunWarning
@@ -25,6 +23,7 @@ from ..patterns.sets import Convention
 from ..phases.phases import Phases
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, of_peak, tflops_per_gpu
+from .summary_types import ReportedPart
 
 AGREE = 0.02  # beyond 2% apart, say why
 REPORTED_COLUMNS = ("reported_tflops_per_gpu", "reported_hfu_tflops_per_gpu")
@@ -40,12 +39,12 @@ def _rel(a: float, b: float) -> float:
     return abs(a - b) / abs(b) if b else float("inf")
 
 
-def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[dict[str, Any], list[str]]:
+def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPart, list[str]]:
     """The `reported` block of summary.json from the stable steps, and the warnings it raises."""
     stable = phases.stable_mask
     steps = run.steps[stable] if len(stable) and stable.any() else run.steps
     notes: list[str] = []
-    out: dict[str, Any] = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
+    out: ReportedPart = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
     col = next((c for c in REPORTED_COLUMNS if c in steps and steps[c].notna().any()), None)
     has_mfu = "reported_mfu" in steps and steps["reported_mfu"].notna().any()
     if has_mfu:
@@ -100,7 +99,7 @@ def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[dict[str, 
     return out, notes
 
 
-def _check_plausible(out: dict[str, Any], peak: float | None, dtype: str, notes: list[str]) -> None:
+def _check_plausible(out: ReportedPart, peak: float | None, dtype: str, notes: list[str]) -> None:
     theirs = out["tflops_per_gpu_mean"]
     if peak is not None and theirs is not None and theirs > peak:
         notes.append(
@@ -113,7 +112,7 @@ def _check_plausible(out: dict[str, Any], peak: float | None, dtype: str, notes:
 
 
 def _check_peaks(
-    out: dict[str, Any],
+    out: ReportedPart,
     conv: Convention,
     peak: float | None,
     framework_peak: float | None,
@@ -167,7 +166,7 @@ def _under_convention(conv: Convention, util: Utilization, seq: int, tps: float)
     return out
 
 
-def _explain(out: dict[str, Any], conv: Convention, notes: list[str]) -> None:
+def _explain(out: ReportedPart, conv: Convention, notes: list[str]) -> None:
     agrees = out.get("agrees_within")
     theirs = out.get("tflops_per_gpu_mean")
     label = f"{theirs:.1f} TFLOP/s/GPU" if theirs is not None else f"MFU {out['mfu_mean']:.1%}"
