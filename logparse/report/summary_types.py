@@ -384,7 +384,7 @@ class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `mod
     status: str | None
     status_detail: StatusPart
     diagnosis: list[str]
-    warnings: list[str]
+    warnings: list[str]  # core.warnings.RunWarning (a str with a code) in memory, plain text in the file
 
 
 class Summary(_SummaryRequired, total=False):
