@@ -1,3 +1,3 @@
 """Stage 7, what a person reads about one run: the `Analysis` (`analysis`), the framework's own figures
-against ours (`crosscheck`), summary.json, steps.csv and the text summary (`outputs`), and report.png
+against ours (`crosscheck`), summary.json (its shape: `summary_types`), steps.csv and the text summary (`outputs`), and report.png
 (`plots`). The API (logparse.api) runs the stages up to here; what comes after it is its client."""
