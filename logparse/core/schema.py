@@ -168,3 +168,15 @@ INTERNAL_COLUMNS = frozenset({"host", "kind"})
 # they live in the vocabulary, where the options can name them without importing the flops stage.
 DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
 FORMULA_NAMES = ("palm", "6n", "megatron", "megatron-bridge", "megatron-2024", "narayanan")
+
+
+# A column a set may leave to another: `memory_gib` is the peak memory allocated by tensors, so a line that
+# prints only memory_max_allocated_gib fills it with the same value. Both readings (one pass, fast lane) apply
+# it through fill_aliases, on a line's values or on a run of lines' columns alike.
+ALIASES = {"memory_gib": "memory_max_allocated_gib"}
+
+
+def fill_aliases(values: dict) -> None:  # type: ignore[type-arg]
+    for column, source in ALIASES.items():
+        if source in values and column not in values:
+            values[column] = values[source]

@@ -44,6 +44,7 @@ import numpy as np
 from ..patterns import keymap as keymap_mod
 from .columns import RowBlock, Typed
 from ..core.errors import PatternError
+from ..core.schema import fill_aliases
 from .matcher import Matcher
 from ..patterns.sets import FieldSpec, LineSpec, LineValues
 from ..read.reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
@@ -199,8 +200,7 @@ class LaneShape:
                 cols[column] = convert(texts)
             except (ValueError, OverflowError):  # OverflowError: an int past int64
                 return None
-        if "memory_max_allocated_gib" in cols and "memory_gib" not in cols:
-            cols["memory_gib"] = cols["memory_max_allocated_gib"]
+        fill_aliases(cols)  # as the one-pass reading does (patterns.sets.LineSpec._values)
         return cols
 
 

@@ -41,7 +41,7 @@ import regex
 from . import keymap as keymap_mod
 from . import schema as pattern_schema
 from ..core.errors import PatternError
-from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, scoped_name
+from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, fill_aliases, scoped_name
 from ..core.tomlfile import read_toml
 
 REGEX_TIMEOUT_S = 0.25
@@ -596,8 +596,7 @@ class LineSpec:
                 values[spec.column] = value
                 if spec.window is not None and spec.window != "log_interval":
                     values.note("windowed", spec.column)
-        if "memory_max_allocated_gib" in values and "memory_gib" not in values:
-            values["memory_gib"] = values["memory_max_allocated_gib"]  # memory_gib is the peak allocated
+        fill_aliases(values)  # memory_gib from memory_max_allocated_gib
         return values
 
     @cached_property
