@@ -404,8 +404,11 @@ def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
-        # the scheduler gives up on a task after the first worker it killed (Dask's default tries 4)
+        # the scheduler gives up on a task after the first worker it killed (Dask's default tries 4) ...
         "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
+        # ... and a worker holds no task but the one it runs: a task queued behind killme on its worker would
+        # die with it and count as suspect too (Dask's default saturation 1.1 queues a second one)
+        "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION": "1.0",
     }
     done = subprocess.run(
         [sys.executable, "-m", "logparse", "batch", str(runs), *OPTS, "--out", str(out), "--jobs", "2",
