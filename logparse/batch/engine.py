@@ -477,7 +477,14 @@ def _pool_rows(work: list[RunJob], workers: int) -> Iterator[IndexRow]:
     def start() -> tuple[Any, Any]:
         here, there = ctx.Pipe()
         proc = ctx.Process(target=_worker, args=(there, os.getpid()), daemon=True)
-        proc.start()
+        # Ctrl-C and SIGTERM held back while the worker starts: it is born with them blocked and unblocks them
+        # once it ignores the one and takes the other's default; here they are delivered after start, not lost
+        # (a Ctrl-C in that window printed the new worker's traceback)
+        held = _block(_HELD)
+        try:
+            proc.start()
+        finally:
+            _unblock(held)
         there.close()
         return proc, here
 
@@ -547,6 +554,7 @@ def _worker(conn: Any, parent: int) -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _unblock_held()  # blocked by the parent around start
     if os.getppid() != parent:  # the parent died before the line above
         return
     while True:
@@ -555,6 +563,27 @@ def _worker(conn: Any, parent: int) -> None:
         except (EOFError, OSError):
             return
         conn.send(analyze_run(job))
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+def _block(signals: set[signal.Signals]) -> set[signal.Signals] | None:
+    """Block `signals` in this thread; the set blocked before, or None where signal masks are not (Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+
+
+def _unblock(before: set[signal.Signals] | None) -> None:
+    """Restore the mask `_block` saved."""
+    if before is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _unblock_held() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 def _die_with_parent() -> None:
