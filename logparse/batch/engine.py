@@ -310,7 +310,6 @@ def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
     analysis = api.analyze(job.paths[0] if len(job.paths) == 1 else list(job.paths), **{**options, "jobs": 1})
     write_outputs(analysis, out)
     row = {**row, **_summary_columns(analysis.summary), "out": str(out)}
-    row = {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
     if fp is not None:
         _remember(out, fp, row)
     return row

@@ -21,25 +21,6 @@ def temp_name(path: Path) -> Path:
 
 
 @contextmanager
-def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path beside `path`; once the block has written it without error, it replaces
-    `path`. On any error (or interrupt) the temporary file is removed and `path` is left as it was."""
-    final = Path(path)
-    tmp = temp_name(final)
-    try:
-        yield tmp
-        os.replace(tmp, final)
-    except BaseException as exc:
-        if isinstance(exc, OSError) and exc.filename in (None, str(tmp), tmp):
-            exc.filename = str(final)  # the file the user knows of, not its temporary name
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-
-
-@contextmanager
 def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
     """Several files replaced together: the block gets `stage(path) -> temporary path` and writes each; only
     when all are written are they renamed into place, in the order staged (put the file whose presence
@@ -67,6 +48,15 @@ def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
             except OSError:
                 pass
         raise
+
+
+@contextmanager
+def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path beside `path`; once the block has written it without error, it replaces
+    `path`. On any error (or interrupt) the temporary file is removed and `path` is left as it was: `staged`
+    with one file."""
+    with staged() as stage:
+        yield stage(path)
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
