@@ -598,6 +598,36 @@ def _die_with_parent() -> None:
         pass
 
 
+def _dask_rows(client: Any, work: list[RunJob]) -> Iterator[IndexRow]:
+    """Each run's row, in the order they finish, with no more runs in flight than the cluster has threads:
+    a worker then holds only the run it is analyzing, so a run that kills its worker takes no other run's
+    try with it (all at once, Dask queues a second task on a worker, and that one dies too, or counts as
+    suspect, when its neighbour kills the worker)."""
+    from distributed import as_completed
+
+    slots = max(1, sum(client.nthreads().values()))
+    todo = iter(work)
+    job_of: dict[Any, RunJob] = {}
+
+    def submit() -> Any:
+        for job in todo:
+            f = client.submit(analyze_run, job, pure=False)
+            job_of[f] = job
+            return f
+        return None
+
+    running = as_completed([f for f in (submit() for _ in range(slots)) if f is not None])
+    for f in running:
+        job = job_of.pop(f)
+        try:
+            yield f.result()
+        except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
+            yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
+        nxt = submit()
+        if nxt is not None:
+            running.add(nxt)
+
+
 def _run_dask(
     work: list[RunJob], jobs: int, scheduler: str | None, progress: Progress | None
 ) -> list[IndexRow]:
@@ -624,16 +654,7 @@ def _run_dask(
         )
     try:
         with Client(cluster if cluster is not None else scheduler) as client:
-            futures = client.map(analyze_run, work, pure=False)
-
-            def gathered() -> Iterator[IndexRow]:
-                for job, f in zip(work, futures, strict=True):
-                    try:
-                        yield f.result()
-                    except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
-                        yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
-
-            results: Iterable[IndexRow] = gathered()
+            results: Iterable[IndexRow] = _dask_rows(client, work)
             return list(progress(results, len(work)) if progress else results)
     except OSError as exc:
         raise LogparseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
