@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pandas as pd
 import regex
@@ -29,6 +29,9 @@ from .read.attempts import attempt_key
 from .report.crosscheck import cross_check
 from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
 from .core.facts import Options
+from .core.options import Given
+from .core.warnings import RunWarning
+from .core.summary_types import FlopsTermPart, FlopsTermsPart
 from .specs.formulas import ModelDims
 from .frame.assemble import parse_log
 from .core.naming import run_name
@@ -64,7 +67,7 @@ class Analysis(Findings):
         return fig
 
 
-def _options(kwargs: dict[str, Any]) -> Options:
+def _options(kwargs: Given) -> Options:
     """Options from keywords, each checked (options.py): a wrong kind or a value out of range is an
     OptionError (a TypeError too) naming the keyword. `sources` (where each came from) is batch's."""
     given = dict(kwargs)
@@ -145,7 +148,7 @@ def parse(
     return public_steps(_utilization_rows(resolve(path, on_unmatched=on_unmatched, **options), options))
 
 
-def _utilization_rows(run: Run, options: dict[str, Any]) -> pd.DataFrame:
+def _utilization_rows(run: Run, options: Given) -> pd.DataFrame:
     """The file's rows; with a hardware or model option, with the utilization columns as analyze makes them."""
     rows = file_rows(run, options.get("segment"))
     if not any(options.get(k) is not None for k in UTILIZATION_OPTIONS):
@@ -272,6 +275,26 @@ def new_pattern_set(path: str | os.PathLike[str], name: str, **options: Any) -> 
     return shapes_mod.new_pattern_set(str(path), name, _sets(opts))
 
 
+class FlopsBreakdown(TypedDict):
+    """What `flops` returns: FLOPs per token under the chosen formula, by term, and under the others."""
+
+    model: str | None
+    params: float | None
+    seq_len: int
+    formula: str
+    flops_per_token: float
+    terms: FlopsTermsPart
+    recompute: str
+    hfu_flops_per_token: float
+    hfu_convention: str
+    other_formulas: dict[str, float]  # keyed by formula: the ones these dims allow
+    warnings: list[RunWarning]
+
+
+def _term(flops: float, total: float) -> FlopsTermPart:
+    return {"flops": flops, "share": flops / total}
+
+
 def flops(
     seq_len: int,
     formula: str | None = None,
@@ -280,7 +303,7 @@ def flops(
     params: float | None = None,
     swiglu: bool | None = None,
     **dims: Any,
-) -> dict[str, Any]:
+) -> FlopsBreakdown:
     """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others."""
     from .specs.models import preset_dims
 
@@ -293,7 +316,7 @@ def flops(
     d = replace(d, params=params) if params is not None else replace(d, params=None if given else d.params)
     d = d.with_params()
     _options({"seq_len": seq_len})  # the checks analyze makes
-    warnings: list[str] = []
+    warnings: list[RunWarning] = []
     if formula is None:  # as analyze chooses: palm from the dims, else 6N from N alone
         formula = default_formula(d, warnings)
     if formula is None or (d.params is None and formula in ("palm", "6n")):
@@ -313,10 +336,8 @@ def flops(
         "seq_len": seq_len,
         "formula": formula,
         "flops_per_token": t.total,
-        "terms": {
-            n: {"flops": v, "share": v / t.total}
-            for n, v in (("dense", t.dense), ("attention", t.attention), ("logits", t.logits))
-        },
+        "terms": {"dense": _term(t.dense, t.total), "attention": _term(t.attention, t.total),
+                  "logits": _term(t.logits, t.total)},
         "recompute": recompute,
         "hfu_flops_per_token": flops_mod.hardware_flops_per_token(d, seq_len, formula, recompute),
         "hfu_convention": flops_mod.HFU_CONVENTION[recompute],

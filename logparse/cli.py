@@ -22,6 +22,7 @@ from .core import options
 from .core.errors import LogparseError, cli_names, failure_text
 from .specs.formulas import FORMULAS
 from .core.naming import run_names
+from .core.options import Given
 
 
 class _Later:
@@ -153,7 +154,7 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, quiet: bo
 
 
 def _analyze_each(
-    logs: list[str], out_dir: str | None, as_json: bool, quiet: bool, kw: dict[str, Any]
+    logs: list[str], out_dir: str | None, as_json: bool, quiet: bool, kw: Given
 ) -> None:
     summaries = []
     failed = 0

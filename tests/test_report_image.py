@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import re
-import time
 from collections import Counter
 
 import numpy as np
@@ -353,13 +352,13 @@ def test_a_slow_first_step_is_marked_at_the_top_edge_with_its_value(write_log):
     assert legend_entries(fig)[plots.CLIPPED_LABEL] == 1
 
 
-def test_a_30k_step_run_names_its_envelope_scales_honestly_and_renders_fast(write_log, tmp_path):
+def test_a_30k_step_run_names_its_envelope_and_scales_honestly(write_log, tmp_path):
+    # its render time is measured in benchmarks/bench_report.py, not here (a loaded machine is not a slow figure)
     spec = synth.Spec(steps=30_000, save_interval=1000, warmup=200, seed=3, dips=[synth.Dip(20_500, 1, 0.3)])
     text, _ = synth.megatron_log(spec)
     a = logparse.analyze(write_log(text), gpus=8, hw="h100")
-    start = time.perf_counter()
     plots.plot_report(a, tmp_path / "report.png")
-    assert time.perf_counter() - start < 3.0
+    assert (tmp_path / "report.png").stat().st_size > 0
     fig = plots.build_report(a, dpi=DPI)
     fig.canvas.draw()
     assert legend_entries(fig)["min-max per 20 steps, line: mean"] == 1

@@ -1,4 +1,4 @@
-"""The summary's types (report/summary_types.py) say what summary.json really holds: on real summaries,
+"""The summary's types (core/summary_types.py) say what summary.json really holds: on real summaries,
 every key present is declared (at every depth), every required key is present, each value is of its
 declared kind, and every declared key is seen in some summary (no stale field).
 
@@ -16,7 +16,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddic
 
 import pytest
 
-from logparse.report.summary_types import Summary
+from logparse.core.summary_types import Summary
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "data" / "golden" / "outputs.json.gz"
@@ -138,7 +138,7 @@ def test_the_check_sees_an_undeclared_a_missing_and_a_mistyped_key():
 
 def test_the_types_are_only_annotations():
     """typing only: the module defines TypedDicts and nothing that runs."""
-    import logparse.report.summary_types as st
+    import logparse.core.summary_types as st
 
     own = [v for v in vars(st).values() if isinstance(v, type) and v.__module__ == st.__name__]
     assert own and all(is_typeddict(t) for t in own)

@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 
 from ..report import outputs as report
-from ..report.summary_types import Summary
+from ..core.summary_types import Summary
 from ..core.errors import LogparseError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import checked
 from ..utilization.mfu import seconds_to_train
+from ..core.options import Given
 
 METRICS: dict[str, tuple[str, float]] = {
     # name -> (axis label, scale from the steps column to what is drawn)
@@ -127,7 +128,7 @@ def expand(ref: str | os.PathLike[str]) -> list[Path]:
     return [path]
 
 
-def load_run(ref: str | os.PathLike[str], options: dict[str, Any]) -> ComparedRun:
+def load_run(ref: str | os.PathLike[str], options: Given) -> ComparedRun:
     """One run: an output folder (summary.json + steps.csv) as written, or a log analyzed with `options`."""
     path = Path(ref)
     if path.is_dir():
@@ -359,7 +360,7 @@ def compare_runs(
     refs: list[str | os.PathLike[str]],
     x: str = "step",
     output: str | os.PathLike[str] = "compare.png",
-    options: dict[str, Any] | None = None,
+    options: Given | None = None,
     metrics: list[str] | tuple[str, ...] = (),
     smoothing: float = 0.6,
     labels: list[str] | tuple[str, ...] = (),

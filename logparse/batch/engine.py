@@ -31,8 +31,9 @@ from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from .page import WARNINGS_JOINED, write_page
 from ..patterns.sets import pattern_dirs
-from ..report.summary_types import Summary, WindowPart
+from ..core.summary_types import Summary, WindowPart
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
+from ..core.options import Given
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
 class IndexRow(TypedDict, total=False):
@@ -43,7 +44,7 @@ class IndexRow(TypedDict, total=False):
     source: str
     status: str  # "ok" | "error": did logparse analyze it (run_status says how the run itself went)
     error: str | None
-    run_status: str
+    run_status: str | None  # the summary's status: None when it cannot be told
     format: str
     gpus: int | None
     gpus_source: str | None
@@ -127,7 +128,7 @@ class RunJob:
     name: str
     paths: tuple[str, ...]
     out: str
-    options: dict[str, Any]
+    options: Given
     sidecar: str | None = None
     force: bool = False
     root: str | None = None  # the batch folder: what a sidecar may point into
@@ -136,7 +137,7 @@ class RunJob:
 def plan_runs(
     folder: str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
-    options: dict[str, Any],
+    options: Given,
     *,
     stitch: bool = True,
     force: bool = False,
@@ -185,7 +186,7 @@ def fingerprint(job: RunJob) -> str | None:
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _sidecar(job: RunJob) -> dict[str, Any]:
+def _sidecar(job: RunJob) -> Given:
     assert job.sidecar is not None
     return load_sidecar(job.sidecar, root=job.root)
 
@@ -227,7 +228,7 @@ def _cached_row(job: RunJob, fp: str | None) -> IndexRow | None:
     return {**row, "cached": True}
 
 
-def _row_shaped(row: dict[str, Any], job: RunJob) -> bool:
+def _row_shaped(row: dict[str, object], job: RunJob) -> bool:
     """A row as analyze_run writes it: the index's columns, scalars, counts as integers, an ok run of
     this name."""
     if set(row) - set(INDEX_COLUMNS) or row.get("run") != job.name or row.get("status") != "ok":
@@ -349,7 +350,7 @@ def _summary_columns(s: Summary) -> IndexRow:
     }
 
 
-def _window_columns(w: WindowPart | None) -> dict[str, Any]:
+def _window_columns(w: WindowPart | None) -> IndexRow:
     """The mean of each headline figure over the peer-style window, when one was asked for."""
     if w is None:
         return {"window": None, "window_step_time_s": None, "window_tflops_per_gpu": None, "window_mfu": None}
@@ -368,7 +369,7 @@ Progress = Callable[[Iterable[IndexRow], int], Iterable[IndexRow]]
 def run_batch(
     folder: str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
-    options: dict[str, Any],
+    options: Given,
     jobs: int | None = None,
     progress: Progress | None = None,
     *,

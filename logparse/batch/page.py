@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
-from ..report.summary_types import Summary
+from ..core.summary_types import Summary
 from ..report.unknowns import Unknown, mfu_blockers
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
@@ -45,12 +45,12 @@ def _int(x: Any) -> int | None:
     return None if f is None else int(f)
 
 
-def _run_dir(out_dir: Path, row: dict[str, Any]) -> Path:
+def _run_dir(out_dir: Path, row: dict[str, object]) -> Path:
     out = _text(row.get("out"))
     return Path(out) if out else out_dir / str(row["run"])
 
 
-def _summary(out_dir: Path, row: dict[str, Any]) -> Summary | None:
+def _summary(out_dir: Path, row: dict[str, object]) -> Summary | None:
     """The run's summary.json, as written (None when it cannot be read)."""
     path = _run_dir(out_dir, row) / "summary.json"
     try:
@@ -62,7 +62,7 @@ def _summary(out_dir: Path, row: dict[str, Any]) -> Summary | None:
 WARNINGS_JOINED = " | "  # how index.csv's `warning_texts` joins a run's warnings (engine writes it so)
 
 
-def _warning_texts(out_dir: Path, row: dict[str, Any]) -> list[str]:
+def _warning_texts(out_dir: Path, row: dict[str, object]) -> list[str]:
     """The run's warnings, one string each: from the index's `warning_texts` (a list, a JSON list, or the
     index's own WARNINGS_JOINED text), else the run's summary. A warning may itself hold the separator: when
     the split does not give the index's `warnings` count, the run's summary.json has the list."""
@@ -90,12 +90,12 @@ def _warning_texts(out_dir: Path, row: dict[str, Any]) -> list[str]:
     return split
 
 
-def _steps(row: dict[str, Any]) -> str | None:
+def _steps(row: dict[str, object]) -> str | None:
     a, b = _int(row.get("stable_start")), _int(row.get("stable_end"))
     return None if a is None or b is None else f"steps {a}..{b}"
 
 
-def _hardware(row: dict[str, Any]) -> str | None:
+def _hardware(row: dict[str, object]) -> str | None:
     hw, gpus = _text(row.get("hardware")), _int(row.get("gpus"))
     if hw is None and gpus is None:
         return None
@@ -103,7 +103,7 @@ def _hardware(row: dict[str, Any]) -> str | None:
     return f"{hw or 'unknown hardware'} \u00d7 {g}"
 
 
-def no_mfu_reason(out_dir: Path, row: dict[str, Any]) -> str:
+def no_mfu_reason(out_dir: Path, row: dict[str, object]) -> str:
     """Why a run has no stable MFU: its error, or what the MFU needed and the run did not give, read from
     the run's summary (report.unknowns), else from the index's columns."""
     error = _text(row.get("error"))
@@ -119,7 +119,7 @@ def no_mfu_reason(out_dir: Path, row: dict[str, Any]) -> str:
     return "no MFU: " + "; ".join(u.text() for u in blockers)
 
 
-def _index_blockers(row: dict[str, Any]) -> list[Unknown]:
+def _index_blockers(row: dict[str, object]) -> list[Unknown]:
     """What blocks the MFU as far as the index's columns tell (a run folder without its summary.json).
     The index has no FLOPs/token: it is named only when nothing the index holds explains the missing MFU."""
     start = _int(row.get("stable_start"))
@@ -202,7 +202,7 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     return path
 
 
-def _draw_bars(ax: Any, shown: list[dict[str, Any]]) -> None:
+def _draw_bars(ax: Any, shown: list[dict[str, object]]) -> None:
     """The ranked runs as horizontal bars, best on top, each labelled with its MFU, window and hardware;
     a note instead when no run has an MFU."""
     from ..report.plots import plain
@@ -229,7 +229,7 @@ def _draw_bars(ax: Any, shown: list[dict[str, Any]]) -> None:
 
 
 def _list_without(
-    fig: Any, out_dir: Path, without: list[dict[str, Any]], y_in: float, width: float, height: float
+    fig: Any, out_dir: Path, without: list[dict[str, object]], y_in: float, width: float, height: float
 ) -> None:
     """Below the bars, from `y_in` inches down: the first LEADERBOARD_NO_MFU runs without an MFU, each
     with why (no_mfu_reason), then how many more."""
@@ -295,7 +295,7 @@ def page_rows(out_dir: Path, index: pd.DataFrame) -> list[PageRow]:
     return [_page_row(out_dir, r) for r in index.to_dict("records")]
 
 
-def _page_row(out_dir: Path, r: dict[str, Any]) -> PageRow:
+def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
     failed = _text(r.get("status")) == "error" or _text(r.get("error")) is not None
     run_dir = _run_dir(out_dir, r)
     report, summary = run_dir / "report.png", run_dir / "summary.json"

@@ -9,6 +9,7 @@ from typing import Any
 from ..core.errors import LogparseError
 from ..core.options import BY_NAME, OPTIONS, convert, expected, out_of_range
 from ..core.tomlfile import kind_of, read_toml
+from ..core.options import Given
 
 SIDECAR = "logparse.toml"
 
@@ -31,7 +32,7 @@ def find_sidecar(log_dir: str | os.PathLike[str], root: str | os.PathLike[str]) 
         here = here.parent
 
 
-def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> Given:
     """The options a logparse.toml sets, checked: an unknown key, a wrong type or a bad value is a
     LogparseError naming the file and the key, not the value (the batch's index.html shows it).
 
@@ -45,7 +46,7 @@ def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | No
     if not Path(os.path.realpath(path)).is_relative_to(limit):
         raise LogparseError(f"{path}: is a link to a file outside the batch folder {limit}; not read")
     table = read_toml(path)
-    out: dict[str, Any] = {}
+    out: Given = {}
     for key, value in table.items():
         name = _OLD_NAMES.get(key, key)
         out[name] = _checked(path, key, value)
@@ -101,7 +102,7 @@ def _checked(path: Path, key: str, value: Any) -> Any:
     return got
 
 
-def with_sidecar(options: dict[str, Any], sidecar: dict[str, Any]) -> dict[str, Any]:
+def with_sidecar(options: Given, sidecar: Given) -> Given:
     """The batch's options with a sidecar's on top, each of those marked as coming from the sidecar."""
     if not sidecar:
         return options

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from .summary_types import FactPart
 
 
 @dataclass
@@ -17,7 +18,7 @@ class Fact:
     source: str
     detail: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> FactPart:
         return {"value": self.value, "source": self.source, "detail": self.detail}
 
 

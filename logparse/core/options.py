@@ -15,6 +15,11 @@ from .facts import Options
 from .schema import DTYPES, FORMULA_NAMES
 
 
+Given = dict[str, Any]
+"""Keywords as the user gave them (CLI flags, API keywords, a run folder's logparse.toml), not yet checked:
+open by nature until `options` checks each against OPTIONS."""
+
+
 @dataclass(frozen=True)
 class Option:
     name: str  # the keyword (Options field); the CLI flag is --name with dashes
@@ -166,7 +171,7 @@ def checked(name: str, value: Any) -> Any:
     return got
 
 
-def options(given: dict[str, Any]) -> Options:
+def options(given: Given) -> Options:
     """Options from keywords, each checked."""
     return Options(**{k: v for k, v in ((k, checked(k, v)) for k, v in given.items()) if v is not None})
 

@@ -6,6 +6,8 @@ is an error naming the file and the field rather than a column that silently nev
 
 from __future__ import annotations
 
+from typing import Any
+
 # Per-line values a step/progress/eval line can carry. Units are fixed by the name.
 STEP_COLUMNS: dict[str, str] = {
     "step": "optimizer step as the log counts it",
@@ -142,6 +144,10 @@ VALUE_TYPES = ("float", "int", "bool", "str", "timestamp", "duration")
 
 # The public step frame (Analysis.steps, `parse`, steps.csv): these columns first, in this order, then
 # whatever else the log gave
+Row = dict[str, Any]
+"""A log line's values by column, before they are a frame: open by nature, since the pattern sets and the
+generic key map name the columns (any `x_<key>` a log prints), and a value is a number, a flag or a name."""
+
 STEP_ORDER = (
     "step", "loss", "lr", "grad_norm", "loss_scale", "step_time_s", "tokens_per_step", "tokens_per_s",
     "tokens_per_s_per_gpu", "samples_per_s", "reported_tflops_per_gpu", "reported_mfu", "tflops_per_gpu",

@@ -10,13 +10,17 @@ from typing import Any
 
 from .errors import LogparseError
 
+Table = dict[str, Any]
+"""A TOML table as tomllib reads it, before it is checked: open by nature (a user's file may hold any key and
+any kind of value; the readers check it against their schema and say what is wrong)."""
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
 
-def read_toml(path: str | os.PathLike[str], error: type[LogparseError] = LogparseError) -> dict[str, Any]:
+def read_toml(path: str | os.PathLike[str], error: type[LogparseError] = LogparseError) -> Table:
     try:
         with open(path, "rb") as fh:
             return tomllib.load(fh)

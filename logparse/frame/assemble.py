@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import Any
+from typing import Any, TypedDict
 
 import pandas as pd
 
@@ -43,6 +43,7 @@ from ..patterns.sets import (
 )
 from ..read.reader import ReadStats, Record, describe, read_records
 from .rows import prepare, step_row
+from ..core.schema import Row
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
@@ -54,6 +55,14 @@ class FactObservation:
     value: Any
     line: int
     pattern: str
+
+
+class Averaging(TypedDict):
+    """How a column's values average several steps, from its pattern field (`window`, `smoothing`, `alpha`)."""
+
+    window: int | str  # a number of steps, or log_interval | epoch | first_value | unknown
+    smoothing: str  # mean | ema
+    alpha: float | None  # the ema's weight, when smoothing is ema
 
 
 @dataclass
@@ -70,7 +79,7 @@ class ParsedLog:
     interval_patterns: set[str] = field(default_factory=set)
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers mean
     aggregates: dict[str, str] = field(default_factory=dict)  # column -> how one step's rows combine
-    windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # column -> its averaging window
+    windows: dict[str, Averaging] = field(default_factory=dict)  # column -> how it averages steps
     composition: Composition | None = None  # two frameworks in one log (Megatron-DeepSpeed)
     # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
@@ -284,29 +293,29 @@ class _Assembler:
         self.matcher = matcher
         self.on_unmatched = on_unmatched
         self.rows = Columns()
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Row] = []
         self.facts: dict[str, list[FactObservation]] = {}
         self.counts = {"matched": 0, "unmatched": 0, "malformed": 0}
         self.interval: set[str] = set()
         self.notes: dict[str, str] = {}
         self.open_blocks: dict[tuple[str, Any], int] = {}  # (block head pattern, rank) -> row index
         self.last_step_row: dict[Any, int] = {}  # rank -> its latest step row (for attach = "previous")
-        self.pending: dict[Any, tuple[int, dict[str, Any]]] = {}  # rank -> (line, values) for attach = "next"
+        self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
         self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
-        self.by_step: dict[Any, dict[str, Any]] = {}  # step number -> values waiting for that step's record
+        self.by_step: dict[Any, Row] = {}  # step number -> values waiting for that step's record
         self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
         # rank -> the values of its latest attach = "following" line, joined to each later step row (Keras's
         # "Epoch 2/3", printed once before the epoch's bar redraws), and the last step those rows reached; a
         # rank whose counter went back without the line is in `ended` until the line is printed again
-        self.following: dict[Any, dict[str, Any]] = {}
+        self.following: dict[Any, Row] = {}
         self.following_at: dict[Any, Any] = {}
         self.ended: set[Any] = set()
         self.unattached = 0
         self.aggregates: dict[str, str] = {}
-        self.windows: dict[str, dict[str, Any]] = {}
+        self.windows: dict[str, Averaging] = {}
         self.seen: set[str] = set()
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
@@ -341,7 +350,7 @@ class _Assembler:
         for what, key, column in used:
             self.keymap.setdefault(what, {}).setdefault(key, column)
 
-    def take(self, rec: Record, hit: tuple[LineSpec, dict[str, Any]] | None, fragments: int) -> None:
+    def take(self, rec: Record, hit: tuple[LineSpec, Row] | None, fragments: int) -> None:
         """One record, with its match (None: unmatched) and the hard-wrapped fragments joined into it."""
         if hit is None:
             self.counts["unmatched"] += 1
@@ -451,7 +460,7 @@ class _Assembler:
             self.interval.add(spec.qualname)
         self._add_row(step_row(rec, spec, values, None, None), spec, rank)
 
-    def _add_row(self, row: dict[str, Any], spec: LineSpec, rank: Any) -> None:
+    def _add_row(self, row: Row, spec: LineSpec, rank: Any) -> None:
         """A step or progress row, joined by the attached lines waiting for it."""
         held = self.pending.pop(rank, None)
         if held is not None and spec.kind == "step":
@@ -661,7 +670,7 @@ def rejoin(items: Iterable[Any], matcher: Matcher) -> Iterator[Any]:
         queue.extend(taken)
 
 
-def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[LineSpec, dict[str, Any]] | None]:
+def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[LineSpec, Row] | None]:
     """A wrapped line's head and its next fragment: joined as they are (a wrap inside a token), or with
     one space when that reads more values (a wrap at a space, which the reader's rstrip removed)."""
     tight = head + fragment
@@ -675,12 +684,12 @@ def _joined(head: str, fragment: str, matcher: Matcher) -> tuple[str, tuple[Line
     return tight, hit
 
 
-def _flagged(values: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
+def _flagged(values: Row, problems: list[str] | None) -> Row:
     """An attach line's values as they join a record: marked malformed when one of them did not convert."""
     return {**values, "malformed": True} if problems else values
 
 
-def _expand_lists(row: dict[str, Any], columns: tuple[str, ...]) -> list[dict[str, Any]]:
+def _expand_lists(row: Row, columns: tuple[str, ...]) -> list[Row]:
     """A row whose list columns hold one value per step: one row per item, numbered on from its step."""
     if not columns:
         return [row]
@@ -700,7 +709,7 @@ def _expand_lists(row: dict[str, Any], columns: tuple[str, ...]) -> list[dict[st
     return out
 
 
-def _merge_held(held: dict[str, Any] | None, values: dict[str, Any], sums: set[str]) -> dict[str, Any]:
+def _merge_held(held: Row | None, values: Row, sums: set[str]) -> Row:
     """Values of several attach lines waiting for one record: the earlier line's stay, summed columns add."""
     if not held:
         return dict(values)
@@ -710,7 +719,7 @@ def _merge_held(held: dict[str, Any] | None, values: dict[str, Any], sums: set[s
     return merged
 
 
-def _join(row: dict[str, Any], held: dict[str, Any], aggregates: dict[str, str], wins: set[str]) -> None:
+def _join(row: Row, held: Row, aggregates: dict[str, str], wins: set[str]) -> None:
     """Attached values into a step record: the record's own values win, except that summed columns add
     (the micro-batches of one step) and an overriding line's columns replace the record's."""
     for key, value in held.items():
@@ -720,7 +729,7 @@ def _join(row: dict[str, Any], held: dict[str, Any], aggregates: dict[str, str],
             row[key] = row[key] + value
 
 
-def _update_block(rows: Columns, index: int, values: dict[str, Any], windowed: list[str] | None) -> None:
+def _update_block(rows: Columns, index: int, values: Row, windowed: list[str] | None) -> None:
     """A block line's values into its row; a windowed average never replaces a value measured for the step
     itself (Composer prints both time/secs_per_step and throughput/batches_per_sec)."""
     marks = set(filter(None, (rows.get("windowed", index) or "").split(",")))
@@ -735,7 +744,7 @@ def _update_block(rows: Columns, index: int, values: dict[str, Any], windowed: l
     rows.set("windowed", index, ",".join(sorted(marks)) or None)
 
 
-def _join_row(rows: Columns, index: int, values: dict[str, Any], sums: set[str], wins: set[str]) -> None:
+def _join_row(rows: Columns, index: int, values: Row, sums: set[str], wins: set[str]) -> None:
     """Fill a stored row where it has no value (replace `wins`, add `sums`)."""
     for key, value in values.items():
         current = rows.get(key, index)

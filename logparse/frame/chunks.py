@@ -51,6 +51,7 @@ from ..read.reader import (
     stream_records,
 )
 from .rows import bulkable, prepare, step_row
+from ..core.schema import Row
 
 PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
 CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
@@ -79,7 +80,7 @@ class Bulk:
     last_step: dict[Any, int]  # rank -> its last step row in the run
     steps: list[tuple[Any, int]] = field(default_factory=list)  # (step, row): when attach = "step" is used
 
-    def rows(self) -> Iterator[dict[str, Any]]:
+    def rows(self) -> Iterator[Row]:
         """The run's rows as the dicts a single pass builds (None values are absent, as there)."""
         base = ("kind", "pattern", "line", "rank", "host")
         for piece in self.pieces:
@@ -409,7 +410,7 @@ class _Worker:
         else:
             self.unmatched += 1
 
-    def record(self, rec: Record, compare: bool = False) -> tuple[LineSpec, dict[str, Any]] | None:
+    def record(self, rec: Record, compare: bool = False) -> tuple[LineSpec, Row] | None:
         """One record read the ordinary way; returns its match (with a copy of the values when the lane will
         `compare` them with its own reading: the row takes the originals)."""
         hit = self.matcher.match(rec.text)
@@ -445,13 +446,13 @@ class _Run:
     def __init__(self, matcher: Matcher, out: list[Any]) -> None:
         self.matcher = matcher
         self.out = out
-        self.held: list[tuple[Record, LineSpec, int, dict[str, Any]]] = []
+        self.held: list[tuple[Record, LineSpec, int, Row]] = []
         self.shape: LaneShape | None = None
         self.fast_lines: list[int] = []
         self.fast_groups: list[tuple[str, ...]] = []
         self.fast_text: list[str] = []
 
-    def add(self, rec: Record, spec: LineSpec, index: int, values: dict[str, Any]) -> None:
+    def add(self, rec: Record, spec: LineSpec, index: int, values: Row) -> None:
         if self.shape is not None:
             self.flush()
         self.held.append((rec, spec, index, values))
@@ -518,7 +519,7 @@ class _Run:
             )
         )
 
-    def _bulk(self, held: list[tuple[Record, LineSpec, int, dict[str, Any]]]) -> Bulk:
+    def _bulk(self, held: list[tuple[Record, LineSpec, int, Row]]) -> Bulk:
         cols = Columns()
         specs: dict[int, None] = {}
         malformed = 0

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from ..core.schema import Row
 
 FREEZE_ROWS = 50_000  # rows of the live tail frozen at once; the tail keeps the newest rows mutable
 LIVE_ROWS = 1_000  # ... and this many stay live after a freeze (attached lines join recent rows)
@@ -160,7 +161,7 @@ class Columns:
             col.extend([None] * (self.live - len(col)))
         return col
 
-    def append(self, row: dict[str, Any]) -> None:
+    def append(self, row: Row) -> None:
         for key, value in row.items():
             self._column(key).append(value)
         self.live += 1

@@ -49,6 +49,7 @@ from .matcher import Matcher
 from ..patterns.sets import FieldSpec, LineSpec, LineValues
 from ..read.reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
 from .rows import bulkable
+from ..core.schema import Row
 
 _TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
 
@@ -172,7 +173,7 @@ class LaneShape:
             return None
         return shape
 
-    def values_of(self, line: str) -> dict[str, Any] | None:
+    def values_of(self, line: str) -> Row | None:
         """The values the lane reads from one line (as LineSpec.match gives them), None if it cannot."""
         m = self.regex.fullmatch(line)
         if m is None:
@@ -190,10 +191,10 @@ class LaneShape:
                 values.note(what, (key, column))
         return values
 
-    def convert(self, groups: Sequence[tuple[str, ...]]) -> dict[str, Any] | None:
+    def convert(self, groups: Sequence[tuple[str, ...]]) -> Row | None:
         """Column -> values (a numpy array or a list) of the lines' groups, in the order the pattern fills
         them; None when a value does not convert in bulk (some line needs the ordinary reading)."""
-        cols: dict[str, Any] = {}
+        cols: Row = {}
         for group, column, convert in self.plan:
             texts = [g[group - 1] for g in groups]
             try:

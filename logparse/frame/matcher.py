@@ -21,9 +21,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..patterns.sets import LineSpec, PatternSet
+from ..patterns.sets import LineSpec, LineValues, PatternSet
 
-Hit = tuple[LineSpec, dict[str, Any]]
+Hit = tuple[LineSpec, LineValues]
 MISSES = 4096  # unmatched texts remembered
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..patterns.sets import LineSpec, LineValues
 from ..read.reader import Record
+from ..core.schema import Row
 
 
 def prepare(spec: LineSpec, values: LineValues) -> tuple[list[str] | None, list[str] | None, list[tuple]]:
@@ -29,10 +30,10 @@ def prepare(spec: LineSpec, values: LineValues) -> tuple[list[str] | None, list[
 def step_row(
     rec: Record,
     spec: LineSpec,
-    values: dict[str, Any],
+    values: Row,
     problems: list[str] | None,
     windowed: list[str] | None,
-) -> dict[str, Any]:
+) -> Row:
     """The row a step or progress line makes (before attached values join it)."""
     row = {
         "kind": spec.kind,

@@ -44,6 +44,7 @@ from typing import Any
 import pandas as pd
 
 from .sets import PatternSet
+from ..core.schema import Row
 
 MIN_STEPS = 3  # distinct step numbers the prints must carry to be a step sequence
 INCREASING = 0.8  # share of the changes of one rank's counter that must go up
@@ -144,9 +145,9 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     by_step: dict[int, list[int]] = {}
     for i, step in zip(own, rows.loc[own, "step"].astype(int)):
         by_step.setdefault(step, []).append(i)
-    new_rows: list[dict[str, Any]] = []
+    new_rows: list[Row] = []
     target: dict[tuple[int, int], tuple[str, int]] = {}  # (run, step) -> ("own" | "new", index)
-    copies: dict[tuple[int, int, Any], list[dict[str, Any]]] = {}  # (run, step, rank) -> its copies' values
+    copies: dict[tuple[int, int, Any], list[Row]] = {}  # (run, step, rank) -> its copies' values
     fills: dict[str, dict[int, Any]] = {}  # column -> framework row -> the print's value
     apart: set[str] = set()
     taken: set[int] = set()  # framework rows a print already joined
@@ -211,7 +212,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     return rows, _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
 
 
-def _runs(prints: list[dict[str, Any]]) -> Iterable[tuple[tuple[int, Any], dict[str, Any]]]:
+def _runs(prints: list[Row]) -> Iterable[tuple[tuple[int, Any], Row]]:
     """Each print with its run of prints (a counter going back in one rank's lines starts the next run) and
     its rank. Unprefixed lines may come from several processes that lag one another: there, only a fall of
     more than two rounds of prints (the most prints one step had so far) starts a run."""

@@ -18,6 +18,7 @@ import regex
 
 from ..core.errors import PatternError
 from ..core.tomlfile import read_toml
+from ..core.tomlfile import Table
 
 BUILTIN = Path(__file__).resolve().parent / "synonyms.toml"
 UNITS = ("time", "percent", "memory", "count")
@@ -280,7 +281,7 @@ def load(path: str | Path = BUILTIN) -> KeyMap:
     return _CACHE[key]
 
 
-def parse(data: dict[str, Any], source: str) -> KeyMap:
+def parse(data: Table, source: str) -> KeyMap:
     from ..core.schema import FACTS, SCOPED_COLUMNS, SCOPES, STEP_COLUMNS, scoped_name
 
     step_ok = set(STEP_COLUMNS) | {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}

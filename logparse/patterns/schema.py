@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.tomlfile import kind_of
+from ..core.tomlfile import Table
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "pattern_set.schema.json"
 
@@ -35,7 +36,7 @@ _FIRST = ("required", "additionalProperties", "type", "enum", "const", "anyOf")
 
 
 @functools.cache
-def schema() -> dict[str, Any]:
+def schema() -> Table:
     """The pattern-set JSON Schema, as shipped in the package."""
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
@@ -47,7 +48,7 @@ def _validator() -> Any:
     return Draft202012Validator(schema())
 
 
-def problem(data: dict[str, Any], source_file: str) -> str | None:
+def problem(data: Table, source_file: str) -> str | None:
     """The first way `data` (a parsed pattern file) breaks the schema, as one line; None when it fits."""
     errors = [leaf for e in _validator().iter_errors(data) for leaf in _leaves(e)]
     if not errors:
@@ -56,7 +57,7 @@ def problem(data: dict[str, Any], source_file: str) -> str | None:
     return f"{source_file}: {_describe(first, data, errors)}"
 
 
-def where(data: dict[str, Any], table: str, index: int | None = None) -> str:
+def where(data: Table, table: str, index: int | None = None) -> str:
     """How a message names a table: [format], [[line]] "iteration" (#n without a usable name), [[sample]] #n."""
     if table == "line" and index is not None:
         line = data["line"][index]
@@ -122,7 +123,7 @@ def _rank(validator: str) -> int:
     return _FIRST.index(validator) if validator in _FIRST else len(_FIRST)
 
 
-def _describe(e: Any, data: dict[str, Any], errors: list[Any]) -> str:
+def _describe(e: Any, data: Table, errors: list[Any]) -> str:
     path = list(e.absolute_path)
     place, keys = _place(path, data)
     # [format] detect: ...   [[line]] "iteration": fields.ms.scale: ...   [[sample]] #2: ...
@@ -174,7 +175,7 @@ def _describe(e: Any, data: dict[str, Any], errors: list[Any]) -> str:
     return f"{head}{subject} is not valid ({e.validator})"
 
 
-def _place(path: list[Any], data: dict[str, Any]) -> tuple[str, list[Any]]:
+def _place(path: list[Any], data: Table) -> tuple[str, list[Any]]:
     """The table a path is in, as the file writes it, and the keys inside that table."""
     if not path:
         return "", []
@@ -192,7 +193,7 @@ def _place(path: list[Any], data: dict[str, Any]) -> tuple[str, list[Any]]:
     return "", path
 
 
-def _missing(path: list[Any], key: str, sub: dict[str, Any]) -> str:
+def _missing(path: list[Any], key: str, sub: Table) -> str:
     if not path:
         return {
             "format": "missing the [format] table",
@@ -204,7 +205,7 @@ def _missing(path: list[Any], key: str, sub: dict[str, Any]) -> str:
     return f"missing key {key!r}" + (f" (one of {', '.join(choices)})" if choices else "")
 
 
-def _unknown(value: Any, sub: dict[str, Any]) -> list[str]:
+def _unknown(value: Any, sub: Table) -> list[str]:
     if not isinstance(value, dict) or sub.get("additionalProperties") is not False:
         return []
     return [k for k in value if k not in sub.get("properties", {})]
@@ -228,7 +229,7 @@ def _is_column(e: Any, keys: list[Any]) -> bool:
     return len(keys) == 3 and keys[0] == "fields" and keys[2] == "column" and e.validator in ("enum", "anyOf")
 
 
-def _column(e: Any, data: dict[str, Any], path: list[Any]) -> str:
+def _column(e: Any, data: Table, path: list[Any]) -> str:
     line = data["line"][path[1]]
     kind = line.get("kind")
     known = e.validator_value if e.validator == "enum" else _enums(e)
@@ -244,7 +245,7 @@ def _enums(e: Any) -> list[str]:
     return [v for sub in e.context if sub.validator == "enum" for v in sub.validator_value]
 
 
-def _ref(sub: dict[str, Any]) -> dict[str, Any]:
+def _ref(sub: Table) -> Table:
     ref = sub.get("$ref", "")
     if ref.startswith("#/$defs/"):
         return schema()["$defs"][ref.removeprefix("#/$defs/")]

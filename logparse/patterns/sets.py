@@ -41,8 +41,9 @@ import regex
 from . import keymap as keymap_mod
 from . import schema as pattern_schema
 from ..core.errors import PatternError
-from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, fill_aliases, scoped_name
+from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, Row, fill_aliases, scoped_name
 from ..core.tomlfile import read_toml
+from ..core.tomlfile import Table
 
 REGEX_TIMEOUT_S = 0.25
 # ... and a time budget over the whole log: each user pattern (and the shipped ones on lines over
@@ -660,7 +661,7 @@ class LineSpec:
 @dataclass
 class Sample:
     line: str
-    expect: dict[str, Any]
+    expect: Row  # the values the line must give
     pattern: str | None = None
 
 
@@ -677,7 +678,7 @@ class Convention:
     note: str = ""
 
 
-def _convention(table: dict[str, Any], default_framework: str) -> Convention:
+def _convention(table: Table, default_framework: str) -> Convention:
     peak = table.get("peak_tflops")
     return Convention(
         framework=str(table.get("framework", default_framework)),
@@ -688,7 +689,7 @@ def _convention(table: dict[str, Any], default_framework: str) -> Convention:
     )
 
 
-def _conventions(fmt: dict[str, Any], title: str) -> dict[str | None, Convention]:
+def _conventions(fmt: Table, title: str) -> dict[str | None, Convention]:
     """`[format.reported]` (for every reported column) and `[format.reported.columns.<column>]` overrides."""
     table = fmt.get("reported")
     if not table:
@@ -738,7 +739,7 @@ class PatternSet:
     detect_spent: float = field(default=0.0, repr=False)
     detect_calls: int = field(default=0, repr=False)
 
-    def match(self, text: str) -> tuple[LineSpec, dict[str, Any]] | None:
+    def match(self, text: str) -> tuple[LineSpec, LineValues] | None:
         """The first line pattern that matches `text`, with its values."""
         for spec in self.lines:
             values = spec.match(text)
@@ -900,7 +901,7 @@ def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
         raise PatternError(f"{where}: invalid regex ({exc})") from None
 
 
-def _field(source: str, spec: dict[str, Any], where: str, step_kind: str) -> FieldSpec:
+def _field(source: str, spec: Table, where: str, step_kind: str) -> FieldSpec:
     column, scope = spec["column"], spec.get("scope")
     if column in SCOPED_COLUMNS:
         if scope is None:
@@ -952,7 +953,7 @@ def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec
     return FieldSpec(source=group, column=column, type="timestamp" if group == "timestamp" else vtype)
 
 
-def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
+def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
     rx = _compile(ld["regex"], f"{where}: regex", sized)
     pairs = _compile(ld["pairs"], f"{where}: pairs", sized) if "pairs" in ld else None
@@ -1007,7 +1008,7 @@ def _line(ld: dict[str, Any], set_name: str, source_file: str, where: str, sized
     )
 
 
-def parse_pattern_set(data: dict[str, Any], source_file: str, validate: bool = True) -> PatternSet:
+def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> PatternSet:
     """Validate the TOML data of one pattern set against the schema and compile it. `validate=False` is for
     the shipped sets, which tests/test_pattern_schema.py holds to the schema (a third of their load time), and
     tests/test_regex_budget.py under the compile limit."""

@@ -17,9 +17,9 @@ from . import keymap as keymap_mod
 from .keymap import NUMBER_TOKEN as _NUM
 from .keymap import number_spans
 from ..core.errors import LogparseError
-from .sets import shipped_dir, to_timestamp
+from .sets import PatternSet, shipped_dir, to_timestamp
 from ..read.reader import ReadStats, read_records
-from ..core.schema import SCOPED_COLUMNS
+from ..core.schema import SCOPED_COLUMNS, Row
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
@@ -167,7 +167,7 @@ def _has_values(sh: Shape) -> bool:
 # explain
 
 
-def explain_unrecognised(path: str, sets: dict[str, Any], reason: str) -> str:
+def explain_unrecognised(path: str, sets: dict[str, PatternSet], reason: str) -> str:
     """What a log no set recognises looks like, and how to read it."""
     shapes, n = read_shapes(path)
     km = keymap_mod.load()
@@ -416,7 +416,7 @@ def _toml_value(v: Any) -> str:
     return '"' + _escape(str(v)) + '"'
 
 
-def new_pattern_set(path: str, name: str, sets: dict[str, Any]) -> tuple[str, list[str]]:
+def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[str, list[str]]:
     """The TOML text of a starting pattern set for `path`, and notes on what it read."""
     if not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
         raise LogparseError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
@@ -532,7 +532,7 @@ def _key(k: str) -> str:
 
 
 def _config_lines(
-    path: str, sets: dict[str, Any], km: keymap_mod.KeyMap
+    path: str, sets: dict[str, PatternSet], km: keymap_mod.KeyMap
 ) -> tuple[list[str], list[str], list[str]]:
     """Config lines of the generic set that give facts in this log, with explicit fields for its keys."""
     generic = sets.get("generic")
@@ -540,7 +540,7 @@ def _config_lines(
         return [], [], []
     specs = [s for s in generic.lines if s.kind == "config"]
     seen: dict[str, dict[str, str]] = {s.name: {} for s in specs}
-    first: dict[str, tuple[int, str, dict[str, Any]]] = {}
+    first: dict[str, tuple[int, str, Row]] = {}
     for rec in islice(read_records(path), MAX_RECORDS):
         for spec in specs:
             values = spec.match(rec.text)
@@ -576,8 +576,8 @@ def _config_lines(
             vtype = mapping.type if mapping is not None else "int"
             body.append(f'fields.{_key(key)} = {{ column = "{fact}", type = "{vtype}" }}')
         lines.append("\n".join(body))
-        line_no, text, values = first[spec.name]
-        exp = ", ".join(f"{_key(k)} = {_toml_value(v)}" for k, v in values.items())
+        line_no, text, expected = first[spec.name]
+        exp = ", ".join(f"{_key(k)} = {_toml_value(v)}" for k, v in expected.items())
         samples.append(
             f'[[sample]]  # line {line_no} of {Path(path).name}\nline = "{_escape(text)}"\n'
             f'pattern = "{spec.name}"\nexpect = {{ {exp} }}'

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
+from ..core.summary_types import DipPart, NearEventPart
+from ..frame.assemble import Averaging
 from ..steps.kinds import Word
 from ..steps.stepframe import flagged, windowed
 from ..steps.timing import Throughput
@@ -47,9 +48,9 @@ class Dip:
     min_ratio: float  # lowest throughput / reference
     min_mfu: float | None
     lost_s: float | None
-    near_events: list[dict[str, Any]] = field(default_factory=list)
+    near_events: list[NearEventPart] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DipPart:
         return {
             "start_step": self.start_step,
             "end_step": self.end_step,
@@ -78,7 +79,7 @@ class Shift:
     before: int  # index of the regime before
     after: int
     change: float  # relative change of the speed (after / before - 1)
-    near_events: list[dict[str, Any]] = field(default_factory=list)
+    near_events: list[NearEventPart] = field(default_factory=list)
 
 
 @dataclass
@@ -116,7 +117,7 @@ def speed_series(steps: pd.DataFrame) -> tuple[pd.Series, str]:
 
 
 def choose_speed(
-    steps: pd.DataFrame, windows: dict[str, dict[str, Any]], throughput: Throughput | None
+    steps: pd.DataFrame, windows: dict[str, Averaging], throughput: Throughput | None
 ) -> tuple[pd.Series, str, int, str]:
     """The speed series phases judge, and how many rows it lags the work it measures.
 
@@ -127,7 +128,8 @@ def choose_speed(
     col = throughput.column if throughput is not None and unit == "tokens/s" else "step_time_s"
     if not windowed(steps, col):
         return speed, unit, 0, ""
-    w = windows.get(col, {}).get("window")
+    averaging = windows.get(col)
+    w = averaging["window"] if averaging else None
     if w == "first_value":
         first = steps[col].notna().to_numpy().argmax()
         w = int(steps["step_span"].iloc[:first].sum()) or None
@@ -158,7 +160,7 @@ def _noise(x: np.ndarray, level: float) -> float:
 def detect_phases(
     steps: pd.DataFrame,
     events: pd.DataFrame,
-    windows: dict[str, dict[str, Any]] | None = None,
+    windows: dict[str, Averaging] | None = None,
     throughput: Throughput | None = None,
 ) -> Phases:
     """Regimes, warmup, dips and shifts of the speed series (see choose_speed); writes each row's `phase`
@@ -324,13 +326,13 @@ def _shifts(
     return out
 
 
-def _events_between(events: pd.DataFrame, lo_line: int, hi_line: int) -> list[dict[str, Any]]:
-    near: list[dict[str, Any]] = []
+def _events_between(events: pd.DataFrame, lo_line: int, hi_line: int) -> list[NearEventPart]:
+    near: list[NearEventPart] = []
     if events.empty:
         return near
     ev = events[(events["line"] > lo_line) & (events["line"] <= hi_line)]
     for _, e in ev.head(10).iterrows():
-        item = {"event": e["event"], "line": int(e["line"]), "text": e["text"]}
+        item: NearEventPart = {"event": e["event"], "line": int(e["line"]), "text": e["text"]}
         if "step" in e and not pd.isna(e["step"]):
             item["step"] = int(e["step"])
         near.append(item)

@@ -14,13 +14,13 @@ Rules, first that holds:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
 from ..steps.kinds import SegmentKind, Word
 from ..steps.run import Run
 from ..steps.stepframe import flagged
+from ..core.summary_types import StatusPart
 
 
 class RunStatus(Word):
@@ -54,7 +54,7 @@ class Status:
     planned_from: str | None
     last_step: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StatusPart:
         """The summary's `status_detail`, keys in the order it has always had."""
         return {
             "status": self.status,
@@ -65,7 +65,7 @@ class Status:
         }
 
 
-def run_status(run: Run, basis: int | None) -> dict[str, Any]:
+def run_status(run: Run, basis: int | None) -> StatusPart:
     """status_of as the summary's `status_detail` dict."""
     return status_of(run, basis).as_dict()
 

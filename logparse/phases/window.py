@@ -14,13 +14,14 @@ min and max, the population standard deviation (`std`, as CloudAI's `pstdev`) an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 import numpy as np
 import pandas as pd
 import regex
 
 from ..core.errors import LogparseError, flag
+from ..core.summary_types import FigureStatsPart, WindowPart
 
 FIGURES = (
     "step_time_s",
@@ -116,7 +117,7 @@ def select(
     return Window(rows, rule, complete, note)
 
 
-def _describe(values: pd.Series) -> dict[str, float | None] | None:
+def _describe(values: pd.Series) -> FigureStatsPart | None:
     v = values.replace([np.inf, -np.inf], np.nan).dropna().astype(float)
     if v.empty:
         return None
@@ -143,9 +144,17 @@ def weighted_mean(values: pd.Series, weights: pd.Series) -> float:
     return float((values[ok] * weights[ok]).sum() / weights[ok].sum())
 
 
-def stats(w: Window) -> dict[str, Any]:
+def stats(w: Window) -> WindowPart:
     rows = w.rows
-    out: dict[str, Any] = {
+    time = rows["step_time_s"] if "step_time_s" in rows else None
+    timed = time is not None and bool(time.notna().all()) and bool((time > 0).all())
+    figures: dict[str, FigureStatsPart | None] = {}
+    for col in FIGURES:
+        fig = _describe(rows[col]) if col in rows else None
+        if fig is not None and time is not None and col in RATES and timed:
+            fig["mean"] = weighted_mean(rows[col], time)
+        figures[col] = fig
+    out = cast(WindowPart, {
         "rule": w.rule,
         "count": len(rows),
         "first_step": int(rows["step"].iloc[0]),
@@ -154,13 +163,8 @@ def stats(w: Window) -> dict[str, Any]:
         "statistics": "over the logged steps: the mean of a rate derived from step time (tokens/s, TFLOP/s, MFU) "
         "is total work / total time, every other figure (step time, the log's own figures) a plain mean; median, "
         "min and max per step; std is the population standard deviation, std_sample the sample one",
-    }
-    time = rows["step_time_s"] if "step_time_s" in rows else None
-    timed = time is not None and bool(time.notna().all()) and bool((time > 0).all())
-    for col in FIGURES:
-        out[col] = _describe(rows[col]) if col in rows else None
-        if out[col] is not None and col in RATES and timed:
-            out[col]["mean"] = weighted_mean(rows[col], time)
+        **figures,  # FIGURES, in the summary's order
+    })
     if w.note:
         out["note"] = w.note
     return out

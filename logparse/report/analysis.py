@@ -12,7 +12,7 @@ from ..steps.run import Run
 from ..core.schema import INTEGER_COLUMNS, INTERNAL_COLUMNS, STEP_ORDER
 from ..utilization.mfu import Utilization
 from ..phases.window import Window
-from .summary_types import ReportedPart, Summary
+from ..core.summary_types import ReportedPart, Summary
 
 
 @dataclass(repr=False)

@@ -23,7 +23,7 @@ from ..patterns.sets import Convention
 from ..phases.phases import Phases
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, of_peak, tflops_per_gpu
-from .summary_types import ReportedPart
+from ..core.summary_types import ReportedPart
 
 AGREE = 0.02  # beyond 2% apart, say why
 REPORTED_COLUMNS = ("reported_tflops_per_gpu", "reported_hfu_tflops_per_gpu")
@@ -39,11 +39,11 @@ def _rel(a: float, b: float) -> float:
     return abs(a - b) / abs(b) if b else float("inf")
 
 
-def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPart, list[str]]:
+def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPart, list[RunWarning]]:
     """The `reported` block of summary.json from the stable steps, and the warnings it raises."""
     stable = phases.stable_mask
     steps = run.steps[stable] if len(stable) and stable.any() else run.steps
-    notes: list[str] = []
+    notes: list[RunWarning] = []
     out: ReportedPart = {"tflops_per_gpu_mean": None, "mfu_mean": None, "agrees_within": None}
     col = next((c for c in REPORTED_COLUMNS if c in steps and steps[c].notna().any()), None)
     has_mfu = "reported_mfu" in steps and steps["reported_mfu"].notna().any()
@@ -99,7 +99,7 @@ def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPa
     return out, notes
 
 
-def _check_plausible(out: ReportedPart, peak: float | None, dtype: str, notes: list[str]) -> None:
+def _check_plausible(out: ReportedPart, peak: float | None, dtype: str, notes: list[RunWarning]) -> None:
     theirs = out["tflops_per_gpu_mean"]
     if peak is not None and theirs is not None and theirs > peak:
         notes.append(
@@ -117,7 +117,7 @@ def _check_peaks(
     peak: float | None,
     framework_peak: float | None,
     dtype: str,
-    notes: list[str],
+    notes: list[RunWarning],
 ) -> None:
     """Say when the framework's MFU is impossible or divided by another peak than logparse's."""
     if out["mfu_mean"] is not None and out["mfu_mean"] > 1.0:
@@ -166,7 +166,7 @@ def _under_convention(conv: Convention, util: Utilization, seq: int, tps: float)
     return out
 
 
-def _explain(out: ReportedPart, conv: Convention, notes: list[str]) -> None:
+def _explain(out: ReportedPart, conv: Convention, notes: list[RunWarning]) -> None:
     agrees = out.get("agrees_within")
     theirs = out.get("tflops_per_gpu_mean")
     label = f"{theirs:.1f} TFLOP/s/GPU" if theirs is not None else f"MFU {out['mfu_mean']:.1%}"

@@ -22,7 +22,7 @@ from ..phases.status import run_status
 from ..utilization.mfu import Utilization, seconds_to_train
 from ..phases.window import stats as window_stats
 from ..phases.window import weighted_mean
-from .summary_types import (
+from ..core.summary_types import (
     AveragesPart,
     DipPart,
     EtaPart,

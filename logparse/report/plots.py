@@ -21,7 +21,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
 from .analysis import Findings
-from .summary_types import DipPart, Summary
+from ..core.summary_types import DipPart, Summary
 from .unknowns import mfu_blockers, unknowns
 from ..steps.stepframe import flagged
 

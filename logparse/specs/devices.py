@@ -31,7 +31,7 @@ _MAX_ROW_GAP = 8
 Observations = Mapping[str, Sequence[Any]]  # fact name -> FactObservation (value, line, pattern)
 
 
-def log_device(observations: Observations, warnings: list[str]) -> Fact | None:
+def log_device(observations: Observations, warnings: list[RunWarning]) -> Fact | None:
     """The device the log names, as a Fact whose value is its hardware.toml name; None (with a warning)
     when it names none logparse knows, or two different ones."""
     named = sorted(observations.get("device_name", ()), key=lambda o: o.line)

@@ -13,6 +13,7 @@ from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
 from ..core.warnings import RunWarning
 from .formulas import ModelDims, params_from_dims
+from ..core.tomlfile import Table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -44,7 +45,7 @@ _FIELDS = {
 
 
 @lru_cache(maxsize=1)
-def presets() -> dict[str, dict[str, Any]]:
+def presets() -> dict[str, Table]:
     with open(Path(__file__).with_name("models.toml"), "rb") as fh:
         return tomllib.load(fh)
 
@@ -55,7 +56,7 @@ def preset_dims(name: str) -> ModelDims:
     return ModelDims(**{k: v for k, v in p.items() if k in ModelDims.__dataclass_fields__}).with_params()
 
 
-def preset(name: str) -> dict[str, Any]:
+def preset(name: str) -> Table:
     key = name.strip().lower()
     if key not in presets():
         raise LogparseError(f"unknown model preset {name!r}; known: {', '.join(sorted(presets()))}")
@@ -81,7 +82,7 @@ def all_params(d: ModelDims) -> float | None:
     return n + (0 if d.tied else d.hidden * d.vocab)
 
 
-def _active_params(given: float, dims: ModelDims, warnings: list[str], source: str = "cli") -> Fact:
+def _active_params(given: float, dims: ModelDims, warnings: list[RunWarning], source: str = "cli") -> Fact:
     """N for an MoE model given --params: 6N must count the parameters a token uses (top-k routed and
     shared experts), which only the dims can tell apart from the total."""
     active = params_from_dims(dims)
@@ -133,7 +134,7 @@ def shard_of_preset(trainable: float, gpus: int) -> str | None:
 
 
 def resolve_model(
-    opts: Options, facts: dict[str, Fact], warnings: list[str]
+    opts: Options, facts: dict[str, Fact], warnings: list[RunWarning]
 ) -> tuple[ModelDims, dict[str, Fact]]:
     """Dims from, in order: the command line, a preset, the log; then N. Returns the dims and their facts."""
     pre = preset(opts.model) if opts.model else {}
@@ -152,7 +153,7 @@ def resolve_model(
 
 
 def _dims_by_precedence(
-    opts: Options, pre: dict[str, Any], facts: dict[str, Fact], warnings: list[str]
+    opts: Options, pre: Table, facts: dict[str, Fact], warnings: list[RunWarning]
 ) -> dict[str, Fact]:
     chosen: dict[str, Fact] = {}
     for field, (cli_name, log_name) in _FIELDS.items():
@@ -199,11 +200,11 @@ def _drop_dims_printed_but_off(chosen: dict[str, Fact], facts: dict[str, Fact]) 
 
 def _params(
     opts: Options,
-    pre: dict[str, Any],
+    pre: Table,
     dims: ModelDims,
     chosen: dict[str, Fact],
     facts: dict[str, Fact],
-    warnings: list[str],
+    warnings: list[RunWarning],
 ) -> Fact | tuple[ModelDims, dict[str, Fact]] | None:
     """N (without the input embedding): the command line's, the preset's, the framework's own, derived from
     the dims, or the log's total or trainable count with a warning."""
@@ -235,7 +236,7 @@ def _params(
 
 
 def _trainable_params(
-    facts: dict[str, Fact], warnings: list[str]
+    facts: dict[str, Fact], warnings: list[RunWarning]
 ) -> Fact | tuple[ModelDims, dict[str, Fact]]:
     f = facts["trainable_params"]
     gpus = facts.get("gpus")
@@ -263,7 +264,7 @@ def _trainable_params(
 
 
 def _check_preset_against_log(
-    opts: Options, pre: dict[str, Any], dims: ModelDims, facts: dict[str, Fact], warnings: list[str]
+    opts: Options, pre: Table, dims: ModelDims, facts: dict[str, Fact], warnings: list[RunWarning]
 ) -> None:
     stated = facts.get("total_params")
     if stated is None or not pre or dims.params is None:

@@ -29,7 +29,7 @@ class BarSteps:
     steps: pd.DataFrame
     numbering: str
     step_time_source: str | None
-    notes: list[str]
+    notes: list[RunWarning]
 
 
 def training_bar(progress: pd.DataFrame, train_iters: int | None) -> pd.DataFrame:
@@ -101,7 +101,7 @@ def steps_from_bar(
     first = bar[bar["progress_n"] >= 1].drop_duplicates("progress_n", keep="first")
     if first.empty:
         return None
-    notes: list[str] = []
+    notes: list[RunWarning] = []
     numbered = steps.copy()
     if len(numbered) and not _number_by_bar(rows, bar, numbered, notes):
         return None
@@ -118,7 +118,7 @@ def steps_from_bar(
     return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
 
 
-def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame, notes: list[str]) -> bool:
+def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame, notes: list[RunWarning]) -> bool:
     """Each record's step (in place): the bar position drawn right after it, else right before it,
     whichever agrees with the records' epochs. False when neither does."""
     # tqdm redraws its bar right after printing a message, showing the step the message belongs to;
@@ -145,7 +145,7 @@ def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame
 
 
 def _row_per_position(
-    first: pd.DataFrame, numbered: pd.DataFrame, alpha: float | None, notes: list[str]
+    first: pd.DataFrame, numbered: pd.DataFrame, alpha: float | None, notes: list[RunWarning]
 ) -> tuple[pd.DataFrame, str | None]:
     """A bar drawn at every step: one row per position (its first redraw), timed from the bar
     (step_times), the records' values joined to their step's row. Returns the rows and the time's source."""

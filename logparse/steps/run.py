@@ -39,6 +39,7 @@ from .timing import (
     per_step_clock,
     step_time_from_samples,
 )
+from ..core.summary_types import RestartPart
 
 
 @dataclass
@@ -50,7 +51,7 @@ class Restart:
     redone_steps: int  # steps the new attempt repeated
     lost_s: float | None  # wall time of repeated work plus the gap, when known
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RestartPart:
         return {
             "at_step": self.at_step,
             "resumed_from": self.resumed_from,
@@ -66,7 +67,7 @@ class ResolvedSteps:
     steps: pd.DataFrame
     facts: dict[str, Fact]
     restarts: list[Restart]
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[RunWarning] = field(default_factory=list)
     step_numbering: str = "log"
     step_time: StepTime | None = None
     segments: list[Segment] = field(default_factory=list)
@@ -76,7 +77,7 @@ class ResolvedSteps:
 # step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
 
 
-def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> tuple[pd.Series, str]:
+def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> tuple[pd.Series, str]:
     """Optimizer step of each row without a counter: from the printed epoch against the steps per epoch
     (header, final dict, or logging_first_step's cadence; epoch_steps.py); else row ordinals (with a warning)."""
     by_epoch = number_from_epochs(rows, facts)
@@ -255,7 +256,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     """Raw rows to one row per optimizer step: the log's facts; the step rows checked, counted from the run's
     start (epochs, micro-batches), numbered where the log prints no counter, split into attempts, merged
     across ranks, and timed."""
-    warnings: list[str] = []
+    warnings: list[RunWarning] = []
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
@@ -286,7 +287,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments)
 
 
-def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The step rows (NaN, malformed and cut values flagged) and the progress-bar rows; a clear error when
     the log has no step line."""
     rows = parsed.rows
@@ -313,7 +314,7 @@ def _step_rows(parsed: ParsedLog, warnings: list[str]) -> tuple[pd.DataFrame, pd
 
 
 def _count_from_start(
-    steps: pd.DataFrame, facts: dict[str, Fact], ga: Fact | None, warnings: list[str]
+    steps: pd.DataFrame, facts: dict[str, Fact], ga: Fact | None, warnings: list[RunWarning]
 ) -> tuple[pd.DataFrame, bool, str]:
     """Counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps),
     then micro-batch counters -> optimizer steps. Returns the rows, whether epochs were found, the numbering."""
@@ -326,7 +327,7 @@ def _count_from_start(
     return steps, epochs, _micro_to_optimizer_steps(steps, ga, warnings) or numbering
 
 
-def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: list[str]) -> str | None:
+def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: list[RunWarning]) -> str | None:
     """Rows that count only micro-batches get their optimizer step (in place): micro-step / grad accumulation,
     or the micro-step itself when the accumulation is unknown (warned). Returns the numbering, None if none."""
     if "micro_step" not in steps:
@@ -361,7 +362,7 @@ def _number_steps(
     progress: pd.DataFrame,
     facts: dict[str, Fact],
     numbering: str,
-    warnings: list[str],
+    warnings: list[RunWarning],
 ) -> tuple[pd.DataFrame, str, StepTime | None]:
     """Lines without any counter (HF Trainer dicts): the progress bar's position (which may also time the
     steps), else the printed epoch, else row ordinals. Returns the rows (`step` an integer), the numbering
@@ -370,7 +371,8 @@ def _number_steps(
     no_counter = "step" not in steps or steps["step"].isna().all()
     if no_counter and not progress.empty and "micro_step" not in steps:
         iters = facts.get("train_iters")
-        alpha = parsed.windows.get("progress_s_per_it", {}).get("alpha")
+        bar = parsed.windows.get("progress_s_per_it")
+        alpha = bar["alpha"] if bar else None
         by_bar = steps_from_bar(parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha)
         if by_bar is not None:
             steps, numbering = by_bar.steps, by_bar.numbering
@@ -389,11 +391,12 @@ def _number_steps(
     return steps, numbering, step_time
 
 
-def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[str]) -> StepTime | None:
+def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[RunWarning]) -> StepTime | None:
     """No step time, and a progress bar whose rate is the epoch's average: each step's time from the
     redraws (in place). Returns the source, None when it gives none."""
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
-    if not (no_time and parsed.windows.get("progress_s_per_it", {}).get("window") == "epoch"):
+    bar = parsed.windows.get("progress_s_per_it")
+    if not (no_time and bar and bar["window"] == "epoch"):
         return None
     counter = "micro_step" if "micro_step" in steps else "step"
     times = step_times_from_epoch_rate(steps, counter)
@@ -416,7 +419,7 @@ def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list
     )
 
 
-def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[str]) -> None:
+def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
     """Zero or negative step times become unknown, their steps flagged bad_step_time (in place)."""
     if "step_time_s" not in steps:
         return
@@ -433,7 +436,7 @@ def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[str]) -> None:
         add_flag(steps, bad, "bad_step_time")
 
 
-def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[str]) -> str | None:
+def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> str | None:
     """Keras before 2.3 (and tf.keras 1.x) given arrays counts SAMPLES in its bar, after 'Train on N samples'
     (patterns/keras.toml cites keras 2.2.4's ProgbarLogger): a Keras bar whose total is that N has its positions
     turned, in place, into optimizer steps ceil(p / B), B the position of the first redraw of an epoch (drawn after
@@ -471,7 +474,7 @@ def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: 
     )
 
 
-def _flag_nonfinite(steps: pd.DataFrame, warnings: list[str]) -> None:
+def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
     """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
     Values that did not convert at all (malformed) are flagged the same way."""
     marks: dict[str, pd.Series] = {}
@@ -544,7 +547,7 @@ def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.Dat
     return merged.reset_index()
 
 
-def _check_consumed(steps: pd.DataFrame, warnings: list[str]) -> None:
+def _check_consumed(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
     """`consumed samples` should grow by global batch x steps; a jump means skipped or replayed data."""
     if not {"consumed_samples", "global_batch_size"} <= set(steps) or steps["consumed_samples"].isna().all():
         return
@@ -590,7 +593,7 @@ class Run:
     steps: pd.DataFrame
     facts: dict[str, Fact]
     restarts: list[Restart]
-    warnings: list[str]
+    warnings: list[RunWarning]
     step_numbering: str
     step_time: StepTime | None  # where its step times came from
     throughput: Throughput | None = None  # where its tokens/s came from
@@ -659,7 +662,7 @@ def _fill_tokens_per_step(
     gbs: Fact | None,
     seq_len: float,
     opts: Options,
-    warnings: list[str],
+    warnings: list[RunWarning],
 ) -> None:
     """Each step's global batch (the line's own value under a batch ramp-up, or the run's) and tokens per
     step: the log's count, else global batch x sequence length, else the stated tokens per step, else the
@@ -711,7 +714,7 @@ def _clock_for_windowed_time(
     return clock, step_time
 
 
-def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[str]) -> None:
+def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[RunWarning]) -> None:
     """Say what an unknown GPU count or sequence length costs, and what to pass."""
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
@@ -746,7 +749,7 @@ def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, war
 
 
 def _select(
-    steps: pd.DataFrame, segments: list[Segment], wanted: int | None, warnings: list[str]
+    steps: pd.DataFrame, segments: list[Segment], wanted: int | None, warnings: list[RunWarning]
 ) -> tuple[pd.DataFrame, str]:
     """The rows the analysis covers: the last run of the file, or the segment asked for."""
     runs = sorted(steps["run"].unique()) if "run" in steps else [0]

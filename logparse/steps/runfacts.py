@@ -19,7 +19,7 @@ from ..frame.assemble import ParsedLog
 from ..specs.devices import LISTED_FACTS, listed_gpus
 
 
-def log_facts(parsed: ParsedLog, warnings: list[str]) -> dict[str, Fact]:
+def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     """The last value of every fact the log states; a fact that changes is reported."""
     facts: dict[str, Fact] = {}
     evals = []
@@ -67,7 +67,7 @@ def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
 
 
 def settle_grad_accum(
-    opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+    opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[RunWarning]
 ) -> Fact | None:
     """The gradient accumulation: the option (warning if the log differs), else the log's or a derived one;
     recorded in `facts`."""
@@ -83,7 +83,7 @@ def settle_grad_accum(
 
 
 def option_or_log(
-    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[str], label: str, source: str = "cli"
+    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[RunWarning], label: str, source: str = "cli"
 ) -> Fact | None:
     """The option's value when one is given (a warning when the log states another), else the log's.
     `source` is where the option came from (cli, api, logparse.toml, ...)."""
@@ -101,7 +101,7 @@ def option_or_log(
     return log
 
 
-def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) -> Fact | None:
+def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | None:
     """The number of GPUs: the option (a warning when the log's world size differs), else the log's world
     size, else derived (data-parallel x model-parallel sizes, tokens per step / per DP rank, global batch /
     (micro batch x grad accumulation)) with a warning saying what to pass."""
@@ -163,7 +163,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[str]) ->
 
 
 def run_facts(
-    parsed: ParsedLog, opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[str]
+    parsed: ParsedLog, opts: Options, facts: dict[str, Fact], steps: pd.DataFrame, warnings: list[RunWarning]
 ) -> tuple[Fact | None, Fact | None, Fact | None]:
     """The GPUs, sequence length and global batch (the option's, else the log's or its step lines'),
     recorded in `facts` with the target tokens; a batch given from outside is checked against the log's
@@ -202,7 +202,7 @@ def run_facts(
     return gpus, seq, gbs
 
 
-def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[str]) -> None:
+def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[RunWarning]) -> None:
     """A global batch given from outside the log against the samples the log counts per step."""
     if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
         return

@@ -23,6 +23,7 @@ import pandas as pd
 from ..core.errors import flag
 from ..core.warnings import RunWarning
 from .kinds import SegmentKind
+from ..core.summary_types import SegmentPart
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
 RUN_IDENTITY = (
@@ -54,8 +55,8 @@ class Segment:
     epoch: int | None = None
     reason: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def as_dict(self) -> SegmentPart:
+        out: SegmentPart = {
             "kind": self.kind,
             "first_step": self.first_step,
             "last_step": self.last_step,
@@ -85,7 +86,7 @@ def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
 
 
 def continue_epochs(
-    steps: pd.DataFrame, counter: str, grad_accum: int | None, warnings: list[str]
+    steps: pd.DataFrame, counter: str, grad_accum: int | None, warnings: list[RunWarning]
 ) -> tuple[pd.DataFrame, bool, str | None]:
     """Number rows whose counter restarts each epoch as steps since the run began.
 

@@ -18,12 +18,12 @@ came first. Instead:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..core.warnings import RunWarning
+from ..core.summary_types import RejectedPart, SourcePart
 
 RATES = ("step_time_s", "samples_per_s", "tokens_per_s", "tokens_per_s_per_gpu")
 SEP = "@"
@@ -46,7 +46,7 @@ class Rejected:
     ratio_to_chosen: float
     implied_step_time_s: float
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RejectedPart:
         return {
             "pattern": self.pattern,
             "median": self.median,
@@ -64,7 +64,7 @@ class Choice:
     reference: str
     rejected: list[Rejected]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> SourcePart:
         return {
             "quantity": self.quantity,
             "chosen": self.chosen,
@@ -114,7 +114,7 @@ def settle(
     gpus: float,
     clock: tuple[pd.Series, str] | None,
     primary: str,
-    warnings: list[str],
+    warnings: list[RunWarning],
 ) -> list[Choice]:
     """Choose, for every rate that two patterns gave, the one consistent with the step's wall clock; fill
     the canonical column from it and keep the rejected figures as `<column>@<pattern>`."""

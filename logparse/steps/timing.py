@@ -106,7 +106,7 @@ class TimingInputs:
     progress: pd.DataFrame
     facts: dict[str, Fact]
     interval_averaged: bool
-    warnings: list[str]
+    warnings: list[RunWarning]
 
 
 def _logged(t: TimingInputs) -> StepTime | None:
@@ -229,7 +229,7 @@ def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
     return None
 
 
-def fill_throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[str]) -> Throughput | None:
+def fill_throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[RunWarning]) -> Throughput | None:
     """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives; says
     which figure the cluster tokens/s came from (the first of ThroughputFrom's members the log has)."""
     has = {

@@ -163,7 +163,7 @@ def _reported_model_tflops(steps: pd.DataFrame) -> pd.Series | None:
     return None
 
 
-def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warnings: list[str]) -> str | None:
+def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warnings: list[RunWarning]) -> str | None:
     formula = opts.formula
     if formula == REPORTED and reported is None:
         raise LogparseError(
@@ -190,7 +190,7 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
     return default_formula(dims, warnings)
 
 
-def default_formula(dims: ModelDims, warnings: list[str]) -> str | None:
+def default_formula(dims: ModelDims, warnings: list[RunWarning]) -> str | None:
     """The formula the model's known dims allow when none is asked for: palm with the layers and the
     attention width, 6N (with a warning) from the parameter count alone, None (with a warning) without it.
     `analyze` and `flops` both choose this way."""
@@ -239,7 +239,7 @@ def _flops_per_token(
 
 
 def _peak(
-    opts: Options, dtype: str, warnings: list[str], logged: Mapping[str, Sequence[Any]] | None = None
+    opts: Options, dtype: str, warnings: list[RunWarning], logged: Mapping[str, Sequence[Any]] | None = None
 ) -> tuple[Fact | None, str | None, str | None, Fact | None]:
     """The dense peak per GPU, the device's name, where the peak comes from and where the name comes
     from: --hw / --peak-tflops, else the device the log names (`logged`: the parse's fact observations)."""
@@ -319,7 +319,7 @@ def _fill_columns(
     steps["hfu"] = of_peak(hw, p) if p is not None else np.nan
 
 
-def _flag_impossible(steps: pd.DataFrame, peak: Fact | None, dtype: str, warnings: list[str]) -> None:
+def _flag_impossible(steps: pd.DataFrame, peak: Fact | None, dtype: str, warnings: list[RunWarning]) -> None:
     too_high = steps["mfu"] > MFU_IMPOSSIBLE
     if peak is None:  # no device to compare with: beyond the fastest device logparse knows is impossible
         _, top = hardware.fastest(dtype)

@@ -1,7 +1,8 @@
 """The shape of summary.json as types: one TypedDict per block, one field per key the file has.
 
-report.outputs.build_summary builds a `Summary` and the text summary, the figure, batch, compare and
-`api.analyze` read it; these types name what they may read. They describe, they change nothing: the values
+It lives in the core because the stages fill its blocks (steps.Segment.as_dict gives a `SegmentPart`,
+phases.Dip.as_dict a `DipPart`, ...); report.outputs.build_summary puts them together as a `Summary`, and the
+text summary, the figure, batch, compare and `api.analyze` read it; these types name what they may read. They describe, they change nothing: the values
 are the plain dicts and lists json.dumps writes, in the order summary.json has always had (README,
 "### `summary.json`"). A key that is absent from some summaries is declared in a `total=False` class (Python
 3.10 has no NotRequired); a key that is always written but may be null is typed `X | None`.
