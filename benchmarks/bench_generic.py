@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from logparse.frame.chunks import MIN_CHUNK_BYTES  # noqa: E402
 from logparse.frame.assemble import parse_log  # noqa: E402
+from logparse.frame.chunks import MIN_CHUNK_BYTES  # noqa: E402
 from logparse.patterns.sets import load_sets  # noqa: E402
 
 

@@ -21,28 +21,27 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import pandas as pd
 import regex
 
-from .report.analysis import Findings
-from .specs import formulas as flops_mod
 from .core import options as option_table
-from .report.analysis import public_steps
-from .read.attempts import attempt_key
-from .report.crosscheck import cross_check
 from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
 from .core.facts import Options
-from .core.options import Given
-from .core.warnings import RunWarning
-from .core.summary_types import FlopsTermPart, FlopsTermsPart
-from .specs.formulas import ModelDims
-from .frame.assemble import parse_log
 from .core.naming import run_name
+from .core.options import Given
+from .core.summary_types import FlopsTermPart, FlopsTermsPart
+from .core.warnings import RunWarning
+from .frame.assemble import parse_log
 from .patterns.sets import PatternSet, load_sets
 from .phases.phases import detect_phases
-from .read.reader import Record
-from .report.outputs import build_summary, write_outputs
-from .steps.run import Run, resolve_run
-from .utilization.mfu import assess, default_formula, refusal
 from .phases.window import numbering_basis
 from .phases.window import select as select_window
+from .read.attempts import attempt_key
+from .read.reader import Record
+from .report.analysis import Findings, public_steps
+from .report.crosscheck import cross_check
+from .report.outputs import build_summary, write_outputs
+from .specs import formulas as flops_mod
+from .specs.formulas import ModelDims
+from .steps.run import Run, resolve_run
+from .utilization.mfu import assess, default_formula, refusal
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -17,12 +17,12 @@ from typing import Any
 import click
 
 from . import __version__
-from .specs import hardware
 from .core import options
 from .core.errors import LogparseError, cli_names, failure_text
-from .specs.formulas import FORMULAS
 from .core.naming import run_names
 from .core.options import Given
+from .specs import hardware
+from .specs.formulas import FORMULAS
 
 
 class _Later:

@@ -102,7 +102,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
     assert "No space left on device" in errors["fulldisk"] and "fulldisk" in errors["fulldisk"]
     # the full disk left nothing cut behind: no summary, no temporary file, no cache entry
     assert leftovers == []
-    assert f"error: killme: the process analyzing it died" in res.stderr
+    assert "error: killme: the process analyzing it died" in res.stderr
     assert "Traceback" not in res.stderr and "internal error" not in res.stderr
     # every output line is one line: the names are printed whole
     assert f"ok     {dollar}: " in res.stdout and "ok     caf\ufffd: " in res.stdout

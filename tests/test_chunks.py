@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from logparse.core.errors import LogparseError
 from logparse.frame import chunks
+from logparse.frame.assemble import parse_log
 from logparse.frame.chunks import worth_splitting
 from logparse.frame.columns import Columns
-from logparse.core.errors import LogparseError
-from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
 
 from . import synth

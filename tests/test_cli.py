@@ -540,8 +540,8 @@ def test_a_one_step_dip_is_named_as_one_step_in_the_diagnosis_too():
     from dataclasses import replace
 
     from logparse import api
-    from logparse.report import outputs as report
     from logparse.phases.phases import Dip
+    from logparse.report import outputs as report
 
     a = api.analyze(MEGATRON, gpus=8, hw="h100")
     save = {

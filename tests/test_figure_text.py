@@ -15,7 +15,6 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from logparse import api
-from logparse.report import plots
 from logparse.batch.compare import compare_runs
 from logparse.batch.page import write_leaderboard
 from logparse.report.outputs import write_outputs

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from logparse.specs import formulas as flops, hardware
 from logparse.core.errors import LogparseError
+from logparse.specs import formulas as flops
+from logparse.specs import hardware
 from logparse.specs.formulas import ModelDims
 from logparse.utilization.mfu import mfu, seconds_to_train, tokens_per_s_at
 

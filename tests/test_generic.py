@@ -11,10 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from logparse import api
-from logparse.patterns import keymap, sets as patterns
 from logparse.cli import cli
 from logparse.core.errors import PatternError, UnrecognisedLog
 from logparse.frame.assemble import parse_log
+from logparse.patterns import keymap
+from logparse.patterns import sets as patterns
 from tests.conftest import ROOT, SAMPLES
 
 GIB = 2.0**30

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from logparse import api
-from logparse.specs import hardware
-from logparse.specs.devices import listed_gpus, log_device
 from logparse.frame.assemble import FactObservation
 from logparse.report.outputs import text_summary
+from logparse.specs import hardware
+from logparse.specs.devices import listed_gpus, log_device
 
 from .conftest import SAMPLES
 

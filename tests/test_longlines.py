@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from logparse.frame import chunks
-from logparse.read import reader
 from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
+from logparse.read import reader
 from logparse.read.reader import ReadStats, read_records
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,9 +15,9 @@ import pytest
 
 import logparse
 from logparse.specs import formulas as flops
-from logparse.utilization import mfu as utilization
 from logparse.specs.formulas import ModelDims
 from logparse.specs.models import all_params, preset_dims, total_params
+from logparse.utilization import mfu as utilization
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -43,8 +43,8 @@ def _shown(text: str) -> str:
 def outputs(path: Path, options: dict[str, Any]) -> dict[str, Any]:
     from logparse import api
     from logparse.batch import engine as batch
-    from logparse.report import outputs as report
     from logparse.core.errors import LogparseError
+    from logparse.report import outputs as report
 
     try:
         analysis = api.analyze(str(path), **options)

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from logparse.cli import cli
 from logparse.batch.page import LEADERBOARD_TOP, write_leaderboard, write_page
+from logparse.cli import cli
 from tests.conftest import SAMPLES
 
 RUNS = ("megatron_llama2-7b_8xh100", "torchtitan_llama3-8b_8xh100", "generic_kv_cpu")

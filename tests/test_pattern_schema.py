@@ -9,7 +9,6 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from logparse.patterns import keymap, schema as pattern_schema, sets as patterns
 from logparse.core.errors import PatternError
 from logparse.core.schema import (
     EVENT_KINDS,
@@ -22,6 +21,9 @@ from logparse.core.schema import (
     scoped_name,
 )
 from logparse.core.tomlfile import read_toml
+from logparse.patterns import keymap
+from logparse.patterns import schema as pattern_schema
+from logparse.patterns import sets as patterns
 from tests.conftest import TOY_SET
 
 SCHEMA = pattern_schema.schema()

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from logparse.patterns import sets as patterns
 from logparse.core.errors import PatternError
+from logparse.patterns import sets as patterns
 from tests.conftest import TOY_SET
 
 SHIPPED = sorted(patterns.shipped_dir().glob("*.toml"))

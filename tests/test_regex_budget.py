@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from logparse.patterns import sets as patterns
 from logparse.core.errors import PatternError
 from logparse.frame.assemble import parse_log
+from logparse.patterns import sets as patterns
 from tests.conftest import run_apart
 
 LINES = 600  # at ~10 ms a line, 6 s of regex work without a budget

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from logparse.core.errors import LogparseError
 from logparse.batch.sidecar import load_sidecar
+from logparse.core.errors import LogparseError
 from tests.conftest import TOY_SET, run_apart
 
 # the toy set with a value a file outside the batch might hold, where the schema wants an integer
@@ -182,8 +182,8 @@ def test_no_schema_message_quotes_a_value_of_the_file(tmp_path, change):
     """What the schema check says of a file names the file, the table and the key, and the kind of the
     value it found, never the value: a string the file holds (a secret, if the file is not a pattern set
     at all) stays out of the message, and so out of the batch's page."""
-    from logparse.patterns import sets as patterns
     from logparse.core.errors import PatternError
+    from logparse.patterns import sets as patterns
 
     path = tmp_path / "mine.toml"
     body = TOY_SET.replace(*change)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from logparse import api
-from logparse.patterns import sets as patterns
 from logparse.frame.assemble import parse_log
+from logparse.patterns import sets as patterns
 
 CAPTURES = Path(__file__).resolve().parent / "data" / "captures" / "mlx_lm"
 GB = 1e9 / 2**30  # mlx-lm prints mx.get_peak_memory() / 1e9

@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from logparse import api
-from logparse.patterns import keymap, sets as patterns
 from logparse.cli import cli
+from logparse.patterns import keymap
+from logparse.patterns import sets as patterns
 from tests.conftest import ROOT
 
 CAPTURES = Path(__file__).resolve().parent / "data" / "captures" / "custom"

@@ -13,13 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..report import outputs as report
-from ..core.summary_types import Summary
 from ..core.errors import LogparseError
 from ..core.naming import run_name, run_names, safe_name
-from ..core.options import checked
+from ..core.options import Given, checked
+from ..core.summary_types import Summary
+from ..report import outputs as report
 from ..utilization.mfu import seconds_to_train
-from ..core.options import Given
 
 METRICS: dict[str, tuple[str, float]] = {
     # name -> (axis label, scale from the steps column to what is drawn)

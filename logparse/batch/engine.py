@@ -5,9 +5,9 @@ pool of processes, or on a Dask cluster, with the same rows."""
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
-import ctypes
 import logging
 import multiprocessing
 import multiprocessing.connection as mp_connection
@@ -24,16 +24,16 @@ import pandas as pd
 import regex
 
 from .. import __version__
-from ..read.attempts import attempt_key, group_attempts
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
-from .page import WARNINGS_JOINED, write_page
-from ..patterns.sets import pattern_dirs
-from ..core.summary_types import Summary, WindowPart
-from .sidecar import find_sidecar, load_sidecar, with_sidecar
 from ..core.options import Given
+from ..core.summary_types import Summary, WindowPart
+from ..patterns.sets import pattern_dirs
+from ..read.attempts import attempt_key, group_attempts
+from .page import WARNINGS_JOINED, write_page
+from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
 class IndexRow(TypedDict, total=False):

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import LogparseError
-from ..core.options import BY_NAME, OPTIONS, convert, expected, out_of_range
+from ..core.options import BY_NAME, OPTIONS, Given, convert, expected, out_of_range
 from ..core.tomlfile import kind_of, read_toml
-from ..core.options import Given
 
 SIDECAR = "logparse.toml"
 

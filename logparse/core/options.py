@@ -14,7 +14,6 @@ from .errors import OptionError, flag
 from .facts import Options
 from .schema import DTYPES, FORMULA_NAMES
 
-
 Given = dict[str, Any]
 """Keywords as the user gave them (CLI flags, API keywords, a run folder's logparse.toml), not yet checked:
 open by nature until `options` checks each against OPTIONS."""

@@ -26,11 +26,9 @@ from typing import Any, TypedDict
 
 import pandas as pd
 
-from . import chunks
-from ..patterns import compose
-from .columns import Columns
 from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog
-from .matcher import Matcher
+from ..core.schema import Row
+from ..patterns import compose
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
     Composition,
@@ -42,8 +40,10 @@ from ..patterns.sets import (
     specificity_order,
 )
 from ..read.reader import ReadStats, Record, describe, read_records
+from . import chunks
+from .columns import Columns
+from .matcher import Matcher
 from .rows import prepare, step_row
-from ..core.schema import Row
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close

@@ -34,12 +34,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..read import reader
-from .columns import Columns, RowBlock
-from .fastlane import CHECKED, Lane, LaneShape, own_text
-from .fastlane import piece as shape_piece
-from .matcher import Matcher
+from ..core.schema import Row
 from ..patterns.sets import MAX_WRAP_PARTS, LineSpec
+from ..read import reader
 from ..read.reader import (
     _MAYBE_REMNANT,
     ReadStats,
@@ -50,8 +47,11 @@ from ..read.reader import (
     open_checked,
     stream_records,
 )
+from .columns import Columns, RowBlock
+from .fastlane import CHECKED, Lane, LaneShape, own_text
+from .fastlane import piece as shape_piece
+from .matcher import Matcher
 from .rows import bulkable, prepare, step_row
-from ..core.schema import Row
 
 PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
 CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...

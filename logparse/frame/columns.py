@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
 from ..core.schema import Row
 
 FREEZE_ROWS = 50_000  # rows of the live tail frozen at once; the tail keeps the newest rows mutable

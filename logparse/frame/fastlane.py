@@ -41,17 +41,14 @@ from typing import Any
 
 import numpy as np
 
-from ..patterns import keymap as keymap_mod
-from .columns import RowBlock, Typed
 from ..core.errors import PatternError
-from ..core.schema import fill_aliases
-from .matcher import Matcher
+from ..core.schema import Row, fill_aliases
+from ..patterns import keymap as keymap_mod
 from ..patterns.sets import FieldSpec, LineSpec, LineValues
-from ..read.reader import ANY_PREFIX, GLUED_BAR, Record, may_be_prefixed
+from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, may_be_prefixed
+from .columns import RowBlock, Typed
+from .matcher import Matcher
 from .rows import bulkable
-from ..core.schema import Row
-
-_TORCHRUN = re.compile(r"\[([A-Za-z_]*?)(\d+)\]:")
 
 
 def own_text(line: str) -> tuple[str | None, int | None]:
@@ -63,13 +60,13 @@ def own_text(line: str) -> tuple[str | None, int | None]:
         return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
     if not may_be_prefixed(line):
         return line, None
-    m = _TORCHRUN.match(line)
+    m = TORCHRUN_PREFIX.match(line)
     if m is None:
         return (None, None) if ANY_PREFIX.match(line) else (line, None)
     body = line[m.end() :]
-    if "[" + m.group(1) in body or (may_be_prefixed(body) and ANY_PREFIX.match(body)):
+    if "[" + m.group("role") in body or (may_be_prefixed(body) and ANY_PREFIX.match(body)):
         return None, None  # a second prefix, or another rank's output on this line: the reader's way
-    return body, int(m.group(2))
+    return body, int(m.group("rank"))
 
 
 # a column's texts -> its values (raises ValueError when a text does not convert)
@@ -129,7 +126,7 @@ class LaneShape:
         role = None
         head = ""
         if rank is not None:
-            role = _TORCHRUN.match(line).group(1)  # type: ignore[union-attr]
+            role = TORCHRUN_PREFIX.match(line).group("role")  # type: ignore[union-attr]
             head = r"\[" + re.escape(role) + r"(\d+)\]:"
         if spec.keymap is not None or spec.extra is not None:
             return _keyed(cls, spec, index, head, line, text, role)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from ..patterns.sets import LineSpec, LineValues, PatternSet
 

@@ -7,11 +7,10 @@ runs of step rows in bulk: both must make the same row of the same line.
 from __future__ import annotations
 
 import math
-from typing import Any
 
+from ..core.schema import Row
 from ..patterns.sets import LineSpec, LineValues
 from ..read.reader import Record
-from ..core.schema import Row
 
 
 def prepare(spec: LineSpec, values: LineValues) -> tuple[list[str] | None, list[str] | None, list[tuple]]:

@@ -43,8 +43,8 @@ from typing import Any
 
 import pandas as pd
 
-from .sets import PatternSet
 from ..core.schema import Row
+from .sets import PatternSet
 
 MIN_STEPS = 3  # distinct step numbers the prints must carry to be a step sequence
 INCREASING = 0.8  # share of the changes of one rank's counter that must go up

@@ -17,8 +17,7 @@ from typing import Any
 import regex
 
 from ..core.errors import PatternError
-from ..core.tomlfile import read_toml
-from ..core.tomlfile import Table
+from ..core.tomlfile import Table, read_toml
 
 BUILTIN = Path(__file__).resolve().parent / "synonyms.toml"
 UNITS = ("time", "percent", "memory", "count")

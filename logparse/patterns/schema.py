@@ -18,8 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core.tomlfile import kind_of
-from ..core.tomlfile import Table
+from ..core.tomlfile import Table, kind_of
 
 SCHEMA_FILE = Path(__file__).resolve().parent / "pattern_set.schema.json"
 

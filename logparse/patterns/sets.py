@@ -38,12 +38,11 @@ from typing import Any
 
 import regex
 
-from . import keymap as keymap_mod
-from . import schema as pattern_schema
 from ..core.errors import PatternError
 from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, Row, fill_aliases, scoped_name
-from ..core.tomlfile import read_toml
-from ..core.tomlfile import Table
+from ..core.tomlfile import Table, read_toml
+from . import keymap as keymap_mod
+from . import schema as pattern_schema
 
 REGEX_TIMEOUT_S = 0.25
 # ... and a time budget over the whole log: each user pattern (and the shipped ones on lines over

@@ -13,13 +13,13 @@ from typing import Any
 
 import regex
 
+from ..core.errors import LogparseError
+from ..core.schema import SCOPED_COLUMNS, Row
+from ..read.reader import ReadStats, read_records
 from . import keymap as keymap_mod
 from .keymap import NUMBER_TOKEN as _NUM
 from .keymap import number_spans
-from ..core.errors import LogparseError
 from .sets import PatternSet, shipped_dir, to_timestamp
-from ..read.reader import ReadStats, read_records
-from ..core.schema import SCOPED_COLUMNS, Row
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
@@ -510,8 +510,8 @@ def _shown(key: str, value: Any) -> str:
 def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
     """What the written set reads from the first lines of its main shape, for the user to check by eye, and any
     sample whose values the set does not read from whole printed numbers (the tokenizer's reading)."""
-    from .sets import parse_pattern_set, sample_failures
     from ..core.tomlfile import tomllib  # tomli before Python 3.11
+    from .sets import parse_pattern_set, sample_failures
 
     try:
         ps = parse_pattern_set(tomllib.loads(text), path)

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
 from ..core.summary_types import DipPart, NearEventPart
 from ..frame.assemble import Averaging
 from ..steps.kinds import Word
 from ..steps.stepframe import flagged, windowed
 from ..steps.timing import Throughput
+from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
 
 DIP_FLOOR = 0.10  # a dip is at least 10% below the reference ...
 DIP_SIGMAS = 5.0  # ... and at least 5 noise sigmas below it

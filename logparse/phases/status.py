@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..core.summary_types import StatusPart
 from ..steps.kinds import SegmentKind, Word
 from ..steps.run import Run
 from ..steps.stepframe import flagged
-from ..core.summary_types import StatusPart
 
 
 class RunStatus(Word):

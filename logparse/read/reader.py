@@ -48,7 +48,10 @@ _ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
 _MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
 # torchrun --tee: [default3]:, [rank0]:; the "[trainer0|0]:" of jobs started by torchx (pytorch/torchtune PR #2620's
 # multi-node log) is peeled the same way, the rank taken from the number before the "|"
-_RANK_PREFIX = regex.compile(r"^\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)(?:\|\d+)?\]:")
+_ROLE_RANK = r"\[(?P<role>[A-Za-z_]*?)(?P<rank>\d+)"
+_RANK_PREFIX = regex.compile("^" + _ROLE_RANK + r"(?:\|\d+)?\]:")
+# torchrun's own form alone (no torchx "|N"): the one prefix fastlane.own_text peels itself
+TORCHRUN_PREFIX = re.compile(_ROLE_RANK + r"\]:")
 # srun --label: the task id right-aligned to the width of the largest one, " 0: " ... "15: " with 16 tasks (slurm's
 # _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so at most 5 spaces and digits before ": "
 _SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..phases.phases import Phases
-from ..steps.run import Run
 from ..core.schema import INTEGER_COLUMNS, INTERNAL_COLUMNS, STEP_ORDER
-from ..utilization.mfu import Utilization
-from ..phases.window import Window
 from ..core.summary_types import ReportedPart, Summary
+from ..phases.phases import Phases
+from ..phases.window import Window
+from ..steps.run import Run
+from ..utilization.mfu import Utilization
 
 
 @dataclass(repr=False)

@@ -15,15 +15,15 @@ summary.json and the warnings it has, which the caller adds to the run once.
 
 from __future__ import annotations
 
-from ..specs import formulas as flops
 from ..core.errors import flag
+from ..core.summary_types import ReportedPart
 from ..core.warnings import RunWarning
-from ..specs.formulas import FORMULAS
 from ..patterns.sets import Convention
 from ..phases.phases import Phases
+from ..specs import formulas as flops
+from ..specs.formulas import FORMULAS
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, of_peak, tflops_per_gpu
-from ..core.summary_types import ReportedPart
 
 AGREE = 0.02  # beyond 2% apart, say why
 REPORTED_COLUMNS = ("reported_tflops_per_gpu", "reported_hfu_tflops_per_gpu")

@@ -11,17 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .analysis import Findings
 from ..core.atomic import remove_leftovers, staged
 from ..core.errors import LogparseError
 from ..core.facts import Fact
-from ..specs.formulas import HFU_CONVENTION
-from ..phases.phases import Phases
-from ..steps.run import Run
-from ..phases.status import run_status
-from ..utilization.mfu import Utilization, seconds_to_train
-from ..phases.window import stats as window_stats
-from ..phases.window import weighted_mean
 from ..core.summary_types import (
     AveragesPart,
     DipPart,
@@ -40,6 +32,14 @@ from ..core.summary_types import (
     StepsPart,
     Summary,
 )
+from ..phases.phases import Phases
+from ..phases.status import run_status
+from ..phases.window import stats as window_stats
+from ..phases.window import weighted_mean
+from ..specs.formulas import HFU_CONVENTION
+from ..steps.run import Run
+from ..utilization.mfu import Utilization, seconds_to_train
+from .analysis import Findings
 from .unknowns import GPUS, unknowns
 
 

@@ -20,10 +20,10 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from .analysis import Findings
 from ..core.summary_types import DipPart, Summary
-from .unknowns import mfu_blockers, unknowns
 from ..steps.stepframe import flagged
+from .analysis import Findings
+from .unknowns import mfu_blockers, unknowns
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import hardware
 from ..core.errors import flag
 from ..core.facts import Fact
 from ..core.warnings import RunWarning
+from . import hardware
 
 # Facts stated once per device or per line, whose values differ by nature (not "a fact that changed").
 LISTED_FACTS = ("device_name", "listed_gpu_index")

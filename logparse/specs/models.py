@@ -5,15 +5,14 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import regex
 
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
+from ..core.tomlfile import Table
 from ..core.warnings import RunWarning
 from .formulas import ModelDims, params_from_dims
-from ..core.tomlfile import Table
 
 if sys.version_info >= (3, 11):
     import tomllib

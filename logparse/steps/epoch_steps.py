@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .bars import decimals
 from ..core.facts import Fact
+from .bars import decimals
 
 
 @dataclass

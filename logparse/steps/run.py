@@ -16,16 +16,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bars import step_times_from_epoch_rate, steps_from_bar
-from .epoch_steps import number_from_epochs
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
+from ..core.summary_types import RestartPart
 from ..core.warnings import RunWarning
 from ..frame.assemble import ParsedLog
 from ..read.reader import describe
-from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .bars import step_times_from_epoch_rate, steps_from_bar
+from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
 from .runfacts import log_facts, run_facts, settle_grad_accum
+from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
@@ -39,7 +40,6 @@ from .timing import (
     per_step_clock,
     step_time_from_samples,
 )
-from ..core.summary_types import RestartPart
 
 
 @dataclass

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import Any
+import operator
+from collections.abc import Callable
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -82,23 +84,51 @@ def settle_grad_accum(
     return ga
 
 
+@overload
+def prefer_option(
+    option: Fact,
+    log: Fact | None,
+    warnings: list[RunWarning],
+    differs: Callable[[Fact, Fact], str],
+    same: Callable[[Any, Any], bool] = ...,
+) -> Fact: ...
+@overload
+def prefer_option(
+    option: Fact | None,
+    log: Fact | None,
+    warnings: list[RunWarning],
+    differs: Callable[[Fact, Fact], str],
+    same: Callable[[Any, Any], bool] = ...,
+) -> Fact | None: ...
+def prefer_option(
+    option: Fact | None,
+    log: Fact | None,
+    warnings: list[RunWarning],
+    differs: Callable[[Fact, Fact], str],
+    same: Callable[[Any, Any], bool] = operator.eq,
+) -> Fact | None:
+    """The one rule between what the user said and what the log says: the option wins, with an
+    `option_differs` warning (the sentence `differs(option, log)`) when the log states another value;
+    without an option, the log's. `same(option value, log value)` says when they agree."""
+    if option is None:
+        return log
+    if log is not None and not same(option.value, log.value):
+        warnings.append(RunWarning(differs(option, log), "option_differs"))
+    return option
+
+
 def option_or_log(
     name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[RunWarning], label: str, source: str = "cli"
 ) -> Fact | None:
-    """The option's value when one is given (a warning when the log states another), else the log's.
-    `source` is where the option came from (cli, api, logparse.toml, ...)."""
-    log = facts.get(name)
-    if cli_value is not None:
-        said = "the command line" if source == "cli" else f"the {source}"
-        if log is not None and log.value != cli_value:
-            warnings.append(
-                RunWarning(
-                    f"{label}: {said} says {cli_value}, the log says {log.value} ({log.detail}); using {said}",
-                    "option_differs",
-                )
-            )
-        return Fact(cli_value, source)
-    return log
+    """A run fact the user may give: prefer_option between the option (from `source`: cli, api,
+    logparse.toml, ...) and the log's fact `name`."""
+    said = "the command line" if source == "cli" else f"the {source}"
+    return prefer_option(
+        None if cli_value is None else Fact(cli_value, source),
+        facts.get(name),
+        warnings,
+        lambda o, log: f"{label}: {said} says {o.value}, the log says {log.value} ({log.detail}); using {said}",
+    )
 
 
 def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | None:
@@ -107,15 +137,14 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
     (micro batch x grad accumulation)) with a warning saying what to pass."""
     world = facts.get("world_size")
     if opts.gpus is not None:
-        if world is not None and int(world.value) != opts.gpus:
-            warnings.append(
-                RunWarning(
-                    f"{flag('gpus', opts.gpus)} disagrees with the log's world size {world.value} ({world.detail}); "
-                    f"using {flag('gpus', opts.gpus)}: per-GPU throughput and MFU divide by it",
-                    "option_differs",
-                )
-            )
-        return Fact(opts.gpus, opts.source("gpus"))
+        return prefer_option(
+            Fact(opts.gpus, opts.source("gpus")),
+            world,
+            warnings,
+            lambda o, log: f"{flag('gpus', o.value)} disagrees with the log's world size {log.value} ({log.detail}); "
+            f"using {flag('gpus', o.value)}: per-GPU throughput and MFU divide by it",
+            same=lambda gpus, world_size: int(world_size) == gpus,
+        )
     if world is not None:
         return Fact(int(world.value), "log", f"world size, {world.detail}")
     dp = facts.get("data_parallel_size")

@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..core.errors import flag
+from ..core.summary_types import SegmentPart
 from ..core.warnings import RunWarning
 from .kinds import SegmentKind
-from ..core.summary_types import SegmentPart
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
 RUN_IDENTITY = (

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.warnings import RunWarning
 from ..core.summary_types import RejectedPart, SourcePart
+from ..core.warnings import RunWarning
 
 RATES = ("step_time_s", "samples_per_s", "tokens_per_s", "tokens_per_s_per_gpu")
 SEP = "@"

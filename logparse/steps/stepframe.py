@@ -13,8 +13,8 @@ pattern sets fill (schema.STEP_ORDER), it carries bookkeeping columns that this 
 
 from __future__ import annotations
 
-import pandas as pd
 import numpy as np
+import pandas as pd
 
 from ..core.facts import Fact
 

@@ -21,15 +21,16 @@ import numpy as np
 import pandas as pd
 import regex
 
-from ..specs import formulas as flops_mod
-from ..specs import hardware
-from ..specs.devices import accelerator_clue, log_device
 from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
 from ..core.warnings import RunWarning
+from ..specs import formulas as flops_mod
+from ..specs import hardware
+from ..specs.devices import accelerator_clue, log_device
 from ..specs.formulas import ModelDims
 from ..specs.models import resolve_model
 from ..steps.run import Run
+from ..steps.runfacts import prefer_option
 from ..steps.stepframe import add_flag
 
 MFU_IMPOSSIBLE = 1.0
@@ -255,14 +256,12 @@ def _peak(
         device = hardware.lookup(hw)
         device_name = device.name
         if name is None:
-            name = Fact(device.name, "cli", flag("hw", hw))
-            if from_log is not None and from_log.value != device.name:
-                warnings.append(
-                    RunWarning(
-                        f"{flag('hw', hw)} ({device.name}) but the log names {from_log.detail}; using {flag('hw')}",
-                        "option_differs",
-                    )
-                )
+            name = prefer_option(
+                Fact(device.name, "cli", flag("hw", hw)),
+                from_log,
+                warnings,
+                lambda o, log: f"{o.detail} ({o.value}) but the log names {log.detail}; using {flag('hw')}",
+            )
         if not device.verified:
             warnings.append(RunWarning(f"the {device.name} peak is unverified: {device.source}", "peak_unverified"))
         if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:

@@ -2,7 +2,14 @@
 (gpt2_124M.bin is the name train_gpt2.c opens; here 2 layers, 2 heads, 32 channels, max_seq_len 64, GPT-2's
 vocabulary 50257 padded to 50304) and token files in llm.c's data format (header magic 20240520, version 1,
 uint16 tokens): the bytes of a local text as token ids. No tokenizer file: train_gpt2.c then prints token ids."""
-import inspect, json, os, re, string, textwrap, collections
+import collections
+import inspect
+import json
+import os
+import re
+import string
+import textwrap
+
 import numpy as np
 
 maxT, V, L, NH, C, Vp = 64, 50257, 2, 2, 32, 50304

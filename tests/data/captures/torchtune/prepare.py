@@ -1,6 +1,9 @@
 """Prepare a tiny local torchtune fine-tuning run on CPU: a text dataset, a SentencePiece tokenizer trained on
 it, and a randomly initialised 2-layer llama2-style model saved as a torchtune state dict."""
-import pathlib, random, sys
+import pathlib
+import random
+import sys
+
 import sentencepiece as spm
 import torch
 from torchtune.models.llama2 import llama2
@@ -8,7 +11,15 @@ from torchtune.models.llama2 import llama2
 out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "work")
 out.mkdir(parents=True, exist_ok=True)
 # the dataset: sentences drawn from the docstrings of the standard library (one sample per line)
-import inspect, json, collections, os, re, string, textwrap, pathlib as pl
+import collections
+import inspect
+import json
+import os
+import pathlib as pl
+import re
+import string
+import textwrap
+
 random.seed(0)
 text = " ".join(inspect.getdoc(m) or "" for m in (json, collections, os, re, string, textwrap, pl, inspect))
 words = text.split()

@@ -1,6 +1,7 @@
 """torchtune's own StdoutLogger, plus a JSONL copy of every payload it is given (the ground truth of the
 console lines): each value as torchtune passed it, at full precision."""
 import json
+
 from torchtune.training.metric_logging import StdoutLogger
 
 
