@@ -387,7 +387,7 @@ def build_summary(analysis: Findings) -> Summary:
         "restarts": [r.as_dict() for r in run.restarts],
         "segments": [seg.as_dict() for seg in run.segments],
         "analyzed": run.analyzed,
-        "sources": _rounded([c.as_dict() for c in run.sources]),
+        "sources": _rounded([c.as_dict() for c in run.rate_choices]),
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
         "reported": _rounded(analysis.reported),

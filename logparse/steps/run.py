@@ -600,7 +600,7 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
-    sources: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed
+    rate_choices: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed (summary "sources")
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
