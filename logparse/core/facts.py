@@ -5,9 +5,11 @@ Kept apart from the stages so that each can import them without importing anothe
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import flag
 from .summary_types import FactPart
 
 
@@ -61,3 +63,13 @@ class Options:
     def source(self, name: str) -> str:
         """The provenance of option `name` for the Facts made from it: cli unless said otherwise."""
         return self.sources.get(name, "cli")
+
+    def said(self, name: str) -> str:
+        """Option `name` as the user gave it, for a Fact's detail and a warning: `--hw a100` on the command
+        line (`hw=a100` in Python), `logparse.toml: hw = "a100"` from a run folder's sidecar."""
+        value = getattr(self, name)
+        source = self.source(name)
+        if source == "cli":
+            return flag(name, value)
+        where = "logparse.toml" if source == "sidecar" else source
+        return f"{where}: {name} = {json.dumps(value)}"

@@ -257,10 +257,10 @@ def _peak(
         device_name = device.name
         if name is None:
             name = prefer_option(
-                Fact(device.name, "cli", flag("hw", hw)),
+                Fact(device.name, opts.source("hw"), opts.said("hw")),  # the command line's or a sidecar's
                 from_log,
                 warnings,
-                lambda o, log: f"{o.detail} ({o.value}) but the log names {log.detail}; using {flag('hw')}",
+                lambda o, log: f"{o.detail} ({o.value}) but the log names {log.detail}; using {o.detail}",
             )
         if not device.verified:
             warnings.append(RunWarning(f"the {device.name} peak is unverified: {device.source}", "peak_unverified"))
@@ -282,7 +282,8 @@ def _peak(
             f"{flag('peak_tflops')}" if opts.source("peak_tflops") == "cli" else "logparse.toml peak_tflops"
         )
         device_name = device_name or "custom"
-        name = name or Fact(device_name, "cli", flag("peak_tflops"))
+        by = opts.source("peak_tflops")
+        name = name or Fact(device_name, by, flag("peak_tflops") if by == "cli" else opts.said("peak_tflops"))
     if peak is None and not (logged or {}).get("device_name"):  # else log_device or the dtype said why
         warnings.append(
             RunWarning(
