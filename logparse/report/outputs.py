@@ -86,22 +86,94 @@ def csv_ready(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: frame[c].map(lambda v: "" if pd.isna(v) else repr(float(v))) for c in full})
 
 
+STEPS_KINDS = (".csv", ".parquet", ".jsonl", ".ndjson", ".csv.gz", ".jsonl.gz", ".ndjson.gz")
+
+
+def steps_kind(path: Any) -> str:
+    """The kind a step file's name asks for (`.csv`, `.jsonl.gz`, ...); LogparseError naming the kinds
+    written when it asks for none of them."""
+    name = str(path).lower()
+    kind = next((k for k in sorted(STEPS_KINDS, key=len, reverse=True) if name.endswith(k)), None)
+    if kind is None:
+        suffix = "".join(Path(name).suffixes) or "(none)"
+        raise LogparseError(
+            f"{path}: unknown output type {suffix}; use .csv, .parquet or .jsonl (.csv.gz, .jsonl.gz: gzipped)"
+        )
+    return kind
+
+
+def check_steps_path(path: Any) -> None:
+    """A step file that can be written: a known kind, in a folder that exists, not itself a folder
+    (checked before anything else is written)."""
+    steps_kind(path)
+    target = Path(path)
+    if target.is_dir():
+        raise LogparseError(f"{path}: is a folder; -o takes a file name (steps.csv)")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise LogparseError(f"{path}: the folder {folder} does not exist")
+
+
+def _iso_utc(stamps: pd.Series) -> pd.Series:
+    """Timestamps as ISO 8601 text with their offset (`2024-09-03T15:54:07.000000+00:00`), in UTC as the
+    frame holds them; NaT stays missing."""
+    utc = stamps.dt.tz_convert("UTC") if stamps.dt.tz is not None else stamps.dt.tz_localize("UTC")
+    text = utc.dt.strftime("%Y-%m-%dT%H:%M:%S.%f") + "+00:00"
+    return text.where(stamps.notna(), None)
+
+
+def _json_values(frame: pd.DataFrame) -> dict[str, list[Any]]:
+    """Each column as JSON values written the way the CSV writes them: floats to CSV_DIGITS significant
+    digits (84.396900000000002 -> 84.3969) or in full where the log printed more (csv_ready), timestamps as
+    ISO text with the offset, missing values null."""
+    out: dict[str, list[Any]] = {}
+    for col in frame.columns:
+        values = frame[col]
+        if col == "timestamp" or isinstance(values.dtype, pd.DatetimeTZDtype) or values.dtype.kind == "M":
+            out[col] = _iso_utc(values).tolist()
+            continue
+        if values.dtype.kind == "f":
+            full = _needs_all_digits(values)
+            out[col] = [
+                None if not math.isfinite(v) else (v if full else float(CSV_DIGITS % v))
+                for v in values.to_numpy(dtype=float, na_value=np.nan).tolist()
+            ]
+            continue
+        items = values.astype(object).tolist()
+        out[col] = [None if (v is None or (isinstance(v, float) and v != v) or v is pd.NA) else v for v in items]
+        if values.dtype.kind in "iu":
+            out[col] = [None if v is None else int(v) for v in out[col]]
+        elif values.dtype.kind == "b":
+            out[col] = [None if v is None else bool(v) for v in out[col]]
+    return out
+
+
+def _write_jsonl(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
+    import gzip
+
+    columns = _json_values(frame)
+    names = list(columns)
+    opener = gzip.open if gzipped else open
+    with opener(path, "wt", encoding="utf-8") as fh:
+        for row in zip(*columns.values(), strict=True):
+            fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, separators=(",", ":"), default=str) + "\n")
+
+
 def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
-    """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl. CSV: timestamps as ISO text in UTC,
-    floats to 12 significant digits (no representation noise like 18.000700000000002), or in full where a
-    log printed more (csv_ready), integer columns as integers."""
-    suffix = kind or Path(path).suffix.lower()
-    if suffix == ".csv":
+    """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl (FILE.csv.gz, FILE.jsonl.gz: gzipped).
+    CSV and JSONL: timestamps as ISO text in UTC with their offset (+00:00), floats to 12 significant digits
+    (no representation noise like 18.000700000000002), or in full where a log printed more (csv_ready),
+    integer columns as integers."""
+    suffix = kind or steps_kind(path)
+    if suffix in (".csv", ".csv.gz"):
         out = csv_ready(frame)
         if "timestamp" in frame:
-            out = out.assign(timestamp=frame["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f"))
-        out.to_csv(path, index=False, float_format=CSV_DIGITS)
+            out = out.assign(timestamp=_iso_utc(frame["timestamp"]))
+        out.to_csv(path, index=False, float_format=CSV_DIGITS, compression="gzip" if suffix == ".csv.gz" else None)
     elif suffix == ".parquet":
         frame.to_parquet(path, index=False)
-    elif suffix in (".jsonl", ".ndjson"):
-        frame.to_json(path, orient="records", lines=True, date_format="iso", double_precision=15)
     else:
-        raise LogparseError(f"{path}: unknown output type {suffix or '(none)'}; use .csv, .parquet or .jsonl")
+        _write_jsonl(frame, path, gzipped=suffix.endswith(".gz"))
 
 
 # the averages _window_stats gives a window of rows (summary["stable"], each of summary["regimes"]), in order
@@ -704,6 +776,7 @@ def _event_lines(s: Summary) -> list[str]:
         lines.append(
             f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
             f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
+            + (f"; cause: line {r['cause_line']}: {r['cause']}" if r.get("cause") else "")
         )
     return lines
 

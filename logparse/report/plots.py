@@ -181,7 +181,7 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
 
     legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
-    _phase_entries(legend, s)
+    _phase_entries(legend, s, steps)
     label, mfu_ax = _draw_panels(panel_axes, panels, s, steps, x, legend)
     if lane is not None:
         lane.set_gid("lane")
@@ -192,7 +192,7 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
 
     if _any_beyond(panel_axes, panels):
         legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
-    title = fig.text(0.01, 1, _title(s), fontsize=13, fontweight="bold", ha="left", va="top")
+    title = fig.text(0.01, 1, _title(s, steps), fontsize=13, fontweight="bold", ha="left", va="top")
     fig.text(
         0.01,
         0.01,
@@ -240,6 +240,10 @@ def _draw_panels(panel_axes, panels, s, steps, x, legend):
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
         _shade_phases(ax, s, steps, x, kind)
+        if y is None and kind == "mfu" and _series(steps, "reported_mfu") is not None:
+            y = _series(steps, "reported_mfu") * 100
+            _reported_mfu(ax, s, x, y, gaps, legend)
+            continue
         if y is None:
             _say_unknown(ax, s)
             continue
@@ -249,10 +253,19 @@ def _draw_panels(panel_axes, panels, s, steps, x, legend):
         if limits is not None:
             ax.set_ylim(*limits)
         if kind == "tps" and ax.get_ylim()[1] >= 10_000:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v / 1000:g}k" if v else "0"))
+            ax.yaxis.set_major_formatter(FuncFormatter(_thousands))
         if kind == "mfu" and s["stable"]["mfu_mean"] is not None:
             label, mfu_ax = _stable_label(ax, s["stable"]), ax
     return label, mfu_ax
+
+
+def _thousands(v: float, _pos=None) -> str:
+    """A tokens/s tick: `12k` below a million, `1.2M` from a million on (issue 22: "1200k")."""
+    if not v:
+        return "0"
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:g}M"
+    return f"{v / 1000:g}k"
 
 
 def _event_vlines(panel_axes, marks) -> None:
@@ -298,14 +311,27 @@ def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
     return panels
 
 
-def _title(s: Summary) -> str:
+def _title(s: Summary, steps: pd.DataFrame) -> str:
     hw = s["hardware"]
     device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
     gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
     title = f"{plain(s['run'])}  |  {plain(gpus)}  |  {plain(s['format'])}"
+    shown = _run_of_runs(s, steps)
+    if shown:
+        title += f"  |  {shown}"
     if s["stable"]["mfu_mean"] is not None:
         title += f"  |  stable MFU {s['stable']['mfu_mean']:.1%}"
     return title
+
+
+def _run_of_runs(s: Summary, steps: pd.DataFrame) -> str | None:
+    """`run 2 of 2` when the log holds several runs (segments' `run`, counted from 0) and the figure shows
+    one of them (the analyzed rows' `run`); None for a one-run log."""
+    runs = sorted({seg["run"] for seg in s.get("segments", [])})
+    shown = set(pd.to_numeric(steps["run"], errors="coerce").dropna().astype(int)) if "run" in steps else set()
+    if len(runs) < 2 or len(shown) != 1 or next(iter(shown)) not in runs:
+        return None
+    return f"run {runs.index(shown.pop()) + 1} of {len(runs)}"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -460,10 +486,51 @@ def _mark_handle(st: Style, line: bool) -> Line2D:
 # panels
 
 
-def _phase_entries(legend, s) -> None:
+WINDOW_COLOR = "#1f3b73"  # the window the user asked for (--window, --last, --skip)
+
+
+def _window(s: Summary) -> tuple[int, int, str] | None:
+    """The steps of the window the user asked for and its rule (`steps 35..44 (--window 35:44)`)."""
+    w = s.get("window")
+    if not w or w.get("first_step") is None or w.get("last_step") is None:
+        return None
+    return int(w["first_step"]), int(w["last_step"]), str(w.get("rule") or "")
+
+
+def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | None]:
+    """Where the stable band begins, and what the steps before its first logged one are. A log that prints
+    every Nth step (torchtitan: 1, 10, 20, 30, ...) has no line for the steps between the warmup's last
+    line and the window's first: that line's figures cover them (step 30 reports steps 21-30), so the band
+    begins after the warmup's last line, and the legend says so."""
+    start = s["stable"]["start_step"]
+    if start is None or not len(steps):
+        return None, None
+    step = pd.to_numeric(steps["step"], errors="coerce")
+    before = step[step < start]
+    if not len(before):
+        return float(start), None
+    prev = int(before.max())
+    if start - prev <= 1:
+        return float(start), None
+    return prev + 0.5, (
+        f"from step {prev + 1}: no line for steps {prev + 1}-{start - 1}, the log's line at step {start} "
+        f"covers them"
+    )
+
+
+def _phase_entries(legend, s, steps) -> None:
     if s["warmup_steps"]:
         legend["warmup"] = (Patch(color=WARMUP_COLOR, alpha=0.5, lw=0), "warmup")
-    legend["stable"] = (Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window")
+    _, note = _stable_from(s, steps)
+    legend["stable"] = (
+        Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window" + (f" ({note})" if note else "")
+    )  # fmt: skip
+    window = _window(s)
+    if window:
+        legend["window"] = (
+            Patch(facecolor="none", edgecolor=WINDOW_COLOR, hatch="//", lw=0.8),
+            f"window asked for: {plain(window[2] or f'steps {window[0]}..{window[1]}')}",
+        )
     if s.get("shifts"):
         legend["shift"] = (
             Line2D([], [], color=REGIME_COLOR, lw=1.4),
@@ -477,7 +544,14 @@ def _shade_phases(ax, s, steps, x, kind: str) -> None:
     if s["warmup_steps"] and len(x):
         ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
     if st["start_step"] is not None:
-        ax.axvspan(st["start_step"], st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0)
+        begin, _ = _stable_from(s, steps)
+        ax.axvspan(begin, st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0, gid="stable-band")
+    window = _window(s)
+    if window:
+        ax.axvspan(
+            window[0] - 0.5, window[1] + 0.5, facecolor="none", edgecolor=WINDOW_COLOR, hatch="//", lw=0.8,
+            alpha=0.5, zorder=1.2, gid="window",
+        )  # fmt: skip
     for r in s.get("regimes", []):
         if not r["stable"] and len(s["regimes"]) > 1:
             ax.axvspan(r["start_step"], r["end_step"], color=REGIME_COLOR, alpha=0.08, lw=0)
@@ -508,6 +582,29 @@ def _shade_phases(ax, s, steps, x, kind: str) -> None:
         half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)
         centre = (d["start_step"] + d["end_step"]) / 2
         ax.axvspan(centre - half, centre + half, color=DIP_COLOR, alpha=0.25, lw=0)
+
+
+REPORTED_COLOR = "#7f3c8d"  # the framework's own MFU, drawn when logparse's cannot be had
+
+
+def _reported_mfu(ax, s, x, y, gaps, legend) -> None:
+    """The MFU panel when logparse has no MFU of its own but the log prints one (nanoGPT's `mfu` on every
+    step): the framework's figure, drawn in its own colour and named as the framework's, with what
+    logparse's own figure needs written in the panel."""
+    framework = (s.get("reported") or {}).get("framework") or s["format"]
+    drawn = np.isfinite(y) | gaps
+    ax.plot(
+        x[drawn], y[drawn], lw=1.0, color=REPORTED_COLOR, marker="o" if drawn.sum() <= 60 else None, ms=3,
+        gid="reported-mfu",
+    )  # fmt: skip
+    legend["reported_mfu"] = (Line2D([], [], color=REPORTED_COLOR, lw=1.0), f"MFU as {plain(framework)} prints it")
+    limits = _y_limits(y, "mfu")
+    if limits is not None:
+        ax.set_ylim(*limits)
+    ax.text(
+        0.5, 0.04, "logparse's own MFU: " + _missing(s), transform=ax.transAxes, ha="center", va="bottom",
+        fontsize=8.5, color="#555555", gid="own-mfu-unknown",
+    )  # fmt: skip
 
 
 def _say_unknown(ax, s) -> None:

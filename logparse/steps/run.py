@@ -50,6 +50,8 @@ class Restart:
     line: int  # first line of the new attempt
     redone_steps: int  # steps the new attempt repeated
     lost_s: float | None  # wall time of repeated work plus the gap, when known
+    cause: str | None = None  # the last error line before the new attempt (an NCCL timeout, an OOM, ...)
+    cause_line: int | None = None
 
     def as_dict(self) -> RestartPart:
         return {
@@ -59,6 +61,8 @@ class Restart:
             "line": self.line,
             "redone_steps": self.redone_steps,
             "lost_s": None if self.lost_s is None else round(self.lost_s, 3),
+            "cause": self.cause,
+            "cause_line": self.cause_line,
         }
 
 
@@ -183,7 +187,22 @@ def _restart(
         redone_steps = max(0, at_step - resumed_from)
     else:
         redone_steps = int(redone["step"].nunique())
-    return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost)
+    cause, cause_line = _restart_cause(events, int(old["line"].min()), int(new["line"].min()))
+    return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line)
+
+
+def _restart_cause(events: pd.DataFrame, old_first: int, new_first: int) -> tuple[str | None, int | None]:
+    """What ended the interrupted attempt, as far as the log says: the last error event line (the patterns'
+    `error` events: NCCL timeouts, Xid, OOM, tracebacks) after the old attempt's first step line and before
+    the new attempt's first; (None, None) when the log prints none."""
+    if events.empty or not {"event", "line", "text"} <= set(events.columns):
+        return None, None
+    lines = pd.to_numeric(events["line"], errors="coerce")
+    errors = events[(events["event"] == "error") & (lines > old_first) & (lines < new_first)]
+    if errors.empty:
+        return None, None
+    last = errors.loc[pd.to_numeric(errors["line"], errors="coerce").idxmax()]
+    return str(last["text"]).strip(), int(last["line"])
 
 
 def _unlogged_redo_s(
