@@ -222,7 +222,7 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
         reason = (
             exc.reason
             if isinstance(exc, NotATrainingLog)
-            else f"no pattern set recognises it (tried {', '.join(sorted(sets))})"
+            else f"no pattern set recognises it (tried {', '.join(sorted(n for n, s in sets.items() if s.role != 'common'))})"
         )
         return shapes_mod.explain_unrecognised(str(path), sets, reason)
     out = [

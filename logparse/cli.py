@@ -83,15 +83,32 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 _CLICK_TYPES = {"int": int, "float": float, "str": str}
 
 
-def table_option(name: str, param: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The click option of options.py's entry `name` (--name with dashes), passed as `param` (default: name)."""
+class _TokenCount(click.ParamType):
+    """A count of tokens: a number, or one with a K, M, B or T suffix (2T = 2e12), as options.token_count reads it."""
+
+    name = "float"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        try:
+            return options.token_count(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def table_option(
+    name: str, param: str | None = None, help: str | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of options.py's entry `name` (--name with dashes), passed as `param` (default: name),
+    with `help` in place of the table's where a command uses the option differently."""
     o = options.BY_NAME[name]
     flag = "--" + name.replace("_", "-")
+    text = help or o.help
     if o.kind == "paths":
-        return click.option(flag, param or name, multiple=True, type=click.Path(), help=o.help)
+        return click.option(flag, param or name, multiple=True, type=click.Path(), help=text)
     if o.kind == "choice":
-        return click.option(flag, param or name, type=click.Choice(o.choices), help=o.help)
-    return click.option(flag, param or name, type=_CLICK_TYPES[o.kind], metavar=o.metavar, help=o.help)
+        return click.option(flag, param or name, type=click.Choice(o.choices), help=text)
+    kind = _TokenCount() if name == "target_tokens" else _CLICK_TYPES[o.kind]
+    return click.option(flag, param or name, type=kind, metavar=o.metavar, help=text)
 
 
 def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -100,6 +117,25 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         if o.name != "jobs":
             fn = table_option(o.name)(fn)
     return fn
+
+
+# what parse does not use: the reporting windows and the projection are the summary's, not the step frame's
+_NOT_PARSE = {"jobs", "window", "last", "skip", "target_tokens"}
+_PARSE_HELP = {"segment": "Write only this segment (see `segments` in summary.json). Default: every run in the file."}
+
+
+def parse_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The analysis options parse uses (its rows and their utilization columns), each worded for parse."""
+    for o in reversed(options.OPTIONS):
+        if o.name not in _NOT_PARSE:
+            fn = table_option(o.name, help=_PARSE_HELP.get(o.name))(fn)
+    return fn
+
+
+def _output_folder(out_dir: str) -> None:
+    """A clear sentence when --out names something that is not a folder (mkdir said `File exists`)."""
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise LogparseError(f"--out {out_dir}: that is a file; --out takes a folder (made if missing)")
 
 
 def reading_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -149,6 +185,8 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, quiet: bo
 
     Every log is analyzed even when one fails; each failure is one `error: LOG: ...` line on stderr, and the
     exit code is 1 when any log failed."""
+    if out_dir is not None:
+        _output_folder(out_dir)
     with _stdin_spooled(logs) as paths:
         _analyze_each(paths, out_dir, as_json, quiet, kw)
 
@@ -186,14 +224,17 @@ def _analyze_each(
 @cli.command()
 @click.argument("log")
 @click.option(
-    "-o", "--output", type=click.Path(), help="FILE.csv, FILE.parquet or FILE.jsonl (default: CSV on stdout)."
+    "-o",
+    "--output",
+    type=click.Path(),
+    help="FILE.csv, FILE.parquet or FILE.jsonl, .csv.gz or .jsonl.gz written gzipped (default: CSV on stdout).",
 )
 @click.option(
     "--unmatched",
     type=click.Path(),
-    help="Write the lines no pattern matched, with their numbers, to this file.",
+    help="Write the lines no pattern matched, with their numbers, to this file (`-`: standard output).",
 )
-@analysis_options
+@parse_options
 @reading_options
 @friendly
 def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> None:
@@ -204,13 +245,24 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     Examples:
       logparse parse train.log > steps.csv
       logparse parse train.log -o steps.parquet --hw h100 --gpus 8 --model llama2-7b"""
-    with _stdin_spooled((log,)) as (path,), api.unmatched_listing(unmatched) as on_unmatched:
+    if output is not None:  # a bad -o is refused before anything (the --unmatched file) is written
+        report.check_steps_path(output)
+    if unmatched == "-" and output is None:
+        raise click.UsageError("--unmatched - and the step CSV would both go to standard output; pass -o FILE")
+    listing = _stdout_listing() if unmatched == "-" else api.unmatched_listing(unmatched)
+    with _stdin_spooled((log,)) as (path,), listing as on_unmatched:
         frame = api.parse(path, on_unmatched=on_unmatched, **kw)
     if output is None:
         report.write_steps(frame, sys.stdout, kind=".csv")
         return
     report.write_steps(frame, output)
     click.echo(f"wrote {len(frame)} steps to {output}", err=True)
+
+
+@contextmanager
+def _stdout_listing() -> Iterator[Callable[[Any], None]]:
+    """`--unmatched -`: the unmatched lines on standard output, as api.unmatched_listing writes them to a file."""
+    yield lambda rec: click.echo(f"{rec.line}\t{rec.text}")
 
 
 @cli.command()
@@ -324,7 +376,19 @@ def batch(
     help="TensorBoard's smoothing weight (debiased EMA); 0 draws the raw values.",
 )
 @click.option("--label", "labels", multiple=True, help="A run's label (repeatable, in RUN order).")
-@click.option("-o", "--output", type=click.Path(), default="compare.png", show_default=True)
+@click.option(
+    "--ref",
+    default=None,
+    help="The reference run (its label) for the table's changes. Default: the first run that has the figure.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(),
+    default="compare.png",
+    show_default=True,
+    help="The figure (FILE.png); the table is written beside it as FILE.csv.",
+)
 @analysis_options
 @friendly
 def compare(
@@ -333,6 +397,7 @@ def compare(
     metrics: tuple[str, ...],
     smoothing: float,
     labels: tuple[str, ...],
+    ref: str | None,
     output: str,
     **kw: Any,
 ) -> None:
@@ -346,7 +411,9 @@ def compare(
       logparse compare logparse-out/batch --metric mfu --target-tokens 1e12"""
     from .batch.compare import compare_runs, format_table
 
-    result = compare_runs(list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels)
+    result = compare_runs(
+        list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels, ref=ref
+    )
     click.echo(format_table(result.table))
     click.echo(f"wrote {result.png} and {result.csv}")
 
@@ -357,7 +424,12 @@ def pd_isna(x: Any) -> bool:
 
 @cli.group("patterns")
 def patterns_group() -> None:
-    """List, test, explain and write pattern sets."""
+    """List, test, explain and write pattern sets.
+
+    \b
+    Examples:
+      logparse patterns list
+      logparse patterns explain train.log"""
 
 
 @patterns_group.command("list")
@@ -367,9 +439,13 @@ def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     """The pattern sets logparse knows, and where each comes from.
 
     Example: logparse patterns list --patterns my_patterns/"""
-    for name, ps in sorted(patterns.load_sets(pattern_dirs, check_samples=False).items()):
+    sets = sorted(patterns.load_sets(pattern_dirs, check_samples=False).items())
+    name_w = max((len(name) for name, _ in sets), default=0)  # columns as wide as their longest entry
+    title_w = max((len(ps.title) for _, ps in sets), default=0)
+    for name, ps in sets:
         click.echo(
-            f"{name:14s} {ps.title:28s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  {ps.source_file}"
+            f"{name:{name_w}s}  {ps.title:{title_w}s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  "
+            f"{ps.source_file}"
         )
 
 
@@ -466,11 +542,13 @@ def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_d
 
 @cli.group("hw")
 def hw_group() -> None:
-    """The hardware peak table."""
+    """The hardware peak table.
+
+    Example: logparse hw list"""
 
 
 @hw_group.command("list")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print each device with its aliases and sources as JSON.")
 def hw_list(as_json: bool) -> None:
     """Dense peak TFLOPS per device and dtype (--json: with each figure's source).
 
@@ -493,13 +571,14 @@ def hw_list(as_json: bool) -> None:
             )
         )
         return
-    click.echo(f"{'name':11s} " + " ".join(f"{t:>7s}" for t in hardware.DTYPES) + "  aliases")
-    for d in devs:
+    names = [d.name if d.verified else d.name + "*" for d in devs]
+    width = max([len("name"), *map(len, names)])
+    click.echo(f"{'name':{width}s} " + " ".join(f"{t:>7s}" for t in hardware.DTYPES) + "  aliases")
+    for d, name in zip(devs, names, strict=True):
         vals = " ".join(
             f"{d.peak_tflops[t]:7g}" if t in d.peak_tflops else f"{'-':>7s}" for t in hardware.DTYPES
         )
-        name = d.name if d.verified else d.name + "*"
-        click.echo(f"{name:11s} {vals}  {', '.join(d.aliases)}")
+        click.echo(f"{name:{width}s} {vals}  {', '.join(d.aliases)}")
     if any(not d.verified for d in devs):
         click.echo("* not checked against the vendor's datasheet; pass --peak-tflops if you know better")
     click.echo("Each figure's source: logparse hw list --json")
@@ -508,23 +587,31 @@ def hw_list(as_json: bool) -> None:
 @cli.command("flops")
 @click.option("--model", help="Model preset (see `logparse models list`).")
 @click.option("--params", type=float, help="N: parameters without the input embedding.")
-@click.option("--layers", type=int)
-@click.option("--hidden", type=int)
-@click.option("--heads", type=int)
-@click.option("--kv-heads", type=int)
-@click.option("--ffn-hidden", type=int)
-@click.option("--vocab", type=int)
-@click.option("--swiglu/--no-swiglu", default=None)
-@click.option("--seq-len", type=int, required=True)
+@click.option("--layers", type=int, help=options.BY_NAME["layers"].help)
+@click.option("--hidden", type=int, help=options.BY_NAME["hidden"].help)
+@click.option("--heads", type=int, help=options.BY_NAME["heads"].help)
+@click.option("--kv-heads", type=int, help=options.BY_NAME["kv_heads"].help)
+@click.option("--ffn-hidden", type=int, help=options.BY_NAME["ffn_hidden"].help)
+@click.option("--vocab", type=int, help=options.BY_NAME["vocab"].help)
+@click.option(
+    "--swiglu/--no-swiglu",
+    default=None,
+    help="Gated MLP (SwiGLU: three matrices) or plain (two). Default: the preset's, else plain.",
+)
+@click.option("--seq-len", type=int, required=True, help="Sequence length (tokens per sample).")
 @click.option(
     "--formula",
     type=click.Choice(list(FORMULAS)),
     help="Default: palm when the layers and hidden size are known, else 6n (as analyze chooses).",
 )
 @click.option(
-    "--recompute", type=click.Choice(["none", "selective", "full"]), default="none", show_default=True
+    "--recompute",
+    type=click.Choice(["none", "selective", "full"]),
+    default="none",
+    show_default=True,
+    help=options.BY_NAME["recompute"].help,
 )
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
 @friendly
 def flops_cmd(as_json: bool, **kw: Any) -> None:
     """FLOPs per token of a model, with its terms (dense matmuls, attention, logits) and their shares.
@@ -559,7 +646,9 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
 
 @cli.group("models")
 def models_group() -> None:
-    """Model presets for --model."""
+    """Model presets for --model.
+
+    Example: logparse models list"""
 
 
 @models_group.command("list")
@@ -578,9 +667,10 @@ def models_list(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([{"name": name, **p, "params": n} for name, p, n in rows], indent=2))
         return
+    width = max((len(name) for name, _, _ in rows), default=0)  # as wide as the longest name
     for name, p, n in rows:
         click.echo(
-            f"{name:12s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
+            f"{name:{width}s} L={p['layers']:<3d} d={p['hidden']:<5d} heads={p['heads']:<3d} "
             f"kv={p.get('kv_heads', p['heads']):<3d} ffn={p['ffn_hidden']:<6d} V={p['vocab']:<6d} N={n:.4g}"
         )
 

@@ -148,7 +148,8 @@ def plan_runs(
     # a stitched run is named after its job (train-0.log + train-1.log -> train)
     named = [g[0] if len(g) == 1 else g[0].parent / attempt_key(g[0])[0] for g in groups]
     jobs = []
-    for group, name in zip(groups, run_names(list(named)), strict=True):
+    stitched = {i for i, g in enumerate(groups) if len(g) > 1}  # named with their folder (naming.run_names)
+    for group, name in zip(groups, run_names(list(named), stitched, folder), strict=True):
         sidecar = find_sidecar(group[0].parent, folder)
         jobs.append(
             RunJob(

@@ -31,21 +31,36 @@ def run_name(path: str | os.PathLike[str]) -> str:
     return safe_name(name)
 
 
-def run_names(paths: list[str | os.PathLike[str]]) -> list[str]:
+def run_names(
+    paths: list[str | os.PathLike[str]],
+    jobs: set[int] | frozenset[int] = frozenset(),
+    root: str | os.PathLike[str] | None = None,
+) -> list[str]:
     """One name per log, distinct: the file's name, and where several logs share one, the folders that tell
     them apart (under their common folder) joined before it: runs/a/train.log, runs/b/train.log -> a_train,
-    b_train. The CLI's analyze, batch and compare all name runs this way."""
+    b_train. The CLI's analyze, batch and compare all name runs this way.
+
+    `jobs`: the indices of paths that stand for the attempts of one job (folder/job name without the
+    attempt number): the scheduler named those files (slurm-1234.out, slurm-1300.out), the user named the
+    folder, so the folder is kept (jobx/slurm -> jobx_slurm) unless it is `root` (the batch folder itself)."""
     # absolute, links not followed: a run is named after the path it was given (latest.log -> job42/train.log
     # is `latest`), not after what a link points at
     resolved = [Path(os.path.abspath(p)) for p in paths]
+    top = Path(os.path.abspath(root)) if root is not None else None
     names = [run_name(p) for p in resolved]
+    # where a name is told apart from: a job named with its folder is told apart by the folders above it
+    where = [p.parent for p in resolved]
+    for i in jobs:
+        if resolved[i].parent != top and resolved[i].parent.name:
+            names[i] = safe_name(f"{resolved[i].parent.name}_{names[i]}")
+            where[i] = resolved[i].parent.parent
     out = list(names)
     for name in set(names):
         same = [i for i, n in enumerate(names) if n == name]
         if len(same) < 2:
             continue
-        common = Path(os.path.commonpath([str(resolved[i].parent) for i in same]))
+        common = Path(os.path.commonpath([str(where[i]) for i in same]))
         for i in same:
-            parts = resolved[i].parent.relative_to(common).parts
+            parts = where[i].relative_to(common).parts
             out[i] = safe_name("_".join([*parts, name])) if parts else name
     return out

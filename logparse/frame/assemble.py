@@ -189,7 +189,7 @@ def _detect(
         if stats.records == 0:
             raise LogparseError(f"{describe(path)}: the file has no text lines")
         raise UnrecognisedLog(
-            f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(sets))}); "
+            f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(n for n, s in sets.items() if s.role != 'common'))}); "
             f"run `logparse patterns explain {describe(path)}` to see its most common line shapes"
         )
     if forced_format is None:
