@@ -91,7 +91,13 @@ OPTIONS: tuple[Option, ...] = (
         "instead of a formula.",
         above=0,
     ),
-    Option("target_tokens", "float", "Project the wall time to train this many tokens.", above=0),
+    Option(
+        "target_tokens",
+        "float",
+        "Project the wall time to train this many tokens: a number, or with K, M, B or T (2T = 2e12).",
+        above=0,
+        metavar="TOKENS",
+    ),
     Option("format", "str", "Force a pattern set instead of detecting it."),
     Option("patterns", "paths", "Extra pattern-set folder (repeatable)."),
     Option(
@@ -119,9 +125,31 @@ def expected(option: Option) -> str:
     return _KIND_WORDS[option.kind]
 
 
+# --target-tokens' suffixes, as token counts are written (Chinchilla's "1.4T tokens"): decimal, not 2**10
+TOKEN_SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+
+
+def token_count(value: Any) -> float:
+    """A token count from a number or from text with an optional K/M/B/T suffix (`2T`, `1.5e12`, `300B`);
+    ValueError saying what is accepted when the text is neither."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    text = str(value).strip().replace("_", "").replace(",", "")
+    scale = TOKEN_SUFFIXES.get(text[-1:].lower(), 1.0) if text else 1.0
+    try:
+        return float(text[:-1] if scale != 1.0 else text) * scale
+    except ValueError:
+        raise ValueError(f"{value!r} is not a token count (a number, or with K, M, B or T: 2T)") from None
+
+
 def convert(option: Option, value: Any) -> Any:
     """The value in the option's own type, or None when it is not of the option's kind (limits unchecked)."""
     kind = option.kind
+    if option.name == "target_tokens" and isinstance(value, str):  # "2T" in a logparse.toml or the API
+        try:
+            return token_count(value)
+        except ValueError:
+            return None
     if kind == "int":
         ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
         return int(value) if ok else None

@@ -451,7 +451,7 @@ def build_summary(analysis: Findings) -> Summary:
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
-        "window": window_stats(analysis.window) if analysis.window is not None else None,  # as peers print
+        "window": _rounded(window_stats(analysis.window)) if analysis.window is not None else None,  # as peers print
         "eta": _eta(run, stable),
         "regimes": regimes,
         "shifts": _shifts(phases, regimes),

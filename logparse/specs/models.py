@@ -223,7 +223,7 @@ def _params(
         f = facts["total_params"]
         warnings.append(
             RunWarning(
-                f"N is the log's total parameter count {f.value:,}, which includes the input embedding: pass "
+                f"N is the log's total parameter count {f.value:,.0f}, which includes the input embedding: pass "
                 f"{flag('model')} or {flag('params')} N (without the input embedding) for an exact MFU",
                 "params_from_log",
             )

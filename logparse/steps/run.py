@@ -306,13 +306,19 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments)
 
 
+def _read_as(parsed: ParsedLog) -> str:
+    """How the log's set was chosen: forced by --format (choose_sets scores it 0 alone), or recognised."""
+    forced = parsed.detection.scores == {parsed.detection.name: 0}
+    return f"read as {parsed.format} (--format)" if forced else f"recognised as {parsed.format}"
+
+
 def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The step rows (NaN, malformed and cut values flagged) and the progress-bar rows; a clear error when
     the log has no step line."""
     rows = parsed.rows
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
         raise LogparseError(
-            f"{describe(parsed.path)}: recognised as {parsed.format}, but it has no training step lines "
+            f"{describe(parsed.path)}: {_read_as(parsed)}, but it has no training step lines "
             f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
             "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
         )
