@@ -42,6 +42,7 @@ class Options:
     experts: int | None = None  # mixture of experts: routed experts per MoE layer
     topk: int | None = None  # experts each token is routed to
     ffn_hidden: int | None = None
+    mlp: str | None = None  # "gated" (SwiGLU, GeGLU: three matrices) or "plain" (two)
     vocab: int | None = None
     seq_len: int | None = None
     global_batch: int | None = None

@@ -54,6 +54,13 @@ OPTIONS: tuple[Option, ...] = (
     Option("vocab", "int", "Vocabulary size (padded).", minimum=1),
     Option("experts", "int", "Mixture of experts: routed experts per MoE layer.", minimum=1),
     Option("topk", "int", "Mixture of experts: experts each token is routed to.", minimum=1),
+    Option(
+        "mlp",
+        "choice",
+        "MLP kind: gated (SwiGLU, GeGLU: three matrices) or plain (two). Default: the --model preset's, "
+        "else the log's (Megatron's swiglu), else plain.",
+        ("gated", "plain"),
+    ),
     Option("seq_len", "int", "Sequence length. Default: from the log.", minimum=1),
     Option("global_batch", "int", "Samples per optimizer step. Default: from the log.", minimum=1),
     Option(

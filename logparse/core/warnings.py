@@ -47,6 +47,7 @@ model and FLOPs
   params_sharded        the log's trainable count is one shard's: multiplied by the GPUs
   model_mismatch        the log's parameter count is not the --model preset's
   vocab_unpadded        the LM head's vocabulary is the unpadded one
+  mlp_assumed           the MLP width is given and nothing says whether it is gated: counted plain
 hardware
   hw_unknown            the hardware is unknown: no peak, no MFU
   hw_conflict           the log names different GPUs: none is used
@@ -74,7 +75,7 @@ CODES: frozenset[str] = frozenset(
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs gpus_unknown gpus_inferred seq_len_unknown
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded model_mismatch
-    vocab_unpadded
+    vocab_unpadded mlp_assumed
     hw_unknown hw_conflict hw_no_peak peak_no_dtype peak_unverified mfu_impossible
     reported_implausible reported_mfu_impossible reported_peak_fixed reported_peak_differs
     reported_inputs_differ reported_convention

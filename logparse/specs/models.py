@@ -28,7 +28,7 @@ _FIELDS = {
     "ffn_hidden": ("ffn_hidden", "ffn_hidden_size"),
     "vocab": ("vocab", "padded_vocab_size"),
     "head_dim": (None, "kv_channels"),
-    "swiglu": (None, "swiglu"),
+    "swiglu": ("mlp", "swiglu"),  # --mlp gated|plain: a gated MLP (SwiGLU, GeGLU) has three matrices
     "experts": ("experts", "num_experts"),
     "topk": ("topk", "moe_router_topk"),
     "moe_ffn_hidden": (None, "moe_ffn_hidden_size"),
@@ -158,7 +158,8 @@ def _dims_by_precedence(
     for field, (cli_name, log_name) in _FIELDS.items():
         cli_value = getattr(opts, cli_name) if cli_name else None
         if cli_value is not None:
-            chosen[field] = Fact(cli_value, opts.source(cli_name))
+            value = cli_value == "gated" if field == "swiglu" else cli_value
+            chosen[field] = Fact(value, opts.source(cli_name), opts.said(cli_name))
         elif field in pre:
             chosen[field] = Fact(pre[field], "preset", opts.model or "")
         elif log_name in facts:
@@ -173,6 +174,18 @@ def _dims_by_precedence(
             )
         )
     return chosen
+
+
+def log_dims(facts: dict[str, Fact]) -> dict[str, Fact]:
+    """The dims the log's own facts state, by model field (as `resolve_model` would take them without
+    options or a preset): those printed with their defaults for a feature that is off left out, and with
+    grouped-query attention off, one KV head per attention head (Megatron prints num_query_groups anyway)."""
+    stated = {field: facts[log_name] for field, (_, log_name) in _FIELDS.items() if log_name in facts}
+    _drop_dims_printed_but_off(stated, facts)
+    gqa, heads = facts.get("group_query_attention"), facts.get("num_attention_heads")
+    if gqa is not None and not gqa.value and heads is not None and "kv_heads" not in stated:
+        stated["kv_heads"] = Fact(heads.value, "log", f"{gqa.detail}: no grouped-query attention, {heads.detail}")
+    return {k: f for k, f in stated.items() if f.source == "log" and f.value is not None}
 
 
 def _drop_dims_printed_but_off(chosen: dict[str, Fact], facts: dict[str, Fact]) -> None:

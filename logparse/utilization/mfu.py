@@ -28,7 +28,7 @@ from ..specs import formulas as flops_mod
 from ..specs import hardware
 from ..specs.devices import accelerator_clue, log_device
 from ..specs.formulas import ModelDims
-from ..specs.models import resolve_model
+from ..specs.models import log_dims, resolve_model
 from ..steps.run import Run
 from ..steps.runfacts import prefer_option
 from ..steps.stepframe import add_flag
@@ -110,6 +110,8 @@ def assess(run: Run, opts: Options) -> Utilization:
     whose timing is impossible, and say in the run's warnings what was assumed."""
     facts, warnings, steps = run.facts, run.warnings, run.steps
     dims, model_facts = resolve_model(opts, facts, warnings)
+    _warn_dims_replaced(opts, model_facts, log_dims(facts), warnings)
+    _record_mlp(dims, model_facts, facts, warnings)
     dtype = _dtype(opts, facts)
     recompute = _recompute(opts, facts)
     reported = _reported_model_tflops(steps)
@@ -132,6 +134,68 @@ def assess(run: Run, opts: Options) -> Utilization:
         model_facts=model_facts,
         hardware_name=name,
     )
+
+
+def _dim(field: str, value: Any) -> str:
+    """A model dim in words: `ffn_hidden 11008`, `a gated MLP`."""
+    if field == "swiglu":
+        return "a gated MLP" if value else "a plain MLP"
+    return f"{field} {value}"
+
+
+def _warn_dims_replaced(
+    opts: Options, chosen: dict[str, Fact], stated: dict[str, Fact], warnings: list[RunWarning]
+) -> None:
+    """Each dim an option (--ffn-hidden, ...) or the --model preset puts in place of the one the log states,
+    through prefer_option: an `option_differs` warning naming both values; a preset's in one sentence."""
+    by_preset: list[RunWarning] = []
+    for field, fact in chosen.items():
+        log = stated.get(field)
+        if log is None or fact.source in ("log", "derived"):
+            continue
+        if fact.source == "preset":
+            prefer_option(
+                fact, log, by_preset, lambda o, lg, f=field: f"{_dim(f, o.value)} (the log: {lg.value}, {lg.detail})"
+            )
+        else:
+            prefer_option(
+                fact,
+                log,
+                warnings,
+                lambda o, lg, f=field: f"{o.detail} but the log states {_dim(f, lg.value)} ({lg.detail}); "
+                f"using {o.detail}",
+            )
+    if by_preset:
+        warnings.append(
+            RunWarning(
+                f"{opts.said('model')} replaces dims the log states: {'; '.join(by_preset)}; using the "
+                f"preset's (drop {flag('model')} if the log's are the model that trained)",
+                "option_differs",
+            )
+        )
+
+
+def _record_mlp(dims: ModelDims, chosen: dict[str, Fact], facts: dict[str, Fact], warnings: list[RunWarning]) -> None:
+    """The MLP's kind (gated: SwiGLU, GeGLU, three matrices; plain: two) in the run's facts, with where it
+    came from, when FLOPs count it from the MLP's width; assumed plain (with a warning when the width is
+    the user's) when neither an option, a preset nor the log says."""
+    if dims.ffn_hidden is None:
+        return
+    kind = "gated" if dims.swiglu else "plain"
+    said = chosen.get("swiglu")
+    if said is not None:
+        facts["mlp"] = Fact(kind, said.source, said.detail)
+        return
+    facts["mlp"] = Fact(kind, "default", f"no MLP kind stated: plain assumed; pass {flag('mlp', 'gated')} if it is gated")
+    width = chosen.get("ffn_hidden")
+    if width is not None and width.source not in ("log", "preset", "derived"):
+        warnings.append(
+            RunWarning(
+                f"{width.detail}: the MLP is counted as plain (two matrices), as nothing says it is gated; "
+                f"pass {flag('mlp', 'gated')} for a SwiGLU / GeGLU MLP (three matrices: Llama, Mistral, Grok, ...)",
+                "mlp_assumed",
+            )
+        )
 
 
 def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
