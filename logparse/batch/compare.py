@@ -41,7 +41,9 @@ TABLE_COLUMNS = [
     "tokens_per_s_per_gpu",
     "step_time_s",
     "dip_lost_s",
+    "restart_lost_s",
     "mfu_change",
+    "mfu_change_pt",
     "tokens_per_s_per_gpu_change",
     "step_time_s_change",
     "time_from",
@@ -74,6 +76,8 @@ class Comparison:
     png: Path
     csv: Path
     missing: dict[str, list[str]] = field(default_factory=dict)  # metric -> labels left out
+    references: dict[str, str | None] = field(default_factory=dict)  # change column -> its reference run
+    figure: Any = None  # the matplotlib Figure drawn (closed in pyplot; its artists can still be read)
 
 
 # ----------------------------------------------------------------------------------------------- loading
@@ -266,18 +270,33 @@ def _nan(v: Any) -> bool:
     return isinstance(v, float) and math.isnan(v)
 
 
+CHANGED = ("mfu", "tokens_per_s_per_gpu", "step_time_s")
+
+
+def _lost(parts: Any) -> float:
+    return float(sum(p.get("lost_s") or 0 for p in parts or []))
+
+
 def table_rows(
-    runs: list[ComparedRun], notes: dict[str, list[str]], target_tokens: float | None = None
+    runs: list[ComparedRun],
+    notes: dict[str, list[str]],
+    target_tokens: float | None = None,
+    x: str = "time",
+    ref: str | None = None,
 ) -> pd.DataFrame:
     """One row per run from its summary; with `target_tokens`, the days each would take to train that
-    many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted)."""
+    many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted). Each change
+    is against `ref` (a run's label), else against the first run that has the figure; the table's `attrs`
+    hold the reference of each change column. `time_from` is filled only for the time axis (`x`)."""
     rows = []
     for r in runs:
         s, st = r.summary, r.summary.get("stable") or {}
-        try:
-            time_from = time_axis(r.steps)[1]
-        except LogparseError:
-            time_from = None
+        time_from = None
+        if x == "time":
+            try:
+                time_from = time_axis(r.steps)[1]
+            except LogparseError:
+                pass
         start, end = st.get("start_step"), st.get("end_step")
         rows.append(
             {
@@ -288,7 +307,9 @@ def table_rows(
                 "stable_window": None if start is None else f"{start}..{end}",
                 "tokens_per_s_per_gpu": st.get("tokens_per_s_per_gpu"),
                 "step_time_s": st.get("step_time_s"),
-                "dip_lost_s": sum(d.get("lost_s") or 0 for d in s.get("dips") or []),
+                "dip_lost_s": _lost(s.get("dips")),
+                # a restart's lost time (redone steps and the gap before the resume) is not a dip's
+                "restart_lost_s": _lost(s.get("restarts")),
                 "time_from": time_from,
                 "notes": "; ".join(notes.get(r.label, [])) or None,
                 "source": str(r.path),
@@ -298,17 +319,50 @@ def table_rows(
             seconds = seconds_to_train(target_tokens, st.get("tokens_per_s"))
             rows[-1]["target_tokens"] = target_tokens
             rows[-1]["days_to_target"] = None if seconds is None else seconds / 86400
-    ref = rows[0]
-    changes = ("mfu", "tokens_per_s_per_gpu", "step_time_s") + (("days_to_target",) if target_tokens else ())
-    for row in rows:
-        for k in changes:
-            row[f"{k}_change"] = _rel(row[k], ref[k])
+    labels = [row["run"] for row in rows]
+    if ref is not None and ref not in labels:
+        raise LogparseError(f"--ref: no run labelled {ref!r}; the runs are {', '.join(labels)}")
+    changes = CHANGED + (("days_to_target",) if target_tokens else ())
+    references: dict[str, str | None] = {}
+    for k in changes:
+        # the chosen run, else the first run that has the figure: a run without it gives no reference
+        base = next((row for row in rows if row["run"] == ref), None) if ref is not None else next(
+            (row for row in rows if row[k] is not None and not _nan(row[k])), None
+        )
+        references[k] = base["run"] if base is not None else None
+        for row in rows:
+            row[f"{k}_change"] = _rel(row[k], base[k]) if base is not None else None
+            if k == "mfu":  # MFU is a fraction: its change in percentage points (45.0% -> 31.7% is -13.3 pt)
+                row["mfu_change_pt"] = _points(row[k], base[k] if base is not None else None)
     columns = TABLE_COLUMNS + (TARGET_COLUMNS if target_tokens is not None else [])
-    return pd.DataFrame(rows).reindex(columns=columns)
+    table = pd.DataFrame(rows).reindex(columns=columns)
+    table.attrs["references"] = references
+    return table
+
+
+def _points(v: Any, ref: Any) -> float | None:
+    if v is None or ref is None or _nan(v) or _nan(ref):
+        return None
+    return 100.0 * (float(v) - float(ref))
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """The table as aligned text: percentages for MFU and changes, the first run as the reference."""
+    """The table as aligned text: MFU in percent and its change in percentage points, the other changes
+    relative, each against its reference run (`table.attrs["references"]`, else the first run)."""
+    refs = table.attrs.get("references") or {}
+    runs = list(table["run"])
+
+    def delta(col: str, values: Any, points: bool = False) -> list[str]:
+        base = refs.get(col, runs[0])
+        out = []
+        for run, v in zip(runs, values, strict=True):
+            if run == base:
+                out.append("ref")
+            elif points:
+                out.append("n/a" if v is None or pd.isna(v) else f"{v:+.1f} pt")
+            else:
+                out.append(pct(v, True))
+        return out
 
     def pct(v: Any, signed: bool = False) -> str:
         if v is None or pd.isna(v):
@@ -328,25 +382,30 @@ def format_table(table: pd.DataFrame) -> str:
             "tok/s/GPU": [num(v, ",.0f") for v in table["tokens_per_s_per_gpu"]],
             "step time s": [num(v, ".3f") for v in table["step_time_s"]],
             "dips lost s": [num(v, ".1f") for v in table["dip_lost_s"]],
-            "ΔMFU": ["ref" if i == 0 else pct(v, True) for i, v in enumerate(table["mfu_change"])],
-            "Δtok/s/GPU": [
-                "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["tokens_per_s_per_gpu_change"])
-            ],
-            "Δstep time": [
-                "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["step_time_s_change"])
-            ],
+            "restarts lost s": [num(v, ".1f") for v in table["restart_lost_s"]],
+            "ΔMFU": delta("mfu", table["mfu_change_pt"], points=True),
+            "Δtok/s/GPU": delta("tokens_per_s_per_gpu", table["tokens_per_s_per_gpu_change"]),
+            "Δstep time": delta("step_time_s", table["step_time_s_change"]),
         }
     )
     if "days_to_target" in table:
         target = table["target_tokens"].iloc[0]
         out[f"days to {target:.3g} tok"] = [num(v, ".1f") for v in table["days_to_target"]]
-        out["Δdays"] = [
-            "ref" if i == 0 else pct(v, True) for i, v in enumerate(table["days_to_target_change"])
-        ]
+        out["Δdays"] = delta("days_to_target", table["days_to_target_change"])
     text = out.to_string(index=False)
     extra = [f"{r}: {n}" for r, n in zip(table["run"], table["notes"], strict=True) if isinstance(n, str)]
     times = {t for t in table["time_from"] if isinstance(t, str)}
     lines = [text, *extra]
+    named = {k: v for k, v in refs.items() if k in ("mfu", *CHANGED, "days_to_target")}
+    if named:
+        chosen = set(named.values())
+        if len(chosen) == 1:
+            base = next(iter(chosen))
+            lines.append(f"reference: {base}" if base else "reference: none (no run has the figures)")
+        else:
+            names = {"mfu": "MFU", "tokens_per_s_per_gpu": "tok/s/GPU", "step_time_s": "step time",
+                     "days_to_target": "days"}
+            lines.append("reference: " + "; ".join(f"{names[k]} {v or 'none (no run has it)'}" for k, v in named.items()))
     if times:
         lines.append("time axis from " + " / ".join(sorted(times)))
     return "\n".join(lines)
@@ -363,29 +422,35 @@ def compare_runs(
     metrics: list[str] | tuple[str, ...] = (),
     smoothing: float = 0.6,
     labels: list[str] | tuple[str, ...] = (),
+    ref: str | None = None,
 ) -> Comparison:
     """Overlay the runs' metrics (one panel each) against step, tokens or wall time; write the PNG and
-    the table as CSV beside it (`compare.png` -> `compare.csv`)."""
+    the table as CSV beside it (`compare.png` -> `compare.csv`). The table's changes are against the run
+    labelled `ref`, else against the first run that has the figure."""
     import matplotlib
 
     matplotlib.use("Agg")
     from ..report.plots import plain_text
 
     with plain_text():  # a `$` in a label is text, not mathtext (issue 20, point 3)
-        return _compare(refs, x, output, options, metrics, smoothing, labels)
+        return _compare(refs, x, output, options, metrics, smoothing, labels, ref)
 
 
-def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison:
+def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> Comparison:
     import matplotlib.pyplot as plt
 
     from ..report.plots import PlainFigure
 
     metrics, target = _checked(x, metrics, smoothing, options)
     runs = _loaded(refs, options, labels)
+    if ref is not None and ref not in [r.label for r in runs]:  # before anything is drawn or written
+        raise LogparseError(f"--ref: no run labelled {ref!r}; the runs are {', '.join(r.label for r in runs)}")
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
+    # constrained layout: the title and the panels' labels ("learning rate" with its ticks) are measured,
+    # not given a fixed margin that a long label or a 5-panel figure's title outgrows (issue 22)
     fig, axes = plt.subplots(
         len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False,
-        FigureClass=PlainFigure,
+        FigureClass=PlainFigure, layout="constrained",
     )
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     curves: dict[str, dict[str, pd.DataFrame]] = {}
@@ -403,10 +468,12 @@ def _compare(refs, x, output, options, metrics, smoothing, labels) -> Comparison
             ylims[metric] = lim
     axes[-1, 0].set_xlabel(X_LABELS[x])
     png = _write_figure(fig, runs, x, smoothing, output)
-    table = table_rows(runs, notes, target)
+    table = table_rows(runs, notes, target, x, ref)
     csv = png.with_suffix(".csv")
     report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
-    return Comparison(table, curves, drawn, ylims, X_LABELS[x], png, csv, missing)
+    return Comparison(
+        table, curves, drawn, ylims, X_LABELS[x], png, csv, missing, table.attrs["references"], fig
+    )
 
 
 def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
@@ -465,27 +532,77 @@ def _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves, drawn):
     lim = y_range(values)
     if lim is not None:
         ax.set_ylim(*lim)
+        _mark_clipped(ax, curves, lim, x, colors, [r.label for r in runs])
+    elif metric == "mfu":
+        _why_no_mfu(ax, runs)
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     return lim, left_out
 
 
+def _mark_clipped(ax, curves: dict[str, pd.DataFrame], lim: tuple[float, float], x: str, colors, labels) -> None:
+    """The points the 1st-99th percentile range leaves off the panel: a triangle on the edge they lie
+    beyond (gid "clipped") and a count in the corner, so a clipped axis is not read as the data's range."""
+    lo, hi = lim
+    above = below = 0
+    for label, c in curves.items():
+        color = colors[labels.index(label) % len(colors)]
+        raw, xv = c["raw"].to_numpy(dtype=float), c["x"].to_numpy(dtype=float) * X_SCALE[x]
+        for mask, y, marker in ((raw > hi, hi, "^"), (raw < lo, lo, "v")):
+            if mask.any():
+                ax.plot(xv[mask], np.full(mask.sum(), y), marker, color=color, ms=4, clip_on=False, gid="clipped")
+        above, below = above + int((raw > hi).sum()), below + int((raw < lo).sum())
+    parts = [f"{n} point{'s' if n != 1 else ''} {where} the axis"
+             for n, where in ((above, "above"), (below, "below")) if n]
+    if parts:
+        ax.text(0.005, 0.02, "▲▼ " + ", ".join(parts) + " (axis: 1st-99th percentile)", transform=ax.transAxes,
+                fontsize=7, color="0.35", ha="left", va="bottom", gid="clipped_note")
+
+
+def _why_no_mfu(ax, runs: list[ComparedRun]) -> None:
+    """An MFU panel with no curve says why, in the panel: each run's first missing input and the option
+    that supplies it (report/unknowns.py), not an empty -0.04..0.04 axis."""
+    from ..report.unknowns import mfu_blockers
+
+    reasons: dict[str, list[str]] = {}
+    for r in runs:
+        try:
+            blockers = mfu_blockers(r.summary)
+        except (KeyError, TypeError):  # a summary of another version: no reason to name
+            blockers = []
+        text = blockers[0].text() if blockers else "no MFU in its summary"
+        reasons.setdefault(text, []).append(r.label)
+    lines = [f"no MFU: {text}" + ("" if len(runs) == 1 else f" ({', '.join(labels)})")
+             for text, labels in reasons.items()]
+    ax.text(0.5, 0.5, "\n".join(lines), transform=ax.transAxes, ha="center", va="center", fontsize=10,
+            color="0.3", gid="no_mfu")
+    ax.set_yticks([])
+
+
+def _formula_note(runs: list[ComparedRun]) -> str:
+    """`(FLOPs formulas differ: 6n (a), palm (b); no FLOPs count, model unknown: c)` when they differ."""
+    by: dict[str | None, list[str]] = {}
+    for r in runs:
+        by.setdefault(r.summary.get("formula"), []).append(r.label)
+    if len(by) <= 1:
+        return ""
+    named = [f"{f} ({', '.join(by[f])})" for f in sorted(k for k in by if k is not None)]
+    text = ", ".join(named)
+    if None in by:  # a run whose model is unknown has no formula: it is counted by none
+        text += f"; no FLOPs count, model unknown: {', '.join(by[None])}"
+    return f"  (FLOPs formulas differ: {text})"
+
+
 def _write_figure(fig, runs: list[ComparedRun], x: str, smoothing: float, output) -> Path:
-    """The title (the runs, the axis, the smoothing, formulas that differ), the margins, and the PNG."""
+    """The title (the runs, the axis, the smoothing, formulas that differ) and the PNG; the layout is
+    constrained (the title and labels are measured)."""
     import matplotlib.pyplot as plt
 
-    formulas = {str(r.summary.get("formula")) for r in runs}
-    note = "" if len(formulas) <= 1 else f"  (FLOPs formulas differ: {', '.join(sorted(formulas))})"
+    note = _formula_note(runs)
     sm_note = f"smoothing {smoothing:g} (debiased EMA, raw faint)" if smoothing > 0 else "raw values"
-    fig.suptitle(f"{len(runs)} runs by {X_LABELS[x]}, {sm_note}{note}", x=0.01, ha="left", fontweight="bold")
-    fig.subplots_adjust(
-        left=0.07,
-        right=0.98,
-        top=1 - 0.45 / fig.get_figheight(),
-        bottom=0.5 / fig.get_figheight(),
-        hspace=0.12,
-    )
+    fig.suptitle(f"{len(runs)} runs by {X_LABELS[x]}, {sm_note}{note}", x=0.01, ha="left", fontweight="bold",
+                 wrap=True)
     png = Path(output)
     if png.parent != Path(""):
         png.parent.mkdir(parents=True, exist_ok=True)
