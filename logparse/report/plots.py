@@ -20,7 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from ..core.summary_types import DipPart, Summary
+from ..core.summary_types import DipPart, HardwarePart, Summary
 from ..steps.stepframe import flagged
 from .analysis import Findings
 from .unknowns import mfu_blockers, unknowns
@@ -987,6 +987,19 @@ def _missing(s: Summary) -> str:
     return "; ".join(needs) if needs else "no throughput in the log"
 
 
+def _device_and_peak(hw: HardwarePart) -> str:
+    """The device, the dtype and the dense peak, each beside its own source: `h100-sxm (--hw h100), bf16
+    (log): dense peak 989 TFLOPS/GPU (hardware table)`; a peak given as a number names no device."""
+    dtype = f"{hw['dtype']} ({hw['dtype_source']})"
+    source = hw["peak_source"] or ""
+    given = "peak_tflops" in source or "peak-tflops" in source  # the option's; else the device's in the table
+    peak = f"dense peak {hw['peak_tflops_per_gpu']:g} TFLOPS/GPU ({source if given else 'hardware table'})"
+    if hw["name"] in (None, "custom"):  # --peak-tflops alone
+        return f"{peak}, {dtype}"
+    named = "named in the log" if hw["name_source"] == "log" else hw["name_detail"] or hw["name_source"]
+    return f"{hw['name']} ({named}), {dtype}: {peak}"
+
+
 def _assumptions(s: Summary) -> str:
     """The figures MFU rests on and where each came from; an unknown one says what to pass."""
     hw, m, unknown = s["hardware"], s["model"], unknowns(s)
@@ -994,7 +1007,7 @@ def _assumptions(s: Summary) -> str:
     seq_source = s["facts"].get("seq_len", {}).get("source", "?")
     parts = [
         f"GPUs {s['gpus']} ({s['gpus_source']})" if s["gpus"] is not None else unknown["gpus"].text(),
-        f"peak {peak:g} TFLOPS dense {hw['dtype']} ({hw['dtype_source']})"
+        _device_and_peak(hw)
         if peak is not None
         else f"{unknown['hardware'].text()}, {hw['dtype']} ({hw['dtype_source']})",
         f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
