@@ -154,3 +154,42 @@ def test_mlp_is_a_sidecar_and_api_option_too():
         "layers": 64, "hidden": 6144, "heads": 48, "kv_heads": 8, "ffn_hidden": 32768, "vocab": 131072,
         "experts": 8, "topk": 2})
     assert a.summary["flops_per_token"] == pytest.approx(ATTENTION + GATED_MLP + LOGITS, rel=1e-5)
+
+
+# ------------------------------------------------------------------------------------------------
+# 4. the report's footer: each source beside its own fact, the device named
+
+
+def _footer(monkeypatch, tmp_path: Path, *args: str) -> str:
+    """The footer report.png draws (its Text artist), from `logparse analyze` run in this process."""
+    from click.testing import CliRunner
+    from matplotlib.figure import Figure
+
+    from logparse.cli import cli
+
+    figures: list[Figure] = []
+    real = Figure.savefig
+
+    def savefig(self, *a, **k):
+        real(self, *a, **k)
+        figures.append(self)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    res = CliRunner().invoke(cli, ["analyze", *args, "--out", str(tmp_path), "-q"])
+    assert res.exit_code == 0, res.output
+    (fig,) = figures
+    (text,) = [t.get_text() for t in fig.texts if t.get_text().startswith("assumptions:")]
+    return " ".join(text.split())  # wrapped at 170 characters: one line
+
+
+def test_footer_names_the_device_and_says_each_source_beside_its_fact(monkeypatch, tmp_path):
+    # the device and its peak from --hw (989 = half the H100 SXM datasheet's 1,979 "with sparsity" BF16),
+    # the dtype from the log's own `bf16 ... True` argument
+    footer = _footer(monkeypatch, tmp_path, str(MEGATRON), "--hw", "h100")
+    assert "h100-sxm (--hw h100), bf16 (log): dense peak 989 TFLOPS/GPU (hardware table)" in footer
+    assert "(log)" not in footer.split("bf16 (log)")[1].split(";")[0]  # the peak is not said to be the log's
+
+
+def test_footer_says_a_peak_given_as_a_number_is_the_options(monkeypatch, tmp_path):
+    footer = _footer(monkeypatch, tmp_path, str(MEGATRON), "--peak-tflops", "900")
+    assert "dense peak 900 TFLOPS/GPU (--peak-tflops), bf16 (log)" in footer
