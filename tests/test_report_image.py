@@ -168,7 +168,7 @@ DIP_PRIORITY = [  # what a dip is said to be near when several kinds of event li
 def expected_entries(a, fig) -> set[str]:
     """The legend the analysis calls for, worked out from the analysis itself (events, summary, steps)."""
     s, steps, events = a.summary, a.run.steps, a.run.parsed.events
-    want = {"stable window"}
+    want = {"stable window"} if s["stable"]["start_step"] is not None else set()  # none found, none drawn
     if s["warmup_steps"]:
         want.add("warmup")
     if s.get("shifts"):

@@ -118,7 +118,8 @@ def test_step_time_sources_are_tried_in_order():
     t = _timing(pd.DataFrame({"segment": [0], "step": [1], "step_span": [1]}))
     assert fill_step_time(t) is None
     assert t.warnings == [
-        "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown"
+        "the log has no step-time field, no timestamp on its step lines and no progress bar: throughput and "
+        "MFU are unknown"
     ]
 
 

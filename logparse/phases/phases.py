@@ -247,17 +247,19 @@ def _mark_warmup(
     warmup_end_step: int | None = None
     warmup_steps: int | None = None
     position = pd.Series(np.arange(len(xv)), index=valid[valid].index)
+    # the first attempt is the rows' first segment: 0, or a later run of the file (--segment, the last run)
+    first = steps["segment"].min() if len(steps) else 0
     for seg, seg_idx in steps[valid].groupby("segment").groups.items():
         pos = position.loc[seg_idx].to_numpy()
         inside = xv[pos] >= floor[pos]
         start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
-        if seg == 0 and 0 < start < len(pos) and lag_rows:
+        if seg == first and 0 < start < len(pos) and lag_rows:
             # a windowed speed reaches the band late: by its window's centroid
             first_value = int(np.argmax(valid.loc[seg_idx[0] :].to_numpy())) if len(seg_idx) else 0
             start = max(1, start - moving_average_lag(lag_rows, start + first_value))
-        label = Phase.WARMUP if seg == 0 else Phase.RESTART
+        label = Phase.WARMUP if seg == first else Phase.RESTART
         phase.loc[seg_idx[:start]] = label
-        if seg == 0 and start < len(pos):
+        if seg == first and start < len(pos):
             warmup_end_step = int(steps.at[seg_idx[start], "step"])
             # optimizer steps before the stable window: up to the last warmup row's step
             warmup_steps = int(steps.at[seg_idx[start - 1], "step"]) if start > 0 else 0

@@ -17,7 +17,7 @@ from ..core.errors import flag
 @dataclass(frozen=True)
 class Unknown:
     """One figure the run lacks. `what` is its code (the key a renderer picks it by): gpus, hardware,
-    flops_per_token, params, seq_len, tokens_per_s, stable_window. `options`: (Options field, metavar or None)
+    flops_per_token, params, seq_len, step_time, stable_window, tokens_per_s. `options`: (Options field, metavar or None)
     that would make it known, any one of them; `sep` joins them. `blocks_mfu`: without it there is no MFU
     (params and seq_len never do by themselves: it blocks through flops_per_token or tokens_per_s, named there)."""
 
@@ -67,12 +67,25 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         found.append(Unknown("params", "N", (("params", None), ("model", None))))
     if not seq:
         found.append(Unknown("seq_len", "seq len", (("seq_len", None),)))
-    if st["start_step"] is None:
+    if st["start_step"] is None and no_step_time(s):
+        # nothing to time the steps by, so nothing to find a stable window in: the step time is what is
+        # missing, and no option supplies it (the log's own warning says what it lacks)
+        found.append(Unknown("step_time", "step time", blocks_mfu=True, phrase=STEP_TIME_UNKNOWN))
+    elif st["start_step"] is None:
         phrase = "stable window: none found (too few timed steps)"
         found.append(Unknown("stable_window", "stable window", blocks_mfu=True, phrase=phrase))
     elif st["tokens_per_s"] is None and not per_gpu_known:
         found.append(Unknown("tokens_per_s", "tokens/s", () if seq else (("seq_len", None),), blocks_mfu=True))
     return {u.what: u for u in found}
+
+
+STEP_TIME_UNKNOWN = "step time unknown: the log gives none, its warnings say what it lacks"
+
+
+def no_step_time(s: Mapping[str, Any]) -> bool:
+    """The log gives neither a step time nor a throughput to time the steps by."""
+    steps = s["steps"]
+    return steps.get("step_time_source") is None and steps.get("throughput_source") is None
 
 
 def mfu_blockers(s: Mapping[str, Any]) -> list[Unknown]:

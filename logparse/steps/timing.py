@@ -189,13 +189,29 @@ def fill_step_time(t: TimingInputs) -> StepTime | None:
         said = source(t)
         if said is not None:
             return said
-    t.warnings.append(
-        RunWarning(
-            "the log has no step time, no timestamps and no progress bar: throughput and MFU are unknown",
-            "step_time_unknown",
-        )
-    )
+    t.warnings.append(RunWarning(_no_step_time(t), "step_time_unknown"))
     return None
+
+
+def _no_step_time(t: TimingInputs) -> str:
+    """What the log lacks for a step's time, as far as the step rows and the bar show (a log may well have
+    timestamps on other lines), and what that costs: a throughput it prints itself stays."""
+    stamped = int(t.steps["timestamp"].notna().sum()) if "timestamp" in t.steps else 0
+    stamps = "no timestamp on its step lines" if not stamped else "a timestamp on only one step line"
+    # a bar the steps were numbered from leaves its columns in the step rows, not in t.progress
+    drawn = not t.progress.empty or any(c.startswith("progress_") for c in t.steps.columns)
+    bar = "no progress-bar rate it can use" if drawn else "no progress bar"
+    logged = [c for c in ("tokens_per_s", "tokens_per_s_per_gpu", "samples_per_s") if _has(t.steps, c)]
+    if not logged:
+        cost = "throughput and MFU are unknown"
+    else:
+        unit = "samples/s" if logged[0] == "samples_per_s" else "tokens/s"
+        cost = f"step times and the time lost in dips are unknown; throughput is the log's own {unit}"
+    return f"the log has no step-time field, {stamps} and {bar}: {cost}"
+
+
+def _has(steps: pd.DataFrame, col: str) -> bool:
+    return col in steps and bool(steps[col].notna().any())
 
 
 CLOCK_TICKS = 20  # a clock is precise enough when a step lasts at least this many of its ticks (5%)
