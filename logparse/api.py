@@ -227,7 +227,11 @@ def explain(path: str | os.PathLike[str], **options: Any) -> str:
         return shapes_mod.explain_unrecognised(str(path), sets, reason)
     out = [
         f"{path}: {parsed.lines['total']:,} lines; format {', '.join(parsed.formats)} "
-        f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"
+        + (
+            "(forced by --format, not detected)"
+            if opts.format is not None
+            else f"(detection scores: {', '.join(f'{k} {v}' for k, v in sorted(parsed.detection.scores.items(), key=lambda kv: -kv[1]))})"
+        )
     ]
     per_pattern: Counter[str] = Counter()
     if not parsed.rows.empty:

@@ -123,6 +123,13 @@ def test_a_forced_format_is_not_said_to_be_recognised(tmp_path):
     assert "read as nanogpt (--format)" in res.output
 
 
+def test_explain_says_a_forced_format_was_forced():
+    nanogpt = str(SAMPLES / "nanogpt_gpt2_8xa100.log")
+    first = run("patterns", "explain", nanogpt, "--format", "nanogpt").output.splitlines()[0]
+    assert "forced by --format" in first and "detection scores" not in first
+    assert "detection scores: nanogpt " in run("patterns", "explain", nanogpt).output.splitlines()[0]
+
+
 def test_out_naming_a_file_says_so(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("")
