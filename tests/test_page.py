@@ -124,7 +124,7 @@ def test_names_are_escaped_and_warning_texts_become_tooltips(tmp_path):
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
     assert "a&lt;b&gt;&amp;c" in html and "bad &lt;input&gt;" in html
     page = parse(html)
-    assert [r["run"] for r in page.rows] == ["a<b>&c", "<script>alert(1)</script>"]
+    assert [r["run"] for r in page.rows] == ["<script>alert(1)</script>", "a<b>&c"]  # failed rows first (issue 22)
     assert "x < y" in page.titles
     assert "bad <input>" in page.text("<script>alert(1)</script>")
 
@@ -135,7 +135,7 @@ def test_the_leaderboard_grows_with_the_runs(tmp_path, n_mfu, n_without):
         {"run": f"run{i:03d}", "status": "ok", "mfu": 0.3 + i / 1000, "stable_start": 10, "stable_end": 90}
         for i in range(n_mfu)
     ]
-    rows += [{"run": f"fail{i}", "status": "error", "error": "no steps"} for i in range(n_without)]
+    rows += [{"run": f"fail{i}", "status": "error", "error": f"no steps ({i})"} for i in range(n_without)]
     path = write_leaderboard(tmp_path, pd.DataFrame(rows))
     import matplotlib.image
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,9 @@ import pandas as pd
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.summary_types import Summary
-from ..report.unknowns import Unknown, mfu_blockers
+from ..report.unknowns import Unknown, mfu_blockers, unknowns
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
-LEADERBOARD_NO_MFU = 25  # runs without an MFU listed by name and reason; the rest are counted
 BAR_IN = 0.28  # inches per bar: the figure grows with the runs so labels keep their size
 LINE_IN = 0.2  # inches per line of the "no MFU" list
 
@@ -96,11 +96,51 @@ def _steps(row: dict[str, object]) -> str | None:
 
 
 def _hardware(row: dict[str, object]) -> str | None:
+    """`h100-sxm × 8 GPUs` for the leaderboard's bars; None when neither is known."""
     hw, gpus = _text(row.get("hardware")), _int(row.get("gpus"))
     if hw is None and gpus is None:
         return None
     g = "? GPUs" if gpus is None else f"{gpus} GPU" + ("s" if gpus != 1 else "")
     return f"{hw or 'unknown hardware'} \u00d7 {g}"
+
+
+def _hardware_cell(out_dir: Path, row: dict[str, object], failed: bool) -> str:
+    """The page's hardware cell, never blank: the device and the GPU count, and for each one unknown what
+    it is and the option that gives it (report.unknowns: `hardware unknown (pass --hw NAME or ...)`)."""
+    if failed:
+        return "n/a (the run failed)"
+    hw, gpus = _text(row.get("hardware")), _int(row.get("gpus"))
+    summary = _summary(out_dir, row)
+    missing = unknowns(summary) if summary else {}
+    parts = [
+        hw if hw is not None else (missing["hardware"].text() if "hardware" in missing else "hardware unknown"),
+        f"{gpus} GPU" + ("s" if gpus != 1 else "")
+        if gpus is not None
+        else (missing["gpus"].text() if "gpus" in missing else "GPU count unknown"),
+    ]
+    return " \u00d7 ".join(parts) if hw is not None and gpus is not None else "; ".join(parts)
+
+
+def _dip_cost(out_dir: Path, row: dict[str, object]) -> tuple[float | None, str, str | None]:
+    """The dips' cost in seconds, its text and, when part of it cannot be measured, why (a tooltip). A dip is
+    slower than its regime by definition, so a cost of 0 s means its steps' time could not show it: no step
+    time logged, or the dip's steps no slower than the stable window's median step time it is measured
+    against (phases._group_dips) -- unknown, not 0."""
+    total, dips = _num(row.get("dip_lost_s")), _int(row.get("dips"))
+    if not dips:
+        return total, _fmt(total), None
+    summary = _summary(out_dir, row)
+    costs = [d.get("lost_s") for d in summary["dips"]] if summary and "dips" in summary else [total]
+    unmeasured = sum(1 for c in costs if not c)
+    if not unmeasured:
+        return total, _fmt(total), None
+    why = (
+        f"{unmeasured} of {len(costs)} dip{'s' if len(costs) != 1 else ''}: cost unknown (no step time "
+        "logged, or its steps no slower than the stable window's median step time it is measured against)"
+    )
+    if unmeasured == len(costs):
+        return None, "unknown", why
+    return total, "\u2265 " + _fmt(total), why
 
 
 def no_mfu_reason(out_dir: Path, row: dict[str, object]) -> str:
@@ -170,8 +210,8 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     top_in, gap_in, bottom_in = 1.1, 0.55, 0.25
     bars_in = max(len(shown), 1) * BAR_IN + 0.3
     more_in = LINE_IN if hidden > 0 else 0.0
-    listed = min(len(without), LEADERBOARD_NO_MFU)
-    list_in = (listed + 1 + (len(without) > listed)) * LINE_IN if without else 0.0
+    lines = _without_lines(out_dir, without)
+    list_in = (len(lines) + 1) * LINE_IN if without else 0.0
     height = top_in + bars_in + gap_in + more_in + list_in + bottom_in
     width = 12.0
     fig = plt.figure(figsize=(width, height), FigureClass=PlainFigure)
@@ -193,7 +233,7 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
         )
         y_in += more_in
     if without:
-        _list_without(fig, out_dir, without, y_in, width, height)
+        _list_without(fig, lines, y_in, width, height)
 
     path = out_dir / "leaderboard.png"
     with replacing(path) as tmp:  # whole or not at all
@@ -214,7 +254,7 @@ def _draw_bars(ax: Any, shown: list[dict[str, object]]) -> None:
     mfu = [_num(r["mfu"]) * 100 for r in shown]
     y = list(range(len(shown)))
     ax.barh(y, mfu, color="#2ca02c", height=0.7)
-    ax.set_yticks(y, [_short(plain(r["run"]), 44) for r in shown], fontsize=9)
+    ax.set_yticks(y, [_short(plain(r["run"]), NAME_CHARS) for r in shown], fontsize=9)
     ax.set_ylim(len(shown) - 0.4, -0.6)
     ax.set_xlim(0, max(mfu) * 1.02)
     for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
@@ -228,28 +268,54 @@ def _draw_bars(ax: Any, shown: list[dict[str, object]]) -> None:
         ax.spines[side].set_visible(False)
 
 
-def _list_without(
-    fig: Any, out_dir: Path, without: list[dict[str, object]], y_in: float, width: float, height: float
-) -> None:
-    """Below the bars, from `y_in` inches down: the first LEADERBOARD_NO_MFU runs without an MFU, each
-    with why (no_mfu_reason), then how many more."""
+NAME_CHARS = 44  # a run's name in the leaderboard, cut with an ellipsis beyond (index.html has it whole)
+LIST_CHARS = 150  # characters per line of the "no MFU" list: 8.5 pt text in the figure's 11.5 inches
+LIST_LINES = 60  # lines of it drawn at most; the runs of the groups left out are counted
+
+
+def _without_lines(out_dir: Path, without: list[dict[str, object]]) -> list[tuple[str, str]]:
+    """The "without an MFU" list as drawn, one (text, style) per line: the runs grouped by their reason
+    (no_mfu_reason), in order of first appearance. A reason one run has reads `run: reason`; one that many
+    share is said once, `27 runs: no MFU: hardware unknown (pass --hw NAME ...)`, then their names. Each is
+    wrapped to the figure's width, never cut; past LIST_LINES lines, the runs left out are counted."""
     from ..report.plots import plain
 
-    listed, unlisted = without[:LEADERBOARD_NO_MFU], len(without) - LEADERBOARD_NO_MFU
+    groups: dict[str, list[str]] = {}
+    for r in without:
+        # a name as long as the bars' labels (NAME_CHARS), the reason whole
+        groups.setdefault(plain(no_mfu_reason(out_dir, r)), []).append(_short(plain(r["run"]), NAME_CHARS))
+    lines: list[tuple[str, str]] = []
+    left = len(without)
+    for reason, runs in groups.items():
+        if len(runs) == 1:
+            block = [(s, "reason") for s in textwrap.wrap(f"{runs[0]}: {reason}", LIST_CHARS, subsequent_indent="    ")]
+        else:
+            block = [(s, "reason") for s in textwrap.wrap(f"{len(runs)} runs: {reason}", LIST_CHARS, subsequent_indent="    ")]
+            block += [(s, "names") for s in textwrap.wrap(", ".join(runs), LIST_CHARS, initial_indent="    ", subsequent_indent="    ")]
+        if len(lines) + len(block) > LIST_LINES and lines:
+            break
+        lines += block
+        left -= len(runs)
+    if left > 0:
+        lines.append((f"and {left} more run{'s' if left != 1 else ''} without an MFU (see index.html)", "more"))
+    return lines
+
+
+def _list_without(fig: Any, lines: list[tuple[str, str]], y_in: float, width: float, height: float) -> None:
+    """Below the bars, from `y_in` inches down: the runs without an MFU and why (_without_lines)."""
     fig.text(0.35 / width, 1 - y_in / height, "Without an MFU:", fontsize=10, weight="bold")
-    for r in listed:
+    look = {"reason": {"color": "#444444"}, "names": {"color": "#777777"}, "more": {"style": "italic"}}
+    for text, kind in lines:
         y_in += LINE_IN
-        line = f"{_short(plain(r['run']), 44)}: {_short(plain(no_mfu_reason(out_dir, r)), 150)}"
-        fig.text(0.5 / width, 1 - y_in / height, line, fontsize=8.5, color="#444444")
-    if unlisted > 0:
-        y_in += LINE_IN
-        fig.text(0.5 / width, 1 - y_in / height, f"and {unlisted} more", fontsize=8.5, style="italic")
+        fig.text(0.5 / width, 1 - y_in / height, text, fontsize=8.5, gid=f"no-mfu:{kind}", **look[kind])
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
+    """A figure of the page: from 1,000 on a whole number with thousands separators (`9,663`, `28,202`:
+    one format for a column), below it `digits` significant digits."""
     if x is None:
         return ""
-    if abs(x) >= 10**digits:
+    if abs(x) >= min(10**digits, 1000):
         return f"{x:,.0f}"
     return f"{x:.{digits}g}"
 
@@ -270,6 +336,8 @@ class PageRow:
 
     run: str
     failed: bool
+    framework: str  # the pattern set that read the log (index `format`)
+    thumb: str | None  # the report's thumbnail (THUMB_NAME beside report.png)
     report: str | None  # links, relative to the page where they can be
     summary: str | None
     mfu: float | None
@@ -281,7 +349,9 @@ class PageRow:
     tokens_per_s_per_gpu: float | None
     step_time_s: float | None
     dips: int | None
-    dip_lost_s: float | None
+    dip_lost_s: float | None  # None when no dip's cost could be measured
+    dip_cost_text: str
+    dip_cost_note: str | None  # why part of the cost is unknown
     restarts: int | None
     warnings: int | None
     warning_texts: str  # the tooltip: one warning a line
@@ -290,9 +360,10 @@ class PageRow:
 
 
 def page_rows(out_dir: Path, index: pd.DataFrame) -> list[PageRow]:
-    """One PageRow per run of the index, in its order."""
+    """One PageRow per run of the index: the failed runs first, then the others, each in the index's order."""
     out_dir = Path(out_dir)
-    return [_page_row(out_dir, r) for r in index.to_dict("records")]
+    rows = [_page_row(out_dir, r) for r in index.to_dict("records")]
+    return [r for r in rows if r.failed] + [r for r in rows if not r.failed]
 
 
 def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
@@ -302,9 +373,13 @@ def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
     mfu = _num(r.get("mfu"))
     warnings = _int(r.get("warnings"))
     texts = [] if failed else _warning_texts(out_dir, r)
+    dip_lost, dip_text, dip_note = _dip_cost(out_dir, r) if not failed else (None, "", None)
+    thumb = write_thumbnail(report) if not failed and report.exists() else None
     return PageRow(
         run=str(r["run"]),
         failed=failed,
+        framework=_text(r.get("format")) or ("" if failed else "unknown"),
+        thumb=_href(out_dir, thumb) if thumb else None,
         report=_href(out_dir, report) if not failed and report.exists() else None,
         summary=_href(out_dir, summary) if not failed and summary.exists() else None,
         mfu=mfu,
@@ -312,17 +387,42 @@ def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
         no_mfu=None if failed or mfu is not None else no_mfu_reason(out_dir, r),
         window=_steps(r) or "",
         stable_start=_int(r.get("stable_start")),
-        hardware=_hardware(r) or "",
+        hardware=_hardware_cell(out_dir, r, failed),
         tokens_per_s_per_gpu=_num(r.get("tokens_per_s_per_gpu")),
         step_time_s=_num(r.get("step_time_s")),
         dips=_int(r.get("dips")),
-        dip_lost_s=_num(r.get("dip_lost_s")),
+        dip_lost_s=dip_lost,
+        dip_cost_text=dip_text,
+        dip_cost_note=dip_note,
         restarts=_int(r.get("restarts")),
         warnings=warnings if warnings is not None else (None if failed else len(texts)),
         warning_texts="\n".join(texts),
         status="error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s),
         error=no_mfu_reason(out_dir, r) if failed else None,
     )
+
+
+THUMB_NAME = "thumb.png"
+THUMB_WIDTH = 320  # px: the page shows it at half that, sharp on a 2x screen
+
+
+def write_thumbnail(report: Path) -> Path | None:
+    """A small PNG of the report for the page, written beside it (THUMB_NAME, THUMB_WIDTH px wide), made
+    again when the report is newer; None when it cannot be made (the page then shows no picture)."""
+    from PIL import Image
+
+    thumb = report.with_name(THUMB_NAME)
+    try:
+        if thumb.exists() and thumb.stat().st_mtime >= report.stat().st_mtime:
+            return thumb
+        with Image.open(report) as im:
+            small = im.convert("RGB")
+            small.thumbnail((THUMB_WIDTH, THUMB_WIDTH * 10), Image.LANCZOS)
+        with replacing(thumb) as tmp:
+            small.quantize(colors=96).save(tmp, format="PNG", optimize=True)  # a palette: ~4x smaller
+    except OSError:
+        return None
+    return thumb
 
 
 def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:

@@ -242,7 +242,7 @@ def _draw_panels(panel_axes, panels, s, steps, x, legend):
         _shade_phases(ax, s, steps, x, kind)
         if y is None and kind == "mfu" and _series(steps, "reported_mfu") is not None:
             y = _series(steps, "reported_mfu") * 100
-            _reported_mfu(ax, s, x, y, gaps, legend)
+            _reported_mfu(ax, s, x, y, gaps)
             continue
         if y is None:
             _say_unknown(ax, s)
@@ -501,7 +501,7 @@ def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | N
     """Where the stable band begins, and what the steps before its first logged one are. A log that prints
     every Nth step (torchtitan: 1, 10, 20, 30, ...) has no line for the steps between the warmup's last
     line and the window's first: that line's figures cover them (step 30 reports steps 21-30), so the band
-    begins after the warmup's last line, and the legend says so."""
+    begins after the warmup's last line, and a note at its start says so."""
     start = s["stable"]["start_step"]
     if start is None or not len(steps):
         return None, None
@@ -513,18 +513,14 @@ def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | N
     if start - prev <= 1:
         return float(start), None
     return prev + 0.5, (
-        f"from step {prev + 1}: no line for steps {prev + 1}-{start - 1}, the log's line at step {start} "
-        f"covers them"
+        f"steps {prev + 1}-{start - 1}: no line; the line at step {start} covers them"
     )
 
 
 def _phase_entries(legend, s, steps) -> None:
     if s["warmup_steps"]:
         legend["warmup"] = (Patch(color=WARMUP_COLOR, alpha=0.5, lw=0), "warmup")
-    _, note = _stable_from(s, steps)
-    legend["stable"] = (
-        Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window" + (f" ({note})" if note else "")
-    )  # fmt: skip
+    legend["stable"] = (Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window")
     window = _window(s)
     if window:
         legend["window"] = (
@@ -544,8 +540,13 @@ def _shade_phases(ax, s, steps, x, kind: str) -> None:
     if s["warmup_steps"] and len(x):
         ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
     if st["start_step"] is not None:
-        begin, _ = _stable_from(s, steps)
+        begin, note = _stable_from(s, steps)
         ax.axvspan(begin, st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0, gid="stable-band")
+        if note and kind == "mfu":  # the steps between the warmup's last line and the window's first
+            ax.annotate(
+                note, (begin, 1.0), xycoords=("data", "axes fraction"), xytext=(3, -3), textcoords="offset points",
+                ha="left", va="top", fontsize=7.5, color="#555555", gid="unlogged-steps",
+            )  # fmt: skip
     window = _window(s)
     if window:
         ax.axvspan(
@@ -587,9 +588,9 @@ def _shade_phases(ax, s, steps, x, kind: str) -> None:
 REPORTED_COLOR = "#7f3c8d"  # the framework's own MFU, drawn when logparse's cannot be had
 
 
-def _reported_mfu(ax, s, x, y, gaps, legend) -> None:
+def _reported_mfu(ax, s, x, y, gaps) -> None:
     """The MFU panel when logparse has no MFU of its own but the log prints one (nanoGPT's `mfu` on every
-    step): the framework's figure, drawn in its own colour and named as the framework's, with what
+    step): the framework's figure, drawn in its own colour and named as the framework's (the axis label), with what
     logparse's own figure needs written in the panel."""
     framework = (s.get("reported") or {}).get("framework") or s["format"]
     drawn = np.isfinite(y) | gaps
@@ -597,7 +598,7 @@ def _reported_mfu(ax, s, x, y, gaps, legend) -> None:
         x[drawn], y[drawn], lw=1.0, color=REPORTED_COLOR, marker="o" if drawn.sum() <= 60 else None, ms=3,
         gid="reported-mfu",
     )  # fmt: skip
-    legend["reported_mfu"] = (Line2D([], [], color=REPORTED_COLOR, lw=1.0), f"MFU as {plain(framework)} prints it")
+    ax.set_ylabel(f"MFU (%) as\n{plain(framework)} prints it", color=REPORTED_COLOR)  # whose figure it is
     limits = _y_limits(y, "mfu")
     if limits is not None:
         ax.set_ylim(*limits)
