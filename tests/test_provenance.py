@@ -77,7 +77,11 @@ def test_a_preset_that_replaces_the_logs_dims_warns_with_both_values(tmp_path):
     s, warnings = _warnings(str(MEGATRON), "--hw", "h100", "--model", "llama3-8b", tmp=tmp_path)
     said = [w for w in warnings if w.startswith("--model llama3-8b replaces dims the log states")]
     assert len(said) == 1, warnings
-    for both in ("ffn_hidden 14336 (the log: 11008", "vocab 128256 (the log: 32000", "kv_heads 8 (the log: 32"):
+    for both in (
+        "ffn_hidden 14336 (the log: 11008",
+        "vocab 128256 (the log: 32000",
+        "kv_heads 8 (the log: 32",
+    ):
         assert both in said[0]
     assert s["model"]["ffn_hidden"] == 14336  # the option still wins
 
@@ -89,7 +93,16 @@ def test_the_logs_own_model_as_a_preset_warns_nothing(tmp_path):
 
 def test_each_dim_flag_that_replaces_the_logs_warns_with_both_values(tmp_path):
     _, warnings = _warnings(
-        str(MEGATRON), "--hw", "h100", "--ffn-hidden", "14336", "--vocab", "32000", "--layers", "32", tmp=tmp_path
+        str(MEGATRON),
+        "--hw",
+        "h100",
+        "--ffn-hidden",
+        "14336",
+        "--vocab",
+        "32000",
+        "--layers",
+        "32",
+        tmp=tmp_path,
     )
     differs = [w for w in warnings if "but the log states" in w]
     assert differs == [
@@ -132,27 +145,47 @@ def test_explicit_dims_without_mlp_are_counted_plain_and_say_so(tmp_path):
     plain, warnings = _warnings(*COMMON, *GROK, tmp=tmp_path / "d")
     assert plain["flops_per_token"] == pytest.approx(ATTENTION + PLAIN_MLP + LOGITS, rel=1e-5)
     assert plain["facts"]["mlp"]["value"] == "plain" and plain["facts"]["mlp"]["source"] == "default"
-    assert any(w.startswith("--ffn-hidden 32768: the MLP is counted as plain") and "--mlp gated" in w for w in warnings)
+    assert any(
+        w.startswith("--ffn-hidden 32768: the MLP is counted as plain") and "--mlp gated" in w
+        for w in warnings
+    )
     # the published relation: plain / gated FLOPs, so MFU, is (attention + 12 + logits) / (attention + 18 + logits)
     explicit, _ = _warnings(*COMMON, *GROK, "--mlp", "plain", tmp=tmp_path / "e")
-    assert explicit["facts"]["mlp"]["source"] == "cli" and explicit["flops_per_token"] == plain["flops_per_token"]
+    assert (
+        explicit["facts"]["mlp"]["source"] == "cli"
+        and explicit["flops_per_token"] == plain["flops_per_token"]
+    )
     assert not [w for w in _warnings(*COMMON, *GROK, "--mlp", "plain", tmp=tmp_path / "f")[1] if "mlp" in w]
 
 
 def test_mlp_plain_against_a_logs_swiglu_warns(tmp_path):
     _, warnings = _warnings(str(MEGATRON), "--hw", "h100", "--mlp", "plain", tmp=tmp_path)
-    assert any(w.startswith("--mlp plain but the log states a gated MLP (line 40") for w in warnings), warnings
+    assert any(w.startswith("--mlp plain but the log states a gated MLP (line 40") for w in warnings), (
+        warnings
+    )
 
 
 def test_mlp_is_a_sidecar_and_api_option_too():
     import logparse
-
     from logparse.core.options import checked
 
     assert checked("mlp", "gated") == "gated"
-    a = logparse.analyze(str(TORCHTITAN), peak_tflops=10000, formula="megatron", mlp="gated", **{
-        "layers": 64, "hidden": 6144, "heads": 48, "kv_heads": 8, "ffn_hidden": 32768, "vocab": 131072,
-        "experts": 8, "topk": 2})
+    a = logparse.analyze(
+        str(TORCHTITAN),
+        peak_tflops=10000,
+        formula="megatron",
+        mlp="gated",
+        **{
+            "layers": 64,
+            "hidden": 6144,
+            "heads": 48,
+            "kv_heads": 8,
+            "ffn_hidden": 32768,
+            "vocab": 131072,
+            "experts": 8,
+            "topk": 2,
+        },
+    )
     assert a.summary["flops_per_token"] == pytest.approx(ATTENTION + GATED_MLP + LOGITS, rel=1e-5)
 
 

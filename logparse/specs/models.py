@@ -184,7 +184,9 @@ def log_dims(facts: dict[str, Fact]) -> dict[str, Fact]:
     _drop_dims_printed_but_off(stated, facts)
     gqa, heads = facts.get("group_query_attention"), facts.get("num_attention_heads")
     if gqa is not None and not gqa.value and heads is not None and "kv_heads" not in stated:
-        stated["kv_heads"] = Fact(heads.value, "log", f"{gqa.detail}: no grouped-query attention, {heads.detail}")
+        stated["kv_heads"] = Fact(
+            heads.value, "log", f"{gqa.detail}: no grouped-query attention, {heads.detail}"
+        )
     return {k: f for k, f in stated.items() if f.source == "log" and f.value is not None}
 
 

@@ -149,21 +149,25 @@ def _warn_dims_replaced(
     """Each dim an option (--ffn-hidden, ...) or the --model preset puts in place of the one the log states,
     through prefer_option: an `option_differs` warning naming both values; a preset's in one sentence."""
     by_preset: list[RunWarning] = []
-    for field, fact in chosen.items():
-        log = stated.get(field)
+    for dim, fact in chosen.items():
+        log = stated.get(dim)
         if log is None or fact.source in ("log", "derived"):
             continue
         if fact.source == "preset":
             prefer_option(
-                fact, log, by_preset, lambda o, lg, f=field: f"{_dim(f, o.value)} (the log: {lg.value}, {lg.detail})"
+                fact,
+                log,
+                by_preset,
+                lambda o, lg, d=dim: f"{_dim(d, o.value)} (the log: {lg.value}, {lg.detail})",
             )
         else:
             prefer_option(
                 fact,
                 log,
                 warnings,
-                lambda o, lg, f=field: f"{o.detail} but the log states {_dim(f, lg.value)} ({lg.detail}); "
-                f"using {o.detail}",
+                lambda o, lg, d=dim: (
+                    f"{o.detail} but the log states {_dim(d, lg.value)} ({lg.detail}); using {o.detail}"
+                ),
             )
     if by_preset:
         warnings.append(
@@ -175,7 +179,9 @@ def _warn_dims_replaced(
         )
 
 
-def _record_mlp(dims: ModelDims, chosen: dict[str, Fact], facts: dict[str, Fact], warnings: list[RunWarning]) -> None:
+def _record_mlp(
+    dims: ModelDims, chosen: dict[str, Fact], facts: dict[str, Fact], warnings: list[RunWarning]
+) -> None:
     """The MLP's kind (gated: SwiGLU, GeGLU, three matrices; plain: two) in the run's facts, with where it
     came from, when FLOPs count it from the MLP's width; assumed plain (with a warning when the width is
     the user's) when neither an option, a preset nor the log says."""
@@ -186,7 +192,9 @@ def _record_mlp(dims: ModelDims, chosen: dict[str, Fact], facts: dict[str, Fact]
     if said is not None:
         facts["mlp"] = Fact(kind, said.source, said.detail)
         return
-    facts["mlp"] = Fact(kind, "default", f"no MLP kind stated: plain assumed; pass {flag('mlp', 'gated')} if it is gated")
+    facts["mlp"] = Fact(
+        kind, "default", f"no MLP kind stated: plain assumed; pass {flag('mlp', 'gated')} if it is gated"
+    )
     width = chosen.get("ffn_hidden")
     if width is not None and width.source not in ("log", "preset", "derived"):
         warnings.append(
