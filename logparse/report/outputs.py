@@ -647,7 +647,9 @@ def _stable_figures(st: StablePart, s: Summary) -> list[str]:
     else:
         out.append("MFU unknown (see the assumptions)")
     if st["tokens_per_s"] is not None:
-        out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({_fmt(st['tokens_per_s_per_gpu'])}/GPU)")
+        per_gpu = st["tokens_per_s_per_gpu"]  # unknown when the GPU count is
+        each = f"{_fmt(per_gpu)}/GPU" if per_gpu is not None else f"per GPU unknown: {GPUS.hint()}"
+        out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({each})")
     elif st["tokens_per_s_per_gpu"] is not None:  # the log's per-device count, the cluster's unknown
         out.append(f"{_fmt(st['tokens_per_s_per_gpu'])} tokens/s per GPU (cluster unknown: {GPUS.hint()})")
     else:
@@ -743,7 +745,11 @@ def _stable_window_lines(s: Summary) -> list[str]:
             + ", ".join(_stable_figures(st, s))
         ]
     else:
-        lines = ["  " + unknowns(s)["stable_window"].text()]
+        missing = unknowns(s)
+        if "step_time" in missing:  # nothing to time the steps by: that is what is missing
+            lines = [f"  stable window: none ({missing['step_time'].text()})"]
+        else:
+            lines = ["  " + missing["stable_window"].text()]
     w = s.get("window")
     if w is not None:
         m = {k: (w[k] or {}).get("mean") for k in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu")}
@@ -758,7 +764,10 @@ def _stable_window_lines(s: Summary) -> list[str]:
 def _event_lines(s: Summary) -> list[str]:
     """Warmup and the counts of shifts, dips and restarts, then each shift, the first five dips, and each
     restart."""
-    warmup = plural(s["warmup_steps"], "step") if s["warmup_steps"] is not None else "? steps"
+    if s["warmup_steps"] is not None:
+        warmup = plural(s["warmup_steps"], "step")
+    else:  # warmup ends where the stable window starts
+        warmup = "unknown (no stable window to end it)"
     shifts = s.get("shifts", [])
     lines = [
         f"  warmup: {warmup}; {plural(len(shifts), 'shift')}; {plural(len(s['dips']), 'dip')}; "
@@ -770,15 +779,39 @@ def _event_lines(s: Summary) -> list[str]:
         near = _near_text(d["near_events"])
         lines.append(
             f"    {_dip_span(d['start_step'], d['end_step'])}: -{d['depth']:.0%}, "
-            f"{_fmt(d['lost_s'], '.1f')} s lost" + (f", near {near}" if near else "")
+            f"{_lost(d['lost_s'], s)}" + (f", near {near}" if near else "")
         )
     for r in s["restarts"]:
         lines.append(
             f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
-            f"(line {r['line']}; {_fmt(r['lost_s'], '.1f')} s lost)"
+            f"(line {r['line']}; {_lost(r['lost_s'], s)})"
             + (f"; cause: line {r['cause_line']}: {r['cause']}" if r.get("cause") else "")
         )
     return lines
+
+
+def _lost(seconds: float | None, s: Summary) -> str:
+    """`12.3 s lost`, or that it is unknown and why (the seconds are step times summed)."""
+    if seconds is not None:
+        return f"{seconds:.1f} s lost"
+    no_time = s["steps"]["step_time_source"] is None
+    return "time lost unknown" + (" (no step time in the log)" if no_time else "")
+
+
+def _eta_line(s: Summary) -> str:
+    """The time to --target-tokens at the stable rate, or what it needs and the run lacks."""
+    e = s["eta"]
+    if e["days"] is not None:
+        return f"  time to {e['target_tokens']:.3g} tokens at the stable rate: {_fmt(e['days'], '.1f')} days"
+    missing = unknowns(s)
+    u = next((missing[k] for k in ("step_time", "stable_window", "tokens_per_s") if k in missing), None)
+    if u is None:
+        why = "the stable tokens/s is unknown"
+    elif u.what == "tokens_per_s" and u.hint():
+        why = f"tokens/s unknown: {u.hint()}"
+    else:
+        why = u.text()
+    return f"  time to {e['target_tokens']:.3g} tokens: unknown ({why})"
 
 
 def _shift_line(sh: ShiftPart, next_at: int | None) -> str:
@@ -825,10 +858,7 @@ def _closing_lines(s: Summary) -> list[str]:
     """The time to the target, the slowest rank, the flagged steps, the diagnosis and the warnings."""
     lines = []
     if s.get("eta"):
-        e = s["eta"]
-        lines.append(
-            f"  time to {e['target_tokens']:.3g} tokens at the stable rate: {_fmt(e['days'], '.1f')} days"
-        )
+        lines.append(_eta_line(s))
     if s.get("ranks") and s["ranks"].get("slowest"):
         top = s["ranks"]["slowest"][0]
         lines.append(

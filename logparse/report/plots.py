@@ -23,7 +23,7 @@ from matplotlib.ticker import FuncFormatter
 from ..core.summary_types import DipPart, HardwarePart, Summary
 from ..steps.stepframe import flagged
 from .analysis import Findings
-from .unknowns import mfu_blockers, unknowns
+from .unknowns import Unknown, mfu_blockers, unknowns
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"
@@ -520,7 +520,8 @@ def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | N
 def _phase_entries(legend, s, steps) -> None:
     if s["warmup_steps"]:
         legend["warmup"] = (Patch(color=WARMUP_COLOR, alpha=0.5, lw=0), "warmup")
-    legend["stable"] = (Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window")
+    if s["stable"]["start_step"] is not None:  # no window found, none drawn: no legend entry
+        legend["stable"] = (Patch(color=STABLE_COLOR, alpha=0.3, lw=0), "stable window")
     window = _window(s)
     if window:
         legend["window"] = (
@@ -796,8 +797,8 @@ def _layout(fig, heights, legend, title):
     renderer = fig.canvas.get_renderer()
     width = WIDTH_IN * (RIGHT - LEFT) * fig.dpi
     entries = len(legend)
-    for rows in range(1, entries + 1):
-        ncol = -(-entries // rows)
+    for rows in range(1, max(entries, 1) + 1):  # an empty legend (no window, no events) still takes a row
+        ncol = max(1, -(-entries // rows))
         leg = _figure_legend(fig, legend, ncol, (LEFT, 0.9))
         if ncol == 1 or leg.get_window_extent(renderer).width <= width:
             break
@@ -1001,6 +1002,10 @@ def _device_and_peak(hw: HardwarePart) -> str:
     return f"{hw['name']} ({named}), {dtype}: {peak}"
 
 
+# a run timed by its logged throughput alone: no step time, yet a stable window
+STEP_TIME_NONE = Unknown("step_time", "step time", phrase="step time: none in the log")
+
+
 def _assumptions(s: Summary) -> str:
     """The figures MFU rests on and where each came from; an unknown one says what to pass."""
     hw, m, unknown = s["hardware"], s["model"], unknowns(s)
@@ -1018,9 +1023,12 @@ def _assumptions(s: Summary) -> str:
         f"seq len {m['seq_len']} ({seq_source})" if m["seq_len"] else unknown["seq_len"].text(),
         f"recompute {s['recompute']}"
         + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
-        f"step time: {s['steps']['step_time_source']}",
-        f"stable = {s['stable'].get('averaging', '')}",
+        f"step time: {s['steps']['step_time_source']}"
+        if s["steps"]["step_time_source"]
+        else unknown.get("step_time", STEP_TIME_NONE).text(),
     ]
+    if s["stable"]["start_step"] is not None:  # how the stable figures average, when there are any
+        parts.append(f"stable = {s['stable'].get('averaging', '')}")
     if s["warnings"]:
         parts.append(f"{len(s['warnings'])} warning(s) in summary.json")
     return "assumptions: " + "; ".join(parts)

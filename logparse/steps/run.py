@@ -746,7 +746,12 @@ def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, war
             warnings.append(
                 RunWarning(
                     "the number of GPUs is unknown: per-GPU throughput and MFU come from the log's per-GPU "
-                    f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}",
+                    + (
+                        "figures, and cluster-wide tokens/s from its own cluster figure; "
+                        f"pass {flag('gpus')} to state it"
+                        if steps["tokens_per_s"].notna().any()  # logged (per-GPU x unknown GPUs is NaN)
+                        else f"figures, but cluster-wide tokens/s cannot be given; pass {flag('gpus')}"
+                    ),
                     "gpus_unknown",
                 )
             )
