@@ -226,3 +226,23 @@ def test_footer_names_the_device_and_says_each_source_beside_its_fact(monkeypatc
 def test_footer_says_a_peak_given_as_a_number_is_the_options(monkeypatch, tmp_path):
     footer = _footer(monkeypatch, tmp_path, str(MEGATRON), "--peak-tflops", "900")
     assert "dense peak 900 TFLOPS/GPU (--peak-tflops), bf16 (log)" in footer
+
+
+def test_a_sidecars_dims_and_mlp_are_the_sidecars_and_warn_as_such(tmp_path):
+    runs = tmp_path / "runs"
+    (runs / "a").mkdir(parents=True)
+    shutil.copy(MEGATRON, runs / "a" / "train.log")
+    (runs / "a" / "logparse.toml").write_text('hw = "h100"\nffn_hidden = 14336\nmlp = "gated"\n')
+    out = tmp_path / "out"
+    assert run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1"]).exit_code == 0
+    s = _summary(out / "train")
+    assert s["model"]["sources"]["ffn_hidden"] == "sidecar" and s["model"]["ffn_hidden"] == 14336
+    assert s["facts"]["mlp"] == {
+        "value": "gated",
+        "source": "sidecar",
+        "detail": 'logparse.toml: mlp = "gated"',
+    }
+    assert (
+        "logparse.toml: ffn_hidden = 14336 but the log states ffn_hidden 11008 (line 10 (megatron.argument)); "
+        "using logparse.toml: ffn_hidden = 14336"
+    ) in s["warnings"]
