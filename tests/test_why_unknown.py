@@ -168,3 +168,14 @@ def test_plots_footer_names_the_step_time_source_when_known():
     a, fig = drawn(SAMPLES / "nanogpt_gpt2_8xa100.log")
     footer = " ".join(t.get_text() for t in fig.texts if t.get_text().startswith("assumptions:"))
     assert "step time: log" in footer and "stable = " in footer
+
+
+def test_tokens_per_s_unknown_names_the_global_batch_when_the_seq_len_is_given(tmp_path):
+    # the Lightning capture prints no batch size (its header and bars name none; the script's batch is
+    # not in the log), so with --seq-len the samples per step are what tokens/s still lacks
+    log = SAMPLES / "lightning_ga4_cpu.log"
+    assert "batch_size" not in log.read_text()
+    out = run("analyze", log, "--seq-len", "128", "--params", "1e6", "--out", tmp_path / "a")
+    assert "tokens/s unknown (pass --global-batch)" in out
+    out = run("analyze", log, "--seq-len", "128", "--params", "1e6", "--global-batch", "8", "--out", tmp_path / "b")
+    assert "tokens/s unknown" not in out

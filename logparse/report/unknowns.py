@@ -75,7 +75,14 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         phrase = "stable window: none found (too few timed steps)"
         found.append(Unknown("stable_window", "stable window", blocks_mfu=True, phrase=phrase))
     elif st["tokens_per_s"] is None and not per_gpu_known:
-        found.append(Unknown("tokens_per_s", "tokens/s", () if seq else (("seq_len", None),), blocks_mfu=True))
+        # tokens/s = samples per step x seq len / step time: the one of the first two the log lacks
+        if not seq:
+            needs: tuple[tuple[str, str | None], ...] = (("seq_len", None),)
+        elif s.get("tokens_per_step") is None and not s["facts"].get("global_batch_size"):
+            needs = (("global_batch", None),)
+        else:
+            needs = ()
+        found.append(Unknown("tokens_per_s", "tokens/s", needs, blocks_mfu=True))
     return {u.what: u for u in found}
 
 
