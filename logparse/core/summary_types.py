@@ -355,6 +355,21 @@ class GenericPart(TypedDict):
     kept: dict[str, str]  # the log's key -> the column it is kept as
 
 
+class WholeRunPart(TypedDict):
+    """summary["whole_run"] (report.whole_run): the average over the entire run, warmup, evaluations and
+    start-up included, from the framework's end-of-run figures or a progress bar's clock; MFU from it when
+    FLOPs/token and the peak are known."""
+
+    tokens_per_s: float | None  # the cluster's
+    tokens_per_s_per_gpu: float | None
+    samples_per_s: float | None  # the cluster's, as the framework counts them
+    seconds: float | None  # the wall time the average is over
+    steps: int | None  # the optimizer steps it covers, where the log says (a bar's clock)
+    mfu: float | None
+    source: str  # where the figures come from
+    label: str  # what the average is (not the stable window's)
+
+
 class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `model`
     run: str
     source: str
@@ -394,3 +409,4 @@ class Summary(_SummaryRequired, total=False):
     """summary.json: what build_summary returns and every reader of the summary reads."""
 
     generic: GenericPart  # only when the generic set's synonym table read the log
+    whole_run: WholeRunPart  # only when the log gives a whole-run figure (report/whole_run.py)

@@ -15,13 +15,16 @@ summary.json and the warnings it has, which the caller adds to the run once.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..core.errors import flag
 from ..core.summary_types import ReportedPart
 from ..core.warnings import RunWarning
 from ..patterns.sets import Convention
 from ..phases.phases import Phases
 from ..specs import formulas as flops
-from ..specs.formulas import FORMULAS
+from ..specs import models
+from ..specs.formulas import FORMULAS, ModelDims
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, of_peak, tflops_per_gpu
 
@@ -72,7 +75,7 @@ def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPa
     if seq is None or per_gpu.isna().all():
         return out, notes
     tps = float(per_gpu.mean())
-    candidates = _under_convention(conv, util, int(seq), tps)
+    candidates = _candidates(conv, util, run, int(seq), tps)
     if not candidates:
         return out, notes
     theirs = out["tflops_per_gpu_mean"]
@@ -97,6 +100,41 @@ def cross_check(run: Run, util: Utilization, phases: Phases) -> tuple[ReportedPa
             out["differs_from_ours_by"] = (theirs - ours) / ours
     _explain(out, conv, notes)
     return out, notes
+
+
+def _candidates(
+    conv: Convention, util: Utilization, run: Run, seq: int, tps: float
+) -> list[tuple[str, float]]:
+    """_under_convention with the run's dims; when the log lacks them, with those of the one preset whose
+    parameter count is the log's, digit for digit, the preset named in the label."""
+    candidates = _under_convention(conv, util, seq, tps)
+    named = None if candidates else _preset_by_count(run)
+    if named is None:
+        return candidates
+    name, dims = named
+    count = f"{run.value('total_params'):,.0f}"
+    return [
+        (f"{label} with {name}'s dims (the preset of the log's {count} parameters)", tf)
+        for label, tf in _under_convention(conv, replace(util, model=dims), seq, tps)
+    ]
+
+
+def _preset_by_count(run: Run) -> tuple[str, ModelDims] | None:
+    """The one model preset whose parameter count (embedding included) equals the log's printed total
+    (torchtitan's "Model llama3 8B size: 8,030,261,248 total parameters" is llama3-8b's, digit for digit),
+    or None when the log prints none or no preset, or more than one, has it."""
+    total = run.value("total_params")
+    if not total:
+        return None
+    found = []
+    for name in models.presets():
+        try:
+            dims = models.preset_dims(name)
+        except Exception:  # a preset this build cannot size
+            continue
+        if models.all_params(dims) == float(total):
+            found.append((name, dims))
+    return found[0] if len(found) == 1 else None
 
 
 def _check_plausible(out: ReportedPart, peak: float | None, dtype: str, notes: list[RunWarning]) -> None:
@@ -126,7 +164,12 @@ def _check_peaks(
             if conv.peak_tflops
             else ""
         )
-        notes.append(RunWarning(f"the log's own MFU is {out['mfu_mean']:.0%}: impossible as a utilisation{fixed}", "reported_mfu_impossible"))
+        notes.append(
+            RunWarning(
+                f"the log's own MFU is {out['mfu_mean']:.0%}: impossible as a utilisation{fixed}",
+                "reported_mfu_impossible",
+            )
+        )
     if conv.peak_tflops is not None and (peak is None or abs(peak - conv.peak_tflops) > 0.5):
         notes.append(
             RunWarning(

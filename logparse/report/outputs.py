@@ -41,6 +41,8 @@ from ..steps.run import Run
 from ..utilization.mfu import Utilization, seconds_to_train
 from .analysis import Findings
 from .unknowns import GPUS, unknowns
+from .whole_run import text_lines as whole_run_lines
+from .whole_run import whole_run
 
 
 def _num(x: Any, digits: int = 6) -> Any:
@@ -477,6 +479,9 @@ def build_summary(analysis: Findings) -> Summary:
             "facts": parsed.keymap.get("facts", {}),
             "kept": parsed.keymap.get("kept", {}),
         }
+    whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
+    if whole is not None:
+        summary["whole_run"] = _rounded(whole)
     return summary
 
 
@@ -699,6 +704,7 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     s = analysis.summary
     lines = _run_lines(s, analysis.run.steps)
     lines += _stable_window_lines(s)
+    lines += whole_run_lines(s)
     lines += _event_lines(s)
     lines += _reported_lines(s["reported"])
     lines += _closing_lines(s)
@@ -850,6 +856,15 @@ def _reported_lines(rep: ReportedPart) -> list[str]:
         line += (
             f"; logparse under {rep['framework']}'s convention ({rep['framework_formula']}): "
             f"{mine}, {rep['agrees_within']:.1%} apart"
+        )
+    ours = rep.get("ours") or {}
+    if rep["tflops_per_gpu_mean"] is not None and rep["mfu_mean"] is not None and ours.get("mfu") is not None:
+        # the log prints TFLOP/s and MFU: both MFUs side by side, with logparse's own (issue 22)
+        under = (rep.get("ours_under_framework_convention") or {}).get("mfu")
+        line += (
+            f"; MFU: the log's {rep['mfu_mean']:.1%}"
+            + (f", logparse under {rep['framework']}'s convention {under:.1%}" if under is not None else "")
+            + f", logparse's own ({ours['formula']}) {ours['mfu']:.1%}"
         )
     return [line]
 
