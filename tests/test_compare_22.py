@@ -64,7 +64,9 @@ def test_the_reference_is_the_first_run_with_an_mfu_and_mfu_deltas_are_points(fo
 def test_ref_chooses_the_reference(folders, tmp_path):
     out = run_cli(folders["meg"], folders["tt"], "--ref", "tt", "-o", tmp_path / "c.png")
     assert "+13.3 pt" in rows(out)["meg"] and "reference: tt" in out
-    res = CliRunner().invoke(cli, ["compare", str(folders["meg"]), "--ref", "nope", "-o", str(tmp_path / "d.png")])
+    res = CliRunner().invoke(
+        cli, ["compare", str(folders["meg"]), "--ref", "nope", "-o", str(tmp_path / "d.png")]
+    )
     assert res.exit_code != 0 and "--ref" in res.output and "Traceback" not in res.output
 
 
@@ -101,8 +103,10 @@ def test_points_off_the_axis_are_marked(folders, tmp_path):
 def test_five_panel_time_figure_fits_its_title_and_labels(folders, tmp_path):
     metrics = ["mfu", "loss", "lr", "grad_norm", "step_time_s"]
     res = compare_runs(
-        [folders["hf"], folders["meg"], folders["tt"], folders["res"]], x="time",
-        output=tmp_path / "c.png", metrics=metrics,
+        [folders["hf"], folders["meg"], folders["tt"], folders["res"]],
+        x="time",
+        output=tmp_path / "c.png",
+        metrics=metrics,
     )
     fig = res.figure
     r = _render(fig)

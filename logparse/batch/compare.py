@@ -326,8 +326,10 @@ def table_rows(
     references: dict[str, str | None] = {}
     for k in changes:
         # the chosen run, else the first run that has the figure: a run without it gives no reference
-        base = next((row for row in rows if row["run"] == ref), None) if ref is not None else next(
-            (row for row in rows if row[k] is not None and not _nan(row[k])), None
+        base = (
+            next((row for row in rows if row["run"] == ref), None)
+            if ref is not None
+            else next((row for row in rows if row[k] is not None and not _nan(row[k])), None)
         )
         references[k] = base["run"] if base is not None else None
         for row in rows:
@@ -403,9 +405,16 @@ def format_table(table: pd.DataFrame) -> str:
             base = next(iter(chosen))
             lines.append(f"reference: {base}" if base else "reference: none (no run has the figures)")
         else:
-            names = {"mfu": "MFU", "tokens_per_s_per_gpu": "tok/s/GPU", "step_time_s": "step time",
-                     "days_to_target": "days"}
-            lines.append("reference: " + "; ".join(f"{names[k]} {v or 'none (no run has it)'}" for k, v in named.items()))
+            names = {
+                "mfu": "MFU",
+                "tokens_per_s_per_gpu": "tok/s/GPU",
+                "step_time_s": "step time",
+                "days_to_target": "days",
+            }
+            lines.append(
+                "reference: "
+                + "; ".join(f"{names[k]} {v or 'none (no run has it)'}" for k, v in named.items())
+            )
     if times:
         lines.append("time axis from " + " / ".join(sorted(times)))
     return "\n".join(lines)
@@ -444,13 +453,20 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
     metrics, target = _checked(x, metrics, smoothing, options)
     runs = _loaded(refs, options, labels)
     if ref is not None and ref not in [r.label for r in runs]:  # before anything is drawn or written
-        raise LogparseError(f"--ref: no run labelled {ref!r}; the runs are {', '.join(r.label for r in runs)}")
+        raise LogparseError(
+            f"--ref: no run labelled {ref!r}; the runs are {', '.join(r.label for r in runs)}"
+        )
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
     # constrained layout: the title and the panels' labels ("learning rate" with its ticks) are measured,
     # not given a fixed margin that a long label or a 5-panel figure's title outgrows (issue 22)
     fig, axes = plt.subplots(
-        len(metrics), 1, figsize=(12, 1.0 + 3.0 * len(metrics)), sharex=True, squeeze=False,
-        FigureClass=PlainFigure, layout="constrained",
+        len(metrics),
+        1,
+        figsize=(12, 1.0 + 3.0 * len(metrics)),
+        sharex=True,
+        squeeze=False,
+        FigureClass=PlainFigure,
+        layout="constrained",
     )
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     curves: dict[str, dict[str, pd.DataFrame]] = {}
@@ -460,7 +476,9 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
     notes: dict[str, list[str]] = {}
     for ax, metric in zip(axes[:, 0], metrics, strict=True):
         curves[metric], drawn[metric] = {}, {}
-        lim, left_out = _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves[metric], drawn[metric])
+        lim, left_out = _draw_metric(
+            ax, metric, runs, xs, x, smoothing, colors, curves[metric], drawn[metric]
+        )
         for label in left_out:
             missing.setdefault(metric, []).append(label)
             notes.setdefault(label, []).append(f"no {metric}")
@@ -487,7 +505,9 @@ def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
         raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
     if not 0 <= smoothing < 1:
         raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
-    return metrics, checked("target_tokens", (options or {}).get("target_tokens"))  # also for analyzed folders
+    return metrics, checked(
+        "target_tokens", (options or {}).get("target_tokens")
+    )  # also for analyzed folders
 
 
 def _loaded(refs, options, labels) -> list[ComparedRun]:
@@ -541,7 +561,9 @@ def _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves, drawn):
     return lim, left_out
 
 
-def _mark_clipped(ax, curves: dict[str, pd.DataFrame], lim: tuple[float, float], x: str, colors, labels) -> None:
+def _mark_clipped(
+    ax, curves: dict[str, pd.DataFrame], lim: tuple[float, float], x: str, colors, labels
+) -> None:
     """The points the 1st-99th percentile range leaves off the panel: a triangle on the edge they lie
     beyond (gid "clipped") and a count in the corner, so a clipped axis is not read as the data's range."""
     lo, hi = lim
@@ -551,13 +573,27 @@ def _mark_clipped(ax, curves: dict[str, pd.DataFrame], lim: tuple[float, float],
         raw, xv = c["raw"].to_numpy(dtype=float), c["x"].to_numpy(dtype=float) * X_SCALE[x]
         for mask, y, marker in ((raw > hi, hi, "^"), (raw < lo, lo, "v")):
             if mask.any():
-                ax.plot(xv[mask], np.full(mask.sum(), y), marker, color=color, ms=4, clip_on=False, gid="clipped")
+                ax.plot(
+                    xv[mask], np.full(mask.sum(), y), marker, color=color, ms=4, clip_on=False, gid="clipped"
+                )
         above, below = above + int((raw > hi).sum()), below + int((raw < lo).sum())
-    parts = [f"{n} point{'s' if n != 1 else ''} {where} the axis"
-             for n, where in ((above, "above"), (below, "below")) if n]
+    parts = [
+        f"{n} point{'s' if n != 1 else ''} {where} the axis"
+        for n, where in ((above, "above"), (below, "below"))
+        if n
+    ]
     if parts:
-        ax.text(0.005, 0.02, "▲▼ " + ", ".join(parts) + " (axis: 1st-99th percentile)", transform=ax.transAxes,
-                fontsize=7, color="0.35", ha="left", va="bottom", gid="clipped_note")
+        ax.text(
+            0.005,
+            0.02,
+            "▲▼ " + ", ".join(parts) + " (axis: 1st-99th percentile)",
+            transform=ax.transAxes,
+            fontsize=7,
+            color="0.35",
+            ha="left",
+            va="bottom",
+            gid="clipped_note",
+        )
 
 
 def _why_no_mfu(ax, runs: list[ComparedRun]) -> None:
@@ -573,10 +609,21 @@ def _why_no_mfu(ax, runs: list[ComparedRun]) -> None:
             blockers = []
         text = blockers[0].text() if blockers else "no MFU in its summary"
         reasons.setdefault(text, []).append(r.label)
-    lines = [f"no MFU: {text}" + ("" if len(runs) == 1 else f" ({', '.join(labels)})")
-             for text, labels in reasons.items()]
-    ax.text(0.5, 0.5, "\n".join(lines), transform=ax.transAxes, ha="center", va="center", fontsize=10,
-            color="0.3", gid="no_mfu")
+    lines = [
+        f"no MFU: {text}" + ("" if len(runs) == 1 else f" ({', '.join(labels)})")
+        for text, labels in reasons.items()
+    ]
+    ax.text(
+        0.5,
+        0.5,
+        "\n".join(lines),
+        transform=ax.transAxes,
+        ha="center",
+        va="center",
+        fontsize=10,
+        color="0.3",
+        gid="no_mfu",
+    )
     ax.set_yticks([])
 
 
@@ -601,8 +648,9 @@ def _write_figure(fig, runs: list[ComparedRun], x: str, smoothing: float, output
 
     note = _formula_note(runs)
     sm_note = f"smoothing {smoothing:g} (debiased EMA, raw faint)" if smoothing > 0 else "raw values"
-    fig.suptitle(f"{len(runs)} runs by {X_LABELS[x]}, {sm_note}{note}", x=0.01, ha="left", fontweight="bold",
-                 wrap=True)
+    fig.suptitle(
+        f"{len(runs)} runs by {X_LABELS[x]}, {sm_note}{note}", x=0.01, ha="left", fontweight="bold", wrap=True
+    )
     png = Path(output)
     if png.parent != Path(""):
         png.parent.mkdir(parents=True, exist_ok=True)
