@@ -78,7 +78,7 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         # tokens/s = samples per step x seq len / step time: the one of the first two the log lacks
         if not seq:
             needs: tuple[tuple[str, str | None], ...] = (("seq_len", None),)
-        elif s.get("tokens_per_step") is None and not s["facts"].get("global_batch_size"):
+        elif "facts" in s and s.get("tokens_per_step") is None and not s["facts"].get("global_batch_size"):
             needs = (("global_batch", None),)
         else:
             needs = ()
@@ -91,8 +91,8 @@ STEP_TIME_UNKNOWN = "step time unknown: the log gives none, its warnings say wha
 
 def no_step_time(s: Mapping[str, Any]) -> bool:
     """The log gives neither a step time nor a throughput to time the steps by."""
-    steps = s["steps"]
-    return steps.get("step_time_source") is None and steps.get("throughput_source") is None
+    steps = s.get("steps")  # a shape read off the batch index has none: nothing says it lacks them
+    return steps is not None and steps.get("step_time_source") is None and steps.get("throughput_source") is None
 
 
 def mfu_blockers(s: Mapping[str, Any]) -> list[Unknown]:
