@@ -331,6 +331,13 @@ class FieldSpec:
     smoothing: str | None = None
     alpha: float | None = None  # the EMA's weight of the newest value (tqdm's smoothing, 0.3 by default)
     list: bool = False  # the value is a printed list "[a, b, c]": one value per step, in order
+    # a bool read from a name: true when the printed value matches this regex in full, else false
+    # (NeMo's activation: swiglu/geglu/... are gated MLPs, gelu is not)
+    true_when: str | None = None
+
+    @cached_property
+    def _true_when(self) -> regex.Pattern:
+        return regex.compile(self.true_when or "")
 
     def convert_list(self, text: str) -> list[Any]:
         """The items of a printed list, each converted; an item that does not convert is NaN."""
@@ -388,6 +395,8 @@ class FieldSpec:
         if self.type == "str":
             return text.strip().strip("'\"")
         if self.type == "bool":
+            if self.true_when is not None:
+                return self._true_when.fullmatch(text.strip()) is not None
             return to_bool(text)
         if self.type == "timestamp":
             return to_timestamp(text)
@@ -916,6 +925,11 @@ def _field(source: str, spec: Table, where: str, step_kind: str) -> FieldSpec:
     vtype = spec.get("type", "float")
     if spec.get("list") and vtype not in ("float", "int"):
         raise PatternError(f"{where}: list applies to float or int fields")
+    true_when = spec.get("true_when")
+    if true_when is not None:
+        if vtype != "bool":
+            raise PatternError(f'{where}: true_when applies to type = "bool" fields')
+        _compile(true_when, f"{where}: true_when")  # a bad regex: one clear error at load
     window, smoothing, alpha = spec.get("window"), spec.get("smoothing"), spec.get("alpha")
     if alpha is not None and smoothing != "ema":
         raise PatternError(f'{where}: alpha needs smoothing = "ema"')
@@ -935,6 +949,7 @@ def _field(source: str, spec: Table, where: str, step_kind: str) -> FieldSpec:
         alpha=None if alpha is None else float(alpha),
         list=spec.get("list", False),
         units=spec.get("units"),
+        true_when=true_when,
     )
 
 
