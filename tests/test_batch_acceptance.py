@@ -104,7 +104,7 @@ def test_the_page_references_every_report_that_exists(first):
     _res, out, index = first
     page = parse((out / "index.html").read_text())
     shown = {i["src"] for i in page.imgs}
-    reports = {f"{p.parent.name}/report.png" for p in out.glob("*/report.png")}
+    reports = {f"{p.parent.name}/thumb.png" for p in out.glob("*/report.png")}  # each report's page thumbnail
     assert reports == shown and len(reports) == (index["status"] == "ok").sum()
 
 

@@ -93,7 +93,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
     for name in ok["run"]:
         folder = out / name
         assert sorted(p.name for p in folder.iterdir()) == sorted(
-            [".logparse-cache.json", "report.png", "steps.csv", "summary.json"]
+            [".logparse-cache.json", "report.png", "steps.csv", "summary.json", "thumb.png"]
         ), name
     # the failures come first, each with its cause
     assert list(index["status"][:2]) == ["error", "error"]
