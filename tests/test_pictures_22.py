@@ -8,10 +8,8 @@ import json
 import re
 import shutil
 from html.parser import HTMLParser
-from pathlib import Path
 
 import matplotlib.image
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -20,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import logparse
-from logparse.batch.page import write_leaderboard, write_page
+from logparse.batch.page import write_leaderboard
 from logparse.cli import cli
 from logparse.report import plots
 
@@ -116,7 +114,15 @@ def test_the_restart_names_the_nccl_error_before_it_as_its_cause(tmp_path):
     # line 401 of the log: `[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation
     # timeout`, after step 340's line and before the resumed attempt (line 458)
     res = CliRunner().invoke(
-        cli, ["analyze", str(SAMPLES / "megatron_resumed_8xh100.log"), "--hw", "h100", "--out", str(tmp_path / "o")]
+        cli,
+        [
+            "analyze",
+            str(SAMPLES / "megatron_resumed_8xh100.log"),
+            "--hw",
+            "h100",
+            "--out",
+            str(tmp_path / "o"),
+        ],
     )
     assert res.exit_code == 0, res.output
     (r,) = json.loads((tmp_path / "o" / "summary.json").read_text())["restarts"]

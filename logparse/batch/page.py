@@ -113,7 +113,9 @@ def _hardware_cell(out_dir: Path, row: dict[str, object], failed: bool) -> str:
     summary = _summary(out_dir, row)
     missing = unknowns(summary) if summary else {}
     parts = [
-        hw if hw is not None else (missing["hardware"].text() if "hardware" in missing else "hardware unknown"),
+        hw
+        if hw is not None
+        else (missing["hardware"].text() if "hardware" in missing else "hardware unknown"),
         f"{gpus} GPU" + ("s" if gpus != 1 else "")
         if gpus is not None
         else (missing["gpus"].text() if "gpus" in missing else "GPU count unknown"),
@@ -284,20 +286,27 @@ def _without_lines(out_dir: Path, without: list[dict[str, object]]) -> list[tupl
     for r in without:
         # a name as long as the bars' labels (NAME_CHARS), the reason whole
         groups.setdefault(plain(no_mfu_reason(out_dir, r)), []).append(_short(plain(r["run"]), NAME_CHARS))
+
+    def wrap(text: str, kind: str, indent: str = "") -> list[tuple[str, str]]:
+        return [
+            (s, kind)
+            for s in textwrap.wrap(text, LIST_CHARS, initial_indent=indent, subsequent_indent="    ")
+        ]
+
     lines: list[tuple[str, str]] = []
     left = len(without)
     for reason, runs in groups.items():
         if len(runs) == 1:
-            block = [(s, "reason") for s in textwrap.wrap(f"{runs[0]}: {reason}", LIST_CHARS, subsequent_indent="    ")]
+            block = wrap(f"{runs[0]}: {reason}", "reason")
         else:
-            block = [(s, "reason") for s in textwrap.wrap(f"{len(runs)} runs: {reason}", LIST_CHARS, subsequent_indent="    ")]
-            block += [(s, "names") for s in textwrap.wrap(", ".join(runs), LIST_CHARS, initial_indent="    ", subsequent_indent="    ")]
+            block = wrap(f"{len(runs)} runs: {reason}", "reason") + wrap(", ".join(runs), "names", "    ")
         if len(lines) + len(block) > LIST_LINES and lines:
             break
         lines += block
         left -= len(runs)
     if left > 0:
-        lines.append((f"and {left} more run{'s' if left != 1 else ''} without an MFU (see index.html)", "more"))
+        more = f"and {left} more run{'s' if left != 1 else ''} without an MFU (see index.html)"
+        lines.append((more, "more"))
     return lines
 
 
