@@ -132,7 +132,7 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
 # options that only the utilization stage reads: given to `parse`, they add its columns
 UTILIZATION_OPTIONS = (
     "hw", "dtype", "peak_tflops", "model", "params", "layers", "hidden", "heads", "kv_heads", "experts",
-    "topk", "ffn_hidden", "vocab", "recompute", "formula", "flops_per_token",
+    "topk", "ffn_hidden", "vocab", "mlp", "recompute", "formula", "flops_per_token",
 )  # fmt: skip
 
 

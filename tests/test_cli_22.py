@@ -91,7 +91,9 @@ def test_jsonl_writes_floats_and_timestamps_as_csv_does(tmp_path):
     assert "+00:00" in readme
 
 
-def test_summary_window_values_are_rounded_as_the_stable_blocks(tmp_path):
+def test_summary_window_values_carry_no_float_noise(tmp_path):
+    # 12 significant digits, as steps.csv writes a value: no representation noise (a mean printed as
+    # 84.396900000000002), and as precise as the peers' own figures it is checked against (tests/test_peers.py)
     res = run("analyze", MEGATRON, "--hw", "h100", "--window", "100:200", "--out", str(tmp_path))
     assert res.exit_code == 0, res.output
     window = json.loads((tmp_path / "summary.json").read_text())["window"]
@@ -104,7 +106,7 @@ def test_summary_window_values_are_rounded_as_the_stable_blocks(tmp_path):
             yield obj
 
     values = list(numbers(window))
-    assert values and all(len(re.sub(r"[-.]|e.*|^0\.0*", "", repr(v))) <= 6 for v in values), values
+    assert values and all(len(re.sub(r"[-.]|e.*|^0\.0*", "", repr(v))) <= 12 for v in values), values
 
 
 def test_target_tokens_takes_suffixes(tmp_path):
