@@ -83,3 +83,19 @@ def _the_checkout_stays_clean():
     yield
     after = {name for name in _LITTER if (ROOT / name).exists()}
     assert after <= before, f"a test wrote {sorted(after - before)} into {ROOT}: give it --out / -o tmp_path"
+
+
+@pytest.fixture
+def saved(monkeypatch):
+    """The matplotlib figures savefig wrote, in order (after their draw: tick labels exist only then)."""
+    from matplotlib.figure import Figure
+
+    figures: list[Figure] = []
+    real = Figure.savefig
+
+    def savefig(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        figures.append(self)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return figures

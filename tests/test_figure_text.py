@@ -31,20 +31,6 @@ def shown(name: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-@pytest.fixture
-def saved(monkeypatch) -> list[Figure]:
-    """The figures savefig wrote (after their draw: tick labels exist only then)."""
-    figures: list[Figure] = []
-    real = Figure.savefig
-
-    def savefig(self, *args, **kwargs):
-        real(self, *args, **kwargs)
-        figures.append(self)
-
-    monkeypatch.setattr(Figure, "savefig", savefig)
-    return figures
-
-
 def texts(fig: Figure) -> list[Text]:
     return [t for t in fig.findobj(Text) if t.get_text()]
 

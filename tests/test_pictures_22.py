@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import logparse
@@ -137,19 +136,6 @@ def test_the_restart_names_the_nccl_error_before_it_as_its_cause(tmp_path):
 
 # ------------------------------------------------------------------------------------------------
 # leaderboard.png
-
-
-@pytest.fixture
-def saved(monkeypatch) -> list[Figure]:
-    figures: list[Figure] = []
-    real = Figure.savefig
-
-    def savefig(self, *args, **kwargs):
-        real(self, *args, **kwargs)
-        figures.append(self)
-
-    monkeypatch.setattr(Figure, "savefig", savefig)
-    return figures
 
 
 LONG_ERROR = (

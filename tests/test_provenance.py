@@ -24,17 +24,22 @@ def _summary(out: Path) -> dict:
 # 1. a sidecar's options are the sidecar's, not the command line's
 
 
-def test_a_sidecars_options_are_named_as_the_sidecars(tmp_path):
+def _sidecar_run(tmp_path: Path, toml: str) -> dict:
+    """The summary of the Megatron sample run by `logparse batch` from a run folder whose logparse.toml is `toml`."""
     runs = tmp_path / "runs"
     (runs / "a").mkdir(parents=True)
     shutil.copy(MEGATRON, runs / "a" / "train.log")
-    (runs / "a" / "logparse.toml").write_text(
-        'hw = "b200"\ngpus = 8\ndtype = "bf16"\nseq_len = 4096\nmodel = "llama2-7b"\nglobal_batch = 128\n'
-    )
+    (runs / "a" / "logparse.toml").write_text(toml)
     out = tmp_path / "out"
     res = run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1"])
     assert res.exit_code == 0, res.stderr
-    s = _summary(out / "train")
+    return _summary(out / "train")
+
+
+def test_a_sidecars_options_are_named_as_the_sidecars(tmp_path):
+    s = _sidecar_run(
+        tmp_path, 'hw = "b200"\ngpus = 8\ndtype = "bf16"\nseq_len = 4096\nmodel = "llama2-7b"\nglobal_batch = 128\n'
+    )
     hw = s["hardware"]
     # nobody typed --hw: the device is the sidecar's, said as the sidecar says it
     assert hw["name"].startswith("b200")
@@ -48,13 +53,7 @@ def test_a_sidecars_options_are_named_as_the_sidecars(tmp_path):
 
 
 def test_a_sidecars_peak_is_the_sidecars(tmp_path):
-    runs = tmp_path / "runs"
-    (runs / "a").mkdir(parents=True)
-    shutil.copy(MEGATRON, runs / "a" / "train.log")
-    (runs / "a" / "logparse.toml").write_text("peak_tflops = 500\n")
-    out = tmp_path / "out"
-    assert run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1"]).exit_code == 0
-    hw = _summary(out / "train")["hardware"]
+    hw = _sidecar_run(tmp_path, "peak_tflops = 500\n")["hardware"]
     assert (hw["peak_tflops_per_gpu"], hw["name_source"]) == (500, "sidecar")
     assert hw["name_detail"] == "logparse.toml: peak_tflops = 500.0"
 
@@ -193,21 +192,13 @@ def test_mlp_is_a_sidecar_and_api_option_too():
 # 4. the report's footer: each source beside its own fact, the device named
 
 
-def _footer(monkeypatch, tmp_path: Path, *args: str) -> str:
-    """The footer report.png draws (its Text artist), from `logparse analyze` run in this process."""
+def _footer(figures: list, tmp_path: Path, *args: str) -> str:
+    """The footer report.png draws (its Text artist), from `logparse analyze` run in this process (`figures`:
+    the conftest's `saved`)."""
     from click.testing import CliRunner
-    from matplotlib.figure import Figure
 
     from logparse.cli import cli
 
-    figures: list[Figure] = []
-    real = Figure.savefig
-
-    def savefig(self, *a, **k):
-        real(self, *a, **k)
-        figures.append(self)
-
-    monkeypatch.setattr(Figure, "savefig", savefig)
     res = CliRunner().invoke(cli, ["analyze", *args, "--out", str(tmp_path), "-q"])
     assert res.exit_code == 0, res.output
     (fig,) = figures
@@ -215,27 +206,21 @@ def _footer(monkeypatch, tmp_path: Path, *args: str) -> str:
     return " ".join(text.split())  # wrapped at 170 characters: one line
 
 
-def test_footer_names_the_device_and_says_each_source_beside_its_fact(monkeypatch, tmp_path):
+def test_footer_names_the_device_and_says_each_source_beside_its_fact(saved, tmp_path):
     # the device and its peak from --hw (989 = half the H100 SXM datasheet's 1,979 "with sparsity" BF16),
     # the dtype from the log's own `bf16 ... True` argument
-    footer = _footer(monkeypatch, tmp_path, str(MEGATRON), "--hw", "h100")
+    footer = _footer(saved, tmp_path, str(MEGATRON), "--hw", "h100")
     assert "h100-sxm (--hw h100), bf16 (log): dense peak 989 TFLOPS/GPU (hardware table)" in footer
     assert "(log)" not in footer.split("bf16 (log)")[1].split(";")[0]  # the peak is not said to be the log's
 
 
-def test_footer_says_a_peak_given_as_a_number_is_the_options(monkeypatch, tmp_path):
-    footer = _footer(monkeypatch, tmp_path, str(MEGATRON), "--peak-tflops", "900")
+def test_footer_says_a_peak_given_as_a_number_is_the_options(saved, tmp_path):
+    footer = _footer(saved, tmp_path, str(MEGATRON), "--peak-tflops", "900")
     assert "dense peak 900 TFLOPS/GPU (--peak-tflops), bf16 (log)" in footer
 
 
 def test_a_sidecars_dims_and_mlp_are_the_sidecars_and_warn_as_such(tmp_path):
-    runs = tmp_path / "runs"
-    (runs / "a").mkdir(parents=True)
-    shutil.copy(MEGATRON, runs / "a" / "train.log")
-    (runs / "a" / "logparse.toml").write_text('hw = "h100"\nffn_hidden = 14336\nmlp = "gated"\n')
-    out = tmp_path / "out"
-    assert run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1"]).exit_code == 0
-    s = _summary(out / "train")
+    s = _sidecar_run(tmp_path, 'hw = "h100"\nffn_hidden = 14336\nmlp = "gated"\n')
     assert s["model"]["sources"]["ffn_hidden"] == "sidecar" and s["model"]["ffn_hidden"] == 14336
     assert s["facts"]["mlp"] == {
         "value": "gated",
