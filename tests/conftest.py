@@ -99,3 +99,23 @@ def saved(monkeypatch):
 
     monkeypatch.setattr(Figure, "savefig", savefig)
     return figures
+
+
+def batch_with_a_broken_run(tmp: Path, names: tuple[str, ...], *options: str) -> Path:
+    """`logparse batch` (in this process, through the command) over sample logs `names` and a broken log, into
+    tmp/out: it writes the page itself, and exits 1 for the broken run after the others."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
+    runs = tmp / "runs"
+    runs.mkdir()
+    for name in names:
+        shutil.copy(ROOT / "sample_logs" / f"{name}.log", runs / f"{name}.log")
+    (runs / "broken.log").write_text("not a training log\n")
+    out = tmp / "out"
+    res = CliRunner().invoke(cli, ["batch", str(runs), *options, "--jobs", "1", "--out", str(out)])
+    assert res.exit_code == 1 and "broken" in res.output
+    return out

@@ -10,11 +10,9 @@ from urllib.parse import unquote, urlsplit
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from logparse.batch.page import LEADERBOARD_TOP, write_leaderboard, write_page
-from logparse.cli import cli
-from tests.conftest import SAMPLES
+from tests.conftest import batch_with_a_broken_run
 
 RUNS = ("megatron_llama2-7b_8xh100", "torchtitan_llama3-8b_8xh100", "generic_kv_cpu")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -71,16 +69,7 @@ def parse(html: str) -> Page:
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     """Three sample logs and a broken one, through `logparse batch --hw h100`."""
-    tmp = tmp_path_factory.mktemp("page")
-    runs = tmp / "runs"
-    runs.mkdir()
-    for name in RUNS:
-        shutil.copy(SAMPLES / f"{name}.log", runs / f"{name}.log")
-    (runs / "broken.log").write_text("not a training log\n")
-    out = tmp / "out"
-    # through the command: batch writes the page itself, and exits 1 for the broken run after the others
-    res = CliRunner().invoke(cli, ["batch", str(runs), "--hw", "h100", "--jobs", "1", "--out", str(out)])
-    assert res.exit_code == 1 and "broken" in res.output
+    out = batch_with_a_broken_run(tmp_path_factory.mktemp("page"), RUNS, "--hw", "h100")
     assert (out / "leaderboard.png").stat().st_size > 0 and (out / "index.html").stat().st_size > 0
     return out, pd.read_csv(out / "index.csv")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from html.parser import HTMLParser
 
 import matplotlib.image
@@ -21,7 +20,7 @@ from logparse.batch.page import write_leaderboard
 from logparse.cli import cli
 from logparse.report import plots
 
-from .conftest import SAMPLES
+from .conftest import SAMPLES, batch_with_a_broken_run
 
 DPI = 50
 
@@ -235,15 +234,7 @@ RUNS = ("megatron_llama2-7b_8xh100", "generic_json_cpu", "generic_pipe_cpu")
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     """Three sample logs and a broken one through `logparse batch` (no --hw: no run has an MFU)."""
-    tmp = tmp_path_factory.mktemp("pictures22")
-    runs = tmp / "runs"
-    runs.mkdir()
-    for name in RUNS:
-        shutil.copy(SAMPLES / f"{name}.log", runs / f"{name}.log")
-    (runs / "broken.log").write_text("not a training log\n")
-    out = tmp / "out"
-    res = CliRunner().invoke(cli, ["batch", str(runs), "--jobs", "1", "--out", str(out)])
-    assert res.exit_code == 1 and "broken" in res.output
+    out = batch_with_a_broken_run(tmp_path_factory.mktemp("pictures22"), RUNS)
     html = (out / "index.html").read_text()
     p = Page()
     p.feed(html)
