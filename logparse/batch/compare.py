@@ -287,7 +287,8 @@ def table_rows(
     """One row per run from its summary; with `target_tokens`, the days each would take to train that
     many tokens at its stable cluster throughput (restarts, evals and checkpoints not counted). Each change
     is against `ref` (a run's label), else against the first run that has the figure; the table's `attrs`
-    hold the reference of each change column. `time_from` is filled only for the time axis (`x`)."""
+    hold the reference of each change column. `time_from` is filled only for the time axis (`x`). `ref`
+    names one of the runs (compare_runs checks it before drawing)."""
     rows = []
     for r in runs:
         s, st = r.summary, r.summary.get("stable") or {}
@@ -319,9 +320,6 @@ def table_rows(
             seconds = seconds_to_train(target_tokens, st.get("tokens_per_s"))
             rows[-1]["target_tokens"] = target_tokens
             rows[-1]["days_to_target"] = None if seconds is None else seconds / 86400
-    labels = [row["run"] for row in rows]
-    if ref is not None and ref not in labels:
-        raise LogparseError(f"--ref: no run labelled {ref!r}; the runs are {', '.join(labels)}")
     changes = CHANGED + (("days_to_target",) if target_tokens else ())
     references: dict[str, str | None] = {}
     for k in changes:
@@ -398,7 +396,7 @@ def format_table(table: pd.DataFrame) -> str:
     extra = [f"{r}: {n}" for r, n in zip(table["run"], table["notes"], strict=True) if isinstance(n, str)]
     times = {t for t in table["time_from"] if isinstance(t, str)}
     lines = [text, *extra]
-    named = {k: v for k, v in refs.items() if k in ("mfu", *CHANGED, "days_to_target")}
+    named = {k: v for k, v in refs.items() if k in (*CHANGED, "days_to_target")}
     if named:
         chosen = set(named.values())
         if len(chosen) == 1:
@@ -505,9 +503,8 @@ def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
         raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
     if not 0 <= smoothing < 1:
         raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
-    return metrics, checked(
-        "target_tokens", (options or {}).get("target_tokens")
-    )  # also for analyzed folders
+    # also for analyzed folders
+    return metrics, checked("target_tokens", (options or {}).get("target_tokens"))
 
 
 def _loaded(refs, options, labels) -> list[ComparedRun]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import textwrap
@@ -51,10 +52,21 @@ def _run_dir(out_dir: Path, row: dict[str, object]) -> Path:
 
 
 def _summary(out_dir: Path, row: dict[str, object]) -> Summary | None:
-    """The run's summary.json, as written (None when it cannot be read)."""
+    """The run's summary.json, as written (None when it cannot be read). A page row reads it for several
+    cells (hardware, dip cost, why no MFU) and the leaderboard again: it is parsed once per version of the
+    file (its path, size and modification time), not once per reader. Readers do not change it."""
     path = _run_dir(out_dir, row) / "summary.json"
     try:
-        return json.loads(path.read_text())
+        st = path.stat()
+    except OSError:
+        return None
+    return _read_summary(str(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_summary(path: str, size: int, mtime_ns: int) -> Summary | None:
+    try:
+        return json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return None
 
