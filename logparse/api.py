@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
 import pandas as pd
 import regex
@@ -186,11 +186,16 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
 
 
 @contextmanager
-def unmatched_listing(out: str | os.PathLike[str] | None) -> Iterator[Callable[[Record], None] | None]:
-    """An `on_unmatched` callback that writes every line no pattern matched to `out` as
-    `<line number>\t<text>` (None when `out` is None)."""
+def unmatched_listing(
+    out: str | os.PathLike[str] | TextIO | None,
+) -> Iterator[Callable[[Record], None] | None]:
+    """An `on_unmatched` callback that writes every line no pattern matched to `out` (a file name, or an
+    open text stream such as standard output) as `<line number>\t<text>` (None when `out` is None)."""
     if out is None:
         yield None
+        return
+    if not isinstance(out, (str, os.PathLike)):
+        yield lambda rec: out.write(f"{rec.line}\t{rec.text}\n")
         return
     with open(out, "w", encoding="utf-8") as fh:
         yield lambda rec: fh.write(f"{rec.line}\t{rec.text}\n")

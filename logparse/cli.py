@@ -249,7 +249,7 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
         report.check_steps_path(output)
     if unmatched == "-" and output is None:
         raise click.UsageError("--unmatched - and the step CSV would both go to standard output; pass -o FILE")
-    listing = _stdout_listing() if unmatched == "-" else api.unmatched_listing(unmatched)
+    listing = api.unmatched_listing(sys.stdout if unmatched == "-" else unmatched)
     with _stdin_spooled((log,)) as (path,), listing as on_unmatched:
         frame = api.parse(path, on_unmatched=on_unmatched, **kw)
     if output is None:
@@ -257,12 +257,6 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
         return
     report.write_steps(frame, output)
     click.echo(f"wrote {len(frame)} steps to {output}", err=True)
-
-
-@contextmanager
-def _stdout_listing() -> Iterator[Callable[[Any], None]]:
-    """`--unmatched -`: the unmatched lines on standard output, as api.unmatched_listing writes them to a file."""
-    yield lambda rec: click.echo(f"{rec.line}\t{rec.text}")
 
 
 @cli.command()
