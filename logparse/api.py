@@ -30,6 +30,7 @@ from .core.summary_types import FlopsTermPart, FlopsTermsPart
 from .core.warnings import RunWarning
 from .frame.assemble import parse_log
 from .patterns.sets import PatternSet, load_sets
+from .phases.goodput import build_ledger
 from .phases.phases import detect_phases
 from .phases.window import numbering_basis
 from .phases.window import select as select_window
@@ -175,7 +176,7 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
     every = run.cadence or 1
     window = select_window(run.steps, opts.window, opts.last, opts.skip, every)
-    analysis = Analysis(run, phases, util, reported, window, basis)
+    analysis = Analysis(run, phases, util, reported, window, basis, build_ledger(run, phases))
     analysis.summary = build_summary(analysis)
     why = refusal(
         analysis.summary["stable"]["mfu_mean"], analysis.summary["stable"]["tflops_per_gpu"], run, util

@@ -37,6 +37,7 @@ STEP_COLUMNS: dict[str, str] = {
     "tokens_per_step": "tokens in this optimizer step's global batch, as logged (fairseq wpb)",
     "reported_mfu": "the framework's own MFU, as a fraction",
     "eval_loss": "validation loss",
+    "duration_s": "how long an event took, as the log prints it (a timer, a watchdog's 'ran for N ms')",
     "train_elapsed_s": "wall seconds of training so far, as the log's own clock counts them",
     "progress_n": "progress-bar position",
     "progress_total": "the counter's total as printed (n/total): planned steps, or batches in the epoch",

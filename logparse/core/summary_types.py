@@ -370,6 +370,53 @@ class WholeRunPart(TypedDict):
     label: str  # what the average is (not the stable window's)
 
 
+class LedgerEventPart(TypedDict):
+    """One entry of summary["goodput"]["events"]: a piece of badput and the lines it came from."""
+
+    category: str
+    seconds: float
+    first_line: int
+    last_line: int
+    step: int | None
+    detail: str
+
+
+class AttemptPart(TypedDict):
+    """summary["goodput"]["attempts"]: one attempt's own steps and throughput (never a counter since a resume)."""
+
+    attempt: int
+    first_step: int
+    last_step: int
+    steps: int
+    step_seconds: float | None
+    tokens_per_s: float | None
+
+
+class PeriodicDipPart(TypedDict):
+    """summary["goodput"]["periodic_dips"]: dips that recur at one step interval, as one pattern."""
+
+    every_steps: int
+    count: int
+    depth: float
+    lost_s: float | None
+    cause: str
+
+
+class GoodputPart(TypedDict):
+    """summary["goodput"] (phases/goodput.py): where the wall time went; seconds, None where the log
+    cannot show a category. With clock "timestamps", productive_s plus every badput value is wall_s."""
+
+    clock: str
+    wall_s: float | None
+    productive_s: float | None
+    goodput: float | None
+    badput: dict[str, float | None]  # the categories of phases.goodput.CATEGORIES, in that order
+    events: list[LedgerEventPart]
+    attempts: list[AttemptPart]
+    periodic_dips: list[PeriodicDipPart]
+    unknown: dict[str, str]  # category -> why the log cannot show it
+
+
 class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `model`
     run: str
     source: str
@@ -397,6 +444,7 @@ class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `mod
     ranks: RanksPart | None
     flagged_steps: dict[str, int]  # flag -> steps carrying it
     reported: ReportedPart
+    goodput: GoodputPart | None
     facts: dict[str, FactPart]  # keyed by fact name
     notes: list[str]
     status: str | None

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..core.schema import INTEGER_COLUMNS, INTERNAL_COLUMNS, STEP_ORDER
 from ..core.summary_types import ReportedPart, Summary
+from ..phases.goodput import Ledger
 from ..phases.phases import Phases
 from ..phases.window import Window
 from ..steps.run import Run
@@ -27,6 +28,7 @@ class Findings:
     reported: ReportedPart  # the framework's own figures against logparse's (crosscheck.py)
     window: Window | None = None  # the peer-style window asked for, if any
     basis: int | None = None  # 0 or 1: how the log counts its first step, when it shows it
+    ledger: Ledger | None = None  # where the wall time went (phases/goodput.py)
     summary: Summary = field(default_factory=dict)  # type: ignore[assignment]  # {} until build_summary
 
     _public: pd.DataFrame | None = field(default=None, init=False, compare=False)

@@ -471,6 +471,7 @@ def build_summary(analysis: Findings) -> Summary:
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
         "reported": _rounded(analysis.reported),
+        "goodput": analysis.ledger.as_dict() if analysis.ledger is not None else None,
         "facts": _facts_part(facts),
         "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
         "status": status["status"],

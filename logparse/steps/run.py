@@ -75,6 +75,7 @@ class ResolvedSteps:
     step_numbering: str = "log"
     step_time: StepTime | None = None
     segments: list[Segment] = field(default_factory=list)
+    redone: pd.DataFrame | None = None  # rows a later attempt logged again (split_segments)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -105,9 +106,10 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunW
 
 def split_segments(
     steps: pd.DataFrame, parsed: ParsedLog, cadence: int | None, epochs: bool
-) -> tuple[pd.DataFrame, list[Restart], list[Segment]]:
+) -> tuple[pd.DataFrame, list[Restart], list[Segment], pd.DataFrame]:
     """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
-    again, describe each restart, and list every stretch of the counter (epochs included)."""
+    again, describe each restart, and list every stretch of the counter (epochs included). The dropped
+    rows are returned last: their work was lost, and the goodput ledger counts their time."""
     cuts = boundaries(steps, parsed.events)
     steps = steps.copy()
     steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
@@ -129,8 +131,9 @@ def split_segments(
         redone_mask = earlier & steps["step"].isin(set(new["step"]))
         restarts.append(_restart(steps, new, old, steps[redone_mask], parsed.events, cuts, seg, cadence))
         keep &= ~redone_mask
+    redone = steps[~keep]
     steps = steps[keep]
-    return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs)
+    return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs), redone
 
 
 def _segment_kinds(
@@ -286,7 +289,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         step_time = step_time_from_samples(steps, facts)
 
     cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
-    steps, restarts, segments = split_segments(steps, parsed, cadence, epochs)
+    steps, restarts, segments, redone = split_segments(steps, parsed, cadence, epochs)
     steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
     # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
     steps = steps.sort_values(["segment", "step"], kind="stable").reset_index(drop=True)
@@ -303,7 +306,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         if n:
             warnings.append(RunWarning(f"{n} step{'' if n == 1 else 's'} recoverable: {note}", "recoverable"))
 
-    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments)
+    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments, redone)
 
 
 def _read_as(parsed: ParsedLog) -> str:
@@ -626,6 +629,7 @@ class Run:
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
     rate_choices: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed (summary "sources")
+    redone: pd.DataFrame | None = None  # the file's rows that a later attempt logged again (their work was lost)
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
@@ -678,6 +682,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         steps,
         analyzed,
         choices,
+        rs.redone,
     )
 
 

@@ -1,0 +1,646 @@
+"""The goodput ledger: where a job's wall time went, from the console log alone.
+
+Every second of the job, first attempt's start to the last line's time, is given to one category: the
+productive time of the steps that count, or a kind of badput (start-up, checkpoints, eval, warm-up, slow
+steps, steps a later attempt redid, a hang, the gap before a restart, and what remains). The ledger stands
+on the log's timestamps when its step lines carry them (clock "timestamps": the parts add up to the wall
+time), else on the step times and the durations the log prints (clock "step_times": what cannot be seen
+is None, never 0).
+
+The timeline is laid out of anchors, each a time on the log's clock:
+- a step row's end is its timestamp and its start that less its own time (step time x the steps the row
+  stands for); what lies between one row's end and the next row's start is a gap;
+- each attempt starts at its first time the log shows (a stamped line before its first step, or a
+  printed start-up duration counted back from its line: Megatron-LM's `time to initialize megatron`);
+- an attempt that failed ends at its failure line's time (an NCCL watchdog timeout, a traceback), or at
+  its last time plus the hang the watchdog printed (`ran for N milliseconds`).
+A gap goes to the events whose lines fall in it: their printed durations first (a `save-checkpoint`
+timer), the rest to the one kind of event without a printed duration, else to `other`. A step's time
+above its regime's reference (the phases stage's) is counted once: warm-up for an attempt's first rows,
+the event whose lines fall inside a slow step's time (a checkpoint save inside a step is checkpoint time),
+else slow steps. Stable steps' noise is productive.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import numpy as np
+import pandas as pd
+import regex
+
+from ..core.summary_types import GoodputPart, LedgerEventPart, PeriodicDipPart
+from ..steps.run import Run
+from .phases import Phase, Phases
+
+CATEGORIES = (
+    "startup",
+    "checkpoint",
+    "eval",
+    "warmup",
+    "slow_steps",
+    "wasted_progress",
+    "hang",
+    "restart_recovery",
+    "other",
+)
+# how the text and the figures name each category
+LABELS = {
+    "productive": "productive",
+    "startup": "startup",
+    "checkpoint": "checkpoints",
+    "eval": "eval",
+    "warmup": "warmup",
+    "slow_steps": "slow steps",
+    "wasted_progress": "redone steps",
+    "hang": "hang",
+    "restart_recovery": "restart",
+    "other": "other",
+}
+_EVENT_CATEGORY = {"checkpoint_save": "checkpoint", "checkpoint_load": "checkpoint", "eval": "eval"}
+
+# a stamp inside an event line's text: ISO date and time, or a glog/absl/c10 prefix without a year
+# ("E0301 11:37:01.288027", torch's "[E1120 11:37:01.288027000 ProcessGroupNCCL.cpp:616]")
+_ISO = regex.compile(r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?(?!\d)")
+_GLOG = regex.compile(r"^\[?[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?\b")
+
+
+@dataclass
+class LedgerEvent:
+    category: str
+    seconds: float
+    first_line: int
+    last_line: int
+    step: int | None
+    detail: str
+
+    def as_dict(self) -> LedgerEventPart:
+        return {
+            "category": self.category,
+            "seconds": round(self.seconds, 3),
+            "first_line": self.first_line,
+            "last_line": self.last_line,
+            "step": self.step,
+            "detail": self.detail,
+        }
+
+
+@dataclass
+class Attempt:
+    """One attempt's own figures: throughput from its own steps and their own times, never from a counter
+    that runs across a resume."""
+
+    attempt: int
+    first_step: int
+    last_step: int
+    steps: int
+    step_seconds: float | None
+    tokens_per_s: float | None
+
+
+@dataclass
+class PeriodicDips:
+    every: int  # steps between the dips' starts
+    count: int
+    depth: float  # median depth (1 - speed / reference)
+    lost_s: float | None
+    cause: str
+
+    def as_dict(self) -> PeriodicDipPart:
+        return {
+            "every_steps": self.every,
+            "count": self.count,
+            "depth": round(self.depth, 4),
+            "lost_s": None if self.lost_s is None else round(self.lost_s, 3),
+            "cause": self.cause,
+        }
+
+
+@dataclass
+class Ledger:
+    clock: str  # "timestamps" | "step_times"
+    wall_s: float | None
+    productive_s: float | None
+    badput: dict[str, float | None]
+    events: list[LedgerEvent] = field(default_factory=list)
+    attempts: list[Attempt] = field(default_factory=list)
+    periodic: list[PeriodicDips] = field(default_factory=list)
+    missing: dict[str, str] = field(default_factory=dict)  # category -> why it is unknown
+
+    @property
+    def goodput(self) -> float | None:
+        if self.wall_s is None or self.productive_s is None or self.wall_s <= 0:
+            return None
+        return self.productive_s / self.wall_s
+
+    def as_dict(self) -> GoodputPart:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
+
+        return {
+            "clock": self.clock,
+            "wall_s": r(self.wall_s),
+            "productive_s": r(self.productive_s),
+            "goodput": None if self.goodput is None else round(self.goodput, 4),
+            "badput": {k: r(self.badput.get(k)) for k in CATEGORIES},
+            "events": [e.as_dict() for e in self.events],
+            "attempts": [
+                {
+                    "attempt": a.attempt,
+                    "first_step": a.first_step,
+                    "last_step": a.last_step,
+                    "steps": a.steps,
+                    "step_seconds": r(a.step_seconds),
+                    "tokens_per_s": None if a.tokens_per_s is None else round(a.tokens_per_s, 1),
+                }
+                for a in self.attempts
+            ],
+            "periodic_dips": [p.as_dict() for p in self.periodic],
+            "unknown": dict(self.missing),
+        }
+
+
+# ------------------------------------------------------------------------------------------------
+# the log's clock
+
+
+def _year_of(stamps: np.ndarray) -> int | None:
+    known = stamps[np.isfinite(stamps)]
+    if not len(known):
+        return None
+    return datetime.fromtimestamp(float(np.median(known)), tz=timezone.utc).year
+
+
+def text_stamp(text: str, year: int | None) -> float | None:
+    """The time a line's own text states: an ISO date and time, or a year-less glog prefix in `year`."""
+    m = _GLOG.match(text)
+    if m is not None and year is not None:
+        month, day, hh, mm, ss, frac = m.groups()
+        try:
+            t = datetime(year, int(month), int(day), int(hh), int(mm), int(ss), tzinfo=timezone.utc)
+        except ValueError:
+            return None
+        return t.timestamp() + (float(f"0.{frac}") if frac else 0.0)
+    m = _ISO.search(text[:80])
+    if m is not None:
+        y, mo, d, hh, mm, ss, frac = m.groups()
+        try:
+            t = datetime(int(y), int(mo), int(d), int(hh), int(mm), int(ss), tzinfo=timezone.utc)
+        except ValueError:
+            return None
+        return t.timestamp() + (float(f"0.{frac}") if frac else 0.0)
+    return None
+
+
+def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
+    """The log's events with their time (`t`: the captured timestamp, else a stamp in the text) and
+    printed duration (`dur`), in line order."""
+    ev = run.parsed.events
+    if ev.empty or "event" not in ev:
+        return pd.DataFrame({"event": [], "line": [], "text": [], "t": [], "dur": [], "step": []})
+    out = pd.DataFrame(
+        {
+            "event": ev["event"].astype(str),
+            "line": pd.to_numeric(ev["line"], errors="coerce"),
+            "text": ev["text"].astype(str) if "text" in ev else "",
+            "step": pd.to_numeric(ev["step"], errors="coerce") if "step" in ev else np.nan,
+            "dur": pd.to_numeric(ev["duration_s"], errors="coerce") if "duration_s" in ev else np.nan,
+        }
+    )
+    t = pd.to_numeric(ev["timestamp"], errors="coerce") if "timestamp" in ev else pd.Series(np.nan, index=ev.index)
+    t = t.astype(float).to_numpy().copy()
+    for i in np.flatnonzero(np.isnan(t)):
+        found = text_stamp(out["text"].iat[i], year)
+        t[i] = np.nan if found is None else found
+    out["t"] = t
+    return out.dropna(subset=["line"]).sort_values("line", kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# the rows
+
+
+def _rows(run: Run, phases: Phases) -> pd.DataFrame:
+    """Every step row of the analyzed part, the redone ones too (kept = False), in line order, with the
+    steps it stands for (`span`), its own time (`busy`), its end (`end`) and its regime's reference time."""
+    cols = ["line", "step", "segment", "step_time_s", "timestamp", "step_span", "phase", "regime", "tokens_per_step"]
+    kept = run.steps[[c for c in cols if c in run.steps]].copy()
+    kept["kept"] = True
+    frames = [kept]
+    redone = run.redone
+    if redone is not None and len(redone) and len(kept):
+        lo, hi = kept["line"].min(), kept["line"].max()
+        redone = redone[(redone["line"] >= lo) & (redone["line"] <= hi)]
+        redone = redone.drop_duplicates(["segment", "step"], keep="last")
+        part = redone[[c for c in cols if c in redone]].copy()
+        part["kept"] = False
+        frames.append(part)
+    rows = pd.concat(frames, ignore_index=True) if len(frames) > 1 else kept
+    for col in ("step_time_s", "timestamp", "tokens_per_step"):
+        rows[col] = pd.to_numeric(rows[col], errors="coerce") if col in rows else np.nan
+    rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
+
+    # the steps a row stands for: the kept rows know theirs; a redone row, from its attempt's rows
+    cadence = run.cadence or 1
+    diff = rows.groupby("segment")["step"].diff()
+    span = rows["step_span"] if "step_span" in rows else pd.Series(np.nan, index=rows.index)
+    rows["span"] = span.where(span.notna(), diff.where(diff > 0)).fillna(cadence).astype(float)
+
+    busy = rows["step_time_s"] * rows["span"]
+    busy = busy.where(np.isfinite(busy) & (busy > 0))
+    by_clock = rows.groupby("segment")["timestamp"].diff()
+    rows["busy"] = busy.fillna(by_clock.where(by_clock > 0))
+    # a row without its own stamp ends where the one before it did plus its own time
+    end = rows["timestamp"].copy()
+    for i in np.flatnonzero(end.isna().to_numpy()):
+        if i > 0 and np.isfinite(end.iat[i - 1]) and rows.at[i, "segment"] == rows.at[i - 1, "segment"]:
+            end.iat[i] = end.iat[i - 1] + (rows["busy"].iat[i] if np.isfinite(rows["busy"].iat[i]) else 0.0)
+    rows["end"] = end
+    rows["start"] = rows["end"] - rows["busy"].fillna(0.0)
+    rows["ref"] = _reference_times(rows, phases)
+    return rows
+
+
+def _reference_times(rows: pd.DataFrame, phases: Phases) -> pd.Series:
+    """Each kept row's reference step time: the median of its regime's stable rows (all its rows when none
+    is stable), the time one step takes when nothing goes wrong."""
+    ref = pd.Series(np.nan, index=rows.index)
+    if "regime" not in rows or "phase" not in rows or not phases.regimes:
+        return ref
+    per_step = rows["busy"] / rows["span"]
+    for regime, idx in rows[rows["kept"]].groupby("regime").groups.items():
+        part = rows.loc[idx]
+        stable = per_step.loc[idx][part["phase"] == Phase.STABLE].dropna()
+        level = float(stable.median()) if len(stable) else float(per_step.loc[idx].dropna().median())
+        if math.isfinite(level):
+            ref.loc[idx] = level
+    return ref
+
+
+# ------------------------------------------------------------------------------------------------
+# the ledger
+
+
+class _Book:
+    """Seconds by category, each piece with the lines it came from."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = dict.fromkeys(CATEGORIES, 0.0)
+        self.unknown: dict[str, str] = {}
+        self.events: list[LedgerEvent] = []
+
+    def add(self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str) -> None:
+        if not math.isfinite(seconds) or seconds <= 0:
+            return
+        self.totals[category] += seconds
+        self.events.append(LedgerEvent(category, seconds, int(first), int(last), step, detail))
+
+    def mark_unknown(self, category: str, why: str) -> None:
+        self.unknown.setdefault(category, why)
+
+
+def _what(ev: pd.DataFrame) -> str:
+    text = str(ev["text"].iloc[0]).strip()
+    return text if len(text) <= 90 else text[:87] + "..."
+
+
+def _share_gap(
+    book: _Book, gap: float | None, events: pd.DataFrame, default: str, lines: tuple[int, int], clock: bool
+) -> None:
+    """A gap between two anchors (None without a clock) to the events whose lines fall in it: printed
+    durations first, then what remains to the one kind of event without a printed duration (shared when
+    several kinds lack one), else to `default`."""
+    kinds = events[events["event"].isin(_EVENT_CATEGORY)]
+    left = gap
+    unprinted: list[str] = []
+    for category, part in kinds.groupby(kinds["event"].map(_EVENT_CATEGORY), sort=False):
+        printed = part["dur"].dropna()
+        step = part["step"].dropna()
+        where = (int(part["line"].min()), int(part["line"].max()), int(step.iloc[0]) if len(step) else None)
+        if len(printed):
+            seconds = float(printed.sum())
+            if left is not None:
+                seconds = min(seconds, max(left, 0.0))
+                left -= seconds
+            book.add(str(category), seconds, *where, f"{_what(part)} (the duration the log prints)")
+        else:
+            unprinted.append(str(category))
+            if not clock:
+                book.mark_unknown(str(category), f"{LABELS[str(category)]}: unknown without timestamps")
+    if left is None:
+        return
+    if unprinted and left > 0:
+        for category in unprinted:
+            part = kinds[kinds["event"].map(_EVENT_CATEGORY) == category]
+            step = part["step"].dropna()
+            book.add(
+                category,
+                left / len(unprinted),
+                int(part["line"].min()),
+                int(part["line"].max()),
+                int(step.iloc[0]) if len(step) else None,
+                _what(part),
+            )
+        return
+    if left > 0:
+        book.add(default, left, lines[0], lines[1], None, "time between lines that no event explains")
+
+
+def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
+    """The time of counted rows above their reference: warm-up, the event inside a slow step's time, or a
+    slow step; returns the total taken out of productive."""
+    taken = 0.0
+    kept = rows[rows["kept"]]
+    prev_line = rows["line"].shift(1).fillna(0)
+    excess = (kept["busy"] - kept["span"] * kept["ref"]).where(lambda x: x > 0)
+    warm: dict[int, list[int]] = {}
+    for i, x in excess.dropna().items():
+        phase = rows.at[i, "phase"]
+        if phase in (Phase.WARMUP, Phase.RESTART):
+            warm.setdefault(int(rows.at[i, "segment"]), []).append(i)
+            continue
+        if phase != Phase.DIP:
+            continue  # a stable step's noise is productive time
+        inside = events[(events["line"] > prev_line.at[i]) & (events["line"] < rows.at[i, "line"])]
+        inside = inside[inside["event"].isin(_EVENT_CATEGORY)]
+        line, step = int(rows.at[i, "line"]), int(rows.at[i, "step"])
+        if len(inside):
+            category = _EVENT_CATEGORY[str(inside["event"].iloc[0])]
+            book.add(category, float(x), int(inside["line"].min()), line, step, f"step {step} slowed by {_what(inside)}")
+        else:
+            book.add("slow_steps", float(x), line, line, step, f"step {step} below its regime's speed")
+        taken += float(x)
+    for seg, idx in warm.items():
+        seconds = float(excess.loc[idx].sum())
+        first, last = int(rows.at[idx[0], "step"]), int(rows.at[idx[-1], "step"])
+        what = "warm-up" if seg == rows["segment"].min() else "warm-up after the resume"
+        book.add("warmup", seconds, int(rows.at[idx[0], "line"]), int(rows.at[idx[-1], "line"]), first,
+                 f"{what}: steps {first}-{last} above their regime's step time")
+        taken += seconds
+    return taken
+
+
+def build_ledger(run: Run, phases: Phases) -> Ledger | None:
+    """The run's goodput ledger (None for a run with no step rows)."""
+    if run.steps.empty or "line" not in run.steps:
+        return None
+    rows = _rows(run, phases)
+    year = _year_of(rows["timestamp"].to_numpy(dtype=float))
+    events = _event_frame(run, year)
+    stamped = rows["timestamp"].notna()
+    clock = bool(len(rows) and stamped.mean() >= 0.5 and rows["end"].notna().all())
+    book = _Book()
+
+    counted = rows[rows["kept"]]
+    busy_known = counted["busy"].notna().all() and len(counted)
+    excess = _excess(book, rows, events) if busy_known else 0.0
+    redone = rows[~rows["kept"]]
+    for seg, part in redone.groupby("segment"):
+        first, last = int(part["step"].min()), int(part["step"].max())
+        book.add("wasted_progress", float(part["busy"].sum()), int(part["line"].min()), int(part["line"].max()),
+                 first, f"steps {first}-{last} of attempt {int(seg) + 1}, redone by a later attempt")
+    productive = float(counted["busy"].sum()) - excess if busy_known else None
+
+    if clock:
+        wall = _timeline(book, rows, events)
+    else:
+        wall = None
+        _printed_only(book, rows, events)
+
+    badput: dict[str, float | None] = {k: book.totals[k] for k in CATEGORIES}
+    for category in book.unknown:
+        badput[category] = None
+    if wall is not None and productive is not None:
+        known = sum(v for k, v in badput.items() if v is not None and k != "other")
+        other = wall - productive - known
+        if other < 0:
+            # the clock's resolution (whole seconds) against step times in milliseconds: the overshoot is
+            # the stamps', taken from productive so that the parts still add up
+            productive += other
+            other = 0.0
+        badput["other"] = other
+    elif not busy_known:
+        for category in ("warmup", "slow_steps", "wasted_progress"):
+            badput[category] = None
+            book.mark_unknown(category, f"{LABELS[category]}: unknown without step times")
+    events_sorted = sorted(book.events, key=lambda e: (e.first_line, e.category))
+    return Ledger(
+        "timestamps" if clock else "step_times",
+        wall,
+        productive,
+        badput,
+        events_sorted,
+        _attempts(rows),
+        periodic_dips(run, phases, events),
+        dict(book.unknown),
+    )
+
+
+def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | None:
+    """Lay the job's time out from its first anchor to its last; returns the wall time."""
+    points = pd.concat(
+        [
+            pd.DataFrame({"line": rows["line"], "t": rows["end"]}),
+            events.loc[events["t"].notna(), ["line", "t"]],
+        ]
+    ).sort_values("line", kind="stable")
+    segs = list(dict.fromkeys(rows["segment"].tolist()))
+    start_of_job: float | None = None
+    prev_last: pd.Series | None = None
+    prev_end: float | None = None
+    for k, seg in enumerate(segs):
+        part = rows[rows["segment"] == seg]
+        first, last = part.iloc[0], part.iloc[-1]
+        lo = int(prev_last["line"]) if prev_last is not None else 0
+        before = events[(events["line"] > lo) & (events["line"] < first["line"])]
+        fail_line = lo
+        if prev_last is not None:
+            fail_line, prev_end = _attempt_end(book, prev_last, before, points, k)
+        new = before[before["line"] > fail_line]
+        start = _attempt_start(new, points, float(first["start"]), fail_line, int(first["line"]))
+        if k == 0:
+            start_of_job = start
+        elif prev_end is not None:
+            book.add("restart_recovery", max(0.0, start - prev_end), fail_line, int(first["line"]), None,
+                     f"from the end of attempt {k} to the start of attempt {k + 1}")
+        loads = new[new["event"] == "checkpoint_load"]
+        startup = max(0.0, float(first["start"]) - start)
+        load_s = float(loads["dur"].dropna().sum())
+        if len(loads) and not loads["dur"].notna().any():
+            load_s = _stamped_span(loads)
+        load_s = min(load_s, startup)
+        if load_s > 0:
+            book.add("checkpoint", load_s, int(loads["line"].min()), int(loads["line"].max()),
+                     None, f"{_what(loads)} (loading)")
+        book.add("startup", startup - load_s, fail_line + 1, int(first["line"]), int(first["step"]),
+                 f"attempt {k + 1}: its start to its first step's start")
+        _gaps(book, part, events)
+        prev_last = last
+    assert prev_last is not None and start_of_job is not None
+    tail = events[events["line"] > prev_last["line"]]
+    end_of_job = max(float(points["t"].max()), float(prev_last["end"]))
+    fails = tail[tail["event"] == "error"]
+    default = "hang" if len(fails) else "other"
+    _share_gap(book, end_of_job - float(prev_last["end"]), tail, default,
+               (int(prev_last["line"]), int(tail["line"].max()) if len(tail) else int(prev_last["line"])), True)
+    return end_of_job - start_of_job
+
+
+def _stamped_span(events: pd.DataFrame) -> float:
+    t = events["t"].dropna()
+    return float(t.max() - t.min()) if len(t) >= 2 else 0.0
+
+
+def _attempt_end(
+    book: _Book, last: pd.Series, between: pd.DataFrame, points: pd.DataFrame, k: int
+) -> tuple[int, float]:
+    """Where attempt k (from 0, the one before `between`) ended: at its failure line, if the log prints
+    one, else at its last anchor. Its tail (saves after its last step, the hang) goes into the book.
+    Returns the failure's line (the split between the two attempts' lines) and the end's time."""
+    fails = between[between["event"] == "error"]
+    if len(fails):
+        fail = fails.iloc[-1]
+        fail_line = int(fail["line"])
+    else:
+        # no failure printed: the old attempt's lines end where the new one's first marker is
+        marks = between[between["event"].isin(["start", "checkpoint_load"]) | between["dur"].notna()]
+        marks = marks[~marks["event"].isin(list(_EVENT_CATEGORY)) | (marks["event"] == "checkpoint_load")]
+        fail_line = int(marks["line"].iloc[0]) - 1 if len(marks) else int(last["line"])
+        fail = None
+    old = between[between["line"] <= fail_line]
+    old_points = points[(points["line"] > last["line"]) & (points["line"] < fail_line)]["t"].dropna()
+    last_t = max([float(last["end"]), *old_points.tolist()])
+    if fail is not None and math.isfinite(float(fail["t"])):
+        end = max(float(fail["t"]), float(last["end"]))
+    elif fail is not None and math.isfinite(float(fail["dur"])):
+        end = last_t + float(fail["dur"])
+    else:
+        end = last_t
+    saves = old[old["event"].isin(_EVENT_CATEGORY)]
+    tail = end - float(last["end"])
+    if fail is not None:
+        hang = float(fail["dur"]) if math.isfinite(float(fail["dur"])) else None
+        # the saves and evals after the last step first, then the hang the watchdog printed, the rest other
+        before_hang = tail - (min(hang, tail) if hang is not None else 0.0)
+        _share_gap(book, before_hang, saves, "other" if hang is not None else "hang",
+                   (int(last["line"]), fail_line), True)
+        if hang is not None:
+            book.add("hang", min(hang, tail), fail_line, fail_line, int(last["step"]),
+                     f"attempt {k}: {_what(fails.iloc[[-1]])}")
+    else:
+        _share_gap(book, tail, saves, "other", (int(last["line"]), fail_line), True)
+    return fail_line, end
+
+
+def _attempt_start(new: pd.DataFrame, points: pd.DataFrame, first_start: float, after: int, upto: int) -> float:
+    """An attempt's start: the earliest of its stamped lines before its first step and the printed start-up
+    durations counted back from their lines' times, never after its first step's start."""
+    own = points[(points["line"] > after) & (points["line"] < upto)]["t"].dropna()
+    start = min([first_start, *own.tolist()])
+    inits = new[(new["event"] == "start") & new["dur"].notna()]
+    for _, ev in inits.iterrows():
+        t = ev["t"]
+        if not math.isfinite(float(t)):
+            later = points[(points["line"] >= ev["line"]) & (points["line"] <= upto)]["t"].dropna()
+            t = float(later.iloc[0]) if len(later) else first_start
+        start = min(start, float(t) - float(ev["dur"]))
+    return start
+
+
+def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame) -> None:
+    """The time between one row's end and the next row's start, inside one attempt."""
+    for a, b in zip(part.index[:-1], part.index[1:], strict=True):
+        gap = float(part.at[b, "start"] - part.at[a, "end"])
+        between = events[(events["line"] > part.at[a, "line"]) & (events["line"] < part.at[b, "line"])]
+        if gap <= 0 and between.empty:
+            continue
+        _share_gap(book, gap, between, "other", (int(part.at[a, "line"]), int(part.at[b, "line"])), True)
+
+
+def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:
+    """Without a clock: what the log's printed durations show; the rest is unknown."""
+    for category in ("startup", "other"):
+        book.mark_unknown(category, f"{LABELS[category]}: unknown without timestamps")
+    inits = events[(events["event"] == "start") & events["dur"].notna()]
+    if len(inits):
+        # the printed start-up is part of it, not all of it (the model build and data loading come after)
+        book.unknown["startup"] = "startup: unknown without timestamps (the log prints only part of it)"
+    segs = rows["segment"].nunique()
+    if segs > 1:
+        book.mark_unknown("restart_recovery", "restart: unknown without timestamps")
+    fails = events[events["event"] == "error"]
+    if segs > 1 or len(fails):
+        printed = fails["dur"].dropna()
+        if len(printed):
+            for _, ev in fails[fails["dur"].notna()].iterrows():
+                book.add("hang", float(ev["dur"]), int(ev["line"]), int(ev["line"]), None, str(ev["text"])[:90])
+        elif segs > 1:
+            book.mark_unknown("hang", "hang: unknown without timestamps (no timeout duration printed)")
+    counted = events[events["event"].isin(_EVENT_CATEGORY)]
+    # a checkpoint or eval whose time shows in a slow step was counted by _excess; one between steps only
+    # through a printed duration
+    _share_gap(book, None, counted, "other", (0, 0), False)
+    for category in ("checkpoint", "eval"):
+        if category in book.unknown and book.totals[category] > 0:
+            # part known (printed durations, slow steps), part not: still unknown as a whole
+            book.unknown[category] = f"{LABELS[category]}: unknown without timestamps (only part is printed)"
+
+
+def _attempts(rows: pd.DataFrame) -> list[Attempt]:
+    out = []
+    for seg, part in rows[rows["kept"]].groupby("segment"):
+        busy = part["busy"]
+        seconds = float(busy.sum()) if busy.notna().all() else None
+        tokens = (part["tokens_per_step"] * part["span"]).sum() if part["tokens_per_step"].notna().all() else None
+        tps = float(tokens) / seconds if tokens is not None and seconds else None
+        out.append(
+            Attempt(int(seg), int(part["step"].min()), int(part["step"].max()), int(part["span"].sum()), seconds, tps)
+        )
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# periodic dips
+
+def periodic_dips(run: Run, phases: Phases, events: pd.DataFrame) -> list[PeriodicDips]:
+    """Dips that recur at one step interval (three or more, each the interval after the one before, to a
+    step either way), as one pattern, with the event they coincide with."""
+    dips = phases.dips
+    if len(dips) < 3:
+        return []
+    starts = np.array([d.start_step for d in dips])
+    gaps = np.diff(starts)
+    every = int(np.median(gaps))
+    if every < 2:
+        return []
+    regular = np.abs(gaps - every) <= 1
+    if regular.mean() < 0.75:
+        return []
+    lost = [d.lost_s for d in dips]
+    near = [e["event"] for d in dips for e in d.near_events]
+    saves = events.loc[events["event"] == "checkpoint_save", "step"].dropna()
+    evals = events.loc[events["event"] == "eval", "step"].dropna()
+    if near.count("checkpoint_save") >= len(dips) / 2 or _interval(saves) == every:
+        cause = "at the checkpoint interval"
+    elif near.count("eval") >= len(dips) / 2 or _interval(evals) == every:
+        cause = "at the eval interval"
+    else:
+        cause = "no event: look at GC or data loading"
+    return [
+        PeriodicDips(
+            every,
+            len(dips),
+            float(np.median([1.0 - d.min_ratio for d in dips])),
+            float(sum(x for x in lost if x is not None)) if any(x is not None for x in lost) else None,
+            cause,
+        )
+    ]
+
+
+def _interval(steps: pd.Series) -> int | None:
+    s = np.unique(steps.to_numpy(dtype=float))
+    if len(s) < 2:
+        return None
+    return int(np.median(np.diff(s)))
