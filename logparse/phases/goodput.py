@@ -64,7 +64,8 @@ _EVENT_CATEGORY = {"checkpoint_save": "checkpoint", "checkpoint_load": "checkpoi
 # a stamp inside an event line's text: ISO date and time, or a glog/absl/c10 prefix without a year
 # ("E0301 11:37:01.288027", torch's "[E1120 11:37:01.288027000 ProcessGroupNCCL.cpp:616]")
 _ISO = regex.compile(r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?(?!\d)")
-_GLOG = regex.compile(r"^\[?[IWEF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?\b")
+# glog prints the month and day as MMDD ("E0301"), c10's own logger as month*100+day ("E301", "E1206")
+_GLOG = regex.compile(r"^\[?[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?\b")
 
 
 @dataclass
@@ -177,12 +178,15 @@ def text_stamp(text: str, year: int | None) -> float | None:
     """The time a line's own text states: an ISO date and time, or a year-less glog prefix in `year`."""
     m = _GLOG.match(text)
     if m is not None and year is not None:
-        month, day, hh, mm, ss, frac = m.groups()
+        md, hh, mm, ss, frac = m.groups()
+        month, day = divmod(int(md), 100)
         try:
-            t = datetime(year, int(month), int(day), int(hh), int(mm), int(ss), tzinfo=timezone.utc)
+            t = datetime(year, month, day, int(hh), int(mm), int(ss), tzinfo=timezone.utc)
         except ValueError:
             return None
-        return t.timestamp() + (float(f"0.{frac}") if frac else 0.0)
+        # glog's fraction is microseconds of the wall clock; c10's nine digits are not (torch's
+        # Logging.cpp takes them from another clock), so only the whole second is kept of those
+        return t.timestamp() + (float(f"0.{frac}") if frac and len(frac) <= 6 else 0.0)
     m = _ISO.search(text[:80])
     if m is not None:
         y, mo, d, hh, mm, ss, frac = m.groups()
@@ -501,34 +505,32 @@ def _attempt_end(
     Returns the failure's line (the split between the two attempts' lines) and the end's time."""
     fails = between[between["event"] == "error"]
     if len(fails):
-        fail = fails.iloc[-1]
-        fail_line = int(fail["line"])
+        fail_line = int(fails["line"].iloc[-1])
     else:
         # no failure printed: the old attempt's lines end where the new one's first marker is
-        marks = between[between["event"].isin(["start", "checkpoint_load"]) | between["dur"].notna()]
-        marks = marks[~marks["event"].isin(list(_EVENT_CATEGORY)) | (marks["event"] == "checkpoint_load")]
+        marks = between[between["event"].isin(["start", "checkpoint_load"])]
         fail_line = int(marks["line"].iloc[0]) - 1 if len(marks) else int(last["line"])
-        fail = None
     old = between[between["line"] <= fail_line]
-    old_points = points[(points["line"] > last["line"]) & (points["line"] < fail_line)]["t"].dropna()
+    old_points = points[(points["line"] > last["line"]) & (points["line"] <= fail_line)]["t"].dropna()
     last_t = max([float(last["end"]), *old_points.tolist()])
-    if fail is not None and math.isfinite(float(fail["t"])):
-        end = max(float(fail["t"]), float(last["end"]))
-    elif fail is not None and math.isfinite(float(fail["dur"])):
-        end = last_t + float(fail["dur"])
-    else:
-        end = last_t
+    # a failure's time: its stamp, else the last time before it plus the hang the watchdog printed (several
+    # ranks print the same timeout: the longest counts)
+    printed = fails["dur"].dropna()
+    hang = float(printed.max()) if len(printed) else None
+    end = last_t
+    if len(fails) and hang is not None and not fails["t"].notna().any():
+        end = last_t + hang
     saves = old[old["event"].isin(_EVENT_CATEGORY)]
     tail = end - float(last["end"])
-    if fail is not None:
-        hang = float(fail["dur"]) if math.isfinite(float(fail["dur"])) else None
+    if len(fails):
+        named = fails[fails["dur"].notna()] if hang is not None else fails
         # the saves and evals after the last step first, then the hang the watchdog printed, the rest other
         before_hang = tail - (min(hang, tail) if hang is not None else 0.0)
         _share_gap(book, before_hang, saves, "other" if hang is not None else "hang",
                    (int(last["line"]), fail_line), True)
         if hang is not None:
-            book.add("hang", min(hang, tail), fail_line, fail_line, int(last["step"]),
-                     f"attempt {k}: {_what(fails.iloc[[-1]])}")
+            book.add("hang", min(hang, tail), int(named["line"].iloc[0]), fail_line, int(last["step"]),
+                     f"attempt {k}: {_what(named)}")
     else:
         _share_gap(book, tail, saves, "other", (int(last["line"]), fail_line), True)
     return fail_line, end

@@ -1,0 +1,270 @@
+"""The goodput ledger (issue 23) against a job whose every duration the test chose.
+
+The log is a Megatron-LM console log written line by line with the framework's own format strings
+(training.py training_log's iteration line, print_datetime's markers, the init time, core/timers.py's
+'(min, max) time across ranks (ms):' block for save-checkpoint / load-checkpoint / evaluate, checkpointing.py's
+save and load lines, torch's NCCL watchdog line with its c10 prefix). The truth is the arithmetic of the
+durations below, written out by hand in each test, never logparse's.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from logparse import api
+from logparse.phases.goodput import text_stamp
+
+T0 = datetime(2025, 3, 1, 11, 0, 0, tzinfo=timezone.utc)
+REF = 10.0  # seconds a step takes once warm
+GBS, SEQ = 8, 1024
+
+
+def _iteration(step: int, total: int, ms: float, loss: float) -> str:
+    return (
+        f" iteration {step:8d}/{total:8d} | consumed samples: {step * GBS:12d} | "
+        f"elapsed time per iteration (ms): {ms:.1f} | learning rate: {3e-4:.6E} | "
+        f"global batch size: {GBS:5d} | lm loss: {loss:.6E} | loss scale: {1.0:.1f} | grad norm: {1.25:.3f} | "
+        f"number of skipped iterations: {0:3d} | number of nan iterations: {0:3d} |"
+    )
+
+
+def _timer(name: str, seconds: float) -> list[str]:
+    ms = seconds * 1000.0
+    return ["(min, max) time across ranks (ms):", "    {}: ({:.2f}, {:.2f})".format((name + " ").ljust(48, "."), ms * 0.98, ms)]
+
+
+class Job:
+    """A clock and the lines printed so far; `stamps` False writes the same job without any timestamp."""
+
+    def __init__(self, stamps: bool) -> None:
+        self.now = T0
+        self.stamps = stamps
+        self.lines: list[str] = []
+
+    def wait(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+    def datetime(self, what: str) -> None:
+        if self.stamps:
+            self.lines.append(f"[{what}] datetime: {self.now:%Y-%m-%d %H:%M:%S} ")
+
+    def header(self, init_s: float, build_s: float, load: tuple[int, float] | None) -> None:
+        self.lines.append("using world size: 8, data-parallel size: 8, context-parallel size: 1, tensor-model-parallel size: 1, pipeline-model-parallel size: 1")
+        self.lines += [
+            "------------------------ arguments ------------------------",
+            "  global_batch_size ............................... 8",
+            "  seq_length ...................................... 1024",
+            "  num_layers ...................................... 12",
+            "  hidden_size ..................................... 768",
+            "  num_attention_heads ............................. 12",
+            "  log_interval .................................... 1",
+            "  train_iters ..................................... 40",
+            "-------------------- end of arguments ---------------------",
+        ]
+        self.wait(init_s)
+        self.lines.append(f"time to initialize megatron (seconds): {init_s:.3f}")
+        self.datetime("after megatron is initialized")
+        if load is not None:
+            step, seconds = load
+            self.lines.append(f" loading distributed checkpoint from /ckpt at iteration {step}")
+            self.wait(seconds)
+            self.lines.append(f"  successfully loaded checkpoint from /ckpt [ t 1/1, p 1/1 ] at iteration {step}")
+            self.lines += _timer("load-checkpoint", seconds)
+        self.wait(build_s)
+        self.datetime("after model, optimizer, and learning rate scheduler are built")
+        self.datetime("before the start of training step")
+
+    def step(self, step: int, seconds: float) -> None:
+        self.wait(seconds)
+        stamp = f" [{self.now:%Y-%m-%d %H:%M:%S}]" if self.stamps else ""
+        self.lines.append(stamp + _iteration(step, 40, seconds * 1000.0, 10.0 - step * 0.1))
+
+    def save(self, step: int, seconds: float) -> None:
+        self.lines.append(f"saving checkpoint at iteration {step:7d} to /ckpt in torch_dist format")
+        self.wait(seconds)
+        self.lines.append(f"  successfully saved checkpoint from iteration {step:7d} to /ckpt [ t 1/1, p 1/1 ]")
+        self.lines += _timer("save-checkpoint", seconds)
+
+    def evaluate(self, step: int, seconds: float) -> None:
+        self.wait(seconds)
+        self.lines += _timer("evaluate", seconds)
+        self.lines.append("-" * 100)
+        self.lines.append(f" validation loss at iteration {step} | lm loss value: {3.1:.6E} | lm loss PPL: {22.2:.6E} | ")
+        self.lines.append("-" * 100)
+
+    def hang(self, seconds: float) -> None:
+        self.wait(seconds)
+        ms = int(seconds * 1000)
+        prefix = f"[rank3]:[E{self.now.month * 100 + self.now.day} {self.now:%H:%M:%S}.288027913 ProcessGroupNCCL.cpp:616]" if self.stamps else "[E ProcessGroupNCCL.cpp:737]"
+        self.lines.append(
+            f"{prefix} [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, "
+            f"NumelIn=9801523, NumelOut=9801523, Timeout(ms)={ms}) ran for {ms} milliseconds before timing out."
+        )
+        self.lines.append("Traceback (most recent call last):")
+        self.lines.append("torch.distributed.DistBackendError: NCCL communicator was aborted on rank 3.")
+
+
+# The job, in the order it ran (seconds)
+INIT_1, BUILD_1 = 30.0, 30.0  # attempt 1: process start -> first step's start = 60
+WARM_1 = [40.0, 20.0, 15.0]  # steps 1-3, then REF
+SAVE = 25.0  # every save (steps 10, 20, 30, 40), printed by the save-checkpoint timer
+EVAL = 12.0  # after step 15
+HANG = 600.0  # after step 27: the watchdog fires
+REQUEUE = 900.0  # the scheduler's gap before attempt 2's process starts
+INIT_2, LOAD_2, BUILD_2 = 20.0, 15.0, 5.0  # attempt 2, resumed from the step-20 checkpoint
+WARM_2 = [30.0, 15.0]  # steps 21-22
+SLOW = (35, 25.0)  # step 35 is slow, with no event
+
+
+def job(stamps: bool) -> str:
+    j = Job(stamps)
+    j.header(INIT_1, BUILD_1, None)
+    for step in range(1, 28):
+        j.step(step, WARM_1[step - 1] if step <= len(WARM_1) else REF)
+        if step in (10, 20):
+            j.save(step, SAVE)
+        if step == 15:
+            j.evaluate(step, EVAL)
+    j.hang(HANG)
+    j.wait(REQUEUE)
+    j.header(INIT_2, BUILD_2, (20, LOAD_2))
+    for step in range(21, 41):
+        k = step - 21
+        j.step(step, WARM_2[k] if k < len(WARM_2) else (SLOW[1] if step == SLOW[0] else REF))
+        if step in (30, 40):
+            j.save(step, SAVE)
+    j.datetime("after training is done")
+    return "\n".join(j.lines) + "\n"
+
+
+# the ledger by hand
+PRODUCTIVE = 40 * REF  # the 40 steps that count, at their reference time
+STARTUP = (INIT_1 + BUILD_1) + (INIT_2 + BUILD_2)  # attempt 2's checkpoint load is checkpoint time
+CHECKPOINT = 4 * SAVE + LOAD_2
+WARMUP = sum(w - REF for w in WARM_1) + sum(w - REF for w in WARM_2)
+SLOW_STEPS = SLOW[1] - REF
+WASTED = 7 * REF  # steps 21-27 of attempt 1, redone by attempt 2
+WALL = PRODUCTIVE + STARTUP + CHECKPOINT + EVAL + WARMUP + SLOW_STEPS + WASTED + HANG + REQUEUE
+
+
+def _ledger(tmp_path: Path, stamps: bool) -> dict:
+    log = tmp_path / ("job.log" if stamps else "job_nostamps.log")
+    log.write_text(job(stamps))
+    return api.analyze(log).summary["goodput"]
+
+
+def test_the_arithmetic_of_the_job():
+    # the test's own bookkeeping: the clock the generator advanced is the sum of the parts
+    assert WALL == 400 + 85 + 115 + 12 + 70 + 15 + 70 + 600 + 900 == 2267
+
+
+def test_a_two_attempt_job_with_timestamps(tmp_path):
+    g = _ledger(tmp_path, stamps=True)
+    assert g["clock"] == "timestamps"
+    assert g["wall_s"] == pytest.approx(WALL, abs=1.0)
+    assert g["productive_s"] == pytest.approx(PRODUCTIVE, rel=0.02)
+    b = g["badput"]
+    assert b["startup"] == pytest.approx(STARTUP, abs=1.0)
+    assert b["checkpoint"] == pytest.approx(CHECKPOINT, abs=1.0)
+    assert b["eval"] == pytest.approx(EVAL, abs=1.0)
+    assert b["warmup"] == pytest.approx(WARMUP, abs=1.0)
+    assert b["slow_steps"] == pytest.approx(SLOW_STEPS, abs=1.0)
+    assert b["wasted_progress"] == pytest.approx(WASTED, abs=1.0)
+    assert b["hang"] == pytest.approx(HANG, abs=1.0)
+    assert b["restart_recovery"] == pytest.approx(REQUEUE, abs=1.0)
+    assert b["other"] == pytest.approx(0.0, abs=1.0)
+    assert g["goodput"] == pytest.approx(PRODUCTIVE / WALL, abs=0.005)
+    assert g["productive_s"] + sum(b.values()) == pytest.approx(g["wall_s"], abs=0.01)
+
+
+def test_the_ledgers_events_say_where_each_part_came_from(tmp_path):
+    g = _ledger(tmp_path, stamps=True)
+    by = {}
+    for e in g["events"]:
+        by.setdefault(e["category"], []).append(e)
+    assert len(by["hang"]) == 1 and "Watchdog" in by["hang"][0]["detail"]
+    assert len(by["restart_recovery"]) == 1
+    assert sorted(e["step"] for e in by["checkpoint"] if e["step"] is not None) == [10, 20, 30, 40]
+    assert [e["step"] for e in by["slow_steps"]] == [35]
+    assert [e["step"] for e in by["wasted_progress"]] == [21]
+    # per attempt, from each attempt's own steps: 20 steps each, at 8 x 1024 tokens a step
+    a1, a2 = g["attempts"]
+    assert (a1["first_step"], a1["last_step"], a2["first_step"], a2["last_step"]) == (1, 20, 21, 40)
+    assert a1["tokens_per_s"] == pytest.approx(20 * GBS * SEQ / (sum(WARM_1) + 17 * REF), abs=0.1)
+
+
+def test_the_same_job_without_timestamps(tmp_path):
+    g = _ledger(tmp_path, stamps=False)
+    assert g["clock"] == "step_times"
+    assert g["wall_s"] is None and g["goodput"] is None
+    b = g["badput"]
+    # what the step times and the printed durations show
+    assert g["productive_s"] == pytest.approx(PRODUCTIVE, rel=0.02)
+    assert b["warmup"] == pytest.approx(WARMUP, abs=1.0)
+    assert b["slow_steps"] == pytest.approx(SLOW_STEPS, abs=1.0)
+    assert b["wasted_progress"] == pytest.approx(WASTED, abs=1.0)
+    assert b["checkpoint"] == pytest.approx(CHECKPOINT, abs=1.0)  # every save and load has its timer
+    assert b["eval"] == pytest.approx(EVAL, abs=1.0)  # the evaluate timer
+    assert b["hang"] == pytest.approx(HANG, abs=1.0)  # the watchdog's 'ran for'
+    # what only a clock shows
+    for unknown in ("startup", "restart_recovery", "other"):
+        assert b[unknown] is None, unknown
+        assert "without timestamps" in g["unknown"][unknown]
+
+
+def test_an_eval_without_a_printed_duration_is_unknown_without_a_clock(tmp_path):
+    text = "\n".join(x for x in job(False).splitlines() if "evaluate ...." not in x) + "\n"
+    log = tmp_path / "noeval.log"
+    log.write_text(text)
+    g = api.analyze(log).summary["goodput"]
+    assert g["badput"]["eval"] is None
+    assert g["unknown"]["eval"] == "eval: unknown without timestamps"
+    # with a clock the gap shows it
+    text = "\n".join(x for x in job(True).splitlines() if "evaluate ...." not in x) + "\n"
+    log.write_text(text)
+    assert api.analyze(log).summary["goodput"]["badput"]["eval"] == pytest.approx(EVAL, abs=1.0)
+
+
+@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100", "megatron_resumed_8xh100"])
+def test_the_readme_samples_ledgers_add_up(name):
+    log = Path(__file__).resolve().parent.parent / "sample_logs" / f"{name}.log"
+    g = api.analyze(log, gpus=8, hw="h100").summary["goodput"]
+    assert g["clock"] == "timestamps"
+    assert g["productive_s"] + sum(g["badput"].values()) == pytest.approx(g["wall_s"], abs=0.01)
+    # the wall time is the first line's stamp to the last: [before the start of training step] to
+    # [after training is done], read off the file by hand
+    text = log.read_text()
+    first = text.split("[before the start of training step] datetime: ")[1][:19]
+    last = text.split("[after training is done] datetime: ")[1][:19]
+    span = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
+    assert g["wall_s"] == pytest.approx(span, abs=1.0)
+
+
+def test_the_resumed_sample_counts_the_redone_steps_and_the_requeue():
+    log = Path(__file__).resolve().parent.parent / "sample_logs" / "megatron_resumed_8xh100.log"
+    truth = json.loads(log.with_suffix(".truth.json").read_text())
+    g = api.analyze(log, gpus=8, hw="h100").summary["goodput"]
+    # the generator (tests/synth megatron_log) waits restart_gap_s = 600 s between the attempts and redoes
+    # steps 301-340 (40 steps at about the stable step time)
+    assert g["badput"]["restart_recovery"] == pytest.approx(600.0, abs=1.0)
+    redone = truth["restart"]["at_step"] - truth["restart"]["resumed_from"]
+    assert g["badput"]["wasted_progress"] == pytest.approx(redone * truth["step_time_s"], rel=0.05)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # glog (MMDD) and torch's c10 logger (month*100 + day, nanoseconds not kept)
+        ("E0301 11:37:01.288027 12345 file.cc:12] boom", "2025-03-01T11:37:01.288027"),
+        ("[E301 11:37:01.288027913 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog", "2025-03-01T11:37:01"),
+        ("[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0]", "2025-12-06T18:44:12"),
+        ("[2025-03-01 11:37:01,250] INFO saving", "2025-03-01T11:37:01.250"),
+    ],
+)
+def test_stamps_in_event_lines_take_the_logs_year(text, expected):
+    want = datetime.fromisoformat(expected).replace(tzinfo=timezone.utc).timestamp()
+    assert text_stamp(text, 2025) == pytest.approx(want, abs=1e-6)
