@@ -120,7 +120,7 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # what parse does not use: the reporting windows and the projection are the summary's, not the step frame's
-_NOT_PARSE = {"jobs", "window", "last", "skip", "target_tokens"}
+_NOT_PARSE = {"jobs", "window", "last", "skip", "target_tokens", "gpu_hour_cost"}
 _PARSE_HELP = {"segment": "Write only this segment (see `segments` in summary.json). Default: every run in the file."}
 
 

@@ -52,6 +52,7 @@ class Options:
     format: str | None = None
     patterns: tuple[str, ...] = ()  # extra pattern-set folders
     target_tokens: float | None = None
+    gpu_hour_cost: float | None = None  # the price of a GPU-hour, for the goodput ledger's cost
     grad_accum: int | None = None
     segment: int | None = None  # analyze only this segment (default: the last run in the file)
     window: str | None = None  # "A:B": report over steps A..B (the log's numbering), beside the stable phase

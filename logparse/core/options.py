@@ -105,6 +105,13 @@ OPTIONS: tuple[Option, ...] = (
         above=0,
         metavar="TOKENS",
     ),
+    Option(
+        "gpu_hour_cost",
+        "float",
+        "The price of one GPU-hour (any currency): the goodput ledger puts a cost beside its GPU-hours.",
+        above=0,
+        metavar="PRICE",
+    ),
     Option("format", "str", "Force a pattern set instead of detecting it."),
     Option("patterns", "paths", "Extra pattern-set folder (repeatable)."),
     Option(

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .ledger import goodput_part, ledger_lines
 from ..core.atomic import remove_leftovers, staged
 from ..core.errors import LogparseError
 from ..core.facts import Fact
@@ -471,7 +472,7 @@ def build_summary(analysis: Findings) -> Summary:
         "ranks": _ranks(steps),
         "flagged_steps": _flagged(steps),
         "reported": _rounded(analysis.reported),
-        "goodput": analysis.ledger.as_dict() if analysis.ledger is not None else None,
+        "goodput": goodput_part(analysis.ledger, run),
         "facts": _facts_part(facts),
         "notes": [f"{k}: {v}" for k, v in parsed.notes.items()],
         "status": status["status"],
@@ -713,6 +714,7 @@ def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     lines += _stable_window_lines(s)
     lines += whole_run_lines(s)
     lines += _event_lines(s)
+    lines += ledger_lines(s)
     lines += _reported_lines(s["reported"])
     lines += _closing_lines(s)
     if paths:

@@ -223,6 +223,8 @@ def run_facts(
         gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
     if opts.target_tokens is not None:
         facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
+    if opts.gpu_hour_cost is not None:
+        facts["gpu_hour_cost"] = Fact(float(opts.gpu_hour_cost), opts.source("gpu_hour_cost"))
     for key, fact in (("gpus", gpus), ("seq_len", seq), ("global_batch_size", gbs)):
         if fact is not None:
             facts[key] = fact
