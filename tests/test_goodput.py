@@ -10,9 +10,14 @@ durations below, written out by hand in each test, never logparse's.
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from logparse import api
@@ -268,3 +273,43 @@ def test_the_resumed_sample_counts_the_redone_steps_and_the_requeue():
 def test_stamps_in_event_lines_take_the_logs_year(text, expected):
     want = datetime.fromisoformat(expected).replace(tzinfo=timezone.utc).timestamp()
     assert text_stamp(text, 2025) == pytest.approx(want, abs=1e-6)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_index_html_shows_goodput_and_the_folder_total_in_chromium(tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "job.log").write_text(job(True))
+    (runs / "job_nostamps.log").write_text(job(False))
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "logparse", "batch", str(runs), "--out", str(out), "--gpus", "8", "--gpu-hour-cost", "2.5"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    index = pd.read_csv(out / "index.csv").set_index("run")
+    assert index.at["job", "goodput"] == pytest.approx(PRODUCTIVE / WALL, abs=0.005)
+    assert index.at["job", "gpu_hours"] == pytest.approx(WALL * 8 / 3600, abs=0.01)
+    assert index.at["job", "gpu_hours_restart_recovery"] == pytest.approx(REQUEUE * 8 / 3600, abs=0.01)
+    assert index.at["job", "cost"] == pytest.approx(WALL * 8 / 3600 * 2.5, abs=0.05)
+    assert pd.isna(index.at["job_nostamps", "goodput"]) and pd.isna(index.at["job_nostamps", "gpu_hours"])
+
+    url = (out / "index.html").as_uri() + "?sort=goodput&desc=1"
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=2000", "--dump-dom", url],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    dom = proc.stdout
+    assert 'data-sort="goodput"' in dom  # the page's script sorted by the new column
+    cells = re.findall(r'<tr class="ok" data-run="([^"]+)">.*?<td class="num goodput" data-value="([^"]*)">(.*?)</td>', dom, re.S)
+    assert [c[0] for c in cells] == ["job", "job_nostamps"]  # the run without a goodput sorts last
+    assert re.sub("<[^>]+>", "", cells[0][2]) == f"{PRODUCTIVE / WALL:.0%}"
+    total = re.search(r'id="folder-total">([^<]*)<', dom).group(1)
+    hours = WALL * 8 / 3600
+    lost = (WALL - PRODUCTIVE) * 8 / 3600
+    assert f"used {hours:,.0f} GPU-hours; {lost:,.0f} were not training: {REQUEUE / (WALL - PRODUCTIVE):.0%} restart" in total
+    assert "1 more without GPU-hours" in total

@@ -29,8 +29,9 @@ from ..core.atomic import write_text as atomic_write_text
 from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
-from ..core.summary_types import Summary, WindowPart
+from ..core.summary_types import GoodputPart, Summary, WindowPart
 from ..patterns.sets import pattern_dirs
+from ..phases.goodput import CATEGORIES
 from ..read.attempts import attempt_key, group_attempts
 from .page import WARNINGS_JOINED, write_page
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
@@ -73,6 +74,19 @@ class IndexRow(TypedDict, total=False):
     warnings: int | None
     warning_texts: str | None
     unmatched_lines: int | None
+    goodput: float | None  # productive / wall time (summary goodput; None without timestamps)
+    wall_s: float | None
+    gpu_hours: float | None  # wall time x GPUs
+    gpu_hours_startup: float | None  # GPU-hours of each badput category (phases.goodput.CATEGORIES)
+    gpu_hours_checkpoint: float | None
+    gpu_hours_eval: float | None
+    gpu_hours_warmup: float | None
+    gpu_hours_slow_steps: float | None
+    gpu_hours_wasted_progress: float | None
+    gpu_hours_hang: float | None
+    gpu_hours_restart_recovery: float | None
+    gpu_hours_other: float | None
+    cost: float | None  # gpu_hours x --gpu-hour-cost
     cached: bool
     out: str | None
 
@@ -348,7 +362,22 @@ def _summary_columns(s: Summary) -> IndexRow:
         "warnings": len(s["warnings"]),
         "warning_texts": WARNINGS_JOINED.join(str(w) for w in s["warnings"]),
         "unmatched_lines": s["lines"]["unmatched"],
+        **_goodput_columns(s.get("goodput")),
     }
+
+
+def _goodput_columns(g: GoodputPart | None) -> IndexRow:
+    """The ledger's goodput, wall time and GPU-hours (lost per category), each None where unknown."""
+    lost = (g or {}).get("gpu_hours_badput") or {}
+    row: IndexRow = {
+        "goodput": g["goodput"] if g else None,
+        "wall_s": g["wall_s"] if g else None,
+        "gpu_hours": g.get("gpu_hours") if g else None,
+    }
+    for category in CATEGORIES:
+        row[f"gpu_hours_{category}"] = lost.get(category)  # type: ignore[literal-required]
+    row["cost"] = g.get("cost") if g else None
+    return row
 
 
 def _window_columns(w: WindowPart | None) -> IndexRow:

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
+from ..phases.goodput import CATEGORIES, LABELS
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.summary_types import Summary
@@ -374,6 +375,9 @@ class PageRow:
     dip_cost_text: str
     dip_cost_note: str | None  # why part of the cost is unknown
     restarts: int | None
+    goodput: float | None  # productive / wall time (the ledger)
+    goodput_text: str
+    goodput_note: str  # the tooltip: GPU-hours lost per category, largest first
     warnings: int | None
     warning_texts: str  # the tooltip: one warning a line
     status: str
@@ -416,11 +420,54 @@ def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
         dip_cost_text=dip_text,
         dip_cost_note=dip_note,
         restarts=_int(r.get("restarts")),
+        goodput=_num(r.get("goodput")),
+        goodput_text="" if _num(r.get("goodput")) is None else f"{_num(r.get('goodput')) * 100:.0f}%",
+        goodput_note=_goodput_note(r),
         warnings=warnings if warnings is not None else (None if failed else len(texts)),
         warning_texts="\n".join(texts),
         status="error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s),
         error=no_mfu_reason(out_dir, r) if failed else None,
     )
+
+
+def _lost_hours(r: dict[str, object]) -> list[tuple[str, float]]:
+    """A run's GPU-hours lost per badput category (index columns gpu_hours_<category>), largest first."""
+    lost = [(LABELS[c], _num(r.get(f"gpu_hours_{c}"))) for c in CATEGORIES]
+    return sorted(((k, v) for k, v in lost if v), key=lambda kv: -kv[1])
+
+
+def _goodput_note(r: dict[str, object]) -> str:
+    hours = _num(r.get("gpu_hours"))
+    if hours is None:
+        return "" if _num(r.get("goodput")) is None else "GPU-hours unknown: pass --gpus"
+    parts = ", ".join(f"{k} {v:,.1f}" for k, v in _lost_hours(r))
+    return f"{hours:,.1f} GPU-hours" + (f"; not training: {parts}" if parts else "")
+
+
+def folder_total(index: pd.DataFrame) -> str | None:
+    """"this folder's 40 runs used 12,400 GPU-hours; 2,900 were not training: 38% restarts, ...", over the runs
+    whose GPU-hours are known (the others are counted and named as unknown); None when none is known."""
+    rows = [r for r in index.to_dict("records") if _text(r.get("status")) == "ok"]
+    known = [r for r in rows if _num(r.get("gpu_hours")) is not None]
+    if not known:
+        return None
+    total = sum(_num(r["gpu_hours"]) or 0.0 for r in known)
+    by: dict[str, float] = {}
+    for r in known:
+        for k, v in _lost_hours(r):
+            by[k] = by.get(k, 0.0) + v
+    lost = sum(by.values())
+    runs = f"{len(known)} run{'s' if len(known) != 1 else ''}"
+    text = f"This folder's {runs} used {total:,.0f} GPU-hours"
+    if lost > 0:
+        shares = ", ".join(f"{v / lost:.0%} {k}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]) if v / lost >= 0.005)
+        text += f"; {lost:,.0f} were not training: {shares}"
+    if len(known) < len(rows):
+        text += f" ({len(rows) - len(known)} more without GPU-hours: no timestamps or GPU count)"
+    cost = [_num(r.get("cost")) for r in known]
+    if all(c is not None for c in cost):
+        text += f"; cost {sum(c or 0.0 for c in cost):,.2f}"
+    return text + "."
 
 
 THUMB_NAME = "thumb.png"
@@ -457,6 +504,7 @@ def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
     html = env.get_template("index.html.j2").render(
         rows=rows,
         failed=sum(r.failed for r in rows),
+        total=folder_total(index),
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )
     path = out_dir / "index.html"

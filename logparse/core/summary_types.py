@@ -402,7 +402,7 @@ class PeriodicDipPart(TypedDict):
     cause: str
 
 
-class GoodputPart(TypedDict):
+class _GoodputRequired(TypedDict):
     """summary["goodput"] (phases/goodput.py): where the wall time went; seconds, None where the log
     cannot show a category. With clock "timestamps", productive_s plus every badput value is wall_s."""
 
@@ -415,6 +415,15 @@ class GoodputPart(TypedDict):
     attempts: list[AttemptPart]
     periodic_dips: list[PeriodicDipPart]
     unknown: dict[str, str]  # category -> why the log cannot show it
+
+
+class GoodputPart(_GoodputRequired, total=False):
+    """summary["goodput"] as build_summary writes it (report/ledger.py adds the GPU-hours)."""
+
+    gpu_hours: float | None  # wall_s x GPUs / 3600
+    gpu_hours_badput: dict[str, float | None]  # each category's GPU-hours
+    gpu_hour_cost: float | None  # --gpu-hour-cost, as given
+    cost: float | None  # gpu_hours x gpu_hour_cost
 
 
 class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `model`
