@@ -42,6 +42,8 @@ TABLE_COLUMNS = [
     "step_time_s",
     "dip_lost_s",
     "restart_lost_s",
+    "goodput",
+    "wall_s",
     "mfu_change",
     "mfu_change_pt",
     "tokens_per_s_per_gpu_change",
@@ -311,6 +313,9 @@ def table_rows(
                 "dip_lost_s": _lost(s.get("dips")),
                 # a restart's lost time (redone steps and the gap before the resume) is not a dip's
                 "restart_lost_s": _lost(s.get("restarts")),
+                # the share of the job's wall time its counted steps took (the goodput ledger; None without a clock)
+                "goodput": (s.get("goodput") or {}).get("goodput"),
+                "wall_s": (s.get("goodput") or {}).get("wall_s"),
                 "time_from": time_from,
                 "notes": "; ".join(notes.get(r.label, [])) or None,
                 "source": str(r.path),
@@ -383,6 +388,7 @@ def format_table(table: pd.DataFrame) -> str:
             "step time s": [num(v, ".3f") for v in table["step_time_s"]],
             "dips lost s": [num(v, ".1f") for v in table["dip_lost_s"]],
             "restarts lost s": [num(v, ".1f") for v in table["restart_lost_s"]],
+            "goodput": [pct(v) for v in table["goodput"]],
             "ΔMFU": delta("mfu", table["mfu_change_pt"], points=True),
             "Δtok/s/GPU": delta("tokens_per_s_per_gpu", table["tokens_per_s_per_gpu_change"]),
             "Δstep time": delta("step_time_s", table["step_time_s_change"]),

@@ -20,6 +20,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
+from ..phases.goodput import LABELS
+from .ledger import duration
 from ..core.summary_types import DipPart, HardwarePart, Summary
 from ..steps.stepframe import flagged
 from .analysis import Findings
@@ -176,8 +178,13 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     panels = _panels(steps)
     marks = event_marks(analysis)
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
-    heights = ([0.12 + LANE_ROW_IN * len(rows)] if rows else []) + [PANEL_IN] * len(panels)
-    fig, axes = _figure(heights, dpi)
+    ledger = s.get("goodput") if (s.get("goodput") or {}).get("wall_s") else None
+    heights = ([LEDGER_IN] if ledger else []) + ([0.12 + LANE_ROW_IN * len(rows)] if rows else [])
+    heights += [PANEL_IN] * len(panels)
+    fig, axes = _figure(heights, dpi, free_first=ledger is not None)
+    if ledger is not None:
+        draw_ledger(axes[0], ledger)
+        axes = axes[1:]
     lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
 
     legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
@@ -212,17 +219,72 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     return fig
 
 
-def _figure(heights: list[float], dpi: float) -> tuple[Figure, list]:
+def _figure(heights: list[float], dpi: float, free_first: bool = False) -> tuple[Figure, list]:
     """The figure on its own Agg canvas, and one axes per height sharing the step axis (tick labels only
-    on the last)."""
+    on the last); with `free_first`, the first axes is its own (the goodput ledger's bar)."""
     fig = PlainFigure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
     FigureCanvasAgg(fig)
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
-    axes = [fig.add_subplot(grid[0])]
-    axes += [fig.add_subplot(grid[i], sharex=axes[0]) for i in range(1, len(heights))]
-    for ax in axes[:-1]:
+    axes = [fig.add_subplot(grid[i]) for i in range(int(free_first) + 1)]
+    first = axes[-1]
+    axes += [fig.add_subplot(grid[i], sharex=first) for i in range(len(axes), len(heights))]
+    for ax in axes[int(free_first) : -1]:
         ax.tick_params(labelbottom=False)
     return fig, axes
+
+
+LEDGER_IN = 0.62
+LEDGER_COLORS = {
+    "productive": STABLE_COLOR,
+    "startup": "#7f7f7f",
+    "checkpoint": "#00838f",
+    "eval": "#8c564b",
+    "warmup": WARMUP_COLOR,
+    "slow_steps": DIP_COLOR,
+    "wasted_progress": "#e377c2",
+    "hang": "#8b0000",
+    "restart_recovery": RESTART_COLOR,
+    "other": "#e0e0e0",
+}
+LEDGER_WORDS = {"productive": "productive", **{k: v for k, v in LABELS.items() if k != "productive"}}
+LEDGER_LABEL_MIN = 0.05  # a part this share of the wall time or more is named inside the bar
+
+
+def draw_ledger(ax, g) -> None:
+    """The goodput ledger: one stacked bar of the job's wall time (productive, then each badput category
+    in its order), the larger parts named inside it, the rest and the GPU-hours in the caption below."""
+    ax.set_gid("ledger")
+    wall = float(g["wall_s"])
+    parts = [("productive", float(g["productive_s"] or 0.0))]
+    parts += [(k, float(v)) for k, v in g["badput"].items() if v]
+    left, small = 0.0, []
+    for key, seconds in parts:
+        share = seconds / wall if wall > 0 else 0.0
+        ax.barh(0.66, seconds, left=left, height=0.6, color=LEDGER_COLORS[key], edgecolor="white", lw=0.6, gid=f"ledger:{key}")
+        name = LEDGER_WORDS[key]
+        label = f"{name} {share:.0%}"
+        # named inside when the words fit (about 5.5 px a character at 8 pt on the bar's ~1,200 px)
+        if share >= LEDGER_LABEL_MIN and share * 1200 >= 5.5 * len(label) + 10:
+            dark = key in ("productive", "checkpoint", "eval", "slow_steps", "hang", "restart_recovery", "startup")
+            ax.text(left + seconds / 2, 0.66, label, ha="center", va="center", fontsize=8,
+                    color="white" if dark else "#222222", clip_on=True)
+        elif share >= 0.0005:
+            small.append(f"{name} {share:.1%}")
+        left += seconds
+    ax.set_xlim(0, wall)
+    ax.set_ylim(0, 1)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    caption = f"where the wall time went: goodput {g['goodput']:.0%} of {duration(wall)}"
+    if g.get("gpu_hours") is not None:
+        lost = sum(v for v in (g.get("gpu_hours_badput") or {}).values() if v)
+        caption += f", {g['gpu_hours']:,.1f} GPU-hours ({lost:,.1f} not training"
+        caption += f"; cost {g['cost']:,.2f})" if g.get("cost") is not None else ")"
+    if small:
+        caption += "; also " + ", ".join(small)
+    ax.text(0, 0.13, plain(caption), transform=ax.transAxes, fontsize=8.5, va="center", ha="left", color="#333333")
 
 
 def _draw_panels(panel_axes, panels, s, steps, x, legend):
@@ -355,9 +417,16 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
             | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
         )
         kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
-        at, between = _event_steps(events, _step_lines(analysis.run))
-        seen: set[tuple[str, int]] = set()
-        for kind, step, gap in zip(kinds, at, between, strict=True):
+        by_line = _step_lines(analysis.run)
+        at, between = _event_steps(events, by_line)
+        # the gap each event line with its own step falls in: a line without one in the same gap (the
+        # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
+        lines = by_line["line"].to_numpy(dtype=float)
+        gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
+        seen: set[tuple[str, int]] = {(k, int(g)) for k, g, b in zip(kinds, gap_of, between, strict=True) if b < 0}
+        for kind, step, gap, where in zip(kinds, at, between, gap_of, strict=True):
+            if gap >= 0 and (kind, int(where)) in seen:
+                continue
             if kind not in EVENT_STYLES or not np.isfinite(step):
                 continue
             if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
