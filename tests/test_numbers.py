@@ -17,7 +17,8 @@ import logparse
 from logparse.patterns.sets import MalformedValue, to_number
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
-JUNK = "#@$&*!?~^`=\\"
+# symbols, and letters (a letter glued inside a number is no unit: "1.18x2459E+01" was read as 1.18)
+JUNK = "#@$&*!?~^`=\\xmQ"
 FORMATS = ("{:.6E}", "{:.4f}", "{:.1f}", "{:g}", "{:,.2f}", "{:.3e}")
 
 
@@ -39,7 +40,11 @@ def test_junk_anywhere_in_a_number_is_malformed_or_exact(value, fmt, at, junk):
     assert got == float(printed.replace(",", "")), (glued, got)
 
 
-@pytest.mark.parametrize("text", ["1.18245#E+01", "108#38.6", "x1.182459E+01", "9.2$", "1,234#5"])
+@pytest.mark.parametrize(
+    "text",
+    ["1.18245#E+01", "108#38.6", "x1.182459E+01", "9.2$", "1,234#5", "1.18x2459E+01", "3.000000E-0x5", "5.2x06",
+     "1x.182459E+01"],
+)
 def test_the_issues_values_are_malformed(text):
     with pytest.raises(MalformedValue):
         to_number(text)
