@@ -316,17 +316,24 @@ def batch(
         with click.progressbar(results, length=total, label="analyzing", file=sys.stderr) as items:
             yield from items
 
-    index = run_batch(
-        directory,
-        out,
-        kw,
-        jobs=jobs,
-        progress=bar if sys.stderr.isatty() else None,
-        executor=executor,
-        scheduler=scheduler,
-        force=force,
-        stitch=not no_stitch,
-    )
+    try:
+        index = run_batch(
+            directory,
+            out,
+            kw,
+            jobs=jobs,
+            progress=bar if sys.stderr.isatty() else None,
+            executor=executor,
+            scheduler=scheduler,
+            force=force,
+            stitch=not no_stitch,
+        )
+    except LogparseError as exc:
+        lost = getattr(exc, "index", None)
+        if lost is not None:  # the index could not be written (a full disk): name the failures here
+            for _, row in lost[lost["status"] != "ok"].iterrows():
+                click.echo(f"error: {row['run']}: {row['error']}", err=True)
+        raise
     failed = index[index["status"] != "ok"]
     if as_json:
         click.echo(json.dumps(json.loads(index.to_json(orient="records")), indent=2))

@@ -427,3 +427,42 @@ def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
     assert list(index["status"]) == ["error", "ok", "ok", "ok"]
     assert "KilledWorker" in index["error"][0]
     assert "error: killme: its Dask task failed" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("change", [{"mfu": "<script>"}, {"out": "/etc"}, {"source": "/elsewhere/train.log"}])
+def test_a_cached_row_with_a_value_of_the_wrong_kind_or_place_is_redone(tmp_path, change):
+    """A cached row whose figure is a string (drawn as a number on the page: it raised) or whose folder or
+    source is not this run's (index.json would show out=/etc) is not what batch wrote: the run is redone."""
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    shutil.copy(TITAN, runs / "train.log")
+    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
+    assert run_apart(argv).exit_code == 0
+    cache = out / "train" / ".logparse-cache.json"
+    good = json.loads(cache.read_text())
+    cache.write_text(json.dumps({**good, "row": {**good["row"], **change}}))
+    res = run_apart(argv)
+    assert res.exit_code == 0, res.stderr
+    assert "(cached)" not in res.stdout and "ok     train: " in res.stdout
+    row = index_of(out).iloc[0]
+    assert row["out"] == good["row"]["out"] and row["mfu"] == pytest.approx(good["row"]["mfu"])
+
+
+def test_a_disk_too_full_for_the_index_still_names_each_failure(tmp_path, monkeypatch):
+    """When the index itself cannot be written (the disk is full), the failures are printed one a line
+    before the index's error: nothing else would name them."""
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    shutil.copy(TITAN, runs / "good.log")
+    (runs / "broken.log").write_text("nothing a pattern set knows\n" * 20)
+    from logparse.batch import engine
+
+    def full(out_dir, index):
+        raise engine.LogparseError(f"cannot write the index {out_dir}/index.csv: No space left on device")
+
+    monkeypatch.setattr(engine, "write_index", full)
+    res = run_apart(["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"])
+    assert res.exit_code == 1
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith("error: broken: ") and "no pattern set recognises" in lines[0]
+    assert lines[-1].startswith("error: cannot write the index") and "No space left on device" in lines[-1]

@@ -96,6 +96,9 @@ INDEX_COLUMNS = list(IndexRow.__annotations__)
 _INT_COLUMNS = tuple(
     c for c, t in IndexRow.__annotations__.items() if getattr(t, "__forward_arg__", t) == "int | None"
 )
+_FLOAT_COLUMNS = tuple(
+    c for c, t in IndexRow.__annotations__.items() if getattr(t, "__forward_arg__", t) == "float | None"
+)
 CACHE_FILE = ".logparse-cache.json"
 _ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
 
@@ -250,8 +253,13 @@ def _row_shaped(row: dict[str, object], job: RunJob) -> bool:
         return False
     if not all(isinstance(v, _SCALAR) for v in row.values()):
         return False
+    if row.get("out") != str(job.out) or row.get("source") != _source(job):
+        return False  # a row of another run's folder, or pointing elsewhere
     counts = (row.get(c) for c in _INT_COLUMNS)
-    return all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in counts)
+    if not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in counts):
+        return False
+    figures = (row.get(c) for c in _FLOAT_COLUMNS)
+    return all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in figures)
 
 
 OUTPUT_FILES = ("summary.json", "steps.csv", "report.png")
@@ -438,7 +446,11 @@ def run_batch(
         write_index(out, index_frame(_in_order(rows, work)))
         raise
     index = index_frame(_in_order(rows, work))
-    write_index(out, index)
+    try:
+        write_index(out, index)
+    except LogparseError as exc:
+        exc.index = index  # type: ignore[attr-defined]  # the CLI still names every run's failure
+        raise
     return index
 
 
