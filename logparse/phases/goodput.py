@@ -352,37 +352,59 @@ def _share_gap(
         book.add(default, left, lines[0], lines[1], None, "time between lines that no event explains")
 
 
+def _event_lines(events: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
+    """The checkpoint and eval events (those a slow step or a gap is given to), and their lines, sorted."""
+    counted = events[events["event"].isin(_EVENT_CATEGORY)]
+    return counted["line"].to_numpy(dtype=float), counted
+
+
 def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
     """The time of counted rows above their reference: warm-up, the event inside a slow step's time, or a
-    slow step; returns the total taken out of productive."""
-    taken = 0.0
+    slow step (consecutive slow steps without an event are one entry); returns the total taken out of
+    productive."""
     kept = rows[rows["kept"]]
-    prev_line = rows["line"].shift(1).fillna(0)
-    excess = (kept["busy"] - kept["span"] * kept["ref"]).where(lambda x: x > 0)
-    warm: dict[int, list[int]] = {}
-    for i, x in excess.dropna().items():
-        phase = rows.at[i, "phase"]
-        if phase in (Phase.WARMUP, Phase.RESTART):
-            warm.setdefault(int(rows.at[i, "segment"]), []).append(i)
-            continue
-        if phase != Phase.DIP:
-            continue  # a stable step's noise is productive time
-        inside = events[(events["line"] > prev_line.at[i]) & (events["line"] < rows.at[i, "line"])]
-        inside = inside[inside["event"].isin(_EVENT_CATEGORY)]
-        line, step = int(rows.at[i, "line"]), int(rows.at[i, "step"])
-        if len(inside):
-            category = _EVENT_CATEGORY[str(inside["event"].iloc[0])]
-            book.add(category, float(x), int(inside["line"].min()), line, step, f"step {step} slowed by {_what(inside)}")
-        else:
-            book.add("slow_steps", float(x), line, line, step, f"step {step} below its regime's speed")
+    excess = (kept["busy"] - kept["span"] * kept["ref"]).where(lambda x: x > 0).dropna()
+    phase = rows["phase"].reindex(excess.index)
+    ev_lines, counted = _event_lines(events)
+    prev_line = rows["line"].shift(1).fillna(0).reindex(excess.index).to_numpy(dtype=float)
+    line = rows["line"].reindex(excess.index).to_numpy(dtype=float)
+    lo = np.searchsorted(ev_lines, prev_line, side="right")  # the events strictly inside each row's lines
+    hi = np.searchsorted(ev_lines, line, side="left")
+    taken = 0.0
+    slow: list[int] = []  # a run of slow rows without an event, entered as one
+
+    def flush() -> None:
+        if slow:
+            first, last = int(rows.at[slow[0], "step"]), int(rows.at[slow[-1], "step"])
+            what = f"step {first}" if first == last else f"steps {first}-{last}"
+            book.add("slow_steps", float(excess.loc[slow].sum()), int(rows.at[slow[0], "line"]),
+                     int(rows.at[slow[-1], "line"]), first, f"{what} below their regime's speed")
+            slow.clear()
+
+    for k, (i, x) in enumerate(excess.items()):
+        if phase.iat[k] != Phase.DIP:
+            continue  # warm-up below; a stable step's noise is productive time
         taken += float(x)
-    for seg, idx in warm.items():
-        seconds = float(excess.loc[idx].sum())
+        if hi[k] > lo[k]:
+            flush()
+            inside = counted.iloc[lo[k] : hi[k]]
+            step = int(rows.at[i, "step"])
+            book.add(_EVENT_CATEGORY[str(inside["event"].iloc[0])], float(x), int(inside["line"].min()),
+                     int(line[k]), step, f"step {step} slowed by {_what(inside)}")
+        elif slow and slow[-1] != i - 1:
+            flush()
+            slow.append(i)
+        else:
+            slow.append(i)
+    flush()
+    warm = excess[phase.isin([Phase.WARMUP, Phase.RESTART]).to_numpy()]
+    for seg, part in warm.groupby(rows["segment"].reindex(warm.index)):
+        idx = part.index
         first, last = int(rows.at[idx[0], "step"]), int(rows.at[idx[-1], "step"])
         what = "warm-up" if seg == rows["segment"].min() else "warm-up after the resume"
-        book.add("warmup", seconds, int(rows.at[idx[0], "line"]), int(rows.at[idx[-1], "line"]), first,
+        book.add("warmup", float(part.sum()), int(rows.at[idx[0], "line"]), int(rows.at[idx[-1], "line"]), first,
                  f"{what}: steps {first}-{last} above their regime's step time")
-        taken += seconds
+        taken += float(part.sum())
     return taken
 
 
@@ -391,21 +413,24 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
     if run.steps.empty or "line" not in run.steps:
         return None
     rows = _rows(run, phases)
-    year = _year_of(rows["timestamp"].to_numpy(dtype=float))
-    events = _event_frame(run, year)
     stamped = rows["timestamp"].notna()
     clock = bool(len(rows) and stamped.mean() >= 0.5 and rows["end"].notna().all())
     book = _Book()
+    year = _year_of(rows["timestamp"].to_numpy(dtype=float))
+    events = _event_frame(run, year)
 
     counted = rows[rows["kept"]]
-    busy_known = counted["busy"].notna().all() and len(counted)
+    # with a clock, a row whose own time is unknown (torchtitan's first step prints none) takes none: its
+    # time lies in the gap before it (start-up for an attempt's first row); without one, it must be known
+    known = counted["busy"].notna()
+    busy_known = bool(len(counted)) and (known.mean() >= 0.9 if clock else known.all())
     excess = _excess(book, rows, events) if busy_known else 0.0
     redone = rows[~rows["kept"]]
     for seg, part in redone.groupby("segment"):
         first, last = int(part["step"].min()), int(part["step"].max())
         book.add("wasted_progress", float(part["busy"].sum()), int(part["line"].min()), int(part["line"].max()),
                  first, f"steps {first}-{last} of attempt {int(seg) + 1}, redone by a later attempt")
-    productive = float(counted["busy"].sum()) - excess if busy_known else None
+    productive = float(counted["busy"].sum(min_count=1)) - excess if busy_known else None
 
     if clock:
         wall = _timeline(book, rows, events)
@@ -551,14 +576,24 @@ def _attempt_start(new: pd.DataFrame, points: pd.DataFrame, first_start: float, 
     return start
 
 
+# a gap between steps with no event in it is entered on its own when it is this long (else it is only
+# counted, in `other`): a stall worth a look
+STALL_S = 60.0
+
+
 def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame) -> None:
-    """The time between one row's end and the next row's start, inside one attempt."""
-    for a, b in zip(part.index[:-1], part.index[1:], strict=True):
-        gap = float(part.at[b, "start"] - part.at[a, "end"])
-        between = events[(events["line"] > part.at[a, "line"]) & (events["line"] < part.at[b, "line"])]
-        if gap <= 0 and between.empty:
-            continue
-        _share_gap(book, gap, between, "other", (int(part.at[a, "line"]), int(part.at[b, "line"])), True)
+    """The time between one row's end and the next row's start, inside one attempt: given to the events in
+    it; a gap with none adds to `other` (the remainder), and is entered when it is a stall."""
+    if len(part) < 2:
+        return
+    gap = part["start"].to_numpy(dtype=float)[1:] - part["end"].to_numpy(dtype=float)[:-1]
+    lines = part["line"].to_numpy(dtype=float)
+    ev = events["line"].to_numpy(dtype=float)
+    lo = np.searchsorted(ev, lines[:-1], side="right")
+    hi = np.searchsorted(ev, lines[1:], side="left")
+    for k in np.flatnonzero((hi > lo) | (gap >= STALL_S)):
+        between = events.iloc[lo[k] : hi[k]]
+        _share_gap(book, float(gap[k]), between, "other", (int(lines[k]), int(lines[k + 1])), True)
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:

@@ -178,7 +178,7 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     panels = _panels(steps)
     marks = event_marks(analysis)
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
-    ledger = s.get("goodput") if (s.get("goodput") or {}).get("wall_s") else None
+    ledger = s.get("goodput") if (s.get("goodput") or {}).get("goodput") is not None else None
     heights = ([LEDGER_IN] if ledger else []) + ([0.12 + LANE_ROW_IN * len(rows)] if rows else [])
     heights += [PANEL_IN] * len(panels)
     fig, axes = _figure(heights, dpi, free_first=ledger is not None)
