@@ -179,9 +179,10 @@ def expected_entries(a, fig) -> set[str]:
             want.add(plots.EVENT_STYLES[kind].label)
     if "error" in kinds:
         errors = events[events["event"] == "error"]
-        if errors["pattern"].eq("common.nccl").any():
+        nccl = errors["pattern"].isin(["common.nccl", "common.nccl_watchdog_timeout"])
+        if nccl.any():
             want.add(plots.EVENT_STYLES["nccl_error"].label)
-        if not errors["pattern"].eq("common.nccl").all():
+        if not nccl.all():
             want.add(plots.EVENT_STYLES["error"].label)
     flagged = s.get("flagged_steps") or {}
     if flagged.get("nonfinite_loss") or ("nan_iters" in steps and (steps["nan_iters"] > 0).any()):

@@ -451,7 +451,7 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
             other = 0.0
         badput["other"] = other
     elif not busy_known:
-        for category in ("warmup", "slow_steps", "wasted_progress"):
+        for category in ("warmup", "slow_steps") + (("wasted_progress",) if len(redone) else ()):
             badput[category] = None
             book.mark_unknown(category, f"{LABELS[category]}: unknown without step times")
     events_sorted = sorted(book.events, key=lambda e: (e.first_line, e.category))

@@ -51,7 +51,12 @@ def ledger_lines(s: Summary) -> list[str]:
     if not g:
         return []
     parts = ", ".join(f"{label} {duration(sec)}" for label, sec in ledger_parts(g))
-    unknown = [why for why in g["unknown"].values()]
+    # "startup: unknown without timestamps" for several parts: "unknown without timestamps: startup, other"
+    grouped: dict[str, list[str]] = {}
+    for why in g["unknown"].values():
+        part, _, reason = why.partition(": ")
+        grouped.setdefault(reason, []).append(part)
+    unknown = [f"{reason}: {', '.join(parts)}" for reason, parts in grouped.items()]
     if g["goodput"] is not None and g["wall_s"] is not None:
         line = f"  goodput {g['goodput']:.0%} of {duration(g['wall_s'])}" + (f": {parts}" if parts else "")
         if g.get("gpu_hours") is not None:
