@@ -313,3 +313,19 @@ def test_index_html_shows_goodput_and_the_folder_total_in_chromium(tmp_path):
     lost = (WALL - PRODUCTIVE) * 8 / 3600
     assert f"used {hours:,.0f} GPU-hours; {lost:,.0f} were not training: {REQUEUE / (WALL - PRODUCTIVE):.0%} restart" in total
     assert "1 more without GPU-hours" in total
+
+
+def test_a_save_inside_a_steps_time_is_checkpoint_time_and_its_dips_one_pattern():
+    """Megatron-LM before 2024-07 did not stop its interval timer for a save: the step after each save is
+    slow. tests/data/goodput/megatron_save_in_step_time.log is tests/synth's Megatron log with a save every
+    100 steps and the step after each at 0.3 of full speed (synth.Spec(steps=400, save_interval=100, seed=21,
+    dips at 101, 201, 301, factor 0.3)): each costs (1/0.3 - 1) stable step times, and it is checkpoint time,
+    not a slow step; the three dips are one pattern, every 100 steps, at the checkpoint interval."""
+    log = Path(__file__).resolve().parent / "data" / "goodput" / "megatron_save_in_step_time.log"
+    g = api.analyze(log, gpus=8, hw="h100").summary["goodput"]
+    stable_step_s = 6.786486220368587  # the generator's stable step time (its truth for this spec)
+    assert g["badput"]["checkpoint"] == pytest.approx(3 * (1 / 0.3 - 1) * stable_step_s, rel=0.05)
+    assert g["badput"]["slow_steps"] == pytest.approx(0.0, abs=2 * stable_step_s)
+    (periodic,) = g["periodic_dips"]
+    assert (periodic["every_steps"], periodic["count"], periodic["cause"]) == (100, 3, "at the checkpoint interval")
+    assert periodic["depth"] == pytest.approx(0.7, abs=0.03)
