@@ -39,7 +39,10 @@ def _iteration(step: int, total: int, ms: float, loss: float) -> str:
 
 def _timer(name: str, seconds: float) -> list[str]:
     ms = seconds * 1000.0
-    return ["(min, max) time across ranks (ms):", "    {}: ({:.2f}, {:.2f})".format((name + " ").ljust(48, "."), ms * 0.98, ms)]
+    return [
+        "(min, max) time across ranks (ms):",
+        "    {}: ({:.2f}, {:.2f})".format((name + " ").ljust(48, "."), ms * 0.98, ms),
+    ]
 
 
 class Job:
@@ -58,7 +61,9 @@ class Job:
             self.lines.append(f"[{what}] datetime: {self.now:%Y-%m-%d %H:%M:%S} ")
 
     def header(self, init_s: float, build_s: float, load: tuple[int, float] | None) -> None:
-        self.lines.append("using world size: 8, data-parallel size: 8, context-parallel size: 1, tensor-model-parallel size: 1, pipeline-model-parallel size: 1")
+        self.lines.append(
+            "using world size: 8, data-parallel size: 8, context-parallel size: 1, tensor-model-parallel size: 1, pipeline-model-parallel size: 1"
+        )
         self.lines += [
             "------------------------ arguments ------------------------",
             "  global_batch_size ............................... 8",
@@ -77,7 +82,9 @@ class Job:
             step, seconds = load
             self.lines.append(f" loading distributed checkpoint from /ckpt at iteration {step}")
             self.wait(seconds)
-            self.lines.append(f"  successfully loaded checkpoint from /ckpt [ t 1/1, p 1/1 ] at iteration {step}")
+            self.lines.append(
+                f"  successfully loaded checkpoint from /ckpt [ t 1/1, p 1/1 ] at iteration {step}"
+            )
             self.lines += _timer("load-checkpoint", seconds)
         self.wait(build_s)
         self.datetime("after model, optimizer, and learning rate scheduler are built")
@@ -91,20 +98,28 @@ class Job:
     def save(self, step: int, seconds: float) -> None:
         self.lines.append(f"saving checkpoint at iteration {step:7d} to /ckpt in torch_dist format")
         self.wait(seconds)
-        self.lines.append(f"  successfully saved checkpoint from iteration {step:7d} to /ckpt [ t 1/1, p 1/1 ]")
+        self.lines.append(
+            f"  successfully saved checkpoint from iteration {step:7d} to /ckpt [ t 1/1, p 1/1 ]"
+        )
         self.lines += _timer("save-checkpoint", seconds)
 
     def evaluate(self, step: int, seconds: float) -> None:
         self.wait(seconds)
         self.lines += _timer("evaluate", seconds)
         self.lines.append("-" * 100)
-        self.lines.append(f" validation loss at iteration {step} | lm loss value: {3.1:.6E} | lm loss PPL: {22.2:.6E} | ")
+        self.lines.append(
+            f" validation loss at iteration {step} | lm loss value: {3.1:.6E} | lm loss PPL: {22.2:.6E} | "
+        )
         self.lines.append("-" * 100)
 
     def hang(self, seconds: float) -> None:
         self.wait(seconds)
         ms = int(seconds * 1000)
-        prefix = f"[rank3]:[E{self.now.month * 100 + self.now.day} {self.now:%H:%M:%S}.288027913 ProcessGroupNCCL.cpp:616]" if self.stamps else "[E ProcessGroupNCCL.cpp:737]"
+        prefix = (
+            f"[rank3]:[E{self.now.month * 100 + self.now.day} {self.now:%H:%M:%S}.288027913 ProcessGroupNCCL.cpp:616]"
+            if self.stamps
+            else "[E ProcessGroupNCCL.cpp:737]"
+        )
         self.lines.append(
             f"{prefix} [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, "
             f"NumelIn=9801523, NumelOut=9801523, Timeout(ms)={ms}) ran for {ms} milliseconds before timing out."
@@ -286,8 +301,22 @@ def test_index_html_shows_goodput_and_the_folder_total_in_chromium(tmp_path):
     (runs / "job_nostamps.log").write_text(job(False))
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "logparse", "batch", str(runs), "--out", str(out), "--gpus", "8", "--gpu-hour-cost", "2.5"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "logparse",
+            "batch",
+            str(runs),
+            "--out",
+            str(out),
+            "--gpus",
+            "8",
+            "--gpu-hour-cost",
+            "2.5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     index = pd.read_csv(out / "index.csv").set_index("run")
@@ -299,19 +328,36 @@ def test_index_html_shows_goodput_and_the_folder_total_in_chromium(tmp_path):
 
     url = (out / "index.html").as_uri() + "?sort=goodput&desc=1"
     proc = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=2000", "--dump-dom", url],
-        capture_output=True, text=True, timeout=120,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = proc.stdout
     assert 'data-sort="goodput"' in dom  # the page's script sorted by the new column
-    cells = re.findall(r'<tr class="ok" data-run="([^"]+)">.*?<td class="num goodput" data-value="([^"]*)">(.*?)</td>', dom, re.S)
+    cells = re.findall(
+        r'<tr class="ok" data-run="([^"]+)">.*?<td class="num goodput" data-value="([^"]*)">(.*?)</td>',
+        dom,
+        re.S,
+    )
     assert [c[0] for c in cells] == ["job", "job_nostamps"]  # the run without a goodput sorts last
     assert re.sub("<[^>]+>", "", cells[0][2]) == f"{PRODUCTIVE / WALL:.0%}"
     total = re.search(r'id="folder-total">([^<]*)<', dom).group(1)
     hours = WALL * 8 / 3600
     lost = (WALL - PRODUCTIVE) * 8 / 3600
-    assert f"used {hours:,.0f} GPU-hours; {lost:,.0f} were not training: {REQUEUE / (WALL - PRODUCTIVE):.0%} restart" in total
+    assert (
+        f"used {hours:,.0f} GPU-hours; {lost:,.0f} were not training: {REQUEUE / (WALL - PRODUCTIVE):.0%} restart"
+        in total
+    )
     assert "1 more without GPU-hours" in total
 
 
@@ -327,5 +373,9 @@ def test_a_save_inside_a_steps_time_is_checkpoint_time_and_its_dips_one_pattern(
     assert g["badput"]["checkpoint"] == pytest.approx(3 * (1 / 0.3 - 1) * stable_step_s, rel=0.05)
     assert g["badput"]["slow_steps"] == pytest.approx(0.0, abs=2 * stable_step_s)
     (periodic,) = g["periodic_dips"]
-    assert (periodic["every_steps"], periodic["count"], periodic["cause"]) == (100, 3, "at the checkpoint interval")
+    assert (periodic["every_steps"], periodic["count"], periodic["cause"]) == (
+        100,
+        3,
+        "at the checkpoint interval",
+    )
     assert periodic["depth"] == pytest.approx(0.7, abs=0.03)

@@ -13,10 +13,10 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from ..phases.goodput import CATEGORIES, LABELS
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.summary_types import Summary
+from ..phases.goodput import CATEGORIES, LABELS
 from ..report.unknowns import Unknown, mfu_blockers, unknowns
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn

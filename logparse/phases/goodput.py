@@ -213,7 +213,11 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
             "dur": pd.to_numeric(ev["duration_s"], errors="coerce") if "duration_s" in ev else np.nan,
         }
     )
-    t = pd.to_numeric(ev["timestamp"], errors="coerce") if "timestamp" in ev else pd.Series(np.nan, index=ev.index)
+    t = (
+        pd.to_numeric(ev["timestamp"], errors="coerce")
+        if "timestamp" in ev
+        else pd.Series(np.nan, index=ev.index)
+    )
     t = t.astype(float).to_numpy().copy()
     for i in np.flatnonzero(np.isnan(t)):
         found = text_stamp(out["text"].iat[i], year)
@@ -229,7 +233,17 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
 def _rows(run: Run, phases: Phases) -> pd.DataFrame:
     """Every step row of the analyzed part, the redone ones too (kept = False), in line order, with the
     steps it stands for (`span`), its own time (`busy`), its end (`end`) and its regime's reference time."""
-    cols = ["line", "step", "segment", "step_time_s", "timestamp", "step_span", "phase", "regime", "tokens_per_step"]
+    cols = [
+        "line",
+        "step",
+        "segment",
+        "step_time_s",
+        "timestamp",
+        "step_span",
+        "phase",
+        "regime",
+        "tokens_per_step",
+    ]
     kept = run.steps[[c for c in cols if c in run.steps]].copy()
     kept["kept"] = True
     frames = [kept]
@@ -274,7 +288,7 @@ def _reference_times(rows: pd.DataFrame, phases: Phases) -> pd.Series:
     if "regime" not in rows or "phase" not in rows or not phases.regimes:
         return ref
     per_step = rows["busy"] / rows["span"]
-    for regime, idx in rows[rows["kept"]].groupby("regime").groups.items():
+    for idx in rows[rows["kept"]].groupby("regime").groups.values():
         part = rows.loc[idx]
         stable = per_step.loc[idx][part["phase"] == Phase.STABLE].dropna()
         level = float(stable.median()) if len(stable) else float(per_step.loc[idx].dropna().median())
@@ -295,7 +309,9 @@ class _Book:
         self.unknown: dict[str, str] = {}
         self.events: list[LedgerEvent] = []
 
-    def add(self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str) -> None:
+    def add(
+        self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str
+    ) -> None:
         if not math.isfinite(seconds) or seconds <= 0:
             return
         self.totals[category] += seconds
@@ -377,8 +393,14 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
         if slow:
             first, last = int(rows.at[slow[0], "step"]), int(rows.at[slow[-1], "step"])
             what = f"step {first}" if first == last else f"steps {first}-{last}"
-            book.add("slow_steps", float(excess.loc[slow].sum()), int(rows.at[slow[0], "line"]),
-                     int(rows.at[slow[-1], "line"]), first, f"{what} below their regime's speed")
+            book.add(
+                "slow_steps",
+                float(excess.loc[slow].sum()),
+                int(rows.at[slow[0], "line"]),
+                int(rows.at[slow[-1], "line"]),
+                first,
+                f"{what} below their regime's speed",
+            )
             slow.clear()
 
     for k, (i, x) in enumerate(excess.items()):
@@ -389,8 +411,14 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
             flush()
             inside = counted.iloc[lo[k] : hi[k]]
             step = int(rows.at[i, "step"])
-            book.add(_EVENT_CATEGORY[str(inside["event"].iloc[0])], float(x), int(inside["line"].min()),
-                     int(line[k]), step, f"step {step} slowed by {_what(inside)}")
+            book.add(
+                _EVENT_CATEGORY[str(inside["event"].iloc[0])],
+                float(x),
+                int(inside["line"].min()),
+                int(line[k]),
+                step,
+                f"step {step} slowed by {_what(inside)}",
+            )
         elif slow and slow[-1] != i - 1:
             flush()
             slow.append(i)
@@ -402,8 +430,14 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
         idx = part.index
         first, last = int(rows.at[idx[0], "step"]), int(rows.at[idx[-1], "step"])
         what = "warm-up" if seg == rows["segment"].min() else "warm-up after the resume"
-        book.add("warmup", float(part.sum()), int(rows.at[idx[0], "line"]), int(rows.at[idx[-1], "line"]), first,
-                 f"{what}: steps {first}-{last} above their regime's step time")
+        book.add(
+            "warmup",
+            float(part.sum()),
+            int(rows.at[idx[0], "line"]),
+            int(rows.at[idx[-1], "line"]),
+            first,
+            f"{what}: steps {first}-{last} above their regime's step time",
+        )
         taken += float(part.sum())
     return taken
 
@@ -428,8 +462,14 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
     redone = rows[~rows["kept"]]
     for seg, part in redone.groupby("segment"):
         first, last = int(part["step"].min()), int(part["step"].max())
-        book.add("wasted_progress", float(part["busy"].sum()), int(part["line"].min()), int(part["line"].max()),
-                 first, f"steps {first}-{last} of attempt {int(seg) + 1}, redone by a later attempt")
+        book.add(
+            "wasted_progress",
+            float(part["busy"].sum()),
+            int(part["line"].min()),
+            int(part["line"].max()),
+            first,
+            f"steps {first}-{last} of attempt {int(seg) + 1}, redone by a later attempt",
+        )
     productive = float(counted["busy"].sum(min_count=1)) - excess if busy_known else None
 
     if clock:
@@ -492,8 +532,14 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
         if k == 0:
             start_of_job = start
         elif prev_end is not None:
-            book.add("restart_recovery", max(0.0, start - prev_end), fail_line, int(first["line"]), None,
-                     f"from the end of attempt {k} to the start of attempt {k + 1}")
+            book.add(
+                "restart_recovery",
+                max(0.0, start - prev_end),
+                fail_line,
+                int(first["line"]),
+                None,
+                f"from the end of attempt {k} to the start of attempt {k + 1}",
+            )
         loads = new[new["event"] == "checkpoint_load"]
         startup = max(0.0, float(first["start"]) - start)
         load_s = float(loads["dur"].dropna().sum())
@@ -501,10 +547,22 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
             load_s = _stamped_span(loads)
         load_s = min(load_s, startup)
         if load_s > 0:
-            book.add("checkpoint", load_s, int(loads["line"].min()), int(loads["line"].max()),
-                     None, f"{_what(loads)} (loading)")
-        book.add("startup", startup - load_s, fail_line + 1, int(first["line"]), int(first["step"]),
-                 f"attempt {k + 1}: its start to its first step's start")
+            book.add(
+                "checkpoint",
+                load_s,
+                int(loads["line"].min()),
+                int(loads["line"].max()),
+                None,
+                f"{_what(loads)} (loading)",
+            )
+        book.add(
+            "startup",
+            startup - load_s,
+            fail_line + 1,
+            int(first["line"]),
+            int(first["step"]),
+            f"attempt {k + 1}: its start to its first step's start",
+        )
         _gaps(book, part, events)
         prev_last = last
     assert prev_last is not None and start_of_job is not None
@@ -512,8 +570,14 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
     end_of_job = max(float(points["t"].max()), float(prev_last["end"]))
     fails = tail[tail["event"] == "error"]
     default = "hang" if len(fails) else "other"
-    _share_gap(book, end_of_job - float(prev_last["end"]), tail, default,
-               (int(prev_last["line"]), int(tail["line"].max()) if len(tail) else int(prev_last["line"])), True)
+    _share_gap(
+        book,
+        end_of_job - float(prev_last["end"]),
+        tail,
+        default,
+        (int(prev_last["line"]), int(tail["line"].max()) if len(tail) else int(prev_last["line"])),
+        True,
+    )
     return end_of_job - start_of_job
 
 
@@ -551,17 +615,31 @@ def _attempt_end(
         named = fails[fails["dur"].notna()] if hang is not None else fails
         # the saves and evals after the last step first, then the hang the watchdog printed, the rest other
         before_hang = tail - (min(hang, tail) if hang is not None else 0.0)
-        _share_gap(book, before_hang, saves, "other" if hang is not None else "hang",
-                   (int(last["line"]), fail_line), True)
+        _share_gap(
+            book,
+            before_hang,
+            saves,
+            "other" if hang is not None else "hang",
+            (int(last["line"]), fail_line),
+            True,
+        )
         if hang is not None:
-            book.add("hang", min(hang, tail), int(named["line"].iloc[0]), fail_line, int(last["step"]),
-                     f"attempt {k}: {_what(named)}")
+            book.add(
+                "hang",
+                min(hang, tail),
+                int(named["line"].iloc[0]),
+                fail_line,
+                int(last["step"]),
+                f"attempt {k}: {_what(named)}",
+            )
     else:
         _share_gap(book, tail, saves, "other", (int(last["line"]), fail_line), True)
     return fail_line, end
 
 
-def _attempt_start(new: pd.DataFrame, points: pd.DataFrame, first_start: float, after: int, upto: int) -> float:
+def _attempt_start(
+    new: pd.DataFrame, points: pd.DataFrame, first_start: float, after: int, upto: int
+) -> float:
     """An attempt's start: the earliest of its stamped lines before its first step and the printed start-up
     durations counted back from their lines' times, never after its first step's start."""
     own = points[(points["line"] > after) & (points["line"] < upto)]["t"].dropna()
@@ -612,7 +690,9 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
         printed = fails["dur"].dropna()
         if len(printed):
             for _, ev in fails[fails["dur"].notna()].iterrows():
-                book.add("hang", float(ev["dur"]), int(ev["line"]), int(ev["line"]), None, str(ev["text"])[:90])
+                book.add(
+                    "hang", float(ev["dur"]), int(ev["line"]), int(ev["line"]), None, str(ev["text"])[:90]
+                )
         elif segs > 1:
             book.mark_unknown("hang", "hang: unknown without timestamps (no timeout duration printed)")
     counted = events[events["event"].isin(_EVENT_CATEGORY)]
@@ -630,16 +710,26 @@ def _attempts(rows: pd.DataFrame) -> list[Attempt]:
     for seg, part in rows[rows["kept"]].groupby("segment"):
         busy = part["busy"]
         seconds = float(busy.sum()) if busy.notna().all() else None
-        tokens = (part["tokens_per_step"] * part["span"]).sum() if part["tokens_per_step"].notna().all() else None
+        tokens = (
+            (part["tokens_per_step"] * part["span"]).sum() if part["tokens_per_step"].notna().all() else None
+        )
         tps = float(tokens) / seconds if tokens is not None and seconds else None
         out.append(
-            Attempt(int(seg), int(part["step"].min()), int(part["step"].max()), int(part["span"].sum()), seconds, tps)
+            Attempt(
+                int(seg),
+                int(part["step"].min()),
+                int(part["step"].max()),
+                int(part["span"].sum()),
+                seconds,
+                tps,
+            )
         )
     return out
 
 
 # ------------------------------------------------------------------------------------------------
 # periodic dips
+
 
 def periodic_dips(run: Run, phases: Phases, events: pd.DataFrame) -> list[PeriodicDips]:
     """Dips that recur at one step interval (three or more, each the interval after the one before, to a

@@ -77,5 +77,7 @@ def ledger_lines(s: Summary) -> list[str]:
         lines.append("    " + "; ".join(unknown))
     for p in g.get("periodic_dips", []):
         lost = "" if p["lost_s"] is None else f", {duration(p['lost_s'])} in all"
-        lines.append(f"    dips every {p['every_steps']} steps ({p['count']}), -{p['depth']:.0%}{lost}, {p['cause']}")
+        lines.append(
+            f"    dips every {p['every_steps']} steps ({p['count']}), -{p['depth']:.0%}{lost}, {p['cause']}"
+        )
     return lines

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .ledger import goodput_part, ledger_lines
 from ..core.atomic import remove_leftovers, staged
 from ..core.errors import LogparseError
 from ..core.facts import Fact
@@ -41,6 +40,7 @@ from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, seconds_to_train
 from .analysis import Findings
+from .ledger import goodput_part, ledger_lines
 from .unknowns import GPUS, unknowns
 from .whole_run import text_lines as whole_run_lines
 from .whole_run import whole_run

@@ -20,11 +20,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter
 
-from ..phases.goodput import LABELS
-from .ledger import duration
 from ..core.summary_types import DipPart, HardwarePart, Summary
+from ..phases.goodput import LABELS
 from ..steps.stepframe import flagged
 from .analysis import Findings
+from .ledger import duration
 from .unknowns import Unknown, mfu_blockers, unknowns
 
 DPI = 110
