@@ -425,7 +425,12 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
         else:
             slow.append(i)
     flush()
-    warm = excess[phase.isin([Phase.WARMUP, Phase.RESTART]).to_numpy()]
+    return taken + _warmup(book, rows, excess[phase.isin([Phase.WARMUP, Phase.RESTART]).to_numpy()])
+
+
+def _warmup(book: _Book, rows: pd.DataFrame, warm: pd.Series) -> float:
+    """The warm-up rows' time above their reference, one entry an attempt; returns the total."""
+    taken = 0.0
     for seg, part in warm.groupby(rows["segment"].reindex(warm.index)):
         idx = part.index
         first, last = int(rows.at[idx[0], "step"]), int(rows.at[idx[-1], "step"])
@@ -478,6 +483,25 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
         wall = None
         _printed_only(book, rows, events)
 
+    productive, badput = _badput(book, wall, productive, busy_known, len(redone) > 0)
+    events_sorted = sorted(book.events, key=lambda e: (e.first_line, e.category))
+    return Ledger(
+        "timestamps" if clock else "step_times",
+        wall,
+        productive,
+        badput,
+        events_sorted,
+        _attempts(rows),
+        periodic_dips(run, phases, events),
+        dict(book.unknown),
+    )
+
+
+def _badput(
+    book: _Book, wall: float | None, productive: float | None, busy_known: bool, redone: bool
+) -> tuple[float | None, dict[str, float | None]]:
+    """Each category's seconds (None where unknown); with a clock, `other` is what remains of the wall
+    time, so that the parts add up. Returns productive too: the clock's resolution can take from it."""
     badput: dict[str, float | None] = {k: book.totals[k] for k in CATEGORIES}
     for category in book.unknown:
         badput[category] = None
@@ -491,20 +515,10 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
             other = 0.0
         badput["other"] = other
     elif not busy_known:
-        for category in ("warmup", "slow_steps") + (("wasted_progress",) if len(redone) else ()):
+        for category in ("warmup", "slow_steps") + (("wasted_progress",) if redone else ()):
             badput[category] = None
             book.mark_unknown(category, f"{LABELS[category]}: unknown without step times")
-    events_sorted = sorted(book.events, key=lambda e: (e.first_line, e.category))
-    return Ledger(
-        "timestamps" if clock else "step_times",
-        wall,
-        productive,
-        badput,
-        events_sorted,
-        _attempts(rows),
-        periodic_dips(run, phases, events),
-        dict(book.unknown),
-    )
+    return productive, badput
 
 
 def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | None:
@@ -540,29 +554,7 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
                 None,
                 f"from the end of attempt {k} to the start of attempt {k + 1}",
             )
-        loads = new[new["event"] == "checkpoint_load"]
-        startup = max(0.0, float(first["start"]) - start)
-        load_s = float(loads["dur"].dropna().sum())
-        if len(loads) and not loads["dur"].notna().any():
-            load_s = _stamped_span(loads)
-        load_s = min(load_s, startup)
-        if load_s > 0:
-            book.add(
-                "checkpoint",
-                load_s,
-                int(loads["line"].min()),
-                int(loads["line"].max()),
-                None,
-                f"{_what(loads)} (loading)",
-            )
-        book.add(
-            "startup",
-            startup - load_s,
-            fail_line + 1,
-            int(first["line"]),
-            int(first["step"]),
-            f"attempt {k + 1}: its start to its first step's start",
-        )
+        _startup(book, new, start, first, fail_line, k)
         _gaps(book, part, events)
         prev_last = last
     assert prev_last is not None and start_of_job is not None
@@ -579,6 +571,28 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
         True,
     )
     return end_of_job - start_of_job
+
+
+def _startup(book: _Book, new: pd.DataFrame, start: float, first: pd.Series, after: int, k: int) -> None:
+    """Attempt k's start-up: its start to its first step's start, less the checkpoint loading in it (the
+    printed load-checkpoint timer, else the stamps of its load lines)."""
+    loads = new[new["event"] == "checkpoint_load"]
+    startup = max(0.0, float(first["start"]) - start)
+    load_s = float(loads["dur"].dropna().sum())
+    if len(loads) and not loads["dur"].notna().any():
+        load_s = _stamped_span(loads)
+    load_s = min(load_s, startup)
+    if load_s > 0:
+        lines = (int(loads["line"].min()), int(loads["line"].max()))
+        book.add("checkpoint", load_s, *lines, None, f"{_what(loads)} (loading)")
+    book.add(
+        "startup",
+        startup - load_s,
+        after + 1,
+        int(first["line"]),
+        int(first["step"]),
+        f"attempt {k + 1}: its start to its first step's start",
+    )
 
 
 def _stamped_span(events: pd.DataFrame) -> float:
