@@ -308,6 +308,7 @@ class _Book:
         self.totals: dict[str, float] = dict.fromkeys(CATEGORIES, 0.0)
         self.unknown: dict[str, str] = {}
         self.events: list[LedgerEvent] = []
+        self.explained: set[int] = set()  # lines of events whose time a slow step already counted
 
     def add(
         self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str
@@ -410,6 +411,7 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
         if hi[k] > lo[k]:
             flush()
             inside = counted.iloc[lo[k] : hi[k]]
+            book.explained.update(int(x) for x in inside["line"])
             step = int(rows.at[i, "step"])
             book.add(
                 _EVENT_CATEGORY[str(inside["event"].iloc[0])],
@@ -709,14 +711,14 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
                 )
         elif segs > 1:
             book.mark_unknown("hang", "hang: unknown without timestamps (no timeout duration printed)")
-    counted = events[events["event"].isin(_EVENT_CATEGORY)]
-    # a checkpoint or eval whose time shows in a slow step was counted by _excess; one between steps only
-    # through a printed duration
+    counted = events[events["event"].isin(_EVENT_CATEGORY) & ~events["line"].isin(book.explained)]
+    # a checkpoint or eval whose time shows in a slow step was counted by _excess (its printed duration is
+    # not added again); one between steps only through a printed duration
     _share_gap(book, None, counted, "other", (0, 0), False)
     for category in ("checkpoint", "eval"):
         if category in book.unknown and book.totals[category] > 0:
             # part known (printed durations, slow steps), part not: still unknown as a whole
-            book.unknown[category] = f"{LABELS[category]}: unknown without timestamps (only part is printed)"
+            book.unknown[category] = f"{LABELS[category]}: unknown without timestamps (only part of it shows in the log)"
 
 
 def _attempts(rows: pd.DataFrame) -> list[Attempt]:
