@@ -57,7 +57,10 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             with cli_names():
                 return fn(*args, **kwargs)
         except LogparseError as exc:
-            _fail(str(exc))
+            message = str(exc)
+            if fn.__name__ == "parse":  # the reader's hint names analyze; parse reads "-" too
+                message = message.replace("logparse analyze - <", f"logparse {fn.__name__} - <")
+            _fail(message)
         except click.ClickException:  # usage errors: click's own message and exit 2
             raise
         except KeyboardInterrupt:

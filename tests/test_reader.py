@@ -324,3 +324,11 @@ def test_the_text_summary_counts_every_line_and_the_counts_add_up(tmp_path):
     assert m is not None, res.output.splitlines()[0]
     total, matched, unmatched, blank = map(int, m.groups())
     assert total == 65 and blank == 5 and matched + unmatched + blank == total
+
+
+def test_parse_of_a_named_pipe_names_parse_in_its_hint(tmp_path):
+    fifo = tmp_path / "p.log"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(cli, ["parse", str(fifo), "-o", str(tmp_path / "s.csv")])
+    assert res.exit_code == 1
+    assert f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse parse - < {fifo}" in res.output
