@@ -327,6 +327,12 @@ def test_the_text_summary_counts_every_line_and_the_counts_add_up(tmp_path):
 
 
 def test_parse_of_a_named_pipe_names_parse_in_its_hint(tmp_path):
+    import os
+
+    from click.testing import CliRunner
+
+    from logparse.cli import cli
+
     fifo = tmp_path / "p.log"
     os.mkfifo(fifo)
     res = CliRunner().invoke(cli, ["parse", str(fifo), "-o", str(tmp_path / "s.csv")])
