@@ -379,3 +379,27 @@ def test_a_save_inside_a_steps_time_is_checkpoint_time_and_its_dips_one_pattern(
         "at the checkpoint interval",
     )
     assert periodic["depth"] == pytest.approx(0.7, abs=0.03)
+
+
+def test_a_resumed_hf_bar_does_not_time_the_steps_with_the_skipped_ones():
+    """sample_logs/hf_trainer_resumed_cpu.log is a real CPU run of HF Trainer (transformers 5.24,
+    capture_hf_resumed.py): stopped after step 45, resumed from checkpoint-40 in a second process appended to
+    the same log. The second bar jumps 0 -> 41/60 in one update and shows 200.35 it/s for the rest of the
+    session, a rate that counts the 40 skipped steps (tqdm smooths over redraws). Those rates are not the
+    steps' times: the resumed attempt's rows have none (said with warning code bar_jump), and the first
+    attempt's step time agrees with the framework's own record: the second session's trainer_state.json
+    gives train_runtime for its 20 steps (eval and save included, so a little above the steps alone)."""
+    root = Path(__file__).resolve().parent.parent / "sample_logs"
+    a = api.analyze(root / "hf_trainer_resumed_cpu.log")
+    state = json.loads((root / "hf_trainer_resumed_cpu.trainer_state.json").read_text())
+    runtime = next(h["train_runtime"] for h in state["log_history"] if "train_runtime" in h)
+    per_step = runtime / 20
+    rows = a.run.steps
+    assert rows.loc[rows["segment"] == 1, "step_time_s"].isna().all()
+    assert "bar_jump" in {w.code for w in a.run.warnings}
+    st = a.summary["stable"]
+    assert st["end_step"] <= 40
+    assert st["step_time_s"] == pytest.approx(per_step, rel=0.06)
+    attempts = a.summary["goodput"]["attempts"]
+    assert attempts[0]["step_seconds"] == pytest.approx(40 * per_step, rel=0.06)
+    assert attempts[1]["step_seconds"] is None

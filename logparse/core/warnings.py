@@ -25,6 +25,7 @@ values on step lines
   consumed_jump         consumed samples jump: not global batch x steps (`step`: the first)
 step time and throughput
   step_time_bar_rate    step time is the progress bar's smoothed rate
+  bar_jump              a resumed bar starts part-way: its smoothed rate counts the skipped steps, not used
   step_time_unknown     no step time can be read: no throughput, no MFU
   step_time_nonpositive steps with a zero or negative step time, treated as unknown (`step`: the first)
   keras_samples         Keras's bar counts samples: step numbers are sample counts, step time unknown
@@ -71,7 +72,7 @@ CODES: frozenset[str] = frozenset(
     steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
     recoverable several_runs
     nonfinite malformed cut consumed_jump
-    step_time_bar_rate step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
+    step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs gpus_unknown gpus_inferred seq_len_unknown
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded model_mismatch

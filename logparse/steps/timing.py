@@ -147,21 +147,69 @@ def _from_training_clock(t: TimingInputs) -> StepTime | None:
     return StepTime(StepTimeFrom.CLOCK, clock[1])
 
 
+TQDM_SMOOTHING = 0.3  # tqdm's default EMA weight of the newest redraw (tqdm.std.tqdm, smoothing=0.3)
+JUMP_LEFT = 0.05  # a jump's share of the smoothed rate below which a redraw's rate is the steps' own again
+
+
+def _bars(prog: pd.DataFrame) -> list[pd.DataFrame]:
+    """The training bar's redraws cut into bars, one per session: a new bar starts where the position goes
+    back (a resumed run prints its bar again from 0)."""
+    n = prog["progress_n"].to_numpy(dtype=float)
+    cuts = [0, *(np.flatnonzero(np.diff(n) < 0) + 1).tolist(), len(n)]
+    return [prog.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+
+def _jumped(bar: pd.DataFrame, before: pd.DataFrame | None) -> tuple[pd.Index, int, int] | None:
+    """A later session's bar that a resume started part-way (HF Trainer updates it by the steps already done
+    in one go: 0/60, then 41/60): tqdm's smoothed rate counts those steps for the redraws after it, until the
+    jump's weight decays (smoothing 0.3 a redraw) below JUMP_LEFT. Told from a bar whose first redraw merely
+    came a few fast steps in by its rate: under half the seconds per step of the session `before` it.
+    Returns those redraws' index, the jump, and its line; None for a bar that counts from its start."""
+    n = bar["progress_n"].to_numpy(dtype=float)
+    moved = np.flatnonzero(n > 0)
+    if before is None or not len(moved) or n[moved[0]] < 2:
+        return None
+    earlier = before["progress_s_per_it"].dropna()
+    first = float(bar["progress_s_per_it"].iloc[moved[0]])
+    if not len(earlier) or not first < 0.5 * float(earlier.median()):
+        return None
+    jump = int(n[moved[0]])
+    redraws = math.ceil(math.log(JUMP_LEFT / jump) / math.log(1.0 - TQDM_SMOOTHING)) + 1
+    return bar.index[moved[0] : moved[0] + redraws], jump, int(bar["line"].iloc[moved[0]])
+
+
 def _from_bar_rate(t: TimingInputs) -> StepTime | None:
-    """The progress bar's smoothed rate (tqdm's seconds per iteration), the median over each log interval."""
+    """The progress bar's smoothed rate (tqdm's seconds per iteration), the median over each log interval;
+    each attempt's rows from their own session's bar when the log prints one bar a session, and never a rate
+    that still counts the steps a resumed bar skipped (_jumped)."""
     if t.progress.empty or "progress_s_per_it" not in t.progress:
         return None
     total = t.facts.get("train_iters")
     prog = training_bar(t.progress, None if total is None else int(total.value))
+    bars = _bars(prog) if "line" in prog else [prog]
+    for k, bar in enumerate(bars):
+        jumped = _jumped(bar, bars[k - 1] if k else None) if "line" in bar else None
+        if jumped is not None:
+            skipped, jump, line = jumped
+            prog = prog.drop(index=skipped)
+            t.warnings.append(
+                RunWarning(
+                    f"the progress bar at line {line} starts at {jump} (a resume): tqdm's smoothed rate counts "
+                    f"those {jump} steps for its next {len(skipped)} redraws, which are not used as step times",
+                    "bar_jump",
+                )
+            )
     prog = prog.dropna(subset=["progress_s_per_it"])
     if not len(prog):
         return None
-    n = prog["progress_n"].to_numpy()
-    rate = prog["progress_s_per_it"].to_numpy()
+    sessions = [b.index.intersection(prog.index) for b in bars if (b["progress_n"] > 0).any()]
+    own = "segment" in t.steps and len(sessions) == t.steps["segment"].nunique() > 1
     times = []
     prev = 0
-    for s in t.steps["step"]:
-        sel = rate[(n > prev) & (n <= s)]
+    for seg, s in zip(t.steps["segment"] if "segment" in t.steps else [0] * len(t.steps), t.steps["step"]):
+        part = prog.loc[sessions[list(dict.fromkeys(t.steps["segment"])).index(seg)]] if own else prog
+        n = part["progress_n"].to_numpy()
+        sel = part["progress_s_per_it"].to_numpy()[(n > prev) & (n <= s)]
         times.append(float(np.median(sel)) if len(sel) else np.nan)
         prev = s
     t.steps["step_time_s"] = times
