@@ -403,3 +403,18 @@ def test_a_resumed_hf_bar_does_not_time_the_steps_with_the_skipped_ones():
     attempts = a.summary["goodput"]["attempts"]
     assert attempts[0]["step_seconds"] == pytest.approx(40 * per_step, rel=0.06)
     assert attempts[1]["step_seconds"] is None
+
+
+def test_every_ranks_watchdog_line_is_one_hang(tmp_path):
+    """Each of 8 ranks prints the watchdog line with its own 'ran for': the hang is the longest, once."""
+    lines = job(False).splitlines()
+    at = next(i for i, x in enumerate(lines) if "Watchdog caught" in x)
+    ranks = [
+        lines[at]
+        .replace("[Rank 3]", f"[Rank {r}]")
+        .replace(f"ran for {int(HANG * 1000)}", f"ran for {int(HANG * 1000) - r}")
+        for r in range(8)
+    ]
+    log = tmp_path / "ranks.log"
+    log.write_text("\n".join(lines[:at] + ranks + lines[at + 1 :]) + "\n")
+    assert api.analyze(log).summary["goodput"]["badput"]["hang"] == pytest.approx(HANG, abs=0.01)

@@ -703,11 +703,19 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
         book.mark_unknown("restart_recovery", "restart: unknown without timestamps")
     fails = events[events["event"] == "error"]
     if segs > 1 or len(fails):
-        printed = fails["dur"].dropna()
+        printed = fails[fails["dur"].notna()]
         if len(printed):
-            for _, ev in fails[fails["dur"].notna()].iterrows():
+            # one hang an attempt: every rank's watchdog prints the same timeout, the longest counts
+            after = np.searchsorted(rows["line"].to_numpy(dtype=float), printed["line"].to_numpy(dtype=float))
+            for _, part in printed.groupby(after):
+                worst = part.loc[part["dur"].idxmax()]
                 book.add(
-                    "hang", float(ev["dur"]), int(ev["line"]), int(ev["line"]), None, str(ev["text"])[:90]
+                    "hang",
+                    float(worst["dur"]),
+                    int(part["line"].min()),
+                    int(part["line"].max()),
+                    None,
+                    str(worst["text"])[:90],
                 )
         elif segs > 1:
             book.mark_unknown("hang", "hang: unknown without timestamps (no timeout duration printed)")
@@ -718,7 +726,9 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
     for category in ("checkpoint", "eval"):
         if category in book.unknown and book.totals[category] > 0:
             # part known (printed durations, slow steps), part not: still unknown as a whole
-            book.unknown[category] = f"{LABELS[category]}: unknown without timestamps (only part of it shows in the log)"
+            book.unknown[category] = (
+                f"{LABELS[category]}: unknown without timestamps (only part of it shows in the log)"
+            )
 
 
 def _attempts(rows: pd.DataFrame) -> list[Attempt]:
