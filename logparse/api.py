@@ -176,7 +176,7 @@ def analyze(path: LogPath, **options: Any) -> Analysis:
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)
     every = run.cadence or 1
     window = select_window(run.steps, opts.window, opts.last, opts.skip, every)
-    analysis = Analysis(run, phases, util, reported, window, basis, build_ledger(run, phases))
+    analysis = Analysis(run, phases, util, reported, window, basis, build_ledger(run, phases, util))
     analysis.summary = build_summary(analysis)
     why = refusal(
         analysis.summary["stable"]["mfu_mean"], analysis.summary["stable"]["tflops_per_gpu"], run, util

@@ -273,6 +273,9 @@ def test_the_resumed_sample_counts_the_redone_steps_and_the_requeue():
     assert g["badput"]["restart_recovery"] == pytest.approx(600.0, abs=1.0)
     redone = truth["restart"]["at_step"] - truth["restart"]["resumed_from"]
     assert g["badput"]["wasted_progress"] == pytest.approx(redone * truth["step_time_s"], rel=0.05)
+    # each attempt's MFU from its own tokens/s: the generator's FLOPs per token over 8 x H100's dense 989
+    for a in g["attempts"]:
+        assert a["mfu"] == pytest.approx(a["tokens_per_s"] * truth["flops_per_token"] / (989e12 * 8), rel=0.01)
 
 
 @pytest.mark.parametrize(

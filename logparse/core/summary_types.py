@@ -390,6 +390,7 @@ class AttemptPart(TypedDict):
     steps: int
     step_seconds: float | None
     tokens_per_s: float | None
+    mfu: float | None
 
 
 class PeriodicDipPart(TypedDict):

@@ -33,6 +33,7 @@ import regex
 
 from ..core.summary_types import GoodputPart, LedgerEventPart, PeriodicDipPart
 from ..steps.run import Run
+from ..utilization.mfu import Utilization
 from .phases import Phase, Phases
 
 CATEGORIES = (
@@ -99,6 +100,7 @@ class Attempt:
     steps: int
     step_seconds: float | None
     tokens_per_s: float | None
+    mfu: float | None = None  # from this attempt's own tokens/s, under the run's formula and peak
 
 
 @dataclass
@@ -155,6 +157,7 @@ class Ledger:
                     "steps": a.steps,
                     "step_seconds": r(a.step_seconds),
                     "tokens_per_s": None if a.tokens_per_s is None else round(a.tokens_per_s, 1),
+                    "mfu": None if a.mfu is None else round(a.mfu, 4),
                 }
                 for a in self.attempts
             ],
@@ -449,8 +452,8 @@ def _warmup(book: _Book, rows: pd.DataFrame, warm: pd.Series) -> float:
     return taken
 
 
-def build_ledger(run: Run, phases: Phases) -> Ledger | None:
-    """The run's goodput ledger (None for a run with no step rows)."""
+def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> Ledger | None:
+    """The run's goodput ledger (None for a run with no step rows); with `util`, each attempt's MFU."""
     if run.steps.empty or "line" not in run.steps:
         return None
     rows = _rows(run, phases)
@@ -493,7 +496,7 @@ def build_ledger(run: Run, phases: Phases) -> Ledger | None:
         productive,
         badput,
         events_sorted,
-        _attempts(rows),
+        _attempts(rows, util, run.value("gpus")),
         periodic_dips(run, phases, events),
         dict(book.unknown),
     )
@@ -731,7 +734,8 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
             )
 
 
-def _attempts(rows: pd.DataFrame) -> list[Attempt]:
+def _attempts(rows: pd.DataFrame, util: Utilization | None, gpus: float | None) -> list[Attempt]:
+    """Each attempt's own steps, time and tokens/s (and MFU: never a counter that runs across a resume)."""
     out = []
     for seg, part in rows[rows["kept"]].groupby("segment"):
         busy = part["busy"]
@@ -748,6 +752,7 @@ def _attempts(rows: pd.DataFrame) -> list[Attempt]:
                 int(part["span"].sum()),
                 seconds,
                 tps,
+                None if util is None or tps is None or not gpus else util.figures(tps / float(gpus))[1],
             )
         )
     return out
