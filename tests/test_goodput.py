@@ -95,9 +95,10 @@ class Job:
         stamp = f" [{self.now:%Y-%m-%d %H:%M:%S}]" if self.stamps else ""
         self.lines.append(stamp + _iteration(step, 40, seconds * 1000.0, 10.0 - step * 0.1))
 
-    def save(self, step: int, seconds: float) -> None:
+    def save(self, step: int, seconds: float, in_next_step: bool = False) -> None:
         self.lines.append(f"saving checkpoint at iteration {step:7d} to /ckpt in torch_dist format")
-        self.wait(seconds)
+        if not in_next_step:  # Megatron-LM since 2024-07 stops its interval timer for the save
+            self.wait(seconds)
         self.lines.append(
             f"  successfully saved checkpoint from iteration {step:7d} to /ckpt [ t 1/1, p 1/1 ]"
         )
@@ -140,13 +141,18 @@ WARM_2 = [30.0, 15.0]  # steps 21-22
 SLOW = (35, 25.0)  # step 35 is slow, with no event
 
 
-def job(stamps: bool) -> str:
+def job(stamps: bool, save_in_step: bool = False) -> str:
+    """The job's log; with `save_in_step`, as Megatron-LM before 2024-07 times it: the saves at steps 10, 20
+    and 30 are inside the next iteration's elapsed time (its line comes that much later, no gap before it)."""
     j = Job(stamps)
     j.header(INIT_1, BUILD_1, None)
+    held = 0.0  # a save's seconds the next step's time holds
     for step in range(1, 28):
-        j.step(step, WARM_1[step - 1] if step <= len(WARM_1) else REF)
+        j.step(step, (WARM_1[step - 1] if step <= len(WARM_1) else REF) + held)
+        held = 0.0
         if step in (10, 20):
-            j.save(step, SAVE)
+            j.save(step, SAVE, save_in_step)
+            held = SAVE if save_in_step else 0.0
         if step == 15:
             j.evaluate(step, EVAL)
     j.hang(HANG)
@@ -154,9 +160,11 @@ def job(stamps: bool) -> str:
     j.header(INIT_2, BUILD_2, (20, LOAD_2))
     for step in range(21, 41):
         k = step - 21
-        j.step(step, WARM_2[k] if k < len(WARM_2) else (SLOW[1] if step == SLOW[0] else REF))
+        j.step(step, (WARM_2[k] if k < len(WARM_2) else (SLOW[1] if step == SLOW[0] else REF)) + held)
+        held = 0.0
         if step in (30, 40):
-            j.save(step, SAVE)
+            j.save(step, SAVE, save_in_step and step == 30)
+            held = SAVE if save_in_step and step == 30 else 0.0
     j.datetime("after training is done")
     return "\n".join(j.lines) + "\n"
 
@@ -421,3 +429,21 @@ def test_every_ranks_watchdog_line_is_one_hang(tmp_path):
     log = tmp_path / "ranks.log"
     log.write_text("\n".join(lines[:at] + ranks + lines[at + 1 :]) + "\n")
     assert api.analyze(log).summary["goodput"]["badput"]["hang"] == pytest.approx(HANG, abs=0.01)
+
+
+@pytest.mark.parametrize("stamps", [True, False])
+def test_a_save_held_in_the_next_steps_time_is_checkpoint_time_once(tmp_path, stamps):
+    """The same job timed as Megatron-LM before 2024-07 times it: the saves at steps 10, 20 and 30 inside the
+    next iteration's elapsed time. Their printed save-checkpoint timers say how much of that step was the
+    save: checkpoint time, counted once, and not a slow step; productive and the other parts unchanged."""
+    log = tmp_path / "held.log"
+    log.write_text(job(stamps, save_in_step=True))
+    g = api.analyze(log).summary["goodput"]
+    b = g["badput"]
+    assert b["checkpoint"] == pytest.approx(CHECKPOINT, abs=1.0)
+    assert b["slow_steps"] == pytest.approx(SLOW_STEPS, abs=1.0)
+    assert b["warmup"] == pytest.approx(WARMUP, abs=1.0)
+    assert g["productive_s"] == pytest.approx(PRODUCTIVE, rel=0.02)
+    if stamps:
+        assert g["wall_s"] == pytest.approx(WALL, abs=1.0)
+        assert b["other"] == pytest.approx(0.0, abs=1.0)

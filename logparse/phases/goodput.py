@@ -312,6 +312,9 @@ class _Book:
         self.unknown: dict[str, str] = {}
         self.events: list[LedgerEvent] = []
         self.explained: set[int] = set()  # lines of events whose time a slow step already counted
+        self.consumed: dict[
+            int, float
+        ] = {}  # event line -> seconds of its printed duration a step's time held
 
     def add(
         self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str
@@ -344,7 +347,10 @@ def _share_gap(
         step = part["step"].dropna()
         where = (int(part["line"].min()), int(part["line"].max()), int(step.iloc[0]) if len(step) else None)
         if len(printed):
-            seconds = float(printed.sum())
+            # less what a step's own time already held of it (_excess)
+            seconds = max(
+                0.0, float(printed.sum()) - sum(book.consumed.get(int(x), 0.0) for x in part["line"])
+            )
             if left is not None:
                 seconds = min(seconds, max(left, 0.0))
                 left -= seconds
@@ -378,19 +384,61 @@ def _event_lines(events: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
     return counted["line"].to_numpy(dtype=float), counted
 
 
-def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
-    """The time of counted rows above their reference: warm-up, the event inside a slow step's time, or a
-    slow step (consecutive slow steps without an event are one entry); returns the total taken out of
-    productive."""
+def _held(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, clock: bool, excess: pd.Series) -> pd.Series:
+    """The printed checkpoint and eval durations a step's own time holds: the part the gap before the step
+    does not cover (all of it without a clock), for the frameworks whose step time runs from one log line
+    to the next (Megatron-LM before 2024-07 timed a save inside the next iteration). Capped by the row's
+    excess (a counted row) or its own time (a redone row); given to the event's category. Returns the
+    seconds held, per row. An attempt's first row holds none: the lines before it are its start-up's."""
+    held = pd.Series(0.0, index=rows.index)
+    ev_lines, counted = _event_lines(events)
+    printed_ev = counted[counted["dur"].notna()]
+    if printed_ev.empty:
+        return held
+    p_lines = printed_ev["line"].to_numpy(dtype=float)
+    same = (rows["segment"] == rows["segment"].shift(1)).to_numpy()
+    lo = np.searchsorted(p_lines, rows["line"].shift(1).fillna(0).to_numpy(dtype=float), side="right")
+    hi = np.searchsorted(p_lines, rows["line"].to_numpy(dtype=float), side="left")
+    gap = (rows["start"] - rows["end"].shift(1)).clip(lower=0).fillna(0.0).to_numpy()
+    ref_all = float(rows["ref"].median()) if rows["ref"].notna().any() else 0.0
+    for k in np.flatnonzero((hi > lo) & same):
+        i = rows.index[k]
+        # a counted row's time above its reference; a redone row (no regime) above the counted rows' median
+        cap = excess.get(i, 0.0) if rows.at[i, "kept"] else rows.at[i, "busy"] - rows.at[i, "span"] * ref_all
+        inside = printed_ev.iloc[lo[k] : hi[k]]
+        take = min(
+            max(0.0, float(inside["dur"].sum()) - (gap[k] if clock else 0.0)), max(float(cap or 0.0), 0.0)
+        )
+        if take <= 0:
+            continue
+        step, first = int(rows.at[i, "step"]), int(inside["line"].iloc[0])
+        book.add(
+            _EVENT_CATEGORY[str(inside["event"].iloc[0])],
+            take,
+            first,
+            int(rows.at[i, "line"]),
+            step,
+            f"step {step}'s own time holds {_what(inside)}",
+        )
+        book.consumed[first] = book.consumed.get(first, 0.0) + take
+        held.iat[k] = take
+    return held
+
+
+def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, held: pd.Series) -> float:
+    """The time of counted rows above their reference, less what they hold of a printed event (_held):
+    warm-up, the event inside a slow step's time, or a slow step (consecutive slow steps without an event
+    are one entry); returns the total taken out of productive, the held time included."""
     kept = rows[rows["kept"]]
     excess = (kept["busy"] - kept["span"] * kept["ref"]).where(lambda x: x > 0).dropna()
+    residual = excess - held.reindex(excess.index).fillna(0.0)
     phase = rows["phase"].reindex(excess.index)
     ev_lines, counted = _event_lines(events)
     prev_line = rows["line"].shift(1).fillna(0).reindex(excess.index).to_numpy(dtype=float)
     line = rows["line"].reindex(excess.index).to_numpy(dtype=float)
     lo = np.searchsorted(ev_lines, prev_line, side="right")  # the events strictly inside each row's lines
     hi = np.searchsorted(ev_lines, line, side="left")
-    taken = 0.0
+    taken = float(held.reindex(excess.index).fillna(0.0).sum())
     slow: list[int] = []  # a run of slow rows without an event, entered as one
 
     def flush() -> None:
@@ -399,7 +447,7 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
             what = f"step {first}" if first == last else f"steps {first}-{last}"
             book.add(
                 "slow_steps",
-                float(excess.loc[slow].sum()),
+                float(residual.loc[slow].sum()),
                 int(rows.at[slow[0], "line"]),
                 int(rows.at[slow[-1], "line"]),
                 first,
@@ -407,22 +455,24 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
             )
             slow.clear()
 
-    for k, (i, x) in enumerate(excess.items()):
-        if phase.iat[k] != Phase.DIP:
+    for k, i in enumerate(excess.index):
+        if phase.iat[k] != Phase.DIP or residual.at[i] <= 0:
             continue  # warm-up below; a stable step's noise is productive time
-        taken += float(x)
-        if hi[k] > lo[k]:
+        x = float(residual.at[i])
+        taken += x
+        inside = counted.iloc[lo[k] : hi[k]]
+        unprinted = inside[inside["dur"].isna()]
+        if len(unprinted):
             flush()
-            inside = counted.iloc[lo[k] : hi[k]]
-            book.explained.update(int(x) for x in inside["line"])
             step = int(rows.at[i, "step"])
+            book.explained.update(int(v) for v in inside["line"])
             book.add(
-                _EVENT_CATEGORY[str(inside["event"].iloc[0])],
-                float(x),
-                int(inside["line"].min()),
+                _EVENT_CATEGORY[str(unprinted["event"].iloc[0])],
+                x,
+                int(unprinted["line"].min()),
                 int(line[k]),
                 step,
-                f"step {step} slowed by {_what(inside)}",
+                f"step {step} slowed by {_what(unprinted)}",
             )
         elif slow and slow[-1] != i - 1:
             flush()
@@ -430,7 +480,7 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float:
         else:
             slow.append(i)
     flush()
-    return taken + _warmup(book, rows, excess[phase.isin([Phase.WARMUP, Phase.RESTART]).to_numpy()])
+    return taken + _warmup(book, rows, residual[phase.isin([Phase.WARMUP, Phase.RESTART]).to_numpy()])
 
 
 def _warmup(book: _Book, rows: pd.DataFrame, warm: pd.Series) -> float:
@@ -468,13 +518,15 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     # time lies in the gap before it (start-up for an attempt's first row); without one, it must be known
     known = counted["busy"].notna()
     busy_known = bool(len(counted)) and (known.mean() >= 0.9 if clock else known.all())
-    excess = _excess(book, rows, events) if busy_known else 0.0
+    kept_excess = (counted["busy"] - counted["span"] * counted["ref"]).where(lambda x: x > 0).dropna()
+    held = _held(book, rows, events, clock, kept_excess)
+    excess = _excess(book, rows, events, held) if busy_known else 0.0
     redone = rows[~rows["kept"]]
     for seg, part in redone.groupby("segment"):
         first, last = int(part["step"].min()), int(part["step"].max())
         book.add(
             "wasted_progress",
-            float(part["busy"].sum()),
+            float(part["busy"].sum() - held.loc[part.index].sum()),
             int(part["line"].min()),
             int(part["line"].max()),
             first,
@@ -725,7 +777,9 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
     counted = events[events["event"].isin(_EVENT_CATEGORY) & ~events["line"].isin(book.explained)]
     # a checkpoint or eval whose time shows in a slow step was counted by _excess (its printed duration is
     # not added again); one between steps only through a printed duration
-    _share_gap(book, None, counted, "other", (0, 0), False)
+    gaps = np.searchsorted(rows["line"].to_numpy(dtype=float), counted["line"].to_numpy(dtype=float))
+    for _, part in counted.groupby(gaps):  # one entry a gap between steps
+        _share_gap(book, None, part, "other", (int(part["line"].min()), int(part["line"].max())), False)
     for category in ("checkpoint", "eval"):
         if category in book.unknown and book.totals[category] > 0:
             # part known (printed durations, slow steps), part not: still unknown as a whole
