@@ -76,7 +76,7 @@ _NUMBER = regex.compile(
 # sign, a separator or bracket; a sentence's full stop at the very end. Anything else is glued junk.
 # (an "e" is a unit's first letter, or a broken exponent: "1.00001e#+06"; letters followed by a digit are no
 # unit but junk glued inside the number: "1.18x2459E+01", "3.000000E-0x5", "5m30s")
-_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?\.?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
+_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?[.,]?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
 _NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
 _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
 
