@@ -46,8 +46,9 @@ NOISE = [
 ]
 
 
-def write_log(path: Path, target_bytes: float, ranks: int = 1) -> None:
-    """A Megatron log of about `target_bytes`, half its lines noise; every line printed by `ranks` ranks."""
+def write_log(path: Path, target_bytes: float, ranks: int = 1, save_every: int = 1000) -> None:
+    """A Megatron log of about `target_bytes`, half its lines noise, a checkpoint save every `save_every`
+    iterations; every line printed by `ranks` ranks."""
     text, _ = synth.megatron_log(synth.Spec(steps=10, seed=1))
     head = text.split("\n")
     head = head[: next(i for i, line in enumerate(head) if " iteration " in line and "|" in line)]
@@ -73,7 +74,7 @@ def write_log(path: Path, target_bytes: float, ranks: int = 1) -> None:
             for p in prefixes:
                 out.append(p + line)
                 out.append(p + noise)
-            if step % 1000 == 0:
+            if step % save_every == 0:
                 for p in prefixes:
                     out.append(
                         f"{p}saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format"

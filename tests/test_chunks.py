@@ -477,3 +477,24 @@ def test_rank_prefixed_generic_lines_through_the_lane(tmp_path, monkeypatch):
     row = one[0].rows.query("step == 1000 and rank == 3").iloc[0]  # read off the line by hand
     assert (row["loss"], row["tokens_per_s"]) == (4.03, 85752.0)
     assert row["step_time_s"] == pytest.approx(0.009)
+
+
+def test_event_lines_do_not_cut_a_run_of_step_rows(tmp_path, monkeypatch):
+    """Issue 24: a checkpoint save every third iteration (two event lines each, and the save-checkpoint
+    timer block) cut every run of lane rows in three-row pieces; an event or config line touches no row, so
+    it now waits beside the run. The frame is the same as in one pass, and the rows come in a few long runs."""
+    text, _ = synth.megatron_log(synth.Spec(steps=1500, seed=4, save_interval=3))
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        if line.startswith("  successfully saved checkpoint"):
+            out += ["(min, max) time across ranks (ms):", "    save-checkpoint ................................: (812.50, 815.25)"]
+    log = tmp_path / "saves.log"
+    log.write_text("\n".join(out) + "\n")
+    one = _parse(log, listing=False)
+    runs = _lane_rows(monkeypatch)
+    _same(one, _parse(log, jobs=1, chunk_bytes=100_000, listing=False))
+    ranges = -(-log.stat().st_size // 100_000)
+    assert sum(runs) > 0.9 * len(one[0].rows) and len(runs) <= 3 * ranges, (len(runs), ranges)
+    assert len(one[0].events) == 3 * (1500 // 3) + 2  # every save's three lines, the start and end markers
+    _same(_parse(log), _parse(log, jobs=2, chunk_bytes=100_000))

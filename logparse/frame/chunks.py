@@ -51,7 +51,7 @@ from .columns import Columns, RowBlock
 from .fastlane import CHECKED, Lane, LaneShape, own_text
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
-from .rows import bulkable, prepare, step_row
+from .rows import bulkable, order_free, prepare, step_row
 
 PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
 CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
@@ -428,6 +428,10 @@ class _Worker:
         elif bulkable(spec):
             self.run.add(rec, spec, index, values)
             return seen
+        elif order_free(spec) and self.since_partial > MAX_WRAP_PARTS:
+            # an event or config line touches no step row: it waits beside the run, which it does not cut
+            self.run.aside.append((rec.line, rec.text, rec.rank, rec.host, index, values))
+            return seen
         self.run.flush()
         self.out.append((rec.line, rec.text, rec.rank, rec.host, index, values))
         return seen
@@ -451,6 +455,8 @@ class _Run:
         self.fast_lines: list[int] = []
         self.fast_groups: list[tuple[str, ...]] = []
         self.fast_text: list[str] = []
+        # event and config records met inside the run, in line order: sent after it (order_free)
+        self.aside: list[tuple[Any, ...]] = []
 
     def add(self, rec: Record, spec: LineSpec, index: int, values: Row) -> None:
         if self.shape is not None:
@@ -473,6 +479,8 @@ class _Run:
             self.out.extend((r.line, r.text, r.rank, r.host, i, v) for r, _, i, v in held)
         elif held:
             self.out.append(self._bulk(held))
+        aside, self.aside = self.aside, []
+        self.out.extend(aside)
 
     def _flush_fast(self) -> None:
         shape, lines, groups, texts = self.shape, self.fast_lines, self.fast_groups, self.fast_text

@@ -53,6 +53,19 @@ def step_row(
     return row
 
 
+def order_free(spec: LineSpec) -> bool:
+    """An event, config or end-of-run line that joins no row and that no row joins: where it falls among
+    the step rows changes nothing the assembler builds (only its line number places it), so a range may
+    send it after the run of step rows it sits in instead of cutting that run in two."""
+    return (
+        spec.kind in ("event", "config", "summary")
+        and spec.attach is None
+        and spec.continues is None
+        and not spec.guest
+        and not spec.note
+    )
+
+
 def bulkable(spec: LineSpec) -> bool:
     """A step line whose row nothing but later lines' joins can change: it may be appended in bulk."""
     return (
