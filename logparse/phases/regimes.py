@@ -1,12 +1,12 @@
 """Regimes: the stretches of a run at one steady speed, and the lasting shifts between them.
 
 Part of the phases stage. A lasting change in throughput (more than SHIFT_MIN for at least
-`min_rows` log rows) is a shift, not a dip and not a trend. Change points come from ruptures'
-binary segmentation with a least-squares cost on the log of the speed, after a running median that
-removes anything shorter than a shift (so transient dips cannot split a regime). Binary
-segmentation rather than PELT: ruptures' PELT is pure Python and quadratic here (25 s for 2,000
-points on one core), binary segmentation is 0.2 s, and a series longer than MAX_POINTS is binned
-first. The penalty is a BIC-style 2 sigma^2 log n on the filtered series; candidates are then
+`min_rows` log rows) is a shift, not a dip and not a trend. Change points come from binary
+segmentation with a least-squares cost on the log of the speed (binary_segmentation: the cuts of
+ruptures' Binseg, in numpy), after a running median that removes anything shorter than a shift (so
+transient dips cannot split a regime). Binary segmentation rather than PELT: ruptures' PELT is pure
+Python and quadratic here (25 s for 2,000 points on one core), binary segmentation takes milliseconds,
+and a series longer than MAX_POINTS is binned first. The penalty is a BIC-style 2 sigma^2 log n on the filtered series; candidates are then
 merged until neighbouring regimes differ by more than SHIFT_MIN, so the penalty only has to be
 sensitive enough, not tuned per run.
 """
