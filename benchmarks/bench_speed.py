@@ -143,25 +143,31 @@ def main() -> None:
     ap.add_argument("--dir", default="/tmp/logparse-bench")
     ap.add_argument("--jobs", type=int, default=None, help="logparse --jobs (default: every core)")
     ap.add_argument("--no-analyze", action="store_true")
+    ap.add_argument(
+        "--save-every", type=int, default=1000,
+        help="iterations between checkpoint saves in the written logs (issue 24's log: 8); logs of another "
+        "cadence are written under their own names",
+    )
     args = ap.parse_args()
     work = Path(args.dir)
     work.mkdir(parents=True, exist_ok=True)
     logparse = [sys.executable, "-m", "logparse"]
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     rows = []
+    tag = "" if args.save_every == 1000 else f"-save{args.save_every}"
     for size in args.sizes:
         plain, packed, ranks = (
-            work / f"mega-{size}.log",
-            work / f"mega-{size}.log.gz",
-            work / f"ranks8-{size}.log",
+            work / f"mega-{size}{tag}.log",
+            work / f"mega-{size}{tag}.log.gz",
+            work / f"ranks8-{size}{tag}.log",
         )
         if not plain.exists():
-            write_log(plain, SIZES[size])
+            write_log(plain, SIZES[size], save_every=args.save_every)
         if not packed.exists():
             with open(plain, "rb") as src, gzip.open(packed, "wb", compresslevel=6) as dst:
                 shutil.copyfileobj(src, dst, 1 << 20)
         if not ranks.exists():
-            write_log(ranks, SIZES[size], ranks=8)
+            write_log(ranks, SIZES[size], ranks=8, save_every=args.save_every)
         for label, path in (("1 rank", plain), ("1 rank, gz", packed), ("8 ranks", ranks)):
             grep_cmd = (
                 f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
