@@ -22,6 +22,7 @@ import pytest
 
 from logparse import api
 from logparse.phases.goodput import text_stamp
+from tests import synth
 
 T0 = datetime(2025, 3, 1, 11, 0, 0, tzinfo=timezone.utc)
 REF = 10.0  # seconds a step takes once warm
@@ -283,7 +284,9 @@ def test_the_resumed_sample_counts_the_redone_steps_and_the_requeue():
     assert g["badput"]["wasted_progress"] == pytest.approx(redone * truth["step_time_s"], rel=0.05)
     # each attempt's MFU from its own tokens/s: the generator's FLOPs per token over 8 x H100's dense 989
     for a in g["attempts"]:
-        assert a["mfu"] == pytest.approx(a["tokens_per_s"] * truth["flops_per_token"] / (989e12 * 8), rel=0.01)
+        assert a["mfu"] == pytest.approx(
+            a["tokens_per_s"] * truth["flops_per_token"] / (989e12 * 8), rel=0.01
+        )
 
 
 @pytest.mark.parametrize(
@@ -447,3 +450,31 @@ def test_a_save_held_in_the_next_steps_time_is_checkpoint_time_once(tmp_path, st
     if stamps:
         assert g["wall_s"] == pytest.approx(WALL, abs=1.0)
         assert b["other"] == pytest.approx(0.0, abs=1.0)
+
+
+def test_a_log_that_saves_every_few_steps_keeps_its_ledger_short_and_exact(tmp_path):
+    """A save every third step with its printed timer: hundreds of checkpoint entries fold into the 50
+    largest and one that adds up the rest; the category's seconds are every save's (the timers' sum)."""
+    text, _ = synth.megatron_log(synth.Spec(steps=900, seed=4, save_interval=3))
+    out, saves = [], 0
+    for line in text.splitlines():
+        out.append(line)
+        if line.startswith("  successfully saved checkpoint"):
+            saves += 1
+            out += [
+                "(min, max) time across ranks (ms):",
+                "    save-checkpoint ................................: (1990.00, 2000.00)",
+            ]
+    log = tmp_path / "saves.log"
+    log.write_text("\n".join(out) + "\n")
+    g = api.analyze(log, gpus=8, hw="h100").summary["goodput"]
+    entries = [e for e in g["events"] if e["category"] == "checkpoint"]
+    folded = [e for e in entries if "more checkpoints entries" in e["detail"]]
+    assert len(entries) == 51 and len(folded) == 1
+    assert folded[0]["seconds"] <= sum(
+        e["seconds"] for e in entries
+    )  # the rest, each smaller than the 50 listed
+    assert sum(e["seconds"] for e in entries) == pytest.approx(g["badput"]["checkpoint"], abs=0.01)
+    # the generator's saves take no time between steps; each one's printed 2 s sits inside the next step's
+    # time, or before the first step of none: at most every save's 2 s
+    assert g["badput"]["checkpoint"] <= 2.0 * saves + 0.01

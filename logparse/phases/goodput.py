@@ -329,53 +329,88 @@ class _Book:
 
 
 def _what(ev: pd.DataFrame) -> str:
-    text = str(ev["text"].iloc[0]).strip()
-    return text if len(text) <= 90 else text[:87] + "..."
+    return _short(str(ev["text"].iloc[0]))
+
+
+@dataclass
+class _Lines:
+    """Event records as plain sequences (category, line, printed duration, step, text), for the per-gap
+    work: a pandas frame per gap cost milliseconds, minutes for a log that saves every few steps."""
+
+    category: list[str | None]
+    line: list[int]
+    dur: list[float]
+    step: list[float]
+    text: list[str]
+
+    @classmethod
+    def of(cls, events: pd.DataFrame) -> _Lines:
+        return cls(
+            [_EVENT_CATEGORY.get(e) for e in events["event"]],
+            [int(x) for x in events["line"]],
+            events["dur"].astype(float).tolist(),
+            events["step"].astype(float).tolist(),
+            [str(x) for x in events["text"]],
+        )
 
 
 def _share_gap(
     book: _Book, gap: float | None, events: pd.DataFrame, default: str, lines: tuple[int, int], clock: bool
 ) -> None:
-    """A gap between two anchors (None without a clock) to the events whose lines fall in it: printed
+    """_share_gaps for one gap and the events in it."""
+    _share_gaps(book, gap, _Lines.of(events), range(len(events)), default, lines, clock)
+
+
+def _share_gaps(
+    book: _Book, gap: float | None, ev: _Lines, idx: range, default: str, lines: tuple[int, int], clock: bool
+) -> None:
+    """A gap between two anchors (None without a clock) to the events `idx` whose lines fall in it: printed
     durations first, then what remains to the one kind of event without a printed duration (shared when
     several kinds lack one), else to `default`."""
-    kinds = events[events["event"].isin(_EVENT_CATEGORY)]
+    by: dict[str, list[int]] = {}
+    for i in idx:
+        category = ev.category[i]
+        if category is not None:
+            by.setdefault(category, []).append(i)
     left = gap
     unprinted: list[str] = []
-    for category, part in kinds.groupby(kinds["event"].map(_EVENT_CATEGORY), sort=False):
-        printed = part["dur"].dropna()
-        step = part["step"].dropna()
-        where = (int(part["line"].min()), int(part["line"].max()), int(step.iloc[0]) if len(step) else None)
-        if len(printed):
-            # less what a step's own time already held of it (_excess)
-            seconds = max(
-                0.0, float(printed.sum()) - sum(book.consumed.get(int(x), 0.0) for x in part["line"])
-            )
+    for category, part in by.items():
+        printed = [ev.dur[i] for i in part if ev.dur[i] == ev.dur[i]]
+        steps = [ev.step[i] for i in part if ev.step[i] == ev.step[i]]
+        where = (ev.line[part[0]], ev.line[part[-1]], int(steps[0]) if steps else None)
+        if printed:
+            # less what a step's own time already held of it (_held)
+            seconds = max(0.0, sum(printed) - sum(book.consumed.get(ev.line[i], 0.0) for i in part))
             if left is not None:
                 seconds = min(seconds, max(left, 0.0))
                 left -= seconds
-            book.add(str(category), seconds, *where, f"{_what(part)} (the duration the log prints)")
+            book.add(category, seconds, *where, f"{_short(ev.text[part[0]])} (the duration the log prints)")
         else:
-            unprinted.append(str(category))
+            unprinted.append(category)
             if not clock:
-                book.mark_unknown(str(category), f"{LABELS[str(category)]}: unknown without timestamps")
+                book.mark_unknown(category, f"{LABELS[category]}: unknown without timestamps")
     if left is None:
         return
     if unprinted and left > 0:
         for category in unprinted:
-            part = kinds[kinds["event"].map(_EVENT_CATEGORY) == category]
-            step = part["step"].dropna()
+            part = by[category]
+            steps = [ev.step[i] for i in part if ev.step[i] == ev.step[i]]
             book.add(
                 category,
                 left / len(unprinted),
-                int(part["line"].min()),
-                int(part["line"].max()),
-                int(step.iloc[0]) if len(step) else None,
-                _what(part),
+                ev.line[part[0]],
+                ev.line[part[-1]],
+                int(steps[0]) if steps else None,
+                _short(ev.text[part[0]]),
             )
         return
     if left > 0:
         book.add(default, left, lines[0], lines[1], None, "time between lines that no event explains")
+
+
+def _short(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= 90 else text[:87] + "..."
 
 
 def _event_lines(events: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
@@ -541,7 +576,7 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
         _printed_only(book, rows, events)
 
     productive, badput = _badput(book, wall, productive, busy_known, len(redone) > 0)
-    events_sorted = sorted(book.events, key=lambda e: (e.first_line, e.category))
+    events_sorted = sorted(_folded(book.events), key=lambda e: (e.first_line, e.category))
     return Ledger(
         "timestamps" if clock else "step_times",
         wall,
@@ -578,6 +613,36 @@ def _badput(
     return productive, badput
 
 
+EVENTS_KEPT = 50  # entries a category keeps in summary.json; the smaller rest is one entry that adds them up
+
+
+def _folded(events: list[LedgerEvent]) -> list[LedgerEvent]:
+    """The ledger's entries, at most EVENTS_KEPT a category: the largest, then one entry for the rest (a log
+    that saves every few steps has tens of thousands), so the seconds still add up to the category's."""
+    out: list[LedgerEvent] = []
+    by: dict[str, list[LedgerEvent]] = {}
+    for e in events:
+        by.setdefault(e.category, []).append(e)
+    for category, entries in by.items():
+        if len(entries) <= EVENTS_KEPT + 1:
+            out += entries
+            continue
+        entries = sorted(entries, key=lambda e: -e.seconds)
+        rest = entries[EVENTS_KEPT:]
+        out += entries[:EVENTS_KEPT]
+        out.append(
+            LedgerEvent(
+                category,
+                sum(e.seconds for e in rest),
+                min(e.first_line for e in rest),
+                max(e.last_line for e in rest),
+                None,
+                f"{len(rest):,} more {LABELS[category]} entries, each shorter than those listed",
+            )
+        )
+    return out
+
+
 def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | None:
     """Lay the job's time out from its first anchor to its last; returns the wall time."""
     points = pd.concat(
@@ -587,6 +652,7 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
         ]
     ).sort_values("line", kind="stable")
     segs = list(dict.fromkeys(rows["segment"].tolist()))
+    ev = _Lines.of(events)
     start_of_job: float | None = None
     prev_last: pd.Series | None = None
     prev_end: float | None = None
@@ -612,7 +678,7 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
                 f"from the end of attempt {k} to the start of attempt {k + 1}",
             )
         _startup(book, new, start, first, fail_line, k)
-        _gaps(book, part, events)
+        _gaps(book, part, events, ev)
         prev_last = last
     assert prev_last is not None and start_of_job is not None
     tail = events[events["line"] > prev_last["line"]]
@@ -730,19 +796,20 @@ def _attempt_start(
 STALL_S = 60.0
 
 
-def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame) -> None:
+def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> None:
     """The time between one row's end and the next row's start, inside one attempt: given to the events in
     it; a gap with none adds to `other` (the remainder), and is entered when it is a stall."""
     if len(part) < 2:
         return
     gap = part["start"].to_numpy(dtype=float)[1:] - part["end"].to_numpy(dtype=float)[:-1]
     lines = part["line"].to_numpy(dtype=float)
-    ev = events["line"].to_numpy(dtype=float)
-    lo = np.searchsorted(ev, lines[:-1], side="right")
-    hi = np.searchsorted(ev, lines[1:], side="left")
+    at = events["line"].to_numpy(dtype=float)
+    lo = np.searchsorted(at, lines[:-1], side="right")
+    hi = np.searchsorted(at, lines[1:], side="left")
     for k in np.flatnonzero((hi > lo) | (gap >= STALL_S)):
-        between = events.iloc[lo[k] : hi[k]]
-        _share_gap(book, float(gap[k]), between, "other", (int(lines[k]), int(lines[k + 1])), True)
+        _share_gaps(
+            book, float(gap[k]), ev, range(lo[k], hi[k]), "other", (int(lines[k]), int(lines[k + 1])), True
+        )
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:
@@ -778,8 +845,11 @@ def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None
     # a checkpoint or eval whose time shows in a slow step was counted by _excess (its printed duration is
     # not added again); one between steps only through a printed duration
     gaps = np.searchsorted(rows["line"].to_numpy(dtype=float), counted["line"].to_numpy(dtype=float))
-    for _, part in counted.groupby(gaps):  # one entry a gap between steps
-        _share_gap(book, None, part, "other", (int(part["line"].min()), int(part["line"].max())), False)
+    ev = _Lines.of(counted)
+    cuts = [0, *(np.flatnonzero(np.diff(gaps)) + 1).tolist(), len(gaps)]
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):  # one entry a gap between steps
+        if b > a:
+            _share_gaps(book, None, ev, range(a, b), "other", (ev.line[a], ev.line[b - 1]), False)
     for category in ("checkpoint", "eval"):
         if category in book.unknown and book.totals[category] > 0:
             # part known (printed durations, slow steps), part not: still unknown as a whole
