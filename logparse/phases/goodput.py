@@ -610,6 +610,9 @@ def _badput(
         for category in ("warmup", "slow_steps") + (("wasted_progress",) if redone else ()):
             badput[category] = None
             book.mark_unknown(category, f"{LABELS[category]}: unknown without step times")
+        if wall is not None:  # the remainder of a wall time whose steps' share is unknown
+            badput["other"] = None
+            book.mark_unknown("other", "other: unknown without step times")
     return productive, badput
 
 

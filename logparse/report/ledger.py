@@ -65,6 +65,10 @@ def ledger_lines(s: Summary) -> list[str]:
             if g.get("cost") is not None:
                 line += f"; cost {g['cost']:,.2f} at {g['gpu_hour_cost']:g} a GPU-hour"
             line += ")"
+    elif g["wall_s"] is not None:  # a clock, but not every step's own time
+        line = f"  goodput unknown of {duration(g['wall_s'])} (not every step's own time is in the log)"
+        if parts:
+            line += f": {parts}"
     else:
         productive = g["productive_s"]
         line = "  goodput unknown (no timestamps: no wall time)" + (
