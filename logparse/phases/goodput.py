@@ -547,6 +547,9 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     book = _Book()
     year = _year_of(rows["timestamp"].to_numpy(dtype=float))
     events = _event_frame(run, year)
+    if year is None and events["t"].notna().any():
+        # no stamped step line: a year-less glog stamp takes the year of the event lines' own dated stamps
+        events = _event_frame(run, _year_of(events["t"].to_numpy(dtype=float)))
 
     counted = rows[rows["kept"]]
     # with a clock, a row whose own time is unknown (torchtitan's first step prints none) takes none: its
