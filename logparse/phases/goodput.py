@@ -791,7 +791,7 @@ def _attempt_start(
     for _, ev in inits.iterrows():
         t = ev["t"]
         if not math.isfinite(float(t)):
-            later = points[(points["line"] >= ev["line"]) & (points["line"] <= upto)]["t"].dropna()
+            later = points[(points["line"] >= ev["line"]) & (points["line"] < upto)]["t"].dropna()
             t = float(later.iloc[0]) if len(later) else first_start
         start = min(start, float(t) - float(ev["dur"]))
     return start
