@@ -66,6 +66,7 @@ _EVENT_CATEGORY = {"checkpoint_save": "checkpoint", "checkpoint_load": "checkpoi
 # ("E0301 11:37:01.288027", torch's "[E1120 11:37:01.288027000 ProcessGroupNCCL.cpp:616]")
 _ISO = regex.compile(r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?(?!\d)")
 # glog prints the month and day as MMDD ("E0301"), c10's own logger as month*100+day ("E301", "E1206")
+_TIME_OF_DAY = r"\d\d:\d\d:\d\d"
 _GLOG = regex.compile(r"^\[?[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?\b")
 
 
@@ -222,7 +223,9 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
         else pd.Series(np.nan, index=ev.index)
     )
     t = t.astype(float).to_numpy().copy()
-    for i in np.flatnonzero(np.isnan(t)):
+    # only a text with a time of day in it can hold a stamp (most event lines have none: one test each)
+    timed = out["text"].str.contains(_TIME_OF_DAY, regex=True).to_numpy(dtype=bool)
+    for i in np.flatnonzero(np.isnan(t) & timed):
         found = text_stamp(out["text"].iat[i], year)
         t[i] = np.nan if found is None else found
     out["t"] = t
