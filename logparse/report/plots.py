@@ -246,7 +246,6 @@ LEDGER_COLORS = {
     "restart_recovery": RESTART_COLOR,
     "other": "#e0e0e0",
 }
-LEDGER_WORDS = {"productive": "productive", **{k: v for k, v in LABELS.items() if k != "productive"}}
 LEDGER_LABEL_MIN = 0.05  # a part this share of the wall time or more is named inside the bar
 
 
@@ -261,7 +260,7 @@ def draw_ledger(ax, g) -> None:
     for key, seconds in parts:
         share = seconds / wall if wall > 0 else 0.0
         ax.barh(0.66, seconds, left=left, height=0.6, color=LEDGER_COLORS[key], edgecolor="white", lw=0.6, gid=f"ledger:{key}")
-        name = LEDGER_WORDS[key]
+        name = LABELS[key]
         label = f"{name} {share:.0%}"
         # named inside when the words fit (about 5.5 px a character at 8 pt on the bar's ~1,200 px)
         if share >= LEDGER_LABEL_MIN and share * 1200 >= 5.5 * len(label) + 10:
