@@ -422,6 +422,12 @@ def _event_lines(events: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
     return counted["line"].to_numpy(dtype=float), counted
 
 
+def _inside(at: np.ndarray, after: np.ndarray, before: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair of lines, the index range [lo, hi) of the sorted event lines `at` strictly between
+    them (after[k] < line < before[k])."""
+    return np.searchsorted(at, after, side="right"), np.searchsorted(at, before, side="left")
+
+
 def _held(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, clock: bool, excess: pd.Series) -> pd.Series:
     """The printed checkpoint and eval durations a step's own time holds: the part the gap before the step
     does not cover (all of it without a clock), for the frameworks whose step time runs from one log line
@@ -435,8 +441,9 @@ def _held(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, clock: bool, ex
         return held
     p_lines = printed_ev["line"].to_numpy(dtype=float)
     same = (rows["segment"] == rows["segment"].shift(1)).to_numpy()
-    lo = np.searchsorted(p_lines, rows["line"].shift(1).fillna(0).to_numpy(dtype=float), side="right")
-    hi = np.searchsorted(p_lines, rows["line"].to_numpy(dtype=float), side="left")
+    lo, hi = _inside(
+        p_lines, rows["line"].shift(1).fillna(0).to_numpy(dtype=float), rows["line"].to_numpy(dtype=float)
+    )
     gap = (rows["start"] - rows["end"].shift(1)).clip(lower=0).fillna(0.0).to_numpy()
     ref_all = float(rows["ref"].median()) if rows["ref"].notna().any() else 0.0
     for k in np.flatnonzero((hi > lo) & same):
@@ -474,8 +481,7 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, held: pd.Seri
     ev_lines, counted = _event_lines(events)
     prev_line = rows["line"].shift(1).fillna(0).reindex(excess.index).to_numpy(dtype=float)
     line = rows["line"].reindex(excess.index).to_numpy(dtype=float)
-    lo = np.searchsorted(ev_lines, prev_line, side="right")  # the events strictly inside each row's lines
-    hi = np.searchsorted(ev_lines, line, side="left")
+    lo, hi = _inside(ev_lines, prev_line, line)
     taken = float(held.reindex(excess.index).fillna(0.0).sum())
     slow: list[int] = []  # a run of slow rows without an event, entered as one
 
@@ -813,8 +819,7 @@ def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> 
     gap = part["start"].to_numpy(dtype=float)[1:] - part["end"].to_numpy(dtype=float)[:-1]
     lines = part["line"].to_numpy(dtype=float)
     at = events["line"].to_numpy(dtype=float)
-    lo = np.searchsorted(at, lines[:-1], side="right")
-    hi = np.searchsorted(at, lines[1:], side="left")
+    lo, hi = _inside(at, lines[:-1], lines[1:])
     for k in np.flatnonzero((hi > lo) | (gap >= STALL_S)):
         _share_gaps(
             book, float(gap[k]), ev, range(lo[k], hi[k]), "other", (int(lines[k]), int(lines[k + 1])), True
