@@ -202,14 +202,23 @@ def _from_bar_rate(t: TimingInputs) -> StepTime | None:
     prog = prog.dropna(subset=["progress_s_per_it"])
     if not len(prog):
         return None
-    sessions = [b.index.intersection(prog.index) for b in bars if (b["progress_n"] > 0).any()]
-    own = "segment" in t.steps and len(sessions) == t.steps["segment"].nunique() > 1
+
+    def arrays(part: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        return part["progress_n"].to_numpy(), part["progress_s_per_it"].to_numpy()
+
+    segments = t.steps["segment"] if "segment" in t.steps else pd.Series(0, index=t.steps.index)
+    sessions = [
+        arrays(prog.loc[b.index.intersection(prog.index)]) for b in bars if (b["progress_n"] > 0).any()
+    ]
+    order = list(dict.fromkeys(segments))
+    # each attempt's rows read their own session's bar when the log prints one bar a session
+    bar_of = dict(zip(order, sessions, strict=True)) if len(sessions) == len(order) > 1 else {}
+    whole = arrays(prog)
     times = []
     prev = 0
-    for seg, s in zip(t.steps["segment"] if "segment" in t.steps else [0] * len(t.steps), t.steps["step"]):
-        part = prog.loc[sessions[list(dict.fromkeys(t.steps["segment"])).index(seg)]] if own else prog
-        n = part["progress_n"].to_numpy()
-        sel = part["progress_s_per_it"].to_numpy()[(n > prev) & (n <= s)]
+    for seg, s in zip(segments, t.steps["step"], strict=True):
+        n, rate = bar_of.get(seg, whole)
+        sel = rate[(n > prev) & (n <= s)]
         times.append(float(np.median(sel)) if len(sel) else np.nan)
         prev = s
     t.steps["step_time_s"] = times
@@ -293,7 +302,9 @@ def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
     return None
 
 
-def fill_throughput(steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[RunWarning]) -> Throughput | None:
+def fill_throughput(
+    steps: pd.DataFrame, seq_len: float, gpus: float, warnings: list[RunWarning]
+) -> Throughput | None:
     """Fill tokens_per_s (cluster), tokens_per_s_per_gpu and samples_per_s from what the log gives; says
     which figure the cluster tokens/s came from (the first of ThroughputFrom's members the log has)."""
     has = {
