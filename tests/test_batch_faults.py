@@ -224,6 +224,17 @@ expect = {{ step = 3, step_time_s = {1500 * scale} }}
     assert step_time() == (3.0, False)
 
 
+def _cached_run(tmp_path):
+    """A batch of one run (torchtitan's sample) done once: its argv, --out, cache entry and the entry's JSON."""
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    runs.mkdir()
+    shutil.copy(TITAN, runs / "train.log")
+    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
+    assert run_apart(argv).exit_code == 0
+    cache = out / "train" / ".logparse-cache.json"
+    return argv, out, cache, json.loads(cache.read_text())
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -238,13 +249,7 @@ expect = {{ step = 3, step_time_s = {1500 * scale} }}
     ],
 )
 def test_a_cache_entry_of_another_shape_is_ignored_and_the_run_redone(tmp_path, entry):
-    runs, out = tmp_path / "runs", tmp_path / "out"
-    runs.mkdir()
-    shutil.copy(TITAN, runs / "train.log")
-    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
-    assert run_apart(argv).exit_code == 0
-    cache = out / "train" / ".logparse-cache.json"
-    good = json.loads(cache.read_text())
+    argv, out, cache, good = _cached_run(tmp_path)
     assert "(cached)" in run_apart(argv).stdout  # the entry as written serves
     if entry == "FOLDER":
         cache.unlink()
@@ -433,13 +438,7 @@ def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
 def test_a_cached_row_with_a_value_of_the_wrong_kind_or_place_is_redone(tmp_path, change):
     """A cached row whose figure is a string (drawn as a number on the page: it raised) or whose folder or
     source is not this run's (index.json would show out=/etc) is not what batch wrote: the run is redone."""
-    runs, out = tmp_path / "runs", tmp_path / "out"
-    runs.mkdir()
-    shutil.copy(TITAN, runs / "train.log")
-    argv = ["batch", str(runs), *OPTS, "--out", str(out), "--jobs", "1"]
-    assert run_apart(argv).exit_code == 0
-    cache = out / "train" / ".logparse-cache.json"
-    good = json.loads(cache.read_text())
+    argv, out, cache, good = _cached_run(tmp_path)
     cache.write_text(json.dumps({**good, "row": {**good["row"], **change}}))
     res = run_apart(argv)
     assert res.exit_code == 0, res.stderr
