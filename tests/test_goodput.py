@@ -478,3 +478,32 @@ def test_a_log_that_saves_every_few_steps_keeps_its_ledger_short_and_exact(tmp_p
     # the generator's saves take no time between steps; each one's printed 2 s sits inside the next step's
     # time, or before the first step of none: at most every save's 2 s
     assert g["badput"]["checkpoint"] <= 2.0 * saves + 0.01
+
+
+@pytest.mark.parametrize("stamped", [True, False])
+def test_a_job_that_ends_in_a_watchdog_hang_counts_the_hang(tmp_path, stamped):
+    """The job's first attempt alone: it ends in the 600 s hang and the watchdog's traceback, never resumed.
+    The hang is in the wall time whether the watchdog line carries a stamp (c10's prefix) or not (torch 1.x's
+    `[E ProcessGroupNCCL.cpp:737]`, its duration only)."""
+    lines = job(True).splitlines()
+    end = next(i for i, x in enumerate(lines) if x.startswith("torch.distributed.DistBackendError"))
+    lines = lines[: end + 1]
+    if not stamped:
+        lines = [
+            re.sub(
+                r"^\[rank3\]:\[E\d+ [\d:.]+ ProcessGroupNCCL.cpp:616\]",
+                "[E ProcessGroupNCCL.cpp:737]",
+                x,
+            )
+            for x in lines
+        ]
+        assert not any("E301" in x for x in lines)
+    log = tmp_path / "hung.log"
+    log.write_text("\n".join(lines) + "\n")
+    g = api.analyze(log).summary["goodput"]
+    steps = sum(WARM_1) + (27 - len(WARM_1)) * REF
+    wall = INIT_1 + BUILD_1 + steps + 2 * SAVE + EVAL + HANG  # by hand: 60 + 315 + 50 + 12 + 600 = 1037
+    assert wall == 1037
+    assert g["wall_s"] == pytest.approx(wall, abs=1.0)
+    assert g["badput"]["hang"] == pytest.approx(HANG, abs=1.0)
+    assert g["badput"]["other"] == pytest.approx(0.0, abs=1.0)

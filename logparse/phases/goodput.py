@@ -697,17 +697,22 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
         prev_last = last
     assert prev_last is not None and start_of_job is not None
     tail = events[events["line"] > prev_last["line"]]
-    end_of_job = max(float(points["t"].max()), float(prev_last["end"]))
-    fails = tail[tail["event"] == "error"]
-    default = "hang" if len(fails) else "other"
-    _share_gap(
-        book,
-        end_of_job - float(prev_last["end"]),
-        tail,
-        default,
-        (int(prev_last["line"]), int(tail["line"].max()) if len(tail) else int(prev_last["line"])),
-        True,
-    )
+    last_line = int(tail["line"].max()) if len(tail) else int(prev_last["line"])
+    if (tail["event"] == "error").any():
+        # the job ended in a failure: as an attempt that failed (its hang), then whatever it printed after
+        fail_line, end = _attempt_end(book, prev_last, tail, points, len(segs))
+        end_of_job = max(float(points["t"].max()), end)
+        book.add("other", end_of_job - end, fail_line, last_line, None, "after the failure")
+    else:
+        end_of_job = max(float(points["t"].max()), float(prev_last["end"]))
+        _share_gap(
+            book,
+            end_of_job - float(prev_last["end"]),
+            tail,
+            "other",
+            (int(prev_last["line"]), last_line),
+            True,
+        )
     return end_of_job - start_of_job
 
 
@@ -759,7 +764,10 @@ def _attempt_end(
     printed = fails["dur"].dropna()
     hang = float(printed.max()) if len(printed) else None
     end = last_t
-    if len(fails) and hang is not None and not fails["t"].notna().any():
+    stamped = fails["t"].dropna()
+    if len(fails) and hang is not None and (stamped.empty or stamped.max() <= float(last["end"])):
+        # no stamp on the failure, or one that is not after the last step (another clock: a c10 prefix pasted
+        # from elsewhere, a node's skewed clock): the watchdog's own duration says how long the hang was
         end = last_t + hang
     saves = old[old["event"].isin(_EVENT_CATEGORY)]
     tail = end - float(last["end"])
