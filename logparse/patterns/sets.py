@@ -25,6 +25,7 @@ fills ``memory_max_allocated_gib`` and not ``memory_gib`` fills ``memory_gib`` w
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -41,6 +42,7 @@ import regex
 from ..core.errors import PatternError
 from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, Row, fill_aliases, scoped_name
 from ..core.tomlfile import Table, read_toml
+from . import diskcache
 from . import keymap as keymap_mod
 from . import schema as pattern_schema
 
@@ -137,8 +139,33 @@ class Problem(str):
 # substring test is ~20x cheaper than a regex call under a time limit
 
 
+# required_literals and required_prefix of each regex seen (they parse it with Python's re parser: as long as
+# compiling it); kept with a set's disk cache entry (load_file), so a set read before is not parsed again
+_DERIVED: dict[str, tuple[str, ...] | str | None] = {}
+
+
+def _derived(tag: str, fn: Callable[[str], Any]) -> Callable[[str], Any]:
+    def cached(pattern: str) -> Any:
+        key = tag + pattern
+        if key not in _DERIVED:
+            _DERIVED[key] = fn(pattern)
+        return _DERIVED[key]
+
+    cached.__doc__, cached.__wrapped__ = fn.__doc__, fn  # type: ignore[attr-defined]
+    return cached
+
+
 def required_literals(pattern: str) -> tuple[str, ...] | None:
     """Literals of which at least one occurs in every string `pattern` matches; None if unknown."""
+    return _required_literals(pattern)
+
+
+def required_prefix(pattern: str) -> str | None:
+    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
+    return _required_prefix(pattern)
+
+
+def _parse_literals(pattern: str) -> tuple[str, ...] | None:
     try:
         if sys.version_info >= (3, 11):
             import re._constants as c
@@ -155,8 +182,7 @@ def required_literals(pattern: str) -> tuple[str, ...] | None:
     return tuple(sorted(found)) if found and min(map(len, found)) >= 3 else None
 
 
-def required_prefix(pattern: str) -> str | None:
-    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
+def _parse_prefix(pattern: str) -> str | None:
     try:
         if sys.version_info >= (3, 11):
             import re._constants as c
@@ -177,6 +203,10 @@ def required_prefix(pattern: str) -> str | None:
             break
         prefix.append(chr(av))
     return "".join(prefix) or None
+
+
+_required_literals = _derived("L", _parse_literals)
+_required_prefix = _derived("P", _parse_prefix)
 
 
 def _literals(items: list, c: Any) -> set[str] | None:
@@ -424,9 +454,9 @@ class LineSpec:
     set_name: str
     name: str
     kind: str
-    regex: regex.Pattern
+    regex_src: str  # the regex as written; `regex` is it compiled (at load for a user set, on first use for a shipped one)
     fields: dict[str, FieldSpec]
-    pairs: regex.Pattern | None = None
+    pairs_src: str | None = None
     step: str = "optimizer"  # what the line's step counter counts: optimizer | micro
     event: str | None = None
     hint: str | None = None
@@ -444,7 +474,7 @@ class LineSpec:
     # frames, so the log holds few of the run's steps; resolve says how many, with the line's note
     redrawn: bool = False
     source_file: str = ""
-    complete: regex.Pattern | None = None  # what a whole (not hard-wrapped) line contains
+    complete_src: str | None = None  # what a whole (not hard-wrapped) line contains
     list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
     # keys that `fields` does not name are mapped through this synonym table (keymap.py) ...
     keymap: keymap_mod.KeyMap | None = None
@@ -466,6 +496,21 @@ class LineSpec:
 
     def reset_budget(self) -> None:
         self.spent, self.calls = 0.0, 0
+
+    # The compiled regexes. A shipped set's are compiled when first used (a log reads a few sets of the dozens
+    # shipped: compiling all of them was a third of a small log's analysis); a user set's at load (_line), so
+    # that a bad regex is a one-line error then. Once compiled, the attribute is a plain instance attribute.
+    @cached_property
+    def regex(self) -> regex.Pattern:
+        return _compile(self.regex_src, self.qualname, sized=False)
+
+    @cached_property
+    def pairs(self) -> regex.Pattern | None:
+        return None if self.pairs_src is None else _compile(self.pairs_src, self.qualname, sized=False)
+
+    @cached_property
+    def complete(self) -> regex.Pattern | None:
+        return None if self.complete_src is None else _compile(self.complete_src, self.qualname, sized=False)
 
     def _charge(self, started: float) -> None:
         """Add one timed regex call (begun at `started`) to the pattern's spending on this log; past the
@@ -541,7 +586,7 @@ class LineSpec:
         alike, their values at the same places: the second is read from the first's spans."""
         if self.keymap is None or self.list_columns:
             return False
-        sources = [self.regex.pattern] + ([self.pairs.pattern] if self.pairs is not None else [])
+        sources = [self.regex_src] + ([self.pairs_src] if self.pairs_src is not None else [])
         return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
 
     def _match_by_layout(self, text: str) -> LineValues | None:
@@ -745,6 +790,8 @@ class PatternSet:
     # a shipped set (its detect regexes run untimed on lines up to TRUSTED_CHARS); a user set's detect
     # regexes share one time budget per detection pass (REGEX_BUDGET_S), reset by detect()
     trusted: bool = False
+    # what decides the set's reading (its TOML, the key maps it names, the code): its disk cache key
+    content_key: str = ""
     detect_spent: float = field(default=0.0, repr=False)
     detect_calls: int = field(default=0, repr=False)
 
@@ -910,7 +957,7 @@ def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
         raise PatternError(f"{where}: invalid regex ({exc})") from None
 
 
-def _field(source: str, spec: Table, where: str, step_kind: str) -> FieldSpec:
+def _field(source: str, spec: Table, where: str, step_kind: str, sized: bool = True) -> FieldSpec:
     column, scope = spec["column"], spec.get("scope")
     if column in SCOPED_COLUMNS:
         if scope is None:
@@ -930,7 +977,8 @@ def _field(source: str, spec: Table, where: str, step_kind: str) -> FieldSpec:
     if true_when is not None:
         if vtype != "bool":
             raise PatternError(f'{where}: true_when applies to type = "bool" fields')
-        _compile(true_when, f"{where}: true_when")  # a bad regex: one clear error at load
+        if sized:  # a user set's bad regex: one clear error at load
+            _compile(true_when, f"{where}: true_when")
     window, smoothing, alpha = spec.get("window"), spec.get("smoothing"), spec.get("alpha")
     if alpha is not None and smoothing != "ema":
         raise PatternError(f'{where}: alpha needs smoothing = "ema"')
@@ -969,16 +1017,19 @@ def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec
 
 
 def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
+    """One [[line]]; `sized` (a user set's): its regexes are compiled now, else when first used (the shipped
+    sets, whose regexes tests/test_regex_budget.py compiles and whose group names it checks: group_names)."""
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
-    rx = _compile(ld["regex"], f"{where}: regex", sized)
-    pairs = _compile(ld["pairs"], f"{where}: pairs", sized) if "pairs" in ld else None
-    if pairs is not None and not {"key", "value"} <= set(pairs.groupindex):
+    compiled: dict[str, regex.Pattern] = {}
+    if sized:
+        compiled = {key: _compile(ld[key], f"{where}: {key}", sized) for key in ("regex", "pairs", "complete") if key in ld}
+    if "pairs" in ld and not {"key", "value"} <= set(compiled["pairs"].groupindex if sized else group_names(ld["pairs"])):
         raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
     fields = {
-        source: _field(source, spec, f"{where}: fields.{source}", step_kind)
+        source: _field(source, spec, f"{where}: fields.{source}", step_kind, sized)
         for source, spec in ld.get("fields", {}).items()
     }
-    for group in rx.groupindex:
+    for group in compiled["regex"].groupindex if sized else group_names(ld["regex"]):
         if group not in fields and (fs := _group_field(group, kind, step_kind, where)) is not None:
             fields[group] = fs
     attach, continues, overrides = ld.get("attach"), ld.get("continues"), ld.get("overrides", False)
@@ -995,13 +1046,13 @@ def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = 
         raise PatternError(f"{where}: extra applies to step lines")
     if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
         raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
-    return LineSpec(
+    spec = LineSpec(
         set_name=set_name,
         name=ld["name"],
         kind=kind,
-        regex=rx,
+        regex_src=ld["regex"],
         fields=fields,
-        pairs=pairs,
+        pairs_src=ld.get("pairs"),
         step=step_kind,
         event=ld.get("event"),
         hint=ld.get("hint"),
@@ -1014,13 +1065,54 @@ def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = 
         overrides=overrides,
         redrawn=ld.get("redrawn", False),
         source_file=source_file,
-        complete=_compile(ld["complete"], f"{where}: complete", sized) if "complete" in ld else None,
+        complete_src=ld.get("complete"),
         list_columns=list_columns,
         keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
         if "keymap" in ld
         else None,
         extra=ld.get("extra"),
     )
+    spec.__dict__.update(compiled)  # the compiled regexes in place of the lazy attributes
+    return spec
+
+
+_GROUP = regex.compile(r"\(\?P?<([A-Za-z_]\w*)>")
+
+
+def group_names(pattern: str) -> list[str]:
+    """The named groups of a regex, in their order, read from its text (as `groupindex` has them, without
+    compiling it): `(?P<name>` and `(?<name>` not escaped, outside a character class."""
+    names: list[str] = []
+    for m in _GROUP.finditer(_without_classes(pattern)):
+        if m.group(1) not in names:
+            names.append(m.group(1))
+    return names
+
+
+def _without_classes(pattern: str) -> str:
+    """The regex with its escapes and character classes blanked (`\\(?P<` and a `(?P<` inside `[...]` are
+    no group)."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append("  ")
+            i += 2
+            continue
+        if c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            out.append(" " * (j + 1 - i))
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> PatternSet:
@@ -1071,8 +1163,42 @@ def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> P
 
 
 def load_file(path: str | os.PathLike[str], validate: bool = True) -> PatternSet:
+    """One set file. Its TOML as read and the literals and prefixes of its regexes are kept in the disk cache
+    under the file's bytes (diskcache.py): the next load reads JSON instead of parsing TOML and regexes."""
     path = str(path)
-    return parse_pattern_set(read_toml(path, PatternError), path, validate)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise PatternError(f"{path}: cannot read ({exc.strerror})") from None
+    file_key = diskcache.digest(raw)
+    entry = diskcache.get("set", file_key)
+    if isinstance(entry, dict) and isinstance(entry.get("toml"), dict):
+        data = entry["toml"]
+        for key, value in (entry.get("derived") or {}).items():
+            _DERIVED.setdefault(key, tuple(value) if isinstance(value, list) else value)
+    else:
+        data, entry = read_toml(path, PatternError), None
+    ps = parse_pattern_set(data, path, validate)
+    ps.content_key = _content_key(path, data, raw)
+    if entry is None:
+        patterns = [*data["format"]["detect"], *(ld["regex"] for ld in data["line"])]
+        derived = {tag + p: _DERIVED[tag + p] for p in patterns for tag in "LP" if tag + p in _DERIVED}
+        try:
+            json.dumps(data)
+        except (TypeError, ValueError):  # a TOML date or time: not kept (read from the TOML each time)
+            return ps
+        diskcache.put("set", file_key, {"toml": data, "derived": derived})
+    return ps
+
+
+def _content_key(path: str, data: Table, raw: bytes) -> str:
+    """The set's disk cache key (diskcache.py): its file's bytes and those of the key maps its lines name."""
+    parts: list[bytes | str] = [raw]
+    for i, ld in enumerate(data.get("line", [])):
+        if "keymap" in ld:
+            km = keymap_mod.resolve_path(ld["keymap"], path, f"{path}: [[line]] #{i + 1}")
+            parts += [str(km), Path(km).read_bytes()]
+    return diskcache.digest(*parts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1206,10 +1332,12 @@ def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
                 ps.trusted = True
                 for spec in ps.lines:
                     spec.trusted_chars = TRUSTED_CHARS
-            if check_samples:
+            # the samples are checked once per content (diskcache.py): an edited set is checked again
+            if check_samples and diskcache.get("samples", ps.content_key) is not True:
                 problems = sample_failures(ps)
                 if problems:
                     raise PatternError(f"{path}: {problems[0]} (run `logparse patterns test {d}`)")
+                diskcache.put("samples", ps.content_key, True)
             sets[ps.name] = ps
     return sets
 
@@ -1220,8 +1348,22 @@ def specificity_order(sets: dict[str, PatternSet]) -> list[str]:
     key = tuple((name, id(ps)) for name, ps in sorted(sets.items()))
     if key not in _ORDERS:
         _ORDERS.clear()
-        _ORDERS[key] = (dict(sets), _specificity_order(sets))  # the sets are kept so their ids stay theirs
+        _ORDERS[key] = (dict(sets), _stored_order(sets))  # the sets are kept so their ids stay theirs
     return list(_ORDERS[key][1])
+
+
+def _stored_order(sets: dict[str, PatternSet]) -> list[str]:
+    """The specificity order, from the disk cache when these sets' contents were ordered before (it tries
+    every set's samples on every other set: it compiles every regex of every set)."""
+    if any(not ps.content_key for ps in sets.values()):  # a set not loaded from a file: no key
+        return _specificity_order(sets)
+    key = diskcache.digest(*(f"{name}:{ps.content_key}" for name, ps in sorted(sets.items())))
+    stored = diskcache.get("order", key)
+    if isinstance(stored, list) and sorted(stored) == sorted(sets):
+        return stored
+    order = _specificity_order(sets)
+    diskcache.put("order", key, order)
+    return order
 
 
 def _specificity_order(sets: dict[str, PatternSet]) -> list[str]:
