@@ -58,6 +58,7 @@ CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
 MIN_CHUNK_BYTES = 1 << 20  # ... and at least (about four ranges per process in between)
 BULK_MIN = 16  # shorter runs of step rows are sent as records
 LANE = True  # read lines of a known shape through the fast lane (fastlane.py)
+NOISE_LINES = 1 << 16  # noise lines remembered per range (_Worker.noise)
 
 
 @dataclass
@@ -363,9 +364,18 @@ class _Worker:
         self.since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
         self.n = 0  # records so far
         self.unmatched = 0
+        # lines read before as one record (its text and rank) that no pattern matched and no shape read: noise
+        # repeats (NCCL's chatter, a warning every step), and reading a line is a function of the line alone
+        self.noise: dict[str, tuple[str, Any]] = {}
 
     def line(self, line: str, stats: ReadStats) -> None:
         """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""
+        seen = self.noise.get(line)
+        if seen is not None:
+            stats.physical_lines += 1
+            stats.records += 1
+            self._unmatched(Record(stats.physical_lines, *seen))
+            return
         plain = "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
         lane = self.lane
         got = lane.read(line) if plain and lane is not None and lane.needles else None
@@ -388,9 +398,12 @@ class _Worker:
             rec = Record(stats.physical_lines, text, rank)
             if self.matcher.rejects(text):
                 self._unmatched(rec)
+                self._remember_noise(line, rec)
                 return
             hit = self.record(rec)
-            if hit is not None and lane is not None:
+            if hit is None:
+                self._remember_noise(line, rec)
+            elif lane is not None:
                 lane.learn(hit[0], line, rec)
             return
         records = []
@@ -400,6 +413,11 @@ class _Worker:
             Lane.check(got[0], line, got[1], records)
         elif lane is not None and len(records) == 1 and records[0][1] is not None:
             lane.learn(records[0][1][0], line, records[0][0])
+
+    def _remember_noise(self, line: str, rec: Record) -> None:
+        if len(self.noise) >= NOISE_LINES:
+            self.noise.clear()
+        self.noise[line] = (rec.text, rec.rank)
 
     def _unmatched(self, rec: Record) -> None:
         self.n += 1
