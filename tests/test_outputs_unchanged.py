@@ -142,3 +142,39 @@ def test_the_outputs_do_not_depend_on_the_hash_seed():
         assert done.returncode == 0, done.stderr[-2000:]
         seen.add(done.stdout)
     assert len(seen) == 1
+
+
+def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
+    """steps.csv is written column by column (outputs._write_csv), as DataFrame.to_csv(index=False,
+    float_format="%.12g") wrote it: on a frame of every kind of column a step frame holds, with missing values,
+    infinities, text that needs quoting, and a gzipped file."""
+    import numpy as np
+    import pandas as pd
+
+    from logparse.report import outputs
+
+    rng = np.random.default_rng(7)
+    n = 300
+    floats = rng.standard_normal(n) * 10.0 ** rng.integers(-9, 15, n)
+    floats[::17] = np.nan
+    floats[5], floats[6] = np.inf, -np.inf
+    frame = pd.DataFrame(
+        {
+            "step": np.arange(1, n + 1),
+            "loss": floats,
+            "lr": np.round(rng.random(n), 6),
+            "f32": rng.random(n).astype(np.float32).astype(float),
+            "count": pd.array([None if i % 5 == 0 else i for i in range(n)], dtype="Int64"),
+            "flag": rng.random(n) > 0.5,
+            "note": [None if i % 3 == 0 else ["a,b", 'say "x"', "plain", "line\nbreak", " lead"][i % 5] for i in range(n)],
+            "kind": pd.array(["step"] * (n - 1) + [None], dtype="str"),
+            "obj": [1, 2.5, "x", None] * (n // 4),
+        }
+    )
+    for gz in (False, True):
+        mine = io.BytesIO()
+        path = tmp_path / ("s.csv.gz" if gz else "s.csv")
+        outputs._write_csv(frame, path, gzipped=gz)
+        got = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
+        frame.to_csv(mine, index=False, float_format=outputs.CSV_DIGITS)
+        assert got == mine.getvalue()
