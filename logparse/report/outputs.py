@@ -7,6 +7,9 @@ import gzip
 import json
 import math
 import os
+import pickle
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -606,18 +609,76 @@ def default_out_dir(run_name: str) -> Path:
 def write_outputs(analysis: Findings, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
     """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
     full disk or an error leaves the files that were there before, never a cut one or a mix of two runs."""
-    from .plots import plot_report
-
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     remove_leftovers(out)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
     with staged() as stage:  # all three replace the earlier ones together, or none does
-        write_steps(analysis.steps, stage(paths["steps"]))
-        plot_report(analysis, stage(paths["report"]))
+        steps, report = stage(paths["steps"]), stage(paths["report"])
+        drawing = _apart(plot_report, analysis, report) if len(analysis.steps) >= DRAW_APART_ROWS else None
+        write_steps(analysis.steps, steps)
+        if drawing is None:
+            plot_report(analysis, report)
+        else:
+            drawing()
         stage(paths["summary"]).write_text(summary, encoding="utf-8")
     return paths
+
+
+def plot_report(analysis: Findings, path: Any) -> None:
+    """report.png (plots.py; matplotlib is imported here, where drawing starts: in the forked process when the
+    report is drawn apart)."""
+    from .plots import plot_report as draw
+
+    draw(analysis, path)
+
+
+# A run of this many step rows or more has its report drawn in a forked process while this one writes steps.csv
+# (both take seconds on a large log, and each is one core's work); a small run's drawing is not worth a fork.
+DRAW_APART_ROWS = 20_000
+
+
+def _apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
+    """Start `fn(*args)` in a forked process; returns the call that waits for it and raises its error here (the
+    same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
+    impossible (no fork, other threads running): the caller then calls `fn` itself."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
+        os.close(read_end)
+        code = 0
+        try:
+            fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+            try:
+                message = pickle.dumps(exc)
+            except Exception:  # noqa: BLE001
+                message = pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+            with os.fdopen(write_end, "wb") as fh:
+                fh.write(message)
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+
+    def wait() -> None:
+        with os.fdopen(read_end, "rb") as fh:
+            message = fh.read()
+        _, status = os.waitpid(pid, 0)
+        if message:
+            raise pickle.loads(message)
+        if status != 0:
+            raise LogparseError(f"drawing the report stopped ({_ended(status)})")
+
+    return wait
+
+
+def _ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.WEXITSTATUS(status)}"
 
 
 def _pct(x: float | None) -> str:

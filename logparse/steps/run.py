@@ -235,16 +235,14 @@ def _describe(
     seg = ref["segment"].to_numpy()
     epoch = ref["epoch_index"].to_numpy() if epochs and "epoch_index" in ref else None
     out: list[Segment] = []
+    # where a stretch begins, found at once (a long run has a few hundred thousand rows and a few stretches)
+    turns = seg[1:] != seg[:-1]
+    if epoch is not None:
+        e = pd.to_numeric(pd.Series(epoch), errors="coerce").to_numpy(dtype=float)
+        turns |= ~((e[1:] == e[:-1]) | (np.isnan(e[1:]) & np.isnan(e[:-1])))
+    ends = [*(np.flatnonzero(turns) + 1).tolist(), len(ref)] if len(ref) else []
     start = 0
-    for i in range(1, len(ref) + 1):
-        if i == len(ref):
-            same_epoch = False
-        else:
-            same_epoch = (
-                epoch is None or epoch[i] == epoch[i - 1] or (pd.isna(epoch[i]) and pd.isna(epoch[i - 1]))
-            )
-        if i < len(ref) and seg[i] == seg[i - 1] and same_epoch:
-            continue
+    for i in ends:
         part = ref.iloc[start:i]
         first = part.iloc[0]
         s0 = int(first["segment"])
