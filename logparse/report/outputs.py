@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import gzip
 import json
 import math
@@ -183,33 +182,41 @@ def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None
 
 
 def _write_csv(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
-    """The frame as `DataFrame.to_csv(index=False, float_format=CSV_DIGITS)` writes it, byte for byte, in a
-    third of its time: each column made text at once (floats through CSV_DIGITS, missing values empty), the rows
-    written by the csv module's writer as pandas configures it (pandas.io.formats.csvs: QUOTE_MINIMAL, `"`,
-    lines ending in a newline). A 227,000-row frame: 3.2 s -> 2.0 s."""
-    columns: list[list[Any]] = []
+    """The frame as `DataFrame.to_csv(index=False, float_format=CSV_DIGITS)` writes it, byte for byte, in half
+    its time: each column made text at once (floats through CSV_DIGITS, missing values empty, text quoted as
+    the csv module quotes it under pandas' settings, pandas.io.formats.csvs: QUOTE_MINIMAL, `"`, lines ending
+    in a newline), then the rows joined. A 227,000-row frame: 3.2 s -> 1.6-1.9 s."""
+    columns: list[list[str]] = []
     for i in range(frame.shape[1]):
         values = frame.iloc[:, i]
         if values.dtype.kind == "f":
             columns.append(["" if v != v else CSV_DIGITS % v for v in values.to_numpy().tolist()])
         elif values.dtype.kind in "iub" and not values.hasnans:
-            columns.append(values.to_numpy().tolist())
+            columns.append(list(map(str, values.to_numpy().tolist())))
         else:
             missing = values.isna().to_numpy()
             items = values.astype(object).tolist()
-            columns.append(["" if gone else v for v, gone in zip(items, missing, strict=True)])
+            columns.append([_csv_field(v) if not gone else "" for v, gone in zip(items, missing, strict=True)])
+    head = ",".join(_csv_field(name) for name in frame.columns)
+    body = "".join(line + "\n" for line in map(",".join, zip(*columns, strict=True))) if columns else ""
+    if len(frame.columns) == 1:  # one field a row: an empty one is written "" (the csv module's rule)
+        body = "".join(('""' if v == "" else v) + "\n" for v in columns[0])
     if hasattr(path, "write"):  # an open text stream (standard output)
-        _csv_rows(path, frame.columns, columns)
+        path.write(head + "\n" + body)
         return
     opener = gzip.open if gzipped else open
     with opener(path, "wt", encoding="utf-8", newline="") as fh:
-        _csv_rows(fh, frame.columns, columns)
+        fh.write(head + "\n")
+        fh.write(body)
 
 
-def _csv_rows(fh: Any, names: Any, columns: list[list[Any]]) -> None:
-    writer = csv.writer(fh, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(list(names))
-    writer.writerows(zip(*columns, strict=True))
+def _csv_field(value: Any) -> str:
+    """A value as the csv module writes it under QUOTE_MINIMAL: quoted, its quotes doubled, when it holds the
+    delimiter, a quote or a line break."""
+    text = value if isinstance(value, str) else str(value)
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 # the averages _window_stats gives a window of rows (summary["stable"], each of summary["regimes"]), in order
