@@ -82,7 +82,9 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     """The frame's rows with the guest prints joined to the framework's steps, or dropped (see the module)."""
     if rows.empty or "pattern" not in rows:
         return rows, None
-    is_guest = rows["pattern"].astype(str).str.split(".", n=1).str[0].isin(guest_names)
+    patterns = rows["pattern"].astype(str)
+    # each pattern name's set looked at once (a big log has a few patterns and a million rows)
+    is_guest = patterns.isin([p for p in patterns.unique() if p.split(".", 1)[0] in guest_names])
     if not is_guest.any():
         return rows, None
     prints = _printed_rank(rows[is_guest].sort_values("line", kind="stable"))
