@@ -157,18 +157,24 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
     n = 300
     floats = rng.standard_normal(n) * 10.0 ** rng.integers(-9, 15, n)
     floats[::17] = np.nan
-    floats[5], floats[6] = np.inf, -np.inf
+    floats[5], floats[6], floats[7], floats[8] = np.inf, -np.inf, 0.0, -0.0
     frame = pd.DataFrame(
         {
             "step": np.arange(1, n + 1),
             "loss": floats,
-            "lr": np.round(rng.random(n), 6),
+            "lr6": np.round(rng.random(n), 6),
             "f32": rng.random(n).astype(np.float32).astype(float),
             "count": pd.array([None if i % 5 == 0 else i for i in range(n)], dtype="Int64"),
             "flag": rng.random(n) > 0.5,
             "note": [None if i % 3 == 0 else ["a,b", 'say "x"', "plain", "line\nbreak", " lead"][i % 5] for i in range(n)],
             "kind": pd.array(["step"] * (n - 1) + [None], dtype="str"),
             "obj": [1, 2.5, "x", None] * (n // 4),
+            # columns of few distinct values (written through them): 1, 1.0 and True are one key to factorize
+            "few": [1, 1.0, True, "a,b"] * (n // 4),
+            "zeros": [0.0, -0.0, 1.5] * (n // 3),
+            "lr": np.repeat([1e-4, 3e-4, np.nan], n // 3),
+            "name": pd.array(["m.iteration", None, 'q"x'] * (n // 3), dtype="str"),
+            "ints": np.repeat([7, -3], n // 2),
         }
     )
     for gz in (False, True):
