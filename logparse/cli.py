@@ -199,6 +199,8 @@ def _analyze_each(
 ) -> None:
     summaries = []
     failed = 0
+    # one log: its report's drawing code is imported in a forked process while the log is read (report.Drawer)
+    drawer = report.Drawer.start() if len(logs) == 1 else None
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         try:
             analysis = api.analyze(log, **kw)
@@ -206,7 +208,7 @@ def _analyze_each(
                 target = report.default_out_dir(name)
             else:
                 target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
-            paths = report.write_outputs(analysis, target)
+            paths = report.write_outputs(analysis, target, drawer)
         except (LogparseError, OSError) as exc:
             if len(logs) == 1:
                 raise
@@ -214,6 +216,9 @@ def _analyze_each(
             message = failure_text(exc, log)
             click.echo(f"error: {message if message.startswith(log) else f'{log}: {message}'}", err=True)
             continue
+        finally:
+            if drawer is not None:
+                drawer.close()
         summaries.append(analysis.summary)
         if not as_json and not quiet:
             click.echo(report.text_summary(analysis, paths))

@@ -498,3 +498,40 @@ def test_event_lines_do_not_cut_a_run_of_step_rows(tmp_path, monkeypatch):
     assert sum(runs) > 0.9 * len(one[0].rows) and len(runs) <= 3 * ranges, (len(runs), ranges)
     assert len(one[0].events) == 3 * (1500 // 3) + 2  # every save's three lines, the start and end markers
     _same(_parse(log), _parse(log, jobs=2, chunk_bytes=100_000))
+
+
+def test_repeated_noise_is_counted_as_read_and_listed_and_joined_where_it_must_be(tmp_path, monkeypatch):
+    """Issue 24: a range counts a noise line it read before with one lookup (chunks._Worker.noise). The same
+    frame as in one pass, with and without the unmatched listing, also where a repeated noise line follows a
+    hard-wrapped iteration line (the join takes it: it is no noise there) and where a noise line reads the
+    same as a line a pattern matches in part (`NCCL WARN` on a common set's pattern)."""
+    text, _ = synth.megatron_log(synth.Spec(steps=800, seed=5))
+    noise = [
+        "gpu-node-017:12345:12389 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC/read",
+        "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:31: UserWarning: None of the inputs have requires_grad",
+        "",
+        "gpu-node-017:12345:12389 [3] NCCL WARN Cuda failure 'out of memory'",
+    ]
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        if " iteration " in line and i % 97 == 0:
+            head, tail = line[:90], line[90:]  # a hard wrap: the rest of the line comes next, then noise
+            out += [head, tail, noise[0], noise[1]]
+            continue
+        out.append(line)
+        out.append(noise[i % len(noise)])
+    log = tmp_path / "noisy.log"
+    log.write_text("\n".join(out) + "\n")
+    calls = []
+    real = chunks._Worker._remember_noise
+
+    def remember(self, line, rec):
+        calls.append(line)
+        return real(self, line, rec)
+
+    monkeypatch.setattr(chunks._Worker, "_remember_noise", remember)
+    one = _parse(log)
+    for listing in (True, False):
+        _same(_parse(log, listing=listing), _parse(log, jobs=1, chunk_bytes=60_000, listing=listing))
+    assert 0 < len(set(calls)) <= 2 * len(noise) * -(-log.stat().st_size // 60_000)  # each text once a range
+    assert one[0].rows["step"].nunique() == 800

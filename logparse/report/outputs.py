@@ -645,9 +645,12 @@ def default_out_dir(run_name: str) -> Path:
     return Path("logparse-out") / run_name
 
 
-def write_outputs(analysis: Findings, out_dir: str | os.PathLike[str]) -> dict[str, Path]:
+def write_outputs(
+    analysis: Findings, out_dir: str | os.PathLike[str], drawer: Drawer | None = None
+) -> dict[str, Path]:
     """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
-    full disk or an error leaves the files that were there before, never a cut one or a mix of two runs."""
+    full disk or an error leaves the files that were there before, never a cut one or a mix of two runs.
+    `drawer`: a process started before the log was read (Drawer.start), which draws a small run's report."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     remove_leftovers(out)
@@ -655,7 +658,11 @@ def write_outputs(analysis: Findings, out_dir: str | os.PathLike[str]) -> dict[s
     summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
     with staged() as stage:  # all three replace the earlier ones together, or none does
         steps, report = stage(paths["steps"]), stage(paths["report"])
-        drawing = _apart(plot_report, analysis, report) if len(analysis.steps) >= DRAW_APART_ROWS else None
+        drawing = None
+        if drawer is not None and len(analysis.steps) < DRAW_APART_ROWS:
+            drawing = drawer.draw(analysis, report)
+        elif len(analysis.steps) >= DRAW_APART_ROWS:
+            drawing = _apart(plot_report, analysis, report)
         write_steps(analysis.steps, steps)
         if drawing is None:
             plot_report(analysis, report)
@@ -678,11 +685,17 @@ def plot_report(analysis: Findings, path: Any) -> None:
 DRAW_APART_ROWS = 20_000
 
 
+def _may_fork() -> bool:
+    """Forking is possible and safe here: a fork of a process with other threads may inherit a lock one of
+    them held."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
 def _apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
     """Start `fn(*args)` in a forked process; returns the call that waits for it and raises its error here (the
     same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
     impossible (no fork, other threads running): the caller then calls `fn` itself."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    if not _may_fork():
         return None
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -691,30 +704,105 @@ def _apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
         # the child ends when the report is drawn
         gc.disable()
         os.close(read_end)
-        code = 0
-        try:
-            fn(*args)
-        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
-            try:
-                message = pickle.dumps(exc)
-            except Exception:  # noqa: BLE001
-                message = pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
-            with os.fdopen(write_end, "wb") as fh:
-                fh.write(message)
-            code = 1
-        os._exit(code)
+        _child_runs(lambda: fn(*args), write_end)
     os.close(write_end)
+    return lambda: _wait_child(pid, read_end)
 
-    def wait() -> None:
-        with os.fdopen(read_end, "rb") as fh:
-            message = fh.read()
-        _, status = os.waitpid(pid, 0)
-        if message:
-            raise pickle.loads(message)
-        if status != 0:
-            raise LogparseError(f"drawing the report stopped ({_ended(status)})")
 
-    return wait
+def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child
+    """Run `job` and end the process: exit 0, or 1 with the exception pickled on `reply`."""
+    code = 0
+    try:
+        job()
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        try:
+            message = pickle.dumps(exc)
+        except Exception:  # noqa: BLE001
+            message = pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+        try:
+            with os.fdopen(reply, "wb") as fh:
+                fh.write(message)
+        except OSError:
+            pass
+        code = 1
+    os._exit(code)
+
+
+def _wait_child(pid: int, reply: int) -> None:
+    """Wait for a child of _apart or Drawer; raise the error it sent, or say how it ended if it sent none."""
+    with os.fdopen(reply, "rb") as fh:
+        message = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if message:
+        raise pickle.loads(message)
+    if status != 0:
+        raise LogparseError(f"drawing the report stopped ({_ended(status)})")
+
+
+class Drawer:
+    """A process forked when `analyze` starts, which imports the drawing code (matplotlib: a third of a small
+    log's analysis) while this one reads the log, then draws the report of the analysis it is sent.
+
+    Made by `start` (None where forking is unsafe). Exactly one of `draw` (returns the call that waits for the
+    report) or `close` (nothing to draw: the process ends on its own) is called; `close` after `draw` is
+    harmless."""
+
+    def __init__(self, pid: int, send: int, reply: int) -> None:
+        self.pid, self.send, self.reply = pid, send, reply
+        self.used = False
+
+    @classmethod
+    def start(cls) -> Drawer | None:
+        if not _may_fork():
+            return None
+        to_child, send = os.pipe()
+        reply, from_child = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(send)
+            os.close(reply)
+            _child_runs(lambda: _draw_when_sent(to_child), from_child)
+        os.close(to_child)
+        os.close(from_child)
+        return cls(pid, send, reply)
+
+    def draw(self, analysis: Findings, path: Any) -> Callable[[], None] | None:
+        """Send the analysis; returns the call that waits for report.png (None when the analysis cannot be
+        pickled: the caller draws it itself)."""
+        try:
+            message = pickle.dumps((analysis, path), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - anything unpicklable: drawn here instead
+            self.close()
+            return None
+        self.used = True
+        try:
+            with os.fdopen(self.send, "wb") as fh:
+                fh.write(message)
+        except OSError:  # the child is gone (it failed to start): drawn here instead
+            os.close(self.reply)
+            os.waitpid(self.pid, 0)
+            return None
+        return lambda: _wait_child(self.pid, self.reply)
+
+    def close(self) -> None:
+        """Nothing to draw: the child reads the end of its pipe and exits."""
+        if self.send < 0:
+            return
+        if not self.used:
+            os.close(self.send)
+            os.close(self.reply)
+            os.waitpid(self.pid, 0)
+        self.send = -1
+
+
+def _draw_when_sent(source: int) -> None:  # pragma: no cover - runs in the child
+    from . import plots  # the slow import, while the parent reads the log
+
+    with os.fdopen(source, "rb") as fh:
+        message = fh.read()
+    if message:
+        analysis, path = pickle.loads(message)
+        plots.plot_report(analysis, path)
 
 
 def _ended(status: int) -> str:

@@ -1,0 +1,108 @@
+"""Issue 24, start-up: report.png drawn in another process (report/outputs.py) is the report drawn here, byte for
+byte, and a failure there is the same error here.
+
+`Drawer` is forked when `analyze` starts (it imports matplotlib while the log is read, and draws a small run's
+report); `_apart` forks when a large run's outputs are written (the report is drawn while steps.csv is). A
+process with other threads never forks (a lock one of them held would be inherited), so each case runs in a
+fresh interpreter (pytest-xdist's workers have threads).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.conftest import SAMPLES
+
+SAMPLE = SAMPLES / "megatron_llama2-7b_8xh100.log"
+
+
+def _run(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    script = tmp_path / "case.py"
+    script.write_text(textwrap.dedent(code))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+
+
+def test_a_report_drawn_by_the_drawer_or_apart_is_the_one_drawn_here(tmp_path):
+    done = _run(
+        f"""
+        from logparse import api
+        from logparse.report import outputs
+        drawer = outputs.Drawer.start()
+        assert drawer is not None
+        a = api.analyze({str(SAMPLE)!r}, gpus=8, hw="h100")
+        outputs.write_outputs(a, "drawer", drawer)
+        drawer.close()
+        outputs.write_outputs(a, "here")
+        outputs.DRAW_APART_ROWS = 1  # a "large" run: drawn by a fork while steps.csv is written
+        outputs.write_outputs(a, "apart")
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    here = (tmp_path / "here" / "report.png").read_bytes()
+    assert len(here) > 50_000
+    assert (tmp_path / "drawer" / "report.png").read_bytes() == here
+    assert (tmp_path / "apart" / "report.png").read_bytes() == here
+    for name in ("steps.csv", "summary.json"):
+        assert (tmp_path / "drawer" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
+
+
+def test_a_failure_in_the_other_process_is_the_same_error_here(tmp_path):
+    done = _run(
+        """
+        import os
+        from logparse.report import outputs
+
+        def full(path):
+            raise OSError(28, "No space left on device", path)
+
+        wait = outputs._apart(full, "/somewhere/report.png")
+        try:
+            wait()
+        except OSError as exc:
+            print("apart:", exc.errno, exc.filename)
+
+        drawer = outputs.Drawer.start()
+        wait = drawer.draw({"not": "an analysis"}, "/somewhere/report.png")
+        try:
+            wait()
+        except Exception as exc:
+            print("drawer:", type(exc).__name__)
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "apart: 28 /somewhere/report.png" in done.stdout
+    assert "drawer: " in done.stdout  # what plot_report raises on a dict: an error, not a hang or a silent pass
+
+
+def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_path):
+    done = _run(
+        """
+        import os, time
+        from logparse.report import outputs
+        drawer = outputs.Drawer.start()
+        pid = drawer.pid
+        started = time.perf_counter()
+        drawer.close()
+        drawer.close()  # twice: harmless
+        try:
+            os.kill(pid, 0)
+            print("alive")
+        except ProcessLookupError:
+            print("gone", round(time.perf_counter() - started, 1))
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("gone")
+    # the command: an analysis that fails after the drawer started exits with its one line, and no child stays
+    failed = subprocess.run(
+        [sys.executable, "-m", "logparse", "analyze", str(tmp_path / "missing.log")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert failed.returncode == 1 and failed.stderr.startswith("error: ")
+    assert "Traceback" not in failed.stderr
