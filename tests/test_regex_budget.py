@@ -48,11 +48,16 @@ def _set(folder: Path, regex: str = r"^step (?P<step>\d+) loss (?P<loss>[\d.]+) 
     return folder
 
 
-def _log(path: Path, lines: int = LINES, tagged: bool = False) -> Path:
+def _log(path: Path, lines: int = LINES, tagged: bool = False, varied: bool = False) -> Path:
     """`lines` step lines that end in AS; `tagged`: each with a word of its own after the loss, so that no two
-    lines have one layout (detection reads lines that differ only digit for digit once: PatternSet._hits)."""
-    tag = (lambda i: " " + "".join(chr(ord("c") + int(d)) for d in str(i))) if tagged else (lambda i: "")
-    path.write_text("".join(f"step {i} loss 2.5{tag(i)} {AS}\n" for i in range(1, lines + 1)))
+    lines have one layout (detection reads lines that differ only digit for digit once: PatternSet._hits);
+    `varied`: the same word after AS instead, where the costly line pattern still backtracks over the a's (a
+    line pattern without a literal digit reads lines that differ only digit for digit once too:
+    LineSpec._by_layout; a log of one layout costs it one line's time)."""
+    word = lambda i: "".join(chr(ord("c") + int(d)) for d in str(i))  # noqa: E731
+    tag = (lambda i: " " + word(i)) if tagged else (lambda i: "")
+    after = word if varied else (lambda i: "")
+    path.write_text("".join(f"step {i} loss 2.5{tag(i)} {AS}{after(i)}\n" for i in range(1, lines + 1)))
     return path
 
 
@@ -71,7 +76,7 @@ def _check_message(text: str, folder: Path, what: str = "pattern slow.steps") ->
 
 def test_a_costly_user_pattern_stops_the_analysis_within_its_budget(tmp_path, small_budget):
     folder = _set(tmp_path / "sets")
-    log = _log(tmp_path / "slow.log")
+    log = _log(tmp_path / "slow.log", varied=True)
     sets = patterns.load_sets([str(folder)])
     started = time.perf_counter()
     with pytest.raises(PatternError) as exc:
@@ -84,7 +89,7 @@ def test_the_budget_holds_in_the_parallel_range_reader(tmp_path, small_budget):
     """Each forked worker has its own copies of the patterns, so its own budget: the error comes back
     through the pool as the same one line."""
     folder = _set(tmp_path / "sets")
-    log = _log(tmp_path / "slow.log", lines=1200)
+    log = _log(tmp_path / "slow.log", lines=1200, varied=True)
     sets = patterns.load_sets([str(folder)])
     started = time.perf_counter()
     with pytest.raises(PatternError) as exc:
@@ -108,7 +113,7 @@ def test_the_budget_holds_in_detection(tmp_path, small_budget):
 
 def test_analyze_with_a_costly_user_set_is_one_error_line_exit_1(tmp_path, small_budget):
     folder = _set(tmp_path / "sets")
-    log = _log(tmp_path / "slow.log")
+    log = _log(tmp_path / "slow.log", varied=True)
     started = time.perf_counter()
     res = run_apart(["analyze", str(log), "--patterns", str(folder), "--out", str(tmp_path / "out")])
     assert time.perf_counter() - started < 3.0
@@ -125,7 +130,7 @@ def test_the_budget_is_per_log(tmp_path, monkeypatch):
     folder = _set(tmp_path / "sets")
     sets = patterns.load_sets([str(folder)])
     for n in range(3):  # each log costs ~0.15 s: three of them would exceed one 0.3 s budget
-        parsed = parse_log(str(_log(tmp_path / f"ok{n}.log", lines=15)), sets)
+        parsed = parse_log(str(_log(tmp_path / f"ok{n}.log", lines=15, varied=True)), sets)
         assert parsed.formats[0] == "slow"
 
 
@@ -256,3 +261,15 @@ def test_every_shipped_regex_is_well_under_the_compile_limit():
         for rx in [*ps.detect, *lines]:
             biggest = max(biggest, patterns.expanded_size(rx.pattern))
     assert biggest < patterns.EXPANDED_LIMIT // 10, biggest
+
+
+def test_a_costly_pattern_reads_lines_of_one_layout_once(tmp_path, small_budget):
+    """The other side of the layout cache: a log whose lines differ only digit for digit costs the costly
+    pattern one line's time per layout, so it is read to the end (600 lines at ~10 ms would be 6 s and trip the
+    0.3 s budget)."""
+    folder = _set(tmp_path / "sets")
+    sets = patterns.load_sets([str(folder)])
+    started = time.perf_counter()
+    parsed = parse_log(str(_log(tmp_path / "same.log")), sets)
+    assert time.perf_counter() - started < 3.0
+    assert parsed.formats[0] == "slow" and parsed.lines["total"] == LINES

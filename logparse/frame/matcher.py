@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..patterns.sets import _DIGITS as DIGITS
 from ..patterns.sets import LineSpec, LineValues, PatternSet
 
 Hit = tuple[LineSpec, LineValues]
@@ -81,9 +82,10 @@ class Matcher:
         """The first pattern, in match order, that matches `text`, with its values; None for none."""
         if text in self._misses:
             return None
+        layout = text.translate(DIGITS)  # once for every pattern read by layout (LineSpec._by_layout)
         for i in self.candidates(text):
             spec = self.specs[i]
-            values = spec.match(text)
+            values = spec.match(text, layout)
             if values is not None:
                 return spec, values
         if len(self._misses) >= MISSES:

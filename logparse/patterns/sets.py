@@ -533,8 +533,9 @@ class LineSpec:
             return (self.hint,)
         return self.literals or ()
 
-    def match(self, text: str) -> LineValues | None:
+    def match(self, text: str, layout: str | None = None) -> LineValues | None:
         """Return the canonical values of `text` (empty when it matches without values), None when not.
+        `layout`: the text with its digits masked, when the caller has it (Matcher: once for all patterns).
 
         A value that does not convert becomes NaN and is described in the values' `problems`.
         """
@@ -543,7 +544,7 @@ class LineSpec:
         if self.literals is not None and not any(lit in text for lit in self.literals):
             return None
         if self._by_layout:
-            return self._match_by_layout(text)
+            return self._match_by_layout(text, layout)
         limit = self._limit(text)
         if limit is None:  # a shipped pattern on an ordinary line: no clock (it costs more than the match)
             return self._match(text, None)
@@ -580,17 +581,20 @@ class LineSpec:
 
     @cached_property
     def _by_layout(self) -> bool:
-        """A key map line (the generic reading: one search and a findall of a long alternation, ~20 us a line)
-        is read by layout when its regexes treat every digit alike: no literal digit outside `\\d` and `{m,n}`.
-        Then two texts that differ only digit for digit (step 10 and step 11, a timestamp's seconds) match
-        alike, their values at the same places: the second is read from the first's spans."""
-        if self.keymap is None or self.list_columns:
+        """A line is read by layout when its regexes treat every digit alike: no literal digit outside `\\d`
+        and `{m,n}` (a backreference, a `[0-5]`, a digit in a group's name: not by layout). Then two texts that
+        differ only digit for digit (step 10 and step 11, a timestamp's seconds) match alike, their values at
+        the same places: the second is read from the first's spans, without a search. A key map line (the
+        generic reading: a search and a findall of a long alternation, ~20 us a line) gains most; an event
+        line tried by three patterns, each a search, a third (issue 24)."""
+        if self.list_columns:
             return False
         sources = [self.regex_src] + ([self.pairs_src] if self.pairs_src is not None else [])
         return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
 
-    def _match_by_layout(self, text: str) -> LineValues | None:
-        layout = text.translate(_DIGITS)
+    def _match_by_layout(self, text: str, layout: str | None = None) -> LineValues | None:
+        if layout is None:
+            layout = text.translate(_DIGITS)
         try:
             spans = self._layouts[layout]
         except KeyError:
