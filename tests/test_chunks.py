@@ -535,3 +535,25 @@ def test_repeated_noise_is_counted_as_read_and_listed_and_joined_where_it_must_b
         _same(_parse(log, listing=listing), _parse(log, jobs=1, chunk_bytes=60_000, listing=listing))
     assert 0 < len(set(calls)) <= 2 * len(noise) * -(-log.stat().st_size // 60_000)  # each text once a range
     assert one[0].rows["step"].nunique() == 800
+
+
+@pytest.mark.parametrize(
+    "lead, plain",
+    [
+        (" [", True),  # Megatron's " [2024-09-03 15:52:49] iteration": no prefix starts with a blank then "["
+        ("step ", True),
+        ("{'loss': ", True),
+        ("[", False),  # "[default3]:", "[1,0]<stdout>:" start so
+        ("[2024", False),  # "[2024]:" would be a torchrun prefix
+        ("iteration", False),  # "iteration5: " would be a pdsh host
+        (" 1", False),  # srun --label's right-aligned " 1: "
+        ("12", False),
+        ("", False),
+    ],
+)
+def test_a_shape_skips_the_prefix_check_only_where_no_prefix_can_start_its_lines(lead, plain):
+    """Issue 24: a line of a shape whose literal head rules out every launcher prefix is its own record text,
+    so the lane does not look for a prefix on it (fastlane._plain_lead, a partial match of each prefix regex)."""
+    from logparse.frame.fastlane import _plain_lead
+
+    assert _plain_lead(lead) is plain

@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import regex as regex_module
 
 from ..core.errors import PatternError
 from ..core.schema import Row, fill_aliases
@@ -67,6 +68,16 @@ def own_text(line: str) -> tuple[str | None, int | None]:
     if "[" + m.group("role") in body or (may_be_prefixed(body) and ANY_PREFIX.match(body)):
         return None, None  # a second prefix, or another rank's output on this line: the reader's way
     return body, int(m.group("rank"))
+
+
+# the launcher prefixes own_text weighs, for a partial match: can a line that starts with a given text have one?
+_PREFIXES = (regex_module.compile(TORCHRUN_PREFIX.pattern), regex_module.compile(ANY_PREFIX.pattern))
+
+
+def _plain_lead(lead: str) -> bool:
+    """Whether no launcher prefix can start a line that starts with `lead` (a shape's literal text before its
+    first value): then own_text reads every line of the shape as itself (no "<": no glued tqdm bar)."""
+    return bool(lead) and not any(rx.match(lead, partial=True) for rx in _PREFIXES)
 
 
 # a column's texts -> its values (raises ValueError when a text does not convert)
@@ -105,6 +116,9 @@ class LaneShape:
         self.windowed = windowed
         # a key map line's (group, printed key, column) triples as rows.prepare lists them (mapped, then kept)
         self.used = used or []
+        # no launcher prefix can start a line of this shape (its literal head rules each out): the reader makes
+        # such a line one record of its own text, unless a tqdm bar is glued to it (a "<"); set by learn
+        self.plain_lead = False
 
     @classmethod
     def learn(
@@ -165,6 +179,7 @@ class LaneShape:
             if fs.window is not None and fs.window != "log_interval":
                 windowed.append(fs.column)
         shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
+        shape.plain_lead = not head and _plain_lead(text[: slots[order[0]][0]] if order else text)
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
@@ -417,6 +432,7 @@ def _keyed(
     parts.append(re.escape(text[at:]))
     regex = re.compile("".join(parts))
     shape = cls(spec, index, regex, converters, bool(head), role, windowed, mapped + kept)
+    shape.plain_lead = not head and _plain_lead(text[: values[0][0]])
     want = spec.match(text)
     if want is None or spec.is_partial(text) or shape.values_of(line) != want:
         return None
@@ -469,9 +485,10 @@ class Lane:
                 m = shape.regex.fullmatch(line)
                 if m is None:
                     continue
-                body, rank = own_text(line)
-                if body is None or (rank is not None) != shape.prefixed:
-                    return None  # the reader would peel or split this line otherwise than the shape reads it
+                if not shape.plain_lead or "<" in line:
+                    body, rank = own_text(line)
+                    if body is None or (rank is not None) != shape.prefixed:
+                        return None  # the reader would peel or split this line otherwise than the shape reads it
                 if k:
                     shapes.insert(0, shapes.pop(k))
                 return shape, m.groups()
