@@ -492,7 +492,7 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
     png = _write_figure(fig, runs, x, smoothing, output)
     table = table_rows(runs, notes, target, x, ref)
     csv = png.with_suffix(".csv")
-    report.csv_ready(table).to_csv(csv, index=False, float_format=report.CSV_DIGITS)
+    report.write_csv(table, csv)
     return Comparison(
         table, curves, drawn, ylims, X_LABELS[x], png, csv, missing, table.attrs["references"], fig
     )

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..patterns.sets import _DIGITS as DIGITS
-from ..patterns.sets import LineSpec, LineValues, PatternSet
+from ..patterns.sets import DIGITS, LineSpec, LineValues, PatternSet
 
 Hit = tuple[LineSpec, LineValues]
 MISSES = 4096  # unmatched texts remembered

@@ -25,6 +25,7 @@ fills ``memory_max_allocated_gib`` and not ``memory_gib`` fills ``memory_gib`` w
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -68,7 +69,7 @@ TRUSTED_CHARS = 4096
 # A hard-wrapped line is rejoined from at most this many following records.
 MAX_WRAP_PARTS = 8
 # Key map lines are read by layout (LineSpec._match_by_layout): texts with their digits masked ...
-_DIGITS = str.maketrans("123456789", "000000000")
+DIGITS = str.maketrans("123456789", "000000000")
 MAX_LAYOUTS = 4096  # ... and at most this many layouts remembered per pattern
 _SUFFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _NUMBER = regex.compile(
@@ -144,58 +145,60 @@ class Problem(str):
 _DERIVED: dict[str, tuple[str, ...] | str | None] = {}
 
 
-def _derived(tag: str, fn: Callable[[str], Any]) -> Callable[[str], Any]:
-    def cached(pattern: str) -> Any:
-        key = tag + pattern
-        if key not in _DERIVED:
-            _DERIVED[key] = fn(pattern)
-        return _DERIVED[key]
+def _remembered(tag: str) -> Callable[[Callable[[str], Any]], Callable[[str], Any]]:
+    """A function of a regex's text whose results are kept in _DERIVED under `tag` + the text."""
 
-    cached.__doc__, cached.__wrapped__ = fn.__doc__, fn  # type: ignore[attr-defined]
-    return cached
+    def wrap(fn: Callable[[str], Any]) -> Callable[[str], Any]:
+        @functools.wraps(fn)
+        def cached(pattern: str) -> Any:
+            key = tag + pattern
+            if key not in _DERIVED:
+                _DERIVED[key] = fn(pattern)
+            return _DERIVED[key]
 
+        return cached
 
-def required_literals(pattern: str) -> tuple[str, ...] | None:
-    """Literals of which at least one occurs in every string `pattern` matches; None if unknown."""
-    return _required_literals(pattern)
-
-
-def required_prefix(pattern: str) -> str | None:
-    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
-    return _required_prefix(pattern)
+    return wrap
 
 
-def _parse_literals(pattern: str) -> tuple[str, ...] | None:
+def _parsed(pattern: str) -> tuple[Any, Any, Any] | None:
+    """(re's constants module, its parse tree of `pattern`) or None for regex-only syntax."""
+    if sys.version_info >= (3, 11):
+        import re._constants as c
+        import re._parser as p
+    else:  # pragma: no cover
+        import sre_constants as c
+        import sre_parse as p
     try:
-        if sys.version_info >= (3, 11):
-            import re._constants as c
-            import re._parser as p
-        else:  # pragma: no cover
-            import sre_constants as c
-            import sre_parse as p
-        parsed = p.parse(pattern)
+        return c, p.parse(pattern)
     except Exception:  # regex-only syntax: no prefilter, the regex still decides
         return None
+
+
+@_remembered("L")
+def required_literals(pattern: str) -> tuple[str, ...] | None:
+    """Literals of which at least one occurs in every string `pattern` matches; None if unknown."""
+    found = _parsed(pattern)
+    if found is None:
+        return None
+    c, parsed = found
     if parsed.state.flags & c.SRE_FLAG_IGNORECASE:
         return None
-    found = _literals(list(parsed), c)
-    return tuple(sorted(found)) if found and min(map(len, found)) >= 3 else None
+    literals = _literals(list(parsed), c)
+    return tuple(sorted(literals)) if literals and min(map(len, literals)) >= 3 else None
 
 
-def _parse_prefix(pattern: str) -> str | None:
-    try:
-        if sys.version_info >= (3, 11):
-            import re._constants as c
-            import re._parser as p
-        else:  # pragma: no cover
-            import sre_constants as c
-            import sre_parse as p
-        parsed = list(p.parse(pattern))
-    except Exception:
+@_remembered("P")
+def required_prefix(pattern: str) -> str | None:
+    """The literal text every string `pattern` matches starts with, when the regex anchors it (`^  ...`)."""
+    found = _parsed(pattern)
+    if found is None:
         return None
+    c, tree = found
+    parsed = list(tree)
     if not parsed or parsed[0] != (c.AT, c.AT_BEGINNING) and parsed[0] != (c.AT, c.AT_BEGINNING_STRING):
         return None
-    if p.parse(pattern).state.flags & (c.SRE_FLAG_IGNORECASE | c.SRE_FLAG_MULTILINE):
+    if tree.state.flags & (c.SRE_FLAG_IGNORECASE | c.SRE_FLAG_MULTILINE):
         return None
     prefix = []
     for op, av in parsed[1:]:
@@ -203,10 +206,6 @@ def _parse_prefix(pattern: str) -> str | None:
             break
         prefix.append(chr(av))
     return "".join(prefix) or None
-
-
-_required_literals = _derived("L", _parse_literals)
-_required_prefix = _derived("P", _parse_prefix)
 
 
 def _literals(items: list, c: Any) -> set[str] | None:
@@ -594,7 +593,7 @@ class LineSpec:
 
     def _match_by_layout(self, text: str, layout: str | None = None) -> LineValues | None:
         if layout is None:
-            layout = text.translate(_DIGITS)
+            layout = text.translate(DIGITS)
         try:
             spans = self._layouts[layout]
         except KeyError:
@@ -812,7 +811,7 @@ class PatternSet:
         if not self._detect_by_layout:
             return self._detect_hits(text)
         if layout is None:  # texts that differ digit for digit are hit alike (see LineSpec.match)
-            layout = text.translate(_DIGITS)
+            layout = text.translate(DIGITS)
         hit = self._hits.get(layout)
         if hit is None:
             if len(self._hits) >= MAX_LAYOUTS:
@@ -927,20 +926,27 @@ def _expanded_size(pattern: str, comments: bool) -> int:
                 if i + 1 < n and pattern[i] in "pPNxu" and pattern[i + 1] == "{":
                     i = pattern.find("}", i) if "}" in pattern[i:] else n
             elif c == "[":  # a class is one atom: skip to its closing bracket
-                i += 1
-                if i < n and pattern[i] == "^":
-                    i += 1
-                if i < n and pattern[i] == "]":
-                    i += 1
-                while i < n and pattern[i] != "]":
-                    if pattern[i] == "\\":
-                        i += 1
-                    elif pattern.startswith("[:", i):  # a POSIX class inside: [[:alpha:]]
-                        end = pattern.find(":]", i + 2)
-                        i = end + 1 if end >= 0 else i
-                    i += 1
+                i = _class_end(pattern, i)
         i += 1
     return sum(done + last for done, last in stack)
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """Where the character class that opens at pattern[i] (a `[`) closes: its `]` (len(pattern) when none)."""
+    n = len(pattern)
+    i += 1
+    if i < n and pattern[i] == "^":
+        i += 1
+    if i < n and pattern[i] == "]":
+        i += 1
+    while i < n and pattern[i] != "]":
+        if pattern[i] == "\\":
+            i += 1
+        elif pattern.startswith("[:", i):  # a POSIX class inside: [[:alpha:]]
+            end = pattern.find(":]", i + 2)
+            i = end + 1 if end >= 0 else i
+        i += 1
+    return i
 
 
 def _compile(pattern: str, where: str, sized: bool = True) -> regex.Pattern:
@@ -1027,13 +1033,17 @@ def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = 
     compiled: dict[str, regex.Pattern] = {}
     if sized:
         compiled = {key: _compile(ld[key], f"{where}: {key}", sized) for key in ("regex", "pairs", "complete") if key in ld}
-    if "pairs" in ld and not {"key", "value"} <= set(compiled["pairs"].groupindex if sized else group_names(ld["pairs"])):
+
+    def names(key: str) -> list[str]:
+        return list(compiled[key].groupindex) if sized else group_names(ld[key])
+
+    if "pairs" in ld and not {"key", "value"} <= set(names("pairs")):
         raise PatternError(f"{where}: pairs needs the named groups `key` and `value`")
     fields = {
         source: _field(source, spec, f"{where}: fields.{source}", step_kind, sized)
         for source, spec in ld.get("fields", {}).items()
     }
-    for group in compiled["regex"].groupindex if sized else group_names(ld["regex"]):
+    for group in names("regex"):
         if group not in fields and (fs := _group_field(group, kind, step_kind, where)) is not None:
             fields[group] = fs
     attach, continues, overrides = ld.get("attach"), ld.get("continues"), ld.get("overrides", False)
@@ -1104,15 +1114,9 @@ def _without_classes(pattern: str) -> str:
             i += 2
             continue
         if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            out.append(" " * (j + 1 - i))
-            i = j + 1
+            end = _class_end(pattern, i)
+            out.append(" " * (end + 1 - i))
+            i = end + 1
             continue
         out.append(c)
         i += 1
@@ -1449,7 +1453,7 @@ def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | Non
     needles, any_needle, always = _detect_index(families)
     scored = False
     for text in texts:
-        layout = text.translate(_DIGITS)
+        layout = text.translate(DIGITS)
         # only the sets one of whose detect literals the text holds can hit it (detect_hits checks them too)
         candidates = always
         if any_needle is not None and any_needle.search(text) is not None:

@@ -501,8 +501,9 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, held: pd.Seri
 
     # the slow rows of dips (warm-up below; a stable step's noise is productive time), found at once: a long
     # run has a hundred thousand rows above their reference
-    in_dips = np.flatnonzero((phase.to_numpy() == Phase.DIP) & (residual.to_numpy(dtype=float) > 0))
-    for k, i, x in zip(in_dips.tolist(), excess.index[in_dips], residual.to_numpy(dtype=float)[in_dips].tolist(), strict=True):
+    seconds = residual.to_numpy(dtype=float)
+    in_dips = np.flatnonzero((phase.to_numpy() == Phase.DIP) & (seconds > 0))
+    for k, i, x in zip(in_dips.tolist(), excess.index[in_dips], seconds[in_dips].tolist(), strict=True):
         taken += x
         inside = counted.iloc[lo[k] : hi[k]]
         unprinted = inside[inside["dur"].isna()]

@@ -238,7 +238,7 @@ def _describe(
     # where a stretch begins, found at once (a long run has a few hundred thousand rows and a few stretches)
     turns = seg[1:] != seg[:-1]
     if epoch is not None:
-        e = pd.to_numeric(pd.Series(epoch), errors="coerce").to_numpy(dtype=float)
+        e = pd.to_numeric(ref["epoch_index"], errors="coerce").to_numpy(dtype=float)
         turns |= ~((e[1:] == e[:-1]) | (np.isnan(e[1:]) & np.isnan(e[:-1])))
     ends = [*(np.flatnonzero(turns) + 1).tolist(), len(ref)] if len(ref) else []
     start = 0
