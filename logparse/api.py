@@ -24,11 +24,12 @@ import regex
 from .core import options as option_table
 from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
 from .core.facts import Options
-from .core.naming import run_name
+from .core.naming import run_name, safe_name
 from .core.options import Given
 from .core.summary_types import FlopsTermPart, FlopsTermsPart
 from .core.warnings import RunWarning
 from .frame.assemble import parse_log
+from .frame.folder import parse_folder
 from .patterns.sets import PatternSet, load_sets
 from .phases.goodput import build_ledger
 from .phases.phases import detect_phases
@@ -36,6 +37,7 @@ from .phases.window import numbering_basis
 from .phases.window import select as select_window
 from .read.attempts import attempt_key
 from .read.reader import Record
+from .read.runfolder import identify
 from .report.analysis import Findings, public_steps
 from .report.crosscheck import cross_check
 from .report.outputs import build_summary, write_outputs
@@ -126,6 +128,12 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
     opts = _options(options)
     log = _log_path(path)
     jobs = opts.jobs if opts.jobs is not None else os.cpu_count() or 1
+    if isinstance(log, str) and os.path.isdir(log):  # a run folder: W&B, HF output dir, Lightning, TensorBoard
+        folder = identify(log)
+        parsed, warnings = parse_folder(folder, _sets(opts), opts.format, on_unmatched=on_unmatched, jobs=jobs)
+        run = resolve_run(parsed, opts, safe_name(folder.name))
+        run.warnings[:0] = warnings
+        return run
     parsed = parse_log(log, _sets(opts), opts.format, on_unmatched=on_unmatched, jobs=jobs)
     return resolve_run(parsed, opts, _log_name(log))
 

@@ -33,6 +33,7 @@ from ..core.summary_types import GoodputPart, Summary, WindowPart
 from ..patterns.sets import pattern_dirs
 from ..phases.goodput import CATEGORIES
 from ..read.attempts import attempt_key, group_attempts
+from ..read.runfolder import run_folders
 from .page import WARNINGS_JOINED, write_page
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
@@ -103,20 +104,39 @@ CACHE_FILE = ".logparse-cache.json"
 _ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
 
 
-def find_logs(folder: str | os.PathLike[str]) -> list[Path]:
+def find_logs(folder: str | os.PathLike[str], *, inside: list[Path] | None = None) -> list[Path]:
+    """The log files under `folder`, each once; none of those inside the run folders `inside` (their own
+    runs: a W&B folder's output.log, an HF output dir's train.log)."""
     root = Path(folder)
     if not root.is_dir():
         raise LogparseError(f"{folder}: not a folder")
+    skip = {Path(os.path.abspath(d)) for d in inside or ()}
     found = sorted(
         p
         for p in root.rglob("*")
         if p.is_file()
         and (p.name.lower().endswith(LOG_SUFFIXES) or _ROTATED.search(p.name))
         and "logparse-out" not in p.parts
+        and not any(parent in skip for parent in Path(os.path.abspath(p)).parents)
     )
-    if not found:
+    if not found and inside is None:
         raise LogparseError(f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) in it")
     return _one_path_per_file(found)
+
+
+def find_runs(folder: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
+    """The run folders (W&B, HF output dirs, Lightning, TensorBoard: read/runfolder.py) and the log files
+    outside them under `folder`: a batch's runs."""
+    if not Path(folder).is_dir():
+        raise LogparseError(f"{folder}: not a folder")
+    dirs = [d for d in run_folders(folder) if "logparse-out" not in d.parts]
+    logs = find_logs(folder, inside=dirs)
+    if not dirs and not logs:
+        raise LogparseError(
+            f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) and no run folders (W&B, Hugging Face, Lightning, "
+            "TensorBoard) in it"
+        )
+    return dirs, logs
 
 
 def _one_path_per_file(found: list[Path]) -> list[Path]:
@@ -160,14 +180,14 @@ def plan_runs(
     force: bool = False,
 ) -> list[RunJob]:
     """The runs under `folder`: one per log, or per group of attempts of one job when `stitch`."""
-    logs = find_logs(folder)
-    groups = group_attempts(logs) if stitch else [[p] for p in logs]
+    dirs, logs = find_runs(folder)
+    groups = (group_attempts(logs) if stitch else [[p] for p in logs]) + [[d] for d in dirs]
     # a stitched run is named after its job (train-0.log + train-1.log -> train)
     named = [g[0] if len(g) == 1 else g[0].parent / attempt_key(g[0])[0] for g in groups]
     jobs = []
     stitched = {i for i, g in enumerate(groups) if len(g) > 1}  # named with their folder (naming.run_names)
     for group, name in zip(groups, run_names(list(named), stitched, folder), strict=True):
-        sidecar = find_sidecar(group[0].parent, folder)
+        sidecar = find_sidecar(group[0] if group[0].is_dir() else group[0].parent, folder)
         jobs.append(
             RunJob(
                 name,
@@ -187,7 +207,7 @@ def fingerprint(job: RunJob) -> str | None:
     text of every pattern set it may load (shipped, LOGPARSE_PATTERNS's, the batch's and the sidecar's
     folders), the batch's options and logparse's version. None when something cannot be read (no cache)."""
     try:
-        files = [[p, os.stat(p).st_size, os.stat(p).st_mtime_ns] for p in job.paths]
+        files = [[str(f), os.stat(f).st_size, os.stat(f).st_mtime_ns] for p in job.paths for f in _files_of(p)]
         sidecar = None if job.sidecar is None else Path(job.sidecar).read_bytes()
         options = job.options if job.sidecar is None else with_sidecar(job.options, _sidecar(job))
         sets = _pattern_texts(options.get("patterns", ()))
@@ -202,6 +222,13 @@ def fingerprint(job: RunJob) -> str | None:
         "name": job.name,
     }
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _files_of(path: str) -> list[str]:
+    """A log file itself; every file of a run folder (any of them may change what is read)."""
+    if not os.path.isdir(path):
+        return [path]
+    return sorted(str(p) for p in Path(path).rglob("*") if p.is_file() and "logparse-out" not in p.parts)
 
 
 def _sidecar(job: RunJob) -> Given:

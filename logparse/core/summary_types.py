@@ -463,8 +463,28 @@ class _SummaryRequired(FlopsPart):  # formula ... hfu_convention come after `mod
     warnings: list[str]  # core.warnings.RunWarning (a str with a code) in memory, plain text in the file
 
 
+class FolderFilePart(TypedDict):
+    """One file of a run folder and what logparse took from it."""
+
+    file: str  # relative to the folder
+    read: str  # "console", "8 x NVIDIA H100 80GB HBM3", "log_history, 7 entries to step 30"
+
+
+class FolderPart(TypedDict):
+    """summary["folder"]: the run folder analyzed (read/runfolder.py), only when a folder was given."""
+
+    path: str
+    kind: str  # wandb | hf | lightning | tensorboard
+    files: list[FolderFilePart]
+    unread: list[str]  # files not read, and what would read them (an optional extra)
+    steps_from: str | None  # the step record the rows came from when there is no console, else None
+    mapped: dict[str, str]  # the record's keys -> step columns
+
+
 class Summary(_SummaryRequired, total=False):
     """summary.json: what build_summary returns and every reader of the summary reads."""
+
+    folder: FolderPart  # only when a run folder was analyzed
 
     generic: GenericPart  # only when the generic set's synonym table read the log
     whole_run: WholeRunPart  # only when the log gives a whole-run figure (report/whole_run.py)

@@ -30,6 +30,7 @@ import pandas as pd
 
 from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog
 from ..core.schema import Row
+from ..core.summary_types import FolderPart
 from ..patterns import compose
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
@@ -54,9 +55,18 @@ SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share 
 
 @dataclass
 class FactObservation:
+    """A fact as one line states it (`pattern` at `line`), or as a run folder's file does (`source` that file,
+    e.g. config.json, `pattern` the key it was read from, `line` 0)."""
+
     value: Any
     line: int
     pattern: str
+    source: str = "log"
+
+    @property
+    def where(self) -> str:
+        """`line 12 (megatron.argument)`, or `config.json: hidden_size`."""
+        return f"line {self.line} ({self.pattern})" if self.source == "log" else f"{self.source}: {self.pattern}"
 
 
 class Averaging(TypedDict):
@@ -86,6 +96,7 @@ class ParsedLog:
     # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
     redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
+    folder: FolderPart | None = None  # the run folder's files and what each gave; None for a log file
 
     @property
     def format(self) -> str:

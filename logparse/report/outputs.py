@@ -563,6 +563,8 @@ def build_summary(analysis: Findings) -> Summary:
             "facts": parsed.keymap.get("facts", {}),
             "kept": parsed.keymap.get("kept", {}),
         }
+    if parsed.folder is not None:  # a run folder: which files were read, and what each gave
+        summary["folder"] = parsed.folder
     whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
@@ -954,8 +956,19 @@ def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
     count = s["steps"]["count"]
     spanned = int(rows["step_span"].sum()) if "step_span" in rows and len(rows) == count else count
     logged = f"{count} logged" if spanned == count else f"{count} logged lines, {plural(spanned, 'step')}"
-    lines = [
-        f"{s['run']}: {s['format']} log, {_line_counts(s['lines'])}",
+    folder = s.get("folder")
+    source = f"{s['format']} log, {_line_counts(s['lines'])}"
+    if folder is not None and folder["steps_from"] is not None:
+        console = any(f["read"] == "console" for f in folder["files"])
+        source = (
+            f"{source}; steps from {folder['steps_from']}"
+            if console
+            else f"{folder['kind']} run folder, steps from {folder['steps_from']} ({s['lines']['matched']} logged steps)"
+        )
+    lines = [f"{s['run']}: {source}"]
+    if folder is not None:
+        lines.append("  read: " + ", ".join(f"{f['file']} ({f['read']})" for f in folder["files"]))
+    lines += [
         f"  steps {s['steps']['first']}..{s['steps']['last']} ({logged}), "
         f"{status or 'status unknown'}"
         + (f" ({s['status_detail']['detail']})" if status not in (None, "complete") else "")

@@ -67,7 +67,9 @@ def log_device(observations: Observations, warnings: list[RunWarning]) -> Fact |
         )
         return None
     more = f"; {len(obs) - 1} more lines name it" if len(obs) > 1 else ""
-    return Fact(dev.name, "log", f"{first.value!r} at line {first.line} ({first.pattern}){more}")
+    source = getattr(first, "source", "log")
+    at = f"at line {first.line} ({first.pattern})" if source == "log" else f"in {first.where}"
+    return Fact(dev.name, source, f"{first.value!r} {at}{more}")
 
 
 def listed_gpus(observations: Observations) -> Fact | None:

@@ -27,10 +27,25 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     evals = []
     if not parsed.events.empty and "event" in parsed.events:
         evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
-    for name, observations in parsed.facts.items():
+    for name, stated in parsed.facts.items():
+        # a run folder's files (config.json, wandb-metadata.json) state facts beside the log: the log's line wins,
+        # with a warning naming both when they differ
+        observations = [o for o in stated if o.source == "log"]
+        beside = [o for o in stated if o.source != "log"]
+        if not observations:
+            facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
+            continue
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
         last = observations[-1]
+        for o in beside:
+            if repr(o.value) != repr(last.value):
+                warnings.append(
+                    RunWarning(
+                        f"{o.where} says {name} {o.value!r}, the log says {last.value!r} (line {last.line}); "
+                        "using the log's", "source_differs", line=last.line,
+                    )
+                )
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
         if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
             warnings.append(
@@ -146,7 +161,8 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
             same=lambda gpus, world_size: int(world_size) == gpus,
         )
     if world is not None:
-        return Fact(int(world.value), "log", f"world size, {world.detail}")
+        what = "world size" if world.source == "log" else "GPUs"
+        return Fact(int(world.value), world.source, f"{what}, {world.detail}")
     dp = facts.get("data_parallel_size")
     model_parallel = 1
     for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):

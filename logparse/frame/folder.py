@@ -1,0 +1,241 @@
+"""A run folder (read/runfolder.py) as a ParsedLog: its console log read as any log, or, without one, its
+library's step record read as the rows a log would have given; either way with the facts its files state.
+
+- **Facts**: each folder fact becomes an observation with its own source (`config.json: hidden_size`); a
+  flat config (wandb's config.yaml, Lightning's hparams.yaml) is read through the synonym table's config
+  keys. The log's line wins where both state a fact (runfacts.log_facts warns when they differ).
+- **Steps**: a record's keys go to step columns through the table of its kind (Megatron-LM's TensorBoard
+  tags, HF's `log_history` keys and `train/` tags, torchtitan's tags), then the synonym table; wall times
+  become the `timestamp` column (a clock the step times come from).
+- **A console and a record** (an HF output dir with its `train.log`): the console gives the rows, and its
+  HF loss dicts, which print no step number, take the record's step numbers in order when the two agree
+  entry for entry (the same count, the same losses); otherwise the console is read alone, with a warning.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pandas as pd
+
+from ..core.schema import Row
+from ..core.warnings import RunWarning
+from ..patterns.keymap import KeyMap, load
+from ..patterns.sets import Detection, PatternSet
+from ..read.reader import Record
+from ..read.runfolder import RunFolder, StepRecord
+from .assemble import FactObservation, ParsedLog, parse_log
+
+# Keys a library writes, by record kind, where the synonym table would read them otherwise (or not at all).
+# Megatron-LM's TensorBoard tags (megatron/training/training.py, training_log: writer.add_scalar): its
+# `throughput` is TFLOP/s per GPU, not tokens/s; its `iteration-time` is the log interval's mean.
+MEGATRON_TAGS = {
+    "lm loss": "loss", "learning-rate": "lr", "batch-size": "global_batch_size", "loss-scale": "loss_scale",
+    "grad-norm": "grad_norm", "iteration-time": "step_time_s", "throughput": "reported_tflops_per_gpu",
+    "num-zeros": None, "params-norm": None, "world-size": None, "skipped-train-samples": None,
+}  # fmt: skip
+# torchtitan (torchtitan/components/metrics.py): `tps` is tokens/s per device, `mfu(%)` a percentage
+TORCHTITAN_TAGS = {
+    "loss_metrics/global_avg_loss": "loss", "tps": "tokens_per_s_per_gpu", "tflops": "reported_tflops_per_gpu",
+    "mfu(%)": "reported_mfu%", "time_metrics/end_to_end(s)": "step_time_s", "lr": "lr", "grad_norm": "grad_norm",
+}  # fmt: skip
+# HF Trainer: log_history keys and the TensorBoard callback's `train/<key>` tags
+HF_KEYS = {
+    "loss": "loss", "learning_rate": "lr", "grad_norm": "grad_norm", "epoch": "epoch", "eval_loss": "eval_loss",
+    "num_input_tokens_seen": "tokens_seen", "train_tokens_per_second": None,
+}  # fmt: skip
+# Lightning (CSVLogger columns, TensorBoardLogger tags): `epoch` is the epoch index, `hp_metric` a placeholder
+LIGHTNING_KEYS = {"epoch": None, "hp_metric": None, "step": None}
+HF_SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "total_flos")
+
+
+def _table(record: StepRecord, kind: str = "") -> dict[str, str | None]:
+    keys = {k for e in record.entries[:50] for k in e}
+    if kind == "lightning":
+        return LIGHTNING_KEYS
+    if keys & {"lm loss", "iteration-time", "learning-rate"}:
+        return MEGATRON_TAGS
+    if keys & {"loss_metrics/global_avg_loss", "mfu(%)"}:
+        return TORCHTITAN_TAGS
+    return HF_KEYS
+
+
+def _family(record: StepRecord) -> str:
+    table = _table(record)
+    return {id(MEGATRON_TAGS): "megatron", id(TORCHTITAN_TAGS): "torchtitan"}.get(id(table), "")
+
+
+def parse_folder(
+    folder: RunFolder,
+    sets: dict[str, PatternSet],
+    forced_format: str | None = None,
+    on_unmatched: Callable[[Record], None] | None = None,
+    jobs: int = 1,
+) -> tuple[ParsedLog, list[RunWarning]]:
+    """The folder's ParsedLog and the warnings reading it gave (files not read, a console that does not
+    agree with the record)."""
+    warnings = [RunWarning(note, "folder_unread") for note in folder.notes]
+    steps_from = None
+    if folder.consoles:
+        paths = [str(p) for p in folder.consoles]
+        parsed = parse_log(paths[0] if len(paths) == 1 else paths, sets, forced_format, on_unmatched, jobs)
+        if folder.record is not None:
+            _number_from_record(parsed, folder.record, warnings)
+            steps_from = _record_rows(parsed, folder, folder.record)
+    else:
+        assert folder.record is not None  # identify refuses a folder with neither
+        parsed = record_log(folder, folder.record)
+        steps_from = folder.record.source
+    _add_facts(parsed, folder)
+    parsed.folder = {
+        "path": str(folder.root),
+        "kind": folder.kind,
+        "files": [{"file": f, "read": what} for f, what in folder.read],
+        "unread": list(folder.notes),
+        "steps_from": steps_from,
+        "mapped": dict(parsed.keymap.pop("record", {})),
+    }
+    return parsed, warnings
+
+
+def record_log(folder: RunFolder, record: StepRecord) -> ParsedLog:
+    """A step record as the ParsedLog a log of it would give: a row per logged step."""
+    km = load()
+    table = _table(record, folder.kind)
+    rows: list[Row] = []
+    mapped: dict[str, str] = {}
+    kept = 0
+    pattern = f"{folder.kind}.{record.kind}"
+    for i, entry in enumerate(record.entries, start=1):
+        if record.kind == "trainer_state" and any(k in entry for k in HF_SUMMARY_KEYS):
+            continue  # the end-of-training totals: a train_loss averaged over the run, not a step's loss
+        row: Row = {"kind": "step", "pattern": pattern, "line": i, "rank": None, "host": None,
+                               "step": int(entry["step"])}  # fmt: skip
+        if record.clock and isinstance(entry.get("wall_time"), (int, float)):
+            row["timestamp"] = float(entry["wall_time"])
+        for key, value in entry.items():
+            if key in ("step", "wall_time") or value is None or isinstance(value, bool):
+                continue
+            column, scale = _column(key, table, km)
+            if column is None:
+                continue
+            try:
+                v = float(value) * scale
+            except (TypeError, ValueError):
+                continue
+            if not math.isfinite(v) and column != "loss":
+                continue
+            row[column] = v
+            mapped.setdefault(key, column)
+        if any(k not in ("kind", "pattern", "line", "rank", "host", "step", "timestamp") for k in row):
+            rows.append(row)
+            kept += 1
+    frame = pd.DataFrame(rows)
+    if not frame.empty:
+        frame = frame.sort_values(["step", "line"], kind="stable").reset_index(drop=True)
+        for col in ("step",):
+            frame[col] = frame[col].astype("int64")
+    n = len(record.entries)
+    family = _family(record) or folder.kind
+    lines = {
+        "total": n, "records": n, "matched": kept, "unmatched": n - kept, "malformed": 0, "blank": 0,
+        "physical": n, "overlong": 0, "nul_prefix_bytes": 0, "invalid_utf8_chars": 0, "unattached": 0,
+        "rejoined": 0,
+    }  # fmt: skip
+    return ParsedLog(
+        path=str(folder.root / record.source.split(", ")[0]),
+        formats=[family],
+        detection=Detection(family, {family: kept}, 1.0),
+        rows=frame,
+        events=pd.DataFrame(),
+        facts={},
+        lines=lines,
+        notes={pattern: f"read from {record.source}, the library's own record of each logged step"},
+        keymap={"record": mapped} if mapped else {},
+    )
+
+
+def _column(key: str, table: dict[str, str | None], km: KeyMap) -> tuple[str | None, float]:
+    """The step column a record key fills, and the factor to its unit (a percentage -> a fraction)."""
+    for k in (key, key.removeprefix("train/")):
+        if k in table:
+            col = table[k]
+            if col is None:
+                return None, 1.0
+            return (col[:-1], 0.01) if col.endswith("%") else (col, 1.0)
+    for k in (key, key.removeprefix("train/")):
+        if km.ignored(k):
+            return None, 1.0
+        hit = km.lookup(k, "step")
+        if hit is not None and hit.type != "bool" and not hit.invert:
+            unit = hit.units
+            scale = 0.01 if unit == "percent" and (hit.key_unit in ("%", "pct", "percent")) else 1.0
+            return hit.column, scale * hit.factor
+    return None, 1.0
+
+
+def _add_facts(parsed: ParsedLog, folder: RunFolder) -> None:
+    km = load()
+    for f in folder.facts:
+        parsed.facts.setdefault(f.name, []).append(FactObservation(f.value, 0, f.key, f.source))
+    for source, flat in folder.configs:
+        for key, value in flat.items():
+            if not isinstance(value, (int, float, str)) or isinstance(value, bool):
+                continue
+            hit = km.lookup(key, "config")
+            if (
+                hit is None
+                or hit.column in parsed.facts
+                and any(o.source == source for o in parsed.facts[hit.column])
+            ):
+                continue
+            try:
+                converted = hit.convert(str(value))
+            except ValueError:
+                continue
+            if converted is not None:
+                parsed.facts.setdefault(hit.column, []).append(FactObservation(converted, 0, key, source))
+
+
+def _record_rows(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> str | None:
+    """The record's rows in place of the console's when the record logs more steps than the console shows (a
+    progress bar whose redraws a file kept only the last of, a console cut short); the console keeps its events,
+    facts and line accounting. Returns the record's name when its rows are used."""
+    own = record_log(folder, record)
+    console = parsed.rows["step"].nunique() if "step" in parsed.rows and not parsed.rows.empty else 0
+    if own.rows.empty or own.rows["step"].nunique() <= console:
+        return None
+    parsed.rows = own.rows
+    parsed.interval_patterns, parsed.redrawn, parsed.windows, parsed.aggregates = set(), {}, {}, {}
+    parsed.notes = {**parsed.notes, **own.notes}
+    parsed.keymap = {**parsed.keymap, **own.keymap}
+    return record.source
+
+
+def _number_from_record(parsed: ParsedLog, record: StepRecord, warnings: list[RunWarning]) -> None:
+    """The console's HF loss dicts numbered by trainer_state.json's log_history: the i-th dict with a loss is
+    the i-th entry with one, when the counts and the losses agree."""
+    if record.kind != "trainer_state" or parsed.rows.empty or "loss" not in parsed.rows:
+        return
+    rows = parsed.rows
+    dicts = rows.index[rows["pattern"].astype(str).str.startswith("hf_trainer.") & rows["loss"].notna()]
+    entries = [e for e in record.entries if "loss" in e and not any(k in e for k in HF_SUMMARY_KEYS)]
+    if not len(dicts):
+        return
+    if len(dicts) != len(entries) or any(
+        not math.isclose(float(rows.at[i, "loss"]), float(e["loss"]), rel_tol=1e-3, abs_tol=1e-4)
+        for i, e in zip(dicts, entries, strict=True)
+    ):
+        warnings.append(
+            RunWarning(
+                f"the console's {len(dicts)} loss dicts do not match {record.source}'s {len(entries)} logged losses "
+                "(another run, or a resumed one appended): steps numbered from the console alone",
+                "source_differs",
+            )
+        )
+        return
+    steps = pd.Series([int(e["step"]) for e in entries], index=dicts)
+    if "step" in rows and rows.loc[dicts, "step"].notna().all() and (rows.loc[dicts, "step"] == steps).all():
+        return
+    parsed.rows.loc[dicts, "step"] = steps.astype(rows["step"].dtype if "step" in rows else "int64")

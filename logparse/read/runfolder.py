@@ -1,0 +1,669 @@
+"""Run folders: the places past runs live, read for what a console log lacks.
+
+A team's runs sit in folders that training libraries write, and those folders hold what a console log
+often does not: the GPU model and count, the model's exact dimensions, every logged step with its number,
+wall-clock stamps. `identify` recognises a folder's kind and gathers, without interpreting the log:
+
+- the console log(s) in it (W&B's `files/output.log`, a `train.log` teed beside an HF output dir);
+- the run facts its files state, each with its own source (`wandb-metadata`, `wandb-config`,
+  `config.json`, `trainer_state.json`, `hparams.yaml`): an observation like a log line's, which loses to
+  the command line and a sidecar like any other;
+- its step record, when it keeps one (`trainer_state.json`'s log_history, Lightning's metrics.csv,
+  TensorBoard scalars): every logged step with its number, keyed as the library wrote it.
+
+Kinds and the files each holds (the libraries' own layouts):
+
+| kind | recognised by | console | facts | steps |
+|---|---|---|---|---|
+| wandb | `files/output.log`, `run-<id>.wandb`, `files/wandb-metadata.json` | files/output.log | wandb-metadata.json (`gpu`, `gpu_count`), config.yaml | the binary run-<id>.wandb, with the `wandb` package (extra) |
+| hf | `trainer_state.json` (top, or the latest `checkpoint-*/`), `config.json` | `*.log`, `*.out` beside them | config.json (dims), trainer_state.json (`train_batch_size`) | log_history |
+| lightning | `metrics.csv` + `hparams.yaml` (`lightning_logs/version_N/`) | `*.log` in the run root | hparams.yaml | metrics.csv |
+| tensorboard | `events.out.tfevents.*` (Megatron-LM's `--tensorboard-dir`, HF's `runs/`, NeMo, torchtitan) | `*.log` beside | | scalars, with the `tensorboard` package (extra) |
+
+Megatron-LM's `--log-progress` file (`progress.txt`) is listed as a file of the folder. Reading the binary W&B
+record and TensorBoard event files is left to their libraries (optional extras), never done by hand: without
+them, the folder is read from its plain files and `RunFolder.notes` says what the extra would add.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import LogparseError
+from ..core.schema import Row
+from ..core.tomlfile import Table
+
+# a console log inside a run folder: what people tee training output to
+CONSOLE_SUFFIXES = (".log", ".out", ".log.gz", ".out.gz", ".txt", ".txt.gz")
+# .txt files a run folder holds that are not consoles
+NOT_CONSOLE = frozenset({"requirements.txt", "progress.txt", "merges.txt", "vocab.txt", "README.txt"})
+EVENTS_PREFIX = "events.out.tfevents."
+MAX_DEPTH = 4  # how deep under a run folder its files are looked for (HF's runs/<date_host>/events...)
+
+
+@dataclass(frozen=True)
+class FolderFact:
+    """A run fact a folder's file states: the fact's name as a log line would give it (hidden_size,
+    device_name, world_size), its value, the source (`config.json`, `wandb-metadata`, ...) and the key it
+    was read from."""
+
+    name: str
+    value: Any
+    source: str
+    key: str
+
+
+@dataclass
+class StepRecord:
+    """A library's record of the logged steps: one dict per logged step (its `step` and the keys as the
+    library wrote them), from `source` (the file, relative to the folder). `clock`: the entries carry
+    `wall_time` (seconds since the epoch) as the library stamped them."""
+
+    source: str
+    entries: list[Row]
+    clock: bool = False
+    kind: str = ""  # trainer_state | metrics_csv | tensorboard | wandb
+
+
+@dataclass
+class RunFolder:
+    """One run's folder, as found: what it holds and what each file gave."""
+
+    root: Path
+    kind: str  # wandb | hf | lightning | tensorboard
+    consoles: list[Path] = field(default_factory=list)
+    facts: list[FolderFact] = field(default_factory=list)
+    record: StepRecord | None = None
+    # flat configs as their files state them (source, {key: value}), mapped to facts by the synonym table's
+    # config keys where the folder becomes a log (frame/folder.py): wandb's config.yaml, Lightning's hparams
+    configs: list[tuple[str, Table]] = field(default_factory=list)
+    # (file relative to root, what logparse took from it) in the order read, for the `read:` line
+    read: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was not read, and what would read it
+
+    @property
+    def name(self) -> str:
+        """The run's name: the folder's (a W&B folder's run id; `version_0`'s parent run folder)."""
+        root = self.root
+        if (
+            self.kind == "lightning"
+            and root.name.startswith("version_")
+            and root.parent.name == "lightning_logs"
+        ):
+            root = root.parent.parent if root.parent.parent.name else root
+        return root.name or "run"
+
+    def describe(self) -> str:
+        """`read: files/output.log (console), files/wandb-metadata.json (8 x NVIDIA H100 80GB HBM3)`."""
+        return "read: " + ", ".join(f"{path} ({what})" for path, what in self.read)
+
+    def fact(self, name: str) -> FolderFact | None:
+        return next((f for f in self.facts if f.name == name), None)
+
+
+# ------------------------------------------------------------------------------------------------ finding
+
+
+def is_run_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether a folder is one run's folder of a kind logparse reads."""
+    return _kind(Path(path)) is not None
+
+
+def run_folders(root: str | os.PathLike[str]) -> list[Path]:
+    """The run folders under `root` (itself included), outermost first, none inside another: a batch's
+    runs. W&B's `latest-run` link is skipped (it names a run that is listed anyway)."""
+    found: list[Path] = []
+    top = Path(root)
+    stack = [top]
+    while stack:
+        here = stack.pop()
+        if here.name == "latest-run" and here.is_symlink():
+            continue
+        if _kind(here) is not None:
+            found.append(here)
+            continue  # a run's own subfolders (checkpoints, files/, runs/) are the run's
+        try:
+            subs = sorted((p for p in here.iterdir() if p.is_dir()), reverse=True)
+        except OSError:
+            continue
+        stack.extend(subs)
+    return sorted(found)
+
+
+def _kind(d: Path) -> str | None:
+    try:
+        if not d.is_dir():
+            return None
+        names = {p.name for p in d.iterdir()}
+    except OSError:
+        return None
+    if "files" in names and (
+        (d / "files" / "output.log").is_file() or (d / "files" / "wandb-metadata.json").is_file()
+    ):
+        return "wandb"
+    if any(n.startswith("run-") and n.endswith(".wandb") for n in names):
+        return "wandb"
+    if "trainer_state.json" in names or any(
+        n.startswith("checkpoint-") and (d / n / "trainer_state.json").is_file() for n in names
+    ):
+        return "hf"
+    if "metrics.csv" in names and ("hparams.yaml" in names or d.name.startswith("version_")):
+        return "lightning"
+    if "lightning_logs" in names:
+        versions = _versions(d / "lightning_logs")
+        if len(versions) == 1:
+            return "lightning"
+    if any(n.startswith(EVENTS_PREFIX) for n in names) or (
+        any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2)) and _consoles(d)
+    ):
+        return "tensorboard"
+    if d.name.startswith("version_") and any(n.startswith(EVENTS_PREFIX) for n in names):
+        return "tensorboard"
+    return None
+
+
+def _versions(d: Path) -> list[Path]:
+    try:
+        return sorted(p for p in d.iterdir() if p.is_dir() and p.name.startswith("version_"))
+    except OSError:
+        return []
+
+
+def _names_below(d: Path, depth: int) -> Iterator[str]:
+    for p in _files_below(d, depth):
+        yield p.name
+
+
+def _files_below(d: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
+    try:
+        entries = sorted(d.iterdir())
+    except OSError:
+        return
+    for p in entries:
+        if p.is_symlink() and p.is_dir():
+            continue
+        if p.is_file():
+            yield p
+        elif p.is_dir() and depth > 1:
+            yield from _files_below(p, depth - 1)
+
+
+def _consoles(d: Path) -> list[Path]:
+    """The console logs directly in `d`: *.log, *.out, a .txt that is not a known non-log."""
+    try:
+        files = sorted(p for p in d.iterdir() if p.is_file())
+    except OSError:
+        return []
+    return [p for p in files if p.name.endswith(CONSOLE_SUFFIXES) and p.name not in NOT_CONSOLE]
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+
+def identify(path: str | os.PathLike[str]) -> RunFolder:
+    """The run folder at `path`: its kind, consoles, facts and step record. A LogparseError that says
+    what was looked for when the folder is of no kind logparse reads."""
+    d = Path(path)
+    kind = _kind(d)
+    if kind is None:
+        inside = run_folders(d) if d.is_dir() else []
+        if len(inside) == 1:
+            return identify(inside[0])
+        if len(inside) > 1:
+            raise LogparseError(
+                f"{d} holds {len(inside)} runs ({', '.join(p.name for p in inside[:4])}"
+                f"{', ...' if len(inside) > 4 else ''}): analyze one of them, or run `logparse batch {d}`"
+            )
+        raise LogparseError(
+            f"{d} is a folder, but not a run folder logparse reads: no W&B run (files/output.log, run-<id>.wandb), "
+            "no Hugging Face output dir (trainer_state.json), no Lightning log (metrics.csv, hparams.yaml), no "
+            "TensorBoard event file; give the log file itself"
+        )
+    folder = RunFolder(root=d, kind=kind)
+    {"wandb": _wandb, "hf": _hf, "lightning": _lightning, "tensorboard": _tensorboard}[kind](folder)
+    _progress_file(folder)
+    if not folder.consoles and folder.record is None:
+        missing = " ".join(folder.notes) or "it holds no console log and no step record logparse can read"
+        raise LogparseError(f"{d}: a {kind} run folder with nothing to analyze: {missing}")
+    return folder
+
+
+def _rel(folder: RunFolder, p: Path) -> str:
+    try:
+        return p.relative_to(folder.root).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def _take_consoles(folder: RunFolder, where: Path) -> None:
+    for p in _consoles(where):
+        folder.consoles.append(p)
+        folder.read.append((_rel(folder, p), "console"))
+
+
+def _load_json(folder: RunFolder, p: Path) -> Any:
+    """A JSON file's content, or None with a note when it cannot be read (a cut file, a bad byte)."""
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read ({type(exc).__name__}: {exc})")
+        return None
+
+
+def _load_yaml(folder: RunFolder, p: Path) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        folder.notes.append(f"{_rel(folder, p)} not read ({first})")
+        return None
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (int, float, str, bool)) and not (isinstance(v, float) and not math.isfinite(v))
+
+
+# ---- facts: the keys libraries write for what logparse calls a run fact
+
+# HF config.json (PretrainedConfig) and its older GPT-2 names -> the fact a log line would give
+HF_CONFIG_FACTS = {
+    "hidden_size": "hidden_size", "n_embd": "hidden_size", "d_model": "hidden_size",
+    "num_hidden_layers": "num_layers", "n_layer": "num_layers", "num_layers": "num_layers",
+    "num_attention_heads": "num_attention_heads", "n_head": "num_attention_heads",
+    "num_key_value_heads": "num_query_groups",
+    "intermediate_size": "ffn_hidden_size", "n_inner": "ffn_hidden_size", "ffn_dim": "ffn_hidden_size",
+    "vocab_size": "vocab_size",
+    "num_local_experts": "num_experts", "num_experts": "num_experts", "n_routed_experts": "num_experts",
+    "num_experts_per_tok": "moe_router_topk",
+}  # fmt: skip
+# model types whose MLP has three matrices (gate, up, down: SwiGLU/GeGLU); the others in HF are two-matrix
+GATED_MODEL_TYPES = frozenset(
+    "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma gemma2 gemma3 phi3 olmo olmo2 deepseek_v2 "
+    "deepseek_v3 granite cohere starcoder2_no internlm2 yi".split()
+)
+PLAIN_MODEL_TYPES = frozenset("gpt2 gpt_neox gptj opt bloom falcon gpt_bigcode phi codegen".split())
+
+
+def _hf_model_facts(folder: RunFolder, cfg: Any, source: str) -> int:
+    if not isinstance(cfg, dict):
+        return 0
+    n = 0
+    for key, fact in HF_CONFIG_FACTS.items():
+        v = cfg.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0 and folder.fact(fact) is None:
+            folder.facts.append(FolderFact(fact, v, source, key))
+            n += 1
+    if cfg.get("n_inner") is None and "n_embd" in cfg and folder.fact("ffn_hidden_size") is None:
+        # GPT-2's MLP is 4 x n_embd when n_inner is null (GPT2MLP: inner_dim = n_inner or 4 * hidden_size)
+        folder.facts.append(
+            FolderFact("ffn_hidden_size", 4 * int(cfg["n_embd"]), source, "4 x n_embd (n_inner null)")
+        )
+    mtype = str(cfg.get("model_type", ""))
+    if mtype in GATED_MODEL_TYPES:
+        folder.facts.append(FolderFact("swiglu", True, source, f"model_type {mtype} (a gated MLP)"))
+    elif mtype in PLAIN_MODEL_TYPES:
+        folder.facts.append(FolderFact("swiglu", False, source, f"model_type {mtype} (a two-matrix MLP)"))
+    tied = cfg.get("tie_word_embeddings")
+    if isinstance(tied, bool):
+        folder.facts.append(FolderFact("untie_embeddings", not tied, source, "tie_word_embeddings"))
+    return n
+
+
+def _flatten(d: Any, prefix: str = "") -> Table:
+    """A nested config as dotted keys, and each leaf also under its last key when that is unambiguous
+    (`model.hidden_size` is also `hidden_size`)."""
+    out: Table = {}
+    leaves: dict[str, list[Any]] = {}
+
+    def walk(x: Any, pre: str) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(v, f"{pre}{k}.")
+        else:
+            out[pre[:-1]] = x
+            leaves.setdefault(pre[:-1].rsplit(".", 1)[-1], []).append(x)
+
+    walk(d, prefix)
+    for k, vs in leaves.items():
+        if k not in out and len(vs) == 1:
+            out[k] = vs[0]
+    return out
+
+
+# ---- W&B
+
+# wandb's own system-metadata keys (wandb/sdk/internal/system/system_info.py, the `gpu`, `gpu_count` and
+# `gpu_nvidia` entries its GPU probe writes into files/wandb-metadata.json)
+
+
+def _wandb(folder: RunFolder) -> None:
+    files = folder.root / "files"
+    _take_consoles_named(folder, files / "output.log")
+    meta_path = files / "wandb-metadata.json"
+    if meta_path.is_file():
+        meta = _load_json(folder, meta_path)
+        if isinstance(meta, dict):
+            folder.read.append((_rel(folder, meta_path), _wandb_meta(folder, meta)))
+    cfg_path = files / "config.yaml"
+    if cfg_path.is_file():
+        raw = _load_yaml(folder, cfg_path)
+        if isinstance(raw, dict):
+            flat = {
+                k: (v.get("value") if isinstance(v, dict) and "value" in v else v)
+                for k, v in raw.items()
+                if not str(k).startswith("_")
+            }
+            if "model_type" in flat:
+                _hf_model_facts(folder, flat, "wandb-config")
+            folder.configs.append(("wandb-config", _flatten(flat)))
+            folder.read.append((_rel(folder, cfg_path), f"config, {len(flat)} keys"))
+    summary_path = files / "wandb-summary.json"
+    if summary_path.is_file():
+        summary = _load_json(folder, summary_path)
+        if isinstance(summary, dict) and isinstance(summary.get("_runtime"), (int, float)):
+            folder.read.append((_rel(folder, summary_path), f"runtime {float(summary['_runtime']):.0f} s"))
+    binaries = sorted(folder.root.glob("run-*.wandb"))
+    if binaries:
+        _wandb_binary(folder, binaries[0])
+
+
+def _take_consoles_named(folder: RunFolder, p: Path) -> None:
+    if p.is_file():
+        folder.consoles.append(p)
+        folder.read.append((_rel(folder, p), "console"))
+
+
+def _wandb_meta(folder: RunFolder, meta: Table) -> str:
+    """Facts from wandb-metadata.json; returns what was taken, for the read line."""
+    name = meta.get("gpu")
+    nvidia = meta.get("gpu_nvidia")
+    if not isinstance(name, str) and isinstance(nvidia, list) and nvidia and isinstance(nvidia[0], dict):
+        name = nvidia[0].get("name")
+    count = meta.get("gpu_count")
+    if not isinstance(count, int) and isinstance(nvidia, list):
+        count = len(nvidia)
+    said = []
+    if isinstance(name, str) and name.strip():
+        folder.facts.append(FolderFact("device_name", name.strip(), "wandb-metadata", "gpu"))
+    if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+        # the GPUs of the machine rank 0 ran on (wandb probes its own node): the job's count on one node
+        folder.facts.append(
+            FolderFact("world_size", count, "wandb-metadata", "gpu_count, the GPUs of rank 0's machine")
+        )
+    if isinstance(name, str) and isinstance(count, int):
+        said.append(f"{count} x {name.strip()}")
+    elif isinstance(name, str):
+        said.append(name.strip())
+    elif isinstance(count, int):
+        said.append(f"{count} GPUs")
+    return ", ".join(said) or "no GPU fields"
+
+
+def _wandb_binary(folder: RunFolder, path: Path) -> None:
+    """The binary run-<id>.wandb (history, config, GPU metadata), through the wandb package's own reader;
+    without it, a note saying what it would add."""
+    rel = _rel(folder, path)
+    try:
+        from wandb.sdk.internal import datastore  # type: ignore[import-not-found]
+    except Exception:  # noqa: BLE001 - not installed, or a wandb that no longer has the reader
+        folder.notes.append(
+            f"{rel} not read: pip install 'logparse[wandb]' reads the run's logged history and config from it"
+        )
+        return
+    entries = _wandb_history(datastore, path)
+    if entries is None:
+        folder.notes.append(f"{rel} not read (wandb's reader failed on it)")
+        return
+    if entries and folder.record is None:
+        folder.record = StepRecord(rel, entries, clock=all("wall_time" in e for e in entries), kind="wandb")
+        folder.read.append((rel, f"history, {len(entries)} steps"))
+
+
+def _wandb_history(datastore: Any, path: Path) -> list[Row] | None:
+    try:
+        from wandb.proto import wandb_internal_pb2  # type: ignore[import-not-found]
+
+        ds = datastore.DataStore()
+        ds.open_for_scan(str(path))
+        entries: list[Row] = []
+        while True:
+            data = ds.scan_data()
+            if data is None:
+                break
+            rec = wandb_internal_pb2.Record()
+            rec.ParseFromString(data)
+            if rec.WhichOneof("record_type") != "history":
+                continue
+            row: Row = {}
+            for item in rec.history.item:
+                key = item.key or "/".join(item.nested_key)
+                try:
+                    row[key] = json.loads(item.value_json)
+                except ValueError:
+                    continue
+            step = row.pop("_step", None)
+            if rec.history.HasField("step"):
+                step = rec.history.step.num
+            if not isinstance(step, (int, float)):
+                continue
+            entry: Row = {"step": int(step)}
+            if isinstance(row.get("_timestamp"), (int, float)):
+                entry["wall_time"] = float(row["_timestamp"])
+            entry.update({k: v for k, v in row.items() if not k.startswith("_") and _scalar(v)})
+            entries.append(entry)
+        return entries
+    except Exception:  # noqa: BLE001 - a cut or newer-format file: said, not raised
+        return None
+
+
+# ---- Hugging Face output dirs
+
+
+def _latest_checkpoint(d: Path) -> Path | None:
+    best: tuple[int, Path] | None = None
+    for p in d.glob("checkpoint-*"):
+        tail = p.name.rsplit("-", 1)[-1]
+        if tail.isdigit() and (p / "trainer_state.json").is_file() and (best is None or int(tail) > best[0]):
+            best = (int(tail), p)
+    return None if best is None else best[1]
+
+
+def _hf(folder: RunFolder) -> None:
+    d = folder.root
+    _take_consoles(folder, d)
+    state_path = d / "trainer_state.json"
+    if not state_path.is_file():
+        latest = _latest_checkpoint(d)
+        if latest is not None:
+            state_path = latest / "trainer_state.json"
+    cfg_path = d / "config.json"
+    if not cfg_path.is_file():
+        latest = _latest_checkpoint(d)
+        if latest is not None and (latest / "config.json").is_file():
+            cfg_path = latest / "config.json"
+    if cfg_path.is_file():
+        cfg = _load_json(folder, cfg_path)
+        n = _hf_model_facts(folder, cfg, "config.json")
+        mtype = cfg.get("model_type") if isinstance(cfg, dict) else None
+        folder.read.append((_rel(folder, cfg_path), f"{mtype or 'model'} dims, {n} fact{'s' * (n != 1)}"))
+    if state_path.is_file():
+        state = _load_json(folder, state_path)
+        if isinstance(state, dict):
+            folder.read.append(
+                (_rel(folder, state_path), _trainer_state(folder, state, _rel(folder, state_path)))
+            )
+    _events(folder, d)
+
+
+def _trainer_state(folder: RunFolder, state: Table, rel: str) -> str:
+    """Facts and the step record of a trainer_state.json (TrainerState: log_history, train_batch_size,
+    max_steps, logging_steps, global_step)."""
+    for key, fact in (("train_batch_size", "micro_batch_size"), ("max_steps", "train_iters"),
+                      ("logging_steps", "log_interval")):  # fmt: skip
+        v = state.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+            folder.facts.append(FolderFact(fact, v, "trainer_state.json", key))
+    history = state.get("log_history")
+    entries: list[Row] = []
+    if isinstance(history, list):
+        for item in history:
+            if not isinstance(item, dict) or not isinstance(item.get("step"), int):
+                continue
+            entries.append({k: v for k, v in item.items() if _scalar(v) or v is None})
+    train = [e for e in entries if "loss" in e or "eval_loss" in e]
+    if train and folder.record is None:
+        folder.record = StepRecord(rel, entries, kind="trainer_state")
+    return f"log_history, {len(entries)} entries" + (
+        f" to step {state['global_step']}" if isinstance(state.get("global_step"), int) else ""
+    )
+
+
+# ---- Lightning
+
+
+def _lightning(folder: RunFolder) -> None:
+    d = folder.root
+    version = d
+    if (d / "lightning_logs").is_dir():
+        _take_consoles(folder, d)
+        version = _versions(d / "lightning_logs")[0]
+    elif d.name.startswith("version_") and d.parent.name == "lightning_logs":
+        _take_consoles(folder, d.parent.parent)
+        _take_consoles(folder, d)
+    else:
+        _take_consoles(folder, d)
+    hp = version / "hparams.yaml"
+    if hp.is_file():
+        raw = _load_yaml(folder, hp)
+        if isinstance(raw, dict):
+            folder.configs.append(("hparams.yaml", _flatten(raw)))
+        folder.read.append(
+            (_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys")
+        )
+    metrics = version / "metrics.csv"
+    if metrics.is_file():
+        entries = _metrics_csv(folder, metrics)
+        if entries:
+            folder.record = StepRecord(_rel(folder, metrics), entries, kind="metrics_csv")
+        folder.read.append((_rel(folder, metrics), f"metrics, {len(entries)} steps"))
+    _events(folder, version)
+
+
+def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
+    """Lightning CSVLogger's metrics.csv: a row per log call, a column per metric ever logged, `step` the
+    trainer's global step when it was logged; the rows of one step (train and validation logged apart)
+    merged."""
+    by_step: dict[int, Row] = {}
+    try:
+        with open(p, newline="", encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                step = row.get("step")
+                if step is None or not step.strip().lstrip("-").isdigit():
+                    continue
+                # CSVLogger writes trainer.global_step as it was when the metric was logged: the steps done
+                # before this one (0 for the first); logparse counts steps from 1
+                n = int(step) + 1
+                entry = by_step.setdefault(n, {"step": n})
+                for k, v in row.items():
+                    if k in (None, "step") or v is None or not v.strip():
+                        continue
+                    try:
+                        entry[k] = float(v)
+                    except ValueError:
+                        continue
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read ({type(exc).__name__}: {exc})")
+        return []
+    return [by_step[s] for s in sorted(by_step)]
+
+
+# ---- TensorBoard
+
+
+def _tensorboard(folder: RunFolder) -> None:
+    _take_consoles(folder, folder.root)
+    _events(folder, folder.root)
+
+
+def _events(folder: RunFolder, d: Path) -> None:
+    """TensorBoard event files under `d`: their scalars, through the tensorboard package's own reader;
+    without it, a note saying what it would add."""
+    files = [p for p in _files_below(d) if p.name.startswith(EVENTS_PREFIX)]
+    if not files:
+        return
+    rels = ", ".join(_rel(folder, p) for p in files[:3]) + (", ..." if len(files) > 3 else "")
+    try:
+        from tensorboard.backend.event_processing import event_file_loader  # type: ignore[import-not-found]
+    except Exception:  # noqa: BLE001 - not installed
+        folder.notes.append(
+            f"{rels} not read: pip install 'logparse[tensorboard]' reads their scalars (every logged step, "
+            "with wall times)"
+        )
+        return
+    # Lightning's TensorBoardLogger steps are trainer.global_step when logged, from 0, as its metrics.csv
+    entries = _tb_scalars(event_file_loader, files, offset=1 if folder.kind == "lightning" else 0)
+    if entries is None:
+        folder.notes.append(f"{rels} not read (tensorboard's reader failed on them)")
+        return
+    record = folder.record
+    if record is not None and not record.clock and entries:
+        # the library's own record numbers the steps; the event files add when each was written
+        stamps = {e["step"]: e["wall_time"] for e in entries}
+        timed = [e for e in record.entries if e["step"] in stamps]
+        for e in timed:
+            e["wall_time"] = stamps[e["step"]]
+        record.clock = len(timed) == len(record.entries)
+        what = f"wall times of {len(timed)} of {record.source}'s {len(record.entries)} entries"
+    else:
+        what = f"scalars, {len(entries)} steps"
+        if entries and record is None:
+            folder.record = StepRecord(rels, entries, clock=True, kind="tensorboard")
+    for p in files:
+        folder.read.append((_rel(folder, p), f"TensorBoard {what}"))
+
+
+def _tb_scalars(loader: Any, files: list[Path], offset: int = 0) -> list[Row] | None:
+    """Every scalar of the event files, by step: {step, wall_time (the step's latest stamp), tag: value}."""
+    from tensorboard.util import tensor_util  # type: ignore[import-not-found]
+
+    by_step: dict[int, Row] = {}
+    try:
+        for p in files:
+            for event in loader.EventFileLoader(str(p)).Load():
+                if not event.HasField("summary"):
+                    continue
+                for value in event.summary.value:
+                    if value.HasField("simple_value"):
+                        v = float(value.simple_value)
+                    elif value.HasField("tensor"):
+                        arr = tensor_util.make_ndarray(value.tensor)
+                        if arr.size != 1 or arr.dtype.kind not in "fiu":
+                            continue
+                        v = float(arr.reshape(-1)[0])
+                    else:
+                        continue
+                    n = int(event.step) + offset
+                    entry = by_step.setdefault(n, {"step": n})
+                    entry[value.tag] = v
+                    entry["wall_time"] = max(float(event.wall_time), entry.get("wall_time", 0.0))
+    except Exception:  # noqa: BLE001 - a cut or corrupt file: said, not raised
+        return None
+    return [by_step[s] for s in sorted(by_step)]
+
+
+# ---- Megatron-LM's progress log
+
+
+def _progress_file(folder: RunFolder) -> None:
+    p = folder.root / "progress.txt"
+    if p.is_file():
+        folder.read.append((_rel(folder, p), "Megatron-LM progress log, listed"))
