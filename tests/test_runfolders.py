@@ -1,0 +1,169 @@
+"""Run folders (issue 25): real folders written on CPU by the libraries themselves (tests/data/runfolders, see
+its README), each analyzed with no flags beyond what the folder lacks, its numbers held to the library's own
+record: trainer_state.json's log_history, Lightning's metrics.csv, the TensorBoard event files as tensorboard's
+own EventAccumulator reads them."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import logparse
+from logparse.cli import cli as main
+from logparse.read.runfolder import identify, run_folders
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = ROOT / "tests" / "data" / "runfolders"
+HF, HF_NOLOG = FOLDERS / "hf_output", FOLDERS / "hf_output_nolog"
+LIGHTNING, LIGHTNING_TB = FOLDERS / "lightning_run", FOLDERS / "lightning_tb"
+
+
+def _history(path: Path) -> dict[int, dict]:
+    """trainer_state.json's logged training steps by step (the end-of-run totals left out)."""
+    state = json.loads(path.read_text())
+    return {e["step"]: e for e in state["log_history"] if "loss" in e}
+
+
+def _tb_scalars(folder: Path, tag: str) -> dict[int, tuple[float, float]]:
+    """step -> (value, wall time) of one tag, read by tensorboard's EventAccumulator (not logparse's reader)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    out = {}
+    for events in folder.rglob("events.out.tfevents.*"):
+        acc = EventAccumulator(str(events))
+        acc.Reload()
+        if tag in acc.Tags()["scalars"]:
+            out.update({e.step: (e.value, e.wall_time) for e in acc.Scalars(tag)})
+    return out
+
+
+def test_hf_output_dir_without_console_reads_log_history_and_config_json():
+    a = logparse.analyze(str(HF_NOLOG))
+    truth = _history(HF_NOLOG / "checkpoint-30" / "trainer_state.json")  # no top-level state: the latest checkpoint
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(truth)
+    for step, e in truth.items():
+        assert steps.at[step, "loss"] == pytest.approx(e["loss"], rel=1e-12)
+        assert steps.at[step, "lr"] == pytest.approx(e["learning_rate"], rel=1e-12)
+        assert steps.at[step, "grad_norm"] == pytest.approx(e["grad_norm"], rel=1e-12)
+    cfg = json.loads((HF_NOLOG / "config.json").read_text())
+    model = a.summary["model"]
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["ffn_hidden"], model["vocab"]) == (
+        cfg["num_hidden_layers"], cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_key_value_heads"],
+        cfg["intermediate_size"], cfg["vocab_size"],
+    )  # fmt: skip
+    assert model["sources"]["hidden"] == "config.json"
+    folder = a.summary["folder"]
+    assert folder["kind"] == "hf" and folder["steps_from"] == "checkpoint-30/trainer_state.json"
+
+
+def test_hf_step_times_come_from_the_tensorboard_callbacks_wall_times():
+    a = logparse.analyze(str(HF_NOLOG))
+    stamps: dict[int, float] = {}  # a logged step's time: the latest stamp of the scalars written for it
+    for tag in ("train/loss", "train/learning_rate", "train/grad_norm", "train/epoch"):
+        for step, (_, wall) in _tb_scalars(HF_NOLOG, tag).items():
+            stamps[step] = max(wall, stamps.get(step, 0.0))
+    steps = a.steps.set_index("step")
+    logged = sorted(stamps)
+    for before, step in zip(logged, logged[1:]):
+        # a logged step stands for the steps since the one before: (wall difference) / (steps between)
+        assert steps.at[step, "step_time_s"] == pytest.approx((stamps[step] - stamps[before]) / (step - before), rel=1e-6)
+
+
+def test_hf_console_beside_trainer_state_is_numbered_by_the_record():
+    a = logparse.analyze(str(HF))
+    truth = _history(HF / "trainer_state.json")
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(truth)
+    for step, e in truth.items():  # the console prints losses rounded (transformers 5: '5.483')
+        assert steps.at[step, "loss"] == pytest.approx(e["loss"], abs=6e-4)
+    files = [f["file"] for f in a.summary["folder"]["files"]]
+    assert files[0] == "train.log" and a.summary["folder"]["files"][0]["read"] == "console"
+    assert "config.json" in files and "trainer_state.json" in files
+
+
+def test_lightning_metrics_csv_gives_every_logged_step_the_bar_did_not_keep():
+    a = logparse.analyze(str(LIGHTNING))
+    with open(LIGHTNING / "lightning_logs" / "version_0" / "metrics.csv", newline="") as fh:
+        truth = {int(r["step"]) + 1: float(r["train_loss"]) for r in csv.DictReader(fh) if r["train_loss"]}
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(truth)  # metrics.csv counts steps from 0, logparse from 1
+    for step, loss in truth.items():
+        assert steps.at[step, "loss"] == pytest.approx(loss, rel=1e-12)
+    assert a.summary["model"]["seq_len"] == 64  # hparams.yaml: seq_len: 64
+    assert a.summary["folder"]["steps_from"] == "lightning_logs/version_0/metrics.csv"
+
+
+def test_lightning_tensorboard_logger_scalars_and_clock():
+    a = logparse.analyze(str(LIGHTNING_TB))
+    truth = _tb_scalars(LIGHTNING_TB, "train_loss")
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(s + 1 for s in truth)  # Lightning's global_step, from 0
+    for step, (loss, _) in truth.items():
+        assert steps.at[step + 1, "loss"] == pytest.approx(loss, rel=1e-6)
+    assert a.summary["steps"]["step_time_source"].startswith("timestamps")
+
+
+def test_without_the_tensorboard_extra_the_folder_is_read_from_its_plain_files(monkeypatch):
+    for name in [m for m in sys.modules if m == "tensorboard" or m.startswith("tensorboard.")] + ["tensorboard"]:
+        monkeypatch.setitem(sys.modules, name, None)  # `import tensorboard...` raises ImportError
+    a = logparse.analyze(str(HF_NOLOG))
+    assert len(a.steps) == len(_history(HF_NOLOG / "checkpoint-30" / "trainer_state.json"))
+    said = " ".join(a.summary["folder"]["unread"])
+    assert "pip install 'logparse[tensorboard]'" in said and "wall times" in said
+    assert any(w.code == "folder_unread" for w in a.run.warnings)
+    assert a.summary["steps"]["step_time_source"] is None  # no clock without the event files: unknown, not guessed
+
+
+def test_the_read_line_names_each_file_and_what_it_gave(tmp_path):
+    result = CliRunner().invoke(main, ["analyze", str(HF_NOLOG), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    first, read = result.output.splitlines()[:2]
+    assert first.startswith("hf_output_nolog: hf run folder, steps from checkpoint-30/trainer_state.json")
+    assert read.startswith("  read: config.json (llama dims") and "checkpoint-30/trainer_state.json (log_history" in read
+
+
+def test_a_folder_that_is_no_run_folder_is_one_line_and_exit_nonzero(tmp_path):
+    (tmp_path / "notes.md").write_text("hello\n")
+    result = CliRunner().invoke(main, ["analyze", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "not a run folder logparse reads" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_folder_of_several_runs_says_to_batch_them(tmp_path):
+    shutil.copytree(HF_NOLOG, tmp_path / "a")
+    shutil.copytree(LIGHTNING, tmp_path / "b")
+    result = CliRunner().invoke(main, ["analyze", str(tmp_path)])
+    assert result.exit_code != 0 and "holds 2 runs" in result.output and "logparse batch" in result.output
+
+
+def test_batch_gives_one_row_per_run_folder_and_plain_log(tmp_path):
+    root = tmp_path / "runs"
+    for f in (HF, HF_NOLOG, LIGHTNING, LIGHTNING_TB):
+        shutil.copytree(f, root / f.name)
+    shutil.copy(ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log", root / "mega.log")
+    assert len(run_folders(root)) == 4
+    result = CliRunner().invoke(main, ["batch", str(root), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    with open(tmp_path / "out" / "index.csv", newline="") as fh:
+        rows = {r["run"]: r for r in csv.DictReader(fh)}
+    assert sorted(rows) == ["hf_output", "hf_output_nolog", "lightning_run", "lightning_tb", "mega"]
+    assert all(r["status"] == "ok" for r in rows.values())
+    # train.log inside hf_output is that run's console, not a run of its own
+    assert rows["hf_output"]["source"].endswith("hf_output")
+
+
+def test_identify_lists_consoles_and_skips_latest_run_links(tmp_path):
+    run = tmp_path / "wandb" / "run-20260101_000000-abc"
+    shutil.copytree(HF_NOLOG, run)  # any run folder stands in for the link's target
+    (tmp_path / "wandb" / "latest-run").symlink_to(run, target_is_directory=True)
+    assert run_folders(tmp_path) == [run]
+    folder = identify(tmp_path)
+    assert folder.root == run
