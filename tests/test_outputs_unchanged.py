@@ -31,7 +31,12 @@ _NOT_LOGS = (".json", ".csv", ".md", ".py", ".sh", ".yaml", ".toml", ".png", ".j
 
 def logs() -> list[Path]:
     found = [p for p in sorted((ROOT / "sample_logs").iterdir()) if p.is_file()]
-    found += sorted(p for p in (ROOT / "tests" / "data").rglob("*") if p.is_file() and "golden" not in p.parts)
+    # run folders (W&B, HF output dirs, Lightning, TensorBoard) are read as folders: tests/test_runfolders.py
+    found += sorted(
+        p
+        for p in (ROOT / "tests" / "data").rglob("*")
+        if p.is_file() and "golden" not in p.parts and "runfolders" not in p.parts
+    )
     return [p for p in found if not p.name.endswith(_NOT_LOGS) and not p.name.startswith(".")]
 
 

@@ -167,3 +167,120 @@ def test_identify_lists_consoles_and_skips_latest_run_links(tmp_path):
     assert run_folders(tmp_path) == [run]
     folder = identify(tmp_path)
     assert folder.root == run
+
+
+MEGATRON_TB = FOLDERS / "megatron_tb"
+
+
+def test_megatron_tensorboard_tags_read_as_megatron_means_them():
+    """Megatron-LM's tags (training.py training_log): `throughput` is TFLOP/s per GPU, `iteration-time` seconds,
+    `lm loss`; the `... vs samples` copies (stepped by consumed samples) are not steps. Truth: what the writer
+    was given (truth.jsonl)."""
+    a = logparse.analyze(str(MEGATRON_TB))
+    truth = [json.loads(line) for line in (MEGATRON_TB / "truth.jsonl").read_text().splitlines()]
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == [t["iteration"] for t in truth]  # 1..200, no sample-count rows
+    for t in truth:
+        i, sc = t["iteration"], t["scalars"]
+        assert steps.at[i, "loss"] == pytest.approx(sc["lm loss"], rel=1e-7)
+        assert steps.at[i, "reported_tflops_per_gpu"] == pytest.approx(sc["throughput"], rel=1e-7)
+        assert steps.at[i, "lr"] == pytest.approx(sc["learning-rate"], rel=1e-7)
+        if "iteration-time" in sc:  # Megatron writes no iteration-time for a job's first iteration
+            assert steps.at[i, "step_time_s"] == pytest.approx(sc["iteration-time"], rel=1e-7)
+    assert a.summary["gpus"] == 64 and a.summary["gpus_source"] == "progress.txt"
+
+
+def test_megatron_progress_txt_gives_job_start_and_saved_checkpoints():
+    a = logparse.analyze(str(MEGATRON_TB))
+    ev = a.run.parsed.events
+    saves = ev[ev["event"] == "checkpoint_save"]
+    assert saves["step"].tolist() == [50.0, 100.0, 150.0, 200.0]  # progress.txt's Saved checkpoint lines
+    starts = ev[ev["event"] == "start"]
+    assert len(starts) == 1
+    # 2024-09-03 15:51:16, written by strftime('%Y-%m-%d %H:%M:%S') (log_utils.py), read as UTC like the log's stamps
+    assert starts["timestamp"].iloc[0] == 1725378676.0
+    read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
+    assert read["progress.txt"] == "1 job start, 4 saved checkpoints, 64 GPUs"
+
+
+WANDB_OFFLINE = next((FOLDERS / "wandb_offline" / "wandb").glob("offline-run-*"))
+WANDB_SYNCED_GPU = next((FOLDERS / "wandb_synced_gpu" / "wandb").glob("offline-run-*"))
+
+
+def _wandb_truth(folder: Path) -> dict[int, dict]:
+    """What the script passed to wandb.log, by step (the capture's own record)."""
+    lines = (folder / "truth.jsonl").read_text().splitlines()
+    return {e["step"]: e for e in map(json.loads, lines)}
+
+
+def test_wandb_synced_folder_states_gpus_hardware_and_config():
+    a = logparse.analyze(str(FOLDERS / "wandb_synced_gpu"))  # the project folder: its one run is found
+    meta = json.loads((WANDB_SYNCED_GPU / "files" / "wandb-metadata.json").read_text())
+    assert a.summary["gpus"] == meta["gpu_count"] == 8 and a.summary["gpus_source"] == "wandb-metadata"
+    hw = a.summary["hardware"]
+    assert hw["name"] == "h100-sxm" and hw["name_source"] == "wandb-metadata"  # "NVIDIA H100 80GB HBM3"
+    assert a.summary["model"]["seq_len"] == 128  # config.yaml: seq_len: {value: 128}
+    read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
+    assert read["files/wandb-metadata.json"] == "8 x NVIDIA H100 80GB HBM3"
+    truth = _wandb_truth(FOLDERS / "wandb_synced_gpu")
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(truth)
+    for step, e in truth.items():  # output.log prints the loss with 3 decimals
+        assert steps.at[step, "loss"] == pytest.approx(e["loss"], abs=5e-4)
+
+
+def test_the_command_line_wins_over_the_folder(tmp_path):
+    a = logparse.analyze(str(WANDB_SYNCED_GPU), gpus=4, hw="a100")
+    assert (a.summary["gpus"], a.summary["gpus_source"]) == (4, "cli")
+    assert a.summary["hardware"]["name"].startswith("a100") and a.summary["hardware"]["name_source"] == "cli"
+    assert any(w.code == "option_differs" for w in a.run.warnings)
+
+
+def test_wandb_offline_folder_without_the_extra_says_what_it_would_add(monkeypatch):
+    for name in [m for m in sys.modules if m == "wandb" or m.startswith("wandb.")] + ["wandb"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    a = logparse.analyze(str(WANDB_OFFLINE))
+    unread = " ".join(a.summary["folder"]["unread"])
+    assert "run-" in unread and "pip install 'logparse[wandb]'" in unread and "wandb sync" in unread
+    assert a.summary["gpus"] is None  # an offline run's files state no GPUs: unknown, not guessed
+    assert len(a.steps) == 50  # its console, files/output.log
+
+
+def test_wandb_offline_binary_read_by_wandbs_own_reader():
+    pytest.importorskip("wandb.sdk.internal.datastore", reason="the wandb extra (wandb<0.30) is not installed")
+    a = logparse.analyze(str(WANDB_OFFLINE))
+    truth = _wandb_truth(FOLDERS / "wandb_offline")
+    read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
+    assert read[next(WANDB_OFFLINE.glob("run-*.wandb")).name] == f"history, {len(truth)} steps, config, 5 keys"
+    assert a.summary["model"]["seq_len"] == 128  # the run record's config
+    assert a.summary["steps"]["step_time_source"].startswith("timestamps")  # wandb's _timestamp per logged step
+
+
+def test_batch_takes_hardware_and_gpus_from_the_folders(tmp_path):
+    root = tmp_path / "runs"
+    # a project's wandb/ folder as the script left it (its own links, wandb's debug logs)
+    shutil.copytree(FOLDERS / "wandb_synced_gpu" / "wandb", root / "team" / "wandb", symlinks=True)
+    shutil.copytree(MEGATRON_TB, root / "megatron_tb")
+    shutil.copy(ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log", root / "mega.log")
+    result = CliRunner().invoke(main, ["batch", str(root), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    with open(tmp_path / "out" / "index.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 3  # wandb's debug logs and its latest-run link are not runs
+    by = {r["run"]: r for r in rows}
+    wandb_row = next(r for r in rows if "offline-run" in r["run"])
+    assert (wandb_row["gpus"], wandb_row["gpus_source"], wandb_row["hardware"]) == ("8", "wandb-metadata", "h100-sxm")
+    assert by["megatron_tb"]["gpus"] == "64"
+
+
+def test_hf_tensorboard_callback_folder_alone(tmp_path):
+    """An HF run's `runs/` folder on its own (TensorBoardCallback): `train/` tags through HF's key table; the end
+    of training's `train/train_loss` (the run's mean) is not a step's loss."""
+    shutil.copytree(HF_NOLOG / "runs", tmp_path / "runs")
+    a = logparse.analyze(str(tmp_path / "runs"))
+    truth = _history(HF_NOLOG / "checkpoint-30" / "trainer_state.json")
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == sorted(truth)
+    for step, e in truth.items():  # TensorBoard keeps float32
+        assert steps.at[step, "loss"] == pytest.approx(e["loss"], rel=1e-6)
+        assert steps.at[step, "lr"] == pytest.approx(e["learning_rate"], rel=1e-6)

@@ -38,6 +38,8 @@ from .page import WARNINGS_JOINED, write_page
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
 LOG_SUFFIXES = (".log", ".txt", ".out", ".err", ".gz", ".bz2", ".xz", ".zst")
+
+
 class IndexRow(TypedDict, total=False):
     """One run's row of index.csv / index.json, in the index's column order. A failed run has run, source,
     status ("error"), error and cached; an ok one every column it can know (None where it cannot)."""
@@ -117,11 +119,21 @@ def find_logs(folder: str | os.PathLike[str], *, inside: list[Path] | None = Non
         if p.is_file()
         and (p.name.lower().endswith(LOG_SUFFIXES) or _ROTATED.search(p.name))
         and "logparse-out" not in p.parts
-        and not any(parent in skip for parent in Path(os.path.abspath(p)).parents)
+        and not any(
+            parent in skip
+            for parent in (*Path(os.path.abspath(p)).parents, *Path(os.path.realpath(p)).parents)
+        )
+        and not _wandb_debug(p)
     )
     if not found and inside is None:
         raise LogparseError(f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) in it")
     return _one_path_per_file(found)
+
+
+def _wandb_debug(p: Path) -> bool:
+    """wandb's own debug logs (wandb/debug.log, debug-internal.log, debug-cli.*.log, logs/debug-sync.*.log): not
+    training logs."""
+    return "wandb" in p.parts and p.name.startswith("debug")
 
 
 def find_runs(folder: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
@@ -207,7 +219,9 @@ def fingerprint(job: RunJob) -> str | None:
     text of every pattern set it may load (shipped, LOGPARSE_PATTERNS's, the batch's and the sidecar's
     folders), the batch's options and logparse's version. None when something cannot be read (no cache)."""
     try:
-        files = [[str(f), os.stat(f).st_size, os.stat(f).st_mtime_ns] for p in job.paths for f in _files_of(p)]
+        files = [
+            [str(f), os.stat(f).st_size, os.stat(f).st_mtime_ns] for p in job.paths for f in _files_of(p)
+        ]
         sidecar = None if job.sidecar is None else Path(job.sidecar).read_bytes()
         options = job.options if job.sidecar is None else with_sidecar(job.options, _sidecar(job))
         sets = _pattern_texts(options.get("patterns", ()))
@@ -491,7 +505,9 @@ def write_index(out: Path, index: pd.DataFrame) -> None:
     try:
         with replacing(out / "index.csv") as tmp:
             index.to_csv(tmp, index=False)
-        atomic_write_text(out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
+        atomic_write_text(
+            out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n"
+        )
         write_page(out, index)
     except OSError as exc:
         raise LogparseError(f"cannot write the index {exc.filename or out}: {exc.strerror or exc}") from None

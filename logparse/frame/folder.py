@@ -44,6 +44,10 @@ TORCHTITAN_TAGS = {
 HF_KEYS = {
     "loss": "loss", "learning_rate": "lr", "grad_norm": "grad_norm", "epoch": "epoch", "eval_loss": "eval_loss",
     "num_input_tokens_seen": "tokens_seen", "train_tokens_per_second": None,
+    # the end of training's totals as the TensorBoard callback writes them (train/ + the final dict's keys): the
+    # run's mean loss and whole-run rates, not a step's
+    "train/train_loss": None, "train/train_runtime": None, "train/train_samples_per_second": None,
+    "train/train_steps_per_second": None, "train/total_flos": None,
 }  # fmt: skip
 # Lightning (CSVLogger columns, TensorBoardLogger tags): `epoch` is the epoch index, `hp_metric` a placeholder
 LIGHTNING_KEYS = {"epoch": None, "hp_metric": None, "step": None}
@@ -88,6 +92,7 @@ def parse_folder(
         parsed = record_log(folder, folder.record)
         steps_from = folder.record.source
     _add_facts(parsed, folder)
+    _add_events(parsed, folder)
     parsed.folder = {
         "path": str(folder.root),
         "kind": folder.kind,
@@ -205,12 +210,33 @@ def _record_rows(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> st
     own = record_log(folder, record)
     console = parsed.rows["step"].nunique() if "step" in parsed.rows and not parsed.rows.empty else 0
     if own.rows.empty or own.rows["step"].nunique() <= console:
+        _clock_from_record(parsed, own)
         return None
     parsed.rows = own.rows
     parsed.interval_patterns, parsed.redrawn, parsed.windows, parsed.aggregates = set(), {}, {}, {}
     parsed.notes = {**parsed.notes, **own.notes}
     parsed.keymap = {**parsed.keymap, **own.keymap}
     return record.source
+
+
+def _clock_from_record(parsed: ParsedLog, own: ParsedLog) -> None:
+    """The record's wall times on the console's rows, by step, when the console has no clock and no step time
+    of its own (a W&B run's output.log: the script's prints, without stamps; wandb stamped each logged step)."""
+    rows = parsed.rows
+    timing = {"timestamp", "step_time_s", "progress_s_per_it", "progress_elapsed_s", "train_elapsed_s"}
+    if rows.empty or "step" not in rows or timing & set(rows.columns) or "timestamp" not in own.rows:
+        return
+    stamps = own.rows.drop_duplicates("step", keep="last").set_index("step")["timestamp"]
+    parsed.rows = rows.assign(timestamp=rows["step"].map(stamps).astype("float64"))
+
+
+def _add_events(parsed: ParsedLog, folder: RunFolder) -> None:
+    """The events a folder's file states (progress.txt: job starts, saved checkpoints), beside the log's."""
+    if not folder.events:
+        return
+    extra = pd.DataFrame([{"pattern": f"{folder.kind}.progress", "rank": None, **e} for e in folder.events])
+    events = extra if parsed.events.empty else pd.concat([parsed.events, extra], ignore_index=True)
+    parsed.events = events
 
 
 def _number_from_record(parsed: ParsedLog, record: StepRecord, warnings: list[RunWarning]) -> None:

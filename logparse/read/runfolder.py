@@ -45,6 +45,8 @@ CONSOLE_SUFFIXES = (".log", ".out", ".log.gz", ".out.gz", ".txt", ".txt.gz")
 # .txt files a run folder holds that are not consoles
 NOT_CONSOLE = frozenset({"requirements.txt", "progress.txt", "merges.txt", "vocab.txt", "README.txt"})
 EVENTS_PREFIX = "events.out.tfevents."
+# Megatron-LM writes each scalar twice: by iteration, and `<tag> vs samples` (and `vs tokens`) by consumed count
+VERSUS = (" vs samples", " vs tokens", " vs steps")
 MAX_DEPTH = 4  # how deep under a run folder its files are looked for (HF's runs/<date_host>/events...)
 
 
@@ -84,6 +86,9 @@ class RunFolder:
     # flat configs as their files state them (source, {key: value}), mapped to facts by the synonym table's
     # config keys where the folder becomes a log (frame/folder.py): wandb's config.yaml, Lightning's hparams
     configs: list[tuple[str, Table]] = field(default_factory=list)
+    # event records a file states (Megatron-LM's progress.txt: job starts, saved checkpoints): event, line (in
+    # that file), timestamp, step, text
+    events: list[Row] = field(default_factory=list)
     # (file relative to root, what logparse took from it) in the order read, for the `read:` line
     read: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was not read, and what would read it
@@ -161,7 +166,8 @@ def _kind(d: Path) -> str | None:
         if len(versions) == 1:
             return "lightning"
     if any(n.startswith(EVENTS_PREFIX) for n in names) or (
-        any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2)) and _consoles(d)
+        any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2))
+        and (_consoles(d) or "progress.txt" in names)
     ):
         return "tensorboard"
     if d.name.startswith("version_") and any(n.startswith(EVENTS_PREFIX) for n in names):
@@ -412,57 +418,108 @@ def _wandb_binary(folder: RunFolder, path: Path) -> None:
     """The binary run-<id>.wandb (history, config, GPU metadata), through the wandb package's own reader;
     without it, a note saying what it would add."""
     rel = _rel(folder, path)
+    if (folder.root / "files" / "wandb-metadata.json").is_file():
+        return  # synced: its config and GPU metadata are in files/, read above
     try:
-        from wandb.sdk.internal import datastore  # type: ignore[import-not-found]
-    except Exception:  # noqa: BLE001 - not installed, or a wandb that no longer has the reader
+        import wandb  # type: ignore[import-not-found]  # noqa: F401
+    except Exception:  # noqa: BLE001 - not installed (or broken)
         folder.notes.append(
-            f"{rel} not read: pip install 'logparse[wandb]' reads the run's logged history and config from it"
+            f"{rel} not read: pip install 'logparse[wandb]' reads the run's logged history, config and GPUs from "
+            "it (or `wandb sync` the run: it writes them as files/wandb-metadata.json and files/config.yaml)"
         )
         return
-    entries = _wandb_history(datastore, path)
-    if entries is None:
+    try:
+        from wandb.sdk.internal import datastore  # type: ignore[import-not-found]
+    except Exception:  # noqa: BLE001 - wandb 0.19+: its reader moved into wandb-core, with no Python API
+        folder.notes.append(
+            f"{rel} not read: this wandb has no Python reader for it; `wandb sync` the run (it writes its config "
+            "and GPUs as files/config.yaml and files/wandb-metadata.json, which logparse reads)"
+        )
+        return
+    scanned = _wandb_scan(datastore, path)
+    if scanned is None:
         folder.notes.append(f"{rel} not read (wandb's reader failed on it)")
         return
+    entries, config, gpu, count = scanned
+    said = []
     if entries and folder.record is None:
         folder.record = StepRecord(rel, entries, clock=all("wall_time" in e for e in entries), kind="wandb")
-        folder.read.append((rel, f"history, {len(entries)} steps"))
+        said.append(f"history, {len(entries)} steps")
+    if config:
+        folder.configs.append(("wandb-config", _flatten(config)))
+        said.append(f"config, {len(config)} keys")
+    if gpu:
+        folder.facts.append(FolderFact("device_name", gpu, "wandb-metadata", "gpu_type (run-<id>.wandb)"))
+    if count:
+        folder.facts.append(
+            FolderFact(
+                "world_size",
+                count,
+                "wandb-metadata",
+                "gpu_count (run-<id>.wandb), the GPUs of rank 0's machine",
+            )
+        )
+    if gpu or count:
+        said.append(f"{count} x {gpu}" if gpu and count else gpu or f"{count} GPUs")
+    folder.read.append((rel, ", ".join(said) or "nothing logparse reads"))
 
 
-def _wandb_history(datastore: Any, path: Path) -> list[Row] | None:
+def _wandb_scan(datastore: Any, path: Path) -> tuple[list[Row], Table, str, int] | None:
+    """The history rows, the config and the GPU (name, count) of a run-<id>.wandb, read by wandb's DataStore
+    (wandb/sdk/internal/datastore.py, in wandb up to 0.29) as wandb's own `wandb sync` reads it."""
     try:
         from wandb.proto import wandb_internal_pb2  # type: ignore[import-not-found]
 
         ds = datastore.DataStore()
         ds.open_for_scan(str(path))
         entries: list[Row] = []
+        config: Table = {}
+        gpu, count = "", 0
         while True:
             data = ds.scan_data()
             if data is None:
                 break
             rec = wandb_internal_pb2.Record()
             rec.ParseFromString(data)
-            if rec.WhichOneof("record_type") != "history":
-                continue
-            row: Row = {}
-            for item in rec.history.item:
-                key = item.key or "/".join(item.nested_key)
-                try:
-                    row[key] = json.loads(item.value_json)
-                except ValueError:
-                    continue
-            step = row.pop("_step", None)
-            if rec.history.HasField("step"):
-                step = rec.history.step.num
-            if not isinstance(step, (int, float)):
-                continue
-            entry: Row = {"step": int(step)}
-            if isinstance(row.get("_timestamp"), (int, float)):
-                entry["wall_time"] = float(row["_timestamp"])
-            entry.update({k: v for k, v in row.items() if not k.startswith("_") and _scalar(v)})
-            entries.append(entry)
-        return entries
+            kind = rec.WhichOneof("record_type")
+            if kind == "run":
+                config.update(_json_items(rec.run.config.update))
+            elif kind == "config":
+                config.update(_json_items(rec.config.update))
+            elif kind == "environment" and rec.environment.gpu_count:
+                gpu, count = rec.environment.gpu_type or gpu, int(rec.environment.gpu_count)
+            elif kind == "history":
+                entry = _history_entry(rec.history)
+                if entry is not None:
+                    entries.append(entry)
+        return entries, {k: v for k, v in config.items() if not k.startswith("_")}, gpu, count
     except Exception:  # noqa: BLE001 - a cut or newer-format file: said, not raised
         return None
+
+
+def _json_items(items: Any) -> Table:
+    out: Table = {}
+    for item in items:
+        key = item.key or "/".join(item.nested_key)
+        try:
+            out[key] = json.loads(item.value_json)
+        except ValueError:
+            continue
+    return out
+
+
+def _history_entry(history: Any) -> Row | None:
+    row = _json_items(history.item)
+    step = row.pop("_step", None)
+    if history.HasField("step"):
+        step = history.step.num
+    if not isinstance(step, (int, float)):
+        return None
+    entry: Row = {"step": int(step)}
+    if isinstance(row.get("_timestamp"), (int, float)):
+        entry["wall_time"] = float(row["_timestamp"])
+    entry.update({k: v for k, v in row.items() if not k.startswith("_") and _scalar(v)})
+    return entry
 
 
 # ---- Hugging Face output dirs
@@ -642,6 +699,8 @@ def _tb_scalars(loader: Any, files: list[Path], offset: int = 0) -> list[Row] | 
                 if not event.HasField("summary"):
                     continue
                 for value in event.summary.value:
+                    if value.tag.endswith(VERSUS):
+                        continue  # Megatron-LM's `lm loss vs samples`: its step is a sample count, not a step
                     if value.HasField("simple_value"):
                         v = float(value.simple_value)
                     elif value.HasField("tensor"):
@@ -663,7 +722,58 @@ def _tb_scalars(loader: Any, files: list[Path], offset: int = 0) -> list[Row] | 
 # ---- Megatron-LM's progress log
 
 
+# megatron/training/utils/log_utils.py append_to_progress_log (:114-136 at d98e8a64): f"{time}\tJob ID: {job_id}\t#
+# GPUs: {num_gpus}\t{string}\n", time as "%Y-%m-%d %H:%M:%S"; string "Starting job" (training.py:1605-1606) or
+# "Saved checkpoint\tIteration: {iteration}\tJob throughput: ... TFLOP/s/GPU\tCumulative throughput: ..."
+# (training.py:3722-3754, after each save)
+_PROGRESS_TIME = "%Y-%m-%d %H:%M:%S"
+
+
 def _progress_file(folder: RunFolder) -> None:
+    """Megatron-LM's `--log-progress` file: each job's start (a restart boundary), each saved checkpoint with
+    its iteration, the GPU count."""
     p = folder.root / "progress.txt"
-    if p.is_file():
-        folder.read.append((_rel(folder, p), "Megatron-LM progress log, listed"))
+    if not p.is_file():
+        return
+    from datetime import datetime, timezone
+
+    starts = saves = 0
+    gpus = None
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read ({exc.strerror})")
+        return
+    for n, line in enumerate(text.splitlines(), start=1):
+        parts = line.split("\t")
+        if len(parts) < 4:
+            continue
+        try:
+            stamp = (
+                datetime.strptime(parts[0].strip(), _PROGRESS_TIME).replace(tzinfo=timezone.utc).timestamp()
+            )
+        except ValueError:
+            continue
+        fields = dict(f.split(": ", 1) for f in parts[1:] if ": " in f)
+        what = next((f for f in parts[1:] if ": " not in f), "")
+        if fields.get("# GPUs", "").strip().isdigit():
+            gpus = int(fields["# GPUs"])
+        if what == "Starting job":
+            folder.events.append({"event": "start", "line": n, "timestamp": stamp, "text": line[:200]})
+            starts += 1
+        elif what.startswith("Sav") and "checkpoint" in what and fields.get("Iteration", "").strip().isdigit():
+            # "Saved checkpoint", "Saving async checkpoint", "Saved async (local) checkpoint" (checkpointing.py)
+            folder.events.append(
+                {
+                    "event": "checkpoint_save",
+                    "line": n,
+                    "timestamp": stamp,
+                    "step": float(fields["Iteration"]),
+                    "text": line[:200],
+                }  # fmt: skip
+            )
+            saves += 1
+    if gpus is not None:
+        folder.facts.append(FolderFact("world_size", gpus, "progress.txt", "# GPUs"))
+    said = f"{starts} job start{'s' * (starts != 1)}, {saves} saved checkpoint{'s' * (saves != 1)}"
+    folder.read.append((_rel(folder, p), said + (f", {gpus} GPUs" if gpus is not None else "")))
