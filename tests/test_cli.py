@@ -148,7 +148,7 @@ def test_patterns_test_catches_a_wrong_sample(tmp_path):
         ("", ["analyze", "{tmp}/x.log"], "empty"),
         (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary"),
         ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log"),
-        (None, ["analyze", "{tmp}"], "is a directory"),
+        (None, ["analyze", "{tmp}"], "is a folder, but not a run folder logparse reads"),
         (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'"),
         (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1"),
         (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible"),

@@ -45,7 +45,9 @@ def _tb_scalars(folder: Path, tag: str) -> dict[int, tuple[float, float]]:
 
 def test_hf_output_dir_without_console_reads_log_history_and_config_json():
     a = logparse.analyze(str(HF_NOLOG))
-    truth = _history(HF_NOLOG / "checkpoint-30" / "trainer_state.json")  # no top-level state: the latest checkpoint
+    truth = _history(
+        HF_NOLOG / "checkpoint-30" / "trainer_state.json"
+    )  # no top-level state: the latest checkpoint
     steps = a.steps.set_index("step")
     assert sorted(steps.index) == sorted(truth)
     for step, e in truth.items():
@@ -71,9 +73,11 @@ def test_hf_step_times_come_from_the_tensorboard_callbacks_wall_times():
             stamps[step] = max(wall, stamps.get(step, 0.0))
     steps = a.steps.set_index("step")
     logged = sorted(stamps)
-    for before, step in zip(logged, logged[1:]):
+    for before, step in zip(logged, logged[1:], strict=False):
         # a logged step stands for the steps since the one before: (wall difference) / (steps between)
-        assert steps.at[step, "step_time_s"] == pytest.approx((stamps[step] - stamps[before]) / (step - before), rel=1e-6)
+        assert steps.at[step, "step_time_s"] == pytest.approx(
+            (stamps[step] - stamps[before]) / (step - before), rel=1e-6
+        )
 
 
 def test_hf_console_beside_trainer_state_is_numbered_by_the_record():
@@ -111,14 +115,18 @@ def test_lightning_tensorboard_logger_scalars_and_clock():
 
 
 def test_without_the_tensorboard_extra_the_folder_is_read_from_its_plain_files(monkeypatch):
-    for name in [m for m in sys.modules if m == "tensorboard" or m.startswith("tensorboard.")] + ["tensorboard"]:
+    for name in [m for m in sys.modules if m == "tensorboard" or m.startswith("tensorboard.")] + [
+        "tensorboard"
+    ]:
         monkeypatch.setitem(sys.modules, name, None)  # `import tensorboard...` raises ImportError
     a = logparse.analyze(str(HF_NOLOG))
     assert len(a.steps) == len(_history(HF_NOLOG / "checkpoint-30" / "trainer_state.json"))
     said = " ".join(a.summary["folder"]["unread"])
     assert "pip install 'logparse[tensorboard]'" in said and "wall times" in said
     assert any(w.code == "folder_unread" for w in a.run.warnings)
-    assert a.summary["steps"]["step_time_source"] is None  # no clock without the event files: unknown, not guessed
+    assert (
+        a.summary["steps"]["step_time_source"] is None
+    )  # no clock without the event files: unknown, not guessed
 
 
 def test_the_read_line_names_each_file_and_what_it_gave(tmp_path):
@@ -126,7 +134,10 @@ def test_the_read_line_names_each_file_and_what_it_gave(tmp_path):
     assert result.exit_code == 0, result.output
     first, read = result.output.splitlines()[:2]
     assert first.startswith("hf_output_nolog: hf run folder, steps from checkpoint-30/trainer_state.json")
-    assert read.startswith("  read: config.json (llama dims") and "checkpoint-30/trainer_state.json (log_history" in read
+    assert (
+        read.startswith("  read: config.json (llama dims")
+        and "checkpoint-30/trainer_state.json (log_history" in read
+    )
 
 
 def test_a_folder_that_is_no_run_folder_is_one_line_and_exit_nonzero(tmp_path):
@@ -247,13 +258,19 @@ def test_wandb_offline_folder_without_the_extra_says_what_it_would_add(monkeypat
 
 
 def test_wandb_offline_binary_read_by_wandbs_own_reader():
-    pytest.importorskip("wandb.sdk.internal.datastore", reason="the wandb extra (wandb<0.30) is not installed")
+    pytest.importorskip(
+        "wandb.sdk.internal.datastore", reason="the wandb extra (wandb<0.30) is not installed"
+    )
     a = logparse.analyze(str(WANDB_OFFLINE))
     truth = _wandb_truth(FOLDERS / "wandb_offline")
     read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
-    assert read[next(WANDB_OFFLINE.glob("run-*.wandb")).name] == f"history, {len(truth)} steps, config, 5 keys"
+    assert (
+        read[next(WANDB_OFFLINE.glob("run-*.wandb")).name] == f"history, {len(truth)} steps, config, 5 keys"
+    )
     assert a.summary["model"]["seq_len"] == 128  # the run record's config
-    assert a.summary["steps"]["step_time_source"].startswith("timestamps")  # wandb's _timestamp per logged step
+    assert a.summary["steps"]["step_time_source"].startswith(
+        "timestamps"
+    )  # wandb's _timestamp per logged step
 
 
 def test_batch_takes_hardware_and_gpus_from_the_folders(tmp_path):
@@ -269,7 +286,11 @@ def test_batch_takes_hardware_and_gpus_from_the_folders(tmp_path):
     assert len(rows) == 3  # wandb's debug logs and its latest-run link are not runs
     by = {r["run"]: r for r in rows}
     wandb_row = next(r for r in rows if "offline-run" in r["run"])
-    assert (wandb_row["gpus"], wandb_row["gpus_source"], wandb_row["hardware"]) == ("8", "wandb-metadata", "h100-sxm")
+    assert (wandb_row["gpus"], wandb_row["gpus_source"], wandb_row["hardware"]) == (
+        "8",
+        "wandb-metadata",
+        "h100-sxm",
+    )
     assert by["megatron_tb"]["gpus"] == "64"
 
 

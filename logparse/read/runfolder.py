@@ -418,14 +418,18 @@ def _wandb_binary(folder: RunFolder, path: Path) -> None:
     """The binary run-<id>.wandb (history, config, GPU metadata), through the wandb package's own reader;
     without it, a note saying what it would add."""
     rel = _rel(folder, path)
-    if (folder.root / "files" / "wandb-metadata.json").is_file():
-        return  # synced: its config and GPU metadata are in files/, read above
+    synced = (folder.root / "files" / "wandb-metadata.json").is_file()  # its config and GPUs are in files/
     try:
         import wandb  # type: ignore[import-not-found]  # noqa: F401
     except Exception:  # noqa: BLE001 - not installed (or broken)
         folder.notes.append(
-            f"{rel} not read: pip install 'logparse[wandb]' reads the run's logged history, config and GPUs from "
-            "it (or `wandb sync` the run: it writes them as files/wandb-metadata.json and files/config.yaml)"
+            f"{rel} not read: pip install 'logparse[wandb]' reads the run's logged history (each step's wall time)"
+            + (
+                " from it"
+                if synced
+                else ", config and GPUs from it (or `wandb sync` the run: it writes the config and GPUs as "
+                "files/config.yaml and files/wandb-metadata.json)"
+            )
         )
         return
     try:
@@ -761,7 +765,9 @@ def _progress_file(folder: RunFolder) -> None:
         if what == "Starting job":
             folder.events.append({"event": "start", "line": n, "timestamp": stamp, "text": line[:200]})
             starts += 1
-        elif what.startswith("Sav") and "checkpoint" in what and fields.get("Iteration", "").strip().isdigit():
+        elif (
+            what.startswith("Sav") and "checkpoint" in what and fields.get("Iteration", "").strip().isdigit()
+        ):
             # "Saved checkpoint", "Saving async checkpoint", "Saved async (local) checkpoint" (checkpointing.py)
             folder.events.append(
                 {
