@@ -305,3 +305,50 @@ def test_hf_tensorboard_callback_folder_alone(tmp_path):
     for step, e in truth.items():  # TensorBoard keeps float32
         assert steps.at[step, "loss"] == pytest.approx(e["loss"], rel=1e-6)
         assert steps.at[step, "lr"] == pytest.approx(e["learning_rate"], rel=1e-6)
+
+
+def test_a_folder_fact_that_the_log_contradicts_loses_with_a_warning_naming_both(tmp_path):
+    """The rule between sources: the log's own line wins over a folder's file, and the warning names both."""
+    run = tmp_path / "wandb" / WANDB_SYNCED_GPU.name
+    shutil.copytree(WANDB_SYNCED_GPU, run, symlinks=True)
+    shutil.copy(
+        ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log", run / "files" / "output.log"
+    )  # world size 8
+    meta = json.loads((run / "files" / "wandb-metadata.json").read_text())
+    meta["gpu_count"] = 4
+    (run / "files" / "wandb-metadata.json").write_text(json.dumps(meta))
+    for binary in run.glob("run-*.wandb"):
+        binary.unlink()  # its environment record says 8 as well: this test is about the metadata file
+    a = logparse.analyze(str(run))
+    assert (a.summary["gpus"], a.summary["gpus_source"]) == (8, "log")
+    said = [w for w in a.run.warnings if w.code == "source_differs" and "world_size" in w]
+    assert said == ["wandb-metadata: gpu_count says world_size 4, the log says 8 (line 47); using the log's"]
+    # config.yaml's seq_len 128 against the log's --seq-length 4096: the same rule
+    assert a.summary["model"]["seq_len"] == 4096
+    assert any(
+        w.startswith("wandb-config: seq_len says seq_len 128, the log says 4096") for w in a.run.warnings
+    )
+
+
+def test_a_console_that_does_not_match_trainer_state_is_numbered_alone_with_a_warning(tmp_path):
+    shutil.copytree(HF, tmp_path / "out")
+    state = json.loads((tmp_path / "out" / "trainer_state.json").read_text())
+    state["log_history"] = state["log_history"][2:]  # another run's state (or a resume) beside this console
+    (tmp_path / "out" / "trainer_state.json").write_text(json.dumps(state))
+    a = logparse.analyze(str(tmp_path / "out"))
+    assert any(w.code == "source_differs" and "do not match" in w for w in a.run.warnings)
+    assert a.steps["step"].tolist() == [
+        5,
+        10,
+        15,
+        20,
+        25,
+        30,
+    ]  # the console's own numbering (logging_steps 5)
+
+
+def test_wandb_synced_without_gpu_fields_reads_config_and_states_no_gpus():
+    a = logparse.analyze(str(FOLDERS / "wandb_synced"))
+    read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
+    assert read["files/wandb-metadata.json"] == "no GPU fields"  # a CPU machine: wandb wrote no gpu keys
+    assert a.summary["gpus"] is None and a.summary["model"]["seq_len"] == 128

@@ -84,8 +84,7 @@ def parse_folder(
     if folder.consoles:
         paths = [str(p) for p in folder.consoles]
         parsed = parse_log(paths[0] if len(paths) == 1 else paths, sets, forced_format, on_unmatched, jobs)
-        if folder.record is not None:
-            _number_from_record(parsed, folder.record, warnings)
+        if folder.record is not None and _number_from_record(parsed, folder.record, warnings):
             steps_from = _record_rows(parsed, folder, folder.record)
     else:
         assert folder.record is not None  # identify refuses a folder with neither
@@ -208,7 +207,11 @@ def _record_rows(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> st
     progress bar whose redraws a file kept only the last of, a console cut short); the console keeps its events,
     facts and line accounting. Returns the record's name when its rows are used."""
     own = record_log(folder, record)
-    console = parsed.rows["step"].nunique() if "step" in parsed.rows and not parsed.rows.empty else 0
+    rows = parsed.rows
+    steps = rows[rows["kind"] == "step"] if "kind" in rows else rows
+    # the console's steps: distinct numbers where its lines print them, its step lines where they do not (HF's
+    # dicts, numbered later from the logging cadence)
+    console = steps["step"].nunique() if "step" in steps and steps["step"].notna().all() else len(steps)
     if own.rows.empty or own.rows["step"].nunique() <= console:
         _clock_from_record(parsed, own)
         return None
@@ -239,16 +242,17 @@ def _add_events(parsed: ParsedLog, folder: RunFolder) -> None:
     parsed.events = events
 
 
-def _number_from_record(parsed: ParsedLog, record: StepRecord, warnings: list[RunWarning]) -> None:
+def _number_from_record(parsed: ParsedLog, record: StepRecord, warnings: list[RunWarning]) -> bool:
     """The console's HF loss dicts numbered by trainer_state.json's log_history: the i-th dict with a loss is
-    the i-th entry with one, when the counts and the losses agree."""
+    the i-th entry with one, when the counts and the losses agree. False (with a warning) when they do not: the
+    record is another run's (or a resumed run's), and the console is read alone."""
     if record.kind != "trainer_state" or parsed.rows.empty or "loss" not in parsed.rows:
-        return
+        return True
     rows = parsed.rows
     dicts = rows.index[rows["pattern"].astype(str).str.startswith("hf_trainer.") & rows["loss"].notna()]
     entries = [e for e in record.entries if "loss" in e and not any(k in e for k in HF_SUMMARY_KEYS)]
     if not len(dicts):
-        return
+        return True
     if len(dicts) != len(entries) or any(
         not math.isclose(float(rows.at[i, "loss"]), float(e["loss"]), rel_tol=1e-3, abs_tol=1e-4)
         for i, e in zip(dicts, entries, strict=True)
@@ -260,8 +264,8 @@ def _number_from_record(parsed: ParsedLog, record: StepRecord, warnings: list[Ru
                 "source_differs",
             )
         )
-        return
+        return False
     steps = pd.Series([int(e["step"]) for e in entries], index=dicts)
-    if "step" in rows and rows.loc[dicts, "step"].notna().all() and (rows.loc[dicts, "step"] == steps).all():
-        return
-    parsed.rows.loc[dicts, "step"] = steps.astype(rows["step"].dtype if "step" in rows else "int64")
+    if "step" not in rows or not (rows.loc[dicts, "step"] == steps).all():
+        parsed.rows.loc[dicts, "step"] = steps.astype(rows["step"].dtype if "step" in rows else "int64")
+    return True

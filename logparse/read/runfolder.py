@@ -403,7 +403,7 @@ def _wandb_meta(folder: RunFolder, meta: Table) -> str:
     if isinstance(count, int) and not isinstance(count, bool) and count > 0:
         # the GPUs of the machine rank 0 ran on (wandb probes its own node): the job's count on one node
         folder.facts.append(
-            FolderFact("world_size", count, "wandb-metadata", "gpu_count, the GPUs of rank 0's machine")
+            FolderFact("world_size", count, "wandb-metadata", "gpu_count")
         )
     if isinstance(name, str) and isinstance(count, int):
         said.append(f"{count} x {name.strip()}")
