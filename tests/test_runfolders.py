@@ -352,3 +352,59 @@ def test_wandb_synced_without_gpu_fields_reads_config_and_states_no_gpus():
     read = {f["file"]: f["read"] for f in a.summary["folder"]["files"]}
     assert read["files/wandb-metadata.json"] == "no GPU fields"  # a CPU machine: wandb wrote no gpu keys
     assert a.summary["gpus"] is None and a.summary["model"]["seq_len"] == 128
+
+
+def _write_events(folder: Path, rows: list[tuple[int, float, dict[str, float]]]) -> None:
+    """An event file with tensorboard's own writer: (step, wall time, {tag: value}) per logged step."""
+    from tensorboard.compat.proto.event_pb2 import Event
+    from tensorboard.compat.proto.summary_pb2 import Summary
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    folder.mkdir(parents=True, exist_ok=True)
+    writer = EventFileWriter(str(folder))
+    for step, wall, tags in rows:
+        values = [Summary.Value(tag=t, simple_value=v) for t, v in tags.items()]
+        writer.add_event(Event(wall_time=wall, step=step, summary=Summary(value=values)))
+    writer.close()
+
+
+def test_torchtitan_tags_as_its_metric_logger_means_them(tmp_path):
+    """torchtitan/components/metrics.py (MetricsProcessor.log): `throughput(tps)` is tokens/s per device, `mfu(%)`
+    a percentage, `time_metrics/end_to_end(s)` seconds per step over the log interval. Values chosen here."""
+    rows = [
+        (s, 1_700_000_000.0 + 1.25 * s, {"loss_metrics/global_avg_loss": 8.0 - 0.1 * s, "throughput(tps)": 6_000.0 + s,
+         "tflops": 300.0, "mfu(%)": 30.0 + s / 10, "time_metrics/end_to_end(s)": 1.25, "grad_norm": 1.5})
+        for s in range(1, 21)
+    ]  # fmt: skip
+    _write_events(tmp_path / "tb" / "20260101-0000", rows)
+    a = logparse.analyze(str(tmp_path / "tb"))
+    assert a.summary["format"] == "torchtitan"
+    steps = a.steps.set_index("step")
+    for s, _, tags in rows:
+        assert steps.at[s, "tokens_per_s_per_gpu"] == pytest.approx(tags["throughput(tps)"])
+        assert steps.at[s, "reported_mfu"] == pytest.approx(tags["mfu(%)"] / 100, rel=1e-6)
+        assert steps.at[s, "step_time_s"] == pytest.approx(1.25)
+        assert steps.at[s, "loss"] == pytest.approx(tags["loss_metrics/global_avg_loss"], rel=1e-6)
+
+
+def test_nemo_tags_beside_hparams_yaml_count_steps_from_zero_as_lightning_does(tmp_path):
+    """NeMo's exp dir: Lightning's TensorBoardLogger (hparams.yaml beside the events, global_step from 0), the
+    TimingCallback's `train_step_timing in s`, `reduced_train_loss`; its console among exp_manager's other files."""
+    run = tmp_path / "nemo_experiments" / "llama" / "2026-01-01_00-00-00"
+    rows = [(g, 1_700_000_000.0 + 2.0 * g, {"reduced_train_loss": 9.0 - 0.2 * g, "train_step_timing in s": 2.0,
+             "TFLOPS_per_GPU": 410.0, "global_step": float(g)}) for g in range(0, 10)]  # fmt: skip
+    _write_events(run, rows)
+    (run / "hparams.yaml").write_text("cfg:\n  encoder_seq_length: 4096\n")
+    for name in ("cmd-args.log", "git-info.log", "lightning_logs.txt", "nemo_error_log.txt"):
+        (run / name).write_text("not the console\n")
+    a = logparse.analyze(str(run))
+    steps = a.steps.set_index("step")
+    assert sorted(steps.index) == [g + 1 for g, _, _ in rows]
+    for g, _, tags in rows:
+        assert steps.at[g + 1, "loss"] == pytest.approx(tags["reduced_train_loss"], rel=1e-6)
+        assert steps.at[g + 1, "step_time_s"] == pytest.approx(2.0)
+        assert steps.at[g + 1, "reported_tflops_per_gpu"] == pytest.approx(410.0)
+    assert a.summary["model"]["seq_len"] == 4096  # hparams.yaml: cfg.encoder_seq_length
+    assert a.summary["folder"]["steps_from"].startswith("events.out.tfevents.") and not any(
+        f["read"] == "console" for f in a.summary["folder"]["files"]
+    )

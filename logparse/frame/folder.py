@@ -35,10 +35,26 @@ MEGATRON_TAGS = {
     "grad-norm": "grad_norm", "iteration-time": "step_time_s", "throughput": "reported_tflops_per_gpu",
     "num-zeros": None, "params-norm": None, "world-size": None, "skipped-train-samples": None,
 }  # fmt: skip
-# torchtitan (torchtitan/components/metrics.py): `tps` is tokens/s per device, `mfu(%)` a percentage
+# torchtitan's metric logger (torchtitan/components/metrics.py:501-519 at b5bcd76, MetricsProcessor.log; train.py
+# :376-389 before 2024-11 with "wps"): `throughput(tps)` / `wps` are tokens/s per device (local tokens over the
+# interval / non-data-parallel size), `mfu(%)` a percentage, `time_metrics/end_to_end(s)` the interval's seconds
+# per step (time_delta / log_freq), memory in GiB
 TORCHTITAN_TAGS = {
-    "loss_metrics/global_avg_loss": "loss", "tps": "tokens_per_s_per_gpu", "tflops": "reported_tflops_per_gpu",
-    "mfu(%)": "reported_mfu%", "time_metrics/end_to_end(s)": "step_time_s", "lr": "lr", "grad_norm": "grad_norm",
+    "loss_metrics/global_avg_loss": "loss", "loss_metrics/global_max_loss": None, "grad_norm": "grad_norm",
+    "throughput(tps)": "tokens_per_s_per_gpu", "tps": "tokens_per_s_per_gpu", "wps": "tokens_per_s_per_gpu",
+    "tflops": "reported_tflops_per_gpu", "mfu(%)": "reported_mfu%", "time_metrics/end_to_end(s)": "step_time_s",
+    "time_metrics/data_loading(s)": None, "time_metrics/data_loading(%)": None,
+    "memory/max_reserved(GiB)": "memory_max_reserved_gib", "memory/max_active(GiB)": None,
+    "memory/max_active(%)": None, "memory/max_reserved(%)": None, "memory/num_alloc_retries": None,
+    "memory/num_ooms": None, "validation_metrics/loss": "eval_loss", "lr": "lr",
+}  # fmt: skip
+# NeMo (exp_manager's TimingCallback `train_step_timing in s`: seconds per optimizer step; the Megatron strategy's
+# `reduced_train_loss`; FLOPsMeasurementCallback's `TFLOPS_per_GPU`; `consumed_samples` over all ranks), written
+# by Lightning's TensorBoardLogger
+NEMO_TAGS = {
+    "reduced_train_loss": "loss", "train_step_timing in s": "step_time_s", "TFLOPS_per_GPU": "reported_tflops_per_gpu",
+    "lr": "lr", "consumed_samples": "consumed_samples", "global_step": None, "epoch": None, "val_loss": "eval_loss",
+    "grad_norm": "grad_norm", "hp_metric": None, "step": None,
 }  # fmt: skip
 # HF Trainer: log_history keys and the TensorBoard callback's `train/<key>` tags
 HF_KEYS = {
@@ -56,18 +72,22 @@ HF_SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per
 
 def _table(record: StepRecord, kind: str = "") -> dict[str, str | None]:
     keys = {k for e in record.entries[:50] for k in e}
-    if kind == "lightning":
+    if kind == "lightning" and not keys & {"reduced_train_loss", "train_step_timing in s"}:
         return LIGHTNING_KEYS
     if keys & {"lm loss", "iteration-time", "learning-rate"}:
         return MEGATRON_TAGS
-    if keys & {"loss_metrics/global_avg_loss", "mfu(%)"}:
+    if keys & {"loss_metrics/global_avg_loss", "mfu(%)", "throughput(tps)"}:
         return TORCHTITAN_TAGS
+    if keys & {"reduced_train_loss", "train_step_timing in s"}:
+        return NEMO_TAGS
     return HF_KEYS
 
 
 def _family(record: StepRecord) -> str:
     table = _table(record)
-    return {id(MEGATRON_TAGS): "megatron", id(TORCHTITAN_TAGS): "torchtitan"}.get(id(table), "")
+    return {id(MEGATRON_TAGS): "megatron", id(TORCHTITAN_TAGS): "torchtitan", id(NEMO_TAGS): "nemo"}.get(
+        id(table), ""
+    )
 
 
 def parse_folder(

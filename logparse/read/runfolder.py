@@ -43,7 +43,12 @@ from ..core.tomlfile import Table
 # a console log inside a run folder: what people tee training output to
 CONSOLE_SUFFIXES = (".log", ".out", ".log.gz", ".out.gz", ".txt", ".txt.gz")
 # .txt files a run folder holds that are not consoles
-NOT_CONSOLE = frozenset({"requirements.txt", "progress.txt", "merges.txt", "vocab.txt", "README.txt"})
+NOT_CONSOLE = frozenset({
+    "requirements.txt", "progress.txt", "merges.txt", "vocab.txt", "README.txt",
+    # NeMo's exp_manager writes these beside its console (nemo_log_globalrank-0_localrank-0.txt): the command line,
+    # the git state, the error stream alone, and Lightning's own messages
+    "cmd-args.log", "git-info.log", "nemo_error_log.txt", "lightning_logs.txt",
+})  # fmt: skip
 EVENTS_PREFIX = "events.out.tfevents."
 # Megatron-LM writes each scalar twice: by iteration, and `<tag> vs samples` (and `vs tokens`) by consumed count
 VERSUS = (" vs samples", " vs tokens", " vs steps")
@@ -249,9 +254,31 @@ def _rel(folder: RunFolder, p: Path) -> str:
 
 
 def _take_consoles(folder: RunFolder, where: Path) -> None:
-    for p in _consoles(where):
+    """The console logs in `where`: one job's (its attempts, in the order they ran); where several jobs' logs lie
+    there, the largest job's, the others named in a note."""
+    found = _consoles(where)
+    if not found:
+        return
+    from .attempts import group_attempts
+
+    groups = group_attempts(found)
+    chosen = max(groups, key=lambda g: sum(_size(p) for p in g))
+    for p in chosen:
         folder.consoles.append(p)
         folder.read.append((_rel(folder, p), "console"))
+    others = [p for g in groups if g is not chosen for p in g]
+    if others:
+        folder.notes.append(
+            f"{', '.join(_rel(folder, p) for p in others)} not read: another log than the run's console "
+            f"({_rel(folder, chosen[0])}, the largest); analyze it on its own"
+        )
+
+
+def _size(p: Path) -> int:
+    try:
+        return p.stat().st_size
+    except OSError:
+        return 0
 
 
 def _load_json(folder: RunFolder, p: Path) -> Any:
@@ -402,9 +429,7 @@ def _wandb_meta(folder: RunFolder, meta: Table) -> str:
         folder.facts.append(FolderFact("device_name", name.strip(), "wandb-metadata", "gpu"))
     if isinstance(count, int) and not isinstance(count, bool) and count > 0:
         # the GPUs of the machine rank 0 ran on (wandb probes its own node): the job's count on one node
-        folder.facts.append(
-            FolderFact("world_size", count, "wandb-metadata", "gpu_count")
-        )
+        folder.facts.append(FolderFact("world_size", count, "wandb-metadata", "gpu_count"))
     if isinstance(name, str) and isinstance(count, int):
         said.append(f"{count} x {name.strip()}")
     elif isinstance(name, str):
@@ -653,6 +678,16 @@ def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
 def _tensorboard(folder: RunFolder) -> None:
     _take_consoles(folder, folder.root)
     _events(folder, folder.root)
+    # Lightning's TensorBoardLogger (NeMo's exp dirs too) writes the run's hyperparameters beside its events
+    hp = next((p.parent / "hparams.yaml" for p in _files_below(folder.root) if p.name.startswith(EVENTS_PREFIX)
+               and (p.parent / "hparams.yaml").is_file()), None)  # fmt: skip
+    if hp is not None:
+        raw = _load_yaml(folder, hp)
+        if isinstance(raw, dict):
+            folder.configs.append(("hparams.yaml", _flatten(raw)))
+        folder.read.append(
+            (_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys")
+        )
 
 
 def _events(folder: RunFolder, d: Path) -> None:
@@ -670,8 +705,10 @@ def _events(folder: RunFolder, d: Path) -> None:
             "with wall times)"
         )
         return
-    # Lightning's TensorBoardLogger steps are trainer.global_step when logged, from 0, as its metrics.csv
-    entries = _tb_scalars(event_file_loader, files, offset=1 if folder.kind == "lightning" else 0)
+    # Lightning's TensorBoardLogger (Lightning's own runs, NeMo's) writes hparams.yaml beside its event files and
+    # steps them with trainer.global_step as it was when logged, from 0, as its metrics.csv: from 1 here
+    lightning = folder.kind == "lightning" or any((p.parent / "hparams.yaml").is_file() for p in files)
+    entries = _tb_scalars(event_file_loader, files, offset=1 if lightning else 0)
     if entries is None:
         folder.notes.append(f"{rels} not read (tensorboard's reader failed on them)")
         return
