@@ -44,7 +44,7 @@ from ..patterns.sets import (
 )
 from ..read.reader import ReadStats, Record, describe, read_records
 from . import chunks
-from .columns import Columns
+from .columns import Columns, RowBlock
 from .matcher import Matcher
 from .rows import prepare, step_row
 
@@ -66,7 +66,9 @@ class FactObservation:
     @property
     def where(self) -> str:
         """`line 12 (megatron.argument)`, or `config.json: hidden_size`."""
-        return f"line {self.line} ({self.pattern})" if self.source == "log" else f"{self.source}: {self.pattern}"
+        return (
+            f"line {self.line} ({self.pattern})" if self.source == "log" else f"{self.source}: {self.pattern}"
+        )
 
 
 class Averaging(TypedDict):
@@ -235,7 +237,9 @@ def _refuse_stray_matches(
     prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
+    matcher = Matcher(
+        [ps for ps in chosen if ps.role not in ("common", compose.GUEST)]
+    )  # the set's own lines
     steps = []
     for rec in head:
         hit = matcher.match(rec.text)
@@ -260,7 +264,9 @@ def _refuse_stray_matches(
 def _is_prose(text: str) -> bool:
     """A sentence of words (at least six, nearly all of them plain words), not a log record."""
     words = text.split()
-    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    return (
+        len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    )
 
 
 def parse_log(
@@ -283,6 +289,7 @@ def parse_log(
     matcher = Matcher(chosen)
     asm = _Assembler(matcher, on_unmatched)
     if chunks.worth_splitting(path, chunk_bytes):
+        chunks.give_back_freed_memory()
         stats = ReadStats()
         items: Iterable[Any] = chunks.read_parallel(
             path, matcher, stats, jobs=jobs, chunk_bytes=chunk_bytes, keep_unmatched=on_unmatched is not None
@@ -293,6 +300,8 @@ def parse_log(
         for item in rejoin(items, matcher):
             if isinstance(item, chunks.Bulk):
                 asm.take_bulk(item)
+            elif isinstance(item, chunks.Events):
+                asm.take_events(item)
             elif isinstance(item, chunks.Tally):
                 asm.counts["unmatched"] += item.unmatched
             else:
@@ -324,7 +333,9 @@ class _Assembler:
         self.matcher = matcher
         self.on_unmatched = on_unmatched
         self.rows = Columns()
-        self.events: list[Row] = []
+        # event records kept column by column like the rows (a log with a save every few steps has a million:
+        # as dicts they held ~400 bytes each, half a large log's memory while it was read)
+        self.events = Columns()
         self.facts: dict[str, list[FactObservation]] = {}
         self.counts = {"matched": 0, "unmatched": 0, "malformed": 0}
         self.interval: set[str] = set()
@@ -334,8 +345,13 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.alone: set[str] = (
+            set()
+        )  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
+        # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
+        # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB, issue 24)
+        self.step_rows_pending: list[tuple[int, RowBlock | None, Any]] = []
         self.by_step: dict[Any, Row] = {}  # step number -> values waiting for that step's record
         self.wins: set[str] = set()  # columns an overriding attach line replaces in the record it joins
         # rank -> the values of its latest attach = "following" line, joined to each later step row (Keras's
@@ -430,7 +446,7 @@ class _Assembler:
             number = values.pop("step", None)
             if problems:
                 values["malformed"] = True
-            at = self.step_row.get(number)
+            at = self._step_rows().get(number)
             if at is not None:
                 _join_row(rows, at, values, sums, self.wins if spec.overrides else set())
             else:
@@ -508,7 +524,15 @@ class _Assembler:
                 # evaluate() after fit); it and the rows after it, until the line, are an eval event, not steps
                 self.ended.add(rank)
                 text = f"{spec.name} restarts at {step} without its line: not training steps"
-                self.events.append({"event": "eval", "pattern": spec.qualname, "line": row["line"], "rank": rank, "text": text})
+                self.events.append(
+                    {
+                        "event": "eval",
+                        "pattern": spec.qualname,
+                        "line": row["line"],
+                        "rank": rank,
+                        "text": text,
+                    }
+                )
             if rank in self.ended:
                 return
             if step is not None:
@@ -520,8 +544,21 @@ class _Assembler:
             if spec.kind == "step":
                 self.last_step_row[rank] = self.rows.n
                 if "step" in one:
-                    self.step_row[one["step"]] = self.rows.n
+                    if self.step_rows_pending:  # after rows not yet indexed: waits in line behind them
+                        self.step_rows_pending.append((self.rows.n, None, one["step"]))
+                    else:
+                        self.step_row[one["step"]] = self.rows.n
             self.rows.append(one)
+
+    def take_events(self, events: chunks.Events) -> None:
+        """Event records read in another process into the rows `take` makes of them, in file order."""
+        self.counts["matched"] += events.n
+        self.counts["malformed"] += events.malformed
+        self._note_keys(events.keymap)
+        for index in events.specs:
+            self._first_sight(self.matcher.specs[index])
+        for piece in events.pieces:
+            self.events.extend(piece)
 
     def take_bulk(self, bulk: chunks.Bulk) -> None:
         """Step rows read in another process, in file order: appended as they are when no attached line is
@@ -547,8 +584,22 @@ class _Assembler:
         for rank, at in bulk.last_step.items():
             self.last_step_row[rank] = base + at
         if self.matcher.attaches_by_step:
-            for step, at in bulk.steps:
-                self.step_row[step] = base + at
+            for piece in bulk.pieces:
+                self.step_rows_pending.append((base, piece, None))
+                base += piece.n
+
+    def _step_rows(self) -> dict[Any, int]:
+        """step_row, with the rows appended in bulk since it was last used."""
+        for base, piece, one in self.step_rows_pending:
+            if piece is None:  # a row appended alone
+                self.step_row[one] = base
+                continue
+            kinds, steps = piece.column("kind").values(), piece.column("step").values()
+            for i, (kind, step) in enumerate(zip(kinds, steps, strict=True)):
+                if kind == "step" and step is not None:
+                    self.step_row[step] = base + i
+        self.step_rows_pending.clear()
+        return self.step_row
 
     def result(
         self,
@@ -565,9 +616,13 @@ class _Assembler:
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
+            self._note_keys(
+                [k for k in self.guest_keys if k[0] == "facts" or k[2] in rows]
+            )  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
-        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
+        elif (
+            prints is not None
+        ):  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
         if stats.unterminated is not None:
@@ -597,7 +652,7 @@ class _Assembler:
             composition=composition((ps.name for ps in used), sets, detection.name),
             conventions={ps.name: ps.reported for ps in used if ps.reported},
             rows=rows,
-            events=pd.DataFrame(self.events),
+            events=self.events.frame(),
             facts=self.facts,
             lines=lines,
             interval_patterns=self.interval,
@@ -645,7 +700,9 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
     was = rows.at[at, "flags"]
-    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
+    rows.at[at, "flags"] = (
+        "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
+    )  # kept, as resolve joins
     return rows
 
 

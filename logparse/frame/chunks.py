@@ -31,7 +31,7 @@ import os
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..core.schema import Row
@@ -79,7 +79,6 @@ class Bulk:
     keymap: list[tuple[str, str, str]]  # (group, printed key, column), first use of each key first
     last_block: dict[tuple[int, Any], int]  # (pattern index, rank) -> its last row in the run
     last_step: dict[Any, int]  # rank -> its last step row in the run
-    steps: list[tuple[Any, int]] = field(default_factory=list)  # (step, row): when attach = "step" is used
 
     def rows(self) -> Iterator[Row]:
         """The run's rows as the dicts a single pass builds (None values are absent, as there)."""
@@ -88,6 +87,44 @@ class Bulk:
             cols = {key: piece.column(key).values() for key in piece.cols}
             for i in range(piece.n):
                 yield {k: v[i] for k, v in cols.items() if v[i] is not None or k in base}
+
+
+@dataclass
+class Events:
+    """Event records of a range set aside beside a run of step rows (rows.order_free), read into the rows the
+    assembler makes of them (`_Assembler.take`'s event branch) and frozen into typed columns: a log with a
+    checkpoint save every few steps sends a million, and each sent as a record cost the parent a Record, a match
+    tuple and a dict (issue 24)."""
+
+    pieces: list[RowBlock]
+    n: int
+    specs: list[int]  # indices (Matcher.specs) of their patterns, in order of first appearance
+    malformed: int
+    keymap: list[tuple[str, str, str]]
+
+
+# glibc's M_MMAP_THRESHOLD (malloc.h): allocations at least this large are mapped apart and given back when freed
+_MMAP_THRESHOLD, _M_MMAP_THRESHOLD = 256 * 1024, -3
+_threshold_fixed = False
+
+
+def give_back_freed_memory() -> None:
+    """Have glibc return large freed blocks to the system (Linux; elsewhere nothing). glibc maps an allocation of
+    128 KiB or more apart, but after the first such block is freed it raises that threshold to the block's size
+    (up to 32 MiB) and keeps later blocks in its heap, where a freed one stays resident: the parsed pieces of a
+    large log (a column of 50,000 rows is 400 KB), freed as its frame is built, stayed in the process beside
+    the frame (issue 24: 1.34 GB at the peak of a 1 GiB parse, 1.14 GB with the threshold fixed). Fixing the
+    threshold (mallopt) turns that adjustment off."""
+    global _threshold_fixed
+    if _threshold_fixed:
+        return
+    _threshold_fixed = True
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
@@ -267,7 +304,7 @@ def _absorb(result: RangeResult, matcher: Matcher, stats: ReadStats) -> Iterator
             rec = Record(line + offset, text, rank, host)
             yield rec, (specs[index], values) if index >= 0 else None
         else:
-            if isinstance(item, Bulk) and offset:
+            if isinstance(item, (Bulk, Events)) and offset:
                 for piece in item.pieces:
                     piece.cols["line"].data += offset
             yield item
@@ -498,7 +535,55 @@ class _Run:
         elif held:
             self.out.append(self._bulk(held))
         aside, self.aside = self.aside, []
-        self.out.extend(aside)
+        self._send_aside(aside)
+
+    def _send_aside(self, aside: list[tuple[Any, ...]]) -> None:
+        """The event and config records set aside, in line order: each stretch of BULK_MIN or more event records
+        as one Events, the others as records."""
+        specs = self.matcher.specs
+        stretch: list[tuple[Any, ...]] = []
+        for item in aside:
+            if specs[item[4]].kind == "event":
+                stretch.append(item)
+                continue
+            self._send_events(stretch)
+            stretch = []
+            self.out.append(item)
+        self._send_events(stretch)
+
+    def _send_events(self, items: list[tuple[Any, ...]]) -> None:
+        if len(items) < BULK_MIN:
+            self.out.extend(items)
+            return
+        cols = Columns()
+        specs: dict[int, None] = {}
+        malformed = 0
+        keymap: dict[tuple[str, str], str] = {}
+        for line, text, rank, _host, index, values in items:
+            spec = self.matcher.specs[index]
+            specs.setdefault(index)
+            problems, _windowed, used = prepare(spec, values)
+            for what, key, column in used:
+                keymap.setdefault((what, key), column)
+            malformed += bool(problems)
+            row = {
+                "event": spec.event,
+                "pattern": spec.qualname,
+                "line": line,
+                "rank": rank,
+                "text": text[:200],
+            }
+            row.update(values)
+            cols.append(row)
+        self.out.append(
+            Events(
+                pieces=cols.pieces_all(),
+                n=len(items),
+                specs=list(specs),
+                malformed=malformed,
+                keymap=[(what, key, column) for (what, key), column in keymap.items()],
+            )
+        )
 
     def _flush_fast(self) -> None:
         shape, lines, groups, texts = self.shape, self.fast_lines, self.fast_groups, self.fast_text
@@ -529,9 +614,6 @@ class _Run:
         n = made.n
         ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]
         last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
-        steps: list[tuple[Any, int]] = []
-        if self.matcher.attaches_by_step and shape.spec.kind == "step" and "step" in made.cols:
-            steps = list(zip(made.cols["step"].values(), range(n), strict=True))
         self.out.append(
             Bulk(
                 pieces=[made],
@@ -541,7 +623,6 @@ class _Run:
                 keymap=list(shape.used),  # a key map line's keys (its first line, read the ordinary way, too)
                 last_block={(shape.index, rank): at for rank, at in last.items()},
                 last_step=dict(last) if shape.spec.kind == "step" else {},
-                steps=steps,
             )
         )
 
@@ -552,7 +633,6 @@ class _Run:
         keymap: dict[tuple[str, str], str] = {}
         last_block: dict[tuple[int, Any], int] = {}
         last_step: dict[Any, int] = {}
-        steps: list[tuple[Any, int]] = []
         for at, (rec, spec, index, values) in enumerate(held):
             specs.setdefault(index)
             problems, windowed, used = prepare(spec, values)
@@ -563,8 +643,6 @@ class _Run:
             last_block[(index, rec.rank)] = at
             if spec.kind == "step":
                 last_step[rec.rank] = at
-                if self.matcher.attaches_by_step and "step" in row:
-                    steps.append((row["step"], at))
             cols.append(row)
         return Bulk(
             pieces=cols.pieces_all(),
@@ -574,5 +652,4 @@ class _Run:
             keymap=[(what, key, column) for (what, key), column in keymap.items()],
             last_block=last_block,
             last_step=last_step,
-            steps=steps,
         )

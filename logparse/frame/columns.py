@@ -51,6 +51,10 @@ class Typed:
         self.none: np.ndarray | None = None
         self.ints: np.ndarray | None = None
         self.data: Any = values
+        if self.bits in (NONE, STR) and self.n and _all_same(values):
+            # a column of one value (the rows' kind and pattern, an absent rank or host): kept once, not once a row
+            self.data = Constant(values[0])
+            return
         if self.bits == INT:
             try:
                 self.data = np.array(values, dtype=np.int64)
@@ -69,7 +73,9 @@ class Typed:
 
     @classmethod
     def nones(cls, n: int) -> Typed:
-        return cls([None] * n)
+        col = cls.__new__(cls)
+        col.n, col.bits, col.data, col.none, col.ints = n, NONE, Constant(None), None, None
+        return col
 
     @classmethod
     def of_array(cls, array: np.ndarray) -> Typed:
@@ -84,6 +90,8 @@ class Typed:
         """The column's Python values, as they were."""
         if isinstance(self.data, list):
             return self.data
+        if isinstance(self.data, Constant):
+            return [self.data.value] * self.n
         out = self.data.tolist()
         if self.ints is not None:
             for i in np.flatnonzero(self.ints):
@@ -94,8 +102,53 @@ class Typed:
         return out
 
 
+def _one_value(pieces: list[Typed]) -> Constant | None:
+    """The value of a column that holds one value in every piece (None if it holds more)."""
+    first = pieces[0].data if pieces else None
+    if not isinstance(first, Constant):
+        return None
+    for p in pieces[1:]:
+        if (
+            not isinstance(p.data, Constant)
+            or p.data.value != first.value
+            or type(p.data.value) is not type(first.value)
+        ):
+            return None
+    return first
+
+
+def _repeated(value: Any, n: int) -> Any:
+    """A column of `n` times `value`, as pandas would type a list of them, without the list: pandas' string
+    dtype (Arrow-backed) made with pyarrow.repeat, None as an object array."""
+    if value is None:
+        return np.full(n, None, dtype=object)
+    inferred = pd.Series([value]).dtype
+    if isinstance(inferred, pd.StringDtype) and inferred.storage == "pyarrow":
+        import pyarrow as pa
+
+        return pd.array(pa.repeat(pa.scalar(value, pa.large_string()), n), dtype=inferred)
+    return [value] * n
+
+
+class Constant:
+    """The one value of a column of one piece that holds nothing else."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _all_same(values: list[Any]) -> bool:
+    first = values[0]
+    return values.count(first) == len(values)
+
+
 def merge(pieces: list[Typed]) -> Any:
     """One column from its pieces, typed as pandas would type the concatenated values."""
+    same = _one_value(pieces)
+    if same is not None:
+        return _repeated(same.value, sum(p.n for p in pieces))
     bits = 0
     for p in pieces:
         bits |= p.bits
@@ -242,6 +295,8 @@ class Columns:
 def _item(col: Typed, i: int) -> Any:
     if isinstance(col.data, list):
         return col.data[i]
+    if isinstance(col.data, Constant):
+        return col.data.value
     if col.none is not None and col.none[i]:
         return None
     value = col.data[i].item()
