@@ -408,3 +408,18 @@ def test_nemo_tags_beside_hparams_yaml_count_steps_from_zero_as_lightning_does(t
     assert a.summary["folder"]["steps_from"].startswith("events.out.tfevents.") and not any(
         f["read"] == "console" for f in a.summary["folder"]["files"]
     )
+
+
+def test_a_damaged_folder_is_said_in_one_line_and_a_link_loop_ends(tmp_path):
+    run = tmp_path / "runs" / "out"
+    shutil.copytree(HF_NOLOG, run)
+    (tmp_path / "runs" / "loop").symlink_to(tmp_path / "runs", target_is_directory=True)  # a link back up
+    assert run_folders(tmp_path) == [run]
+    for state in run.glob("checkpoint-*/trainer_state.json"):
+        state.write_text(state.read_text()[:200])  # cut mid-file, as a full disk leaves it
+    for events in run.rglob("events.out.tfevents.*"):
+        events.write_bytes(b"\x00garbage")
+    result = CliRunner().invoke(main, ["analyze", str(run)])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    (line,) = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert "nothing to analyze" in line and "trainer_state.json not read" in line

@@ -139,8 +139,8 @@ def run_folders(root: str | os.PathLike[str]) -> list[Path]:
         if _kind(here) is not None:
             found.append(here)
             continue  # a run's own subfolders (checkpoints, files/, runs/) are the run's
-        try:
-            subs = sorted((p for p in here.iterdir() if p.is_dir()), reverse=True)
+        try:  # a link to a folder is not followed (a link back up would loop; W&B's latest-run names a listed run)
+            subs = sorted((p for p in here.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)
         except OSError:
             continue
         stack.extend(subs)
