@@ -249,8 +249,8 @@ def identify(path: str | os.PathLike[str]) -> RunFolder:
 def _rel(folder: RunFolder, p: Path) -> str:
     try:
         return p.relative_to(folder.root).as_posix()
-    except ValueError:
-        return p.as_posix()
+    except ValueError:  # the run's console beside lightning_logs/ when version_N is given: ../../train.log
+        return Path(os.path.relpath(p, folder.root)).as_posix()
 
 
 def _take_consoles(folder: RunFolder, where: Path) -> None:
