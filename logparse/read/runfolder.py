@@ -318,12 +318,14 @@ HF_CONFIG_FACTS = {
     "num_local_experts": "num_experts", "num_experts": "num_experts", "n_routed_experts": "num_experts",
     "num_experts_per_tok": "moe_router_topk",
 }  # fmt: skip
-# model types whose MLP has three matrices (gate, up, down: SwiGLU/GeGLU); the others in HF are two-matrix
+# HF model types by their MLP (transformers' modeling_<type>.py): three matrices (gate_proj, up_proj, down_proj, or
+# Phi-3's gate_up_proj: SwiGLU/GeGLU) or two (GPT-2's c_fc/c_proj, GPT-NeoX's dense_h_to_4h, Phi's fc1/fc2,
+# StarCoder2's c_fc); a type in neither list states nothing
 GATED_MODEL_TYPES = frozenset(
     "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma gemma2 gemma3 phi3 olmo olmo2 deepseek_v2 "
-    "deepseek_v3 granite cohere starcoder2_no internlm2 yi".split()
+    "deepseek_v3 granite cohere internlm2".split()
 )
-PLAIN_MODEL_TYPES = frozenset("gpt2 gpt_neox gptj opt bloom falcon gpt_bigcode phi codegen".split())
+PLAIN_MODEL_TYPES = frozenset("gpt2 gpt_neox gptj opt bloom falcon gpt_bigcode phi codegen starcoder2".split())
 
 
 def _hf_model_facts(folder: RunFolder, cfg: Any, source: str) -> int:
