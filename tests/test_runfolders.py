@@ -423,3 +423,23 @@ def test_a_damaged_folder_is_said_in_one_line_and_a_link_loop_ends(tmp_path):
     assert result.exit_code != 0 and "Traceback" not in result.output
     (line,) = [ln for ln in result.output.splitlines() if ln.strip()]
     assert "nothing to analyze" in line and "trainer_state.json not read" in line
+
+
+def _final(path: Path) -> dict:
+    """trainer_state.json's end-of-training entry (Trainer.train's metrics)."""
+    return next(e for e in json.loads(path.read_text())["log_history"] if "train_runtime" in e)
+
+
+def test_hf_end_of_run_figures_come_from_trainer_state_exactly(tmp_path):
+    final = _final(HF / "trainer_state.json")
+    shutil.copytree(HF, tmp_path / "out")
+    (tmp_path / "out" / "train.log").unlink()  # the record alone
+    alone = logparse.analyze(str(tmp_path / "out")).summary["whole_run"]
+    assert (alone["samples_per_s"], alone["seconds"]) == (
+        final["train_samples_per_second"],
+        final["train_runtime"],
+    )
+    # beside the console, which prints them rounded ('400.9'): the same figure, taken exactly, no warning
+    beside = logparse.analyze(str(HF))
+    assert beside.summary["whole_run"]["samples_per_s"] == final["train_samples_per_second"]
+    assert not [w for w in beside.run.warnings if w.code == "source_differs"]

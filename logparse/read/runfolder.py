@@ -592,6 +592,13 @@ def _hf(folder: RunFolder) -> None:
     _events(folder, d)
 
 
+HF_FINAL_FACTS = {
+    "train_runtime": "final_runtime_s", "train_samples_per_second": "final_samples_per_s",
+    "train_steps_per_second": "final_steps_per_s", "train_tokens_per_second": "final_tokens_per_s_per_gpu",
+    "train_loss": "final_loss", "total_flos": "total_flos", "epoch": "final_epoch",
+}  # fmt: skip
+
+
 def _trainer_state(folder: RunFolder, state: Table, rel: str) -> str:
     """Facts and the step record of a trainer_state.json (TrainerState: log_history, train_batch_size,
     max_steps, logging_steps, global_step)."""
@@ -601,6 +608,14 @@ def _trainer_state(folder: RunFolder, state: Table, rel: str) -> str:
         if isinstance(v, int) and not isinstance(v, bool) and v > 0:
             folder.facts.append(FolderFact(fact, v, "trainer_state.json", key))
     history = state.get("log_history")
+    for item in history if isinstance(history, list) else ():
+        # the end of training's totals (Trainer.train's metrics, logged once): the facts the console's final dict
+        # gives (patterns/hf_trainer.toml final_dict)
+        if isinstance(item, dict) and "train_runtime" in item:
+            for key, fact in HF_FINAL_FACTS.items():
+                v = item.get(key)
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    folder.facts.append(FolderFact(fact, float(v), "trainer_state.json", key))
     entries: list[Row] = []
     if isinstance(history, list):
         for item in history:

@@ -38,14 +38,24 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
         last = observations[-1]
+        precise = None
         for o in beside:
-            if repr(o.value) != repr(last.value):
-                warnings.append(
-                    RunWarning(
-                        f"{o.where} says {name} {o.value!r}, the log says {last.value!r} (line {last.line}); "
-                        "using the log's", "source_differs", line=last.line,
-                    )
+            if _printed_as(o.value, last.value):
+                # the same figure, which the log prints rounded (HF's final dict: 400.9 for 400.874): the file's
+                if o.value != last.value and precise is None:
+                    precise = o
+                continue
+            warnings.append(
+                RunWarning(
+                    f"{o.where} says {name} {o.value!r}, the log says {last.value!r} (line {last.line}); "
+                    "using the log's", "source_differs", line=last.line,
                 )
+            )
+        if precise is not None:
+            facts[name] = Fact(
+                precise.value, precise.source, f"{precise.pattern}; the log prints {last.value!r} (line {last.line})"
+            )
+            continue
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
         if len(distinct) > 1 and not name.startswith("final_") and name not in LISTED_FACTS:
             warnings.append(
@@ -57,6 +67,19 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     return facts
+
+
+def _printed_as(exact: Any, printed: Any) -> bool:
+    """Whether a file's value and a log line's are one figure: equal, or the line's the file's float printed to
+    fewer digits (transformers' `.4g`: within 5e-4 of it, relatively)."""
+    if repr(exact) == repr(printed):
+        return True
+    numbers = (int, float)
+    if isinstance(exact, bool) or isinstance(printed, bool):
+        return False
+    if isinstance(exact, float) and isinstance(printed, numbers) and math.isfinite(exact):
+        return math.isclose(exact, float(printed), rel_tol=5e-4, abs_tol=0.0)
+    return isinstance(exact, numbers) and isinstance(printed, numbers) and float(exact) == float(printed)
 
 
 EVAL_HEADER_LINES = 3
