@@ -182,7 +182,8 @@ def cli() -> None:
 @friendly
 def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, quiet: bool, **kw: Any) -> None:
     """Analyze training log(s): write report.png, summary.json and steps.csv. `-` reads a log from
-    standard input.
+    standard input. A folder is read as a run folder: a W&B run, a Hugging Face output dir, a Lightning
+    version_N, TensorBoard event files (the files it reads are named on the `read:` line).
 
     Example: logparse analyze train.log --gpus 8 --hw h100
 
