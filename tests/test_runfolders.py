@@ -443,3 +443,18 @@ def test_hf_end_of_run_figures_come_from_trainer_state_exactly(tmp_path):
     beside = logparse.analyze(str(HF))
     assert beside.summary["whole_run"]["samples_per_s"] == final["train_samples_per_second"]
     assert not [w for w in beside.run.warnings if w.code == "source_differs"]
+
+
+def test_a_megatron_experiment_folder_with_logs_tensorboard_and_checkpoints_side_by_side(tmp_path):
+    """Megatron-LM's --tensorboard-dir, --save (progress.txt) and the launcher's logs/ under one experiment."""
+    exp = tmp_path / "runs" / "exp1"
+    shutil.copytree(MEGATRON_TB / "tensorboard", exp / "tensorboard")
+    (exp / "checkpoints").mkdir()
+    shutil.copy(MEGATRON_TB / "progress.txt", exp / "checkpoints" / "progress.txt")
+    (exp / "logs").mkdir()
+    shutil.copy(ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log", exp / "logs" / "train.log")
+    assert run_folders(tmp_path / "runs") == [exp]  # one run, not three
+    folder = identify(exp)
+    files = [f for f, _ in folder.read]
+    assert files[0] == "logs/train.log" and "checkpoints/progress.txt" in files
+    assert any(f.startswith("tensorboard/events.out.tfevents.") for f in files)

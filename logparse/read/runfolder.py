@@ -170,10 +170,16 @@ def _kind(d: Path) -> str | None:
         versions = _versions(d / "lightning_logs")
         if len(versions) == 1:
             return "lightning"
-    if any(n.startswith(EVENTS_PREFIX) for n in names) or (
-        any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2))
-        and (_consoles(d) or "progress.txt" in names)
+    if (
+        any(n.startswith(EVENTS_PREFIX) for n in names)
+        or (any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2)) and _consoles(d))
+        or (
+            any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 3))
+            and (_consoles(d / "logs") or _progress_path(d) is not None)
+        )
     ):
+        # event files below a folder that also holds the run's console or Megatron-LM's progress.txt (directly, or
+        # in logs/ and checkpoints/: Megatron's --tensorboard-dir, --save and a launcher's log folder side by side)
         return "tensorboard"
     if d.name.startswith("version_") and any(n.startswith(EVENTS_PREFIX) for n in names):
         return "tensorboard"
@@ -325,7 +331,9 @@ GATED_MODEL_TYPES = frozenset(
     "llama mistral mixtral qwen2 qwen2_moe qwen3 qwen3_moe gemma gemma2 gemma3 phi3 olmo olmo2 deepseek_v2 "
     "deepseek_v3 granite cohere internlm2".split()
 )
-PLAIN_MODEL_TYPES = frozenset("gpt2 gpt_neox gptj opt bloom falcon gpt_bigcode phi codegen starcoder2".split())
+PLAIN_MODEL_TYPES = frozenset(
+    "gpt2 gpt_neox gptj opt bloom falcon gpt_bigcode phi codegen starcoder2".split()
+)
 
 
 def _hf_model_facts(folder: RunFolder, cfg: Any, source: str) -> int:
@@ -693,7 +701,7 @@ def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
 
 
 def _tensorboard(folder: RunFolder) -> None:
-    _take_consoles(folder, folder.root)
+    _take_consoles(folder, folder.root if _consoles(folder.root) else folder.root / "logs")
     _events(folder, folder.root)
     # Lightning's TensorBoardLogger (NeMo's exp dirs too) writes the run's hyperparameters beside its events
     hp = next((p.parent / "hparams.yaml" for p in _files_below(folder.root) if p.name.startswith(EVENTS_PREFIX)
@@ -787,11 +795,19 @@ def _tb_scalars(loader: Any, files: list[Path], offset: int = 0) -> list[Row] | 
 _PROGRESS_TIME = "%Y-%m-%d %H:%M:%S"
 
 
+def _progress_path(d: Path) -> Path | None:
+    """Megatron-LM writes progress.txt into its --save folder: the run folder itself, or its checkpoints/."""
+    for p in (d / "progress.txt", d / "checkpoints" / "progress.txt"):
+        if p.is_file():
+            return p
+    return None
+
+
 def _progress_file(folder: RunFolder) -> None:
     """Megatron-LM's `--log-progress` file: each job's start (a restart boundary), each saved checkpoint with
     its iteration, the GPU count."""
-    p = folder.root / "progress.txt"
-    if not p.is_file():
+    p = _progress_path(folder.root)
+    if p is None:
         return
     from datetime import datetime, timezone
 
