@@ -458,3 +458,10 @@ def test_a_megatron_experiment_folder_with_logs_tensorboard_and_checkpoints_side
     files = [f for f, _ in folder.read]
     assert files[0] == "logs/train.log" and "checkpoints/progress.txt" in files
     assert any(f.startswith("tensorboard/events.out.tfevents.") for f in files)
+
+
+def test_compare_takes_run_folders(tmp_path):
+    out = tmp_path / "cmp.png"
+    result = CliRunner().invoke(main, ["compare", str(HF_NOLOG), str(LIGHTNING_TB), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0 and "hf_output_nolog" in result.output and "lightning_tb" in result.output

@@ -17,6 +17,7 @@ from ..core.errors import LogparseError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import Given, checked
 from ..core.summary_types import Summary
+from ..read.runfolder import is_run_folder
 from ..report import outputs as report
 from ..utilization.mfu import seconds_to_train
 
@@ -113,16 +114,19 @@ def _batch_runs(index_path: Path) -> list[Path]:
 
 
 def expand(ref: str | os.PathLike[str]) -> list[Path]:
-    """What a RUN argument stands for: a log, an `analyze` folder, a batch folder (its ok runs) or an
-    index.csv (the same)."""
+    """What a RUN argument stands for: a log, an `analyze` folder, a batch folder (its ok runs), an index.csv
+    (the same) or a run folder (read/runfolder.py)."""
     path = Path(ref)
     if path.is_dir():
         if (path / "summary.json").exists():
             return [path]
         if (path / "index.csv").exists():
             return _batch_runs(path / "index.csv")
+        if is_run_folder(path):  # a W&B run, an HF output dir, ...: analyzed like a log
+            return [path]
         raise LogparseError(
-            f"{ref}: neither a run folder (summary.json + steps.csv) nor a batch folder (index.csv)"
+            f"{ref}: neither an analyze output (summary.json + steps.csv), a batch folder (index.csv) nor a run "
+            "folder logparse reads (W&B, Hugging Face, Lightning, TensorBoard)"
         )
     if path.name.lower().endswith(".csv"):
         if not path.exists():
@@ -136,7 +140,7 @@ def expand(ref: str | os.PathLike[str]) -> list[Path]:
 def load_run(ref: str | os.PathLike[str], options: Given) -> ComparedRun:
     """One run: an output folder (summary.json + steps.csv) as written, or a log analyzed with `options`."""
     path = Path(ref)
-    if path.is_dir():
+    if path.is_dir() and (path / "summary.json").exists():
         return _read_folder(path)
     from .. import api
 
