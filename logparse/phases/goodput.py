@@ -349,11 +349,11 @@ class _Lines:
     @classmethod
     def of(cls, events: pd.DataFrame) -> _Lines:
         return cls(
-            [_EVENT_CATEGORY.get(e) for e in events["event"]],
-            [int(x) for x in events["line"]],
+            [_EVENT_CATEGORY.get(e) for e in events["event"].tolist()],
+            [int(x) for x in events["line"].tolist()],
             events["dur"].astype(float).tolist(),
             events["step"].astype(float).tolist(),
-            [str(x) for x in events["text"]],
+            list(map(str, events["text"].tolist())),  # (tolist: iterating an Arrow-backed column is slower)
         )
 
 
@@ -370,6 +370,15 @@ def _share_gaps(
     """A gap between two anchors (None without a clock) to the events `idx` whose lines fall in it: printed
     durations first, then what remains to the one kind of event without a printed duration (shared when
     several kinds lack one), else to `default`."""
+    if gap is not None and len(idx):
+        # the common case (a save every few steps): events of one kind, none printing its duration, take the gap
+        kind = ev.category[idx[0]]
+        if kind is not None and all(ev.category[i] == kind and ev.dur[i] != ev.dur[i] for i in idx):
+            if gap > 0:
+                step = next((ev.step[i] for i in idx if ev.step[i] == ev.step[i]), None)
+                where = (ev.line[idx[0]], ev.line[idx[-1]], None if step is None else int(step))
+                book.add(kind, gap, *where, _short(ev.text[idx[0]]))
+            return
     by: dict[str, list[int]] = {}
     for i in idx:
         category = ev.category[i]
