@@ -505,9 +505,7 @@ def write_index(out: Path, index: pd.DataFrame) -> None:
     try:
         with replacing(out / "index.csv") as tmp:
             index.to_csv(tmp, index=False)
-        atomic_write_text(
-            out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n"
-        )
+        atomic_write_text(out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
         write_page(out, index)
     except OSError as exc:
         raise LogparseError(f"cannot write the index {exc.filename or out}: {exc.strerror or exc}") from None

@@ -82,9 +82,7 @@ class ResolvedSteps:
 # step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
 
 
-def number_steps(
-    rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]
-) -> tuple[pd.Series, str]:
+def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> tuple[pd.Series, str]:
     """Optimizer step of each row without a counter: from the printed epoch against the steps per epoch
     (header, final dict, or logging_first_step's cadence; epoch_steps.py); else row ordinals (with a warning)."""
     by_epoch = number_from_epochs(rows, facts)
@@ -194,9 +192,7 @@ def _restart(
     else:
         redone_steps = int(redone["step"].nunique())
     cause, cause_line = _restart_cause(events, int(old["line"].min()), int(new["line"].min()))
-    return Restart(
-        at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line
-    )
+    return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line)
 
 
 def _restart_cause(events: pd.DataFrame, old_first: int, new_first: int) -> tuple[str | None, int | None]:
@@ -387,12 +383,7 @@ def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: li
         g = int(ga.value)
         micro = steps.loc[only_micro, "micro_step"]
         if (micro % g != 0).any():
-            warnings.append(
-                RunWarning(
-                    f"some micro-step counters are not multiples of the grad accumulation {g}",
-                    "micro_step_mismatch",
-                )
-            )
+            warnings.append(RunWarning(f"some micro-step counters are not multiples of the grad accumulation {g}", "micro_step_mismatch"))
         steps.loc[only_micro, "step"] = micro // g
         return f"micro-step counter / grad accumulation {g} ({ga.source})"
     steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
@@ -424,9 +415,7 @@ def _number_steps(
         iters = facts.get("train_iters")
         bar = parsed.windows.get("progress_s_per_it")
         alpha = bar["alpha"] if bar else None
-        by_bar = steps_from_bar(
-            parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha
-        )
+        by_bar = steps_from_bar(parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha)
         if by_bar is not None:
             steps, numbering = by_bar.steps, by_bar.numbering
             if by_bar.step_time_source is not None:
@@ -444,9 +433,7 @@ def _number_steps(
     return steps, numbering, step_time
 
 
-def _time_from_epoch_rate(
-    parsed: ParsedLog, steps: pd.DataFrame, warnings: list[RunWarning]
-) -> StepTime | None:
+def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[RunWarning]) -> StepTime | None:
     """No step time, and a progress bar whose rate is the epoch's average: each step's time from the
     redraws (in place). Returns the source, None when it gives none."""
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
@@ -484,17 +471,14 @@ def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[RunWarning]) -> Non
             RunWarning(
                 f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
                 f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown",
-                "step_time_nonpositive",
-                step=steps.loc[bad, "step"].iloc[0],
+                "step_time_nonpositive", step=steps.loc[bad, "step"].iloc[0],
             )
         )
         steps.loc[bad, "step_time_s"] = np.nan
         add_flag(steps, bad, "bad_step_time")
 
 
-def _keras_sample_counts(
-    steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]
-) -> str | None:
+def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> str | None:
     """Keras before 2.3 (and tf.keras 1.x) given arrays counts SAMPLES in its bar, after 'Train on N samples'
     (patterns/keras.toml cites keras 2.2.4's ProgbarLogger): a Keras bar whose total is that N has its positions
     turned, in place, into optimizer steps ceil(p / B), B the position of the first redraw of an epoch (drawn after
@@ -525,9 +509,7 @@ def _keras_sample_counts(
     steps.loc[counts, "progress_total"] = np.ceil(total / b)
     if "step_time_s" in steps:
         steps.loc[counts, "step_time_s"] = steps.loc[counts, "step_time_s"] * b
-    facts.setdefault(
-        "micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar")
-    )
+    facts.setdefault("micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar"))
     return (
         f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'): "
         f"position p -> optimizer step ceil(p / {b}), {b} the batch size its first redraw shows"
@@ -552,8 +534,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
                 "kept as steps, the value is NaN and the step is flagged",
-                "nonfinite",
-                line=first,
+                "nonfinite", line=first,
             )
         )
     if "malformed" in steps and steps["malformed"].eq(True).any():
@@ -563,8 +544,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"{int(bad.sum())} step line(s) have a value that does not read as a number "
                 f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged",
-                "malformed",
-                line=steps.loc[bad, "line"].iloc[0],
+                "malformed", line=steps.loc[bad, "line"].iloc[0],
             )
         )
     cut = flagged(steps, "cut")  # frame._cut_last_line: the log's last line has no newline
@@ -573,8 +553,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
                 "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'",
-                "cut",
-                line=steps.loc[cut, "line"].iloc[-1],
+                "cut", line=steps.loc[cut, "line"].iloc[-1],
             )
         )
 
@@ -626,8 +605,7 @@ def _check_consumed(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
                 "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)",
-                "consumed_jump",
-                step=steps.loc[jump, "step"].iloc[0],
+                "consumed_jump", step=steps.loc[jump, "step"].iloc[0],
             )
         )
 
@@ -664,12 +642,8 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
-    rate_choices: list[Choice] = field(
-        default_factory=list
-    )  # rates two lines gave, and which was believed (summary "sources")
-    redone: pd.DataFrame | None = (
-        None  # the file's rows that a later attempt logged again (their work was lost)
-    )
+    rate_choices: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed (summary "sources")
+    redone: pd.DataFrame | None = None  # the file's rows that a later attempt logged again (their work was lost)
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
@@ -784,9 +758,7 @@ def _clock_for_windowed_time(
     return clock, step_time
 
 
-def _warn_unknowns(
-    steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[RunWarning]
-) -> None:
+def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[RunWarning]) -> None:
     """Say what an unknown GPU count or sequence length costs, and what to pass."""
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
@@ -822,12 +794,7 @@ def _warn_unknowns(
             )
         )
     elif seq is None:
-        warnings.append(
-            RunWarning(
-                f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU",
-                "seq_len_unknown",
-            )
-        )
+        warnings.append(RunWarning(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU", "seq_len_unknown"))
 
 
 def _select(
@@ -858,8 +825,7 @@ def _select(
             f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
             f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
             f"`logparse parse` and can be analyzed with {flag('segment')}",
-            "several_runs",
-            line=begins.line,
+            "several_runs", line=begins.line,
         )
     )
     chosen = steps[steps["run"] == last].reset_index(drop=True)
