@@ -46,7 +46,7 @@ from ..read.reader import ReadStats, Record, describe, read_records
 from . import chunks
 from .columns import Columns, RowBlock
 from .matcher import Matcher
-from .rows import prepare, step_row
+from .rows import event_row, prepare, step_row
 
 DETECT_HEAD = 5000  # records scored for detection before deciding
 DETECT_MORE = 50_000  # ... and this many when the head leaves two sets close
@@ -237,9 +237,7 @@ def _refuse_stray_matches(
     prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher(
-        [ps for ps in chosen if ps.role not in ("common", compose.GUEST)]
-    )  # the set's own lines
+    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
     steps = []
     for rec in head:
         hit = matcher.match(rec.text)
@@ -264,9 +262,7 @@ def _refuse_stray_matches(
 def _is_prose(text: str) -> bool:
     """A sentence of words (at least six, nearly all of them plain words), not a log record."""
     words = text.split()
-    return (
-        len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
-    )
+    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
 
 
 def parse_log(
@@ -345,9 +341,7 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        self.alone: set[str] = (
-            set()
-        )  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
         # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB, issue 24)
@@ -483,15 +477,7 @@ class _Assembler:
                     }
                 )
         else:  # event
-            ev = {
-                "event": spec.event,
-                "pattern": pattern,
-                "line": rec.line,
-                "rank": rec.rank,
-                "text": rec.text[:200],
-            }
-            ev.update(values)
-            self.events.append(ev)
+            self.events.append(event_row(spec, rec.line, rec.rank, rec.text, values))
 
     def _stand_alone(self, rank: Any) -> None:
         """A second line of one attach = "next" pattern with no row of any rank in between: the record the
@@ -616,13 +602,9 @@ class _Assembler:
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys(
-                [k for k in self.guest_keys if k[0] == "facts" or k[2] in rows]
-            )  # (x_rank: the rank)
+            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
-        elif (
-            prints is not None
-        ):  # not a step sequence: their lines are unmatched, as without the generic reading
+        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
         if stats.unterminated is not None:
@@ -700,9 +682,7 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
     was = rows.at[at, "flags"]
-    rows.at[at, "flags"] = (
-        "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
-    )  # kept, as resolve joins
+    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
     return rows
 
 

@@ -51,7 +51,7 @@ from .columns import Columns, RowBlock
 from .fastlane import CHECKED, Lane, LaneShape, own_text
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
-from .rows import bulkable, order_free, prepare, step_row
+from .rows import bulkable, event_row, order_free, prepare, step_row
 
 PARALLEL_MIN_BYTES = 8 << 20  # a smaller file is read in one pass: ranges and processes cost more
 CHUNK_BYTES = 16 << 20  # the bytes of one range, at most ...
@@ -566,15 +566,7 @@ class _Run:
             for what, key, column in used:
                 keymap.setdefault((what, key), column)
             malformed += bool(problems)
-            row = {
-                "event": spec.event,
-                "pattern": spec.qualname,
-                "line": line,
-                "rank": rank,
-                "text": text[:200],
-            }
-            row.update(values)
-            cols.append(row)
+            cols.append(event_row(spec, line, rank, text, values))
         self.out.append(
             Events(
                 pieces=cols.pieces_all(),

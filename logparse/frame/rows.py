@@ -7,6 +7,7 @@ runs of step rows in bulk: both must make the same row of the same line.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..core.schema import Row
 from ..patterns.sets import LineSpec, LineValues
@@ -50,6 +51,14 @@ def step_row(
     row.update(values)
     if windowed:
         row["windowed"] = ",".join(windowed)
+    return row
+
+
+def event_row(spec: LineSpec, line: int, rank: Any, text: str, values: Row) -> Row:
+    """The row an event line makes: its event, pattern, line, rank and first 200 characters, then its values
+    (read in one pass, or by a range's reader for a block of them: chunks.Events)."""
+    row = {"event": spec.event, "pattern": spec.qualname, "line": line, "rank": rank, "text": text[:200]}
+    row.update(values)
     return row
 
 
