@@ -70,24 +70,16 @@ LIGHTNING_KEYS = {"epoch": None, "hp_metric": None, "step": None}
 HF_SUMMARY_KEYS = ("train_runtime", "train_samples_per_second", "train_steps_per_second", "total_flos")
 
 
-def _table(record: StepRecord, kind: str = "") -> dict[str, str | None]:
+def _reading(record: StepRecord, kind: str) -> tuple[str, dict[str, str | None]]:
+    """The framework a record's keys show (else the folder's kind) and the table its keys are read through."""
     keys = {k for e in record.entries[:50] for k in e}
-    if kind == "lightning" and not keys & {"reduced_train_loss", "train_step_timing in s"}:
-        return LIGHTNING_KEYS
     if keys & {"lm loss", "iteration-time", "learning-rate"}:
-        return MEGATRON_TAGS
+        return "megatron", MEGATRON_TAGS
     if keys & {"loss_metrics/global_avg_loss", "mfu(%)", "throughput(tps)"}:
-        return TORCHTITAN_TAGS
+        return "torchtitan", TORCHTITAN_TAGS
     if keys & {"reduced_train_loss", "train_step_timing in s"}:
-        return NEMO_TAGS
-    return HF_KEYS
-
-
-def _family(record: StepRecord) -> str:
-    table = _table(record)
-    return {id(MEGATRON_TAGS): "megatron", id(TORCHTITAN_TAGS): "torchtitan", id(NEMO_TAGS): "nemo"}.get(
-        id(table), ""
-    )
+        return "nemo", NEMO_TAGS
+    return kind, LIGHTNING_KEYS if kind == "lightning" else HF_KEYS
 
 
 def parse_folder(
@@ -126,7 +118,7 @@ def parse_folder(
 def record_log(folder: RunFolder, record: StepRecord) -> ParsedLog:
     """A step record as the ParsedLog a log of it would give: a row per logged step."""
     km = load()
-    table = _table(record, folder.kind)
+    family, table = _reading(record, folder.kind)
     rows: list[Row] = []
     mapped: dict[str, str] = {}
     kept = 0
@@ -134,8 +126,15 @@ def record_log(folder: RunFolder, record: StepRecord) -> ParsedLog:
     for i, entry in enumerate(record.entries, start=1):
         if record.kind == "trainer_state" and any(k in entry for k in HF_SUMMARY_KEYS):
             continue  # the end-of-training totals: a train_loss averaged over the run, not a step's loss
-        row: Row = {"kind": "step", "pattern": pattern, "line": i, "rank": None, "host": None,
-                               "step": int(entry["step"])}  # fmt: skip
+        row: Row = {
+            "kind": "step",
+            "pattern": pattern,
+            "line": i,
+            "rank": None,
+            "host": None,
+            "step": int(entry["step"]),
+        }
+        filled = False
         if record.clock and isinstance(entry.get("wall_time"), (int, float)):
             row["timestamp"] = float(entry["wall_time"])
         for key, value in entry.items():
@@ -151,17 +150,15 @@ def record_log(folder: RunFolder, record: StepRecord) -> ParsedLog:
             if not math.isfinite(v) and column != "loss":
                 continue
             row[column] = v
+            filled = True
             mapped.setdefault(key, column)
-        if any(k not in ("kind", "pattern", "line", "rank", "host", "step", "timestamp") for k in row):
+        if filled:  # a step with a value of its own (not a placeholder such as Lightning's hp_metric)
             rows.append(row)
             kept += 1
     frame = pd.DataFrame(rows)
     if not frame.empty:
         frame = frame.sort_values(["step", "line"], kind="stable").reset_index(drop=True)
-        for col in ("step",):
-            frame[col] = frame[col].astype("int64")
     n = len(record.entries)
-    family = _family(record) or folder.kind
     lines = {
         "total": n, "records": n, "matched": kept, "unmatched": n - kept, "malformed": 0, "blank": 0,
         "physical": n, "overlong": 0, "nul_prefix_bytes": 0, "invalid_utf8_chars": 0, "unattached": 0,

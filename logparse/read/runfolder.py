@@ -172,16 +172,11 @@ def _kind(d: Path) -> str | None:
             return "lightning"
     if (
         any(n.startswith(EVENTS_PREFIX) for n in names)
-        or (any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 2)) and _consoles(d))
-        or (
-            any(n.startswith(EVENTS_PREFIX) for n in _names_below(d, 3))
-            and (_consoles(d / "logs") or _progress_path(d) is not None)
-        )
+        or (_has_events(d, 2) and _consoles(d))
+        or (_has_events(d, 3) and (_consoles(d / "logs") or _progress_path(d) is not None))
     ):
         # event files below a folder that also holds the run's console or Megatron-LM's progress.txt (directly, or
         # in logs/ and checkpoints/: Megatron's --tensorboard-dir, --save and a launcher's log folder side by side)
-        return "tensorboard"
-    if d.name.startswith("version_") and any(n.startswith(EVENTS_PREFIX) for n in names):
         return "tensorboard"
     return None
 
@@ -193,9 +188,9 @@ def _versions(d: Path) -> list[Path]:
         return []
 
 
-def _names_below(d: Path, depth: int) -> Iterator[str]:
-    for p in _files_below(d, depth):
-        yield p.name
+def _has_events(d: Path, depth: int) -> bool:
+    """TensorBoard event files in `d` (depth 1) or up to `depth` levels below it."""
+    return any(p.name.startswith(EVENTS_PREFIX) for p in _files_below(d, depth))
 
 
 def _files_below(d: Path, depth: int = MAX_DEPTH) -> Iterator[Path]:
@@ -576,16 +571,13 @@ def _latest_checkpoint(d: Path) -> Path | None:
 def _hf(folder: RunFolder) -> None:
     d = folder.root
     _take_consoles(folder, d)
+    latest = _latest_checkpoint(d)  # what the top level lacks (save_state() never called) is read there
     state_path = d / "trainer_state.json"
-    if not state_path.is_file():
-        latest = _latest_checkpoint(d)
-        if latest is not None:
-            state_path = latest / "trainer_state.json"
+    if not state_path.is_file() and latest is not None:
+        state_path = latest / "trainer_state.json"
     cfg_path = d / "config.json"
-    if not cfg_path.is_file():
-        latest = _latest_checkpoint(d)
-        if latest is not None and (latest / "config.json").is_file():
-            cfg_path = latest / "config.json"
+    if not cfg_path.is_file() and latest is not None and (latest / "config.json").is_file():
+        cfg_path = latest / "config.json"
     if cfg_path.is_file():
         cfg = _load_json(folder, cfg_path)
         n = _hf_model_facts(folder, cfg, "config.json")
@@ -652,14 +644,8 @@ def _lightning(folder: RunFolder) -> None:
         _take_consoles(folder, d)
     else:
         _take_consoles(folder, d)
-    hp = version / "hparams.yaml"
-    if hp.is_file():
-        raw = _load_yaml(folder, hp)
-        if isinstance(raw, dict):
-            folder.configs.append(("hparams.yaml", _flatten(raw)))
-        folder.read.append(
-            (_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys")
-        )
+    if (version / "hparams.yaml").is_file():
+        _hparams(folder, version / "hparams.yaml")
     metrics = version / "metrics.csv"
     if metrics.is_file():
         entries = _metrics_csv(folder, metrics)
@@ -707,12 +693,15 @@ def _tensorboard(folder: RunFolder) -> None:
     hp = next((p.parent / "hparams.yaml" for p in _files_below(folder.root) if p.name.startswith(EVENTS_PREFIX)
                and (p.parent / "hparams.yaml").is_file()), None)  # fmt: skip
     if hp is not None:
-        raw = _load_yaml(folder, hp)
-        if isinstance(raw, dict):
-            folder.configs.append(("hparams.yaml", _flatten(raw)))
-        folder.read.append(
-            (_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys")
-        )
+        _hparams(folder, hp)
+
+
+def _hparams(folder: RunFolder, hp: Path) -> None:
+    """Lightning's hparams.yaml (its loggers write it; NeMo's exp dirs too): a flat config, read as facts later."""
+    raw = _load_yaml(folder, hp)
+    if isinstance(raw, dict):
+        folder.configs.append(("hparams.yaml", _flatten(raw)))
+    folder.read.append((_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys"))
 
 
 def _events(folder: RunFolder, d: Path) -> None:

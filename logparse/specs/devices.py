@@ -67,9 +67,8 @@ def log_device(observations: Observations, warnings: list[RunWarning]) -> Fact |
         )
         return None
     more = f"; {len(obs) - 1} more lines name it" if len(obs) > 1 else ""
-    source = getattr(first, "source", "log")
-    at = f"at line {first.line} ({first.pattern})" if source == "log" else f"in {first.where}"
-    return Fact(dev.name, source, f"{first.value!r} {at}{more}")
+    at = "at" if first.source == "log" else "in"  # at line 12 (devices.nvidia_smi), in wandb-metadata: gpu
+    return Fact(dev.name, first.source, f"{first.value!r} {at} {first.where}{more}")
 
 
 def listed_gpus(observations: Observations) -> Fact | None:
