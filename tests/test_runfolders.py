@@ -465,3 +465,30 @@ def test_compare_takes_run_folders(tmp_path):
     result = CliRunner().invoke(main, ["compare", str(HF_NOLOG), str(LIGHTNING_TB), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert out.stat().st_size > 0 and "hf_output_nolog" in result.output and "lightning_tb" in result.output
+
+
+HF_EVAL = FOLDERS / "hf_eval"
+
+
+def test_hf_evaluation_entries_are_evaluations_not_steps(tmp_path):
+    """trainer_state.json's eval entries (eval_loss at steps 8, 16, 24) are evaluations: the training steps are the
+    entries with a loss, beside the console (whose rows and progress-bar step times stay) or alone."""
+    history = json.loads((HF_EVAL / "trainer_state.json").read_text())["log_history"]
+    train = {e["step"]: e["loss"] for e in history if "loss" in e}
+    evals = {e["step"]: e["eval_loss"] for e in history if "eval_loss" in e}
+    beside = logparse.analyze(str(HF_EVAL))
+    assert beside.summary["folder"]["steps_from"] is None  # the console's rows
+    assert beside.steps["step"].tolist() == sorted(train)
+    assert beside.steps["step_time_s"].notna().any()  # the bar's rate, which the record does not have
+    shutil.copytree(HF_EVAL, tmp_path / "out")
+    (tmp_path / "out" / "train.log").unlink()
+    alone = logparse.analyze(str(tmp_path / "out"))
+    steps = alone.steps.set_index("step")
+    assert sorted(steps.index) == sorted(train)
+    for step, loss in train.items():
+        assert steps.at[step, "loss"] == pytest.approx(loss, rel=1e-12)
+    assert steps.at[24, "eval_loss"] == pytest.approx(
+        evals[24], rel=1e-12
+    )  # an eval at a training step's number
+    ev = alone.run.parsed.events
+    assert ev.loc[ev["event"] == "eval", "step"].tolist() == [float(s) for s in sorted(evals)]

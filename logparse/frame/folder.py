@@ -116,65 +116,99 @@ def parse_folder(
 
 
 def record_log(folder: RunFolder, record: StepRecord) -> ParsedLog:
-    """A step record as the ParsedLog a log of it would give: a row per logged step."""
+    """A step record as the ParsedLog a log of it would give: a row per logged training step, an evaluation's
+    entry an `eval` event at its step (its loss also on that step's row when one was logged there), as the
+    console's evaluation dicts are read."""
     km = load()
     family, table = _reading(record, folder.kind)
-    rows: list[Row] = []
-    mapped: dict[str, str] = {}
-    kept = 0
     pattern = f"{folder.kind}.{record.kind}"
+    rows: list[Row] = []
+    evals: list[Row] = []
+    losses: list[tuple[int, float]] = []  # (step, eval loss) of each evaluation entry
+    by_step: dict[int, Row] = {}
+    mapped: dict[str, str] = {}
     for i, entry in enumerate(record.entries, start=1):
         if record.kind == "trainer_state" and any(k in entry for k in HF_SUMMARY_KEYS):
             continue  # the end-of-training totals: a train_loss averaged over the run, not a step's loss
-        row: Row = {
-            "kind": "step",
-            "pattern": pattern,
-            "line": i,
-            "rank": None,
-            "host": None,
-            "step": int(entry["step"]),
-        }
-        filled = False
-        if record.clock and isinstance(entry.get("wall_time"), (int, float)):
-            row["timestamp"] = float(entry["wall_time"])
-        for key, value in entry.items():
-            if key in ("step", "wall_time") or value is None or isinstance(value, bool):
-                continue
-            column, scale = _column(key, table, km)
-            if column is None:
-                continue
-            try:
-                v = float(value) * scale
-            except (TypeError, ValueError):
-                continue
-            if not math.isfinite(v) and column != "loss":
-                continue
-            row[column] = v
-            filled = True
-            mapped.setdefault(key, column)
-        if filled:  # a step with a value of its own (not a placeholder such as Lightning's hp_metric)
-            rows.append(row)
-            kept += 1
+        step = int(entry["step"])
+        stamp = (
+            float(entry["wall_time"])
+            if record.clock and isinstance(entry.get("wall_time"), (int, float))
+            else None
+        )
+        values = _values(entry, table, km, mapped)
+        if set(values) - EVALUATION:
+            row: Row = {
+                "kind": "step",
+                "pattern": pattern,
+                "line": i,
+                "rank": None,
+                "host": None,
+                "step": step,
+            }
+            if stamp is not None:
+                row["timestamp"] = stamp
+            rows.append(row | values)
+            by_step[step] = rows[-1]
+        elif "eval_loss" in values:
+            text = f"{record.source}: eval_loss {values['eval_loss']:.6g} at step {step}"
+            ev: Row = {
+                "event": "eval",
+                "pattern": pattern,
+                "line": i,
+                "rank": None,
+                "text": text,
+                "step": float(step),
+            }
+            evals.append(ev | ({} if stamp is None else {"timestamp": stamp}))
+            losses.append((step, values["eval_loss"]))
+    for step, loss in losses:  # an evaluation logged at a training step's number: its loss on that row too
+        if step in by_step:
+            by_step[step].setdefault("eval_loss", loss)
     frame = pd.DataFrame(rows)
     if not frame.empty:
         frame = frame.sort_values(["step", "line"], kind="stable").reset_index(drop=True)
-    n = len(record.entries)
+    n, matched = len(record.entries), len(rows) + len(evals)
     lines = {
-        "total": n, "records": n, "matched": kept, "unmatched": n - kept, "malformed": 0, "blank": 0,
+        "total": n, "records": n, "matched": matched, "unmatched": n - matched, "malformed": 0, "blank": 0,
         "physical": n, "overlong": 0, "nul_prefix_bytes": 0, "invalid_utf8_chars": 0, "unattached": 0,
         "rejoined": 0,
     }  # fmt: skip
     return ParsedLog(
         path=str(folder.root / record.source.split(", ")[0]),
         formats=[family],
-        detection=Detection(family, {family: kept}, 1.0),
+        detection=Detection(family, {family: len(rows)}, 1.0),
         rows=frame,
-        events=pd.DataFrame(),
+        events=pd.DataFrame(evals),
         facts={},
         lines=lines,
         notes={pattern: f"read from {record.source}, the library's own record of each logged step"},
         keymap={"record": mapped} if mapped else {},
     )
+
+
+# what an evaluation's entry carries beside its loss (the epoch it ran at): none of it a training step's value
+EVALUATION = frozenset({"eval_loss", "epoch"})
+
+
+def _values(entry: Row, table: dict[str, str | None], km: KeyMap, mapped: dict[str, str]) -> Row:
+    """An entry's values by step column (the keys it maps noted in `mapped`)."""
+    values: Row = {}
+    for key, value in entry.items():
+        if key in ("step", "wall_time") or value is None or isinstance(value, bool):
+            continue
+        column, scale = _column(key, table, km)
+        if column is None:
+            continue
+        try:
+            v = float(value) * scale
+        except (TypeError, ValueError):
+            continue
+        if not math.isfinite(v) and column != "loss":
+            continue
+        values[column] = v
+        mapped.setdefault(key, column)
+    return values
 
 
 def _column(key: str, table: dict[str, str | None], km: KeyMap) -> tuple[str | None, float]:

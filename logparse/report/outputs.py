@@ -963,7 +963,7 @@ def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
         source = (
             f"{source}; steps from {folder['steps_from']}"
             if console
-            else f"{folder['kind']} run folder, steps from {folder['steps_from']} ({s['lines']['matched']} logged steps)"
+            else f"{folder['kind']} run folder, steps from {folder['steps_from']} ({count} logged steps)"
         )
     lines = [f"{s['run']}: {source}"]
     if folder is not None:
