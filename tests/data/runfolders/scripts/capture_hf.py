@@ -14,6 +14,8 @@ from transformers import (LlamaConfig, LlamaForCausalLM, Trainer,
                           TrainingArguments, set_seed)
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "hf_output"
+# hf_eval/: `python capture_hf.py out2 eval` (evaluation every 8 steps, logging every 3, saves every 12, 24 steps)
+EVAL = len(sys.argv) > 2 and sys.argv[2] == "eval"
 SEQ_LEN = 64
 
 
@@ -45,16 +47,18 @@ def main():
     model = LlamaForCausalLM(cfg)
     args = TrainingArguments(
         output_dir=OUT,
-        max_steps=30,
+        max_steps=24 if EVAL else 30,
+        **({"eval_strategy": "steps", "eval_steps": 8} if EVAL else {}),
         per_device_train_batch_size=4,
         gradient_accumulation_steps=2,
-        logging_steps=5,
-        save_steps=10,
+        logging_steps=3 if EVAL else 5,
+        save_steps=12 if EVAL else 10,
         report_to=["tensorboard"],
         seed=0,
         use_cpu=True,
     )
-    trainer = Trainer(model=model, args=args, train_dataset=ByteDataset())
+    evals = ByteDataset(n=32, seed=1) if EVAL else None
+    trainer = Trainer(model=model, args=args, train_dataset=ByteDataset(), eval_dataset=evals)
     trainer.train()
     trainer.save_model()
     trainer.save_state()
