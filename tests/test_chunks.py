@@ -319,6 +319,51 @@ def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks
     _same(one, _parse(log, jobs=2, chunk_bytes=60_000, listing=False))
 
 
+@pytest.mark.parametrize("ranks", [1, 8])
+def test_checkpoint_lines_every_few_steps_go_through_the_lane(tmp_path, monkeypatch, ranks):
+    """Issue 24: a checkpoint saved every 3 iterations. The two lines Megatron-LM prints for each save
+    (megatron/training/checkpointing.py save_checkpoint: 'saving checkpoint at iteration {:7d} to {} in {}
+    format', '  successfully saved checkpoint from iteration {:7d} to {} [ t {}/{}, p {}/{} ]', by rank 0) are
+    read through the lane's event shapes, their rows built a column at a time, and the log reads in ranges as in
+    one pass: events, their order, line numbers and steps. The save line's text also holds the needle of the
+    iteration pattern, tried before the checkpoint pattern: the lane checks that one on every line it reads."""
+    text, _ = synth.megatron_log(synth.Spec(steps=1500, seed=5, all_ranks=ranks > 1, gpus=8))
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        found = re.search(r"iteration\s+(\d+)/", line)
+        if (
+            found
+            and int(found.group(1)) % 3 == 0
+            and not line.startswith("[default")
+            or (found and int(found.group(1)) % 3 == 0 and line.startswith("[default0]:"))
+        ):
+            step, prefix = int(found.group(1)), "[default0]:" if ranks > 1 else ""
+            out.append(f"{prefix}saving checkpoint at iteration {step:7d} to /ckpt/run in torch_dist format")
+            out.append(
+                f"{prefix}  successfully saved checkpoint from iteration {step:7d} to /ckpt/run [ t 1/2, p 1/1 ]"
+            )
+    log = tmp_path / "saves.log"
+    log.write_text("\n".join(out) + "\n")
+    fast_rows: list[int] = []
+    real = chunks._Run._send_fast_events
+
+    def counting(self, items):
+        sent = real(self, items)
+        fast_rows.append(len(items) if sent else 0)
+        return sent
+
+    monkeypatch.setattr(chunks._Run, "_send_fast_events", counting)
+    one = _parse(log, listing=False)
+    saves = one[0].events[one[0].events["event"] == "checkpoint_save"]
+    assert len(saves) == 2 * (1500 // 3) and saves["step"].tolist()[:4] == [3, 3, 6, 6]
+    for jobs, chunk in ((1, 60_000), (1, 250_000), (2, 60_000)):
+        fast_rows.clear()
+        _same(one, _parse(log, jobs=jobs, chunk_bytes=chunk, listing=False))
+        if chunk == 250_000:  # (a range's first lines of each shape are read both ways, in small ranges most)
+            assert sum(fast_rows) > 0.8 * len(saves)  # most save lines came through the lane
+
+
 # the generic reading's key map lines through the lane (issue 19): real logs of custom loops, blown up past
 # the range size, read in ranges exactly as in one pass, most of their step rows through the lane
 GENERIC_LOGS = sorted(
@@ -488,7 +533,10 @@ def test_event_lines_do_not_cut_a_run_of_step_rows(tmp_path, monkeypatch):
     for line in text.splitlines():
         out.append(line)
         if line.startswith("  successfully saved checkpoint"):
-            out += ["(min, max) time across ranks (ms):", "    save-checkpoint ................................: (812.50, 815.25)"]
+            out += [
+                "(min, max) time across ranks (ms):",
+                "    save-checkpoint ................................: (812.50, 815.25)",
+            ]
     log = tmp_path / "saves.log"
     log.write_text("\n".join(out) + "\n")
     one = _parse(log, listing=False)

@@ -34,6 +34,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..core.schema import Row
 from ..patterns.sets import MAX_WRAP_PARTS, LineSpec
 from ..read import reader
@@ -87,6 +89,16 @@ class Bulk:
             cols = {key: piece.column(key).values() for key in piece.cols}
             for i in range(piece.n):
                 yield {k: v[i] for k, v in cols.items() if v[i] is not None or k in base}
+
+
+class _FastEvent(NamedTuple):
+    """An event line read through a shape of the lane, set aside beside the run (its values converted when the
+    run's aside records are sent: _Run._send_fast_events)."""
+
+    shape: LaneShape
+    line: int
+    groups: tuple[str, ...]
+    text: str
 
 
 @dataclass
@@ -416,13 +428,31 @@ class _Worker:
         plain = "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
         lane = self.lane
         got = lane.read(line) if plain and lane is not None and lane.needles else None
+        learn = True
         if got is not None and got[0].checked >= CHECKED:
-            stats.physical_lines += 1
-            stats.records += 1
-            self.n += 1
-            self.since_partial += 1
-            self.run.add_fast(got[0], stats.physical_lines, got[1], line)
-            return
+            shape = got[0]
+            if not shape.event:
+                stats.physical_lines += 1
+                stats.records += 1
+                self.n += 1
+                self.since_partial += 1
+                self.run.add_fast(shape, stats.physical_lines, got[1], line)
+                return
+            # an event line: set aside as `record` sets an order-free record aside, unless it follows a line that
+            # may have been hard-wrapped or a pattern tried before its own matches it (then the ordinary way)
+            if self.since_partial >= MAX_WRAP_PARTS and not (
+                shape.before
+                and self.matcher.matched_before(
+                    line[line.index(":") + 1 :] if shape.prefixed else line, shape.index
+                )
+            ):
+                stats.physical_lines += 1
+                stats.records += 1
+                self.n += 1
+                self.since_partial += 1
+                self.run.aside.append(_FastEvent(shape, stats.physical_lines, got[1], line))
+                return
+            got, learn = None, False  # (its shape is known: nothing to learn or check)
         body, rank = own_text(line) if plain and got is None else (None, None)
         if body is not None:
             # the reader would make this line one record of `body` (or none, when blank)
@@ -440,7 +470,7 @@ class _Worker:
             hit = self.record(rec)
             if hit is None:
                 self._remember_noise(line, rec)
-            elif lane is not None:
+            elif lane is not None and learn:
                 lane.learn(hit[0], line, rec)
             return
         records = []
@@ -448,7 +478,7 @@ class _Worker:
             records.append((rec, self.record(rec, compare=got is not None)))
         if got is not None:
             Lane.check(got[0], line, got[1], records)
-        elif lane is not None and len(records) == 1 and records[0][1] is not None:
+        elif lane is not None and learn and len(records) == 1 and records[0][1] is not None:
             lane.learn(records[0][1][0], line, records[0][0])
 
     def _remember_noise(self, line: str, rec: Record) -> None:
@@ -537,19 +567,107 @@ class _Run:
         aside, self.aside = self.aside, []
         self._send_aside(aside)
 
-    def _send_aside(self, aside: list[tuple[Any, ...]]) -> None:
+    def _send_aside(self, aside: list[Any]) -> None:
         """The event and config records set aside, in line order: each stretch of BULK_MIN or more event records
-        as one Events, the others as records."""
+        as one Events (built a column at a time when the lane read them all: _send_fast_events), the others as
+        records."""
         specs = self.matcher.specs
-        stretch: list[tuple[Any, ...]] = []
+        stretch: list[Any] = []
         for item in aside:
-            if specs[item[4]].kind == "event":
+            if isinstance(item, _FastEvent) or specs[item[4]].kind == "event":
                 stretch.append(item)
                 continue
-            self._send_events(stretch)
+            self._send_stretch(stretch)
             stretch = []
             self.out.append(item)
-        self._send_events(stretch)
+        self._send_stretch(stretch)
+
+    def _send_stretch(self, items: list[Any]) -> None:
+        """A stretch of event records set aside: each run of BULK_MIN or more lines the lane read as one Events
+        built a column at a time (_send_fast_events), the records between them as _send_events sends them."""
+        pending: list[tuple[Any, ...]] = []
+        at = 0
+        while at < len(items):
+            end = at
+            while end < len(items) and isinstance(items[end], _FastEvent):
+                end += 1
+            if end - at >= BULK_MIN:
+                self._send_records(pending)
+                pending = []
+                if not self._send_fast_events(items[at:end]):
+                    pending = [self._as_record(item) for item in items[at:end]]
+            else:
+                pending.extend(self._as_record(item) for item in items[at:end])
+            if end < len(items):
+                pending.append(items[end])
+            at = end + 1
+        self._send_records(pending)
+
+    def _send_records(self, records: list[tuple[Any, ...]]) -> None:
+        """Event records, in order, as _send_events sends them; one that matched nothing as itself."""
+        start = 0
+        for i, record in enumerate(records):
+            if record[4] < 0:  # (a checked shape reads only what its pattern reads)
+                self._send_events(records[start:i])
+                self.out.append(record)
+                start = i + 1
+        self._send_events(records[start:])
+
+    def _as_record(self, item: _FastEvent) -> tuple[Any, ...]:
+        """An event line of the lane as the record `record` sets aside: its values as the shape reads them, or,
+        when a value does not convert that way, read the ordinary way."""
+        text = item.text[item.text.index(":") + 1 :] if item.shape.prefixed else item.text
+        rank = int(item.groups[0]) if item.shape.prefixed else None
+        values = item.shape.values_of(item.text)
+        if values is not None:
+            return (item.line, text, rank, None, item.shape.index, values)
+        hit = self.matcher.match(text)
+        if hit is None:
+            return (item.line, text, rank, None, -1, None)
+        return (item.line, text, rank, None, self.matcher.index[id(hit[0])], hit[1])
+
+    def _send_fast_events(self, items: list[_FastEvent]) -> bool:
+        """Event lines read through the lane: the rows rows.event_row makes of them, built a column at a time (a
+        shape's values converted at once); False when a value does not convert in bulk."""
+        by_shape: dict[LaneShape, list[int]] = {}
+        for i, item in enumerate(items):
+            by_shape.setdefault(item.shape, []).append(i)
+        converted = {}
+        for shape, at in by_shape.items():
+            cols = shape.convert([items[i].groups for i in at])
+            if cols is None:
+                return False
+            converted[shape] = cols
+        n = len(items)
+        texts = [
+            item.text[item.text.index(":") + 1 :] if item.shape.prefixed else item.text for item in items
+        ]
+        lists: dict[str, list[Any]] = {
+            "event": [item.shape.spec.event for item in items],
+            "pattern": [item.shape.spec.qualname for item in items],
+            "line": [item.line for item in items],
+            "rank": [int(item.groups[0]) if item.shape.prefixed else None for item in items],
+            "text": [text[:200] for text in texts],
+        }
+        keymap: dict[tuple[str, str], str] = {}
+        for shape, at in by_shape.items():  # in order of first appearance, as rows are appended
+            for column, array in converted[shape].items():
+                values = array.tolist() if isinstance(array, np.ndarray) else list(array)
+                target = lists.setdefault(column, [None] * n)
+                for i, value in zip(at, values, strict=True):
+                    target[i] = value
+            for what, key, column in shape.used:
+                keymap.setdefault((what, key), column)
+        self.out.append(
+            Events(
+                pieces=[RowBlock.freeze(lists, n)],
+                n=n,
+                specs=[shape.index for shape in by_shape],
+                malformed=0,
+                keymap=[(what, key, column) for (what, key), column in keymap.items()],
+            )
+        )
+        return True
 
     def _send_events(self, items: list[tuple[Any, ...]]) -> None:
         if len(items) < BULK_MIN:

@@ -49,7 +49,7 @@ from ..patterns.sets import FieldSpec, LineSpec, LineValues
 from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, may_be_prefixed
 from .columns import RowBlock, Typed
 from .matcher import Matcher
-from .rows import bulkable
+from .rows import bulkable, order_free
 
 
 def own_text(line: str) -> tuple[str | None, int | None]:
@@ -119,6 +119,9 @@ class LaneShape:
         # no launcher prefix can start a line of this shape (its literal head rules each out): the reader makes
         # such a line one record of its own text, unless a tqdm bar is glued to it (a "<"); set by learn
         self.plain_lead = False
+        # a pattern tried before this one could match the learned line's text (it holds that pattern's needle):
+        # an event line's shape then reads a line only when none of them matches it (Matcher.matched_before)
+        self.before = False
 
     @classmethod
     def learn(
@@ -128,12 +131,8 @@ class LaneShape:
         its shape exactly as the pattern does."""
         if spec.list_columns or host is not None:
             return None
-        if (
-            line != line.rstrip()
-            or "\r" in line
-            or "\x1b" in line
-            or any(i < index for i in matcher.candidates(text))
-        ):
+        before = any(i < index for i in matcher.candidates(text))
+        if line != line.rstrip() or "\r" in line or "\x1b" in line or (before and not event_lane(spec)):
             return None
         if own_text(line) != (text, rank):
             return None  # the reader makes more of this line than its text and torchrun's rank
@@ -143,7 +142,10 @@ class LaneShape:
             role = TORCHRUN_PREFIX.match(line).group("role")  # type: ignore[union-attr]
             head = r"\[" + re.escape(role) + r"(\d+)\]:"
         if spec.keymap is not None or spec.extra is not None:
-            return _keyed(cls, spec, index, head, line, text, role)
+            keyed = _keyed(cls, spec, index, head, line, text, role)
+            if keyed is not None:
+                keyed.before = before
+            return keyed
         found = spec.regex.search(text)
         if found is None or "key" in spec.regex.groupindex:
             return None
@@ -180,10 +182,17 @@ class LaneShape:
                 windowed.append(fs.column)
         shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
         shape.plain_lead = not head and _plain_lead(text[: slots[order[0]][0]] if order else text)
+        shape.before = before
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
         return shape
+
+    @property
+    def event(self) -> bool:
+        """An event line's shape: its lines are set aside beside the run of step rows, as an order-free record
+        is (chunks._Worker.line), and made into rows a column at a time when the run is sent."""
+        return self.spec.kind == "event"
 
     def values_of(self, line: str) -> Row | None:
         """The values the lane reads from one line (as LineSpec.match gives them), None if it cannot."""
@@ -233,6 +242,11 @@ def _column(fs: FieldSpec, texts: list[str]) -> Any:
         return np.array(values, dtype=np.int64) + whole if whole else np.array(values, dtype=np.int64)
     values = np.array(list(map(float, texts)), dtype=np.float64)
     return values * fs.scale + fs.offset
+
+
+def event_lane(spec: LineSpec) -> bool:
+    """An event line the lane may read: order-free (rows.order_free), never partial, no list."""
+    return spec.kind == "event" and order_free(spec) and spec.complete is None and not spec.list_columns
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -453,7 +467,7 @@ class Lane:
         """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
         step line the lane may read (per pattern: MAX_FAILS tries that make none, MAX_LEARNED shapes)."""
         index = self.matcher.index[id(spec)]
-        if not bulkable(spec) or self.fails.get(index, 0) >= MAX_FAILS:
+        if not (bulkable(spec) or event_lane(spec)) or self.fails.get(index, 0) >= MAX_FAILS:
             return
         if self.learned.get(index, 0) >= MAX_LEARNED:
             return

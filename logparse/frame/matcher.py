@@ -77,6 +77,14 @@ class Matcher:
             and not (self._prefixes and text.startswith(self._prefixes))
         )
 
+    def matched_before(self, text: str, index: int) -> bool:
+        """Whether a pattern tried before pattern `index` matches `text` (then `match` gives that one)."""
+        earlier = [i for i in self.candidates(text) if i < index]
+        if not earlier:
+            return False
+        layout = text.translate(DIGITS)
+        return any(self.specs[i].match(text, layout) is not None for i in earlier)
+
     def match(self, text: str) -> Hit | None:
         """The first pattern, in match order, that matches `text`, with its values; None for none."""
         if text in self._misses:
