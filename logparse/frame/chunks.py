@@ -441,10 +441,7 @@ class _Worker:
             # an event line: set aside as `record` sets an order-free record aside, unless it follows a line that
             # may have been hard-wrapped or a pattern tried before its own matches it (then the ordinary way)
             if self.since_partial >= MAX_WRAP_PARTS and not (
-                shape.before
-                and self.matcher.matched_before(
-                    line[line.index(":") + 1 :] if shape.prefixed else line, shape.index
-                )
+                shape.before and self.matcher.matched_before(shape.text_of(line), shape.index)
             ):
                 stats.physical_lines += 1
                 stats.records += 1
@@ -616,15 +613,20 @@ class _Run:
     def _as_record(self, item: _FastEvent) -> tuple[Any, ...]:
         """An event line of the lane as the record `record` sets aside: its values as the shape reads them, or,
         when a value does not convert that way, read the ordinary way."""
-        text = item.text[item.text.index(":") + 1 :] if item.shape.prefixed else item.text
-        rank = int(item.groups[0]) if item.shape.prefixed else None
-        values = item.shape.values_of(item.text)
-        if values is not None:
-            return (item.line, text, rank, None, item.shape.index, values)
+        shape = item.shape
+        values = shape.values_from(item.groups)
+        if values is None:
+            return self._ordinary(shape, item.line, item.text, item.groups)
+        return (item.line, shape.text_of(item.text), shape.rank_of(item.groups), None, shape.index, values)
+
+    def _ordinary(
+        self, shape: LaneShape, line_no: int, line: str, groups: tuple[str, ...]
+    ) -> tuple[Any, ...]:
+        """A line of a shape whose values do not convert that way, as a record read the ordinary way."""
+        text = shape.text_of(line)
         hit = self.matcher.match(text)
-        if hit is None:
-            return (item.line, text, rank, None, -1, None)
-        return (item.line, text, rank, None, self.matcher.index[id(hit[0])], hit[1])
+        index = self.matcher.index[id(hit[0])] if hit is not None else -1
+        return (line_no, text, shape.rank_of(groups), None, index, hit[1] if hit is not None else None)
 
     def _send_fast_events(self, items: list[_FastEvent]) -> bool:
         """Event lines read through the lane: the rows rows.event_row makes of them, built a column at a time (a
@@ -639,15 +641,12 @@ class _Run:
                 return False
             converted[shape] = cols
         n = len(items)
-        texts = [
-            item.text[item.text.index(":") + 1 :] if item.shape.prefixed else item.text for item in items
-        ]
         lists: dict[str, list[Any]] = {
             "event": [item.shape.spec.event for item in items],
             "pattern": [item.shape.spec.qualname for item in items],
             "line": [item.line for item in items],
-            "rank": [int(item.groups[0]) if item.shape.prefixed else None for item in items],
-            "text": [text[:200] for text in texts],
+            "rank": [item.shape.rank_of(item.groups) for item in items],
+            "text": [item.shape.text_of(item.text)[:200] for item in items],
         }
         keymap: dict[tuple[str, str], str] = {}
         for shape, at in by_shape.items():  # in order of first appearance, as rows are appended
@@ -710,11 +709,7 @@ class _Run:
                 continue
             if i > start:
                 self._fast_bulk(shape, shape_piece(shape, lines[start:i], groups[start:i]), groups[start:i])
-            text = texts[i][texts[i].index(":") + 1 :] if shape.prefixed else texts[i]
-            hit = self.matcher.match(text)
-            index = self.matcher.index[id(hit[0])] if hit is not None else -1
-            rank = int(g[0]) if shape.prefixed else None
-            self.out.append((lines[i], text, rank, None, index, hit[1] if hit is not None else None))
+            self.out.append(self._ordinary(shape, lines[i], texts[i], g))
             start = i + 1
         if start < len(lines):
             self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]), groups[start:])

@@ -194,12 +194,22 @@ class LaneShape:
         is (chunks._Worker.line), and made into rows a column at a time when the run is sent."""
         return self.spec.kind == "event"
 
+    def text_of(self, line: str) -> str:
+        """The text of the record a line of this shape is: the line, after torchrun's prefix when it has one."""
+        return line[line.index(":") + 1 :] if self.prefixed else line
+
+    def rank_of(self, groups: tuple[str, ...]) -> int | None:
+        """The rank torchrun's prefix names in a line of this shape (its first group), None without one."""
+        return int(groups[0]) if self.prefixed else None
+
     def values_of(self, line: str) -> Row | None:
         """The values the lane reads from one line (as LineSpec.match gives them), None if it cannot."""
         m = self.regex.fullmatch(line)
-        if m is None:
-            return None
-        cols = self.convert([m.groups()])
+        return None if m is None else self.values_from(m.groups())
+
+    def values_from(self, groups: tuple[str, ...]) -> Row | None:
+        """values_of a line whose groups the shape's regex gave."""
+        cols = self.convert([groups])
         if cols is None:
             return None
         values = LineValues(
@@ -465,7 +475,7 @@ class Lane:
 
     def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
         """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
-        step line the lane may read (per pattern: MAX_FAILS tries that make none, MAX_LEARNED shapes)."""
+        step or event line the lane may read (per pattern: MAX_FAILS tries that make none, MAX_LEARNED shapes)."""
         index = self.matcher.index[id(spec)]
         if not (bulkable(spec) or event_lane(spec)) or self.fails.get(index, 0) >= MAX_FAILS:
             return
@@ -513,7 +523,7 @@ class Lane:
         """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
         pattern and values) is what the lane reads; a difference retires the shape."""
         shape.checked += 1
-        rank = int(groups[0]) if shape.prefixed else None
+        rank = shape.rank_of(groups)
         same = (
             len(records) == 1
             and records[0][1] is not None
