@@ -18,6 +18,7 @@ import click
 
 from . import __version__
 from .core import options
+from .core.collector import settle
 from .core.errors import LogparseError, cli_names, failure_text
 from .core.naming import run_names
 from .core.options import Given
@@ -204,7 +205,9 @@ def _analyze_each(
     drawer = report.Drawer.start() if len(logs) == 1 else None
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         try:
-            analysis = api.analyze(log, **kw)
+            run = api.analyze  # (imports the analysis: what they made is frozen out of the collector's passes)
+            settle()
+            analysis = run(log, **kw)
             if out_dir is None:
                 target = report.default_out_dir(name)
             else:

@@ -101,6 +101,30 @@ def test_the_page_has_one_row_per_run_links_that_exist_and_the_error(batch):
     assert "http://" not in html and "https://" not in html  # works offline
 
 
+def test_each_thumbnail_is_drawn_with_its_report_and_is_what_the_page_would_make(batch, tmp_path, monkeypatch):
+    """A batch writes each run's thumbnail where it draws the report, from the canvas (issue 24: the page's
+    process decoded and shrank 200 reports one after another); it is the thumbnail the page makes from
+    report.png, and writing the page again makes none."""
+    from PIL import Image
+
+    from logparse.batch import page
+
+    out, index = batch
+    for run in RUNS:
+        report, thumb = out / run / "report.png", out / run / "thumb.png"
+        # written with the run's outputs (before its summary.json, the last of them), not after the runs
+        assert thumb.stat().st_mtime_ns <= (out / run / "summary.json").stat().st_mtime_ns
+        copy = tmp_path / run / "report.png"
+        copy.parent.mkdir()
+        shutil.copy(report, copy)
+        made = page.write_thumbnail(copy)  # from the PNG's pixels
+        assert made is not None and made.read_bytes() == thumb.read_bytes()
+    opened = []
+    monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(a) or pytest.fail("a thumbnail made again"))
+    write_page(out, index)
+    assert opened == []
+
+
 def test_names_are_escaped_and_warning_texts_become_tooltips(tmp_path):
     index = pd.DataFrame(
         [

@@ -373,7 +373,7 @@ def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
         options = with_sidecar(options, _sidecar(job))
     # one process per run: the batch spreads runs over the cores, not one log's ranges
     analysis = api.analyze(job.paths[0] if len(job.paths) == 1 else list(job.paths), **{**options, "jobs": 1})
-    write_outputs(analysis, out)
+    write_outputs(analysis, out, thumbnail=True)  # the page's thumbnail drawn here, beside the others
     row = {**row, **_summary_columns(analysis.summary), "out": str(out)}
     if fp is not None:
         _remember(out, fp, row)

@@ -17,6 +17,7 @@ from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.summary_types import Summary
 from ..phases.goodput import CATEGORIES, LABELS
+from ..report.thumbnail import THUMB_NAME, save_thumbnail
 from ..report.unknowns import Unknown, mfu_blockers, unknowns
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
@@ -470,24 +471,18 @@ def folder_total(index: pd.DataFrame) -> str | None:
     return text + "."
 
 
-THUMB_NAME = "thumb.png"
-THUMB_WIDTH = 320  # px: the page shows it at half that, sharp on a 2x screen
-
-
 def write_thumbnail(report: Path) -> Path | None:
-    """A small PNG of the report for the page, written beside it (THUMB_NAME, THUMB_WIDTH px wide), made
-    again when the report is newer; None when it cannot be made (the page then shows no picture)."""
+    """The report's thumbnail for the page (THUMB_NAME beside it), made from report.png when it is missing or
+    older than the report (a batch draws it with the report: plots.plot_report); None when it cannot be made
+    (the page then shows no picture)."""
     from PIL import Image
 
     thumb = report.with_name(THUMB_NAME)
     try:
         if thumb.exists() and thumb.stat().st_mtime >= report.stat().st_mtime:
             return thumb
-        with Image.open(report) as im:
-            small = im.convert("RGB")
-            small.thumbnail((THUMB_WIDTH, THUMB_WIDTH * 10), Image.LANCZOS)
-        with replacing(thumb) as tmp:
-            small.quantize(colors=96).save(tmp, format="PNG", optimize=True)  # a palette: ~4x smaller
+        with Image.open(report) as im, replacing(thumb) as tmp:
+            save_thumbnail(im, tmp)
     except OSError:
         return None
     return thumb

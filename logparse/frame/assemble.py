@@ -310,8 +310,9 @@ def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a log is read: the read makes millions of small objects
     and no cycles (reference counting frees them), and the collector's passes over them cost about a sixth
     of the reading's time (issue 24). What existed before is frozen out of its passes for good measure;
-    both are undone after, whatever happens."""
-    was = gc.isenabled()
+    both are undone after, whatever happens (the freeze only when nothing was frozen before: a command
+    freezes its imports for good, core.collector)."""
+    was, frozen = gc.isenabled(), gc.get_freeze_count()
     gc.freeze()
     gc.disable()
     try:
@@ -319,7 +320,8 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
 
 
 class _Assembler:

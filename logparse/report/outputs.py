@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.atomic import remove_leftovers, staged
+from ..core.collector import settle
 from ..core.errors import LogparseError
 from ..core.facts import Fact
 from ..core.summary_types import (
@@ -46,6 +47,7 @@ from ..steps.run import Run
 from ..utilization.mfu import Utilization, seconds_to_train
 from .analysis import Findings
 from .ledger import goodput_part, ledger_lines
+from .thumbnail import THUMB_NAME
 from .unknowns import GPUS, unknowns
 from .whole_run import text_lines as whole_run_lines
 from .whole_run import whole_run
@@ -652,38 +654,43 @@ def default_out_dir(run_name: str) -> Path:
 
 
 def write_outputs(
-    analysis: Findings, out_dir: str | os.PathLike[str], drawer: Drawer | None = None
+    analysis: Findings, out_dir: str | os.PathLike[str], drawer: Drawer | None = None, thumbnail: bool = False
 ) -> dict[str, Path]:
     """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
     full disk or an error leaves the files that were there before, never a cut one or a mix of two runs.
-    `drawer`: a process started before the log was read (Drawer.start), which draws a small run's report."""
+    `drawer`: a process started before the log was read (Drawer.start), which draws a small run's report.
+    `thumbnail`: also the report's thumbnail for the batch page (thumbnail.THUMB_NAME), drawn with it."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     remove_leftovers(out)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
-    with staged() as stage:  # all three replace the earlier ones together, or none does
+    with staged() as stage:  # all of them replace the earlier ones together, or none does
         steps, report = stage(paths["steps"]), stage(paths["report"])
+        thumb = None
+        if thumbnail:
+            paths["thumb"] = out / THUMB_NAME
+            thumb = stage(paths["thumb"])  # (renamed after the report: never older than it)
         drawing = None
         if drawer is not None and len(analysis.steps) < DRAW_APART_ROWS:
-            drawing = drawer.draw(analysis, report)
+            drawing = drawer.draw(analysis, report, thumb)
         elif len(analysis.steps) >= DRAW_APART_ROWS:
-            drawing = _apart(plot_report, analysis, report)
+            drawing = _apart(plot_report, analysis, report, thumb)
         write_steps(analysis.steps, steps)
         if drawing is None:
-            plot_report(analysis, report)
+            plot_report(analysis, report, thumb)
         else:
             drawing()
         stage(paths["summary"]).write_text(summary, encoding="utf-8")
     return paths
 
 
-def plot_report(analysis: Findings, path: Any) -> None:
-    """report.png (plots.py; matplotlib is imported here, where drawing starts: in the forked process when the
-    report is drawn apart)."""
+def plot_report(analysis: Findings, path: Any, thumb: Any = None) -> None:
+    """report.png, and its thumbnail when `thumb` is a path (plots.py; matplotlib is imported here, where
+    drawing starts: in the forked process when the report is drawn apart)."""
     from .plots import plot_report as draw
 
-    draw(analysis, path)
+    draw(analysis, path, thumb=thumb)
 
 
 # A run of this many step rows or more has its report drawn in a forked process while this one writes steps.csv
@@ -772,11 +779,11 @@ class Drawer:
         os.close(from_child)
         return cls(pid, send, reply)
 
-    def draw(self, analysis: Findings, path: Any) -> Callable[[], None] | None:
-        """Send the analysis; returns the call that waits for report.png (None when the analysis cannot be
-        pickled: the caller draws it itself)."""
+    def draw(self, analysis: Findings, path: Any, thumb: Any = None) -> Callable[[], None] | None:
+        """Send the analysis; returns the call that waits for report.png (and its thumbnail at `thumb`, when
+        given; None when the analysis cannot be pickled: the caller draws it itself)."""
         try:
-            message = pickle.dumps((analysis, path), protocol=pickle.HIGHEST_PROTOCOL)
+            message = pickle.dumps((analysis, path, thumb), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - anything unpicklable: drawn here instead
             self.close()
             return None
@@ -804,11 +811,13 @@ class Drawer:
 def _draw_when_sent(source: int) -> None:  # pragma: no cover - runs in the child
     from . import plots  # the slow import, while the parent reads the log
 
+    settle()
+
     with os.fdopen(source, "rb") as fh:
         message = fh.read()
     if message:
-        analysis, path = pickle.loads(message)
-        plots.plot_report(analysis, path)
+        analysis, path, thumb = pickle.loads(message)
+        plots.plot_report(analysis, path, thumb=thumb)
 
 
 def _ended(status: int) -> str:

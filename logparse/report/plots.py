@@ -25,6 +25,7 @@ from ..phases.goodput import LABELS
 from ..steps.stepframe import flagged
 from .analysis import Findings
 from .ledger import duration
+from .thumbnail import PNG_COMPRESS, canvas_image, save_thumbnail
 from .unknowns import Unknown, mfu_blockers, unknowns
 
 DPI = 110
@@ -157,9 +158,13 @@ def _series(steps, col):
     return None
 
 
-def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI) -> None:
-    """report.png: MFU, throughput, step time and loss against the step, with the phases shaded."""
-    build_report(analysis, dpi=dpi).savefig(path, dpi=dpi)
+def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI, thumb: str | Path | None = None) -> None:
+    """report.png: MFU, throughput, step time and loss against the step, with the phases shaded; and its
+    thumbnail for the batch page at `thumb`, made from the pixels just drawn."""
+    fig = build_report(analysis, dpi=dpi)
+    fig.savefig(path, dpi=dpi, pil_kwargs={"compress_level": PNG_COMPRESS})
+    if thumb is not None:
+        save_thumbnail(canvas_image(fig), thumb)
 
 
 def build_report(analysis: Findings, dpi: float = DPI) -> Figure:
