@@ -91,6 +91,20 @@ def test_jsonl_writes_floats_and_timestamps_as_csv_does(tmp_path):
     assert "+00:00" in readme
 
 
+def test_a_step_without_a_timestamp_is_null_in_jsonl_and_empty_in_csv(tmp_path):
+    from logparse.report.outputs import write_steps
+
+    stamps = pd.to_datetime(["2024-09-03 15:54:07.5", None], format="ISO8601").tz_localize("UTC")
+    frame = pd.DataFrame({"step": [1, 2], "timestamp": stamps})
+    write_steps(frame, tmp_path / "s.jsonl")
+    write_steps(frame, tmp_path / "s.csv")
+    rows = [json.loads(line) for line in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert rows[0]["timestamp"] == "2024-09-03T15:54:07.500000+00:00"
+    assert rows[1]["timestamp"] is None  # JSON's null, not NaN (which is no JSON)
+    assert "NaN" not in (tmp_path / "s.jsonl").read_text()
+    assert (tmp_path / "s.csv").read_text().splitlines()[1:] == ["1,2024-09-03T15:54:07.500000+00:00", "2,"]
+
+
 def test_summary_window_values_carry_no_float_noise(tmp_path):
     # 12 significant digits, as steps.csv writes a value: no representation noise (a mean printed as
     # 84.396900000000002), and as precise as the peers' own figures it is checked against (tests/test_peers.py)

@@ -127,9 +127,11 @@ def check_steps_path(path: Any) -> None:
 def _iso_utc(stamps: pd.Series) -> pd.Series:
     """Timestamps as ISO 8601 text with their offset (`2024-09-03T15:54:07.000000+00:00`), in UTC as the
     frame holds them; NaT stays missing."""
-    utc = stamps.dt.tz_convert("UTC") if stamps.dt.tz is not None else stamps.dt.tz_localize("UTC")
-    text = utc.dt.strftime("%Y-%m-%dT%H:%M:%S.%f") + "+00:00"
-    return text.where(stamps.notna(), None)
+    naive = stamps.dt.tz_convert("UTC").dt.tz_localize(None) if stamps.dt.tz is not None else stamps
+    # numpy's formatter, not strftime (2.1 of 8.8 s writing a 2.5 M-row steps.csv; the same text, issue 24)
+    text = np.datetime_as_string(naive.to_numpy(dtype="datetime64[us]"), unit="us").astype(object) + "+00:00"
+    text[stamps.isna().to_numpy()] = None
+    return pd.Series(text, index=stamps.index, dtype=object)
 
 
 def _json_values(frame: pd.DataFrame) -> dict[str, list[Any]]:
