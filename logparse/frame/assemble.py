@@ -310,10 +310,11 @@ def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a log is read: the read makes millions of small objects
     and no cycles (reference counting frees them), and the collector's passes over them cost about a sixth
     of the reading's time (issue 24). What existed before is frozen out of its passes for good measure;
-    both are undone after, whatever happens (the freeze only when nothing was frozen before: a command
-    freezes its imports for good, core.collector)."""
+    both are undone after, whatever happens. When something is frozen already (a command freezes its imports
+    for good, core.collector), nothing more is frozen, and that freeze is left as it was."""
     was, frozen = gc.isenabled(), gc.get_freeze_count()
-    gc.freeze()
+    if not frozen:
+        gc.freeze()
     gc.disable()
     try:
         yield
