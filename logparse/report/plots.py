@@ -25,7 +25,7 @@ from ..phases.goodput import LABELS
 from ..steps.stepframe import flagged
 from .analysis import Findings
 from .ledger import duration
-from .thumbnail import PNG_COMPRESS, canvas_image, save_thumbnail
+from .thumbnail import canvas_image, png_options, save_thumbnail
 from .unknowns import Unknown, mfu_blockers, unknowns
 
 DPI = 110
@@ -162,7 +162,7 @@ def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI, thumb: s
     """report.png: MFU, throughput, step time and loss against the step, with the phases shaded; and its
     thumbnail for the batch page at `thumb`, made from the pixels just drawn."""
     fig = build_report(analysis, dpi=dpi)
-    fig.savefig(path, dpi=dpi, pil_kwargs={"compress_level": PNG_COMPRESS})
+    fig.savefig(path, dpi=dpi, **png_options(path))
     if thumb is not None:
         save_thumbnail(canvas_image(fig), thumb)
 
