@@ -412,3 +412,29 @@ def test_with_no_free_place_the_label_gets_headroom_above_the_curve():
     assert ax.get_ylim()[1] > 50
     assert what_the_label_covers(fig) == []
     assert label_box(fig).y0 > ax.transData.transform((0, 50))[1]
+
+
+def test_a_written_report_lets_go_of_its_pixels_without_the_collector(tmp_path, monkeypatch):
+    """report.png written, the figure's Agg renderer (its pixels) is held by nothing: the cyclic collector,
+    which frees the figure, counts objects and not bytes, and a batch worker held a hundred reports' pixels."""
+    import gc
+    import sys
+
+    made = []
+    real = FigureCanvasAgg.get_renderer
+
+    def spy(self):
+        renderer = real(self)
+        if not made or made[-1] is not renderer:
+            made.append(renderer)
+        return renderer
+
+    monkeypatch.setattr(FigureCanvasAgg, "get_renderer", spy)
+    a = logparse.analyze(str(SAMPLES / "megatron_llama2-7b_8xh100.log"), gpus=8, hw="h100")
+    gc.disable()
+    try:
+        plots.plot_report(a, tmp_path / "report.png", thumb=tmp_path / "thumb.png")
+        assert made and all(sys.getrefcount(r) == 3 for r in made)  # the list, the loop's name, the call's argument
+    finally:
+        gc.enable()
+    assert (tmp_path / "report.png").stat().st_size > 50_000 and (tmp_path / "thumb.png").stat().st_size > 0
