@@ -700,7 +700,7 @@ class _Run:
         self.shape, self.fast_lines, self.fast_groups, self.fast_text = None, [], [], []
         made = shape_piece(shape, lines, groups)
         if made is not None:
-            self._fast_bulk(shape, made, groups)
+            self._fast_bulk(shape, made)
             return
         # a value that does not convert in bulk: that line the ordinary way, the lines around it in bulk
         start = 0
@@ -708,16 +708,16 @@ class _Run:
             if shape.convert([g]) is not None:
                 continue
             if i > start:
-                self._fast_bulk(shape, shape_piece(shape, lines[start:i], groups[start:i]), groups[start:i])
+                self._fast_bulk(shape, shape_piece(shape, lines[start:i], groups[start:i]))
             self.out.append(self._ordinary(shape, lines[i], texts[i], g))
             start = i + 1
         if start < len(lines):
-            self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]), groups[start:])
+            self._fast_bulk(shape, shape_piece(shape, lines[start:], groups[start:]))
 
-    def _fast_bulk(self, shape: LaneShape, made: RowBlock | None, groups: list[tuple[str, ...]]) -> None:
+    def _fast_bulk(self, shape: LaneShape, made: RowBlock | None) -> None:
         assert made is not None
         n = made.n
-        ranks = [int(g[0]) for g in groups] if shape.prefixed else [None]
+        ranks = made.column("rank").values() if shape.prefixed else [None]  # (as piece read them)
         last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
         self.out.append(
             Bulk(
