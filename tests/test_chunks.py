@@ -605,3 +605,25 @@ def test_a_shape_skips_the_prefix_check_only_where_no_prefix_can_start_its_lines
     from logparse.frame.fastlane import _plain_lead
 
     assert _plain_lead(lead) is plain
+
+
+def test_matched_before_is_the_first_matching_candidate_before_the_pattern():
+    """Matcher.matched_before weighs only the needles of earlier patterns; its answer is the definition's (some
+    pattern among `candidates` tried before `index` matches the text) on every line of the sample logs, for
+    every pattern of the sets each log is read with."""
+    from logparse.frame.assemble import _detect
+    from logparse.frame.matcher import Matcher
+    from logparse.read.reader import ReadStats
+
+    checked = 0
+    for path in sorted((ROOT / "sample_logs").glob("*.log"))[:12]:
+        chosen, _, _ = _detect(str(path), SETS, None, ReadStats())
+        matcher = Matcher(chosen)
+        texts = list(dict.fromkeys(path.read_text(errors="replace").splitlines()))[:400]
+        for text in texts:
+            cands = matcher.candidates(text)
+            for index in range(len(matcher.specs) + 1):
+                want = any(matcher.specs[i].match(text) is not None for i in cands if i < index)
+                assert matcher.matched_before(text, index) == want, (path.name, text, index)
+                checked += want
+    assert checked > 100  # lines that an earlier pattern matches were among them
