@@ -627,3 +627,55 @@ def test_matched_before_is_the_first_matching_candidate_before_the_pattern():
                 assert matcher.matched_before(text, index) == want, (path.name, text, index)
                 checked += want
     assert checked > 100  # lines that an earlier pattern matches were among them
+
+
+def _window_lines(monkeypatch) -> list[int]:
+    """The step lines each window's stretches handed to the run at once (_Run.add_fast_many)."""
+    added: list[int] = []
+    real = chunks._Run.add_fast_many
+
+    def counting(self, shape, line_nos, groups, lines):
+        added.append(len(line_nos))
+        return real(self, shape, line_nos, groups, lines)
+
+    monkeypatch.setattr(chunks._Run, "add_fast_many", counting)
+    return added
+
+
+def _small_windows(monkeypatch, window: int, probe: int) -> None:
+    monkeypatch.setattr(chunks, "WINDOW_LINES", window)
+    monkeypatch.setattr(chunks, "PROBE_LINES", probe)
+
+
+@pytest.mark.parametrize("path", [*LOGS, *GENERIC_LOGS], ids=lambda p: p.name)
+def test_windows_read_what_lines_read_one_at_a_time(path, monkeypatch):
+    """A range read a window at a time (chunks._Worker.window) gives what reading it a line at a time gives, on
+    every shipped, fixture, peer and custom-loop log, with windows cut at many places (a few lines long, after
+    a probe of a few lines)."""
+    size = path.stat().st_size
+    chunk = max(2_000, size // 3)
+    monkeypatch.setattr(chunks, "BATCH", False)
+    one = _parse(path, jobs=1, chunk_bytes=chunk, listing=False)
+    monkeypatch.setattr(chunks, "BATCH", True)
+    for window, probe in ((7, 3), (64, 16)):
+        _small_windows(monkeypatch, window, probe)
+        _same(one, _parse(path, jobs=1, chunk_bytes=chunk, listing=False))
+
+
+@pytest.mark.parametrize("ranks", [1, 8])
+def test_most_megatron_lines_are_read_a_window_at_a_time(tmp_path, monkeypatch, ranks):
+    """The hard cases of the lane's own test (noise, a progress bar glued to a line, non-finite and malformed
+    values, a second rank's prefix inside a line) read a window at a time as a line at a time, most step lines
+    handed to the run by windows."""
+    log = _megatron_variety(tmp_path, ranks)
+    monkeypatch.setattr(chunks, "BATCH", False)
+    one = _parse(log, jobs=1, chunk_bytes=250_000, listing=False)
+    monkeypatch.setattr(chunks, "BATCH", True)
+    added = _window_lines(monkeypatch)
+    for window, probe in ((5, 2), (50, 8), (4096, 64)):
+        _small_windows(monkeypatch, window, probe)
+        added.clear()
+        _same(one, _parse(log, jobs=1, chunk_bytes=250_000, listing=False))
+        if window < 4096:  # (in a window as long as the log, most lines have a shape not learned yet: `line`'s)
+            assert sum(added) > 0.5 * len(one[0].rows), (window, sum(added), len(one[0].rows))
+    assert _same(one, _parse(log, listing=False)) is None  # and as in one pass

@@ -61,6 +61,10 @@ MIN_CHUNK_BYTES = 1 << 20  # ... and at least (about four ranges per process in 
 BULK_MIN = 16  # shorter runs of step rows are sent as records
 LANE = True  # read lines of a known shape through the fast lane (fastlane.py)
 NOISE_LINES = 1 << 16  # noise lines remembered per range (_Worker.noise)
+BATCH = True  # once shapes are known, read a range's lines a window at a time (_Worker.window)
+WINDOW_LINES = 4096  # the lines of one window ...
+PROBE_LINES = 64  # ... and the lines read one at a time before looking for shapes to read windows with again
+QUIET_WINDOWS = 4  # windows read one line at a time after one most of whose lines `line` had to read
 
 
 @dataclass
@@ -381,11 +385,10 @@ def _read_task(task: Task) -> RangeResult:
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()
-        if not any(len(line) > reader.MAX_RECORD_CHARS for line in lines):
+        if not lines or max(map(len, lines)) <= reader.MAX_RECORD_CHARS:
             stats = ReadStats(replaced_chars=text.count("\ufffd"))
             worker = _Worker(matcher, keep, Lane(matcher))
-            for line in lines:
-                worker.line(line, stats)
+            worker.lines(lines, stats, _Dirt.of(text))
             if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
                 cut = list(_split_physical(lines[-1], ReadStats()))
                 stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
@@ -399,6 +402,23 @@ def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) 
     for rec in stream_records(source, path, stats):  # type: ignore[arg-type]
         worker.record(rec)
     return RangeResult(stats, worker.finish())
+
+
+# a window's line codes (_Worker.window): a checked shape's place in `usable` (0 and up), or one of these
+_NOISE, _BLANK, _OTHER = -1, -2, -3
+
+
+class _Dirt(NamedTuple):
+    """What a range's text holds anywhere, that a line's reading must look for: when the range holds none, no line
+    needs the look."""
+
+    carriage: bool  # a carriage return or an escape
+    remnant: bool  # a colour code's remnant (reader._MAYBE_REMNANT)
+    lt: bool  # a "<" (a tqdm bar glued to a record: fastlane.own_text)
+
+    @classmethod
+    def of(cls, text: str) -> _Dirt:
+        return cls("\r" in text or "\x1b" in text, _MAYBE_REMNANT.search(text) is not None, "<" in text)
 
 
 class _Worker:
@@ -416,6 +436,199 @@ class _Worker:
         # lines read before as one record (its text and rank) that no pattern matched and no shape read: noise
         # repeats (NCCL's chatter, a warning every step), and reading a line is a function of the line alone
         self.noise: dict[str, tuple[str, Any]] = {}
+        self.quiet = 0  # windows' worth of lines still to read one at a time (`window` found it did not pay)
+
+    def lines(self, lines: list[str], stats: ReadStats, dirt: _Dirt) -> None:
+        """A range's physical lines, in order: a window at a time (`window`) where the lane knows shapes to
+        read it with, else one at a time (`line`)."""
+        at, n = 0, len(lines)
+        line = self.line
+        while at < n:
+            usable = self._window_shapes() if BATCH and not self.quiet and n - at >= PROBE_LINES else None
+            if usable is not None:
+                end = min(n, at + WINDOW_LINES)
+                if self.window(lines[at:end], stats, dirt, *usable):
+                    at = end
+                    continue
+                self.quiet = QUIET_WINDOWS  # most of its lines were for `line`: no windows for a while
+            else:
+                end = min(n, at + (WINDOW_LINES if self.quiet else PROBE_LINES))
+                self.quiet = max(0, self.quiet - 1)
+            for k in range(at, end):
+                line(lines[k], stats)
+            at = end
+
+    def _window_shapes(self) -> tuple[list[LaneShape], list[LaneShape]] | None:
+        """(every shape the lane may read a line with, those checked) when some checked shape reads step lines and
+        no unmatched record is to be listed (each is then sent, and `window` only counts them); else None."""
+        lane = self.lane
+        if lane is None or self.keep or not lane.needles:
+            return None
+        shapes = [shape for group in lane.shapes.values() for shape in group if not shape.retired]
+        usable = [shape for shape in shapes if shape.checked >= CHECKED]
+        if not any(not shape.event for shape in usable):
+            return None
+        return shapes, usable
+
+    def window(
+        self, lines: list[str], stats: ReadStats, dirt: _Dirt, shapes: list[LaneShape], usable: list[LaneShape]
+    ) -> bool:
+        """Consecutive lines read as `line` reads them one at a time, a column at a time: each shape's regex over
+        every line, the noise lines known before counted, and each stretch of lines that are step or event lines
+        of a checked shape, noise or blank added to the run at once. A line `line` would read otherwise (the
+        ordinary reading, a shape not yet checked, two shapes that fit, a possible launcher prefix) is read by
+        `line` itself, in its place. False (nothing read) when most lines are such: `line` reads them."""
+        m = len(lines)
+        noise = self.noise
+        known = np.frombuffer(bytes(map(noise.__contains__, lines)), dtype=np.bool_)
+        fits = np.zeros(m, dtype=np.int8)
+        matches: dict[int, list[Any]] = {}
+        for shape in shapes:
+            found = list(map(shape.regex.fullmatch, lines))
+            hit = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
+            fits += hit
+            if shape.checked >= CHECKED:
+                matches[id(shape)] = found
+        codes = np.full(m, _OTHER, dtype=np.int16)
+        codes[known] = _NOISE
+        one = (fits == 1) & ~known
+        needle_of = {index: needle for needle, index in self.lane.needles} if self.lane is not None else {}
+        for k, shape in enumerate(usable):
+            found = matches[id(shape)]
+            hit = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_) & one
+            if not hit.any():
+                continue
+            codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
+        # lines no shape fits, read before: noise (counted), blank, or a record for `line`
+        for j in np.flatnonzero((fits == 0) & ~known).tolist():
+            codes[j] = self._unknown(lines[j], dirt)
+        others = np.flatnonzero(codes == _OTHER)
+        if len(others) * 2 > m:
+            return False
+        lane = self.lane
+        assert lane is not None
+        changes = lane.changes
+        at = 0
+        for stop in [*others.tolist(), m]:
+            if stop > at:
+                self._stretch(lines, codes, at, stop, stats, usable, matches)
+            if stop < m:
+                self.line(lines[stop], stats)
+                if lane.changes != changes:  # a shape made or retired: the rest as `line` reads it, with it
+                    for rest in lines[stop + 1 :]:
+                        self.line(rest, stats)
+                    return True
+            at = stop + 1
+        return True
+
+    def _reads(self, shape: LaneShape, line: str, needle_of: dict[int, str], dirt: _Dirt) -> bool:
+        """Whether `line`, which only `shape` fits, is read by it as `line` reads it (Lane.read and the checks
+        around it)."""
+        needle = needle_of.get(shape.index, "")
+        if needle not in line or line[-1:].isspace():
+            return False
+        if dirt.carriage and ("\r" in line or "\x1b" in line):
+            return False
+        if dirt.remnant and "[" in line and _MAYBE_REMNANT.search(line):
+            return False
+        if not shape.plain_lead or (dirt.lt and "<" in line):
+            body, rank = own_text(line)
+            if body is None or (rank is not None) != shape.prefixed:
+                return False
+        return not (shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index))
+
+    def _unknown(self, line: str, dirt: _Dirt) -> int:
+        """A line no shape fits and not known as noise: _NOISE (no pattern matches its record; remembered as
+        noise), _BLANK, or _OTHER (`line` reads it: a pattern matches it, or the reader makes more of it)."""
+        if dirt.carriage and ("\r" in line or "\x1b" in line):
+            return _OTHER
+        if dirt.remnant and "[" in line and _MAYBE_REMNANT.search(line):
+            return _OTHER
+        body, rank = own_text(line)
+        if body is None:
+            return _OTHER
+        text = body.rstrip()
+        if not text.strip():
+            return _BLANK
+        if not self.matcher.rejects(text) and self.matcher.match(text) is not None:
+            return _OTHER
+        self._remember_noise(line, Record(0, text, rank))
+        return _NOISE
+
+    def _stretch(
+        self,
+        lines: list[str],
+        codes: np.ndarray,
+        at: int,
+        stop: int,
+        stats: ReadStats,
+        usable: list[LaneShape],
+        matches: dict[int, list[Any]],
+    ) -> None:
+        """Lines [at, stop) of a window, each a step or event line of a checked shape (code: its place in
+        `usable`), noise or blank, added as `line` adds them one at a time."""
+        while at < stop and (self.n < MAX_WRAP_PARTS or self.since_partial < MAX_WRAP_PARTS):
+            self.line(lines[at], stats)  # (the first records of a range, or those after a possibly wrapped one)
+            at += 1
+        if at >= stop:
+            return
+        part = codes[at:stop]
+        blank = int(np.count_nonzero(part == _BLANK))
+        noise = int(np.count_nonzero(part == _NOISE))
+        first = stats.physical_lines + 1 - at  # the line number of lines[0]
+        read = np.flatnonzero(part >= 0) + at
+        run = self.run
+        pending: list[int] = []  # event lines, set aside in line order between the step runs
+        shape_of = part[read - at]
+        # runs of step lines of one shape (a change of shape ends a run, as add_fast ends it)
+        step = np.array([not usable[k].event for k in range(len(usable))], dtype=np.bool_)
+        is_step = step[shape_of] if len(read) else np.zeros(0, dtype=np.bool_)
+        steps = read[is_step]
+        kinds = shape_of[is_step]
+        cuts = np.flatnonzero(np.diff(kinds)) + 1 if len(kinds) else np.zeros(0, dtype=np.int64)
+        events = read[~is_step].tolist()
+        e = 0
+        starts = [0, *cuts.tolist()] if len(kinds) else []
+        for chunk, start in zip(np.split(steps, cuts) if len(kinds) else [], starts, strict=True):
+            kind = kinds[start]
+            where = chunk.tolist()
+            while e < len(events) and events[e] < where[0]:
+                pending.append(events[e])
+                e += 1
+            self._aside(pending, lines, codes, first, usable, matches)
+            pending = []
+            shape = usable[int(kind)]
+            found = matches[id(shape)]
+            run.add_fast_many(
+                shape, [first + j for j in where], [found[j].groups() for j in where], [lines[j] for j in where]
+            )
+        self._aside(events[e:], lines, codes, first, usable, matches)
+        if len(read):  # the shapes that read lines, to the front of their lists as Lane.read moves each
+            last = {int(k): i for i, k in enumerate(shape_of.tolist())}
+            assert self.lane is not None
+            self.lane.used([usable[k] for k in sorted(last, key=last.__getitem__)])
+        counted = (stop - at) - blank
+        stats.physical_lines += stop - at
+        stats.records += counted
+        stats.blank += blank
+        self.n += counted
+        self.since_partial += counted
+        self.unmatched += noise
+
+    def _aside(
+        self,
+        where: list[int],
+        lines: list[str],
+        codes: np.ndarray,
+        first: int,
+        usable: list[LaneShape],
+        matches: dict[int, list[Any]],
+    ) -> None:
+        """Event lines of checked shapes, set aside beside the run as `line` sets each aside."""
+        aside = self.run.aside
+        for j in where:
+            shape = usable[int(codes[j])]
+            aside.append(_FastEvent(shape, first + j, matches[id(shape)][j].groups(), lines[j]))
 
     def line(self, line: str, stats: ReadStats) -> None:
         """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""
@@ -475,6 +688,8 @@ class _Worker:
             records.append((rec, self.record(rec, compare=got is not None)))
         if got is not None:
             Lane.check(got[0], line, got[1], records)
+            if got[0].retired and lane is not None:
+                lane.changes += 1
         elif lane is not None and learn and len(records) == 1 and records[0][1] is not None:
             lane.learn(records[0][1][0], line, records[0][0])
 
@@ -544,6 +759,17 @@ class _Run:
         if self.shape is not None:
             self.flush()
         self.held.append((rec, spec, index, values))
+
+    def add_fast_many(
+        self, shape: LaneShape, line_nos: list[int], groups: list[tuple[str, ...]], lines: list[str]
+    ) -> None:
+        """add_fast of consecutive lines of one shape."""
+        if self.held or (self.shape is not None and self.shape is not shape):
+            self.flush()
+        self.shape = shape
+        self.fast_lines.extend(line_nos)
+        self.fast_groups.extend(groups)
+        self.fast_text.extend(lines)
 
     def add_fast(self, shape: LaneShape, line_no: int, groups: tuple[str, ...], line: str) -> None:
         if self.held or (self.shape is not None and self.shape is not shape):

@@ -472,6 +472,7 @@ class Lane:
         self.needles: list[tuple[str, int]] = []
         self.fails: dict[int, int] = {}
         self.learned: dict[int, int] = {}
+        self.changes = 0  # shapes made or retired so far (a window of lines read as one ends at a change)
 
     def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
         """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
@@ -486,6 +487,7 @@ class Lane:
             self.fails[index] = self.fails.get(index, 0) + 1
             return
         self.learned[index] = self.learned.get(index, 0) + 1
+        self.changes += 1
         shapes = self.shapes.setdefault(index, [])
         shapes.insert(0, shape)
         del shapes[MAX_SHAPES:]
@@ -517,6 +519,15 @@ class Lane:
                     shapes.insert(0, shapes.pop(k))
                 return shape, m.groups()
         return None
+
+    def used(self, shapes: Sequence[LaneShape]) -> None:
+        """Move the shapes `read` returned for a run of lines to the front of their patterns' lists, as `read` moves
+        each when it returns it: `shapes` in the order of the last line each read."""
+        for shape in shapes:
+            group = self.shapes[shape.index]
+            if group[0] is not shape:
+                group.remove(shape)
+                group.insert(0, shape)
 
     @staticmethod
     def check(shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
