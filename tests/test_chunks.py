@@ -679,3 +679,34 @@ def test_most_megatron_lines_are_read_a_window_at_a_time(tmp_path, monkeypatch, 
         if window < 4096:  # (in a window as long as the log, most lines have a shape not learned yet: `line`'s)
             assert sum(added) > 0.5 * len(one[0].rows), (window, sum(added), len(one[0].rows))
     assert _same(one, _parse(log, listing=False)) is None  # and as in one pass
+
+
+@pytest.mark.parametrize("ranks", [1, 8])
+def test_a_shapes_literal_texts_and_groups_make_up_each_line_it_fits(tmp_path, ranks):
+    """LaneShape.literals (what windows decide by without looking at a line: a head that rules out another
+    shape, a needle, the last character) are the text between the groups of every line the shape fits."""
+    from logparse.frame.fastlane import Lane
+    from logparse.frame.matcher import Matcher
+    from logparse.read.reader import ReadStats
+
+    log = _megatron_variety(tmp_path, ranks)
+    lines = log.read_text().splitlines()
+    matcher = Matcher([SETS["megatron"], *(s for s in SETS.values() if s.role == "common")])
+    worker = chunks._Worker(matcher, False, Lane(matcher))
+    for line in lines:
+        worker.line(line, ReadStats())
+    shapes = [shape for group in worker.lane.shapes.values() for shape in group]
+    fitted = 0
+    for shape in shapes:
+        for line in lines:
+            m = shape.regex.fullmatch(line)
+            if m is None:
+                continue
+            fitted += 1
+            groups = m.groups()[1:] if shape.prefixed else m.groups()
+            made = shape.literals[0] + "".join(g + lit for g, lit in zip(groups, shape.literals[1:], strict=True))
+            assert made == shape.text_of(line)
+    assert fitted > 500 and len(shapes) >= 3
+    heads = {shape.literals[0] for shape in shapes}
+    assert len(heads) >= 2  # (iteration lines and checkpoint lines: shapes that no line fits both of)
+    assert any(a.disjoint(b) for a in shapes for b in shapes)

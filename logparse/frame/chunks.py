@@ -421,6 +421,24 @@ class _Dirt(NamedTuple):
         return cls("\r" in text or "\x1b" in text, _MAYBE_REMNANT.search(text) is not None, "<" in text)
 
 
+class _Reads:
+    """What each checked shape's regex found in a window: the lines it was tried on, its matches there, and the
+    lines it fits."""
+
+    def __init__(self) -> None:
+        self.at: dict[int, np.ndarray] = {}
+        self.found: dict[int, list[Any]] = {}
+        self.hit: dict[int, np.ndarray] = {}
+
+    def add(self, shape: LaneShape, at: np.ndarray, found: list[Any], hit: np.ndarray) -> None:
+        self.at[id(shape)], self.found[id(shape)], self.hit[id(shape)] = at, found, hit
+
+    def groups(self, shape: LaneShape, lines: np.ndarray) -> list[tuple[str, ...]]:
+        """The groups of the window's `lines` (sorted, each one the shape fits)."""
+        found = self.found[id(shape)]
+        return [found[i].groups() for i in np.searchsorted(self.at[id(shape)], lines).tolist()]
+
+
 class _Worker:
     """What one range sends back, built record by record (and, through the fast lane, line by line)."""
 
@@ -481,22 +499,31 @@ class _Worker:
         m = len(lines)
         noise = self.noise
         known = np.frombuffer(bytes(map(noise.__contains__, lines)), dtype=np.bool_)
+        unknown = np.flatnonzero(~known)  # (a line known as noise is counted before any shape is tried)
         fits = np.zeros(m, dtype=np.int8)
-        matches: dict[int, list[Any]] = {}
+        reads = _Reads()
+        tried: list[tuple[LaneShape, np.ndarray]] = []
         for shape in shapes:
-            found = list(map(shape.regex.fullmatch, lines))
-            hit = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
+            # a line that a shape with another literal head fits cannot fit this one
+            skip = [hit for other, hit in tried if shape.disjoint(other)]
+            at = unknown if not skip else np.flatnonzero(~np.logical_or.reduce(skip) & ~known)
+            found = list(map(shape.regex.fullmatch, [lines[j] for j in at.tolist()]))
+            hit = np.zeros(m, dtype=np.bool_)
+            hit[at] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
             fits += hit
+            tried.append((shape, hit))
             if shape.checked >= CHECKED:
-                matches[id(shape)] = found
+                reads.add(shape, at, found, hit)
         codes = np.full(m, _OTHER, dtype=np.int16)
         codes[known] = _NOISE
-        one = (fits == 1) & ~known
+        one = fits == 1
         needle_of = {index: needle for needle, index in self.lane.needles} if self.lane is not None else {}
         for k, shape in enumerate(usable):
-            found = matches[id(shape)]
-            hit = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_) & one
+            hit = reads.hit[id(shape)] & one
             if not hit.any():
+                continue
+            if shape.reads_alone(needle_of.get(shape.index, ""), any(dirt)):
+                codes[hit] = k  # (each check below holds for every line this shape fits)
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`
@@ -511,7 +538,7 @@ class _Worker:
         at = 0
         for stop in [*others.tolist(), m]:
             if stop > at:
-                self._stretch(lines, codes, at, stop, stats, usable, matches)
+                self._stretch(lines, codes, at, stop, stats, usable, reads)
             if stop < m:
                 self.line(lines[stop], stats)
                 if lane.changes != changes:  # a shape made or retired: the rest as `line` reads it, with it
@@ -563,7 +590,7 @@ class _Worker:
         stop: int,
         stats: ReadStats,
         usable: list[LaneShape],
-        matches: dict[int, list[Any]],
+        reads: _Reads,
     ) -> None:
         """Lines [at, stop) of a window, each a step or event line of a checked shape (code: its place in
         `usable`), noise or blank, added as `line` adds them one at a time."""
@@ -595,14 +622,13 @@ class _Worker:
             while e < len(events) and events[e] < where[0]:
                 pending.append(events[e])
                 e += 1
-            self._aside(pending, lines, codes, first, usable, matches)
+            self._aside(pending, lines, codes, first, usable, reads)
             pending = []
             shape = usable[int(kind)]
-            found = matches[id(shape)]
             run.add_fast_many(
-                shape, [first + j for j in where], [found[j].groups() for j in where], [lines[j] for j in where]
+                shape, [first + j for j in where], reads.groups(shape, chunk), [lines[j] for j in where]
             )
-        self._aside(events[e:], lines, codes, first, usable, matches)
+        self._aside(events[e:], lines, codes, first, usable, reads)
         if len(read):  # the shapes that read lines, to the front of their lists as Lane.read moves each
             last = {int(k): i for i, k in enumerate(shape_of.tolist())}
             assert self.lane is not None
@@ -616,19 +642,13 @@ class _Worker:
         self.unmatched += noise
 
     def _aside(
-        self,
-        where: list[int],
-        lines: list[str],
-        codes: np.ndarray,
-        first: int,
-        usable: list[LaneShape],
-        matches: dict[int, list[Any]],
+        self, where: list[int], lines: list[str], codes: np.ndarray, first: int, usable: list[LaneShape], reads: _Reads
     ) -> None:
         """Event lines of checked shapes, set aside beside the run as `line` sets each aside."""
         aside = self.run.aside
         for j in where:
             shape = usable[int(codes[j])]
-            aside.append(_FastEvent(shape, first + j, matches[id(shape)][j].groups(), lines[j]))
+            aside.append(_FastEvent(shape, first + j, reads.groups(shape, np.array([j]))[0], lines[j]))
 
     def line(self, line: str, stats: ReadStats) -> None:
         """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""

@@ -122,6 +122,9 @@ class LaneShape:
         # a pattern tried before this one could match the learned line's text (it holds that pattern's needle):
         # an event line's shape then reads a line only when none of them matches it (Matcher.matched_before)
         self.before = False
+        # the literal texts between the groups, the head first and the tail last ("" when the line ends with a
+        # group), after torchrun's prefix when the shape has one: every line the shape fits holds them
+        self.literals: list[str] = []
 
     @classmethod
     def learn(
@@ -182,11 +185,36 @@ class LaneShape:
                 windowed.append(fs.column)
         shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
         shape.plain_lead = not head and _plain_lead(text[: slots[order[0]][0]] if order else text)
+        cuts = [0, *(edge for i in order for edge in slots[i][:2]), len(text)]
+        shape.literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
         shape.before = before
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
         return shape
+
+    def disjoint(self, other: LaneShape) -> bool:
+        """No line fits both shapes: their literal heads differ (neither starts the other), after the same
+        prefix."""
+        if self.prefixed != other.prefixed or self.role != other.role or not self.literals or not other.literals:
+            return False
+        a, b = self.literals[0], other.literals[0]
+        return not (a.startswith(b) or b.startswith(a))
+
+    def reads_alone(self, needle: str, dirty: bool) -> bool:
+        """Whether every line that this shape alone fits is one Lane.read returns it for and the worker reads
+        through it, with no look at the line itself: its pattern's `needle` is in its literal text, its last
+        literal ends in a character that is no blank, no launcher prefix can start it, it is no event line that
+        a pattern tried before could read, and its range holds no carriage return, escape, colour-code remnant
+        or "<" (`dirty`)."""
+        return (
+            not dirty
+            and self.plain_lead
+            and bool(self.literals)
+            and self.literals[-1][-1:].strip() != ""
+            and (not needle or any(needle in literal for literal in self.literals))
+            and not (self.event and self.before)
+        )
 
     @property
     def event(self) -> bool:
@@ -445,18 +473,21 @@ def _keyed(
         converters.append((group, column, lambda texts, f=factor, sep=sep: _floats(texts, sep) * f))
         present.add(column)
         kept.append(("kept", key.strip(), column))
-    parts, at = [head], 0
+    parts, at, literals, unit = [head], 0, [], ""
     for vs, ve in values:
         parts.append(re.escape(text[at:vs]))
-        number, unit_text = regex_of[vs]
-        parts.append(f"({number}){re.escape(unit_text)}")
+        literals.append(unit + text[at:vs])
+        number, unit = regex_of[vs]
+        parts.append(f"({number}){re.escape(unit)}")
         at = ve
         if text[at : at + 1] in tuple("0123456789.eE"):
             return None  # a literal that could continue the number
     parts.append(re.escape(text[at:]))
+    literals.append(unit + text[at:])
     regex = re.compile("".join(parts))
     shape = cls(spec, index, regex, converters, bool(head), role, windowed, mapped + kept)
     shape.plain_lead = not head and _plain_lead(text[: values[0][0]])
+    shape.literals = literals
     want = spec.match(text)
     if want is None or spec.is_partial(text) or shape.values_of(line) != want:
         return None
