@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from logparse import api
 from logparse.core.errors import LogparseError
@@ -162,3 +165,37 @@ def test_deepspeed_startup_report_is_not_a_step_and_user_loss_lines_join_their_s
     assert (
         printed and list(user.all_steps["loss"].dropna()) == printed[: user.all_steps["loss"].notna().sum()]
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.one_of(st.integers(-3, 30), st.floats(-3, 30), st.just(float("nan")))), max_size=40
+    ),
+    st.booleans(),
+)
+def test_repeats_steps_answers_as_duplicated_does(pairs, in_order):
+    """sources.repeats_steps (its shortcut: pairs that strictly increase row after row) says what
+    DataFrame.duplicated(["segment", "step"]).any() says: repeated pairs, NaN steps, unsorted rows, one row."""
+    from logparse.steps.sources import repeats_steps
+
+    if in_order:
+        pairs = sorted(pairs, key=lambda p: (p[0], -1e9 if p[1] != p[1] else p[1]))
+    frame = pd.DataFrame(pairs, columns=["segment", "step"]) if pairs else pd.DataFrame({"segment": [], "step": []})
+    if pairs and all(isinstance(p[1], int) for p in pairs):
+        frame["step"] = frame["step"].astype("int64")
+    assert repeats_steps(frame) == bool(frame.duplicated(["segment", "step"]).any())
+
+
+def test_boundaries_are_where_the_counter_goes_back_or_a_start_follows_steps():
+    """segments.boundaries: the line of each step below the one before (on the rank that prints most), and the
+    first step line after a start or checkpoint-load line that follows steps (hand-made rows)."""
+    from logparse.steps.segments import boundaries
+
+    steps = pd.DataFrame({"step": [1, 2, 3, 1, 2, 5, 4, 6], "line": [10, 11, 12, 20, 21, 30, 31, 40]})
+    events = pd.DataFrame({"event": ["start", "checkpoint_load", "start", "save"], "line": [5, 25, 35, 39]})
+    # 20 and 31: the counter goes back; 30: first step after the load at 25; 40: first after the start at 35;
+    # the start at 5 comes before any step, the save at 39 is no start
+    assert boundaries(steps, events) == [20, 30, 31, 40]
+    shuffled = steps.sample(frac=1.0, random_state=1)  # rows out of line order read alike
+    assert boundaries(shuffled, events) == [20, 30, 31, 40]

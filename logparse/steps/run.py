@@ -27,7 +27,7 @@ from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
 from .runfacts import log_facts, run_facts, settle_grad_accum
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
-from .sources import Choice, keep_apart, settle
+from .sources import Choice, keep_apart, repeats_steps, settle
 from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
 from .timing import (
     StepTime,
@@ -561,7 +561,7 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
 def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
     """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
     key = ["segment", "step"]
-    if not steps.duplicated(key).any():
+    if not repeats_steps(steps):
         steps = steps.copy(deep=False)  # copy-on-write: columns are copied when written
         if "rank" in steps and steps["rank"].notna().any():
             steps["ranks"] = steps["rank"].notna().astype(int)

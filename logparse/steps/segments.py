@@ -78,6 +78,8 @@ def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
         counts = steps["rank"].value_counts()
         ref_rank = sorted(counts[counts == counts.max()].index)[0]
         ref = steps[steps["rank"] == ref_rank]
+    if ref["line"].is_monotonic_increasing:
+        return ref  # (rows come in line order: a stable sort would give them back as they are)
     return ref.sort_values("line", kind="stable")
 
 
@@ -186,15 +188,15 @@ def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
     ref = reference_rows(steps)
     s = ref["step"].to_numpy()
     lines = ref["line"].to_numpy()
-    found = {int(lines[i]) for i in range(1, len(s)) if s[i] < s[i - 1]}
+    found = {int(line) for line in lines[1:][s[1:] < s[:-1]]}
     if not events.empty and "event" in events:
         first_line = int(steps["line"].min())
         for line in events.loc[events["event"].isin(["start", "checkpoint_load"]), "line"]:
             if line > first_line:
-                later = ref[ref["line"] > line]
-                earlier = ref[ref["line"] < line]
-                if len(later) and len(earlier):
-                    found.add(int(later["line"].iloc[0]))  # the first step line after the marker
+                # (ref is in line order) the first step line after the marker, when steps came before it too
+                after = int(np.searchsorted(lines, line, side="right"))
+                if after < len(lines) and np.searchsorted(lines, line, side="left") > 0:
+                    found.add(int(lines[after]))
     return sorted(found)
 
 

@@ -73,10 +73,21 @@ class Choice:
         }
 
 
+def repeats_steps(steps: pd.DataFrame) -> bool:
+    """Whether two rows have the same (segment, step): `duplicated(...).any()`, answered at once when the pairs
+    strictly increase row after row (one rank printing each step once, in order: the usual large log)."""
+    seg, step = steps["segment"].to_numpy(), steps["step"].to_numpy()
+    if seg.dtype.kind in "iu" and step.dtype.kind in "iuf" and len(step) > 1:
+        d_seg, d_step = np.diff(seg), np.diff(step)
+        if ((d_seg > 0) | ((d_seg == 0) & (d_step > 0))).all():
+            return False
+    return bool(steps.duplicated(["segment", "step"]).any())
+
+
 def keep_apart(steps: pd.DataFrame) -> pd.DataFrame:
     """Where rows of two patterns give the same rate for the same step, keep each pattern's value in its own
     column, so that merging the step's rows cannot choose between them by line order."""
-    if "pattern" not in steps or not steps.duplicated(["segment", "step"]).any():
+    if "pattern" not in steps or not repeats_steps(steps):
         return steps
     for col in RATES:
         if col not in steps:
