@@ -199,3 +199,21 @@ def test_boundaries_are_where_the_counter_goes_back_or_a_start_follows_steps():
     assert boundaries(steps, events) == [20, 30, 31, 40]
     shuffled = steps.sample(frac=1.0, random_state=1)  # rows out of line order read alike
     assert boundaries(shuffled, events) == [20, 30, 31, 40]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 50)), min_size=1, max_size=40), st.integers(1, 10))
+def test_step_span_is_the_step_less_the_one_before_it_in_its_segment(rows, cadence):
+    """run._step_span (column-wise when each segment's rows are together) gives what the group-by definition
+    gives: the step less the previous row's in the segment, a segment's first row its step (segment 0, within
+    the cadence) or the cadence, at least 1."""
+    from logparse.steps.run import _step_span
+
+    rows = sorted(rows)
+    steps = pd.DataFrame(rows, columns=["segment", "step"])
+    want = steps.groupby("segment")["step"].diff()
+    for i in steps.groupby("segment").head(1).index:
+        s = int(steps.at[i, "step"])
+        want.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
+    want = want.fillna(1).clip(lower=1).astype(int)
+    assert _step_span(steps, cadence).tolist() == want.tolist()
