@@ -17,12 +17,14 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from logparse import api
 from logparse.phases.goodput import text_stamp
 from tests import synth
+from tests.conftest import ROOT
 
 T0 = datetime(2025, 3, 1, 11, 0, 0, tzinfo=timezone.utc)
 REF = 10.0  # seconds a step takes once warm
@@ -507,3 +509,30 @@ def test_a_job_that_ends_in_a_watchdog_hang_counts_the_hang(tmp_path, stamped):
     assert g["wall_s"] == pytest.approx(wall, abs=1.0)
     assert g["badput"]["hang"] == pytest.approx(HANG, abs=1.0)
     assert g["badput"]["other"] == pytest.approx(0.0, abs=1.0)
+
+
+@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "megatron_resumed_8xh100.log"])
+def test_gaps_given_at_once_are_given_as_one_by_one(name, tmp_path, monkeypatch):
+    """The ledger's common case (a gap holding events of one kind with no printed duration, as a save every few
+    steps makes) taken column-wise (_Lines.alone) gives the same ledger, entry for entry and in the same order,
+    as handing every gap to _share_gaps; here on a sample and on the sample with a save after every step."""
+    from logparse.phases import goodput
+
+    text = (ROOT / "sample_logs" / name).read_text()
+    saves = []
+    for line in text.splitlines():
+        saves.append(line)
+        found = re.search(r"iteration\s+(\d+)/", line)
+        if found:
+            saves.append(f"saving checkpoint at iteration {int(found.group(1)):7d} to /ckpt in torch_dist format")
+    many = tmp_path / "saves.log"
+    many.write_text("\n".join(saves) + "\n")
+    for log in (ROOT / "sample_logs" / name, many):
+        fast = api.analyze(log, gpus=8, hw="h100").ledger
+        monkeypatch.setattr(
+            goodput._Lines, "alone", lambda self, lo, hi: (np.zeros(len(lo), dtype=bool), [None] * len(lo), hi)
+        )
+        slow = api.analyze(log, gpus=8, hw="h100").ledger
+        monkeypatch.undo()
+        assert repr(fast) == repr(slow)
+    assert sum(e.category == "checkpoint" for e in fast.events) > 10

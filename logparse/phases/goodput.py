@@ -356,6 +356,30 @@ class _Lines:
             list(map(str, events["text"].tolist())),  # (tolist: iterating an Arrow-backed column is slower)
         )
 
+    def alone(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, list[str | None], np.ndarray]:
+        """For the event ranges [lo, hi): whether each holds events of one category and no printed duration
+        (the common case of _share_gaps, a save every few steps), that category, and the index of its first
+        event with a step (hi when none has one)."""
+        n = len(self.line)
+        names = sorted({c for c in self.category if c is not None})
+        code = np.array([-1 if c is None else names.index(c) for c in self.category], dtype=np.int64)
+        zero = np.zeros((1,), dtype=np.int64)
+        same = np.ones(len(lo), dtype=np.bool_)
+        first = code[np.minimum(lo, max(n - 1, 0))] if n else np.full(len(lo), -1)
+        counts = [np.concatenate([zero, np.cumsum(code == k)]) for k in range(len(names))]
+        for k, cum in enumerate(counts):
+            mine = first == k
+            same[mine] = (cum[hi[mine]] - cum[lo[mine]]) == (hi[mine] - lo[mine])
+        dur = np.array(self.dur, dtype=np.float64)
+        printed = np.concatenate([zero, np.cumsum(dur == dur)])
+        step = np.array(self.step, dtype=np.float64)
+        # the index of the first event at or after each one that has a step (n: none)
+        has = np.where(step == step, np.arange(n), n)
+        next_step = np.concatenate([np.minimum.accumulate(has[::-1])[::-1], [n]]) if n else np.array([0])
+        ok = (hi > lo) & (first >= 0) & same & (printed[hi] == printed[lo])
+        kinds = [names[int(k)] if k >= 0 else None for k in first.tolist()]
+        return ok, kinds, np.minimum(next_step[lo], hi)
+
 
 def _share_gap(
     book: _Book, gap: float | None, events: pd.DataFrame, default: str, lines: tuple[int, int], clock: bool
@@ -838,10 +862,21 @@ def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> 
     lines = part["line"].to_numpy(dtype=float)
     at = events["line"].to_numpy(dtype=float)
     lo, hi = _inside(at, lines[:-1], lines[1:])
-    for k in np.flatnonzero((hi > lo) | (gap >= STALL_S)):
-        _share_gaps(
-            book, float(gap[k]), ev, range(lo[k], hi[k]), "other", (int(lines[k]), int(lines[k + 1])), True
-        )
+    chosen = np.flatnonzero((hi > lo) | (gap >= STALL_S))
+    if not len(chosen):
+        return
+    # the common case at once: events of one kind, none printing its duration, take the gap (_share_gaps)
+    alone, kinds, stepped = ev.alone(lo[chosen], hi[chosen])
+    for j, k in enumerate(chosen.tolist()):
+        a, b = int(lo[k]), int(hi[k])
+        if alone[j]:
+            seconds = float(gap[k])
+            if seconds > 0:
+                at_step = int(stepped[j])
+                step = int(ev.step[at_step]) if at_step < b else None
+                book.add(kinds[j], seconds, ev.line[a], ev.line[b - 1], step, _short(ev.text[a]))  # type: ignore[arg-type]
+            continue
+        _share_gaps(book, float(gap[k]), ev, range(a, b), "other", (int(lines[k]), int(lines[k + 1])), True)
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:
