@@ -224,9 +224,9 @@ def _bands(
     regime_of = np.zeros(len(xv), dtype=int)
     for r, p in enumerate(pieces):
         regime_of[p.start : p.end] = r
-    level = np.array([pieces[r].level for r in regime_of])
+    level = np.array([p.level for p in pieces], dtype=np.float64)[regime_of]
     noises = [_noise(xv[p.start : p.end], p.level) for p in pieces]
-    noise = np.array([noises[r] for r in regime_of])
+    noise = np.array(noises, dtype=np.float64)[regime_of]
     band = np.maximum(BAND_SIGMAS * noise, BAND_FLOOR)
     dip_thr = np.maximum(DIP_SIGMAS * noise, DIP_FLOOR)
     return regime_of, level, noises, band, dip_thr
@@ -295,8 +295,9 @@ def _rule(
 
 def _regimes(steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, noises: list[float]) -> list[Regime]:
     out = []
+    wanted = [c for c in ("step", "step_time_s", "step_span") if c in steps]  # (not every column of every row)
     for p, nz in zip(pieces, noises, strict=True):
-        rows = steps.loc[idx[p.start : p.end]]
+        rows = steps.loc[idx[p.start : p.end], wanted]
         wall = None
         if "step_time_s" in rows and rows["step_time_s"].notna().any():
             wall = float((rows["step_time_s"] * rows["step_span"]).sum())
