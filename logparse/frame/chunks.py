@@ -18,6 +18,11 @@ What the workers send back, in file order:
   range, and among the MAX_WRAP_PARTS records after a line that may have been hard-wrapped (the frame
   rejoins such a line with the unmatched records after it, across a range's end too).
 
+Once the fast lane (fastlane.py) knows checked shapes, a worker reads its range a window of lines at a time
+(``_Worker.window``): each shape's regex mapped over the window, the noise lines it has seen before looked up
+at once, and each stretch of step lines, event lines, noise and blank lines added in one go; a line that the
+line-at-a-time reading would read otherwise is read that way, in its place.
+
 The frame applies everything in order with the code a single pass uses (frame._Assembler); the tests
 compare the two on every sample log and on ranges cut through wrapped lines, progress-bar redraws and
 rank-prefixed lines.
@@ -500,20 +505,20 @@ class _Worker:
         noise = self.noise
         known = np.frombuffer(bytes(map(noise.__contains__, lines)), dtype=np.bool_)
         unknown = np.flatnonzero(~known)  # (a line known as noise is counted before any shape is tried)
-        fits = np.zeros(m, dtype=np.int8)
+        fits = np.zeros(m, dtype=np.int16)  # how many shapes fit each line
         reads = _Reads()
         tried: list[tuple[LaneShape, np.ndarray]] = []
         for shape in shapes:
             # a line that a shape with another literal head fits cannot fit this one
             skip = [hit for other, hit in tried if shape.disjoint(other)]
-            at = unknown if not skip else np.flatnonzero(~np.logical_or.reduce(skip) & ~known)
-            found = list(map(shape.regex.fullmatch, [lines[j] for j in at.tolist()]))
+            where = unknown if not skip else np.flatnonzero(~np.logical_or.reduce(skip) & ~known)
+            found = list(map(shape.regex.fullmatch, [lines[j] for j in where.tolist()]))
             hit = np.zeros(m, dtype=np.bool_)
-            hit[at] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
+            hit[where] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
             fits += hit
             tried.append((shape, hit))
             if shape.checked >= CHECKED:
-                reads.add(shape, at, found, hit)
+                reads.add(shape, where, found, hit)
         codes = np.full(m, _OTHER, dtype=np.int16)
         codes[known] = _NOISE
         one = fits == 1
