@@ -710,3 +710,28 @@ def test_a_shapes_literal_texts_and_groups_make_up_each_line_it_fits(tmp_path, r
     heads = {shape.literals[0] for shape in shapes}
     assert len(heads) >= 2  # (iteration lines and checkpoint lines: shapes that no line fits both of)
     assert any(a.disjoint(b) for a in shapes for b in shapes)
+
+
+def test_another_ranks_output_inside_a_prefixed_line_is_read_line_by_line_in_a_window(tmp_path, monkeypatch):
+    """Eight ranks printing every line, one iteration line with another rank's output run into one of its values
+    (`[default0]: ... consumed samples: [default5]: 640 | ...`): the prefixed shape fits it, but the reader
+    makes two records of it, so a window reads it with `line`; the rest of the clean range through the shape
+    without a look at each line (LaneShape.reads_alone_but_tag)."""
+    text, _ = synth.megatron_log(synth.Spec(steps=300, all_ranks=True, seed=7))
+    lines = text.splitlines()
+    hits = [i for i, line in enumerate(lines) if line.startswith("[default0]:") and "consumed samples:" in line]
+    for i in hits[150:153]:
+        lines[i] = lines[i].replace("consumed samples: ", "consumed samples: [default5]: ", 1)
+    log = tmp_path / "ranks8_mixed.log"
+    log.write_text("\n".join(lines) + "\n")
+    assert "<" not in text and "\r" not in text
+    monkeypatch.setattr(chunks, "BATCH", False)
+    one = _parse(log, jobs=1, chunk_bytes=400_000, listing=False)
+    monkeypatch.setattr(chunks, "BATCH", True)
+    added = _window_lines(monkeypatch)
+    for window, probe in ((9, 3), (500, 64)):
+        _small_windows(monkeypatch, window, probe)
+        added.clear()
+        _same(one, _parse(log, jobs=1, chunk_bytes=400_000, listing=False))
+        assert sum(added) > 0.3 * len(one[0].rows)  # (the step's width grows at 10 and 100: new shapes)
+    assert _same(one, _parse(log, listing=False)) is None

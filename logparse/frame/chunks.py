@@ -527,8 +527,13 @@ class _Worker:
             hit = reads.hit[id(shape)] & one
             if not hit.any():
                 continue
-            if shape.reads_alone(needle_of.get(shape.index, ""), any(dirt)):
+            needle = needle_of.get(shape.index, "")
+            if shape.reads_alone(needle, any(dirt)):
                 codes[hit] = k  # (each check below holds for every line this shape fits)
+                continue
+            if shape.reads_alone_but_tag(needle, any(dirt)):
+                tag = "[" + str(shape.role)  # (after the prefix, another rank's output: `line` reads that line)
+                codes[[j for j in np.flatnonzero(hit).tolist() if lines[j].find(tag, 1) < 0]] = k
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`

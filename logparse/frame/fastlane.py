@@ -81,7 +81,7 @@ def _plain_lead(lead: str) -> bool:
 
 
 # a column's texts -> its values (raises ValueError when a text does not convert)
-Convert = Callable[[list[str]], Any]
+Convert = Callable[[Sequence[str]], Any]
 _ISO = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{6})?\n)*")
 CHECKED = 4  # lines of each shape in a range read both ways
 MAX_SHAPES = 12  # shapes kept per pattern (the most recently used first)
@@ -125,6 +125,7 @@ class LaneShape:
         # the literal texts between the groups, the head first and the tail last ("" when the line ends with a
         # group), after torchrun's prefix when the shape has one: every line the shape fits holds them
         self.literals: list[str] = []
+        self._body_plain: bool | None = None  # (reads_alone_but_tag: no prefix can start the text after it)
 
     @classmethod
     def learn(
@@ -207,9 +208,21 @@ class LaneShape:
         literal ends in a character that is no blank, no launcher prefix can start it, it is no event line that
         a pattern tried before could read, and its range holds no carriage return, escape, colour-code remnant
         or "<" (`dirty`)."""
+        return self.plain_lead and self._alone(needle, dirty)
+
+    def reads_alone_but_tag(self, needle: str, dirty: bool) -> bool:
+        """reads_alone for a shape of torchrun's prefix: every line it alone fits is read through it unless
+        the line holds its prefix's "[<role>" again (another rank's output on the line: fastlane.own_text),
+        when no launcher prefix can start the text after the prefix."""
+        if not self.prefixed or not self._alone(needle, dirty):
+            return False
+        if self._body_plain is None:
+            self._body_plain = _plain_lead(self.literals[0])
+        return self._body_plain
+
+    def _alone(self, needle: str, dirty: bool) -> bool:
         return (
             not dirty
-            and self.plain_lead
             and bool(self.literals)
             and self.literals[-1][-1:].strip() != ""
             and (not needle or any(needle in literal for literal in self.literals))
@@ -254,8 +267,9 @@ class LaneShape:
         """Column -> values (a numpy array or a list) of the lines' groups, in the order the pattern fills
         them; None when a value does not convert in bulk (some line needs the ordinary reading)."""
         cols: Row = {}
+        by_group = list(zip(*groups, strict=True)) if groups else []  # (the lines' texts a group at a time)
         for group, column, convert in self.plan:
-            texts = [g[group - 1] for g in groups]
+            texts = by_group[group - 1] if by_group else ()
             try:
                 cols[column] = convert(texts)
             except (ValueError, OverflowError):  # OverflowError: an int past int64
@@ -268,7 +282,7 @@ def _field(fs: FieldSpec) -> Convert:
     return lambda texts: _column(fs, texts)
 
 
-def _column(fs: FieldSpec, texts: list[str]) -> Any:
+def _column(fs: FieldSpec, texts: Sequence[str]) -> Any:
     if fs.type == "timestamp":
         joined = "\n".join(texts) + "\n"
         if not _ISO.fullmatch(joined):
@@ -325,7 +339,7 @@ def _number_group(value: str) -> tuple[str, str] | None:
     return rx, rest
 
 
-def _floats(texts: list[str], sep: bool) -> np.ndarray:
+def _floats(texts: Sequence[str], sep: bool) -> np.ndarray:
     """float() of each text; with `sep`, its thousands separators dropped first (keymap.split_quantity)."""
     floats = [float(t.replace(",", "")) for t in texts] if sep else list(map(float, texts))
     return np.array(floats, dtype=np.float64)
@@ -365,7 +379,7 @@ def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert
         step = lambda v: v  # noqa: E731
     invert, factor, whole = mapping.invert, mapping.factor, mapping.type == "int"
 
-    def convert(texts: list[str]) -> np.ndarray:
+    def convert(texts: Sequence[str]) -> np.ndarray:
         v = step(_floats(texts, sep))
         if invert:  # 1.0 / value if value else nan
             v = np.divide(1.0, v, out=np.full_like(v, np.nan), where=v != 0)
@@ -382,7 +396,7 @@ def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert
     return convert
 
 
-def _timestamps(texts: list[str]) -> np.ndarray:
+def _timestamps(texts: Sequence[str]) -> np.ndarray:
     """to_timestamp of ISO texts (_TS_FORM): the same microseconds, divided the same way."""
     return np.array([t.replace(",", ".") for t in texts], dtype="datetime64[us]").astype(np.int64) / 1e6
 
