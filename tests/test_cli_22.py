@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 import logparse
@@ -231,3 +232,36 @@ def test_stitched_batch_runs_keep_their_folder(tmp_path):
     # unique, and the same names each time
     paths = [runs / "a" / "jobx" / "slurm.out", runs / "b" / "jobx" / "slurm.out", runs / "slurm.out"]
     assert run_names(paths, {0, 1, 2}, runs) == ["a_jobx_slurm", "b_jobx_slurm", "slurm"]
+
+
+@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "generic_kv_cpu.log"])
+def test_a_long_steps_csv_written_in_two_halves_is_the_same_bytes(name, tmp_path, monkeypatch):
+    """steps.csv of a long run is written by two processes, a half each (outputs.CSV_SPLIT_ROWS); the file is
+    byte for byte what one process writes (here every frame is split), and no part file is left."""
+    import io
+
+    from logparse import api
+    from logparse.report import outputs
+
+    frame = api.analyze(str(Path(__file__).resolve().parents[1] / "sample_logs" / name)).steps
+    one = io.StringIO()
+    outputs.write_steps(frame, one, kind=".csv")
+    monkeypatch.setattr(outputs, "CSV_SPLIT_ROWS", 2)
+    outputs.write_steps(frame, tmp_path / "steps.csv")
+    assert (tmp_path / "steps.csv").read_text(encoding="utf-8") == one.getvalue()
+    assert [p.name for p in tmp_path.iterdir()] == ["steps.csv"]
+
+
+def test_a_failure_in_the_other_half_of_steps_csv_is_raised_and_leaves_no_part(tmp_path, monkeypatch):
+    from logparse.report import outputs
+
+    def broken(frame, part):
+        part.write_text("half")
+        raise OSError(28, "No space left on device", str(part))
+
+    frame = pd.DataFrame({"step": range(10), "loss": [1.5] * 10})
+    monkeypatch.setattr(outputs, "CSV_SPLIT_ROWS", 2)
+    monkeypatch.setattr(outputs, "_csv_rows", broken)
+    with pytest.raises(OSError, match="No space left"):
+        outputs.write_steps(frame, tmp_path / "steps.csv")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
