@@ -655,10 +655,19 @@ class _Worker:
         self, where: list[int], lines: list[str], codes: np.ndarray, first: int, usable: list[LaneShape], reads: _Reads
     ) -> None:
         """Event lines of checked shapes, set aside beside the run as `line` sets each aside."""
-        aside = self.run.aside
-        for j in where:
-            shape = usable[int(codes[j])]
-            aside.append(_FastEvent(shape, first + j, reads.groups(shape, np.array([j]))[0], lines[j]))
+        if not where:
+            return
+        at = np.array(where)
+        kinds = codes[at]
+        groups: list[Any] = [None] * len(where)
+        for k in np.unique(kinds).tolist():  # each shape's lines' groups at once
+            mine = np.flatnonzero(kinds == k)
+            for i, got in zip(mine.tolist(), reads.groups(usable[k], at[mine]), strict=True):
+                groups[i] = got
+        self.run.aside.extend(
+            _FastEvent(usable[k], first + j, got, lines[j])
+            for j, k, got in zip(where, kinds.tolist(), groups, strict=True)
+        )
 
     def line(self, line: str, stats: ReadStats) -> None:
         """One physical line: through a shape, as noise no pattern can match, or the ordinary way."""
