@@ -803,17 +803,19 @@ class _Run:
         self, shape: LaneShape, line_nos: list[int], groups: list[tuple[str, ...]], lines: list[str]
     ) -> None:
         """add_fast of consecutive lines of one shape."""
-        if self.held or (self.shape is not None and self.shape is not shape):
-            self.flush()
-        self.shape = shape
+        self._fast_run_of(shape)
         self.fast_lines.extend(line_nos)
         self.fast_groups.extend(groups)
         self.fast_text.extend(lines)
 
-    def add_fast(self, shape: LaneShape, line_no: int, groups: tuple[str, ...], line: str) -> None:
+    def _fast_run_of(self, shape: LaneShape) -> None:
+        """The run goes on with lines of `shape`: rows read otherwise, or another shape's, are sent first."""
         if self.held or (self.shape is not None and self.shape is not shape):
             self.flush()
         self.shape = shape
+
+    def add_fast(self, shape: LaneShape, line_no: int, groups: tuple[str, ...], line: str) -> None:
+        self._fast_run_of(shape)
         self.fast_lines.append(line_no)
         self.fast_groups.append(groups)
         self.fast_text.append(line)
