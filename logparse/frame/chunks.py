@@ -425,6 +425,16 @@ class _Dirt(NamedTuple):
     def of(cls, text: str) -> _Dirt:
         return cls("\r" in text or "\x1b" in text, _MAYBE_REMNANT.search(text) is not None, "<" in text)
 
+    def plain(self, line: str) -> bool:
+        """_plain(line), without the look when the range holds no such character."""
+        return not (self.carriage or self.remnant) or _plain(line)
+
+
+def _plain(line: str) -> bool:
+    """A line with no carriage return, escape or colour-code remnant: the reader makes it one record (or peels a
+    launcher prefix), and the lane may read it."""
+    return "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
+
 
 class _Reads:
     """What each checked shape's regex found in a window: the lines it was tried on, its matches there, and the
@@ -562,11 +572,7 @@ class _Worker:
         """Whether `line`, which only `shape` fits, is read by it as `line` reads it (Lane.read and the checks
         around it)."""
         needle = needle_of.get(shape.index, "")
-        if needle not in line or line[-1:].isspace():
-            return False
-        if dirt.carriage and ("\r" in line or "\x1b" in line):
-            return False
-        if dirt.remnant and "[" in line and _MAYBE_REMNANT.search(line):
+        if needle not in line or line[-1:].isspace() or not dirt.plain(line):
             return False
         if not shape.plain_lead or (dirt.lt and "<" in line):
             body, rank = own_text(line)
@@ -577,9 +583,7 @@ class _Worker:
     def _unknown(self, line: str, dirt: _Dirt) -> int:
         """A line no shape fits and not known as noise: _NOISE (no pattern matches its record; remembered as
         noise), _BLANK, or _OTHER (`line` reads it: a pattern matches it, or the reader makes more of it)."""
-        if dirt.carriage and ("\r" in line or "\x1b" in line):
-            return _OTHER
-        if dirt.remnant and "[" in line and _MAYBE_REMNANT.search(line):
+        if not dirt.plain(line):
             return _OTHER
         body, rank = own_text(line)
         if body is None:
@@ -615,7 +619,6 @@ class _Worker:
         first = stats.physical_lines + 1 - at  # the line number of lines[0]
         read = np.flatnonzero(part >= 0) + at
         run = self.run
-        pending: list[int] = []  # event lines, set aside in line order between the step runs
         shape_of = part[read - at]
         # runs of step lines of one shape (a change of shape ends a run, as add_fast ends it)
         step = np.array([not usable[k].event for k in range(len(usable))], dtype=np.bool_)
@@ -623,22 +626,19 @@ class _Worker:
         steps = read[is_step]
         kinds = shape_of[is_step]
         cuts = np.flatnonzero(np.diff(kinds)) + 1 if len(kinds) else np.zeros(0, dtype=np.int64)
-        events = read[~is_step].tolist()
-        e = 0
+        events = read[~is_step]
+        e = 0  # event lines before each step run are set aside before it, as `line` sets them aside in line order
         starts = [0, *cuts.tolist()] if len(kinds) else []
         for chunk, start in zip(np.split(steps, cuts) if len(kinds) else [], starts, strict=True):
-            kind = kinds[start]
+            before = int(np.searchsorted(events, chunk[0]))
+            self._aside(events[e:before].tolist(), lines, codes, first, usable, reads)
+            e = before
             where = chunk.tolist()
-            while e < len(events) and events[e] < where[0]:
-                pending.append(events[e])
-                e += 1
-            self._aside(pending, lines, codes, first, usable, reads)
-            pending = []
-            shape = usable[int(kind)]
+            shape = usable[int(kinds[start])]
             run.add_fast_many(
                 shape, [first + j for j in where], reads.groups(shape, chunk), [lines[j] for j in where]
             )
-        self._aside(events[e:], lines, codes, first, usable, reads)
+        self._aside(events[e:].tolist(), lines, codes, first, usable, reads)
         if len(read):  # the shapes that read lines, to the front of their lists as Lane.read moves each
             last = {int(k): i for i, k in enumerate(shape_of.tolist())}
             assert self.lane is not None
@@ -677,7 +677,7 @@ class _Worker:
             stats.records += 1
             self._unmatched(Record(stats.physical_lines, *seen))
             return
-        plain = "\r" not in line and "\x1b" not in line and not ("[" in line and _MAYBE_REMNANT.search(line))
+        plain = _plain(line)
         lane = self.lane
         got = lane.read(line) if plain and lane is not None and lane.needles else None
         learn = True
@@ -726,9 +726,8 @@ class _Worker:
         for rec in _split_physical(line, stats):
             records.append((rec, self.record(rec, compare=got is not None)))
         if got is not None:
-            Lane.check(got[0], line, got[1], records)
-            if got[0].retired and lane is not None:
-                lane.changes += 1
+            assert lane is not None
+            lane.check(got[0], line, got[1], records)
         elif lane is not None and learn and len(records) == 1 and records[0][1] is not None:
             lane.learn(records[0][1][0], line, records[0][0])
 

@@ -574,10 +574,9 @@ class Lane:
                 group.remove(shape)
                 group.insert(0, shape)
 
-    @staticmethod
-    def check(shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
+    def check(self, shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
         """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
-        pattern and values) is what the lane reads; a difference retires the shape."""
+        pattern and values) is what the lane reads; a difference retires the shape (a change: `changes`)."""
         shape.checked += 1
         rank = shape.rank_of(groups)
         same = (
@@ -591,6 +590,7 @@ class Lane:
         )
         if not same:
             shape.retired = True
+            self.changes += 1
 
 
 def piece(shape: LaneShape, lines: list[int], groups: list[tuple[str, ...]]) -> RowBlock | None:

@@ -614,22 +614,16 @@ def _step_span(steps: pd.DataFrame, cadence: int | None) -> pd.Series:
     """How many optimizer steps each row stands for (its log interval): the step less the one before it in its
     segment; a segment's first row, its step (from the run's start) or the log's cadence."""
     cadence = cadence or 1
-    seg = steps["segment"].to_numpy()
-    if len(seg) and (np.diff(seg) >= 0).all():  # each segment's rows together (the usual order): at once
-        step = steps["step"].to_numpy(dtype=np.float64)
-        values = np.empty(len(step))
-        values[0] = np.nan
-        values[1:] = step[1:] - step[:-1]
+    seg, step = steps["segment"].to_numpy(), steps["step"].to_numpy(dtype=np.float64)
+    if len(seg) and (np.diff(seg) >= 0).all():  # each segment's rows together (resolve's order): at once
+        span = pd.Series(np.r_[np.nan, np.diff(step)], index=steps.index)
         first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
-        span = pd.Series(values, index=steps.index)
-        for i in first.tolist():
-            s = int(step[i])
-            span.iat[i] = s if (seg[i] == 0 and s <= cadence) else cadence
-        return span.fillna(1).clip(lower=1).astype(int)
-    span = steps.groupby("segment")["step"].diff()
-    for i in steps.groupby("segment").head(1).index:
-        s = int(steps.at[i, "step"])
-        span.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
+    else:
+        span = steps.groupby("segment")["step"].diff()
+        first = steps.index.get_indexer(steps.groupby("segment").head(1).index)
+    for i in first.tolist():
+        s = int(step[i])
+        span.iat[i] = s if (seg[i] == 0 and s <= cadence) else cadence
     return span.fillna(1).clip(lower=1).astype(int)
 
 
