@@ -13,7 +13,9 @@ from typing import Any
 import logparse
 from logparse.report.outputs import build_summary
 
-from .conftest import ROOT
+from .conftest import ROOT, SAMPLES
+
+SAMPLE_LOG = SAMPLES / "megatron_llama2-7b_8xh100.log"
 
 PACKAGE = Path(logparse.__file__).parent
 
@@ -312,3 +314,54 @@ def test_the_untyped_dict_check_would_see_one(tmp_path, monkeypatch):
     (probe / "schema.py").write_text("Row = dict[str, Any]\n\ndef f() -> dict[str, Any]:\n    return {}\n")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path)
     assert _untyped_dicts(probe / "schema.py") == [3]  # the definition passes, the function does not
+
+
+def test_a_command_imports_with_the_collector_paused_and_analyzes_with_it_on():
+    """The command line's main() turns the cyclic collector off while the command imports its modules
+    (core/collector.py); analyze turns it on once imported (settle: frozen first), any other command at its
+    start. A collector the caller had turned off stays off."""
+    code = (
+        "import gc, sys, tempfile\n"
+        "from click.testing import CliRunner\n"
+        "from logparse import cli\n"
+        "from logparse.core import collector\n"
+        "seen = []\n"
+        "real = cli.cli\n"
+        "cli.cli = lambda **kw: seen.append(gc.isenabled())\n"
+        "cli.main()\n"
+        "assert seen == [False], seen\n"
+        "cli.cli = real\n"
+        "res = CliRunner().invoke(cli.cli, ['hw', 'list'])\n"
+        "assert res.exit_code == 0 and gc.isenabled(), 'hw list'\n"
+        "collector.pause()\n"
+        "assert not gc.isenabled()\n"
+        f"res = CliRunner().invoke(cli.cli, ['analyze', {str(SAMPLE_LOG)!r}, '-q', '--out', tempfile.mkdtemp()])\n"
+        "assert res.exit_code == 0, res.output\n"
+        "assert gc.isenabled() and gc.get_freeze_count() > 0, 'analyze'\n"
+        "gc.disable()\n"
+        "collector.pause(); collector.resume()\n"
+        "assert not gc.isenabled(), 'a collector turned off by the caller'\n"
+    )
+    _in_a_fresh_interpreter(code)
+
+
+def test_the_command_line_draws_without_the_3d_toolkit_and_says_nothing(tmp_path):
+    """A logparse command's process imports matplotlib without mpl_toolkits.mplot3d (cli._without_3d): no
+    '3d' projection, no warning (even with warnings as errors); a library caller's matplotlib keeps it."""
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('error')\n"
+        "from logparse.cli import _without_3d\n"
+        "_without_3d()\n"
+        "import logparse.report.plots\n"
+        "from matplotlib.projections import get_projection_names\n"
+        "print('3d' in get_projection_names())\n"
+    )
+    assert _in_a_fresh_interpreter(code) == "False"
+    code = "import logparse.report.plots\nfrom matplotlib.projections import get_projection_names\n"
+    assert _in_a_fresh_interpreter(code + "print('3d' in get_projection_names())\n") == "True"
+    out = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "logparse", "analyze", str(SAMPLE_LOG), "-q", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (out.returncode, out.stderr) == (0, "") and (tmp_path / "report.png").stat().st_size > 50_000

@@ -414,9 +414,12 @@ def test_with_no_free_place_the_label_gets_headroom_above_the_curve():
     assert label_box(fig).y0 > ax.transData.transform((0, 50))[1]
 
 
-def test_a_written_report_lets_go_of_its_pixels_without_the_collector(tmp_path, monkeypatch):
-    """report.png written, the figure's Agg renderer (its pixels) is held by nothing: the cyclic collector,
-    which frees the figure, counts objects and not bytes, and a batch worker held a hundred reports' pixels."""
+def test_written_reports_hold_one_renderer_between_them_without_the_collector(tmp_path, monkeypatch):
+    """report.png written, the figure's Agg renderer (its pixels) is held by nothing but the spare slot that
+    the next report of its size takes it from: the cyclic collector, which frees the figures, counts objects
+    and not bytes, and a batch worker held a hundred reports' pixels. Three reports of one size make two
+    renderers between them: the one the first was laid out with, at its first size, and the one it was drawn
+    with."""
     import gc
     import sys
 
@@ -425,16 +428,44 @@ def test_a_written_report_lets_go_of_its_pixels_without_the_collector(tmp_path, 
 
     def spy(self):
         renderer = real(self)
-        if not made or made[-1] is not renderer:
+        if not any(r is renderer for r in made):
             made.append(renderer)
         return renderer
 
     monkeypatch.setattr(FigureCanvasAgg, "get_renderer", spy)
+    monkeypatch.setattr(plots, "_SPARE", {})
     a = logparse.analyze(str(SAMPLES / "megatron_llama2-7b_8xh100.log"), gpus=8, hw="h100")
     gc.disable()
     try:
-        plots.plot_report(a, tmp_path / "report.png", thumb=tmp_path / "thumb.png")
-        assert made and all(sys.getrefcount(r) == 3 for r in made)  # the list, the loop's name, the call's argument
+        for i in range(3):
+            plots.plot_report(a, tmp_path / f"report{i}.png", thumb=tmp_path / f"thumb{i}.png")
+        assert len(made) == 2  # the second and third took the first's
+        assert sorted(map(id, plots._SPARE.values())) == sorted(map(id, made))
+        assert all(sys.getrefcount(r) == 4 for r in made)  # the list, the slot, the loop's name, the argument
     finally:
         gc.enable()
-    assert (tmp_path / "report.png").stat().st_size > 50_000 and (tmp_path / "thumb.png").stat().st_size > 0
+    assert (tmp_path / "report0.png").stat().st_size > 50_000 and (tmp_path / "thumb0.png").stat().st_size > 0
+
+
+def test_a_report_drawn_on_another_reports_renderers_has_the_pixels_of_one_drawn_fresh(tmp_path, monkeypatch):
+    """Renderers handed from report to report (plots._ReportCanvas) are cleared before each draw: two
+    samples' reports of one size, each drawn on the renderers the other gave back, are the same images as
+    each drawn on renderers of its own."""
+    from PIL import Image
+
+    def drawn(analysis, name, fresh):
+        if fresh:
+            plots._SPARE.clear()
+        plots.plot_report(analysis, tmp_path / name)
+        return np.asarray(Image.open(tmp_path / name).convert("RGB"))
+
+    monkeypatch.setattr(plots, "_SPARE", {})
+    a = logparse.analyze(str(SAMPLES / "maxtext_llama2-7b_8xh100.log"), gpus=8, hw="h100")
+    b = logparse.analyze(str(SAMPLES / "nanotron_llama2-7b_8xh100.log"), gpus=8, hw="h100")
+    a_fresh, b_fresh = drawn(a, "a.png", True), drawn(b, "b.png", True)
+    assert a_fresh.shape == b_fresh.shape and not np.array_equal(a_fresh, b_fresh)
+    spares = list(plots._SPARE.values())
+    a_again = drawn(a, "a2.png", False)
+    assert sorted(map(id, plots._SPARE.values())) == sorted(map(id, spares))  # drawn on b's, given back
+    assert np.array_equal(a_again, a_fresh)
+    assert np.array_equal(drawn(b, "b2.png", False), b_fresh)

@@ -170,13 +170,48 @@ def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI, thumb: s
 
 
 def _let_go_of_pixels(fig: Figure) -> None:
-    """Free a drawn figure's pixels (its Agg renderer: 8 MB for a report) now. The figure itself is freed by
-    the cyclic collector, which counts objects, not bytes: a batch's worker held a hundred reports' pixels
-    (1.2 GB) before it ran (issue 24). The canvas and each text drawn keep the renderer; another draw makes a
-    new one (get_renderer compares _lastKey; a text asks the figure when its own is None)."""
+    """Take a written figure's pixels (its Agg renderer: 8 MB for a report) from it now, to be the next
+    report's (_ReportCanvas). The figure itself is freed by the cyclic collector, which counts objects, not
+    bytes: a batch's worker held a hundred reports' pixels (1.2 GB) before it ran (issue 24). The canvas and
+    each text drawn keep the renderer; another draw of this figure takes or makes one again (get_renderer
+    compares _lastKey; a text asks the figure when its own is None)."""
     for text in fig.findobj(Text):
         text._renderer = None
-    fig.canvas.renderer, fig.canvas._lastKey = None, None
+    if isinstance(fig.canvas, _ReportCanvas):
+        fig.canvas.give_back()
+
+
+# renderers no figure uses, by (width px, height px, dpi): the last SPARES given back, oldest first
+_SPARE: dict[tuple[Any, ...], Any] = {}
+SPARES = 2  # a report is laid out at one size (its legend measured) and drawn at another
+
+
+class _ReportCanvas(FigureCanvasAgg):
+    """A report's Agg canvas, which takes a renderer that an earlier report of the same size gave back
+    instead of making one: the one it was laid out with, given back when the figure grew to its final size,
+    and the one it was drawn with (_let_go_of_pixels). A renderer is cleared before each draw
+    (FigureCanvasAgg.draw), so the pixels are the same; what a batch's worker saves is matplotlib's text
+    metrics, which are cached per renderer (text._get_text_metrics_function): every tick label, legend entry
+    and title laid out again by FreeType for each report, an eighth of drawing it. A renderer is never shared:
+    it is taken out of the spares, and a figure kept by its caller (a notebook's) keeps its own."""
+
+    def get_renderer(self):
+        w, h = self.get_width_height(physical=True)
+        key = (w, h, self.figure.dpi)
+        if self._lastKey != key:
+            self.give_back()
+            if key in _SPARE:
+                self.renderer, self._lastKey = _SPARE.pop(key), key
+        return super().get_renderer()
+
+    def give_back(self) -> None:
+        """This canvas's renderer, if any, to the spares (the oldest spare is let go beyond SPARES)."""
+        if getattr(self, "renderer", None) is not None:
+            _SPARE.pop(self._lastKey, None)
+            _SPARE[self._lastKey] = self.renderer
+            while len(_SPARE) > SPARES:
+                del _SPARE[next(iter(_SPARE))]
+        self.renderer, self._lastKey = None, None
 
 
 def build_report(analysis: Findings, dpi: float = DPI) -> Figure:
@@ -240,7 +275,7 @@ def _figure(heights: list[float], dpi: float, free_first: bool = False) -> tuple
     """The figure on its own Agg canvas, and one axes per height sharing the step axis (tick labels only
     on the last); with `free_first`, the first axes is its own (the goodput ledger's bar)."""
     fig = PlainFigure(figsize=(WIDTH_IN, sum(heights) + 3), dpi=dpi)
-    FigureCanvasAgg(fig)
+    _ReportCanvas(fig)
     grid = fig.add_gridspec(len(heights), 1, height_ratios=heights)
     axes = [fig.add_subplot(grid[i]) for i in range(int(free_first) + 1)]
     first = axes[-1]
