@@ -469,3 +469,33 @@ def test_a_report_drawn_on_another_reports_renderers_has_the_pixels_of_one_drawn
     assert sorted(map(id, plots._SPARE.values())) == sorted(map(id, spares))  # drawn on b's, given back
     assert np.array_equal(a_again, a_fresh)
     assert np.array_equal(drawn(b, "b2.png", False), b_fresh)
+
+
+@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "nanogpt_gpt2_8xa100.log"])
+def test_the_axes_make_no_tick_beyond_their_limits_and_draw_the_ticks_matplotlib_would(name, monkeypatch):
+    """plots._InView: matplotlib's default locator places a location beyond each view limit, for which the
+    axis makes a tick it does not draw; the report's axes make none, and draw the same ticks with the same
+    labels as with matplotlib's own locator."""
+    from matplotlib.ticker import AutoLocator
+
+    def ticks(fig):
+        """Per axes and axis: the drawn ticks' (location, label), and the locations of every tick made."""
+        drawn, made = [], []
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                shown = axis._update_ticks()  # the ticks Axis.draw draws
+                drawn.append([(t.get_loc(), t.label1.get_text(), t.label1.get_visible()) for t in shown])
+                low, high = sorted(axis.get_view_interval())
+                made.append([loc for loc in axis.get_majorticklocs() if not low <= loc <= high])
+        return drawn, made
+
+    a = logparse.analyze(SAMPLES / name, **options(name))
+    fig = plots.build_report(a, dpi=DPI)
+    fig.canvas.draw()
+    drawn, beyond = ticks(fig)
+    monkeypatch.setattr(plots, "_InView", AutoLocator)
+    fig = plots.build_report(a, dpi=DPI)
+    fig.canvas.draw()
+    drawn_before, beyond_before = ticks(fig)
+    assert drawn == drawn_before and sum(map(len, drawn)) > 20
+    assert not any(beyond) and any(beyond_before)  # matplotlib's own does place some beyond

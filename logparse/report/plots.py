@@ -19,7 +19,7 @@ from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import AutoLocator, FuncFormatter
 
 from ..core.summary_types import DipPart, HardwarePart, Summary
 from ..phases.goodput import LABELS
@@ -282,7 +282,23 @@ def _figure(heights: list[float], dpi: float, free_first: bool = False) -> tuple
     axes += [fig.add_subplot(grid[i], sharex=first) for i in range(len(axes), len(heights))]
     for ax in axes[int(free_first) : -1]:
         ax.tick_params(labelbottom=False)
+    for ax in axes:
+        ax.xaxis.set_major_locator(_InView())  # shared: the panels' step axis has one locator
+        ax.yaxis.set_major_locator(_InView())
     return fig, axes
+
+
+class _InView(AutoLocator):
+    """matplotlib's default locator, less the locations beyond the view limits that it adds (one each side),
+    for which the axis makes a tick (five artists: a fifth of drawing a report is making and updating ticks)
+    that it then does not draw. A location at the limits, within far more than matplotlib's own tolerance
+    (transforms._interval_contains_close, 1e-10 of the interval), is kept: every tick it draws is still here."""
+
+    def __call__(self):
+        locs = super().__call__()
+        low, high = sorted(self.axis.get_view_interval())
+        slack = 1e-6 * (high - low)
+        return locs[(locs >= low - slack) & (locs <= high + slack)]
 
 
 LEDGER_IN = 0.62
