@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -704,9 +706,52 @@ def _without_3d() -> None:
 
 
 def main() -> None:
-    collector.pause()  # no collection while the command imports its modules (core/collector.py)
-    _without_3d()
-    cli(prog_name="logparse")
+    """The `logparse` command. In a process started for it (not main() called by runpy or a test), the
+    collector is paused while the command imports (core/collector.py), matplotlib comes without its 3D
+    toolkit, and the process ends without tearing the interpreter down (_leave)."""
+    own = _started_for_logparse()
+    if own:
+        collector.pause()
+        _without_3d()
+    try:
+        cli(prog_name="logparse")
+    except SystemExit as done:
+        if not own:
+            raise
+        _leave(done.code)
+    if own:
+        _leave(0)
+
+
+def _started_for_logparse() -> bool:
+    """This process was started to run logparse: the `logparse` script, or `python -m logparse`."""
+    started = sys.modules.get("__main__")
+    spec = getattr(started, "__spec__", None)
+    if spec is not None:
+        return spec.name == "logparse.__main__"
+    return Path(getattr(started, "__file__", None) or "").stem == "logparse"
+
+
+def _leave(code: object) -> None:
+    """End the command's process without tearing the interpreter down: its exit handlers run and its output
+    is flushed, then the process ends (os._exit). Python's own exit frees every object one by one first (the
+    imported pandas and matplotlib: 25-30 ms, medians of 6, of the README sample's run), which the end of
+    the process does at once. With another thread running, or output that cannot be flushed (a reader gone),
+    the usual exit."""
+    if threading.active_count() > 1:
+        sys.exit(code)
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # sys.exit("message"): the message on stderr, exit 1, as Python does
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    os._exit(code)
 
 
 if __name__ == "__main__":

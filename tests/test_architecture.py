@@ -328,6 +328,8 @@ def test_a_command_imports_with_the_collector_paused_and_analyzes_with_it_on():
         "seen = []\n"
         "real = cli.cli\n"
         "cli.cli = lambda **kw: seen.append(gc.isenabled())\n"
+        "cli._started_for_logparse = lambda: True\n"  # as the `logparse` script's process
+        "cli._leave = lambda code: None\n"  # which main() ends (os._exit) where it would return
         "cli.main()\n"
         "assert seen == [False], seen\n"
         "cli.cli = real\n"
@@ -365,3 +367,32 @@ def test_the_command_line_draws_without_the_3d_toolkit_and_says_nothing(tmp_path
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert (out.returncode, out.stderr) == (0, "") and (tmp_path / "report.png").stat().st_size > 50_000
+
+
+def test_the_command_ends_its_process_with_its_output_flushed_and_exit_handlers_run(tmp_path):
+    """cli._leave ends a `logparse` process without the interpreter's teardown: its exit code as given (a
+    message: on stderr, exit 1), everything printed (buffered stdout, no newline) out, atexit handlers run;
+    `python -m logparse analyze --json` prints the whole summary."""
+    code = (
+        "import atexit, sys\n"
+        "from pathlib import Path\n"
+        "from logparse import cli\n"
+        f"atexit.register(lambda: Path({str(tmp_path / 'ran')!r}).write_text('yes'))\n"
+        "sys.stdout.write('x' * 100000)\n"
+        "cli._leave(sys.argv[1] if sys.argv[1] == 'no good' else int(sys.argv[1]))\n"
+        "print('not reached')\n"
+    )
+    for arg, code_, err in (("3", 3, ""), ("0", 0, ""), ("no good", 1, "no good\n")):
+        out = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, timeout=60)
+        assert (out.returncode, out.stdout, out.stderr) == (code_, "x" * 100000, err)
+        assert (tmp_path / "ran").read_text() == "yes"
+        (tmp_path / "ran").unlink()
+    out = subprocess.run(
+        [sys.executable, "-m", "logparse", "analyze", str(SAMPLE_LOG), "--gpus", "8", "--hw", "h100", "--json",
+         "--out", str(tmp_path / "o")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0 and json.loads(out.stdout)["stable"]["mfu_mean"] > 0.4
+    out = subprocess.run([sys.executable, "-m", "logparse", "analyze", str(tmp_path / "none.log")],
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 1 and out.stderr.startswith("error: ") and "Traceback" not in out.stderr
