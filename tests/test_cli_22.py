@@ -262,6 +262,9 @@ def test_a_failure_in_the_other_half_of_steps_csv_is_raised_and_leaves_no_part(t
     frame = pd.DataFrame({"step": range(10), "loss": [1.5] * 10})
     monkeypatch.setattr(outputs, "CSV_SPLIT_ROWS", 2)
     monkeypatch.setattr(outputs, "_csv_rows", broken)
+    # the forked half, even where an earlier test in this worker left a thread running (outputs._may_fork would
+    # then write both halves here, and nothing would fail: seen with pytest-xdist's worksteal scheduling)
+    monkeypatch.setattr(outputs, "_may_fork", lambda: True)
     with pytest.raises(OSError, match="No space left"):
         outputs.write_steps(frame, tmp_path / "steps.csv")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
