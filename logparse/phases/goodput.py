@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -356,26 +357,34 @@ class _Lines:
             list(map(str, events["text"].tolist())),  # (tolist: iterating an Arrow-backed column is slower)
         )
 
+    @cached_property
+    def _running(self) -> tuple[list[str], np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
+        """What `alone` reads, made once for all the segments' gaps: the categories, each event's category
+        as a code (-1: none), per category the running count of its events, the running count of printed
+        durations, and the index of the first event at or after each one that has a step (n: none)."""
+        n = len(self.line)
+        names = sorted({c for c in self.category if c is not None})
+        code = np.array([-1 if c is None else names.index(c) for c in self.category], dtype=np.int64)
+        zero = np.zeros((1,), dtype=np.int64)
+        counts = [np.concatenate([zero, np.cumsum(code == k)]) for k in range(len(names))]
+        dur = np.array(self.dur, dtype=np.float64)
+        printed = np.concatenate([zero, np.cumsum(dur == dur)])
+        step = np.array(self.step, dtype=np.float64)
+        has = np.where(step == step, np.arange(n), n)
+        next_step = np.concatenate([np.minimum.accumulate(has[::-1])[::-1], [n]]) if n else np.array([0])
+        return names, code, counts, printed, next_step
+
     def alone(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, list[str | None], np.ndarray]:
         """For the event ranges [lo, hi): whether each holds events of one category and no printed duration
         (the common case of _share_gaps, a save every few steps), that category, and the index of its first
         event with a step (hi when none has one)."""
         n = len(self.line)
-        names = sorted({c for c in self.category if c is not None})
-        code = np.array([-1 if c is None else names.index(c) for c in self.category], dtype=np.int64)
-        zero = np.zeros((1,), dtype=np.int64)
+        names, code, counts, printed, next_step = self._running
         same = np.ones(len(lo), dtype=np.bool_)
         first = code[np.minimum(lo, max(n - 1, 0))] if n else np.full(len(lo), -1)
-        counts = [np.concatenate([zero, np.cumsum(code == k)]) for k in range(len(names))]
         for k, cum in enumerate(counts):
             mine = first == k
             same[mine] = (cum[hi[mine]] - cum[lo[mine]]) == (hi[mine] - lo[mine])
-        dur = np.array(self.dur, dtype=np.float64)
-        printed = np.concatenate([zero, np.cumsum(dur == dur)])
-        step = np.array(self.step, dtype=np.float64)
-        # the index of the first event at or after each one that has a step (n: none)
-        has = np.where(step == step, np.arange(n), n)
-        next_step = np.concatenate([np.minimum.accumulate(has[::-1])[::-1], [n]]) if n else np.array([0])
         ok = (hi > lo) & (first >= 0) & same & (printed[hi] == printed[lo])
         kinds = [names[int(k)] if k >= 0 else None for k in first.tolist()]
         return ok, kinds, np.minimum(next_step[lo], hi)
