@@ -709,18 +709,16 @@ def main() -> None:
     """The `logparse` command. In a process started for it (not main() called by runpy or a test), the
     collector is paused while the command imports (core/collector.py), matplotlib comes without its 3D
     toolkit, and the process ends without tearing the interpreter down (_leave)."""
-    own = _started_for_logparse()
-    if own:
-        collector.pause()
-        _without_3d()
+    if not _started_for_logparse():
+        cli(prog_name="logparse")
+        return
+    collector.pause()
+    _without_3d()
     try:
         cli(prog_name="logparse")
     except SystemExit as done:
-        if not own:
-            raise
         _leave(done.code)
-    if own:
-        _leave(0)
+    _leave(0)
 
 
 def _started_for_logparse() -> bool:
