@@ -19,7 +19,7 @@ from ..core.options import Given, checked
 from ..core.summary_types import Summary
 from ..read.runfolder import is_run_folder
 from ..report import outputs as report
-from ..report.thumbnail import png_options
+from ..report.pngfile import save_figure
 from ..utilization.mfu import seconds_to_train
 
 METRICS: dict[str, tuple[str, float]] = {
@@ -662,7 +662,7 @@ def _write_figure(fig, runs: list[ComparedRun], x: str, smoothing: float, output
     png = Path(output)
     if png.parent != Path(""):
         png.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(png, dpi=110, **png_options(png))
+    save_figure(fig, png, dpi=110)
     plt.close(fig)
     return png
 

@@ -17,7 +17,8 @@ from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.summary_types import Summary
 from ..phases.goodput import CATEGORIES, LABELS
-from ..report.thumbnail import THUMB_NAME, png_options, save_thumbnail
+from ..report.pngfile import save_figure
+from ..report.thumbnail import THUMB_NAME, save_thumbnail
 from ..report.unknowns import Unknown, mfu_blockers, unknowns
 
 LEADERBOARD_TOP = 60  # bars drawn; the rest of the runs with an MFU are counted, not drawn
@@ -253,7 +254,7 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
 
     path = out_dir / "leaderboard.png"
     with replacing(path) as tmp:  # whole or not at all
-        fig.savefig(tmp, dpi=100, **png_options(tmp))
+        save_figure(fig, tmp, dpi=100)
     plt.close(fig)
     return path
 

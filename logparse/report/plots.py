@@ -26,7 +26,8 @@ from ..phases.goodput import LABELS
 from ..steps.stepframe import flagged
 from .analysis import Findings
 from .ledger import duration
-from .thumbnail import canvas_image, png_options, save_thumbnail
+from .pngfile import save_figure
+from .thumbnail import canvas_image, save_thumbnail
 from .unknowns import Unknown, mfu_blockers, unknowns
 
 DPI = 110
@@ -163,7 +164,7 @@ def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI, thumb: s
     """report.png: MFU, throughput, step time and loss against the step, with the phases shaded; and its
     thumbnail for the batch page at `thumb`, made from the pixels just drawn."""
     fig = build_report(analysis, dpi=dpi)
-    fig.savefig(path, dpi=dpi, **png_options(path))
+    save_figure(fig, path, dpi)
     if thumb is not None:
         save_thumbnail(canvas_image(fig), thumb)
     _let_go_of_pixels(fig)

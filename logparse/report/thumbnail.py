@@ -12,18 +12,6 @@ from typing import Any
 
 THUMB_NAME = "thumb.png"
 THUMB_WIDTH = 320  # px: the page shows it at half that, sharp on a 2x screen
-# zlib level of the PNGs logparse writes: level 1 encodes a report ~3x faster than PIL's default 6 (20 against
-# 75 ms) for a file ~12% larger
-PNG_COMPRESS = 1
-
-
-def png_options(path: Any) -> dict[str, dict[str, int]]:
-    """savefig's keywords for `path`: PNG_COMPRESS when it is a PNG (by its name, as savefig decides; a
-    file object is taken for one, matplotlib's default format), none for another format."""
-    name = str(path).lower() if isinstance(path, (str, Path)) else ".png"
-    return {"pil_kwargs": {"compress_level": PNG_COMPRESS}} if name.endswith(".png") else {}
-
-
 def save_thumbnail(image: Any, path: str | Path) -> None:
     """Write `image` (a PIL image of the report) as its thumbnail: THUMB_WIDTH px wide, 96 colours (~4x
     smaller than full colour). Not `optimize`d: that took 6 of a thumbnail's 23 ms for a file 3% smaller."""
