@@ -205,6 +205,33 @@ def test_attempts_of_one_job_read_in_ranges_keep_counting_lines(tmp_path):
     _same(_parse(paths), _parse(paths, jobs=2, chunk_bytes=4_000))
 
 
+def test_memory_is_given_back_while_a_large_log_is_read_and_reused_after(tmp_path, monkeypatch):
+    # glibc's mallopt: M_MMAP_THRESHOLD -3, M_TRIM_THRESHOLD -1 (malloc.h); the values are glibc's 128 KiB
+    # default trim threshold, 256 KiB while reading (blocks mapped apart, given back when freed), and 32 MiB (its
+    # largest automatic mmap threshold) / 64 MiB afterwards
+    calls = []
+    monkeypatch.setattr(chunks, "_mallopt", lambda param, value: calls.append((param, value)))
+    monkeypatch.setattr(chunks, "_reusing", False)
+    log = tmp_path / "m.log"
+    log.write_text(synth.megatron_log(synth.Spec(steps=40, seed=2))[0])
+    read_at = []
+    real_read = chunks.read_parallel
+
+    def read(*args, **kwargs):
+        read_at.append(len(calls))
+        yield from real_read(*args, **kwargs)
+
+    monkeypatch.setattr(chunks, "read_parallel", read)
+    _parse(log, jobs=1, chunk_bytes=2_000)
+    _parse(log, jobs=1, chunk_bytes=2_000)  # a second large log in the same process: given back again
+    reuse = [(-3, 32 << 20), (-1, 64 << 20)]
+    assert calls == [(-3, 256 * 1024), *reuse, (-3, 256 * 1024), (-1, 128 * 1024), *reuse]
+    assert read_at == [1, 5]  # each read under the give-back setting
+    calls.clear()
+    _parse(log)  # a small log read in one pass: glibc left as it is
+    assert calls == []
+
+
 def test_small_files_are_read_in_one_pass_unless_asked(tmp_path):
     log = tmp_path / "small.log"
     log.write_text("x\n")

@@ -284,7 +284,8 @@ def parse_log(
     chosen, detection, records = _detect(path, sets, forced_format, stats)
     matcher = Matcher(chosen)
     asm = _Assembler(matcher, on_unmatched)
-    if chunks.worth_splitting(path, chunk_bytes):
+    parallel = chunks.worth_splitting(path, chunk_bytes)
+    if parallel:
         chunks.give_back_freed_memory()
         stats = ReadStats()
         items: Iterable[Any] = chunks.read_parallel(
@@ -302,7 +303,10 @@ def parse_log(
                 asm.counts["unmatched"] += item.unmatched
             else:
                 asm.take(*item)
-        return asm.result(path, chosen, detection, sets, stats)
+        parsed = asm.result(path, chosen, detection, sets, stats)
+    if parallel:
+        chunks.reuse_freed_memory()
+    return parsed
 
 
 @contextmanager

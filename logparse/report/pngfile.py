@@ -85,7 +85,8 @@ def encode(rgba: np.ndarray, dpi: float, software: str, level: int) -> bytes:
     return b"".join(
         [
             SIGNATURE,
-            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)),  # 8 bits, RGBA, no interlace
+            # 8 bits a sample, colour type 6 (RGBA), deflate, filtering method 0, no interlace
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)),
             _chunk(b"tEXt", b"Software\x00" + software.encode("latin-1", "replace")),
             _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),  # unit 1: the metre
             _chunk(b"IDAT", zlib.compress(rows, level)),
