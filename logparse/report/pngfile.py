@@ -78,9 +78,6 @@ def encode(rgba: np.ndarray, dpi: float, software: str, level: int) -> bytes:
     height, width, depth = rgba.shape
     if depth != 4 or rgba.dtype != np.uint8:
         raise ValueError(f"an RGBA image of bytes is encoded here, not {rgba.shape} {rgba.dtype}")
-    rows = np.empty((height, width * 4 + 1), dtype=np.uint8)
-    rows[:, 0] = 0  # filter type 0: the row as it is
-    rows[:, 1:] = rgba.reshape(height, width * 4)
     per_metre = int(dpi / INCH + 0.5)  # (as Pillow rounds it)
     return b"".join(
         [
@@ -89,10 +86,27 @@ def encode(rgba: np.ndarray, dpi: float, software: str, level: int) -> bytes:
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)),
             _chunk(b"tEXt", b"Software\x00" + software.encode("latin-1", "replace")),
             _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),  # unit 1: the metre
-            _chunk(b"IDAT", zlib.compress(rows, level)),
+            _chunk(b"IDAT", _deflated(rgba.reshape(height, width * 4), level)),
             _chunk(b"IEND", b""),
         ]
     )
+
+
+def _deflated(pixels: np.ndarray, level: int) -> bytes:
+    """The image data: each row of `pixels` after its filter type byte (0: the row as it is), deflated a
+    megabyte of rows at a time (not a copy of the whole image beside it)."""
+    height, width = pixels.shape
+    block = max(1, (1 << 20) // (width + 1))
+    rows = np.empty((min(block, height), width + 1), dtype=np.uint8)
+    rows[:, 0] = 0
+    z = zlib.compressobj(level)
+    parts = []
+    for start in range(0, height, block):
+        n = min(block, height - start)
+        rows[:n, 1:] = pixels[start : start + n]
+        parts.append(z.compress(rows[:n]))
+    parts.append(z.flush())
+    return b"".join(parts)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
