@@ -55,8 +55,10 @@ class _Pixels:
 
     def write(self, data: Any) -> int:
         view = memoryview(data)
-        if self.png is not None or view.ndim != 3:
-            raise RuntimeError(f"savefig wrote pixels not as one buffer of rows ({view.ndim} dimensions)")
+        if self.png is not None:
+            raise RuntimeError("savefig wrote the pixels in more than one piece")
+        if view.ndim != 3:
+            raise RuntimeError(f"savefig wrote pixels not as rows of RGBA ({view.ndim} dimensions)")
         self.png = encode(np.asarray(view), self.dpi, _software(), self.level)
         return view.nbytes
 
