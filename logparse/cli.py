@@ -44,6 +44,7 @@ api = _Later(".api")
 patterns = _Later(".patterns.sets")
 pattern_schema = _Later(".patterns.schema")
 report = _Later(".report.outputs")
+drawing = _Later(".report.drawing")  # no pandas: the drawing process is forked before pandas is imported
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -207,8 +208,8 @@ def _analyze_each(
 ) -> None:
     summaries = []
     failed = 0
-    # one log: its report's drawing code is imported in a forked process while the log is read (report.Drawer)
-    drawer = report.Drawer.start() if len(logs) == 1 else None
+    # one log: its report's drawing code is imported in a forked process while pandas is and the log is read
+    drawer = drawing.Drawer.start() if len(logs) == 1 else None
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         try:
             run = api.analyze  # (imports the analysis: what they made is frozen out of the collector's passes)

@@ -96,10 +96,10 @@ def saved(monkeypatch):
     """The matplotlib figures savefig wrote, in order (after their draw: tick labels exist only then)."""
     from matplotlib.figure import Figure
 
-    from logparse.report import outputs
+    from logparse.report import drawing
 
-    # drawn in this process: the command would draw a report in a forked one (outputs.Drawer, outputs._apart)
-    monkeypatch.setattr(outputs, "_may_fork", lambda: False)
+    # drawn in this process: the command would draw a report in a forked one (drawing.Drawer, drawing.apart)
+    monkeypatch.setattr(drawing, "may_fork", lambda: False)
     figures: list[Figure] = []
     real = Figure.savefig
 

@@ -253,7 +253,7 @@ def test_a_long_steps_csv_written_in_two_halves_is_the_same_bytes(name, tmp_path
 
 
 def test_a_failure_in_the_other_half_of_steps_csv_is_raised_and_leaves_no_part(tmp_path, monkeypatch):
-    from logparse.report import outputs
+    from logparse.report import drawing, outputs
 
     def broken(frame, part):
         part.write_text("half")
@@ -262,9 +262,9 @@ def test_a_failure_in_the_other_half_of_steps_csv_is_raised_and_leaves_no_part(t
     frame = pd.DataFrame({"step": range(10), "loss": [1.5] * 10})
     monkeypatch.setattr(outputs, "CSV_SPLIT_ROWS", 2)
     monkeypatch.setattr(outputs, "_csv_rows", broken)
-    # the forked half, even where an earlier test in this worker left a thread running (outputs._may_fork would
+    # the forked half, even where an earlier test in this worker left a thread running (drawing.may_fork would
     # then write both halves here, and nothing would fail: seen with pytest-xdist's worksteal scheduling)
-    monkeypatch.setattr(outputs, "_may_fork", lambda: True)
+    monkeypatch.setattr(drawing, "may_fork", lambda: True)
     with pytest.raises(OSError, match="No space left"):
         outputs.write_steps(frame, tmp_path / "steps.csv")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

@@ -1,4 +1,4 @@
-"""Issue 24, start-up: report.png drawn in another process (report/outputs.py) is the report drawn here, byte for
+"""Issue 24, start-up: report.png drawn in another process (report/drawing.py) is the report drawn here, byte for
 byte, and a failure there is the same error here.
 
 `Drawer` is forked when `analyze` starts (it imports matplotlib while the log is read, and draws a small run's
@@ -29,8 +29,8 @@ def test_a_report_drawn_by_the_drawer_or_apart_is_the_one_drawn_here(tmp_path):
     done = _run(
         f"""
         from logparse import api
-        from logparse.report import outputs
-        drawer = outputs.Drawer.start()
+        from logparse.report import drawing, outputs
+        drawer = drawing.Drawer.start()
         assert drawer is not None
         a = api.analyze({str(SAMPLE)!r}, gpus=8, hw="h100")
         outputs.write_outputs(a, "drawer", drawer)
@@ -54,18 +54,18 @@ def test_a_failure_in_the_other_process_is_the_same_error_here(tmp_path):
     done = _run(
         """
         import os
-        from logparse.report import outputs
+        from logparse.report import drawing
 
         def full(path):
             raise OSError(28, "No space left on device", path)
 
-        wait = outputs._apart(full, "/somewhere/report.png")
+        wait = drawing.apart(full, "/somewhere/report.png")
         try:
             wait()
         except OSError as exc:
             print("apart:", exc.errno, exc.filename)
 
-        drawer = outputs.Drawer.start()
+        drawer = drawing.Drawer.start()
         wait = drawer.draw({"not": "an analysis"}, "/somewhere/report.png")
         try:
             wait()
@@ -83,8 +83,8 @@ def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_pa
     done = _run(
         """
         import os, time
-        from logparse.report import outputs
-        drawer = outputs.Drawer.start()
+        from logparse.report import drawing
+        drawer = drawing.Drawer.start()
         pid = drawer.pid
         started = time.perf_counter()
         drawer.close()
@@ -106,3 +106,51 @@ def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_pa
     )
     assert failed.returncode == 1 and failed.stderr.startswith("error: ")
     assert "Traceback" not in failed.stderr
+
+
+def test_a_report_is_drawn_from_its_figures_in_a_process_without_pandas(tmp_path):
+    """The drawer is forked before pandas is imported and never imports it (issue 24: pandas' import in the
+    command's process and matplotlib's in the drawer's run side by side): what it is sent (gather.report_data)
+    unpickles and draws with numpy and matplotlib alone, into the report drawn from the Findings here."""
+    made = _run(
+        f"""
+        import pickle
+        from logparse import api
+        from logparse.report import gather, plots
+        a = api.analyze({str(SAMPLE)!r}, gpus=8, hw="h100")
+        plots.plot_report(a, "here.png")
+        with open("figures.pickle", "wb") as fh:
+            pickle.dump(gather.report_data(a), fh)
+        """,
+        tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    drawn = _run(
+        """
+        import pickle, sys
+        from logparse.report import drawing, plots
+        with open("figures.pickle", "rb") as fh:
+            figures = pickle.load(fh)
+        plots.plot_report(figures, "there.png")
+        print(sorted(name for name in ("pandas", "pyarrow", "scipy") if name in sys.modules))
+        """,
+        tmp_path,
+    )
+    assert drawn.returncode == 0, drawn.stderr
+    assert drawn.stdout.strip() == "[]"
+    assert (tmp_path / "there.png").read_bytes() == (tmp_path / "here.png").read_bytes()
+
+
+def test_the_command_forks_its_drawer_before_pandas_is_imported(tmp_path):
+    """What `analyze` has imported when it starts the drawer (cli._analyze_each): no pandas yet."""
+    done = _run(
+        """
+        import sys
+        from logparse import cli
+        from logparse.report import drawing
+        print("pandas" in sys.modules, "matplotlib" in sys.modules)
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]

@@ -29,9 +29,8 @@ from ..core.atomic import write_text as atomic_write_text
 from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
-from ..core.summary_types import GoodputPart, Summary, WindowPart
+from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
 from ..patterns.sets import pattern_dirs
-from ..phases.goodput import CATEGORIES
 from ..read.attempts import attempt_key, group_attempts
 from ..read.runfolder import run_folders
 from .page import WARNINGS_JOINED, write_page
@@ -80,7 +79,7 @@ class IndexRow(TypedDict, total=False):
     goodput: float | None  # productive / wall time (summary goodput; None without timestamps)
     wall_s: float | None
     gpu_hours: float | None  # wall time x GPUs
-    gpu_hours_startup: float | None  # GPU-hours of each badput category (phases.goodput.CATEGORIES)
+    gpu_hours_startup: float | None  # GPU-hours of each badput category (core.summary_types.CATEGORIES)
     gpu_hours_checkpoint: float | None
     gpu_hours_eval: float | None
     gpu_hours_warmup: float | None

@@ -15,8 +15,7 @@ import pandas as pd
 
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
-from ..core.summary_types import Summary
-from ..phases.goodput import CATEGORIES, LABELS
+from ..core.summary_types import CATEGORIES, LABELS, Summary
 from ..report.pngfile import save_figure
 from ..report.thumbnail import THUMB_NAME, save_thumbnail
 from ..report.unknowns import Unknown, mfu_blockers, unknowns

@@ -403,6 +403,33 @@ class PeriodicDipPart(TypedDict):
     cause: str
 
 
+# summary["goodput"]'s badput categories, in the ledger's order, and how the text and the figures name each
+# (phases/goodput.py fills them; the report and the text summary name them)
+CATEGORIES = (
+    "startup",
+    "checkpoint",
+    "eval",
+    "warmup",
+    "slow_steps",
+    "wasted_progress",
+    "hang",
+    "restart_recovery",
+    "other",
+)
+LABELS = {
+    "productive": "productive",
+    "startup": "startup",
+    "checkpoint": "checkpoints",
+    "eval": "eval",
+    "warmup": "warmup",
+    "slow_steps": "slow steps",
+    "wasted_progress": "redone steps",
+    "hang": "hang",
+    "restart_recovery": "restart",
+    "other": "other",
+}
+
+
 class _GoodputRequired(TypedDict):
     """summary["goodput"] (phases/goodput.py): where the wall time went; seconds, None where the log
     cannot show a category. With clock "timestamps", productive_s plus every badput value is wall_s."""
@@ -411,7 +438,7 @@ class _GoodputRequired(TypedDict):
     wall_s: float | None
     productive_s: float | None
     goodput: float | None
-    badput: dict[str, float | None]  # the categories of phases.goodput.CATEGORIES, in that order
+    badput: dict[str, float | None]  # the categories of CATEGORIES, in that order
     events: list[LedgerEventPart]
     attempts: list[AttemptPart]
     periodic_dips: list[PeriodicDipPart]

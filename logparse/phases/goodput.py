@@ -32,35 +32,11 @@ import numpy as np
 import pandas as pd
 import regex
 
-from ..core.summary_types import GoodputPart, LedgerEventPart, PeriodicDipPart
+from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, LedgerEventPart, PeriodicDipPart
 from ..steps.run import Run
 from ..utilization.mfu import Utilization
 from .phases import Phase, Phases
 
-CATEGORIES = (
-    "startup",
-    "checkpoint",
-    "eval",
-    "warmup",
-    "slow_steps",
-    "wasted_progress",
-    "hang",
-    "restart_recovery",
-    "other",
-)
-# how the text and the figures name each category
-LABELS = {
-    "productive": "productive",
-    "startup": "startup",
-    "checkpoint": "checkpoints",
-    "eval": "eval",
-    "warmup": "warmup",
-    "slow_steps": "slow steps",
-    "wasted_progress": "redone steps",
-    "hang": "hang",
-    "restart_recovery": "restart",
-    "other": "other",
-}
 _EVENT_CATEGORY = {"checkpoint_save": "checkpoint", "checkpoint_load": "checkpoint", "eval": "eval"}
 
 # a stamp inside an event line's text: ISO date and time, or a glog/absl/c10 prefix without a year

@@ -18,18 +18,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.summary_types import StatusPart
-from ..steps.kinds import SegmentKind, Word
+from ..steps.kinds import RunStatus, SegmentKind
 from ..steps.run import Run
 from ..steps.stepframe import flagged
-
-
-class RunStatus(Word):
-    """Whether the run finished (summary.json's `run_status`; None when the log cannot say)."""
-
-    COMPLETE = "complete"  # it reached its planned steps, or the framework says it finished
-    INCOMPLETE = "incomplete"  # it stops before its planned steps without an error
-    CRASHED = "crashed"  # the log ends in an error after the last step
-    DIVERGED = "diverged"  # the loss or gradient norm went NaN or infinite
 
 
 def planned_steps(run: Run) -> tuple[int | None, str | None]:

@@ -3,9 +3,10 @@ given, and the one line of the text summary (largest part first)."""
 
 from __future__ import annotations
 
-from ..core.summary_types import GoodputPart, Summary
-from ..phases.goodput import CATEGORIES, LABELS, Ledger
+from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, Summary
+from ..phases.goodput import Ledger
 from ..steps.run import Run
+from .words import duration
 
 
 def goodput_part(ledger: Ledger | None, run: Run) -> GoodputPart | None:
@@ -25,17 +26,6 @@ def goodput_part(ledger: Ledger | None, run: Run) -> GoodputPart | None:
     part["gpu_hour_cost"] = price
     part["cost"] = None if hours is None or price is None else round(hours * float(price), 2)
     return part
-
-
-def duration(seconds: float) -> str:
-    """A length of time in the unit a person says it in: 40 s, 5 min, 2.6 h, 3.1 days."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"
 
 
 def ledger_parts(g: GoodputPart) -> list[tuple[str, float]]:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import gzip
 import json
 import math
 import os
-import pickle
 import shutil
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from ..core.atomic import remove_leftovers, staged
-from ..core.collector import settle
 from ..core.errors import LogparseError
 from ..core.facts import Fact
 from ..core.summary_types import (
@@ -47,6 +42,8 @@ from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, seconds_to_train
 from .analysis import Findings
+from .drawing import Drawer, apart
+from .gather import report_data
 from .ledger import goodput_part, ledger_lines
 from .thumbnail import THUMB_NAME
 from .unknowns import GPUS, unknowns
@@ -211,7 +208,7 @@ def _write_csv(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
     opener = gzip.open if gzipped else open
     half = len(frame) // 2
     part = Path(path).with_name(f".{Path(path).stem}-rest.{os.getpid()}.tmp.csv")
-    rest = _apart(_csv_rows, frame.iloc[half:], part) if not gzipped and len(frame) >= CSV_SPLIT_ROWS else None
+    rest = apart(_csv_rows, frame.iloc[half:], part) if not gzipped and len(frame) >= CSV_SPLIT_ROWS else None
     try:
         with opener(path, "wt", encoding="utf-8", newline="") as fh:
             _csv_body(fh, frame if rest is None else frame.iloc[:half], head)
@@ -716,9 +713,9 @@ def write_outputs(
             thumb = stage(paths["thumb"])  # (renamed after the report: never older than it)
         drawing = None
         if drawer is not None and len(analysis.steps) < DRAW_APART_ROWS:
-            drawing = drawer.draw(analysis, report, thumb)
+            drawing = drawer.draw(report_data(analysis), report, thumb)
         elif len(analysis.steps) >= DRAW_APART_ROWS:
-            drawing = _apart(plot_report, analysis, report, thumb)
+            drawing = apart(plot_report, analysis, report, thumb)
         write_steps(analysis.steps, steps)
         if drawing is None:
             plot_report(analysis, report, thumb)
@@ -739,134 +736,6 @@ def plot_report(analysis: Findings, path: Any, thumb: Any = None) -> None:
 # A run of this many step rows or more has its report drawn in a forked process while this one writes steps.csv
 # (both take seconds on a large log, and each is one core's work); a small run's drawing is not worth a fork.
 DRAW_APART_ROWS = 20_000
-
-
-def _may_fork() -> bool:
-    """Forking is possible and safe here: a fork of a process with other threads may inherit a lock one of
-    them held."""
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def _apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
-    """Start `fn(*args)` in a forked process; returns the call that waits for it and raises its error here (the
-    same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
-    impossible (no fork, other threads running): the caller then calls `fn` itself."""
-    if not _may_fork():
-        return None
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
-        # no collection here: one would write to every object the parent made (a page copied for each), and
-        # the child ends when the report is drawn
-        gc.disable()
-        os.close(read_end)
-        _child_runs(lambda: fn(*args), write_end)
-    os.close(write_end)
-    return lambda: _wait_child(pid, read_end)
-
-
-def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child
-    """Run `job` and end the process: exit 0, or 1 with the exception pickled on `reply`."""
-    code = 0
-    try:
-        job()
-    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
-        try:
-            message = pickle.dumps(exc)
-        except Exception:  # noqa: BLE001
-            message = pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
-        try:
-            with os.fdopen(reply, "wb") as fh:
-                fh.write(message)
-        except OSError:
-            pass
-        code = 1
-    os._exit(code)
-
-
-def _wait_child(pid: int, reply: int) -> None:
-    """Wait for a child of _apart or Drawer; raise the error it sent, or say how it ended if it sent none."""
-    with os.fdopen(reply, "rb") as fh:
-        message = fh.read()
-    _, status = os.waitpid(pid, 0)
-    if message:
-        raise pickle.loads(message)
-    if status != 0:
-        raise LogparseError(f"drawing the report stopped ({_ended(status)})")
-
-
-class Drawer:
-    """A process forked when `analyze` starts, which imports the drawing code (matplotlib: a third of a small
-    log's analysis) while this one reads the log, then draws the report of the analysis it is sent.
-
-    Made by `start` (None where forking is unsafe). Exactly one of `draw` (returns the call that waits for the
-    report) or `close` (nothing to draw: the process ends on its own) is called; `close` after `draw` is
-    harmless."""
-
-    def __init__(self, pid: int, send: int, reply: int) -> None:
-        self.pid, self.send, self.reply = pid, send, reply
-        self.used = False
-
-    @classmethod
-    def start(cls) -> Drawer | None:
-        if not _may_fork():
-            return None
-        to_child, send = os.pipe()
-        reply, from_child = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.close(send)
-            os.close(reply)
-            _child_runs(lambda: _draw_when_sent(to_child), from_child)
-        os.close(to_child)
-        os.close(from_child)
-        return cls(pid, send, reply)
-
-    def draw(self, analysis: Findings, path: Any, thumb: Any = None) -> Callable[[], None] | None:
-        """Send the analysis; returns the call that waits for report.png (and its thumbnail at `thumb`, when
-        given; None when the analysis cannot be pickled: the caller draws it itself)."""
-        try:
-            message = pickle.dumps((analysis, path, thumb), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - anything unpicklable: drawn here instead
-            self.close()
-            return None
-        self.used = True
-        try:
-            with os.fdopen(self.send, "wb") as fh:
-                fh.write(message)
-        except OSError:  # the child is gone (it failed to start): drawn here instead
-            os.close(self.reply)
-            os.waitpid(self.pid, 0)
-            return None
-        return lambda: _wait_child(self.pid, self.reply)
-
-    def close(self) -> None:
-        """Nothing to draw: the child reads the end of its pipe and exits."""
-        if self.send < 0:
-            return
-        if not self.used:
-            os.close(self.send)
-            os.close(self.reply)
-            os.waitpid(self.pid, 0)
-        self.send = -1
-
-
-def _draw_when_sent(source: int) -> None:  # pragma: no cover - runs in the child
-    from . import plots  # the slow import, while the parent reads the log
-
-    settle()
-
-    with os.fdopen(source, "rb") as fh:
-        message = fh.read()
-    if message:
-        analysis, path, thumb = pickle.loads(message)
-        plots.plot_report(analysis, path, thumb=thumb)
-
-
-def _ended(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
-    return f"exit {os.WEXITSTATUS(status)}"
 
 
 def _pct(x: float | None) -> str:

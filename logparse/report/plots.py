@@ -6,11 +6,10 @@ import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
-import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgb
@@ -21,20 +20,20 @@ from matplotlib.patches import Patch
 from matplotlib.text import Text
 from matplotlib.ticker import AutoLocator, FuncFormatter
 
-from ..core.summary_types import DipPart, HardwarePart, Summary
-from ..phases.goodput import LABELS
-from ..steps.stepframe import flagged
-from .analysis import Findings
-from .ledger import duration
+from ..core.summary_types import LABELS, HardwarePart, Summary
+from .figdata import ReportData
 from .pngfile import save_figure
+from .styles import DIP_COLOR, DIP_STYLES, EVENT_STYLES, LANE_ROWS, RESTART_COLOR, Style, style_of
 from .thumbnail import canvas_image, save_thumbnail
 from .unknowns import Unknown, mfu_blockers, unknowns
+from .words import duration
+
+if TYPE_CHECKING:
+    from .analysis import Findings
 
 DPI = 110
 WARMUP_COLOR = "#bbbbbb"
 STABLE_COLOR = "#2ca02c"
-DIP_COLOR = "#d62728"
-RESTART_COLOR = "#9467bd"
 REGIME_COLOR = "#ff7f0e"  # regimes other than the stable one, and the shifts between them
 CURVE_COLOR = "#1f77b4"
 CLIP_COLOR = "#333333"
@@ -53,41 +52,6 @@ GAP_IN = 0.28
 LEFT, RIGHT = 0.07, 0.985
 
 
-@dataclass(frozen=True)
-class Style:
-    """How one kind of event is drawn: a mark in its row of the event lane, and, when `line` is a
-    linestyle, a line at each mark through every panel."""
-
-    label: str
-    row: str
-    color: str
-    marker: str
-    line: str | None = None
-
-
-EVENT_STYLES: dict[str, Style] = {
-    "checkpoint_save": Style("checkpoint save", "checkpoints", "#00838f", "s", "-"),
-    "checkpoint_load": Style("checkpoint load", "checkpoints", "#4db6ac", "D"),
-    "eval": Style("eval", "eval", "#8c564b", "o"),
-    "nccl_error": Style("NCCL / communication error", "errors", "#b2182b", "X", "-"),
-    "error": Style("error (Xid, OOM, traceback)", "errors", "#b2182b", "P", "-"),
-    "nonfinite_loss": Style("NaN/inf loss", "NaN/inf", "#c51b7d", "*", ":"),
-    "nonfinite_grad_norm": Style("NaN/inf grad norm", "NaN/inf", "#c51b7d", "p", ":"),
-    "skipped": Style("skipped step (overflow)", "skipped", "#9e9d24", "H"),
-    "restart": Style("restart (resumed here)", "restarts", RESTART_COLOR, "<", "--"),
-}
-# a dip's cause is the kind of the event lines next to it (phases.near_events), the first of these found
-DIP_CAUSES = ("error", "checkpoint_save", "checkpoint_load", "eval", "overflow")
-DIP_STYLES: dict[str, Style] = {
-    "error": Style("dip near an error", "dips", "#000000", "v"),
-    "checkpoint_save": Style("dip near checkpoint save", "dips", "#00838f", "v"),
-    "checkpoint_load": Style("dip near checkpoint load", "dips", "#4db6ac", "v"),
-    "eval": Style("dip near eval", "dips", "#8c564b", "v"),
-    "overflow": Style("dip near skipped step", "dips", "#9e9d24", "v"),
-    "other": Style("dip near another event line", "dips", "#7f7f7f", "v"),
-    "none": Style("dip, no event nearby", "dips", DIP_COLOR, "v"),
-}
-LANE_ROWS = ("dips", "checkpoints", "eval", "errors", "NaN/inf", "skipped", "restarts")
 CLIPPED_LABEL = "beyond the axis (value written)"
 
 
@@ -126,13 +90,6 @@ def plain(s: object) -> str:
     return _CONTROL.sub(" ", _SURROGATE.sub("\ufffd", str(s)))
 
 
-def style_of(kind: str) -> Style:
-    """The style of a mark kind: an event kind of EVENT_STYLES or `dip:<cause>`."""
-    if kind.startswith("dip:"):
-        return DIP_STYLES[kind[4:]]
-    return EVENT_STYLES[kind]
-
-
 def envelope(x: np.ndarray, y: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[np.ndarray, ...]:
     """Per-bin x centre, min, mean and max of y (NaNs ignored): a downsampling that keeps extremes."""
     edges = np.linspace(0, len(x), bins + 1).astype(int)
@@ -154,15 +111,12 @@ def envelope(x: np.ndarray, y: np.ndarray, bins: int = ENVELOPE_BINS) -> tuple[n
     return np.array(xs), np.array(lo), np.array(mean), np.array(hi)
 
 
-def _series(steps, col):
-    if col in steps and steps[col].notna().any():
-        return pd.to_numeric(steps[col], errors="coerce").to_numpy(dtype=float)
-    return None
-
-
-def plot_report(analysis: Findings, path: str | Path, dpi: float = DPI, thumb: str | Path | None = None) -> None:
+def plot_report(
+    analysis: Findings | ReportData, path: str | Path, dpi: float = DPI, thumb: str | Path | None = None
+) -> None:
     """report.png: MFU, throughput, step time and loss against the step, with the phases shaded; and its
-    thumbnail for the batch page at `thumb`, made from the pixels just drawn."""
+    thumbnail for the batch page at `thumb`, made from the pixels just drawn. `analysis`: a run's Findings, or
+    the figures gathered from them (gather.report_data: what a process without pandas is sent)."""
     fig = build_report(analysis, dpi=dpi)
     save_figure(fig, path, dpi)
     if thumb is not None:
@@ -215,21 +169,22 @@ class _ReportCanvas(FigureCanvasAgg):
         self.renderer, self._lastKey = None, None
 
 
-def build_report(analysis: Findings, dpi: float = DPI) -> Figure:
+def build_report(analysis: Findings | ReportData, dpi: float = DPI) -> Figure:
     """The report figure: an event lane (when the run has events), then MFU, tokens/s, step time and
     loss panels sharing the step axis, one legend above them. Its own Agg canvas, not pyplot's: nothing
     to close, and importing this module leaves a notebook's backend alone. Every text in it is plain
     text (PlainFigure), whatever the log's names and the user's rcParams."""
+    if not isinstance(analysis, ReportData):
+        from .gather import report_data  # (pandas: where Findings are, it is imported already)
+
+        analysis = report_data(analysis)
     with plain_text():
         return _build_report(analysis, dpi)
 
 
-def _build_report(analysis: Findings, dpi: float) -> Figure:
-    s = analysis.summary
-    steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
-    x = steps["step"].to_numpy(dtype=float)
-    panels = _panels(steps)
-    marks = event_marks(analysis)
+def _build_report(d: ReportData, dpi: float) -> Figure:
+    s, x, marks = d.summary, d.x, d.marks
+    panels = _panels(d)
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
     ledger = s.get("goodput") if (s.get("goodput") or {}).get("goodput") is not None else None
     heights = ([LEDGER_IN] if ledger else []) + ([0.12 + LANE_ROW_IN * len(rows)] if rows else [])
@@ -241,18 +196,18 @@ def _build_report(analysis: Findings, dpi: float) -> Figure:
     lane, panel_axes = (axes[0], axes[1:]) if rows else (None, axes)
 
     legend: dict[str, tuple[Any, str]] = {}  # one entry per kind, in the order first drawn
-    _phase_entries(legend, s, steps)
-    label, mfu_ax = _draw_panels(panel_axes, panels, s, steps, x, legend)
+    _phase_entries(legend, s)
+    label, mfu_ax = _draw_panels(panel_axes, panels, d, legend)
     if lane is not None:
         lane.set_gid("lane")
-        _draw_lane(lane, rows, marks, s, steps, x, legend)
+        _draw_lane(lane, rows, d, legend)
     _event_vlines(panel_axes, marks)
     axes[0].set_xlim(*_x_limits(x, marks))
     axes[-1].set_xlabel("optimizer step")
 
     if _any_beyond(panel_axes, panels):
         legend["clipped"] = (_clip_handle(), CLIPPED_LABEL)
-    title = fig.text(0.01, 1, _title(s, steps), fontsize=13, fontweight="bold", ha="left", va="top")
+    title = fig.text(0.01, 1, _title(s, d.runs), fontsize=13, fontweight="bold", ha="left", va="top")
     fig.text(
         0.01,
         0.01,
@@ -355,23 +310,24 @@ def draw_ledger(ax, g) -> None:
     ax.text(0, 0.13, plain(caption), transform=ax.transAxes, fontsize=8.5, va="center", ha="left", color="#333333")
 
 
-def _draw_panels(panel_axes, panels, s, steps, x, legend):
+def _draw_panels(panel_axes, panels, d: ReportData, legend):
     """Each panel's phases, curve, stable lines and limits (an unknown one says what it needs); returns the
     stable-MFU label and its axes, placed once the layout is final (None, None when MFU is unknown)."""
+    s, x = d.summary, d.x
     # rows whose logged value was NaN, infinite or unreadable: their gap in a curve is news, while other
     # rows without a value (a loss logged every fifth step) are stepped over
-    gaps = flagged(steps, "nonfinite_", "malformed", prefix=True)
+    gaps = d.gaps
     # steps whose timing cannot be right (utilization flags them) do not set the scale: they are marked
     # beyond the axis with their value
-    impossible = flagged(steps, "mfu_above_100")
+    impossible = d.impossible
     label = mfu_ax = None
     for ax, (ylabel, y, kind) in zip(panel_axes, panels, strict=True):
         ax.set_gid(f"panel:{kind}")
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-        _shade_phases(ax, s, steps, x, kind)
-        if y is None and kind == "mfu" and _series(steps, "reported_mfu") is not None:
-            y = _series(steps, "reported_mfu") * 100
+        _shade_phases(ax, d, kind)
+        if y is None and kind == "mfu" and d.column("reported_mfu") is not None:
+            y = d.column("reported_mfu") * 100
             _reported_mfu(ax, s, x, y, gaps)
             continue
         if y is None:
@@ -425,28 +381,28 @@ def _place_marks(fig, panel_axes, panels, x, label, mfu_ax) -> None:
             _clip_marks(ax, x, y, kind)
 
 
-def _panels(steps) -> list[tuple[str, np.ndarray | None, str]]:
+def _panels(d: ReportData) -> list[tuple[str, np.ndarray | None, str]]:
     """(y label, values, kind) per panel: MFU always (empty when unknown), then what the log gives."""
-    mfu = _series(steps, "mfu")
+    mfu = d.column("mfu")
     panels = [("MFU (%)", mfu * 100 if mfu is not None else None, "mfu")]
-    tps = _series(steps, "tokens_per_s_per_gpu")
+    tps = d.column("tokens_per_s_per_gpu")
     if tps is not None:
         panels.append(("tokens/s per GPU", tps, "tps"))
-    elif _series(steps, "tokens_per_s") is not None:
-        panels.append(("tokens/s (cluster)", _series(steps, "tokens_per_s"), "tps"))
-    if _series(steps, "step_time_s") is not None:
-        panels.append(("step time (s)", _series(steps, "step_time_s"), "time"))
-    if _series(steps, "loss") is not None:
-        panels.append(("loss", _series(steps, "loss"), "loss"))
+    elif d.column("tokens_per_s") is not None:
+        panels.append(("tokens/s (cluster)", d.column("tokens_per_s"), "tps"))
+    if d.column("step_time_s") is not None:
+        panels.append(("step time (s)", d.column("step_time_s"), "time"))
+    if d.column("loss") is not None:
+        panels.append(("loss", d.column("loss"), "loss"))
     return panels
 
 
-def _title(s: Summary, steps: pd.DataFrame) -> str:
+def _title(s: Summary, runs: tuple[int, ...]) -> str:
     hw = s["hardware"]
     device = f"{hw['name'] or 'unknown hardware'} ({hw['dtype']})"
     gpus = f"{s['gpus']} x {device}" if s["gpus"] is not None else f"{device}, GPU count unknown"
     title = f"{plain(s['run'])}  |  {plain(gpus)}  |  {plain(s['format'])}"
-    shown = _run_of_runs(s, steps)
+    shown = _run_of_runs(s, runs)
     if shown:
         title += f"  |  {shown}"
     if s["stable"]["mfu_mean"] is not None:
@@ -454,138 +410,24 @@ def _title(s: Summary, steps: pd.DataFrame) -> str:
     return title
 
 
-def _run_of_runs(s: Summary, steps: pd.DataFrame) -> str | None:
+def _run_of_runs(s: Summary, shown_runs: tuple[int, ...]) -> str | None:
     """`run 2 of 2` when the log holds several runs (segments' `run`, counted from 0) and the figure shows
     one of them (the analyzed rows' `run`); None for a one-run log."""
     runs = sorted({seg["run"] for seg in s.get("segments", [])})
-    shown = set(pd.to_numeric(steps["run"], errors="coerce").dropna().astype(int)) if "run" in steps else set()
+    shown = set(shown_runs)
     if len(runs) < 2 or len(shown) != 1 or next(iter(shown)) not in runs:
         return None
     return f"run {runs.index(shown.pop()) + 1} of {len(runs)}"
 
 
-# ------------------------------------------------------------------------------------------------
-# events: where each kind happened, in steps
-
-
-def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
-    """Mark kind -> the steps it happened at (sorted, one per step): the event lines the patterns tag
-    (checkpoint save/load, eval, NCCL and other errors, overflow), non-finite and skipped steps, restarts,
-    and dips as `dip:<cause>`. An event line without a step is placed by its line number between the
-    step lines around it."""
-    s = analysis.summary
-    steps = analysis.run.steps
-    found: dict[str, list[float]] = {}
-
-    events = analysis.run.parsed.events
-    if not events.empty and len(steps):
-        kinds = events["event"].astype(str).to_numpy()
-        nccl = (kinds == "error") & (
-            events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
-            | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
-        )
-        kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
-        by_line = _step_lines(analysis.run)
-        at, between = _event_steps(events, by_line)
-        # the gap each event line with its own step falls in: a line without one in the same gap (the
-        # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
-        lines = by_line["line"].to_numpy(dtype=float)
-        gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
-        seen: set[tuple[str, int]] = {(k, int(g)) for k, g, b in zip(kinds, gap_of, between, strict=True) if b < 0}
-        for kind, step, gap, where in zip(kinds, at, between, gap_of, strict=True):
-            if gap >= 0 and (kind, int(where)) in seen:
-                continue
-            if kind not in EVENT_STYLES or not np.isfinite(step):
-                continue
-            if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
-                if (kind, gap) in seen:
-                    continue
-                seen.add((kind, gap))
-            found.setdefault(kind, []).append(step)
-
-    step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
-    for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
-        bad = flagged(steps, kind)
-        if bad.any():
-            found.setdefault(kind, []).extend(step[bad])
-    if "nan_iters" in steps:  # Megatron counts the iterations of the interval whose loss was NaN or inf
-        found.setdefault("nonfinite_loss", []).extend(step[_positive(steps["nan_iters"])])
-    if "skipped_iters" in steps:
-        found.setdefault("skipped", []).extend(step[_positive(steps["skipped_iters"])])
-    if "skipped_total" in steps:  # a running count (DeepSpeed): skips happened where it grows
-        by_line = steps.sort_values("line", kind="stable")
-        total = pd.to_numeric(by_line["skipped_total"], errors="coerce")
-        grew = total.diff().fillna(total) > 0
-        found.setdefault("skipped", []).extend(by_line["step"].to_numpy(dtype=float)[grew.to_numpy()])
-
-    for r in s.get("restarts", []):
-        at_step = r["resumed_from"] if r.get("resumed_from") is not None else r["at_step"]
-        found.setdefault("restart", []).append(float(at_step))
-    for d in s.get("dips", []):
-        found.setdefault(f"dip:{dip_cause(d)}", []).append((d["start_step"] + d["end_step"]) / 2)
-    return {k: np.unique(np.asarray(v, dtype=float)) for k, v in found.items() if len(v)}
-
-
-def dip_cause(dip: DipPart) -> str:
-    """What a dip came next to: the first of DIP_CAUSES among its near events, `other` for another event
-    line, `none` when no event line is near."""
-    kinds = {e["event"] for e in dip.get("near_events", [])}
-    for cause in DIP_CAUSES:
-        if cause in kinds:
-            return cause
-    return "other" if kinds else "none"
-
-
-def _positive(col: pd.Series) -> np.ndarray:
-    return (pd.to_numeric(col, errors="coerce").fillna(0) > 0).to_numpy()
-
-
-def _step_lines(run) -> pd.DataFrame:
-    """(line, step) of every step line, by line. The matched lines themselves when their counter is the
-    steps' (it keeps the steps a restart redid, which the step frame replaced); else the step frame."""
-    steps = run.steps[["line", "step"]].dropna()
-    raw = run.parsed.rows
-    if {"kind", "line", "step"} <= set(raw.columns):
-        raw = raw.loc[raw["kind"] == "step", ["line", "step"]].dropna()
-        both = steps.merge(raw, on="line", suffixes=("", "_raw"))
-        if len(both) and (both["step"].to_numpy(float) == both["step_raw"].to_numpy(float)).all():
-            steps = raw
-    return steps.astype(float).sort_values("line", kind="stable")
-
-
-def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """The step of each event line: its own when it names one, else placed by its line number between
-    the step lines before and after it (at the one before when the counter goes back, as after a
-    restart; at the first or last step outside them). With it, for the lines placed, how many step lines
-    come before them (-1 for lines with their own step)."""
-    own = (
-        pd.to_numeric(events["step"], errors="coerce").to_numpy(dtype=float)
-        if "step" in events
-        else np.full(len(events), np.nan)
-    )
-    lines = by_line["line"].to_numpy(dtype=float)
-    at = by_line["step"].to_numpy(dtype=float)
-    ev_line = pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float)
-    if not len(lines):
-        return own, np.full(len(events), -1)
-    i = np.searchsorted(lines, ev_line, side="right")
-    before = np.clip(i - 1, 0, len(lines) - 1)
-    after = np.clip(i, 0, len(lines) - 1)
-    span = lines[after] - lines[before]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.where(span > 0, (ev_line - lines[before]) / span, 0.0)
-    placed = np.where(at[after] >= at[before], at[before] + frac * (at[after] - at[before]), at[before])
-    placed = np.where(np.isfinite(ev_line), placed, np.nan)
-    return np.where(np.isfinite(own), own, placed), np.where(np.isfinite(own), -1, i)
-
-
-def _draw_lane(ax, rows, marks, s, steps, x, legend) -> None:
+def _draw_lane(ax, rows, d: ReportData, legend) -> None:
     """One row per kind of event, its marks at the steps: what happened where, above the curves."""
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="x", alpha=0.3)
-    _shade_phases(ax, s, steps, x, "lane")
+    _shade_phases(ax, d, "lane")
+    marks = d.marks
     for kind, xs in marks.items():
         st = style_of(kind)
         ax.plot(
@@ -634,16 +476,15 @@ def _window(s: Summary) -> tuple[int, int, str] | None:
     return int(w["first_step"]), int(w["last_step"]), str(w.get("rule") or "")
 
 
-def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | None]:
+def _stable_from(s: Summary, x: np.ndarray) -> tuple[float | None, str | None]:
     """Where the stable band begins, and what the steps before its first logged one are. A log that prints
     every Nth step (torchtitan: 1, 10, 20, 30, ...) has no line for the steps between the warmup's last
     line and the window's first: that line's figures cover them (step 30 reports steps 21-30), so the band
     begins after the warmup's last line, and a note at its start says so."""
     start = s["stable"]["start_step"]
-    if start is None or not len(steps):
+    if start is None or not len(x):
         return None, None
-    step = pd.to_numeric(steps["step"], errors="coerce")
-    before = step[step < start]
+    before = x[x < start]
     if not len(before):
         return float(start), None
     prev = int(before.max())
@@ -654,7 +495,7 @@ def _stable_from(s: Summary, steps: pd.DataFrame) -> tuple[float | None, str | N
     )
 
 
-def _phase_entries(legend, s, steps) -> None:
+def _phase_entries(legend, s) -> None:
     if s["warmup_steps"]:
         legend["warmup"] = (Patch(color=WARMUP_COLOR, alpha=0.5, lw=0), "warmup")
     if s["stable"]["start_step"] is not None:  # no window found, none drawn: no legend entry
@@ -672,13 +513,14 @@ def _phase_entries(legend, s, steps) -> None:
         )
 
 
-def _shade_phases(ax, s, steps, x, kind: str) -> None:
+def _shade_phases(ax, d: ReportData, kind: str) -> None:
     """Warmup, the stable window, other regimes and shifts, restart warmups and dips, on every panel."""
+    s, x = d.summary, d.x
     st = s["stable"]
     if s["warmup_steps"] and len(x):
         ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
     if st["start_step"] is not None:
-        begin, note = _stable_from(s, steps)
+        begin, note = _stable_from(s, x)
         ax.axvspan(begin, st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0, gid="stable-band")
         if note and kind == "mfu":  # the steps between the warmup's last line and the window's first
             ax.annotate(
@@ -711,11 +553,8 @@ def _shade_phases(ax, s, steps, x, kind: str) -> None:
                 fontsize=9,
                 fontweight="bold",
             )
-    if "phase" in steps:
-        for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
-            ax.axvspan(
-                rows["step"].min() - 0.5, rows["step"].max() + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0
-            )
+    for first, last in d.restarts:
+        ax.axvspan(first - 0.5, last + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
     min_width = 0.004 * (x[-1] - x[0]) if len(x) > 1 else 1  # a one-step dip in a long run stays visible
     for d in s["dips"]:
         half = max((d["end_step"] - d["start_step"] + 1) / 2, min_width / 2)

@@ -27,3 +27,13 @@ class SegmentKind(Word):
     EPOCH = "epoch"  # the counter restarts each epoch
     RESTART = "restart"  # a later attempt of the same run resumed
     NEW_RUN = "new_run"  # another run appended to the same file
+
+
+class RunStatus(Word):
+    """Whether the run finished (summary.json's `run_status`; None when the log cannot say; phases/status.py
+    decides it)."""
+
+    COMPLETE = "complete"  # it reached its planned steps, or the framework says it finished
+    INCOMPLETE = "incomplete"  # it stops before its planned steps without an error
+    CRASHED = "crashed"  # the log ends in an error after the last step
+    DIVERGED = "diverged"  # the loss or gradient norm went NaN or infinite

@@ -1,0 +1,147 @@
+"""Drawing a report in another process (fork): `Drawer`, forked when `analyze` starts, imports matplotlib while
+the log is read and draws a small run's report from the figures it is sent (figdata.ReportData: numbers, so it
+never imports pandas, and it is forked before pandas is imported); `apart` runs one call in a fork (a large
+run's report, or half of its steps.csv, while this process writes the rest). A failure there is raised here as
+the same exception. No pandas and no matplotlib are imported by this module."""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..core.collector import settle
+from ..core.errors import LogparseError
+from .figdata import ReportData
+
+
+def may_fork() -> bool:
+    """Forking is possible and safe here: a fork of a process with other threads may inherit a lock one of
+    them held."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
+    """Start `fn(*args)` in a forked process; returns the call that waits for it and raises its error here (the
+    same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
+    impossible (no fork, other threads running): the caller then calls `fn` itself."""
+    if not may_fork():
+        return None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
+        # no collection here: one would write to every object the parent made (a page copied for each), and
+        # the child ends when the report is drawn
+        gc.disable()
+        os.close(read_end)
+        _child_runs(lambda: fn(*args), write_end)
+    os.close(write_end)
+    return lambda: _wait_child(pid, read_end)
+
+
+def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child
+    """Run `job` and end the process: exit 0, or 1 with the exception pickled on `reply`."""
+    code = 0
+    try:
+        job()
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        try:
+            message = pickle.dumps(exc)
+        except Exception:  # noqa: BLE001
+            message = pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
+        try:
+            with os.fdopen(reply, "wb") as fh:
+                fh.write(message)
+        except OSError:
+            pass
+        code = 1
+    os._exit(code)
+
+
+def _wait_child(pid: int, reply: int) -> None:
+    """Wait for a child of apart or Drawer; raise the error it sent, or say how it ended if it sent none."""
+    with os.fdopen(reply, "rb") as fh:
+        message = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if message:
+        raise pickle.loads(message)
+    if status != 0:
+        raise LogparseError(f"drawing the report stopped ({_ended(status)})")
+
+
+class Drawer:
+    """A process forked when `analyze` starts, before pandas is imported, which imports the drawing code
+    (matplotlib: a third of a small log's analysis) while this one imports pandas and reads the log, then draws
+    the report whose figures it is sent.
+
+    Made by `start` (None where forking is unsafe). Exactly one of `draw` (returns the call that waits for the
+    report) or `close` (nothing to draw: the process ends on its own) is called; `close` after `draw` is
+    harmless."""
+
+    def __init__(self, pid: int, send: int, reply: int) -> None:
+        self.pid, self.send, self.reply = pid, send, reply
+        self.used = False
+
+    @classmethod
+    def start(cls) -> Drawer | None:
+        if not may_fork():
+            return None
+        to_child, send = os.pipe()
+        reply, from_child = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(send)
+            os.close(reply)
+            _child_runs(lambda: _draw_when_sent(to_child), from_child)
+        os.close(to_child)
+        os.close(from_child)
+        return cls(pid, send, reply)
+
+    def draw(self, figures: ReportData, path: Any, thumb: Any = None) -> Callable[[], None] | None:
+        """Send the report's figures (gather.report_data); returns the call that waits for report.png (and its
+        thumbnail at `thumb`, when given; None when they cannot be pickled: the caller draws it itself)."""
+        try:
+            message = pickle.dumps((figures, path, thumb), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - anything unpicklable: drawn here instead
+            self.close()
+            return None
+        self.used = True
+        try:
+            with os.fdopen(self.send, "wb") as fh:
+                fh.write(message)
+        except OSError:  # the child is gone (it failed to start): drawn here instead
+            os.close(self.reply)
+            os.waitpid(self.pid, 0)
+            return None
+        return lambda: _wait_child(self.pid, self.reply)
+
+    def close(self) -> None:
+        """Nothing to draw: the child reads the end of its pipe and exits."""
+        if self.send < 0:
+            return
+        if not self.used:
+            os.close(self.send)
+            os.close(self.reply)
+            os.waitpid(self.pid, 0)
+        self.send = -1
+
+
+def _draw_when_sent(source: int) -> None:  # pragma: no cover - runs in the child
+    from . import plots  # the slow import, while the parent imports pandas and reads the log
+
+    settle()
+
+    with os.fdopen(source, "rb") as fh:
+        message = fh.read()
+    if message:
+        figures, path, thumb = pickle.loads(message)
+        plots.plot_report(figures, path, thumb=thumb)
+
+
+def _ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.WEXITSTATUS(status)}"

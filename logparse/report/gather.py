@@ -1,0 +1,140 @@
+"""The report's figures gathered from a run's frames (pandas): its `ReportData` (figdata.py), which the drawing
+process draws without pandas, and the event lane's marks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..steps.stepframe import flagged
+from .analysis import Findings
+from .figdata import DRAWN, ReportData
+from .styles import EVENT_STYLES, dip_cause
+
+
+def report_data(analysis: Findings) -> ReportData:
+    """What the report of `analysis` draws, in step order."""
+    steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
+    series = {
+        col: pd.to_numeric(steps[col], errors="coerce").to_numpy(dtype=float)
+        for col in DRAWN
+        if col in steps and steps[col].notna().any()
+    }
+    runs = pd.to_numeric(steps["run"], errors="coerce").dropna().astype(int) if "run" in steps else []
+    restarts = []
+    if "phase" in steps:
+        for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
+            restarts.append((float(rows["step"].min()), float(rows["step"].max())))
+    return ReportData(
+        summary=analysis.summary,
+        x=steps["step"].to_numpy(dtype=float),
+        series=series,
+        gaps=flagged(steps, "nonfinite_", "malformed", prefix=True),
+        impossible=flagged(steps, "mfu_above_100"),
+        marks=event_marks(analysis),
+        runs=tuple(sorted({int(r) for r in runs})),
+        restarts=restarts,
+    )
+
+
+def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
+    """Mark kind -> the steps it happened at (sorted, one per step): the event lines the patterns tag
+    (checkpoint save/load, eval, NCCL and other errors, overflow), non-finite and skipped steps, restarts,
+    and dips as `dip:<cause>`. An event line without a step is placed by its line number between the
+    step lines around it."""
+    s = analysis.summary
+    steps = analysis.run.steps
+    found: dict[str, list[float]] = {}
+
+    events = analysis.run.parsed.events
+    if not events.empty and len(steps):
+        kinds = events["event"].astype(str).to_numpy()
+        nccl = (kinds == "error") & (
+            events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
+            | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
+        )
+        kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
+        by_line = _step_lines(analysis.run)
+        at, between = _event_steps(events, by_line)
+        # the gap each event line with its own step falls in: a line without one in the same gap (the
+        # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
+        lines = by_line["line"].to_numpy(dtype=float)
+        gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
+        seen: set[tuple[str, int]] = {
+            (k, int(g)) for k, g, b in zip(kinds, gap_of, between, strict=True) if b < 0
+        }
+        for kind, step, gap, where in zip(kinds, at, between, gap_of, strict=True):
+            if gap >= 0 and (kind, int(where)) in seen:
+                continue
+            if kind not in EVENT_STYLES or not np.isfinite(step):
+                continue
+            if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
+                if (kind, gap) in seen:
+                    continue
+                seen.add((kind, gap))
+            found.setdefault(kind, []).append(step)
+
+    step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
+    for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
+        bad = flagged(steps, kind)
+        if bad.any():
+            found.setdefault(kind, []).extend(step[bad])
+    if "nan_iters" in steps:  # Megatron counts the iterations of the interval whose loss was NaN or inf
+        found.setdefault("nonfinite_loss", []).extend(step[_positive(steps["nan_iters"])])
+    if "skipped_iters" in steps:
+        found.setdefault("skipped", []).extend(step[_positive(steps["skipped_iters"])])
+    if "skipped_total" in steps:  # a running count (DeepSpeed): skips happened where it grows
+        by_line = steps.sort_values("line", kind="stable")
+        total = pd.to_numeric(by_line["skipped_total"], errors="coerce")
+        grew = total.diff().fillna(total) > 0
+        found.setdefault("skipped", []).extend(by_line["step"].to_numpy(dtype=float)[grew.to_numpy()])
+
+    for r in s.get("restarts", []):
+        at_step = r["resumed_from"] if r.get("resumed_from") is not None else r["at_step"]
+        found.setdefault("restart", []).append(float(at_step))
+    for d in s.get("dips", []):
+        found.setdefault(f"dip:{dip_cause(d)}", []).append((d["start_step"] + d["end_step"]) / 2)
+    return {k: np.unique(np.asarray(v, dtype=float)) for k, v in found.items() if len(v)}
+
+
+def _positive(col: pd.Series) -> np.ndarray:
+    return (pd.to_numeric(col, errors="coerce").fillna(0) > 0).to_numpy()
+
+
+def _step_lines(run) -> pd.DataFrame:
+    """(line, step) of every step line, by line. The matched lines themselves when their counter is the
+    steps' (it keeps the steps a restart redid, which the step frame replaced); else the step frame."""
+    steps = run.steps[["line", "step"]].dropna()
+    raw = run.parsed.rows
+    if {"kind", "line", "step"} <= set(raw.columns):
+        raw = raw.loc[raw["kind"] == "step", ["line", "step"]].dropna()
+        both = steps.merge(raw, on="line", suffixes=("", "_raw"))
+        if len(both) and (both["step"].to_numpy(float) == both["step_raw"].to_numpy(float)).all():
+            steps = raw
+    return steps.astype(float).sort_values("line", kind="stable")
+
+
+def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The step of each event line: its own when it names one, else placed by its line number between
+    the step lines before and after it (at the one before when the counter goes back, as after a
+    restart; at the first or last step outside them). With it, for the lines placed, how many step lines
+    come before them (-1 for lines with their own step)."""
+    own = (
+        pd.to_numeric(events["step"], errors="coerce").to_numpy(dtype=float)
+        if "step" in events
+        else np.full(len(events), np.nan)
+    )
+    lines = by_line["line"].to_numpy(dtype=float)
+    at = by_line["step"].to_numpy(dtype=float)
+    ev_line = pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float)
+    if not len(lines):
+        return own, np.full(len(events), -1)
+    i = np.searchsorted(lines, ev_line, side="right")
+    before = np.clip(i - 1, 0, len(lines) - 1)
+    after = np.clip(i, 0, len(lines) - 1)
+    span = lines[after] - lines[before]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where(span > 0, (ev_line - lines[before]) / span, 0.0)
+    placed = np.where(at[after] >= at[before], at[before] + frac * (at[after] - at[before]), at[before])
+    placed = np.where(np.isfinite(ev_line), placed, np.nan)
+    return np.where(np.isfinite(own), own, placed), np.where(np.isfinite(own), -1, i)
