@@ -96,10 +96,12 @@ def saved(monkeypatch):
     """The matplotlib figures savefig wrote, in order (after their draw: tick labels exist only then)."""
     from matplotlib.figure import Figure
 
-    from logparse.report import drawing
+    from logparse.report import drawing, plots
 
     # drawn in this process: the command would draw a report in a forked one (drawing.Drawer, drawing.apart)
     monkeypatch.setattr(drawing, "may_fork", lambda: False)
+    # and left as drawn: a written report's figure is otherwise wiped for the next one (plots._Skeleton)
+    monkeypatch.setattr(plots._Skeleton, "keep", classmethod(lambda cls, fig: None))
     figures: list[Figure] = []
     real = Figure.savefig
 

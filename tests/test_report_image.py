@@ -21,7 +21,7 @@ import logparse
 from logparse.report import plots
 
 from . import synth
-from .conftest import SAMPLES
+from .conftest import ROOT, SAMPLES
 
 LOGS = sorted(p.name for p in SAMPLES.glob("*.log"))
 DPI = 50  # the geometry scales with the dpi (sizes are in points); a small canvas draws fast
@@ -445,6 +445,63 @@ def test_written_reports_hold_one_renderer_between_them_without_the_collector(tm
     finally:
         gc.enable()
     assert (tmp_path / "report0.png").stat().st_size > 50_000 and (tmp_path / "thumb0.png").stat().st_size > 0
+
+
+_DATA = ROOT / "tests" / "data"
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # the MFU panel: the framework's own in its colour with its own axis label; none, its ticks taken
+        # away; logparse's, with its stable label
+        {
+            SAMPLES / "generic_bracket_cpu.log": {},
+            SAMPLES / "composer_mb_cpu.log": {},
+            SAMPLES / "composer_llama2-7b_8xh100.log": {"gpus": 8, "hw": "h100"},
+        },
+        # a panel whose limits were set (step time) under one whose limits come from its data (loss)
+        {
+            _DATA / "peers" / "dgxc" / "llmb_nemo_scientific.log": {},
+            _DATA / "captures" / "hf" / "hf_notqdm_first3_ga2.log": {},
+        },
+    ],
+    ids=["mfu-panels", "autoscaled-after-set"],
+)
+def test_a_report_drawn_on_an_earlier_reports_axes_has_the_pixels_of_one_drawn_fresh(
+    tmp_path, monkeypatch, runs
+):
+    """A written report's figure is wiped and kept for the next report of its layout (plots._Skeleton: a
+    batch's worker draws hundreds). Logs of one layout whose panels differ, each drawn after the others in
+    both orders, give the images each drawn on a figure of its own."""
+    from PIL import Image
+
+    taken = []
+    real = plots._Skeleton.take.__func__
+
+    def take(cls, layout):
+        got = real(cls, layout)
+        taken.append(got is not None)
+        return got
+
+    monkeypatch.setattr(plots._Skeleton, "_kept", {})
+    monkeypatch.setattr(plots._Skeleton, "take", classmethod(take))
+    analyses = {log.stem: logparse.analyze(str(log), **kw) for log, kw in runs.items()}
+
+    def drawn(name, tag):
+        plots.plot_report(analyses[name], tmp_path / f"{tag}.png")
+        return np.asarray(Image.open(tmp_path / f"{tag}.png").convert("RGB"))
+
+    fresh = {}
+    for name in analyses:
+        plots._Skeleton._kept.clear()
+        fresh[name] = drawn(name, f"fresh-{name}")
+    assert taken == [False] * len(analyses)
+    order = [*analyses, *reversed(analyses)]
+    for i, name in enumerate(order):
+        assert np.array_equal(drawn(name, f"again{i}-{name}"), fresh[name]), name
+    # every one of them drawn on the figure the one before left (one layout: the same axes)
+    assert taken[len(analyses) :] == [True] * len(order)
 
 
 def test_a_report_drawn_on_another_reports_renderers_has_the_pixels_of_one_drawn_fresh(tmp_path, monkeypatch):

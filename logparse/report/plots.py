@@ -18,7 +18,7 @@ from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
-from matplotlib.ticker import AutoLocator, FuncFormatter
+from matplotlib.ticker import AutoLocator, FuncFormatter, ScalarFormatter
 
 from ..core.summary_types import LABELS, HardwarePart, Summary
 from .figdata import ReportData
@@ -117,11 +117,12 @@ def plot_report(
     """report.png: MFU, throughput, step time and loss against the step, with the phases shaded; and its
     thumbnail for the batch page at `thumb`, made from the pixels just drawn. `analysis`: a run's Findings, or
     the figures gathered from them (gather.report_data: what a process without pandas is sent)."""
-    fig = build_report(analysis, dpi=dpi)
+    fig = build_report(analysis, dpi=dpi, reuse=True)
     save_figure(fig, path, dpi)
     if thumb is not None:
         save_thumbnail(canvas_image(fig), thumb)
     _let_go_of_pixels(fig)
+    _Skeleton.keep(fig)
 
 
 def _let_go_of_pixels(fig: Figure) -> None:
@@ -169,27 +170,30 @@ class _ReportCanvas(FigureCanvasAgg):
         self.renderer, self._lastKey = None, None
 
 
-def build_report(analysis: Findings | ReportData, dpi: float = DPI) -> Figure:
+def build_report(analysis: Findings | ReportData, dpi: float = DPI, reuse: bool = False) -> Figure:
     """The report figure: an event lane (when the run has events), then MFU, tokens/s, step time and
     loss panels sharing the step axis, one legend above them. Its own Agg canvas, not pyplot's: nothing
     to close, and importing this module leaves a notebook's backend alone. Every text in it is plain
-    text (PlainFigure), whatever the log's names and the user's rcParams."""
+    text (PlainFigure), whatever the log's names and the user's rcParams. `reuse`: drawn on the axes of a
+    written report of the same layout (_Skeleton), for a figure the caller gives back once written."""
     if not isinstance(analysis, ReportData):
         from .gather import report_data  # (pandas: where Findings are, it is imported already)
 
         analysis = report_data(analysis)
     with plain_text():
-        return _build_report(analysis, dpi)
+        return _build_report(analysis, dpi, reuse)
 
 
-def _build_report(d: ReportData, dpi: float) -> Figure:
+def _build_report(d: ReportData, dpi: float, reuse: bool = False) -> Figure:
     s, x, marks = d.summary, d.x, d.marks
     panels = _panels(d)
     rows = [r for r in LANE_ROWS if any(style_of(k).row == r for k in marks)]
     ledger = s.get("goodput") if (s.get("goodput") or {}).get("goodput") is not None else None
     heights = ([LEDGER_IN] if ledger else []) + ([0.12 + LANE_ROW_IN * len(rows)] if rows else [])
     heights += [PANEL_IN] * len(panels)
-    fig, axes = _figure(heights, dpi, free_first=ledger is not None)
+    layout = (tuple(heights), dpi, ledger is not None)
+    fig, axes = (reuse and _Skeleton.take(layout)) or _figure(heights, dpi, free_first=ledger is not None)
+    fig._logparse_layout = layout  # (what _Skeleton.keep files it under)
     if ledger is not None:
         draw_ledger(axes[0], ledger)
         axes = axes[1:]
@@ -242,6 +246,68 @@ def _figure(heights: list[float], dpi: float, free_first: bool = False) -> tuple
         ax.xaxis.set_major_locator(_InView())  # shared: the panels' step axis has one locator
         ax.yaxis.set_major_locator(_InView())
     return fig, axes
+
+
+class _Skeleton:
+    """The figure and axes of a written report, wiped, for the next report of the same layout (heights, dpi,
+    ledger) in this process: a batch's worker draws hundreds of reports, most of one layout. Making a
+    report's six axes (each with its axis, spines and first ticks) was 40 of its ~100 ms of building, and
+    the ticks a draw makes (five artists each) a sixth of drawing; a wiped figure keeps its axes and ticks.
+    Wiping takes every artist the report added out (lines, patches, collections, texts, the legend and the
+    figure's texts) and puts back what a fresh figure has where a report changes it: the size, the
+    subplot parameters, each axis's locator and default formatter, the labels and autoscaling; what the
+    build sets on every axes of a layout alike (grids, tick parameters, hidden spines) it sets again. The
+    report is the same, pixel for pixel (tests/test_report_image.py)."""
+
+    KEPT = 2  # layouts kept, the latest
+    _kept: dict[tuple[Any, ...], tuple[Figure, list]] = {}
+
+    @classmethod
+    def take(cls, layout: tuple[Any, ...]) -> tuple[Figure, list] | None:
+        return cls._kept.pop(layout, None)
+
+    @classmethod
+    def keep(cls, fig: Figure) -> None:
+        layout = getattr(fig, "_logparse_layout", None)
+        if layout is None or not isinstance(fig.canvas, _ReportCanvas):
+            return
+        heights, _dpi, free_first = layout
+        with plain_text():
+            axes = _wiped(fig, heights)
+        cls._kept.pop(layout, None)
+        cls._kept[layout] = (fig, axes)
+        while len(cls._kept) > cls.KEPT:
+            del cls._kept[next(iter(cls._kept))]
+
+
+def _wiped(fig: Figure, heights: tuple[float, ...]) -> list:
+    """`fig`'s axes as _figure made them, the report drawn on them taken out (_Skeleton)."""
+    for artist in [*fig.texts, *fig.legends]:
+        artist.remove()
+    fig.set_size_inches(WIDTH_IN, sum(heights) + 3)
+    fig.subplots_adjust(**{k: matplotlib.rcParams[f"figure.subplot.{k}"] for k in _SUBPLOT_PARAMS})
+    axes = list(fig.axes)
+    for ax in axes:
+        added = (ax.lines, ax.patches, ax.collections, ax.texts, ax.images, ax.artists, ax.tables)
+        for artist in [a for kind in added for a in kind]:
+            artist.remove()
+        ax.containers.clear()
+        ax.set_gid(None)
+        ax.relim()
+        ax.set_autoscaley_on(True)
+        ax.set_ylim(0, 1, auto=None)
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.label.set_text("")
+            axis.label.set_color(matplotlib.rcParams["axes.labelcolor"])
+        ax.yaxis.set_major_formatter(ScalarFormatter())
+        ax.yaxis.isDefault_majfmt = True
+    for ax in axes:
+        ax.xaxis.set_major_locator(_InView())  # in _figure's order: the shared locator is the last axes'
+        ax.yaxis.set_major_locator(_InView())
+    return axes
+
+
+_SUBPLOT_PARAMS = ("left", "bottom", "right", "top", "wspace", "hspace")
 
 
 class _InView(AutoLocator):
