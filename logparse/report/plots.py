@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -261,10 +262,12 @@ class _Skeleton:
 
     KEPT = 2  # layouts kept, the latest
     _kept: dict[tuple[Any, ...], tuple[Figure, list]] = {}
+    _lock = threading.Lock()  # a figure is one caller's at a time (a Dask worker may run threads)
 
     @classmethod
     def take(cls, layout: tuple[Any, ...]) -> tuple[Figure, list] | None:
-        return cls._kept.pop(layout, None)
+        with cls._lock:
+            return cls._kept.pop(layout, None)
 
     @classmethod
     def keep(cls, fig: Figure) -> None:
@@ -274,10 +277,11 @@ class _Skeleton:
         heights, _dpi, free_first = layout
         with plain_text():
             axes = _wiped(fig, heights)
-        cls._kept.pop(layout, None)
-        cls._kept[layout] = (fig, axes)
-        while len(cls._kept) > cls.KEPT:
-            del cls._kept[next(iter(cls._kept))]
+        with cls._lock:
+            cls._kept.pop(layout, None)
+            cls._kept[layout] = (fig, axes)
+            while len(cls._kept) > cls.KEPT:
+                del cls._kept[next(iter(cls._kept))]
 
 
 def _wiped(fig: Figure, heights: tuple[float, ...]) -> list:
