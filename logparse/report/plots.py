@@ -192,7 +192,7 @@ def _build_report(d: ReportData, dpi: float, reuse: bool = False) -> Figure:
     ledger = s.get("goodput") if (s.get("goodput") or {}).get("goodput") is not None else None
     heights = ([LEDGER_IN] if ledger else []) + ([0.12 + LANE_ROW_IN * len(rows)] if rows else [])
     heights += [PANEL_IN] * len(panels)
-    layout = (tuple(heights), dpi, ledger is not None)
+    layout = (tuple(heights), dpi, ledger is not None)  # (heights first: _Skeleton.keep reads them)
     fig, axes = (reuse and _Skeleton.take(layout)) or _figure(heights, dpi, free_first=ledger is not None)
     fig._logparse_layout = layout  # (what _Skeleton.keep files it under)
     if ledger is not None:
@@ -243,10 +243,16 @@ def _figure(heights: list[float], dpi: float, free_first: bool = False) -> tuple
     axes += [fig.add_subplot(grid[i], sharex=first) for i in range(len(axes), len(heights))]
     for ax in axes[int(free_first) : -1]:
         ax.tick_params(labelbottom=False)
-    for ax in axes:
-        ax.xaxis.set_major_locator(_InView())  # shared: the panels' step axis has one locator
-        ax.yaxis.set_major_locator(_InView())
+    _locate_in_view(axes)
     return fig, axes
+
+
+def _locate_in_view(axes: list) -> None:
+    """Every axis's ticks at _InView's locations. In the axes' order: the panels' shared step axis has one
+    locator, the last axes' (a wiped figure's are set again as a new one's were, _wiped)."""
+    for ax in axes:
+        ax.xaxis.set_major_locator(_InView())
+        ax.yaxis.set_major_locator(_InView())
 
 
 class _Skeleton:
@@ -274,9 +280,8 @@ class _Skeleton:
         layout = getattr(fig, "_logparse_layout", None)
         if layout is None or not isinstance(fig.canvas, _ReportCanvas):
             return
-        heights, _dpi, free_first = layout
         with plain_text():
-            axes = _wiped(fig, heights)
+            axes = _wiped(fig, layout[0])
         with cls._lock:
             cls._kept.pop(layout, None)
             cls._kept[layout] = (fig, axes)
@@ -305,9 +310,7 @@ def _wiped(fig: Figure, heights: tuple[float, ...]) -> list:
             axis.label.set_color(matplotlib.rcParams["axes.labelcolor"])
         ax.yaxis.set_major_formatter(ScalarFormatter())
         ax.yaxis.isDefault_majfmt = True
-    for ax in axes:
-        ax.xaxis.set_major_locator(_InView())  # in _figure's order: the shared locator is the last axes'
-        ax.yaxis.set_major_locator(_InView())
+    _locate_in_view(axes)
     return axes
 
 

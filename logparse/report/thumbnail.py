@@ -12,6 +12,8 @@ from typing import Any
 
 THUMB_NAME = "thumb.png"
 THUMB_WIDTH = 320  # px: the page shows it at half that, sharp on a 2x screen
+
+
 def save_thumbnail(image: Any, path: str | Path) -> None:
     """Write `image` (a PIL image of the report) as its thumbnail: THUMB_WIDTH px wide, 96 colours (~4x
     smaller than full colour). Not `optimize`d: that took 6 of a thumbnail's 23 ms for a file 3% smaller."""
