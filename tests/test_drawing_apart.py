@@ -154,3 +154,28 @@ def test_the_command_forks_its_drawer_before_pandas_is_imported(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_the_command_keeps_numpy_and_pyarrow_from_fresh_memory_unless_the_user_says_otherwise(tmp_path):
+    """Issue 24: importing the command sets numpy's huge-page advice off and pyarrow's pool to the system
+    allocator, before either is imported (each reads its variable once, then); a variable the user set stays."""
+    import os
+
+    code = """
+    import os
+    from logparse import cli
+    import numpy, pyarrow
+    print(os.environ["NUMPY_MADVISE_HUGEPAGE"], pyarrow.default_memory_pool().backend_name)
+    """
+    script = tmp_path / "case.py"
+    script.write_text(textwrap.dedent(code))
+    base = {k: v for k, v in os.environ.items() if k not in ("NUMPY_MADVISE_HUGEPAGE", "ARROW_DEFAULT_MEMORY_POOL")}
+    for extra, want in (
+        ({}, ["0", "system"]),
+        ({"NUMPY_MADVISE_HUGEPAGE": "1", "ARROW_DEFAULT_MEMORY_POOL": "mimalloc"}, ["1", "mimalloc"]),
+    ):
+        done = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env={**base, **extra}
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == want
