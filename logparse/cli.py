@@ -28,15 +28,15 @@ from .core.options import Given
 from .specs import hardware
 from .specs.formulas import FORMULAS
 
-# Memory that is new to a process is zeroed by the kernel when first written, and on this kind of machine (a
-# VM; 0.2-0.3 GB/s) that was a quarter of a 1 GiB parse's CPU time. Two defaults made most of it: numpy asks
-# for transparent huge pages for every array of 4 MiB or more (each first touch zeroes 2 MiB, used or not),
-# and pyarrow's jemalloc pool maps its own; the system allocator reuses the freed memory of the columns built
-# and dropped one after another. 1 GiB `parse`, 3 pairs: wall 0.87 (13.7 against 17.4 s), kernel time 6.1
-# against 8.7 s, peak 824 against 857 MiB; `analyze` (which keeps freed memory after the read: chunks.
-# reuse_freed_memory), 4 pairs: 0.93 (29.0 against 30.4 s), the same peak. Both are read once, when numpy and pyarrow are imported (numpy's
-# "madvise hugepage on Linux", pyarrow's default memory pool): set here, before either is; a user's own
-# setting wins.
+# Memory that is new to a process is zeroed by the kernel when first written, and on this kind of machine
+# (a VM; 0.2-0.3 GB/s) that was a quarter of a 1 GiB parse's CPU time. Two defaults made most of it: numpy
+# asks for transparent huge pages for every array of 4 MiB or more (each first touch zeroes 2 MiB, used or
+# not), and pyarrow's jemalloc pool maps its own; the system allocator reuses the freed memory of the
+# columns built and dropped one after another. 1 GiB `parse`, 3 pairs: wall 0.87 (13.7 against 17.4 s),
+# kernel time 6.1 against 8.7 s, peak 824 against 857 MiB; `analyze` (which keeps freed memory after the
+# read: chunks.reuse_freed_memory), 4 pairs: 0.93 (29.0 against 30.4 s), the same peak. Both variables are
+# read once, when numpy and pyarrow are imported (numpy's "madvise hugepage on Linux", pyarrow's default
+# memory pool): set here, before either is; a user's own setting wins.
 os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 

@@ -105,7 +105,9 @@ class Matcher:
             if len(self._before) >= MISSES:
                 self._before.clear()
             got = self._before[key] = self._matched_before(text, index, layout, only=by_layout)
-        return got or any(self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others)
+        return got or any(
+            self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others
+        )
 
     def _by_layout_before(self, index: int) -> tuple[frozenset[int], tuple[int, ...]]:
         """The patterns before `index` split in two: those that read by layout and filter on no digit (their
