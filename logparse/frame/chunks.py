@@ -173,6 +173,14 @@ def reuse_freed_memory() -> None:
     _reusing = True
 
 
+def _worker_memory() -> None:
+    """A reading process keeps the memory it frees for its next range (reuse_freed_memory): each range's text
+    (16 MiB decoded), its lines and its columns are made and dropped again, range after range, and memory
+    mapped anew for each is zeroed by the kernel as it is first written."""
+    _mallopt(_M_MMAP_THRESHOLD, _REUSE_MMAP)
+    _mallopt(_M_TRIM_THRESHOLD, _REUSE_TRIM)
+
+
 def worth_splitting(path: str | Sequence[str], chunk_bytes: int | None) -> bool:
     """Whether reading in ranges pays: PARALLEL_MIN_BYTES or more of log (a compressed file counted as 16
     times its size; any size when a chunk size is given), on a system that can fork."""
@@ -210,7 +218,7 @@ def read_parallel(
             yield from _absorb(_read_task(task), matcher, stats)
         return
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_memory) as pool:
         running: deque[Future] = deque()
         for task in _tasks(paths, size, stats):
             if isinstance(task.block, _LongLine):  # read here, now: it reads on from the parent's stream
