@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pandas as pd
@@ -77,3 +78,7 @@ def test_batch_keeps_same_named_logs_apart(tmp_path):
     index = pd.read_csv(tmp_path / "out" / "index.csv")
     assert sorted(index["run"]) == ["2024-09-01_train", "2024-09-02_train"]
     assert (tmp_path / "out" / "2024-09-01_train" / "summary.json").exists()
+    # each run's summary (and so its report's title and text) names it as the index does, not "train" twice
+    for run in index["run"]:
+        summary = json.loads((tmp_path / "out" / run / "summary.json").read_text())
+        assert summary["run"] == run

@@ -372,6 +372,9 @@ def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
         options = with_sidecar(options, _sidecar(job))
     # one process per run: the batch spreads runs over the cores, not one log's ranges
     analysis = api.analyze(job.paths[0] if len(job.paths) == 1 else list(job.paths), **{**options, "jobs": 1})
+    # the run as the batch names it (index.csv, the page, its folder): runs/a/train.log and runs/b/train.log
+    # are a_train and b_train, and their reports' titles and summaries say so, not "train" each
+    analysis.run.name = analysis.summary["run"] = job.name
     write_outputs(analysis, out, thumbnail=True)  # the page's thumbnail drawn here, beside the others
     row = {**row, **_summary_columns(analysis.summary), "out": str(out)}
     if fp is not None:
