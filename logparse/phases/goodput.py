@@ -270,13 +270,16 @@ def _reference_times(rows: pd.DataFrame, phases: Phases) -> pd.Series:
     ref = pd.Series(np.nan, index=rows.index)
     if "regime" not in rows or "phase" not in rows or not phases.regimes:
         return ref
-    per_step = rows["busy"] / rows["span"]
-    for idx in rows[rows["kept"]].groupby("regime").groups.values():
-        part = rows.loc[idx]
-        stable = per_step.loc[idx][part["phase"] == Phase.STABLE].dropna()
-        level = float(stable.median()) if len(stable) else float(per_step.loc[idx].dropna().median())
-        if math.isfinite(level):
-            ref.loc[idx] = level
+    per_step = (rows["busy"] / rows["span"])[rows["kept"]]
+    regime = rows.loc[rows["kept"], "regime"]
+    stable = rows.loc[rows["kept"], "phase"] == Phase.STABLE
+    known = per_step.notna()
+    every = per_step[known].groupby(regime[known]).median()
+    level = per_step[known & stable].groupby(regime[known & stable]).median().reindex(every.index)
+    level = level.fillna(every)
+    at = level.index.get_indexer(regime)  # (Series.map goes value by value on a nullable column)
+    mapped = np.where(at >= 0, level.to_numpy(dtype=float)[np.maximum(at, 0)] if len(level) else np.nan, np.nan)
+    ref.loc[regime.index] = np.where(np.isfinite(mapped), mapped, np.nan)
     return ref
 
 
@@ -852,16 +855,14 @@ def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> 
         return
     # the common case at once: events of one kind, none printing its duration, take the gap (_share_gaps)
     alone, kinds, stepped = ev.alone(lo[chosen], hi[chosen])
-    for j, k in enumerate(chosen.tolist()):
-        a, b = int(lo[k]), int(hi[k])
-        if alone[j]:
-            seconds = float(gap[k])
+    columns = (chosen, lo[chosen], hi[chosen], gap[chosen], alone, stepped)
+    for k, a, b, seconds, one, at_step, kind in zip(*(c.tolist() for c in columns), kinds, strict=True):
+        if one:  # (plain values, not numpy's: tens of thousands of gaps in a log that saves every few steps)
             if seconds > 0:
-                at_step = int(stepped[j])
                 step = int(ev.step[at_step]) if at_step < b else None
-                book.add(kinds[j], seconds, ev.line[a], ev.line[b - 1], step, _short(ev.text[a]))  # type: ignore[arg-type]
+                book.add(kind, seconds, ev.line[a], ev.line[b - 1], step, _short(ev.text[a]))
             continue
-        _share_gaps(book, float(gap[k]), ev, range(a, b), "other", (int(lines[k]), int(lines[k + 1])), True)
+        _share_gaps(book, seconds, ev, range(a, b), "other", (int(lines[k]), int(lines[k + 1])), True)
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:

@@ -32,7 +32,7 @@ def report_data(analysis: Findings) -> ReportData:
         gaps=flagged(steps, "nonfinite_", "malformed", prefix=True),
         impossible=flagged(steps, "mfu_above_100"),
         marks=event_marks(analysis),
-        runs=tuple(sorted({int(r) for r in runs})),
+        runs=tuple(int(r) for r in np.unique(np.asarray(runs, dtype=np.int64))),
         restarts=restarts,
     )
 
@@ -60,19 +60,24 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
         # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
         lines = by_line["line"].to_numpy(dtype=float)
         gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
-        seen: set[tuple[str, int]] = {
-            (k, int(g)) for k, g, b in zip(kinds, gap_of, between, strict=True) if b < 0
-        }
-        for kind, step, gap, where in zip(kinds, at, between, gap_of, strict=True):
-            if gap >= 0 and (kind, int(where)) in seen:
-                continue
-            if kind not in EVENT_STYLES or not np.isfinite(step):
-                continue
-            if gap >= 0:  # a block of lines between two step lines (NeMo's 5 validation lines) is one event
-                if (kind, gap) in seen:
-                    continue
-                seen.add((kind, gap))
-            found.setdefault(kind, []).append(step)
+        own = between < 0
+        shown = np.isin(kinds, list(EVENT_STYLES)) & np.isfinite(at)
+        for kind in np.unique(kinds[own & shown]).tolist():
+            found.setdefault(kind, []).extend(at[own & shown & (kinds == kind)].tolist())
+        # a placed line is one event with the others of its kind in its gap: skipped when one with its own
+        # step is there, else the first of its kind there stands for them (in line order)
+        codes, _ = pd.factorize(kinds)
+        width = len(lines) + 2
+        where = codes.astype(np.int64) * width + gap_of
+        gap = codes.astype(np.int64) * width + np.maximum(between, 0)
+        mine = np.unique(where[own])
+        placed = ~own & shown & ~np.isin(where, mine) & ~np.isin(gap, mine)
+        seen: set[int] = set()  # (NeMo's 5 validation lines between two step lines are one event)
+        chosen = np.flatnonzero(placed)
+        for i, w, g in zip(chosen.tolist(), where[chosen].tolist(), gap[chosen].tolist(), strict=True):
+            if w not in seen and g not in seen:
+                seen.add(g)
+                found.setdefault(str(kinds[i]), []).append(float(at[i]))
 
     step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
     for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
