@@ -536,3 +536,62 @@ def test_gaps_given_at_once_are_given_as_one_by_one(name, tmp_path, monkeypatch)
         monkeypatch.undo()
         assert repr(fast) == repr(slow)
     assert sum(e.category == "checkpoint" for e in fast.events) > 10
+
+
+def test_the_ledger_folds_pieces_entered_one_by_one_and_in_blocks_as_one_list_in_the_order_entered():
+    """A log that saves every few steps enters its gaps in blocks (goodput._Block); the folded ledger is what
+    a plain list of the same pieces, entered in the same order, folds to: per category in the order first
+    entered, the EVENTS_KEPT largest (ties in the order entered), then one entry adding up the rest."""
+    from logparse.phases import goodput as g
+
+    rng = np.random.default_rng(7)
+    book, plain = g._Book(), []
+
+    def single(category, seconds, line):
+        book.add(category, seconds, line, line + 1, None, f"{category} at {line}")
+        if seconds > 0:
+            plain.append((category, seconds, line, line + 1, None, f"{category} at {line}"))
+
+    def block(categories, seconds, lines):
+        steps = [int(x) for x in lines]
+        texts = [f"  {c} block line {x}  " for c, x in zip(categories, lines, strict=True)]
+        book.add_block(g._Block(categories, np.asarray(seconds), lines, lines + 2, steps, texts))
+        for c, s, x, st, t in zip(categories, seconds, lines.tolist(), steps, texts, strict=True):
+            if s > 0:
+                plain.append((c, float(s), x, x + 2, st, t.strip()))
+
+    line = 10
+    for _ in range(6):
+        single("other", 0.5, line)
+        single("checkpoint", round(float(rng.uniform(0, 2)), 1), line + 1)
+        n = int(rng.integers(0, 40))
+        cats = [str(c) for c in rng.choice(["checkpoint", "eval"], n)]
+        secs = np.round(rng.uniform(-0.2, 2, n), 1)  # ties, and some <= 0 that are not entered
+        block(cats, secs, np.arange(line + 2, line + 2 + n, dtype=np.int64))
+        line += 100
+
+    # the rule, on the plain list (as the ledger folded before blocks existed)
+    by = {}
+    for p in plain:
+        by.setdefault(p[0], []).append(p)
+    want = []
+    for category, entries in by.items():
+        if len(entries) <= g.EVENTS_KEPT + 1:
+            want += entries
+            continue
+        ranked = sorted(entries, key=lambda p: -p[1])
+        rest = ranked[g.EVENTS_KEPT :]
+        want += ranked[: g.EVENTS_KEPT]
+        total = 0.0
+        for p in rest:
+            total += p[1]
+        want.append((category, total, min(p[2] for p in rest), max(p[3] for p in rest), None, None))
+    got = [(e.category, e.seconds, e.first_line, e.last_line, e.step, e.detail) for e in g._folded(book)]
+    assert len(got) == len(want) and len(by["checkpoint"]) > g.EVENTS_KEPT + 1
+    for a, b in zip(got, want, strict=True):
+        assert a[:5] == b[:5] and (b[5] is None or a[5] == b[5])
+    for category, entries in by.items():
+        total = 0.0
+        for p in entries:
+            total += p[1]
+        assert book.totals[category] == total

@@ -294,6 +294,7 @@ class _Book:
         self.totals: dict[str, float] = dict.fromkeys(CATEGORIES, 0.0)
         self.unknown: dict[str, str] = {}
         self.events: list[LedgerEvent] = []
+        self.blocks: list[tuple[int, _Block]] = []  # (how many `events` came before it, the block)
         self.explained: set[int] = set()  # lines of events whose time a slow step already counted
         self.consumed: dict[
             int, float
@@ -307,8 +308,52 @@ class _Book:
         self.totals[category] += seconds
         self.events.append(LedgerEvent(category, seconds, int(first), int(last), step, detail))
 
+    def add_block(self, block: _Block) -> None:
+        """Many pieces at once, as `add` would enter them one by one (the totals summed in the same order)."""
+        keep = np.isfinite(block.seconds) & (block.seconds > 0)
+        block = block.where(keep)
+        for category in dict.fromkeys(block.category):
+            mine = block.seconds[np.asarray(block.category, dtype=object) == category]
+            self.totals[category] = float(np.cumsum(np.concatenate([[self.totals[category]], mine]))[-1])
+        if len(block.seconds):
+            self.blocks.append((len(self.events), block))
+
     def mark_unknown(self, category: str, why: str) -> None:
         self.unknown.setdefault(category, why)
+
+
+@dataclass
+class _Block:
+    """Ledger pieces as columns (_gaps: one per gap that one kind of event takes, tens of thousands in a log
+    that saves every few steps); each made a LedgerEvent only when the ledger lists it (_folded)."""
+
+    category: list[str]
+    seconds: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    step: list[int | None]
+    detail: list[str]  # (the text each piece's detail is made from, _short)
+
+    def where(self, keep: np.ndarray) -> _Block:
+        at = np.flatnonzero(keep).tolist()
+        return _Block(
+            [self.category[i] for i in at],
+            self.seconds[keep],
+            self.first[keep],
+            self.last[keep],
+            [self.step[i] for i in at],
+            [self.detail[i] for i in at],
+        )
+
+    def event(self, i: int) -> LedgerEvent:
+        return LedgerEvent(
+            self.category[i],
+            float(self.seconds[i]),
+            int(self.first[i]),
+            int(self.last[i]),
+            self.step[i],
+            _short(self.detail[i]),
+        )
 
 
 def _what(ev: pd.DataFrame) -> str:
@@ -335,6 +380,10 @@ class _Lines:
             events["step"].astype(float).tolist(),
             list(map(str, events["text"].tolist())),  # (tolist: iterating an Arrow-backed column is slower)
         )
+
+    @cached_property
+    def lines(self) -> np.ndarray:
+        return np.asarray(self.line, dtype=np.int64)
 
     @cached_property
     def _running(self) -> tuple[list[str], np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
@@ -610,7 +659,7 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
         _printed_only(book, rows, events)
 
     productive, badput = _badput(book, wall, productive, busy_known, len(redone) > 0)
-    events_sorted = sorted(_folded(book.events), key=lambda e: (e.first_line, e.category))
+    events_sorted = sorted(_folded(book), key=lambda e: (e.first_line, e.category))
     return Ledger(
         "timestamps" if clock else "step_times",
         wall,
@@ -653,28 +702,57 @@ def _badput(
 EVENTS_KEPT = 50  # entries a category keeps in summary.json; the smaller rest is one entry that adds them up
 
 
-def _folded(events: list[LedgerEvent]) -> list[LedgerEvent]:
+def _folded(book: _Book) -> list[LedgerEvent]:
     """The ledger's entries, at most EVENTS_KEPT a category: the largest, then one entry for the rest (a log
-    that saves every few steps has tens of thousands), so the seconds still add up to the category's."""
+    that saves every few steps has tens of thousands), so the seconds still add up to the category's.
+    Categories in the order they were first entered; within one, entries in the order entered, or by
+    seconds, largest first (ties in the order entered)."""
+    # every piece in the order entered, the single events and the blocks where they came: where it is kept
+    # (block number, -1 for an event; its row there), its category, seconds and lines
+    source: list[np.ndarray] = []
+    row: list[np.ndarray] = []
+    category: list[str] = []
+    columns: list[list[np.ndarray]] = [[], [], []]  # seconds, first lines, last lines
+    done = 0
+    for b, (before, block) in enumerate([*book.blocks, (len(book.events), None)]):
+        events = book.events[done:before]
+        source.append(np.full(len(events), -1))
+        row.append(np.arange(done, before))
+        category += [e.category for e in events]
+        for into, name in zip(columns, ("seconds", "first_line", "last_line"), strict=True):
+            into.append(np.array([getattr(e, name) for e in events], dtype=float))
+        done = before
+        if block is not None:
+            source.append(np.full(len(block.seconds), b))
+            row.append(np.arange(len(block.seconds)))
+            category += block.category
+            for into, values in zip(columns, (block.seconds, block.first, block.last), strict=True):
+                into.append(np.asarray(values, dtype=float))
+    where, at = np.concatenate(source), np.concatenate(row)
+    secs, firsts, lasts = (np.concatenate(c) if c else np.array([]) for c in columns)
+
+    def event(k: int) -> LedgerEvent:
+        b, i = int(where[k]), int(at[k])
+        return book.events[i] if b < 0 else book.blocks[b][1].event(i)
+
+    codes, names = pd.factorize(pd.Series(category, dtype=object))
     out: list[LedgerEvent] = []
-    by: dict[str, list[LedgerEvent]] = {}
-    for e in events:
-        by.setdefault(e.category, []).append(e)
-    for category, entries in by.items():
-        if len(entries) <= EVENTS_KEPT + 1:
-            out += entries
+    for code, name in enumerate(names):
+        mine = np.flatnonzero(codes == code)
+        if len(mine) <= EVENTS_KEPT + 1:
+            out += [event(k) for k in mine.tolist()]
             continue
-        entries = sorted(entries, key=lambda e: -e.seconds)
-        rest = entries[EVENTS_KEPT:]
-        out += entries[:EVENTS_KEPT]
+        ranked = mine[np.argsort(-secs[mine], kind="stable")]
+        top, rest = ranked[:EVENTS_KEPT], ranked[EVENTS_KEPT:]
+        out += [event(k) for k in top.tolist()]
         out.append(
             LedgerEvent(
-                category,
-                sum(e.seconds for e in rest),
-                min(e.first_line for e in rest),
-                max(e.last_line for e in rest),
+                name,
+                float(np.cumsum(secs[rest])[-1]),  # (summed in order, as a loop would)
+                int(firsts[rest].min()),
+                int(lasts[rest].max()),
                 None,
-                f"{len(rest):,} more {LABELS[category]} entries, each shorter than those listed",
+                f"{len(rest):,} more {LABELS[name]} entries, each shorter than those listed",
             )
         )
     return out
@@ -855,14 +933,21 @@ def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> 
         return
     # the common case at once: events of one kind, none printing its duration, take the gap (_share_gaps)
     alone, kinds, stepped = ev.alone(lo[chosen], hi[chosen])
-    columns = (chosen, lo[chosen], hi[chosen], gap[chosen], alone, stepped)
-    for k, a, b, seconds, one, at_step, kind in zip(*(c.tolist() for c in columns), kinds, strict=True):
-        if one:  # (plain values, not numpy's: tens of thousands of gaps in a log that saves every few steps)
-            if seconds > 0:
-                step = int(ev.step[at_step]) if at_step < b else None
-                book.add(kind, seconds, ev.line[a], ev.line[b - 1], step, _short(ev.text[a]))
-            continue
-        _share_gaps(book, seconds, ev, range(a, b), "other", (int(lines[k]), int(lines[k + 1])), True)
+    shared = np.flatnonzero(~alone).tolist()
+    start = 0
+    for j in [*shared, len(chosen)]:
+        if j > start:  # a run of gaps that one kind of event takes, entered at once
+            a, b = lo[chosen[start:j]], hi[chosen[start:j]]
+            first = [int(x) for x in a.tolist()]
+            steps = [
+                int(ev.step[s]) if s < e else None for s, e in zip(stepped[start:j].tolist(), b.tolist(), strict=True)
+            ]
+            texts = [ev.text[i] for i in first]
+            book.add_block(_Block(kinds[start:j], gap[chosen[start:j]], ev.lines[a], ev.lines[b - 1], steps, texts))  # type: ignore[arg-type]
+        if j < len(chosen):
+            k, a0, b0 = int(chosen[j]), int(lo[chosen[j]]), int(hi[chosen[j]])
+            _share_gaps(book, float(gap[k]), ev, range(a0, b0), "other", (int(lines[k]), int(lines[k + 1])), True)
+        start = j + 1
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:
