@@ -11,6 +11,7 @@ SHA-256 and row count (whole, the frames would weigh megabytes)."""
 
 from __future__ import annotations
 
+import enum
 import gzip
 import hashlib
 import io
@@ -149,6 +150,11 @@ def test_the_outputs_do_not_depend_on_the_hash_seed():
     assert len(seen) == 1
 
 
+class _Phase(str, enum.Enum):
+    STABLE = "stable"
+    WARMUP = "warmup"
+
+
 def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
     """steps.csv is written column by column (outputs._write_csv), as DataFrame.to_csv(index=False,
     float_format="%.12g") wrote it: on a frame of every kind of column a step frame holds, with missing values,
@@ -180,6 +186,12 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
             "lr": np.repeat([1e-4, 3e-4, np.nan], n // 3),
             "name": pd.array(["m.iteration", None, 'q"x'] * (n // 3), dtype="str"),
             "ints": np.repeat([7, -3], n // 2),
+            # distinct integers (written through Arrow's text), the extremes of int64 and uint64 among them
+            "distinct": np.r_[rng.integers(-(2**62), 2**62, n - 2), np.iinfo(np.int64).min, np.iinfo(np.int64).max],
+            "unsigned": np.r_[rng.integers(0, 2**62, n - 1, dtype=np.uint64), np.iinfo(np.uint64).max],
+            # text that needs no quotes, written as it is: ISO stamps with gaps, a str enum (steps' phase)
+            "stamp": [None if i % 7 == 0 else f"2024-09-03T15:{i % 60:02d}:49.000000+00:00" for i in range(n)],
+            "phase": [_Phase.STABLE if i % 2 else _Phase.WARMUP for i in range(n)],
         }
     )
     for gz in (False, True):
