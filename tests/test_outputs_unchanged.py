@@ -201,3 +201,27 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
         got = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
         frame.to_csv(mine, index=False, float_format=outputs.CSV_DIGITS)
         assert got == mine.getvalue()
+
+
+def test_iso_stamps_are_numpys_text_with_the_offset():
+    """steps.csv's timestamps are put together digit pair by digit pair (outputs._iso_digits); numpy's own
+    formatter is the reference: leap days, the ends of the range it takes, microseconds, NaT kept missing."""
+    import numpy as np
+    import pandas as pd
+
+    from logparse.report import outputs
+
+    rng = np.random.default_rng(3)
+    top = np.datetime64("9999-12-31T23:59:59.999999", "us").astype(np.int64)
+    picked = ["1970-01-01T00:00:00", "2000-02-29T23:59:59.999999", "2024-12-31T00:00:00.000001", "2100-03-01"]
+    micros = np.r_[
+        rng.integers(0, top, 20_000), top, [np.datetime64(p, "us").astype(np.int64) for p in picked]
+    ].astype("datetime64[us]")
+    want = [f"{t}+00:00" for t in np.datetime_as_string(micros, unit="us")]
+    assert outputs._iso_digits(micros) == want
+    assert outputs._iso_digits(np.array(["1969-12-31T23:59:59"], dtype="datetime64[us]")) is None  # numpy's then
+    stamps = pd.Series(pd.to_datetime(micros[:4].astype(np.int64), unit="us", utc=True))
+    stamps.iloc[1] = pd.NaT
+    assert outputs._iso_utc(stamps).tolist() == [want[0], None, want[2], want[3]]
+    before = pd.Series(pd.to_datetime([-1_000_000, 0], unit="us", utc=True))  # before 1970: numpy's text
+    assert outputs._iso_utc(before).tolist() == ["1969-12-31T23:59:59.000000+00:00", "1970-01-01T00:00:00.000000+00:00"]

@@ -130,11 +130,57 @@ def _iso_utc(stamps: pd.Series) -> pd.Series:
     # numpy's formatter, not strftime (2.1 of 8.8 s writing a 2.5 M-row steps.csv; the same text, issue 24), a
     # slice at a time: its fixed-width text is 104 bytes a row, 260 MB at once for 2.5 M rows
     text = np.empty(len(micros), dtype=object)
+    missing = stamps.isna().to_numpy()
     for at in range(0, len(micros), CSV_ROWS):
-        iso = np.datetime_as_string(micros[at : at + CSV_ROWS], unit="us")
-        text[at : at + CSV_ROWS] = iso.astype(object) + "+00:00"
-    text[stamps.isna().to_numpy()] = None
+        part = micros[at : at + CSV_ROWS]
+        fast = _iso_digits(np.where(missing[at : at + CSV_ROWS], np.datetime64(0, "us"), part))
+        if fast is not None:
+            text[at : at + CSV_ROWS] = fast
+        else:
+            text[at : at + CSV_ROWS] = np.datetime_as_string(part, unit="us").astype(object) + "+00:00"
+    text[missing] = None
     return pd.Series(text, index=stamps.index, dtype=object)
+
+
+_ISO_WIDTH = len("2024-09-03T15:54:07.000000+00:00")
+# "00" to "99" as one uint16 each (the two ASCII digits in memory order)
+_DIGIT_PAIRS = np.frombuffer("".join(f"{i:02d}" for i in range(100)).encode(), dtype=np.uint16)
+
+
+def _iso_digits(micros: np.ndarray) -> list[str] | None:
+    """`np.datetime_as_string(micros, unit="us")` + "+00:00", its digits put in place two at a time (numpy's
+    formatter costs ~0.5 us a value, 1.2 s of a 2.4 M-row steps.csv); None outside 1970-9999 (numpy's text then)."""
+    if not len(micros):
+        return []
+    us = micros.astype(np.int64)
+    if us.min() < 0 or micros.max() >= np.datetime64("10000-01-01", "us"):
+        return None
+    days = micros.astype("datetime64[D]")
+    months = micros.astype("datetime64[M]")
+    year = micros.astype("datetime64[Y]").astype(np.int64) + 1970
+    month = months.astype(np.int64) - (year - 1970) * 12 + 1
+    day = (days - months.astype("datetime64[D]")).astype(np.int64) + 1
+    of_day = us - days.astype("datetime64[us]").astype(np.int64)
+    second, frac = of_day // 1_000_000, of_day % 1_000_000
+    # a row: the text and a newline (33 bytes), seen as uint16 pairs from byte 0 (even places) and from byte 1
+    out = np.empty((len(us), _ISO_WIDTH + 1), dtype=np.uint8)
+    even, odd = out[:, :-1].view(np.uint16), out[:, 1:].view(np.uint16)
+    for at, value in (
+        (0, year // 100),
+        (2, year % 100),
+        (5, month),
+        (8, day),
+        (11, second // 3600),
+        (14, second // 60 % 60),
+        (17, second % 60),
+        (20, frac // 10_000),
+        (22, frac // 100 % 100),
+        (24, frac % 100),
+    ):
+        (even if at % 2 == 0 else odd)[:, at // 2] = _DIGIT_PAIRS[value]
+    for at, mark in ((4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (26, "+00:00\n")):
+        out[:, at : at + len(mark)] = np.frombuffer(mark.encode(), dtype=np.uint8)
+    return out.tobytes().decode("ascii").split("\n")[:-1]
 
 
 def _json_values(frame: pd.DataFrame) -> dict[str, list[Any]]:
