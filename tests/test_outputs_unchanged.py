@@ -201,6 +201,26 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
         got = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
         frame.to_csv(mine, index=False, float_format=outputs.CSV_DIGITS)
         assert got == mine.getvalue()
+    # columns of one value (written as one field per run of them): first, between, last, all of them, and one
+    # whose one value is missing in a row (not one value then)
+    one = pd.DataFrame(
+        {
+            "gbs": [128] * n,
+            "pattern": pd.array(["megatron.iteration"] * n, dtype="str"),
+            "step": np.arange(n),
+            "zero": [0.0] * n,
+            "quoted": ["a,b"] * n,
+            "loss": floats,
+            "gap": [1.5] * (n - 1) + [np.nan],
+            "run": [0] * n,
+            "last": ["x"] * n,
+        }
+    )
+    for part in (one, one[["gbs", "pattern", "zero", "run"]], one[["step", "run", "last"]], one[["gap", "gbs"]]):
+        mine = io.BytesIO()
+        outputs._write_csv(part, tmp_path / "one.csv", gzipped=False)
+        part.to_csv(mine, index=False, float_format=outputs.CSV_DIGITS)
+        assert (tmp_path / "one.csv").read_bytes() == mine.getvalue()
 
 
 def test_iso_stamps_are_numpys_text_with_the_offset():

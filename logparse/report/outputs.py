@@ -298,18 +298,39 @@ def _csv_body(fh: Any, frame: pd.DataFrame, head: str) -> None:
     fh.write(head)
     one = frame.shape[1] == 1
     for at in range(0, len(frame), CSV_ROWS):
-        columns = [_csv_texts(frame.iloc[at : at + CSV_ROWS, i]) for i in range(frame.shape[1])]
         if one:  # one field a row: an empty one is written "" (the csv module's rule)
-            fh.write("".join(('""' if v == "" else v) + "\n" for v in columns[0]))
-        elif columns:
-            fh.write("".join(line + "\n" for line in map(",".join, zip(*columns, strict=True))))
+            texts = _csv_texts(frame.iloc[at : at + CSV_ROWS, 0])
+            fh.write("".join(('""' if v == "" else v) + "\n" for v in texts))
+            continue
+        part = frame.iloc[at : at + CSV_ROWS]
+        columns = [_csv_texts(part.iloc[:, i], whole=True) for i in range(frame.shape[1])]
+        # a run of columns that hold one text in every row is one field, its texts joined once (a step frame's
+        # constants: batch size, pattern, run...); a run at the end goes with the line's end
+        fields: list[list[str]] = []
+        same: list[str] = []
+        for texts in columns:
+            if isinstance(texts, str):
+                same.append(texts)
+                continue
+            if same:
+                fields.append([",".join(same)] * len(part))
+                same = []
+            fields.append(texts)
+        if not fields:
+            fh.write((",".join(same) + "\n") * len(part))
+            continue
+        end = "".join("," + text for text in same) + "\n"
+        fh.write("".join(line + end for line in map(",".join, zip(*fields, strict=True))))
 
 
-def _csv_texts(values: pd.Series) -> list[str]:
+def _csv_texts(values: pd.Series, whole: bool = False) -> Any:
     """One column's values as the CSV writes them. A column of few distinct values (a pattern's name, a
-    learning rate held for thousands of steps) is written through its distinct values, each made text once."""
+    learning rate held for thousands of steps) is written through its distinct values, each made text once;
+    `whole`: a column of one value in every row as that one text (a str, not a list)."""
     if _distinct_is_exact(values):
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        if whole and len(uniques) == 1 and len(values) and codes.min() == 0:
+            return _csv_texts(pd.Series(uniques, dtype=values.dtype))[0]
         if len(uniques) * 4 < len(values):
             texts = np.array([*_csv_texts(pd.Series(uniques, dtype=values.dtype)), ""], dtype=object)
             return texts[codes].tolist()  # code -1 (missing) takes the last: ""
