@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..steps.run import Run
 from ..steps.stepframe import flagged
 from .analysis import Findings
 from .figdata import DRAWN, ReportData
@@ -48,36 +49,7 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
 
     events = analysis.run.parsed.events
     if not events.empty and len(steps):
-        kinds = events["event"].astype(str).to_numpy()
-        nccl = (kinds == "error") & (
-            events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
-            | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
-        )
-        kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
-        by_line = _step_lines(analysis.run)
-        at, between = _event_steps(events, by_line)
-        # the gap each event line with its own step falls in: a line without one in the same gap (the
-        # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
-        lines = by_line["line"].to_numpy(dtype=float)
-        gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
-        own = between < 0
-        shown = np.isin(kinds, list(EVENT_STYLES)) & np.isfinite(at)
-        for kind in np.unique(kinds[own & shown]).tolist():
-            found.setdefault(kind, []).extend(at[own & shown & (kinds == kind)].tolist())
-        # a placed line is one event with the others of its kind in its gap: skipped when one with its own
-        # step is there, else the first of its kind there stands for them (in line order)
-        codes, _ = pd.factorize(kinds)
-        width = len(lines) + 2
-        where = codes.astype(np.int64) * width + gap_of
-        gap = codes.astype(np.int64) * width + np.maximum(between, 0)
-        mine = np.unique(where[own])
-        placed = ~own & shown & ~np.isin(where, mine) & ~np.isin(gap, mine)
-        seen: set[int] = set()  # (NeMo's 5 validation lines between two step lines are one event)
-        chosen = np.flatnonzero(placed)
-        for i, w, g in zip(chosen.tolist(), where[chosen].tolist(), gap[chosen].tolist(), strict=True):
-            if w not in seen and g not in seen:
-                seen.add(g)
-                found.setdefault(str(kinds[i]), []).append(float(at[i]))
+        _line_marks(events, analysis.run, found)
 
     step = steps["step"].to_numpy(dtype=float) if len(steps) else np.array([])
     for kind in ("nonfinite_loss", "nonfinite_grad_norm"):
@@ -100,6 +72,40 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
     for d in s.get("dips", []):
         found.setdefault(f"dip:{dip_cause(d)}", []).append((d["start_step"] + d["end_step"]) / 2)
     return {k: np.unique(np.asarray(v, dtype=float)) for k, v in found.items() if len(v)}
+
+
+def _line_marks(events: pd.DataFrame, run: Run, found: dict[str, list[float]]) -> None:
+    """event_marks of the event lines: each at its own step, or placed between the step lines around it."""
+    kinds = events["event"].astype(str).to_numpy()
+    nccl = (kinds == "error") & (
+        events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
+        | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
+    )
+    kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
+    by_line = _step_lines(run)
+    at, between = _event_steps(events, by_line)
+    # the gap each event line with its own step falls in: a line without one in the same gap (the
+    # save-checkpoint timer after "saving checkpoint at iteration 100") is the same event
+    lines = by_line["line"].to_numpy(dtype=float)
+    gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
+    own = between < 0
+    shown = np.isin(kinds, list(EVENT_STYLES)) & np.isfinite(at)
+    for kind in np.unique(kinds[own & shown]).tolist():
+        found.setdefault(kind, []).extend(at[own & shown & (kinds == kind)].tolist())
+    # a placed line is one event with the others of its kind in its gap: skipped when one with its own
+    # step is there, else the first of its kind there stands for them (in line order)
+    codes, _ = pd.factorize(kinds)
+    width = len(lines) + 2
+    where = codes.astype(np.int64) * width + gap_of
+    gap = codes.astype(np.int64) * width + np.maximum(between, 0)
+    mine = np.unique(where[own])
+    placed = ~own & shown & ~np.isin(where, mine) & ~np.isin(gap, mine)
+    seen: set[int] = set()  # (NeMo's 5 validation lines between two step lines are one event)
+    chosen = np.flatnonzero(placed)
+    for i, w, g in zip(chosen.tolist(), where[chosen].tolist(), gap[chosen].tolist(), strict=True):
+        if w not in seen and g not in seen:
+            seen.add(g)
+            found.setdefault(str(kinds[i]), []).append(float(at[i]))
 
 
 def _positive(col: pd.Series) -> np.ndarray:
