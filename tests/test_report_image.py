@@ -8,6 +8,7 @@ import functools
 import re
 from collections import Counter
 
+import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
@@ -526,6 +527,33 @@ def test_a_report_drawn_on_another_reports_renderers_has_the_pixels_of_one_drawn
     assert sorted(map(id, plots._SPARE.values())) == sorted(map(id, spares))  # drawn on b's, given back
     assert np.array_equal(a_again, a_fresh)
     assert np.array_equal(drawn(b, "b2.png", False), b_fresh)
+
+
+def test_reports_drawn_with_kept_glyphs_have_the_pixels_of_matplotlibs_own_text(tmp_path, monkeypatch):
+    """The report's renderer keeps each glyph's bitmap and blits it again (glyphs.GlyphRenderer, matplotlib
+    3.11's glyph-by-glyph text): samples of several frameworks, each drawn after the others with the glyphs
+    kept (so most are blitted from another report's), are the images matplotlib's RendererAgg draws."""
+    from PIL import Image
+
+    from logparse.report import glyphs
+
+    if not glyphs.CACHING:
+        pytest.skip(f"matplotlib {matplotlib.__version__} does not draw text glyph by glyph")
+    names = ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "deepspeed_ga8_8xa100.log", "nanogpt_gpt2_8xa100.log"]
+    analyses = {name: logparse.analyze(str(SAMPLES / name), **options(name)) for name in names}
+
+    def drawn(name, caching):
+        monkeypatch.setattr(glyphs, "CACHING", caching)
+        plots._SPARE.clear()
+        plots.plot_report(analyses[name], tmp_path / f"{name}-{caching}.png")
+        return np.asarray(Image.open(tmp_path / f"{name}-{caching}.png").convert("RGB"))
+
+    monkeypatch.setattr(plots, "_SPARE", {})
+    monkeypatch.setattr(glyphs.GlyphRenderer, "_kept", {})
+    stock = {name: drawn(name, False) for name in names}
+    for name in [*names, *reversed(names)]:
+        assert np.array_equal(drawn(name, True), stock[name]), name
+    assert len(glyphs.GlyphRenderer._kept) > 100
 
 
 @pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "nanogpt_gpt2_8xa100.log"])

@@ -23,6 +23,7 @@ from matplotlib.ticker import AutoLocator, FuncFormatter, ScalarFormatter
 
 from ..core.summary_types import LABELS, HardwarePart, Summary
 from .figdata import ReportData
+from .glyphs import new_renderer
 from .pngfile import save_figure
 from .styles import DIP_COLOR, DIP_STYLES, EVENT_STYLES, LANE_ROWS, RESTART_COLOR, Style, style_of
 from .thumbnail import canvas_image, save_thumbnail
@@ -159,6 +160,8 @@ class _ReportCanvas(FigureCanvasAgg):
             self.give_back()
             if key in _SPARE:
                 self.renderer, self._lastKey = _SPARE.pop(key), key
+            else:  # (what FigureCanvasAgg.get_renderer makes, as a renderer that keeps its glyphs: glyphs.py)
+                self.renderer, self._lastKey = new_renderer(w, h, self.figure.dpi), key
         return super().get_renderer()
 
     def give_back(self) -> None:
