@@ -314,7 +314,10 @@ def _gone(pids: set[int], within: float = 10.0) -> bool:
     return False
 
 
-def _batch_with_workers(tmp_path: Path, runs_count: int = 12) -> tuple[subprocess.Popen, set[int]]:
+RUNS = 40  # a few seconds of work on 2 workers: a loaded machine's test still signals the batch mid-way
+
+
+def _batch_with_workers(tmp_path: Path, runs_count: int = RUNS) -> tuple[subprocess.Popen, set[int]]:
     runs = tmp_path / "runs"
     runs.mkdir()
     for i in range(runs_count):
@@ -339,6 +342,7 @@ def _batch_with_workers(tmp_path: Path, runs_count: int = 12) -> tuple[subproces
 def test_the_workers_end_with_the_batch(tmp_path, how):
     proc, workers = _batch_with_workers(tmp_path)
     try:
+        assert proc.poll() is None, "the batch ended before it was signalled"
         if how == "SIGINT":  # Ctrl-C: the terminal sends it to the whole foreground group
             os.killpg(proc.pid, signal.SIGINT)
         else:
@@ -361,7 +365,7 @@ def test_the_workers_end_with_the_batch(tmp_path, how):
     assert stderr.strip().splitlines() == ["error: interrupted"], stderr[:2000]
     # the index is written: the runs that finished, and the others marked as not analyzed
     index = index_of(tmp_path / "out")
-    assert len(index) == 12
+    assert len(index) == RUNS
     missing = index[index["status"] != "ok"]
     assert (missing["error"] == "not analyzed: the batch was interrupted").all()
 
