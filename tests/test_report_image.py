@@ -530,9 +530,10 @@ def test_a_report_drawn_on_another_reports_renderers_has_the_pixels_of_one_drawn
 
 
 def test_reports_drawn_with_kept_glyphs_have_the_pixels_of_matplotlibs_own_text(tmp_path, monkeypatch):
-    """The report's renderer keeps each glyph's bitmap and blits it again (glyphs.GlyphRenderer, matplotlib
-    3.11's glyph-by-glyph text): samples of several frameworks, each drawn after the others with the glyphs
-    kept (so most are blitted from another report's), are the images matplotlib's RendererAgg draws."""
+    """The report's renderer keeps each text's layout and each glyph's bitmap and blits it again
+    (glyphs.GlyphRenderer, matplotlib 3.11's glyph-by-glyph text): samples of several frameworks, each drawn
+    after the others with both kept (so most are another report's), are the images matplotlib's RendererAgg
+    draws."""
     from PIL import Image
 
     from logparse.report import glyphs
@@ -550,10 +551,11 @@ def test_reports_drawn_with_kept_glyphs_have_the_pixels_of_matplotlibs_own_text(
 
     monkeypatch.setattr(plots, "_SPARE", {})
     monkeypatch.setattr(glyphs.GlyphRenderer, "_kept", {})
+    monkeypatch.setattr(glyphs.GlyphRenderer, "_layouts", {})
     stock = {name: drawn(name, False) for name in names}
     for name in [*names, *reversed(names)]:
         assert np.array_equal(drawn(name, True), stock[name]), name
-    assert len(glyphs.GlyphRenderer._kept) > 100
+    assert len(glyphs.GlyphRenderer._kept) > 100 and len(glyphs.GlyphRenderer._layouts) > 50
 
 
 @pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "nanogpt_gpt2_8xa100.log"])

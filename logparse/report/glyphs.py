@@ -1,12 +1,13 @@
-"""An Agg renderer that keeps the glyphs it rasterized: a batch draws the same tick labels, legend entries and
+"""An Agg renderer that keeps the texts it laid out and the glyphs it rasterized: a batch draws the same tick labels, legend entries and
 titles for every report, and matplotlib 3.11 has FreeType rasterize each glyph of each text on every draw (half
 of a report's drawing time was text).
 
 A glyph's bitmap depends on its font, size, resolution, rotation and the fraction of a pixel it starts at (the
 renderer places glyphs to 1/64 px); moving it by whole pixels moves its bitmap by as many, coverage unchanged.
 So a glyph is rasterized once per (font, size, dpi, glyph, transform, position within its pixel, rendering
-mode, hinting) and blitted where it goes, with the bitmap FreeType gave. The text's layout (its glyphs and their
-places) is still matplotlib's own; the pixels are the same (tests/test_report_image.py draws reports both ways).
+mode, hinting) and blitted where it goes, with the bitmap FreeType gave. A text's layout (its glyphs and their
+places, which FT2Font._layout shapes) is kept by font, size, resolution, text, hinting, features and language. The
+pixels are the same (tests/test_report_image.py draws reports both ways).
 
 Only where matplotlib draws text glyph by glyph through `RendererAgg._draw_text_glyphs_and_boxes` (3.11 and
 later, with FT2Font's `_render_glyph` and `_set_transform`); elsewhere the renderer is matplotlib's own."""
@@ -31,7 +32,9 @@ CACHING = (
     and hasattr(RendererAgg, "_draw_text_glyphs_and_boxes")
     and hasattr(FT2Font, "_render_glyph")
     and hasattr(FT2Font, "_set_transform")
+    and hasattr(FT2Font, "_layout")
 )
+LAYOUTS_KEPT = 5_000  # texts whose glyphs' places a renderer class keeps
 
 
 class GlyphRenderer(RendererAgg):
@@ -39,6 +42,30 @@ class GlyphRenderer(RendererAgg):
     renderer in the process)."""
 
     _kept: dict[tuple[Any, ...], tuple[np.ndarray, int, int]] = {}
+    _layouts: dict[tuple[Any, ...], tuple[tuple[Any, int, float, float], ...]] = {}
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):  # noqa: ANN001, ANN201
+        # RendererAgg's (matplotlib 3.11), the text's layout (its glyphs and their places: HarfBuzz's shaping,
+        # ~0.7 ms a text) kept by font, size, resolution, text, hinting, features and language
+        if ismath:
+            return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
+        font = self._prepare_font(prop)
+        features = mtext.get_fontfeatures() if mtext is not None else None
+        language = mtext.get_language() if mtext is not None else None
+        size = prop.get_size_in_points()
+        flags = get_hinting_flag()
+        key = (font, size, self.dpi, s, flags, None if features is None else tuple(features), language)
+        items = self._layouts.get(key)
+        if items is None:
+            laid = font._layout(s, flags=flags, features=features, language=language)
+            items = tuple((item.ft_object, item.glyph_index, item.x, item.y) for item in laid)
+            if len(self._layouts) >= LAYOUTS_KEPT:
+                self._layouts.clear()
+            self._layouts[key] = items
+        self._draw_text_glyphs_and_boxes(
+            gc, x, y, angle, ((ft, size, glyph, 0, 1, gx, gy) for ft, glyph, gx, gy in items), []
+        )
+        return None
 
     def _draw_text_glyphs_and_boxes(self, gc, x, y, angle, glyphs, boxes):  # noqa: ANN001, ANN202
         # RendererAgg's (matplotlib 3.11), the bitmap looked up before FreeType is asked for it
