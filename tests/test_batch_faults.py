@@ -314,7 +314,13 @@ def _gone(pids: set[int], within: float = 10.0) -> bool:
     return False
 
 
-RUNS = 40  # a few seconds of work on 2 workers: a loaded machine's test still signals the batch mid-way
+RUNS = 12
+
+
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl-C's default action, as in a job a terminal starts: a suite run in the background (`cmd &` in a script,
+    nohup) hands its children SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _batch_with_workers(tmp_path: Path, runs_count: int = RUNS) -> tuple[subprocess.Popen, set[int]]:
@@ -328,6 +334,7 @@ def _batch_with_workers(tmp_path: Path, runs_count: int = RUNS) -> tuple[subproc
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, as a shell job is
+        preexec_fn=_as_a_terminal_starts_it,
     )
     end = time.monotonic() + 60
     while time.monotonic() < end and len(_children(proc.pid)) < 2:
