@@ -766,3 +766,39 @@ def test_another_ranks_output_inside_a_prefixed_line_is_read_line_by_line_in_a_w
         _same(one, _parse(log, jobs=1, chunk_bytes=400_000, listing=False))
         assert sum(added) > 0.3 * len(one[0].rows)  # (the step's width grows at 10 and 100: new shapes)
     assert _same(one, _parse(log, listing=False)) is None
+
+
+def test_another_ranks_output_inside_a_prefixed_checkpoint_line_is_read_as_in_one_pass(tmp_path, monkeypatch):
+    """Eight ranks printing every line and a checkpoint every 3 iterations (benchmarks/bench_speed.py's log),
+    with another rank's output run into a few of rank 0's save lines where the shape's step group takes it
+    (`[default0]:saving checkpoint at iteration     [default5]:150 to ...`): the reader makes two records
+    of such a line, so the lane's look at each prefixed event line (chunks._Worker._own_prefix) hands it to the
+    ordinary reading; in windows of every size the log reads as in one pass."""
+    prefixes = [f"[default{r}]:" for r in range(8)]
+    out = [p + "using world size: 8, data-parallel size: 8, tensor-model-parallel size: 1" for p in prefixes]
+    for step in range(1, 601):
+        line = (
+            f" [2024-09-03 15:{step // 60 % 60:02d}:{step % 60:02d}] iteration {step:8d}/{600:8d} | consumed samples:"
+            f" {step * 128:12d} | elapsed time per iteration (ms): {6800 + step % 7:.1f} | learning rate:"
+            f" {3e-4:.6E} | global batch size: {128:5d} | lm loss: {2 + 1 / step:.6E} | loss scale: 1.0 |"
+            f" grad norm: {1.2:.3f} | number of skipped iterations: {0:3d} | number of nan iterations: {0:3d} |"
+        )
+        for p in prefixes:
+            out += [p + line, f"{p}gpu-node-017:12345:12389 [{step % 8}] NCCL INFO Channel 00/0 : 0[0] -> 1[1]"]
+        if step % 3 == 0:
+            for p in prefixes:
+                glued = p == "[default0]:" and step in (150, 300, 453)  # (3 digits: the padding of its shape)
+                at = f"    [default5]:{step}" if glued else f"{step:7d}"
+                out.append(f"{p}saving checkpoint at iteration {at} to /ckpt/llama in torch_dist format")
+                out.append(f"{p}  successfully saved checkpoint from iteration {step:7d} to /ckpt/llama")
+    log = tmp_path / "saves_glued.log"
+    log.write_text("\n".join(out) + "\n")
+    monkeypatch.setattr(chunks, "BATCH", False)
+    one = _parse(log, jobs=1, chunk_bytes=250_000, listing=False)
+    monkeypatch.setattr(chunks, "BATCH", True)
+    for window, probe in ((9, 3), (500, 64), (4096, 256)):
+        _small_windows(monkeypatch, window, probe)
+        _same(one, _parse(log, jobs=1, chunk_bytes=250_000, listing=False))
+    events = one[0].events
+    saving = events[(events["event"] == "checkpoint_save") & events["text"].str.startswith("saving")]
+    assert len(saving) == 8 * 200 - 3  # (a glued line is two records, neither a save)

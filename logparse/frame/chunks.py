@@ -607,11 +607,19 @@ class _Worker:
         needle = needle_of.get(shape.index, "")
         if needle not in line or line[-1:].isspace() or not dirt.plain(line):
             return False
-        if not shape.plain_lead or (dirt.lt and "<" in line):
+        glued = dirt.lt and "<" in line
+        if (not shape.plain_lead or glued) and (glued or not self._own_prefix(shape, line)):
             body, rank = own_text(line)
             if body is None or (rank is not None) != shape.prefixed:
                 return False
         return not (shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index))
+
+    @staticmethod
+    def _own_prefix(shape: LaneShape, line: str) -> bool:
+        """Whether own_text makes of `line`, a line of a shape of torchrun's prefix, the text after its prefix and
+        its rank, with no look at it: no other rank's "[<role>" follows its own, and no launcher prefix can
+        start the text after it (LaneShape.reads_alone_but_tag, for one line)."""
+        return shape.body_plain() and line.find("[" + str(shape.role), 1) < 0
 
     def _unknown(self, line: str, dirt: _Dirt) -> int:
         """A line no shape fits and not known as noise: _NOISE (no pattern matches its record; remembered as

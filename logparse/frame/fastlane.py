@@ -216,6 +216,13 @@ class LaneShape:
         when no launcher prefix can start the text after the prefix."""
         if not self.prefixed or not self._alone(needle, dirty):
             return False
+        return self.body_plain()
+
+    def body_plain(self) -> bool:
+        """A shape of torchrun's prefix whose text after the prefix no launcher prefix can start: a line of it
+        that holds no "[<role>" after its own prefix is the record own_text makes of it, with its rank."""
+        if not self.prefixed or not self.literals:
+            return False
         if self._body_plain is None:
             self._body_plain = _plain_lead(self.literals[0])
         return self._body_plain
