@@ -1,6 +1,6 @@
-"""An Agg renderer that keeps the texts it laid out and the glyphs it rasterized: a batch draws the same tick labels, legend entries and
-titles for every report, and matplotlib 3.11 has FreeType rasterize each glyph of each text on every draw (half
-of a report's drawing time was text).
+"""An Agg renderer that keeps the texts it laid out and the glyphs it rasterized: a batch draws the same tick
+labels, legend entries and titles for every report, and matplotlib 3.11 shapes each text (HarfBuzz) and has
+FreeType rasterize each of its glyphs on every draw (half of a report's drawing time was text).
 
 A glyph's bitmap depends on its font, size, resolution, rotation and the fraction of a pixel it starts at (the
 renderer places glyphs to 1/64 px); moving it by whole pixels moves its bitmap by as many, coverage unchanged.
@@ -50,8 +50,8 @@ class GlyphRenderer(RendererAgg):
         if ismath:
             return super().draw_text(gc, x, y, s, prop, angle, ismath, mtext)
         font = self._prepare_font(prop)
-        features = mtext.get_fontfeatures() if mtext is not None else None
-        language = mtext.get_language() if mtext is not None else None
+        features = mtext.get_fontfeatures() if hasattr(mtext, "get_fontfeatures") else None
+        language = mtext.get_language() if hasattr(mtext, "get_language") else None
         size = prop.get_size_in_points()
         flags = get_hinting_flag()
         key = (font, size, self.dpi, s, flags, None if features is None else tuple(features), language)
