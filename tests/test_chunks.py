@@ -772,7 +772,7 @@ def test_another_ranks_output_inside_a_prefixed_checkpoint_line_is_read_as_in_on
     """Eight ranks printing every line and a checkpoint every 3 iterations (benchmarks/bench_speed.py's log),
     with another rank's output run into a few of rank 0's save lines where the shape's step group takes it
     (`[default0]:saving checkpoint at iteration     [default5]:150 to ...`): the reader makes two records
-    of such a line, so the lane's look at each prefixed event line (chunks._Worker._own_prefix) hands it to the
+    of such a line, so the lane's look at each prefixed event line (LaneShape.own_record) hands it to the
     ordinary reading; in windows of every size the log reads as in one pass."""
     prefixes = [f"[default{r}]:" for r in range(8)]
     out = [p + "using world size: 8, data-parallel size: 8, tensor-model-parallel size: 1" for p in prefixes]

@@ -575,7 +575,7 @@ class _Worker:
                 codes[hit] = k  # (each check below holds for every line this shape fits)
                 continue
             if shape.reads_alone_but_tag(needle, any(dirt)):
-                tag = "[" + str(shape.role)  # (after the prefix, another rank's output: `line` reads that line)
+                tag = shape.tag  # (after the prefix, another rank's output: `line` reads that line)
                 codes[[j for j in np.flatnonzero(hit).tolist() if lines[j].find(tag, 1) < 0]] = k
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
@@ -607,19 +607,11 @@ class _Worker:
         needle = needle_of.get(shape.index, "")
         if needle not in line or line[-1:].isspace() or not dirt.plain(line):
             return False
-        glued = dirt.lt and "<" in line
-        if (not shape.plain_lead or glued) and (glued or not self._own_prefix(shape, line)):
+        if (dirt.lt and "<" in line) or not (shape.plain_lead or shape.own_record(line)):
             body, rank = own_text(line)
             if body is None or (rank is not None) != shape.prefixed:
                 return False
         return not (shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index))
-
-    @staticmethod
-    def _own_prefix(shape: LaneShape, line: str) -> bool:
-        """Whether own_text makes of `line`, a line of a shape of torchrun's prefix, the text after its prefix and
-        its rank, with no look at it: no other rank's "[<role>" follows its own, and no launcher prefix can
-        start the text after it (LaneShape.reads_alone_but_tag, for one line)."""
-        return shape.body_plain() and line.find("[" + str(shape.role), 1) < 0
 
     def _unknown(self, line: str, dirt: _Dirt) -> int:
         """A line no shape fits and not known as noise: _NOISE (no pattern matches its record; remembered as

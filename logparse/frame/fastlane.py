@@ -220,12 +220,22 @@ class LaneShape:
 
     def body_plain(self) -> bool:
         """A shape of torchrun's prefix whose text after the prefix no launcher prefix can start: a line of it
-        that holds no "[<role>" after its own prefix is the record own_text makes of it, with its rank."""
+        that holds no `tag` after its own prefix is the record own_text makes of it, with its rank."""
         if not self.prefixed or not self.literals:
             return False
         if self._body_plain is None:
             self._body_plain = _plain_lead(self.literals[0])
         return self._body_plain
+
+    @property
+    def tag(self) -> str:
+        """What starts another rank's output inside a line of this torchrun-prefixed shape: "[<role>"."""
+        return "[" + str(self.role)
+
+    def own_record(self, line: str) -> bool:
+        """Whether own_text makes of `line`, a line of this shape, the text after its prefix and its rank,
+        without a look at it (body_plain, and no other rank's output after its own prefix)."""
+        return self.body_plain() and line.find(self.tag, 1) < 0
 
     def _alone(self, needle: str, dirty: bool) -> bool:
         return (

@@ -276,9 +276,8 @@ def _reference_times(rows: pd.DataFrame, phases: Phases) -> pd.Series:
     known = per_step.notna()
     every = per_step[known].groupby(regime[known]).median()
     level = per_step[known & stable].groupby(regime[known & stable]).median().reindex(every.index)
-    level = level.fillna(every)
-    at = level.index.get_indexer(regime)  # (Series.map goes value by value on a nullable column)
-    mapped = np.where(at >= 0, level.to_numpy(dtype=float)[np.maximum(at, 0)] if len(level) else np.nan, np.nan)
+    # each row's regime's level (Series.map goes value by value on a nullable column); -1, no regime: the NaN
+    mapped = np.append(level.fillna(every).to_numpy(dtype=float), np.nan)[level.index.get_indexer(regime)]
     ref.loc[regime.index] = np.where(np.isfinite(mapped), mapped, np.nan)
     return ref
 
@@ -938,7 +937,7 @@ def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> 
     for j in [*shared, len(chosen)]:
         if j > start:  # a run of gaps that one kind of event takes, entered at once
             a, b = lo[chosen[start:j]], hi[chosen[start:j]]
-            first = [int(x) for x in a.tolist()]
+            first = a.tolist()
             steps = [
                 int(ev.step[s]) if s < e else None for s, e in zip(stepped[start:j].tolist(), b.tolist(), strict=True)
             ]
