@@ -40,6 +40,18 @@ LOGS = sorted(
 )
 
 
+@pytest.fixture(params=[True, False], ids=["native", "regex"])
+def native(request, monkeypatch):
+    """The window's shape test through _native.fit (the C extension), or through the shapes' regexes alone (as
+    where the extension is not built)."""
+    from logparse.frame import fastlane
+
+    if request.param and fastlane._native is None:
+        pytest.skip("logparse.frame._native is not built (no C compiler at install): the regexes read every line")
+    monkeypatch.setattr(fastlane, "NATIVE", request.param)
+    return request.param
+
+
 def _parse(path, jobs=1, chunk_bytes=None, forced=None, listing=True):
     """The parsed log and the unmatched records it listed (None when not listing: the workers then keep only
     the unmatched records a join may need)."""
@@ -333,7 +345,7 @@ def _megatron_variety(tmp_path, ranks: int = 1) -> Path:
 
 
 @pytest.mark.parametrize("ranks", [1, 8])
-def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks):
+def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, native, ranks):
     bulk_rows = _lane_rows(monkeypatch)
     log = _megatron_variety(tmp_path, ranks)
     one = _parse(log, listing=False)
@@ -347,7 +359,7 @@ def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, ranks
 
 
 @pytest.mark.parametrize("ranks", [1, 8])
-def test_checkpoint_lines_every_few_steps_go_through_the_lane(tmp_path, monkeypatch, ranks):
+def test_checkpoint_lines_every_few_steps_go_through_the_lane(tmp_path, monkeypatch, native, ranks):
     """Issue 24: a checkpoint saved every 3 iterations. The two lines Megatron-LM prints for each save
     (megatron/training/checkpointing.py save_checkpoint: 'saving checkpoint at iteration {:7d} to {} in {}
     format', '  successfully saved checkpoint from iteration {:7d} to {} [ t {}/{}, p {}/{} ]', by rank 0) are
@@ -408,14 +420,20 @@ def _lane_rows(monkeypatch) -> list[int]:
     from logparse.frame import fastlane
 
     made_rows: list[int] = []
-    real = fastlane.piece
+    real, real_block = fastlane.piece, fastlane.block
 
     def counting(shape, lines, groups):
         made = real(shape, lines, groups)
         made_rows.append(0 if made is None else made.n)
         return made
 
+    def counting_block(shape, lines, cols, ranks):  # (the rows _native.fit read and converted)
+        made = real_block(shape, lines, cols, ranks)
+        made_rows.append(made.n)
+        return made
+
     monkeypatch.setattr(chunks, "shape_piece", counting)
+    monkeypatch.setattr(chunks, "shape_block", counting_block)
     return made_rows
 
 
@@ -661,15 +679,21 @@ def test_matched_before_is_the_first_matching_candidate_before_the_pattern():
 
 
 def _window_lines(monkeypatch) -> list[int]:
-    """The step lines each window's stretches handed to the run at once (_Run.add_fast_many)."""
+    """The step lines each window's stretches handed to the run at once (_Run.add_fast_many, or add_native when
+    _native.fit read them)."""
     added: list[int] = []
-    real = chunks._Run.add_fast_many
+    real, real_native = chunks._Run.add_fast_many, chunks._Run.add_native
 
     def counting(self, shape, line_nos, groups, lines):
         added.append(len(line_nos))
         return real(self, shape, line_nos, groups, lines)
 
+    def counting_native(self, shape, line_nos, cols, ranks):
+        added.append(len(line_nos))
+        return real_native(self, shape, line_nos, cols, ranks)
+
     monkeypatch.setattr(chunks._Run, "add_fast_many", counting)
+    monkeypatch.setattr(chunks._Run, "add_native", counting_native)
     return added
 
 
@@ -679,7 +703,7 @@ def _small_windows(monkeypatch, window: int, probe: int) -> None:
 
 
 @pytest.mark.parametrize("path", [*LOGS, *GENERIC_LOGS], ids=lambda p: p.name)
-def test_windows_read_what_lines_read_one_at_a_time(path, monkeypatch):
+def test_windows_read_what_lines_read_one_at_a_time(path, monkeypatch, native):
     """A range read a window at a time (chunks._Worker.window) gives what reading it a line at a time gives, on
     every shipped, fixture, peer and custom-loop log, with windows cut at many places (a few lines long, after
     a probe of a few lines)."""
@@ -694,7 +718,7 @@ def test_windows_read_what_lines_read_one_at_a_time(path, monkeypatch):
 
 
 @pytest.mark.parametrize("ranks", [1, 8])
-def test_most_megatron_lines_are_read_a_window_at_a_time(tmp_path, monkeypatch, ranks):
+def test_most_megatron_lines_are_read_a_window_at_a_time(tmp_path, monkeypatch, native, ranks):
     """The hard cases of the lane's own test (noise, a progress bar glued to a line, non-finite and malformed
     values, a second rank's prefix inside a line) read a window at a time as a line at a time, most step lines
     handed to the run by windows."""

@@ -54,8 +54,10 @@ from ..read.reader import (
     open_checked,
     stream_records,
 )
+from . import fastlane
 from .columns import Columns, RowBlock
 from .fastlane import CHECKED, Lane, LaneShape, own_text
+from .fastlane import block as shape_block
 from .fastlane import piece as shape_piece
 from .matcher import Matcher
 from .rows import bulkable, event_row, order_free, prepare, step_row
@@ -470,21 +472,48 @@ def _plain(line: str) -> bool:
 
 
 class _Reads:
-    """What each checked shape's regex found in a window: the lines it was tried on, its matches there, and the
+    """What each checked shape found in a window: the lines it was tried on, its matches there (or, read by
+    _native.fit, each line's code and values, and the regex's matches of the lines fit was not sure of), and the
     lines it fits."""
 
-    def __init__(self) -> None:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
         self.at: dict[int, np.ndarray] = {}
-        self.found: dict[int, list[Any]] = {}
+        self.found: dict[int, Any] = {}
         self.hit: dict[int, np.ndarray] = {}
+        self.native: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def add(self, shape: LaneShape, at: np.ndarray, found: list[Any], hit: np.ndarray) -> None:
+    def add(self, shape: LaneShape, at: np.ndarray, found: Any, hit: np.ndarray) -> None:
         self.at[id(shape)], self.found[id(shape)], self.hit[id(shape)] = at, found, hit
+
+    def add_native(
+        self, shape: LaneShape, at: np.ndarray, codes: np.ndarray, values: np.ndarray, found: dict[int, Any]
+    ) -> None:
+        self.native[id(shape)] = (codes, values)
+        self.at[id(shape)], self.found[id(shape)] = at, found
 
     def groups(self, shape: LaneShape, lines: np.ndarray) -> list[tuple[str, ...]]:
         """The groups of the window's `lines` (sorted, each one the shape fits)."""
         found = self.found[id(shape)]
-        return [found[i].groups() for i in np.searchsorted(self.at[id(shape)], lines).tolist()]
+        where = np.searchsorted(self.at[id(shape)], lines).tolist()
+        if isinstance(found, list):
+            return [found[i].groups() for i in where]
+        # read by _native.fit: the regex's groups of each line (fit's values were not what was wanted)
+        return [
+            (found[i] if i in found else shape.regex.fullmatch(self.lines[j])).groups()  # type: ignore[union-attr]
+            for i, j in zip(where, lines.tolist(), strict=True)
+        ]
+
+    def columns(self, shape: LaneShape, lines: np.ndarray) -> tuple[Row, list[int] | None] | None:
+        """(columns, ranks) of the window's `lines` when _native.fit read and converted every one; else None."""
+        got = self.native.get(id(shape))
+        if got is None or shape.native is None:
+            return None
+        codes, values = got
+        where = np.searchsorted(self.at[id(shape)], lines)
+        if not (codes[where] == 1).all():
+            return None
+        return shape.native.columns(values[where])
 
 
 class _Worker:
@@ -549,19 +578,34 @@ class _Worker:
         known = np.frombuffer(bytes(map(noise.__contains__, lines)), dtype=np.bool_)
         unknown = np.flatnonzero(~known)  # (a line known as noise is counted before any shape is tried)
         fits = np.zeros(m, dtype=np.int16)  # how many shapes fit each line
-        reads = _Reads()
+        reads = _Reads(lines)
         tried: list[tuple[LaneShape, np.ndarray]] = []
+        native = fastlane.NATIVE
         for shape in shapes:
             # a line that a shape with another literal head fits cannot fit this one
             skip = [hit for other, hit in tried if shape.disjoint(other)]
             where = unknown if not skip else np.flatnonzero(~np.logical_or.reduce(skip) & ~known)
-            found = list(map(shape.regex.fullmatch, [lines[j] for j in where.tolist()]))
             hit = np.zeros(m, dtype=np.bool_)
-            hit[where] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
+            if native and shape.native is not None:
+                codes, values = shape.native.fit(lines, where)
+                fitting = codes == 1
+                unsure = {  # (lines fit leaves to the regex and Python: a character past ASCII, an odd value)
+                    i: shape.regex.fullmatch(lines[j])
+                    for i, j in zip(np.flatnonzero(codes == 2).tolist(), where[codes == 2].tolist(), strict=True)
+                }
+                for i, got in unsure.items():
+                    fitting[i] = got is not None
+                hit[where] = fitting
+                if shape.checked >= CHECKED:
+                    reads.add_native(shape, where, codes, values, unsure)
+            else:
+                found = list(map(shape.regex.fullmatch, [lines[j] for j in where.tolist()]))
+                hit[where] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
+                if shape.checked >= CHECKED:
+                    reads.add(shape, where, found, hit)
             fits += hit
             tried.append((shape, hit))
-            if shape.checked >= CHECKED:
-                reads.add(shape, where, found, hit)
+            reads.hit[id(shape)] = hit
         codes = np.full(m, _OTHER, dtype=np.int16)
         codes[known] = _NOISE
         one = fits == 1
@@ -666,8 +710,12 @@ class _Worker:
             before = int(np.searchsorted(events, chunk[0]))
             self._aside(events[e:before].tolist(), lines, codes, first, usable, reads)
             e = before
-            where = chunk.tolist()
             shape = usable[int(kinds[start])]
+            read_natively = reads.columns(shape, chunk)
+            if read_natively is not None:
+                run.add_native(shape, chunk + first, *read_natively)
+                continue
+            where = chunk.tolist()
             run.add_fast_many(
                 shape, [first + j for j in where], reads.groups(shape, chunk), [lines[j] for j in where]
             )
@@ -823,6 +871,8 @@ class _Run:
         self.fast_lines: list[int] = []
         self.fast_groups: list[tuple[str, ...]] = []
         self.fast_text: list[str] = []
+        # or the run's rows read by _native.fit: (line numbers, columns, ranks) of each stretch
+        self.fast_native: list[tuple[np.ndarray, Row, list[int] | None]] = []
         # event and config records met inside the run, in line order: sent after it (order_free)
         self.aside: list[tuple[Any, ...]] = []
 
@@ -835,19 +885,27 @@ class _Run:
         self, shape: LaneShape, line_nos: list[int], groups: list[tuple[str, ...]], lines: list[str]
     ) -> None:
         """add_fast of consecutive lines of one shape."""
-        self._fast_run_of(shape)
+        self._fast_run_of(shape, native=False)
         self.fast_lines.extend(line_nos)
         self.fast_groups.extend(groups)
         self.fast_text.extend(lines)
 
-    def _fast_run_of(self, shape: LaneShape) -> None:
-        """The run goes on with lines of `shape`: rows read otherwise, or another shape's, are sent first."""
+    def add_native(self, shape: LaneShape, line_nos: np.ndarray, cols: Row, ranks: list[int] | None) -> None:
+        """Consecutive lines of one shape that _native.fit read, as their columns."""
+        self._fast_run_of(shape, native=True)
+        self.fast_native.append((line_nos, cols, ranks))
+
+    def _fast_run_of(self, shape: LaneShape, native: bool) -> None:
+        """The run goes on with lines of `shape`: rows read otherwise, or another shape's, are sent first; and
+        rows of it held the other way (as texts, or as _native's columns), as their own piece."""
         if self.held or (self.shape is not None and self.shape is not shape):
             self.flush()
+        elif self.fast_lines if native else self.fast_native:
+            self._send_fast()
         self.shape = shape
 
     def add_fast(self, shape: LaneShape, line_no: int, groups: tuple[str, ...], line: str) -> None:
-        self._fast_run_of(shape)
+        self._fast_run_of(shape, native=False)
         self.fast_lines.append(line_no)
         self.fast_groups.append(groups)
         self.fast_text.append(line)
@@ -994,9 +1052,21 @@ class _Run:
         )
 
     def _flush_fast(self) -> None:
+        self._send_fast()
+        self.shape = None
+
+    def _send_fast(self) -> None:
+        """The rows of the run's shape held so far, as a Bulk (or, where a value does not convert in bulk, a few)."""
         shape, lines, groups, texts = self.shape, self.fast_lines, self.fast_groups, self.fast_text
         assert shape is not None
-        self.shape, self.fast_lines, self.fast_groups, self.fast_text = None, [], [], []
+        self.fast_lines, self.fast_groups, self.fast_text = [], [], []
+        if self.fast_native:
+            parts, self.fast_native = self.fast_native, []
+            cols = {column: np.concatenate([part[1][column] for part in parts]) for column in parts[0][1]}
+            ranks = None if parts[0][2] is None else [rank for part in parts for rank in part[2]]  # type: ignore[union-attr]
+            self._fast_bulk(shape, shape_block(shape, np.concatenate([part[0] for part in parts]), cols, ranks))
+        if not lines:
+            return
         made = shape_piece(shape, lines, groups)
         if made is not None:
             self._fast_bulk(shape, made)

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import regex as regex_module
@@ -50,6 +50,13 @@ from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, may_be
 from .columns import RowBlock, Typed
 from .matcher import Matcher
 from .rows import bulkable, order_free
+
+try:  # the shape test and conversions in C (_native.c); without a compiler the regexes read the same lines
+    from . import _native
+except ImportError:  # pragma: no cover - a build without the extension
+    _native = None
+
+NATIVE = _native is not None  # read checked shapes' lines through _native.fit (tests turn it off to compare)
 
 
 def own_text(line: str) -> tuple[str | None, int | None]:
@@ -126,6 +133,8 @@ class LaneShape:
         # group), after torchrun's prefix when the shape has one: every line the shape fits holds them
         self.literals: list[str] = []
         self._body_plain: bool | None = None  # (reads_alone_but_tag: no prefix can start the text after it)
+        # how _native.fit reads a line of this shape (a step or event line's shape, not a key map line's)
+        self.native: Native | None = None
 
     @classmethod
     def learn(
@@ -192,6 +201,8 @@ class LaneShape:
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
+        fields = {group: spec.fields[slots[i][2]] for i, group in group_of.items() if slots[i][2] in spec.fields}
+        shape.native = Native.of(shape, len(slots), fields)
         return shape
 
     def disjoint(self, other: LaneShape) -> bool:
@@ -616,13 +627,20 @@ def piece(shape: LaneShape, lines: list[int], groups: list[tuple[str, ...]]) -> 
     cols = shape.convert(groups)
     if cols is None:
         return None
+    return block(shape, lines, cols, [int(g[0]) for g in groups] if shape.prefixed else None)
+
+
+def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | None) -> RowBlock:
+    """The rows of a run of lines of one shape whose values `cols` holds (LaneShape.convert's or Native.columns'),
+    with torchrun's `rank` of each when the shape has its prefix."""
     n = len(lines)
-    rank = [int(g[0]) for g in groups] if shape.prefixed else [None] * n
+    if rank is None:
+        rank = [None] * n  # type: ignore[list-item]
     # columns in the order a row-by-row build first meets them (frame column order)
     out: dict[str, Typed] = {
         "kind": Typed([shape.spec.kind] * n),
         "pattern": Typed([shape.spec.qualname] * n),
-        "line": Typed.of_array(np.array(lines, dtype=np.int64)),
+        "line": Typed.of_array(np.asarray(lines, dtype=np.int64)),
         "rank": Typed(rank),
         "host": Typed.nones(n),
     }
@@ -645,3 +663,62 @@ def piece(shape: LaneShape, lines: list[int], groups: list[tuple[str, ...]]) -> 
     if nonfinite is not None and not bad[0]:
         out["nonfinite"] = nonfinite
     return RowBlock(out, n)
+
+
+# ------------------------------------------------------------------------------------------------------
+# the native reading (_native.fit): a shape's literals and its groups' kinds, and the columns of the lines it read
+
+
+class Native(NamedTuple):
+    """How _native.fit reads lines of one shape: its literal texts (torchrun's prefix as a literal "[<role>", a
+    digit group and "]:"), each group's kind (r: the rank, i: int, f: float, t: timestamp, -: not converted), and
+    the columns the groups become: (group, column, kind, scale, offset) in the order the pattern fills the row."""
+
+    literals: tuple[str, ...]
+    kinds: bytes
+    plan: tuple[tuple[int, str, str, float, float], ...]
+
+    @classmethod
+    def of(cls, shape: LaneShape, slots: int, fields: dict[int, FieldSpec]) -> Native | None:
+        """The native reading of a shape of `slots` groups after its prefix (`fields`: group -> FieldSpec), None
+        when a literal is not ASCII or the module is not built."""
+        if _native is None:
+            return None
+        literals = list(shape.literals)
+        kinds = ["-"] * (slots + shape.prefixed)
+        if shape.prefixed:
+            literals = ["[" + str(shape.role), "]:" + literals[0], *literals[1:]]
+            kinds[0] = "r"
+        if not all(text.isascii() for text in literals) or len(literals) != len(kinds) + 1:
+            return None
+        plan = []
+        for group, column, _ in shape.plan:
+            fs = fields[group]
+            kind = "t" if fs.type == "timestamp" else "i" if fs.type == "int" else "f"
+            kinds[group - 1] = kind
+            plan.append((group - 1, column, kind, fs.scale, fs.offset))
+        return cls(tuple(literals), "".join(kinds).encode(), tuple(plan))
+
+    def fit(self, lines: list[str], where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(code, values) of each line `where` points to: 0 the shape does not fit it, 1 it does and the values
+        are in its row, 2 the regex and Python are to say (_native.c)."""
+        codes = np.empty(len(where), dtype=np.uint8)
+        values = np.empty((len(where), len(self.kinds)), dtype=np.int64)
+        assert _native is not None
+        _native.fit(lines, np.ascontiguousarray(where, dtype=np.int64), self.literals, self.kinds, codes, values)
+        return codes, values
+
+    def columns(self, values: np.ndarray) -> tuple[Row, list[int] | None]:
+        """(columns, ranks) of rows of values fit gave, as LaneShape.convert and piece make them of the texts."""
+        cols: Row = {}
+        for group, column, kind, scale, offset in self.plan:
+            raw = values[:, group]
+            if kind == "t":
+                cols[column] = raw / 1e6  # (numpy's datetime64[us] as int64, divided as _column divides it)
+            elif kind == "i":
+                whole = int(offset)
+                cols[column] = raw + whole if whole else raw.copy()
+            else:
+                cols[column] = raw.view(np.float64) * scale + offset
+        fill_aliases(cols)
+        return cols, (values[:, 0].tolist() if self.kinds[:1] == b"r" else None)

@@ -1,0 +1,326 @@
+/* logparse.frame._native: the fast lane's shape test and conversions, in C (optional; fastlane.py reads the same
+ * lines the same way without it).
+ *
+ * A learned shape (fastlane.LaneShape) is literal text with a group where each value was:
+ *
+ *     L0 (G1) L1 (G2) L2 ... (Gn) Ln
+ *
+ * each group `[^c\n]*`, c the first character of the literal after it (`[^\n]*` for a last group with no text
+ * after it), or `\d+` for torchrun's rank. Such a regex has one way to match a line at most: a group `[^c]*`
+ * followed by a literal that starts with c ends at the first c after it, and `\d+` followed by "]" ends at the
+ * first character that is no digit. `fit` walks a line that way with memchr and memcmp, and converts each
+ * group's text as fastlane._column would (int(), float(), an ISO timestamp through numpy), writing one code a
+ * line:
+ *
+ *     0  the shape's regex does not fullmatch the line
+ *     1  it does, and every group converted: the values are in the line's row of `values`
+ *     2  not sure: a line with a character past ASCII, or a group whose text is not in the strict forms below;
+ *        the caller asks the regex and converts the Python way, as it does without this module
+ *
+ * A line is only ever answered 0 or 1 when the answer cannot differ from the regex's and Python's: the strict
+ * forms are ASCII text that int(), float() and numpy read one way (no underscore, no "nan"/"inf", no other
+ * blank than space and tab around a number, an int of at most 18 digits, a finite float, a valid date of years
+ * 1-9999). Floats of at most 15 significant digits and a power of ten up to 22 take Clinger's fast path (two
+ * exact doubles, one correctly rounded operation); others go through PyOS_string_to_double, float()'s own
+ * parser. Both are correctly rounded, as float() is.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { NO = 0, YES = 1, UNSURE = 2 };
+
+static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* [ \t]* trimmed off both ends of s[0:n] */
+static void trim(const char **s, Py_ssize_t *n) {
+    while (*n > 0 && (**s == ' ' || **s == '\t')) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n > 0 && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t')) (*n)--;
+}
+
+/* int(text) for [ \t]*[+-]?[0-9]{1,18}[ \t]*; UNSURE for any other text */
+static int to_int(const char *s, Py_ssize_t n, int64_t *out) {
+    trim(&s, &n);
+    int neg = 0;
+    if (n > 0 && (*s == '+' || *s == '-')) {
+        neg = *s == '-';
+        s++;
+        n--;
+    }
+    if (n < 1 || n > 18) return UNSURE;
+    int64_t v = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!is_digit(s[i])) return UNSURE;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return YES;
+}
+
+/* float(text) for [ \t]*[+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?[ \t]*, finite; UNSURE otherwise */
+static int to_float(const char *s, Py_ssize_t n, double *out) {
+    trim(&s, &n);
+    const char *p = s, *end = s + n;
+    int neg = 0;
+    if (p < end && (*p == '+' || *p == '-')) {
+        neg = *p == '-';
+        p++;
+    }
+    uint64_t mant = 0;
+    int digits = 0;      /* significant digits taken into mant (leading zeros are not) */
+    int any = 0;         /* digits seen in the mantissa */
+    int exp10 = 0;       /* the power of ten mant is scaled by */
+    int exact = 1;       /* mant holds every significant digit */
+    for (; p < end && is_digit(*p); p++) {
+        any = 1;
+        if (mant == 0 && *p == '0') continue;
+        if (digits < 19) {
+            mant = mant * 10 + (uint64_t)(*p - '0');
+            digits++;
+        } else {
+            exact = 0;
+        }
+    }
+    if (p < end && *p == '.') {
+        p++;
+        for (; p < end && is_digit(*p); p++) {
+            any = 1;
+            if (mant == 0 && *p == '0') {
+                exp10--;
+                continue;
+            }
+            if (digits < 19) {
+                mant = mant * 10 + (uint64_t)(*p - '0');
+                digits++;
+                exp10--;
+            } else {
+                exact = 0;
+            }
+        }
+    }
+    if (!any) return UNSURE;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int eneg = 0;
+        if (p < end && (*p == '+' || *p == '-')) {
+            eneg = *p == '-';
+            p++;
+        }
+        if (p >= end) return UNSURE;
+        int e = 0;
+        for (; p < end && is_digit(*p); p++) {
+            if (e < 100000) e = e * 10 + (*p - '0');
+        }
+        exp10 += eneg ? -e : e;
+    }
+    if (p != end) return UNSURE;
+    double v;
+    if (exact && digits <= 15 && exp10 >= -22 && exp10 <= 22) {
+        v = (double)mant; /* exact: below 2**53 */
+        v = exp10 < 0 ? v / POW10[-exp10] : v * POW10[exp10];
+        if (neg) v = -v;
+    } else {
+        char buf[128];
+        if (n >= (Py_ssize_t)sizeof(buf)) return UNSURE;
+        memcpy(buf, s, (size_t)n);
+        buf[n] = '\0';
+        char *stop = NULL;
+        v = PyOS_string_to_double(buf, &stop, NULL);
+        if (v == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return UNSURE;
+        }
+        if (stop != buf + n) return UNSURE;
+    }
+    if (!isfinite(v)) return UNSURE;
+    *out = v;
+    return YES;
+}
+
+static int two(const char *s) { return is_digit(s[0]) && is_digit(s[1]) ? (s[0] - '0') * 10 + (s[1] - '0') : -1; }
+
+/* days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil) */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* microseconds since the epoch of YYYY-MM-DD HH:MM:SS[.ffffff] (fastlane._ISO, as numpy's datetime64[us]) */
+static int to_micros(const char *s, Py_ssize_t n, int64_t *out) {
+    if (n != 19 && n != 26) return UNSURE;
+    if (s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':') return UNSURE;
+    int hi = two(s), lo = two(s + 2);
+    int mon = two(s + 5), day = two(s + 8), hh = two(s + 11), mm = two(s + 14), ss = two(s + 17);
+    if (hi < 0 || lo < 0 || mon < 1 || mon > 12 || day < 1 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 ||
+        ss > 59)
+        return UNSURE;
+    int year = hi * 100 + lo;
+    if (year < 1) return UNSURE;
+    static const int DAYS[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (day > DAYS[mon - 1] + (mon == 2 && leap)) return UNSURE;
+    int64_t frac = 0;
+    if (n == 26) {
+        if (s[19] != '.') return UNSURE;
+        for (int i = 20; i < 26; i++) {
+            if (!is_digit(s[i])) return UNSURE;
+            frac = frac * 10 + (s[i] - '0');
+        }
+    }
+    int64_t secs = days_from_civil(year, mon, day) * 86400 + hh * 3600 + mm * 60 + ss;
+    *out = secs * 1000000 + frac;
+    return YES;
+}
+
+/* fit(lines, where, literals, kinds, codes, values) -> the number of lines answered YES
+ *
+ * lines     a list of str
+ * where     int64 buffer: the indexes in `lines` to try
+ * literals  a tuple of n + 1 ASCII str: the text before, between and after the n groups
+ * kinds     bytes of n: each group's form and conversion:
+ *             'r' \d+, int      'i' int()     'f' float()     't' ISO timestamp (microseconds)     '-' kept as text
+ * codes     writable uint8 buffer of len(where): NO, YES or UNSURE per line (see the top of the file)
+ * values    writable int64 buffer of len(where) * n: a YES line's values, a row each (a float's bits as int64)
+ */
+static PyObject *fit(PyObject *self, PyObject *args) {
+    PyObject *lines, *literals;
+    Py_buffer where, kinds, codes, values;
+    if (!PyArg_ParseTuple(args, "O!y*O!y*w*w*", &PyList_Type, &lines, &where, &PyTuple_Type, &literals, &kinds,
+                          &codes, &values))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t ngroups = kinds.len, nwhere = where.len / (Py_ssize_t)sizeof(int64_t);
+    const char *kind = (const char *)kinds.buf;
+    if (PyTuple_GET_SIZE(literals) != ngroups + 1 || ngroups > 64) {
+        PyErr_SetString(PyExc_ValueError, "fit: one literal more than groups (at most 64) is needed");
+        goto done;
+    }
+    if (codes.len < nwhere || values.len < nwhere * ngroups * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "fit: codes or values too short");
+        goto done;
+    }
+    const char *lit[65];
+    Py_ssize_t litlen[65];
+    for (Py_ssize_t g = 0; g <= ngroups; g++) {
+        PyObject *text = PyTuple_GET_ITEM(literals, g);
+        if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
+            PyErr_SetString(PyExc_ValueError, "fit: the literals are ASCII str");
+            goto done;
+        }
+        lit[g] = (const char *)PyUnicode_DATA(text);
+        litlen[g] = PyUnicode_GET_LENGTH(text);
+    }
+    for (Py_ssize_t g = 0; g < ngroups; g++) {
+        if (!strchr("rift-", kind[g]) || (g < ngroups - 1 && litlen[g + 1] == 0)) {
+            PyErr_SetString(PyExc_ValueError, "fit: a group's kind is one of r, i, f, t, - and no literal but the "
+                                              "last is empty");
+            goto done;
+        }
+    }
+    const int64_t *at = (const int64_t *)where.buf;
+    uint8_t *code = (uint8_t *)codes.buf;
+    int64_t *row = (int64_t *)values.buf;
+    Py_ssize_t nlines = PyList_GET_SIZE(lines), yes = 0;
+    for (Py_ssize_t w = 0; w < nwhere; w++, row += ngroups) {
+        if (at[w] < 0 || at[w] >= nlines) {
+            PyErr_SetString(PyExc_IndexError, "fit: a line index out of range");
+            goto done;
+        }
+        PyObject *line = PyList_GET_ITEM(lines, at[w]);
+        if (!PyUnicode_Check(line) || !PyUnicode_IS_ASCII(line)) {
+            code[w] = UNSURE;
+            continue;
+        }
+        const char *s = (const char *)PyUnicode_DATA(line);
+        const Py_ssize_t n = PyUnicode_GET_LENGTH(line);
+        int answer = YES;
+        Py_ssize_t pos = 0;
+        if (memchr(s, '\n', (size_t)n) != NULL) answer = UNSURE; /* (a list of lines holds none) */
+        if (answer == YES && (litlen[0] > n || memcmp(s, lit[0], (size_t)litlen[0]) != 0)) answer = NO;
+        pos = litlen[0];
+        for (Py_ssize_t g = 0; answer != NO && g < ngroups; g++) {
+            const Py_ssize_t start = pos;
+            Py_ssize_t stop;
+            const char *next = lit[g + 1];
+            const Py_ssize_t nextlen = litlen[g + 1];
+            if (kind[g] == 'r') {
+                stop = start;
+                while (stop < n && is_digit(s[stop])) stop++;
+                if (stop == start) {
+                    answer = NO;
+                    break;
+                }
+            } else if (nextlen == 0) {
+                stop = n; /* the last group, with no text after it: the rest of the line */
+            } else {
+                const char *c = memchr(s + start, next[0], (size_t)(n - start));
+                if (c == NULL) {
+                    answer = NO;
+                    break;
+                }
+                stop = c - s;
+            }
+            if (nextlen > n - stop || memcmp(s + stop, next, (size_t)nextlen) != 0) {
+                answer = NO;
+                break;
+            }
+            pos = stop + nextlen;
+            if (answer != YES) continue; /* (UNSURE: the rest only decides between NO and UNSURE) */
+            const char *text = s + start;
+            const Py_ssize_t len = stop - start;
+            int got = YES;
+            switch (kind[g]) {
+            case 'r':
+                got = len <= 18 ? to_int(text, len, &row[g]) : UNSURE;
+                break;
+            case 'i':
+                got = to_int(text, len, &row[g]);
+                break;
+            case 'f': {
+                double v;
+                got = to_float(text, len, &v);
+                if (got == YES) memcpy(&row[g], &v, sizeof v);
+                break;
+            }
+            case 't':
+                got = to_micros(text, len, &row[g]);
+                break;
+            default:
+                break;
+            }
+            if (got != YES) answer = UNSURE;
+        }
+        if (answer != NO && pos != n) answer = NO;
+        code[w] = (uint8_t)answer;
+        yes += answer == YES;
+    }
+    result = PyLong_FromSsize_t(yes);
+done:
+    PyBuffer_Release(&where);
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&values);
+    return result;
+}
+
+static PyMethodDef METHODS[] = {
+    {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_native", "The fast lane's shape test, in C.", -1,
+                                    METHODS};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&MODULE); }

@@ -1,0 +1,243 @@
+"""_native.fit (the fast lane's shape test in C, issue 24) answers as the shape's regex and Python's conversions do.
+
+fit may leave a line to the regex (code 2); when it answers, the answer must be the regex's (0: no fullmatch) and
+the values Python's (1: int(), float(), numpy's datetime64[us] of each group's text, bit for bit). The truth here
+is the `re` module, int(), float() and numpy, over the lines of shipped and fixture logs, the same lines with
+characters changed at random, and lists of texts those functions treat in unusual ways.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logparse.frame import chunks, fastlane
+from logparse.frame.fastlane import Lane, Native
+from logparse.frame.matcher import Matcher
+from logparse.patterns.sets import load_sets
+from logparse.read.reader import ReadStats
+
+from . import synth
+
+pytestmark = pytest.mark.skipif(
+    fastlane._native is None, reason="logparse.frame._native is not built (no C compiler at install)"
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = load_sets()
+
+
+def _fit(native: Native, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    return native.fit(lines, np.arange(len(lines), dtype=np.int64))
+
+
+def _bits(value: float) -> bytes:
+    return struct.pack("<d", value)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# conversions: a shape "<" int "|" float ">" read by hand-made Native, against int() and float()
+
+INTS = [
+    "7", " 7", "7 ", "\t7", "+7", "-7", "-0", "+0", "007", "1_000", "\u0663", "\xa07", "7\xa0", "",
+    " ", "+", "-", "--7", "7-", "1e3", "0x10", "999999999999999999", "1000000000000000000", "9223372036854775807",
+    "12345678901234567890", " -123 ", "1 2",
+]
+FLOATS = [
+    "1e5", "1E+05", ".5", "5.", ".", "e5", "1e", "1e+", "1e-", "1ex", "nan", "NaN", "inf", "-inf", "infinity",
+    "1_0", "0.1", "0.30000000000000004", "123456789012345678901234567890", "1e400", "-1e400", "1e-400",
+    "4.9e-324", "2.4703282292062327e-324", "2.2250738585072014e-308", "-0.0", "0", "-0", "9007199254740993",
+    "1.7976931348623157e308", "1.8e308", " 3.25 ", "\t3.25", "3.25\xa0", "+.5e-3", "1.000000E-04", "6746.4",
+    "0.000000000000000000000000000001", "1" * 40 + "e-40", "0." + "0" * 30 + "1e30", "1.e5", "12e", "\u0663.5",
+    "1e0000000000000000000000005", "100000000000000000000000", "1e22", "1e23", "123456789012345e-22",
+    "1234567890123456e-22", "8.98846567431158e307",
+]
+
+
+def _python_int(text: str) -> int | None:
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if -(2**63) <= value < 2**63 else None
+
+
+def _python_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _check_conversions(ints: list[str], floats: list[str]) -> int:
+    """fit over "<i|f>" lines: each answer (code 0 or 1) as the regex and int()/float() give it; the lines
+    answered 1."""
+    native = Native(("<", "|", ">"), b"if", ((0, "i", "i", 1.0, 0.0), (1, "f", "f", 1.0, 0.0)))
+    lines = [f"<{i}|{f}>" for i in ints for f in floats]
+    codes, values = _fit(native, lines)
+    answered = 0
+    for line, code, row in zip(lines, codes.tolist(), values, strict=True):
+        i_text, f_text = line[1:-1].split("|", 1)
+        assert code in (1, 2), (line, code)  # (every line fits "<[^|]*|[^>]*>": none may be answered 0)
+        if code == 2:
+            continue
+        answered += 1
+        want_i, want_f = _python_int(i_text), _python_float(f_text)
+        assert want_i is not None and want_f is not None and np.isfinite(want_f), line
+        assert int(row[0]) == want_i, line
+        assert _bits(row[1:2].view(np.float64)[0]) == _bits(want_f), line
+    return answered
+
+
+def test_ints_and_floats_are_what_int_and_float_make_of_them():
+    answered = _check_conversions(INTS, FLOATS)
+    # every pair of texts Python reads is answered, not left to it, but those with an underscore, a character past
+    # ASCII or an int of more than 18 digits (fit would otherwise do nothing)
+    ints = [t for t in INTS if _python_int(t) is not None]
+    floats = [t for t in FLOATS if _python_float(t) is not None and np.isfinite(_python_float(t))]
+    ints = [t for t in ints if t.isascii() and "_" not in t and len(t.strip().lstrip("+-")) <= 18]
+    floats = [t for t in floats if t.isascii() and "_" not in t]
+    assert answered == len(ints) * len(floats) > 300
+
+
+def test_random_floats_printed_every_way_read_as_float_reads_them():
+    rng = random.Random(24)
+    texts = []
+    for _ in range(4000):
+        value = rng.choice([rng.random(), rng.uniform(-1e6, 1e6), 10 ** rng.uniform(-300, 300), rng.expovariate(1)])
+        form = rng.choice(["{:.6E}", "{:.12g}", "{!r}", "{:.3f}", "{:.17e}", "{:.1f}", "{:.20f}", "{:e}"])
+        texts.append(form.format(value))
+    native = Native(("<", ">"), b"f", ((0, "f", "f", 1.0, 0.0),))
+    codes, values = _fit(native, [f"<{t}>" for t in texts])
+    floats = values[:, 0].view(np.float64)
+    # every text is answered but those longer than fit's 127-character buffer ("{:.20f}" of a number past 1e107)
+    assert all((code == 1) == (len(text) < 128) for text, code in zip(texts, codes.tolist(), strict=True))
+    assert (codes == 1).mean() > 0.9
+    for text, code, got in zip(texts, codes.tolist(), floats.tolist(), strict=True):
+        if code == 1:
+            assert _bits(got) == _bits(float(text)), text
+
+
+def test_timestamps_are_numpys_microseconds():
+    texts = [
+        "2024-09-03 16:20:22", "2024-09-03 16:20:22.123456", "2024-02-29 00:00:00", "2023-02-29 00:00:00",
+        "2000-02-29 23:59:59", "1900-02-29 00:00:00", "2024-01-01 24:00:00", "2016-12-31 23:59:60",
+        "2024-13-01 00:00:00", "2024-00-10 00:00:00", "2024-04-31 00:00:00", "0000-01-01 00:00:00",
+        "0001-01-01 00:00:00", "9999-12-31 23:59:59.999999", "1969-12-31 23:59:59.500000", "1970-01-01 00:00:00",
+        "2024-09-03T16:20:22", "2024-09-03 16:20:22.123", "2024-09-03 16:20:22,123456", " 2024-09-03 16:20:22",
+        "2024-9-03 16:20:22", "\u0662024-09-03 16:20:22", "1582-10-10 12:00:00",
+    ]
+    native = Native(("[", "]"), b"t", ((0, "ts", "t", 1.0, 0.0),))
+    codes, values = _fit(native, [f"[{t}]" for t in texts])
+    for text, code, micros in zip(texts, codes.tolist(), values[:, 0].tolist(), strict=True):
+        assert code in (1, 2), text
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (numpy's note on a text that names no time zone)
+                want = int(np.array([text], dtype="datetime64[us]").astype(np.int64)[0])
+        except ValueError:
+            want = None
+        read = fastlane._ISO.fullmatch(text + "\n") is not None and want is not None
+        # answered exactly when _column reads it (ISO, a valid date), but year 0, which Python's datetime refuses
+        assert (code == 1) == (read and text.isascii() and not text.startswith("0000")), text
+        if code == 1:
+            assert micros == want, text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# shapes learned from real lines: fit against the regex and LaneShape.convert, on the lines and on mutations
+
+
+def _learned(lines: list[str], sets: list) -> list[fastlane.LaneShape]:
+    matcher = Matcher(sets)
+    worker = chunks._Worker(matcher, False, Lane(matcher))
+    for line in lines:
+        worker.line(line, ReadStats())
+    assert worker.lane is not None
+    return [shape for group in worker.lane.shapes.values() for shape in group if shape.native is not None]
+
+
+MUTATIONS = list("0123456789.eE+-_ \t|:[]nafi,/x") + ["\u0663", "\xa0", "\xe9", "\n"]
+
+
+def _mutants(line: str, rng: random.Random, n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        chars = list(line)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(chars) + 1)
+            what = rng.random()
+            if what < 0.4 and at < len(chars):
+                chars[at] = rng.choice(MUTATIONS)
+            elif what < 0.7:
+                chars.insert(at, rng.choice(MUTATIONS))
+            elif at < len(chars):
+                del chars[at]
+        out.append("".join(chars))
+    return out
+
+
+def _agree(shape: fastlane.LaneShape, lines: list[str]) -> np.ndarray:
+    """fit's codes for `lines`, each answer checked against the regex and LaneShape.convert."""
+    assert shape.native is not None
+    codes, values = _fit(shape.native, lines)
+    for k, (line, code) in enumerate(zip(lines, codes.tolist(), strict=True)):
+        m = shape.regex.fullmatch(line)
+        if code == 0:
+            assert m is None, (line, shape.regex.pattern)
+        elif code == 1:
+            assert m is not None, (line, shape.regex.pattern)
+            want = shape.convert([m.groups()])
+            assert want is not None, line
+            got, ranks = shape.native.columns(values[k : k + 1])
+            assert list(got) == list(want), line
+            for column in want:
+                assert np.asarray(got[column]).dtype == np.asarray(want[column]).dtype, (line, column)
+                assert np.asarray(got[column]).tobytes() == np.asarray(want[column]).tobytes(), (line, column)
+            assert ranks == ([int(m.group(1))] if shape.prefixed else None), line
+    return codes
+
+
+def _log_lines(ranks: int) -> list[str]:
+    lines = []
+    for path in sorted((ROOT / "sample_logs").glob("megatron*.log")):
+        lines += path.read_text(errors="replace").splitlines()
+    text, _ = synth.megatron_log(synth.Spec(steps=300, seed=3, all_ranks=ranks > 1, gpus=8))
+    return lines + text.splitlines()
+
+
+@pytest.mark.parametrize("ranks", [1, 8])
+def test_learned_shapes_answer_as_their_regexes_and_conversions(ranks):
+    lines = _log_lines(ranks)
+    shapes = _learned(lines, [SETS["megatron"], *(s for s in SETS.values() if s.role == "common")])
+    assert shapes and (ranks == 1 or any(shape.prefixed for shape in shapes))
+    rng = random.Random(ranks)
+    real, mutated = [], []
+    for shape in shapes:
+        fitting = [line for line in lines if shape.regex.fullmatch(line)]
+        real.append(_agree(shape, fitting))
+        mutants = [m for line in rng.sample(fitting, min(40, len(fitting))) for m in _mutants(line, rng, 25)]
+        mutated.append(_agree(shape, mutants))
+    assert (np.concatenate(real) == 1).mean() > 0.9  # the log's lines are read by fit, not left to the regex
+    codes = np.concatenate(mutated)
+    assert (codes == 0).sum() > 100 and (codes == 1).sum() > 100
+
+
+def test_every_shipped_logs_shapes_answer_as_their_regexes():
+    """Every shape the lane learns from the shipped and fixture logs (each pattern set on its own log)."""
+    paths = sorted([*(ROOT / "sample_logs").glob("*.log"), *(ROOT / "tests" / "data" / "public").glob("*.log")])
+    sets = list(SETS.values())
+    seen = 0
+    rng = random.Random(7)
+    for path in paths:
+        lines = path.read_text(errors="replace").splitlines()
+        for shape in _learned(lines, sets):
+            fitting = [line for line in lines if shape.regex.fullmatch(line)]
+            _agree(shape, fitting + [m for line in fitting[:5] for m in _mutants(line, rng, 10)])
+            seen += 1
+    assert seen >= 10
