@@ -669,12 +669,18 @@ def test_matched_before_is_the_first_matching_candidate_before_the_pattern():
         matcher = Matcher(chosen)
         texts = list(dict.fromkeys(path.read_text(errors="replace").splitlines()))[:400]
         texts += [t.translate(other_digits) for t in texts if any(c.isdigit() for c in t)]
+        wants = {index: [] for index in range(len(matcher.specs) + 1)}
         for text in texts:
             cands = matcher.candidates(text)
             for index in range(len(matcher.specs) + 1):
                 want = any(matcher.specs[i].match(text) is not None for i in cands if i < index)
                 assert matcher.matched_before(text, index) == want, (path.name, text, index)
                 checked += want
+                wants[index].append(want)
+        # and asked of all texts at once (a window's event lines: Matcher.matched_before_all), in a fresh matcher
+        matcher = Matcher(chosen)
+        for index, want in wants.items():
+            assert matcher.matched_before_all(texts, index) == want, (path.name, index)
     assert checked > 100  # lines that an earlier pattern matches were among them
 
 

@@ -618,6 +618,11 @@ class _Worker:
             if shape.reads_alone(needle, any(dirt)):
                 codes[hit] = k  # (each check below holds for every line this shape fits)
                 continue
+            if shape.reads_alone_but_before(needle, any(dirt)):
+                at = np.flatnonzero(hit)
+                before = self.matcher.matched_before_all([lines[j] for j in at.tolist()], shape.index)
+                codes[at[~np.array(before, dtype=np.bool_)]] = k
+                continue
             if shape.reads_alone_but_tag(needle, any(dirt)):
                 tag = shape.tag  # (after the prefix, another rank's output: `line` reads that line)
                 codes[[j for j in np.flatnonzero(hit).tolist() if lines[j].find(tag, 1) < 0]] = k

@@ -248,13 +248,18 @@ class LaneShape:
         without a look at it (body_plain, and no other rank's output after its own prefix)."""
         return self.body_plain() and line.find(self.tag, 1) < 0
 
-    def _alone(self, needle: str, dirty: bool) -> bool:
+    def reads_alone_but_before(self, needle: str, dirty: bool) -> bool:
+        """reads_alone for an event line's shape that a pattern tried before may read: every line it alone fits is
+        read through it unless that pattern matches the line's text (Matcher.matched_before_all)."""
+        return self.plain_lead and self.event and self.before and self._alone(needle, dirty, before=False)
+
+    def _alone(self, needle: str, dirty: bool, before: bool = True) -> bool:
         return (
             not dirty
             and bool(self.literals)
             and self.literals[-1][-1:].strip() != ""
             and (not needle or any(needle in literal for literal in self.literals))
-            and not (self.event and self.before)
+            and not (before and self.event and self.before)
         )
 
     @property

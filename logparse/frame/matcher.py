@@ -22,6 +22,9 @@ from collections.abc import Sequence
 
 from ..patterns.sets import DIGITS, LineSpec, LineValues, PatternSet
 
+# DIGITS for UTF-8 bytes: ASCII digits masked as DIGITS masks them, every other byte kept
+_DIGIT_BYTES = bytes(DIGITS.get(b, b) for b in range(256))
+
 Hit = tuple[LineSpec, LineValues]
 Earlier = tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[int, ...], tuple[tuple[str, int], ...]]
 MISSES = 4096  # unmatched texts remembered
@@ -92,22 +95,49 @@ class Matcher:
         for digit match alike) and none filters on a digit, the answer is the same for every text of one layout,
         and is looked up: the fast lane asks it of every checkpoint line of a log that saves every few steps, and
         they are a few layouts (1 GiB, a save every 8 steps: 300,000 asks)."""
-        split = self._split_before.get(index)
-        if split is None:
-            split = self._split_before[index] = self._by_layout_before(index)
-        by_layout, others = split
+        by_layout, others = self._split(index)
         if not by_layout:
             return self._matched_before(text, index)
         layout = text.translate(DIGITS)
+        return self._by_layout_answer(text, index, layout, by_layout) or any(
+            self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others
+        )
+
+    def matched_before_all(self, texts: list[str], index: int) -> list[bool]:
+        """matched_before of each of `texts` (lines: no newline in one), its lookup made once for all texts of one
+        layout: keyed by their UTF-8 bytes with the ASCII digits masked, which part the texts as
+        str.translate(DIGITS) does, made for all texts at once (a window's checkpoint lines)."""
+        by_layout, others = self._split(index)
+        if not by_layout:
+            return [self._matched_before(text, index) for text in texts]
+        keys = "\n".join(texts).encode("utf-8", "surrogatepass").translate(_DIGIT_BYTES).split(b"\n")
+        answers: dict[bytes, bool] = {}
+        for key, text in zip(keys, texts, strict=True):
+            if key not in answers:
+                answers[key] = self._by_layout_answer(text, index, text.translate(DIGITS), by_layout)
+        got = [answers[key] for key in keys]
+        for i in others:  # (the patterns that do not read by layout: each asked of every text still unmatched)
+            spec = self.specs[i]
+            for k, text in enumerate(texts):
+                if not got[k] and self._may_match(i, text) and spec.match(text) is not None:
+                    got[k] = True
+        return got
+
+    def _split(self, index: int) -> tuple[frozenset[int], tuple[int, ...]]:
+        split = self._split_before.get(index)
+        if split is None:
+            split = self._split_before[index] = self._by_layout_before(index)
+        return split
+
+    def _by_layout_answer(self, text: str, index: int, layout: str, by_layout: frozenset[int]) -> bool:
+        """Whether one of the patterns before `index` that read by layout matches texts of `layout` (looked up)."""
         key = (index, layout)
         got = self._before.get(key)
         if got is None:
             if len(self._before) >= MISSES:
                 self._before.clear()
             got = self._before[key] = self._matched_before(text, index, layout, only=by_layout)
-        return got or any(
-            self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others
-        )
+        return got
 
     def _by_layout_before(self, index: int) -> tuple[frozenset[int], tuple[int, ...]]:
         """The patterns before `index` split in two: those that read by layout and filter on no digit (their
