@@ -259,7 +259,7 @@ VALUES = st.one_of(
     st.booleans(),
     st.integers(min_value=-(2**62), max_value=2**62),
     st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from(["a", "megatron.iteration", "3,5"]),
+    st.sampled_from(["a", "megatron.iteration", "3,5", "", "\u00e9t\u00e9 \u2713"]),
 )
 
 
