@@ -241,3 +241,31 @@ def test_every_shipped_logs_shapes_answer_as_their_regexes():
             _agree(shape, fitting + [m for line in fitting[:5] for m in _mutants(line, rng, 10)])
             seen += 1
     assert seen >= 10
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# scan: what a range's bytes hold, as the decoded text and the reader's regex say
+
+
+def test_scan_finds_what_the_text_holds():
+    from logparse.read.reader import _MAYBE_REMNANT
+
+    rng = random.Random(5)
+    alphabet = [b"a", b" ", b"\n", b"\r", b"\x1b", b"<", b"[", b"]", b"m", b"0", b"7", b";", b"\xd9\xa3", b"\xff"]
+    blocks = [b"", b"\n", b"[0m", b"x[12;3m", b"[\xd9\xa3m", b"abc\ndefgh\n", b"[\xff", "[\u0663m".encode()]
+    blocks += [b"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+    sure = 0
+    for block in blocks:
+        longest, control, lt, remnant = fastlane._native.scan(block)
+        text = block.decode("utf-8", errors="replace")
+        assert longest == max(len(line) for line in block.split(b"\n")), block
+        assert longest >= max(len(line) for line in text.split("\n")), block
+        assert control == ("\r" in text or "\x1b" in text), block
+        assert lt == ("<" in text), block
+        want = _MAYBE_REMNANT.search(text) is not None
+        if remnant == 2:
+            assert not block.isascii(), block  # (only a byte past ASCII leaves it to the regex)
+        else:
+            sure += 1
+            assert remnant == want, block
+    assert sure > 2000

@@ -315,8 +315,48 @@ done:
     return result;
 }
 
+/* scan(block) -> (longest, control, lt, remnant): what a range's bytes hold, in one pass (chunks._read_task)
+ *
+ * longest   the bytes of its longest line (between newlines): no line of its text has more characters
+ * control   whether it holds a carriage return or an escape
+ * lt        whether it holds a "<"
+ * remnant   whether its text holds a colour code's remnant, reader._MAYBE_REMNANT `\[[\d;]*m`: 0 no, 1 yes, 2
+ *           not sure (a byte past ASCII right after "[" and its ASCII digits and semicolons: \d also matches
+ *           other scripts' digits; the caller asks the regex)
+ *
+ * Decoded with errors="replace", a byte below 0x80 is always its own character, so these are the text's. */
+static PyObject *scan(PyObject *self, PyObject *args) {
+    Py_buffer block;
+    if (!PyArg_ParseTuple(args, "y*", &block)) return NULL;
+    const char *s = (const char *)block.buf, *end = s + block.len;
+    Py_ssize_t longest = 0;
+    for (const char *at = s; at < end;) {
+        const char *nl = memchr(at, '\n', (size_t)(end - at));
+        const char *stop = nl != NULL ? nl : end;
+        if (stop - at > longest) longest = stop - at;
+        at = stop + 1;
+    }
+    int control = memchr(s, '\r', (size_t)block.len) != NULL || memchr(s, '\x1b', (size_t)block.len) != NULL;
+    int lt = memchr(s, '<', (size_t)block.len) != NULL;
+    int remnant = 0;
+    for (const char *at = s; at < end && remnant != 1;) {
+        const char *open = memchr(at, '[', (size_t)(end - at));
+        if (open == NULL) break;
+        const char *p = open + 1;
+        while (p < end && (is_digit(*p) || *p == ';')) p++;
+        if (p < end && *p == 'm')
+            remnant = 1;
+        else if (p < end && (unsigned char)*p >= 0x80)
+            remnant = 2;
+        at = open + 1;
+    }
+    PyBuffer_Release(&block);
+    return Py_BuildValue("(nOOi)", longest, control ? Py_True : Py_False, lt ? Py_True : Py_False, remnant);
+}
+
 static PyMethodDef METHODS[] = {
     {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},
+    {"scan", scan, METH_VARARGS, "scan(block) -> (longest line's bytes, CR or ESC, '<', colour remnant 0/1/2)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -421,14 +421,16 @@ def _read_task(task: Task) -> RangeResult:
             block = rng.read()
     assert isinstance(block, bytes)
     if LANE:
+        found = fastlane.scan(block)  # (what the bytes hold, in one pass; None without the C extension)
         text = block.decode("utf-8", errors="replace")
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()
-        if not lines or max(map(len, lines)) <= reader.MAX_RECORD_CHARS:
+        short = found is not None and found[0] <= reader.MAX_RECORD_CHARS  # (no line has more characters than bytes)
+        if not lines or short or max(map(len, lines)) <= reader.MAX_RECORD_CHARS:
             stats = ReadStats(replaced_chars=text.count("\ufffd"))
             worker = _Worker(matcher, keep, Lane(matcher))
-            worker.lines(lines, stats, _Dirt.of(text))
+            worker.lines(lines, stats, _Dirt.of(text, found))
             if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
                 cut = list(_split_physical(lines[-1], ReadStats()))
                 stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
@@ -457,8 +459,12 @@ class _Dirt(NamedTuple):
     lt: bool  # a "<" (a tqdm bar glued to a record: fastlane.own_text)
 
     @classmethod
-    def of(cls, text: str) -> _Dirt:
-        return cls("\r" in text or "\x1b" in text, _MAYBE_REMNANT.search(text) is not None, "<" in text)
+    def of(cls, text: str, found: tuple[int, bool, bool, int] | None = None) -> _Dirt:
+        """What `text` holds; `found`: what _native.scan found in its bytes, when it was asked."""
+        if found is None:
+            return cls("\r" in text or "\x1b" in text, _MAYBE_REMNANT.search(text) is not None, "<" in text)
+        _, control, lt, remnant = found
+        return cls(control, remnant == 1 or (remnant == 2 and _MAYBE_REMNANT.search(text) is not None), lt)
 
     def plain(self, line: str) -> bool:
         """_plain(line), without the look when the range holds no such character."""

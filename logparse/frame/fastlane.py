@@ -670,6 +670,12 @@ def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | N
     return RowBlock(out, n)
 
 
+def scan(block: bytes) -> tuple[int, bool, bool, int] | None:
+    """_native.scan of a range's bytes (its longest line's bytes, a carriage return or escape, a "<", a colour
+    code's remnant: 0 no, 1 yes, 2 ask the regex); None where the module is not built or is switched off."""
+    return _native.scan(block) if NATIVE and _native is not None else None
+
+
 # ------------------------------------------------------------------------------------------------------
 # the native reading (_native.fit): a shape's literals and its groups' kinds, and the columns of the lines it read
 
