@@ -55,7 +55,7 @@ from ..read.reader import (
     stream_records,
 )
 from . import fastlane
-from .columns import Columns, RowBlock
+from .columns import Columns, RowBlock, Typed
 from .fastlane import CHECKED, Lane, LaneShape, own_text
 from .fastlane import block as shape_block
 from .fastlane import piece as shape_piece
@@ -108,8 +108,15 @@ class _FastEvent(NamedTuple):
 
     shape: LaneShape
     line: int
-    groups: tuple[str, ...]
+    groups: tuple[str, ...] | None  # (None when _native.fit read the line: its values are `row`)
     text: str
+    row: np.ndarray | None = None
+
+    def texts(self) -> tuple[str, ...]:
+        """The groups of the line (the regex's, asked again when _native.fit read it)."""
+        if self.groups is not None:
+            return self.groups
+        return self.shape.regex.fullmatch(self.text).groups()  # type: ignore[union-attr]
 
 
 @dataclass
@@ -512,14 +519,17 @@ class _Reads:
 
     def columns(self, shape: LaneShape, lines: np.ndarray) -> tuple[Row, list[int] | None] | None:
         """(columns, ranks) of the window's `lines` when _native.fit read and converted every one; else None."""
+        values = self.rows(shape, lines)
+        return None if values is None or shape.native is None else shape.native.columns(values)
+
+    def rows(self, shape: LaneShape, lines: np.ndarray) -> np.ndarray | None:
+        """_native.fit's values of the window's `lines`, a row each, when it read and converted every one."""
         got = self.native.get(id(shape))
-        if got is None or shape.native is None:
+        if got is None:
             return None
         codes, values = got
         where = np.searchsorted(self.at[id(shape)], lines)
-        if not (codes[where] == 1).all():
-            return None
-        return shape.native.columns(values[where])
+        return values[where] if (codes[where] == 1).all() else None
 
 
 class _Worker:
@@ -752,13 +762,19 @@ class _Worker:
         at = np.array(where)
         kinds = codes[at]
         groups: list[Any] = [None] * len(where)
-        for k in np.unique(kinds).tolist():  # each shape's lines' groups at once
+        rows: list[Any] = [None] * len(where)
+        for k in np.unique(kinds).tolist():  # each shape's lines' groups (or _native.fit's values) at once
             mine = np.flatnonzero(kinds == k)
+            values = reads.rows(usable[k], at[mine])
+            if values is not None:
+                for i, row in zip(mine.tolist(), values, strict=True):
+                    rows[i] = row
+                continue
             for i, got in zip(mine.tolist(), reads.groups(usable[k], at[mine]), strict=True):
                 groups[i] = got
         self.run.aside.extend(
-            _FastEvent(usable[k], first + j, got, lines[j])
-            for j, k, got in zip(where, kinds.tolist(), groups, strict=True)
+            _FastEvent(usable[k], first + j, got, lines[j], row)
+            for j, k, got, row in zip(where, kinds.tolist(), groups, rows, strict=True)
         )
 
     def line(self, line: str, stats: ReadStats) -> None:
@@ -982,10 +998,11 @@ class _Run:
         """An event line of the lane as the record `record` sets aside: its values as the shape reads them, or,
         when a value does not convert that way, read the ordinary way."""
         shape = item.shape
-        values = shape.values_from(item.groups)
+        groups = item.texts()
+        values = shape.values_from(groups)
         if values is None:
-            return self._ordinary(shape, item.line, item.text, item.groups)
-        return (item.line, shape.text_of(item.text), shape.rank_of(item.groups), None, shape.index, values)
+            return self._ordinary(shape, item.line, item.text, groups)
+        return (item.line, shape.text_of(item.text), shape.rank_of(groups), None, shape.index, values)
 
     def _ordinary(
         self, shape: LaneShape, line_no: int, line: str, groups: tuple[str, ...]
@@ -1003,31 +1020,54 @@ class _Run:
         for i, item in enumerate(items):
             by_shape.setdefault(item.shape, []).append(i)
         converted = {}
-        for shape, at in by_shape.items():
-            cols = shape.convert([items[i].groups for i in at])
-            if cols is None:
-                return False
-            converted[shape] = cols
         n = len(items)
+        ranks: list[Any] = [None] * n
+        for shape, at in by_shape.items():
+            if shape.native is not None and all(items[i].row is not None for i in at):
+                cols, shape_ranks = shape.native.columns(np.stack([items[i].row for i in at]))  # type: ignore[misc]
+            else:
+                groups = [items[i].texts() for i in at]
+                cols, shape_ranks = shape.convert(groups), [shape.rank_of(g) for g in groups]
+                if cols is None:
+                    return False
+            converted[shape] = cols
+            if shape_ranks is not None:
+                for i, rank in zip(at, shape_ranks, strict=True):
+                    ranks[i] = rank
+        one = len(by_shape) == 1
         lists: dict[str, list[Any]] = {
-            "event": [item.shape.spec.event for item in items],
-            "pattern": [item.shape.spec.qualname for item in items],
+            "event": [items[0].shape.spec.event] * n if one else [item.shape.spec.event for item in items],
+            "pattern": [items[0].shape.spec.qualname] * n if one else [item.shape.spec.qualname for item in items],
             "line": [item.line for item in items],
-            "rank": [item.shape.rank_of(item.groups) for item in items],
+            "rank": ranks,
             "text": [item.shape.text_of(item.text)[:200] for item in items],
         }
         keymap: dict[tuple[str, str], str] = {}
+        arrays: dict[str, np.ndarray] = {}  # (a column every shape gives as one numpy dtype: kept an array)
         for shape, at in by_shape.items():  # in order of first appearance, as rows are appended
             for column, array in converted[shape].items():
+                if column in arrays:
+                    arrays[column][at] = array
+                    continue
+                if column not in lists and isinstance(array, np.ndarray) and all(
+                    column in cols and getattr(cols[column], "dtype", None) == array.dtype
+                    for cols in converted.values()
+                ):
+                    arrays[column] = np.empty(n, dtype=array.dtype)
+                    arrays[column][at] = array
+                    lists[column] = []  # (its place in the column order)
+                    continue
                 values = array.tolist() if isinstance(array, np.ndarray) else list(array)
                 target = lists.setdefault(column, [None] * n)
                 for i, value in zip(at, values, strict=True):
                     target[i] = value
             for what, key, column in shape.used:
                 keymap.setdefault((what, key), column)
+        piece = RowBlock.freeze({k: v for k, v in lists.items() if k not in arrays}, n)
+        piece.cols = {k: Typed.of_array(arrays[k]) if k in arrays else piece.cols[k] for k in lists}
         self.out.append(
             Events(
-                pieces=[RowBlock.freeze(lists, n)],
+                pieces=[piece],
                 n=n,
                 specs=[shape.index for shape in by_shape],
                 malformed=0,
