@@ -645,8 +645,10 @@ class _Worker:
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`
+        noise = self.noise
         for j in np.flatnonzero((fits == 0) & ~known).tolist():
-            codes[j] = self._unknown(lines[j], dirt)
+            # (a line read as noise earlier in this window is noise again: its reading is the line's alone)
+            codes[j] = _NOISE if lines[j] in noise else self._unknown(lines[j], dirt)
         others = np.flatnonzero(codes == _OTHER)
         if len(others) * 2 > m:
             return False
@@ -742,9 +744,9 @@ class _Worker:
             )
         self._aside(events[e:].tolist(), lines, codes, first, usable, reads)
         if len(read):  # the shapes that read lines, to the front of their lists as Lane.read moves each
-            last = {int(k): i for i, k in enumerate(shape_of.tolist())}
+            kinds_seen, from_end = np.unique(shape_of[::-1], return_index=True)  # (each shape's last line)
             assert self.lane is not None
-            self.lane.used([usable[k] for k in sorted(last, key=last.__getitem__)])
+            self.lane.used([usable[int(k)] for k in kinds_seen[np.argsort(-from_end, kind="stable")]])
         counted = (stop - at) - blank
         stats.physical_lines += stop - at
         stats.records += counted

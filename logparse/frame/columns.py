@@ -108,14 +108,7 @@ def _one_value(pieces: list[Typed]) -> Constant | None:
     first = pieces[0].data if pieces else None
     if not isinstance(first, Constant):
         return None
-    for p in pieces[1:]:
-        if (
-            not isinstance(p.data, Constant)
-            or p.data.value != first.value
-            or type(p.data.value) is not type(first.value)
-        ):
-            return None
-    return first
+    return first if all(_same_constant(p.data, first) for p in pieces[1:]) else None
 
 
 def _repeated(value: Any, n: int) -> Any:
@@ -173,8 +166,25 @@ def _strings(pieces: list[Typed], n: int) -> Any:
         for p in pieces:
             bits |= p.bits
         return _pandas_strings(_text_list([v for p in pieces for v in p.data], bits))
-    parts = [_texts(p.data.value, p.n) if isinstance(p.data, Constant) else _text_list(p.data, p.bits) for p in pieces]
+    parts = []
+    at = 0
+    while at < len(pieces):  # (a run of pieces of one value: one array)
+        first = pieces[at].data
+        if not isinstance(first, Constant):
+            parts.append(_text_list(first, pieces[at].bits))
+            at += 1
+            continue
+        end, rows = at, 0
+        while end < len(pieces) and _same_constant(pieces[end].data, first):
+            rows += pieces[end].n
+            end += 1
+        parts.append(_texts(first.value, rows))
+        at = end
     return _pandas_strings(pa.concat_arrays(parts) if parts else pa.array([], pa.large_string()))
+
+
+def _same_constant(data: Any, first: Constant) -> bool:
+    return isinstance(data, Constant) and data.value == first.value and type(data.value) is type(first.value)
 
 
 def _text_list(values: list[Any], bits: int) -> Any:
