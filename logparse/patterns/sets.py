@@ -590,7 +590,7 @@ class LineSpec:
         if self.list_columns:
             return False
         sources = [self.regex_src] + ([self.pairs_src] if self.pairs_src is not None else [])
-        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
+        return not any(regex.search(r"\d", _digits_alike(src)) for src in sources)
 
     def _match_by_layout(self, text: str, layout: str | None = None) -> LineValues | None:
         if layout is None:
@@ -1441,6 +1441,23 @@ def _detect_index(families: dict[str, PatternSet]) -> tuple[list[tuple[str, list
         _DETECT_INDEX.clear()
         _DETECT_INDEX[key] = (list(by_needle.items()), rx, always)
     return _DETECT_INDEX[key]
+
+
+# a regex's tokens that treat every digit alike: `\d`, a count `{m,n}`, a character class (its `0-9` range is
+# what may be taken out: Megatron's argument regex `[a-z0-9_]`), and any other escaped character kept as it is
+_ALIKE = regex.compile(r"(?P<class>\[\^?\]?(?:\\.|[^\]\\])*\])|\\d|\{\d*,?\d*\}|\\.")
+
+
+def _digits_alike(src: str) -> str:
+    r"""A regex's source without what treats every digit alike (a `\d`, a count, the `0-9` of a class): a digit
+    left in it is one a text's digit may be told apart by (LineSpec._by_layout)."""
+
+    def alike(m: regex.Match) -> str:
+        if m.group("class") is not None:
+            return m.group("class").replace("0-9", "")
+        return "" if m.group(0) == "\\d" or m.group(0).startswith("{") else m.group(0)
+
+    return _ALIKE.sub(alike, src)
 
 
 def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | None:
