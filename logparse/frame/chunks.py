@@ -558,8 +558,9 @@ class _Worker:
             usable = self._window_shapes() if BATCH and not self.quiet and n - at >= PROBE_LINES else None
             if usable is not None:
                 end = min(n, at + WINDOW_LINES)
-                if self.window(lines[at:end], stats, dirt, *usable):
-                    at = end
+                done = self.window(lines[at:end], stats, dirt, *usable)
+                if done is not None:
+                    at += done
                     continue
                 self.quiet = QUIET_WINDOWS  # most of its lines were for `line`: no windows for a while
             else:
@@ -583,12 +584,14 @@ class _Worker:
 
     def window(
         self, lines: list[str], stats: ReadStats, dirt: _Dirt, shapes: list[LaneShape], usable: list[LaneShape]
-    ) -> bool:
+    ) -> int | None:
         """Consecutive lines read as `line` reads them one at a time, a column at a time: each shape's regex over
         every line, the noise lines known before counted, and each stretch of lines that are step or event lines
         of a checked shape, noise or blank added to the run at once. A line `line` would read otherwise (the
         ordinary reading, a shape not yet checked, two shapes that fit, a possible launcher prefix) is read by
-        `line` itself, in its place. False (nothing read) when most lines are such: `line` reads them."""
+        `line` itself, in its place. The lines read: all, or those up to a line `line` read whose shape it checked
+        for the last time (a new window then reads with it); None (nothing read) when most lines are such: `line`
+        reads them."""
         m = len(lines)
         noise = self.noise
         known = np.frombuffer(bytes(map(noise.__contains__, lines)), dtype=np.bool_)
@@ -651,10 +654,10 @@ class _Worker:
             codes[j] = _NOISE if lines[j] in noise else self._unknown(lines[j], dirt)
         others = np.flatnonzero(codes == _OTHER)
         if len(others) * 2 > m:
-            return False
+            return None
         lane = self.lane
         assert lane is not None
-        changes = lane.changes
+        changes, ready = lane.changes, lane.ready
         at = 0
         for stop in [*others.tolist(), m]:
             if stop > at:
@@ -664,9 +667,11 @@ class _Worker:
                 if lane.changes != changes:  # a shape made or retired: the rest as `line` reads it, with it
                     for rest in lines[stop + 1 :]:
                         self.line(rest, stats)
-                    return True
+                    return m
+                if lane.ready != ready:  # a shape checked by that line: a new window with it, from the next line
+                    return stop + 1
             at = stop + 1
-        return True
+        return m
 
     def _reads(self, shape: LaneShape, line: str, needle_of: dict[int, str], dirt: _Dirt) -> bool:
         """Whether `line`, which only `shape` fits, is read by it as `line` reads it (Lane.read and the checks

@@ -551,6 +551,7 @@ class Lane:
         self.fails: dict[int, int] = {}
         self.learned: dict[int, int] = {}
         self.changes = 0  # shapes made or retired so far (a window of lines read as one ends at a change)
+        self.ready = 0  # shapes checked so far (... and at a shape's last check: a new window reads with it)
 
     def learn(self, spec: LineSpec, line: str, rec: Record) -> None:
         """Make the shape of a line whose record `rec` the pattern `spec` read the ordinary way, when it is a
@@ -611,6 +612,7 @@ class Lane:
         """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
         pattern and values) is what the lane reads; a difference retires the shape (a change: `changes`)."""
         shape.checked += 1
+        self.ready += shape.checked == CHECKED
         rank = shape.rank_of(groups)
         same = (
             len(records) == 1
