@@ -639,7 +639,11 @@ class _Worker:
                 continue
             if shape.reads_alone_but_before(needle, any(dirt)):
                 at = np.flatnonzero(hit)
-                before = self.matcher.matched_before_all([lines[j] for j in at.tolist()], shape.index)
+                if shape.prefixed:  # (another rank's output after the prefix: `line` reads that line)
+                    tag = shape.tag
+                    at = at[np.array([lines[j].find(tag, 1) < 0 for j in at.tolist()], dtype=np.bool_)]
+                texts = [shape.text_of(lines[j]) for j in at.tolist()]
+                before = self.matcher.matched_before_all(texts, shape.index)
                 codes[at[~np.array(before, dtype=np.bool_)]] = k
                 continue
             if shape.reads_alone_but_tag(needle, any(dirt)):
@@ -893,6 +897,35 @@ class _Worker:
         return self.out
 
 
+def _event_columns(shape: LaneShape, items: list[_FastEvent]) -> tuple[Row, list[Any] | None] | None:
+    """(columns, ranks) of one shape's event lines: the values _native.fit read (`row`) converted at once, the
+    others' groups as LaneShape.convert converts them, each in its line's place; None when a group's value does not
+    convert in bulk."""
+    native = [k for k, item in enumerate(items) if item.row is not None] if shape.native is not None else []
+    texts = [k for k, item in enumerate(items) if item.row is None] if native else list(range(len(items)))
+    parts: list[tuple[list[int], Row, list[Any] | None]] = []
+    if native:
+        assert shape.native is not None
+        parts.append((native, *shape.native.columns(np.stack([items[k].row for k in native]))))  # type: ignore[misc]
+    if texts:
+        groups = [items[k].texts() for k in texts]
+        cols = shape.convert(groups)
+        if cols is None:
+            return None
+        parts.append((texts, cols, [shape.rank_of(g) for g in groups]))
+    if len(parts) == 1:
+        return parts[0][1], parts[0][2]
+    n = len(items)
+    merged: Row = {column: np.empty(n, dtype=np.asarray(array).dtype) for column, array in parts[0][1].items()}
+    ranks: list[Any] = [None] * n
+    for where, cols, part_ranks in parts:
+        for column, array in cols.items():
+            merged[column][where] = array
+        for k, rank in zip(where, part_ranks or [None] * len(where), strict=True):
+            ranks[k] = rank
+    return merged, ranks
+
+
 class _Run:
     """Consecutive step rows of a range: read the ordinary way (sent as records when few, else as one Bulk),
     or through one shape of the fast lane (one Bulk)."""
@@ -1030,13 +1063,10 @@ class _Run:
         n = len(items)
         ranks: list[Any] = [None] * n
         for shape, at in by_shape.items():
-            if shape.native is not None and all(items[i].row is not None for i in at):
-                cols, shape_ranks = shape.native.columns(np.stack([items[i].row for i in at]))  # type: ignore[misc]
-            else:
-                groups = [items[i].texts() for i in at]
-                cols, shape_ranks = shape.convert(groups), [shape.rank_of(g) for g in groups]
-                if cols is None:
-                    return False
+            got = _event_columns(shape, [items[i] for i in at])
+            if got is None:
+                return False
+            cols, shape_ranks = got
             converted[shape] = cols
             if shape_ranks is not None:
                 for i, rank in zip(at, shape_ranks, strict=True):

@@ -249,9 +249,12 @@ class LaneShape:
         return self.body_plain() and line.find(self.tag, 1) < 0
 
     def reads_alone_but_before(self, needle: str, dirty: bool) -> bool:
-        """reads_alone for an event line's shape that a pattern tried before may read: every line it alone fits is
-        read through it unless that pattern matches the line's text (Matcher.matched_before_all)."""
-        return self.plain_lead and self.event and self.before and self._alone(needle, dirty, before=False)
+        """reads_alone (or reads_alone_but_tag, for a shape of torchrun's prefix) for an event line's shape that a
+        pattern tried before may read: every line it alone fits is read through it unless that pattern matches
+        the line's text (Matcher.matched_before_all)."""
+        if not (self.event and self.before and self._alone(needle, dirty, before=False)):
+            return False
+        return self.plain_lead or self.body_plain()
 
     def _alone(self, needle: str, dirty: bool, before: bool = True) -> bool:
         return (

@@ -108,7 +108,7 @@ class Matcher:
         layout: keyed by their UTF-8 bytes with the ASCII digits masked, which part the texts as
         str.translate(DIGITS) does, made for all texts at once (a window's checkpoint lines)."""
         by_layout, others = self._split(index)
-        if not by_layout:
+        if not by_layout or not texts:
             return [self._matched_before(text, index) for text in texts]
         keys = "\n".join(texts).encode("utf-8", "surrogatepass").translate(_DIGIT_BYTES).split(b"\n")
         answers: dict[bytes, bool] = {}
