@@ -193,12 +193,15 @@ static int to_micros(const char *s, Py_ssize_t n, int64_t *out) {
  *             'r' \d+, int      'i' int()     'f' float()     't' ISO timestamp (microseconds)     '-' kept as text
  * codes     writable uint8 buffer of len(where): NO, YES or UNSURE per line (see the top of the file)
  * values    writable int64 buffer of len(where) * n: a YES line's values, a row each (a float's bits as int64)
+ * again     (optional) writable uint8 buffer of len(where): for a shape of torchrun's prefix (kinds starting with
+ *           'r'), whether the line holds its first literal "[<role>" again after its first character (another
+ *           rank's output on the line: fastlane.own_text); 0 for a line answered UNSURE, whose caller looks itself
  */
 static PyObject *fit(PyObject *self, PyObject *args) {
     PyObject *lines, *literals;
-    Py_buffer where, kinds, codes, values;
-    if (!PyArg_ParseTuple(args, "O!y*O!y*w*w*", &PyList_Type, &lines, &where, &PyTuple_Type, &literals, &kinds,
-                          &codes, &values))
+    Py_buffer where, kinds, codes, values, again = {0};
+    if (!PyArg_ParseTuple(args, "O!y*O!y*w*w*|w*", &PyList_Type, &lines, &where, &PyTuple_Type, &literals, &kinds,
+                          &codes, &values, &again))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t ngroups = kinds.len, nwhere = where.len / (Py_ssize_t)sizeof(int64_t);
@@ -207,7 +210,8 @@ static PyObject *fit(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "fit: one literal more than groups (at most 64) is needed");
         goto done;
     }
-    if (codes.len < nwhere || values.len < nwhere * ngroups * (Py_ssize_t)sizeof(int64_t)) {
+    if (codes.len < nwhere || values.len < nwhere * ngroups * (Py_ssize_t)sizeof(int64_t) ||
+        (again.buf != NULL && again.len < nwhere)) {
         PyErr_SetString(PyExc_ValueError, "fit: codes or values too short");
         goto done;
     }
@@ -231,6 +235,8 @@ static PyObject *fit(PyObject *self, PyObject *args) {
     }
     const int64_t *at = (const int64_t *)where.buf;
     uint8_t *code = (uint8_t *)codes.buf;
+    uint8_t *tagged = again.buf != NULL && ngroups > 0 && kind[0] == 'r' ? (uint8_t *)again.buf : NULL;
+    if (again.buf != NULL) memset(again.buf, 0, (size_t)nwhere);
     int64_t *row = (int64_t *)values.buf;
     Py_ssize_t nlines = PyList_GET_SIZE(lines), yes = 0;
     for (Py_ssize_t w = 0; w < nwhere; w++, row += ngroups) {
@@ -304,6 +310,8 @@ static PyObject *fit(PyObject *self, PyObject *args) {
         }
         if (answer != NO && pos != n) answer = NO;
         code[w] = (uint8_t)answer;
+        if (tagged != NULL && answer == YES && n > 1)
+            tagged[w] = memmem(s + 1, (size_t)(n - 1), lit[0], (size_t)litlen[0]) != NULL;
         yes += answer == YES;
     }
     result = PyLong_FromSsize_t(yes);
@@ -312,6 +320,7 @@ done:
     PyBuffer_Release(&kinds);
     PyBuffer_Release(&codes);
     PyBuffer_Release(&values);
+    if (again.buf != NULL) PyBuffer_Release(&again);
     return result;
 }
 

@@ -495,6 +495,16 @@ class _Reads:
         self.found: dict[int, Any] = {}
         self.hit: dict[int, np.ndarray] = {}
         self.native: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.tagged: dict[int, np.ndarray] = {}  # (a prefixed shape's lines holding "[<role>" again, fit's answer)
+
+    def untagged(self, shape: LaneShape, at: np.ndarray) -> np.ndarray:
+        """The lines `at` (each one that the prefixed `shape` fits) that hold no "[<role>" after their first
+        character: no other rank's output after their prefix (LaneShape.own_record)."""
+        tagged = self.tagged.get(id(shape))
+        if tagged is not None:
+            return at[~tagged[at]]
+        tag = shape.tag
+        return at[np.array([self.lines[j].find(tag, 1) < 0 for j in at.tolist()], dtype=np.bool_)]
 
     def add(self, shape: LaneShape, at: np.ndarray, found: Any, hit: np.ndarray) -> None:
         self.at[id(shape)], self.found[id(shape)], self.hit[id(shape)] = at, found, hit
@@ -545,8 +555,10 @@ class _Worker:
         self.n = 0  # records so far
         self.unmatched = 0
         # lines read before as one record (its text and rank) that no pattern matched and no shape read: noise
-        # repeats (NCCL's chatter, a warning every step), and reading a line is a function of the line alone
-        self.noise: dict[str, tuple[str, Any]] = {}
+        # repeats (NCCL's chatter, a warning every step), and reading a line is a function of the line alone, so
+        # what one range learned serves the next ranges this process reads with the matcher (8 ranks' noise lines:
+        # 1,300 texts each range read again)
+        self.noise: dict[str, tuple[str, Any]] = matcher.noise
         self.quiet = 0  # windows' worth of lines still to read one at a time (`window` found it did not pay)
 
     def lines(self, lines: list[str], stats: ReadStats, dirt: _Dirt) -> None:
@@ -606,7 +618,7 @@ class _Worker:
             where = unknown if not skip else np.flatnonzero(~np.logical_or.reduce(skip) & ~known)
             hit = np.zeros(m, dtype=np.bool_)
             if native and shape.native is not None:
-                codes, values = shape.native.fit(lines, where)
+                codes, values, again = shape.native.fit(lines, where)
                 fitting = codes == 1
                 unsure = {  # (lines fit leaves to the regex and Python: a character past ASCII, an odd value)
                     i: shape.regex.fullmatch(lines[j])
@@ -614,7 +626,11 @@ class _Worker:
                 }
                 for i, got in unsure.items():
                     fitting[i] = got is not None
+                    again[i] = got is not None and lines[int(where[i])].find(shape.tag, 1) >= 0
                 hit[where] = fitting
+                if shape.prefixed:
+                    reads.tagged[id(shape)] = np.zeros(m, dtype=np.bool_)
+                    reads.tagged[id(shape)][where] = again
                 if shape.checked >= CHECKED:
                     reads.add_native(shape, where, codes, values, unsure)
             else:
@@ -640,15 +656,13 @@ class _Worker:
             if shape.reads_alone_but_before(needle, any(dirt)):
                 at = np.flatnonzero(hit)
                 if shape.prefixed:  # (another rank's output after the prefix: `line` reads that line)
-                    tag = shape.tag
-                    at = at[np.array([lines[j].find(tag, 1) < 0 for j in at.tolist()], dtype=np.bool_)]
+                    at = reads.untagged(shape, at)
                 texts = [shape.text_of(lines[j]) for j in at.tolist()]
                 before = self.matcher.matched_before_all(texts, shape.index)
                 codes[at[~np.array(before, dtype=np.bool_)]] = k
                 continue
             if shape.reads_alone_but_tag(needle, any(dirt)):
-                tag = shape.tag  # (after the prefix, another rank's output: `line` reads that line)
-                codes[[j for j in np.flatnonzero(hit).tolist() if lines[j].find(tag, 1) < 0]] = k
+                codes[reads.untagged(shape, np.flatnonzero(hit))] = k  # (another rank's output: `line` reads it)
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`

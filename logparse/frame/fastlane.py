@@ -715,14 +715,17 @@ class Native(NamedTuple):
             plan.append((group - 1, column, kind, fs.scale, fs.offset))
         return cls(tuple(literals), "".join(kinds).encode(), tuple(plan))
 
-    def fit(self, lines: list[str], where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(code, values) of each line `where` points to: 0 the shape does not fit it, 1 it does and the values
-        are in its row, 2 the regex and Python are to say (_native.c)."""
+    def fit(self, lines: list[str], where: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(code, values, again) of each line `where` points to: code 0 the shape does not fit it, 1 it does and
+        the values are in its row, 2 the regex and Python are to say (_native.c); again: for a shape of torchrun's
+        prefix, a line of code 1 holds "[<role>" again after its first character (LaneShape.own_record)."""
         codes = np.empty(len(where), dtype=np.uint8)
         values = np.empty((len(where), len(self.kinds)), dtype=np.int64)
+        again = np.empty(len(where), dtype=np.bool_)
         assert _native is not None
-        _native.fit(lines, np.ascontiguousarray(where, dtype=np.int64), self.literals, self.kinds, codes, values)
-        return codes, values
+        where = np.ascontiguousarray(where, dtype=np.int64)
+        _native.fit(lines, where, self.literals, self.kinds, codes, values, again.view(np.uint8))
+        return codes, values, again
 
     def columns(self, values: np.ndarray) -> tuple[Row, list[int] | None]:
         """(columns, ranks) of rows of values fit gave, as LaneShape.convert and piece make them of the texts."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from ..patterns.sets import DIGITS, LineSpec, LineValues, PatternSet
 
@@ -61,6 +62,8 @@ class Matcher:
         # matched_before's answers by (pattern index, layout), for the indices whose earlier patterns all read by
         # layout (_by_layout_before), for the patterns that read by layout
         self._before: dict[tuple[int, str], bool] = {}
+        # the lines a range read as noise, with their record's text and rank (chunks._Worker.noise), per process
+        self.noise: dict[str, tuple[str, Any]] = {}
         self._split_before: dict[int, tuple[frozenset[int], tuple[int, ...]]] = {}
         self._prefixes = tuple(sorted({p for p, _ in self._prefixed}))
         longest_first = sorted(self._needles, key=len, reverse=True)
