@@ -139,6 +139,15 @@ def timed(cmd: list[str] | str, shell: bool = False) -> tuple[float, float]:
     return wall, peak / 2**20
 
 
+def fast_lane() -> str:
+    """Which fast lane the timed commands read with: the C extension (logparse/frame/_native.c, built by `pip
+    install`), or the regexes alone where it was not built or the logparse these commands import (the checkout,
+    from its root, after a `pip install .` without -e) has none."""
+    code = "import logparse.frame.fastlane as f; print(f._native is not None, f.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return f"C extension ({out[1]})" if out[0] == "True" else f"regexes only, no C extension ({out[1]})"
+
+
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_logs" / "megatron_llama2-7b_8xh100.log"
 SAMPLE_RUNS = 10  # warm runs of the sample, after the first: its median moves less on a shared machine
 
@@ -193,6 +202,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     logparse = [sys.executable, "-m", "logparse"]
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    lane = fast_lane()
+    print(f"fast lane: {lane}", flush=True)
     startup(work, logparse)
     if args.sample_only:
         return
@@ -238,7 +249,10 @@ def main() -> None:
             rows.append(row)
             print(row, flush=True)
     plain_parse = {r["log"].split(",")[0]: r["parse"] for r in rows if r["log"].endswith("1 rank")}
-    print(f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, logparse --jobs {args.jobs or 'default'}\n")
+    print(
+        f"\n{datetime.now():%Y-%m-%d}, {os.cpu_count()} cores, logparse --jobs {args.jobs or 'default'}, "
+        f"fast lane: {lane}\n"
+    )
     print(
         "| log | MB on disk | grep -c | parse (x grep) | analyze (x grep) | gz / plain parse | peak memory parse / analyze |"
     )
