@@ -433,7 +433,8 @@ def _read_task(task: Task) -> RangeResult:
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()
-        short = found is not None and found[0] <= reader.MAX_RECORD_CHARS  # (no line has more characters than bytes)
+        # (no line has more characters than bytes)
+        short = found is not None and found[0] <= reader.MAX_RECORD_CHARS
         if not lines or short or max(map(len, lines)) <= reader.MAX_RECORD_CHARS:
             stats = ReadStats(replaced_chars=text.count("\ufffd"))
             worker = _Worker(matcher, keep, Lane(matcher))

@@ -117,7 +117,6 @@ def _repeated(value: Any, n: int) -> Any:
     None)."""
     if value is None:
         return np.empty(n, dtype=object)
-    inferred = pd.Series([value]).dtype
     if type(value) is str and _arrow_strings() is not None:
         return _pandas_strings(_texts(value, n))
     return [value] * n
