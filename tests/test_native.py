@@ -289,3 +289,22 @@ def test_again_finds_another_ranks_prefix_after_the_first_character():
     assert codes.tolist() == [1, 1, 1, 1, 2]
     assert again.tolist() == [line.find("[default", 1) >= 0 for line in lines[:4]] + [False]
     assert values[:4, 0].tolist() == [0, 0, 0, 12] and values[:4, 2].tolist() == [5, 5, 5, 7]
+
+
+def test_fit_refuses_what_it_cannot_read_as_a_regex_would():
+    """A shape fit cannot walk (a literal count that is not one more than the groups, a kind it does not know, an
+    empty literal between groups, a digit group followed by a digit) and a line index outside the list are a
+    ValueError or IndexError, never a reading."""
+    codes, values = np.empty(1, dtype=np.uint8), np.empty((1, 2), dtype=np.int64)
+    at = np.zeros(1, dtype=np.int64)
+    for literals, kinds in (
+        (("a",), b"i"),
+        (("a", "b"), b"x"),
+        (("a", "", "c"), b"ii"),
+        (("[default", "5]:", ""), b"ri"),
+        (("[default", "", ""), b"r-"),
+    ):
+        with pytest.raises(ValueError):
+            fastlane._native.fit(["a1b"], at, literals, kinds, codes, values)
+    with pytest.raises(IndexError):
+        fastlane._native.fit(["a1b"], np.array([1], dtype=np.int64), ("a", "b"), b"i", codes, values)

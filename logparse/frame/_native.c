@@ -227,9 +227,10 @@ static PyObject *fit(PyObject *self, PyObject *args) {
         litlen[g] = PyUnicode_GET_LENGTH(text);
     }
     for (Py_ssize_t g = 0; g < ngroups; g++) {
-        if (!strchr("rift-", kind[g]) || (g < ngroups - 1 && litlen[g + 1] == 0)) {
-            PyErr_SetString(PyExc_ValueError, "fit: a group's kind is one of r, i, f, t, - and no literal but the "
-                                              "last is empty");
+        if (kind[g] == '\0' || !strchr("rift-", kind[g]) || (g < ngroups - 1 && litlen[g + 1] == 0) ||
+            (kind[g] == 'r' && (litlen[g + 1] == 0 || is_digit(lit[g + 1][0])))) {
+            PyErr_SetString(PyExc_ValueError, "fit: a group's kind is one of r, i, f, t, -; no literal but the last "
+                                              "is empty; a digit group's next literal starts with no digit");
             goto done;
         }
     }
