@@ -308,3 +308,20 @@ def test_fit_refuses_what_it_cannot_read_as_a_regex_would():
             fastlane._native.fit(["a1b"], at, literals, kinds, codes, values)
     with pytest.raises(IndexError):
         fastlane._native.fit(["a1b"], np.array([1], dtype=np.int64), ("a", "b"), b"i", codes, values)
+
+
+def test_texts_are_what_percent_formatting_makes():
+    """_native.texts (steps.csv's floats) gives '%.12g' % value for every float64, "" for NaN: random values of
+    every magnitude, subnormals, signed zeros, infinities, and the values printed at 12 digits' edge."""
+    rng = np.random.default_rng(12)
+    values = np.concatenate(
+        [
+            rng.standard_normal(20000) * 10.0 ** rng.integers(-320, 300, 20000),
+            np.frombuffer(rng.bytes(8 * 20000), dtype=np.float64),  # (any bit pattern: NaNs of every payload too)
+            [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 1.7976931348623157e308, 0.1, 2 / 3, 999999999999.5],
+            [float(f"{d}e{e}") for d in ("9.999999999995", "1.0000000000005", "123456789012.5") for e in (-5, 0, 7)],
+        ]
+    )
+    want = ["" if v != v else "%.12g" % v for v in values.tolist()]
+    assert fastlane._native.texts(values, 12) == want
+    assert fastlane._native.texts(values[:100], 3) == ["" if v != v else "%.3g" % v for v in values[:100].tolist()]

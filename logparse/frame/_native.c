@@ -364,7 +364,42 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nOOi)", longest, control ? Py_True : Py_False, lt ? Py_True : Py_False, remnant);
 }
 
+/* texts(values, precision) -> list of str: each float64 of `values` as '%.<precision>g' % value makes it (the same
+ * function, PyOS_double_to_string), "" for NaN (steps.csv's float columns: outputs._csv_texts) */
+static PyObject *texts(PyObject *self, PyObject *args) {
+    Py_buffer values;
+    int precision;
+    if (!PyArg_ParseTuple(args, "y*i", &values, &precision)) return NULL;
+    const Py_ssize_t n = values.len / (Py_ssize_t)sizeof(double);
+    const double *v = (const double *)values.buf;
+    PyObject *out = PyList_New(n), *empty = NULL;
+    if (out == NULL) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text;
+        if (v[i] != v[i]) {
+            if (empty == NULL && (empty = PyUnicode_FromStringAndSize("", 0)) == NULL) goto fail;
+            Py_INCREF(empty);
+            text = empty;
+        } else {
+            char *chars = PyOS_double_to_string(v[i], 'g', precision, 0, NULL);
+            if (chars == NULL) goto fail;
+            text = PyUnicode_FromString(chars);
+            PyMem_Free(chars);
+            if (text == NULL) goto fail;
+        }
+        PyList_SET_ITEM(out, i, text);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(empty);
+    PyBuffer_Release(&values);
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
+    {"texts", texts, METH_VARARGS, "texts(float64 values, precision) -> ['%.<precision>g' % v, '' for NaN]"},
     {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},
     {"scan", scan, METH_VARARGS, "scan(block) -> (longest line's bytes, CR or ESC, '<', colour remnant 0/1/2)"},
     {NULL, NULL, 0, NULL},

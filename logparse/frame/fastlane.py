@@ -675,6 +675,11 @@ def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | N
     return RowBlock(out, n)
 
 
+def native_module() -> Any:
+    """The C extension (_native.c) where it is built and not switched off (NATIVE), else None."""
+    return _native if NATIVE else None
+
+
 def scan(block: bytes) -> tuple[int, bool, bool, int] | None:
     """_native.scan of a range's bytes (its longest line's bytes, a carriage return or escape, a "<", a colour
     code's remnant: 0 no, 1 yes, 2 ask the regex); None where the module is not built or is switched off."""
