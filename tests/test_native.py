@@ -325,3 +325,21 @@ def test_texts_are_what_percent_formatting_makes():
     want = ["" if v != v else "%.12g" % v for v in values.tolist()]
     assert fastlane._native.texts(values, 12) == want
     assert fastlane._native.texts(values[:100], 3) == ["" if v != v else "%.3g" % v for v in values[:100].tolist()]
+
+
+def test_rows_join_as_str_join_does():
+    """_native.rows (steps.csv's lines) gives "".join(",".join(row) + end for row in zip(*fields)) for ASCII
+    texts, a str enum's by its text as str.join takes it; None (the caller joins) for a text past ASCII."""
+    from enum import Enum
+
+    class Phase(str, Enum):
+        STABLE = "stable"
+
+    rng = random.Random(3)
+    fields = [[rng.choice(["", "1", "2.5e-05", "megatron.iteration", '"q,"']) for _ in range(500)] for _ in range(7)]
+    fields.append([Phase.STABLE] * 500)
+    for end in ("\n", ",128,x\n"):
+        assert fastlane._native.rows(fields, end) == "".join(",".join(row) + end for row in zip(*fields))
+    assert fastlane._native.rows([["a"], ["\u00e9"]], "\n") is None
+    assert fastlane._native.rows([["a", "b"], ["c"]], "\n") is None  # (lists of unequal length: the caller's)
+    assert fastlane._native.rows([[], []], "\n") == ""

@@ -398,7 +398,47 @@ done:
     return out;
 }
 
+/* rows(fields, end) -> str or None: "".join(",".join(row) + end for row in zip(*fields)), each of `fields` a list
+ * of str as long as the others; None when a text is not ASCII or not a str (the caller joins them itself)
+ * (a str subclass, a phase enum, joined by its text as str.join joins it) */
+static PyObject *rows(PyObject *self, PyObject *args) {
+    PyObject *fields, *end;
+    if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &fields, &end)) return NULL;
+    const Py_ssize_t k = PyList_GET_SIZE(fields);
+    if (k == 0 || !PyUnicode_IS_ASCII(end)) Py_RETURN_NONE;
+    Py_ssize_t n = -1, total = 0;
+    for (Py_ssize_t f = 0; f < k; f++) {
+        PyObject *column = PyList_GET_ITEM(fields, f);
+        if (!PyList_Check(column) || (n >= 0 && PyList_GET_SIZE(column) != n)) Py_RETURN_NONE;
+        n = PyList_GET_SIZE(column);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *text = PyList_GET_ITEM(column, i);
+            if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE; /* (a str enum: its text, as join) */
+            total += PyUnicode_GET_LENGTH(text);
+        }
+    }
+    const Py_ssize_t endlen = PyUnicode_GET_LENGTH(end);
+    total += n * (k - 1 + endlen);
+    PyObject *out = PyUnicode_New(total, 127);
+    if (out == NULL) return NULL;
+    char *at = (char *)PyUnicode_DATA(out);
+    const char *tail = (const char *)PyUnicode_DATA(end);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t f = 0; f < k; f++) {
+            PyObject *text = PyList_GET_ITEM(PyList_GET_ITEM(fields, f), i);
+            const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+            if (f) *at++ = ',';
+            memcpy(at, PyUnicode_DATA(text), (size_t)len);
+            at += len;
+        }
+        memcpy(at, tail, (size_t)endlen);
+        at += endlen;
+    }
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
+    {"rows", rows, METH_VARARGS, "rows(fields, end) -> the CSV rows of columns of ASCII texts, or None"},
     {"texts", texts, METH_VARARGS, "texts(float64 values, precision) -> ['%.<precision>g' % v, '' for NaN]"},
     {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},
     {"scan", scan, METH_VARARGS, "scan(block) -> (longest line's bytes, CR or ESC, '<', colour remnant 0/1/2)"},

@@ -322,7 +322,11 @@ def _csv_body(fh: Any, frame: pd.DataFrame, head: str) -> None:
             fh.write((",".join(same) + "\n") * len(part))
             continue
         end = "".join("," + text for text in same) + "\n"
-        fh.write("".join(line + end for line in map(",".join, zip(*fields, strict=True))))
+        native = fastlane.native_module()
+        joined = native.rows(fields, end) if native is not None else None  # (None: a text past ASCII)
+        if joined is None:
+            joined = "".join(line + end for line in map(",".join, zip(*fields, strict=True)))
+        fh.write(joined)
 
 
 def _csv_texts(values: pd.Series, whole: bool = False) -> Any:
