@@ -30,6 +30,10 @@ torchrun's ``[defaultR]:``, no colour codes, no carriage return, no trailing bla
 before it could match, and whose own values the shape reproduces. The first lines each shape reads in a range
 are also read the ordinary way and compared; a difference retires the shape. Lines that could be peeled of a
 launcher prefix, or that hold another rank's prefix, never take the lane.
+
+Where the C extension is built (_native.c, setup.py), a window's lines are matched against a shape's literal texts
+and their values converted there (`Native`): it answers only where its answer is the regex's and Python's (ASCII
+lines, values in the plain forms int(), float() and numpy read one way) and leaves every other line to them.
 """
 
 from __future__ import annotations
@@ -683,7 +687,8 @@ def native_module() -> Any:
 def scan(block: bytes) -> tuple[int, bool, bool, int] | None:
     """_native.scan of a range's bytes (its longest line's bytes, a carriage return or escape, a "<", a colour
     code's remnant: 0 no, 1 yes, 2 ask the regex); None where the module is not built or is switched off."""
-    return _native.scan(block) if NATIVE and _native is not None else None
+    native = native_module()
+    return native.scan(block) if native is not None else None
 
 
 # ------------------------------------------------------------------------------------------------------
