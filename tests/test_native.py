@@ -322,13 +322,14 @@ def test_texts_are_what_percent_formatting_makes():
             [float(f"{d}e{e}") for d in ("9.999999999995", "1.0000000000005", "123456789012.5") for e in (-5, 0, 7)],
         ]
     )
-    want = ["" if v != v else "%.12g" % v for v in values.tolist()]
+    want = ["" if v != v else "%.12g" % v for v in values.tolist()]  # noqa: UP031 (the % formatting is the truth)
     assert fastlane._native.texts(values, 12) == want
-    assert fastlane._native.texts(values[:100], 3) == ["" if v != v else "%.3g" % v for v in values[:100].tolist()]
+    three = ["" if v != v else "%.3g" % v for v in values[:100].tolist()]  # noqa: UP031
+    assert fastlane._native.texts(values[:100], 3) == three
 
 
 def test_rows_join_as_str_join_does():
-    """_native.rows (steps.csv's lines) gives "".join(",".join(row) + end for row in zip(*fields)) for ASCII
+    """_native.rows (steps.csv's lines) gives "".join(",".join(row) + end for row in zip(*fields, strict=True)) for ASCII
     texts, a str enum's by its text as str.join takes it; None (the caller joins) for a text past ASCII."""
     from enum import Enum
 
@@ -339,7 +340,7 @@ def test_rows_join_as_str_join_does():
     fields = [[rng.choice(["", "1", "2.5e-05", "megatron.iteration", '"q,"']) for _ in range(500)] for _ in range(7)]
     fields.append([Phase.STABLE] * 500)
     for end in ("\n", ",128,x\n"):
-        assert fastlane._native.rows(fields, end) == "".join(",".join(row) + end for row in zip(*fields))
+        assert fastlane._native.rows(fields, end) == "".join(",".join(row) + end for row in zip(*fields, strict=True))
     assert fastlane._native.rows([["a"], ["\u00e9"]], "\n") is None
     assert fastlane._native.rows([["a", "b"], ["c"]], "\n") is None  # (lists of unequal length: the caller's)
     assert fastlane._native.rows([[], []], "\n") == ""

@@ -507,14 +507,14 @@ class _Reads:
         tag = shape.tag
         return at[np.array([self.lines[j].find(tag, 1) < 0 for j in at.tolist()], dtype=np.bool_)]
 
-    def add(self, shape: LaneShape, at: np.ndarray, found: Any, hit: np.ndarray) -> None:
-        self.at[id(shape)], self.found[id(shape)], self.hit[id(shape)] = at, found, hit
+    def add(self, shape: LaneShape, at: np.ndarray, found: Any) -> None:
+        self.at[id(shape)], self.found[id(shape)] = at, found
 
     def add_native(
         self, shape: LaneShape, at: np.ndarray, codes: np.ndarray, values: np.ndarray, found: dict[int, Any]
     ) -> None:
         self.native[id(shape)] = (codes, values)
-        self.at[id(shape)], self.found[id(shape)] = at, found
+        self.add(shape, at, found)
 
     def groups(self, shape: LaneShape, lines: np.ndarray) -> list[tuple[str, ...]]:
         """The groups of the window's `lines` (sorted, each one the shape fits)."""
@@ -627,7 +627,7 @@ class _Worker:
                 }
                 for i, got in unsure.items():
                     fitting[i] = got is not None
-                    again[i] = got is not None and lines[int(where[i])].find(shape.tag, 1) >= 0
+                    again[i] = got is not None and shape.prefixed and lines[int(where[i])].find(shape.tag, 1) >= 0
                 hit[where] = fitting
                 if shape.prefixed:
                     reads.tagged[id(shape)] = np.zeros(m, dtype=np.bool_)
@@ -638,7 +638,7 @@ class _Worker:
                 found = list(map(shape.regex.fullmatch, [lines[j] for j in where.tolist()]))
                 hit[where] = np.frombuffer(bytes(map(bool, found)), dtype=np.bool_)
                 if shape.checked >= CHECKED:
-                    reads.add(shape, where, found, hit)
+                    reads.add(shape, where, found)
             fits += hit
             tried.append((shape, hit))
             reads.hit[id(shape)] = hit
@@ -667,7 +667,6 @@ class _Worker:
                 continue
             codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`
-        noise = self.noise
         for j in np.flatnonzero((fits == 0) & ~known).tolist():
             # (a line read as noise earlier in this window is noise again: its reading is the line's alone)
             codes[j] = _NOISE if lines[j] in noise else self._unknown(lines[j], dirt)
@@ -1115,8 +1114,7 @@ class _Run:
                     target[i] = value
             for what, key, column in shape.used:
                 keymap.setdefault((what, key), column)
-        piece = RowBlock.freeze({k: v for k, v in lists.items() if k not in arrays}, n)
-        piece.cols = {k: Typed.of_array(arrays[k]) if k in arrays else piece.cols[k] for k in lists}
+        piece = RowBlock({k: Typed.of_array(arrays[k]) if k in arrays else Typed(v) for k, v in lists.items()}, n)
         self.out.append(
             Events(
                 pieces=[piece],

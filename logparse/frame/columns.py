@@ -155,7 +155,7 @@ def _texts(value: str | None, n: int) -> Any:
     return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data * n))
 
 
-def _strings(pieces: list[Typed], n: int) -> Any:
+def _strings(pieces: list[Typed]) -> Any:
     """A column of text (and None) from its pieces, as pandas' string dtype would hold the concatenated values:
     each piece as Arrow large_string (a piece of one value from its buffers), the pieces concatenated."""
     import pyarrow as pa
@@ -225,7 +225,7 @@ def merge(pieces: list[Typed]) -> Any:
     for p in pieces:
         bits |= p.bits
     if bits & STR and not bits & ~(STR | NONE) and _arrow_strings() is not None:
-        return _strings(pieces, sum(p.n for p in pieces))
+        return _strings(pieces)
     arrays = [p.data for p in pieces]
     typed = all(isinstance(a, np.ndarray) or p.bits == NONE for a, p in zip(arrays, pieces, strict=True))
     if typed and bits in (INT, BOOL):

@@ -713,7 +713,7 @@ class Native(NamedTuple):
         literals = list(shape.literals)
         kinds = ["-"] * (slots + shape.prefixed)
         if shape.prefixed:
-            literals = ["[" + str(shape.role), "]:" + literals[0], *literals[1:]]
+            literals = [shape.tag, "]:" + literals[0], *literals[1:]]
             kinds[0] = "r"
         if not all(text.isascii() for text in literals) or len(literals) != len(kinds) + 1:
             return None

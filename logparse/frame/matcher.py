@@ -102,9 +102,7 @@ class Matcher:
         if not by_layout:
             return self._matched_before(text, index)
         layout = text.translate(DIGITS)
-        return self._by_layout_answer(text, index, layout, by_layout) or any(
-            self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others
-        )
+        return self._by_layout_answer(text, index, layout, by_layout) or self._others_match(text, others, layout)
 
     def matched_before_all(self, texts: list[str], index: int) -> list[bool]:
         """matched_before of each of `texts` (lines: no newline in one), its lookup made once for all texts of one
@@ -118,13 +116,12 @@ class Matcher:
         for key, text in zip(keys, texts, strict=True):
             if key not in answers:
                 answers[key] = self._by_layout_answer(text, index, text.translate(DIGITS), by_layout)
-        got = [answers[key] for key in keys]
-        for i in others:  # (the patterns that do not read by layout: each asked of every text still unmatched)
-            spec = self.specs[i]
-            for k, text in enumerate(texts):
-                if not got[k] and self._may_match(i, text) and spec.match(text) is not None:
-                    got[k] = True
-        return got
+        # (the patterns that do not read by layout: asked of each text the lookup did not match)
+        return [answers[key] or self._others_match(text, others) for key, text in zip(keys, texts, strict=True)]
+
+    def _others_match(self, text: str, others: tuple[int, ...], layout: str | None = None) -> bool:
+        """Whether one of the patterns `others` (in order) matches `text`; `layout`: its digits masked, if made."""
+        return any(self._may_match(i, text) and self.specs[i].match(text, layout) is not None for i in others)
 
     def _split(self, index: int) -> tuple[frozenset[int], tuple[int, ...]]:
         split = self._split_before.get(index)
