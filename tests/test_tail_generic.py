@@ -317,6 +317,46 @@ def test_reading_by_layout_gives_what_the_regexes_give():
                 assert _same_values(by_layout.match(rec.text), plain.match(rec.text)), (spec.name, rec.text)
 
 
+def test_a_class_digit_range_treats_digits_alike_and_a_range_ending_at_a_digit_does_not():
+    """sets._digits_alike: the 0-9 of a class goes (every digit alike), not a 0 or 9 that ends another range."""
+    from logparse.patterns.sets import _digits_alike
+
+    assert _digits_alike(r"^  (?P<key>[a-z_][a-z0-9_]*) \d{2}") == r"^  (?P<key>[a-z_][a-z_]*) "
+    assert "0" in _digits_alike(r"[+-0-9]")  # (+ to 0, then - and 9: a 0 is told from a 5)
+    assert "9" in _digits_alike(r"[0-9-x]") and "5" in _digits_alike(r"[0-5]")
+    assert "1" in _digits_alike(r"(a)\1") and "0" in _digits_alike(r"\[0-9\]")  # (a backreference, a literal)
+
+
+def test_lines_that_read_by_layout_for_a_class_range_read_as_their_regexes():
+    """The shipped lines that read by layout because a class's 0-9 treats digits alike (Megatron's and GPT-NeoX's
+    argument lines, DeepSpeed's config, ...): read from a remembered layout, every record of the shipped and public
+    logs gives what the regex search gives."""
+    from dataclasses import replace
+
+    import regex
+
+    from logparse.read.reader import read_records
+    from tests.conftest import SAMPLES
+
+    def old_rule(spec) -> bool:
+        sources = [spec.regex_src] + ([spec.pairs_src] if spec.pairs_src is not None else [])
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
+
+    specs = [sp for ps in patterns.load_sets().values() for sp in ps.lines if sp._by_layout and not old_rule(sp)]
+    assert len(specs) >= 10
+    logs = sorted(SAMPLES.glob("*.log")) + sorted((CAPTURES.parent.parent / "public").glob("*.log"))
+    texts = list(dict.fromkeys(r.text for log in logs for r in read_records(str(log))))
+    matched = 0
+    for spec in specs:
+        by_layout, plain = replace(spec, _layouts={}), replace(spec, _layouts={})
+        plain.__dict__["_by_layout"] = False
+        for text in texts:
+            want = plain.match(text)
+            assert _same_values(by_layout.match(text), want), (spec.qualname, text)
+            matched += want is not None
+    assert matched > 100
+
+
 def test_detection_scores_are_those_of_every_detect_regex():
     """patterns.detect (one literal search, then only the sets whose literals a line holds) scores each set
     as trying every set's detect regexes on every line does."""

@@ -1446,6 +1446,7 @@ def _detect_index(families: dict[str, PatternSet]) -> tuple[list[tuple[str, list
 # a regex's tokens that treat every digit alike: `\d`, a count `{m,n}`, a character class (its `0-9` range is
 # what may be taken out: Megatron's argument regex `[a-z0-9_]`), and any other escaped character kept as it is
 _ALIKE = regex.compile(r"(?P<class>\[\^?\]?(?:\\.|[^\]\\])*\])|\\d|\{\d*,?\d*\}|\\.")
+_WHOLE_DIGIT_RANGE = regex.compile(r"(?<!-)0-9(?!-)")  # (`[+-0-9]` is the range + to 0, then -, 9: kept)
 
 
 def _digits_alike(src: str) -> str:
@@ -1453,8 +1454,8 @@ def _digits_alike(src: str) -> str:
     left in it is one a text's digit may be told apart by (LineSpec._by_layout)."""
 
     def alike(m: regex.Match) -> str:
-        if m.group("class") is not None:
-            return m.group("class").replace("0-9", "")
+        if m.group("class") is not None:  # (a 0-9 that is a range of its own: no "-" before or after it)
+            return _WHOLE_DIGIT_RANGE.sub("", m.group("class"))
         return "" if m.group(0) == "\\d" or m.group(0).startswith("{") else m.group(0)
 
     return _ALIKE.sub(alike, src)
