@@ -25,10 +25,11 @@ from ..read.reader import describe
 from .bars import step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
+from .merge import merge_duplicates
 from .runfacts import log_facts, run_facts, settle_grad_accum
 from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
-from .sources import Choice, keep_apart, repeats_steps, settle
-from .stepframe import add_flag, flagged, log_cadence, merge_flags, unmark_windowed, windowed
+from .sources import Choice, keep_apart, settle
+from .stepframe import add_flag, flagged, log_cadence, unmark_windowed, windowed
 from .timing import (
     StepTime,
     StepTimeFrom,
@@ -289,7 +290,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
 
     cadence = log_cadence(steps, facts)  # once, for the restarts and each row's span
     steps, restarts, segments, redone = split_segments(steps, parsed, cadence, epochs)
-    steps = _merge_duplicates(keep_apart(steps), parsed.aggregates)
+    steps = merge_duplicates(keep_apart(steps), parsed.aggregates)
     # rows in the order they ran: attempt by attempt (a later attempt replaced only what it logged again)
     if not _sorted(steps):
         steps = steps.sort_values(["segment", "step"], kind="stable")
@@ -556,37 +557,6 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
                 "cut", line=steps.loc[cut, "line"].iloc[-1],
             )
         )
-
-
-def _merge_duplicates(steps: pd.DataFrame, aggregates: dict[str, str]) -> pd.DataFrame:
-    """One row per (segment, step): several ranks or several lines (DeepSpeed prints two) merge."""
-    key = ["segment", "step"]
-    if not repeats_steps(steps):
-        steps = steps.copy(deep=False)  # copy-on-write: columns are copied when written
-        if "rank" in steps and steps["rank"].notna().any():
-            steps["ranks"] = steps["rank"].notna().astype(int)
-        return steps
-    grouped = steps.groupby(key, sort=False)
-    merged = grouped.first()
-    merged["line"] = grouped["line"].min()
-    if "rank" in steps:
-        merged["ranks"] = grouped["rank"].nunique()
-    if "step_time_s" in steps:
-        merged["step_time_s_min"] = grouped["step_time_s"].min()
-        merged["step_time_s_max"] = grouped["step_time_s"].max()
-        if "rank" in steps and steps["rank"].notna().any():
-            # a synchronous step lasts as long as its slowest rank
-            merged["step_time_s"] = merged["step_time_s_max"]
-            timed = steps.dropna(subset=["step_time_s", "rank"])
-            if len(timed):
-                slowest = timed.loc[timed.groupby(key, sort=False)["step_time_s"].idxmax()]
-                merged["slowest_rank"] = slowest.set_index(key)["rank"]
-    for col, how in aggregates.items():
-        if col in steps:
-            merged[col] = getattr(grouped[col], how)()
-    if "flags" in steps:
-        merged["flags"] = grouped["flags"].agg(merge_flags)
-    return merged.reset_index()
 
 
 def _check_consumed(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
