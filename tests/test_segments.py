@@ -175,7 +175,7 @@ def test_deepspeed_startup_report_is_not_a_step_and_user_loss_lines_join_their_s
     st.booleans(),
 )
 def test_repeats_steps_answers_as_duplicated_does(pairs, in_order):
-    """sources.repeats_steps (its shortcut: pairs that strictly increase row after row) says what
+    """sources.repeats_steps (its shortcut: pairs in order, an equal neighbour the answer) says what
     DataFrame.duplicated(["segment", "step"]).any() says: repeated pairs, NaN steps, unsorted rows, one row."""
     from logparse.steps.sources import repeats_steps
 

@@ -528,7 +528,7 @@ class _Reads:
             for i, j in zip(where, lines.tolist(), strict=True)
         ]
 
-    def columns(self, shape: LaneShape, lines: np.ndarray) -> tuple[Row, list[int] | None] | None:
+    def columns(self, shape: LaneShape, lines: np.ndarray) -> tuple[Row, np.ndarray | None] | None:
         """(columns, ranks) of the window's `lines` when _native.fit read and converted every one; else None."""
         values = self.rows(shape, lines)
         return None if values is None or shape.native is None else shape.native.columns(values)
@@ -920,7 +920,8 @@ def _event_columns(shape: LaneShape, items: list[_FastEvent]) -> tuple[Row, list
     parts: list[tuple[list[int], Row, list[Any] | None]] = []
     if native:
         assert shape.native is not None
-        parts.append((native, *shape.native.columns(np.stack([items[k].row for k in native]))))  # type: ignore[misc]
+        cols, ranks = shape.native.columns(np.stack([items[k].row for k in native]))
+        parts.append((native, cols, None if ranks is None else ranks.tolist()))
     if texts:
         groups = [items[k].texts() for k in texts]
         cols = shape.convert(groups)
@@ -940,6 +941,17 @@ def _event_columns(shape: LaneShape, items: list[_FastEvent]) -> tuple[Row, list
     return merged, ranks
 
 
+def _last_rows(ranks: Typed) -> dict[Any, int]:
+    """Each rank's last row in a piece, ranks in the order they first appear."""
+    if not isinstance(ranks.data, np.ndarray) or ranks.none is not None:
+        return {rank: i for i, rank in enumerate(ranks.values())}
+    values = ranks.data
+    ranks_seen, first = np.unique(values, return_index=True)
+    _, from_end = np.unique(values[::-1], return_index=True)
+    at = np.argsort(first, kind="stable")
+    return dict(zip(ranks_seen[at].tolist(), (len(values) - 1 - from_end[at]).tolist(), strict=True))
+
+
 class _Run:
     """Consecutive step rows of a range: read the ordinary way (sent as records when few, else as one Bulk),
     or through one shape of the fast lane (one Bulk)."""
@@ -953,7 +965,7 @@ class _Run:
         self.fast_groups: list[tuple[str, ...]] = []
         self.fast_text: list[str] = []
         # or the run's rows read by _native.fit: (line numbers, columns, ranks) of each stretch
-        self.fast_native: list[tuple[np.ndarray, Row, list[int] | None]] = []
+        self.fast_native: list[tuple[np.ndarray, Row, np.ndarray | None]] = []
         # event and config records met inside the run, in line order: sent after it (order_free)
         self.aside: list[tuple[Any, ...]] = []
 
@@ -971,7 +983,7 @@ class _Run:
         self.fast_groups.extend(groups)
         self.fast_text.extend(lines)
 
-    def add_native(self, shape: LaneShape, line_nos: np.ndarray, cols: Row, ranks: list[int] | None) -> None:
+    def add_native(self, shape: LaneShape, line_nos: np.ndarray, cols: Row, ranks: np.ndarray | None) -> None:
         """Consecutive lines of one shape that _native.fit read, as their columns."""
         self._fast_run_of(shape, native=True)
         self.fast_native.append((line_nos, cols, ranks))
@@ -1164,7 +1176,7 @@ class _Run:
         if self.fast_native:
             parts, self.fast_native = self.fast_native, []
             cols = {column: np.concatenate([part[1][column] for part in parts]) for column in parts[0][1]}
-            ranks = None if parts[0][2] is None else [rank for part in parts for rank in part[2]]  # type: ignore[union-attr]
+            ranks = None if parts[0][2] is None else np.concatenate([part[2] for part in parts])  # type: ignore[misc]
             self._fast_bulk(shape, shape_block(shape, np.concatenate([part[0] for part in parts]), cols, ranks))
         if not lines:
             return
@@ -1187,8 +1199,7 @@ class _Run:
     def _fast_bulk(self, shape: LaneShape, made: RowBlock | None) -> None:
         assert made is not None
         n = made.n
-        ranks = made.column("rank").values() if shape.prefixed else [None]  # (as piece read them)
-        last = {rank: i for i, rank in enumerate(ranks)} if shape.prefixed else {None: n - 1}
+        last = _last_rows(made.column("rank")) if shape.prefixed else {None: n - 1}
         self.out.append(
             Bulk(
                 pieces=[made],

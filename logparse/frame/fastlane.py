@@ -644,18 +644,16 @@ def piece(shape: LaneShape, lines: list[int], groups: list[tuple[str, ...]]) -> 
     return block(shape, lines, cols, [int(g[0]) for g in groups] if shape.prefixed else None)
 
 
-def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | None) -> RowBlock:
+def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | np.ndarray | None) -> RowBlock:
     """The rows of a run of lines of one shape whose values `cols` holds (LaneShape.convert's or Native.columns'),
     with torchrun's `rank` of each when the shape has its prefix."""
     n = len(lines)
-    if rank is None:
-        rank = [None] * n  # type: ignore[list-item]
     # columns in the order a row-by-row build first meets them (frame column order)
     out: dict[str, Typed] = {
         "kind": Typed([shape.spec.kind] * n),
         "pattern": Typed([shape.spec.qualname] * n),
         "line": Typed.of_array(np.asarray(lines, dtype=np.int64)),
-        "rank": Typed(rank),
+        "rank": Typed.nones(n) if rank is None else Typed.of_array(rank) if isinstance(rank, np.ndarray) else Typed(rank),
         "host": Typed.nones(n),
     }
     floats = [c for c, a in cols.items() if a.dtype == np.float64]
@@ -737,7 +735,7 @@ class Native(NamedTuple):
         _native.fit(lines, where, self.literals, self.kinds, codes, values, again.view(np.uint8))
         return codes, values, again
 
-    def columns(self, values: np.ndarray) -> tuple[Row, list[int] | None]:
+    def columns(self, values: np.ndarray) -> tuple[Row, np.ndarray | None]:
         """(columns, ranks) of rows of values fit gave, as LaneShape.convert and piece make them of the texts."""
         cols: Row = {}
         for group, column, kind, scale, offset in self.plan:
@@ -750,4 +748,4 @@ class Native(NamedTuple):
             else:
                 cols[column] = raw.view(np.float64) * scale + offset
         fill_aliases(cols)
-        return cols, (values[:, 0].tolist() if self.kinds[:1] == b"r" else None)
+        return cols, (values[:, 0].copy() if self.kinds[:1] == b"r" else None)

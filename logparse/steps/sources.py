@@ -74,13 +74,13 @@ class Choice:
 
 
 def repeats_steps(steps: pd.DataFrame) -> bool:
-    """Whether two rows have the same (segment, step): `duplicated(...).any()`, answered at once when the pairs
-    strictly increase row after row (one rank printing each step once, in order: the usual large log)."""
+    """Whether two rows have the same (segment, step): `duplicated(...).any()`, answered at once when the rows
+    come in (segment, step) order (one rank printing each step once, or ranks printing each step in turn)."""
     seg, step = steps["segment"].to_numpy(), steps["step"].to_numpy()
     if seg.dtype.kind in "iu" and step.dtype.kind in "iuf" and len(step) > 1:
         d_seg, d_step = np.diff(seg), np.diff(step)
-        if ((d_seg > 0) | ((d_seg == 0) & (d_step > 0))).all():
-            return False
+        if ((d_seg > 0) | ((d_seg == 0) & (d_step >= 0))).all():
+            return bool(((d_seg == 0) & (d_step == 0)).any())
     return bool(steps.duplicated(["segment", "step"]).any())
 
 
