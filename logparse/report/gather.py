@@ -15,7 +15,9 @@ from .styles import EVENT_STYLES, dip_cause
 
 def report_data(analysis: Findings) -> ReportData:
     """What the report of `analysis` draws, in step order."""
-    steps = analysis.run.steps.sort_values("step", kind="stable")  # a resumed attempt's rows ran last
+    steps = analysis.run.steps  # in step order (a resumed attempt's rows ran last)
+    if not steps["step"].is_monotonic_increasing:
+        steps = steps.sort_values("step", kind="stable")
     series = {
         col: pd.to_numeric(steps[col], errors="coerce").to_numpy(dtype=float)
         for col in DRAWN
@@ -76,12 +78,7 @@ def event_marks(analysis: Findings) -> dict[str, np.ndarray]:
 
 def _line_marks(events: pd.DataFrame, run: Run, found: dict[str, list[float]]) -> None:
     """event_marks of the event lines: each at its own step, or placed between the step lines around it."""
-    kinds = events["event"].astype(str).to_numpy()
-    nccl = (kinds == "error") & (
-        events["pattern"].astype(str).str.endswith(".nccl").to_numpy()
-        | events["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
-    )
-    kinds = np.where(nccl, "nccl_error", np.where(kinds == "overflow", "skipped", kinds))
+    kind, names = _event_kinds(events)
     by_line = _step_lines(run)
     at, between = _event_steps(events, by_line)
     # the gap each event line with its own step falls in: a line without one in the same gap (the
@@ -89,23 +86,49 @@ def _line_marks(events: pd.DataFrame, run: Run, found: dict[str, list[float]]) -
     lines = by_line["line"].to_numpy(dtype=float)
     gap_of = np.searchsorted(lines, pd.to_numeric(events["line"], errors="coerce").to_numpy(dtype=float))
     own = between < 0
-    shown = np.isin(kinds, list(EVENT_STYLES)) & np.isfinite(at)
-    for kind in np.unique(kinds[own & shown]).tolist():
-        found.setdefault(kind, []).extend(at[own & shown & (kinds == kind)].tolist())
+    shown = np.array([name in EVENT_STYLES for name in names], dtype=bool)[kind] & np.isfinite(at)
+    mark = own & shown
+    for name in sorted({names[k] for k in np.unique(kind[mark]).tolist()}):
+        found.setdefault(name, []).extend(at[mark & (kind == names.index(name))].tolist())
     # a placed line is one event with the others of its kind in its gap: skipped when one with its own
     # step is there, else the first of its kind there stands for them (in line order)
-    codes, _ = pd.factorize(kinds)
     width = len(lines) + 2
-    where = codes.astype(np.int64) * width + gap_of
-    gap = codes.astype(np.int64) * width + np.maximum(between, 0)
-    mine = np.unique(where[own])
-    placed = ~own & shown & ~np.isin(where, mine) & ~np.isin(gap, mine)
+    where = kind * width + gap_of
+    gap = kind * width + np.maximum(between, 0)
+    mine = np.sort(pd.unique(where[own]))
+    chosen = np.flatnonzero(~own & shown)
+    chosen = chosen[~_among(where[chosen], mine) & ~_among(gap[chosen], mine)]
     seen: set[int] = set()  # (NeMo's 5 validation lines between two step lines are one event)
-    chosen = np.flatnonzero(placed)
     for i, w, g in zip(chosen.tolist(), where[chosen].tolist(), gap[chosen].tolist(), strict=True):
         if w not in seen and g not in seen:
             seen.add(g)
-            found.setdefault(str(kinds[i]), []).append(float(at[i]))
+            found.setdefault(names[kind[i]], []).append(float(at[i]))
+
+
+def _among(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """np.isin(values, sorted_set) for a sorted set (one search, no sort of both)."""
+    if not len(sorted_set):
+        return np.zeros(len(values), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_set, values), len(sorted_set) - 1)
+    return sorted_set[at] == values
+
+
+def _event_kinds(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """Each event line's mark kind as a code into the names: its event, `skipped` for an overflow, and
+    `nccl_error` for an error its pattern or text says is NCCL's."""
+    codes, uniques = pd.factorize(events["event"].astype(str))
+    names = ["skipped" if str(u) == "overflow" else str(u) for u in uniques]
+    names = list(dict.fromkeys([*names, "nccl_error"]))
+    kind = np.array([names.index("skipped" if str(u) == "overflow" else str(u)) for u in uniques] + [0], dtype=np.int64)[codes]
+    errors = np.flatnonzero(kind == names.index("error")) if "error" in names else np.array([], dtype=np.int64)
+    if len(errors):
+        part = events.iloc[errors]
+        nccl = (
+            part["pattern"].astype(str).str.endswith(".nccl").to_numpy()
+            | part["text"].astype(str).str.contains("NCCL", regex=False).to_numpy()
+        )
+        kind[errors[nccl]] = names.index("nccl_error")
+    return kind, names
 
 
 def _positive(col: pd.Series) -> np.ndarray:
@@ -122,7 +145,8 @@ def _step_lines(run) -> pd.DataFrame:
         both = steps.merge(raw, on="line", suffixes=("", "_raw"))
         if len(both) and (both["step"].to_numpy(float) == both["step_raw"].to_numpy(float)).all():
             steps = raw
-    return steps.astype(float).sort_values("line", kind="stable")
+    steps = steps.astype(float)
+    return steps if steps["line"].is_monotonic_increasing else steps.sort_values("line", kind="stable")
 
 
 def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
