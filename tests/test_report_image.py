@@ -586,3 +586,48 @@ def test_the_axes_make_no_tick_beyond_their_limits_and_draw_the_ticks_matplotlib
     drawn_before, beyond_before = ticks(fig)
     assert drawn == drawn_before and sum(map(len, drawn)) > 20
     assert not any(beyond) and any(beyond_before)  # matplotlib's own does place some beyond
+
+
+def test_envelope_is_each_bins_min_mean_and_max_ignoring_nans():
+    from logparse.report.plots import envelope
+
+    rng = np.random.default_rng(7)
+    x = np.cumsum(rng.integers(1, 4, 9_001)).astype(float)
+    y = rng.normal(40, 5, len(x))
+    y[rng.random(len(x)) < 0.1] = np.nan
+    y[3000:3020] = np.nan  # a whole bin of nothing
+    xs, lo, mean, hi = envelope(x, y, bins=450)
+    edges = np.linspace(0, len(x), 451).astype(int)
+    for k, (a, b) in enumerate(zip(edges[:-1], edges[1:], strict=True)):
+        ok = y[a:b][np.isfinite(y[a:b])]
+        assert xs[k] == pytest.approx(x[a:b].mean(), rel=1e-12)
+        if len(ok):
+            assert (lo[k], hi[k]) == (ok.min(), ok.max()) and mean[k] == pytest.approx(ok.mean(), rel=1e-12)
+        else:
+            assert np.isnan(lo[k]) and np.isnan(mean[k]) and np.isnan(hi[k])
+
+
+def test_a_lane_of_many_marks_draws_one_per_quarter_pixel_and_counts_them_all():
+    from logparse.report.plots import DPI, WIDTH_IN, _thinned
+
+    steps = np.arange(1, 2_000_001, dtype=float)
+    saves = steps[::8]  # 250,000 saves
+    kept = _thinned(saves, steps)
+    quarter = (steps[-1] - steps[0]) / (WIDTH_IN * DPI * 4)
+    assert 4000 < len(kept) < len(saves) and set(kept) <= set(saves)
+    # every mark left out lies within a quarter of a pixel after one drawn
+    at = np.searchsorted(kept, saves, side="right") - 1
+    assert (saves - kept[at]).max() < quarter
+    few = steps[::1000]
+    assert _thinned(few, steps) is few  # a lane of a few thousand marks is drawn as it is
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 199, 200, 201, 1000, 12_345])
+def test_the_y_axis_percentiles_are_numpys(n):
+    from logparse.report.plots import _ranked
+
+    values = np.random.default_rng(n).normal(40, 5, n)
+    assert _ranked(values, 0.5, 99.5) == (
+        np.percentile(values, 0.5, method="higher"),
+        np.percentile(values, 99.5, method="lower"),
+    )
