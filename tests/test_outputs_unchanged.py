@@ -155,17 +155,19 @@ class _Phase(str, enum.Enum):
     WARMUP = "warmup"
 
 
-def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
+@pytest.mark.parametrize("n", [300, 6000])
+def test_the_csv_writer_writes_what_pandas_writes(tmp_path, n):
     """steps.csv is written column by column (outputs._write_csv), as DataFrame.to_csv(index=False,
     float_format="%.12g") wrote it: on a frame of every kind of column a step frame holds, with missing values,
-    infinities, text that needs quoting, and a gzipped file."""
+    infinities, text that needs quoting, and a gzipped file; a long one has columns whose first rows are all
+    distinct and the rest one value (not factorized first), and is written again with a text past ASCII (the
+    rows then joined in Python)."""
     import numpy as np
     import pandas as pd
 
     from logparse.report import outputs
 
     rng = np.random.default_rng(7)
-    n = 300
     floats = rng.standard_normal(n) * 10.0 ** rng.integers(-9, 15, n)
     floats[::17] = np.nan
     floats[5], floats[6], floats[7], floats[8] = np.inf, -np.inf, 0.0, -0.0
@@ -192,9 +194,14 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path):
             # text that needs no quotes, written as it is: ISO stamps with gaps, a str enum (steps' phase)
             "stamp": [None if i % 7 == 0 else f"2024-09-03T15:{i % 60:02d}:49.000000+00:00" for i in range(n)],
             "phase": [_Phase.STABLE if i % 2 else _Phase.WARMUP for i in range(n)],
+            "late_few": np.r_[rng.random(min(n, 2000)), np.full(n - min(n, 2000), 0.25)],
+            "late_ints": np.r_[np.arange(min(n, 2000)), np.full(n - min(n, 2000), 9)],
         }
     )
-    for gz in (False, True):
+    frames = [frame]
+    if n > 1024:
+        frames.append(frame.assign(note=frame["note"].where(frame.index % 11 != 0, "caf\u00e9")))
+    for frame, gz in [(f, gz) for f in frames for gz in (False, True)]:
         mine = io.BytesIO()
         path = tmp_path / ("s.csv.gz" if gz else "s.csv")
         outputs._write_csv(frame, path, gzipped=gz)

@@ -364,6 +364,63 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nOOi)", longest, control ? Py_True : Py_False, lt ? Py_True : Py_False, remnant);
 }
 
+/* '%.<precision>g' % v written at `out` without Python's formatter, for a finite v whose text has an exponent
+ * from -4 to precision - 1 (no exponent then) and that a decimal of at most `precision` significant digits
+ * (precision <= 15) rounds to: the common case of values a log printed. Returns the length written, or 0 (the
+ * caller formats it the slow way). Why it is '%.<p>g': D = m / 10^k, m < 10^p, is the decimal to write when
+ * (double)m / 10^k == v (10^k and m exact doubles, the division correctly rounded, so D rounds to v): D lies
+ * within half an ulp of v, and the next decimal of p digits lies at least 10^(X-p+1) away (X, v's decimal
+ * exponent), much more than an ulp (2.2e-16 x 10^(X+1)) for p <= 15, so D is v rounded to p digits. %g then
+ * drops trailing zeros and, for -4 <= X < p, writes no exponent. */
+static Py_ssize_t g_text(double v, int precision, char *out) {
+    if (precision > 15 || v != v || v == 0.0) return 0; /* (0 and -0: the slow way, "0" / "-0") */
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < POW10[precision])) return 0;
+    int x = 0; /* a's decimal exponent, near enough: k is corrected below */
+    while (x < 22 && a >= POW10[x + 1]) x++;
+    if (a < 1.0) {
+        x = -1;
+        while (x > -5 && a * POW10[-x] < 1.0) x--;
+    }
+    int k = precision - 1 - x;
+    if (k < 0 || k > 22) return 0;
+    double scaled = a * POW10[k];
+    if (!(scaled < 9007199254740992.0)) return 0;
+    int64_t m = (int64_t)llround(scaled);
+    int64_t limit = (int64_t)POW10[precision];
+    if (m >= limit) {
+        if (k == 0) return 0;
+        k--;
+        m = (int64_t)llround(a * POW10[k]);
+    }
+    if (m <= 0 || m >= limit || (double)m / POW10[k] != a) return 0;
+    while (k > 0 && m % 10 == 0) {
+        m /= 10;
+        k--;
+    }
+    char digits[24];
+    int n = 0;
+    for (int64_t u = m; u; u /= 10) digits[n++] = (char)('0' + u % 10);
+    const int exponent = n - 1 - k; /* of the decimal written */
+    if (exponent < -4 || exponent >= precision) return 0;
+    Py_ssize_t len = 0;
+    if (v < 0) out[len++] = '-';
+    if (k <= 0) { /* a whole number: its digits, then zeros */
+        while (n) out[len++] = digits[--n];
+        for (int z = 0; z < -k; z++) out[len++] = '0';
+    } else if (n > k) { /* digits before and after the point */
+        while (n > k) out[len++] = digits[--n];
+        out[len++] = '.';
+        while (n) out[len++] = digits[--n];
+    } else { /* 0.000ddd */
+        out[len++] = '0';
+        out[len++] = '.';
+        for (int z = 0; z < k - n; z++) out[len++] = '0';
+        while (n) out[len++] = digits[--n];
+    }
+    return len;
+}
+
 /* texts(values, precision) -> list of str: each float64 of `values` as '%.<precision>g' % value makes it (the same
  * function, PyOS_double_to_string), "" for NaN (steps.csv's float columns: outputs._csv_texts) */
 static PyObject *texts(PyObject *self, PyObject *args) {
@@ -381,10 +438,16 @@ static PyObject *texts(PyObject *self, PyObject *args) {
             Py_INCREF(empty);
             text = empty;
         } else {
-            char *chars = PyOS_double_to_string(v[i], 'g', precision, 0, NULL);
-            if (chars == NULL) goto fail;
-            text = PyUnicode_FromString(chars);
-            PyMem_Free(chars);
+            char quick[32];
+            const Py_ssize_t len = g_text(v[i], precision, quick);
+            if (len) {
+                text = PyUnicode_FromStringAndSize(quick, len);
+            } else {
+                char *chars = PyOS_double_to_string(v[i], 'g', precision, 0, NULL);
+                if (chars == NULL) goto fail;
+                text = PyUnicode_FromString(chars);
+                PyMem_Free(chars);
+            }
             if (text == NULL) goto fail;
         }
         PyList_SET_ITEM(out, i, text);
@@ -399,46 +462,136 @@ done:
 }
 
 /* rows(fields, end) -> str or None: "".join(",".join(row) + end for row in zip(*fields)), each of `fields` a list
- * of str as long as the others; None when a text is not ASCII or not a str (the caller joins them itself)
- * (a str subclass, a phase enum, joined by its text as str.join joins it) */
+ * of str as long as the others, or a column of numbers written as steps.csv writes them: a tuple ("f", float64
+ * values, precision), each '%.<precision>g' % value (PyOS_double_to_string, as `texts`), "" for NaN; or ("i", int64
+ * values), each str(value). None when a text is not ASCII or not a str, or a field is neither (the caller joins
+ * them itself) (a str subclass, a phase enum, joined by its text as str.join joins it) */
+typedef struct {
+    PyObject *texts;   /* a list of str, or NULL */
+    Py_buffer numbers; /* or float64 / int64 values */
+    char kind;         /* 's', 'f', 'i' */
+    int precision;
+} Field;
+
+static Py_ssize_t int_text(int64_t v, char *out) {
+    char digits[24];
+    int k = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        digits[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    Py_ssize_t len = 0;
+    if (v < 0) out[len++] = '-';
+    while (k) out[len++] = digits[--k];
+    return len;
+}
+
+static void release_fields(Field *fs, Py_ssize_t k) {
+    for (Py_ssize_t f = 0; f < k; f++)
+        if (fs[f].kind != 's' && fs[f].numbers.obj != NULL) PyBuffer_Release(&fs[f].numbers);
+    PyMem_Free(fs);
+}
+
 static PyObject *rows(PyObject *self, PyObject *args) {
     PyObject *fields, *end;
     if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &fields, &end)) return NULL;
     const Py_ssize_t k = PyList_GET_SIZE(fields);
     if (k == 0 || !PyUnicode_IS_ASCII(end)) Py_RETURN_NONE;
+    Field *fs = PyMem_Calloc((size_t)k, sizeof(Field));
+    if (fs == NULL) return PyErr_NoMemory();
     Py_ssize_t n = -1, total = 0;
     for (Py_ssize_t f = 0; f < k; f++) {
         PyObject *column = PyList_GET_ITEM(fields, f);
-        if (!PyList_Check(column) || (n >= 0 && PyList_GET_SIZE(column) != n)) Py_RETURN_NONE;
-        n = PyList_GET_SIZE(column);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *text = PyList_GET_ITEM(column, i);
-            if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE; /* (a str enum: its text, as join) */
-            total += PyUnicode_GET_LENGTH(text);
+        Py_ssize_t len;
+        if (PyList_Check(column)) {
+            fs[f].kind = 's';
+            fs[f].texts = column;
+            len = PyList_GET_SIZE(column);
+            for (Py_ssize_t i = 0; i < len; i++) {
+                PyObject *text = PyList_GET_ITEM(column, i);
+                if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) goto none; /* (a str enum: its text, as join) */
+                total += PyUnicode_GET_LENGTH(text);
+            }
+        } else {
+            const char *kind;
+            PyObject *values;
+            int precision = 0;
+            if (!PyTuple_Check(column) || !PyArg_ParseTuple(column, "sO|i", &kind, &values, &precision)) {
+                PyErr_Clear();
+                goto none;
+            }
+            if ((kind[0] != 'f' && kind[0] != 'i') || kind[1] != '\0') goto none;
+            if (PyObject_GetBuffer(values, &fs[f].numbers, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+                PyErr_Clear();
+                goto none;
+            }
+            fs[f].kind = kind[0];
+            fs[f].precision = precision;
+            len = fs[f].numbers.len / 8;
+            total += len * 24; /* at most: "-9223372036854775808", "-1.23456789012e-308" (precision <= 17) */
+            const char *format = fs[f].numbers.format ? fs[f].numbers.format : "B";
+            const int as_double = strcmp(format, "d") == 0, as_int64 = strcmp(format, "l") == 0 || strcmp(format, "q") == 0;
+            if (fs[f].numbers.itemsize != 8 || !(kind[0] == 'f' ? as_double : as_int64)) goto none;
+            if (kind[0] == 'f' && (precision < 1 || precision > 17)) goto none;
         }
+        if (n >= 0 && len != n) goto none;
+        n = len;
     }
     const Py_ssize_t endlen = PyUnicode_GET_LENGTH(end);
     total += n * (k - 1 + endlen);
-    PyObject *out = PyUnicode_New(total, 127);
-    if (out == NULL) return NULL;
-    char *at = (char *)PyUnicode_DATA(out);
+    char *buf = PyMem_Malloc((size_t)total + 1);
+    if (buf == NULL) {
+        release_fields(fs, k);
+        return PyErr_NoMemory();
+    }
+    char *at = buf;
     const char *tail = (const char *)PyUnicode_DATA(end);
     for (Py_ssize_t i = 0; i < n; i++) {
         for (Py_ssize_t f = 0; f < k; f++) {
-            PyObject *text = PyList_GET_ITEM(PyList_GET_ITEM(fields, f), i);
-            const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
             if (f) *at++ = ',';
-            memcpy(at, PyUnicode_DATA(text), (size_t)len);
-            at += len;
+            if (fs[f].kind == 's') {
+                PyObject *text = PyList_GET_ITEM(fs[f].texts, i);
+                const Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+                memcpy(at, PyUnicode_DATA(text), (size_t)len);
+                at += len;
+            } else if (fs[f].kind == 'i') {
+                at += int_text(((const int64_t *)fs[f].numbers.buf)[i], at);
+            } else {
+                const double v = ((const double *)fs[f].numbers.buf)[i];
+                if (v != v) continue;
+                const Py_ssize_t quick = g_text(v, fs[f].precision, at);
+                if (quick) {
+                    at += quick;
+                    continue;
+                }
+                char *chars = PyOS_double_to_string(v, 'g', fs[f].precision, 0, NULL);
+                if (chars == NULL) {
+                    PyMem_Free(buf);
+                    release_fields(fs, k);
+                    return NULL;
+                }
+                const size_t len = strlen(chars);
+                memcpy(at, chars, len);
+                at += len;
+                PyMem_Free(chars);
+            }
         }
         memcpy(at, tail, (size_t)endlen);
         at += endlen;
     }
+    release_fields(fs, k);
+    PyObject *out = PyUnicode_New(at - buf, 127);
+    if (out != NULL) memcpy(PyUnicode_DATA(out), buf, (size_t)(at - buf));
+    PyMem_Free(buf);
     return out;
+none:
+    release_fields(fs, k);
+    Py_RETURN_NONE;
 }
 
 static PyMethodDef METHODS[] = {
-    {"rows", rows, METH_VARARGS, "rows(fields, end) -> the CSV rows of columns of ASCII texts, or None"},
+    {"rows", rows, METH_VARARGS, "rows(fields, end) -> the CSV rows of columns of ASCII texts or numbers, or None"},
     {"texts", texts, METH_VARARGS, "texts(float64 values, precision) -> ['%.<precision>g' % v, '' for NaN]"},
     {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},
     {"scan", scan, METH_VARARGS, "scan(block) -> (longest line's bytes, CR or ESC, '<', colour remnant 0/1/2)"},

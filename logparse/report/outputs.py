@@ -299,16 +299,21 @@ CSV_ROWS = 50_000  # rows made text at a time: a few hundred MB of strings for a
 def _csv_body(fh: Any, frame: pd.DataFrame, head: str) -> None:
     fh.write(head)
     one = frame.shape[1] == 1
+    native = fastlane.native_module()
+    distinct = {i for i in range(frame.shape[1]) if _all_distinct(frame.iloc[:, i])}
     for at in range(0, len(frame), CSV_ROWS):
         if one:  # one field a row: an empty one is written "" (the csv module's rule)
             texts = _csv_texts(frame.iloc[at : at + CSV_ROWS, 0])
             fh.write("".join(('""' if v == "" else v) + "\n" for v in texts))
             continue
         part = frame.iloc[at : at + CSV_ROWS]
-        columns = [_csv_texts(part.iloc[:, i], whole=True) for i in range(frame.shape[1])]
+        columns = [
+            _csv_texts(part.iloc[:, i], whole=True, numbers=native is not None, few=i not in distinct)
+            for i in range(frame.shape[1])
+        ]
         # a run of columns that hold one text in every row is one field, its texts joined once (a step frame's
         # constants: batch size, pattern, run...); a run at the end goes with the line's end
-        fields: list[list[str]] = []
+        fields: list[Any] = []
         same: list[str] = []
         for texts in columns:
             if isinstance(texts, str):
@@ -322,18 +327,21 @@ def _csv_body(fh: Any, frame: pd.DataFrame, head: str) -> None:
             fh.write((",".join(same) + "\n") * len(part))
             continue
         end = "".join("," + text for text in same) + "\n"
-        native = fastlane.native_module()
         joined = native.rows(fields, end) if native is not None else None  # (None: a text past ASCII)
         if joined is None:
-            joined = "".join(line + end for line in map(",".join, zip(*fields, strict=True)))
+            texts = [_number_texts(*field) if isinstance(field, tuple) else field for field in fields]
+            joined = "".join(line + end for line in map(",".join, zip(*texts, strict=True)))
         fh.write(joined)
 
 
-def _csv_texts(values: pd.Series, whole: bool = False) -> Any:
+def _csv_texts(values: pd.Series, whole: bool = False, numbers: bool = False, few: bool = True) -> Any:
     """One column's values as the CSV writes them. A column of few distinct values (a pattern's name, a
     learning rate held for thousands of steps) is written through its distinct values, each made text once;
-    `whole`: a column of one value in every row as that one text (a str, not a list)."""
-    if _distinct_is_exact(values):
+    `whole`: a column of one value in every row as that one text (a str, not a list). `numbers`: a column of
+    float64 or int64 values (no missing int) may come back as the numbers themselves, ("f", values, CSV_PRECISION)
+    or ("i", values), which _native.rows writes as _number_texts would. `few`: False for a column known to have
+    as many values as rows (_all_distinct: not factorized for nothing)."""
+    if few and _distinct_is_exact(values):
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
         if whole and len(uniques) == 1 and len(values) and codes.min() == 0:
             return _csv_texts(pd.Series(uniques, dtype=values.dtype))[0]
@@ -341,21 +349,45 @@ def _csv_texts(values: pd.Series, whole: bool = False) -> Any:
             texts = np.array([*_csv_texts(pd.Series(uniques, dtype=values.dtype)), ""], dtype=object)
             return texts[codes].tolist()  # code -1 (missing) takes the last: ""
     if values.dtype.kind == "f":
-        return _float_texts(values.to_numpy())
+        array = values.to_numpy()
+        if numbers and array.dtype == np.float64:
+            return ("f", np.ascontiguousarray(array), CSV_PRECISION)
+        return _float_texts(array)
     if values.dtype.kind in "iu" and not values.hasnans:
-        import pyarrow as pa  # (Arrow's decimal text of an integer is str()'s, in a third less time)
-
-        return pa.array(values.to_numpy()).cast(pa.string()).to_numpy(zero_copy_only=False).tolist()
+        array = values.to_numpy()
+        if numbers and array.dtype == np.int64:
+            return ("i", np.ascontiguousarray(array))
+        return _int_texts(array)
     if values.dtype.kind == "b" and not values.hasnans:
         return list(map(str, values.to_numpy().tolist()))
     missing = values.isna().to_numpy()
     items = values.astype(object).tolist()
     if missing.any():
         items = ["" if gone else v for v, gone in zip(items, missing, strict=True)]
-    if all(isinstance(v, str) for v in items) and not _needs_quotes("\x00".join(items)):
+    if pd.api.types.infer_dtype(items, skipna=False) == "string" and not _needs_quotes("\x00".join(items)):
         # text that needs no quotes (ISO timestamps; phases, a str enum written as its str): as it is
         return items
     return [_csv_field(v) if not gone else "" for v, gone in zip(items, missing, strict=True)]
+
+
+_LOOK = 4096  # rows of a column looked at to tell whether its values are all different
+
+
+def _all_distinct(values: pd.Series) -> bool:
+    """Whether a long column's first _LOOK values are all different (a step counter, a line number, a loss):
+    written value by value, not through its distinct values."""
+    return len(values) > _LOOK and len(pd.unique(values.iloc[:_LOOK])) == _LOOK
+
+
+def _int_texts(values: np.ndarray) -> list[str]:
+    import pyarrow as pa  # (Arrow's decimal text of an integer is str()'s, in a third less time)
+
+    return pa.array(values).cast(pa.string()).to_numpy(zero_copy_only=False).tolist()
+
+
+def _number_texts(kind: str, values: np.ndarray, *_: int) -> list[str]:
+    """The texts _native.rows makes of a number column _csv_texts gave as numbers."""
+    return _float_texts(values) if kind == "f" else _int_texts(values)
 
 
 def _float_texts(values: np.ndarray) -> list[str]:
