@@ -344,3 +344,33 @@ def test_rows_join_as_str_join_does():
     assert fastlane._native.rows([["a"], ["\u00e9"]], "\n") is None
     assert fastlane._native.rows([["a", "b"], ["c"]], "\n") is None  # (lists of unequal length: the caller's)
     assert fastlane._native.rows([[], []], "\n") == ""
+
+
+def test_decimals_a_log_printed_are_formatted_as_percent_formatting_does():
+    """The quick path of _native.texts and rows (a float that a decimal of at most `precision` digits rounds to,
+    written without Python's formatter) gives '%.<p>g' % value: decimals of 0 to 15 places at every magnitude
+    from 1e-6 to 1e14, the edges of the plain notation (1e-4, 1e12), halves, and the same negated."""
+    rng = np.random.default_rng(24)
+    parts = [np.round(rng.random(6000) * 10.0 ** rng.integers(-6, 15, 6000), d) for d in range(16)]
+    edges = [1e-4, 9.9999e-5, 1.00001e-4, 1e12, 999999999999.0, 999999999999.5, 1e11, 0.1 + 0.2, 123456789012.0]
+    values = np.concatenate([*parts, edges, [12345678901.25, 5e-5, 2.5, 0.00015, 1e15, 4503599627370497.0]])
+    values = np.r_[values, -values]
+    for p in (1, 3, 6, 12, 15, 17):
+        want = ["%.*g" % (p, v) for v in values.tolist()]  # noqa: UP031 (the % formatting is the truth)
+        assert fastlane._native.texts(values, p) == want
+        assert fastlane._native.rows([("f", values, p)], "\n") == "".join(w + "\n" for w in want)
+
+
+def test_rows_write_number_columns_as_str_and_percent_formatting_do():
+    ints = np.array([0, -1, 7, np.iinfo(np.int64).max, np.iinfo(np.int64).min], dtype=np.int64)
+    floats = np.array([1.5, np.nan, -0.0, np.inf, 0.1 + 0.2])
+    texts = ["a", "b,c", "", "d", "e"]
+    want = "".join(
+        f"{t},{i},{'' if f != f else '%.12g' % f};\n"  # noqa: UP031
+        for t, i, f in zip(texts, ints.tolist(), floats.tolist(), strict=True)
+    )
+    assert fastlane._native.rows([texts, ("i", ints), ("f", floats, 12)], ";\n") == want
+    # anything else is left to the caller: another dtype, an unknown kind, a length that differs
+    for field in (("i", ints.astype(np.uint64)), ("i", floats), ("f", ints, 12), ("f", floats.astype(np.float32), 12),
+                  ("x", ints), ("f", floats, 0), ("i", ints[:2])):  # fmt: skip
+        assert fastlane._native.rows([texts, field], "\n") is None
