@@ -175,10 +175,21 @@ def file_rows(run: Run, segment: int | None = None) -> pd.DataFrame:
 def analyze(path: LogPath, **options: Any) -> Analysis:
     """The whole pipeline on one log (or the attempts of one job, in the order they ran, as a list):
     resolve, utilization, phases, the framework's own figures, summary."""
+    return analysis_of(path, options)
+
+
+def analysis_of(
+    path: LogPath, options: Given, steps_ready: Callable[[pd.DataFrame], None] | None = None
+) -> Analysis:
+    """`analyze(path, **options)`; `steps_ready` is called with the run's step frame (run.steps) as soon as it is
+    final, after the phases (what follows only reads it): the CLI starts writing steps.csv then
+    (outputs.StepsAhead), while the ledger and the summary are built."""
     opts = _options(options)
     run = resolve(path, **options)
     util = assess(run, opts)
     phases = detect_phases(run.steps, run.parsed.events, run.parsed.windows, run.throughput)
+    if steps_ready is not None:
+        steps_ready(run.steps)
     reported, notes = cross_check(run, util, phases)
     run.warnings.extend(notes)
     basis = numbering_basis(run.all_steps if run.all_steps is not None else run.steps)

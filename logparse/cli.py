@@ -223,15 +223,17 @@ def _analyze_each(
     # one log: its report's drawing code is imported in a forked process while pandas is and the log is read
     drawer = drawing.Drawer.start() if len(logs) == 1 else None
     for log, name in zip(logs, run_names(list(logs)), strict=True):
+        if out_dir is None:
+            target = report.default_out_dir(name)
+        else:
+            target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
+        # a large run's steps.csv is written by a forked process from when its step frame is final
+        ahead = report.StepsAhead(target) if len(logs) == 1 else None
         try:
-            run = api.analyze  # (imports the analysis: what they made is frozen out of the collector's passes)
+            run = api.analysis_of  # (imports the analysis: what they made is frozen out of the collector's passes)
             settle()
-            analysis = run(log, **kw)
-            if out_dir is None:
-                target = report.default_out_dir(name)
-            else:
-                target = Path(out_dir) / name if len(logs) > 1 else Path(out_dir)
-            paths = report.write_outputs(analysis, target, drawer)
+            analysis = run(log, kw, None if ahead is None else ahead.start)
+            paths = report.write_outputs(analysis, target, drawer, ahead=ahead)
         except (LogparseError, OSError) as exc:
             if len(logs) == 1:
                 raise
@@ -242,6 +244,8 @@ def _analyze_each(
         finally:
             if drawer is not None:
                 drawer.close()
+            if ahead is not None:
+                ahead.close()
         summaries.append(analysis.summary)
         if not as_json and not quiet:
             click.echo(report.text_summary(analysis, paths))

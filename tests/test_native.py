@@ -374,3 +374,19 @@ def test_rows_write_number_columns_as_str_and_percent_formatting_do():
     for field in (("i", ints.astype(np.uint64)), ("i", floats), ("f", ints, 12), ("f", floats.astype(np.float32), 12),
                   ("x", ints), ("f", floats, 0), ("i", ints[:2])):  # fmt: skip
         assert fastlane._native.rows([texts, field], "\n") is None
+
+
+def test_rows_write_stamps_as_numpy_does():
+    """A ("t", microseconds) column of _native.rows is numpy's datetime_as_string(unit="us") + "+00:00": random
+    instants of 1970-9999, the ends, leap days and the turns of centuries; NaT empty; an instant outside those
+    years is left to the caller (None)."""
+    rng = np.random.default_rng(33)
+    days = np.array(["1970-01-01", "2000-02-29", "2000-03-01", "2100-02-28", "2100-03-01", "2400-02-29"], "datetime64[D]")
+    edges = np.r_[days.astype("datetime64[us]").astype(np.int64), np.datetime64("9999-12-31T23:59:59.999999").astype(np.int64)]
+    us = np.r_[rng.integers(0, 253402300800000000, 50000), edges[1:] - 1, edges]  # (the microsecond before 1970: outside)
+    want = "".join(f"{s}+00:00\n" for s in np.datetime_as_string(us.astype("datetime64[us]"), unit="us"))
+    assert fastlane._native.rows([("t", us)], "\n") == want
+    nat = np.array([np.iinfo(np.int64).min, 0], dtype=np.int64)
+    assert fastlane._native.rows([("t", nat), ["a", "b"]], "\n") == ",a\n1970-01-01T00:00:00.000000+00:00,b\n"
+    for outside in (-1, 253402300800000000):
+        assert fastlane._native.rows([("t", np.array([outside], dtype=np.int64))], "\n") is None

@@ -464,7 +464,8 @@ done:
 /* rows(fields, end) -> str or None: "".join(",".join(row) + end for row in zip(*fields)), each of `fields` a list
  * of str as long as the others, or a column of numbers written as steps.csv writes them: a tuple ("f", float64
  * values, precision), each '%.<precision>g' % value (PyOS_double_to_string, as `texts`), "" for NaN; or ("i", int64
- * values), each str(value). None when a text is not ASCII or not a str, or a field is neither (the caller joins
+ * values), each str(value); or ("t", int64 microseconds since 1970), each as numpy's datetime_as_string(unit="us")
+ * + "+00:00" (years 1970-9999; int64's least, NaT, as ""). None when a text is not ASCII or not a str, or a field is neither (the caller joins
  * them itself) (a str subclass, a phase enum, joined by its text as str.join joins it) */
 typedef struct {
     PyObject *texts;   /* a list of str, or NULL */
@@ -485,6 +486,44 @@ static Py_ssize_t int_text(int64_t v, char *out) {
     if (v < 0) out[len++] = '-';
     while (k) out[len++] = digits[--k];
     return len;
+}
+
+/* microseconds since 1970 as numpy's datetime_as_string(unit="us") + "+00:00" writes them (32 characters), for
+ * 1970-01-01 to 9999-12-31 (0 returned outside: the caller's); days to a date by H. Hinnant's civil_from_days */
+static const int64_t US_PER_DAY = 86400000000LL, US_END = 253402300800000000LL; /* (10000-01-01) */
+
+static void put2(char *at, int64_t v) {
+    at[0] = (char)('0' + v / 10);
+    at[1] = (char)('0' + v % 10);
+}
+
+static Py_ssize_t iso_text(int64_t us, char *out) {
+    if (us < 0 || us >= US_END) return 0;
+    const int64_t days = us / US_PER_DAY, of_day = us % US_PER_DAY;
+    const int64_t z = days + 719468, era = z / 146097, doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    const int64_t day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+    const int64_t year = yoe + era * 400 + (month <= 2);
+    const int64_t second = of_day / 1000000, micro = of_day % 1000000;
+    put2(out, year / 100);
+    put2(out + 2, year % 100);
+    out[4] = '-';
+    put2(out + 5, month);
+    out[7] = '-';
+    put2(out + 8, day);
+    out[10] = 'T';
+    put2(out + 11, second / 3600);
+    out[13] = ':';
+    put2(out + 14, second / 60 % 60);
+    out[16] = ':';
+    put2(out + 17, second % 60);
+    out[19] = '.';
+    put2(out + 20, micro / 10000);
+    put2(out + 22, micro / 100 % 100);
+    put2(out + 24, micro % 100);
+    memcpy(out + 26, "+00:00", 6);
+    return 32;
 }
 
 static void release_fields(Field *fs, Py_ssize_t k) {
@@ -521,7 +560,7 @@ static PyObject *rows(PyObject *self, PyObject *args) {
                 PyErr_Clear();
                 goto none;
             }
-            if ((kind[0] != 'f' && kind[0] != 'i') || kind[1] != '\0') goto none;
+            if ((kind[0] != 'f' && kind[0] != 'i' && kind[0] != 't') || kind[1] != '\0') goto none;
             if (PyObject_GetBuffer(values, &fs[f].numbers, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
                 PyErr_Clear();
                 goto none;
@@ -529,10 +568,16 @@ static PyObject *rows(PyObject *self, PyObject *args) {
             fs[f].kind = kind[0];
             fs[f].precision = precision;
             len = fs[f].numbers.len / 8;
-            total += len * 24; /* at most: "-9223372036854775808", "-1.23456789012e-308" (precision <= 17) */
+            /* at most: "-9223372036854775808", "-1.2345678901234567e-308" (precision <= 17), an ISO stamp's 32 */
+            total += len * (kind[0] == 't' ? 32 : 24);
             const char *format = fs[f].numbers.format ? fs[f].numbers.format : "B";
             const int as_double = strcmp(format, "d") == 0, as_int64 = strcmp(format, "l") == 0 || strcmp(format, "q") == 0;
             if (fs[f].numbers.itemsize != 8 || !(kind[0] == 'f' ? as_double : as_int64)) goto none;
+            if (kind[0] == 't') { /* every stamp in range, or NaT (int64's least: an empty field) */
+                const int64_t *us = (const int64_t *)fs[f].numbers.buf;
+                for (Py_ssize_t i = 0; i < len; i++)
+                    if (us[i] != INT64_MIN && (us[i] < 0 || us[i] >= US_END)) goto none;
+            }
             if (kind[0] == 'f' && (precision < 1 || precision > 17)) goto none;
         }
         if (n >= 0 && len != n) goto none;
@@ -557,6 +602,9 @@ static PyObject *rows(PyObject *self, PyObject *args) {
                 at += len;
             } else if (fs[f].kind == 'i') {
                 at += int_text(((const int64_t *)fs[f].numbers.buf)[i], at);
+            } else if (fs[f].kind == 't') {
+                const int64_t us = ((const int64_t *)fs[f].numbers.buf)[i];
+                if (us != INT64_MIN) at += iso_text(us, at);
             } else {
                 const double v = ((const double *)fs[f].numbers.buf)[i];
                 if (v != v) continue;

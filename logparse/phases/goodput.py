@@ -187,7 +187,8 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
         return pd.DataFrame({"event": [], "line": [], "text": [], "t": [], "dur": [], "step": []})
     out = pd.DataFrame(
         {
-            "event": ev["event"].astype(str),
+            # (categorical: each `== "error"` and `isin` looks at a handful of names, not every row's text)
+            "event": pd.Categorical(ev["event"].astype(str)),
             "line": pd.to_numeric(ev["line"], errors="coerce"),
             "text": ev["text"].astype(str) if "text" in ev else "",
             "step": pd.to_numeric(ev["step"], errors="coerce") if "step" in ev else np.nan,
@@ -200,9 +201,14 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
         else pd.Series(np.nan, index=ev.index)
     )
     t = t.astype(float).to_numpy().copy()
-    # only a text with a time of day in it can hold a stamp (most event lines have none: one test each)
-    timed = out["text"].str.contains(_TIME_OF_DAY, regex=True).to_numpy(dtype=bool)
-    for i in np.flatnonzero(np.isnan(t) & timed):
+    # only a text with a time of day in it can hold a stamp (most event lines have none: one test each, of the
+    # lines with no captured timestamp)
+    unstamped = np.flatnonzero(np.isnan(t))
+    texts = out["text"].iloc[unstamped]
+    colon = texts.str.contains(":", regex=False).to_numpy(dtype=bool)  # (no colon, no time of day)
+    unstamped = unstamped[colon]
+    timed = texts[colon].str.contains(_TIME_OF_DAY, regex=True).to_numpy(dtype=bool)
+    for i in unstamped[timed].tolist():
         found = text_stamp(out["text"].iat[i], year)
         t[i] = np.nan if found is None else found
     out["t"] = t
@@ -227,7 +233,7 @@ def _rows(run: Run, phases: Phases) -> pd.DataFrame:
         "regime",
         "tokens_per_step",
     ]
-    kept = run.steps[[c for c in cols if c in run.steps]].copy()
+    kept = run.steps[[c for c in cols if c in run.steps]]  # (copy-on-write: a selection is its own frame)
     kept["kept"] = True
     frames = [kept]
     redone = run.redone
@@ -235,7 +241,7 @@ def _rows(run: Run, phases: Phases) -> pd.DataFrame:
         lo, hi = kept["line"].min(), kept["line"].max()
         redone = redone[(redone["line"] >= lo) & (redone["line"] <= hi)]
         redone = redone.drop_duplicates(["segment", "step"], keep="last")
-        part = redone[[c for c in cols if c in redone]].copy()
+        part = redone[[c for c in cols if c in redone]]
         part["kept"] = False
         frames.append(part)
     rows = pd.concat(frames, ignore_index=True) if len(frames) > 1 else kept
@@ -372,9 +378,11 @@ class _Lines:
 
     @classmethod
     def of(cls, events: pd.DataFrame) -> _Lines:
+        codes, names = pd.factorize(events["event"])
+        category = np.array([*(_EVENT_CATEGORY.get(str(e)) for e in names), None], dtype=object)
         return cls(
-            [_EVENT_CATEGORY.get(e) for e in events["event"].tolist()],
-            [int(x) for x in events["line"].tolist()],
+            category[codes].tolist(),  # (code -1, no event: the last, None)
+            events["line"].to_numpy(dtype=np.int64).tolist(),
             events["dur"].astype(float).tolist(),
             events["step"].astype(float).tolist(),
             list(map(str, events["text"].tolist())),  # (tolist: iterating an Arrow-backed column is slower)
@@ -391,7 +399,9 @@ class _Lines:
         durations, and the index of the first event at or after each one that has a step (n: none)."""
         n = len(self.line)
         names = sorted({c for c in self.category if c is not None})
-        code = np.array([-1 if c is None else names.index(c) for c in self.category], dtype=np.int64)
+        # each event's category as its place in `names` (-1: none), through the distinct categories
+        codes, distinct = pd.factorize(pd.Series(self.category, dtype=object))  # (None: code -1)
+        code = np.array([*(names.index(c) for c in distinct), -1], dtype=np.int64)[codes]
         zero = np.zeros((1,), dtype=np.int64)
         counts = [np.concatenate([zero, np.cumsum(code == k)]) for k in range(len(names))]
         dur = np.array(self.dur, dtype=np.float64)
@@ -548,8 +558,10 @@ def _excess(book: _Book, rows: pd.DataFrame, events: pd.DataFrame, held: pd.Seri
     residual = excess - held.reindex(excess.index).fillna(0.0)
     phase = rows["phase"].reindex(excess.index)
     ev_lines, counted = _event_lines(events)
-    prev_line = rows["line"].shift(1).fillna(0).reindex(excess.index).to_numpy(dtype=float)
-    line = rows["line"].reindex(excess.index).to_numpy(dtype=float)
+    all_lines = rows["line"].to_numpy(dtype=float)
+    at = rows.index.get_indexer(excess.index)
+    prev_line = np.r_[0.0, all_lines[:-1]][at]
+    line = all_lines[at]
     lo, hi = _inside(ev_lines, prev_line, line)
     taken = float(held.reindex(excess.index).fillna(0.0).sum())
     slow: list[int] = []  # a run of slow rows without an event, entered as one

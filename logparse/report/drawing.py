@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,9 +25,9 @@ def may_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
-    """Start `fn(*args)` in a forked process; returns the call that waits for it and raises its error here (the
-    same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
+def apart(fn: Callable[..., None], *args: Any) -> Child | None:
+    """Start `fn(*args)` in a forked process; returns the child, whose call waits for it and raises its error here
+    (the same exception, an OSError with its file name, when it can be pickled). None where forking is unsafe or
     impossible (no fork, other threads running): the caller then calls `fn` itself."""
     if not may_fork():
         return None
@@ -39,7 +40,25 @@ def apart(fn: Callable[..., None], *args: Any) -> Callable[[], None] | None:
         os.close(read_end)
         _child_runs(lambda: fn(*args), write_end)
     os.close(write_end)
-    return lambda: _wait_child(pid, read_end)
+    return Child(pid, read_end)
+
+
+class Child:
+    """A process `apart` started: called, waits for it (its error raised here); `stop` ends it unwaited for."""
+
+    def __init__(self, pid: int, reply: int) -> None:
+        self.pid, self.reply = pid, reply
+
+    def __call__(self) -> None:
+        _wait_child(self.pid, self.reply)
+
+    def stop(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.close(self.reply)
+        os.waitpid(self.pid, 0)
 
 
 def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child

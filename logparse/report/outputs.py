@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.atomic import remove_leftovers, staged
+from ..core.atomic import remove_leftovers, staged, temp_name
 from ..core.errors import LogparseError
 from ..core.facts import Fact
 from ..core.summary_types import (
@@ -42,8 +42,8 @@ from ..phases.window import weighted_mean
 from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
 from ..utilization.mfu import Utilization, seconds_to_train
-from .analysis import Findings
-from .drawing import Drawer, apart
+from .analysis import Findings, public_steps
+from .drawing import Child, Drawer, apart, may_fork
 from .gather import report_data
 from .ledger import goodput_part, ledger_lines
 from .thumbnail import THUMB_NAME
@@ -220,17 +220,15 @@ def _write_jsonl(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
             fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, separators=(",", ":"), default=str) + "\n")
 
 
-def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None) -> None:
+def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None, split: bool = True) -> None:
     """A public step frame to FILE.csv, FILE.parquet or FILE.jsonl (FILE.csv.gz, FILE.jsonl.gz: gzipped).
     CSV and JSONL: timestamps as ISO text in UTC with their offset (+00:00), floats to 12 significant digits
     (no representation noise like 18.000700000000002), or in full where a log printed more (csv_ready),
-    integer columns as integers."""
+    integer columns as integers. `split`: a long CSV's second half may be made text by a forked process."""
     suffix = kind or steps_kind(path)
     if suffix in (".csv", ".csv.gz"):
-        out = csv_ready(frame)
-        if "timestamp" in frame:
-            out = out.assign(timestamp=_iso_utc(frame["timestamp"]))
-        _write_csv(out, path, gzipped=suffix == ".csv.gz")
+        stamps = ("timestamp",) if "timestamp" in frame else ()  # (ISO text with the offset: _stamp_texts)
+        _write_csv(csv_ready(frame), path, gzipped=suffix == ".csv.gz", split=split, stamps=stamps)
     elif suffix == ".parquet":
         frame.to_parquet(path, index=False)
     else:
@@ -243,7 +241,9 @@ def write_csv(frame: pd.DataFrame, path: Any, gzipped: bool = False) -> None:
     _write_csv(csv_ready(frame), path, gzipped)
 
 
-def _write_csv(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
+def _write_csv(
+    frame: pd.DataFrame, path: Any, gzipped: bool, split: bool = True, stamps: tuple[str, ...] = ()
+) -> None:
     """The frame as `DataFrame.to_csv(index=False, float_format=CSV_DIGITS)` writes it, byte for byte, in half
     its time: CSV_ROWS rows at a time, each column made text at once (floats through CSV_DIGITS, missing values
     empty, text quoted as the csv module quotes it under pandas' settings, pandas.io.formats.csvs:
@@ -251,15 +251,16 @@ def _write_csv(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
     0.9 s."""
     head = ",".join(_csv_field(name) for name in frame.columns) + "\n"
     if hasattr(path, "write"):  # an open text stream (standard output)
-        _csv_body(path, frame, head)
+        _csv_body(path, frame, head, stamps)
         return
     opener = gzip.open if gzipped else open
     half = len(frame) // 2
     part = Path(path).with_name(f".{Path(path).stem}-rest.{os.getpid()}.tmp.csv")
-    rest = apart(_csv_rows, frame.iloc[half:], part) if not gzipped and len(frame) >= CSV_SPLIT_ROWS else None
+    halves = split and not gzipped and len(frame) >= CSV_SPLIT_ROWS
+    rest = apart(_csv_rows, frame.iloc[half:], part, stamps) if halves else None
     try:
         with opener(path, "wt", encoding="utf-8", newline="") as fh:
-            _csv_body(fh, frame if rest is None else frame.iloc[:half], head)
+            _csv_body(fh, frame if rest is None else frame.iloc[:half], head, stamps)
         if rest is not None:
             waiting, rest = rest, None
             waiting()  # (the second half's process: its error raised here)
@@ -281,10 +282,10 @@ def _write_csv(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
 CSV_SPLIT_ROWS = 500_000
 
 
-def _csv_rows(frame: pd.DataFrame, part: Path) -> None:
+def _csv_rows(frame: pd.DataFrame, part: Path, stamps: tuple[str, ...]) -> None:
     """The rows of `frame` as _csv_body writes them, without the header, to `part`."""
     with open(part, "w", encoding="utf-8", newline="") as fh:
-        _csv_body(fh, frame, "")
+        _csv_body(fh, frame, "", stamps)
 
 
 def _append(path: Any, part: Path) -> None:
@@ -296,19 +297,24 @@ def _append(path: Any, part: Path) -> None:
 CSV_ROWS = 50_000  # rows made text at a time: a few hundred MB of strings for a frame of millions, else
 
 
-def _csv_body(fh: Any, frame: pd.DataFrame, head: str) -> None:
+def _csv_body(fh: Any, frame: pd.DataFrame, head: str, stamps: tuple[str, ...] = ()) -> None:
+    """`frame`'s rows as CSV after `head`; the `stamps` columns (datetimes) as ISO text with the offset."""
     fh.write(head)
+    stamped = {i for i, name in enumerate(frame.columns) if name in stamps}
     one = frame.shape[1] == 1
     native = fastlane.native_module()
     distinct = {i for i in range(frame.shape[1]) if _all_distinct(frame.iloc[:, i])}
     for at in range(0, len(frame), CSV_ROWS):
         if one:  # one field a row: an empty one is written "" (the csv module's rule)
-            texts = _csv_texts(frame.iloc[at : at + CSV_ROWS, 0])
+            column = frame.iloc[at : at + CSV_ROWS, 0]
+            texts = _stamp_texts(column, False) if stamped else _csv_texts(column)
             fh.write("".join(('""' if v == "" else v) + "\n" for v in texts))
             continue
         part = frame.iloc[at : at + CSV_ROWS]
         columns = [
-            _csv_texts(part.iloc[:, i], whole=True, numbers=native is not None, few=i not in distinct)
+            _stamp_texts(part.iloc[:, i], native is not None)
+            if i in stamped
+            else _csv_texts(part.iloc[:, i], whole=True, numbers=native is not None, few=i not in distinct)
             for i in range(frame.shape[1])
         ]
         # a run of columns that hold one text in every row is one field, its texts joined once (a step frame's
@@ -386,8 +392,26 @@ def _int_texts(values: np.ndarray) -> list[str]:
 
 
 def _number_texts(kind: str, values: np.ndarray, *_: int) -> list[str]:
-    """The texts _native.rows makes of a number column _csv_texts gave as numbers."""
+    """The texts _native.rows makes of a number column _csv_texts or _stamp_texts gave as numbers."""
+    if kind == "t":
+        stamps = pd.Series(values.astype("datetime64[us]"))  # (int64's least is NaT)
+        return [v or "" for v in _iso_utc(stamps).tolist()]
     return _float_texts(values) if kind == "f" else _int_texts(values)
+
+
+def _stamp_texts(stamps: pd.Series, numbers: bool) -> Any:
+    """A datetime column as ISO text with its offset (_iso_utc), missing ones empty; `numbers`: as microseconds,
+    ("t", values), which _native.rows writes so, where every stamp is in 1970-9999 (else the texts)."""
+    if numbers and (isinstance(stamps.dtype, pd.DatetimeTZDtype) or stamps.dtype.kind == "M"):
+        naive = stamps.dt.tz_convert("UTC").dt.tz_localize(None) if stamps.dt.tz is not None else stamps
+        micros = naive.to_numpy(dtype="datetime64[us]").view(np.int64)
+        known = micros[micros != np.iinfo(np.int64).min]
+        if not len(known) or (known.min() >= 0 and known.max() < _US_END):
+            return ("t", np.ascontiguousarray(micros))
+    return [v or "" for v in _iso_utc(stamps).tolist()]
+
+
+_US_END = int(np.datetime64("10000-01-01", "us").astype(np.int64))
 
 
 def _float_texts(values: np.ndarray) -> list[str]:
@@ -405,11 +429,14 @@ def _needs_quotes(text: str) -> bool:
 
 
 def _distinct_is_exact(values: pd.Series) -> bool:
-    """Whether values that factorize as one are written alike: not in an object column (1, 1.0 and True
-    are one key there) and not a float column holding -0.0 (one key with 0.0, written `-0`)."""
+    """Whether values that factorize as one are written alike: not in an object column of mixed values (1, 1.0
+    and True are one key there; one of texts and missing values is exact: the phases) and not a float column
+    holding -0.0 (one key with 0.0, written `-0`)."""
     if isinstance(values.dtype, pd.StringDtype):
         return True
     kind = values.dtype.kind
+    if kind == "O":
+        return pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty")
     if kind == "f":
         v = values.to_numpy()
         return not bool((np.signbit(v) & (v == 0)).any())
@@ -822,16 +849,22 @@ def default_out_dir(run_name: str) -> Path:
 
 
 def write_outputs(
-    analysis: Findings, out_dir: str | os.PathLike[str], drawer: Drawer | None = None, thumbnail: bool = False
+    analysis: Findings,
+    out_dir: str | os.PathLike[str],
+    drawer: Drawer | None = None,
+    thumbnail: bool = False,
+    ahead: StepsAhead | None = None,
 ) -> dict[str, Path]:
     """summary.json, steps.csv and report.png into `out_dir`, whole or not at all (atomic.py): a kill, a
     full disk or an error leaves the files that were there before, never a cut one or a mix of two runs.
     `drawer`: a process started before the log was read (Drawer.start), which draws a small run's report.
-    `thumbnail`: also the report's thumbnail for the batch page (thumbnail.THUMB_NAME), drawn with it."""
+    `thumbnail`: also the report's thumbnail for the batch page (thumbnail.THUMB_NAME), drawn with it.
+    `ahead`: the steps.csv a forked process has been writing since the step frame was final (StepsAhead)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(out)
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
+    if ahead is None or not ahead.writes(paths["steps"]):
+        remove_leftovers(out)  # (StepsAhead.start did, before its file)
     summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
     with staged() as stage:  # all of them replace the earlier ones together, or none does
         steps, report = stage(paths["steps"]), stage(paths["report"])
@@ -839,18 +872,78 @@ def write_outputs(
         if thumbnail:
             paths["thumb"] = out / THUMB_NAME
             thumb = stage(paths["thumb"])  # (renamed after the report: never older than it)
+        csv = ahead.take(steps) if ahead is not None else None
+        large = len(analysis.steps) >= DRAW_APART_ROWS
         drawing = None
-        if drawer is not None and len(analysis.steps) < DRAW_APART_ROWS:
+        if drawer is not None and not large:
             drawing = drawer.draw(report_data(analysis), report, thumb)
-        elif len(analysis.steps) >= DRAW_APART_ROWS:
+        elif large and csv is None:
             drawing = apart(plot_report, analysis, report, thumb)
-        write_steps(analysis.steps, steps)
+        # (with the CSV written ahead, a large run's report is drawn here while it is finished: sending its
+        # figures, 120 MB for 2.4 M steps, to the drawer took longer than importing matplotlib)
+        if csv is None:
+            write_steps(analysis.steps, steps)
         if drawing is None:
             plot_report(analysis, report, thumb)
         else:
             drawing()
+        if csv is not None:
+            csv()
         stage(paths["summary"]).write_text(summary, encoding="utf-8")
     return paths
+
+
+class StepsAhead:
+    """steps.csv written by a forked process from the moment the step frame is final (api.analysis_of's
+    `steps_ready`: after the phases, which add its last columns), while this one builds the ledger, the summary
+    and the report: a large run's CSV is seconds of a core's work (2.4 M rows: 3.6 s).
+
+    `start` forks the writer (for a run of DRAW_APART_ROWS rows or more, where forking is safe) to the name
+    write_outputs stages steps.csv under; write_outputs `take`s it, waits for it and renames it with the other
+    files, or removes it with them. `close` stops a writer whose file nobody took (the analysis failed or refused)
+    and removes the file, and the folder when `start` made it and it is empty."""
+
+    def __init__(self, out_dir: str | os.PathLike[str]) -> None:
+        self.folder = Path(out_dir)
+        self.path = temp_name(self.folder / "steps.csv")
+        self.child: Child | None = None
+        self.made = False
+
+    def start(self, steps: pd.DataFrame) -> None:
+        if self.child is not None or len(steps) < DRAW_APART_ROWS or not may_fork():
+            return
+        self.made = not self.folder.exists()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(self.folder)
+        self.child = apart(_write_public, steps, self.path)
+
+    def writes(self, final: Path) -> bool:
+        return self.child is not None and temp_name(final) == self.path
+
+    def take(self, staged_as: Path) -> Child | None:
+        """The writer of the file staged as `staged_as` (its wait), once; None when there is none."""
+        if self.child is None or staged_as != self.path:
+            return None
+        child, self.child = self.child, None
+        return child
+
+    def close(self) -> None:
+        if self.child is not None:
+            self.child.stop()
+            self.child = None
+            self.path.unlink(missing_ok=True)
+        if self.made:
+            try:
+                self.folder.rmdir()  # (only when empty)
+            except OSError:
+                pass
+            self.made = False
+
+
+def _write_public(steps: pd.DataFrame, path: Path) -> None:
+    """The forked writer of StepsAhead: the public step frame (Findings.steps) as steps.csv, in this one process
+    (the other core builds the ledger meanwhile)."""
+    write_steps(public_steps(steps), path, split=False)
 
 
 def plot_report(analysis: Findings, path: Any, thumb: Any = None) -> None:
