@@ -180,3 +180,68 @@ def test_the_command_keeps_numpy_and_pyarrow_from_fresh_memory_unless_the_user_s
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == want
+
+
+def test_steps_csv_written_ahead_is_the_one_written_here(tmp_path):
+    """A large run's steps.csv is written by a fork from when its step frame is final (outputs.StepsAhead, started
+    by the command after the phases), while the ledger, summary and report are made: the same three files as
+    those written after the analysis, in one process."""
+    done = _run(
+        f"""
+        import os
+        from logparse import cli
+        from logparse.report import outputs
+        outputs.DRAW_APART_ROWS = 1  # every run "large"
+        write = outputs._write_public
+        def marked(steps, path):
+            open("ahead-used", "w").close()
+            write(steps, path)
+        outputs._write_public = marked
+        cli.cli(["analyze", {str(SAMPLE)!r}, "--gpus", "8", "--hw", "h100", "--out", "ahead", "-q"], standalone_mode=False)
+        outputs.DRAW_APART_ROWS = 10**9
+        cli.cli(["analyze", {str(SAMPLE)!r}, "--gpus", "8", "--hw", "h100", "--out", "here", "-q"], standalone_mode=False)
+        print(sorted(os.listdir("ahead")))
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "ahead-used").exists()
+    assert done.stdout.split("\n")[-2] == "['report.png', 'steps.csv', 'summary.json']"  # (no temporary file left)
+    for name in ("steps.csv", "summary.json", "report.png"):
+        assert (tmp_path / "ahead" / name).read_bytes() == (tmp_path / "here" / name).read_bytes(), name
+
+
+def test_an_analysis_that_fails_after_its_csv_was_started_leaves_nothing(tmp_path):
+    """The CSV's fork is stopped, its file removed, and the folder the command made for it too, when the analysis
+    fails after the phases (a refusal, an error); no child process is left."""
+    done = _run(
+        f"""
+        import os
+        from logparse import api, cli
+        from logparse.core.errors import LogparseError
+        from logparse.report import outputs
+        outputs.DRAW_APART_ROWS = 1
+        def refused(*args):
+            raise LogparseError("refused after the phases")
+        api.build_ledger = refused
+        for out in ("new/out", "kept"):
+            if out == "kept":
+                os.makedirs("kept")
+            try:
+                cli.cli(["analyze", {str(SAMPLE)!r}, "--out", out, "-q"], standalone_mode=False)
+            except SystemExit as exc:
+                print("exit", exc.code)
+        print(os.path.exists("new/out"), os.listdir("kept"))
+        try:
+            print("child", os.waitpid(-1, os.WNOHANG))
+        except ChildProcessError:
+            print("no child")
+        """,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == ["error: refused after the phases"] * 2
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["exit 1"] * 2
+    assert lines[2] == "False []"  # (the folder it made removed; one that was there kept, empty)
+    assert lines[3] == "no child"
