@@ -1,6 +1,6 @@
 """logparse against `grep -c` on large Megatron logs: parse and analyze, plain and gzip, one rank and eight.
 
-    python benchmarks/bench_speed.py [--sizes 10MB 100MB 1GiB] [--dir /tmp/logparse-bench] [--jobs N]
+    python benchmarks/bench_speed.py [--sizes 10MB 100MB 1GiB] [--dir /tmp/logparse-bench] [--jobs N] [--repeat 3]
 
 For each size it writes (once; kept in --dir for the next run):
 
@@ -15,9 +15,12 @@ and times, in this process's children, on the same machine in the same run: ``gr
 file (``zcat | grep -c`` for gz), ``logparse parse FILE -o steps.parquet`` and ``logparse analyze FILE --hw
 h100`` (report.png included). Peak memory is the largest sum of resident memory over the command's process tree
 (its parallel readers included, each page shared by forked processes counted once: the sum of Pss), sampled
-every 100 ms from /proc (reading a large process's smaps_rollup takes its memory map's lock and milliseconds
-of a core: sampled every 20 ms, the sampler took a third of a core from the command it measured). The table is
-printed as Markdown.
+every 100 ms from /proc, in a second run of the command: reading a large process's smaps_rollup takes its
+memory map's lock and milliseconds of a core (sampled every 20 ms, the sampler took a third of a core from the
+command it measured; every 100 ms, it still slowed a 10 s analyze by about a second on 2 cores), so the wall
+time is that of a run with no sampler. `analyze` writes into a folder emptied before each run (outside the
+time): replacing the last run's 560 MB steps.csv makes the file system free it, a quarter of a second that is
+not the analysis's. The table is printed as Markdown.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -114,9 +118,23 @@ def _tree_pss(root: int) -> int:
     return total
 
 
-def timed(cmd: list[str] | str, shell: bool = False) -> tuple[float, float]:
-    """(wall seconds, peak memory of the process tree in MiB) of one command. Its output goes to a pipe, not
-    /dev/null: GNU grep stops at the first match when it writes to /dev/null."""
+REPEAT = 3  # timed runs of each command (--repeat): the median's, on a shared machine
+
+
+def timed(
+    cmd: list[str] | str, shell: bool = False, memory: bool = True, before: Any = None, repeat: int = 1
+) -> tuple[float, float]:
+    """(wall seconds, peak memory of the process tree in MiB) of one command: the median wall time of `repeat`
+    runs without the memory sampler, the peak (with `memory`) of one more run with it. `before`: called before
+    each run, outside the time. Its output goes to a pipe, not /dev/null: GNU grep stops at the first match when
+    it writes to /dev/null."""
+    walls = sorted(_run(cmd, shell, False, before)[0] for _ in range(max(1, repeat)))
+    return walls[len(walls) // 2], (_run(cmd, shell, True, before)[1] if memory else math.nan)
+
+
+def _run(cmd: list[str] | str, shell: bool, memory: bool, before: Any) -> tuple[float, float]:
+    if before is not None:
+        before()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, shell=shell, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = 0
@@ -129,11 +147,13 @@ def timed(cmd: list[str] | str, shell: bool = False) -> tuple[float, float]:
             done.wait(0.1)
 
     sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    if memory:
+        sampler.start()
     out, err = proc.communicate()
     wall = time.perf_counter() - start
     done.set()
-    sampler.join()
+    if memory:
+        sampler.join()
     if proc.returncode not in (0, 1) or (proc.returncode == 1 and not shell):
         raise SystemExit(f"{cmd} failed ({proc.returncode}): {err.decode()[-500:]}")
     return wall, peak / 2**20
@@ -198,6 +218,7 @@ def main() -> None:
     ap.add_argument("--dir", default="/tmp/logparse-bench")
     ap.add_argument("--jobs", type=int, default=None, help="logparse --jobs (default: every core)")
     ap.add_argument("--no-analyze", action="store_true")
+    ap.add_argument("--repeat", type=int, default=REPEAT, help="timed runs of each command; the median is shown")
     ap.add_argument(
         "--sample-only", action="store_true",
         help="time only the README's sample (analyze, SAMPLE_RUNS + 1 runs) and `logparse --help`",
@@ -237,16 +258,18 @@ def main() -> None:
             grep_cmd = (
                 f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
             )
-            timed(f"cat {path} > /dev/null", shell=True)  # the file in the page cache, for every tool alike
-            grep_s, _ = timed(grep_cmd, shell=True)
+            timed(f"cat {path} > /dev/null", shell=True, memory=False)  # the file in the page cache, for every tool
+            grep_s, _ = timed(grep_cmd, shell=True, memory=False, repeat=args.repeat)
             out = work / "out"
             parse_s, parse_rss = timed(
-                [*logparse, "parse", str(path), "-o", str(work / "steps.parquet"), *jobs]
+                [*logparse, "parse", str(path), "-o", str(work / "steps.parquet"), *jobs], repeat=args.repeat
             )
             analyze_s = analyze_rss = math.nan
             if not args.no_analyze:
                 analyze_s, analyze_rss = timed(
-                    [*logparse, "analyze", str(path), "--hw", "h100", "--out", str(out), *jobs]
+                    [*logparse, "analyze", str(path), "--hw", "h100", "--out", str(out), *jobs],
+                    before=lambda out=out: shutil.rmtree(out, ignore_errors=True),
+                    repeat=args.repeat,
                 )
             row = {
                 "log": f"{size}, {label}",
@@ -276,6 +299,15 @@ def main() -> None:
             f"{r['analyze']:.1f} s ({r['analyze'] / r['grep']:.0f}x) | {gz} | "
             f"{r['parse_rss']:.0f} / {r['analyze_rss']:.0f} MiB |"
         )
+    by_log = {r["log"]: r for r in rows}
+    for size in plain_parse:
+        one, eight = by_log.get(f"{size}, 1 rank"), by_log.get(f"{size}, 8 ranks")
+        if one and eight:
+            per_byte = {k: (eight[k] / eight["MB"]) / (one[k] / one["MB"]) for k in ("parse", "analyze")}
+            print(
+                f"\n{size}, 8 ranks against 1 rank, seconds per byte: parse {per_byte['parse']:.2f}x, "
+                f"analyze {per_byte['analyze']:.2f}x (below 1: faster per byte)"
+            )
 
 
 if __name__ == "__main__":
