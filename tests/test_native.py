@@ -14,6 +14,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from logparse.frame import chunks, fastlane
@@ -390,3 +391,20 @@ def test_rows_write_stamps_as_numpy_does():
     assert fastlane._native.rows([("t", nat), ["a", "b"]], "\n") == ",a\n1970-01-01T00:00:00.000000+00:00,b\n"
     for outside in (-1, 253402300800000000):
         assert fastlane._native.rows([("t", np.array([outside], dtype=np.int64))], "\n") is None
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 20, 21, 22, 1000])
+def test_running_medians_are_pandas_rolling_medians(size):
+    """_native.medians (phases' running median of the log speed) is pandas' centred rolling median with
+    min_periods=1, value for value: random values, many ties, short series, windows of 1 to 41."""
+    rng = np.random.default_rng(size)
+    for values in (rng.normal(size=size), rng.integers(0, 4, size).astype(float), np.round(rng.normal(size=size), 1)):
+        for window in (1, 3, 21, 41):
+            want = pd.Series(values).rolling(window, center=True, min_periods=1).median().to_numpy()
+            out = np.empty(size)
+            fastlane._native.medians(values, window, out)
+            assert np.array_equal(out, want)
+    with pytest.raises(ValueError):
+        fastlane._native.medians(np.array([1.0, np.nan]), 3, np.empty(2))
+    with pytest.raises(ValueError):
+        fastlane._native.medians(np.ones(3), 2, np.empty(3))

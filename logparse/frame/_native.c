@@ -638,7 +638,76 @@ none:
     Py_RETURN_NONE;
 }
 
+/* medians(values, window) -> float64 array: pandas' Series(values).rolling(window, center=True,
+ * min_periods=1).median() for an odd window and values with no NaN (phases.regimes' running median of a run's
+ * log speed): at row i the median of rows i - window // 2 to i + window // 2 that exist, the mean of the two
+ * middle values, (a + b) / 2 as pandas takes it, for an even count at the ends. The window's values are kept
+ * sorted: each row one value out and one in, found by bisection. */
+static Py_ssize_t bisect(const double *sorted, Py_ssize_t n, double v) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        const Py_ssize_t mid = (lo + hi) / 2;
+        if (sorted[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static PyObject *medians(PyObject *self, PyObject *args) {
+    Py_buffer values, out;
+    Py_ssize_t window;
+    if (!PyArg_ParseTuple(args, "y*nw*", &values, &window, &out)) return NULL;
+    const Py_ssize_t n = values.len / (Py_ssize_t)sizeof(double);
+    const double *v = (const double *)values.buf;
+    double *res = (double *)out.buf;
+    double *sorted = NULL;
+    if (window < 1 || window % 2 == 0 || out.len != values.len) {
+        PyErr_SetString(PyExc_ValueError, "an odd window and an output as long as the values");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (v[i] != v[i]) {
+            PyErr_SetString(PyExc_ValueError, "a NaN value");
+            goto done;
+        }
+    const Py_ssize_t h = window / 2;
+    sorted = PyMem_Malloc((size_t)(window + 1) * sizeof(double));
+    if (sorted == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t count = 0;
+    for (Py_ssize_t j = 0; j < h && j < n; j++) { /* the first window's right half */
+        const Py_ssize_t at = bisect(sorted, count, v[j]);
+        memmove(sorted + at + 1, sorted + at, (size_t)(count - at) * sizeof(double));
+        sorted[at] = v[j];
+        count++;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Py_ssize_t in = i + h, gone = i - h - 1;
+        if (in < n) {
+            const Py_ssize_t at = bisect(sorted, count, v[in]);
+            memmove(sorted + at + 1, sorted + at, (size_t)(count - at) * sizeof(double));
+            sorted[at] = v[in];
+            count++;
+        }
+        if (gone >= 0) {
+            const Py_ssize_t at = bisect(sorted, count, v[gone]); /* (an equal value: any of them) */
+            memmove(sorted + at, sorted + at + 1, (size_t)(count - at - 1) * sizeof(double));
+            count--;
+        }
+        res[i] = count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0;
+    }
+done:
+    PyMem_Free(sorted);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&out);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
+    {"medians", medians, METH_VARARGS, "medians(values, window, out): a centred running median into out"},
     {"rows", rows, METH_VARARGS, "rows(fields, end) -> the CSV rows of columns of ASCII texts or numbers, or None"},
     {"texts", texts, METH_VARARGS, "texts(float64 values, precision) -> ['%.<precision>g' % v, '' for NaN]"},
     {"fit", fit, METH_VARARGS, "fit(lines, where, literals, kinds, codes, values) -> lines that fit and convert"},

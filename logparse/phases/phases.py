@@ -180,13 +180,16 @@ def detect_phases(
     k = int(min(5, max(2, len(x) // 20)))
 
     phase.loc[idx] = Phase.STABLE
+    at_stable = valid.to_numpy(dtype=bool).copy()  # (the rows `phase` says are stable, kept beside it)
     regime = pd.Series(pd.NA, index=steps.index, dtype="Int64")
     regime.loc[idx] = regime_of
-    warmup_end_step, warmup_steps = _mark_warmup(steps, phase, valid, xv, level * (1 - band), k, lag_rows)
+    warmup_end_step, warmup_steps = _mark_warmup(
+        steps, phase, at_stable, valid, xv, level * (1 - band), k, lag_rows
+    )
 
     ratio = speed / pd.Series(level, index=idx).reindex(steps.index)
     thr = pd.Series(dip_thr, index=idx).reindex(steps.index)
-    is_dip = (phase == Phase.STABLE) & (ratio < 1 - thr)
+    is_dip = pd.Series(at_stable, index=steps.index) & (ratio < 1 - thr)
     phase.loc[is_dip] = Phase.DIP
     steps["phase"] = phase
     steps["regime"] = regime
@@ -194,7 +197,9 @@ def detect_phases(
     regimes = _regimes(steps, pieces, idx, noises)
     weights = [r.wall_s if r.wall_s is not None else float(r.rows) for r in regimes]
     chosen = int(np.argmax(weights))
-    stable = (phase == Phase.STABLE) & (regime == chosen).fillna(False).astype(bool)
+    stable = pd.Series(at_stable & ~is_dip.to_numpy(dtype=bool), index=steps.index) & (regime == chosen).fillna(
+        False
+    ).astype(bool)
     dips = _group_dips(steps, is_dip, ratio, stable, events)
     shifts = _shifts(steps, pieces, idx, events, lag_rows)
     ref, ref_noise = pieces[chosen].level, noises[chosen]
@@ -235,6 +240,7 @@ def _bands(
 def _mark_warmup(
     steps: pd.DataFrame,
     phase: pd.Series,
+    at_stable: np.ndarray,
     valid: pd.Series,
     xv: np.ndarray,
     floor: np.ndarray,
@@ -242,15 +248,18 @@ def _mark_warmup(
     lag_rows: int,
 ) -> tuple[int | None, int | None]:
     """Label each attempt's rows before `k` consecutive rows reach their regime's band (`floor`, per valid
-    row): warmup in the first attempt, restart in later ones (in `phase`). Returns the first stable step
-    and the optimizer steps before it, for the first attempt."""
+    row): warmup in the first attempt, restart in later ones (in `phase`; `at_stable`, per row, loses them).
+    Returns the first stable step and the optimizer steps before it, for the first attempt."""
     warmup_end_step: int | None = None
     warmup_steps: int | None = None
-    position = pd.Series(np.arange(len(xv)), index=valid[valid].index)
     # the first attempt is the rows' first segment: 0, or a later run of the file (--segment, the last run)
     first = steps["segment"].min() if len(steps) else 0
-    for seg, seg_idx in steps[valid].groupby("segment").groups.items():
-        pos = position.loc[seg_idx].to_numpy()
+    rows = np.flatnonzero(valid.to_numpy(dtype=bool))  # (each valid row's place in `steps`; xv's order)
+    segment = steps["segment"].to_numpy()[rows]
+    segments = np.unique(segment).tolist()
+    for seg in segments:
+        pos = np.arange(len(rows)) if len(segments) == 1 else np.flatnonzero(segment == seg)
+        seg_idx = steps.index[rows[pos]]
         inside = xv[pos] >= floor[pos]
         start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))
         if seg == first and 0 < start < len(pos) and lag_rows:
@@ -259,6 +268,7 @@ def _mark_warmup(
             start = max(1, start - moving_average_lag(lag_rows, start + first_value))
         label = Phase.WARMUP if seg == first else Phase.RESTART
         phase.loc[seg_idx[:start]] = label
+        at_stable[rows[pos[:start]]] = False
         if seg == first and start < len(pos):
             warmup_end_step = int(steps.at[seg_idx[start], "step"])
             # optimizer steps before the stable window: up to the last warmup row's step

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..frame.fastlane import native_module
+
 SHIFT_MIN = 0.10  # a shift changes throughput by more than 10% ...
 SHIFT_ROWS = 20  # ... for at least 20 log rows, or
 SHIFT_SHARE = 0.05  # ... 5% of the run's rows (whichever is fewer, but never under MIN_ROWS)
@@ -48,11 +50,22 @@ def find_regimes(speed: np.ndarray) -> list[Piece]:
         return [Piece(0, n, float(np.median(speed)))]
     y = np.log(speed)
     # a running median as wide as a shift removes dips shorter than one; level edges survive it
-    filtered = pd.Series(y).rolling(2 * (m // 2) + 1, center=True, min_periods=1).median().to_numpy()
+    filtered = running_median(y, 2 * (m // 2) + 1)
     # refined cuts can land on one another: each piece must hold rows (an empty one has no median)
     cuts = sorted({c for c in _change_points(filtered, y, m) if 0 < c < n})
     pieces = [Piece(a, b, float(np.median(speed[a:b]))) for a, b in zip([0, *cuts], [*cuts, n], strict=True)]
     return _merge(pieces, speed, m)
+
+
+def running_median(y: np.ndarray, window: int) -> np.ndarray:
+    """`Series(y).rolling(window, center=True, min_periods=1).median()` for an odd window and no NaN: in the C
+    extension where it is built (_native.c `medians`, the same values: 0.13 s against 0.45 s for 2.4 M rows)."""
+    native = native_module()
+    if native is None or not np.isfinite(y).all():
+        return pd.Series(y).rolling(window, center=True, min_periods=1).median().to_numpy()
+    out = np.empty(len(y), dtype=np.float64)
+    native.medians(np.ascontiguousarray(y, dtype=np.float64), window, out)
+    return out
 
 
 def _change_points(filtered: np.ndarray, raw: np.ndarray, m: int) -> list[int]:
