@@ -43,7 +43,7 @@ _EVENT_CATEGORY = {"checkpoint_save": "checkpoint", "checkpoint_load": "checkpoi
 # ("E0301 11:37:01.288027", torch's "[E1120 11:37:01.288027000 ProcessGroupNCCL.cpp:616]")
 _ISO = regex.compile(r"(?<!\d)(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?(?!\d)")
 # glog prints the month and day as MMDD ("E0301"), c10's own logger as month*100+day ("E301", "E1206")
-_TIME_OF_DAY = r"\d\d:\d\d:\d\d"
+_TIME_OF_DAY = regex.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2}")
 _GLOG = regex.compile(r"^\[?[IWEF](\d{3,4}) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?\b")
 
 
@@ -185,12 +185,15 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
     ev = run.parsed.events
     if ev.empty or "event" not in ev:
         return pd.DataFrame({"event": [], "line": [], "text": [], "t": [], "dur": [], "step": []})
+    text = ev["text"].astype(str) if "text" in ev else pd.Series("", index=ev.index, dtype=str)
     out = pd.DataFrame(
         {
             # (categorical: each `== "error"` and `isin` looks at a handful of names, not every row's text)
             "event": pd.Categorical(ev["event"].astype(str)),
             "line": pd.to_numeric(ev["line"], errors="coerce"),
-            "text": ev["text"].astype(str) if "text" in ev else "",
+            # the texts as Python str (the ledger takes rows of this frame a dozen times: an Arrow column's take
+            # cost a quarter of a second on 600,000 checkpoint lines, and its texts are read as str anyway)
+            "text": text.astype(object),
             "step": pd.to_numeric(ev["step"], errors="coerce") if "step" in ev else np.nan,
             "dur": pd.to_numeric(ev["duration_s"], errors="coerce") if "duration_s" in ev else np.nan,
         }
@@ -201,18 +204,21 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
         else pd.Series(np.nan, index=ev.index)
     )
     t = t.astype(float).to_numpy().copy()
-    # only a text with a time of day in it can hold a stamp (most event lines have none: one test each, of the
-    # lines with no captured timestamp)
-    unstamped = np.flatnonzero(np.isnan(t))
-    texts = out["text"].iloc[unstamped]
-    colon = texts.str.contains(":", regex=False).to_numpy(dtype=bool)  # (no colon, no time of day)
-    unstamped = unstamped[colon]
-    timed = texts[colon].str.contains(_TIME_OF_DAY, regex=True).to_numpy(dtype=bool)
-    for i in unstamped[timed].tolist():
-        found = text_stamp(out["text"].iat[i], year)
-        t[i] = np.nan if found is None else found
+    # only a text with a time of day in it can hold a stamp (most event lines have none): looked for in the lines
+    # with no captured timestamp and a colon
+    colon = text.str.contains(":", regex=False).to_numpy(dtype=bool)
+    texts = out["text"].to_numpy()
+    for i in np.flatnonzero(np.isnan(t) & colon).tolist():
+        if _TIME_OF_DAY.search(texts[i]):
+            found = text_stamp(texts[i], year)
+            t[i] = np.nan if found is None else found
     out["t"] = t
-    return out.dropna(subset=["line"]).sort_values("line", kind="stable").reset_index(drop=True)
+    lines = out["line"].to_numpy(dtype=float)
+    if np.isnan(lines).any():
+        out = out.dropna(subset=["line"])
+    if not out["line"].is_monotonic_increasing:
+        out = out.sort_values("line", kind="stable")
+    return out.reset_index(drop=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -247,7 +253,9 @@ def _rows(run: Run, phases: Phases) -> pd.DataFrame:
     rows = pd.concat(frames, ignore_index=True) if len(frames) > 1 else kept
     for col in ("step_time_s", "timestamp", "tokens_per_step"):
         rows[col] = pd.to_numeric(rows[col], errors="coerce") if col in rows else np.nan
-    rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
+    if not rows["line"].is_monotonic_increasing:
+        rows = rows.sort_values("line", kind="stable")
+    rows = rows.reset_index(drop=True)
 
     # the steps a row stands for: the kept rows know theirs; a redone row, from its attempt's rows
     cadence = run.cadence or 1
@@ -771,12 +779,7 @@ def _folded(book: _Book) -> list[LedgerEvent]:
 
 def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | None:
     """Lay the job's time out from its first anchor to its last; returns the wall time."""
-    points = pd.concat(
-        [
-            pd.DataFrame({"line": rows["line"], "t": rows["end"]}),
-            events.loc[events["t"].notna(), ["line", "t"]],
-        ]
-    ).sort_values("line", kind="stable")
+    points = _points(rows, events)
     segs = list(dict.fromkeys(rows["segment"].tolist()))
     ev = _Lines.of(events)
     start_of_job: float | None = None
@@ -825,6 +828,24 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
             True,
         )
     return end_of_job - start_of_job
+
+
+def _points(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
+    """The times known by line: each row's end and each stamped event's time, in line order (a row before an
+    event of its line). Both come sorted by line: merged, not sorted again."""
+    stamped = events["t"].notna().to_numpy()
+    row_line, row_t = rows["line"].to_numpy(dtype=float), rows["end"].to_numpy(dtype=float)
+    ev_line, ev_t = events["line"].to_numpy(dtype=float)[stamped], events["t"].to_numpy(dtype=float)[stamped]
+    if not (np.all(np.diff(row_line) >= 0) and np.all(np.diff(ev_line) >= 0)):
+        order = np.argsort(np.r_[row_line, ev_line], kind="stable")
+        return pd.DataFrame({"line": np.r_[row_line, ev_line][order], "t": np.r_[row_t, ev_t][order]})
+    at = np.searchsorted(row_line, ev_line, side="right") + np.arange(len(ev_line))  # (each event's place)
+    line, t = np.empty(len(row_line) + len(ev_line)), np.empty(len(row_line) + len(ev_line))
+    is_event = np.zeros(len(line), dtype=bool)
+    is_event[at] = True
+    line[at], t[at] = ev_line, ev_t
+    line[~is_event], t[~is_event] = row_line, row_t
+    return pd.DataFrame({"line": line, "t": t})
 
 
 def _startup(book: _Book, new: pd.DataFrame, start: float, first: pd.Series, after: int, k: int) -> None:
