@@ -345,8 +345,12 @@ def _csv_texts(values: pd.Series, whole: bool = False, numbers: bool = False, fe
     learning rate held for thousands of steps) is written through its distinct values, each made text once;
     `whole`: a column of one value in every row as that one text (a str, not a list). `numbers`: a column of
     float64 or int64 values (no missing int) may come back as the numbers themselves, ("f", values, CSV_PRECISION)
-    or ("i", values), which _native.rows writes as _number_texts would. `few`: False for a column known to have
-    as many values as rows (_all_distinct: not factorized for nothing)."""
+    or ("i", values), which _native.rows writes as _number_texts would (a float column, unless it holds one
+    value, then goes to it whole: rows keeps the texts it made the slow way, by the float's bits). `few`: False
+    for a column known to have as many values as rows (_all_distinct: not factorized for nothing)."""
+    if numbers and few and values.dtype == np.float64:
+        bits = values.to_numpy().view(np.int64)
+        few = bool(len(bits)) and bool((bits == bits[0]).all())  # (one value: written as one text)
     if few and _distinct_is_exact(values):
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
         if whole and len(uniques) == 1 and len(values) and codes.min() == 0:
