@@ -255,7 +255,7 @@ def test_a_long_steps_csv_written_in_two_halves_is_the_same_bytes(name, tmp_path
 def test_a_failure_in_the_other_half_of_steps_csv_is_raised_and_leaves_no_part(tmp_path, monkeypatch):
     from logparse.report import drawing, outputs
 
-    def broken(frame, part):
+    def broken(frame, part, stamps):
         part.write_text("half")
         raise OSError(28, "No space left on device", str(part))
 
