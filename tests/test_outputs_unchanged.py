@@ -252,3 +252,28 @@ def test_iso_stamps_are_numpys_text_with_the_offset():
     assert outputs._iso_utc(stamps).tolist() == [want[0], None, want[2], want[3]]
     before = pd.Series(pd.to_datetime([-1_000_000, 0], unit="us", utc=True))  # before 1970: numpy's text
     assert outputs._iso_utc(before).tolist() == ["1969-12-31T23:59:59.000000+00:00", "1970-01-01T00:00:00.000000+00:00"]
+
+
+def test_stamps_in_steps_csv_are_iso_text_with_the_offset_either_way(tmp_path):
+    """steps.csv's timestamps are written by _native.rows from microseconds, or (a row with a text past ASCII: the
+    rows joined in Python) from _iso_utc's texts: the same field either way, numpy's ISO text with +00:00, a
+    missing stamp empty; 1969 (outside the native range) written by numpy too."""
+    import numpy as np
+    import pandas as pd
+
+    from logparse.report import outputs
+
+    micros = np.array(
+        ["2024-09-03T15:40:00.250000", "NaT", "1970-01-01T00:00:00", "9999-12-31T23:59:59.999999", "1969-12-31T23:59:58.5"]
+        * 1200,
+        dtype="datetime64[us]",
+    )
+    stamps = pd.Series(micros).dt.tz_localize("UTC")
+    want = ["" if np.isnat(m) else np.datetime_as_string(m, unit="us") + "+00:00" for m in micros]
+    for note in ("plain", "caf\u00e9"):
+        for part in (slice(0, 4), slice(None)):  # (without 1969: the native stamps; with it: numpy's)
+            frame = pd.DataFrame({"step": np.arange(len(micros)), "timestamp": stamps, "note": note}).iloc[part]
+            outputs.write_steps(frame, tmp_path / "s.csv")
+            lines = (tmp_path / "s.csv").read_text(encoding="utf-8").splitlines()
+            assert lines[0] == "step,timestamp,note"
+            assert [line.split(",")[1] for line in lines[1:]] == want[part]
