@@ -779,17 +779,23 @@ def _folded(book: _Book) -> list[LedgerEvent]:
 
 def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | None:
     """Lay the job's time out from its first anchor to its last; returns the wall time."""
-    points = _points(rows, events)
-    segs = list(dict.fromkeys(rows["segment"].tolist()))
+    points = _ByLine(_points(rows, events))
+    segment = rows["segment"].to_numpy()
+    segs = pd.unique(segment).tolist()
+    # each attempt's rows, found once (a log cut into thousands of attempts took a masked copy of all for each)
+    order = np.argsort(segment, kind="stable")
+    bounds = dict(zip(segs, np.searchsorted(segment[order], segs, side="left").tolist(), strict=True))
+    ends = dict(zip(segs, np.searchsorted(segment[order], segs, side="right").tolist(), strict=True))
     ev = _Lines.of(events)
+    by_line = _ByLine(events)
     start_of_job: float | None = None
     prev_last: pd.Series | None = None
     prev_end: float | None = None
     for k, seg in enumerate(segs):
-        part = rows[rows["segment"] == seg]
+        part = rows.iloc[order[bounds[seg] : ends[seg]]]
         first, last = part.iloc[0], part.iloc[-1]
         lo = int(prev_last["line"]) if prev_last is not None else 0
-        before = events[(events["line"] > lo) & (events["line"] < first["line"])]
+        before = by_line.between(lo, first["line"])
         fail_line = lo
         if prev_last is not None:
             fail_line, prev_end = _attempt_end(book, prev_last, before, points, k)
@@ -807,18 +813,18 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
                 f"from the end of attempt {k} to the start of attempt {k + 1}",
             )
         _startup(book, new, start, first, fail_line, k)
-        _gaps(book, part, events, ev)
+        _gaps(book, part, by_line.lines, ev)
         prev_last = last
     assert prev_last is not None and start_of_job is not None
-    tail = events[events["line"] > prev_last["line"]]
+    tail = by_line.between(prev_last["line"], None)
     last_line = int(tail["line"].max()) if len(tail) else int(prev_last["line"])
     if (tail["event"] == "error").any():
         # the job ended in a failure: as an attempt that failed (its hang), then whatever it printed after
         fail_line, end = _attempt_end(book, prev_last, tail, points, len(segs))
-        end_of_job = max(float(points["t"].max()), end)
+        end_of_job = max(float(points.frame["t"].max()), end)
         book.add("other", end_of_job - end, fail_line, last_line, None, "after the failure")
     else:
-        end_of_job = max(float(points["t"].max()), float(prev_last["end"]))
+        end_of_job = max(float(points.frame["t"].max()), float(prev_last["end"]))
         _share_gap(
             book,
             end_of_job - float(prev_last["end"]),
@@ -846,6 +852,30 @@ def _points(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     line[at], t[at] = ev_line, ev_t
     line[~is_event], t[~is_event] = row_line, row_t
     return pd.DataFrame({"line": line, "t": t})
+
+
+class _ByLine:
+    """A frame in line order whose rows between two lines are taken as a slice (searchsorted), not by a mask over
+    every row: the ledger asks several times an attempt, and a log can hold thousands of attempts. (A frame out
+    of order, which the ledger does not make, is masked as before.)"""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self.lines = frame["line"].to_numpy(dtype=float)
+        self.ordered = bool(np.all(self.lines[1:] >= self.lines[:-1]))
+
+    def between(self, lo: float | None, hi: float | None, lo_in: bool = False, hi_in: bool = False) -> pd.DataFrame:
+        """The rows whose line is after `lo` (at or after, `lo_in`) and before `hi` (or at, `hi_in`); None: no bound."""
+        if not self.ordered:
+            keep = np.ones(len(self.lines), dtype=bool)
+            if lo is not None:
+                keep &= (self.lines >= lo) if lo_in else (self.lines > lo)
+            if hi is not None:
+                keep &= (self.lines <= hi) if hi_in else (self.lines < hi)
+            return self.frame[keep]
+        a = 0 if lo is None else int(np.searchsorted(self.lines, lo, side="left" if lo_in else "right"))
+        b = len(self.lines) if hi is None else int(np.searchsorted(self.lines, hi, side="right" if hi_in else "left"))
+        return self.frame.iloc[a : max(a, b)]
 
 
 def _startup(book: _Book, new: pd.DataFrame, start: float, first: pd.Series, after: int, k: int) -> None:
@@ -876,7 +906,7 @@ def _stamped_span(events: pd.DataFrame) -> float:
 
 
 def _attempt_end(
-    book: _Book, last: pd.Series, between: pd.DataFrame, points: pd.DataFrame, k: int
+    book: _Book, last: pd.Series, between: pd.DataFrame, points: _ByLine, k: int
 ) -> tuple[int, float]:
     """Where attempt k (from 0, the one before `between`) ended: at its failure line, if the log prints
     one, else at its last anchor. Its tail (saves after its last step, the hang) goes into the book.
@@ -889,7 +919,7 @@ def _attempt_end(
         marks = between[between["event"].isin(["start", "checkpoint_load"])]
         fail_line = int(marks["line"].iloc[0]) - 1 if len(marks) else int(last["line"])
     old = between[between["line"] <= fail_line]
-    old_points = points[(points["line"] > last["line"]) & (points["line"] <= fail_line)]["t"].dropna()
+    old_points = points.between(last["line"], fail_line, hi_in=True)["t"].dropna()
     last_t = max([float(last["end"]), *old_points.tolist()])
     # a failure's time: its stamp, else the last time before it plus the hang the watchdog printed (several
     # ranks print the same timeout: the longest counts)
@@ -929,18 +959,16 @@ def _attempt_end(
     return fail_line, end
 
 
-def _attempt_start(
-    new: pd.DataFrame, points: pd.DataFrame, first_start: float, after: int, upto: int
-) -> float:
+def _attempt_start(new: pd.DataFrame, points: _ByLine, first_start: float, after: int, upto: int) -> float:
     """An attempt's start: the earliest of its stamped lines before its first step and the printed start-up
     durations counted back from their lines' times, never after its first step's start."""
-    own = points[(points["line"] > after) & (points["line"] < upto)]["t"].dropna()
+    own = points.between(after, upto)["t"].dropna()
     start = min([first_start, *own.tolist()])
     inits = new[(new["event"] == "start") & new["dur"].notna()]
     for _, ev in inits.iterrows():
         t = ev["t"]
         if not math.isfinite(float(t)):
-            later = points[(points["line"] >= ev["line"]) & (points["line"] < upto)]["t"].dropna()
+            later = points.between(ev["line"], upto, lo_in=True)["t"].dropna()
             t = float(later.iloc[0]) if len(later) else first_start
         start = min(start, float(t) - float(ev["dur"]))
     return start
@@ -951,15 +979,14 @@ def _attempt_start(
 STALL_S = 60.0
 
 
-def _gaps(book: _Book, part: pd.DataFrame, events: pd.DataFrame, ev: _Lines) -> None:
+def _gaps(book: _Book, part: pd.DataFrame, at: np.ndarray, ev: _Lines) -> None:
     """The time between one row's end and the next row's start, inside one attempt: given to the events in
     it; a gap with none adds to `other` (the remainder), and is entered when it is a stall."""
     if len(part) < 2:
         return
     gap = part["start"].to_numpy(dtype=float)[1:] - part["end"].to_numpy(dtype=float)[:-1]
     lines = part["line"].to_numpy(dtype=float)
-    at = events["line"].to_numpy(dtype=float)
-    lo, hi = _inside(at, lines[:-1], lines[1:])
+    lo, hi = _inside(at, lines[:-1], lines[1:])  # (`at`: the events' lines)
     chosen = np.flatnonzero((hi > lo) | (gap >= STALL_S))
     if not len(chosen):
         return

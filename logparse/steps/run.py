@@ -110,65 +110,186 @@ def split_segments(
 ) -> tuple[pd.DataFrame, list[Restart], list[Segment], pd.DataFrame]:
     """Assign `segment` (attempt) and `run` to every row, drop only the rows a later attempt logged
     again, describe each restart, and list every stretch of the counter (epochs included). The dropped
-    rows are returned last: their work was lost, and the goodput ledger counts their time."""
+    rows are returned last: their work was lost, and the goodput ledger counts their time.
+
+    Each attempt's rows are found once (_Attempts) and each restart looks only at the rows it concerns: a log
+    whose lines are out of order (ranks' lines shuffled, the counter going back thousands of times) took a
+    masked copy of the whole frame for every attempt, 17 s for 100,000 lines."""
     cuts = boundaries(steps, parsed.events)
     steps = steps.copy(deep=False)  # copy-on-write: the caller's frame keeps its columns
-    steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
-    kinds, reasons = _segment_kinds(steps, parsed, cuts)
+    segment = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
+    steps["segment"] = segment
+    attempts = _Attempts(steps, segment, len(cuts) + 1)
+    kinds, reasons = _segment_kinds(attempts, parsed, cuts)
     run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
-    steps["run"] = run_of_segment[steps["segment"].to_numpy()]
+    steps["run"] = run_of_segment[segment]
 
     restarts: list[Restart] = []
-    keep = pd.Series(True, index=steps.index)
-    for seg in range(1, len(cuts) + 1):
-        if kinds[seg - 1] != SegmentKind.RESTART:
-            continue
-        new = steps[steps["segment"] == seg]
-        earlier = (steps["segment"] < seg) & (steps["run"] == run_of_segment[seg]) & keep
-        old = steps[earlier]
-        if new.empty or old.empty:
-            continue
-        # the later attempt wins only the steps it logs again
-        redone_mask = earlier & steps["step"].isin(set(new["step"]))
-        restarts.append(_restart(steps, new, old, steps[redone_mask], parsed.events, cuts, seg, cadence))
-        keep &= ~redone_mask
+    keep = np.ones(len(steps), dtype=bool)
+    if SegmentKind.RESTART in kinds:
+        restarts = _restarts(steps, attempts, kinds, run_of_segment, keep, parsed.events, cuts, cadence)
     redone = steps[~keep]
     if not keep.all():
         steps = steps[keep]
     return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs), redone
 
 
-def _segment_kinds(
-    steps: pd.DataFrame, parsed: ParsedLog, cuts: list[int]
-) -> tuple[list[SegmentKind], list[str]]:
+class _Attempts:
+    """The positions of each attempt's rows in the step frame, in frame order, found once. An attempt's rows are
+    the lines between two cuts, so every row of an attempt comes after every row of the attempts before it."""
+
+    def __init__(self, steps: pd.DataFrame, segment: np.ndarray, count: int) -> None:
+        self.order = np.argsort(segment, kind="stable")
+        self.bounds = np.searchsorted(segment[self.order], np.arange(count + 1), side="left")
+        # what new_run_reason reads of an attempt, without the frame's other columns
+        self.narrow = steps[[c for c in ("line", "progress_total", "epoch_index") if c in steps]]
+
+    def at(self, seg: int) -> np.ndarray:
+        return self.order[self.bounds[seg] : self.bounds[seg + 1]]
+
+
+def _segment_kinds(attempts: _Attempts, parsed: ParsedLog, cuts: list[int]) -> tuple[list[SegmentKind], list[str]]:
     """For each cut: a restart of the same run, or a new run (segments.new_run_reason, the reason kept)."""
     kinds: list[SegmentKind] = []
     reasons: list[str] = []
+    rows = attempts.narrow
     for seg in range(1, len(cuts) + 1):
-        reason = new_run_reason(
-            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
-        )
+        old, new = rows.iloc[attempts.at(seg - 1)], rows.iloc[attempts.at(seg)]
+        reason = new_run_reason(old, new, parsed.facts, cuts[seg - 1])
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
         reasons.append(reason)
     return kinds, reasons
 
 
-def _restart(
+def _restarts(
     steps: pd.DataFrame,
-    new: pd.DataFrame,
-    old: pd.DataFrame,
-    redone: pd.DataFrame,
+    attempts: _Attempts,
+    kinds: list[SegmentKind],
+    run_of_segment: np.ndarray,
+    keep: np.ndarray,
     events: pd.DataFrame,
+    cuts: list[int],
+    cadence: int | None,
+) -> list[Restart]:
+    """Each restart, in order: the rows of the same run's earlier attempts still kept whose step it logs again
+    are redone (`keep` set False for them); the earlier attempts' last row, last stamp and first line say where
+    the interrupted one stopped. A step's rows are found through the run's rows sorted by step, not by a look at
+    every row; an attempt's rows all come after the earlier attempts' (by line), so the interrupted attempt's
+    last row is the last of the attempt just before, which no restart can have touched yet."""
+    step = pd.to_numeric(steps["step"], errors="coerce").to_numpy(dtype=float)
+    line = steps["line"].to_numpy(dtype=float)
+    segment = steps["segment"].to_numpy()
+    stamp = (
+        pd.to_numeric(steps["timestamp"], errors="coerce").to_numpy(dtype=float)
+        if "timestamp" in steps and steps["timestamp"].notna().any()
+        else None
+    )
+    marks = _Marks(events)
+    # what _restart reads of the new and the redone rows (a take of every column, twice a restart, was most of
+    # the time of a log with thousands of them)
+    narrow = steps[[c for c in ("step", "line", "timestamp", "step_time_s") if c in steps]]
+    restarts: list[Restart] = []
+    by_step: tuple[np.ndarray, np.ndarray] | None = None  # the current run's rows sorted by step, and their steps
+    first_alive = 0  # the run's earliest attempt that still has a kept row
+    first_row = -1  # its kept row of the smallest line (kept: still so; else looked for again)
+    for seg in range(1, len(kinds) + 1):
+        if kinds[seg - 1] != SegmentKind.RESTART:
+            by_step, first_alive, first_row = None, seg, -1
+            continue
+        new_at = attempts.at(seg)
+        while first_alive < seg and (first_row < 0 or not keep[first_row]):
+            at = attempts.at(first_alive)
+            at = at[keep[at]]
+            if len(at):
+                first_row = int(at[np.argmin(line[at])])
+            else:
+                first_alive, first_row = first_alive + 1, -1
+        if not len(new_at) or first_alive == seg:
+            continue
+        if by_step is None:
+            by_step = _run_by_step(attempts, run_of_segment, step, seg)
+        candidates = _rows_of_steps(by_step, np.unique(step[new_at]))
+        redone_at = np.sort(candidates[(segment[candidates] < seg) & keep[candidates]])
+
+        at_step = int(_last_kept(attempts, keep, line, step, seg, first_alive))
+        old_first = int(line[first_row])
+        last_stamp = None if stamp is None else _last_kept(attempts, keep, line, stamp, seg, first_alive)
+        restarts.append(
+            _restart(
+                narrow.iloc[new_at], narrow.iloc[redone_at], at_step, old_first, last_stamp, marks, cuts, seg, cadence
+            )
+        )
+        keep[redone_at] = False
+    return restarts
+
+
+def _run_by_step(
+    attempts: _Attempts, run_of_segment: np.ndarray, step: np.ndarray, seg: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the rows of `seg`'s run (every attempt of it), sorted by step, and their steps."""
+    run = run_of_segment[seg]
+    start = attempts.bounds[int(np.searchsorted(run_of_segment, run, side="left"))]
+    stop = attempts.bounds[int(np.searchsorted(run_of_segment, run, side="right"))]
+    rows = attempts.order[start:stop]
+    rows = rows[np.argsort(step[rows], kind="stable")]
+    return rows, step[rows]
+
+
+def _rows_of_steps(by_step: tuple[np.ndarray, np.ndarray], wanted: np.ndarray) -> np.ndarray:
+    """The positions (of _run_by_step's rows) whose step is one of `wanted` (sorted, distinct)."""
+    rows, their_steps = by_step
+    lo = np.searchsorted(their_steps, wanted, side="left")
+    hi = np.searchsorted(their_steps, wanted, side="right")
+    counts = hi - lo
+    picks = np.repeat(lo - np.r_[0, np.cumsum(counts)[:-1]], counts) + np.arange(int(counts.sum()))
+    return rows[picks]
+
+
+def _last_by_line(lines: np.ndarray) -> int:
+    """The index of the row with the largest line, the last of them in frame order."""
+    return len(lines) - 1 - int(np.argmax(lines[::-1]))
+
+
+def _last_kept(
+    attempts: _Attempts, keep: np.ndarray, line: np.ndarray, values: np.ndarray, seg: int, first: int
+) -> float | None:
+    """The value (NaN ones left out) of the last kept row by line of attempts first..seg-1, None when none has
+    one. The attempt just before `seg` is kept whole and almost always answers."""
+    for earlier in range(seg - 1, first - 1, -1):
+        at = attempts.at(earlier)
+        at = at[keep[at] & ~np.isnan(values[at])]
+        if len(at):
+            return float(values[at[_last_by_line(line[at])]])
+    return None
+
+
+class _Marks:
+    """The log's checkpoint loads and error lines, found once for every restart."""
+
+    def __init__(self, events: pd.DataFrame) -> None:
+        self.loads = events[events["event"] == "checkpoint_load"] if "event" in events else events
+        self.errors = events.iloc[:0]
+        if not events.empty and {"event", "line", "text"} <= set(events.columns):
+            self.errors = events[events["event"] == "error"]
+
+
+def _restart(
+    new: pd.DataFrame,
+    redone: pd.DataFrame,
+    at_step: int,
+    old_first: int,
+    last_stamp: float | None,
+    marks: _Marks,
     cuts: list[int],
     seg: int,
     cadence: int | None,
 ) -> Restart:
-    """One restart: where the old attempt stopped, where the new one resumed (a checkpoint load between
-    them, else its first step minus the log cadence), how many steps it redid and the wall time lost."""
+    """One restart: where the old attempt stopped (`at_step`: the step of its last row), where the new one
+    resumed (a checkpoint load between them, else its first step minus the log cadence), how many steps it redid
+    and the wall time lost."""
     first_new = int(new["step"].min())
-    at_step = int(old.sort_values("line")["step"].iloc[-1])
     resumed_from, source = None, "unknown"
-    loads = events[(events["event"] == "checkpoint_load")] if "event" in events else events
+    loads = marks.loads
     if not loads.empty and "step" in loads:
         prev_line = cuts[seg - 2] if seg >= 2 else -1
         near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])]
@@ -184,47 +305,44 @@ def _restart(
             f"first step of the new attempt minus the log cadence ({cadence})",
         )
     redo_s = None
-    if "step_time_s" in steps and len(redone):
+    if "step_time_s" in redone and len(redone):
         redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
-    gap_s = _unlogged_redo_s(steps, new, old, cadence)
+    gap_s = _unlogged_redo_s(new, last_stamp, cadence)
     lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
     if resumed_from is not None:
         redone_steps = max(0, at_step - resumed_from)
     else:
         redone_steps = int(redone["step"].nunique())
-    cause, cause_line = _restart_cause(events, int(old["line"].min()), int(new["line"].min()))
+    cause, cause_line = _restart_cause(marks.errors, old_first, int(new["line"].min()))
     return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line)
 
 
-def _restart_cause(events: pd.DataFrame, old_first: int, new_first: int) -> tuple[str | None, int | None]:
+def _restart_cause(errors: pd.DataFrame, old_first: int, new_first: int) -> tuple[str | None, int | None]:
     """What ended the interrupted attempt, as far as the log says: the last error event line (the patterns'
     `error` events: NCCL timeouts, Xid, OOM, tracebacks) after the old attempt's first step line and before
-    the new attempt's first; (None, None) when the log prints none."""
-    if events.empty or not {"event", "line", "text"} <= set(events.columns):
+    the new attempt's first; (None, None) when the log prints none. `errors`: the log's error events."""
+    if errors.empty:
         return None, None
-    lines = pd.to_numeric(events["line"], errors="coerce")
-    errors = events[(events["event"] == "error") & (lines > old_first) & (lines < new_first)]
+    lines = pd.to_numeric(errors["line"], errors="coerce")
+    errors = errors[(lines > old_first) & (lines < new_first)]
     if errors.empty:
         return None, None
     last = errors.loc[pd.to_numeric(errors["line"], errors="coerce").idxmax()]
     return str(last["text"]).strip(), int(last["line"])
 
 
-def _unlogged_redo_s(
-    steps: pd.DataFrame, new: pd.DataFrame, old: pd.DataFrame, cadence: int | None
-) -> float | None:
-    """Redone work that was never logged: the time between the old attempt's last line and the new one's
-    first, less that first step's own time; None without timestamps."""
-    if "timestamp" not in steps or not steps["timestamp"].notna().any():
+def _unlogged_redo_s(new: pd.DataFrame, last_stamp: float | None, cadence: int | None) -> float | None:
+    """Redone work that was never logged: the time between the old attempt's last stamp (`last_stamp`, None
+    without one) and the new one's first, less that first step's own time."""
+    if last_stamp is None or "timestamp" not in new:
         return None
-    last_old = old.sort_values("line")["timestamp"].dropna()
     first_ts = new["timestamp"].dropna()
-    if not (len(last_old) and len(first_ts)):
+    if not len(first_ts):
         return None
     first_row = new.loc[first_ts.index[0]]
     own = first_row.get("step_time_s")
     own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
-    return max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
+    return max(0.0, float(first_ts.iloc[0] - last_stamp) - own_s)
 
 
 def _describe(

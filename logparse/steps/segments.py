@@ -206,8 +206,10 @@ def new_run_reason(
     """Why the rows after `boundary_line` are another run, or "" when they continue the same one."""
     if "progress_total" in old and "progress_total" in new:
         a, b = old["progress_total"].dropna(), new["progress_total"].dropna()
-        if len(a) and len(b) and a.mode().iloc[0] != b.mode().iloc[0]:
-            return f"the counter's total changes from {int(a.mode().iloc[0]):,} to {int(b.mode().iloc[0]):,}"
+        if len(a) and len(b):
+            was, now = _commonest(a), _commonest(b)
+            if was != now:
+                return f"the counter's total changes from {int(was):,} to {int(now):,}"
     old_epochs = "epoch_index" in old and old["epoch_index"].notna().any()
     new_epochs = "epoch_index" in new and new["epoch_index"].notna().any()
     if old_epochs != new_epochs:
@@ -220,6 +222,15 @@ def new_run_reason(
         if before and between and _differs(before[-1].value, between[-1].value):
             return f"{name} changes from {before[-1].value} to {between[-1].value} (line {between[-1].line})"
     return ""
+
+
+def _commonest(values: pd.Series) -> Any:
+    """The value seen most often, the smallest of those tied (Series.mode().iloc[0]; numbers without NaN at once,
+    as a log cut into thousands of attempts asks for two an attempt)."""
+    if values.dtype.kind in "iuf":
+        seen, counts = np.unique(values.to_numpy(), return_counts=True)
+        return seen[int(np.argmax(counts))]
+    return values.mode().iloc[0]
 
 
 def _differs(a: Any, b: Any) -> bool:
