@@ -595,3 +595,31 @@ def test_the_ledger_folds_pieces_entered_one_by_one_and_in_blocks_as_one_list_in
         for p in entries:
             total += p[1]
         assert book.totals[category] == total
+
+
+def test_a_log_whose_times_give_more_than_its_wall_time_knows_no_part_of_it(tmp_path):
+    """The README's sample with its iteration lines shuffled (hostile input: every rank's counter and stamps go
+    back and forth, hundreds of 'restarts'): the parts its times give come to more than the hour it ran (before,
+    summary.json said goodput -109%, productive -3,948 s). No part is known, each says why, the ledger lists no
+    entry, and the text does not blame missing step times."""
+    import random
+
+    lines = (ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log").read_text().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if " iteration " in line)
+    body = lines[first:]
+    random.Random(0).shuffle(body)
+    log = tmp_path / "shuffled.log"
+    log.write_text("".join(lines[:first] + body))
+    analysis = api.analysis_of(str(log), {"gpus": 8, "hw": "h100"})
+    g = analysis.summary["goodput"]
+    assert g["clock"] == "timestamps" and g["wall_s"] == pytest.approx(3606.0)  # 15:52:43 to 16:52:49
+    assert g["productive_s"] is None and g["goodput"] is None
+    assert set(g["badput"].values()) == {None} and set(g["gpu_hours_badput"].values()) == {None}
+    assert set(g["unknown"]) == set(g["badput"])
+    assert all("add up to more than its wall time" in why for why in g["unknown"].values())
+    assert g["events"] == []
+    from logparse.report.ledger import ledger_lines
+
+    text = "\n".join(ledger_lines(analysis.summary))
+    assert "goodput unknown of 60 min (its parts come to more than the wall time)" in text
+    assert "not every step's own time" not in text

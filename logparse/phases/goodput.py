@@ -312,6 +312,7 @@ class _Book:
         self.consumed: dict[
             int, float
         ] = {}  # event line -> seconds of its printed duration a step's time held
+        self.uneven = False  # the parts came to more than the wall time: none of them is known (_badput)
 
     def add(
         self, category: str, seconds: float, first: int, last: int, step: int | None, detail: str
@@ -678,7 +679,7 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
         _printed_only(book, rows, events)
 
     productive, badput = _badput(book, wall, productive, busy_known, len(redone) > 0)
-    events_sorted = sorted(_folded(book), key=lambda e: (e.first_line, e.category))
+    events_sorted = [] if book.uneven else sorted(_folded(book), key=lambda e: (e.first_line, e.category))
     return Ledger(
         "timestamps" if clock else "step_times",
         wall,
@@ -702,6 +703,15 @@ def _badput(
     if wall is not None and productive is not None:
         known = sum(v for k, v in badput.items() if v is not None and k != "other")
         other = wall - productive - known
+        if known > wall:
+            # not the clock's resolution: the parts the log's times give come to more than all of its time (step
+            # lines out of order: their stamps go back and forth, a row's steps span thousands); no part is known
+            why = f"{UNEVEN} ({(productive + known) / 3600:,.1f} h against {wall / 3600:,.1f} h)"
+            for category in CATEGORIES:
+                badput[category] = None
+                book.mark_unknown(category, f"{LABELS[category]}: unknown: {why}")
+            book.uneven = True
+            return None, badput
         if other < 0:
             # the clock's resolution (whole seconds) against step times in milliseconds: the overshoot is
             # the stamps', taken from productive so that the parts still add up
@@ -717,6 +727,9 @@ def _badput(
             book.mark_unknown("other", "other: unknown without step times")
     return productive, badput
 
+
+# why no part of the wall time is known when the log's times give parts that come to more than all of it
+UNEVEN = "the log's times give parts that add up to more than its wall time"
 
 EVENTS_KEPT = 50  # entries a category keeps in summary.json; the smaller rest is one entry that adds them up
 

@@ -4,7 +4,7 @@ given, and the one line of the text summary (largest part first)."""
 from __future__ import annotations
 
 from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, Summary
-from ..phases.goodput import Ledger
+from ..phases.goodput import UNEVEN, Ledger
 from ..steps.run import Run
 from .words import duration
 
@@ -55,8 +55,11 @@ def ledger_lines(s: Summary) -> list[str]:
             if g.get("cost") is not None:
                 line += f"; cost {g['cost']:,.2f} at {g['gpu_hour_cost']:g} a GPU-hour"
             line += ")"
-    elif g["wall_s"] is not None:  # a clock, but not every step's own time
-        line = f"  goodput unknown of {duration(g['wall_s'])} (not every step's own time is in the log)"
+    elif g["wall_s"] is not None:  # a clock, but not every step's own time, or times that do not add up
+        why = "not every step's own time is in the log"
+        if any(UNEVEN in reason for reason in g["unknown"].values()):
+            why = "its parts come to more than the wall time"
+        line = f"  goodput unknown of {duration(g['wall_s'])} ({why})"
         if parts:
             line += f": {parts}"
     else:
