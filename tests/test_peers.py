@@ -380,3 +380,14 @@ def test_a_readme_batch_that_contradicts_the_line_is_named(name, stated_gbs, cou
     assert a.run.facts["global_batch_size"].value == stated_gbs  # the README's arithmetic is reproduced...
     warning = next(w for w in a.summary["warnings"] if "consumed samples" in w)
     assert f"imply {counted:,} per step" in warning  # ...and the line's own count is put beside it
+
+
+def test_dgxc_mbridge_readme_parameter_count_is_read_and_said_to_include_the_embedding():
+    """dgxc-benchmarking's README excerpt of a Megatron-Bridge Llama 3.1 8B run prints Megatron's theoretical
+    memory report (theoretical_memory_usage.py: "Total number of parameters in billions: 8.03", rounded to two
+    decimals) and no argument dump: N is that count, from the log, with the warning that it includes the input
+    embedding (Llama 3.1 8B: 8.03 B in all, 7.50 B without the 128,256 x 4,096 input embedding)."""
+    a = logparse.analyze(str(HERE / "dgxc" / "readme_llama31_mbridge_ckpt_iter1.log"), gpus=8, hw="h100")
+    assert a.summary["model"]["params"] == 8.03e9
+    assert a.summary["model"]["sources"]["params"] == "log"
+    assert any(w.startswith("N is the log's total parameter count 8,030,000,000") for w in a.summary["warnings"])
