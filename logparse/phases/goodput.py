@@ -34,6 +34,7 @@ import regex
 
 from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, LedgerEventPart, PeriodicDipPart
 from ..steps.run import Run
+from ..steps.segments import SegmentRows
 from ..utilization.mfu import Utilization
 from .phases import Phase, Phases
 
@@ -795,17 +796,14 @@ def _timeline(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> float | 
     points = _ByLine(_points(rows, events))
     segment = rows["segment"].to_numpy()
     segs = pd.unique(segment).tolist()
-    # each attempt's rows, found once (a log cut into thousands of attempts took a masked copy of all for each)
-    order = np.argsort(segment, kind="stable")
-    bounds = dict(zip(segs, np.searchsorted(segment[order], segs, side="left").tolist(), strict=True))
-    ends = dict(zip(segs, np.searchsorted(segment[order], segs, side="right").tolist(), strict=True))
+    attempts = SegmentRows(segment)
     ev = _Lines.of(events)
     by_line = _ByLine(events)
     start_of_job: float | None = None
     prev_last: pd.Series | None = None
     prev_end: float | None = None
     for k, seg in enumerate(segs):
-        part = rows.iloc[order[bounds[seg] : ends[seg]]]
+        part = rows.iloc[attempts.at(seg)]
         first, last = part.iloc[0], part.iloc[-1]
         lo = int(prev_last["line"]) if prev_last is not None else 0
         before = by_line.between(lo, first["line"])
@@ -868,24 +866,16 @@ def _points(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
 
 
 class _ByLine:
-    """A frame in line order whose rows between two lines are taken as a slice (searchsorted), not by a mask over
-    every row: the ledger asks several times an attempt, and a log can hold thousands of attempts. (A frame out
-    of order, which the ledger does not make, is masked as before.)"""
+    """A frame in line order (the events, _event_frame; the times by line, _points) whose rows between two lines
+    are taken as a slice (searchsorted), not by a mask over every row: the ledger asks several times an attempt,
+    and a log can hold thousands of attempts."""
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
         self.lines = frame["line"].to_numpy(dtype=float)
-        self.ordered = bool(np.all(self.lines[1:] >= self.lines[:-1]))
 
     def between(self, lo: float | None, hi: float | None, lo_in: bool = False, hi_in: bool = False) -> pd.DataFrame:
         """The rows whose line is after `lo` (at or after, `lo_in`) and before `hi` (or at, `hi_in`); None: no bound."""
-        if not self.ordered:
-            keep = np.ones(len(self.lines), dtype=bool)
-            if lo is not None:
-                keep &= (self.lines >= lo) if lo_in else (self.lines > lo)
-            if hi is not None:
-                keep &= (self.lines <= hi) if hi_in else (self.lines < hi)
-            return self.frame[keep]
         a = 0 if lo is None else int(np.searchsorted(self.lines, lo, side="left" if lo_in else "right"))
         b = len(self.lines) if hi is None else int(np.searchsorted(self.lines, hi, side="right" if hi_in else "left"))
         return self.frame.iloc[a : max(a, b)]

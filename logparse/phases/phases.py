@@ -20,6 +20,7 @@ import pandas as pd
 from ..core.summary_types import DipPart, NearEventPart
 from ..frame.assemble import Averaging
 from ..steps.kinds import Word
+from ..steps.segments import SegmentRows
 from ..steps.stepframe import flagged, windowed
 from ..steps.timing import Throughput
 from .regimes import SHIFT_MIN, Piece, find_regimes, shift_rows
@@ -256,9 +257,9 @@ def _mark_warmup(
     first = steps["segment"].min() if len(steps) else 0
     rows = np.flatnonzero(valid.to_numpy(dtype=bool))  # (each valid row's place in `steps`; xv's order)
     segment = steps["segment"].to_numpy()[rows]
-    segments = np.unique(segment).tolist()
-    for seg in segments:
-        pos = np.arange(len(rows)) if len(segments) == 1 else np.flatnonzero(segment == seg)
+    attempts = SegmentRows(segment)
+    for seg in np.unique(segment).tolist():
+        pos = attempts.at(seg)
         seg_idx = steps.index[rows[pos]]
         inside = xv[pos] >= floor[pos]
         start = next((i for i in range(len(pos)) if inside[i : i + k].all()), len(pos))

@@ -27,7 +27,7 @@ from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
 from .merge import merge_duplicates
 from .runfacts import log_facts, run_facts, settle_grad_accum
-from .segments import Segment, boundaries, continue_epochs, new_run_reason, reference_rows
+from .segments import Segment, SegmentRows, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
 from .stepframe import add_flag, flagged, log_cadence, unmark_windowed, windowed
 from .timing import (
@@ -112,15 +112,15 @@ def split_segments(
     again, describe each restart, and list every stretch of the counter (epochs included). The dropped
     rows are returned last: their work was lost, and the goodput ledger counts their time.
 
-    Each attempt's rows are found once (_Attempts) and each restart looks only at the rows it concerns: a log
+    Each attempt's rows are found once (SegmentRows) and each restart looks only at the rows it concerns: a log
     whose lines are out of order (ranks' lines shuffled, the counter going back thousands of times) took a
     masked copy of the whole frame for every attempt, 17 s for 100,000 lines."""
     cuts = boundaries(steps, parsed.events)
     steps = steps.copy(deep=False)  # copy-on-write: the caller's frame keeps its columns
     segment = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
     steps["segment"] = segment
-    attempts = _Attempts(steps, segment, len(cuts) + 1)
-    kinds, reasons = _segment_kinds(attempts, parsed, cuts)
+    attempts = SegmentRows(segment)
+    kinds, reasons = _segment_kinds(steps, attempts, parsed, cuts)
     run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
     steps["run"] = run_of_segment[segment]
 
@@ -134,25 +134,13 @@ def split_segments(
     return steps, restarts, _describe(steps, cuts, kinds, reasons, epochs), redone
 
 
-class _Attempts:
-    """The positions of each attempt's rows in the step frame, in frame order, found once. An attempt's rows are
-    the lines between two cuts, so every row of an attempt comes after every row of the attempts before it."""
-
-    def __init__(self, steps: pd.DataFrame, segment: np.ndarray, count: int) -> None:
-        self.order = np.argsort(segment, kind="stable")
-        self.bounds = np.searchsorted(segment[self.order], np.arange(count + 1), side="left")
-        # what new_run_reason reads of an attempt, without the frame's other columns
-        self.narrow = steps[[c for c in ("line", "progress_total", "epoch_index") if c in steps]]
-
-    def at(self, seg: int) -> np.ndarray:
-        return self.order[self.bounds[seg] : self.bounds[seg + 1]]
-
-
-def _segment_kinds(attempts: _Attempts, parsed: ParsedLog, cuts: list[int]) -> tuple[list[SegmentKind], list[str]]:
+def _segment_kinds(
+    steps: pd.DataFrame, attempts: SegmentRows, parsed: ParsedLog, cuts: list[int]
+) -> tuple[list[SegmentKind], list[str]]:
     """For each cut: a restart of the same run, or a new run (segments.new_run_reason, the reason kept)."""
     kinds: list[SegmentKind] = []
     reasons: list[str] = []
-    rows = attempts.narrow
+    rows = steps[[c for c in ("line", "progress_total", "epoch_index") if c in steps]]  # (what it reads)
     for seg in range(1, len(cuts) + 1):
         old, new = rows.iloc[attempts.at(seg - 1)], rows.iloc[attempts.at(seg)]
         reason = new_run_reason(old, new, parsed.facts, cuts[seg - 1])
@@ -163,7 +151,7 @@ def _segment_kinds(attempts: _Attempts, parsed: ParsedLog, cuts: list[int]) -> t
 
 def _restarts(
     steps: pd.DataFrame,
-    attempts: _Attempts,
+    attempts: SegmentRows,
     kinds: list[SegmentKind],
     run_of_segment: np.ndarray,
     keep: np.ndarray,
@@ -224,13 +212,12 @@ def _restarts(
 
 
 def _run_by_step(
-    attempts: _Attempts, run_of_segment: np.ndarray, step: np.ndarray, seg: int
+    attempts: SegmentRows, run_of_segment: np.ndarray, step: np.ndarray, seg: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The positions of the rows of `seg`'s run (every attempt of it), sorted by step, and their steps."""
     run = run_of_segment[seg]
-    start = attempts.bounds[int(np.searchsorted(run_of_segment, run, side="left"))]
-    stop = attempts.bounds[int(np.searchsorted(run_of_segment, run, side="right"))]
-    rows = attempts.order[start:stop]
+    first, stop = np.searchsorted(run_of_segment, [run, run + 1], side="left")
+    rows = attempts.spanning(int(first), int(stop))
     rows = rows[np.argsort(step[rows], kind="stable")]
     return rows, step[rows]
 
@@ -251,7 +238,7 @@ def _last_by_line(lines: np.ndarray) -> int:
 
 
 def _last_kept(
-    attempts: _Attempts, keep: np.ndarray, line: np.ndarray, values: np.ndarray, seg: int, first: int
+    attempts: SegmentRows, keep: np.ndarray, line: np.ndarray, values: np.ndarray, seg: int, first: int
 ) -> float | None:
     """The value (NaN ones left out) of the last kept row by line of attempts first..seg-1, None when none has
     one. The attempt just before `seg` is kept whole and almost always answers."""

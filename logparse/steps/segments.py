@@ -71,6 +71,25 @@ class Segment:
         return out
 
 
+class SegmentRows:
+    """The positions of each attempt's (`segment`'s) rows in a frame, in frame order, found by one stable sort:
+    a log cut into thousands of attempts took a masked look at every row for each (split_segments, the ledger's
+    timeline, the warm-up of each attempt)."""
+
+    def __init__(self, segment: np.ndarray) -> None:
+        self.order = np.argsort(segment, kind="stable")
+        self.sorted = segment[self.order]
+
+    def at(self, seg: int) -> np.ndarray:
+        """The rows of attempt `seg` (none when it has none)."""
+        return self.spanning(seg, seg + 1)
+
+    def spanning(self, first: int, stop: int) -> np.ndarray:
+        """The rows of attempts first..stop-1, attempt by attempt."""
+        a, b = np.searchsorted(self.sorted, [first, stop], side="left")
+        return self.order[a:b]
+
+
 def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
     """The rows of the rank that prints most (all rows when the log has no rank prefixes), in line order."""
     ref = steps
