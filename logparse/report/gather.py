@@ -117,9 +117,10 @@ def _event_kinds(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     """Each event line's mark kind as a code into the names: its event, `skipped` for an overflow, and
     `nccl_error` for an error its pattern or text says is NCCL's."""
     codes, uniques = pd.factorize(events["event"].astype(str))
-    names = ["skipped" if str(u) == "overflow" else str(u) for u in uniques]
-    names = list(dict.fromkeys([*names, "nccl_error"]))
-    kind = np.array([names.index("skipped" if str(u) == "overflow" else str(u)) for u in uniques] + [0], dtype=np.int64)[codes]
+    shown = ["skipped" if str(u) == "overflow" else str(u) for u in uniques]
+    names = list(dict.fromkeys([*shown, "nccl_error"]))
+    # (a missing event, code -1, takes the appended 0: the first name)
+    kind = np.array([*(names.index(name) for name in shown), 0], dtype=np.int64)[codes]
     errors = np.flatnonzero(kind == names.index("error")) if "error" in names else np.array([], dtype=np.int64)
     if len(errors):
         part = events.iloc[errors]

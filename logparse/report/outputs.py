@@ -398,8 +398,7 @@ def _int_texts(values: np.ndarray) -> list[str]:
 def _number_texts(kind: str, values: np.ndarray, *_: int) -> list[str]:
     """The texts _native.rows makes of a number column _csv_texts or _stamp_texts gave as numbers."""
     if kind == "t":
-        stamps = pd.Series(values.astype("datetime64[us]"))  # (int64's least is NaT)
-        return [v or "" for v in _iso_utc(stamps).tolist()]
+        return _iso_texts(pd.Series(values.astype("datetime64[us]")))  # (int64's least is NaT)
     return _float_texts(values) if kind == "f" else _int_texts(values)
 
 
@@ -412,6 +411,11 @@ def _stamp_texts(stamps: pd.Series, numbers: bool) -> Any:
         known = micros[micros != np.iinfo(np.int64).min]
         if not len(known) or (known.min() >= 0 and known.max() < _US_END):
             return ("t", np.ascontiguousarray(micros))
+    return _iso_texts(stamps)
+
+
+def _iso_texts(stamps: pd.Series) -> list[str]:
+    """_iso_utc's text of each stamp, "" for a missing one."""
     return [v or "" for v in _iso_utc(stamps).tolist()]
 
 
