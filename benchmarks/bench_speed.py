@@ -126,8 +126,8 @@ def timed(
 ) -> tuple[float, float]:
     """(wall seconds, peak memory of the process tree in MiB) of one command: the median wall time of `repeat`
     runs without the memory sampler, the peak (with `memory`) of one more run with it. `before`: called before
-    each run, outside the time, then the file system's pending writes are flushed (os.sync). Its output goes to a pipe, not /dev/null: GNU grep stops at the first match when
-    it writes to /dev/null."""
+    each run, outside the time, then the file system's pending writes are flushed (os.sync). Its output goes to
+    a pipe, not /dev/null: GNU grep stops at the first match when it writes to /dev/null."""
     walls = sorted(_run(cmd, shell, False, before)[0] for _ in range(max(1, repeat)))
     return walls[len(walls) // 2], (_run(cmd, shell, True, before)[1] if memory else math.nan)
 
@@ -255,7 +255,7 @@ def main() -> None:
                 shutil.copyfileobj(src, dst, 1 << 20)
         if not ranks.exists():
             write_log(ranks, SIZES[size], ranks=8, save_every=args.save_every)
-        # the logs just written are on their way to the disk: the kernel's writeback of 2.5 GB took cores from the
+        # the logs just written are on their way to the disk: the kernel's writeback of 2.7 GB took cores from the
         # first timed commands (2026-12-05, a fresh machine: 1 GiB analyze 11.5 s in the run that wrote the logs,
         # 9.5 s in the next), so it is waited for here, outside the times
         os.sync()
