@@ -3,9 +3,11 @@
 Usage:
     python capture_lightning.py csv ROOT   > ROOT/train.log 2>&1   # CSVLogger(save_dir=ROOT, name="lightning_logs")
     python capture_lightning.py tb  ROOT   > ROOT/train.log 2>&1   # default logger (TensorBoardLogger), default_root_dir=ROOT
+    # gradient accumulation 2 over 3 epochs of 20 micro-batches (30 optimizer steps), every step logged
+    python capture_lightning.py csv ROOT --accumulate 2 --epochs 3 --samples 160 --log-every 1 > ROOT/train.log 2>&1
 PYTHONUNBUFFERED unset, progress bar left on. Tiny random-init causal transformer, synthetic bytes.
 """
-import sys
+import argparse
 
 import lightning as L
 import torch
@@ -62,11 +64,22 @@ class TinyLM(L.LightningModule):
 
 
 def main():
-    mode, root = sys.argv[1], sys.argv[2]
+    p = argparse.ArgumentParser()
+    p.add_argument("mode", choices=["csv", "tb"])
+    p.add_argument("root")
+    p.add_argument("--accumulate", type=int, default=1, help="accumulate_grad_batches")
+    p.add_argument("--epochs", type=int, default=None, help="max_epochs (then no max_steps)")
+    p.add_argument("--samples", type=int, default=128, help="samples in the dataset (8 per micro-batch)")
+    p.add_argument("--log-every", type=int, default=5, help="log_every_n_steps")
+    args = p.parse_args()
+    mode, root = args.mode, args.root
     L.seed_everything(0)
     model = TinyLM()
-    dl = DataLoader(ByteDataset(), batch_size=model.hparams.batch_size, shuffle=True)
-    kw = dict(max_steps=40, log_every_n_steps=5, accelerator="cpu", devices=1)
+    dl = DataLoader(ByteDataset(n=args.samples), batch_size=model.hparams.batch_size, shuffle=True)
+    stop = dict(max_steps=40) if args.epochs is None else dict(max_epochs=args.epochs)
+    kw = dict(log_every_n_steps=args.log_every, accelerator="cpu", devices=1, **stop)
+    if args.accumulate != 1:
+        kw["accumulate_grad_batches"] = args.accumulate
     if mode == "csv":
         trainer = L.Trainer(logger=CSVLogger(save_dir=root, name="lightning_logs"), **kw)
     else:

@@ -20,6 +20,12 @@ rm -rf lightning_run lightning_tb && mkdir lightning_run lightning_tb
 (cd lightning_run && "$PY" "$S/capture_lightning.py" csv . > train.log 2>&1)
 (cd lightning_tb && "$PY" "$S/capture_lightning.py" tb . > train.log 2>&1)
 sh "$S/prune.sh" lightning_run; sh "$S/prune.sh" lightning_tb
+# gradient accumulation 2, not printed; 3 epochs of 20 micro-batches, every optimizer step logged. Captured with a venv
+# without rich (torch 2.13.0+cpu, lightning 2.6.6: README.md, lightning_accum/), so Lightning draws its tqdm bar
+rm -rf lightning_accum && mkdir lightning_accum
+(cd lightning_accum && "${PY_NORICH:-$PY}" "$S/capture_lightning.py" csv . --accumulate 2 --epochs 3 --samples 160 \
+   --log-every 1 > train.log 2>&1)
+sh "$S/prune.sh" lightning_accum
 
 # 3. Megatron-LM TensorBoard (synthetic values, Megatron's exact tag names and progress.txt format)
 rm -rf megatron_tb && "$PY" "$S/make_megatron_tb.py" megatron_tb
@@ -37,4 +43,4 @@ for d in wandb_synced wandb_synced_gpu; do
      WANDB_ERROR_REPORTING=false WANDB_ENTITY=lp-entity "$(dirname "$PY")/wandb" sync wandb/offline-run-*)
 done
 kill $SERVER
-# then: cp -a hf_output hf_output_nolog lightning_run lightning_tb megatron_tb wandb_offline wandb_synced wandb_synced_gpu tests/data/runfolders/
+# then: cp -a hf_output hf_output_nolog lightning_run lightning_tb lightning_accum megatron_tb wandb_offline wandb_synced wandb_synced_gpu tests/data/runfolders/
