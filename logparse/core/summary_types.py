@@ -504,7 +504,8 @@ class FolderPart(TypedDict):
     kind: str  # wandb | hf | lightning | tensorboard
     files: list[FolderFilePart]
     unread: list[str]  # files not read, and what would read them (an optional extra)
-    steps_from: str | None  # the step record the rows came from when there is no console, else None
+    steps_from: str | None  # the step record the rows came from (no console, or one that disagrees)
+    times_from: str | None  # the file the step times came from (a console's, over the record's steps)
     mapped: dict[str, str]  # the record's keys -> step columns
 
 

@@ -18,6 +18,8 @@ step numbers and lines
   unattached            lines that belong to a neighbouring step record found none to join
   recoverable           a display redrawn in place: some steps recovered from what the log kept
   several_runs          the file holds several runs; the analysis covers one (`line`: where the last begins)
+  grad_accum_derived    a run folder's console counts micro-batches: the accumulation derived from its record
+  console_differs       a run folder's console fits its step record under no accumulation: the record's steps alone
 values on step lines
   nonfinite             step lines log a NaN or infinite value (`line`: the first)
   malformed             a value on a step line does not read as a number (`line`: the first)
@@ -73,6 +75,7 @@ CODES: frozenset[str] = frozenset(
     """
     steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
     recoverable several_runs
+    grad_accum_derived console_differs
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs

@@ -80,6 +80,19 @@ class Averaging(TypedDict):
 
 
 @dataclass
+class RecordRows:
+    """A run folder's step record read as rows (frame/folder.py record_log), handed on beside its console's rows:
+    the steps stage decides which numbers the steps (steps/withrecord.py). `epochs`: the epoch index the record
+    states for each of its steps (Lightning's metrics.csv `epoch` column), when it states one."""
+
+    source: str  # the file, relative to the folder
+    rows: pd.DataFrame
+    notes: dict[str, str]  # pattern -> what its numbers mean
+    mapped: dict[str, str]  # the record's keys -> step columns
+    epochs: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
 class ParsedLog:
     """Everything the log says, before any interpretation."""
 
@@ -99,6 +112,7 @@ class ParsedLog:
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
     redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
     folder: FolderPart | None = None  # the run folder's files and what each gave; None for a log file
+    record: RecordRows | None = None  # a run folder's step record beside its console's rows
 
     @property
     def format(self) -> str:

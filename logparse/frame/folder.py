@@ -7,9 +7,12 @@ library's step record read as the rows a log would have given; either way with t
 - **Steps**: a record's keys go to step columns through the table of its kind (Megatron-LM's TensorBoard
   tags, HF's `log_history` keys and `train/` tags, torchtitan's tags), then the synonym table; wall times
   become the `timestamp` column (a clock the step times come from).
-- **A console and a record** (an HF output dir with its `train.log`): the console gives the rows, and its
-  HF loss dicts, which print no step number, take the record's step numbers in order when the two agree
-  entry for entry (the same count, the same losses); otherwise the console is read alone, with a warning.
+- **A console and a record** (an HF output dir with its `train.log`, a Lightning run's console beside its
+  metrics.csv): the console's HF loss dicts, which print no step number, take the record's step numbers in order
+  when the two agree entry for entry (the same count, the same losses); otherwise the console is read alone, with
+  a warning. A console with no step line gives way to the record's rows here; any other is handed on with the
+  record's rows beside it (`ParsedLog.record`), and the steps stage decides which numbers the steps
+  (steps/withrecord.py: a console that counts micro-batches is folded into the record's optimizer steps).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from ..patterns.keymap import KeyMap, load
 from ..patterns.sets import Detection, PatternSet
 from ..read.reader import Record
 from ..read.runfolder import RunFolder, StepRecord
-from .assemble import FactObservation, ParsedLog, parse_log
+from .assemble import FactObservation, ParsedLog, RecordRows, parse_log
 
 # Keys a library writes, by record kind, where the synonym table would read them otherwise (or not at all).
 # Megatron-LM's TensorBoard tags (megatron/training/training.py, training_log: writer.add_scalar): its
@@ -97,7 +100,7 @@ def parse_folder(
         paths = [str(p) for p in folder.consoles]
         parsed = parse_log(paths[0] if len(paths) == 1 else paths, sets, forced_format, on_unmatched, jobs)
         if folder.record is not None and _number_from_record(parsed, folder.record, warnings):
-            steps_from = _record_rows(parsed, folder, folder.record)
+            steps_from = _beside_record(parsed, folder, folder.record)
     else:
         assert folder.record is not None  # identify refuses a folder with neither
         parsed = record_log(folder, folder.record)
@@ -110,6 +113,7 @@ def parse_folder(
         "files": [{"file": f, "read": what} for f, what in folder.read],
         "unread": list(folder.notes),
         "steps_from": steps_from,
+        "times_from": None,  # the steps stage's to say (report/outputs.py build_summary)
         "mapped": dict(parsed.keymap.pop("record", {})),
     }
     return parsed, warnings
@@ -253,35 +257,40 @@ def _add_facts(parsed: ParsedLog, folder: RunFolder) -> None:
                 parsed.facts.setdefault(hit.column, []).append(FactObservation(converted, 0, key, source))
 
 
-def _record_rows(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> str | None:
-    """The record's rows in place of the console's when the record logs more steps than the console shows (a
-    progress bar whose redraws a file kept only the last of, a console cut short); the console keeps its events,
-    facts and line accounting. Returns the record's name when its rows are used."""
+def _beside_record(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> str | None:
+    """The record's rows in place of the console's when the console has no step line (a progress bar whose
+    redraws a file kept none of, a console cut before its first step): the console keeps its events, facts and line
+    accounting, and the record's name is returned. Otherwise the record's rows go beside the console's
+    (`parsed.record`) for the steps stage to combine, and None is returned."""
     own = record_log(folder, record)
-    rows = parsed.rows
-    steps = rows[rows["kind"] == "step"] if "kind" in rows else rows
-    # the console's steps: distinct numbers where its lines print them, its step lines where they do not (HF's
-    # dicts, numbered later from the logging cadence)
-    console = steps["step"].nunique() if "step" in steps and steps["step"].notna().all() else len(steps)
-    if own.rows.empty or own.rows["step"].nunique() <= console:
-        _clock_from_record(parsed, own)
+    if own.rows.empty:
         return None
-    parsed.rows = own.rows
-    parsed.interval_patterns, parsed.redrawn, parsed.windows, parsed.aggregates = set(), {}, {}, {}
-    parsed.notes = {**parsed.notes, **own.notes}
-    parsed.keymap = {**parsed.keymap, **own.keymap}
-    return record.source
-
-
-def _clock_from_record(parsed: ParsedLog, own: ParsedLog) -> None:
-    """The record's wall times on the console's rows, by step, when the console has no clock and no step time
-    of its own (a W&B run's output.log: the script's prints, without stamps; wandb stamped each logged step)."""
     rows = parsed.rows
-    timing = {"timestamp", "step_time_s", "progress_s_per_it", "progress_elapsed_s", "train_elapsed_s"}
-    if rows.empty or "step" not in rows or timing & set(rows.columns) or "timestamp" not in own.rows:
-        return
-    stamps = own.rows.drop_duplicates("step", keep="last").set_index("step")["timestamp"]
-    parsed.rows = rows.assign(timestamp=rows["step"].map(stamps).astype("float64"))
+    if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
+        parsed.rows = own.rows
+        parsed.interval_patterns, parsed.redrawn, parsed.windows, parsed.aggregates = set(), {}, {}, {}
+        parsed.notes = {**parsed.notes, **own.notes}
+        parsed.keymap = {**parsed.keymap, **own.keymap}
+        return record.source
+    mapped = own.keymap.get("record", {})
+    parsed.record = RecordRows(record.source, own.rows, own.notes, mapped, _epochs(folder, record))
+    return None
+
+
+def _epochs(folder: RunFolder, record: StepRecord) -> dict[int, int]:
+    """The epoch index of each of the record's steps, where its library writes one (Lightning's loggers: `epoch` is
+    the trainer's current_epoch, lightning/pytorch/trainer/connectors/logger_connector/logger_connector.py
+    log_metrics, `scalar_metrics.setdefault("epoch", ...)` in 2.6.6); empty for any other (HF's `epoch` is a
+    fraction of an epoch)."""
+    if _reading(record, folder.kind)[1] is not LIGHTNING_KEYS:
+        return {}
+    out: dict[int, int] = {}
+    for e in record.entries:
+        v = e.get("epoch")
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v != int(v):
+            return {}
+        out[int(e["step"])] = int(v)
+    return out
 
 
 def _add_events(parsed: ParsedLog, folder: RunFolder) -> None:

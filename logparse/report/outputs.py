@@ -23,6 +23,7 @@ from ..core.summary_types import (
     FactPart,
     FlopsPart,
     FlopsTermsPart,
+    FolderPart,
     HardwarePart,
     ModelPart,
     NearEventPart,
@@ -779,11 +780,27 @@ def build_summary(analysis: Findings) -> Summary:
             "kept": parsed.keymap.get("kept", {}),
         }
     if parsed.folder is not None:  # a run folder: which files were read, and what each gave
-        summary["folder"] = parsed.folder
+        summary["folder"] = _folder_part(parsed.folder, run, summary["notes"])
     whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
     return summary
+
+
+def _folder_part(read: FolderPart, run: Run, notes: list[str]) -> FolderPart:
+    """The folder's files as read, with where the steps and their times came from: the record's file where its
+    rows are the steps (its notes added to `notes`), the file that timed them (steps/withrecord.py)."""
+    part = FolderPart(**read)
+    said = run.folder_steps
+    if said is not None:
+        part["times_from"] = said.times_from
+        if said.steps_from is not None:
+            part["steps_from"], part["mapped"] = said.steps_from, dict(said.mapped)
+            notes += [f"{k}: {v}" for k, v in said.notes.items()]
+    elif run.step_time is not None:
+        consoles = [f["file"] for f in read["files"] if f["read"] == "console"]
+        part["times_from"] = read["steps_from"] or ", ".join(consoles) or None
+    return part
 
 
 def _hardware_part(util: Utilization) -> HardwarePart:

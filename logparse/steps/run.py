@@ -20,7 +20,7 @@ from ..core.errors import LogparseError, flag
 from ..core.facts import Fact, Options
 from ..core.summary_types import RestartPart
 from ..core.warnings import RunWarning
-from ..frame.assemble import ParsedLog
+from ..frame.assemble import ParsedLog, RecordRows
 from ..read.reader import describe
 from .bars import step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
@@ -41,6 +41,7 @@ from .timing import (
     per_step_clock,
     step_time_from_samples,
 )
+from .withrecord import FolderSteps, Plan, console_times, mapped_time, micro_accumulation, plan, record_steps
 
 
 @dataclass
@@ -77,6 +78,7 @@ class ResolvedSteps:
     step_time: StepTime | None = None
     segments: list[Segment] = field(default_factory=list)
     redone: pd.DataFrame | None = None  # rows a later attempt logged again (split_segments)
+    folder_steps: FolderSteps | None = None  # a run folder's record and console: which gave steps, times
 
 
 # ------------------------------------------------------------------------------------------------
@@ -387,8 +389,15 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
+    record, micro, use = parsed.record, None, None
+    if record is not None:  # a run folder's step record beside the console (withrecord.py)
+        micro = micro_accumulation(steps, record, ga, warnings)
+        if ga is None and micro is not None and micro.fact is not None:
+            ga = facts["grad_accum"] = micro.fact
     steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
     steps, numbering, step_time = _number_steps(parsed, steps, progress, facts, numbering, warnings)
+    if record is not None:
+        steps, use = plan(steps, parsed.rows, record, micro, facts, warnings)
     if "step_time_s" not in steps or steps["step_time_s"].isna().all():
         # row-local, so before restarts are split: the redone work's time is then known
         step_time = step_time_from_samples(steps, facts)
@@ -405,15 +414,92 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     step_time = _time_from_epoch_rate(parsed, steps, warnings) or step_time
     _drop_bad_step_times(steps, warnings)
     _check_consumed(steps, warnings)
-    if step_time is None:
+    folder_steps = None
+    if record is not None and use is not None and use.use_record:
+        given = (steps, step_time, progress, facts)
+        steps, step_time, folder_steps = _onto_record(parsed, record, use, *given, warnings)
+        numbering = use.numbering
+        segments = _record_segments(steps, segments, epochs)
+    elif step_time is None:
         inputs = TimingInputs(steps, progress, facts, bool(parsed.interval_patterns), warnings)
         step_time = fill_step_time(inputs)
+    if record is not None and folder_steps is None:  # the console's rows, timed by it or the record's clock
+        clocked = step_time is not None and step_time.kind == StepTimeFrom.TIMESTAMPS
+        clocked = clocked and "timestamp" not in parsed.rows
+        timed = record.source if clocked else _consoles(parsed) if step_time else None
+        folder_steps = FolderSteps(None, timed)
     for pattern, note in parsed.redrawn.items():  # a display redrawn in place: say what the log kept
         n = int((steps["pattern"] == pattern).sum())
         if n:
             warnings.append(RunWarning(f"{n} step{'' if n == 1 else 's'} recoverable: {note}", "recoverable"))
 
-    return ResolvedSteps(steps, facts, restarts, warnings, numbering, step_time, segments, redone)
+    said = (numbering, step_time, segments, redone, folder_steps)
+    return ResolvedSteps(steps, facts, restarts, warnings, *said)
+
+
+def _record_segments(rows: pd.DataFrame, console: list[Segment], epochs: bool) -> list[Segment]:
+    """The stretches of the record's rows: each attempt and run as the console's rows showed them (the rows
+    carry the console's `segment` where its steps are the record's), each epoch where the rows carry it."""
+    n = int(rows["segment"].max()) if len(rows) else 0
+    kinds, reasons = [SegmentKind.RESTART] * n, [""] * n
+    for seg in console:
+        if 1 <= seg.segment <= n and seg.kind in (SegmentKind.RESTART, SegmentKind.NEW_RUN):
+            kinds[seg.segment - 1], reasons[seg.segment - 1] = seg.kind, seg.reason
+    return _describe(rows, [], kinds, reasons, epochs and "epoch_index" in rows)
+
+
+def _consoles(parsed: ParsedLog) -> str:
+    """The run folder's console file(s), as its `read:` line names them."""
+    files = parsed.folder["files"] if parsed.folder is not None else []
+    return ", ".join(f["file"] for f in files if f["read"] == "console") or describe(parsed.path)
+
+
+def _onto_record(
+    parsed: ParsedLog,
+    record: RecordRows,
+    use: Plan,
+    console: pd.DataFrame,
+    step_time: StepTime | None,
+    progress: pd.DataFrame,
+    facts: dict[str, Fact],
+    warnings: list[RunWarning],
+) -> tuple[pd.DataFrame, StepTime | None, FolderSteps]:
+    """The record's rows as the steps (withrecord.record_steps), timed by the record's own step time, else the
+    console's mapped over each row's span (unless the record's clock outranks it: STEP_TIME_SOURCES puts timestamps
+    before a clock ticking coarsely and a bar's smoothed rate), else the record's clock (or the console's, joined);
+    the console's warnings about counting its micro-batches as steps no longer hold."""
+    warnings[:] = [w for w in warnings if w.code != "grad_accum_unknown"]
+    rows = record_steps(console, record, use.mapped, use.offset)
+    steps = rows["step"].to_numpy()
+    gaps = np.diff(steps)
+    rows["step_span"] = _step_span(rows, int(np.median(gaps)) if len(gaps) else None)
+    own = "step_time_s" in rows and rows["step_time_s"].notna().any()
+    clocked = "timestamp" in record.rows and record.rows["timestamp"].notna().sum() >= 2
+    times_from = None
+    if not own and use.mapped and not console.empty:
+        heard: list[RunWarning] = []
+        if step_time is None:
+            inputs = TimingInputs(console, progress, facts, bool(parsed.interval_patterns), heard)
+            step_time = fill_step_time(inputs)
+        coarse = (StepTimeFrom.TIMESTAMPS, StepTimeFrom.CLOCK, StepTimeFrom.BAR_RATE)
+        outranked = step_time is not None and step_time.kind in coarse and clocked
+        times = console_times(rows, console, use.offset) if step_time is not None and not outranked else None
+        if times is not None and times.notna().any():
+            rows["step_time_s"] = times
+            times_from = _consoles(parsed)
+            step_time = mapped_time(step_time, record, times_from)
+            warnings.extend(w for w in heard if w.code != "step_time_unknown")
+        else:
+            step_time = None
+    elif not own:
+        step_time = None
+    if times_from is None:
+        rows = rows.drop(columns=[c for c in ("step_time_s",) if c in rows and rows[c].isna().all()])
+        step_time = fill_step_time(TimingInputs(rows, pd.DataFrame(), facts, False, warnings))
+        times_from = None if step_time is None else record.source if own or clocked else _consoles(parsed)
+    _drop_bad_step_times(rows, warnings)
+    said = FolderSteps(record.source, times_from, record.mapped, record.notes)
+    return rows, step_time, said
 
 
 def _sorted(steps: pd.DataFrame) -> bool:
@@ -725,6 +811,7 @@ class Run:
     analyzed: str = "the whole log"
     rate_choices: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed (summary "sources")
     redone: pd.DataFrame | None = None  # the file's rows that a later attempt logged again (their work was lost)
+    folder_steps: FolderSteps | None = None  # a run folder's record and console: which gave steps, times
 
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
@@ -778,6 +865,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
         analyzed,
         choices,
         rs.redone,
+        rs.folder_steps,
     )
 
 
