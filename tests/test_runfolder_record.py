@@ -66,23 +66,52 @@ def test_lightning_folder_numbers_steps_by_metrics_csv_and_derives_the_accumulat
     assert by_epoch == pytest.approx(last, rel=1e-9) and sorted(last) == [0, 1, 2]
 
 
-def test_an_epoch_that_is_not_a_multiple_of_the_accumulation_ends_in_a_short_step(tmp_path):
-    """Lightning steps at an epoch's last batch (training_epoch_loop.py _should_accumulate): 10 micro-batches an epoch
-    at accumulation 4 make steps after micro-batches 4, 8 and 10, 9 in 3 epochs, as metrics.csv logs them."""
-    run = tmp_path / "run"
-    (run / "lightning_logs" / "version_0").mkdir(parents=True)
+def _ga4_folder(run: Path, logger: str = "csv", epoch_of_step_2: int = 0) -> list[dict[str, float]]:
+    """sample_logs/lightning_ga4_cpu's console as train.log beside a version folder holding its CSVLogger record, or
+    the same values as Lightning's TensorBoardLogger writes them (hparams.yaml, hp_metric at step 0, train_loss and
+    epoch at each global step); `epoch_of_step_2` edits the epoch of the third step (truly 0). Returns the record."""
+    version = run / "lightning_logs" / "version_0"
+    version.mkdir(parents=True)
     shutil.copy(ROOT / "sample_logs" / "lightning_ga4_cpu.log", run / "train.log")
-    shutil.copy(
-        ROOT / "sample_logs" / "lightning_ga4_cpu.metrics.csv",
-        run / "lightning_logs" / "version_0" / "metrics.csv",
-    )
-    a = logparse.analyze(str(run))
-    truth = _metrics(run / "lightning_logs" / "version_0" / "metrics.csv")
+    truth = _metrics(ROOT / "sample_logs" / "lightning_ga4_cpu.metrics.csv")
+    assert truth[2]["step"] == 2 and truth[2]["epoch"] == 0
+    truth[2]["epoch"] = epoch_of_step_2
+    if logger == "csv":
+        rows = "".join(f"{int(t['epoch'])},{int(t['step'])},{t['train_loss']!r}\n" for t in truth)
+        (version / "metrics.csv").write_text("epoch,step,train_loss\n" + rows)
+        return truth
+    pytest.importorskip("tensorboard")
+    (version / "hparams.yaml").write_text("lr: 0.003\n")
+    events = [(0, 1_700_000_000.0, {"hp_metric": -1.0})]
+    events += [
+        (int(t["step"]), 1_700_000_001.0 + t["step"], {"train_loss": t["train_loss"], "epoch": t["epoch"]})
+        for t in truth
+    ]
+    _write_events(version, events)
+    return truth
+
+
+@pytest.mark.parametrize("logger", ["csv", "tb"])
+def test_an_epoch_that_is_not_a_multiple_of_the_accumulation_ends_in_a_short_step(tmp_path, logger):
+    """Lightning steps at an epoch's last batch (training_epoch_loop.py _should_accumulate): 10 micro-batches an epoch
+    at accumulation 4 make steps after micro-batches 4, 8 and 10, 9 in 3 epochs, as its logger records them."""
+    truth = _ga4_folder(tmp_path / "run", logger)
+    a = logparse.analyze(str(tmp_path / "run"))
     assert a.steps["step"].tolist() == [int(t["step"]) + 1 for t in truth]
-    assert a.steps["loss"].tolist() == pytest.approx([t["train_loss"] for t in truth], rel=1e-12)
+    assert a.steps["loss"].tolist() == pytest.approx([t["train_loss"] for t in truth], rel=1e-6)
     assert a.steps["micro_step"].tolist() == [4, 8, 10] * 3  # the micro-batch that completes each step
     assert (a.run.facts["grad_accum"].value, a.run.facts["grad_accum"].source) == (4, "derived")
     assert a.steps["step_time_s"].notna().all()
+
+
+@pytest.mark.parametrize("logger", ["csv", "tb"])
+def test_a_record_whose_epochs_the_bar_does_not_make_is_not_matched(tmp_path, logger):
+    """The record's epoch is checked: with the third step put in epoch 1 (the bar's first epoch ends with it), no
+    accumulation fits, so the record's steps stand alone and a warning says why."""
+    _ga4_folder(tmp_path / "run", logger, epoch_of_step_2=1)
+    a = logparse.analyze(str(tmp_path / "run"))
+    assert a.steps["step"].tolist() == list(range(1, 10))
+    assert [w.code for w in a.run.warnings].count("console_differs") == 1 and "grad_accum" not in a.run.facts
 
 
 def test_an_accumulation_given_that_does_not_fit_the_record_takes_nothing_from_the_console():

@@ -287,6 +287,8 @@ def _epochs(folder: RunFolder, record: StepRecord) -> dict[int, int]:
     out: dict[int, int] = {}
     for e in record.entries:
         v = e.get("epoch")
+        if v is None:
+            continue  # an entry of another kind (the TensorBoardLogger's hp_metric at step 0)
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v) or v != int(v):
             return {}
         out[int(e["step"])] = int(v)
