@@ -33,6 +33,7 @@ from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
 from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
+from ..core.tomlfile import read_toml, without_values
 from ..patterns.sets import pattern_dirs
 from ..read.attempts import attempt_key, group_attempts
 from ..read.runfolder import run_folders
@@ -356,8 +357,22 @@ def analyze_run(job: RunJob) -> IndexRow:
     try:
         row = _analyze_and_write(job, row)
     except Exception as exc:  # any failure (a bug too: it must not lose the other runs) is this run's row
-        row = {**row, "status": "error", "error": failure_text(exc, job.out)}
+        row = {**row, "status": "error", "error": _sidecar_unquoted(job, failure_text(exc, job.out))}
     return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def _sidecar_unquoted(job: RunJob, error: str) -> str:
+    """A run's error without the values of its logparse.toml: an option's check quotes a bad value
+    (`unknown hardware 'h1000'`), which the index and the page never show; the key stands in for it, and
+    the error names the file."""
+    if job.sidecar is None:
+        return error
+    try:
+        table = read_toml(job.sidecar)
+    except LogparseError:
+        return error  # the file's own error, which quotes none of it
+    hidden = without_values(error, table)
+    return hidden if hidden == error or job.sidecar in hidden else f"{job.sidecar}: {hidden}"
 
 
 def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
