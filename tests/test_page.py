@@ -211,6 +211,14 @@ window.addEventListener("load", function () {
   b.setAttribute("data-flags", flags.length);
   b.setAttribute("data-flags-broken", flags.filter(function (f) { return f.getClientRects().length > 1; }).length);
   b.setAttribute("data-flag-texts", flags.map(function (f) { return f.textContent; }).join("|"));
+  // what a reader copies of a reason: the selection of its cell, as the clipboard would get it
+  var why = document.querySelector(".why");
+  if (why) {
+    var range = document.createRange();
+    range.selectNodeContents(why);
+    window.getSelection().addRange(range);
+    b.setAttribute("data-copied", window.getSelection().toString());
+  }
 });
 </script>"""
 
@@ -244,6 +252,7 @@ def test_in_chromium_the_page_fits_1400_px_and_keeps_each_option_on_one_line(bat
     # what a reader copies is the option as typed: ASCII hyphens (no U+2011), the value beside it
     flags = body["data-flag-texts"].split("|")
     assert "--gpus" in flags and all(f.isascii() and f.startswith("--") for f in flags), flags
+    assert body["data-copied"] == "no MFU: GPUs unknown (pass --gpus)", body  # generic_kv_cpu prints no GPU count
 
 
 def hostile_rows(n: int = 6) -> pd.DataFrame:
@@ -365,3 +374,18 @@ def test_a_page_of_many_runs_lists_the_failed_then_the_best_and_stays_small(tmp_
     small = (tmp_path / "small" / "index.html").stat().st_size
     assert len(html.encode()) < small * 1.1
     assert len(html.encode()) / 40 < 2500  # bytes per row shown, the page's head and script included
+
+
+def test_a_page_of_mostly_failed_runs_is_filled_with_them(tmp_path, monkeypatch):
+    from logparse.batch import page
+
+    monkeypatch.setattr(page, "PAGE_ROWS", 40)
+    index = pd.DataFrame(
+        [{"run": f"bad{i:03d}", "status": "error", "error": "no steps"} for i in range(60)]
+        + [{"run": f"good{i}", "status": "ok", "mfu": 0.4 + i / 100} for i in range(5)]
+    )
+    page.write_index_page(tmp_path, index)
+    html = (tmp_path / "index.html").read_text()
+    runs = [r["run"] for r in parse(html).rows]
+    assert runs == [f"bad{i:03d}" for i in range(35)] + [f"good{i}" for i in (4, 3, 2, 1, 0)]
+    assert "This page lists 40 of the 65 runs: the first 35 of the 60 failed, then the 5 others" in html

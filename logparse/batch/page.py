@@ -622,13 +622,14 @@ def _is_failed(r: dict[str, object]) -> bool:
 
 def page_part(index: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
     """The runs index.html lists, and what it says of those it leaves out: every run up to PAGE_ROWS; beyond,
-    the first failed runs (a fifth of the page at most) and the others in the leaderboard's order, best
-    stable MFU first, then those without one. index.csv and index.json, linked, hold every run."""
+    the first failed runs (a fifth of the page, more where the others do not fill it) and the others in the
+    leaderboard's order, best stable MFU first, then those without one. index.csv and index.json, linked,
+    hold every run."""
     if len(index) <= PAGE_ROWS:
         return index, None
     index = index.reset_index(drop=True)
     failed = pd.Series([_is_failed(r) for r in index.to_dict("records")], index=index.index)
-    bad = index[failed].head(PAGE_ROWS // 5)
+    bad = index[failed].head(max(PAGE_ROWS // 5, PAGE_ROWS - int((~failed).sum())))
     mfu = pd.Series(
         [_num(x) for x in index.get("mfu", pd.Series(None, index=index.index))], index=index.index
     )
