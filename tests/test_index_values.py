@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -88,38 +87,30 @@ def test_the_largest_and_smallest_int64_counts_are_kept():
     assert index["steps"].tolist() == [2**63 - 1, -(2**63), 12]
 
 
-def tiny_batch(tmp_path: Path, sidecar: str) -> Path:
-    runs = tmp_path / "runs"
-    for name in ("plain", "odd"):
+def test_a_huge_gpu_count_or_a_nan_price_from_a_sidecar_leaves_every_output_strict_and_the_index_written(
+    tmp_path,
+):
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    sidecars = {"huge": "gpus = 100000000000000000000\n", "price": "gpu_hour_cost = nan\n"}
+    for name in ("plain", *sidecars):
         (runs / name).mkdir(parents=True)
         shutil.copy(TITAN, runs / name / "train.log")
-    (runs / "odd" / "logparse.toml").write_text(sidecar)
-    return runs
-
-
-def test_a_sidecars_gpu_count_beyond_int64_leaves_the_index_written(tmp_path):
-    runs = tiny_batch(tmp_path, "gpus = 100000000000000000000\n")
-    out = tmp_path / "out"
+    for name, text in sidecars.items():
+        (runs / name / "logparse.toml").write_text(text)
     result = run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1", "--hw", "h100"])
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
     rows = {r["run"]: r for r in strict((out / "index.json").read_text())}
-    assert set(rows) == {"plain_train", "odd_train"}, rows.keys()
+    assert set(rows) == {"plain_train", "huge_train", "price_train"}, rows.keys()
     assert rows["plain_train"]["status"] == "ok" and rows["plain_train"]["gpus"] == 8  # the log's 8 GPUs
-    assert rows["odd_train"]["gpus"] is None  # refused where it is read, or left out of the index
+    assert rows["huge_train"]["gpus"] is None  # refused where it is read, or left out of the index
     assert (out / "index.html").exists() and (out / "leaderboard.png").exists()
-
-
-def test_a_nan_price_writes_null_into_summary_json_and_the_cache(tmp_path):
-    runs = tiny_batch(tmp_path, "gpu_hour_cost = nan\n")
-    out = tmp_path / "out"
-    run_apart(["batch", str(runs), "--out", str(out), "--jobs", "1", "--hw", "h100"])
+    # every JSON written is strict: a NaN price is no cost, null
     for path in [out / "index.json", *out.glob("*/summary.json"), *out.glob("*/.logparse-cache.json")]:
         text = path.read_text()
         assert "NaN" not in text and "Infinity" not in text, path
         strict(text)
-    # the run with the price, if it was analyzed, knows no cost
-    summary = out / "odd_train" / "summary.json"
-    if summary.exists():
+    summary = out / "price_train" / "summary.json"
+    if summary.exists():  # (unless the price is refused where it is read)
         assert strict(summary.read_text())["goodput"]["cost"] is None
 
 

@@ -615,8 +615,12 @@ def _whole(value: object) -> int | None:
 
 
 def _figure(value: object) -> float | None:
+    """A finite number as it is (a whole number stays one: a dip cost of 0 is written 0), else None."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
+    whole = _whole(value) if isinstance(value, numbers.Integral) else None
+    if whole is not None:
+        return whole
     try:
         f = float(value)
     except OverflowError:
