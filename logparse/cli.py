@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .core import collector, options
+from .core import collector, jsontext, options
 from .core.collector import settle
 from .core.errors import LogparseError, cli_names, failure_text
 from .core.naming import run_names
@@ -250,7 +250,7 @@ def _analyze_each(
         if not as_json and not quiet:
             click.echo(report.text_summary(analysis, paths))
     if as_json and summaries and not quiet:
-        click.echo(json.dumps(summaries[0] if len(logs) == 1 else summaries, indent=2))
+        click.echo(jsontext.dumps(summaries[0] if len(logs) == 1 else summaries, indent=2))
     if failed:
         click.echo(f"error: {failed} of {len(logs)} logs failed", err=True)
         sys.exit(1)
@@ -341,7 +341,7 @@ def batch(
     \b
     Example:
       logparse batch runs/ --hw h100 --out report/"""
-    from .batch.engine import run_batch
+    from .batch.engine import index_json, run_batch
 
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
@@ -371,7 +371,7 @@ def batch(
         raise
     failed = index[index["status"] != "ok"]
     if as_json:
-        click.echo(json.dumps(json.loads(index.to_json(orient="records")), indent=2))
+        click.echo(index_json(index))
     else:
         for _, row in index[index["status"] == "ok"].iterrows():
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"

@@ -262,15 +262,16 @@ def test_tokens_per_gpu_read_one_way(page):
         assert re.fullmatch(r"\d{1,2},\d{3}", p.cell(run, "tokens/s/GPU")), p.cell(run, "tokens/s/GPU")
 
 
-def test_the_hardware_cell_says_what_is_unknown_and_the_flag(page):
+def test_the_hardware_cell_is_short_and_its_tooltip_says_what_is_unknown_and_the_flag(page):
+    # the cell is `device × GPUs` (? for one unknown), one short line: the MFU cell says why there is no MFU
     _, p, _ = page
     for r in p.rows:
         cell = p.cell(r["run"], "hardware")
         assert cell and "unknown hardware" not in cell
-    assert p.cell("megatron_llama2-7b_8xh100", "hardware") == (
-        "hardware unknown (pass --hw NAME or --peak-tflops X); 8 GPUs"
-    )
-    assert p.cell("broken", "hardware") == "n/a (the run failed)"
+    assert p.cell("megatron_llama2-7b_8xh100", "hardware") == "? \u00d7 8"
+    row = next(r for r in p.rows if r["run"] == "megatron_llama2-7b_8xh100")
+    assert "hardware unknown (pass --hw NAME or --peak-tflops X); 8 GPUs" in row["titles"]
+    assert p.cell("broken", "hardware") == "n/a"
 
 
 def test_a_dip_whose_cost_cannot_be_measured_says_unknown_not_0(page):

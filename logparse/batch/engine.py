@@ -9,8 +9,10 @@ import ctypes
 import hashlib
 import json
 import logging
+import math
 import multiprocessing
 import multiprocessing.connection as mp_connection
+import numbers
 import os
 import signal
 import sys
@@ -24,12 +26,14 @@ import pandas as pd
 import regex
 
 from .. import __version__
+from ..core import jsontext
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.errors import LogparseError, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
 from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
+from ..core.tomlfile import read_toml, without_values
 from ..patterns.sets import pattern_dirs
 from ..read.attempts import attempt_key, group_attempts
 from ..read.runfolder import run_folders
@@ -330,7 +334,7 @@ def _remember(out: Path, fp: str, row: IndexRow) -> None:
         return
     outputs = {f: _stamp(out / f) for f in OUTPUT_FILES}
     entry = {"fingerprint": fp, "row": row, "outputs": outputs}
-    atomic_write_text(out / CACHE_FILE, json.dumps(entry, indent=1, default=str) + "\n")
+    atomic_write_text(out / CACHE_FILE, jsontext.dumps(entry, indent=1, default=str) + "\n")
 
 
 def _source(job: RunJob) -> str:
@@ -353,8 +357,22 @@ def analyze_run(job: RunJob) -> IndexRow:
     try:
         row = _analyze_and_write(job, row)
     except Exception as exc:  # any failure (a bug too: it must not lose the other runs) is this run's row
-        row = {**row, "status": "error", "error": failure_text(exc, job.out)}
+        row = {**row, "status": "error", "error": _sidecar_unquoted(job, failure_text(exc, job.out))}
     return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
+
+
+def _sidecar_unquoted(job: RunJob, error: str) -> str:
+    """A run's error without the values of its logparse.toml: an option's check quotes a bad value
+    (`unknown hardware 'h1000'`), which the index and the page never show; the key stands in for it, and
+    the error names the file."""
+    if job.sidecar is None:
+        return error
+    try:
+        table = read_toml(job.sidecar)
+    except LogparseError:
+        return error  # the file's own error, which quotes none of it
+    hidden = without_values(error, table)
+    return hidden if hidden == error or job.sidecar in hidden else f"{job.sidecar}: {hidden}"
 
 
 def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
@@ -507,7 +525,7 @@ def write_index(out: Path, index: pd.DataFrame) -> None:
     try:
         with replacing(out / "index.csv") as tmp:
             index.to_csv(tmp, index=False)
-        atomic_write_text(out / "index.json", json.dumps(json.loads(index.to_json(orient="records")), indent=2) + "\n")
+        atomic_write_text(out / "index.json", index_json(index) + "\n")
         write_page(out, index)
     except OSError as exc:
         raise LogparseError(f"cannot write the index {exc.filename or out}: {exc.strerror or exc}") from None
@@ -532,14 +550,82 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
+def index_json(index: pd.DataFrame) -> str:
+    """index.json's text (and `batch --json`'s): a list of the rows, strict JSON."""
+    return jsontext.dumps(json.loads(index.to_json(orient="records")), indent=2)
+
+
 def index_frame(rows: list[IndexRow]) -> pd.DataFrame:
-    """The index: a row per run, the failed ones first (each in the order of the runs)."""
-    rows = sorted(rows, key=lambda r: r.get("status") == "ok")
+    """The index: a row per run, the failed ones first (each in the order of the runs). Every value is made
+    to fit its column first (_fitted): one run's value never stops the index of all of them."""
+    rows = sorted((_fitted(r) for r in rows), key=lambda r: r.get("status") == "ok")
     index = pd.DataFrame(rows).reindex(columns=INDEX_COLUMNS)
     for col in _INT_COLUMNS:
         index[col] = index[col].astype("Int64")
     index["cached"] = index["cached"].fillna(False).astype(bool)
     return index
+
+
+_INT64 = range(-(2**63), 2**63)
+
+
+def _fitted(row: IndexRow) -> IndexRow:
+    """The row with each value in its column's type: a count a whole number within int64, a figure a finite
+    number, a text a string, None where a value does not fit (a GPU count of 1e20 from a run folder's file,
+    inf, a string where a number goes). Such a value is left out and the run's warnings say so, naming the
+    column, not the value (it may be a sidecar's, which the page never shows)."""
+    out = dict(row)
+    unfit = []
+    for col, value in row.items():
+        if value is None or col not in INDEX_COLUMNS:
+            continue
+        if col in _INT_COLUMNS:
+            fit, kind = _whole(value), "a whole number within 64 bits"
+        elif col in _FLOAT_COLUMNS:
+            fit, kind = _figure(value), "a finite number"
+        elif col == "cached":
+            fit, kind = (value if isinstance(value, bool) else None), "true or false"
+        else:
+            fit, kind = (value if isinstance(value, str) else None), "a text"
+        if fit is None and not _unknown(value):
+            unfit.append(f"the index leaves {col} empty: the run's value is not {kind}")
+        out[col] = fit
+    if unfit:
+        texts = [t for t in (out.get("warning_texts") or "").split(WARNINGS_JOINED) if t]
+        count = _whole(out.get("warnings"))
+        out["warning_texts"] = WARNINGS_JOINED.join([*texts, *unfit])
+        out["warnings"] = (len(texts) if count is None else count) + len(unfit)
+    return out  # type: ignore[return-value]
+
+
+def _unknown(value: object) -> bool:
+    """NaN (or pandas' NA): how a frame says unknown; left empty without a word."""
+    return value is pd.NA or (isinstance(value, float) and math.isnan(value))
+
+
+def _whole(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        f = float(value)
+        n = int(value)
+    except (OverflowError, ValueError):
+        return None
+    return n if math.isfinite(f) and n == value and n in _INT64 else None
+
+
+def _figure(value: object) -> float | None:
+    """A finite number as it is (a whole number stays one: a dip cost of 0 is written 0), else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    whole = _whole(value) if isinstance(value, numbers.Integral) else None
+    if whole is not None:
+        return whole
+    try:
+        f = float(value)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def _run_local(work: list[RunJob], jobs: int, progress: Progress | None) -> list[IndexRow]:

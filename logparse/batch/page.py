@@ -12,9 +12,11 @@ from typing import Any
 from urllib.parse import quote
 
 import pandas as pd
+import regex
 
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
+from ..core.errors import flag
 from ..core.summary_types import CATEGORIES, LABELS, Summary
 from ..report.pngfile import save_figure
 from ..report.thumbnail import THUMB_NAME, save_thumbnail
@@ -41,6 +43,24 @@ def _text(x: Any) -> str | None:
         return None
     s = str(x)
     return s or None
+
+
+# what a text shows otherwise than it is: format characters (Cf: the bidi overrides and isolates U+202A-202E and
+# U+2066-2069 that show a name reversed, zero-width spaces and joiners, soft hyphens), control characters but
+# the tab and newline a tooltip's lines need, line and paragraph separators, and lone surrogates
+_UNSEEN = regex.compile(r"[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """A text from a run (its name, error, warnings: a file name or a log's content) as the page and the
+    leaderboard show it: each character that would show it otherwise than it is written as its escape
+    (`\\u202e`), so that a name with a right-to-left override reads as typed, not reversed."""
+    return _UNSEEN.sub(_escape, text)
+
+
+def _escape(m: regex.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def _int(x: Any) -> int | None:
@@ -118,23 +138,26 @@ def _hardware(row: dict[str, object]) -> str | None:
     return f"{hw or 'unknown hardware'} \u00d7 {g}"
 
 
-def _hardware_cell(out_dir: Path, row: dict[str, object], failed: bool) -> str:
-    """The page's hardware cell, never blank: the device and the GPU count, and for each one unknown what
-    it is and the option that gives it (report.unknowns: `hardware unknown (pass --hw NAME or ...)`)."""
+def _hardware_cell(out_dir: Path, row: dict[str, object], failed: bool) -> tuple[str, str]:
+    """The page's hardware cell, short (`h100-sxm × 8`, `? × 8` when the device is unknown), and its tooltip:
+    the device and the GPU count in words, and for each one unknown what it is and the option that gives it
+    (report.unknowns: `hardware unknown (pass --hw NAME or ...)`). The MFU cell says it again only where it
+    is why there is no MFU."""
     if failed:
-        return "n/a (the run failed)"
+        return "n/a", "the run failed"
     hw, gpus = _text(row.get("hardware")), _int(row.get("gpus"))
     summary = _summary(out_dir, row)
     missing = unknowns(summary) if summary else {}
-    parts = [
+    gpu_words = None if gpus is None else f"{gpus} GPU" + ("s" if gpus != 1 else "")
+    words = [
         hw
         if hw is not None
         else (missing["hardware"].text() if "hardware" in missing else "hardware unknown"),
-        f"{gpus} GPU" + ("s" if gpus != 1 else "")
-        if gpus is not None
+        gpu_words
+        if gpu_words is not None
         else (missing["gpus"].text() if "gpus" in missing else "GPU count unknown"),
     ]
-    return " \u00d7 ".join(parts) if hw is not None and gpus is not None else "; ".join(parts)
+    return f"{hw or '?'} \u00d7 {'?' if gpus is None else gpus}", "; ".join(words)
 
 
 def _dip_cost(out_dir: Path, row: dict[str, object]) -> tuple[float | None, str, str | None]:
@@ -200,10 +223,59 @@ def _short(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "\u2026"
 
 
+OTHER_MARK = "\u2020"  # † beside an MFU counted by another FLOPs formula than most runs
+OTHER_COLOR = "#e07b00"  # its bar
+
+
+@dataclass(frozen=True)
+class FormulaMarks:
+    """The FLOPs formula most of the runs with an MFU were counted by (`common`; on a tie, the best run's of
+    the tied) and how many share it: an MFU counted by another formula is not comparable with the others
+    (6N leaves out attention's term that palm counts), so the leaderboard and the page mark it."""
+
+    common: str | None
+    shared: int  # runs with an MFU counted by `common`
+    ranked: int  # runs with an MFU
+
+    def other(self, formula: str | None) -> bool:
+        """Is an MFU counted by `formula` to be marked (another formula than most runs')?"""
+        return self.shared < self.ranked and formula != self.common
+
+    def caption(self, what: str = "bar") -> str | None:
+        """`FLOPs/token by the palm formula for 7 of 8 bars; † another formula, named beside it` (None
+        without an MFU)."""
+        if not self.ranked:
+            return None
+        by = f"the {self.common} formula" if self.common else "no stated formula"
+        if self.shared == self.ranked:
+            every = "both" if self.ranked == 2 else "the" if self.ranked == 1 else "every"
+            return f"FLOPs/token by {by} for {every} {what}{'s' if self.ranked == 2 else ''}"
+        return (
+            f"FLOPs/token by {by} for {self.shared} of {self.ranked} {what}s; "
+            f"{OTHER_MARK} another formula, named beside it: not comparable with the others"
+        )
+
+
+def formula_marks(rows: list[dict[str, object]]) -> FormulaMarks:
+    """The FormulaMarks of the index's rows (the `formula` of those with an MFU)."""
+    ranked = sorted(
+        (r for r in rows if _num(r.get("mfu")) is not None), key=lambda r: -(_num(r["mfu"]) or 0.0)
+    )
+    counts: dict[str | None, int] = {}
+    for r in ranked:  # in rank order: on a tie, the first counted is the best run's
+        f = _text(r.get("formula"))
+        counts[f] = counts.get(f, 0) + 1
+    if not counts:
+        return FormulaMarks(None, 0, 0)
+    common = max(counts, key=lambda f: counts[f])
+    return FormulaMarks(common, counts[common], len(ranked))
+
+
 def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     """leaderboard.png: stable MFU per run as sorted horizontal bars, each with its stable window, hardware
-    and GPU count; below them the runs without an MFU and why. Fixed margins in inches, so a figure with
-    many runs grows taller instead of squeezing its labels."""
+    and GPU count, the FLOPs formula most bars share in the title and a bar of another formula marked and
+    named; below them the runs without an MFU and why. Fixed margins in inches, so a figure with many runs
+    grows taller instead of squeezing its labels."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -222,23 +294,34 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     ranked = sorted((r for r in rows if _num(r.get("mfu")) is not None), key=lambda r: -_num(r["mfu"]))
     without = [r for r in rows if _num(r.get("mfu")) is None]
     shown, hidden = ranked[:LEADERBOARD_TOP], len(ranked) - LEADERBOARD_TOP
+    marks = formula_marks(rows)
+    others = [r for r in ranked if marks.other(_text(r.get("formula")))]
 
-    top_in, gap_in, bottom_in = 1.1, 0.55, 0.25
+    caption = marks.caption()
+    top_in, gap_in, bottom_in = (1.35 if caption else 1.1), 0.55, 0.25
     bars_in = max(len(shown), 1) * BAR_IN + 0.3
     more_in = LINE_IN if hidden > 0 else 0.0
+    note = _other_formula_note(marks, others)
+    note_in = LINE_IN * len(note)
     lines = _without_lines(out_dir, without)
     list_in = (len(lines) + 1) * LINE_IN if without else 0.0
-    height = top_in + bars_in + gap_in + more_in + list_in + bottom_in
+    height = top_in + bars_in + gap_in + note_in + more_in + list_in + bottom_in
     width = 12.0
     fig = plt.figure(figsize=(width, height), FigureClass=PlainFigure)
     title = f"Stable MFU by run ({len(ranked)} of {len(rows)} run{'s' if len(rows) != 1 else ''} with an MFU)"
-    fig.text(0.35 / width, 1 - 0.4 / height, title, fontsize=13, weight="bold", va="center")
+    fig.text(0.35 / width, 1 - 0.35 / height, title, fontsize=13, weight="bold", va="center")
+    if caption:
+        fig.text(0.35 / width, 1 - 0.65 / height, caption, fontsize=9.5, va="center", gid="formula:caption")
 
     ax = fig.add_axes(
         (3.3 / width, 1 - (top_in + bars_in) / height, (width - 3.3 - 3.6) / width, bars_in / height)
     )
-    _draw_bars(ax, shown)
-    y_in = top_in + bars_in + gap_in
+    _draw_bars(ax, shown, marks)
+    y_in = top_in + bars_in + 0.25  # the footnote of the marked bars, just under them
+    for text in note:
+        fig.text(3.3 / width, 1 - y_in / height, text, fontsize=9, color=OTHER_COLOR, gid="formula:note")
+        y_in += LINE_IN
+    y_in += gap_in - (0.25 if note else 0.0)
     if hidden > 0:
         fig.text(
             3.3 / width,
@@ -258,9 +341,26 @@ def _draw_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     return path
 
 
-def _draw_bars(ax: Any, shown: list[dict[str, object]]) -> None:
-    """The ranked runs as horizontal bars, best on top, each labelled with its MFU, window and hardware;
-    a note instead when no run has an MFU."""
+def _other_formula_note(marks: FormulaMarks, others: list[dict[str, object]]) -> list[str]:
+    """The footnote of the marked bars: which formulas, how many runs each, and the option that counts them
+    all one way; wrapped to the figure's width."""
+    if not others:
+        return []
+    by: dict[str, int] = {}
+    for r in others:
+        f = _text(r.get("formula")) or "no stated formula"
+        by[f] = by.get(f, 0) + 1
+    counted = ", ".join(f"{f} ({n} run{'s' if n != 1 else ''})" for f, n in by.items())
+    text = f"{OTHER_MARK} counted by another FLOPs formula than {marks.common or 'most runs'}: {counted}"
+    if marks.common:
+        text += f"; {flag('formula', marks.common)} counts every run one way"
+    return textwrap.wrap(text, LIST_CHARS - 40)
+
+
+def _draw_bars(ax: Any, shown: list[dict[str, object]], marks: FormulaMarks) -> None:
+    """The ranked runs as horizontal bars, best on top, each labelled with its MFU, window and hardware, a
+    bar counted by another formula than most in its own colour with the mark and its formula; a note
+    instead when no run has an MFU."""
     from ..report.plots import plain
 
     if not shown:
@@ -268,14 +368,27 @@ def _draw_bars(ax: Any, shown: list[dict[str, object]]) -> None:
         ax.text(0, 0.5, "no run has a stable MFU", fontsize=11, va="center", transform=ax.transAxes)
         return
     mfu = [_num(r["mfu"]) * 100 for r in shown]
+    other = [marks.other(_text(r.get("formula"))) for r in shown]
     y = list(range(len(shown)))
-    ax.barh(y, mfu, color="#2ca02c", height=0.7)
-    ax.set_yticks(y, [_short(plain(r["run"]), NAME_CHARS) for r in shown], fontsize=9)
+    ax.barh(y, mfu, color=[OTHER_COLOR if o else "#2ca02c" for o in other], height=0.7)
+    ax.set_yticks(y, [_short(plain(visible(r["run"])), NAME_CHARS) for r in shown], fontsize=9)
     ax.set_ylim(len(shown) - 0.4, -0.6)
     ax.set_xlim(0, max(mfu) * 1.02)
-    for yi, (r, m) in enumerate(zip(shown, mfu, strict=True)):
-        label = plain("  ".join(s for s in (f"{m:.1f}%", _steps(r), _hardware(r)) if s))
-        ax.annotate(label, (m, yi), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8.5)
+    for yi, (r, m, o) in enumerate(zip(shown, mfu, other, strict=True)):
+        figure = (
+            f"{m:.1f}% {OTHER_MARK} {_text(r.get('formula')) or 'no stated formula'}" if o else f"{m:.1f}%"
+        )
+        label = plain(visible("  ".join(s for s in (figure, _steps(r), _hardware(r)) if s)))
+        ax.annotate(
+            label,
+            (m, yi),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8.5,
+            color=OTHER_COLOR if o else "black",
+            gid="bar:other" if o else "bar:label",
+        )
     ax.set_xlabel("MFU over the stable window (%)")
     ax.xaxis.set_label_position("top")
     ax.xaxis.tick_top()
@@ -299,7 +412,8 @@ def _without_lines(out_dir: Path, without: list[dict[str, object]]) -> list[tupl
     groups: dict[str, list[str]] = {}
     for r in without:
         # a name as long as the bars' labels (NAME_CHARS), the reason whole
-        groups.setdefault(plain(no_mfu_reason(out_dir, r)), []).append(_short(plain(r["run"]), NAME_CHARS))
+        reason, name = plain(visible(no_mfu_reason(out_dir, r))), _short(plain(visible(r["run"])), NAME_CHARS)
+        groups.setdefault(reason, []).append(name)
 
     def wrap(text: str, kind: str, indent: str = "") -> list[tuple[str, str]]:
         return [
@@ -365,10 +479,13 @@ class PageRow:
     summary: str | None
     mfu: float | None
     mfu_text: str
+    formula: str | None  # the FLOPs formula of the MFU (index `formula`), for a run with an MFU
+    formula_other: bool  # counted by another formula than most runs with an MFU (FormulaMarks)
     no_mfu: str | None  # why there is no MFU (no_mfu_reason), for a run without one
     window: str
     stable_start: int | None
-    hardware: str
+    hardware: str  # `h100-sxm × 8`
+    hardware_note: str  # the tooltip: both in words, and the option for each one unknown
     tokens_per_s_per_gpu: float | None
     step_time_s: float | None
     dips: int | None
@@ -385,22 +502,27 @@ class PageRow:
     error: str | None
 
 
-def page_rows(out_dir: Path, index: pd.DataFrame) -> list[PageRow]:
-    """One PageRow per run of the index: the failed runs first, then the others, each in the index's order."""
+def page_rows(out_dir: Path, index: pd.DataFrame, marks: FormulaMarks | None = None) -> list[PageRow]:
+    """One PageRow per run of the index: the failed runs first, then the others, each in the index's order.
+    `marks`: the formulas of the whole index (by default, of these rows)."""
     out_dir = Path(out_dir)
-    rows = [_page_row(out_dir, r) for r in index.to_dict("records")]
+    records = index.to_dict("records")
+    marks = marks or formula_marks(records)
+    rows = [_page_row(out_dir, r, marks) for r in records]
     return [r for r in rows if r.failed] + [r for r in rows if not r.failed]
 
 
-def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
-    failed = _text(r.get("status")) == "error" or _text(r.get("error")) is not None
+def _page_row(out_dir: Path, r: dict[str, object], marks: FormulaMarks) -> PageRow:
+    failed = _is_failed(r)
     run_dir = _run_dir(out_dir, r)
     report, summary = run_dir / "report.png", run_dir / "summary.json"
     mfu = _num(r.get("mfu"))
+    formula = _text(r.get("formula")) if mfu is not None else None
     warnings = _int(r.get("warnings"))
     texts = [] if failed else _warning_texts(out_dir, r)
     dip_lost, dip_text, dip_note = _dip_cost(out_dir, r) if not failed else (None, "", None)
     thumb = write_thumbnail(report) if not failed and report.exists() else None
+    hardware, hardware_note = _hardware_cell(out_dir, r, failed)
     return PageRow(
         run=str(r["run"]),
         failed=failed,
@@ -410,10 +532,13 @@ def _page_row(out_dir: Path, r: dict[str, object]) -> PageRow:
         summary=_href(out_dir, summary) if not failed and summary.exists() else None,
         mfu=mfu,
         mfu_text="" if mfu is None else f"{mfu * 100:.1f}%",
+        formula=formula,
+        formula_other=mfu is not None and marks.other(formula),
         no_mfu=None if failed or mfu is not None else no_mfu_reason(out_dir, r),
         window=_steps(r) or "",
         stable_start=_int(r.get("stable_start")),
-        hardware=_hardware_cell(out_dir, r, failed),
+        hardware=hardware,
+        hardware_note=hardware_note,
         tokens_per_s_per_gpu=_num(r.get("tokens_per_s_per_gpu")),
         step_time_s=_num(r.get("step_time_s")),
         dips=_int(r.get("dips")),
@@ -488,17 +613,109 @@ def write_thumbnail(report: Path) -> Path | None:
     return thumb
 
 
+PAGE_ROWS = 500  # rows index.html holds at most: a page of 20,000 rows took 72 s to open (index.csv has all)
+
+
+def _is_failed(r: dict[str, object]) -> bool:
+    return _text(r.get("status")) == "error" or _text(r.get("error")) is not None
+
+
+def page_part(index: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
+    """The runs index.html lists, and what it says of those it leaves out: every run up to PAGE_ROWS; beyond,
+    the first failed runs (a fifth of the page, more where the others do not fill it) and the others in the
+    leaderboard's order, best stable MFU first, then those without one. index.csv and index.json, linked,
+    hold every run."""
+    if len(index) <= PAGE_ROWS:
+        return index, None
+    index = index.reset_index(drop=True)
+    failed = pd.Series([_is_failed(r) for r in index.to_dict("records")], index=index.index)
+    bad = index[failed].head(max(PAGE_ROWS // 5, PAGE_ROWS - int((~failed).sum())))
+    mfu = pd.Series(
+        [_num(x) for x in index.get("mfu", pd.Series(None, index=index.index))], index=index.index
+    )
+    order = mfu[~failed].sort_values(ascending=False, kind="stable", na_position="last")
+    good = index.loc[order.index[: PAGE_ROWS - len(bad)]]
+    n_failed, n_ok = int(failed.sum()), int((~failed).sum())
+    parts = []
+    if len(bad):
+        parts.append(
+            f"the first {len(bad):,} of the {n_failed:,} failed" if len(bad) < n_failed else "the failed"
+        )
+    if len(good):
+        of = f"{len(good):,} of the {n_ok:,} others" if len(good) < n_ok else f"the {n_ok:,} others"
+        parts.append(f"{of} in the leaderboard's order (best stable MFU first)")
+    shown = len(bad) + len(good)
+    note = (
+        f"This page lists {shown:,} of the {len(index):,} runs: {', then '.join(parts)}. "
+        "index.csv and index.json hold every run."
+    )
+    return pd.concat([bad, good]), note
+
+
+_FLAG = regex.compile(r"--[a-z0-9][a-z0-9-]*(?: (?:[A-Z][A-Z0-9_]*|\d\S*)(?![\w-]))?")
+
+
+def _flags(text: object) -> Any:
+    """A text of the page (visible) with each command-line option in it, and the value it names
+    (`--peak-tflops X`), kept on one line by CSS (span.flag): the text stays ASCII, and what is copied from
+    the page is the option as typed (a non-breaking hyphen U+2011 would not be)."""
+    from markupsafe import Markup, escape
+
+    if text is None:
+        return ""
+    s = visible(str(text))
+    out, at = [], 0
+    for m in _FLAG.finditer(s):
+        out += [
+            escape(s[at : m.start()]),
+            Markup('<span class="flag">'),
+            escape(m.group()),
+            Markup("</span>"),
+        ]
+        at = m.end()
+    out.append(escape(s[at:]))
+    return Markup("").join(out)
+
+
+def _breaks(text: object) -> Any:
+    """A name (visible) that may wrap after each `_` or `.` (<wbr>, which copies as nothing), as it may after
+    a hyphen: a long run name wraps between its words, and between any two letters only when a word is
+    longer than its cell (overflow-wrap)."""
+    from markupsafe import Markup, escape
+
+    parts = regex.split(r"(?<=[_.])", visible(str(text)))
+    return Markup("<wbr>").join(escape(p) for p in parts)
+
+
+def _finalize(value: Any) -> Any:
+    """Every value the template writes: a text as visible() shows it (markup the page made itself is already)."""
+    from markupsafe import Markup
+
+    return visible(value) if isinstance(value, str) and not isinstance(value, Markup) else value
+
+
 def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
     """index.html: one sortable table of the runs with their report thumbnails; static, works offline."""
     from jinja2 import Environment, PackageLoader
 
     out_dir = Path(out_dir)
-    env = Environment(loader=PackageLoader("logparse.batch", "templates"), autoescape=True)
+    env = Environment(
+        loader=PackageLoader("logparse.batch", "templates"), autoescape=True, finalize=_finalize
+    )
     env.filters["fmt"] = _fmt
-    rows = page_rows(out_dir, index)
+    env.filters["flags"] = _flags
+    env.filters["breaks"] = _breaks
+    records = index.to_dict("records")
+    marks = formula_marks(records)
+    part, left_out = page_part(index)
+    rows = page_rows(out_dir, part, marks)
     html = env.get_template("index.html.j2").render(
         rows=rows,
-        failed=sum(r.failed for r in rows),
+        runs=len(index),
+        failed=sum(_is_failed(r) for r in records),
+        left_out=left_out,
+        formulas=marks.caption("run"),
+        mark=OTHER_MARK,
         total=folder_total(index),
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )

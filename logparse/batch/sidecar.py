@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.errors import LogparseError
 from ..core.options import BY_NAME, OPTIONS, Given, convert, expected, out_of_range
-from ..core.tomlfile import kind_of, read_toml
+from ..core.tomlfile import kind_of, read_toml, without_values
 
 SIDECAR = "logparse.toml"
 
@@ -95,7 +95,7 @@ def _checked(path: Path, key: str, value: Any) -> Any:
         raise bad(expected(option))
     why = out_of_range(option, got)
     if why is not None:
-        raise LogparseError(f"{path}: {key}: {why}")
+        raise LogparseError(f"{path}: {key}: {without_values(why, {key: [value, got]}, bare=True)}")
     if option.kind == "paths":  # folders relative to the sidecar's own folder
         return tuple(str(path.parent / v) for v in got)
     return got

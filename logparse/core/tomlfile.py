@@ -8,6 +8,8 @@ import os
 import sys
 from typing import Any
 
+import regex
+
 from .errors import LogparseError
 
 Table = dict[str, Any]
@@ -48,3 +50,22 @@ def kind_of(value: Any) -> str:
         if isinstance(value, kind):
             return words
     return "a value"
+
+
+def without_values(text: str, table: Table, bare: bool = False) -> str:
+    """`text` with each value of `table` it quotes shown as its key, `<key>`: a message made from a user's file
+    (an unknown hardware named in a run's logparse.toml) reaches a batch's index.html, which never shows the
+    file's values (kind_of). A value is found where it is quoted ('h1000', "h1000") and, with `bare`, anywhere
+    as a whole word (a message about that one value: `(got -3)`). A path is not a value: a file named under
+    it is shown as a log's file name is."""
+    for key, value in table.items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, bool) or not isinstance(item, str | int | float) or item == "":
+                continue
+            shown = str(item)
+            forms = {f"'{shown}'", f'"{shown}"'} | ({repr(item)} if isinstance(item, str) else set())
+            pattern = "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
+            if bare:
+                pattern += r"|(?<![\w.+-])" + regex.escape(shown) + r"(?![\w.])"
+            text = regex.sub(pattern, lambda _, key=key: f"<{key}>", text, flags=regex.IGNORECASE)
+    return text

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..core import jsontext
 from ..core.atomic import remove_leftovers, staged, temp_name
 from ..core.errors import LogparseError
 from ..core.facts import Fact
@@ -900,7 +901,7 @@ def write_outputs(
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     if ahead is None or not ahead.writes(paths["steps"]):
         remove_leftovers(out)  # (StepsAhead.start did, before its file)
-    summary = json.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
+    summary = jsontext.dumps(analysis.summary, indent=2) + "\n"  # before any file: a bad value writes nothing
     with staged() as stage:  # all of them replace the earlier ones together, or none does
         steps, report = stage(paths["steps"]), stage(paths["report"])
         thumb = None
