@@ -142,36 +142,40 @@ def test_patterns_test_catches_a_wrong_sample(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "setup,args,message",
+    "setup,args,message,code",
     [
-        (None, ["analyze", "{tmp}/missing.log"], "no such file"),
-        ("", ["analyze", "{tmp}/x.log"], "empty"),
-        (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary"),
-        ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log"),
-        (None, ["analyze", "{tmp}"], "is a folder, but not a run folder logparse reads"),
-        (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'"),
-        (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1"),
-        (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible"),
-        (None, ["analyze", MEGATRON, "--format", "nope"], "unknown format 'nope'"),
-        (None, ["parse", MEGATRON, "-o", "{tmp}/x.xlsx"], "unknown output type"),
+        (None, ["analyze", "{tmp}/missing.log"], "no such file", 1),
+        ("", ["analyze", "{tmp}/x.log"], "empty", 1),
+        (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary", 1),
+        ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log", 1),
+        (None, ["analyze", "{tmp}"], "is a folder, but not a run folder logparse reads", 1),
+        (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible", 1),
+        # an option's value: a usage error, exit 2
+        (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'", 2),
+        (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1", 2),
+        (None, ["analyze", MEGATRON, "--format", "nope"], "unknown format 'nope'", 2),
+        (None, ["parse", MEGATRON, "-o", "{tmp}/x.xlsx"], "unknown output type", 2),
     ],
 )
-def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, message):
+def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, message, code):
     if setup is not None:
         p = tmp_path / "x.log"
         p.write_bytes(setup) if isinstance(setup, bytes) else p.write_text(setup)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
     res = run_apart(argv)
-    assert res.exit_code == 1, res.stderr
+    assert res.exit_code == code, res.stderr
     assert "Traceback" not in res.stderr and not res.stdout
     err = res.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], res.stderr
 
 
 def test_usage_errors_exit_2():
+    """click's own usage errors are one line `error: ...`, as logparse's are, with where to find the options."""
     res = run_apart(["analyze", MEGATRON, "--gpus", "eight"])
     assert res.exit_code == 2 and "Traceback" not in res.stderr
-    assert "Usage: logparse analyze" in res.stderr and "'eight' is not a valid integer" in res.stderr
+    (line,) = res.stderr.splitlines()
+    assert line.startswith("error: ") and "'eight' is not a valid integer" in line
+    assert line.endswith("(see logparse analyze --help)")
 
 
 def test_the_installed_console_script_runs_in_a_real_process(tmp_path):
@@ -249,8 +253,12 @@ def test_long_runs_are_drawn_as_envelopes_that_keep_one_step_dips():
 
 
 def test_unwritable_outputs_and_broken_pattern_files_are_one_line_errors(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    res = CliRunner().invoke(cli, ["parse", MEGATRON, "-o", str(tmp_path / "a_file" / "x.csv")])
+    assert res.exit_code == 2 and res.output.startswith("error: ") and "internal" not in res.output
+    # a folder that is missing is made, as analyze's --out is
     res = CliRunner().invoke(cli, ["parse", MEGATRON, "-o", str(tmp_path / "missing" / "x.csv")])
-    assert res.exit_code == 1 and res.output.startswith("error: ") and "internal" not in res.output
+    assert res.exit_code == 0 and (tmp_path / "missing" / "x.csv").is_file()
     (tmp_path / "bad.toml").write_text("[formt]\n")
     (tmp_path / "toy.toml").write_text(
         "[format]\nname = 'toy'\ndetect = ['^toy']\n[[line]]\nname = 's'\nkind = 'step'\n"
@@ -365,7 +373,7 @@ def test_hw_list_marks_unverified_entries_and_says_where_sources_are():
 
 def test_an_unknown_hw_name_lists_the_names_users_type(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "h200x"])
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "h100-sxm (h100)" in res.stderr and "rtx-a6000 (a6000)" in res.stderr
     ok = CliRunner().invoke(
         cli, ["analyze", MEGATRON, "--hw", "NVIDIA H100 80GB HBM3", "--json", "--out", str(tmp_path)]
@@ -390,7 +398,7 @@ def test_flops_validates_and_falls_back_as_analyze_does():
     """One validation and one fallback for `flops` and `analyze`: a negative sequence length is refused; N
     alone gives 6N = 6 x 7e9 = 4.2e10 FLOPs/token, with analyze's warning, instead of an error."""
     res = CliRunner().invoke(cli, ["flops", "--model", "llama2-7b", "--seq-len", "-1"])
-    assert res.exit_code == 1 and res.stderr.strip() == "error: --seq-len must be at least 1 (got -1)"
+    assert res.exit_code == 2 and res.stderr.strip() == "error: --seq-len must be at least 1 (got -1)"
     res = CliRunner().invoke(cli, ["flops", "--params", "7e9", "--seq-len", "4096", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
@@ -581,3 +589,30 @@ def test_a_logs_own_per_gpu_tokens_per_s_is_shown_without_asking_for_the_sequenc
     assert "tokens/s unknown" not in res.stdout and "pass --seq-len to get tokens/s" not in res.stdout
     # the trainer's own tflops over the stable steps 15..21: (0.53 + 6 x 0.52) / 7 = 0.5214
     assert "the log's own figure: 0.521 TFLOP/s/GPU" in res.stdout
+
+
+# llama2-7b (models.toml): 32 layers, hidden 4096, MLP 11008, vocab 32000, two RMSNorms a layer and a final one
+L, D, F, V = 32, 4096, 11008, 32000
+NORMS = (2 * L + 1) * D
+# attention's 4 d^2 a layer, an MLP of two d x ffn matrices, the logits' d x V
+PLAIN_N = L * (4 * D * D + 2 * D * F) + D * V + NORMS
+GATED_N = L * (4 * D * D + 3 * D * F) + D * V + NORMS  # SwiGLU: three
+
+
+def test_flops_takes_mlp_as_analyze_does():
+    def n(*args):
+        res = run_apart(["flops", "--model", "llama2-7b", "--seq-len", "4096", "--json", *args])
+        assert res.exit_code == 0, res.stderr
+        return json.loads(res.stdout)["params"], res.stderr
+
+    assert n() == (GATED_N, "")  # the preset's own MLP
+    assert n("--mlp", "gated") == (GATED_N, "")
+    assert n("--mlp", "plain") == (PLAIN_N, "")
+    # the older spelling still works, and says which to use
+    params, said = n("--no-swiglu")
+    assert params == PLAIN_N
+    assert said.strip() == "warning: --no-swiglu is deprecated; use --mlp plain, as analyze takes it"
+    both = run_apart(["flops", "--model", "llama2-7b", "--seq-len", "4096", "--mlp", "gated", "--no-swiglu"])
+    assert both.exit_code == 2 and both.stderr == "error: give --mlp or --no-swiglu, not both\n"
+    helped = " ".join(run("flops", "--help").output.split())
+    assert "--mlp [gated|plain]" in helped and "swiglu" not in helped

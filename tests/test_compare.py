@@ -200,7 +200,7 @@ def test_cli_prints_the_table_and_writes_it_beside_the_png(two_runs, tmp_path):
     assert lines[1].split()[0] == "eight" and lines[2].split()[0] == "big"
     assert "ref" in lines[1]
     bad = run_apart(["compare", str(small), "--label", "x", "--label", "y", "-o", str(png)])
-    assert bad.exit_code == 1 and "2 labels for 1 runs" in bad.stderr
+    assert bad.exit_code == 2 and "2 labels for 1 runs" in bad.stderr
 
 
 def test_target_tokens_gives_each_runs_days_to_train(tmp_path):
@@ -238,4 +238,4 @@ def test_target_tokens_gives_each_runs_days_to_train(tmp_path):
     without = run_apart(["compare", str(folder), "-o", str(png)])
     assert "days to" not in without.stdout and "days_to_target" not in pd.read_csv(tmp_path / "c.csv")
     bad = run_apart(["compare", str(folder), "--target-tokens", "0", "-o", str(png)])
-    assert bad.exit_code == 1 and "--target-tokens must be positive" in bad.stderr
+    assert bad.exit_code == 2 and "--target-tokens must be positive" in bad.stderr

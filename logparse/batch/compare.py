@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, UsageError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import Given, checked
 from ..core.summary_types import Summary
@@ -158,9 +158,9 @@ def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> l
 
     labels = [plain(label) for label in labels]
     if len(labels) > len(paths):
-        raise LogparseError(f"--label: {len(labels)} labels for {len(paths)} runs")
+        raise UsageError(f"--label: {len(labels)} labels for {len(paths)} runs")
     if len(set(labels)) < len(labels):
-        raise LogparseError("--label: labels must differ")
+        raise UsageError("--label: labels must differ")
     names = [safe_name(p.name) if p.is_dir() else run_name(p) for p in paths]
     if len(set(names)) < len(names):
         told = run_names(list(paths))
@@ -507,13 +507,13 @@ def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
     """The metrics to draw (the defaults when none, each once) and the target tokens, after checking the
     x axis, the metrics' names and the smoothing."""
     if x not in X_AXES:
-        raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
+        raise UsageError(f"--x must be step, tokens or time (got {x!r})")
     metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
-        raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
+        raise UsageError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
     if not 0 <= smoothing < 1:
-        raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
+        raise UsageError(f"--smooth must be in [0, 1) (got {smoothing})")
     # also for analyzed folders
     return metrics, checked("target_tokens", (options or {}).get("target_tokens"))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, UsageError
 from ..core.schema import SCOPED_COLUMNS, Row
 from ..read.reader import ReadStats, read_records
 from . import keymap as keymap_mod
@@ -419,9 +419,9 @@ def _toml_value(v: Any) -> str:
 def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[str, list[str]]:
     """The TOML text of a starting pattern set for `path`, and notes on what it read."""
     if not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
-        raise LogparseError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
+        raise UsageError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
     if name in sets and Path(sets[name].source_file).resolve().parent == shipped_dir().resolve():
-        raise LogparseError(f"{name!r} is the name of a shipped pattern set; pick another with --name")
+        raise UsageError(f"{name!r} is the name of a shipped pattern set; pick another with --name")
     shapes, n = read_shapes(path)
     steps = step_shapes(shapes)
     if not steps:
