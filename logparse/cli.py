@@ -469,7 +469,8 @@ def batch(
 @click.option(
     "--ref",
     default=None,
-    help="The reference run (its label) for the table's changes. Default: the first run that has the figure.",
+    help="The reference run for the table's changes: its label, the RUN as you gave it, or its position (1 = the "
+    "table's first run). Default: the first run that has the figure.",
 )
 @click.option(
     "-o",
