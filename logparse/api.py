@@ -61,7 +61,9 @@ class Analysis(Findings):
         return write_outputs(self, folder)
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
-        """The report figure (report.png's); also written to `path` when one is given."""
+        """The report figure (report.png's), a matplotlib Figure; also written to `path` when one is given. In
+        Jupyter it displays as the image (it has `_repr_png_`; no `%matplotlib inline` needed), and
+        `fig.show()` displays it there too."""
         from .report.plots import build_report  # matplotlib loads only when a figure is asked for
 
         fig = build_report(self)

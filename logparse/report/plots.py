@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 import textwrap
 import threading
 from dataclasses import dataclass
@@ -79,11 +81,31 @@ def plain_text():
 
 class PlainFigure(Figure):
     """A Figure drawn under plain_text(): tick labels, which matplotlib makes when it draws (in a notebook
-    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot."""
+    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot.
+
+    It shows itself in Jupyter as the PNG it saves (`_repr_png_`, the display protocol IPython asks every
+    object a cell returns for): a report is drawn on its own Agg canvas, not pyplot's, so IPython's own
+    figure display (`%matplotlib inline`) knows nothing of it."""
 
     def draw(self, renderer):
         with plain_text():
             super().draw(renderer)
+
+    def _repr_png_(self) -> bytes:
+        out = io.BytesIO()
+        self.savefig(out, format="png", dpi=self.dpi)
+        return out.getvalue()
+
+    def show(self, warn: bool = True) -> None:
+        """In IPython (a notebook, its console), display the figure; elsewhere Figure.show, which shows only
+        a figure pyplot made."""
+        ipython = sys.modules.get("IPython")  # (not imported: not in IPython)
+        if ipython is not None and ipython.get_ipython() is not None:
+            from IPython.display import display
+
+            display(self)
+            return
+        super().show(warn)
 
 
 def plain(s: object) -> str:
