@@ -536,9 +536,14 @@ def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     title_w = max((len(ps.title) for _, ps in sets), default=0)
     for name, ps in sets:
         click.echo(
-            f"{name:{name_w}s}  {ps.title:{title_w}s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  "
-            f"{ps.source_file}"
+            f"{name:{name_w}s}  {ps.title:{title_w}s} {_counted(len(ps.lines), 'line')} "
+            f"{_counted(len(ps.samples), 'sample')}  {ps.source_file}"
         )
+
+
+def _counted(n: int, word: str) -> str:
+    """`  1 line `, ` 12 lines`: a count and its word, as wide whatever the count, for a column."""
+    return f"{n:3d} {word if n == 1 else word + 's':{len(word) + 1}s}"
 
 
 @patterns_group.command("test")

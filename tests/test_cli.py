@@ -591,6 +591,38 @@ def test_a_logs_own_per_gpu_tokens_per_s_is_shown_without_asking_for_the_sequenc
     assert "the log's own figure: 0.521 TFLOP/s/GPU" in res.stdout
 
 
+def test_analyze_on_a_folder_of_logs_points_to_batch(tmp_path):
+    """A folder of plain logs (no run folder of a kind logparse reads), flat or one folder per run, is many
+    runs: analyze says so in one line and names `logparse batch` and a log it could read instead."""
+    flat = tmp_path / "logs"
+    flat.mkdir()
+    for name in ("a.log", "b.log"):
+        (flat / name).write_text((SAMPLES / "megatron_llama2-7b_8xh100.log").read_text())
+    nested = tmp_path / "runs"
+    for name in ("a", "b"):
+        (nested / name).mkdir(parents=True)
+        (nested / name / "train.log").write_text("step 1 loss 2.0\n")
+    for folder, first in ((flat, flat / "a.log"), (nested, nested / "a" / "train.log")):
+        res = run_apart(["analyze", str(folder), "--out", str(tmp_path / "out")])
+        assert res.exit_code == 1
+        (line,) = res.stderr.splitlines()
+        assert f"logparse batch {folder}" in line and f"logparse analyze {first}" in line, line
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = run_apart(["analyze", str(empty), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1 and "logparse batch" not in res.stderr  # nothing there to batch
+
+
+def test_patterns_list_counts_in_words_that_agree(tmp_path):
+    from tests.conftest import TOY_SET
+
+    (tmp_path / "toy.toml").write_text(TOY_SET)  # one line, one sample
+    out = run("patterns", "list", "--patterns", str(tmp_path)).output
+    (toy,) = [line for line in out.splitlines() if line.startswith("toy ")]
+    assert re.search(r"\b1 line\s+1 sample\s", toy) and "lines" not in toy and "samples" not in toy
+    assert re.search(r"\b\d\d+ lines\s+\d+ samples\s", out)  # the shipped sets' columns, plural
+
+
 # llama2-7b (models.toml): 32 layers, hidden 4096, MLP 11008, vocab 32000, two RMSNorms a layer and a final one
 L, D, F, V = 32, 4096, 11008, 32000
 NORMS = (2 * L + 1) * D
@@ -616,3 +648,18 @@ def test_flops_takes_mlp_as_analyze_does():
     assert both.exit_code == 2 and both.stderr == "error: give --mlp or --no-swiglu, not both\n"
     helped = " ".join(run("flops", "--help").output.split())
     assert "--mlp [gated|plain]" in helped and "swiglu" not in helped
+
+
+def test_the_apis_repr_counts_as_the_cli_does(tmp_path):
+    """HF logged every 4th of 40 steps (trainer_state.json): the CLI says `10 logged lines, 40 steps`, and so
+    do repr(analysis) and repr(analysis.run)."""
+    import logparse
+
+    state = json.loads((SAMPLES / "hf_trainer_ddp2_cpu.trainer_state.json").read_text())
+    lines = len([h for h in state["log_history"] if "loss" in h])
+    counted = f"{lines} logged lines, {state['max_steps']} steps"
+    res = run("analyze", str(SAMPLES / "hf_trainer_ddp2_cpu.log"), "--out", str(tmp_path))
+    assert counted in res.output
+    a = logparse.analyze(SAMPLES / "hf_trainer_ddp2_cpu.log")
+    assert f", {counted}," in repr(a) and repr(a.run).endswith(f", {counted}>")
+    assert len(repr(a.run)) < 200  # the run, not its frames
