@@ -22,18 +22,18 @@ import pandas as pd
 import regex
 
 from .core import options as option_table
-from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, flag
+from .core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, UsageError, flag
 from .core.facts import Options
 from .core.naming import run_name, safe_name
 from .core.options import Given
 from .core.summary_types import FlopsTermPart, FlopsTermsPart
 from .core.warnings import RunWarning
-from .frame.assemble import parse_log
+from .frame.assemble import choose_sets, parse_log
 from .frame.folder import parse_folder
 from .patterns.sets import PatternSet, load_sets
 from .phases.goodput import build_ledger
 from .phases.phases import detect_phases
-from .phases.window import numbering_basis
+from .phases.window import check_asked, numbering_basis
 from .phases.window import select as select_window
 from .read.attempts import attempt_key
 from .read.reader import Record
@@ -42,9 +42,10 @@ from .report.analysis import Findings, public_steps
 from .report.crosscheck import cross_check
 from .report.outputs import build_summary, write_outputs
 from .specs import formulas as flops_mod
+from .specs import hardware
 from .specs.formulas import ModelDims
 from .steps.run import Run, resolve_run
-from .utilization.mfu import assess, default_formula, refusal
+from .utilization.mfu import GIVEN, assess, default_formula, refusal
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,7 +61,9 @@ class Analysis(Findings):
         return write_outputs(self, folder)
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
-        """The report figure (report.png's); also written to `path` when one is given."""
+        """The report figure (report.png's), a matplotlib Figure; also written to `path` when one is given. In
+        Jupyter it displays as the image (it has `_repr_png_`; no `%matplotlib inline` needed), and
+        `fig.show()` displays it there too."""
         from .report.plots import build_report  # matplotlib loads only when a figure is asked for
 
         fig = build_report(self)
@@ -76,6 +79,28 @@ def _options(kwargs: Given) -> Options:
     sources = given.pop("sources", None) or {}
     opts = option_table.options(given)
     opts.sources.update(sources)
+    return opts
+
+
+def check_options(options: Given) -> Options:
+    """The options checked as far as they can be before a log is read: each value in range (options.py), a
+    `hw`, `model` and `format` that name something logparse knows, a `window` that is A:B, no two options
+    that cannot go together. A UsageError (the CLI's exit 2) says what is wrong once, before the first log,
+    rather than once for every log of a batch."""
+    opts = _options(options)
+    if opts.hw is not None:
+        device = hardware.lookup(opts.hw)
+        if opts.dtype is not None and opts.peak_tflops is None:
+            hardware.peak_tflops(device, opts.dtype)
+    if opts.model is not None:
+        from .specs.models import preset
+
+        preset(opts.model)
+    if opts.format is not None:
+        choose_sets((), _sets(opts), opts.format)  # a forced set is taken without reading a line
+    check_asked(opts.window, opts.last, opts.skip)
+    if opts.flops_per_token is not None and opts.formula not in (None, GIVEN):
+        raise UsageError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
     return opts
 
 
@@ -329,21 +354,31 @@ def flops(
     recompute: str = "none",
     model: str | None = None,
     params: float | None = None,
-    swiglu: bool | None = None,
+    mlp: str | None = None,
     **dims: Any,
 ) -> FlopsBreakdown:
-    """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others."""
+    """FLOPs per token of a model (a preset and/or dims), by term, under one formula and the others. `mlp`
+    is analyze's: "gated" (SwiGLU, three matrices) or "plain" (two); default the preset's, else plain."""
     from .specs.models import preset_dims
 
-    base = preset_dims(model) if model else ModelDims()
     given = {k: v for k, v in dims.items() if v is not None}
     unknown = set(given) - set(ModelDims.__dataclass_fields__)
     if unknown:
         raise TypeError(f"unknown dim(s): {', '.join(sorted(unknown))}")
-    d = replace(base, **given, **({"swiglu": swiglu} if swiglu is not None else {}))
-    d = replace(d, params=params) if params is not None else replace(d, params=None if given else d.params)
+    # the checks analyze makes, on every value that is one of its options
+    table = {"seq_len": seq_len, "params": params, "model": model, "mlp": mlp, "recompute": recompute}
+    _options({**table, **{k: v for k, v in given.items() if k in option_table.BY_NAME}})
+    if mlp is not None:
+        gated = mlp == "gated"
+        if given.get("swiglu", gated) != gated:
+            raise UsageError(f"{flag('mlp', mlp)} and swiglu={given['swiglu']} disagree; give one of them")
+        given["swiglu"] = gated
+    base = preset_dims(model) if model else ModelDims()
+    d = replace(base, **given)
+    # dims given, or the preset's MLP changed: N follows from the dims, not the preset's
+    reshaped = bool(set(given) - {"swiglu"}) or d.swiglu != base.swiglu
+    d = replace(d, params=params) if params is not None else replace(d, params=None if reshaped else d.params)
     d = d.with_params()
-    _options({"seq_len": seq_len})  # the checks analyze makes
     warnings: list[RunWarning] = []
     if formula is None:  # as analyze chooses: palm from the dims, else 6N from N alone
         formula = default_formula(d, warnings)

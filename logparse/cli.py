@@ -22,7 +22,7 @@ import click
 from . import __version__
 from .core import collector, jsontext, options
 from .core.collector import settle
-from .core.errors import LogparseError, cli_names, failure_text
+from .core.errors import LogparseError, UsageError, cli_names, failure_text
 from .core.naming import run_names
 from .core.options import Given
 from .specs import hardware
@@ -65,14 +65,16 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """User errors become one line `error: ...` and exit 1; nothing prints a traceback unless
-    LOGPARSE_DEBUG is set."""
+    """User errors become one line `error: ...`, exit 2 for a usage error (an option's value) and 1 for the
+    rest; nothing prints a traceback unless LOGPARSE_DEBUG is set."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             with cli_names():
                 return fn(*args, **kwargs)
+        except UsageError as exc:
+            _fail(str(exc), 2)
         except LogparseError as exc:
             message = str(exc)
             if fn.__name__ == "parse":  # the reader's hint names analyze; parse reads "-" too
@@ -155,7 +157,7 @@ def parse_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def _output_folder(out_dir: str) -> None:
     """A clear sentence when --out names something that is not a folder (mkdir said `File exists`)."""
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise LogparseError(f"--out {out_dir}: that is a file; --out takes a folder (made if missing)")
+        raise UsageError(f"--out {out_dir}: that is a file; --out takes a folder (made if missing)")
 
 
 def reading_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -183,7 +185,45 @@ def _stdin_spooled(logs: tuple[str, ...]) -> Iterator[list[str]]:
         yield [str(spooled) if log == "-" else log for log in logs]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _OneLine(click.ClickException):
+    """A usage error click found (an unknown option, a value of the wrong kind, a missing argument), said as
+    logparse's own are: one line `error: ...` on stderr, exit 2."""
+
+    exit_code = 2
+
+    def __init__(self, exc: click.UsageError) -> None:
+        message = exc.format_message()
+        if exc.ctx is not None:
+            message += f" (see {exc.ctx.command_path} --help)"
+        super().__init__(message)
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class _Commands(click.Group):
+    """logparse's commands, whose usage errors are one line (_OneLine); a group called without a command
+    still prints its help."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+
+def _one_line(exc: click.UsageError) -> click.ClickException:
+    # (click 8.2+: a group without its command is this error, which shows the group's help)
+    return exc if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())) else _OneLine(exc)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="logparse")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -222,6 +262,12 @@ def _analyze_each(
     failed = 0
     # one log: its report's drawing code is imported in a forked process while pandas is and the log is read
     drawer = drawing.Drawer.start() if len(logs) == 1 else None
+    try:
+        api.check_options(kw)  # a bad option is refused once, not by every log
+    except BaseException:
+        if drawer is not None:
+            drawer.close()
+        raise
     for log, name in zip(logs, run_names(list(logs)), strict=True):
         if out_dir is None:
             target = report.default_out_dir(name)
@@ -280,10 +326,17 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
     Examples:
       logparse parse train.log > steps.csv
       logparse parse train.log -o steps.parquet --hw h100 --gpus 8 --model llama2-7b"""
-    if output is not None:  # a bad -o is refused before anything (the --unmatched file) is written
-        report.check_steps_path(output)
     if unmatched == "-" and output is None:
         raise click.UsageError("--unmatched - and the step CSV would both go to standard output; pass -o FILE")
+    api.check_options(kw)
+    if output is not None:  # a bad -o is refused before anything (the --unmatched file) is written
+        try:
+            report.steps_kind(output)
+            if not os.path.lexists(Path(output).parent):  # made if missing, as analyze's --out
+                Path(output).parent.mkdir(parents=True)
+            report.check_steps_path(output)
+        except LogparseError as exc:
+            raise UsageError(str(exc)) from None
     listing = api.unmatched_listing(sys.stdout if unmatched == "-" else unmatched)
     with _stdin_spooled((log,)) as (path,), listing as on_unmatched:
         frame = api.parse(path, on_unmatched=on_unmatched, **kw)
@@ -346,6 +399,7 @@ def batch(
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
     out = Path(out_dir) if out_dir else Path("logparse-out") / "batch"
+    api.check_options(kw)  # the batch's own options: refused once, not as every run's error
 
     def bar(results, total):
         with click.progressbar(results, length=total, label="analyzing", file=sys.stderr) as items:
@@ -415,7 +469,8 @@ def batch(
 @click.option(
     "--ref",
     default=None,
-    help="The reference run (its label) for the table's changes. Default: the first run that has the figure.",
+    help="The reference run for the table's changes: its label, the RUN as you gave it, or its position (1 = the "
+    "table's first run). Default: the first run that has the figure.",
 )
 @click.option(
     "-o",
@@ -447,6 +502,7 @@ def compare(
       logparse compare logparse-out/batch --metric mfu --target-tokens 1e12"""
     from .batch.compare import compare_runs, format_table
 
+    api.check_options(kw)
     result = compare_runs(
         list(runs), x_axis, output, kw, metrics=metrics, smoothing=smoothing, labels=labels, ref=ref
     )
@@ -480,9 +536,14 @@ def patterns_list(pattern_dirs: tuple[str, ...]) -> None:
     title_w = max((len(ps.title) for _, ps in sets), default=0)
     for name, ps in sets:
         click.echo(
-            f"{name:{name_w}s}  {ps.title:{title_w}s} {len(ps.lines):3d} lines {len(ps.samples):3d} samples  "
-            f"{ps.source_file}"
+            f"{name:{name_w}s}  {ps.title:{title_w}s} {_counted(len(ps.lines), 'line')} "
+            f"{_counted(len(ps.samples), 'sample')}  {ps.source_file}"
         )
+
+
+def _counted(n: int, word: str) -> str:
+    """`  1 line `, ` 12 lines`: a count and its word, as wide whatever the count, for a column."""
+    return f"{n:3d} {word if n == 1 else word + 's':{len(word) + 1}s}"
 
 
 @patterns_group.command("test")
@@ -562,11 +623,14 @@ def patterns_new(log: str, output: str, name: str | None, force: bool, pattern_d
     Example: logparse patterns new train.log -o my_patterns/mine.toml"""
     out = Path(output)
     if out.suffix != ".toml":
-        raise LogparseError(f"{output}: a pattern file must end in .toml")
+        raise UsageError(f"-o {output}: a pattern file must end in .toml")
+    if out.is_dir():
+        raise UsageError(f"-o {output}: is a folder; -o takes the pattern file's name (NAME.toml)")
     if out.exists() and not force:
-        raise LogparseError(f"{output} exists; pass --force to overwrite it")
+        raise UsageError(f"-o {output} exists; pass --force to overwrite it")
     set_name = name or out.stem.lower().replace(" ", "_")
     text, notes = api.new_pattern_set(log, set_name, patterns=pattern_dirs)
+    out.parent.mkdir(parents=True, exist_ok=True)  # my_patterns/mine.toml: the folder of a new set
     out.write_text(text, encoding="utf-8")
     click.echo(f"wrote {output} (pattern set {set_name!r}):")
     for note in notes:
@@ -629,11 +693,11 @@ def hw_list(as_json: bool) -> None:
 @click.option("--kv-heads", type=int, help=options.BY_NAME["kv_heads"].help)
 @click.option("--ffn-hidden", type=int, help=options.BY_NAME["ffn_hidden"].help)
 @click.option("--vocab", type=int, help=options.BY_NAME["vocab"].help)
-@click.option(
-    "--swiglu/--no-swiglu",
-    default=None,
-    help="Gated MLP (SwiGLU: three matrices) or plain (two). Default: the preset's, else plain.",
+@table_option(
+    "mlp",
+    help="MLP kind: gated (SwiGLU, GeGLU: three matrices) or plain (two). Default: the preset's, else plain.",
 )
+@click.option("--swiglu/--no-swiglu", default=None, hidden=True)  # the older spelling of --mlp gated|plain
 @click.option("--seq-len", type=int, required=True, help="Sequence length (tokens per sample).")
 @click.option(
     "--formula",
@@ -656,6 +720,13 @@ def flops_cmd(as_json: bool, **kw: Any) -> None:
     Examples:
       logparse flops --model llama2-7b --seq-len 4096
       logparse flops --layers 32 --hidden 4096 --heads 32 --vocab 32000 --seq-len 4096 --json"""
+    swiglu = kw.pop("swiglu")
+    if swiglu is not None:
+        said = "--swiglu" if swiglu else "--no-swiglu"
+        if kw["mlp"] is not None:
+            raise UsageError(f"give --mlp or {said}, not both")
+        kw["mlp"] = "gated" if swiglu else "plain"
+        click.echo(f"warning: {said} is deprecated; use --mlp {kw['mlp']}, as analyze takes it", err=True)
     result = api.flops(**kw)
     if as_json:
         click.echo(json.dumps(result, indent=2))

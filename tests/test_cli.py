@@ -142,36 +142,40 @@ def test_patterns_test_catches_a_wrong_sample(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "setup,args,message",
+    "setup,args,message,code",
     [
-        (None, ["analyze", "{tmp}/missing.log"], "no such file"),
-        ("", ["analyze", "{tmp}/x.log"], "empty"),
-        (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary"),
-        ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log"),
-        (None, ["analyze", "{tmp}"], "is a folder, but not a run folder logparse reads"),
-        (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'"),
-        (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1"),
-        (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible"),
-        (None, ["analyze", MEGATRON, "--format", "nope"], "unknown format 'nope'"),
-        (None, ["parse", MEGATRON, "-o", "{tmp}/x.xlsx"], "unknown output type"),
+        (None, ["analyze", "{tmp}/missing.log"], "no such file", 1),
+        ("", ["analyze", "{tmp}/x.log"], "empty", 1),
+        (b"\x00\x01\x02binary" * 50, ["analyze", "{tmp}/x.log"], "binary", 1),
+        ("hello\nworld\n", ["analyze", "{tmp}/x.log"], "no pattern set recognises this log", 1),
+        (None, ["analyze", "{tmp}"], "is a folder, but not a run folder logparse reads", 1),
+        (None, ["analyze", MEGATRON, "--gpus", "1", "--hw", "h100"], "impossible", 1),
+        # an option's value: a usage error, exit 2
+        (None, ["analyze", MEGATRON, "--hw", "h300"], "unknown hardware 'h300'", 2),
+        (None, ["analyze", MEGATRON, "--gpus", "0"], "--gpus must be at least 1", 2),
+        (None, ["analyze", MEGATRON, "--format", "nope"], "unknown format 'nope'", 2),
+        (None, ["parse", MEGATRON, "-o", "{tmp}/x.xlsx"], "unknown output type", 2),
     ],
 )
-def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, message):
+def test_bad_input_is_one_line_error_exit_1_no_traceback(tmp_path, setup, args, message, code):
     if setup is not None:
         p = tmp_path / "x.log"
         p.write_bytes(setup) if isinstance(setup, bytes) else p.write_text(setup)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
     res = run_apart(argv)
-    assert res.exit_code == 1, res.stderr
+    assert res.exit_code == code, res.stderr
     assert "Traceback" not in res.stderr and not res.stdout
     err = res.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], res.stderr
 
 
 def test_usage_errors_exit_2():
+    """click's own usage errors are one line `error: ...`, as logparse's are, with where to find the options."""
     res = run_apart(["analyze", MEGATRON, "--gpus", "eight"])
     assert res.exit_code == 2 and "Traceback" not in res.stderr
-    assert "Usage: logparse analyze" in res.stderr and "'eight' is not a valid integer" in res.stderr
+    (line,) = res.stderr.splitlines()
+    assert line.startswith("error: ") and "'eight' is not a valid integer" in line
+    assert line.endswith("(see logparse analyze --help)")
 
 
 def test_the_installed_console_script_runs_in_a_real_process(tmp_path):
@@ -193,11 +197,14 @@ def test_python_dash_m_logparse_is_the_same_command(monkeypatch, capsys):
     assert exit_.value.code in (0, None) and capsys.readouterr().out.startswith("logparse, version ")
 
 
-def test_readme_commands_run(tmp_path, monkeypatch):
-    """Every `logparse ...` line in the README's code blocks runs and exits 0 (they cannot rot)."""
+def test_readme_commands_run_and_write_only_what_git_ignores(tmp_path, monkeypatch):
+    """Every `logparse ...` line in the README's code blocks runs and exits 0 (they cannot rot). Run as a user
+    runs them, in a checkout (here a folder with its sample_logs/), they write nothing but what .gitignore
+    ignores: logparse-out/ (a `parse -o steps.parquet` left an untracked file)."""
     import shlex
 
-    monkeypatch.chdir(ROOT)
+    (tmp_path / "sample_logs").symlink_to(ROOT / "sample_logs")
+    monkeypatch.chdir(tmp_path)
     readme = (ROOT / "README.md").read_text()
     commands = [
         line.strip()
@@ -207,14 +214,12 @@ def test_readme_commands_run(tmp_path, monkeypatch):
     assert any(c.startswith("logparse analyze sample_logs/") for c in commands)
     for command in commands:
         argv = shlex.split(command.split("#")[0])[1:]
-        if "analyze" in argv and "--out" not in argv:
-            argv += ["--out", str(tmp_path / "out")]
-        if argv[0] == "parse" and "-o" in argv:
-            argv[argv.index("-o") + 1] = str(tmp_path / argv[argv.index("-o") + 1])
-        if argv[0] == "compare":  # never into the checkout
-            argv += ["-o", str(tmp_path / "compare.png")]
         res = CliRunner().invoke(cli, argv, catch_exceptions=False)
         assert res.exit_code == 0, (command, res.output)
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "logparse-out/" in ignored
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logparse-out", "sample_logs"]
+    assert (tmp_path / "logparse-out" / "steps.parquet").is_file()
 
 
 def test_readme_shows_what_the_main_command_prints(tmp_path, monkeypatch):
@@ -249,8 +254,12 @@ def test_long_runs_are_drawn_as_envelopes_that_keep_one_step_dips():
 
 
 def test_unwritable_outputs_and_broken_pattern_files_are_one_line_errors(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    res = CliRunner().invoke(cli, ["parse", MEGATRON, "-o", str(tmp_path / "a_file" / "x.csv")])
+    assert res.exit_code == 2 and res.output.startswith("error: ") and "internal" not in res.output
+    # a folder that is missing is made, as analyze's --out is
     res = CliRunner().invoke(cli, ["parse", MEGATRON, "-o", str(tmp_path / "missing" / "x.csv")])
-    assert res.exit_code == 1 and res.output.startswith("error: ") and "internal" not in res.output
+    assert res.exit_code == 0 and (tmp_path / "missing" / "x.csv").is_file()
     (tmp_path / "bad.toml").write_text("[formt]\n")
     (tmp_path / "toy.toml").write_text(
         "[format]\nname = 'toy'\ndetect = ['^toy']\n[[line]]\nname = 's'\nkind = 'step'\n"
@@ -365,7 +374,7 @@ def test_hw_list_marks_unverified_entries_and_says_where_sources_are():
 
 def test_an_unknown_hw_name_lists_the_names_users_type(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", MEGATRON, "--hw", "h200x"])
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "h100-sxm (h100)" in res.stderr and "rtx-a6000 (a6000)" in res.stderr
     ok = CliRunner().invoke(
         cli, ["analyze", MEGATRON, "--hw", "NVIDIA H100 80GB HBM3", "--json", "--out", str(tmp_path)]
@@ -390,7 +399,7 @@ def test_flops_validates_and_falls_back_as_analyze_does():
     """One validation and one fallback for `flops` and `analyze`: a negative sequence length is refused; N
     alone gives 6N = 6 x 7e9 = 4.2e10 FLOPs/token, with analyze's warning, instead of an error."""
     res = CliRunner().invoke(cli, ["flops", "--model", "llama2-7b", "--seq-len", "-1"])
-    assert res.exit_code == 1 and res.stderr.strip() == "error: --seq-len must be at least 1 (got -1)"
+    assert res.exit_code == 2 and res.stderr.strip() == "error: --seq-len must be at least 1 (got -1)"
     res = CliRunner().invoke(cli, ["flops", "--params", "7e9", "--seq-len", "4096", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
@@ -581,3 +590,77 @@ def test_a_logs_own_per_gpu_tokens_per_s_is_shown_without_asking_for_the_sequenc
     assert "tokens/s unknown" not in res.stdout and "pass --seq-len to get tokens/s" not in res.stdout
     # the trainer's own tflops over the stable steps 15..21: (0.53 + 6 x 0.52) / 7 = 0.5214
     assert "the log's own figure: 0.521 TFLOP/s/GPU" in res.stdout
+
+
+def test_analyze_on_a_folder_of_logs_points_to_batch(tmp_path):
+    """A folder of plain logs (no run folder of a kind logparse reads), flat or one folder per run, is many
+    runs: analyze says so in one line and names `logparse batch` and a log it could read instead."""
+    flat = tmp_path / "logs"
+    flat.mkdir()
+    for name in ("a.log", "b.log"):
+        (flat / name).write_text((SAMPLES / "megatron_llama2-7b_8xh100.log").read_text())
+    nested = tmp_path / "runs"
+    for name in ("a", "b"):
+        (nested / name).mkdir(parents=True)
+        (nested / name / "train.log").write_text("step 1 loss 2.0\n")
+    for folder, first in ((flat, flat / "a.log"), (nested, nested / "a" / "train.log")):
+        res = run_apart(["analyze", str(folder), "--out", str(tmp_path / "out")])
+        assert res.exit_code == 1
+        (line,) = res.stderr.splitlines()
+        assert f"logparse batch {folder}" in line and f"logparse analyze {first}" in line, line
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = run_apart(["analyze", str(empty), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1 and "logparse batch" not in res.stderr  # nothing there to batch
+
+
+def test_patterns_list_counts_in_words_that_agree(tmp_path):
+    from tests.conftest import TOY_SET
+
+    (tmp_path / "toy.toml").write_text(TOY_SET)  # one line, one sample
+    out = run("patterns", "list", "--patterns", str(tmp_path)).output
+    (toy,) = [line for line in out.splitlines() if line.startswith("toy ")]
+    assert re.search(r"\b1 line\s+1 sample\s", toy) and "lines" not in toy and "samples" not in toy
+    assert re.search(r"\b\d\d+ lines\s+\d+ samples\s", out)  # the shipped sets' columns, plural
+
+
+# llama2-7b (models.toml): 32 layers, hidden 4096, MLP 11008, vocab 32000, two RMSNorms a layer and a final one
+L, D, F, V = 32, 4096, 11008, 32000
+NORMS = (2 * L + 1) * D
+# attention's 4 d^2 a layer, an MLP of two d x ffn matrices, the logits' d x V
+PLAIN_N = L * (4 * D * D + 2 * D * F) + D * V + NORMS
+GATED_N = L * (4 * D * D + 3 * D * F) + D * V + NORMS  # SwiGLU: three
+
+
+def test_flops_takes_mlp_as_analyze_does():
+    def n(*args):
+        res = run_apart(["flops", "--model", "llama2-7b", "--seq-len", "4096", "--json", *args])
+        assert res.exit_code == 0, res.stderr
+        return json.loads(res.stdout)["params"], res.stderr
+
+    assert n() == (GATED_N, "")  # the preset's own MLP
+    assert n("--mlp", "gated") == (GATED_N, "")
+    assert n("--mlp", "plain") == (PLAIN_N, "")
+    # the older spelling still works, and says which to use
+    params, said = n("--no-swiglu")
+    assert params == PLAIN_N
+    assert said.strip() == "warning: --no-swiglu is deprecated; use --mlp plain, as analyze takes it"
+    both = run_apart(["flops", "--model", "llama2-7b", "--seq-len", "4096", "--mlp", "gated", "--no-swiglu"])
+    assert both.exit_code == 2 and both.stderr == "error: give --mlp or --no-swiglu, not both\n"
+    helped = " ".join(run("flops", "--help").output.split())
+    assert "--mlp [gated|plain]" in helped and "swiglu" not in helped
+
+
+def test_the_apis_repr_counts_as_the_cli_does(tmp_path):
+    """HF logged every 4th of 40 steps (trainer_state.json): the CLI says `10 logged lines, 40 steps`, and so
+    do repr(analysis) and repr(analysis.run)."""
+    import logparse
+
+    state = json.loads((SAMPLES / "hf_trainer_ddp2_cpu.trainer_state.json").read_text())
+    lines = len([h for h in state["log_history"] if "loss" in h])
+    counted = f"{lines} logged lines, {state['max_steps']} steps"
+    res = run("analyze", str(SAMPLES / "hf_trainer_ddp2_cpu.log"), "--out", str(tmp_path))
+    assert counted in res.output
+    a = logparse.analyze(SAMPLES / "hf_trainer_ddp2_cpu.log")
+    assert f", {counted}," in repr(a) and repr(a.run).endswith(f", {counted}>")
+    assert len(repr(a.run)) < 200  # the run, not its frames

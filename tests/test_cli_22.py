@@ -71,9 +71,10 @@ def test_gzipped_outputs_are_written_gzipped(tmp_path):
 
 def test_a_bad_output_writes_nothing_before_the_error(tmp_path):
     listing = tmp_path / "unmatched.txt"
-    for bad in (tmp_path / "s.txt", tmp_path / "missing" / "s.csv", tmp_path):
+    (tmp_path / "afile").write_text("")
+    for bad in (tmp_path / "s.txt", tmp_path / "afile" / "s.csv", tmp_path):
         res = run("parse", MEGATRON, "-o", str(bad), "--unmatched", str(listing))
-        assert res.exit_code == 1 and res.output.startswith("error: "), res.output
+        assert res.exit_code == 2 and res.output.startswith("error: "), res.output
         assert len(res.output.strip().splitlines()) == 1
         assert not listing.exists(), bad
     assert ".csv, .parquet or .jsonl" in run("parse", MEGATRON, "-o", str(tmp_path / "s.txt")).output
@@ -151,7 +152,7 @@ def test_out_naming_a_file_says_so(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("")
     res = run("analyze", MEGATRON, "--out", str(afile))
-    assert res.exit_code == 1 and "File exists" not in res.output
+    assert res.exit_code == 2 and "File exists" not in res.output
     assert "is a file" in res.output and "folder" in res.output
 
 

@@ -200,7 +200,7 @@ def test_cli_prints_the_table_and_writes_it_beside_the_png(two_runs, tmp_path):
     assert lines[1].split()[0] == "eight" and lines[2].split()[0] == "big"
     assert "ref" in lines[1]
     bad = run_apart(["compare", str(small), "--label", "x", "--label", "y", "-o", str(png)])
-    assert bad.exit_code == 1 and "2 labels for 1 runs" in bad.stderr
+    assert bad.exit_code == 2 and "2 labels for 1 runs" in bad.stderr
 
 
 def test_target_tokens_gives_each_runs_days_to_train(tmp_path):
@@ -238,4 +238,34 @@ def test_target_tokens_gives_each_runs_days_to_train(tmp_path):
     without = run_apart(["compare", str(folder), "-o", str(png)])
     assert "days to" not in without.stdout and "days_to_target" not in pd.read_csv(tmp_path / "c.csv")
     bad = run_apart(["compare", str(folder), "--target-tokens", "0", "-o", str(png)])
-    assert bad.exit_code == 1 and "--target-tokens must be positive" in bad.stderr
+    assert bad.exit_code == 2 and "--target-tokens must be positive" in bad.stderr
+
+
+def test_ref_takes_a_label_the_run_as_given_or_its_position(two_runs, tmp_path, monkeypatch):
+    """--ref names the reference run by its label, by the RUN as the user typed it (or another spelling of
+    that path), or by its position in the table counted from 1; the table's changes are then against it."""
+    small, big = two_runs
+    monkeypatch.chdir(small.parent)
+    png = str(tmp_path / "c.png")
+    for ref, chosen in (("big", "big"), ("./big/", "big"), (str(big), "big"), ("2", "big"), ("1", "small")):
+        res = run_apart(["compare", "small", "big", "--ref", ref, "-o", png])
+        assert res.exit_code == 0, (ref, res.stderr)
+        assert f"reference: {chosen}" in res.stdout, (ref, res.stdout)
+
+
+def test_a_ref_that_names_no_run_or_two_is_a_usage_error_before_any_work(two_runs, tmp_path, monkeypatch):
+    small, big = two_runs
+    monkeypatch.chdir(small.parent)
+    png = tmp_path / "c.png"
+    # labels given in the other order: "2" is the first run's label and the second run's position
+    for argv, said in (
+        (["--ref", "3"], "no run has that label, path or position"),
+        (["--ref", "nope"], "no run has that label, path or position"),
+        (["--label", "2", "--label", "1", "--ref", "2"], "names 2 runs"),
+    ):
+        res = run_apart(["compare", "small", "big", *argv, "-o", str(png)])
+        assert res.exit_code == 2, res.stderr
+        (line,) = res.stderr.splitlines()
+        assert line.startswith("error: --ref") and said in line
+        assert "a run's label (" in line and "a RUN as given (small, big)" in line and "from 1 to 2" in line
+        assert not png.exists()

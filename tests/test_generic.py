@@ -330,9 +330,9 @@ def test_patterns_new_refuses_politely(tmp_path, write_log):
     out = tmp_path / "mine.toml"
     out.write_text("")
     res = CliRunner().invoke(cli, ["patterns", "new", str(log), "-o", str(out)])
-    assert res.exit_code == 1 and "exists; pass --force" in res.output
+    assert res.exit_code == 2 and "exists; pass --force" in res.output
     res = CliRunner().invoke(cli, ["patterns", "new", str(log), "-o", str(tmp_path / "megatron.toml")])
-    assert res.exit_code == 1 and "shipped pattern set" in res.output
+    assert res.exit_code == 2 and "shipped pattern set" in res.output
     res = CliRunner().invoke(
         cli, ["patterns", "new", str(write_log("a\nb\n", "x.log")), "-o", str(tmp_path / "x.toml")]
     )

@@ -631,3 +631,55 @@ def test_the_y_axis_percentiles_are_numpys(n):
         np.percentile(values, 0.5, method="higher"),
         np.percentile(values, 99.5, method="lower"),
     )
+
+
+def _ledger_text_names(a) -> list[str]:
+    """The badput parts the text's ledger line names, in its order (`goodput 75% of 75 min: restart 10 min,
+    redone steps 5 min, ...`)."""
+    from logparse.report.ledger import ledger_lines
+
+    line = ledger_lines(a.summary)[0]
+    parts = line.split(": ", 1)[1].split(" (")[0].split(", ")
+    return [re.sub(r" [\d.]+ (s|min|h|days)$", "", part) for part in parts]
+
+
+@pytest.mark.parametrize("name", ["megatron_resumed_8xh100.log", "megatron_llama2-7b_8xh100.log"])
+def test_the_ledger_bar_names_its_parts_in_the_texts_order(name):
+    """The bar lays out productive time, then the parts in the order the text's ledger line names them; each
+    part with room for its name (on one line or two) is named inside the bar, the others in the caption, in
+    that same order. The resumed run's parts (restart 13%, redone steps 6%, warmup 6%) are all named."""
+    from logparse.core.summary_types import LABELS
+
+    a, fig = sample_report(name)
+    (ax,) = [ax for ax in fig.axes if ax.get_gid() == "ledger"]
+    bars = sorted((p for p in ax.patches if str(p.get_gid()).startswith("ledger:")), key=lambda p: p.get_x())
+    keys = [p.get_gid()[len("ledger:") :] for p in bars]
+    texts = _ledger_text_names(a)
+    assert keys[0] == "productive" and [LABELS[k] for k in keys[1 : len(texts) + 1]] == texts
+    named = [str(t.get_gid()) for t in ax.texts]
+    labelled = {gid[len("ledger-label:") :] for gid in named if gid.startswith("ledger-label:")}
+    caption = next(t.get_text() for t in ax.texts if t.get_text().startswith("where the wall time went"))
+    also = caption.split("; also ", 1)[1].split(", ") if "; also " in caption else []
+    also = [re.sub(r" (<)?[\d.]+%$", "", part) for part in also]
+    assert also == [LABELS[k] for k in keys[1:] if k not in labelled and LABELS[k] in texts]
+    wall = a.summary["goodput"]["wall_s"]
+    big = [k for k, p in zip(keys, bars, strict=True) if p.get_width() / wall >= 0.05]
+    assert set(big) <= labelled, (big, labelled)
+
+
+def test_a_checkpoint_loaded_where_one_was_saved_shows_both_marks():
+    """The resumed run loads the checkpoint saved at step 300: both marks sit in the checkpoints row at step
+    300, apart by most of a mark's height, the load drawn over the save."""
+    a, fig = sample_report("megatron_resumed_8xh100.log")
+    (save,) = with_gid(fig, "event:checkpoint_save")
+    (load,) = with_gid(fig, "event:checkpoint_load")
+    assert 300 in list(save.get_xdata()) and list(load.get_xdata()) == [300]
+    ax = save.axes
+    at = list(save.get_xdata()).index(300)
+    y_save = ax.transData.transform((300, save.get_ydata()[at]))[1]
+    y_load = ax.transData.transform((300, load.get_ydata()[0]))[1]
+    mark_px = save.get_markersize() * fig.dpi / 72
+    assert abs(y_save - y_load) >= 0.75 * mark_px
+    assert ax.lines.index(load) > ax.lines.index(save)
+    row = ax.get_yticks()[[t.get_text() for t in ax.get_yticklabels()].index("checkpoints")]
+    assert abs(save.get_ydata()[at] - row) < 0.5 and abs(load.get_ydata()[0] - row) < 0.5

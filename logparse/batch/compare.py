@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, UsageError
 from ..core.naming import run_name, run_names, safe_name
 from ..core.options import Given, checked
 from ..core.summary_types import Summary
@@ -158,9 +158,9 @@ def label_runs(paths: list[Path], labels: list[str] | tuple[str, ...] = ()) -> l
 
     labels = [plain(label) for label in labels]
     if len(labels) > len(paths):
-        raise LogparseError(f"--label: {len(labels)} labels for {len(paths)} runs")
+        raise UsageError(f"--label: {len(labels)} labels for {len(paths)} runs")
     if len(set(labels)) < len(labels):
-        raise LogparseError("--label: labels must differ")
+        raise UsageError("--label: labels must differ")
     names = [safe_name(p.name) if p.is_dir() else run_name(p) for p in paths]
     if len(set(names)) < len(names):
         told = run_names(list(paths))
@@ -440,11 +440,12 @@ def compare_runs(
     metrics: list[str] | tuple[str, ...] = (),
     smoothing: float = 0.6,
     labels: list[str] | tuple[str, ...] = (),
-    ref: str | None = None,
+    ref: str | int | os.PathLike[str] | None = None,
 ) -> Comparison:
     """Overlay the runs' metrics (one panel each) against step, tokens or wall time; write the PNG and
-    the table as CSV beside it (`compare.png` -> `compare.csv`). The table's changes are against the run
-    labelled `ref`, else against the first run that has the figure."""
+    the table as CSV beside it (`compare.png` -> `compare.csv`). The table's changes are against `ref`
+    (a run's label, a RUN as given, or its position in the table counted from 1; see `reference`), else
+    against the first run that has the figure."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -460,11 +461,16 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
     from ..report.plots import PlainFigure
 
     metrics, target = _checked(x, metrics, smoothing, options)
-    runs = _loaded(refs, options, labels)
-    if ref is not None and ref not in [r.label for r in runs]:  # before anything is drawn or written
-        raise LogparseError(
-            f"--ref: no run labelled {ref!r}; the runs are {', '.join(r.label for r in runs)}"
-        )
+    groups = [expand(r) for r in refs]
+    paths = [p for group in groups for p in group]
+    if not paths:
+        raise LogparseError("no runs to compare")
+    names = label_runs(paths, labels)
+    # the reference is known before any log is analyzed, so a wrong one costs nothing
+    chosen = None if ref is None else names[reference(ref, list(refs), groups, names)]
+    runs = [load_run(p, options or {}) for p in paths]
+    for run, label in zip(runs, names, strict=True):
+        run.label = label
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
     # constrained layout: the title and the panels' labels ("learning rate" with its ticks) are measured,
     # not given a fixed margin that a long label or a 5-panel figure's title outgrows (issue 22)
@@ -495,7 +501,7 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
             ylims[metric] = lim
     axes[-1, 0].set_xlabel(X_LABELS[x])
     png = _write_figure(fig, runs, x, smoothing, output)
-    table = table_rows(runs, notes, target, x, ref)
+    table = table_rows(runs, notes, target, x, chosen)
     csv = png.with_suffix(".csv")
     report.write_csv(table, csv)
     return Comparison(
@@ -507,26 +513,68 @@ def _checked(x, metrics, smoothing, options) -> tuple[list[str], float | None]:
     """The metrics to draw (the defaults when none, each once) and the target tokens, after checking the
     x axis, the metrics' names and the smoothing."""
     if x not in X_AXES:
-        raise LogparseError(f"--x must be step, tokens or time (got {x!r})")
+        raise UsageError(f"--x must be step, tokens or time (got {x!r})")
     metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
-        raise LogparseError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
+        raise UsageError(f"--metric: unknown {', '.join(unknown)}; one of {', '.join(METRICS)}")
     if not 0 <= smoothing < 1:
-        raise LogparseError(f"--smooth must be in [0, 1) (got {smoothing})")
+        raise UsageError(f"--smooth must be in [0, 1) (got {smoothing})")
     # also for analyzed folders
     return metrics, checked("target_tokens", (options or {}).get("target_tokens"))
 
 
-def _loaded(refs, options, labels) -> list[ComparedRun]:
-    """Every run the references name (logs, summaries, output folders), each with its label."""
-    paths = [p for ref in refs for p in expand(ref)]
-    if not paths:
-        raise LogparseError("no runs to compare")
-    runs = [load_run(p, options or {}) for p in paths]
-    for run, label in zip(runs, label_runs(paths, labels), strict=True):
-        run.label = label
-    return runs
+def reference(
+    ref: str | int | os.PathLike[str], given: list[Any], groups: list[list[Path]], labels: list[str]
+) -> int:
+    """The run `ref` names (its index in the table): a run's label; a RUN as the user gave it (`given[j]`, which
+    stands for the runs `groups[j]`), or the path of one run, the same file however it is written; or a
+    position in the table, counted from 1 as the user counts. A UsageError lists what is accepted when no run
+    or more than one is named."""
+    text = os.fspath(ref) if isinstance(ref, os.PathLike) else str(ref)
+    named: dict[int, list[str]] = {}  # run -> how ref names it
+    for i, label in enumerate(labels):
+        if label == text:
+            named.setdefault(i, []).append("its label")
+    where = _real(text)
+    first = 0
+    for arg, group in zip(given, groups, strict=True):
+        typed = os.fspath(arg) == text
+        if typed or (where is not None and where == _real(os.fspath(arg))):
+            for k in range(first, first + len(group)):
+                named.setdefault(k, []).append("the RUN given")
+        elif where is not None:
+            for k, p in enumerate(group, start=first):
+                if _real(os.fspath(p)) == where:
+                    named.setdefault(k, []).append("its path")
+        first += len(group)
+    if isinstance(ref, int) or text.strip().isdigit():
+        n = int(ref) if isinstance(ref, int) else int(text)
+        if 1 <= n <= len(labels):
+            named.setdefault(n - 1, []).append("its position")
+    if len(named) == 1:
+        return next(iter(named))
+    accepted = (
+        f"give a run's label ({_listed(labels)}), a RUN as given ({_listed([os.fspath(a) for a in given])}) "
+        f"or a position from 1 to {len(labels)}"
+    )
+    if not named:
+        raise UsageError(f"--ref {text!r}: no run has that label, path or position; {accepted}")
+    which = "; ".join(f"{labels[i]} ({' and '.join(how)})" for i, how in sorted(named.items()))
+    raise UsageError(f"--ref {text!r} names {len(named)} runs: {which}; {accepted}")
+
+
+def _real(path: str) -> str | None:
+    """The file a path names, symlinks and `..` resolved; None when there is none."""
+    try:
+        return os.path.realpath(path) if path and os.path.exists(path) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _listed(names: list[str], most: int = 8) -> str:
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown}, ... ({len(names)} in all)"
 
 
 def _draw_metric(ax, metric, runs, xs, x, smoothing, colors, curves, drawn):

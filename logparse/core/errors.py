@@ -8,7 +8,14 @@ from contextvars import ContextVar
 
 
 class LogparseError(Exception):
-    """A problem with the input or the options, reported as one line `error: ...` and exit 1."""
+    """A problem with the input or the options, reported as one line `error: ...`: exit 1, or 2 for a
+    UsageError."""
+
+
+class UsageError(LogparseError):
+    """An option given a value it cannot take (out of range, not finite, a name nothing is known by) or
+    options that cannot go together: on the command line a usage error, one line and exit 2 (click's
+    convention). From a run folder's logparse.toml it is that run's error, as any other."""
 
 
 class PatternError(LogparseError):
@@ -27,7 +34,7 @@ class NotATrainingLog(UnrecognisedLog):
         self.reason = reason
 
 
-class OptionError(LogparseError, TypeError):
+class OptionError(UsageError, TypeError):
     """An option of the wrong kind or out of range: a TypeError to Python code, one line to the CLI."""
 
 

@@ -4,6 +4,7 @@ come, and the one check of a value given for them."""
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 from collections.abc import Iterable, Mapping
@@ -183,10 +184,21 @@ def convert(option: Option, value: Any) -> Any:
     return None
 
 
+# the largest whole number an option may hold: counts are written to 64-bit integer columns (index.csv's
+# Int64, summary.json's integers as other tools read them)
+INT_MAX = 2**63 - 1
+
+
 def out_of_range(option: Option, value: Any) -> str | None:
-    """Why a value of the right kind is not allowed, or None (only numbers have limits)."""
+    """Why a value of the right kind is not allowed, or None (only numbers have limits). Every number must
+    be finite (an infinite peak would make MFU 0, a NaN price a bare NaN in summary.json) and a whole number
+    must fit in 64 bits."""
     if option.kind not in ("int", "float"):
         return None
+    if not math.isfinite(value):
+        return f"must be a finite number (got {value})"
+    if option.kind == "int" and abs(value) > INT_MAX:
+        return f"is too large (got {value})"
     if option.minimum is not None and value < option.minimum:
         return f"must be at least {option.minimum:g} (got {value})"
     if option.above is not None and value <= option.above:

@@ -28,7 +28,7 @@ from typing import Any, TypedDict
 
 import pandas as pd
 
-from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog
+from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, UsageError
 from ..core.schema import Row
 from ..core.summary_types import FolderPart
 from ..patterns import compose
@@ -137,7 +137,7 @@ def choose_sets(
             return chosen + compose.guests(sets, chosen), Detection(c.host, {c.host: 0}, 1.0)
         if forced not in sets:
             known = ", ".join(sorted([*sets, *composed]))
-            raise LogparseError(f"unknown format {forced!r}; known pattern sets: {known}")
+            raise UsageError(f"unknown format {forced!r}; known pattern sets: {known}")
         chosen = [sets[forced], *_common(sets)]
         return chosen + compose.guests(sets, chosen), Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)

@@ -49,6 +49,15 @@ NUMBER_TOKEN = regex.compile(
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
 
+# The unit a value carries where a line prints it after the value, as the generic reading takes it (its `pairs`,
+# patterns/generic.toml, spells the same two lists): a word unit glued on or after one space (`12.3ms`,
+# `61.2 GB`), a one-letter one glued on (`1.2s`, `41%`, `12K`), and nothing of a word after it. `patterns new`
+# (shapes.py) reads a line's units with it, so the set it writes converts a value as the generic reading does.
+WORD_UNITS = r"ms|us|µs|secs?|mins?|[KMGTkmgt]i?[Bb]"
+LETTER_UNITS = r"s|m|h|%|[KMGBT]"
+UNIT_AFTER = regex.compile(rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS}))(?![\w.%/])")
+
+
 def number_spans(text: str) -> list[tuple[int, int]]:
     """Where the numbers of a line are, each whole (`22,892`, `1.5e-04`, `-3`), found by the tokenizer alone;
     a trailing dot ends a sentence or a dotted leader (`1000.`, `44......`), not the number."""

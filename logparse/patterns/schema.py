@@ -235,7 +235,7 @@ def _column(e: Any, data: Table, path: list[Any]) -> str:
     what = "fact" if kind in ("config", "summary") else "column"
     where_ = f" for a {kind} line" if isinstance(kind, str) else ""
     close = difflib.get_close_matches(str(e.instance), known, n=1)
-    hint = f"did you mean {close[0]!r}?" if close else "the names are in logparse/schema.py"
+    hint = f"did you mean {close[0]!r}?" if close else "see the schema `logparse patterns schema` prints"
     given = _given(e.instance)
     return f"unknown {what}{' ' + given if given else ''}{where_} ({hint})"
 

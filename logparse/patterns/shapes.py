@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, UsageError
 from ..core.schema import SCOPED_COLUMNS, Row
 from ..read.reader import ReadStats, read_records
 from . import keymap as keymap_mod
@@ -25,7 +25,6 @@ MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
 _WS = regex.compile(r"\s+")
 _WORD = regex.compile(r"([A-Za-z][\w/.%-]*(?:\s[A-Za-z][\w/%-]*){0,3})\W*$")
-_UNIT = regex.compile(r"^(ms|us|µs|secs?|s|mins?|m|h|%|[KMGTkmgt]i?[Bb])(?![A-Za-z])")
 # a rate unit after a value, which names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`): the value's key
 _RATIO = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
@@ -68,7 +67,7 @@ class Shape:
         lit = self.literals[i]
         if i > 0:
             # the previous number's unit is not part of this key
-            unit = _RATIO.match(lit) or _UNIT.match(lit)
+            unit = _RATIO.match(lit) or keymap_mod.UNIT_AFTER.match(lit)
             lit = lit[unit.end() :] if unit else lit
             if not lit.strip():
                 return ""
@@ -78,8 +77,8 @@ class Shape:
     def unit(self, i: int) -> str | None:
         if _RATIO.match(self.literals[i + 1]):
             return None  # the rate unit is the key (label)
-        m = _UNIT.match(self.literals[i + 1])
-        return m.group(1) if m else None
+        m = keymap_mod.UNIT_AFTER.match(self.literals[i + 1])
+        return m.group("unit") if m else None
 
 
 def split(text: str) -> tuple[list[str], list[str]]:
@@ -273,19 +272,21 @@ class Field:
 
 
 def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: list[str]) -> float:
+    """The factor from a printed value in `unit` (or the key's own unit) to its column: one of that unit in
+    the column's units, by the generic reading's own conversion (keymap.to_quantity), so that `mem 61.2 GB`
+    is 56.997 GiB in the set written as in the generic reading (1 GB is 1e9 bytes)."""
     u = unit or mapping.key_unit
-    if mapping.units == "time":
-        return keymap_mod.TIME.get(u or "s") or keymap_mod.TIME.get((u or "s").lower(), 1.0)
     if mapping.units == "percent":
         if u in ("%", "pct", "percent"):
             return 0.01
         finite = [keymap_mod.split_quantity(t)[0] for t in texts if _finite(t)]
         return 0.01 if finite and max(finite) > 1 else 1.0
-    if mapping.units == "memory":
-        return keymap_mod.MEMORY.get(u.lower(), keymap_mod.GIB) / keymap_mod.GIB if u else 1.0
-    if mapping.units == "count" and u:
-        return keymap_mod.COUNT.get(u.lower(), 1.0)
-    return 1.0
+    if u is None:
+        return 1.0
+    try:
+        return keymap_mod.to_quantity(f"1{u}", mapping.units)
+    except ValueError:  # a unit that does not fit the column: the value as printed, as before
+        return 1.0
 
 
 def _finite(t: str) -> bool:
@@ -419,9 +420,9 @@ def _toml_value(v: Any) -> str:
 def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[str, list[str]]:
     """The TOML text of a starting pattern set for `path`, and notes on what it read."""
     if not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
-        raise LogparseError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
+        raise UsageError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
     if name in sets and Path(sets[name].source_file).resolve().parent == shipped_dir().resolve():
-        raise LogparseError(f"{name!r} is the name of a shipped pattern set; pick another with --name")
+        raise UsageError(f"{name!r} is the name of a shipped pattern set; pick another with --name")
     shapes, n = read_shapes(path)
     steps = step_shapes(shapes)
     if not steps:
@@ -486,7 +487,9 @@ def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[
     notes += config_notes
     header = [
         f"# A starting pattern set for {Path(path).name}, written by `logparse patterns new` from its most common",
-        "# line shapes. Check the columns (logparse/schema.py) and the scales, then `logparse patterns test DIR`.",
+        "# line shapes. Check the columns and the scales, then `logparse patterns test DIR`. Every key and column",
+        "# name: the JSON Schema `logparse patterns schema` prints; how to write a set: docs/writing-a-pattern-set.md",
+        "# in the logparse repository.",
         "# Throughputs are taken as the whole job's unless the key says per GPU; edit scope if that is wrong.",
         "",
         "[format]",

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import regex
 
-from ..core.errors import LogparseError, flag
+from ..core.errors import LogparseError, UsageError, flag
 from ..core.summary_types import FigureStatsPart, WindowPart
 
 FIGURES = (
@@ -58,14 +58,25 @@ def numbering_basis(steps: pd.DataFrame) -> int | None:
 def parse_range(text: str) -> tuple[int | None, int | None]:
     m = regex.fullmatch(r"\s*(\d*)\s*[:-]\s*(\d*)\s*", text)
     if m is None or not (m.group(1) or m.group(2)):
-        raise LogparseError(
+        raise UsageError(
             f"{flag('window', repr(text))}: give the first and last step as A:B (e.g. 35:44, 10:, :100)"
         )
     a = int(m.group(1)) if m.group(1) else None
     b = int(m.group(2)) if m.group(2) else None
     if a is not None and b is not None and b < a:
-        raise LogparseError(f"{flag('window', repr(text))}: the last step {b} comes before the first {a}")
+        raise UsageError(f"{flag('window', repr(text))}: the last step {b} comes before the first {a}")
     return a, b
+
+
+def check_asked(window: str | None, last: int | None, skip: int | None) -> bool:
+    """Whether a window is asked for; UsageError for one that no log could give (two of them at once, a
+    --window that is not A:B), so that it is refused before a log is read."""
+    asked = [x for x in (window, last, skip) if x is not None]
+    if len(asked) > 1:
+        raise UsageError(f"give one of {flag('window')}, {flag('last')} and {flag('skip')}, not several")
+    if window is not None:
+        parse_range(window)
+    return bool(asked)
 
 
 def select(
@@ -73,11 +84,8 @@ def select(
 ) -> Window | None:
     """The rows of the window asked for, None when none was asked. `every`: how many steps apart the log
     prints them (Run.cadence), to tell a missing step from the log's own interval."""
-    asked = [x for x in (window, last, skip) if x is not None]
-    if not asked:
+    if not check_asked(window, last, skip):
         return None
-    if len(asked) > 1:
-        raise LogparseError(f"give one of {flag('window')}, {flag('last')} and {flag('skip')}, not several")
     logged = steps["step"]
     if window is not None:
         a, b = parse_range(window)
@@ -96,7 +104,7 @@ def select(
         complete = note is None
     elif last is not None:
         if last < 1:
-            raise LogparseError(f"{flag('last')} must be at least 1 (got {last})")
+            raise UsageError(f"{flag('last')} must be at least 1 (got {last})")
         rows = steps.tail(last)
         complete = len(steps) >= last
         rule = f"the last {last} logged steps (--last {last})"
@@ -104,7 +112,7 @@ def select(
     else:
         assert skip is not None
         if skip < 0:
-            raise LogparseError(f"{flag('skip')} must be at least 0 (got {skip})")
+            raise UsageError(f"{flag('skip')} must be at least 0 (got {skip})")
         rows = steps.iloc[skip:]
         complete = len(rows) > 0
         rule = f"every logged step after the first {skip} (--skip {skip})"

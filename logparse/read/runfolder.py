@@ -31,6 +31,7 @@ import csv
 import json
 import math
 import os
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,6 +234,14 @@ def identify(path: str | os.PathLike[str]) -> RunFolder:
                 f"{d} holds {len(inside)} runs ({', '.join(p.name for p in inside[:4])}"
                 f"{', ...' if len(inside) > 4 else ''}): analyze one of them, or run `logparse batch {d}`"
             )
+        logs = _logs_in(d) if d.is_dir() else []
+        if logs:
+            shown = ", ".join(str(p.relative_to(d)) for p in logs[:3]) + (", ..." if len(logs) > 3 else "")
+            raise LogparseError(
+                f"{d} is a folder of logs ({shown}), not one run's folder: analyze every run in it with "
+                f"`logparse batch {shlex.quote(str(d))}`, or give a log itself "
+                f"(logparse analyze {shlex.quote(str(logs[0]))})"
+            )
         raise LogparseError(
             f"{d} is a folder, but not a run folder logparse reads: no W&B run (files/output.log, run-<id>.wandb), "
             "no Hugging Face output dir (trainer_state.json), no Lightning log (metrics.csv, hparams.yaml), no "
@@ -245,6 +254,28 @@ def identify(path: str | os.PathLike[str]) -> RunFolder:
         missing = " ".join(folder.notes) or "it holds no console log and no step record logparse can read"
         raise LogparseError(f"{d}: a {kind} run folder with nothing to analyze: {missing}")
     return folder
+
+
+# how far _logs_in looks: a hint, not a listing (a tree of thousands of files is not walked to its end)
+_LOOK_AT = 2000
+
+
+def _logs_in(d: Path) -> list[Path]:
+    """Files under `d` named like console logs (train.log, slurm-1.out, run.txt, compressed or not), in name
+    order: what `logparse batch` would take as runs."""
+    found: list[Path] = []
+    seen = 0
+    for here, dirs, files in os.walk(d):
+        dirs.sort()
+        for name in sorted(files):
+            seen += 1
+            ext = Path(name).suffix
+            plain = name[: -len(ext)] if ext in (".gz", ".bz2", ".xz", ".zst") else name
+            if plain.endswith((".log", ".out", ".txt")) and name not in NOT_CONSOLE:
+                found.append(Path(here) / name)
+        if seen > _LOOK_AT:
+            break
+    return found
 
 
 def _rel(folder: RunFolder, p: Path) -> str:

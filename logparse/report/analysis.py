@@ -44,13 +44,13 @@ class Findings:
     def __repr__(self) -> str:
         s = self.summary
         if not s:
-            return f"<Analysis {self.run.name}: {len(self.run.steps)} steps>"
+            return f"<Analysis {self.run.name}: {self.run.counted()}>"
         st = s.get("stable") or {}
         hw = (s.get("hardware") or {}).get("name") or "unknown hardware"
         gpus = s.get("gpus")
         parts = [
             f"{s.get('format')} log",
-            f"{len(self.run.steps)} steps",
+            self.run.counted(),  # as the text summary counts them
             f"{gpus} x {hw}" if gpus is not None else f"{hw}, GPU count unknown",
         ]
         if st.get("mfu_mean") is not None:

@@ -138,10 +138,15 @@ class Drawer:
         return lambda: _wait_child(self.pid, self.reply)
 
     def close(self) -> None:
-        """Nothing to draw: the child reads the end of its pipe and exits."""
+        """Nothing to draw: the child, which has written nothing, is ended rather than waited for while it
+        imports the drawing code (a second and more, on every refused option or unreadable log)."""
         if self.send < 0:
             return
         if not self.used:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             os.close(self.send)
             os.close(self.reply)
             os.waitpid(self.pid, 0)

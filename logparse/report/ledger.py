@@ -3,10 +3,10 @@ given, and the one line of the text summary (largest part first)."""
 
 from __future__ import annotations
 
-from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, Summary
+from ..core.summary_types import LABELS, GoodputPart, Summary
 from ..phases.goodput import UNEVEN, Ledger
 from ..steps.run import Run
-from .words import duration
+from .words import duration, ledger_order
 
 
 def goodput_part(ledger: Ledger | None, run: Run) -> GoodputPart | None:
@@ -29,9 +29,8 @@ def goodput_part(ledger: Ledger | None, run: Run) -> GoodputPart | None:
 
 
 def ledger_parts(g: GoodputPart) -> list[tuple[str, float]]:
-    """The known badput categories with time in them, largest first, as (label, seconds)."""
-    parts = [(LABELS[k], float(v)) for k in CATEGORIES if (v := g["badput"].get(k)) is not None and v >= 0.5]
-    return sorted(parts, key=lambda kv: -kv[1])
+    """The known badput categories with time in them, largest first (as the figure's bar), as (label, seconds)."""
+    return [(LABELS[k], seconds) for k, seconds in ledger_order(g["badput"])]
 
 
 def ledger_lines(s: Summary) -> list[str]:

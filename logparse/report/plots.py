@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 import textwrap
 import threading
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from .pngfile import save_figure
 from .styles import DIP_COLOR, DIP_STYLES, EVENT_STYLES, LANE_ROWS, RESTART_COLOR, Style, style_of
 from .thumbnail import canvas_image, save_thumbnail
 from .unknowns import Unknown, mfu_blockers, unknowns
-from .words import duration
+from .words import duration, ledger_order
 
 if TYPE_CHECKING:
     from .analysis import Findings
@@ -79,11 +81,31 @@ def plain_text():
 
 class PlainFigure(Figure):
     """A Figure drawn under plain_text(): tick labels, which matplotlib makes when it draws (in a notebook
-    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot."""
+    long after build_report returned), are plain text like the rest. Pass it as `FigureClass` to pyplot.
+
+    It shows itself in Jupyter as the PNG it saves (`_repr_png_`, the display protocol IPython asks every
+    object a cell returns for): a report is drawn on its own Agg canvas, not pyplot's, so IPython's own
+    figure display (`%matplotlib inline`) knows nothing of it."""
 
     def draw(self, renderer):
         with plain_text():
             super().draw(renderer)
+
+    def _repr_png_(self) -> bytes:
+        out = io.BytesIO()
+        self.savefig(out, format="png", dpi=self.dpi)
+        return out.getvalue()
+
+    def show(self, warn: bool = True) -> None:
+        """In IPython (a notebook, its console), display the figure; elsewhere Figure.show, which shows only
+        a figure pyplot made."""
+        ipython = sys.modules.get("IPython")  # (not imported: not in IPython)
+        if ipython is not None and ipython.get_ipython() is not None:
+            from IPython.display import display
+
+            display(self)
+            return
+        super().show(warn)
 
 
 def plain(s: object) -> str:
@@ -342,29 +364,59 @@ LEDGER_COLORS = {
     "restart_recovery": RESTART_COLOR,
     "other": "#e0e0e0",
 }
-LEDGER_LABEL_MIN = 0.05  # a part this share of the wall time or more is named inside the bar
+# parts whose name is written in white
+LEDGER_DARK = ("productive", "checkpoint", "eval", "slow_steps", "hang", "restart_recovery", "startup")
+LEDGER_BAR = 0.6  # the bar's height, a share of the ledger's axes (LEDGER_IN)
+LEDGER_PAD_PT = 4  # room left around a part's name inside the bar
+
+
+def _ledger_labels(name: str, share: float) -> list[str]:
+    """A part's name and share as it may be written inside the bar: on one line, then on two, broken at each
+    space in turn (`redone steps 6%`, `redone steps` over `6%`, `redone` over `steps 6%`)."""
+    words = f"{name} {share:.0%}".split(" ")
+    return [" ".join(words)] + [
+        " ".join(words[:i]) + "\n" + " ".join(words[i:]) for i in range(len(words) - 1, 0, -1)
+    ]
 
 
 def draw_ledger(ax, g) -> None:
-    """The goodput ledger: one stacked bar of the job's wall time (productive, then each badput category
-    in its order), the larger parts named inside it, the rest and the GPU-hours in the caption below."""
+    """The goodput ledger: one stacked bar of the job's wall time, productive first, then the badput parts in
+    the order the text's ledger line names them (largest first: words.ledger_order); every part named inside
+    the bar where its name fits (on one line or two), the others in the caption below, in that order, with the
+    GPU-hours."""
     ax.set_gid("ledger")
     wall = float(g["wall_s"])
-    parts = [("productive", float(g["productive_s"] or 0.0))]
-    parts += [(k, float(v)) for k, v in g["badput"].items() if v]
+    named = ledger_order(g["badput"])
+    # (then the parts under half a second, which the text leaves out)
+    rest = [(k, float(v)) for k, v in g["badput"].items() if v and k not in dict(named)]
+    parts = [("productive", float(g["productive_s"] or 0.0)), *named, *rest]
+    renderer = ax.figure.canvas.get_renderer()
+    bar_px = WIDTH_IN * (RIGHT - LEFT) * ax.figure.dpi  # the bar's width: the figure's is fixed (_layout)
+    high_px = LEDGER_IN * LEDGER_BAR * ax.figure.dpi
+    pad = LEDGER_PAD_PT * ax.figure.dpi / 72
     left, small = 0.0, []
     for key, seconds in parts:
         share = seconds / wall if wall > 0 else 0.0
-        ax.barh(0.66, seconds, left=left, height=0.6, color=LEDGER_COLORS[key], edgecolor="white", lw=0.6, gid=f"ledger:{key}")
+        ax.barh(
+            0.66, seconds, left=left, height=LEDGER_BAR, color=LEDGER_COLORS[key], edgecolor="white", lw=0.6,
+            gid=f"ledger:{key}",
+        )  # fmt: skip
         name = LABELS[key]
-        label = f"{name} {share:.0%}"
-        # named inside when the words fit (about 5.5 px a character at 8 pt on the bar's ~1,200 px)
-        if share >= LEDGER_LABEL_MIN and share * 1200 >= 5.5 * len(label) + 10:
-            dark = key in ("productive", "checkpoint", "eval", "slow_steps", "hang", "restart_recovery", "startup")
-            ax.text(left + seconds / 2, 0.66, label, ha="center", va="center", fontsize=8,
-                    color="white" if dark else "#222222", clip_on=True)
-        elif share >= 0.0005:
-            small.append(f"{name} {share:.1%}")
+        room = share * bar_px - pad
+        ink = "white" if key in LEDGER_DARK else "#222222"
+        drawn = None
+        for label in _ledger_labels(name, share) if room > 0 else ():
+            text = ax.text(
+                left + seconds / 2, 0.66, label, ha="center", va="center", fontsize=8, linespacing=1.0, color=ink,
+                clip_on=True, gid=f"ledger-label:{key}",
+            )  # fmt: skip
+            box = text.get_window_extent(renderer)
+            if box.width <= room and box.height <= high_px - pad / 2:
+                drawn = text
+                break
+            text.remove()
+        if drawn is None and key != "productive" and seconds >= 0.5:
+            small.append(f"{name} {share:.1%}" if share >= 0.0005 else f"{name} <0.1%")
         left += seconds
     ax.set_xlim(0, wall)
     ax.set_ylim(0, 1)
@@ -500,15 +552,18 @@ def _draw_lane(ax, rows, d: ReportData, legend) -> None:
     ax.grid(axis="x", alpha=0.3)
     _shade_phases(ax, d, "lane")
     marks = d.marks
-    for kind, xs in marks.items():
+    shift = _lane_shifts(marks, d.x)
+    # in the legend's order: a checkpoint load is drawn over the save it follows
+    for kind in sorted(marks, key=_legend_order):
+        xs = marks[kind]
         st = style_of(kind)
         drawn = _thinned(xs, d.x)
         # marks that touch (thinned: several a pixel) are drawn without their white rim, which would wash a
         # lane of saves every few steps out to a pale band
         rim = "white" if len(drawn) == len(xs) else st.color
         ax.plot(
-            drawn, np.full(len(drawn), rows.index(st.row)), ls="none", marker=st.marker, color=st.color, ms=_ms(st),
-            mec=rim, mew=0.5, clip_on=False, zorder=3, gid=f"event:{kind}",
+            drawn, np.full(len(drawn), rows.index(st.row) + shift.get(kind, 0.0)), ls="none", marker=st.marker,
+            color=st.color, ms=_ms(st), mec=rim, mew=0.5, clip_on=False, zorder=3, gid=f"event:{kind}",
         )  # fmt: skip
     for kind in sorted(marks, key=_legend_order):
         st = style_of(kind)
@@ -518,6 +573,40 @@ def _draw_lane(ax, rows, d: ReportData, legend) -> None:
         else:
             handle = _mark_handle(st, line=st.line is not None and len(marks[kind]) <= MAX_EVENT_LINES)
         legend[kind] = (handle, st.label + n)
+
+
+# of a lane row: how far apart two kinds of one row are drawn where their marks meet (at most 0.9 from the first
+# to the last, within the row)
+LANE_SHIFT = 0.5
+MARK_PX = 12  # a lane mark's width in pixels (8 pt at the report's dpi), for telling when two marks meet
+
+
+def _lane_shifts(marks: dict[str, np.ndarray], x: np.ndarray) -> dict[str, float]:
+    """The vertical offset of each kind whose marks meet a mark of another kind of its row (a checkpoint loaded
+    at the step one was saved): the kinds of that row are spread a little apart, each kind as a whole, so
+    that neither hides the other; kinds that never meet stay on the row's line."""
+    span = float(np.nanmax(x) - np.nanmin(x)) if len(x) else 0.0
+    near = span * MARK_PX / (WIDTH_IN * (RIGHT - LEFT) * DPI)  # steps one mark covers
+    by_row: dict[str, list[str]] = {}
+    for kind in sorted(marks, key=_legend_order):
+        by_row.setdefault(style_of(kind).row, []).append(kind)
+    shifts: dict[str, float] = {}
+    for kinds in by_row.values():
+        if len(kinds) > 1 and any(
+            _meet(marks[a], marks[b], near) for i, a in enumerate(kinds) for b in kinds[i + 1 :]
+        ):
+            apart = min(LANE_SHIFT, 0.9 / (len(kinds) - 1))
+            shifts.update({k: apart * (i - (len(kinds) - 1) / 2) for i, k in enumerate(kinds)})
+    return shifts
+
+
+def _meet(a: np.ndarray, b: np.ndarray, near: float) -> bool:
+    """Whether a mark of `a` lies within `near` steps of a mark of `b` (both sorted)."""
+    if not len(a) or not len(b):
+        return False
+    at = np.clip(np.searchsorted(b, a), 1, len(b) - 1) if len(b) > 1 else np.zeros(len(a), int)
+    gap = np.minimum(np.abs(a - b[at]), np.abs(a - b[at - 1]) if len(b) > 1 else np.inf)
+    return bool((gap <= near).any())
 
 
 # a lane with more marks than this draws one for each stretch of steps a quarter of a pixel wide (a log that saves

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..core.errors import LogparseError, flag
+from ..core.errors import UsageError, flag
 from ..core.schema import DTYPES
 
 if sys.version_info >= (3, 11):
@@ -108,7 +108,7 @@ def lookup(name: str) -> Device:
     if dev is not None:
         return dev
     known = ", ".join(_with_short_name(d) for d in sorted(devices().values(), key=lambda d: d.name))
-    raise LogparseError(
+    raise UsageError(
         f"unknown hardware {name!r}; known: {known} (or give the dense peak with {flag('peak_tflops')})"
     )
 
@@ -116,10 +116,10 @@ def lookup(name: str) -> Device:
 def peak_tflops(device: Device, dtype: str) -> float:
     """The dense peak of `device` in `dtype`, TFLOPS per device."""
     if dtype not in DTYPES:
-        raise LogparseError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
+        raise UsageError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
     if dtype not in device.peak_tflops:
         has = ", ".join(device.peak_tflops)
-        raise LogparseError(
+        raise UsageError(
             f"{device.name} has no published dense {dtype} peak (it has: {has}); "
             f"pick another {flag('dtype')} or give {flag('peak_tflops')}"
         )

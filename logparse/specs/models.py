@@ -8,7 +8,7 @@ from pathlib import Path
 
 import regex
 
-from ..core.errors import LogparseError, flag
+from ..core.errors import LogparseError, UsageError, flag
 from ..core.facts import Fact, Options
 from ..core.tomlfile import Table
 from ..core.warnings import RunWarning
@@ -58,7 +58,7 @@ def preset_dims(name: str) -> ModelDims:
 def preset(name: str) -> Table:
     key = name.strip().lower()
     if key not in presets():
-        raise LogparseError(f"unknown model preset {name!r}; known: {', '.join(sorted(presets()))}")
+        raise UsageError(f"unknown model preset {name!r}; known: {', '.join(sorted(presets()))}")
     return presets()[key]
 
 

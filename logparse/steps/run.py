@@ -792,7 +792,7 @@ def _step_span(steps: pd.DataFrame, cadence: int | None) -> pd.Series:
 # run facts and throughput
 
 
-@dataclass
+@dataclass(repr=False)
 class Run:
     """A resolved run: one row per optimizer step and every fact with its provenance."""
 
@@ -816,6 +816,20 @@ class Run:
     def value(self, name: str) -> Any:
         f = self.facts.get(name)
         return None if f is None else f.value
+
+    def counted(self) -> str:
+        """Its rows as the text summary counts them: `500 steps`, or `10 logged lines, 40 steps` where a logged
+        line stands for several steps (step_span)."""
+        rows = len(self.steps)
+        spanned = int(self.steps["step_span"].sum()) if "step_span" in self.steps else rows
+        steps = f"{spanned} step" + ("" if spanned == 1 else "s")
+        if spanned == rows:
+            return steps
+        return f"{rows} logged line{'' if rows == 1 else 's'}, {steps}"
+
+    def __repr__(self) -> str:
+        formats = "+".join(self.parsed.formats[:1]) or "unrecognised"
+        return f"<Run {self.name}: {formats} log, {self.counted()}>"
 
     @property
     def step_time_source(self) -> str | None:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import regex
 
-from ..core.errors import LogparseError, flag
+from ..core.errors import LogparseError, UsageError, flag
 from ..core.facts import Fact, Options
 from ..core.warnings import RunWarning
 from ..specs import formulas as flops_mod
@@ -247,7 +247,7 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
         if opts.flops_per_token <= 0:
             raise LogparseError(f"{flag('flops_per_token')} must be positive (got {opts.flops_per_token})")
         if formula not in (None, GIVEN):
-            raise LogparseError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
+            raise UsageError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
         return GIVEN
     if formula is not None:
         return formula
