@@ -341,7 +341,7 @@ def batch(
     \b
     Example:
       logparse batch runs/ --hw h100 --out report/"""
-    from .batch.engine import run_batch
+    from .batch.engine import index_json, run_batch
 
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
@@ -371,7 +371,7 @@ def batch(
         raise
     failed = index[index["status"] != "ok"]
     if as_json:
-        click.echo(json.dumps(json.loads(index.to_json(orient="records")), indent=2))
+        click.echo(json.dumps(index_json(index), indent=2))
     else:
         for _, row in index[index["status"] == "ok"].iterrows():
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
@@ -380,6 +380,8 @@ def batch(
                 f"{report.plural(int(row['restarts']), 'restart')}{' (cached)' if row['cached'] else ''}"
             )
         click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
+        for line in index.attrs.get("skipped_lines", []):
+            click.echo(line)
     for _, row in failed.iterrows():
         click.echo(f"error: {row['run']}: {row['error']}", err=True)
     if len(failed):

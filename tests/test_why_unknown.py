@@ -46,7 +46,7 @@ def test_the_no_mfu_reason_is_what_blocks_the_mfu_not_the_first_warning(tmp_path
         (runs / name).write_bytes((SAMPLES / name).read_bytes())
     out = tmp_path / "out"
     CliRunner().invoke(cli, ["batch", str(runs), "--out", str(out)], catch_exceptions=False)
-    rows = {r["run"]: r for r in json.loads((out / "index.json").read_text())}
+    rows = {r["run"]: r for r in json.loads((out / "index.json").read_text())["runs"]}
     page = (out / "index.html").read_text()
     for name, first_warning_words in (
         ("nemo2_llama2-7b_8xh100", "consumed samples jump"),

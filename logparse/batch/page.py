@@ -500,6 +500,7 @@ def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
         rows=rows,
         failed=sum(r.failed for r in rows),
         total=folder_total(index),
+        skipped=index.attrs.get("skipped_lines", []),
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )
     path = out_dir / "index.html"
