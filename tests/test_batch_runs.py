@@ -5,6 +5,7 @@ run."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -87,6 +88,16 @@ def test_a_run_folders_console_is_not_a_run_of_its_own(tmp_path):
         "skipped: 1 file that is a copy of a run folder's console (read with that run): hf_train.log"
         in res.stdout
     )
+    # the console beside lightning_logs/ is part of both versions' inputs: changed, they are analyzed again
+    os.utime(root / "lit" / "train.log", ns=(1, 1))
+    again = run_apart(["batch", str(root), "--out", str(out), "--jobs", "1"])
+    assert again.exit_code == 0, again.stderr
+    cached = pd.read_csv(out / "index.csv").set_index("source")["cached"]
+    assert {Path(s).relative_to(root).parts[0]: c for s, c in cached.items()} == {
+        "hf": True,
+        "lit": False,
+        "wb": True,
+    }
     # the W&B run says it saw the terminal's copy of its console
     folder = json.loads((out / index.loc[index["source"].str.contains("wandb"), "run"].iloc[0] / "summary.json")
                         .read_text())["folder"]  # fmt: skip

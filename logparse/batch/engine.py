@@ -288,10 +288,12 @@ def fingerprint(job: RunJob) -> str | None:
 
 
 def _files_of(path: str) -> list[str]:
-    """A log file itself; every file of a run folder (any of them may change what is read)."""
+    """A log file itself; every file of a run folder (any of them may change what is read), and the consoles
+    its reader takes from beside it (a Lightning version_N's)."""
     if not os.path.isdir(path):
         return [path]
-    return sorted(str(p) for p in Path(path).rglob("*") if p.is_file() and "logparse-out" not in p.parts)
+    inside = {str(p) for p in Path(path).rglob("*") if p.is_file() and "logparse-out" not in p.parts}
+    return sorted(inside | {str(p) for p in run_consoles(path)})
 
 
 def _sidecar(job: RunJob) -> Given:
