@@ -59,7 +59,10 @@ def test_files_that_are_not_training_logs_are_skipped_and_named(tmp_path):
 def _stray_tree(root: Path) -> None:
     """Copies of real run folders with console files lying around them."""
     # W&B: the terminal's output (console.log) lies beside the wandb/ folder, as the capture wrote it
-    shutil.copytree(FOLDERS / "wandb_offline", root / "wb", symlinks=True)
+    # (its binary record left out: reading it imports wandb, which costs this test seconds)
+    shutil.copytree(
+        FOLDERS / "wandb_offline", root / "wb", symlinks=True, ignore=shutil.ignore_patterns("*.wandb")
+    )
     # Lightning, two versions of one run: its console beside lightning_logs/ is read by each version
     lit = root / "lit"
     version = FOLDERS / "lightning_run" / "lightning_logs" / "version_0"
