@@ -168,10 +168,10 @@ def find_runs(folder: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
             "TensorBoard) in it"
         )
     copies = _copies(logs, consoles)
-    said: list[Skipped] = [
-        {"path": shown(str(p)), "reason": f"a copy of {shown(str(c))}, read as its run's", "kind": "copy"}
-        for p, (c, _) in copies.items()
-    ]
+    said: list[Skipped] = []
+    for p, (console, d) in copies.items():
+        why = f"the same bytes as {shown(str(console))}, the console of {shown(d.name)}"
+        said.append({"path": shown(str(p)), "reason": why, "kind": "copy"})
     return dirs, [p for p in logs if p not in copies], said
 
 
