@@ -115,3 +115,13 @@ def test_the_shipped_run_folders_are_one_run_each(tmp_path):
     )
     dirs, logs, skipped = find_runs(tmp_path / "runs")
     assert len(dirs) == 9 and logs == [] and skipped == []
+
+
+def test_a_renamed_wandb_run_still_owns_the_terminals_copy_of_its_console(tmp_path):
+    """wandb names the run's folder `run-<date>-<id>` in the terminal's lines; a folder renamed since is known by
+    the id its `run-<id>.wandb` keeps."""
+    wandb_run = FOLDERS / "wandb_offline" / "wandb" / "offline-run-20261203_071937-b7i2ui9l"
+    shutil.copytree(wandb_run, tmp_path / "runs" / "baseline", symlinks=True)
+    shutil.copy(FOLDERS / "wandb_offline" / "console.log", tmp_path / "runs" / "console.log")
+    dirs, logs, skipped = find_runs(tmp_path / "runs")
+    assert [d.name for d in dirs] == ["baseline"] and logs == [] and skipped == []

@@ -345,9 +345,16 @@ COPY_TAIL_BYTES = 64 * 1024  # how far from a candidate copy's end wandb's foote
 
 def _terminal_copies(d: Path) -> list[Path]:
     """Console files beside the W&B run folder `d` or beside its `wandb/` folder that name `d` as their run's
-    folder: the terminal's copy of its files/output.log."""
+    folder (by its name, or by the run id wandb ends it with, `run-<date>-<id>`, which the run's own
+    `run-<id>.wandb` keeps when the folder is renamed): the terminal's copy of its files/output.log."""
+    ids = tuple(f"-{p.name[4:-6]}" for p in d.glob("run-*.wandb"))
     places = [d.parent] + ([d.parent.parent] if d.parent.name in ("wandb", ".wandb") else [])
-    return [p for where in places for p in _consoles(where) if d.name in _wandb_runs_named(p)]
+    return [
+        p
+        for where in places
+        for p in _consoles(where)
+        if any(n == d.name or (ids and n.endswith(ids)) for n in _wandb_runs_named(p))
+    ]
 
 
 def _wandb_runs_named(p: Path) -> frozenset[str]:
