@@ -434,6 +434,8 @@ def batch(
                 f"{report.plural(int(row['restarts']), 'restart')}{' (cached)' if row['cached'] else ''}"
             )
         click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
+        for line in index.attrs.get("skipped_lines", []):
+            click.echo(line)
     for _, row in failed.iterrows():
         click.echo(f"error: {row['run']}: {row['error']}", err=True)
     if len(failed):

@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"
 
 
+def cut_before_its_first_step() -> str:
+    """A training log cut before its first logged step (Megatron-LM's argument dump only): recognised, with
+    nothing to analyze; in a batch, a failed run (a file that is not a training log is skipped instead)."""
+    return "".join((SAMPLES / "megatron_llama2-7b_8xh100.log").read_text().splitlines(keepends=True)[:40])
+
+
 @pytest.fixture
 def sample() -> callable:
     def get(name: str) -> Path:
@@ -126,7 +132,7 @@ def batch_with_a_broken_run(tmp: Path, names: tuple[str, ...], *options: str) ->
     runs.mkdir()
     for name in names:
         shutil.copy(ROOT / "sample_logs" / f"{name}.log", runs / f"{name}.log")
-    (runs / "broken.log").write_text("not a training log\n")
+    (runs / "broken.log").write_text(cut_before_its_first_step())
     out = tmp / "out"
     res = CliRunner().invoke(cli, ["batch", str(runs), *options, "--jobs", "1", "--out", str(out)])
     assert res.exit_code == 1 and "broken" in res.output

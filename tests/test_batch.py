@@ -9,7 +9,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from logparse.cli import cli
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, cut_before_its_first_step
 
 
 def test_batch_indexes_every_log_and_keeps_failures(tmp_path):
@@ -17,14 +17,14 @@ def test_batch_indexes_every_log_and_keeps_failures(tmp_path):
     runs.mkdir()
     for name in ("megatron_llama2-7b_8xh100.log", "megatron_resumed_8xh100.log"):
         shutil.copy(SAMPLES / name, runs / name)
-    (runs / "broken.log").write_text("not a training log\n")
+    (runs / "broken.log").write_text(cut_before_its_first_step())
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["batch", str(runs), "--hw", "h100", "--out", str(out)])
     assert res.exit_code == 1, res.output  # a run failed: exit 1, after finishing the others
     index = pd.read_csv(out / "index.csv")
     assert set(index["run"]) == {"megatron_llama2-7b_8xh100", "megatron_resumed_8xh100", "broken"}
     broken = index.set_index("run").loc["broken"]
-    assert broken["status"] == "error" and "no pattern set recognises" in broken["error"]
+    assert broken["status"] == "error" and "no training step lines" in broken["error"]
     ok = index[index["status"] == "ok"].set_index("run")
     assert (
         ok.loc["megatron_resumed_8xh100", "restarts"] == 1

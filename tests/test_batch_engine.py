@@ -108,21 +108,24 @@ def test_failures_exit_1_after_the_others_named_on_stderr_and_json_alone_on_stdo
     runs = tmp_path / "runs"
     runs.mkdir()
     shutil.copy(MEGATRON, runs / "megatron.log")
-    (runs / "broken.log").write_text("not a training log\n")
+    # a run cut before its first step (Megatron-LM's argument dump only): a log with nothing to analyze
+    (runs / "cut.log").write_text("".join(MEGATRON.read_text().splitlines(keepends=True)[:40]))
+    (runs / "notes.log").write_text("not a training log\n")  # not runs: listed apart, not failed
     (runs / "empty.log").write_text("")
     out = tmp_path / "out"
     res = batch(str(runs), "--hw", "h100", "--out", str(out), "--json")
     assert res.exit_code == 1
-    records = json.loads(res.stdout)  # stdout is the index and nothing else
-    assert [r["run"] for r in records] == ["broken", "empty", "megatron"]
-    assert [r["status"] for r in records] == ["error", "error", "ok"]
+    index = json.loads(res.stdout)  # stdout is the index and nothing else
+    # the runs, failed first; then the files that are not training logs, each a row of its own status
+    assert [r["run"] for r in index] == ["cut", "megatron", "empty.log", "notes.log"]
+    assert [r["status"] for r in index] == ["error", "ok", "skipped", "skipped"]
+    assert [Path(r["source"]).name for r in index[2:]] == ["empty.log", "notes.log"]
+    assert index == json.loads((out / "index.json").read_text())
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 2  # no progress bar off a terminal: only the failures
-    assert lines[0].startswith("error: broken: ") and "no pattern set recognises" in lines[0]
-    assert lines[1].startswith("error: empty: ") and "empty" in lines[1]
+    assert len(lines) == 1  # no progress bar off a terminal: only the failure
+    assert lines[0].startswith("error: cut: ") and "no training step lines" in lines[0]
     assert (out / "megatron" / "summary.json").exists()
-    index = pd.read_csv(out / "index.csv")
-    assert list(index["run"]) == ["broken", "empty", "megatron"]
+    assert list(pd.read_csv(out / "index.csv")["run"]) == ["cut", "megatron"]
 
 
 def test_index_has_the_warnings_text_beside_their_count(tmp_path):

@@ -13,7 +13,7 @@ from logparse import api
 from logparse.batch.compare import compare_runs, expand, smooth
 from logparse.report.outputs import write_outputs
 from tests import synth
-from tests.conftest import SAMPLES, run_apart
+from tests.conftest import SAMPLES, cut_before_its_first_step, run_apart
 
 SEQ = 4096
 
@@ -127,7 +127,7 @@ def test_batch_folder_and_index_csv_expand_to_the_same_runs(tmp_path):
     runs.mkdir()
     shutil.copy(SAMPLES / "megatron_llama2-7b_8xh100.log", runs / "one.log")
     shutil.copy(SAMPLES / "megatron_resumed_8xh100.log", runs / "two.log")
-    (runs / "broken.log").write_text("not a training log\n")
+    (runs / "broken.log").write_text(cut_before_its_first_step())
     out = tmp_path / "out"
     run_apart(["batch", str(runs), "--hw", "h100", "--out", str(out)])  # broken.log: a row with an error
     assert set(pd.read_csv(out / "index.csv")["status"]) == {"ok", "error"}

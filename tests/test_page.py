@@ -85,7 +85,7 @@ def test_the_page_has_one_row_per_run_links_that_exist_and_the_error(batch):
     html = (out / "index.html").read_text()
     page = parse(html)
     assert sorted(r["run"] for r in page.rows) == sorted([*RUNS, "broken"])
-    assert "no pattern set recognises" in page.text("broken")
+    assert "no training step lines" in page.text("broken")
     assert next(r for r in page.rows if r["run"] == "broken")["class"] == "error"
     assert "45.0%" in page.text("megatron_llama2-7b_8xh100")
     assert "steps 20..500" in page.text("megatron_llama2-7b_8xh100")

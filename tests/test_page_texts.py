@@ -14,7 +14,7 @@ import pytest
 
 from logparse.batch import page
 from logparse.batch.page import visible, write_page
-from tests.conftest import SAMPLES, run_apart
+from tests.conftest import SAMPLES, cut_before_its_first_step, run_apart
 
 from .test_page import parse
 
@@ -135,7 +135,7 @@ def test_an_error_that_quotes_no_sidecar_value_is_left_as_it_is(tmp_path):
 
     sidecar = tmp_path / "logparse.toml"
     sidecar.write_text('hw = "h100"\ngpus = 8\n')  # values a message may hold without quoting them
-    (tmp_path / "train.log").write_text("not a training log: 8 lines of h100 text\n")
+    (tmp_path / "train.log").write_text(cut_before_its_first_step())  # a log with no step: a failed run
     job = RunJob(
         "train", (str(tmp_path / "train.log"),), str(tmp_path / "out"), {}, str(sidecar), root=str(tmp_path)
     )

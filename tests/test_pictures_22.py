@@ -294,7 +294,7 @@ def test_failed_rows_come_first_on_one_line_with_the_full_text_on_demand(page):
     assert p.rows[0]["run"] == "broken" and p.rows[0]["class"] == "error"
     assert all(r["class"] != "error" for r in p.rows[1:])
     (summary,) = p.rows[0]["details"]
-    assert summary.startswith("no pattern set recognises this log")  # the whole error, one line until opened
+    assert summary.startswith("recognised as megatron, but it has no training step lines")  # one line
     assert re.search(r"tr\.error details > summary \{[^}]*white-space: nowrap", html)  # one line until opened
 
 

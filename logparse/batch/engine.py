@@ -6,6 +6,7 @@ pool of processes, or on a Dask cluster, with the same rows."""
 from __future__ import annotations
 
 import ctypes
+import filecmp
 import hashlib
 import json
 import logging
@@ -16,6 +17,7 @@ import numbers
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,14 +31,14 @@ from .. import __version__
 from ..core import jsontext
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
-from ..core.errors import LogparseError, failure_text
+from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
 from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
 from ..core.tomlfile import read_toml, without_values
 from ..patterns.sets import pattern_dirs
 from ..read.attempts import attempt_key, group_attempts
-from ..read.runfolder import run_folders
+from ..read.runfolder import run_consoles, run_folders
 from .page import WARNINGS_JOINED, write_page
 from .sidecar import find_sidecar, load_sidecar, with_sidecar
 
@@ -49,7 +51,9 @@ class IndexRow(TypedDict, total=False):
 
     run: str
     source: str
-    status: str  # "ok" | "error": did logparse analyze it (run_status says how the run itself went)
+    # "ok" | "error": did logparse analyze it (run_status says how the run itself went); analyze_run says
+    # "skipped" of a file that is not a training log (run_batch lists it apart: Skipped)
+    status: str
     error: str | None
     run_status: str | None  # the summary's status: None when it cannot be told
     format: str
@@ -106,6 +110,19 @@ _FLOAT_COLUMNS = tuple(
     c for c, t in IndexRow.__annotations__.items() if getattr(t, "__forward_arg__", t) == "float | None"
 )
 CACHE_FILE = ".logparse-cache.json"
+# what a batch writes into --out beside the runs' folders: no run is named so (case ignored)
+TOP_LEVEL = ("index.csv", "index.json", "index.html", "leaderboard.png", CACHE_FILE)
+
+
+class Skipped(TypedDict):
+    """A file found under the batch folder that is not a run: `kind` "not_a_log" (analyze would refuse it: no
+    pattern set recognises it, a document quoting log lines, no text) or "copy" (a run folder's console)."""
+
+    path: str
+    reason: str
+    kind: str
+
+
 _ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
 
 
@@ -141,17 +158,46 @@ def _wandb_debug(p: Path) -> bool:
 
 def find_runs(folder: str | os.PathLike[str]) -> tuple[list[Path], list[Path]]:
     """The run folders (W&B, HF output dirs, Lightning, TensorBoard: read/runfolder.py) and the log files
-    outside them under `folder`: a batch's runs."""
+    outside them under `folder`: a batch's runs. A file a run folder's reader takes as its run's console (a
+    Lightning version_N's console beside lightning_logs/, the terminal's copy of a W&B run's output.log) is
+    that run's, not a run of its own."""
     if not Path(folder).is_dir():
         raise LogparseError(f"{folder}: not a folder")
     dirs = [d for d in run_folders(folder) if "logparse-out" not in d.parts]
-    logs = find_logs(folder, inside=dirs)
+    consoles = {Path(os.path.realpath(p)): d for d in dirs for p in run_consoles(d)}
+    logs = [p for p in find_logs(folder, inside=dirs) if Path(os.path.realpath(p)) not in consoles]
     if not dirs and not logs:
         raise LogparseError(
             f"{folder}: no log files ({', '.join(LOG_SUFFIXES)}) and no run folders (W&B, Hugging Face, Lightning, "
             "TensorBoard) in it"
         )
-    return dirs, logs
+    copies = _copies(logs, consoles)
+    said: list[Skipped] = []
+    for p, (console, d) in copies.items():
+        why = f"the same bytes as {shown(str(console))}, the console of {shown(d.name)}"
+        said.append({"path": shown(str(p)), "reason": why, "kind": "copy"})
+    return dirs, [p for p in logs if p not in copies], said
+
+
+def _copies(logs: list[Path], consoles: dict[Path, Path]) -> dict[Path, tuple[Path, Path]]:
+    """The logs whose bytes are those of a run folder's console (a tree of copies: the console copied out
+    beside its folder), each with the console and its folder."""
+    by_size: dict[int, list[Path]] = {}
+    for c in consoles:
+        try:
+            by_size.setdefault(c.stat().st_size, []).append(c)
+        except OSError:
+            continue
+    out = {}
+    for p in logs:
+        try:
+            same = by_size.get(p.stat().st_size, [])
+            twin = next((c for c in same if filecmp.cmp(p, c, shallow=False)), None)
+        except OSError:
+            continue
+        if twin is not None:
+            out[p] = (twin, consoles[twin])
+    return out
 
 
 def _one_path_per_file(found: list[Path]) -> list[Path]:
@@ -193,15 +239,19 @@ def plan_runs(
     *,
     stitch: bool = True,
     force: bool = False,
-) -> list[RunJob]:
-    """The runs under `folder`: one per log, or per group of attempts of one job when `stitch`."""
-    dirs, logs = find_runs(folder)
+) -> tuple[list[RunJob], list[Skipped]]:
+    """The runs under `folder`: one per log, or per group of attempts of one job when `stitch`; and the files
+    found that are not runs of their own (copies of a run folder's console). Each run's output folder is
+    named by naming.run_names from its path under `folder`: distinct, none of the files the batch writes
+    beside them (TOP_LEVEL), the same each time."""
+    dirs, logs, skipped = find_runs(folder)
     groups = (group_attempts(logs) if stitch else [[p] for p in logs]) + [[d] for d in dirs]
     # a stitched run is named after its job (train-0.log + train-1.log -> train)
     named = [g[0] if len(g) == 1 else g[0].parent / attempt_key(g[0])[0] for g in groups]
     jobs = []
     stitched = {i for i, g in enumerate(groups) if len(g) > 1}  # named with their folder (naming.run_names)
-    for group, name in zip(groups, run_names(list(named), stitched, folder), strict=True):
+    names = run_names(list(named), stitched, folder, reserved=TOP_LEVEL)
+    for group, name in zip(groups, names, strict=True):
         sidecar = find_sidecar(group[0] if group[0].is_dir() else group[0].parent, folder)
         jobs.append(
             RunJob(
@@ -214,7 +264,7 @@ def plan_runs(
                 str(folder),
             )
         )
-    return jobs
+    return jobs, skipped
 
 
 def fingerprint(job: RunJob) -> str | None:
@@ -242,10 +292,12 @@ def fingerprint(job: RunJob) -> str | None:
 
 
 def _files_of(path: str) -> list[str]:
-    """A log file itself; every file of a run folder (any of them may change what is read)."""
+    """A log file itself; every file of a run folder (any of them may change what is read), and the consoles
+    its reader takes from beside it (a Lightning version_N's)."""
     if not os.path.isdir(path):
         return [path]
-    return sorted(str(p) for p in Path(path).rglob("*") if p.is_file() and "logparse-out" not in p.parts)
+    inside = {str(p) for p in Path(path).rglob("*") if p.is_file() and "logparse-out" not in p.parts}
+    return sorted(inside | {str(p) for p in run_consoles(path)})
 
 
 def _sidecar(job: RunJob) -> Given:
@@ -356,6 +408,13 @@ def analyze_run(job: RunJob) -> IndexRow:
     row: IndexRow = {"run": job.name, "source": _source(job), "cached": False}
     try:
         row = _analyze_and_write(job, row)
+    except (UnrecognisedLog, NotText) as exc:
+        # a file that is not a training log (analyze's own test, on the file's head): said, not a failed run;
+        # a run folder is a run whatever its console holds
+        if any(os.path.isdir(p) for p in job.paths):
+            row = {**row, "status": "error", "error": failure_text(exc, job.out)}
+        else:
+            row = {**row, "status": SKIPPED, "error": _why_not_a_log(exc)}
     except Exception as exc:  # any failure (a bug too: it must not lose the other runs) is this run's row
         row = {**row, "status": "error", "error": _sidecar_unquoted(job, failure_text(exc, job.out))}
     return {k: shown(v) if isinstance(v, str) else v for k, v in row.items()}
@@ -373,6 +432,16 @@ def _sidecar_unquoted(job: RunJob, error: str) -> str:
         return error  # the file's own error, which quotes none of it
     hidden = without_values(error, table)
     return hidden if hidden == error or job.sidecar in hidden else f"{job.sidecar}: {hidden}"
+
+
+# analyze_run's status for a file that is not a training log (listed apart, not in the index)
+SKIPPED = "skipped"
+
+
+def _why_not_a_log(exc: UnrecognisedLog | NotText) -> str:
+    if isinstance(exc, (NotATrainingLog, NotText)):
+        return exc.reason
+    return "no pattern set recognises it (`logparse patterns explain FILE` shows its line shapes)"
 
 
 def _analyze_and_write(job: RunJob, row: IndexRow) -> IndexRow:
@@ -483,7 +552,7 @@ def run_batch(
     out = Path(out_dir)
     if executor not in ("local", "dask"):
         raise LogparseError(f"unknown executor {executor!r}: use local or dask")
-    work = plan_runs(folder, out, options, stitch=stitch, force=force)
+    work, skipped = plan_runs(folder, out, options, stitch=stitch, force=force)
     out.mkdir(parents=True, exist_ok=True)
     jobs = max(1, jobs or os.cpu_count() or 1)
     rows: list[IndexRow] = []
@@ -493,6 +562,10 @@ def run_batch(
             rows.append(row)
             yield row
 
+    def unfinished(why: str) -> list[IndexRow]:
+        done = {r["run"] for r in rows}
+        return [{**_died(j, None), "error": f"not analyzed: {why}"} for j in work if j.name not in done]
+
     try:
         with _terminate_as_interrupt():
             if executor == "local":
@@ -501,17 +574,40 @@ def run_batch(
                 _run_dask(work, jobs, scheduler, collect)
     except KeyboardInterrupt:
         # the runs that finished are indexed, the others say why they are missing
-        done = {r["run"] for r in rows}
-        missing = [j for j in work if j.name not in done]
-        rows += [{**_died(j, None), "error": "not analyzed: the batch was interrupted"} for j in missing]
-        write_index(out, index_frame(_in_order(rows, work)))
+        write_index(out, _index(rows + unfinished("the batch was interrupted"), work, skipped, folder))
         raise
-    index = index_frame(_in_order(rows, work))
+    except ClusterLost as exc:
+        lost = unfinished("the Dask cluster lost its workers")
+        write_index(out, _index(rows + lost, work, skipped, folder))
+        analyzed = sum(r.get("status") == "ok" for r in rows)
+        raise LogparseError(
+            f"{exc}: {len(lost)} of {len(work)} runs not analyzed ({analyzed} analyzed), each named in "
+            f"{out / 'index.csv'}; start workers and run the batch again (the analyzed runs are cached)"
+        ) from None
+    index = _index(rows, work, skipped, folder)
     try:
         write_index(out, index)
     except LogparseError as exc:
         exc.index = index  # type: ignore[attr-defined]  # the CLI still names every run's failure
         raise
+    return index
+
+
+def _index(
+    rows: list[IndexRow], work: list[RunJob], skipped: list[Skipped], root: str | os.PathLike[str]
+) -> pd.DataFrame:
+    """The index of the runs' rows; in its attrs, the files that were not runs ("skipped": the planned ones,
+    then those analyze_run found not to be training logs, one per file) and the lines that say so
+    ("skipped_lines": skipped_lines)."""
+    index = index_frame(_in_order([r for r in rows if r.get("status") != SKIPPED], work))
+    paths = {j.name: j.paths for j in work}
+    found: list[Skipped] = [
+        {"path": shown(p), "reason": str(r.get("error")), "kind": "not_a_log"}
+        for r in _in_order([r for r in rows if r.get("status") == SKIPPED], work)
+        for p in paths.get(r["run"], (r["source"],))
+    ]
+    index.attrs["skipped"] = skipped + found
+    index.attrs["skipped_lines"] = skipped_lines(skipped + found, root)
     return index
 
 
@@ -521,7 +617,8 @@ def _in_order(rows: list[IndexRow], work: list[RunJob]) -> list[IndexRow]:
 
 
 def write_index(out: Path, index: pd.DataFrame) -> None:
-    """index.csv, index.json and the page (leaderboard.png, index.html), each whole or not at all."""
+    """index.csv, index.json and the page (leaderboard.png, index.html), each whole or not at all. index.json
+    also lists the files that are not training logs (index_json)."""
     try:
         with replacing(out / "index.csv") as tmp:
             index.to_csv(tmp, index=False)
@@ -529,6 +626,40 @@ def write_index(out: Path, index: pd.DataFrame) -> None:
         write_page(out, index)
     except OSError as exc:
         raise LogparseError(f"cannot write the index {exc.filename or out}: {exc.strerror or exc}") from None
+
+
+SKIP_WORDS = {  # (one file, several)
+    "not_a_log": ("is not a training log", "are not training logs"),
+    "copy": (
+        "is a copy of a run folder's console (read with that run)",
+        "are copies of run folders' consoles (read with their runs)",
+    ),
+}
+SKIPPED_NAMED = 10  # files named on the summary line; index.json lists them all
+
+
+def skipped_lines(skipped: list[Skipped], root: str | os.PathLike[str]) -> list[str]:
+    """The summary's lines for the files that were not runs, a line per kind: `skipped: 2 files that are not
+    training logs: requirements.txt, notes.txt` (paths under the batch folder)."""
+    lines = []
+    for kind, (one, several) in SKIP_WORDS.items():
+        paths = [_under(s["path"], root) for s in skipped if s["kind"] == kind]
+        if not paths:
+            continue
+        more = len(paths) - SKIPPED_NAMED
+        named = ", ".join(paths[:SKIPPED_NAMED])
+        if more > 0:
+            named += f" and {more} more (index.json lists them)"
+        what = f"1 file that {one}" if len(paths) == 1 else f"{len(paths)} files that {several}"
+        lines.append(f"skipped: {what}: {named}")
+    return lines
+
+
+def _under(path: str, root: str | os.PathLike[str]) -> str:
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return path
 
 
 @contextmanager
@@ -551,8 +682,17 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def index_json(index: pd.DataFrame) -> str:
-    """index.json's text (and `batch --json`'s): a list of the rows, strict JSON."""
-    return jsontext.dumps(json.loads(index.to_json(orient="records")), indent=2)
+    """index.json's text (and `batch --json`'s), strict JSON: a list of the runs' rows, as index.csv has them,
+    then a row for each file that was not analysed because it is not a training log (`status` "skipped", its
+    path as `source`, the reason as `error`), so that a reader of the index sees every file the batch passed
+    over. A copy of a run folder's console is not listed: it was read with its run."""
+    rows = json.loads(index.to_json(orient="records"))
+    blank = dict.fromkeys(INDEX_COLUMNS)
+    for s in index.attrs.get("skipped", []):
+        if s["kind"] == "not_a_log":
+            row = {**blank, "run": Path(s["path"]).name, "source": s["path"], "status": SKIPPED}
+            rows.append({**row, "error": s["reason"], "cached": False})
+    return jsontext.dumps(rows, indent=2)
 
 
 def index_frame(rows: list[IndexRow]) -> pd.DataFrame:
@@ -770,14 +910,25 @@ def _die_with_parent() -> None:
         pass
 
 
-def _dask_rows(client: Any, work: list[RunJob]) -> Iterator[IndexRow]:
+# how long a batch waits on a Dask cluster that has no worker (all died, or left) before it stops; a worker
+# that dies is restarted by its nanny within seconds
+NO_WORKERS_WAIT_S = 30.0
+
+
+class ClusterLost(LogparseError):
+    """The Dask cluster has had no worker for NO_WORKERS_WAIT_S while runs waited on it."""
+
+
+def _dask_rows(client: Any, work: list[RunJob], where: str) -> Iterator[IndexRow]:
     """Each run's row, in the order they finish, with no more runs in flight than the cluster has threads:
     a worker then holds only the run it is analyzing, so a run that kills its worker takes no other run's
     try with it (all at once, Dask queues a second task on a worker, and that one dies too, or counts as
-    suspect, when its neighbour kills the worker)."""
-    from distributed import as_completed
+    suspect, when its neighbour kills the worker). While it waits, the scheduler is asked how many workers it
+    has: Dask keeps a task waiting for a worker forever, so a cluster left with none raises ClusterLost."""
+    from distributed import TimeoutError as DaskTimeout
+    from distributed import wait
 
-    slots = max(1, sum(client.nthreads().values()))
+    slots = max(1, _threads(client))
     todo = iter(work)
     job_of: dict[Any, RunJob] = {}
 
@@ -788,16 +939,44 @@ def _dask_rows(client: Any, work: list[RunJob]) -> Iterator[IndexRow]:
             return f
         return None
 
-    running = as_completed([f for f in (submit() for _ in range(slots)) if f is not None])
-    for f in running:
-        job = job_of.pop(f)
+    running = {f for f in (submit() for _ in range(slots)) if f is not None}
+    poll = min(1.0, NO_WORKERS_WAIT_S / 4)
+    alone_since: float | None = None
+    while running:
         try:
-            yield f.result()
-        except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
-            yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
-        nxt = submit()
-        if nxt is not None:
-            running.add(nxt)
+            done = wait(list(running), timeout=poll, return_when="FIRST_COMPLETED").done
+        except DaskTimeout:
+            done = set()
+        if not done:
+            if _threads(client) > 0:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since >= NO_WORKERS_WAIT_S:
+                try:
+                    client.cancel(list(running))
+                except Exception:  # noqa: BLE001, S110 - the scheduler may be gone too
+                    pass
+                raise ClusterLost(f"{where} has had no workers for {NO_WORKERS_WAIT_S:g} s")
+            continue
+        for f in done:
+            running.discard(f)
+            job = job_of.pop(f)
+            try:
+                yield f.result()
+            except Exception as exc:  # KilledWorker: the run killed the workers it was tried on
+                yield {**_died(job, None), "error": f"its Dask task failed: {type(exc).__name__}: {exc}"}
+            nxt = submit()
+            if nxt is not None:
+                running.add(nxt)
+
+
+def _threads(client: Any) -> int:
+    """The threads of the cluster's workers (0 when the scheduler cannot be asked)."""
+    try:
+        return sum(client.nthreads().values())
+    except Exception:  # noqa: BLE001 - a scheduler that is gone has no workers
+        return 0
 
 
 def _run_dask(
@@ -826,7 +1005,8 @@ def _run_dask(
         )
     try:
         with Client(cluster if cluster is not None else scheduler) as client:
-            results: Iterable[IndexRow] = _dask_rows(client, work)
+            where = f"the Dask cluster at {scheduler}" if scheduler else "the local Dask cluster"
+            results: Iterable[IndexRow] = _dask_rows(client, work, where)
             return list(progress(results, len(work)) if progress else results)
     except OSError as exc:
         raise LogparseError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None

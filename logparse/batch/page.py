@@ -717,6 +717,7 @@ def write_index_page(out_dir: Path, index: pd.DataFrame) -> Path:
         formulas=marks.caption("run"),
         mark=OTHER_MARK,
         total=folder_total(index),
+        skipped=index.attrs.get("skipped_lines", []),
         leaderboard="leaderboard.png" if (out_dir / "leaderboard.png").exists() else None,
     )
     path = out_dir / "index.html"

@@ -5,6 +5,7 @@ exception leaves the earlier file or none, never a cut one."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,7 +14,7 @@ import regex
 
 # .report.1234.tmp.png: hidden, the writer's pid, the final suffix kept (matplotlib and pandas choose the
 # format by it)
-_TEMP = regex.compile(r"^\..+\.\d+\.tmp(?:\.[A-Za-z0-9]+)?$")
+_TEMP = regex.compile(r"^\..+\.(\d+)\.tmp(?:\.[A-Za-z0-9]+)?$")
 
 
 def temp_name(path: Path) -> Path:
@@ -65,17 +66,32 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
 
 
 def remove_leftovers(folder: str | os.PathLike[str]) -> int:
-    """Remove the temporary files a killed writer left in `folder`; return how many."""
+    """Remove the temporary files a killed writer left in `folder`; return how many. A file whose writer is
+    alive is another process's work in progress (a second batch into the same --out), and stays."""
     removed = 0
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return 0
     for entry in entries:
-        if _TEMP.match(entry.name) and entry.is_file(follow_symlinks=False):
+        m = _TEMP.match(entry.name)
+        if m and entry.is_file(follow_symlinks=False) and not _alive(int(m[1])):
             try:
                 os.unlink(entry.path)
                 removed += 1
             except OSError:
                 pass
     return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether another process `pid` runs (this process's own files are never in flight when it cleans up)."""
+    if pid == os.getpid() or pid <= 0 or sys.platform == "win32":  # (os.kill there would end the process)
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether it exists
+    except PermissionError:
+        return True  # another user's
+    except (OSError, OverflowError):
+        return False
+    return True

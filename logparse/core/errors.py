@@ -34,6 +34,14 @@ class NotATrainingLog(UnrecognisedLog):
         self.reason = reason
 
 
+class NotText(LogparseError):
+    """A file with no text to read (empty, NULs only, blank lines only, or binary): `reason` says which."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+
+
 class OptionError(UsageError, TypeError):
     """An option of the wrong kind or out of range: a TypeError to Python code, one line to the CLI."""
 

@@ -28,7 +28,7 @@ from typing import Any, TypedDict
 
 import pandas as pd
 
-from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog, UsageError
+from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, UsageError
 from ..core.schema import Row
 from ..core.summary_types import FolderPart
 from ..patterns import compose
@@ -216,7 +216,7 @@ def _detect(
         chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
     if not chosen or detection is None:
         if stats.records == 0:
-            raise LogparseError(f"{describe(path)}: the file has no text lines")
+            raise NotText(describe(path), "the file has no text lines")
         raise UnrecognisedLog(
             f"{describe(path)}: no pattern set recognises this log (tried {', '.join(sorted(n for n, s in sets.items() if s.role != 'common'))}); "
             f"run `logparse patterns explain {describe(path)}` to see its most common line shapes"

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import regex
 
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, NotText
 
 CHUNK_BYTES = 1 << 20  # bytes read (and decoded) at a time
 # A line longer than this is cut (issue 20): what the reader holds of one line is at most this plus one chunk,
@@ -317,10 +317,10 @@ def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
         raise LogparseError(f"{path}: cannot decompress ({exc})") from None
     if not first:
         fh.close()
-        raise LogparseError(f"{path}: the file is empty" + (f" (but {skipped:,} NUL bytes)" if skipped else ""))
+        raise NotText(path, "the file is empty" + (f" (but {skipped:,} NUL bytes)" if skipped else ""))
     if _looks_binary(first[:8192]):
         fh.close()
-        raise LogparseError(f"{path}: looks like a binary file, not a text log")
+        raise NotText(path, "looks like a binary file, not a text log")
     return fh, first, skipped
 
 

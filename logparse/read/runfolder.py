@@ -28,6 +28,7 @@ them, the folder is read from its plain files and `RunFolder.notes` says what th
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import os
@@ -36,6 +37,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from ..core.errors import LogparseError
 from ..core.schema import Row
@@ -248,6 +251,7 @@ def identify(path: str | os.PathLike[str]) -> RunFolder:
             "TensorBoard event file; give the log file itself"
         )
     folder = RunFolder(root=d, kind=kind)
+    _take_consoles(folder)
     {"wandb": _wandb, "hf": _hf, "lightning": _lightning, "tensorboard": _tensorboard}[kind](folder)
     _progress_file(folder)
     if not folder.consoles and folder.record is None:
@@ -285,25 +289,128 @@ def _rel(folder: RunFolder, p: Path) -> str:
         return Path(os.path.relpath(p, folder.root)).as_posix()
 
 
-def _take_consoles(folder: RunFolder, where: Path) -> None:
-    """The console logs in `where`: one job's (its attempts, in the order they ran); where several jobs' logs lie
-    there, the largest job's, the others named in a note."""
-    found = _consoles(where)
-    if not found:
-        return
+def run_consoles(path: str | os.PathLike[str]) -> list[Path]:
+    """The files the reader of the run folder at `path` takes as its run's console: those `identify` reads,
+    and the copy of them it knows (a W&B run's output as the terminal got it, beside its `wandb/` folder).
+    Found from the folder's names and a candidate copy's first and last lines, without reading the folder's
+    other files: a batch reads each of them as part of this run, never as a run of its own. [] for a folder
+    of no kind."""
+    d = Path(path)
+    kind = _kind(d)
+    if kind is None:
+        return []
+    choice = _console_choice(d, kind)
+    return [*choice.read, *choice.copies]
+
+
+@dataclass
+class _Consoles:
+    """A run folder's console files: those read, in order; each place's logs of other jobs (not read) with the
+    console they lost to; copies of the console kept elsewhere (not read again)."""
+
+    read: list[Path] = field(default_factory=list)
+    others: list[tuple[list[Path], Path]] = field(default_factory=list)
+    copies: list[Path] = field(default_factory=list)
+
+
+def _console_choice(d: Path, kind: str) -> _Consoles:
+    """Where each kind keeps its console (the module's table), and which files there are the run's: in a
+    place that holds several jobs' logs, the largest job's (its attempts, in the order they ran)."""
+    choice = _Consoles()
+    if kind == "wandb":
+        output = d / "files" / "output.log"
+        if output.is_file():
+            choice.read.append(output)
+            choice.copies = _terminal_copies(d)
+        return choice
+    if kind == "lightning" and d.name.startswith("version_") and d.parent.name == "lightning_logs":
+        places = [d.parent.parent, d]  # the run's console beside lightning_logs/, when version_N is given
+    elif kind == "tensorboard":
+        places = [d if _consoles(d) else d / "logs"]
+    else:
+        places = [d]
     from .attempts import group_attempts
 
-    groups = group_attempts(found)
-    chosen = max(groups, key=lambda g: sum(_size(p) for p in g))
-    for p in chosen:
+    for where in places:
+        found = _consoles(where)
+        if not found:
+            continue
+        groups = group_attempts(found)
+        chosen = max(groups, key=lambda g: sum(_size(p) for p in g))
+        choice.read.extend(chosen)
+        others = [p for g in groups if g is not chosen for p in g]
+        if others:
+            choice.others.append((others, chosen[0]))
+    return choice
+
+
+def _take_consoles(folder: RunFolder) -> None:
+    """The folder's consoles (_console_choice), with what was not read said in its notes."""
+    choice = _console_choice(folder.root, folder.kind)
+    for p in choice.read:
         folder.consoles.append(p)
         folder.read.append((_rel(folder, p), "console"))
-    others = [p for g in groups if g is not chosen for p in g]
-    if others:
+    for others, chosen in choice.others:
         folder.notes.append(
             f"{', '.join(_rel(folder, p) for p in others)} not read: another log than the run's console "
-            f"({_rel(folder, chosen[0])}, the largest); analyze it on its own"
+            f"({_rel(folder, chosen)}, the largest); analyze it on its own"
         )
+    for p in choice.copies:
+        read_as = _rel(folder, choice.read[0])
+        folder.read.append((_rel(folder, p), f"the console as the terminal got it: read as {read_as}"))
+
+
+# wandb prints the run's folder when it starts and ends, to the terminal only (wandb/sdk/wandb_run.py,
+# Run._header_sync_info: "Run data is saved locally in {sync_dir}"; _footer_sync_info: "wandb sync
+# {sync_dir}", "Find logs at: {log_dir}"), and files/output.log holds what the script printed: the terminal's
+# file is the same run's console with those lines around it. wandb writes its runs into `<dir>/wandb/`
+# (`.wandb/` where that name is taken).
+#
+# a line wandb prints to the terminal (`wandb: `, perhaps coloured, perhaps after a launcher's prefix) that
+# names a run folder
+_WANDB_RUN_DIR = regex.compile(
+    r"(?m)^[^\n]*?\bwandb(?:\x1b\[[\d;]*m)*: [^\n]*?(?<![\w.-])\.?wandb[/\\]([\w.-]+)"
+)
+COPY_TAIL_BYTES = 64 * 1024  # how far from a candidate copy's end wandb's footer is looked for
+
+
+def _terminal_copies(d: Path) -> list[Path]:
+    """Console files beside the W&B run folder `d` or beside its `wandb/` folder that name `d` as their run's
+    folder (by its name, or by the run id wandb ends it with, `run-<date>-<id>`, which the run's own
+    `run-<id>.wandb` keeps when the folder is renamed): the terminal's copy of its files/output.log."""
+    ids = tuple(f"-{p.name[4:-6]}" for p in d.glob("run-*.wandb"))
+    places = [d.parent] + ([d.parent.parent] if d.parent.name in ("wandb", ".wandb") else [])
+    return [
+        p
+        for where in places
+        for p in _consoles(where)
+        if any(n == d.name or (ids and n.endswith(ids)) for n in _wandb_runs_named(p))
+    ]
+
+
+def _wandb_runs_named(p: Path) -> frozenset[str]:
+    """The W&B run folders a console names in its first chunk and its last COPY_TAIL_BYTES (the header and
+    footer wandb prints); read once per version of the file (a batch asks for every run beside it)."""
+    try:
+        st = p.stat()
+    except OSError:
+        return frozenset()
+    return _runs_named(str(p), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=65536)
+def _runs_named(path: str, size: int, mtime_ns: int) -> frozenset[str]:
+    from .reader import compression, open_checked
+
+    try:
+        fh, text, _ = open_checked(path)  # (its first chunk: a MiB at most)
+        with fh:
+            if size > len(text) + COPY_TAIL_BYTES and compression(path) is None:
+                fh.seek(size - COPY_TAIL_BYTES)
+                text += b"\n" + fh.read(COPY_TAIL_BYTES)
+    except (OSError, EOFError, ValueError, LogparseError):
+        return frozenset()
+    return frozenset(_WANDB_RUN_DIR.findall(text.decode("utf-8", "replace")))
 
 
 def _size(p: Path) -> int:
@@ -416,7 +523,6 @@ def _flatten(d: Any, prefix: str = "") -> Table:
 
 def _wandb(folder: RunFolder) -> None:
     files = folder.root / "files"
-    _take_consoles_named(folder, files / "output.log")
     meta_path = files / "wandb-metadata.json"
     if meta_path.is_file():
         meta = _load_json(folder, meta_path)
@@ -443,12 +549,6 @@ def _wandb(folder: RunFolder) -> None:
     binaries = sorted(folder.root.glob("run-*.wandb"))
     if binaries:
         _wandb_binary(folder, binaries[0])
-
-
-def _take_consoles_named(folder: RunFolder, p: Path) -> None:
-    if p.is_file():
-        folder.consoles.append(p)
-        folder.read.append((_rel(folder, p), "console"))
 
 
 def _wandb_meta(folder: RunFolder, meta: Table) -> str:
@@ -601,7 +701,6 @@ def _latest_checkpoint(d: Path) -> Path | None:
 
 def _hf(folder: RunFolder) -> None:
     d = folder.root
-    _take_consoles(folder, d)
     latest = _latest_checkpoint(d)  # what the top level lacks (save_state() never called) is read there
     state_path = d / "trainer_state.json"
     if not state_path.is_file() and latest is not None:
@@ -668,13 +767,7 @@ def _lightning(folder: RunFolder) -> None:
     d = folder.root
     version = d
     if (d / "lightning_logs").is_dir():
-        _take_consoles(folder, d)
         version = _versions(d / "lightning_logs")[0]
-    elif d.name.startswith("version_") and d.parent.name == "lightning_logs":
-        _take_consoles(folder, d.parent.parent)
-        _take_consoles(folder, d)
-    else:
-        _take_consoles(folder, d)
     if (version / "hparams.yaml").is_file():
         _hparams(folder, version / "hparams.yaml")
     metrics = version / "metrics.csv"
@@ -718,7 +811,6 @@ def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
 
 
 def _tensorboard(folder: RunFolder) -> None:
-    _take_consoles(folder, folder.root if _consoles(folder.root) else folder.root / "logs")
     _events(folder, folder.root)
     # Lightning's TensorBoardLogger (NeMo's exp dirs too) writes the run's hyperparameters beside its events
     hp = next((p.parent / "hparams.yaml" for p in _files_below(folder.root) if p.name.startswith(EVENTS_PREFIX)
