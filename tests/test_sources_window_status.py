@@ -166,7 +166,7 @@ def test_cli_window_option(tmp_path):
     assert res.exit_code == 0, res.output
     assert '"rule": "the last 3 logged steps (--last 3)"' in res.output
     bad = CliRunner().invoke(cli, ["analyze", str(SB), "--window", "x", "--out", str(tmp_path)])
-    assert bad.exit_code == 1 and bad.output.count("\n") == 1
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1  # a bad option value is a usage error
 
 
 # ------------------------------------------------------------------------------------------------
