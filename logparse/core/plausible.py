@@ -87,12 +87,15 @@ OPTION_FACTS: dict[str, str] = {
 
 def implausible(fact: str, value: Any) -> str | None:
     """Why `value` cannot be fact `fact` (words without the value: the caller decides whether to show it), or
-    None when it can, or when the fact has no range here (names, flags, figures a run may print any of)."""
+    None when it can, or when the fact has no range here (names, flags, figures a run may print any of). NaN is
+    a value the reader could not read (Megatron's `num_experts [1]`), not one stated: passed, as before."""
     bounds = PLAUSIBLE.get(fact)
     if bounds is None or isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     low, high = bounds
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, float) and math.isinf(value):
         return "not a finite number"
     if not low <= value <= high:
         return f"outside the plausible range of {fact}, {range_text(low, high)}"
