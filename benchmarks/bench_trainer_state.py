@@ -70,7 +70,9 @@ def write_state(path: Path, size: int) -> int:
             "logging_steps": 1, "max_steps": n, "num_input_tokens_seen": 0, "num_train_epochs": 3,
             "save_steps": 500, "total_flos": 1.0, "train_batch_size": 8, "trial_name": None, "trial_params": None,
         }  # fmt: skip
-        fh.write("\n  ],\n" + ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in tail.items()) + "\n}\n")
+        fh.write(
+            "\n  ],\n" + ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in tail.items()) + "\n}\n"
+        )
     return n
 
 
@@ -87,7 +89,9 @@ def measure(cmd: list[str]) -> None:
 def analyze(folder: Path, out: Path) -> dict:
     cmd = [sys.executable, "-m", "logparse", "analyze", str(folder), "--out", str(out)]
     # a fresh process per measure: RUSAGE_CHILDREN's peak is over all the children a process has waited for
-    got = subprocess.run([sys.executable, __file__, "--measure", *cmd], capture_output=True, text=True, check=True)
+    got = subprocess.run(
+        [sys.executable, __file__, "--measure", *cmd], capture_output=True, text=True, check=True
+    )
     return json.loads(got.stdout)
 
 
@@ -96,9 +100,13 @@ def main() -> None:
         measure(sys.argv[2:])
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--size", type=size_arg, default=300 * 10**6, help="bytes of the big file (default 300MB)")
+    ap.add_argument(
+        "--size", type=size_arg, default=300 * 10**6, help="bytes of the big file (default 300MB)"
+    )
     ap.add_argument("--under", type=size_arg, default=60 * 10**6, help="bytes of the file under the limit")
-    ap.add_argument("--dir", type=Path, help="where to write the folders (default: a temporary folder, removed)")
+    ap.add_argument(
+        "--dir", type=Path, help="where to write the folders (default: a temporary folder, removed)"
+    )
     ap.add_argument("--limit-mb", type=float, default=300.0)
     args = ap.parse_args()
     base = args.dir or Path(tempfile.mkdtemp(prefix="logparse-trainer-state-"))
