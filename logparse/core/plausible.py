@@ -6,7 +6,7 @@ A value outside it is no measurement of a run but a typo, a placeholder or a hos
 in 64 bits stops the batch's index, a width of 1e30 makes FLOPs and MFU absurd. The bounds are wide: each is far
 past the largest value a real run has (the largest jobs have ~10^5 GPUs, the longest contexts ~10^7 tokens, the
 largest models ~10^13 parameters); the lower bounds are those of the quantity (no layer-less model, no job of 0
-GPUs).
+GPUs; 0 experts where a config says so of a dense model).
 
 `implausible` is applied where the facts of a run are gathered (steps/runfacts.log_facts: a value left out with
 a warning, the run analysed without it) and where a logparse.toml is read (batch/sidecar.py: its option refused
@@ -42,9 +42,9 @@ PLAUSIBLE: dict[str, tuple[float, float]] = {
     "kv_channels": (1, _M),
     "vocab_size": (1, 1 << 32),
     "padded_vocab_size": (1, 1 << 32),
-    "num_experts": (1, _M),
-    "moe_router_topk": (1, _M),
-    "moe_ffn_hidden_size": (1, 1 << 32),
+    "num_experts": (0, _M),  # (0: a dense model, as some configs say it)
+    "moe_router_topk": (0, _M),
+    "moe_ffn_hidden_size": (0, 1 << 32),
     "shared_expert_ffn": (0, 1 << 32),
     "moe_dense_layers": (0, _M),
     "q_lora_rank": (0, 1 << 30),
