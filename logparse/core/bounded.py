@@ -14,6 +14,8 @@ import stat
 from typing import Any, BinaryIO
 
 MIB = 1 << 20
+# without blocking (a FIFO would wait for a writer), in binary (no newline translation, on Windows)
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 class FileRefused(Exception):
@@ -27,10 +29,11 @@ class FileRefused(Exception):
 def open_bounded(path: str | os.PathLike[str], limit: int) -> BinaryIO:
     """The regular file at `path` opened for reading, when it holds at most `limit` bytes: FileRefused
     otherwise (checked as read_bounded does), for a reader that streams it."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, _FLAGS)
     try:
         _check(os.fstat(fd), limit)
-        os.set_blocking(fd, True)
+        if hasattr(os, "O_NONBLOCK"):  # (no such flag, nor set_blocking before 3.12, on Windows)
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
@@ -49,7 +52,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     anything else, OSError when it cannot be opened. Opened without blocking, so a FIFO is refused at once
     instead of waiting for a writer; the kind and the size are those of the file opened, not of a name that
     may have been swapped since it was looked at."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, _FLAGS)
     try:
         _check(os.fstat(fd), limit)
         chunks, got = [], 0
