@@ -155,12 +155,21 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
     jobs = opts.jobs if opts.jobs is not None else os.cpu_count() or 1
     if isinstance(log, str) and os.path.isdir(log):  # a run folder: W&B, HF output dir, Lightning, TensorBoard
         folder = identify(log)
-        parsed, warnings = parse_folder(folder, _sets(opts), opts.format, on_unmatched=on_unmatched, jobs=jobs)
+        sets = _sets(opts)
+        parsed, warnings = parse_folder(folder, sets, opts.format, on_unmatched=on_unmatched, jobs=jobs)
         run = resolve_run(parsed, opts, safe_name(folder.name))
-        run.warnings[:0] = warnings
+        run.warnings[:0] = _skipped_sets(sets) + warnings
         return run
-    parsed = parse_log(log, _sets(opts), opts.format, on_unmatched=on_unmatched, jobs=jobs)
-    return resolve_run(parsed, opts, _log_name(log))
+    sets = _sets(opts)
+    parsed = parse_log(log, sets, opts.format, on_unmatched=on_unmatched, jobs=jobs)
+    run = resolve_run(parsed, opts, _log_name(log))
+    run.warnings[:0] = _skipped_sets(sets)
+    return run
+
+
+def _skipped_sets(sets: dict[str, PatternSet]) -> list[RunWarning]:
+    """A warning for each `*.toml` of a pattern folder that was not read (load_sets: a FIFO, a folder)."""
+    return [RunWarning(note, "patterns_skipped") for note in getattr(sets, "skipped", ())]
 
 
 # options that only the utilization stage reads: given to `parse`, they add its columns

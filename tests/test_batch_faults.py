@@ -476,3 +476,13 @@ def test_a_disk_too_full_for_the_index_still_names_each_failure(tmp_path, monkey
     lines = res.stderr.strip().splitlines()
     assert lines[0].startswith("error: broken: ") and "no training step lines" in lines[0]
     assert lines[-1].startswith("error: cannot write the index") and "No space left on device" in lines[-1]
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"row": ' + "[" * 5000 + "]" * 5000 + "}"])
+def test_a_cache_file_nested_thousands_deep_is_no_entry(tmp_path, text):
+    """json raised RecursionError on it, and that was the run's error; now it is an entry to ignore."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / batch_mod.CACHE_FILE).write_text(text)
+    job = batch_mod.RunJob("train", (str(TITAN),), str(out), {})
+    assert batch_mod._cached_row(job, "fp") is None

@@ -18,6 +18,7 @@ import pytest
 import regex
 
 from logparse.core.errors import PatternError
+from logparse.core.tomlfile import read_toml
 from logparse.frame.assemble import parse_log
 from logparse.patterns import diskcache
 from logparse.patterns import sets as patterns
@@ -75,7 +76,7 @@ def test_a_warm_load_parses_no_toml_and_checks_no_sample(cache, monkeypatch):
     cold = _fresh_load()
     cold_order = patterns.specificity_order(cold)
     assert {p.name.split("-")[0] for p in cache.iterdir()} == {"order", "samples", "set"}
-    checks, tomls = _counting(monkeypatch, "sample_failures"), _counting(monkeypatch, "read_toml")
+    checks, tomls = _counting(monkeypatch, "sample_failures"), _counting(monkeypatch, "parse_toml")
     warm = _fresh_load()
     assert checks == [0] and tomls == [0]
     assert sorted(warm) == sorted(cold)
@@ -154,7 +155,7 @@ def test_a_code_change_is_a_new_key(monkeypatch):
 
 def _shipped_regexes():
     for path in sorted(patterns.shipped_dir().glob("*.toml")):
-        data = patterns.read_toml(path)
+        data = read_toml(path)
         for ld in data["line"]:
             for key in ("regex", "pairs", "complete"):
                 if key in ld:

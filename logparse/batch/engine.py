@@ -31,12 +31,13 @@ from .. import __version__
 from ..core import jsontext
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
+from ..core.bounded import FileRefused, read_bounded
 from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, failure_text
 from ..core.naming import run_names
 from ..core.options import Given
 from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
-from ..core.tomlfile import read_toml, without_values
-from ..patterns.sets import pattern_dirs
+from ..core.tomlfile import read_toml, read_toml_bytes, without_values
+from ..patterns.sets import content_digest, pattern_dirs, set_files
 from ..read.attempts import attempt_key, group_attempts
 from ..read.runfolder import run_consoles, run_folders
 from .page import WARNINGS_JOINED, write_page
@@ -123,6 +124,8 @@ class Skipped(TypedDict):
     kind: str
 
 
+# a cache entry is one index row (a few kB; its warnings' texts the most of it): a larger file is no entry of ours
+MAX_CACHE_BYTES = 4 << 20
 _ROTATED = regex.compile(r"\.(?:log|txt|out|err)\.\d+$", regex.IGNORECASE)  # log.txt.1, train.log.2
 
 
@@ -275,7 +278,7 @@ def fingerprint(job: RunJob) -> str | None:
         files = [
             [str(f), os.stat(f).st_size, os.stat(f).st_mtime_ns] for p in job.paths for f in _files_of(p)
         ]
-        sidecar = None if job.sidecar is None else Path(job.sidecar).read_bytes()
+        sidecar = None if job.sidecar is None else read_toml_bytes(job.sidecar)
         options = job.options if job.sidecar is None else with_sidecar(job.options, _sidecar(job))
         sets = _pattern_texts(options.get("patterns", ()))
     except (OSError, LogparseError):
@@ -306,15 +309,20 @@ def _sidecar(job: RunJob) -> Given:
 
 
 def _pattern_texts(extra: Iterable[str]) -> list[list[str]]:
-    """[folder, file, sha256 of its bytes] for each pattern set file the run's options would load, in order:
-    an edited set, a set added or removed, another LOGPARSE_PATTERNS all change it."""
+    """[folder, file, digest] for each pattern set file the run's options would load, in order, the digest of
+    its bytes and of the key maps it names (sets.content_digest): an edited set or key map, a set added or
+    removed, another LOGPARSE_PATTERNS all change it. A `*.toml` that is not a regular file is listed, not read
+    (a FIFO would wait for a writer)."""
     out = []
-    for folder in pattern_dirs(extra):
+    dirs = pattern_dirs(extra)
+    for folder in dirs:
         if not folder.is_dir():
             out.append([str(folder), "", "missing"])
             continue
-        for path in sorted(folder.glob("*.toml")):
-            out.append([str(folder), path.name, hashlib.sha256(path.read_bytes()).hexdigest()])
+        files, skipped = set_files(folder)
+        for path in files:
+            out.append([str(folder), path.name, content_digest(path, dirs)])
+        out += [[str(folder), note, "skipped"] for note in skipped]
     return out
 
 
@@ -329,8 +337,8 @@ def _cached_row(job: RunJob, fp: str | None) -> IndexRow | None:
         return None
     out = Path(job.out)
     try:
-        cache = json.loads((out / CACHE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cache = json.loads(read_bounded(out / CACHE_FILE, MAX_CACHE_BYTES).decode("utf-8"))
+    except (OSError, ValueError, FileRefused, RecursionError):  # (RecursionError: nested thousands deep)
         return None
     if not isinstance(cache, dict) or cache.get("fingerprint") != fp:
         return None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import LogparseError
-from ..core.options import BY_NAME, OPTIONS, Given, convert, expected, out_of_range
+from ..core.options import BY_NAME, OPTIONS, Given, Option, convert, expected, out_of_range
+from ..core.plausible import OPTION_FACTS, PLAUSIBLE, implausible, range_text
 from ..core.tomlfile import kind_of, read_toml, without_values
 
 SIDECAR = "logparse.toml"
@@ -24,7 +26,8 @@ def find_sidecar(log_dir: str | os.PathLike[str], root: str | os.PathLike[str]) 
     here, top = Path(log_dir).resolve(), Path(root).resolve()
     while True:
         candidate = here / SIDECAR
-        if candidate.is_file():
+        # (a FIFO, a device or a broken link of the name is found too: load_sidecar says why it is not read)
+        if os.path.lexists(candidate) and not candidate.is_dir():
             return candidate
         if here == top or here.parent == here or top not in here.parents:
             return None
@@ -51,7 +54,22 @@ def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | No
         out[name] = _checked(path, key, value)
         if name == "patterns":
             _inside(path, key, out[name], limit)
+    if "format" in out:
+        _known_format(path, out)
     return out
+
+
+def _known_format(path: Path, given: Given) -> None:
+    """A `format` that names no pattern set the run may load (the sidecar's folders included) is refused here,
+    by its key: the analysis would quote the name in its error."""
+    from ..patterns.sets import load_sets
+
+    sets = load_sets(given.get("patterns", ()))  # (as the run loads them: loaded once)
+    if given["format"] not in {*sets, *(c.name for ps in sets.values() for c in ps.composes.values())}:
+        raise LogparseError(
+            f"{path}: format: names no pattern set logparse has (see `logparse patterns list`, and the folders "
+            "of `patterns`)"
+        )
 
 
 def _inside(path: Path, key: str, folders: tuple[str, ...], limit: Path) -> None:
@@ -93,12 +111,55 @@ def _checked(path: Path, key: str, value: Any) -> Any:
     got = convert(option, value)
     if got is None:
         raise bad(expected(option))
-    why = out_of_range(option, got)
+    why = _out_of_range(option, got)
     if why is not None:
         raise LogparseError(f"{path}: {key}: {without_values(why, {key: [value, got]}, bare=True)}")
     if option.kind == "paths":  # folders relative to the sidecar's own folder
         return tuple(str(path.parent / v) for v in got)
+    if option.kind == "str":
+        _known(path, key, name, got)
     return got
+
+
+def _out_of_range(option: Option, value: Any) -> str | None:
+    """Why a number is not allowed, in words that do not repeat it: the option's own limits, and the plausible
+    range of the fact it states (core/plausible.py: `gpus = 100000000000000000000` is no count of GPUs)."""
+    if option.kind not in ("int", "float"):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return "expected a finite number"
+    fact = OPTION_FACTS.get(option.name)
+    if fact is not None and implausible(fact, value) is not None:
+        low, high = PLAUSIBLE[fact]
+        return f"must be {range_text(max(low, option.minimum or low), high)}"
+    if out_of_range(option, value) is None:
+        return None
+    if option.minimum is not None:
+        return f"must be at least {option.minimum:g}"
+    return "must be positive" if option.above == 0 else f"must exceed {option.above:g}"
+
+
+def _known(path: Path, key: str, name: str, value: str) -> None:
+    """A name the analysis would refuse by quoting it (an unknown hardware or model preset, a window that is not
+    A:B) is refused here, by its key."""
+    from ..phases.window import parse_range
+    from ..specs.hardware import find
+    from ..specs.models import presets
+
+    if name == "hw" and find(value) is None:
+        raise LogparseError(
+            f"{path}: {key}: names no hardware logparse knows (see `logparse hw list`; or set peak_tflops)"
+        )
+    if name == "model" and value.strip().lower() not in presets():
+        raise LogparseError(f"{path}: {key}: names no model preset logparse knows (`logparse models list`)")
+    if name == "window":
+        try:
+            parse_range(value)
+        except LogparseError:
+            raise LogparseError(
+                f"{path}: {key}: expected the first and last step as A:B (e.g. 35:44, 10:, :100), the first not "
+                "after the last"
+            ) from None
 
 
 def with_sidecar(options: Given, sidecar: Given) -> Given:

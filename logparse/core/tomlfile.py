@@ -10,6 +10,7 @@ from typing import Any
 
 import regex
 
+from .bounded import FileRefused, check_nesting, read_bounded
 from .errors import LogparseError
 
 Table = dict[str, Any]
@@ -22,14 +23,46 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+# the most a TOML file a user writes is read to: the largest shipped set is 38 kB
+MAX_TOML_BYTES = 1 << 20
+# ... and the deepest it may nest tables and arrays (a pattern set nests four levels)
+MAX_TOML_NESTING = 32
+
+
 def read_toml(path: str | os.PathLike[str], error: type[LogparseError] = LogparseError) -> Table:
+    """The table a TOML file holds: a regular file of at most MAX_TOML_BYTES, UTF-8 (a FIFO, a device, a huge
+    or a binary file is one line `error` naming the file and what is wrong with it, not its content)."""
+    return parse_toml(read_toml_bytes(path, error), path, error)
+
+
+def read_toml_bytes(path: str | os.PathLike[str], error: type[LogparseError] = LogparseError) -> bytes:
+    """A TOML file's bytes, read as read_toml reads them (bounded, a regular file only)."""
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise error(f"{path}: not valid TOML ({exc})") from None
+        return read_bounded(path, MAX_TOML_BYTES)
+    except FileRefused as exc:
+        raise error(f"{path}: {exc.reason}; not read") from None
     except OSError as exc:
         raise error(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def parse_toml(raw: bytes, path: str | os.PathLike[str], error: type[LogparseError] = LogparseError) -> Table:
+    """The table of a TOML file's bytes (`path` names it in the error)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path} is not UTF-8 text: save it as UTF-8, as TOML requires") from None
+    try:
+        table = tomllib.loads(text)
+        check_nesting(table, MAX_TOML_NESTING, len(raw) + 1)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path}: not valid TOML ({exc})") from None
+    except ValueError:  # an integer of thousands of digits (int()'s limit), which tomllib does not catch
+        raise error(f"{path}: not valid TOML (a number too long to read)") from None
+    except RecursionError:  # tomllib reads nested arrays and inline tables recursively
+        raise error(f"{path}: nested deeper than {MAX_TOML_NESTING} levels; not read") from None
+    except FileRefused as exc:
+        raise error(f"{path}: {exc.reason}; not read") from None
+    return table
 
 
 _KINDS = (

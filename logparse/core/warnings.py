@@ -40,6 +40,8 @@ run facts and options
   option_differs        an option and the log disagree; the option is used
   source_differs        a run folder's file (config.json, wandb-metadata.json) and the log disagree; the log is used
   folder_unread         a run folder's file was not read (an optional reader missing, a damaged file)
+  fact_implausible      a stated fact's value is outside its plausible range (core/plausible.py): left out
+  patterns_skipped      a `*.toml` in a pattern folder is not a regular file (a FIFO, a folder): not read
   gpus_unknown          the number of GPUs is unknown
   gpus_inferred         the number of GPUs is not stated and is inferred from the log's parallel sizes
   seq_len_unknown       the sequence length is unknown
@@ -80,6 +82,7 @@ CODES: frozenset[str] = frozenset(
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
+    fact_implausible patterns_skipped
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded model_mismatch
     vocab_unpadded mlp_assumed
     hw_unknown hw_conflict hw_no_peak peak_no_dtype peak_unverified mfu_impossible

@@ -22,7 +22,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..core.bounded import FileRefused, read_bounded
+
 FORMAT = 1  # bump when an entry's meaning changes
+# an entry is a set's TOML as read (the largest shipped set's is ~60 kB) or a list of names: a larger file is
+# no entry of ours
+MAX_ENTRY_BYTES = 4 << 20
 
 
 def folder() -> Path | None:
@@ -64,8 +69,8 @@ def get(kind: str, key: str) -> Any:
     if root is None:
         return None
     try:
-        entry = json.loads((root / f"{kind}-{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        entry = json.loads(read_bounded(root / f"{kind}-{key}.json", MAX_ENTRY_BYTES).decode("utf-8"))
+    except (OSError, ValueError, FileRefused, RecursionError):  # (RecursionError: nested thousands deep)
         return None
     return entry.get("value") if isinstance(entry, dict) and entry.get("key") == key else None
 

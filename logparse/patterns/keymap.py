@@ -9,15 +9,19 @@ name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%``
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import regex
 
+from ..core.bounded import FileRefused, read_bounded
 from ..core.errors import PatternError
-from ..core.tomlfile import Table, read_toml
+from ..core.tomlfile import MAX_TOML_BYTES, Table, parse_toml
 
 BUILTIN = Path(__file__).resolve().parent / "synonyms.toml"
 UNITS = ("time", "percent", "memory", "count")
@@ -273,20 +277,33 @@ class KeyMap:
         return hit
 
 
-_CACHE: dict[tuple[str, int], KeyMap] = {}
+_CACHE: dict[tuple[str, bytes], KeyMap] = {}
 
 
 def load(path: str | Path = BUILTIN) -> KeyMap:
-    """Read and check a synonym table (cached per file and modification time)."""
+    """Read and check a synonym table (cached per file and content). It is read as a pattern set is: a regular
+    file, at most tomlfile.MAX_TOML_BYTES."""
     p = Path(path)
     try:
-        stamp = p.stat().st_mtime_ns
+        raw = read_bounded(p, MAX_TOML_BYTES)
+    except FileRefused as exc:
+        raise PatternError(f"{p}: {exc.reason}; not read") from None
     except OSError as exc:
         raise PatternError(f"{p}: cannot read the key map ({exc.strerror})") from None
-    key = (str(p), stamp)
+    key = (str(p), hashlib.sha256(raw).digest())
     if key not in _CACHE:
-        _CACHE[key] = parse(read_toml(p, PatternError), str(p))
+        _CACHE[key] = parse(parse_toml(raw, p, PatternError), str(p))
     return _CACHE[key]
+
+
+def stamp(path: str | Path) -> tuple[str, int, int] | None:
+    """What load() keys a table by (None when the file is gone): a set that names it is loaded again when it
+    changes."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (str(path), st.st_mtime_ns, st.st_size)
 
 
 def parse(data: Table, source: str) -> KeyMap:
@@ -320,23 +337,40 @@ def parse(data: Table, source: str) -> KeyMap:
             vtype = spec.get("type", "float")
             if vtype not in TYPES:
                 raise PatternError(f"{where}: type must be one of {', '.join(TYPES)}")
-            for k in spec["keys"]:
+            for j, k in enumerate(spec["keys"], 1):
+                # (the key by its place in the list, not as written: an error names no value of the file)
                 nk = normalize(str(k))
                 if nk in table and table[nk].column != column:
-                    raise PatternError(f"{where}: key {k!r} is already mapped to {table[nk].column!r}")
+                    raise PatternError(f"{where}: keys #{j} is already mapped to {table[nk].column!r}")
                 if kind == "inverse" and nk in km.step:
-                    raise PatternError(f"{where}: key {k!r} is already mapped to {km.step[nk].column!r}")
+                    raise PatternError(f"{where}: keys #{j} is already mapped to {km.step[nk].column!r}")
                 table[nk] = Mapping(column, "step" if kind == "inverse" else kind, units, vtype, invert=kind == "inverse")
     ignore = data.get("ignore", {}).get("keys", [])
     km.ignore = frozenset(normalize(str(k)) for k in ignore)
     return km
 
 
-def resolve_path(value: Any, pattern_file: str, where: str) -> Path:
-    """The file a ``keymap = ...`` option names: "builtin", or a path relative to the pattern file."""
+def resolve_path(
+    value: Any, pattern_file: str, where: str, folders: Iterable[str | Path] | None = None
+) -> Path:
+    """The file a ``keymap = ...`` option names: "builtin", or a path relative to the pattern file.
+
+    A key map is a pattern-set file: it must lie in one of the pattern `folders` the sets are loaded from
+    (by default the set's own folder), or below one, once symlinks are resolved. A set could otherwise make
+    logparse read any file the user can read (a batch's run folder may hold a set) and quote its path and
+    its parse errors into the index. The error names neither the path nor the value."""
     if not isinstance(value, str) or not value:
         raise PatternError(f'{where}: keymap must be "builtin" or a path to a synonym table')
     if value == "builtin":
         return BUILTIN
     p = Path(value)
-    return p if p.is_absolute() else Path(pattern_file).resolve().parent / p
+    path = p if p.is_absolute() else Path(pattern_file).resolve().parent / p
+    allowed = [Path(pattern_file).parent] if folders is None else [Path(f) for f in folders]
+    real = Path(os.path.realpath(path))
+    if not any(real.is_relative_to(os.path.realpath(f)) for f in allowed):
+        raise PatternError(
+            f"{where}: keymap: names a file outside the pattern folders (symlinks followed), not read: a key map "
+            "is a pattern-set file, kept in a subfolder of the set's folder (each *.toml directly in a pattern "
+            "folder is read as a set)"
+        )
+    return path

@@ -30,8 +30,9 @@ import json
 import math
 import os
 import re
+import stat
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
@@ -41,9 +42,10 @@ from typing import Any
 
 import regex
 
+from ..core.bounded import file_kind
 from ..core.errors import PatternError
 from ..core.schema import FACTS, SCOPED_COLUMNS, STEP_COLUMNS, Row, fill_aliases, scoped_name
-from ..core.tomlfile import Table, read_toml
+from ..core.tomlfile import Table, parse_toml, read_toml_bytes
 from . import diskcache
 from . import keymap as keymap_mod
 from . import schema as pattern_schema
@@ -1027,7 +1029,14 @@ def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec
     return FieldSpec(source=group, column=column, type="timestamp" if group == "timestamp" else vtype)
 
 
-def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = True) -> LineSpec:
+def _line(
+    ld: Table,
+    set_name: str,
+    source_file: str,
+    where: str,
+    sized: bool = True,
+    folders: Sequence[Path] | None = None,
+) -> LineSpec:
     """One [[line]]; `sized` (a user set's): its regexes are compiled now, else when first used (the shipped
     sets, whose regexes tests/test_regex_budget.py compiles and whose group names it checks: group_names)."""
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
@@ -1082,7 +1091,7 @@ def _line(ld: Table, set_name: str, source_file: str, where: str, sized: bool = 
         source_file=source_file,
         complete_src=ld.get("complete"),
         list_columns=list_columns,
-        keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where))
+        keymap=keymap_mod.load(keymap_mod.resolve_path(ld["keymap"], source_file, where, folders))
         if "keymap" in ld
         else None,
         extra=ld.get("extra"),
@@ -1124,10 +1133,13 @@ def _without_classes(pattern: str) -> str:
     return "".join(out)
 
 
-def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> PatternSet:
+def parse_pattern_set(
+    data: Table, source_file: str, validate: bool = True, folders: Sequence[Path] | None = None
+) -> PatternSet:
     """Validate the TOML data of one pattern set against the schema and compile it. `validate=False` is for
     the shipped sets, which tests/test_pattern_schema.py holds to the schema (a third of their load time), and
-    tests/test_regex_budget.py under the compile limit."""
+    tests/test_regex_budget.py under the compile limit. `folders`: the pattern folders its key maps may lie in
+    (keymap.resolve_path; by default the set's own)."""
     problem = pattern_schema.problem(data, source_file) if validate else None
     if problem is not None:
         raise PatternError(problem)
@@ -1141,7 +1153,7 @@ def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> P
         where = f"{source_file}: {pattern_schema.where(data, 'line', i)}"
         if any(spec.name == ld["name"] for spec in lines):
             raise PatternError(f"{where}: the name is used twice")
-        lines.append(_line(ld, name, source_file, where, validate))
+        lines.append(_line(ld, name, source_file, where, validate, folders))
     names = {spec.name: spec for spec in lines}
     for spec in lines:
         if spec.continues is not None:
@@ -1171,24 +1183,18 @@ def parse_pattern_set(data: Table, source_file: str, validate: bool = True) -> P
     )
 
 
-def load_file(path: str | os.PathLike[str], validate: bool = True) -> PatternSet:
-    """One set file. Its TOML as read and the literals and prefixes of its regexes are kept in the disk cache
-    under the file's bytes (diskcache.py): the next load reads JSON instead of parsing TOML and regexes."""
+def load_file(
+    path: str | os.PathLike[str], validate: bool = True, folders: Sequence[Path] | None = None
+) -> PatternSet:
+    """One set file (a regular file, at most tomlfile.MAX_TOML_BYTES). Its TOML as read and the literals and
+    prefixes of its regexes are kept in the disk cache under the file's bytes (diskcache.py): the next load
+    reads JSON instead of parsing TOML and regexes. `folders`: the pattern folders its key maps may lie in (by
+    default the set's own)."""
     path = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise PatternError(f"{path}: cannot read ({exc.strerror})") from None
-    file_key = diskcache.digest(raw)
-    entry = diskcache.get("set", file_key)
-    if isinstance(entry, dict) and isinstance(entry.get("toml"), dict):
-        data = entry["toml"]
-        for key, value in (entry.get("derived") or {}).items():
-            _DERIVED.setdefault(key, tuple(value) if isinstance(value, list) else value)
-    else:
-        data, entry = read_toml(path, PatternError), None
-    ps = parse_pattern_set(data, path, validate)
-    ps.content_key = _content_key(path, data, raw)
+    raw = read_toml_bytes(path, PatternError)
+    data, entry = _toml_of(path, raw)
+    ps = parse_pattern_set(data, path, validate, folders)
+    ps.content_key = _content_key(path, data, raw, folders)
     if entry is None:
         patterns = [*data["format"]["detect"], *(ld["regex"] for ld in data["line"])]
         derived = {tag + p: _DERIVED[tag + p] for p in patterns for tag in "LP" if tag + p in _DERIVED}
@@ -1196,18 +1202,44 @@ def load_file(path: str | os.PathLike[str], validate: bool = True) -> PatternSet
             json.dumps(data)
         except (TypeError, ValueError):  # a TOML date or time: not kept (read from the TOML each time)
             return ps
-        diskcache.put("set", file_key, {"toml": data, "derived": derived})
+        diskcache.put("set", diskcache.digest(raw), {"toml": data, "derived": derived})
     return ps
 
 
-def _content_key(path: str, data: Table, raw: bytes) -> str:
+def _toml_of(path: str, raw: bytes) -> tuple[Table, Any]:
+    """A set file's TOML (from the disk cache when these bytes were read before) and its cache entry (None when
+    it was parsed now)."""
+    entry = diskcache.get("set", diskcache.digest(raw))
+    if isinstance(entry, dict) and isinstance(entry.get("toml"), dict):
+        for key, value in (entry.get("derived") or {}).items():
+            _DERIVED.setdefault(key, tuple(value) if isinstance(value, list) else value)
+        return entry["toml"], entry
+    return parse_toml(raw, path, PatternError), None
+
+
+def _content_key(path: str, data: Table, raw: bytes, folders: Sequence[Path] | None = None) -> str:
     """The set's disk cache key (diskcache.py): its file's bytes and those of the key maps its lines name."""
     parts: list[bytes | str] = [raw]
-    for i, ld in enumerate(data.get("line", [])):
-        if "keymap" in ld:
-            km = keymap_mod.resolve_path(ld["keymap"], path, f"{path}: [[line]] #{i + 1}")
-            parts += [str(km), Path(km).read_bytes()]
+    lines = data.get("line", [])
+    for i, ld in enumerate(lines if isinstance(lines, list) else []):
+        if isinstance(ld, dict) and "keymap" in ld:
+            km = keymap_mod.resolve_path(ld["keymap"], path, f"{path}: [[line]] #{i + 1}", folders)
+            parts += [str(km), read_toml_bytes(km, PatternError)]
     return diskcache.digest(*parts)
+
+
+def content_digest(path: str | os.PathLike[str], folders: Sequence[Path] | None = None) -> str:
+    """What reading with a set file depends on: its bytes and those of every key map it names (an edited key
+    map changes it). A set that cannot be read, or names a key map it may not, is keyed by what the error
+    says (loading it fails the same way)."""
+    path = str(path)
+    try:
+        raw = read_toml_bytes(path, PatternError)
+        if b"keymap" not in raw:  # no key map: its bytes alone (as _content_key has it), its TOML unread
+            return diskcache.digest(raw)
+        return _content_key(path, _toml_of(path, raw)[0], raw, folders)
+    except PatternError as exc:
+        return diskcache.digest("unreadable", str(exc))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1309,34 +1341,65 @@ def pattern_dirs(extra: Iterable[str] = ()) -> list[Path]:
     return dirs
 
 
-_LOADED: dict[tuple, dict[str, PatternSet]] = {}
+class LoadedSets(dict):  # type: ignore[type-arg]
+    """The sets load_sets found, by name (a dict), and `skipped`: a sentence for each `*.toml` of a pattern folder
+    that was not read (a FIFO, a device, a folder, a broken link), for the run's warnings."""
+
+    skipped: tuple[str, ...] = ()
+
+
+def set_files(folder: Path) -> tuple[list[Path], list[str]]:
+    """The pattern-set files of a folder, each `*.toml` directly in it that is a regular file (a link to one
+    too), in name order; and a sentence for each other `*.toml`, which is not read: opening a FIFO would wait
+    for a writer, forever, and a device (a link to /dev/zero) never ends."""
+    files, skipped = [], []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            skipped.append(f"{path}: not read as a pattern set ({exc.strerror})")
+            continue
+        if stat.S_ISREG(mode):
+            files.append(path)
+        else:
+            skipped.append(f"{path}: not read as a pattern set ({file_kind(mode)}: a set is a regular file)")
+    return files, skipped
+
+
+_LOADED: dict[tuple, tuple[LoadedSets, tuple]] = {}
 _ORDERS: dict[tuple, tuple[dict[str, PatternSet], list[str]]] = {}
 
 
-def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> dict[str, PatternSet]:
-    """All pattern sets, shipped first; a later folder's set with the same name overrides.
+def load_sets(extra_dirs: Iterable[str] = (), check_samples: bool = True) -> LoadedSets:
+    """All pattern sets, shipped first; a later folder's set with the same name overrides. Only regular
+    `*.toml` files are read; the others are listed in the result's `skipped`.
 
-    Loaded once per process for the same files (path and modification time): `logparse batch`
-    analyzes many logs without compiling and checking every set again."""
+    Loaded once per process for the same files (path, modification time and size, those of the key maps the
+    sets name too): `logparse batch` analyzes many logs without compiling and checking every set again."""
     dirs = pattern_dirs(extra_dirs)
     for d in dirs:
         if not d.is_dir():
             raise PatternError(f"{d}: pattern folder does not exist")
-    files = [path for d in dirs for path in sorted(d.glob("*.toml"))]
-    key = (check_samples, *((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
-    if key not in _LOADED:
+    listed = [set_files(d) for d in dirs]
+    files = [path for found, _ in listed for path in found]
+    key = (check_samples, tuple(map(str, dirs)), *(keymap_mod.stamp(p) for p in files))
+    kept = _LOADED.get(key)
+    if kept is None or any(keymap_mod.stamp(p) != was for p, was in kept[1]):
         _LOADED.clear()
-        _LOADED[key] = _load_sets(dirs, check_samples)
-    return _LOADED[key]
+        sets = _load_sets(dirs, check_samples)
+        sets.skipped = tuple(note for _, skipped in listed for note in skipped)
+        used = {spec.keymap.source for ps in sets.values() for spec in ps.lines if spec.keymap is not None}
+        kept = _LOADED[key] = (sets, tuple((p, keymap_mod.stamp(p)) for p in sorted(used)))
+    return kept[0]
 
 
-def _load_sets(dirs: list[Path], check_samples: bool) -> dict[str, PatternSet]:
-    sets: dict[str, PatternSet] = {}
+def _load_sets(dirs: list[Path], check_samples: bool) -> LoadedSets:
+    sets = LoadedSets()
     shipped = shipped_dir().resolve()
     for d in dirs:
         trusted = d.resolve() == shipped
-        for path in sorted(d.glob("*.toml")):
-            ps = load_file(path, validate=not trusted)
+        for path in set_files(d)[0]:
+            ps = load_file(path, validate=not trusted, folders=dirs)
             if trusted:
                 ps.trusted = True
                 for spec in ps.lines:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import json
 import math
 import os
@@ -40,7 +41,9 @@ from typing import Any
 
 import regex
 
+from ..core.bounded import FileRefused, check_nesting, open_bounded, read_bounded
 from ..core.errors import LogparseError
+from ..core.plausible import shown_value
 from ..core.schema import Row
 from ..core.tomlfile import Table
 
@@ -57,6 +60,14 @@ EVENTS_PREFIX = "events.out.tfevents."
 # Megatron-LM writes each scalar twice: by iteration, and `<tag> vs samples` (and `vs tokens`) by consumed count
 VERSUS = (" vs samples", " vs tokens", " vs steps")
 MAX_DEPTH = 4  # how deep under a run folder its files are looked for (HF's runs/<date_host>/events...)
+# A run folder's files are read whole, each within bounds (core/bounded.py); a file past them is not read, with a
+# note (the run is analysed from its other files: a step record's steps from the console). A step record
+# (trainer_state.json's log_history, metrics.csv, Megatron-LM's progress.txt) of ~100k logged steps is ~20 MB and
+# takes ~10x its size in memory to read; 64 MiB is ~370k entries. A config or metadata file is a few kB.
+MAX_RECORD_BYTES = 64 << 20
+MAX_FILE_BYTES = 16 << 20
+MAX_NESTING = 64  # levels of lists and tables in a JSON or YAML file (a config nests a handful)
+MAX_VALUES = 1_000_000  # values a YAML file may stand for, its aliases expanded
 
 
 @dataclass(frozen=True)
@@ -420,24 +431,81 @@ def _size(p: Path) -> int:
         return 0
 
 
-def _load_json(folder: RunFolder, p: Path) -> Any:
-    """A JSON file's content, or None with a note when it cannot be read (a cut file, a bad byte)."""
+def _read_text(folder: RunFolder, p: Path, limit: int = MAX_FILE_BYTES) -> str | None:
+    """A run folder's file as UTF-8 text, within bounds (a regular file, at most `limit` bytes), or None with a
+    note saying why it was not read."""
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return read_bounded(p, limit).decode("utf-8")
+    except FileRefused as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read: {exc.reason}")
+    except (OSError, UnicodeDecodeError) as exc:
         folder.notes.append(f"{_rel(folder, p)} not read ({type(exc).__name__}: {exc})")
+    return None
+
+
+def _load_json(folder: RunFolder, p: Path, limit: int = MAX_FILE_BYTES) -> Any:
+    """A JSON file's content, or None with a note when it cannot be read (a cut file, a bad byte, over `limit`
+    bytes, nested deeper than MAX_NESTING)."""
+    text = _read_text(folder, p, limit)
+    if text is None:
         return None
+    try:
+        data = json.loads(text)
+        check_nesting(data, MAX_NESTING, len(text) + 1)
+        return data
+    except ValueError as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read ({type(exc).__name__}: {exc})")
+    except (RecursionError, FileRefused):  # (json's reader raises RecursionError a thousand levels down)
+        folder.notes.append(f"{_rel(folder, p)} not read: nested deeper than {MAX_NESTING} levels")
+    return None
 
 
 def _load_yaml(folder: RunFolder, p: Path) -> Any:
+    """A YAML file's content, or None with a note when it cannot be read: as _load_json, and a file whose
+    aliases repeat more than MAX_VALUES values (a few lines can stand for billions)."""
     import yaml
 
+    text = _read_text(folder, p)
+    if text is None:
+        return None
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # (libyaml's, where PyYAML was built with it)
     try:
-        return yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        _yaml_within(yaml, loader, text)
+        data = yaml.load(text, Loader=loader)
+        check_nesting(data, MAX_NESTING, MAX_VALUES)  # (its aliases expanded, as a walk of it meets them)
+        return data
+    except yaml.YAMLError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         folder.notes.append(f"{_rel(folder, p)} not read ({first})")
-        return None
+    except ValueError:  # an integer of thousands of digits: int()'s limit, raised through yaml's constructor
+        folder.notes.append(f"{_rel(folder, p)} not read (a number too long to read)")
+    except RecursionError:  # yaml composes nested nodes recursively
+        folder.notes.append(f"{_rel(folder, p)} not read: nested deeper than {MAX_NESTING} levels")
+    except FileRefused as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read: {exc.reason}")
+    return None
+
+
+def _yaml_within(yaml: Any, loader: Any, text: str) -> None:
+    """FileRefused when a YAML text nests deeper than MAX_NESTING or holds more than MAX_VALUES nodes, told from
+    its stream of parse events before a node is built: building a deeply nested document costs time that grows
+    faster than its size (3,000 lists nested 990 deep, 6 MB, took 190 s to load) and recursion."""
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, starts):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise FileRefused(f"nested deeper than {MAX_NESTING} levels")
+        elif isinstance(event, ends):
+            depth -= 1
+            continue
+        elif not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            continue
+        nodes += 1
+        if nodes > MAX_VALUES:
+            raise FileRefused(f"more than {MAX_VALUES:,} values")
 
 
 def _scalar(v: Any) -> bool:
@@ -478,11 +546,15 @@ def _hf_model_facts(folder: RunFolder, cfg: Any, source: str) -> int:
         if isinstance(v, int) and not isinstance(v, bool) and v > 0 and folder.fact(fact) is None:
             folder.facts.append(FolderFact(fact, v, source, key))
             n += 1
-    if cfg.get("n_inner") is None and "n_embd" in cfg and folder.fact("ffn_hidden_size") is None:
+    embd = cfg.get("n_embd")
+    if (
+        cfg.get("n_inner") is None
+        and isinstance(embd, int)
+        and not isinstance(embd, bool)
+        and folder.fact("ffn_hidden_size") is None
+    ):
         # GPT-2's MLP is 4 x n_embd when n_inner is null (GPT2MLP: inner_dim = n_inner or 4 * hidden_size)
-        folder.facts.append(
-            FolderFact("ffn_hidden_size", 4 * int(cfg["n_embd"]), source, "4 x n_embd (n_inner null)")
-        )
+        folder.facts.append(FolderFact("ffn_hidden_size", 4 * embd, source, "4 x n_embd (n_inner null)"))
     mtype = str(cfg.get("model_type", ""))
     if mtype in GATED_MODEL_TYPES:
         folder.facts.append(FolderFact("swiglu", True, source, f"model_type {mtype} (a gated MLP)"))
@@ -558,19 +630,23 @@ def _wandb_meta(folder: RunFolder, meta: Table) -> str:
     if not isinstance(name, str) and isinstance(nvidia, list) and nvidia and isinstance(nvidia[0], dict):
         name = nvidia[0].get("name")
     count = meta.get("gpu_count")
-    if not isinstance(count, int) and isinstance(nvidia, list):
-        count = len(nvidia)
+    if isinstance(count, float) and count.is_integer():  # (`1e20`: a count JSON reads as a float)
+        count = int(count)
+    if not isinstance(count, int) or isinstance(count, bool):
+        count = len(nvidia) if isinstance(nvidia, list) else None
     said = []
     if isinstance(name, str) and name.strip():
         folder.facts.append(FolderFact("device_name", name.strip(), "wandb-metadata", "gpu"))
-    if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+    if isinstance(count, int) and count > 0:
         # the GPUs of the machine rank 0 ran on (wandb probes its own node): the job's count on one node
         folder.facts.append(FolderFact("world_size", count, "wandb-metadata", "gpu_count"))
-    if isinstance(name, str) and isinstance(count, int):
+    if isinstance(count, int) and abs(count) >= 10**15:  # (said as 1e+20, not as its digits)
+        count = shown_value(count)  # type: ignore[assignment]
+    if isinstance(name, str) and isinstance(count, (int, str)):
         said.append(f"{count} x {name.strip()}")
     elif isinstance(name, str):
         said.append(name.strip())
-    elif isinstance(count, int):
+    elif isinstance(count, (int, str)):
         said.append(f"{count} GPUs")
     return ", ".join(said) or "no GPU fields"
 
@@ -667,9 +743,11 @@ def _json_items(items: Any) -> Table:
     for item in items:
         key = item.key or "/".join(item.nested_key)
         try:
-            out[key] = json.loads(item.value_json)
-        except ValueError:
+            value = json.loads(item.value_json)
+            check_nesting(value, MAX_NESTING, MAX_VALUES)
+        except (ValueError, RecursionError, FileRefused):  # (a value nested too deep is left out)
             continue
+        out[key] = value
     return out
 
 
@@ -714,7 +792,7 @@ def _hf(folder: RunFolder) -> None:
         mtype = cfg.get("model_type") if isinstance(cfg, dict) else None
         folder.read.append((_rel(folder, cfg_path), f"{mtype or 'model'} dims, {n} fact{'s' * (n != 1)}"))
     if state_path.is_file():
-        state = _load_json(folder, state_path)
+        state = _load_json(folder, state_path, MAX_RECORD_BYTES)
         if isinstance(state, dict):
             folder.read.append(
                 (_rel(folder, state_path), _trainer_state(folder, state, _rel(folder, state_path)))
@@ -785,11 +863,11 @@ def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
     merged."""
     by_step: dict[int, Row] = {}
     try:
-        with open(p, newline="", encoding="utf-8") as fh:
+        with io.TextIOWrapper(open_bounded(p, MAX_RECORD_BYTES), encoding="utf-8", newline="") as fh:
             for row in csv.DictReader(fh):
                 step = row.get("step")
-                if step is None or not step.strip().lstrip("-").isdigit():
-                    continue
+                if step is None or not step.strip().lstrip("-").isdigit() or len(step.strip()) > 18:
+                    continue  # (more digits than a step counter has: no step)
                 # CSVLogger writes trainer.global_step as it was when the metric was logged: the steps done
                 # before this one (0 for the first); logparse counts steps from 1
                 n = int(step) + 1
@@ -803,6 +881,9 @@ def _metrics_csv(folder: RunFolder, p: Path) -> list[Row]:
                         continue
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         folder.notes.append(f"{_rel(folder, p)} not read ({type(exc).__name__}: {exc})")
+        return []
+    except FileRefused as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read: {exc.reason}")
         return []
     return [by_step[s] for s in sorted(by_step)]
 
@@ -915,6 +996,13 @@ def _progress_path(d: Path) -> Path | None:
     return None
 
 
+def _counter(text: str) -> bool:
+    """Whether `text` is a count as a counter prints it: digits, no more than an int64 has (a longer run of digits
+    is no count, and past 4,300 of them int() refuses it)."""
+    t = text.strip()
+    return t.isdigit() and len(t) <= 18
+
+
 def _progress_file(folder: RunFolder) -> None:
     """Megatron-LM's `--log-progress` file: each job's start (a restart boundary), each saved checkpoint with
     its iteration, the GPU count."""
@@ -926,9 +1014,12 @@ def _progress_file(folder: RunFolder) -> None:
     starts = saves = 0
     gpus = None
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        text = read_bounded(p, MAX_RECORD_BYTES).decode("utf-8", errors="replace")
     except OSError as exc:
         folder.notes.append(f"{_rel(folder, p)} not read ({exc.strerror})")
+        return
+    except FileRefused as exc:
+        folder.notes.append(f"{_rel(folder, p)} not read: {exc.reason}")
         return
     for n, line in enumerate(text.splitlines(), start=1):
         parts = line.split("\t")
@@ -942,14 +1033,12 @@ def _progress_file(folder: RunFolder) -> None:
             continue
         fields = dict(f.split(": ", 1) for f in parts[1:] if ": " in f)
         what = next((f for f in parts[1:] if ": " not in f), "")
-        if fields.get("# GPUs", "").strip().isdigit():
+        if _counter(fields.get("# GPUs", "")):
             gpus = int(fields["# GPUs"])
         if what == "Starting job":
             folder.events.append({"event": "start", "line": n, "timestamp": stamp, "text": line[:200]})
             starts += 1
-        elif (
-            what.startswith("Sav") and "checkpoint" in what and fields.get("Iteration", "").strip().isdigit()
-        ):
+        elif what.startswith("Sav") and "checkpoint" in what and _counter(fields.get("Iteration", "")):
             # "Saved checkpoint", "Saving async checkpoint", "Saved async (local) checkpoint" (checkpointing.py)
             folder.events.append(
                 {

@@ -16,8 +16,9 @@ import pandas as pd
 
 from ..core.errors import flag
 from ..core.facts import Fact, Options
+from ..core.plausible import implausible, shown_value
 from ..core.warnings import RunWarning
-from ..frame.assemble import ParsedLog
+from ..frame.assemble import FactObservation, ParsedLog
 from ..specs.devices import LISTED_FACTS, listed_gpus
 
 
@@ -28,6 +29,9 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     if not parsed.events.empty and "event" in parsed.events:
         evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
     for name, stated in parsed.facts.items():
+        stated = _plausible(name, stated, warnings)
+        if not stated:
+            continue
         # a run folder's files (config.json, wandb-metadata.json) state facts beside the log: the log's line wins,
         # with a warning naming both when they differ
         observations = [o for o in stated if o.source == "log"]
@@ -67,6 +71,25 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     return facts
+
+
+def _plausible(name: str, stated: list[FactObservation], warnings: list[RunWarning]) -> list[FactObservation]:
+    """The observations of fact `name` whose value is in its plausible range (core/plausible.py); each other one
+    is left out with a warning (the run is analysed as if it were not stated)."""
+    kept = []
+    for o in stated:
+        why = implausible(name, o.value)
+        if why is None:
+            kept.append(o)
+            continue
+        warnings.append(
+            RunWarning(
+                f"{o.where} states {name} {shown_value(o.value)}: {why}; left out",
+                "fact_implausible",
+                line=o.line if o.source == "log" else None,
+            )
+        )
+    return kept
 
 
 def _printed_as(exact: Any, printed: Any) -> bool:
