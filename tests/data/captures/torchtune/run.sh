@@ -1,8 +1,8 @@
 #!/bin/sh
 # Real torchtune runs on CPU (see README.md): the console as a user captures it, and the framework's record.
-# `./run.sh` makes all four; `./run.sh piped` only the two through a pipe (3 and 4).
+# `./run.sh` makes all five; `./run.sh piped` only those through a pipe (3, 4 and 5).
 set -e
-cd "$(dirname "$0")"  # writes its scratch folders work/ and work2/ here and removes them
+cd "$(dirname "$0")"  # writes its scratch folders work/, work2/ and work3/ here and removes them
 PY=${PY:-/work/venv-tt/bin/python}; TUNE=${TUNE:-/work/venv-tt/bin/tune}
 export RUN_DIR="$PWD/work" OMP_NUM_THREADS=1 PYTHONPATH="$PWD"
 TEE="metric_logger._component_=tee_logger.TeeStdoutLogger ~metric_logger.log_dir"
@@ -36,3 +36,15 @@ env -u PYTHONUNBUFFERED $TUNE run full_finetune_single_device --config config.ya
     metric_logger.jsonl_path="$RUN_DIR/metrics.jsonl" 2>&1 | tee torchtune_piped_long_cpu.log > /dev/null
 cp work2/metrics.jsonl torchtune_piped_long_cpu.metrics.jsonl
 rm -rf work2
+# 5. as 3 with 3 epochs, failing after step 35 (tee_logger's fail_at_step raises), then resumed from the recipe
+#    state of the end of epoch 2 (step 28), the second attempt's console appended to the same file (tee -a)
+export RUN_DIR="$PWD/work3"
+rm -rf work3 && "$PY" prepare.py work3 && mkdir work3/ckpt && mv work3/model.pt work3/ckpt/
+env -u PYTHONUNBUFFERED $TUNE run full_finetune_single_device --config config.yaml epochs=3 $TEE \
+    metric_logger.fail_at_step=35 metric_logger.jsonl_path="$RUN_DIR/metrics.jsonl" \
+    2>&1 | tee torchtune_piped_resumed_cpu.log > /dev/null
+env -u PYTHONUNBUFFERED $TUNE run full_finetune_single_device --config config.yaml epochs=3 $TEE \
+    resume_from_checkpoint=True 'checkpointer.checkpoint_files=[epoch_1/model-00001-of-00001.bin]' \
+    metric_logger.jsonl_path="$RUN_DIR/metrics.jsonl" 2>&1 | tee -a torchtune_piped_resumed_cpu.log > /dev/null
+cp work3/metrics.jsonl torchtune_piped_resumed_cpu.metrics.jsonl
+rm -rf work3
