@@ -86,6 +86,21 @@ def test_torchtune_resumed_through_a_pipe_is_one_restart():
     assert list(a.steps["loss"]) == [want[k] for k in range(1, 43)]
 
 
+def test_hf_trainer_through_a_pipe_numbers_its_blocked_dicts_without_a_restart():
+    """The Trainer's loss dicts (stdout) reach the file in pairs when the evaluation bar opens, behind the training
+    bar (stderr): every logged step of trainer_state.json once, with its loss as printed (4 significant digits),
+    and no restart."""
+    folder = ROOT / "tests" / "data" / "captures" / "hf_piped"
+    state = json.loads((folder / "hf_ls5_piped_cpu.trainer_state.json").read_text())
+    logged = [(h["step"], h["loss"]) for h in state["log_history"] if "loss" in h]
+    a = api.analyze(str(folder / "hf_ls5_piped_cpu.log"))
+    assert a.summary["restarts"] == [] and [seg["kind"] for seg in a.summary["segments"]] == ["start"]
+    _no_restart_in_ledger(a.summary)
+    dicts = a.steps.dropna(subset=["loss"])
+    assert list(dicts["step"]) == [step for step, _ in logged]
+    assert list(dicts["loss"]) == [float(f"{loss:.4g}") for _, loss in logged]
+
+
 # ------------------------------------------------------------------------------------------------
 # built here: a loop's tqdm bar (stderr, live) and its logging to stdout (in blocks), read by the generic set
 
