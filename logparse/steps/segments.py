@@ -289,12 +289,13 @@ class Streams:
 
     def _redone(self, i: int, start: int) -> bool:
         """Whether the block of row i's kind that begins at i gives the steps it repeats other values than the
-        other kinds gave them in this attempt, where its earlier rows agreed with theirs (a few of each are
-        compared: STREAM_LOOKBACK)."""
+        other kinds gave them in this attempt (most of its first STREAM_LOOKBACK rows: a redone value may meet the
+        first pass's to the 3 digits a bar prints), where its earlier rows agreed with theirs (most of the last
+        STREAM_LOOKBACK compared). An echo is decided once half its rows agree."""
         if not self.values:
             return False
         kind, top = self.kind[i], self.step[i - 1]
-        now: list[bool] = []
+        same = differ = 0
         # the block: the rows of i's kind from i on, one after another (a flush is written at once), up to the
         # steps the other kinds had reached
         stop = min(len(self.step), i + STREAM_LOOKBACK)
@@ -305,11 +306,13 @@ class Streams:
             and self.step[r] <= top
             and (r == i or self.step[r] > self.step[r - 1])
         ):
-            v = self._agrees(r, start, i)
-            if v is not None:
-                now.append(v)
+            verdict = self._agrees(r, start, i)
+            same += verdict is True
+            differ += verdict is False
+            if same * 2 >= STREAM_LOOKBACK:  # an echo: decided
+                return False
             r += 1
-        if not now or sum(now) * 2 >= len(now):
+        if differ <= same:
             return False
         before: list[bool] = []
         r, walked = int(self.prev[i]), 0
