@@ -233,7 +233,9 @@ def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
 # the values a step's line states the same way whichever stream prints it (a bar's rate, a line's own time or
 # stamp are other measurements of the step); a real resume redoes the step and prints other values
 STREAM_VALUES = ("loss", "grad_norm", "lr")
-STREAM_LOOKBACK = 10  # earlier steps of two kinds of line compared to know whether they agree at all
+# rows compared of a block, and of its kind's rows before it: enough for a majority that one value meeting
+# another by chance (to the 3 digits a bar prints) does not decide, few enough for a log of many blocks
+STREAM_LOOKBACK = 10
 
 
 class Streams:
