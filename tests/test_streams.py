@@ -86,6 +86,48 @@ def test_torchtune_resumed_through_a_pipe_is_one_restart():
     assert list(a.steps["loss"]) == [want[k] for k in range(1, 43)]
 
 
+def test_a_block_that_cuts_a_step_line_after_its_number_keeps_the_step_from_the_bar(tmp_path):
+    """torchtune's StdoutLogger prints a Step line in pieces (print(f"Step {step} | ", end=""), then each
+    "key:value " and the newline: torchtune/training/metric_logging.py log_dict), so a full buffer can leave with
+    "Step 12 | " alone; the rest of that line comes with the next block. The bar's redraw of step 12 (stderr) is
+    the one the next block's first line is glued to. Step 12 is then known from its bar alone: it stays a step."""
+    n, total = 20, 20
+    # full floats, as v0.6.1 prints them in both the bar and the line
+    losses = {k: 5.5 - 0.05 * k + 0.001 * (k % 3) for k in range(1, n + 1)}
+
+    def writes(k: int) -> list[str]:
+        return [
+            f"Step {k} | ",
+            f"loss:{losses[k]} ",
+            f"lr:{0.002 - 0.0001 * k} ",
+            "tokens_per_second_per_gpu:1234.5 ",
+            "\n",
+        ]
+
+    head = "".join(w for k in range(1, 12) for w in writes(k)) + "Step 12 | "
+    block = len(head)  # the buffer fills with "Step 12 | ": the next write leaves it behind
+    out, held = [], ""
+    for k in range(1, n + 1):
+        out.append(
+            f"\r1|{k}|Loss: {losses[k]}: {100 * k // total:3d}%|#         | {k}/{total} [00:00<00:00, 50.00it/s]"
+        )
+        for w in writes(k):
+            if len(held) + len(w) > block:
+                out.append(held)
+                held = ""
+            held += w
+    out.append(held)
+    text = "".join(out)
+    assert "it/s]Step 1 | " in text and "Step 12 | \r1|13|" in text  # the shape described above
+    path = tmp_path / "torchtune.log"
+    path.write_text(text)
+    a = api.analyze(str(path), format="torchtune")
+    assert a.summary["restarts"] == []
+    assert list(a.steps["step"]) == list(range(1, n + 1))
+    assert list(a.steps["loss"]) == [losses[k] for k in range(1, n + 1)]
+    assert math.isnan(a.steps.set_index("step").at[12, "lr"])  # its line's values left with the next block
+
+
 def test_hf_trainer_through_a_pipe_numbers_its_blocked_dicts_without_a_restart():
     """The Trainer's loss dicts (stdout) reach the file in pairs when the evaluation bar opens, behind the training
     bar (stderr): every logged step of trainer_state.json once, with its loss as printed (4 significant digits),
