@@ -4,7 +4,8 @@ A program's stdout reaches a file or a pipe in blocks (Python's 8 KiB buffer, an
 stderr as it is written. torchtune prints its `Step N | ...` lines on stdout and its bar on stderr; a loop prints
 its step line beside a tqdm bar. Read down the file, the step counter goes back at every block, and the job never
 restarted. The truth here is the framework's own record (tests/data/captures/torchtune/: the JSONL of every payload
-torchtune's StdoutLogger printed, see its README) or, for the logs built here, the loop's values written below.
+torchtune's StdoutLogger printed, see its README; tests/data/captures/hf_piped/: the Trainer's trainer_state.json)
+or, for the logs built here, the loop's values written below.
 """
 
 from __future__ import annotations
