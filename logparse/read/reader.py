@@ -89,14 +89,21 @@ def may_be_prefixed(text: str) -> bool:
 # 38.08it/s]INFO:torchtune.utils._logging:Model checkpoint of size ..."). tqdm/std.py format_meter ends the bar with "[{elapsed}<{remaining},
 # {rate_fmt}{postfix}]". The reader cuts after the bar so the record reads as it was printed. Only there: the
 # records some sets read glued to their bar (HF's dict "{'loss': ...}") start otherwise and stay as they are.
+# torchtune's StdoutLogger line ("Step 12 | loss:..."; torchtune/training/metric_logging.py log_dict) is printed on
+# stdout right after the bar (stderr) is redrawn with "E|12|Loss: ..." (recipes/full_finetune_single_device.py):
+# glued to the redraw of its own step it stays one record (the patterns read it as the Step line); glued to the
+# redraw of another step it is the first line of a block that block-buffered stdout wrote later (a file or a
+# pipe), and both are records, the bar's step kept (the line of that step may be the one the block cut off).
 GLUED_BAR = regex.compile(
+    r"(?>(?<=\|(?P<bar_step>\d+)\|Loss: [^|]*\|[^|]*)|)"  # torchtune's bar names its step (atomic: kept once found)
     r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
     r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
     # rich's RichHandler (Colossal-AI's logger): "[08/30/23 07:08:13] INFO     colossalai - ...". Its record
     # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
     # whole record is, "Step time: 19.2" and all (hpcaitech/ColossalAI#4551's benchmark.py)
-    r"|\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] +(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )"
+    r"|\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] +(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) "
+    r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_])"
 )
 
 

@@ -9,6 +9,13 @@ Part of the resolve stage. A counter goes back for three reasons, and each is ha
   The later attempt wins the steps it logs again; earlier steps it never repeats stay as rows.
 - ``new_run``: another run was appended to the same file (its counter's total or its configuration
   differs). Nothing is dropped; the analysis covers the last run unless told otherwise.
+
+A counter that only seems to go back is none of these: a file that gets two streams of one process, stdout
+block-buffered (4-8 KiB at a time when it is a file or a pipe) and stderr unbuffered, holds stdout's step lines
+in blocks behind the live lines of stderr (torchtune's `Step N | ...` lines behind its tqdm bar; a loop's print()
+behind its bar). The counter is therefore judged per kind of line (its pattern): a restart is a kind's own
+counter going back, or a kind repeating steps with other values than another kind gave them where the two
+agreed before (`Streams`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import pandas as pd
 from ..core.errors import flag
 from ..core.summary_types import SegmentPart
 from ..core.warnings import RunWarning
+from .bars import decimals
 from .kinds import SegmentKind
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
@@ -201,13 +209,16 @@ def _epoch_offsets(
 
 def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
     """Lines where a new attempt or run begins: the step counter goes back (on the rank that prints
-    most), or a start / checkpoint-load line appears after steps were logged."""
+    most) where the kind of line it goes back on goes back itself (`Streams`), or a start / checkpoint-load
+    line appears after steps were logged. A counter going back inside the first line (a bar redrawn on it)
+    cuts nothing: no row would be left before the cut."""
     if steps.empty:
         return []
     ref = reference_rows(steps)
     s = ref["step"].to_numpy()
     lines = ref["line"].to_numpy()
-    found = {int(line) for line in lines[1:][s[1:] < s[:-1]]}
+    back = np.flatnonzero(s[1:] < s[:-1]) + 1
+    found = {int(lines[i]) for i in Streams(ref).restarts(back) if lines[i] > lines[0]}
     if not events.empty and "event" in events:
         first_line = int(steps["line"].min())
         for line in events.loc[events["event"].isin(["start", "checkpoint_load"]), "line"]:
@@ -217,6 +228,125 @@ def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
                 if after < len(lines) and np.searchsorted(lines, line, side="left") > 0:
                     found.add(int(lines[after]))
     return sorted(found)
+
+
+# the values a step's line states the same way whichever stream prints it (a bar's rate, a line's own time or
+# stamp are other measurements of the step); a real resume redoes the step and prints other values
+STREAM_VALUES = ("loss", "grad_norm", "lr")
+# rows compared of a block, and of its kind's rows before it: enough for a majority that one value meeting
+# another by chance (to the 3 digits a bar prints) does not decide, few enough for a log of many blocks
+STREAM_LOOKBACK = 10
+
+
+class Streams:
+    """The kinds of line (the `pattern` column) of rows in line order, each its own counter.
+
+    A file that gets stdout and stderr holds stdout's lines in blocks (a block-buffered stream flushes 4-8 KiB
+    at a time, and tqdm flushes stdout when it opens a bar) and stderr's as they happen; every block then sends
+    the file's counter back to the first step it holds. That is no restart. Where the counter goes back, it is
+    one only when:
+    - the kind of line it goes back on went back itself since the attempt began (the line of that kind before
+      it, in the same attempt, has a later step); a kind that continues its own sequence, or appears for the
+      first time in the attempt, starts where its own counter is, whatever the other kind's counter says; or
+    - the steps it repeats carry other values (STREAM_VALUES, to the precision printed) than another kind gave
+      the same steps, where the two kinds agreed on the steps they both gave before: the first pass and a redone
+      one differ, an echo of the same step does not.
+    One kind of line (or none named) is the counter itself, as before."""
+
+    def __init__(self, ref: pd.DataFrame) -> None:
+        self.ref = ref
+        self.step = ref["step"].to_numpy()
+
+    def restarts(self, back: np.ndarray) -> list[int]:
+        """Of the rows `back` where the file's counter goes back (in order), those where an attempt begins."""
+        if not len(back) or "pattern" not in self.ref or not self._kinds():
+            return [int(i) for i in back]
+        out: list[int] = []
+        start = 0  # the current attempt's first row
+        for i in back.tolist():
+            j = int(self.prev[i])
+            if (j >= start and self.step[j] > self.step[i]) or self._redone(i, start):
+                out.append(i)
+                start = i
+        return out
+
+    def _kinds(self) -> bool:
+        """Find each row's kind, its kind's previous row and the rows by step; False when there is one kind (a
+        log whose counter goes back thousands of times in one kind of line pays for none of it)."""
+        self.kind, uniques = pd.factorize(self.ref["pattern"], use_na_sentinel=False)
+        if len(uniques) < 2:
+            return False
+        order = np.argsort(self.kind, kind="stable")
+        same = np.r_[False, self.kind[order][1:] == self.kind[order][:-1]]
+        self.prev = np.full(len(self.step), -1)  # -1: the first row of its kind
+        self.prev[order[same]] = order[np.flatnonzero(same) - 1]
+        self.by_step = np.argsort(self.step, kind="stable")  # a step's rows, in row order, by binary search
+        self.sorted_steps = self.step[self.by_step]
+        self.values = [
+            pd.to_numeric(self.ref[c], errors="coerce").to_numpy(dtype=float)
+            for c in STREAM_VALUES
+            if c in self.ref
+        ]
+        return True
+
+    def _redone(self, i: int, start: int) -> bool:
+        """Whether the block of row i's kind that begins at i gives the steps it repeats other values than the
+        other kinds gave them in this attempt (most of its first STREAM_LOOKBACK rows: a redone value may meet the
+        first pass's to the 3 digits a bar prints), where its earlier rows agreed with theirs (most of the last
+        STREAM_LOOKBACK compared). An echo is decided once half its rows agree."""
+        if not self.values:
+            return False
+        kind, top = self.kind[i], self.step[i - 1]
+        same = differ = 0
+        # the block: the rows of i's kind from i on, one after another (a flush is written at once), up to the
+        # steps the other kinds had reached
+        stop = min(len(self.step), i + STREAM_LOOKBACK)
+        r = i
+        while (
+            r < stop
+            and self.kind[r] == kind
+            and self.step[r] <= top
+            and (r == i or self.step[r] > self.step[r - 1])
+        ):
+            verdict = self._agrees(r, start, i)
+            same += verdict is True
+            differ += verdict is False
+            if same * 2 >= STREAM_LOOKBACK:  # an echo: decided
+                return False
+            r += 1
+        if differ <= same:
+            return False
+        before: list[bool] = []
+        r, walked = int(self.prev[i]), 0
+        while r >= start and len(before) < STREAM_LOOKBACK and walked < 4 * STREAM_LOOKBACK:
+            v = self._agrees(r, start, i)
+            if v is not None:
+                before.append(v)
+            r, walked = int(self.prev[r]), walked + 1
+        return bool(before) and sum(before) * 2 > len(before)
+
+    def _agrees(self, r: int, start: int, stop: int) -> bool | None:
+        """Whether row r's values match a row of another kind for the same step among rows start..stop-1 (to
+        the precision the coarser of the two prints); None when no such row states a value r states too."""
+        a, b = np.searchsorted(self.sorted_steps, [self.step[r], self.step[r] + 1], side="left")
+        verdict = None
+        for o in self.by_step[a:b].tolist():
+            if not (start <= o < stop) or self.kind[o] == self.kind[r]:
+                continue
+            pairs = [(v[r], v[o]) for v in self.values if not (np.isnan(v[r]) or np.isnan(v[o]))]
+            if not pairs:
+                continue
+            if all(_same_printed(x, y) for x, y in pairs):
+                return True
+            verdict = False
+        return verdict
+
+
+def _same_printed(x: float, y: float) -> bool:
+    """x and y are one value printed to different precisions: they differ by at most half a unit of the
+    coarser one's last printed digit."""
+    digits = min(decimals(x), decimals(y))
+    return abs(x - y) <= 0.5 * 10.0**-digits + 1e-12 * max(abs(x), abs(y))
 
 
 def new_run_reason(
