@@ -8,6 +8,9 @@ never by a substring of the text: the text may be reworded, the code may not.
 
 The codes, by what they concern (CODES holds them all; a code not in it is refused):
 
+reading the file
+  nul_bytes             NUL bytes in the file (a hole a crash or a rotation left) were skipped (`line`: the first)
+  stream_stopped        a compressed file's stream stops before its end (cut, damaged): read up to there
 step numbers and lines
   steps_unnumbered      no step number and no epoch length: rows numbered 1, 2, 3, ...
   steps_from_epoch      step numbers derived from a printed epoch that is too coarse to be sure
@@ -73,6 +76,7 @@ CODES: frozenset[str] = frozenset(
     """
     steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
     recoverable several_runs
+    nul_bytes stream_stopped
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs

@@ -31,6 +31,7 @@ import pandas as pd
 from ..core.errors import LogparseError, NotATrainingLog, UnrecognisedLog
 from ..core.schema import Row
 from ..core.summary_types import FolderPart
+from ..core.warnings import RunWarning
 from ..patterns import compose
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
@@ -99,6 +100,9 @@ class ParsedLog:
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
     redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
     folder: FolderPart | None = None  # the run folder's files and what each gave; None for a log file
+    # what reading skipped or could not read (NUL bytes, a compressed stream that stops early), said first
+    # among the run's warnings
+    warnings: list[RunWarning] = field(default_factory=list)
 
     @property
     def format(self) -> str:
@@ -635,6 +639,7 @@ class _Assembler:
             "rejoined": self.rejoined,  # continuation records of hard-wrapped lines (counted as matched)
         }
         return ParsedLog(
+            warnings=_read_warnings(stats),
             path=path,
             formats=_ranked_formats(used, detection),
             detection=detection,
@@ -651,6 +656,31 @@ class _Assembler:
             keymap=self.keymap,
             redrawn=self.redrawn,
         )
+
+
+def _read_warnings(stats: ReadStats) -> list[RunWarning]:
+    """What the reader skipped or could not read, each said once."""
+    out = []
+    nuls = stats.nul_prefix_bytes + stats.nul_bytes
+    if nuls:
+        where = []
+        if stats.nul_prefix_bytes:
+            where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate)")
+        if stats.nul_bytes:
+            where.append(
+                f"{stats.nul_bytes:,} inside it, the first on line {stats.nul_line} (a hole a crash or a "
+                "rotation left)"
+            )
+        out.append(
+            RunWarning(
+                f"{nuls:,} NUL bytes skipped: {'; '.join(where)}; the lines around them are read",
+                "nul_bytes",
+                line=stats.nul_line,
+            )
+        )
+    for stopped in stats.stopped:
+        out.append(RunWarning(f"{stopped}: read up to there, the rest is lost", "stream_stopped"))
+    return out
 
 
 # What is appended to a cut last line to see which of its values it ends inside: a value the line's end cuts

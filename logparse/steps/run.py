@@ -383,7 +383,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     """Raw rows to one row per optimizer step: the log's facts; the step rows checked, counted from the run's
     start (epochs, micro-batches), numbered where the log prints no counter, split into attempts, merged
     across ranks, and timed."""
-    warnings: list[RunWarning] = []
+    warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
