@@ -27,6 +27,8 @@ values on step lines
   cut                   the log ends inside a step line (`line`: that line)
   out_of_range          a value past the range its column can hold (a count past 2**53, a negative count), left
                         out (`line`: the first)
+  stray_stamp           a line's timestamp out of line with its neighbours' or impossible, left out of the wall
+                        time and the ledger (`line`: the first)
   consumed_jump         consumed samples jump: not global batch x steps (`step`: the first)
 step time and throughput
   step_time_bar_rate    step time is the progress bar's smoothed rate
@@ -78,7 +80,7 @@ CODES: frozenset[str] = frozenset(
     """
     steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
     recoverable several_runs
-    nul_bytes stream_stopped out_of_range
+    nul_bytes stream_stopped out_of_range stray_stamp
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs

@@ -29,6 +29,7 @@ from .merge import merge_duplicates
 from .runfacts import log_facts, run_facts, settle_grad_accum
 from .segments import Segment, SegmentRows, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
+from .stamps import drop_stray_stamps
 from .stepframe import add_flag, flagged, log_cadence, unmark_windowed, windowed
 from .timing import (
     StepTime,
@@ -386,6 +387,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
+    drop_stray_stamps(steps, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
     steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
     steps, numbering, step_time = _number_steps(parsed, steps, progress, facts, numbering, warnings)
