@@ -8,6 +8,7 @@ and exits 143 (128 + 15, as a shell reports a process a signal ended).
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -38,36 +39,36 @@ cli(sys.argv[1:], prog_name="logparse")
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_sigterm_mid_write_removes_the_temporary_files_stops_the_writer_and_says_so(tmp_path):
-    out = tmp_path / "out"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SLOW_WRITER, "analyze", str(SAMPLES / "megatron_llama2-7b_8xh100.log"), "--hw",
-         "h100", "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
+    out, errors = tmp_path / "out", tmp_path / "stderr.txt"
+    with open(errors, "w") as err:  # (a file, not a pipe: a writer left running would hold a pipe open)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SLOW_WRITER, "analyze", str(SAMPLES / "megatron_llama2-7b_8xh100.log"), "--hw",
+             "h100", "--out", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )  # fmt: skip
     children: set[int] = set()
     try:
         end = time.monotonic() + 120
         while time.monotonic() < end and not list(out.glob(".steps.*.tmp.csv")):
-            assert proc.poll() is None, proc.communicate()
+            assert proc.poll() is None, errors.read_text()
             time.sleep(0.05)
         assert list(out.glob(".steps.*.tmp.csv")), "the writer never started"
         children = _children(proc.pid)
         assert children, "no forked writer"
         proc.send_signal(signal.SIGTERM)
-        stdout, stderr = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        assert _gone(children), f"the writer {children} outlived the command"
     finally:
         for pid in children | _children(proc.pid):  # never leave a writer behind, whatever failed
             try:
-                subprocess.run(["kill", "-9", str(pid)], capture_output=True)
-            except OSError:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
                 pass
         proc.kill()
         proc.wait()
     assert proc.returncode == 128 + signal.SIGTERM
+    stderr = errors.read_text()
     assert stderr.splitlines() == ["error: interrupted (SIGTERM)"], stderr[-2000:]
-    assert _gone(children), f"the writer {children} outlived the command"
-    assert not out.exists() or not [
-        p.name for p in out.iterdir()
-    ]  # no temporary file, no half-written output
+    left = sorted(p.name for p in out.iterdir()) if out.exists() else []
+    assert left == []  # no temporary file, no half-written output

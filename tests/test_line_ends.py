@@ -21,7 +21,7 @@ import pytest
 from logparse import api
 from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
-from logparse.read.reader import ReadStats, _BareCR, read_records
+from logparse.read.reader import ReadStats, read_records
 from logparse.report import gather
 
 from .conftest import SAMPLES
@@ -72,6 +72,8 @@ def test_ranges_read_a_bare_cr_log_as_one_pass_does(tmp_path):
 @pytest.mark.parametrize("size", [1, 2, 3, 7])
 def test_a_cr_lf_pair_cut_between_two_reads_is_one_line_end(size):
     # "a\r\nb\rc\r\n\rd": a, b, c, an empty line, d; whatever bytes each read of the file returns
+    from logparse.read.reader import _BareCR
+
     source = io.BufferedReader(io.BytesIO(b"a\r\nb\rc\r\n\rd"), buffer_size=size)
 
     class Small(io.RawIOBase):

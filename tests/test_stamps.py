@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from logparse import api
-from logparse.steps.stamps import stray_stamps
 
 from .conftest import SAMPLES
 
@@ -30,6 +29,8 @@ def _run(n: int = 100, every: float = 7.0) -> np.ndarray:
 
 
 def _stray(stamps: np.ndarray) -> list[int]:
+    from logparse.steps.stamps import stray_stamps
+
     return np.flatnonzero(stray_stamps(stamps, now=NOW)).tolist()
 
 
