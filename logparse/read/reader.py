@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -155,12 +155,10 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
     kind = _compression(raw.read(6))
     raw.seek(0)
-    if kind == "gzip":
-        return _UpToStop(gzip.GzipFile(fileobj=raw))
-    if kind == "bzip2":
-        return _UpToStop(bz2.BZ2File(raw))
-    if kind == "xz":
-        return _UpToStop(lzma.LZMAFile(raw))
+    if kind in ("gzip", "bzip2", "xz"):
+        raw.close()
+        opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
+        return _UpToStop(lambda: opener(path, "rb"))
     if kind == "zstd":
         try:
             import zstandard
@@ -179,37 +177,66 @@ _CUT = "the compressed stream ends before its end marker (a file cut while it wa
 
 class _UpToStop(io.RawIOBase):
     """A gzip, bzip2 or xz file read until its stream ends, or stops: a file cut mid-stream (EOFError) or damaged
-    gives what it held before that point, and `stopped` says why (None: read to its end). The library's reader
-    is asked one buffer at a time (read1), so what it decompressed before the point is never lost with it."""
+    gives what it held before that point, and `stopped` says why (None: read to its end). It is read as the
+    library reads it; when a read fails, what that read had decompressed is lost with it, so the file is read
+    again up to where the failed read began, then on a buffer at a time (read1), up to the point."""
 
-    def __init__(self, fh: io.BufferedIOBase) -> None:
-        self.fh = fh
+    def __init__(self, opener: Callable[[], io.BufferedIOBase]) -> None:
+        self.opener = opener
+        self.fh = opener()
+        self.at = 0  # bytes given so far
+        self.careful = False
         self.stopped: str | None = None
 
     def readable(self) -> bool:
         return True
 
     def read(self, n: int = -1) -> bytes:
+        if self.stopped is not None:
+            return b""
+        if not self.careful:
+            try:
+                data = self.fh.read(n)
+            except _BROKEN:
+                self.fh.close()
+                self.fh, self.careful = self.opener(), True
+                self._skip(self.at)
+            else:
+                self.at += len(data)
+                return data
+        return self._careful(n)
+
+    def _skip(self, n: int) -> None:
+        while n > 0 and self.stopped is None:
+            n -= len(self._careful(min(n, CHUNK_BYTES)))
+
+    def _careful(self, n: int) -> bytes:
         parts: list[bytes] = []
         got = 0
         while self.stopped is None and (n < 0 or got < n):
             try:
-                piece = self.fh.read1(n - got if n > 0 else CHUNK_BYTES)
+                # (a MiB at most: read1 allocates what it is asked for)
+                piece = self.fh.read1(min(n - got, CHUNK_BYTES) if n > 0 else CHUNK_BYTES)
             except EOFError:
                 self.stopped = _CUT
                 break
-            except (OSError, zlib.error, lzma.LZMAError) as exc:
+            except _BROKEN as exc:
                 self.stopped = f"the compressed stream is damaged ({exc})"
                 break
             if not piece:
                 break
             parts.append(piece)
             got += len(piece)
+        self.at += got
         return b"".join(parts)
 
     def close(self) -> None:
         self.fh.close()
         super().close()
+
+
+# What a decompressing reader raises where its stream stops: cut (EOFError) or damaged
+_BROKEN = (EOFError, OSError, zlib.error, lzma.LZMAError)
 
 
 class _ZstdFrames(io.RawIOBase):
