@@ -285,10 +285,12 @@ class _ZstdFrames(io.RawIOBase):
                 self.fed = False
             parts.append(data)
             got += len(data)
-        joined = b"".join(parts)
-        if len(joined) > want:
-            joined, self.out = joined[:want], joined[want:]
-        return joined
+        if got > want:  # (only the last piece is cut: what is past `want` waits for the next read)
+            last = parts.pop()
+            keep = len(last) - (got - want)
+            parts.append(last[:keep])
+            self.out = last[keep:]
+        return b"".join(parts)
 
     def close(self) -> None:
         self.raw.close()
