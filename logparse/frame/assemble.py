@@ -664,23 +664,16 @@ class _Assembler:
 def _read_warnings(stats: ReadStats) -> list[RunWarning]:
     """What the reader skipped or could not read, each said once."""
     out = []
-    nuls = stats.nul_prefix_bytes + stats.nul_bytes
-    if nuls:
-        where = []
-        if stats.nul_prefix_bytes:
-            where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate)")
-        if stats.nul_bytes:
-            where.append(
-                f"{stats.nul_bytes:,} inside it, the first on line {stats.nul_line} (a hole a crash or a "
-                "rotation left)"
-            )
-        out.append(
-            RunWarning(
-                f"{nuls:,} NUL bytes skipped: {'; '.join(where)}; the lines around them are read",
-                "nul_bytes",
-                line=stats.nul_line,
-            )
+    where = []
+    if stats.nul_prefix_bytes:
+        where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)")
+    if stats.nul_bytes:
+        where.append(
+            f"{stats.nul_bytes:,} inside the log, the first on line {stats.nul_line} (a hole a crash or a rotation left)"
         )
+    if where:
+        text = f"NUL bytes skipped: {'; '.join(where)}; the lines around them are read"
+        out.append(RunWarning(text, "nul_bytes", line=stats.nul_line))
     for stopped in stats.stopped:
         out.append(RunWarning(f"{stopped}: read up to there, the rest is lost", "stream_stopped"))
     return out
