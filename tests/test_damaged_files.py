@@ -120,7 +120,9 @@ def test_ranges_count_the_holes_as_one_pass_does(write_log):
     one, ranges = parse_log(path, sets), parse_log(path, sets, jobs=1, chunk_bytes=20_000)
     assert one.rows.equals(ranges.rows)
     assert [str(w) for w in one.warnings] == [str(w) for w in ranges.warnings]
-    assert one.warnings[0].line == ranges.warnings[0].line == line and "70,003 inside the log" in one.warnings[0]
+    assert (
+        one.warnings[0].line == ranges.warnings[0].line == line and "70,003 inside the log" in one.warnings[0]
+    )
 
 
 def test_nul_bytes_everywhere_are_still_a_binary_file(write_log):
