@@ -232,11 +232,14 @@ def _stamps_in_line(run: Run, rows: pd.DataFrame, events: pd.DataFrame) -> pd.Da
     t = events["t"].to_numpy(dtype=float)
     if not np.isfinite(t).any():
         return events
-    line = np.r_[rows["line"].to_numpy(dtype=float), events["line"].to_numpy(dtype=float)]
-    order = np.argsort(line, kind="stable")  # (a row before an event of its line)
-    stray = np.zeros(len(line), dtype=bool)
-    stray[order] = stray_stamps(np.r_[rows["timestamp"].to_numpy(dtype=float), t][order])
-    mine = stray[len(rows) :]
+    row_line, ev_line = rows["line"].to_numpy(dtype=float), events["line"].to_numpy(dtype=float)
+    # each event's place among the rows, in line order (a row before an event of its line): both come sorted
+    at = np.searchsorted(row_line, ev_line, side="right") + np.arange(len(ev_line))
+    stamps = np.empty(len(row_line) + len(ev_line))
+    is_event = np.zeros(len(stamps), dtype=bool)
+    is_event[at] = True
+    stamps[at], stamps[~is_event] = t, rows["timestamp"].to_numpy(dtype=float)
+    mine = stray_stamps(stamps)[at]
     if not mine.any():
         return events
     first = int(np.flatnonzero(mine)[0])
