@@ -108,7 +108,7 @@ class Drawer:
     the report whose figures it is sent.
 
     Made by `start` (None where forking is unsafe). Exactly one of `draw` (returns the call that waits for the
-    report) or `close` (nothing to draw: the process ends on its own) is called; `close` after `draw` is
+    report) or `close` (nothing to draw: the process is ended) is called; `close` after `draw` is
     harmless."""
 
     def __init__(self, pid: int, send: int, reply: int) -> None:
