@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -22,7 +23,7 @@ import click
 from . import __version__
 from .core import collector, jsontext, options
 from .core.collector import settle
-from .core.errors import LogparseError, UsageError, cli_names, failure_text
+from .core.errors import Interrupted, LogparseError, UsageError, cli_names, failure_text, on_signal
 from .core.naming import run_names
 from .core.options import Given
 from .specs import hardware
@@ -71,7 +72,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with cli_names():
+            with cli_names(), _terminate_raises():
                 return fn(*args, **kwargs)
         except UsageError as exc:
             _fail(str(exc), 2)
@@ -82,7 +83,9 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             _fail(message)
         except click.ClickException:  # usage errors: click's own message and exit 2
             raise
-        except KeyboardInterrupt:
+        except Interrupted as exc:  # a SIGTERM: cleaned up on the way here; 128 + its number, as a shell says
+            _fail(f"interrupted ({signal.Signals(exc.signum).name})", 128 + exc.signum)
+        except KeyboardInterrupt:  # Ctrl-C (and `batch`'s SIGTERM, which it handles as Ctrl-C)
             _fail("interrupted", 130)
         except (
             BrokenPipeError
@@ -100,6 +103,22 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             _fail(f"internal error ({type(exc).__name__}: {exc}); rerun with LOGPARSE_DEBUG=1 and report it")
 
     return wrapper
+
+
+@contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """SIGTERM (`kill`, a job scheduler's stop) raises Interrupted where it arrives, as Ctrl-C raises
+    KeyboardInterrupt: by default it ended the process at once, leaving its temporary files and a forked writer
+    running on. (Only the main thread can handle a signal: elsewhere nothing changes.)"""
+    try:
+        before = signal.signal(signal.SIGTERM, on_signal)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 _CLICK_TYPES = {"int": int, "float": float, "str": str}
@@ -288,10 +307,10 @@ def _analyze_each(
             click.echo(f"error: {message if message.startswith(log) else f'{log}: {message}'}", err=True)
             continue
         finally:
+            if ahead is not None:  # (first: the writer it forked holds the drawer's pipe open too)
+                ahead.close()
             if drawer is not None:
                 drawer.close()
-            if ahead is not None:
-                ahead.close()
         summaries.append(analysis.summary)
         if not as_json and not quiet:
             click.echo(report.text_summary(analysis, paths))

@@ -42,6 +42,21 @@ class NotText(LogparseError):
         self.reason = reason
 
 
+class Interrupted(KeyboardInterrupt):
+    """A signal that stops a command (SIGTERM, as Ctrl-C's SIGINT does): raised where it arrives, so that every
+    temporary file and forked writer is cleaned up on the way out; the command then says which and exits
+    128 + its number (the shell's convention for a process a signal ended)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def on_signal(signum: int, frame: object) -> None:
+    """A signal handler that raises Interrupted."""
+    raise Interrupted(signum)
+
+
 class OptionError(UsageError, TypeError):
     """An option of the wrong kind or out of range: a TypeError to Python code, one line to the CLI."""
 

@@ -8,6 +8,9 @@ never by a substring of the text: the text may be reworded, the code may not.
 
 The codes, by what they concern (CODES holds them all; a code not in it is refused):
 
+reading the file
+  nul_bytes             NUL bytes in the file (a hole a crash or a rotation left) were skipped (`line`: the first)
+  stream_stopped        a compressed file's stream stops before its end (cut, damaged): read up to there
 step numbers and lines
   steps_unnumbered      no step number and no epoch length: rows numbered 1, 2, 3, ...
   steps_from_epoch      step numbers derived from a printed epoch that is too coarse to be sure
@@ -24,6 +27,10 @@ values on step lines
   nonfinite             step lines log a NaN or infinite value (`line`: the first)
   malformed             a value on a step line does not read as a number (`line`: the first)
   cut                   the log ends inside a step line (`line`: that line)
+  out_of_range          a value past the range its column can hold (a count past 2**53, a negative count), left
+                        out (`line`: the first)
+  stray_stamp           a line's timestamp out of line with its neighbours' or impossible, left out of the wall
+                        time and the ledger (`line`: the first)
   consumed_jump         consumed samples jump: not global batch x steps (`step`: the first)
 step time and throughput
   step_time_bar_rate    step time is the progress bar's smoothed rate
@@ -78,6 +85,7 @@ CODES: frozenset[str] = frozenset(
     steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
     recoverable several_runs
     grad_accum_derived console_differs
+    nul_bytes stream_stopped out_of_range stray_stamp
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, TypedDict
 
+import numpy as np
 import pandas as pd
 
-from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, UsageError
-from ..core.schema import Row
+from ..core.errors import NotATrainingLog, NotText, UnrecognisedLog, UsageError
+from ..core.schema import INTEGER_COLUMNS, Row
 from ..core.summary_types import FolderPart
+from ..core.warnings import RunWarning
 from ..patterns import compose
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
@@ -113,6 +115,9 @@ class ParsedLog:
     redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
     folder: FolderPart | None = None  # the run folder's files and what each gave; None for a log file
     record: RecordRows | None = None  # a run folder's step record beside its console's rows
+    # what reading skipped or could not read (NUL bytes, a compressed stream that stops early, values out of
+    # range), said first among the run's warnings
+    warnings: list[RunWarning] = field(default_factory=list)
 
     @property
     def format(self) -> str:
@@ -630,6 +635,8 @@ class _Assembler:
             self.counts["unmatched"] += prints.prints
         if stats.unterminated is not None:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
+        rows, row_strays = _out_of_range(rows, keys=True)
+        events, event_strays = _out_of_range(self.events.frame())
         lines = {
             # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included
             # (issue 20: "696 lines" for a 701-line file). A line splits into records (a progress bar redrawn
@@ -649,13 +656,14 @@ class _Assembler:
             "rejoined": self.rejoined,  # continuation records of hard-wrapped lines (counted as matched)
         }
         return ParsedLog(
+            warnings=_read_warnings(stats) + _range_warnings(row_strays + event_strays),
             path=path,
             formats=_ranked_formats(used, detection),
             detection=detection,
             composition=composition((ps.name for ps in used), sets, detection.name),
             conventions={ps.name: ps.reported for ps in used if ps.reported},
             rows=rows,
-            events=self.events.frame(),
+            events=events,
             facts=self.facts,
             lines=lines,
             interval_patterns=self.interval,
@@ -665,6 +673,117 @@ class _Assembler:
             keymap=self.keymap,
             redrawn=self.redrawn,
         )
+
+
+def _read_warnings(stats: ReadStats) -> list[RunWarning]:
+    """What the reader skipped or could not read, each said once."""
+    out = []
+    where = []
+    if stats.nul_prefix_bytes:
+        where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)")
+    if stats.nul_bytes:
+        where.append(
+            f"{stats.nul_bytes:,} inside the log, the first on line {stats.nul_line} (a hole a crash or a rotation left)"
+        )
+    if where:
+        text = f"NUL bytes skipped: {'; '.join(where)}; the lines around them are read"
+        out.append(RunWarning(text, "nul_bytes", line=stats.nul_line))
+    for stopped in stats.stopped:
+        out.append(RunWarning(f"{stopped}: read up to there, the rest is lost", "stream_stopped"))
+    return out
+
+
+# The integers a column holds exactly: a float64 (a column with a gap) rounds past 2**53, and int64 wraps at 2**63
+# (a step counter of 2**63 became -9223372036854775808); no count a training log prints comes near it
+MAX_INT = 2**53
+# Counts, which cannot be negative
+COUNTS = frozenset(
+    {
+        "step", "micro_step", "global_step", "global_batch_size", "consumed_samples", "consumed_tokens",
+        "tokens_seen", "tokens_per_step", "seq_len", "skipped_iters", "skipped_total", "nan_iters", "progress_n",
+        "progress_total",
+    }
+)  # fmt: skip
+_OWN = frozenset({"line", "rank"})  # the reader's own numbers
+KEYS = frozenset({"step", "micro_step", "global_step", "progress_n"})  # what numbers a step or progress row
+
+
+def _out_of_range(frame: pd.DataFrame, keys: bool = False) -> tuple[pd.DataFrame, list[tuple[int, str, Any]]]:
+    """`frame` with every value past the range its column can hold left out (None: a whole number past MAX_INT
+    either way, a negative count), and those values as (line, column, value), in line order. With `keys`, a row
+    whose counter (KEYS) is such a value is left out whole: a step row without its step among numbered ones
+    would be taken for a log that numbers none (its rows counted 1, 2, 3, a restart at it)."""
+    found: list[tuple[int, str, Any]] = []
+    if frame.empty or "line" not in frame:
+        return frame, found
+    drop = np.zeros(len(frame), dtype=bool)
+    lines = frame["line"].to_numpy()
+    changed: dict[str, np.ndarray] = {}
+    for column in frame.columns:
+        values = frame[column]
+        kind = values.dtype.kind
+        count = column in COUNTS
+        if column in _OWN or kind not in "iufO" or isinstance(values.dtype, pd.StringDtype):
+            continue
+        if kind == "f" and not (count or column in INTEGER_COLUMNS):
+            continue  # (a float's range is its own: 1e30 is a value, not a wrapped count)
+        data = values.to_numpy()
+        if kind == "O":
+            if pd.api.types.infer_dtype(values, skipna=True) not in _NUMBERS:
+                continue  # (texts, flags: no number to check)
+            bad = np.fromiter((_past(v, count) for v in data), dtype=bool, count=len(data))
+        else:
+            with np.errstate(invalid="ignore"):
+                bad = (data > MAX_INT) | (data < (0 if count else -MAX_INT))
+        if not bad.any():
+            continue
+        at = np.flatnonzero(bad)
+        found.extend(
+            (int(lines[i]), column, data[i].item() if hasattr(data[i], "item") else data[i]) for i in at
+        )
+        if keys and column in KEYS:
+            drop |= bad
+        kept = data.astype(object) if kind != "f" else data.copy()
+        kept[at] = None if kind != "f" else np.nan
+        changed[column] = kept
+    found.sort()
+    if not changed:
+        return frame, found
+    frame = frame.copy()
+    for column, kept in changed.items():
+        frame[column] = kept
+    if drop.any():
+        frame = frame[~drop].reset_index(drop=True)
+    for column in changed:  # (what is left typed as pandas types those values: float64 with a gap)
+        if frame[column].dtype == object:
+            frame[column] = pd.Series(frame[column].tolist(), index=frame.index)
+    return frame, found
+
+
+_NUMBERS = frozenset({"integer", "mixed-integer", "mixed-integer-float", "floating", "decimal", "mixed"})
+
+
+def _past(value: Any, count: bool) -> bool:
+    """A value of an object column past its range (whole numbers only: a text or a float is what it is)."""
+    if type(value) is int:
+        return value > MAX_INT or value < (0 if count else -MAX_INT)
+    return count and type(value) is float and value < 0
+
+
+def _range_warnings(found: list[tuple[int, str, Any]]) -> list[RunWarning]:
+    if not found:
+        return []
+    line, column, value = min(found)
+    n = len({at for at, _, _ in found})
+    return [
+        RunWarning(
+            f"{n} line{'' if n == 1 else 's'} print{'s' if n == 1 else ''} a number its column cannot hold (first on line "
+            f"{line}: {column} {value}; a count is whole, at least 0 and at most 2**53): the value is left out (a step "
+            "line whose step it is, with it), not read as another number",
+            "out_of_range",
+            line=line,
+        )
+    ]
 
 
 # What is appended to a cut last line to see which of its values it ends inside: a value the line's end cuts

@@ -51,6 +51,8 @@ from ..read.reader import (
     _read,
     _split_physical,
     compression,
+    drop_nuls,
+    note_stop,
     open_checked,
     stream_records,
 )
@@ -309,6 +311,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                     continue
                 yield Task(path, 0, 0, block + more[:cut], False)
                 block = more[cut:]
+            note_stop(fh, path, stats)
         finally:
             fh.close()
 
@@ -357,6 +360,9 @@ def _absorb(result: RangeResult, matcher: Matcher, stats: ReadStats) -> Iterator
     stats.blank += part.blank
     stats.overlong += part.overlong
     stats.replaced_chars += part.replaced_chars
+    stats.nul_bytes += part.nul_bytes
+    if stats.nul_line is None and part.nul_line is not None:
+        stats.nul_line = part.nul_line + offset
     if part.physical_lines:  # the last range with lines says whether the file ends without a newline
         cut = part.unterminated
         stats.unterminated = cut._replace(line=cut.line + offset) if cut is not None else None
@@ -427,6 +433,9 @@ def _read_task(task: Task) -> RangeResult:
         with _Range(path, start, stop) as rng:
             block = rng.read()
     assert isinstance(block, bytes)
+    holes = ReadStats()
+    if b"\x00" in block:  # (a hole of NULs: skipped and counted, as stream_records does)
+        block = drop_nuls(block, holes, 1)
     if LANE:
         found = fastlane.scan(block)  # (what the bytes hold, in one pass; None without the C extension)
         text = block.decode("utf-8", errors="replace")
@@ -436,14 +445,19 @@ def _read_task(task: Task) -> RangeResult:
         # (no line has more characters than bytes)
         short = found is not None and found[0] <= reader.MAX_RECORD_CHARS
         if not lines or short or max(map(len, lines)) <= reader.MAX_RECORD_CHARS:
-            stats = ReadStats(replaced_chars=text.count("\ufffd"))
+            stats = ReadStats(
+                replaced_chars=text.count("\ufffd"), nul_bytes=holes.nul_bytes, nul_line=holes.nul_line
+            )
             worker = _Worker(matcher, keep, Lane(matcher))
             worker.lines(lines, stats, _Dirt.of(text, found))
             if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
                 cut = list(_split_physical(lines[-1], ReadStats()))
                 stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
             return RangeResult(stats, worker.finish())
-    return _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
+    result = _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
+    result.stats.nul_bytes += holes.nul_bytes
+    result.stats.nul_line = holes.nul_line
+    return result
 
 
 def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> RangeResult:

@@ -33,8 +33,11 @@ import pandas as pd
 import regex
 
 from ..core.summary_types import CATEGORIES, LABELS, GoodputPart, LedgerEventPart, PeriodicDipPart
+from ..core.warnings import RunWarning
 from ..steps.run import Run
 from ..steps.segments import SegmentRows
+from ..steps.stamps import stamp_lines, stamp_text, stray_stamps
+from ..steps.stepframe import flagged
 from ..utilization.mfu import Utilization
 from .phases import Phase, Phases
 
@@ -222,6 +225,38 @@ def _event_frame(run: Run, year: int | None) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+def _stamps_in_line(run: Run, rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
+    """The events with the stamps that are stray among the log's stamps (the step rows' and theirs, in line
+    order: steps.stamps) left out of the clock, and said in the run's warnings (the step rows' own were, by
+    resolve)."""
+    t = events["t"].to_numpy(dtype=float)
+    if not np.isfinite(t).any():
+        return events
+    row_line, ev_line = rows["line"].to_numpy(dtype=float), events["line"].to_numpy(dtype=float)
+    # each event's place among the rows, in line order (a row before an event of its line): both come sorted
+    at = np.searchsorted(row_line, ev_line, side="right") + np.arange(len(ev_line))
+    stamps = np.empty(len(row_line) + len(ev_line))
+    is_event = np.zeros(len(stamps), dtype=bool)
+    is_event[at] = True
+    stamps[at], stamps[~is_event] = t, rows["timestamp"].to_numpy(dtype=float)
+    mine = stray_stamps(stamps)[at]
+    if not mine.any():
+        return events
+    first = int(np.flatnonzero(mine)[0])
+    at = int(events["line"].iat[first])
+    run.warnings.append(
+        RunWarning(
+            f"{stamp_lines(int(mine.sum()))} out of line with the stamps around them or at an impossible time "
+            f"(first on event line {at}: {stamp_text(t[first])}): left out of the wall time and the ledger",
+            "stray_stamp",
+            line=at,
+        )
+    )
+    events = events.copy()
+    events.loc[mine, "t"] = np.nan
+    return events
+
+
 # ------------------------------------------------------------------------------------------------
 # the rows
 
@@ -239,6 +274,7 @@ def _rows(run: Run, phases: Phases) -> pd.DataFrame:
         "phase",
         "regime",
         "tokens_per_step",
+        "flags",
     ]
     kept = run.steps[[c for c in cols if c in run.steps]]  # (copy-on-write: a selection is its own frame)
     kept["kept"] = True
@@ -273,6 +309,13 @@ def _rows(run: Run, phases: Phases) -> pd.DataFrame:
     for i in np.flatnonzero(end.isna().to_numpy()):
         if i > 0 and np.isfinite(end.iat[i - 1]) and rows.at[i, "segment"] == rows.at[i - 1, "segment"]:
             end.iat[i] = end.iat[i - 1] + (rows["busy"].iat[i] if np.isfinite(rows["busy"].iat[i]) else 0.0)
+    # a row whose stray stamp was left out (steps.stamps) before the first stamped row of its attempt ends where
+    # the row after it starts
+    for i in np.flatnonzero(flagged(rows, "stray_stamp") & end.isna().to_numpy())[::-1]:
+        same_attempt = i + 1 < len(rows) and rows.at[i, "segment"] == rows.at[i + 1, "segment"]
+        if same_attempt and np.isfinite(end.iat[i + 1]):
+            after = rows["busy"].iat[i + 1]
+            end.iat[i] = end.iat[i + 1] - (after if np.isfinite(after) else 0.0)
     rows["end"] = end
     rows["start"] = rows["end"] - rows["busy"].fillna(0.0)
     rows["ref"] = _reference_times(rows, phases)
@@ -651,6 +694,7 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     if year is None and events["t"].notna().any():
         # no stamped step line: a year-less glog stamp takes the year of the event lines' own dated stamps
         events = _event_frame(run, _year_of(events["t"].to_numpy(dtype=float)))
+    events = _stamps_in_line(run, rows, events)
 
     counted = rows[rows["kept"]]
     # with a clock, a row whose own time is unknown (torchtitan's first step prints none) takes none: its

@@ -16,10 +16,11 @@ import lzma
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import regex
 
@@ -126,6 +127,13 @@ class ReadStats:
     overlong: int = 0
     replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8 (not counted in the skipped part of a cut line)
     nul_prefix_bytes: int = 0  # NUL bytes skipped at the start of a file (what copytruncate rotation leaves)
+    # NUL bytes skipped after the first line (a hole a crash or a rotation left inside the log), and the line
+    # the first of them was on
+    nul_bytes: int = 0
+    nul_line: int | None = None
+    # compressed files whose stream stopped before its end (cut while written or copied, or damaged): each
+    # "path: why", read up to there
+    stopped: list[str] = field(default_factory=list)
     # The last record of a last line that has no newline (a log cut mid-line: a job killed while its output was
     # being written, a file copied while written): its last value may be cut (frame.py flags it). None: the
     # file ends with a newline.
@@ -154,12 +162,10 @@ def _open_binary(path: str) -> io.BufferedIOBase:
         raise LogparseError(f"{path}: cannot open ({exc.strerror})") from None
     kind = _compression(raw.read(6))
     raw.seek(0)
-    if kind == "gzip":
-        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
-    if kind == "bzip2":
-        return bz2.BZ2File(raw)  # type: ignore[return-value]
-    if kind == "xz":
-        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+    if kind in ("gzip", "bzip2", "xz"):
+        raw.close()
+        opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
+        return _UpToStop(lambda: opener(path, "rb"))
     if kind == "zstd":
         try:
             import zstandard
@@ -168,8 +174,134 @@ def _open_binary(path: str) -> io.BufferedIOBase:
             raise LogparseError(
                 f"{path}: is zstd-compressed; install the optional package: pip install 'logparse[zstd]'"
             ) from None
-        return zstandard.ZstdDecompressor().stream_reader(raw)  # type: ignore[return-value]
+        return _ZstdFrames(raw, zstandard)
     return raw  # type: ignore[return-value]
+
+
+# Why a compressed stream stopped before its end
+_CUT = "the compressed stream ends before its end marker (a file cut while it was written or copied)"
+
+
+class _UpToStop(io.RawIOBase):
+    """A gzip, bzip2 or xz file read until its stream ends, or stops: a file cut mid-stream (EOFError) or damaged
+    gives what it held before that point, and `stopped` says why (None: read to its end). It is read as the
+    library reads it; when a read fails, what that read had decompressed is lost with it, so the file is read
+    again up to where the failed read began, then on a buffer at a time (read1), up to the point."""
+
+    def __init__(self, opener: Callable[[], io.BufferedIOBase]) -> None:
+        self.opener = opener
+        self.fh = opener()
+        self.at = 0  # bytes given so far
+        self.careful = False
+        self.stopped: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        if self.stopped is not None:
+            return b""
+        if not self.careful:
+            try:
+                data = self.fh.read(n)
+            except _BROKEN:
+                self.fh.close()
+                self.fh, self.careful = self.opener(), True
+                self._skip(self.at)
+            else:
+                self.at += len(data)
+                return data
+        return self._careful(n)
+
+    def _skip(self, n: int) -> None:
+        while n > 0 and self.stopped is None:
+            n -= len(self._careful(min(n, CHUNK_BYTES)))
+
+    def _careful(self, n: int) -> bytes:
+        parts: list[bytes] = []
+        got = 0
+        while self.stopped is None and (n < 0 or got < n):
+            try:
+                # (a MiB at most: read1 allocates what it is asked for)
+                piece = self.fh.read1(min(n - got, CHUNK_BYTES) if n > 0 else CHUNK_BYTES)
+            except EOFError:
+                self.stopped = _CUT
+                break
+            except _BROKEN as exc:
+                self.stopped = f"the compressed stream is damaged ({exc})"
+                break
+            if not piece:
+                break
+            parts.append(piece)
+            got += len(piece)
+        self.at += got
+        return b"".join(parts)
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
+
+
+# What a decompressing reader raises where its stream stops: cut (EOFError) or damaged
+_BROKEN = (EOFError, OSError, zlib.error, lzma.LZMAError)
+
+
+class _ZstdFrames(io.RawIOBase):
+    """A zstd file read frame after frame (zstd concatenates frames: `cat a.zst b.zst`, pzstd's output), until
+    its input ends; a frame the input ends inside was cut (`stopped` says so, what it held before is given). The
+    compressed input is fed a little at a time: a zstd block can stand for 32,768 times its size (a run of one
+    byte), so what one feed gives is bounded (32 MiB)."""
+
+    FEED = 1 << 10
+
+    def __init__(self, raw: io.BufferedReader, zstandard: Any) -> None:
+        self.raw = raw
+        self.zstandard = zstandard
+        self.frame = zstandard.ZstdDecompressor().decompressobj()
+        self.fed = False  # input went into the current frame
+        self.pending = b""  # input after the end of a frame, for the next one
+        self.out = b""
+        self.stopped: str | None = None
+        self.done = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        want = CHUNK_BYTES if n < 0 else n
+        parts = [self.out] if self.out else []
+        got = len(self.out)
+        self.out = b""
+        while got < want and not self.done:
+            piece = self.pending or self.raw.read(self.FEED)
+            self.pending = b""
+            if not piece:
+                self.done = True
+                if self.fed and not self.frame.eof:
+                    self.stopped = _CUT
+                break
+            try:
+                data = self.frame.decompress(piece)
+            except self.zstandard.ZstdError as exc:
+                self.stopped, self.done = f"the compressed stream is damaged ({exc})", True
+                break
+            self.fed = True
+            if self.frame.eof:  # the next frame starts with what this one left
+                self.pending = self.frame.unused_data
+                self.frame = self.zstandard.ZstdDecompressor().decompressobj()
+                self.fed = False
+            parts.append(data)
+            got += len(data)
+        if got > want:  # (only the last piece is cut: what is past `want` waits for the next read)
+            last = parts.pop()
+            keep = len(last) - (got - want)
+            parts.append(last[:keep])
+            self.out = last[keep:]
+        return b"".join(parts)
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
 
 
 def _compression(magic: bytes) -> str | None:
@@ -194,11 +326,21 @@ def compression(path: str) -> str | None:
         return None
 
 
+# A text log may hold a hole of NUL bytes (a crash or a rotation left it: the writer went on at its old offset);
+# a binary file, or UTF-16 text, holds NULs everywhere: more separate runs of them than this in its head
+MAX_NUL_RUNS = 4
+_NUL_RUN = re.compile(rb"\x00+")
+
+
 def _looks_binary(head: bytes) -> bool:
     if not head:
         return False
     if b"\x00" in head:
-        return True
+        if len(_NUL_RUN.findall(head, 0, len(head))) > MAX_NUL_RUNS:
+            return True
+        head = head.replace(b"\x00", b"")
+        if not head:
+            return False
     # Control bytes other than tab/newline/CR/ESC/backspace/form feed are rare in logs.
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 27, 8, 12))
     return controls > len(head) * 0.05
@@ -301,6 +443,14 @@ def read_records(path: str | Sequence[str], stats: ReadStats | None = None) -> I
         yield from stream_records(fh, path, stats, first)
     finally:
         fh.close()
+    note_stop(fh, path, stats)
+
+
+def note_stop(fh: io.IOBase, path: str, stats: ReadStats) -> None:
+    """Say in `stats` that a compressed file's stream stopped before its end (it was read up to there)."""
+    stopped = getattr(fh, "stopped", None)
+    if stopped is not None:
+        stats.stopped.append(f"{path}: {stopped}")
 
 
 def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
@@ -323,12 +473,58 @@ def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
         fh.close()
         raise LogparseError(f"{path}: cannot decompress ({exc})") from None
     if not first:
+        stopped = getattr(fh, "stopped", None)
         fh.close()
+        if stopped is not None:
+            raise LogparseError(f"{path}: cannot decompress: {stopped}, before its first line")
         raise NotText(path, "the file is empty" + (f" (but {skipped:,} NUL bytes)" if skipped else ""))
     if _looks_binary(first[:8192]):
         fh.close()
         raise NotText(path, "looks like a binary file, not a text log")
+    if b"\n" not in first and b"\r" in first:
+        # Lines that end in a bare carriage return (a classic Mac file, a log passed through `tr`): no newline in
+        # the first MiB, so the \r is no progress bar's redraw inside a line but the line's end. Read as newlines
+        # (each \r and \r\n one line end), every reader downstream splits and numbers the lines as for \n: kept
+        # as one line, the whole file was one "line" with every record on it (its records joined line to line in
+        # quadratic time and memory, its restarts unplaceable)
+        cr = _BareCR(fh)
+        return cr, cr.translate(first), skipped  # type: ignore[return-value]
     return fh, first, skipped
+
+
+class _BareCR(io.RawIOBase):
+    """A stream whose lines end in a bare \r, read with each \r and \r\n made one \n."""
+
+    def __init__(self, fh: io.IOBase) -> None:
+        self.fh = fh
+        self.after_cr = False  # the last byte given was a \r: a \n first in the next read is its pair
+
+    def readable(self) -> bool:
+        return True
+
+    def translate(self, data: bytes) -> bytes:
+        if self.after_cr and data.startswith(b"\n"):
+            data = data[1:]
+        if data:
+            self.after_cr = data.endswith(b"\r")
+        return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+    def read(self, n: int = -1) -> bytes:
+        while True:
+            data = self.fh.read(n)
+            if not data:
+                return b""
+            out = self.translate(data)
+            if out:  # (a read of the \n of a \r\n alone gives nothing: read on)
+                return out
+
+    @property
+    def stopped(self) -> str | None:
+        return getattr(self.fh, "stopped", None)
+
+    def close(self) -> None:
+        self.fh.close()
+        super().close()
 
 
 def stream_records(
@@ -345,6 +541,11 @@ def stream_records(
     continued = False  # part of the current physical line was already emitted (long tqdm lines)
     chunk: bytes | None = first if first is not None else _read(fh, path)
     while chunk:
+        if b"\x00" in chunk:
+            chunk = drop_nuls(chunk, stats, stats.physical_lines + (0 if skipping else 1))
+            if not chunk:
+                chunk = _read(fh, path)
+                continue
         if skipping:
             end = chunk.find(b"\n")
             if end < 0:
@@ -382,6 +583,18 @@ def stream_records(
             if tail:
                 stats.unterminated = rec  # the stream's last line has no newline: this is its last record
             yield rec
+
+
+def drop_nuls(data: bytes, stats: ReadStats, line: int) -> bytes:
+    """`data` without its NUL bytes, counted in `stats` with the line the first is on (`line`: the line `data`
+    starts on). No log prints a NUL; a run of them is a hole a crash or a rotation left in the file, and the
+    lines around it are read as they are."""
+    at = data.index(b"\x00")
+    kept = data.replace(b"\x00", b"")
+    if stats.nul_line is None:
+        stats.nul_line = line + data.count(b"\n", 0, at)
+    stats.nul_bytes += len(data) - len(kept)
+    return kept
 
 
 def _read(fh: io.BufferedIOBase, path: str) -> bytes:

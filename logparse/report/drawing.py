@@ -44,21 +44,35 @@ def apart(fn: Callable[..., None], *args: Any) -> Child | None:
 
 
 class Child:
-    """A process `apart` started: called, waits for it (its error raised here); `stop` ends it unwaited for."""
+    """A process `apart` or a Drawer started: called, waits for it (its error raised here); `stop` ends it unwaited
+    for, at any point (an interrupt while it is waited for too), and is harmless once it has ended."""
 
     def __init__(self, pid: int, reply: int) -> None:
         self.pid, self.reply = pid, reply
+        self.reaped = False
 
     def __call__(self) -> None:
-        _wait_child(self.pid, self.reply)
+        reply, self.reply = self.reply, None
+        if reply is None:
+            return
+        with os.fdopen(reply, "rb") as fh:
+            message = fh.read()
+        _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
+        _raise_from(message, status)
 
     def stop(self) -> None:
+        if self.reaped:
+            return
         try:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        os.close(self.reply)
+        if self.reply is not None:
+            os.close(self.reply)
+            self.reply = None
         os.waitpid(self.pid, 0)
+        self.reaped = True
 
 
 def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child
@@ -80,11 +94,8 @@ def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cove
     os._exit(code)
 
 
-def _wait_child(pid: int, reply: int) -> None:
-    """Wait for a child of apart or Drawer; raise the error it sent, or say how it ended if it sent none."""
-    with os.fdopen(reply, "rb") as fh:
-        message = fh.read()
-    _, status = os.waitpid(pid, 0)
+def _raise_from(message: bytes, status: int) -> None:
+    """The error a child of apart or Drawer sent, raised here; or how it ended, if it sent none and failed."""
     if message:
         raise pickle.loads(message)
     if status != 0:
@@ -97,7 +108,7 @@ class Drawer:
     the report whose figures it is sent.
 
     Made by `start` (None where forking is unsafe). Exactly one of `draw` (returns the call that waits for the
-    report) or `close` (nothing to draw: the process ends on its own) is called; `close` after `draw` is
+    report) or `close` (nothing to draw: the process is ended) is called; `close` after `draw` is
     harmless."""
 
     def __init__(self, pid: int, send: int, reply: int) -> None:
@@ -119,9 +130,9 @@ class Drawer:
         os.close(from_child)
         return cls(pid, send, reply)
 
-    def draw(self, figures: ReportData, path: Any, thumb: Any = None) -> Callable[[], None] | None:
-        """Send the report's figures (gather.report_data); returns the call that waits for report.png (and its
-        thumbnail at `thumb`, when given; None when they cannot be pickled: the caller draws it itself)."""
+    def draw(self, figures: ReportData, path: Any, thumb: Any = None) -> Child | None:
+        """Send the report's figures (gather.report_data); returns the child, whose call waits for report.png (and
+        its thumbnail at `thumb`, when given; None when they cannot be pickled: the caller draws it itself)."""
         try:
             message = pickle.dumps((figures, path, thumb), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # noqa: BLE001 - anything unpicklable: drawn here instead
@@ -135,11 +146,13 @@ class Drawer:
             os.close(self.reply)
             os.waitpid(self.pid, 0)
             return None
-        return lambda: _wait_child(self.pid, self.reply)
+        return Child(self.pid, self.reply)
 
     def close(self) -> None:
         """Nothing to draw: the child, which has written nothing, is ended rather than waited for while it
-        imports the drawing code (a second and more, on every refused option or unreadable log)."""
+        imports the drawing code (a second and more, on every refused option or unreadable log), and not left to
+        read the end of its pipe and exit: a process forked after it, steps.csv's writer, holds that pipe open
+        too, and an interrupt closes this one while it runs."""
         if self.send < 0:
             return
         if not self.used:

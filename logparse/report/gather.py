@@ -143,11 +143,25 @@ def _step_lines(run) -> pd.DataFrame:
     raw = run.parsed.rows
     if {"kind", "line", "step"} <= set(raw.columns):
         raw = raw.loc[raw["kind"] == "step", ["line", "step"]].dropna()
-        both = steps.merge(raw, on="line", suffixes=("", "_raw"))
-        if len(both) and (both["step"].to_numpy(float) == both["step_raw"].to_numpy(float)).all():
+        if _same_steps_by_line(steps, raw):
             steps = raw
     steps = steps.astype(float)
     return steps if steps["line"].is_monotonic_increasing else steps.sort_values("line", kind="stable")
+
+
+def _same_steps_by_line(steps: pd.DataFrame, raw: pd.DataFrame) -> bool:
+    """Whether every line both frames hold (one at least) has one step in each, the same. Each line's least and
+    greatest step compared, not each pair of rows of a line: a progress bar redrawn on one physical line puts
+    thousands of rows on it, and their pairs grew as its square (40,000 redraws: 1.6e9 pairs)."""
+    mine = steps.groupby("line")["step"].agg(["min", "max"]).astype(float)
+    theirs = raw.groupby("line")["step"].agg(["min", "max"]).astype(float)
+    theirs.columns = ["min_raw", "max_raw"]
+    both = mine.join(theirs, how="inner")
+    if not len(both):
+        return False
+    low, high = both["min"].to_numpy(), both["max"].to_numpy()
+    one = (low == high) & (high == both["min_raw"].to_numpy()) & (low == both["max_raw"].to_numpy())
+    return bool(one.all())
 
 
 def _event_steps(events: pd.DataFrame, by_line: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -897,7 +897,22 @@ def write_outputs(
     `thumbnail`: also the report's thumbnail for the batch page (thumbnail.THUMB_NAME), drawn with it.
     `ahead`: the steps.csv a forked process has been writing since the step frame was final (StepsAhead)."""
     out = Path(out_dir)
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _write_outputs(analysis, out, drawer, thumbnail, ahead)
+    except BaseException:
+        if made:
+            try:
+                out.rmdir()  # (the folder this call made, left empty by the failure)
+            except OSError:
+                pass
+        raise
+
+
+def _write_outputs(
+    analysis: Findings, out: Path, drawer: Drawer | None, thumbnail: bool, ahead: StepsAhead | None
+) -> dict[str, Path]:
     paths = {"summary": out / "summary.json", "steps": out / "steps.csv", "report": out / "report.png"}
     if ahead is None or not ahead.writes(paths["steps"]):
         remove_leftovers(out)  # (StepsAhead.start did, before its file)
@@ -911,20 +926,28 @@ def write_outputs(
         csv = ahead.take(steps) if ahead is not None else None
         large = len(analysis.steps) >= DRAW_APART_ROWS
         drawing = None
-        if drawer is not None and not large:
-            drawing = drawer.draw(report_data(analysis), report, thumb)
-        elif large and csv is None:
-            drawing = apart(plot_report, analysis, report, thumb)
-        # (with the CSV written ahead, a large run's report is drawn here while it is finished: sending its
-        # figures, 120 MB for 2.4 M steps, to the drawer took longer than importing matplotlib)
-        if csv is None:
-            write_steps(analysis.steps, steps)
-        if drawing is None:
-            plot_report(analysis, report, thumb)
-        else:
-            drawing()
-        if csv is not None:
-            csv()
+        try:
+            if drawer is not None and not large:
+                drawing = drawer.draw(report_data(analysis), report, thumb)
+            elif large and csv is None:
+                drawing = apart(plot_report, analysis, report, thumb)
+            # (with the CSV written ahead, a large run's report is drawn here while it is finished: sending its
+            # figures, 120 MB for 2.4 M steps, to the drawer took longer than importing matplotlib)
+            if csv is None:
+                write_steps(analysis.steps, steps)
+            if drawing is None:
+                plot_report(analysis, report, thumb)
+            else:
+                drawing()
+            if csv is not None:
+                csv()
+        except BaseException:
+            # (an error, Ctrl-C, a SIGTERM: the forked writers are stopped before `staged` removes the files
+            # they write, or one would write its file again after that)
+            for child in (drawing, csv):
+                if child is not None:
+                    child.stop()
+            raise
         stage(paths["summary"]).write_text(summary, encoding="utf-8")
     return paths
 

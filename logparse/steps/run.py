@@ -29,6 +29,7 @@ from .merge import merge_duplicates
 from .runfacts import log_facts, run_facts, settle_grad_accum
 from .segments import Segment, SegmentRows, boundaries, continue_epochs, new_run_reason, reference_rows
 from .sources import Choice, keep_apart, settle
+from .stamps import drop_stray_stamps
 from .stepframe import add_flag, flagged, log_cadence, unmark_windowed, windowed
 from .timing import (
     StepTime,
@@ -385,9 +386,10 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     """Raw rows to one row per optimizer step: the log's facts; the step rows checked, counted from the run's
     start (epochs, micro-batches), numbered where the log prints no counter, split into attempts, merged
     across ranks, and timed."""
-    warnings: list[RunWarning] = []
+    warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
+    drop_stray_stamps(steps, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
     record, micro, use = parsed.record, None, None
     if record is not None:  # a run folder's step record beside the console (withrecord.py)
