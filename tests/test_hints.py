@@ -9,6 +9,7 @@ from __future__ import annotations
 from logparse import api
 from logparse.core.errors import cli_names
 from logparse.report.outputs import text_summary
+from logparse.report.unknowns import unknowns
 
 
 def _log(tmp_path, fields: str = ""):
@@ -59,6 +60,8 @@ def test_flops_per_token_given_ask_for_no_sequence_length_when_the_log_counts_to
     # 5e10 FLOPs x 6,000 tokens/s / 8 GPUs / 989 TFLOPS = 3.8%
     assert abs(a.summary["stable"]["mfu_mean"] - 5e10 * 6000 / 8 / 989e12) < 1e-3
     assert not [w for w in a.summary["warnings"] if "sequence length" in w]
+    missing = unknowns(a.summary)  # what the figure and the page render: nothing to pass for the MFU
+    assert "params" not in missing and missing["seq_len"].hint() == ""
     # without the FLOPs, the length is what FLOPs/token needs, and it is asked for
     b = api.analyze(_log(tmp_path, " | tokens_per_sec 6000"), gpus=8, hw="h100", model="llama2-7b")
     assert any("sequence length" in w and "FLOPs/token" in w for w in b.summary["warnings"])

@@ -73,10 +73,14 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
             also = () if seq else (("seq_len", None),)
             flops = Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True, also=also)
             found.append(flops)
-    if not s["model"].get("params"):  # N: FLOPs/token may still be known (the framework's own figure)
+    # N: FLOPs/token may still be known (the framework's own figure, for which N gives logparse's count; not
+    # FLOPs given per token, formula "given", which N would not change: utilization.mfu.GIVEN, not imported, as
+    # the drawing process imports this module without pandas)
+    if not s["model"].get("params") and s["formula"] != "given":
         found.append(Unknown("params", "N", (("params", None), ("model", None))))
-    if not seq:
-        found.append(Unknown("seq_len", "seq len", (("seq_len", None),)))
+    if not seq:  # asked for only where a figure still needs it: FLOPs/token or tokens/s
+        needed = s["flops_per_token"] is None or (st["tokens_per_s"] is None and not per_gpu_known)
+        found.append(Unknown("seq_len", "seq len", (("seq_len", None),) if needed else ()))
     if st["start_step"] is None and no_step_time(s):
         # nothing to time the steps by, so nothing to find a stable window in: the step time is what is
         # missing, and no option supplies it (the log's own warning says what it lacks)
