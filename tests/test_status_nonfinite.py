@@ -34,15 +34,18 @@ def _log(tmp_path, bad: dict[int, tuple[str, str, int, int]]) -> str:
 
 SKIPPED_WITHOUT_LOSS = ("", "", 1, 1)  # what Megatron-LM prints for an interval of one skipped NaN iteration
 SKIPPED_NAN_LOSS = (" lm loss: nan |", "", 1, 1)  # a fork that prints the NaN it skipped
+# Megatron-LM since b09ee64 (2026-03, `if avg >= 0.0`): the empty average of an all-skipped interval, printed
+SKIPPED_ZERO_LOSS = (" lm loss: 0.000000E+00 |", "", 1, 1)
 
 
-@pytest.mark.parametrize("skipped", [SKIPPED_WITHOUT_LOSS, SKIPPED_NAN_LOSS])
+@pytest.mark.parametrize("skipped", [SKIPPED_WITHOUT_LOSS, SKIPPED_NAN_LOSS, SKIPPED_ZERO_LOSS])
 def test_a_nan_iteration_megatron_stepped_over_is_flagged_not_diverged(tmp_path, skipped):
     a = logparse.analyze(_log(tmp_path, {20: skipped}))
     assert a.summary["status"] == "complete"  # iteration 40 of 40, 20 steps after the skipped one
     steps = a.run.steps
     assert steps.loc[flagged(steps, "skipped_nan"), "step"].tolist() == [20]
     assert a.summary["flagged_steps"]["skipped_nan"] == 1
+    assert steps.loc[steps["step"] == 20, "loss"].isna().all()  # no loss of its own, not 0
 
 
 def test_an_overflow_the_scaler_skipped_is_no_nan(tmp_path):

@@ -628,10 +628,14 @@ def _flag_skipped_nan(steps: pd.DataFrame) -> None:
     `skipped_nan` (the run went on; phases.status does not call it diverged for them). Megatron-LM counts,
     per log interval, the iterations it skipped and those of them whose loss was NaN or inf, and prints the
     line without their loss (megatron/training/training.py training_log: `number of skipped iterations`,
-    `number of nan iterations`); a skip whose loss was finite (an fp16 overflow) is not a NaN."""
+    `number of nan iterations`); a skip whose loss was finite (an fp16 overflow) is not a NaN. Since 2026-03
+    (b09ee64, `if avg >= 0.0`) an interval whose iterations were all skipped prints its empty average as
+    `lm loss: 0.000000E+00`: a skipped row's loss of exactly 0 is no loss, and becomes NaN."""
     if "skipped_iters" not in steps:
         return
     skipped = pd.to_numeric(steps["skipped_iters"], errors="coerce").fillna(0).to_numpy() > 0
+    if "loss" in steps and pd.api.types.is_numeric_dtype(steps["loss"]):
+        steps.loc[skipped & (steps["loss"] == 0).to_numpy(), "loss"] = np.nan
     nan = np.zeros(len(steps), dtype=bool)
     if "nan_iters" in steps:
         nan = pd.to_numeric(steps["nan_iters"], errors="coerce").fillna(0).to_numpy() > 0
