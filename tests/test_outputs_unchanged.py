@@ -51,8 +51,8 @@ _MADE: dict[tuple[str, str], dict[str, Any]] = {}
 
 def made(path: Path, how: str) -> dict[str, Any]:
     """A case's outputs with its steps.csv's text besides (`steps_csv`), made once a process: the record's
-    check here and the text's (tests/test_text_agrees.py) read one analysis, grouped onto one worker
-    (xdist_group) so that neither makes it again."""
+    check here and the text's (tests/test_text_agrees.py) read one analysis; conftest.py runs the two checks
+    of a case one after the other, which keeps them on one xdist worker."""
     key = (str(path), how)
     if key not in _MADE:
         _MADE[key] = outputs(path, OPTIONS[how], keep_csv=True)
@@ -106,11 +106,8 @@ CASES = [(p, how) for p in logs() for how in OPTIONS]
 
 
 def case_params() -> list[Any]:
-    """CASES as parameters, each in the xdist group of its case (made() is shared within a worker)."""
-    return [
-        pytest.param(p, how, id=case_id(p, how), marks=pytest.mark.xdist_group(case_id(p, how)))
-        for p, how in CASES
-    ]
+    """CASES as parameters, each named by its case_id (conftest.py pairs the checks of a case by it)."""
+    return [pytest.param(p, how, id=case_id(p, how)) for p, how in CASES]
 
 
 def test_the_golden_record_covers_every_log():
