@@ -23,6 +23,34 @@ def cut_before_its_first_step() -> str:
     return "".join((SAMPLES / "megatron_llama2-7b_8xh100.log").read_text().splitlines(keepends=True)[:40])
 
 
+# the checks that read a log's outputs as tests/test_outputs_unchanged.py made() makes them once a process, after
+# the record's check of the same log
+FOLLOW_THE_RECORD = ("test_the_text_counts_agree_with_steps_csv_and_the_summary",)
+RECORD = "test_outputs_are_byte_identical_to_the_record"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each log's checks that read its outputs run right after the record's check of that log: xdist sends
+    a worker consecutive tests, so the pair runs in one process and the log is analysed once, not twice (the
+    analyses of ~440 cases cost ~25 s of CPU)."""
+    following: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if getattr(item, "originalname", None) in FOLLOW_THE_RECORD:
+            following.setdefault(item.callspec.id, []).append(item)
+    if not following:
+        return
+    moved = {id(item) for group in following.values() for item in group}
+    ordered: list[pytest.Item] = []
+    for item in items:
+        if id(item) in moved:
+            continue
+        ordered.append(item)
+        if getattr(item, "originalname", None) == RECORD:
+            ordered += following.pop(item.callspec.id, [])
+    ordered += [item for group in following.values() for item in group]  # (their record's check not run)
+    items[:] = ordered
+
+
 @pytest.fixture
 def sample() -> callable:
     def get(name: str) -> Path:

@@ -46,7 +46,20 @@ def _shown(text: str) -> str:
     return text.replace(str(ROOT), "<ROOT>")
 
 
-def outputs(path: Path, options: dict[str, Any]) -> dict[str, Any]:
+_MADE: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def made(path: Path, how: str) -> dict[str, Any]:
+    """A case's outputs with its steps.csv's text besides (`steps_csv`), made once a process: the record's
+    check here and the text's (tests/test_text_agrees.py) read one analysis; conftest.py runs the two checks
+    of a case one after the other, which keeps them on one xdist worker."""
+    key = (str(path), how)
+    if key not in _MADE:
+        _MADE[key] = outputs(path, OPTIONS[how], keep_csv=True)
+    return _MADE[key]
+
+
+def outputs(path: Path, options: dict[str, Any], keep_csv: bool = False) -> dict[str, Any]:
     from logparse import api
     from logparse.batch import engine as batch
     from logparse.core.errors import LogparseError
@@ -59,13 +72,16 @@ def outputs(path: Path, options: dict[str, Any]) -> dict[str, Any]:
     steps = io.StringIO()
     report.write_steps(analysis.steps, steps, kind=".csv")
     index = batch.index_frame([{"run": path.stem, "source": str(path), "cached": False, **batch._summary_columns(analysis.summary)}])
-    return {
+    out = {
         "summary": _shown(json.dumps(analysis.summary, indent=2) + "\n"),
         "steps_sha256": hashlib.sha256(steps.getvalue().encode()).hexdigest(),
         "steps_rows": len(analysis.steps),
         "index_row": _shown(index.to_csv(index=False)),
         "text": _shown(_cli_text(analysis)),
     }
+    if keep_csv:
+        out["steps_csv"] = steps.getvalue()
+    return out
 
 
 def _cli_text(analysis: Any) -> str:
@@ -89,6 +105,11 @@ def _golden() -> dict[str, Any]:
 CASES = [(p, how) for p in logs() for how in OPTIONS]
 
 
+def case_params() -> list[Any]:
+    """CASES as parameters, each named by its case_id (conftest.py pairs the checks of a case by it)."""
+    return [pytest.param(p, how, id=case_id(p, how)) for p, how in CASES]
+
+
 def test_the_golden_record_covers_every_log():
     recorded = set(_golden())
     assert recorded == {case_id(p, how) for p, how in CASES}, "a log was added or removed: record again"
@@ -106,10 +127,10 @@ def golden() -> dict[str, Any]:
     return _golden()
 
 
-@pytest.mark.parametrize("path,how", CASES, ids=[case_id(p, h) for p, h in CASES])
+@pytest.mark.parametrize("path,how", case_params())
 def test_outputs_are_byte_identical_to_the_record(path, how, golden):
     want = golden[case_id(path, how)]
-    got = outputs(path, OPTIONS[how])
+    got = {k: v for k, v in made(path, how).items() if k != "steps_csv"}
     assert set(got) == set(want)
     for key in want:
         if got[key] != want[key]:

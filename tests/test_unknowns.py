@@ -48,7 +48,8 @@ def test_the_three_renderers_say_the_same(summary, tmp_path):
     # figure name options alike)
     with cli_names():
         assert "hardware unknown (pass --hw NAME or --peak-tflops X)" in text_summary(a)
-        assert "FLOPs/token unknown (pass --model NAME, or --params N)" in text_summary(a)
+        # the log states no sequence length either: FLOPs need both, named at once
+        assert "FLOPs/token unknown (pass --model NAME, or --params N; and --seq-len)" in text_summary(a)
     assert "hardware unknown (pass hw=NAME or peak_tflops=X)" in text_summary(a)
-    assert "FLOPs/token unknown (pass model=NAME, or params=N)" in text_summary(a)
+    assert "FLOPs/token unknown (pass model=NAME, or params=N; and seq_len)" in text_summary(a)
     assert "hardware unknown (pass hw=NAME or peak_tflops=X)" in _assumptions(summary)

@@ -56,9 +56,7 @@ class HardwarePart(TypedDict):
     dense: bool
 
 
-class ModelPart(TypedDict):
-    """summary["model"]: the model's dimensions and the source of each."""
-
+class _ModelRequired(TypedDict):
     params: float | None
     layers: int | None
     hidden: int | None
@@ -69,6 +67,12 @@ class ModelPart(TypedDict):
     vocab: int | None
     source: str | None
     sources: dict[str, str]  # keyed by dimension, the ones known
+
+
+class ModelPart(_ModelRequired, total=False):
+    """summary["model"]: the model's dimensions and the source of each."""
+
+    source_detail: str  # when the source is a preset: which, and why (--model, or the log's count is its own)
 
 
 class FlopsTermPart(TypedDict):

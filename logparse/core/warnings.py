@@ -51,7 +51,8 @@ run facts and options
   patterns_skipped      a `*.toml` in a pattern folder is not a regular file (a FIFO, a folder): not read
   gpus_unknown          the number of GPUs is unknown
   gpus_inferred         the number of GPUs is not stated and is inferred from the log's parallel sizes
-  seq_len_unknown       the sequence length is unknown
+  seq_len_unknown       the sequence length is unknown (and the global batch, when tokens/s needs both)
+  global_batch_unknown  the global batch is unknown: tokens per step, tokens/s and MFU with it
 model and FLOPs
   model_unknown         the model size is unknown: no FLOPs/token, no MFU
   flops_reported        the model size is unknown: FLOPs are the framework's own
@@ -59,6 +60,7 @@ model and FLOPs
   params_not_active     --params is not the active count of a mixture of experts
   params_from_log       N is the log's parameter count, which includes the input embedding
   params_sharded        the log's trainable count is one shard's: multiplied by the GPUs
+  params_preset         the log's parameter count is exactly a preset's: its dims are used
   model_mismatch        the log's parameter count is not the --model preset's
   vocab_unpadded        the LM head's vocabulary is the unpadded one
   mlp_assumed           the MLP width is given and nothing says whether it is gated: counted plain
@@ -90,8 +92,9 @@ CODES: frozenset[str] = frozenset(
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
-    fact_implausible patterns_skipped
-    model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded model_mismatch
+    fact_implausible patterns_skipped global_batch_unknown
+    model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded params_preset
+    model_mismatch
     vocab_unpadded mlp_assumed
     hw_unknown hw_conflict hw_no_peak peak_no_dtype peak_unverified mfu_impossible
     reported_implausible reported_mfu_impossible reported_peak_fixed reported_peak_differs

@@ -697,13 +697,10 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     events = _stamps_in_line(run, rows, events)
 
     counted = rows[rows["kept"]]
-    # with a clock, a row whose own time is unknown (torchtitan's first step prints none) takes none: its
-    # time lies in the gap before it (start-up for an attempt's first row); without one, it must be known
-    known = counted["busy"].notna()
-    busy_known = bool(len(counted)) and (known.mean() >= 0.9 if clock else known.all())
+    busy_known, excess_known = _timed(counted, clock)
     kept_excess = (counted["busy"] - counted["span"] * counted["ref"]).where(lambda x: x > 0).dropna()
     held = _held(book, rows, events, clock, kept_excess)
-    excess = _excess(book, rows, events, held) if busy_known else 0.0
+    excess = _excess(book, rows, events, held) if excess_known else 0.0
     redone = rows[~rows["kept"]]
     for seg, part in redone.groupby("segment"):
         first, last = int(part["step"].min()), int(part["step"].max())
@@ -723,7 +720,7 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
         wall = None
         _printed_only(book, rows, events)
 
-    productive, badput = _badput(book, wall, productive, busy_known, len(redone) > 0)
+    productive, badput = _badput(book, wall, productive, busy_known, excess_known, len(redone) > 0)
     events_sorted = [] if book.uneven else sorted(_folded(book), key=lambda e: (e.first_line, e.category))
     return Ledger(
         "timestamps" if clock else "step_times",
@@ -737,11 +734,36 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     )
 
 
+def _timed(counted: pd.DataFrame, clock: bool) -> tuple[bool, bool]:
+    """Whether the counted rows' own times are known (productive time is), and whether the time above their
+    reference is (warm-up and slow steps are)."""
+    # with a clock, a row whose own time is unknown (torchtitan's first step prints none) takes none: its
+    # time lies in the gap before it (start-up for an attempt's first row, whose time a clock's differences
+    # never give); without one, it must be known
+    known = counted["busy"].notna()
+    opening = counted["segment"].ne(counted["segment"].shift()).to_numpy()
+    if clock and not opening.all():
+        busy_known = bool(known[~opening].mean() >= 0.9)
+    else:
+        busy_known = bool(len(counted)) and bool(known.all())
+    # warm-up and slow steps are time above the reference on the rows the phases judge: known when each of
+    # those has its own time, the times the dips are measured by (a row the phases could not time, an
+    # attempt's first under a clock's differences, is in neither)
+    judged = counted["phase"].notna() if "phase" in counted else pd.Series(False, index=counted.index)
+    return busy_known, busy_known or bool(judged.any() and known[judged].all())
+
+
 def _badput(
-    book: _Book, wall: float | None, productive: float | None, busy_known: bool, redone: bool
+    book: _Book,
+    wall: float | None,
+    productive: float | None,
+    busy_known: bool,
+    excess_known: bool,
+    redone: bool,
 ) -> tuple[float | None, dict[str, float | None]]:
     """Each category's seconds (None where unknown); with a clock, `other` is what remains of the wall
-    time, so that the parts add up. Returns productive too: the clock's resolution can take from it."""
+    time, so that the parts add up. Returns productive too: the clock's resolution can take from it.
+    `excess_known`: warm-up and slow steps are known (every row the phases judge has its own time)."""
     badput: dict[str, float | None] = {k: book.totals[k] for k in CATEGORIES}
     for category in book.unknown:
         badput[category] = None
@@ -764,7 +786,10 @@ def _badput(
             other = 0.0
         badput["other"] = other
     elif not busy_known:
-        for category in ("warmup", "slow_steps") + (("wasted_progress",) if redone else ()):
+        unknown = ("wasted_progress",) if redone else ()
+        if not excess_known:
+            unknown = ("warmup", "slow_steps", *unknown)
+        for category in unknown:
             badput[category] = None
             book.mark_unknown(category, f"{LABELS[category]}: unknown without step times")
         if wall is not None:  # the remainder of a wall time whose steps' share is unknown

@@ -272,8 +272,14 @@ def _mark_warmup(
         at_stable[rows[pos[:start]]] = False
         if seg == first and start < len(pos):
             warmup_end_step = int(steps.at[seg_idx[start], "step"])
-            # optimizer steps before the stable window: up to the last warmup row's step
-            warmup_steps = int(steps.at[seg_idx[start - 1], "step"]) if start > 0 else 0
+            # the optimizer steps the attempt's rows stand for up to its last warmup row (an untimed first row
+            # among them): counted, not that row's number, which counts them only in a log that starts at step
+            # 1 (one that counts from 0, or starts part-way, said otherwise)
+            warmup_steps = 0
+            if start > 0:
+                mine = np.flatnonzero(steps["segment"].to_numpy() == seg)
+                upto = mine[mine <= rows[pos[start - 1]]]
+                warmup_steps = int(steps["step_span"].iloc[upto].sum())
     return warmup_end_step, warmup_steps
 
 

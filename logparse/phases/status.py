@@ -1,8 +1,11 @@
 """Run status: did the run finish, stop early, crash or diverge?
 
 Rules, first that holds:
-- `diverged`: a step logs a NaN or infinite loss or gradient norm (dgxc-benchmarking's llmb-run marks a run
-  invalid at its first `grad norm: nan`).
+- `diverged`: the loss or gradient norm goes NaN or infinite and stays so: the last step that logs either
+  logs it non-finite (the run stops on it, or goes on without a finite one again; dgxc-benchmarking's llmb-run
+  marks a run invalid at its first `grad norm: nan`). A non-finite step the run recovers from, or one the
+  framework stepped over (flagged `skipped_nan`: Megatron-LM's skipped NaN iterations) before going on, is a
+  flagged step, not a divergence.
 - `crashed`: an error line (traceback, NCCL error or timeout, out of memory, Xid) comes after the last step,
   with no end-of-training line after it.
 - `complete`: the last step reached the planned total (`iteration 50/50`, `train_iters`, HF's max steps), or
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ..core.summary_types import StatusPart
@@ -81,16 +85,27 @@ def status_of(run: Run, basis: int | None) -> Status:
 
 
 def _diverged(steps: pd.DataFrame) -> tuple[RunStatus, str] | None:
-    """The first step whose loss or gradient norm is NaN or infinite, if any."""
+    """The non-finite loss or gradient norm the run ends on: from the first step of the last stretch of them
+    to the last step that logs either, when that one is non-finite (or a skipped NaN); None when the run
+    logs a finite one after them (it recovered, or stepped over them)."""
     loss = flagged(steps, "nonfinite_loss")
-    bad = loss | flagged(steps, "nonfinite_grad_norm")
+    bad = loss | flagged(steps, "nonfinite_grad_norm", "skipped_nan")
     if not bad.any():
         return None
-    first = steps[bad].iloc[0]
-    what = "loss" if loss[bad][0] else "gradient norm"
+    told = bad.copy()  # the steps that say how the loss or the gradient fared
+    for col in ("loss", "grad_norm"):
+        if col in steps:
+            told |= steps[col].notna().to_numpy()
+    at = np.flatnonzero(told)
+    if not bad[at[-1]]:
+        return None
+    finite = at[~bad[at]]
+    start = int(at[at > finite[-1]][0]) if len(finite) else int(at[0])
+    first = steps.iloc[start]
+    what = "loss" if loss[start] else "gradient norm"
     return RunStatus.DIVERGED, (
-        f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}); "
-        f"{int(bad.sum())} step(s) in all"
+        f"the {what} is NaN or infinite at step {int(first['step'])} (line {int(first['line'])}) and no later "
+        f"step logs a finite one; {int(bad[start:].sum())} step(s) in all"
     )
 
 

@@ -33,6 +33,7 @@ class ReportData:
     runs: tuple[int, ...] = ()  # the runs of the log (segments' `run`) the rows belong to
     # the first and last step of each restart's warmup
     restarts: list[tuple[float, float]] = field(default_factory=list)
+    warmup_end: float | None = None  # the last step of the first attempt's warmup (its rows' `phase`)
 
     def column(self, name: str) -> np.ndarray | None:
         """A drawn column's values in step order; None when no row has one."""

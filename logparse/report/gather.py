@@ -25,9 +25,12 @@ def report_data(analysis: Findings) -> ReportData:
     }
     runs = pd.to_numeric(steps["run"], errors="coerce").dropna().astype(int) if "run" in steps else []
     restarts = []
+    warmup_end = None
     if "phase" in steps:
         for _seg, rows in steps[steps["phase"] == "restart"].groupby("segment"):
             restarts.append((float(rows["step"].min()), float(rows["step"].max())))
+        warm = steps.loc[steps["phase"] == "warmup", "step"]
+        warmup_end = float(warm.max()) if len(warm) else None
     return ReportData(
         summary=analysis.summary,
         x=steps["step"].to_numpy(dtype=float),
@@ -37,6 +40,7 @@ def report_data(analysis: Findings) -> ReportData:
         marks=event_marks(analysis),
         runs=tuple(int(r) for r in np.unique(np.asarray(runs, dtype=np.int64))),
         restarts=restarts,
+        warmup_end=warmup_end,
     )
 
 

@@ -19,7 +19,6 @@ from ..core.errors import LogparseError
 from ..core.facts import Fact
 from ..core.summary_types import (
     AveragesPart,
-    DipPart,
     EtaPart,
     FactPart,
     FlopsPart,
@@ -823,7 +822,7 @@ def _model_part(util: Utilization, seq: Any) -> ModelPart:
     source of each."""
     dims, model_facts = util.model, util.model_facts
     params_fact = model_facts.get("params")
-    return {
+    part: ModelPart = {
         "params": _num(dims.params, 10),
         "layers": dims.layers,
         "hidden": dims.hidden,
@@ -835,6 +834,9 @@ def _model_part(util: Utilization, seq: Any) -> ModelPart:
         "source": params_fact.source if params_fact else None,
         "sources": {k: f.source for k, f in model_facts.items()},
     }
+    if params_fact is not None and params_fact.source == "preset" and params_fact.detail:
+        part["source_detail"] = params_fact.detail  # --model NAME, or the log's count that is the preset's
+    return part
 
 
 def _flops_part(util: Utilization) -> FlopsPart:
@@ -1055,10 +1057,11 @@ def _assumptions(s: Summary) -> list[str]:
     ]
 
 
-def _stable_count(st: StablePart, dips: list[DipPart]) -> str:
+def _stable_count(st: StablePart, left_out: dict[str, int]) -> str:
     """What the stable figures average over, so that it adds up with the range printed before it:
-    `481 steps`; `474 steps: 481 less 7 in dips`; `12 logged lines, 60 steps` when each line stands for
-    several steps."""
+    `481 steps`; `474 steps: 481 less 7 in dips`; `476 steps: 481 less 5 in the warm-up after the resume`;
+    `12 logged lines, 60 steps` when each line stands for several steps. `left_out`: the steps inside the range
+    that the window's rows leave out, by why (window_left_out)."""
     rows, steps = st.get("log_rows"), st["steps"]
     if rows is not None and rows != steps:
         each = f": each stands for the {steps // rows} steps up to it" if rows and steps % rows == 0 else ""
@@ -1067,15 +1070,44 @@ def _stable_count(st: StablePart, dips: list[DipPart]) -> str:
     span = hi - lo + 1
     if steps >= span:
         return plural(steps, "step")
-    in_dips = sum(
-        min(d["end_step"], hi) - max(d["start_step"], lo) + 1
-        for d in dips
-        if d["start_step"] <= hi and d["end_step"] >= lo
-    )
-    parts = [f"{in_dips} in dips"] if in_dips else []
-    if span - steps > in_dips:
-        parts.append(f"{span - steps - in_dips} not logged")
+    parts = [f"{n} {why}" for why, n in left_out.items() if n > 0]
+    unlogged = span - steps - sum(left_out.values())
+    if unlogged > 0:
+        parts.append(f"{unlogged} not logged")
     return f"{plural(steps, 'step')}: {span} less {' and '.join(parts)}"
+
+
+def window_left_out(analysis: Findings) -> dict[str, int]:
+    """The steps between the stable window's first and last step that its figures leave out, by why (each
+    row's `phase`, the stable mask and Phases.stable_rows, the masks the window is made of), in the words
+    of the text: {"in dips": 7, "in the warm-up after the resume": 5, ...}. Steps without a row are not in
+    it: they are what the range has beyond these and the window's own."""
+    st = analysis.summary["stable"]
+    steps = analysis.run.steps
+    if st["start_step"] is None or steps.empty or "phase" not in steps:
+        return {}
+    step = steps["step"].to_numpy(dtype=float)
+    inside = (step >= st["start_step"]) & (step <= st["end_step"])
+    masked = analysis.phases.stable_mask.to_numpy(dtype=bool)
+    judged = steps[["step"] + (["flags"] if "flags" in steps else [])]
+    kept = steps.index.isin(analysis.phases.stable_rows(judged).index)
+    out = inside & ~kept
+    phase = steps["phase"].astype(object).where(steps["phase"].notna(), None).to_numpy()
+    span = steps["step_span"].to_numpy(dtype=float) if "step_span" in steps else np.ones(len(steps))
+    resumes = steps.loc[out & (phase == "restart"), "segment"].nunique() if "segment" in steps else 0
+    after = "the warm-up after the resume" if resumes <= 1 else "the warm-ups after the resumes"
+    reasons = {
+        "in dips": out & (phase == "dip"),
+        f"in {after}": out & (phase == "restart"),
+        "in the warm-up": out & (phase == "warmup"),
+        "not timed": out & pd.isna(phase),
+        "with an MFU above 100%": out & masked,  # stable, left out by stable_rows
+    }
+    counted = np.zeros(len(steps), dtype=bool)
+    for mask in reasons.values():
+        counted |= mask
+    reasons["in another regime"] = out & ~counted
+    return {why: int(round(span[mask].sum())) for why, mask in reasons.items() if mask.any()}
 
 
 def _stable_figures(st: StablePart, s: Summary) -> list[str]:
@@ -1139,7 +1171,7 @@ def text_summary(analysis: Findings, paths: dict[str, Path] | None = None) -> st
 def _text_summary(analysis: Findings, paths: dict[str, Path] | None) -> str:
     s = analysis.summary
     lines = _run_lines(s, analysis.run.steps)
-    lines += _stable_window_lines(s)
+    lines += _stable_window_lines(s, window_left_out(analysis))
     lines += whole_run_lines(s)
     lines += _event_lines(s)
     lines += ledger_lines(s)
@@ -1187,15 +1219,16 @@ def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _stable_window_lines(s: Summary) -> list[str]:
-    """The stable window's figures (or that none was found), then the peer-style window when asked for."""
+def _stable_window_lines(s: Summary, left_out: dict[str, int]) -> list[str]:
+    """The stable window's figures (or that none was found), then the peer-style window when asked for;
+    `left_out` as window_left_out gives it."""
     st = s["stable"]
     if st["start_step"] is not None:
         which = ""
         if len(s.get("regimes", [])) > 1:
             which = f" [regime {st['regime'] + 1} of {len(s['regimes'])}, the most wall time]"
         lines = [
-            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st, s['dips'])}){which}: "
+            f"  stable steps {st['start_step']}..{st['end_step']} ({_stable_count(st, left_out)}){which}: "
             + ", ".join(_stable_figures(st, s))
         ]
     else:

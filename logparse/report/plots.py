@@ -700,8 +700,8 @@ def _shade_phases(ax, d: ReportData, kind: str) -> None:
     """Warmup, the stable window, other regimes and shifts, restart warmups and dips, on every panel."""
     s, x = d.summary, d.x
     st = s["stable"]
-    if s["warmup_steps"] and len(x):
-        ax.axvspan(x[0], s["warmup_steps"] + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
+    if s["warmup_steps"] and len(x) and d.warmup_end is not None:
+        ax.axvspan(x[0], d.warmup_end + 0.5, color=WARMUP_COLOR, alpha=0.35, lw=0)
     if st["start_step"] is not None:
         begin, note = _stable_from(s, x)
         ax.axvspan(begin, st["end_step"], color=STABLE_COLOR, alpha=0.07, lw=0, gid="stable-band")

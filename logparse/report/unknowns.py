@@ -18,8 +18,10 @@ from ..core.errors import flag
 class Unknown:
     """One figure the run lacks. `what` is its code (the key a renderer picks it by): gpus, hardware,
     flops_per_token, params, seq_len, step_time, stable_window, tokens_per_s. `options`: (Options field, metavar or None)
-    that would make it known, any one of them; `sep` joins them. `blocks_mfu`: without it there is no MFU
-    (params and seq_len never do by themselves: it blocks through flops_per_token or tokens_per_s, named there)."""
+    that would make it known; `sep` joins them: any one of them (" or "), or every one (" and "). `also`: what
+    it needs besides (every one), so that one run names every missing input at once, never one after the
+    other. `blocks_mfu`: without it there is no MFU (params and seq_len never do by themselves: it blocks
+    through flops_per_token or tokens_per_s, named there)."""
 
     what: str
     label: str
@@ -27,12 +29,18 @@ class Unknown:
     sep: str = " or "
     blocks_mfu: bool = False
     phrase: str | None = None  # the whole text, where "<label> unknown" does not say it
+    also: tuple[tuple[str, str | None], ...] = ()
 
     def hint(self) -> str:
-        """`pass --hw NAME or --peak-tflops X`; empty when no option gives it."""
+        """`pass --hw NAME or --peak-tflops X`; `pass --seq-len and --global-batch`; `pass --model NAME, or
+        --params N; and --seq-len`; empty when no option gives it."""
         if not self.options:
             return ""
-        return "pass " + self.sep.join(flag(name, meta) for name, meta in self.options)
+        text = "pass " + self.sep.join(flag(name, meta) for name, meta in self.options)
+        if self.also:
+            also = " and ".join(flag(name, meta) for name, meta in self.also)
+            text += ("; and " if "," in self.sep else ", and ") + also
+        return text
 
     def text(self, hint: bool = True) -> str:
         """`hardware unknown (pass --hw NAME or --peak-tflops X)`; `seq len unknown` without the hint."""
@@ -60,13 +68,19 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
     if s["flops_per_token"] is None:
         if s["formula"] is not None and not seq:  # the formula is chosen; its attention term needs seq len
             found.append(Unknown("flops_per_token", "FLOPs/token", (("seq_len", None),), blocks_mfu=True))
-        else:
+        else:  # the model, and the sequence length every formula but the framework's own counts with
             options = (("model", "NAME"), ("params", "N"))
-            found.append(Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True))
-    if not s["model"].get("params"):  # N: FLOPs/token may still be known (the framework's own figure)
+            also = () if seq else (("seq_len", None),)
+            flops = Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True, also=also)
+            found.append(flops)
+    # N: FLOPs/token may still be known (the framework's own figure, for which N gives logparse's count; not
+    # FLOPs given per token, formula "given", which N would not change: utilization.mfu.GIVEN, not imported, as
+    # the drawing process imports this module without pandas)
+    if not s["model"].get("params") and s["formula"] != "given":
         found.append(Unknown("params", "N", (("params", None), ("model", None))))
-    if not seq:
-        found.append(Unknown("seq_len", "seq len", (("seq_len", None),)))
+    if not seq:  # asked for only where a figure still needs it: FLOPs/token or tokens/s
+        needed = s["flops_per_token"] is None or (st["tokens_per_s"] is None and not per_gpu_known)
+        found.append(Unknown("seq_len", "seq len", (("seq_len", None),) if needed else ()))
     if st["start_step"] is None and no_step_time(s):
         # nothing to time the steps by, so nothing to find a stable window in: the step time is what is
         # missing, and no option supplies it (the log's own warning says what it lacks)
@@ -75,15 +89,23 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         phrase = "stable window: none found (too few timed steps)"
         found.append(Unknown("stable_window", "stable window", blocks_mfu=True, phrase=phrase))
     elif st["tokens_per_s"] is None and not per_gpu_known:
-        # tokens/s = samples per step x seq len / step time: the one of the first two the log lacks
-        if not seq:
-            needs: tuple[tuple[str, str | None], ...] = (("seq_len", None),)
-        elif "facts" in s and s.get("tokens_per_step") is None and not s["facts"].get("global_batch_size"):
-            needs = (("global_batch", None),)
-        else:
-            needs = ()
-        found.append(Unknown("tokens_per_s", "tokens/s", needs, blocks_mfu=True))
+        found.append(Unknown("tokens_per_s", "tokens/s", tokens_needs(s), " and ", blocks_mfu=True))
     return {u.what: u for u in found}
+
+
+def tokens_needs(s: Mapping[str, Any], samples_per_s: bool = False) -> tuple[tuple[str, str | None], ...]:
+    """What tokens/s needs and the summary lacks, every one: the sequence length, and the global batch where
+    the tokens come from samples per step over the step time (not from a logged samples/s, `samples_per_s`,
+    which the sequence length alone makes tokens). A shape without `facts` (the batch index) names no batch."""
+    needs: list[tuple[str, str | None]] = []
+    if not (s.get("model") or {}).get("seq_len"):
+        needs.append(("seq_len", None))
+    from_samples = samples_per_s or (s.get("stable") or {}).get("samples_per_s") is not None
+    facts = s.get("facts")
+    if facts is not None and not from_samples and not facts.get("global_batch_size"):
+        if s.get("tokens_per_step") is None:
+            needs.append(("global_batch", None))
+    return tuple(needs)
 
 
 STEP_TIME_UNKNOWN = "step time unknown: the log gives none, its warnings say what it lacks"

@@ -28,6 +28,7 @@ from ..core.errors import flag
 from ..core.summary_types import WholeRunPart
 from ..steps.run import Run
 from ..utilization.mfu import Utilization
+from .unknowns import tokens_needs
 
 LABEL = "whole-run average, not the stable window's (start-up, warmup and evaluations may be in it)"
 
@@ -131,12 +132,9 @@ def text_lines(s: Any) -> list[str]:
         )
     elif part["tokens_per_s_per_gpu"] is not None:
         bits.append(f"{part['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU")
-    else:  # the one input that makes samples or steps tokens
-        batch_known = "global_batch_size" in (s.get("facts") or {}) or s.get("tokens_per_step")
-        need = "seq_len" if not (s.get("model") or {}).get("seq_len") else None
-        if need is None and part["samples_per_s"] is None and not batch_known:
-            need = "global_batch"
-        bits.append("tokens/s unknown" + (f" (pass {flag(need)})" if need else ""))
+    else:  # the inputs that make samples or steps tokens, every one the run lacks
+        needs = tokens_needs(s, samples_per_s=part["samples_per_s"] is not None)
+        bits.append("tokens/s unknown" + (f" (pass {' and '.join(flag(n) for n, _ in needs)})" if needs else ""))
     if part["samples_per_s"] is not None:
         bits.append(f"{part['samples_per_s']:,.4g} samples/s")
     if part["seconds"] is not None:

@@ -142,7 +142,7 @@ def resolve_model(
     values = {k: f.value for k, f in chosen.items()}
     dims = ModelDims(**{k: v for k, v in values.items() if k in ModelDims.__dataclass_fields__})
     params = _params(opts, pre, dims, chosen, facts, warnings)
-    if isinstance(params, tuple):  # a per-rank shard count recognised as a preset: its dims replace all
+    if isinstance(params, tuple):  # a shard's count, or a preset's count exactly: its dims replace all
         return params
     if params is not None:
         chosen["params"] = params
@@ -228,9 +228,16 @@ def _params(
         return Fact(float(opts.params), opts.source("params"))
     if "params" in pre:
         return Fact(float(pre["params"]), "preset", opts.model or "")
+    n = params_from_dims(dims)
+    given = any(cli is not None and getattr(opts, cli) is not None for cli, _ in _FIELDS.values())
+    matched = None if (pre or n is not None or given) else preset_of_count(facts)
+    if matched is not None:
+        # the log's count is a preset's, digit for digit: its dims, so that the headline counts as palm does
+        name, pdims, why = matched
+        chosen_dims = {k: Fact(v, "preset", why) for k, v in preset(name).items() if k in _FIELDS}
+        return pdims, {**chosen_dims, "params": Fact(pdims.params, "preset", why)}
     if "params" in facts and not pre:
         return facts["params"]  # the framework's own N (nanoGPT: without position embedding)
-    n = params_from_dims(dims)
     if n is not None:
         srcs = sorted({f.source for f in chosen.values()})
         return Fact(n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})")
@@ -247,6 +254,36 @@ def _params(
     if "trainable_params" in facts:
         return _trainable_params(facts, warnings)
     return None
+
+
+def preset_of_count(facts: dict[str, Fact]) -> tuple[str, ModelDims, str] | None:
+    """The one preset whose parameter count the log states exactly: its total (embedding included; for a
+    mixture of experts every expert) as a total or trainable count, or its N (without the input embedding)
+    as the framework's own N. Returns the preset's name, its dims and the sentence that says so; None when
+    the log states none, or no preset or more than one has it. Exactly, not within a margin: a count near
+    a preset's may be another model (a changed vocabulary, another depth)."""
+    stated = [
+        (facts[key], total)
+        for key, total in (("total_params", True), ("trainable_params", True), ("params", False))
+        if key in facts and isinstance(facts[key].value, (int, float)) and facts[key].value
+    ]
+    if not stated:
+        return None
+    found = []
+    for name in presets():
+        try:
+            dims = preset_dims(name)
+        except (TypeError, ValueError):  # a preset this build cannot size
+            continue
+        for fact, total in stated:
+            count = all_params(dims) if total else dims.params
+            if count is not None and float(fact.value) == count:
+                found.append((name, dims, fact))
+                break
+    if len({name for name, _, _ in found}) != 1:
+        return None
+    name, dims, fact = found[0]
+    return name, dims, f"{float(fact.value):,.0f} parameters is exactly {name}'s count"
 
 
 def _trainable_params(

@@ -538,6 +538,7 @@ def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFr
     steps = steps.dropna(axis=1, how="all")
 
     _flag_nonfinite(steps, warnings)
+    _flag_skipped_nan(steps)
     if parsed.lines.get("unattached"):
         warnings.append(
             RunWarning(
@@ -710,6 +711,26 @@ def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: 
     )
 
 
+def _flag_skipped_nan(steps: pd.DataFrame) -> None:
+    """Rows whose iterations the framework stepped over for a NaN or infinite loss or gradient: flagged
+    `skipped_nan` (the run went on; phases.status does not call it diverged for them). Megatron-LM counts,
+    per log interval, the iterations it skipped and those of them whose loss was NaN or inf, and prints the
+    line without their loss (megatron/training/training.py training_log: `number of skipped iterations`,
+    `number of nan iterations`); a skip whose loss was finite (an fp16 overflow) is not a NaN. Since 2026-03
+    (b09ee64, `if avg >= 0.0`) an interval whose iterations were all skipped prints its empty average as
+    `lm loss: 0.000000E+00`: a skipped row's loss of exactly 0 is no loss, and becomes NaN."""
+    if "skipped_iters" not in steps:
+        return
+    skipped = pd.to_numeric(steps["skipped_iters"], errors="coerce").fillna(0).to_numpy() > 0
+    if "loss" in steps and pd.api.types.is_numeric_dtype(steps["loss"]):
+        steps.loc[skipped & (steps["loss"] == 0).to_numpy(), "loss"] = np.nan
+    nan = np.zeros(len(steps), dtype=bool)
+    if "nan_iters" in steps:
+        nan = pd.to_numeric(steps["nan_iters"], errors="coerce").fillna(0).to_numpy() > 0
+    nan |= flagged(steps, "nonfinite_loss", "nonfinite_grad_norm")
+    add_flag(steps, pd.Series(skipped & nan, index=steps.index), "skipped_nan")
+
+
 def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
     """NaN or infinite logged values: the step stays, the value becomes NaN, the step is flagged.
     Values that did not convert at all (malformed) are flagged the same way."""
@@ -864,7 +885,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
     throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
-    _warn_unknowns(steps, gpus, seq, warnings)
+    _warn_unknowns(steps, gpus, seq, opts, warnings)
     return Run(
         name,
         parsed.path,
@@ -943,8 +964,11 @@ def _clock_for_windowed_time(
     return clock, step_time
 
 
-def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, warnings: list[RunWarning]) -> None:
-    """Say what an unknown GPU count or sequence length costs, and what to pass."""
+def _warn_unknowns(
+    steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, opts: Options, warnings: list[RunWarning]
+) -> None:
+    """Say what an unknown GPU count, sequence length or global batch costs, and what to pass: every input
+    tokens/s lacks in one sentence (not one run after another), none that nothing needs."""
     if gpus is None:
         if steps["tokens_per_s_per_gpu"].notna().any():
             warnings.append(
@@ -969,17 +993,37 @@ def _warn_unknowns(steps: pd.DataFrame, gpus: Fact | None, seq: Fact | None, war
     logged_tokens = any(
         c in steps and steps[c].notna().any() for c in ("tokens_per_s", "tokens_per_s_per_gpu")
     )
-    if seq is None and logged_tokens:
-        # the log counts tokens itself (Composer's throughput/tokens_per_sec, torchtitan's tps per device):
-        # only FLOPs need the length
+    if logged_tokens or steps["tokens_per_s"].notna().any():
+        # the log counts tokens itself (Composer's throughput/tokens_per_sec, torchtitan's tps per device), or
+        # its tokens per step make them: only FLOPs need the length, and not FLOPs given per token
+        if seq is None and opts.flops_per_token is None:
+            warnings.append(
+                RunWarning(
+                    f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU",
+                    "seq_len_unknown",
+                )
+            )
+        return
+    # tokens/s = samples per step x sequence length / step time (or a logged samples/s x sequence length)
+    samples = "samples_per_s" in steps and steps["samples_per_s"].notna().any()
+    no_batch = not samples and steps["global_batch_size"].isna().all()
+    if seq is None and no_batch:
         warnings.append(
             RunWarning(
-                f"the sequence length is unknown: tokens/s is the log's own count; pass {flag('seq_len')} for FLOPs/token and MFU",
+                f"the sequence length and the global batch are unknown: pass {flag('seq_len')} and "
+                f"{flag('global_batch')} to get tokens/s and MFU",
                 "seq_len_unknown",
             )
         )
     elif seq is None:
         warnings.append(RunWarning(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU", "seq_len_unknown"))
+    elif no_batch and steps["tokens_per_step"].isna().all():
+        warnings.append(
+            RunWarning(
+                f"the global batch is unknown: pass {flag('global_batch')} to get tokens/s and MFU",
+                "global_batch_unknown",
+            )
+        )
 
 
 def _select(

@@ -4,7 +4,8 @@ Every stage after `frame` handles one pandas frame with a row per optimizer step
 pattern sets fill (schema.STEP_ORDER), it carries bookkeeping columns that this module owns:
 
 - `flags`: a comma-joined list of names a step was flagged with (`nonfinite_<col>`, `malformed`, `cut`,
-  `bad_step_time`, `consumed_jump`, `mfu_above_100`); written by `add_flag`, merged by `merge_flags`, read by
+  `bad_step_time`, `consumed_jump`, `mfu_above_100`, `skipped_nan`: iterations the framework stepped over
+  for a NaN or infinite loss or gradient); written by `add_flag`, merged by `merge_flags`, read by
   `flagged`.
 - `windowed`: the comma-joined columns whose value the pattern set declares as an average over a window;
   read by `windowed`, cleared for a column by `unmark_windowed`.

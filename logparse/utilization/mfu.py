@@ -116,6 +116,7 @@ def assess(run: Run, opts: Options) -> Utilization:
     recompute = _recompute(opts, facts)
     reported = _reported_model_tflops(steps)
     formula = _formula(opts, dims, reported, warnings)
+    _warn_preset_matched(opts, model_facts, formula, warnings)
     fpt, hfpt, terms = _flops_per_token(formula, dims, run.value("seq_len"), recompute, opts, reported, steps)
     peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
     _fill_columns(steps, formula, fpt, hfpt, reported, peak)
@@ -204,6 +205,25 @@ def _record_mlp(
                 "mlp_assumed",
             )
         )
+
+
+def _warn_preset_matched(
+    opts: Options, model_facts: dict[str, Fact], formula: str | None, warnings: list[RunWarning]
+) -> None:
+    """Say that the model's dims are a preset's because the log's parameter count is exactly its count
+    (specs.models.preset_of_count), and what they are used for."""
+    params = model_facts.get("params")
+    if opts.model or params is None or params.source != "preset":
+        return
+    use = "its dims are the model's"
+    if formula in flops_mod.FORMULAS:
+        use = f"its dims used for the {formula} formula"
+    warnings.append(
+        RunWarning(
+            f"{params.detail}: {use} (pass {flag('model')} or {flag('params')} if the run trained another model)",
+            "params_preset",
+        )
+    )
 
 
 def _dtype(opts: Options, facts: dict[str, Fact]) -> Fact:
