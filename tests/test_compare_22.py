@@ -5,6 +5,7 @@ that says why it is empty."""
 
 from __future__ import annotations
 
+import json
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -48,10 +49,13 @@ def rows(output: str) -> dict[str, str]:
 
 
 def test_the_reference_is_the_first_run_with_an_mfu_and_mfu_deltas_are_points(folders, tmp_path):
-    # hf has no MFU: the reference is meg (45.0%); tt (31.7%) is 31.7 - 45.0 = -13.3 points, not -29.6%
+    # hf has no MFU: the reference is meg (45.0%); tt's change is the difference in points, not a ratio
     out = run_cli(folders["hf"], folders["meg"], folders["tt"], "-o", tmp_path / "c.png")
     r = rows(out)
-    assert "-13.3 pt" in r["tt"] and "-29.6%" not in r["tt"]
+    mfu = {name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"] for name in folders}
+    assert mfu["tt"] < mfu["meg"]
+    points, ratio = 100 * (mfu["tt"] - mfu["meg"]), 100 * (mfu["tt"] / mfu["meg"] - 1)
+    assert f"{points:+.1f} pt" in r["tt"] and f"{ratio:+.1f}%" not in r["tt"]
     assert r["meg"].split().count("ref") >= 1
     # step time: hf has one, so it is the step-time reference; MFU and tok/s/GPU are against meg
     assert "reference: MFU meg; tok/s/GPU meg; step time hf" in out
@@ -63,7 +67,8 @@ def test_the_reference_is_the_first_run_with_an_mfu_and_mfu_deltas_are_points(fo
 
 def test_ref_chooses_the_reference(folders, tmp_path):
     out = run_cli(folders["meg"], folders["tt"], "--ref", "tt", "-o", tmp_path / "c.png")
-    assert "+13.3 pt" in rows(out)["meg"] and "reference: tt" in out
+    mfu = {name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"] for name in folders}
+    assert f"{100 * (mfu['meg'] - mfu['tt']):+.1f} pt" in rows(out)["meg"] and "reference: tt" in out
     res = CliRunner().invoke(
         cli, ["compare", str(folders["meg"]), "--ref", "nope", "-o", str(tmp_path / "d.png")]
     )
