@@ -27,7 +27,8 @@ BAD = [
     (["--params", "1e400"], "--params must be a finite number (got inf)"),  # beyond a double: inf
     (["--seq-len", "0"], "--seq-len must be at least 1"),
     (["--global-batch", "-1"], "--global-batch must be at least 1"),
-    (["--gpus", str(2**64)], "--gpus is too large"),  # no 64-bit count holds it
+    (["--segment", str(2**64)], "--segment is too large"),  # no 64-bit count holds it
+    (["--gpus", "2000000"], "--gpus must be 1 to 1,048,576 (got 2000000)"),  # no job has two million GPUs
     (["--hw", "h100", "--dtype", "fp8", "--peak-tflops", "0"], "--peak-tflops must be positive"),
     (["--window", "5"], "give the first and last step as A:B"),
     (["--last", "3", "--skip", "2"], "not several"),
@@ -113,8 +114,8 @@ def test_a_sidecars_bad_value_is_that_runs_error_and_the_batch_goes_on(tmp_path)
     errors = {run: str(index.loc[run, "error"]) for run in index.index if index.loc[run, "status"] != "ok"}
     ok = [run for run in index.index if index.loc[run, "status"] == "ok"]
     assert ok == ["fine_train"], errors
-    assert "gpu_hour_cost: expected a finite number" in errors["nan_cost_train"]
-    assert "peak_tflops: expected a finite number" in errors["inf_peak_train"]
+    assert "gpu_hour_cost: must be a finite number" in errors["nan_cost_train"]
+    assert "peak_tflops: must be a finite number" in errors["inf_peak_train"]
     assert "gpus: " in errors["huge_gpus_train"] and str(2**63) not in errors["huge_gpus_train"]
     # a sidecar's values never reach the page: the key stands for the value
     assert "hw: names no hardware logparse knows" in errors["no_device_train"]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import LogparseError
-from ..core.options import BY_NAME, OPTIONS, Given, Option, convert, expected, out_of_range
-from ..core.plausible import OPTION_FACTS, PLAUSIBLE, implausible, range_text
+from ..core.options import BY_NAME, OPTIONS, Given, convert, expected, out_of_range
 from ..core.tomlfile import kind_of, read_toml, without_values
 
 SIDECAR = "logparse.toml"
@@ -111,7 +109,7 @@ def _checked(path: Path, key: str, value: Any) -> Any:
     got = convert(option, value)
     if got is None:
         raise bad(expected(option))
-    why = _out_of_range(option, got)
+    why = out_of_range(option, got)
     if why is not None:
         raise LogparseError(f"{path}: {key}: {without_values(why, {key: [value, got]}, bare=True)}")
     if option.kind == "paths":  # folders relative to the sidecar's own folder
@@ -119,24 +117,6 @@ def _checked(path: Path, key: str, value: Any) -> Any:
     if option.kind == "str":
         _known(path, key, name, got)
     return got
-
-
-def _out_of_range(option: Option, value: Any) -> str | None:
-    """Why a number is not allowed, in words that do not repeat it: the option's own limits, and the plausible
-    range of the fact it states (core/plausible.py: `gpus = 100000000000000000000` is no count of GPUs)."""
-    if option.kind not in ("int", "float"):
-        return None
-    if isinstance(value, float) and not math.isfinite(value):
-        return "expected a finite number"
-    fact = OPTION_FACTS.get(option.name)
-    if fact is not None and implausible(fact, value) is not None:
-        low, high = PLAUSIBLE[fact]
-        return f"must be {range_text(max(low, option.minimum or low), high)}"
-    if out_of_range(option, value) is None:
-        return None
-    if option.minimum is not None:
-        return f"must be at least {option.minimum:g}"
-    return "must be positive" if option.above == 0 else f"must exceed {option.above:g}"
 
 
 def _known(path: Path, key: str, name: str, value: str) -> None:

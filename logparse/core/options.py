@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import OptionError, flag
 from .facts import Options
+from .plausible import OPTION_FACTS, PLAUSIBLE, implausible, range_text
 from .schema import DTYPES, FORMULA_NAMES
 
 Given = dict[str, Any]
@@ -190,19 +191,25 @@ INT_MAX = 2**63 - 1
 
 
 def out_of_range(option: Option, value: Any) -> str | None:
-    """Why a value of the right kind is not allowed, or None (only numbers have limits). Every number must
-    be finite (an infinite peak would make MFU 0, a NaN price a bare NaN in summary.json) and a whole number
-    must fit in 64 bits."""
+    """Why a value of the right kind is not allowed, in words that do not repeat it (the caller decides whether to
+    show it: the CLI does, a logparse.toml's error never does), or None (only numbers have limits). Every number
+    must be finite (an infinite peak would make MFU 0, a NaN price a bare NaN in summary.json), a whole number must
+    fit in 64 bits, and an option that states a run fact must be in that fact's plausible range (core/plausible.py:
+    a billion GPUs is a typo, not a job)."""
     if option.kind not in ("int", "float"):
         return None
     if not math.isfinite(value):
-        return f"must be a finite number (got {value})"
-    if option.kind == "int" and abs(value) > INT_MAX:
-        return f"is too large (got {value})"
+        return "must be a finite number"
     if option.minimum is not None and value < option.minimum:
-        return f"must be at least {option.minimum:g} (got {value})"
+        return f"must be at least {option.minimum:g}"
     if option.above is not None and value <= option.above:
-        return f"must be positive (got {value})" if option.above == 0 else f"must exceed {option.above:g}"
+        return "must be positive" if option.above == 0 else f"must exceed {option.above:g}"
+    fact = OPTION_FACTS.get(option.name)
+    if fact is not None and implausible(fact, value) is not None:
+        low, high = PLAUSIBLE[fact]
+        return f"must be {range_text(max(low, option.minimum or low), high)}"
+    if option.kind == "int" and abs(value) > INT_MAX:
+        return "is too large"
     return None
 
 
@@ -220,7 +227,7 @@ def checked(name: str, value: Any) -> Any:
         raise OptionError(f"{flag(name)} must be {expected(option)}, not {shown}")
     why = out_of_range(option, got)
     if why is not None:
-        raise OptionError(f"{flag(name)} {why}")
+        raise OptionError(f"{flag(name)} {why} (got {got})")
     return got
 
 
