@@ -414,6 +414,7 @@ def batch(
     Example:
       logparse batch runs/ --hw h100 --out report/"""
     from .batch.engine import index_json, run_batch
+    from .batch.page import visible
 
     if scheduler is not None and executor != "dask":
         raise click.UsageError("--scheduler needs --executor dask")
@@ -449,14 +450,14 @@ def batch(
         for _, row in index[index["status"] == "ok"].iterrows():
             mfu = "n/a" if pd_isna(row["mfu"]) else f"{row['mfu']:.1%}"
             click.echo(
-                f"ok     {row['run']}: {row['format']}, stable MFU {mfu}, {report.plural(int(row['dips']), 'dip')}, "
+                f"ok     {visible(row['run'])}: {row['format']}, stable MFU {mfu}, {report.plural(int(row['dips']), 'dip')}, "
                 f"{report.plural(int(row['restarts']), 'restart')}{' (cached)' if row['cached'] else ''}"
             )
         click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
         for line in index.attrs.get("skipped_lines", []):
-            click.echo(line)
-    for _, row in failed.iterrows():
-        click.echo(f"error: {row['run']}: {row['error']}", err=True)
+            click.echo(visible(line))
+    for _, row in failed.iterrows():  # names and errors as the page shows them: a U+202E reverses no terminal line
+        click.echo(f"error: {visible(row['run'])}: {visible(str(row['error']))}", err=True)
     if len(failed):
         sys.exit(1)
 

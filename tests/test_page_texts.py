@@ -158,3 +158,17 @@ def test_a_value_is_hidden_where_quoted_and_only_there_unless_the_message_is_abo
         == "must be at least 1 (got <gpus>)"
     )
     assert without_values("line 18 of 8.5", {"gpus": 8}, bare=True) == "line 18 of 8.5"  # whole numbers only
+
+
+def test_the_batchs_terminal_lines_show_a_name_as_written(tmp_path):
+    """The lines batch prints (ok, error) escape a name's format characters as the page does: a U+202E in a file
+    name reverses no line of the terminal either."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(TITAN, runs / f"ok{RLO}gol.log")
+    (runs / f"cut{RLO}gol.log").write_text(cut_before_its_first_step())
+    result = run_apart(["batch", str(runs), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 1
+    assert RLO not in result.stdout + result.stderr
+    assert "ok     ok\\u202egol: torchtitan" in result.stdout
+    assert result.stderr.startswith("error: cut\\u202egol: ")
