@@ -23,7 +23,7 @@ import click
 from . import __version__
 from .core import collector, jsontext, options
 from .core.collector import settle
-from .core.errors import Interrupted, LogparseError, UsageError, cli_names, failure_text, on_signal
+from .core.errors import Interrupted, LogparseError, UsageError, cli_names, failure_text, on_sigterm
 from .core.naming import run_names
 from .core.options import Given
 from .specs import hardware
@@ -72,7 +72,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            with cli_names(), _terminate_raises():
+            with cli_names(), on_sigterm():
                 return fn(*args, **kwargs)
         except UsageError as exc:
             _fail(str(exc), 2)
@@ -103,22 +103,6 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             _fail(f"internal error ({type(exc).__name__}: {exc}); rerun with LOGPARSE_DEBUG=1 and report it")
 
     return wrapper
-
-
-@contextmanager
-def _terminate_raises() -> Iterator[None]:
-    """SIGTERM (`kill`, a job scheduler's stop) raises Interrupted where it arrives, as Ctrl-C raises
-    KeyboardInterrupt: by default it ended the process at once, leaving its temporary files and a forked writer
-    running on. (Only the main thread can handle a signal: elsewhere nothing changes.)"""
-    try:
-        before = signal.signal(signal.SIGTERM, on_signal)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 _CLICK_TYPES = {"int": int, "float": float, "str": str}

@@ -19,7 +19,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
@@ -32,7 +31,7 @@ from ..core import jsontext
 from ..core.atomic import replacing
 from ..core.atomic import write_text as atomic_write_text
 from ..core.bounded import FileRefused, read_bounded
-from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, failure_text
+from ..core.errors import LogparseError, NotATrainingLog, NotText, UnrecognisedLog, failure_text, on_sigterm
 from ..core.naming import run_names
 from ..core.options import Given
 from ..core.summary_types import CATEGORIES, GoodputPart, Summary, WindowPart
@@ -575,7 +574,7 @@ def run_batch(
         return [{**_died(j, None), "error": f"not analyzed: {why}"} for j in work if j.name not in done]
 
     try:
-        with _terminate_as_interrupt():
+        with on_sigterm(_as_ctrl_c):
             if executor == "local":
                 _run_local(work, jobs, collect)
             else:
@@ -670,23 +669,10 @@ def _under(path: str, root: str | os.PathLike[str]) -> str:
         return path
 
 
-@contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
+def _as_ctrl_c(signum: int, frame: Any) -> None:
     """`kill -TERM` of the batch is handled as Ctrl-C: the workers are ended, the index of the finished runs
-    written (only where signals can be handled: the main thread)."""
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        before = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+    written."""
+    raise KeyboardInterrupt
 
 
 def index_json(index: pd.DataFrame) -> str:

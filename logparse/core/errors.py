@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import signal
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 
 class LogparseError(Exception):
@@ -55,6 +57,22 @@ class Interrupted(KeyboardInterrupt):
 def on_signal(signum: int, frame: object) -> None:
     """A signal handler that raises Interrupted."""
     raise Interrupted(signum)
+
+
+@contextmanager
+def on_sigterm(handler: Callable[[int, Any], None] = on_signal) -> Iterator[None]:
+    """SIGTERM (`kill`, a job scheduler's stop) handled by `handler`, which raises, while the block runs: by
+    default the signal ends the process at once, leaving its temporary files and forked writers behind. The
+    handler before it is put back after. Only the main thread can handle a signal: elsewhere nothing changes."""
+    try:
+        before = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 class OptionError(UsageError, TypeError):
