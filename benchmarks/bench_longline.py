@@ -15,27 +15,18 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
-import json
 import os
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from childpeak import measured, size_arg  # noqa: E402 - benchmarks/, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_logs" / "megatron_llama2-7b_8xh100.log"
 BLOCK = 1 << 20
-
-
-def size_arg(text: str) -> int:
-    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 10**3, "MB": 10**6, "GB": 10**9}
-    for unit, factor in units.items():
-        if text.endswith(unit):
-            return int(float(text[: -len(unit)]) * factor)
-    return int(text)
 
 
 def write_log(path: Path, size: int, packed: bool) -> None:
@@ -52,20 +43,9 @@ def write_log(path: Path, size: int, packed: bool) -> None:
         out.write(b"\n" + tail)
 
 
-def measure(cmd: list[str]) -> None:
-    """Run `cmd` (as a child of this process) and print its wall time and peak RSS as JSON."""
-    start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # Linux: KiB
-    print(json.dumps({"rc": done.returncode, "wall_s": wall, "peak_mb": peak_kib * 1024 / 1e6, "stderr": done.stderr[-2000:]}))
-
-
 def run(path: Path, out: Path) -> dict:
     logparse = [sys.executable, "-m", "logparse", "parse", str(path), "-o", str(out)]
-    # a fresh process per measure: RUSAGE_CHILDREN's peak is over all the children a process has waited for
-    got = subprocess.run([sys.executable, __file__, "--measure", *logparse], capture_output=True, text=True, check=True)
-    result = json.loads(got.stdout)
+    result = measured(logparse)
     if result["rc"] != 0:
         raise SystemExit(f"logparse failed on {path}: {result['stderr']}")
     with open(out) as fh:
@@ -74,9 +54,6 @@ def run(path: Path, out: Path) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--measure":
-        measure(sys.argv[2:])
-        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=size_arg, default=2 << 30, help="bytes of the giant line (default 2GiB)")
     ap.add_argument("--dir", type=Path, help="where to write the logs (default: a temporary folder, removed)")

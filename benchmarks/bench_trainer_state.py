@@ -23,24 +23,16 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from childpeak import measured, size_arg  # noqa: E402 - benchmarks/, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 CONSOLE = ROOT / "sample_logs" / "hf_trainer_ga4_cpu.log"
-
-
-def size_arg(text: str) -> int:
-    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 10**3, "MB": 10**6, "GB": 10**9}
-    for unit, factor in units.items():
-        if text.endswith(unit):
-            return int(float(text[: -len(unit)]) * factor)
-    return int(text)
 
 
 def write_state(path: Path, size: int) -> int:
@@ -76,29 +68,12 @@ def write_state(path: Path, size: int) -> int:
     return n
 
 
-def measure(cmd: list[str]) -> None:
-    """Run `cmd` (as a child of this process) and print its exit code, wall time and peak RSS as JSON."""
-    start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # Linux: KiB
-    out = {"rc": done.returncode, "wall_s": wall, "peak_mb": peak_kib * 1024 / 1e6}
-    print(json.dumps({**out, "stdout": done.stdout[-3000:], "stderr": done.stderr[-2000:]}))
-
-
 def analyze(folder: Path, out: Path) -> dict:
     cmd = [sys.executable, "-m", "logparse", "analyze", str(folder), "--out", str(out)]
-    # a fresh process per measure: RUSAGE_CHILDREN's peak is over all the children a process has waited for
-    got = subprocess.run(
-        [sys.executable, __file__, "--measure", *cmd], capture_output=True, text=True, check=True
-    )
-    return json.loads(got.stdout)
+    return measured(cmd)
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--measure":
-        measure(sys.argv[2:])
-        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--size", type=size_arg, default=300 * 10**6, help="bytes of the big file (default 300MB)"
