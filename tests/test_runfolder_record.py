@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import logparse
 from logparse.cli import cli as main
+from tests.test_runfolders import write_events
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCUM = ROOT / "tests" / "data" / "runfolders" / "lightning_accum"
@@ -87,7 +88,7 @@ def _ga4_folder(run: Path, logger: str = "csv", epoch_of_step_2: int = 0) -> lis
         (int(t["step"]), 1_700_000_001.0 + t["step"], {"train_loss": t["train_loss"], "epoch": t["epoch"]})
         for t in truth
     ]
-    _write_events(version, events)
+    write_events(version, events)
     return truth
 
 
@@ -122,20 +123,6 @@ def test_an_accumulation_given_that_does_not_fit_the_record_takes_nothing_from_t
     assert a.summary["folder"]["steps_from"] == "lightning_logs/version_0/metrics.csv"
 
 
-def _write_events(folder: Path, rows: list[tuple[int, float, dict[str, float]]]) -> None:
-    """An event file with tensorboard's own writer: (step, wall time, {tag: value}) per logged step."""
-    from tensorboard.compat.proto.event_pb2 import Event
-    from tensorboard.compat.proto.summary_pb2 import Summary
-    from tensorboard.summary.writer.event_file_writer import EventFileWriter
-
-    folder.mkdir(parents=True, exist_ok=True)
-    writer = EventFileWriter(str(folder))
-    for step, wall, tags in rows:
-        values = [Summary.Value(tag=t, simple_value=v) for t, v in tags.items()]
-        writer.add_event(Event(wall_time=wall, step=step, summary=Summary(value=values)))
-    writer.close()
-
-
 @pytest.mark.parametrize("first", [0, 1])
 def test_a_custom_loop_printing_every_micro_batch_is_folded_into_its_tensorboard_steps(tmp_path, first):
     """Not Lightning: a loop that prints `step i | loss | ms` at every batch (i from `first`) and writes TensorBoard
@@ -150,7 +137,7 @@ def test_a_custom_loop_printing_every_micro_batch_is_folded_into_its_tensorboard
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "train.log").write_text("\n".join(lines) + "\n")
     scalars = [(k, 1_700_000_000.0 + 0.5 * k, {"train/loss": 5.0 - 0.125 * k}) for k in range(1, n + 1)]
-    _write_events(tmp_path / "run", scalars)
+    write_events(tmp_path / "run", scalars)
     a = logparse.analyze(str(tmp_path / "run"))
     steps = a.steps.set_index("step")
     assert list(steps.index) == [k for k, _, _ in scalars]

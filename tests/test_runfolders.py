@@ -354,7 +354,7 @@ def test_wandb_synced_without_gpu_fields_reads_config_and_states_no_gpus():
     assert a.summary["gpus"] is None and a.summary["model"]["seq_len"] == 128
 
 
-def _write_events(folder: Path, rows: list[tuple[int, float, dict[str, float]]]) -> None:
+def write_events(folder: Path, rows: list[tuple[int, float, dict[str, float]]]) -> None:
     """An event file with tensorboard's own writer: (step, wall time, {tag: value}) per logged step."""
     from tensorboard.compat.proto.event_pb2 import Event
     from tensorboard.compat.proto.summary_pb2 import Summary
@@ -376,7 +376,7 @@ def test_torchtitan_tags_as_its_metric_logger_means_them(tmp_path):
          "tflops": 300.0, "mfu(%)": 30.0 + s / 10, "time_metrics/end_to_end(s)": 1.25, "grad_norm": 1.5})
         for s in range(1, 21)
     ]  # fmt: skip
-    _write_events(tmp_path / "tb" / "20260101-0000", rows)
+    write_events(tmp_path / "tb" / "20260101-0000", rows)
     a = logparse.analyze(str(tmp_path / "tb"))
     assert a.summary["format"] == "torchtitan"
     steps = a.steps.set_index("step")
@@ -393,7 +393,7 @@ def test_nemo_tags_beside_hparams_yaml_count_steps_from_zero_as_lightning_does(t
     run = tmp_path / "nemo_experiments" / "llama" / "2026-01-01_00-00-00"
     rows = [(g, 1_700_000_000.0 + 2.0 * g, {"reduced_train_loss": 9.0 - 0.2 * g, "train_step_timing in s": 2.0,
              "TFLOPS_per_GPU": 410.0, "global_step": float(g)}) for g in range(0, 10)]  # fmt: skip
-    _write_events(run, rows)
+    write_events(run, rows)
     (run / "hparams.yaml").write_text("cfg:\n  encoder_seq_length: 4096\n")
     for name in ("cmd-args.log", "git-info.log", "lightning_logs.txt", "nemo_error_log.txt"):
         (run / name).write_text("not the console\n")
