@@ -158,6 +158,26 @@ def test_a_value_is_hidden_where_quoted_and_only_there_unless_the_message_is_abo
         == "must be at least 1 (got <gpus>)"
     )
     assert without_values("line 18 of 8.5", {"gpus": 8}, bare=True) == "line 18 of 8.5"  # whole numbers only
+    # after its own name, as a check of the option against the log says it; other numbers stay
+    assert without_values("--segment 7: the log has segment(s) 0, line 7", {"segment": 7}) == (
+        "--segment <segment>: the log has segment(s) 0, line 7"
+    )
+
+
+def test_a_sidecar_option_the_log_refuses_is_said_without_its_value(tmp_path):
+    """A window or a segment the log does not have fails the run, and the page names the key, not the steps the
+    file asked for."""
+    runs = tmp_path / "runs"
+    for key, toml in (("window", 'window = "90017:90023"'), ("segment", "segment = 90029")):
+        (runs / key).mkdir(parents=True)
+        shutil.copy(TITAN, runs / key / "train.log")
+        (runs / key / "logparse.toml").write_text(toml + "\n")
+    result = run_apart(["batch", str(runs), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert result.exit_code == 1
+    shown = (tmp_path / "out" / "index.html").read_text() + (tmp_path / "out" / "index.csv").read_text()
+    for secret in ("90017", "90023", "90029"):
+        assert secret not in shown and secret not in result.stderr, secret
+    assert "<window>" in result.stderr and "<segment>" in result.stderr
 
 
 def test_the_batchs_terminal_lines_show_a_name_as_written(tmp_path):

@@ -92,12 +92,18 @@ def without_values(text: str, table: Table, bare: bool = False) -> str:
     as a whole word (a message about that one value: `(got -3)`). A path is not a value: a file named under
     it is shown as a log's file name is."""
     for key, value in table.items():
+        named = "|".join(regex.escape(n) for n in {key, "--" + key.replace("_", "-")})
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, bool) or not isinstance(item, str | int | float) or item == "":
                 continue
             shown = str(item)
             forms = {f"'{shown}'", f'"{shown}"'} | ({repr(item)} if isinstance(item, str) else set())
             pattern = "|".join(regex.escape(f) for f in sorted(forms, key=len, reverse=True))
+            # the value just after its own name, as a check of the option against the log says it (`--segment 7`,
+            # `window = 900:1000`); a range A:B also as the steps it stands for (`steps 900..1000`)
+            pattern += rf"|(?<=(?<![\w-])(?:{named})(?: = |=| )){regex.escape(shown)}(?![\w.])"
+            if isinstance(item, str) and (span := regex.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*", item)):
+                pattern += rf"|(?<![\w.]){span[1]}\.\.{span[2]}(?![\w.])"
             if bare:
                 pattern += r"|(?<![\w.+-])" + regex.escape(shown) + r"(?![\w.])"
             text = regex.sub(pattern, lambda _, key=key: f"<{key}>", text, flags=regex.IGNORECASE)
