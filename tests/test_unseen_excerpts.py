@@ -57,6 +57,7 @@ NOT_YET = {
     "parameter_golf_issue839_val_lines",
     "scepter_issue48_ranks_iter10",
     "speechbrain_pr1892_epoch_summaries",
+    "stablesr_issue161_metrics_csv",
     "tianshou_issue449_ppo_epochs",
     "ultralytics_issue7653_epoch_table",
     "yoloworld_issue190_mmengine_epoch100",
