@@ -82,13 +82,19 @@ def mmengine(name: str) -> Expect:
     last training record."""
     rec = jsonl(CAPTURES / "mmengine" / f"{name}.scalars.json")
     train = [r for r in rec if "loss" in r]
+    values = {
+        "loss": {r["step"]: printed(r["loss"], ".4f") for r in train},
+        "lr": {r["step"]: printed(r["lr"], ".4e") for r in train},
+        "step_time_s": {r["step"]: printed(r["time"], ".4f") for r in train},
+    }
+    named = [k for k in ("loss_cls", "loss_reg") if k in train[0]]
+    if "grad_norm" in train[0]:
+        values["grad_norm"] = {r["step"]: printed(r["grad_norm"], ".4f") for r in train}
     return Expect(
         steps=[r["step"] for r in train],
-        values={
-            "loss": {r["step"]: printed(r["loss"], ".4f") for r in train},
-            "lr": {r["step"]: printed(r["lr"], ".4e") for r in train},
-            "step_time_s": {r["step"]: printed(r["time"], ".4f") for r in train},
-        },
+        values=values,
+        # multiloss: the head's named losses beside their sum, `loss`
+        kept={k: {r["step"]: printed(r[k], ".4f") for r in train} for k in named},
         evals=last_train_step_before(rec, lambda r: "accuracy" in r, lambda r: r["step"]),
     )
 
@@ -211,12 +217,22 @@ def flax(style: str) -> Expect:
     )
 
 
-def ultralytics() -> Expect:
-    """The trainer's table: one row per epoch (`1/10`, from 1), its three losses `%11.4g` running means whose
-    last frame is the epoch's mean (results.csv holds them to `%.6g`, so a printed value is within one unit of
-    its 4th digit); no total is printed. The validator's `all ...` row follows each epoch."""
-    rows = table(CAPTURES / "ultralytics" / "detect.results.csv")
+def ultralytics(task: str) -> Expect:
+    """The trainer's table: one row per epoch (`1/10`, from 1), its losses `%11.4g` running means whose last
+    frame is the epoch's mean (results.csv holds them to `%.6g`, so a printed value is within one unit of its
+    4th digit); detect prints three named losses and no total, classify one `loss`. The validator's `all ...`
+    row follows each epoch."""
+    rows = table(CAPTURES / "ultralytics" / f"{task}.results.csv")
     epochs = [int(r["epoch"]) for r in rows]
+    if task == "classify":
+        return Expect(
+            steps=epochs,
+            values={
+                "loss": {e: printed(float(r["train/loss"]), ".4g") for e, r in zip(epochs, rows, strict=True)}
+            },
+            evals=epochs,
+            rel=1e-3,
+        )
     return Expect(
         steps=epochs,
         kept={
@@ -313,6 +329,10 @@ NANOCHAT_BY_HAND = {
 CASES = {
     "mmengine_epoch": (CAPTURES / "mmengine" / "mmengine_epoch.log", lambda: mmengine("mmengine_epoch")),
     "mmengine_iter": (CAPTURES / "mmengine" / "mmengine_iter.log", lambda: mmengine("mmengine_iter")),
+    "mmengine_multiloss": (
+        CAPTURES / "mmengine" / "mmengine_multiloss.log",
+        lambda: mmengine("mmengine_multiloss"),
+    ),
     "ignite_print": (CAPTURES / "ignite" / "print.log", lambda: ignite("print")),
     "ignite_fbresearch": (CAPTURES / "ignite" / "fbresearch.log", lambda: ignite("fbresearch")),
     "ignite_pbar": (CAPTURES / "ignite" / "pbar.log", lambda: ignite("pbar")),
@@ -323,7 +343,8 @@ CASES = {
     "fastai": (CAPTURES / "fastai" / "fit_one_cycle.log", fastai),
     "flax_absl_epochs": (CAPTURES / "flax" / "absl_epochs.log", lambda: flax("absl_epochs")),
     "flax_nnx_steps": (CAPTURES / "flax" / "nnx_steps.log", lambda: flax("nnx_steps")),
-    "ultralytics": (CAPTURES / "ultralytics" / "detect.log", ultralytics),
+    "ultralytics_detect": (CAPTURES / "ultralytics" / "detect.log", lambda: ultralytics("detect")),
+    "ultralytics_classify": (CAPTURES / "ultralytics" / "classify.log", lambda: ultralytics("classify")),
     "diffusers": (CAPTURES / "diffusers" / "train_unconditional.log", diffusers),
     "nanochat": (CAPTURES / "nanochat" / "base_train.log", nanochat),
     "paddle_hapi": (CAPTURES / "paddle_hapi" / "fit.log", paddle),
@@ -335,6 +356,7 @@ CASES = {
 MISREAD: dict[str, str] = {
     "mmengine_epoch": "layout not recognised: `Epoch(train)  [1][10/50]  lr: ...  loss: ...` behind MMLogger's prefix",
     "mmengine_iter": "layout not recognised: `Iter(train) [ 10/120]  lr: ...  time: ...  loss: ...`",
+    "mmengine_multiloss": "layout not recognised: `Epoch(train) [1][10/50] ... grad_norm: ... loss: ... loss_cls: ...`",
     "ignite_print": "layout not recognised: `Epoch[1] Iteration[10/50] Loss: 1.41` (the counter is global: 60/50)",
     "ignite_fbresearch": "layout not recognised: `Epoch [1/3]  [10/50]:  ETA: ...  total_loss: ...  Iter time: 0.0017 s`",
     "ignite_pbar": "layout not recognised: ProgressBar frames `Epoch [1/3]: [10/50]  20%|██ , loss=1.4 [00:00<00:00]`",
@@ -345,7 +367,8 @@ MISREAD: dict[str, str] = {
     "fastai": "layout not recognised: the epoch table under its header, between fastprogress's redrawn bars",
     "flax_absl_epochs": "layout not recognised: `epoch:  1, train_loss: 1.2829, ..., test_loss: ...` behind absl's prefix",
     "flax_nnx_steps": "rows and losses right, but the `[test] step: N, loss: ...` lines are not eval events",
-    "ultralytics": "layout not recognised: a table header, then bar frames whose text is a row of bare numbers",
+    "ultralytics_detect": "layout not recognised: a table header, then bar frames whose text is a row of bare numbers",
+    "ultralytics_classify": "layout not recognised: the same table with one `loss` column",
     "diffusers": "the lightning set claims the bar: steps numbered 1-8, 17-24, 33-40 from the bar, not the postfix `step=`",
     "nanochat": "`Step 00040 | Validation bpb` after the last step becomes a row; no validation is an eval event",
     "paddle_hapi": "each epoch's `step k/50` restart is a new segment, the eval `step 8/8 - loss:` a row: 1 row analysed",

@@ -38,14 +38,19 @@ class Blobs(Dataset):
 
 
 class MLP(BaseModel):
-    def __init__(self):
+    def __init__(self, two_losses=False):
         super().__init__()
+        self.two_losses = two_losses
         self.net = nn.Sequential(
             nn.Linear(128, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 4)
         )
 
     def forward(self, inputs, labels, mode="tensor"):
         logits = self.net(inputs)
+        if mode == "loss" and self.two_losses:
+            # an OpenMMLab-style head: named losses, which MMEngine sums into `loss` (BaseModel.parse_losses)
+            reg = nn.functional.mse_loss(logits.softmax(1), nn.functional.one_hot(labels, 4).float())
+            return dict(loss_cls=nn.functional.cross_entropy(logits, labels), loss_reg=0.5 * reg)
         if mode == "loss":
             return dict(loss=nn.functional.cross_entropy(logits, labels))
         if mode == "predict":
@@ -78,7 +83,7 @@ class RawLoss(Hook):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["epoch", "iter"])
+    ap.add_argument("mode", choices=["epoch", "iter", "multiloss"])
     ap.add_argument("--work-dir", default="/tmp/c43/mmengine")
     args = ap.parse_args()
     here = Path(__file__).resolve().parent
@@ -99,7 +104,8 @@ def main():
         sampler=dict(type="DefaultSampler", shuffle=False),
         collate_fn=dict(type="default_collate"),
     )
-    if args.mode == "epoch":
+    by_epoch = args.mode in ("epoch", "multiloss")
+    if by_epoch:
         train_cfg = dict(by_epoch=True, max_epochs=3, val_interval=1)
         log_processor = dict(by_epoch=True)
         checkpoint = dict(type="CheckpointHook", interval=1, max_keep_ckpts=1)
@@ -108,18 +114,21 @@ def main():
         log_processor = dict(by_epoch=False)
         checkpoint = dict(type="CheckpointHook", interval=60, by_epoch=False, max_keep_ckpts=1)
     runner = Runner(
-        model=MLP(),
+        model=MLP(two_losses=args.mode == "multiloss"),
         work_dir=str(work),
         train_dataloader=loader,
         train_cfg=train_cfg,
         val_dataloader=val_loader,
         val_cfg=dict(),
         val_evaluator=dict(type=Accuracy),
-        optim_wrapper=dict(optimizer=dict(type="SGD", lr=0.01, momentum=0.9)),
+        optim_wrapper=dict(
+            optimizer=dict(type="SGD", lr=0.01, momentum=0.9),
+            **(dict(clip_grad=dict(max_norm=1.0)) if args.mode == "multiloss" else {}),
+        ),
         param_scheduler=dict(
             type="MultiStepLR",
-            by_epoch=args.mode == "epoch",
-            milestones=[2] if args.mode == "epoch" else [80],
+            by_epoch=by_epoch,
+            milestones=[2] if by_epoch else [80],
             gamma=0.1,
         ),
         default_hooks=dict(logger=dict(type="LoggerHook", interval=10), checkpoint=checkpoint),
