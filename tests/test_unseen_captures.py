@@ -302,6 +302,21 @@ def paddle() -> Expect:
     )
 
 
+def catalyst() -> Expect:
+    """ConsoleLogger: `train (1/3) ... | loss: <float, unrounded> | ...` once an epoch (from 1), `valid (1/3)
+    ...` an evaluation at that epoch. The bars' postfixes lag their counter by a batch (see the README):
+    the epoch lines are the records."""
+    train = table(CAPTURES / "catalyst" / "supervised.train.csv")
+    valid = table(CAPTURES / "catalyst" / "supervised.valid.csv")
+    return Expect(
+        steps=[int(r["step"]) for r in train],
+        values={"loss": {int(r["step"]): float(r["loss"]) for r in train}},
+        kept={"accuracy01": {int(r["step"]): float(r["accuracy01"]) for r in train}},
+        evals=[int(r["step"]) for r in valid],
+        rel=1e-15,
+    )
+
+
 def accelerate_launch() -> Expect:
     """accelerator.print every 5 steps: loss `.4f`, lr `.2e`, the step's own time `.1f` ms; `epoch N:
     eval_loss ...` after each epoch is an evaluation at the epoch's last step."""
@@ -349,6 +364,7 @@ CASES = {
     "nanochat": (CAPTURES / "nanochat" / "base_train.log", nanochat),
     "paddle_hapi": (CAPTURES / "paddle_hapi" / "fit.log", paddle),
     "accelerate_launch": (CAPTURES / "accelerate_launch" / "launch_cpu.log", accelerate_launch),
+    "catalyst": (CAPTURES / "catalyst" / "supervised.log", catalyst),
 }
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
@@ -373,6 +389,7 @@ MISREAD: dict[str, str] = {
     "nanochat": "`Step 00040 | Validation bpb` after the last step becomes a row; no validation is an eval event",
     "paddle_hapi": "each epoch's `step k/50` restart is a new segment, the eval `step 8/8 - loss:` a row: 1 row analysed",
     "accelerate_launch": "rows, loss, lr and step time right, but `epoch N: eval_loss ...` lines are not eval events",
+    "catalyst": "the tqdm bars are read as steps (train and valid alike), each bar a new segment; epoch lines dropped",
 }
 
 
