@@ -317,6 +317,24 @@ def catalyst() -> Expect:
     )
 
 
+def torchrun() -> Expect:
+    """`rank {r}: step {s}/{N} | loss {:.4f} | {ms:.1f} ms/step` from both ranks every 5 steps, interleaved:
+    rank 0's loss is the run's, rank 1's is kept beside it; `eval after step N: ...` (rank 0) is an
+    evaluation."""
+    rank0, rank1 = (jsonl(CAPTURES / "torchrun" / f"ddp_2proc.rank{r}.jsonl") for r in (0, 1))
+    logged = [r["step"] for r in rank0 if r["kind"] == "train" and r["step"] % 5 == 0]
+    loss = {
+        r: {x["step"]: printed(x["loss"], ".4f") for x in rec if x["kind"] == "train"}
+        for r, rec in ((0, rank0), (1, rank1))
+    }
+    return Expect(
+        steps=logged,
+        values={"loss": {s: loss[0][s] for s in logged}},
+        kept={"rank 1's loss": {s: loss[1][s] for s in logged}},
+        evals=[r["step"] for r in rank0 if r["kind"] == "eval"],
+    )
+
+
 def accelerate_launch() -> Expect:
     """accelerator.print every 5 steps: loss `.4f`, lr `.2e`, the step's own time `.1f` ms; `epoch N:
     eval_loss ...` after each epoch is an evaluation at the epoch's last step."""
@@ -365,6 +383,7 @@ CASES = {
     "paddle_hapi": (CAPTURES / "paddle_hapi" / "fit.log", paddle),
     "accelerate_launch": (CAPTURES / "accelerate_launch" / "launch_cpu.log", accelerate_launch),
     "catalyst": (CAPTURES / "catalyst" / "supervised.log", catalyst),
+    "torchrun_2proc": (CAPTURES / "torchrun" / "ddp_2proc.log", torchrun),
 }
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
@@ -389,6 +408,7 @@ MISREAD: dict[str, str] = {
     "nanochat": "`Step 00040 | Validation bpb` after the last step becomes a row; no validation is an eval event",
     "paddle_hapi": "each epoch's `step k/50` restart is a new segment, the eval `step 8/8 - loss:` a row: 1 row analysed",
     "accelerate_launch": "rows, loss, lr and step time right, but `epoch N: eval_loss ...` lines are not eval events",
+    "torchrun_2proc": "`rank N:` read as a key; a step's row takes the loss printed last (rank 1's at 6 of 16)",
     "catalyst": "the tqdm bars are read as steps (train and valid alike), each bar a new segment; epoch lines dropped",
 }
 
