@@ -494,11 +494,35 @@ FACTS = {
         lambda: {"total_params": 373_076, "global_batch_size": 16},
         None,
     ),
+    # the command's arguments (README): 32 images, batch 4, 3 epochs, one process, no accumulation; the script's
+    # header says so ("Num examples = 32", "Total optimization steps = 24", ...)
+    "diffusers": (
+        CAPTURES / "diffusers" / "train_unconditional.log",
+        lambda: {
+            "num_examples": 32,
+            "num_epochs": 3,
+            "global_batch_size": 4,
+            "grad_accum": 1,
+            "train_iters": 3 * 32 // 4,
+            "world_size": 1,
+        },
+        None,
+    ),
+    # the two ranks' records; ddp.py's rank 0 prints "world size 2, 40 steps an epoch on each rank, 80 steps"
+    "torchrun_2proc": (CAPTURES / "torchrun" / "ddp_2proc.log", lambda: {"world_size": 2}, None),
+    # "YOLOv8n summary: 129 layers, 3,011,238 parameters, ..."; the trainer's arguments line "... epochs=10, ..."
+    "ultralytics_detect": (
+        CAPTURES / "ultralytics" / "detect.log",
+        lambda: {"total_params": 3_011_238, "num_epochs": 10},
+        None,
+    ),
 }
 
 FACTS_MISREAD = {
     "nanochat": "only vocab_size is read: world size, the JSON model config, the total, batch/accumulation, FLOPs dropped",
     "timm": "the log is not recognised; `param count:373076` and the effective global batch size are not read",
+    "torchrun_2proc": "`world size 2` in rank 0's own line is not read",
+    "ultralytics_detect": "the log is not recognised; its summary's parameter count and `epochs=10` are not read",
 }
 
 
