@@ -2,20 +2,22 @@
 
 Truth: each folder under tests/data/captures/ named below holds a console log captured as a user runs the
 framework (the command in its README) and the framework's own record of the same run: MMEngine's
-vis_data/scalars.json, skorch's history, Stable-Baselines3's progress.csv, timm's summary.csv, fastai's
-CSVLogger file, Ultralytics' results.csv, the TensorBoard scalars of diffusers' example, the `logs` Paddle
-hands its callbacks, Ignite's engine state and Flax's step outputs written by a handler, nanochat's wandb
-payloads and training forwards. Expected values are those record values at the precision the framework
-prints them (the format each README cites), or, where no record holds a value (a printed step time), read by
-hand from the log and written here with its line.
+vis_data/scalars.json, skorch's history, Stable-Baselines3's progress.csv, timm's summary.csv, fastai's and
+Catalyst's CSV loggers, Ultralytics' results.csv, the TensorBoard scalars of diffusers' example, the `logs`
+Paddle hands its callbacks, nanochat's wandb payloads and training forwards; where a framework keeps no record
+(Ignite, Flax, a loop under accelerate or torchrun), a handler or the loop writes every step's values to JSONL.
+Expected values are those record values at the precision the framework prints them (the format each README
+cites), or, where no record holds a value (a printed step time), read by hand from the log and written here
+with its line.
 
 What is checked for each run: the step numbers (every logged training record, nothing else: an evaluation
 line is an event, never a row); each step's loss at its printed precision; the step time where the log prints
-one; the other values the record names (the lr, a named loss that is not the total); the steps of the
-evaluation events; and the facts the log states in its own words.
+one; the other values the record names (the lr, a named loss beside the total, another rank's loss); the steps
+of the evaluation events (the step a line prints, else the last training step before it); and the facts the
+log states in its own words.
 
-Runs that today's reading gets wrong are listed in MISREAD: their tests are strict xfails, so the suite stays
-green while they fail and a run that comes to read right flags itself.
+Runs that today's reading gets wrong are listed in MISREAD and FACTS_MISREAD with what goes wrong: their tests
+are strict xfails, so the suite stays green while they fail and a run that comes to read right flags itself.
 """
 
 from __future__ import annotations
