@@ -337,6 +337,26 @@ def torchrun() -> Expect:
     )
 
 
+def speechbrain_printed(value: float) -> float:
+    """FileTrainLogger's float: `.2f` between 1 and 100, else `.2e` (speechbrain/utils/train_logger.py)."""
+    return printed(value, ".2f" if 1.0 < value < 100.0 else ".2e")
+
+
+def speechbrain() -> Expect:
+    """`epoch: 1, lr: 1.00e-03 - train loss: 1.31 - valid loss: 9.25e-01, valid error: 3.12e-01` once an epoch
+    (from 1): the training loss and the validation's in one line; the tqdm bars' counters lag and are no
+    record. `Epoch loaded: 4 - test loss: ...` is the test set's evaluation, no row."""
+    valid = [r for r in jsonl(CAPTURES / "speechbrain" / "fit.truth.jsonl") if r["kind"] == "valid"]
+    return Expect(
+        steps=[r["epoch"] for r in valid],
+        values={
+            "loss": {r["epoch"]: speechbrain_printed(r["train_loss"]) for r in valid},
+            "lr": {r["epoch"]: 1e-3 for r in valid},  # Adam(lr=1e-3), never changed: "lr: 1.00e-03"
+        },
+        kept={"valid loss": {r["epoch"]: speechbrain_printed(r["loss"]) for r in valid}},
+    )
+
+
 def accelerate_launch() -> Expect:
     """accelerator.print every 5 steps: loss `.4f`, lr `.2e`, the step's own time `.1f` ms; `epoch N:
     eval_loss ...` after each epoch is an evaluation at the epoch's last step."""
@@ -386,6 +406,7 @@ CASES = {
     "accelerate_launch": (CAPTURES / "accelerate_launch" / "launch_cpu.log", accelerate_launch),
     "catalyst": (CAPTURES / "catalyst" / "supervised.log", catalyst),
     "torchrun_2proc": (CAPTURES / "torchrun" / "ddp_2proc.log", torchrun),
+    "speechbrain": (CAPTURES / "speechbrain" / "fit.log", speechbrain),
 }
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
@@ -411,6 +432,7 @@ MISREAD: dict[str, str] = {
     "paddle_hapi": "each epoch's `step k/50` restart is a new segment, the eval `step 8/8 - loss:` a row: 1 row analysed",
     "accelerate_launch": "rows, loss, lr and step time right, but `epoch N: eval_loss ...` lines are not eval events",
     "torchrun_2proc": "`rank N:` read as a key; a step's row takes the loss printed last (rank 1's at 6 of 16)",
+    "speechbrain": "the lagging tqdm counters are read as steps; `epoch: 1, lr: ... - train loss: ...` lines are not",
     "catalyst": "the tqdm bars are read as steps (train and valid alike), each bar a new segment; epoch lines dropped",
 }
 
