@@ -27,6 +27,7 @@ def _loop(memory: str) -> str:
         ("61.2GB", 61.2),
         ("512 MB", 0.5),
         ("61.2 GiB", 61.2),
+        ("3086", 3086 / 1024),  # a bare whole figure is MiB (mmengine's "memory: 3086")
     ],
 )
 def test_the_set_written_reads_units_as_the_generic_reading_does(tmp_path, write_log, memory, gib):

@@ -405,8 +405,9 @@ def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert
         else:
             # a bare number above 1 is a percentage
             step = lambda v: np.where(v > 1, v * 0.01, v)  # noqa: E731
-    elif units == "memory":
-        per = None if u is None else keymap_mod.MEMORY.get(u.lower())
+    elif units in ("memory", "memory_si"):
+        table = keymap_mod.MEMORY_SI if units == "memory_si" else keymap_mod.MEMORY
+        per = None if u is None else (table.get(u.lower()) or keymap_mod.MEMORY.get(u.lower()))
         if u is not None and per is None:
             return None
         step = (lambda v: v) if per is None else (lambda v: v * per / keymap_mod.GIB)

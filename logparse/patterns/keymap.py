@@ -36,7 +36,8 @@ TYPES = ("float", "int", "bool")
 # a number, optionally with thousands separators, then a unit glued on or after one space
 _QUANTITY = regex.compile(
     r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
-    \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT])?\s*['"]?\s*$""",
+    \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT])?\s*['"]?
+    (?:\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*(?P=unit)?\s*\))?\s*$""",
     regex.VERBOSE,
 )
 # a value printed with its total and the unit of both (`5.2/23.7 GiB`: used of the device's memory): the first
@@ -60,8 +61,10 @@ _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
 # a parameter group or a dict's group after a key: lr-pg_0, lr/pg1, lr_group0, lr-AdamW (Lightning's
 # LearningRateMonitor: lr-<optimizer>[/pg<N>]), grad_norm/total, grad_norm.model
 _GROUP = regex.compile(
-    r"^(?P<base>[^-/.]+?)(?:-(?P<tail>[a-z][a-z0-9_]*(?:/[\w.-]+)?)|[/.](?P<tail>[\w-]+)"
-    r"|_(?P<tail>(?:pg|group|param_group)_?\d+))$"
+    r"^(?P<base>[^-/.]+?)(?:-(?P<tail>[a-z][a-z0-9_]*(?:/[\w.-]+)?)|[/.](?P<tail>[a-z0-9][\w-]*)"
+    r"|_(?P<tail>(?:pg|group|param_group)?_?\d+))$"
+    # ... or before it: scepter's pg0_lr
+    r"|^(?P<tail>(?:pg|group|param_group)_?\d+)_(?P<base>[a-z][\w]*)$"
 )
 _INDEX = regex.compile(r"(\d+)$")
 # a whole number as printed (no decimal point, no exponent, no unit)
@@ -130,6 +133,8 @@ MEMORY = {
     "gib": GIB,
     "tib": 2.0**40,
 }
+# the SI reading, for the keys whose printing code divides by 10**k (synonyms.toml [decimal])
+MEMORY_SI = {"b": 1.0, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12}
 COUNT = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 
 
@@ -201,10 +206,10 @@ def _to_quantity(text: str, units: str | None, key_unit: str | None = None) -> t
         if u is not None:
             raise UnitError(f"{text!r} is not a percentage or fraction")
         return (value * 0.01 if value > 1 else value), unit  # a bare number above 1 is a percentage
-    if units == "memory":
+    if units in ("memory", "memory_si"):
         if u is None:
             return value, unit  # GiB unless the value or the key says otherwise
-        per = MEMORY.get(u.lower())
+        per = (MEMORY_SI if units == "memory_si" else MEMORY).get(u.lower()) or MEMORY.get(u.lower())
         if per is None:
             raise UnitError(f"{text!r} is not an amount of memory")
         return value * per / GIB, unit
@@ -224,6 +229,7 @@ RULES = (
     "gloss",  # a bracket after the key says what it is: tgs (tokens/gpu/second), train_speed(s/it)
     "spelling",  # camelCase or dots: MaxMemAllocated, Grad. Norm
     "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
+    "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
     "group",  # a parameter group or a dict's one group after it: lr-pg_0, lr/pg1, grad_norm/total
     "eval",  # an evaluation's namespace before a loss name: val/lm_loss
     "known",  # a quantity with no step column, kept under a fixed name in its canonical unit: data_time
@@ -307,7 +313,7 @@ _KEPT_AS: dict[tuple[int, str], tuple[Mapping, Mapping]] = {}
 def _bare_mib(m: Mapping) -> Mapping:
     hit = _BARE.get(id(m))
     if hit is None or hit[0] is not m:
-        via = "; ".join(v for v in (m.via, "a bare whole number: MiB") if v)
+        via = "; ".join(v for v in (m.via, "a bare whole number: MiB (rules.memory)") if v)
         hit = _BARE[id(m)] = (m, replace(m, key_unit="mib", via=via))
     return hit[1]
 
@@ -347,8 +353,9 @@ def _scale_of(m: Mapping, unit: str | None) -> float | None:
         per = 1.0 if u is None else (TIME.get(u) or TIME.get(u.lower()))
     elif m.units == "percent":
         per = 0.01 if u in ("%", "pct", "percent") else None  # bare: a value above 1 is a percentage
-    elif m.units == "memory":
-        per = 1.0 if u is None else (None if MEMORY.get(u.lower()) is None else MEMORY[u.lower()] / GIB)
+    elif m.units in ("memory", "memory_si"):
+        table = MEMORY_SI if m.units == "memory_si" else MEMORY
+        per = 1.0 if u is None else (None if table.get(u.lower()) is None else table[u.lower()] / GIB)
     elif m.units == "count" and u is not None:
         per = COUNT.get(u.lower())
     else:
@@ -358,11 +365,11 @@ def _scale_of(m: Mapping, unit: str | None) -> float | None:
 
 def _describe(m: Mapping, unit: str | None) -> KeyUse:
     u = unit or m.key_unit
-    why = [_RULE_WORDS.get(r, r) for r in m.rule.split("+") if r]
-    if m.via:
-        why.append(m.via)
+    why = [m.via] if m.via else [_RULE_WORDS.get(m.rule.split("+")[-1], m.rule)]
     if m.units == "memory" and u is not None and u.lower() in ("k", "kb", "m", "mb", "g", "gb", "t", "tb"):
         why.append(f"{u} read as {u[0].upper()}iB (binary: see rules.memory)")
+    if m.units == "memory_si" and u is not None and u.lower() in MEMORY_SI:
+        why.append(f"{u} read as 10**{round(math.log10(MEMORY_SI[u.lower()]))} bytes")
     if m.invert:
         why.append("a rate: the column is its inverse")
     if m.units == "percent" and u is None:
@@ -377,6 +384,7 @@ _RULE_WORDS = {
     "gloss": "the bracket after the key says what it is",
     "spelling": "read with its words apart",
     "prefix": "the training step's prefix stripped",
+    "suffix": "the step's own value (a suffix stripped)",
     "group": "a group of the quantity",
     "eval": "an evaluation's loss",
     "known": "a known quantity with no step column",
@@ -436,6 +444,9 @@ class KeyMap:
     skip: dict[str, str] = field(default_factory=dict)  # normalized key -> why it is not read
     train_prefixes: tuple[str, ...] = ()
     eval_prefixes: tuple[str, ...] = ()
+    step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
+    decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
+    decimal_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
     group_only: frozenset[str] = frozenset()  # ... only when it is the line's one group (or its total)
     group_total: frozenset[str] = frozenset()
@@ -455,6 +466,10 @@ class KeyMap:
         except KeyError:
             pass
         found = self._lookup(key, config, 0)
+        if found is not None and found.units == "memory" and normalize(key) in self.decimal:
+            found = replace(
+                found, units="memory_si", via="; ".join(v for v in (found.via, self.decimal_why) if v)
+            )
         if len(self._seen) < 100_000:  # printed keys repeat line after line
             self._seen[(key, config)] = found
         return found
@@ -466,7 +481,9 @@ class KeyMap:
             return (
                 None
                 if hit is None
-                else _ruled(replace(hit, factor=hit.factor * factor), "scale", f"x {factor:g}")
+                else _ruled(
+                    replace(hit, factor=hit.factor * factor), "scale", f"printed in units of {factor:g}"
+                )
             )
         k = normalize(key)
         hit = self._named(k, config)
@@ -474,10 +491,12 @@ class KeyMap:
             return hit
         m = _GLOSS.match(key.strip())
         if m is not None:
-            for part in (m.group("inner"), m.group("base")):
+            # `(t)` names a time: open_clip's "Batch (t)" and "Data (t)" are the batch's and the data's seconds
+            timed = (f"{m.group('base')}_time",) if m.group("inner").strip().lower() in _TIME_GLOSS else ()
+            for part in (m.group("inner"), *timed, m.group("base")):
                 hit = self._lookup(part, config, depth + 1)
                 if hit is not None:
-                    return _ruled(hit, "gloss", f"({m.group('inner').strip()})")
+                    return _ruled(hit, "gloss", f"the bracket ({m.group('inner').strip()}) says what it is")
         if not config:
             hit = self._around(key, k, depth)
             if hit is not None:
@@ -486,7 +505,7 @@ class KeyMap:
         if normalize(loose) != k:
             hit = self._lookup(loose, config, depth + 1)
             if hit is not None:
-                return _ruled(hit, "spelling", f"as {normalize(loose)}")
+                return _ruled(hit, "spelling", f"read as {normalize(loose)}")
         return None if config else self.known.get(k)
 
     def _around(self, key: str, k: str, depth: int) -> Mapping | None:
@@ -498,10 +517,24 @@ class KeyMap:
                 rest = raw[len(prefix) :] if raw.lower().startswith(prefix) else k[len(prefix) :]
                 hit = self._lookup(rest, False, depth + 1)
                 if hit is not None:
-                    return _ruled(hit, "prefix", f"{prefix} stripped")
+                    return _ruled(hit, "prefix", f"the training step's prefix {prefix} stripped")
+        for suffix in self.step_suffixes:
+            if k.endswith(suffix) and len(k) > len(suffix):
+                hit = self._lookup(
+                    raw[: -len(suffix)] if raw.lower().endswith(suffix) else k[: -len(suffix)],
+                    False,
+                    depth + 1,
+                )
+                if hit is not None:
+                    return _ruled(hit, "suffix", f"the step's own value ({suffix} stripped)")
         for prefix in self.eval_prefixes:
             if k.startswith(prefix) and self.step.get(k[len(prefix) :], _NONE).column == "loss":
-                return Mapping("eval_loss", "step", rule="eval", via=f"{prefix} before a loss name")
+                return Mapping(
+                    "eval_loss",
+                    "step",
+                    rule="eval",
+                    via=f"an evaluation's loss ({prefix} before a loss name)",
+                )
         parts = _group_parts(key)
         if parts is not None:
             hit = self._lookup(parts[0], False, depth + 1)
@@ -510,7 +543,7 @@ class KeyMap:
                 and hit.column in self.group_first | self.group_only
                 and not _words(parts[1]) & self.group_unlike
             ):
-                return _ruled(hit, "group", f"group {parts[1]}")
+                return _ruled(hit, "group", f"the group {parts[1]} of {hit.column}")
         return None
 
     def _named(self, k: str, config: bool) -> Mapping | None:
@@ -526,7 +559,7 @@ class KeyMap:
             if m is not None:
                 hit = table.get(f"s/{m.group('per')}" if m.group("per") else "time")
                 if hit is not None and hit.units == "time":
-                    return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time a step")
+                    return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time per step")
         m = _KEY_UNIT.match(k)
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
@@ -539,7 +572,7 @@ class KeyMap:
                     hit.type,
                     "%" if unit in ("pct", "percent") else unit,
                     rule="unit",
-                    via=f"unit {unit}",
+                    via=f"the key names its unit {unit}",
                 )
         return None
 
@@ -636,7 +669,15 @@ class KeyMap:
         if not rule.words:
             return
         named = [k for k in keys if k in mapped and mapped[k].column == "loss"]
-        candidates = [k for k in keys if k not in mapped and self._loss_like(k)]
+        candidates = []
+        for k in keys:
+            if k in mapped:
+                continue
+            why = self._loss_like(k)
+            if why == "":
+                candidates.append(k)
+            elif why is not None:
+                kept[k] = ("loss", why)
         if not candidates:
             return
         if named:
@@ -654,7 +695,7 @@ class KeyMap:
             chosen, how = candidates[0], "the line's only loss"
         for k in candidates:
             if k == chosen:
-                mapped[k] = Mapping("loss", "step", rule="loss", via=how)
+                mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
             elif chosen is not None:
                 kept[k] = ("loss", f"a part of the loss {chosen.strip()!r}")
             else:
@@ -663,17 +704,22 @@ class KeyMap:
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
 
-    def _loss_like(self, key: str) -> bool:
+    def _loss_like(self, key: str) -> str | None:
+        """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
+        evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
         words = _words(key)
         if not words & self.loss.words or words & self.loss.unlike:
-            return False
+            return None
         k = normalize(key)
         if any(k.startswith(p) for p in self.eval_prefixes) or words & _EVAL_WORDS:
-            return False
-        if "/" in k:  # another namespace than the training step's (critic/vf_loss): one part's loss
+            return "an evaluation's loss, not the training step's"
+        if "/" in k:
             head = k[: k.rindex("/") + 1]
-            return any(head == p or head.endswith("/" + p) for p in self.train_prefixes if p.endswith("/"))
-        return True
+            if _words(head) & self.loss.words:
+                return ""  # a loss's own parts (tianshou's loss/vf)
+            if not any(head == p or head.endswith("/" + p) for p in self.train_prefixes if p.endswith("/")):
+                return f"a loss under another namespace than the training step's ({head}): one part's loss"
+        return ""
 
     def read(
         self, key: str, value: str, kind: str = "step", line: tuple[str, ...] = (), extra: str | None = "x_"
@@ -701,7 +747,8 @@ class KeyMap:
             except ValueError:
                 unit = None
             if hit is not None:
-                return Meaning(key, hit.column, "fact" if config else "column", hit.use(unit), hit)
+                kind = "fact" if config else "kept" if hit.kind == "known" else "column"
+                return Meaning(key, hit.column, kind, hit.use(unit), hit)
         if extra is None or config:
             return Meaning(key, None, "skipped", skipped_use("not a key of the table"))
         try:
@@ -716,6 +763,7 @@ class KeyMap:
 
 
 _NONE = Mapping("", "")
+_TIME_GLOSS = frozenset(("t", "time"))
 _EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
 
 
@@ -784,7 +832,19 @@ def stamp(path: str | Path) -> tuple[str, int, int] | None:
     return (str(path), st.st_mtime_ns, st.st_size)
 
 
-TABLES = ("step", "config", "inverse", "known", "ignore", "skip", "prefixes", "groups", "loss", "rules")
+TABLES = (
+    "step",
+    "config",
+    "inverse",
+    "known",
+    "ignore",
+    "skip",
+    "prefixes",
+    "groups",
+    "loss",
+    "decimal",
+    "rules",
+)
 
 
 def parse(data: Table, source: str) -> KeyMap:
@@ -796,7 +856,8 @@ def parse(data: Table, source: str) -> KeyMap:
     if unknown:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
-            "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [rules]"
+            "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
+            "[rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -846,6 +907,7 @@ def parse(data: Table, source: str) -> KeyMap:
     prefixes = _tables(data, "prefixes", source)
     km.train_prefixes = _words_list(prefixes, "train", source, "prefixes", lower=True)
     km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
+    km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
     groups = _tables(data, "groups", source)
     km.group_first = frozenset(_words_list(groups, "first", source, "groups"))
     km.group_only = frozenset(_words_list(groups, "only", source, "groups"))
@@ -860,6 +922,9 @@ def parse(data: Table, source: str) -> KeyMap:
         frozenset(_words_list(loss, "total", source, "loss")),
         frozenset(_words_list(loss, "unlike", source, "loss")),
     )
+    decimal = _tables(data, "decimal", source)
+    km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
+    km.decimal_why = str(decimal.get("why", ""))
     rules = _tables(data, "rules", source)
     if not all(isinstance(v, str) for v in rules.values()):
         raise PatternError(f"{source}: [rules]: each rule is a text")
