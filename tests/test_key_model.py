@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
 from logparse import api
 from logparse.core.errors import PatternError
+from logparse.core.tomlfile import parse_toml
 from logparse.frame.assemble import parse_log
 from logparse.patterns import keymap
 from logparse.patterns import sets as patterns
@@ -242,6 +244,41 @@ def test_read_gives_what_the_line_reading_gives(km, write_log):
         if m.kind == "skipped":
             continue
         assert row[m.column] == pytest.approx(m.convert(value), rel=1e-12), key
+
+
+WRITTEN = r"""
+[format]
+name = "written"
+title = "written from the log"
+detect = ['d2\.utils\.events']
+
+[[line]]
+name = "step"
+kind = "step"
+regex = 'iter: (?P<step>\d+)  total_loss: (?P<loss>[\d.]+)  loss_cls: (?P<x_loss_cls>[\d.]+)'
+fields.step = { column = "step", type = "int" }
+fields.loss = { column = "loss" }
+fields.x_loss_cls = { column = "x_loss_cls" }
+
+[[sample]]
+line = "[08/14 10:26:13 d2.utils.events]:  eta: 0:43:51  iter: 6319  total_loss: 0.4072  loss_cls: 0.06762"
+expect = { step = 6319, loss = 0.4072, x_loss_cls = 0.06762 }
+"""
+
+
+def test_a_set_written_from_the_log_says_what_its_keys_became(km, write_log):
+    """A set whose fields name the columns (what the inferred reading writes) hands the key model's account of
+    each field's key to the summary's generic block through LineSpec.key_uses, once per log."""
+    data = parse_toml(WRITTEN.encode(), Path("written.toml"), PatternError)
+    written = patterns.parse_pattern_set(data, "written.toml", validate=False)
+    keys = ("iter", "total_loss", "loss_cls")
+    uses = [km.read(k, v, line=keys).noted for k, v in zip(keys, ("6319", "0.4072", "0.06762"), strict=True)]
+    written.lines[0].key_uses = tuple(uses)
+    parsed = parse_log(str(write_log("\n".join(DETECTRON2) + "\n")), {"written": written})
+    assert list(parsed.rows["loss"]) == [0.4072, 0.4602]
+    assert parsed.keymap["mapped"]["total_loss"].rule == "loss"
+    assert parsed.keymap["kept"]["loss_cls"].why == "a part of the loss 'total_loss'"
+    assert "iter" in parsed.keymap["skipped"]
 
 
 def test_what_a_key_became_survives_a_pickle(km):

@@ -414,6 +414,13 @@ class Meaning:
     mapping: Mapping | None = None
     factor: float = 1.0  # a kept key's scale (`kl(1e-3)`)
 
+    @property
+    def noted(self) -> tuple[str, str, KeyUse]:
+        """The note the frame keeps of this key (sets.LineSpec.key_uses): (its group in ParsedLog.keymap, the
+        key as printed, what it became)."""
+        group = {"column": "mapped", "fact": "facts"}.get(self.kind, self.kind)
+        return group, self.key.strip(), self.use
+
     def convert(self, text: str) -> Any:
         """The column's value of a printed value (ValueError when it is no number, UnitError when its unit
         does not fit the column)."""

@@ -489,6 +489,10 @@ class LineSpec:
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
+    # what the key model made of the keys this line's fields read, for a set written from the log itself (its
+    # fields name the columns): ("mapped" | "kept" | "skipped", printed key, keymap.KeyUse), noted once per log as
+    # a key map line notes its own (the summary's generic block)
+    key_uses: tuple[tuple[str, str, str], ...] = ()
 
     # the time this pattern's regex calls took on the current log, and the calls (REGEX_BUDGET_S): counted
     # only for untrusted calls (a user set's, or a line over trusted_chars); Matcher resets them per log
