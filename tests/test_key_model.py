@@ -90,6 +90,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("it/s", "2.78", "step_time_s", 1 / 2.78, "name"),
         # PaddleSeg: "ips: {:.4f} samples/sec" read as a value then its unit
         ("samples/sec", "12.5", "samples_per_s", 12.5, "name"),
+        # open_clip's "Batch (t): 18.240, 1.75441/s": a rate with no noun, samples per second
+        ("/s", "1.75441", "samples_per_s", 1.75441, "name"),
         # Lightning's CSVLogger metrics.csv header (StableSR's log): self.log(on_step=True, on_epoch=True) -> _step
         ("train/loss_step", "0.25144094228744507", "loss", 0.25144094228744507, "prefix+suffix"),
         # an evaluation's prefix before a loss name
