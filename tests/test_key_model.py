@@ -127,7 +127,7 @@ def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, k
     assert m.use.why
 
 
-# detectron2 issue 3363's log: total_loss and its five parts, no key named loss
+# a detectron2 log (facebookresearch/detectron2#3363): total_loss and its five parts, no key named loss
 DETECTRON2 = [
     "[08/14 10:26:13 d2.utils.events]:  eta: 0:43:51  iter: 6319  total_loss: 0.4072  loss_cls: 0.06762  "
     "loss_box_reg: 0.05153  loss_mask: 0.1505  loss_rpn_cls: 0.05607  loss_rpn_loc: 0.07071  time: 0.4464  "
@@ -175,7 +175,7 @@ def test_the_summary_says_what_each_key_became_and_by_which_rule(write_log):
 
 
 def test_the_only_loss_like_key_is_the_loss(write_log):
-    """ClearerVoice-Studio's train log prints one loss, Mask_Loss (its issue 4)."""
+    """ClearerVoice-Studio's train log prints one loss, Mask_Loss (modelscope/ClearerVoice-Studio#4)."""
     log = write_log(
         "Train Epoch: 0/100 Step: 10/965 | 2.057s/batch | lr 5.0000e-04 || Mask_Loss 1.6780\n"
         "Train Epoch: 0/100 Step: 20/965 | 1.407s/batch | lr 5.0000e-04 || Mask_Loss 1.7014\n"
