@@ -465,6 +465,13 @@ _GENERIC_LINES = [
     "iter_dt 7797.46ms; iter 2: train loss 2.60938",
     "step 100 | elapsed 0.90m | loss: 3.16 | val: 2.97 | mfu 41 | widgets 1,234 widgets/s",
     "step 5 | loss 2.5 | mem: 61% | lr 1e-3",  # a unit the column cannot hold: kept as x_mem_pct
+    # the key model's line rules: the total is the loss (its parts kept), data_time a known quantity, eta
+    # skipped, M binary (facebookresearch/detectron2#3363); the only loss-like key is the loss
+    # (modelscope/ClearerVoice-Studio#4); a bare whole memory figure is MiB, the first parameter group the lr
+    "[08/14 10:26:13 d2.utils.events]:  eta: 0:43:51  iter: 6319  total_loss: 0.4072  loss_cls: 0.06762  "
+    "loss_box_reg: 0.05153  time: 0.4464  data_time: 0.0375  lr: 0.0003  max_mem: 1962M",
+    "Train Epoch: 0/100 Step: 10/965 | 2.057s/batch | lr 5.0000e-04 || Mask_Loss 1.6780",
+    "step 7 | lr/pg1 0.001 | lr/pg2 0.0001 | memory 3086 | loss 2.5",
 ]
 _DIGIT_RUN = re.compile(r"\d+")
 

@@ -350,6 +350,19 @@ class StatusPart(TypedDict):
     last_step: int
 
 
+class KeyPart(TypedDict):
+    """summary["generic"]["keys"][<printed key>]: what the key became and by which rule (patterns/keymap.py)."""
+
+    # "column" (a step column), "fact" (a run fact), "kept" (an x_ column) or "skipped" (not read)
+    kind: str
+    column: str | None  # the column or fact; None when skipped
+    rule: str | None  # the rules that read it, outermost first, "+"-joined (keymap.RULES)
+    unit: str | None  # the unit the value printed or the key named
+    # printed number x scale = the column's value; None: not one factor (a rate, a bare percentage)
+    scale: float | None
+    why: str  # the rule's reason in words
+
+
 class GenericPart(TypedDict):
     """summary["generic"]: keys the generic set read through the synonym table, and what went where."""
 
@@ -357,6 +370,8 @@ class GenericPart(TypedDict):
     mapped: dict[str, str]  # the log's key -> the column
     facts: dict[str, str]  # the log's key -> the fact
     kept: dict[str, str]  # the log's key -> the column it is kept as
+    keys: dict[str, KeyPart]  # the log's key -> what it became, by which rule
+    rules: dict[str, str]  # a convention those keys were read by (loss, memory) -> the rule in words
 
 
 class WholeRunPart(TypedDict):

@@ -398,6 +398,11 @@ class _Assembler:
         if pattern in self.seen:
             return
         self.seen.add(pattern)
+        if spec.key_uses:  # a set written from the log: what its keys became (LineSpec.key_uses)
+            if spec.guest:
+                self.guest_keys.extend(spec.key_uses)
+            else:
+                self._note_keys(spec.key_uses)
         if spec.note:
             self.notes[pattern] = spec.note
         if spec.redrawn:

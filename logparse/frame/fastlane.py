@@ -299,7 +299,7 @@ class LaneShape:
         for column in self.windowed:
             values.note("windowed", column)
         for what, key, column in self.used:
-            if what in ("mapped", "kept"):
+            if what in ("mapped", "kept", "skipped"):
                 values.note(what, (key, column))
         return values
 
@@ -405,8 +405,9 @@ def _mapped(mapping: keymap_mod.Mapping, unit: str | None, sep: bool) -> Convert
         else:
             # a bare number above 1 is a percentage
             step = lambda v: np.where(v > 1, v * 0.01, v)  # noqa: E731
-    elif units == "memory":
-        per = None if u is None else keymap_mod.MEMORY.get(u.lower())
+    elif units in ("memory", "memory_si"):
+        table = keymap_mod.MEMORY_SI if units == "memory_si" else keymap_mod.MEMORY
+        per = None if u is None else (table.get(u.lower()) or keymap_mod.MEMORY.get(u.lower()))
         if u is not None and per is None:
             return None
         step = (lambda v: v) if per is None else (lambda v: v * per / keymap_mod.GIB)
@@ -457,6 +458,10 @@ def _keyed(
     if not spans:
         return None
     km = spec.keymap
+    together = None  # what the key model makes of the line's keys together (LineSpec._values)
+    if km is not None:
+        keys = [name if name is not None else text[ks:ke].strip() for name, ks, ke, _, _ in spans]
+        together = km.line(tuple(k for k in keys if k not in spec.fields), spec.kind)
     # the value texts, each once (the step counter is both the `step` group and a pair's value)
     values = sorted({(vs, ve) for _, _, _, vs, ve in spans})
     for (_, ve), (vs, _) in zip(values, values[1:]):
@@ -498,25 +503,41 @@ def _keyed(
         form = _number_group(value)
         if form is None or regex_of.setdefault(vs, form) != form:
             return None
-        if km is not None and km.ignored(key):
-            continue
-        mapping = km.lookup(key, spec.kind) if km is not None else None
+        why = None
+        if together is not None:  # as LineSpec._map_key reads the key
+            skipped = together.skipped.get(key)
+            if skipped is not None:
+                kept.append(("skipped", key.strip(), keymap_mod.skipped_use(skipped)))
+                continue
+            mapping = together.mapped.get(key)
+            why = together.kept.get(key)
+        else:
+            mapping = None
+        if mapping is not None and mapping.kind == "known":
+            mapping = mapping.kept_as(spec.extra) if spec.extra is not None else None
         try:
             _, unit = keymap_mod.split_quantity(value)
         except ValueError:
             return None
         if mapping is not None:
+            mapping = mapping.for_value(value)
             if mapping.column in present:
-                continue
-            if mapping.type == "bool":
+                if mapping.column != "loss" or mapping.rule == "name":
+                    use = keymap_mod.skipped_use(f"{mapping.column} given by the line already")
+                    kept.append(("skipped", key.strip(), use))
+                    continue
+                why, mapping = ("loss", "the line gives the loss already"), None
+            elif mapping.type == "bool":
                 return None
-            convert = _mapped(mapping, unit, "," in value)
-            if convert is not None:
-                converters.append((group, mapping.column, convert))
-                present.add(mapping.column)
-                mapped.append(("mapped", key.strip(), mapping.column))
-                continue
-            # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
+            else:
+                convert = _mapped(mapping, unit, "," in value)
+                if convert is not None:
+                    converters.append((group, mapping.column, convert))
+                    present.add(mapping.column)
+                    what = "kept" if mapping.kind == "known" else "mapped"
+                    (kept if what == "kept" else mapped).append((what, key.strip(), mapping.use(unit)))
+                    continue
+                # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
         if spec.extra is None or spec.kind not in ("step", "progress"):
             continue
         base, factor = keymap_mod.scaled_key(key)
@@ -526,7 +547,7 @@ def _keyed(
         sep = "," in value
         converters.append((group, column, lambda texts, f=factor, sep=sep: _floats(texts, sep) * f))
         present.add(column)
-        kept.append(("kept", key.strip(), column))
+        kept.append(("kept", key.strip(), keymap_mod.kept_use(column, why, unit, factor)))
     parts, at, literals, unit = [head], 0, [], ""
     for vs, ve in values:
         parts.append(re.escape(text[at:vs]))

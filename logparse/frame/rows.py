@@ -20,9 +20,9 @@ def prepare(spec: LineSpec, values: LineValues) -> tuple[list[str] | None, list[
     problems = list(values.problems) or None
     windowed = list(values.windowed) or None
     used: list[tuple[str, str, str]] = []
-    if values.mapped or values.kept:
+    if values.mapped or values.kept or values.skipped:
         group = "facts" if spec.kind in ("config", "summary") else "mapped"
-        for what, pairs in ((group, values.mapped), ("kept", values.kept)):
+        for what, pairs in ((group, values.mapped), ("kept", values.kept), ("skipped", values.skipped)):
             used.extend((what, key, column) for key, column in pairs)
     return problems, windowed, used
 

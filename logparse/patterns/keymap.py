@@ -1,10 +1,16 @@
-"""Key maps: a synonym table (data, ``logparse/synonyms.toml``) from the keys custom training loops
-print to canonical step columns and run facts, and values read with their units.
+"""Key maps: the key model (data, ``logparse/synonyms.toml``) that says what the keys training code prints
+mean: a canonical step column or run fact, the unit and scale of the value, and the rule that said so.
 
 A ``[[line]]`` with ``keymap = "builtin"`` (or a path to a table of the same shape, relative to its
 pattern file) maps every key its ``key``/``value`` groups or ``pairs`` find that ``fields`` does not
-name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%`` -> 0.412. With
-``extra = "x_"`` a step line keeps a numeric key the table does not know as a column ``x_<key>``.
+name: ``tok/s`` -> tokens_per_s, ``dt_ms`` -> step_time_s x 0.001, ``mfu 41.2%`` -> 0.412,
+``train/lr-pg_0`` -> lr, ``total_loss`` beside ``loss_cls`` -> loss. With ``extra = "x_"`` a step line keeps a
+numeric key the table does not know as a column ``x_<key>``.
+
+The rules a key is read by (``KeyMap.lookup``, one key; ``KeyMap.line``, the rules that look at a whole line:
+which key is the loss, which parameter group is the learning rate) are named in synonyms.toml; what a key became
+and by which rule travels with its column's name as a ``KeyUse`` into summary.json's ``generic`` block.
+``KeyMap.read`` answers for one printed key and value, with the line's other keys as its context.
 """
 
 from __future__ import annotations
@@ -30,14 +36,39 @@ TYPES = ("float", "int", "bool")
 # a number, optionally with thousands separators, then a unit glued on or after one space
 _QUANTITY = regex.compile(
     r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
-    \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT])?\s*['"]?\s*$""",
+    \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT])?\s*['"]?
+    (?:\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*(?P=unit)?\s*\))?\s*$""",
+    regex.VERBOSE,
+)
+# a value printed with its total and the unit of both (`5.2/23.7 GiB`: used of the device's memory): the first
+_OF_TOTAL = regex.compile(
+    r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*/\s*(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?
+    \s*(?P<unit>µs|us|ms|secs?|s|mins?|[KMGTPkmgtp]i?[Bb]|[KMGT])\s*['"]?\s*$""",
     regex.VERBOSE,
 )
 _NONFINITE = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)(?P<what>nan|inf(?:inity)?)\s*['\"]?\s*$", regex.I)
 # a unit at the end of a key: dt_ms, time(ms), mfu_%, mem_gb, "step time (s)"
 _KEY_UNIT = regex.compile(
     r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|min|h|%|pct|percent|[kmgt]i?b)\)?$"
+    r"|^(?P<base>.+?)_?\((?P<unit>[kmgt])\)$"  # peak_mem(M): a one-letter unit only in brackets
 )
+# a bracket after a key that says what it is (`tgs (tokens/gpu/second)`, `train_speed(s/it)`, `loss (avg)`):
+# the bracket is looked up as a key, else the key before it
+_GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
+# camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
+_CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a parameter group or a dict's group after a key: lr-pg_0, lr/pg1, lr_group0, lr-AdamW (Lightning's
+# LearningRateMonitor: lr-<optimizer>[/pg<N>]), grad_norm/total, grad_norm.model
+_GROUP = regex.compile(
+    r"^(?P<base>[^-/.]+?)(?:-(?P<tail>[a-z][a-z0-9_]*(?:/[\w.-]+)?)|[/.](?P<tail>[a-z0-9][\w-]*)"
+    r"|_(?P<tail>(?:pg|group|param_group)?_?\d+))$"
+    # ... or before it: scepter's pg0_lr
+    r"|^(?P<tail>(?:pg|group|param_group)_?\d+)_(?P<base>[a-z][\w]*)$"
+)
+_INDEX = regex.compile(r"(\d+)$")
+# a whole number as printed (no decimal point, no exponent, no unit)
+_WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
 # a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
 # bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
 _PER_UNIT = regex.compile(r"^(?P<unit>µs|us|ms|s|sec|secs|min)(?:/(?P<per>step|it|iter|iteration|batch))?$")
@@ -68,7 +99,6 @@ def number_spans(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end() - m.group().endswith(".")) for m in NUMBER_TOKEN.finditer(text)]
 
 
-
 TIME = {
     "µs": 1e-6,
     "us": 1e-6,
@@ -86,21 +116,25 @@ TIME = {
     "hrs": 3600.0,
 }
 GIB = 2.0**30
-MEMORY = {  # bytes per unit; the column is GiB
+# Bytes per unit; the column is GiB. K/KB, M/MB, G/GB, T/TB are binary: training code that prints them divides by
+# 1024 (the sources are cited in synonyms.toml, [rules] memory); a set whose log means 10^9 says so with `scale`.
+MEMORY = {
     "b": 1.0,
-    "k": 1e3,
-    "kb": 1e3,
-    "m": 1e6,
-    "mb": 1e6,
-    "g": 1e9,
-    "gb": 1e9,
-    "t": 1e12,
-    "tb": 1e12,
+    "k": 2.0**10,
+    "kb": 2.0**10,
+    "m": 2.0**20,
+    "mb": 2.0**20,
+    "g": GIB,
+    "gb": GIB,
+    "t": 2.0**40,
+    "tb": 2.0**40,
     "kib": 2.0**10,
     "mib": 2.0**20,
     "gib": GIB,
     "tib": 2.0**40,
 }
+# the SI reading, for the keys whose printing code divides by 10**k (synonyms.toml [decimal])
+MEMORY_SI = {"b": 1.0, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12}
 COUNT = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 
 
@@ -137,7 +171,7 @@ def column_name(prefix: str, key: str, unit: str | None = None) -> str:
 
 def split_quantity(text: str) -> tuple[float, str | None]:
     """(number, unit) of a printed value: '12.3ms' -> (12.3, 'ms'), '123,456' -> (123456.0, None)."""
-    m = _QUANTITY.match(text)
+    m = _QUANTITY.match(text) or _OF_TOTAL.match(text)
     if m is None:
         n = _NONFINITE.match(text)
         if n is None:
@@ -149,6 +183,11 @@ def split_quantity(text: str) -> tuple[float, str | None]:
 
 def to_quantity(text: str, units: str | None, key_unit: str | None = None) -> float:
     """The canonical value of a printed quantity: seconds, fractions, GiB, plain counts."""
+    return _to_quantity(text, units, key_unit)[0]
+
+
+def _to_quantity(text: str, units: str | None, key_unit: str | None = None) -> tuple[float, str | None]:
+    """(to_quantity's value, the unit the text printed)."""
     try:
         value, unit = float(text), None  # the common case, fast
     except ValueError:
@@ -156,97 +195,367 @@ def to_quantity(text: str, units: str | None, key_unit: str | None = None) -> fl
     u = unit or key_unit
     if units == "time":
         if u is None:
-            return value
+            return value, unit
         scale = TIME.get(u) or TIME.get(u.lower())
         if scale is None:
             raise UnitError(f"{text!r} is not a duration")
-        return value * scale
+        return value * scale, unit
     if units == "percent":
         if u in ("%", "pct", "percent"):
-            return value * 0.01
+            return value * 0.01, unit
         if u is not None:
             raise UnitError(f"{text!r} is not a percentage or fraction")
-        return value * 0.01 if value > 1 else value  # a bare number above 1 is a percentage
-    if units == "memory":
+        return (value * 0.01 if value > 1 else value), unit  # a bare number above 1 is a percentage
+    if units in ("memory", "memory_si"):
         if u is None:
-            return value  # GiB unless the value or the key says otherwise
-        per = MEMORY.get(u.lower())
+            return value, unit  # GiB unless the value or the key says otherwise
+        per = (MEMORY_SI if units == "memory_si" else MEMORY).get(u.lower()) or MEMORY.get(u.lower())
         if per is None:
             raise UnitError(f"{text!r} is not an amount of memory")
-        return value * per / GIB
+        return value * per / GIB, unit
     if u is not None:
         per = COUNT.get(u.lower()) if units == "count" else None
         if per is None:
             raise UnitError(f"unexpected unit in {text!r}")
-        return value * per
-    return value
+        return value * per, unit
+    return value, unit
+
+
+# The rules a key is read by, as summary.json's generic block names them (synonyms.toml says each in words).
+RULES = (
+    "name",  # one of a table's keys
+    "scale",  # the key names the scale of its value: lr(1e-4)
+    "unit",  # the key names its value's unit: dt_ms, time (ms), memory(GiB), peak_mem(M)
+    "gloss",  # a bracket after the key says what it is: tgs (tokens/gpu/second), train_speed(s/it)
+    "spelling",  # camelCase or dots: MaxMemAllocated, Grad. Norm
+    "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
+    "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
+    "group",  # a parameter group or a dict's one group after it: lr-pg_0, lr/pg1, grad_norm/total
+    "eval",  # an evaluation's namespace before a loss name: val/lm_loss
+    "known",  # a quantity with no step column, kept under a fixed name in its canonical unit: data_time
+    "loss",  # which key of a line is the loss when none is named so ([loss])
+    "kept",  # any other numeric key of a step line: x_<key>
+    "skipped",  # said, not read ([skip], [ignore]), or its column given already by another key of the line
+)
 
 
 @dataclass(frozen=True)
 class Mapping:
-    """Where one printed key goes."""
+    """Where one printed key goes, and by which rule."""
 
     column: str
-    kind: str  # "step" (a step column) or "config" (a run fact)
+    kind: str  # "step" (a step column), "config" (a run fact) or "known" (an x_ column of a known quantity)
     units: str | None = None
     type: str = "float"
     key_unit: str | None = None  # a unit the key itself names (dt_ms, mem_gb, mfu_%)
     invert: bool = False  # the key is a rate whose inverse is the column (`1.2 it/s` -> 0.833 s a step)
     factor: float = 1.0  # the scale the key names (`lr(1e-4)`)
+    rule: str = "name"  # the rules that read the key, outermost first, joined by "+" (RULES)
+    via: str = ""  # what those rules read, in words ("train/ stripped; pg_0, the first parameter group's")
 
     def convert(self, text: str) -> Any:
+        return self.convert_unit(text)[0]
+
+    def convert_unit(self, text: str) -> tuple[Any, str | None]:
+        """(the column's value, the unit the value printed) of a printed value."""
         t = text.strip().strip("'\"")
         if t in ("None", "null", "", "N/A", "n/a", "-"):
-            return None
+            return None, None
         if self.type == "bool":
             low = t.lower()
             if low in ("true", "1", "yes", "on"):
-                return True
+                return True, None
             if low in ("false", "0", "no", "off"):
-                return False
+                return False, None
             raise ValueError(f"not a boolean: {text!r}")
-        value = to_quantity(t, self.units, None if self.invert else self.key_unit)
+        value, unit = _to_quantity(t, self.units, None if self.invert else self.key_unit)
         if self.invert:
             value = 1.0 / value if value else math.nan
         value *= self.factor
         if self.type == "int":
             if not math.isfinite(value) or abs(value - round(value)) > 1e-9 * max(1.0, abs(value)):
                 raise ValueError(f"not an integer: {text!r}")
-            return int(round(value))
-        return value
+            return int(round(value)), unit
+        return value, unit
+
+    def for_value(self, text: str) -> Mapping:
+        """The mapping a printed value is read by: a bare whole number on a memory column is MiB (mmengine's
+        `memory: 7657`, torchvision's MetricLogger `max mem: 5004`: both print the integer count of 1024**2
+        bytes); a bare decimal stays GiB. Any other value: this mapping."""
+        if self.units != "memory" or self.key_unit is not None or _WHOLE.match(text) is None:
+            return self
+        return _bare_mib(self)
+
+    def kept_as(self, extra: str) -> Mapping:
+        """A known quantity's mapping on a line that keeps extra columns as `extra`<name> (cached)."""
+        key = (id(self), extra)
+        hit = _KEPT_AS.get(key)
+        if hit is None or hit[0] is not self:
+            hit = _KEPT_AS[key] = (self, replace(self, column=extra + self.column))
+        return hit[1]
+
+    def use(self, unit: str | None) -> KeyUse:
+        """What the key became, for a value printed with `unit` (cached: a line's keys repeat)."""
+        key = (id(self), unit)
+        hit = _USES.get(key)
+        if hit is None or hit[0] is not self:
+            if len(_USES) > 100_000:
+                _USES.clear()
+            hit = _USES[key] = (self, _describe(self, unit))
+        return hit[1]
+
+
+_USES: dict[tuple[int, str | None], tuple[Mapping, KeyUse]] = {}
+_BARE: dict[int, tuple[Mapping, Mapping]] = {}
+_KEPT_AS: dict[tuple[int, str], tuple[Mapping, Mapping]] = {}
+
+
+def _bare_mib(m: Mapping) -> Mapping:
+    hit = _BARE.get(id(m))
+    if hit is None or hit[0] is not m:
+        via = "; ".join(v for v in (m.via, "a bare whole number: MiB (rules.memory)") if v)
+        hit = _BARE[id(m)] = (m, replace(m, key_unit="mib", via=via))
+    return hit[1]
+
+
+class KeyUse(str):
+    """What one printed key became: the column's (or fact's) name is the str itself; `rule` and `why` say how,
+    `unit` is the unit the value printed or the key named, `scale` the factor from the printed number to the
+    column's value (None where it is not one factor: an inverted rate, a bare percentage). A str, so the
+    summary's `mapped`/`kept` write only the name; pickled whole (the parallel reader's workers)."""
+
+    rule: str
+    why: str
+    unit: str | None
+    scale: float | None
+
+    def __new__(
+        cls, column: str, rule: str, why: str = "", unit: str | None = None, scale: float | None = 1.0
+    ) -> KeyUse:
+        self = super().__new__(cls, column)
+        self.rule, self.why, self.unit, self.scale = rule, why, unit, scale
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str, str, str | None, float | None]:
+        return (str(self), self.rule, self.why, self.unit, self.scale)
+
+    def __repr__(self) -> str:
+        return f"KeyUse({str.__repr__(self)}, {self.rule!r})"
+
+
+def _scale_of(m: Mapping, unit: str | None) -> float | None:
+    """The factor from a number printed in `unit` (or the key's) to the column's value; None when the
+    conversion is not one factor."""
+    if m.invert:
+        return None
+    u = unit or m.key_unit
+    if m.units == "time":
+        per = 1.0 if u is None else (TIME.get(u) or TIME.get(u.lower()))
+    elif m.units == "percent":
+        per = 0.01 if u in ("%", "pct", "percent") else None  # bare: a value above 1 is a percentage
+    elif m.units in ("memory", "memory_si"):
+        table = MEMORY_SI if m.units == "memory_si" else MEMORY
+        per = 1.0 if u is None else (None if table.get(u.lower()) is None else table[u.lower()] / GIB)
+    elif m.units == "count" and u is not None:
+        per = COUNT.get(u.lower())
+    else:
+        per = 1.0
+    return None if per is None else per * m.factor
+
+
+def _describe(m: Mapping, unit: str | None) -> KeyUse:
+    u = unit or m.key_unit
+    why = [m.via] if m.via else [_RULE_WORDS.get(m.rule.split("+")[-1], m.rule)]
+    if m.units == "memory" and u is not None and u.lower() in ("k", "kb", "m", "mb", "g", "gb", "t", "tb"):
+        why.append(f"{u} read as {u[0].upper()}iB (binary: see rules.memory)")
+    if m.units == "memory_si" and u is not None and u.lower() in MEMORY_SI:
+        why.append(f"{u} read as 10**{round(math.log10(MEMORY_SI[u.lower()]))} bytes")
+    if m.invert:
+        why.append("a rate: the column is its inverse")
+    if m.units == "percent" and u is None:
+        why.append("a bare value above 1 is a percentage")
+    return KeyUse(m.column, m.rule, "; ".join(why), u, _scale_of(m, unit))
+
+
+_RULE_WORDS = {
+    "name": "a name in the synonym table",
+    "scale": "the key names the scale of its value",
+    "unit": "the key names its unit",
+    "gloss": "the bracket after the key says what it is",
+    "spelling": "read with its words apart",
+    "prefix": "the training step's prefix stripped",
+    "suffix": "the step's own value (a suffix stripped)",
+    "group": "a group of the quantity",
+    "eval": "an evaluation's loss",
+    "known": "a known quantity with no step column",
+    "loss": "the line's loss by the loss rule (see rules.loss)",
+}
+
+
+@dataclass(frozen=True)
+class LineKeys:
+    """What the key model makes of one line's keys together: the mapped ones, and why the others are kept as x_
+    columns or skipped (KeyMap.line)."""
+
+    mapped: dict[str, Mapping]
+    kept: dict[str, tuple[str, str]]  # printed key -> (the rule, why) it is kept rather than mapped
+    skipped: dict[str, str]  # printed key -> why it is not read
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """KeyMap.read's answer for one printed key and value: the column (a step column, a fact, an x_ column, or
+    None when the key is skipped or its value is no number), how to convert a printed value to it, and why."""
+
+    key: str
+    column: str | None
+    kind: str  # "column", "fact", "kept" or "skipped"
+    use: KeyUse
+    mapping: Mapping | None = None
+    factor: float = 1.0  # a kept key's scale (`kl(1e-3)`)
+
+    @property
+    def noted(self) -> tuple[str, str, KeyUse]:
+        """The note the frame keeps of this key (sets.LineSpec.key_uses): (its group in ParsedLog.keymap, the
+        key as printed, what it became)."""
+        group = {"column": "mapped", "fact": "facts"}.get(self.kind, self.kind)
+        return group, self.key.strip(), self.use
+
+    def convert(self, text: str) -> Any:
+        """The column's value of a printed value (ValueError when it is no number, UnitError when its unit
+        does not fit the column)."""
+        if self.mapping is not None:
+            return self.mapping.for_value(text).convert(text)
+        return split_quantity(text)[0] * self.factor
+
+
+@dataclass
+class LossRule:
+    """Which key of a step line is the loss when none is named so: the data of synonyms.toml's [loss]."""
+
+    words: frozenset[str] = frozenset()  # a key is loss-like when one of its words is one of these,
+    total: frozenset[str] = frozenset()  # the total of the line's losses when it also has one of these,
+    unlike: frozenset[str] = frozenset()  # and no loss when it has one of these (loss_scale, loss_weight)
 
 
 @dataclass
 class KeyMap:
-    """A synonym table: normalized key -> Mapping, per line kind."""
+    """The key model: normalized key -> Mapping, per line kind, and the rules around the names."""
 
     source: str
     step: dict[str, Mapping] = field(default_factory=dict)
     config: dict[str, Mapping] = field(default_factory=dict)
     ignore: frozenset[str] = frozenset()
     inverse: dict[str, Mapping] = field(default_factory=dict)  # rates whose inverse is a step column
+    known: dict[str, Mapping] = field(default_factory=dict)  # quantities with no step column (x_<name>)
+    skip: dict[str, str] = field(default_factory=dict)  # normalized key -> why it is not read
+    train_prefixes: tuple[str, ...] = ()
+    eval_prefixes: tuple[str, ...] = ()
+    step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
+    decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
+    decimal_why: str = ""
+    group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
+    group_only: frozenset[str] = frozenset()  # ... only when it is the line's one group (or its total)
+    group_total: frozenset[str] = frozenset()
+    group_unlike: frozenset[str] = frozenset()  # a word that makes the tail no group (lr-SGD/momentum)
+    loss: LossRule = field(default_factory=LossRule)
+    rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
+    _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
 
     def lookup(self, key: str, kind: str) -> Mapping | None:
-        """The mapping of a printed key for a step (or progress/event) line or a config line."""
+        """The mapping of a printed key for a step (or progress/event) line or a config line, by the rules that
+        read one key (the line's rules: `line`)."""
         config = kind in ("config", "summary")
         try:
             return self._seen[(key, config)]
         except KeyError:
             pass
-        found = self._lookup(key, config)
+        found = self._lookup(key, config, 0)
+        if found is not None and found.units == "memory" and normalize(key) in self.decimal:
+            found = replace(
+                found, units="memory_si", via="; ".join(v for v in (found.via, self.decimal_why) if v)
+            )
         if len(self._seen) < 100_000:  # printed keys repeat line after line
             self._seen[(key, config)] = found
         return found
 
-    def _lookup(self, key: str, config: bool) -> Mapping | None:
+    def _lookup(self, key: str, config: bool, depth: int) -> Mapping | None:
         base, factor = scaled_key(key)
         if factor != 1.0:
-            hit = self._lookup(base, config)
-            return None if hit is None else replace(hit, factor=hit.factor * factor)
-        table = self.config if config else self.step
+            hit = self._lookup(base, config, depth + 1)
+            return (
+                None
+                if hit is None
+                else _ruled(
+                    replace(hit, factor=hit.factor * factor), "scale", f"printed in units of {factor:g}"
+                )
+            )
         k = normalize(key)
+        hit = self._named(k, config)
+        if hit is not None or depth > 3:
+            return hit
+        m = _GLOSS.match(key.strip())
+        if m is not None:
+            # `(t)` names a time: open_clip's "Batch (t)" and "Data (t)" are the batch's and the data's seconds
+            timed = (f"{m.group('base')}_time",) if m.group("inner").strip().lower() in _TIME_GLOSS else ()
+            for part in (m.group("inner"), *timed, m.group("base")):
+                hit = self._lookup(part, config, depth + 1)
+                if hit is not None:
+                    return _ruled(hit, "gloss", f"the bracket ({m.group('inner').strip()}) says what it is")
+        if not config:
+            hit = self._around(key, k, depth)
+            if hit is not None:
+                return hit
+        loose = _DOTS.sub(" ", _CAMEL.sub("_", key)).strip()
+        if normalize(loose) != k:
+            hit = self._lookup(loose, config, depth + 1)
+            if hit is not None:
+                return _ruled(hit, "spelling", f"read as {normalize(loose)}")
+        return None if config else self.known.get(k)
+
+    def _around(self, key: str, k: str, depth: int) -> Mapping | None:
+        """A step key read through what is around its name: a prefix, an evaluation's prefix, a group after it."""
+        raw = key.strip()
+        for prefix in self.train_prefixes:
+            if k.startswith(prefix) and len(k) > len(prefix):
+                # the rest as printed where the prefix is (a dash in it may name a group: train/lr-AdamW)
+                rest = raw[len(prefix) :] if raw.lower().startswith(prefix) else k[len(prefix) :]
+                hit = self._lookup(rest, False, depth + 1)
+                if hit is not None:
+                    return _ruled(hit, "prefix", f"the training step's prefix {prefix} stripped")
+        for suffix in self.step_suffixes:
+            if k.endswith(suffix) and len(k) > len(suffix):
+                hit = self._lookup(
+                    raw[: -len(suffix)] if raw.lower().endswith(suffix) else k[: -len(suffix)],
+                    False,
+                    depth + 1,
+                )
+                if hit is not None:
+                    return _ruled(hit, "suffix", f"the step's own value ({suffix} stripped)")
+        for prefix in self.eval_prefixes:
+            if k.startswith(prefix) and self.step.get(k[len(prefix) :], _NONE).column == "loss":
+                return Mapping(
+                    "eval_loss",
+                    "step",
+                    rule="eval",
+                    via=f"an evaluation's loss ({prefix} before a loss name)",
+                )
+        parts = _group_parts(key)
+        if parts is not None:
+            hit = self._lookup(parts[0], False, depth + 1)
+            if (
+                hit is not None
+                and hit.column in self.group_first | self.group_only
+                and not _words(parts[1]) & self.group_unlike
+            ):
+                return _ruled(hit, "group", f"the group {parts[1]} of {hit.column}")
+        return None
+
+    def _named(self, k: str, config: bool) -> Mapping | None:
+        """The rules of the names: a table's key, a rate's inverse, a time unit per step, a unit in the key."""
+        table = self.config if config else self.step
         hit = table.get(k)
         if hit is not None:
             return hit
@@ -257,24 +566,248 @@ class KeyMap:
             if m is not None:
                 hit = table.get(f"s/{m.group('per')}" if m.group("per") else "time")
                 if hit is not None and hit.units == "time":
-                    return replace(hit, key_unit=m.group("unit"))
+                    return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time per step")
         m = _KEY_UNIT.match(k)
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
             if hit is not None and hit.units is not None:
                 unit = m.group("unit")
                 return Mapping(
-                    hit.column, hit.kind, hit.units, hit.type, "%" if unit in ("pct", "percent") else unit
+                    hit.column,
+                    hit.kind,
+                    hit.units,
+                    hit.type,
+                    "%" if unit in ("pct", "percent") else unit,
+                    rule="unit",
+                    via=f"the key names its unit {unit}",
                 )
         return None
 
     def ignored(self, key: str) -> bool:
+        """A key the table says is no value to read ([ignore], [skip])."""
         hit = self._ignored.get(key)
         if hit is None:
-            hit = normalize(key) in self.ignore
+            k = normalize(key)
+            hit = k in self.ignore or k in self.skip
             if len(self._ignored) < 100_000:
                 self._ignored[key] = hit
         return hit
+
+    def skipped(self, key: str) -> str | None:
+        """Why a key is not read, None when it is."""
+        if not self.ignored(key):
+            return None
+        return self.skip.get(
+            normalize(key),
+            "ignored by the table: the step counter or a logging word, read by the line's own pattern",
+        )
+
+    def line(self, keys: tuple[str, ...], kind: str) -> LineKeys:
+        """What the key model makes of a line's keys (those `fields` do not name, as printed), the rules that
+        look at the whole line applied: which key is the loss ([loss]), which group is the learning rate or the
+        gradient norm ([groups]). Cached: a log's lines repeat their keys."""
+        config = kind in ("config", "summary")
+        try:
+            return self._lines[(keys, config)]
+        except KeyError:
+            pass
+        mapped: dict[str, Mapping] = {}
+        kept: dict[str, tuple[str, str]] = {}
+        skipped: dict[str, str] = {}
+        for key in keys:
+            why = self.skipped(key)
+            if why is not None:
+                skipped[key] = why
+                continue
+            hit = self.lookup(key, kind)
+            if hit is not None:
+                mapped[key] = hit
+        if not config:
+            self._groups(keys, mapped, kept)
+            self._loss(keys, mapped, kept)
+        found = LineKeys(mapped, kept, skipped)
+        if len(self._lines) < 10_000:
+            self._lines[(keys, config)] = found
+        return found
+
+    def _groups(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """Several groups of one column on a line: the learning rate is the first parameter group's (the
+        column's definition); a gradient norm is a group's only when the line prints one group (or a total)."""
+        by_column: dict[str, list[str]] = {}
+        for key in keys:
+            hit = mapped.get(key)
+            if hit is not None and hit.column in self.group_first | self.group_only:
+                by_column.setdefault(hit.column, []).append(key)
+        for column, found in by_column.items():
+            grouped = [k for k in found if "group" in mapped[k].rule.split("+")]
+            if not grouped or len(found) == 1:
+                continue
+            whole = [k for k in found if k not in grouped]
+            if whole:
+                chosen: str | None = whole[0]
+            elif column in self.group_first:
+                chosen = min(grouped, key=lambda k: (_group_index(k), grouped.index(k)))
+            else:
+                totals = [k for k in grouped if _words((_group_parts(k) or ("", ""))[1]) & self.group_total]
+                chosen = totals[0] if len(totals) == 1 else None
+            for k in grouped:
+                if k == chosen:
+                    if column in self.group_first and len(grouped) > 1:
+                        mapped[k] = replace(
+                            mapped[k], via=f"{mapped[k].via}; the first of {len(grouped)} groups"
+                        )
+                    continue
+                del mapped[k]
+                kept[k] = (
+                    "group",
+                    f"another group of {column}"
+                    if chosen is not None
+                    else f"one of {len(grouped)} groups of {column}, none a total",
+                )
+
+    def _loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """The loss rule ([loss]): a key the names map to loss, else the line's total, else its only loss-like
+        key; every other loss-like key is kept. Several and no total: no loss."""
+        rule = self.loss
+        if not rule.words:
+            return
+        named = [k for k in keys if k in mapped and mapped[k].column == "loss"]
+        candidates = []
+        for k in keys:
+            if k in mapped:
+                continue
+            why = self._loss_like(k)
+            if why == "":
+                candidates.append(k)
+            elif why is not None:
+                kept[k] = ("loss", why)
+        if not candidates:
+            return
+        if named:
+            for k in candidates:
+                kept[k] = (
+                    "loss",
+                    f"another loss on a line whose loss is {named[0].strip()!r}: a part or a term of it",
+                )
+            return
+        totals = [k for k in candidates if _words(k) & rule.total]
+        chosen: str | None = None
+        if len(totals) == 1:
+            chosen, how = totals[0], "the total of the line's losses"
+        elif len(candidates) == 1:
+            chosen, how = candidates[0], "the line's only loss"
+        for k in candidates:
+            if k == chosen:
+                mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
+            elif chosen is not None:
+                kept[k] = ("loss", f"a part of the loss {chosen.strip()!r}")
+            else:
+                kept[k] = (
+                    "loss",
+                    f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
+                )
+
+    def _loss_like(self, key: str) -> str | None:
+        """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
+        evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
+        words = _words(key)
+        if not words & self.loss.words or words & self.loss.unlike:
+            return None
+        k = normalize(key)
+        if any(k.startswith(p) for p in self.eval_prefixes) or words & _EVAL_WORDS:
+            return "an evaluation's loss, not the training step's"
+        if "/" in k:
+            head = k[: k.rindex("/") + 1]
+            if _words(head) & self.loss.words:
+                return ""  # a loss's own parts (tianshou's loss/vf)
+            if not any(head == p or head.endswith("/" + p) for p in self.train_prefixes if p.endswith("/")):
+                return f"a loss under another namespace than the training step's ({head}): one part's loss"
+        return ""
+
+    def read(
+        self, key: str, value: str, kind: str = "step", line: tuple[str, ...] = (), extra: str | None = "x_"
+    ) -> Meaning:
+        """What a printed key and its value mean: the column, the conversion, the rule. `line`: the keys the
+        line prints besides (as printed; with `key` or without), the context of the line's rules; `extra`: the
+        prefix a step line keeps an unknown numeric key under (None: not kept)."""
+        keys = line if key in line else (*line, key)
+        found = self.line(tuple(keys), kind)
+        config = kind in ("config", "summary")
+        why = found.skipped.get(key)
+        if why is not None:
+            return Meaning(key, None, "skipped", skipped_use(why))
+        hit = found.mapped.get(key)
+        if hit is not None:
+            if hit.kind == "known":
+                if extra is None or config:
+                    return Meaning(key, None, "skipped", skipped_use("a known quantity with no column"))
+                hit = hit.kept_as(extra)
+            hit = hit.for_value(value)
+            try:
+                _, unit = hit.convert_unit(value)
+            except UnitError:
+                hit = None  # a unit the column cannot hold: kept like an unknown key
+            except ValueError:
+                unit = None
+            if hit is not None:
+                kind = "fact" if config else "kept" if hit.kind == "known" else "column"
+                return Meaning(key, hit.column, kind, hit.use(unit), hit)
+        if extra is None or config:
+            return Meaning(key, None, "skipped", skipped_use("not a key of the table"))
+        try:
+            _, unit = split_quantity(value)
+        except ValueError:
+            return Meaning(key, None, "skipped", skipped_use("not a number"))
+        base, factor = scaled_key(key)
+        column = column_name(extra, base, unit)
+        return Meaning(
+            key, column, "kept", kept_use(column, found.kept.get(key), unit, factor), factor=factor
+        )
+
+
+_NONE = Mapping("", "")
+_TIME_GLOSS = frozenset(("t", "time"))
+_EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
+
+
+def kept_use(column: str, why: tuple[str, str] | None, unit: str | None, factor: float = 1.0) -> KeyUse:
+    """A kept key's account: its x_ column holds the number as printed (its unit in the name); `why`: the line
+    rule that kept it and its words, None for a key the table does not know."""
+    if why is None:
+        return KeyUse(column, "kept", "not a key of the synonym table: the number as printed", unit, factor)
+    return KeyUse(column, f"kept+{why[0]}", why[1], unit, factor)
+
+
+def skipped_use(why: str) -> KeyUse:
+    return KeyUse("", "skipped", why, None, None)
+
+
+def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
+    """`m` read through one more rule (outermost first)."""
+    return replace(
+        m, rule=f"{rule}+{m.rule}" if m.rule != "name" else rule, via="; ".join(v for v in (via, m.via) if v)
+    )
+
+
+def _words(key: str) -> frozenset[str]:
+    """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss)."""
+    return frozenset(w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", key).lower()) if w)
+
+
+def _group_parts(key: str) -> tuple[str, str] | None:
+    """(the key, the group) of a key printed with a group after it (`lr-AdamW/pg1` -> lr, adamw/pg1), None
+    without one."""
+    m = _GROUP.match(regex.sub(r"\s+", "_", key.strip().lower()))
+    return None if m is None else (m.group("base"), m.group("tail"))
+
+
+def _group_index(key: str) -> int:
+    m = _INDEX.search(normalize(key))
+    return int(m.group(1)) if m else 1 << 30
 
 
 _CACHE: dict[tuple[str, bytes], KeyMap] = {}
@@ -306,29 +839,48 @@ def stamp(path: str | Path) -> tuple[str, int, int] | None:
     return (str(path), st.st_mtime_ns, st.st_size)
 
 
+TABLES = (
+    "step",
+    "config",
+    "inverse",
+    "known",
+    "ignore",
+    "skip",
+    "prefixes",
+    "groups",
+    "loss",
+    "decimal",
+    "rules",
+)
+
+
 def parse(data: Table, source: str) -> KeyMap:
     from ..core.schema import FACTS, SCOPED_COLUMNS, SCOPES, STEP_COLUMNS, scoped_name
 
     step_ok = set(STEP_COLUMNS) | {scoped_name(b, s) for b in SCOPED_COLUMNS for s in SCOPES}
     km = KeyMap(source=source)
-    unknown = set(data) - {"step", "config", "ignore", "inverse"}
+    unknown = set(data) - set(TABLES)
     if unknown:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
-            "[inverse.<column>], [ignore]"
+            "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
+            "[rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
         ("config", set(FACTS), km.config),
         ("inverse", step_ok, km.inverse),
+        ("known", None, km.known),
     ):
-        for column, spec in data.get(kind, {}).items():
+        for column, spec in _tables(data, kind, source).items():
             where = f"{source}: [{kind}.{column}]"
-            if column not in allowed:
+            if allowed is not None and column not in allowed:
                 raise PatternError(f"{where}: unknown {'column' if kind == 'step' else 'fact'} {column!r}")
+            if allowed is None and regex.fullmatch(r"[a-z][a-z0-9_]*", column) is None:
+                raise PatternError(f"{where}: a known quantity's name is lower case letters, digits and _")
             if not isinstance(spec, dict) or not isinstance(spec.get("keys"), list):
                 raise PatternError(f"{where}: needs keys = [...]")
-            extra = set(spec) - {"keys", "units", "type", "note"}
+            extra = set(spec) - {"keys", "units", "type", "note", "why"}
             if extra:
                 raise PatternError(f"{where}: unknown key(s) {sorted(extra)}")
             units = spec.get("units")
@@ -337,17 +889,68 @@ def parse(data: Table, source: str) -> KeyMap:
             vtype = spec.get("type", "float")
             if vtype not in TYPES:
                 raise PatternError(f"{where}: type must be one of {', '.join(TYPES)}")
+            as_kind = {"inverse": "step", "known": "known"}.get(kind, kind)
+            rule, via = ("known", str(spec.get("why", ""))) if kind == "known" else ("name", "")
             for j, k in enumerate(spec["keys"], 1):
                 # (the key by its place in the list, not as written: an error names no value of the file)
                 nk = normalize(str(k))
                 if nk in table and table[nk].column != column:
                     raise PatternError(f"{where}: keys #{j} is already mapped to {table[nk].column!r}")
-                if kind == "inverse" and nk in km.step:
+                if kind in ("inverse", "known") and nk in km.step:
                     raise PatternError(f"{where}: keys #{j} is already mapped to {km.step[nk].column!r}")
-                table[nk] = Mapping(column, "step" if kind == "inverse" else kind, units, vtype, invert=kind == "inverse")
+                table[nk] = Mapping(
+                    column, as_kind, units, vtype, invert=kind == "inverse", rule=rule, via=via
+                )
     ignore = data.get("ignore", {}).get("keys", [])
     km.ignore = frozenset(normalize(str(k)) for k in ignore)
+    for what, spec in _tables(data, "skip", source).items():
+        if (
+            not isinstance(spec, dict)
+            or not isinstance(spec.get("keys"), list)
+            or not isinstance(spec.get("why"), str)
+        ):
+            raise PatternError(f'{source}: [skip.{what}]: needs keys = [...] and why = "..."')
+        km.skip.update((normalize(str(k)), spec["why"]) for k in spec["keys"])
+    prefixes = _tables(data, "prefixes", source)
+    km.train_prefixes = _words_list(prefixes, "train", source, "prefixes", lower=True)
+    km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
+    km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
+    groups = _tables(data, "groups", source)
+    km.group_first = frozenset(_words_list(groups, "first", source, "groups"))
+    km.group_only = frozenset(_words_list(groups, "only", source, "groups"))
+    km.group_total = frozenset(_words_list(groups, "total", source, "groups"))
+    km.group_unlike = frozenset(_words_list(groups, "unlike", source, "groups"))
+    for column in km.group_first | km.group_only:
+        if column not in step_ok:
+            raise PatternError(f"{source}: [groups]: unknown column {column!r}")
+    loss = _tables(data, "loss", source)
+    km.loss = LossRule(
+        frozenset(_words_list(loss, "words", source, "loss")),
+        frozenset(_words_list(loss, "total", source, "loss")),
+        frozenset(_words_list(loss, "unlike", source, "loss")),
+    )
+    decimal = _tables(data, "decimal", source)
+    km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
+    km.decimal_why = str(decimal.get("why", ""))
+    rules = _tables(data, "rules", source)
+    if not all(isinstance(v, str) for v in rules.values()):
+        raise PatternError(f"{source}: [rules]: each rule is a text")
+    km.rules = dict(rules)
     return km
+
+
+def _tables(data: Table, name: str, source: str) -> Table:
+    got = data.get(name, {})
+    if not isinstance(got, dict):
+        raise PatternError(f"{source}: {name} must be a table ([{name}])")
+    return got
+
+
+def _words_list(table: Table, key: str, source: str, where: str, lower: bool = False) -> tuple[str, ...]:
+    got = table.get(key, [])
+    if not isinstance(got, list) or not all(isinstance(w, str) and w for w in got):
+        raise PatternError(f"{source}: [{where}] {key} must be a list of texts")
+    return tuple(w.lower() if lower else w for w in got)
 
 
 def resolve_path(

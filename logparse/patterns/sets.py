@@ -90,14 +90,16 @@ _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNOREC
 class LineValues(dict):  # type: ignore[type-arg]
     """A matched line's canonical values (column -> value), and what the match noted beside them:
     `problems` (values that did not convert: NaN, the line is malformed), `windowed` (columns filled from a
-    field averaged over a window), `mapped` and `kept` ((printed key, column) pairs a key map line mapped
-    through the synonym table, or kept as extra columns). The notes are attributes, not keys: a column can
-    never be mistaken for one. Two LineValues are equal when their values and notes are."""
+    field averaged over a window), `mapped`, `kept` and `skipped` ((printed key, keymap.KeyUse) pairs a key
+    map line mapped through the synonym table, kept as extra columns, or did not read). The notes are
+    attributes, not keys: a column can never be mistaken for one. Two LineValues are equal when their values
+    and notes are."""
 
     problems: tuple[Any, ...] | list[Any] = ()
     windowed: tuple[str, ...] | list[str] = ()
     mapped: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
     kept: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
+    skipped: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
 
     def note(self, what: str, item: Any) -> None:
         listed = self.__dict__.get(what)
@@ -487,6 +489,10 @@ class LineSpec:
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
+    # what the key model made of the keys this line's fields read, for a set written from the log itself (its
+    # fields name the columns): ("mapped" | "kept" | "skipped", printed key, keymap.KeyUse), noted once per log as
+    # a key map line notes its own (the summary's generic block)
+    key_uses: tuple[tuple[str, str, str], ...] = ()
 
     # the time this pattern's regex calls took on the current log, and the calls (REGEX_BUDGET_S): counted
     # only for untrusted calls (a user set's, or a line over trusted_chars); Matcher resets them per log
@@ -641,11 +647,14 @@ class LineSpec:
     def _values(self, raw: list[tuple[str, str]]) -> LineValues:
         """The canonical values of a match's (key or group, printed value) texts."""
         values = LineValues()
+        line = None
+        if self.keymap is not None:  # the key model reads a line's keys together (which one is the loss)
+            line = self.keymap.line(tuple(k for k, _ in raw if k not in self.fields), self.kind)
         for key, text_value in raw:
             spec = self.fields.get(key)
             if spec is None:
                 if self.keymap is not None or self.extra is not None:
-                    self._map_key(key, text_value, values)
+                    self._map_key(key, text_value, values, line)
                 continue
             try:
                 value = spec.convert_list(text_value) if spec.list else spec.convert(text_value)
@@ -682,29 +691,48 @@ class LineSpec:
             self._charge(started)
         return partial
 
-    def _map_key(self, key: str, text: str, values: LineValues) -> None:
-        """A key `fields` does not name: through the key map, else kept as an extra column, else dropped."""
-        km = self.keymap
-        if km is not None and km.ignored(key):
-            return
-        mapping = km.lookup(key, self.kind) if km is not None else None
+    def _map_key(self, key: str, text: str, values: LineValues, line: keymap_mod.LineKeys | None) -> None:
+        """A key `fields` does not name: through the key model, else kept as an extra column, else dropped
+        (said in the notes: the summary's generic block lists every key and what it became)."""
+        why = None
+        if line is not None:
+            skipped = line.skipped.get(key)
+            if skipped is not None:
+                values.note("skipped", (key.strip(), keymap_mod.skipped_use(skipped)))
+                return
+            mapping = line.mapped.get(key)
+            why = line.kept.get(key)
+        else:
+            mapping = None
+        if mapping is not None and mapping.kind == "known":
+            mapping = mapping.kept_as(self.extra) if self.extra is not None else None
         if mapping is not None:
+            mapping = mapping.for_value(text)
             if mapping.column in values:  # an explicit field, or an earlier synonym, already gave it
-                return
-            try:
-                value = mapping.convert(text)
-            except keymap_mod.UnitError:
-                # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
-                # not this column's value; kept below as x_<key>_<unit> like an unknown key
-                value = mapping = None
-            except ValueError as exc:
-                values.note("problems", Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column))
-                value = math.nan if mapping.type != "bool" else None
-            if mapping is not None:
-                if value is not None:
-                    values[mapping.column] = value
-                    values.note("mapped", (key.strip(), mapping.column))
-                return
+                if mapping.column != "loss" or mapping.rule == "name":
+                    use = keymap_mod.skipped_use(f"{mapping.column} given by the line already")
+                    values.note("skipped", (key.strip(), use))
+                    return
+                # the loss rule's pick where a field gave the loss: kept below
+                why, mapping = ("loss", "the line gives the loss already"), None
+            else:
+                try:
+                    value, unit = mapping.convert_unit(text)
+                except keymap_mod.UnitError:
+                    # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
+                    # not this column's value; kept below as x_<key>_<unit> like an unknown key
+                    value = mapping = None
+                except ValueError as exc:
+                    problem = Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
+                    values.note("problems", problem)
+                    value, unit = (math.nan if mapping.type != "bool" else None), None
+                if mapping is not None:
+                    if value is not None:
+                        values[mapping.column] = value
+                        # a known quantity with no column of its own is an x_ column: kept
+                        what = "kept" if mapping.kind == "known" else "mapped"
+                        values.note(what, (key.strip(), mapping.use(unit)))
+                    return
         if self.extra is None or self.kind not in ("step", "progress"):
             return
         try:
@@ -715,7 +743,7 @@ class LineSpec:
         column = keymap_mod.column_name(self.extra, base, unit)
         if column not in values:
             values[column] = number * factor
-            values.note("kept", (key.strip(), column))
+            values.note("kept", (key.strip(), keymap_mod.kept_use(column, why, unit, factor)))
 
 
 @dataclass

@@ -274,7 +274,9 @@ class Field:
 def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: list[str]) -> float:
     """The factor from a printed value in `unit` (or the key's own unit) to its column: one of that unit in
     the column's units, by the generic reading's own conversion (keymap.to_quantity), so that `mem 61.2 GB`
-    is 56.997 GiB in the set written as in the generic reading (1 GB is 1e9 bytes)."""
+    is 61.2 GiB in the set written as in the generic reading (GB is binary: synonyms.toml [rules] memory)."""
+    if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
+        mapping = mapping.for_value(texts[0])
     u = unit or mapping.key_unit
     if mapping.units == "percent":
         if u in ("%", "pct", "percent"):

@@ -24,7 +24,9 @@ from ..core.summary_types import (
     FlopsPart,
     FlopsTermsPart,
     FolderPart,
+    GenericPart,
     HardwarePart,
+    KeyPart,
     ModelPart,
     NearEventPart,
     RanksPart,
@@ -36,6 +38,7 @@ from ..core.summary_types import (
     Summary,
 )
 from ..frame import fastlane
+from ..patterns import keymap
 from ..phases.phases import Phases
 from ..phases.status import run_status
 from ..phases.window import stats as window_stats
@@ -773,18 +776,45 @@ def build_summary(analysis: Findings) -> Summary:
         "warnings": list(run.warnings),
     }
     if parsed.keymap:  # keys read through a synonym table (the generic set): what went where
-        summary["generic"] = {
-            "synonyms": "logparse/synonyms.toml",
-            "mapped": parsed.keymap.get("mapped", {}),
-            "facts": parsed.keymap.get("facts", {}),
-            "kept": parsed.keymap.get("kept", {}),
-        }
+        summary["generic"] = _generic_part(parsed.keymap)
     if parsed.folder is not None:  # a run folder: which files were read, and what each gave
         summary["folder"] = _folder_part(parsed.folder, run, summary["notes"])
     whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
     return summary
+
+
+def _generic_part(used: dict[str, dict[str, str]]) -> GenericPart:
+    """What the key model made of every key the log's lines printed (frame.ParsedLog.keymap, whose columns are
+    keymap.KeyUse: the column's name with its rule), and the conventions those keys were read by."""
+    keys: dict[str, KeyPart] = {}
+    rules: set[str] = set()
+    for what, kind in (("mapped", "column"), ("facts", "fact"), ("kept", "kept"), ("skipped", "skipped")):
+        for key, use in used.get(what, {}).items():
+            rule = getattr(use, "rule", None)
+            if rule is not None and "loss" in rule.split("+"):
+                rules.add("loss")
+            if kind == "column" and str(use).startswith("memory"):
+                rules.add("memory")
+            if key not in keys:
+                keys[key] = KeyPart(
+                    kind=kind,
+                    column=str(use) or None,
+                    rule=rule,
+                    unit=getattr(use, "unit", None),
+                    scale=getattr(use, "scale", None),
+                    why=getattr(use, "why", ""),
+                )
+    said = keymap.load().rules
+    return GenericPart(
+        synonyms="logparse/synonyms.toml",
+        mapped={k: str(v) for k, v in used.get("mapped", {}).items()},
+        facts={k: str(v) for k, v in used.get("facts", {}).items()},
+        kept={k: str(v) for k, v in used.get("kept", {}).items()},
+        keys=keys,
+        rules={r: said[r] for r in sorted(rules) if r in said},
+    )
 
 
 def _folder_part(read: FolderPart, run: Run, notes: list[str]) -> FolderPart:

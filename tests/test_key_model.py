@@ -1,0 +1,313 @@
+"""The key model (logparse/patterns/synonyms.toml, keymap.py): what each printed value means, by which rule.
+
+Every key and value below is printed by the public code named beside it; the expected figure is the printed
+number converted by what that code divides by (cited), computed by hand in the test."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from logparse import api
+from logparse.core.errors import PatternError
+from logparse.core.tomlfile import parse_toml
+from logparse.frame.assemble import parse_log
+from logparse.patterns import keymap
+from logparse.patterns import sets as patterns
+
+MIB = 1 / 1024  # GiB per MiB
+
+
+@pytest.fixture(scope="module")
+def km() -> keymap.KeyMap:
+    return keymap.load()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "column", "want"),
+    [
+        # detectron2/utils/events.py CommonMetricPrinter: max_memory_allocated() / 1024.0 / 1024.0, "max_mem: {:.0f}M"
+        ("max_mem", "1962M", "memory_gib", 1962 * MIB),
+        # mmcv TextLoggerHook / mmengine get_max_cuda_memory: // (1024 * 1024), printed bare: "memory: 3086"
+        ("memory", "3086", "memory_gib", 3086 * MIB),
+        # torchvision references/classification/utils.py MetricLogger: MB = 1024.0 * 1024.0, "max mem: {memory:.0f}"
+        ("max mem", "5004", "memory_gib", 5004 * MIB),
+        # DeepSpeed deepspeed/utils/timer.py ThroughputTimer: max_memory_allocated() / 1024**3, "MaxMemAllocated={}GB"
+        ("MaxMemAllocated", "9.02GB", "memory_gib", 9.02),
+        # PaddleOCR tools/program.py: max_memory_allocated() // (1024 ** 2), "max_mem_allocated: 10599 MB"
+        ("max_mem_allocated", "10599 MB", "memory_gib", 10599 * MIB),
+        # a loop that prints max_memory_allocated() / (1024.0 * 1024.0) as "Mem:{} MB" (find_string id 17037821079)
+        ("Mem", "1234 MB", "memory_gib", 1234 * MIB),
+        # a trainer's f"peak_mem(M): {peak_mem_byte / 1024 / 1024:.1f}" (find_string id 36306501924)
+        ("peak_mem(M)", "9760.3", "memory_gib", 9760.3 * MIB),
+        # ms-swift's log dict 'memory(GiB)': '14.3' (tests/data/public/ms_swift_qwen2vl_lora_notebook.log)
+        ("memory(GiB)", "14.3", "memory_gib", 14.3),
+        # prime-rl's SFT trainer: f"Peak Mem.: {peak_memory:.1f}/{max_memory:.1f} GiB" (used of the device's total)
+        ("Peak Mem.", "29.0/31.0 GiB", "memory_gib", 29.0),
+        # YOLOv5 train.py: f"{torch.cuda.memory_reserved() / 1E9 ...:.3g}G" under the header GPU_mem: SI
+        ("GPU_mem", "6.73G", "memory_gib", 6.73e9 / 2**30),
+        # a bare decimal is GiB (mlx-lm's metrics dict "peak_memory": 1.234, tests/data/captures/mlx_lm)
+        ("peak_memory", "1.234", "memory_gib", 1.234),
+    ],
+)
+def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, want):
+    m = km.read(key, value)
+    assert (m.column, m.kind) == (column, "column")
+    assert m.convert(value) == pytest.approx(want, rel=1e-12)
+    if m.use.scale is not None:  # the summary's scale takes the printed number to the column's value
+        assert keymap.split_quantity(value)[0] * m.use.scale == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "column", "want", "rule"),
+    [
+        # PaddleSeg paddleseg/core/train.py: "batch_cost: {:.4f}" is the mean seconds of a batch
+        ("batch_cost", "0.1234", "step_time_s", 0.1234, "name"),
+        ("Iteration time", "79.064s", "step_time_s", 79.064, "name"),
+        # InternEvo internlm/train/pipeline.py record_current_batch_training_metrics: infos["tflops"] (per GPU),
+        # infos["tgs (tokens/gpu/second)"], grad_norm_dict = {f"grad_norm/{k}": v} with one group "0_default"
+        ("tflops", "171.92", "reported_tflops_per_gpu", 171.92, "name"),
+        ("tgs (tokens/gpu/second)", "1424.93", "tokens_per_s_per_gpu", 1424.93, "gloss"),
+        ("grad_norm/0_default", "66.51907327507652", "grad_norm", 66.51907327507652, "group"),
+        # prime-rl's SFT trainer: "Grad. Norm: {grad_norm:.4f}"
+        ("Grad. Norm", "5.0", "grad_norm", 5.0, "spelling"),
+        # slime/Miles's metrics dict: 'train/grad_norm', 'train/lr-pg_0' (Megatron's first parameter group)
+        ("train/grad_norm", "2.0", "grad_norm", 2.0, "prefix"),
+        ("train/lr-pg_0", "2e-5", "lr", 2e-5, "prefix+group"),
+        # ESPnet espnet2/train/trainer.py: f"lr_{i}" per parameter group; scepter's _print_iter_log: "pg0_lr"
+        ("lr_0", "0.100", "lr", 0.1, "group"),
+        ("pg0_lr", "0.000100", "lr", 1e-4, "group"),
+        # scepter's _print_iter_log: "scale: 65536.000000" (the AMP scaler's scale)
+        ("scale", "65536.000000", "loss_scale", 65536.0, "name"),
+        # ms-swift's log dict: 'train_speed(s/it)': '42.51'
+        ("train_speed(s/it)", "42.51", "step_time_s", 42.51, "gloss"),
+        # open_clip src/training/train.py: "Batch (t): {batch_time_m.avg:.3f}", the seconds of a batch
+        ("Batch (t)", "18.240", "step_time_s", 18.24, "gloss"),
+        # a tqdm rate: seconds per step is its inverse
+        ("it/s", "2.78", "step_time_s", 1 / 2.78, "name"),
+        # PaddleSeg: "ips: {:.4f} samples/sec" read as a value then its unit
+        ("samples/sec", "12.5", "samples_per_s", 12.5, "name"),
+        # open_clip's "Batch (t): 18.240, 1.75441/s": a rate with no noun, samples per second
+        ("/s", "1.75441", "samples_per_s", 1.75441, "name"),
+        # Lightning's CSVLogger metrics.csv header (StableSR's log): self.log(on_step=True, on_epoch=True) -> _step
+        ("train/loss_step", "0.25144094228744507", "loss", 0.25144094228744507, "prefix+suffix"),
+        # an evaluation's prefix before a loss name
+        ("val/lm_loss", "2.5", "eval_loss", 2.5, "eval"),
+    ],
+)
+def test_known_quantities_under_other_names(km, key, value, column, want, rule):
+    m = km.read(key, value)
+    assert (m.column, m.use.rule) == (column, rule)
+    assert m.convert(value) == pytest.approx(want, rel=1e-12)
+    assert m.use.why  # every key says why
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "kind", "column"),
+    [
+        # detectron2 "data_time: {:.4f}" and torchvision's MetricLogger "data: {data}": the data wait, seconds,
+        # never the step's time; kept under one name in seconds (open_clip's "Data (t)" likewise)
+        ("data_time", "0.0375", "kept", "x_data_time_s"),
+        ("data", "0.0003", "kept", "x_data_time_s"),
+        ("Data (t)", "14.173", "kept", "x_data_time_s"),
+        # detectron2 "eta: 0:43:51": time left, no value of the step
+        ("eta", "0:43:51", "skipped", None),
+        # Lightning's LearningRateMonitor logs lr-SGD-momentum beside lr-SGD: the momentum, no learning rate
+        ("lr-SGD-momentum", "0.9", "kept", "x_lr_sgd_momentum"),
+        # open_clip's "Logit Scale: 100.000" is the model's temperature, no loss scale
+        ("Logit Scale", "100.000", "kept", "x_logit_scale"),
+    ],
+)
+def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, kind, column):
+    m = km.read(key, value)
+    assert (m.kind, m.column) == (kind, column)
+    assert m.use.why
+
+
+# a detectron2 log (facebookresearch/detectron2#3363): total_loss and its five parts, no key named loss
+DETECTRON2 = [
+    "[08/14 10:26:13 d2.utils.events]:  eta: 0:43:51  iter: 6319  total_loss: 0.4072  loss_cls: 0.06762  "
+    "loss_box_reg: 0.05153  loss_mask: 0.1505  loss_rpn_cls: 0.05607  loss_rpn_loc: 0.07071  time: 0.4464  "
+    "data_time: 0.0375  lr: 0.0003  max_mem: 1962M",
+    "[08/14 10:26:23 d2.utils.events]:  eta: 0:43:46  iter: 6339  total_loss: 0.4602  loss_cls: 0.07815  "
+    "loss_box_reg: 0.06772  loss_mask: 0.1435  loss_rpn_cls: 0.07034  loss_rpn_loc: 0.0963  time: 0.4465  "
+    "data_time: 0.0297  lr: 0.0003  max_mem: 1962M",
+]
+
+
+def test_the_total_is_the_loss_and_its_parts_are_kept(write_log):
+    """detectron2/engine/train_loop.py SimpleTrainer.run_step backpropagates sum(loss_dict.values()), printed as
+    total_loss beside its parts: the total is the run's loss, each part an x_ column."""
+    parsed = parse_log(str(write_log("\n".join(DETECTRON2) + "\n")), patterns.load_sets())
+    rows = parsed.rows.set_index("step")
+    assert list(rows["loss"]) == [0.4072, 0.4602]
+    assert list(rows["x_loss_cls"]) == [0.06762, 0.07815]
+    assert list(rows["x_loss_rpn_loc"]) == [0.07071, 0.0963]
+    assert list(rows["memory_gib"]) == [1962 / 1024] * 2
+    assert list(rows["x_data_time_s"]) == [0.0375, 0.0297]
+    assert "x_eta" not in rows and "x_total_loss" not in rows
+
+
+def test_the_summary_says_what_each_key_became_and_by_which_rule(write_log):
+    s = api.analyze(write_log("\n".join(DETECTRON2 * 3) + "\n")).summary["generic"]
+    keys = s["keys"]
+    assert keys["total_loss"]["column"] == "loss" and keys["total_loss"]["rule"] == "loss"
+    assert keys["loss_cls"] == {
+        "kind": "kept",
+        "column": "x_loss_cls",
+        "rule": "kept+loss",
+        "unit": None,
+        "scale": 1.0,
+        "why": "a part of the loss 'total_loss'",
+    }
+    assert keys["max_mem"]["column"] == "memory_gib" and keys["max_mem"]["unit"] == "M"
+    assert keys["max_mem"]["scale"] == 1 / 1024
+    assert keys["eta"]["kind"] == "skipped" and keys["eta"]["column"] is None
+    assert keys["data_time"]["kind"] == "kept" and keys["data_time"]["rule"] == "known"
+    assert set(s["rules"]) == {"loss", "memory"}
+    said = keymap.load().rules
+    assert s["rules"]["memory"] == said["memory"] and "1024" in said["memory"]
+    assert s["mapped"]["total_loss"] == "loss" and s["kept"]["loss_cls"] == "x_loss_cls"  # as before
+    json.dumps(s)  # plain JSON
+
+
+def test_the_only_loss_like_key_is_the_loss(write_log):
+    """ClearerVoice-Studio's train log prints one loss, Mask_Loss (modelscope/ClearerVoice-Studio#4)."""
+    log = write_log(
+        "Train Epoch: 0/100 Step: 10/965 | 2.057s/batch | lr 5.0000e-04 || Mask_Loss 1.6780\n"
+        "Train Epoch: 0/100 Step: 20/965 | 1.407s/batch | lr 5.0000e-04 || Mask_Loss 1.7014\n"
+    )
+    rows = parse_log(str(log), patterns.load_sets()).rows
+    assert list(rows["loss"]) == [1.678, 1.7014]
+    assert list(rows["step_time_s"]) == [2.057, 1.407]
+
+
+@pytest.mark.parametrize(
+    ("keys", "loss", "kept"),
+    [
+        # mmengine prints loss (the sum parse_losses makes) then its parts: loss is named, the parts kept
+        (
+            ("grad_norm", "loss", "loss_cls", "loss_bbox", "loss_dfl"),
+            "loss",
+            ("loss_cls", "loss_bbox", "loss_dfl"),
+        ),
+        # YOLOv5 prints the running means of box, obj and cls loss and optimizes (lbox + lobj + lcls) * bs, never
+        # printed (utils/loss.py ComputeLoss): no loss, the parts kept
+        (
+            ("GPU_mem", "box_loss", "obj_loss", "cls_loss", "Instances", "Size"),
+            None,
+            ("box_loss", "obj_loss", "cls_loss"),
+        ),
+        # kohya-ss sd-scripts' tqdm postfix: the moving average of the loss, the only one
+        (("avr_loss",), "avr_loss", ()),
+        # a loss under another model's namespace (verl's critic/vf_loss) is no run's loss; loss_scale is no loss
+        (("critic/vf_loss", "loss_scale"), None, ("critic/vf_loss",)),
+        # tianshou's PPO postfix: loss is named; loss/clip is a clip term
+        (("env_step", "len", "loss", "loss/clip", "loss/ent", "loss/vf"), "loss", ("loss/ent", "loss/vf")),
+        # an evaluation's loss is never the training loss
+        (("val_mask_loss", "mask_loss"), "mask_loss", ("val_mask_loss",)),
+    ],
+)
+def test_which_key_is_the_loss(km, keys, loss, kept):
+    line = km.line(keys, "step")
+    losses = [k for k, m in line.mapped.items() if m.column == "loss"]
+    assert losses == ([loss] if loss else [])
+    assert tuple(k for k, (rule, _) in line.kept.items() if rule == "loss") == kept
+    assert all(why for _, why in line.kept.values())
+
+
+def test_the_first_parameter_group_is_the_learning_rate(km):
+    """Lightning's LearningRateMonitor: lr-<Optimizer>/pg1, /pg2 for two parameter groups; the lr column is the
+    first group's (core/schema.py)."""
+    line = km.line(("lr-AdamW/pg1", "lr-AdamW/pg2"), "step")
+    assert line.mapped["lr-AdamW/pg1"].column == "lr"
+    assert "lr-AdamW/pg2" not in line.mapped and line.kept["lr-AdamW/pg2"][0] == "group"
+    # a gradient norm per group is the norm only when it is the one group printed, or a total
+    two = km.line(("grad_norm/decoder", "grad_norm/encoder"), "step")
+    assert not two.mapped and len(two.kept) == 2
+    total = km.line(("grad_norm/encoder", "grad_norm/total"), "step")
+    assert total.mapped["grad_norm/total"].column == "grad_norm"
+
+
+def test_read_gives_what_the_line_reading_gives(km, write_log):
+    """KeyMap.read (the inferred reading's entry) agrees with the generic reading on every key of a line."""
+    line = DETECTRON2[0]
+    pairs = [
+        (m.group("key").strip(), m.group("value"))
+        for m in patterns.load_sets()["generic"].lines[1].pairs.finditer(line)
+    ]
+    keys = tuple(k for k, _ in pairs)
+    row = parse_log(str(write_log(line + "\n")), patterns.load_sets()).rows.iloc[0]
+    for key, value in pairs:
+        m = km.read(key, value, line=keys)
+        if m.kind == "skipped":
+            continue
+        assert row[m.column] == pytest.approx(m.convert(value), rel=1e-12), key
+
+
+WRITTEN = r"""
+[format]
+name = "written"
+title = "written from the log"
+detect = ['d2\.utils\.events']
+
+[[line]]
+name = "step"
+kind = "step"
+regex = 'iter: (?P<step>\d+)  total_loss: (?P<loss>[\d.]+)  loss_cls: (?P<x_loss_cls>[\d.]+)'
+fields.step = { column = "step", type = "int" }
+fields.loss = { column = "loss" }
+fields.x_loss_cls = { column = "x_loss_cls" }
+
+[[sample]]
+line = "[08/14 10:26:13 d2.utils.events]:  eta: 0:43:51  iter: 6319  total_loss: 0.4072  loss_cls: 0.06762"
+expect = { step = 6319, loss = 0.4072, x_loss_cls = 0.06762 }
+"""
+
+
+def test_a_set_written_from_the_log_says_what_its_keys_became(km, write_log):
+    """A set whose fields name the columns (what the inferred reading writes) hands the key model's account of
+    each field's key to the summary's generic block through LineSpec.key_uses, once per log."""
+    data = parse_toml(WRITTEN.encode(), Path("written.toml"), PatternError)
+    written = patterns.parse_pattern_set(data, "written.toml", validate=False)
+    keys = ("iter", "total_loss", "loss_cls")
+    uses = [km.read(k, v, line=keys).noted for k, v in zip(keys, ("6319", "0.4072", "0.06762"), strict=True)]
+    written.lines[0].key_uses = tuple(uses)
+    parsed = parse_log(str(write_log("\n".join(DETECTRON2) + "\n")), {"written": written})
+    assert list(parsed.rows["loss"]) == [0.4072, 0.4602]
+    assert parsed.keymap["mapped"]["total_loss"].rule == "loss"
+    assert parsed.keymap["kept"]["loss_cls"].why == "a part of the loss 'total_loss'"
+    assert "iter" in parsed.keymap["skipped"]
+
+
+def test_what_a_key_became_survives_a_pickle(km):
+    """The parallel reader's workers send the key notes back pickled."""
+    use = km.read("max_mem", "1962M").use
+    back = pickle.loads(pickle.dumps(use))
+    assert (str(back), back.rule, back.unit, back.scale, back.why) == (
+        str(use),
+        use.rule,
+        use.unit,
+        use.scale,
+        use.why,
+    )
+
+
+@pytest.mark.parametrize(
+    ("toml", "says"),
+    [
+        ('[loss]\nwords = "loss"\n', "words must be a list"),
+        ('[skip.eta]\nkeys = ["eta"]\n', "needs keys"),
+        ('[groups]\nfirst = ["learning_rate"]\n', "unknown column"),
+        ('[known.Data]\nkeys = ["data"]\n', "lower case"),
+        ('[decimal]\nkeys = "gpu_mem"\n', "keys must be a list"),
+    ],
+)
+def test_the_key_model_tables_are_checked(tmp_path, toml, says):
+    bad = tmp_path / "syn.toml"
+    bad.write_text(toml)
+    with pytest.raises(PatternError, match=says):
+        keymap.load(bad)
