@@ -38,11 +38,7 @@ EXCERPTS = READER.load_corpus(CORPUS)
 
 # Excerpts of tests/data/unseen that do not read right yet (the baseline of the inferred reading's work)
 NOT_YET = {
-    "clearervoice_issue4_mask_loss",
     "darkflow_issue470_moving_ave",
-    "detectron2_issue3363_maskrcnn",
-    "detectron_v1_issue918_json_stats_strings",
-    "dinov2_issue479_training_metrics_json",
     "espnet2_issue2674_lm_epoch5",
     "icefall_issue320_conformer_ctc_epoch0",
     "icefall_pr314_pruned_transducer_lr",
@@ -57,7 +53,6 @@ NOT_YET = {
     "nanochat_pr834_sft_val_bpb",
     "negclip_open_clip_issue27_epoch0",
     "nvidia_tacotron2_issue368_start",
-    "openocr_issue9_openrec",
     "p2t_deit_json_log_epochs49_59",
     "paddleocr_issue16562_det_mem",
     "parameter_golf_issue839_val_lines",
