@@ -373,6 +373,16 @@ def new_run_reason(
     return ""
 
 
+def fresh_start(new_first: float, every: int | None, resumed: bool) -> str:
+    """Why an attempt whose counter starts again from the beginning is another run, or "": its first step is
+    the first it could print (within its own log interval `every` of 0) and no checkpoint was loaded before it
+    (`resumed`). Nothing of the earlier rows carries over: the same script run again, or a job started over
+    from scratch, which the file holds as two runs rather than one run's steps done twice."""
+    if resumed or not math.isfinite(new_first) or new_first > max(every or 1, 1):
+        return ""
+    return f"the step counter starts again from {int(new_first)} and no checkpoint is loaded before it"
+
+
 def _commonest(values: pd.Series) -> Any:
     """The value seen most often, the smallest of those tied (Series.mode().iloc[0]; numbers without NaN at once,
     as a log cut into thousands of attempts asks for two an attempt)."""
