@@ -18,6 +18,7 @@ step numbers and lines
   grad_accum_unknown    the steps count micro-batches and the grad accumulation is not stated
   bar_lag               records came after a progress bar redraw that lags them (tqdm)
   bar_missing           records name a progress bar position that was never drawn
+  bar_postfix           a tqdm bar's postfix is drawn apart from its position: each step read from its own redraw
   unattached            lines that belong to a neighbouring step record found none to join
   recoverable           a display redrawn in place: some steps recovered from what the log kept
   several_runs          the file holds several runs; the analysis covers one (`line`: where the last begins)
@@ -84,7 +85,8 @@ from __future__ import annotations
 
 CODES: frozenset[str] = frozenset(
     """
-    steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
+    steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing bar_postfix
+    unattached
     recoverable several_runs
     grad_accum_derived console_differs
     nul_bytes stream_stopped out_of_range stray_stamp

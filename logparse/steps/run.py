@@ -22,7 +22,7 @@ from ..core.summary_types import RestartPart
 from ..core.warnings import RunWarning
 from ..frame.assemble import ParsedLog, RecordRows
 from ..read.reader import describe
-from .bars import step_times_from_epoch_rate, steps_from_bar
+from .bars import postfix_steps, step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
 from .merge import merge_duplicates
@@ -418,6 +418,8 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
+    steps, said = postfix_steps(steps, parsed.postfix_bars)
+    warnings.extend(said)
     drop_stray_stamps(steps, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
     record, micro, use = parsed.record, None, None
