@@ -58,6 +58,7 @@ model and FLOPs
   model_unknown         the model size is unknown: no FLOPs/token, no MFU
   flops_reported        the model size is unknown: FLOPs are the framework's own
   flops_6n              only the parameter count is known: FLOPs/token = 6N
+  flops_per_sample_unused  FLOPs per sample given for a run with no samples/s: not used
   params_not_active     --params is not the active count of a mixture of experts
   params_from_log       N is the log's parameter count, which includes the input embedding
   params_sharded        the log's trainable count is one shard's: multiplied by the GPUs
@@ -95,6 +96,7 @@ CODES: frozenset[str] = frozenset(
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
     fact_implausible patterns_skipped global_batch_unknown
+    flops_per_sample_unused
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded params_preset
     model_mismatch
     vocab_unpadded mlp_assumed

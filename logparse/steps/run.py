@@ -1092,8 +1092,15 @@ def _warn_unknowns(
                 )
             )
         return
+    _warn_no_tokens(steps, seq, opts, warnings)
+
+
+def _warn_no_tokens(steps: pd.DataFrame, seq: Fact | None, opts: Options, warnings: list[RunWarning]) -> None:
+    """What tokens/s lacks, where the log counts none: every input in one sentence."""
     # tokens/s = samples per step x sequence length / step time (or a logged samples/s x sequence length)
     samples = "samples_per_s" in steps and steps["samples_per_s"].notna().any()
+    if samples and opts.flops_per_sample is not None:
+        return  # the MFU counts samples (utilization.mfu): tokens are not needed
     no_batch = not samples and steps["global_batch_size"].isna().all()
     if seq is None and no_batch:
         warnings.append(
