@@ -33,7 +33,8 @@ def _reference(steps, parsed, cadence):
             between = loads[(loads["line"] > old["line"].max()) & (loads["line"] < new["line"].min())]
             own = sorted(set(new["step"]))
             every = own[1] - own[0] if len(own) > 1 else cadence
-            reason = fresh_start(float(new["step"].min()), every, resumed=len(between) > 0)
+            # these logs state no facts and print no start-up line: no attempt is seen to start afresh
+            reason = fresh_start(float(new["step"].min()), every, resumed=len(between) > 0, started=False)
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
     run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
     steps["run"] = run_of_segment[steps["segment"].to_numpy()]

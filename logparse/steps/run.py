@@ -156,18 +156,32 @@ def _segment_kinds(
     read = ("line", "step", "progress_total", "epoch_index")
     rows = steps[[c for c in read if c in steps]]
     loads = _load_lines(parsed.events)
+    starts = _start_lines(parsed)
     for seg in range(1, len(cuts) + 1):
         old, new = rows.iloc[attempts.at(seg - 1)], rows.iloc[attempts.at(seg)]
         reason = new_run_reason(old, new, parsed.facts, cuts[seg - 1])
         if not reason and len(old) and len(new):
-            between = loads[(loads > float(old["line"].max())) & (loads < float(new["line"].min()))]
+            lo, hi = float(old["line"].max()), float(new["line"].min())
             # the new attempt's own log interval, else the log's
             own = np.diff(np.unique(new["step"].to_numpy(dtype=float))[:2])
             every = int(own[0]) if len(own) else cadence
-            reason = fresh_start(float(new["step"].min()), every, resumed=len(between) > 0)
+            resumed = bool(((loads > lo) & (loads < hi)).any())
+            started = bool(((starts > lo) & (starts < hi)).any())
+            reason = fresh_start(float(new["step"].min()), every, resumed, started)
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
         reasons.append(reason)
     return kinds, reasons
+
+
+def _start_lines(parsed: ParsedLog) -> np.ndarray:
+    """The lines that show a program starting: its start-up lines (the sets' `start` events: HF Trainer's
+    header, Megatron's training start) and the facts its start-up states (a config dump, a world size)."""
+    lines = [o.line for stated in parsed.facts.values() for o in stated if o.source == "log"]
+    events = parsed.events
+    if not events.empty and "event" in events:
+        started = pd.to_numeric(events.loc[events["event"] == "start", "line"], errors="coerce")
+        lines += started.dropna().tolist()
+    return np.array(lines, dtype=float)
 
 
 def _load_lines(events: pd.DataFrame) -> np.ndarray:
