@@ -45,7 +45,7 @@ from .specs import formulas as flops_mod
 from .specs import hardware
 from .specs.formulas import ModelDims
 from .steps.run import Run, resolve_run
-from .utilization.mfu import GIVEN, assess, default_formula, refusal
+from .utilization.mfu import GIVEN, assess, default_formula, given_samples, refusal
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -101,6 +101,7 @@ def check_options(options: Given) -> Options:
     check_asked(opts.window, opts.last, opts.skip)
     if opts.flops_per_token is not None and opts.formula not in (None, GIVEN):
         raise UsageError(f"give {flag('formula')} or {flag('flops_per_token')}, not both")
+    given_samples(opts)
     return opts
 
 
@@ -175,7 +176,7 @@ def _skipped_sets(sets: dict[str, PatternSet]) -> list[RunWarning]:
 # options that only the utilization stage reads: given to `parse`, they add its columns
 UTILIZATION_OPTIONS = (
     "hw", "dtype", "peak_tflops", "model", "params", "layers", "hidden", "heads", "kv_heads", "experts",
-    "topk", "ffn_hidden", "vocab", "mlp", "recompute", "formula", "flops_per_token",
+    "topk", "ffn_hidden", "vocab", "mlp", "recompute", "formula", "flops_per_token", "flops_per_sample",
 )  # fmt: skip
 
 

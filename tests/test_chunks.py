@@ -412,7 +412,7 @@ GENERIC_LOGS = sorted(
     ]
 )
 # a log whose step lines the lane does not read: a tqdm bar redrawn on one line (carriage returns)
-NOT_LANE = {"tqdm.log"}
+NOT_LANE = {"tqdm.log", "tqdm_after.log", "tqdm_iter.log"}
 
 
 def _lane_rows(monkeypatch) -> list[int]:

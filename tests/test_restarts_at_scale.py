@@ -13,7 +13,7 @@ import pytest
 
 from logparse.steps import run as run_mod
 from logparse.steps.kinds import SegmentKind
-from logparse.steps.segments import boundaries, new_run_reason
+from logparse.steps.segments import boundaries, fresh_start, new_run_reason
 
 # ------------------------------------------------------------------------------------------------
 # the reference: split_segments' restarts as they were read before (commit 8fd7aa3), masks over every row
@@ -25,9 +25,16 @@ def _reference(steps, parsed, cadence):
     steps["segment"] = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
     kinds = []
     for seg in range(1, len(cuts) + 1):
-        reason = new_run_reason(
-            steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg], parsed.facts, cuts[seg - 1]
-        )
+        old, new = steps[steps["segment"] == seg - 1], steps[steps["segment"] == seg]
+        reason = new_run_reason(old, new, parsed.facts, cuts[seg - 1])
+        if not reason:
+            ev = parsed.events
+            loads = ev[(ev["event"] == "checkpoint_load") & (ev["step"] != 0)]
+            between = loads[(loads["line"] > old["line"].max()) & (loads["line"] < new["line"].min())]
+            own = sorted(set(new["step"]))
+            every = own[1] - own[0] if len(own) > 1 else cadence
+            # these logs state no facts and print no start-up line: no attempt is seen to start afresh
+            reason = fresh_start(float(new["step"].min()), every, resumed=len(between) > 0, started=False)
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
     run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
     steps["run"] = run_of_segment[steps["segment"].to_numpy()]
@@ -154,17 +161,23 @@ def test_the_random_logs_have_what_the_comparison_needs():
 
 
 def test_a_restart_after_thousands_of_attempts_still_reads_the_attempt_just_before():
-    """A hand case: 3,000 attempts, each logging steps 1-3 again after the one before logged 1-3 (a job that
-    keeps failing at step 3): each restart redoes the 3 steps of the attempt before it, and only those."""
+    """A hand case: 3,000 attempts, each logging steps 2-4 again after the one before logged 2-4 (a job that
+    keeps failing at step 4 and resuming after step 1): each restart redoes the 3 steps of the attempt before
+    it, and only those. (An attempt that starts again from step 1 with no checkpoint is another run.)"""
     n = 3000
     steps = pd.DataFrame(
-        {"step": np.tile([1, 2, 3], n), "line": np.arange(3 * n) + 1, "step_time_s": 1.0, "progress_total": 3.0}
+        {
+            "step": np.tile([2, 3, 4], n),
+            "line": np.arange(3 * n) + 1,
+            "step_time_s": 1.0,
+            "progress_total": 3.0,
+        }
     )
     parsed = SimpleNamespace(events=pd.DataFrame(columns=["event", "line", "text", "step"]), facts={})
     kept, restarts, _segments, redone = run_mod.split_segments(steps, parsed, 1, False)
     assert len(restarts) == n - 1
     assert kept["line"].tolist() == [3 * n - 2, 3 * n - 1, 3 * n]  # the last attempt's rows
     assert len(redone) == 3 * (n - 1)
-    assert {r.at_step for r in restarts} == {3}
-    assert {r.resumed_from for r in restarts} == {0}  # first step 1 minus the cadence 1
+    assert {r.at_step for r in restarts} == {4}
+    assert {r.resumed_from for r in restarts} == {1}  # first step 2 minus the cadence 1
     assert {r.lost_s for r in restarts} == {3.0}  # three redone steps of 1 s, no stamps

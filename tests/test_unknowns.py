@@ -23,8 +23,16 @@ def summary():
 
 
 def test_what_the_sample_lacks(summary):
-    assert list(unknowns(summary)) == ["hardware", "flops_per_token", "params", "seq_len", "tokens_per_s"]
-    assert [u.what for u in mfu_blockers(summary)] == ["hardware", "flops_per_token", "tokens_per_s"]
+    # its throughput is DeepSpeed's samples/sec and it counts no tokens: FLOPs per sample give its MFU, or, a
+    # sample being a sequence of tokens, what FLOPs/token and tokens/s need (named, not blocking on their own)
+    assert list(unknowns(summary)) == [
+        "hardware", "flops_per_sample", "flops_per_token", "params", "seq_len", "tokens_per_s",
+    ]  # fmt: skip
+    assert [u.what for u in mfu_blockers(summary)] == ["hardware", "flops_per_sample"]
+    with cli_names():
+        assert unknowns(summary)["flops_per_sample"].text() == (
+            "FLOPs/sample unknown (pass --flops-per-sample X; or, counting tokens, --seq-len and --model NAME)"
+        )
 
 
 def test_python_callers_get_python_names_and_the_command_line_its_flags(summary):

@@ -487,6 +487,7 @@ class PageRow:
     hardware: str  # `h100-sxm × 8`
     hardware_note: str  # the tooltip: both in words, and the option for each one unknown
     tokens_per_s_per_gpu: float | None
+    samples_per_s_per_gpu: float | None  # a run that counts samples, not tokens (its summary's `samples`)
     step_time_s: float | None
     dips: int | None
     dip_lost_s: float | None  # None when no dip's cost could be measured
@@ -540,6 +541,7 @@ def _page_row(out_dir: Path, r: dict[str, object], marks: FormulaMarks) -> PageR
         hardware=hardware,
         hardware_note=hardware_note,
         tokens_per_s_per_gpu=_num(r.get("tokens_per_s_per_gpu")),
+        samples_per_s_per_gpu=None if failed else _samples_per_gpu(out_dir, r),
         step_time_s=_num(r.get("step_time_s")),
         dips=_int(r.get("dips")),
         dip_lost_s=dip_lost,
@@ -554,6 +556,16 @@ def _page_row(out_dir: Path, r: dict[str, object], marks: FormulaMarks) -> PageR
         status="error" if failed else " \u00b7 ".join(s for s in ("ok", _text(r.get("run_status"))) if s),
         error=no_mfu_reason(out_dir, r) if failed else None,
     )
+
+
+def _samples_per_gpu(out_dir: Path, r: dict[str, object]) -> float | None:
+    """The stable samples/s per GPU of a run that counts samples, not tokens, from its summary (the index has
+    tokens/s alone); None for a run that counts tokens."""
+    if _num(r.get("tokens_per_s_per_gpu")) is not None:
+        return None
+    summary = _summary(out_dir, r)
+    samples = (summary or {}).get("samples") or {}
+    return _num(samples.get("samples_per_s_per_gpu"))
 
 
 def _lost_hours(r: dict[str, object]) -> list[tuple[str, float]]:

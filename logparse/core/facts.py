@@ -49,6 +49,7 @@ class Options:
     recompute: str | None = None
     formula: str | None = None
     flops_per_token: float | None = None  # model FLOPs per token as a peer states them (per sample / seq)
+    flops_per_sample: float | None = None  # training FLOPs per sample (a run that counts samples, not tokens)
     format: str | None = None
     patterns: tuple[str, ...] = ()  # extra pattern-set folders
     target_tokens: float | None = None

@@ -101,6 +101,15 @@ OPTIONS: tuple[Option, ...] = (
         above=0,
     ),
     Option(
+        "flops_per_sample",
+        "float",
+        "Training FLOPs per sample (image, clip), forward and backward, for a run that counts samples, not "
+        "tokens: 3x a forward FLOP count, 6x a multiply-add count (fvcore's, thop's and timm's GMACs). "
+        "MFU = X x samples/s per GPU / peak.",
+        above=0,
+        metavar="X",
+    ),
+    Option(
         "target_tokens",
         "float",
         "Project the wall time to train this many tokens: a number, or with K, M, B or T (2T = 2e12).",

@@ -389,6 +389,18 @@ class WholeRunPart(TypedDict):
     label: str  # what the average is (not the stable window's)
 
 
+class SamplesPart(TypedDict):
+    """summary["samples"]: a run whose throughput counts samples (images, clips), not tokens (utilization.mfu
+    throughput_unit), and the FLOPs per sample its MFU counts with."""
+
+    throughput_unit: str  # "samples"
+    flops_per_sample: float | None  # training FLOPs per sample, forward and backward; None when not given
+    flops_per_sample_source: str | None  # cli | sidecar
+    convention: str  # what a FLOPs-per-sample figure counts
+    samples_per_s: float | None  # the stable window's, the cluster's (= stable.samples_per_s)
+    samples_per_s_per_gpu: float | None  # the stable window's, per GPU
+
+
 class LedgerEventPart(TypedDict):
     """One entry of summary["goodput"]["events"]: a piece of badput and the lines it came from."""
 
@@ -535,3 +547,4 @@ class Summary(_SummaryRequired, total=False):
 
     generic: GenericPart  # only when the generic set's synonym table read the log
     whole_run: WholeRunPart  # only when the log gives a whole-run figure (report/whole_run.py)
+    samples: SamplesPart  # only when the throughput counts samples, not tokens (utilization.mfu.SAMPLES)

@@ -18,6 +18,7 @@ step numbers and lines
   grad_accum_unknown    the steps count micro-batches and the grad accumulation is not stated
   bar_lag               records came after a progress bar redraw that lags them (tqdm)
   bar_missing           records name a progress bar position that was never drawn
+  bar_postfix           a tqdm bar's postfix is drawn apart from its position: each step read from its own redraw
   unattached            lines that belong to a neighbouring step record found none to join
   recoverable           a display redrawn in place: some steps recovered from what the log kept
   several_runs          the file holds several runs; the analysis covers one (`line`: where the last begins)
@@ -57,6 +58,7 @@ model and FLOPs
   model_unknown         the model size is unknown: no FLOPs/token, no MFU
   flops_reported        the model size is unknown: FLOPs are the framework's own
   flops_6n              only the parameter count is known: FLOPs/token = 6N
+  flops_per_sample_unused  FLOPs per sample given for a run with no samples/s: not used
   params_not_active     --params is not the active count of a mixture of experts
   params_from_log       N is the log's parameter count, which includes the input embedding
   params_sharded        the log's trainable count is one shard's: multiplied by the GPUs
@@ -84,7 +86,8 @@ from __future__ import annotations
 
 CODES: frozenset[str] = frozenset(
     """
-    steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing unattached
+    steps_unnumbered steps_from_epoch micro_step_mismatch grad_accum_unknown bar_lag bar_missing bar_postfix
+    unattached
     recoverable several_runs
     grad_accum_derived console_differs
     nul_bytes stream_stopped out_of_range stray_stamp
@@ -93,6 +96,7 @@ CODES: frozenset[str] = frozenset(
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
     fact_implausible patterns_skipped global_batch_unknown
+    flops_per_sample_unused
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded params_preset
     model_mismatch
     vocab_unpadded mlp_assumed

@@ -113,6 +113,7 @@ class ParsedLog:
     # each applied set's reporting convention ([format.reported]): set name -> column (None: any) -> convention
     conventions: dict[str, dict[str | None, Convention]] = field(default_factory=dict)
     redrawn: dict[str, str] = field(default_factory=dict)  # redrawn-in-place step pattern -> its note
+    postfix_bars: set[str] = field(default_factory=set)  # tqdm bars whose values are their postfix
     folder: FolderPart | None = None  # the run folder's files and what each gave; None for a log file
     record: RecordRows | None = None  # a run folder's step record beside its console's rows
     # what reading skipped or could not read (NUL bytes, a compressed stream that stops early, values out of
@@ -387,6 +388,7 @@ class _Assembler:
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
         self.redrawn: dict[str, str] = {}
+        self.postfix_bars: set[str] = set()
         # the generic reading's step lines read after the chosen sets (compose.py): their rows and the keys
         # they mapped are kept only if compose.settle finds the script's own step sequence
         self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
@@ -407,6 +409,8 @@ class _Assembler:
             self.notes[pattern] = spec.note
         if spec.redrawn:
             self.redrawn[pattern] = spec.note or ""
+        if spec.postfix:
+            self.postfix_bars.add(pattern)
         self.aggregates.update(
             {fs.column: fs.aggregate for fs in spec.fields.values() if fs.aggregate != "first"}
         )
@@ -677,6 +681,7 @@ class _Assembler:
             windows=self.windows,
             keymap=self.keymap,
             redrawn=self.redrawn,
+            postfix_bars=self.postfix_bars,
         )
 
 

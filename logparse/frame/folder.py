@@ -269,6 +269,7 @@ def _beside_record(parsed: ParsedLog, folder: RunFolder, record: StepRecord) -> 
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
         parsed.rows = own.rows
         parsed.interval_patterns, parsed.redrawn, parsed.windows, parsed.aggregates = set(), {}, {}, {}
+        parsed.postfix_bars = set()
         parsed.notes = {**parsed.notes, **own.notes}
         parsed.keymap = {**parsed.keymap, **own.keymap}
         return record.source

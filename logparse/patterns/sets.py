@@ -477,6 +477,9 @@ class LineSpec:
     # a display redrawn in place (Rich's live progress bar): a file of the console keeps only some of its
     # frames, so the log holds few of the run's steps; resolve says how many, with the line's note
     redrawn: bool = False
+    # a tqdm bar whose values are its postfix, which set_postfix draws apart from the bar's position: resolve
+    # reads each step's values from the redraw drawn with that step (steps/bars.postfix_steps)
+    postfix: bool = False
     source_file: str = ""
     complete_src: str | None = None  # what a whole (not hard-wrapped) line contains
     list_columns: tuple[str, ...] = ()  # columns filled from list fields (one row per item)
@@ -1096,6 +1099,8 @@ def _line(
         raise PatternError(f"{where}: list fields apply to step lines that neither attach nor continue")
     if "extra" in ld and kind not in ("step", "progress"):
         raise PatternError(f"{where}: extra applies to step lines")
+    if ld.get("postfix") and (kind != "step" or not any(fs.column == "step" for fs in fields.values())):
+        raise PatternError(f"{where}: postfix applies to step lines whose step is the bar's position (a step field)")
     if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
         raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
     spec = LineSpec(
@@ -1116,6 +1121,7 @@ def _line(
         attach=attach,
         overrides=overrides,
         redrawn=ld.get("redrawn", False),
+        postfix=ld.get("postfix", False),
         source_file=source_file,
         complete_src=ld.get("complete"),
         list_columns=list_columns,

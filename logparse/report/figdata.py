@@ -14,7 +14,10 @@ from ..core.summary_types import Summary
 
 # the step columns a panel draws (plots._panels): MFU, tokens/s per GPU or for the cluster, step time, loss,
 # and the framework's own MFU where logparse has none
-DRAWN = ("mfu", "tokens_per_s_per_gpu", "tokens_per_s", "step_time_s", "loss", "reported_mfu")
+DRAWN = (
+    "mfu", "tokens_per_s_per_gpu", "tokens_per_s", "step_time_s", "loss", "reported_mfu",
+    "samples_per_s_per_gpu", "samples_per_s",
+)  # fmt: skip
 
 
 @dataclass

@@ -32,6 +32,7 @@ from ..core.summary_types import (
     RanksPart,
     RegimePart,
     ReportedPart,
+    SamplesPart,
     ShiftPart,
     StablePart,
     StepsPart,
@@ -45,7 +46,7 @@ from ..phases.window import stats as window_stats
 from ..phases.window import weighted_mean
 from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
-from ..utilization.mfu import Utilization, seconds_to_train
+from ..utilization.mfu import SAMPLES, Utilization, seconds_to_train
 from .analysis import Findings, public_steps
 from .drawing import Child, Drawer, apart, may_fork
 from .gather import report_data
@@ -489,17 +490,14 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> AveragesPa
     span = rows["step_span"].astype(float)
     has_time = "step_time_s" in rows and rows["step_time_s"].notna().all()
     time = rows["step_time_s"] * span if has_time else None
-    weights = time if time is not None else span
     gpus = run.value("gpus")
 
     def weighted(col: str) -> float | None:
-        if col not in rows or rows[col].isna().all():
-            return None
-        return weighted_mean(rows[col], weights)
+        return _weighted(rows, col)
 
     tokens_per_s = weighted("tokens_per_s")
     per_gpu = tokens_per_s / gpus if (tokens_per_s is not None and gpus) else weighted("tokens_per_s_per_gpu")
-    tflops, mfu, hfu = util.figures(per_gpu)
+    tflops, mfu, hfu = util.figures(per_gpu, weighted("samples_per_s_per_gpu"))
     figures = (
         mfu,
         rows["mfu"].median() if "mfu" in rows and rows["mfu"].notna().any() else None,
@@ -522,9 +520,22 @@ def _window_stats(rows: pd.DataFrame, run: Run, util: Utilization) -> AveragesPa
     }
 
 
+def _weighted(rows: pd.DataFrame, col: str) -> float | None:
+    """A column's mean over rows as _window_stats weighs them: each row by the time it stands for (its step time
+    x the steps it covers), or by the steps it covers when a row has no step time; None when none has a value."""
+    if col not in rows or rows[col].isna().all():
+        return None
+    span = rows["step_span"].astype(float)
+    has_time = "step_time_s" in rows and rows["step_time_s"].notna().all()
+    return weighted_mean(rows[col], rows["step_time_s"] * span if has_time else span)
+
+
 # the columns _window_stats and diagnose read of the rows they average (a step frame's others are not copied
 # with the rows: 2.4 M rows of 27 columns, a tenth of a second each time)
-_AVERAGED = ("step", "step_span", "step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "mfu", "samples_per_s", "flags")
+_AVERAGED = (
+    "step", "step_span", "step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "mfu", "samples_per_s",
+    "samples_per_s_per_gpu", "flags",
+)  # fmt: skip
 
 
 def _averaged(steps: pd.DataFrame) -> pd.DataFrame:
@@ -779,10 +790,41 @@ def build_summary(analysis: Findings) -> Summary:
         summary["generic"] = _generic_part(parsed.keymap)
     if parsed.folder is not None:  # a run folder: which files were read, and what each gave
         summary["folder"] = _folder_part(parsed.folder, run, summary["notes"])
-    whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
+    _add_throughput_parts(summary, run, util, phases, stable)
+    return summary
+
+
+def _add_throughput_parts(
+    summary: Summary, run: Run, util: Utilization, phases: Phases, stable: StablePart
+) -> None:
+    """The summary's blocks of what only some runs have: the whole-run average, where the log gives one (issue
+    22); the FLOPs per sample and samples/s of a run that counts samples, not tokens."""
+    whole = whole_run(run, util)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
-    return summary
+    if util.unit == SAMPLES:
+        summary["samples"] = _samples_part(run, util, phases, stable)
+
+
+# what --flops-per-sample counts (utilization.mfu._flops_per_sample)
+SAMPLE_CONVENTION = (
+    "training FLOPs per sample, forward and backward: 3x forward FLOPs, 6x forward multiply-adds"
+)
+
+
+def _samples_part(run: Run, util: Utilization, phases: Phases, stable: StablePart) -> SamplesPart:
+    """summary["samples"]: the FLOPs per sample the MFU counts with, and the stable window's samples/s."""
+    rows = phases.stable_rows(_averaged(run.steps))
+    per_gpu = _weighted(rows, "samples_per_s_per_gpu") if not rows.empty else None
+    fps = util.flops_per_sample
+    return {
+        "throughput_unit": SAMPLES,
+        "flops_per_sample": _num(fps.value) if fps is not None else None,
+        "flops_per_sample_source": fps.source if fps is not None else None,
+        "convention": SAMPLE_CONVENTION,
+        "samples_per_s": stable["samples_per_s"],
+        "samples_per_s_per_gpu": _num(per_gpu),
+    }
 
 
 def _generic_part(used: dict[str, dict[str, str]]) -> GenericPart:
@@ -1073,11 +1115,17 @@ def _assumptions(s: Summary) -> list[str]:
             f"{hw['peak_tflops_per_gpu']:g} TFLOPS/GPU"
         )
     seq = s["model"]["seq_len"]
+    samples = s.get("samples")
+    if samples is not None and samples["flops_per_sample"] is not None:  # MFU from samples/s
+        flops = f"{samples['flops_per_sample']:.3e} FLOPs/sample ({samples['flops_per_sample_source']})"
+        return [gpus, device, flops, "throughput in samples (no token count)"]
     if s["flops_per_token"] is not None:
         flops = f"formula {s['formula']} {s['flops_per_token']:.3e} FLOPs/token"
     else:
         formula = f"formula {s['formula']}, " if s["formula"] is not None and not seq else ""
         flops = formula + unknown["flops_per_token"].text()
+    if samples is not None:  # a run that counts samples: FLOPs per sample give it its MFU
+        flops = f"{unknown['flops_per_sample'].text()}; {flops}"
     return [
         gpus,
         device,
@@ -1149,7 +1197,17 @@ def _stable_figures(st: StablePart, s: Summary) -> list[str]:
         )
     else:
         out.append("MFU unknown (see the assumptions)")
-    if st["tokens_per_s"] is not None:
+    samples = s.get("samples")
+    per_gpu_samples = samples["samples_per_s_per_gpu"] if samples is not None else None
+    if samples is not None and (st["samples_per_s"] is not None or per_gpu_samples is not None):
+        # a run that counts samples, not tokens
+        each = f"{_fmt(per_gpu_samples, ',.4g')}"
+        if st["samples_per_s"] is None:
+            out.append(f"{each} samples/s per GPU (cluster unknown: {GPUS.hint()})")
+        else:
+            each = f"{each}/GPU" if per_gpu_samples is not None else f"per GPU unknown: {GPUS.hint()}"
+            out.append(f"{_fmt(st['samples_per_s'], ',.4g')} samples/s ({each})")
+    elif st["tokens_per_s"] is not None:
         per_gpu = st["tokens_per_s_per_gpu"]  # unknown when the GPU count is
         each = f"{_fmt(per_gpu)}/GPU" if per_gpu is not None else f"per GPU unknown: {GPUS.hint()}"
         out.append(f"{_fmt(st['tokens_per_s'])} tokens/s ({each})")

@@ -458,7 +458,7 @@ def _draw_panels(panel_axes, panels, d: ReportData, legend):
             _say_unknown(ax, s)
             continue
         _curve(ax, x, y, gaps, legend)
-        _stable_lines(ax, s["stable"], kind, ylabel)
+        _stable_lines(ax, s["stable"], kind, ylabel, (s.get("samples") or {}).get("samples_per_s_per_gpu"))
         limits = _y_limits(y[~impossible], kind)
         if limits is not None:
             ax.set_ylim(*limits)
@@ -514,6 +514,10 @@ def _panels(d: ReportData) -> list[tuple[str, np.ndarray | None, str]]:
         panels.append(("tokens/s per GPU", tps, "tps"))
     elif d.column("tokens_per_s") is not None:
         panels.append(("tokens/s (cluster)", d.column("tokens_per_s"), "tps"))
+    elif d.summary.get("samples") is not None and d.column("samples_per_s_per_gpu") is not None:
+        panels.append(("samples/s per GPU", d.column("samples_per_s_per_gpu"), "tps"))  # no tokens: samples
+    elif d.summary.get("samples") is not None and d.column("samples_per_s") is not None:
+        panels.append(("samples/s (cluster)", d.column("samples_per_s"), "tps"))
     if d.column("step_time_s") is not None:
         panels.append(("step time (s)", d.column("step_time_s"), "time"))
     if d.column("loss") is not None:
@@ -805,12 +809,15 @@ def _curve(ax, x, y, gaps, legend) -> None:
         ax.plot(x, y, lw=1.0, color=CURVE_COLOR, marker="o" if len(x) <= 60 else None, ms=3, gid="curve")
 
 
-def _stable_lines(ax, st, kind: str, label: str) -> None:
-    """The stable window's mean across it: MFU (in %), and per-GPU tokens/s."""
+def _stable_lines(ax, st, kind: str, label: str, samples_per_gpu: float | None = None) -> None:
+    """The stable window's mean across it: MFU (in %), and per-GPU tokens/s (or samples/s, for a run that
+    counts samples: `samples_per_gpu`)."""
     if kind == "mfu" and st["mfu_mean"] is not None:
         level, lw = st["mfu_mean"] * 100, 2
     elif kind == "tps" and st["tokens_per_s_per_gpu"] is not None and label.endswith("per GPU"):
         level, lw = st["tokens_per_s_per_gpu"], 1.5
+    elif kind == "tps" and label == "samples/s per GPU" and samples_per_gpu is not None:
+        level, lw = samples_per_gpu, 1.5
     else:
         return
     ax.hlines(level, st["start_step"], st["end_step"], color=STABLE_COLOR, lw=lw, gid="stable-line")
@@ -1172,6 +1179,22 @@ def _device_and_peak(hw: HardwarePart) -> str:
 
 # a run timed by its logged throughput alone: no step time, yet a stable window
 STEP_TIME_NONE = Unknown("step_time", "step time", phrase="step time: none in the log")
+# what FLOPs counted per sample (or given per token) do not need
+NO_PARAMS = Unknown("params", "N", phrase="N not needed")
+NO_SEQ = Unknown("seq_len", "seq len", phrase="seq len not needed")
+
+
+def _flops_text(s: Summary, unknown: dict[str, Unknown]) -> str:
+    """The FLOPs MFU counts with: per token (the formula), or per sample for a run that counts samples."""
+    samples = s.get("samples")
+    if samples is not None and samples["flops_per_sample"] is not None:
+        return f"{samples['flops_per_sample']:.3e} FLOPs/sample ({samples['flops_per_sample_source']})"
+    tokens = (
+        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
+        if s["flops_per_token"]
+        else unknown["flops_per_token"].text()
+    )
+    return tokens if samples is None else f"{unknown['flops_per_sample'].text()}; {tokens}"
 
 
 def _assumptions(s: Summary) -> str:
@@ -1184,11 +1207,9 @@ def _assumptions(s: Summary) -> str:
         _device_and_peak(hw)
         if peak is not None
         else f"{unknown['hardware'].text()}, {hw['dtype']} ({hw['dtype_source']})",
-        f"formula {s['formula']} = {s['flops_per_token']:.3e} FLOPs/token"
-        if s["flops_per_token"]
-        else unknown["flops_per_token"].text(),
-        f"N {m['params']:.4g} ({m['source']})" if m["params"] else unknown["params"].text(),
-        f"seq len {m['seq_len']} ({seq_source})" if m["seq_len"] else unknown["seq_len"].text(),
+        _flops_text(s, unknown),
+        f"N {m['params']:.4g} ({m['source']})" if m["params"] else unknown.get("params", NO_PARAMS).text(),
+        f"seq len {m['seq_len']} ({seq_source})" if m["seq_len"] else unknown.get("seq_len", NO_SEQ).text(),
         f"recompute {s['recompute']}"
         + (f" (HFU: {s['hfu_convention'].split(':')[0]})" if s["recompute"] != "none" else ""),
         f"step time: {s['steps']['step_time_source']}"

@@ -17,7 +17,7 @@ from ..core.errors import flag
 @dataclass(frozen=True)
 class Unknown:
     """One figure the run lacks. `what` is its code (the key a renderer picks it by): gpus, hardware,
-    flops_per_token, params, seq_len, step_time, stable_window, tokens_per_s. `options`: (Options field, metavar or None)
+    flops_per_token, flops_per_sample, params, seq_len, step_time, stable_window, tokens_per_s. `options`: (Options field, metavar or None)
     that would make it known; `sep` joins them: any one of them (" or "), or every one (" and "). `also`: what
     it needs besides (every one), so that one run names every missing input at once, never one after the
     other. `blocks_mfu`: without it there is no MFU (params and seq_len never do by themselves: it blocks
@@ -30,16 +30,22 @@ class Unknown:
     blocks_mfu: bool = False
     phrase: str | None = None  # the whole text, where "<label> unknown" does not say it
     also: tuple[tuple[str, str | None], ...] = ()
+    # another way to the same figure, every one of them: a run that counts samples gets its MFU from FLOPs per
+    # sample, or, when a sample is a sequence of tokens, from what FLOPs/token and tokens/s need
+    or_else: tuple[tuple[str, str | None], ...] = ()
 
     def hint(self) -> str:
         """`pass --hw NAME or --peak-tflops X`; `pass --seq-len and --global-batch`; `pass --model NAME, or
-        --params N; and --seq-len`; empty when no option gives it."""
+        --params N; and --seq-len`; `pass --flops-per-sample X; or, counting tokens, --seq-len and --model NAME`;
+        empty when no option gives it."""
         if not self.options:
             return ""
         text = "pass " + self.sep.join(flag(name, meta) for name, meta in self.options)
         if self.also:
             also = " and ".join(flag(name, meta) for name, meta in self.also)
             text += ("; and " if "," in self.sep else ", and ") + also
+        if self.or_else:
+            text += "; or, counting tokens, " + " and ".join(flag(name, meta) for name, meta in self.or_else)
         return text
 
     def text(self, hint: bool = True) -> str:
@@ -51,12 +57,40 @@ class Unknown:
 
 
 GPUS = Unknown("gpus", "GPUs", (("gpus", None),))
+FLOPS_PER_SAMPLE = Unknown("flops_per_sample", "FLOPs/sample", (("flops_per_sample", "X"),), blocks_mfu=True)
+
+
+def counts_samples(s: Mapping[str, Any]) -> bool:
+    """The run's throughput counts samples (images, clips), not tokens: its summary has the `samples` block."""
+    return s.get("samples") is not None
 
 
 def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
     """The unknowns of a summary (summary.json's dict), by code, in the order the text names them.
     MFU = FLOPs/token x tokens/s per GPU / peak (utilization/mfu.py): each of the three, and what they
-    rest on, is named when the summary has it null."""
+    rest on, is named when the summary has it null. A run that counts samples, not tokens, has its MFU from
+    FLOPs per sample x samples/s per GPU: without them, FLOPs/sample is what blocks it, and what tokens would
+    need (a sequence length, a model) is named without blocking it."""
+    found = _unknowns(s)
+    if counts_samples(s):
+        tokens = ("flops_per_token", "params", "seq_len", "tokens_per_s")
+        if s["samples"]["flops_per_sample"] is not None:  # the MFU counts samples: tokens are not needed
+            found = [u for u in found if u.what not in tokens]
+        else:
+            needs = {u.what for u in found if u.blocks_mfu}
+            # what FLOPs/token and tokens/s need, where a sample is a sequence of tokens
+            or_else = tuple(
+                option
+                for what, option in (("seq_len", ("seq_len", None)), ("params", ("model", "NAME")))
+                if what in {u.what for u in found} and (what != "params" or "flops_per_token" in needs)
+            )
+            found = [replace(u, blocks_mfu=False) if u.what in tokens else u for u in found]
+            at = next((i for i, u in enumerate(found) if u.what in tokens), len(found))
+            found.insert(at, replace(FLOPS_PER_SAMPLE, or_else=or_else))
+    return {u.what: u for u in found}
+
+
+def _unknowns(s: Mapping[str, Any]) -> list[Unknown]:
     st, seq = s["stable"], s["model"]["seq_len"]
     per_gpu_known = st["tokens_per_s_per_gpu"] is not None
     found: list[Unknown] = []
@@ -90,7 +124,7 @@ def unknowns(s: Mapping[str, Any]) -> dict[str, Unknown]:
         found.append(Unknown("stable_window", "stable window", blocks_mfu=True, phrase=phrase))
     elif st["tokens_per_s"] is None and not per_gpu_known:
         found.append(Unknown("tokens_per_s", "tokens/s", tokens_needs(s), " and ", blocks_mfu=True))
-    return {u.what: u for u in found}
+    return found
 
 
 def tokens_needs(s: Mapping[str, Any], samples_per_s: bool = False) -> tuple[tuple[str, str | None], ...]:

@@ -247,3 +247,94 @@ def step_times_from_epoch_rate(steps: pd.DataFrame, counter: str) -> pd.Series |
 
 RATE_DECIMAL_ERROR = 0.005  # half the last digit of a rate printed with 2 decimals
 MAX_RELATIVE_ERROR = 0.05  # step times recovered less precisely than this are not used
+
+
+# the columns of a bar's row that are not its postfix's values: its position, total, clock and rate, and where
+# the row comes from
+BAR_COLUMNS = frozenset(
+    {"step", "progress_total", "step_time_s", "line", "pattern", "rank", "host", "timestamp", "record"}
+)
+
+
+def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, list[RunWarning]]:
+    """The rows of tqdm bars whose values are their postfix (`bars`: the patterns), each given the step whose
+    values it shows, and the redraws that show no step's own values left out.
+
+    tqdm draws the postfix apart from the position (tqdm/std.py): `set_postfix` (and `set_description`) redraw
+    the bar at once, at the position it has, and `update` redraws it at the new position with the postfix it
+    has, only when `mininterval` (0.1 s) has passed. Loops call them in one of two orders, which the bar shows:
+
+    - postfix first (the bar is the loop's iterable, `for batch in tqdm(...)`, and the body calls set_postfix;
+      VeOmni's trainer before 2026-02): the postfix is drawn before the position counts the step, so a bar shows
+      values at position 0. At position p, the redraw that moved the bar there shows step p's values (they were
+      set just before), and each later redraw at p shows the next step's: p + 1, p + 2, ... (tqdm's iterator
+      moves the position only every `miniters` steps once it has measured the rate).
+    - position first (`update(1)` then `set_postfix(...)`: Hugging Face diffusers' training examples, and
+      Lightning's bar): the redraw that moved the bar to p repeats the postfix of the redraw before it, the
+      previous step's, and the next redraw at p shows step p's; a further one at p (set_postfix called for each
+      micro-batch under gradient accumulation) already shows the next step's micro-batches.
+    A redraw that moves the position and repeats the postfix of the redraw before it is thus step p's own only
+    when the postfix comes first."""
+    notes: list[RunWarning] = []
+    if not bars or "pattern" not in steps or "step" not in steps:
+        return steps, notes
+    mine = steps["pattern"].isin(bars)
+    if not mine.any():
+        return steps, notes
+    values = [c for c in steps.columns if c not in BAR_COLUMNS and not c.startswith("progress_")]
+    keep = pd.Series(True, index=steps.index)
+    numbered = steps["step"].astype(float).copy()
+    ranks = steps["rank"] if "rank" in steps else pd.Series(-1, index=steps.index)
+    for (_pattern, _rank), rows in steps[mine].groupby([steps["pattern"], ranks.fillna(-1)], sort=False):
+        shown = [c for c in values if rows[c].dtype.kind in "iuf" and rows[c].notna().any()]
+        if not shown:
+            continue
+        total = rows["progress_total"].to_numpy(dtype=float) if "progress_total" in rows else None
+        pos = rows["step"].to_numpy(dtype=float)
+        steps_of, kept, how, dropped = _postfix_redraws(pos, rows[shown].astype(float).to_numpy(), total)
+        numbered[rows.index] = steps_of
+        keep[rows.index] = kept
+        if how is None:
+            continue  # every redraw is its own position's step: nothing to say
+        notes.append(
+            RunWarning(
+                f"the tqdm bar's postfix is drawn apart from its position ({how}): each step's values are read "
+                f"from the redraw drawn with that step"
+                + (f"; {dropped} redraw(s) showing another step's values left out" if dropped else ""),
+                "bar_postfix",
+            )
+        )
+    if numbered.notna().all():
+        numbered = numbered.astype(steps["step"].dtype if steps["step"].dtype.kind in "iu" else "int64")
+    return steps.assign(step=numbered)[keep], notes
+
+
+def _postfix_redraws(
+    pos: np.ndarray, vals: np.ndarray, total: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, str | None, int]:
+    """One bar's redraws (positions `pos`, postfix values `vals`, in the order drawn): each one's step, which to
+    keep, how the bar draws (None when each redraw is its own position's step) and how many redraws of another
+    step's values were left out (postfix_steps)."""
+    equal = (vals[1:] == vals[:-1]) | (np.isnan(vals[1:]) & np.isnan(vals[:-1]))
+    same = np.r_[False, equal.all(axis=1)]
+    moved = np.r_[True, pos[1:] != pos[:-1]]
+    # how many redraws at the same position came before this one (0 for the redraw that moved the bar)
+    run = np.cumsum(moved)
+    index = np.arange(len(pos)) - np.flatnonzero(moved)[run - 1]
+    if (pos == 0).any():  # the postfix comes first
+        steps_of = pos + index + (pos == 0)
+        # close() draws the last position again: no step past the bar's total
+        keep = ~(steps_of > total) if total is not None else np.ones(len(pos), dtype=bool)
+        how: str | None = "set before the position counts the step: its later redraws show the next steps"
+    else:  # the position comes first: a redraw that only moved the bar repeats the step before, and
+        # set_postfix() redraws the bar at that position next (a position drawn once shows its own step)
+        steps_of = pos
+        followed = np.r_[~moved[1:], False]
+        own = ~(moved & same & followed & (np.arange(len(pos)) > 0))
+        keep = own & (pd.Series(own).groupby(run).cumsum().to_numpy() == 1)
+        how = "set after the position moves: a redraw that only moves it repeats the previous step's"
+    # (a redraw that repeats the one before at the same position, as close() draws, is no other step's)
+    dropped = int((~keep & ~(same & ~moved)).sum())
+    if not dropped and not (pos == 0).any():
+        how = None
+    return steps_of, keep, how, dropped

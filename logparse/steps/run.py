@@ -22,12 +22,20 @@ from ..core.summary_types import RestartPart
 from ..core.warnings import RunWarning
 from ..frame.assemble import ParsedLog, RecordRows
 from ..read.reader import describe
-from .bars import step_times_from_epoch_rate, steps_from_bar
+from .bars import postfix_steps, step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
 from .merge import merge_duplicates
-from .runfacts import log_facts, run_facts, settle_grad_accum
-from .segments import Segment, SegmentRows, boundaries, continue_epochs, new_run_reason, reference_rows
+from .runfacts import log_facts, run_facts, session_facts, settle_grad_accum
+from .segments import (
+    Segment,
+    SegmentRows,
+    boundaries,
+    continue_epochs,
+    fresh_start,
+    new_run_reason,
+    reference_rows,
+)
 from .sources import Choice, keep_apart, settle
 from .stamps import drop_stray_stamps
 from .stepframe import add_flag, flagged, log_cadence, unmark_windowed, windowed
@@ -123,7 +131,7 @@ def split_segments(
     segment = np.searchsorted(np.array(cuts, dtype=float), steps["line"].to_numpy(), side="right")
     steps["segment"] = segment
     attempts = SegmentRows(segment)
-    kinds, reasons = _segment_kinds(steps, attempts, parsed, cuts)
+    kinds, reasons = _segment_kinds(steps, attempts, parsed, cuts, cadence)
     run_of_segment = np.cumsum([0] + [k == SegmentKind.NEW_RUN for k in kinds])
     steps["run"] = run_of_segment[segment]
 
@@ -138,18 +146,53 @@ def split_segments(
 
 
 def _segment_kinds(
-    steps: pd.DataFrame, attempts: SegmentRows, parsed: ParsedLog, cuts: list[int]
+    steps: pd.DataFrame, attempts: SegmentRows, parsed: ParsedLog, cuts: list[int], cadence: int | None = None
 ) -> tuple[list[SegmentKind], list[str]]:
-    """For each cut: a restart of the same run, or a new run (segments.new_run_reason, the reason kept)."""
+    """For each cut: a restart of the same run, or a new run (segments.new_run_reason, else
+    segments.fresh_start: the counter starts again from the beginning with no checkpoint loaded), the reason
+    kept."""
     kinds: list[SegmentKind] = []
     reasons: list[str] = []
-    rows = steps[[c for c in ("line", "progress_total", "epoch_index") if c in steps]]  # (what it reads)
+    read = ("line", "step", "progress_total", "epoch_index")
+    rows = steps[[c for c in read if c in steps]]
+    loads = _load_lines(parsed.events)
+    starts = _start_lines(parsed)
     for seg in range(1, len(cuts) + 1):
         old, new = rows.iloc[attempts.at(seg - 1)], rows.iloc[attempts.at(seg)]
         reason = new_run_reason(old, new, parsed.facts, cuts[seg - 1])
+        if not reason and len(old) and len(new):
+            lo, hi = float(old["line"].max()), float(new["line"].min())
+            # the new attempt's own log interval, else the log's
+            own = np.diff(np.unique(new["step"].to_numpy(dtype=float))[:2])
+            every = int(own[0]) if len(own) else cadence
+            resumed = bool(((loads > lo) & (loads < hi)).any())
+            started = bool(((starts > lo) & (starts < hi)).any())
+            reason = fresh_start(float(new["step"].min()), every, resumed, started)
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
         reasons.append(reason)
     return kinds, reasons
+
+
+def _start_lines(parsed: ParsedLog) -> np.ndarray:
+    """The lines that show a program starting: its start-up lines (the sets' `start` events: HF Trainer's
+    header, Megatron's training start) and the facts its start-up states (a config dump, a world size)."""
+    lines = [o.line for stated in parsed.facts.values() for o in stated if o.source == "log"]
+    events = parsed.events
+    if not events.empty and "event" in events:
+        started = pd.to_numeric(events.loc[events["event"] == "start", "line"], errors="coerce")
+        lines += started.dropna().tolist()
+    return np.array(lines, dtype=float)
+
+
+def _load_lines(events: pd.DataFrame) -> np.ndarray:
+    """The lines of the log's checkpoint loads that resume training: a load at step 0 (GPT-NeoX's "Loading
+    checkpoint and starting from iteration 0", which loads nothing) starts from scratch."""
+    if events.empty or "event" not in events:
+        return np.array([], dtype=float)
+    loads = events[events["event"] == "checkpoint_load"]
+    if "step" in loads:
+        loads = loads[~(pd.to_numeric(loads["step"], errors="coerce") == 0)]
+    return pd.to_numeric(loads["line"], errors="coerce").dropna().to_numpy(dtype=float)
 
 
 def _restarts(
@@ -389,6 +432,8 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
+    steps, said = postfix_steps(steps, parsed.postfix_bars)
+    warnings.extend(said)
     drop_stray_stamps(steps, warnings)
     ga = settle_grad_accum(opts, facts, steps, warnings)
     record, micro, use = parsed.record, None, None
@@ -603,14 +648,71 @@ def _number_steps(
 ) -> tuple[pd.DataFrame, str, StepTime | None]:
     """Lines without any counter (HF Trainer dicts): the progress bar's position (which may also time the
     steps), else the printed epoch, else row ordinals. Returns the rows (`step` an integer), the numbering
-    and the bar's step time."""
+    and the bar's step time. A log of several training sessions (each `start` line after step rows, or the
+    printed epoch going back: runs appended to one file) numbers each session from its own bar and the facts
+    its own header states, so that its counter goes back where the next begins (split_segments sees it)."""
+    no_counter = "step" not in steps or steps["step"].isna().all()
+    cuts = _sessions(parsed, steps) if no_counter and len(steps) else []
+    if not cuts:
+        return _number_session(parsed, parsed.rows, steps, progress, facts, numbering, warnings)
+    bounds = [-np.inf, *cuts, np.inf]
+    parts, hows, step_time = [], [], None
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        inside = (steps["line"] >= lo) & (steps["line"] < hi)
+        if not inside.any():
+            continue
+        rows = parsed.rows[(parsed.rows["line"] >= lo) & (parsed.rows["line"] < hi)]
+        bar = progress[(progress["line"] >= lo) & (progress["line"] < hi)] if len(progress) else progress
+        own = session_facts(parsed, facts, lo, hi)
+        part, how, timed = _number_session(parsed, rows, steps[inside].copy(), bar, own, numbering, warnings)
+        parts.append(part)
+        hows.append(how)
+        step_time = step_time or timed
+    numbered = pd.concat(parts)
+    kinds = list(dict.fromkeys(hows))
+    how = kinds[0] if len(kinds) == 1 else "; ".join(kinds)
+    return numbered, f"each of the log's {len(parts)} training sessions on its own: {how}", step_time
+
+
+def _sessions(parsed: ParsedLog, steps: pd.DataFrame) -> list[int]:
+    """Lines where another training session begins in a log whose step lines carry no counter: a `start`
+    line (HF Trainer's "***** Running training *****") with step rows before and after it, or a step row whose
+    printed epoch is below the one before it (beyond the printing's precision)."""
+    lines = np.sort(steps["line"].to_numpy(dtype=float))
+    found: set[int] = set()
+    events = parsed.events
+    if not events.empty and "event" in events:
+        for line in events.loc[events["event"] == "start", "line"]:
+            if lines[0] < line < lines[-1]:
+                found.add(int(line))
+    if "epoch" in steps and steps["epoch"].notna().sum() > 1:
+        ordered = steps.dropna(subset=["epoch"]).sort_values("line", kind="stable")
+        epoch = ordered["epoch"].to_numpy(dtype=float)
+        back = np.flatnonzero(epoch[1:] < epoch[:-1] - 0.011) + 1  # round(e, 2) and .4g both within 0.005
+        for i in back:
+            line = int(ordered["line"].iloc[i])
+            if not any(int(ordered["line"].iloc[i - 1]) < f <= line for f in found):
+                found.add(line)
+    return sorted(found)
+
+
+def _number_session(
+    parsed: ParsedLog,
+    rows: pd.DataFrame,
+    steps: pd.DataFrame,
+    progress: pd.DataFrame,
+    facts: dict[str, Fact],
+    numbering: str,
+    warnings: list[RunWarning],
+) -> tuple[pd.DataFrame, str, StepTime | None]:
+    """_number_steps on one training session: `rows` are the log's rows of it (step, progress and others)."""
     step_time = None
     no_counter = "step" not in steps or steps["step"].isna().all()
     if no_counter and not progress.empty and "micro_step" not in steps:
         iters = facts.get("train_iters")
         bar = parsed.windows.get("progress_s_per_it")
         alpha = bar["alpha"] if bar else None
-        by_bar = steps_from_bar(parsed.rows, steps, progress, None if iters is None else int(iters.value), alpha)
+        by_bar = steps_from_bar(rows, steps, progress, None if iters is None else int(iters.value), alpha)
         if by_bar is not None:
             steps, numbering = by_bar.steps, by_bar.numbering
             if by_bar.step_time_source is not None:
@@ -1004,8 +1106,15 @@ def _warn_unknowns(
                 )
             )
         return
+    _warn_no_tokens(steps, seq, opts, warnings)
+
+
+def _warn_no_tokens(steps: pd.DataFrame, seq: Fact | None, opts: Options, warnings: list[RunWarning]) -> None:
+    """What tokens/s lacks, where the log counts none: every input in one sentence."""
     # tokens/s = samples per step x sequence length / step time (or a logged samples/s x sequence length)
     samples = "samples_per_s" in steps and steps["samples_per_s"].notna().any()
+    if samples and opts.flops_per_sample is not None:
+        return  # the MFU counts samples (utilization.mfu): tokens are not needed
     no_batch = not samples and steps["global_batch_size"].isna().all()
     if seq is None and no_batch:
         warnings.append(

@@ -73,6 +73,19 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     return facts
 
 
+def session_facts(parsed: ParsedLog, facts: dict[str, Fact], lo: float, hi: float) -> dict[str, Fact]:
+    """The run's facts as one stretch of the log (lines lo..hi-1: one training session of several in a file)
+    states them: each fact the stretch states itself, its last value there; the others the whole log's."""
+    own = dict(facts)
+    for name, stated in parsed.facts.items():
+        inside = [o for o in stated if o.source == "log" and lo <= o.line < hi]
+        inside = [o for o in inside if implausible(name, o.value) is None]
+        if inside:
+            last = inside[-1]
+            own[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    return own
+
+
 def _plausible(name: str, stated: list[FactObservation], warnings: list[RunWarning]) -> list[FactObservation]:
     """The observations of fact `name` whose value is in its plausible range (core/plausible.py); each other one
     is left out with a warning (the run is analysed as if it were not stated)."""

@@ -373,6 +373,19 @@ def new_run_reason(
     return ""
 
 
+def fresh_start(new_first: float, every: int | None, resumed: bool, started: bool) -> str:
+    """Why an attempt whose counter starts again from the beginning is another run, or "": its first step is
+    the first it could print (within its own log interval `every` of 0), the program started again before it
+    (`started`: a start-up line, or a fact the start-up states, between the two attempts' step lines) and no
+    checkpoint was loaded (`resumed`). Nothing of the earlier rows carries over: the same script run again, or
+    a job started over from scratch, which the file holds as two runs rather than one run's steps done twice.
+    (A counter that goes back to 1 with no start-up between is no run of its own: lines out of order.)"""
+    if resumed or not started or not math.isfinite(new_first) or new_first > max(every or 1, 1):
+        return ""
+    first = int(new_first)
+    return f"the step counter starts again from {first} after a new start-up, and no checkpoint is loaded"
+
+
 def _commonest(values: pd.Series) -> Any:
     """The value seen most often, the smallest of those tied (Series.mode().iloc[0]; numbers without NaN at once,
     as a log cut into thousands of attempts asks for two an attempt)."""

@@ -349,6 +349,12 @@ def fill_throughput(
         source = None
     if not has["tokens_per_s_per_gpu"]:
         steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"] / gpus
+    per_gpu_samples = "samples_per_s_per_gpu" in steps and steps["samples_per_s_per_gpu"].notna().any()
+    own_samples = per_gpu_samples and not windowed(steps, "samples_per_s_per_gpu")
+    if not has["samples_per_s"] and not averaged and own_samples:
+        # the log's own per-GPU samples/s (torchvision's img/s): the cluster's where the GPU count is known
+        steps["samples_per_s"] = steps["samples_per_s_per_gpu"] * gpus
+        has["samples_per_s"] = bool(steps["samples_per_s"].notna().any())
     if not has["samples_per_s"] and has["step_time_s"]:
         steps["samples_per_s"] = steps["global_batch_size"] / steps["step_time_s"]
     return source

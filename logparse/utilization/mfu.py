@@ -1,9 +1,11 @@
 """Utilization: achieved FLOP/s against the hardware's peak.
 
 FLOPs per token x tokens/s per GPU = achieved TFLOP/s per GPU; over the dense peak, MFU (model FLOPs) or HFU
-(hardware FLOPs, recomputation counted). This module is the only place that arithmetic is written: the
-per-step curve, the stable and window figures, the cross-check under a framework's convention and the
-projection to a token target all call `tflops_per_gpu`, `of_peak` and `seconds_to_train`.
+(hardware FLOPs, recomputation counted). A run that counts samples, not tokens (vision, speech, diffusion) has
+its MFU the same way from training FLOPs per sample (`--flops-per-sample`) x samples/s per GPU. This module is
+the only place that arithmetic is written: the per-step curve, the stable and window figures, the cross-check
+under a framework's convention and the projection to a token target all call `tflops_per_gpu`, `of_peak` and
+`seconds_to_train`.
 
 `assess(run, opts)` chooses the formula, the FLOPs per token, the dtype and the peak (each with its source),
 adds the `tflops_per_gpu`, `mfu` and `hfu` columns to the run's steps, flags steps whose timing cannot be
@@ -36,6 +38,7 @@ from ..steps.stepframe import add_flag
 MFU_IMPOSSIBLE = 1.0
 REPORTED = "reported"  # the framework's own model TFLOP/s as the numerator
 GIVEN = "given"  # FLOPs per token given on the command line (--flops-per-token), as a peer states them
+TOKENS, SAMPLES = "tokens", "samples"  # what a run's throughput counts (Utilization.unit)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -43,7 +46,8 @@ GIVEN = "given"  # FLOPs per token given on the command line (--flops-per-token)
 
 
 def tflops_per_gpu(flops_per_token, tokens_per_s_per_gpu):  # type: ignore[no-untyped-def]
-    """Achieved TFLOP/s per GPU: FLOPs per token x tokens/s per GPU (numbers or columns)."""
+    """Achieved TFLOP/s per GPU: FLOPs per token x tokens/s per GPU (numbers or columns); likewise FLOPs per
+    sample x samples/s per GPU."""
     return flops_per_token * tokens_per_s_per_gpu / 1e12
 
 
@@ -87,13 +91,23 @@ class Utilization:
     model: ModelDims
     model_facts: dict[str, Fact] = field(default_factory=dict)
     hardware_name: Fact | None = None  # the device's name and where it comes from (cli or log)
+    unit: str | None = None  # what the throughput counts: TOKENS, SAMPLES, or None when the log gives neither
+    flops_per_sample: Fact | None = None  # training FLOPs per sample, for a run whose MFU counts samples
 
     @property
     def peak(self) -> float | None:
         return self.peak_tflops.value if self.peak_tflops is not None else None
 
-    def figures(self, tokens_per_s_per_gpu: float | None) -> tuple[float | None, float | None, float | None]:
-        """TFLOP/s per GPU, MFU and HFU at a throughput, under this run's formula and peak."""
+    def figures(
+        self, tokens_per_s_per_gpu: float | None, samples_per_s_per_gpu: float | None = None
+    ) -> tuple[float | None, float | None, float | None]:
+        """TFLOP/s per GPU, MFU and HFU at a throughput (tokens/s per GPU, or samples/s per GPU where the run's
+        FLOPs are per sample), under this run's formula and peak."""
+        if self.flops_per_sample is not None:  # the run counts samples, and its FLOPs are per sample
+            if samples_per_s_per_gpu is None:
+                return None, None, None
+            tflops = tflops_per_gpu(self.flops_per_sample.value, samples_per_s_per_gpu)
+            return tflops, of_peak(tflops, self.peak), of_peak(tflops, self.peak)  # model FLOPs as given
         if tokens_per_s_per_gpu is None or self.flops_per_token is None:
             return None, None, None
         tflops = tflops_per_gpu(self.flops_per_token, tokens_per_s_per_gpu)
@@ -109,17 +123,31 @@ def assess(run: Run, opts: Options) -> Utilization:
     """Choose the formula and the peak, add tflops_per_gpu, mfu and hfu to the run's steps, flag the steps
     whose timing is impossible, and say in the run's warnings what was assumed."""
     facts, warnings, steps = run.facts, run.warnings, run.steps
-    dims, model_facts = resolve_model(opts, facts, warnings)
-    _warn_dims_replaced(opts, model_facts, log_dims(facts), warnings)
-    _record_mlp(dims, model_facts, facts, warnings)
+    unit = throughput_unit(steps)
+    per_sample = _flops_per_sample(opts, unit, warnings)
+    # FLOPs given per sample need no model: what its size would say is not the run's concern
+    model_warnings = warnings if per_sample is None else []
+    dims, model_facts = resolve_model(opts, facts, model_warnings)
+    _warn_dims_replaced(opts, model_facts, log_dims(facts), model_warnings)
+    _record_mlp(dims, model_facts, facts, model_warnings)
     dtype = _dtype(opts, facts)
     recompute = _recompute(opts, facts)
     reported = _reported_model_tflops(steps)
-    formula = _formula(opts, dims, reported, warnings)
+    formula = GIVEN if per_sample is not None else _formula(opts, dims, reported, warnings)
     _warn_preset_matched(opts, model_facts, formula, warnings)
-    fpt, hfpt, terms = _flops_per_token(formula, dims, run.value("seq_len"), recompute, opts, reported, steps)
+    seq = run.value("seq_len")
+    fpt, hfpt, terms = (
+        (None, None, None)
+        if per_sample is not None
+        else _flops_per_token(formula, dims, seq, recompute, opts, reported, steps)
+    )
     peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
-    _fill_columns(steps, formula, fpt, hfpt, reported, peak)
+    if unit == SAMPLES:
+        steps["samples_per_s_per_gpu"] = samples_per_gpu(steps, run.value("gpus"))
+    if per_sample is not None:
+        _fill_sample_columns(steps, per_sample, peak)
+    else:
+        _fill_columns(steps, formula, fpt, hfpt, reported, peak)
     _flag_impossible(steps, peak, str(dtype.value), warnings)
     return Utilization(
         formula=formula,
@@ -134,7 +162,77 @@ def assess(run: Run, opts: Options) -> Utilization:
         model=dims,
         model_facts=model_facts,
         hardware_name=name,
+        unit=unit,
+        flops_per_sample=per_sample,
     )
+
+
+def throughput_unit(steps: pd.DataFrame) -> str | None:
+    """What the run's throughput counts: TOKENS where the log's tokens/s (or its tokens per step over the step
+    time) give them; SAMPLES where it has samples/s (images/s, samples_per_second, the global batch over the
+    step time) and no token count; None when it has neither. FLOPs given per sample (a batch's default for
+    every run) do not make a run that counts tokens count samples."""
+
+    def has(col: str) -> bool:
+        return col in steps and bool(steps[col].notna().any())
+
+    if has("tokens_per_s") or has("tokens_per_s_per_gpu"):
+        return TOKENS
+    return SAMPLES if has("samples_per_s") or has("samples_per_s_per_gpu") else None
+
+
+def given_samples(opts: Options) -> None:
+    """FLOPs per sample go with no other FLOPs count: a UsageError for --formula or --flops-per-token beside it."""
+    if opts.flops_per_sample is None:
+        return
+    for other in ("flops_per_token", "formula"):
+        if getattr(opts, other) not in (None, GIVEN):
+            raise UsageError(f"give {flag(other)} or {flag('flops_per_sample')}, not both")
+
+
+def _flops_per_sample(opts: Options, unit: str | None, warnings: list[RunWarning]) -> Fact | None:
+    """The training FLOPs per sample the user gives (--flops-per-sample, a logparse.toml's flops_per_sample),
+    for a run whose throughput counts samples; a warning when the run gives no samples/s to use them with.
+
+    The convention (the option's help): model FLOPs of one sample's training step, forward and backward, as
+    FLOPs/token counts them for a transformer (6N = 2N forward + 4N backward: Kaplan et al. 2020, section 2.1):
+    3x a forward FLOP count, 6x a count of multiply-adds. The usual per-image figures are forward counts of
+    multiply-adds under the name FLOPs (fvcore's FlopCountAnalysis: "We count one fused multiply-add as one
+    flop"; thop, ptflops, timm's GMACs), so a figure a log states (`GFLOPs: 4.1` for a ResNet-50) is not taken
+    as training FLOPs: what it counts is the user's to say."""
+    if opts.flops_per_sample is None:
+        return None
+    given_samples(opts)
+    if unit != SAMPLES:
+        why = (
+            f"the run counts tokens: its MFU counts FLOPs per token ({flag('flops_per_token')}, or the model)"
+            if unit == TOKENS
+            else "the log gives no samples/s (images/s, samples_per_second, or a global batch and a step time) "
+            f"to count samples by; pass {flag('global_batch')} if the log times its steps"
+        )
+        said = f"{opts.said('flops_per_sample')} is not used: {why}"
+        warnings.append(RunWarning(said, "flops_per_sample_unused"))
+        return None
+    return Fact(float(opts.flops_per_sample), opts.source("flops_per_sample"), opts.said("flops_per_sample"))
+
+
+def samples_per_gpu(steps: pd.DataFrame, gpus: Any) -> pd.Series:
+    """Samples/s per GPU of each step: the log's own per-GPU figure (torchvision's img/s), else the cluster's
+    samples/s over the GPUs (NaN where the GPU count is unknown)."""
+    if "samples_per_s_per_gpu" in steps and steps["samples_per_s_per_gpu"].notna().any():
+        return steps["samples_per_s_per_gpu"]
+    if "samples_per_s" in steps and gpus:
+        return steps["samples_per_s"] / float(gpus)
+    return pd.Series(np.nan, index=steps.index)
+
+
+def _fill_sample_columns(steps: pd.DataFrame, per_sample: Fact, peak: Fact | None) -> None:
+    """A run that counts samples, with its FLOPs per sample: TFLOP/s, MFU and HFU from its samples/s per GPU.
+    The FLOPs are the model's as given: HFU is MFU."""
+    steps["tflops_per_gpu"] = tflops_per_gpu(per_sample.value, steps["samples_per_s_per_gpu"])
+    p = peak.value if peak is not None else None
+    steps["mfu"] = of_peak(steps["tflops_per_gpu"], p) if p is not None else np.nan
+    steps["hfu"] = steps["mfu"]
 
 
 def _dim(field: str, value: Any) -> str:

@@ -18,6 +18,20 @@ the learning rate (``set_postfix(loss=..., lr=...)``, which tqdm prints with 3 s
 
     100%|██████████| 30/30 [00:00<00:00, 52.1it/s, loss=5.21, lr=0.001]
 
+``--style tqdm_after``: the loop of Hugging Face diffusers' training examples (examples/text_to_image/
+train_text_to_image.py at 000280f5: ``progress_bar = tqdm(range(0, args.max_train_steps), initial=...,
+desc="Steps")``; after the optimizer step ``progress_bar.update(1)``, then ``logs = {"step_loss": ..., "lr":
+...}; progress_bar.set_postfix(**logs)``), with tqdm's default ``mininterval`` (0.1 s): ``update`` redraws the
+bar at the new position with the PREVIOUS step's postfix (when 0.1 s have passed), then ``set_postfix`` redraws
+it at the same position with this step's::
+
+    Steps:  25%|██▌       | 10/40 [00:00<00:00, 97.90it/s, lr=0.001, step_loss=4.97]
+
+``--style tqdm_iter``: the bar as the loop's iterable (``for step in (bar := tqdm(range(1, steps + 1))):``) and
+``bar.set_postfix(loss=..., lr=...)`` in the body: the postfix is drawn at once, before the bar's position counts
+the step (tqdm's ``__iter__`` updates it after the body, and only every ``miniters`` iterations once it has
+measured the rate), so the redraw at position p shows step p + 1's values, or a later step's.
+
 Every step's values are also written at full precision, one JSON object a line, to ``--truth``: ``step``,
 ``loss``, ``lr``, ``step_time_s`` (``time.perf_counter`` around the optimizer step), ``tokens_per_s`` (tokens
 of the step / its time), and ``t_log`` (``time.time()`` just before the step's line was printed or logged).
@@ -69,7 +83,7 @@ class Tiny(nn.Module):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--style", choices=["pipe", "logging", "tqdm"], required=True)
+    ap.add_argument("--style", choices=["pipe", "logging", "tqdm", "tqdm_after", "tqdm_iter"], required=True)
     ap.add_argument("--truth", required=True)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--width", type=int, default=128)
@@ -91,10 +105,18 @@ def main() -> None:
         from tqdm import tqdm
 
         bar = tqdm(total=args.steps, mininterval=0)
+    elif args.style == "tqdm_after":
+        from tqdm import tqdm
+
+        bar = tqdm(range(0, args.steps), initial=0, desc="Steps")
+    elif args.style == "tqdm_iter":
+        from tqdm import tqdm
+
+        bar = tqdm(range(1, args.steps + 1))
     else:
         print(f"training for {args.steps} steps, {BATCH * SEQ} tokens a step")
     gen = torch.Generator().manual_seed(SEED)
-    for step in range(1, args.steps + 1):
+    for step in bar if args.style == "tqdm_iter" else range(1, args.steps + 1):
         lr = max_lr * min(1.0, step / warmup)
         for g in opt.param_groups:
             g["lr"] = lr
@@ -117,10 +139,17 @@ def main() -> None:
             if step % 2 == 0:
                 rec["t_log"] = time.time()
                 log.info(f"global_step={step} loss={lossf:.4f} lr={lr:.2e}")
-        else:
+        elif args.style == "tqdm":
             bar.set_postfix(loss=lossf, lr=lr, refresh=False)
             rec["t_log"] = time.time()
             bar.update(1)  # drawn now (mininterval=0): n = step, with this step's postfix
+        elif args.style == "tqdm_after":
+            bar.update(1)  # drawn only when 0.1 s have passed: n = step, with the previous step's postfix
+            rec["t_log"] = time.time()
+            bar.set_postfix(step_loss=lossf, lr=lr)  # drawn now: n = step, with this step's postfix
+        else:
+            rec["t_log"] = time.time()
+            bar.set_postfix(loss=lossf, lr=lr)  # drawn now, at the position of the steps counted so far
         truth.write(json.dumps(rec) + "\n")
     if bar is not None:
         bar.close()

@@ -1,0 +1,52 @@
+"""A tqdm bar whose values are its postfix draws a step's values apart from its position: each step is read from
+the redraw drawn with it, not from the first (or last) redraw at the bar's position (steps/bars.postfix_steps).
+
+Held to real CPU captures of a small PyTorch loop (tests/data/captures/custom/, capture.py) and the loop's own
+record of every step (`<style>.truth.jsonl`):
+- `tqdm_after.log`: diffusers' training examples' order, `progress_bar.update(1)` then `set_postfix(**logs)`: the
+  redraw that moves the bar shows the previous step's values, the next one at that position shows its own;
+- `tqdm_iter.log`: the bar as the loop's iterable, `set_postfix` in the body: the postfix is drawn before the
+  position counts the step, and the position moves only every few steps;
+- `tqdm.log`: `set_postfix(..., refresh=False)` then `update(1)`: one redraw a step, read as it was.
+tqdm prints each value with 3 significant digits (tqdm.format_num), so the record's values are compared as printed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from logparse import api
+from tests.conftest import ROOT
+
+CUSTOM = ROOT / "tests" / "data" / "captures" / "custom"
+
+
+def _printed(x: float) -> float:
+    """A value as tqdm.format_num prints it in a postfix: '{:.3g}'."""
+    return float(f"{x:.3g}")
+
+
+def _truth(style: str) -> dict[int, dict[str, float]]:
+    return {r["step"]: r for r in map(json.loads, (CUSTOM / f"{style}.truth.jsonl").read_text().splitlines())}
+
+
+@pytest.mark.parametrize(
+    ("style", "loss_key"), [("tqdm_after", "x_step_loss"), ("tqdm_iter", "loss"), ("tqdm", "loss")]
+)
+def test_every_step_is_read_from_the_redraw_drawn_with_it(style, loss_key):
+    truth = _truth(style)
+    rows = api.parse(str(CUSTOM / f"{style}.log"))
+    assert list(rows["step"]) == sorted(truth)  # every step once, none invented
+    for step, loss, lr in zip(rows["step"], rows[loss_key], rows["lr"], strict=True):
+        assert (loss, lr) == (_printed(truth[step]["loss"]), _printed(truth[step]["lr"])), step
+
+
+def test_the_lagging_copy_is_left_out_and_said():
+    # the redraw that moved diffusers' bar to step 2 repeats step 1's postfix: 'lr=0.0001, step_loss=5.54'
+    run = api.resolve(str(CUSTOM / "tqdm_after.log"))
+    assert run.steps.loc[run.steps["step"] == 2, "lr"].item() == 0.0002
+    assert any(w.code == "bar_postfix" for w in run.warnings)
+    one_redraw_a_step = api.resolve(str(CUSTOM / "tqdm.log"))
+    assert not any(w.code == "bar_postfix" for w in one_redraw_a_step.warnings)
