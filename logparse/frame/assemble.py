@@ -58,12 +58,15 @@ SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share 
 @dataclass
 class FactObservation:
     """A fact as one line states it (`pattern` at `line`), or as a run folder's file does (`source` that file,
-    e.g. config.json, `pattern` the key it was read from, `line` 0)."""
+    e.g. config.json, `pattern` the key it was read from, `line` 0). `free_form`: read by a set that reads every
+    log (a common set such as `stated`, or the generic reading), not by the log's framework's own pattern, which
+    outranks it (steps.runfacts.log_facts)."""
 
     value: Any
     line: int
     pattern: str
     source: str = "log"
+    free_form: bool = False
 
     @property
     def where(self) -> str:
@@ -391,6 +394,8 @@ class _Assembler:
         # they mapped are kept only if compose.settle finds the script's own step sequence
         self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
         self.guest_keys: list[tuple[str, str, str]] = []
+        # the sets that read any log: the facts they read are free-form statements, below a framework's own lines
+        self.free_form = {ps.name for ps in matcher.sets if ps.role in ("common", "fallback")}
 
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
@@ -490,8 +495,10 @@ class _Assembler:
                 self.interval.add(pattern)
             self._add_row(step_row(rec, spec, values, problems, windowed), spec, rec.rank)
         elif spec.kind in ("config", "summary"):
+            free_form = spec.set_name in self.free_form
             for name, value in values.items():
-                self.facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+                observed = FactObservation(value, rec.line, pattern, free_form=free_form)
+                self.facts.setdefault(name, []).append(observed)
             if spec.kind == "summary":  # the framework's end-of-training totals: it says the run finished
                 self.events.append(
                     {

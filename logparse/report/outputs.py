@@ -22,6 +22,7 @@ from ..core.summary_types import (
     EtaPart,
     FactPart,
     FlopsPart,
+    FlopsStatedPart,
     FlopsTermsPart,
     FolderPart,
     HardwarePart,
@@ -42,7 +43,7 @@ from ..phases.window import stats as window_stats
 from ..phases.window import weighted_mean
 from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
-from ..utilization.mfu import Utilization, seconds_to_train
+from ..utilization.mfu import StatedFlops, Utilization, seconds_to_train
 from .analysis import Findings, public_steps
 from .drawing import Child, Drawer, apart, may_fork
 from .gather import report_data
@@ -781,10 +782,17 @@ def build_summary(analysis: Findings) -> Summary:
         }
     if parsed.folder is not None:  # a run folder: which files were read, and what each gave
         summary["folder"] = _folder_part(parsed.folder, run, summary["notes"])
+    _utilization_parts(summary, run, util)
+    return summary
+
+
+def _utilization_parts(summary: Summary, run: Run, util: Utilization) -> None:
+    """The blocks of the summary that only some runs have, about their FLOPs and throughput."""
+    if util.stated is not None:  # the log's own FLOPs per token, cross-checked against its dims
+        summary["flops_stated"] = _flops_stated_part(util.stated)
     whole = whole_run(run, util)  # the whole-run average, where the log gives one (issue 22)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
-    return summary
 
 
 def _folder_part(read: FolderPart, run: Run, notes: list[str]) -> FolderPart:
@@ -848,6 +856,18 @@ def _flops_part(util: Utilization) -> FlopsPart:
         "hfu_flops_per_token": _num(util.hardware_flops_per_token),
         "recompute": util.recompute,
         "hfu_convention": HFU_CONVENTION[util.recompute],
+    }
+
+
+def _flops_stated_part(stated: StatedFlops) -> FlopsStatedPart:
+    return {
+        "flops_per_token": _num(stated.flops_per_token),
+        "detail": stated.detail,
+        "used": stated.used,
+        "formula": stated.formula,
+        "from_dims": _num(stated.from_dims),
+        "ratio": _num(stated.ratio, 4),
+        "check": stated.sentence(),
     }
 
 
@@ -1216,6 +1236,8 @@ def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
         lines.append(f"  step numbers: {numbering}")  # the log printed no counter, or one of micro-batches
     lines += [f"  also read: {n}" for n in s.get("notes", []) if "(beside the framework)" in n]
     lines.append("  assumptions: " + "; ".join(_assumptions(s)))
+    if "flops_stated" in s:
+        lines.append(f"  FLOPs/token: {s['flops_stated']['check']}")
     return lines
 
 
