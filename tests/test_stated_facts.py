@@ -45,7 +45,9 @@ def test_nanochat_states_its_gpus_dims_batch_and_flops_per_token(tmp_path):
     log = NANOCHAT / "base_train_cpu.log"
     s = analyze_cli(log, tmp_path / "out", "--hw", "h100")
     assert (s["gpus"], s["gpus_source"]) == (1, "log")  # "Distributed world size: 1"
-    assert s["hardware"]["name"] == "h100-sxm" and s["hardware"]["name_source"] == "cli"  # the log names no GPU
+    assert (
+        s["hardware"]["name"] == "h100-sxm" and s["hardware"]["name_source"] == "cli"
+    )  # the log names no GPU
     model = s["model"]
     assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
         cfg["n_layer"], cfg["n_embd"], cfg["n_head"], cfg["n_kv_head"], cfg["vocab_size"]
@@ -96,10 +98,18 @@ def test_custom_loop_states_its_gpus_device_and_config(tmp_path):
     s = analyze_cli(log, tmp_path / "out")
     assert (s["gpus"], s["gpus_source"]) == (4, "log")
     hw = s["hardware"]
-    assert hw["name"] == "a100" and hw["name_source"] == "log" and "NVIDIA A100-SXM4-80GB" in hw["name_detail"]
+    assert (
+        hw["name"] == "a100" and hw["name_source"] == "log" and "NVIDIA A100-SXM4-80GB" in hw["name_detail"]
+    )
     model = s["model"]
     L, h, heads, kv, V, T = 16, 2048, 16, 8, 32000, 2048
-    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (L, h, heads, kv, V)
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
+        L,
+        h,
+        heads,
+        kv,
+        V,
+    )
     assert model["seq_len"] == T and s["facts"]["global_batch_size"]["value"] == 64
     assert s["tokens_per_step"] == 64 * 2048 == 131072
     assert unknown_codes(log) == []
@@ -121,12 +131,20 @@ def test_torchtune_single_device_recipe_is_one_gpu():
     log = TORCHTUNE / "torchtune_stdout_cpu.log"
     run = logparse.resolve(str(log))
     # "Running FullFinetuneRecipeSingleDevice with resolved config:" (line 2)
-    assert run.facts["gpus"].value == 1 and run.facts["gpus"].source == "log" and "line 2" in run.facts["gpus"].detail
-    truth = [json.loads(x) for x in (TORCHTUNE / "torchtune_stdout_cpu.metrics.jsonl").read_text().splitlines()]
+    assert (
+        run.facts["gpus"].value == 1
+        and run.facts["gpus"].source == "log"
+        and "line 2" in run.facts["gpus"].detail
+    )
+    truth = [
+        json.loads(x) for x in (TORCHTUNE / "torchtune_stdout_cpu.metrics.jsonl").read_text().splitlines()
+    ]
     steps = run.steps.set_index("step")
     for rec in truth:  # the cluster's tokens/s is the one GPU's, as the metric logger printed it
         printed = float(rec["tokens_per_second_per_gpu__printed"])
-        assert steps.at[rec["step"], "tokens_per_s"] == printed == steps.at[rec["step"], "tokens_per_s_per_gpu"]
+        assert (
+            steps.at[rec["step"], "tokens_per_s"] == printed == steps.at[rec["step"], "tokens_per_s_per_gpu"]
+        )
     assert "gpus_unknown" not in [w.code for w in run.warnings]
 
 
@@ -165,12 +183,19 @@ FORMS = {
 def test_a_config_echo_in_any_form_states_the_dims(tmp_path, form):
     run = nanogpt_run(tmp_path, *FORMS[form])
     assert run.parsed.format == "nanogpt"
-    assert stated(run, *DIMS) == {"num_layers": 4, "num_attention_heads": 8, "hidden_size": 512, "seq_len": 256}
+    assert stated(run, *DIMS) == {
+        "num_layers": 4,
+        "num_attention_heads": 8,
+        "hidden_size": 512,
+        "seq_len": 256,
+    }
     assert all(run.facts[n].source == "log" and "stated." in run.facts[n].detail for n in DIMS)
 
 
 def test_a_world_size_line_behind_a_logger_prefix(tmp_path):
-    run = nanogpt_run(tmp_path, "2025-06-02 09:14:01,123 - nanochat.common - INFO - Distributed world size: 4")
+    run = nanogpt_run(
+        tmp_path, "2025-06-02 09:14:01,123 - nanochat.common - INFO - Distributed world size: 4"
+    )
     assert (run.facts["gpus"].value, run.facts["gpus"].source) == (4, "log")
     assert "line 1 (stated.config_line)" in run.facts["gpus"].detail
 
@@ -198,7 +223,8 @@ def test_total_batch_and_gradient_accumulation(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "line", ["Estimated FLOPs per token: 1.500000e+09", "FLOPs per step: 7.3728e+13"]  # 1.5e9 x 49,152 tokens
+    "line",
+    ["Estimated FLOPs per token: 1.500000e+09", "FLOPs per step: 7.3728e+13"],  # 1.5e9 x 49,152 tokens
 )
 def test_the_logs_flops_per_token_make_mfu_without_the_model(tmp_path, line):
     log = tmp_path / "train.log"
@@ -252,13 +278,21 @@ def test_a_device_without_a_count_is_no_gpu_count(tmp_path):
     assert "gpus" not in run.facts and "gpu_count" not in run.facts
 
 
-def test_a_step_record_is_no_config_echo():
-    stated_set = logparse.patterns.sets.load_sets()["stated"]
-    for text in ("step=5 loss=2.1 seq_len=2048", "iter 10: {'seq_len': 2048, 'loss': 2.3}",
-                 "Step 00030 | seq_len: 2048", "[step 3] Namespace(seq_len=2048, lr=0.1)"):  # fmt: skip
-        assert stated_set.match(text) is None, text
+def test_a_step_print_that_names_a_config_key_stays_a_step(tmp_path):
+    # the training script's own step prints beside nanoGPT's lines: read as steps (the generic reading, tried before
+    # the stated facts), never as the run's sequence length
+    prints = [f"step {i} | loss {4.1 - i / 100:.4f} | seq_len: 1024" for i in range(0, 60, 10)]
+    log = tmp_path / "train.log"
+    log.write_text(
+        "\n".join(line for pair in zip(NANOGPT_STEPS, prints, strict=True) for line in pair) + "\n"
+    )
+    run = logparse.resolve(str(log))
+    assert "seq_len" not in run.facts and run.steps["x_seq_len"].tolist() == [1024] * 6
+    assert run.parsed.lines["unmatched"] == 0
 
 
 def test_a_config_value_that_is_no_number_states_no_fact(tmp_path):
-    run = nanogpt_run(tmp_path, "world_size: auto", "seq_len: ${SEQ_LEN}")
-    assert "gpus" not in run.facts and "seq_len" not in run.facts
+    # a word, a placeholder, and -1, a config's "not set" (Lightning's max_epochs: -1, transformers' max_steps: -1)
+    run = nanogpt_run(tmp_path, "world_size: auto", "seq_len=${SEQ_LEN} n_layer=auto", "max_steps: -1",
+                      '{"num_epochs": -1, "vocab_size": "unknown"}')  # fmt: skip
+    assert not {"gpus", "seq_len", "num_layers", "train_iters", "num_epochs", "vocab_size"} & set(run.facts)

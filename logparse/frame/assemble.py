@@ -142,12 +142,12 @@ def choose_sets(
         if forced in composed:
             c = composed[forced]
             chosen = [sets[c.host], sets[c.guest], *_common(sets)]
-            return chosen + compose.guests(sets, chosen), Detection(c.host, {c.host: 0}, 1.0)
+            return _with_prints(chosen, sets), Detection(c.host, {c.host: 0}, 1.0)
         if forced not in sets:
             known = ", ".join(sorted([*sets, *composed]))
             raise UsageError(f"unknown format {forced!r}; known pattern sets: {known}")
         chosen = [sets[forced], *_common(sets)]
-        return chosen + compose.guests(sets, chosen), Detection(forced, {forced: 0}, 1.0)
+        return _with_prints(chosen, sets), Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
         return [], None
@@ -161,8 +161,14 @@ def choose_sets(
         found = Detection(comp.host, found.scores, found.confidence)
     # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
     chosen = [sets[n] for n in specificity_order(sets) if n in joined] + _common(sets)
-    # last, the generic reading of the lines no set above matched: the training script's own prints (compose.py)
-    return chosen + compose.guests(sets, chosen), found
+    return _with_prints(chosen, sets), found
+
+
+def _with_prints(chosen: list[PatternSet], sets: dict[str, PatternSet]) -> list[PatternSet]:
+    """The chosen sets, then the generic reading of the lines no set above matched (the training script's own
+    prints, compose.py), then the common sets that only read facts (`stated`, `devices`): a script's step print
+    that also names a config key (`step 5 | seq_len: 2048`) is a step before it is a statement."""
+    return chosen + compose.guests(sets, chosen) + _common(sets, facts_only=True)
 
 
 def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) -> Composition | None:
@@ -192,8 +198,14 @@ def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
     return d.name in sets and sets[d.name].role == "fallback"
 
 
-def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
-    return [ps for ps in sets.values() if ps.role == "common"]
+def _common(sets: dict[str, PatternSet], facts_only: bool = False) -> list[PatternSet]:
+    """The common sets (which join every log): those with a step or event line, or (`facts_only`) those whose every
+    line is a config line."""
+    return [
+        ps
+        for ps in sets.values()
+        if ps.role == "common" and all(spec.kind == "config" for spec in ps.lines) == facts_only
+    ]
 
 
 def _read_head(stream: Iterator[Record], head: list[Record], upto: int) -> None:

@@ -712,6 +712,8 @@ class LineSpec:
                     return
                 values.note("problems", Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column))
                 value = math.nan if mapping.type != "bool" else None
+            if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping.type):
+                return  # a config's "unset" (Lightning's max_epochs: -1, transformers' max_steps: -1): no fact
             if mapping is not None:
                 if value is not None:
                     values[mapping.column] = value
@@ -728,6 +730,11 @@ class LineSpec:
         if column not in values:
             values[column] = number * factor
             values.note("kept", (key.strip(), column))
+
+
+def _unset(value: Any, vtype: str) -> bool:
+    """A count a config gives as negative: the convention for "not set" (-1), never a count of anything."""
+    return vtype == "int" and isinstance(value, int) and value < 0
 
 
 @dataclass

@@ -39,9 +39,9 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         if not observations:
             facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
             continue
+        observations = _framework_first(name, observations, warnings)
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
-        observations = _framework_first(name, observations, warnings)
         last = observations[-1]
         precise = None
         for o in beside:
@@ -230,9 +230,9 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
             f"using {flag('gpus', o.value)}: per-GPU throughput and MFU divide by it",
             same=lambda gpus, world_size: int(world_size) == gpus,
         )
-    if world is not None:
-        what = "world size" if world.source == "log" and "world_size" in facts else "GPUs"
-        return Fact(int(world.value), world.source, f"{what}, {world.detail}")
+    if world is not None:  # (a count of devices says what it is)
+        what = "" if "world_size" not in facts else "world size, " if world.source == "log" else "GPUs, "
+        return Fact(int(world.value), world.source, f"{what}{world.detail}")
     dp = facts.get("data_parallel_size")
     model_parallel = 1
     for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
@@ -282,10 +282,10 @@ def _counted_gpus(facts: dict[str, Fact]) -> Fact | None:
     script prints of its devices (`Using 4 x NVIDIA A100-SXM4-80GB`)."""
     single = facts.get("single_device")
     if single is not None and single.value is True:
-        return Fact(1, single.source, f"a single-device recipe, {single.detail}")
+        return Fact(1, single.source, f"one device: a single-device recipe, {single.detail}")
     count = facts.get("gpu_count")
     if count is not None:
-        return Fact(int(count.value), count.source, count.detail)
+        return Fact(int(count.value), count.source, f"the devices the log lists, {count.detail}")
     return None
 
 
