@@ -292,7 +292,13 @@ def test_a_step_print_that_names_a_config_key_stays_a_step(tmp_path):
 
 
 def test_a_config_value_that_is_no_number_states_no_fact(tmp_path):
-    # a word, a placeholder, and -1, a config's "not set" (Lightning's max_epochs: -1, transformers' max_steps: -1)
-    run = nanogpt_run(tmp_path, "world_size: auto", "seq_len=${SEQ_LEN} n_layer=auto", "max_steps: -1",
-                      '{"num_epochs": -1, "vocab_size": "unknown"}')  # fmt: skip
-    assert not {"gpus", "seq_len", "num_layers", "train_iters", "num_epochs", "vocab_size"} & set(run.facts)
+    # a word, a placeholder, and -1, a config's "not set" (Lightning's max_epochs: -1, transformers' max_steps: -1),
+    # in a custom loop's log (a word once made a NaN world size, and the analysis stopped on it)
+    log = tmp_path / "train.log"
+    head = ["world_size: auto", "seq_len=${SEQ_LEN} n_layer=auto", "max_steps: -1",
+            '{"num_epochs": -1, "vocab_size": "unknown"}']  # fmt: skip
+    steps = [f"step {i} | loss {4.0 - i / 100:.2f} | dt 250.0ms | tok/s 50,000" for i in range(1, 6)]
+    log.write_text("\n".join([*head, *steps]) + "\n")
+    a = logparse.analyze(str(log))
+    assert not {"gpus", "seq_len", "num_layers", "train_iters", "num_epochs", "vocab_size"} & set(a.run.facts)
+    assert a.summary["gpus"] is None
