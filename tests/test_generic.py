@@ -105,7 +105,7 @@ def test_each_custom_loop_log_comes_out_step_by_step(style):
     t = truth(style)
     a = api.analyze(SAMPLES / f"generic_{style}_cpu.log")
     s = a.summary
-    assert s["format"] == "generic" and s["formats"] == ["generic", "common", "devices"]
+    assert s["format"] == "generic" and s["formats"] == ["generic", "common", "devices", "stated"]
     steps = a.steps.set_index("step")
     assert list(steps.index) == [r["step"] for r in t["steps"]]  # every step, in order, nothing extra
     for rec in t["steps"]:

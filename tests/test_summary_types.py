@@ -26,6 +26,8 @@ LIVE = [  # (log, analyze keywords): blocks no recorded case has
     ("tests/data/runfolders/hf_output_nolog", {}),  # a run folder: the folder block
     # a log whose parameter count is a preset's exactly: the model block says why its source is the preset
     ("sample_logs/torchtitan_llama3-8b_8xh100.log", {}),
+    # a log that states its FLOPs per token (nanochat): the flops_stated block (recorded once the record is made again)
+    ("tests/data/captures/nanochat/base_train_cpu.log", {"hw": "h100"}),
 ]
 
 

@@ -103,6 +103,8 @@ FACTS: dict[str, str] = {
     "total_params": "all parameters as printed (input embedding included)",
     "tokens_per_step": "global tokens per optimizer step as printed",
     "tokens_per_dp_rank": "tokens per optimizer step of one data-parallel rank",
+    "flops_per_token": "model FLOPs per token (forward and backward) as the log states them, by its own count",
+    "flops_per_step": "model FLOPs per optimizer step as the log states them, by its own count",
     "framework_peak_tflops": "the peak the framework divides by for its own MFU",
     "bf16": "bf16 training",
     "fp16": "fp16 training",
@@ -127,6 +129,8 @@ FACTS: dict[str, str] = {
     "device_name": "the GPU/accelerator model as the log names it (torch.cuda.get_device_name, nvidia-smi)",
     "listed_gpu_index": "the index of a GPU in a device listing (an nvidia-smi table row, `nvidia-smi -L`)",
     "accelerator": "the kind of device the framework says it runs on (cuda, cpu, ...), naming no model",
+    "gpu_count": "the GPUs the log says it uses (`Using 4 x NVIDIA A100`, `Found 8 GPUs`): the job's, or one node's",
+    "single_device": "the recipe runs on one device (torchtune's *SingleDevice recipes)",
 }
 
 EVENT_KINDS: dict[str, str] = {

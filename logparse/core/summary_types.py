@@ -100,6 +100,19 @@ class FlopsPart(TypedDict):
     hfu_convention: str
 
 
+class FlopsStatedPart(TypedDict):
+    """summary["flops_stated"]: the FLOPs per token the log states (its own count, formula `log` when MFU uses it),
+    beside logparse's count from the log's model dims."""
+
+    flops_per_token: float
+    detail: str  # the line (or the per-step figure and tokens per step it came from)
+    used: bool  # MFU counts with it (no --formula or --flops-per-token given)
+    formula: str | None  # logparse's formula for the check (palm), None when the dims do not allow it
+    from_dims: float | None
+    ratio: float | None  # the log's over logparse's
+    check: str  # the sentence
+
+
 class StepsPart(TypedDict):
     """summary["steps"]: how many, first and last, how numbered, where time and throughput came from."""
 
@@ -546,5 +559,6 @@ class Summary(_SummaryRequired, total=False):
     folder: FolderPart  # only when a run folder was analyzed
 
     generic: GenericPart  # only when the generic set's synonym table read the log
+    flops_stated: FlopsStatedPart  # only when the log states its FLOPs per token (or per step)
     whole_run: WholeRunPart  # only when the log gives a whole-run figure (report/whole_run.py)
     samples: SamplesPart  # only when the throughput counts samples, not tokens (utilization.mfu.SAMPLES)

@@ -58,12 +58,15 @@ SECONDARY_SHARE = 0.02  # a second set joins when it scores at least this share 
 @dataclass
 class FactObservation:
     """A fact as one line states it (`pattern` at `line`), or as a run folder's file does (`source` that file,
-    e.g. config.json, `pattern` the key it was read from, `line` 0)."""
+    e.g. config.json, `pattern` the key it was read from, `line` 0). `free_form`: read by a set that reads every
+    log (a common set such as `stated`, or the generic reading), not by the log's framework's own pattern, which
+    outranks it (steps.runfacts.log_facts)."""
 
     value: Any
     line: int
     pattern: str
     source: str = "log"
+    free_form: bool = False
 
     @property
     def where(self) -> str:
@@ -140,12 +143,12 @@ def choose_sets(
         if forced in composed:
             c = composed[forced]
             chosen = [sets[c.host], sets[c.guest], *_common(sets)]
-            return chosen + compose.guests(sets, chosen), Detection(c.host, {c.host: 0}, 1.0)
+            return _with_prints(chosen, sets), Detection(c.host, {c.host: 0}, 1.0)
         if forced not in sets:
             known = ", ".join(sorted([*sets, *composed]))
             raise UsageError(f"unknown format {forced!r}; known pattern sets: {known}")
         chosen = [sets[forced], *_common(sets)]
-        return chosen + compose.guests(sets, chosen), Detection(forced, {forced: 0}, 1.0)
+        return _with_prints(chosen, sets), Detection(forced, {forced: 0}, 1.0)
     found = detect((r.text for r in records), sets)
     if found is None:
         return [], None
@@ -159,8 +162,14 @@ def choose_sets(
         found = Detection(comp.host, found.scores, found.confidence)
     # records are offered to the more specific set first (GPT-NeoX before Megatron, which reads its lines)
     chosen = [sets[n] for n in specificity_order(sets) if n in joined] + _common(sets)
-    # last, the generic reading of the lines no set above matched: the training script's own prints (compose.py)
-    return chosen + compose.guests(sets, chosen), found
+    return _with_prints(chosen, sets), found
+
+
+def _with_prints(chosen: list[PatternSet], sets: dict[str, PatternSet]) -> list[PatternSet]:
+    """The chosen sets, then the generic reading of the lines no set above matched (the training script's own
+    prints, compose.py), then the common sets that only read facts (`stated`, `devices`): a script's step print
+    that also names a config key (`step 5 | seq_len: 2048`) is a step before it is a statement."""
+    return chosen + compose.guests(sets, chosen) + _common(sets, facts_only=True)
 
 
 def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) -> Composition | None:
@@ -190,8 +199,14 @@ def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
     return d.name in sets and sets[d.name].role == "fallback"
 
 
-def _common(sets: dict[str, PatternSet]) -> list[PatternSet]:
-    return [ps for ps in sets.values() if ps.role == "common"]
+def _common(sets: dict[str, PatternSet], facts_only: bool = False) -> list[PatternSet]:
+    """The common sets (which join every log): those with a step or event line, or (`facts_only`) those whose every
+    line is a config line."""
+    return [
+        ps
+        for ps in sets.values()
+        if ps.role == "common" and all(spec.kind == "config" for spec in ps.lines) == facts_only
+    ]
 
 
 def _read_head(stream: Iterator[Record], head: list[Record], upto: int) -> None:
@@ -393,6 +408,8 @@ class _Assembler:
         # they mapped are kept only if compose.settle finds the script's own step sequence
         self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
         self.guest_keys: list[tuple[str, str, str]] = []
+        # the sets that read any log: the facts they read are free-form statements, below a framework's own lines
+        self.free_form = {ps.name for ps in matcher.sets if ps.role in ("common", "fallback")}
 
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
@@ -499,8 +516,10 @@ class _Assembler:
                 self.interval.add(pattern)
             self._add_row(step_row(rec, spec, values, problems, windowed), spec, rec.rank)
         elif spec.kind in ("config", "summary"):
+            free_form = spec.set_name in self.free_form
             for name, value in values.items():
-                self.facts.setdefault(name, []).append(FactObservation(value, rec.line, pattern))
+                observed = FactObservation(value, rec.line, pattern, free_form=free_form)
+                self.facts.setdefault(name, []).append(observed)
             if spec.kind == "summary":  # the framework's end-of-training totals: it says the run finished
                 self.events.append(
                     {

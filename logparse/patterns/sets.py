@@ -555,14 +555,22 @@ class LineSpec:
         if self.literals is not None and not any(lit in text for lit in self.literals):
             return None
         if self._by_layout:
-            return self._match_by_layout(text, layout)
+            return self._claimed(self._match_by_layout(text, layout))
         limit = self._limit(text)
         if limit is None:  # a shipped pattern on an ordinary line: no clock (it costs more than the match)
-            return self._match(text, None)
+            return self._claimed(self._match(text, None))
         started = perf_counter()
         values = self._match(text, limit)
         self._charge(started)
-        return values
+        return self._claimed(values)
+
+    def _claimed(self, values: LineValues | None) -> LineValues | None:
+        """A config line read through a key map is matched only when it states a fact the map knows: its shape
+        (`key: value`, `k=v k=v`, a dict) is every log's, and a line of it that names no known key is left to
+        the patterns after it (the training script's own step prints among them) and counted unmatched."""
+        if values is None or values or self.keymap is None or self.kind not in ("config", "summary"):
+            return values
+        return None if not values.problems else values
 
     def _match(self, text: str, limit: float | None) -> LineValues | None:
         try:
@@ -726,9 +734,15 @@ class LineSpec:
                     # not this column's value; kept below as x_<key>_<unit> like an unknown key
                     value = mapping = None
                 except ValueError as exc:
+                    if self.kind in ("config", "summary"):
+                        # a config echo's value that is no number of its kind (`world_size: auto`, `seq_len:
+                        # ${SEQ}`) states no figure: no fact, rather than a NaN one standing for a printed figure
+                        return
                     problem = Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
                     values.note("problems", problem)
                     value, unit = (math.nan if mapping.type != "bool" else None), None
+                if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping.type):
+                    return  # a config's "unset" (Lightning's max_epochs: -1, transformers' max_steps: -1): no fact
                 if mapping is not None:
                     if value is not None:
                         values[mapping.column] = value
@@ -747,6 +761,11 @@ class LineSpec:
         if column not in values:
             values[column] = number * factor
             values.note("kept", (key.strip(), keymap_mod.kept_use(column, why, unit, factor)))
+
+
+def _unset(value: Any, vtype: str) -> bool:
+    """A count a config gives as negative: the convention for "not set" (-1), never a count of anything."""
+    return vtype == "int" and isinstance(value, int) and value < 0
 
 
 @dataclass

@@ -539,11 +539,12 @@ def _key(k: str) -> str:
 def _config_lines(
     path: str, sets: dict[str, PatternSet], km: keymap_mod.KeyMap
 ) -> tuple[list[str], list[str], list[str]]:
-    """Config lines of the generic set that give facts in this log, with explicit fields for its keys."""
-    generic = sets.get("generic")
-    if generic is None:
+    """Config lines of the stated-facts set (patterns/stated.toml, read in every log) that give facts in this log
+    through the synonym table, with explicit fields for its keys."""
+    stated = sets.get("stated")
+    if stated is None:
         return [], [], []
-    specs = [s for s in generic.lines if s.kind == "config"]
+    specs = [s for s in stated.lines if s.kind == "config" and s.keymap is not None]
     seen: dict[str, dict[str, str]] = {s.name: {} for s in specs}
     first: dict[str, tuple[int, str, Row]] = {}
     for rec in islice(read_records(path), MAX_RECORDS):

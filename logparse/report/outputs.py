@@ -22,6 +22,7 @@ from ..core.summary_types import (
     EtaPart,
     FactPart,
     FlopsPart,
+    FlopsStatedPart,
     FlopsTermsPart,
     FolderPart,
     GenericPart,
@@ -46,7 +47,7 @@ from ..phases.window import stats as window_stats
 from ..phases.window import weighted_mean
 from ..specs.formulas import HFU_CONVENTION
 from ..steps.run import Run
-from ..utilization.mfu import SAMPLES, Utilization, seconds_to_train
+from ..utilization.mfu import SAMPLES, StatedFlops, Utilization, seconds_to_train
 from .analysis import Findings, public_steps
 from .drawing import Child, Drawer, apart, may_fork
 from .gather import report_data
@@ -797,8 +798,11 @@ def build_summary(analysis: Findings) -> Summary:
 def _add_throughput_parts(
     summary: Summary, run: Run, util: Utilization, phases: Phases, stable: StablePart
 ) -> None:
-    """The summary's blocks of what only some runs have: the whole-run average, where the log gives one (issue
-    22); the FLOPs per sample and samples/s of a run that counts samples, not tokens."""
+    """The summary's blocks of what only some runs have: the log's own FLOPs per token, cross-checked against its
+    dims; the whole-run average, where the log gives one; the FLOPs per sample and samples/s of a run that counts
+    samples, not tokens."""
+    if util.stated is not None:
+        summary["flops_stated"] = _flops_stated_part(util.stated)
     whole = whole_run(run, util)
     if whole is not None:
         summary["whole_run"] = _rounded(whole)
@@ -920,6 +924,18 @@ def _flops_part(util: Utilization) -> FlopsPart:
         "hfu_flops_per_token": _num(util.hardware_flops_per_token),
         "recompute": util.recompute,
         "hfu_convention": HFU_CONVENTION[util.recompute],
+    }
+
+
+def _flops_stated_part(stated: StatedFlops) -> FlopsStatedPart:
+    return {
+        "flops_per_token": _num(stated.flops_per_token),
+        "detail": stated.detail,
+        "used": stated.used,
+        "formula": stated.formula,
+        "from_dims": _num(stated.from_dims),
+        "ratio": _num(stated.ratio, 4),
+        "check": stated.sentence(),
     }
 
 
@@ -1304,6 +1320,8 @@ def _run_lines(s: Summary, rows: pd.DataFrame) -> list[str]:
         lines.append(f"  step numbers: {numbering}")  # the log printed no counter, or one of micro-batches
     lines += [f"  also read: {n}" for n in s.get("notes", []) if "(beside the framework)" in n]
     lines.append("  assumptions: " + "; ".join(_assumptions(s)))
+    if "flops_stated" in s:
+        lines.append(f"  FLOPs/token: {s['flops_stated']['check']}")
     return lines
 
 

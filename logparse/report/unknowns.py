@@ -108,9 +108,10 @@ def _unknowns(s: Mapping[str, Any]) -> list[Unknown]:
             flops = Unknown("flops_per_token", "FLOPs/token", options, ", or ", blocks_mfu=True, also=also)
             found.append(flops)
     # N: FLOPs/token may still be known (the framework's own figure, for which N gives logparse's count; not
-    # FLOPs given per token, formula "given", which N would not change: utilization.mfu.GIVEN, not imported, as
+    # FLOPs given per token, formula "given", or stated by the log, "log", which N would not change:
+    # utilization.mfu.GIVEN and STATED, not imported, as
     # the drawing process imports this module without pandas)
-    if not s["model"].get("params") and s["formula"] != "given":
+    if not s["model"].get("params") and s["formula"] not in ("given", "log"):
         found.append(Unknown("params", "N", (("params", None), ("model", None))))
     if not seq:  # asked for only where a figure still needs it: FLOPs/token or tokens/s
         needed = s["flops_per_token"] is None or (st["tokens_per_s"] is None and not per_gpu_known)

@@ -39,6 +39,7 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         if not observations:
             facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
             continue
+        observations = _framework_first(name, observations, warnings)
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
         last = observations[-1]
@@ -83,6 +84,29 @@ def session_facts(parsed: ParsedLog, facts: dict[str, Fact], lo: float, hi: floa
         if inside:
             last = inside[-1]
             own[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    return own
+
+
+def _framework_first(
+    name: str, observations: list[FactObservation], warnings: list[RunWarning]
+) -> list[FactObservation]:
+    """The observations of fact `name` to choose from: the framework's own lines where it states the fact, else the
+    free-form ones (a config echo, a `Key: value` line, read in any log); a free-form value that differs from the
+    framework's is said, once, with both lines."""
+    own = [o for o in observations if not o.free_form]
+    if not own or len(own) == len(observations):
+        return observations
+    last = own[-1]
+    differing = [o for o in observations if o.free_form and not _printed_as(o.value, last.value)]
+    if differing and name not in LISTED_FACTS:
+        other = differing[-1]
+        warnings.append(
+            RunWarning(
+                f"the log states {name} twice with different values: {other.value!r} at {other.where}, "
+                f"{last.value!r} at {last.where}; using the framework's own line {last.line}",
+                "fact_repeated", line=other.line,
+            )
+        )
     return own
 
 
@@ -209,7 +233,7 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
     """The number of GPUs: the option (a warning when the log's world size differs), else the log's world
     size, else derived (data-parallel x model-parallel sizes, tokens per step / per DP rank, global batch /
     (micro batch x grad accumulation)) with a warning saying what to pass."""
-    world = facts.get("world_size")
+    world = facts.get("world_size") or _counted_gpus(facts)
     if opts.gpus is not None:
         return prefer_option(
             Fact(opts.gpus, opts.source("gpus")),
@@ -219,9 +243,9 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
             f"using {flag('gpus', o.value)}: per-GPU throughput and MFU divide by it",
             same=lambda gpus, world_size: int(world_size) == gpus,
         )
-    if world is not None:
-        what = "world size" if world.source == "log" else "GPUs"
-        return Fact(int(world.value), world.source, f"{what}, {world.detail}")
+    if world is not None:  # (a count of devices says what it is)
+        what = "" if "world_size" not in facts else "world size, " if world.source == "log" else "GPUs, "
+        return Fact(int(world.value), world.source, f"{what}{world.detail}")
     dp = facts.get("data_parallel_size")
     model_parallel = 1
     for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
@@ -263,6 +287,18 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
                 )
             )
             return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
+    return None
+
+
+def _counted_gpus(facts: dict[str, Fact]) -> Fact | None:
+    """The GPUs the log counts where it states no world size: a single-device recipe's one, else the count a
+    script prints of its devices (`Using 4 x NVIDIA A100-SXM4-80GB`)."""
+    single = facts.get("single_device")
+    if single is not None and single.value is True:
+        return Fact(1, single.source, f"one device: a single-device recipe, {single.detail}")
+    count = facts.get("gpu_count")
+    if count is not None:
+        return Fact(int(count.value), count.source, f"the devices the log lists, {count.detail}")
     return None
 
 

@@ -39,6 +39,11 @@ MFU_IMPOSSIBLE = 1.0
 REPORTED = "reported"  # the framework's own model TFLOP/s as the numerator
 GIVEN = "given"  # FLOPs per token given on the command line (--flops-per-token), as a peer states them
 TOKENS, SAMPLES = "tokens", "samples"  # what a run's throughput counts (Utilization.unit)
+# FLOPs per token as the log states them (nanochat's "Estimated FLOPs per token"): its own count
+STATED = "log"
+# a stated count and logparse's from the log's dims, within this of each other, agree (the conventions differ
+# by norms, biases and the causal halving: nanochat's count is within 0.1% of palm on its own dims)
+STATED_AGREES = 0.05
 
 
 # ------------------------------------------------------------------------------------------------
@@ -93,6 +98,8 @@ class Utilization:
     hardware_name: Fact | None = None  # the device's name and where it comes from (cli or log)
     unit: str | None = None  # what the throughput counts: TOKENS, SAMPLES, or None when the log gives neither
     flops_per_sample: Fact | None = None  # training FLOPs per sample, for a run whose MFU counts samples
+    # the log's own FLOPs per token, and logparse's count from its dims beside it
+    stated: StatedFlops | None = None
 
     @property
     def peak(self) -> float | None:
@@ -119,6 +126,56 @@ class Utilization:
         return tflops, of_peak(tflops, self.peak), of_peak(hw, self.peak)
 
 
+@dataclass(frozen=True)
+class StatedFlops:
+    """The FLOPs per token a log states (or per step, over its tokens per step), and the cross-check against
+    logparse's count from the model's dims (`formula`, `from_dims`: None when the dims do not allow one)."""
+
+    flops_per_token: float
+    detail: str
+    used: bool  # whether MFU counts with it (no --formula / --flops-per-token given)
+    formula: str | None = None
+    from_dims: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """The log's count over logparse's."""
+        return self.flops_per_token / self.from_dims if self.from_dims else None
+
+    def sentence(self) -> str:
+        said = f"the log states {self.flops_per_token:.4g} FLOPs per token, {self.detail}"
+        if self.from_dims is None:
+            check = "its model dims are not all stated, so logparse cannot count them to check"
+        else:
+            ratio = self.ratio or 0.0
+            agrees = "agrees" if abs(ratio - 1) <= STATED_AGREES else "disagrees"
+            check = (
+                f"logparse's {self.formula} count from the dims gives {self.from_dims:.4g}: the log's is "
+                f"{ratio - 1:+.1%}, it {agrees}"
+            )
+        use = (
+            "MFU uses the log's count (its own convention)"
+            if self.used
+            else "MFU uses the formula or FLOPs asked for instead"
+        )
+        return f"{said}; {check}; {use}"
+
+
+def stated_flops(run: Run) -> tuple[float, str] | None:
+    """The model FLOPs per token the log states: its own per-token figure, else its per-step figure over the
+    tokens of a step. None when it states neither (or a per-step figure without tokens per step)."""
+    per_token = run.facts.get("flops_per_token")
+    if per_token is not None and per_token.value:
+        return float(per_token.value), per_token.detail
+    per_step = run.facts.get("flops_per_step")
+    tokens = run.steps["tokens_per_step"].dropna() if "tokens_per_step" in run.steps else None
+    if per_step is None or not per_step.value or tokens is None or not len(tokens) or tokens.median() <= 0:
+        return None
+    step_tokens = float(tokens.median())
+    said = f"{per_step.value:.4g} per step, {per_step.detail}, over {step_tokens:,.0f} tokens per step"
+    return float(per_step.value) / step_tokens, said
+
+
 def assess(run: Run, opts: Options) -> Utilization:
     """Choose the formula and the peak, add tflops_per_gpu, mfu and hfu to the run's steps, flag the steps
     whose timing is impossible, and say in the run's warnings what was assumed."""
@@ -133,14 +190,16 @@ def assess(run: Run, opts: Options) -> Utilization:
     dtype = _dtype(opts, facts)
     recompute = _recompute(opts, facts)
     reported = _reported_model_tflops(steps)
-    formula = GIVEN if per_sample is not None else _formula(opts, dims, reported, warnings)
+    stated = stated_flops(run) if per_sample is None else None
+    formula = GIVEN if per_sample is not None else _formula(opts, dims, reported, warnings, stated is not None)
     _warn_preset_matched(opts, model_facts, formula, warnings)
     seq = run.value("seq_len")
     fpt, hfpt, terms = (
         (None, None, None)
         if per_sample is not None
-        else _flops_per_token(formula, dims, seq, recompute, opts, reported, steps)
+        else _flops_per_token(formula, dims, seq, recompute, opts, reported, steps, stated[0] if stated else None)
     )
+    checked = _cross_check(stated, formula, dims, seq)
     peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
     if unit == SAMPLES:
         steps["samples_per_s_per_gpu"] = samples_per_gpu(steps, run.value("gpus"))
@@ -164,6 +223,7 @@ def assess(run: Run, opts: Options) -> Utilization:
         hardware_name=name,
         unit=unit,
         flops_per_sample=per_sample,
+        stated=checked,
     )
 
 
@@ -233,6 +293,19 @@ def _fill_sample_columns(steps: pd.DataFrame, per_sample: Fact, peak: Fact | Non
     p = peak.value if peak is not None else None
     steps["mfu"] = of_peak(steps["tflops_per_gpu"], p) if p is not None else np.nan
     steps["hfu"] = steps["mfu"]
+
+
+def _cross_check(
+    stated: tuple[float, str] | None, formula: str | None, dims: ModelDims, seq: Any
+) -> StatedFlops | None:
+    """The log's FLOPs per token beside logparse's palm count from the same log's dims, where both are known."""
+    if stated is None:
+        return None
+    value, detail = stated
+    from_dims = None
+    if seq and dims.params is not None and dims.layers and dims.attn_width:
+        from_dims = flops_mod.flops_per_token(dims, int(seq), "palm")
+    return StatedFlops(value, detail, formula == STATED, "palm" if from_dims is not None else None, from_dims)
 
 
 def _dim(field: str, value: Any) -> str:
@@ -354,7 +427,13 @@ def _reported_model_tflops(steps: pd.DataFrame) -> pd.Series | None:
     return None
 
 
-def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warnings: list[RunWarning]) -> str | None:
+def _formula(
+    opts: Options,
+    dims: ModelDims,
+    reported: pd.Series | None,
+    warnings: list[RunWarning],
+    stated: bool = False,
+) -> str | None:
     formula = opts.formula
     if formula == REPORTED and reported is None:
         raise LogparseError(
@@ -369,6 +448,8 @@ def _formula(opts: Options, dims: ModelDims, reported: pd.Series | None, warning
         return GIVEN
     if formula is not None:
         return formula
+    if stated:  # the training code's own count of its model's FLOPs per token: the log's convention
+        return STATED
     if dims.params is None and reported is not None:
         warnings.append(
             RunWarning(
@@ -413,10 +494,14 @@ def _flops_per_token(
     opts: Options,
     reported: pd.Series | None,
     steps: pd.DataFrame,
+    stated: float | None = None,
 ) -> tuple[float | None, float | None, flops_mod.Terms | None]:
-    """Model and hardware FLOPs per token, and the model's split into terms."""
+    """Model and hardware FLOPs per token, and the model's split into terms. FLOPs given (--flops-per-token) or
+    stated by the log count recomputation no more than they say: their HFU is their MFU."""
     if formula == GIVEN:
         return float(opts.flops_per_token), float(opts.flops_per_token), None  # type: ignore[arg-type]
+    if formula == STATED:
+        return stated, stated, None
     if formula == REPORTED:
         assert reported is not None
         # FLOPs per token as the framework counted them, for the record; the curve is its TFLOP/s itself

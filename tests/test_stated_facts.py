@@ -1,0 +1,304 @@
+"""Facts a log states in its own words at start-up, in any log (patterns/stated.toml, the device lines of
+patterns/devices.toml, torchtune's recipe line): the GPUs, the device, the model's dims, the sequence length, the
+batch, parameter counts and the FLOPs per token the training code counts itself, each a fact of source `log`
+with its line; a framework's own line outranks a free-form one, an option outranks both.
+
+The two runs that state everything MFU needs, read with no option but the hardware where the log names none: a
+real nanochat `base_train` on CPU (tests/data/captures/nanochat/, its checkpoint metadata the truth), and a custom
+loop that prints its devices and its config on one line. Expected figures are worked out by hand here."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import logparse
+from logparse.cli import cli
+from tests.conftest import ROOT
+
+NANOCHAT = ROOT / "tests" / "data" / "captures" / "nanochat"
+TORCHTUNE = ROOT / "tests" / "data" / "captures" / "torchtune"
+H100_BF16 = 989e12  # specs/hardware.toml h100-sxm, dense bf16
+A100_BF16 = 312e12
+
+
+def analyze_cli(log: Path, out: Path, *options: str) -> dict:
+    res = CliRunner().invoke(cli, ["analyze", str(log), "--out", str(out), "--quiet", *options])
+    assert res.exit_code == 0, res.output
+    return json.loads((out / "summary.json").read_text())
+
+
+def unknown_codes(log: Path, **options) -> list[str]:
+    return [w.code for w in logparse.resolve(str(log), **options).warnings if w.code.endswith("_unknown")]
+
+
+# ------------------------------------------------------------------------------------------ nanochat, for real
+
+
+def test_nanochat_states_its_gpus_dims_batch_and_flops_per_token(tmp_path):
+    meta = json.loads((NANOCHAT / "base_train_cpu.meta_000030.json").read_text())
+    cfg = meta["model_config"]
+    log = NANOCHAT / "base_train_cpu.log"
+    s = analyze_cli(log, tmp_path / "out", "--hw", "h100")
+    assert (s["gpus"], s["gpus_source"]) == (1, "log")  # "Distributed world size: 1"
+    assert (
+        s["hardware"]["name"] == "h100-sxm" and s["hardware"]["name_source"] == "cli"
+    )  # the log names no GPU
+    model = s["model"]
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
+        cfg["n_layer"], cfg["n_embd"], cfg["n_head"], cfg["n_kv_head"], cfg["vocab_size"]
+    )  # fmt: skip
+    assert model["seq_len"] == cfg["sequence_len"] == meta["max_seq_len"] == 128
+    # "Total batch size 1,024 => gradient accumulation steps: 2": the total batch counted in tokens
+    assert s["tokens_per_step"] == meta["total_batch_size"] == 1024
+    assert s["facts"]["grad_accum"]["value"] == 1024 // (meta["device_batch_size"] * meta["max_seq_len"]) == 2
+    # the log's own count, used as its convention, and logparse's palm count from the same dims beside it
+    assert s["formula"] == "log" and s["flops_per_token"] == pytest.approx(4.325664e6, rel=1e-5)
+    stated = s["flops_stated"]
+    assert stated["used"] and stated["formula"] == "palm"
+    # palm on the log's dims: N = L (4 h^2 + 2 h) + L 2 h (4 h) + h V + h (plain MLP, no GQA), 6N + 12 L h T
+    L, h, V, T = 2, 128, 2048, 128
+    n = L * (4 * h * h + 2 * h) + L * 2 * h * 4 * h + h * V + h
+    assert stated["from_dims"] == pytest.approx(6 * n + 12 * L * h * T, rel=1e-5)
+    assert "agrees" in stated["check"]
+    assert unknown_codes(log, hw="h100") == []
+    # MFU of each step from the tokens/s its own line prints: one GPU, the log's FLOPs per token, the H100's peak
+    printed = {
+        int(m[1]): float(m[2].replace(",", ""))
+        for m in re.finditer(r"^step (\d+)/\d+ .*?\| tok/sec: ([\d,]+) \|", log.read_text(), re.M)
+    }
+    steps = logparse.analyze(str(log), hw="h100").steps.set_index("step")
+    for step, tok_s in printed.items():
+        assert steps.at[step, "mfu"] == pytest.approx(4.325664e6 * tok_s / H100_BF16, rel=1e-6), step
+
+
+# ------------------------------------------------------------------------------------------ a custom loop
+
+CUSTOM = [
+    "2025-06-02 09:14:01 INFO Using 4 x NVIDIA A100-SXM4-80GB",
+    "2025-06-02 09:14:01 INFO config: model=llama-1b seq_len=2048 global_batch=64 layers=16 hidden=2048 heads=16 "
+    "kv_heads=8 vocab=32000",
+    "2025-06-02 09:14:07 INFO loaded 1,024 shards",
+    "step 10 | loss 3.21 | 1391.7 ms | 94,181 tok/s",
+    "step 20 | loss 3.14 | 1190.2 ms | 110,126 tok/s",
+    "step 30 | loss 3.07 | 1182.4 ms | 110,853 tok/s",
+    "step 40 | loss 3.00 | 1183.0 ms | 110,796 tok/s",
+    "step 50 | loss 2.93 | 1181.8 ms | 110,909 tok/s",
+    "step 60 | loss 2.86 | 1184.6 ms | 110,647 tok/s",
+]
+
+
+def test_custom_loop_states_its_gpus_device_and_config(tmp_path):
+    log = tmp_path / "custom.log"
+    log.write_text("\n".join(CUSTOM) + "\n")
+    s = analyze_cli(log, tmp_path / "out")
+    assert (s["gpus"], s["gpus_source"]) == (4, "log")
+    hw = s["hardware"]
+    assert (
+        hw["name"] == "a100" and hw["name_source"] == "log" and "NVIDIA A100-SXM4-80GB" in hw["name_detail"]
+    )
+    model = s["model"]
+    L, h, heads, kv, V, T = 16, 2048, 16, 8, 32000, 2048
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
+        L,
+        h,
+        heads,
+        kv,
+        V,
+    )
+    assert model["seq_len"] == T and s["facts"]["global_batch_size"]["value"] == 64
+    assert s["tokens_per_step"] == 64 * 2048 == 131072
+    assert unknown_codes(log) == []
+    # palm: N = L (h (h + 2 kv hd) + h h + 2 h) + L 2 h 4h + h V + h (GQA, a plain 4h MLP: no width or gating stated)
+    hd = h // heads
+    n = L * (h * (h + 2 * kv * hd) + h * h + 2 * h) + L * 2 * h * 4 * h + h * V + h
+    fpt = 6 * n + 12 * L * h * T
+    assert s["formula"] == "palm" and s["flops_per_token"] == pytest.approx(fpt, rel=1e-5)
+    steps = logparse.analyze(str(log)).steps.set_index("step")
+    for line in CUSTOM[3:]:
+        step, tok_s = int(line.split()[1]), float(line.split("|")[3].split()[0].replace(",", ""))
+        assert steps.at[step, "mfu"] == pytest.approx(fpt * tok_s / 4 / A100_BF16, rel=1e-6)
+
+
+# ------------------------------------------------------------------------------------------ torchtune, one device
+
+
+def test_torchtune_single_device_recipe_is_one_gpu():
+    log = TORCHTUNE / "torchtune_stdout_cpu.log"
+    run = logparse.resolve(str(log))
+    # "Running FullFinetuneRecipeSingleDevice with resolved config:" (line 2)
+    assert (
+        run.facts["gpus"].value == 1
+        and run.facts["gpus"].source == "log"
+        and "line 2" in run.facts["gpus"].detail
+    )
+    truth = [
+        json.loads(x) for x in (TORCHTUNE / "torchtune_stdout_cpu.metrics.jsonl").read_text().splitlines()
+    ]
+    steps = run.steps.set_index("step")
+    for rec in truth:  # the cluster's tokens/s is the one GPU's, as the metric logger printed it
+        printed = float(rec["tokens_per_second_per_gpu__printed"])
+        assert (
+            steps.at[rec["step"], "tokens_per_s"] == printed == steps.at[rec["step"], "tokens_per_s_per_gpu"]
+        )
+    assert "gpus_unknown" not in [w.code for w in run.warnings]
+
+
+# ------------------------------------------------------------------------------------------ each form, in any log
+# A nanoGPT log (a framework's: its set reads its own lines) with one start-up statement more: the statement is
+# read by the stated-facts set, not only in the logs no framework's set reads.
+
+NANOGPT_STEPS = [f"iter {i}: loss {4.2 - i / 100:.4f}, time 250.00ms, mfu 30.00%" for i in range(0, 60, 10)]
+
+
+def nanogpt_run(tmp_path: Path, *head: str, **options):
+    log = tmp_path / "train.log"
+    log.write_text("\n".join([*head, *NANOGPT_STEPS]) + "\n")
+    return logparse.resolve(str(log), **options)
+
+
+def stated(run, *names: str) -> dict:
+    return {n: run.facts[n].value for n in names if n in run.facts}
+
+
+DIMS = ("num_layers", "num_attention_heads", "hidden_size", "seq_len")
+FORMS = {
+    "json_one_line": ['2025-06-02 09:14:01,123 - train - INFO - model config: {"n_layer": 4, "n_head": 8, '
+                      '"n_embd": 512, "block_size": 256}'],
+    "json_over_lines": ["Model config:", "{", '  "sequence_len": 256,', '  "vocab_size": 50304,', '  "n_layer": 4,',
+                        '  "n_head": 8,', '  "n_embd": 512,', '  "window_pattern": "L"', "}"],
+    "yaml": ["model:", "  n_layer: 4", "  n_head: 8", "  n_embd: 512", "data:", "  seq_len: 256"],
+    "dict": ["config: {'n_layer': 4, 'n_head': 8, 'n_embd': 512, 'block_size': 256, 'dropout': 0.0}"],
+    "repr": ["model: GPTConfig(block_size=256, vocab_size=50304, n_layer=4, n_head=8, n_embd=512, bias=False)"],
+    "key_value_pairs": ["[2025-06-02 09:14:01] config: model=gpt-small seq_len=256 layers=4 heads=8 hidden=512"],
+    "key_colon_value": ["Number of layers: 4", "n_head: 8", "Hidden size: 512", "Sequence length: 256"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_config_echo_in_any_form_states_the_dims(tmp_path, form):
+    run = nanogpt_run(tmp_path, *FORMS[form])
+    assert run.parsed.format == "nanogpt"
+    assert stated(run, *DIMS) == {
+        "num_layers": 4,
+        "num_attention_heads": 8,
+        "hidden_size": 512,
+        "seq_len": 256,
+    }
+    assert all(run.facts[n].source == "log" and "stated." in run.facts[n].detail for n in DIMS)
+
+
+def test_a_world_size_line_behind_a_logger_prefix(tmp_path):
+    run = nanogpt_run(
+        tmp_path, "2025-06-02 09:14:01,123 - nanochat.common - INFO - Distributed world size: 4"
+    )
+    assert (run.facts["gpus"].value, run.facts["gpus"].source) == (4, "log")
+    assert "line 1 (stated.config_line)" in run.facts["gpus"].detail
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        ("Number of parameters: 1.2B", {"total_params": 1_200_000_000}),
+        ("total params: 124.4M", {"total_params": 124_400_000}),
+        ("total params: 124,439,808", {"total_params": 124_439_808}),
+        (  # peft's print_trainable_parameters
+            "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622",
+            {"trainable_params": 4_194_304, "total_params": 6_742_609_920},
+        ),
+    ],
+)
+def test_parameter_counts(tmp_path, line, want):
+    assert stated(nanogpt_run(tmp_path, line), "total_params", "trainable_params") == want
+
+
+def test_total_batch_and_gradient_accumulation(tmp_path):
+    run = nanogpt_run(tmp_path, "Total batch size 524,288 => gradient accumulation steps: 8")
+    assert stated(run, "tokens_per_step", "grad_accum") == {"tokens_per_step": 524_288, "grad_accum": 8}
+    assert set(run.steps["tokens_per_step"]) == {524_288.0}
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Estimated FLOPs per token: 1.500000e+09", "FLOPs per step: 7.3728e+13"],  # 1.5e9 x 49,152 tokens
+)
+def test_the_logs_flops_per_token_make_mfu_without_the_model(tmp_path, line):
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(["tokens per iteration will be: 49,152", line, *NANOGPT_STEPS]) + "\n")
+    a = logparse.analyze(str(log), gpus=1, hw="h100")
+    s = a.summary
+    assert s["formula"] == "log" and s["flops_per_token"] == pytest.approx(1.5e9)
+    # no dims stated: nothing to check the count against, and no model size asked for
+    assert s["flops_stated"]["from_dims"] is None and "model_unknown" not in [w.code for w in a.run.warnings]
+    timed = a.steps[a.steps["step"] > 0]  # (iter 0's time is before the first step's work)
+    expected = 1.5e9 * 49_152 / 0.25 / H100_BF16
+    assert timed["mfu"].tolist() == pytest.approx([expected] * len(timed), rel=1e-9)
+
+
+def test_an_option_wins_over_the_logs_flops_per_token(tmp_path):
+    head = ["tokens per iteration will be: 49,152", "Estimated FLOPs per token: 1.5e+09", "n_layer = 12",
+            "n_head = 12", "n_embd = 768", "block_size = 1024", "found vocab_size = 50304 (inside meta.pkl)"]  # fmt: skip
+    log = tmp_path / "train.log"
+    log.write_text("\n".join([*head, *NANOGPT_STEPS]) + "\n")
+    s = logparse.analyze(str(log), gpus=1, hw="h100", formula="palm").summary
+    assert s["formula"] == "palm" and not s["flops_stated"]["used"]
+    assert s["flops_per_token"] == pytest.approx(s["flops_stated"]["from_dims"], rel=1e-5)
+
+
+# ------------------------------------------------------------------------------------------ precedence
+
+
+def test_the_frameworks_own_line_outranks_a_free_form_one(tmp_path):
+    # nanoGPT's own config line says block_size = 1024; a later JSON echo says 512: the framework's is used, and said
+    run = nanogpt_run(tmp_path, "block_size = 1024", 'data config: {"block_size": 512}')
+    assert (run.facts["seq_len"].value, run.facts["seq_len"].detail) == (1024, "line 1 (nanogpt.config)")
+    said = [w for w in run.warnings if w.code == "fact_repeated"]
+    assert len(said) == 1 and "512 at line 2 (stated.config_dict)" in said[0] and "1024 at line 1" in said[0]
+
+
+def test_an_option_outranks_every_stated_value(tmp_path):
+    run = nanogpt_run(tmp_path, "Sequence length: 256", seq_len=2048)
+    assert (run.facts["seq_len"].value, run.facts["seq_len"].source) == (2048, "cli")
+    assert [w.code for w in run.warnings if "sequence length" in w] == ["option_differs"]
+
+
+def test_a_stated_world_size_outranks_a_device_count(tmp_path):
+    # the devices a node's process sees (8) are not the job's processes (16 over two nodes)
+    run = nanogpt_run(tmp_path, "GPUs: 8 x NVIDIA H100 80GB HBM3", "world_size=16 rank=0")
+    assert run.facts["gpus"].value == 16
+
+
+def test_a_device_without_a_count_is_no_gpu_count(tmp_path):
+    # rank 0 of a torchrun job prints cuda:0 on any number of GPUs
+    run = nanogpt_run(tmp_path, "device: cuda:0", "Using device: cuda:0")
+    assert "gpus" not in run.facts and "gpu_count" not in run.facts
+
+
+def test_a_step_print_that_names_a_config_key_stays_a_step(tmp_path):
+    # the training script's own step prints beside nanoGPT's lines: read as steps (the generic reading, tried before
+    # the stated facts), never as the run's sequence length
+    prints = [f"step {i} | loss {4.1 - i / 100:.4f} | seq_len: 1024" for i in range(0, 60, 10)]
+    log = tmp_path / "train.log"
+    log.write_text(
+        "\n".join(line for pair in zip(NANOGPT_STEPS, prints, strict=True) for line in pair) + "\n"
+    )
+    run = logparse.resolve(str(log))
+    assert "seq_len" not in run.facts and run.steps["x_seq_len"].tolist() == [1024] * 6
+    assert run.parsed.lines["unmatched"] == 0
+
+
+def test_a_config_value_that_is_no_number_states_no_fact(tmp_path):
+    # a word, a placeholder, and -1, a config's "not set" (Lightning's max_epochs: -1, transformers' max_steps: -1),
+    # in a custom loop's log (a word once made a NaN world size, and the analysis stopped on it)
+    log = tmp_path / "train.log"
+    head = ["world_size: auto", "seq_len=${SEQ_LEN} n_layer=auto", "max_steps: -1",
+            '{"num_epochs": -1, "vocab_size": "unknown"}']  # fmt: skip
+    steps = [f"step {i} | loss {4.0 - i / 100:.2f} | dt 250.0ms | tok/s 50,000" for i in range(1, 6)]
+    log.write_text("\n".join([*head, *steps]) + "\n")
+    a = logparse.analyze(str(log))
+    assert not {"gpus", "seq_len", "num_layers", "train_iters", "num_epochs", "vocab_size"} & set(a.run.facts)
+    assert a.summary["gpus"] is None
