@@ -33,7 +33,7 @@ from ..core.errors import NotATrainingLog, NotText, UnrecognisedLog, UsageError
 from ..core.schema import INTEGER_COLUMNS, Row
 from ..core.summary_types import FolderPart
 from ..core.warnings import RunWarning
-from ..patterns import compose
+from ..patterns import compose, infer
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
     Composition,
@@ -219,6 +219,13 @@ def _detect(
         # further for a framework's line before settling for it.
         more = read_records(path)
         chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
+    if forced_format == infer.NAME or (
+        forced_format is None and (detection is None or detection.name == infer.NAME)
+    ):
+        # no framework's set reads the log: its own repeated lines say what its records are
+        learnt = _inferred(path, head, sets, detection)
+        if learnt is not None:
+            chosen, detection = learnt
     if not chosen or detection is None:
         if stats.records == 0:
             raise NotText(describe(path), "the file has no text lines")
@@ -229,6 +236,21 @@ def _detect(
     if forced_format is None:
         _refuse_stray_matches(path, head, chosen, detection)
     return chosen, detection, chain(head, stream)
+
+
+def _inferred(
+    path: str | list[str], head: list[Record], sets: dict[str, PatternSet], detection: Detection | None
+) -> tuple[list[PatternSet], Detection] | None:
+    """The inferred reading (patterns/infer.py) of a log no family set detected, from its head and a sample of
+    the rest of the file, in place of the generic set; None when the sample shows no step record."""
+    learnt = infer.infer(infer.file_sample(path, head))
+    if learnt is None:
+        return None
+    ps = infer.to_set(learnt, sets.get(infer.NAME))
+    if detection is None or detection.name != infer.NAME:
+        steps = sum(rec.count for rec in learnt.records if rec.kind == "step")
+        detection = Detection(infer.NAME, {infer.NAME: steps}, 1.0)
+    return [ps, *_common(sets)], detection
 
 
 # A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
@@ -384,6 +406,7 @@ class _Assembler:
         self.aggregates: dict[str, str] = {}
         self.windows: dict[str, Averaging] = {}
         self.seen: set[str] = set()
+        self.keyed: set[int] = set()
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
         self.redrawn: dict[str, str] = {}
@@ -395,6 +418,9 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
+        if spec.keys and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
+            self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
+            (self.guest_keys.extend if spec.guest else self._note_keys)(spec.keys)
         if pattern in self.seen:
             return
         self.seen.add(pattern)

@@ -482,6 +482,9 @@ class LineSpec:
     keymap: keymap_mod.KeyMap | None = None
     # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
     extra: str | None = None
+    # the keys a line of an inferred reading (infer.py) names in its explicit fields, as a key map line notes
+    # them: (mapped | kept, the key as printed, its column), said once, when the pattern is first met
+    keys: tuple[tuple[str, str, str], ...] = ()
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)

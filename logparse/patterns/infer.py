@@ -1,0 +1,1097 @@
+"""Inferred reading: the step records of a log no framework's set reads, learnt from the log's own repeated lines.
+
+A training loop prints the same record again and again with other numbers. Its lines, with their numbers masked,
+fall into a few shapes (``step # | loss # | lr #``); a shape that carries a rising counter is the step record.
+From the head of a log and a sample of the rest of the file this module finds those shapes, decides what each
+number of a shape is (the counter, an epoch, the counter's total, a timestamp, a value and its key and unit, a
+running average to leave out), and writes a pattern set from them: one ``[[line]]`` per record with a regex of
+the shape's literal text and an explicit field per value, as `logparse patterns new` writes it and a user could.
+The frame reads the whole file with it like with any set, the fast lane included (fastlane.py reads a line
+through its literal layout, and converts explicit fields in bulk).
+
+What a record may look like (the tests build each from a framework's own format string):
+
+- the counter: a rising integer, bare or named (``step``, ``iter``, ``Iter(train)``, ``global_step``), alone or
+  as ``N/M`` (its total), in brackets or parentheses; an epoch printed before a counter that starts again each
+  epoch (``Epoch(train)  [3][ 50/500]``, ``Train: 0 [   0/73 (  1%)]``, ``Epoch:[1/1](0/23768)``) gives
+  ``epoch_index`` beside the position (the steps stage numbers such rows epoch x len + position, as it does for
+  the MetricLogger set);
+- the values: ``key: v``, ``key=v``, ``key v``, ``'key': 'v'`` (a number printed as a string), ``"key": v``,
+  ``v unit`` (``22,892 tok/s``), ``key<TAB>v``, separated by anything; a unit glued on or after the value, or in
+  brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
+- a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
+  box_loss ...``);
+- a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
+  over lines, a list of timings after a results line) join the record's row.
+
+A record qualifies as a step only when its counter rises through the log (or, for a record seen once or twice,
+when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
+``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
+event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
+key as printed, the unit printed with the value, and whether the record is an evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+import regex
+
+from ..core.schema import SCOPED_COLUMNS
+from ..core.tomlfile import Table
+from ..read.reader import ReadStats, Record, compression, open_checked, stream_records
+from . import keymap as keymap_mod
+from .sets import TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
+
+NAME = "generic"  # the inferred set stands where the generic set stood: summaries name the format so
+TITLE = "custom training loop (generic)"
+NOTE = (  # as the generic set's step line says it (patterns/generic.toml)
+    "read by the generic pattern set: keys were mapped to columns through logparse/synonyms.toml (see the summary's "
+    "generic block); a bare mfu above 1 was read as a percentage, a memory figure without a unit as GiB, tokens/s as "
+    "the whole job's unless the key said per GPU"
+)
+
+BAR_NOTE = (  # as the generic set's tqdm line says it
+    "read by the generic pattern set from a tqdm bar's postfix: the bar position is the step, the step time is "
+    "tqdm's smoothed rate"
+)
+
+SAMPLE_SLICES = 8  # slices of a large file read beside its head ...
+SLICE_BYTES = 64 << 10  # ... each this long
+MAX_SHAPES = 20_000  # distinct shapes remembered (a log of ever-changing lines has as many as lines)
+MAX_OCCURRENCES = 4096  # occurrences kept per shape for the counter's analysis
+MAX_RECORDS = 64  # record lines in one inferred set
+MAX_VARIANTS = 8  # literal variants merged into one record line (`"logged": false` / `true`)
+MIN_REPEATS = 3  # an unnamed counter must rise over at least this many lines
+RISING = 0.8  # share of a counter's changes that must go up
+BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with at least this share of them
+MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
+
+# A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
+# YYYY/MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
+TS_RX = (
+    r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|(?<=^[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+)
+# a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
+# number per field
+CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?"
+# a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
+# whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+NUM_RX = (
+    r"(?:(?<=^|[\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?!\d)"
+)
+NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
+_TOKEN = regex.compile(
+    rf"(?P<ts>{TS_RX})"
+    r"|(?P<bar>(?<=\d%)\|[^|\n]*\|)"
+    rf"|(?P<clock>(?<![\w.:/]){CLOCK_RX}(?![\w:]))"
+    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w))"
+)
+_WS = regex.compile(r"\s+")
+# the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
+NUMBER_GROUP = (
+    r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
+)
+COUNTER_GROUP = r"\d+(?:,\d{3})*"
+PIECE_RX = {"ts": f"(?:{TS_RX})", "clock": CLOCK_RX, "bar": r"\|[^|]*\|", "num": f"(?:{NUMBER_GROUP})"}
+
+# A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
+# (`memory(GiB)`, `Iter(train)`), up to four words; then only separators to the value (`: `, `=`, quotes, `[`)
+_LABEL = regex.compile(
+    r"(?<![\w/.@%-])(?P<key>[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,16}[)\]])?"
+    r"(?:[ \t][A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,16}[)\]])?){0,3})[\s'\"=:#\[(|,-]*$"
+)
+# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
+_RATE_AFTER = regex.compile(
+    r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
+    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch))(?![\w/])"
+)
+# words that name a step counter (the generic set's), and counters a record's repeats must show rising
+COUNTER_WORDS = frozenset(
+    {
+        "step",
+        "iter",
+        "iteration",
+        "it",
+        "global_step",
+        "globalstep",
+        "num_updates",
+        "update",
+        "updates",
+        "train_step",
+        "step_idx",
+        "iter_num",
+    }
+)
+LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i"})
+EPOCH_WORDS = frozenset({"epoch", "ep", "epochs"})
+EVAL_WORDS = frozenset(
+    {
+        "val",
+        "valid",
+        "validation",
+        "validating",
+        "eval",
+        "evaluation",
+        "evaluating",
+        "evaluate",
+        "test",
+        "testing",
+        "dev",
+    }
+)
+_WORDS = regex.compile(r"[A-Za-z]+")
+# training values beside an evaluation's: a record holding one of these is a step (its val_* values join it)
+TRAINING_COLUMNS = frozenset(
+    {
+        "loss",
+        "lr",
+        "grad_norm",
+        "loss_scale",
+        "tokens_per_s",
+        "tokens_per_s_per_gpu",
+        "samples_per_s",
+        "samples_per_s_per_gpu",
+        "reported_mfu",
+        "step_time_s",
+    }
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# lines and their shapes
+
+
+def tokens(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(literals, kinds, values) of a line: literals[0] value[0] literals[1] ... literals[-1]; each value a
+    number (`num`), a clock (`clock`), a timestamp (`ts`) or a tqdm bar's body (`bar`)."""
+    literals, kinds, values, at = [], [], [], 0
+    for m in _TOKEN.finditer(text):
+        literals.append(text[at : m.start()])
+        kinds.append(m.lastgroup or "num")
+        values.append(m.group())
+        at = m.end()
+    literals.append(text[at:])
+    return literals, kinds, values
+
+
+_MARK = {"num": "#", "clock": "@", "ts": "$", "bar": "|~|"}
+
+
+def shape_key(literals: Sequence[str], kinds: Sequence[str]) -> str:
+    parts = []
+    for i, lit in enumerate(literals):
+        parts.append(_WS.sub(" ", lit))
+        if i < len(kinds):
+            parts.append(_MARK[kinds[i]])
+    return "".join(parts).strip()
+
+
+@dataclass
+class SampledShape:
+    """The lines of one shape in the sample: their literal text (the first line's), the kinds of their values,
+    and each line's values with where it was (slice, place in the sample)."""
+
+    key: str
+    literals: list[str]
+    kinds: list[str]
+    count: int = 0
+    first: int = 0  # place of its first line in the sample
+    examples: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+    seen: list[tuple[int, int]] = field(default_factory=list)  # (slice, place) of each line kept
+    values: list[tuple[str, ...]] = field(default_factory=list)  # the values of each line kept
+    variants: list[list[str]] = field(
+        default_factory=list
+    )  # per literal, the texts seen (whitespace as printed)
+
+
+@dataclass
+class SampledLog:
+    """The shapes of a log's head and sample, and the sequence of shape keys in each slice (for records that
+    span lines)."""
+
+    shapes: dict[str, SampledShape]
+    order: list[list[str]]  # per slice, the shape key of each line (None-like "" for a blank line)
+    lines: int
+
+
+def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
+    shapes: dict[str, SampledShape] = {}
+    order: list[list[str]] = []
+    place = 0
+    for s, records in enumerate(slices):
+        seq: list[str] = []
+        order.append(seq)
+        for rec in records:
+            place += 1
+            text = rec.text.strip()
+            if not text:
+                seq.append("")
+                continue
+            literals, kinds, values = tokens(text)
+            key = shape_key(literals, kinds)
+            seq.append(key)
+            sh = shapes.get(key)
+            if sh is None:
+                if len(shapes) >= MAX_SHAPES:
+                    continue
+                sh = shapes[key] = SampledShape(key, literals, kinds, first=place)
+                sh.variants = [[lit] for lit in literals]
+            sh.count += 1
+            if len(sh.examples) < 3:
+                sh.examples.append((rec.line, text))
+            if len(sh.values) < MAX_OCCURRENCES:
+                sh.seen.append((s, place))
+                sh.values.append(tuple(values))
+                for i, lit in enumerate(literals):
+                    if lit not in sh.variants[i] and len(sh.variants[i]) < MAX_VARIANTS:
+                        sh.variants[i].append(lit)
+    return SampledLog(shapes, order, place)
+
+
+# ------------------------------------------------------------------------------------------------
+# what each value of a shape is
+
+
+@dataclass
+class Slot:
+    """One value of a record: what it is and, for a value, where it goes."""
+
+    index: int
+    kind: str  # num | clock | ts | bar
+    label: str  # the key printed before it ('' when none), or the rate unit after it
+    unit: str | None  # a unit printed after it (`ms`, `G`, `%`)
+    rate: bool = False  # the label is the rate unit after the value
+    role: str = "value"  # step | total | epoch | timestamp | value | skip
+    meaning: Meaning | None = None
+    header: bool = False  # the label is a table header's column
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """Where a printed key's value goes, from the key map: the column, how its printed number converts (a scale
+    for the unit it was printed in, inverted for a rate per step), and why."""
+
+    column: str
+    scale: float = 1.0
+    type: str = "float"
+    scope: str | None = None
+    invert: bool = False
+    kept: bool = False  # not a known key: kept as an x_ column
+    reason: str = ""
+
+
+def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
+    """(key, unit, rate) of value i: the rate unit printed after it names it (`22,892 tok/s`), else the key
+    printed before it (what follows the previous value's unit); the unit printed after it."""
+    after = literals[i + 1]
+    if kinds[i] == "num":
+        rate = _RATE_AFTER.match(after)
+        if rate:
+            return rate.group(1), None, True
+    before = literals[i]
+    if i > 0:
+        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
+        if unit is not None and kinds[i - 1] == "num":
+            before = before[unit.end() :]
+    m = _LABEL.search(before)
+    label = m.group("key").strip() if m else ""
+    unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
+    return label, (unit_m.group("unit") if unit_m else None), False
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(text.replace("_", " "))]
+
+
+def _is_int(texts: Iterable[str]) -> bool:
+    return all(t.isdigit() for t in texts)
+
+
+def _ints(texts: Iterable[str]) -> list[int]:
+    return [int(t) for t in texts]
+
+
+@dataclass
+class RecordShape:
+    """A shape (or several that differ only in literal text no value depends on) read as one kind of record."""
+
+    shapes: list[SampledShape]
+    slots: list[Slot]
+    kind: str = "step"  # step | eval | block (a line of another record's block) | none
+    counter: int | None = None  # slot index of the step counter
+    epoch: int | None = None
+    total: int | None = None
+    named: bool = False  # the counter is named like one (step, iter, ...)
+    head: RecordShape | None = None  # for a block line: the record it belongs to
+    attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
+    why: str = ""
+
+    @property
+    def count(self) -> int:
+        return sum(sh.count for sh in self.shapes)
+
+    @property
+    def first(self) -> int:
+        return min(sh.first for sh in self.shapes)
+
+    def series(self, index: int) -> list[tuple[int, str]]:
+        """(slice, value) of slot `index` over the record's lines, in sample order."""
+        seen = sorted(
+            (where, values[index])
+            for sh in self.shapes
+            for where, values in zip(sh.seen, sh.values, strict=False)
+        )
+        return [(s, v) for (s, _), v in seen]
+
+
+def _slots(sh: SampledShape) -> list[Slot]:
+    slots = []
+    for i, kind in enumerate(sh.kinds):
+        label, unit, rate = label_of(sh.literals, sh.kinds, i)
+        slots.append(Slot(i, kind, label, unit, rate))
+    return slots
+
+
+def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
+    """What shapes must share to be one record: their values' kinds, keys and units, and the evaluation words
+    of their text."""
+    text = " ".join(sh.literals)
+    return (
+        tuple(sh.kinds),
+        tuple((s.label.lower(), s.unit, s.rate) for s in slots),
+        frozenset(w for w in _words(text) if w in EVAL_WORDS),
+        sh.literals[0].strip()[:1],
+    )
+
+
+def records_of(sample: SampledLog) -> list[RecordShape]:
+    """The sample's shapes grouped into records (shapes that differ only in text no value's key depends on)."""
+    groups: dict[tuple[Any, ...], RecordShape] = {}
+    for sh in sorted(sample.shapes.values(), key=lambda s: s.first):
+        if not sh.kinds:
+            continue
+        slots = _slots(sh)
+        sig = _signature(sh, slots)
+        rec = groups.get(sig)
+        if rec is None or len(rec.shapes) >= MAX_VARIANTS:
+            groups[sig] = RecordShape([sh], slots)
+        else:
+            rec.shapes.append(sh)
+    return list(groups.values())
+
+
+# ------------------------------------------------------------------------------------------------
+# the counter
+
+
+def _moves(series: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(ups, downs, distinct) of an integer series, within each slice of the sample."""
+    ups = downs = 0
+    for (s1, a), (s2, b) in zip(series, series[1:], strict=False):
+        if s1 != s2:
+            continue
+        ups += b > a
+        downs += b < a
+    return ups, downs, len({v for _, v in series})
+
+
+def _first_word(label: str) -> str:
+    words = _words(label)
+    return words[0] if words else ""
+
+
+_QUALIFIER = regex.compile(r"\s?[(\[][^()\[\]]*[)\]]")
+
+
+def _counter_named(label: str, loose: bool = False) -> bool:
+    """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, ms-swift's
+    `global_step/max_steps`; with `loose`, also `batch`, `i` (named so only when its values rise)."""
+    base = _QUALIFIER.sub("", label).strip()
+    words = base.lower().split()
+    if not words:
+        return False
+    names = COUNTER_WORDS | LOOSE_COUNTER_WORDS if loose else COUNTER_WORDS
+    return (
+        keymap_mod.normalize(base) in names
+        or words[-1] in names
+        or keymap_mod.normalize(base.split("/")[0]) in names
+    )
+
+
+def _epoch_named(label: str) -> bool:
+    words = _words(label)
+    return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
+
+
+def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
+    """Decide the record's step counter, the epoch before it and the counter's total (sets rec.counter, epoch,
+    total and the slots' roles), or leave rec.counter None."""
+    slots = rec.slots
+    n = rec.count
+    ints = {s.index for s in slots if s.kind == "num" and _is_int(v for _, v in rec.series(s.index))}
+    literals = rec.shapes[0].literals
+    totals = {
+        i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
+    }  # denominator -> numerator
+    series = {i: [(s, int(v)) for s, v in rec.series(i)] for i in ints}
+    moves = {i: _moves(series[i]) for i in ints}
+
+    def known_other(i: int) -> bool:  # a value the key map knows as something else (consumed samples, tokens)
+        label = slots[i].label
+        if not label or _counter_named(label) or _epoch_named(label):
+            return False
+        return km.lookup(label, "step") is not None
+
+    candidates = [i for i in sorted(ints) if i not in totals and not known_other(i) and not slots[i].rate]
+    if not candidates:
+        return
+
+    def rising(i: int) -> bool:
+        ups, downs, distinct = moves[i]
+        return ups >= 1 and ups >= RISING * (ups + downs) and distinct >= min(n, 2)
+
+    def resets_with(i: int, e: int) -> bool:
+        """i rises, and goes back only where e goes up (a position within epoch e)."""
+        si, se = series[i], series[e]
+        ups = downs = 0
+        for k in range(1, len(si)):
+            if si[k][0] != si[k - 1][0]:
+                continue
+            if si[k][1] > si[k - 1][1]:
+                ups += 1
+            elif si[k][1] < si[k - 1][1]:
+                if se[k][1] <= se[k - 1][1]:
+                    return False
+                downs += 1
+        return ups >= 1 or n < MIN_REPEATS
+
+    def never_down(e: int) -> bool:
+        return moves[e][1] == 0
+
+    named = [i for i in candidates if _counter_named(slots[i].label)]
+    named += [
+        i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
+    ]
+    epochs = [i for i in candidates if _epoch_named(slots[i].label) and never_down(i)]
+    numerators = [i for i in candidates if i in totals.values()]
+    step: int | None = None
+    epoch: int | None = None
+    # a position after an epoch: the epoch named so, or the outer of two N/M pairs, or an integer just before
+    # a bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)
+    for i in named + [i for i in numerators if i not in named] + [i for i in candidates if i not in named]:
+        before = [e for e in candidates if e < i and never_down(e)]
+        outer = [e for e in before if e in epochs]
+        if not outer and i in numerators:
+            outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
+            if not outer and literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
+                outer = [i - 1]
+        few = n < MIN_REPEATS  # a record seen once or twice: its counter or its epoch must be named so
+        if outer and few and not (i in named or outer[-1] in epochs):
+            outer = []
+        if outer and resets_with(i, outer[-1]) and (moves[i][0] > 0 or few):
+            step, epoch = i, outer[-1]
+            # a named step counter that never goes back over an epoch change counts on across epochs
+            if _counter_named(slots[i].label) and moves[i][1] == 0 and moves[outer[-1]][0] > 0:
+                epoch = None
+            break
+        if i in named and (rising(i) or n < MIN_REPEATS):
+            step = i
+            break
+
+    def regular(i: int) -> bool:
+        """A counter printed every so many steps: one stride is most of its rises (a column of a table that
+        grows is no counter), or its total stays the same (a progress bar's position)."""
+        if i in totals.values() and len({v for _, v in series[i + 1]}) == 1:
+            return True
+        strides = Counter(
+            b - a for (s1, a), (s2, b) in zip(series[i], series[i][1:], strict=False) if s1 == s2 and b > a
+        )
+        common = strides.most_common(1)[0][1] if strides else 0
+        return common >= 2 and common >= 0.5 * sum(strides.values())
+
+    if step is None:
+        rises = [
+            i
+            for i in numerators + candidates
+            if rising(i) and n >= MIN_REPEATS and moves[i][2] >= MIN_REPEATS and regular(i)
+        ]
+        if rises:
+            step = rises[0]
+        elif epochs and (rising(epochs[0]) or n < MIN_REPEATS):
+            step = epochs[0]  # one record per epoch: the epoch is its counter
+    if step is None:
+        return
+    rec.counter = step
+    rec.named = _counter_named(slots[step].label) or bool(epoch is not None)
+    slots[step].role = "step"
+    if epoch is not None:
+        rec.epoch = epoch
+        slots[epoch].role = "epoch"
+        if epoch + 1 in totals:
+            slots[epoch + 1].role = "skip"  # the number of epochs
+    if step + 1 in totals:
+        rec.total = step + 1
+        slots[step + 1].role = "total"
+
+
+# ------------------------------------------------------------------------------------------------
+# what each value means
+
+
+def meaning(
+    km: keymap_mod.KeyMap, key: str, unit: str | None, texts: Sequence[str], evaluation: bool
+) -> Meaning | None:
+    """Where the value of `key` goes (None: nowhere, e.g. the counter's own key): the key map's column for the
+    key as printed, else for its last words (`with loss` -> loss), else kept as x_<key>; converted from the unit
+    printed after it (`ms`, `G`, `%`) or named in the key (`dt_ms`, `memory(GiB)`)."""
+    if km.ignored(key):
+        return None
+    words = key.split()
+    mapping = None
+    for start in range(len(words)):
+        mapping = km.lookup(" ".join(words[start:]), "step")
+        if mapping is not None:
+            reason = "the key" if start == 0 else f"its last word{'s' if len(words) - start > 1 else ''}"
+            break
+    if mapping is not None and mapping.type != "bool":
+        column = mapping.column
+        if evaluation and column == "loss":
+            column, reason = "eval_loss", reason + ", in an evaluation record"
+        scale = _scale(mapping, unit, texts)
+        if scale is not None:
+            base, scope = _scoped(column)
+            vtype = (
+                "int"
+                if mapping.type == "int" and scale == 1.0 and mapping.factor == 1.0 and _is_int(texts)
+                else "float"
+            )
+            return Meaning(
+                base, scale * mapping.factor, vtype, scope, mapping.invert, reason=f"{reason} ({key!r})"
+            )
+    base, factor = keymap_mod.scaled_key(key)
+    column = keymap_mod.column_name("x_", base, unit)
+    return Meaning(column, factor, kept=True, reason="not a key the synonym table knows")
+
+
+def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: Sequence[str]) -> float | None:
+    """The factor from a printed value in `unit` (or the key's own unit) to its column, by the key map's own
+    conversion (keymap.to_quantity); None when the unit does not fit the column (lingua's `mem: 61%`)."""
+    u = unit or mapping.key_unit
+    if mapping.invert:
+        return 1.0
+    if mapping.units == "percent":
+        if u in ("%", "pct", "percent"):
+            return 0.01
+        if u is not None:
+            return None
+        finite = [v for v in map(_number, texts) if v is not None and math.isfinite(v)]
+        return 0.01 if finite and max(finite) > 1 else 1.0
+    if u is None:
+        return 1.0
+    try:
+        return keymap_mod.to_quantity(f"1{u}", mapping.units)
+    except ValueError:
+        return None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return keymap_mod.split_quantity(text)[0]
+    except ValueError:
+        return None
+
+
+def _scoped(column: str) -> tuple[str, str | None]:
+    """(column, scope) as a set's field names a throughput: its base and per_gpu or global."""
+    for base in SCOPED_COLUMNS:
+        if column == base:
+            return base, "global"
+        if column == f"{base}_per_gpu":
+            return base, "per_gpu"
+    if column == "reported_tflops_per_gpu":
+        return "reported_tflops", "per_gpu"
+    return column, None
+
+
+def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record is an evaluation's: a word val/eval/test/validation in its text outside its values' keys
+    (`Val Step 1/157`, `{"kind": "val", ...}`, `Test: [ 10/157]`), or keys of an evaluation only (`val_loss`,
+    `Validation bpb`) and none of training's."""
+    sh = rec.shapes[0]
+    labels = [s.label for s in rec.slots if s.role in ("value", "skip") and s.label]
+    counter_label = rec.slots[rec.counter].label if rec.counter is not None else ""
+    text = " ".join(lit for variants in sh.variants for lit in variants)
+    for label in labels:
+        text = text.replace(label, " ")
+    if any(w in EVAL_WORDS for w in _words(text)) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
+        return True
+    eval_keys = [lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab))]
+    if not eval_keys:
+        return False
+    for slot in rec.slots:
+        if slot.role != "value" or not slot.label or slot.label in eval_keys:
+            continue
+        m = meaning(km, slot.label, slot.unit, [], False)
+        if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
+            return False
+        if m is not None and m.kept and "loss" in _words(slot.label):
+            return False
+    return True
+
+
+def _full(m: Meaning) -> str:
+    return m.column if m.scope is None or m.scope == "global" else f"{m.column}_per_gpu"
+
+
+# ------------------------------------------------------------------------------------------------
+# tables: a header that names the columns, rows of numbers under it
+
+
+def _header_words(text: str) -> list[str] | None:
+    """The column names of a table's header line (no number in it, at least three names)."""
+    words = text.split()
+    if len(words) < 3 or any(ch.isdigit() for w in words for ch in w if not regex.match(r"[A-Za-z_]\w*", w)):
+        return None
+    return words
+
+
+def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
+    """Rows of bare numbers printed under a header line take the header's names as their keys, column by column
+    (a value `N/M` is one column)."""
+    headers: dict[str, list[str]] = {}
+    above: dict[str, Counter[str]] = defaultdict(Counter)
+    for seq in sample.order:
+        last_header: str | None = None
+        for key in seq:
+            if not key:
+                continue
+            sh = sample.shapes.get(key)
+            if sh is None:
+                continue
+            if not sh.kinds:
+                words = _header_words(sh.literals[0])
+                last_header = key if words else last_header
+                if words:
+                    headers[key] = words
+                continue
+            if last_header is not None:
+                above[key][last_header] += 1
+    for rec in records:
+        sh = rec.shapes[0]
+        if any(s.label for s in rec.slots if s.kind == "num" and s.role == "value") or sh.key not in above:
+            continue
+        header_key, seen = above[sh.key].most_common(1)[0]
+        if seen < 0.5 * sh.count:
+            continue
+        names = headers[header_key]
+        columns = _columns(sh)
+        if len(columns) > len(names) or len(columns) < 2:
+            continue
+        for name, slot_indices in zip(names, columns, strict=False):
+            for j, index in enumerate(slot_indices):
+                slot = rec.slots[index]
+                if j == 0:
+                    slot.label, slot.header = name, True
+                slot.rate = False
+
+
+def _columns(sh: SampledShape) -> list[list[int]]:
+    """The values of a table row grouped by column: values joined by `/` are one column; the row ends where its
+    text stops being numbers and blanks (a progress bar after a `:`)."""
+    columns: list[list[int]] = []
+    for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
+        stripped = lit.strip()
+        if i == 0 and stripped:
+            return []
+        if stripped == "/" and columns:
+            columns[-1].append(i)
+            continue
+        if i > 0 and regex.fullmatch(r"[A-Za-z%]{0,3}", stripped) is None:
+            break
+        if i > 0 and lit == lit.lstrip() and stripped:
+            break
+        columns.append([i])
+    return columns
+
+
+# ------------------------------------------------------------------------------------------------
+# records over several lines
+
+
+def find_blocks(steps: list[RecordShape], records: list[RecordShape], sample: SampledLog) -> None:
+    """Lines that come with every line of a step record (a `key<TAB>value` block, a dict printed over lines, a
+    list of timings under a results line) join its row: those between it and the next record line or a line
+    without numbers join it (attach previous), those between such a line and it join the next one."""
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    heads = {sh.key: rec for rec in steps for sh in rec.shapes}
+    after: dict[int, Counter[int]] = defaultdict(
+        Counter
+    )  # candidate record id -> head id -> times seen after
+    before: dict[int, Counter[int]] = defaultdict(Counter)
+    for seq in sample.order:
+        heads_at = [k for k, key in enumerate(seq) if key in heads]
+        for a, b in zip([-1, *heads_at], [*heads_at, len(seq)], strict=False):
+            span = seq[a + 1 : b]
+            cut = next(
+                (j for j, key in enumerate(span) if not key or not sample.shapes[key].kinds), len(span)
+            )
+            if a >= 0:
+                for key in span[: min(cut, MAX_BLOCK_LINES)]:
+                    rec = by_shape.get(key)
+                    if rec is not None and rec.kind == "none":
+                        after[id(rec)][id(heads[seq[a]])] += 1
+            if b < len(seq) and cut < len(span):
+                tail = span[cut:]
+                last_cut = max(j for j, key in enumerate(tail) if not key or not sample.shapes[key].kinds)
+                for key in tail[last_cut + 1 :][-MAX_BLOCK_LINES:]:
+                    rec = by_shape.get(key)
+                    if rec is not None and rec.kind == "none":
+                        before[id(rec)][id(heads[seq[b]])] += 1
+    head_of = {id(rec): rec for rec in steps}
+    for rec in records:
+        if rec.kind != "none" or not any(s.label for s in rec.slots if s.role == "value"):
+            continue
+        for where, found in (("previous", after), ("next", before)):
+            if id(rec) not in found:
+                continue
+            head_id, times = found[id(rec)].most_common(1)[0]
+            head = head_of[head_id]
+            if head.count >= 2 and times >= BLOCK_SHARE * head.count and rec.count <= head.count * 1.25:
+                rec.kind, rec.head, rec.attach = "block", head, where
+                break
+
+
+# ------------------------------------------------------------------------------------------------
+# the set
+
+
+@dataclass
+class Inferred:
+    """An inferred reading: the pattern set's table (as `patterns new` writes it) and what was decided."""
+
+    table: Table
+    keys: dict[
+        str, list[tuple[str, str, str]]
+    ]  # line name -> (mapped | kept, the key as printed, its column)
+    records: list[RecordShape]
+    seen: frozenset[str]  # the shapes of the sample: a line of one of them the inferred lines did not take is
+    # no record (the generic set's own step regex, tried after them, leaves it)
+
+
+def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = None) -> Inferred | None:
+    """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
+    km = km or keymap_mod.load()
+    sample = sample_shapes(slices)
+    records = records_of(sample)
+    apply_headers(records, sample)
+    for rec in records:
+        find_counter(rec, km)
+    steps: list[RecordShape] = []
+    for rec in records:
+        if rec.counter is None:
+            rec.kind = "none"
+            continue
+        if not _qualifies(rec):
+            rec.kind = "none"
+            continue
+        rec.kind = "eval" if _evaluation(rec, km) else "step"
+        if rec.kind == "step":
+            steps.append(rec)
+    for rec in records:
+        if rec.kind == "none" and rec.counter is None and _evaluation_text(rec):
+            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) else "none"
+    if not steps:
+        return None
+    find_blocks(steps, records, sample)
+    used = sorted(
+        (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free")),
+        key=lambda r: (r.kind == "block", -r.count, r.first),
+    )[:MAX_RECORDS]
+    table, keys = build_table(used, km)
+    return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _qualifies(rec: RecordShape) -> bool:
+    """A record with a counter and a value, seen rising (or seen once or twice with a counter named so)."""
+    values = [s for s in rec.slots if s.role == "value" and s.kind == "num" and s.label]
+    if not values:
+        return False
+    if rec.count < MIN_REPEATS:
+        return rec.named
+    return True
+
+
+def _evaluation_text(rec: RecordShape) -> bool:
+    sh = rec.shapes[0]
+    return any(w in EVAL_WORDS for w in _words(" ".join(sh.literals)))
+
+
+def _has_values(rec: RecordShape) -> bool:
+    return any(s.label and s.kind == "num" for s in rec.slots)
+
+
+def _literal_rx(
+    variants: Sequence[str], first: bool, last: bool, before: str | None, after: str | None
+) -> str:
+    """A literal text of the shape (any of its variants, whitespace as blanks of any width)."""
+    outs = []
+    for text in variants:
+        if first:
+            text = text.lstrip()
+        if last:
+            text = text.rstrip()
+        out = []
+        for piece in regex.split(r"(\s+)", text):
+            if not piece:
+                continue
+            out.append(r"\s*" if piece.isspace() else regex.escape(piece, special_only=True))
+        rx = "".join(out)
+        if rx not in outs:
+            outs.append(rx)
+    if len(outs) == 1:
+        return outs[0]
+    return "(?:" + "|".join(outs) + ")"
+
+
+def _line_table(
+    rec: RecordShape, name: str, km: keymap_mod.KeyMap
+) -> tuple[Table, list[tuple[str, str, str]]]:
+    """The [[line]] of a record: its regex (the shape's literal text, a group for each value read) and fields."""
+    sh = rec.shapes[0]
+    evaluation = rec.kind in ("eval", "eval_free")
+    fields: dict[str, Table] = {}
+    keys: list[tuple[str, str, str]] = []
+    groups: dict[int, str] = {}
+    taken: set[str] = set()
+    stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
+    if stamp is not None and (rec.counter is None or stamp < rec.counter):
+        rec.slots[stamp].role = "timestamp"
+        groups[stamp] = "timestamp"
+        fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
+    for slot in rec.slots:
+        if slot.role == "step" and evaluation and any(w in EVAL_WORDS for w in _words(slot.label)):
+            continue  # the evaluation's own counter (`Val Step 1/157`), not the training step
+        if slot.role == "step":
+            groups[slot.index] = "step"
+            fields["step"] = {"column": "step", "type": "int"}
+        elif slot.role == "total" and not evaluation:
+            groups[slot.index] = "progress_total"
+            fields["progress_total"] = {"column": "progress_total", "type": "int"}
+        elif slot.role == "epoch" and not evaluation:
+            groups[slot.index] = "epoch_index"
+            fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
+    bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
+            continue
+        if (
+            bar is not None
+            and slot.index > bar
+            and slot.rate
+            and slot.label in ("it/s", "s/it")
+            and not evaluation
+        ):
+            # tqdm's rate is an exponential moving average (smoothing 0.3 by default: tqdm/std.py), as the
+            # generic set's tqdm line reads it
+            group = f"v{slot.index}"
+            groups[slot.index] = group
+            fields[group] = {"column": "step_time_s", "smoothing": "ema", "alpha": 0.3}
+            if slot.label == "it/s":
+                fields[group]["invert"] = True
+            taken.add("step_time_s")
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        m = meaning(km, slot.label, slot.unit, texts, evaluation)
+        if m is None:
+            continue
+        full = _full(m)
+        if evaluation and full != "eval_loss":
+            continue  # an evaluation's other values are not the step's
+        if full in taken:
+            continue
+        taken.add(full)
+        group = f"v{slot.index}"
+        groups[slot.index] = group
+        spec: Table = {"column": m.column}
+        if m.scope is not None:
+            spec["scope"] = m.scope
+        if m.type != "float":
+            spec["type"] = m.type
+        if m.scale != 1.0:
+            spec["scale"] = m.scale
+        if m.invert:
+            spec["invert"] = True
+        fields[group] = spec
+        keys.append(("kept" if m.kept else "mapped", slot.label, full))
+    parts = [r"^\s*"]
+    n = len(sh.kinds)
+    for i in range(n + 1):
+        variants = sorted({lit for s in rec.shapes for lit in (s.variants[i] if i < len(s.variants) else [])})
+        parts.append(_literal_rx(variants, i == 0, i == n, None, None))
+        if i < n:
+            kind = sh.kinds[i]
+            group = groups.get(i)
+            if group is None:
+                parts.append(PIECE_RX[kind])
+            elif group in ("step", "progress_total", "epoch_index"):
+                parts.append(f"(?P<{group}>{COUNTER_GROUP})")
+            elif group == "timestamp":
+                parts.append(f"(?P<timestamp>{TS_RX})")
+            else:
+                parts.append(f"(?P<{group}>{NUMBER_GROUP})")
+    parts.append(r"\s*$")
+    line: Table = {"name": name, "kind": "step" if rec.kind in ("step", "block") else "event"}
+    if rec.kind in ("eval", "eval_free"):
+        line["event"] = "eval"
+    if rec.kind == "step":
+        line["step"] = "optimizer"
+        on_bar = bar is not None and rec.counter == bar + 1
+        line["note"] = BAR_NOTE if on_bar else NOTE
+        if on_bar:
+            line["name"] = "tqdm" + name[len("step") :]
+    if rec.kind == "block":
+        line["attach"] = rec.attach
+    line["regex"] = "".join(parts)
+    line["fields"] = fields
+    return line, keys
+
+
+def _average(sh: SampledShape, slot: Slot) -> bool:
+    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`)."""
+    i = slot.index
+    return i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"
+
+
+def build_table(
+    records: list[RecordShape], km: keymap_mod.KeyMap
+) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
+    """The pattern set's table of the records, and the keys each line maps (line name -> (what, key, column))."""
+    lines: list[Table] = []
+    samples: list[Table] = []
+    names: set[str] = set()
+    keys: dict[str, list[tuple[str, str, str]]] = {}
+    for k, rec in enumerate(records):
+        base = {"step": "step", "eval": "eval", "eval_free": "eval", "block": "block"}[rec.kind]
+        name = base if base not in names else f"{base}_{k + 1}"
+        names.add(name)
+        line, used = _line_table(rec, name, km)
+        keys[line["name"]] = used
+        lines.append(line)
+        samples.append({"line": rec.shapes[0].examples[0][1], "pattern": line["name"]})
+    table = {
+        "format": {
+            "name": NAME,
+            "title": TITLE,
+            "description": "inferred from the log",
+            "role": "fallback",
+            "detect": ["(?!)"],
+        },
+        "line": lines,
+        "sample": samples,
+    }
+    return table, keys
+
+
+def to_set(inferred: Inferred, generic: PatternSet | None) -> PatternSet:
+    """The inferred reading as a pattern set: its record lines first, then the generic set's own lines (its
+    tqdm bar, its step regex for lines of shapes the sample did not see, its config lines)."""
+    ps = parse_pattern_set(inferred.table, "<inferred from the log>", validate=False)
+    for spec in ps.lines:
+        spec.trusted_chars = TRUSTED_CHARS
+        spec.keys = tuple(inferred.keys.get(spec.name, ()))
+        # every line of one kind goes by one name, as the generic set's one step line did: the rows of all its
+        # shapes are one stream of steps (steps/segments.py), and the summary says each note once
+        spec.name = spec.name.split("_")[0]
+    if generic is not None:
+        for spec in generic.lines:
+            if spec.kind == "step" and spec.keymap is not None and spec.name == "step":
+                spec = Unseen.of(spec, inferred.seen)
+            ps.lines.append(spec)
+        ps.detect = generic.detect
+        ps.detect_literals = generic.detect_literals
+        ps.source_file = generic.source_file
+        ps.trusted = generic.trusted
+    ps.title = TITLE
+    return ps
+
+
+@dataclass
+class Unseen(LineSpec):
+    """The generic set's step regex, for lines of a shape the sample did not see (a large log's later lines)."""
+
+    seen: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, spec: LineSpec, seen: frozenset[str]) -> Unseen:
+        out = cls.__new__(cls)
+        out.__dict__.update(spec.__dict__)
+        out.seen = seen
+        out._layouts = {}
+        return out
+
+    def match(self, text: str, layout: str | None = None) -> LineValues | None:
+        literals, kinds, _ = tokens(text.strip())
+        if shape_key(literals, kinds) in self.seen:
+            return None
+        return super().match(text, layout)
+
+
+# ------------------------------------------------------------------------------------------------
+# the sample of a file
+
+
+def file_sample(path: str | Sequence[str], head: list[Record]) -> Iterator[list[Record]]:
+    """The head's records, then slices of the rest of a plain file (SAMPLE_SLICES of SLICE_BYTES, spread evenly
+    after the head), each cut at line ends; a compressed file gives its head alone."""
+    yield head
+    paths = [path] if isinstance(path, str) else list(path)
+    for p in paths:
+        if compression(p):
+            continue
+        try:
+            size = os.path.getsize(p)
+        except OSError:
+            continue
+        start = _head_bytes(head) if p == paths[0] else 0
+        room = size - start
+        if room <= SLICE_BYTES * 2:
+            continue
+        for k in range(1, SAMPLE_SLICES + 1):
+            at = start + room * k // (SAMPLE_SLICES + 1)
+            records = _slice(p, at)
+            if records:
+                yield records
+
+
+def _head_bytes(head: list[Record]) -> int:
+    return sum(len(r.text.encode("utf-8", "replace")) + 1 for r in head)
+
+
+def _slice(path: str, at: int) -> list[Record]:
+    import io
+
+    try:
+        fh, _, _ = open_checked(path)
+    except Exception:  # (read as the head was: an error here is said when the whole file is read)
+        return []
+    try:
+        fh.seek(at)
+        data = fh.read(SLICE_BYTES)
+    finally:
+        fh.close()
+    start = data.find(b"\n") + 1
+    end = data.rfind(b"\n") + 1
+    if start <= 0 or end <= start:
+        return []
+    return list(islice(stream_records(io.BytesIO(data[start:end]), path, ReadStats()), 10_000))  # type: ignore[arg-type]
