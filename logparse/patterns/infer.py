@@ -87,7 +87,7 @@ CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?"
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
     r"(?:(?<=^|[\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
-    r"(?!\d)"
+    r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 _TOKEN = regex.compile(
@@ -105,11 +105,15 @@ COUNTER_GROUP = r"\d+(?:,\d{3})*"
 PIECE_RX = {"ts": f"(?:{TS_RX})", "clock": CLOCK_RX, "bar": r"\|[^|]*\|", "num": f"(?:{NUMBER_GROUP})"}
 
 # A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
-# (`memory(GiB)`, `Iter(train)`), up to four words; then only separators to the value (`: `, `=`, quotes, `[`)
+# (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
+# then only separators to the value (`: `, `=`, quotes, `[`)
+_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
 _LABEL = regex.compile(
-    r"(?<![\w/.@%-])(?P<key>[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,16}[)\]])?"
-    r"(?:[ \t][A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,16}[)\]])?){0,3})[\s'\"=:#\[(|,-]*$"
+    rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
+    r"[\s'\"=:#\[(|,-]*$"
 )
+# a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
+_WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
@@ -275,6 +279,7 @@ class Slot:
     role: str = "value"  # step | total | epoch | timestamp | value | skip
     meaning: Meaning | None = None
     header: bool = False  # the label is a table header's column
+    shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
 
 
 @dataclass(frozen=True)
@@ -305,7 +310,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         if unit is not None and kinds[i - 1] == "num":
             before = before[unit.end() :]
     m = _LABEL.search(before)
-    label = m.group("key").strip() if m else ""
+    label = (m.group("key") or m.group("quoted")).strip() if m else ""
+    if before.rstrip().endswith("[") and after.lstrip().startswith(","):
+        label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
+    glued = _WORD_AFTER.match(after) if kinds[i] == "num" else None
+    if glued is not None:
+        return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
     return label, (unit_m.group("unit") if unit_m else None), False
 
@@ -333,8 +343,10 @@ class RecordShape:
     epoch: int | None = None
     total: int | None = None
     named: bool = False  # the counter is named like one (step, iter, ...)
+    whole: bool = False  # the counter is printed as a float (`49.0`, `1.11e+04`)
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
+    members: int = 0  # for a step record: the lines of its block
     why: str = ""
 
     @property
@@ -414,19 +426,58 @@ def _first_word(label: str) -> str:
 _QUALIFIER = regex.compile(r"\s?[(\[][^()\[\]]*[)\]]")
 
 
+# a counter's name in a compound key (`training_iteration`, `cur_step`) unless the compound names a setting
+_NOT_A_COUNTER = frozenset(
+    {
+        "max",
+        "min",
+        "num",
+        "n",
+        "total",
+        "warmup",
+        "eval",
+        "save",
+        "log",
+        "print",
+        "val",
+        "test",
+        "checkpoint",
+        "ckpt",
+        "decay",
+        "accum",
+        "accumulation",
+        "every",
+        "per",
+        "interval",
+        "freq",
+        "gradient",
+        "env",
+        "this",
+        "since",
+    }  # (an RL loop's env_step counts environment steps; episodes_this_iter a quantity)
+)
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
-    """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, ms-swift's
-    `global_step/max_steps`; with `loose`, also `batch`, `i` (named so only when its values rise)."""
+    """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
+    ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
+    values rise)."""
     base = _QUALIFIER.sub("", label).strip()
     words = base.lower().split()
     if not words:
         return False
     names = COUNTER_WORDS | LOOSE_COUNTER_WORDS if loose else COUNTER_WORDS
-    return (
-        keymap_mod.normalize(base) in names
-        or words[-1] in names
-        or keymap_mod.normalize(base.split("/")[0]) in names
-    )
+    if keymap_mod.normalize(base) in names or words[-1] in names:
+        return True
+    if keymap_mod.normalize(base.split("/")[0]) in names:
+        return True
+    parts = keymap_mod.normalize(base).split("_")
+    return len(parts) > 1 and parts[-1] in names and not _NOT_A_COUNTER & set(parts[:-1])
+
+
+def _global_named(label: str) -> bool:
+    """A counter that says it counts the whole run (`global_step`): never a position within an epoch."""
+    return "global" in label.lower() or "total" in label.lower()
 
 
 def _epoch_named(label: str) -> bool:
@@ -434,80 +485,80 @@ def _epoch_named(label: str) -> bool:
     return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
 
 
+def _whole(text: str) -> int | None:
+    """The integer a printed counter holds: `120`, and where a key names it, `49.0` or `1.11e+04`."""
+    if text.isdigit():
+        return int(text)
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if math.isfinite(value) and value == int(value) and value >= 0 else None
+
+
 def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
-    """Decide the record's step counter, the epoch before it and the counter's total (sets rec.counter, epoch,
-    total and the slots' roles), or leave rec.counter None."""
+    """Decide the record's step counter, the epoch it starts again with, and the counter's total (sets
+    rec.counter, epoch, total and the slots' roles), or leave rec.counter None.
+
+    A counter named so (`step`, `iter`) is the step, rising or steady (several ranks print one step); it is a
+    position within an epoch only where it starts again as the epoch goes up. An unnamed one (a bare `N/M`, a
+    bracketed integer) must rise, by one stride mostly, over at least MIN_REPEATS lines, and is a position
+    within the epoch printed before it unless it goes on rising across an epoch's change (then the epoch, named
+    so, is the record's counter). `key 0 48.22` reads as the counter 0 and the key's value 48.22 (NVIDIA's
+    Tacotron 2: `Train loss {iteration} {loss:.6f}`)."""
     slots = rec.slots
     n = rec.count
-    ints = {s.index for s in slots if s.kind == "num" and _is_int(v for _, v in rec.series(s.index))}
     literals = rec.shapes[0].literals
-    totals = {
-        i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
-    }  # denominator -> numerator
-    series = {i: [(s, int(v)) for s, v in rec.series(i)] for i in ints}
-    moves = {i: _moves(series[i]) for i in ints}
-
-    def known_other(i: int) -> bool:  # a value the key map knows as something else (consumed samples, tokens)
-        label = slots[i].label
-        if not label or _counter_named(label) or _epoch_named(label):
-            return False
-        return km.lookup(label, "step") is not None
-
-    candidates = [i for i in sorted(ints) if i not in totals and not known_other(i) and not slots[i].rate]
-    if not candidates:
-        return
+    few = n < MIN_REPEATS
+    texts = {s.index: [v for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
+    ints = {i for i, vs in texts.items() if vs and all(v.isdigit() for v in vs)}
+    wholes = {i for i, vs in texts.items() if i not in ints and vs and all(_whole(v) is not None for v in vs)}
+    series = {i: [(sl, _whole(v) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
+    moves = {i: _moves(series[i]) for i in series}
 
     def rising(i: int) -> bool:
         ups, downs, distinct = moves[i]
         return ups >= 1 and ups >= RISING * (ups + downs) and distinct >= min(n, 2)
 
-    def resets_with(i: int, e: int) -> bool:
-        """i rises, and goes back only where e goes up (a position within epoch e)."""
-        si, se = series[i], series[e]
-        ups = downs = 0
-        for k in range(1, len(si)):
-            if si[k][0] != si[k - 1][0]:
-                continue
-            if si[k][1] > si[k - 1][1]:
-                ups += 1
-            elif si[k][1] < si[k - 1][1]:
-                if se[k][1] <= se[k - 1][1]:
-                    return False
-                downs += 1
-        return ups >= 1 or n < MIN_REPEATS
+    def steady(i: int) -> bool:  # rising, or one step printed by several ranks
+        ups, downs, _ = moves[i]
+        return downs <= (ups + downs) * (1 - RISING) or few
 
-    def never_down(e: int) -> bool:
-        return moves[e][1] == 0
+    # `Train loss 0 48.220909`: the key before a counter names the value after it
+    for i in sorted(ints):
+        nxt = i + 1
+        if (
+            slots[i].label
+            and nxt < len(slots)
+            and slots[nxt].kind == "num"
+            and not slots[nxt].label
+            and nxt not in ints
+            and literals[nxt].strip() in ("", ":")
+            and (rising(i) or few)
+            and not _counter_named(slots[i].label, loose=True)
+            and not _epoch_named(slots[i].label)
+        ):
+            slots[nxt].label, slots[i].label = slots[i].label, ""
+            slots[i].shifted = True
 
-    named = [i for i in candidates if _counter_named(slots[i].label)]
-    named += [
+    totals = {
+        i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
+    }  # denominator -> numerator
+
+    def known_other(i: int) -> bool:  # a value the key map knows as something else (consumed samples, tokens)
+        label = slots[i].label
+        if not label or _counter_named(label, loose=True) or _epoch_named(label):
+            return False
+        return km.lookup(label, "step") is not None
+
+    candidates = [i for i in sorted(ints) if i not in totals and not known_other(i) and not slots[i].rate]
+    named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
+    named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
+    loose = [
         i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
     ]
-    epochs = [i for i in candidates if _epoch_named(slots[i].label) and never_down(i)]
+    epochs = [i for i in candidates if _epoch_named(slots[i].label) and moves[i][1] == 0]
     numerators = [i for i in candidates if i in totals.values()]
-    step: int | None = None
-    epoch: int | None = None
-    # a position after an epoch: the epoch named so, or the outer of two N/M pairs, or an integer just before
-    # a bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)
-    for i in named + [i for i in numerators if i not in named] + [i for i in candidates if i not in named]:
-        before = [e for e in candidates if e < i and never_down(e)]
-        outer = [e for e in before if e in epochs]
-        if not outer and i in numerators:
-            outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
-            if not outer and literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
-                outer = [i - 1]
-        few = n < MIN_REPEATS  # a record seen once or twice: its counter or its epoch must be named so
-        if outer and few and not (i in named or outer[-1] in epochs):
-            outer = []
-        if outer and resets_with(i, outer[-1]) and (moves[i][0] > 0 or few):
-            step, epoch = i, outer[-1]
-            # a named step counter that never goes back over an epoch change counts on across epochs
-            if _counter_named(slots[i].label) and moves[i][1] == 0 and moves[outer[-1]][0] > 0:
-                epoch = None
-            break
-        if i in named and (rising(i) or n < MIN_REPEATS):
-            step = i
-            break
 
     def regular(i: int) -> bool:
         """A counter printed every so many steps: one stride is most of its rises (a column of a table that
@@ -520,20 +571,83 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         common = strides.most_common(1)[0][1] if strides else 0
         return common >= 2 and common >= 0.5 * sum(strides.values())
 
+    def within(i: int, e: int) -> bool:
+        """i goes back only where e goes up: a position within epoch e (and it does go back if e goes up)."""
+        si, se = series[i], series[e]
+        downs = 0
+        for k in range(1, len(si)):
+            if si[k][0] != si[k - 1][0]:
+                continue
+            if si[k][1] < si[k - 1][1]:
+                if se[k][1] <= se[k - 1][1]:
+                    return False
+                downs += 1
+        return downs > 0 or moves[e][0] == 0
+
+    def epoch_of(i: int) -> int | None:
+        """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
+        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)."""
+        before = [e for e in candidates if e < i and moves[e][1] == 0]
+        named_epochs = [e for e in before if e in epochs]
+        if named_epochs:
+            return named_epochs[-1]
+        if few:
+            return None
+        if i in numerators:
+            outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
+            if outer:
+                return outer[-1]
+            if literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
+                return i - 1
+        return None
+
+    step: int | None = None
+    epoch: int | None = None
+    for i in named:
+        e = epoch_of(i)
+        if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
+            step, epoch = i, e
+            break
+        if steady(i):
+            step = i
+            break
     if step is None:
-        rises = [
-            i
-            for i in numerators + candidates
-            if rising(i) and n >= MIN_REPEATS and moves[i][2] >= MIN_REPEATS and regular(i)
-        ]
-        if rises:
-            step = rises[0]
-        elif epochs and (rising(epochs[0]) or n < MIN_REPEATS):
-            step = epochs[0]  # one record per epoch: the epoch is its counter
+        for i in (
+            loose + [i for i in numerators if i not in loose] + [i for i in candidates if i not in loose]
+        ):
+            if i in epochs:
+                continue
+            e = epoch_of(i)
+            if e is not None:
+                finished = i in numerators and all(
+                    a == b for (_, a), (_, b) in zip(series[i], series[i + 1], strict=True)
+                )
+                if (
+                    few
+                    and (i in numerators or i in loose)
+                    and not finished
+                    and i != _tqdm_count(rec.shapes[0])
+                ):
+                    step, epoch = i, e
+                    break
+                if rising(i) and within(i, e) and (i in loose or regular(i) or moves[e][0] > 0):
+                    step, epoch = i, e
+                    break
+                if i in loose and rising(i):
+                    step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
+                    break
+                continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
+            if rising(i) and (i in loose or (not few and moves[i][2] >= MIN_REPEATS and regular(i))):
+                step = i
+                break
+    if step is None and epochs and (rising(epochs[0]) or steady(epochs[0])):
+        step = epochs[0]  # one record per epoch: the epoch is its counter
     if step is None:
         return
     rec.counter = step
-    rec.named = _counter_named(slots[step].label) or bool(epoch is not None)
+    rec.named = _counter_named(slots[step].label, loose=True) or slots[step].shifted or epoch is not None
+    rec.named = rec.named or _epoch_named(slots[step].label)
+    rec.whole = step in wholes
     slots[step].role = "step"
     if epoch is not None:
         rec.epoch = epoch
@@ -658,70 +772,84 @@ def _full(m: Meaning) -> str:
 # tables: a header that names the columns, rows of numbers under it
 
 
-def _header_words(text: str) -> list[str] | None:
-    """The column names of a table's header line (no number in it, at least three names)."""
-    words = text.split()
-    if len(words) < 3 or any(ch.isdigit() for w in words for ch in w if not regex.match(r"[A-Za-z_]\w*", w)):
-        return None
-    return words
+_NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*")
+
+
+def _header(text: str) -> tuple[list[str], str] | None:
+    """The column names of a table's header line and how it separates them (`,` for CSV, `|`, or blanks): at
+    least three names, none a number."""
+    stripped = text.strip()
+    for sep in (",", "|", "\t"):
+        if stripped.count(sep) >= 2:
+            names = [n.strip() for n in stripped.strip("|").split(sep)]
+            if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+                return names, sep
+    names = stripped.split()
+    if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+        return names, " "
+    return None
 
 
 def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     """Rows of bare numbers printed under a header line take the header's names as their keys, column by column
-    (a value `N/M` is one column)."""
-    headers: dict[str, list[str]] = {}
+    (a value `N/M`, a number with its unit, a timestamp is one column); the row may go on after its columns (a
+    progress bar after YOLOv5's `: `)."""
+    headers: dict[str, tuple[list[str], str]] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
     for seq in sample.order:
-        last_header: str | None = None
+        last: str | None = None
         for key in seq:
-            if not key:
-                continue
-            sh = sample.shapes.get(key)
+            sh = sample.shapes.get(key) if key else None
             if sh is None:
                 continue
             if not sh.kinds:
-                words = _header_words(sh.literals[0])
-                last_header = key if words else last_header
-                if words:
-                    headers[key] = words
+                found = _header(sh.literals[0])
+                if found is not None:
+                    headers[key], last = found, key
                 continue
-            if last_header is not None:
-                above[key][last_header] += 1
+            if last is not None:
+                above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
-        if any(s.label for s in rec.slots if s.kind == "num" and s.role == "value") or sh.key not in above:
+        if sh.key not in above:
             continue
         header_key, seen = above[sh.key].most_common(1)[0]
         if seen < 0.5 * sh.count:
             continue
-        names = headers[header_key]
-        columns = _columns(sh)
-        if len(columns) > len(names) or len(columns) < 2:
+        names, sep = headers[header_key]
+        columns = _columns(sh, sep)
+        if len(columns) < 2 or len(columns) > len(names):
             continue
-        for name, slot_indices in zip(names, columns, strict=False):
-            for j, index in enumerate(slot_indices):
+        cells = [index for column in columns for index in column]
+        if any(rec.slots[i].label and not rec.slots[i].rate for i in cells):
+            continue  # a row that names its own values is no table's row
+        for name, column in zip(names, columns, strict=False):
+            for j, index in enumerate(column):
                 slot = rec.slots[index]
-                if j == 0:
-                    slot.label, slot.header = name, True
-                slot.rate = False
+                slot.label, slot.header, slot.rate = (name if j == 0 else ""), True, False
 
 
-def _columns(sh: SampledShape) -> list[list[int]]:
-    """The values of a table row grouped by column: values joined by `/` are one column; the row ends where its
-    text stops being numbers and blanks (a progress bar after a `:`)."""
+def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
+    """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
+    column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
+    separators."""
     columns: list[list[int]] = []
     for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
-        stripped = lit.strip()
-        if i == 0 and stripped:
-            return []
-        if stripped == "/" and columns:
-            columns[-1].append(i)
+        if i == 0:
+            if lit.strip() not in ("", "|"):
+                return []
+            columns.append([0])
             continue
-        if i > 0 and regex.fullmatch(r"[A-Za-z%]{0,3}", stripped) is None:
+        text = lit
+        unit = keymap_mod.UNIT_AFTER.match(text) if sh.kinds[i - 1] == "num" else None
+        if unit is not None:
+            text = text[unit.end() :]
+        if text.strip() == "/":
+            columns[-1].append(i)
+        elif (sep == " " and text and not text.strip()) or (sep != " " and text.strip() == sep):
+            columns.append([i])
+        else:
             break
-        if i > 0 and lit == lit.lstrip() and stripped:
-            break
-        columns.append([i])
     return columns
 
 
@@ -729,47 +857,90 @@ def _columns(sh: SampledShape) -> list[list[int]]:
 # records over several lines
 
 
-def find_blocks(steps: list[RecordShape], records: list[RecordShape], sample: SampledLog) -> None:
-    """Lines that come with every line of a step record (a `key<TAB>value` block, a dict printed over lines, a
-    list of timings under a results line) join its row: those between it and the next record line or a line
-    without numbers join it (attach previous), those between such a line and it join the next one."""
+# a line of a record printed over lines without a number: a section (`info:`, `| rollout/ |   |`) or a key with
+# another kind of value (`done: false`, `policy_reward_mean: {}`)
+_SECTION = regex.compile(r"^\s*[-*]?\s*\|?\s*[A-Za-z_][\w/.-]*\s*(?:[:=|]|/\s*\|)")
+
+
+def _separator(sample: SampledLog, key: str) -> bool:
+    """A line that ends a record printed over lines: a blank one, a rule or brace (`-----`, `}`), or a line of
+    words without a number that opens no section (a table's header)."""
+    if not key:
+        return True
+    sh = sample.shapes[key]
+    if sh.kinds:
+        return False
+    text = sh.literals[0]
+    return not any(ch.isalnum() for ch in text) or _SECTION.match(text) is None
+
+
+def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line that may belong to another line's record: one `key: value` and nothing after the value (a row of a
+    block), or values of at least two keys the key map knows (a line of timings under a results line)."""
+    sh = rec.shapes[0]
+    labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
+    if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
+        tail = sh.literals[-1].strip().strip("|,").strip()
+        mapping = km.lookup(labelled[0].label, "config")
+        config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
+        return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
+    known = [s for s in labelled if km.lookup(s.label, "step") is not None]
+    return len(known) >= 2 and not _evaluation_text(rec)
+
+
+def find_blocks(
+    steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
+) -> None:
+    """Lines that come with every line of a step record (a `key<TAB>value` block, a dict or a table printed over
+    lines, a list of timings under a results line) join its row: those after it, up to the next record line or
+    a separator (a blank line, a rule, a brace, a header), join it (attach previous); those after a separator and
+    before it join the next one. A record printed once (one table of results) takes them too, when each is one
+    `key: value` line."""
     by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
     heads = {sh.key: rec for rec in steps for sh in rec.shapes}
-    after: dict[int, Counter[int]] = defaultdict(
-        Counter
-    )  # candidate record id -> head id -> times seen after
-    before: dict[int, Counter[int]] = defaultdict(Counter)
+    seen: dict[tuple[int, int, str], int] = Counter()  # (member id, head id, previous | next) -> times
     for seq in sample.order:
-        heads_at = [k for k, key in enumerate(seq) if key in heads]
-        for a, b in zip([-1, *heads_at], [*heads_at, len(seq)], strict=False):
-            span = seq[a + 1 : b]
-            cut = next(
-                (j for j, key in enumerate(span) if not key or not sample.shapes[key].kinds), len(span)
-            )
-            if a >= 0:
-                for key in span[: min(cut, MAX_BLOCK_LINES)]:
-                    rec = by_shape.get(key)
-                    if rec is not None and rec.kind == "none":
-                        after[id(rec)][id(heads[seq[a]])] += 1
-            if b < len(seq) and cut < len(span):
-                tail = span[cut:]
-                last_cut = max(j for j, key in enumerate(tail) if not key or not sample.shapes[key].kinds)
-                for key in tail[last_cut + 1 :][-MAX_BLOCK_LINES:]:
-                    rec = by_shape.get(key)
-                    if rec is not None and rec.kind == "none":
-                        before[id(rec)][id(heads[seq[b]])] += 1
+        at = [k for k, key in enumerate(seq) if key in heads]
+        for n, h in enumerate(at):
+            head = heads[seq[h]]
+            stop = at[n + 1] if n + 1 < len(at) else len(seq)
+            k = h + 1
+            while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+                if seq[k] in by_shape:
+                    seen[(id(by_shape[seq[k]]), id(head), "previous")] += 1
+                k += 1
+            start = at[n - 1] + 1 if n > 0 else 0
+            k = h - 1
+            while k >= start and h - k <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+                k -= 1
+            if k >= start or n == 0:  # (lines after the previous record's own, or before the first record)
+                for j in range(k + 1, h):
+                    if seq[j] in by_shape:
+                        seen[(id(by_shape[seq[j]]), id(head), "next")] += 1
     head_of = {id(rec): rec for rec in steps}
+    best: dict[int, tuple[int, int, str]] = {}
+    for (member, head, where), times in seen.items():
+        if times > best.get(member, (0, 0, ""))[0]:
+            best[member] = (times, head, where)
     for rec in records:
-        if rec.kind != "none" or not any(s.label for s in rec.slots if s.role == "value"):
+        if rec.kind != "none" or id(rec) not in best or not _member(rec, km):
             continue
-        for where, found in (("previous", after), ("next", before)):
-            if id(rec) not in found:
-                continue
-            head_id, times = found[id(rec)].most_common(1)[0]
-            head = head_of[head_id]
-            if head.count >= 2 and times >= BLOCK_SHARE * head.count and rec.count <= head.count * 1.25:
-                rec.kind, rec.head, rec.attach = "block", head, where
-                break
+        times, head_id, where = best[id(rec)]
+        head = head_of[head_id]
+        single = len([s for s in rec.slots if s.kind == "num"]) == 1
+        if (
+            (head.count >= 2 or single)
+            and times >= BLOCK_SHARE * head.count
+            and rec.count <= head.count * 1.25
+        ):
+            rec.kind, rec.head, rec.attach = "block", head, where
+            head.members += 1
+            for (
+                slot
+            ) in rec.slots:  # a block's line numbers no step of its own: its counter-like values are values
+                if slot.role in ("step", "total", "epoch", "skip"):
+                    slot.role = "value"
+            rec.counter = rec.epoch = rec.total = None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -813,20 +984,28 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) else "none"
     if not steps:
         return None
-    find_blocks(steps, records, sample)
+    find_blocks(steps, records, sample, km)
+    for rec in steps:  # a counter alone is a record only with the lines that print its values
+        if rec.kind == "step" and not _has_values(rec) and not rec.members:
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    if not steps:
+        return None
     used = sorted(
         (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free")),
         key=lambda r: (r.kind == "block", -r.count, r.first),
     )[:MAX_RECORDS]
-    table, keys = build_table(used, km)
+    taken = {sh.key for rec in used for sh in rec.shapes}
+    saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
+    table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
 
 
 def _qualifies(rec: RecordShape) -> bool:
-    """A record with a counter and a value, seen rising (or seen once or twice with a counter named so)."""
-    values = [s for s in rec.slots if s.role == "value" and s.kind == "num" and s.label]
-    if not values:
-        return False
+    """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
+    counter named so alone may head a record printed over lines (find_blocks)."""
+    if not _has_values(rec):
+        return rec.named and len([s for s in rec.slots if s.kind == "num"]) == 1
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
@@ -838,7 +1017,7 @@ def _evaluation_text(rec: RecordShape) -> bool:
 
 
 def _has_values(rec: RecordShape) -> bool:
-    return any(s.label and s.kind == "num" for s in rec.slots)
+    return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
 
 def _literal_rx(
@@ -892,16 +1071,19 @@ def _line_table(
             groups[slot.index] = "epoch_index"
             fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
+    counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
-        if (
-            bar is not None
-            and slot.index > bar
-            and slot.rate
-            and slot.label in ("it/s", "s/it")
-            and not evaluation
-        ):
+        if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
+            if evaluation:
+                continue
+            if counted != rec.counter:  # the bar counts something else (an RL collector's env steps)
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": keymap_mod.column_name("x_", slot.label)}
+                keys.append(("kept", slot.label, fields[group]["column"]))
+                continue
             # tqdm's rate is an exponential moving average (smoothing 0.3 by default: tqdm/std.py), as the
             # generic set's tqdm line reads it
             group = f"v{slot.index}"
@@ -944,6 +1126,8 @@ def _line_table(
             group = groups.get(i)
             if group is None:
                 parts.append(PIECE_RX[kind])
+            elif group == "step" and rec.whole:
+                parts.append(f"(?P<step>{NUMBER_GROUP})")
             elif group in ("step", "progress_total", "epoch_index"):
                 parts.append(f"(?P<{group}>{COUNTER_GROUP})")
             elif group == "timestamp":
@@ -967,6 +1151,64 @@ def _line_table(
     return line, keys
 
 
+_TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
+
+
+def _tqdm_count(sh: SampledShape) -> int | None:
+    """The value a tqdm display counts in a shape: its bar's position (`10%|##   | 10/100 [00:01<00:09, ...`),
+    or the count before its clock (`50001it [00:40, 1244.54it/s, ...]`); None without one."""
+    for i, kind in enumerate(sh.kinds):
+        if kind == "bar" and i + 1 < len(sh.kinds) and sh.kinds[i + 1] == "num":
+            return i + 1
+        if kind == "clock" and i > 0 and sh.kinds[i - 1] == "num" and _TQDM_COUNT.match(sh.literals[i]):
+            return i - 1
+    return None
+
+
+# A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
+# iteration 0 to ...`, `save model in ./output/latest`), and the step it names
+_SAVE = regex.compile(
+    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?\b(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)\b"
+    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
+    r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
+)
+_SAVE_STEP = regex.compile(r"(?i)\b(?:global[_ ]step|step|iter(?:ation)?)\s*[:=#]?\s*(\d+)\b")
+
+
+def _save_line(sh: SampledShape, name: str) -> Table:
+    """A checkpoint-save event line for a shape: its text up to what says so (and the step it names), its
+    timestamp; what follows (a path) may change from save to save."""
+    text = sh.examples[0][1]
+    said = _SAVE.search(text)
+    assert said is not None
+    step = _SAVE_STEP.search(text, said.start())
+    cut = max(said.end(), step.end(1) if step is not None else 0)
+    parts = [r"^\s*"]
+    fields: Table = {}
+    at = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() >= cut:
+            break
+        parts.append(_literal_rx([text[at : m.start()]], at == 0, False, None, None))
+        if m.lastgroup == "ts" and not fields:
+            parts.append(f"(?P<timestamp>{TS_RX})")
+            fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
+        elif step is not None and m.start() == step.start(1):
+            parts.append(f"(?P<step>{COUNTER_GROUP})")
+            fields["step"] = {"column": "step", "type": "int"}
+        else:
+            parts.append(PIECE_RX[m.lastgroup or "num"])
+        at = m.end()
+    parts.append(_literal_rx([text[at:cut]], at == 0, False, None, None))
+    return {
+        "name": name,
+        "kind": "event",
+        "event": "checkpoint_save",
+        "regex": "".join(parts),
+        "fields": fields,
+    }
+
+
 def _average(sh: SampledShape, slot: Slot) -> bool:
     """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`)."""
     i = slot.index
@@ -974,7 +1216,7 @@ def _average(sh: SampledShape, slot: Slot) -> bool:
 
 
 def build_table(
-    records: list[RecordShape], km: keymap_mod.KeyMap
+    records: list[RecordShape], km: keymap_mod.KeyMap, saves: Sequence[SampledShape] = ()
 ) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
     """The pattern set's table of the records, and the keys each line maps (line name -> (what, key, column))."""
     lines: list[Table] = []
@@ -989,6 +1231,10 @@ def build_table(
         keys[line["name"]] = used
         lines.append(line)
         samples.append({"line": rec.shapes[0].examples[0][1], "pattern": line["name"]})
+    for k, sh in enumerate(saves):
+        name = "checkpoint" if k == 0 else f"checkpoint_{k + 1}"
+        lines.append(_save_line(sh, name))
+        samples.append({"line": sh.examples[0][1], "pattern": name})
     table = {
         "format": {
             "name": NAME,
