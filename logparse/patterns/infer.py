@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
@@ -47,7 +48,7 @@ from ..core.schema import SCOPED_COLUMNS
 from ..core.tomlfile import Table
 from ..read.reader import ReadStats, Record, compression, open_checked, stream_records
 from . import keymap as keymap_mod
-from .sets import TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
+from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
 
 NAME = "generic"  # the inferred set stands where the generic set stood: summaries name the format so
 TITLE = "custom training loop (generic)"
@@ -78,7 +79,7 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:[.,]\d+)?"
-    r"|(?<=^[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+    r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -86,17 +87,20 @@ CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?"
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
-    r"(?:(?<=^|[\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
-_TOKEN = regex.compile(
-    rf"(?P<ts>{TS_RX})"
+# (the standard module's engine, which finds these tokens twice as fast; the lookahead skips at once the places
+# no token starts at)
+_TOKEN = re.compile(
+    r"(?=[-+.\d|nNiI])"
+    rf"(?:(?P<ts>{TS_RX})"
     r"|(?P<bar>(?<=\d%)\|[^|\n]*\|)"
     rf"|(?P<clock>(?<![\w.:/]){CLOCK_RX}(?![\w:]))"
-    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w))"
+    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)))"
 )
-_WS = regex.compile(r"\s+")
+_WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
 NUMBER_GROUP = (
     r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
@@ -112,6 +116,7 @@ _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
     r"[\s'\"=:#\[(|,-]*$"
 )
+_CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
@@ -195,7 +200,7 @@ _MARK = {"num": "#", "clock": "@", "ts": "$", "bar": "|~|"}
 def shape_key(literals: Sequence[str], kinds: Sequence[str]) -> str:
     parts = []
     for i, lit in enumerate(literals):
-        parts.append(_WS.sub(" ", lit))
+        parts.append(_WS.sub(" ", lit) if "  " in lit or "\t" in lit else lit)
         if i < len(kinds):
             parts.append(_MARK[kinds[i]])
     return "".join(parts).strip()
@@ -230,8 +235,11 @@ class SampledLog:
 
 
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
+    """The shapes of the sampled records. The tokenizer treats every digit alike, so two texts that differ only
+    digit for digit have their tokens at the same places: a text's layout (its digits masked) looks them up."""
     shapes: dict[str, SampledShape] = {}
     order: list[list[str]] = []
+    spans_of: dict[str, tuple[list[tuple[int, int]], list[str]]] = {}
     place = 0
     for s, records in enumerate(slices):
         seq: list[str] = []
@@ -242,7 +250,17 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if not text:
                 seq.append("")
                 continue
-            literals, kinds, values = tokens(text)
+            layout = text.translate(DIGITS)
+            found = spans_of.get(layout)
+            if found is None:
+                matches = list(_TOKEN.finditer(text))
+                found = ([m.span() for m in matches], [m.lastgroup or "num" for m in matches])
+                if len(spans_of) < MAX_SHAPES:
+                    spans_of[layout] = found
+            spans, kinds = found
+            cuts = [0, *(edge for span in spans for edge in span), len(text)]
+            literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+            values = [text[a:b] for a, b in spans]
             key = shape_key(literals, kinds)
             seq.append(key)
             sh = shapes.get(key)
@@ -311,6 +329,8 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             before = before[unit.end() :]
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
+    if _CODE_FILE.search(label):
+        label = ""  # a source location (`train.py:323`), no key
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
     glued = _WORD_AFTER.match(after) if kinds[i] == "num" else None
@@ -673,10 +693,20 @@ def meaning(
         return None
     words = key.split()
     mapping = None
-    for start in range(len(words)):
-        mapping = km.lookup(" ".join(words[start:]), "step")
+    tries = [(" ".join(words[start:]), start) for start in range(len(words))]
+    bare = _QUALIFIER.sub("", key).strip()
+    if bare != key and bare:  # `tgs (tokens/gpu/second)`: the key without what it says in brackets
+        tries.append((bare, -1))
+    for text, start in tries:
+        mapping = km.lookup(text, "step")
         if mapping is not None:
-            reason = "the key" if start == 0 else f"its last word{'s' if len(words) - start > 1 else ''}"
+            reason = (
+                "the key"
+                if start == 0
+                else "the key without its bracket"
+                if start < 0
+                else f"its last word{'s' if len(words) - start > 1 else ''}"
+            )
             break
     if mapping is not None and mapping.type != "bool":
         column = mapping.column
@@ -1054,7 +1084,7 @@ def _line_table(
     groups: dict[int, str] = {}
     taken: set[str] = set()
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
-    if stamp is not None and (rec.counter is None or stamp < rec.counter):
+    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -1095,6 +1125,12 @@ def _line_table(
             continue
         texts = [v for _, v in rec.series(slot.index)]
         m = meaning(km, slot.label, slot.unit, texts, evaluation)
+        outer = _outer_key(sh, slot.index)
+        if m is not None and m.kept and outer is not None:
+            # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
+            known = meaning(km, outer, slot.unit, texts, evaluation)
+            if known is not None and not known.kept:
+                m = replace(known, reason=f"the only value of the dict of {outer!r}")
         if m is None:
             continue
         full = _full(m)
@@ -1207,6 +1243,20 @@ def _save_line(sh: SampledShape, name: str) -> Table:
         "regex": "".join(parts),
         "fields": fields,
     }
+
+
+_DICT_KEY = regex.compile(r"(?:['\"]?(?P<key>[A-Za-z_][\w/.-]*)['\"]?\s*[:=]\s*)\{[^{}]*$")
+
+
+def _outer_key(sh: SampledShape, index: int) -> str | None:
+    """The key of the dict a value is the only number of (`grad_norm={'0_default': 66.5}`), None otherwise."""
+    before = "".join(lit + "#" for lit in sh.literals[:index]) + sh.literals[index]
+    m = _DICT_KEY.search(before)
+    if m is None:
+        return None
+    after = "".join(sh.literals[index + 1 :])
+    close = after.find("}")
+    return m.group("key") if close >= 0 and "#" not in after[:close] and len(sh.kinds) > index else None
 
 
 def _average(sh: SampledShape, slot: Slot) -> bool:
