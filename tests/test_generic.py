@@ -271,14 +271,22 @@ UNRECOGNISED = "".join(f"[{r}] | loss {2.5 - r / 100:.4f} | acc {0.5 + r / 1000:
 
 
 def test_a_log_of_a_layout_no_set_knows_is_read_from_its_own_lines(write_log):
-    log = write_log("starting\n" + EPOCH_BATCH + "saving model\n")
+    # two epochs of 500 batches, every 100th printed: the position within the epoch counts the batches done
+    # (it reaches 500/500), the epoch counts from 1
+    lines = [
+        f"Epoch {e} | batch {b}/500 | loss {3 - (e * 500 + b) / 1000:.4f} | acc 0.5{b // 100} | 12.5 samples/s"
+        for e in (1, 2)
+        for b in range(100, 600, 100)
+    ]
+    log = write_log("starting\n" + "\n".join(lines) + "\nsaving model\n")
     parsed = api.resolve(log).parsed
     assert parsed.format == "generic"
     rows = parsed.rows
-    assert list(rows["step"]) == list(range(10, 210, 10))  # the batch within the epoch ...
-    assert set(rows["epoch_index"]) == {1} and set(rows["progress_total"]) == {500}  # ... of epoch 1, of 500
-    assert list(rows["loss"]) == [round(2.5 - i / 1000, 4) for i in range(10, 210, 10)]
-    assert list(api.parse(log)["step"]) == [500 + i for i in range(10, 210, 10)]  # epoch x 500 + batch
+    assert list(rows["step"]) == [100, 200, 300, 400, 500] * 2  # the batch within the epoch, as printed ...
+    assert list(rows["epoch_index"]) == [0] * 5 + [1] * 5  # ... of epoch 1, then 2 (counted from 0) ...
+    assert set(rows["progress_total"]) == {500}  # ... of 500
+    assert list(rows["loss"]) == [round(3 - (e * 500 + b) / 1000, 4) for e in (1, 2) for b in range(100, 600, 100)]
+    assert list(api.parse(log)["step"]) == list(range(100, 1100, 100))  # (epoch - 1) x 500 + batch
     res = run("patterns", "explain", str(log))
     assert "loss -> loss" in res.output and "acc -> x_acc" in res.output
 

@@ -124,6 +124,8 @@ class ParsedLog:
         """The log's format: the composition's name, else the detected family's."""
         return self.composition.name if self.composition is not None else self.formats[0]
 
+    # step patterns whose step is a position within an epoch: what it counts from (LineSpec.counts_from)
+    counts_from: dict[str, int] = field(default_factory=dict)
     # keys read through a synonym table (the generic reading): {"mapped": {printed key: column},
     # "facts": {printed key: fact}, "kept": {printed key: x_ column}}; empty when no line used one
     keymap: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -407,6 +409,7 @@ class _Assembler:
         self.windows: dict[str, Averaging] = {}
         self.seen: set[str] = set()
         self.keyed: set[int] = set()
+        self.counts_from: dict[str, int] = {}
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
         self.redrawn: dict[str, str] = {}
@@ -426,6 +429,8 @@ class _Assembler:
         self.seen.add(pattern)
         if spec.note:
             self.notes[pattern] = spec.note
+        if spec.counts_from is not None:
+            self.counts_from[pattern] = spec.counts_from
         if spec.redrawn:
             self.redrawn[pattern] = spec.note or ""
         self.aggregates.update(
@@ -698,6 +703,7 @@ class _Assembler:
             windows=self.windows,
             keymap=self.keymap,
             redrawn=self.redrawn,
+            counts_from=self.counts_from,
         )
 
 

@@ -75,10 +75,11 @@ BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with a
 MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
-# YYYY/MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
+# YYYY/MM/DD and its year-less MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp
+# reads each)
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-    r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
@@ -219,6 +220,7 @@ class SampledShape:
     examples: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
     seen: list[tuple[int, int]] = field(default_factory=list)  # (slice, place) of each line kept
     values: list[tuple[str, ...]] = field(default_factory=list)  # the values of each line kept
+    raw: str = ""  # its first line as printed (leading blanks kept: where a table's columns stand)
     variants: list[list[str]] = field(
         default_factory=list
     )  # per literal, the texts seen (whitespace as printed)
@@ -267,7 +269,7 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if sh is None:
                 if len(shapes) >= MAX_SHAPES:
                     continue
-                sh = shapes[key] = SampledShape(key, literals, kinds, first=place)
+                sh = shapes[key] = SampledShape(key, literals, kinds, first=place, raw=rec.text.rstrip())
                 sh.variants = [[lit] for lit in literals]
             sh.count += 1
             if len(sh.examples) < 3:
@@ -364,6 +366,8 @@ class RecordShape:
     total: int | None = None
     named: bool = False  # the counter is named like one (step, iter, ...)
     whole: bool = False  # the counter is printed as a float (`49.0`, `1.11e+04`)
+    epoch_base: int = 0  # what the printed epoch counts from
+    counts_from: int | None = None  # what the counter counts from, when it is a position within an epoch
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
@@ -672,11 +676,32 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if epoch is not None:
         rec.epoch = epoch
         slots[epoch].role = "epoch"
+        epochs_total = series.get(epoch + 1) if epoch + 1 in totals else None
+        rec.epoch_base = _epoch_base(series[epoch], epochs_total)
         if epoch + 1 in totals:
             slots[epoch + 1].role = "skip"  # the number of epochs
+        rec.counts_from = _position_base(series[step], series.get(step + 1) if step + 1 in totals else None)
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+
+
+def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a printed epoch counts from: 0 where the log prints an epoch 0, else 1 (`[3/3]`, MMEngine, Keras,
+    PaddlePaddle, Ignite count from 1; a run that counts from 0 shows it in its first epoch)."""
+    return 0 if any(e == 0 for _, e in epochs) else 1
+
+
+def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a position within an epoch counts from: 0 where the log prints a position 0 or stops one short of
+    its total (timm's `[  11/12]`), else 1 (MMEngine's `[50/50]`: the batches done)."""
+    if any(p == 0 for _, p in positions):
+        return 0
+    if totals is not None and any(p == t for (_, p), (_, t) in zip(positions, totals, strict=True)):
+        return 1
+    if totals is not None and any(p == t - 1 for (_, p), (_, t) in zip(positions, totals, strict=True)):
+        return 0
+    return 1
 
 
 # ------------------------------------------------------------------------------------------------
@@ -802,42 +827,45 @@ def _full(m: Meaning) -> str:
 # tables: a header that names the columns, rows of numbers under it
 
 
-_NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*")
+_NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
 
 
-def _header(text: str) -> tuple[list[str], str] | None:
-    """The column names of a table's header line and how it separates them (`,` for CSV, `|`, or blanks): at
-    least three names, none a number."""
+def _header(text: str) -> tuple[list[str], str, list[tuple[int, int]]] | None:
+    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, or blanks) and, for
+    blanks, where each name stands in the line: at least three names, none a number or a `key:`."""
     stripped = text.strip()
     for sep in (",", "|", "\t"):
         if stripped.count(sep) >= 2:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
             if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
-                return names, sep
-    names = stripped.split()
+                return names, sep, []
+    found = list(regex.finditer(r"\S+", text))
+    names = [m.group() for m in found]
     if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
-        return names, " "
+        return names, " ", [m.span() for m in found]
     return None
 
 
 def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     """Rows of bare numbers printed under a header line take the header's names as their keys, column by column
     (a value `N/M`, a number with its unit, a timestamp is one column); the row may go on after its columns (a
-    progress bar after YOLOv5's `: `)."""
-    headers: dict[str, tuple[list[str], str]] = {}
+    progress bar after YOLOv5's `: `). A row belongs to the last header above it whose names stand over its
+    columns (whitespace tables: each column under one name, right- or left-aligned, a column left empty in some
+    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars)."""
+    headers: dict[str, tuple[list[str], str, list[tuple[int, int]]]] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
     for seq in sample.order:
-        last: str | None = None
+        last: str | None = None  # the last header above
         for key in seq:
             sh = sample.shapes.get(key) if key else None
             if sh is None:
                 continue
             if not sh.kinds:
-                found = _header(sh.literals[0])
+                found = _header(sh.raw)
                 if found is not None:
                     headers[key], last = found, key
                 continue
-            if last is not None:
+            if last is not None and sh.literals[0].strip() in ("", "|"):
                 above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
@@ -846,17 +874,36 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         header_key, seen = above[sh.key].most_common(1)[0]
         if seen < 0.5 * sh.count:
             continue
-        names, sep = headers[header_key]
+        names, sep, spans = headers[header_key]
         columns = _columns(sh, sep)
         if len(columns) < 2 or len(columns) > len(names):
             continue
         cells = [index for column in columns for index in column]
         if any(rec.slots[i].label and not rec.slots[i].rate for i in cells):
             continue  # a row that names its own values is no table's row
-        for name, column in zip(names, columns, strict=False):
+        under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
+        if under is None:
+            continue
+        for column, name_index in zip(columns, under, strict=True):
             for j, index in enumerate(column):
                 slot = rec.slots[index]
-                slot.label, slot.header, slot.rate = (name if j == 0 else ""), True, False
+                slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
+    """For each column of a whitespace table's row, the header name it stands under (their spans overlap), in
+    order; None when a column stands under no name or two columns under one."""
+    found = [m.span() for m in _TOKEN.finditer(sh.raw)]
+    if len(found) < len(sh.kinds):
+        return None
+    out: list[int] = []
+    for column in columns:
+        start, end = found[column[0]][0], found[column[-1]][1]
+        hits = [k for k, (a, b) in enumerate(spans) if a < end and start < b]
+        if len(hits) != 1 or (out and hits[0] <= out[-1]):
+            return None
+        out.append(hits[0])
+    return out
 
 
 def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
@@ -1019,6 +1066,24 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.kind == "step" and not _has_values(rec) and not rec.members:
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
+    # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
+    # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
+    repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
+    if repeated:
+        for rec in steps:
+            if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
+                rec.kind = "none"
+        steps = [rec for rec in steps if rec.kind == "step"]
+    evals_by_epoch = not any(
+        _epoch_named(rec.slots[rec.counter].label) for rec in steps if rec.counter is not None
+    )
+    for (
+        rec
+    ) in records:  # an evaluation that names its epoch beside steps that count batches: no step of theirs
+        if rec.kind == "eval" and evals_by_epoch and rec.counter is not None:
+            if _epoch_named(rec.slots[rec.counter].label):
+                rec.slots[rec.counter].role = "value"
+                rec.counter = None
     if not steps:
         return None
     used = sorted(
@@ -1029,6 +1094,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _counter_key(rec: RecordShape) -> str:
+    """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
+    assert rec.counter is not None
+    return keymap_mod.normalize(_QUALIFIER.sub("", rec.slots[rec.counter].label))
 
 
 def _qualifies(rec: RecordShape) -> bool:
@@ -1100,6 +1171,8 @@ def _line_table(
         elif slot.role == "epoch" and not evaluation:
             groups[slot.index] = "epoch_index"
             fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
+            if rec.epoch_base:  # the column counts epochs from 0
+                fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
     for slot in rec.slots:
@@ -1182,6 +1255,8 @@ def _line_table(
             line["name"] = "tqdm" + name[len("step") :]
     if rec.kind == "block":
         line["attach"] = rec.attach
+    if rec.kind == "step" and rec.counts_from is not None:
+        line["counts_from"] = rec.counts_from
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys

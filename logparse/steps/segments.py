@@ -115,13 +115,19 @@ def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
 
 
 def continue_epochs(
-    steps: pd.DataFrame, counter: str, grad_accum: int | None, warnings: list[RunWarning]
+    steps: pd.DataFrame,
+    counter: str,
+    grad_accum: int | None,
+    warnings: list[RunWarning],
+    counts_from: dict[str, int] | None = None,
 ) -> tuple[pd.DataFrame, bool, str | None]:
     """Number rows whose counter restarts each epoch as steps since the run began.
 
     `counter` is "step" (it counts optimizer steps) or "micro_step" (micro-batches: rows are grouped
-    into optimizer steps and each step keeps the row that completes it). Returns the rows, whether
-    an epoch boundary was crossed, and how the steps were numbered (None when nothing was done)."""
+    into optimizer steps and each step keeps the row that completes it). `counts_from`: the patterns whose
+    position counts from 0 (a batch index: the step it completes is one more) or 1 (the batches done); a
+    pattern not named there is taken as it prints. Returns the rows, whether an epoch boundary was crossed,
+    and how the steps were numbered (None when nothing was done)."""
     has_epoch = "epoch_index" in steps and steps["epoch_index"].notna().any()
     if not has_epoch or counter not in steps:
         return steps, False, None
@@ -154,6 +160,12 @@ def continue_epochs(
         )
     else:
         within = pos
+        from_zero = [p for p, base in (counts_from or {}).items() if base == 0]
+        if from_zero and "pattern" in steps:
+            index = steps["pattern"].isin(from_zero)
+            within = pos + index.astype(float)  # the batch index i completes step i + 1 of its epoch
+            if index.any():
+                how.append("a position counted from 0 (the batch index) completes the step one past it")
         completes = pd.Series(True, index=steps.index)
         per_epoch = total.astype(float)
 
