@@ -84,7 +84,7 @@ TS_RX = (
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
-CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?"
+CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
@@ -94,11 +94,16 @@ NUM_RX = (
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # (the standard module's engine, which finds these tokens twice as fast; the lookahead skips at once the places
 # no token starts at)
+# A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
+# left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
+# blocks and dashes (fastprogress's `|████------|`), a run of box glyphs (Rich's and Ultralytics' `━━━───`)
+GLYPHS = "█▉▊▋▌▍▎▏━─░▒▓"
+BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
 _TOKEN = re.compile(
-    r"(?=[-+.\d|nNiI])"
+    rf"(?=[-+.\d|nNiI?{GLYPHS}])"
     rf"(?:(?P<ts>{TS_RX})"
-    r"|(?P<bar>(?<=\d%)\|[^|\n]*\|)"
-    rf"|(?P<clock>(?<![\w.:/]){CLOCK_RX}(?![\w:]))"
+    rf"|(?P<bar>{BAR_RX})"
+    rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
     rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)))"
 )
 _WS = re.compile(r"\s+")
@@ -107,7 +112,12 @@ NUMBER_GROUP = (
     r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
 )
 COUNTER_GROUP = r"\d+(?:,\d{3})*"
-PIECE_RX = {"ts": f"(?:{TS_RX})", "clock": CLOCK_RX, "bar": r"\|[^|]*\|", "num": f"(?:{NUMBER_GROUP})"}
+PIECE_RX = {
+    "ts": f"(?:{TS_RX})",
+    "clock": f"(?:{CLOCK_RX})",
+    "bar": f"(?:{BAR_RX})",
+    "num": f"(?:{NUMBER_GROUP})",
+}
 
 # A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
 # (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
@@ -144,7 +154,8 @@ COUNTER_WORDS = frozenset(
     }
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i"})
-EPOCH_WORDS = frozenset({"epoch", "ep", "epochs"})
+RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
+EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = frozenset(
     {
         "val",
@@ -157,6 +168,7 @@ EVAL_WORDS = frozenset(
         "evaluate",
         "test",
         "testing",
+        "map",  # (mean average precision: a detector's validation)
         "dev",
     }
 )
@@ -331,8 +343,8 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             before = before[unit.end() :]
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
-    if _CODE_FILE.search(label):
-        label = ""  # a source location (`train.py:323`), no key
+    if _CODE_FILE.search(label) or label.count(".") >= 3:
+        label = ""  # a source location (`train.py:323`) or a module's path, no key
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
     glued = _WORD_AFTER.match(after) if kinds[i] == "num" else None
@@ -367,6 +379,7 @@ class RecordShape:
     named: bool = False  # the counter is named like one (step, iter, ...)
     whole: bool = False  # the counter is printed as a float (`49.0`, `1.11e+04`)
     epoch_base: int = 0  # what the printed epoch counts from
+    redrawn: bool = False  # a record redrawn in place as a progress display moves: a step's last line counts
     counts_from: int | None = None  # what the counter counts from, when it is a position within an epoch
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
@@ -575,7 +588,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             return False
         return km.lookup(label, "step") is not None
 
-    candidates = [i for i in sorted(ints) if i not in totals and not known_other(i) and not slots[i].rate]
+    percent = {i for i in ints if i + 1 < len(literals) and literals[i + 1].startswith("%")}
+    candidates = [
+        i
+        for i in sorted(ints)
+        if i not in totals and i not in percent and not known_other(i) and not slots[i].rate
+    ]
     named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
     loose = [
@@ -642,6 +660,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             if i in epochs:
                 continue
             e = epoch_of(i)
+            if e is not None and slots[e].header and i == _tqdm_count(rec.shapes[0]):
+                # a table's row redrawn as its epoch's bar moves (Ultralytics): the epoch is the record's counter,
+                # its last redraw the epoch's values
+                rec.redrawn = True
+                break
             if e is not None:
                 finished = i in numerators and all(
                     a == b for (_, a), (_, b) in zip(series[i], series[i + 1], strict=True)
@@ -669,7 +692,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step is None:
         return
     rec.counter = step
-    rec.named = _counter_named(slots[step].label, loose=True) or slots[step].shifted or epoch is not None
+    rec.named = _counter_named(slots[step].label) or slots[step].shifted or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
     slots[step].role = "step"
@@ -1058,7 +1081,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             steps.append(rec)
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _evaluation_text(rec):
-            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) else "none"
+            varied = any(
+                len({v for _, v in rec.series(sl.index)}) > 1
+                for sl in rec.slots
+                if sl.kind == "num" and sl.label
+            )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
+            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
     if not steps:
         return None
     find_blocks(steps, records, sample, km)
@@ -1074,6 +1102,14 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
+    # a progress bar's position counts steps only where nothing else in the log does: beside records of their
+    # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
+    own = [rec for rec in steps if _tqdm_count(rec.shapes[0]) is None]
+    if own:
+        for rec in steps:
+            if rec not in own:
+                rec.kind = "none"
+        steps = own
     evals_by_epoch = not any(
         _epoch_named(rec.slots[rec.counter].label) for rec in steps if rec.counter is not None
     )
@@ -1096,6 +1132,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     return Inferred(table, keys, used, frozenset(sample.shapes))
 
 
+_LIST = regex.compile(r"\[#(?:, ?#){2,}\]")
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -1106,7 +1145,10 @@ def _qualifies(rec: RecordShape) -> bool:
     """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
     counter named so alone may head a record printed over lines (find_blocks)."""
     if not _has_values(rec):
-        return rec.named and len([s for s in rec.slots if s.kind == "num"]) == 1
+        if rec.count >= MIN_REPEATS and _LIST.search(rec.shapes[0].key):
+            return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
+        loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
+        return (rec.named or loose) and len([s for s in rec.slots if s.kind == "num"]) == 1
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
@@ -1197,6 +1239,12 @@ def _line_table(
             taken.add("step_time_s")
             continue
         texts = [v for _, v in rec.series(slot.index)]
+        if keymap_mod.normalize(slot.label) in RANK_KEYS and _is_int(texts) and not evaluation:
+            # the process a line says it comes from (`rank 1: step 10/80 | ...`, no launcher prefix): the row's
+            # rank, as a launcher's prefix gives it
+            groups[slot.index] = "rank"
+            fields["rank"] = {"column": "rank", "type": "int"}
+            continue
         m = meaning(km, slot.label, slot.unit, texts, evaluation)
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
@@ -1223,6 +1271,8 @@ def _line_table(
             spec["scale"] = m.scale
         if m.invert:
             spec["invert"] = True
+        if rec.redrawn:
+            spec["aggregate"] = "last"
         fields[group] = spec
         keys.append(("kept" if m.kept else "mapped", slot.label, full))
     parts = [r"^\s*"]
@@ -1265,14 +1315,34 @@ def _line_table(
 _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 
 
+# what lies between a progress display's percentage and its count: a bar of glyphs, blanks, a bracket
+# (Ultralytics' `25% ━━━───────── 2/8`, fastprogress's `4.00% [2/50 00:00<00:00]`)
+_AFTER_PERCENT = regex.compile(r"^%[\s\[|#=>\-─━█▏▎▍▌▋▊▉░▒▓·.]*$")
+
+
 def _tqdm_count(sh: SampledShape) -> int | None:
-    """The value a tqdm display counts in a shape: its bar's position (`10%|##   | 10/100 [00:01<00:09, ...`),
-    or the count before its clock (`50001it [00:40, 1244.54it/s, ...]`); None without one."""
+    """The value a progress display counts in a shape: a tqdm bar's position (`10%|##   | 10/100 [00:01<00:09,
+    ...`), the count before tqdm's clock (`50001it [00:40, 1244.54it/s, ...]`), the count after a percentage
+    and a bar of another style (Ultralytics', fastprogress's); None without one."""
     for i, kind in enumerate(sh.kinds):
-        if kind == "bar" and i + 1 < len(sh.kinds) and sh.kinds[i + 1] == "num":
+        if (
+            kind == "bar"
+            and i + 2 < len(sh.kinds)
+            and sh.kinds[i + 1] == "num"
+            and sh.literals[i + 2].strip() == "/"
+        ):
             return i + 1
         if kind == "clock" and i > 0 and sh.kinds[i - 1] == "num" and _TQDM_COUNT.match(sh.literals[i]):
             return i - 1
+        if (
+            kind == "num"
+            and i > 0
+            and sh.kinds[i - 1] == "num"
+            and _AFTER_PERCENT.match(sh.literals[i])
+            and i + 1 < len(sh.kinds)
+            and sh.literals[i + 1].strip() == "/"
+        ):
+            return i
     return None
 
 
@@ -1340,6 +1410,43 @@ def _average(sh: SampledShape, slot: Slot) -> bool:
     return i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"
 
 
+# what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest
+# rank's is the step's: steps/merge.py); its other values are kept apart
+_SHARED = frozenset({"step", "progress_total", "epoch_index", "timestamp", "rank", "step_time_s"})
+MAX_RANKS = 16
+
+
+def _per_rank(rec: RecordShape, line: Table) -> list[Table]:
+    """A step line that prints its rank (`rank 1: step 10/80 | loss ...`), one line per rank seen: the lowest
+    rank's values are the run's, another rank's are kept apart as x_<column>_rank<N> (as compose.py keeps another
+    rank's prints), and a last line reads ranks the sample did not see as the lowest's; else the line alone."""
+    fields = line.get("fields", {})
+    if line.get("kind") != "step" or "rank" not in fields or "(?P<rank>" not in line["regex"]:
+        return [line]
+    index = next(i for i, s in enumerate(rec.slots) if keymap_mod.normalize(s.label) in RANK_KEYS)
+    ranks = sorted({int(v) for _, v in rec.series(index)})
+    if len(ranks) < 2 or len(ranks) > MAX_RANKS:
+        return [line]
+    group = regex.search(r"\(\?P<rank>(?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", line["regex"])
+    assert group is not None
+    out = []
+    for k, r in enumerate(ranks):
+        one = {**line, "name": line["name"] if k == 0 else f"{line['name']}_rank{r}"}
+        one["regex"] = line["regex"][: group.start()] + f"(?P<rank>{r})" + line["regex"][group.end() :]
+        if k:
+            one["fields"] = {
+                g: spec if _full_column(spec) in _SHARED else {"column": f"x_{_full_column(spec)}_rank{r}"}
+                for g, spec in fields.items()
+            }
+        out.append(one)
+    return [*out, {**line, "name": f"{line['name']}_ranks"}]
+
+
+def _full_column(spec: Table) -> str:
+    scope = spec.get("scope")
+    return f"{spec['column']}_per_gpu" if scope == "per_gpu" else str(spec["column"])
+
+
 def build_table(
     records: list[RecordShape], km: keymap_mod.KeyMap, saves: Sequence[SampledShape] = ()
 ) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
@@ -1354,7 +1461,11 @@ def build_table(
         names.add(name)
         line, used = _line_table(rec, name, km)
         keys[line["name"]] = used
-        lines.append(line)
+        for one in _per_rank(rec, line):
+            lines.append(one)
+            if one is not line:
+                names.add(one["name"])
+                keys[one["name"]] = used
         samples.append({"line": rec.shapes[0].examples[0][1], "pattern": line["name"]})
     for k, sh in enumerate(saves):
         name = "checkpoint" if k == 0 else f"checkpoint_{k + 1}"
@@ -1386,7 +1497,7 @@ def to_set(inferred: Inferred, generic: PatternSet | None) -> PatternSet:
         spec.name = spec.name.split("_")[0]
     if generic is not None:
         for spec in generic.lines:
-            if spec.kind == "step" and spec.keymap is not None and spec.name == "step":
+            if spec.kind == "step":  # its tqdm bar and step regex: for lines of shapes the sample did not see
                 spec = Unseen.of(spec, inferred.seen)
             ps.lines.append(spec)
         ps.detect = generic.detect
