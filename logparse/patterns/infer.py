@@ -1102,6 +1102,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
+        if rec.epoch is None and rec.counter is not None:
+            _find_marker(rec, records)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
     own = [rec for rec in steps if _tqdm_count(rec.shapes[0]) is None]
@@ -1123,8 +1126,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     if not steps:
         return None
     used = sorted(
-        (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free")),
-        key=lambda r: (r.kind == "block", -r.count, r.first),
+        (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free", "marker")),
+        key=lambda r: (r.kind in ("block", "marker"), -r.count, r.first),
     )[:MAX_RECORDS]
     taken = {sh.key for rec in used for sh in rec.shapes}
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
@@ -1133,6 +1136,53 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
 
 
 _LIST = regex.compile(r"\[#(?:, ?#){2,}\]")
+
+
+def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
+    """A line that says which epoch the steps after it are in (`Epoch 1/3`), where the step record's counter
+    goes back: it becomes the epoch of the steps that follow it (attach following: a counter that goes back with
+    no such line between is an evaluation's bar, an event, as Keras's evaluate() after fit), and the counter
+    a position within the epoch."""
+    assert rec.counter is not None
+    seen = sorted(
+        (where, int(v))
+        for sh in rec.shapes
+        for where, v in zip(sh.seen, (x[rec.counter] for x in sh.values), strict=True)
+        if v.isdigit()
+    )
+    for m in records:
+        if (
+            m.kind != "none"
+            or m.counter is None
+            or not _epoch_named(m.slots[m.counter].label)
+            or _has_values(m)
+        ):
+            continue
+        places = sorted(where for sh in m.shapes for where in sh.seen)
+        if not _restarts_at(seen, places):
+            continue
+        m.kind, m.head = "marker", rec
+        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], None)
+        totals = None
+        if rec.total is not None:
+            totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
+        rec.counts_from = _position_base([(sl, int(v)) for sl, v in rec.series(rec.counter)], totals)
+        return
+
+
+def _restarts_at(seen: list[tuple[tuple[int, int], int]], places: list[tuple[int, int]]) -> bool:
+    """Whether a counter (its values where they were seen) starts again after some of `places`: the first value
+    after such a place is below the highest since the place before."""
+    restarts, k, high = 0, 0, None
+    for place in [*places, None]:
+        run: list[int] = []
+        while k < len(seen) and (place is None or seen[k][0] < place):
+            run.append(seen[k][1])
+            k += 1
+        if run and high is not None and run[0] < high:
+            restarts += 1
+        high = max(run) if run else high
+    return restarts > 0
 
 
 def _counter_key(rec: RecordShape) -> str:
@@ -1196,12 +1246,20 @@ def _line_table(
     keys: list[tuple[str, str, str]] = []
     groups: dict[int, str] = {}
     taken: set[str] = set()
+    if rec.kind == "marker":
+        assert rec.counter is not None
+        groups[rec.counter] = "epoch_index"
+        fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
+        if rec.epoch_base:
+            fields["epoch_index"]["offset"] = -rec.epoch_base
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
     for slot in rec.slots:
+        if rec.kind == "marker":
+            break
         if slot.role == "step" and evaluation and any(w in EVAL_WORDS for w in _words(slot.label)):
             continue  # the evaluation's own counter (`Val Step 1/157`), not the training step
         if slot.role == "step":
@@ -1217,7 +1275,7 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
-    for slot in rec.slots:
+    for slot in rec.slots if rec.kind != "marker" else ():
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
@@ -1294,7 +1352,9 @@ def _line_table(
             else:
                 parts.append(f"(?P<{group}>{NUMBER_GROUP})")
     parts.append(r"\s*$")
-    line: Table = {"name": name, "kind": "step" if rec.kind in ("step", "block") else "event"}
+    line: Table = {"name": name, "kind": "step" if rec.kind in ("step", "block", "marker") else "event"}
+    if rec.kind == "marker":
+        line["attach"] = "following"
     if rec.kind in ("eval", "eval_free"):
         line["event"] = "eval"
     if rec.kind == "step":
@@ -1456,7 +1516,9 @@ def build_table(
     names: set[str] = set()
     keys: dict[str, list[tuple[str, str, str]]] = {}
     for k, rec in enumerate(records):
-        base = {"step": "step", "eval": "eval", "eval_free": "eval", "block": "block"}[rec.kind]
+        base = {"step": "step", "eval": "eval", "eval_free": "eval", "block": "block", "marker": "epoch"}[
+            rec.kind
+        ]
         name = base if base not in names else f"{base}_{k + 1}"
         names.add(name)
         line, used = _line_table(rec, name, km)
