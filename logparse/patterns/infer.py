@@ -63,6 +63,7 @@ BAR_NOTE = (  # as the generic set's tqdm line says it
     "tqdm's smoothed rate"
 )
 
+HEAD_RECORDS = 5000  # records of a log's head sampled (the frame's detection reads as many)
 SAMPLE_SLICES = 8  # slices of a large file read beside its head ...
 SLICE_BYTES = 64 << 10  # ... each this long
 MAX_SHAPES = 20_000  # distinct shapes remembered (a log of ever-changing lines has as many as lines)
@@ -1547,7 +1548,7 @@ def build_table(
     return table, keys
 
 
-def to_set(inferred: Inferred, generic: PatternSet | None) -> PatternSet:
+def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = False) -> PatternSet:
     """The inferred reading as a pattern set: its record lines first, then the generic set's own lines (its
     tqdm bar, its step regex for lines of shapes the sample did not see, its config lines)."""
     ps = parse_pattern_set(inferred.table, "<inferred from the log>", validate=False)
@@ -1556,7 +1557,8 @@ def to_set(inferred: Inferred, generic: PatternSet | None) -> PatternSet:
         spec.keys = tuple(inferred.keys.get(spec.name, ()))
         # every line of one kind goes by one name, as the generic set's one step line did: the rows of all its
         # shapes are one stream of steps (steps/segments.py), and the summary says each note once
-        spec.name = spec.name.split("_")[0]
+        if not keep_names:
+            spec.name = spec.name.split("_")[0]
     if generic is not None:
         for spec in generic.lines:
             if spec.kind == "step":  # its tqdm bar and step regex: for lines of shapes the sample did not see
