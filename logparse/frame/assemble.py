@@ -216,18 +216,29 @@ def _detect(
         _read_head(stream, head, DETECT_MORE)  # a close call on the head: read further before deciding
         chosen, detection = choose_sets(head, sets, None)
     fallback = detection is not None and forced_format is None and _fallback(detection, sets)
-    if (not chosen or fallback) and len(head) >= DETECT_HEAD:
-        # Nothing in the head: score the whole file (a long preamble). Only the generic reading: look
-        # further for a framework's line before settling for it.
-        more = read_records(path)
-        chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
+    slices: list[list[Record]] | None = None
+    learnt: infer.Inferred | None = None
+    if not chosen and forced_format is None and len(head) >= DETECT_HEAD:
+        # Nothing in the head: a framework's lines after a long preamble show in the slices of the file the
+        # inferred reading samples; only where neither they nor the log's own records do, the whole file is
+        # scored (reading a large log twice)
+        slices = list(infer.file_slices(path, head))
+        chosen, detection = choose_sets(chain.from_iterable(slices), sets, None)
+        if not chosen:
+            learnt = infer.infer([head, *slices])
+            if learnt is None:
+                chosen, detection = choose_sets(read_records(path), sets, None)
+        fallback = detection is not None and _fallback(detection, sets)
+    elif fallback and len(head) >= DETECT_HEAD:
+        # Only the generic reading: look further for a framework's line before settling for it.
+        chosen, detection = choose_sets(islice(read_records(path), DETECT_MORE), sets, None)
     if forced_format == infer.NAME or (
         forced_format is None and (detection is None or detection.name == infer.NAME)
     ):
         # no framework's set reads the log: its own repeated lines say what its records are
-        learnt = _inferred(path, head, sets, detection)
-        if learnt is not None:
-            chosen, detection = learnt
+        inferred = _inferred(path, head, sets, detection, slices, learnt)
+        if inferred is not None:
+            chosen, detection = inferred
     if not chosen or detection is None:
         if stats.records == 0:
             raise NotText(describe(path), "the file has no text lines")
@@ -241,11 +252,20 @@ def _detect(
 
 
 def _inferred(
-    path: str | list[str], head: list[Record], sets: dict[str, PatternSet], detection: Detection | None
+    path: str | list[str],
+    head: list[Record],
+    sets: dict[str, PatternSet],
+    detection: Detection | None,
+    slices: list[list[Record]] | None = None,
+    learnt: infer.Inferred | None = None,
 ) -> tuple[list[PatternSet], Detection] | None:
     """The inferred reading (patterns/infer.py) of a log no family set detected, from its head and a sample of
-    the rest of the file, in place of the generic set; None when the sample shows no step record."""
-    learnt = infer.infer(infer.file_sample(path, head))
+    the rest of the file (`slices`, and the reading learnt from them, when made already), in place of the
+    generic set; None when the sample shows no step record."""
+    if learnt is None:
+        if slices is None:
+            slices = list(infer.file_slices(path, head))
+        learnt = infer.infer([head, *slices])
     if learnt is None:
         return None
     ps = infer.to_set(learnt, sets.get(infer.NAME))

@@ -1572,21 +1572,34 @@ def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = Fa
     return ps
 
 
+# What every line the generic set's step lines read holds (patterns/generic.toml: its step regex's counter, its
+# tqdm regex's bar), found by the standard module's engine: most lines a log's noise is made of lack it, and the
+# check costs a microsecond where the generic regex costs twenty
+_GENERIC_NEEDS = {
+    "step": re.compile(r"(?i)(?:global_step|num_updates|updates?|step|iter|iteration|it)['\"]?\s*(?:[:=#]\s*|\s+)\d"),
+    "tqdm": re.compile(r"\d%\|"),
+}
+
+
 @dataclass
 class Unseen(LineSpec):
-    """The generic set's step regex, for lines of a shape the sample did not see (a large log's later lines)."""
+    """A step line of the generic set, for lines of a shape the sample did not see (a large log's later lines)."""
 
     seen: frozenset[str] = frozenset()
+    needs: re.Pattern[str] | None = None
 
     @classmethod
     def of(cls, spec: LineSpec, seen: frozenset[str]) -> Unseen:
         out = cls.__new__(cls)
         out.__dict__.update(spec.__dict__)
         out.seen = seen
+        out.needs = _GENERIC_NEEDS.get(spec.name)
         out._layouts = {}
         return out
 
     def match(self, text: str, layout: str | None = None) -> LineValues | None:
+        if self.needs is not None and self.needs.search(text) is None:
+            return None
         literals, kinds, _ = tokens(text.strip())
         if shape_key(literals, kinds) in self.seen:
             return None
@@ -1598,9 +1611,14 @@ class Unseen(LineSpec):
 
 
 def file_sample(path: str | Sequence[str], head: list[Record]) -> Iterator[list[Record]]:
-    """The head's records, then slices of the rest of a plain file (SAMPLE_SLICES of SLICE_BYTES, spread evenly
-    after the head), each cut at line ends; a compressed file gives its head alone."""
+    """The head's records, then slices of the rest of the file (file_slices)."""
     yield head
+    yield from file_slices(path, head)
+
+
+def file_slices(path: str | Sequence[str], head: list[Record]) -> Iterator[list[Record]]:
+    """Slices of a plain file after its `head` (SAMPLE_SLICES of SLICE_BYTES, spread evenly over the rest), each
+    cut at line ends; none of a compressed file."""
     paths = [path] if isinstance(path, str) else list(path)
     for p in paths:
         if compression(p):
