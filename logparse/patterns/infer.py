@@ -972,7 +972,9 @@ def _separator(sample: SampledLog, key: str) -> bool:
     if sh.kinds:
         return False
     text = sh.literals[0]
-    return not any(ch.isalnum() for ch in text) or _SECTION.match(text) is None
+    if not any(ch.isalnum() for ch in text):
+        return not text.rstrip().endswith(("{", "[", "("))  # a dict opened under its step line goes on
+    return _SECTION.match(text) is None
 
 
 def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -1576,7 +1578,9 @@ def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = Fa
 # tqdm regex's bar), found by the standard module's engine: most lines a log's noise is made of lack it, and the
 # check costs a microsecond where the generic regex costs twenty
 _GENERIC_NEEDS = {
-    "step": re.compile(r"(?i)(?:global_step|num_updates|updates?|step|iter|iteration|it)['\"]?\s*(?:[:=#]\s*|\s+)\d"),
+    "step": re.compile(
+        r"(?i)(?:global_step|num_updates|updates?|step|iter|iteration|it)['\"]?\s*(?:[:=#]\s*|\s+)\d"
+    ),
     "tqdm": re.compile(r"\d%\|"),
 }
 
