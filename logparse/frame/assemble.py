@@ -441,9 +441,9 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
-        if spec.keys and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
+        if spec.key_uses and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
             self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
-            (self.guest_keys.extend if spec.guest else self._note_keys)(spec.keys)
+            (self.guest_keys.extend if spec.guest else self._note_keys)(spec.key_uses)
         if pattern in self.seen:
             return
         self.seen.add(pattern)

@@ -310,15 +310,15 @@ class Slot:
     unit: str | None  # a unit printed after it (`ms`, `G`, `%`)
     rate: bool = False  # the label is the rate unit after the value
     role: str = "value"  # step | total | epoch | timestamp | value | skip
-    meaning: Meaning | None = None
+    meaning: FieldPlan | None = None
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
 
 
 @dataclass(frozen=True)
-class Meaning:
-    """Where a printed key's value goes, from the key map: the column, how its printed number converts (a scale
-    for the unit it was printed in, inverted for a rate per step), and why."""
+class FieldPlan:
+    """Where a printed key's value goes, from the key model, as an explicit field of the set: the column, how its
+    printed number converts (a scale for the unit it was printed in, inverted for a rate per step), and why."""
 
     column: str
     scale: float = 1.0
@@ -732,12 +732,20 @@ def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int
 # what each value means
 
 
-def meaning(
-    km: keymap_mod.KeyMap, key: str, unit: str | None, texts: Sequence[str], evaluation: bool
-) -> Meaning | None:
-    """Where the value of `key` goes (None: nowhere, e.g. the counter's own key): the key map's column for the
-    key as printed, else for its last words (`with loss` -> loss), else kept as x_<key>; converted from the unit
-    printed after it (`ms`, `G`, `%`) or named in the key (`dt_ms`, `memory(GiB)`)."""
+def field_plan(
+    km: keymap_mod.KeyMap,
+    key: str,
+    unit: str | None,
+    texts: Sequence[str],
+    evaluation: bool,
+    line: Sequence[str] = (),
+) -> FieldPlan | None:
+    """Where the value of `key` goes (None: nowhere, e.g. the counter's own key), as an explicit field: the key
+    model's column for the key as printed, else for its last words (`with loss` -> loss) or without its bracket,
+    else kept as x_<key>; converted from the unit printed after it (`ms`, `G`, `%`) or named in the key (`dt_ms`,
+    `memory(GiB)`). The one place the inferred reading asks the key model what a key means: `texts` are the
+    values the sample printed (as printed, the unit apart), `line` the other keys of the record (the context of
+    the key model's rules that look at a whole line)."""
     if km.ignored(key):
         return None
     words = key.split()
@@ -769,12 +777,12 @@ def meaning(
                 if mapping.type == "int" and scale == 1.0 and mapping.factor == 1.0 and _is_int(texts)
                 else "float"
             )
-            return Meaning(
+            return FieldPlan(
                 base, scale * mapping.factor, vtype, scope, mapping.invert, reason=f"{reason} ({key!r})"
             )
     base, factor = keymap_mod.scaled_key(key)
     column = keymap_mod.column_name("x_", base, unit)
-    return Meaning(column, factor, kept=True, reason="not a key the synonym table knows")
+    return FieldPlan(column, factor, kept=True, reason="not a key the synonym table knows")
 
 
 def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: Sequence[str]) -> float | None:
@@ -835,7 +843,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     for slot in rec.slots:
         if slot.role != "value" or not slot.label or slot.label in eval_keys:
             continue
-        m = meaning(km, slot.label, slot.unit, [], False)
+        m = field_plan(km, slot.label, slot.unit, [], False)
         if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
@@ -843,7 +851,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
-def _full(m: Meaning) -> str:
+def _full(m: FieldPlan) -> str:
     return m.column if m.scope is None or m.scope == "global" else f"{m.column}_per_gpu"
 
 
@@ -1094,7 +1102,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         return None
     find_blocks(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
-        if rec.kind == "step" and not _has_values(rec) and not rec.members:
+        if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
@@ -1138,7 +1146,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     return Inferred(table, keys, used, frozenset(sample.shapes))
 
 
-_LIST = regex.compile(r"\[#(?:, ?#){2,}\]")
+_LIST = regex.compile(r"\[#(?:, ?#){2,}\]$")
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
@@ -1188,6 +1196,16 @@ def _restarts_at(seen: list[tuple[tuple[int, int], int]], places: list[tuple[int
     return restarts > 0
 
 
+def _listed(rec: RecordShape) -> bool:
+    """A record that is a printed list of numbers ending its line, its counter one of them (VITS's
+    `[loss_disc, ..., global_step, lr]`)."""
+    sh = rec.shapes[0]
+    if rec.counter is None or not _LIST.search(sh.key):
+        return False
+    first = max(i for i, lit in enumerate(sh.literals) if "[" in lit)
+    return rec.counter >= first
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -1198,7 +1216,7 @@ def _qualifies(rec: RecordShape) -> bool:
     """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
     counter named so alone may head a record printed over lines (find_blocks)."""
     if not _has_values(rec):
-        if rec.count >= MIN_REPEATS and _LIST.search(rec.shapes[0].key):
+        if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
         loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
         return (rec.named or loose) and len([s for s in rec.slots if s.kind == "num"]) == 1
@@ -1278,6 +1296,7 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
     for slot in rec.slots if rec.kind != "marker" else ():
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
@@ -1306,11 +1325,11 @@ def _line_table(
             groups[slot.index] = "rank"
             fields["rank"] = {"column": "rank", "type": "int"}
             continue
-        m = meaning(km, slot.label, slot.unit, texts, evaluation)
+        m = field_plan(km, slot.label, slot.unit, texts, evaluation, line)
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
             # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
-            known = meaning(km, outer, slot.unit, texts, evaluation)
+            known = field_plan(km, outer, slot.unit, texts, evaluation, line)
             if known is not None and not known.kept:
                 m = replace(known, reason=f"the only value of the dict of {outer!r}")
         if m is None:
@@ -1556,7 +1575,7 @@ def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = Fa
     ps = parse_pattern_set(inferred.table, "<inferred from the log>", validate=False)
     for spec in ps.lines:
         spec.trusted_chars = TRUSTED_CHARS
-        spec.keys = tuple(inferred.keys.get(spec.name, ()))
+        spec.key_uses = tuple(inferred.keys.get(spec.name, ()))
         # every line of one kind goes by one name, as the generic set's one step line did: the rows of all its
         # shapes are one stream of steps (steps/segments.py), and the summary says each note once
         if not keep_names:

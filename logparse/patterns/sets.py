@@ -491,9 +491,10 @@ class LineSpec:
     # batch index, timm's `[  0/12]`) or 1 (the batches done, MMEngine's `[50/50]`); the steps stage numbers the
     # optimizer step epoch x len + the batches done
     counts_from: int | None = None
-    # the keys a line of an inferred reading (infer.py) names in its explicit fields, as a key map line notes
-    # them: (mapped | kept, the key as printed, its column), said once, when the pattern is first met
-    keys: tuple[tuple[str, str, str], ...] = ()
+    # what the key model made of the keys this line's fields read, for a set written from the log itself (the
+    # inferred reading, infer.py: its fields name the columns): (mapped | kept, the key as printed, its column),
+    # noted once per line as a key map line notes its own (the summary's generic block)
+    key_uses: tuple[tuple[str, str, str], ...] = ()
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)

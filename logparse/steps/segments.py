@@ -159,13 +159,7 @@ def continue_epochs(
             f"takes its values from the redraw that completes it (m a multiple of {g}, or the epoch's last batch)"
         )
     else:
-        within = pos
-        from_zero = [p for p, base in (counts_from or {}).items() if base == 0]
-        if from_zero and "pattern" in steps:
-            index = steps["pattern"].isin(from_zero)
-            within = pos + index.astype(float)  # the batch index i completes step i + 1 of its epoch
-            if index.any():
-                how.append("a position counted from 0 (the batch index) completes the step one past it")
+        within = _batches_done(steps, pos, counts_from, how)
         completes = pd.Series(True, index=steps.index)
         per_epoch = total.astype(float)
 
@@ -179,6 +173,20 @@ def continue_epochs(
     if not crossed and counter == "step":
         return steps, False, None
     return steps, crossed, "; ".join(how)
+
+
+def _batches_done(
+    steps: pd.DataFrame, pos: pd.Series, counts_from: dict[str, int] | None, how: list[str]
+) -> pd.Series:
+    """The batches each row's position says are done in its epoch: the position as printed, one more where its
+    pattern counts positions from 0 (the batch index i completes step i + 1 of its epoch)."""
+    from_zero = [p for p, base in (counts_from or {}).items() if base == 0]
+    if not from_zero or "pattern" not in steps:
+        return pos
+    index = steps["pattern"].isin(from_zero)
+    if index.any():
+        how.append("a position counted from 0 (the batch index) completes the step one past it")
+    return pos + index.astype(float)
 
 
 def _epoch_offsets(
