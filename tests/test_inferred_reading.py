@@ -240,6 +240,18 @@ def test_a_csv_table_under_its_header(write_log):
 # records over several lines
 
 
+def test_a_block_of_key_tab_value_lines_per_step(write_log):
+    # a loop that prints each of its values on a line of its own, `print(f"{key}\t{value}")`, the step first
+    block = "".join(
+        f"step\t{s}\nloss\t{3 - s / 1000}\nlr\t0.0003\ntime\t0.{s // 100}5\n" for s in (100, 200, 300)
+    )
+    parsed = frame(write_log(block))
+    assert steps_of(parsed) == [100, 200, 300]
+    assert list(parsed.rows["loss"]) == [2.9, 2.8, 2.7]
+    assert list(parsed.rows["step_time_s"]) == [0.15, 0.25, 0.35]
+    assert list(parsed.rows["lr"]) == [3e-4] * 3
+
+
 def test_a_record_printed_as_a_table_between_rules(write_log):
     # openai/improved-diffusion improved_diffusion/logger.py HumanOutputFormat.writekvs: a dashed rule, then
     # "| %s | %s |" per key (sorted, values "%-8.3g"), then the rule again, at every log interval
