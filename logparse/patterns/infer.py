@@ -93,13 +93,13 @@ NUM_RX = (
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
-# (the standard module's engine, which finds these tokens twice as fast; the lookahead skips at once the places
-# no token starts at)
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
 # blocks and dashes (fastprogress's `|████------|`), a run of box glyphs (Rich's and Ultralytics' `━━━───`)
 GLYPHS = "█▉▊▋▌▍▎▏━─░▒▓"
 BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
+# (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
+# the places no token starts at)
 _TOKEN = re.compile(
     rf"(?=[-+.\d|nNiI?{GLYPHS}])"
     rf"(?:(?P<ts>{TS_RX})"
@@ -385,7 +385,6 @@ class RecordShape:
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
-    why: str = ""
 
     @property
     def count(self) -> int:
@@ -1234,22 +1233,20 @@ def _has_values(rec: RecordShape) -> bool:
     return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
 
-def _literal_rx(
-    variants: Sequence[str], first: bool, last: bool, before: str | None, after: str | None
-) -> str:
-    """A literal text of the shape (any of its variants, whitespace as blanks of any width)."""
-    outs = []
+def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
+    """A literal text of the shape (any of its variants, whitespace as blanks of any width: at least one between
+    two values, which would otherwise read as one)."""
+    outs: list[str] = []
     for text in variants:
         if first:
             text = text.lstrip()
         if last:
             text = text.rstrip()
-        out = []
-        for piece in regex.split(r"(\s+)", text):
-            if not piece:
-                continue
-            out.append(r"\s*" if piece.isspace() else regex.escape(piece, special_only=True))
-        rx = "".join(out)
+        if text and text.isspace():
+            rx = r"\s+"
+        else:
+            pieces = (p for p in regex.split(r"(\s+)", text) if p)
+            rx = "".join(r"\s*" if p.isspace() else regex.escape(p, special_only=True) for p in pieces)
         if rx not in outs:
             outs.append(rx)
     if len(outs) == 1:
@@ -1359,7 +1356,7 @@ def _line_table(
     n = len(sh.kinds)
     for i in range(n + 1):
         variants = sorted({lit for s in rec.shapes for lit in (s.variants[i] if i < len(s.variants) else [])})
-        parts.append(_literal_rx(variants, i == 0, i == n, None, None))
+        parts.append(_literal_rx(variants, i == 0, i == n))
         if i < n:
             kind = sh.kinds[i]
             group = groups.get(i)
@@ -1452,7 +1449,7 @@ def _save_line(sh: SampledShape, name: str) -> Table:
     for m in _TOKEN.finditer(text):
         if m.start() >= cut:
             break
-        parts.append(_literal_rx([text[at : m.start()]], at == 0, False, None, None))
+        parts.append(_literal_rx([text[at : m.start()]], at == 0, False))
         if m.lastgroup == "ts" and not fields:
             parts.append(f"(?P<timestamp>{TS_RX})")
             fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -1462,7 +1459,7 @@ def _save_line(sh: SampledShape, name: str) -> Table:
         else:
             parts.append(PIECE_RX[m.lastgroup or "num"])
         at = m.end()
-    parts.append(_literal_rx([text[at:cut]], at == 0, False, None, None))
+    parts.append(_literal_rx([text[at:cut]], at == 0, False))
     return {
         "name": name,
         "kind": "event",
