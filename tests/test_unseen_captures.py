@@ -412,28 +412,10 @@ CASES = {
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
 # a run that comes to read right fails here until it is taken off this list.
 MISREAD: dict[str, str] = {
-    "mmengine_epoch": "layout not recognised: `Epoch(train)  [1][10/50]  lr: ...  loss: ...` behind MMLogger's prefix",
-    "mmengine_iter": "layout not recognised: `Iter(train) [ 10/120]  lr: ...  time: ...  loss: ...`",
-    "mmengine_multiloss": "layout not recognised: `Epoch(train) [1][10/50] ... grad_norm: ... loss: ... loss_cls: ...`",
-    "ignite_print": "layout not recognised: `Epoch[1] Iteration[10/50] Loss: 1.41` (the counter is global: 60/50)",
-    "ignite_fbresearch": "layout not recognised: `Epoch [1/3]  [10/50]:  ETA: ...  total_loss: ...  Iter time: 0.0017 s`",
-    "ignite_pbar": "layout not recognised: ProgressBar frames `Epoch [1/3]: [10/50]  20%|██ , loss=1.4 [00:00<00:00]`",
-    "skorch": "layout not recognised: a table under its header, rows of bare numbers in ANSI colours, loss `train_loss`",
     "sb3_ppo": "layout not recognised: one record spread over a `| key | value |` block",
     "sb3_a2c": "layout not recognised: `| key | value |` blocks; three named losses and no total",
-    "timm": "layout not recognised: `Train: 0 [   0/12 (  8%)]  Loss: 1.36 (1.36)  Time: 0.163s, ...`",
-    "fastai": "layout not recognised: the epoch table under its header, between fastprogress's redrawn bars",
-    "flax_absl_epochs": "layout not recognised: `epoch:  1, train_loss: 1.2829, ..., test_loss: ...` behind absl's prefix",
-    "flax_nnx_steps": "rows and losses right, but the `[test] step: N, loss: ...` lines are not eval events",
-    "ultralytics_detect": "layout not recognised: a table header, then bar frames whose text is a row of bare numbers",
     "ultralytics_classify": "layout not recognised: the same table with one `loss` column",
     "diffusers": "the lightning set claims the bar: steps numbered 1-8, 17-24, 33-40 from the bar, not the postfix `step=`",
-    "nanochat": "`Step 00040 | Validation bpb` after the last step becomes a row; no validation is an eval event",
-    "paddle_hapi": "each epoch's `step k/50` restart is a new segment, the eval `step 8/8 - loss:` a row: 1 row analysed",
-    "accelerate_launch": "rows, loss, lr and step time right, but `epoch N: eval_loss ...` lines are not eval events",
-    "torchrun_2proc": "`rank N:` read as a key; a step's row takes the loss printed last (rank 1's at 6 of 16)",
-    "speechbrain": "the lagging tqdm counters are read as steps; `epoch: 1, lr: ... - train loss: ...` lines are not",
-    "catalyst": "the tqdm bars are read as steps (train and valid alike), each bar a new segment; epoch lines dropped",
 }
 
 

@@ -38,36 +38,17 @@ EXCERPTS = READER.load_corpus(CORPUS)
 
 # Excerpts of tests/data/unseen that do not read right yet (the baseline of the inferred reading's work)
 NOT_YET = {
-    "darkflow_issue470_moving_ave",
     "espnet2_issue2674_lm_epoch5",
-    "icefall_issue320_conformer_ctc_epoch0",
-    "icefall_pr314_pruned_transducer_lr",
-    "improved_diffusion_issue71_logger_table",
     "internevo_docs_7b_demo_8gpu",
     "internlm_usage_doc_7b_8gpu_2023_07",
-    "irn_issue13_train_cam_epochs",
-    "minimind_issue26_epoch0",
     "mmcls_issue408_slow_epoch1",
-    "mmdet_solo_issue7932_epoch1",
-    "mmdet_v1_issue2672_epoch1",
-    "nanochat_pr834_sft_val_bpb",
     "negclip_open_clip_issue27_epoch0",
-    "nvidia_tacotron2_issue368_start",
-    "p2t_deit_json_log_epochs49_59",
-    "paddleocr_issue16562_det_mem",
-    "parameter_golf_issue839_val_lines",
     "rllib_issue3908_result_block",
     "sb3_blog_ppo_cartpole_tables",
-    "scepter_issue48_ranks_iter10",
-    "speechbrain_pr1892_epoch_summaries",
     "stablesr_issue161_metrics_csv",
-    "textbox_issue349_discriminator_epochs",
-    "tianshou_issue449_ppo_epochs",
-    "ultralytics_issue7653_epoch_table",
     "vits_issue164_list_records",
     "vits_issue197_tab_logger_epochs",
     "yolov7_issue849_epoch_blocks",
-    "yoloworld_issue190_mmengine_epoch100",
 }
 
 

@@ -33,7 +33,7 @@ from ..core.errors import NotATrainingLog, NotText, UnrecognisedLog, UsageError
 from ..core.schema import INTEGER_COLUMNS, Row
 from ..core.summary_types import FolderPart
 from ..core.warnings import RunWarning
-from ..patterns import compose
+from ..patterns import compose, infer
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
     Composition,
@@ -128,6 +128,8 @@ class ParsedLog:
         """The log's format: the composition's name, else the detected family's."""
         return self.composition.name if self.composition is not None else self.formats[0]
 
+    # step patterns whose step is a position within an epoch: what it counts from (LineSpec.counts_from)
+    counts_from: dict[str, int] = field(default_factory=dict)
     # keys read through a synonym table (the generic reading): {"mapped": {printed key: column},
     # "facts": {printed key: fact}, "kept": {printed key: x_ column}}; empty when no line used one
     keymap: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -230,11 +232,29 @@ def _detect(
         _read_head(stream, head, DETECT_MORE)  # a close call on the head: read further before deciding
         chosen, detection = choose_sets(head, sets, None)
     fallback = detection is not None and forced_format is None and _fallback(detection, sets)
-    if (not chosen or fallback) and len(head) >= DETECT_HEAD:
-        # Nothing in the head: score the whole file (a long preamble). Only the generic reading: look
-        # further for a framework's line before settling for it.
-        more = read_records(path)
-        chosen, detection = choose_sets(islice(more, DETECT_MORE) if fallback else more, sets, None)
+    slices: list[list[Record]] | None = None
+    learnt: infer.Inferred | None = None
+    if not chosen and forced_format is None and len(head) >= DETECT_HEAD:
+        # Nothing in the head: a framework's lines after a long preamble show in the slices of the file the
+        # inferred reading samples; only where neither they nor the log's own records do, the whole file is
+        # scored (reading a large log twice)
+        slices = list(infer.file_slices(path, head))
+        chosen, detection = choose_sets(chain.from_iterable(slices), sets, None)
+        if not chosen:
+            learnt = infer.infer([head, *slices])
+            if learnt is None:
+                chosen, detection = choose_sets(read_records(path), sets, None)
+        fallback = detection is not None and _fallback(detection, sets)
+    elif fallback and len(head) >= DETECT_HEAD:
+        # Only the generic reading: look further for a framework's line before settling for it.
+        chosen, detection = choose_sets(islice(read_records(path), DETECT_MORE), sets, None)
+    if forced_format == infer.NAME or (
+        forced_format is None and (detection is None or detection.name == infer.NAME)
+    ):
+        # no framework's set reads the log: its own repeated lines say what its records are
+        inferred = _inferred(path, head, sets, detection, slices, learnt)
+        if inferred is not None:
+            chosen, detection = inferred
     if not chosen or detection is None:
         if stats.records == 0:
             raise NotText(describe(path), "the file has no text lines")
@@ -245,6 +265,30 @@ def _detect(
     if forced_format is None:
         _refuse_stray_matches(path, head, chosen, detection)
     return chosen, detection, chain(head, stream)
+
+
+def _inferred(
+    path: str | list[str],
+    head: list[Record],
+    sets: dict[str, PatternSet],
+    detection: Detection | None,
+    slices: list[list[Record]] | None = None,
+    learnt: infer.Inferred | None = None,
+) -> tuple[list[PatternSet], Detection] | None:
+    """The inferred reading (patterns/infer.py) of a log no family set detected, from its head and a sample of
+    the rest of the file (`slices`, and the reading learnt from them, when made already), in place of the
+    generic set; None when the sample shows no step record."""
+    if learnt is None:
+        if slices is None:
+            slices = list(infer.file_slices(path, head))
+        learnt = infer.infer([head, *slices])
+    if learnt is None:
+        return None
+    ps = infer.to_set(learnt, sets.get(infer.NAME))
+    if detection is None or detection.name != infer.NAME:
+        steps = sum(rec.count for rec in learnt.records if rec.kind == "step")
+        detection = Detection(infer.NAME, {infer.NAME: steps}, 1.0)
+    return [ps, *_common(sets), *_common(sets, facts_only=True)], detection
 
 
 # A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
@@ -400,6 +444,8 @@ class _Assembler:
         self.aggregates: dict[str, str] = {}
         self.windows: dict[str, Averaging] = {}
         self.seen: set[str] = set()
+        self.keyed: set[int] = set()
+        self.counts_from: dict[str, int] = {}
         self.rejoined = 0
         self.keymap: dict[str, dict[str, str]] = {}
         self.redrawn: dict[str, str] = {}
@@ -414,16 +460,16 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
+        if spec.key_uses and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
+            self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
+            (self.guest_keys.extend if spec.guest else self._note_keys)(spec.key_uses)
         if pattern in self.seen:
             return
         self.seen.add(pattern)
-        if spec.key_uses:  # a set written from the log: what its keys became (LineSpec.key_uses)
-            if spec.guest:
-                self.guest_keys.extend(spec.key_uses)
-            else:
-                self._note_keys(spec.key_uses)
         if spec.note:
             self.notes[pattern] = spec.note
+        if spec.counts_from is not None:
+            self.counts_from[pattern] = spec.counts_from
         if spec.redrawn:
             self.redrawn[pattern] = spec.note or ""
         if spec.postfix:
@@ -701,6 +747,7 @@ class _Assembler:
             keymap=self.keymap,
             redrawn=self.redrawn,
             postfix_bars=self.postfix_bars,
+            counts_from=self.counts_from,
         )
 
 

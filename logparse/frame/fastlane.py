@@ -176,13 +176,23 @@ class LaneShape:
                 slots.append((*pm.span("value"), pm.group("key").strip()))
         order = sorted(range(len(slots)), key=lambda i: slots[i][0])
         parts, at, group_of = [head], 0, {}
+        # a group spelled out (its value holds the character that ends a group): no _native.fit
+        spelled = False
         for n, i in enumerate(order, 1 + bool(head)):
             start, end, _ = slots[i]
             if start < at or (start == at and n > 1 + bool(head)):
                 return None  # nested or adjacent groups: no literal text to end a value
             parts.append(re.escape(text[at:start]))
             nxt = text[end : end + 1]
-            parts.append(f"([^{re.escape(nxt)}\\n]*)" if nxt else "([^\\n]*)")
+            if nxt and nxt in text[start:end]:
+                # `2026-12-01 19:46:46,692 - INFO`, `36,471, ...`: a value of one strict form, spelled out
+                form = next((rx for rx in (_TS_FORM, _SEPARATED) if rx.fullmatch(text[start:end])), None)
+                if form is None:
+                    return None
+                parts.append(f"({form.pattern})")
+                spelled = True
+            else:
+                parts.append(f"([^{re.escape(nxt)}\\n]*)" if nxt else "([^\\n]*)")
             group_of[i] = n
             at = end
         parts.append(re.escape(text[at:]))
@@ -206,7 +216,7 @@ class LaneShape:
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
         fields = {group: spec.fields[slots[i][2]] for i, group in group_of.items() if slots[i][2] in spec.fields}
-        shape.native = Native.of(shape, len(slots), fields)
+        shape.native = None if spelled else Native.of(shape, len(slots), fields)
         return shape
 
     def disjoint(self, other: LaneShape) -> bool:
@@ -325,15 +335,31 @@ def _field(fs: FieldSpec) -> Convert:
 def _column(fs: FieldSpec, texts: Sequence[str]) -> Any:
     if fs.type == "timestamp":
         joined = "\n".join(texts) + "\n"
-        if not _ISO.fullmatch(joined):
-            raise ValueError("not one ISO shape")
-        return np.array(texts, dtype="datetime64[us]").astype(np.int64) / 1e6
+        if _ISO.fullmatch(joined):
+            return np.array(texts, dtype="datetime64[us]").astype(np.int64) / 1e6
+        if all(_TS_FORM.fullmatch(t) for t in texts):  # Python logging's `19:46:46,692`
+            return _timestamps(texts)
+        raise ValueError("not one ISO shape")
     if fs.type == "int":
         whole = int(fs.offset)
-        values = list(map(int, texts))
+        try:
+            values = list(map(int, texts))
+        except ValueError:  # `1,000`: FieldSpec.convert reads it without its separators
+            values = [int(t.replace(",", "")) for t in texts if _SEPARATED.fullmatch(t)]
+            if len(values) != len(texts):
+                raise
         return np.array(values, dtype=np.int64) + whole if whole else np.array(values, dtype=np.int64)
-    values = np.array(list(map(float, texts)), dtype=np.float64)
-    return values * fs.scale + fs.offset
+    try:
+        floats = list(map(float, texts))
+    except ValueError:  # `36,471`: sets.to_number reads it without its separators
+        floats = [float(t.replace(",", "")) for t in texts if _SEPARATED.fullmatch(t)]
+        if len(floats) != len(texts):
+            raise
+    return np.array(floats, dtype=np.float64) * fs.scale + fs.offset
+
+
+# a number with thousands separators in threes, as sets.to_number and FieldSpec.convert read it (commas dropped)
+_SEPARATED = re.compile(r"[-+]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
 def event_lane(spec: LineSpec) -> bool:

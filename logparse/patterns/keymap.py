@@ -499,8 +499,11 @@ class KeyMap:
         m = _GLOSS.match(key.strip())
         if m is not None:
             # `(t)` names a time: open_clip's "Batch (t)" and "Data (t)" are the batch's and the data's seconds
-            timed = (f"{m.group('base')}_time",) if m.group("inner").strip().lower() in _TIME_GLOSS else ()
-            for part in (m.group("inner"), *timed, m.group("base")):
+            inner = m.group("inner").strip().lower()
+            timed = (f"{m.group('base')}_time",) if inner in _TIME_GLOSS else ()
+            # `(val)` says whose the base is, not what: `loss(val)` is val_loss, `Epoch(val)` an epoch
+            parts = (f"{inner}_{m.group('base')}",) if inner in _STAGE_GLOSS else (m.group("inner"), *timed)
+            for part in (*parts, m.group("base")):
                 hit = self._lookup(part, config, depth + 1)
                 if hit is not None:
                     return _ruled(hit, "gloss", f"the bracket ({m.group('inner').strip()}) says what it is")
@@ -771,6 +774,7 @@ class KeyMap:
 
 _NONE = Mapping("", "")
 _TIME_GLOSS = frozenset(("t", "time"))
+_STAGE_GLOSS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
 _EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
 
 

@@ -279,8 +279,10 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
 
 
 _TS_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%y %H:%M:%S", "%Y%m%d %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f")
-# absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"
+# absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"; nor does
+# MMEngine's MMLogger ('%m/%d %H:%M:%S': mmengine/logging/logger.py): "12/05 10:02:52"
 _NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
+_NO_YEAR_SLASH = regex.compile(r"^(?P<m>\d\d)/(?P<d>\d\d) (?P<t>\d\d:\d\d:\d\d(?:\.\d+)?)$")
 # The year given to year-less timestamps: a leap year, so that 0229 reads. Their absolute value is
 # meaningless; differences between lines are right unless the log crosses a New Year.
 NO_YEAR = 2000
@@ -292,6 +294,9 @@ def to_timestamp(text: str) -> float:
     A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
     year NO_YEAR: good for the time between lines, not for the date."""
     t = text.strip().strip("[]").replace(",", ".")
+    slashed = _NO_YEAR_SLASH.match(t) if t[2:3] == "/" else None
+    if slashed is not None:
+        t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
     if t[4:5] == " " and _NO_YEAR.match(t):
         fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
         try:
@@ -487,6 +492,10 @@ class LineSpec:
     keymap: keymap_mod.KeyMap | None = None
     # ... and a step line keeps a numeric key the table does not know as the column <extra><key>
     extra: str | None = None
+    # a step line whose step is a position within an epoch (beside an epoch_index): what it counts from, 0 (the
+    # batch index, timm's `[  0/12]`) or 1 (the batches done, MMEngine's `[50/50]`); the steps stage numbers the
+    # optimizer step epoch x len + the batches done
+    counts_from: int | None = None
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
@@ -1148,6 +1157,7 @@ def _line(
         if "keymap" in ld
         else None,
         extra=ld.get("extra"),
+        counts_from=ld.get("counts_from"),
     )
     spec.__dict__.update(compiled)  # the compiled regexes in place of the lazy attributes
     return spec

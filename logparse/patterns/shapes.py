@@ -14,12 +14,14 @@ from typing import Any
 import regex
 
 from ..core.errors import LogparseError, UsageError
-from ..core.schema import SCOPED_COLUMNS, Row
+from ..core.schema import Row
+from ..core.tomlfile import Table
 from ..read.reader import ReadStats, read_records
+from . import infer as infer_mod
 from . import keymap as keymap_mod
 from .keymap import NUMBER_TOKEN as _NUM
 from .keymap import number_spans
-from .sets import PatternSet, shipped_dir, to_timestamp
+from .sets import LineSpec, PatternSet, shipped_dir, to_timestamp
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
@@ -240,164 +242,6 @@ def describe_keys(sh: Shape, km: keymap_mod.KeyMap, pairs: Any = None) -> list[t
 # new pattern set
 
 
-@dataclass
-class Field:
-    group: str
-    column: str
-    scale: float = 1.0
-    type: str = "float"
-    scope: str | None = None
-    invert: bool = False
-
-    def value(self, text: str) -> Any:
-        """The value of a printed number (the tokenizer's, separators and all), as the sample expects it."""
-        if self.type == "int":
-            return int(text.replace(",", ""))
-        v, _ = keymap_mod.split_quantity(text)
-        if self.invert:
-            v = 1.0 / v if v else math.nan
-        return v * self.scale if self.scale != 1.0 else v
-
-    def toml(self) -> str:
-        parts = [f'column = "{self.column}"']
-        if self.scope:
-            parts.append(f'scope = "{self.scope}"')
-        if self.type != "float":
-            parts.append(f'type = "{self.type}"')
-        if self.scale != 1.0:
-            parts.append(f"scale = {self.scale!r}")
-        if self.invert:
-            parts.append("invert = true")
-        return "{ " + ", ".join(parts) + " }"
-
-
-def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: list[str]) -> float:
-    """The factor from a printed value in `unit` (or the key's own unit) to its column: one of that unit in
-    the column's units, by the generic reading's own conversion (keymap.to_quantity), so that `mem 61.2 GB`
-    is 61.2 GiB in the set written as in the generic reading (GB is binary: synonyms.toml [rules] memory)."""
-    if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
-        mapping = mapping.for_value(texts[0])
-    u = unit or mapping.key_unit
-    if mapping.units == "percent":
-        if u in ("%", "pct", "percent"):
-            return 0.01
-        finite = [keymap_mod.split_quantity(t)[0] for t in texts if _finite(t)]
-        return 0.01 if finite and max(finite) > 1 else 1.0
-    if u is None:
-        return 1.0
-    try:
-        return keymap_mod.to_quantity(f"1{u}", mapping.units)
-    except ValueError:  # a unit that does not fit the column: the value as printed, as before
-        return 1.0
-
-
-def _finite(t: str) -> bool:
-    try:
-        return math.isfinite(keymap_mod.split_quantity(t)[0])
-    except ValueError:
-        return False
-
-
-def _scoped(column: str) -> tuple[str, str | None]:
-    for base in SCOPED_COLUMNS:
-        if column == base:
-            return base, "global"
-        if column in (f"{base}_per_gpu",):
-            return base, "per_gpu"
-    if column == "reported_tflops_per_gpu":
-        return "reported_tflops", "per_gpu"
-    return column, None
-
-
-def _ident(text: str) -> str:
-    s = regex.sub(r"[^a-z0-9]+", "_", keymap_mod.normalize(text)).strip("_")
-    return s if s and s[0].isalpha() else f"n_{s}" if s else "n"
-
-
-def _line_spec(sh: Shape, km: keymap_mod.KeyMap) -> tuple[str, list[Field], list[str | None]]:
-    """The regex of a step shape and its fields (one per number; None for a number left unused)."""
-    fields: list[Field] = []
-    groups: list[str | None] = []
-    used: set[str] = set()
-    stamp = _stamp_numbers(sh)
-    if stamp:
-        fields.append(Field("timestamp", "timestamp", type="timestamp"))
-        used.add("timestamp")
-    for i, texts in enumerate(sh.values):
-        label, unit = sh.label(i), sh.unit(i)
-        f: Field | None = None
-        if i < stamp:
-            groups.append(None)  # part of the timestamp
-            continue
-        if i == sh.counter:
-            f = Field("step", "step", type="int")
-        elif sh.counter is not None and i == sh.counter + 1 and sh.literals[i].strip() == "/":
-            f = Field("progress_total", "progress_total", type="int")
-        elif label:
-            mapping = km.lookup(label, "step")
-            if mapping is not None and mapping.column not in {x.column for x in fields}:
-                column, scope = _scoped(mapping.column)
-                scale = 1.0 if mapping.invert else _scale(mapping, unit, texts)
-                f = Field(_ident(label), column, scale * mapping.factor, scope=scope, invert=mapping.invert)
-                if mapping.type == "int":
-                    f.type = "int"
-            elif mapping is None and not km.ignored(label):
-                f = Field(_ident(label), keymap_mod.column_name("x_", label, unit))
-        if f is not None:
-            name = f.group
-            k = 2
-            while name in used or name in ("key", "value"):
-                name, k = f"{f.group}_{k}", k + 1
-            f.group = name
-            used.add(name)
-            fields.append(f)
-            groups.append(name)
-        else:
-            groups.append(None)
-    parts = [r"^\s*"]
-    for i, lit in enumerate(sh.literals):
-        if 0 < i < stamp or (i == 0 and stamp):
-            if i == 0:  # the timestamp's numbers and the text between them: one group
-                parts.append(_literal_rx(lit.strip()) + f"(?P<timestamp>{TS_RX})")
-            continue
-        if i == stamp and stamp:
-            lit = lit[_stamp_tail(sh) :]  # the end of the timestamp (an offset, fractional seconds) is in it
-        text = lit.lstrip() if i == 0 else lit
-        text = text.rstrip() if i == len(sh.literals) - 1 else text
-        parts.append(_literal_rx(text))
-        if i < len(groups):
-            g = groups[i]
-            counter = g in ("step", "progress_total")
-            parts.append(f"(?P<{g}>{INT_RX if counter else NUMBER_RX})" if g else f"(?:{NUMBER_RX})")
-    parts.append(r"\s*$")
-    return "".join(parts), fields, groups
-
-
-def _stamp_numbers(sh: Shape) -> int:
-    """How many of the shape's first numbers a timestamp at the start of its lines holds (0: none)."""
-    m = _TS_START.match(sh.example)
-    if m is None or sh.literals[0].strip() not in ("", "["):
-        return 0
-    return sum(1 for _, end in number_spans(sh.example) if end <= m.end(1))
-
-
-def _stamp_tail(sh: Shape) -> int:
-    """How much of the literal after the timestamp's last number still belongs to it (`+08:00` after seconds)."""
-    m = _TS_START.match(sh.example)
-    assert m is not None
-    last_end = [end for _, end in number_spans(sh.example) if end <= m.end(1)][-1]
-    return m.end(1) - last_end
-
-
-def _literal_rx(text: str) -> str:
-    out = []
-    for piece in regex.split(r"(\s+)", text):
-        if not piece:
-            continue
-        out.append(r"\s+" if piece.isspace() else regex.escape(piece, special_only=True))
-    return "".join(out)
-
-
 def _toml_str(s: str) -> str:
     """A TOML literal string when it can be one (regexes stay readable), else a basic string."""
     if "'''" not in s and not s.endswith("'") and "\n" not in s:
@@ -420,88 +264,113 @@ def _toml_value(v: Any) -> str:
 
 
 def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[str, list[str]]:
-    """The TOML text of a starting pattern set for `path`, and notes on what it read."""
+    """The TOML text of a starting pattern set for `path`, and notes on what it read: the inferred reading's set
+    (infer.py: the log's step records, evaluations, checkpoint saves, each line's explicit fields), written out
+    under `name`, with two of each line's own lines as samples whose values a plain tokenizer reads off the
+    text (keymap.number_spans), not the set's regex."""
     if not regex.fullmatch(r"[a-z][a-z0-9_.-]*", name):
         raise UsageError(f"{name!r} is not a pattern set name: use lower-case letters, digits, _ . -")
     if name in sets and Path(sets[name].source_file).resolve().parent == shipped_dir().resolve():
         raise UsageError(f"{name!r} is the name of a shipped pattern set; pick another with --name")
-    shapes, n = read_shapes(path)
-    steps = step_shapes(shapes)
-    if not steps:
+    head = list(islice(read_records(path), infer_mod.HEAD_RECORDS))
+    if not head:
+        raise LogparseError(f"{path}: the file has no text lines")
+    learnt = infer_mod.infer(infer_mod.file_sample(path, head))
+    if learnt is None:
         raise LogparseError(
             f"{path}: no line shape repeats with a growing counter, so there is no step line to build a set "
             f"from; run `logparse patterns explain {path}` to see its shapes"
         )
     km = keymap_mod.load()
-    notes: list[str] = []
+    ps = infer_mod.to_set(learnt, None, keep_names=True)  # its lines compiled: which line each example is
     lines_toml: list[str] = []
     samples_toml: list[str] = []
-    detect: list[str] = []
-    taken: set[str] = set()
-    for sh in steps[:6]:
-        rx, fields, groups = _line_spec(sh, km)
-        named = [f.column for f in fields if f.column not in ("step", "progress_total", "timestamp")]
-        main = next((c for c in named if not c.startswith("x_")), named[0] if named else "values")
-        lname = _ident(f"step_{main}")
-        while lname in taken:
-            lname += "_"
-        taken.add(lname)
-        if not detect:
-            detect.append(regex.sub(r"\(\?P<\w+>", "(?:", rx))
-        body = [
-            "[[line]]",
-            f'name = "{lname}"',
-            'kind = "step"',
-            'step = "optimizer"',
-            f"# {sh.count} lines like line {sh.first_line}; the counter is number {sh.counter + 1}"
-            + (f" (after {sh.counter_word!r})" if sh.counter_word else ""),
-            f"regex = {_toml_str(rx)}",
-        ]
-        for f in fields:
-            body.append(f"fields.{f.group} = {f.toml()}")
-        lines_toml.append("\n".join(body))
-        for line_no, text in sh.examples[:2]:
-            literals, numbers = split(text)
-            expect = {}
-            stamp = _TS_START.match(text) if groups and groups[0] is None and fields[0].column == "timestamp" else None
-            if stamp is not None:
-                expect["timestamp"] = to_timestamp(stamp.group(1))
-            for f, g in ((f, g) for g in groups if g for f in fields if f.group == g):
-                idx = groups.index(g)
-                if _finite(numbers[idx]) or f.type == "int":
-                    expect[f.column if not f.scope or f.scope == "global" else f"{f.column}_per_gpu"] = (
-                        f.value(numbers[idx])
-                    )
+    notes: list[str] = []
+    for line in learnt.table["line"]:
+        lines_toml.append(_line_toml(line))
+        used = learnt.keys.get(line["name"], [])
+        if line.get("kind") == "step" and line.get("attach") is None:
+            mapped = [f"{key} -> {column}" for _, key, column in used]
+            notes.append(f"{line['name']}: {', '.join(mapped) or 'no values'}")
+    for rec in learnt.records:
+        for line_no, text in rec.shapes[0].examples[:2]:
+            hit = ps.match(text)
+            if hit is None:
+                continue
+            spec, _ = hit
+            expect = _expected(spec, text)
             exp = ", ".join(f"{_key(k)} = {_toml_value(v)}" for k, v in expect.items())
             samples_toml.append(
                 f'[[sample]]  # line {line_no} of {Path(path).name}\nline = "{_escape(text)}"\n'
-                f'pattern = "{lname}"\nexpect = {{ {exp} }}'
+                f'pattern = "{spec.name}"\nexpect = {{ {exp} }}'
             )
-        mapped = [
-            f"{(sh.label(groups.index(f.group)) if f.group in groups else '') or f.group} -> {f.column}"
-            for f in fields
-            if f.column != "step"
-        ]
-        notes.append(f"{lname}: {sh.count} lines, {', '.join(mapped) or 'no values'}")
     config_toml, config_samples, config_notes = _config_lines(path, sets, km)
     lines_toml += config_toml
     samples_toml += config_samples
     notes += config_notes
+    main = next(ld for ld in learnt.table["line"] if ld.get("kind") == "step" and ld.get("attach") is None)
+    detect = _GROUP_NAME.sub("(?:", main["regex"])  # the main step line, its groups unnamed
     header = [
-        f"# A starting pattern set for {Path(path).name}, written by `logparse patterns new` from its most common",
-        "# line shapes. Check the columns and the scales, then `logparse patterns test DIR`. Every key and column",
-        "# name: the JSON Schema `logparse patterns schema` prints; how to write a set: docs/writing-a-pattern-set.md",
-        "# in the logparse repository.",
+        f"# A starting pattern set for {Path(path).name}, written by `logparse patterns new` from the records its",
+        "# own repeated lines show (what the generic reading reads). Check the columns and the scales, then",
+        "# `logparse patterns test DIR`. Every key and column name: the JSON Schema `logparse patterns schema`",
+        "# prints; how to write a set: docs/writing-a-pattern-set.md in the logparse repository.",
         "# Throughputs are taken as the whole job's unless the key says per GPU; edit scope if that is wrong.",
         "",
         "[format]",
         f'name = "{name}"',
         f'title = "{name} (from {Path(path).name})"',
-        f"detect = [{_toml_str(detect[0])}]",
+        f"detect = [{_toml_str(detect)}]",
     ]
     text = "\n".join(header) + "\n\n" + "\n\n".join(lines_toml) + "\n\n" + "\n\n".join(samples_toml) + "\n"
-    notes += _first_reads(text, path, steps[0])
+    notes += _first_reads(text, path, learnt.records[0].shapes[0].examples)
     return text, notes
+
+
+_GROUP_NAME = regex.compile(r"\(\?P<\w+>")
+
+
+def _line_toml(line: Table) -> str:
+    """A [[line]] of an inferred set as TOML: its keys, then a field a line."""
+    body = ["[[line]]"]
+    for key in ("name", "kind", "event", "step", "attach", "counts_from", "note"):
+        if key in line:
+            body.append(f"{key} = {_toml_value(line[key])}")
+    body.append(f"regex = {_toml_str(line['regex'])}")
+    for group, spec in line.get("fields", {}).items():
+        inner = ", ".join(f"{k} = {_toml_value(v)}" for k, v in spec.items())
+        body.append(f"fields.{_key(group)} = {{ {inner} }}")
+    return "\n".join(body)
+
+
+def _expected(spec: LineSpec, text: str) -> Row:
+    """What a sample line must give: each field's number as a plain tokenizer finds it in the text (a whole
+    printed number, keymap.number_spans), converted as the field says; the place of each field's number comes
+    from the line's regex, its value never does (a field whose group is no whole number is left out)."""
+    m = spec.regex.search(text)
+    out: Row = {}
+    if m is None:
+        return out
+    whole = set(number_spans(text))
+    for group, fs in spec.fields.items():
+        if group not in m.groupdict() or m.group(group) is None:
+            continue
+        span = m.span(group)
+        printed = text[span[0] : span[1]]
+        if fs.type == "timestamp":
+            out[fs.column] = to_timestamp(printed)
+            continue
+        if span not in whole:
+            continue
+        number = float(printed.replace(",", ""))
+        if not math.isfinite(number):
+            continue
+        if fs.type == "int":
+            out[fs.column] = int(printed.replace(",", "")) + int(fs.offset)
+            continue
+        value = number * fs.scale + fs.offset
+        out[fs.column] = (1.0 / value if value else math.nan) if fs.invert else value
+    return out
 
 
 def _shown(key: str, value: Any) -> str:
@@ -512,8 +381,8 @@ def _shown(key: str, value: Any) -> str:
     return f"{value:.12g}" if isinstance(value, float) else str(value)  # the printed digits, not float noise
 
 
-def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
-    """What the written set reads from the first lines of its main shape, for the user to check by eye, and any
+def _first_reads(text: str, path: str, examples: list[tuple[int, str]]) -> list[str]:
+    """What the written set reads from the first lines of its main record, for the user to check by eye, and any
     sample whose values the set does not read from whole printed numbers (the tokenizer's reading)."""
     from ..core.tomlfile import tomllib  # tomli before Python 3.11
     from .sets import parse_pattern_set, sample_failures
@@ -523,7 +392,7 @@ def _first_reads(text: str, path: str, sh: Shape) -> list[str]:
     except Exception as exc:  # the writer's own bug: say so rather than write a set that cannot load
         raise LogparseError(f"{path}: the pattern set written for this log does not load ({exc})") from None
     out = ["what it reads from the first lines (check these against the log):"]
-    for line_no, example in sh.examples[:3]:
+    for line_no, example in examples[:3]:
         hit = ps.match(example)
         values = {} if hit is None else {k: v for k, v in hit[1].items() if not k.startswith("__")}
         shown = ", ".join(f"{k}={_shown(k, v)}" for k, v in values.items())

@@ -441,7 +441,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
         micro = micro_accumulation(steps, record, ga, warnings)
         if ga is None and micro is not None and micro.fact is not None:
             ga = facts["grad_accum"] = micro.fact
-    steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings)
+    steps, epochs, numbering = _count_from_start(steps, facts, ga, warnings, parsed.counts_from)
     steps, numbering, step_time = _number_steps(parsed, steps, progress, facts, numbering, warnings)
     if record is not None:
         steps, use = plan(steps, parsed.rows, record, micro, facts, warnings)
@@ -595,15 +595,43 @@ def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFr
     return steps, progress
 
 
+def _place_evaluations(parsed: ParsedLog, steps: pd.DataFrame) -> None:
+    """An evaluation event that prints no training step (`Validation Results - Epoch: 1`, MMEngine's
+    `Epoch(val) [1][4/4]`, an eval line of a bar) is at the step it follows: the last step row before its line,
+    as the steps are numbered from the run's start (an epoch's position folded in)."""
+    events = parsed.events
+    if events.empty or "event" not in events or steps.empty or "line" not in steps:
+        return
+    placed = steps.dropna(subset=["step"]).sort_values("line", kind="stable")
+    missing = (events["event"] == "eval") & (events["step"].isna() if "step" in events else True)
+    if placed.empty or not missing.any():
+        return
+    lines = placed["line"].to_numpy()
+    before = np.searchsorted(lines, events.loc[missing, "line"].to_numpy(), side="left") - 1
+    found = before >= 0
+    events = events.copy()
+    if "step" not in events:
+        events["step"] = np.nan
+    at = events.index[missing][found]
+    events.loc[at, "step"] = placed["step"].to_numpy()[before[found]]
+    parsed.events = events
+
+
 def _count_from_start(
-    steps: pd.DataFrame, facts: dict[str, Fact], ga: Fact | None, warnings: list[RunWarning]
+    steps: pd.DataFrame,
+    facts: dict[str, Fact],
+    ga: Fact | None,
+    warnings: list[RunWarning],
+    counts_from: dict[str, int] | None = None,
 ) -> tuple[pd.DataFrame, bool, str]:
     """Counters that restart each epoch -> steps since the run began (micro-batch bars grouped into steps),
-    then micro-batch counters -> optimizer steps. Returns the rows, whether epochs were found, the numbering."""
+    then micro-batch counters -> optimizer steps. Returns the rows, whether epochs were found, the numbering.
+    `counts_from`: the step patterns whose position within the epoch counts from 0 or 1 (ParsedLog)."""
     numbering = "log"
     samples_how = _keras_sample_counts(steps, facts, warnings)
     counter = "micro_step" if "micro_step" in steps and steps["micro_step"].notna().any() else "step"
-    steps, epochs, how = continue_epochs(steps, counter, None if ga is None else int(ga.value), warnings)
+    ga_n = None if ga is None else int(ga.value)
+    steps, epochs, how = continue_epochs(steps, counter, ga_n, warnings, counts_from)
     if how or samples_how:
         numbering = "; ".join(h for h in (samples_how, how) if h)
     return steps, epochs, _micro_to_optimizer_steps(steps, ga, warnings) or numbering
@@ -988,6 +1016,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
     _warn_unknowns(steps, gpus, seq, opts, warnings)
+    _place_evaluations(parsed, steps)
     return Run(
         name,
         parsed.path,

@@ -115,13 +115,19 @@ def reference_rows(steps: pd.DataFrame) -> pd.DataFrame:
 
 
 def continue_epochs(
-    steps: pd.DataFrame, counter: str, grad_accum: int | None, warnings: list[RunWarning]
+    steps: pd.DataFrame,
+    counter: str,
+    grad_accum: int | None,
+    warnings: list[RunWarning],
+    counts_from: dict[str, int] | None = None,
 ) -> tuple[pd.DataFrame, bool, str | None]:
     """Number rows whose counter restarts each epoch as steps since the run began.
 
     `counter` is "step" (it counts optimizer steps) or "micro_step" (micro-batches: rows are grouped
-    into optimizer steps and each step keeps the row that completes it). Returns the rows, whether
-    an epoch boundary was crossed, and how the steps were numbered (None when nothing was done)."""
+    into optimizer steps and each step keeps the row that completes it). `counts_from`: the patterns whose
+    position counts from 0 (a batch index: the step it completes is one more) or 1 (the batches done); a
+    pattern not named there is taken as it prints. Returns the rows, whether an epoch boundary was crossed,
+    and how the steps were numbered (None when nothing was done)."""
     has_epoch = "epoch_index" in steps and steps["epoch_index"].notna().any()
     if not has_epoch or counter not in steps:
         return steps, False, None
@@ -153,7 +159,7 @@ def continue_epochs(
             f"takes its values from the redraw that completes it (m a multiple of {g}, or the epoch's last batch)"
         )
     else:
-        within = pos
+        within = _batches_done(steps, pos, counts_from, how)
         completes = pd.Series(True, index=steps.index)
         per_epoch = total.astype(float)
 
@@ -167,6 +173,20 @@ def continue_epochs(
     if not crossed and counter == "step":
         return steps, False, None
     return steps, crossed, "; ".join(how)
+
+
+def _batches_done(
+    steps: pd.DataFrame, pos: pd.Series, counts_from: dict[str, int] | None, how: list[str]
+) -> pd.Series:
+    """The batches each row's position says are done in its epoch: the position as printed, one more where its
+    pattern counts positions from 0 (the batch index i completes step i + 1 of its epoch)."""
+    from_zero = [p for p, base in (counts_from or {}).items() if base == 0]
+    if not from_zero or "pattern" not in steps:
+        return pos
+    index = steps["pattern"].isin(from_zero)
+    if index.any():
+        how.append("a position counted from 0 (the batch index) completes the step one past it")
+    return pos + index.astype(float)
 
 
 def _epoch_offsets(

@@ -1,0 +1,1713 @@
+"""Inferred reading: the step records of a log no framework's set reads, learnt from the log's own repeated lines.
+
+A training loop prints the same record again and again with other numbers. Its lines, with their numbers masked,
+fall into a few shapes (``step # | loss # | lr #``); a shape that carries a rising counter is the step record.
+From the head of a log and a sample of the rest of the file this module finds those shapes, decides what each
+number of a shape is (the counter, an epoch, the counter's total, a timestamp, a value and its key and unit, a
+running average to leave out), and writes a pattern set from them: one ``[[line]]`` per record with a regex of
+the shape's literal text and an explicit field per value, as `logparse patterns new` writes it and a user could.
+The frame reads the whole file with it like with any set, the fast lane included (fastlane.py reads a line
+through its literal layout, and converts explicit fields in bulk).
+
+What a record may look like (the tests build each from a framework's own format string):
+
+- the counter: a rising integer, bare or named (``step``, ``iter``, ``Iter(train)``, ``global_step``), alone or
+  as ``N/M`` (its total), in brackets or parentheses; an epoch printed before a counter that starts again each
+  epoch (``Epoch(train)  [3][ 50/500]``, ``Train: 0 [   0/73 (  1%)]``, ``Epoch:[1/1](0/23768)``) gives
+  ``epoch_index`` beside the position (the steps stage numbers such rows epoch x len + position, as it does for
+  the MetricLogger set);
+- the values: ``key: v``, ``key=v``, ``key v``, ``'key': 'v'`` (a number printed as a string), ``"key": v``,
+  ``v unit`` (``22,892 tok/s``), ``key<TAB>v``, separated by anything; a unit glued on or after the value, or in
+  brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
+- a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
+  box_loss ...``);
+- a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
+  over lines, a list of timings after a results line) join the record's row.
+
+A record qualifies as a step only when its counter rises through the log (or, for a record seen once or twice,
+when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
+``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
+event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
+key as printed, the unit printed with the value, and whether the record is an evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import islice
+from typing import Any
+
+import regex
+
+from ..core.schema import SCOPED_COLUMNS
+from ..core.tomlfile import Table
+from ..read.reader import ReadStats, Record, compression, open_checked, stream_records
+from . import keymap as keymap_mod
+from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
+
+NAME = "generic"  # the inferred set stands where the generic set stood: summaries name the format so
+TITLE = "custom training loop (generic)"
+NOTE = (  # as the generic set's step line says it (patterns/generic.toml)
+    "read by the generic pattern set: keys were mapped to columns through logparse/synonyms.toml (see the summary's "
+    "generic block); a bare mfu above 1 was read as a percentage, a memory figure without a unit as GiB, tokens/s as "
+    "the whole job's unless the key said per GPU"
+)
+
+BAR_NOTE = (  # as the generic set's tqdm line says it
+    "read by the generic pattern set from a tqdm bar's postfix: the bar position is the step, the step time is "
+    "tqdm's smoothed rate"
+)
+
+HEAD_RECORDS = 5000  # records of a log's head sampled (the frame's detection reads as many)
+SAMPLE_SLICES = 8  # slices of a large file read beside its head ...
+SLICE_BYTES = 64 << 10  # ... each this long
+MAX_SHAPES = 20_000  # distinct shapes remembered (a log of ever-changing lines has as many as lines)
+MAX_OCCURRENCES = 4096  # occurrences kept per shape for the counter's analysis
+MAX_RECORDS = 64  # record lines in one inferred set
+MAX_VARIANTS = 8  # literal variants merged into one record line (`"logged": false` / `true`)
+MIN_REPEATS = 3  # an unnamed counter must rise over at least this many lines
+RISING = 0.8  # share of a counter's changes that must go up
+BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with at least this share of them
+MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
+
+# A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
+# YYYY/MM/DD and its year-less MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp
+# reads each)
+TS_RX = (
+    r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+)
+# a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
+# number per field
+CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
+# a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
+# whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+NUM_RX = (
+    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
+)
+NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
+# A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
+# left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
+# blocks and dashes (fastprogress's `|████------|`), a run of box glyphs (Rich's and Ultralytics' `━━━───`)
+GLYPHS = "█▉▊▋▌▍▎▏━─░▒▓"
+BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
+# (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
+# the places no token starts at)
+_TOKEN = re.compile(
+    rf"(?=[-+.\d|nNiI?{GLYPHS}])"
+    rf"(?:(?P<ts>{TS_RX})"
+    rf"|(?P<bar>{BAR_RX})"
+    rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
+    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)))"
+)
+_WS = re.compile(r"\s+")
+# the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
+NUMBER_GROUP = (
+    r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
+)
+COUNTER_GROUP = r"\d+(?:,\d{3})*"
+PIECE_RX = {
+    "ts": f"(?:{TS_RX})",
+    "clock": f"(?:{CLOCK_RX})",
+    "bar": f"(?:{BAR_RX})",
+    "num": f"(?:{NUMBER_GROUP})",
+}
+
+# A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
+# (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
+# then only separators to the value (`: `, `=`, quotes, `[`)
+_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
+_LABEL = regex.compile(
+    rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
+    r"[\s'\"=:#\[(|,-]*$"
+)
+_CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
+# a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
+_WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
+# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
+_RATE_AFTER = regex.compile(
+    r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
+    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch))(?![\w/])"
+)
+# words that name a step counter (the generic set's), and counters a record's repeats must show rising
+COUNTER_WORDS = frozenset(
+    {
+        "step",
+        "iter",
+        "iteration",
+        "it",
+        "global_step",
+        "globalstep",
+        "num_updates",
+        "update",
+        "updates",
+        "train_step",
+        "step_idx",
+        "iter_num",
+    }
+)
+LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i"})
+RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
+EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
+EVAL_WORDS = frozenset(
+    {
+        "val",
+        "valid",
+        "validation",
+        "validating",
+        "eval",
+        "evaluation",
+        "evaluating",
+        "evaluate",
+        "test",
+        "testing",
+        "map",  # (mean average precision: a detector's validation)
+        "dev",
+    }
+)
+_WORDS = regex.compile(r"[A-Za-z]+")
+# training values beside an evaluation's: a record holding one of these is a step (its val_* values join it)
+TRAINING_COLUMNS = frozenset(
+    {
+        "loss",
+        "lr",
+        "grad_norm",
+        "loss_scale",
+        "tokens_per_s",
+        "tokens_per_s_per_gpu",
+        "samples_per_s",
+        "samples_per_s_per_gpu",
+        "reported_mfu",
+        "step_time_s",
+    }
+)
+
+
+# ------------------------------------------------------------------------------------------------
+# lines and their shapes
+
+
+def tokens(text: str) -> tuple[list[str], list[str], list[str]]:
+    """(literals, kinds, values) of a line: literals[0] value[0] literals[1] ... literals[-1]; each value a
+    number (`num`), a clock (`clock`), a timestamp (`ts`) or a tqdm bar's body (`bar`)."""
+    literals, kinds, values, at = [], [], [], 0
+    for m in _TOKEN.finditer(text):
+        literals.append(text[at : m.start()])
+        kinds.append(m.lastgroup or "num")
+        values.append(m.group())
+        at = m.end()
+    literals.append(text[at:])
+    return literals, kinds, values
+
+
+_MARK = {"num": "#", "clock": "@", "ts": "$", "bar": "|~|"}
+
+
+def shape_key(literals: Sequence[str], kinds: Sequence[str]) -> str:
+    parts = []
+    for i, lit in enumerate(literals):
+        parts.append(_WS.sub(" ", lit) if "  " in lit or "\t" in lit else lit)
+        if i < len(kinds):
+            parts.append(_MARK[kinds[i]])
+    return "".join(parts).strip()
+
+
+@dataclass
+class SampledShape:
+    """The lines of one shape in the sample: their literal text (the first line's), the kinds of their values,
+    and each line's values with where it was (slice, place in the sample)."""
+
+    key: str
+    literals: list[str]
+    kinds: list[str]
+    count: int = 0
+    first: int = 0  # place of its first line in the sample
+    examples: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+    seen: list[tuple[int, int]] = field(default_factory=list)  # (slice, place) of each line kept
+    values: list[tuple[str, ...]] = field(default_factory=list)  # the values of each line kept
+    raw: str = ""  # its first line as printed (leading blanks kept: where a table's columns stand)
+    variants: list[list[str]] = field(
+        default_factory=list
+    )  # per literal, the texts seen (whitespace as printed)
+
+
+@dataclass
+class SampledLog:
+    """The shapes of a log's head and sample, and the sequence of shape keys in each slice (for records that
+    span lines)."""
+
+    shapes: dict[str, SampledShape]
+    order: list[list[str]]  # per slice, the shape key of each line (None-like "" for a blank line)
+    lines: int
+
+
+def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
+    """The shapes of the sampled records. The tokenizer treats every digit alike, so two texts that differ only
+    digit for digit have their tokens at the same places: a text's layout (its digits masked) looks them up."""
+    shapes: dict[str, SampledShape] = {}
+    order: list[list[str]] = []
+    spans_of: dict[str, tuple[list[tuple[int, int]], list[str]]] = {}
+    place = 0
+    for s, records in enumerate(slices):
+        seq: list[str] = []
+        order.append(seq)
+        for rec in records:
+            place += 1
+            text = rec.text.strip()
+            if not text:
+                seq.append("")
+                continue
+            layout = text.translate(DIGITS)
+            found = spans_of.get(layout)
+            if found is None:
+                matches = list(_TOKEN.finditer(text))
+                found = ([m.span() for m in matches], [m.lastgroup or "num" for m in matches])
+                if len(spans_of) < MAX_SHAPES:
+                    spans_of[layout] = found
+            spans, kinds = found
+            cuts = [0, *(edge for span in spans for edge in span), len(text)]
+            literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+            values = [text[a:b] for a, b in spans]
+            key = shape_key(literals, kinds)
+            seq.append(key)
+            sh = shapes.get(key)
+            if sh is None:
+                if len(shapes) >= MAX_SHAPES:
+                    continue
+                sh = shapes[key] = SampledShape(key, literals, kinds, first=place, raw=rec.text.rstrip())
+                sh.variants = [[lit] for lit in literals]
+            sh.count += 1
+            if len(sh.examples) < 3:
+                sh.examples.append((rec.line, text))
+            if len(sh.values) < MAX_OCCURRENCES:
+                sh.seen.append((s, place))
+                sh.values.append(tuple(values))
+                for i, lit in enumerate(literals):
+                    if lit not in sh.variants[i] and len(sh.variants[i]) < MAX_VARIANTS:
+                        sh.variants[i].append(lit)
+    return SampledLog(shapes, order, place)
+
+
+# ------------------------------------------------------------------------------------------------
+# what each value of a shape is
+
+
+@dataclass
+class Slot:
+    """One value of a record: what it is and, for a value, where it goes."""
+
+    index: int
+    kind: str  # num | clock | ts | bar
+    label: str  # the key printed before it ('' when none), or the rate unit after it
+    unit: str | None  # a unit printed after it (`ms`, `G`, `%`)
+    rate: bool = False  # the label is the rate unit after the value
+    role: str = "value"  # step | total | epoch | timestamp | value | skip
+    meaning: FieldPlan | None = None
+    header: bool = False  # the label is a table header's column
+    shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
+
+
+@dataclass(frozen=True)
+class FieldPlan:
+    """Where a printed key's value goes, from the key model, as an explicit field of the set: the column, how its
+    printed number converts (a scale for the unit it was printed in, inverted for a rate per step), and why."""
+
+    column: str
+    scale: float = 1.0
+    type: str = "float"
+    scope: str | None = None
+    invert: bool = False
+    kept: bool = False  # not a known key: kept as an x_ column
+    reason: str = ""
+    use: keymap_mod.KeyUse | None = None  # what the key became, as the key model says it (the summary's account)
+
+
+def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
+    """(key, unit, rate) of value i: the rate unit printed after it names it (`22,892 tok/s`), else the key
+    printed before it (what follows the previous value's unit); the unit printed after it."""
+    after = literals[i + 1]
+    if kinds[i] == "num":
+        rate = _RATE_AFTER.match(after)
+        if rate:
+            return rate.group(1), None, True
+    before = literals[i]
+    if i > 0:
+        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
+        if unit is not None and kinds[i - 1] == "num":
+            before = before[unit.end() :]
+    m = _LABEL.search(before)
+    label = (m.group("key") or m.group("quoted")).strip() if m else ""
+    if _CODE_FILE.search(label) or label.count(".") >= 3:
+        label = ""  # a source location (`train.py:323`) or a module's path, no key
+    if before.rstrip().endswith("[") and after.lstrip().startswith(","):
+        label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
+    glued = _WORD_AFTER.match(after) if kinds[i] == "num" else None
+    if glued is not None:
+        return glued.group("word"), None, False
+    unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
+    return label, (unit_m.group("unit") if unit_m else None), False
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(text.replace("_", " "))]
+
+
+def _is_int(texts: Iterable[str]) -> bool:
+    return all(t.isdigit() for t in texts)
+
+
+def _ints(texts: Iterable[str]) -> list[int]:
+    return [int(t) for t in texts]
+
+
+@dataclass
+class RecordShape:
+    """A shape (or several that differ only in literal text no value depends on) read as one kind of record."""
+
+    shapes: list[SampledShape]
+    slots: list[Slot]
+    kind: str = "step"  # step | eval | block (a line of another record's block) | none
+    counter: int | None = None  # slot index of the step counter
+    epoch: int | None = None
+    total: int | None = None
+    named: bool = False  # the counter is named like one (step, iter, ...)
+    whole: bool = False  # the counter is printed as a float (`49.0`, `1.11e+04`)
+    epoch_base: int = 0  # what the printed epoch counts from
+    redrawn: bool = False  # a record redrawn in place as a progress display moves: a step's last line counts
+    counts_from: int | None = None  # what the counter counts from, when it is a position within an epoch
+    head: RecordShape | None = None  # for a block line: the record it belongs to
+    attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
+    members: int = 0  # for a step record: the lines of its block
+
+    @property
+    def count(self) -> int:
+        return sum(sh.count for sh in self.shapes)
+
+    @property
+    def first(self) -> int:
+        return min(sh.first for sh in self.shapes)
+
+    def series(self, index: int) -> list[tuple[int, str]]:
+        """(slice, value) of slot `index` over the record's lines, in sample order."""
+        seen = sorted(
+            (where, values[index])
+            for sh in self.shapes
+            for where, values in zip(sh.seen, sh.values, strict=False)
+        )
+        return [(s, v) for (s, _), v in seen]
+
+
+def _slots(sh: SampledShape) -> list[Slot]:
+    slots = []
+    for i, kind in enumerate(sh.kinds):
+        label, unit, rate = label_of(sh.literals, sh.kinds, i)
+        slots.append(Slot(i, kind, label, unit, rate))
+    return slots
+
+
+def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
+    """What shapes must share to be one record: their values' kinds, keys and units, and the evaluation words
+    of their text."""
+    text = " ".join(sh.literals)
+    return (
+        tuple(sh.kinds),
+        tuple((s.label.lower(), s.unit, s.rate) for s in slots),
+        frozenset(w for w in _words(text) if w in EVAL_WORDS),
+        sh.literals[0].strip()[:1],
+    )
+
+
+def records_of(sample: SampledLog) -> list[RecordShape]:
+    """The sample's shapes grouped into records (shapes that differ only in text no value's key depends on)."""
+    groups: dict[tuple[Any, ...], RecordShape] = {}
+    for sh in sorted(sample.shapes.values(), key=lambda s: s.first):
+        if not sh.kinds:
+            continue
+        slots = _slots(sh)
+        sig = _signature(sh, slots)
+        rec = groups.get(sig)
+        if rec is None or len(rec.shapes) >= MAX_VARIANTS:
+            groups[sig] = RecordShape([sh], slots)
+        else:
+            rec.shapes.append(sh)
+    return list(groups.values())
+
+
+# ------------------------------------------------------------------------------------------------
+# the counter
+
+
+def _moves(series: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(ups, downs, distinct) of an integer series, within each slice of the sample."""
+    ups = downs = 0
+    for (s1, a), (s2, b) in zip(series, series[1:], strict=False):
+        if s1 != s2:
+            continue
+        ups += b > a
+        downs += b < a
+    return ups, downs, len({v for _, v in series})
+
+
+def _first_word(label: str) -> str:
+    words = _words(label)
+    return words[0] if words else ""
+
+
+_QUALIFIER = regex.compile(r"\s?[(\[][^()\[\]]*[)\]]")
+
+
+# a counter's name in a compound key (`training_iteration`, `cur_step`) unless the compound names a setting
+_NOT_A_COUNTER = frozenset(
+    {
+        "max",
+        "min",
+        "num",
+        "n",
+        "total",
+        "warmup",
+        "eval",
+        "save",
+        "log",
+        "print",
+        "val",
+        "test",
+        "checkpoint",
+        "ckpt",
+        "decay",
+        "accum",
+        "accumulation",
+        "every",
+        "per",
+        "interval",
+        "freq",
+        "gradient",
+        "env",
+        "this",
+        "since",
+    }  # (an RL loop's env_step counts environment steps; episodes_this_iter a quantity)
+)
+
+
+def _counter_named(label: str, loose: bool = False) -> bool:
+    """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
+    ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
+    values rise)."""
+    base = _QUALIFIER.sub("", label).strip()
+    words = base.lower().split()
+    if not words:
+        return False
+    names = COUNTER_WORDS | LOOSE_COUNTER_WORDS if loose else COUNTER_WORDS
+    if keymap_mod.normalize(base) in names or words[-1] in names:
+        return True
+    if keymap_mod.normalize(base.split("/")[0]) in names:
+        return True
+    parts = keymap_mod.normalize(base).split("_")
+    return len(parts) > 1 and parts[-1] in names and not _NOT_A_COUNTER & set(parts[:-1])
+
+
+def _global_named(label: str) -> bool:
+    """A counter that says it counts the whole run (`global_step`): never a position within an epoch."""
+    return "global" in label.lower() or "total" in label.lower()
+
+
+def _epoch_named(label: str) -> bool:
+    words = _words(label)
+    return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
+
+
+def _whole(text: str) -> int | None:
+    """The integer a printed counter holds: `120`, and where a key names it, `49.0` or `1.11e+04`."""
+    if text.isdigit():
+        return int(text)
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if math.isfinite(value) and value == int(value) and value >= 0 else None
+
+
+def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
+    """Decide the record's step counter, the epoch it starts again with, and the counter's total (sets
+    rec.counter, epoch, total and the slots' roles), or leave rec.counter None.
+
+    A counter named so (`step`, `iter`) is the step, rising or steady (several ranks print one step); it is a
+    position within an epoch only where it starts again as the epoch goes up. An unnamed one (a bare `N/M`, a
+    bracketed integer) must rise, by one stride mostly, over at least MIN_REPEATS lines, and is a position
+    within the epoch printed before it unless it goes on rising across an epoch's change (then the epoch, named
+    so, is the record's counter). `key 0 48.22` reads as the counter 0 and the key's value 48.22 (NVIDIA's
+    Tacotron 2: `Train loss {iteration} {loss:.6f}`)."""
+    slots = rec.slots
+    n = rec.count
+    literals = rec.shapes[0].literals
+    few = n < MIN_REPEATS
+    texts = {s.index: [v for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
+    ints = {i for i, vs in texts.items() if vs and all(v.isdigit() for v in vs)}
+    wholes = {i for i, vs in texts.items() if i not in ints and vs and all(_whole(v) is not None for v in vs)}
+    series = {i: [(sl, _whole(v) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
+    moves = {i: _moves(series[i]) for i in series}
+
+    def rising(i: int) -> bool:
+        ups, downs, distinct = moves[i]
+        return ups >= 1 and ups >= RISING * (ups + downs) and distinct >= min(n, 2)
+
+    def steady(i: int) -> bool:  # rising, or one step printed by several ranks
+        ups, downs, _ = moves[i]
+        return downs <= (ups + downs) * (1 - RISING) or few
+
+    # `Train loss 0 48.220909`: the key before a counter names the value after it
+    for i in sorted(ints):
+        nxt = i + 1
+        if (
+            slots[i].label
+            and nxt < len(slots)
+            and slots[nxt].kind == "num"
+            and not slots[nxt].label
+            and nxt not in ints
+            and literals[nxt].strip() in ("", ":")
+            and (rising(i) or few)
+            and not _counter_named(slots[i].label, loose=True)
+            and not _epoch_named(slots[i].label)
+        ):
+            slots[nxt].label, slots[i].label = slots[i].label, ""
+            slots[i].shifted = True
+
+    totals = {
+        i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
+    }  # denominator -> numerator
+
+    def known_other(i: int) -> bool:  # a value the key map knows as something else (consumed samples, tokens)
+        label = slots[i].label
+        if not label or _counter_named(label, loose=True) or _epoch_named(label):
+            return False
+        return km.lookup(label, "step") is not None
+
+    percent = {i for i in ints if i + 1 < len(literals) and literals[i + 1].startswith("%")}
+    candidates = [
+        i
+        for i in sorted(ints)
+        if i not in totals and i not in percent and not known_other(i) and not slots[i].rate
+    ]
+    named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
+    named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
+    loose = [
+        i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
+    ]
+    epochs = [i for i in candidates if _epoch_named(slots[i].label) and moves[i][1] == 0]
+    numerators = [i for i in candidates if i in totals.values()]
+
+    def regular(i: int) -> bool:
+        """A counter printed every so many steps: one stride is most of its rises (a column of a table that
+        grows is no counter), or its total stays the same (a progress bar's position)."""
+        if i in totals.values() and len({v for _, v in series[i + 1]}) == 1:
+            return True
+        strides = Counter(
+            b - a for (s1, a), (s2, b) in zip(series[i], series[i][1:], strict=False) if s1 == s2 and b > a
+        )
+        common = strides.most_common(1)[0][1] if strides else 0
+        return common >= 2 and common >= 0.5 * sum(strides.values())
+
+    def within(i: int, e: int) -> bool:
+        """i goes back only where e goes up: a position within epoch e (and it does go back if e goes up)."""
+        si, se = series[i], series[e]
+        downs = 0
+        for k in range(1, len(si)):
+            if si[k][0] != si[k - 1][0]:
+                continue
+            if si[k][1] < si[k - 1][1]:
+                if se[k][1] <= se[k - 1][1]:
+                    return False
+                downs += 1
+        return downs > 0 or moves[e][0] == 0
+
+    def epoch_of(i: int) -> int | None:
+        """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
+        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)."""
+        before = [e for e in candidates if e < i and moves[e][1] == 0]
+        named_epochs = [e for e in before if e in epochs]
+        if named_epochs:
+            return named_epochs[-1]
+        if few:
+            return None
+        if i in numerators:
+            outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
+            if outer:
+                return outer[-1]
+            if literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
+                return i - 1
+        return None
+
+    step: int | None = None
+    epoch: int | None = None
+    for i in named:
+        e = epoch_of(i)
+        if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
+            step, epoch = i, e
+            break
+        if steady(i):
+            step = i
+            break
+    if step is None:
+        for i in (
+            loose + [i for i in numerators if i not in loose] + [i for i in candidates if i not in loose]
+        ):
+            if i in epochs:
+                continue
+            e = epoch_of(i)
+            if e is not None and slots[e].header and i == _tqdm_count(rec.shapes[0]):
+                # a table's row redrawn as its epoch's bar moves (Ultralytics): the epoch is the record's counter,
+                # its last redraw the epoch's values
+                rec.redrawn = True
+                break
+            if e is not None:
+                finished = i in numerators and all(
+                    a == b for (_, a), (_, b) in zip(series[i], series[i + 1], strict=True)
+                )
+                if (
+                    few
+                    and (i in numerators or i in loose)
+                    and not finished
+                    and i != _tqdm_count(rec.shapes[0])
+                ):
+                    step, epoch = i, e
+                    break
+                if rising(i) and within(i, e) and (i in loose or regular(i) or moves[e][0] > 0):
+                    step, epoch = i, e
+                    break
+                if i in loose and rising(i):
+                    step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
+                    break
+                continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
+            if rising(i) and (i in loose or (not few and moves[i][2] >= MIN_REPEATS and regular(i))):
+                step = i
+                break
+    if step is None and epochs and (rising(epochs[0]) or steady(epochs[0])):
+        step = epochs[0]  # one record per epoch: the epoch is its counter
+    if step is None:
+        return
+    rec.counter = step
+    rec.named = _counter_named(slots[step].label) or slots[step].shifted or epoch is not None
+    rec.named = rec.named or _epoch_named(slots[step].label)
+    rec.whole = step in wholes
+    slots[step].role = "step"
+    if epoch is not None:
+        rec.epoch = epoch
+        slots[epoch].role = "epoch"
+        epochs_total = series.get(epoch + 1) if epoch + 1 in totals else None
+        rec.epoch_base = _epoch_base(series[epoch], epochs_total)
+        if epoch + 1 in totals:
+            slots[epoch + 1].role = "skip"  # the number of epochs
+        rec.counts_from = _position_base(series[step], series.get(step + 1) if step + 1 in totals else None)
+    if step + 1 in totals:
+        rec.total = step + 1
+        slots[step + 1].role = "total"
+
+
+def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a printed epoch counts from: 0 where the log prints an epoch 0, else 1 (`[3/3]`, MMEngine, Keras,
+    PaddlePaddle, Ignite count from 1; a run that counts from 0 shows it in its first epoch)."""
+    return 0 if any(e == 0 for _, e in epochs) else 1
+
+
+def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a position within an epoch counts from: 0 where the log prints a position 0 or stops one short of
+    its total (timm's `[  11/12]`), else 1 (MMEngine's `[50/50]`: the batches done)."""
+    if any(p == 0 for _, p in positions):
+        return 0
+    if totals is not None and any(p == t for (_, p), (_, t) in zip(positions, totals, strict=True)):
+        return 1
+    if totals is not None and any(p == t - 1 for (_, p), (_, t) in zip(positions, totals, strict=True)):
+        return 0
+    return 1
+
+
+# ------------------------------------------------------------------------------------------------
+# what each value means
+
+
+def field_plan(
+    km: keymap_mod.KeyMap,
+    key: str,
+    unit: str | None,
+    texts: Sequence[str],
+    evaluation: bool,
+    line: Sequence[str] = (),
+) -> FieldPlan | None:
+    """Where the value of `key` goes (None: nowhere, e.g. the counter's own key), as an explicit field: the key
+    model's reading of the key as printed with the record's other keys as its context (KeyMap.read: the loss
+    rule, binary memory, a known quantity kept), else of its last words (`with loss` -> loss) or of the key
+    without its bracket, else kept as x_<key>; converted from the unit printed after it (`ms`, `G`, `%`) or
+    named in the key (`dt_ms`, `memory(GiB)`). The one place the inferred reading asks the key model what a key
+    means: `texts` are the values the sample printed (as printed, the unit apart), `line` the other keys of the
+    record."""
+    if km.ignored(key):
+        return None
+    value = (texts[0] if texts else "1") + (unit or "")
+    meaning = km.read(key, value, "step", line=tuple(line))
+    if meaning.kind == "skipped":
+        return None
+    if meaning.kind == "column" and meaning.mapping is not None:
+        plan = _planned(meaning.mapping, unit, texts, evaluation, "the key", key, meaning.use)
+        if plan is not None:
+            return plan
+    elif meaning.kind == "kept" and meaning.use.rule != "kept":
+        # a rule of the line kept it (a second loss beside the line's total), or a known quantity with no column
+        # of its own: not its last words' column
+        if meaning.mapping is not None:
+            plan = _planned(meaning.mapping, unit, texts, False, "the key", key, meaning.use)
+            if plan is not None:
+                return replace(plan, kept=True)
+        return FieldPlan(meaning.column or "", meaning.factor, kept=True, reason=meaning.use.why, use=meaning.use)
+    words = key.split()
+    tries = [(" ".join(words[start:]), start) for start in range(1, len(words))]
+    bare = _QUALIFIER.sub("", key).strip()
+    if bare != key and bare:  # `tgs (tokens/gpu/second)`: the key without what it says in brackets
+        tries.append((bare, -1))
+    for text, start in tries:
+        mapping = km.lookup(text, "step")
+        if mapping is None or mapping.kind != "step":
+            continue
+        if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
+            mapping = mapping.for_value(texts[0])
+        why = "the key without its bracket" if start < 0 else f"its last word{'s' if len(words) - start > 1 else ''}"
+        plan = _planned(mapping, unit, texts, evaluation, why, key, mapping.use(unit or mapping.key_unit))
+        if plan is not None:
+            return plan
+    base, factor = keymap_mod.scaled_key(key)
+    column = keymap_mod.column_name("x_", base, unit)
+    use = keymap_mod.kept_use(column, None, unit, factor)
+    return FieldPlan(column, factor, kept=True, reason="not a key the synonym table knows", use=use)
+
+
+def _planned(
+    mapping: keymap_mod.Mapping,
+    unit: str | None,
+    texts: Sequence[str],
+    evaluation: bool,
+    reason: str,
+    key: str,
+    use: keymap_mod.KeyUse,
+) -> FieldPlan | None:
+    """The field of a key the key model maps to a step column (None: a flag, or a unit the column cannot hold)."""
+    if mapping.type == "bool":
+        return None
+    column = mapping.column
+    if evaluation and column == "loss":
+        column, reason = "eval_loss", reason + ", in an evaluation record"
+    scale = _scale(mapping, unit, texts)
+    if scale is None:
+        return None
+    base, scope = _scoped(column)
+    vtype = (
+        "int"
+        if mapping.type == "int" and scale == 1.0 and mapping.factor == 1.0 and _is_int(texts)
+        else "float"
+    )
+    return FieldPlan(base, scale * mapping.factor, vtype, scope, mapping.invert, reason=f"{reason} ({key!r})", use=use)
+
+
+def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: Sequence[str]) -> float | None:
+    """The factor from a printed value in `unit` (or the key's own unit) to its column, by the key map's own
+    conversion (keymap.to_quantity); None when the unit does not fit the column (lingua's `mem: 61%`)."""
+    u = unit or mapping.key_unit
+    if mapping.invert:
+        return 1.0
+    if mapping.units == "percent":
+        if u in ("%", "pct", "percent"):
+            return 0.01
+        if u is not None:
+            return None
+        finite = [v for v in map(_number, texts) if v is not None and math.isfinite(v)]
+        return 0.01 if finite and max(finite) > 1 else 1.0
+    if u is None:
+        return 1.0
+    try:
+        return keymap_mod.to_quantity(f"1{u}", mapping.units)
+    except ValueError:
+        return None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return keymap_mod.split_quantity(text)[0]
+    except ValueError:
+        return None
+
+
+def _scoped(column: str) -> tuple[str, str | None]:
+    """(column, scope) as a set's field names a throughput: its base and per_gpu or global."""
+    for base in SCOPED_COLUMNS:
+        if column == base:
+            return base, "global"
+        if column == f"{base}_per_gpu":
+            return base, "per_gpu"
+    if column == "reported_tflops_per_gpu":
+        return "reported_tflops", "per_gpu"
+    return column, None
+
+
+def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record is an evaluation's: a word val/eval/test/validation in its text outside its values' keys
+    (`Val Step 1/157`, `{"kind": "val", ...}`, `Test: [ 10/157]`), or keys of an evaluation only (`val_loss`,
+    `Validation bpb`) and none of training's."""
+    sh = rec.shapes[0]
+    labels = [s.label for s in rec.slots if s.role in ("value", "skip") and s.label]
+    counter_label = rec.slots[rec.counter].label if rec.counter is not None else ""
+    text = " ".join(lit for variants in sh.variants for lit in variants)
+    for label in labels:
+        text = text.replace(label, " ")
+    if any(w in EVAL_WORDS for w in _words(text)) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
+        return True
+    eval_keys = [lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab))]
+    if not eval_keys:
+        return False
+    for slot in rec.slots:
+        if slot.role != "value" or not slot.label or slot.label in eval_keys:
+            continue
+        m = field_plan(km, slot.label, slot.unit, [], False)
+        if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
+            return False
+        if m is not None and m.kept and "loss" in _words(slot.label):
+            return False
+    return True
+
+
+def _full(m: FieldPlan) -> str:
+    return m.column if m.scope is None or m.scope == "global" else f"{m.column}_per_gpu"
+
+
+# ------------------------------------------------------------------------------------------------
+# tables: a header that names the columns, rows of numbers under it
+
+
+_NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
+
+
+def _header(text: str) -> tuple[list[str], str, list[tuple[int, int]]] | None:
+    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, or blanks) and, for
+    blanks, where each name stands in the line: at least three names, none a number or a `key:`."""
+    stripped = text.strip()
+    for sep in (",", "|", "\t"):
+        if stripped.count(sep) >= 2:
+            names = [n.strip() for n in stripped.strip("|").split(sep)]
+            if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+                return names, sep, []
+    found = list(regex.finditer(r"\S+", text))
+    names = [m.group() for m in found]
+    if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+        return names, " ", [m.span() for m in found]
+    return None
+
+
+def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
+    """Rows of bare numbers printed under a header line take the header's names as their keys, column by column
+    (a value `N/M`, a number with its unit, a timestamp is one column); the row may go on after its columns (a
+    progress bar after YOLOv5's `: `). A row belongs to the last header above it whose names stand over its
+    columns (whitespace tables: each column under one name, right- or left-aligned, a column left empty in some
+    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars)."""
+    headers: dict[str, tuple[list[str], str, list[tuple[int, int]]]] = {}
+    above: dict[str, Counter[str]] = defaultdict(Counter)
+    for seq in sample.order:
+        last: str | None = None  # the last header above
+        for key in seq:
+            sh = sample.shapes.get(key) if key else None
+            if sh is None:
+                continue
+            if not sh.kinds:
+                found = _header(sh.raw)
+                if found is not None:
+                    headers[key], last = found, key
+                continue
+            if last is not None and sh.literals[0].strip() in ("", "|"):
+                above[key][last] += 1
+    for rec in records:
+        sh = rec.shapes[0]
+        if sh.key not in above:
+            continue
+        header_key, seen = above[sh.key].most_common(1)[0]
+        if seen < 0.5 * sh.count:
+            continue
+        names, sep, spans = headers[header_key]
+        columns = _columns(sh, sep)
+        if len(columns) < 2 or len(columns) > len(names):
+            continue
+        cells = [index for column in columns for index in column]
+        if any(rec.slots[i].label and not rec.slots[i].rate for i in cells):
+            continue  # a row that names its own values is no table's row
+        under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
+        if under is None:
+            continue
+        for column, name_index in zip(columns, under, strict=True):
+            for j, index in enumerate(column):
+                slot = rec.slots[index]
+                slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
+    """For each column of a whitespace table's row, the header name it stands under (their spans overlap), in
+    order; None when a column stands under no name or two columns under one."""
+    found = [m.span() for m in _TOKEN.finditer(sh.raw)]
+    if len(found) < len(sh.kinds):
+        return None
+    out: list[int] = []
+    for column in columns:
+        start, end = found[column[0]][0], found[column[-1]][1]
+        hits = [k for k, (a, b) in enumerate(spans) if a < end and start < b]
+        if len(hits) != 1 or (out and hits[0] <= out[-1]):
+            return None
+        out.append(hits[0])
+    return out
+
+
+def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
+    """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
+    column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
+    separators."""
+    columns: list[list[int]] = []
+    for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
+        if i == 0:
+            if lit.strip() not in ("", "|"):
+                return []
+            columns.append([0])
+            continue
+        text = lit
+        unit = keymap_mod.UNIT_AFTER.match(text) if sh.kinds[i - 1] == "num" else None
+        if unit is not None:
+            text = text[unit.end() :]
+        if text.strip() == "/":
+            columns[-1].append(i)
+        elif (sep == " " and text and not text.strip()) or (sep != " " and text.strip() == sep):
+            columns.append([i])
+        else:
+            break
+    return columns
+
+
+# ------------------------------------------------------------------------------------------------
+# records over several lines
+
+
+# a line of a record printed over lines without a number: a section (`info:`, `| rollout/ |   |`) or a key with
+# another kind of value (`done: false`, `policy_reward_mean: {}`)
+_SECTION = regex.compile(r"^\s*[-*]?\s*\|?\s*[A-Za-z_][\w/.-]*\s*(?:[:=|]|/\s*\|)")
+
+
+def _separator(sample: SampledLog, key: str) -> bool:
+    """A line that ends a record printed over lines: a blank one, a rule or brace (`-----`, `}`), or a line of
+    words without a number that opens no section (a table's header)."""
+    if not key:
+        return True
+    sh = sample.shapes[key]
+    if sh.kinds:
+        return False
+    text = sh.literals[0]
+    if not any(ch.isalnum() for ch in text):
+        return not text.rstrip().endswith(("{", "[", "("))  # a dict opened under its step line goes on
+    return _SECTION.match(text) is None
+
+
+def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line that may belong to another line's record: one `key: value` and nothing after the value (a row of a
+    block), or values of at least two keys the key map knows (a line of timings under a results line)."""
+    sh = rec.shapes[0]
+    labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
+    if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
+        tail = sh.literals[-1].strip().strip("|,").strip()
+        mapping = km.lookup(labelled[0].label, "config")
+        config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
+        return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
+    known = [s for s in labelled if km.lookup(s.label, "step") is not None]
+    return len(known) >= 2 and not _evaluation_text(rec)
+
+
+def find_blocks(
+    steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
+) -> None:
+    """Lines that come with every line of a step record (a `key<TAB>value` block, a dict or a table printed over
+    lines, a list of timings under a results line) join its row: those after it, up to the next record line or
+    a separator (a blank line, a rule, a brace, a header), join it (attach previous); those after a separator and
+    before it join the next one. A record printed once (one table of results) takes them too, when each is one
+    `key: value` line."""
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    heads = {sh.key: rec for rec in steps for sh in rec.shapes}
+    seen: dict[tuple[int, int, str], int] = Counter()  # (member id, head id, previous | next) -> times
+    for seq in sample.order:
+        at = [k for k, key in enumerate(seq) if key in heads]
+        for n, h in enumerate(at):
+            head = heads[seq[h]]
+            stop = at[n + 1] if n + 1 < len(at) else len(seq)
+            k = h + 1
+            while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+                if seq[k] in by_shape:
+                    seen[(id(by_shape[seq[k]]), id(head), "previous")] += 1
+                k += 1
+            start = at[n - 1] + 1 if n > 0 else 0
+            k = h - 1
+            while k >= start and h - k <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+                k -= 1
+            if k >= start or n == 0:  # (lines after the previous record's own, or before the first record)
+                for j in range(k + 1, h):
+                    if seq[j] in by_shape:
+                        seen[(id(by_shape[seq[j]]), id(head), "next")] += 1
+    head_of = {id(rec): rec for rec in steps}
+    best: dict[int, tuple[int, int, str]] = {}
+    for (member, head, where), times in seen.items():
+        if times > best.get(member, (0, 0, ""))[0]:
+            best[member] = (times, head, where)
+    for rec in records:
+        if rec.kind != "none" or id(rec) not in best or not _member(rec, km):
+            continue
+        times, head_id, where = best[id(rec)]
+        head = head_of[head_id]
+        single = len([s for s in rec.slots if s.kind == "num"]) == 1
+        if (
+            (head.count >= 2 or single)
+            and times >= BLOCK_SHARE * head.count
+            and rec.count <= head.count * 1.25
+        ):
+            rec.kind, rec.head, rec.attach = "block", head, where
+            head.members += 1
+            for (
+                slot
+            ) in rec.slots:  # a block's line numbers no step of its own: its counter-like values are values
+                if slot.role in ("step", "total", "epoch", "skip"):
+                    slot.role = "value"
+            rec.counter = rec.epoch = rec.total = None
+
+
+# ------------------------------------------------------------------------------------------------
+# the set
+
+
+@dataclass
+class Inferred:
+    """An inferred reading: the pattern set's table (as `patterns new` writes it) and what was decided."""
+
+    table: Table
+    keys: dict[
+        str, list[tuple[str, str, str]]
+    ]  # line name -> (mapped | kept, the key as printed, its column)
+    records: list[RecordShape]
+    seen: frozenset[str]  # the shapes of the sample: a line of one of them the inferred lines did not take is
+    # no record (the generic set's own step regex, tried after them, leaves it)
+
+
+def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = None) -> Inferred | None:
+    """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
+    km = km or keymap_mod.load()
+    sample = sample_shapes(slices)
+    records = records_of(sample)
+    apply_headers(records, sample)
+    for rec in records:
+        find_counter(rec, km)
+    steps: list[RecordShape] = []
+    for rec in records:
+        if rec.counter is None:
+            rec.kind = "none"
+            continue
+        if not _qualifies(rec):
+            rec.kind = "none"
+            continue
+        rec.kind = "eval" if _evaluation(rec, km) else "step"
+        if rec.kind == "step":
+            steps.append(rec)
+    for rec in records:
+        if rec.kind == "none" and rec.counter is None and _evaluation_text(rec):
+            varied = any(
+                len({v for _, v in rec.series(sl.index)}) > 1
+                for sl in rec.slots
+                if sl.kind == "num" and sl.label
+            )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
+            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+    if not steps:
+        return None
+    find_blocks(steps, records, sample, km)
+    for rec in steps:  # a counter alone is a record only with the lines that print its values
+        if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
+    # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
+    repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
+    if repeated:
+        for rec in steps:
+            if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
+                rec.kind = "none"
+        steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
+        if rec.epoch is None and rec.counter is not None:
+            _find_marker(rec, records)
+    # a progress bar's position counts steps only where nothing else in the log does: beside records of their
+    # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
+    own = [rec for rec in steps if _tqdm_count(rec.shapes[0]) is None]
+    if own:
+        for rec in steps:
+            if rec not in own:
+                rec.kind = "none"
+        steps = own
+    evals_by_epoch = not any(
+        _epoch_named(rec.slots[rec.counter].label) for rec in steps if rec.counter is not None
+    )
+    for (
+        rec
+    ) in records:  # an evaluation that names its epoch beside steps that count batches: no step of theirs
+        if rec.kind == "eval" and evals_by_epoch and rec.counter is not None:
+            if _epoch_named(rec.slots[rec.counter].label):
+                rec.slots[rec.counter].role = "value"
+                rec.counter = None
+    if not steps:
+        return None
+    used = sorted(
+        (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free", "marker")),
+        key=lambda r: (r.kind in ("block", "marker"), -r.count, r.first),
+    )[:MAX_RECORDS]
+    taken = {sh.key for rec in used for sh in rec.shapes}
+    saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
+    table, keys = build_table(used, km, saves[:MAX_RECORDS])
+    return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+_LIST = regex.compile(r"\[#(?:, ?#){2,}\]$")
+
+
+def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
+    """A line that says which epoch the steps after it are in (`Epoch 1/3`), where the step record's counter
+    goes back: it becomes the epoch of the steps that follow it (attach following: a counter that goes back with
+    no such line between is an evaluation's bar, an event, as Keras's evaluate() after fit), and the counter
+    a position within the epoch."""
+    assert rec.counter is not None
+    seen = sorted(
+        (where, int(v))
+        for sh in rec.shapes
+        for where, v in zip(sh.seen, (x[rec.counter] for x in sh.values), strict=True)
+        if v.isdigit()
+    )
+    for m in records:
+        if (
+            m.kind != "none"
+            or m.counter is None
+            or not _epoch_named(m.slots[m.counter].label)
+            or _has_values(m)
+        ):
+            continue
+        places = sorted(where for sh in m.shapes for where in sh.seen)
+        if not _restarts_at(seen, places):
+            continue
+        m.kind, m.head = "marker", rec
+        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], None)
+        totals = None
+        if rec.total is not None:
+            totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
+        rec.counts_from = _position_base([(sl, int(v)) for sl, v in rec.series(rec.counter)], totals)
+        return
+
+
+def _restarts_at(seen: list[tuple[tuple[int, int], int]], places: list[tuple[int, int]]) -> bool:
+    """Whether a counter (its values where they were seen) starts again after some of `places`: the first value
+    after such a place is below the highest since the place before."""
+    restarts, k, high = 0, 0, None
+    for place in [*places, None]:
+        run: list[int] = []
+        while k < len(seen) and (place is None or seen[k][0] < place):
+            run.append(seen[k][1])
+            k += 1
+        if run and high is not None and run[0] < high:
+            restarts += 1
+        high = max(run) if run else high
+    return restarts > 0
+
+
+def _listed(rec: RecordShape) -> bool:
+    """A record that is a printed list of numbers ending its line, its counter one of them (VITS's
+    `[loss_disc, ..., global_step, lr]`)."""
+    sh = rec.shapes[0]
+    if rec.counter is None or not _LIST.search(sh.key):
+        return False
+    first = max(i for i, lit in enumerate(sh.literals) if "[" in lit)
+    return rec.counter >= first
+
+
+def _counter_key(rec: RecordShape) -> str:
+    """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
+    assert rec.counter is not None
+    return keymap_mod.normalize(_QUALIFIER.sub("", rec.slots[rec.counter].label))
+
+
+def _qualifies(rec: RecordShape) -> bool:
+    """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
+    counter named so alone may head a record printed over lines (find_blocks)."""
+    if not _has_values(rec):
+        if rec.count >= MIN_REPEATS and _listed(rec):
+            return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
+        loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
+        return (rec.named or loose) and len([s for s in rec.slots if s.kind == "num"]) == 1
+    if rec.count < MIN_REPEATS:
+        return rec.named
+    return True
+
+
+def _evaluation_text(rec: RecordShape) -> bool:
+    sh = rec.shapes[0]
+    return any(w in EVAL_WORDS for w in _words(" ".join(sh.literals)))
+
+
+def _has_values(rec: RecordShape) -> bool:
+    return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
+
+
+def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
+    """A literal text of the shape (any of its variants, whitespace as blanks of any width: at least one between
+    two values, which would otherwise read as one)."""
+    outs: list[str] = []
+    for text in variants:
+        if first:
+            text = text.lstrip()
+        if last:
+            text = text.rstrip()
+        if text and text.isspace():
+            rx = r"\s+"
+        else:
+            pieces = (p for p in regex.split(r"(\s+)", text) if p)
+            rx = "".join(r"\s*" if p.isspace() else regex.escape(p, special_only=True) for p in pieces)
+        if rx not in outs:
+            outs.append(rx)
+    if len(outs) == 1:
+        return outs[0]
+    return "(?:" + "|".join(outs) + ")"
+
+
+def _line_table(
+    rec: RecordShape, name: str, km: keymap_mod.KeyMap
+) -> tuple[Table, list[tuple[str, str, str]]]:
+    """The [[line]] of a record: its regex (the shape's literal text, a group for each value read) and fields."""
+    sh = rec.shapes[0]
+    evaluation = rec.kind in ("eval", "eval_free")
+    fields: dict[str, Table] = {}
+    keys: list[tuple[str, str, str]] = []
+    groups: dict[int, str] = {}
+    taken: set[str] = set()
+    if rec.kind == "marker":
+        assert rec.counter is not None
+        groups[rec.counter] = "epoch_index"
+        fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
+        if rec.epoch_base:
+            fields["epoch_index"]["offset"] = -rec.epoch_base
+    stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
+    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
+        rec.slots[stamp].role = "timestamp"
+        groups[stamp] = "timestamp"
+        fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
+    for slot in rec.slots:
+        if rec.kind == "marker":
+            break
+        if slot.role == "step" and evaluation and any(w in EVAL_WORDS for w in _words(slot.label)):
+            continue  # the evaluation's own counter (`Val Step 1/157`), not the training step
+        if slot.role == "step":
+            groups[slot.index] = "step"
+            fields["step"] = {"column": "step", "type": "int"}
+        elif slot.role == "total" and not evaluation:
+            groups[slot.index] = "progress_total"
+            fields["progress_total"] = {"column": "progress_total", "type": "int"}
+        elif slot.role == "epoch" and not evaluation:
+            groups[slot.index] = "epoch_index"
+            fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
+            if rec.epoch_base:  # the column counts epochs from 0
+                fields["epoch_index"]["offset"] = -rec.epoch_base
+    bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
+    counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
+    for slot in rec.slots if rec.kind != "marker" else ():
+        if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
+            continue
+        if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
+            if evaluation:
+                continue
+            if counted != rec.counter:  # the bar counts something else (an RL collector's env steps)
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": keymap_mod.column_name("x_", slot.label)}
+                keys.append(("kept", slot.label, fields[group]["column"]))
+                continue
+            # tqdm's rate is an exponential moving average (smoothing 0.3 by default: tqdm/std.py), as the
+            # generic set's tqdm line reads it
+            group = f"v{slot.index}"
+            groups[slot.index] = group
+            fields[group] = {"column": "step_time_s", "smoothing": "ema", "alpha": 0.3}
+            if slot.label == "it/s":
+                fields[group]["invert"] = True
+            taken.add("step_time_s")
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        if keymap_mod.normalize(slot.label) in RANK_KEYS and _is_int(texts) and not evaluation:
+            # the process a line says it comes from (`rank 1: step 10/80 | ...`, no launcher prefix): the row's
+            # rank, as a launcher's prefix gives it
+            groups[slot.index] = "rank"
+            fields["rank"] = {"column": "rank", "type": "int"}
+            continue
+        m = field_plan(km, slot.label, slot.unit, texts, evaluation, line)
+        outer = _outer_key(sh, slot.index)
+        if m is not None and m.kept and outer is not None:
+            # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
+            known = field_plan(km, outer, slot.unit, texts, evaluation, line)
+            if known is not None and not known.kept:
+                m = replace(known, reason=f"the only value of the dict of {outer!r}")
+        if m is None:
+            continue
+        full = _full(m)
+        if evaluation and full != "eval_loss":
+            continue  # an evaluation's other values are not the step's
+        if full in taken:
+            continue
+        taken.add(full)
+        group = f"v{slot.index}"
+        groups[slot.index] = group
+        spec: Table = {"column": m.column}
+        if m.scope is not None:
+            spec["scope"] = m.scope
+        if m.type != "float":
+            spec["type"] = m.type
+        if m.scale != 1.0:
+            spec["scale"] = m.scale
+        if m.invert:
+            spec["invert"] = True
+        if rec.redrawn:
+            spec["aggregate"] = "last"
+        fields[group] = spec
+        use = m.use
+        if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column
+            use = keymap_mod.KeyUse(full, use.rule if use else "name", m.reason, use.unit if use else slot.unit)
+        keys.append(("kept" if m.kept else "mapped", slot.label, use))
+    parts = [r"^\s*"]
+    n = len(sh.kinds)
+    for i in range(n + 1):
+        variants = sorted({lit for s in rec.shapes for lit in (s.variants[i] if i < len(s.variants) else [])})
+        parts.append(_literal_rx(variants, i == 0, i == n))
+        if i < n:
+            kind = sh.kinds[i]
+            group = groups.get(i)
+            if group is None:
+                parts.append(PIECE_RX[kind])
+            elif group == "step" and rec.whole:
+                parts.append(f"(?P<step>{NUMBER_GROUP})")
+            elif group in ("step", "progress_total", "epoch_index"):
+                parts.append(f"(?P<{group}>{COUNTER_GROUP})")
+            elif group == "timestamp":
+                parts.append(f"(?P<timestamp>{TS_RX})")
+            else:
+                parts.append(f"(?P<{group}>{NUMBER_GROUP})")
+    parts.append(r"\s*$")
+    line: Table = {"name": name, "kind": "step" if rec.kind in ("step", "block", "marker") else "event"}
+    if rec.kind == "marker":
+        line["attach"] = "following"
+    if rec.kind in ("eval", "eval_free"):
+        line["event"] = "eval"
+    if rec.kind == "step":
+        line["step"] = "optimizer"
+        on_bar = bar is not None and rec.counter == bar + 1
+        line["note"] = BAR_NOTE if on_bar else NOTE
+        if on_bar:
+            line["name"] = "tqdm" + name[len("step") :]
+    if rec.kind == "block":
+        line["attach"] = rec.attach
+    if rec.kind == "step" and rec.counts_from is not None:
+        line["counts_from"] = rec.counts_from
+    line["regex"] = "".join(parts)
+    line["fields"] = fields
+    return line, keys
+
+
+_TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
+
+
+# what lies between a progress display's percentage and its count: a bar of glyphs, blanks, a bracket
+# (Ultralytics' `25% ━━━───────── 2/8`, fastprogress's `4.00% [2/50 00:00<00:00]`)
+_AFTER_PERCENT = regex.compile(r"^%[\s\[|#=>\-─━█▏▎▍▌▋▊▉░▒▓·.]*$")
+
+
+def _tqdm_count(sh: SampledShape) -> int | None:
+    """The value a progress display counts in a shape: a tqdm bar's position (`10%|##   | 10/100 [00:01<00:09,
+    ...`), the count before tqdm's clock (`50001it [00:40, 1244.54it/s, ...]`), the count after a percentage
+    and a bar of another style (Ultralytics', fastprogress's); None without one."""
+    for i, kind in enumerate(sh.kinds):
+        if (
+            kind == "bar"
+            and i + 2 < len(sh.kinds)
+            and sh.kinds[i + 1] == "num"
+            and sh.literals[i + 2].strip() == "/"
+        ):
+            return i + 1
+        if kind == "clock" and i > 0 and sh.kinds[i - 1] == "num" and _TQDM_COUNT.match(sh.literals[i]):
+            return i - 1
+        if (
+            kind == "num"
+            and i > 0
+            and sh.kinds[i - 1] == "num"
+            and _AFTER_PERCENT.match(sh.literals[i])
+            and i + 1 < len(sh.kinds)
+            and sh.literals[i + 1].strip() == "/"
+        ):
+            return i
+    return None
+
+
+# A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
+# iteration 0 to ...`, `save model in ./output/latest`), and the step it names
+_SAVE = regex.compile(
+    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?\b(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)\b"
+    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
+    r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
+)
+_SAVE_STEP = regex.compile(r"(?i)\b(?:global[_ ]step|step|iter(?:ation)?)\s*[:=#]?\s*(\d+)\b")
+
+
+def _save_line(sh: SampledShape, name: str) -> Table:
+    """A checkpoint-save event line for a shape: its text up to what says so (and the step it names), its
+    timestamp; what follows (a path) may change from save to save."""
+    text = sh.examples[0][1]
+    said = _SAVE.search(text)
+    assert said is not None
+    step = _SAVE_STEP.search(text, said.start())
+    cut = max(said.end(), step.end(1) if step is not None else 0)
+    parts = [r"^\s*"]
+    fields: Table = {}
+    at = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() >= cut:
+            break
+        parts.append(_literal_rx([text[at : m.start()]], at == 0, False))
+        if m.lastgroup == "ts" and not fields:
+            parts.append(f"(?P<timestamp>{TS_RX})")
+            fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
+        elif step is not None and m.start() == step.start(1):
+            parts.append(f"(?P<step>{COUNTER_GROUP})")
+            fields["step"] = {"column": "step", "type": "int"}
+        else:
+            parts.append(PIECE_RX[m.lastgroup or "num"])
+        at = m.end()
+    parts.append(_literal_rx([text[at:cut]], at == 0, False))
+    return {
+        "name": name,
+        "kind": "event",
+        "event": "checkpoint_save",
+        "regex": "".join(parts),
+        "fields": fields,
+    }
+
+
+_DICT_KEY = regex.compile(r"(?:['\"]?(?P<key>[A-Za-z_][\w/.-]*)['\"]?\s*[:=]\s*)\{[^{}]*$")
+
+
+def _outer_key(sh: SampledShape, index: int) -> str | None:
+    """The key of the dict a value is the only number of (`grad_norm={'0_default': 66.5}`), None otherwise."""
+    before = "".join(lit + "#" for lit in sh.literals[:index]) + sh.literals[index]
+    m = _DICT_KEY.search(before)
+    if m is None:
+        return None
+    after = "".join(sh.literals[index + 1 :])
+    close = after.find("}")
+    return m.group("key") if close >= 0 and "#" not in after[:close] and len(sh.kinds) > index else None
+
+
+def _average(sh: SampledShape, slot: Slot) -> bool:
+    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`)."""
+    i = slot.index
+    return i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"
+
+
+# what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest
+# rank's is the step's: steps/merge.py); its other values are kept apart
+_SHARED = frozenset({"step", "progress_total", "epoch_index", "timestamp", "rank", "step_time_s"})
+MAX_RANKS = 16
+
+
+def _per_rank(rec: RecordShape, line: Table) -> list[Table]:
+    """A step line that prints its rank (`rank 1: step 10/80 | loss ...`), one line per rank seen: the lowest
+    rank's values are the run's, another rank's are kept apart as x_<column>_rank<N> (as compose.py keeps another
+    rank's prints), and a last line reads ranks the sample did not see as the lowest's; else the line alone."""
+    fields = line.get("fields", {})
+    if line.get("kind") != "step" or "rank" not in fields or "(?P<rank>" not in line["regex"]:
+        return [line]
+    index = next(i for i, s in enumerate(rec.slots) if keymap_mod.normalize(s.label) in RANK_KEYS)
+    ranks = sorted({int(v) for _, v in rec.series(index)})
+    if len(ranks) < 2 or len(ranks) > MAX_RANKS:
+        return [line]
+    group = regex.search(r"\(\?P<rank>(?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)", line["regex"])
+    assert group is not None
+    out = []
+    for k, r in enumerate(ranks):
+        one = {**line, "name": line["name"] if k == 0 else f"{line['name']}_rank{r}"}
+        one["regex"] = line["regex"][: group.start()] + f"(?P<rank>{r})" + line["regex"][group.end() :]
+        if k:
+            one["fields"] = {
+                g: spec if _full_column(spec) in _SHARED else {"column": f"x_{_full_column(spec)}_rank{r}"}
+                for g, spec in fields.items()
+            }
+        out.append(one)
+    return [*out, {**line, "name": f"{line['name']}_ranks"}]
+
+
+def _full_column(spec: Table) -> str:
+    scope = spec.get("scope")
+    return f"{spec['column']}_per_gpu" if scope == "per_gpu" else str(spec["column"])
+
+
+def build_table(
+    records: list[RecordShape], km: keymap_mod.KeyMap, saves: Sequence[SampledShape] = ()
+) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
+    """The pattern set's table of the records, and the keys each line maps (line name -> (what, key, column))."""
+    lines: list[Table] = []
+    samples: list[Table] = []
+    names: set[str] = set()
+    keys: dict[str, list[tuple[str, str, str]]] = {}
+    for k, rec in enumerate(records):
+        base = {"step": "step", "eval": "eval", "eval_free": "eval", "block": "block", "marker": "epoch"}[
+            rec.kind
+        ]
+        name = base if base not in names else f"{base}_{k + 1}"
+        names.add(name)
+        line, used = _line_table(rec, name, km)
+        keys[line["name"]] = used
+        for one in _per_rank(rec, line):
+            lines.append(one)
+            if one is not line:
+                names.add(one["name"])
+                keys[one["name"]] = used
+        samples.append({"line": rec.shapes[0].examples[0][1], "pattern": line["name"]})
+    for k, sh in enumerate(saves):
+        name = "checkpoint" if k == 0 else f"checkpoint_{k + 1}"
+        lines.append(_save_line(sh, name))
+        samples.append({"line": sh.examples[0][1], "pattern": name})
+    table = {
+        "format": {
+            "name": NAME,
+            "title": TITLE,
+            "description": "inferred from the log",
+            "role": "fallback",
+            "detect": ["(?!)"],
+        },
+        "line": lines,
+        "sample": samples,
+    }
+    return table, keys
+
+
+def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = False) -> PatternSet:
+    """The inferred reading as a pattern set: its record lines first, then the generic set's own lines (its
+    tqdm bar, its step regex for lines of shapes the sample did not see, its config lines)."""
+    ps = parse_pattern_set(inferred.table, "<inferred from the log>", validate=False)
+    for spec in ps.lines:
+        spec.trusted_chars = TRUSTED_CHARS
+        spec.key_uses = tuple(inferred.keys.get(spec.name, ()))
+        # every line of one kind goes by one name, as the generic set's one step line did: the rows of all its
+        # shapes are one stream of steps (steps/segments.py), and the summary says each note once
+        if not keep_names:
+            spec.name = spec.name.split("_")[0]
+    if generic is not None:
+        for spec in generic.lines:
+            if spec.kind == "step":  # its tqdm bar and step regex: for lines of shapes the sample did not see
+                spec = Unseen.of(spec, inferred.seen)
+            ps.lines.append(spec)
+        ps.detect = generic.detect
+        ps.detect_literals = generic.detect_literals
+        ps.source_file = generic.source_file
+        ps.trusted = generic.trusted
+    ps.title = TITLE
+    return ps
+
+
+# What every line the generic set's step lines read holds (patterns/generic.toml: its step regex's counter, its
+# tqdm regex's bar), found by the standard module's engine: most lines a log's noise is made of lack it, and the
+# check costs a microsecond where the generic regex costs twenty
+_GENERIC_NEEDS = {
+    "step": re.compile(
+        r"(?i)(?:global_step|num_updates|updates?|step|iter|iteration|it)['\"]?\s*(?:[:=#]\s*|\s+)\d"
+    ),
+    "tqdm": re.compile(r"\d%\|"),
+}
+
+
+@dataclass
+class Unseen(LineSpec):
+    """A step line of the generic set, for lines of a shape the sample did not see (a large log's later lines)."""
+
+    seen: frozenset[str] = frozenset()
+    needs: re.Pattern[str] | None = None
+
+    @classmethod
+    def of(cls, spec: LineSpec, seen: frozenset[str]) -> Unseen:
+        out = cls.__new__(cls)
+        out.__dict__.update(spec.__dict__)
+        out.seen = seen
+        out.needs = _GENERIC_NEEDS.get(spec.name)
+        out._layouts = {}
+        return out
+
+    def match(self, text: str, layout: str | None = None) -> LineValues | None:
+        if self.needs is not None and self.needs.search(text) is None:
+            return None
+        literals, kinds, _ = tokens(text.strip())
+        if shape_key(literals, kinds) in self.seen:
+            return None
+        return super().match(text, layout)
+
+
+# ------------------------------------------------------------------------------------------------
+# the sample of a file
+
+
+def file_sample(path: str | Sequence[str], head: list[Record]) -> Iterator[list[Record]]:
+    """The head's records, then slices of the rest of the file (file_slices)."""
+    yield head
+    yield from file_slices(path, head)
+
+
+def file_slices(path: str | Sequence[str], head: list[Record]) -> Iterator[list[Record]]:
+    """Slices of a plain file after its `head` (SAMPLE_SLICES of SLICE_BYTES, spread evenly over the rest), each
+    cut at line ends; none of a compressed file."""
+    paths = [path] if isinstance(path, str) else list(path)
+    for p in paths:
+        if compression(p):
+            continue
+        try:
+            size = os.path.getsize(p)
+        except OSError:
+            continue
+        start = _head_bytes(head) if p == paths[0] else 0
+        room = size - start
+        if room <= SLICE_BYTES * 2:
+            continue
+        for k in range(1, SAMPLE_SLICES + 1):
+            at = start + room * k // (SAMPLE_SLICES + 1)
+            records = _slice(p, at)
+            if records:
+                yield records
+
+
+def _head_bytes(head: list[Record]) -> int:
+    return sum(len(r.text.encode("utf-8", "replace")) + 1 for r in head)
+
+
+def _slice(path: str, at: int) -> list[Record]:
+    import io
+
+    try:
+        fh, _, _ = open_checked(path)
+    except Exception:  # (read as the head was: an error here is said when the whole file is read)
+        return []
+    try:
+        fh.seek(at)
+        data = fh.read(SLICE_BYTES)
+    finally:
+        fh.close()
+    start = data.find(b"\n") + 1
+    end = data.rfind(b"\n") + 1
+    if start <= 0 or end <= start:
+        return []
+    return list(islice(stream_records(io.BytesIO(data[start:end]), path, ReadStats()), 10_000))  # type: ignore[arg-type]
