@@ -353,7 +353,14 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
-    return label, (unit_m.group("unit") if unit_m else None), False
+    unit = unit_m.group("unit") if unit_m else None
+    if not label and unit is not None and unit.lower() in _DURATION_UNITS:
+        return unit, None, False  # a bare duration on a record (`| 1391.7 ms |`): the unit names it, as a rate does
+    return label, unit, False
+
+
+# units whose bare value on a step record is a time (the key model reads them: synonyms' unit rule)
+_DURATION_UNITS = frozenset(("ms", "s", "sec", "secs", "us", "µs"))
 
 
 def _words(text: str) -> list[str]:
