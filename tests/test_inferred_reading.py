@@ -10,6 +10,7 @@ import pytest
 
 from logparse import api
 from logparse.frame.assemble import parse_log
+from logparse.patterns.keymap import number_spans
 from logparse.patterns.sets import load_sets
 from tests.conftest import run_apart
 
@@ -148,6 +149,38 @@ def test_a_counter_must_rise_through_the_log(write_log):
     ]
     log = write_log("| Model | GPUs | GBS | tok/s/GPU |\n|---|---|---|---|\n" + "\n".join(rows) + "\n")
     assert run_apart(["analyze", str(log)]).exit_code == 1
+
+
+def test_a_counter_printed_with_thousands_separators_before_a_comma(write_log):
+    # XPixelGroup/BasicSR basicsr/utils/logger.py MessageLogger.__call__: f'[{self.exp_name[:5]}..][epoch:{epoch:3d}, '
+    # f'iter:{current_iter:8,d}, lr:(' then f'{v:.3e},' per lr and ')] ', f'[eta: {eta_str}, ' f'time (data): '
+    # f'{iter_time:.3f} ({data_time:.3f})] ', then f'{k}: {v:.4e} ' per loss; the epoch goes up on every line
+    lines = [
+        f"2020-08-15 15:5{k}:30,390 INFO: [My_ES..][epoch:{207 + k:3d}, iter:{20_100 + 100 * k:8,d}, lr:(1.000e-04,)] "
+        f"[eta: 1 day, 18:13:17, time (data): 0.365 (0.002)] l_g_pix: {3.1516e-04 + k * 1e-5:.4e} "
+        "l_d_real: 2.6469e-04 "
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    # `20,100, lr` is one number before the comma that ends it, and the iteration is the step, not the epoch
+    assert steps_of(parsed) == [20_100, 20_200, 20_300, 20_400]
+    assert row_at(parsed, 1)["lr"] == 1e-4
+    text = "iter:  20,100, lr:(1.000e-04,)]"  # (the tokenizer `patterns test` holds samples to agrees)
+    assert [text[a:b] for a, b in number_spans(text)] == ["20,100", "1.000e-04"]
+
+
+def test_a_counter_glued_to_its_word(write_log):
+    # VinAIResearch/LFM train_flow_latent.py: "epoch {} iteration{}, Loss: {}, Train Steps/Sec: {:.2f}".format(
+    # epoch, iteration, loss.item(), steps_per_sec) every 100 iterations of the epoch's loader
+    losses = [2.7003040313720703, 2.6851375102996826, 2.6688973903656006, 2.674243450164795]
+    lines = [
+        f"epoch 2 iteration{100 * (k + 10)}, Loss: {loss}, Train Steps/Sec: 0.00"
+        for k, loss in enumerate(losses)
+    ]
+    lines += [f"epoch 2 iteration{100 * (k + 14)}, Loss: 2.67{k}, Train Steps/Sec: 0.00" for k in range(8)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1000, 2200, 100))  # one record, not a shape per printed number
+    assert row_at(parsed, 2)["loss"] == 2.6851375102996826
 
 
 # ------------------------------------------------------------------------------------------------

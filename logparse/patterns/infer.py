@@ -89,9 +89,12 @@ CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
-    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
+# a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
+# number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
+GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
@@ -105,7 +108,7 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)))"
+    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
@@ -523,6 +526,14 @@ def _epoch_named(label: str) -> bool:
     return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
 
 
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
+def _unsep(text: str) -> str:
+    """A counter printed with thousands separators (BasicSR's `iter: {current_iter:8,d}`) as its digits."""
+    return text.replace(",", "") if _THOUSANDS.fullmatch(text) else text
+
+
 def _whole(text: str) -> int | None:
     """The integer a printed counter holds: `120`, and where a key names it, `49.0` or `1.11e+04`."""
     if text.isdigit():
@@ -548,10 +559,10 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     n = rec.count
     literals = rec.shapes[0].literals
     few = n < MIN_REPEATS
-    texts = {s.index: [v for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
+    texts = {s.index: [_unsep(v) for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
     ints = {i for i, vs in texts.items() if vs and all(v.isdigit() for v in vs)}
     wholes = {i for i, vs in texts.items() if i not in ints and vs and all(_whole(v) is not None for v in vs)}
-    series = {i: [(sl, _whole(v) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
+    series = {i: [(sl, _whole(_unsep(v)) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
     moves = {i: _moves(series[i]) for i in series}
 
     def rising(i: int) -> bool:
