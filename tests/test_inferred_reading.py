@@ -183,6 +183,21 @@ def test_a_counter_glued_to_its_word(write_log):
     assert row_at(parsed, 2)["loss"] == 2.6851375102996826
 
 
+def test_the_counter_that_counts_the_whole_run_wins(write_log):
+    # microsoft/LMOps minillm/minillm/trainer.py PPOTrainer.train get_log: "train | data_epochs {:2d}/{:2d} | inner
+    # iter: {:3d}/{:3d} | ppo epoch: {:2d}/{:2d} | global iter: {:6d}/{:6d}" then "| {}: {:.4f} " per stat and
+    # "| lr: {:.4e} | scale: {:6.2f} | time: {:.3f} | step time: {:.3f}"; the inner iteration starts again with
+    # each batch of rollouts, the global one counts the optimizer steps
+    lines = [
+        f"train | data_epochs  4/10 | inner iter: {k % 4:3d}/  4 | ppo epoch:  1/ 4 | global iter: {69 + k:6d}/   160"
+        f"| tot_loss: {6.2529 - k / 10:.4f} | lr: {3.3e-06 + k * 5e-8:.4e} | scale: 2048.00 | time: 0.366 | step time: 0.366"
+        for k in range(8)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(69, 77))
+    assert row_at(parsed, 3)["lr"] == 3.4e-06
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

@@ -608,6 +608,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     ]
     named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
+    # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
+    # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
+    named.sort(key=lambda i: not _global_named(slots[i].label))
     loose = [
         i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
     ]
