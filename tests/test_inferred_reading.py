@@ -198,6 +198,39 @@ def test_the_counter_that_counts_the_whole_run_wins(write_log):
     assert row_at(parsed, 3)["lr"] == 3.4e-06
 
 
+def test_a_record_that_counts_its_own_steps_before_a_bar(write_log):
+    # NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT run_squad.py: dllogger.log(step=(epoch, global_step),
+    # data={"step_loss": ..., "learning_rate": ...}) through StdOutBackend with utils.py format_step ("Training
+    # Epoch: {} " "Training Iteration: {} "), while tqdm(train_dataloader, desc="Iteration") redraws its bar
+    # after it on the same line; the last line ends before the next redraw
+    bar = "█" * 93 + " " * 97
+    lines = [
+        f"DLL 2022-04-05 05:17:{50 + 6 * k}.692194 - Training Epoch: 1 Training Iteration: {4072 + 50 * k}  "
+        f"step_loss : {0.025 + k / 100}  learning_rate : {8.5e-06 - k * 3e-07}" + " " * 80
+        for k in range(3)
+    ]
+    lines[0] += f"Iteration:  49%|{bar}| 1350/2771 [02:51<02:58,  7.97it/s]"
+    lines[1] += f"Iteration:  51%|{bar}| 1400/2771 [02:58<02:51,  7.98it/s]"
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4072, 4122, 4172]  # the bar counts the epoch's batches: no step, no row
+    assert row_at(parsed, 2)["loss"] == 0.035
+
+
+def test_a_counter_that_keeps_pace_with_its_bar(write_log):
+    # BlinkDL/RWKV-LM RWKV-v4 src/trainer.py run_epoch: pbar.set_description(f"miniE {epoch+1+self.EPOCH_BEGIN} s
+    # {self.steps} prog {progress*100.0:.2f}% : ppl {math.exp(self.avg_loss):.6f} loss {self.avg_loss:.6f} lr
+    # {lr:e}") on a tqdm bar of 833 steps a mini-epoch: each finished bar left on its line
+    bar = "█" * 10
+    lines = [
+        f"miniE {e} s {833 * e} prog {20.0 * e:.2f}% : ppl {math.exp(1.3 - e / 20):.6f} loss {1.3 - e / 20:.6f} "
+        f"lr {1.4e-4 / e:e}: 100%|{bar}| 833/833 [03:17<00:00,  4.21it/s]"
+        for e in (2, 3, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1666, 2499, 3332]  # `s` rises by the bar's 833 steps, the mini-epoch by one
+    assert row_at(parsed, 1)["loss"] == 1.2
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

@@ -389,6 +389,7 @@ class RecordShape:
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
+    paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
 
     @property
     def count(self) -> int:
@@ -660,6 +661,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
 
     step: int | None = None
     epoch: int | None = None
+    paced: list[int] = []
     for i in named:
         e = epoch_of(i)
         if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
@@ -669,9 +671,19 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             step = i
             break
     if step is None:
-        for i in (
-            loose + [i for i in numerators if i not in loose] + [i for i in candidates if i not in loose]
-        ):
+        # (a number that keeps pace with the bar is its counter whatever its key: RWKV's `s` is no time)
+        paced = [
+            i
+            for i in sorted(ints)
+            if i not in totals
+            and i not in percent
+            and not slots[i].rate
+            and not _epoch_named(slots[i].label)
+            and i not in loose
+            and _paced(i, rec, series, totals)
+        ]
+        order = loose + paced + [i for i in numerators + candidates if i not in loose and i not in paced]
+        for i in dict.fromkeys(order):
             if i in epochs:
                 continue
             e = epoch_of(i)
@@ -699,7 +711,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
                     break
                 continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
-            if rising(i) and (i in loose or (not few and moves[i][2] >= MIN_REPEATS and regular(i))):
+            if rising(i) and (
+                i in loose or i in paced or (not few and moves[i][2] >= MIN_REPEATS and regular(i))
+            ):
                 step = i
                 break
     if step is None and epochs and (rising(epochs[0]) or steady(epochs[0])):
@@ -707,6 +721,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step is None:
         return
     rec.counter = step
+    rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
@@ -722,6 +737,35 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+
+
+def _paced(
+    i: int, rec: RecordShape, series: dict[int, list[tuple[int, int]]], totals: dict[int, int]
+) -> bool:
+    """Whether number i rises from record to record by as many iterations as the record's progress bar counted
+    in between: it counts the bar's iterations (RWKV-LM's tqdm description `miniE {epoch} s {steps} ...` before
+    a bar of 833 steps a mini-epoch: `s` rises by 833, the mini-epoch by one). A bar that ended at its total
+    counted a new bar's position since; a bar that did not move, or went back before its end, says nothing."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None or i == bar or bar not in series or i not in series:
+        return False
+    total = series[bar + 1] if bar + 1 in totals else None
+    matched = 0
+    for k in range(1, len(series[i])):
+        (s1, a), (s2, b) = series[i][k - 1], series[i][k]
+        (_, p), (_, q) = series[bar][k - 1], series[bar][k]
+        if s1 != s2:
+            continue
+        if q > p:
+            counted = q - p
+        elif total is not None and p == total[k - 1][1]:
+            counted = q
+        else:
+            return False
+        if b - a != counted:
+            return False
+        matched += 1
+    return matched >= MIN_REPEATS - 1
 
 
 def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
@@ -1160,7 +1204,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             _find_marker(rec, records)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
-    own = [rec for rec in steps if _tqdm_count(rec.shapes[0]) is None]
+    own = [rec for rec in steps if _own_counter(rec)]
     if own:
         for rec in steps:
             if rec not in own:
@@ -1189,6 +1233,21 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
 
 
 _LIST = regex.compile(r"\[#(?:, ?#){2,}\]$")
+
+
+def _own_counter(rec: RecordShape) -> bool:
+    """A step record that counts its steps itself: it holds no progress bar, or its counter is printed before the
+    bar (a record the bar follows on its line, or the bar's description) and is named like a step counter
+    (NVIDIA's BERT `Training Iteration: 4072 ... Iteration:  49%|...| 1350/2771`) or keeps pace with the bar
+    (_paced). A bar's redraws under an unnamed epoch (Catalyst's `1/3 * Epoch (train):  4%|...| 2/50`) are the
+    epoch's progress, and a counter in its postfix is set with values that lag."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None:
+        return True
+    if rec.counter is None or rec.counter >= bar:
+        return False
+    slot = rec.slots[rec.counter]
+    return rec.paced or slot.shifted or _counter_named(slot.label, loose=True)
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
