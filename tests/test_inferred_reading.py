@@ -231,6 +231,27 @@ def test_a_counter_that_keeps_pace_with_its_bar(write_log):
     assert row_at(parsed, 1)["loss"] == 1.2
 
 
+def test_a_run_wide_counter_after_the_position_within_the_epoch(write_log):
+    # open-mmlab/OpenPCDet tools/train_utils/train_utils.py at e602fac (timm-style logging), train_one_epoch:
+    # scaler.step(optimizer) (line 61), accumulated_iter += 1 (64), then logger.info('Train: {:>4d}/{} ({:>3.0f}%)
+    # [{:>4d}/{} ({:>3.0f}%)]  Loss: {loss.val:#.4g} ({loss.avg:#.3g})  LR: {lr:.3e}  ... Acc_iter {acc_iter:<10d}
+    # ...'.format(cur_epoch+1, total_epochs, ..., cur_it, total_it_each_epoch, ..., acc_iter=accumulated_iter))
+    # when accumulated_iter % 50 == 0, at the epoch's first and at its last batch: the batch index cur_it is printed
+    # after its optimizer step, so the line completes step epoch x 100 + cur_it + 1, which Acc_iter states
+    def line(epoch: int, it: int) -> str:
+        acc = epoch * 100 + it + 1
+        return (
+            f"2023-01-05 16:34:37,748   INFO  Train: {epoch + 1:>4d}/3 ({100 * (epoch + 1) / 3:>3.0f}%) "
+            f"[{it:>4d}/100 ({it:>3.0f}%)]  Loss: {30 - acc / 10:#.4g} (45.1)  LR: 1.000e-04  "
+            f"Time cost: 00:04/21:46 [00:04/1:05:18]  Acc_iter {acc:<10d}  Data time: 0.87(0.87)  "
+            "Forward time: 3.18(3.18)  Batch time: 4.04(4.04)"
+        )
+
+    log = write_log("\n".join(line(e, it) for e in (0, 1) for it in (0, 49, 99)) + "\n")
+    assert steps_of(frame(log)) == [1, 50, 100, 101, 150, 200]
+    assert list(api.parse(log)["step"]) == [1, 50, 100, 101, 150, 200]
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 
