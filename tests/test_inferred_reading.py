@@ -10,6 +10,7 @@ import pytest
 
 from logparse import api
 from logparse.frame.assemble import parse_log
+from logparse.patterns.keymap import number_spans
 from logparse.patterns.sets import load_sets
 from tests.conftest import run_apart
 
@@ -148,6 +149,107 @@ def test_a_counter_must_rise_through_the_log(write_log):
     ]
     log = write_log("| Model | GPUs | GBS | tok/s/GPU |\n|---|---|---|---|\n" + "\n".join(rows) + "\n")
     assert run_apart(["analyze", str(log)]).exit_code == 1
+
+
+def test_a_counter_printed_with_thousands_separators_before_a_comma(write_log):
+    # XPixelGroup/BasicSR basicsr/utils/logger.py MessageLogger.__call__: f'[{self.exp_name[:5]}..][epoch:{epoch:3d}, '
+    # f'iter:{current_iter:8,d}, lr:(' then f'{v:.3e},' per lr and ')] ', f'[eta: {eta_str}, ' f'time (data): '
+    # f'{iter_time:.3f} ({data_time:.3f})] ', then f'{k}: {v:.4e} ' per loss; the epoch goes up on every line
+    lines = [
+        f"2020-08-15 15:5{k}:30,390 INFO: [My_ES..][epoch:{207 + k:3d}, iter:{20_100 + 100 * k:8,d}, lr:(1.000e-04,)] "
+        f"[eta: 1 day, 18:13:17, time (data): 0.365 (0.002)] l_g_pix: {3.1516e-04 + k * 1e-5:.4e} "
+        "l_d_real: 2.6469e-04 "
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    # `20,100, lr` is one number before the comma that ends it, and the iteration is the step, not the epoch
+    assert steps_of(parsed) == [20_100, 20_200, 20_300, 20_400]
+    assert row_at(parsed, 1)["lr"] == 1e-4
+    text = "iter:  20,100, lr:(1.000e-04,)]"  # (the tokenizer `patterns test` holds samples to agrees)
+    assert [text[a:b] for a, b in number_spans(text)] == ["20,100", "1.000e-04"]
+
+
+def test_a_counter_glued_to_its_word(write_log):
+    # VinAIResearch/LFM train_flow_latent.py: "epoch {} iteration{}, Loss: {}, Train Steps/Sec: {:.2f}".format(
+    # epoch, iteration, loss.item(), steps_per_sec) every 100 iterations of the epoch's loader
+    losses = [2.7003040313720703, 2.6851375102996826, 2.6688973903656006, 2.674243450164795]
+    lines = [
+        f"epoch 2 iteration{100 * (k + 10)}, Loss: {loss}, Train Steps/Sec: 0.00"
+        for k, loss in enumerate(losses)
+    ]
+    lines += [f"epoch 2 iteration{100 * (k + 14)}, Loss: 2.67{k}, Train Steps/Sec: 0.00" for k in range(8)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1000, 2200, 100))  # one record, not a shape per printed number
+    assert row_at(parsed, 2)["loss"] == 2.6851375102996826
+
+
+def test_the_counter_that_counts_the_whole_run_wins(write_log):
+    # microsoft/LMOps minillm/minillm/trainer.py PPOTrainer.train get_log: "train | data_epochs {:2d}/{:2d} | inner
+    # iter: {:3d}/{:3d} | ppo epoch: {:2d}/{:2d} | global iter: {:6d}/{:6d}" then "| {}: {:.4f} " per stat and
+    # "| lr: {:.4e} | scale: {:6.2f} | time: {:.3f} | step time: {:.3f}"; the inner iteration starts again with
+    # each batch of rollouts, the global one counts the optimizer steps
+    lines = [
+        f"train | data_epochs  4/10 | inner iter: {k % 4:3d}/  4 | ppo epoch:  1/ 4 | global iter: {69 + k:6d}/   160"
+        f"| tot_loss: {6.2529 - k / 10:.4f} | lr: {3.3e-06 + k * 5e-8:.4e} | scale: 2048.00 | time: 0.366 | step time: 0.366"
+        for k in range(8)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(69, 77))
+    assert row_at(parsed, 3)["lr"] == 3.4e-06
+
+
+def test_a_record_that_counts_its_own_steps_before_a_bar(write_log):
+    # NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT run_squad.py: dllogger.log(step=(epoch, global_step),
+    # data={"step_loss": ..., "learning_rate": ...}) through StdOutBackend with utils.py format_step ("Training
+    # Epoch: {} " "Training Iteration: {} "), while tqdm(train_dataloader, desc="Iteration") redraws its bar
+    # after it on the same line; the last line ends before the next redraw
+    bar = "█" * 93 + " " * 97
+    lines = [
+        f"DLL 2022-04-05 05:17:{50 + 6 * k}.692194 - Training Epoch: 1 Training Iteration: {4072 + 50 * k}  "
+        f"step_loss : {0.025 + k / 100}  learning_rate : {8.5e-06 - k * 3e-07}" + " " * 80
+        for k in range(3)
+    ]
+    lines[0] += f"Iteration:  49%|{bar}| 1350/2771 [02:51<02:58,  7.97it/s]"
+    lines[1] += f"Iteration:  51%|{bar}| 1400/2771 [02:58<02:51,  7.98it/s]"
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4072, 4122, 4172]  # the bar counts the epoch's batches: no step, no row
+    assert row_at(parsed, 2)["loss"] == 0.035
+
+
+def test_a_counter_that_keeps_pace_with_its_bar(write_log):
+    # BlinkDL/RWKV-LM RWKV-v4 src/trainer.py run_epoch: pbar.set_description(f"miniE {epoch+1+self.EPOCH_BEGIN} s
+    # {self.steps} prog {progress*100.0:.2f}% : ppl {math.exp(self.avg_loss):.6f} loss {self.avg_loss:.6f} lr
+    # {lr:e}") on a tqdm bar of 833 steps a mini-epoch: each finished bar left on its line
+    bar = "█" * 10
+    lines = [
+        f"miniE {e} s {833 * e} prog {20.0 * e:.2f}% : ppl {math.exp(1.3 - e / 20):.6f} loss {1.3 - e / 20:.6f} "
+        f"lr {1.4e-4 / e:e}: 100%|{bar}| 833/833 [03:17<00:00,  4.21it/s]"
+        for e in (2, 3, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1666, 2499, 3332]  # `s` rises by the bar's 833 steps, the mini-epoch by one
+    assert row_at(parsed, 1)["loss"] == 1.2
+
+
+def test_a_run_wide_counter_after_the_position_within_the_epoch(write_log):
+    # open-mmlab/OpenPCDet tools/train_utils/train_utils.py at e602fac (timm-style logging), train_one_epoch:
+    # scaler.step(optimizer) (line 61), accumulated_iter += 1 (64), then logger.info('Train: {:>4d}/{} ({:>3.0f}%)
+    # [{:>4d}/{} ({:>3.0f}%)]  Loss: {loss.val:#.4g} ({loss.avg:#.3g})  LR: {lr:.3e}  ... Acc_iter {acc_iter:<10d}
+    # ...'.format(cur_epoch+1, total_epochs, ..., cur_it, total_it_each_epoch, ..., acc_iter=accumulated_iter))
+    # when accumulated_iter % 50 == 0, at the epoch's first and at its last batch: the batch index cur_it is printed
+    # after its optimizer step, so the line completes step epoch x 100 + cur_it + 1, which Acc_iter states
+    def line(epoch: int, it: int) -> str:
+        acc = epoch * 100 + it + 1
+        return (
+            f"2023-01-05 16:34:37,748   INFO  Train: {epoch + 1:>4d}/3 ({100 * (epoch + 1) / 3:>3.0f}%) "
+            f"[{it:>4d}/100 ({it:>3.0f}%)]  Loss: {30 - acc / 10:#.4g} (45.1)  LR: 1.000e-04  "
+            f"Time cost: 00:04/21:46 [00:04/1:05:18]  Acc_iter {acc:<10d}  Data time: 0.87(0.87)  "
+            "Forward time: 3.18(3.18)  Batch time: 4.04(4.04)"
+        )
+
+    log = write_log("\n".join(line(e, it) for e in (0, 1) for it in (0, 49, 99)) + "\n")
+    assert steps_of(frame(log)) == [1, 50, 100, 101, 150, 200]
+    assert list(api.parse(log)["step"]) == [1, 50, 100, 101, 150, 200]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -89,9 +89,12 @@ CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
-    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
+# a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
+# number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
+GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
@@ -105,7 +108,7 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)))"
+    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
@@ -393,6 +396,7 @@ class RecordShape:
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
+    paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
 
     @property
     def count(self) -> int:
@@ -530,6 +534,14 @@ def _epoch_named(label: str) -> bool:
     return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
 
 
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
+def _unsep(text: str) -> str:
+    """A counter printed with thousands separators (BasicSR's `iter: {current_iter:8,d}`) as its digits."""
+    return text.replace(",", "") if _THOUSANDS.fullmatch(text) else text
+
+
 def _whole(text: str) -> int | None:
     """The integer a printed counter holds: `120`, and where a key names it, `49.0` or `1.11e+04`."""
     if text.isdigit():
@@ -555,10 +567,10 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     n = rec.count
     literals = rec.shapes[0].literals
     few = n < MIN_REPEATS
-    texts = {s.index: [v for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
+    texts = {s.index: [_unsep(v) for _, v in rec.series(s.index)] for s in slots if s.kind == "num"}
     ints = {i for i, vs in texts.items() if vs and all(v.isdigit() for v in vs)}
     wholes = {i for i, vs in texts.items() if i not in ints and vs and all(_whole(v) is not None for v in vs)}
-    series = {i: [(sl, _whole(v) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
+    series = {i: [(sl, _whole(_unsep(v)) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
     moves = {i: _moves(series[i]) for i in series}
 
     def rising(i: int) -> bool:
@@ -604,6 +616,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     ]
     named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
+    # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
+    # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
+    named.sort(key=lambda i: not _global_named(slots[i].label))
     loose = [
         i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
     ]
@@ -653,6 +668,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
 
     step: int | None = None
     epoch: int | None = None
+    paced: list[int] = []
     for i in named:
         e = epoch_of(i)
         if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
@@ -662,9 +678,19 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             step = i
             break
     if step is None:
-        for i in (
-            loose + [i for i in numerators if i not in loose] + [i for i in candidates if i not in loose]
-        ):
+        # (a number that keeps pace with the bar is its counter whatever its key: RWKV's `s` is no time)
+        paced = [
+            i
+            for i in sorted(ints)
+            if i not in totals
+            and i not in percent
+            and not slots[i].rate
+            and not _epoch_named(slots[i].label)
+            and i not in loose
+            and _paced(i, rec, series, totals)
+        ]
+        order = loose + paced + [i for i in numerators + candidates if i not in loose and i not in paced]
+        for i in dict.fromkeys(order):
             if i in epochs:
                 continue
             e = epoch_of(i)
@@ -692,7 +718,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
                     break
                 continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
-            if rising(i) and (i in loose or (not few and moves[i][2] >= MIN_REPEATS and regular(i))):
+            if rising(i) and (
+                i in loose or i in paced or (not few and moves[i][2] >= MIN_REPEATS and regular(i))
+            ):
                 step = i
                 break
     if step is None and epochs and (rising(epochs[0]) or steady(epochs[0])):
@@ -700,6 +728,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step is None:
         return
     rec.counter = step
+    rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
@@ -715,6 +744,35 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+
+
+def _paced(
+    i: int, rec: RecordShape, series: dict[int, list[tuple[int, int]]], totals: dict[int, int]
+) -> bool:
+    """Whether number i rises from record to record by as many iterations as the record's progress bar counted
+    in between: it counts the bar's iterations (RWKV-LM's tqdm description `miniE {epoch} s {steps} ...` before
+    a bar of 833 steps a mini-epoch: `s` rises by 833, the mini-epoch by one). A bar that ended at its total
+    counted a new bar's position since; a bar that did not move, or went back before its end, says nothing."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None or i == bar or bar not in series or i not in series:
+        return False
+    total = series[bar + 1] if bar + 1 in totals else None
+    matched = 0
+    for k in range(1, len(series[i])):
+        (s1, a), (s2, b) = series[i][k - 1], series[i][k]
+        (_, p), (_, q) = series[bar][k - 1], series[bar][k]
+        if s1 != s2:
+            continue
+        if q > p:
+            counted = q - p
+        elif total is not None and p == total[k - 1][1]:
+            counted = q
+        else:
+            return False
+        if b - a != counted:
+            return False
+        matched += 1
+    return matched >= MIN_REPEATS - 1
 
 
 def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
@@ -1153,7 +1211,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             _find_marker(rec, records)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
-    own = [rec for rec in steps if _tqdm_count(rec.shapes[0]) is None]
+    own = [rec for rec in steps if _own_counter(rec)]
     if own:
         for rec in steps:
             if rec not in own:
@@ -1182,6 +1240,21 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
 
 
 _LIST = regex.compile(r"\[#(?:, ?#){2,}\]$")
+
+
+def _own_counter(rec: RecordShape) -> bool:
+    """A step record that counts its steps itself: it holds no progress bar, or its counter is printed before the
+    bar (a record the bar follows on its line, or the bar's description) and is named like a step counter
+    (NVIDIA's BERT `Training Iteration: 4072 ... Iteration:  49%|...| 1350/2771`) or keeps pace with the bar
+    (_paced). A bar's redraws under an unnamed epoch (Catalyst's `1/3 * Epoch (train):  4%|...| 2/50`) are the
+    epoch's progress, and a counter in its postfix is set with values that lag."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None:
+        return True
+    if rec.counter is None or rec.counter >= bar:
+        return False
+    slot = rec.slots[rec.counter]
+    return rec.paced or slot.shifted or _counter_named(slot.label, loose=True)
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
