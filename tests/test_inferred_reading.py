@@ -534,3 +534,21 @@ def test_patterns_new_writes_the_inferred_reading(tmp_path, write_log):
     assert list(mine.steps["step"]) == list(inferred.steps["step"]) == list(range(10, 110, 10))
     assert list(mine.steps["loss"]) == list(inferred.steps["loss"])
     assert [e["eval_loss"] for e in evals(mine.parsed)] == [1.2345]
+
+
+def test_a_bar_counting_to_the_records_total_keeps_its_frames_and_leaves_the_time_to_them(write_log):
+    # a loop that redraws tqdm(total=8) with set_postfix(loss=...) every step (tqdm/std.py format_meter) and
+    # logs its own `step {s}/8 | loss ... | ... ms/step` every second step: both count the run's 8 steps
+    lines = []
+    for s in range(1, 9):
+        lines.append(f"{s * 100 // 8:3d}%|#    | {s}/8 [00:0{s}<00:0{8 - s},  4.{s}0it/s, loss={3 - s / 10:.3g}]")
+        if s % 2 == 0:
+            lines.append(f"step {s}/8 | loss {3 - s / 10:.4f} | 250.0 ms/step")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    steps = api.parse(str(parsed.path))
+    assert list(steps["step"]) == list(range(1, 9))  # every step the bar drew, not only the logged ones
+    by_step = steps.set_index("step")
+    assert list(by_step["loss"]) == pytest.approx([3 - s / 10 for s in range(1, 9)])
+    # the records' own time where they print it; the bar's smoothed rate is no step's time
+    assert list(by_step.loc[[2, 4, 6, 8], "step_time_s"]) == [0.25] * 4
+    assert by_step.loc[[1, 3, 5, 7], "step_time_s"].isna().all()

@@ -397,6 +397,7 @@ class RecordShape:
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
     paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
+    beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
 
     @property
     def count(self) -> int:
@@ -540,6 +541,13 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 def _unsep(text: str) -> str:
     """A counter printed with thousands separators (BasicSR's `iter: {current_iter:8,d}`) as its digits."""
     return text.replace(",", "") if _THOUSANDS.fullmatch(text) else text
+
+
+def _totals(rec: RecordShape) -> set[int]:
+    """The totals a record prints after its counter (`10/120`): what it counts to."""
+    if rec.total is None:
+        return set()
+    return {t for t in (_whole(v.replace(",", "")) for _, v in rec.series(rec.total)) if t is not None}
 
 
 def _whole(text: str) -> int | None:
@@ -1211,12 +1219,19 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             _find_marker(rec, records)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
+    # A bar that counts to the total the records print (`step 10/120 | ...` beside a bar's `10/120`) counts the
+    # same steps: its frames are kept as rows of theirs (a resume that redoes steps shows in the values the two
+    # give one step), its smoothed rate left to the records' own time
     own = [rec for rec in steps if _own_counter(rec)]
     if own:
+        totals = set().union(*(_totals(rec) for rec in own))
         for rec in steps:
             if rec not in own:
-                rec.kind = "none"
-        steps = own
+                if _totals(rec) and _totals(rec) <= totals:
+                    rec.beside = True
+                else:
+                    rec.kind = "none"
+        steps = [rec for rec in steps if rec.kind == "step"]
     evals_by_epoch = not any(
         _epoch_named(rec.slots[rec.counter].label) for rec in steps if rec.counter is not None
     )
@@ -1407,7 +1422,7 @@ def _line_table(
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
-            if evaluation:
+            if evaluation or rec.beside:
                 continue
             if counted != rec.counter:  # the bar counts something else (an RL collector's env steps)
                 group = f"v{slot.index}"
