@@ -457,7 +457,7 @@ _DATA = ROOT / "tests" / "data"
         # the MFU panel: the framework's own in its colour with its own axis label; none, its ticks taken
         # away; logparse's, with its stable label
         {
-            SAMPLES / "generic_bracket_cpu.log": {},
+            SAMPLES / "hf_trainer_ga4_cpu.log": {},
             SAMPLES / "composer_mb_cpu.log": {},
             SAMPLES / "composer_llama2-7b_8xh100.log": {"gpus": 8, "hw": "h100"},
         },
