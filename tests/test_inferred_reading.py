@@ -552,3 +552,18 @@ def test_a_bar_counting_to_the_records_total_keeps_its_frames_and_leaves_the_tim
     # the records' own time where they print it; the bar's smoothed rate is no step's time
     assert list(by_step.loc[[2, 4, 6, 8], "step_time_s"]) == [0.25] * 4
     assert by_step.loc[[1, 3, 5, 7], "step_time_s"].isna().all()
+
+
+def test_a_metric_in_long_form_is_a_column_per_tag_and_no_restart(write_log):
+    # TensorBoard's scalar events exported one per line (tensorboard EventAccumulator.Scalars(tag): wall_time, step,
+    # value), as a diffusers run's events are written out: every step's loss, then every step's lr
+    loss = {s: 1.2 - s / 20 for s in range(1, 7)}
+    lr = {s: 2.5e-4 * s for s in range(1, 7)}
+    lines = [f'{{"tag": "loss", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in loss.items()]
+    lines += [f'{{"tag": "lr", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in lr.items()]
+    a = api.analyze(str(write_log("\n".join(lines) + "\n")))
+    steps = a.steps.set_index("step")
+    assert list(steps.index) == list(range(1, 7))
+    assert list(steps["loss"]) == [loss[s] for s in range(1, 7)]
+    assert list(steps["lr"]) == [lr[s] for s in range(1, 7)]
+    assert a.summary["restarts"] == []  # the lr rows go back to step 1 as another kind of line, not a resume

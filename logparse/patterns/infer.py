@@ -419,10 +419,19 @@ class RecordShape:
 
 def _slots(sh: SampledShape) -> list[Slot]:
     slots = []
+    named = _TAGGED.search(" ".join(sh.literals))
     for i, kind in enumerate(sh.kinds):
         label, unit, rate = label_of(sh.literals, sh.kinds, i)
+        if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
+            label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
     return slots
+
+
+# a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
+# scalar events exported as {"tag": "loss", "step": 1, "value": 1.15}, MLflow's key/value/step, W&B's)
+_TAGGED = regex.compile(r"""["']?(?:tag|metric|key|name)["']?\s*[:=]\s*["'](?P<name>[A-Za-z_][\w/.-]*)["']""")
+_VALUE_KEYS = frozenset(("value", "simple_value", "scalar_value"))
 
 
 def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:

@@ -293,7 +293,13 @@ class Streams:
     def _kinds(self) -> bool:
         """Find each row's kind, its kind's previous row and the rows by step; False when there is one kind (a
         log whose counter goes back thousands of times in one kind of line pays for none of it)."""
-        self.kind, uniques = pd.factorize(self.ref["pattern"], use_na_sentinel=False)
+        kind = self.ref["pattern"].astype(str)
+        # rows of one pattern that carry other values are other kinds of line (a metric in long form: the loss
+        # rows of steps 1..n, then the lr rows of the same steps)
+        for c in STREAM_VALUES:
+            if c in self.ref:
+                kind = kind + np.where(self.ref[c].notna().to_numpy(), "+", "-")
+        self.kind, uniques = pd.factorize(kind, use_na_sentinel=False)
         if len(uniques) < 2:
             return False
         order = np.argsort(self.kind, kind="stable")
