@@ -295,6 +295,103 @@ training_iteration: 85
     assert row["x_timesteps_total"] == 340000
 
 
+def sb3_block(values: dict[str, float | int]) -> list[str]:
+    """Stable-Baselines3's HumanOutputFormat.write (stable_baselines3/common/logger.py): the keys sorted, a float
+    `f"{value:<8.3g}"`, an int `str(value)`; each `tag/` printed once as a row of its own, the keys under it
+    indented by three blanks; `f"| {key}{key_space} | {value}{val_space} |"` between two dashed rules."""
+    key2str: dict[tuple[str, str], str] = {}
+    tag = ""
+    for key, value in sorted(values.items()):
+        text = f"{value:<8.3g}" if isinstance(value, float) else str(value)
+        if key.find("/") > 0:
+            tag = key[: key.find("/") + 1]
+            key2str[(tag, tag)] = ""
+        if tag and tag in key:
+            key = f"{'':3}{key[len(tag) :]}"
+        key2str[(tag, key)] = text
+    key_width = max(len(k) for _, k in key2str)
+    val_width = max(len(v) for v in key2str.values())
+    dashes = "-" * (key_width + val_width + 7)
+    rows = [
+        f"| {k}{' ' * (key_width - len(k))} | {v}{' ' * (val_width - len(v))} |"
+        for (_, k), v in key2str.items()
+    ]
+    return [dashes, *rows, dashes]
+
+
+def test_which_value_of_a_block_is_the_loss_is_decided_over_the_whole_block(write_log):
+    # SB3's PPO prints its total `train/loss` beside policy_gradient_loss, value_loss and entropy_loss, one key a
+    # line (ppo.py train(): self.logger.record("train/loss", loss.item()), ...): the loss is `loss`, the others
+    # its terms; A2C prints policy_loss, value_loss and entropy_loss and no total (a2c.py train()): no loss
+    def ppo(i: int) -> dict[str, float | int]:
+        return {
+            "rollout/ep_len_mean": 20.0 + i,
+            "time/fps": 1800 + i,
+            "time/iterations": i,
+            "time/total_timesteps": 256 * i,
+            "train/entropy_loss": -0.69,
+            "train/learning_rate": 0.0003,
+            "train/loss": 40.0 + i,
+            "train/policy_gradient_loss": -0.004,
+            "train/value_loss": 90.0 + i,
+        }
+
+    lines = [line for i in (1, 2, 3) for line in sb3_block(ppo(i))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [41.0, 42.0, 43.0]
+    assert list(parsed.rows["x_value_loss"]) == [91.0, 92.0, 93.0]
+    assert list(parsed.rows["lr"]) == [3e-4] * 3
+
+    def a2c(i: int) -> dict[str, float | int]:
+        return {
+            "time/iterations": 100 * i,
+            "time/total_timesteps": 500 * i,
+            "train/entropy_loss": -0.5 - i / 100,
+            "train/policy_loss": 6.0 + i,
+            "train/value_loss": 80.0 + i,
+        }
+
+    lines = [line for i in (1, 2, 3) for line in sb3_block(a2c(i))]
+    parsed = frame(write_log("\n".join(lines) + "\n", "a2c.log"))
+    assert steps_of(parsed) == [100, 200, 300]
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+    assert list(parsed.rows["x_policy_loss"]) == [7.0, 8.0, 9.0]
+    assert list(parsed.rows["x_value_loss"]) == [81.0, 82.0, 83.0]
+    assert list(parsed.rows["x_entropy_loss"]) == [-0.51, -0.52, -0.53]
+
+
+def test_a_block_whose_counter_is_named_by_no_word_is_counted_by_its_rising_value(write_log):
+    # OpenAI Baselines' logger (baselines/logger.py HumanOutputFormat.writekvs): every value `'%-8.3g' % val`,
+    # keys sorted case-blind, `'| %s%s | %s%s |'` between dashed rules; ppo2.py logs per update misc/nupdates
+    # (the update), misc/serial_timesteps (update x nsteps), misc/total_timesteps (update x nbatch),
+    # misc/time_elapsed, fps, eprewmean and loss/<name>: no key a counter's name; the update rises by one
+    def block(update: int) -> list[str]:
+        kvs = {
+            "eprewmean": 20.0 + 2.5 * update,
+            "fps": 1500 + update,
+            "loss/policy_loss": -0.002 * update,
+            "loss/value_loss": 50.0 / update,
+            "misc/nupdates": update,
+            "misc/serial_timesteps": update * 128,
+            "misc/time_elapsed": 1.5 * update,
+            "misc/total_timesteps": update * 1024,
+        }
+        key2str = {k: "%-8.3g" % v for k, v in sorted(kvs.items())}  # noqa: UP031 (the logger's own format)
+        kw, vw = max(map(len, key2str)), max(map(len, key2str.values()))
+        rows = [
+            "| %s%s | %s%s |" % (k, " " * (kw - len(k)), v, " " * (vw - len(v)))  # noqa: UP031
+            for k, v in sorted(key2str.items(), key=lambda kv: kv[0].lower())
+        ]
+        return ["-" * (kw + vw + 7), *rows, "-" * (kw + vw + 7)]
+
+    lines = ["Logging to /tmp/openai-2019-12-05", *(line for u in (1, 2, 3, 4) for line in block(u))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]  # the update, not 128 x update nor 1024 x update
+    assert list(parsed.rows["x_eprewmean"]) == [22.5, 25.0, 27.5, 30.0]
+    assert list(parsed.rows["x_misc_total_timesteps"]) == [1020.0, 2050.0, 3070.0, 4100.0]  # `%-8.3g`
+
+
 def test_a_dict_printed_over_lines_after_its_step_line(write_log):
     # a loop that prints its step line, then json.dumps(metrics, indent=2) (Python's json: one `"key": value,`
     # a line between braces)
