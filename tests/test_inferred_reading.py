@@ -282,17 +282,25 @@ episode_reward_mean: -550.34
 info:
   default:
     cur_lr: 4.999999873689376e-05
+    policy_loss: -0.020113203674554825
     total_loss: 936.0924682617188
+    vf_loss: 936.1097412109375
   grad_time_ms: 2260.449
 time_this_iter_s: 2.8040077686309814
+time_total_s: 258.1266098022461
 timesteps_total: 340000
 training_iteration: 85
 """
     parsed = frame(write_log(block))
     assert steps_of(parsed) == [85]
-    row = row_at(parsed, 11)
+    row = row_at(parsed, 14)
     assert row["lr"] == 4.999999873689376e-05 and row["x_episode_reward_mean"] == -550.34
     assert row["x_timesteps_total"] == 340000
+    # the loss rule reads the block's keys together: total_loss is the total of policy_loss and vf_loss
+    # (rllib's PPO loss: total_loss = policy + vf_loss_coeff x vf_loss + ...), the parts kept
+    assert row["loss"] == 936.0924682617188 and row["x_vf_loss"] == 936.1097412109375
+    # ray/tune/result.py TIME_THIS_ITER_S, TIME_TOTAL_S: the iteration's seconds, the trial's so far
+    assert row["step_time_s"] == 2.8040077686309814 and row["train_elapsed_s"] == 258.1266098022461
 
 
 def sb3_block(values: dict[str, float | int]) -> list[str]:
