@@ -230,6 +230,35 @@ def test_a_table_under_its_header(write_log):
     assert first["memory_gib"] == pytest.approx(6.73e9 / 2**30, rel=1e-12)  # `6.73G`: G is 1e9 bytes
 
 
+def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
+    # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
+    # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %
+    # (epoch, epochs - 1), mem, *mloss, targets.shape[0], imgs.shape[-1]) as the bar's description, mloss the
+    # running means of the three loss terms and of their sum (utils/loss.py ComputeLoss: torch.cat((lbox, lobj,
+    # lcls, loss))); no column says "loss"
+    header = ("%10s" * 8) % ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size")
+    terms = [(0.05461, 0.01017, 0.03715), (0.05069, 0.01035, 0.03706), (0.04913, 0.00998, 0.0351)]
+    lines = []
+    for epoch, (box, obj, cls) in enumerate(terms, start=32):
+        row = ("%10s" * 2 + "%10.4g" * 6) % (f"{epoch}/4999", "55.1G", box, obj, cls, box + obj + cls, 26, 1856)
+        lines += ["", header, row + ": 100%|##########| 295/295 [12:51<00:00,  2.62s/it]"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [32, 33, 34]
+    # %10.4g of the sums: 0.10193 -> 0.1019, 0.0981 -> 0.0981, 0.09421 -> 0.09421
+    assert list(parsed.rows["loss"]) == [0.1019, 0.0981, 0.09421]
+    assert list(parsed.rows["x_box"]) == [0.05461, 0.05069, 0.04913]
+
+
+def test_a_total_of_known_quantities_is_no_loss(write_log):
+    # a timing table (a loop printing ('%10s' * 4) % ('step', 'data_time', 'fwd_time', 'total') and its rows):
+    # a total of times, not of loss terms
+    header = ("%10s" * 4) % ("step", "data_time", "step_time", "total")
+    lines = [header, *(("%10d" + "%10.3f" * 3) % (s, 0.1, 0.3, 0.4) for s in (10, 20, 30))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert "loss" not in parsed.rows
+
+
 def test_a_csv_table_under_its_header(write_log):
     # Lightning's CSVLogger metrics.csv printed to the console: a header, then one row per logged step
     lines = ["train/loss_step,global_step,epoch,created_at"]

@@ -46,7 +46,6 @@ NOT_YET = {
     "stablesr_issue161_metrics_csv",
     "vits_issue164_list_records",
     "vits_issue197_tab_logger_epochs",
-    "yolov7_issue849_epoch_blocks",
 }
 
 

@@ -1417,6 +1417,7 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
+    summed = _summed_total(rec, km) if rec.kind == "step" and block is None else None
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     for slot in rec.slots if rec.kind != "marker" else ():
@@ -1455,6 +1456,10 @@ def _line_table(
             known = field_plan(km, outer, slot.unit, texts, evaluation, line)
             if known is not None and not known.kept:
                 m = replace(known, reason=f"the only value of the dict of {outer!r}")
+        if slot.index == summed and m is not None and m.kept:
+            parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
+            why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is None:
             continue
         full = _full(m)
@@ -1528,6 +1533,66 @@ def _line_table(
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys
+
+
+def _half_unit(text: str) -> float:
+    """Half a unit of the last digit a number is printed with: how far the printed value may be from the
+    value (`0.1019` -> 0.00005, `1.2e-03` -> 0.00005)."""
+    m = regex.match(r"[-+]?\d*(?:\.(\d*))?(?:[eE]([-+]?\d+))?$", text.replace(",", ""))
+    if m is None:
+        return math.inf
+    return 0.5 * 10.0 ** (int(m.group(2) or 0) - len(m.group(1) or ""))
+
+
+def _parts_of(rec: RecordShape, index: int) -> list[int]:
+    """The values a `total` sums: the record's values printed just before it without a key of their own beyond
+    a table's column name, from the nearest back to the first whose sum matches it in every line sampled."""
+    before = []
+    for slot in reversed(rec.slots[:index]):
+        if slot.kind != "num" or slot.role != "value" or not slot.label or slot.unit or slot.rate:
+            break
+        before.insert(0, slot.index)
+    rows = [values for sh in rec.shapes for values in sh.values]
+    for start in range(len(before) - 1):
+        parts = before[start:]
+        if all(_sums_to(row, parts, index) for row in rows):
+            return parts
+    return []
+
+
+def _sums_to(row: Sequence[str], parts: list[int], index: int) -> bool:
+    try:
+        total = float(row[index])
+        values = [float(row[i]) for i in parts]
+    except ValueError:
+        return False
+    slack = _half_unit(row[index]) + sum(_half_unit(row[i]) for i in parts)
+    return math.isfinite(total) and total != 0 and abs(sum(values) - total) <= slack * 1.01
+
+
+def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
+    """A table's column `total` that is, in every line sampled, the sum of the columns before it (YOLOv7's
+    and YOLOv3's table `box obj cls total`: train.py prints mloss, the running means of the loss's three terms
+    and their sum, under ('Epoch', 'gpu_mem', 'box', 'obj', 'cls', 'total', 'labels', 'img_size')), in a record
+    whose keys name no loss and no other known quantity: the record's total, which the loss rule makes its loss.
+    None otherwise."""
+    labels = [s.label for s in rec.slots if s.role == "value" and s.label]
+    found = None
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label:
+            continue
+        if _words(slot.label) == ["total"] and slot.header:
+            parts = _parts_of(rec, slot.index)
+            plans = [field_plan(km, rec.slots[i].label, None, [], False, labels) for i in parts]
+            if parts and all(m is not None and m.kept for m in plans):  # (a time's parts would be known keys)
+                found = slot.index
+        elif "loss" in _words(slot.label):
+            return None
+        else:
+            m = field_plan(km, slot.label, slot.unit, [], False, labels)
+            if m is not None and m.column == "loss":
+                return None
+    return found
 
 
 _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
