@@ -413,7 +413,6 @@ CASES = {
 # a run that comes to read right fails here until it is taken off this list.
 MISREAD: dict[str, str] = {
     "ultralytics_classify": "layout not recognised: the same table with one `loss` column",
-    "diffusers": "the lightning set claims the bar: steps numbered 1-8, 17-24, 33-40 from the bar, not the postfix `step=`",
 }
 
 
