@@ -240,7 +240,16 @@ def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_
     terms = [(0.05461, 0.01017, 0.03715), (0.05069, 0.01035, 0.03706), (0.04913, 0.00998, 0.0351)]
     lines = []
     for epoch, (box, obj, cls) in enumerate(terms, start=32):
-        row = ("%10s" * 2 + "%10.4g" * 6) % (f"{epoch}/4999", "55.1G", box, obj, cls, box + obj + cls, 26, 1856)
+        row = ("%10s" * 2 + "%10.4g" * 6) % (
+            f"{epoch}/4999",
+            "55.1G",
+            box,
+            obj,
+            cls,
+            box + obj + cls,
+            26,
+            1856,
+        )
         lines += ["", header, row + ": 100%|##########| 295/295 [12:51<00:00,  2.62s/it]"]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [32, 33, 34]
@@ -257,6 +266,29 @@ def test_a_total_of_known_quantities_is_no_loss(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [10, 20, 30]
     assert "loss" not in parsed.rows
+
+
+def test_a_results_row_under_a_validators_header_is_an_evaluation(write_log):
+    # ultralytics/engine/trainer.py: per epoch the header ("%11s" * 5) % ("Epoch", "GPU_mem", "loss", "Instances",
+    # "Size") and the row ("%11s" * 2 + "%11.4g" * 3) % (f"{epoch}/{epochs}", f"{mem:.3g}G", loss, n, size) with
+    # its bar after ": "; then ultralytics/models/yolo/classify/val.py: the validator's bar described
+    # ("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc") and its result ("%22s" + "%11.3g" * 2) %
+    # ("all", top1, top5), a row led by a name
+    lines = []
+    for epoch, (loss, top1) in enumerate(((1.397, 0.25), (1.464, 0.3125), (1.396, 0.5781)), start=1):
+        lines += [
+            "",
+            ("%11s" * 5) % ("Epoch", "GPU_mem", "loss", "Instances", "Size"),
+            ("%11s" * 2 + "%11.4g" * 3) % (f"{epoch}/3", "0G", loss, 16, 32)
+            + ": 100% ━━━━━━━━━━━━ 12/12 15.3it/s 0.8s",
+            ("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc")
+            + ": 100% ━━━━━━━━━━━━ 2/2 43.1it/s 0.0s",
+            ("%22s" + "%11.3g" * 2) % ("all", top1, 1.0),
+        ]
+    run = api.resolve(write_log("\n".join(lines) + "\n"))
+    assert list(run.steps["step"]) == [1, 2, 3]
+    assert list(run.steps["loss"]) == [1.397, 1.464, 1.396]
+    assert sorted({int(e["step"]) for e in evals(run.parsed)}) == [1, 2, 3]  # after each epoch
 
 
 def test_a_csv_table_under_its_header(write_log):

@@ -411,9 +411,7 @@ CASES = {
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
 # a run that comes to read right fails here until it is taken off this list.
-MISREAD: dict[str, str] = {
-    "ultralytics_classify": "layout not recognised: the same table with one `loss` column",
-}
+MISREAD: dict[str, str] = {}
 
 
 def marked(names, misread):

@@ -990,6 +990,51 @@ def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
     return columns
 
 
+_ROW_LABEL = regex.compile(r"[A-Za-z_][\w.-]*")
+_BAR_HEAD = regex.compile(r"^(?P<head>.*?):\s*\d{1,3}%")
+
+
+def _named_columns(sh: SampledShape) -> list[str] | None:
+    """The column names a line prints: a header line's, or those a progress display prints as its description
+    (Ultralytics' validator draws its bar under `("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc")`)."""
+    if not sh.kinds:
+        found = _header(sh.raw)
+        return found[0] if found is not None else None
+    m = _BAR_HEAD.match(sh.raw)
+    if m is None or _tqdm_count(sh) is None:
+        return None
+    found = _header(m.group("head"))
+    return found[0] if found is not None else None
+
+
+def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
+    """Rows of a results table: under a line that names the columns, a row led by a name instead of a counter
+    (`all`, a class's name) and then only numbers is an evaluation's result, an event: Ultralytics' validators
+    print ("%22s" + "%11.3g" * n) % ("all", *metrics) under their header (ultralytics/models/yolo/classify/
+    val.py print_results, detect/val.py), YOLOv5 and YOLOv7 the same (val.py); a training table's rows begin
+    with their counter."""
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    under: Counter[int] = Counter()
+    for seq in sample.order:
+        last: list[str] | None = None
+        for key in seq:
+            if not key:
+                continue
+            sh = sample.shapes[key]
+            rec = by_shape.get(key)
+            if last is not None and rec is not None and len(sh.kinds) < len(last):
+                under[id(rec)] += 1
+            last = _named_columns(sh)
+    for rec in records:
+        sh = rec.shapes[0]
+        if rec.kind != "none" or rec.count < 2 or under[id(rec)] < 0.5 * rec.count or len(sh.kinds) < 2:
+            continue
+        if not _ROW_LABEL.fullmatch(sh.literals[0].strip()) or any(k != "num" for k in sh.kinds):
+            continue
+        if all(lit and lit.isspace() for lit in sh.literals[1:-1]) and not sh.literals[-1].strip():
+            rec.kind = "eval_free"
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 
@@ -1219,6 +1264,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+    result_rows(records, sample)
     steps = block_counters(records, sample)
     if not steps:
         return None
