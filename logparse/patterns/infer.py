@@ -1029,8 +1029,11 @@ def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
         sh = rec.shapes[0]
         if rec.kind != "none" or rec.count < 2 or under[id(rec)] < 0.5 * rec.count or len(sh.kinds) < 2:
             continue
-        if not _ROW_LABEL.fullmatch(sh.literals[0].strip()) or any(k != "num" for k in sh.kinds):
+        label = sh.literals[0].strip()
+        if not _ROW_LABEL.fullmatch(label) or any(k != "num" for k in sh.kinds):
             continue
+        if {"train", "training"} & set(_words(label)):
+            continue  # (a table that prints the training's row beside the evaluation's)
         if all(lit and lit.isspace() for lit in sh.literals[1:-1]) and not sh.literals[-1].strip():
             rec.kind = "eval_free"
 
