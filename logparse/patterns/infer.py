@@ -22,7 +22,10 @@ What a record may look like (the tests build each from a framework's own format 
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
   box_loss ...``);
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
-  over lines, a list of timings after a results line) join the record's row.
+  over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
+  has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
+  its keys are read together, as one line's (which of them is the loss);
+- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
 
 A record qualifies as a step only when its counter rises through the log (or, for a record seen once or twice,
 when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
