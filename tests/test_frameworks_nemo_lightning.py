@@ -94,6 +94,30 @@ def test_lightning_bar_counts_micro_batches():
     assert v["total_params"] == pytest.approx(6.7e9)  # Lightning's 1000-based suffix
 
 
+def test_a_step_in_a_bars_postfix_is_no_position_of_the_bar(write_log):
+    # diffusers examples/unconditional_image_generation/train_unconditional.py: per epoch a tqdm bar of
+    # num_update_steps_per_epoch described f"Epoch {epoch}", progress_bar.update(1) after each optimizer step, then
+    # progress_bar.set_postfix(**logs) with logs = {"loss": ..., "lr": ..., "step": global_step}; tqdm's default
+    # format "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]", redrawn in place
+    def bar(epoch: int, n: int, postfix: str) -> str:
+        fill = "█" * (10 * n // 3) + " " * (10 - 10 * n // 3)
+        return f"Epoch {epoch}: {100 * n // 3:3d}%|{fill}| {n}/3 [00:0{n}<00:00,  1.50it/s{postfix}]"
+
+    lines, step, postfix = [], 0, ""
+    for epoch in (0, 1):
+        redraws = [f"Epoch {epoch}:   0%|          | 0/3 [00:00<?, ?it/s{postfix}]"]
+        for n in (1, 2, 3):
+            step += 1
+            # update(1): the position moves, the postfix is the last step's; then set_postfix: this step's values
+            redraws.append(bar(epoch, n, postfix))
+            postfix = f", loss={1 - step / 10:.3g}, lr=0.001, step={step}"
+            redraws.append(bar(epoch, n, postfix))
+        lines.append("\r".join(redraws))
+    run = api.resolve(write_log("\n".join(lines) + "\n"))
+    assert list(run.steps["step"]) == [1, 2, 3, 4, 5, 6]
+    assert list(run.steps["loss"]) == pytest.approx([0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+
+
 def test_litgpt_lines_are_micro_batches_of_an_optimizer_step():
     spec, v = read("litgpt", LITGPT_STEP)
     assert spec.name == "iter"

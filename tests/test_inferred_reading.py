@@ -332,6 +332,67 @@ def test_a_table_under_its_header(write_log):
     assert first["memory_gib"] == pytest.approx(6.73e9 / 2**30, rel=1e-12)  # `6.73G`: G is 1e9 bytes
 
 
+def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
+    # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
+    # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %
+    # (epoch, epochs - 1), mem, *mloss, targets.shape[0], imgs.shape[-1]) as the bar's description, mloss the
+    # running means of the three loss terms and of their sum (utils/loss.py ComputeLoss: torch.cat((lbox, lobj,
+    # lcls, loss))); no column says "loss"
+    header = ("%10s" * 8) % ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size")
+    terms = [(0.05461, 0.01017, 0.03715), (0.05069, 0.01035, 0.03706), (0.04913, 0.00998, 0.0351)]
+    lines = []
+    for epoch, (box, obj, cls) in enumerate(terms, start=32):
+        row = ("%10s" * 2 + "%10.4g" * 6) % (
+            f"{epoch}/4999",
+            "55.1G",
+            box,
+            obj,
+            cls,
+            box + obj + cls,
+            26,
+            1856,
+        )
+        lines += ["", header, row + ": 100%|##########| 295/295 [12:51<00:00,  2.62s/it]"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [32, 33, 34]
+    # %10.4g of the sums: 0.10193 -> 0.1019, 0.0981 -> 0.0981, 0.09421 -> 0.09421
+    assert list(parsed.rows["loss"]) == [0.1019, 0.0981, 0.09421]
+    assert list(parsed.rows["x_box"]) == [0.05461, 0.05069, 0.04913]
+
+
+def test_a_total_of_known_quantities_is_no_loss(write_log):
+    # a timing table (a loop printing ('%10s' * 4) % ('step', 'data_time', 'fwd_time', 'total') and its rows):
+    # a total of times, not of loss terms
+    header = ("%10s" * 4) % ("step", "data_time", "step_time", "total")
+    lines = [header, *(("%10d" + "%10.3f" * 3) % (s, 0.1, 0.3, 0.4) for s in (10, 20, 30))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert "loss" not in parsed.rows
+
+
+def test_a_results_row_under_a_validators_header_is_an_evaluation(write_log):
+    # ultralytics/engine/trainer.py: per epoch the header ("%11s" * 5) % ("Epoch", "GPU_mem", "loss", "Instances",
+    # "Size") and the row ("%11s" * 2 + "%11.4g" * 3) % (f"{epoch}/{epochs}", f"{mem:.3g}G", loss, n, size) with
+    # its bar after ": "; then ultralytics/models/yolo/classify/val.py: the validator's bar described
+    # ("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc") and its result ("%22s" + "%11.3g" * 2) %
+    # ("all", top1, top5), a row led by a name
+    lines = []
+    for epoch, (loss, top1) in enumerate(((1.397, 0.25), (1.464, 0.3125), (1.396, 0.5781)), start=1):
+        lines += [
+            "",
+            ("%11s" * 5) % ("Epoch", "GPU_mem", "loss", "Instances", "Size"),
+            ("%11s" * 2 + "%11.4g" * 3) % (f"{epoch}/3", "0G", loss, 16, 32)
+            + ": 100% ━━━━━━━━━━━━ 12/12 15.3it/s 0.8s",
+            ("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc")
+            + ": 100% ━━━━━━━━━━━━ 2/2 43.1it/s 0.0s",
+            ("%22s" + "%11.3g" * 2) % ("all", top1, 1.0),
+        ]
+    run = api.resolve(write_log("\n".join(lines) + "\n"))
+    assert list(run.steps["step"]) == [1, 2, 3]
+    assert list(run.steps["loss"]) == [1.397, 1.464, 1.396]
+    assert sorted({int(e["step"]) for e in evals(run.parsed)}) == [1, 2, 3]  # after each epoch
+
+
 def test_a_csv_table_under_its_header(write_log):
     # Lightning's CSVLogger metrics.csv printed to the console: a header, then one row per logged step
     lines = ["train/loss_step,global_step,epoch,created_at"]
@@ -384,17 +445,122 @@ episode_reward_mean: -550.34
 info:
   default:
     cur_lr: 4.999999873689376e-05
+    policy_loss: -0.020113203674554825
     total_loss: 936.0924682617188
+    vf_loss: 936.1097412109375
   grad_time_ms: 2260.449
 time_this_iter_s: 2.8040077686309814
+time_total_s: 258.1266098022461
 timesteps_total: 340000
 training_iteration: 85
 """
     parsed = frame(write_log(block))
     assert steps_of(parsed) == [85]
-    row = row_at(parsed, 11)
+    row = row_at(parsed, 14)
     assert row["lr"] == 4.999999873689376e-05 and row["x_episode_reward_mean"] == -550.34
     assert row["x_timesteps_total"] == 340000
+    # the loss rule reads the block's keys together: total_loss is the total of policy_loss and vf_loss
+    # (rllib's PPO loss: total_loss = policy + vf_loss_coeff x vf_loss + ...), the parts kept
+    assert row["loss"] == 936.0924682617188 and row["x_vf_loss"] == 936.1097412109375
+    # ray/tune/result.py TIME_THIS_ITER_S, TIME_TOTAL_S: the iteration's seconds, the trial's so far
+    assert row["step_time_s"] == 2.8040077686309814 and row["train_elapsed_s"] == 258.1266098022461
+
+
+def sb3_block(values: dict[str, float | int]) -> list[str]:
+    """Stable-Baselines3's HumanOutputFormat.write (stable_baselines3/common/logger.py): the keys sorted, a float
+    `f"{value:<8.3g}"`, an int `str(value)`; each `tag/` printed once as a row of its own, the keys under it
+    indented by three blanks; `f"| {key}{key_space} | {value}{val_space} |"` between two dashed rules."""
+    key2str: dict[tuple[str, str], str] = {}
+    tag = ""
+    for key, value in sorted(values.items()):
+        text = f"{value:<8.3g}" if isinstance(value, float) else str(value)
+        if key.find("/") > 0:
+            tag = key[: key.find("/") + 1]
+            key2str[(tag, tag)] = ""
+        if tag and tag in key:
+            key = f"{'':3}{key[len(tag) :]}"
+        key2str[(tag, key)] = text
+    key_width = max(len(k) for _, k in key2str)
+    val_width = max(len(v) for v in key2str.values())
+    dashes = "-" * (key_width + val_width + 7)
+    rows = [
+        f"| {k}{' ' * (key_width - len(k))} | {v}{' ' * (val_width - len(v))} |"
+        for (_, k), v in key2str.items()
+    ]
+    return [dashes, *rows, dashes]
+
+
+def test_which_value_of_a_block_is_the_loss_is_decided_over_the_whole_block(write_log):
+    # SB3's PPO prints its total `train/loss` beside policy_gradient_loss, value_loss and entropy_loss, one key a
+    # line (ppo.py train(): self.logger.record("train/loss", loss.item()), ...): the loss is `loss`, the others
+    # its terms; A2C prints policy_loss, value_loss and entropy_loss and no total (a2c.py train()): no loss
+    def ppo(i: int) -> dict[str, float | int]:
+        return {
+            "rollout/ep_len_mean": 20.0 + i,
+            "time/fps": 1800 + i,
+            "time/iterations": i,
+            "time/total_timesteps": 256 * i,
+            "train/entropy_loss": -0.69,
+            "train/learning_rate": 0.0003,
+            "train/loss": 40.0 + i,
+            "train/policy_gradient_loss": -0.004,
+            "train/value_loss": 90.0 + i,
+        }
+
+    lines = [line for i in (1, 2, 3) for line in sb3_block(ppo(i))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [41.0, 42.0, 43.0]
+    assert list(parsed.rows["x_value_loss"]) == [91.0, 92.0, 93.0]
+    assert list(parsed.rows["lr"]) == [3e-4] * 3
+
+    def a2c(i: int) -> dict[str, float | int]:
+        return {
+            "time/iterations": 100 * i,
+            "time/total_timesteps": 500 * i,
+            "train/entropy_loss": -0.5 - i / 100,
+            "train/policy_loss": 6.0 + i,
+            "train/value_loss": 80.0 + i,
+        }
+
+    lines = [line for i in (1, 2, 3) for line in sb3_block(a2c(i))]
+    parsed = frame(write_log("\n".join(lines) + "\n", "a2c.log"))
+    assert steps_of(parsed) == [100, 200, 300]
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+    assert list(parsed.rows["x_policy_loss"]) == [7.0, 8.0, 9.0]
+    assert list(parsed.rows["x_value_loss"]) == [81.0, 82.0, 83.0]
+    assert list(parsed.rows["x_entropy_loss"]) == [-0.51, -0.52, -0.53]
+
+
+def test_a_block_whose_counter_is_named_by_no_word_is_counted_by_its_rising_value(write_log):
+    # OpenAI Baselines' logger (baselines/logger.py HumanOutputFormat.writekvs): every value `'%-8.3g' % val`,
+    # keys sorted case-blind, `'| %s%s | %s%s |'` between dashed rules; ppo2.py logs per update misc/nupdates
+    # (the update), misc/serial_timesteps (update x nsteps), misc/total_timesteps (update x nbatch),
+    # misc/time_elapsed, fps, eprewmean and loss/<name>: no key a counter's name; the update rises by one
+    def block(update: int) -> list[str]:
+        kvs = {
+            "eprewmean": 20.0 + 2.5 * update,
+            "fps": 1500 + update,
+            "loss/policy_loss": -0.002 * update,
+            "loss/value_loss": 50.0 / update,
+            "misc/nupdates": update,
+            "misc/serial_timesteps": update * 128,
+            "misc/time_elapsed": 1.5 * update,
+            "misc/total_timesteps": update * 1024,
+        }
+        key2str = {k: "%-8.3g" % v for k, v in sorted(kvs.items())}  # noqa: UP031 (the logger's own format)
+        kw, vw = max(map(len, key2str)), max(map(len, key2str.values()))
+        rows = [
+            "| %s%s | %s%s |" % (k, " " * (kw - len(k)), v, " " * (vw - len(v)))  # noqa: UP031
+            for k, v in sorted(key2str.items(), key=lambda kv: kv[0].lower())
+        ]
+        return ["-" * (kw + vw + 7), *rows, "-" * (kw + vw + 7)]
+
+    lines = ["Logging to /tmp/openai-2019-12-05", *(line for u in (1, 2, 3, 4) for line in block(u))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]  # the update, not 128 x update nor 1024 x update
+    assert list(parsed.rows["x_eprewmean"]) == [22.5, 25.0, 27.5, 30.0]
+    assert list(parsed.rows["x_misc_total_timesteps"]) == [1020.0, 2050.0, 3070.0, 4100.0]  # `%-8.3g`
 
 
 def test_a_dict_printed_over_lines_after_its_step_line(write_log):

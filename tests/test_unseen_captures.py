@@ -411,12 +411,7 @@ CASES = {
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
 # a run that comes to read right fails here until it is taken off this list.
-MISREAD: dict[str, str] = {
-    "sb3_ppo": "layout not recognised: one record spread over a `| key | value |` block",
-    "sb3_a2c": "layout not recognised: `| key | value |` blocks; three named losses and no total",
-    "ultralytics_classify": "layout not recognised: the same table with one `loss` column",
-    "diffusers": "the lightning set claims the bar: steps numbered 1-8, 17-24, 33-40 from the bar, not the postfix `step=`",
-}
+MISREAD: dict[str, str] = {}
 
 
 def marked(names, misread):

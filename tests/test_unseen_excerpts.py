@@ -43,12 +43,9 @@ NOT_YET = {
     "internlm_usage_doc_7b_8gpu_2023_07",
     "mmcls_issue408_slow_epoch1",
     "negclip_open_clip_issue27_epoch0",
-    "rllib_issue3908_result_block",
-    "sb3_blog_ppo_cartpole_tables",
     "stablesr_issue161_metrics_csv",
     "vits_issue164_list_records",
     "vits_issue197_tab_logger_epochs",
-    "yolov7_issue849_epoch_blocks",
 }
 
 

@@ -22,7 +22,10 @@ What a record may look like (the tests build each from a framework's own format 
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
   box_loss ...``);
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
-  over lines, a list of timings after a results line) join the record's row.
+  over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
+  has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
+  its keys are read together, as one line's (which of them is the loss);
+- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
 
 A record qualifies as a step only when its counter rises through the log (or, for a record seen once or twice,
 when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
@@ -1072,6 +1075,54 @@ def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
     return columns
 
 
+_ROW_LABEL = regex.compile(r"[A-Za-z_][\w.-]*")
+_BAR_HEAD = regex.compile(r"^(?P<head>.*?):\s*\d{1,3}%")
+
+
+def _named_columns(sh: SampledShape) -> list[str] | None:
+    """The column names a line prints: a header line's, or those a progress display prints as its description
+    (Ultralytics' validator draws its bar under `("%22s" + "%11s" * 2) % ("classes", "top1_acc", "top5_acc")`)."""
+    if not sh.kinds:
+        found = _header(sh.raw)
+        return found[0] if found is not None else None
+    m = _BAR_HEAD.match(sh.raw)
+    if m is None or _tqdm_count(sh) is None:
+        return None
+    found = _header(m.group("head"))
+    return found[0] if found is not None else None
+
+
+def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
+    """Rows of a results table: under a line that names the columns, a row led by a name instead of a counter
+    (`all`, a class's name) and then only numbers is an evaluation's result, an event: Ultralytics' validators
+    print ("%22s" + "%11.3g" * n) % ("all", *metrics) under their header (ultralytics/models/yolo/classify/
+    val.py print_results, detect/val.py), YOLOv5 and YOLOv7 the same (val.py); a training table's rows begin
+    with their counter."""
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    under: Counter[int] = Counter()
+    for seq in sample.order:
+        last: list[str] | None = None
+        for key in seq:
+            if not key:
+                continue
+            sh = sample.shapes[key]
+            rec = by_shape.get(key)
+            if last is not None and rec is not None and len(sh.kinds) < len(last):
+                under[id(rec)] += 1
+            last = _named_columns(sh)
+    for rec in records:
+        sh = rec.shapes[0]
+        if rec.kind != "none" or rec.count < 2 or under[id(rec)] < 0.5 * rec.count or len(sh.kinds) < 2:
+            continue
+        label = sh.literals[0].strip()
+        if not _ROW_LABEL.fullmatch(label) or any(k != "num" for k in sh.kinds):
+            continue
+        if {"train", "training"} & set(_words(label)):
+            continue  # (a table that prints the training's row beside the evaluation's)
+        if all(lit and lit.isspace() for lit in sh.literals[1:-1]) and not sh.literals[-1].strip():
+            rec.kind = "eval_free"
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 
@@ -1107,6 +1158,99 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
     known = [s for s in labelled if km.lookup(s.label, "step") is not None]
     return len(known) >= 2 and not _evaluation_text(rec)
+
+
+def _single(rec: RecordShape) -> bool:
+    """A line of one `key: value` and nothing after the value (a row of a record printed over lines)."""
+    sh = rec.shapes[0]
+    nums = [s for s in rec.slots if s.kind == "num"]
+    return (
+        len(nums) == 1
+        and len(sh.kinds) == 1
+        and bool(nums[0].label)
+        and not nums[0].rate
+        and not sh.literals[-1].strip().strip("|,").strip()
+    )
+
+
+def _counter_rank(rec: RecordShape) -> tuple[int, int, int]:
+    """How surely a line's rising value counts the records of a block: named a step counter (`iteration`), named
+    loosely (`iterations`, `steps`), named an epoch, or unnamed; then by its most common stride (the update
+    number rises by one where the samples seen rise by the batch), then as printed first."""
+    assert rec.counter is not None
+    label = rec.slots[rec.counter].label
+    rank = (
+        0
+        if _counter_named(label)
+        else 1
+        if _counter_named(label, loose=True)
+        else 2
+        if _epoch_named(label)
+        else 3
+    )
+    values = [_whole(v) or 0 for _, v in rec.series(rec.counter)]
+    strides = Counter(b - a for a, b in zip(values, values[1:], strict=False) if b > a)
+    return rank, strides.most_common(1)[0][0] if strides else 1 << 30, rec.first
+
+
+def block_counters(records: list[RecordShape], sample: SampledLog) -> list[RecordShape]:
+    """One counter for each record printed one `key: value` a line (a block between rules or blank lines, as
+    Stable-Baselines3's and OpenAI Baselines' loggers and ray's pretty_print print a result): of the block's lines
+    whose values rise from block to block, the one named most surely a counter (then by the smallest stride)
+    heads the block, and the others are its values; a block with no line named a counter takes its rising one
+    where nothing else in the log counts steps. Returns the step records after that choice."""
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    runs: list[list[RecordShape]] = []
+    for seq in sample.order:
+        run: list[RecordShape] = []
+        for key in [*seq, ""]:
+            if key and not _separator(sample, key):
+                rec = by_shape.get(key)
+                if rec is not None:
+                    run.append(rec)
+                continue
+            if sum(_single(r) for r in run) >= 2:
+                runs.append(run)
+            run = []
+    members: dict[int, RecordShape] = {}
+    for run in runs:
+        singles = [r for r in run if _single(r)]
+        for r in singles:
+            members[id(r)] = r
+            parent[find(id(r))] = find(id(singles[0]))
+    groups: dict[int, list[RecordShape]] = defaultdict(list)
+    for r in members.values():
+        groups[find(id(r))].append(r)
+    lined = {id(r) for run in runs for r in run if r.kind == "step" and not _single(r)}
+    alone = not any(r.kind == "step" and id(r) not in members for r in records)
+    for group in groups.values():
+        if any(id(r) in lined for r in group):
+            continue  # the lines of a step line printed over lines (a dict under `step 100 done`)
+        ids = {id(r) for r in group}
+        if any(id(r) in lined for run in runs if ids & {id(x) for x in run} for r in run):
+            continue
+        heads = [r for r in group if r.kind == "step"]
+        if not heads and alone:
+            heads = [
+                r for r in group if r.kind == "none" and r.counter is not None and r.count >= MIN_REPEATS
+            ]
+        if not heads:
+            continue
+        best = min(heads, key=_counter_rank)
+        for r in group:
+            if r is best:
+                r.kind = "step"
+            elif r.kind == "step":
+                r.kind = "none"  # another rising value of the block: one of its values (find_blocks)
+    return [r for r in records if r.kind == "step"]
 
 
 def find_blocks(
@@ -1208,6 +1352,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+    result_rows(records, sample)
+    steps = block_counters(records, sample)
     if not steps:
         return None
     find_blocks(steps, records, sample, km)
@@ -1236,7 +1382,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         totals = set().union(*(_totals(rec) for rec in own))
         for rec in steps:
             if rec not in own:
-                if _totals(rec) and _totals(rec) <= totals:
+                if rec.counter == _tqdm_count(rec.shapes[0]) and _totals(rec) and _totals(rec) <= totals:
                     rec.beside = True
                 else:
                     rec.kind = "none"
@@ -1388,9 +1534,10 @@ def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
 
 
 def _line_table(
-    rec: RecordShape, name: str, km: keymap_mod.KeyMap
+    rec: RecordShape, name: str, km: keymap_mod.KeyMap, block: Block | None = None
 ) -> tuple[Table, list[tuple[str, str, str]]]:
-    """The [[line]] of a record: its regex (the shape's literal text, a group for each value read) and fields."""
+    """The [[line]] of a record: its regex (the shape's literal text, a group for each value read) and fields.
+    `block`: the record printed over lines this line is one of (its keys, the columns its lines took so far)."""
     sh = rec.shapes[0]
     evaluation = rec.kind in ("eval", "eval_free")
     fields: dict[str, Table] = {}
@@ -1426,7 +1573,9 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
-    line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
+    summed = _summed_total(rec, km) if rec.kind == "step" and block is None else None
+    # the record's keys together (a block's: those of all its lines)
+    line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     for slot in rec.slots if rec.kind != "marker" else ():
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
@@ -1455,13 +1604,18 @@ def _line_table(
             groups[slot.index] = "rank"
             fields["rank"] = {"column": "rank", "type": "int"}
             continue
-        m = field_plan(km, slot.label, slot.unit, texts, evaluation, line)
+        key = slot.label
+        m = field_plan(km, key, slot.unit, texts, evaluation, line)
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
             # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
             known = field_plan(km, outer, slot.unit, texts, evaluation, line)
             if known is not None and not known.kept:
                 m = replace(known, reason=f"the only value of the dict of {outer!r}")
+        if slot.index == summed and m is not None and m.kept:
+            parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
+            why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is None:
             continue
         full = _full(m)
@@ -1469,7 +1623,17 @@ def _line_table(
             continue  # an evaluation's other values are not the step's
         if full in taken:
             continue
+        if block is not None and full in block.taken:
+            # another line of the record took the column: this one's number is kept under its own key
+            column = keymap_mod.column_name("x_", key, slot.unit)
+            why = f"{full} was taken by another line of the record ({key!r})"
+            m = FieldPlan(
+                column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, slot.unit)
+            )
+            full = column
         taken.add(full)
+        if block is not None:
+            block.taken.add(full)
         group = f"v{slot.index}"
         groups[slot.index] = group
         spec: Table = {"column": m.column}
@@ -1487,7 +1651,7 @@ def _line_table(
         use = m.use
         if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column
             use = keymap_mod.KeyUse(full, use.rule if use else "name", m.reason, use.unit if use else slot.unit)
-        keys.append(("kept" if m.kept else "mapped", slot.label, use))
+        keys.append(("kept" if m.kept else "mapped", key, use))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
@@ -1533,6 +1697,65 @@ def _line_table(
 
 # what a progress bar draws of itself: its position, its total and its rate
 BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
+def _half_unit(text: str) -> float:
+    """Half a unit of the last digit a number is printed with: how far the printed value may be from the
+    value (`0.1019` -> 0.00005, `1.2e-03` -> 0.00005)."""
+    m = regex.match(r"[-+]?\d*(?:\.(\d*))?(?:[eE]([-+]?\d+))?$", text.replace(",", ""))
+    if m is None:
+        return math.inf
+    return 0.5 * 10.0 ** (int(m.group(2) or 0) - len(m.group(1) or ""))
+
+
+def _parts_of(rec: RecordShape, index: int) -> list[int]:
+    """The values a `total` sums: the record's values printed just before it without a key of their own beyond
+    a table's column name, from the nearest back to the first whose sum matches it in every line sampled."""
+    before = []
+    for slot in reversed(rec.slots[:index]):
+        if slot.kind != "num" or slot.role != "value" or not slot.label or slot.unit or slot.rate:
+            break
+        before.insert(0, slot.index)
+    rows = [values for sh in rec.shapes for values in sh.values]
+    for start in range(len(before) - 1):
+        parts = before[start:]
+        if all(_sums_to(row, parts, index) for row in rows):
+            return parts
+    return []
+
+
+def _sums_to(row: Sequence[str], parts: list[int], index: int) -> bool:
+    try:
+        total = float(row[index])
+        values = [float(row[i]) for i in parts]
+    except ValueError:
+        return False
+    slack = _half_unit(row[index]) + sum(_half_unit(row[i]) for i in parts)
+    return math.isfinite(total) and total != 0 and abs(sum(values) - total) <= slack * 1.01
+
+
+def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
+    """A table's column `total` that is, in every line sampled, the sum of the columns before it (YOLOv7's
+    and YOLOv3's table `box obj cls total`: train.py prints mloss, the running means of the loss's three terms
+    and their sum, under ('Epoch', 'gpu_mem', 'box', 'obj', 'cls', 'total', 'labels', 'img_size')), in a record
+    whose keys name no loss and no other known quantity: the record's total, which the loss rule makes its loss.
+    None otherwise."""
+    labels = [s.label for s in rec.slots if s.role == "value" and s.label]
+    found = None
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label:
+            continue
+        if _words(slot.label) == ["total"] and slot.header:
+            parts = _parts_of(rec, slot.index)
+            plans = [field_plan(km, rec.slots[i].label, None, [], False, labels) for i in parts]
+            if parts and all(m is not None and m.kept for m in plans):  # (a time's parts would be known keys)
+                found = slot.index
+        elif "loss" in _words(slot.label):
+            return None
+        else:
+            m = field_plan(km, slot.label, slot.unit, [], False, labels)
+            if m is not None and m.column == "loss":
+                return None
+    return found
+
 
 _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 
@@ -1669,6 +1892,32 @@ def _full_column(spec: Table) -> str:
     return f"{spec['column']}_per_gpu" if scope == "per_gpu" else str(spec["column"])
 
 
+@dataclass
+class Block:
+    """A record printed over lines, as its lines' fields are planned: the keys of all its lines (the context the
+    key model reads each key in: which is the loss), and the columns its lines took so far."""
+
+    keys: list[str]
+    taken: set[str] = field(default_factory=set)
+
+
+def _blocks(records: list[RecordShape]) -> dict[int, Block]:
+    """For each line of a record printed over lines (its head and the lines that join it), the record's Block;
+    its lines in the order they are printed, so a column goes to the first line that names it."""
+    lines: dict[int, list[RecordShape]] = defaultdict(list)
+    for rec in records:
+        if rec.kind == "block" and rec.head is not None:
+            lines[id(rec.head)].append(rec)
+    out: dict[int, Block] = {}
+    for rec in records:
+        if rec.kind == "step" and lines.get(id(rec)):
+            members = sorted([rec, *lines[id(rec)]], key=lambda r: r.first)
+            block = Block([s.label for m in members for s in m.slots if s.role == "value" and s.label])
+            for m in members:
+                out[id(m)] = block
+    return out
+
+
 def build_table(
     records: list[RecordShape], km: keymap_mod.KeyMap, saves: Sequence[SampledShape] = ()
 ) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
@@ -1677,13 +1926,20 @@ def build_table(
     samples: list[Table] = []
     names: set[str] = set()
     keys: dict[str, list[tuple[str, str, str]]] = {}
+    given: list[str] = []
     for k, rec in enumerate(records):
         base = {"step": "step", "eval": "eval", "eval_free": "eval", "block": "block", "marker": "epoch"}[
             rec.kind
         ]
-        name = base if base not in names else f"{base}_{k + 1}"
-        names.add(name)
-        line, used = _line_table(rec, name, km)
+        given.append(base if base not in names else f"{base}_{k + 1}")
+        names.add(given[-1])
+    blocks = _blocks(records)
+    order = sorted(range(len(records)), key=lambda k: records[k].first if id(records[k]) in blocks else -1)
+    planned: dict[int, tuple[Table, list[tuple[str, str, str]]]] = {}
+    for k in order:  # (a block's lines in print order: the first line that names a column takes it)
+        planned[k] = _line_table(records[k], given[k], km, blocks.get(id(records[k])))
+    for k, rec in enumerate(records):
+        line, used = planned[k]
         keys[line["name"]] = used
         for one in _per_rank(rec, line):
             lines.append(one)
