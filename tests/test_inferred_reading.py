@@ -432,3 +432,21 @@ def test_patterns_new_writes_the_inferred_reading(tmp_path, write_log):
     assert list(mine.steps["step"]) == list(inferred.steps["step"]) == list(range(10, 110, 10))
     assert list(mine.steps["loss"]) == list(inferred.steps["loss"])
     assert [e["eval_loss"] for e in evals(mine.parsed)] == [1.2345]
+
+
+# ------------------------------------------------------------------------------------------------
+# what a value is: units, rates, clocks
+
+
+def test_a_rate_in_brackets_after_a_value_is_its_own_value(write_log):
+    # TF-slim tensorflow/contrib/slim/python/slim/learning.py train_step: logging.info('global step %d: loss =
+    # %.4f (%.3f sec/step)', np_global_step, total_loss, time_elapsed): the bracket holds the step's seconds,
+    # not a running average of the loss
+    lines = [
+        f"INFO:tensorflow:global step {s}: loss = {1 - s / 100:.4f} ({1 + s / 1000:.3f} sec/step)"
+        for s in range(1, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.99, 0.98, 0.97]
+    assert list(parsed.rows["step_time_s"]) == [1.001, 1.002, 1.003]

@@ -1414,6 +1414,10 @@ def _line_table(
         line["note"] = BAR_NOTE if on_bar else NOTE
         if on_bar:
             line["name"] = "tqdm" + name[len("step") :]
+            if any(spec["column"] not in BAR_OWN for spec in fields.values()):
+                # values drawn on the bar (a postfix, a description) are redrawn apart from its position: each
+                # step's values are those of the redraw drawn with it (steps/bars.postfix_steps)
+                line["postfix"] = True
     if rec.kind == "block":
         line["attach"] = rec.attach
     if rec.kind == "step" and rec.counts_from is not None:
@@ -1422,6 +1426,9 @@ def _line_table(
     line["fields"] = fields
     return line, keys
 
+
+# what a progress bar draws of itself: its position, its total and its rate
+BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
 
 _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 
@@ -1516,9 +1523,12 @@ def _outer_key(sh: SampledShape, index: int) -> str | None:
 
 
 def _average(sh: SampledShape, slot: Slot) -> bool:
-    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`)."""
+    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`); not
+    one its own rate unit names apart from the value before it (TF-slim's `loss = 0.2970 (1.647 sec/step)`)."""
     i = slot.index
-    return i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"
+    if not (i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"):
+        return False
+    return not slot.rate or label_of(sh.literals, sh.kinds, i - 1)[0] == slot.label
 
 
 # what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest
@@ -1610,9 +1620,12 @@ def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = Fa
         if not keep_names:
             spec.name = spec.name.split("_")[0]
     if generic is not None:
+        # where the records are a bar's, its frames differ in shape as it is drawn (`?it/s` before tqdm has a
+        # rate): the generic bar line reads any frame the inferred lines did not take
+        on_bar = any(line["name"].startswith("tqdm") for line in inferred.table["line"])
         for spec in generic.lines:
             if spec.kind == "step":  # its tqdm bar and step regex: for lines of shapes the sample did not see
-                spec = Unseen.of(spec, inferred.seen)
+                spec = Unseen.of(spec, frozenset() if on_bar and spec.postfix else inferred.seen)
             ps.lines.append(spec)
         ps.detect = generic.detect
         ps.detect_literals = generic.detect_literals
