@@ -450,3 +450,23 @@ def test_a_rate_in_brackets_after_a_value_is_its_own_value(write_log):
     assert steps_of(parsed) == [1, 2, 3]
     assert list(parsed.rows["loss"]) == [0.99, 0.98, 0.97]
     assert list(parsed.rows["step_time_s"]) == [1.001, 1.002, 1.003]
+
+
+def test_a_bare_per_second_after_a_value_is_samples_per_second(write_log):
+    # open_clip src/open_clip_train/train.py train_one_epoch: f"Train Epoch: {epoch} [{num_samples:>{sample_digits}}/
+    # {samples_per_epoch} ({percent_complete:.0f}%)] " f"Data (t): {data_time_m.avg:.3f} " f"Batch (t):
+    # {batch_time_m.avg:.3f}, {samples_per_second:#g}/s, {samples_per_second_per_gpu:#g}/s/gpu " f"LR:
+    # {optimizer.param_groups[0]['lr']:5f} " + loss_log, loss_log "Contrastive_loss: {val:#.5g} ({avg:#.5g})";
+    # samples_per_second = batch_size * world_size / batch_time (here 256 samples on 2 GPUs)
+    lines = [
+        f"2024-06-29,15:4{i}:40 | INFO | Train Epoch: 0 [{256 * i:>6}/109468 ({256 * i * 100 // 109468}%)] "
+        f"Data (t): 0.100 Batch (t): {t:.3f}, {256 / t:#g}/s, {128 / t:#g}/s/gpu LR: 0.000100 "
+        f"Logit Scale: 14.286 Contrastive_loss: {1 - i / 10:#.5g} ({1 - i / 20:#.5g})"
+        for i, t in ((1, 0.5), (2, 0.4), (3, 0.25))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == [0.5, 0.4, 0.25]
+    assert list(rows["samples_per_s"]) == [512.0, 640.0, 1024.0]
+    assert list(rows["samples_per_s_per_gpu"]) == [256.0, 320.0, 512.0]
+    assert list(rows["loss"]) == [0.9, 0.8, 0.7]

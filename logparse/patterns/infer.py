@@ -131,11 +131,12 @@ _LABEL = regex.compile(
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
-# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
+# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`), a bare `/s` the
+# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so)
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
-    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch))(?![\w/])"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?)(?![\w/])"
 )
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
