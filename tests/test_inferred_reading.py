@@ -470,3 +470,51 @@ def test_a_bare_per_second_after_a_value_is_samples_per_second(write_log):
     assert list(rows["samples_per_s"]) == [512.0, 640.0, 1024.0]
     assert list(rows["samples_per_s_per_gpu"]) == [256.0, 320.0, 512.0]
     assert list(rows["loss"]) == [0.9, 0.8, 0.7]
+
+
+def test_the_longest_of_a_steps_times_is_the_steps_and_a_clock_must_rise(write_log):
+    # espnet2 espnet2/train/reporter.py Reporter.log_message: f"{epoch}epoch:{key}:{start}-{end}batch: " then
+    # "k=v" joined by ", "; espnet2/train/trainer.py train_one_epoch registers iter_time (the wait for the next
+    # batch: reporter.measure_iter_time), forward_time, backward_time, optim_step_time and train_time =
+    # time.perf_counter() - start_time, the whole iteration since the last one ended: no clock since training began
+    times = [0.014, 0.016, 0.013, 0.015, 0.014]
+    lines = [
+        f"[host] 2020-11-11 16:36:{30 + 5 * i:02d},446 (trainer:486) INFO: 5epoch:train:{375 * i + 1}-{375 * (i + 1)}"
+        f"batch: iter_time=0.00{i + 1}, forward_time=0.005, loss={1.7 + i / 100:.3f}, backward_time=0.005, "
+        f"optim_step_time=2.005e-04, lr_0=0.100, train_time={t:.3f}"
+        for i, t in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == times
+    assert list(rows["x_iter_time"]) == [0.001, 0.002, 0.003, 0.004, 0.005]  # a part of the step, kept
+    assert "train_elapsed_s" not in rows or rows["train_elapsed_s"].isna().all()
+
+
+def test_a_time_with_no_key_that_rises_is_the_clock_since_training_began(write_log):
+    # OpenNMT-py onmt/utils/statistics.py Statistics.output: "Step %s; acc: %6.2f; ppl: %5.2f; xent: %4.2f; lr:
+    # %7.5f; %3.0f/%3.0f tok/s; %6.0f sec" % (..., time.time() - start): seconds since training began; xent is the
+    # cross-entropy it trains on (ppl = exp(xent))
+    lines = [
+        f"[2019-03-21 18:3{i}:43,773 INFO] Step {50 * (i + 1)}/200000; acc:  31.18; ppl: 57.53; xent: 4.0{i}; "
+        f"lr: 0.00028; 5092/261 tok/s;   {100 + 148 * i:4d} sec"
+        for i in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["train_elapsed_s"]) == [100.0, 248.0, 396.0, 544.0, 692.0]
+    assert list(rows["loss"]) == [4.0, 4.01, 4.02, 4.03, 4.04]
+    assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+
+
+def test_a_time_with_no_key_that_goes_up_and_down_is_the_steps(write_log):
+    # karpathy/llm.c train_gpt2.py: f"step {step+1:4d}/{args.num_iterations} | train loss {lossf:.6f} | norm
+    # {norm:.4f} | lr {lr:.2e} | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)"
+    ms = [412.5, 398.25, 405.0, 399.5, 401.75]
+    lines = [
+        f"step {s + 1:4d}/50 | train loss {5 - s / 10:.6f} | norm 1.2000 | lr 6.00e-04 | ({t:.2f} ms | "
+        f"{round(4096 / t * 1000)} tok/s)"
+        for s, t in enumerate(ms)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [round(v, 9) for v in parsed.rows["step_time_s"]] == [t / 1000 for t in ms]

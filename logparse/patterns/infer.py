@@ -339,11 +339,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         rate = _RATE_AFTER.match(after)
         if rate:
             return rate.group(1), None, True
-    before = literals[i]
-    if i > 0:
-        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
-        if unit is not None and kinds[i - 1] == "num":
-            before = before[unit.end() :]
+    before = _before(literals, kinds, i)
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
     if _CODE_FILE.search(label) or label.count(".") >= 3:
@@ -354,7 +350,37 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
-    return label, (unit_m.group("unit") if unit_m else None), False
+    unit = unit_m.group("unit") if unit_m else None
+    if not label and unit in _TIME_UNITS:
+        # the one time a line prints with no key (OpenNMT-py's `...; 6641 sec`, llm.c's `(12.34 ms | ...)`): the key
+        # model reads a bare time unit as a time; its values say whether it is the step's or a clock's (_timed).
+        # Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known
+        if [j for j in range(len(kinds)) if _keyless_time(literals, kinds, j)] == [i]:
+            label = unit
+    return label, unit, False
+
+
+_TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "min", "mins"})
+
+
+def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
+    """The text before value i that may hold its key: what follows the previous value's unit."""
+    before = literals[i]
+    if i > 0:
+        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
+        if unit is not None and kinds[i - 1] == "num":
+            before = before[unit.end() :]
+    return before
+
+
+def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str | None:
+    """The time unit of value j when it is printed with one and with no key before it."""
+    if kinds[j] != "num":
+        return None
+    unit = keymap_mod.UNIT_AFTER.match(literals[j + 1])
+    if unit is None or unit.group("unit") not in _TIME_UNITS or _LABEL.search(_before(literals, kinds, j)):
+        return None
+    return unit.group("unit")
 
 
 def _words(text: str) -> list[str]:
@@ -1324,6 +1350,7 @@ def _line_table(
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
     line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
+    longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
         if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
             continue
@@ -1361,6 +1388,12 @@ def _line_table(
                 m = replace(known, reason=f"the only value of the dict of {outer!r}")
         if m is None:
             continue
+        if not evaluation:
+            m = _timed(km, m, slot, texts)
+            if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
+                if slot.label == slot.unit:
+                    continue  # a time with no key beside the step's: not known what it is
+                m = _part_of_step(slot, m)
         full = _full(m)
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
@@ -1530,6 +1563,71 @@ def _average(sh: SampledShape, slot: Slot) -> bool:
     if not (i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"):
         return False
     return not slot.rate or label_of(sh.literals, sh.kinds, i - 1)[0] == slot.label
+
+
+def _clock(texts: Sequence[str]) -> bool | None:
+    """Whether a record's time values are a clock (rising through the log, as time since training began does)
+    or not (a step's time goes up and down, or stays); None when too few to say."""
+    values = [v for v in map(_number, texts) if v is not None and math.isfinite(v)]
+    if len(values) < MIN_REPEATS:
+        return None
+    ups = sum(b > a for a, b in zip(values, values[1:], strict=False))
+    downs = sum(b < a for a, b in zip(values, values[1:], strict=False))
+    if ups + downs == 0:
+        return False if values[0] else None  # a clock moves (one printed coarsely may stay at 0.00m a while)
+    if len(values) < 5:
+        return None if downs == 0 else False  # (a step's time may go up three times running)
+    return ups >= RISING * (ups + downs)
+
+
+def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+    """A time the key model reads as a clock since training began whose values do not rise is the step's time
+    (espnet2's `train_time=0.014` on every line: espnet2/train/trainer.py registers the seconds since the last
+    iteration ended); a step's time whose values rise line after line is a clock (OpenNMT-py's `6641 sec`,
+    time.time() - start)."""
+    column = {"train_elapsed_s": "step_time_s", "step_time_s": "train_elapsed_s"}.get(m.column)
+    if column is None or m.kept or m.invert:
+        return m
+    if column == "train_elapsed_s" and slot.label != slot.unit:
+        return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
+    clock = _clock(texts)
+    if clock is None or clock == (m.column == "train_elapsed_s"):
+        return m
+    mapping = km.lookup("time" if column == "step_time_s" else "elapsed", "step")
+    if mapping is None or mapping.column != column:
+        return m
+    how = "rise line after line: a clock" if clock else "do not rise: no clock, the step's own time"
+    reason = f"its values {how} ({slot.label!r})"
+    use = keymap_mod.KeyUse(column, "clock", reason, m.use.unit if m.use else slot.unit, m.scale)
+    return replace(m, column=column, reason=reason, use=use)
+
+
+def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
+    """The value that is the step's time when a record prints several times of a step (espnet2's iter_time,
+    forward_time, ..., train_time): the longest, as a whole holds its parts."""
+    found: list[tuple[float, int]] = []
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label or slot.rate:
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        m = field_plan(km, slot.label, slot.unit, texts, False, line)
+        if m is None or m.kept:
+            continue
+        m = _timed(km, m, slot, texts)
+        if _full(m) != "step_time_s":
+            continue
+        values = sorted(v * m.scale for v in map(_number, texts) if v is not None and math.isfinite(v))
+        if values:
+            found.append((slot.label != slot.unit, values[len(values) // 2], slot.index))
+    return max(found)[2] if len(found) > 1 else None  # (a time with a key before one with none)
+
+
+def _part_of_step(slot: Slot, m: FieldPlan) -> FieldPlan:
+    base, factor = keymap_mod.scaled_key(slot.label)
+    column = keymap_mod.column_name("x_", base, slot.unit)
+    reason = "a time within the step: a longer time of the line is the step's"
+    use = keymap_mod.KeyUse(column, "clock", reason, slot.unit, factor)
+    return FieldPlan(column, factor, kept=True, reason=reason, use=use)
 
 
 # what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest
