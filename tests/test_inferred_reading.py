@@ -518,3 +518,29 @@ def test_a_time_with_no_key_that_goes_up_and_down_is_the_steps(write_log):
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [round(v, 9) for v in parsed.rows["step_time_s"]] == [t / 1000 for t in ms]
+
+
+def test_the_learning_rate_of_a_printed_list_is_the_item_that_holds_steady(write_log):
+    # jaywalnut310/vits train.py train_and_evaluate: logger.info('Train Epoch: {} [{:.0f}%]'.format(epoch, 100. *
+    # batch_idx / len(train_loader))) then logger.info([x.item() for x in losses] + [global_step, lr]), losses =
+    # [loss_disc, loss_gen, loss_fm, loss_mel, loss_dur, loss_kl]; lr = optim_g.param_groups[0]['lr'] under
+    # ExponentialLR(gamma=0.999875) stepped once an epoch, here from 2e-4 at epoch 1
+    losses = [
+        [3.0000238, 1.4992263, 1.4684797e-05, 0.2452947, 1.7586746, -0.5710883],
+        [2.9873, 1.5012, 1.599153e-06, 0.2704768, 1.5593206, -0.0706983],
+        [3.0001, 1.4969582, 1.2474944e-06, 0.2309423, 1.8005414, -0.6056144],
+        [2.8765, 1.6012, 3.2e-06, 0.2511, 1.7021, -0.3313],
+    ]
+    lines = []
+    for k, items in enumerate(losses):
+        epoch = 11 + k
+        lr = 2e-4 * 0.999875 ** (epoch - 1)
+        lines += [
+            f"INFO:vits:====> Epoch: {epoch - 1}",
+            f"INFO:vits:Train Epoch: {epoch} [{5 + 30 * k}%]",
+            f"INFO:vits:{[*items, 6200 + 200 * k, lr]}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [6200, 6400, 6600, 6800]
+    want = [2e-4 * 0.999875 ** (epoch - 1) for epoch in (11, 12, 13, 14)]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "lr"]) == want

@@ -43,8 +43,6 @@ NOT_YET = {
     "mmcls_issue408_slow_epoch1",
     "rllib_issue3908_result_block",
     "sb3_blog_ppo_cartpole_tables",
-    "vits_issue164_list_records",
-    "vits_issue197_tab_logger_epochs",
     "yolov7_issue849_epoch_blocks",
 }
 

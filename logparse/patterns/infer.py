@@ -1261,6 +1261,33 @@ def _listed(rec: RecordShape) -> bool:
     return rec.counter >= first
 
 
+def _list_start(rec: RecordShape) -> int:
+    """The first value of a listed record's list."""
+    return max(i for i, lit in enumerate(rec.shapes[0].literals) if "[" in lit)
+
+
+def _listed_lr(rec: RecordShape) -> int | None:
+    """The learning rate among a printed list's unnamed items (VITS's train.py: logger.info([x.item() for x in
+    losses] + [global_step, lr])): the one item whose values all lie in (0, 1] and hold steady, each within 5% of
+    the one before and all in one direction, as a schedule moves between two prints (a loss jumps about)."""
+    if not _listed(rec):
+        return None
+    found = []
+    for slot in rec.slots[_list_start(rec) :]:
+        if slot.role != "value" or slot.kind != "num" or slot.label:
+            continue
+        printed = [_number(v) for _, v in rec.series(slot.index)]
+        values = [v for v in printed if v is not None and 0 < v <= 1]
+        if len(values) < max(MIN_REPEATS, len(printed)):
+            continue
+        steps = [b - a for a, b in zip(values, values[1:], strict=False)]
+        if all(abs(d) <= 0.05 * a for d, a in zip(steps, values, strict=False)) and (
+            all(d <= 0 for d in steps) or all(d >= 0 for d in steps)
+        ):
+            found.append(slot.index)
+    return found[0] if len(found) == 1 else None
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -1418,6 +1445,12 @@ def _line_table(
         if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column
             use = keymap_mod.KeyUse(full, use.rule if use else "name", m.reason, use.unit if use else slot.unit)
         keys.append(("kept" if m.kept else "mapped", slot.label, use))
+    item = _listed_lr(rec) if rec.kind == "step" and "lr" not in taken else None
+    if item is not None:
+        groups[item] = f"v{item}"
+        fields[f"v{item}"] = {"column": "lr"}
+        reason = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
+        keys.append(("mapped", f"list item {item - _list_start(rec)}", keymap_mod.KeyUse("lr", "values", reason)))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
@@ -1598,7 +1631,7 @@ def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
         return m
     how = "rise line after line: a clock" if clock else "do not rise: no clock, the step's own time"
     reason = f"its values {how} ({slot.label!r})"
-    use = keymap_mod.KeyUse(column, "clock", reason, m.use.unit if m.use else slot.unit, m.scale)
+    use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
 
 
@@ -1626,7 +1659,7 @@ def _part_of_step(slot: Slot, m: FieldPlan) -> FieldPlan:
     base, factor = keymap_mod.scaled_key(slot.label)
     column = keymap_mod.column_name("x_", base, slot.unit)
     reason = "a time within the step: a longer time of the line is the step's"
-    use = keymap_mod.KeyUse(column, "clock", reason, slot.unit, factor)
+    use = keymap_mod.KeyUse(column, "values", reason, slot.unit, factor)
     return FieldPlan(column, factor, kept=True, reason=reason, use=use)
 
 

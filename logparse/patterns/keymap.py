@@ -235,7 +235,8 @@ RULES = (
     "eval",  # an evaluation's namespace before a loss name: val/lm_loss
     "known",  # a quantity with no step column, kept under a fixed name in its canonical unit: data_time
     "loss",  # which key of a line is the loss when none is named so ([loss])
-    "clock",  # a time read by its values: rising line after line a clock, else the step's; the longest the step's
+    "values",  # read by what it prints: a time rising line after line a clock, else the step's (the longest of
+    # several the step's); the one item of a printed list holding steady below 1 the learning rate
     "kept",  # any other numeric key of a step line: x_<key>
     "skipped",  # said, not read ([skip], [ignore]), or its column given already by another key of the line
 )
