@@ -544,3 +544,19 @@ def test_the_learning_rate_of_a_printed_list_is_the_item_that_holds_steady(write
     assert steps_of(parsed) == [6200, 6400, 6600, 6800]
     want = [2e-4 * 0.999875 ** (epoch - 1) for epoch in (11, 12, 13, 14)]
     assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "lr"]) == want
+
+
+def test_a_clock_beside_a_step_time_is_never_the_steps(write_log):
+    # a loop's own record per step, as tests/data/captures/accelerate/capture_accel.py writes it (json.dumps of
+    # {"epoch", "step", "loss", "lr", "step_time", "logged", "time": time.time()}), with `time` written first: a
+    # time the key model reads as a step's, whose values rise line after line (seconds since 1970)
+    step_times = [0.0238, 0.0788, 0.0542, 0.0582, 0.0601]
+    clock = [1796156467.52, 1796156467.6, 1796156467.66, 1796156467.72, 1796156467.78]
+    lines = [
+        f'{{"time": {now}, "epoch": 0, "step": {s}, "loss": {4.2 - s / 100:.2f}, "step_time": {dt}}}'
+        for s, (now, dt) in enumerate(zip(clock, step_times, strict=True), 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == step_times
+    assert list(rows["x_time"]) == clock  # kept, as printed

@@ -1420,7 +1420,7 @@ def _line_table(
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if slot.label == slot.unit:
                     continue  # a time with no key beside the step's: not known what it is
-                m = _part_of_step(slot, m)
+                m = _part_of_step(slot, _clock(texts) is True)
         full = _full(m)
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
@@ -1637,8 +1637,10 @@ def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
 
 def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
     """The value that is the step's time when a record prints several times of a step (espnet2's iter_time,
-    forward_time, ..., train_time): the longest, as a whole holds its parts."""
-    found: list[tuple[float, int]] = []
+    forward_time, ..., train_time): the longest, as a whole holds its parts; never one whose values rise line
+    after line, a clock (a dict's `"time": 1796156467.65`, time.time(), beside its `"step_time"`)."""
+    found: list[tuple[bool, float, int]] = []
+    clocks = 0
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label or slot.rate:
             continue
@@ -1649,16 +1651,25 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
         m = _timed(km, m, slot, texts)
         if _full(m) != "step_time_s":
             continue
+        if _clock(texts):
+            clocks += 1
+            continue
         values = sorted(v * m.scale for v in map(_number, texts) if v is not None and math.isfinite(v))
         if values:
             found.append((slot.label != slot.unit, values[len(values) // 2], slot.index))
-    return max(found)[2] if len(found) > 1 else None  # (a time with a key before one with none)
+    # (a time with a key before one with none)
+    return max(found)[2] if found and len(found) + clocks > 1 else None
 
 
-def _part_of_step(slot: Slot, m: FieldPlan) -> FieldPlan:
+def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
+    """A time of a step record that is not the step's time, kept as printed."""
     base, factor = keymap_mod.scaled_key(slot.label)
     column = keymap_mod.column_name("x_", base, slot.unit)
-    reason = "a time within the step: a longer time of the line is the step's"
+    reason = (
+        "its values rise line after line: a clock, not the step's time"
+        if clock
+        else "a time within the step: a longer time of the line is the step's"
+    )
     use = keymap_mod.KeyUse(column, "values", reason, slot.unit, factor)
     return FieldPlan(column, factor, kept=True, reason=reason, use=use)
 
