@@ -350,14 +350,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
-    unit = unit_m.group("unit") if unit_m else None
-    if not label and unit in _TIME_UNITS:
-        # the one time a line prints with no key (OpenNMT-py's `...; 6641 sec`, llm.c's `(12.34 ms | ...)`): the key
-        # model reads a bare time unit as a time; its values say whether it is the step's or a clock's (_timed).
-        # Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known
-        if [j for j in range(len(kinds)) if _keyless_time(literals, kinds, j)] == [i]:
-            label = unit
-    return label, unit, False
+    return label, (unit_m.group("unit") if unit_m else None), False
 
 
 _TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "min", "mins"})
@@ -371,6 +364,18 @@ def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
         if unit is not None and kinds[i - 1] == "num":
             before = before[unit.end() :]
     return before
+
+
+def _name_keyless_time(rec: RecordShape) -> None:
+    """The one time a step record prints with no key (OpenNMT-py's `...; 6641 sec`, llm.c's `(12.34 ms | ...)`)
+    is keyed by its unit, which the key model reads as a time; its values say whether it is the step's or a
+    clock's (_timed). Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known."""
+    sh = rec.shapes[0]
+    keyless = [j for j in range(len(sh.kinds)) if _keyless_time(sh.literals, sh.kinds, j)]
+    if len(keyless) == 1:
+        slot = rec.slots[keyless[0]]
+        if slot.role == "value" and not slot.label and slot.unit:
+            slot.label = slot.unit
 
 
 def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str | None:
@@ -1376,6 +1381,8 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
+    if rec.kind == "step":
+        _name_keyless_time(rec)
     line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
@@ -1449,8 +1456,9 @@ def _line_table(
     if item is not None:
         groups[item] = f"v{item}"
         fields[f"v{item}"] = {"column": "lr"}
-        reason = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
-        keys.append(("mapped", f"list item {item - _list_start(rec)}", keymap_mod.KeyUse("lr", "values", reason)))
+        why = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
+        key = f"list item {item - _list_start(rec) + 1}"
+        keys.append(("mapped", key, keymap_mod.KeyUse("lr", "values", why)))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
