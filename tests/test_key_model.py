@@ -220,6 +220,13 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         # torch.exp(ce), and per codebook metrics[f'ce_q{k + 1}'] (ce is their mean, the loss it backpropagates)
         (("lr", "grad_norm", "grad_scale", "ce", "ppl", "duration"), "ce", ()),
         (("ce", "ppl", "ce_q1", "ppl_q1", "ce_q2", "ppl_q2"), "ce", ("ce_q1", "ce_q2")),
+        # microsoft/LMOps MiniLLM's PPO trainer: "tot_loss: 6.2529 | rl_loss: 3.2390 | pt_loss: 3.0139 | pg_loss:
+        # 0.4003 | reg_loss: 2.8388 | ..." (tot_loss = rl_loss + pt_loss): `tot` abbreviates the total
+        (
+            ("tot_loss", "rl_loss", "pt_loss", "pg_loss", "reg_loss", "lr"),
+            "tot_loss",
+            ("rl_loss", "pt_loss", "pg_loss", "reg_loss"),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):
