@@ -560,3 +560,19 @@ def test_a_clock_beside_a_step_time_is_never_the_steps(write_log):
     rows = parsed.rows
     assert list(rows["step_time_s"]) == step_times
     assert list(rows["x_time"]) == clock  # kept, as printed
+
+
+def test_a_bracket_after_the_key_names_the_bracketed_value_after_its_own(write_log):
+    # BasicSR basicsr/utils/logger.py MessageLogger.__call__: f"[{exp_name[:5]}..][epoch:{epoch:3d}, iter:{iter:8,d},
+    # lr:(" + f"{v:.3e}," per lr + ")] " then f"[eta: {eta_str}, " f"time (data): {iter_time:.3f} ({data_time:.3f})] "
+    # then f"{k}: {v:.4e} " per loss: the iteration's seconds, then the data loading's in brackets
+    times = [(0.365, 0.002), (0.375, 0.003), (0.39, 0.002), (0.377, 0.004)]
+    lines = [
+        f"2020-08-15 15:5{i}:30,390 INFO: [My_ES..][epoch:{207 + i:3d}, iter:{400 + 100 * i:8,d}, lr:(1.000e-04,)] "
+        f"[eta: 1 day, 18:13:17, time (data): {t:.3f} ({d:.3f})] l_g_pix: 3.1516e-04 l_g_percep: 5.2308e-01"
+        for i, (t, d) in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == [t for t, _ in times]
+    assert list(rows["x_data_time_s"]) == [d for _, d in times]

@@ -314,6 +314,7 @@ class Slot:
     meaning: FieldPlan | None = None
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
+    bracketed: bool = False  # a value in brackets its key's own bracket names (`time (data): 0.365 (0.002)`)
 
 
 @dataclass(frozen=True)
@@ -442,7 +443,21 @@ def _slots(sh: SampledShape) -> list[Slot]:
     for i, kind in enumerate(sh.kinds):
         label, unit, rate = label_of(sh.literals, sh.kinds, i)
         slots.append(Slot(i, kind, label, unit, rate))
+    for slot, nxt in zip(slots, slots[1:], strict=False):
+        # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
+        # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
+        m = _KEY_BRACKET.match(slot.label)
+        stage = m is not None and any(
+            w in EVAL_WORDS or w in ("train", "training") for w in _words(m["other"])
+        )
+        if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
+            slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+_KEY_BRACKET = regex.compile(
+    r"^(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*)*)\s?\((?P<other>[A-Za-z_][\w ]*)\)$"
+)
 
 
 def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
@@ -1386,7 +1401,9 @@ def _line_table(
     line = [s.label for s in rec.slots if s.role == "value" and s.label]  # the record's keys together
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
-        if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
+        if slot.role != "value" or slot.kind != "num" or not slot.label:
+            continue
+        if _average(sh, slot) and not slot.bracketed:
             continue
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
             if evaluation:
