@@ -576,3 +576,29 @@ def test_a_bracket_after_the_key_names_the_bracketed_value_after_its_own(write_l
     rows = parsed.rows
     assert list(rows["step_time_s"]) == [t for t, _ in times]
     assert list(rows["x_data_time_s"]) == [d for _, d in times]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "avg_column"),
+    [
+        # pjreddie/darknet src/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d images\n",
+        # get_current_batch(net), loss, avg_loss, get_current_rate(net), what_time_is_it_now()-time, i*imgs)
+        ("{it}: {loss:f}, {avg:f} avg, {lr:f} rate, {dt:f} seconds, {imgs} images", "x_avg"),
+        # AlexeyAB/darknet src/detector.c: "\n %d: %f, %f avg loss, %f rate, %lf seconds, %d images, %f hours left\n":
+        # `avg loss`, the line's one loss (the loss rule's only loss-like key)
+        (
+            "{it}: {loss:f}, {avg:f} avg loss, {lr:f} rate, {dt:f} seconds, {imgs} images, 1.250000 hours left",
+            "loss",
+        ),
+    ],
+)
+def test_a_word_after_a_value_names_it_or_is_its_unit(write_log, fmt, avg_column):
+    seconds = [3.514, 1.574, 3.294, 2.851, 3.012]
+    lines = [
+        fmt.format(it=75 + i, loss=600 - i, avg=500 + i, lr=0.001, dt=dt, imgs=64 * (75 + i))
+        for i, dt in enumerate(seconds)
+    ]
+    rows = frame(write_log("\n".join(lines) + "\n")).rows
+    assert list(rows["step_time_s"]) == seconds
+    assert list(rows[avg_column]) == [500.0, 501.0, 502.0, 503.0, 504.0]
+    assert list(rows["x_rate"]) == [0.001] * 5

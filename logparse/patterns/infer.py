@@ -351,17 +351,29 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
+    if unit_m is None and not label and kinds[i] == "num":
+        # `v word, v word, ...`: a word after a value with no key names it, or is its unit (darknet's detector.c
+        # train_detector: "%ld: %f, %f avg, %f rate, %lf seconds, %d images")
+        named = (_NAME_AFTER if i + 2 < len(literals) else _NAME_LAST).match(after)
+        if named is not None:
+            word = named.group("word")
+            return ("", word, False) if word.lower() in _TIME_UNITS else (word, None, False)
     return label, (unit_m.group("unit") if unit_m else None), False
 
 
-_TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "min", "mins"})
+# a word after a value and before the next separator (or the line's end): `517.63 avg, 0.001 rate, 351.3 seconds`
+_NAME_AFTER = regex.compile(r"^ (?P<word>[A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_]*)?)(?=\s*[,;|])")
+_NAME_LAST = regex.compile(r"^ (?P<word>[A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_]*)?)\s*$")
+
+
+_TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "second", "seconds", "min", "mins"})
 
 
 def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
     """The text before value i that may hold its key: what follows the previous value's unit."""
     before = literals[i]
     if i > 0:
-        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
+        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before) or _NAME_AFTER.match(before)
         if unit is not None and kinds[i - 1] == "num":
             before = before[unit.end() :]
     return before
@@ -383,10 +395,8 @@ def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str 
     """The time unit of value j when it is printed with one and with no key before it."""
     if kinds[j] != "num":
         return None
-    unit = keymap_mod.UNIT_AFTER.match(literals[j + 1])
-    if unit is None or unit.group("unit") not in _TIME_UNITS or _LABEL.search(_before(literals, kinds, j)):
-        return None
-    return unit.group("unit")
+    label, unit, rate = label_of(literals, kinds, j)
+    return unit if not label and not rate and unit in _TIME_UNITS else None
 
 
 def _words(text: str) -> list[str]:

@@ -72,7 +72,9 @@ _WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
 # a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
 # bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
 # (HiFi-GAN's train.py and its many forks print "s/b : {:4.3f}", time.time() - start_b: seconds per batch)
-_PER_UNIT = regex.compile(r"^(?P<unit>µs|us|ms|s|sec|secs|min)(?:/(?P<per>step|it|iter|iteration|batch|b))?$")
+_PER_UNIT = regex.compile(
+    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min)(?:/(?P<per>step|it|iter|iteration|batch|b))?$"
+)
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
