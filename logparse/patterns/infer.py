@@ -391,6 +391,11 @@ def _name_keyless_time(rec: RecordShape) -> None:
             slot.label = slot.unit
 
 
+def _bare_time(slot: Slot) -> bool:
+    """A value keyed by nothing but its time unit (`6641 sec`)."""
+    return slot.label.lower() in _TIME_UNITS and slot.unit in (None, slot.label)
+
+
 def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str | None:
     """The time unit of value j when it is printed with one and with no key before it."""
     if kinds[j] != "num":
@@ -1452,7 +1457,7 @@ def _line_table(
         if not evaluation:
             m = _timed(km, m, slot, texts)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
-                if slot.label == slot.unit:
+                if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
                 m = _part_of_step(slot, _clock(texts) is True)
         full = _full(m)
@@ -1656,7 +1661,7 @@ def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
     column = {"train_elapsed_s": "step_time_s", "step_time_s": "train_elapsed_s"}.get(m.column)
     if column is None or m.kept or m.invert:
         return m
-    if column == "train_elapsed_s" and slot.label != slot.unit:
+    if column == "train_elapsed_s" and not _bare_time(slot):
         return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
     clock = _clock(texts)
     if clock is None or clock == (m.column == "train_elapsed_s"):
@@ -1691,7 +1696,7 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             continue
         values = sorted(v * m.scale for v in map(_number, texts) if v is not None and math.isfinite(v))
         if values:
-            found.append((slot.label != slot.unit, values[len(values) // 2], slot.index))
+            found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
 
