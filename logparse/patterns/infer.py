@@ -1521,10 +1521,6 @@ def _line_table(
         line["note"] = BAR_NOTE if on_bar else NOTE
         if on_bar:
             line["name"] = "tqdm" + name[len("step") :]
-            if any(spec["column"] not in BAR_OWN for spec in fields.values()):
-                # values drawn on the bar (a postfix, a description) are redrawn apart from its position: each
-                # step's values are those of the redraw drawn with it (steps/bars.postfix_steps)
-                line["postfix"] = True
     if rec.kind == "block":
         line["attach"] = rec.attach
     if rec.kind == "step" and rec.counts_from is not None:
@@ -1533,9 +1529,6 @@ def _line_table(
     line["fields"] = fields
     return line, keys
 
-
-# what a progress bar draws of itself: its position, its total and its rate
-BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
 
 _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 
@@ -1803,12 +1796,9 @@ def to_set(inferred: Inferred, generic: PatternSet | None, keep_names: bool = Fa
         if not keep_names:
             spec.name = spec.name.split("_")[0]
     if generic is not None:
-        # where the records are a bar's, its frames differ in shape as it is drawn (`?it/s` before tqdm has a
-        # rate): the generic bar line reads any frame the inferred lines did not take
-        on_bar = any(line["name"].startswith("tqdm") for line in inferred.table["line"])
         for spec in generic.lines:
             if spec.kind == "step":  # its tqdm bar and step regex: for lines of shapes the sample did not see
-                spec = Unseen.of(spec, frozenset() if on_bar and spec.postfix else inferred.seen)
+                spec = Unseen.of(spec, inferred.seen)
             ps.lines.append(spec)
         ps.detect = generic.detect
         ps.detect_literals = generic.detect_literals
