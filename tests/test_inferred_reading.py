@@ -733,3 +733,173 @@ def test_a_metric_in_long_form_is_a_column_per_tag_and_no_restart(write_log):
     assert list(steps["loss"]) == [loss[s] for s in range(1, 7)]
     assert list(steps["lr"]) == [lr[s] for s in range(1, 7)]
     assert a.summary["restarts"] == []  # the lr rows go back to step 1 as another kind of line, not a resume
+
+
+# ------------------------------------------------------------------------------------------------
+# what a value is: units, rates, clocks
+
+
+def test_a_rate_in_brackets_after_a_value_is_its_own_value(write_log):
+    # TF-slim tensorflow/contrib/slim/python/slim/learning.py train_step: logging.info('global step %d: loss =
+    # %.4f (%.3f sec/step)', np_global_step, total_loss, time_elapsed): the bracket holds the step's seconds,
+    # not a running average of the loss
+    lines = [
+        f"INFO:tensorflow:global step {s}: loss = {1 - s / 100:.4f} ({1 + s / 1000:.3f} sec/step)"
+        for s in range(1, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.99, 0.98, 0.97]
+    assert list(parsed.rows["step_time_s"]) == [1.001, 1.002, 1.003]
+
+
+def test_a_bare_per_second_after_a_value_is_samples_per_second(write_log):
+    # open_clip src/open_clip_train/train.py train_one_epoch: f"Train Epoch: {epoch} [{num_samples:>{sample_digits}}/
+    # {samples_per_epoch} ({percent_complete:.0f}%)] " f"Data (t): {data_time_m.avg:.3f} " f"Batch (t):
+    # {batch_time_m.avg:.3f}, {samples_per_second:#g}/s, {samples_per_second_per_gpu:#g}/s/gpu " f"LR:
+    # {optimizer.param_groups[0]['lr']:5f} " + loss_log, loss_log "Contrastive_loss: {val:#.5g} ({avg:#.5g})";
+    # samples_per_second = batch_size * world_size / batch_time (here 256 samples on 2 GPUs)
+    lines = [
+        f"2024-06-29,15:4{i}:40 | INFO | Train Epoch: 0 [{256 * i:>6}/109468 ({256 * i * 100 // 109468}%)] "
+        f"Data (t): 0.100 Batch (t): {t:.3f}, {256 / t:#g}/s, {128 / t:#g}/s/gpu LR: 0.000100 "
+        f"Logit Scale: 14.286 Contrastive_loss: {1 - i / 10:#.5g} ({1 - i / 20:#.5g})"
+        for i, t in ((1, 0.5), (2, 0.4), (3, 0.25))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == [0.5, 0.4, 0.25]
+    assert list(rows["samples_per_s"]) == [512.0, 640.0, 1024.0]
+    assert list(rows["samples_per_s_per_gpu"]) == [256.0, 320.0, 512.0]
+    assert list(rows["loss"]) == [0.9, 0.8, 0.7]
+
+
+def test_the_longest_of_a_steps_times_is_the_steps_and_a_clock_must_rise(write_log):
+    # espnet2 espnet2/train/reporter.py Reporter.log_message: f"{epoch}epoch:{key}:{start}-{end}batch: " then
+    # "k=v" joined by ", "; espnet2/train/trainer.py train_one_epoch registers iter_time (the wait for the next
+    # batch: reporter.measure_iter_time), forward_time, backward_time, optim_step_time and train_time =
+    # time.perf_counter() - start_time, the whole iteration since the last one ended: no clock since training began
+    times = [0.014, 0.016, 0.013, 0.015, 0.014]
+    lines = [
+        f"[host] 2020-11-11 16:36:{30 + 5 * i:02d},446 (trainer:486) INFO: 5epoch:train:{375 * i + 1}-{375 * (i + 1)}"
+        f"batch: iter_time=0.00{i + 1}, forward_time=0.005, loss={1.7 + i / 100:.3f}, backward_time=0.005, "
+        f"optim_step_time=2.005e-04, lr_0=0.100, train_time={t:.3f}"
+        for i, t in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == times
+    assert list(rows["x_iter_time"]) == [0.001, 0.002, 0.003, 0.004, 0.005]  # a part of the step, kept
+    assert "train_elapsed_s" not in rows or rows["train_elapsed_s"].isna().all()
+
+
+def test_a_time_with_no_key_that_rises_is_the_clock_since_training_began(write_log):
+    # OpenNMT-py onmt/utils/statistics.py Statistics.output: "Step %s; acc: %6.2f; ppl: %5.2f; xent: %4.2f; lr:
+    # %7.5f; %3.0f/%3.0f tok/s; %6.0f sec" % (..., time.time() - start): seconds since training began; xent is the
+    # cross-entropy it trains on (ppl = exp(xent))
+    lines = [
+        f"[2019-03-21 18:3{i}:43,773 INFO] Step {50 * (i + 1)}/200000; acc:  31.18; ppl: 57.53; xent: 4.0{i}; "
+        f"lr: 0.00028; 5092/261 tok/s;   {100 + 148 * i:4d} sec"
+        for i in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["train_elapsed_s"]) == [100.0, 248.0, 396.0, 544.0, 692.0]
+    assert list(rows["loss"]) == [4.0, 4.01, 4.02, 4.03, 4.04]
+    assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+
+
+def test_a_time_with_no_key_that_goes_up_and_down_is_the_steps(write_log):
+    # karpathy/llm.c train_gpt2.py: f"step {step+1:4d}/{args.num_iterations} | train loss {lossf:.6f} | norm
+    # {norm:.4f} | lr {lr:.2e} | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)"
+    ms = [412.5, 398.25, 405.0, 399.5, 401.75]
+    lines = [
+        f"step {s + 1:4d}/50 | train loss {5 - s / 10:.6f} | norm 1.2000 | lr 6.00e-04 | ({t:.2f} ms | "
+        f"{round(4096 / t * 1000)} tok/s)"
+        for s, t in enumerate(ms)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [round(v, 9) for v in parsed.rows["step_time_s"]] == [t / 1000 for t in ms]
+
+
+def test_the_learning_rate_of_a_printed_list_is_the_item_that_holds_steady(write_log):
+    # jaywalnut310/vits train.py train_and_evaluate: logger.info('Train Epoch: {} [{:.0f}%]'.format(epoch, 100. *
+    # batch_idx / len(train_loader))) then logger.info([x.item() for x in losses] + [global_step, lr]), losses =
+    # [loss_disc, loss_gen, loss_fm, loss_mel, loss_dur, loss_kl]; lr = optim_g.param_groups[0]['lr'] under
+    # ExponentialLR(gamma=0.999875) stepped once an epoch, here from 2e-4 at epoch 1
+    losses = [
+        [3.0000238, 1.4992263, 1.4684797e-05, 0.2452947, 1.7586746, -0.5710883],
+        [2.9873, 1.5012, 1.599153e-06, 0.2704768, 1.5593206, -0.0706983],
+        [3.0001, 1.4969582, 1.2474944e-06, 0.2309423, 1.8005414, -0.6056144],
+        [2.8765, 1.6012, 3.2e-06, 0.2511, 1.7021, -0.3313],
+    ]
+    lines = []
+    for k, items in enumerate(losses):
+        epoch = 11 + k
+        lr = 2e-4 * 0.999875 ** (epoch - 1)
+        lines += [
+            f"INFO:vits:====> Epoch: {epoch - 1}",
+            f"INFO:vits:Train Epoch: {epoch} [{5 + 30 * k}%]",
+            f"INFO:vits:{[*items, 6200 + 200 * k, lr]}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [6200, 6400, 6600, 6800]
+    want = [2e-4 * 0.999875 ** (epoch - 1) for epoch in (11, 12, 13, 14)]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "lr"]) == want
+
+
+def test_a_clock_beside_a_step_time_is_never_the_steps(write_log):
+    # a loop's own record per step, as tests/data/captures/accelerate/capture_accel.py writes it (json.dumps of
+    # {"epoch", "step", "loss", "lr", "step_time", "logged", "time": time.time()}), with `time` written first: a
+    # time the key model reads as a step's, whose values rise line after line (seconds since 1970)
+    step_times = [0.0238, 0.0788, 0.0542, 0.0582, 0.0601]
+    clock = [1796156467.52, 1796156467.6, 1796156467.66, 1796156467.72, 1796156467.78]
+    lines = [
+        f'{{"time": {now}, "epoch": 0, "step": {s}, "loss": {4.2 - s / 100:.2f}, "step_time": {dt}}}'
+        for s, (now, dt) in enumerate(zip(clock, step_times, strict=True), 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == step_times
+    assert list(rows["x_time"]) == clock  # kept, as printed
+
+
+def test_a_bracket_after_the_key_names_the_bracketed_value_after_its_own(write_log):
+    # BasicSR basicsr/utils/logger.py MessageLogger.__call__: f"[{exp_name[:5]}..][epoch:{epoch:3d}, iter:{iter:8,d},
+    # lr:(" + f"{v:.3e}," per lr + ")] " then f"[eta: {eta_str}, " f"time (data): {iter_time:.3f} ({data_time:.3f})] "
+    # then f"{k}: {v:.4e} " per loss: the iteration's seconds, then the data loading's in brackets
+    times = [(0.365, 0.002), (0.375, 0.003), (0.39, 0.002), (0.377, 0.004)]
+    lines = [
+        f"2020-08-15 15:5{i}:30,390 INFO: [My_ES..][epoch:{207 + i:3d}, iter:{400 + 100 * i:8,d}, lr:(1.000e-04,)] "
+        f"[eta: 1 day, 18:13:17, time (data): {t:.3f} ({d:.3f})] l_g_pix: 3.1516e-04 l_g_percep: 5.2308e-01"
+        for i, (t, d) in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert list(rows["step_time_s"]) == [t for t, _ in times]
+    assert list(rows["x_data_time_s"]) == [d for _, d in times]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "avg_column"),
+    [
+        # pjreddie/darknet src/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d images\n",
+        # get_current_batch(net), loss, avg_loss, get_current_rate(net), what_time_is_it_now()-time, i*imgs)
+        ("{it}: {loss:f}, {avg:f} avg, {lr:f} rate, {dt:f} seconds, {imgs} images", "x_avg"),
+        # AlexeyAB/darknet src/detector.c: "\n %d: %f, %f avg loss, %f rate, %lf seconds, %d images, %f hours left\n":
+        # `avg loss`, the line's one loss (the loss rule's only loss-like key)
+        (
+            "{it}: {loss:f}, {avg:f} avg loss, {lr:f} rate, {dt:f} seconds, {imgs} images, 1.250000 hours left",
+            "loss",
+        ),
+    ],
+)
+def test_a_word_after_a_value_names_it_or_is_its_unit(write_log, fmt, avg_column):
+    seconds = [3.514, 1.574, 3.294, 2.851, 3.012]
+    lines = [
+        fmt.format(it=75 + i, loss=600 - i, avg=500 + i, lr=0.001, dt=dt, imgs=64 * (75 + i))
+        for i, dt in enumerate(seconds)
+    ]
+    rows = frame(write_log("\n".join(lines) + "\n")).rows
+    assert list(rows["step_time_s"]) == seconds
+    assert list(rows[avg_column]) == [500.0, 501.0, 502.0, 503.0, 504.0]
+    assert list(rows["x_rate"]) == [0.001] * 5

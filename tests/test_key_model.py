@@ -86,6 +86,10 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("train_speed(s/it)", "42.51", "step_time_s", 42.51, "gloss"),
         # open_clip src/training/train.py: "Batch (t): {batch_time_m.avg:.3f}", the seconds of a batch
         ("Batch (t)", "18.240", "step_time_s", 18.24, "gloss"),
+        # HiFi-GAN train.py (jik876/hifi-gan, and the vocoders and voice converters that fork it): "Steps : {:d}, Gen
+        # Loss Total : {:4.3f}, Mel-Spec. Error : {:4.3f}, s/b : {:4.3f}" with time.time() - start_b, seconds a batch
+        ("s/b", "1.131", "step_time_s", 1.131, "unit"),
+        ("ms/b", "250.0", "step_time_s", 0.25, "unit"),
         # a tqdm rate: seconds per step is its inverse
         ("it/s", "2.78", "step_time_s", 1 / 2.78, "name"),
         # PaddleSeg: "ips: {:.4f} samples/sec" read as a value then its unit
@@ -209,6 +213,20 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         (("env_step", "len", "loss", "loss/clip", "loss/ent", "loss/vf"), "loss", ("loss/ent", "loss/vf")),
         # an evaluation's loss is never the training loss
         (("val_mask_loss", "mask_loss"), "mask_loss", ("val_mask_loss",)),
+        # OpenNMT-py onmt/utils/statistics.py Statistics.output: "Step %s; acc: %6.2f; ppl: %5.2f; xent: %4.2f; lr:
+        # %7.5f; ..." (xent the cross-entropy per target token, ppl its exponential): no key named loss
+        (("acc", "ppl", "xent", "lr"), "xent", ()),
+        # audiocraft audiocraft/solvers/musicgen.py MusicGenSolver.run_step: metrics['ce'] = ce, metrics['ppl'] =
+        # torch.exp(ce), and per codebook metrics[f'ce_q{k + 1}'] (ce is their mean, the loss it backpropagates)
+        (("lr", "grad_norm", "grad_scale", "ce", "ppl", "duration"), "ce", ()),
+        (("ce", "ppl", "ce_q1", "ppl_q1", "ce_q2", "ppl_q2"), "ce", ("ce_q1", "ce_q2")),
+        # microsoft/LMOps MiniLLM's PPO trainer: "tot_loss: 6.2529 | rl_loss: 3.2390 | pt_loss: 3.0139 | pg_loss:
+        # 0.4003 | reg_loss: 2.8388 | ..." (tot_loss = rl_loss + pt_loss): `tot` abbreviates the total
+        (
+            ("tot_loss", "rl_loss", "pt_loss", "pg_loss", "reg_loss", "lr"),
+            "tot_loss",
+            ("rl_loss", "pt_loss", "pg_loss", "reg_loss"),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

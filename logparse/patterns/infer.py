@@ -137,11 +137,12 @@ _LABEL = regex.compile(
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
-# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`)
+# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`), a bare `/s` the
+# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so)
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
-    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch))(?![\w/])"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?)(?![\w/])"
 )
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
@@ -319,6 +320,7 @@ class Slot:
     meaning: FieldPlan | None = None
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
+    bracketed: bool = False  # a value in brackets its key's own bracket names (`time (data): 0.365 (0.002)`)
 
 
 @dataclass(frozen=True)
@@ -344,11 +346,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         rate = _RATE_AFTER.match(after)
         if rate:
             return rate.group(1), None, True
-    before = literals[i]
-    if i > 0:
-        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before)
-        if unit is not None and kinds[i - 1] == "num":
-            before = before[unit.end() :]
+    before = _before(literals, kinds, i)
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
     if _CODE_FILE.search(label) or label.count(".") >= 3:
@@ -359,14 +357,57 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
-    unit = unit_m.group("unit") if unit_m else None
-    if not label and unit is not None and unit.lower() in _DURATION_UNITS:
-        return unit, None, False  # a bare duration on a record (`| 1391.7 ms |`): the unit names it, as a rate does
-    return label, unit, False
+    if unit_m is None and not label and kinds[i] == "num":
+        # `v word, v word, ...`: a word after a value with no key names it, or is its unit (darknet's detector.c
+        # train_detector: "%ld: %f, %f avg, %f rate, %lf seconds, %d images")
+        named = (_NAME_AFTER if i + 2 < len(literals) else _NAME_LAST).match(after)
+        if named is not None:
+            word = named.group("word")
+            return ("", word, False) if word.lower() in _TIME_UNITS else (word, None, False)
+    return label, (unit_m.group("unit") if unit_m else None), False
 
 
-# units whose bare value on a step record is a time (the key model reads them: synonyms' unit rule)
-_DURATION_UNITS = frozenset(("ms", "s", "sec", "secs", "us", "µs"))
+# a word after a value and before the next separator (or the line's end): `517.63 avg, 0.001 rate, 351.3 seconds`
+_NAME_AFTER = regex.compile(r"^ (?P<word>[A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_]*)?)(?=\s*[,;|])")
+_NAME_LAST = regex.compile(r"^ (?P<word>[A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_]*)?)\s*$")
+
+
+_TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "second", "seconds", "min", "mins"})
+
+
+def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
+    """The text before value i that may hold its key: what follows the previous value's unit."""
+    before = literals[i]
+    if i > 0:
+        unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before) or _NAME_AFTER.match(before)
+        if unit is not None and kinds[i - 1] == "num":
+            before = before[unit.end() :]
+    return before
+
+
+def _name_keyless_time(rec: RecordShape) -> None:
+    """The one time a step record prints with no key (OpenNMT-py's `...; 6641 sec`, llm.c's `(12.34 ms | ...)`)
+    is keyed by its unit, which the key model reads as a time; its values say whether it is the step's or a
+    clock's (_timed). Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known."""
+    sh = rec.shapes[0]
+    keyless = [j for j in range(len(sh.kinds)) if _keyless_time(sh.literals, sh.kinds, j)]
+    if len(keyless) == 1:
+        slot = rec.slots[keyless[0]]
+        if slot.role == "value" and not slot.label and slot.unit:
+            slot.label = slot.unit
+
+
+def _bare_time(slot: Slot) -> bool:
+    """A value keyed by nothing but its time unit (`6641 sec`)."""
+    return slot.label.lower() in _TIME_UNITS and slot.unit in (None, slot.label)
+
+
+def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str | None:
+    """The time unit of value j when it is printed with one and with no key before it."""
+    if kinds[j] != "num":
+        return None
+    label, unit, rate = label_of(literals, kinds, j)
+    return unit if not label and not rate and unit in _TIME_UNITS else None
 
 
 def _words(text: str) -> list[str]:
@@ -428,6 +469,15 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
+    for slot, nxt in zip(slots, slots[1:], strict=False):
+        # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
+        # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
+        m = _KEY_BRACKET.match(slot.label)
+        stage = m is not None and any(
+            w in EVAL_WORDS or w in ("train", "training") for w in _words(m["other"])
+        )
+        if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
+            slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
 
 
@@ -435,6 +485,9 @@ def _slots(sh: SampledShape) -> list[Slot]:
 # scalar events exported as {"tag": "loss", "step": 1, "value": 1.15}, MLflow's key/value/step, W&B's)
 _TAGGED = regex.compile(r"""["']?(?:tag|metric|key|name)["']?\s*[:=]\s*["'](?P<name>[A-Za-z_][\w/.-]*)["']""")
 _VALUE_KEYS = frozenset(("value", "simple_value", "scalar_value"))
+_KEY_BRACKET = regex.compile(
+    r"^(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*)*)\s?\((?P<other>[A-Za-z_][\w ]*)\)$"
+)
 
 
 def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
@@ -1484,6 +1537,33 @@ def _listed(rec: RecordShape) -> bool:
     return rec.counter >= first
 
 
+def _list_start(rec: RecordShape) -> int:
+    """The first value of a listed record's list."""
+    return max(i for i, lit in enumerate(rec.shapes[0].literals) if "[" in lit)
+
+
+def _listed_lr(rec: RecordShape) -> int | None:
+    """The learning rate among a printed list's unnamed items (VITS's train.py: logger.info([x.item() for x in
+    losses] + [global_step, lr])): the one item whose values all lie in (0, 1] and hold steady, each within 5% of
+    the one before and all in one direction, as a schedule moves between two prints (a loss jumps about)."""
+    if not _listed(rec):
+        return None
+    found = []
+    for slot in rec.slots[_list_start(rec) :]:
+        if slot.role != "value" or slot.kind != "num" or slot.label:
+            continue
+        printed = [_number(v) for _, v in rec.series(slot.index)]
+        values = [v for v in printed if v is not None and 0 < v <= 1]
+        if len(values) < max(MIN_REPEATS, len(printed)):
+            continue
+        steps = [b - a for a, b in zip(values, values[1:], strict=False)]
+        if all(abs(d) <= 0.05 * a for d, a in zip(steps, values, strict=False)) and (
+            all(d <= 0 for d in steps) or all(d >= 0 for d in steps)
+        ):
+            found.append(slot.index)
+    return found[0] if len(found) == 1 else None
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -1574,10 +1654,15 @@ def _line_table(
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
     summed = _summed_total(rec, km) if rec.kind == "step" and block is None else None
+    if rec.kind == "step":
+        _name_keyless_time(rec)
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
+    longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
-        if slot.role != "value" or slot.kind != "num" or not slot.label or _average(sh, slot):
+        if slot.role != "value" or slot.kind != "num" or not slot.label:
+            continue
+        if _average(sh, slot) and not slot.bracketed:
             continue
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
             if evaluation or rec.beside:
@@ -1618,6 +1703,12 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is None:
             continue
+        if not evaluation:
+            m = _timed(km, m, slot, texts)
+            if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
+                if _bare_time(slot):
+                    continue  # a time with no key beside the step's: not known what it is
+                m = _part_of_step(slot, _clock(texts) is True)
         full = _full(m)
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
@@ -1652,6 +1743,13 @@ def _line_table(
         if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column
             use = keymap_mod.KeyUse(full, use.rule if use else "name", m.reason, use.unit if use else slot.unit)
         keys.append(("kept" if m.kept else "mapped", key, use))
+    item = _listed_lr(rec) if rec.kind == "step" and "lr" not in taken else None
+    if item is not None:
+        groups[item] = f"v{item}"
+        fields[f"v{item}"] = {"column": "lr"}
+        why = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
+        key = f"list item {item - _list_start(rec) + 1}"
+        keys.append(("mapped", key, keymap_mod.KeyUse("lr", "values", why)))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
@@ -1850,9 +1948,88 @@ def _outer_key(sh: SampledShape, index: int) -> str | None:
 
 
 def _average(sh: SampledShape, slot: Slot) -> bool:
-    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`)."""
+    """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`); not
+    one its own rate unit names apart from the value before it (TF-slim's `loss = 0.2970 (1.647 sec/step)`)."""
     i = slot.index
-    return i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"
+    if not (i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"):
+        return False
+    return not slot.rate or label_of(sh.literals, sh.kinds, i - 1)[0] == slot.label
+
+
+def _clock(texts: Sequence[str]) -> bool | None:
+    """Whether a record's time values are a clock (rising through the log, as time since training began does)
+    or not (a step's time goes up and down, or stays); None when too few to say."""
+    values = [v for v in map(_number, texts) if v is not None and math.isfinite(v)]
+    if len(values) < MIN_REPEATS:
+        return None
+    ups = sum(b > a for a, b in zip(values, values[1:], strict=False))
+    downs = sum(b < a for a, b in zip(values, values[1:], strict=False))
+    if ups + downs == 0:
+        return False if values[0] else None  # a clock moves (one printed coarsely may stay at 0.00m a while)
+    if len(values) < 5:
+        return None if downs == 0 else False  # (a step's time may go up three times running)
+    return ups >= RISING * (ups + downs)
+
+
+def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+    """A time the key model reads as a clock since training began whose values do not rise is the step's time
+    (espnet2's `train_time=0.014` on every line: espnet2/train/trainer.py registers the seconds since the last
+    iteration ended); a step's time whose values rise line after line is a clock (OpenNMT-py's `6641 sec`,
+    time.time() - start)."""
+    column = {"train_elapsed_s": "step_time_s", "step_time_s": "train_elapsed_s"}.get(m.column)
+    if column is None or m.kept or m.invert:
+        return m
+    if column == "train_elapsed_s" and not _bare_time(slot):
+        return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
+    clock = _clock(texts)
+    if clock is None or clock == (m.column == "train_elapsed_s"):
+        return m
+    mapping = km.lookup("time" if column == "step_time_s" else "elapsed", "step")
+    if mapping is None or mapping.column != column:
+        return m
+    how = "rise line after line: a clock" if clock else "do not rise: no clock, the step's own time"
+    reason = f"its values {how} ({slot.label!r})"
+    use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
+    return replace(m, column=column, reason=reason, use=use)
+
+
+def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
+    """The value that is the step's time when a record prints several times of a step (espnet2's iter_time,
+    forward_time, ..., train_time): the longest, as a whole holds its parts; never one whose values rise line
+    after line, a clock (a dict's `"time": 1796156467.65`, time.time(), beside its `"step_time"`)."""
+    found: list[tuple[bool, float, int]] = []
+    clocks = 0
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label or slot.rate:
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        m = field_plan(km, slot.label, slot.unit, texts, False, line)
+        if m is None or m.kept:
+            continue
+        m = _timed(km, m, slot, texts)
+        if _full(m) != "step_time_s":
+            continue
+        if _clock(texts):
+            clocks += 1
+            continue
+        values = sorted(v * m.scale for v in map(_number, texts) if v is not None and math.isfinite(v))
+        if values:
+            found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
+    # (a time with a key before one with none)
+    return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
+    """A time of a step record that is not the step's time, kept as printed."""
+    base, factor = keymap_mod.scaled_key(slot.label)
+    column = keymap_mod.column_name("x_", base, slot.unit)
+    reason = (
+        "its values rise line after line: a clock, not the step's time"
+        if clock
+        else "a time within the step: a longer time of the line is the step's"
+    )
+    use = keymap_mod.KeyUse(column, "values", reason, slot.unit, factor)
+    return FieldPlan(column, factor, kept=True, reason=reason, use=use)
 
 
 # what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest

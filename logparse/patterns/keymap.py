@@ -71,7 +71,10 @@ _INDEX = regex.compile(r"(\d+)$")
 _WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
 # a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
 # bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
-_PER_UNIT = regex.compile(r"^(?P<unit>µs|us|ms|s|sec|secs|min)(?:/(?P<per>step|it|iter|iteration|batch))?$")
+# (HiFi-GAN's train.py and its many forks print "s/b : {:4.3f}", time.time() - start_b: seconds per batch)
+_PER_UNIT = regex.compile(
+    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min)(?:/(?P<per>step|it|iter|iteration|batch|b))?$"
+)
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
@@ -234,6 +237,8 @@ RULES = (
     "eval",  # an evaluation's namespace before a loss name: val/lm_loss
     "known",  # a quantity with no step column, kept under a fixed name in its canonical unit: data_time
     "loss",  # which key of a line is the loss when none is named so ([loss])
+    "values",  # read by what it prints: a time rising line after line a clock, else the step's (the longest of
+    # several the step's); the one item of a printed list holding steady below 1 the learning rate
     "kept",  # any other numeric key of a step line: x_<key>
     "skipped",  # said, not read ([skip], [ignore]), or its column given already by another key of the line
 )
@@ -567,7 +572,8 @@ class KeyMap:
                 return self.inverse[k]
             m = _PER_UNIT.match(k)
             if m is not None:
-                hit = table.get(f"s/{m.group('per')}" if m.group("per") else "time")
+                per = {"b": "batch"}.get(m.group("per"), m.group("per"))
+                hit = table.get(f"s/{per}" if per else "time")
                 if hit is not None and hit.units == "time":
                     return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time per step")
         m = _KEY_UNIT.match(k)
@@ -674,7 +680,8 @@ class KeyMap:
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
     ) -> None:
         """The loss rule ([loss]): a key the names map to loss, else the line's total, else its only loss-like
-        key; every other loss-like key is kept. Several and no total: no loss."""
+        key, else the one the others are parts of by their names; every other loss-like key is kept. Several
+        and no total: no loss."""
         rule = self.loss
         if not rule.words:
             return
@@ -698,11 +705,19 @@ class KeyMap:
                 )
             return
         totals = [k for k in candidates if _words(k) & rule.total]
+        # a loss printed beside its parts named after it (audiocraft's ce, ce_q1, ce_q2: per codebook) is their whole
+        stems = [
+            k
+            for k in candidates
+            if all(o == k or normalize(o).startswith(normalize(k) + "_") for o in candidates)
+        ]
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
         elif len(candidates) == 1:
             chosen, how = candidates[0], "the line's only loss"
+        elif len(stems) == 1:
+            chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
         for k in candidates:
             if k == chosen:
                 mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
