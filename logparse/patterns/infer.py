@@ -353,6 +353,10 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
+    if not label and unit_m is not None and keymap_mod._PER_UNIT.match(unit_m.group("unit")):
+        # a time with no key before it, only its unit (llm.c's `| (1391.70 ms | 94181 tok/s)`): the unit is its
+        # key, as the key model reads a bare time unit (synonyms.toml: `ms` is a step's time in ms)
+        return unit_m.group("unit"), None, False
     return label, (unit_m.group("unit") if unit_m else None), False
 
 
