@@ -249,6 +249,85 @@ def test_an_option_wins_over_the_logs_flops_per_token(tmp_path):
     assert s["flops_per_token"] == pytest.approx(s["flops_stated"]["from_dims"], rel=1e-5)
 
 
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        # InternLM/InternEvo internlm/initialize/launch.py: the parallel sizes as `Key: value` items of a sentence
+        (
+            "2023-09-05 11:47:51,006 INFO launch.py:354 in launch -- Distributed environment is initialized, "
+            "data parallel size: 4, pipeline parallel size: 2, tensor parallel size: 2",
+            {"data_parallel_size": 4, "pipeline_parallel_size": 2, "tensor_parallel_size": 2, "gpus": 16},
+        ),
+        # tests/data/captures/torchrun/ddp.py: print(f"world size {world}, {len(loader)} steps an epoch on each rank, ...")
+        ("world size 4, 40 steps an epoch on each rank, 160 steps", {"world_size": 4, "gpus": 4}),
+        ("num_gpus 8, seed 1234", {"world_size": 8, "gpus": 8}),
+        # mmcv/runner/epoch_based_runner.py: logger.info('workflow: %s, max: %d epochs', workflow, self._max_epochs)
+        (
+            "2021-08-17 16:49:31,759 - mmcls - INFO - workflow: [('train', 1)], max: 90 epochs",
+            {"num_epochs": 90},
+        ),
+        # ultralytics/engine/trainer.py: f"Starting training for {self.epochs} epochs..." (YOLOv5's train.py too)
+        ("Starting training for 300 epochs...", {"num_epochs": 300}),
+        # ultralytics/utils/torch_utils.py model_info: f"{name} summary{fused}: {n_l:,} layers, {n_p:,} parameters, ..."
+        (
+            "YOLOv8s summary: 225 layers, 11,166,560 parameters, 11,166,544 gradients, 28.8 GFLOPs",
+            {"total_params": 11_166_560},
+        ),
+        # bentrevett/pytorch-seq2seq: print(f'The model has {count_parameters(model):,} trainable parameters')
+        ("The model has 7,855,876 trainable parameters", {"trainable_params": 7_855_876}),
+        # timm train.py: f'Learning rate ({args.lr}) calculated from base learning rate ({args.lr_base}) and effective
+        # global batch size ({global_batch_size}) with {args.lr_base_scale} scaling.'
+        (
+            "Learning rate (0.025) calculated from base learning rate (0.1) and effective global batch size (64) "
+            "with linear scaling.",
+            {"global_batch_size": 64},
+        ),
+    ],
+)
+def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
+    run = nanogpt_run(tmp_path, line)
+    assert stated(run, *want) == want
+    # (the GPUs: the product of the parallel sizes, or the world size)
+    stated_here = [n for n in want if n != "gpus"]
+    assert all(run.facts[n].source == "log" and "line 1 (stated." in run.facts[n].detail for n in stated_here)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "10 epochs completed in 0.002 hours.",  # ultralytics' end of training: how many ran, after them
+        "Saving a checkpoint every 5 epochs",
+        "lr drops by 10x after 30 epochs, again after 60 epochs",
+        "YOLOv8n summary: 129 layers",  # the model's modules, no transformer's layers
+        "epoch 3, iter 100",  # one word and a number: a position, not a setting
+        "Freezing layers 12",
+        "warmup epochs: 5, eval batch size: 16",  # another quantity's (a warmup's, an evaluation's)
+        "Model (3) loaded",
+        # a step record's values between `|`: a piece of Megatron's iteration line that a hard wrap cut
+        "te: 1.200E-07 | global batch size:  2048 | lm loss: 1.100492E+01 | loss scale: 2",
+    ],
+)
+def test_numbers_in_a_sentence_that_state_no_setting(tmp_path, line):
+    run = nanogpt_run(tmp_path, line)
+    facts = {"num_epochs", "num_layers", "total_params", "global_batch_size", "world_size", "gpus"}
+    assert not facts & set(run.facts)
+
+
+def test_a_statement_after_the_last_step_is_not_the_runs(tmp_path):
+    # ultralytics validates the best checkpoint after training, its layers fused: the summary it prints then is of
+    # that model (72 layers, fewer parameters), not of the one trained
+    before = "YOLOv8n summary: 129 layers, 3,011,238 parameters, 3,011,222 gradients, 8.2 GFLOPs"
+    after = "YOLOv8n summary (fused): 72 layers, 3,006,038 parameters, 0 gradients, 8.1 GFLOPs"
+    log = tmp_path / "train.log"
+    log.write_text("\n".join([before, *NANOGPT_STEPS, "Validating best.pt...", after]) + "\n")
+    run = logparse.resolve(str(log))
+    assert (run.facts["total_params"].value, run.facts["total_params"].detail) == (
+        3_011_238,
+        "line 1 (stated.config_counted)",
+    )
+    assert "fact_repeated" not in [w.code for w in run.warnings]
+
+
 # ------------------------------------------------------------------------------------------ precedence
 
 

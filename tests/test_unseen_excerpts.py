@@ -39,9 +39,6 @@ EXCERPTS = READER.load_corpus(CORPUS)
 # Excerpts of tests/data/unseen that do not read right yet (the baseline of the inferred reading's work)
 NOT_YET = {
     "espnet2_issue2674_lm_epoch5",
-    "internevo_docs_7b_demo_8gpu",
-    "internlm_usage_doc_7b_8gpu_2023_07",
-    "mmcls_issue408_slow_epoch1",
     "negclip_open_clip_issue27_epoch0",
     "rllib_issue3908_result_block",
     "sb3_blog_ppo_cartpole_tables",
