@@ -76,6 +76,57 @@ def test_nanochat_states_its_gpus_dims_batch_and_flops_per_token(tmp_path):
         assert steps.at[step, "mfu"] == pytest.approx(4.325664e6 * tok_s / H100_BF16, rel=1e-6), step
 
 
+def test_nanochat_on_a_gpu_needs_no_option(tmp_path):
+    # the statements of the CPU capture above as base_train.py prints them on a GPU, which adds its device:
+    # `print0(f"GPU: {gpu_device_name} | Peak FLOPS (BF16): {gpu_peak_flops:.2e}")` (scripts/base_train.py, when
+    # device_type == "cuda"), then its steps (scripts/base_train.py:567, the format synonyms.toml cites)
+    head = [
+        "Autodetected device type: cuda",
+        "2026-12-05 10:04:19,488 - nanochat.common - INFO - Distributed world size: 1",
+        "GPU: NVIDIA H100 80GB HBM3 | Peak FLOPS (BF16): 9.89e+14",
+        "Vocab size: 2,048",
+        "Model config:",
+        "{",
+        '  "sequence_len": 128,',
+        '  "vocab_size": 2048,',
+        '  "n_layer": 2,',
+        '  "n_head": 2,',
+        '  "n_kv_head": 2,',
+        '  "n_embd": 128,',
+        '  "window_pattern": "L"',
+        "}",
+        "Estimated FLOPs per token: 4.325664e+06",
+        "Total batch size 1,024 => gradient accumulation steps: 2",
+    ]
+    tok_s = [180_100, 201_350, 200_900, 201_720, 199_980]
+    steps = [
+        f"step {i:05d}/00030 ({i / 30 * 100:.2f}%) | loss: {7.6 - i / 100:.6f} | lrm: 0.03 | dt: {1024 / t * 1000:.2f}ms | "
+        f"tok/sec: {t:,} | bf16_mfu: 0.00 | epoch: 1 | total time: 0.00m"
+        for i, t in enumerate(tok_s, start=1)
+    ]
+    log = tmp_path / "base_train.log"
+    log.write_text("\n".join([*head, *steps]) + "\n")
+    s = analyze_cli(log, tmp_path / "out")
+    assert (s["gpus"], s["gpus_source"]) == (1, "log")
+    assert s["hardware"]["name"] == "h100-sxm" and s["hardware"]["name_source"] == "log"
+    model = s["model"]
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
+        2,
+        128,
+        2,
+        2,
+        2048,
+    )
+    assert model["seq_len"] == 128 and s["tokens_per_step"] == 1024
+    assert s["formula"] == "log" and s["flops_per_token"] == pytest.approx(4.325664e6, rel=1e-6)
+    assert unknown_codes(log) == []
+    got = logparse.analyze(str(log)).steps.set_index("step")["mfu"]
+    for i, t in enumerate(
+        tok_s, start=1
+    ):  # one GPU: the log's FLOPs per token x its tokens/s / the H100's peak
+        assert got[i] == pytest.approx(4.325664e6 * t / H100_BF16, rel=1e-9), i
+
+
 # ------------------------------------------------------------------------------------------ a custom loop
 
 CUSTOM = [
@@ -290,6 +341,23 @@ def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
     # (the GPUs: the product of the parallel sizes, or the world size)
     stated_here = [n for n in want if n != "gpus"]
     assert all(run.facts[n].source == "log" and "line 1 (stated." in run.facts[n].detail for n in stated_here)
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        # accelerate/state.py AcceleratorState.__repr__: f"Num processes: {self.num_processes}" (one per device)
+        ("Num processes: 8", {"world_size": 8, "gpus": 8}),
+        ("2024-05-01 10:00:00,000 - train - INFO - Total GPUs: 16", {"world_size": 16, "gpus": 16}),
+        ("2024-05-01 10:00:00 INFO Training with 4 GPUs", {"gpu_count": 4, "gpus": 4}),
+        ("Number of epochs: 20", {"num_epochs": 20}),
+        ("05/01/2024 10:00:00 - INFO - __main__ - Total training steps: 1200", {"train_iters": 1200}),
+        ("Model params: 124.4M", {"total_params": 124_400_000}),
+    ],
+)
+def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, want):
+    run = nanogpt_run(tmp_path, line)
+    assert stated(run, *want) == want
 
 
 @pytest.mark.parametrize(
