@@ -330,6 +330,11 @@ class FieldPlan:
     use: keymap_mod.KeyUse | None = None  # what the key became, as the key model says it (the summary's account)
 
 
+# what sets a value apart as an item of its own: a separator (or the line's start) before it, one (or the end) after
+_ITEM_BEFORE = re.compile(r"[|(\[,;]\s*$")
+_ITEM_AFTER = re.compile(r"\s*(?:[|)\],;]|$)")
+
+
 def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
     """(key, unit, rate) of value i: the rate unit printed after it names it (`22,892 tok/s`), else the key
     printed before it (what follows the previous value's unit); the unit printed after it."""
@@ -353,9 +358,16 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if glued is not None:
         return glued.group("word"), None, False
     unit_m = keymap_mod.UNIT_AFTER.match(after) if kinds[i] == "num" else None
-    if not label and unit_m is not None and keymap_mod._PER_UNIT.match(unit_m.group("unit")):
-        # a time with no key before it, only its unit (llm.c's `| (1391.70 ms | 94181 tok/s)`): the unit is its
-        # key, as the key model reads a bare time unit (synonyms.toml: `ms` is a step's time in ms)
+    if (
+        not label
+        and unit_m is not None
+        and keymap_mod._PER_UNIT.match(unit_m.group("unit"))
+        and (_ITEM_BEFORE.search(before) or (i == 0 and not before.strip()))
+        and _ITEM_AFTER.match(after, unit_m.end())
+    ):
+        # a time that is an item of its own with no key, only its unit (llm.c's `| (1391.70 ms | 94181 tok/s)`):
+        # the unit is its key, as the key model reads a bare time unit (synonyms.toml: `ms` is a step's time in
+        # ms); a time among others (a bar's `0.1s<3.1s`, elapsed and left) is none
         return unit_m.group("unit"), None, False
     return label, (unit_m.group("unit") if unit_m else None), False
 
