@@ -371,6 +371,10 @@ def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, w
         "Freezing layers 12",
         "warmup epochs: 5, eval batch size: 16",  # another quantity's (a warmup's, an evaluation's)
         "Model (3) loaded",
+        # nanoGPT model.py configure_optimizers: the parameters of each optimizer group, parts of the model
+        "num decayed parameter tensors: 15, with 122,880 parameters",
+        "num non-decayed parameter tensors: 5, with 320 parameters",
+        "Freezing the backbone (23,456 parameters)",
         # a step record's values between `|`: a piece of Megatron's iteration line that a hard wrap cut
         "te: 1.200E-07 | global batch size:  2048 | lm loss: 1.100492E+01 | loss scale: 2",
     ],
@@ -394,6 +398,31 @@ def test_a_statement_after_the_last_step_is_not_the_runs(tmp_path):
         "line 1 (stated.config_counted)",
     )
     assert "fact_repeated" not in [w.code for w in run.warnings]
+
+
+def test_an_evaluations_header_states_nothing_of_the_run():
+    # PaddleNLP's Trainer (tests/data/public): "***** Running Evaluation *****" then "  Pre device batch size = 32" (sic),
+    # the evaluation's batch; the run's is "Instantaneous batch size per device = 8" in the training header, when
+    # the log has it
+    public = ROOT / "tests" / "data" / "public"
+    run = logparse.resolve(
+        str(public / "paddlenlp_2022_early_stop_end.log")
+    )  # from the middle: no training header
+    assert "micro_batch_size" not in run.facts
+    run = logparse.resolve(str(public / "paddlenlp_2022_epoch_form_eval_ckpt.log"))
+    assert (run.facts["micro_batch_size"].value, run.facts["micro_batch_size"].detail) == (
+        8,
+        "line 4 (paddlenlp.header_value)",
+    )
+    assert not [w for w in run.warnings if "micro_batch_size" in w]
+
+
+def test_a_dataset_splits_epochs_are_not_the_runs():
+    # Megatron's index builder (megatron/data/gpt_dataset.py _build_index_mappings) plans the passes over each split:
+    # "    total number of epochs: 10", then 530 and 22018 (tests/data/peers/superbench/megatron_deepspeed.log)
+    run = logparse.resolve(str(ROOT / "tests" / "data" / "peers" / "superbench" / "megatron_deepspeed.log"))
+    assert "num_epochs" not in run.facts
+    assert not [w for w in run.warnings if "num_epochs" in w]
 
 
 # ------------------------------------------------------------------------------------------ precedence

@@ -35,8 +35,14 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
             continue
         # a run folder's files (config.json, wandb-metadata.json) state facts beside the log: the log's line wins,
         # with a warning naming both when they differ
-        observations = [o for o in stated if o.source == "log"]
+        # a free-form statement in the header an evaluation prints ("***** Running Evaluation *****" then "Per
+        # device batch size = 32") is the evaluation's, never the run's, nor a second value beside the framework's
+        observations = [
+            o for o in stated if o.source == "log" and not (o.free_form and _just_after(o.line, evals))
+        ]
         beside = [o for o in stated if o.source != "log"]
+        if not observations and not beside:
+            continue
         if not observations:
             facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
             continue
