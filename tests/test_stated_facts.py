@@ -350,6 +350,9 @@ def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
         ("Num processes: 8", {"world_size": 8, "gpus": 8}),
         ("2024-05-01 10:00:00,000 - train - INFO - Total GPUs: 16", {"world_size": 16, "gpus": 16}),
         ("2024-05-01 10:00:00 INFO Training with 4 GPUs", {"gpu_count": 4, "gpus": 4}),
+        # print(f"Number of GPUs available: {torch.cuda.device_count()}"), a start-up check of many scripts
+        ("Number of GPUs available: 2", {"gpu_count": 2, "gpus": 2}),
+        ("GPU count: 8", {"gpu_count": 8, "gpus": 8}),
         ("Number of epochs: 20", {"num_epochs": 20}),
         ("05/01/2024 10:00:00 - INFO - __main__ - Total training steps: 1200", {"train_iters": 1200}),
         ("Model params: 124.4M", {"total_params": 124_400_000}),
