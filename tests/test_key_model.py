@@ -329,6 +329,7 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
         ("Number of warmup epochs", None),
         ("warmup epochs", None),
         ("teacher hidden size", None),
+        ("Local world size", None),  # torchrun's LOCAL_WORLD_SIZE: one node's processes
         ("finished epochs", None),
     ],
 )
