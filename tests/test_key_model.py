@@ -330,6 +330,7 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
         ("warmup epochs", None),
         ("teacher hidden size", None),
         ("Local world size", None),  # torchrun's LOCAL_WORLD_SIZE: one node's processes
+        ("Sampling with max length", None),  # the samples a run generates, not its sequence length
         ("finished epochs", None),
     ],
 )
