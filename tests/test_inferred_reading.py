@@ -298,6 +298,35 @@ def test_units_after_values_and_in_the_keys_brackets(write_log):
     assert second["memory_gib"] == 11.5 and second["grad_norm"] == 1.1
 
 
+def test_a_time_printed_with_its_unit_and_no_key_is_the_steps_time(write_log):
+    # karpathy/llm.c train_gpt2.py:842: f"step {step+1:4d}/{args.num_iterations} | train loss {lossf:.6f} | norm
+    # {norm:.4f} | lr {lr:.2e} | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)" (the llmc set taken
+    # away: the lines as a loop that copies the format prints them)
+    times = [412.37, 398.02, 401.55]
+    lines = [
+        f"step {s + 1:4d}/50 | train loss {4 - s / 10:.6f} | norm 1.{s}000 | lr 6.00e-04 | ({t:.2f} ms | "
+        f"{16384 / t * 1000:.0f} tok/s)"
+        for s, t in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"), without="llmc")
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step_time_s"].tolist() == pytest.approx([t / 1000 for t in times], rel=1e-12)
+    assert rows["tokens_per_s"].tolist() == [round(16384 / t * 1000) for t in times]
+
+
+def test_a_bars_elapsed_and_remaining_times_are_no_steps_time(write_log):
+    # ultralytics' trainer prints its bar after the epoch's values, its rate then its elapsed and remaining times
+    # ("... 64: 12% ━─── 1/8 2.3it/s 0.1s<3.1s", tests/data/captures/ultralytics/detect.log); a loop's bar without
+    # the rate: the times of the bar are no items of their own, no step's time
+    lines = [
+        f"step {s} | loss {3 - s / 10:.4f} | {s}/40 {s * 0.4:.1f}s<{16 - s * 0.4:.1f}s" for s in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [1, 2, 3, 4] and rows["loss"].tolist() == [2.9, 2.8, 2.7, 2.6]
+    assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+
+
 def test_a_one_group_dict_value_is_its_keys(write_log):
     # InternLM/InternEvo train.py record_current_batch_training_metrics: ... grad_norm={'0_default': 66.51}
     lines = [

@@ -329,3 +329,31 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
     bad.write_text(toml)
     with pytest.raises(PatternError, match=says):
         keymap.load(bad)
+
+
+@pytest.mark.parametrize(
+    ("key", "fact"),
+    [
+        # nanochat/common.py compute_init: logger.info(f"Distributed world size: {ddp_world_size}")
+        ("Distributed world size", "world_size"),
+        # timm train.py: f"... and effective global batch size ({global_batch_size}) with ... scaling."
+        ("and effective global batch size", "global_batch_size"),
+        # InternEvo internlm/initialize/launch.py: "Distributed environment is initialized, data parallel size: ..."
+        ("Distributed environment is initialized data parallel size", "data_parallel_size"),
+        ("Total number of parameters", "total_params"),
+        # a word left out that makes it another quantity's, or a fact's name of one word: no fact
+        ("eval sequence length", None),
+        ("Validation global batch size", None),
+        ("Number of warmup epochs", None),
+        ("warmup epochs", None),
+        ("teacher hidden size", None),
+        ("Local world size", None),  # torchrun's LOCAL_WORLD_SIZE: one node's processes
+        ("Sampling with max length", None),  # the samples a run generates, not its sequence length
+        ("finished epochs", None),
+    ],
+)
+def test_a_facts_name_at_the_end_of_a_config_lines_words(km, key, fact):
+    m = km.read(key, "8", "config")
+    assert m.column == fact
+    if fact is not None:
+        assert m.kind == "fact" and m.use.rule in ("name", "phrase")

@@ -76,6 +76,57 @@ def test_nanochat_states_its_gpus_dims_batch_and_flops_per_token(tmp_path):
         assert steps.at[step, "mfu"] == pytest.approx(4.325664e6 * tok_s / H100_BF16, rel=1e-6), step
 
 
+def test_nanochat_on_a_gpu_needs_no_option(tmp_path):
+    # the statements of the CPU capture above as base_train.py prints them on a GPU, which adds its device:
+    # `print0(f"GPU: {gpu_device_name} | Peak FLOPS (BF16): {gpu_peak_flops:.2e}")` (scripts/base_train.py, when
+    # device_type == "cuda"), then its steps (scripts/base_train.py:567, the format synonyms.toml cites)
+    head = [
+        "Autodetected device type: cuda",
+        "2026-12-05 10:04:19,488 - nanochat.common - INFO - Distributed world size: 1",
+        "GPU: NVIDIA H100 80GB HBM3 | Peak FLOPS (BF16): 9.89e+14",
+        "Vocab size: 2,048",
+        "Model config:",
+        "{",
+        '  "sequence_len": 128,',
+        '  "vocab_size": 2048,',
+        '  "n_layer": 2,',
+        '  "n_head": 2,',
+        '  "n_kv_head": 2,',
+        '  "n_embd": 128,',
+        '  "window_pattern": "L"',
+        "}",
+        "Estimated FLOPs per token: 4.325664e+06",
+        "Total batch size 1,024 => gradient accumulation steps: 2",
+    ]
+    tok_s = [180_100, 201_350, 200_900, 201_720, 199_980]
+    steps = [
+        f"step {i:05d}/00030 ({i / 30 * 100:.2f}%) | loss: {7.6 - i / 100:.6f} | lrm: 0.03 | dt: {1024 / t * 1000:.2f}ms | "
+        f"tok/sec: {t:,} | bf16_mfu: 0.00 | epoch: 1 | total time: 0.00m"
+        for i, t in enumerate(tok_s, start=1)
+    ]
+    log = tmp_path / "base_train.log"
+    log.write_text("\n".join([*head, *steps]) + "\n")
+    s = analyze_cli(log, tmp_path / "out")
+    assert (s["gpus"], s["gpus_source"]) == (1, "log")
+    assert s["hardware"]["name"] == "h100-sxm" and s["hardware"]["name_source"] == "log"
+    model = s["model"]
+    assert (model["layers"], model["hidden"], model["heads"], model["kv_heads"], model["vocab"]) == (
+        2,
+        128,
+        2,
+        2,
+        2048,
+    )
+    assert model["seq_len"] == 128 and s["tokens_per_step"] == 1024
+    assert s["formula"] == "log" and s["flops_per_token"] == pytest.approx(4.325664e6, rel=1e-6)
+    assert unknown_codes(log) == []
+    got = logparse.analyze(str(log)).steps.set_index("step")["mfu"]
+    for i, t in enumerate(
+        tok_s, start=1
+    ):  # one GPU: the log's FLOPs per token x its tokens/s / the H100's peak
+        assert got[i] == pytest.approx(4.325664e6 * t / H100_BF16, rel=1e-9), i
+
+
 # ------------------------------------------------------------------------------------------ a custom loop
 
 CUSTOM = [
@@ -247,6 +298,134 @@ def test_an_option_wins_over_the_logs_flops_per_token(tmp_path):
     s = logparse.analyze(str(log), gpus=1, hw="h100", formula="palm").summary
     assert s["formula"] == "palm" and not s["flops_stated"]["used"]
     assert s["flops_per_token"] == pytest.approx(s["flops_stated"]["from_dims"], rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        # InternLM/InternEvo internlm/initialize/launch.py: the parallel sizes as `Key: value` items of a sentence
+        (
+            "2023-09-05 11:47:51,006 INFO launch.py:354 in launch -- Distributed environment is initialized, "
+            "data parallel size: 4, pipeline parallel size: 2, tensor parallel size: 2",
+            {"data_parallel_size": 4, "pipeline_parallel_size": 2, "tensor_parallel_size": 2, "gpus": 16},
+        ),
+        # tests/data/captures/torchrun/ddp.py: print(f"world size {world}, {len(loader)} steps an epoch on each rank, ...")
+        ("world size 4, 40 steps an epoch on each rank, 160 steps", {"world_size": 4, "gpus": 4}),
+        ("num_gpus 8, seed 1234", {"world_size": 8, "gpus": 8}),
+        # mmcv/runner/epoch_based_runner.py: logger.info('workflow: %s, max: %d epochs', workflow, self._max_epochs)
+        (
+            "2021-08-17 16:49:31,759 - mmcls - INFO - workflow: [('train', 1)], max: 90 epochs",
+            {"num_epochs": 90},
+        ),
+        # ultralytics/engine/trainer.py: f"Starting training for {self.epochs} epochs..." (YOLOv5's train.py too)
+        ("Starting training for 300 epochs...", {"num_epochs": 300}),
+        # ultralytics/utils/torch_utils.py model_info: f"{name} summary{fused}: {n_l:,} layers, {n_p:,} parameters, ..."
+        (
+            "YOLOv8s summary: 225 layers, 11,166,560 parameters, 11,166,544 gradients, 28.8 GFLOPs",
+            {"total_params": 11_166_560},
+        ),
+        # bentrevett/pytorch-seq2seq: print(f'The model has {count_parameters(model):,} trainable parameters')
+        ("The model has 7,855,876 trainable parameters", {"trainable_params": 7_855_876}),
+        # timm train.py: f'Learning rate ({args.lr}) calculated from base learning rate ({args.lr_base}) and effective
+        # global batch size ({global_batch_size}) with {args.lr_base_scale} scaling.'
+        (
+            "Learning rate (0.025) calculated from base learning rate (0.1) and effective global batch size (64) "
+            "with linear scaling.",
+            {"global_batch_size": 64},
+        ),
+    ],
+)
+def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
+    run = nanogpt_run(tmp_path, line)
+    assert stated(run, *want) == want
+    # (the GPUs: the product of the parallel sizes, or the world size)
+    stated_here = [n for n in want if n != "gpus"]
+    assert all(run.facts[n].source == "log" and "line 1 (stated." in run.facts[n].detail for n in stated_here)
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        # accelerate/state.py AcceleratorState.__repr__: f"Num processes: {self.num_processes}" (one per device)
+        ("Num processes: 8", {"world_size": 8, "gpus": 8}),
+        ("2024-05-01 10:00:00,000 - train - INFO - Total GPUs: 16", {"world_size": 16, "gpus": 16}),
+        ("2024-05-01 10:00:00 INFO Training with 4 GPUs", {"gpu_count": 4, "gpus": 4}),
+        # print(f"Number of GPUs available: {torch.cuda.device_count()}"), a start-up check of many scripts
+        ("Number of GPUs available: 2", {"gpu_count": 2, "gpus": 2}),
+        ("GPU count: 8", {"gpu_count": 8, "gpus": 8}),
+        ("Number of epochs: 20", {"num_epochs": 20}),
+        ("05/01/2024 10:00:00 - INFO - __main__ - Total training steps: 1200", {"train_iters": 1200}),
+        ("Model params: 124.4M", {"total_params": 124_400_000}),
+    ],
+)
+def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, want):
+    run = nanogpt_run(tmp_path, line)
+    assert stated(run, *want) == want
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "10 epochs completed in 0.002 hours.",  # ultralytics' end of training: how many ran, after them
+        "Saving a checkpoint every 5 epochs",
+        "lr drops by 10x after 30 epochs, again after 60 epochs",
+        "YOLOv8n summary: 129 layers",  # the model's modules, no transformer's layers
+        "epoch 3, iter 100",  # one word and a number: a position, not a setting
+        "Freezing layers 12",
+        "warmup epochs: 5, eval batch size: 16",  # another quantity's (a warmup's, an evaluation's)
+        "Model (3) loaded",
+        # nanoGPT model.py configure_optimizers: the parameters of each optimizer group, parts of the model
+        "num decayed parameter tensors: 15, with 122,880 parameters",
+        "num non-decayed parameter tensors: 5, with 320 parameters",
+        "Freezing the backbone (23,456 parameters)",
+        # a step record's values between `|`: a piece of Megatron's iteration line that a hard wrap cut
+        "te: 1.200E-07 | global batch size:  2048 | lm loss: 1.100492E+01 | loss scale: 2",
+    ],
+)
+def test_numbers_in_a_sentence_that_state_no_setting(tmp_path, line):
+    run = nanogpt_run(tmp_path, line)
+    facts = {"num_epochs", "num_layers", "total_params", "global_batch_size", "world_size", "gpus"}
+    assert not facts & set(run.facts)
+
+
+def test_a_statement_after_the_last_step_is_not_the_runs(tmp_path):
+    # ultralytics validates the best checkpoint after training, its layers fused: the summary it prints then is of
+    # that model (72 layers, fewer parameters), not of the one trained
+    before = "YOLOv8n summary: 129 layers, 3,011,238 parameters, 3,011,222 gradients, 8.2 GFLOPs"
+    after = "YOLOv8n summary (fused): 72 layers, 3,006,038 parameters, 0 gradients, 8.1 GFLOPs"
+    log = tmp_path / "train.log"
+    log.write_text("\n".join([before, *NANOGPT_STEPS, "Validating best.pt...", after]) + "\n")
+    run = logparse.resolve(str(log))
+    assert (run.facts["total_params"].value, run.facts["total_params"].detail) == (
+        3_011_238,
+        "line 1 (stated.config_counted)",
+    )
+    assert "fact_repeated" not in [w.code for w in run.warnings]
+
+
+def test_an_evaluations_header_states_nothing_of_the_run():
+    # PaddleNLP's Trainer (tests/data/public): "***** Running Evaluation *****" then "  Pre device batch size = 32" (sic),
+    # the evaluation's batch; the run's is "Instantaneous batch size per device = 8" in the training header, when
+    # the log has it
+    public = ROOT / "tests" / "data" / "public"
+    run = logparse.resolve(
+        str(public / "paddlenlp_2022_early_stop_end.log")
+    )  # from the middle: no training header
+    assert "micro_batch_size" not in run.facts
+    run = logparse.resolve(str(public / "paddlenlp_2022_epoch_form_eval_ckpt.log"))
+    assert (run.facts["micro_batch_size"].value, run.facts["micro_batch_size"].detail) == (
+        8,
+        "line 4 (paddlenlp.header_value)",
+    )
+    assert not [w for w in run.warnings if "micro_batch_size" in w]
+
+
+def test_a_dataset_splits_epochs_are_not_the_runs():
+    # Megatron's index builder (megatron/data/gpt_dataset.py _build_index_mappings) plans the passes over each split:
+    # "    total number of epochs: 10", then 530 and 22018 (tests/data/peers/superbench/megatron_deepspeed.log)
+    run = logparse.resolve(str(ROOT / "tests" / "data" / "peers" / "superbench" / "megatron_deepspeed.log"))
+    assert "num_epochs" not in run.facts
+    assert not [w for w in run.warnings if "num_epochs" in w]
 
 
 # ------------------------------------------------------------------------------------------ precedence

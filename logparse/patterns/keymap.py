@@ -457,6 +457,7 @@ class KeyMap:
     train_prefixes: tuple[str, ...] = ()
     eval_prefixes: tuple[str, ...] = ()
     step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
+    phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
@@ -516,12 +517,33 @@ class KeyMap:
             hit = self._around(key, k, depth)
             if hit is not None:
                 return hit
+        else:
+            hit = self._phrase(key, depth)
+            if hit is not None:
+                return hit
         loose = _DOTS.sub(" ", _CAMEL.sub("_", key)).strip()
         if normalize(loose) != k:
             hit = self._lookup(loose, config, depth + 1)
             if hit is not None:
                 return _ruled(hit, "spelling", f"read as {normalize(loose)}")
         return None if config else self.known.get(k)
+
+    def _phrase(self, key: str, depth: int) -> Mapping | None:
+        """A fact's name at the end of a sentence's words (`Distributed world size`, `effective global batch size`):
+        the longest tail of two words or more that the table names (one word alone, `epochs` of `warmup epochs`,
+        says too little), unless a word left out makes it another quantity's ([prefixes] phrase_unlike: `eval
+        sequence length`, `warmup steps`)."""
+        words = key.split()
+        for start in range(1, len(words)):
+            if _words(words[start - 1]) & self.phrase_unlike:
+                return None
+            tail = " ".join(words[start:])
+            if "_" not in normalize(tail):
+                return None
+            hit = self._named(normalize(tail), True)
+            if hit is not None:
+                return _ruled(hit, "phrase", f"the last words {tail!r} name it")
+        return None
 
     def _around(self, key: str, k: str, depth: int) -> Mapping | None:
         """A step key read through what is around its name: a prefix, an evaluation's prefix, a group after it."""
@@ -934,6 +956,7 @@ def parse(data: Table, source: str) -> KeyMap:
     km.train_prefixes = _words_list(prefixes, "train", source, "prefixes", lower=True)
     km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
     km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
+    km.phrase_unlike = frozenset(_words_list(prefixes, "phrase_unlike", source, "prefixes", lower=True))
     groups = _tables(data, "groups", source)
     km.group_first = frozenset(_words_list(groups, "first", source, "groups"))
     km.group_only = frozenset(_words_list(groups, "only", source, "groups"))

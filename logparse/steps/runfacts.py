@@ -28,20 +28,30 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     evals = []
     if not parsed.events.empty and "event" in parsed.events:
         evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
+    last_step = _last_step_line(parsed)
     for name, stated in parsed.facts.items():
         stated = _plausible(name, stated, warnings)
         if not stated:
             continue
         # a run folder's files (config.json, wandb-metadata.json) state facts beside the log: the log's line wins,
         # with a warning naming both when they differ
-        observations = [o for o in stated if o.source == "log"]
+        # a free-form statement in the header an evaluation prints ("***** Running Evaluation *****" then "Per
+        # device batch size = 32") is the evaluation's, never the run's, nor a second value beside the framework's
+        observations = [
+            o for o in stated if o.source == "log" and not (o.free_form and _just_after(o.line, evals))
+        ]
         beside = [o for o in stated if o.source != "log"]
+        if not observations and not beside:
+            continue
         if not observations:
             facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
             continue
         observations = _framework_first(name, observations, warnings)
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
         observations = [o for o in observations if not _just_after(o.line, evals)] or observations
+        # a free-form statement after the last step (ultralytics' final validation prints the fused model's summary,
+        # a script its test set's size) is of what follows the training, not of it, where the log stated it before
+        observations = [o for o in observations if not (o.free_form and o.line > last_step)] or observations
         last = observations[-1]
         precise = None
         for o in beside:
@@ -143,6 +153,17 @@ def _printed_as(exact: Any, printed: Any) -> bool:
 
 
 EVAL_HEADER_LINES = 3
+
+
+def _last_step_line(parsed: ParsedLog) -> float:
+    """The line of the log's last step row (infinity when it has none: every statement is before the end)."""
+    rows = parsed.rows
+    if rows.empty or "line" not in rows:
+        return math.inf
+    if "kind" in rows:
+        rows = rows[rows["kind"] == "step"]
+    lines = pd.to_numeric(rows["line"], errors="coerce").dropna()
+    return float(lines.max()) if len(lines) else math.inf
 
 
 def _just_after(line: int, marks: list[int]) -> bool:
