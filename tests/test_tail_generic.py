@@ -278,6 +278,32 @@ def test_prose_with_one_quoted_step_line_is_refused(write_log, sample):
     assert "notes.txt: not a training log: 1 of 61 lines look like step lines (megatron), none form a run" in res.stderr
 
 
+@pytest.mark.parametrize("family", ["megatron", "generic"])
+def test_a_short_note_quoting_a_step_line_is_refused(write_log, sample, family):
+    """Seven lines of prose around one quoted step line: a share of a short file's lines, but no run of steps."""
+    if family == "megatron":
+        line = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[54]  # its iteration 1
+    else:
+        line = "step 10 | loss 2.5000 | lr 3.0e-04 | 512.0 ms/step"  # a custom loop's print, read by no set
+    doc = write_log(PROSE + line + "\n" + PROSE + PROSE[: PROSE.index("\n") + 1], "notes.txt")
+    res = CliRunner().invoke(cli, ["analyze", str(doc)])
+    assert res.exit_code == 1
+    assert (
+        f"notes.txt: not a training log: 1 of 8 lines look like step lines ({family}), none form a run"
+        in res.stderr
+    )
+
+
+def test_a_short_excerpt_of_step_lines_still_reads(write_log):
+    """Two step lines and a warning sentence: a pasted excerpt, not prose."""
+    lines = [
+        "step 10 | loss 2.5000 | lr 3.0e-04 | 512.0 ms/step",
+        "The learning rate scheduler was stepped before the optimizer was, so check the order of the calls.",
+        "step 20 | loss 2.2500 | lr 3.0e-04 | 510.0 ms/step",
+    ]
+    assert list(api.analyze(write_log("\n".join(lines) + "\n")).steps["step"]) == [10, 20]
+
+
 def test_a_log_that_crashed_after_its_first_step_still_reads(write_log, sample):
     """55 lines of Megatron's start-up, then one iteration line: a real short log, read."""
     lines = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[:55]

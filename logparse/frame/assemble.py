@@ -294,8 +294,9 @@ def _inferred(
 # A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
 # lines must be a real share of the file; when they are under STRAY_SHARE of its lines, the file is refused if
 # it is markdown (headings and code fences) or prose (PROSE_SHARE of its lines) whose few step lines form no
-# run of steps. Short logs
-# (a pasted excerpt of two lines) are all step lines and never refused; --format reads any file anyway.
+# run of steps. In a short file one or two quoted lines are a share of its lines: fewer than RUN step lines
+# that its sentences outnumber are a note's quote too. Short logs (a pasted excerpt of two lines) are step
+# lines more than sentences and never refused; --format reads any file anyway.
 STRAY_SHARE = 0.05
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
@@ -308,12 +309,14 @@ def _refuse_stray_matches(
     path: str | list[str], head: list[Record], chosen: list[PatternSet], detection: Detection
 ) -> None:
     texts = [r.text for r in head if r.text.strip()]
-    if not texts or detection.scores.get(detection.name, 0) >= STRAY_SHARE * len(texts):
+    score = detection.scores.get(detection.name, 0)
+    if not texts or (score >= STRAY_SHARE * len(texts) and score >= RUN):
         return  # the common case, decided on the detection score alone
     headings = sum(1 for t in texts if _HEADING.match(t))
     fences = sum(1 for t in texts if _FENCE.match(t))
     markdown = headings >= 1 and fences >= 2
-    prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
+    sentences = sum(1 for t in texts if _is_prose(t))
+    prose = sentences >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
     matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
@@ -322,10 +325,10 @@ def _refuse_stray_matches(
         hit = matcher.match(rec.text)
         if hit is not None and hit[0].kind == "step" and hit[0].continues is None:
             steps.append(hit[1].get("step"))
-    if len(steps) >= STRAY_SHARE * len(texts):
-        return
+    if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or len(steps) > sentences):
+        return  # (a short excerpt: its step lines outnumber its sentences)
     up = best = 0
-    for a, b in zip(steps, steps[1:]):
+    for a, b in zip(steps, steps[1:], strict=False):
         up = up + 1 if a is not None and b is not None and b > a else 0
         best = max(best, up + 1)
     run = best >= RUN
