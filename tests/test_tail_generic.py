@@ -304,6 +304,17 @@ def test_a_short_excerpt_of_step_lines_still_reads(write_log):
     assert list(api.analyze(write_log("\n".join(lines) + "\n")).steps["step"]) == [10, 20]
 
 
+def test_a_log_whose_head_is_prose_reads_by_the_steps_after_it(write_log):
+    """A loop that prints its data's text before training (more lines than detection's head), then its steps:
+    the steps detection found after the head make it a log, not a document quoting lines."""
+    prose = [
+        f"Sample {i}: the river ran past the mill and the children walked home along it." for i in range(5200)
+    ]
+    steps = [f"step {s} | loss {3 - s / 1000:.4f} | lr 3.0e-04 | 512.0 ms/step" for s in range(10, 110, 10)]
+    a = api.analyze(write_log("\n".join(prose + steps) + "\n"))
+    assert list(a.steps["step"]) == list(range(10, 110, 10))
+
+
 def test_a_log_that_crashed_after_its_first_step_still_reads(write_log, sample):
     """55 lines of Megatron's start-up, then one iteration line: a real short log, read."""
     lines = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[:55]

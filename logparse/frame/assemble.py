@@ -327,6 +327,8 @@ def _refuse_stray_matches(
             steps.append(hit[1].get("step"))
     if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or len(steps) > sentences):
         return  # (a short excerpt: its step lines outnumber its sentences)
+    if len(head) >= DETECT_HEAD and score >= RUN and score > len(steps):
+        return  # detected by step lines after the head (a long run's prose first): a log, not a quote
     up = best = 0
     for a, b in zip(steps, steps[1:], strict=False):
         up = up + 1 if a is not None and b is not None and b > a else 0
