@@ -416,6 +416,24 @@ def test_lines_of_ranks_interleaved_and_a_counter_after_the_epoch(write_log):
     assert list(steps["lr"]) == [0.00039, 0.00038, 0.00037]
 
 
+def test_an_epoch_before_a_position_that_starts_again_each_epoch(write_log):
+    # the same WeNet line of one process over two epochs: batch_idx (enumerate over the epoch's data loader)
+    # starts again from 0 each epoch, the epoch before it goes up
+    lines = [
+        f"2023-01-30 18:0{e}:{b // 100:02d},100 DEBUG TRAIN Batch {e}/{b} loss {20 - e - b / 1000:.6f} "
+        f"loss_att 1.000000 loss_ctc 2.000000 lr 0.00040000 rank 0"
+        for e in (0, 1)
+        for b in range(0, 500, 100)
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    rows = frame(log).rows
+    assert list(rows.loc[rows["kind"] == "step", "epoch_index"]) == [0] * 5 + [1] * 5
+    steps = api.resolve(log).steps
+    assert list(steps["line"]) == list(range(1, 11))  # every epoch's rows, none taken for a restart
+    assert list(steps["loss"]) == [20 - e - b / 1000 for e in (0, 1) for b in range(0, 500, 100)]
+    assert steps["step"].is_monotonic_increasing and steps["step"].is_unique
+
+
 def _acme_line(label: str, values: dict) -> str:
     # deepmind/acme acme/utils/loggers/terminal.py: TerminalLogger's label f"[{_format_key(label)}] " and
     # serialize(): ' | '.join(f'{_format_key(k)} = {_format_value(v)}' for k, v in sorted(values.items())), with

@@ -606,11 +606,13 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     totals = {
         i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
     }  # denominator -> numerator
+    paired: dict[int, int] = {}  # position -> the epoch printed before it, `epoch/position`
     for d, e in list(totals.items()):
         if not few and rising(d) and moves[e][1] == 0 and moves[d][2] > moves[e][2]:
             # a right side that moves while the left stays is no total: `Batch {epoch}/{batch_idx}` (WeNet's
             # executor) prints the epoch before the position, the key naming the pair names the position
             del totals[d]
+            paired[d] = e
             if not slots[d].label:
                 slots[d].label, slots[e].label = slots[e].label, ""
 
@@ -680,6 +682,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         named_epochs = [e for e in before if e in epochs]
         if named_epochs:
             return named_epochs[-1]
+        if i in paired and moves[paired[i]][0] > 0:
+            return paired[i]  # (an epoch seen changing: else the position is the only counter the log shows)
         if few:
             return None
         if i in numerators:
