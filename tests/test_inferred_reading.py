@@ -483,13 +483,14 @@ def test_a_loggers_label_names_its_counter_among_those_it_prints(write_log, roun
     assert [e["line"] for e in evals(parsed)] == list(range(3, 3 * rounds + 1, 3))
 
 
-def test_a_run_name_with_an_evaluation_word_is_no_evaluation(write_log):
+@pytest.mark.parametrize("run_id", ["ppo_test", "walker-val", "test2"])
+def test_a_run_name_with_an_evaluation_word_is_no_evaluation(write_log, run_id):
     # Unity-Technologies/ml-agents ml-agents/mlagents/trainers/trainer.py _write_summary: " {}: {}: Step: {}.
     # Time Elapsed: {:0.3f} s Mean Reward: {:0.3f}. Std of Reward: {:0.3f}. {}".format(run_id, brain_name, step,
     # elapsed, mean, std, "Training." or "Not Training.") through LOGGER = logging.getLogger("mlagents.trainers");
     # a run id such as `ppo_test` is a name, not the word test
     lines = [
-        f"INFO:mlagents.trainers: ppo_test: Walker: Step: {s * 1000}. Time Elapsed: {3.125 * s:0.3f} s "
+        f"INFO:mlagents.trainers: {run_id}: Walker: Step: {s * 1000}. Time Elapsed: {3.125 * s:0.3f} s "
         f"Mean Reward: 0.{s}00. Std of Reward: 0.250. Training."
         for s in range(1, 6)
     ]

@@ -179,9 +179,9 @@ EVAL_WORDS = frozenset(
 OWN_EVAL_WORDS = EVAL_WORDS | {"evaluator"}
 _WORDS = regex.compile(r"[A-Za-z]+")
 # a word of a record's own text that stands alone (`Epoch(val)`, `Test: [ 10/157]`, `"kind": "val"`), not a part
-# of a name glued to others by `_` or `-` (ML-Agents' run id `cpu_test`, a data set `coco_val`): only such a word
-# says what the record is
-_OWN_WORDS = regex.compile(r"(?<![A-Za-z_-])[A-Za-z]+(?![A-Za-z_-])")
+# of a name glued to others by `_`, `-` or digits (ML-Agents' run id `cpu_test`, a data set `coco_val2017`): only
+# such a word says what the record is
+_OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-])")
 # a logger's label in brackets before a record's values (Acme's TerminalLogger: `[Learner] `)
 _BRACKETED = regex.compile(r"\[([A-Za-z][A-Za-z _-]{0,40})\]")
 # training values beside an evaluation's: a record holding one of these is a step (its val_* values join it)
