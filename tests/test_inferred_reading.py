@@ -483,6 +483,22 @@ def test_a_loggers_label_names_its_counter_among_those_it_prints(write_log, roun
     assert [e["line"] for e in evals(parsed)] == list(range(3, 3 * rounds + 1, 3))
 
 
+def test_a_trainers_line_among_more_lines_of_actors(write_log):
+    # Acme's TerminalLogger writes at most every time_delta seconds (terminal.py): a learner logging less often
+    # than its actors shows one line among theirs; the actors' lines, each with the learner's counter, are no steps
+    lines = []
+    for s in range(1, 6):
+        counts = {"actor_episodes": s, "actor_steps": 800 * s, "learner_steps": 40 * s}
+        lines.append(_acme_line("actor", {**counts, "episode_length": 800, "episode_return": -21.0}))
+        if s == 3:
+            lines.append(
+                _acme_line("learner", {**counts, "loss": 0.375, "policy_loss": 0.25, "critic_loss": 0.125})
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [120]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [0.375]
+
+
 @pytest.mark.parametrize("run_id", ["ppo_test", "walker-val", "test2"])
 def test_a_run_name_with_an_evaluation_word_is_no_evaluation(write_log, run_id):
     # Unity-Technologies/ml-agents ml-agents/mlagents/trainers/trainer.py _write_summary: " {}: {}: Step: {}.

@@ -1192,14 +1192,6 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
-    # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
-    # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
-    repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
-    if repeated:
-        for rec in steps:
-            if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
-                rec.kind = "none"
-        steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
     # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
     # no training value is progress of that worker, not a step
@@ -1213,6 +1205,14 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 keymap_mod.normalize(_QUALIFIER.sub("", s.label)) for s in rec.slots if s.role == "value"
             }
             if values & theirs:
+                rec.kind = "none"
+        steps = [rec for rec in steps if rec.kind == "step"]
+    # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
+    # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
+    repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
+    if repeated:
+        for rec in steps:
+            if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
