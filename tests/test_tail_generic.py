@@ -255,6 +255,24 @@ def test_a_guide_quoting_a_run_of_steps_is_refused(tmp_path):
     assert res.exit_code == 1 and "not a training log" in res.stderr and "markdown" in res.stderr
 
 
+def test_a_log_that_prints_markdown_between_its_steps_reads(write_log):
+    """A loop that prints a sampled answer (a heading, a fenced program) after each step: its step lines stand
+    outside the fences and form a run, under STRAY_SHARE of its lines; a log, not a document quoting steps."""
+    lines = []
+    for s in range(1, 41):
+        lines.append(f"step {s} | loss {0.5 - s / 1000:.4f} | reward {0.1 + s / 100:.3f} | lr 1.0e-06")
+        lines += [
+            "# Solution",
+            "We can solve the problem step by step with a short program below.",
+            "```python",
+        ]
+        lines += [f"    x{k} = compute_value(x{max(k - 1, 0)}, data[{k}])" for k in range(15)]
+        lines += ["```", "The answer follows from the loop above, which sums every value in order."]
+    a = api.analyze(write_log("\n".join(lines) + "\n"))
+    assert list(a.steps["step"]) == list(range(1, 41))
+    assert list(a.steps["loss"]) == [round(0.5 - s / 1000, 4) for s in range(1, 41)]
+
+
 def test_format_reads_a_refused_file_anyway(tmp_path):
     """With --format the user gets the reading they asked for: the README's NeMo list line, 3 steps."""
     out = tmp_path / "x.csv"

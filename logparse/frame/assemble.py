@@ -300,6 +300,7 @@ def _inferred(
 STRAY_SHARE = 0.05
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_QUOTED = re.compile(r"^(?: {4}|\t|\s{0,3}>)")  # markdown's indented code and block quotes
 _WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
 RUN = 3  # step lines whose steps go up one after the other: a run
 PROSE_SHARE = 0.3  # sentences in a text document (a design doc: 36%); the real logs here have at most 19%
@@ -321,19 +322,24 @@ def _refuse_stray_matches(
         return
     matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
     steps = []
+    own = []  # the steps of lines no code fence, indent or `>` quotes
+    fenced = False
     for rec in head:
+        if _FENCE.match(rec.text):
+            fenced = not fenced
+            continue
         hit = matcher.match(rec.text)
         if hit is not None and hit[0].kind == "step" and hit[0].continues is None:
             steps.append(hit[1].get("step"))
+            if not fenced and not _QUOTED.match(rec.text):
+                own.append(steps[-1])
     if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or len(steps) > sentences):
         return  # (a short excerpt: its step lines outnumber its sentences)
     if len(head) >= DETECT_HEAD and score >= RUN and score > len(steps):
         return  # detected by step lines after the head (a long run's prose first): a log, not a quote
-    up = best = 0
-    for a, b in zip(steps, steps[1:], strict=False):
-        up = up + 1 if a is not None and b is not None and b > a else 0
-        best = max(best, up + 1)
-    run = best >= RUN
+    run = _run(steps) >= RUN
+    if markdown and _run(own) >= RUN:
+        return  # a run of steps outside the fences: a log that prints markdown (a model's sampled answers)
     if markdown or not run:
         what = "quoted in a markdown document (headings, code fences)" if markdown else "none form a run"
         raise NotATrainingLog(
@@ -341,6 +347,15 @@ def _refuse_stray_matches(
             f"not a training log: {len(steps)} of {len(texts)} lines look like step lines "
             f"({detection.name}), {what}; pass --format {detection.name} to read it anyway",
         )
+
+
+def _run(steps: list[Any]) -> int:
+    """The longest run of step lines whose steps go up one after the other."""
+    up = best = 0
+    for a, b in zip(steps, steps[1:], strict=False):
+        up = up + 1 if a is not None and b is not None and b > a else 0
+        best = max(best, up + 1)
+    return best
 
 
 def _is_prose(text: str) -> bool:
