@@ -29,6 +29,13 @@ when the counter is named like one). A record that says it is an evaluation (a w
 ``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
 key as printed, the unit printed with the value, and whether the record is an evaluation.
+
+Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
+lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
+actors and evaluator each print them all, Acme's `[Learner] Actor Steps = 825 | ... | Learner Steps = 2`) counts
+by the one named after its bracketed label, and a worker's record that prints the trainer's counter and no
+training value (loss, lr, grad norm) is that worker's progress, no step. An evaluation word counts only where it
+stands alone in the record's own text, not inside a name (`cpu_test`, `coco_val2017`).
 """
 
 from __future__ import annotations
