@@ -313,11 +313,12 @@ def test_a_short_note_quoting_a_step_line_is_refused(write_log, sample, family):
 
 
 def test_a_short_excerpt_of_step_lines_still_reads(write_log):
-    """Two step lines and a warning sentence: a pasted excerpt, not prose."""
+    """Two step lines and two warning sentences: a pasted excerpt, not a note."""
     lines = [
         "step 10 | loss 2.5000 | lr 3.0e-04 | 512.0 ms/step",
         "The learning rate scheduler was stepped before the optimizer was, so check the order of the calls.",
         "step 20 | loss 2.2500 | lr 3.0e-04 | 510.0 ms/step",
+        "Gradients were clipped on this step because their norm went over the limit that was set.",
     ]
     assert list(api.analyze(write_log("\n".join(lines) + "\n")).steps["step"]) == [10, 20]
 

@@ -295,8 +295,8 @@ def _inferred(
 # lines must be a real share of the file; when they are under STRAY_SHARE of its lines, the file is refused if
 # it is markdown (headings and code fences) or prose (PROSE_SHARE of its lines) whose few step lines form no
 # run of steps. In a short file one or two quoted lines are a share of its lines: fewer than RUN step lines
-# that its sentences outnumber are a note's quote too. Short logs (a pasted excerpt of two lines) are step
-# lines more than sentences and never refused; --format reads any file anyway.
+# that its sentences outnumber more than two to one are a note's quote too. Short logs (a pasted excerpt of
+# two step lines and a warning or two) are never refused; --format reads any file anyway.
 STRAY_SHARE = 0.05
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
@@ -333,8 +333,8 @@ def _refuse_stray_matches(
             steps.append(hit[1].get("step"))
             if not fenced and not _QUOTED.match(rec.text):
                 own.append(steps[-1])
-    if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or len(steps) > sentences):
-        return  # (a short excerpt: its step lines outnumber its sentences)
+    if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or 2 * len(steps) >= sentences):
+        return  # (a short excerpt: its sentences, warnings among its records, are not many more than they)
     if len(head) >= DETECT_HEAD and score >= RUN and score > len(steps):
         return  # detected by step lines after the head (a long run's prose first): a log, not a quote
     run = _run(steps) >= RUN
