@@ -682,6 +682,160 @@ def test_a_rank_a_line_prints_is_the_rows_rank(write_log):
     assert steps.loc[10, "loss"] == 1.3 and steps.loc[10, "x_loss_rank1"] == 1.299
 
 
+def test_lines_of_ranks_interleaved_and_a_counter_after_the_epoch(write_log):
+    # wenet-e2e/wenet wenet/utils/executor.py: '{} Batch {}/{} loss {:.6f} '.format(tag, epoch, batch_idx, loss),
+    # then '{} {:.6f} '.format(name, value) per named loss, then 'lr {:.8f} rank {}' (TRAIN) or
+    # 'history loss {:.6f} rank {}' (CV), through logging.debug under wenet/bin/train.py's
+    # format='%(asctime)s %(levelname)s %(message)s'. `Batch 3/...`: the epoch before the batch index, which is no
+    # total. Every rank prints its own lines, and each rank's buffered output reaches the console in a block
+    lines = []
+    for r in (0, 1, 2):
+        for b in (100, 200, 300):
+            loss = 20 - b / 100 - r / 10
+            lines.append(
+                f"2023-01-30 18:{b // 100:02d}:0{r},10{r} DEBUG TRAIN Batch 3/{b} loss {loss:.6f} "
+                f"loss_att {loss - 2:.6f} loss_ctc {loss + 4:.6f} lr {0.0004 - b * 1e-7:.8f} rank {r}"
+            )
+    for r in (1, 0, 2):
+        lines.append(
+            f"2023-01-30 18:04:0{r},20{r} DEBUG CV Batch 3/0 loss 28.{r}00000 loss_att 24.{r}00000 "
+            f"loss_ctc 38.{r}00000 history loss 27.{r}00000 rank {r}"
+        )
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [100, 200, 300] * 3  # one row per printed line
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "rank"]) == [0] * 3 + [1] * 3 + [2] * 3
+    assert len(evals(parsed)) == 3  # the CV lines: evaluations, never rows
+    steps = api.resolve(log).steps.set_index("step")
+    assert list(steps.index) == [100, 200, 300]
+    assert list(steps["loss"]) == [19.0, 18.0, 17.0]  # rank 0's: 20 - b / 100
+    assert list(steps["lr"]) == [0.00039, 0.00038, 0.00037]
+
+
+def test_an_epoch_before_a_position_that_starts_again_each_epoch(write_log):
+    # the same WeNet line of one process over two epochs: batch_idx (enumerate over the epoch's data loader)
+    # starts again from 0 each epoch, the epoch before it goes up
+    lines = [
+        f"2023-01-30 18:0{e}:{b // 100:02d},100 DEBUG TRAIN Batch {e}/{b} loss {20 - e - b / 1000:.6f} "
+        f"loss_att 1.000000 loss_ctc 2.000000 lr 0.00040000 rank 0"
+        for e in (0, 1)
+        for b in range(0, 500, 100)
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    rows = frame(log).rows
+    assert list(rows.loc[rows["kind"] == "step", "epoch_index"]) == [0] * 5 + [1] * 5
+    steps = api.resolve(log).steps
+    assert list(steps["line"]) == list(range(1, 11))  # every epoch's rows, none taken for a restart
+    assert list(steps["loss"]) == [20 - e - b / 1000 for e in (0, 1) for b in range(0, 500, 100)]
+    assert steps["step"].is_monotonic_increasing and steps["step"].is_unique
+
+
+def _acme_line(label: str, values: dict) -> str:
+    # deepmind/acme acme/utils/loggers/terminal.py: TerminalLogger's label f"[{_format_key(label)}] " and
+    # serialize(): ' | '.join(f'{_format_key(k)} = {_format_value(v)}' for k, v in sorted(values.items())), with
+    # _format_key = key.replace('_', ' ').title() and floats as f'{value:0.3f}'; through absl logging
+    def value(v):
+        return f"{v:0.3f}" if isinstance(v, float) else f"{v}"
+
+    body = " | ".join(f"{k.replace('_', ' ').title()} = {value(v)}" for k, v in sorted(values.items()))
+    return f"I0925 18:52:{len(body) % 60:02d}.416487 140563283464576 terminal.py:91] [{label.title()}] {body}"
+
+
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_a_loggers_label_names_its_counter_among_those_it_prints(write_log, rounds):
+    # acme/utils/counting.py Counter.get_counts: every logger's counter returns all counts, each under its
+    # prefix (`learner_steps`, `actor_steps`, `evaluator_steps`): the learner's line is the training record and
+    # its own counter the step; the actor's line is an episode's, the evaluator's an evaluation
+    lines = []
+    for s in range(1, rounds + 1):
+        counts = {
+            "actor_episodes": s,
+            "actor_steps": 800 * s,
+            "evaluator_episodes": s,
+            "evaluator_steps": 700 * s,
+            "learner_steps": s,
+        }
+        loss = 0.5 - s / 10
+        learner = {
+            "critic_loss": 0.125,
+            "entropy_loss": -0.25,
+            "policy_loss": loss - 0.125 + 0.25,
+            "loss": loss,
+        }
+        lines.append(_acme_line("learner", {**counts, **learner, "learner_walltime": 10.5 * s}))
+        lines.append(_acme_line("actor", {**counts, "episode_length": 800, "episode_return": -21.0}))
+        lines.append(
+            _acme_line(
+                "evaluator",
+                {**counts, "episode_length": 700, "episode_return": -20.0, "steps_per_second": 9.5},
+            )
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == list(range(1, rounds + 1))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == list(range(1, 3 * rounds, 3))  # the learner's lines only
+    assert list(rows["loss"]) == [round(0.5 - s / 10, 3) for s in range(1, rounds + 1)]
+    assert [e["line"] for e in evals(parsed)] == list(range(3, 3 * rounds + 1, 3))
+
+
+def test_a_trainers_line_among_more_lines_of_actors(write_log):
+    # Acme's TerminalLogger writes at most every time_delta seconds (terminal.py): a learner logging less often
+    # than its actors shows one line among theirs; the actors' lines, each with the learner's counter, are no steps
+    lines = []
+    for s in range(1, 6):
+        counts = {"actor_episodes": s, "actor_steps": 800 * s, "learner_steps": 40 * s}
+        lines.append(_acme_line("actor", {**counts, "episode_length": 800, "episode_return": -21.0}))
+        if s == 3:
+            lines.append(
+                _acme_line("learner", {**counts, "loss": 0.375, "policy_loss": 0.25, "critic_loss": 0.125})
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [120]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [0.375]
+
+
+@pytest.mark.parametrize("run_id", ["ppo_test", "walker-val", "test2"])
+def test_a_run_name_with_an_evaluation_word_is_no_evaluation(write_log, run_id):
+    # Unity-Technologies/ml-agents ml-agents/mlagents/trainers/trainer.py _write_summary: " {}: {}: Step: {}.
+    # Time Elapsed: {:0.3f} s Mean Reward: {:0.3f}. Std of Reward: {:0.3f}. {}".format(run_id, brain_name, step,
+    # elapsed, mean, std, "Training." or "Not Training.") through LOGGER = logging.getLogger("mlagents.trainers");
+    # a run id such as `ppo_test` is a name, not the word test
+    lines = [
+        f"INFO:mlagents.trainers: {run_id}: Walker: Step: {s * 1000}. Time Elapsed: {3.125 * s:0.3f} s "
+        f"Mean Reward: 0.{s}00. Std of Reward: 0.250. Training."
+        for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000, 5000]
+    assert list(parsed.rows["train_elapsed_s"]) == [3.125 * s for s in range(1, 6)]
+    assert evals(parsed) == []
+
+
+def test_a_list_heads_the_record_and_its_values_line_joins_it(write_log):
+    # RVC-Project/Retrieval-based-Voice-Conversion-WebUI infer/modules/train/train.py: every log_interval steps
+    # logger.info("Train Epoch: {} [{:.0f}%]".format(...)), logger.info([global_step, lr]), then
+    # logger.info(f"loss_disc={loss_disc:.3f}, loss_gen={loss_gen:.3f}, loss_fm={loss_fm:.3f},loss_mel=
+    # {loss_mel:.3f}, loss_kl={loss_kl:.3f}"), behind logging's default '%(levelname)s:%(name)s:%(message)s'
+    lines = []
+    for k, step in enumerate((200, 400, 600, 800)):
+        lines += [
+            f"INFO:voice-run:Train Epoch: {k + 2} [{k + 1}%]",
+            f"INFO:voice-run:{[step, 1e-4 * 0.999875 ** (k + 1)]}",
+            f"INFO:voice-run:loss_disc=3.{k}00, loss_gen=4.{k}00, loss_fm=10.{k}00,loss_mel=2{k}.500, loss_kl=1.{k}00",
+            f"INFO:voice-run:====> Epoch: {k + 1} [2023-06-11 0{k}:52:05] | (1:32:29.395655)",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [200, 400, 600, 800]
+    for k in range(4):
+        row = row_at(parsed, 4 * k + 2)
+        assert (
+            20.5 + k in row.values() and 3.0 + k / 10 in row.values()
+        )  # loss_mel, loss_disc of the next line
+
+
 def test_a_checkpoint_save_is_an_event_at_its_step(write_log):
     # thtrieu/darkflow net/flow.py: 'step {} - loss {} - moving ave loss {}', and 'Checkpoint at step {}'
     lines = [f"step {s} - loss {92 - s / 100} - moving ave loss 91.9" for s in range(1073, 1077)]

@@ -255,6 +255,24 @@ def test_a_guide_quoting_a_run_of_steps_is_refused(tmp_path):
     assert res.exit_code == 1 and "not a training log" in res.stderr and "markdown" in res.stderr
 
 
+def test_a_log_that_prints_markdown_between_its_steps_reads(write_log):
+    """A loop that prints a sampled answer (a heading, a fenced program) after each step: its step lines stand
+    outside the fences and form a run, under STRAY_SHARE of its lines; a log, not a document quoting steps."""
+    lines = []
+    for s in range(1, 41):
+        lines.append(f"step {s} | loss {0.5 - s / 1000:.4f} | reward {0.1 + s / 100:.3f} | lr 1.0e-06")
+        lines += [
+            "# Solution",
+            "We can solve the problem step by step with a short program below.",
+            "```python",
+        ]
+        lines += [f"    x{k} = compute_value(x{max(k - 1, 0)}, data[{k}])" for k in range(15)]
+        lines += ["```", "The answer follows from the loop above, which sums every value in order."]
+    a = api.analyze(write_log("\n".join(lines) + "\n"))
+    assert list(a.steps["step"]) == list(range(1, 41))
+    assert list(a.steps["loss"]) == [round(0.5 - s / 1000, 4) for s in range(1, 41)]
+
+
 def test_format_reads_a_refused_file_anyway(tmp_path):
     """With --format the user gets the reading they asked for: the README's NeMo list line, 3 steps."""
     out = tmp_path / "x.csv"
@@ -276,6 +294,44 @@ def test_prose_with_one_quoted_step_line_is_refused(write_log, sample):
     res = CliRunner().invoke(cli, ["analyze", str(doc)])
     assert res.exit_code == 1
     assert "notes.txt: not a training log: 1 of 61 lines look like step lines (megatron), none form a run" in res.stderr
+
+
+@pytest.mark.parametrize("family", ["megatron", "generic"])
+def test_a_short_note_quoting_a_step_line_is_refused(write_log, sample, family):
+    """Seven lines of prose around one quoted step line: a share of a short file's lines, but no run of steps."""
+    if family == "megatron":
+        line = sample("megatron_llama2-7b_8xh100.log").read_text().splitlines()[54]  # its iteration 1
+    else:
+        line = "step 10 | loss 2.5000 | lr 3.0e-04 | 512.0 ms/step"  # a custom loop's print, read by no set
+    doc = write_log(PROSE + line + "\n" + PROSE + PROSE[: PROSE.index("\n") + 1], "notes.txt")
+    res = CliRunner().invoke(cli, ["analyze", str(doc)])
+    assert res.exit_code == 1
+    assert (
+        f"notes.txt: not a training log: 1 of 8 lines look like step lines ({family}), none form a run"
+        in res.stderr
+    )
+
+
+def test_a_short_excerpt_of_step_lines_still_reads(write_log):
+    """Two step lines and two warning sentences: a pasted excerpt, not a note."""
+    lines = [
+        "step 10 | loss 2.5000 | lr 3.0e-04 | 512.0 ms/step",
+        "The learning rate scheduler was stepped before the optimizer was, so check the order of the calls.",
+        "step 20 | loss 2.2500 | lr 3.0e-04 | 510.0 ms/step",
+        "Gradients were clipped on this step because their norm went over the limit that was set.",
+    ]
+    assert list(api.analyze(write_log("\n".join(lines) + "\n")).steps["step"]) == [10, 20]
+
+
+def test_a_log_whose_head_is_prose_reads_by_the_steps_after_it(write_log):
+    """A loop that prints its data's text before training (more lines than detection's head), then its steps:
+    the steps detection found after the head make it a log, not a document quoting lines."""
+    prose = [
+        f"Sample {i}: the river ran past the mill and the children walked home along it." for i in range(5200)
+    ]
+    steps = [f"step {s} | loss {3 - s / 1000:.4f} | lr 3.0e-04 | 512.0 ms/step" for s in range(10, 110, 10)]
+    a = api.analyze(write_log("\n".join(prose + steps) + "\n"))
+    assert list(a.steps["step"]) == list(range(10, 110, 10))
 
 
 def test_a_log_that_crashed_after_its_first_step_still_reads(write_log, sample):

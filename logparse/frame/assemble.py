@@ -294,11 +294,13 @@ def _inferred(
 # A document that quotes a few log lines (a README, a design doc) is not a training log. The detected set's
 # lines must be a real share of the file; when they are under STRAY_SHARE of its lines, the file is refused if
 # it is markdown (headings and code fences) or prose (PROSE_SHARE of its lines) whose few step lines form no
-# run of steps. Short logs
-# (a pasted excerpt of two lines) are all step lines and never refused; --format reads any file anyway.
+# run of steps. In a short file one or two quoted lines are a share of its lines: fewer than RUN step lines
+# that its sentences outnumber more than two to one are a note's quote too. Short logs (a pasted excerpt of
+# two step lines and a warning or two) are never refused; --format reads any file anyway.
 STRAY_SHARE = 0.05
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_QUOTED = re.compile(r"^(?: {4}|\t|\s{0,3}>)")  # markdown's indented code and block quotes
 _WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
 RUN = 3  # step lines whose steps go up one after the other: a run
 PROSE_SHARE = 0.3  # sentences in a text document (a design doc: 36%); the real logs here have at most 19%
@@ -308,27 +310,36 @@ def _refuse_stray_matches(
     path: str | list[str], head: list[Record], chosen: list[PatternSet], detection: Detection
 ) -> None:
     texts = [r.text for r in head if r.text.strip()]
-    if not texts or detection.scores.get(detection.name, 0) >= STRAY_SHARE * len(texts):
+    score = detection.scores.get(detection.name, 0)
+    if not texts or (score >= STRAY_SHARE * len(texts) and score >= RUN):
         return  # the common case, decided on the detection score alone
     headings = sum(1 for t in texts if _HEADING.match(t))
     fences = sum(1 for t in texts if _FENCE.match(t))
     markdown = headings >= 1 and fences >= 2
-    prose = sum(1 for t in texts if _is_prose(t)) >= PROSE_SHARE * len(texts)
+    sentences = sum(1 for t in texts if _is_prose(t))
+    prose = sentences >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
     matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
     steps = []
+    own = []  # the steps of lines no code fence, indent or `>` quotes
+    fenced = False
     for rec in head:
+        if _FENCE.match(rec.text):
+            fenced = not fenced
+            continue
         hit = matcher.match(rec.text)
         if hit is not None and hit[0].kind == "step" and hit[0].continues is None:
             steps.append(hit[1].get("step"))
-    if len(steps) >= STRAY_SHARE * len(texts):
-        return
-    up = best = 0
-    for a, b in zip(steps, steps[1:]):
-        up = up + 1 if a is not None and b is not None and b > a else 0
-        best = max(best, up + 1)
-    run = best >= RUN
+            if not fenced and not _QUOTED.match(rec.text):
+                own.append(steps[-1])
+    if len(steps) >= STRAY_SHARE * len(texts) and (len(steps) >= RUN or 2 * len(steps) >= sentences):
+        return  # (a short excerpt: its sentences, warnings among its records, are not many more than they)
+    if len(head) >= DETECT_HEAD and score >= RUN and score > len(steps):
+        return  # detected by step lines after the head (a long run's prose first): a log, not a quote
+    run = _run(steps) >= RUN
+    if markdown and _run(own) >= RUN:
+        return  # a run of steps outside the fences: a log that prints markdown (a model's sampled answers)
     if markdown or not run:
         what = "quoted in a markdown document (headings, code fences)" if markdown else "none form a run"
         raise NotATrainingLog(
@@ -336,6 +347,15 @@ def _refuse_stray_matches(
             f"not a training log: {len(steps)} of {len(texts)} lines look like step lines "
             f"({detection.name}), {what}; pass --format {detection.name} to read it anyway",
         )
+
+
+def _run(steps: list[Any]) -> int:
+    """The longest run of step lines whose steps go up one after the other."""
+    up = best = 0
+    for a, b in zip(steps, steps[1:], strict=False):
+        up = up + 1 if a is not None and b is not None and b > a else 0
+        best = max(best, up + 1)
+    return best
 
 
 def _is_prose(text: str) -> bool:

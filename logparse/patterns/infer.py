@@ -32,6 +32,13 @@ when the counter is named like one). A record that says it is an evaluation (a w
 ``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
 key as printed, the unit printed with the value, and whether the record is an evaluation.
+
+Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
+lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
+actors and evaluator each print them all, Acme's `[Learner] Actor Steps = 825 | ... | Learner Steps = 2`) counts
+by the one named after its bracketed label, and a worker's record that prints the trainer's counter and no
+training value (loss, lr, grad norm) is that worker's progress, no step. An evaluation word counts only where it
+stands alone in the record's own text, not inside a name (`cpu_test`, `coco_val2017`).
 """
 
 from __future__ import annotations
@@ -178,9 +185,19 @@ EVAL_WORDS = frozenset(
         "testing",
         "map",  # (mean average precision: a detector's validation)
         "dev",
+        "cv",  # (the cross-validation set speech toolkits score each epoch on: WeNet's `CV Batch`, `cv_loss`)
     }
 )
+# words a record says of itself only (an RL loop's evaluation actor, Acme's `[Evaluator]` logger, whose counter
+# `Evaluator Steps` every other logger's line prints as well)
+OWN_EVAL_WORDS = EVAL_WORDS | {"evaluator"}
 _WORDS = regex.compile(r"[A-Za-z]+")
+# a word of a record's own text that stands alone (`Epoch(val)`, `Test: [ 10/157]`, `"kind": "val"`), not a part
+# of a name glued to others by `_`, `-` or digits (ML-Agents' run id `cpu_test`, a data set `coco_val2017`): only
+# such a word says what the record is
+_OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-])")
+# a logger's label in brackets before a record's values (Acme's TerminalLogger: `[Learner] `)
+_BRACKETED = regex.compile(r"\[([A-Za-z][A-Za-z _-]{0,40})\]")
 # training values beside an evaluation's: a record holding one of these is a step (its val_* values join it)
 TRAINING_COLUMNS = frozenset(
     {
@@ -335,7 +352,9 @@ class FieldPlan:
     invert: bool = False
     kept: bool = False  # not a known key: kept as an x_ column
     reason: str = ""
-    use: keymap_mod.KeyUse | None = None  # what the key became, as the key model says it (the summary's account)
+    use: keymap_mod.KeyUse | None = (
+        None  # what the key became, as the key model says it (the summary's account)
+    )
 
 
 def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
@@ -412,6 +431,11 @@ def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str 
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(text.replace("_", " "))]
+
+
+def _eval_marks(text: str) -> frozenset[str]:
+    """The evaluation words a record's text (outside its keys) says of itself."""
+    return frozenset(w for w in (m.lower() for m in _OWN_WORDS.findall(text)) if w in OWN_EVAL_WORDS)
 
 
 def _is_int(texts: Iterable[str]) -> bool:
@@ -494,10 +518,12 @@ def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
     """What shapes must share to be one record: their values' kinds, keys and units, and the evaluation words
     of their text."""
     text = " ".join(sh.literals)
+    for slot in slots:
+        text = text.replace(slot.label, " ") if slot.label else text
     return (
         tuple(sh.kinds),
         tuple((s.label.lower(), s.unit, s.rate) for s in slots),
-        frozenset(w for w in _words(text) if w in EVAL_WORDS),
+        _eval_marks(text),
         sh.literals[0].strip()[:1],
     )
 
@@ -644,6 +670,13 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     ints = {i for i, vs in texts.items() if vs and all(v.isdigit() for v in vs)}
     wholes = {i for i, vs in texts.items() if i not in ints and vs and all(_whole(v) is not None for v in vs)}
     series = {i: [(sl, _whole(_unsep(v)) or 0) for sl, v in rec.series(i)] for i in ints | wholes}
+    ranked = [i for i in sorted(ints) if keymap_mod.normalize(slots[i].label) in RANK_KEYS]
+    if ranked and not few:
+        # lines of several ranks interleaved (`... lr 0.00032621 rank 2`): a counter rises within each rank's
+        # own lines, so each rank's lines are a sequence of their own (as the sample's slices are)
+        ranks = [(sl, int(v)) for sl, v in rec.series(ranked[0])]
+        order = sorted(range(len(ranks)), key=ranks.__getitem__)  # (stable: each rank's lines in file order)
+        series = {i: [(ranks[k], ser[k][1]) for k in order] for i, ser in series.items()}
     moves = {i: _moves(series[i]) for i in series}
 
     def rising(i: int) -> bool:
@@ -674,6 +707,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     totals = {
         i + 1: i for i in ints if i + 1 in ints and literals[i + 1].strip() == "/"
     }  # denominator -> numerator
+    paired: dict[int, int] = {}  # position -> the epoch printed before it, `epoch/position`
+    for d, e in list(totals.items()):
+        if not few and rising(d) and moves[e][1] == 0 and moves[d][2] > moves[e][2]:
+            # a right side that moves while the left stays is no total: `Batch {epoch}/{batch_idx}` (WeNet's
+            # executor) prints the epoch before the position, the key naming the pair names the position
+            del totals[d]
+            paired[d] = e
+            if not slots[d].label:
+                slots[d].label, slots[e].label = slots[e].label, ""
 
     def known_other(i: int) -> bool:  # a value the key map knows as something else (consumed samples, tokens)
         label = slots[i].label
@@ -685,9 +727,24 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     candidates = [
         i
         for i in sorted(ints)
-        if i not in totals and i not in percent and not known_other(i) and not slots[i].rate
+        if i not in totals
+        and i not in percent
+        and not known_other(i)
+        and not slots[i].rate
+        and i not in ranked
     ]
-    named = [i for i in candidates if _counter_named(slots[i].label) or slots[i].shifted]
+    # a logger's label names its own counter among the several a line prints (Acme's `[Learner] Actor Steps = 825
+    # | ... | Learner Steps = 2`: each logger prints every counter, its own under its label)
+    labels = [_words(b) for lit in literals for b in _BRACKETED.findall(lit)]
+
+    def own(i: int) -> bool:
+        words = _words(slots[i].label)
+        return len(words) >= 2 and words[-1] in COUNTER_WORDS | LOOSE_COUNTER_WORDS and words[:-1] in labels
+
+    named = [i for i in candidates if own(i)]
+    named += [
+        i for i in candidates if (_counter_named(slots[i].label) or slots[i].shifted) and i not in named
+    ]
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
     # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
     # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
@@ -729,6 +786,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         named_epochs = [e for e in before if e in epochs]
         if named_epochs:
             return named_epochs[-1]
+        if i in paired and moves[paired[i]][0] > 0:
+            return paired[i]  # (an epoch seen changing: else the position is the only counter the log shows)
         if few:
             return None
         if i in numerators:
@@ -802,7 +861,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         return
     rec.counter = step
     rec.paced = step in paced
-    rec.named = _counter_named(slots[step].label) or slots[step].shifted or epoch is not None
+    rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
     slots[step].role = "step"
@@ -902,7 +961,9 @@ def field_plan(
             plan = _planned(meaning.mapping, unit, texts, False, "the key", key, meaning.use)
             if plan is not None:
                 return replace(plan, kept=True)
-        return FieldPlan(meaning.column or "", meaning.factor, kept=True, reason=meaning.use.why, use=meaning.use)
+        return FieldPlan(
+            meaning.column or "", meaning.factor, kept=True, reason=meaning.use.why, use=meaning.use
+        )
     words = key.split()
     tries = [(" ".join(words[start:]), start) for start in range(1, len(words))]
     bare = _QUALIFIER.sub("", key).strip()
@@ -914,7 +975,11 @@ def field_plan(
             continue
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
-        why = "the key without its bracket" if start < 0 else f"its last word{'s' if len(words) - start > 1 else ''}"
+        why = (
+            "the key without its bracket"
+            if start < 0
+            else f"its last word{'s' if len(words) - start > 1 else ''}"
+        )
         plan = _planned(mapping, unit, texts, evaluation, why, key, mapping.use(unit or mapping.key_unit))
         if plan is not None:
             return plan
@@ -948,7 +1013,9 @@ def _planned(
         if mapping.type == "int" and scale == 1.0 and mapping.factor == 1.0 and _is_int(texts)
         else "float"
     )
-    return FieldPlan(base, scale * mapping.factor, vtype, scope, mapping.invert, reason=f"{reason} ({key!r})", use=use)
+    return FieldPlan(
+        base, scale * mapping.factor, vtype, scope, mapping.invert, reason=f"{reason} ({key!r})", use=use
+    )
 
 
 def _scale(mapping: keymap_mod.Mapping, unit: str | None, texts: Sequence[str]) -> float | None:
@@ -1001,7 +1068,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     text = " ".join(lit for variants in sh.variants for lit in variants)
     for label in labels:
         text = text.replace(label, " ")
-    if any(w in EVAL_WORDS for w in _words(text)) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
+    if _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
     eval_keys = [lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab))]
     if not eval_keys:
@@ -1306,6 +1373,13 @@ def block_counters(records: list[RecordShape], sample: SampledLog) -> list[Recor
     return [r for r in records if r.kind == "step"]
 
 
+def _values_line(rec: RecordShape) -> bool:
+    """A line of values alone: two keys or more, each with a number, and no counter (RVC's
+    `loss_disc=3.859, loss_gen=3.076, ...` after its `[global_step, lr]` line)."""
+    labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
+    return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
+
+
 def find_blocks(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
 ) -> None:
@@ -1341,10 +1415,12 @@ def find_blocks(
         if times > best.get(member, (0, 0, ""))[0]:
             best[member] = (times, head, where)
     for rec in records:
-        if rec.kind != "none" or id(rec) not in best or not _member(rec, km):
+        if rec.kind != "none" or id(rec) not in best:
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
+        if not _member(rec, km) and not (not _has_values(head) and _values_line(rec)):
+            continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
         single = len([s for s in rec.slots if s.kind == "num"]) == 1
         if (
             (head.count >= 2 or single)
@@ -1414,6 +1490,21 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
+    # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
+    # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
+    # no training value is progress of that worker, not a step
+    trainers = [rec for rec in steps if _trains(rec, km)]
+    if trainers and len(trainers) < len(steps):
+        theirs = {_counter_key(rec) for rec in trainers}
+        for rec in steps:
+            if rec in trainers or _counter_key(rec) in theirs:
+                continue
+            values = {
+                keymap_mod.normalize(_QUALIFIER.sub("", s.label)) for s in rec.slots if s.role == "value"
+            }
+            if values & theirs:
+                rec.kind = "none"
+        steps = [rec for rec in steps if rec.kind == "step"]
     # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
     # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
     repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
@@ -1462,7 +1553,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     return Inferred(table, keys, used, frozenset(sample.shapes))
 
 
-_LIST = regex.compile(r"\[#(?:, ?#){2,}\]$")
+_LIST = regex.compile(r"\[#(?:, ?#)+\]$")
 
 
 def _own_counter(rec: RecordShape) -> bool:
@@ -1583,9 +1674,27 @@ def _qualifies(rec: RecordShape) -> bool:
     return True
 
 
+def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record holds what only training prints: a loss, the lr, a gradient norm."""
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]
+    for slot in rec.slots:
+        if slot.role != "value" or slot.kind != "num" or not slot.label:
+            continue
+        m = field_plan(km, slot.label, slot.unit, [], False, line)
+        if m is not None and (
+            m.column in ("loss", "lr", "grad_norm") or (m.kept and "loss" in _words(slot.label))
+        ):
+            return True
+    return False
+
+
 def _evaluation_text(rec: RecordShape) -> bool:
-    sh = rec.shapes[0]
-    return any(w in EVAL_WORDS for w in _words(" ".join(sh.literals)))
+    """An evaluation's word in the record's keys (`val_loss`) or standing alone in its other text."""
+    text = " ".join(rec.shapes[0].literals)
+    labels = [s.label for s in rec.slots if s.label]
+    for label in labels:
+        text = text.replace(label, " ")
+    return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
 
 
 def _has_values(rec: RecordShape) -> bool:
@@ -1741,7 +1850,9 @@ def _line_table(
         fields[group] = spec
         use = m.use
         if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column
-            use = keymap_mod.KeyUse(full, use.rule if use else "name", m.reason, use.unit if use else slot.unit)
+            use = keymap_mod.KeyUse(
+                full, use.rule if use else "name", m.reason, use.unit if use else slot.unit
+            )
         keys.append(("kept" if m.kept else "mapped", key, use))
     item = _listed_lr(rec) if rec.kind == "step" and "lr" not in taken else None
     if item is not None:
@@ -1795,6 +1906,8 @@ def _line_table(
 
 # what a progress bar draws of itself: its position, its total and its rate
 BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
+
+
 def _half_unit(text: str) -> float:
     """Half a unit of the last digit a number is printed with: how far the printed value may be from the
     value (`0.1019` -> 0.00005, `1.2e-03` -> 0.00005)."""
