@@ -1086,3 +1086,54 @@ def test_a_word_after_a_value_names_it_or_is_its_unit(write_log, fmt, avg_column
     assert list(rows["step_time_s"]) == seconds
     assert list(rows[avg_column]) == [500.0, 501.0, 502.0, 503.0, 504.0]
     assert list(rows["x_rate"]) == [0.001] * 5
+
+
+@pytest.mark.parametrize(
+    "lines,planned",
+    [
+        # PaddleClas ppcls/engine/train/utils.py log_info: "[Train][Epoch {}/{}][Iter: {}/{}]{}, {}, ..." (one epoch
+        # in view: the epoch is a value of the record, its total the plan)
+        (
+            [
+                f"[2024/07/31 20:24:{i:02d}] ppcls INFO: [Train][Epoch 24/120][Iter: {i * 10}/304]lr(PiecewiseDecay): "
+                f"0.00100000, loss: {0.05 + i / 100:.5f}, batch_cost: 0.6{i}000s"
+                for i in range(4)
+            ],
+            120,
+        ),
+        # an epoch counted as the step, with its total: "Training Epoch:[{}/{}]\t loss={:.5f}\t lr={:.6f}"
+        ([f"Training Epoch:[{e}/1500]\t loss={10 - e / 100:.5f}\t lr=0.000100" for e in range(137, 141)], 1500),
+        # a line of its own per epoch, as MONAI's tutorials print it
+        (
+            [
+                line
+                for e in (1, 2)
+                for line in (f"epoch {e}/300", *(f"{i}/16, train_loss: {0.5 - i / 100:.4f}" for i in (1, 2, 3)))
+            ],
+            300,
+        ),
+    ],
+    ids=["epoch-value", "epoch-counter", "epoch-line"],
+)
+def test_the_epochs_a_run_plans_are_a_fact(write_log, lines, planned):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [f.value for f in parsed.facts["num_epochs"]][-1] == planned
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a loop whose lines say their rank (`print(f"rank {rank}: step ...")`, no launcher prefix)
+        [f"rank {r}: step {s}/80 | loss {2.2 - s / 100 + r / 10:.4f}" for s in (10, 20, 30) for r in (0, 1)],
+        # an epoch counted as the step, with its total
+        [f"Training Epoch:[{e}/1500]\t loss={10 - e / 100:.5f}\t lr=0.000100" for e in range(137, 141)],
+    ],
+    ids=["rank", "epochs-planned"],
+)
+def test_patterns_new_writes_a_set_that_loads_for_what_no_column_holds(tmp_path, write_log, lines):
+    # the inferred reading reads the rank a line prints and the epochs it plans; a pattern set has no column for
+    # them, so the set written leaves them out and still loads, its samples passing
+    log = write_log("\n".join(lines) + "\n")
+    out = tmp_path / "sets" / "mine.toml"
+    assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
+    assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0

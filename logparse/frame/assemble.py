@@ -707,6 +707,19 @@ class _Assembler:
         self.step_rows_pending.clear()
         return self.step_row
 
+    def _epochs_planned(self, rows: pd.DataFrame) -> None:
+        """The epochs a run plans, where its step lines print them after the epoch (`Epoch 24/120`, an epoch
+        counter's `[137/1500]`) and no line states them: a fact of the last such row."""
+        if "num_epochs" in self.facts or "epoch_total" not in rows:
+            return
+        given = rows["epoch_total"].dropna()
+        if given.empty:
+            return
+        at = given.index[-1]
+        self.facts["num_epochs"] = [
+            FactObservation(int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)
+        ]
+
     def result(
         self,
         path: str | list[str],
@@ -731,6 +744,7 @@ class _Assembler:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
+        self._epochs_planned(rows)
         lines = {
             # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included
             # (issue 20: "696 lines" for a 701-line file). A line splits into records (a progress bar redrawn

@@ -634,6 +634,11 @@ def _unsep(text: str) -> str:
     return text.replace(",", "") if _THOUSANDS.fullmatch(text) else text
 
 
+def sh_label(rec: RecordShape, index: int | None) -> str:
+    """The key printed before a record's value (empty when none)."""
+    return rec.slots[index].label if index is not None else ""
+
+
 def _totals(rec: RecordShape) -> set[int]:
     """The totals a record prints after its counter (`10/120`): what it counts to."""
     if rec.total is None:
@@ -871,11 +876,14 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         epochs_total = series.get(epoch + 1) if epoch + 1 in totals else None
         rec.epoch_base = _epoch_base(series[epoch], epochs_total)
         if epoch + 1 in totals:
-            slots[epoch + 1].role = "skip"  # the number of epochs
+            slots[epoch + 1].role = "epoch_total"  # the number of epochs the run plans
         rec.counts_from = _position_base(series[step], series.get(step + 1) if step + 1 in totals else None)
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+    for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
+        if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
+            slots[d].role = "epoch_total"
 
 
 def _paced(
@@ -1739,6 +1747,9 @@ def _line_table(
         fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
         if rec.epoch_base:
             fields["epoch_index"]["offset"] = -rec.epoch_base
+        if rec.total is not None:  # `epoch 14/300`: the epochs the run plans
+            groups[rec.total] = "epoch_total"
+            fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
         rec.slots[stamp].role = "timestamp"
@@ -1755,6 +1766,12 @@ def _line_table(
         elif slot.role == "total" and not evaluation:
             groups[slot.index] = "progress_total"
             fields["progress_total"] = {"column": "progress_total", "type": "int"}
+            if _epoch_named(sh_label(rec, rec.counter)):
+                # an epoch counted as the step (`Training Epoch:[137/1500]`): its total is also the epochs planned
+                fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
+        elif slot.role == "epoch_total" and not evaluation:
+            groups[slot.index] = "epoch_total"
+            fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
         elif slot.role == "epoch" and not evaluation:
             groups[slot.index] = "epoch_index"
             fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
@@ -1873,7 +1890,10 @@ def _line_table(
                 parts.append(PIECE_RX[kind])
             elif group == "step" and rec.whole:
                 parts.append(f"(?P<step>{NUMBER_GROUP})")
-            elif group in ("step", "progress_total", "epoch_index"):
+            elif group == "progress_total" and "epoch_total" in fields and "epoch_total" not in groups.values():
+                # the same number read twice: the steps planned and the epochs planned
+                parts.append(f"(?=(?P<epoch_total>{COUNTER_GROUP}))(?P<progress_total>{COUNTER_GROUP})")
+            elif group in ("step", "progress_total", "epoch_index", "epoch_total"):
                 parts.append(f"(?P<{group}>{COUNTER_GROUP})")
             elif group == "timestamp":
                 parts.append(f"(?P<timestamp>{TS_RX})")

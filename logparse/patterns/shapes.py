@@ -298,7 +298,7 @@ def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[
             if hit is None:
                 continue
             spec, _ = hit
-            expect = _expected(spec, text)
+            expect = {k: v for k, v in _expected(spec, text).items() if k not in UNWRITTEN}
             exp = ", ".join(f"{_key(k)} = {_toml_value(v)}" for k, v in expect.items())
             samples_toml.append(
                 f'[[sample]]  # line {line_no} of {Path(path).name}\nline = "{_escape(text)}"\n'
@@ -330,14 +330,26 @@ def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[
 _GROUP_NAME = regex.compile(r"\(\?P<\w+>")
 
 
+# what the inferred reading reads that a pattern set has no column for: the rank a line prints of itself (a set
+# leaves ranks to the launcher's prefix) and the epochs planned (a set states them on a config line)
+UNWRITTEN = frozenset(("rank", "epoch_total"))
+
+
 def _line_toml(line: Table) -> str:
-    """A [[line]] of an inferred set as TOML: its keys, then a field a line."""
+    """A [[line]] of an inferred set as TOML: its keys, then a field a line (those of UNWRITTEN columns left out,
+    their groups unnamed)."""
     body = ["[[line]]"]
-    for key in ("name", "kind", "event", "step", "attach", "counts_from", "note"):
+    for key in ("name", "kind", "event", "step", "attach", "counts_from", "postfix", "note"):
         if key in line:
             body.append(f"{key} = {_toml_value(line[key])}")
-    body.append(f"regex = {_toml_str(line['regex'])}")
+    rx = line["regex"]
     for group, spec in line.get("fields", {}).items():
+        if spec.get("column") in UNWRITTEN:
+            rx = rx.replace(f"(?P<{group}>", "(?:")
+    body.append(f"regex = {_toml_str(rx)}")
+    for group, spec in line.get("fields", {}).items():
+        if spec.get("column") in UNWRITTEN:
+            continue
         inner = ", ".join(f"{k} = {_toml_value(v)}" for k, v in spec.items())
         body.append(f"fields.{_key(group)} = {{ {inner} }}")
     return "\n".join(body)
