@@ -288,6 +288,9 @@ def new_pattern_set(path: str, name: str, sets: dict[str, PatternSet]) -> tuple[
     notes: list[str] = []
     for line in learnt.table["line"]:
         lines_toml.append(_line_toml(line))
+        left = sorted({f["column"] for f in line.get("fields", {}).values()} & UNWRITTEN)
+        if left:
+            notes.append(f"{line['name']}: {', '.join(left)} left out (a pattern set has no column for it)")
         used = learnt.keys.get(line["name"], [])
         if line.get("kind") == "step" and line.get("attach") is None:
             mapped = [f"{key} -> {column}" for _, key, column in used]
