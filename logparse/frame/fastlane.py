@@ -342,20 +342,21 @@ def _column(fs: FieldSpec, texts: Sequence[str]) -> Any:
         raise ValueError("not one ISO shape")
     if fs.type == "int":
         whole = int(fs.offset)
-        try:
-            values = list(map(int, texts))
-        except ValueError:  # `1,000`: FieldSpec.convert reads it without its separators
-            values = [int(t.replace(",", "")) for t in texts if _SEPARATED.fullmatch(t)]
-            if len(values) != len(texts):
-                raise
+        values = _numbers(texts, int)
         return np.array(values, dtype=np.int64) + whole if whole else np.array(values, dtype=np.int64)
+    return np.array(_numbers(texts, float), dtype=np.float64) * fs.scale + fs.offset
+
+
+def _numbers(texts: list[str], kind: type) -> list[Any]:
+    """The numbers of a column's texts; `1,000` without its separators, as FieldSpec.convert reads it (ValueError
+    where one is no number)."""
     try:
-        floats = list(map(float, texts))
-    except ValueError:  # `36,471`: sets.to_number reads it without its separators
-        floats = [float(t.replace(",", "")) for t in texts if _SEPARATED.fullmatch(t)]
-        if len(floats) != len(texts):
+        return list(map(kind, texts))
+    except ValueError:
+        out = [kind(t.replace(",", "")) for t in texts if _SEPARATED.fullmatch(t)]
+        if len(out) != len(texts):
             raise
-    return np.array(floats, dtype=np.float64) * fs.scale + fs.offset
+        return out
 
 
 # a number with thousands separators in threes, as sets.to_number and FieldSpec.convert read it (commas dropped)
