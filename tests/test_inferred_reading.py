@@ -140,6 +140,30 @@ def test_epoch_and_position_as_two_n_of_m(write_log):
     assert first["lr"] == 2e-4
 
 
+def test_a_position_seen_over_an_epochs_turn_is_the_step(write_log):
+    # PaddlePaddle/PaddleDetection ppdet/engine/callbacks.py LogPrinter.on_step_end: " ".join(["Epoch: [{}]",
+    # "[{" + space_fmt + "}/{}]", "learning_rate: {lr:.6f}", "{meters}", "eta: {eta}", "batch_cost: {btime}",
+    # "data_cost: {dtime}", "ips: {ips:.4f} images/s"]) with space_fmt ":" + str(len(str(steps_per_epoch))) + "d",
+    # epoch_id from 0, step_id the batch's index in the epoch (enumerate over the loader), logged every log_iter
+    # steps after the optimizer's step; behind ppdet's logger "[%(asctime)s] %(name)s %(levelname)s: %(message)s"
+    # with datefmt "%m/%d %H:%M:%S". Five lines over the turn of the first epoch: more turns than rises in view
+    at = [(0, 150), (0, 200), (1, 0), (1, 50), (1, 100)]
+    lines = [
+        f"[09/24 10:5{k}:30] ppdet.engine INFO: Epoch: [{e}] [{s:3d}/250] learning_rate: {0.001 + k / 1000:.6f} "
+        f"loss: {3.7 - k / 10:.6f} loss_cls: 1.731808 eta: 1 day, 17:06:44 batch_cost: 0.267{k} data_cost: 0.0010 "
+        "ips: 29.9510 images/s"
+        for k, (e, s) in enumerate(at)
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert steps_of(parsed) == [150, 200, 0, 50, 100]  # the position, as printed
+    assert list(parsed.rows["epoch_index"]) == [0, 0, 1, 1, 1]
+    third = row_at(parsed, 3)
+    assert third["progress_total"] == 250 and third["loss"] == 3.5 and third["lr"] == 0.003
+    # step_id s of epoch e completes optimizer step e x 250 + s + 1
+    assert list(api.parse(log)["step"]) == [151, 201, 251, 301, 351]
+
+
 def test_a_counter_must_rise_through_the_log(write_log):
     # a table of results whose first column grows but by no stride (a markdown table of runs): no step record
     rows = [

@@ -784,6 +784,20 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 downs += 1
         return downs > 0 or moves[e][0] == 0
 
+    def rises_within(i: int, e: int) -> bool:
+        """i rises between lines of one epoch e: a position that starts again at each epoch's turn rises though
+        its turns outnumber its rises (a short excerpt over a turn, `[1800/1832]` then `[   0/1832]`, or an epoch
+        of few lines)."""
+        ups = downs = 0
+        for (s1, a), (s2, b), (_, f), (_, g) in zip(
+            series[i], series[i][1:], series[e], series[e][1:], strict=False
+        ):
+            if s1 != s2 or f != g:
+                continue
+            ups += b > a
+            downs += b < a
+        return ups >= 1 and ups >= RISING * (ups + downs) and moves[i][2] >= min(n, 2)
+
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
         bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)."""
@@ -849,6 +863,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     step, epoch = i, e
                     break
                 if rising(i) and within(i, e) and (i in loose or regular(i) or moves[e][0] > 0):
+                    step, epoch = i, e
+                    break
+                if (i in loose or i in numerators or regular(i)) and within(i, e) and rises_within(i, e):
+                    # a position seen over an epoch's turn (PaddleDetection's `Epoch: [0] [1800/1832]` then
+                    # `Epoch: [1] [   0/1832]`) or in epochs of few lines
                     step, epoch = i, e
                     break
                 if i in loose and rising(i):
