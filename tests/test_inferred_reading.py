@@ -222,6 +222,28 @@ def test_the_counter_that_counts_the_whole_run_wins(write_log):
     assert row_at(parsed, 3)["lr"] == 3.4e-06
 
 
+def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
+    # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
+    # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2
+    # places), then print("[ {} ] {}".format(" ".join(logs), self._nice_format(train_report))), the report a
+    # dict printed with str(); its "total_train_updates" is parlai/core/torch_agent.py TorchAgent.report's
+    # self._number_training_updates (the optimizer's updates so far), its "updates" those of the interval.
+    # Batches of 16 examples: the steps are the updates done, not the examples.
+    updates = [12, 14, 13, 14]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"[ time:{10.0 * (k + 1)}s total_exs:{16 * done} epochs:{round(16 * done / 10000, 2)} ] "
+            f"{{'exs': {16 * u}, 'mean_loss': {9.5 - k}, 'gnorm': 120.0, 'updates': {u}, "
+            f"'lr': {1.2e-05 * (k + 1):.3g}, 'total_train_updates': {done}}}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [12, 26, 39, 53]
+    second = row_at(parsed, 2)
+    assert second["loss"] == 8.5 and second["lr"] == 2.4e-05
+
+
 def test_a_record_that_counts_its_own_steps_before_a_bar(write_log):
     # NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT run_squad.py: dllogger.log(step=(epoch, global_step),
     # data={"step_loss": ..., "learning_rate": ...}) through StdOutBackend with utils.py format_step ("Training
