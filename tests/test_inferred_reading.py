@@ -244,6 +244,33 @@ def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
     assert second["loss"] == 8.5 and second["lr"] == 2.4e-05
 
 
+def test_the_steps_done_so_far_count_the_steps_above_a_table_of_the_report(write_log):
+    # ParlAI's later TrainLoop.log (parlai/scripts/train_model.py): f"time:{...:.0f}s", f"total_exs:{...}",
+    # f"total_steps:{self._train_steps}", f"epochs:{...:.2f}", f"time_left:{...:.0f}s" joined by spaces, then
+    # "{}\n{}\n".format(line, nice_report(train_report)) through logging.info behind parlai/utils/logging.py's
+    # "%(asctime)s | %(message)s" (datefmt "%H:%M:%S"); parlai/utils/misc.py nice_report renders the report as
+    # a pandas table ("   " + df.to_string(...), keys sorted, index hidden; float_formatter keeps an int whole
+    # and prints a float with 4 significant figures)
+    updates = [12, 14, 13, 14]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"10:00:{10 * (k + 1):02d} | time:{10 * (k + 1)}s total_exs:{16 * done} total_steps:{done} "
+            f"epochs:{16 * done / 10000:.2f} time_left:{900 - 10 * k}s"
+        )
+        report = {"exs": str(16 * u), "gnorm": "120", "loss": f"{9.5 - k:.4g}"}
+        report |= {"lr": f"{1.2e-05 * (k + 1):.4g}", "total_train_updates": str(done), "ups": "1.2"}
+        widths = {key: max(len(key), len(v)) for key, v in report.items()}
+        lines.append("   " + "  ".join(f"{key:>{widths[key]}}" for key in report))
+        lines.append("   " + "  ".join(f"{v:>{widths[key]}}" for key, v in report.items()))
+        lines.append("")
+    log = write_log("\n".join(lines) + "\n")
+    steps = api.parse(log)
+    assert list(steps["step"]) == [12, 26, 39, 53]  # no row at the examples seen (192, 416, ...)
+    assert list(steps["loss"]) == [9.5, 8.5, 7.5, 6.5]
+
+
 def test_a_record_that_counts_its_own_steps_before_a_bar(write_log):
     # NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT run_squad.py: dllogger.log(step=(epoch, global_step),
     # data={"step_loss": ..., "learning_rate": ...}) through StdOutBackend with utils.py format_step ("Training
