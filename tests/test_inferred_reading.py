@@ -140,6 +140,30 @@ def test_epoch_and_position_as_two_n_of_m(write_log):
     assert first["lr"] == 2e-4
 
 
+def test_a_position_seen_over_an_epochs_turn_is_the_step(write_log):
+    # PaddlePaddle/PaddleDetection ppdet/engine/callbacks.py LogPrinter.on_step_end: " ".join(["Epoch: [{}]",
+    # "[{" + space_fmt + "}/{}]", "learning_rate: {lr:.6f}", "{meters}", "eta: {eta}", "batch_cost: {btime}",
+    # "data_cost: {dtime}", "ips: {ips:.4f} images/s"]) with space_fmt ":" + str(len(str(steps_per_epoch))) + "d",
+    # epoch_id from 0, step_id the batch's index in the epoch (enumerate over the loader), logged every log_iter
+    # steps after the optimizer's step; behind ppdet's logger "[%(asctime)s] %(name)s %(levelname)s: %(message)s"
+    # with datefmt "%m/%d %H:%M:%S". Five lines over the turn of the first epoch: more turns than rises in view
+    at = [(0, 150), (0, 200), (1, 0), (1, 50), (1, 100)]
+    lines = [
+        f"[09/24 10:5{k}:30] ppdet.engine INFO: Epoch: [{e}] [{s:3d}/250] learning_rate: {0.001 + k / 1000:.6f} "
+        f"loss: {3.7 - k / 10:.6f} loss_cls: 1.731808 eta: 1 day, 17:06:44 batch_cost: 0.267{k} data_cost: 0.0010 "
+        "ips: 29.9510 images/s"
+        for k, (e, s) in enumerate(at)
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert steps_of(parsed) == [150, 200, 0, 50, 100]  # the position, as printed
+    assert list(parsed.rows["epoch_index"]) == [0, 0, 1, 1, 1]
+    third = row_at(parsed, 3)
+    assert third["progress_total"] == 250 and third["loss"] == 3.5 and third["lr"] == 0.003
+    # step_id s of epoch e completes optimizer step e x 250 + s + 1
+    assert list(api.parse(log)["step"]) == [151, 201, 251, 301, 351]
+
+
 def test_a_counter_must_rise_through_the_log(write_log):
     # a table of results whose first column grows but by no stride (a markdown table of runs): no step record
     rows = [
@@ -196,6 +220,55 @@ def test_the_counter_that_counts_the_whole_run_wins(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(69, 77))
     assert row_at(parsed, 3)["lr"] == 3.4e-06
+
+
+def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
+    # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
+    # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2
+    # places), then print("[ {} ] {}".format(" ".join(logs), self._nice_format(train_report))), the report a
+    # dict printed with str(); its "total_train_updates" is parlai/core/torch_agent.py TorchAgent.report's
+    # self._number_training_updates (the optimizer's updates so far), its "updates" those of the interval.
+    # Batches of 16 examples: the steps are the updates done, not the examples.
+    updates = [12, 14, 13, 14]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"[ time:{10.0 * (k + 1)}s total_exs:{16 * done} epochs:{round(16 * done / 10000, 2)} ] "
+            f"{{'exs': {16 * u}, 'mean_loss': {9.5 - k}, 'gnorm': 120.0, 'updates': {u}, "
+            f"'lr': {1.2e-05 * (k + 1):.3g}, 'total_train_updates': {done}}}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [12, 26, 39, 53]
+    second = row_at(parsed, 2)
+    assert second["loss"] == 8.5 and second["lr"] == 2.4e-05
+
+
+def test_the_steps_done_so_far_count_the_steps_above_a_table_of_the_report(write_log):
+    # ParlAI's later TrainLoop.log (parlai/scripts/train_model.py): f"time:{...:.0f}s", f"total_exs:{...}",
+    # f"total_steps:{self._train_steps}", f"epochs:{...:.2f}", f"time_left:{...:.0f}s" joined by spaces, then
+    # "{}\n{}\n".format(line, nice_report(train_report)) through logging.info behind parlai/utils/logging.py's
+    # "%(asctime)s | %(message)s" (datefmt "%H:%M:%S"); parlai/utils/misc.py nice_report renders the report as
+    # a pandas table ("   " + df.to_string(...), keys sorted, index hidden; float_formatter keeps an int whole
+    # and prints a float with 4 significant figures)
+    updates = [12, 14, 13, 14]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"10:00:{10 * (k + 1):02d} | time:{10 * (k + 1)}s total_exs:{16 * done} total_steps:{done} "
+            f"epochs:{16 * done / 10000:.2f} time_left:{900 - 10 * k}s"
+        )
+        report = {"exs": str(16 * u), "gnorm": "120", "loss": f"{9.5 - k:.4g}"}
+        report |= {"lr": f"{1.2e-05 * (k + 1):.4g}", "total_train_updates": str(done), "ups": "1.2"}
+        widths = {key: max(len(key), len(v)) for key, v in report.items()}
+        lines.append("   " + "  ".join(f"{key:>{widths[key]}}" for key in report))
+        lines.append("   " + "  ".join(f"{v:>{widths[key]}}" for key, v in report.items()))
+        lines.append("")
+    log = write_log("\n".join(lines) + "\n")
+    steps = api.parse(log)
+    assert list(steps["step"]) == [12, 26, 39, 53]  # no row at the examples seen (192, 416, ...)
+    assert list(steps["loss"]) == [9.5, 8.5, 7.5, 6.5]
 
 
 def test_a_record_that_counts_its_own_steps_before_a_bar(write_log):

@@ -616,6 +616,20 @@ def _counter_named(label: str, loose: bool = False) -> bool:
     return len(parts) > 1 and parts[-1] in names and not _NOT_A_COUNTER & set(parts[:-1])
 
 
+# the words of a compound key that name a setting when it holds still and the count so far when it rises:
+# ParlAI's `total_train_updates` counts the updates done, a `total_steps: 10000` printed every line plans them
+_SO_FAR = frozenset({"total", "num", "n"})
+_RUN_COUNTS = frozenset({"step", "steps", "iter", "iters", "iteration", "iterations", "update", "updates"})
+
+
+def _so_far_named(label: str) -> bool:
+    """Whether a key names the steps or updates done so far (`total_train_updates`, `num_updates`, `n_iter`):
+    a counter only where its values rise."""
+    parts = keymap_mod.normalize(_QUALIFIER.sub("", label).strip()).split("_")
+    before = set(parts[:-1]) & _NOT_A_COUNTER
+    return len(parts) > 1 and parts[-1] in _RUN_COUNTS and bool(before) and before <= _SO_FAR
+
+
 def _global_named(label: str) -> bool:
     """A counter that says it counts the whole run (`global_step`): never a position within an epoch."""
     return "global" in label.lower() or "total" in label.lower()
@@ -665,8 +679,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     position within an epoch only where it starts again as the epoch goes up. An unnamed one (a bare `N/M`, a
     bracketed integer) must rise, by one stride mostly, over at least MIN_REPEATS lines, and is a position
     within the epoch printed before it unless it goes on rising across an epoch's change (then the epoch, named
-    so, is the record's counter). `key 0 48.22` reads as the counter 0 and the key's value 48.22 (NVIDIA's
-    Tacotron 2: `Train loss {iteration} {loss:.6f}`)."""
+    so, is the record's counter). A key that names the steps or updates done so far (`total_train_updates`)
+    counts them where it rises, ahead of an unnamed count (the examples seen: ParlAI's `total_exs`). Where an
+    epoch's turns outnumber a position's rises in view, the position still rises within each epoch
+    (rises_within). `key 0 48.22` reads as the counter 0 and the key's value 48.22 (NVIDIA's Tacotron 2:
+    `Train loss {iteration} {loss:.6f}`)."""
     slots = rec.slots
     n = rec.count
     literals = rec.shapes[0].literals
@@ -755,8 +772,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
     named.sort(key=lambda i: not _global_named(slots[i].label))
     loose = [
-        i for i in candidates if i not in named and _counter_named(slots[i].label, loose=True) and rising(i)
+        i
+        for i in candidates
+        if i not in named
+        and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label))
+        and rising(i)
     ]
+    # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
+    # the steps); of several, the one that counts the whole run, as of named counters
+    loose.sort(key=lambda i: not _global_named(slots[i].label))
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and moves[i][1] == 0]
     numerators = [i for i in candidates if i in totals.values()]
 
@@ -783,6 +807,20 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     return False
                 downs += 1
         return downs > 0 or moves[e][0] == 0
+
+    def rises_within(i: int, e: int) -> bool:
+        """i rises between lines of one epoch e: a position that starts again at each epoch's turn rises though
+        its turns outnumber its rises (a short excerpt over a turn, `[1800/1832]` then `[   0/1832]`, or an epoch
+        of few lines)."""
+        ups = downs = 0
+        for (s1, a), (s2, b), (_, f), (_, g) in zip(
+            series[i], series[i][1:], series[e], series[e][1:], strict=False
+        ):
+            if s1 != s2 or f != g:
+                continue
+            ups += b > a
+            downs += b < a
+        return ups >= 1 and ups >= RISING * (ups + downs) and moves[i][2] >= min(n, 2)
 
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
@@ -849,6 +887,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     step, epoch = i, e
                     break
                 if rising(i) and within(i, e) and (i in loose or regular(i) or moves[e][0] > 0):
+                    step, epoch = i, e
+                    break
+                if (i in loose or i in numerators or regular(i)) and within(i, e) and rises_within(i, e):
+                    # a position seen over an epoch's turn (PaddleDetection's `Epoch: [0] [1800/1832]` then
+                    # `Epoch: [1] [   0/1832]`) or in epochs of few lines
                     step, epoch = i, e
                     break
                 if i in loose and rising(i):
