@@ -86,10 +86,11 @@ BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with a
 MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
-# YYYY/MM/DD and its year-less MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp
-# reads each)
+# YYYY/MM/DD and its year-less MM/DD), a date joined to its time by a colon (sockeye's logging format
+# "[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s" with datefmt "%Y-%m-%d:%H:%M:%S",
+# sockeye/log.py) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
 TS_RX = (
-    r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
 )

@@ -297,6 +297,8 @@ def to_timestamp(text: str) -> float:
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] == "/" else None
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
+    if t[10:11] == ":" and t[4:5] in "-/" and t[13:14] == ":":
+        t = f"{t[:10]} {t[11:]}"  # a date joined to its time by a colon (sockeye/log.py: "%Y-%m-%d:%H:%M:%S")
     if t[4:5] == " " and _NO_YEAR.match(t):
         fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
         try:

@@ -1,0 +1,48 @@
+"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values joined
+by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days, hours and
+minutes, a line of evaluation metrics alone. Each log is a few lines built from a framework's own format string
+(cited beside it) with values chosen in the test; the expected values are those values, as the format prints
+them."""
+
+from __future__ import annotations
+
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
+
+
+def frame(path):
+    return parse_log(str(path), load_sets())
+
+
+def steps_of(parsed) -> list[int]:
+    rows = parsed.rows
+    return [int(s) for s in rows.loc[rows["kind"] == "step", "step"]]
+
+
+def row_at(parsed, line: int) -> dict:
+    rows = parsed.rows
+    hit = rows[rows["line"] == line]
+    assert len(hit) == 1, f"no single row at line {line}"
+    return hit.iloc[0].to_dict()
+
+
+def evals(parsed) -> list[dict]:
+    ev = parsed.events
+    return [] if ev.empty else ev[ev["event"] == "eval"].to_dict("records")
+
+
+def test_a_date_joined_to_its_time_by_a_colon(write_log):
+    # sockeye/log.py: '[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s', datefmt "%Y-%m-%d:%H:%M:%S";
+    # sockeye/training.py Speedometer (1.x): "Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec %.2f tokens/sec %.2f
+    # updates/sec\t%s" with the metrics as name=value
+    lines = [
+        f"[2019-03-17:14:{20 + i}:{10 * i:02d}:INFO:sockeye.training:__call__] Epoch[0] Batch [{50 * (i + 1)}]"
+        f"\tSpeed: 6{i}.50 samples/sec 195{i}.00 tokens/sec 1.2{i} updates/sec\tperplexity={40 - i}.5"
+        for i in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [50, 100, 150, 200]
+    # 14:21:10 - 14:20:00 and 14:23:30 - 14:20:00
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 70.0
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 210.0
+    assert row_at(parsed, 1)["samples_per_s"] == 60.5
