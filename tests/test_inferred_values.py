@@ -46,3 +46,23 @@ def test_a_date_joined_to_its_time_by_a_colon(write_log):
     assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 70.0
     assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 210.0
     assert row_at(parsed, 1)["samples_per_s"] == 60.5
+
+
+def test_the_cost_a_trainer_prints_is_the_loss_and_its_validations_are_events(write_log):
+    # Marian src/training/scheduler.h: "Ep. {} : Up. {} : Sen. {} : Cost {:.8f} : Time {:.2f}s : {:.2f} words/s"
+    # and, per validator, "[valid] Ep. {} : Up. {} : {} : {} : {}" (metric, value, "new best" or the stalls),
+    # behind its logger's "[%Y-%m-%d %T] "
+    lines = [
+        f"[2021-07-17 12:{10 + i}:00] Ep. 1 : Up. {1000 * i} : Sen. {i * 50},000 : Cost {6 - i / 10:.8f} : "
+        f"Time 60.00s : 3000.00 words/s"
+        for i in (1, 2, 3)
+    ]
+    lines += [
+        "[2021-07-17 12:14:00] [valid] Ep. 1 : Up. 3000 : cross-entropy : 130.97 : new best",
+        "[2021-07-17 12:14:30] [valid] Ep. 1 : Up. 3000 : perplexity : 187.458 : new best",
+        "[2021-07-17 12:15:00] Ep. 1 : Up. 4000 : Sen. 200,000 : Cost 5.60000000 : Time 60.00s : 3000.00 words/s",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]
+    assert row_at(parsed, 1)["loss"] == 5.9 and row_at(parsed, 6)["loss"] == 5.6
+    assert [e["line"] for e in evals(parsed)] == [4, 5]

@@ -227,6 +227,14 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "tot_loss",
             ("rl_loss", "pt_loss", "pg_loss", "reg_loss"),
         ),
+        # Marian src/training/scheduler.h: "Ep. {} : Up. {} : Sen. {} : Cost {:.8f} : Time {:.2f}s : {:.2f} words/s"
+        # (the training objective), PaddlePaddle v2's "Pass %d, Batch %d, Cost %f, %s": the cost is the loss
+        (("Ep.", "Up.", "Sen.", "Cost", "Time", "words/s"), "Cost", ()),
+        (("Pass", "Batch", "Cost"), "Cost", ()),
+        # a cost of time is no loss: PaddleDetection's "batch_cost: {btime} data_cost: {dtime}", GluonNLP
+        # run_squad.py's "Time cost=%.2f" beside a line's loss
+        (("loss", "batch_cost", "data_cost"), "loss", ()),
+        (("Time cost", "LR"), None, ()),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):
