@@ -10,8 +10,9 @@ from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
 
 
-def frame(path):
-    return parse_log(str(path), load_sets())
+def frame(path, without: str | None = None):
+    """The frame of a log; `without`: a set taken away (the reading of the lines where no set knows them)."""
+    return parse_log(str(path), {name: ps for name, ps in load_sets().items() if name != without})
 
 
 def steps_of(parsed) -> list[int]:
@@ -66,3 +67,33 @@ def test_the_cost_a_trainer_prints_is_the_loss_and_its_validations_are_events(wr
     assert steps_of(parsed) == [1000, 2000, 3000, 4000]
     assert row_at(parsed, 1)["loss"] == 5.9 and row_at(parsed, 6)["loss"] == 5.6
     assert [e["line"] for e in evals(parsed)] == [4, 5]
+
+
+def test_keys_joined_by_slashes_pair_with_values_joined_by_slashes(write_log):
+    # GluonNLP scripts/question_answering/run_squad.py: 'Epoch: {}, Batch: {}/{}, Loss span/answer/total={:.4f}/{:.4f}/
+    # {:.4f}, LR={:.8f}, grad_norm={:.4f}. Time cost={:.2f}, Throughput={:.2f} samples/s ETA={:.2f}h' behind
+    # '%(asctime)s - %(name)s - %(levelname)s - '; the total is the loss (the loss rule's total)
+    lines = [
+        f"2020-07-11 00:{30 + i}:00,000 - root - INFO - Epoch: 1, Batch: {300 * i}/8164, Loss span/answer/total="
+        f"0.7{i}00/0.1{i}00/0.8{2 * i}00, LR=0.0000{i}868, grad_norm=2{i}.5925. Time cost=90.67, Throughput=52.94 "
+        f"samples/s ETA=1.70h"
+        for i in (1, 2, 3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [300, 600, 900]
+    first = row_at(parsed, 1)
+    assert first["loss"] == 0.82 and first["lr"] == 1.868e-05 and first["grad_norm"] == 21.5925
+    assert row_at(parsed, 3)["loss"] == 0.86  # 0.7300 + 0.1300: the total, not its parts
+
+
+def test_a_counter_and_its_total_under_keys_joined_by_a_slash(write_log):
+    # ms-swift swift/trainers/mixin.py: logs['global_step/max_steps'] = f'{self.state.global_step}/{max_steps}' in
+    # the dict it prints: the counter and its total, as when the pair stood as one key
+    lines = [
+        f"{{'loss': '{2 - s / 100:.4f}', 'learning_rate': '1e-05', 'global_step/max_steps': '{s}/100'}}"
+        for s in (10, 20, 30)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"), without="hf_trainer")
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [10, 20, 30]
+    assert row_at(parsed, 2)["progress_total"] == 100 and row_at(parsed, 2)["loss"] == 1.8

@@ -494,6 +494,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
+    _pair_joined(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -504,6 +505,27 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
+    """Keys joined by slashes before as many values joined by slashes pair up, the words before the first key
+    shared by all (GluonNLP scripts/question_answering/run_squad.py: 'Loss span/answer/total={:.4f}/{:.4f}/{:.4f}'
+    reads as `Loss span`, `Loss answer`, `Loss total`). A key whose slashes are not one fewer than the values
+    after it is one key (`tok/s`, `global_step/max_steps: 10/100` reads as two keys, its counter and total)."""
+    for slot in slots:
+        head, _, last = slot.label.rpartition(" ")
+        names = last.split("/")
+        n = len(names)
+        if n < 2 or not all(names) or slot.rate or slot.kind != "num" or slot.index + n > len(slots):
+            continue
+        rest = slots[slot.index + 1 : slot.index + n]
+        if any(
+            o.kind != "num" or o.label or sh.literals[o.index].strip() != "/" or slots[o.index - 1].unit
+            for o in rest
+        ) or (slot.index + n < len(slots) and sh.literals[slot.index + n].strip() == "/"):
+            continue
+        for o, name in zip([slot, *rest], names, strict=True):
+            o.label = f"{head} {name}" if head else name
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
