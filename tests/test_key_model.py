@@ -51,6 +51,9 @@ def km() -> keymap.KeyMap:
         ("GPU_mem", "6.73G", "memory_gib", 6.73e9 / 2**30),
         # a bare decimal is GiB (mlx-lm's metrics dict "peak_memory": 1.234, tests/data/captures/mlx_lm)
         ("peak_memory", "1.234", "memory_gib", 1.234),
+        # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a
+        # name of the table (gpu_mem) written as one word, a bare decimal (GiB)
+        ("gpumem", "8.9", "memory_gib", 8.9),
     ],
 )
 def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, want):

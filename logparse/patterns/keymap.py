@@ -469,6 +469,7 @@ class KeyMap:
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
+    _joined: dict[str, str] | None = field(default=None, repr=False)
 
     def lookup(self, key: str, kind: str) -> Mapping | None:
         """The mapping of a printed key for a step (or progress/event) line or a config line, by the rules that
@@ -526,7 +527,27 @@ class KeyMap:
             hit = self._lookup(loose, config, depth + 1)
             if hit is not None:
                 return _ruled(hit, "spelling", f"read as {normalize(loose)}")
+        if not config:
+            name = self._joined_names().get(k)
+            if name is not None:
+                return _ruled(self.step[name], "spelling", f"read as {name}")
         return None if config else self.known.get(k)
+
+    def _joined_names(self) -> dict[str, str]:
+        """The step table's names of several words written as one (`gpumem` for gpu_mem: NVlabs/stylegan2-ada
+        training/training_loop.py prints f"gpumem {...:<5.1f}"), where the names so written agree on the column; a word
+        of one letter (`tok_s`) is too short to be told apart once glued (`toks`)."""
+        if self._joined is None:
+            joined: dict[str, str | None] = {}
+            for name in self.step:
+                words = name.split("_")
+                if len(words) > 1 and "/" not in name and min(map(len, words)) > 1:
+                    glued = "".join(words)
+                    same = joined.get(glued, name)
+                    agree = same is not None and self.step[same].column == self.step[name].column
+                    joined[glued] = name if agree else None
+            self._joined = {g: n for g, n in joined.items() if n is not None and g not in self.step}
+        return self._joined
 
     def _phrase(self, key: str, depth: int) -> Mapping | None:
         """A fact's name at the end of a sentence's words (`Distributed world size`, `effective global batch size`):
