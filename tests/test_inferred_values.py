@@ -97,3 +97,69 @@ def test_a_counter_and_its_total_under_keys_joined_by_a_slash(write_log):
     assert parsed.format == "generic"
     assert steps_of(parsed) == [10, 20, 30]
     assert row_at(parsed, 2)["progress_total"] == 100 and row_at(parsed, 2)["loss"] == 1.8
+
+
+def _stylegan_tick(tick: int, elapsed: str) -> str:
+    # NVlabs/stylegan2-ada training/training_loop.py 'Report progress': f"tick {cur_tick:<5d}", f"kimg {...:<8.1f}",
+    # f"time {dnnlib.util.format_time(total_time):<12s}", f"sec/tick {...:<7.1f}", f"sec/kimg {...:<7.2f}",
+    # f"maintenance {...:<6.1f}", f"gpumem {peak_gpu_mem_op.eval() / 2**30:<5.1f}", f"augment {...:.3f}" joined by ' '
+    return (
+        f"tick {tick:<5d} kimg {tick * 4.1:<8.1f} time {elapsed:<12s} sec/tick {71.0:<7.1f} sec/kimg {17.34:<7.2f} "
+        f"maintenance {0.0:<6.1f} gpumem {8.9:<5.1f} augment 0.{tick:03d}"
+    )
+
+
+def test_a_duration_in_days_hours_and_minutes_that_rises_is_the_time_since_training_began(write_log):
+    # dnnlib/util.py format_time: "{0}d {1:02}h {2:02}m" from a day on; metrics/metric_base.py prints a snapshot's
+    # metric as "{snapshot} time {format_time(t)} {name} {value:.4f}" (network-snapshot-%06d, fid50k_full)
+    lines = [
+        _stylegan_tick(1401, "1d 06h 06m"),
+        _stylegan_tick(1402, "1d 06h 07m"),
+        "network-snapshot-005742        time 4m 26s       fid50k_full 46.5633",
+        _stylegan_tick(1403, "1d 06h 13m"),
+        _stylegan_tick(1404, "1d 06h 14m"),
+        _stylegan_tick(1405, "1d 06h 15m"),
+        _stylegan_tick(1406, "1d 06h 17m"),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1401, 1402, 1403, 1404, 1405, 1406]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 86400 + 6 * 3600 + 6 * 60
+    assert row_at(parsed, 4)["train_elapsed_s"] == 86400 + 6 * 3600 + 13 * 60
+    assert row_at(parsed, 1)["memory_gib"] == 8.9
+    # the metric's line is an evaluation, not a step (its `time` is the metric's own)
+    assert [e["line"] for e in evals(parsed)] == [3]
+
+
+def test_a_line_of_evaluation_metrics_alone_is_an_evaluation(write_log):
+    # Project-MONAI/tutorials acceleration/fast_training_tutorial.ipynb: print(f"epoch {epoch + 1}/{max_epochs}"),
+    # f"{step}/{epoch_len}, train_loss: {loss.item():.4f} step time: {(time.time() - step_start):.4f}", then
+    # f"epoch {epoch + 1} average loss: {epoch_loss:.4f}", f"current epoch: {epoch + 1} current mean dice:
+    # {metric:.4f} best mean dice: {best_metric:.4f} at epoch: {best_metric_epoch}" and f"time consuming of epoch
+    # {epoch + 1} is: {(time.time() - epoch_start):.4f}"
+    lines = []
+    for e in (1, 2):
+        lines += ["-" * 10, f"epoch {e}/300"]
+        lines += [f"{i}/3, train_loss: 0.{e}{i}00 step time: 0.9{i}00" for i in (1, 2, 3)]
+        lines += [
+            f"epoch {e} average loss: 0.{e}200",
+            f"current epoch: {e} current mean dice: 0.7{e}00 best mean dice: 0.7{e}00 at epoch: {e}",
+            f"time consuming of epoch {e} is: 29.9011",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [int(s) for s in parsed.rows.loc[parsed.rows["kind"] == "step", "progress_total"]] == [3] * 6
+    assert row_at(parsed, 3)["loss"] == 0.11 and row_at(parsed, 5)["step_time_s"] == 0.93
+    assert [e["line"] for e in evals(parsed)] == [7, 15]
+
+
+def test_a_time_of_day_under_a_times_key_is_the_lines_clock(write_log):
+    # torch_xla test/test_utils.py print_training_update: print('|', ' '.join(['Training', 'Device={}', 'Epoch={}',
+    # 'Step={}', 'Loss={:.5f}', 'Rate={:.2f}', 'GlobalRate={:.2f}', 'Time={}']), Time = now() =
+    # datetime.now().strftime('%H:%M:%S')
+    lines = [
+        f"| Training Device=xla:0/0 Epoch=1 Step={s} Loss=0.0{s // 20}000 Rate=1760.{s} GlobalRate=257.10 "
+        f"Time=07:29:{39 + s // 10:02d}"
+        for s in (20, 40, 60, 80)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80]
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 6.0  # 07:29:47 - 07:29:41

@@ -58,7 +58,7 @@ from ..core.schema import SCOPED_COLUMNS
 from ..core.tomlfile import Table
 from ..read.reader import ReadStats, Record, compression, open_checked, stream_records
 from . import keymap as keymap_mod
-from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
+from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set, to_duration
 
 NAME = "generic"  # the inferred set stands where the generic set stood: summaries name the format so
 TITLE = "custom training loop (generic)"
@@ -96,7 +96,12 @@ TS_RX = (
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
-CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
+CLOCK_RX = (
+    r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
+    # a duration in days, hours, minutes and seconds, two units or more in that order (dnnlib.util.format_time of
+    # NVlabs' StyleGAN2/3: "{m}m {s:02}s", "{h}h {m:02}m {s:02}s", "{d}d {h:02}h {m:02}m")
+    r"|\d+d \d+h(?: \d+m(?: \d+s)?)?|\d+h \d+m(?: \d+s)?|\d+m \d+s"
+)
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
@@ -1101,7 +1106,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         text = text.replace(label, " ")
     if _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
-    eval_keys = [lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab))]
+    # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
+    eval_keys = [
+        lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab)) or km.evaluation_metric(lab)
+    ]
     if not eval_keys:
         return False
     for slot in rec.slots:
@@ -1512,6 +1520,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+        elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
+            # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
+            # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
+            rec.kind = "eval_free"
     result_rows(records, sample)
     steps = block_counters(records, sample)
     if not steps:
@@ -1728,6 +1740,28 @@ def _evaluation_text(rec: RecordShape) -> bool:
     return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
 
 
+def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A record whose keyed numbers name evaluation metrics (the key model's [evaluation] metrics), beside times
+    and counts at most: no training value, no other quantity. A number glued to a name by a dash is part of the
+    name (`network-snapshot-005734`: the snapshot the metrics are of)."""
+    literals = rec.shapes[0].literals
+    labels = [
+        s.label
+        for s in rec.slots
+        if s.kind == "num" and s.label and s.role == "value" and not literals[s.index].endswith(("-", "_"))
+    ]
+    metrics = [lab for lab in labels if km.evaluation_metric(lab)]
+    if not metrics:
+        return False
+    for label in labels:
+        if label in metrics:
+            continue
+        m = field_plan(km, label, None, [], False)
+        if m is None or m.kept or _full(m) in TRAINING_COLUMNS:
+            return False
+    return True
+
+
 def _has_values(rec: RecordShape) -> bool:
     return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
@@ -1774,7 +1808,9 @@ def _line_table(
             groups[rec.total] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
-    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
+    if stamp is None and rec.kind != "marker":
+        stamp = _day_clock(rec, km)
+    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count(sh.kinds[stamp]) == 1):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -1809,6 +1845,16 @@ def _line_table(
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
+        if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
+            if "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
+                # a duration that rises line after line under a time's key: the clock since training began
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": "train_elapsed_s", "type": "duration"}
+                taken.add("train_elapsed_s")
+                why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
+                keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
+            continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         if _average(sh, slot) and not slot.bracketed:
@@ -1919,7 +1965,10 @@ def _line_table(
             elif group in ("step", "progress_total", "epoch_index", "epoch_total"):
                 parts.append(f"(?P<{group}>{COUNTER_GROUP})")
             elif group == "timestamp":
-                parts.append(f"(?P<timestamp>{TS_RX})")
+                stamp_rx = PIECE_RX[kind] if kind == "clock" else TS_RX
+                parts.append(f"(?P<timestamp>{stamp_rx})")
+            elif kind == "clock":
+                parts.append(f"(?P<{group}>{PIECE_RX[kind]})")
             else:
                 parts.append(f"(?P<{group}>{NUMBER_GROUP})")
     parts.append(r"\s*$")
@@ -2173,6 +2222,50 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+_TIME_OF_DAY = regex.compile(r"\d\d:\d\d:\d\d(?:\.\d+)?")
+
+
+def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A clock's key the key model reads as a time (`time`, `elapsed`, `Time`)."""
+    m = field_plan(km, slot.label, None, [], False, line)
+    return m is not None and not m.kept and m.column in ("step_time_s", "train_elapsed_s")
+
+
+def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
+    """A record's time of day printed with no date under a time's key, its hours two digits as a clock of the
+    day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(now()), now() =
+    datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours unpadded (tqdm's
+    format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its differences are a
+    clock's all the same."""
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]
+    for slot in rec.slots:
+        if slot.kind != "clock" or slot.role != "value" or not slot.label:
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        if (
+            texts
+            and all(_TIME_OF_DAY.fullmatch(t) and int(t[:2]) < 24 for t in texts)
+            and _timed_key(km, slot, line)
+        ):
+            return slot.index
+    return None
+
+
+def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A duration (`1d 06h 06m`, `0:01:35`) under a time's key whose values rise line after line: the time since
+    training began (NVlabs/stylegan2-ada training/training_loop.py: f"time {dnnlib.util.format_time(total_time)
+    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known."""
+    if not _timed_key(km, slot, line) or km.ignored(slot.label):
+        return False
+    values = []
+    for _, text in rec.series(slot.index):
+        try:
+            values.append(to_duration(text))
+        except ValueError:
+            return False
+    return _clock([str(v) for v in values]) is True
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

@@ -465,6 +465,7 @@ class KeyMap:
     group_total: frozenset[str] = frozenset()
     group_unlike: frozenset[str] = frozenset()  # a word that makes the tail no group (lr-SGD/momentum)
     loss: LossRule = field(default_factory=LossRule)
+    eval_metrics: frozenset[str] = frozenset()  # words that name an evaluation's metric ([evaluation])
     rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
@@ -772,6 +773,12 @@ class KeyMap:
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
 
+    def evaluation_metric(self, key: str) -> bool:
+        """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
+        `fid50k_full`, `mIoU`); a loss named after one (`loss_giou`, `dice_loss`) is a training value."""
+        words = {w.lower() for text in (key, _CAMEL.sub("_", key)) for w in regex.findall(r"[A-Za-z]+", text)}
+        return bool(words & self.eval_metrics) and not words & self.loss.words
+
     def _loss_like(self, key: str) -> str | None:
         """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
         evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
@@ -912,6 +919,7 @@ TABLES = (
     "groups",
     "loss",
     "decimal",
+    "evaluation",
     "rules",
 )
 
@@ -926,7 +934,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[rules]"
+            "[evaluation], [rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -995,6 +1003,8 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    evaluation = _tables(data, "evaluation", source)
+    km.eval_metrics = frozenset(_words_list(evaluation, "metrics", source, "evaluation", lower=True))
     rules = _tables(data, "rules", source)
     if not all(isinstance(v, str) for v in rules.values()):
         raise PatternError(f"{source}: [rules]: each rule is a text")
