@@ -163,3 +163,34 @@ def test_a_time_of_day_under_a_times_key_is_the_lines_clock(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [20, 40, 60, 80]
     assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 6.0  # 07:29:47 - 07:29:41
+
+
+def _xla_line(device: int, step: int, rate: float, clock: str) -> str:
+    # torch_xla test/test_utils.py print_training_update (called by every device's process of
+    # test/test_train_mp_imagenet.py with its own tracker.rate(), a RateTracker fed the batch size each step):
+    # print('|', ' '.join(['Training', 'Device=' + spec, 'Epoch=1', 'Step={}', 'Loss={:.5f}', 'Rate={:.2f}',
+    # 'GlobalRate={:.2f}', 'Time={}']))
+    return (
+        f"| Training Device=xla:0/{device} Epoch=1 Step={step} Loss=0.0{step // 20}000 Rate={rate:.2f} "
+        f"GlobalRate=257.{device}0 Time={clock}"
+    )
+
+
+def test_a_rate_each_device_prints_for_its_step_is_that_devices_samples_per_second(write_log):
+    lines = [
+        _xla_line(d, s, 1760 + s / 10 + d / 100, f"07:29:{39 + s // 10:02d}")
+        for s in (20, 40, 60)
+        for d in (3, 0, 2, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20] * 4 + [40] * 4 + [60] * 4
+    assert row_at(parsed, 1)["samples_per_s_per_gpu"] == 1762.03  # 1760 + 20 / 10 + 3 / 100
+    assert row_at(parsed, 6)["samples_per_s_per_gpu"] == 1764.00
+
+
+def test_a_rate_every_process_prints_alike_is_the_whole_jobs(write_log):
+    # the same line where each process prints one figure of the whole job: the same number on every line of a step
+    lines = [_xla_line(d, s, 1760 + s / 10, f"07:29:{39 + s // 10:02d}") for s in (20, 40, 60) for d in (0, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 1)["samples_per_s"] == 1762.0
+    assert "samples_per_s_per_gpu" not in parsed.rows or parsed.rows["samples_per_s_per_gpu"].isna().all()

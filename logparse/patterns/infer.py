@@ -1896,8 +1896,16 @@ def _line_table(
             parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
+        if m is not None and m.kept and not evaluation and not slot.unit and _bare_rate(key, texts):
+            why = f"a rate with no noun above 1 on every line: samples per second ({key!r})"
+            m = FieldPlan(
+                "samples_per_s", scope="global", reason=why, use=keymap_mod.KeyUse("samples_per_s", "values", why)
+            )
         if m is None:
             continue
+        if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
+            why = f"{m.reason}; printed by each of several processes for one step, each its own"
+            m = replace(m, scope="per_gpu", reason=why)
         if not evaluation:
             m = _timed(km, m, slot, texts)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
@@ -2222,6 +2230,34 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+def _bare_rate(key: str, texts: Sequence[str]) -> bool:
+    """A key that says only `rate` (no noun, no unit), its values above 1 on every line sampled: the samples a
+    second the loop measures (torch_xla test/test_utils.py print_training_update 'Rate={:.2f}' of its
+    RateTracker, fed the batch size each step; timm train.py's `rate` = samples / batch time). No learning rate
+    is above 1: darknet's `0.001 rate` stays as printed."""
+    if keymap_mod.normalize(key) != "rate" or not texts:
+        return False
+    values = [_number(t) for t in texts]
+    return all(v is not None and math.isfinite(v) and v > 1 for v in values)
+
+
+def _per_process(rec: RecordShape, index: int) -> bool:
+    """Whether a record is printed by several processes for each step, each with its own value of slot `index`:
+    lines in a row with the same step and different values (torch_xla's test scripts print every device's rate,
+    its own RateTracker's, on a line of its own). Where every process prints the same figure, it is one
+    figure of the whole job."""
+    if rec.counter is None:
+        return False
+    steps = rec.series(rec.counter)
+    values = rec.series(index)
+    repeated = differ = 0
+    for k in range(1, len(steps)):
+        if steps[k] == steps[k - 1]:  # (the same slice and step)
+            repeated += 1
+            differ += values[k][1] != values[k - 1][1]
+    return repeated > 0 and differ > 0 and repeated >= len(steps) // 2
 
 
 _TIME_OF_DAY = regex.compile(r"\d\d:\d\d:\d\d(?:\.\d+)?")
