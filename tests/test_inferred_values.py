@@ -190,7 +190,9 @@ def test_a_rate_each_device_prints_for_its_step_is_that_devices_samples_per_seco
 
 def test_a_rate_every_process_prints_alike_is_the_whole_jobs(write_log):
     # the same line where each process prints one figure of the whole job: the same number on every line of a step
-    lines = [_xla_line(d, s, 1760 + s / 10, f"07:29:{39 + s // 10:02d}") for s in (20, 40, 60) for d in (0, 1)]
+    lines = [
+        _xla_line(d, s, 1760 + s / 10, f"07:29:{39 + s // 10:02d}") for s in (20, 40, 60) for d in (0, 1)
+    ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 1)["samples_per_s"] == 1762.0
     assert "samples_per_s_per_gpu" not in parsed.rows or parsed.rows["samples_per_s_per_gpu"].isna().all()

@@ -1898,9 +1898,8 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and not evaluation and not slot.unit and _bare_rate(key, texts):
             why = f"a rate with no noun above 1 on every line: samples per second ({key!r})"
-            m = FieldPlan(
-                "samples_per_s", scope="global", reason=why, use=keymap_mod.KeyUse("samples_per_s", "values", why)
-            )
+            use = keymap_mod.KeyUse("samples_per_s", "values", why)
+            m = FieldPlan("samples_per_s", scope="global", reason=why, use=use)
         if m is None:
             continue
         if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
