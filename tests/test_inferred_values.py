@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
+from tests.conftest import run_apart
 
 
 def frame(path, without: str | None = None):
@@ -196,3 +197,14 @@ def test_a_rate_every_process_prints_alike_is_the_whole_jobs(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 1)["samples_per_s"] == 1762.0
     assert "samples_per_s_per_gpu" not in parsed.rows or parsed.rows["samples_per_s_per_gpu"].isna().all()
+
+
+def test_patterns_new_writes_a_durations_value_in_its_samples(tmp_path, write_log):
+    # the set `patterns new` writes reads the duration as the inferred reading does, and says so in its samples
+    elapsed = ["1d 06h 06m", "1d 06h 07m", "1d 06h 08m", "1d 06h 10m", "1d 06h 11m"]
+    lines = [_stylegan_tick(1401 + i, e) for i, e in enumerate(elapsed)]
+    log = write_log("\n".join(lines) + "\n")
+    out = tmp_path / "sets" / "mine.toml"
+    assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
+    assert "train_elapsed_s = 108360.0" in out.read_text()  # 1 d 6 h 6 min
+    assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
