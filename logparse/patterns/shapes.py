@@ -375,7 +375,7 @@ def _expected(spec: LineSpec, text: str) -> Row:
         if fs.type == "timestamp":
             out[fs.column] = to_timestamp(printed)
             continue
-        if fs.type == "duration":  # a clock's text (`1d 06h 06m`, `0:01:35`), read as sets.to_duration reads it
+        if fs.type == "duration":  # a clock's text (`1d 06h 06m`, `0:01:35`), as sets.to_duration reads it
             out[fs.column] = to_duration(printed) * fs.scale
             continue
         if span not in whole:
