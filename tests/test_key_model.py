@@ -51,6 +51,9 @@ def km() -> keymap.KeyMap:
         ("GPU_mem", "6.73G", "memory_gib", 6.73e9 / 2**30),
         # a bare decimal is GiB (mlx-lm's metrics dict "peak_memory": 1.234, tests/data/captures/mlx_lm)
         ("peak_memory", "1.234", "memory_gib", 1.234),
+        # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a
+        # name of the table (gpu_mem) written as one word, a bare decimal (GiB)
+        ("gpumem", "8.9", "memory_gib", 8.9),
     ],
 )
 def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, want):
@@ -227,6 +230,14 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "tot_loss",
             ("rl_loss", "pt_loss", "pg_loss", "reg_loss"),
         ),
+        # Marian src/training/scheduler.h: "Ep. {} : Up. {} : Sen. {} : Cost {:.8f} : Time {:.2f}s : {:.2f} words/s"
+        # (the training objective), PaddlePaddle v2's "Pass %d, Batch %d, Cost %f, %s": the cost is the loss
+        (("Ep.", "Up.", "Sen.", "Cost", "Time", "words/s"), "Cost", ()),
+        (("Pass", "Batch", "Cost"), "Cost", ()),
+        # a cost of time is no loss: PaddleDetection's "batch_cost: {btime} data_cost: {dtime}", GluonNLP
+        # run_squad.py's "Time cost=%.2f" beside a line's loss
+        (("loss", "batch_cost", "data_cost"), "loss", ()),
+        (("Time cost", "LR"), None, ()),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

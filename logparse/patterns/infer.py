@@ -58,7 +58,7 @@ from ..core.schema import SCOPED_COLUMNS
 from ..core.tomlfile import Table
 from ..read.reader import ReadStats, Record, compression, open_checked, stream_records
 from . import keymap as keymap_mod
-from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set
+from .sets import DIGITS, TRUSTED_CHARS, LineSpec, LineValues, PatternSet, parse_pattern_set, to_duration
 
 NAME = "generic"  # the inferred set stands where the generic set stood: summaries name the format so
 TITLE = "custom training loop (generic)"
@@ -86,16 +86,22 @@ BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with a
 MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
-# YYYY/MM/DD and its year-less MM/DD) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp
-# reads each)
+# YYYY/MM/DD and its year-less MM/DD), a date joined to its time by a colon (sockeye's logging format
+# "[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s" with datefmt "%Y-%m-%d:%H:%M:%S",
+# sockeye/log.py) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
 TS_RX = (
-    r"\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
-CLOCK_RX = r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
+CLOCK_RX = (
+    r"(?:\d+ days?, )?\d{1,3}:\d\d(?::\d\d)?(?:\.\d+)?|(?<=<)\?"  # (tqdm's `<?`: not known yet)
+    # a duration in days, hours, minutes and seconds, two units or more in that order (dnnlib.util.format_time of
+    # NVlabs' StyleGAN2/3: "{m}m {s:02}s", "{h}h {m:02}m {s:02}s", "{d}d {h:02}h {m:02}m")
+    r"|\d+d \d+h(?: \d+m(?: \d+s)?)?|\d+h \d+m(?: \d+s)?|\d+m \d+s"
+)
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
@@ -493,6 +499,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
+    _pair_joined(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -503,6 +510,27 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
+    """Keys joined by slashes before as many values joined by slashes pair up, the words before the first key
+    shared by all (GluonNLP scripts/question_answering/run_squad.py: 'Loss span/answer/total={:.4f}/{:.4f}/{:.4f}'
+    reads as `Loss span`, `Loss answer`, `Loss total`). A key whose slashes are not one fewer than the values
+    after it is one key (`tok/s`, `global_step/max_steps: 10/100` reads as two keys, its counter and total)."""
+    for slot in slots:
+        head, _, last = slot.label.rpartition(" ")
+        names = last.split("/")
+        n = len(names)
+        if n < 2 or not all(names) or slot.rate or slot.kind != "num" or slot.index + n > len(slots):
+            continue
+        rest = slots[slot.index + 1 : slot.index + n]
+        if any(
+            o.kind != "num" or o.label or sh.literals[o.index].strip() != "/" or slots[o.index - 1].unit
+            for o in rest
+        ) or (slot.index + n < len(slots) and sh.literals[slot.index + n].strip() == "/"):
+            continue
+        for o, name in zip([slot, *rest], names, strict=True):
+            o.label = f"{head} {name}" if head else name
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
@@ -1121,7 +1149,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         text = text.replace(label, " ")
     if _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
-    eval_keys = [lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab))]
+    # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
+    eval_keys = [
+        lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab)) or km.evaluation_metric(lab)
+    ]
     if not eval_keys:
         return False
     for slot in rec.slots:
@@ -1532,6 +1563,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+        elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
+            # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
+            # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
+            rec.kind = "eval_free"
     result_rows(records, sample)
     steps = block_counters(records, sample)
     if not steps:
@@ -1748,6 +1783,28 @@ def _evaluation_text(rec: RecordShape) -> bool:
     return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
 
 
+def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A record whose keyed numbers name evaluation metrics (the key model's [evaluation] metrics), beside times
+    and counts at most: no training value, no other quantity. A number glued to a name by a dash is part of the
+    name (`network-snapshot-005734`: the snapshot the metrics are of)."""
+    literals = rec.shapes[0].literals
+    labels = [
+        s.label
+        for s in rec.slots
+        if s.kind == "num" and s.label and s.role == "value" and not literals[s.index].endswith(("-", "_"))
+    ]
+    metrics = [lab for lab in labels if km.evaluation_metric(lab)]
+    if not metrics:
+        return False
+    for label in labels:
+        if label in metrics:
+            continue
+        m = field_plan(km, label, None, [], False)
+        if m is None or m.kept or _full(m) in TRAINING_COLUMNS:
+            return False
+    return True
+
+
 def _has_values(rec: RecordShape) -> bool:
     return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
@@ -1794,7 +1851,9 @@ def _line_table(
             groups[rec.total] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
-    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count("ts") == 1):
+    if stamp is None and rec.kind != "marker":
+        stamp = _day_clock(rec, km)
+    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count(sh.kinds[stamp]) == 1):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -1829,6 +1888,16 @@ def _line_table(
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     for slot in rec.slots if rec.kind != "marker" else ():
+        if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
+            if "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
+                # a duration that rises line after line under a time's key: the clock since training began
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": "train_elapsed_s", "type": "duration"}
+                taken.add("train_elapsed_s")
+                why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
+                keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
+            continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         if _average(sh, slot) and not slot.bracketed:
@@ -1870,8 +1939,15 @@ def _line_table(
             parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
+        if m is not None and m.kept and not evaluation and not slot.unit and _bare_rate(key, texts):
+            why = f"a rate with no noun above 1 on every line: samples per second ({key!r})"
+            use = keymap_mod.KeyUse("samples_per_s", "values", why)
+            m = FieldPlan("samples_per_s", scope="global", reason=why, use=use)
         if m is None:
             continue
+        if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
+            why = f"{m.reason}; printed by each of several processes for one step, each its own"
+            m = replace(m, scope="per_gpu", reason=why)
         if not evaluation:
             m = _timed(km, m, slot, texts)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
@@ -1939,7 +2015,10 @@ def _line_table(
             elif group in ("step", "progress_total", "epoch_index", "epoch_total"):
                 parts.append(f"(?P<{group}>{COUNTER_GROUP})")
             elif group == "timestamp":
-                parts.append(f"(?P<timestamp>{TS_RX})")
+                stamp_rx = PIECE_RX[kind] if kind == "clock" else TS_RX
+                parts.append(f"(?P<timestamp>{stamp_rx})")
+            elif kind == "clock":
+                parts.append(f"(?P<{group}>{PIECE_RX[kind]})")
             else:
                 parts.append(f"(?P<{group}>{NUMBER_GROUP})")
     parts.append(r"\s*$")
@@ -2193,6 +2272,78 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+def _bare_rate(key: str, texts: Sequence[str]) -> bool:
+    """A key that says only `rate` (no noun, no unit), its values above 1 on every line sampled: the samples a
+    second the loop measures (torch_xla test/test_utils.py print_training_update 'Rate={:.2f}' of its
+    RateTracker, fed the batch size each step; timm train.py's `rate` = samples / batch time). No learning rate
+    is above 1: darknet's `0.001 rate` stays as printed."""
+    if keymap_mod.normalize(key) != "rate" or not texts:
+        return False
+    values = [_number(t) for t in texts]
+    return all(v is not None and math.isfinite(v) and v > 1 for v in values)
+
+
+def _per_process(rec: RecordShape, index: int) -> bool:
+    """Whether a record is printed by several processes for each step, each with its own value of slot `index`:
+    lines in a row with the same step and different values (torch_xla's test scripts print every device's rate,
+    its own RateTracker's, on a line of its own). Where every process prints the same figure, it is one
+    figure of the whole job."""
+    if rec.counter is None:
+        return False
+    steps = rec.series(rec.counter)
+    values = rec.series(index)
+    repeated = differ = 0
+    for k in range(1, len(steps)):
+        if steps[k] == steps[k - 1]:  # (the same slice and step)
+            repeated += 1
+            differ += values[k][1] != values[k - 1][1]
+    return repeated > 0 and differ > 0 and repeated >= len(steps) // 2
+
+
+_TIME_OF_DAY = regex.compile(r"\d\d:\d\d:\d\d(?:\.\d+)?")
+
+
+def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A clock's key the key model reads as a time (`time`, `elapsed`, `Time`)."""
+    m = field_plan(km, slot.label, None, [], False, line)
+    return m is not None and not m.kept and m.column in ("step_time_s", "train_elapsed_s")
+
+
+def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
+    """A record's time of day printed with no date under a time's key, its hours two digits as a clock of the
+    day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(now()), now() =
+    datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours unpadded (tqdm's
+    format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its differences are a
+    clock's all the same."""
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]
+    for slot in rec.slots:
+        if slot.kind != "clock" or slot.role != "value" or not slot.label:
+            continue
+        texts = [v for _, v in rec.series(slot.index)]
+        if (
+            texts
+            and all(_TIME_OF_DAY.fullmatch(t) and int(t[:2]) < 24 for t in texts)
+            and _timed_key(km, slot, line)
+        ):
+            return slot.index
+    return None
+
+
+def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A duration (`1d 06h 06m`, `0:01:35`) under a time's key whose values rise line after line: the time since
+    training began (NVlabs/stylegan2-ada training/training_loop.py: f"time {dnnlib.util.format_time(total_time)
+    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known."""
+    if not _timed_key(km, slot, line) or km.ignored(slot.label):
+        return False
+    values = []
+    for _, text in rec.series(slot.index):
+        try:
+            values.append(to_duration(text))
+        except ValueError:
+            return False
+    return _clock([str(v) for v in values]) is True
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

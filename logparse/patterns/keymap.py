@@ -465,10 +465,12 @@ class KeyMap:
     group_total: frozenset[str] = frozenset()
     group_unlike: frozenset[str] = frozenset()  # a word that makes the tail no group (lr-SGD/momentum)
     loss: LossRule = field(default_factory=LossRule)
+    eval_metrics: frozenset[str] = frozenset()  # words that name an evaluation's metric ([evaluation])
     rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
+    _joined: dict[str, str] | None = field(default=None, repr=False)
 
     def lookup(self, key: str, kind: str) -> Mapping | None:
         """The mapping of a printed key for a step (or progress/event) line or a config line, by the rules that
@@ -526,7 +528,27 @@ class KeyMap:
             hit = self._lookup(loose, config, depth + 1)
             if hit is not None:
                 return _ruled(hit, "spelling", f"read as {normalize(loose)}")
+        if not config:
+            name = self._joined_names().get(k)
+            if name is not None:
+                return _ruled(self.step[name], "spelling", f"read as {name}")
         return None if config else self.known.get(k)
+
+    def _joined_names(self) -> dict[str, str]:
+        """The step table's names of several words written as one (`gpumem` for gpu_mem: NVlabs/stylegan2-ada
+        training/training_loop.py prints f"gpumem {...:<5.1f}"), where the names so written agree on the column; a word
+        of one letter (`tok_s`) is too short to be told apart once glued (`toks`)."""
+        if self._joined is None:
+            joined: dict[str, str | None] = {}
+            for name in self.step:
+                words = name.split("_")
+                if len(words) > 1 and "/" not in name and min(map(len, words)) > 1:
+                    glued = "".join(words)
+                    same = joined.get(glued, name)
+                    agree = same is not None and self.step[same].column == self.step[name].column
+                    joined[glued] = name if agree else None
+            self._joined = {g: n for g, n in joined.items() if n is not None and g not in self.step}
+        return self._joined
 
     def _phrase(self, key: str, depth: int) -> Mapping | None:
         """A fact's name at the end of a sentence's words (`Distributed world size`, `effective global batch size`):
@@ -751,6 +773,12 @@ class KeyMap:
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
 
+    def evaluation_metric(self, key: str) -> bool:
+        """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
+        `fid50k_full`, `mIoU`); a loss named after one (`loss_giou`, `dice_loss`) is a training value."""
+        words = {w.lower() for text in (key, _CAMEL.sub("_", key)) for w in regex.findall(r"[A-Za-z]+", text)}
+        return bool(words & self.eval_metrics) and not words & self.loss.words
+
     def _loss_like(self, key: str) -> str | None:
         """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
         evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
@@ -891,6 +919,7 @@ TABLES = (
     "groups",
     "loss",
     "decimal",
+    "evaluation",
     "rules",
 )
 
@@ -905,7 +934,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[rules]"
+            "[evaluation], [rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -974,6 +1003,8 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    evaluation = _tables(data, "evaluation", source)
+    km.eval_metrics = frozenset(_words_list(evaluation, "metrics", source, "evaluation", lower=True))
     rules = _tables(data, "rules", source)
     if not all(isinstance(v, str) for v in rules.values()):
         raise PatternError(f"{source}: [rules]: each rule is a text")

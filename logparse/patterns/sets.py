@@ -297,6 +297,12 @@ def to_timestamp(text: str) -> float:
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] == "/" else None
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
+    if _TIME_OF_DAY.match(t):
+        # a time of day alone (torch_xla test_utils.py now(): datetime.now().strftime('%H:%M:%S')), read on the
+        # first day of NO_YEAR: good for the time between lines unless the log crosses midnight
+        t = f"{NO_YEAR}-01-01 {t}"
+    if t[10:11] == ":" and t[4:5] in "-/" and t[13:14] == ":":
+        t = f"{t[:10]} {t[11:]}"  # a date joined to its time by a colon (sockeye/log.py: "%Y-%m-%d:%H:%M:%S")
     if t[4:5] == " " and _NO_YEAR.match(t):
         fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
         try:
@@ -324,9 +330,20 @@ def to_timestamp(text: str) -> float:
     return dt.timestamp()
 
 
+_UNITS_DURATION = regex.compile(
+    r"^(?:(?P<d>\d+)d)?\s*(?:(?P<h>\d+)h)?\s*(?:(?P<m>\d+)m)?\s*(?:(?P<s>\d+)s)?$"
+)
+_TIME_OF_DAY = regex.compile(r"^\d\d:\d\d:\d\d(?:\.\d+)?$")
+
+
 def to_duration(text: str) -> float:
-    """tqdm intervals: 'MM:SS', 'H:MM:SS', 'D days, H:MM:SS'."""
+    """tqdm intervals: 'MM:SS', 'H:MM:SS', 'D days, H:MM:SS'; a duration in units (dnnlib.util.format_time of
+    NVlabs' StyleGAN2/3: '4m 26s', '2h 03m 10s', '1d 06h 06m')."""
     t = text.strip()
+    units = _UNITS_DURATION.match(t) if t[-1:] in "dhms" else None
+    if units is not None and any(units.groups()):
+        d, h, m, s = (int(units[k] or 0) for k in "dhms")
+        return ((d * 24 + h) * 60 + m) * 60.0 + s
     days = 0
     if "," in t:
         head, t = t.split(",", 1)

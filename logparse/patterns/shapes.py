@@ -21,7 +21,7 @@ from . import infer as infer_mod
 from . import keymap as keymap_mod
 from .keymap import NUMBER_TOKEN as _NUM
 from .keymap import number_spans
-from .sets import LineSpec, PatternSet, shipped_dir, to_timestamp
+from .sets import LineSpec, PatternSet, shipped_dir, to_duration, to_timestamp
 
 MAX_RECORDS = 200_000  # lines read to find the shapes
 MIN_LINES = 3  # a step shape repeats at least this often
@@ -374,6 +374,9 @@ def _expected(spec: LineSpec, text: str) -> Row:
         printed = text[span[0] : span[1]]
         if fs.type == "timestamp":
             out[fs.column] = to_timestamp(printed)
+            continue
+        if fs.type == "duration":  # a clock's text (`1d 06h 06m`, `0:01:35`), as sets.to_duration reads it
+            out[fs.column] = to_duration(printed) * fs.scale
             continue
         if span not in whole:
             continue

@@ -1,0 +1,210 @@
+"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values joined
+by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days, hours and
+minutes, a line of evaluation metrics alone. Each log is a few lines built from a framework's own format string
+(cited beside it) with values chosen in the test; the expected values are those values, as the format prints
+them."""
+
+from __future__ import annotations
+
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
+from tests.conftest import run_apart
+
+
+def frame(path, without: str | None = None):
+    """The frame of a log; `without`: a set taken away (the reading of the lines where no set knows them)."""
+    return parse_log(str(path), {name: ps for name, ps in load_sets().items() if name != without})
+
+
+def steps_of(parsed) -> list[int]:
+    rows = parsed.rows
+    return [int(s) for s in rows.loc[rows["kind"] == "step", "step"]]
+
+
+def row_at(parsed, line: int) -> dict:
+    rows = parsed.rows
+    hit = rows[rows["line"] == line]
+    assert len(hit) == 1, f"no single row at line {line}"
+    return hit.iloc[0].to_dict()
+
+
+def evals(parsed) -> list[dict]:
+    ev = parsed.events
+    return [] if ev.empty else ev[ev["event"] == "eval"].to_dict("records")
+
+
+def test_a_date_joined_to_its_time_by_a_colon(write_log):
+    # sockeye/log.py: '[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s', datefmt "%Y-%m-%d:%H:%M:%S";
+    # sockeye/training.py Speedometer (1.x): "Epoch[%d] Batch [%d]\tSpeed: %.2f samples/sec %.2f tokens/sec %.2f
+    # updates/sec\t%s" with the metrics as name=value
+    lines = [
+        f"[2019-03-17:14:{20 + i}:{10 * i:02d}:INFO:sockeye.training:__call__] Epoch[0] Batch [{50 * (i + 1)}]"
+        f"\tSpeed: 6{i}.50 samples/sec 195{i}.00 tokens/sec 1.2{i} updates/sec\tperplexity={40 - i}.5"
+        for i in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [50, 100, 150, 200]
+    # 14:21:10 - 14:20:00 and 14:23:30 - 14:20:00
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 70.0
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 210.0
+    assert row_at(parsed, 1)["samples_per_s"] == 60.5
+
+
+def test_the_cost_a_trainer_prints_is_the_loss_and_its_validations_are_events(write_log):
+    # Marian src/training/scheduler.h: "Ep. {} : Up. {} : Sen. {} : Cost {:.8f} : Time {:.2f}s : {:.2f} words/s"
+    # and, per validator, "[valid] Ep. {} : Up. {} : {} : {} : {}" (metric, value, "new best" or the stalls),
+    # behind its logger's "[%Y-%m-%d %T] "
+    lines = [
+        f"[2021-07-17 12:{10 + i}:00] Ep. 1 : Up. {1000 * i} : Sen. {i * 50},000 : Cost {6 - i / 10:.8f} : "
+        f"Time 60.00s : 3000.00 words/s"
+        for i in (1, 2, 3)
+    ]
+    lines += [
+        "[2021-07-17 12:14:00] [valid] Ep. 1 : Up. 3000 : cross-entropy : 130.97 : new best",
+        "[2021-07-17 12:14:30] [valid] Ep. 1 : Up. 3000 : perplexity : 187.458 : new best",
+        "[2021-07-17 12:15:00] Ep. 1 : Up. 4000 : Sen. 200,000 : Cost 5.60000000 : Time 60.00s : 3000.00 words/s",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]
+    assert row_at(parsed, 1)["loss"] == 5.9 and row_at(parsed, 6)["loss"] == 5.6
+    assert [e["line"] for e in evals(parsed)] == [4, 5]
+
+
+def test_keys_joined_by_slashes_pair_with_values_joined_by_slashes(write_log):
+    # GluonNLP scripts/question_answering/run_squad.py: 'Epoch: {}, Batch: {}/{}, Loss span/answer/total={:.4f}/{:.4f}/
+    # {:.4f}, LR={:.8f}, grad_norm={:.4f}. Time cost={:.2f}, Throughput={:.2f} samples/s ETA={:.2f}h' behind
+    # '%(asctime)s - %(name)s - %(levelname)s - '; the total is the loss (the loss rule's total)
+    lines = [
+        f"2020-07-11 00:{30 + i}:00,000 - root - INFO - Epoch: 1, Batch: {300 * i}/8164, Loss span/answer/total="
+        f"0.7{i}00/0.1{i}00/0.8{2 * i}00, LR=0.0000{i}868, grad_norm=2{i}.5925. Time cost=90.67, Throughput=52.94 "
+        f"samples/s ETA=1.70h"
+        for i in (1, 2, 3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [300, 600, 900]
+    first = row_at(parsed, 1)
+    assert first["loss"] == 0.82 and first["lr"] == 1.868e-05 and first["grad_norm"] == 21.5925
+    assert row_at(parsed, 3)["loss"] == 0.86  # 0.7300 + 0.1300: the total, not its parts
+
+
+def test_a_counter_and_its_total_under_keys_joined_by_a_slash(write_log):
+    # ms-swift swift/trainers/mixin.py: logs['global_step/max_steps'] = f'{self.state.global_step}/{max_steps}' in
+    # the dict it prints: the counter and its total, as when the pair stood as one key
+    lines = [
+        f"{{'loss': '{2 - s / 100:.4f}', 'learning_rate': '1e-05', 'global_step/max_steps': '{s}/100'}}"
+        for s in (10, 20, 30)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"), without="hf_trainer")
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [10, 20, 30]
+    assert row_at(parsed, 2)["progress_total"] == 100 and row_at(parsed, 2)["loss"] == 1.8
+
+
+def _stylegan_tick(tick: int, elapsed: str) -> str:
+    # NVlabs/stylegan2-ada training/training_loop.py 'Report progress': f"tick {cur_tick:<5d}", f"kimg {...:<8.1f}",
+    # f"time {dnnlib.util.format_time(total_time):<12s}", f"sec/tick {...:<7.1f}", f"sec/kimg {...:<7.2f}",
+    # f"maintenance {...:<6.1f}", f"gpumem {peak_gpu_mem_op.eval() / 2**30:<5.1f}", f"augment {...:.3f}" joined by ' '
+    return (
+        f"tick {tick:<5d} kimg {tick * 4.1:<8.1f} time {elapsed:<12s} sec/tick {71.0:<7.1f} sec/kimg {17.34:<7.2f} "
+        f"maintenance {0.0:<6.1f} gpumem {8.9:<5.1f} augment 0.{tick:03d}"
+    )
+
+
+def test_a_duration_in_days_hours_and_minutes_that_rises_is_the_time_since_training_began(write_log):
+    # dnnlib/util.py format_time: "{0}d {1:02}h {2:02}m" from a day on; metrics/metric_base.py prints a snapshot's
+    # metric as "{snapshot} time {format_time(t)} {name} {value:.4f}" (network-snapshot-%06d, fid50k_full)
+    lines = [
+        _stylegan_tick(1401, "1d 06h 06m"),
+        _stylegan_tick(1402, "1d 06h 07m"),
+        "network-snapshot-005742        time 4m 26s       fid50k_full 46.5633",
+        _stylegan_tick(1403, "1d 06h 13m"),
+        _stylegan_tick(1404, "1d 06h 14m"),
+        _stylegan_tick(1405, "1d 06h 15m"),
+        _stylegan_tick(1406, "1d 06h 17m"),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1401, 1402, 1403, 1404, 1405, 1406]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 86400 + 6 * 3600 + 6 * 60
+    assert row_at(parsed, 4)["train_elapsed_s"] == 86400 + 6 * 3600 + 13 * 60
+    assert row_at(parsed, 1)["memory_gib"] == 8.9
+    # the metric's line is an evaluation, not a step (its `time` is the metric's own)
+    assert [e["line"] for e in evals(parsed)] == [3]
+
+
+def test_a_line_of_evaluation_metrics_alone_is_an_evaluation(write_log):
+    # Project-MONAI/tutorials acceleration/fast_training_tutorial.ipynb: print(f"epoch {epoch + 1}/{max_epochs}"),
+    # f"{step}/{epoch_len}, train_loss: {loss.item():.4f} step time: {(time.time() - step_start):.4f}", then
+    # f"epoch {epoch + 1} average loss: {epoch_loss:.4f}", f"current epoch: {epoch + 1} current mean dice:
+    # {metric:.4f} best mean dice: {best_metric:.4f} at epoch: {best_metric_epoch}" and f"time consuming of epoch
+    # {epoch + 1} is: {(time.time() - epoch_start):.4f}"
+    lines = []
+    for e in (1, 2):
+        lines += ["-" * 10, f"epoch {e}/300"]
+        lines += [f"{i}/3, train_loss: 0.{e}{i}00 step time: 0.9{i}00" for i in (1, 2, 3)]
+        lines += [
+            f"epoch {e} average loss: 0.{e}200",
+            f"current epoch: {e} current mean dice: 0.7{e}00 best mean dice: 0.7{e}00 at epoch: {e}",
+            f"time consuming of epoch {e} is: 29.9011",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [int(s) for s in parsed.rows.loc[parsed.rows["kind"] == "step", "progress_total"]] == [3] * 6
+    assert row_at(parsed, 3)["loss"] == 0.11 and row_at(parsed, 5)["step_time_s"] == 0.93
+    assert [e["line"] for e in evals(parsed)] == [7, 15]
+
+
+def test_a_time_of_day_under_a_times_key_is_the_lines_clock(write_log):
+    # torch_xla test/test_utils.py print_training_update: print('|', ' '.join(['Training', 'Device={}', 'Epoch={}',
+    # 'Step={}', 'Loss={:.5f}', 'Rate={:.2f}', 'GlobalRate={:.2f}', 'Time={}']), Time = now() =
+    # datetime.now().strftime('%H:%M:%S')
+    lines = [
+        f"| Training Device=xla:0/0 Epoch=1 Step={s} Loss=0.0{s // 20}000 Rate=1760.{s} GlobalRate=257.10 "
+        f"Time=07:29:{39 + s // 10:02d}"
+        for s in (20, 40, 60, 80)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80]
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 6.0  # 07:29:47 - 07:29:41
+
+
+def _xla_line(device: int, step: int, rate: float, clock: str) -> str:
+    # torch_xla test/test_utils.py print_training_update (called by every device's process of
+    # test/test_train_mp_imagenet.py with its own tracker.rate(), a RateTracker fed the batch size each step):
+    # print('|', ' '.join(['Training', 'Device=' + spec, 'Epoch=1', 'Step={}', 'Loss={:.5f}', 'Rate={:.2f}',
+    # 'GlobalRate={:.2f}', 'Time={}']))
+    return (
+        f"| Training Device=xla:0/{device} Epoch=1 Step={step} Loss=0.0{step // 20}000 Rate={rate:.2f} "
+        f"GlobalRate=257.{device}0 Time={clock}"
+    )
+
+
+def test_a_rate_each_device_prints_for_its_step_is_that_devices_samples_per_second(write_log):
+    lines = [
+        _xla_line(d, s, 1760 + s / 10 + d / 100, f"07:29:{39 + s // 10:02d}")
+        for s in (20, 40, 60)
+        for d in (3, 0, 2, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20] * 4 + [40] * 4 + [60] * 4
+    assert row_at(parsed, 1)["samples_per_s_per_gpu"] == 1762.03  # 1760 + 20 / 10 + 3 / 100
+    assert row_at(parsed, 6)["samples_per_s_per_gpu"] == 1764.00
+
+
+def test_a_rate_every_process_prints_alike_is_the_whole_jobs(write_log):
+    # the same line where each process prints one figure of the whole job: the same number on every line of a step
+    lines = [
+        _xla_line(d, s, 1760 + s / 10, f"07:29:{39 + s // 10:02d}") for s in (20, 40, 60) for d in (0, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 1)["samples_per_s"] == 1762.0
+    assert "samples_per_s_per_gpu" not in parsed.rows or parsed.rows["samples_per_s_per_gpu"].isna().all()
+
+
+def test_patterns_new_writes_a_durations_value_in_its_samples(tmp_path, write_log):
+    # the set `patterns new` writes reads the duration as the inferred reading does, and says so in its samples
+    elapsed = ["1d 06h 06m", "1d 06h 07m", "1d 06h 08m", "1d 06h 10m", "1d 06h 11m"]
+    lines = [_stylegan_tick(1401 + i, e) for i, e in enumerate(elapsed)]
+    log = write_log("\n".join(lines) + "\n")
+    out = tmp_path / "sets" / "mine.toml"
+    assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
+    assert "train_elapsed_s = 108360.0" in out.read_text()  # 1 d 6 h 6 min
+    assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
