@@ -325,6 +325,22 @@ def test_a_run_wide_counter_after_the_position_within_the_epoch(write_log):
     assert list(api.parse(log)["step"]) == [1, 50, 100, 101, 150, 200]
 
 
+def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
+    # rl_games rl_games/common/a2c_common.py print_statistics (Denys88/rl_games): f'fps step: {fps_step:.0f} fps
+    # step and policy inference: {fps_step_inference:.0f} fps total: {fps_total:.0f} epoch: {epoch_num:.0f}/
+    # {max_epochs:.0f} frames: {frame:.0f}', once per PPO epoch (the trainer's iteration); fps step is the frames
+    # per second of the stepping phase, however it moves
+    fps = [(261574, 230705, 181660), (266194, 232788, 185195), (288666, 253068, 197888)]
+    lines = [
+        f"fps step: {a} fps step and policy inference: {b} fps total: {c} epoch: {376 + k}/500 "
+        f"frames: {24576000 + 65536 * k}"
+        for k, (a, b, c) in enumerate(fps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [376, 377, 378]
+    assert row_at(parsed, 1)["progress_total"] == 500
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

@@ -599,13 +599,18 @@ _NOT_A_COUNTER = frozenset(
 )
 
 
+# words before a counter's word that make the key a rate of it (rl_games' `fps step: 261574`, the frames per
+# second of the stepping phase; `samples per step`)
+_RATE_WORDS = frozenset({"fps", "sps", "ips", "per", "speed", "rate", "throughput"})
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
-    values rise)."""
+    values rise). A key that names a rate (`fps step`) is none."""
     base = _QUALIFIER.sub("", label).strip()
     words = base.lower().split()
-    if not words:
+    if not words or _RATE_WORDS & set(_words(base)[:-1]):
         return False
     names = COUNTER_WORDS | LOOSE_COUNTER_WORDS if loose else COUNTER_WORDS
     if keymap_mod.normalize(base) in names or words[-1] in names:
