@@ -341,6 +341,19 @@ def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
     assert row_at(parsed, 1)["progress_total"] == 500
 
 
+def test_a_counter_printed_in_thousands(write_log):
+    # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
+    # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158
+    # batches an epoch, the line at each epoch's last batch
+    lines = [
+        f"| Epoch: {e} (1158/1158) | Loss: {4.5 - e / 10:.4f} | 1.4 steps/s | Step: {e * 1158 // 1000}k | "
+        for e in (1, 2, 3, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]  # 1158, 2316, 3474, 4632 printed in thousands
+    assert row_at(parsed, 3)["loss"] == 4.2
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

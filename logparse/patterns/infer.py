@@ -465,6 +465,7 @@ class RecordShape:
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
     paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
+    counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
 
     @property
@@ -917,6 +918,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
+    scaled = _COUNTER_SCALE.match(literals[step + 1]) if step in ints else None
+    rec.counter_scale = COUNT_SCALES[scaled.group(1)] if scaled else 1
     slots[step].role = "step"
     if epoch is not None:
         rec.epoch = epoch
@@ -932,6 +935,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+# a counter printed with a scale letter glued on: Real-Time-Voice-Cloning's vocoder/train.py prints
+# `Step: {k}k` with k = step // 1000
+_COUNTER_SCALE = regex.compile(r"^([kKM])(?![\w.%/])")
+COUNT_SCALES = {"k": 1000, "K": 1000, "M": 1_000_000}
 
 
 def _paced(
@@ -1811,6 +1820,8 @@ def _line_table(
         if slot.role == "step":
             groups[slot.index] = "step"
             fields["step"] = {"column": "step", "type": "int"}
+            if rec.counter_scale != 1:
+                fields["step"]["scale"] = rec.counter_scale
         elif slot.role == "total" and not evaluation:
             groups[slot.index] = "progress_total"
             fields["progress_total"] = {"column": "progress_total", "type": "int"}
