@@ -354,6 +354,21 @@ def test_a_counter_printed_in_thousands(write_log):
     assert row_at(parsed, 3)["loss"] == 4.2
 
 
+def test_a_position_printed_once_an_epoch_holds_still_as_its_epoch_rises(write_log):
+    # MindSpore mindspore/python/mindspore/train/callback/_loss_monitor.py LossMonitor.step_end: cur_step_in_epoch
+    # = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1; print("epoch: %s step: %s, loss is %s" %
+    # (cb_params.cur_epoch_num, cur_step_in_epoch, loss)); in sink mode it runs once an epoch, at its last batch
+    # (5004 here); epochs count from 1
+    losses = [4.8995576, 3.9235563, 3.833077, 3.2795618]
+    lines = [f"epoch: {e} step: 5004, loss is {loss}" for e, loss in enumerate(losses, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5004] * 4
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["epoch_index"]) == [0, 1, 2, 3] and list(rows["loss"]) == losses
+    # the steps since the run began: cb_params.cur_step_num, (epoch - 1) x 5004 + 5004
+    assert list(api.parse(write_log("\n".join(lines) + "\n"))["step"]) == [5004, 10008, 15012, 20016]
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

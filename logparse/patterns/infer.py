@@ -852,7 +852,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     paced: list[int] = []
     for i in named:
         e = epoch_of(i)
-        if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
+        # (a position that holds still while the epoch goes up is printed once an epoch, at its end: MindSpore's
+        # LossMonitor in sink mode, `epoch: 2 step: 5004, loss is ...`)
+        still = moves[i][0] == moves[i][1] == 0
+        if (
+            e is not None
+            and not _global_named(slots[i].label)
+            and moves[e][0] > 0
+            and (within(i, e) or still)
+        ):
             step, epoch = i, e
             break
         if steady(i):
