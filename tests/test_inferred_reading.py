@@ -369,6 +369,28 @@ def test_a_position_printed_once_an_epoch_holds_still_as_its_epoch_rises(write_l
     assert list(api.parse(write_log("\n".join(lines) + "\n"))["step"]) == [5004, 10008, 15012, 20016]
 
 
+# pytorch/examples imagenet's meters in two projects of their own, one format: 'Epoch: [{0}][{1}/{2}]\tTime
+# {batch_time.val:.3f} ({batch_time.avg:.3f})\tData ... ({data_time.avg:.3f})\tLoss {loss.val:.4f} ({loss.avg:.4f})';
+# AlfredXiangWu/LightCNN train.py prints epoch (for epoch in range(args.start_epoch, args.epochs)) and i (enumerate,
+# when i % print_freq == 0): its batch 0 shows both count from 0; SeanNaren/deepspeech.pytorch train.py prints
+# epoch + 1 and i + 1, and a run's middle shows nothing of it
+@pytest.mark.parametrize(
+    ("printed", "positions", "epoch_index"),
+    [(5, (0, 100, 200, 300), 5), (11, (2, 3, 4, 5), 10)],
+    ids=["lightcnn_from_zero", "deepspeech_from_one"],
+)
+def test_an_epoch_out_of_its_runs_start_counts_as_its_position_shows(
+    write_log, printed, positions, epoch_index
+):
+    lines = [
+        f"Epoch: [{printed}][{i}/3907]\tTime 0.182 (0.186)\tData 0.000 (0.005)\tLoss {6.5 - i / 1000:.4f} (6.3176)"
+        for i in positions
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(positions)
+    assert row_at(parsed, 1)["epoch_index"] == epoch_index
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

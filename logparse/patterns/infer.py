@@ -933,7 +933,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         rec.epoch = epoch
         slots[epoch].role = "epoch"
         epochs_total = series.get(epoch + 1) if epoch + 1 in totals else None
-        rec.epoch_base = _epoch_base(series[epoch], epochs_total)
+        positions_total = series.get(step + 1) if step + 1 in totals else None
+        rec.epoch_base = _epoch_base(series[epoch], epochs_total, series[step], positions_total)
         if epoch + 1 in totals:
             slots[epoch + 1].role = "epoch_total"  # the number of epochs the run plans
         rec.counts_from = _position_base(series[step], series.get(step + 1) if step + 1 in totals else None)
@@ -980,22 +981,46 @@ def _paced(
     return matched >= MIN_REPEATS - 1
 
 
-def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
-    """What a printed epoch counts from: 0 where the log prints an epoch 0, else 1 (`[3/3]`, MMEngine, Keras,
-    PaddlePaddle, Ignite count from 1; a run that counts from 0 shows it in its first epoch)."""
-    return 0 if any(e == 0 for _, e in epochs) else 1
+def _epoch_base(
+    epochs: list[tuple[int, int]],
+    totals: list[tuple[int, int]] | None,
+    positions: list[tuple[int, int]] | None = None,
+    position_totals: list[tuple[int, int]] | None = None,
+) -> int:
+    """What a printed epoch counts from (the column counts epochs from 0): 0 where the log prints an epoch 0;
+    1 where its first epoch in view is 1 or it prints the epochs planned (`[3/3]`; MMEngine, Keras, PaddlePaddle,
+    Ignite, pytorch-tutorial's `Epoch [{}/{}]` of epoch+1 count from 1). Else (the run's first epoch out of
+    view) as the position beside it counts, where the log shows that: a loop that prints the batch index from
+    0 prints the epoch from range(start_epoch, epochs) too (pytorch/examples' imagenet ProgressMeter and its
+    copies, LightCNN's train.py: 'Epoch: [{0}][{1}/{2}]'.format(epoch, i, len(train_loader))), one that prints
+    the batches done counts both from 1 (MMCV's `Epoch [5][500/500]`); where nothing shows it, 1
+    (deepspeech.pytorch prints the same 'Epoch: [{0}][{1}/{2}]' of epoch + 1 and i + 1)."""
+    printed = [e for _, e in epochs]
+    if 0 in printed:
+        return 0
+    if not printed or min(printed) == 1 or totals:
+        return 1
+    shown = _counted_from(positions, position_totals) if positions is not None else None
+    return 1 if shown is None else shown
 
 
-def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
-    """What a position within an epoch counts from: 0 where the log prints a position 0 or stops one short of
-    its total (timm's `[  11/12]`), else 1 (MMEngine's `[50/50]`: the batches done)."""
+def _counted_from(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int | None:
+    """What a position within an epoch counts from where the log shows it: 0 where it prints a position 0 or
+    stops one short of its total (timm's `[  11/12]`), 1 where it reaches its total (MMEngine's `[50/50]`: the
+    batches done); None where it shows neither."""
     if any(p == 0 for _, p in positions):
         return 0
     if totals is not None and any(p == t for (_, p), (_, t) in zip(positions, totals, strict=True)):
         return 1
     if totals is not None and any(p == t - 1 for (_, p), (_, t) in zip(positions, totals, strict=True)):
         return 0
-    return 1
+    return None
+
+
+def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a position within an epoch counts from: as the log shows it (_counted_from), else 1."""
+    shown = _counted_from(positions, totals)
+    return 1 if shown is None else shown
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1668,11 +1693,13 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
         if not _restarts_at(seen, places):
             continue
         m.kind, m.head = "marker", rec
-        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], None)
         totals = None
         if rec.total is not None:
             totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
-        rec.counts_from = _position_base([(sl, int(v)) for sl, v in rec.series(rec.counter)], totals)
+        positions = [(sl, int(v)) for sl, v in rec.series(rec.counter)]
+        planned = [(0, int(v)) for _, v in m.series(m.total)] if m.total is not None else None
+        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], planned, positions, totals)
+        rec.counts_from = _position_base(positions, totals)
         return
 
 
