@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from logparse import api
@@ -389,6 +390,21 @@ def test_an_epoch_out_of_its_runs_start_counts_as_its_position_shows(
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(positions)
     assert row_at(parsed, 1)["epoch_index"] == epoch_index
+
+
+def test_a_stamps_year_before_a_named_position_is_no_epoch(write_log):
+    # ST-GCN's processor as 2s-AGCN's main.py keeps it: print_log prefixes "[ " + time.asctime(...) + ' ] ', and
+    # train() prints '\tBatch({}/{}) done. Loss: {:.4f}  lr:{:.6f}'.format(batch_idx, len(loader), loss, lr): the
+    # year ends the stamp just before the batch's bracket
+    lines = [
+        f"[ Wed Jun  6 16:{m:02d}:16 2018 ] \tBatch({b}/1879) done. Loss: {6.3 - b / 1000:.4f}  lr:0.100000"
+        for m, b in ((1, 0), (2, 100), (4, 200), (5, 300))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    first = row_at(parsed, 1)
+    assert first["progress_total"] == 1879 and first["loss"] == 6.3
+    assert "epoch_index" not in parsed.rows or pd.isna(first["epoch_index"])
 
 
 # ------------------------------------------------------------------------------------------------

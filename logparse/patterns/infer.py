@@ -830,7 +830,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
 
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
-        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)."""
+        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`), nothing but the bracket between them (a word there
+        names the position: `2018 ] Batch(0/1879)`, a stamp's year before ST-GCN's batch)."""
         before = [e for e in candidates if e < i and moves[e][1] == 0]
         named_epochs = [e for e in before if e in epochs]
         if named_epochs:
@@ -843,7 +844,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
             if outer:
                 return outer[-1]
-            if literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
+            bare = not regex.search(r"[A-Za-z]", literals[i])
+            if bare and literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
                 return i - 1
         return None
 
