@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from logparse import api
@@ -323,6 +324,87 @@ def test_a_run_wide_counter_after_the_position_within_the_epoch(write_log):
     log = write_log("\n".join(line(e, it) for e in (0, 1) for it in (0, 49, 99)) + "\n")
     assert steps_of(frame(log)) == [1, 50, 100, 101, 150, 200]
     assert list(api.parse(log)["step"]) == [1, 50, 100, 101, 150, 200]
+
+
+def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
+    # rl_games rl_games/common/a2c_common.py print_statistics (Denys88/rl_games): f'fps step: {fps_step:.0f} fps
+    # step and policy inference: {fps_step_inference:.0f} fps total: {fps_total:.0f} epoch: {epoch_num:.0f}/
+    # {max_epochs:.0f} frames: {frame:.0f}', once per PPO epoch (the trainer's iteration); fps step is the frames
+    # per second of the stepping phase, however it moves
+    fps = [(261574, 230705, 181660), (266194, 232788, 185195), (288666, 253068, 197888)]
+    lines = [
+        f"fps step: {a} fps step and policy inference: {b} fps total: {c} epoch: {376 + k}/500 "
+        f"frames: {24576000 + 65536 * k}"
+        for k, (a, b, c) in enumerate(fps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [376, 377, 378]
+    assert row_at(parsed, 1)["progress_total"] == 500
+
+
+def test_a_counter_printed_in_thousands(write_log):
+    # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
+    # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158
+    # batches an epoch, the line at each epoch's last batch
+    lines = [
+        f"| Epoch: {e} (1158/1158) | Loss: {4.5 - e / 10:.4f} | 1.4 steps/s | Step: {e * 1158 // 1000}k | "
+        for e in (1, 2, 3, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]  # 1158, 2316, 3474, 4632 printed in thousands
+    assert row_at(parsed, 3)["loss"] == 4.2
+
+
+def test_a_position_printed_once_an_epoch_holds_still_as_its_epoch_rises(write_log):
+    # MindSpore mindspore/python/mindspore/train/callback/_loss_monitor.py LossMonitor.step_end: cur_step_in_epoch
+    # = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1; print("epoch: %s step: %s, loss is %s" %
+    # (cb_params.cur_epoch_num, cur_step_in_epoch, loss)); in sink mode it runs once an epoch, at its last batch
+    # (5004 here); epochs count from 1
+    losses = [4.8995576, 3.9235563, 3.833077, 3.2795618]
+    lines = [f"epoch: {e} step: 5004, loss is {loss}" for e, loss in enumerate(losses, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5004] * 4
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["epoch_index"]) == [0, 1, 2, 3] and list(rows["loss"]) == losses
+    # the steps since the run began: cb_params.cur_step_num, (epoch - 1) x 5004 + 5004
+    assert list(api.parse(write_log("\n".join(lines) + "\n"))["step"]) == [5004, 10008, 15012, 20016]
+
+
+# pytorch/examples imagenet's meters in two projects of their own, one format: 'Epoch: [{0}][{1}/{2}]\tTime
+# {batch_time.val:.3f} ({batch_time.avg:.3f})\tData ... ({data_time.avg:.3f})\tLoss {loss.val:.4f} ({loss.avg:.4f})';
+# AlfredXiangWu/LightCNN train.py prints epoch (for epoch in range(args.start_epoch, args.epochs)) and i (enumerate,
+# when i % print_freq == 0): its batch 0 shows both count from 0; SeanNaren/deepspeech.pytorch train.py prints
+# epoch + 1 and i + 1, and a run's middle shows nothing of it
+@pytest.mark.parametrize(
+    ("printed", "positions", "epoch_index"),
+    [(5, (0, 100, 200, 300), 5), (11, (2, 3, 4, 5), 10)],
+    ids=["lightcnn_from_zero", "deepspeech_from_one"],
+)
+def test_an_epoch_out_of_its_runs_start_counts_as_its_position_shows(
+    write_log, printed, positions, epoch_index
+):
+    lines = [
+        f"Epoch: [{printed}][{i}/3907]\tTime 0.182 (0.186)\tData 0.000 (0.005)\tLoss {6.5 - i / 1000:.4f} (6.3176)"
+        for i in positions
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(positions)
+    assert row_at(parsed, 1)["epoch_index"] == epoch_index
+
+
+def test_a_stamps_year_before_a_named_position_is_no_epoch(write_log):
+    # ST-GCN's processor as 2s-AGCN's main.py keeps it: print_log prefixes "[ " + time.asctime(...) + ' ] ', and
+    # train() prints '\tBatch({}/{}) done. Loss: {:.4f}  lr:{:.6f}'.format(batch_idx, len(loader), loss, lr): the
+    # year ends the stamp just before the batch's bracket
+    lines = [
+        f"[ Wed Jun  6 16:{m:02d}:16 2018 ] \tBatch({b}/1879) done. Loss: {6.3 - b / 1000:.4f}  lr:0.100000"
+        for m, b in ((1, 0), (2, 100), (4, 200), (5, 300))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    first = row_at(parsed, 1)
+    assert first["progress_total"] == 1879 and first["loss"] == 6.3
+    assert "epoch_index" not in parsed.rows or pd.isna(first["epoch_index"])
 
 
 # ------------------------------------------------------------------------------------------------

@@ -471,6 +471,7 @@ class RecordShape:
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
     paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
+    counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
 
     @property
@@ -627,13 +628,18 @@ _NOT_A_COUNTER = frozenset(
 )
 
 
+# words before a counter's word that make the key a rate of it (rl_games' `fps step: 261574`, the frames per
+# second of the stepping phase; `samples per step`)
+_RATE_WORDS = frozenset({"fps", "sps", "ips", "per", "speed", "rate", "throughput"})
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
-    values rise)."""
+    values rise). A key that names a rate (`fps step`) is none."""
     base = _QUALIFIER.sub("", label).strip()
     words = base.lower().split()
-    if not words:
+    if not words or _RATE_WORDS & set(_words(base)[:-1]):
         return False
     names = COUNTER_WORDS | LOOSE_COUNTER_WORDS if loose else COUNTER_WORDS
     if keymap_mod.normalize(base) in names or words[-1] in names:
@@ -852,7 +858,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
 
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
-        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`)."""
+        bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`), nothing but the bracket between them (a word there
+        names the position: `2018 ] Batch(0/1879)`, a stamp's year before ST-GCN's batch)."""
         before = [e for e in candidates if e < i and moves[e][1] == 0]
         named_epochs = [e for e in before if e in epochs]
         if named_epochs:
@@ -865,7 +872,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             outer = [e for e in before if e in numerators and moves[e][0] <= moves[i][0]]
             if outer:
                 return outer[-1]
-            if literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
+            bare = not regex.search(r"[A-Za-z]", literals[i])
+            if bare and literals[i].strip()[-1:] in "[(" and before and before[-1] == i - 1:
                 return i - 1
         return None
 
@@ -874,7 +882,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     paced: list[int] = []
     for i in named:
         e = epoch_of(i)
-        if e is not None and not _global_named(slots[i].label) and moves[e][0] > 0 and within(i, e):
+        # (a position that holds still while the epoch goes up is printed once an epoch, at its end: MindSpore's
+        # LossMonitor in sink mode, `epoch: 2 step: 5004, loss is ...`)
+        still = moves[i][0] == moves[i][1] == 0
+        if (
+            e is not None
+            and not _global_named(slots[i].label)
+            and moves[e][0] > 0
+            and (within(i, e) or still)
+        ):
             step, epoch = i, e
             break
         if steady(i):
@@ -940,12 +956,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label)
     rec.whole = step in wholes
+    scaled = _COUNTER_SCALE.match(literals[step + 1]) if step in ints else None
+    rec.counter_scale = COUNT_SCALES[scaled.group(1)] if scaled else 1
     slots[step].role = "step"
     if epoch is not None:
         rec.epoch = epoch
         slots[epoch].role = "epoch"
         epochs_total = series.get(epoch + 1) if epoch + 1 in totals else None
-        rec.epoch_base = _epoch_base(series[epoch], epochs_total)
+        positions_total = series.get(step + 1) if step + 1 in totals else None
+        rec.epoch_base = _epoch_base(series[epoch], epochs_total, series[step], positions_total)
         if epoch + 1 in totals:
             slots[epoch + 1].role = "epoch_total"  # the number of epochs the run plans
         rec.counts_from = _position_base(series[step], series.get(step + 1) if step + 1 in totals else None)
@@ -955,6 +974,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+# a counter printed with a scale letter glued on: Real-Time-Voice-Cloning's vocoder/train.py prints
+# `Step: {k}k` with k = step // 1000
+_COUNTER_SCALE = regex.compile(r"^([kKM])(?![\w.%/])")
+COUNT_SCALES = {"k": 1000, "K": 1000, "M": 1_000_000}
 
 
 def _paced(
@@ -986,22 +1011,46 @@ def _paced(
     return matched >= MIN_REPEATS - 1
 
 
-def _epoch_base(epochs: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
-    """What a printed epoch counts from: 0 where the log prints an epoch 0, else 1 (`[3/3]`, MMEngine, Keras,
-    PaddlePaddle, Ignite count from 1; a run that counts from 0 shows it in its first epoch)."""
-    return 0 if any(e == 0 for _, e in epochs) else 1
+def _epoch_base(
+    epochs: list[tuple[int, int]],
+    totals: list[tuple[int, int]] | None,
+    positions: list[tuple[int, int]] | None = None,
+    position_totals: list[tuple[int, int]] | None = None,
+) -> int:
+    """What a printed epoch counts from (the column counts epochs from 0): 0 where the log prints an epoch 0;
+    1 where its first epoch in view is 1 or it prints the epochs planned (`[3/3]`; MMEngine, Keras, PaddlePaddle,
+    Ignite, pytorch-tutorial's `Epoch [{}/{}]` of epoch+1 count from 1). Else (the run's first epoch out of
+    view) as the position beside it counts, where the log shows that: a loop that prints the batch index from
+    0 prints the epoch from range(start_epoch, epochs) too (pytorch/examples' imagenet ProgressMeter and its
+    copies, LightCNN's train.py: 'Epoch: [{0}][{1}/{2}]'.format(epoch, i, len(train_loader))), one that prints
+    the batches done counts both from 1 (MMCV's `Epoch [5][500/500]`); where nothing shows it, 1
+    (deepspeech.pytorch prints the same 'Epoch: [{0}][{1}/{2}]' of epoch + 1 and i + 1)."""
+    printed = [e for _, e in epochs]
+    if 0 in printed:
+        return 0
+    if not printed or min(printed) == 1 or totals:
+        return 1
+    shown = _counted_from(positions, position_totals) if positions is not None else None
+    return 1 if shown is None else shown
 
 
-def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
-    """What a position within an epoch counts from: 0 where the log prints a position 0 or stops one short of
-    its total (timm's `[  11/12]`), else 1 (MMEngine's `[50/50]`: the batches done)."""
+def _counted_from(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int | None:
+    """What a position within an epoch counts from where the log shows it: 0 where it prints a position 0 or
+    stops one short of its total (timm's `[  11/12]`), 1 where it reaches its total (MMEngine's `[50/50]`: the
+    batches done); None where it shows neither."""
     if any(p == 0 for _, p in positions):
         return 0
     if totals is not None and any(p == t for (_, p), (_, t) in zip(positions, totals, strict=True)):
         return 1
     if totals is not None and any(p == t - 1 for (_, p), (_, t) in zip(positions, totals, strict=True)):
         return 0
-    return 1
+    return None
+
+
+def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
+    """What a position within an epoch counts from: as the log shows it (_counted_from), else 1."""
+    shown = _counted_from(positions, totals)
+    return 1 if shown is None else shown
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1681,11 +1730,13 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
         if not _restarts_at(seen, places):
             continue
         m.kind, m.head = "marker", rec
-        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], None)
         totals = None
         if rec.total is not None:
             totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
-        rec.counts_from = _position_base([(sl, int(v)) for sl, v in rec.series(rec.counter)], totals)
+        positions = [(sl, int(v)) for sl, v in rec.series(rec.counter)]
+        planned = [(0, int(v)) for _, v in m.series(m.total)] if m.total is not None else None
+        m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], planned, positions, totals)
+        rec.counts_from = _position_base(positions, totals)
         return
 
 
@@ -1865,6 +1916,8 @@ def _line_table(
         if slot.role == "step":
             groups[slot.index] = "step"
             fields["step"] = {"column": "step", "type": "int"}
+            if rec.counter_scale != 1:
+                fields["step"]["scale"] = rec.counter_scale
         elif slot.role == "total" and not evaluation:
             groups[slot.index] = "progress_total"
             fields["progress_total"] = {"column": "progress_total", "type": "int"}
