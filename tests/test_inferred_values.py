@@ -1,8 +1,8 @@
-"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values joined
-by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days, hours and
-minutes, a line of evaluation metrics alone. Each log is a few lines built from a framework's own format string
-(cited beside it) with values chosen in the test; the expected values are those values, as the format prints
-them."""
+"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values
+joined by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days,
+hours and minutes, a line of evaluation metrics alone, an asctime stamp, a time of day leading the line. Each
+log is a few lines built from a framework's own format string (cited beside it) with values chosen in the
+test; the expected values are those values, as the format prints them."""
 
 from __future__ import annotations
 
@@ -208,3 +208,37 @@ def test_patterns_new_writes_a_durations_value_in_its_samples(tmp_path, write_lo
     assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
     assert "train_elapsed_s = 108360.0" in out.read_text()  # 1 d 6 h 6 min
     assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+
+
+def test_an_asctime_stamp_is_the_lines_clock(write_log):
+    # yysijie/st-gcn main.py (2018) print_log: str = "[ " + time.asctime(time.localtime(time.time())) + ' ] ' + str,
+    # of 'Training epoch: {}' and '\tBatch({}/{}) done. Loss: {:.4f}  lr:{}'.format(batch_idx, len(loader), loss,
+    # lr); asctime pads a one-digit day with a blank
+    stamps = ["Sat Jun  9 23:58:05 2018", "Sat Jun  9 23:59:30 2018", "Sun Jun 10 00:00:55 2018"]
+    lines = ["[ Sat Jun  9 23:57:50 2018 ] Training epoch: 3"]
+    lines += [
+        f"[ {stamp} ] \tBatch({100 * i}/1500) done. Loss: {4.5 - i / 10:.4f}  lr:0.01"
+        for i, stamp in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200]
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 85.0  # 23:59:30 - 23:58:05
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 3)["timestamp"] == 85.0  # over midnight
+    assert row_at(parsed, 2)["loss"] == 4.5 and row_at(parsed, 2)["lr"] == 0.01
+    assert row_at(parsed, 2)["progress_total"] == 1500
+
+
+def test_a_time_of_day_leading_the_line_is_its_clock(write_log):
+    # PrimeIntellect-ai/prime src/zeroband/utils/logging.py CustomFormatter: "{asctime} [{levelname}] [Rank
+    # {local_rank}] {message}" with datefmt="%H:%M:%S"; src/zeroband/train.py: f"step: {step}, loss: {loss:.4f}"
+    # then f", tokens_per_second: {tps:.2f}, mfu: {mfu:.2f}"
+    clocks = ["09:05:58", "09:06:02", "09:06:05", "09:06:09"]
+    lines = [
+        f"{clock} [INFO] [Rank 0] step: {s}, loss: {9 - s / 10:.4f}, tokens_per_second: 61234.5{s}, mfu: 41.2{s}"
+        for s, clock in enumerate(clocks, start=1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 4.0  # 09:06:02 - 09:05:58
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 11.0
+    assert row_at(parsed, 1)["loss"] == 8.9

@@ -88,11 +88,16 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
 # YYYY/MM/DD and its year-less MM/DD), a date joined to its time by a colon (sockeye's logging format
 # "[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s" with datefmt "%Y-%m-%d:%H:%M:%S",
-# sockeye/log.py) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
+# sockeye/log.py), absl/glog's year-less `I0811 21:54:55.531340`, the C locale's `%x %X` (MM/DD/YY: XLM's
+# xlm/logger.py LogFormatter, time.strftime('%x %X')) or time.asctime()'s `Wed Jun  6 16:01:16 2018` (ST-GCN's
+# print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
+# reads each)
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-    r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+    r"[ \d]\d \d\d:\d\d:\d\d \d{4}"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -120,7 +125,7 @@ BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
 _TOKEN = re.compile(
-    rf"(?=[-+.\d|nNiI?{GLYPHS}])"
+    rf"(?=[-+.\d|nNiI?MTWFS{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp)
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
@@ -2312,20 +2317,26 @@ def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
 
 
 def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
-    """A record's time of day printed with no date under a time's key, its hours two digits as a clock of the
-    day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(now()), now() =
-    datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours unpadded (tqdm's
-    format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its differences are a
-    clock's all the same."""
+    """A record's time of day printed with no date under a time's key or leading the line, its hours two digits
+    as a clock of the day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(
+    now()), now() = datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours
+    unpadded (tqdm's format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its
+    differences are a clock's all the same."""
     line = [s.label for s in rec.slots if s.role == "value" and s.label]
     for slot in rec.slots:
-        if slot.kind != "clock" or slot.role != "value" or not slot.label:
+        if slot.kind != "clock" or slot.role != "value":
+            continue
+        # (or with no key, leading the line as a logger's prefix: PrimeIntellect-ai/prime
+        # src/zeroband/utils/logging.py "{asctime} [{levelname}] [Rank {local_rank}] {message}" with datefmt
+        # "%H:%M:%S", Rich's logging handler "[%X]")
+        leads = slot.index == 0 and not rec.shapes[0].literals[0].strip(" [(")
+        if not (slot.label or leads):
             continue
         texts = [v for _, v in rec.series(slot.index)]
         if (
             texts
             and all(_TIME_OF_DAY.fullmatch(t) and int(t[:2]) < 24 for t in texts)
-            and _timed_key(km, slot, line)
+            and (leads or _timed_key(km, slot, line))
         ):
             return slot.index
     return None
