@@ -1,10 +1,13 @@
 """What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values
 joined by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days,
-hours and minutes, a line of evaluation metrics alone, an asctime stamp, a time of day leading the line. Each
-log is a few lines built from a framework's own format string (cited beside it) with values chosen in the
-test; the expected values are those values, as the format prints them."""
+hours and minutes, a line of evaluation metrics alone, an asctime stamp, a time of day leading the line, the C
+locale's date, a language model's objective as the loss. Each log is a few lines built from a framework's own
+format string (cited beside it) with values chosen in the test; the expected values are those values, as the
+format prints them."""
 
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
@@ -226,6 +229,35 @@ def test_an_asctime_stamp_is_the_lines_clock(write_log):
     assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 3)["timestamp"] == 85.0  # over midnight
     assert row_at(parsed, 2)["loss"] == 4.5 and row_at(parsed, 2)["lr"] == 0.01
     assert row_at(parsed, 2)["progress_total"] == 1500
+
+
+def _xlm_line(date: str, elapsed: str, n: int, loss: float, lr: float) -> str:
+    # facebookresearch/XLM xlm/logger.py LogFormatter: "%s - %s - %s" % (levelname, time.strftime('%x %X'),
+    # timedelta(seconds=elapsed)) + " - " + message; xlm/trainer.py print_stats: "%7i - " % n_total_iter, "{:7.2f}
+    # sent/s - {:8.2f} words/s - ", the stats '{}: {:7.4f}' ('MLM-%s' % lang: the step's loss.item()), " - " +
+    # " - %s LR: " % 'model' + "{:.4e}"
+    return (
+        f"INFO - {date} - {elapsed} - {n:7d} - {60.5:7.2f} sent/s - {2100.25:8.2f} words/s - "
+        f"MLM-en: {loss:7.4f} -  - model LR: {lr:.4e}"
+    )
+
+
+def test_a_language_models_objective_is_the_loss_and_the_c_locales_date_reads(write_log):
+    lines = [
+        _xlm_line("12/31/19 23:59:58", "1:02:03", 2000, 6.5432, 1.25e-4),
+        _xlm_line("01/01/20 00:00:01", "1:02:06", 2005, 6.4321, 1.2505e-4),
+        _xlm_line("01/01/20 00:00:04", "1:02:09", 2010, 6.321, 1.251e-4),
+        _xlm_line("01/01/20 00:00:07", "1:02:12", 2015, 6.2109, 1.2515e-4),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2000, 2005, 2010, 2015]
+    assert row_at(parsed, 1)["loss"] == 6.5432 and row_at(parsed, 4)["loss"] == 6.2109
+    assert row_at(parsed, 1)["lr"] == 1.25e-4
+    # %x in the C locale is MM/DD/YY: the last second of 2019, then 3 s into 2020
+    assert (
+        row_at(parsed, 1)["timestamp"] == datetime(2019, 12, 31, 23, 59, 58, tzinfo=timezone.utc).timestamp()
+    )
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 3.0
 
 
 def test_a_time_of_day_leading_the_line_is_its_clock(write_log):
