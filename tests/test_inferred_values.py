@@ -1,9 +1,9 @@
 """What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values
 joined by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days,
 hours and minutes, a line of evaluation metrics alone, an asctime stamp, a time of day leading the line, the C
-locale's date, a language model's objective as the loss. Each log is a few lines built from a framework's own
-format string (cited beside it) with values chosen in the test; the expected values are those values, as the
-format prints them."""
+locale's date, a language model's objective as the loss, a time that grows with the steps. Each log is a few
+lines built from a framework's own format string (cited beside it) with values chosen in the test; the
+expected values are those values, as the format prints them."""
 
 from __future__ import annotations
 
@@ -274,3 +274,30 @@ def test_a_time_of_day_leading_the_line_is_its_clock(write_log):
     assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 4.0  # 09:06:02 - 09:05:58
     assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 11.0
     assert row_at(parsed, 1)["loss"] == 8.9
+
+
+def test_a_step_times_key_whose_values_grow_with_the_steps_is_the_time_since_training_began(write_log):
+    # carpedm20/DCGAN-tensorflow model.py: print("Epoch: [%2d] [%4d/%4d] time: %4.4f, d_loss: %.8f, g_loss: %.8f"
+    # % (epoch, idx, batch_idxs, time.time() - start_time, errD_fake + errD_real, errG))
+    lines = [
+        f"Epoch: [ 0] [{idx:4d}/1200] time: {4.25 + 1.5 * idx:4.4f}, d_loss: 1.2{idx}000000, g_loss: 0.7{idx}000000"
+        for idx in range(6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 4.25
+    assert row_at(parsed, 6)["train_elapsed_s"] == 11.75  # 4.25 + 1.5 x 5
+
+
+def test_a_step_times_average_that_creeps_up_stays_the_step_time(write_log):
+    # detectron2/utils/events.py CommonMetricPrinter: " {eta}iter: {iter}  {losses}  time: {time:.4f}  data_time:
+    # {data_time:.4f}  lr: {lr}  max_mem: {memory:.0f}M" behind "[%m/%d %H:%M:%S d2.utils.events]: ", the time a
+    # global average over the run, rising by a ten-thousandth a line
+    lines = [
+        f"[08/14 10:2{i}:13 d2.utils.events]:  eta: 0:43:51  iter: {5019 + 20 * i}  total_loss: 0.4{i}72  "
+        f"time: 0.{4464 + i}  data_time: 0.0375  lr: 0.0003  max_mem: 1962M"
+        for i in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5019, 5039, 5059, 5079, 5099]
+    assert row_at(parsed, 1)["step_time_s"] == 0.4464 and row_at(parsed, 5)["step_time_s"] == 0.4468

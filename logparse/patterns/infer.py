@@ -1954,7 +1954,8 @@ def _line_table(
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
             m = replace(m, scope="per_gpu", reason=why)
         if not evaluation:
-            m = _timed(km, m, slot, texts)
+            # (a record's only time: of several, the longest is the step's and the others its parts)
+            m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
@@ -2231,15 +2232,19 @@ def _clock(texts: Sequence[str]) -> bool | None:
     return ups >= RISING * (ups + downs)
 
 
-def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+def _timed(
+    km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str] = ()
+) -> FieldPlan:
     """A time the key model reads as a clock since training began whose values do not rise is the step's time
     (espnet2's `train_time=0.014` on every line: espnet2/train/trainer.py registers the seconds since the last
     iteration ended); a step's time whose values rise line after line is a clock (OpenNMT-py's `6641 sec`,
-    time.time() - start)."""
+    time.time() - start), under a step time's key only where they grow with the steps (`steps`: the counter's
+    values on the same lines, given for a record's only time) as a clock does (_grows_with_steps)."""
     column = {"train_elapsed_s": "step_time_s", "step_time_s": "train_elapsed_s"}.get(m.column)
     if column is None or m.kept or m.invert:
         return m
-    if column == "train_elapsed_s" and not _bare_time(slot):
+    keyed = column == "train_elapsed_s" and not _bare_time(slot)
+    if keyed and not _grows_with_steps(texts, steps):
         return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
     clock = _clock(texts)
     if clock is None or clock == (m.column == "train_elapsed_s"):
@@ -2248,9 +2253,33 @@ def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
     if mapping is None or mapping.column != column:
         return m
     how = "rise line after line: a clock" if clock else "do not rise: no clock, the step's own time"
+    if keyed:
+        how = "grow with the steps as a clock since training began does"
     reason = f"its values {how} ({slot.label!r})"
     use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
+
+
+def _grows_with_steps(texts: Sequence[str], steps: Sequence[str]) -> bool:
+    """Whether a time's values, printed beside the step counter's `steps`, are the seconds since training began
+    (DCGAN-tensorflow model.py: "Epoch: [%2d] [%4d/%4d] time: %4.4f, d_loss: %.8f, g_loss: %.8f" % (epoch, idx,
+    batch_idxs, time.time() - start_time, ...)): they never go down, and the seconds they add a step, times the
+    steps counted to the last line, are at least half the last value, as a clock's are (its value is that
+    product plus the time before the first step). A step's time averaged over the run (detectron2's `time:`,
+    the global average, creeping up) adds a sliver of that."""
+    values = [_number(t) for t in texts]
+    counts = _ints(steps) if len(steps) == len(texts) and _is_int(steps) else []
+    if len(counts) < MIN_REPEATS or any(v is None or not math.isfinite(v) for v in values):
+        return False
+    v = [float(x) for x in values if x is not None]
+    if any(b < a for a, b in zip(v, v[1:], strict=False)) or any(
+        b <= a for a, b in zip(counts, counts[1:], strict=False)
+    ):
+        return False
+    if v[-1] <= v[0] or v[-1] <= 0:
+        return False
+    per_step = (v[-1] - v[0]) / (counts[-1] - counts[0])
+    return per_step * (counts[-1] + 1) >= 0.5 * v[-1]
 
 
 def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
@@ -2277,6 +2306,11 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+def _counts(rec: RecordShape) -> list[str]:
+    """The step counter's values over the record's lines, as printed (none without a counter)."""
+    return [v for _, v in rec.series(rec.counter)] if rec.counter is not None else []
 
 
 def _bare_rate(key: str, texts: Sequence[str]) -> bool:
