@@ -301,3 +301,20 @@ def test_a_step_times_average_that_creeps_up_stays_the_step_time(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [5019, 5039, 5059, 5079, 5099]
     assert row_at(parsed, 1)["step_time_s"] == 0.4464 and row_at(parsed, 5)["step_time_s"] == 0.4468
+
+
+def test_a_projected_end_after_the_counter_is_no_clock_of_the_line(write_log):
+    # jiwoon-ahn/irn step/train_cam.py: print('step:%5d/%5d' % (step - 1, max_step), 'loss:%.4f' % ..., 'imps:%.1f'
+    # % ..., 'lr: %.4f' % ..., 'etc:%s' % (timer.str_estimated_complete()), flush=True), the estimated time of
+    # completion (misc/pyutils.py Timer: time.ctime(self.est_finish)); here a run that slows, its projection later
+    ends = ["Mon Mar  2 10:15:00 2020", "Mon Mar  2 10:16:30 2020", "Mon Mar  2 10:18:00 2020"]
+    lines = [
+        f"step:{100 * i:5d}/ 2000 loss:0.{5 - i}000 imps:30.{i} lr: 0.0500 etc:{end}"
+        for i, end in enumerate(ends)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert steps_of(parsed) == [0, 100, 200]
+    assert list(rows["loss"]) == [0.5, 0.4, 0.3]
+    assert "timestamp" not in rows or rows["timestamp"].isna().all()
+    assert [c for c in rows if c.startswith("x_")] == ["x_imps"]  # the date's day is no value of its own

@@ -1858,7 +1858,9 @@ def _line_table(
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
-    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count(sh.kinds[stamp]) == 1):
+    if stamp is not None and (
+        stamp < (rec.counter or 0) or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))
+    ):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -2050,6 +2052,14 @@ def _line_table(
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys
+
+
+def _projected(rec: RecordShape, km: keymap_mod.KeyMap, index: int) -> bool:
+    """A date printed after the record's counter under a key the key model skips: a projected end, no clock of the
+    line (jiwoon-ahn/irn step/train_cam.py: 'etc:%s' % timer.str_estimated_complete(), misc/pyutils.py:
+    time.ctime(self.est_finish), the start plus the elapsed time over the share done)."""
+    slot = rec.slots[index]
+    return slot.kind == "ts" and bool(slot.label) and km.ignored(slot.label)
 
 
 # what a progress bar draws of itself: its position, its total and its rate
