@@ -318,3 +318,21 @@ def test_a_projected_end_after_the_counter_is_no_clock_of_the_line(write_log):
     assert list(rows["loss"]) == [0.5, 0.4, 0.3]
     assert "timestamp" not in rows or rows["timestamp"].isna().all()
     assert [c for c in rows if c.startswith("x_")] == ["x_imps"]  # the date's day is no value of its own
+
+
+def test_a_bar_beside_a_counter_of_the_same_total_times_its_steps(write_log):
+    # meta-llama/llama-recipes src/llama_recipes/utils/train_utils.py: pbar = tqdm(desc=f"Training Epoch: {epoch+1}",
+    # total=len(train_dataloader) // gradient_accumulation_steps), pbar.update(1) per optimizer step and
+    # pbar.set_description(f"Training Epoch: {epoch+1}/{train_config.num_epochs}, step {step}/{len(train_dataloader)}
+    # completed (loss: {loss.detach().float()})"); tqdm's own '{n}/{total} [{elapsed}<{remaining}, {rate}s/it]'
+    rates = ["2.31", "2.25", "2.28"]
+    lines = [
+        f"Training Epoch: 1/2, step {s}/60 completed (loss: 1.{7 - s % 10}5): {100 * (s + 1) // 60:3d}%|"
+        f"{'█' * (s // 6)}{' ' * (10 - s // 6)}| {s + 1}/60 [00:{20 + 2 * s}<01:50, {rate}s/it]"
+        for s, rate in zip((10, 11, 12), rates, strict=True)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 11, 12]
+    assert row_at(parsed, 1)["step_time_s"] == 2.31  # the bar's rate, as tqdm prints it for the first row
+    assert parsed.rows["step_time_s"].notna().all()
+    assert "x_s_it" not in parsed.rows

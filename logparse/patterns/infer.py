@@ -1912,7 +1912,8 @@ def _line_table(
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
             if evaluation or rec.beside:
                 continue
-            if counted != rec.counter:  # the bar counts something else (an RL collector's env steps)
+            if counted != rec.counter and not _bar_counts_steps(rec, counted):
+                # the bar counts something else (an RL collector's env steps)
                 group = f"v{slot.index}"
                 groups[slot.index] = group
                 fields[group] = {"column": keymap_mod.column_name("x_", slot.label)}
@@ -2158,6 +2159,19 @@ def _tqdm_count(sh: SampledShape) -> int | None:
         ):
             return i
     return None
+
+
+def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
+    """Whether a progress bar drawn beside a record's own counter counts the record's steps: the bar's total is
+    the counter's total on every line sampled (meta-llama/llama-recipes src/llama_recipes/utils/train_utils.py: a
+    bar of total=len(train_dataloader) // gradient_accumulation_steps, updated once an optimizer step, described
+    f"Training Epoch: {epoch+1}/{num_epochs}, step {step}/{len(train_dataloader)} completed (loss: ...)": with
+    no accumulation, both count the steps). Its rate is then the step's."""
+    sh = rec.shapes[0]
+    if rec.total is None or counted + 1 >= len(sh.kinds) or sh.literals[counted + 1].strip() != "/":
+        return False
+    totals, bars = rec.series(rec.total), rec.series(counted + 1)
+    return bool(totals) and all(a == b for a, b in zip(totals, bars, strict=True))
 
 
 # A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
