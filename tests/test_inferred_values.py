@@ -336,3 +336,22 @@ def test_a_bar_beside_a_counter_of_the_same_total_times_its_steps(write_log):
     assert row_at(parsed, 1)["step_time_s"] == 2.31  # the bar's rate, as tqdm prints it for the first row
     assert parsed.rows["step_time_s"].notna().all()
     assert "x_s_it" not in parsed.rows
+
+
+def test_a_time_that_grows_with_the_updates_over_four_lines_is_the_time_since_training_began(write_log):
+    # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs.append('time:{}s'.format(
+    # np.floor(self.train_time.time()))), 'total_exs:{}', 'epochs:{}', then print("[ {} ] {}".format(" ".join(logs),
+    # train_report)), the report's 'total_train_updates' the optimizer's updates so far (TorchAgent.report)
+    updates = [15, 17, 16, 17]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"[ time:{20.0 * (k + 1) + k}s total_exs:{32 * done} epochs:{round(32 * done / 50000, 2)} ] "
+            f"{{'exs': {32 * u}, 'mean_loss': {8.25 - k}, 'gnorm': 95.5, 'updates': {u}, "
+            f"'lr': {2.5e-05 * (k + 1):.3g}, 'total_train_updates': {done}}}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [15, 32, 48, 65]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 20.0 and row_at(parsed, 4)["train_elapsed_s"] == 83.0
+    assert row_at(parsed, 2)["loss"] == 7.25

@@ -1859,7 +1859,8 @@ def _line_table(
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
     if stamp is not None and (
-        stamp < (rec.counter or 0) or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))
+        stamp < (rec.counter or 0)
+        or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))
     ):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
@@ -2268,9 +2269,9 @@ def _timed(
     if column is None or m.kept or m.invert:
         return m
     keyed = column == "train_elapsed_s" and not _bare_time(slot)
-    if keyed and not _grows_with_steps(texts, steps):
+    if keyed and (set(_words(slot.label)) - _TIME_WORDS or not _grows_with_steps(texts, steps)):
         return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
-    clock = _clock(texts)
+    clock = True if keyed else _clock(texts)  # (growing with the steps says so from fewer lines)
     if clock is None or clock == (m.column == "train_elapsed_s"):
         return m
     mapping = km.lookup("time" if column == "step_time_s" else "elapsed", "step")
@@ -2282,6 +2283,11 @@ def _timed(
     reason = f"its values {how} ({slot.label!r})"
     use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
+
+
+# the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
+# key that names the step (`step_time`, `iter_time`, `batch_time`) is the step's time whatever its values do
+_TIME_WORDS = frozenset({"time", "s", "sec", "secs", "seconds", "ms"})
 
 
 def _grows_with_steps(texts: Sequence[str], steps: Sequence[str]) -> bool:
