@@ -1,10 +1,13 @@
-"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values joined
-by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days, hours and
-minutes, a line of evaluation metrics alone. Each log is a few lines built from a framework's own format string
-(cited beside it) with values chosen in the test; the expected values are those values, as the format prints
-them."""
+"""What the inferred reading (logparse/patterns/infer.py) makes of a step record's values: keys and values
+joined by slashes, a timestamp's date joined to its time by a colon, a clock of the day, a duration in days,
+hours and minutes, a line of evaluation metrics alone, an asctime stamp, a time of day leading the line, the C
+locale's date, a language model's objective as the loss, a time that grows with the steps. Each log is a few
+lines built from a framework's own format string (cited beside it) with values chosen in the test; the
+expected values are those values, as the format prints them."""
 
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 from logparse.frame.assemble import parse_log
 from logparse.patterns.sets import load_sets
@@ -208,3 +211,147 @@ def test_patterns_new_writes_a_durations_value_in_its_samples(tmp_path, write_lo
     assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
     assert "train_elapsed_s = 108360.0" in out.read_text()  # 1 d 6 h 6 min
     assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+
+
+def test_an_asctime_stamp_is_the_lines_clock(write_log):
+    # yysijie/st-gcn main.py (2018) print_log: str = "[ " + time.asctime(time.localtime(time.time())) + ' ] ' + str,
+    # of 'Training epoch: {}' and '\tBatch({}/{}) done. Loss: {:.4f}  lr:{}'.format(batch_idx, len(loader), loss,
+    # lr); asctime pads a one-digit day with a blank
+    stamps = ["Sat Jun  9 23:58:05 2018", "Sat Jun  9 23:59:30 2018", "Sun Jun 10 00:00:55 2018"]
+    lines = ["[ Sat Jun  9 23:57:50 2018 ] Training epoch: 3"]
+    lines += [
+        f"[ {stamp} ] \tBatch({100 * i}/1500) done. Loss: {4.5 - i / 10:.4f}  lr:0.01"
+        for i, stamp in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200]
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 85.0  # 23:59:30 - 23:58:05
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 3)["timestamp"] == 85.0  # over midnight
+    assert row_at(parsed, 2)["loss"] == 4.5 and row_at(parsed, 2)["lr"] == 0.01
+    assert row_at(parsed, 2)["progress_total"] == 1500
+
+
+def _xlm_line(date: str, elapsed: str, n: int, loss: float, lr: float) -> str:
+    # facebookresearch/XLM xlm/logger.py LogFormatter: "%s - %s - %s" % (levelname, time.strftime('%x %X'),
+    # timedelta(seconds=elapsed)) + " - " + message; xlm/trainer.py print_stats: "%7i - " % n_total_iter, "{:7.2f}
+    # sent/s - {:8.2f} words/s - ", the stats '{}: {:7.4f}' ('MLM-%s' % lang: the step's loss.item()), " - " +
+    # " - %s LR: " % 'model' + "{:.4e}"
+    return (
+        f"INFO - {date} - {elapsed} - {n:7d} - {60.5:7.2f} sent/s - {2100.25:8.2f} words/s - "
+        f"MLM-en: {loss:7.4f} -  - model LR: {lr:.4e}"
+    )
+
+
+def test_a_language_models_objective_is_the_loss_and_the_c_locales_date_reads(write_log):
+    lines = [
+        _xlm_line("12/31/19 23:59:58", "1:02:03", 2000, 6.5432, 1.25e-4),
+        _xlm_line("01/01/20 00:00:01", "1:02:06", 2005, 6.4321, 1.2505e-4),
+        _xlm_line("01/01/20 00:00:04", "1:02:09", 2010, 6.321, 1.251e-4),
+        _xlm_line("01/01/20 00:00:07", "1:02:12", 2015, 6.2109, 1.2515e-4),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2000, 2005, 2010, 2015]
+    assert row_at(parsed, 1)["loss"] == 6.5432 and row_at(parsed, 4)["loss"] == 6.2109
+    assert row_at(parsed, 1)["lr"] == 1.25e-4
+    # %x in the C locale is MM/DD/YY: the last second of 2019, then 3 s into 2020
+    assert (
+        row_at(parsed, 1)["timestamp"] == datetime(2019, 12, 31, 23, 59, 58, tzinfo=timezone.utc).timestamp()
+    )
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 3.0
+
+
+def test_a_time_of_day_leading_the_line_is_its_clock(write_log):
+    # PrimeIntellect-ai/prime src/zeroband/utils/logging.py CustomFormatter: "{asctime} [{levelname}] [Rank
+    # {local_rank}] {message}" with datefmt="%H:%M:%S"; src/zeroband/train.py: f"step: {step}, loss: {loss:.4f}"
+    # then f", tokens_per_second: {tps:.2f}, mfu: {mfu:.2f}"
+    clocks = ["09:05:58", "09:06:02", "09:06:05", "09:06:09"]
+    lines = [
+        f"{clock} [INFO] [Rank 0] step: {s}, loss: {9 - s / 10:.4f}, tokens_per_second: 61234.5{s}, mfu: 41.2{s}"
+        for s, clock in enumerate(clocks, start=1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 4.0  # 09:06:02 - 09:05:58
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 11.0
+    assert row_at(parsed, 1)["loss"] == 8.9
+
+
+def test_a_step_times_key_whose_values_grow_with_the_steps_is_the_time_since_training_began(write_log):
+    # carpedm20/DCGAN-tensorflow model.py: print("Epoch: [%2d] [%4d/%4d] time: %4.4f, d_loss: %.8f, g_loss: %.8f"
+    # % (epoch, idx, batch_idxs, time.time() - start_time, errD_fake + errD_real, errG))
+    lines = [
+        f"Epoch: [ 0] [{idx:4d}/1200] time: {4.25 + 1.5 * idx:4.4f}, d_loss: 1.2{idx}000000, g_loss: 0.7{idx}000000"
+        for idx in range(6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 4.25
+    assert row_at(parsed, 6)["train_elapsed_s"] == 11.75  # 4.25 + 1.5 x 5
+
+
+def test_a_step_times_average_that_creeps_up_stays_the_step_time(write_log):
+    # detectron2/utils/events.py CommonMetricPrinter: " {eta}iter: {iter}  {losses}  time: {time:.4f}  data_time:
+    # {data_time:.4f}  lr: {lr}  max_mem: {memory:.0f}M" behind "[%m/%d %H:%M:%S d2.utils.events]: ", the time a
+    # global average over the run, rising by a ten-thousandth a line
+    lines = [
+        f"[08/14 10:2{i}:13 d2.utils.events]:  eta: 0:43:51  iter: {5019 + 20 * i}  total_loss: 0.4{i}72  "
+        f"time: 0.{4464 + i}  data_time: 0.0375  lr: 0.0003  max_mem: 1962M"
+        for i in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5019, 5039, 5059, 5079, 5099]
+    assert row_at(parsed, 1)["step_time_s"] == 0.4464 and row_at(parsed, 5)["step_time_s"] == 0.4468
+
+
+def test_a_projected_end_after_the_counter_is_no_clock_of_the_line(write_log):
+    # jiwoon-ahn/irn step/train_cam.py: print('step:%5d/%5d' % (step - 1, max_step), 'loss:%.4f' % ..., 'imps:%.1f'
+    # % ..., 'lr: %.4f' % ..., 'etc:%s' % (timer.str_estimated_complete()), flush=True), the estimated time of
+    # completion (misc/pyutils.py Timer: time.ctime(self.est_finish)); here a run that slows, its projection later
+    ends = ["Mon Mar  2 10:15:00 2020", "Mon Mar  2 10:16:30 2020", "Mon Mar  2 10:18:00 2020"]
+    lines = [
+        f"step:{100 * i:5d}/ 2000 loss:0.{5 - i}000 imps:30.{i} lr: 0.0500 etc:{end}"
+        for i, end in enumerate(ends)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert steps_of(parsed) == [0, 100, 200]
+    assert list(rows["loss"]) == [0.5, 0.4, 0.3]
+    assert "timestamp" not in rows or rows["timestamp"].isna().all()
+    assert [c for c in rows if c.startswith("x_")] == ["x_imps"]  # the date's day is no value of its own
+
+
+def test_a_bar_beside_a_counter_of_the_same_total_times_its_steps(write_log):
+    # meta-llama/llama-recipes src/llama_recipes/utils/train_utils.py: pbar = tqdm(desc=f"Training Epoch: {epoch+1}",
+    # total=len(train_dataloader) // gradient_accumulation_steps), pbar.update(1) per optimizer step and
+    # pbar.set_description(f"Training Epoch: {epoch+1}/{train_config.num_epochs}, step {step}/{len(train_dataloader)}
+    # completed (loss: {loss.detach().float()})"); tqdm's own '{n}/{total} [{elapsed}<{remaining}, {rate}s/it]'
+    rates = ["2.31", "2.25", "2.28"]
+    lines = [
+        f"Training Epoch: 1/2, step {s}/60 completed (loss: 1.{7 - s % 10}5): {100 * (s + 1) // 60:3d}%|"
+        f"{'█' * (s // 6)}{' ' * (10 - s // 6)}| {s + 1}/60 [00:{20 + 2 * s}<01:50, {rate}s/it]"
+        for s, rate in zip((10, 11, 12), rates, strict=True)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 11, 12]
+    assert row_at(parsed, 1)["step_time_s"] == 2.31  # the bar's rate, as tqdm prints it for the first row
+    assert parsed.rows["step_time_s"].notna().all()
+    assert "x_s_it" not in parsed.rows
+
+
+def test_a_time_that_grows_with_the_updates_over_four_lines_is_the_time_since_training_began(write_log):
+    # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs.append('time:{}s'.format(
+    # np.floor(self.train_time.time()))), 'total_exs:{}', 'epochs:{}', then print("[ {} ] {}".format(" ".join(logs),
+    # train_report)), the report's 'total_train_updates' the optimizer's updates so far (TorchAgent.report)
+    updates = [15, 17, 16, 17]
+    lines = []
+    for k, u in enumerate(updates):
+        done = sum(updates[: k + 1])
+        lines.append(
+            f"[ time:{20.0 * (k + 1) + k}s total_exs:{32 * done} epochs:{round(32 * done / 50000, 2)} ] "
+            f"{{'exs': {32 * u}, 'mean_loss': {8.25 - k}, 'gnorm': 95.5, 'updates': {u}, "
+            f"'lr': {2.5e-05 * (k + 1):.3g}, 'total_train_updates': {done}}}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [15, 32, 48, 65]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 20.0 and row_at(parsed, 4)["train_elapsed_s"] == 83.0
+    assert row_at(parsed, 2)["loss"] == 7.25

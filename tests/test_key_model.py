@@ -238,6 +238,15 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         # run_squad.py's "Time cost=%.2f" beside a line's loss
         (("loss", "batch_cost", "data_cost"), "loss", ()),
         (("Time cost", "LR"), None, ()),
+        # facebookresearch/XLM xlm/trainer.py print_stats: each objective's stat '{}: {:7.4f}' under 'MLM-%s' % lang
+        # or 'CLM-%s' % lang (the mean of its steps' loss.item()): one objective is the loss; two, each with its
+        # own optimizer step, and no total: none
+        (("sent/s", "words/s", "MLM-en", "model LR"), "MLM-en", ()),
+        (("sent/s", "words/s", "CLM-en", "MLM-en", "model LR"), None, ("CLM-en", "MLM-en")),
+        # aws-samples/deep-learning-models models/nlp/albert/run_pretraining.py: f"Loss: {loss:.3f}, MLM:
+        # {mlm_loss:.3f}, SOP: {sop_loss:.3f}, MLM_acc: {mlm_acc:.3f}, SOP_acc: {sop_acc:.3f}": the masked LM's
+        # accuracy is no loss
+        (("Loss", "MLM", "SOP", "MLM_acc", "SOP_acc", "It/s"), "Loss", ("MLM",)),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

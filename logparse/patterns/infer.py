@@ -88,11 +88,16 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
 # YYYY/MM/DD and its year-less MM/DD), a date joined to its time by a colon (sockeye's logging format
 # "[%(asctime)s:%(levelname)s:%(name)s:%(funcName)s] %(message)s" with datefmt "%Y-%m-%d:%H:%M:%S",
-# sockeye/log.py) or absl/glog's year-less `I0811 21:54:55.531340` (sets.to_timestamp reads each)
+# sockeye/log.py), absl/glog's year-less `I0811 21:54:55.531340`, the C locale's `%x %X` (MM/DD/YY: XLM's
+# xlm/logger.py LogFormatter, time.strftime('%x %X')) or time.asctime()'s `Wed Jun  6 16:01:16 2018` (ST-GCN's
+# print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
+# reads each)
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-    r"|\d\d/\d\d(?:/\d{4},?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+    r"[ \d]\d \d\d:\d\d:\d\d \d{4}"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -120,7 +125,7 @@ BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
 _TOKEN = re.compile(
-    rf"(?=[-+.\d|nNiI?{GLYPHS}])"
+    rf"(?=[-+.\d|nNiI?MTWFS{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp)
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
@@ -1904,7 +1909,10 @@ def _line_table(
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
-    if stamp is not None and (stamp < (rec.counter or 0) or sh.kinds.count(sh.kinds[stamp]) == 1):
+    if stamp is not None and (
+        stamp < (rec.counter or 0)
+        or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))
+    ):
         rec.slots[stamp].role = "timestamp"
         groups[stamp] = "timestamp"
         fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
@@ -1958,7 +1966,8 @@ def _line_table(
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
             if evaluation or rec.beside:
                 continue
-            if counted != rec.counter:  # the bar counts something else (an RL collector's env steps)
+            if counted != rec.counter and not _bar_counts_steps(rec, counted):
+                # the bar counts something else (an RL collector's env steps)
                 group = f"v{slot.index}"
                 groups[slot.index] = group
                 fields[group] = {"column": keymap_mod.column_name("x_", slot.label)}
@@ -2002,7 +2011,8 @@ def _line_table(
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
             m = replace(m, scope="per_gpu", reason=why)
         if not evaluation:
-            m = _timed(km, m, slot, texts)
+            # (a record's only time: of several, the longest is the step's and the others its parts)
+            m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
@@ -2097,6 +2107,14 @@ def _line_table(
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys
+
+
+def _projected(rec: RecordShape, km: keymap_mod.KeyMap, index: int) -> bool:
+    """A date printed after the record's counter under a key the key model skips: a projected end, no clock of the
+    line (jiwoon-ahn/irn step/train_cam.py: 'etc:%s' % timer.str_estimated_complete(), misc/pyutils.py:
+    time.ctime(self.est_finish), the start plus the elapsed time over the share done)."""
+    slot = rec.slots[index]
+    return slot.kind == "ts" and bool(slot.label) and km.ignored(slot.label)
 
 
 # what a progress bar draws of itself: its position, its total and its rate
@@ -2197,6 +2215,19 @@ def _tqdm_count(sh: SampledShape) -> int | None:
     return None
 
 
+def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
+    """Whether a progress bar drawn beside a record's own counter counts the record's steps: the bar's total is
+    the counter's total on every line sampled (meta-llama/llama-recipes src/llama_recipes/utils/train_utils.py: a
+    bar of total=len(train_dataloader) // gradient_accumulation_steps, updated once an optimizer step, described
+    f"Training Epoch: {epoch+1}/{num_epochs}, step {step}/{len(train_dataloader)} completed (loss: ...)": with
+    no accumulation, both count the steps). Its rate is then the step's."""
+    sh = rec.shapes[0]
+    if rec.total is None or counted + 1 >= len(sh.kinds) or sh.literals[counted + 1].strip() != "/":
+        return False
+    totals, bars = rec.series(rec.total), rec.series(counted + 1)
+    return bool(totals) and all(a == b for a, b in zip(totals, bars, strict=True))
+
+
 # A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
 # iteration 0 to ...`, `save model in ./output/latest`), and the step it names
 _SAVE = regex.compile(
@@ -2279,26 +2310,59 @@ def _clock(texts: Sequence[str]) -> bool | None:
     return ups >= RISING * (ups + downs)
 
 
-def _timed(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+def _timed(
+    km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str] = ()
+) -> FieldPlan:
     """A time the key model reads as a clock since training began whose values do not rise is the step's time
     (espnet2's `train_time=0.014` on every line: espnet2/train/trainer.py registers the seconds since the last
     iteration ended); a step's time whose values rise line after line is a clock (OpenNMT-py's `6641 sec`,
-    time.time() - start)."""
+    time.time() - start), under a step time's key only where they grow with the steps (`steps`: the counter's
+    values on the same lines, given for a record's only time) as a clock does (_grows_with_steps)."""
     column = {"train_elapsed_s": "step_time_s", "step_time_s": "train_elapsed_s"}.get(m.column)
     if column is None or m.kept or m.invert:
         return m
-    if column == "train_elapsed_s" and not _bare_time(slot):
+    keyed = column == "train_elapsed_s" and not _bare_time(slot)
+    if keyed and (set(_words(slot.label)) - _TIME_WORDS or not _grows_with_steps(texts, steps)):
         return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
-    clock = _clock(texts)
+    clock = True if keyed else _clock(texts)  # (growing with the steps says so from fewer lines)
     if clock is None or clock == (m.column == "train_elapsed_s"):
         return m
     mapping = km.lookup("time" if column == "step_time_s" else "elapsed", "step")
     if mapping is None or mapping.column != column:
         return m
     how = "rise line after line: a clock" if clock else "do not rise: no clock, the step's own time"
+    if keyed:
+        how = "grow with the steps as a clock since training began does"
     reason = f"its values {how} ({slot.label!r})"
     use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
+
+
+# the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
+# key that names the step (`step_time`, `iter_time`, `batch_time`) is the step's time whatever its values do
+_TIME_WORDS = frozenset({"time", "s", "sec", "secs", "seconds", "ms"})
+
+
+def _grows_with_steps(texts: Sequence[str], steps: Sequence[str]) -> bool:
+    """Whether a time's values, printed beside the step counter's `steps`, are the seconds since training began
+    (DCGAN-tensorflow model.py: "Epoch: [%2d] [%4d/%4d] time: %4.4f, d_loss: %.8f, g_loss: %.8f" % (epoch, idx,
+    batch_idxs, time.time() - start_time, ...)): they never go down, and the seconds they add a step, times the
+    steps counted to the last line, are at least half the last value, as a clock's are (its value is that
+    product plus the time before the first step). A step's time averaged over the run (detectron2's `time:`,
+    the global average, creeping up) adds a sliver of that."""
+    values = [_number(t) for t in texts]
+    counts = _ints(steps) if len(steps) == len(texts) and _is_int(steps) else []
+    if len(counts) < MIN_REPEATS or any(v is None or not math.isfinite(v) for v in values):
+        return False
+    v = [float(x) for x in values if x is not None]
+    if any(b < a for a, b in zip(v, v[1:], strict=False)) or any(
+        b <= a for a, b in zip(counts, counts[1:], strict=False)
+    ):
+        return False
+    if v[-1] <= v[0] or v[-1] <= 0:
+        return False
+    per_step = (v[-1] - v[0]) / (counts[-1] - counts[0])
+    return per_step * (counts[-1] + 1) >= 0.5 * v[-1]
 
 
 def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
@@ -2325,6 +2389,11 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
     # (a time with a key before one with none)
     return max(found)[2] if found and len(found) + clocks > 1 else None
+
+
+def _counts(rec: RecordShape) -> list[str]:
+    """The step counter's values over the record's lines, as printed (none without a counter)."""
+    return [v for _, v in rec.series(rec.counter)] if rec.counter is not None else []
 
 
 def _bare_rate(key: str, texts: Sequence[str]) -> bool:
@@ -2365,20 +2434,26 @@ def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
 
 
 def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
-    """A record's time of day printed with no date under a time's key, its hours two digits as a clock of the
-    day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(now()), now() =
-    datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours unpadded (tqdm's
-    format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its differences are a
-    clock's all the same."""
+    """A record's time of day printed with no date under a time's key or leading the line, its hours two digits
+    as a clock of the day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(
+    now()), now() = datetime.now().strftime('%H:%M:%S')): the line's timestamp. A duration prints its hours
+    unpadded (tqdm's format_interval '{h:d}:{m:02d}:{s:02d}', str(timedelta)); where one is printed padded, its
+    differences are a clock's all the same."""
     line = [s.label for s in rec.slots if s.role == "value" and s.label]
     for slot in rec.slots:
-        if slot.kind != "clock" or slot.role != "value" or not slot.label:
+        if slot.kind != "clock" or slot.role != "value":
+            continue
+        # (or with no key, leading the line as a logger's prefix: PrimeIntellect-ai/prime
+        # src/zeroband/utils/logging.py "{asctime} [{levelname}] [Rank {local_rank}] {message}" with datefmt
+        # "%H:%M:%S", Rich's logging handler "[%X]")
+        leads = slot.index == 0 and not rec.shapes[0].literals[0].strip(" [(")
+        if not (slot.label or leads):
             continue
         texts = [v for _, v in rec.series(slot.index)]
         if (
             texts
             and all(_TIME_OF_DAY.fullmatch(t) and int(t[:2]) < 24 for t in texts)
-            and _timed_key(km, slot, line)
+            and (leads or _timed_key(km, slot, line))
         ):
             return slot.index
     return None

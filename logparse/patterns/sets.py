@@ -278,7 +278,14 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
     raise MalformedValue(f"not a number: {text!r}")
 
 
-_TS_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%y %H:%M:%S", "%Y%m%d %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f")
+# (time.asctime()'s and time.ctime()'s `Wed Jun  6 16:01:16 2018`, its day padded with a blank)
+_TS_FORMATS = (
+    "%m/%d/%Y %H:%M:%S",
+    "%m/%d/%y %H:%M:%S",
+    "%Y%m%d %H:%M:%S",
+    "%d/%m/%Y %H:%M:%S.%f",
+    "%a %b %d %H:%M:%S %Y",
+)
 # absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"; nor does
 # MMEngine's MMLogger ('%m/%d %H:%M:%S': mmengine/logging/logger.py): "12/05 10:02:52"
 _NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
