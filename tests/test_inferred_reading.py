@@ -14,31 +14,7 @@ from logparse.frame.assemble import parse_log
 from logparse.patterns.keymap import number_spans
 from logparse.patterns.sets import load_sets
 from tests.conftest import run_apart
-
-
-def frame(path, without: str | None = None):
-    """The frame of a log; `without`: a set taken away, for a framework's format the shipped sets name (the
-    reading of the same lines where no set knows them)."""
-    sets = {name: ps for name, ps in load_sets().items() if name != without}
-    return parse_log(str(path), sets)
-
-
-def steps_of(parsed) -> list[int]:
-    rows = parsed.rows
-    return [int(s) for s in rows.loc[rows["kind"] == "step", "step"]]
-
-
-def row_at(parsed, line: int) -> dict:
-    rows = parsed.rows
-    hit = rows[rows["line"] == line]
-    assert len(hit) == 1, f"no single row at line {line}"
-    return hit.iloc[0].to_dict()
-
-
-def evals(parsed) -> list[dict]:
-    ev = parsed.events
-    return [] if ev.empty else ev[ev["event"] == "eval"].to_dict("records")
-
+from tests.frames import evals, frame, row_at, steps_of
 
 # ------------------------------------------------------------------------------------------------
 # the counter
