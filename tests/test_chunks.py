@@ -95,10 +95,9 @@ def _same(one, many):
 def test_every_shipped_and_fixture_log_reads_the_same_in_ranges(path, monkeypatch):
     size = path.stat().st_size
     one = _parse(path)
-    for chunk in (max(64, size // 13), max(97, size // 5 + 1)):
-        _same(one, _parse(path, jobs=2, chunk_bytes=chunk))
-    # without the unmatched listing (counts and bulk pieces instead), at the finer cut
-    chunk = max(64, size // 13)
+    # a fine cut with the unmatched listing, a coarser one (at a size no power of two divides) without it
+    _same(one, _parse(path, jobs=2, chunk_bytes=max(64, size // 13)))
+    chunk = max(97, size // 5 + 1)
     _same(_parse(path, listing=False), _parse(path, jobs=2, chunk_bytes=chunk, listing=False))
     # every run of step rows sent in bulk, however short: attached lines then wait for bulk rows too
     monkeypatch.setattr(chunks, "BULK_MIN", 1)
