@@ -27,6 +27,16 @@ What a record may look like (the tests build each from a framework's own format 
   its keys are read together, as one line's (which of them is the loss);
 - a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
 
+Which number is the counter, where a record prints several: a run-wide one (``global iter``, ``total_train_updates``)
+before one within it; the one a logger's bracketed label names (``[Learner] ... Learner Steps = 2``); updates or
+steps done before examples, samples or images; a number whose name has a rate's word (``fps step``) is none; an
+unnamed integer that keeps pace with the line's progress bar is. A counter printed ``1k`` counts thousands. What
+an epoch counts from (0 or 1) is decided from the values: an epoch 0 printed, the planned total, or the position
+beside it (a position 0, or one a step short of its total, counts from 0). The epochs a run plans (``Epoch
+24/120``, an epoch counter's total, a line ``epoch 14/300`` of its own) become the ``num_epochs`` fact
+(frame/assemble.py). A progress bar's frames count steps only where nothing else in the log does, or where the bar
+counts to the total the records print.
+
 A record qualifies as a step only when its counter rises through the log (or, for a record seen once or twice,
 when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
 ``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
