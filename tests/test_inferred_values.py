@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
+
 from tests.conftest import run_apart
 from tests.frames import evals, frame, row_at, steps_of
 
@@ -332,3 +334,18 @@ def test_a_time_that_grows_with_the_updates_over_four_lines_is_the_time_since_tr
     assert steps_of(parsed) == [15, 32, 48, 65]
     assert row_at(parsed, 1)["train_elapsed_s"] == 20.0 and row_at(parsed, 4)["train_elapsed_s"] == 83.0
     assert row_at(parsed, 2)["loss"] == 7.25
+
+
+def test_a_time_its_key_says_covers_many_steps_is_read_per_step(write_log):
+    # NVIDIA-Merlin/HugeCTR (v2 session): "Iter: %d Time(%d iters): %fs Loss: %f lr:%f", printed every display
+    # interval with the seconds that interval took
+    lines = [
+        f"[02d07h54m{40 + i}s][HUGECTR][INFO]: Iter: {1000 * (i + 1)} Time(1000 iters): {5.3 + i / 10:.6f}s "
+        f"Loss: {0.14 - i / 100:.6f} lr:9.003000"
+        for i in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]
+    # 5.4 s over 1000 iterations: 5.4 ms a step, not 1000 s (the bracket's count) nor 5.4 s
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(5.4 / 1000, rel=1e-12)
+    assert row_at(parsed, 2)["loss"] == 0.13

@@ -359,6 +359,7 @@ class Slot:
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
     bracketed: bool = False  # a value in brackets its key's own bracket names (`time (data): 0.365 (0.002)`)
+    per: int = 1  # the steps the value covers, where its key says so (`Time(1000 iters): 5.38s`)
 
 
 @dataclass(frozen=True)
@@ -516,6 +517,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
+    _per_steps(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -526,6 +528,23 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key(N iters): v`: the value covers N steps, the number in the key's bracket is none of its own (HugeCTR's
+    `Iter: 3000 Time(1000 iters): 5.381177s`, printed every display interval): the key names the value, read per
+    step. Only where N is the same on every line sampled."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or nxt.label or not sh.literals[i].endswith("("):
+            continue
+        if _PER_STEPS.match(sh.literals[i + 1]) is None:
+            continue
+        counts = {_whole(values[i]) for values in sh.values}
+        if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
+            nxt.label, nxt.per, slot.label = slot.label, n, ""
+
+
+_PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
 
 
 def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
@@ -2001,6 +2020,8 @@ def _line_table(
             continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation, line)
+        if m is not None and slot.per > 1 and not m.kept:
+            m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
             # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
