@@ -530,41 +530,26 @@ def _keyed(
         form = _number_group(value)
         if form is None or regex_of.setdefault(vs, form) != form:
             return None
-        why = None
-        if together is not None:  # as LineSpec._map_key reads the key
-            skipped = together.skipped.get(key)
-            if skipped is not None:
-                kept.append(("skipped", key.strip(), keymap_mod.skipped_use(skipped)))
-                continue
-            mapping = together.mapped.get(key)
-            why = together.kept.get(key)
-        else:
-            mapping = None
-        if mapping is not None and mapping.kind == "known":
-            mapping = mapping.kept_as(spec.extra) if spec.extra is not None else None
+        # as LineSpec._map_key reads the key
+        skipped, mapping, why = keymap_mod.resolve(key, value, together, spec.extra, present)
+        if skipped is not None:
+            kept.append(("skipped", key.strip(), skipped))
+            continue
         try:
             _, unit = keymap_mod.split_quantity(value)
         except ValueError:
             return None
         if mapping is not None:
-            mapping = mapping.for_value(value)
-            if mapping.column in present:
-                if mapping.column != "loss" or mapping.rule == "name":
-                    use = keymap_mod.skipped_use(f"{mapping.column} given by the line already")
-                    kept.append(("skipped", key.strip(), use))
-                    continue
-                why, mapping = ("loss", "the line gives the loss already"), None
-            elif mapping.type == "bool":
+            if mapping.type == "bool":
                 return None
-            else:
-                convert = _mapped(mapping, unit, "," in value)
-                if convert is not None:
-                    converters.append((group, mapping.column, convert))
-                    present.add(mapping.column)
-                    what = "kept" if mapping.kind == "known" else "mapped"
-                    (kept if what == "kept" else mapped).append((what, key.strip(), mapping.use(unit)))
-                    continue
-                # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
+            convert = _mapped(mapping, unit, "," in value)
+            if convert is not None:
+                converters.append((group, mapping.column, convert))
+                present.add(mapping.column)
+                what = "kept" if mapping.kind == "known" else "mapped"
+                (kept if what == "kept" else mapped).append((what, key.strip(), mapping.use(unit)))
+                continue
+            # a unit the column cannot hold (keymap.UnitError): kept as x_<key>_<unit> (LineSpec._map_key)
         if spec.extra is None or spec.kind not in ("step", "progress"):
             continue
         base, factor = keymap_mod.scaled_key(key)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -853,6 +853,34 @@ def kept_use(column: str, why: tuple[str, str] | None, unit: str | None, factor:
 
 def skipped_use(why: str) -> KeyUse:
     return KeyUse("", "skipped", why, None, None)
+
+
+def resolve(
+    key: str, text: str, line: LineKeys | None, extra: str | None, present: Container[str]
+) -> tuple[KeyUse | None, Mapping | None, tuple[str, str] | None]:
+    """How a key a key-map line prints (not named by its fields) is read, given the line's keys together
+    (KeyMap.line), the prefix of its extra columns and the columns the line gave already: (skipped, mapping, why).
+    `skipped`: the account of a key not read at all; else `mapping` reads its value (for that value: a bare
+    memory figure's unit), or None where it is kept as an x_ column, `why` the rule that kept it. The one decision
+    of both readers of such lines (sets.LineSpec and fastlane)."""
+    why = None
+    mapping = None
+    if line is not None:
+        skipped = line.skipped.get(key)
+        if skipped is not None:
+            return skipped_use(skipped), None, None
+        mapping = line.mapped.get(key)
+        why = line.kept.get(key)
+    if mapping is not None and mapping.kind == "known":
+        mapping = mapping.kept_as(extra) if extra is not None else None
+    if mapping is not None:
+        mapping = mapping.for_value(text)
+        if mapping.column in present:  # an explicit field, or an earlier synonym, already gave it
+            if mapping.column != "loss" or mapping.rule == "name":
+                return skipped_use(f"{mapping.column} given by the line already"), None, None
+            # the loss rule's pick where a field gave the loss: kept as an x_ column
+            return None, None, ("loss", "the line gives the loss already")
+    return None, mapping, why
 
 
 def _ruled(m: Mapping, rule: str, via: str) -> Mapping:

@@ -738,51 +738,34 @@ class LineSpec:
     def _map_key(self, key: str, text: str, values: LineValues, line: keymap_mod.LineKeys | None) -> None:
         """A key `fields` does not name: through the key model, else kept as an extra column, else dropped
         (said in the notes: the summary's generic block lists every key and what it became)."""
-        why = None
-        if line is not None:
-            skipped = line.skipped.get(key)
-            if skipped is not None:
-                values.note("skipped", (key.strip(), keymap_mod.skipped_use(skipped)))
-                return
-            mapping = line.mapped.get(key)
-            why = line.kept.get(key)
-        else:
-            mapping = None
-        if mapping is not None and mapping.kind == "known":
-            mapping = mapping.kept_as(self.extra) if self.extra is not None else None
+        skipped, mapping, why = keymap_mod.resolve(key, text, line, self.extra, values)
+        if skipped is not None:
+            values.note("skipped", (key.strip(), skipped))
+            return
         if mapping is not None:
-            mapping = mapping.for_value(text)
-            if mapping.column in values:  # an explicit field, or an earlier synonym, already gave it
-                if mapping.column != "loss" or mapping.rule == "name":
-                    use = keymap_mod.skipped_use(f"{mapping.column} given by the line already")
-                    values.note("skipped", (key.strip(), use))
+            try:
+                value, unit = mapping.convert_unit(text)
+            except keymap_mod.UnitError:
+                # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
+                # not this column's value; kept below as x_<key>_<unit> like an unknown key
+                value = mapping = None
+            except ValueError as exc:
+                if self.kind in ("config", "summary"):
+                    # a config echo's value that is no number of its kind (`world_size: auto`, `seq_len:
+                    # ${SEQ}`) states no figure: no fact, rather than a NaN one standing for a printed figure
                     return
-                # the loss rule's pick where a field gave the loss: kept below
-                why, mapping = ("loss", "the line gives the loss already"), None
-            else:
-                try:
-                    value, unit = mapping.convert_unit(text)
-                except keymap_mod.UnitError:
-                    # a unit the column cannot hold (lingua's `mem: 61%` is a share of the device, not GiB):
-                    # not this column's value; kept below as x_<key>_<unit> like an unknown key
-                    value = mapping = None
-                except ValueError as exc:
-                    if self.kind in ("config", "summary"):
-                        # a config echo's value that is no number of its kind (`world_size: auto`, `seq_len:
-                        # ${SEQ}`) states no figure: no fact, rather than a NaN one standing for a printed figure
-                        return
-                    problem = Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
-                    values.note("problems", problem)
-                    value, unit = (math.nan if mapping.type != "bool" else None), None
-                if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping.type):
-                    return  # a config's "unset" (Lightning's max_epochs: -1, transformers' max_steps: -1): no fact
-                if mapping is not None:
-                    if value is not None:
-                        values[mapping.column] = value
-                        # a known quantity with no column of its own is an x_ column: kept
-                        what = "kept" if mapping.kind == "known" else "mapped"
-                        values.note(what, (key.strip(), mapping.use(unit)))
-                    return
+                problem = Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
+                values.note("problems", problem)
+                value, unit = (math.nan if mapping.type != "bool" else None), None
+            if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping.type):
+                return  # a config's "unset" (Lightning's max_epochs: -1, transformers' max_steps: -1): no fact
+            if mapping is not None:
+                if value is not None:
+                    values[mapping.column] = value
+                    # a known quantity with no column of its own is an x_ column: kept
+                    what = "kept" if mapping.kind == "known" else "mapped"
+                    values.note(what, (key.strip(), mapping.use(unit)))
+                return
         if self.extra is None or self.kind not in ("step", "progress"):
             return
         try:
