@@ -1,6 +1,6 @@
 """How many logs of projects with no pattern set read right: public excerpts against values read by hand.
 
-    python benchmarks/read_unseen.py DIR [DIR ...] [--json] [--quiet]
+    python benchmarks/read_unseen.py DIR [DIR ...] [--json] [--quiet] [--resolved]
 
 Each DIR holds `SOURCES_unseen.toml` and one `<name>.log` per `[excerpt.<name>]`. The logs come from projects
 logparse has no pattern set for, so no excerpt names a `format`: each is read by
@@ -88,10 +88,11 @@ def _step_rows(rows):
     return rows[rows["kind"] == "step"]
 
 
-def differences(parsed, expect: dict) -> list[str]:
-    """Every way the parsed log differs from `expect`, in the order the keys are checked; empty when it reads right."""
+def differences(parsed, expect: dict, steps=None) -> list[str]:
+    """Every way the parsed log differs from `expect`, in the order the keys are checked; empty when it reads right.
+    `steps`, when given, is the frame the rows are checked in (the resolved one); else the parsed frame's step rows."""
     out: list[str] = []
-    rows = _step_rows(parsed.rows)
+    rows = _step_rows(parsed.rows) if steps is None else steps
     has_steps = not rows.empty and "step" in rows
     numbered = rows[rows["step"].notna()] if has_steps else rows
     if expect.get("no_rows") and has_steps and len(numbered):
@@ -129,7 +130,7 @@ def differences(parsed, expect: dict) -> list[str]:
         try:
             ta = numbered[numbered["step"] == a].iloc[0]["timestamp"]
             tb = numbered[numbered["step"] == b].iloc[0]["timestamp"]
-            got = float(tb - ta)
+            got = float((tb - ta).total_seconds() if hasattr(tb - ta, "total_seconds") else tb - ta)
         except (KeyError, IndexError, TypeError, ValueError):
             out.append(f"timestamp {pair}: not both stamped")
             continue
@@ -170,14 +171,18 @@ def _short(items: list, n: int = 8) -> str:
     return text[:-1] + f", ... ({len(items)} in all)]" if len(items) > n else text
 
 
-def read_excerpt(folder: Path, name: str, entry: dict) -> dict:
-    """One excerpt read with no format forced: its detected format and its differences from `expect`."""
+def read_excerpt(folder: Path, name: str, entry: dict, resolved: bool = False) -> dict:
+    """One excerpt read with no format forced: its detected format and its differences from `expect`. With
+    `resolved`, the rows checked are those `logparse parse` writes (one per optimizer step, lines of one step
+    joined) instead of the parsed frame's (one per printed step line)."""
+    from logparse.api import parse
     from logparse.frame.assemble import parse_log
     from logparse.patterns.sets import load_sets
 
     path = folder / f"{name}.log"
     try:
         parsed = parse_log(str(path), load_sets())
+        steps = parse(str(path)) if resolved else None
     except Exception as exc:  # a crash on an unseen log is a wrong reading, reported, not the end of the run
         message = str(exc).replace(str(path), path.name)
         return {
@@ -188,7 +193,7 @@ def read_excerpt(folder: Path, name: str, entry: dict) -> dict:
     return {
         "name": name,
         "format": parsed.format,
-        "differences": differences(parsed, entry.get("expect", {})),
+        "differences": differences(parsed, entry.get("expect", {}), steps),
     }
 
 
@@ -200,9 +205,9 @@ def failing_keys(result: dict) -> set[str]:
     return keys
 
 
-def measure(folder: Path) -> list[dict]:
+def measure(folder: Path, resolved: bool = False) -> list[dict]:
     corpus = load_corpus(folder)
-    return [read_excerpt(folder, name, corpus[name]) for name in sorted(corpus)]
+    return [read_excerpt(folder, name, corpus[name], resolved) for name in sorted(corpus)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,10 +216,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--all", action="store_true", help="every difference, not only the first")
     ap.add_argument("--quiet", action="store_true", help="only the totals")
+    ap.add_argument(
+        "--resolved",
+        action="store_true",
+        help="check the rows `logparse parse` writes (one per step) instead of the parsed frame's step lines",
+    )
     args = ap.parse_args(argv)
     report = {}
     for folder in args.folders:
-        results = measure(folder)
+        results = measure(folder, args.resolved)
         report[str(folder)] = results
         if args.json:
             continue
