@@ -166,11 +166,13 @@ _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`), a bare `/s` the
-# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so)
+# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so); not where a
+# `:` or `=` follows it, which makes it the next value's key (tf_cnn_benchmarks' "%i\timages/sec: %.1f ...")
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
     r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?)(?![\w/])"
+    r"(?!\s*[:=])"
 )
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
@@ -189,7 +191,7 @@ COUNTER_WORDS = frozenset(
         "iter_num",
     }
 )
-LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i"})
+LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
 EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = frozenset(
@@ -1108,6 +1110,9 @@ def field_plan(
     record."""
     if km.ignored(key):
         return None
+    bare = _QUALIFIER.sub("", key).strip()
+    if bare != key and keymap_mod.normalize(bare) in km.skip:
+        return None  # a skipped quantity whatever its bracket says it is in (nerfstudio's `ETA (time)`)
     value = (texts[0] if texts else "1") + (unit or "")
     meaning = km.read(key, value, "step", line=tuple(line))
     if meaning.kind == "skipped":
@@ -1127,8 +1132,9 @@ def field_plan(
             meaning.column or "", meaning.factor, kept=True, reason=meaning.use.why, use=meaning.use
         )
     words = key.split()
-    tries = [(" ".join(words[start:]), start) for start in range(1, len(words))]
-    bare = _QUALIFIER.sub("", key).strip()
+    # (not past a `/` or `per`: the words after it are a rate's denominator, nerfstudio's `Train Rays / Sec`)
+    ends = [k for k, w in enumerate(words) if w.lower() in ("/", "per")]
+    tries = [(" ".join(words[start:]), start) for start in range(1, min(ends, default=len(words)))]
     if bare != key and bare:  # `tgs (tokens/gpu/second)`: the key without what it says in brackets
         tries.append((bare, -1))
     for text, start in tries:
@@ -1239,8 +1245,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if not eval_keys:
         return False
     for slot in rec.slots:
-        if slot.role != "value" or not slot.label or slot.label in eval_keys:
+        if slot.role not in ("value", "skip") or not slot.label or slot.label in eval_keys:
             continue
+        if slot.role == "skip" and not slot.header:
+            continue  # (a table's column whose cell holds no one value still names what its row is)
         m = field_plan(km, slot.label, slot.unit, [], False)
         if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
             return False
@@ -1281,19 +1289,27 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     (a value `N/M`, a number with its unit, a timestamp is one column); the row may go on after its columns (a
     progress bar after YOLOv5's `: `). A row belongs to the last header above it whose names stand over its
     columns (whitespace tables: each column under one name, right- or left-aligned, a column left empty in some
-    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars)."""
-    headers: dict[str, tuple[list[str], str, list[tuple[int, int]]]] = {}
+    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars). A header
+    printed over two lines names each column by both its words (Vowpal Wabbit's `average`/`loss`). Where the
+    row's values do not stand one a column, its cells do (_cell_labels)."""
+    headers: dict[str, Header] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
     for seq in sample.order:
         last: str | None = None  # the last header above
+        previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
             if sh is None:
+                previous = None
                 continue
+            found = _header_of(sh)
+            if found is not None:
+                if previous is not None and key != previous:
+                    found = _stacked(headers[previous], found) or found
+                headers[key], last, previous = found, key, key
+                continue
+            previous = None
             if not sh.kinds:
-                found = _header(sh.raw)
-                if found is not None:
-                    headers[key], last = found, key
                 continue
             if last is not None and sh.literals[0].strip() in ("", "|"):
                 above[key][last] += 1
@@ -1304,20 +1320,172 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         header_key, seen = above[sh.key].most_common(1)[0]
         if seen < 0.5 * sh.count:
             continue
-        names, sep, spans = headers[header_key]
+        header = headers[header_key]
+        names, sep, spans = header.names, header.sep, header.spans
         columns = _columns(sh, sep)
-        if len(columns) < 2 or len(columns) > len(names):
-            continue
         cells = [index for column in columns for index in column]
-        if any(rec.slots[i].label and not rec.slots[i].rate for i in cells):
-            continue  # a row that names its own values is no table's row
-        under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
+        under = None
+        if 2 <= len(columns) <= len(names) and not any(
+            rec.slots[i].label and not rec.slots[i].rate for i in cells
+        ):  # (a row that names its own values is no table's row)
+            under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
         if under is None:
+            _cell_labels(rec, header)
             continue
         for column, name_index in zip(columns, under, strict=True):
             for j, index in enumerate(column):
                 slot = rec.slots[index]
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+@dataclass
+class Header:
+    """A table's header line: its names as words (how it separates them, where each stands) and as cells (the
+    text between tabs or runs of two blanks: `Train loss`, `Step (% Done)`, with where each stands)."""
+
+    names: list[str]
+    sep: str
+    spans: list[tuple[int, int]]
+    cells: list[tuple[str, tuple[int, int]]]
+
+
+# the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
+# LogRender: the log_path column), a column of no table's
+_SOURCE_MARK = regex.compile(r"\s{2,}[\w.-]+\.(?:py|pyx|cc|cpp|c|h|go|rs|js|java|lua|jl):\d+\s*$")
+_CELL_GAP = regex.compile(r"\t+|\s{2,}")
+
+
+def _marked(text: str) -> str:
+    """A line without the source location Rich's logging prints at its end."""
+    return _SOURCE_MARK.sub("", text.rstrip())
+
+
+def _cells(text: str, tabs: bool) -> list[tuple[str, tuple[int, int]]]:
+    """A line's cells: the texts between tabs (`tabs`) or else between runs of two blanks or more, each with
+    where it stands in the line."""
+    gap = regex.compile(r"\t+") if tabs else _CELL_GAP
+    out, at = [], 0
+    for m in [*gap.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        cell = text[at:end]
+        if cell.strip():
+            lead = len(cell) - len(cell.lstrip())
+            out.append((cell.strip(), (at + lead, at + lead + len(cell.strip()))))
+        at = m.end() if m is not None else len(text)
+    return out
+
+
+def _named_cell(text: str) -> bool:
+    """A header's cell: a name of a few words (`Train loss`, `Step (% Done)`, `Train Rays / Sec`), no number in it
+    and no `key:` before a value."""
+    return (
+        len(text) <= 40
+        and regex.search(r"[A-Za-z]", text) is not None
+        and _TOKEN.search(text) is None
+        and not text.endswith((":", "="))
+    )
+
+
+def _header_of(sh: SampledShape) -> Header | None:
+    """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
+    after it)."""
+    text = _marked(sh.raw)
+    if sh.kinds and _TOKEN.search(text) is not None:
+        return None
+    found = _header(text)
+    tabs = "\t" in text.strip()
+    cells = _cells(text, tabs)
+    if len(cells) < 3 or not all(_named_cell(c) for c, _ in cells):
+        cells = []
+    if found is None:
+        return Header([], " ", [], cells) if cells else None
+    names, sep, spans = found
+    return Header(names, sep, spans, cells)
+
+
+def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
+    """Two header lines' names stand one over the other, pair by pair."""
+    return len(upper) == len(lower) > 0 and all(
+        a < d and c < b for (a, b), (c, d) in zip(upper, lower, strict=True)
+    )
+
+
+def _stacked(upper: Header, lower: Header) -> Header | None:
+    """One header printed over two lines, each column's name in two words one above the other (Vowpal Wabbit's
+    progress table, vowpalwabbit/core/src/... print_update header "average  since  example  example ..." /
+    "loss  last  counter  weight ..."): the names joined, the upper word first. None where the lines do not stand
+    column over column."""
+    words = lower.sep == upper.sep == " " and _overlap(upper.spans, lower.spans)
+    cells = _overlap([sp for _, sp in upper.cells], [sp for _, sp in lower.cells])
+    if not (words or cells):
+        return None
+    names = [f"{u} {w}" for u, w in zip(upper.names, lower.names, strict=True)] if words else lower.names
+    joined = (
+        [
+            (f"{u} {w}", (min(a, c), max(b, d)))
+            for (u, (a, b)), (w, (c, d)) in zip(upper.cells, lower.cells, strict=True)
+        ]
+        if cells
+        else lower.cells
+    )
+    spans = (
+        [(min(a, c), max(b, d)) for (a, b), (c, d) in zip(upper.spans, lower.spans, strict=True)]
+        if words
+        else lower.spans
+    )
+    return Header(names, lower.sep, spans, joined)
+
+
+def _cell_labels(rec: RecordShape, header: Header) -> None:
+    """A table's row read cell by cell: the row split as its header is (at tabs, else at runs of two blanks) into as
+    many cells as the header names, each cell under its name (for blanks, standing where the name stands). A
+    cell's first number is the column's value, under the header's name unless the cell names it itself; what
+    follows it in the cell is an aside no value of the step's (tf_cnn_benchmarks' `images/sec: 139.6 +/- 0.1
+    (jitter = 0.3)`: the mean, its error and its jitter; nerfstudio's `4090 (81.78%)`: the step, the share
+    done; `39 s, 300.687 ms`: one duration in two units). A cell that holds a printed list of several numbers
+    (DeepXDE's `[1.81e+03, 2.69e+02, ...]`, the loss of each term) has no one value: which item, or their sum,
+    is not for the reader to guess, so none is read; a list of one number is that number."""
+    if not header.cells:
+        return
+    sh = rec.shapes[0]
+    text = _marked(sh.raw)
+    tabs = "\t" in text.strip()
+    cells = _cells(text, tabs)
+    if len(cells) != len(header.cells):
+        return
+    if not tabs and not _overlap([sp for _, sp in header.cells], [sp for _, sp in cells]):
+        return
+    spans = [m.span() for m in _TOKEN.finditer(sh.raw)]
+    if len(spans) != len(sh.kinds):
+        return
+    plan: dict[int, str | None] = {}  # slot -> its label (None: an aside, not read)
+    listed: dict[
+        int, str
+    ] = {}  # a list's first item -> its column's name (no value, but it says what the row is)
+    bare = 0
+    for (cell, (start, end)), (name, _) in zip(cells, header.cells, strict=True):
+        inside = [i for i, (a, b) in enumerate(spans) if start <= a and b <= end]
+        if not inside:
+            continue
+        if cell.startswith("[") and cell.endswith("]") and len(inside) > 1:
+            listed[inside[0]] = name
+            continue
+        for j, i in enumerate(inside):
+            slot = rec.slots[i]
+            if j > 0:
+                plan[i] = None
+                continue
+            own = slot.label and not slot.rate and slot.label in cell[: spans[i][0] - start]
+            bare += not own
+            plan[i] = slot.label if own else name
+    if bare < 2:
+        return  # a line of keyed values, no table's row
+    for i, slot in enumerate(rec.slots):
+        label = plan.get(i)
+        if label is not None:
+            slot.label, slot.header, slot.rate = label, True, False
+        else:  # (an aside, a list's item, or the source location after the cells)
+            slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
 
 
 def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
