@@ -646,6 +646,43 @@ def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_col
     assert steps_of(parsed) == [1, 2, 4, 8, 16]  # the example counter, a column of its own
 
 
+def test_boosting_rounds_keyed_by_a_bracketed_counter(write_log):
+    # dmlc/xgboost python-package/xgboost/callback.py print_evaluation: '[%d]\t%s\n' % (i, '\t'.join of
+    # '{0}:{1:.5f}' per (data-metric, value) of the watch list); microsoft/LightGBM python-package/lightgbm/
+    # callback.py print_evaluation: '[%d]\t%s' of "%s's %s: %g" per (data, metric, value). The training set's log
+    # loss is the objective's (the loss); the evaluation set's rides on the round's row, as a step line's val_loss
+    xgb = ["Will train until eval-logloss hasn't improved in 1000 rounds."]
+    xgb += [
+        f"[{r}]\teval-logloss:{0.4 + r / 1e4:.5f}\ttrain-logloss:{0.2 - r / 1e4:.5f}"
+        for r in (500, 1000, 1500)
+    ]
+    parsed = frame(write_log("\n".join(xgb) + "\n"))
+    assert steps_of(parsed) == [500, 1000, 1500]
+    assert list(parsed.rows["loss"]) == [0.15, 0.1, 0.05]
+    assert not evals(parsed)
+    lgb = [
+        f"[{r}]\ttraining's binary_logloss: {0.6 - r / 100:g}\tvalid_1's binary_logloss: {0.7:g}"
+        for r in (1, 2, 3)
+    ]
+    parsed = frame(write_log("\n".join(lgb) + "\n", "lgb.log"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.59, 0.58, 0.57]
+
+
+def test_iterations_keyed_by_a_counter_and_a_colon_with_the_clock_since_start(write_log):
+    # CatBoost's progress output (catboost/catboost#1028 shows it): "<iter>:\tlearn: <v>\ttest: <v>\tbest: <v>
+    # (<iter>)\ttotal: <elapsed>\tremaining: <eta>"; `learn` is the objective on the learn set, `total` the time
+    # since training began, printed with its unit
+    lines = [
+        f"{i}:\tlearn: {0.95 + i / 1e4:.7f}\ttest: 0.8332978\tbest: 0.8356368 (1)\ttotal: {t}s\tremaining: 1h 42m {s}s"
+        for i, t, s in ((87, 45.4, 22), (88, 45.9, 18), (89, 46.5, 27), (90, 47.1, 38))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [87, 88, 89, 90]
+    assert list(parsed.rows["loss"]) == [0.9587, 0.9588, 0.9589, 0.959]
+    assert list(parsed.rows["train_elapsed_s"]) == [45.4, 45.9, 46.5, 47.1]
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 

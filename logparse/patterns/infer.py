@@ -157,7 +157,8 @@ PIECE_RX = {
 # A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
 # (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
 # then only separators to the value (`: `, `=`, quotes, `[`)
-_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
+# (a possessive joins its word: LightGBM's "%s's %s: %g", `training's binary_logloss`, lightgbm/callback.py)
+_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:'s(?!\w))?(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
 _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
     r"[\s'\"=:#\[(|,-]*$"
@@ -2209,6 +2210,8 @@ def _line_table(
         if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
             m = replace(m, scope="per_gpu", reason=why)
+        if m.kept and not evaluation and slot.unit in _TIME_UNITS and "train_elapsed_s" not in taken:
+            m = _kept_clock(km, m, slot, texts, _counts(rec))
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
@@ -2535,6 +2538,23 @@ def _timed(
     reason = f"its values {how} ({slot.label!r})"
     use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
+
+
+def _kept_clock(
+    km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str]
+) -> FieldPlan:
+    """A number printed with a time unit under a key the key model does not know, whose values grow with the steps
+    as a clock since training began does (_grows_with_steps): that clock (CatBoost's `total: 45.4s` beside its
+    `remaining: 1h 42m 22s`, the seconds since training began). Else as it was."""
+    if not _grows_with_steps(texts, steps):
+        return m
+    mapping = km.lookup("elapsed", "step")
+    if mapping is None or mapping.column != "train_elapsed_s":
+        return m
+    reason = f"a time under a key of no known quantity whose values grow with the steps as a clock's do ({slot.label!r})"
+    use = keymap_mod.KeyUse("train_elapsed_s", "values", reason, slot.unit)
+    plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
+    return replace(plan, reason=reason) if plan is not None else m
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
