@@ -683,6 +683,23 @@ def test_iterations_keyed_by_a_counter_and_a_colon_with_the_clock_since_start(wr
     assert list(parsed.rows["train_elapsed_s"]) == [45.4, 45.9, 46.5, 47.1]
 
 
+def test_steps_that_print_their_epoch_under_a_line_that_states_the_epochs_lr(write_log):
+    # kaldi-asr/kaldi egs/aishell/s10/chain/train.py: per epoch logging.info('epoch {}, learning rate {}'), then every
+    # 100 batches 'Process {}/{}({:.6f}%) global average objf: {:.6f} over {} frames, current batch average objf:
+    # {:.6f} over {} frames, epoch {}' behind logging's "%(asctime)s %(levelname)s [%(filename)s:%(lineno)d]": the
+    # step lines print the epoch, no worker's counter; objf is an objective to maximise, no loss
+    lines = ["2020-01-31 16:17:23,226 INFO [train.py:185] epoch 0, learning rate 0.001"]
+    for k, b in enumerate((0, 100, 200, 300)):
+        lines.append(
+            f"2020-01-31 16:{17 + k}:23,536 INFO [train.py:102] Process {b}/3161({b / 3161 * 100:.6f}%) global average "
+            f"objf: -{1.19 - k / 10:.6f} over {6400.0 * (b + 1)} frames, current batch average objf: -0.457086 over "
+            "6400 frames, epoch 0"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 

@@ -1833,7 +1833,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # no training value is progress of that worker, not a step
     trainers = [rec for rec in steps if _trains(rec, km)]
     if trainers and len(trainers) < len(steps):
-        theirs = {_counter_key(rec) for rec in trainers}
+        # (an epoch is no worker's counter: a step line that prints its epoch, under an epoch line that states the
+        # lr, is the epoch's steps, Kaldi's `Process 100/3161(...) ... objf: ..., epoch 0` under `epoch 0,
+        # learning rate 0.001`)
+        theirs = {_counter_key(rec) for rec in trainers if not _epoch_named(rec.slots[rec.counter].label)}
         for rec in steps:
             if rec in trainers or _counter_key(rec) in theirs:
                 continue
