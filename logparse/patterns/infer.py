@@ -2546,10 +2546,12 @@ def _timed(
 def _kept_clock(
     km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str]
 ) -> FieldPlan:
-    """A number printed with a time unit under a key the key model does not know, whose values grow with the steps
-    as a clock since training began does (_grows_with_steps): that clock (CatBoost's `total: 45.4s` beside its
-    `remaining: 1h 42m 22s`, the seconds since training began). Else as it was."""
-    if not _grows_with_steps(texts, steps):
+    """A number printed with a time unit under a key the key model does not know and that names no quantity but a
+    total (`total`, `overall`, `cumulative`), whose values grow with the steps as a clock since training began
+    does (_grows_with_steps): that clock (CatBoost's `total: 45.4s` beside its `remaining: 1h 42m 22s`, the
+    seconds since training began). A total of something named (`total data: 81.2s`, the loader's wait summed)
+    grows as well and is no clock: left as it was."""
+    if not set(_words(slot.label)) <= _TOTAL_WORDS or not _grows_with_steps(texts, steps):
         return m
     mapping = km.lookup("elapsed", "step")
     if mapping is None or mapping.column != "train_elapsed_s":
@@ -2558,6 +2560,9 @@ def _kept_clock(
     use = keymap_mod.KeyUse("train_elapsed_s", "values", reason, slot.unit)
     plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
     return replace(plan, reason=reason) if plan is not None else m
+
+
+_TOTAL_WORDS = frozenset({"total", "overall", "cumulative", "cum", "elapsed", "so", "far"})
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
