@@ -20,7 +20,11 @@ What a record may look like (the tests build each from a framework's own format 
   ``v unit`` (``22,892 tok/s``), ``key<TAB>v``, separated by anything; a unit glued on or after the value, or in
   brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
-  box_loss ...``);
+  box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
+  where a row's numbers do not stand one a column, its cells do (the text between tabs or runs of two blanks, as
+  many as the header's): a cell's first number is the column's, the rest of the cell an aside (``139.6 +/- 0.1
+  (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
+  is the loss is not for the reader to guess); Rich's trailing ``file.py:line`` is no column;
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
   over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
   has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
