@@ -623,6 +623,7 @@ def test_a_table_of_printed_lists_reads_no_item_of_them(write_log):
     assert steps_of(parsed) == [0, 1000, 2000]
     assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
     assert not evals(parsed)  # the test columns ride on the step's row, as a row's val_loss does
+    assert {"Train loss", "Test loss"} <= set(parsed.keymap["skipped"])  # said, not dropped
 
 
 def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_column(write_log):

@@ -2164,6 +2164,10 @@ def _line_table(
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
             continue
+        if slot.role == "skip" and slot.header and slot.label:
+            why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
+            keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
+            continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         if _average(sh, slot) and not slot.bracketed:
