@@ -668,6 +668,11 @@ def test_boosting_rounds_keyed_by_a_bracketed_counter(write_log):
     parsed = frame(write_log("\n".join(lgb) + "\n", "lgb.log"))
     assert steps_of(parsed) == [1, 2, 3]
     assert list(parsed.rows["loss"]) == [0.59, 0.58, 0.57]
+    # a regression's default metric, no loss word: still the training rounds, the loss not named
+    rmse = [f"[{r}]\ttrain-rmse:{2 - r / 10:.5f}\teval-rmse:{2.5 - r / 10:.5f}" for r in range(4)]
+    parsed = frame(write_log("\n".join(rmse) + "\n", "rmse.log"))
+    assert steps_of(parsed) == [0, 1, 2, 3] and not evals(parsed)
+    assert list(parsed.rows["x_train_rmse"]) == [2.0, 1.9, 1.8, 1.7]
 
 
 def test_iterations_keyed_by_a_counter_and_a_colon_with_the_clock_since_start(write_log):

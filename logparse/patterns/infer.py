@@ -1259,6 +1259,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
             return False
+        if m is not None and m.kept and _words(slot.label)[:1] in (["train"], ["training"], ["learn"]):
+            # the training set's metric beside the evaluation set's (XGBoost's `train-rmse` beside `eval-rmse`,
+            # LightGBM's `training's l2` beside `valid_0's l2`): a training round's record
+            return False
     return True
 
 
