@@ -690,7 +690,8 @@ def test_iterations_keyed_by_a_counter_and_a_colon_with_the_clock_since_start(wr
     # a total of something named grows the same way and is no clock: the loader's wait summed
     summed = [f"step {s} loss {2 - s / 100:.2f} total data: {1.5 * s:.1f}s" for s in range(1, 6)]
     parsed = frame(write_log("\n".join(summed) + "\n", "summed.log"))
-    assert "train_elapsed_s" not in parsed.rows and list(parsed.rows["x_total_data_s"]) == [1.5, 3, 4.5, 6, 7.5]
+    assert "train_elapsed_s" not in parsed.rows
+    assert list(parsed.rows["x_total_data_s"]) == [1.5, 3, 4.5, 6, 7.5]
 
 
 def test_steps_that_print_their_epoch_under_a_line_that_states_the_epochs_lr(write_log):
