@@ -562,6 +562,155 @@ def test_a_csv_table_under_its_header(write_log):
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
 
 
+def test_a_tab_table_whose_cells_hold_a_value_and_its_aside(write_log):
+    # tensorflow/benchmarks scripts/tf_cnn_benchmarks/benchmark_cnn.py: the header 'Step\tImg/sec\t' + loss name,
+    # then every display_every steps '%i\t%s\t%.*f' % (step + 1, 'images/sec: %.1f +/- %.1f (jitter = %.1f)' %
+    # (mean, uncertainty, jitter), loss): the middle cell names its own value and prints an error and a jitter
+    # after it, asides no value of the step's; then the run's summary between dashed rules
+    rows = [(1, 140.0, 0.0, 0.0, 8.186), (10, 139.6, 0.1, 0.3, 8.137), (20, 139.5, 0.1, 0.4, 7.969)]
+    lines = ["Step\tImg/sec\ttotal_loss"]
+    lines += [
+        f"{s}\timages/sec: {m:.1f} +/- {u:.1f} (jitter = {j:.1f})\t{loss:.3f}" for s, m, u, j, loss in rows
+    ]
+    lines += ["-" * 64, "total images/sec: 138.95", "-" * 64]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 10, 20]
+    assert list(parsed.rows["loss"]) == [8.186, 8.137, 7.969]
+    assert list(parsed.rows["samples_per_s"]) == [140.0, 139.6, 139.5]
+    assert not any(c.startswith("x_") for c in parsed.rows)  # the error and the jitter are no columns
+
+
+def test_a_table_redrawn_under_its_header_with_units_in_the_cells(write_log):
+    # nerfstudio/utils/writer.py LocalWriter: the header f"{'Step (% Done)':<20}" + f"{name:<20} " per stat, a rule
+    # "-" * len(header), then the row f"{step} ({fraction_done*100:.02f}%)" padded to 20 and each stat padded to 20
+    # (a time through _format_time: `43.140 ms`, `39 s, 300.687 ms`; rays through human_format: `14.86 M`); printed
+    # through Rich's console logging, which adds the caller's `file.py:line` at the right edge
+    # (maturk/dn-splatter#110 shows it: the header again before every row)
+    names = ["Train Iter (time)", "ETA (time)", "Train Rays / Sec"]
+    header = f"{'Step (% Done)':<20}" + "".join(f"{n:<20} " for n in names)
+    lines = []
+    cells = [
+        (4090, "43.140 ms", "39 s, 300.687 ms", "14.86 M"),
+        (4210, "46.225 ms", "36 s, 563.607 ms", "13.93 M"),
+        (4310, "44.431 ms", "30 s, 701.883 ms", "14.51 M"),
+    ]
+    for step, iter_time, eta, rays in cells:
+        row = f"{f'{step} ({step / 5001 * 100:.02f}%)':<20}" + "".join(
+            f"{v:<20} " for v in (iter_time, eta, rays)
+        )
+        lines += [f"{header:<104}trainer.py:604", f"{'-' * len(header):<104}trainer.py:554"]
+        lines += [f"{row:<104}trainer.py:566"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4090, 4210, 4310]
+    # the iteration's time, in ms; the ETA is no time of the step, rays a second no time at all
+    assert list(parsed.rows["step_time_s"]) == pytest.approx([0.04314, 0.046225, 0.044431], rel=1e-12)
+
+
+def test_a_table_of_printed_lists_reads_no_item_of_them(write_log):
+    # lululxvi/deepxde deepxde/display.py TrainingDisplay: print_one("{:{l1}s}{:{l2}s}{:{l3}s}{:{l4}s}") with
+    # l1 = 10 and each list column len(list) * 8 + 8 wide, the header ("Step", "Train loss", "Test loss", "Test
+    # metric"), then per display_every steps str(step) and list_to_str of the loss terms ("[{:.2e}, ...]"): which
+    # term, or their sum, is the loss the code optimizes is not printed; a list of one number is that number
+    def show(*cells: str) -> str:
+        return "{:10s}{:24s}{:24s}{:16s}".format(*cells)
+
+    lines = ["Training model...", "", show("Step", "Train loss", "Test loss", "Test metric")]
+    for step, (a, b, metric) in zip(
+        (0, 1000, 2000), ((1810.0, 269.0, 1.14), (15.5, 2.02, 0.94), (2.71, 0.305, 0.753)), strict=True
+    ):
+        lines.append(show(str(step), f"[{a:.2e}, {b:.2e}]", f"[{a * 2:.2e}, {b * 2:.2e}]", f"[{metric:.2e}]"))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1000, 2000]
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+    assert not evals(parsed)  # the test columns ride on the step's row, as a row's val_loss does
+    assert {"Train loss", "Test loss"} <= set(parsed.keymap["skipped"])  # said, not dropped
+
+
+def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_column(write_log):
+    # VowpalWabbit/vowpal_wabbit's progress table (its tutorials show it): the header "average  since
+    # example        example  current  current  current" over "loss     last          counter         weight
+    # label  predict features", then a row each time the example counter doubles, "%.6f %.6f %12d %14.1f %8.4f
+    # %8.4f %8d" in effect: the average loss so far, the loss since the last row, the example counter, the weight
+    lines = [
+        "num sources = 1",
+        "average  since         example        example  current  current  current",
+        "loss     last          counter         weight    label  predict features",
+    ]
+    for n, (avg, since) in zip(
+        (1, 2, 4, 8, 16),
+        ((0.693147, 0.693147), (0.51332, 0.333493), (0.418169, 0.323018), (0.700157, 0.982144), (0.6, 0.5)),
+        strict=True,
+    ):
+        lines.append(f"{avg:.6f} {since:.6f} {n:12d} {n:14.1f} {-1.0:8.4f} {0.0:8.4f} {38:8d}")
+    lines += ["", "finished run", "number of examples = 16", "average loss = 0.600000"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 4, 8, 16]  # the example counter, a column of its own
+
+
+def test_boosting_rounds_keyed_by_a_bracketed_counter(write_log):
+    # dmlc/xgboost python-package/xgboost/callback.py print_evaluation: '[%d]\t%s\n' % (i, '\t'.join of
+    # '{0}:{1:.5f}' per (data-metric, value) of the watch list); microsoft/LightGBM python-package/lightgbm/
+    # callback.py print_evaluation: '[%d]\t%s' of "%s's %s: %g" per (data, metric, value). The training set's log
+    # loss is the objective's (the loss); the evaluation set's rides on the round's row, as a step line's val_loss
+    xgb = ["Will train until eval-logloss hasn't improved in 1000 rounds."]
+    xgb += [
+        f"[{r}]\teval-logloss:{0.4 + r / 1e4:.5f}\ttrain-logloss:{0.2 - r / 1e4:.5f}"
+        for r in (500, 1000, 1500)
+    ]
+    parsed = frame(write_log("\n".join(xgb) + "\n"))
+    assert steps_of(parsed) == [500, 1000, 1500]
+    assert list(parsed.rows["loss"]) == [0.15, 0.1, 0.05]
+    assert not evals(parsed)
+    lgb = [
+        f"[{r}]\ttraining's binary_logloss: {0.6 - r / 100:g}\tvalid_1's binary_logloss: {0.7:g}"
+        for r in (1, 2, 3)
+    ]
+    parsed = frame(write_log("\n".join(lgb) + "\n", "lgb.log"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.59, 0.58, 0.57]
+    # a regression's default metric, no loss word: still the training rounds, the loss not named
+    rmse = [f"[{r}]\ttrain-rmse:{2 - r / 10:.5f}\teval-rmse:{2.5 - r / 10:.5f}" for r in range(4)]
+    parsed = frame(write_log("\n".join(rmse) + "\n", "rmse.log"))
+    assert steps_of(parsed) == [0, 1, 2, 3] and not evals(parsed)
+    assert list(parsed.rows["x_train_rmse"]) == [2.0, 1.9, 1.8, 1.7]
+
+
+def test_iterations_keyed_by_a_counter_and_a_colon_with_the_clock_since_start(write_log):
+    # CatBoost's progress output (catboost/catboost#1028 shows it): "<iter>:\tlearn: <v>\ttest: <v>\tbest: <v>
+    # (<iter>)\ttotal: <elapsed>\tremaining: <eta>"; `learn` is the objective on the learn set, `total` the time
+    # since training began, printed with its unit
+    lines = [
+        f"{i}:\tlearn: {0.95 + i / 1e4:.7f}\ttest: 0.8332978\tbest: 0.8356368 (1)\ttotal: {t}s\tremaining: 1h 42m {s}s"
+        for i, t, s in ((87, 45.4, 22), (88, 45.9, 18), (89, 46.5, 27), (90, 47.1, 38))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [87, 88, 89, 90]
+    assert list(parsed.rows["loss"]) == [0.9587, 0.9588, 0.9589, 0.959]
+    assert list(parsed.rows["train_elapsed_s"]) == [45.4, 45.9, 46.5, 47.1]
+    # a total of something named grows the same way and is no clock: the loader's wait summed
+    summed = [f"step {s} loss {2 - s / 100:.2f} total data: {1.5 * s:.1f}s" for s in range(1, 6)]
+    parsed = frame(write_log("\n".join(summed) + "\n", "summed.log"))
+    assert "train_elapsed_s" not in parsed.rows
+    assert list(parsed.rows["x_total_data_s"]) == [1.5, 3, 4.5, 6, 7.5]
+
+
+def test_steps_that_print_their_epoch_under_a_line_that_states_the_epochs_lr(write_log):
+    # kaldi-asr/kaldi egs/aishell/s10/chain/train.py: per epoch logging.info('epoch {}, learning rate {}'), then every
+    # 100 batches 'Process {}/{}({:.6f}%) global average objf: {:.6f} over {} frames, current batch average objf:
+    # {:.6f} over {} frames, epoch {}' behind logging's "%(asctime)s %(levelname)s [%(filename)s:%(lineno)d]": the
+    # step lines print the epoch, no worker's counter; objf is an objective to maximise, no loss
+    lines = ["2020-01-31 16:17:23,226 INFO [train.py:185] epoch 0, learning rate 0.001"]
+    for k, b in enumerate((0, 100, 200, 300)):
+        lines.append(
+            f"2020-01-31 16:{17 + k}:23,536 INFO [train.py:102] Process {b}/3161({b / 3161 * 100:.6f}%) global average "
+            f"objf: -{1.19 - k / 10:.6f} over {6400.0 * (b + 1)} frames, current batch average objf: -0.457086 over "
+            "6400 frames, epoch 0"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 

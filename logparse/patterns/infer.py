@@ -20,7 +20,11 @@ What a record may look like (the tests build each from a framework's own format 
   ``v unit`` (``22,892 tok/s``), ``key<TAB>v``, separated by anything; a unit glued on or after the value, or in
   brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
-  box_loss ...``);
+  box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
+  where a row's numbers do not stand one a column, its cells do (the text between tabs or runs of two blanks, as
+  many as the header's): a cell's first number is the column's, the rest of the cell an aside (``139.6 +/- 0.1
+  (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
+  is the loss is not for the reader to guess); Rich's trailing ``file.py:line`` is no column;
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
   over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
   has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
@@ -157,7 +161,8 @@ PIECE_RX = {
 # A key printed before its value: a word (with `/`, `.`, `@`, `%`, `-`), an optional unit or qualifier in brackets
 # (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
 # then only separators to the value (`: `, `=`, quotes, `[`)
-_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
+# (a possessive joins its word: LightGBM's "%s's %s: %g", `training's binary_logloss`, lightgbm/callback.py)
+_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:'s(?!\w))?(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
 _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
     r"[\s'\"=:#\[(|,-]*$"
@@ -166,11 +171,13 @@ _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`), a bare `/s` the
-# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so)
+# samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so); not where a
+# `:` or `=` follows it, which makes it the next value's key (tf_cnn_benchmarks' "%i\timages/sec: %.1f ...")
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
     r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?)(?![\w/])"
+    r"(?!\s*[:=])"
 )
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
@@ -189,7 +196,7 @@ COUNTER_WORDS = frozenset(
         "iter_num",
     }
 )
-LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i"})
+LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
 EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = frozenset(
@@ -1108,6 +1115,9 @@ def field_plan(
     record."""
     if km.ignored(key):
         return None
+    bare = _QUALIFIER.sub("", key).strip()
+    if bare != key and keymap_mod.normalize(bare) in km.skip:
+        return None  # a skipped quantity whatever its bracket says it is in (nerfstudio's `ETA (time)`)
     value = (texts[0] if texts else "1") + (unit or "")
     meaning = km.read(key, value, "step", line=tuple(line))
     if meaning.kind == "skipped":
@@ -1127,8 +1137,9 @@ def field_plan(
             meaning.column or "", meaning.factor, kept=True, reason=meaning.use.why, use=meaning.use
         )
     words = key.split()
-    tries = [(" ".join(words[start:]), start) for start in range(1, len(words))]
-    bare = _QUALIFIER.sub("", key).strip()
+    # (not past a `/` or `per`: the words after it are a rate's denominator, nerfstudio's `Train Rays / Sec`)
+    ends = [k for k, w in enumerate(words) if w.lower() in ("/", "per")]
+    tries = [(" ".join(words[start:]), start) for start in range(1, min(ends, default=len(words)))]
     if bare != key and bare:  # `tgs (tokens/gpu/second)`: the key without what it says in brackets
         tries.append((bare, -1))
     for text, start in tries:
@@ -1239,12 +1250,18 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if not eval_keys:
         return False
     for slot in rec.slots:
-        if slot.role != "value" or not slot.label or slot.label in eval_keys:
+        if slot.role not in ("value", "skip") or not slot.label or slot.label in eval_keys:
             continue
+        if slot.role == "skip" and not slot.header:
+            continue  # (a table's column whose cell holds no one value still names what its row is)
         m = field_plan(km, slot.label, slot.unit, [], False)
         if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
+            return False
+        if m is not None and m.kept and _words(slot.label)[:1] in (["train"], ["training"], ["learn"]):
+            # the training set's metric beside the evaluation set's (XGBoost's `train-rmse` beside `eval-rmse`,
+            # LightGBM's `training's l2` beside `valid_0's l2`): a training round's record
             return False
     return True
 
@@ -1281,19 +1298,27 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     (a value `N/M`, a number with its unit, a timestamp is one column); the row may go on after its columns (a
     progress bar after YOLOv5's `: `). A row belongs to the last header above it whose names stand over its
     columns (whitespace tables: each column under one name, right- or left-aligned, a column left empty in some
-    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars)."""
-    headers: dict[str, tuple[list[str], str, list[tuple[int, int]]]] = {}
+    rows skipped; CSV and `|` tables: in order), whatever other lines come between (fastai's bars). A header
+    printed over two lines names each column by both its words (Vowpal Wabbit's `average`/`loss`). Where the
+    row's values do not stand one a column, its cells do (_cell_labels)."""
+    headers: dict[str, Header] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
     for seq in sample.order:
         last: str | None = None  # the last header above
+        previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
             if sh is None:
+                previous = None
                 continue
+            found = _header_of(sh)
+            if found is not None:
+                if previous is not None and key != previous:
+                    found = _stacked(headers[previous], found) or found
+                headers[key], last, previous = found, key, key
+                continue
+            previous = None
             if not sh.kinds:
-                found = _header(sh.raw)
-                if found is not None:
-                    headers[key], last = found, key
                 continue
             if last is not None and sh.literals[0].strip() in ("", "|"):
                 above[key][last] += 1
@@ -1304,20 +1329,172 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         header_key, seen = above[sh.key].most_common(1)[0]
         if seen < 0.5 * sh.count:
             continue
-        names, sep, spans = headers[header_key]
+        header = headers[header_key]
+        names, sep, spans = header.names, header.sep, header.spans
         columns = _columns(sh, sep)
-        if len(columns) < 2 or len(columns) > len(names):
-            continue
         cells = [index for column in columns for index in column]
-        if any(rec.slots[i].label and not rec.slots[i].rate for i in cells):
-            continue  # a row that names its own values is no table's row
-        under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
+        under = None
+        if 2 <= len(columns) <= len(names) and not any(
+            rec.slots[i].label and not rec.slots[i].rate for i in cells
+        ):  # (a row that names its own values is no table's row)
+            under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
         if under is None:
+            _cell_labels(rec, header)
             continue
         for column, name_index in zip(columns, under, strict=True):
             for j, index in enumerate(column):
                 slot = rec.slots[index]
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+@dataclass
+class Header:
+    """A table's header line: its names as words (how it separates them, where each stands) and as cells (the
+    text between tabs or runs of two blanks: `Train loss`, `Step (% Done)`, with where each stands)."""
+
+    names: list[str]
+    sep: str
+    spans: list[tuple[int, int]]
+    cells: list[tuple[str, tuple[int, int]]]
+
+
+# the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
+# LogRender: the log_path column), a column of no table's
+_SOURCE_MARK = regex.compile(r"\s{2,}[\w.-]+\.(?:py|pyx|cc|cpp|c|h|go|rs|js|java|lua|jl):\d+\s*$")
+_CELL_GAP = regex.compile(r"\t+|\s{2,}")
+
+
+def _marked(text: str) -> str:
+    """A line without the source location Rich's logging prints at its end."""
+    return _SOURCE_MARK.sub("", text.rstrip())
+
+
+def _cells(text: str, tabs: bool) -> list[tuple[str, tuple[int, int]]]:
+    """A line's cells: the texts between tabs (`tabs`) or else between runs of two blanks or more, each with
+    where it stands in the line."""
+    gap = regex.compile(r"\t+") if tabs else _CELL_GAP
+    out, at = [], 0
+    for m in [*gap.finditer(text), None]:
+        end = m.start() if m is not None else len(text)
+        cell = text[at:end]
+        if cell.strip():
+            lead = len(cell) - len(cell.lstrip())
+            out.append((cell.strip(), (at + lead, at + lead + len(cell.strip()))))
+        at = m.end() if m is not None else len(text)
+    return out
+
+
+def _named_cell(text: str) -> bool:
+    """A header's cell: a name of a few words (`Train loss`, `Step (% Done)`, `Train Rays / Sec`), no number in it
+    and no `key:` before a value."""
+    return (
+        len(text) <= 40
+        and regex.search(r"[A-Za-z]", text) is not None
+        and _TOKEN.search(text) is None
+        and not text.endswith((":", "="))
+    )
+
+
+def _header_of(sh: SampledShape) -> Header | None:
+    """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
+    after it)."""
+    text = _marked(sh.raw)
+    if sh.kinds and _TOKEN.search(text) is not None:
+        return None
+    found = _header(text)
+    tabs = "\t" in text.strip()
+    cells = _cells(text, tabs)
+    if len(cells) < 3 or not all(_named_cell(c) for c, _ in cells):
+        cells = []
+    if found is None:
+        return Header([], " ", [], cells) if cells else None
+    names, sep, spans = found
+    return Header(names, sep, spans, cells)
+
+
+def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
+    """Two header lines' names stand one over the other, pair by pair."""
+    return len(upper) == len(lower) > 0 and all(
+        a < d and c < b for (a, b), (c, d) in zip(upper, lower, strict=True)
+    )
+
+
+def _stacked(upper: Header, lower: Header) -> Header | None:
+    """One header printed over two lines, each column's name in two words one above the other (Vowpal Wabbit's
+    progress table, vowpalwabbit/core/src/... print_update header "average  since  example  example ..." /
+    "loss  last  counter  weight ..."): the names joined, the upper word first. None where the lines do not stand
+    column over column."""
+    words = lower.sep == upper.sep == " " and _overlap(upper.spans, lower.spans)
+    cells = _overlap([sp for _, sp in upper.cells], [sp for _, sp in lower.cells])
+    if not (words or cells):
+        return None
+    names = [f"{u} {w}" for u, w in zip(upper.names, lower.names, strict=True)] if words else lower.names
+    joined = (
+        [
+            (f"{u} {w}", (min(a, c), max(b, d)))
+            for (u, (a, b)), (w, (c, d)) in zip(upper.cells, lower.cells, strict=True)
+        ]
+        if cells
+        else lower.cells
+    )
+    spans = (
+        [(min(a, c), max(b, d)) for (a, b), (c, d) in zip(upper.spans, lower.spans, strict=True)]
+        if words
+        else lower.spans
+    )
+    return Header(names, lower.sep, spans, joined)
+
+
+def _cell_labels(rec: RecordShape, header: Header) -> None:
+    """A table's row read cell by cell: the row split as its header is (at tabs, else at runs of two blanks) into as
+    many cells as the header names, each cell under its name (for blanks, standing where the name stands). A
+    cell's first number is the column's value, under the header's name unless the cell names it itself; what
+    follows it in the cell is an aside no value of the step's (tf_cnn_benchmarks' `images/sec: 139.6 +/- 0.1
+    (jitter = 0.3)`: the mean, its error and its jitter; nerfstudio's `4090 (81.78%)`: the step, the share
+    done; `39 s, 300.687 ms`: one duration in two units). A cell that holds a printed list of several numbers
+    (DeepXDE's `[1.81e+03, 2.69e+02, ...]`, the loss of each term) has no one value: which item, or their sum,
+    is not for the reader to guess, so none is read; a list of one number is that number."""
+    if not header.cells:
+        return
+    sh = rec.shapes[0]
+    text = _marked(sh.raw)
+    tabs = "\t" in text.strip()
+    cells = _cells(text, tabs)
+    if len(cells) != len(header.cells):
+        return
+    if not tabs and not _overlap([sp for _, sp in header.cells], [sp for _, sp in cells]):
+        return
+    spans = [m.span() for m in _TOKEN.finditer(sh.raw)]
+    if len(spans) != len(sh.kinds):
+        return
+    plan: dict[int, str | None] = {}  # slot -> its label (None: an aside, not read)
+    listed: dict[
+        int, str
+    ] = {}  # a list's first item -> its column's name (no value, but it says what the row is)
+    bare = 0
+    for (cell, (start, end)), (name, _) in zip(cells, header.cells, strict=True):
+        inside = [i for i, (a, b) in enumerate(spans) if start <= a and b <= end]
+        if not inside:
+            continue
+        if cell.startswith("[") and cell.endswith("]") and len(inside) > 1:
+            listed[inside[0]] = name
+            continue
+        for j, i in enumerate(inside):
+            slot = rec.slots[i]
+            if j > 0:
+                plan[i] = None
+                continue
+            own = slot.label and not slot.rate and slot.label in cell[: spans[i][0] - start]
+            bare += not own
+            plan[i] = slot.label if own else name
+    if bare < 2:
+        return  # a line of keyed values, no table's row
+    for i, slot in enumerate(rec.slots):
+        label = plan.get(i)
+        if label is not None:
+            slot.label, slot.header, slot.rate = label, True, False
+        else:  # (an aside, a list's item, or the source location after the cells)
+            slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
 
 
 def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
@@ -1664,7 +1841,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # no training value is progress of that worker, not a step
     trainers = [rec for rec in steps if _trains(rec, km)]
     if trainers and len(trainers) < len(steps):
-        theirs = {_counter_key(rec) for rec in trainers}
+        # (an epoch is no worker's counter: a step line that prints its epoch, under an epoch line that states the
+        # lr, is the epoch's steps, Kaldi's `Process 100/3161(...) ... objf: ..., epoch 0` under `epoch 0,
+        # learning rate 0.001`)
+        theirs = {_counter_key(rec) for rec in trainers if not _epoch_named(rec.slots[rec.counter].label)}
         for rec in steps:
             if rec in trainers or _counter_key(rec) in theirs:
                 continue
@@ -1988,6 +2168,10 @@ def _line_table(
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
             continue
+        if slot.role == "skip" and slot.header and slot.label:
+            why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
+            keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
+            continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         if _average(sh, slot) and not slot.bracketed:
@@ -2041,6 +2225,8 @@ def _line_table(
         if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
             m = replace(m, scope="per_gpu", reason=why)
+        if m.kept and not evaluation and slot.unit in _TIME_UNITS and "train_elapsed_s" not in taken:
+            m = _kept_clock(km, m, slot, texts, _counts(rec))
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
@@ -2367,6 +2553,28 @@ def _timed(
     reason = f"its values {how} ({slot.label!r})"
     use = keymap_mod.KeyUse(column, "values", reason, m.use.unit if m.use else slot.unit, m.scale)
     return replace(m, column=column, reason=reason, use=use)
+
+
+def _kept_clock(
+    km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str]
+) -> FieldPlan:
+    """A number printed with a time unit under a key the key model does not know and that names no quantity but a
+    total (`total`, `overall`, `cumulative`), whose values grow with the steps as a clock since training began
+    does (_grows_with_steps): that clock (CatBoost's `total: 45.4s` beside its `remaining: 1h 42m 22s`, the
+    seconds since training began). A total of something named (`total data: 81.2s`, the loader's wait summed)
+    grows as well and is no clock: left as it was."""
+    if not set(_words(slot.label)) <= _TOTAL_WORDS or not _grows_with_steps(texts, steps):
+        return m
+    mapping = km.lookup("elapsed", "step")
+    if mapping is None or mapping.column != "train_elapsed_s":
+        return m
+    reason = f"a time under a key of no known quantity whose values grow with the steps as a clock's do ({slot.label!r})"
+    use = keymap_mod.KeyUse("train_elapsed_s", "values", reason, slot.unit)
+    plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
+    return replace(plan, reason=reason) if plan is not None else m
+
+
+_TOTAL_WORDS = frozenset({"total", "overall", "cumulative", "cum", "elapsed", "so", "far"})
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
