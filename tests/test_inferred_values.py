@@ -349,3 +349,34 @@ def test_a_time_its_key_says_covers_many_steps_is_read_per_step(write_log):
     # 5.4 s over 1000 iterations: 5.4 ms a step, not 1000 s (the bracket's count) nor 5.4 s
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(5.4 / 1000, rel=1e-12)
     assert row_at(parsed, 2)["loss"] == 0.13
+
+
+@pytest.mark.parametrize(
+    ("fmt", "unit"),
+    [
+        # karpathy/char-rnn train.lua: string.format("%d/%d (epoch %.3f), train_loss = %6.8f, grad/param norm =
+        # %6.4e, time/batch = %.4fs", i, iterations, epoch, train_loss, ..., time)
+        (
+            "{i}/9500 (epoch 0.{i:03d}), train_loss = {loss:.8f}, grad/param norm = 4.7779e-02, time/batch = {t:.4f}s",
+            1.0,
+        ),
+        # sherjilozair/char-rnn-tensorflow train.py: "{}/{} (epoch {}), train_loss = {:.3f}, time/batch = {:.3f}"
+        # (end - start in seconds, no unit printed)
+        ("{i}/4000 (epoch 0), train_loss = {loss:.3f}, time/batch = {t:.3f}", 1.0),
+        # pytorch/examples word_language_model/main.py: '| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | ms/batch
+        # {:5.2f} | loss {:5.2f} | ppl {:8.2f}'
+        (
+            "| epoch   1 | {i:5d}/ 2983 batches | lr 20.00 | ms/batch {t:5.2f} | loss {loss:5.2f} | ppl 80.00",
+            1e-3,
+        ),
+    ],
+    ids=["char-rnn", "char-rnn-tensorflow", "word-language-model"],
+)
+def test_a_time_per_batch_key_is_the_step_time(write_log, fmt, unit):
+    times = [0.25, 0.5, 0.75, 0.2]
+    lines = [fmt.format(i=54 + k, loss=3.25 + k / 100, t=t) for k, t in enumerate(times)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [54, 55, 56, 57]
+    assert [row_at(parsed, k + 1)["step_time_s"] for k in range(4)] == pytest.approx(
+        [t * unit for t in times], rel=1e-9
+    )

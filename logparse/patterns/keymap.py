@@ -72,8 +72,12 @@ _WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
 # a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
 # bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
 # (HiFi-GAN's train.py and its many forks print "s/b : {:4.3f}", time.time() - start_b: seconds per batch)
+# The same with the word `time` for its unit, joined by `/` or `per` (karpathy/char-rnn train.lua and
+# sherjilozair/char-rnn-tensorflow train.py print "train_loss = %6.8f, ..., time/batch = %.4fs": the batch's seconds,
+# the unit after the value or none)
 _PER_UNIT = regex.compile(
-    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min)(?:/(?P<per>step|it|iter|iteration|batch|b))?$"
+    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min|time)"
+    r"(?:(?:/|_per_)(?P<per>step|it|iter|iteration|batch|b|update))?$"
 )
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
@@ -617,9 +621,15 @@ class KeyMap:
             m = _PER_UNIT.match(k)
             if m is not None:
                 per = {"b": "batch"}.get(m.group("per"), m.group("per"))
-                hit = table.get(f"s/{per}" if per else "time")
+                hit = table.get(f"s/{per}", table.get("s/step")) if per else table.get("time")
                 if hit is not None and hit.units == "time":
-                    return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time per step")
+                    unit = m.group("unit")
+                    return replace(
+                        hit,
+                        key_unit=None if unit == "time" else unit,
+                        rule="unit",
+                        via=f"{k}: a time per step",
+                    )
         m = _KEY_UNIT.match(k)
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
