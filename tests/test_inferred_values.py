@@ -380,3 +380,20 @@ def test_a_time_per_batch_key_is_the_step_time(write_log, fmt, unit):
     assert [row_at(parsed, k + 1)["step_time_s"] for k in range(4)] == pytest.approx(
         [t * unit for t in times], rel=1e-9
     )
+
+
+def test_a_duration_under_a_step_times_key_that_goes_up_and_down_is_the_step_time(write_log):
+    # ggml-org/llama.cpp common/train.cpp train_opt_callback: printf("%s: iter=%6d sample=%zu/%zu sched=%f loss=%f",
+    # ...), then " dt=" print_duration(millis_per_iter) " eta=" print_duration(remaining_millis) as %02d:%02d:%02d,
+    # then " |" and an improvement bar of '-' ending in '>'
+    dts = [(4, 59), (4, 57), (5, 2), (4, 58), (4, 54)]
+    lines = [
+        f"train_opt_callback: iter={70 + k:6d} sample={72 + k}/5608 sched={0.7 + k / 100:f} loss={4.5 - k / 4:f} "
+        f"dt=00:{m:02d}:{s:02d} eta=03:{29 - 5 * k:02d}:33 |{'-' * (3 * k)}>"
+        for k, (m, s) in enumerate(dts)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [70, 71, 72, 73, 74]
+    assert [row_at(parsed, k + 1)["step_time_s"] for k in range(5)] == [60.0 * m + s for m, s in dts]
+    # eta, the time left, falls line after line: no clock of the run, no step time
+    assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()

@@ -1987,6 +1987,13 @@ def _line_table(
                 taken.add("train_elapsed_s")
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
+            elif "step_time_s" not in taken and _step_duration(rec, km, slot, line):
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": "step_time_s", "type": "duration"}
+                taken.add("step_time_s")
+                why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
+                keys.append(("mapped", slot.label, keymap_mod.KeyUse("step_time_s", "values", why, None)))
             continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
@@ -2503,6 +2510,23 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
         except ValueError:
             return False
     return _clock([str(v) for v in values]) is True
+
+
+def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A duration (`00:04:59`) under a key the key model reads as the step's time whose values go up and down, as
+    a step's time does (ggml-org/llama.cpp common/train.cpp train_opt_callback: " dt=" print_duration(
+    millis_per_iter), hours, minutes and seconds of one iteration, then " eta=" the time left). One that rises is
+    a clock (_elapsed_clock); too few values to say leave it unread."""
+    m = field_plan(km, slot.label, None, [], False, line)
+    if m is None or m.kept or m.column != "step_time_s" or km.ignored(slot.label):
+        return False
+    values = []
+    for _, text in rec.series(slot.index):
+        try:
+            values.append(to_duration(text))
+        except ValueError:
+            return False
+    return _clock([str(v) for v in values]) is False
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
