@@ -1268,3 +1268,34 @@ def test_patterns_new_writes_a_set_that_loads_for_what_no_column_holds(tmp_path,
     out = tmp_path / "sets" / "mine.toml"
     assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
     assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("train", "test"),
+    [
+        # leela-zero/leela-zero training/tf/tfprocess.py: every 1000 steps "step {}, policy={:g} mse={:g} reg={:g}
+        # total={:g} ({:g} pos/s)", and at each test interval the test set's "step {}, policy={:g} training
+        # accuracy={:g}%, mse={:g}" at a step already printed
+        (
+            "step {s}, policy={p:g} mse={m:g} reg=0.100594 total={t:g} (312.5 pos/s)",
+            "step {s}, policy={p:g} training accuracy=60.6523%, mse={m:g}",
+        ),
+        # LeelaChessZero/lczero-training tf/tfprocess.py: "step {}, lr={:g} policy={:g} value={:g} mse={:g} reg={:g}
+        # total={:g} ({:g} pos/s)" and the test set's "step {}, policy={:g} value={:g} policy accuracy={:g}% value
+        # accuracy={:g}% mse={:g}"
+        (
+            "step {s}, lr=0.02 policy={p:g} value=0.75 mse={m:g} reg=0.1 total={t:g} (2048 pos/s)",
+            "step {s}, policy={p:g} value=0.8 policy accuracy=41.5% value accuracy=55.25% mse={m:g}",
+        ),
+    ],
+    ids=["leela-zero", "lczero-training"],
+)
+def test_a_rarer_line_that_measures_a_printed_step_again_is_an_evaluation(write_log, train, test):
+    lines = [train.format(s=1000 * k, p=1.7 - k / 100, m=0.19, t=2.5 - k / 100) for k in range(537, 545)]
+    lines.append(test.format(s=544000, p=1.6875, m=0.193161))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000 * k for k in range(537, 545)]
+    assert [e["line"] for e in evals(parsed)] == [9]
+    assert evals(parsed)[0]["step"] == 544000
+    # the step's own row keeps the training line's values
+    assert row_at(parsed, 8)["x_policy"] == pytest.approx(1.7 - 544 / 100)

@@ -1682,6 +1682,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
+        if any(_measured_again(rec, main) for main in steps if main is not rec):
+            rec.kind = "eval"
+    steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -1720,6 +1724,47 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a rarer record of another shape only repeats steps `main` printed, with keys of main's and other
+    values for them: the same quantities measured again on other data, an evaluation at that step (Leela Zero's
+    training/tf/tfprocess.py prints "step {}, policy={:g} mse={:g} reg={:g} total={:g} ({:g} pos/s)" every 1000
+    steps and, at each test interval, "step {}, policy={:g} training accuracy={:g}%, mse={:g}" for the test set,
+    at a step already printed). A line that adds keys of its own to a step (no key in common, or the same
+    values) stays that step's; so do a progress display's redraws (a bar's frames print a step again and again as
+    its running values move)."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    if _counter_key(rec) != _counter_key(main):
+        return False
+    for r in (rec, main):
+        printed = r.series(r.counter)  # type: ignore[arg-type]
+        if len(set(printed)) < len(printed) or any(sl.kind == "bar" for sl in r.slots):
+            return False
+
+    def by_step(r: RecordShape) -> dict[tuple[int, str], dict[str, str]]:
+        assert r.counter is not None
+        keyed = [
+            (keymap_mod.normalize(sl.label), r.series(sl.index))
+            for sl in r.slots
+            if sl.role == "value" and sl.kind == "num" and sl.label
+        ]
+        out: dict[tuple[int, str], dict[str, str]] = {}
+        for k, (where, step) in enumerate(r.series(r.counter)):
+            out[(where, step)] = {key: series[k][1] for key, series in keyed if k < len(series)}
+        return out
+
+    theirs, ours = by_step(main), by_step(rec)
+    if not ours or any(at not in theirs for at in ours):
+        return False
+    shared = [
+        (theirs[at][key], value)
+        for at, values in ours.items()
+        for key, value in values.items()
+        if key in theirs[at]
+    ]
+    return bool(shared) and any(a != b for a, b in shared)
 
 
 _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
