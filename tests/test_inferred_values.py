@@ -397,3 +397,41 @@ def test_a_duration_under_a_step_times_key_that_goes_up_and_down_is_the_step_tim
     assert [row_at(parsed, k + 1)["step_time_s"] for k in range(5)] == [60.0 * m + s for m, s in dts]
     # eta, the time left, falls line after line: no clock of the run, no step time
     assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
+
+
+@pytest.mark.parametrize(
+    ("steps", "evaluation", "eval_loss"),
+    [
+        # flairNLP/flair flair/trainers/trainer.py (0.11): log.info(f"epoch {epoch} - iter {batch_no + 1}/
+        # {total_number_of_batches} - loss {train_loss / seen_batches:.8f} - samples/sec: {...:.2f} - lr: {lr:.6f}"),
+        # after the epoch f"DEV : loss {result.loss} - {result.main_score_name} {round(result.main_score, 4)}"
+        (
+            [
+                f"2022-12-13 02:37:{5 + 10 * k:02d},548 epoch 6 - iter {175 * (k + 4)}/1750 - loss "
+                f"{0.129 + k / 1e4:.8f} - samples/sec: 71.69 - lr: 0.000033"
+                for k in range(4)
+            ],
+            "2022-12-13 02:38:07,613 DEV : loss 0.17740997672080994 - f1-score (micro avg)  0.65",
+            0.17740997672080994,
+        ),
+        # pytorch/examples mnist/main.py: 'Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}' every log_interval
+        # batches, then test(): '\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'
+        (
+            [
+                f"Train Epoch: 1 [{640 * k}/60000 ({round(640 * k / 600)}%)]\tLoss: {2.3 - k / 10:.6f}"
+                for k in range(4)
+            ],
+            "Test set: Average loss: 0.0330, Accuracy: 9897/10000 (99%)",
+            0.0330,
+        ),
+    ],
+    ids=["flair", "mnist"],
+)
+def test_an_evaluation_line_printed_once_after_the_steps_is_an_evaluation(
+    write_log, steps, evaluation, eval_loss
+):
+    parsed = frame(write_log("\n".join([*steps, evaluation]) + "\n"))
+    assert len(steps_of(parsed)) == 4
+    found = evals(parsed)
+    assert [e["line"] for e in found] == [5]
+    assert found[0]["eval_loss"] == eval_loss

@@ -1645,7 +1645,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 for sl in rec.slots
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
-            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+            if rec.count >= 2 and _has_values(rec) and varied:
+                rec.kind = "eval_free"
+            elif rec.count == 1 and _scored(rec, km):
+                rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
@@ -1911,6 +1914,26 @@ def _evaluation_text(rec: RecordShape) -> bool:
     for label in labels:
         text = text.replace(label, " ")
     return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
+
+
+def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line printed once that says it is an evaluation in its own words (not only in a key) and prints a loss or
+    an evaluation metric: the one evaluation an excerpt holds (flair's trainer.py f"DEV : loss {result.loss} -
+    {result.main_score_name} {score}" after each epoch; pytorch/examples mnist/main.py test(): '\nTest set:
+    Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'). Seen twice, an evaluation's values must also move."""
+    text = " ".join(rec.shapes[0].literals)
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    for label in labels:
+        text = text.replace(label, " ")
+    if not _eval_marks(text):
+        return False
+    for label in labels:
+        if km.evaluation_metric(label):
+            return True
+        m = field_plan(km, label, None, [], True)
+        if m is not None and not m.kept and _full(m) == "eval_loss":
+            return True
+    return False
 
 
 def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
