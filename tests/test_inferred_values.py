@@ -435,3 +435,20 @@ def test_an_evaluation_line_printed_once_after_the_steps_is_an_evaluation(
     found = evals(parsed)
     assert [e["line"] for e in found] == [5]
     assert found[0]["eval_loss"] == eval_loss
+
+
+def test_a_day_and_time_glued_with_their_units_is_the_lines_clock(write_log):
+    # NVIDIA-Merlin/HugeCTR include/common.hpp MESSAGE_: "[" setw(2) tm_mday "d" setw(2) tm_hour "h" setw(2) tm_min
+    # "m" setw(2) tm_sec "s" "][HUGECTR][INFO]: " msg, the day of the month and the local time, no month; the
+    # session's "Iter: %d Time(%d iters): %fs Loss: %f lr:%f"
+    stamps = [(2, 23, 59, 43), (2, 23, 59, 55), (3, 0, 0, 1), (3, 0, 0, 6)]
+    lines = [
+        f"[{d:02d}d{h:02d}h{m:02d}m{s:02d}s][HUGECTR][INFO]: Iter: {1000 * (k + 3)} Time(1000 iters): 5.381177s "
+        f"Loss: {0.1335 - k / 1000:.6f} lr:9.003000"
+        for k, (d, h, m, s) in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3000, 4000, 5000, 6000]
+    t = [row_at(parsed, k + 1)["timestamp"] for k in range(4)]
+    # 23:59:55 - 23:59:43; day 3 00:00:01 - day 2 23:59:55; 00:00:06 - 00:00:01
+    assert [b - a for a, b in zip(t, t[1:], strict=False)] == [12.0, 6.0, 5.0]
