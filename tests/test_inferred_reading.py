@@ -1299,3 +1299,47 @@ def test_a_rarer_line_that_measures_a_printed_step_again_is_an_evaluation(write_
     assert evals(parsed)[0]["step"] == 544000
     # the step's own row keeps the training line's values
     assert row_at(parsed, 8)["x_policy"] == pytest.approx(1.7 - 544 / 100)
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        # jwyang/faster-rcnn.pytorch trainval_net.py: every disp_interval steps print("[session %d][epoch %2d][iter
+        # %4d/%4d] loss: %.4f, lr: %.2e"), print("\t\t\tfg/bg=(%d/%d), time cost: %f"), print("\t\t\trpn_cls: %.4f,
+        # rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f")
+        (
+            "[session 1][epoch  1][iter {s:4d}/13464] loss: {loss:.4f}, lr: 1.00e-03",
+            [
+                "\t\t\tfg/bg=({fg}/{bg}), time cost: 27.{k}46884",
+                "\t\t\trpn_cls: 0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
+            ],
+        ),
+        # a fork of it with a mask and a pose head (code index, find_string id 5750575355): print("[%s][session
+        # %d][epoch %2d][iter %4d / %4d]"), print("\t\tloss: %.4f, lr: %.2e"), print("\t\tfg/bg=(%d/%d), time cost:
+        # %f"), print("\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f, mask %.4f, pose %.4f")
+        (
+            "[coco_run][session 1][epoch  2][iter {s:4d} / 7330]",
+            [
+                "\t\tloss: {loss:.4f}, lr: 1.00e-02",
+                "\t\tfg/bg=({fg}/{bg}), time cost: 41.{k}5",
+                "\t\trpn_cls: "
+                "0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352, mask 0.2{k}, pose 0.3",
+            ],
+        ),
+    ],
+    ids=["faster-rcnn.pytorch", "fork"],
+)
+def test_indented_lines_after_a_record_line_are_that_records(write_log, head, rest):
+    lines = []
+    for k, fg in enumerate([51, 36, 39, 64, 13]):  # (foreground rois of the batch: as they come)
+        s, loss = 4200 + 100 * k, 0.46 - k / 100
+        lines.append(head.format(s=s, loss=loss))
+        lines.extend(r.format(loss=loss, fg=fg, bg=256 - fg, k=k) for r in rest)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4200, 4300, 4400, 4500, 4600]
+    rows = parsed.rows
+    assert len(rows) == 5  # the indented lines are no rows of their own
+    assert list(rows["loss"]) == pytest.approx([0.46 - k / 100 for k in range(5)])
+    # the parts printed on the record's last line are its row's
+    assert list(rows["x_rpn_cls"]) == pytest.approx([0.0048 + k / 100 for k in range(5)])
+    assert list(rows["line"]) == [1 + (len(rest) + 1) * k for k in range(5)]

@@ -1546,6 +1546,18 @@ def _values_line(rec: RecordShape) -> bool:
     return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
 
 
+def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
+    """A line indented (a tab, or two blanks or more) where its record's head line is not: a continuation of the
+    head's record, whatever its keys (faster-rcnn.pytorch trainval_net.py and its many forks print every
+    disp_interval "[session %d][epoch %2d][iter %4d/%4d] loss: %.4f, lr: %.2e", then "\t\t\tfg/bg=(%d/%d), time
+    cost: %f" and "\t\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f")."""
+
+    def indent(sh: SampledShape) -> bool:
+        return sh.raw.startswith(("\t", "  "))
+
+    return all(indent(sh) for sh in rec.shapes) and not any(indent(sh) for sh in head.shapes)
+
+
 def find_blocks(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
 ) -> None:
@@ -1585,7 +1597,11 @@ def find_blocks(
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
-        if not _member(rec, km) and not (not _has_values(head) and _values_line(rec)):
+        if (
+            not _member(rec, km)
+            and not (not _has_values(head) and _values_line(rec))
+            and not (_values_line(rec) and _indented_under(rec, head))
+        ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
         single = len([s for s in rec.slots if s.kind == "num"]) == 1
         if (
