@@ -452,3 +452,36 @@ def test_a_day_and_time_glued_with_their_units_is_the_lines_clock(write_log):
     t = [row_at(parsed, k + 1)["timestamp"] for k in range(4)]
     # 23:59:55 - 23:59:43; day 3 00:00:01 - day 2 23:59:55; 00:00:06 - 00:00:01
     assert [b - a for a, b in zip(t, t[1:], strict=False)] == [12.0, 6.0, 5.0]
+
+
+@pytest.mark.parametrize(
+    ("iters", "per_step"),
+    [
+        # every disp_interval = 100 steps: each time covers the 100 steps since the record before (the first's too,
+        # at the same stride)
+        ([4200, 4300, 4400, 4500, 4600], True),
+        # records at uneven strides: how many steps a time covers is not known, it is not read as one
+        ([4200, 4300, 4450, 4500, 4700], False),
+    ],
+    ids=["regular", "uneven"],
+)
+def test_a_time_that_covers_the_log_interval_is_read_per_step(write_log, iters, per_step):
+    # jwyang/faster-rcnn.pytorch trainval_net.py: print("[session %d][epoch %2d][iter %4d/%4d] loss: %.4f, lr:
+    # %.2e"), then print("\t\t\tfg/bg=(%d/%d), time cost: %f" % (fg_cnt, bg_cnt, end-start)) with start reset after
+    # each print (the seconds of the disp_interval steps since the last), then the loss parts' line
+    costs = [27.346884, 27.222347, 27.328589, 27.252010, 27.405780]
+    lines = []
+    for s, cost, fg in zip(iters, costs, [51, 36, 39, 64, 13], strict=True):
+        lines += [
+            f"[session 1][epoch  1][iter {s:4d}/13464] loss: 0.4{s // 100 % 10}36, lr: 1.00e-03",
+            f"\t\t\tfg/bg=({fg}/{256 - fg}), time cost: {cost:f}",
+            "\t\t\trpn_cls: 0.0148, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == iters
+    rows = parsed.rows
+    if per_step:
+        assert list(rows["step_time_s"]) == pytest.approx([c / 100 for c in costs], rel=1e-9)
+    else:
+        assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+        assert list(rows["x_time_cost"]) == costs  # kept as printed

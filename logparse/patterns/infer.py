@@ -2114,6 +2114,8 @@ def _line_table(
         m = field_plan(km, key, slot.unit, texts, evaluation, line)
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
+        if m is not None and not m.kept and keymap_mod.normalize(key) in km.interval:
+            m = _over_interval(rec, m, key, slot.unit)
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
             # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
@@ -2612,6 +2614,29 @@ def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
         except ValueError:
             return False
     return _clock([str(v) for v in values]) is False
+
+
+def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -> FieldPlan:
+    """A time the key model says covers the log interval (synonyms.toml [interval]), per step: divided by the
+    steps between the records (a block line's, its head's), where the records come at one stride in every slice
+    sampled (the first record's interval is taken to be that stride too). Where the stride varies, how many steps
+    a record's time covers is not known: kept as printed."""
+    counted = rec.head if rec.counter is None and rec.head is not None else rec
+    strides: set[int] = set()
+    if counted.counter is not None:
+        series = counted.series(counted.counter)
+        for (s0, a), (s1, b) in zip(series, series[1:], strict=False):
+            x, y = _whole(a), _whole(b)
+            if s0 == s1 and x is not None and y is not None and y > x:
+                strides.add(y - x)
+    if len(strides) == 1:
+        stride = strides.pop()
+        why = f"{m.reason}: the time of the {stride} steps between records, read per step"
+        use = keymap_mod.KeyUse(m.column, "interval", why, unit, m.scale / stride)
+        return replace(m, scale=m.scale / stride, reason=why, use=use)
+    column = keymap_mod.column_name("x_", key, unit)
+    why = f"{m.reason}; the steps between records vary (or are not seen): how many it covers is not known"
+    return FieldPlan(column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, unit))
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

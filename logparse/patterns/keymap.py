@@ -398,6 +398,7 @@ _RULE_WORDS = {
     "eval": "an evaluation's loss",
     "known": "a known quantity with no step column",
     "loss": "the line's loss by the loss rule (see rules.loss)",
+    "interval": "the time of the whole log interval ([interval])",
 }
 
 
@@ -464,6 +465,8 @@ class KeyMap:
     phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
+    interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
+    interval_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
     group_only: frozenset[str] = frozenset()  # ... only when it is the line's one group (or its total)
     group_total: frozenset[str] = frozenset()
@@ -618,6 +621,10 @@ class KeyMap:
         if not config:
             if k in self.inverse:
                 return self.inverse[k]
+            if k in self.interval and table.get("time") is not None:
+                # (its value is per step once divided by the steps of the interval: infer.py does it)
+                why = self.interval_why or f"{k}: the interval's time"
+                return replace(table["time"], rule="interval", via=why)
             m = _PER_UNIT.match(k)
             if m is not None:
                 per = {"b": "batch"}.get(m.group("per"), m.group("per"))
@@ -957,6 +964,7 @@ TABLES = (
     "groups",
     "loss",
     "decimal",
+    "interval",
     "evaluation",
     "rules",
 )
@@ -972,7 +980,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[evaluation], [rules]"
+            "[interval], [evaluation], [rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -1041,6 +1049,9 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    interval = _tables(data, "interval", source)
+    km.interval = frozenset(normalize(k) for k in _words_list(interval, "keys", source, "interval"))
+    km.interval_why = str(interval.get("why", ""))
     evaluation = _tables(data, "evaluation", source)
     km.eval_metrics = frozenset(_words_list(evaluation, "metrics", source, "evaluation", lower=True))
     rules = _tables(data, "rules", source)
