@@ -485,3 +485,18 @@ def test_a_time_that_covers_the_log_interval_is_read_per_step(write_log, iters, 
     else:
         assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
         assert list(rows["x_time_cost"]) == costs  # kept as printed
+
+
+def test_a_rate_on_an_epochs_reports_with_no_step_counter_is_the_whole_jobs(write_log):
+    # KichangKim/DeepDanbooru deepdanbooru/commands/train_project.py: every few batches f"Epoch[{int(used_epoch)}]
+    # Loss={average_loss:.6f}, P=..., R=..., F1=..., Speed = {samples_per_seconds:.1f} samples/s, {progress:.2f} %,
+    # ETA = {eta_datetime_string}": the epoch repeats line after line, no process prints them apart
+    speeds = [7.2, 8.7, 7.8, 8.5, 9.0]
+    lines = [
+        f"Epoch[1] Loss=0.00{9800 + k},  P=0.625461, R=0.082422, F1=0.145650, Speed = {v:.1f} samples/s, "
+        f"99.{88 + k} %, ETA = 2021-09-12 16:5{k}:43"
+        for k, v in enumerate(speeds)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [row_at(parsed, k + 1)["samples_per_s"] for k in range(5)] == speeds
+    assert row_at(parsed, 5)["loss"] == 0.009804

@@ -2537,8 +2537,8 @@ def _per_process(rec: RecordShape, index: int) -> bool:
     lines in a row with the same step and different values (torch_xla's test scripts print every device's rate,
     its own RateTracker's, on a line of its own). Where every process prints the same figure, it is one
     figure of the whole job."""
-    if rec.counter is None:
-        return False
+    if rec.counter is None or _epoch_named(sh_label(rec, rec.counter)):
+        return False  # (an epoch's lines repeat it report after report: DeepDanbooru's `Epoch[1] Loss=...`)
     steps = rec.series(rec.counter)
     values = rec.series(index)
     repeated = differ = 0
