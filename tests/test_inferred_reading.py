@@ -1367,3 +1367,29 @@ def test_an_index_printed_every_kth_batch_on_multiples_of_k_counts_from_0(write_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed)[:2] == [3590, 3600]
     assert row_at(parsed, 1)["epoch_index"] == epoch  # the epoch as printed: the column counts from 0 too
+
+
+@pytest.mark.parametrize(
+    ("marker", "planned"),
+    [
+        # allenai/allennlp 0.x allennlp/training/trainer.py _train_epoch: logger.info("Epoch %d/%d", epoch,
+        # self._num_epochs - 1), epochs from 0: the total printed is the last epoch's number
+        ("Epoch 0/139", 140),
+        # the same logger line of epoch + 1 and the epochs (a train loop of the code index, find_string id
+        # 24686206762: logger.info("Epoch %d/%d", epoch + 1, num_epochs))
+        ("Epoch 1/30", 30),
+    ],
+    ids=["from-0", "from-1"],
+)
+def test_one_epoch_line_before_the_steps_says_the_epochs_planned(write_log, marker, planned):
+    # allennlp 0.x trainer with no_tqdm: logger.info("Batch %d/%d: %s", batch_num, num_batches, description) every
+    # 10 s, behind the logging format '%(asctime)s - %(levelname)s - %(name)s - %(message)s'
+    prefix = "2017-10-14 16:48:{:02d},962 - INFO - allennlp.training.trainer - "
+    lines = [prefix.format(27) + "Beginning training.", prefix.format(27) + marker]
+    lines += [
+        prefix.format(48 + 10 * k) + f"Batch {b}/17168: accuracy: 0.{25 + k}, loss: {6.66 - k:.2f} ||"
+        for k, b in enumerate([1, 567, 1128, 1701])
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 567, 1128, 1701]
+    assert [f.value for f in parsed.facts["num_epochs"]][-1] == planned

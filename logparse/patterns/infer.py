@@ -1841,7 +1841,10 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
         ):
             continue
         places = sorted(where for sh in m.shapes for where in sh.seen)
-        if not _restarts_at(seen, places):
+        # (or one epoch line before the steps of the one epoch in view: allennlp's trainer logs "Epoch %d/%d"
+        # then its batches)
+        leads = len(places) == 1 and bool(seen) and places[0] < seen[0][0]
+        if not _restarts_at(seen, places) and not leads:
             continue
         m.kind, m.head = "marker", rec
         totals = None
@@ -2035,6 +2038,12 @@ def _line_table(
         if rec.total is not None:  # `epoch 14/300`: the epochs the run plans
             groups[rec.total] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
+            if rec.epoch_base == 0:
+                # epochs counted from 0 beside their total: the total is the last epoch's number, as the loops
+                # that print an epoch 0 with one do (pytorch/tutorials transfer_learning_tutorial.py and its many
+                # copies: 'Epoch {}/{}'.format(epoch, num_epochs - 1); allennlp 0.x training/trainer.py:
+                # logger.info("Epoch %d/%d", epoch, self._num_epochs - 1))
+                fields["epoch_total"]["offset"] = 1
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
