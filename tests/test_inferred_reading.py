@@ -1346,30 +1346,6 @@ def test_indented_lines_after_a_record_line_are_that_records(write_log, head, re
 
 
 @pytest.mark.parametrize(
-    ("fmt", "epoch"),
-    [
-        # facebookresearch/moco main_moco.py (pytorch/examples imagenet/main.py's ProgressMeter): for epoch in
-        # range(args.start_epoch, args.epochs), "Epoch: [{}]".format(epoch) then "[{i}/{N}]" and the meters,
-        # displayed `if i % args.print_freq == 0`: both indexes from 0
-        (
-            "Epoch: [{e}][{i:4d}/4999]\tTime  0.4{k}6 ( 1.635)\tData  0.000 ( 0.227)\tLoss 6.8{k}26e+00 (6.9147e+00)",
-            34,
-        ),
-        # huggingface/pytorch-image-models train.py: "Train: {} [{:>4d}/{} ({:>3.0f}%)]  Loss: {loss.val:#.3g}
-        # ({loss.avg:#.3g})  Time: ..." of epoch and batch_idx (from 0) `if last_batch or batch_idx %
-        # args.log_interval == 0`
-        ("Train: {e} [{i:4d}/4999 ({pct:3.0f}%)]  Loss: 6.8{k} (6.91)  Time: 0.4{k}6s", 7),
-    ],
-    ids=["moco", "timm"],
-)
-def test_an_index_printed_every_kth_batch_on_multiples_of_k_counts_from_0(write_log, fmt, epoch):
-    lines = [fmt.format(e=epoch, i=i, k=k, pct=100 * i / 4999) for k, i in enumerate(range(3590, 3680, 10))]
-    parsed = frame(write_log("\n".join(lines) + "\n"))
-    assert steps_of(parsed)[:2] == [3590, 3600]
-    assert row_at(parsed, 1)["epoch_index"] == epoch  # the epoch as printed: the column counts from 0 too
-
-
-@pytest.mark.parametrize(
     ("marker", "planned"),
     [
         # allenai/allennlp 0.x allennlp/training/trainer.py _train_epoch: logger.info("Epoch %d/%d", epoch,

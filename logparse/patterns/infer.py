@@ -1079,22 +1079,7 @@ def _counted_from(positions: list[tuple[int, int]], totals: list[tuple[int, int]
         return 1
     if totals is not None and any(p == t - 1 for (_, p), (_, t) in zip(positions, totals, strict=True)):
         return 0
-    return _on_multiples(positions)
-
-
-def _on_multiples(positions: list[tuple[int, int]]) -> int | None:
-    """0 where a position is printed every k-th batch (k > 1) and every position printed is a multiple of k: the
-    index a loop prints where `i % print_freq == 0`, counted from 0 (pytorch/examples imagenet/main.py and its
-    copies, MoCo's main_moco.py: `if i % args.print_freq == 0: progress.display(i)`; timm train.py: `if last_batch
-    or batch_idx % args.log_interval == 0`, the batch index from 0). None where the stride is 1 or varies."""
-    by_slice: dict[int, list[int]] = defaultdict(list)
-    for where, p in positions:
-        by_slice[where].append(p)
-    strides = {b - a for ps in by_slice.values() for a, b in zip(ps, ps[1:], strict=False) if b > a}
-    if len(strides) != 1:
-        return None
-    k = strides.pop()
-    return 0 if k > 1 and all(p % k == 0 for _, p in positions) else None
+    return None
 
 
 def _position_base(positions: list[tuple[int, int]], totals: list[tuple[int, int]] | None) -> int:
