@@ -399,6 +399,19 @@ def test_a_duration_under_a_step_times_key_that_goes_up_and_down_is_the_step_tim
     assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
 
 
+def test_a_config_echo_with_an_evaluation_word_among_its_values_is_no_evaluation(write_log):
+    # ultralytics/engine/trainer.py echoes its arguments once, "engine/trainer: agnostic_nms=False, ..., iou=0.7, ...,
+    # split=val, ...": `val` is a value there and `iou` a setting, not the line's own word and metric
+    lines = [
+        "engine/trainer: agnostic_nms=False, amp=False, box=7.5, cls=0.5, epochs=10, iou=0.7, lr0=0.01, split=val, "
+        "val=True, warmup_epochs=3.0"
+    ]
+    lines += [f"step {s}/100 | loss {2.5 - s / 100:.4f} | lr 0.0100" for s in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert evals(parsed) == []
+
+
 @pytest.mark.parametrize(
     ("steps", "evaluation", "eval_loss"),
     [

@@ -1753,8 +1753,16 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
     steps and, at each test interval, "step {}, policy={:g} training accuracy={:g}%, mse={:g}" for the test set,
     at a step already printed). A line that adds keys of its own to a step (no key in common, or the same
     values) stays that step's; so do a progress display's redraws (a bar's frames print a step again and again as
-    its running values move)."""
+    its running values move) and a record that says in its own words it is the training's (a summary of the
+    interval's training metrics: the Flax NNX example's {"kind": "train", "step": 25, "loss": ..., "accuracy": ...}
+    beside its per-step {"kind": "step", ...})."""
     if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    text = " ".join(rec.shapes[0].literals)
+    for sl in rec.slots:
+        if sl.label:
+            text = text.replace(sl.label, " ")
+    if {w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"}:
         return False
     if _counter_key(rec) != _counter_key(main):
         return False
@@ -1940,8 +1948,14 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A line printed once that says it is an evaluation in its own words (not only in a key) and prints a loss or
     an evaluation metric: the one evaluation an excerpt holds (flair's trainer.py f"DEV : loss {result.loss} -
     {result.main_score_name} {score}" after each epoch; pytorch/examples mnist/main.py test(): '\nTest set:
-    Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'). Seen twice, an evaluation's values must also move."""
-    text = " ".join(rec.shapes[0].literals)
+    Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'). The word names the line: it stands before its first
+    number (a config echo's `split=val, ..., iou=0.7` is no evaluation). Seen twice, an evaluation's values must
+    also move."""
+    literals = rec.shapes[0].literals
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    if first is None:
+        return False
+    text = " ".join(literals[: first + 1])
     labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
     for label in labels:
         text = text.replace(label, " ")
