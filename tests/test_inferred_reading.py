@@ -1354,8 +1354,9 @@ def test_indented_lines_after_a_record_line_are_that_records(write_log, head, re
         # the same logger line of epoch + 1 and the epochs (a train loop of the code index, find_string id
         # 24686206762: logger.info("Epoch %d/%d", epoch + 1, num_epochs))
         ("Epoch 1/30", 30),
+        ("Epoch 3/30", 30),
     ],
-    ids=["from-0", "from-1"],
+    ids=["from-0", "from-1", "later"],
 )
 def test_one_epoch_line_before_the_steps_says_the_epochs_planned(write_log, marker, planned):
     # allennlp 0.x trainer with no_tqdm: logger.info("Batch %d/%d: %s", batch_num, num_batches, description) every
@@ -1366,9 +1367,13 @@ def test_one_epoch_line_before_the_steps_says_the_epochs_planned(write_log, mark
         prefix.format(48 + 10 * k) + f"Batch {b}/17168: accuracy: 0.{25 + k}, loss: {6.66 - k:.2f} ||"
         for k, b in enumerate([1, 567, 1128, 1701])
     ]
-    parsed = frame(write_log("\n".join(lines) + "\n"))
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
     assert steps_of(parsed) == [1, 567, 1128, 1701]
     assert [f.value for f in parsed.facts["num_epochs"]][-1] == planned
+    # one epoch in view does not show whether the batch counts within the epoch or the whole run: the steps stay
+    # as printed
+    assert list(api.analyze(str(log)).steps["step"]) == [1, 567, 1128, 1701]
 
 
 def test_a_rarer_record_of_the_trainings_own_metrics_at_a_printed_step_stays_that_steps(write_log):

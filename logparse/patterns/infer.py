@@ -490,6 +490,9 @@ class RecordShape:
     paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
     counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
+    # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
+    # counter after it counts within the epoch or the whole run is not shown
+    leads: bool = False
 
     @property
     def count(self) -> int:
@@ -1836,17 +1839,19 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
         places = sorted(where for sh in m.shapes for where in sh.seen)
         # (or one epoch line before the steps of the one epoch in view: allennlp's trainer logs "Epoch %d/%d"
         # then its batches)
-        leads = len(places) == 1 and bool(seen) and places[0] < seen[0][0]
-        if not _restarts_at(seen, places) and not leads:
+        restarts = _restarts_at(seen, places)
+        leads = len(places) == 1 and bool(seen) and places[0] < seen[0][0] and m.total is not None
+        if not restarts and not leads:
             continue
-        m.kind, m.head = "marker", rec
+        m.kind, m.head, m.leads = "marker", rec, not restarts
         totals = None
         if rec.total is not None:
             totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
         positions = [(sl, int(v)) for sl, v in rec.series(rec.counter)]
         planned = [(0, int(v)) for _, v in m.series(m.total)] if m.total is not None else None
         m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], planned, positions, totals)
-        rec.counts_from = _position_base(positions, totals)
+        if not m.leads:
+            rec.counts_from = _position_base(positions, totals)
         return
 
 
@@ -2028,12 +2033,13 @@ def _line_table(
     keys: list[tuple[str, str, str]] = []
     groups: dict[int, str] = {}
     taken: set[str] = set()
-    if rec.kind == "marker":
+    if rec.kind == "marker" and not rec.leads:
         assert rec.counter is not None
         groups[rec.counter] = "epoch_index"
         fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
         if rec.epoch_base:
             fields["epoch_index"]["offset"] = -rec.epoch_base
+    if rec.kind == "marker":
         if rec.total is not None:  # `epoch 14/300`: the epochs the run plans
             groups[rec.total] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
