@@ -1761,41 +1761,34 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
     beside its per-step {"kind": "step", ...})."""
     if rec.counter is None or main.counter is None or rec.count >= main.count:
         return False
+    if _counter_key(rec) != _counter_key(main):
+        return False
+    if any(sl.kind == "bar" for r in (rec, main) for sl in r.slots):
+        return False
+    ours, theirs = rec.series(rec.counter), main.series(main.counter)
+    if len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs) or not set(ours) <= set(theirs):
+        return False
     text = " ".join(rec.shapes[0].literals)
     for sl in rec.slots:
         if sl.label:
             text = text.replace(sl.label, " ")
     if {w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"}:
         return False
-    if _counter_key(rec) != _counter_key(main):
-        return False
-    for r in (rec, main):
-        printed = r.series(r.counter)  # type: ignore[arg-type]
-        if len(set(printed)) < len(printed) or any(sl.kind == "bar" for sl in r.slots):
-            return False
 
-    def by_step(r: RecordShape) -> dict[tuple[int, str], dict[str, str]]:
-        assert r.counter is not None
-        keyed = [
-            (keymap_mod.normalize(sl.label), r.series(sl.index))
+    def keyed(r: RecordShape) -> dict[str, int]:
+        return {
+            keymap_mod.normalize(sl.label): sl.index
             for sl in r.slots
             if sl.role == "value" and sl.kind == "num" and sl.label
-        ]
-        out: dict[tuple[int, str], dict[str, str]] = {}
-        for k, (where, step) in enumerate(r.series(r.counter)):
-            out[(where, step)] = {key: series[k][1] for key, series in keyed if k < len(series)}
-        return out
+        }
 
-    theirs, ours = by_step(main), by_step(rec)
-    if not ours or any(at not in theirs for at in ours):
-        return False
-    shared = [
-        (theirs[at][key], value)
-        for at, values in ours.items()
-        for key, value in values.items()
-        if key in theirs[at]
-    ]
-    return bool(shared) and any(a != b for a, b in shared)
+    mine, its = keyed(rec), keyed(main)
+    at = {printed: k for k, printed in enumerate(theirs)}
+    for key in mine.keys() & its.keys():
+        values, others = rec.series(mine[key]), main.series(its[key])
+        if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
+            return True
+    return False
 
 
 _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
