@@ -22,9 +22,10 @@ What a record may look like (the tests build each from a framework's own format 
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
   box_loss ...``);
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
-  over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
-  has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
-  its keys are read together, as one line's (which of them is the loss);
+  over lines, a list of timings after a results line, lines indented under a record line that is not) join the
+  record's row. A block of one ``key: value`` a line has one counter (the line named most surely a counter, else
+  its value that rises by the smallest stride), and its keys are read together, as one line's (which of them is
+  the loss);
 - a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
 
 Which number is the counter, where a record prints several: a run-wide one (``global iter``, ``total_train_updates``)
@@ -41,7 +42,9 @@ A record qualifies as a step only when its counter rises through the log (or, fo
 when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
 ``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
-key as printed, the unit printed with the value, and whether the record is an evaluation.
+key as printed, the unit printed with the value, and whether the record is an evaluation. A rarer record of
+another shape that only repeats steps the step record printed, with its keys and other values, measures them
+again on other data: an evaluation at that step (not a second row).
 
 Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
 lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
