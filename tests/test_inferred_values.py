@@ -513,3 +513,18 @@ def test_a_rate_on_an_epochs_reports_with_no_step_counter_is_the_whole_jobs(writ
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [row_at(parsed, k + 1)["samples_per_s"] for k in range(5)] == speeds
     assert row_at(parsed, 5)["loss"] == 0.009804
+
+
+def test_a_syslog_stamp_leading_the_line_is_its_clock(write_log):
+    # a training script run as a systemd service, its output read back with `journalctl -o short` (syslog's
+    # "%b %d %H:%M:%S host tag[pid]: message", systemd's journalctl(1) on the short format; rsyslog writes the same
+    # with RSYSLOG_TraditionalFileFormat): the stamp has no year
+    stamps = ["Dec 31 23:59:50", "Dec 31 23:59:58", "Dec 31 23:59:59"]
+    lines = [
+        f"{t} gpu-node-1 python3[4242]: step {10 * (k + 1)}/500 | loss {2.5 - k / 10:.4f} | lr 3.0e-04"
+        for k, t in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    t = [row_at(parsed, k + 1)["timestamp"] for k in range(3)]
+    assert [b - a for a, b in zip(t, t[1:], strict=False)] == [8.0, 1.0]  # 23:59:58 - 23:59:50; :59 - :58

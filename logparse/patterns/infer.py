@@ -104,10 +104,12 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # sockeye/log.py), absl/glog's year-less `I0811 21:54:55.531340`, the C locale's `%x %X` (MM/DD/YY: XLM's
 # xlm/logger.py LogFormatter, time.strftime('%x %X')) or time.asctime()'s `Wed Jun  6 16:01:16 2018` (ST-GCN's
 # print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
-# reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`
+# reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
+# day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
+    r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
@@ -139,7 +141,7 @@ BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
 _TOKEN = re.compile(
-    rf"(?=[-+.\d|nNiI?MTWFS{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp)
+    rf"(?=[-+.\d|nNiI?MTWFSJAOD{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp; JAOD a month)
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
