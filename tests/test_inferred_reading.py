@@ -1381,7 +1381,9 @@ def test_a_rarer_record_of_the_trainings_own_metrics_at_a_printed_step_stays_tha
     # step {"kind": "step", "step": s, "loss": ...}, and every 25 steps the interval's training metrics
     # {"kind": "train", "step": s, "loss": ..., "accuracy": ...}: the training's, no evaluation
     lines = [f'{{"kind": "step", "step": {s}, "loss": {1.5 - s / 100}}}' for s in range(20, 31)]
-    lines.insert(6, '{"kind": "train", "step": 25, "loss": 1.2232470512390137, "accuracy": 44.11057662963867}')
+    lines.insert(
+        6, '{"kind": "train", "step": 25, "loss": 1.2232470512390137, "accuracy": 44.11057662963867}'
+    )
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert evals(parsed) == []
     assert parsed.rows.loc[parsed.rows["line"] == 7, "x_accuracy"].tolist() == [44.11057662963867]
