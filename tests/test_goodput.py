@@ -623,3 +623,30 @@ def test_a_log_whose_times_give_more_than_its_wall_time_knows_no_part_of_it(tmp_
     text = "\n".join(ledger_lines(analysis.summary))
     assert "goodput unknown of 60 min (its parts come to more than the wall time)" in text
     assert "not every step's own time" not in text
+
+
+def test_stamps_that_never_advance_measure_no_wall_time(tmp_path):
+    """A run shorter than its stamps' tick: MMEngine's logger prints '%m/%d %H:%M:%S' (whole seconds), and a run
+    of five logged intervals of milliseconds each reads the same second on every line. Its steps' own times are
+    known (mmengine LogProcessor: `time: 0.0040`, the mean seconds of an iteration over the interval), its wall
+    time is not: goodput unknown, not 100% of 0 s."""
+    times = [0.0040, 0.0014, 0.0012, 0.0013, 0.0011]
+    lines = [
+        f"12/05 10:02:52 - mmengine - INFO - Epoch(train) [1][{10 * (k + 1)}/50]  lr: 1.0000e-02  eta: 0:00:00  "
+        f"time: {t:.4f}  data_time: 0.0002  loss: {1.38 - k / 100:.4f}"
+        for k, t in enumerate(times)
+    ]
+    log = tmp_path / "mmengine.log"
+    log.write_text("\n".join(lines) + "\n")
+    analysis = api.analysis_of(str(log), {})
+    g = analysis.summary["goodput"]
+    assert g["wall_s"] is None and g["goodput"] is None
+    # ten steps a line at each line's own time, the first's time above the others' warm-up
+    b = g["badput"]
+    assert g["productive_s"] + b["warmup"] + b["slow_steps"] == pytest.approx(10 * sum(times), abs=1e-3)
+    assert "do not advance" in g["unknown"]["other"]
+    from logparse.report.ledger import ledger_lines
+
+    text = "\n".join(ledger_lines(analysis.summary))
+    assert "goodput unknown (the log's stamps do not advance: no wall time)" in text
+    assert "100%" not in text

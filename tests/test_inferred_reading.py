@@ -1417,3 +1417,122 @@ def test_patterns_new_writes_a_set_that_loads_for_what_no_column_holds(tmp_path,
     out = tmp_path / "sets" / "mine.toml"
     assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
     assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("train", "test"),
+    [
+        # leela-zero/leela-zero training/tf/tfprocess.py: every 1000 steps "step {}, policy={:g} mse={:g} reg={:g}
+        # total={:g} ({:g} pos/s)", and at each test interval the test set's "step {}, policy={:g} training
+        # accuracy={:g}%, mse={:g}" at a step already printed
+        (
+            "step {s}, policy={p:g} mse={m:g} reg=0.100594 total={t:g} (312.5 pos/s)",
+            "step {s}, policy={p:g} training accuracy=60.6523%, mse={m:g}",
+        ),
+        # LeelaChessZero/lczero-training tf/tfprocess.py: "step {}, lr={:g} policy={:g} value={:g} mse={:g} reg={:g}
+        # total={:g} ({:g} pos/s)" and the test set's "step {}, policy={:g} value={:g} policy accuracy={:g}% value
+        # accuracy={:g}% mse={:g}"
+        (
+            "step {s}, lr=0.02 policy={p:g} value=0.75 mse={m:g} reg=0.1 total={t:g} (2048 pos/s)",
+            "step {s}, policy={p:g} value=0.8 policy accuracy=41.5% value accuracy=55.25% mse={m:g}",
+        ),
+    ],
+    ids=["leela-zero", "lczero-training"],
+)
+def test_a_rarer_line_that_measures_a_printed_step_again_is_an_evaluation(write_log, train, test):
+    lines = [train.format(s=1000 * k, p=1.7 - k / 100, m=0.19, t=2.5 - k / 100) for k in range(537, 545)]
+    lines.append(test.format(s=544000, p=1.6875, m=0.193161))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000 * k for k in range(537, 545)]
+    assert [e["line"] for e in evals(parsed)] == [9]
+    assert evals(parsed)[0]["step"] == 544000
+    # the step's own row keeps the training line's values
+    assert row_at(parsed, 8)["x_policy"] == pytest.approx(1.7 - 544 / 100)
+
+
+@pytest.mark.parametrize(
+    ("head", "rest"),
+    [
+        # jwyang/faster-rcnn.pytorch trainval_net.py: every disp_interval steps print("[session %d][epoch %2d][iter
+        # %4d/%4d] loss: %.4f, lr: %.2e"), print("\t\t\tfg/bg=(%d/%d), time cost: %f"), print("\t\t\trpn_cls: %.4f,
+        # rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f")
+        (
+            "[session 1][epoch  1][iter {s:4d}/13464] loss: {loss:.4f}, lr: 1.00e-03",
+            [
+                "\t\t\tfg/bg=({fg}/{bg}), time cost: 27.{k}46884",
+                "\t\t\trpn_cls: 0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
+            ],
+        ),
+        # a fork of it with a mask and a pose head (code index, find_string id 5750575355): print("[%s][session
+        # %d][epoch %2d][iter %4d / %4d]"), print("\t\tloss: %.4f, lr: %.2e"), print("\t\tfg/bg=(%d/%d), time cost:
+        # %f"), print("\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f, mask %.4f, pose %.4f")
+        (
+            "[coco_run][session 1][epoch  2][iter {s:4d} / 7330]",
+            [
+                "\t\tloss: {loss:.4f}, lr: 1.00e-02",
+                "\t\tfg/bg=({fg}/{bg}), time cost: 41.{k}5",
+                "\t\trpn_cls: "
+                "0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352, mask 0.2{k}, pose 0.3",
+            ],
+        ),
+    ],
+    ids=["faster-rcnn.pytorch", "fork"],
+)
+def test_indented_lines_after_a_record_line_are_that_records(write_log, head, rest):
+    lines = []
+    for k, fg in enumerate([51, 36, 39, 64, 13]):  # (foreground rois of the batch: as they come)
+        s, loss = 4200 + 100 * k, 0.46 - k / 100
+        lines.append(head.format(s=s, loss=loss))
+        lines.extend(r.format(loss=loss, fg=fg, bg=256 - fg, k=k) for r in rest)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4200, 4300, 4400, 4500, 4600]
+    rows = parsed.rows
+    assert len(rows) == 5  # the indented lines are no rows of their own
+    assert list(rows["loss"]) == pytest.approx([0.46 - k / 100 for k in range(5)])
+    # the parts printed on the record's last line are its row's
+    assert list(rows["x_rpn_cls"]) == pytest.approx([0.0048 + k / 100 for k in range(5)])
+    assert list(rows["line"]) == [1 + (len(rest) + 1) * k for k in range(5)]
+
+
+@pytest.mark.parametrize(
+    ("marker", "planned"),
+    [
+        # allenai/allennlp 0.x allennlp/training/trainer.py _train_epoch: logger.info("Epoch %d/%d", epoch,
+        # self._num_epochs - 1), epochs from 0: the total printed is the last epoch's number
+        ("Epoch 0/139", 140),
+        # the same logger line of epoch + 1 and the epochs (a train loop of the code index, find_string id
+        # 24686206762: logger.info("Epoch %d/%d", epoch + 1, num_epochs))
+        ("Epoch 1/30", 30),
+        ("Epoch 3/30", 30),
+    ],
+    ids=["from-0", "from-1", "later"],
+)
+def test_one_epoch_line_before_the_steps_says_the_epochs_planned(write_log, marker, planned):
+    # allennlp 0.x trainer with no_tqdm: logger.info("Batch %d/%d: %s", batch_num, num_batches, description) every
+    # 10 s, behind the logging format '%(asctime)s - %(levelname)s - %(name)s - %(message)s'
+    prefix = "2017-10-14 16:48:{:02d},962 - INFO - allennlp.training.trainer - "
+    lines = [prefix.format(27) + "Beginning training.", prefix.format(27) + marker]
+    lines += [
+        prefix.format(48 + 10 * k) + f"Batch {b}/17168: accuracy: 0.{25 + k}, loss: {6.66 - k:.2f} ||"
+        for k, b in enumerate([1, 567, 1128, 1701])
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert steps_of(parsed) == [1, 567, 1128, 1701]
+    assert [f.value for f in parsed.facts["num_epochs"]][-1] == planned
+    # one epoch in view does not show whether the batch counts within the epoch or the whole run: the steps stay
+    # as printed
+    assert list(api.analyze(str(log)).steps["step"]) == [1, 567, 1128, 1701]
+
+
+def test_a_rarer_record_of_the_trainings_own_metrics_at_a_printed_step_stays_that_steps(write_log):
+    # the Flax NNX MNIST example (google/flax docs_nnx/mnist_tutorial), as tests/data/captures/flax logs it: every
+    # step {"kind": "step", "step": s, "loss": ...}, and every 25 steps the interval's training metrics
+    # {"kind": "train", "step": s, "loss": ..., "accuracy": ...}: the training's, no evaluation
+    lines = [f'{{"kind": "step", "step": {s}, "loss": {1.5 - s / 100}}}' for s in range(20, 31)]
+    lines.insert(
+        6, '{"kind": "train", "step": 25, "loss": 1.2232470512390137, "accuracy": 44.11057662963867}'
+    )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert evals(parsed) == []
+    assert parsed.rows.loc[parsed.rows["line"] == 7, "x_accuracy"].tolist() == [44.11057662963867]

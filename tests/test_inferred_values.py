@@ -349,3 +349,182 @@ def test_a_time_its_key_says_covers_many_steps_is_read_per_step(write_log):
     # 5.4 s over 1000 iterations: 5.4 ms a step, not 1000 s (the bracket's count) nor 5.4 s
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(5.4 / 1000, rel=1e-12)
     assert row_at(parsed, 2)["loss"] == 0.13
+
+
+@pytest.mark.parametrize(
+    ("fmt", "unit"),
+    [
+        # karpathy/char-rnn train.lua: string.format("%d/%d (epoch %.3f), train_loss = %6.8f, grad/param norm =
+        # %6.4e, time/batch = %.4fs", i, iterations, epoch, train_loss, ..., time)
+        (
+            "{i}/9500 (epoch 0.{i:03d}), train_loss = {loss:.8f}, grad/param norm = 4.7779e-02, time/batch = {t:.4f}s",
+            1.0,
+        ),
+        # sherjilozair/char-rnn-tensorflow train.py: "{}/{} (epoch {}), train_loss = {:.3f}, time/batch = {:.3f}"
+        # (end - start in seconds, no unit printed)
+        ("{i}/4000 (epoch 0), train_loss = {loss:.3f}, time/batch = {t:.3f}", 1.0),
+        # pytorch/examples word_language_model/main.py: '| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | ms/batch
+        # {:5.2f} | loss {:5.2f} | ppl {:8.2f}'
+        (
+            "| epoch   1 | {i:5d}/ 2983 batches | lr 20.00 | ms/batch {t:5.2f} | loss {loss:5.2f} | ppl 80.00",
+            1e-3,
+        ),
+    ],
+    ids=["char-rnn", "char-rnn-tensorflow", "word-language-model"],
+)
+def test_a_time_per_batch_key_is_the_step_time(write_log, fmt, unit):
+    times = [0.25, 0.5, 0.75, 0.2]
+    lines = [fmt.format(i=54 + k, loss=3.25 + k / 100, t=t) for k, t in enumerate(times)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [54, 55, 56, 57]
+    assert [row_at(parsed, k + 1)["step_time_s"] for k in range(4)] == pytest.approx(
+        [t * unit for t in times], rel=1e-9
+    )
+
+
+def test_a_duration_under_a_step_times_key_that_goes_up_and_down_is_the_step_time(write_log):
+    # ggml-org/llama.cpp common/train.cpp train_opt_callback: printf("%s: iter=%6d sample=%zu/%zu sched=%f loss=%f",
+    # ...), then " dt=" print_duration(millis_per_iter) " eta=" print_duration(remaining_millis) as %02d:%02d:%02d,
+    # then " |" and an improvement bar of '-' ending in '>'
+    dts = [(4, 59), (4, 57), (5, 2), (4, 58), (4, 54)]
+    lines = [
+        f"train_opt_callback: iter={70 + k:6d} sample={72 + k}/5608 sched={0.7 + k / 100:f} loss={4.5 - k / 4:f} "
+        f"dt=00:{m:02d}:{s:02d} eta=03:{29 - 5 * k:02d}:33 |{'-' * (3 * k)}>"
+        for k, (m, s) in enumerate(dts)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [70, 71, 72, 73, 74]
+    assert [row_at(parsed, k + 1)["step_time_s"] for k in range(5)] == [60.0 * m + s for m, s in dts]
+    # eta, the time left, falls line after line: no clock of the run, no step time
+    assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
+
+
+def test_a_config_echo_with_an_evaluation_word_among_its_values_is_no_evaluation(write_log):
+    # ultralytics/engine/trainer.py echoes its arguments once, "engine/trainer: agnostic_nms=False, ..., iou=0.7, ...,
+    # split=val, ...": `val` is a value there and `iou` a setting, not the line's own word and metric
+    lines = [
+        "engine/trainer: agnostic_nms=False, amp=False, box=7.5, cls=0.5, epochs=10, iou=0.7, lr0=0.01, split=val, "
+        "val=True, warmup_epochs=3.0"
+    ]
+    lines += [f"step {s}/100 | loss {2.5 - s / 100:.4f} | lr 0.0100" for s in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert evals(parsed) == []
+
+
+@pytest.mark.parametrize(
+    ("steps", "evaluation", "eval_loss"),
+    [
+        # flairNLP/flair flair/trainers/trainer.py (0.11): log.info(f"epoch {epoch} - iter {batch_no + 1}/
+        # {total_number_of_batches} - loss {train_loss / seen_batches:.8f} - samples/sec: {...:.2f} - lr: {lr:.6f}"),
+        # after the epoch f"DEV : loss {result.loss} - {result.main_score_name} {round(result.main_score, 4)}"
+        (
+            [
+                f"2022-12-13 02:37:{5 + 10 * k:02d},548 epoch 6 - iter {175 * (k + 4)}/1750 - loss "
+                f"{0.129 + k / 1e4:.8f} - samples/sec: 71.69 - lr: 0.000033"
+                for k in range(4)
+            ],
+            "2022-12-13 02:38:07,613 DEV : loss 0.17740997672080994 - f1-score (micro avg)  0.65",
+            0.17740997672080994,
+        ),
+        # pytorch/examples mnist/main.py: 'Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}' every log_interval
+        # batches, then test(): '\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'
+        (
+            [
+                f"Train Epoch: 1 [{640 * k}/60000 ({round(640 * k / 600)}%)]\tLoss: {2.3 - k / 10:.6f}"
+                for k in range(4)
+            ],
+            "Test set: Average loss: 0.0330, Accuracy: 9897/10000 (99%)",
+            0.0330,
+        ),
+    ],
+    ids=["flair", "mnist"],
+)
+def test_an_evaluation_line_printed_once_after_the_steps_is_an_evaluation(
+    write_log, steps, evaluation, eval_loss
+):
+    parsed = frame(write_log("\n".join([*steps, evaluation]) + "\n"))
+    assert len(steps_of(parsed)) == 4
+    found = evals(parsed)
+    assert [e["line"] for e in found] == [5]
+    assert found[0]["eval_loss"] == eval_loss
+
+
+def test_a_day_and_time_glued_with_their_units_is_the_lines_clock(write_log):
+    # NVIDIA-Merlin/HugeCTR include/common.hpp MESSAGE_: "[" setw(2) tm_mday "d" setw(2) tm_hour "h" setw(2) tm_min
+    # "m" setw(2) tm_sec "s" "][HUGECTR][INFO]: " msg, the day of the month and the local time, no month; the
+    # session's "Iter: %d Time(%d iters): %fs Loss: %f lr:%f"
+    stamps = [(2, 23, 59, 43), (2, 23, 59, 55), (3, 0, 0, 1), (3, 0, 0, 6)]
+    lines = [
+        f"[{d:02d}d{h:02d}h{m:02d}m{s:02d}s][HUGECTR][INFO]: Iter: {1000 * (k + 3)} Time(1000 iters): 5.381177s "
+        f"Loss: {0.1335 - k / 1000:.6f} lr:9.003000"
+        for k, (d, h, m, s) in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3000, 4000, 5000, 6000]
+    t = [row_at(parsed, k + 1)["timestamp"] for k in range(4)]
+    # 23:59:55 - 23:59:43; day 3 00:00:01 - day 2 23:59:55; 00:00:06 - 00:00:01
+    assert [b - a for a, b in zip(t, t[1:], strict=False)] == [12.0, 6.0, 5.0]
+
+
+@pytest.mark.parametrize(
+    ("iters", "per_step"),
+    [
+        # every disp_interval = 100 steps: each time covers the 100 steps since the record before (the first's too,
+        # at the same stride)
+        ([4200, 4300, 4400, 4500, 4600], True),
+        # records at uneven strides: how many steps a time covers is not known, it is not read as one
+        ([4200, 4300, 4450, 4500, 4700], False),
+    ],
+    ids=["regular", "uneven"],
+)
+def test_a_time_that_covers_the_log_interval_is_read_per_step(write_log, iters, per_step):
+    # jwyang/faster-rcnn.pytorch trainval_net.py: print("[session %d][epoch %2d][iter %4d/%4d] loss: %.4f, lr:
+    # %.2e"), then print("\t\t\tfg/bg=(%d/%d), time cost: %f" % (fg_cnt, bg_cnt, end-start)) with start reset after
+    # each print (the seconds of the disp_interval steps since the last), then the loss parts' line
+    costs = [27.346884, 27.222347, 27.328589, 27.252010, 27.405780]
+    lines = []
+    for s, cost, fg in zip(iters, costs, [51, 36, 39, 64, 13], strict=True):
+        lines += [
+            f"[session 1][epoch  1][iter {s:4d}/13464] loss: 0.4{s // 100 % 10}36, lr: 1.00e-03",
+            f"\t\t\tfg/bg=({fg}/{256 - fg}), time cost: {cost:f}",
+            "\t\t\trpn_cls: 0.0148, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == iters
+    rows = parsed.rows
+    if per_step:
+        assert list(rows["step_time_s"]) == pytest.approx([c / 100 for c in costs], rel=1e-9)
+    else:
+        assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+        assert list(rows["x_time_cost"]) == costs  # kept as printed
+
+
+def test_a_rate_on_an_epochs_reports_with_no_step_counter_is_the_whole_jobs(write_log):
+    # KichangKim/DeepDanbooru deepdanbooru/commands/train_project.py: every few batches f"Epoch[{int(used_epoch)}]
+    # Loss={average_loss:.6f}, P=..., R=..., F1=..., Speed = {samples_per_seconds:.1f} samples/s, {progress:.2f} %,
+    # ETA = {eta_datetime_string}": the epoch repeats line after line, no process prints them apart
+    speeds = [7.2, 8.7, 7.8, 8.5, 9.0]
+    lines = [
+        f"Epoch[1] Loss=0.00{9800 + k},  P=0.625461, R=0.082422, F1=0.145650, Speed = {v:.1f} samples/s, "
+        f"99.{88 + k} %, ETA = 2021-09-12 16:5{k}:43"
+        for k, v in enumerate(speeds)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [row_at(parsed, k + 1)["samples_per_s"] for k in range(5)] == speeds
+    assert row_at(parsed, 5)["loss"] == 0.009804
+
+
+def test_a_syslog_stamp_leading_the_line_is_its_clock(write_log):
+    # a training script run as a systemd service, its output read back with `journalctl -o short` (syslog's
+    # "%b %d %H:%M:%S host tag[pid]: message", systemd's journalctl(1) on the short format; rsyslog writes the same
+    # with RSYSLOG_TraditionalFileFormat): the stamp has no year
+    stamps = ["Dec 31 23:59:50", "Dec 31 23:59:58", "Dec 31 23:59:59"]
+    lines = [
+        f"{t} gpu-node-1 python3[4242]: step {10 * (k + 1)}/500 | loss {2.5 - k / 10:.4f} | lr 3.0e-04"
+        for k, t in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    t = [row_at(parsed, k + 1)["timestamp"] for k in range(3)]
+    assert [b - a for a, b in zip(t, t[1:], strict=False)] == [8.0, 1.0]  # 23:59:58 - 23:59:50; :59 - :58

@@ -26,9 +26,10 @@ What a record may look like (the tests build each from a framework's own format 
   (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
   is the loss is not for the reader to guess); Rich's trailing ``file.py:line`` is no column;
 - a record over several lines: lines that come with every record (a ``key<TAB>value`` block, a dict printed
-  over lines, a list of timings after a results line) join the record's row. A block of one ``key: value`` a line
-  has one counter (the line named most surely a counter, else its value that rises by the smallest stride), and
-  its keys are read together, as one line's (which of them is the loss);
+  over lines, a list of timings after a results line, lines indented under a record line that is not) join the
+  record's row. A block of one ``key: value`` a line has one counter (the line named most surely a counter, else
+  its value that rises by the smallest stride), and its keys are read together, as one line's (which of them is
+  the loss);
 - a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
 
 Which number is the counter, where a record prints several: a run-wide one (``global iter``, ``total_train_updates``)
@@ -45,7 +46,9 @@ A record qualifies as a step only when its counter rises through the log (or, fo
 when the counter is named like one). A record that says it is an evaluation (a word ``val``, ``eval``,
 ``test``, ``validation`` outside its values' keys, or only evaluation keys such as ``val_loss``) is an eval
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
-key as printed, the unit printed with the value, and whether the record is an evaluation.
+key as printed, the unit printed with the value, and whether the record is an evaluation. A rarer record of
+another shape that only repeats steps the step record printed, with its keys and other values, measures them
+again on other data: an evaluation at that step (not a second row).
 
 Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
 lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
@@ -105,9 +108,12 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # sockeye/log.py), absl/glog's year-less `I0811 21:54:55.531340`, the C locale's `%x %X` (MM/DD/YY: XLM's
 # xlm/logger.py LogFormatter, time.strftime('%x %X')) or time.asctime()'s `Wed Jun  6 16:01:16 2018` (ST-GCN's
 # print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
-# reads each)
+# reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
+# day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
+    r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
@@ -139,7 +145,7 @@ BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
 _TOKEN = re.compile(
-    rf"(?=[-+.\d|nNiI?MTWFS{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp)
+    rf"(?=[-+.\d|nNiI?MTWFSJAOD{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp; JAOD a month)
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
@@ -496,6 +502,9 @@ class RecordShape:
     paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
     counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
+    # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
+    # counter after it counts within the epoch or the whole run is not shown
+    leads: bool = False
 
     @property
     def count(self) -> int:
@@ -1722,6 +1731,18 @@ def _values_line(rec: RecordShape) -> bool:
     return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
 
 
+def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
+    """A line indented (a tab, or two blanks or more) where its record's head line is not: a continuation of the
+    head's record, whatever its keys (faster-rcnn.pytorch trainval_net.py and its many forks print every
+    disp_interval "[session %d][epoch %2d][iter %4d/%4d] loss: %.4f, lr: %.2e", then "\t\t\tfg/bg=(%d/%d), time
+    cost: %f" and "\t\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f")."""
+
+    def indent(sh: SampledShape) -> bool:
+        return sh.raw.startswith(("\t", "  "))
+
+    return all(indent(sh) for sh in rec.shapes) and not any(indent(sh) for sh in head.shapes)
+
+
 def find_blocks(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
 ) -> None:
@@ -1761,7 +1782,11 @@ def find_blocks(
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
-        if not _member(rec, km) and not (not _has_values(head) and _values_line(rec)):
+        if (
+            not _member(rec, km)
+            and not (not _has_values(head) and _values_line(rec))
+            and not (_values_line(rec) and _indented_under(rec, head))
+        ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
         single = len([s for s in rec.slots if s.kind == "num"]) == 1
         if (
@@ -1822,7 +1847,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 for sl in rec.slots
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
-            rec.kind = "eval_free" if rec.count >= 2 and _has_values(rec) and varied else "none"
+            if rec.count >= 2 and _has_values(rec) and varied:
+                rec.kind = "eval_free"
+            elif rec.count == 1 and _scored(rec, km):
+                rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
@@ -1862,6 +1890,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
+        if any(_measured_again(rec, main) for main in steps if main is not rec):
+            rec.kind = "eval"
+    steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -1900,6 +1932,48 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a rarer record of another shape only repeats steps `main` printed, with keys of main's and other
+    values for them: the same quantities measured again on other data, an evaluation at that step (Leela Zero's
+    training/tf/tfprocess.py prints "step {}, policy={:g} mse={:g} reg={:g} total={:g} ({:g} pos/s)" every 1000
+    steps and, at each test interval, "step {}, policy={:g} training accuracy={:g}%, mse={:g}" for the test set,
+    at a step already printed). A line that adds keys of its own to a step (no key in common, or the same
+    values) stays that step's; so do a progress display's redraws (a bar's frames print a step again and again as
+    its running values move) and a record that says in its own words it is the training's (a summary of the
+    interval's training metrics: the Flax NNX example's {"kind": "train", "step": 25, "loss": ..., "accuracy": ...}
+    beside its per-step {"kind": "step", ...})."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    if _counter_key(rec) != _counter_key(main):
+        return False
+    if any(sl.kind == "bar" for r in (rec, main) for sl in r.slots):
+        return False
+    ours, theirs = rec.series(rec.counter), main.series(main.counter)
+    if len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs) or not set(ours) <= set(theirs):
+        return False
+    text = " ".join(rec.shapes[0].literals)
+    for sl in rec.slots:
+        if sl.label:
+            text = text.replace(sl.label, " ")
+    if {w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"}:
+        return False
+
+    def keyed(r: RecordShape) -> dict[str, int]:
+        return {
+            keymap_mod.normalize(sl.label): sl.index
+            for sl in r.slots
+            if sl.role == "value" and sl.kind == "num" and sl.label
+        }
+
+    mine, its = keyed(rec), keyed(main)
+    at = {printed: k for k, printed in enumerate(theirs)}
+    for key in mine.keys() & its.keys():
+        values, others = rec.series(mine[key]), main.series(its[key])
+        if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
+            return True
+    return False
 
 
 _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
@@ -1941,16 +2015,21 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
         ):
             continue
         places = sorted(where for sh in m.shapes for where in sh.seen)
-        if not _restarts_at(seen, places):
+        # (or one epoch line before the steps of the one epoch in view: allennlp's trainer logs "Epoch %d/%d"
+        # then its batches)
+        restarts = _restarts_at(seen, places)
+        leads = len(places) == 1 and bool(seen) and places[0] < seen[0][0] and m.total is not None
+        if not restarts and not leads:
             continue
-        m.kind, m.head = "marker", rec
+        m.kind, m.head, m.leads = "marker", rec, not restarts
         totals = None
         if rec.total is not None:
             totals = [(sl, int(v)) for sl, v in rec.series(rec.total)]
         positions = [(sl, int(v)) for sl, v in rec.series(rec.counter)]
         planned = [(0, int(v)) for _, v in m.series(m.total)] if m.total is not None else None
         m.epoch_base = _epoch_base([(0, int(v)) for _, v in m.series(m.counter)], planned, positions, totals)
-        rec.counts_from = _position_base(positions, totals)
+        if not m.leads:
+            rec.counts_from = _position_base(positions, totals)
         return
 
 
@@ -2048,6 +2127,32 @@ def _evaluation_text(rec: RecordShape) -> bool:
     return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
 
 
+def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line printed once that says it is an evaluation in its own words (not only in a key) and prints a loss or
+    an evaluation metric: the one evaluation an excerpt holds (flair's trainer.py f"DEV : loss {result.loss} -
+    {result.main_score_name} {score}" after each epoch; pytorch/examples mnist/main.py test(): '\nTest set:
+    Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'). The word names the line: it stands before its first
+    number (a config echo's `split=val, ..., iou=0.7` is no evaluation). Seen twice, an evaluation's values must
+    also move."""
+    literals = rec.shapes[0].literals
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    if first is None:
+        return False
+    text = " ".join(literals[: first + 1])
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    for label in labels:
+        text = text.replace(label, " ")
+    if not _eval_marks(text):
+        return False
+    for label in labels:
+        if km.evaluation_metric(label):
+            return True
+        m = field_plan(km, label, None, [], True)
+        if m is not None and not m.kept and _full(m) == "eval_loss":
+            return True
+    return False
+
+
 def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A record whose keyed numbers name evaluation metrics (the key model's [evaluation] metrics), beside times
     and counts at most: no training value, no other quantity. A number glued to a name by a dash is part of the
@@ -2106,15 +2211,22 @@ def _line_table(
     keys: list[tuple[str, str, str]] = []
     groups: dict[int, str] = {}
     taken: set[str] = set()
-    if rec.kind == "marker":
+    if rec.kind == "marker" and not rec.leads:
         assert rec.counter is not None
         groups[rec.counter] = "epoch_index"
         fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
         if rec.epoch_base:
             fields["epoch_index"]["offset"] = -rec.epoch_base
+    if rec.kind == "marker":
         if rec.total is not None:  # `epoch 14/300`: the epochs the run plans
             groups[rec.total] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
+            if rec.epoch_base == 0:
+                # epochs counted from 0 beside their total: the total is the last epoch's number, as the loops
+                # that print an epoch 0 with one do (pytorch/tutorials transfer_learning_tutorial.py and its many
+                # copies: 'Epoch {}/{}'.format(epoch, num_epochs - 1); allennlp 0.x training/trainer.py:
+                # logger.info("Epoch %d/%d", epoch, self._num_epochs - 1))
+                fields["epoch_total"]["offset"] = 1
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
@@ -2167,6 +2279,13 @@ def _line_table(
                 taken.add("train_elapsed_s")
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
+            elif "step_time_s" not in taken and _step_duration(rec, km, slot, line):
+                group = f"v{slot.index}"
+                groups[slot.index] = group
+                fields[group] = {"column": "step_time_s", "type": "duration"}
+                taken.add("step_time_s")
+                why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
+                keys.append(("mapped", slot.label, keymap_mod.KeyUse("step_time_s", "values", why, None)))
             continue
         if slot.role == "skip" and slot.header and slot.label:
             why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
@@ -2206,6 +2325,8 @@ def _line_table(
         m = field_plan(km, key, slot.unit, texts, evaluation, line)
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
+        if m is not None and not m.kept and keymap_mod.normalize(key) in km.interval:
+            m = _over_interval(rec, m, key, slot.unit)
         outer = _outer_key(sh, slot.index)
         if m is not None and m.kept and outer is not None:
             # `grad_norm={'0_default': 66.5}`: the only number of a dict is its key's value
@@ -2651,8 +2772,8 @@ def _per_process(rec: RecordShape, index: int) -> bool:
     lines in a row with the same step and different values (torch_xla's test scripts print every device's rate,
     its own RateTracker's, on a line of its own). Where every process prints the same figure, it is one
     figure of the whole job."""
-    if rec.counter is None:
-        return False
+    if rec.counter is None or _epoch_named(sh_label(rec, rec.counter)):
+        return False  # (an epoch's lines repeat it report after report: DeepDanbooru's `Epoch[1] Loss=...`)
     steps = rec.series(rec.counter)
     values = rec.series(index)
     repeated = differ = 0
@@ -2711,6 +2832,46 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
         except ValueError:
             return False
     return _clock([str(v) for v in values]) is True
+
+
+def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
+    """A duration (`00:04:59`) under a key the key model reads as the step's time whose values go up and down, as
+    a step's time does (ggml-org/llama.cpp common/train.cpp train_opt_callback: " dt=" print_duration(
+    millis_per_iter), hours, minutes and seconds of one iteration, then " eta=" the time left). One that rises is
+    a clock (_elapsed_clock); too few values to say leave it unread."""
+    m = field_plan(km, slot.label, None, [], False, line)
+    if m is None or m.kept or m.column != "step_time_s" or km.ignored(slot.label):
+        return False
+    values = []
+    for _, text in rec.series(slot.index):
+        try:
+            values.append(to_duration(text))
+        except ValueError:
+            return False
+    return _clock([str(v) for v in values]) is False
+
+
+def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -> FieldPlan:
+    """A time the key model says covers the log interval (synonyms.toml [interval]), per step: divided by the
+    steps between the records (a block line's, its head's), where the records come at one stride in every slice
+    sampled (the first record's interval is taken to be that stride too). Where the stride varies, how many steps
+    a record's time covers is not known: kept as printed."""
+    counted = rec.head if rec.counter is None and rec.head is not None else rec
+    strides: set[int] = set()
+    if counted.counter is not None:
+        series = counted.series(counted.counter)
+        for (s0, a), (s1, b) in zip(series, series[1:], strict=False):
+            x, y = _whole(a), _whole(b)
+            if s0 == s1 and x is not None and y is not None and y > x:
+                strides.add(y - x)
+    if len(strides) == 1:
+        stride = strides.pop()
+        why = f"{m.reason}: the time of the {stride} steps between records, read per step"
+        use = keymap_mod.KeyUse(m.column, "interval", why, unit, m.scale / stride)
+        return replace(m, scale=m.scale / stride, reason=why, use=use)
+    column = keymap_mod.column_name("x_", key, unit)
+    why = f"{m.reason}; the steps between records vary (or are not seen): how many it covers is not known"
+    return FieldPlan(column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, unit))
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

@@ -72,8 +72,12 @@ _WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
 # a time unit per step as the key (what a value-then-unit pair gives: `2862.9 ms/step`, `0.097s/it`), or a
 # bare time unit (`| 12.34 ms |`, llm.c's train_gpt2.py): read as the key `s/<per>` (or `time`) in that unit
 # (HiFi-GAN's train.py and its many forks print "s/b : {:4.3f}", time.time() - start_b: seconds per batch)
+# The same with the word `time` for its unit, joined by `/` or `per` (karpathy/char-rnn train.lua and
+# sherjilozair/char-rnn-tensorflow train.py print "train_loss = %6.8f, ..., time/batch = %.4fs": the batch's seconds,
+# the unit after the value or none)
 _PER_UNIT = regex.compile(
-    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min)(?:/(?P<per>step|it|iter|iteration|batch|b))?$"
+    r"^(?P<unit>µs|us|ms|s|sec|secs|seconds?|min|time)"
+    r"(?:(?:/|_per_)(?P<per>step|it|iter|iteration|batch|b|update))?$"
 )
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
@@ -394,6 +398,7 @@ _RULE_WORDS = {
     "eval": "an evaluation's loss",
     "known": "a known quantity with no step column",
     "loss": "the line's loss by the loss rule (see rules.loss)",
+    "interval": "the time of the whole log interval ([interval])",
 }
 
 
@@ -460,6 +465,8 @@ class KeyMap:
     phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
+    interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
+    interval_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
     group_only: frozenset[str] = frozenset()  # ... only when it is the line's one group (or its total)
     group_total: frozenset[str] = frozenset()
@@ -614,12 +621,22 @@ class KeyMap:
         if not config:
             if k in self.inverse:
                 return self.inverse[k]
+            if k in self.interval and table.get("time") is not None:
+                # (its value is per step once divided by the steps of the interval: infer.py does it)
+                why = self.interval_why or f"{k}: the interval's time"
+                return replace(table["time"], rule="interval", via=why)
             m = _PER_UNIT.match(k)
             if m is not None:
                 per = {"b": "batch"}.get(m.group("per"), m.group("per"))
-                hit = table.get(f"s/{per}" if per else "time")
+                hit = table.get(f"s/{per}", table.get("s/step")) if per else table.get("time")
                 if hit is not None and hit.units == "time":
-                    return replace(hit, key_unit=m.group("unit"), rule="unit", via=f"{k}: a time per step")
+                    unit = m.group("unit")
+                    return replace(
+                        hit,
+                        key_unit=None if unit == "time" else unit,
+                        rule="unit",
+                        via=f"{k}: a time per step",
+                    )
         m = _KEY_UNIT.match(k)
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
@@ -947,6 +964,7 @@ TABLES = (
     "groups",
     "loss",
     "decimal",
+    "interval",
     "evaluation",
     "rules",
 )
@@ -962,7 +980,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[evaluation], [rules]"
+            "[interval], [evaluation], [rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -1031,6 +1049,9 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    interval = _tables(data, "interval", source)
+    km.interval = frozenset(normalize(k) for k in _words_list(interval, "keys", source, "interval"))
+    km.interval_why = str(interval.get("why", ""))
     evaluation = _tables(data, "evaluation", source)
     km.eval_metrics = frozenset(_words_list(evaluation, "metrics", source, "evaluation", lower=True))
     rules = _tables(data, "rules", source)

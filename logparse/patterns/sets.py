@@ -301,6 +301,22 @@ def to_timestamp(text: str) -> float:
     A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
     year NO_YEAR: good for the time between lines, not for the date."""
     t = text.strip().strip("[]").replace(",", ".")
+    if _SYSLOG.match(t):
+        # syslog's month, day and time, no year (rsyslog's RSYSLOG_TraditionalFileFormat "%TIMESTAMP% %HOSTNAME%
+        # %syslogtag%%msg%", journalctl -o short): read in NO_YEAR, good for the time between lines
+        fmt = "%Y %b %d %H:%M:%S.%f" if "." in t else "%Y %b %d %H:%M:%S"
+        try:
+            return datetime.strptime(f"{NO_YEAR} {t}", fmt).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            raise MalformedValue(f"not a timestamp: {text!r}") from None
+    units = _DAY_UNITS.match(t)
+    if units is not None:
+        # the day of the month and the time, no month (HugeCTR's MESSAGE_, include/common.hpp: "[" setw(2)
+        # tm_mday "d" tm_hour "h" tm_min "m" tm_sec "s]"), read from the first of January of NO_YEAR: good for the
+        # time between lines unless the log crosses a month's end
+        d, h, m, sec = (int(units[k]) for k in "dhms")
+        start = datetime(NO_YEAR, 1, 1, tzinfo=timezone.utc).timestamp()
+        return start + ((d * 24 + h) * 60 + m) * 60.0 + sec
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] == "/" else None
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
@@ -341,6 +357,10 @@ _UNITS_DURATION = regex.compile(
     r"^(?:(?P<d>\d+)d)?\s*(?:(?P<h>\d+)h)?\s*(?:(?P<m>\d+)m)?\s*(?:(?P<s>\d+)s)?$"
 )
 _TIME_OF_DAY = regex.compile(r"^\d\d:\d\d:\d\d(?:\.\d+)?$")
+_SYSLOG = regex.compile(
+    r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?$"
+)
+_DAY_UNITS = regex.compile(r"^(?P<d>\d\d)d(?P<h>\d\d)h(?P<m>\d\d)m(?P<s>\d\d)s$")
 
 
 def to_duration(text: str) -> float:

@@ -695,6 +695,11 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
         # no stamped step line: a year-less glog stamp takes the year of the event lines' own dated stamps
         events = _event_frame(run, _year_of(events["t"].to_numpy(dtype=float)))
     events = _stamps_in_line(run, rows, events)
+    still = clock and _still(rows, events)
+    if still:
+        # every stamp of the run reads the same (mmengine's whole seconds over a run shorter than one): they
+        # measure no wall time, the steps' own times are all the log tells
+        clock = False
 
     counted = rows[rows["kept"]]
     busy_known, excess_known = _timed(counted, clock)
@@ -719,6 +724,8 @@ def build_ledger(run: Run, phases: Phases, util: Utilization | None = None) -> L
     else:
         wall = None
         _printed_only(book, rows, events)
+        if still:
+            book.unknown = {k: why.replace("without timestamps", STILL) for k, why in book.unknown.items()}
 
     productive, badput = _badput(book, wall, productive, busy_known, excess_known, len(redone) > 0)
     events_sorted = [] if book.uneven else sorted(_folded(book), key=lambda e: (e.first_line, e.category))
@@ -1079,6 +1086,18 @@ def _gaps(book: _Book, part: pd.DataFrame, at: np.ndarray, ev: _Lines) -> None:
             k, a0, b0 = int(chosen[j]), int(lo[chosen[j]]), int(hi[chosen[j]])
             _share_gaps(book, float(gap[k]), ev, range(a0, b0), "other", (int(lines[k]), int(lines[k + 1])), True)
         start = j + 1
+
+
+def _still(rows: pd.DataFrame, events: pd.DataFrame) -> bool:
+    """Whether the stamps of the step rows and the events all read the same time: a clock that never ticks over
+    the run."""
+    stamps = np.concatenate([rows["timestamp"].to_numpy(dtype=float), events["t"].to_numpy(dtype=float)])
+    stamps = stamps[np.isfinite(stamps)]
+    return len(stamps) > 1 and bool(stamps.max() == stamps.min())
+
+
+# why the wall time is unknown where the log's stamps never advance
+STILL = "while the log's stamps do not advance"
 
 
 def _printed_only(book: _Book, rows: pd.DataFrame, events: pd.DataFrame) -> None:

@@ -4,7 +4,7 @@ given, and the one line of the text summary (largest part first)."""
 from __future__ import annotations
 
 from ..core.summary_types import LABELS, GoodputPart, Summary
-from ..phases.goodput import UNEVEN, Ledger
+from ..phases.goodput import STILL, UNEVEN, Ledger
 from ..steps.run import Run
 from .words import duration, ledger_order
 
@@ -63,7 +63,9 @@ def ledger_lines(s: Summary) -> list[str]:
             line += f": {parts}"
     else:
         productive = g["productive_s"]
-        line = "  goodput unknown (no timestamps: no wall time)" + (
+        still = STILL in g["unknown"].get("other", "")
+        clockless = "the log's stamps do not advance" if still else "no timestamps"
+        line = f"  goodput unknown ({clockless}: no wall time)" + (
             f"; steps productive {duration(productive)}" if productive is not None else ""
         )
         if parts:
