@@ -647,6 +647,137 @@ def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_col
     assert steps_of(parsed) == [1, 2, 4, 8, 16]  # the example counter, a column of its own
 
 
+@pytest.mark.parametrize(
+    "printer",
+    [
+        # Jayant-Guru-Shrivastava/ERAV4-Session11-shakespeare-gpt2-124M train.py: f.write("step\tloss\n") once,
+        # then f.write(f"{step}\t{loss_val:.6f}\n") every log interval
+        lambda rows: ["step\tloss", *(f"{s}\t{v:.6f}" for s, v in rows)],
+        # Python's csv.writer (Lib/csv.py, the excel dialect): writerow(["step", "loss"]), then a row per step
+        lambda rows: ["step,loss", *(f"{s},{v}" for s, v in rows)],
+        # tabulate's "simple" format (astanin/python-tabulate tabulate/__init__.py): each column as wide as its
+        # widest cell and the header plus 2, numbers right-aligned, a dashed rule under the header, two blanks
+        lambda rows: ["  step    loss", "------  ------", *(f"{s:>6}  {v:>6}" for s, v in rows)],
+    ],
+    ids=["tsv", "csv", "tabulate-simple"],
+)
+def test_a_table_of_two_columns_under_a_header_of_two_names(write_log, printer):
+    # two names over rows of two numbers, one of which rises: a header (a line of two words alone is not)
+    rows = [(100, 7.25), (200, 6.5), (300, 6.125), (400, 5.75)]
+    parsed = frame(write_log("\n".join(["Using device: cpu", *printer(rows), "Saved checkpoint"]) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [7.25, 6.5, 6.125, 5.75]
+
+
+def _turicreate_table(rows: list[tuple[object, str, object]]) -> list[str]:
+    """apple/turicreate src/core/logging/table_printer/table_printer.hpp print_header/print_row/print_footer: a rule
+    of `+` and dashes, `|` then per cell ' ' + the value left-aligned to the column's width + ' |'
+    (table_element_printers.cpp _print_string); the columns as wide as their names."""
+    names, widths = ("Iteration", "Elapsed Time", "Loss"), (9, 12, 8)
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(cells: tuple[object, ...]) -> str:
+        return "|" + "".join(f" {str(c):<{w}} |" for c, w in zip(cells, widths, strict=True))
+
+    return [rule, line(names), rule, *(line(r) for r in rows), rule]
+
+
+def _prettytable(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """prettytable's default style (prettytable/prettytable.py): a `+---+` rule above and below the header and at
+    the end, cells centred in their column (str.center) with a blank on each side, `|` between."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(values: list[str]) -> str:
+        return "|" + "|".join(f" {v.center(w)} " for v, w in zip(values, widths, strict=True)) + "|"
+
+    return [rule, line(names), rule, *(line(r) for r in cells), rule]
+
+
+def _tabulate_psql(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """tabulate's "psql" format (tabulate/__init__.py): `+---+` rules, `|` between cells padded by a blank, numbers
+    and their names right-aligned, the rule under the header drawn `|---+---|`."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+
+    def line(values: list[str]) -> str:
+        return "|" + "|".join(f" {v:>{w}} " for v, w in zip(values, widths, strict=True)) + "|"
+
+    dashes = ["-" * (w + 2) for w in widths]
+    return ["+" + "+".join(dashes) + "+", line(names), "|" + "+".join(dashes) + "|", *map(line, cells)] + [
+        "+" + "+".join(dashes) + "+"
+    ]
+
+
+def _rich_table(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """Rich's Table printed with its default box (rich/box.py HEAVY_HEAD, rich/table.py): the header between `┃`
+    under a heavy rule `┏━┳━┓`, a `┡━╇━┩` rule under it, the rows between `│`, cells left-aligned and padded by
+    a blank, a `└─┴─┘` rule at the end."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+
+    def line(values: list[str], bar: str) -> str:
+        return bar + bar.join(f" {v:<{w}} " for v, w in zip(values, widths, strict=True)) + bar
+
+    def rule(left: str, fill: str, mid: str, right: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right
+
+    return [
+        rule("┏", "━", "┳", "┓"),
+        line(names, "┃"),
+        rule("┡", "━", "╇", "┩"),
+        *(line(r, "│") for r in cells),
+        rule("└", "─", "┴", "┘"),
+    ]
+
+
+def test_a_bordered_table_under_its_header(write_log):
+    # turicreate's table printer: Iteration, the progress time since training began (_print_time: `45us`,
+    # `512ms`, `1.52s`, then `1m 4s`), the loss; its last row `FINAL` is no step
+    rows = [(0, "45us", 5.2557), (100, "512ms", 5.40362), (200, "1.52s", 4.875), (300, "9.07s", 4.5)]
+    rows += [(400, "1m 4s", 4.25), ("FINAL", "1m 5s", 4.25)]
+    parsed = frame(write_log("\n".join(["Training object detector", *_turicreate_table(rows)]) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [5.2557, 5.40362, 4.875, 4.5, 4.25]
+    # the time since training began, as printed: 45 us, 512 ms, 1.52 s, 9.07 s, 1 min 4 s
+    assert list(got["train_elapsed_s"]) == pytest.approx([45e-6, 0.512, 1.52, 9.07, 64.0], rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "printer", [_prettytable, _tabulate_psql, _rich_table], ids=["prettytable", "psql", "rich"]
+)
+def test_a_bordered_table_of_any_printer(write_log, printer):
+    rows = [(10, 2.5, "7ms"), (20, 2.25, "6ms"), (30, 2.125, "8ms")]
+    parsed = frame(write_log("\n".join(printer(["Step", "Train Loss", "Step Time"], rows)) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [2.5, 2.25, 2.125]
+    assert list(got["step_time_s"]) == pytest.approx([0.007, 0.006, 0.008], rel=1e-12)
+    # two columns are enough under a border
+    two = frame(write_log("\n".join(printer(["Step", "Loss"], [r[:2] for r in rows])) + "\n", "two.log"))
+    assert steps_of(two) == [10, 20, 30]
+
+
+def test_a_table_that_counts_no_steps_gives_no_rows(write_log):
+    steps = [f"step {s} | loss {3 - s / 100:.2f} | lr 0.0003" for s in (10, 20, 30, 40)]
+    # a table of results printed once, two rows (the epochs' summary at the end)
+    summary = (
+        ("%10s" * 3) % ("epoch", "acc", "f1"),
+        *(("%10d" + "%10.2f" * 2) % r for r in ((1, 0.71, 0.65), (2, 0.78, 0.7))),
+    )
+    parsed = frame(write_log("\n".join([*steps, *summary]) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    # an evaluation's table whose first column rises but counts no step (recall at k = 1, 2, 3)
+    topk = _tabulate_psql(["k", "recall"], [(1, 0.51), (2, 0.77), (3, 0.86)])
+    parsed = frame(write_log("\n".join([*steps, *topk]) + "\n", "topk.log"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    # a log that is nothing but a table of two rows: no run of steps to read
+    only = write_log("\n".join(summary) + "\n", "only.log")
+    assert run_apart(["analyze", str(only)]).exit_code == 1
+
+
 def test_boosting_rounds_keyed_by_a_bracketed_counter(write_log):
     # dmlc/xgboost python-package/xgboost/callback.py print_evaluation: '[%d]\t%s\n' % (i, '\t'.join of
     # '{0}:{1:.5f}' per (data-metric, value) of the watch list); microsoft/LightGBM python-package/lightgbm/

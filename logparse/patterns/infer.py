@@ -21,6 +21,11 @@ What a record may look like (the tests build each from a framework's own format 
   brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
   box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
+  two names are a header only over rows of two numbers (``step<TAB>loss``); a bordered table's cells between ``|``
+  or the box-drawing rules of tabulate's grids and Rich (``│``, ``┃``), its names a few words each (``| Iteration |
+  Loss | Elapsed Time |``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a table counts steps only
+  where its counter column rises over three rows or more (a table of results printed once does not), and beside
+  records counted under a counter's name only if its own column is named a counter too;
   where a row's numbers do not stand one a column, its cells do (the text between tabs or runs of two blanks, as
   many as the header's): a cell's first number is the column's, the rest of the cell an aside (``139.6 +/- 0.1
   (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
@@ -1277,18 +1282,26 @@ def _full(m: FieldPlan) -> str:
 _NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
 
 
-def _header(text: str) -> tuple[list[str], str, list[tuple[int, int]]] | None:
-    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, or blanks) and, for
-    blanks, where each name stands in the line: at least three names, none a number or a `key:`."""
-    stripped = text.strip()
+# the rules a bordered table draws its cells with: prettytable's and tabulate's `|`, the box-drawing lines of
+# tabulate's fancy and heavy grids and of Rich's tables (`│`, `┃`, `║`), read alike
+_VERTICALS = str.maketrans(dict.fromkeys("│┃║┆┇┊┋╎╏¦", "|"))
+
+
+def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, int]]] | None:
+    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, a tab, or blanks) and,
+    for blanks, where each name stands in the line: at least `least` names, none a number or a `key:`. Between
+    the `|` of a bordered table a name may be a few words (turicreate's `| Iteration | Loss | Elapsed Time |`)."""
+    stripped = text.translate(_VERTICALS).strip()
     for sep in (",", "|", "\t"):
-        if stripped.count(sep) >= 2:
+        if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
-            if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+            if len(names) >= least and all(
+                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n)) for n in names
+            ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))
     names = [m.group() for m in found]
-    if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+    if len(names) >= least and all(_NAME.fullmatch(n) for n in names):
         return names, " ", [m.span() for m in found]
     return None
 
@@ -1305,6 +1318,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     above: dict[str, Counter[str]] = defaultdict(Counter)
     for seq in sample.order:
         last: str | None = None  # the last header above
+        narrow: str | None = None  # a header of two names nearer above, if any
         previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
@@ -1315,12 +1329,19 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             if found is not None:
                 if previous is not None and key != previous:
                     found = _stacked(headers[previous], found) or found
-                headers[key], last, previous = found, key, key
+                headers[key], previous = found, key
+                if len(found.names) == 2 and not found.cells:
+                    narrow = key
+                else:
+                    last, narrow = key, None
                 continue
             previous = None
             if not sh.kinds:
                 continue
-            if last is not None and sh.literals[0].strip() in ("", "|"):
+            # (two words name columns only over rows of two numbers: a line of two words is often no header)
+            if narrow is not None and _bare_row(sh, headers[narrow].sep):
+                above[key][narrow] += 1
+            elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
                 above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
@@ -1401,7 +1422,7 @@ def _header_of(sh: SampledShape) -> Header | None:
     text = _marked(sh.raw)
     if sh.kinds and _TOKEN.search(text) is not None:
         return None
-    found = _header(text)
+    found = _header(text, least=2)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
     if len(cells) < 3 or not all(_named_cell(c) for c, _ in cells):
@@ -1497,6 +1518,19 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
             slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
 
 
+def _bare_row(sh: SampledShape, sep: str) -> bool:
+    """A row of two numbers and nothing else but the table's separators and a unit after each (`10\t8.46`,
+    `|  10 | 1.36s |`)."""
+    if any(k != "num" for k in sh.kinds) or sh.literals[0].translate(_VERTICALS).strip() not in ("", "|"):
+        return False
+    columns = _columns(sh, sep)
+    if len(columns) != 2 or sum(map(len, columns)) != len(sh.kinds):
+        return False
+    tail = sh.literals[-1]
+    unit = keymap_mod.UNIT_AFTER.match(tail)
+    return tail[unit.end() if unit else 0 :].translate(_VERTICALS).strip() in ("", "|")
+
+
 def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
     """For each column of a whitespace table's row, the header name it stands under (their spans overlap), in
     order; None when a column stands under no name or two columns under one."""
@@ -1519,6 +1553,7 @@ def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
     separators."""
     columns: list[list[int]] = []
     for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
+        lit = lit.translate(_VERTICALS)
         if i == 0:
             if lit.strip() not in ("", "|"):
                 return []
@@ -1530,7 +1565,7 @@ def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
             text = text[unit.end() :]
         if text.strip() == "/":
             columns[-1].append(i)
-        elif (sep == " " and text and not text.strip()) or (sep != " " and text.strip() == sep):
+        elif (sep in " \t" and text and not text.strip()) or (sep not in " \t" and text.strip() == sep):
             columns.append([i])
         else:
             break
@@ -1828,7 +1863,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
     result_rows(records, sample)
-    steps = block_counters(records, sample)
+    steps = _table_rows(block_counters(records, sample))
     if not steps:
         return None
     find_blocks(steps, records, sample, km)
@@ -2023,6 +2058,41 @@ def _qualifies(rec: RecordShape) -> bool:
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
+
+
+def _table_rows(steps: list[RecordShape]) -> list[RecordShape]:
+    """The step records that are a table's rows count steps only where the table's counter column rises over
+    MIN_REPEATS rows at least: a table printed once with a row or two (a final result, an evaluation's summary
+    per epoch) is no run of steps, whatever its first column is named. The rows of one table may fall in several
+    shapes (a cell's unit changes: turicreate's table printer prints `30us`, then `4.05s`, then `1m 40s`): the
+    rows under one counter's name count together. A row that prints its counter's total (`1/100`, an epoch of a
+    plan) is progress however few are in view. Beside records that count steps under a counter's name, a table
+    whose rising column is named no counter (`k`, `top-k`: an evaluation's cut-offs) is none of theirs."""
+    tables: dict[str, list[RecordShape]] = defaultdict(list)
+    for rec in steps:
+        if rec.counter is not None and rec.slots[rec.counter].header and rec.total is None:
+            tables[_counter_key(rec)].append(rec)
+    rows = {id(rec) for group in tables.values() for rec in group}
+    named = any(rec.named for rec in steps if id(rec) not in rows)
+    for group in tables.values():
+        label = group[0].slots[group[0].counter or 0].label
+        if named and not (_counter_named(label, loose=True) or _epoch_named(label)):
+            for rec in group:
+                rec.kind = "none"
+            continue
+        seen = sorted(
+            (where, values[rec.counter])
+            for rec in group
+            for sh in rec.shapes
+            for where, values in zip(sh.seen, sh.values, strict=False)
+            if rec.counter is not None
+        )
+        series = [(sl, n) for (sl, _), v in seen if (n := _whole(_unsep(v))) is not None]
+        ups, downs, distinct = _moves(series)
+        if distinct < MIN_REPEATS or ups < RISING * (ups + downs):
+            for rec in group:
+                rec.kind = "none"
+    return [rec for rec in steps if rec.kind == "step"]
 
 
 def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -2701,7 +2771,8 @@ def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
 def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
     """A duration (`1d 06h 06m`, `0:01:35`) under a time's key whose values rise line after line: the time since
     training began (NVlabs/stylegan2-ada training/training_loop.py: f"time {dnnlib.util.format_time(total_time)
-    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known."""
+    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known, unless its key
+    names that clock (turicreate's table column `Elapsed Time`, a duration once past a minute: `1m 4s`)."""
     if not _timed_key(km, slot, line) or km.ignored(slot.label):
         return False
     values = []
@@ -2710,7 +2781,10 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
             values.append(to_duration(text))
         except ValueError:
             return False
-    return _clock([str(v) for v in values]) is True
+    named = km.lookup(slot.label, "step")
+    return _clock([str(v) for v in values]) is True or (
+        named is not None and named.column == "train_elapsed_s" and named.rule == "name"
+    )
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
