@@ -760,6 +760,19 @@ def test_a_bordered_table_of_any_printer(write_log, printer):
     assert steps_of(two) == [10, 20, 30]
 
 
+@pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
+def test_a_data_frame_printed_with_its_index(write_log, columns):
+    # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first
+    # name (pandas/io/formats/format.py DataFrameFormatter); eleven rows, so the index grows to two digits
+    history = pd.DataFrame(
+        {"step": [50 * k for k in range(1, 12)], "loss": [4 - k / 8 for k in range(11)], "lr": [3e-4] * 11}
+    )
+    parsed = frame(write_log("history:\n" + history[columns].to_string() + "\n"))
+    assert steps_of(parsed) == [50 * k for k in range(1, 12)]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [4 - k / 8 for k in range(11)]
+
+
 def test_a_table_that_counts_no_steps_gives_no_rows(write_log):
     steps = [f"step {s} | loss {3 - s / 100:.2f} | lr 0.0003" for s in (10, 20, 30, 40)]
     # a table of results printed once, two rows (the epochs' summary at the end)

@@ -1339,7 +1339,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             if not sh.kinds:
                 continue
             # (two words name columns only over rows of two numbers: a line of two words is often no header)
-            if narrow is not None and _bare_row(sh, headers[narrow].sep):
+            if narrow is not None and _bare_row(sh, headers[narrow]):
                 above[key][narrow] += 1
             elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
                 above[key][last] += 1
@@ -1353,6 +1353,10 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         header = headers[header_key]
         names, sep, spans = header.names, header.sep, header.spans
         columns = _columns(sh, sep)
+        if _row_index(sh, columns, [a for a, _ in spans] or [a for _, (a, _) in header.cells]):
+            index_slot = rec.slots[columns[0][0]]
+            index_slot.role, index_slot.header, index_slot.label = "skip", True, ""
+            columns = columns[1:]
         cells = [index for column in columns for index in column]
         under = None
         if 2 <= len(columns) <= len(names) and not any(
@@ -1481,6 +1485,9 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
     text = _marked(sh.raw)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
+    first = header.cells[0][1][0] if header.cells else 0
+    if len(cells) == len(header.cells) + 1 and cells[0][0].isdigit() and cells[0][1][1] <= first:
+        cells = cells[1:]  # (the row's index, under no name: pandas' to_string)
     if len(cells) != len(header.cells):
         return
     if not tabs and not _overlap([sp for _, sp in header.cells], [sp for _, sp in cells]):
@@ -1518,13 +1525,24 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
             slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
 
 
-def _bare_row(sh: SampledShape, sep: str) -> bool:
+def _row_index(sh: SampledShape, columns: list[list[int]], starts: list[int]) -> bool:
+    """A row's first column is its index, under no name: an integer printed left of where the header's first name
+    starts (pandas' DataFrame.to_string and print(df): the index column, its header left blank)."""
+    if len(columns) < 3 or not starts or len(columns[0]) != 1 or sh.kinds[0] != "num":
+        return False
+    found = _TOKEN.search(sh.raw)
+    return found is not None and found.group().isdigit() and found.end() <= min(starts)
+
+
+def _bare_row(sh: SampledShape, header: Header) -> bool:
     """A row of two numbers and nothing else but the table's separators and a unit after each (`10\t8.46`,
-    `|  10 | 1.36s |`)."""
+    `|  10 | 1.36s |`), after its index if it prints one."""
     if any(k != "num" for k in sh.kinds) or sh.literals[0].translate(_VERTICALS).strip() not in ("", "|"):
         return False
-    columns = _columns(sh, sep)
-    if len(columns) != 2 or sum(map(len, columns)) != len(sh.kinds):
+    columns = _columns(sh, header.sep)
+    if _row_index(sh, columns, [a for a, _ in header.spans]):
+        columns = columns[1:]
+    if len(columns) != 2 or columns[-1][-1] != len(sh.kinds) - 1:
         return False
     tail = sh.literals[-1]
     unit = keymap_mod.UNIT_AFTER.match(tail)
