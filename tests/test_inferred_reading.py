@@ -760,6 +760,24 @@ def test_a_bordered_table_of_any_printer(write_log, printer):
     assert steps_of(two) == [10, 20, 30]
 
 
+def test_a_bordered_table_logged_as_one_message_behind_the_loggers_prefix(write_log):
+    # logging.info(tabulate(rows, headers, tablefmt="github")) at every log interval: Python's logging Formatter
+    # ("%(asctime)s - %(name)s - %(levelname)s - %(message)s", Lib/logging/__init__.py) prefixes the message's
+    # first line only, the header's; tabulate's "github" format: `| name |` cells, numbers right-aligned, a
+    # `|---|` rule under the header
+    lines = []
+    for k, (step, loss) in enumerate(((10, 2.875), (20, 2.75), (30, 2.5), (40, 2.375))):
+        lines += [
+            f"2025-03-01 10:00:{k:02d},120 - train - INFO - |   step |   loss |     lr |",
+            "|--------|--------|--------|",
+            f"| {step:>6} | {loss:>6} | 0.0003 |",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [2.875, 2.75, 2.5, 2.375] and list(got["lr"]) == [3e-4] * 4
+
+
 @pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
 def test_a_data_frame_printed_with_its_index(write_log, columns):
     # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first

@@ -1425,7 +1425,9 @@ def _header_of(sh: SampledShape) -> Header | None:
     after it)."""
     text = _marked(sh.raw)
     if sh.kinds and _TOKEN.search(text) is not None:
-        return None
+        text = _bordered_part(text)
+        if not text:
+            return None
     found = _header(text, least=2)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
@@ -1435,6 +1437,16 @@ def _header_of(sh: SampledShape) -> Header | None:
         return Header([], " ", [], cells) if cells else None
     names, sep, spans = found
     return Header(names, sep, spans, cells)
+
+
+def _bordered_part(text: str) -> str:
+    """A bordered header printed behind a logger's prefix: a table logged as one message (logging.info(tabulate(
+    rows, headers, tablefmt="github"))) has the prefix on its first line only, its header's. The line from its
+    first `|` to the end, where that part holds names alone between `|` (else '')."""
+    ruled = text.translate(_VERTICALS).rstrip()
+    at = ruled.find("|")
+    part = ruled[at:] if at > 0 and ruled.endswith("|") else ""
+    return part if part.count("|") >= 3 and _TOKEN.search(part) is None else ""
 
 
 def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
