@@ -778,6 +778,31 @@ def test_a_bordered_table_logged_as_one_message_behind_the_loggers_prefix(write_
     assert list(got["loss"]) == [2.875, 2.75, 2.5, 2.375] and list(got["lr"]) == [3e-4] * 4
 
 
+def test_a_table_whose_names_are_several_words_each(write_log):
+    # a hand-written loop's table, as many training scripts print it: the header f"{'Epoch':<6} {'Train Loss':<12}
+    # {'Train Acc':<12} {'Val Loss':<12} {'Val Acc':<12}" and a dashed rule, then per epoch f"{epoch+1:<6}
+    # {train_loss:<12.4f} ..." with a note between rows; the names' words are no columns of their own
+    header = f"{'Epoch':<6} {'Train Loss':<12} {'Train Acc':<12} {'Val Loss':<12} {'Val Acc':<12}"
+    lines = ["Starting training for 4 epochs...", header, "-" * 70]
+    for e, (tl, ta, vl, va) in enumerate(((0.75, 0.5, 0.875, 0.25), (0.625, 0.625, 0.8125, 0.5)), start=1):
+        lines.append(f"{e:<6} {tl:<12.4f} {ta:<12.4f} {vl:<12.4f} {va:<12.4f}")
+        lines.append(f"  -> New best validation accuracy: {va:.4f}")
+    for e, tl in ((3, 0.5), (4, 0.375)):
+        lines.append(f"{e:<6} {tl:<12.4f} {0.75:<12.4f} {0.8:<12.4f} {0.5:<12.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [0.75, 0.625, 0.5, 0.375]
+    assert list(got["eval_loss"]) == [0.875, 0.8125, 0.8, 0.8]
+    assert not any(c in ("x_train", "x_val") for c in parsed.rows)  # (a name's first word read as a column)
+    # two names over a column each, the second of two words
+    two = [f"{'Step':<8}{'Train Loss':<12}"]
+    two += [f"{s:<8}{v:<12.4f}" for s, v in ((5, 0.25), (6, 0.125), (7, 0.0625))]
+    parsed = frame(write_log("\n".join(two) + "\n", "two.log"))
+    assert steps_of(parsed) == [5, 6, 7]
+    assert list(parsed.rows["loss"]) == [0.25, 0.125, 0.0625]
+
+
 @pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
 def test_a_data_frame_printed_with_its_index(write_log, columns):
     # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first

@@ -1330,7 +1330,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 if previous is not None and key != previous:
                     found = _stacked(headers[previous], found) or found
                 headers[key], previous = found, key
-                if len(found.names) == 2 and not found.cells:
+                if len(found.names or found.cells) == 2:
                     narrow = key
                 else:
                     last, narrow = key, None
@@ -1352,6 +1352,11 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             continue
         header = headers[header_key]
         names, sep, spans = header.names, header.sep, header.spans
+        if 2 <= len(header.cells) < len(names):
+            # a name of several words (`Iter      Train loss`): its words are no columns of their own
+            _cell_labels(rec, header)
+            if any(slot.header for slot in rec.slots):
+                continue
         columns = _columns(sh, sep)
         if _row_index(sh, columns, [a for a, _ in spans] or [a for _, (a, _) in header.cells]):
             index_slot = rec.slots[columns[0][0]]
@@ -1431,7 +1436,7 @@ def _header_of(sh: SampledShape) -> Header | None:
     found = _header(text, least=2)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
-    if len(cells) < 3 or not all(_named_cell(c) for c, _ in cells):
+    if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
         cells = []
     if found is None:
         return Header([], " ", [], cells) if cells else None
