@@ -662,11 +662,14 @@ def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_col
     ids=["tsv", "csv", "tabulate-simple"],
 )
 def test_a_table_of_two_columns_under_a_header_of_two_names(write_log, printer):
-    # two names over rows of two numbers, one of which rises: a header (a line of two words alone is not)
+    # two names over rows of two numbers, one of which rises: a header (a line of two words alone is not, nor is
+    # a title of two words above it the header's upper half)
     rows = [(100, 7.25), (200, 6.5), (300, 6.125), (400, 5.75)]
-    parsed = frame(write_log("\n".join(["Using device: cpu", *printer(rows), "Saved checkpoint"]) + "\n"))
+    lines = ["Using device: cpu", "Training Log", *printer(rows), "Saved checkpoint"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300, 400]
     assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [7.25, 6.5, 6.125, 5.75]
+    assert set(parsed.keymap["mapped"]) == {"loss"}
 
 
 def _turicreate_table(rows: list[tuple[object, str, object]]) -> list[str]:

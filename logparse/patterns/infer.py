@@ -1327,7 +1327,8 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 continue
             found = _header_of(sh)
             if found is not None:
-                if previous is not None and key != previous:
+                if previous is not None and key != previous and len(found.names or found.cells) > 2:
+                    # (a line of two words above a header of two is its title more likely than its upper half)
                     found = _stacked(headers[previous], found) or found
                 headers[key], previous = found, key
                 if len(found.names or found.cells) == 2:
