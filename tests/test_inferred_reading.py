@@ -806,6 +806,34 @@ def test_a_table_whose_names_are_several_words_each(write_log):
     assert list(parsed.rows["loss"]) == [0.25, 0.125, 0.0625]
 
 
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        # Python logging's Formatter (Lib/logging/__init__.py) with "%(asctime)s - %(name)s - %(levelname)s -
+        # %(message)s", and with "[%(asctime)s] %(levelname)s: %(message)s"
+        lambda k: f"2025-03-01 10:00:{k:02d},120 - train - INFO - ",
+        lambda k: f"[2025-03-01 10:00:{k:02d},120] INFO: ",
+    ],
+    ids=["dashes", "brackets"],
+)
+def test_a_table_logged_line_by_line_behind_the_loggers_prefix(write_log, prefix):
+    # logger.info of the header's text, then of each row's: every line behind the logger's prefix, the columns
+    # standing where the header's names stand after it
+    lines = [prefix(0) + "Starting training", prefix(0) + f"{'step':>6} {'loss':>8} {'lr':>10}"]
+    rows = [(10, 2.875), (20, 2.75), (30, 2.5), (40, 2.375)]
+    lines += [prefix(k + 1) + f"{s:>6} {v:>8.4f} {3e-4:>10.2e}" for k, (s, v) in enumerate(rows)]
+    # a bordered table logged so, two columns
+    bordered = [prefix(0) + "| step | loss |"]
+    bordered += [prefix(k + 1) + f"| {s:>4} | {v:.3f} |" for k, (s, v) in enumerate(rows)]
+    for text in (lines, bordered):
+        parsed = frame(write_log("\n".join(text) + "\n"))
+        assert steps_of(parsed) == [10, 20, 30, 40]
+        got = parsed.rows[parsed.rows["kind"] == "step"]
+        assert list(got["loss"]) == [2.875, 2.75, 2.5, 2.375]
+        # the prefix's stamps are the rows'
+        assert list(got["timestamp"] - got["timestamp"].iloc[0]) == [0.0, 1.0, 2.0, 3.0]
+
+
 @pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
 def test_a_data_frame_printed_with_its_index(write_log, columns):
     # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first

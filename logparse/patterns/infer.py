@@ -25,7 +25,8 @@ What a record may look like (the tests build each from a framework's own format 
   or the box-drawing rules of tabulate's grids and Rich (``│``, ``┃``), its names a few words each (``| Iteration |
   Loss | Elapsed Time |``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a table counts steps only
   where its counter column rises over three rows or more (a table of results printed once does not), and beside
-  records counted under a counter's name only if its own column is named a counter too;
+  records counted under a counter's name only if its own column is named a counter too; a table logged line by line
+  behind a logger's prefix (its names after the prefix's last separator, each row behind the same prefix);
   where a row's numbers do not stand one a column, its cells do (the text between tabs or runs of two blanks, as
   many as the header's): a cell's first number is the column's, the rest of the cell an aside (``139.6 +/- 0.1
   (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
@@ -1316,17 +1317,25 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     row's values do not stand one a column, its cells do (_cell_labels)."""
     headers: dict[str, Header] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
+    read: dict[str, Header | None] = {}  # each shape's header reading (its lines repeat)
     for seq in sample.order:
         last: str | None = None  # the last header above
         narrow: str | None = None  # a header of two names nearer above, if any
+        logged: str | None = None  # the last header logged behind a logger's prefix
         previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
             if sh is None:
                 previous = None
                 continue
-            found = _header_of(sh)
+            if key not in read:
+                read[key] = _header_of(sh)
+            found = read[key]
+            if found is not None and found.lead and found.sep == " ":
+                headers[key], logged, previous = found, key, None  # (its rows come behind the same prefix)
+                continue
             if found is not None:
+                logged = key if found.lead else logged
                 if previous is not None and key != previous and len(found.names or found.cells) > 2:
                     # (a line of two words above a header of two is its title more likely than its upper half)
                     found = _stacked(headers[previous], found) or found
@@ -1340,7 +1349,9 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             if not sh.kinds:
                 continue
             # (two words name columns only over rows of two numbers: a line of two words is often no header)
-            if narrow is not None and _bare_row(sh, headers[narrow]):
+            if logged is not None and _behind(sh, headers[logged]) and _fits(sh, headers[logged]):
+                above[key][logged] += 1
+            elif narrow is not None and _bare_row(sh, headers[narrow]):
                 above[key][narrow] += 1
             elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
                 above[key][last] += 1
@@ -1353,12 +1364,19 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             continue
         header = headers[header_key]
         names, sep, spans = header.names, header.sep, header.spans
+        start = _behind(sh, header) or 0
+        for slot in rec.slots[:start]:
+            if slot.kind == "num":
+                slot.role = "skip"  # (a number of the logger's prefix: a process id, a source line)
+        if start and rec.slots[start].label and rec.slots[start].label in header.tail:
+            # (a word of the prefix, the level's, is no key of the row's first value)
+            rec.slots[start].label = ""
         if 2 <= len(header.cells) < len(names):
             # a name of several words (`Iter      Train loss`): its words are no columns of their own
             _cell_labels(rec, header)
             if any(slot.header for slot in rec.slots):
                 continue
-        columns = _columns(sh, sep)
+        columns = _columns(sh, sep, start)
         if _row_index(sh, columns, [a for a, _ in spans] or [a for _, (a, _) in header.cells]):
             index_slot = rec.slots[columns[0][0]]
             index_slot.role, index_slot.header, index_slot.label = "skip", True, ""
@@ -1387,6 +1405,12 @@ class Header:
     sep: str
     spans: list[tuple[int, int]]
     cells: list[tuple[str, tuple[int, int]]]
+    # a header logged behind a logger's prefix: the prefix's values (their kinds), its texts before each and
+    # after the last up to the names (each row prints the same prefix), and where the names begin in the line
+    lead: tuple[str, ...] = ()
+    before: tuple[str, ...] = ()
+    tail: str = ""
+    cut: int = 0
 
 
 # the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
@@ -1430,19 +1454,22 @@ def _header_of(sh: SampledShape) -> Header | None:
     """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
     after it)."""
     text = _marked(sh.raw)
+    prefix: dict[str, Any] = {}
     if sh.kinds and _TOKEN.search(text) is not None:
-        text = _bordered_part(text)
-        if not text:
-            return None
+        part = _bordered_part(text)
+        if not part:
+            return _logged_header(text)
+        prefix = _prefix(text, text.translate(_VERTICALS).find("|"))
+        text = part
     found = _header(text, least=2)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
     if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
         cells = []
     if found is None:
-        return Header([], " ", [], cells) if cells else None
+        return Header([], " ", [], cells, **prefix) if cells else None
     names, sep, spans = found
-    return Header(names, sep, spans, cells)
+    return Header(names, sep, spans, cells, **prefix)
 
 
 def _bordered_part(text: str) -> str:
@@ -1453,6 +1480,66 @@ def _bordered_part(text: str) -> str:
     at = ruled.find("|")
     part = ruled[at:] if at > 0 and ruled.endswith("|") else ""
     return part if part.count("|") >= 3 and _TOKEN.search(part) is None else ""
+
+
+# where a logger's prefix ends and its message begins: its last separator after the prefix's last value
+# (Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s", "[%(asctime)s] %(levelname)s: ...",
+# glog's `... train.py:100] `, loguru's ` | INFO     | module:function:12 - `)
+_PREFIX_END = regex.compile(r" - |: |\] | \| ")
+
+
+def _prefix(text: str, cut: int) -> dict[str, Any]:
+    """The logger's prefix of a line up to `cut`: its values' kinds, the text before each, the text after the last."""
+    literals, kinds, _ = tokens(text[:cut])
+    return {
+        "lead": tuple(kinds),
+        "before": tuple(lit.strip() for lit in literals[:-1]),
+        "tail": literals[-1],
+        "cut": cut,
+    }
+
+
+def _logged_header(text: str) -> Header | None:
+    """A header logged line by line as its rows are, each behind the logger's prefix (logger.info of the header's
+    text, then of each row's): the names after the prefix's last value and its last separator, at least two, in
+    the line where the rows' columns stand (the prefix is as wide on every line). A line of names of a bordered
+    table logged so is one too (_bordered_part)."""
+    found = list(_TOKEN.finditer(text))
+    if not found:
+        return None
+    ends = list(_PREFIX_END.finditer(text, found[-1].end()))
+    if not ends:
+        return None
+    cut = ends[-1].end()
+    words = list(regex.finditer(r"\S+", text[cut:]))
+    names = [m.group() for m in words]
+    if len(names) < 2 or not all(_NAME.fullmatch(n) for n in names):
+        return None
+    spans = [(m.start() + cut, m.end() + cut) for m in words]
+    cells = [(c, (a + cut, b + cut)) for c, (a, b) in _cells(text[cut:], "\t" in text[cut:])]
+    if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
+        cells = []
+    return Header(names, " ", spans, cells, **_prefix(text, cut))
+
+
+def _behind(sh: SampledShape, header: Header) -> int | None:
+    """Where a row's table values begin: 0 for a row printed bare (its first value at the line's start, or after
+    a `|`), the number of the prefix's values for a row behind the same logger's prefix as its header's; None
+    for a line that is no row of the header's."""
+    n = len(header.lead)
+    if n and tuple(sh.kinds[:n]) == header.lead and len(sh.kinds) > n:
+        before = tuple(lit.strip() for lit in sh.literals[:n])
+        tail, own = header.tail.translate(_VERTICALS).rstrip(), sh.literals[n].translate(_VERTICALS)
+        if before == header.before and own.startswith(tail) and own[len(tail) :].strip() in ("", "|"):
+            return n
+    return 0 if sh.literals[0].translate(_VERTICALS).strip() in ("", "|") else None
+
+
+def _fits(sh: SampledShape, header: Header) -> bool:
+    """A row behind a logger's prefix stands under its header: two numbers at least after the prefix, and for a
+    header of two names, as many columns."""
+    columns = _columns(sh, header.sep, len(header.lead))
+    return len(columns) >= 2 and (len(header.names or header.cells) > 2 or len(columns) == 2)
 
 
 def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
@@ -1502,7 +1589,8 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
     sh = rec.shapes[0]
     text = _marked(sh.raw)
     tabs = "\t" in text.strip()
-    cells = _cells(text, tabs)
+    cut = header.cut if header.lead and header.sep == " " else 0  # (after a logger's prefix: _logged_header)
+    cells = [(c, (a + cut, b + cut)) for c, (a, b) in _cells(text[cut:], tabs)]
     first = header.cells[0][1][0] if header.cells else 0
     if len(cells) == len(header.cells) + 1 and cells[0][0].isdigit() and cells[0][1][1] <= first:
         cells = cells[1:]  # (the row's index, under no name: pandas' to_string)
@@ -1539,6 +1627,8 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
         label = plan.get(i)
         if label is not None:
             slot.label, slot.header, slot.rate = label, True, False
+        elif i < len(header.lead) and slot.kind != "num":
+            continue  # (the logger's prefix: its timestamp is the row's)
         else:  # (an aside, a list's item, or the source location after the cells)
             slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
 
@@ -1583,17 +1673,19 @@ def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, in
     return out
 
 
-def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
+def _columns(sh: SampledShape, sep: str, start: int = 0) -> list[list[int]]:
     """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
     column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
     separators."""
     columns: list[list[int]] = []
     for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
         lit = lit.translate(_VERTICALS)
-        if i == 0:
-            if lit.strip() not in ("", "|"):
+        if i < start:
+            continue  # (a logger's prefix, before the row: _behind)
+        if i == start:
+            if not start and lit.strip() not in ("", "|"):
                 return []
-            columns.append([0])
+            columns.append([i])
             continue
         text = lit
         unit = keymap_mod.UNIT_AFTER.match(text) if sh.kinds[i - 1] == "num" else None
