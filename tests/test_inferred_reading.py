@@ -834,6 +834,23 @@ def test_a_table_logged_line_by_line_behind_the_loggers_prefix(write_log, prefix
         assert list(got["timestamp"] - got["timestamp"].iloc[0]) == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_a_whitespace_table_logged_as_one_message(write_log):
+    # logger.info(history.to_string()) and logger.info(tabulate(rows, headers)) (tabulate's "simple" format): the
+    # logger's prefix (Lib/logging/__init__.py, "%(asctime)s - %(name)s - %(levelname)s - %(message)s") on the
+    # header's line only, the rows bare, the names standing over them where the message begins
+    prefix = "2025-03-01 10:00:00,120 - train - INFO - "
+    history = pd.DataFrame({"step": [50 * k for k in range(1, 12)], "loss": [4 - k / 8 for k in range(11)]})
+    text = history.to_string().split("\n")
+    parsed = frame(write_log(prefix + "training history\n" + prefix + "\n".join(text) + "\n"))
+    assert steps_of(parsed) == [50 * k for k in range(1, 12)]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [4 - k / 8 for k in range(11)]
+    simple = [f"{'step':>6}  {'loss':>6}  {'lr':>6}", "------  ------  ------"]
+    simple += [f"{s:>6}  {v:>6}  {3e-4:>6}" for s, v in ((10, 2.875), (20, 2.75), (30, 2.5))]
+    parsed = frame(write_log(prefix + "\n".join(simple) + "\n", "simple.log"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert list(parsed.rows["loss"]) == [2.875, 2.75, 2.5] and list(parsed.rows["lr"]) == [3e-4] * 3
+
+
 @pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
 def test_a_data_frame_printed_with_its_index(write_log, columns):
     # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first

@@ -1322,6 +1322,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         last: str | None = None  # the last header above
         narrow: str | None = None  # a header of two names nearer above, if any
         logged: str | None = None  # the last header logged behind a logger's prefix
+        fresh = False  # no other header since it (the rows of a table logged as one message follow it bare)
         previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
@@ -1332,14 +1333,14 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 read[key] = _header_of(sh)
             found = read[key]
             if found is not None and found.lead and found.sep == " ":
-                headers[key], logged, previous = found, key, None  # (its rows come behind the same prefix)
+                headers[key], logged, previous, fresh = found, key, None, True
                 continue
             if found is not None:
                 logged = key if found.lead else logged
                 if previous is not None and key != previous and len(found.names or found.cells) > 2:
                     # (a line of two words above a header of two is its title more likely than its upper half)
                     found = _stacked(headers[previous], found) or found
-                headers[key], previous = found, key
+                headers[key], previous, fresh = found, key, False
                 if len(found.names or found.cells) == 2:
                     narrow = key
                 else:
@@ -1351,6 +1352,13 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             # (two words name columns only over rows of two numbers: a line of two words is often no header)
             if logged is not None and _behind(sh, headers[logged]) and _fits(sh, headers[logged]):
                 above[key][logged] += 1
+            elif logged is not None and fresh and not (last or narrow) and _behind(sh, headers[logged]) == 0:
+                # a table logged as one message (logger.info(tabulate(...)), logger.info(df.to_string())): the
+                # prefix on its header's line only, the rows bare under the names where the message begins
+                bare = _unprefixed(headers[logged])
+                if _fits(sh, bare, aligned=True):
+                    headers[logged + "\0"] = bare
+                    above[key][logged + "\0"] += 1
             elif narrow is not None and _bare_row(sh, headers[narrow]):
                 above[key][narrow] += 1
             elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
@@ -1535,11 +1543,30 @@ def _behind(sh: SampledShape, header: Header) -> int | None:
     return 0 if sh.literals[0].translate(_VERTICALS).strip() in ("", "|") else None
 
 
-def _fits(sh: SampledShape, header: Header) -> bool:
-    """A row behind a logger's prefix stands under its header: two numbers at least after the prefix, and for a
-    header of two names, as many columns."""
+def _fits(sh: SampledShape, header: Header, aligned: bool = False) -> bool:
+    """A row behind a logger's prefix (or bare under a header logged behind one) stands under its header: two
+    numbers at least after the prefix (and the row's index), and for a header of two names, as many columns;
+    `aligned`: each column under one of the names."""
     columns = _columns(sh, header.sep, len(header.lead))
+    if _row_index(sh, columns, [a for a, _ in header.spans]):
+        columns = columns[1:]
+    if aligned and header.spans and _under(sh, columns, header.spans) is None:
+        return False
     return len(columns) >= 2 and (len(header.names or header.cells) > 2 or len(columns) == 2)
+
+
+def _unprefixed(header: Header) -> Header:
+    """A header logged behind a prefix read for rows printed bare: its names where they stand in the message."""
+    cut = header.cut
+    return replace(
+        header,
+        spans=[(a - cut, b - cut) for a, b in header.spans],
+        cells=[(c, (a - cut, b - cut)) for c, (a, b) in header.cells],
+        lead=(),
+        before=(),
+        tail="",
+        cut=0,
+    )
 
 
 def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
