@@ -746,6 +746,12 @@ def test_a_bordered_table_under_its_header(write_log):
     assert list(got["loss"]) == [5.2557, 5.40362, 4.875, 4.5, 4.25]
     # the time since training began, as printed: 45 us, 512 ms, 1.52 s, 9.07 s, 1 min 4 s
     assert list(got["train_elapsed_s"]) == pytest.approx([45e-6, 0.512, 1.52, 9.07, 64.0], rel=1e-12)
+    # a duration under that name that goes back (a clock started again each epoch) is no time since the start
+    times = ((100, "1m 4s"), (200, "2m 9s"), (300, "1m 3s"), (400, "2m 8s"), (500, "1m 2s"))
+    back = [(k, t, 4.0) for k, t in times]
+    parsed = frame(write_log("\n".join(_turicreate_table(back)) + "\n", "back.log"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
 
 
 @pytest.mark.parametrize(

@@ -2926,8 +2926,9 @@ def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
 def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
     """A duration (`1d 06h 06m`, `0:01:35`) under a time's key whose values rise line after line: the time since
     training began (NVlabs/stylegan2-ada training/training_loop.py: f"time {dnnlib.util.format_time(total_time)
-    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known, unless its key
-    names that clock (turicreate's table column `Elapsed Time`, a duration once past a minute: `1m 4s`)."""
+    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known; too few to say
+    under a key that names that clock are (turicreate's table column `Elapsed Time`, a duration once past a
+    minute: `1m 4s`)."""
     if not _timed_key(km, slot, line) or km.ignored(slot.label):
         return False
     values = []
@@ -2937,8 +2938,9 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
         except ValueError:
             return False
     named = km.lookup(slot.label, "step")
-    return _clock([str(v) for v in values]) is True or (
-        named is not None and named.column == "train_elapsed_s" and named.rule == "name"
+    clock = _clock([str(v) for v in values])
+    return clock is True or (
+        clock is None and named is not None and named.column == "train_elapsed_s" and named.rule == "name"
     )
 
 
