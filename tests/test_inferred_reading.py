@@ -883,6 +883,13 @@ def test_a_table_that_counts_no_steps_gives_no_rows(write_log):
     topk = _tabulate_psql(["k", "recall"], [(1, 0.51), (2, 0.77), (3, 0.86)])
     parsed = frame(write_log("\n".join([*steps, *topk]) + "\n", "topk.log"))
     assert steps_of(parsed) == [10, 20, 30, 40]
+    # a model's summary in Rich's box (Keras 3's model.summary(), Lightning's RichModelSummary): rows led by
+    # names; a config table of names and values (prettytable)
+    layers = [("dense (Dense)", "(None, 64)", "50,240"), ("dense_1 (Dense)", "(None, 10)", "650")]
+    model = _rich_table(["Layer (type)", "Output Shape", "Param #"], layers)
+    config = _prettytable(["param", "value"], [("lr", 0.0003), ("batch", 32), ("epochs", 10)])
+    parsed = frame(write_log("\n".join([*model, *config, *steps]) + "\n", "summary.log"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
     # a log that is nothing but a table of two rows: no run of steps to read
     only = write_log("\n".join(summary) + "\n", "only.log")
     assert run_apart(["analyze", str(only)]).exit_code == 1
