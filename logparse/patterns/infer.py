@@ -1460,7 +1460,7 @@ def _named_cell(text: str) -> bool:
 
 def _header_of(sh: SampledShape) -> Header | None:
     """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
-    after it)."""
+    after it), or names after a logger's prefix (_bordered_part, _logged_header)."""
     text = _marked(sh.raw)
     prefix: dict[str, Any] = {}
     if sh.kinds and _TOKEN.search(text) is not None:
