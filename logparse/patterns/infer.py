@@ -1421,6 +1421,9 @@ class Header:
     cut: int = 0
 
 
+Prefix = tuple[tuple[str, ...], tuple[str, ...], str, int]  # a Header's lead, before, tail and cut
+
+
 # the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
 # LogRender: the log_path column), a column of no table's
 _SOURCE_MARK = regex.compile(r"\s{2,}[\w.-]+\.(?:py|pyx|cc|cpp|c|h|go|rs|js|java|lua|jl):\d+\s*$")
@@ -1462,7 +1465,7 @@ def _header_of(sh: SampledShape) -> Header | None:
     """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
     after it), or names after a logger's prefix (_bordered_part, _logged_header)."""
     text = _marked(sh.raw)
-    prefix: dict[str, Any] = {}
+    prefix: Prefix = ((), (), "", 0)
     if sh.kinds and _TOKEN.search(text) is not None:
         part = _bordered_part(text)
         if not part:
@@ -1475,9 +1478,9 @@ def _header_of(sh: SampledShape) -> Header | None:
     if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
         cells = []
     if found is None:
-        return Header([], " ", [], cells, **prefix) if cells else None
+        return Header([], " ", [], cells, *prefix) if cells else None
     names, sep, spans = found
-    return Header(names, sep, spans, cells, **prefix)
+    return Header(names, sep, spans, cells, *prefix)
 
 
 def _bordered_part(text: str) -> str:
@@ -1496,15 +1499,11 @@ def _bordered_part(text: str) -> str:
 _PREFIX_END = regex.compile(r" - |: |\] | \| ")
 
 
-def _prefix(text: str, cut: int) -> dict[str, Any]:
-    """The logger's prefix of a line up to `cut`: its values' kinds, the text before each, the text after the last."""
+def _prefix(text: str, cut: int) -> Prefix:
+    """The logger's prefix of a line up to `cut`: its values' kinds, the text before each, the text after the last,
+    and `cut`."""
     literals, kinds, _ = tokens(text[:cut])
-    return {
-        "lead": tuple(kinds),
-        "before": tuple(lit.strip() for lit in literals[:-1]),
-        "tail": literals[-1],
-        "cut": cut,
-    }
+    return tuple(kinds), tuple(lit.strip() for lit in literals[:-1]), literals[-1], cut
 
 
 def _logged_header(text: str) -> Header | None:
@@ -1527,7 +1526,7 @@ def _logged_header(text: str) -> Header | None:
     cells = [(c, (a + cut, b + cut)) for c, (a, b) in _cells(text[cut:], "\t" in text[cut:])]
     if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
         cells = []
-    return Header(names, " ", spans, cells, **_prefix(text, cut))
+    return Header(names, " ", spans, cells, *_prefix(text, cut))
 
 
 def _behind(sh: SampledShape, header: Header) -> int | None:
