@@ -647,6 +647,254 @@ def test_a_header_printed_over_two_lines_and_a_counter_that_is_not_the_first_col
     assert steps_of(parsed) == [1, 2, 4, 8, 16]  # the example counter, a column of its own
 
 
+@pytest.mark.parametrize(
+    "printer",
+    [
+        # Jayant-Guru-Shrivastava/ERAV4-Session11-shakespeare-gpt2-124M train.py: f.write("step\tloss\n") once,
+        # then f.write(f"{step}\t{loss_val:.6f}\n") every log interval
+        lambda rows: ["step\tloss", *(f"{s}\t{v:.6f}" for s, v in rows)],
+        # Python's csv.writer (Lib/csv.py, the excel dialect): writerow(["step", "loss"]), then a row per step
+        lambda rows: ["step,loss", *(f"{s},{v}" for s, v in rows)],
+        # tabulate's "simple" format (astanin/python-tabulate tabulate/__init__.py): each column as wide as its
+        # widest cell and the header plus 2, numbers right-aligned, a dashed rule under the header, two blanks
+        lambda rows: ["  step    loss", "------  ------", *(f"{s:>6}  {v:>6}" for s, v in rows)],
+    ],
+    ids=["tsv", "csv", "tabulate-simple"],
+)
+def test_a_table_of_two_columns_under_a_header_of_two_names(write_log, printer):
+    # two names over rows of two numbers, one of which rises: a header (a line of two words alone is not, nor is
+    # a title of two words above it the header's upper half)
+    rows = [(100, 7.25), (200, 6.5), (300, 6.125), (400, 5.75)]
+    lines = ["Using device: cpu", "Training Log", *printer(rows), "Saved checkpoint"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [7.25, 6.5, 6.125, 5.75]
+    assert set(parsed.keymap["mapped"]) == {"loss"}
+
+
+def _turicreate_table(rows: list[tuple[object, str, object]]) -> list[str]:
+    """apple/turicreate src/core/logging/table_printer/table_printer.hpp print_header/print_row/print_footer: a rule
+    of `+` and dashes, `|` then per cell ' ' + the value left-aligned to the column's width + ' |'
+    (table_element_printers.cpp _print_string); the columns as wide as their names."""
+    names, widths = ("Iteration", "Elapsed Time", "Loss"), (9, 12, 8)
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(cells: tuple[object, ...]) -> str:
+        return "|" + "".join(f" {str(c):<{w}} |" for c, w in zip(cells, widths, strict=True))
+
+    return [rule, line(names), rule, *(line(r) for r in rows), rule]
+
+
+def _prettytable(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """prettytable's default style (prettytable/prettytable.py): a `+---+` rule above and below the header and at
+    the end, cells centred in their column (str.center) with a blank on each side, `|` between."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+
+    def line(values: list[str]) -> str:
+        return "|" + "|".join(f" {v.center(w)} " for v, w in zip(values, widths, strict=True)) + "|"
+
+    return [rule, line(names), rule, *(line(r) for r in cells), rule]
+
+
+def _tabulate_psql(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """tabulate's "psql" format (tabulate/__init__.py): `+---+` rules, `|` between cells padded by a blank, numbers
+    and their names right-aligned, the rule under the header drawn `|---+---|`."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+
+    def line(values: list[str]) -> str:
+        return "|" + "|".join(f" {v:>{w}} " for v, w in zip(values, widths, strict=True)) + "|"
+
+    dashes = ["-" * (w + 2) for w in widths]
+    return ["+" + "+".join(dashes) + "+", line(names), "|" + "+".join(dashes) + "|", *map(line, cells)] + [
+        "+" + "+".join(dashes) + "+"
+    ]
+
+
+def _rich_table(names: list[str], rows: list[tuple[object, ...]]) -> list[str]:
+    """Rich's Table printed with its default box (rich/box.py HEAVY_HEAD, rich/table.py): the header between `┃`
+    under a heavy rule `┏━┳━┓`, a `┡━╇━┩` rule under it, the rows between `│`, cells left-aligned and padded by
+    a blank, a `└─┴─┘` rule at the end."""
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max(len(n), *(len(r[k]) for r in cells)) for k, n in enumerate(names)]
+
+    def line(values: list[str], bar: str) -> str:
+        return bar + bar.join(f" {v:<{w}} " for v, w in zip(values, widths, strict=True)) + bar
+
+    def rule(left: str, fill: str, mid: str, right: str) -> str:
+        return left + mid.join(fill * (w + 2) for w in widths) + right
+
+    return [
+        rule("┏", "━", "┳", "┓"),
+        line(names, "┃"),
+        rule("┡", "━", "╇", "┩"),
+        *(line(r, "│") for r in cells),
+        rule("└", "─", "┴", "┘"),
+    ]
+
+
+def test_a_bordered_table_under_its_header(write_log):
+    # turicreate's table printer: Iteration, the progress time since training began (_print_time: `45us`,
+    # `512ms`, `1.52s`, then `1m 4s`), the loss; its last row `FINAL` is no step
+    rows = [(0, "45us", 5.2557), (100, "512ms", 5.40362), (200, "1.52s", 4.875), (300, "9.07s", 4.5)]
+    rows += [(400, "1m 4s", 4.25), ("FINAL", "1m 5s", 4.25)]
+    parsed = frame(write_log("\n".join(["Training object detector", *_turicreate_table(rows)]) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [5.2557, 5.40362, 4.875, 4.5, 4.25]
+    # the time since training began, as printed: 45 us, 512 ms, 1.52 s, 9.07 s, 1 min 4 s
+    assert list(got["train_elapsed_s"]) == pytest.approx([45e-6, 0.512, 1.52, 9.07, 64.0], rel=1e-12)
+    # a duration under that name that goes back (a clock started again each epoch) is no time since the start
+    times = ((100, "1m 4s"), (200, "2m 9s"), (300, "1m 3s"), (400, "2m 8s"), (500, "1m 2s"))
+    back = [(k, t, 4.0) for k, t in times]
+    parsed = frame(write_log("\n".join(_turicreate_table(back)) + "\n", "back.log"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
+
+
+@pytest.mark.parametrize(
+    "printer", [_prettytable, _tabulate_psql, _rich_table], ids=["prettytable", "psql", "rich"]
+)
+def test_a_bordered_table_of_any_printer(write_log, printer):
+    rows = [(10, 2.5, "7ms"), (20, 2.25, "6ms"), (30, 2.125, "8ms")]
+    parsed = frame(write_log("\n".join(printer(["Step", "Train Loss", "Step Time"], rows)) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [2.5, 2.25, 2.125]
+    assert list(got["step_time_s"]) == pytest.approx([0.007, 0.006, 0.008], rel=1e-12)
+    # two columns are enough under a border
+    two = frame(write_log("\n".join(printer(["Step", "Loss"], [r[:2] for r in rows])) + "\n", "two.log"))
+    assert steps_of(two) == [10, 20, 30]
+
+
+def test_a_bordered_table_logged_as_one_message_behind_the_loggers_prefix(write_log):
+    # logging.info(tabulate(rows, headers, tablefmt="github")) at every log interval: Python's logging Formatter
+    # ("%(asctime)s - %(name)s - %(levelname)s - %(message)s", Lib/logging/__init__.py) prefixes the message's
+    # first line only, the header's; tabulate's "github" format: `| name |` cells, numbers right-aligned, a
+    # `|---|` rule under the header
+    lines = []
+    for k, (step, loss) in enumerate(((10, 2.875), (20, 2.75), (30, 2.5), (40, 2.375))):
+        lines += [
+            f"2025-03-01 10:00:{k:02d},120 - train - INFO - |   step |   loss |     lr |",
+            "|--------|--------|--------|",
+            f"| {step:>6} | {loss:>6} | 0.0003 |",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [2.875, 2.75, 2.5, 2.375] and list(got["lr"]) == [3e-4] * 4
+
+
+def test_a_table_whose_names_are_several_words_each(write_log):
+    # a hand-written loop's table, as many training scripts print it: the header f"{'Epoch':<6} {'Train Loss':<12}
+    # {'Train Acc':<12} {'Val Loss':<12} {'Val Acc':<12}" and a dashed rule, then per epoch f"{epoch+1:<6}
+    # {train_loss:<12.4f} ..." with a note between rows; the names' words are no columns of their own
+    header = f"{'Epoch':<6} {'Train Loss':<12} {'Train Acc':<12} {'Val Loss':<12} {'Val Acc':<12}"
+    lines = ["Starting training for 4 epochs...", header, "-" * 70]
+    for e, (tl, ta, vl, va) in enumerate(((0.75, 0.5, 0.875, 0.25), (0.625, 0.625, 0.8125, 0.5)), start=1):
+        lines.append(f"{e:<6} {tl:<12.4f} {ta:<12.4f} {vl:<12.4f} {va:<12.4f}")
+        lines.append(f"  -> New best validation accuracy: {va:.4f}")
+    for e, tl in ((3, 0.5), (4, 0.375)):
+        lines.append(f"{e:<6} {tl:<12.4f} {0.75:<12.4f} {0.8:<12.4f} {0.5:<12.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [0.75, 0.625, 0.5, 0.375]
+    assert list(got["eval_loss"]) == [0.875, 0.8125, 0.8, 0.8]
+    assert not any(c in ("x_train", "x_val") for c in parsed.rows)  # (a name's first word read as a column)
+    # two names over a column each, the second of two words
+    two = [f"{'Step':<8}{'Train Loss':<12}"]
+    two += [f"{s:<8}{v:<12.4f}" for s, v in ((5, 0.25), (6, 0.125), (7, 0.0625))]
+    parsed = frame(write_log("\n".join(two) + "\n", "two.log"))
+    assert steps_of(parsed) == [5, 6, 7]
+    assert list(parsed.rows["loss"]) == [0.25, 0.125, 0.0625]
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        # Python logging's Formatter (Lib/logging/__init__.py) with "%(asctime)s - %(name)s - %(levelname)s -
+        # %(message)s", and with "[%(asctime)s] %(levelname)s: %(message)s"
+        lambda k: f"2025-03-01 10:00:{k:02d},120 - train - INFO - ",
+        lambda k: f"[2025-03-01 10:00:{k:02d},120] INFO: ",
+    ],
+    ids=["dashes", "brackets"],
+)
+def test_a_table_logged_line_by_line_behind_the_loggers_prefix(write_log, prefix):
+    # logger.info of the header's text, then of each row's: every line behind the logger's prefix, the columns
+    # standing where the header's names stand after it
+    lines = [prefix(0) + "Starting training", prefix(0) + f"{'step':>6} {'loss':>8} {'lr':>10}"]
+    rows = [(10, 2.875), (20, 2.75), (30, 2.5), (40, 2.375)]
+    lines += [prefix(k + 1) + f"{s:>6} {v:>8.4f} {3e-4:>10.2e}" for k, (s, v) in enumerate(rows)]
+    # a bordered table logged so, two columns
+    bordered = [prefix(0) + "| step | loss |"]
+    bordered += [prefix(k + 1) + f"| {s:>4} | {v:.3f} |" for k, (s, v) in enumerate(rows)]
+    for text in (lines, bordered):
+        parsed = frame(write_log("\n".join(text) + "\n"))
+        assert steps_of(parsed) == [10, 20, 30, 40]
+        got = parsed.rows[parsed.rows["kind"] == "step"]
+        assert list(got["loss"]) == [2.875, 2.75, 2.5, 2.375]
+        # the prefix's stamps are the rows'
+        assert list(got["timestamp"] - got["timestamp"].iloc[0]) == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_a_whitespace_table_logged_as_one_message(write_log):
+    # logger.info(history.to_string()) and logger.info(tabulate(rows, headers)) (tabulate's "simple" format): the
+    # logger's prefix (Lib/logging/__init__.py, "%(asctime)s - %(name)s - %(levelname)s - %(message)s") on the
+    # header's line only, the rows bare, the names standing over them where the message begins
+    prefix = "2025-03-01 10:00:00,120 - train - INFO - "
+    history = pd.DataFrame({"step": [50 * k for k in range(1, 12)], "loss": [4 - k / 8 for k in range(11)]})
+    text = history.to_string().split("\n")
+    parsed = frame(write_log(prefix + "training history\n" + prefix + "\n".join(text) + "\n"))
+    assert steps_of(parsed) == [50 * k for k in range(1, 12)]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "loss"]) == [4 - k / 8 for k in range(11)]
+    simple = [f"{'step':>6}  {'loss':>6}  {'lr':>6}", "------  ------  ------"]
+    simple += [f"{s:>6}  {v:>6}  {3e-4:>6}" for s, v in ((10, 2.875), (20, 2.75), (30, 2.5))]
+    parsed = frame(write_log(prefix + "\n".join(simple) + "\n", "simple.log"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert list(parsed.rows["loss"]) == [2.875, 2.75, 2.5] and list(parsed.rows["lr"]) == [3e-4] * 3
+
+
+@pytest.mark.parametrize("columns", [["step", "loss", "lr"], ["step", "loss"]])
+def test_a_data_frame_printed_with_its_index(write_log, columns):
+    # pandas' DataFrame.to_string (print(df)): the index a first column under no name, left of the header's first
+    # name (pandas/io/formats/format.py DataFrameFormatter); eleven rows, so the index grows to two digits
+    history = pd.DataFrame(
+        {"step": [50 * k for k in range(1, 12)], "loss": [4 - k / 8 for k in range(11)], "lr": [3e-4] * 11}
+    )
+    parsed = frame(write_log("history:\n" + history[columns].to_string() + "\n"))
+    assert steps_of(parsed) == [50 * k for k in range(1, 12)]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [4 - k / 8 for k in range(11)]
+
+
+def test_a_table_that_counts_no_steps_gives_no_rows(write_log):
+    steps = [f"step {s} | loss {3 - s / 100:.2f} | lr 0.0003" for s in (10, 20, 30, 40)]
+    # a table of results printed once, two rows (the epochs' summary at the end)
+    summary = (
+        ("%10s" * 3) % ("epoch", "acc", "f1"),
+        *(("%10d" + "%10.2f" * 2) % r for r in ((1, 0.71, 0.65), (2, 0.78, 0.7))),
+    )
+    parsed = frame(write_log("\n".join([*steps, *summary]) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    # an evaluation's table whose first column rises but counts no step (recall at k = 1, 2, 3)
+    topk = _tabulate_psql(["k", "recall"], [(1, 0.51), (2, 0.77), (3, 0.86)])
+    parsed = frame(write_log("\n".join([*steps, *topk]) + "\n", "topk.log"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    # a model's summary in Rich's box (Keras 3's model.summary(), Lightning's RichModelSummary): rows led by
+    # names; a config table of names and values (prettytable)
+    layers = [("dense (Dense)", "(None, 64)", "50,240"), ("dense_1 (Dense)", "(None, 10)", "650")]
+    model = _rich_table(["Layer (type)", "Output Shape", "Param #"], layers)
+    config = _prettytable(["param", "value"], [("lr", 0.0003), ("batch", 32), ("epochs", 10)])
+    parsed = frame(write_log("\n".join([*model, *config, *steps]) + "\n", "summary.log"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    # a log that is nothing but a table of two rows: no run of steps to read
+    only = write_log("\n".join(summary) + "\n", "only.log")
+    assert run_apart(["analyze", str(only)]).exit_code == 1
+
+
 def test_boosting_rounds_keyed_by_a_bracketed_counter(write_log):
     # dmlc/xgboost python-package/xgboost/callback.py print_evaluation: '[%d]\t%s\n' % (i, '\t'.join of
     # '{0}:{1:.5f}' per (data-metric, value) of the watch list); microsoft/LightGBM python-package/lightgbm/

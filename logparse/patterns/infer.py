@@ -21,6 +21,12 @@ What a record may look like (the tests build each from a framework's own format 
   brackets in the key (``memory(GiB)``); ``key: v (avg)``: the bracketed running average is no value of its own;
 - a table: a header line that names the columns, then rows of bare numbers under it (YOLOv5's ``Epoch GPU_mem
   box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
+  two names are a header only over rows of two numbers (``step<TAB>loss``); a bordered table's cells between ``|``
+  or the box-drawing rules of tabulate's grids and Rich (``│``, ``┃``), its names a few words each (``| Iteration |
+  Loss | Elapsed Time |``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a table counts steps only
+  where its counter column rises over three rows or more (a table of results printed once does not), and beside
+  records counted under a counter's name only if its own column is named a counter too; a table logged line by line
+  behind a logger's prefix (its names after the prefix's last separator, each row behind the same prefix);
   where a row's numbers do not stand one a column, its cells do (the text between tabs or runs of two blanks, as
   many as the header's): a cell's first number is the column's, the rest of the cell an aside (``139.6 +/- 0.1
   (jitter = 0.3)``, ``4090 (81.78%)``), a printed list of several numbers no value (which item, or their sum,
@@ -1286,18 +1292,26 @@ def _full(m: FieldPlan) -> str:
 _NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
 
 
-def _header(text: str) -> tuple[list[str], str, list[tuple[int, int]]] | None:
-    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, or blanks) and, for
-    blanks, where each name stands in the line: at least three names, none a number or a `key:`."""
-    stripped = text.strip()
+# the rules a bordered table draws its cells with: prettytable's and tabulate's `|`, the box-drawing lines of
+# tabulate's fancy and heavy grids and of Rich's tables (`│`, `┃`, `║`), read alike
+_VERTICALS = str.maketrans(dict.fromkeys("│┃║┆┇┊┋╎╏¦", "|"))
+
+
+def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, int]]] | None:
+    """The column names of a table's header line, how it separates them (`,` for CSV, `|`, a tab, or blanks) and,
+    for blanks, where each name stands in the line: at least `least` names, none a number or a `key:`. Between
+    the `|` of a bordered table a name may be a few words (turicreate's `| Iteration | Loss | Elapsed Time |`)."""
+    stripped = text.translate(_VERTICALS).strip()
     for sep in (",", "|", "\t"):
-        if stripped.count(sep) >= 2:
+        if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
-            if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+            if len(names) >= least and all(
+                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n)) for n in names
+            ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))
     names = [m.group() for m in found]
-    if len(names) >= 3 and all(_NAME.fullmatch(n) for n in names):
+    if len(names) >= least and all(_NAME.fullmatch(n) for n in names):
         return names, " ", [m.span() for m in found]
     return None
 
@@ -1312,24 +1326,51 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
     row's values do not stand one a column, its cells do (_cell_labels)."""
     headers: dict[str, Header] = {}
     above: dict[str, Counter[str]] = defaultdict(Counter)
+    read: dict[str, Header | None] = {}  # each shape's header reading (its lines repeat)
     for seq in sample.order:
         last: str | None = None  # the last header above
+        narrow: str | None = None  # a header of two names nearer above, if any
+        logged: str | None = None  # the last header logged behind a logger's prefix
+        fresh = False  # no other header since it (the rows of a table logged as one message follow it bare)
         previous: str | None = None  # the header on the line just above, if that line is one
         for key in seq:
             sh = sample.shapes.get(key) if key else None
             if sh is None:
                 previous = None
                 continue
-            found = _header_of(sh)
+            if key not in read:
+                read[key] = _header_of(sh)
+            found = read[key]
+            if found is not None and found.lead and found.sep == " ":
+                headers[key], logged, previous, fresh = found, key, None, True
+                continue
             if found is not None:
-                if previous is not None and key != previous:
+                logged = key if found.lead else logged
+                if previous is not None and key != previous and len(found.names or found.cells) > 2:
+                    # (a line of two words above a header of two is its title more likely than its upper half)
                     found = _stacked(headers[previous], found) or found
-                headers[key], last, previous = found, key, key
+                headers[key], previous, fresh = found, key, False
+                if len(found.names or found.cells) == 2:
+                    narrow = key
+                else:
+                    last, narrow = key, None
                 continue
             previous = None
             if not sh.kinds:
                 continue
-            if last is not None and sh.literals[0].strip() in ("", "|"):
+            # (two words name columns only over rows of two numbers: a line of two words is often no header)
+            if logged is not None and _behind(sh, headers[logged]) and _fits(sh, headers[logged]):
+                above[key][logged] += 1
+            elif logged is not None and fresh and not (last or narrow) and _behind(sh, headers[logged]) == 0:
+                # a table logged as one message (logger.info(tabulate(...)), logger.info(df.to_string())): the
+                # prefix on its header's line only, the rows bare under the names where the message begins
+                bare = _unprefixed(headers[logged])
+                if _fits(sh, bare, aligned=True):
+                    headers[logged + "\0"] = bare
+                    above[key][logged + "\0"] += 1
+            elif narrow is not None and _bare_row(sh, headers[narrow]):
+                above[key][narrow] += 1
+            elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
                 above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
@@ -1340,7 +1381,23 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             continue
         header = headers[header_key]
         names, sep, spans = header.names, header.sep, header.spans
-        columns = _columns(sh, sep)
+        start = _behind(sh, header) or 0
+        for slot in rec.slots[:start]:
+            if slot.kind == "num":
+                slot.role = "skip"  # (a number of the logger's prefix: a process id, a source line)
+        if start and rec.slots[start].label and rec.slots[start].label in header.tail:
+            # (a word of the prefix, the level's, is no key of the row's first value)
+            rec.slots[start].label = ""
+        if 2 <= len(header.cells) < len(names):
+            # a name of several words (`Iter      Train loss`): its words are no columns of their own
+            _cell_labels(rec, header)
+            if any(slot.header for slot in rec.slots):
+                continue
+        columns = _columns(sh, sep, start)
+        if _row_index(sh, columns, [a for a, _ in spans] or [a for _, (a, _) in header.cells]):
+            index_slot = rec.slots[columns[0][0]]
+            index_slot.role, index_slot.header, index_slot.label = "skip", True, ""
+            columns = columns[1:]
         cells = [index for column in columns for index in column]
         under = None
         if 2 <= len(columns) <= len(names) and not any(
@@ -1365,6 +1422,15 @@ class Header:
     sep: str
     spans: list[tuple[int, int]]
     cells: list[tuple[str, tuple[int, int]]]
+    # a header logged behind a logger's prefix: the prefix's values (their kinds), its texts before each and
+    # after the last up to the names (each row prints the same prefix), and where the names begin in the line
+    lead: tuple[str, ...] = ()
+    before: tuple[str, ...] = ()
+    tail: str = ""
+    cut: int = 0
+
+
+Prefix = tuple[tuple[str, ...], tuple[str, ...], str, int]  # a Header's lead, before, tail and cut
 
 
 # the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
@@ -1406,19 +1472,109 @@ def _named_cell(text: str) -> bool:
 
 def _header_of(sh: SampledShape) -> Header | None:
     """The header a line is, if it is one: a line of names with no number (but the source location Rich prints
-    after it)."""
+    after it), or names after a logger's prefix (_bordered_part, _logged_header)."""
     text = _marked(sh.raw)
+    prefix: Prefix = ((), (), "", 0)
     if sh.kinds and _TOKEN.search(text) is not None:
-        return None
-    found = _header(text)
+        part = _bordered_part(text)
+        if not part:
+            return _logged_header(text)
+        prefix = _prefix(text, text.translate(_VERTICALS).find("|"))
+        text = part
+    found = _header(text, least=2)
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
-    if len(cells) < 3 or not all(_named_cell(c) for c, _ in cells):
+    if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
         cells = []
     if found is None:
-        return Header([], " ", [], cells) if cells else None
+        return Header([], " ", [], cells, *prefix) if cells else None
     names, sep, spans = found
-    return Header(names, sep, spans, cells)
+    return Header(names, sep, spans, cells, *prefix)
+
+
+def _bordered_part(text: str) -> str:
+    """A bordered header printed behind a logger's prefix: a table logged as one message (logging.info(tabulate(
+    rows, headers, tablefmt="github"))) has the prefix on its first line only, its header's. The line from its
+    first `|` to the end, where that part holds names alone between `|` (else '')."""
+    ruled = text.translate(_VERTICALS).rstrip()
+    at = ruled.find("|")
+    part = ruled[at:] if at > 0 and ruled.endswith("|") else ""
+    return part if part.count("|") >= 3 and _TOKEN.search(part) is None else ""
+
+
+# where a logger's prefix ends and its message begins: its last separator after the prefix's last value
+# (Python logging's "%(asctime)s - %(name)s - %(levelname)s - %(message)s", "[%(asctime)s] %(levelname)s: ...",
+# glog's `... train.py:100] `, loguru's ` | INFO     | module:function:12 - `)
+_PREFIX_END = regex.compile(r" - |: |\] | \| ")
+
+
+def _prefix(text: str, cut: int) -> Prefix:
+    """The logger's prefix of a line up to `cut`: its values' kinds, the text before each, the text after the last,
+    and `cut`."""
+    literals, kinds, _ = tokens(text[:cut])
+    return tuple(kinds), tuple(lit.strip() for lit in literals[:-1]), literals[-1], cut
+
+
+def _logged_header(text: str) -> Header | None:
+    """A header logged line by line as its rows are, each behind the logger's prefix (logger.info of the header's
+    text, then of each row's): the names after the prefix's last value and its last separator, at least two, in
+    the line where the rows' columns stand (the prefix is as wide on every line). A line of names of a bordered
+    table logged so is one too (_bordered_part)."""
+    found = list(_TOKEN.finditer(text))
+    if not found:
+        return None
+    ends = list(_PREFIX_END.finditer(text, found[-1].end()))
+    if not ends:
+        return None
+    cut = ends[-1].end()
+    words = list(regex.finditer(r"\S+", text[cut:]))
+    names = [m.group() for m in words]
+    if len(names) < 2 or not all(_NAME.fullmatch(n) for n in names):
+        return None
+    spans = [(m.start() + cut, m.end() + cut) for m in words]
+    cells = [(c, (a + cut, b + cut)) for c, (a, b) in _cells(text[cut:], "\t" in text[cut:])]
+    if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
+        cells = []
+    return Header(names, " ", spans, cells, *_prefix(text, cut))
+
+
+def _behind(sh: SampledShape, header: Header) -> int | None:
+    """Where a row's table values begin: 0 for a row printed bare (its first value at the line's start, or after
+    a `|`), the number of the prefix's values for a row behind the same logger's prefix as its header's; None
+    for a line that is no row of the header's."""
+    n = len(header.lead)
+    if n and tuple(sh.kinds[:n]) == header.lead and len(sh.kinds) > n:
+        before = tuple(lit.strip() for lit in sh.literals[:n])
+        tail, own = header.tail.translate(_VERTICALS).rstrip(), sh.literals[n].translate(_VERTICALS)
+        if before == header.before and own.startswith(tail) and own[len(tail) :].strip() in ("", "|"):
+            return n
+    return 0 if sh.literals[0].translate(_VERTICALS).strip() in ("", "|") else None
+
+
+def _fits(sh: SampledShape, header: Header, aligned: bool = False) -> bool:
+    """A row behind a logger's prefix (or bare under a header logged behind one) stands under its header: two
+    numbers at least after the prefix (and the row's index), and for a header of two names, as many columns;
+    `aligned`: each column under one of the names."""
+    columns = _columns(sh, header.sep, len(header.lead))
+    if _row_index(sh, columns, [a for a, _ in header.spans]):
+        columns = columns[1:]
+    if aligned and header.spans and _under(sh, columns, header.spans) is None:
+        return False
+    return len(columns) >= 2 and (len(header.names or header.cells) > 2 or len(columns) == 2)
+
+
+def _unprefixed(header: Header) -> Header:
+    """A header logged behind a prefix read for rows printed bare: its names where they stand in the message."""
+    cut = header.cut
+    return replace(
+        header,
+        spans=[(a - cut, b - cut) for a, b in header.spans],
+        cells=[(c, (a - cut, b - cut)) for c, (a, b) in header.cells],
+        lead=(),
+        before=(),
+        tail="",
+        cut=0,
+    )
 
 
 def _overlap(upper: Sequence[tuple[int, int]], lower: Sequence[tuple[int, int]]) -> bool:
@@ -1468,7 +1624,11 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
     sh = rec.shapes[0]
     text = _marked(sh.raw)
     tabs = "\t" in text.strip()
-    cells = _cells(text, tabs)
+    cut = header.cut if header.lead and header.sep == " " else 0  # (after a logger's prefix: _logged_header)
+    cells = [(c, (a + cut, b + cut)) for c, (a, b) in _cells(text[cut:], tabs)]
+    first = header.cells[0][1][0] if header.cells else 0
+    if len(cells) == len(header.cells) + 1 and cells[0][0].isdigit() and cells[0][1][1] <= first:
+        cells = cells[1:]  # (the row's index, under no name: pandas' to_string)
     if len(cells) != len(header.cells):
         return
     if not tabs and not _overlap([sp for _, sp in header.cells], [sp for _, sp in cells]):
@@ -1502,8 +1662,34 @@ def _cell_labels(rec: RecordShape, header: Header) -> None:
         label = plan.get(i)
         if label is not None:
             slot.label, slot.header, slot.rate = label, True, False
+        elif i < len(header.lead) and slot.kind != "num":
+            continue  # (the logger's prefix: its timestamp is the row's)
         else:  # (an aside, a list's item, or the source location after the cells)
             slot.role, slot.header, slot.label = "skip", True, listed.get(i, "")
+
+
+def _row_index(sh: SampledShape, columns: list[list[int]], starts: list[int]) -> bool:
+    """A row's first column is its index, under no name: an integer printed left of where the header's first name
+    starts (pandas' DataFrame.to_string and print(df): the index column, its header left blank)."""
+    if len(columns) < 3 or not starts or len(columns[0]) != 1 or sh.kinds[0] != "num":
+        return False
+    found = _TOKEN.search(sh.raw)
+    return found is not None and found.group().isdigit() and found.end() <= min(starts)
+
+
+def _bare_row(sh: SampledShape, header: Header) -> bool:
+    """A row of two numbers and nothing else but the table's separators and a unit after each (`10\t8.46`,
+    `|  10 | 1.36s |`), after its index if it prints one."""
+    if any(k != "num" for k in sh.kinds) or sh.literals[0].translate(_VERTICALS).strip() not in ("", "|"):
+        return False
+    columns = _columns(sh, header.sep)
+    if _row_index(sh, columns, [a for a, _ in header.spans]):
+        columns = columns[1:]
+    if len(columns) != 2 or columns[-1][-1] != len(sh.kinds) - 1:
+        return False
+    tail = sh.literals[-1]
+    unit = keymap_mod.UNIT_AFTER.match(tail)
+    return tail[unit.end() if unit else 0 :].translate(_VERTICALS).strip() in ("", "|")
 
 
 def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[int] | None:
@@ -1522,16 +1708,19 @@ def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, in
     return out
 
 
-def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
+def _columns(sh: SampledShape, sep: str, start: int = 0) -> list[list[int]]:
     """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
     column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
     separators."""
     columns: list[list[int]] = []
     for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
-        if i == 0:
-            if lit.strip() not in ("", "|"):
+        lit = lit.translate(_VERTICALS)
+        if i < start:
+            continue  # (a logger's prefix, before the row: _behind)
+        if i == start:
+            if not start and lit.strip() not in ("", "|"):
                 return []
-            columns.append([0])
+            columns.append([i])
             continue
         text = lit
         unit = keymap_mod.UNIT_AFTER.match(text) if sh.kinds[i - 1] == "num" else None
@@ -1539,7 +1728,7 @@ def _columns(sh: SampledShape, sep: str) -> list[list[int]]:
             text = text[unit.end() :]
         if text.strip() == "/":
             columns[-1].append(i)
-        elif (sep == " " and text and not text.strip()) or (sep != " " and text.strip() == sep):
+        elif (sep in " \t" and text and not text.strip()) or (sep not in " \t" and text.strip() == sep):
             columns.append([i])
         else:
             break
@@ -1856,7 +2045,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
     result_rows(records, sample)
-    steps = block_counters(records, sample)
+    steps = _table_rows(block_counters(records, sample))
     if not steps:
         return None
     find_blocks(steps, records, sample, km)
@@ -2102,6 +2291,41 @@ def _qualifies(rec: RecordShape) -> bool:
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
+
+
+def _table_rows(steps: list[RecordShape]) -> list[RecordShape]:
+    """The step records that are a table's rows count steps only where the table's counter column rises over
+    MIN_REPEATS rows at least: a table printed once with a row or two (a final result, an evaluation's summary
+    per epoch) is no run of steps, whatever its first column is named. The rows of one table may fall in several
+    shapes (a cell's unit changes: turicreate's table printer prints `30us`, then `4.05s`, then `1m 40s`): the
+    rows under one counter's name count together. A row that prints its counter's total (`1/100`, an epoch of a
+    plan) is progress however few are in view. Beside records that count steps under a counter's name, a table
+    whose rising column is named no counter (`k`, `top-k`: an evaluation's cut-offs) is none of theirs."""
+    tables: dict[str, list[RecordShape]] = defaultdict(list)
+    for rec in steps:
+        if rec.counter is not None and rec.slots[rec.counter].header and rec.total is None:
+            tables[_counter_key(rec)].append(rec)
+    rows = {id(rec) for group in tables.values() for rec in group}
+    named = any(rec.named for rec in steps if id(rec) not in rows)
+    for group in tables.values():
+        label = group[0].slots[group[0].counter or 0].label
+        if named and not (_counter_named(label, loose=True) or _epoch_named(label)):
+            for rec in group:
+                rec.kind = "none"
+            continue
+        seen = sorted(
+            (where, values[rec.counter])
+            for rec in group
+            for sh in rec.shapes
+            for where, values in zip(sh.seen, sh.values, strict=False)
+            if rec.counter is not None
+        )
+        series = [(sl, n) for (sl, _), v in seen if (n := _whole(_unsep(v))) is not None]
+        ups, downs, distinct = _moves(series)
+        if distinct < MIN_REPEATS or ups < RISING * (ups + downs):
+            for rec in group:
+                rec.kind = "none"
+    return [rec for rec in steps if rec.kind == "step"]
 
 
 def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -2822,7 +3046,9 @@ def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
 def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
     """A duration (`1d 06h 06m`, `0:01:35`) under a time's key whose values rise line after line: the time since
     training began (NVlabs/stylegan2-ada training/training_loop.py: f"time {dnnlib.util.format_time(total_time)
-    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known."""
+    :<12s}"). One that does not rise, or too few to say, is not read: what it times is not known; too few to say
+    under a key that names that clock are (turicreate's table column `Elapsed Time`, a duration once past a
+    minute: `1m 4s`)."""
     if not _timed_key(km, slot, line) or km.ignored(slot.label):
         return False
     values = []
@@ -2831,7 +3057,11 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
             values.append(to_duration(text))
         except ValueError:
             return False
-    return _clock([str(v) for v in values]) is True
+    named = km.lookup(slot.label, "step")
+    clock = _clock([str(v) for v in values])
+    return clock is True or (
+        clock is None and named is not None and named.column == "train_elapsed_s" and named.rule == "name"
+    )
 
 
 def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
