@@ -1784,3 +1784,17 @@ def test_a_rarer_record_of_the_trainings_own_metrics_at_a_printed_step_stays_tha
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert evals(parsed) == []
     assert parsed.rows.loc[parsed.rows["line"] == 7, "x_accuracy"].tolist() == [44.11057662963867]
+
+
+def test_a_training_table_of_one_or_two_epochs_is_read(write_log):
+    # fastai's console output (fastprogress ConsoleMasterBar.write: the names, then a row of stats per epoch, as
+    # tests/data/captures/fastai shows): a fit of one or two epochs prints fewer rows than a table's counter needs
+    # to rise over, but its counter column is named the epoch and its rows hold a training loss
+    header = "epoch     train_loss  valid_loss  accuracy  time    "
+    rows = [(0, 0.384739, 0.230190, 0.925, "00:12"), (1, 0.201134, 0.180712, 0.941, "00:11")]
+    lines = [header, *(f"{e:<10d}{t:<12.6f}{v:<12.6f}{a:<10.6f}{tm:<8s}" for e, t, v, a, tm in rows)]
+    for n in (1, 2):
+        parsed = frame(write_log("\n".join(lines[: 1 + n]) + "\n", f"fit{n}.log"))
+        assert steps_of(parsed) == [0, 1][:n]
+        first = row_at(parsed, 2)
+        assert first["loss"] == 0.384739 and first["eval_loss"] == 0.230190

@@ -2045,7 +2045,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
     result_rows(records, sample)
-    steps = _table_rows(block_counters(records, sample))
+    steps = _table_rows(block_counters(records, sample), km)
     if not steps:
         return None
     find_blocks(steps, records, sample, km)
@@ -2293,10 +2293,12 @@ def _qualifies(rec: RecordShape) -> bool:
     return True
 
 
-def _table_rows(steps: list[RecordShape]) -> list[RecordShape]:
+def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
     """The step records that are a table's rows count steps only where the table's counter column rises over
     MIN_REPEATS rows at least: a table printed once with a row or two (a final result, an evaluation's summary
-    per epoch) is no run of steps, whatever its first column is named. The rows of one table may fall in several
+    per epoch) is no run of steps, unless its counter column is named a step's or an epoch's and its rows hold
+    what only training prints (fastai's `epoch train_loss valid_loss ... time` of a one- or two-epoch fit:
+    fastai/callback/progress.py ProgressCallback prints a row per epoch). The rows of one table may fall in several
     shapes (a cell's unit changes: turicreate's table printer prints `30us`, then `4.05s`, then `1m 40s`): the
     rows under one counter's name count together. A row that prints its counter's total (`1/100`, an epoch of a
     plan) is progress however few are in view. Beside records that count steps under a counter's name, a table
@@ -2322,7 +2324,10 @@ def _table_rows(steps: list[RecordShape]) -> list[RecordShape]:
         )
         series = [(sl, n) for (sl, _), v in seen if (n := _whole(_unsep(v))) is not None]
         ups, downs, distinct = _moves(series)
-        if distinct < MIN_REPEATS or ups < RISING * (ups + downs):
+        least = MIN_REPEATS
+        if (_counter_named(label) or _epoch_named(label)) and any(_trains(rec, km) for rec in group):
+            least = 1
+        if distinct < least or ups < RISING * (ups + downs):
             for rec in group:
                 rec.kind = "none"
     return [rec for rec in steps if rec.kind == "step"]
