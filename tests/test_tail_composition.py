@@ -115,6 +115,8 @@ def test_a_few_prints_are_no_step_sequence_and_are_not_read(tmp_path):
     assert list(run.all_steps["step"]) == [5, 10, 15, 20, 25, 30]
     assert "loss" not in run.all_steps
     assert run.parsed.lines["unmatched"] >= 2
+    # nor is the generic reading said to have read them (its note names the lines it read)
+    assert not [name for name in run.parsed.notes if name.startswith("generic.")]
 
 
 def test_prints_around_a_single_framework_step_line_are_read(tmp_path):
