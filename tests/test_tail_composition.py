@@ -400,3 +400,30 @@ def test_prints_whose_values_disagree_with_the_dicts_number_none_of_them(tmp_pat
     rows = api.resolve(log).all_steps.set_index("step")
     assert list(rows.index) == [1, 2, 3]
     assert list(rows["loss"]) == pytest.approx([2.0, 1.9, 1.8])
+
+
+def test_prints_read_outside_bars_and_beside_dicts_read_the_same_in_ranges(tmp_path):
+    # the parallel reader's workers match with the same sets (the inferred prints' lines among them)
+    from tests.test_chunks import _parse, _same
+
+    printed, dict_line = CALLBACK["adcampaign"]
+    lines = []
+    for step in range(10, 130, 10):
+        frames = "".join(_frame("", n, 613, "2.50s/it") for n in range(step - 9, step + 1))
+        lines.append(frames + printed(step, 3.0 - step / 100, 2e-05))
+        lines.append(dict_line(3.0 - step / 100, 0.25, 2e-05, step / 613))
+    for name, text in (
+        ("glued.log", lines),
+        (
+            "described.log",
+            ["***** Running training *****"]
+            + [_frame(f"Epoch 1, Step {s}, Loss: {_loss(s):.4f}", s + 2, 80, "1.25s/it") for s in range(40)],
+        ),
+    ):
+        log = tmp_path / name
+        log.write_text("\n".join(text) + "\n")
+        one = _parse(log)
+        assert "training script's own prints" in " ".join(one[0].notes.values())
+        size = log.stat().st_size
+        for chunk in (max(64, size // 7), max(97, size // 3 + 1)):
+            _same(one, _parse(log, jobs=2, chunk_bytes=chunk))
