@@ -385,6 +385,8 @@ def test_a_callbacks_print_numbers_the_trainers_dict_that_prints_the_same_values
         printed_loss = float(f"{loss:.6f}" if project == "adcampaign" else f"{loss:.4f}")
         assert rows.at[step, "loss"] == pytest.approx(printed_loss)
         assert rows.at[step, "grad_norm"] == pytest.approx(grad, rel=1e-3)  # the dict's own column
+    # the summary says how the dicts got their steps
+    assert "3 of the framework's step rows print no step number" in composed_note(run)
 
 
 def test_prints_whose_values_disagree_with_the_dicts_number_none_of_them(tmp_path):

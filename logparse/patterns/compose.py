@@ -165,9 +165,11 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     # prints say which step each is (they print its values too: _numbered_by)
     numbered = own.empty or ("step" in own and own["step"].notna().any())
     rest = rows[~is_guest].reset_index(drop=True).drop(columns=BAR_READ, errors="ignore")
+    steps_from_prints = 0
     if not numbered and beside and _a_sequence(prints):
         steps = _numbered_by(rest, prints)
         if steps is not None:
+            steps_from_prints = len(steps)
             rest = rest.copy()
             rest.loc[list(steps), "step"] = list(steps.values())
             numbered = True
@@ -182,6 +184,17 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     prints, timed_by = _bar_times(prints)
     rows, outcome = _join(rest, prints)
     outcome.timed_by = timed_by
+    said = []
+    if steps_from_prints:
+        said.append(
+            f"{steps_from_prints} of the framework's step rows print no step number: each is the step of the "
+            "print beside it that prints the same values"
+        )
+    if timed_by is not None:
+        said.append("the bar they are printed on counts their steps: its rate is their step time")
+    if said:
+        for key in outcome.notes:
+            outcome.notes[key] += "; " + "; ".join(said)
     return rows, outcome
 
 
@@ -360,6 +373,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     copies: dict[tuple[int, int, Any], list[Row]] = {}  # (run, step, rank) -> its copies' values
     fills: dict[str, dict[int, Any]] = {}  # column -> framework row -> the print's value
     apart: set[str] = set()
+    longer = 0  # the framework's values the prints gave with more digits
     taken: set[int] = set()  # framework rows a print already joined
     doubled = 0
     for (run, rank), rec in _runs(prints.to_dict("records")):
@@ -416,6 +430,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         if not pd.api.types.is_object_dtype(rows[name]):
             rows[name] = rows[name].astype(object)
         rows.loc[at[empty | finer], name] = mine[empty | finer].to_numpy()
+        longer += int(finer.sum())
         if other.any():
             kept = f"{name}_script"
             rows[kept] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
@@ -426,7 +441,14 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
     rows = rows.infer_objects()
     joined = sum(1 for where, _ in target.values() if where == "own")
-    return rows, _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
+    outcome = _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
+    if longer:
+        for key in outcome.notes:
+            outcome.notes[key] += (
+                f"; {longer} values both printed are the prints' (the framework printed the same value to fewer "
+                "digits)"
+            )
+    return rows, outcome
 
 
 def _runs(prints: list[Row]) -> Iterable[tuple[tuple[int, Any], Row]]:
