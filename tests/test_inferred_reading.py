@@ -281,6 +281,37 @@ def test_a_counter_that_keeps_pace_with_its_bar(write_log):
     assert row_at(parsed, 1)["loss"] == 1.2
 
 
+DESCRIBED_BARS = {
+    # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
+    # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on
+    # a bar of every epoch's micro-batches: a step's description shows from the next redraw, at position step + 2
+    "trace": lambda step, rate: (
+        f"Epoch 1, Step {step}, Loss: {2 - step / 8:.4f}:   {step + 2}%|#         | {step + 2}/100 "
+        f"[00:{step:02d}<01:40,  {rate}]"
+    ),
+    # microsoft/CodeXGLUE Text-Code/NL-code-search-WebQuery/code/run_classifier.py L132 and L167: bar =
+    # tqdm(enumerate(train_dataloader)), no total; bar.set_description("epoch {} step {} loss {}".format(idx,
+    # step+1, avg_loss)): the redraw after the body shows position step + 1, the step the description prints
+    "codexglue": lambda step, rate: (
+        f"epoch 0 step {step} loss {2 - step / 8}: {step}it [00:{step:02d}, {rate}]"
+    ),
+}
+
+
+@pytest.mark.parametrize("project", sorted(DESCRIBED_BARS))
+def test_a_bar_whose_description_counts_its_steps_times_them(write_log, project):
+    # the counter is the description's; the bar's position keeps a constant distance from it, so the bar counts
+    # the same steps and its rate (tqdm's smoothed seconds per item, or items per second) is the step's time
+    rates = {1: "1.25s/it", 2: "1.60s/it", 3: "2.00it/s", 4: "1.25s/it", 5: "4.00it/s", 6: "1.60s/it"}
+    parsed = frame(write_log("\n".join(DESCRIBED_BARS[project](s, r) for s, r in rates.items()) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    expected = {1: 1.25, 2: 1.6, 3: 0.5, 4: 1.25, 5: 0.25, 6: 1.6}
+    for line, seconds in expected.items():
+        assert row_at(parsed, line)["step_time_s"] == pytest.approx(seconds)
+        assert row_at(parsed, line)["loss"] == 2 - line / 8
+
+
 def test_a_run_wide_counter_after_the_position_within_the_epoch(write_log):
     # open-mmlab/OpenPCDet tools/train_utils/train_utils.py at e602fac (timm-style logging), train_one_epoch:
     # scaler.step(optimizer) (line 61), accumulated_iter += 1 (64), then logger.info('Train: {:>4d}/{} ({:>3.0f}%)

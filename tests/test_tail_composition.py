@@ -115,6 +115,8 @@ def test_a_few_prints_are_no_step_sequence_and_are_not_read(tmp_path):
     assert list(run.all_steps["step"]) == [5, 10, 15, 20, 25, 30]
     assert "loss" not in run.all_steps
     assert run.parsed.lines["unmatched"] >= 2
+    # nor is the generic reading said to have read them (its note names the lines it read)
+    assert not [name for name in run.parsed.notes if name.startswith("generic.")]
 
 
 def test_prints_around_a_single_framework_step_line_are_read(tmp_path):
@@ -232,3 +234,198 @@ def test_text_summary_names_the_scripts_prints():
     text = text_summary(api.analyze(CAPTURES / "deepspeed" / "ds_1proc.log"))
     (line,) = [ln for ln in text.splitlines() if ln.startswith("  also read: ")]
     assert "generic.step (beside the framework)" in line and "training script's own prints" in line
+
+
+# ------------------------------------------------------------------------------------------------
+# the script's prints no set's regex reads, a bar's description, prints that say which of the framework's
+# unnumbered records is which step: synthetic logs built from the projects' own format strings, values chosen here
+
+DS_LINE = (  # deepspeed/runtime/engine.py _report_progress via log_dist (patterns/deepspeed.toml cites it)
+    "[2023-04-05 11:22:{second:02d},058] [INFO] [logging.py:75:log_dist] [Rank 0] "
+    "step={step}, skipped=0, lr=[0.0001], mom=[[0.9, 0.95]]"
+)
+
+
+def _loss(step: int) -> float:
+    return 3.0 - step / 8  # exact in binary: str() prints it as chosen
+
+
+COUNTER_LAST = {
+    # liucongg/ChatGLM-Finetuning finetuning_lora.py L143 (commit e13710cb):
+    #   print("loss:{}, global_step:{}".format(float(loss.item()), global_step))
+    "chatglm_finetuning": lambda step: f"loss:{_loss(step)}, global_step:{step}",
+    # r1407p/SAM4MLLM sam4mllm_train.py L300 (Lightning Fabric, DeepSpeedStrategy stage 2):
+    #   tqdm.write(f"loss: {batch_loss/GRAD_ACC_STEPS:.4f}, lr: {optimizer.param_groups[0]['lr']:.6f}, global_step: {global_step}")
+    "sam4mllm": lambda step: f"loss: {_loss(step):.4f}, lr: {0.0001:.6f}, global_step: {step}",
+}
+
+
+@pytest.mark.parametrize("project", sorted(COUNTER_LAST))
+def test_a_print_with_its_counter_last_beside_deepspeed_is_learnt_from_its_repeats(tmp_path, project):
+    # the engine logs every 4 steps (steps_per_print = 4), the script every step after it; the generic set's
+    # step regex wants a value after the counter, these prints end with it: the inferred reading of the lines
+    # DeepSpeed's set leaves learns them
+    lines = []
+    for step in range(1, 13):
+        if step % 4 == 0:
+            lines.append(DS_LINE.format(second=step, step=step))
+        lines.append(COUNTER_LAST[project](step))
+    log = tmp_path / f"{project}.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = api.resolve(log)
+    rows = run.all_steps.set_index("step")
+    assert run.parsed.formats[0] == "deepspeed"
+    assert list(rows.index) == list(range(1, 13))
+    for step in rows.index:
+        assert rows.at[step, "loss"] == pytest.approx(_loss(step), abs=1e-12), step
+    assert rows.at[8, "lr"] == pytest.approx(1e-4)  # DeepSpeed's own line of that step
+    assert "training script's own prints" in composed_note(run)
+
+
+def _frame(desc: str, n: int, total: int, rate: str) -> str:
+    """One tqdm frame as format_meter draws it: "{desc}: {pct:3.0f}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}]"."""
+    pct = 100 * n // total
+    fill = "#" * (10 * n // total)
+    return f"{desc + ': ' if desc else ''}{pct:3d}%|{fill:<10}| {n}/{total} [00:{n % 60:02d}<00:30, {rate}]"
+
+
+def test_a_bar_description_is_read_like_any_text_and_the_bar_times_its_steps(tmp_path):
+    # BeyonderXX/TRACE model/base_model.py L92-93 (a DeepSpeed-Chat loop):
+    #   description = f"Epoch {epoch+1}, Step {step}, Loss: {loss.item():.4f}"
+    #   progress_bar.set_description(description, refresh=False)
+    # the bar counts every micro-batch of all epochs; the description shows from the next redraw (n = step + 2)
+    rates = ["1.25s/it", "1.50s/it", "1.75s/it", "2.00s/it", "1.25s/it", "1.50s/it"]
+    lines = [
+        "***** Running training *****",
+        "",
+        _frame("", 0, 24, "?it/s") + "Beginning of Epoch 1/3, Total Micro Batches 8",
+        "",
+    ]
+    for step, rate in enumerate(rates):
+        lines.append(_frame(f"Epoch 1, Step {step}, Loss: {_loss(step):.4f}", step + 2, 24, rate))
+    log = tmp_path / "trace.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = api.resolve(log)
+    rows = run.all_steps.set_index("step")
+    assert list(rows.index) == list(range(6))
+    for step, rate in enumerate(rates):
+        assert rows.at[step, "loss"] == pytest.approx(_loss(step), abs=1e-12)
+        # the bar moves one item a printed step: its rate (tqdm's seconds per item) is the step's time
+        assert rows.at[step, "step_time_s"] == pytest.approx(float(rate[:-4]))
+    assert "training script's own prints" in composed_note(run)
+
+
+def test_a_print_glued_after_a_bars_frames_is_read_and_a_bar_of_micro_batches_times_no_step(tmp_path):
+    # r1407p/SAM4MLLM sam4mllm_train.py L277 and L300: pbar = tqdm(dataloader, desc=f"Epoch {epoch}"), and
+    # every GRAD_ACC_STEPS = 8 items tqdm.write(f"loss: ..., lr: ..., global_step: {global_step}"); the log lost
+    # the carriage returns, so each message follows the frames drawn before it on one line
+    lines = []
+    for step in range(6):
+        frames = "".join(_frame("Epoch 0", n, 64, "1.25s/it") for n in range(8 * step + 1, 8 * step + 9))
+        lines.append(frames + " " * 12 + COUNTER_LAST["sam4mllm"](step))
+    log = tmp_path / "fabric_bar.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = api.resolve(log)
+    rows = run.all_steps.set_index("step")
+    assert list(rows.index) == list(range(6))
+    for step in rows.index:
+        assert rows.at[step, "loss"] == pytest.approx(_loss(step), abs=1e-12)
+        assert rows.at[step, "lr"] == pytest.approx(1e-4)
+    # eight items a step: the bar's seconds per item are not the step's time
+    assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
+
+
+HF_DICT = (  # transformers' ProgressCallback.on_log writes the logs dict (patterns/hf_trainer.toml's samples)
+    "{{'loss': {loss}, 'grad_norm': {grad}, 'learning_rate': {lr}, 'epoch': {epoch}}}"
+)
+CALLBACK = {
+    # ChaoyuWang04/AdCampaignAgent-SFT src/SFT/train_qwen_lora.py L38-43 (ConsoleLossCallback.on_log):
+    #   msg = f"step={step}"; msg += f" | loss={loss:.6f}"; msg += f" | lr={lr:.6e}"; print(msg)
+    # beside a newer Trainer's dict, whose floats are strings of 4 significant digits
+    "adcampaign": (
+        lambda step, loss, lr: f"step={step} | loss={loss:.6f} | lr={lr:.6e}",
+        lambda loss, grad, lr, epoch: HF_DICT.format(
+            loss=f"'{loss:.4g}'", grad=f"'{grad:.4g}'", lr=f"'{lr:.4g}'", epoch=f"'{epoch:.4g}'"
+        ),
+    ),
+    # smlfg/Spark3Version Spark3Version/core/callbacks.py L22 (commit ddb17fa, TeachingCallback.on_log):
+    #   print(f"📊 Step {step}: Loss = {loss:.4f}") with step = state.global_step, then a status sentence;
+    # beside an older Trainer's dict of raw floats (its loss rounded to 4 decimals by the Trainer)
+    "spark3version": (
+        lambda step, loss, lr: (
+            f"📊 Step {step}: Loss = {loss:.4f}\n   🤔 Model Status: High error. Still guessing randomly."
+        ),
+        lambda loss, grad, lr, epoch: HF_DICT.format(loss=round(loss, 4), grad=grad, lr=lr, epoch=epoch),
+    ),
+}
+
+
+@pytest.mark.parametrize("project", sorted(CALLBACK))
+def test_a_callbacks_print_numbers_the_trainers_dict_that_prints_the_same_values(tmp_path, project):
+    # a TrainerCallback's on_log runs before the ProgressCallback the Trainer adds last: the project's print of a
+    # logging step comes right before the Trainer's dict of it; the dict carries no step number
+    printed, dict_line = CALLBACK[project]
+    values = {
+        10: (2.601831, 0.2167, 9.473684e-06),
+        20: (2.469097, 0.1909, 2e-05),
+        30: (2.204801, 0.1599, 1.998602e-05),
+    }
+    lines = []
+    for step, (loss, grad, lr) in values.items():
+        lines.append(printed(step, loss, lr))
+        lines.append(dict_line(loss, grad, lr, step / 600))
+    log = tmp_path / f"{project}.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = api.resolve(log)
+    rows = run.all_steps.set_index("step")
+    assert run.parsed.formats[0] == "hf_trainer"
+    assert list(rows.index) == [10, 20, 30]
+    for step, (loss, grad, _lr) in values.items():
+        # one value printed twice: the print with more digits is kept (2.601831, not the dict's '2.602')
+        printed_loss = float(f"{loss:.6f}" if project == "adcampaign" else f"{loss:.4f}")
+        assert rows.at[step, "loss"] == pytest.approx(printed_loss)
+        assert rows.at[step, "grad_norm"] == pytest.approx(grad, rel=1e-3)  # the dict's own column
+    # the summary says how the dicts got their steps
+    assert "3 of the framework's step rows print no step number" in composed_note(run)
+
+
+def test_prints_whose_values_disagree_with_the_dicts_number_none_of_them(tmp_path):
+    # the same layout with the print's loss not the dict's (another quantity under the name): the prints say
+    # nothing of which dict is which step, and the Trainer's dicts are numbered as before (1, 2, 3)
+    printed, dict_line = CALLBACK["adcampaign"]
+    lines = []
+    for k, step in enumerate((10, 20, 30)):
+        lines.append(printed(step, 5.0 + k, 1e-5))
+        lines.append(dict_line(2.0 - k / 10, 0.2, 1e-5, step / 600))
+    log = tmp_path / "disagree.log"
+    log.write_text("\n".join(lines) + "\n")
+    rows = api.resolve(log).all_steps.set_index("step")
+    assert list(rows.index) == [1, 2, 3]
+    assert list(rows["loss"]) == pytest.approx([2.0, 1.9, 1.8])
+
+
+def test_prints_read_outside_bars_and_beside_dicts_read_the_same_in_ranges(tmp_path):
+    # the parallel reader's workers match with the same sets (the inferred prints' lines among them)
+    from tests.test_chunks import _parse, _same
+
+    printed, dict_line = CALLBACK["adcampaign"]
+    lines = []
+    for step in range(10, 130, 10):
+        frames = "".join(_frame("", n, 613, "2.50s/it") for n in range(step - 9, step + 1))
+        lines.append(frames + printed(step, 3.0 - step / 100, 2e-05))
+        lines.append(dict_line(3.0 - step / 100, 0.25, 2e-05, step / 613))
+    for name, text in (
+        ("glued.log", lines),
+        (
+            "described.log",
+            ["***** Running training *****"]
+            + [_frame(f"Epoch 1, Step {s}, Loss: {_loss(s):.4f}", s + 2, 80, "1.25s/it") for s in range(40)],
+        ),
+    ):
+        log = tmp_path / name
+        log.write_text("\n".join(text) + "\n")
+        one = _parse(log)
+        assert "training script's own prints" in " ".join(one[0].notes.values())
+        size = log.stat().st_size
+        for chunk in (max(64, size // 7), max(97, size // 3 + 1)):
+            _same(one, _parse(log, jobs=2, chunk_bytes=chunk))

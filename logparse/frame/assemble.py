@@ -188,7 +188,8 @@ def composition(names: Iterable[str], sets: dict[str, PatternSet], winner: str) 
 def _ranked_formats(chosen: list[PatternSet], detection: Detection) -> list[str]:
     """The sets used, the detected family first, then by detection score (common sets last)."""
     return sorted(
-        (ps.name for ps in chosen), key=lambda n: (n != detection.name, -detection.scores.get(n, -1))
+        dict.fromkeys(ps.name for ps in chosen),  # (the generic set's prints and the inferred ones: one name)
+        key=lambda n: (n != detection.name, -detection.scores.get(n, -1)),
     )
 
 
@@ -264,7 +265,30 @@ def _detect(
         )
     if forced_format is None:
         _refuse_stray_matches(path, head, chosen, detection)
-    return chosen, detection, chain(head, stream)
+    return _inferred_prints(chosen, head), detection, chain(head, stream)
+
+
+def _inferred_prints(chosen: list[PatternSet], head: list[Record]) -> list[PatternSet]:
+    """The chosen sets with the inferred reading (patterns/infer.py) of the head's lines that none of them reads
+    added to the training script's prints (compose.py), after the generic set's: a script's own record the
+    generic step regex does not read (`loss:0.93, global_step:160`, its counter last) is learnt from its repeats
+    like any log's. A framework's bar line is left for the text outside its frames (compose.outside_bars)."""
+    at = [i for i, ps in enumerate(chosen) if ps.role == compose.GUEST]
+    if not at:
+        return chosen
+    readers = Matcher(chosen[: at[-1] + 1])
+    rest: list[Record] = []
+    for rec in head:
+        hit = readers.match(rec.text)
+        if hit is None:
+            rest.append(rec)
+        elif hit[0].kind in ("step", "progress") and not hit[0].guest and "%|" in rec.text:
+            rest.extend(rec._replace(text=piece) for piece in readers.outside(rec.text, hit[0])[1])
+    learnt = infer.infer([rest]) if len(rest) >= compose.MIN_STEPS else None
+    guest = compose.inferred_guest(infer.to_set(learnt, None)) if learnt is not None else None
+    if guest is None:
+        return chosen
+    return [*chosen[: at[-1] + 1], guest, *chosen[at[-1] + 1 :]]
 
 
 def _inferred(
@@ -474,6 +498,7 @@ class _Assembler:
         # they mapped are kept only if compose.settle finds the script's own step sequence
         self.guests = {spec.qualname for ps in matcher.sets if ps.role == compose.GUEST for spec in ps.lines}
         self.guest_keys: list[tuple[str, str, str]] = []
+        self.guest_noted: set[str] = set()
         # the sets that read any log: the facts they read are free-form statements, below a framework's own lines
         self.free_form = {ps.name for ps in matcher.sets if ps.role in ("common", "fallback")}
 
@@ -488,6 +513,8 @@ class _Assembler:
         self.seen.add(pattern)
         if spec.note:
             self.notes[pattern] = spec.note
+            if spec.guest:  # said only if compose.settle keeps the script's prints
+                self.guest_noted.add(pattern)
         if spec.counts_from is not None:
             self.counts_from[pattern] = spec.counts_from
         if spec.redrawn:
@@ -737,9 +764,12 @@ class _Assembler:
             used += [ps for ps in chosen if ps.role == compose.GUEST]
             self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
+            if prints.timed_by in self.windows:  # a bar's rate: averaged as the bar averages it
+                self.windows.setdefault("step_time_s", self.windows[prints.timed_by])
         elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
+            self.notes = {k: v for k, v in self.notes.items() if k not in self.guest_noted}
         if stats.unterminated is not None:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
         rows, row_strays = _out_of_range(rows, keys=True)

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..patterns import compose
 from ..patterns.sets import DIGITS, LineSpec, LineValues, PatternSet
 
 # DIGITS for UTF-8 bytes: ASCII digits masked as DIGITS masks them, every other byte kept
@@ -55,6 +56,8 @@ class Matcher:
             else:
                 self._always.append(i)
         self._needles = tuple(self._by_needle)
+        # the training script's own step prints read after the chosen sets (patterns/compose.py)
+        self._guests = [i for i, spec in enumerate(self.specs) if spec.guest]
         # texts that matched nothing, recently: noise repeats (a warning every step, NCCL's chatter per rank),
         # and matching is a function of the text alone
         self._misses: dict[str, None] = {}
@@ -203,8 +206,44 @@ class Matcher:
             spec = self.specs[i]
             values = spec.match(text, layout)
             if values is not None:
+                if self._guests and spec.kind in ("step", "progress") and not spec.guest and "%|" in text:
+                    return self._described(text, spec, values)
                 return spec, values
         if len(self._misses) >= MISSES:
             self._misses.clear()
         self._misses[text] = None
         return None
+
+    def outside(self, text: str, spec: LineSpec) -> tuple[LineValues | None, list[str]]:
+        """What a framework's line pattern reads of a bar line's last frame (None: the pattern reads more than the
+        bar, HF Trainer's dict glued after the frames), and the texts outside the frames the pattern does not need
+        to match (a description it reads, Lightning's "Epoch 0:", is its own)."""
+        last, spans = compose.outside_bars(text)
+        framed = spec.match(last) if spans else None
+        if framed is None:
+            return None, []
+        outside = [text[a:b] for a, b in spans if spec.match(f"{text[:a]} {text[b:]}")]
+        pieces = [piece.strip().rstrip(":").rstrip() for piece in outside]
+        return framed, [piece for piece in pieces if piece]
+
+    def _described(self, text: str, spec: LineSpec, values: LineValues) -> Hit:
+        """A framework's bar line whose text outside the bar (its description, a print glued after it) is a step
+        print of the training script: that print's row, with the bar's values beside its own (the print names the
+        step; the bar reads only the bar)."""
+        framed, pieces = self.outside(text, spec)
+        for piece in pieces:
+            for i in self._guests:
+                printed = self.specs[i].match(piece)
+                if printed is None or framed is None:
+                    continue
+                printed = printed.copy()
+                # the bar's last frame, where the line left it; the print numbers its step, not the bar's position
+                for name, value in framed.items():
+                    if name not in compose.BAR_COUNTERS:
+                        printed.setdefault(name, value)
+                printed[compose.BAR_READ] = compose.bar_read(spec.kind, spec.qualname, framed)
+                for what in ("problems", "windowed"):
+                    if getattr(framed, what):
+                        printed.__dict__[what] = [*getattr(printed, what), *getattr(framed, what)]
+                return self.specs[i], printed
+        return spec, values

@@ -5,8 +5,14 @@ DeepSpeed loop printing ``step 1 loss 5.0384`` every step while the engine print
 ...`` every ``steps_per_print`` and no loss ("DeepSpeed does not print loss", deepspeedai/DeepSpeed#1156);
 an ``accelerate`` loop in the style of the ``no_trainer`` examples, whose set reads only the run's header,
 logging ``epoch 0 step 10: loss ...``. The frame reads such logs with the detected sets first and the
-generic set's step lines last (``guests``): a line reaches the generic reading only when no framework
-pattern matched it. Its rows are kept only when they form a step sequence that runs beside the
+generic set's step lines last (``guests``), then the inferred reading (infer.py) of the lines the sets leave in
+the log's head, its lines that print a training value (``inferred_guest``: a record no regex of the generic set
+reads, ``loss:0.93, global_step:160`` with its counter last, is learnt from its repeats like any log's): a line
+reaches them only when no framework pattern matched it. A framework's bar line (a tqdm frame its set reads) is
+read by them too, outside its frames (``outside_bars``): the bar's description (``Epoch 1, Step 0, Loss: 0.97:
+1%|...``) and a print glued after the last frame (the redraws lost their carriage returns) are text like any
+other; a print found there is the line's row, the bar's values beside its own (not the bar's position: the
+print numbers its step). Their rows are kept only when they form a step sequence that runs beside the
 framework's (``settle``):
 
 - at least MIN_STEPS distinct step numbers, mostly increasing (a counter, not stray numbers), and
@@ -14,14 +20,24 @@ framework's (``settle``):
   framework printed no step line at all (DeepSpeed prints none unless ``steps_per_print`` is set: its default
   is None since deepspeedai/DeepSpeed PR #6602, Oct 2024), and
 - the framework's step lines carry step numbers (HF Trainer's dicts do not: they are numbered later, from the
-  epoch or the bar, and the prints could join none of them);
+  epoch or the bar, and the prints could join none of them), or the prints say which step each of them is: a
+  TrainerCallback's ``step=10 | loss=2.601831`` printed just before (or after) the dict ``{'loss': '2.602',
+  ...}`` that prints the same values (``same_value``) numbers that dict;
 
-otherwise they are dropped and their lines count as unmatched, as before. Kept prints become values of steps:
+otherwise they are dropped and their lines count as unmatched, as before (a bar line the prints were read from
+is the framework's bar row again). Kept prints become values of steps:
 
 - the run's print of a step (rank 0's; the lowest rank's when rank 0 printed none; an unprefixed line's) joins
-  the framework's row of that step, filling the columns the framework left empty (where the framework printed
-  another value of the same column, its own stays and the print's is kept as ``<column>_script``), or is a row
-  of its own for a step the framework does not print;
+  the framework's row of that step, filling the columns the framework left empty, or is a row of its own for a
+  step the framework does not print. Where both print a column: one value printed twice (the shorter print
+  rounds the longer, ``same_value``) keeps the print with more digits (HF Trainer's dict rounds to 4 significant
+  digits, a script prints ``{loss:.6f}``); another value keeps the framework's, the print's kept as
+  ``<column>_script``. Lines of two shapes that print one step (DeepSpeed's ``step=`` line and its timer line,
+  the script's print) are rows the steps stage joins into the step's one row, each column from the first line
+  that prints it (steps/merge.py merge_duplicates);
+- a bar that the prints were read from counts their steps when its position is their step plus a constant: its
+  rate (tqdm's seconds per item) is then their step time; a bar that counts something else (micro-batches, all
+  epochs' items) gives their rows none of its columns;
 - a print's rank is its launcher prefix's (torchrun --tee's ``[default1]:``), else the rank it prints
   (accelerate's ``[RANK 1]``); another rank's print is kept apart as ``<column>_rank<N>`` on the same row,
   never averaged in;
@@ -36,20 +52,71 @@ up to two rounds of prints is ordinary (each process writes when it gets there).
 from __future__ import annotations
 
 import copy
+import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..core.schema import Row
-from .sets import PatternSet
+from .sets import LineSpec, PatternSet
 
 MIN_STEPS = 3  # distinct step numbers the prints must carry to be a step sequence
 INCREASING = 0.8  # share of the changes of one rank's counter that must go up
 GUEST = "guest"  # the role of the generic set's copy read after the chosen sets
+# a print read outside a framework's bar frames (frame/matcher.py): how the framework's set read the bar (bar_read)
+BAR_READ = "bar_read"
+# what a bar's set numbers its rows by (Lightning's bar: the micro-batch within the epoch): left out of the print's row
+BAR_COUNTERS = frozenset({"step", "micro_step", "epoch_index"})
 BOOKKEEPING = ("kind", "pattern", "line", "rank", "host", "step", "malformed", "nonfinite", "windowed")
+BOOKKEEPING += (BAR_READ,)
+
+
+# One frame of a tqdm bar as tqdm's format_meter draws it ("{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining},
+# {rate_fmt}{postfix}]", tqdm/std.py): the text a set's bar line reads. What a line holds outside its frames is
+# other text: the bar's description before a frame (set_description: "Epoch 1, Step 0, Loss: 0.97:  1%|..."), a
+# print glued after the last frame where the redraws lost their carriage returns.
+BAR_FRAME = re.compile(r"\s*\d{1,3}%\|[^|\n]*\|\s*\d+/\d+\s*\[[^\]\n]*\]")
+
+
+def outside_bars(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """The last tqdm frame of a line with its description (the bar as the line left it), and where the line holds
+    text outside its frames, to be read like any other text: that frame's description, then what follows the
+    frame (spans of `text`, blank ones left out)."""
+    cuts = [(m.start(), m.end()) for m in BAR_FRAME.finditer(text)]
+    if not cuts:
+        return "", []
+    start = cuts[-2][1] if len(cuts) > 1 else 0
+    spans = [(start, cuts[-1][0]), (cuts[-1][1], len(text))]
+    return text[start : cuts[-1][1]], [(a, b) for a, b in spans if text[a:b].strip(" :")]
+
+
+def inferred_guest(inferred: PatternSet) -> PatternSet | None:
+    """The step lines of the inferred reading of the lines a framework's sets leave (frame/assemble.py), as a
+    set read after the chosen ones, like the generic set's (`guests`). Only lines that print what only training
+    prints (a loss, the lr, a gradient norm): beside a framework's steps, a rising number in a library's chatter
+    (`NCCL INFO ... 601`) is no step of the script's."""
+    lines = [
+        copy.copy(spec)
+        for spec in inferred.lines
+        if spec.kind == "step" and spec.attach is None and spec.continues is None and _trains(spec)
+    ]
+    for spec in lines:
+        spec.guest = True
+    if not lines:
+        return None
+    guest = copy.copy(inferred)
+    guest.lines, guest.role = lines, GUEST
+    return guest
+
+
+def _trains(spec: LineSpec) -> bool:
+    columns = {fs.column for fs in spec.fields.values()}
+    return bool(columns & {"loss", "lr", "grad_norm"}) or any("loss" in c for c in columns)
 
 
 def guests(sets: dict[str, PatternSet], chosen: Iterable[PatternSet]) -> list[PatternSet]:
@@ -76,6 +143,7 @@ class Outcome:
     kept: bool
     prints: int  # lines read by the generic reading
     notes: dict[str, str] = field(default_factory=dict)  # pattern -> what its numbers are (ParsedLog.notes)
+    timed_by: str | None = None  # the column their step times were taken from (a bar's rate on their line)
 
 
 def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Outcome | None]:
@@ -93,15 +161,168 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     first, last = prints["line"].min(), prints["line"].max()
     beside = own.empty or (first <= own["line"].max() and own["line"].min() <= last)
     # the framework's steps carry no number (HF Trainer's dicts, numbered later from the epoch or the bar):
-    # numbered prints among them would change how those are numbered, and join none of them
+    # numbered prints among them would change how those are numbered, and join none of them, unless the
+    # prints say which step each is (they print its values too: _numbered_by)
     numbered = own.empty or ("step" in own and own["step"].notna().any())
-    rest = rows[~is_guest].reset_index(drop=True)
+    rest = rows[~is_guest].reset_index(drop=True).drop(columns=BAR_READ, errors="ignore")
+    steps_from_prints = 0
+    if not numbered and beside and _a_sequence(prints):
+        steps = _numbered_by(rest, prints)
+        if steps is not None:
+            steps_from_prints = len(steps)
+            rest = rest.copy()
+            rest.loc[list(steps), "step"] = list(steps.values())
+            numbered = True
     # the columns only the prints filled (rows.frame() gave every row every column)
     theirs = rows.columns[rows[is_guest].notna().any().to_numpy()]
     rest = rest.drop(columns=[c for c in theirs if c not in BOOKKEEPING and rest[c].isna().all()])
     if not beside or not numbered or not _a_sequence(prints):
-        return rest, Outcome(False, len(prints))
-    return _join(rest, prints)
+        bars = _bars_again(prints)
+        if bars:
+            rest = _as_read(pd.concat([rest, pd.DataFrame(bars)], ignore_index=True), bars)
+        return rest, Outcome(False, len(prints) - len(bars))
+    prints, timed_by = _bar_times(prints)
+    rows, outcome = _join(rest, prints)
+    outcome.timed_by = timed_by
+    said = []
+    if steps_from_prints:
+        said.append(
+            f"{steps_from_prints} of the framework's step rows print no step number: each is the step of the "
+            "print beside it that prints the same values"
+        )
+    if timed_by is not None:
+        said.append("the bar they are printed on counts their steps: its rate is their step time")
+    if said:
+        for key in outcome.notes:
+            outcome.notes[key] += "; " + "; ".join(said)
+    return rows, outcome
+
+
+BAR_RATE = "progress_s_per_it"
+
+
+def bar_read(kind: str, pattern: str, values: Row) -> str:
+    """The framework's reading of a bar line whose print the generic reading took (its kind, pattern and values),
+    kept with the print's row: the bar's row again if the prints are no step sequence (_bars_again)."""
+    return json.dumps({"kind": kind, "pattern": pattern, "values": values}, default=str)
+
+
+def _as_read(rows: pd.DataFrame, bars: list[Row]) -> pd.DataFrame:
+    """The rows in file order, their columns in the order they first hold a value (as the frame orders them when
+    it reads the lines: frame/columns.py), each bar row's own columns in its set's order."""
+    rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
+    own = {int(b["line"]): {k: i for i, k in enumerate(b)} for b in bars}
+    first = np.where(rows.notna().any().to_numpy(), rows.notna().to_numpy().argmax(axis=0), len(rows))
+    lines = rows["line"].to_numpy()
+    keys = []
+    for j, column in enumerate(rows.columns):
+        at = int(first[j])
+        within = own.get(int(lines[at]), {}) if at < len(rows) else {}
+        keys.append((at, within.get(column, j), j))
+    return rows[[rows.columns[j] for _, _, j in sorted(keys)]]
+
+
+def _bars_again(prints: pd.DataFrame) -> list[Row]:
+    """The framework's bar rows of the prints read outside a bar's frames, as the bar's set read them (its kind,
+    pattern and columns): prints
+    that are no step sequence leave their lines to the framework."""
+    if BAR_READ not in prints:
+        return []
+    out = []
+    for rec in prints[prints[BAR_READ].notna()].to_dict("records"):
+        read = json.loads(rec[BAR_READ])
+        row = {"kind": read["kind"], "pattern": read["pattern"], "line": rec["line"], "rank": rec["rank"]}
+        row["host"] = rec["host"]
+        row.update(read["values"])
+        if _known(rec.get("windowed")):
+            row["windowed"] = ",".join(c for c in str(rec["windowed"]).split(",") if c in row) or None
+        out.append(row)
+    return out
+
+
+def _bar_times(prints: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
+    """The prints with what the bar they were printed on says (a bar's description, a print glued to its frames:
+    Matcher._described), where the bar counts their steps: its position is their step plus a constant (the same
+    step where one print shows it). Its rate (tqdm's smoothed seconds per item) is then seconds per step. A bar
+    that counts something else (micro-batches, every epoch's items) says nothing of their steps: its columns are
+    left out of their rows."""
+    bars = [c for c in prints.columns if c.startswith("progress_")]
+    if not bars:
+        return prints, None
+    both = prints.dropna(subset=["progress_n", "step"]) if "progress_n" in prints else prints.iloc[0:0]
+    offsets = (both["progress_n"] - both["step"]).unique() if len(both) else []
+    counts = len(offsets) == 1 and (len(both) > 1 or offsets[0] == 0)
+    prints = prints.copy()
+    if not counts:
+        return prints.drop(columns=bars), None
+    if BAR_RATE not in prints or prints[BAR_RATE].isna().all():
+        return prints, None
+    if "step_time_s" in prints and prints["step_time_s"].notna().any():
+        return prints, None
+    prints["step_time_s"] = prints[BAR_RATE]
+    return prints, BAR_RATE
+
+
+MIN_DIGITS = 3  # digits a value must print for a longer print that rounds to it to be the same value
+
+
+def _digits(value: Any) -> int:
+    """The significant digits a number was printed with (as far as its float shows them: `2.602` 4)."""
+    mantissa = f"{abs(float(value)):.15g}".split("e")[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Two prints of one value: equal, or the longer rounds to the shorter's digits (HF Trainer's dict prints
+    `'loss': '2.602'`, its values formatted `.4g`, where the script prints `loss=2.601831`), the shorter printing
+    at least MIN_DIGITS of them."""
+    try:
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        return a == b
+    if a == b:
+        return True
+    if not (math.isfinite(a) and math.isfinite(b)) or a == 0 or b == 0:
+        return False
+    digits = min(_digits(a), _digits(b))
+    return digits >= MIN_DIGITS and float(f"{a:.{digits}g}") == float(f"{b:.{digits}g}")
+
+
+def _numbered_by(rows: pd.DataFrame, prints: pd.DataFrame) -> dict[int, int] | None:
+    """The step number of each of the framework's unnumbered step rows, from the script's prints around it: the
+    print just before or just after the row that prints the same values (HF Trainer writes its dict of a step
+    after the script's callback printed that step, or before). Only where the two share a column: a row all of
+    whose shared values agree with one of its two neighbours, and at least one row that shares one; else None
+    (the prints say nothing of which step a row is)."""
+    own = rows[rows["kind"] == "step"]
+    if "step" in own:
+        own = own[own["step"].isna()]
+    values = [c for c in prints.columns if c not in BOOKKEEPING and c in rows.columns]
+    order = prints.sort_values("line", kind="stable")
+    lines = order["line"].to_numpy()
+    recs = order.to_dict("records")
+    out: dict[int, int] = {}
+    shared_any = False
+    for i, row in own.iterrows():
+        at = int(lines.searchsorted(row["line"]))
+        near = [recs[k] for k in (at - 1, at) if 0 <= k < len(recs)]
+        fits = []
+        for rec in near:
+            shared = [c for c in values if _known(rec.get(c)) and _known(row.get(c))]
+            if shared:
+                shared_any = True
+                if all(same_value(rec[c], row[c]) for c in shared):
+                    fits.append(rec)
+            else:
+                fits.append(None)
+        chosen = next((rec for rec in fits if rec is not None), None)
+        if chosen is None and len(fits) < len(near):
+            return None  # its neighbours print the columns it prints, with other values
+        if chosen is None and near:
+            chosen = near[0]
+        if chosen is not None:
+            out[i] = int(chosen["step"])
+    return out if shared_any and out else None
 
 
 def _printed_rank(prints: pd.DataFrame) -> pd.DataFrame:
@@ -152,6 +373,7 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     copies: dict[tuple[int, int, Any], list[Row]] = {}  # (run, step, rank) -> its copies' values
     fills: dict[str, dict[int, Any]] = {}  # column -> framework row -> the print's value
     apart: set[str] = set()
+    longer = 0  # the framework's values the prints gave with more digits
     taken: set[int] = set()  # framework rows a print already joined
     doubled = 0
     for (run, rank), rec in _runs(prints.to_dict("records")):
@@ -196,11 +418,19 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         mine = pd.Series(list(by_row.values()), index=at, dtype=object)
         theirs = rows.loc[at, name]
         empty = theirs.isna().to_numpy()
-        # the framework printed the same column with another value: its own stays, the print's is kept apart
+        # the framework printed the same column with another value: its own stays, the print's is kept apart;
+        # unless it is the same value printed to fewer digits (same_value): then the print's digits are kept
         other = ~empty & (theirs.astype(object) != mine).to_numpy()
+        finer = other & np.array(
+            [same_value(a, b) and _digits_of(b) > _digits_of(a) for a, b in zip(theirs, mine, strict=True)],
+            dtype=bool,
+        )
+        same = other & np.array([same_value(a, b) for a, b in zip(theirs, mine, strict=True)], dtype=bool)
+        other &= ~same
         if not pd.api.types.is_object_dtype(rows[name]):
             rows[name] = rows[name].astype(object)
-        rows.loc[at[empty], name] = mine[empty].to_numpy()
+        rows.loc[at[empty | finer], name] = mine[empty | finer].to_numpy()
+        longer += int(finer.sum())
         if other.any():
             kept = f"{name}_script"
             rows[kept] = pd.Series([None] * len(rows), index=rows.index, dtype=object)
@@ -211,7 +441,14 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
         rows = rows.sort_values("line", kind="stable").reset_index(drop=True)
     rows = rows.infer_objects()
     joined = sum(1 for where, _ in target.values() if where == "own")
-    return rows, _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
+    outcome = _outcome(prints, ranks, main, joined, len(new_rows), sorted(apart), doubled)
+    if longer:
+        for key in outcome.notes:
+            outcome.notes[key] += (
+                f"; {longer} values both printed are the prints' (the framework printed the same value to fewer "
+                "digits)"
+            )
+    return rows, outcome
 
 
 def _runs(prints: list[Row]) -> Iterable[tuple[tuple[int, Any], Row]]:
@@ -234,6 +471,13 @@ def _runs(prints: list[Row]) -> Iterable[tuple[tuple[int, Any], Row]]:
         n = count[(rank, r, step)] = count.get((rank, r, step), 0) + 1
         rounds[(rank, r)] = max(rounds.get((rank, r), 1), n)
         yield (r, rank), rec
+
+
+def _digits_of(value: Any) -> int:
+    try:
+        return _digits(value)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _known(value: Any) -> bool:

@@ -2787,8 +2787,16 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
     the counter's total on every line sampled (meta-llama/llama-recipes src/llama_recipes/utils/train_utils.py: a
     bar of total=len(train_dataloader) // gradient_accumulation_steps, updated once an optimizer step, described
     f"Training Epoch: {epoch+1}/{num_epochs}, step {step}/{len(train_dataloader)} completed (loss: ...)": with
-    no accumulation, both count the steps). Its rate is then the step's."""
+    no accumulation, both count the steps), or the bar's position is the counter plus a constant on every line
+    sampled (BeyonderXX/TRACE model/base_model.py: the description f"Epoch {epoch+1}, Step {step}, Loss: ..." set
+    each micro-batch, shown from the bar's next redraw: position = step + 2). Its rate is then the step's."""
     sh = rec.shapes[0]
+    if rec.counter is not None:
+        steps = [v for _, v in rec.series(rec.counter)]
+        places = [v for _, v in rec.series(counted)]
+        if _is_int(steps) and _is_int(places) and len(set(steps)) > 1:
+            if len({p - s for p, s in zip(_ints(places), _ints(steps), strict=True)}) == 1:
+                return True
     if rec.total is None or counted + 1 >= len(sh.kinds) or sh.literals[counted + 1].strip() != "/":
         return False
     totals, bars = rec.series(rec.total), rec.series(counted + 1)
