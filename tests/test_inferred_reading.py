@@ -415,6 +415,26 @@ def test_json_with_double_quotes_behind_a_logger_prefix(write_log):
     assert second["timestamp"] - row_at(parsed, 1)["timestamp"] == 1.0
 
 
+def test_keys_of_dash_joined_words_and_an_auxiliary_loss(write_log):
+    # mlc-ai/pith-train pithtrain/tasks/pretrain_lm.py: "step %08d/%08d | step-time %.3f sec | cross-entropy-loss %.4f
+    # | load-balance-loss %.6f | learning-rate %.6e | gradient-norm %.4f | tokens-per-second {:,} | peak-gpu-memory
+    # %.2f GB" (memory: max_memory_allocated() / 1024**3): the cross-entropy is the loss, the load-balancing term
+    # added to it is kept; the device word of the memory key names where it is measured
+    lines = [
+        f"2026-04-01 14:0{s}:00 | INFO | step {s:08d}/00000020 | step-time 2{s}.500 sec | cross-entropy-loss "
+        f"{3 - s / 10:.4f} | load-balance-loss 0.00{s}500 | learning-rate 2.000000e-0{s} | gradient-norm 1{s}.2500 | "
+        f"tokens-per-second 7{s},000 | peak-gpu-memory 6{s}.25 GB"
+        for s in range(1, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    second = row_at(parsed, 2)
+    assert second["loss"] == 2.8 and second["x_load_balance_loss"] == 0.0025
+    assert second["lr"] == 2e-2 and second["grad_norm"] == 12.25 and second["step_time_s"] == 22.5
+    assert second["tokens_per_s"] == 72000 and second["memory_gib"] == 62.25
+    assert second["progress_total"] == 20
+
+
 def test_units_after_values_and_in_the_keys_brackets(write_log):
     # build-nanogpt train_gpt2.py: f"step {step:5d} | loss {loss:.6f} | lr {lr:.4e} | norm {norm:.4f} |
     # dt {dt:.2f}ms | tok/sec {tokens_per_sec:.2f}"; plus a memory key that names its unit in brackets

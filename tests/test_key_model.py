@@ -54,6 +54,11 @@ def km() -> keymap.KeyMap:
         # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a
         # name of the table (gpu_mem) written as one word, a bare decimal (GiB)
         ("gpumem", "8.9", "memory_gib", 8.9),
+        # a device word among a memory key's words says where it is measured: mlc-ai/pith-train
+        # pithtrain/tasks/pretrain_lm.py "peak-gpu-memory %.2f GB" of max_memory_allocated() / 1024**3; allenai/OLMo
+        # olmo/train.py Trainer.system_metrics "System/Peak GPU Memory (MB)" (peak_gpu_memory(): / 1024**2, MiB)
+        ("peak-gpu-memory", "63.65 GB", "memory_gib", 63.65),
+        ("Peak GPU Memory (MB)", "20480", "memory_gib", 20.0),
     ],
 )
 def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, want):
@@ -247,6 +252,19 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         # {mlm_loss:.3f}, SOP: {sop_loss:.3f}, MLM_acc: {mlm_acc:.3f}, SOP_acc: {sop_acc:.3f}": the masked LM's
         # accuracy is no loss
         (("Loss", "MLM", "SOP", "MLM_acc", "SOP_acc", "It/s"), "Loss", ("MLM",)),
+        # an auxiliary term added to the objective is no objective of its own: allenai/OLMo olmo/train.py
+        # Trainer.train_step metrics["train/CrossEntropyLoss"], ["train/ZLoss"], ["train/LoadBalancingLoss"];
+        # mlc-ai/pith-train pithtrain/tasks/pretrain_lm.py "cross-entropy-loss %.4f | load-balance-loss %.6f"
+        (
+            ("train/CrossEntropyLoss", "train/Perplexity", "train/ZLoss", "train/LoadBalancingLoss"),
+            "train/CrossEntropyLoss",
+            ("train/ZLoss", "train/LoadBalancingLoss"),
+        ),
+        (
+            ("step-time", "cross-entropy-loss", "load-balance-loss", "learning-rate", "gradient-norm"),
+            "cross-entropy-loss",
+            ("load-balance-loss",),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

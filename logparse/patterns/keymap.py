@@ -58,6 +58,9 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a word of a key with the separator after it (`gpu-` of peak-gpu-memory, `GPU ` of GPU Max Mem), standing before
+# another word: never a key's last word (tok/s/gpu)
+_DEVICE_WORD = regex.compile(r"(?<![A-Za-z0-9])(?P<word>[A-Za-z]+)[\s_\-./]+(?=[A-Za-z])")
 # a parameter group or a dict's group after a key: lr-pg_0, lr/pg1, lr_group0, lr-AdamW (Lightning's
 # LearningRateMonitor: lr-<optimizer>[/pg<N>]), grad_norm/total, grad_norm.model
 _GROUP = regex.compile(
@@ -441,6 +444,7 @@ class LossRule:
     words: frozenset[str] = frozenset()  # a key is loss-like when one of its words is one of these,
     total: frozenset[str] = frozenset()  # the total of the line's losses when it also has one of these,
     unlike: frozenset[str] = frozenset()  # and no loss when it has one of these (loss_scale, loss_weight)
+    auxiliary: frozenset[str] = frozenset()  # a term added to the objective (load balancing, z-loss), not it
 
 
 @dataclass
@@ -458,6 +462,7 @@ class KeyMap:
     eval_prefixes: tuple[str, ...] = ()
     step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
     phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
+    device_words: frozenset[str] = frozenset()  # the device a memory figure is measured on (`gpu`, `cuda`)
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
@@ -532,7 +537,26 @@ class KeyMap:
             name = self._joined_names().get(k)
             if name is not None:
                 return _ruled(self.step[name], "spelling", f"read as {name}")
+            hit = self._on_device(key, depth)
+            if hit is not None:
+                return hit
         return None if config else self.known.get(k)
+
+    def _on_device(self, key: str, depth: int) -> Mapping | None:
+        """A memory key that names the device it is measured on among its words (`peak-gpu-memory`, `GPU Max Mem`,
+        `cuda_max_memory_allocated`): the device says where, not what; read without it. Only a memory column: a
+        device word after a rate (`tok/s/gpu`) makes it another quantity."""
+        if not self.device_words:
+            return None
+        rest = _DEVICE_WORD.sub(
+            lambda m: "" if m.group("word").lower() in self.device_words else m.group(0), key
+        ).strip(" _-./")
+        if not rest or rest == key.strip():
+            return None
+        hit = self._lookup(rest, False, depth + 1)
+        if hit is None or hit.units != "memory":
+            return None
+        return _ruled(hit, "device", f"read as {normalize(rest)}: the device word names where it is measured")
 
     def _joined_names(self) -> dict[str, str]:
         """The step table's names of several words written as one (`gpumem` for gpu_mem: NVlabs/stylegan2-ada
@@ -755,6 +779,10 @@ class KeyMap:
             for k in candidates
             if all(o == k or normalize(o).startswith(normalize(k) + "_") for o in candidates)
         ]
+        # a regularizer added to the objective (a mixture of experts' load-balancing loss, a z-loss) is no objective
+        # of its own: with those set aside, the one loss left is what the code optimizes
+        auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
+        objectives = [k for k in candidates if k not in auxiliary]
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
@@ -762,9 +790,13 @@ class KeyMap:
             chosen, how = candidates[0], "the line's only loss"
         elif len(stems) == 1:
             chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
+        elif len(objectives) == 1:
+            chosen, how = objectives[0], "the line's only loss beside auxiliary terms added to it"
         for k in candidates:
             if k == chosen:
                 mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
+            elif chosen is not None and k in auxiliary and chosen in objectives:
+                kept[k] = ("loss", f"an auxiliary term added to the loss {chosen.strip()!r}")
             elif chosen is not None:
                 kept[k] = ("loss", f"a part of the loss {chosen.strip()!r}")
             else:
@@ -1014,6 +1046,7 @@ def parse(data: Table, source: str) -> KeyMap:
     km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
     km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
     km.phrase_unlike = frozenset(_words_list(prefixes, "phrase_unlike", source, "prefixes", lower=True))
+    km.device_words = frozenset(_words_list(prefixes, "device", source, "prefixes", lower=True))
     groups = _tables(data, "groups", source)
     km.group_first = frozenset(_words_list(groups, "first", source, "groups"))
     km.group_only = frozenset(_words_list(groups, "only", source, "groups"))
@@ -1027,6 +1060,7 @@ def parse(data: Table, source: str) -> KeyMap:
         frozenset(_words_list(loss, "words", source, "loss")),
         frozenset(_words_list(loss, "total", source, "loss")),
         frozenset(_words_list(loss, "unlike", source, "loss")),
+        frozenset(_words_list(loss, "auxiliary", source, "loss", lower=True)),
     )
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
