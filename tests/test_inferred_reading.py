@@ -318,6 +318,41 @@ def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
     assert row_at(parsed, 1)["progress_total"] == 500
 
 
+@pytest.mark.parametrize(
+    ("lines", "total"),
+    [
+        # zhenhao-huang/CPM-1-Finetune-Text-Generation finetune_text_generation.py: "Epoch {}, global step {}, total
+        # step {}, train lm loss: {}".format(e, global_step, epoch * len(train_dataloader), ...)
+        (
+            [
+                f"Epoch 3, global step {s}, total step 2000, train lm loss: {9 - s / 100}"
+                for s in (10, 20, 30)
+            ],
+            2000,
+        ),
+        # hiyouga/LLaMA-Factory src/llamafactory/train/callbacks.py LogCallback.on_log: dict(current_steps=...,
+        # total_steps=self.max_steps, loss=..., ...) written as one JSON object a line (trainer_log.jsonl)
+        (
+            [
+                f'{{"current_steps": {s}, "total_steps": 1500, "loss": {9 - s / 100}, "learning_rate": 1e-05, '
+                f'"epoch": 0.0{s // 10}, "percentage": 0.{s // 10}}}'
+                for s in (10, 20, 30)
+            ],
+            1500,
+        ),
+        # a TensorFlow loop's print("step {} of {},train loss {}".format(i+1, training_steps, t_loss))
+        # (find_string id 38475687687)
+        ([f"step {s} of 700,train loss {9 - s / 100}" for s in (10, 20, 30)], 700),
+    ],
+)
+def test_the_planned_total_after_a_word_of_its_own(write_log, lines, total):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert set(parsed.rows["progress_total"]) == {total}
+    assert row_at(parsed, 2)["loss"] == 8.8
+    assert not [c for c in parsed.rows.columns if "total" in c and c.startswith("x_")]
+
+
 def test_a_counter_printed_in_thousands(write_log):
     # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
     # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158

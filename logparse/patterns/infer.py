@@ -1005,9 +1005,43 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+    elif epoch is None:
+        rec.total = _named_total(rec, km, step, ints)
+        if rec.total is not None:
+            slots[rec.total].role = "total"
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+# the words of a key that plan a run's steps, before a word that counts them (`total step`, `max_iters`, `num_steps`)
+_PLAN_WORDS = frozenset({"total", "max", "num", "n"})
+
+
+def _named_total(rec: RecordShape, km: keymap_mod.KeyMap, step: int, ints: set[int]) -> int | None:
+    """The slot of the steps the run plans where a record prints them apart from its counter, after a word of their
+    own: `global step 750, total step 2142` (CPM-1's fine-tuning loop), LLaMA-Factory's `"current_steps": 10,
+    "total_steps": 1287`, `step 5 of 100`. The key says it plans steps (its words a plan's and a count's, or a
+    name of the run's planned iterations in the key model), its value holds still and is no smaller than the
+    counter's; None when no value is such."""
+    counted = [_whole(_unsep(v)) or 0 for _, v in rec.series(step)]
+    literals = rec.shapes[0].literals
+    for i in sorted(ints):
+        slot = rec.slots[i]
+        if i == step or slot.role != "value" or slot.rate:
+            continue
+        values = {int(_unsep(v)) for _, v in rec.series(i)}
+        if len(values) != 1 or next(iter(values)) < max(counted, default=0) or next(iter(values)) <= 0:
+            continue
+        words = _words(slot.label)
+        planned = (
+            (len(words) >= 2 and words[-1] in _RUN_COUNTS and bool(set(words[:-1]) & _PLAN_WORDS))
+            or (i == step + 1 and literals[i].strip().lower() == "of")
+            or getattr(km.lookup(slot.label, "config"), "column", None) == "train_iters"
+        )
+        if planned:
+            return i
+    return None
 
 
 # a counter printed with a scale letter glued on: Real-Time-Voice-Cloning's vocoder/train.py prints
