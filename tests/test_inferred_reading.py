@@ -470,6 +470,36 @@ def test_keys_of_dash_joined_words_and_an_auxiliary_loss(write_log):
     assert second["progress_total"] == 20
 
 
+def test_a_number_glued_to_a_key_by_an_at_sign_is_part_of_its_name(write_log):
+    # mit-han-lab/temporal-shift-module main.py train(), as pytorch/examples' imagenet printed it before Acc@1:
+    # 'Epoch: [{0}][{1}/{2}], lr: {lr:.5f}\t' 'Time {batch_time.val:.3f} ({batch_time.avg:.3f})\t' 'Data ...\t'
+    # 'Loss {loss.val:.4f} ({loss.avg:.4f})\t' 'Prec@1 {top1.val:.3f} ({top1.avg:.3f})\t' 'Prec@5 ...'
+    lines = [
+        f"Epoch: [3][{i:>3}/500], lr: 0.01000\tTime 0.{i + 300:03d} (0.350)\tData 0.010 (0.012)\tLoss "
+        f"{2 - i / 1000:.4f} (1.9000)\tPrec@1 {50 + i / 10:.3f} (55.000)\tPrec@5 {80 + i / 10:.3f} (85.000)"
+        for i in (20, 40, 60, 80)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    second = row_at(parsed, 2)
+    assert second["step_time_s"] == 0.34 and second["loss"] == 1.96
+    assert 54.0 in second.values() and 84.0 in second.values()  # Prec@1 and Prec@5, each its own value
+    assert 1.0 not in second.values() and 5.0 not in second.values()
+
+
+def test_keys_with_a_number_after_an_at_sign_in_a_record_of_one_key_a_line(write_log):
+    # a W&B run's values pasted as text (FranxYao/Long-Context-Data-Engineering#13): 'step N token Xm ' opens the
+    # record, one 'key value ' line per metric follows, the per-length losses keyed loss@<length>
+    block = []
+    for step, loss in ((1, 5.5), (50, 2.25), (100, 2.125)):
+        block += [f"step {step} token {step * 5}m ", f"train/loss {loss:.4f} ", "train/grad_norm 12.5000 "]
+        block += [f"train/per_length_loss/loss@{2**k} {loss + k / 8:.4f} " for k in range(1, 7)]
+        block.append("")
+    parsed = frame(write_log("\n".join(block) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100]
+    second = row_at(parsed, 11)  # the record of step 50 opens on line 11
+    assert second["loss"] == 2.25 and second["grad_norm"] == 12.5
+
+
 def test_units_after_values_and_in_the_keys_brackets(write_log):
     # build-nanogpt train_gpt2.py: f"step {step:5d} | loss {loss:.6f} | lr {lr:.4e} | norm {norm:.4f} |
     # dt {dt:.2f}ms | tok/sec {tokens_per_sec:.2f}"; plus a memory key that names its unit in brackets
