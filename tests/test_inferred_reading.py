@@ -500,6 +500,40 @@ def test_keys_with_a_number_after_an_at_sign_in_a_record_of_one_key_a_line(write
     assert second["loss"] == 2.25 and second["grad_norm"] == 12.5
 
 
+@pytest.mark.parametrize(
+    ("lines", "steps"),
+    [
+        # the TensorFlow tutorials' notMNIST loops (Udacity's deep learning assignments and their many copies):
+        # print("Minibatch loss at step %d: %f" % (step, l)); print("Minibatch accuracy: %.1f%%" % ...)
+        (
+            [
+                line
+                for s in (0, 500, 1000)
+                for line in (f"Minibatch loss at step {s}: {3 - s / 1000:.6f}", f"Minibatch accuracy: {s / 20:.1f}%")
+            ],
+            [0, 500, 1000],
+        ),
+        # hualin95/Deeplab-v3plus tools/train_voc.py: self.logger.info("The train loss of epoch{}-batch-{}:{}"
+        # .format(self.current_epoch, batch_idx, cur_loss)) behind '%(asctime)s - %(name)s - %(levelname)s - '
+        (
+            [
+                f"2018-12-12 10:{10 + i:02d}:30,239 - root - INFO - The train loss of epoch3-batch-{i * 50}:"
+                f"{3 - i / 2}"
+                for i in range(3)
+            ],
+            [0, 50, 100],
+        ),
+        # a loop's print('The train loss of epoch %d is : %f' % (epoch, learning_curve[epoch]))
+        # (find_string id 20120191717)
+        ([f"The train loss of epoch {e} is : {3 - e / 2:.6f}" for e in (0, 1, 2)], [0, 1, 2]),
+    ],
+)
+def test_a_value_named_by_the_words_before_its_counter(write_log, lines, steps):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == steps
+    assert list(parsed.rows["loss"]) == [3.0, 2.5, 2.0]
+
+
 def test_units_after_values_and_in_the_keys_brackets(write_log):
     # build-nanogpt train_gpt2.py: f"step {step:5d} | loss {loss:.6f} | lr {lr:.4e} | norm {norm:.4f} |
     # dt {dt:.2f}ms | tok/sec {tokens_per_sec:.2f}"; plus a memory key that names its unit in brackets

@@ -1016,6 +1016,44 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             slots[d].role = "epoch_total"
 
 
+# a word that joins a value's name to the counter it is printed at (`loss at step 500`, `loss of epoch3-batch-50`)
+_LINK_WORDS = frozenset({"at", "of", "for", "in", "on", "after"})
+# what stands between the counter and such a value: `: `, `=`, ` is : ` (`The train loss of epoch %d is : %f`)
+_LINKED_VALUE = regex.compile(r"(?:is|was)?\s*[:=]|is|was")
+
+
+def _key_before_counter(rec: RecordShape) -> None:
+    """A value printed after its counters with no key of its own, named by the words before them:
+    `Minibatch loss at step 500: 2.3` (the TensorFlow tutorials' print('Minibatch loss at step %d: %f' % (step, l))),
+    `The train loss of epoch3-batch-50:0.23` (hualin95/Deeplab-v3plus). The counter's key less its counter word
+    and the word that links them (`at`, `of`) becomes the value's key; without such a word nothing changes."""
+    if rec.counter is None:
+        return
+    counters = [i for i in (rec.epoch, rec.counter) if i is not None]
+    first, last = min(counters), max(counters)
+    nxt = last + 1
+    if (
+        nxt >= len(rec.slots)
+        or rec.slots[nxt].kind != "num"
+        or rec.slots[nxt].label.lower() not in ("", "is", "was")
+    ):
+        return
+    literals = rec.shapes[0].literals
+    if rec.slots[nxt].role != "value" or not _LINKED_VALUE.fullmatch(literals[nxt].strip()):
+        return
+    if any(regex.search(r"[A-Za-z]", literals[i]) for i in range(first + 1, last + 1)) and not all(
+        _words(literals[i]) and set(_words(literals[i])) <= COUNTER_WORDS | LOOSE_COUNTER_WORDS
+        for i in range(first + 1, last + 1)
+    ):
+        return  # (between two counters, only a counter's word: `epoch3-batch-50`)
+    words = rec.slots[first].label.split()
+    while words and words[-1].lower() in COUNTER_WORDS | LOOSE_COUNTER_WORDS | EPOCH_WORDS:
+        words.pop()
+    if len(words) < 2 or words[-1].lower() not in _LINK_WORDS:
+        return
+    rec.slots[nxt].label = " ".join(words[:-1])
+
+
 # the words of a key that plan a run's steps, before a word that counts them (`total step`, `max_iters`, `num_steps`)
 _PLAN_WORDS = frozenset({"total", "max", "num", "n"})
 
@@ -1663,6 +1701,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     apply_headers(records, sample)
     for rec in records:
         find_counter(rec, km)
+        _key_before_counter(rec)
     steps: list[RecordShape] = []
     for rec in records:
         if rec.counter is None:
