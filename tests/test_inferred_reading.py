@@ -509,7 +509,10 @@ def test_keys_with_a_number_after_an_at_sign_in_a_record_of_one_key_a_line(write
             [
                 line
                 for s in (0, 500, 1000)
-                for line in (f"Minibatch loss at step {s}: {3 - s / 1000:.6f}", f"Minibatch accuracy: {s / 20:.1f}%")
+                for line in (
+                    f"Minibatch loss at step {s}: {3 - s / 1000:.6f}",
+                    f"Minibatch accuracy: {s / 20:.1f}%",
+                )
             ],
             [0, 500, 1000],
         ),
