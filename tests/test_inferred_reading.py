@@ -353,6 +353,33 @@ def test_the_planned_total_after_a_word_of_its_own(write_log, lines, total):
     assert not [c for c in parsed.rows.columns if "total" in c and c.startswith("x_")]
 
 
+def test_a_bracketed_integer_that_opens_a_line_of_slash_separated_pairs_counts_the_steps(write_log):
+    # danijar/dreamer dreamer.py Dreamer._write_summaries: print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in
+    # metrics)); the first write has no fps yet (a record seen once beside one seen twice)
+    keys = "expl_amount {a} / model_grad_norm 40.3 / image_loss {b} / model_loss {c} / actor_loss -6.9"
+    lines = [
+        "Training for 100 steps.",
+        "[5000] " + keys.format(a=0.0, b=11650.7, c=5864.5),
+        "Train episode of length 1000 with return 13.9.",
+        "[6000] " + keys.format(a=0.3, b=304.1, c=152.0) + " / fps 1.0",
+        "Train episode of length 1000 with return 19.1.",
+        "[7000] " + keys.format(a=0.3, b=296.5, c=148.5) + " / fps 9.3",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 6000, 7000]
+    assert row_at(parsed, 4)["x_model_loss"] == 152.0 and row_at(parsed, 6)["x_image_loss"] == 296.5
+
+    # danijar/dreamerv2 dreamerv2/common/logger.py TerminalOutput: print(f'[{step}]', ' / '.join(f'{k} {v}' ...))
+    # with _format_value's '.2f' stripped of its zeros, or '.1e' without '.0' and '+0' (4.3e3)
+    lines = [
+        f"[{s}] kl_loss 1.2{s // 1000} / image_loss 4.{s // 1000}e3 / model_loss 5.4e3 / actor_loss -0.5 / fps 21.5"
+        for s in (1000, 2000, 3000, 4000)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", name="v2.log"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]
+    assert row_at(parsed, 2)["x_image_loss"] == 4200.0
+
+
 def test_a_counter_printed_in_thousands(write_log):
     # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
     # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158

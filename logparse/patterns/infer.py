@@ -833,7 +833,18 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         words = _words(slots[i].label)
         return len(words) >= 2 and words[-1] in COUNTER_WORDS | LOOSE_COUNTER_WORDS and words[:-1] in labels
 
+    def leading(i: int) -> bool:
+        """A bracketed integer that opens the line, the record's pairs after it: danijar/dreamer's
+        print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in metrics)); the bracket names it as a counter by
+        its place, as a word would."""
+        return (
+            all(k == "ts" for k in rec.shapes[0].kinds[:i])
+            and literals[i].strip() == "["
+            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[i + 1]) is not None
+        )
+
     named = [i for i in candidates if own(i)]
+    named += [i for i in candidates if few and leading(i) and i not in named]
     named += [
         i for i in candidates if (_counter_named(slots[i].label) or slots[i].shifted) and i not in named
     ]
@@ -845,7 +856,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         i
         for i in candidates
         if i not in named
-        and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label))
+        and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label) or leading(i))
         and rising(i)
     ]
     # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
@@ -990,7 +1001,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.counter = step
     rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
-    rec.named = rec.named or _epoch_named(slots[step].label)
+    rec.named = rec.named or _epoch_named(slots[step].label) or (few and leading(step))
     rec.whole = step in wholes
     scaled = _COUNTER_SCALE.match(literals[step + 1]) if step in ints else None
     rec.counter_scale = COUNT_SCALES[scaled.group(1)] if scaled else 1
