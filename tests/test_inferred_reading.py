@@ -380,6 +380,30 @@ def test_a_bracketed_integer_that_opens_a_line_of_slash_separated_pairs_counts_t
     assert row_at(parsed, 2)["x_image_loss"] == 4200.0
 
 
+def test_a_count_of_samples_that_is_a_whole_multiple_of_the_iterations_is_no_step(write_log):
+    # MuggleWang/CosFace_pytorch main.py train(): print_with_time('Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f},
+    # Elapsed time: {:.4f}s({} iters)'.format(epoch, batch_idx * len(data), len(train_loader.dataset), ...,
+    # iteration, ...) + ' Margin: {:.4f}, Scale: {:.2f}' (find_string id 37687553016): the samples seen, then the
+    # iteration glued after the bracket; batch 512
+    lines = [
+        f"2019-09-19 14:{39 + i:02d}:57 Train Epoch: 1 [{512 * 100 * i}/490871 ({100 * 512 * 100 * i // 490871}%)]"
+        f"{100 * i}, Loss: {25 - i / 2:.6f}, Elapsed time: 19{i}.5000s(100 iters) Margin: 0.4000, Scale: 30.00"
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert row_at(parsed, 2)["loss"] == 24.0
+    assert 490871 not in set(parsed.rows.get("progress_total", pd.Series(dtype=float)))  # the data set's size
+    # a project's variant of it with two losses (find_string id 9267901257): 'Train Epoch: {} [{}/{} ({:.0f}%)]{},
+    # Loss_cls: {:.6f}, Loss_expdist: {:.6f}, Elapsed time: {:.4f}s({} iters)' + ' Margin: ..., Scale: ...'; a run
+    # seen on one line alone: the count of samples is a whole multiple of the iteration beside it
+    one = (
+        "Train Epoch: 2 [153600/600000 (26%)]300, Loss_cls: 2.500000, Loss_expdist: 0.100000, Elapsed time: "
+        "9.5000s(50 iters) Margin: 0.3500, Scale: 64.00"
+    )
+    assert steps_of(frame(write_log(one + "\n", name="one.log"))) == [300]
+
+
 def test_a_counter_printed_in_thousands(write_log):
     # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
     # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158

@@ -956,6 +956,27 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             and _paced(i, rec, series, totals)
         ]
         order = loose + paced + [i for i in numerators + candidates if i not in loose and i not in paced]
+        # an unnamed count of a whole (N/M) that is a whole multiple of another count of the line (the examples seen
+        # of the data set, batch size x the iterations: CosFace's "Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: ..."
+        # prints the samples, then the iteration) counts examples: the iterations go first, as updates done go
+        # before examples seen (a count named so or keeping pace with its bar stays first: RWKV's `s 1666` steps,
+        # 2 x 833 of the bar, beside its mini-epoch 2)
+        examples = [
+            i
+            for i in order
+            if i in ints
+            and i in numerators
+            and i not in loose
+            and i not in paced
+            and any(_multiple(series[i], series[j], few) for j in order if j != i and j in ints)
+        ]
+        iterations = {
+            j
+            for i in examples
+            for j in order
+            if j != i and j in ints and _multiple(series[i], series[j], few)
+        }
+        order = [i for i in order if i not in examples] + examples
         for i in dict.fromkeys(order):
             if i in epochs:
                 continue
@@ -971,7 +992,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 )
                 if (
                     few
-                    and (i in numerators or i in loose)
+                    and (i in numerators or i in loose or i in iterations)
                     and not finished
                     and i != _tqdm_count(rec.shapes[0])
                 ):
@@ -1025,6 +1046,17 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+def _multiple(big: list[tuple[int, int]], small: list[tuple[int, int]], few: bool = False) -> bool:
+    """Whether one rising count is the same whole multiple (2 or more) of another on every line: samples seen
+    beside the iterations that saw them (`few`: a record seen once or twice, its counts need not be seen rising)."""
+    if not big or len(big) != len(small) or (not few and len({v for _, v in small}) < 2):
+        return False
+    if any(b <= 0 for _, b in small):
+        return False
+    ratios = {a / b for (_, a), (_, b) in zip(big, small, strict=True)}
+    return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)) == int(next(iter(ratios)))
 
 
 # a word that joins a value's name to the counter it is printed at (`loss at step 500`, `loss of epoch3-batch-50`)
