@@ -108,6 +108,11 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("train/loss_step", "0.25144094228744507", "loss", 0.25144094228744507, "prefix+suffix"),
         # an evaluation's prefix before a loss name
         ("val/lm_loss", "2.5", "eval_loss", 2.5, "eval"),
+        # a namespace that groups metrics says where a value is logged, not what it is: mosaicml/composer
+        # composer/callbacks/speed_monitor.py logger.log_metrics({'throughput/samples_per_sec': throughput}) (the
+        # whole job's); volcengine/verl metrics["perf/max_memory_allocated_gb"] = max_memory_allocated() / (1024**3)
+        ("throughput/samples_per_sec", "812.5", "samples_per_s", 812.5, "namespace"),
+        ("perf/max_memory_allocated_gb", "46.6", "memory_gib", 46.6, "namespace+unit"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -131,6 +136,11 @@ def test_known_quantities_under_other_names(km, key, value, column, want, rule):
         ("lr-SGD-momentum", "0.9", "kept", "x_lr_sgd_momentum"),
         # open_clip's "Logit Scale: 100.000" is the model's temperature, no loss scale
         ("Logit Scale", "100.000", "kept", "x_logit_scale"),
+        # ... but a namespace that says whose it is keeps it apart: composer's per-device rate
+        # 'throughput/device/samples_per_sec' (throughput / world_size), an RL critic's gradient norm, an
+        # evaluation's accuracy
+        ("throughput/device/samples_per_sec", "101.5", "kept", "x_throughput_device_samples_per_sec"),
+        ("critic/grad_norm", "0.52", "kept", "x_critic_grad_norm"),
     ],
 )
 def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, kind, column):

@@ -58,6 +58,8 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a namespace before a key (`perf/`, `throughput.`): one word, then the rest
+_NAMESPACE = regex.compile(r"^(?P<space>[A-Za-z][A-Za-z_-]*)[/.](?P<rest>[A-Za-z].*)$")
 # a word of a key with the separator after it (`gpu-` of peak-gpu-memory, `GPU ` of GPU Max Mem), standing before
 # another word: never a key's last word (tok/s/gpu)
 _DEVICE_WORD = regex.compile(r"(?<![A-Za-z0-9])(?P<word>[A-Za-z]+)[\s_\-./]+(?=[A-Za-z])")
@@ -627,7 +629,24 @@ class KeyMap:
                 and not _words(parts[1]) & self.group_unlike
             ):
                 return _ruled(hit, "group", f"the group {parts[1]} of {hit.column}")
-        return None
+        return self._namespaced(raw, depth)
+
+    def _namespaced(self, raw: str, depth: int) -> Mapping | None:
+        """A name of the table under a namespace that groups metrics (`perf/max_memory_allocated_gb`,
+        `throughput/samples_per_sec`, `throughput.tokens_per_sec`): the namespace says where it is logged, not
+        what it is, unless its words make it another quantity's (an evaluation's, a device's or a node's share,
+        another model's: [prefixes] phrase_unlike and device). A loss under a namespace is the loss rule's to judge
+        (critic/vf_loss is another model's), never read here."""
+        m = _NAMESPACE.match(raw)
+        if m is None:
+            return None
+        space = m.group("space")
+        if _words(space) & (self.phrase_unlike | self.device_words | _EVAL_WORDS):
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        if hit is None or hit.column in ("loss", "eval_loss"):
+            return None
+        return _ruled(hit, "namespace", f"under the namespace {space}/: where it is logged, not what it is")
 
     def _named(self, k: str, config: bool) -> Mapping | None:
         """The rules of the names: a table's key, a rate's inverse, a time unit per step, a unit in the key."""
