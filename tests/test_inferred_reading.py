@@ -925,6 +925,31 @@ def test_an_epoch_on_its_own_line_before_its_steps(write_log):
     assert [int(e["step"]) for e in evals(run.parsed)] == [50, 100]  # the evaluation after each epoch
 
 
+@pytest.mark.parametrize(
+    "batch",
+    [
+        # kaldi-asr/kaldi's PyTorch chain recipe (find_string ids 30229222855, 30593009871): logging.info('epoch {},
+        # learning rate {}') once an epoch, then 'Process {}/{}({:.6f}%) global average objf: {:.6f} over {} frames,
+        # current batch average objf: {:.6f} over {} frames, epoch {}' every 100 batches
+        "Process {b}/3161({p:.6f}%) global average objf: -0.{o} over {f}.0 frames, current batch average objf: "
+        "-0.{o} over 6400 frames, epoch 0",
+        # k2-fsa/snowfall's MMI recipe (find_string id 15067032872): the same header, then 'processing batch {},
+        # current epoch is {}/{} global average objf: {:.6f} over {} frames ({:.1f}% kept), current batch ...'
+        "processing batch {b}, current epoch is 0/10 global average objf: -0.{o} over {f} frames (99.5% kept), "
+        "current batch average objf: -0.{o} over 6400 frames (99.0% kept) ",
+    ],
+)
+def test_an_epochs_header_that_states_its_lr_is_no_trainer_beside_its_batches(write_log, batch):
+    lines = ["2020-01-31 16:17:23,226 INFO [train.py:185] epoch 0, learning rate 0.001"]
+    lines += [
+        f"2020-01-31 16:{17 + b // 100}:24,536 INFO [train.py:102] "
+        + batch.format(b=b, p=100 * b / 3161, o=900 - b, f=6400 * (b + 1))
+        for b in (0, 100, 200, 300)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

@@ -1780,7 +1780,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
     # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
     # no training value is progress of that worker, not a step
-    trainers = [rec for rec in steps if _trains(rec, km)]
+    # (a line of its own per epoch that states the epoch's lr, Kaldi's `epoch 0, learning rate 0.001`, is the
+    # epoch's header, not another worker's trainer)
+    trainers = [
+        rec
+        for rec in steps
+        if _trains(rec, km) and not (rec.counter is not None and _epoch_named(rec.slots[rec.counter].label))
+    ]
     if trainers and len(trainers) < len(steps):
         theirs = {_counter_key(rec) for rec in trainers}
         for rec in steps:
