@@ -58,6 +58,10 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a key's last word after a separator (`gpu` of tok/sec/gpu, `per device` of samples per device)
+_LAST_DEVICE = regex.compile(r"^(?P<rest>.*[A-Za-z/])[\s_\-./]+(?:per[\s_\-]+)?(?P<word>[A-Za-z]+)$")
+# the rates a device word after them makes one device's (core/schema.py SCOPED_COLUMNS, scope per_gpu)
+_PER_DEVICE = {"tokens_per_s": "tokens_per_s_per_gpu", "samples_per_s": "samples_per_s_per_gpu"}
 # a namespace before a key (`perf/`, `throughput.`): one word, then the rest
 _NAMESPACE = regex.compile(r"^(?P<space>[A-Za-z][A-Za-z_-]*)[/.](?P<rest>[A-Za-z].*)$")
 # a word of a key with the separator after it (`gpu-` of peak-gpu-memory, `GPU ` of GPU Max Mem), standing before
@@ -539,7 +543,9 @@ class KeyMap:
             name = self._joined_names().get(k)
             if name is not None:
                 return _ruled(self.step[name], "spelling", f"read as {name}")
-            hit = self._on_device(key, depth)
+            if k in self.known:  # (a known quantity's own name before the rules that read a key's words)
+                return self.known[k]
+            hit = self._on_device(key, depth) or self._per_device(key, depth)
             if hit is not None:
                 return hit
         return None if config else self.known.get(k)
@@ -559,6 +565,21 @@ class KeyMap:
         if hit is None or hit.units != "memory":
             return None
         return _ruled(hit, "device", f"read as {normalize(rest)}: the device word names where it is measured")
+
+    def _per_device(self, key: str, depth: int) -> Mapping | None:
+        """A rate whose last word is a device (`tok/sec/gpu`, `samples per device`, `tokens_per_s_gpu`): the rate of
+        one device, the per-GPU scope of the rate the rest of the key names."""
+        m = _LAST_DEVICE.match(key.strip())
+        if m is None or m.group("word").lower() not in self.device_words:
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        if hit is None or hit.column not in _PER_DEVICE:
+            return None
+        return _ruled(
+            replace(hit, column=_PER_DEVICE[hit.column]),
+            "device",
+            f"read as {normalize(m.group('rest'))} of one {m.group('word').lower()}: the device word after the rate",
+        )
 
     def _joined_names(self) -> dict[str, str]:
         """The step table's names of several words written as one (`gpumem` for gpu_mem: NVlabs/stylegan2-ada
