@@ -349,6 +349,92 @@ def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
     assert row_at(parsed, 1)["progress_total"] == 500
 
 
+@pytest.mark.parametrize(
+    ("lines", "total"),
+    [
+        # zhenhao-huang/CPM-1-Finetune-Text-Generation finetune_text_generation.py: "Epoch {}, global step {}, total
+        # step {}, train lm loss: {}".format(e, global_step, epoch * len(train_dataloader), ...)
+        (
+            [
+                f"Epoch 3, global step {s}, total step 2000, train lm loss: {9 - s / 100}"
+                for s in (10, 20, 30)
+            ],
+            2000,
+        ),
+        # hiyouga/LLaMA-Factory src/llamafactory/train/callbacks.py LogCallback.on_log: dict(current_steps=...,
+        # total_steps=self.max_steps, loss=..., ...) written as one JSON object a line (trainer_log.jsonl)
+        (
+            [
+                f'{{"current_steps": {s}, "total_steps": 1500, "loss": {9 - s / 100}, "learning_rate": 1e-05, '
+                f'"epoch": 0.0{s // 10}, "percentage": 0.{s // 10}}}'
+                for s in (10, 20, 30)
+            ],
+            1500,
+        ),
+        # a TensorFlow loop's print("step {} of {},train loss {}".format(i+1, training_steps, t_loss))
+        # (find_string id 38475687687)
+        ([f"step {s} of 700,train loss {9 - s / 100}" for s in (10, 20, 30)], 700),
+    ],
+)
+def test_the_planned_total_after_a_word_of_its_own(write_log, lines, total):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert set(parsed.rows["progress_total"]) == {total}
+    assert row_at(parsed, 2)["loss"] == 8.8
+    assert not [c for c in parsed.rows.columns if "total" in c and c.startswith("x_")]
+
+
+def test_a_bracketed_integer_that_opens_a_line_of_slash_separated_pairs_counts_the_steps(write_log):
+    # danijar/dreamer dreamer.py Dreamer._write_summaries: print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in
+    # metrics)); the first write has no fps yet (a record seen once beside one seen twice)
+    keys = "expl_amount {a} / model_grad_norm 40.3 / image_loss {b} / model_loss {c} / actor_loss -6.9"
+    lines = [
+        "Training for 100 steps.",
+        "[5000] " + keys.format(a=0.0, b=11650.7, c=5864.5),
+        "Train episode of length 1000 with return 13.9.",
+        "[6000] " + keys.format(a=0.3, b=304.1, c=152.0) + " / fps 1.0",
+        "Train episode of length 1000 with return 19.1.",
+        "[7000] " + keys.format(a=0.3, b=296.5, c=148.5) + " / fps 9.3",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 6000, 7000]
+    assert row_at(parsed, 4)["x_model_loss"] == 152.0 and row_at(parsed, 6)["x_image_loss"] == 296.5
+
+    # danijar/dreamerv2 dreamerv2/common/logger.py TerminalOutput: print(f'[{step}]', ' / '.join(f'{k} {v}' ...))
+    # with _format_value's '.2f' stripped of its zeros, or '.1e' without '.0' and '+0' (4.3e3)
+    lines = [
+        f"[{s}] kl_loss 1.2{s // 1000} / image_loss 4.{s // 1000}e3 / model_loss 5.4e3 / actor_loss -0.5 / fps 21.5"
+        for s in (1000, 2000, 3000, 4000)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", name="v2.log"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000]
+    assert row_at(parsed, 2)["x_image_loss"] == 4200.0
+
+
+def test_a_count_of_samples_that_is_a_whole_multiple_of_the_iterations_is_no_step(write_log):
+    # MuggleWang/CosFace_pytorch main.py train(): print_with_time('Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f},
+    # Elapsed time: {:.4f}s({} iters)'.format(epoch, batch_idx * len(data), len(train_loader.dataset), ...,
+    # iteration, ...) + ' Margin: {:.4f}, Scale: {:.2f}' (find_string id 37687553016): the samples seen, then the
+    # iteration glued after the bracket; batch 512
+    lines = [
+        f"2019-09-19 14:{39 + i:02d}:57 Train Epoch: 1 [{512 * 100 * i}/490871 ({100 * 512 * 100 * i // 490871}%)]"
+        f"{100 * i}, Loss: {25 - i / 2:.6f}, Elapsed time: 19{i}.5000s(100 iters) Margin: 0.4000, Scale: 30.00"
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert row_at(parsed, 2)["loss"] == 24.0
+    assert 490871 not in set(parsed.rows.get("progress_total", pd.Series(dtype=float)))  # the data set's size
+    # a project's variant of it with two losses (find_string id 9267901257): 'Train Epoch: {} [{}/{} ({:.0f}%)]{},
+    # Loss_cls: {:.6f}, Loss_expdist: {:.6f}, Elapsed time: {:.4f}s({} iters)' + ' Margin: ..., Scale: ...'; a run
+    # seen on one line alone: the count of samples is a whole multiple of the iteration beside it
+    one = (
+        "Train Epoch: 2 [153600/600000 (26%)]300, Loss_cls: 2.500000, Loss_expdist: 0.100000, Elapsed time: "
+        "9.5000s(50 iters) Margin: 0.3500, Scale: 64.00"
+    )
+    assert steps_of(frame(write_log(one + "\n", name="one.log"))) == [300]
+
+
 def test_a_counter_printed_in_thousands(write_log):
     # CorentinJ/Real-Time-Voice-Cloning vocoder/train.py: k = step // 1000, then f"| Epoch: {epoch}
     # ({i}/{len(data_loader)}) | " f"Loss: {avg_loss:.4f} | {speed:.1f} " f"steps/s | Step: {k}k | "; here 1158
@@ -444,6 +530,93 @@ def test_json_with_double_quotes_behind_a_logger_prefix(write_log):
     second = row_at(parsed, 2)
     assert second["loss"] == 2.8 and second["lr"] == 3e-4 and second["step_time_s"] == 0.25
     assert second["timestamp"] - row_at(parsed, 1)["timestamp"] == 1.0
+
+
+def test_keys_of_dash_joined_words_and_an_auxiliary_loss(write_log):
+    # mlc-ai/pith-train pithtrain/tasks/pretrain_lm.py: "step %08d/%08d | step-time %.3f sec | cross-entropy-loss %.4f
+    # | load-balance-loss %.6f | learning-rate %.6e | gradient-norm %.4f | tokens-per-second {:,} | peak-gpu-memory
+    # %.2f GB" (memory: max_memory_allocated() / 1024**3): the cross-entropy is the loss, the load-balancing term
+    # added to it is kept; the device word of the memory key names where it is measured
+    lines = [
+        f"2026-04-01 14:0{s}:00 | INFO | step {s:08d}/00000020 | step-time 2{s}.500 sec | cross-entropy-loss "
+        f"{3 - s / 10:.4f} | load-balance-loss 0.00{s}500 | learning-rate 2.000000e-0{s} | gradient-norm 1{s}.2500 | "
+        f"tokens-per-second 7{s},000 | peak-gpu-memory 6{s}.25 GB"
+        for s in range(1, 4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    second = row_at(parsed, 2)
+    assert second["loss"] == 2.8 and second["x_load_balance_loss"] == 0.0025
+    assert second["lr"] == 2e-2 and second["grad_norm"] == 12.25 and second["step_time_s"] == 22.5
+    assert second["tokens_per_s"] == 72000 and second["memory_gib"] == 62.25
+    assert second["progress_total"] == 20
+
+
+def test_a_number_glued_to_a_key_by_an_at_sign_is_part_of_its_name(write_log):
+    # mit-han-lab/temporal-shift-module main.py train(), as pytorch/examples' imagenet printed it before Acc@1:
+    # 'Epoch: [{0}][{1}/{2}], lr: {lr:.5f}\t' 'Time {batch_time.val:.3f} ({batch_time.avg:.3f})\t' 'Data ...\t'
+    # 'Loss {loss.val:.4f} ({loss.avg:.4f})\t' 'Prec@1 {top1.val:.3f} ({top1.avg:.3f})\t' 'Prec@5 ...'
+    lines = [
+        f"Epoch: [3][{i:>3}/500], lr: 0.01000\tTime 0.{i + 300:03d} (0.350)\tData 0.010 (0.012)\tLoss "
+        f"{2 - i / 1000:.4f} (1.9000)\tPrec@1 {50 + i / 10:.3f} (55.000)\tPrec@5 {80 + i / 10:.3f} (85.000)"
+        for i in (20, 40, 60, 80)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    second = row_at(parsed, 2)
+    assert second["step_time_s"] == 0.34 and second["loss"] == 1.96
+    assert 54.0 in second.values() and 84.0 in second.values()  # Prec@1 and Prec@5, each its own value
+    assert 1.0 not in second.values() and 5.0 not in second.values()
+
+
+def test_keys_with_a_number_after_an_at_sign_in_a_record_of_one_key_a_line(write_log):
+    # a W&B run's values pasted as text (FranxYao/Long-Context-Data-Engineering#13): 'step N token Xm ' opens the
+    # record, one 'key value ' line per metric follows, the per-length losses keyed loss@<length>
+    block = []
+    for step, loss in ((1, 5.5), (50, 2.25), (100, 2.125)):
+        block += [f"step {step} token {step * 5}m ", f"train/loss {loss:.4f} ", "train/grad_norm 12.5000 "]
+        block += [f"train/per_length_loss/loss@{2**k} {loss + k / 8:.4f} " for k in range(1, 7)]
+        block.append("")
+    parsed = frame(write_log("\n".join(block) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100]
+    second = row_at(parsed, 11)  # the record of step 50 opens on line 11
+    assert second["loss"] == 2.25 and second["grad_norm"] == 12.5
+
+
+@pytest.mark.parametrize(
+    ("lines", "steps"),
+    [
+        # the TensorFlow tutorials' notMNIST loops (Udacity's deep learning assignments and their many copies):
+        # print("Minibatch loss at step %d: %f" % (step, l)); print("Minibatch accuracy: %.1f%%" % ...)
+        (
+            [
+                line
+                for s in (0, 500, 1000)
+                for line in (
+                    f"Minibatch loss at step {s}: {3 - s / 1000:.6f}",
+                    f"Minibatch accuracy: {s / 20:.1f}%",
+                )
+            ],
+            [0, 500, 1000],
+        ),
+        # hualin95/Deeplab-v3plus tools/train_voc.py: self.logger.info("The train loss of epoch{}-batch-{}:{}"
+        # .format(self.current_epoch, batch_idx, cur_loss)) behind '%(asctime)s - %(name)s - %(levelname)s - '
+        (
+            [
+                f"2018-12-12 10:{10 + i:02d}:30,239 - root - INFO - The train loss of epoch3-batch-{i * 50}:"
+                f"{3 - i / 2}"
+                for i in range(3)
+            ],
+            [0, 50, 100],
+        ),
+        # a loop's print('The train loss of epoch %d is : %f' % (epoch, learning_curve[epoch]))
+        # (find_string id 20120191717)
+        ([f"The train loss of epoch {e} is : {3 - e / 2:.6f}" for e in (0, 1, 2)], [0, 1, 2]),
+    ],
+)
+def test_a_value_named_by_the_words_before_its_counter(write_log, lines, steps):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == steps
+    assert list(parsed.rows["loss"]) == [3.0, 2.5, 2.0]
 
 
 def test_units_after_values_and_in_the_keys_brackets(write_log):
@@ -1178,6 +1351,31 @@ def test_an_epoch_on_its_own_line_before_its_steps(write_log):
     run = api.resolve(log)
     assert list(run.steps["step"]) == list(range(10, 110, 10))  # (epoch - 1) x 50 + position
     assert [int(e["step"]) for e in evals(run.parsed)] == [50, 100]  # the evaluation after each epoch
+
+
+@pytest.mark.parametrize(
+    "batch",
+    [
+        # kaldi-asr/kaldi's PyTorch chain recipe (find_string ids 30229222855, 30593009871): logging.info('epoch {},
+        # learning rate {}') once an epoch, then 'Process {}/{}({:.6f}%) global average objf: {:.6f} over {} frames,
+        # current batch average objf: {:.6f} over {} frames, epoch {}' every 100 batches
+        "Process {b}/3161({p:.6f}%) global average objf: -0.{o} over {f}.0 frames, current batch average objf: "
+        "-0.{o} over 6400 frames, epoch 0",
+        # k2-fsa/snowfall's MMI recipe (find_string id 15067032872): the same header, then 'processing batch {},
+        # current epoch is {}/{} global average objf: {:.6f} over {} frames ({:.1f}% kept), current batch ...'
+        "processing batch {b}, current epoch is 0/10 global average objf: -0.{o} over {f} frames (99.5% kept), "
+        "current batch average objf: -0.{o} over 6400 frames (99.0% kept) ",
+    ],
+)
+def test_an_epochs_header_that_states_its_lr_is_no_trainer_beside_its_batches(write_log, batch):
+    lines = ["2020-01-31 16:17:23,226 INFO [train.py:185] epoch 0, learning rate 0.001"]
+    lines += [
+        f"2020-01-31 16:{17 + b // 100}:24,536 INFO [train.py:102] "
+        + batch.format(b=b, p=100 * b / 3161, o=900 - b, f=6400 * (b + 1))
+        for b in (0, 100, 200, 300)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
 
 
 # ------------------------------------------------------------------------------------------------

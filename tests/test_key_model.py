@@ -54,6 +54,11 @@ def km() -> keymap.KeyMap:
         # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a
         # name of the table (gpu_mem) written as one word, a bare decimal (GiB)
         ("gpumem", "8.9", "memory_gib", 8.9),
+        # a device word among a memory key's words says where it is measured: mlc-ai/pith-train
+        # pithtrain/tasks/pretrain_lm.py "peak-gpu-memory %.2f GB" of max_memory_allocated() / 1024**3; allenai/OLMo
+        # olmo/train.py Trainer.system_metrics "System/Peak GPU Memory (MB)" (peak_gpu_memory(): / 1024**2, MiB)
+        ("peak-gpu-memory", "63.65 GB", "memory_gib", 63.65),
+        ("Peak GPU Memory (MB)", "20480", "memory_gib", 20.0),
     ],
 )
 def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, want):
@@ -103,6 +108,16 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("train/loss_step", "0.25144094228744507", "loss", 0.25144094228744507, "prefix+suffix"),
         # an evaluation's prefix before a loss name
         ("val/lm_loss", "2.5", "eval_loss", 2.5, "eval"),
+        # a namespace that groups metrics says where a value is logged, not what it is: mosaicml/composer
+        # composer/callbacks/speed_monitor.py logger.log_metrics({'throughput/samples_per_sec': throughput}) (the
+        # whole job's); volcengine/verl metrics["perf/max_memory_allocated_gb"] = max_memory_allocated() / (1024**3)
+        ("throughput/samples_per_sec", "812.5", "samples_per_s", 812.5, "namespace"),
+        ("perf/max_memory_allocated_gb", "46.6", "memory_gib", 46.6, "namespace+unit"),
+        # a device word after a rate makes it one device's: print(f"Tok/sec/gpu {toks_per_sec_per_gpu}") (find_string
+        # id 29218737049); print(f"{throughput['samples_per_sec_per_device']:.2f} samples/sec/device (effective)")
+        # (find_string id 47475011670)
+        ("Tok/sec/gpu", "3200.5", "tokens_per_s_per_gpu", 3200.5, "device"),
+        ("samples/sec/device", "45.10", "samples_per_s_per_gpu", 45.1, "device"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -126,6 +141,11 @@ def test_known_quantities_under_other_names(km, key, value, column, want, rule):
         ("lr-SGD-momentum", "0.9", "kept", "x_lr_sgd_momentum"),
         # open_clip's "Logit Scale: 100.000" is the model's temperature, no loss scale
         ("Logit Scale", "100.000", "kept", "x_logit_scale"),
+        # ... but a namespace that says whose it is keeps it apart: composer's per-device rate
+        # 'throughput/device/samples_per_sec' (throughput / world_size), an RL critic's gradient norm, an
+        # evaluation's accuracy
+        ("throughput/device/samples_per_sec", "101.5", "kept", "x_throughput_device_samples_per_sec"),
+        ("critic/grad_norm", "0.52", "kept", "x_critic_grad_norm"),
     ],
 )
 def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, kind, column):
@@ -247,6 +267,19 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         # {mlm_loss:.3f}, SOP: {sop_loss:.3f}, MLM_acc: {mlm_acc:.3f}, SOP_acc: {sop_acc:.3f}": the masked LM's
         # accuracy is no loss
         (("Loss", "MLM", "SOP", "MLM_acc", "SOP_acc", "It/s"), "Loss", ("MLM",)),
+        # an auxiliary term added to the objective is no objective of its own: allenai/OLMo olmo/train.py
+        # Trainer.train_step metrics["train/CrossEntropyLoss"], ["train/ZLoss"], ["train/LoadBalancingLoss"];
+        # mlc-ai/pith-train pithtrain/tasks/pretrain_lm.py "cross-entropy-loss %.4f | load-balance-loss %.6f"
+        (
+            ("train/CrossEntropyLoss", "train/Perplexity", "train/ZLoss", "train/LoadBalancingLoss"),
+            "train/CrossEntropyLoss",
+            ("train/ZLoss", "train/LoadBalancingLoss"),
+        ),
+        (
+            ("step-time", "cross-entropy-loss", "load-balance-loss", "learning-rate", "gradient-norm"),
+            "cross-entropy-loss",
+            ("load-balance-loss",),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

@@ -139,6 +139,8 @@ NUM_RX = (
     r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
+# (a number glued to a word by `@` is part of its key, never a value or a counter: torchvision's references print
+# "Acc@1 {top1.global_avg:.3f} Acc@5 ...", a retrieval's recall@10, a per-length loss loss@1024)
 # a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
 GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
@@ -155,7 +157,7 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
+    rf"|(?P<num>(?<![\w.])(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
@@ -853,7 +855,18 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         words = _words(slots[i].label)
         return len(words) >= 2 and words[-1] in COUNTER_WORDS | LOOSE_COUNTER_WORDS and words[:-1] in labels
 
+    def leading(i: int) -> bool:
+        """A bracketed integer that opens the line, the record's pairs after it: danijar/dreamer's
+        print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in metrics)); the bracket names it as a counter by
+        its place, as a word would."""
+        return (
+            all(k == "ts" for k in rec.shapes[0].kinds[:i])
+            and literals[i].strip() == "["
+            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[i + 1]) is not None
+        )
+
     named = [i for i in candidates if own(i)]
+    named += [i for i in candidates if few and leading(i) and i not in named]
     named += [
         i for i in candidates if (_counter_named(slots[i].label) or slots[i].shifted) and i not in named
     ]
@@ -865,7 +878,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         i
         for i in candidates
         if i not in named
-        and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label))
+        and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label) or leading(i))
         and rising(i)
     ]
     # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
@@ -965,6 +978,27 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             and _paced(i, rec, series, totals)
         ]
         order = loose + paced + [i for i in numerators + candidates if i not in loose and i not in paced]
+        # an unnamed count of a whole (N/M) that is a whole multiple of another count of the line (the examples seen
+        # of the data set, batch size x the iterations: CosFace's "Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: ..."
+        # prints the samples, then the iteration) counts examples: the iterations go first, as updates done go
+        # before examples seen (a count named so or keeping pace with its bar stays first: RWKV's `s 1666` steps,
+        # 2 x 833 of the bar, beside its mini-epoch 2)
+        examples = [
+            i
+            for i in order
+            if i in ints
+            and i in numerators
+            and i not in loose
+            and i not in paced
+            and any(_multiple(series[i], series[j], few) for j in order if j != i and j in ints)
+        ]
+        iterations = {
+            j
+            for i in examples
+            for j in order
+            if j != i and j in ints and _multiple(series[i], series[j], few)
+        }
+        order = [i for i in order if i not in examples] + examples
         for i in dict.fromkeys(order):
             if i in epochs:
                 continue
@@ -980,7 +1014,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 )
                 if (
                     few
-                    and (i in numerators or i in loose)
+                    and (i in numerators or i in loose or i in iterations)
                     and not finished
                     and i != _tqdm_count(rec.shapes[0])
                 ):
@@ -1010,7 +1044,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.counter = step
     rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
-    rec.named = rec.named or _epoch_named(slots[step].label)
+    rec.named = rec.named or _epoch_named(slots[step].label) or (few and leading(step))
     rec.whole = step in wholes
     scaled = _COUNTER_SCALE.match(literals[step + 1]) if step in ints else None
     rec.counter_scale = COUNT_SCALES[scaled.group(1)] if scaled else 1
@@ -1027,9 +1061,92 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     if step + 1 in totals:
         rec.total = step + 1
         slots[step + 1].role = "total"
+    elif epoch is None:
+        rec.total = _named_total(rec, km, step, ints)
+        if rec.total is not None:
+            slots[rec.total].role = "total"
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+def _multiple(big: list[tuple[int, int]], small: list[tuple[int, int]], few: bool = False) -> bool:
+    """Whether one rising count is the same whole multiple (2 or more) of another on every line: samples seen
+    beside the iterations that saw them (`few`: a record seen once or twice, its counts need not be seen rising)."""
+    if not big or len(big) != len(small) or (not few and len({v for _, v in small}) < 2):
+        return False
+    if any(b <= 0 for _, b in small):
+        return False
+    ratios = {a / b for (_, a), (_, b) in zip(big, small, strict=True)}
+    return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)) == int(next(iter(ratios)))
+
+
+# a word that joins a value's name to the counter it is printed at (`loss at step 500`, `loss of epoch3-batch-50`)
+_LINK_WORDS = frozenset({"at", "of", "for", "in", "on", "after"})
+# what stands between the counter and such a value: `: `, `=`, ` is : ` (`The train loss of epoch %d is : %f`)
+_LINKED_VALUE = regex.compile(r"(?:is|was)?\s*[:=]|is|was")
+
+
+def _key_before_counter(rec: RecordShape) -> None:
+    """A value printed after its counters with no key of its own, named by the words before them:
+    `Minibatch loss at step 500: 2.3` (the TensorFlow tutorials' print('Minibatch loss at step %d: %f' % (step, l))),
+    `The train loss of epoch3-batch-50:0.23` (hualin95/Deeplab-v3plus). The counter's key less its counter word
+    and the word that links them (`at`, `of`) becomes the value's key; without such a word nothing changes."""
+    if rec.counter is None:
+        return
+    counters = [i for i in (rec.epoch, rec.counter) if i is not None]
+    first, last = min(counters), max(counters)
+    nxt = last + 1
+    if (
+        nxt >= len(rec.slots)
+        or rec.slots[nxt].kind != "num"
+        or rec.slots[nxt].label.lower() not in ("", "is", "was")
+    ):
+        return
+    literals = rec.shapes[0].literals
+    if rec.slots[nxt].role != "value" or not _LINKED_VALUE.fullmatch(literals[nxt].strip()):
+        return
+    if any(regex.search(r"[A-Za-z]", literals[i]) for i in range(first + 1, last + 1)) and not all(
+        _words(literals[i]) and set(_words(literals[i])) <= COUNTER_WORDS | LOOSE_COUNTER_WORDS
+        for i in range(first + 1, last + 1)
+    ):
+        return  # (between two counters, only a counter's word: `epoch3-batch-50`)
+    words = rec.slots[first].label.split()
+    while words and words[-1].lower() in COUNTER_WORDS | LOOSE_COUNTER_WORDS | EPOCH_WORDS:
+        words.pop()
+    if len(words) < 2 or words[-1].lower() not in _LINK_WORDS:
+        return
+    rec.slots[nxt].label = " ".join(words[:-1])
+
+
+# the words of a key that plan a run's steps, before a word that counts them (`total step`, `max_iters`, `num_steps`)
+_PLAN_WORDS = frozenset({"total", "max", "num", "n"})
+
+
+def _named_total(rec: RecordShape, km: keymap_mod.KeyMap, step: int, ints: set[int]) -> int | None:
+    """The slot of the steps the run plans where a record prints them apart from its counter, after a word of their
+    own: `global step 750, total step 2142` (CPM-1's fine-tuning loop), LLaMA-Factory's `"current_steps": 10,
+    "total_steps": 1287`, `step 5 of 100`. The key says it plans steps (its words a plan's and a count's, or a
+    name of the run's planned iterations in the key model), its value holds still and is no smaller than the
+    counter's; None when no value is such."""
+    counted = [_whole(_unsep(v)) or 0 for _, v in rec.series(step)]
+    literals = rec.shapes[0].literals
+    for i in sorted(ints):
+        slot = rec.slots[i]
+        if i == step or slot.role != "value" or slot.rate:
+            continue
+        values = {int(_unsep(v)) for _, v in rec.series(i)}
+        if len(values) != 1 or next(iter(values)) < max(counted, default=0) or next(iter(values)) <= 0:
+            continue
+        words = _words(slot.label)
+        planned = (
+            (len(words) >= 2 and words[-1] in _RUN_COUNTS and bool(set(words[:-1]) & _PLAN_WORDS))
+            or (i == step + 1 and literals[i].strip().lower() == "of")
+            or getattr(km.lookup(slot.label, "config"), "column", None) == "train_iters"
+        )
+        if planned:
+            return i
+    return None
 
 
 # a counter printed with a scale letter glued on: Real-Time-Voice-Cloning's vocoder/train.py prints
@@ -2018,6 +2135,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     apply_headers(records, sample)
     for rec in records:
         find_counter(rec, km)
+        _key_before_counter(rec)
     steps: list[RecordShape] = []
     for rec in records:
         if rec.counter is None:
@@ -2056,7 +2174,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
     # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
     # no training value is progress of that worker, not a step
-    trainers = [rec for rec in steps if _trains(rec, km)]
+    # (a line of its own per epoch that states the epoch's lr, Kaldi's `epoch 0, learning rate 0.001`, is the
+    # epoch's header, not another worker's trainer)
+    trainers = [
+        rec
+        for rec in steps
+        if _trains(rec, km) and not (rec.counter is not None and _epoch_named(rec.slots[rec.counter].label))
+    ]
     if trainers and len(trainers) < len(steps):
         # (an epoch is no worker's counter: a step line that prints its epoch, under an epoch line that states the
         # lr, is the epoch's steps, Kaldi's `Process 100/3161(...) ... objf: ..., epoch 0` under `epoch 0,

@@ -58,6 +58,15 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a key's last word after a separator (`gpu` of tok/sec/gpu, `per device` of samples per device)
+_LAST_DEVICE = regex.compile(r"^(?P<rest>.*[A-Za-z/])[\s_\-./]+(?:per[\s_\-]+)?(?P<word>[A-Za-z]+)$")
+# the rates a device word after them makes one device's (core/schema.py SCOPED_COLUMNS, scope per_gpu)
+_PER_DEVICE = {"tokens_per_s": "tokens_per_s_per_gpu", "samples_per_s": "samples_per_s_per_gpu"}
+# a namespace before a key (`perf/`, `throughput.`): one word, then the rest
+_NAMESPACE = regex.compile(r"^(?P<space>[A-Za-z][A-Za-z_-]*)[/.](?P<rest>[A-Za-z].*)$")
+# a word of a key with the separator after it (`gpu-` of peak-gpu-memory, `GPU ` of GPU Max Mem), standing before
+# another word: never a key's last word (tok/s/gpu)
+_DEVICE_WORD = regex.compile(r"(?<![A-Za-z0-9])(?P<word>[A-Za-z]+)[\s_\-./]+(?=[A-Za-z])")
 # a parameter group or a dict's group after a key: lr-pg_0, lr/pg1, lr_group0, lr-AdamW (Lightning's
 # LearningRateMonitor: lr-<optimizer>[/pg<N>]), grad_norm/total, grad_norm.model
 _GROUP = regex.compile(
@@ -446,6 +455,7 @@ class LossRule:
     words: frozenset[str] = frozenset()  # a key is loss-like when one of its words is one of these,
     total: frozenset[str] = frozenset()  # the total of the line's losses when it also has one of these,
     unlike: frozenset[str] = frozenset()  # and no loss when it has one of these (loss_scale, loss_weight)
+    auxiliary: frozenset[str] = frozenset()  # a term added to the objective (load balancing, z-loss), not it
 
 
 @dataclass
@@ -463,6 +473,7 @@ class KeyMap:
     eval_prefixes: tuple[str, ...] = ()
     step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
     phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
+    device_words: frozenset[str] = frozenset()  # the device a memory figure is measured on (`gpu`, `cuda`)
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
     interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
@@ -539,7 +550,43 @@ class KeyMap:
             name = self._joined_names().get(k)
             if name is not None:
                 return _ruled(self.step[name], "spelling", f"read as {name}")
+            if k in self.known:  # (a known quantity's own name before the rules that read a key's words)
+                return self.known[k]
+            hit = self._on_device(key, depth) or self._per_device(key, depth)
+            if hit is not None:
+                return hit
         return None if config else self.known.get(k)
+
+    def _on_device(self, key: str, depth: int) -> Mapping | None:
+        """A memory key that names the device it is measured on among its words (`peak-gpu-memory`, `GPU Max Mem`,
+        `cuda_max_memory_allocated`): the device says where, not what; read without it. Only a memory column: a
+        device word after a rate (`tok/s/gpu`) makes it another quantity."""
+        if not self.device_words:
+            return None
+        rest = _DEVICE_WORD.sub(
+            lambda m: "" if m.group("word").lower() in self.device_words else m.group(0), key
+        ).strip(" _-./")
+        if not rest or rest == key.strip():
+            return None
+        hit = self._lookup(rest, False, depth + 1)
+        if hit is None or hit.units != "memory":
+            return None
+        return _ruled(hit, "device", f"read as {normalize(rest)}: the device word names where it is measured")
+
+    def _per_device(self, key: str, depth: int) -> Mapping | None:
+        """A rate whose last word is a device (`tok/sec/gpu`, `samples per device`, `tokens_per_s_gpu`): the rate of
+        one device, the per-GPU scope of the rate the rest of the key names."""
+        m = _LAST_DEVICE.match(key.strip())
+        if m is None or m.group("word").lower() not in self.device_words:
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        if hit is None or hit.column not in _PER_DEVICE:
+            return None
+        return _ruled(
+            replace(hit, column=_PER_DEVICE[hit.column]),
+            "device",
+            f"read as {normalize(m.group('rest'))} of one {m.group('word').lower()}: the device word after the rate",
+        )
 
     def _joined_names(self) -> dict[str, str]:
         """The step table's names of several words written as one (`gpumem` for gpu_mem: NVlabs/stylegan2-ada
@@ -610,7 +657,24 @@ class KeyMap:
                 and not _words(parts[1]) & self.group_unlike
             ):
                 return _ruled(hit, "group", f"the group {parts[1]} of {hit.column}")
-        return None
+        return self._namespaced(raw, depth)
+
+    def _namespaced(self, raw: str, depth: int) -> Mapping | None:
+        """A name of the table under a namespace that groups metrics (`perf/max_memory_allocated_gb`,
+        `throughput/samples_per_sec`, `throughput.tokens_per_sec`): the namespace says where it is logged, not
+        what it is, unless its words make it another quantity's (an evaluation's, a device's or a node's share,
+        another model's: [prefixes] phrase_unlike and device). A loss under a namespace is the loss rule's to judge
+        (critic/vf_loss is another model's), never read here."""
+        m = _NAMESPACE.match(raw)
+        if m is None:
+            return None
+        space = m.group("space")
+        if _words(space) & (self.phrase_unlike | self.device_words | _EVAL_WORDS):
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        if hit is None or hit.column in ("loss", "eval_loss"):
+            return None
+        return _ruled(hit, "namespace", f"under the namespace {space}/: where it is logged, not what it is")
 
     def _named(self, k: str, config: bool) -> Mapping | None:
         """The rules of the names: a table's key, a rate's inverse, a time unit per step, a unit in the key."""
@@ -772,6 +836,10 @@ class KeyMap:
             for k in candidates
             if all(o == k or normalize(o).startswith(normalize(k) + "_") for o in candidates)
         ]
+        # a regularizer added to the objective (a mixture of experts' load-balancing loss, a z-loss) is no objective
+        # of its own: with those set aside, the one loss left is what the code optimizes
+        auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
+        objectives = [k for k in candidates if k not in auxiliary]
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
@@ -779,9 +847,13 @@ class KeyMap:
             chosen, how = candidates[0], "the line's only loss"
         elif len(stems) == 1:
             chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
+        elif len(objectives) == 1:
+            chosen, how = objectives[0], "the line's only loss beside auxiliary terms added to it"
         for k in candidates:
             if k == chosen:
                 mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
+            elif chosen is not None and k in auxiliary and chosen in objectives:
+                kept[k] = ("loss", f"an auxiliary term added to the loss {chosen.strip()!r}")
             elif chosen is not None:
                 kept[k] = ("loss", f"a part of the loss {chosen.strip()!r}")
             else:
@@ -1032,6 +1104,7 @@ def parse(data: Table, source: str) -> KeyMap:
     km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
     km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
     km.phrase_unlike = frozenset(_words_list(prefixes, "phrase_unlike", source, "prefixes", lower=True))
+    km.device_words = frozenset(_words_list(prefixes, "device", source, "prefixes", lower=True))
     groups = _tables(data, "groups", source)
     km.group_first = frozenset(_words_list(groups, "first", source, "groups"))
     km.group_only = frozenset(_words_list(groups, "only", source, "groups"))
@@ -1045,6 +1118,7 @@ def parse(data: Table, source: str) -> KeyMap:
         frozenset(_words_list(loss, "words", source, "loss")),
         frozenset(_words_list(loss, "total", source, "loss")),
         frozenset(_words_list(loss, "unlike", source, "loss")),
+        frozenset(_words_list(loss, "auxiliary", source, "loss", lower=True)),
     )
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
