@@ -146,6 +146,9 @@ def test_known_quantities_under_other_names(km, key, value, column, want, rule):
         # evaluation's accuracy
         ("throughput/device/samples_per_sec", "101.5", "kept", "x_throughput_device_samples_per_sec"),
         ("critic/grad_norm", "0.52", "kept", "x_critic_grad_norm"),
+        # a unit alone after a slash is a rate's denominator, no name under a namespace: nerfstudio's
+        # "Train Rays / Sec" column (nerfstudio/utils/writer.py: rays per second), never a time per step
+        ("Rays/Sec", "14.86", "kept", "x_rays_sec"),
     ],
 )
 def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, kind, column):

@@ -674,6 +674,10 @@ class KeyMap:
         hit = self._lookup(m.group("rest"), False, depth + 1)
         if hit is None or hit.column in ("loss", "eval_loss"):
             return None
+        if hit.rule == "unit" and m.group("rest").strip().lower() == (hit.key_unit or "").lower():
+            # a unit alone after the slash is a rate's denominator (nerfstudio's `Train Rays / Sec`: rays per
+            # second), no name under a namespace
+            return None
         return _ruled(hit, "namespace", f"under the namespace {space}/: where it is logged, not what it is")
 
     def _named(self, k: str, config: bool) -> Mapping | None:
