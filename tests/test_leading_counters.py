@@ -189,3 +189,18 @@ def test_every_lane_reads_a_counter_as_one_pass_does(tmp_path: Path, monkeypatch
         _same(one, _parse(log, jobs=jobs, chunk_bytes=20_000, listing=False))
         if jobs == 1:
             assert sum(made_rows) > 0.8 * 3000
+
+
+def test_a_set_written_from_a_counter_log_passes_its_samples_and_reads_the_counters(tmp_path: Path):
+    """`patterns new` keeps a sample line as printed ("12: loss=..."); a sample is checked without its file, so a
+    sample that only reads with its leading counter kept is read so (the log it came from keeps it)."""
+    from logparse import api
+    from tests.conftest import run_apart
+
+    log = tmp_path / "cartpole.log"
+    log.write_text("\n".join(_lapan(30)) + "\n")
+    out = tmp_path / "sets" / "mine.toml"
+    assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
+    assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+    mine = api.resolve(str(log), patterns=(str(out.parent),), format="mine")
+    assert list(mine.steps["step"]) == list(range(30))
