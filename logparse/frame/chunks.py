@@ -260,6 +260,8 @@ class Task(NamedTuple):
     stop: int
     block: bytes | _LongLine | None
     stream: bool
+    # the file's line-leading `N: ` is its records' counter, not srun's label (as its head says)
+    counters: bool = False
 
 
 class RangeResult(NamedTuple):
@@ -277,6 +279,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
     for path in paths:
         fh, first, skipped = open_checked(path)
         stats.nul_prefix_bytes += skipped
+        counters = reader.leading_counters(first)  # (as a single pass decides it: from the same head)
         try:
             if isinstance(fh, io.BufferedReader):  # not compressed: the workers read their ranges
                 total = os.fstat(fh.fileno()).st_size
@@ -286,7 +289,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                 start = skipped
                 while start < total:
                     stop = _line_end(fh, min(start + size, total) - 1)
-                    yield Task(path, start, stop, None, stop - start > size + _long_slack())
+                    yield Task(path, start, stop, None, stop - start > size + _long_slack(), counters)
                     start = stop
                 continue
             block = first
@@ -294,7 +297,7 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                 more = fh.read(size)
                 if not more:
                     if block:
-                        yield Task(path, 0, 0, block, False)
+                        yield Task(path, 0, 0, block, False, counters)
                     break
                 cut = more.rfind(b"\n") + 1
                 if cut == 0:  # no line end yet: keep reading, up to a bound
@@ -303,13 +306,13 @@ def _tasks(paths: list[str], size: int, stats: ReadStats) -> Iterator[Task]:
                         continue
                     whole = block.rfind(b"\n") + 1
                     if whole:
-                        yield Task(path, 0, 0, block[:whole], False)
+                        yield Task(path, 0, 0, block[:whole], False, counters)
                     line = _LongLine(fh, path, [block[whole:], more])
                     del block, more  # (the line holds them until it has served them)
-                    yield Task(path, 0, 0, line, True)
+                    yield Task(path, 0, 0, line, True, counters)
                     block = line.rest
                     continue
-                yield Task(path, 0, 0, block + more[:cut], False)
+                yield Task(path, 0, 0, block + more[:cut], False, counters)
                 block = more[cut:]
             note_stop(fh, path, stats)
         finally:
@@ -420,13 +423,13 @@ def _line_end(fh: io.BufferedReader, at: int) -> int:
 
 
 def _read_task(task: Task) -> RangeResult:
-    path, start, stop, block, stream = task
+    path, start, stop, block, stream, counters = task
     assert _CONTEXT is not None
     matcher, keep = _CONTEXT
     if stream:  # a giant line: the reader's own cutting and skipping, a chunk at a time
         source = block if isinstance(block, _LongLine) else _Range(path, start, stop)
         try:
-            return _read_stream(source, path, matcher, keep)
+            return _read_stream(source, path, matcher, keep, counters)
         finally:
             source.close()
     if block is None:
@@ -448,22 +451,25 @@ def _read_task(task: Task) -> RangeResult:
             stats = ReadStats(
                 replaced_chars=text.count("\ufffd"), nul_bytes=holes.nul_bytes, nul_line=holes.nul_line
             )
-            worker = _Worker(matcher, keep, Lane(matcher))
+            worker = _Worker(matcher, keep, Lane(matcher, counters), counters)
             worker.lines(lines, stats, _Dirt.of(text, found))
             if lines and not text.endswith("\n"):  # the file's last line, without newline: its last record
-                cut = list(_split_physical(lines[-1], ReadStats()))
+                cut = list(_split_physical(lines[-1], ReadStats(), counters=counters))
                 stats.unterminated = cut[-1]._replace(line=stats.physical_lines) if cut else None
             return RangeResult(stats, worker.finish())
-    result = _read_stream(io.BytesIO(block), path, matcher, keep)  # over-long lines in a block of a few MB
+    # over-long lines in a block of a few MB
+    result = _read_stream(io.BytesIO(block), path, matcher, keep, counters)
     result.stats.nul_bytes += holes.nul_bytes
     result.stats.nul_line = holes.nul_line
     return result
 
 
-def _read_stream(source: io.RawIOBase, path: str, matcher: Matcher, keep: bool) -> RangeResult:
+def _read_stream(
+    source: io.RawIOBase, path: str, matcher: Matcher, keep: bool, counters: bool
+) -> RangeResult:
     stats = ReadStats()
-    worker = _Worker(matcher, keep, None)
-    for rec in stream_records(source, path, stats):  # type: ignore[arg-type]
+    worker = _Worker(matcher, keep, None, counters)
+    for rec in stream_records(source, path, stats, counters=counters):  # type: ignore[arg-type]
         worker.record(rec)
     return RangeResult(stats, worker.finish())
 
@@ -560,10 +566,11 @@ class _Reads:
 class _Worker:
     """What one range sends back, built record by record (and, through the fast lane, line by line)."""
 
-    def __init__(self, matcher: Matcher, keep: bool, lane: Lane | None) -> None:
+    def __init__(self, matcher: Matcher, keep: bool, lane: Lane | None, counters: bool = False) -> None:
         self.matcher = matcher
         self.keep = keep
         self.lane = lane
+        self.counters = counters  # a line-leading `N: ` is the record's counter (reader.leading_counters)
         self.out: list[Any] = []
         self.run = _Run(matcher, self.out)
         self.since_partial = MAX_WRAP_PARTS  # records since the last line that may have been hard-wrapped
@@ -712,7 +719,7 @@ class _Worker:
         if needle not in line or line[-1:].isspace() or not dirt.plain(line):
             return False
         if (dirt.lt and "<" in line) or not (shape.plain_lead or shape.own_record(line)):
-            body, rank = own_text(line)
+            body, rank = own_text(line, self.counters)
             if body is None or (rank is not None) != shape.prefixed:
                 return False
         return not (shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index))
@@ -722,7 +729,7 @@ class _Worker:
         noise), _BLANK, or _OTHER (`line` reads it: a pattern matches it, or the reader makes more of it)."""
         if not dirt.plain(line):
             return _OTHER
-        body, rank = own_text(line)
+        body, rank = own_text(line, self.counters)
         if body is None:
             return _OTHER
         text = body.rstrip()
@@ -849,7 +856,7 @@ class _Worker:
                 self.run.aside.append(_FastEvent(shape, stats.physical_lines, got[1], line))
                 return
             got, learn = None, False  # (its shape is known: nothing to learn or check)
-        body, rank = own_text(line) if plain and got is None else (None, None)
+        body, rank = own_text(line, self.counters) if plain and got is None else (None, None)
         if body is not None:
             # the reader would make this line one record of `body` (or none, when blank)
             text = body.rstrip()
@@ -870,7 +877,7 @@ class _Worker:
                 lane.learn(hit[0], line, rec)
             return
         records = []
-        for rec in _split_physical(line, stats):
+        for rec in _split_physical(line, stats, counters=self.counters):
             records.append((rec, self.record(rec, compare=got is not None)))
         if got is not None:
             assert lane is not None

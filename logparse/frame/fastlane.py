@@ -50,7 +50,7 @@ from ..core.errors import PatternError
 from ..core.schema import Row, fill_aliases
 from ..patterns import keymap as keymap_mod
 from ..patterns.sets import FieldSpec, LineSpec, LineValues
-from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, may_be_prefixed
+from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, counter_lead, may_be_prefixed
 from .columns import RowBlock, Typed
 from .matcher import Matcher
 from .rows import bulkable, order_free
@@ -63,14 +63,17 @@ except ImportError:  # pragma: no cover - a build without the extension
 NATIVE = _native is not None  # read checked shapes' lines through _native.fit (tests turn it off to compare)
 
 
-def own_text(line: str) -> tuple[str | None, int | None]:
+def own_text(line: str, counters: bool = False) -> tuple[str | None, int | None]:
     """(text, rank) of a line (no carriage return, escape or colour remnant) that the reader makes one
     record of, with no prefix or torchrun's `[defaultR]:` alone; (None, None) when it may do more (another
     prefix, a second one, another rank's output on the same line). The lane and the parallel reader's
-    record-making both decide by it."""
+    record-making both decide by it. `counters`: the file's line-leading `N: ` is its records' counter, which the
+    reader keeps in the text (reader.leading_counters)."""
     if "<" in line and "]" in line and GLUED_BAR.search(line):
         return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
     if not may_be_prefixed(line):
+        return line, None
+    if counters and counter_lead(line):
         return line, None
     m = TORCHRUN_PREFIX.match(line)
     if m is None:
@@ -142,16 +145,24 @@ class LaneShape:
 
     @classmethod
     def learn(
-        cls, spec: LineSpec, index: int, matcher: Matcher, line: str, rank: Any, host: Any, text: str
+        cls,
+        spec: LineSpec,
+        index: int,
+        matcher: Matcher,
+        line: str,
+        rank: Any,
+        host: Any,
+        text: str,
+        counters: bool = False,
     ) -> LaneShape | None:
         """The shape of `line`, whose record `text` the pattern `spec` matched; None when the lane cannot read
-        its shape exactly as the pattern does."""
+        its shape exactly as the pattern does (`counters`: as for own_text)."""
         if spec.list_columns or host is not None:
             return None
         before = any(i < index for i in matcher.candidates(text))
         if line != line.rstrip() or "\r" in line or "\x1b" in line or (before and not event_lane(spec)):
             return None
-        if own_text(line) != (text, rank):
+        if own_text(line, counters) != (text, rank):
             return None  # the reader makes more of this line than its text and torchrun's rank
         role = None
         head = ""
@@ -584,8 +595,9 @@ def _keyed(
 class Lane:
     """The shapes learned in one range, per pattern, and the lines they read."""
 
-    def __init__(self, matcher: Matcher) -> None:
+    def __init__(self, matcher: Matcher, counters: bool = False) -> None:
         self.matcher = matcher
+        self.counters = counters  # the range's file starts records with their counter `N: ` (own_text)
         self.shapes: dict[int, list[LaneShape]] = {}  # pattern index -> its shapes, most recently used first
         self.needles: list[tuple[str, int]] = []
         self.fails: dict[int, int] = {}
@@ -601,7 +613,7 @@ class Lane:
             return
         if self.learned.get(index, 0) >= MAX_LEARNED:
             return
-        shape = LaneShape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text)
+        shape = LaneShape.learn(spec, index, self.matcher, line, rec.rank, rec.host, rec.text, self.counters)
         if shape is None:
             self.fails[index] = self.fails.get(index, 0) + 1
             return
@@ -631,7 +643,7 @@ class Lane:
                 if m is None:
                     continue
                 if not shape.plain_lead or "<" in line:
-                    body, rank = own_text(line)
+                    body, rank = own_text(line, self.counters)
                     if body is None or (rank is not None) != shape.prefixed:
                         return None  # the reader would peel or split this line otherwise than the shape reads it
                 if k:

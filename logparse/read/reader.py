@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import Any, NamedTuple
 
 import regex
@@ -56,6 +57,12 @@ TORCHRUN_PREFIX = re.compile(_ROLE_RANK + r"\]:")
 # srun --label: the task id right-aligned to the width of the largest one, " 0: " ... "15: " with 16 tasks (slurm's
 # _build_label: xstrfmtcat(buf, "%*d: ", task_id_width, task_id)), so at most 5 spaces and digits before ": "
 _SLURM_PREFIX = regex.compile(r"^(?=[ \d]{1,5}: ) *(?P<rank>\d+): ")
+# ... the same at the start of each line of a file's head, as bytes: (padding, digits) of each
+_HEAD_LABELS = re.compile(rb"^(?=[ \d]{1,5}: )( *)(\d+): ", re.MULTILINE)
+# A line-leading "N: " is not always srun's label: programs print their own counter so (darknet's
+# "75: 625.195312, 517.632019 avg, ...", CatBoost's "87:\tlearn: ..."). How a file's leading labels run through its
+# head tells the two apart (leading_counters); this many are weighed, at most.
+HEAD_LABELS = 2000
 _MPI_PREFIX = regex.compile(r"^\[1,(?P<rank>\d+)\]<std(?:out|err)>:\s?")  # mpirun --tag-output
 # pdsh/deepspeed multi-node: "gpu250: [2023-..." or "192.168.50.170: {'loss': ...}"; a host name
 # must contain a digit so that "WARNING: ..." or "loss: 1.2" are never taken for one.
@@ -81,6 +88,39 @@ def may_be_prefixed(text: str) -> bool:
     if first == " ":
         first = text[:5].lstrip()[:1]
     return first == "[" or first.isdigit() or (first.isalnum() and ": " in text)
+
+
+def counter_lead(text: str) -> bool:
+    """Whether `text` starts as srun --label's task id would, `N: `: in a file whose such labels are counters
+    (leading_counters) the reader keeps it, and no launcher prefix is peeled off the line."""
+    return _SLURM_PREFIX.match(text) is not None
+
+
+def leading_counters(head: bytes) -> bool:
+    """Whether the `N: ` that starts lines of a file whose first bytes are `head` is the program's own counter (kept
+    in the record's text), not srun --label's task id (peeled as the rank). srun repeats a small set of task ids,
+    the same ones over and over, interleaved, all padded to one width (slurm's "%*d: "), and the lines of its
+    ranks are numbered 0, 1, 2, ... ; a counter rises from line to line, a value each line or two (a restart
+    may start it again), and its width grows with it unpadded ("9: ", "10: ") or it starts past 0 ("75: ").
+    Labels that could be either (fewer than three; one line per task in task order) stay ranks."""
+    labels = [m.groups() for m in islice(_HEAD_LABELS.finditer(head), HEAD_LABELS)]
+    if len(labels) < 3:
+        return False
+    values = [int(digits) for _, digits in labels]
+    ups = downs = same = 0
+    for before, after in zip(values, values[1:], strict=False):
+        if after > before:
+            ups += 1
+        elif after < before:
+            downs += 1
+        else:
+            same += 1
+    # srun's interleaved ranks go back to a smaller id all the time; a run that prints mostly one rank repeats it
+    if downs > max(1, len(values) // 50) or ups < 2 or 2 * ups < same:
+        return False
+    # one line of each task in task order: ids 0..k in one padded width, as srun writes them
+    widths = {len(pad) + len(digits) for pad, digits in labels}
+    return not (len(widths) == 1 and set(values) == set(range(max(values) + 1)))
 
 
 # A tqdm bar left unfinished (redrawn with \r, no newline) and a Python logging record written next on the same
@@ -346,13 +386,15 @@ def _looks_binary(head: bytes) -> bool:
     return controls > len(head) * 0.05
 
 
-def clean_text(text: str) -> tuple[str, int | None, str | None]:
-    """Strip ANSI codes and launcher prefixes; return (text, rank, host)."""
-    return _clean(text)[0]
+def clean_text(text: str, counters: bool = False) -> tuple[str, int | None, str | None]:
+    """Strip ANSI codes and launcher prefixes; return (text, rank, host). `counters`: a line-leading `N: ` is
+    the program's counter, kept in the text (leading_counters)."""
+    return _clean(text, counters)[0]
 
 
-def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
-    """Strip ANSI codes and launcher prefixes, and split where another rank's prefix starts mid-line.
+def _clean(text: str, counters: bool = False) -> list[tuple[str, int | None, str | None]]:
+    """Strip ANSI codes and launcher prefixes, and split where another rank's prefix starts mid-line
+    (`counters`: a leading `N: ` is no srun label but the record's own counter, leading_counters).
 
     torchrun --tee writes each rank's stdout and stderr from separate threads, so an unfinished
     tqdm bar of one stream and the next record land on one physical line:
@@ -370,14 +412,19 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
     if "<" in text and "]" in text:
         glued = GLUED_BAR.search(text)
         if glued is not None:
-            return [*_clean(text[: glued.end()]), *_clean(text[glued.end() :])]
+            return [*_clean(text[: glued.end()], counters), *_clean(text[glued.end() :], counters)]
     if not may_be_prefixed(text):
         return [(text.rstrip(), None, None)]  # no launcher prefix can start here
+    labelled = False  # srun's label was peeled: srun writes one a line, so an `N: ` after it is the text's
     for _ in range(3):  # prefixes can stack: "gpu3: [default1]: ..."
+        if (counters or labelled) and counter_lead(text):
+            break  # the record starts with its counter (nor is "87" a pdsh host)
         m = _RANK_PREFIX.match(text)
         if m:
             role = m.group("role")
-        m = m or _MPI_PREFIX.match(text) or _SLURM_PREFIX.match(text)
+        m = m or _MPI_PREFIX.match(text)
+        if m is None and (m := _SLURM_PREFIX.match(text)) is not None:
+            labelled = True
         if m:
             rank = int(m.group("rank"))
             text = text[m.end() :]
@@ -392,7 +439,7 @@ def _clean(text: str) -> list[tuple[str, int | None, str | None]]:
         again = _role_prefix(role).search(text)
         if again is not None and again.start() > 0:
             head = (text[: again.start()].rstrip(), rank, host)
-            return [head, *_clean(text[again.start() :])]
+            return [head, *_clean(text[again.start() :], counters)]
     return [(text.rstrip(), rank, host)]
 
 
@@ -528,9 +575,15 @@ class _BareCR(io.RawIOBase):
 
 
 def stream_records(
-    fh: io.BufferedIOBase, path: str, stats: ReadStats, first: bytes | None = None
+    fh: io.BufferedIOBase,
+    path: str,
+    stats: ReadStats,
+    first: bytes | None = None,
+    counters: bool | None = None,
 ) -> Iterator[Record]:
     """The records of a binary stream of whole lines (a file, or a byte range of one cut at a line end).
+    `counters`: whether a line-leading `N: ` is the record's counter rather than srun's label (leading_counters);
+    None: as the stream's first chunk says (a range of a file is given the file's own answer).
 
     Memory is bounded whatever the lines: a line is held up to MAX_RECORD_CHARS characters (plus one chunk);
     past that its first MATCH_CHARS characters are its record and the rest is skipped, chunk by chunk, as bytes,
@@ -540,6 +593,8 @@ def stream_records(
     skipping = False  # inside an over-long line, discarding until its newline
     continued = False  # part of the current physical line was already emitted (long tqdm lines)
     chunk: bytes | None = first if first is not None else _read(fh, path)
+    if counters is None:
+        counters = leading_counters(chunk or b"")
     while chunk:
         if b"\x00" in chunk:
             chunk = drop_nuls(chunk, stats, stats.physical_lines + (0 if skipping else 1))
@@ -562,16 +617,16 @@ def stream_records(
         parts = (pending + text).split("\n") if pending else text.split("\n")
         pending = parts.pop()
         for physical in parts:
-            yield from _split_physical(physical, stats, continued)
+            yield from _split_physical(physical, stats, continued, counters)
             continued = False
         if len(pending) > MAX_RECORD_CHARS and "\r" in pending:
             # a progress bar redrawn with \r for hours is one physical line: emit its finished redraws
             done, _, pending = pending.rpartition("\r")
-            yield from _segments(done.split("\r"), stats.physical_lines + 1, stats)
+            yield from _segments(done.split("\r"), stats.physical_lines + 1, stats, counters)
             continued = True
         if len(pending) > MAX_RECORD_CHARS:
             stats.overlong += 1
-            yield from _split_physical(pending[:MATCH_CHARS], stats)
+            yield from _split_physical(pending[:MATCH_CHARS], stats, False, counters)
             pending = ""
             continued = False
             skipping = True
@@ -579,7 +634,7 @@ def stream_records(
     tail = pending + decoder.decode(b"", final=True)
     stats.unterminated = None  # (a stream that ends with a newline; of several files, the last one counts)
     if (tail or continued) and not skipping:
-        for rec in _split_physical(tail, stats, continued):
+        for rec in _split_physical(tail, stats, continued, counters):
             if tail:
                 stats.unterminated = rec  # the stream's last line has no newline: this is its last record
             yield rec
@@ -604,21 +659,25 @@ def _read(fh: io.BufferedIOBase, path: str) -> bytes:
         raise LogparseError(f"{path}: the compressed stream is damaged ({exc})") from None
 
 
-def _split_physical(physical: str, stats: ReadStats, continued: bool = False) -> Iterator[Record]:
+def _split_physical(
+    physical: str, stats: ReadStats, continued: bool = False, counters: bool = False
+) -> Iterator[Record]:
     stats.physical_lines += 1
     segments = physical.split("\r") if "\r" in physical else (physical,)
     before = stats.records
-    yield from _segments(segments, stats.physical_lines, stats)
+    yield from _segments(segments, stats.physical_lines, stats, counters)
     if stats.records == before and not continued:
         stats.blank += 1
 
 
-def _segments(segments: Iterable[str], line_no: int, stats: ReadStats) -> Iterator[Record]:
+def _segments(
+    segments: Iterable[str], line_no: int, stats: ReadStats, counters: bool = False
+) -> Iterator[Record]:
     # torchrun --tee, srun --label and pdsh prefix a physical line once, so a bar redrawn with \r after the prefix
     # ("[rank0]:\r  1/200 ━━━ ...", Keras) is that rank's: redraws with no prefix of their own keep the last one seen
     carried: tuple[int | None, str | None] = (None, None)
     for segment in segments:
-        for text, rank, host in _clean(segment):
+        for text, rank, host in _clean(segment, counters):
             if rank is None and host is None:
                 rank, host = carried
             else:
