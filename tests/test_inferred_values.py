@@ -624,3 +624,20 @@ def test_a_number_in_the_counters_brackets_that_grows_as_a_clock_is_the_time_sin
     lines = [f"[{10 * i} | {0.5 + (i % 2) / 10:.2f}] loss={3 - i / 10:.2f} avg=2.90" for i in range(1, 6)]
     parsed = frame(write_log("\n".join(lines) + "\n", "other.log"))
     assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
+
+
+def test_the_steps_planned_stated_before_the_steps_are_their_counters_total(write_log):
+    # microsoft/DeBERTa DeBERTa/apps/run.py train_model: logger.info(f"  Num steps = {num_train_steps}") before the
+    # training's reports, TrainerState.report_state "[{}][{:0.1f}%][{:0.2f}h] Steps={}, loss={}, ..." (no total)
+    head = ["04/28/2023 10:00:00|INFO|RTD|00|   Training batch size = 64"]
+    steps = [
+        f"04/28/2023 10:0{i}:00|INFO|RTD|00| [G][0.0%][1.5{i}h] Steps={100 * i}, loss=6.{9 - i}, examples={64 * i}"
+        for i in range(1, 5)
+    ]
+    stated = "04/28/2023 10:00:00|INFO|RTD|00|   Num steps = {}"
+    parsed = frame(write_log("\n".join([*head, stated.format(2500), *steps]) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert row_at(parsed, 3)["progress_total"] == 2500 and row_at(parsed, 6)["progress_total"] == 2500
+    # a total the steps pass is not this counter's
+    parsed = frame(write_log("\n".join([*head, stated.format(250), *steps]) + "\n", "passed.log"))
+    assert "progress_total" not in parsed.rows or parsed.rows["progress_total"].isna().all()
