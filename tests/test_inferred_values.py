@@ -641,3 +641,23 @@ def test_the_steps_planned_stated_before_the_steps_are_their_counters_total(writ
     # a total the steps pass is not this counter's
     parsed = frame(write_log("\n".join([*head, stated.format(250), *steps]) + "\n", "passed.log"))
     assert "progress_total" not in parsed.rows or parsed.rows["progress_total"].isna().all()
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # MuggleWang/CosFace_pytorch main.py train() and its forks: 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss:
+        # {:.10f}, lr: {:.3e}, Elapsed time: {:.4f}s({} iters)' with the seconds since the last print and
+        # args.log_interval
+        "Train Epoch: 1 [{b}/2000 ({p}%)]{b}, Loss: {x:.10f}, lr: 1.000e-01, Elapsed time: {t:.4f}s(50 iters)",
+        # the same trainer with a KL term: '..., totalLoss:{:.5f}, Loss:{:.5f}, kl:{:.5f}, Time: {:.1f}s({} iters)'
+        "Train Epoch: 1 [{b}/2000 ({p}%)]{b}, totalLoss:{x:.5f}, Loss:{x:.5f}, kl:0.01000, Time: {t:.1f}s(50 iters)",
+    ],
+)
+def test_a_time_printed_with_the_steps_it_covers_after_it_is_read_per_step(write_log, fmt):
+    times = [60.5, 55.0, 62.5, 58.0, 61.0]
+    lines = [fmt.format(b=50 * i, p=i, x=9 - i / 4, t=t) for i, t in enumerate(times, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [50, 100, 150, 200, 250]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(55.0 / 50)
+    assert row_at(parsed, 5)["step_time_s"] == pytest.approx(61.0 / 50)

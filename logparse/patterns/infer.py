@@ -585,9 +585,21 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
         counts = {_whole(values[i]) for values in sh.values}
         if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
             nxt.label, nxt.per, slot.label = slot.label, n, ""
+    # ... or after the value (`Elapsed time: 198.7967s(100 iters)`: CosFace_pytorch main.py and its many forks,
+    # 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f}, Elapsed time: {:.4f}s({} iters)' with the time since the
+    # last print and args.log_interval)
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or not slot.label or nxt.kind != "num" or nxt.label:
+            continue
+        if not sh.literals[i + 1].endswith("(") or _PER_AFTER.match(sh.literals[i + 2]) is None:
+            continue
+        counts = {_whole(values[i + 1]) for values in sh.values}
+        if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
+            slot.per = n
 
 
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
+_PER_AFTER = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)")
 
 
 def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
