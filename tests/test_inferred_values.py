@@ -528,3 +528,136 @@ def test_a_syslog_stamp_leading_the_line_is_its_clock(write_log):
     assert steps_of(parsed) == [10, 20, 30]
     t = [row_at(parsed, k + 1)["timestamp"] for k in range(3)]
     assert [b - a for a, b in zip(t, t[1:], strict=False)] == [8.0, 1.0]  # 23:59:58 - 23:59:50; :59 - :58
+
+
+def test_steps_a_second_and_an_elapsed_clock_in_hours_minutes_and_seconds(write_log):
+    # google-research/electra util/training_utils.py ETAHook.log: "{:}/{:} = {:.1f}%".format(step, n_steps, pct) +
+    # ", SPS: {:.1f}".format(1 / time_per_step) + ", ELAP: " + secs_to_str(elapsed) (H:MM:SS) + ", ETA: " + ... +
+    # " - loss: {:.4f}"
+    lines = [
+        f"{100 * i}/1000 = {10 * i:.1f}%, SPS: 0.4, ELAP: 1:0{i}:30, ETA: 2:0{9 - i}:00 - loss: {5 - i / 10:.4f}"
+        for i in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(2.5)  # 1 / 0.4 steps a second
+    assert row_at(parsed, 1)["train_elapsed_s"] == 3600 + 60 + 30
+    assert row_at(parsed, 5)["train_elapsed_s"] == 3600 + 5 * 60 + 30
+    assert row_at(parsed, 5)["loss"] == 4.5
+
+
+def test_a_rate_of_steps_named_sps_after_its_value(write_log):
+    # facebookresearch/torchbeast torchbeast/monobeast.py train(): logging.info("Steps %i @ %.1f SPS. Loss %f. %s
+    # Stats:\n%s", step, sps, total_loss, mean_return, pprint.pformat(stats)) behind its logger's
+    # "[%(levelname)s:%(process)d %(module)s:%(lineno)d %(asctime)s] " (the stats dict left out here)
+    lines = [
+        f"[INFO:4242 monobeast:617 2020-05-01 10:00:{10 * i:02d},000] Steps {4000 * i} @ {400 + i}.0 SPS. "
+        f"Loss {2 - i / 10:f}. "
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4000, 8000, 12000, 16000]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1 / 402)
+    assert row_at(parsed, 2)["loss"] == 1.8
+
+
+def test_keys_spelled_in_units_name_their_quantities(write_log):
+    # foundation-model-stack fms/training/plugins.py MetricReporter: print(epoch, step, datetime.now(), to_report)
+    # of string values: "loss": f"{:.4f}", "avg_loss", "tok/stp": f"{tokens_seen / steps:,.1f}", "s/stp":
+    # f"{time_per_step:,.3f}", "tok/gpu/s": f"{tokens_seen / elapsed / world_size:,.1f}", "gpu_mem_use": "46%"
+    lines = [
+        f"0 {10 * i} 2024-03-11 19:5{i}:00.000000 {{'loss': '{8 - i / 4:.4f}', 'avg_loss': '8.1000', "
+        f"'tok/stp': '262,144.0', 's/stp': '1.{i}00', 'tok/gpu/s': '2,{i}00.5', 'gpu_mem_use': '40%'}}"
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    row = row_at(parsed, 3)
+    assert row["loss"] == 7.25 and row["step_time_s"] == 1.3
+    assert row["tokens_per_s_per_gpu"] == 2300.5 and row["tokens_per_step"] == 262144.0
+
+
+def test_a_time_the_stamps_show_covers_the_log_interval_is_read_per_step(write_log):
+    # microsoft/DeBERTa DeBERTa/training/trainer.py TrainerState.report_state: "[{}][{:0.1f}%][{:0.2f}h] Steps={},
+    # loss={}, examples={}, loss_scale={:0.1f}, {:0.1f}s" with end - start, start reset at each report (every 100
+    # steps here), behind its logger's "%(asctime)s|%(levelname)s|%(name)s|%(process)02d| " (datefmt %m/%d/%Y %H:%M:%S)
+    lines = ["04/28/2023 10:00:00|INFO|RTD|00|   Training batch size = 64"]
+    for i in range(1, 5):
+        lines.append(
+            f"04/28/2023 10:{10 * i}:00|INFO|RTD|00| [D][0.0%][12.5{i}h] Steps={100 * i}, loss=3.{9 - i}, "
+            f"examples={6400 * i}, loss_scale=4096.0, 60{i}.0s"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    # 10 minutes between the stamps of consecutive reports, 100 steps apart: 602.0 s covers 100 steps
+    assert row_at(parsed, 3)["step_time_s"] == pytest.approx(6.02)
+    # (the first report's interval: the same 100 steps)
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(6.01)
+
+
+def test_a_time_the_stamps_show_is_one_steps_stays_as_printed(write_log):
+    # Barber0/LLM-pretrain's loop print "ep: {}, batch: {}, time: {:.2f}, ntokens: {:.2f}/{}, loss: {}" (every 20
+    # batches) behind Python logging's "%(asctime)s - %(levelname)s - %(message)s": a time the stamps show to be one
+    # step's share of the 20 (8.5 s between records, 0.42 s printed) is a step's; with no stamps it stays as printed
+    lines = [
+        f"2024-01-01 10:00:{8 * i:02d}.{i}00 - INFO - ep: 0, batch: {20 * i}, time: 0.4{i}, ntokens: 485.20/513, "
+        f"loss: {11 - i / 8}"
+        for i in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80, 100]
+    assert row_at(parsed, 3)["step_time_s"] == 0.43
+    unstamped = [line.split(" - INFO - ")[1] for line in lines]
+    parsed = frame(write_log("\n".join(unstamped) + "\n", "plain.log"))
+    assert row_at(parsed, 3)["step_time_s"] == 0.43
+
+
+def test_a_number_in_the_counters_brackets_that_grows_as_a_clock_is_the_time_since_training_began(write_log):
+    # minimaxir/gpt-2-simple gpt_2.py finetune() (from nshepperd/gpt-2 train.py): print('[{counter} | {time:2.2f}]
+    # loss={loss:2.2f} avg={avg:2.2f}'.format(counter=counter, time=time.time() - start_time, ...)) every 10 steps
+    lines = [f"[{10 * i} | {16.5 * i + 3:.2f}] loss={3 - i / 10:.2f} avg=2.90" for i in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40, 50]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 19.5 and row_at(parsed, 5)["train_elapsed_s"] == 85.5
+    assert row_at(parsed, 2)["loss"] == 2.8
+    # a number in the brackets that goes up and down is no clock: not known what it is
+    lines = [f"[{10 * i} | {0.5 + (i % 2) / 10:.2f}] loss={3 - i / 10:.2f} avg=2.90" for i in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n", "other.log"))
+    assert "train_elapsed_s" not in parsed.rows or parsed.rows["train_elapsed_s"].isna().all()
+
+
+def test_the_steps_planned_stated_before_the_steps_are_their_counters_total(write_log):
+    # microsoft/DeBERTa DeBERTa/apps/run.py train_model: logger.info(f"  Num steps = {num_train_steps}") before the
+    # training's reports, TrainerState.report_state "[{}][{:0.1f}%][{:0.2f}h] Steps={}, loss={}, ..." (no total)
+    head = ["04/28/2023 10:00:00|INFO|RTD|00|   Training batch size = 64"]
+    steps = [
+        f"04/28/2023 10:0{i}:00|INFO|RTD|00| [G][0.0%][1.5{i}h] Steps={100 * i}, loss=6.{9 - i}, examples={64 * i}"
+        for i in range(1, 5)
+    ]
+    stated = "04/28/2023 10:00:00|INFO|RTD|00|   Num steps = {}"
+    parsed = frame(write_log("\n".join([*head, stated.format(2500), *steps]) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert row_at(parsed, 3)["progress_total"] == 2500 and row_at(parsed, 6)["progress_total"] == 2500
+    # a total the steps pass is not this counter's
+    parsed = frame(write_log("\n".join([*head, stated.format(250), *steps]) + "\n", "passed.log"))
+    assert "progress_total" not in parsed.rows or parsed.rows["progress_total"].isna().all()
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # MuggleWang/CosFace_pytorch main.py train() and its forks: 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss:
+        # {:.10f}, lr: {:.3e}, Elapsed time: {:.4f}s({} iters)' with the seconds since the last print and
+        # args.log_interval
+        "Train Epoch: 1 [{b}/2000 ({p}%)]{b}, Loss: {x:.10f}, lr: 1.000e-01, Elapsed time: {t:.4f}s(50 iters)",
+        # the same trainer with a KL term: '..., totalLoss:{:.5f}, Loss:{:.5f}, kl:{:.5f}, Time: {:.1f}s({} iters)'
+        "Train Epoch: 1 [{b}/2000 ({p}%)]{b}, totalLoss:{x:.5f}, Loss:{x:.5f}, kl:0.01000, Time: {t:.1f}s(50 iters)",
+    ],
+)
+def test_a_time_printed_with_the_steps_it_covers_after_it_is_read_per_step(write_log, fmt):
+    times = [60.5, 55.0, 62.5, 58.0, 61.0]
+    lines = [fmt.format(b=50 * i, p=i, x=9 - i / 4, t=t) for i, t in enumerate(times, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [50, 100, 150, 200, 250]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(55.0 / 50)
+    assert row_at(parsed, 5)["step_time_s"] == pytest.approx(61.0 / 50)

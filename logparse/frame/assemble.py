@@ -747,6 +747,33 @@ class _Assembler:
             FactObservation(int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)
         ]
 
+    def _steps_planned(self, rows: pd.DataFrame) -> pd.DataFrame:
+        """The steps a run plans, stated once before its steps (`Num steps = 1000000`, the stated set's
+        train_iters), as the total of the generic reading's step counter where its lines print none: each step
+        row after that line. Not where the counter counts within an epoch (an epoch read beside it), nor where the
+        log states several totals or the steps pass the one stated (then it is not this counter's)."""
+        stated = self.facts.get("train_iters")
+        if not stated or len({o.value for o in stated}) != 1 or rows.empty or "step" not in rows:
+            return rows
+        total, line = stated[0].value, stated[0].line
+        generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
+        generic &= rows["step"].notna()
+        if not generic.any() or "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any():
+            return rows
+        if "progress_total" in rows and rows.loc[generic, "progress_total"].notna().any():
+            return rows
+        if not isinstance(total, int | float) or rows.loc[generic, "step"].max() > total:
+            return rows
+        after = generic & (rows["line"] > line)
+        if after.any():
+            rows = rows.copy()
+            if "progress_total" not in rows:
+                rows["progress_total"] = pd.Series(np.nan, index=rows.index, dtype="float64")
+            rows.loc[after, "progress_total"] = int(total)
+            if rows["progress_total"].notna().all():
+                rows["progress_total"] = rows["progress_total"].astype("int64")
+        return rows
+
     def result(
         self,
         path: str | list[str],
@@ -775,6 +802,7 @@ class _Assembler:
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
         self._epochs_planned(rows)
+        rows = self._steps_planned(rows)
         lines = {
             # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included
             # (issue 20: "696 lines" for a 701-line file). A line splits into records (a progress bar redrawn

@@ -184,13 +184,15 @@ _LABEL = regex.compile(
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
-# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`), a bare `/s` the
+# a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`, `401.0 SPS`), a bare `/s` the
 # samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so); not where a
 # `:` or `=` follows it, which makes it the next value's key (tf_cnn_benchmarks' "%i\timages/sec: %.1f ...")
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
-    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?)(?![\w/])"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?"
+    # steps a second as one word (torchbeast monobeast.py "Steps %i @ %.1f SPS. Loss %f.")
+    r"|SPS|sps)(?![\w/])"
     r"(?!\s*[:=])"
 )
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
@@ -459,6 +461,25 @@ def _name_keyless_time(rec: RecordShape) -> None:
             slot.label = slot.unit
 
 
+def _counter_clock(rec: RecordShape, slot: Slot) -> bool:
+    """A number with no key or unit printed inside the brackets of the step counter, after it, with decimals, whose
+    values grow with the steps as a clock's do (_grows_with_steps): the seconds since training began (nshepperd's
+    gpt-2 train.py and minimaxir/gpt-2-simple gpt_2.py: '[{counter} | {time:2.2f}] loss={loss:2.2f} avg={avg:2.2f}'
+    with time=time.time() - start_time)."""
+    if rec.counter is None or slot.role != "value" or slot.kind != "num" or slot.unit:
+        return False
+    lits = rec.shapes[0].literals
+    opened = lits[rec.counter].rstrip()[-1:]
+    if opened not in ("[", "(") or slot.index != rec.counter + 1:  # (right after the counter)
+        return False
+    closing = {"[": "]", "(": ")"}[opened]
+    between, after = lits[slot.index], lits[slot.index + 1].lstrip()
+    if closing in between or "[" in between or "(" in between or not after.startswith(closing):
+        return False
+    texts = [v for _, v in rec.series(slot.index)]
+    return all("." in t for t in texts) and _grows_with_steps(texts, _counts(rec))
+
+
 def _bare_time(slot: Slot) -> bool:
     """A value keyed by nothing but its time unit (`6641 sec`)."""
     return slot.label.lower() in _TIME_UNITS and slot.unit in (None, slot.label)
@@ -566,9 +587,21 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
         counts = {_whole(values[i]) for values in sh.values}
         if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
             nxt.label, nxt.per, slot.label = slot.label, n, ""
+    # ... or after the value (`Elapsed time: 198.7967s(100 iters)`: CosFace_pytorch main.py and its many forks,
+    # 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f}, Elapsed time: {:.4f}s({} iters)' with the time since the
+    # last print and args.log_interval)
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or not slot.label or nxt.kind != "num" or nxt.label:
+            continue
+        if not sh.literals[i + 1].endswith("(") or _PER_AFTER.match(sh.literals[i + 2]) is None:
+            continue
+        counts = {_whole(values[i + 1]) for values in sh.values}
+        if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
+            slot.per = n
 
 
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
+_PER_AFTER = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)")
 
 
 def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
@@ -2644,6 +2677,15 @@ def _line_table(
             why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
             keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
+        if not slot.label and "train_elapsed_s" not in taken and not evaluation and _counter_clock(rec, slot):
+            group = f"v{slot.index}"
+            groups[slot.index] = group
+            fields[group] = {"column": "train_elapsed_s"}
+            taken.add("train_elapsed_s")
+            why = "a number with no key in the counter's brackets that grows with the steps: the time since training began"
+            use = keymap_mod.KeyUse("train_elapsed_s", "values", why, None)
+            keys.append(("mapped", f"value {slot.index + 1}", use))
+            continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         if _average(sh, slot) and not slot.bracketed:
@@ -2708,6 +2750,9 @@ def _line_table(
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
                 m = _part_of_step(slot, _clock(texts) is True)
+            if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1:
+                if stamp is not None and groups.get(stamp) == "timestamp":
+                    m = _stamped_interval(rec, m, slot, stamp, km)
         full = _full(m)
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
@@ -3239,6 +3284,49 @@ def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -
     column = keymap_mod.column_name("x_", key, unit)
     why = f"{m.reason}; the steps between records vary (or are not seen): how many it covers is not known"
     return FieldPlan(column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, unit))
+
+
+def _stamped_interval(
+    rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int, km: keymap_mod.KeyMap
+) -> FieldPlan:
+    """A step's time that the line's own stamps show to be the time of the whole log interval: a record printed
+    every N steps whose time matches the difference between its stamp and the previous record's (not that
+    difference's Nth) times every step since the record before (microsoft/DeBERTa DeBERTa/training/trainer.py
+    TrainerState.report_state: "... Steps={}, loss={}, examples={}, loss_scale={:0.1f}, {:0.1f}s" with end - start,
+    start reset at each report; jwyang/faster-rcnn.pytorch's `time cost`, [interval], likewise): read per step, divided
+    by the counter's stride, where the records come at one stride. Where the stamps tell neither way (too coarse, or
+    too few records), or the stride varies, the value stays as printed."""
+    from .sets import to_timestamp  # (beside the stamps' reading the frame does: the same dates the same way)
+
+    if rec.counter is None or keymap_mod.normalize(slot.label) in km.interval:
+        return m
+    steps, stamps, values = rec.series(rec.counter), rec.series(stamp), rec.series(slot.index)
+    strides: set[int] = set()
+    whole = share = 0
+    coarse = all("." not in t and "," not in t[-7:] for _, t in stamps)  # stamps printed to the second
+    for k in range(1, len(steps)):
+        (s0, a), (s1, b) = steps[k - 1], steps[k]
+        x, y, v = _whole(a), _whole(b), _number(values[k][1])
+        if s0 != s1 or x is None or y is None or y <= x or v is None or not math.isfinite(v):
+            continue
+        try:
+            d = to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
+        except ValueError:
+            return m
+        strides.add(y - x)
+        v *= m.scale
+        tol = max(0.1 * d, 1.0 if coarse else 0.05)
+        as_whole, as_share = abs(v - d) <= tol, abs(v - d / (y - x)) <= tol
+        whole += as_whole and not as_share
+        share += as_share
+    if len(strides) != 1 or whole < 2 or share or (stride := strides.pop()) < 2:
+        return m
+    why = (
+        f"{m.reason}; its value matches the time between the stamps of consecutive records, {stride} steps apart: "
+        "the log interval's time, read per step"
+    )
+    use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
+    return replace(m, scale=m.scale / stride, reason=why, use=use)
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

@@ -244,6 +244,7 @@ RULES = (
     "unit",  # the key names its value's unit: dt_ms, time (ms), memory(GiB), peak_mem(M)
     "gloss",  # a bracket after the key says what it is: tgs (tokens/gpu/second), train_speed(s/it)
     "spelling",  # camelCase or dots: MaxMemAllocated, Grad. Norm
+    "units",  # a key spelled in units names their quantity: tok/gpu/s, s/stp
     "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
     "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
     "group",  # a parameter group or a dict's one group after it: lr-pg_0, lr/pg1, grad_norm/total
@@ -408,6 +409,7 @@ _RULE_WORDS = {
     "known": "a known quantity with no step column",
     "loss": "the line's loss by the loss rule (see rules.loss)",
     "interval": "the time of the whole log interval ([interval])",
+    "units": "a key spelled in units names their quantity ([units])",
 }
 
 
@@ -478,6 +480,8 @@ class KeyMap:
     decimal_why: str = ""
     interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
     interval_why: str = ""
+    unit_words: dict[str, str] = field(default_factory=dict)  # a unit key's abbreviations -> the table's word
+    units_why: str = ""
     group_first: frozenset[str] = frozenset()  # columns a group gives: the first group of several
     group_only: frozenset[str] = frozenset()  # ... only when it is the line's one group (or its total)
     group_total: frozenset[str] = frozenset()
@@ -693,6 +697,9 @@ class KeyMap:
                 # (its value is per step once divided by the steps of the interval: infer.py does it)
                 why = self.interval_why or f"{k}: the interval's time"
                 return replace(table["time"], rule="interval", via=why)
+            spelled = self._unit_key(k)
+            if spelled is not None and spelled in table:
+                return _ruled(table[spelled], "units", f"{k}: read as {spelled}")
             m = _PER_UNIT.match(k)
             if m is not None:
                 per = {"b": "batch"}.get(m.group("per"), m.group("per"))
@@ -720,6 +727,20 @@ class KeyMap:
                     via=f"the key names its unit {unit}",
                 )
         return None
+
+    def _unit_key(self, k: str) -> str | None:
+        """A key spelled in units (`tok/gpu/s`, `s/stp`) as the table spells the same units: each abbreviation read
+        whole ([units] words), the quantity first, then a time, then a device (`tokens/s/gpu`); None for a key
+        that is not all units or is spelled so already."""
+        parts = k.split("/")
+        if len(parts) < 2 or not self.unit_words:
+            return None
+        words = [self.unit_words.get(p, p) for p in parts]
+        if not all(w in self.unit_words.values() for w in words[1:]):
+            return None
+        order = {"s": 0, "step": 1, "gpu": 2, "device": 2}
+        spelled = "/".join([words[0], *sorted(words[1:], key=lambda w: order.get(w, 1))])
+        return spelled if spelled != k else None
 
     def ignored(self, key: str) -> bool:
         """A key the table says is no value to read ([ignore], [skip])."""
@@ -1041,6 +1062,7 @@ TABLES = (
     "loss",
     "decimal",
     "interval",
+    "units",
     "evaluation",
     "rules",
 )
@@ -1056,7 +1078,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[interval], [evaluation], [rules]"
+            "[interval], [units], [evaluation], [rules]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -1130,6 +1152,12 @@ def parse(data: Table, source: str) -> KeyMap:
     interval = _tables(data, "interval", source)
     km.interval = frozenset(normalize(k) for k in _words_list(interval, "keys", source, "interval"))
     km.interval_why = str(interval.get("why", ""))
+    units = _tables(data, "units", source)
+    words = units.get("words", {})
+    if not isinstance(words, dict) or not all(isinstance(v, str) and v for v in words.values()):
+        raise PatternError(f"{source}: [units] words must be a table of texts (abbreviation = word)")
+    km.unit_words = {normalize(str(k)): normalize(v) for k, v in words.items()}
+    km.units_why = str(units.get("why", ""))
     evaluation = _tables(data, "evaluation", source)
     km.eval_metrics = frozenset(_words_list(evaluation, "metrics", source, "evaluation", lower=True))
     rules = _tables(data, "rules", source)
