@@ -113,11 +113,12 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # whole job's); volcengine/verl metrics["perf/max_memory_allocated_gb"] = max_memory_allocated() / (1024**3)
         ("throughput/samples_per_sec", "812.5", "samples_per_s", 812.5, "namespace"),
         ("perf/max_memory_allocated_gb", "46.6", "memory_gib", 46.6, "namespace+unit"),
-        # a device word after a rate makes it one device's: print(f"Tok/sec/gpu {toks_per_sec_per_gpu}") (find_string
+        # a device word after a rate makes it one device's (a key spelled in units: [units] puts quantity, time, device in
+        # order): print(f"Tok/sec/gpu {toks_per_sec_per_gpu}") (find_string
         # id 29218737049); print(f"{throughput['samples_per_sec_per_device']:.2f} samples/sec/device (effective)")
         # (find_string id 47475011670)
-        ("Tok/sec/gpu", "3200.5", "tokens_per_s_per_gpu", 3200.5, "device"),
-        ("samples/sec/device", "45.10", "samples_per_s_per_gpu", 45.1, "device"),
+        ("Tok/sec/gpu", "3200.5", "tokens_per_s_per_gpu", 3200.5, "units"),
+        ("samples/sec/device", "45.10", "samples_per_s_per_gpu", 45.1, "units"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
