@@ -1149,6 +1149,45 @@ def test_an_epoch_on_its_own_line_before_its_steps(write_log):
     assert [int(e["step"]) for e in evals(run.parsed)] == [50, 100]  # the evaluation after each epoch
 
 
+def test_a_values_line_after_a_counter_line_that_prints_no_training_value_joins_its_step(write_log):
+    # Tianshi-Xu/assignment5-alignment cs336_alignment/rl.py L114-165: per GRPO step logger.info(f"rollout batch
+    # {step} generated, length: {n}") after the vLLM rollout, then logger.info(f"rl_loss: {loss}, time: {t},
+    # l2_norm: {norm}, token_entropy: {h}, reward_data: {...}") after the update, behind logging's
+    # "%(asctime)s - train - INFO - "; the step ends when its values are printed: their line stamps the row
+    rollouts = ["10:00:00,000", "10:02:10,000", "10:04:22,000", "10:06:30,000"]
+    updates = ["10:01:55,000", "10:04:10,000", "10:06:11,000", "10:08:25,000"]
+    losses = ["0.0", "0.0012", "-0.0008", "0.0003"]
+    lines = []
+    for k in range(4):
+        lines += [
+            f"2025-09-23 {rollouts[k]} - train - INFO - rollout batch {k + 1} generated, length: 256",
+            f"2025-09-23 {updates[k]} - train - INFO - rl_loss: {losses[k]}, time: 11{k}.5, l2_norm: 0.1{k}, "
+            f"token_entropy: 0.5{k}, reward_data: {{'total_num': 256, 'total_reward': 1{k}0.0}}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert list(parsed.rows["loss"]) == [0.0, 0.0012, -0.0008, 0.0003]
+    stamps = list(parsed.rows["timestamp"])
+    # 10:04:10 - 10:01:55, ...: the values lines' stamps
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [135.0, 121.0, 134.0]
+
+
+def test_a_line_after_a_step_line_that_prints_the_training_values_stays_apart(write_log):
+    # 1644heihei/3D-VAE old_backup/train.py L66-92: every 30 batches print(f"Epoch {epoch+1}, Step {step}:
+    # Reconstruction Loss={rec}, KL Loss={kl}, Total Loss={total}") then print(f"Output stats: min=...,
+    # max=..., mean=...") of the decoded volume: the step line holds the step's values, the next line is no part
+    lines = []
+    for k, step in enumerate((0, 30, 60, 90)):
+        lines += [
+            f"Epoch 1, Step {step}: Reconstruction Loss=1.5{k}, KL Loss=10{k}.0, Total Loss=3{k}.5",
+            f"Output stats: min=-0.{k}1, max=0.{k}9, mean=0.00{k}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 30, 60, 90]
+    assert list(parsed.rows["loss"]) == [30.5, 31.5, 32.5, 33.5]
+    assert not {"x_min", "x_max", "x_mean"} & set(parsed.rows.columns)
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

@@ -1920,6 +1920,15 @@ def _values_line(rec: RecordShape) -> bool:
     return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
 
 
+def _trains_for(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line of values that holds the training values its head line does not: the counter printed on one line,
+    what the step measured on the next (cs336's GRPO loop logs "rollout batch {step} generated, length: {n}"
+    after the rollout, then "rl_loss: {loss}, time: {t}, l2_norm: {norm}, ..." after the update). Where the head
+    prints them, a line of other values after it is no part of its record (3D-VAE's train.py prints "Epoch {e},
+    Step {s}: Reconstruction Loss=..., KL Loss=..., Total Loss=..." then "Output stats: min=..., max=...")."""
+    return _trains(rec, km) and not _trains(head, km)
+
+
 def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
     """A line indented (a tab, or two blanks or more) where its record's head line is not: a continuation of the
     head's record, whatever its keys (faster-rcnn.pytorch trainval_net.py and its many forks print every
@@ -1973,7 +1982,7 @@ def find_blocks(
         head = head_of[head_id]
         if (
             not _member(rec, km)
-            and not (not _has_values(head) and _values_line(rec))
+            and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km)))
             and not (_values_line(rec) and _indented_under(rec, head))
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
@@ -2459,6 +2468,8 @@ def _line_table(
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
+    if rec.kind == "block" and rec.head is not None and _trains(rec.head, km):
+        stamp = None  # the record's head prints the step's training values: its stamp is the row's
     if stamp is not None and (
         stamp < (rec.counter or 0)
         or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))
