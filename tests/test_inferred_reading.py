@@ -1188,6 +1188,35 @@ def test_a_line_after_a_step_line_that_prints_the_training_values_stays_apart(wr
     assert not {"x_min", "x_max", "x_mean"} & set(parsed.rows.columns)
 
 
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # AdityaAshvin/ScalingDown scripts/training/t5_base_common_reasoning/training.py L688-705: python logging
+        # "%(asctime)s - %(levelname)s - %(message)s", f"Stage {s}, Epoch {e}, Batch {b}, Training Loss (avg over
+        # last 100): {x:.4f}", then the validation's sample and the same with "Validation Loss"
+        "2024-10-31 21:{m:02d}:00,000 - INFO - Stage 1, Epoch 1, Batch {step}, {what} Loss (avg over last 100): "
+        "{x:.4f}",
+        # a translator's training script found in public code: log(f"Step {step}/{args.train_steps} | Loss (avg
+        # over last 20): {running/20:.4f}") (its evaluation prints lines of its own)
+        "2024-10-31 21:{m:02d}:00,000 - INFO - Step {step}/2000 | {what} Loss (avg over last 20): {x:.4f}",
+    ],
+    ids=["stage_epoch_batch", "step_of_total"],
+)
+def test_a_number_in_an_aside_between_the_key_and_its_value_is_none_of_its(write_log, fmt):
+    lines = []
+    for k, (step, x, y) in enumerate(((25, 2.4486, 0.0975), (50, 1.3275, 0.128), (75, 0.9532, 0.1252))):
+        lines.append(fmt.format(m=2 * k, step=step, what="Training", x=x))
+        lines.append(f"2024-10-31 21:{2 * k:02d}:30,000 - INFO - Validation Example:")
+        lines.append(f"2024-10-31 21:{2 * k:02d}:{30 + 7 * k},000 - INFO - True Answer: Answer: {k + 1}")
+        lines.append(fmt.format(m=2 * k + 1, step=step, what="Validation", x=y))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75]
+    assert list(parsed.rows["loss"]) == [2.4486, 1.3275, 0.9532]
+    stamps = list(parsed.rows["timestamp"])
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [120.0, 120.0]  # the training lines'
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.0975, 0.128, 0.1252]
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

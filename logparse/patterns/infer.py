@@ -540,6 +540,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
     _per_steps(sh, slots)
+    _aside_number(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -567,6 +568,27 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
 
 
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
+# a key, then an aside in brackets that holds a number, up to that number (`Training Loss (avg over last `) ...
+_ASIDE_OPEN = regex.compile(
+    rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\s?\((?P<aside>[A-Za-z][A-Za-z ]*)$"
+)
+# ... and from the number to the value (`): `, ` steps) = `)
+_ASIDE_CLOSE = regex.compile(r"^\s*[A-Za-z ]*\)\s*[:=]\s*$")
+
+
+def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key (words N words): v`: a number in an aside between a key and its value is the aside's (the window of a
+    running mean), no value of its own; the key before the bracket names the value (ScalingDown's
+    training.py logs "Stage {s}, Epoch {e}, Batch {b}, Training Loss (avg over last 100): {x:.4f}" and the same
+    with "Validation Loss"). Only where the number is the same on every line sampled (a setting, not a measure)."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or nxt.label or slot.rate:
+            continue
+        m = _ASIDE_OPEN.search(_before(sh.literals, sh.kinds, i))
+        if m is None or _ASIDE_CLOSE.match(sh.literals[i + 1]) is None:
+            continue
+        if len({values[i] for values in sh.values}) == 1:
+            nxt.label, slot.label, slot.unit = m.group("key").strip(), "", None
 
 
 def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
