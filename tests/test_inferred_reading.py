@@ -1217,6 +1217,38 @@ def test_a_number_in_an_aside_between_the_key_and_its_value_is_none_of_its(write
     assert [e["eval_loss"] for e in evals(parsed)] == [0.0975, 0.128, 0.1252]
 
 
+@pytest.mark.parametrize(
+    "step_line, summary",
+    [
+        # FareedKhan-dev/train-llm-from-scratch sft_rlhf_guide.ipynb (cell 59, the SFT loop): logger(f"SFT Epoch
+        # {epoch+1}, Step {step+1}/{len(loader)}, Loss: {loss:.4f}, LR: {lr:.3e}") each batch, then logger(f"End of
+        # SFT Epoch {epoch+1}, Avg Loss: {mean:.4f}"), logger prefixing f"[{time.strftime('%Y-%m-%d %H:%M:%S')}] "
+        (
+            "[2025-05-14 15:52:{s:02d}] SFT Epoch {e}, Step {i}/2, Loss: {x:.4f}, LR: 5.000e-05",
+            "[2025-05-14 15:52:{s:02d}] End of SFT Epoch {e}, Avg Loss: {x:.4f}",
+        ),
+        # facebookresearch/denoiser denoiser/solver.py: LogProgress's f"Train | Epoch {epoch + 1} | {i}/{n} |
+        # {speed:.1f} it/sec | Loss {loss:.5f}" a few times an epoch, then f'Train Summary | Epoch {epoch + 1} |
+        # {_summary(formatted)}' (demucs/solver.py prints the same pair)
+        (
+            "[2025-05-14 15:52:{s:02d}] Train | Epoch {e} | {i}/2 | 1.5 it/sec | Loss {x:.5f}",
+            "[2025-05-14 15:52:{s:02d}] Train Summary | Epoch {e} | Loss={x:.5f}",
+        ),
+    ],
+    ids=["end_of_epoch", "train_summary"],
+)
+def test_an_epochs_summary_after_its_steps_is_no_step(write_log, step_line, summary):
+    lines = []
+    for e in (1, 2, 3):
+        lines.append(step_line.format(s=3 * e, e=e, i=1, x=60.0 - e))
+        lines.append(step_line.format(s=3 * e + 1, e=e, i=2, x=55.0 - e))
+        lines.append(summary.format(s=3 * e + 2, e=e, x=57.5 - e))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2] * 3
+    assert list(parsed.rows["loss"]) == [59.0, 54.0, 58.0, 53.0, 57.0, 52.0]
+    assert evals(parsed) == []  # the epoch's mean of the training loss: no evaluation either
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

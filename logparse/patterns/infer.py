@@ -2111,6 +2111,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
+        if _epoch_summary(rec, steps):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
         if any(_measured_again(rec, main) for main in steps if main is not rec):
             rec.kind = "eval"
     steps = [rec for rec in steps if rec.kind == "step"]
@@ -2152,6 +2156,25 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether a record counted by its epoch alone sums up epochs whose steps another record prints, each of those
+    lines naming its epoch: the epoch's means after its steps, no step of its own (train-llm-from-scratch's SFT
+    loop logs "SFT Epoch {e}, Step {s}/{n}, Loss: {l:.4f}, LR: {lr:.3e}" each batch, then "End of SFT Epoch {e},
+    Avg Loss: {mean:.4f}"; Demucs's solver "Train | Epoch {e} | {i}/{n} | ..." then "Train Summary | Epoch {e} |
+    Loss=..."). Not an evaluation either: it measures nothing again on other data."""
+    if rec.counter is None or rec.epoch is not None or not _epoch_named(rec.slots[rec.counter].label):
+        return False
+    ours = {_whole(v) for _, v in rec.series(rec.counter)}
+    for other in steps:
+        if other is rec or other.counter is None or other.epoch is None:
+            continue
+        if _epoch_named(other.slots[other.counter].label):
+            continue
+        if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
+            return True
+    return False
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
