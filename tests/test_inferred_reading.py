@@ -1269,6 +1269,28 @@ def test_validation_lines_are_events_never_rows(write_log):
     assert [(int(e["step"]), e["eval_loss"]) for e in evals(parsed)] == [(100, 4.1), (200, 4.0), (200, 3.9)]
 
 
+def test_lines_of_scores_alone_are_evaluations(write_log):
+    # CPM-Bee tutorials/decoder_tuning (the DecT runner): every 20 epochs print("Total epoch: {}. DecT loss:
+    # {}".format(epoch, loss)), print("val acc:", eval_res), and where the val accuracy improves print("test acc
+    # at best val:", test_res); at the end print("Total time:", t) and print("Final acc:", res)
+    lines = [
+        "Total epoch: 20. DecT loss: 0.079",
+        "val acc: 0.9375",
+        "test acc at best val: 0.9193",
+        "Total epoch: 40. DecT loss: 0.0587",
+        "val acc: 0.9375",
+        "Total epoch: 60. DecT loss: 0.0553",
+        "val acc: 0.9375",
+        "Total time: 36.72",
+        "Final acc: 0.9204",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert list(parsed.rows["loss"]) == [0.079, 0.0587, 0.0553]
+    assert [e["line"] for e in evals(parsed)] == [2, 3, 5, 7, 9]
+    assert not any("acc" in column for column in parsed.rows.columns)  # no score joins a step's row
+
+
 def test_a_validation_word_makes_an_evaluation(write_log):
     # karpathy/nanochat scripts/base_train.py: f"Step {step:05d} | Validation bpb: {val_bpb:.4f}" beside its
     # step lines f"step {step:05d}/{num_iterations:05d} ({pct:.2f}%) | loss: {loss:.6f} | ..."

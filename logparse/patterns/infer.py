@@ -2067,10 +2067,14 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 for sl in rec.slots
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
-            if rec.count >= 2 and _has_values(rec) and varied:
+            if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-            elif rec.count == 1 and _scored(rec, km):
+            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km)):
                 rec.kind = "eval_free"
+        elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _scores_only(rec, km):
+            # a score printed once on a line of its own, with no counter and no training value: the final
+            # evaluation's (CPM-Bee's decoder_tuning runner: print("Final acc:", res) after its epochs)
+            rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
@@ -2454,6 +2458,28 @@ def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             continue
         m = field_plan(km, label, None, [], False)
         if m is None or m.kept or _full(m) in TRAINING_COLUMNS:
+            return False
+    return True
+
+
+# words of a score measured on data, which training lines print beside their loss too (so not the key model's
+# evaluation metrics): on a line of its own with no training value they are an evaluation's (CPM-Bee's
+# tutorials/decoder_tuning runner: print("val acc:", eval_res), print("test acc at best val:", test_res) and,
+# after its epochs, print("Final acc:", res))
+SCORE_WORDS = frozenset(
+    {"acc", "accuracy", "top1", "top5", "prec", "precision", "recall", "f1", "em", "exact"}
+)
+
+
+def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A record whose keyed numbers are all scores (accuracy, precision, F1) and none names the training
+    (`train acc`): what an evaluation reports. A line of a training step prints its loss beside its accuracy."""
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    if not labels or _trains(rec, km):
+        return False
+    for label in labels:
+        words = set(_words(label))
+        if not words & SCORE_WORDS or words & {"train", "training"}:
             return False
     return True
 
