@@ -1249,6 +1249,36 @@ def test_an_epochs_summary_after_its_steps_is_no_step(write_log, step_line, summ
     assert evals(parsed) == []  # the epoch's mean of the training loss: no evaluation either
 
 
+def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
+    # FranxYao/Long-Context-Data-Engineering issue 13: a step's metrics one `name value ` a line under
+    # `step {s} token {t}m `, among them the loss per position bucket, train/per_length_loss/loss@{2**k}: the
+    # bucket is the key's, not a counter rising over the lines
+    lines = []
+    for s, loss, norm in ((1, 5.5021, 249.4825), (50, 2.2328, 12.5982), (100, 2.1, 3.25)):
+        lines += [f"step {s} token {5 * s}m ", f"train/loss {loss} ", f"train/grad_norm {norm} "]
+        lines += [f"train/per_length_loss/loss@{2**k} {4 - k / 10 - s / 100:.4f} " for k in range(1, 7)]
+        lines.append("")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100]
+    assert list(parsed.rows["loss"]) == [5.5021, 2.2328, 2.1]
+    assert list(parsed.rows["grad_norm"]) == [249.4825, 12.5982, 3.25]
+
+
+def test_a_top_k_accuracy_is_its_own_key(write_log):
+    # pytorch/examples imagenet/main.py: ProgressMeter's "Epoch: [{}]".format(epoch) and "[{:4d}/5005]" then
+    # AverageMeter's '{name} {val:6.2f} ({avg:6.2f})' for 'Time', 'Data', 'Loss' (':.4e'), 'Acc@1' and 'Acc@5',
+    # joined by tabs
+    lines = [
+        f"Epoch: [0][{i:4d}/5005]\tTime  0.{500 + i:03d} ( 0.600)\tData  0.010 ( 0.020)\tLoss 6.{900 - i:03d}e+00 "
+        f"(6.9000e+00)\tAcc@1   0.{i:02d} (  0.10)\tAcc@5   1.{i:02d} (  0.50)"
+        for i in range(0, 50, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30, 40]
+    top1 = [c for c in parsed.rows.columns if "acc" in c and "1" in c]
+    assert len(top1) == 1 and list(parsed.rows[top1[0]]) == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

@@ -134,7 +134,7 @@ CLOCK_RX = (
     r"|\d+d \d+h(?: \d+m(?: \d+s)?)?|\d+h \d+m(?: \d+s)?|\d+m \d+s"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
-# whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+# whole, a trailing dot left to the sentence, none after an `@`: `Acc@1` is a key), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
     r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
@@ -155,7 +155,7 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
+    rf"|(?P<num>(?<![\w.@]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
