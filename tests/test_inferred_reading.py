@@ -1279,6 +1279,27 @@ def test_a_top_k_accuracy_is_its_own_key(write_log):
     assert len(top1) == 1 and list(parsed.rows[top1[0]]) == [0.0, 0.1, 0.2, 0.3, 0.4]
 
 
+def test_two_lines_that_print_the_same_step_with_other_keys_are_one_row(write_log):
+    # BVLC/caffe src/caffe/solver.cpp Solver::Step(): LOG_IF(INFO, Caffe::root_solver()) << "Iteration " << iter_
+    # << ", loss = " << smoothed_loss_, then each output's "    Train net output #" << j << ": " << name << " = "
+    # << value, and src/caffe/solvers/sgd_solver.cpp ApplyUpdate(): "Iteration " << this->iter_ << ", lr = " <<
+    # rate, every display interval, behind glog's "I0815 20:41:26.810891 52129 file:line] "
+    lines = []
+    for k, (it, loss) in enumerate(((1660, 2.19062), (1680, 2.07286), (1700, 2.07381), (1720, 2.21451))):
+        ss = f"20:4{k}:26.81"
+        lines += [
+            f"I0815 {ss}0891 52129 solver.cpp:232] Iteration {it}, loss = {loss}",
+            f"I0815 {ss}0901 52129 solver.cpp:248]     Train net output #0: loss = {loss} (* 1 = {loss} loss)",
+            f"I0815 {ss}1189 52129 sgd_solver.cpp:106] Iteration {it}, lr = 0.00{k + 1}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1660, 1680, 1700, 1720]
+    assert list(parsed.rows["loss"]) == [2.19062, 2.07286, 2.07381, 2.21451]
+    assert list(parsed.rows["lr"]) == [0.001, 0.002, 0.003, 0.004]
+    stamps = list(parsed.rows["timestamp"])
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [60.0, 60.0, 60.0]
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

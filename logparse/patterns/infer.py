@@ -2122,6 +2122,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if any(_measured_again(rec, main) for main in steps if main is not rec):
             rec.kind = "eval"
     steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
+        main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
+        if main is not None:  # the step's other values, joined to its row by the step they print
+            rec.kind, rec.head, rec.attach = "block", main, "step"
+            main.members += 1
+    steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -2179,6 +2185,32 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
         if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
             return True
     return False
+
+
+def _other_half(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a record prints the same steps as `main` under the same counter, each once, with keys none of
+    main's: one step's values printed over two lines that each name the step (Caffe's solver logs "Iteration
+    " << iter_ << ", loss = " << smoothed_loss_ in solver.cpp Step(), then "Iteration " << iter_ << ", lr = " <<
+    rate in sgd_solver.cpp ApplyUpdate(), at every display interval). The one printed first of a pair (else the
+    more frequent) is the row; the other joins it."""
+    if rec.counter is None or main.counter is None or _counter_key(rec) != _counter_key(main):
+        return False
+    if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
+        return False
+    ours, theirs = [v for _, v in rec.series(rec.counter)], [v for _, v in main.series(main.counter)]
+    if len(ours) < MIN_REPEATS or len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
+        return False
+    if not set(ours) <= set(theirs):
+        return False
+
+    def keys(r: RecordShape) -> set[str]:
+        return {
+            keymap_mod.normalize(s.label)
+            for s in r.slots
+            if s.role == "value" and s.kind == "num" and s.label
+        }
+
+    return bool(keys(rec)) and not keys(rec) & keys(main)
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
