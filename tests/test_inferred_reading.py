@@ -1215,6 +1215,8 @@ def test_a_number_in_an_aside_between_the_key_and_its_value_is_none_of_its(write
     stamps = list(parsed.rows["timestamp"])
     assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [120.0, 120.0]  # the training lines'
     assert [e["eval_loss"] for e in evals(parsed)] == [0.0975, 0.128, 0.1252]
+    # the key as printed, its aside with it (what summary.json's generic block names)
+    assert any(key.startswith("Training Loss (avg over last ") for key in parsed.keymap["mapped"])
 
 
 @pytest.mark.parametrize(

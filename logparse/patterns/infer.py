@@ -587,8 +587,13 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
         m = _ASIDE_OPEN.search(_before(sh.literals, sh.kinds, i))
         if m is None or _ASIDE_CLOSE.match(sh.literals[i + 1]) is None:
             continue
-        if len({values[i] for values in sh.values}) == 1:
-            nxt.label, slot.label, slot.unit = m.group("key").strip(), "", None
+        printed = {values[i] for values in sh.values}
+        if len(printed) == 1:
+            # (the aside stays in the key, which the key model reads as a gloss: `acc (top 1)` and `acc (top 5)`
+            # are two keys)
+            tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
+            aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
+            nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
 
 
 def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
