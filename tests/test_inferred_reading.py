@@ -1344,6 +1344,19 @@ def test_lines_of_scores_alone_are_evaluations(write_log):
     assert not any("acc" in column for column in parsed.rows.columns)  # no score joins a step's row
 
 
+def test_a_setting_named_like_a_score_before_the_steps_is_no_evaluation(write_log):
+    # a run's configuration printed before its steps (Lightning's trainer arguments as YAML: `precision: 16`),
+    # then the DecT runner's epoch lines; only the score printed once after the steps is an evaluation
+    lines = [
+        "precision: 16",
+        *(f"Total epoch: {20 * k}. DecT loss: 0.0{9 - k}" for k in (1, 2, 3)),
+        "Final acc: 0.92",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert [e["line"] for e in evals(parsed)] == [5]
+
+
 def test_a_validation_word_makes_an_evaluation(write_log):
     # karpathy/nanochat scripts/base_train.py: f"Step {step:05d} | Validation bpb: {val_bpb:.4f}" beside its
     # step lines f"step {step:05d}/{num_iterations:05d} ({pct:.2f}%) | loss: {loss:.6f} | ..."

@@ -2076,9 +2076,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "eval_free"
             elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-        elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _scores_only(rec, km):
-            # a score printed once on a line of its own, with no counter and no training value: the final
-            # evaluation's (CPM-Bee's decoder_tuning runner: print("Final acc:", res) after its epochs)
+        elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
             rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
@@ -2519,6 +2517,17 @@ def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         if not words & SCORE_WORDS or words & {"train", "training"}:
             return False
     return True
+
+
+def _final_score(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A score printed once on a line of its own, with no counter and no training value, after steps began and
+    with a fraction's digits: the final evaluation's (CPM-Bee's decoder_tuning runner: print("Final acc:", res)
+    after its epochs). A setting that shares a score's name (`precision: 16`, a config's) is printed before the
+    steps, and whole."""
+    if not _scores_only(rec, km) or not any(s.first < rec.first for s in steps):
+        return False
+    printed = [v for sl in rec.slots if sl.kind == "num" and sl.label for _, v in rec.series(sl.index)]
+    return bool(printed) and not any(_unsep(v).isdigit() for v in printed)
 
 
 def _has_values(rec: RecordShape) -> bool:
