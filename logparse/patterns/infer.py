@@ -134,11 +134,13 @@ CLOCK_RX = (
     r"|\d+d \d+h(?: \d+m(?: \d+s)?)?|\d+h \d+m(?: \d+s)?|\d+m \d+s"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
-# whole, a trailing dot left to the sentence, none after an `@`: `Acc@1` is a key), and nan / inf, which a step line prints in a number's place
+# whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
     r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
+# (a number glued to a word by `@` is part of its key, never a value or a counter: torchvision's references print
+# "Acc@1 {top1.global_avg:.3f} Acc@5 ...", a retrieval's recall@10, a per-length loss loss@1024)
 # a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
 GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
@@ -155,7 +157,7 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.@]){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
+    rf"|(?P<num>(?<![\w.])(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
