@@ -1132,23 +1132,6 @@ def test_a_dict_printed_over_lines_after_its_step_line(write_log):
     assert list(parsed.rows["step_time_s"]) == [0.15, 0.25, 0.35]
 
 
-def test_an_epoch_on_its_own_line_before_its_steps(write_log):
-    # PaddlePaddle hapi ProgBarLogger (paddle/hapi/callbacks.py): print('Epoch %d/%d' % (epoch + 1, epochs)),
-    # then every log_freq steps 'step %d/%d - loss: %.4f - acc: %.4f - %dms/step'; after 'Eval begin...' the
-    # evaluation's bar has the same form
-    lines = []
-    for e in (1, 2):
-        lines.append(f"Epoch {e}/2")
-        lines += [
-            f"step {k}/50 - loss: 1.{e}{k // 10}00 - acc: 0.5 - 20ms/step" for k in (10, 20, 30, 40, 50)
-        ]
-        lines += ["Eval begin...", "step 8/8 - loss: 0.9646 - acc: 0.5781 - 2ms/step", "Eval samples: 256"]
-    log = write_log("\n".join(lines) + "\n")
-    run = api.resolve(log)
-    assert list(run.steps["step"]) == list(range(10, 110, 10))  # (epoch - 1) x 50 + position
-    assert [int(e["step"]) for e in evals(run.parsed)] == [50, 100]  # the evaluation after each epoch
-
-
 def test_a_values_line_after_a_counter_line_that_prints_no_training_value_joins_its_step(write_log):
     # Tianshi-Xu/assignment5-alignment cs336_alignment/rl.py L114-165: per GRPO step logger.info(f"rollout batch
     # {step} generated, length: {n}") after the vLLM rollout, then logger.info(f"rl_loss: {loss}, time: {t},
@@ -1300,6 +1283,23 @@ def test_two_lines_that_print_the_same_step_with_other_keys_are_one_row(write_lo
     assert list(parsed.rows["lr"]) == [0.001, 0.002, 0.003, 0.004]
     stamps = list(parsed.rows["timestamp"])
     assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [60.0, 60.0, 60.0]
+
+
+def test_an_epoch_on_its_own_line_before_its_steps(write_log):
+    # PaddlePaddle hapi ProgBarLogger (paddle/hapi/callbacks.py): print('Epoch %d/%d' % (epoch + 1, epochs)),
+    # then every log_freq steps 'step %d/%d - loss: %.4f - acc: %.4f - %dms/step'; after 'Eval begin...' the
+    # evaluation's bar has the same form
+    lines = []
+    for e in (1, 2):
+        lines.append(f"Epoch {e}/2")
+        lines += [
+            f"step {k}/50 - loss: 1.{e}{k // 10}00 - acc: 0.5 - 20ms/step" for k in (10, 20, 30, 40, 50)
+        ]
+        lines += ["Eval begin...", "step 8/8 - loss: 0.9646 - acc: 0.5781 - 2ms/step", "Eval samples: 256"]
+    log = write_log("\n".join(lines) + "\n")
+    run = api.resolve(log)
+    assert list(run.steps["step"]) == list(range(10, 110, 10))  # (epoch - 1) x 50 + position
+    assert [int(e["step"]) for e in evals(run.parsed)] == [50, 100]  # the evaluation after each epoch
 
 
 # ------------------------------------------------------------------------------------------------

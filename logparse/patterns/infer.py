@@ -570,6 +570,29 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
 
 
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
+
+
+def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
+    """Keys joined by slashes before as many values joined by slashes pair up, the words before the first key
+    shared by all (GluonNLP scripts/question_answering/run_squad.py: 'Loss span/answer/total={:.4f}/{:.4f}/{:.4f}'
+    reads as `Loss span`, `Loss answer`, `Loss total`). A key whose slashes are not one fewer than the values
+    after it is one key (`tok/s`, `global_step/max_steps: 10/100` reads as two keys, its counter and total)."""
+    for slot in slots:
+        head, _, last = slot.label.rpartition(" ")
+        names = last.split("/")
+        n = len(names)
+        if n < 2 or not all(names) or slot.rate or slot.kind != "num" or slot.index + n > len(slots):
+            continue
+        rest = slots[slot.index + 1 : slot.index + n]
+        if any(
+            o.kind != "num" or o.label or sh.literals[o.index].strip() != "/" or slots[o.index - 1].unit
+            for o in rest
+        ) or (slot.index + n < len(slots) and sh.literals[slot.index + n].strip() == "/"):
+            continue
+        for o, name in zip([slot, *rest], names, strict=True):
+            o.label = f"{head} {name}" if head else name
+
+
 # a key, then an aside in brackets that holds a number, up to that number (`Training Loss (avg over last `) ...
 _ASIDE_OPEN = regex.compile(
     rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\s?\((?P<aside>[A-Za-z][A-Za-z ]*)$"
@@ -596,27 +619,6 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
             tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
             aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
             nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
-
-
-def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
-    """Keys joined by slashes before as many values joined by slashes pair up, the words before the first key
-    shared by all (GluonNLP scripts/question_answering/run_squad.py: 'Loss span/answer/total={:.4f}/{:.4f}/{:.4f}'
-    reads as `Loss span`, `Loss answer`, `Loss total`). A key whose slashes are not one fewer than the values
-    after it is one key (`tok/s`, `global_step/max_steps: 10/100` reads as two keys, its counter and total)."""
-    for slot in slots:
-        head, _, last = slot.label.rpartition(" ")
-        names = last.split("/")
-        n = len(names)
-        if n < 2 or not all(names) or slot.rate or slot.kind != "num" or slot.index + n > len(slots):
-            continue
-        rest = slots[slot.index + 1 : slot.index + n]
-        if any(
-            o.kind != "num" or o.label or sh.literals[o.index].strip() != "/" or slots[o.index - 1].unit
-            for o in rest
-        ) or (slot.index + n < len(slots) and sh.literals[slot.index + n].strip() == "/"):
-            continue
-        for o, name in zip([slot, *rest], names, strict=True):
-            o.label = f"{head} {name}" if head else name
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
