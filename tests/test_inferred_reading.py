@@ -1336,6 +1336,159 @@ def test_a_dict_printed_over_lines_after_its_step_line(write_log):
     assert list(parsed.rows["step_time_s"]) == [0.15, 0.25, 0.35]
 
 
+def test_a_values_line_after_a_counter_line_that_prints_no_training_value_joins_its_step(write_log):
+    # Tianshi-Xu/assignment5-alignment cs336_alignment/rl.py L114-165: per GRPO step logger.info(f"rollout batch
+    # {step} generated, length: {n}") after the vLLM rollout, then logger.info(f"rl_loss: {loss}, time: {t},
+    # l2_norm: {norm}, token_entropy: {h}, reward_data: {...}") after the update, behind logging's
+    # "%(asctime)s - train - INFO - "; the step ends when its values are printed: their line stamps the row
+    rollouts = ["10:00:00,000", "10:02:10,000", "10:04:22,000", "10:06:30,000"]
+    updates = ["10:01:55,000", "10:04:10,000", "10:06:11,000", "10:08:25,000"]
+    losses = ["0.0", "0.0012", "-0.0008", "0.0003"]
+    lines = []
+    for k in range(4):
+        lines += [
+            f"2025-09-23 {rollouts[k]} - train - INFO - rollout batch {k + 1} generated, length: 256",
+            f"2025-09-23 {updates[k]} - train - INFO - rl_loss: {losses[k]}, time: 11{k}.5, l2_norm: 0.1{k}, "
+            f"token_entropy: 0.5{k}, reward_data: {{'total_num': 256, 'total_reward': 1{k}0.0}}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert list(parsed.rows["loss"]) == [0.0, 0.0012, -0.0008, 0.0003]
+    stamps = list(parsed.rows["timestamp"])
+    # 10:04:10 - 10:01:55, ...: the values lines' stamps
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [135.0, 121.0, 134.0]
+
+
+def test_a_line_after_a_step_line_that_prints_the_training_values_stays_apart(write_log):
+    # 1644heihei/3D-VAE old_backup/train.py L66-92: every 30 batches print(f"Epoch {epoch+1}, Step {step}:
+    # Reconstruction Loss={rec}, KL Loss={kl}, Total Loss={total}") then print(f"Output stats: min=...,
+    # max=..., mean=...") of the decoded volume: the step line holds the step's values, the next line is no part
+    lines = []
+    for k, step in enumerate((0, 30, 60, 90)):
+        lines += [
+            f"Epoch 1, Step {step}: Reconstruction Loss=1.5{k}, KL Loss=10{k}.0, Total Loss=3{k}.5",
+            f"Output stats: min=-0.{k}1, max=0.{k}9, mean=0.00{k}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 30, 60, 90]
+    assert list(parsed.rows["loss"]) == [30.5, 31.5, 32.5, 33.5]
+    assert not {"x_min", "x_max", "x_mean"} & set(parsed.rows.columns)
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # AdityaAshvin/ScalingDown scripts/training/t5_base_common_reasoning/training.py L688-705: python logging
+        # "%(asctime)s - %(levelname)s - %(message)s", f"Stage {s}, Epoch {e}, Batch {b}, Training Loss (avg over
+        # last 100): {x:.4f}", then the validation's sample and the same with "Validation Loss"
+        "2024-10-31 21:{m:02d}:00,000 - INFO - Stage 1, Epoch 1, Batch {step}, {what} Loss (avg over last 100): "
+        "{x:.4f}",
+        # a translator's training script found in public code: log(f"Step {step}/{args.train_steps} | Loss (avg
+        # over last 20): {running/20:.4f}") (its evaluation prints lines of its own)
+        "2024-10-31 21:{m:02d}:00,000 - INFO - Step {step}/2000 | {what} Loss (avg over last 20): {x:.4f}",
+    ],
+    ids=["stage_epoch_batch", "step_of_total"],
+)
+def test_a_number_in_an_aside_between_the_key_and_its_value_is_none_of_its(write_log, fmt):
+    lines = []
+    for k, (step, x, y) in enumerate(((25, 2.4486, 0.0975), (50, 1.3275, 0.128), (75, 0.9532, 0.1252))):
+        lines.append(fmt.format(m=2 * k, step=step, what="Training", x=x))
+        lines.append(f"2024-10-31 21:{2 * k:02d}:30,000 - INFO - Validation Example:")
+        lines.append(f"2024-10-31 21:{2 * k:02d}:{30 + 7 * k},000 - INFO - True Answer: Answer: {k + 1}")
+        lines.append(fmt.format(m=2 * k + 1, step=step, what="Validation", x=y))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75]
+    assert list(parsed.rows["loss"]) == [2.4486, 1.3275, 0.9532]
+    stamps = list(parsed.rows["timestamp"])
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [120.0, 120.0]  # the training lines'
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.0975, 0.128, 0.1252]
+    # the key as printed, its aside with it (what summary.json's generic block names)
+    assert any(key.startswith("Training Loss (avg over last ") for key in parsed.keymap["mapped"])
+
+
+@pytest.mark.parametrize(
+    "step_line, summary",
+    [
+        # FareedKhan-dev/train-llm-from-scratch sft_rlhf_guide.ipynb (cell 59, the SFT loop): logger(f"SFT Epoch
+        # {epoch+1}, Step {step+1}/{len(loader)}, Loss: {loss:.4f}, LR: {lr:.3e}") each batch, then logger(f"End of
+        # SFT Epoch {epoch+1}, Avg Loss: {mean:.4f}"), logger prefixing f"[{time.strftime('%Y-%m-%d %H:%M:%S')}] "
+        (
+            "[2025-05-14 15:52:{s:02d}] SFT Epoch {e}, Step {i}/2, Loss: {x:.4f}, LR: 5.000e-05",
+            "[2025-05-14 15:52:{s:02d}] End of SFT Epoch {e}, Avg Loss: {x:.4f}",
+        ),
+        # facebookresearch/denoiser denoiser/solver.py: LogProgress's f"Train | Epoch {epoch + 1} | {i}/{n} |
+        # {speed:.1f} it/sec | Loss {loss:.5f}" a few times an epoch, then f'Train Summary | Epoch {epoch + 1} |
+        # {_summary(formatted)}' (demucs/solver.py prints the same pair)
+        (
+            "[2025-05-14 15:52:{s:02d}] Train | Epoch {e} | {i}/2 | 1.5 it/sec | Loss {x:.5f}",
+            "[2025-05-14 15:52:{s:02d}] Train Summary | Epoch {e} | Loss={x:.5f}",
+        ),
+    ],
+    ids=["end_of_epoch", "train_summary"],
+)
+def test_an_epochs_summary_after_its_steps_is_no_step(write_log, step_line, summary):
+    lines = []
+    for e in (1, 2, 3):
+        lines.append(step_line.format(s=3 * e, e=e, i=1, x=60.0 - e))
+        lines.append(step_line.format(s=3 * e + 1, e=e, i=2, x=55.0 - e))
+        lines.append(summary.format(s=3 * e + 2, e=e, x=57.5 - e))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2] * 3
+    assert list(parsed.rows["loss"]) == [59.0, 54.0, 58.0, 53.0, 57.0, 52.0]
+    assert evals(parsed) == []  # the epoch's mean of the training loss: no evaluation either
+
+
+def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
+    # FranxYao/Long-Context-Data-Engineering issue 13: a step's metrics one `name value ` a line under
+    # `step {s} token {t}m `, among them the loss per position bucket, train/per_length_loss/loss@{2**k}: the
+    # bucket is the key's, not a counter rising over the lines
+    lines = []
+    for s, loss, norm in ((1, 5.5021, 249.4825), (50, 2.2328, 12.5982), (100, 2.1, 3.25)):
+        lines += [f"step {s} token {5 * s}m ", f"train/loss {loss} ", f"train/grad_norm {norm} "]
+        lines += [f"train/per_length_loss/loss@{2**k} {4 - k / 10 - s / 100:.4f} " for k in range(1, 7)]
+        lines.append("")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100]
+    assert list(parsed.rows["loss"]) == [5.5021, 2.2328, 2.1]
+    assert list(parsed.rows["grad_norm"]) == [249.4825, 12.5982, 3.25]
+
+
+def test_a_top_k_accuracy_is_its_own_key(write_log):
+    # pytorch/examples imagenet/main.py: ProgressMeter's "Epoch: [{}]".format(epoch) and "[{:4d}/5005]" then
+    # AverageMeter's '{name} {val:6.2f} ({avg:6.2f})' for 'Time', 'Data', 'Loss' (':.4e'), 'Acc@1' and 'Acc@5',
+    # joined by tabs
+    lines = [
+        f"Epoch: [0][{i:4d}/5005]\tTime  0.{500 + i:03d} ( 0.600)\tData  0.010 ( 0.020)\tLoss 6.{900 - i:03d}e+00 "
+        f"(6.9000e+00)\tAcc@1   0.{i:02d} (  0.10)\tAcc@5   1.{i:02d} (  0.50)"
+        for i in range(0, 50, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30, 40]
+    top1 = [c for c in parsed.rows.columns if "acc" in c and "1" in c]
+    assert len(top1) == 1 and list(parsed.rows[top1[0]]) == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
+def test_two_lines_that_print_the_same_step_with_other_keys_are_one_row(write_log):
+    # BVLC/caffe src/caffe/solver.cpp Solver::Step(): LOG_IF(INFO, Caffe::root_solver()) << "Iteration " << iter_
+    # << ", loss = " << smoothed_loss_, then each output's "    Train net output #" << j << ": " << name << " = "
+    # << value, and src/caffe/solvers/sgd_solver.cpp ApplyUpdate(): "Iteration " << this->iter_ << ", lr = " <<
+    # rate, every display interval, behind glog's "I0815 20:41:26.810891 52129 file:line] "
+    lines = []
+    for k, (it, loss) in enumerate(((1660, 2.19062), (1680, 2.07286), (1700, 2.07381), (1720, 2.21451))):
+        ss = f"20:4{k}:26.81"
+        lines += [
+            f"I0815 {ss}0891 52129 solver.cpp:232] Iteration {it}, loss = {loss}",
+            f"I0815 {ss}0901 52129 solver.cpp:248]     Train net output #0: loss = {loss} (* 1 = {loss} loss)",
+            f"I0815 {ss}1189 52129 sgd_solver.cpp:106] Iteration {it}, lr = 0.00{k + 1}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1660, 1680, 1700, 1720]
+    assert list(parsed.rows["loss"]) == [2.19062, 2.07286, 2.07381, 2.21451]
+    assert list(parsed.rows["lr"]) == [0.001, 0.002, 0.003, 0.004]
+    stamps = list(parsed.rows["timestamp"])
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [60.0, 60.0, 60.0]
+
+
 def test_an_epoch_on_its_own_line_before_its_steps(write_log):
     # PaddlePaddle hapi ProgBarLogger (paddle/hapi/callbacks.py): print('Epoch %d/%d' % (epoch + 1, epochs)),
     # then every log_freq steps 'step %d/%d - loss: %.4f - acc: %.4f - %dms/step'; after 'Eval begin...' the
@@ -1396,6 +1549,41 @@ def test_validation_lines_are_events_never_rows(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [50, 100, 150, 200]
     assert [(int(e["step"]), e["eval_loss"]) for e in evals(parsed)] == [(100, 4.1), (200, 4.0), (200, 3.9)]
+
+
+def test_lines_of_scores_alone_are_evaluations(write_log):
+    # CPM-Bee tutorials/decoder_tuning (the DecT runner): every 20 epochs print("Total epoch: {}. DecT loss:
+    # {}".format(epoch, loss)), print("val acc:", eval_res), and where the val accuracy improves print("test acc
+    # at best val:", test_res); at the end print("Total time:", t) and print("Final acc:", res)
+    lines = [
+        "Total epoch: 20. DecT loss: 0.079",
+        "val acc: 0.9375",
+        "test acc at best val: 0.9193",
+        "Total epoch: 40. DecT loss: 0.0587",
+        "val acc: 0.9375",
+        "Total epoch: 60. DecT loss: 0.0553",
+        "val acc: 0.9375",
+        "Total time: 36.72",
+        "Final acc: 0.9204",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert list(parsed.rows["loss"]) == [0.079, 0.0587, 0.0553]
+    assert [e["line"] for e in evals(parsed)] == [2, 3, 5, 7, 9]
+    assert not any("acc" in column for column in parsed.rows.columns)  # no score joins a step's row
+
+
+def test_a_setting_named_like_a_score_before_the_steps_is_no_evaluation(write_log):
+    # a run's configuration printed before its steps (Lightning's trainer arguments as YAML: `precision: 16`),
+    # then the DecT runner's epoch lines; only the score printed once after the steps is an evaluation
+    lines = [
+        "precision: 16",
+        *(f"Total epoch: {20 * k}. DecT loss: 0.0{9 - k}" for k in (1, 2, 3)),
+        "Final acc: 0.92",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert [e["line"] for e in evals(parsed)] == [5]
 
 
 def test_a_validation_word_makes_an_evaluation(write_log):

@@ -563,6 +563,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
     _per_steps(sh, slots)
+    _aside_number(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -623,6 +624,34 @@ def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         for o, name in zip([slot, *rest], names, strict=True):
             o.label = f"{head} {name}" if head else name
+
+
+# a key, then an aside in brackets that holds a number, up to that number (`Training Loss (avg over last `) ...
+_ASIDE_OPEN = regex.compile(
+    rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\s?\((?P<aside>[A-Za-z][A-Za-z ]*)$"
+)
+# ... and from the number to the value (`): `, ` steps) = `)
+_ASIDE_CLOSE = regex.compile(r"^\s*[A-Za-z ]*\)\s*[:=]\s*$")
+
+
+def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key (words N words): v`: a number in an aside between a key and its value is the aside's (the window of a
+    running mean), no value of its own; the key before the bracket names the value (ScalingDown's
+    training.py logs "Stage {s}, Epoch {e}, Batch {b}, Training Loss (avg over last 100): {x:.4f}" and the same
+    with "Validation Loss"). Only where the number is the same on every line sampled (a setting, not a measure)."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or nxt.label or slot.rate:
+            continue
+        m = _ASIDE_OPEN.search(_before(sh.literals, sh.kinds, i))
+        if m is None or _ASIDE_CLOSE.match(sh.literals[i + 1]) is None:
+            continue
+        printed = {values[i] for values in sh.values}
+        if len(printed) == 1:
+            # (the aside stays in the key, which the key model reads as a gloss: `acc (top 1)` and `acc (top 5)`
+            # are two keys)
+            tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
+            aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
+            nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
@@ -2070,6 +2099,15 @@ def _values_line(rec: RecordShape) -> bool:
     return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
 
 
+def _trains_for(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line of values that holds the training values its head line does not: the counter printed on one line,
+    what the step measured on the next (cs336's GRPO loop logs "rollout batch {step} generated, length: {n}"
+    after the rollout, then "rl_loss: {loss}, time: {t}, l2_norm: {norm}, ..." after the update). Where the head
+    prints them, a line of other values after it is no part of its record (3D-VAE's train.py prints "Epoch {e},
+    Step {s}: Reconstruction Loss=..., KL Loss=..., Total Loss=..." then "Output stats: min=..., max=...")."""
+    return _trains(rec, km) and not _trains(head, km)
+
+
 def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
     """A line indented (a tab, or two blanks or more) where its record's head line is not: a continuation of the
     head's record, whatever its keys (faster-rcnn.pytorch trainval_net.py and its many forks print every
@@ -2123,7 +2161,7 @@ def find_blocks(
         head = head_of[head_id]
         if (
             not _member(rec, km)
-            and not (not _has_values(head) and _values_line(rec))
+            and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km)))
             and not (_values_line(rec) and _indented_under(rec, head))
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
@@ -2187,10 +2225,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 for sl in rec.slots
                 if sl.kind == "num" and sl.label
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
-            if rec.count >= 2 and _has_values(rec) and varied:
+            if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-            elif rec.count == 1 and _scored(rec, km):
+            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km)):
                 rec.kind = "eval_free"
+        elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
+            rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
@@ -2237,8 +2277,18 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
+        if _epoch_summary(rec, steps):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
         if any(_measured_again(rec, main) for main in steps if main is not rec):
             rec.kind = "eval"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
+        main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
+        if main is not None:  # the step's other values, joined to its row by the step they print
+            rec.kind, rec.head, rec.attach = "block", main, "step"
+            main.members += 1
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
@@ -2278,6 +2328,51 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether a record counted by its epoch alone sums up epochs whose steps another record prints, each of those
+    lines naming its epoch: the epoch's means after its steps, no step of its own (train-llm-from-scratch's SFT
+    loop logs "SFT Epoch {e}, Step {s}/{n}, Loss: {l:.4f}, LR: {lr:.3e}" each batch, then "End of SFT Epoch {e},
+    Avg Loss: {mean:.4f}"; Demucs's solver "Train | Epoch {e} | {i}/{n} | ..." then "Train Summary | Epoch {e} |
+    Loss=..."). Not an evaluation either: it measures nothing again on other data."""
+    if rec.counter is None or rec.epoch is not None or not _epoch_named(rec.slots[rec.counter].label):
+        return False
+    ours = {_whole(v) for _, v in rec.series(rec.counter)}
+    for other in steps:
+        if other is rec or other.counter is None or other.epoch is None:
+            continue
+        if _epoch_named(other.slots[other.counter].label):
+            continue
+        if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
+            return True
+    return False
+
+
+def _other_half(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a record prints the same steps as `main` under the same counter, each once, with keys none of
+    main's: one step's values printed over two lines that each name the step (Caffe's solver logs "Iteration
+    " << iter_ << ", loss = " << smoothed_loss_ in solver.cpp Step(), then "Iteration " << iter_ << ", lr = " <<
+    rate in sgd_solver.cpp ApplyUpdate(), at every display interval). The one printed first of a pair (else the
+    more frequent) is the row; the other joins it."""
+    if rec.counter is None or main.counter is None or _counter_key(rec) != _counter_key(main):
+        return False
+    if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
+        return False
+    ours, theirs = [v for _, v in rec.series(rec.counter)], [v for _, v in main.series(main.counter)]
+    if len(ours) < MIN_REPEATS or len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
+        return False
+    if not set(ours) <= set(theirs):
+        return False
+
+    def keys(r: RecordShape) -> set[str]:
+        return {
+            keymap_mod.normalize(s.label)
+            for s in r.slots
+            if s.role == "value" and s.kind == "num" and s.label
+        }
+
+    return bool(keys(rec)) and not keys(rec) & keys(main)
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
@@ -2561,6 +2656,39 @@ def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
+# words of a score measured on data, which training lines print beside their loss too (so not the key model's
+# evaluation metrics): on a line of its own with no training value they are an evaluation's (CPM-Bee's
+# tutorials/decoder_tuning runner: print("val acc:", eval_res), print("test acc at best val:", test_res) and,
+# after its epochs, print("Final acc:", res))
+SCORE_WORDS = frozenset(
+    {"acc", "accuracy", "top1", "top5", "prec", "precision", "recall", "f1", "em", "exact"}
+)
+
+
+def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A record whose keyed numbers are all scores (accuracy, precision, F1) and none names the training
+    (`train acc`): what an evaluation reports. A line of a training step prints its loss beside its accuracy."""
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    if not labels or _trains(rec, km):
+        return False
+    for label in labels:
+        words = set(_words(label))
+        if not words & SCORE_WORDS or words & {"train", "training"}:
+            return False
+    return True
+
+
+def _final_score(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A score printed once on a line of its own, with no counter and no training value, after steps began and
+    with a fraction's digits: the final evaluation's (CPM-Bee's decoder_tuning runner: print("Final acc:", res)
+    after its epochs). A setting that shares a score's name (`precision: 16`, a config's) is printed before the
+    steps, and whole."""
+    if not _scores_only(rec, km) or not any(s.first < rec.first for s in steps):
+        return False
+    printed = [v for sl in rec.slots if sl.kind == "num" and sl.label for _, v in rec.series(sl.index)]
+    return bool(printed) and not any(_unsep(v).isdigit() for v in printed)
+
+
 def _has_values(rec: RecordShape) -> bool:
     return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
@@ -2616,6 +2744,8 @@ def _line_table(
     stamp = next((s.index for s in rec.slots if s.kind == "ts"), None)
     if stamp is None and rec.kind != "marker":
         stamp = _day_clock(rec, km)
+    if rec.kind == "block" and rec.head is not None and _trains(rec.head, km):
+        stamp = None  # the record's head prints the step's training values: its stamp is the row's
     if stamp is not None and (
         stamp < (rec.counter or 0)
         or (sh.kinds.count(sh.kinds[stamp]) == 1 and not _projected(rec, km, stamp))

@@ -91,12 +91,13 @@ _PER_UNIT = regex.compile(
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
-# a number: not glued to a word before it (fp16, v2), a sign only after a separator, units may follow; thousands
-# separators are part of it (22,892 is one number). This tokenizer is also the reading that `patterns new`'s (shapes.py)
+# a number: not glued to a word before it (fp16, v2) nor to one by an `@` (a metric at k, `Acc@1`, `recall@10`, is
+# one key), a sign only after a separator, units may follow; thousands separators are part of it (22,892 is one
+# number). This tokenizer is also the reading that `patterns new`'s (shapes.py)
 # sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
 # regex it writes.
 NUMBER_TOKEN = regex.compile(
-    r"(?<![\w.])(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
+    r"(?<![\w.])(?<!\w@)(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
 
