@@ -2241,7 +2241,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         return None
     find_blocks(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
-        if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
+        if (
+            rec.kind == "step"
+            and not _has_values(rec)
+            and not rec.members
+            and not _listed(rec)
+            and _lone_value(rec) is None
+        ):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
@@ -2526,6 +2532,36 @@ def _listed_lr(rec: RecordShape) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
+def _lone_value(rec: RecordShape) -> int | None:
+    """The one number with no key of a record that prints nothing else beside its rising counter (and the
+    counter's total): the loss, the one value a bare training loop prints (PyTorch's tutorials:
+    beginner_source/examples_autograd/polynomial_autograd.py `print(t, loss.item())`; karpathy's nn-zero-to-hero
+    makemore notebooks `print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')`; `print(f'Epoch {epoch}:
+    {loss.item():.4f}')`). Only a fraction (an integer is a count of something) and only where no word but the
+    counter's own name is printed on the line (a word would name the value, or say the line is something else)."""
+    if rec.counter is None or rec.count < MIN_REPEATS or len(rec.shapes) != 1:
+        return None
+    sh = rec.shapes[0]
+    rest = [s for s in rec.slots if s.role == "value"]
+    if len(rest) != 1 or rest[0].kind != "num" or rest[0].label or rest[0].unit:
+        return None
+    if any(s.kind != "num" for s in rec.slots):
+        return None
+    counter = rec.slots[rec.counter].label
+    text = " ".join(sh.literals)
+    if counter:
+        text = text.replace(counter, " ", 1)
+    if regex.search(r"[^\W\d_]", text):
+        return None
+    texts = [v for _, v in rec.series(rest[0].index)]
+    if not texts or not all(_LONE_FRACTION.fullmatch(v) for v in texts):
+        return None
+    return rest[0].index
+
+
+_LONE_FRACTION = regex.compile(r"[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf)")
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -2536,6 +2572,8 @@ def _qualifies(rec: RecordShape) -> bool:
     """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
     counter named so alone may head a record printed over lines (find_blocks)."""
     if not _has_values(rec):
+        if _lone_value(rec) is not None:
+            return True
         if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
         loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
@@ -2926,6 +2964,15 @@ def _line_table(
         why = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
         key = f"list item {item - _list_start(rec) + 1}"
         keys.append(("mapped", key, keymap_mod.KeyUse("lr", "values", why)))
+    lone = _lone_value(rec) if rec.kind == "step" and "loss" not in taken else None
+    if lone is not None:
+        groups[lone] = f"v{lone}"
+        fields[f"v{lone}"] = {"column": "loss"}
+        why = (
+            "the one number with no key of a record that prints only a rising counter beside it: the loss, the one "
+            "value a bare training loop prints"
+        )
+        keys.append(("mapped", f"value {lone + 1}", keymap_mod.KeyUse("loss", "values", why)))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
