@@ -920,11 +920,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     def leading(i: int) -> bool:
         """A bracketed integer that opens the line, the record's pairs after it: danijar/dreamer's
         print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in metrics)); the bracket names it as a counter by
-        its place, as a word would."""
+        its place, as a word would. So does one with its total in the bracket (clovaai/deep-text-recognition-benchmark
+        train.py, copied by EasyOCR's trainer/train.py: f'[{iteration+1}/{opt.num_iter}] Train loss: ...')."""
+        after = i + 1
+        if after in totals and totals[after] == i and literals[after].strip() == "/":
+            after += 1  # (`[N/M]`: the total, then the bracket's end)
         return (
             all(k == "ts" for k in rec.shapes[0].kinds[:i])
             and literals[i].strip() == "["
-            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[i + 1]) is not None
+            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[after]) is not None
         )
 
     named = [i for i in candidates if own(i)]
