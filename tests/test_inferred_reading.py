@@ -1011,6 +1011,40 @@ def test_a_bordered_table_of_any_printer(write_log, printer):
     assert steps_of(two) == [10, 20, 30]
 
 
+@pytest.mark.parametrize(
+    "rule",
+    ["-- | -- | -- | --", "---|:---|---:|:---:", "| --- | --- | --- | --- |"],
+    ids=["pasted", "aligned", "bordered"],
+)
+def test_a_markdown_table_of_a_notebooks_trainer_with_long_names_and_text_cells(write_log, rule):
+    # transformers/utils/notebook.py NotebookProgressCallback: an HTML table of `Step`, `Training Loss`, `Validation
+    # Loss` and each metric (text_to_html_table writes a float f"{elt:.6f}"; on_evaluate writes "No log" for a loss
+    # not logged yet), which a notebook's user pastes into an issue as markdown (GitHub writes its rule `-- | --`);
+    # TRL's GRPO trainer adds f"rewards/{reward_func_name}/mean" per reward function (trl/trainer/grpo_trainer.py),
+    # names of more than 40 letters
+    names = ["Step", "Training Loss", "Validation Loss", "rewards / check_grounding_references_from_response"]
+    bordered = rule.startswith("|")
+    lines = [("| " + " | ".join(names) + " |") if bordered else " | ".join(names), rule]
+    rows = [
+        (10, "No log", 1.5, -16.0),
+        (20, 0.875, 1.25, -10.5),
+        (30, 0.75, 1.125, 2.0),
+        (40, 0.625, 1.0, 8.5),
+    ]
+    for row in rows:
+        cells = " | ".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in row)
+        lines.append(f"| {cells} |" if bordered else cells)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [20, 30, 40]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [0.875, 0.75, 0.625]
+    assert list(got["eval_loss"]) == [1.25, 1.125, 1.0]  # the cell's own column, past the row of text
+    # the row whose training loss is "No log" holds an evaluation alone: its validation loss, at its step
+    (first,) = evals(parsed)
+    assert first["step"] == 10 and first["eval_loss"] == 1.5
+
+
 def test_a_bordered_table_logged_as_one_message_behind_the_loggers_prefix(write_log):
     # logging.info(tabulate(rows, headers, tablefmt="github")) at every log interval: Python's logging Formatter
     # ("%(asctime)s - %(name)s - %(levelname)s - %(message)s", Lib/logging/__init__.py) prefixes the message's

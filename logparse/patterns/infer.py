@@ -23,7 +23,9 @@ What a record may look like (the tests build each from a framework's own format 
   box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
   two names are a header only over rows of two numbers (``step<TAB>loss``); a bordered table's cells between ``|``
   or the box-drawing rules of tabulate's grids and Rich (``│``, ``┃``), its names a few words each (``| Iteration |
-  Loss | Elapsed Time |``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a table counts steps only
+  Loss | Elapsed Time |``, a markdown table's, with or without its outer borders, under its rule ``-- | --``,
+  ``---|:---:``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a value between ``|`` is its
+  cell's column, a cell of text (``No log``) none; a table counts steps only
   where its counter column rises over three rows or more (a table of results printed once does not), and beside
   records counted under a counter's name only if its own column is named a counter too; a table logged line by line
   behind a logger's prefix (its names after the prefix's last separator, each row behind the same prefix);
@@ -1477,6 +1479,10 @@ _NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
 
 # the rules a bordered table draws its cells with: prettytable's and tabulate's `|`, the box-drawing lines of
 # tabulate's fancy and heavy grids and of Rich's tables (`│`, `┃`, `║`), read alike
+# (a name between `|` may be longer than a name between blanks, its ends drawn: TRL's GRPO trainer logs each reward
+# function's mean as f"rewards/{reward_func_name}/mean", trl/trainer/grpo_trainer.py, a function's name of 40
+# letters and more)
+BORDERED_NAME = 80
 _VERTICALS = str.maketrans(dict.fromkeys("│┃║┆┇┊┋╎╏¦", "|"))
 
 
@@ -1489,7 +1495,7 @@ def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, 
         if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
             if len(names) >= least and all(
-                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n)) for n in names
+                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n, BORDERED_NAME)) for n in names
             ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))
@@ -1571,6 +1577,16 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         if start and rec.slots[start].label and rec.slots[start].label in header.tail:
             # (a word of the prefix, the level's, is no key of the row's first value)
             rec.slots[start].label = ""
+        cells = _pipe_cells(sh, len(names)) if sep == "|" and not start else None
+        if cells is not None:
+            # a `|` row whose cells stand one a name: each number is its cell's column, a cell of text holds no
+            # value (Hugging Face's notebook table, transformers/utils/notebook.py NotebookProgressCallback, writes
+            # "No log" for a training loss not logged yet, as a markdown paste of it shows)
+            for index, cell in enumerate(cells):
+                slot = rec.slots[index]
+                first = index == 0 or cells[index - 1] != cell
+                slot.label, slot.header, slot.rate = (names[cell] if first else ""), True, False
+            continue
         if 2 <= len(header.cells) < len(names):
             # a name of several words (`Iter      Train loss`): its words are no columns of their own
             _cell_labels(rec, header)
@@ -1594,6 +1610,27 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             for j, index in enumerate(column):
                 slot = rec.slots[index]
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+def _pipe_cells(sh: SampledShape, width: int) -> list[int] | None:
+    """The cell each value of a row between `|` stands in, where the row has as many cells as its header has names
+    (its outer borders no cells) and a cell holds numbers alone (joined by `/`) or text alone (None otherwise)."""
+    text = sh.raw.translate(_VERTICALS).strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    parts = text.split("|")
+    if len(parts) != width:
+        return None
+    out: list[int] = []
+    for cell, part in enumerate(parts):
+        literals, kinds, _ = tokens(part)
+        mixed = kinds.count("num") != len(kinds) or any(lit.strip() not in ("", "/") for lit in literals)
+        if kinds and mixed:
+            return None
+        out += [cell] * len(kinds)
+    return out if len(out) == len(sh.kinds) and out else None
 
 
 @dataclass
@@ -1642,11 +1679,11 @@ def _cells(text: str, tabs: bool) -> list[tuple[str, tuple[int, int]]]:
     return out
 
 
-def _named_cell(text: str) -> bool:
+def _named_cell(text: str, longest: int = 40) -> bool:
     """A header's cell: a name of a few words (`Train loss`, `Step (% Done)`, `Train Rays / Sec`), no number in it
     and no `key:` before a value."""
     return (
-        len(text) <= 40
+        len(text) <= longest
         and regex.search(r"[A-Za-z]", text) is not None
         and _TOKEN.search(text) is None
         and not text.endswith((":", "="))
