@@ -694,6 +694,15 @@ def test_the_one_unnamed_fraction_beside_a_rising_counter_is_the_loss(write_log,
     assert use["rule"] == "values" and "no key" in use["why"]
 
 
+def test_an_unnamed_loss_printed_as_pythons_str_of_a_small_float(write_log):
+    # print(t, loss.item()) (pytorch/tutorials polynomial_autograd.py) late in a fit: str(1e-05) is '1e-05'
+    losses = [2.5e-05, 1e-05, 5e-06, 2e-06]
+    lines = [f"{99 + 100 * k} {loss}" for k, loss in enumerate(losses)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [99, 199, 299, 399]
+    assert list(parsed.rows["loss"]) == losses
+
+
 def test_an_unnamed_integer_beside_a_counter_is_no_loss(write_log):
     # a count printed beside the counter (`step 3 42`: which count is not said) stays unread
     lines = [f"{100 * k} {40 + k}" for k in range(1, 5)]

@@ -2600,7 +2600,8 @@ def _lone_value(rec: RecordShape) -> int | None:
     return rest[0].index
 
 
-_LONE_FRACTION = regex.compile(r"[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf)")
+# (Python's str of a small float has an exponent and no point: `1e-05`)
+_LONE_FRACTION = regex.compile(r"[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE]-\d+|[-+]?(?i:nan|inf)")
 
 
 def _counter_key(rec: RecordShape) -> str:
