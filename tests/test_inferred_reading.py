@@ -411,6 +411,44 @@ def test_a_bracketed_integer_that_opens_a_line_of_slash_separated_pairs_counts_t
     assert row_at(parsed, 2)["x_image_loss"] == 4200.0
 
 
+def test_a_bracketed_counter_and_its_total_opening_a_line_seen_twice_counts_the_steps(write_log):
+    # clovaai/deep-text-recognition-benchmark train.py (and EasyOCR's trainer/train.py, its copy), at each
+    # validation: f'[{iteration+1}/{opt.num_iter}] Train loss: {loss_avg.val():0.5f}, Valid loss: {valid_loss:0.5f},
+    # Elapsed_time: {elapsed_time:0.5f}', then f'{"Current_accuracy":17s}: {current_accuracy:0.3f},
+    # {"Current_norm_ED":17s}: {current_norm_ED:0.2f}', the best's line, and a table of predictions under a dashed
+    # rule (f'{"Ground Truth":25s} | {"Prediction":25s} | Confidence Score & T/F'); a run's log shows few of them
+    lines = []
+    for it, train, valid, elapsed, acc in (
+        (2000, 0.5, 0.25, 120.5, 62.5),
+        (4000, 0.375, 0.125, 245.25, 75.0),
+    ):
+        lines += [
+            f"[{it}/300000] Train loss: {train:0.5f}, Valid loss: {valid:0.5f}, Elapsed_time: {elapsed:0.5f}",
+            f"\t{'Current_accuracy':17s}: {acc:0.3f}, {'Current_norm_ED':17s}: 0.{int(acc)}",
+            f"\t{'Best_accuracy':17s}: {acc:0.3f}, {'Best_norm_ED':17s}: 0.{int(acc)}",
+            "\t" + "-" * 80,
+            f"\t{'Ground Truth':25s} | {'Prediction':25s} | Confidence Score & T/F",
+            "\t" + "-" * 80,
+            f"\t{'12 Main St':25s} | {'12 Main St':25s} | 0.8125\tTrue",
+            f"\t{'049481':25s} | {'049487':25s} | 0.5000\tFalse",
+            "\t" + "-" * 80,
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [2000, 4000]  # the accuracy lines and the predictions' rows are none
+    first, second = row_at(parsed, 1), row_at(parsed, 10)
+    assert first["loss"] == 0.5 and second["loss"] == 0.375
+    assert first["eval_loss"] == 0.25 and second["eval_loss"] == 0.125  # the validation's, on the step's row
+    assert first["progress_total"] == 300000
+
+    # an epoch loop that prints its epoch and their number every 50 epochs (print(f'[{epoch + 1}/{epochs}] loss:
+    # {running_loss / len(train_loader):.5f}'), a few lines in a short run
+    lines = [f"[{e}/150] loss: {loss:.5f}" for e, loss in ((50, 0.75), (100, 0.5))]
+    parsed = frame(write_log("\n".join(lines) + "\n", name="epochs.log"))
+    assert steps_of(parsed) == [50, 100]
+    assert list(parsed.rows["loss"]) == [0.75, 0.5]
+
+
 def test_a_count_of_samples_that_is_a_whole_multiple_of_the_iterations_is_no_step(write_log):
     # MuggleWang/CosFace_pytorch main.py train(): print_with_time('Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f},
     # Elapsed time: {:.4f}s({} iters)'.format(epoch, batch_idx * len(data), len(train_loader.dataset), ...,
@@ -971,6 +1009,40 @@ def test_a_bordered_table_of_any_printer(write_log, printer):
     # two columns are enough under a border
     two = frame(write_log("\n".join(printer(["Step", "Loss"], [r[:2] for r in rows])) + "\n", "two.log"))
     assert steps_of(two) == [10, 20, 30]
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["-- | -- | -- | --", "---|:---|---:|:---:", "| --- | --- | --- | --- |"],
+    ids=["pasted", "aligned", "bordered"],
+)
+def test_a_markdown_table_of_a_notebooks_trainer_with_long_names_and_text_cells(write_log, rule):
+    # transformers/utils/notebook.py NotebookProgressCallback: an HTML table of `Step`, `Training Loss`, `Validation
+    # Loss` and each metric (text_to_html_table writes a float f"{elt:.6f}"; on_evaluate writes "No log" for a loss
+    # not logged yet), which a notebook's user pastes into an issue as markdown (GitHub writes its rule `-- | --`);
+    # TRL's GRPO trainer adds f"rewards/{reward_func_name}/mean" per reward function (trl/trainer/grpo_trainer.py),
+    # names of more than 40 letters
+    names = ["Step", "Training Loss", "Validation Loss", "rewards / check_grounding_references_from_response"]
+    bordered = rule.startswith("|")
+    lines = [("| " + " | ".join(names) + " |") if bordered else " | ".join(names), rule]
+    rows = [
+        (10, "No log", 1.5, -16.0),
+        (20, 0.875, 1.25, -10.5),
+        (30, 0.75, 1.125, 2.0),
+        (40, 0.625, 1.0, 8.5),
+    ]
+    for row in rows:
+        cells = " | ".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in row)
+        lines.append(f"| {cells} |" if bordered else cells)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [20, 30, 40]
+    got = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(got["loss"]) == [0.875, 0.75, 0.625]
+    assert list(got["eval_loss"]) == [1.25, 1.125, 1.0]  # the cell's own column, past the row of text
+    # the row whose training loss is "No log" holds an evaluation alone: its validation loss, at its step
+    (first,) = evals(parsed)
+    assert first["step"] == 10 and first["eval_loss"] == 1.5
 
 
 def test_a_bordered_table_logged_as_one_message_behind_the_loggers_prefix(write_log):

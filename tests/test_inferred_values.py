@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 
 import pytest
 
+from logparse import api
+from logparse.core.errors import UnrecognisedLog
 from tests.conftest import run_apart
 from tests.frames import evals, frame, row_at, steps_of
 
@@ -661,3 +663,48 @@ def test_a_time_printed_with_the_steps_it_covers_after_it_is_read_per_step(write
     assert steps_of(parsed) == [50, 100, 150, 200, 250]
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(55.0 / 50)
     assert row_at(parsed, 5)["step_time_s"] == pytest.approx(61.0 / 50)
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # karpathy/nn-zero-to-hero lectures/makemore/makemore_part5_cnn1.ipynb: print(f'{i:7d}/{max_steps:7d}:
+        # {loss.item():.4f}') (the step, the steps planned, the minibatch's loss)
+        "{i:7d}/{total:7d}: {loss:.4f}",
+        # pytorch/tutorials beginner_source/examples_autograd/polynomial_autograd.py: if t % 100 == 99:
+        # print(t, loss.item())
+        "{i} {loss}",
+        # a counter named by its word, the loss after a colon (print(f'Epoch {epoch}: {loss.item():.4f}'))
+        "Epoch {i}: {loss:.4f}",
+    ],
+)
+def test_the_one_unnamed_fraction_beside_a_rising_counter_is_the_loss(write_log, fmt):
+    losses = [3.3167, 2.0576, 1.7736, 1.8555]
+    lines = [fmt.format(i=1000 * k, total=20000, loss=loss) for k, loss in enumerate(losses)]
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [0, 1000, 2000, 3000]
+    assert list(parsed.rows["loss"]) == losses
+    if "total" in fmt:
+        assert set(parsed.rows["progress_total"]) == {20000}
+    # what the value became is said, with its reason
+    keys = api.analyze(log).summary["generic"]["keys"]
+    (use,) = [u for u in keys.values() if u["column"] == "loss"]
+    assert use["rule"] == "values" and "no key" in use["why"]
+
+
+def test_an_unnamed_loss_printed_as_pythons_str_of_a_small_float(write_log):
+    # print(t, loss.item()) (pytorch/tutorials polynomial_autograd.py) late in a fit: str(1e-05) is '1e-05'
+    losses = [2.5e-05, 1e-05, 5e-06, 2e-06]
+    lines = [f"{99 + 100 * k} {loss}" for k, loss in enumerate(losses)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [99, 199, 299, 399]
+    assert list(parsed.rows["loss"]) == losses
+
+
+def test_an_unnamed_integer_beside_a_counter_is_no_loss(write_log):
+    # a count printed beside the counter (`step 3 42`: which count is not said) stays unread
+    lines = [f"{100 * k} {40 + k}" for k in range(1, 5)]
+    with pytest.raises(UnrecognisedLog):
+        frame(write_log("\n".join(lines) + "\n"))

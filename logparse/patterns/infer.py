@@ -23,7 +23,9 @@ What a record may look like (the tests build each from a framework's own format 
   box_loss ...``), once or before every row, its names over one line or two (Vowpal Wabbit's ``average``/``loss``);
   two names are a header only over rows of two numbers (``step<TAB>loss``); a bordered table's cells between ``|``
   or the box-drawing rules of tabulate's grids and Rich (``│``, ``┃``), its names a few words each (``| Iteration |
-  Loss | Elapsed Time |``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a table counts steps only
+  Loss | Elapsed Time |``, a markdown table's, with or without its outer borders, under its rule ``-- | --``,
+  ``---|:---:``), its rules (``+---+``, ``|---|``, ``┡━━╇━━┩``) no lines of its; a value between ``|`` is its
+  cell's column, a cell of text (``No log``) none; a table counts steps only
   where its counter column rises over three rows or more (a table of results printed once does not), and beside
   records counted under a counter's name only if its own column is named a counter too; a table logged line by line
   behind a logger's prefix (its names after the prefix's last separator, each row behind the same prefix);
@@ -920,11 +922,15 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     def leading(i: int) -> bool:
         """A bracketed integer that opens the line, the record's pairs after it: danijar/dreamer's
         print(f'[{step}]', ' / '.join(f'{k} {v:.1f}' for k, v in metrics)); the bracket names it as a counter by
-        its place, as a word would."""
+        its place, as a word would. So does one with its total in the bracket (clovaai/deep-text-recognition-benchmark
+        train.py, copied by EasyOCR's trainer/train.py: f'[{iteration+1}/{opt.num_iter}] Train loss: ...')."""
+        after = i + 1
+        if after in totals and totals[after] == i and literals[after].strip() == "/":
+            after += 1  # (`[N/M]`: the total, then the bracket's end)
         return (
             all(k == "ts" for k in rec.shapes[0].kinds[:i])
             and literals[i].strip() == "["
-            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[i + 1]) is not None
+            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[after]) is not None
         )
 
     named = [i for i in candidates if own(i)]
@@ -1473,6 +1479,10 @@ _NAME = regex.compile(r"[A-Za-z_#][\w/.@%()\[\]:-]*(?<![:=])")
 
 # the rules a bordered table draws its cells with: prettytable's and tabulate's `|`, the box-drawing lines of
 # tabulate's fancy and heavy grids and of Rich's tables (`│`, `┃`, `║`), read alike
+# (a name between `|` may be longer than a name between blanks, its ends drawn: TRL's GRPO trainer logs each reward
+# function's mean as f"rewards/{reward_func_name}/mean", trl/trainer/grpo_trainer.py, a function's name of 40
+# letters and more)
+BORDERED_NAME = 80
 _VERTICALS = str.maketrans(dict.fromkeys("│┃║┆┇┊┋╎╏¦", "|"))
 
 
@@ -1485,7 +1495,7 @@ def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, 
         if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
             if len(names) >= least and all(
-                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n)) for n in names
+                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n, BORDERED_NAME)) for n in names
             ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))
@@ -1567,6 +1577,16 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         if start and rec.slots[start].label and rec.slots[start].label in header.tail:
             # (a word of the prefix, the level's, is no key of the row's first value)
             rec.slots[start].label = ""
+        cells = _pipe_cells(sh, len(names)) if sep == "|" and not start else None
+        if cells is not None:
+            # a `|` row whose cells stand one a name: each number is its cell's column, a cell of text holds no
+            # value (Hugging Face's notebook table, transformers/utils/notebook.py NotebookProgressCallback, writes
+            # "No log" for a training loss not logged yet, as a markdown paste of it shows)
+            for index, cell in enumerate(cells):
+                slot = rec.slots[index]
+                first = index == 0 or cells[index - 1] != cell
+                slot.label, slot.header, slot.rate = (names[cell] if first else ""), True, False
+            continue
         if 2 <= len(header.cells) < len(names):
             # a name of several words (`Iter      Train loss`): its words are no columns of their own
             _cell_labels(rec, header)
@@ -1590,6 +1610,27 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             for j, index in enumerate(column):
                 slot = rec.slots[index]
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+def _pipe_cells(sh: SampledShape, width: int) -> list[int] | None:
+    """The cell each value of a row between `|` stands in, where the row has as many cells as its header has names
+    (its outer borders no cells) and a cell holds numbers alone (joined by `/`) or text alone (None otherwise)."""
+    text = sh.raw.translate(_VERTICALS).strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|"):
+        text = text[:-1]
+    parts = text.split("|")
+    if len(parts) != width:
+        return None
+    out: list[int] = []
+    for cell, part in enumerate(parts):
+        literals, kinds, _ = tokens(part)
+        mixed = kinds.count("num") != len(kinds) or any(lit.strip() not in ("", "/") for lit in literals)
+        if kinds and mixed:
+            return None
+        out += [cell] * len(kinds)
+    return out if len(out) == len(sh.kinds) and out else None
 
 
 @dataclass
@@ -1638,11 +1679,11 @@ def _cells(text: str, tabs: bool) -> list[tuple[str, tuple[int, int]]]:
     return out
 
 
-def _named_cell(text: str) -> bool:
+def _named_cell(text: str, longest: int = 40) -> bool:
     """A header's cell: a name of a few words (`Train loss`, `Step (% Done)`, `Train Rays / Sec`), no number in it
     and no `key:` before a value."""
     return (
-        len(text) <= 40
+        len(text) <= longest
         and regex.search(r"[A-Za-z]", text) is not None
         and _TOKEN.search(text) is None
         and not text.endswith((":", "="))
@@ -2241,7 +2282,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         return None
     find_blocks(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
-        if rec.kind == "step" and not _has_values(rec) and not rec.members and not _listed(rec):
+        if (
+            rec.kind == "step"
+            and not _has_values(rec)
+            and not rec.members
+            and not _listed(rec)
+            and _lone_value(rec) is None
+        ):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
@@ -2526,6 +2573,37 @@ def _listed_lr(rec: RecordShape) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
+def _lone_value(rec: RecordShape) -> int | None:
+    """The one number with no key of a record that prints nothing else beside its rising counter (and the
+    counter's total): the loss, the one value a bare training loop prints (PyTorch's tutorials:
+    beginner_source/examples_autograd/polynomial_autograd.py `print(t, loss.item())`; karpathy's nn-zero-to-hero
+    makemore notebooks `print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')`; `print(f'Epoch {epoch}:
+    {loss.item():.4f}')`). Only a fraction (an integer is a count of something) and only where no word but the
+    counter's own name is printed on the line (a word would name the value, or say the line is something else)."""
+    if rec.counter is None or rec.count < MIN_REPEATS or len(rec.shapes) != 1:
+        return None
+    sh = rec.shapes[0]
+    rest = [s for s in rec.slots if s.role == "value"]
+    if len(rest) != 1 or rest[0].kind != "num" or rest[0].label or rest[0].unit:
+        return None
+    if any(s.kind != "num" for s in rec.slots):
+        return None
+    counter = rec.slots[rec.counter].label
+    text = " ".join(sh.literals)
+    if counter:
+        text = text.replace(counter, " ", 1)
+    if regex.search(r"[^\W\d_]", text):
+        return None
+    texts = [v for _, v in rec.series(rest[0].index)]
+    if not texts or not all(_LONE_FRACTION.fullmatch(v) for v in texts):
+        return None
+    return rest[0].index
+
+
+# (Python's str of a small float has an exponent and no point: `1e-05`)
+_LONE_FRACTION = regex.compile(r"[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE]-\d+|[-+]?(?i:nan|inf)")
+
+
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
@@ -2536,6 +2614,8 @@ def _qualifies(rec: RecordShape) -> bool:
     """A record with a counter and a value, seen rising (or seen once or twice with a counter named so); a
     counter named so alone may head a record printed over lines (find_blocks)."""
     if not _has_values(rec):
+        if _lone_value(rec) is not None:
+            return True
         if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
         loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
@@ -2926,6 +3006,15 @@ def _line_table(
         why = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
         key = f"list item {item - _list_start(rec) + 1}"
         keys.append(("mapped", key, keymap_mod.KeyUse("lr", "values", why)))
+    lone = _lone_value(rec) if rec.kind == "step" and "loss" not in taken else None
+    if lone is not None:
+        groups[lone] = f"v{lone}"
+        fields[f"v{lone}"] = {"column": "loss"}
+        why = (
+            "the one number with no key of a record that prints only a rising counter beside it: the loss, the one "
+            "value a bare training loop prints"
+        )
+        keys.append(("mapped", f"value {lone + 1}", keymap_mod.KeyUse("loss", "values", why)))
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
