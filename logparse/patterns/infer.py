@@ -3447,21 +3447,25 @@ def _since_last_record(
         return m
     if rec.counter is None or _clock(texts) is not False:
         return m
+    why = f"a time since a start whose values do not rise: the start is reset at each record ({slot.label!r})"
     if m.kept:
         if slot.unit not in _TIME_UNITS:
             return m
         mapping = km.lookup("time", "step")
         if mapping is None or mapping.column != "step_time_s":
             return m
-        why = f"a time since a start that does not rise: the start is reset at each record ({slot.label!r})"
         use = keymap_mod.KeyUse("step_time_s", "values", why, slot.unit)
         plan = _planned(mapping, slot.unit, texts, False, why, slot.label, use)
         if plan is None:
             return m
-        m = replace(plan, reason=why)
+        m = plan
     elif _full(m) != "step_time_s":
         return m
-    return _over_interval(rec, m, slot.label, slot.unit)
+    m = replace(m, reason=why)
+    per = _over_interval(rec, m, slot.label, slot.unit)
+    if not per.kept and per.scale == m.scale:  # (a record every step: its interval is the step)
+        return replace(m, use=keymap_mod.KeyUse("step_time_s", "values", why, slot.unit, m.scale))
+    return per
 
 
 def _stamped_interval(
