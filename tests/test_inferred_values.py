@@ -614,6 +614,110 @@ def test_a_time_the_stamps_show_is_one_steps_stays_as_printed(write_log):
     assert row_at(parsed, 3)["step_time_s"] == 0.43
 
 
+def test_a_time_since_a_start_that_does_not_rise_covers_the_steps_since_the_record_before(write_log):
+    # jax-ml/jax-ai-stack docs/source/JAX_for_LLM_pretraining.ipynb: every 200 steps print(f"\n\nStep {step + 1},
+    # Loss: {train_metrics['loss']}, Elapsed Time: {elapsed_time:.2f} seconds") with elapsed_time = time.time() -
+    # start_time, then start_time = time.time(): the seconds of the 200 steps since the last print
+    elapsed = [103.58, 69.78, 84.69, 76.64, 80.74]
+    lines = [
+        f"Step {200 * (i + 2)}, Loss: {2.8 - i / 10}, Elapsed Time: {t:.2f} seconds"
+        for i, t in enumerate(elapsed)
+    ]
+    parsed = frame(write_log("\n\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [400, 600, 800, 1000, 1200]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(103.58 / 200)
+    assert row_at(parsed, 5)["step_time_s"] == pytest.approx(84.69 / 200)  # (a blank line between records)
+    # a key that says only that time was taken, with a time unit, reads the same way (a TensorFlow
+    # MirroredStrategy script, find_string id 12187172314: f"..., Time taken: {epoch_time:.2f}s")
+    taken = [12.5, 11.75, 13.25, 12.0, 12.75]
+    lines = [
+        f"Step {50 * (i + 1)}, Average Loss: {2.5 - i / 10:.4f}, Time taken: {t:.2f}s"
+        for i, t in enumerate(taken)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "taken.log"))
+    assert steps_of(parsed) == [50, 100, 150, 200, 250]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(11.75 / 50)
+
+
+def test_one_steps_time_printed_at_the_log_interval_is_never_divided(write_log):
+    # karpathy/nanoGPT train.py: every log_interval (10) iterations print(f"iter {iter_num}: loss {lossf:.4f}, time
+    # {dt*1000:.2f}ms, mfu {running_mfu*100:.2f}%"), dt the time of the last iteration alone (t0 reset every one)
+    dts = [412.5, 398.25, 420.75, 401.0, 415.5]
+    lines = [
+        f"iter {10 * i}: loss {3.5 - i / 10:.4f}, time {dt:.2f}ms, mfu 31.2{i}%" for i, dt in enumerate(dts)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30, 40]
+    assert row_at(parsed, 3)["step_time_s"] == pytest.approx(0.42075)
+    # a key that names the step (`step_time`), every 50 steps: the step's own time
+    lines = [
+        f"step {50 * i} | loss {3 - i / 10:.3f} | step_time {dt / 1000:.5f}s" for i, dt in enumerate(dts, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "keyed.log"))
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(0.39825)
+    # an elapsed time that rises as a clock does is the time since training began (jlin816/jax-sandbox README:
+    # "step 100 | elapsed 0.90m | loss: 3.16 | val: 2.97"), no step's
+    lines = [f"step {100 * i} | elapsed {0.14 + 0.76 * i:.2f}m | loss: 3.{20 - i}" for i in range(5)]
+    parsed = frame(write_log("\n".join(lines) + "\n", "clock.log"))
+    assert row_at(parsed, 2)["train_elapsed_s"] == pytest.approx(0.90 * 60)
+    assert "step_time_s" not in parsed.rows or row_at(parsed, 2)["step_time_s"] != pytest.approx(
+        0.90 * 60 / 100
+    )
+
+
+def test_stamps_show_a_sinks_time_across_a_gap_in_the_records(write_log):
+    # mindformers core/callback/callback.py MFLossMonitor.print_output_info: "Epoch:[%3d/%3d], step:[%5d/%5d], loss:[
+    # %5.3f/%5.3f], time:%5.3f ms, lr:%s, overflow cond: %s, loss_scale: %s" once per sink of 4 steps, the sink's time,
+    # behind its logger's "[INFO] %(asctime)s [%(pathname)s:%(lineno)d] %(funcName)s: "; the lines between step 8
+    # and 116 are left out, as a log cut or an excerpt's elision leaves them
+    head = "[INFO] 2023-07-11 10:48:{} [callback.py:269] print_output_info: Epoch:[  1/  1], step:[{:5d}/  125], "
+    rest = "loss:[2.{0}00/2.{0}00], time:{1} ms, lr:[0.], overflow cond: False, loss_scale: 16384.0"
+    lines = [
+        head.format("01,000", 4) + rest.format(1, "2010.500"),
+        head.format("03,000", 8) + rest.format(2, "1992.250"),
+        head.format("54,000", 116) + rest.format(3, "1950.750"),
+        head.format("56,000", 120) + rest.format(4, "1996.000"),
+        head.format("58,000", 124) + rest.format(5, "2004.000"),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4, 8, 116, 120, 124]
+    # two seconds between the stamps of records 4 steps apart, about 2000 ms printed: the sink's 4 steps
+    assert row_at(parsed, 4)["step_time_s"] == pytest.approx(1.99600 / 4)
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1.99225 / 4)
+    # where a record's time is its own gap's at another stride too, the stride varies: how many steps each covers
+    # is not known from one scale, and the times stay as printed
+    varied = [
+        *lines[:2],
+        head.format("05,000", 12) + rest.format(6, "1996.000"),
+        head.format("13,000", 120) + rest.format(4, "8001.000"),  # 8 s after step 12, 108 steps on
+        head.format("15,000", 124) + rest.format(5, "2004.000"),
+    ]
+    parsed = frame(write_log("\n".join(varied) + "\n", "varied.log"))
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1.99225)
+
+
+def test_a_per_step_time_wins_over_a_longer_time_of_a_wider_span(write_log):
+    # MindSpore mindspore/train/callback/_time_monitor.py TimeMonitor: "epoch time: {:5.3f} ms, per step time:
+    # {:5.3f} ms"; as one line with its counter (a MindSpore example's own print, find_string id 6999098618):
+    # f"Epoch:[{cur_epoch:>3d}/{epochs:>3d}], epoch time:{epoch_cost:.2f}s, per step time:{per_step_time*1000:.2f}ms, "
+    jitter = [0.25, -0.5, 0.75, -0.25, 0.5]
+    lines = [
+        f"Epoch:[{e:>3d}/ 10], epoch time:{123.5 + 3 * j:.2f}s, per step time:{67.75 + j:.2f}ms, "
+        for e, j in enumerate(jitter, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert row_at(parsed, 3)["step_time_s"] == pytest.approx(0.0685)
+    # the per step time alone on a line (the MindSpore model zoo's YOLO: "epoch[{}], iter[{}], loss:{}, fps:{}
+    # imgs/sec, lr:{}, per step time: {}ms") is the step's
+    lines = [
+        f"epoch[{e}], iter[{10 * e}], loss:{700 - e:.6f}, fps:18{e}.50 imgs/sec, lr:1.0e-05, per step time: {1411.5 + j}ms"
+        for e, j in enumerate(jitter, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "yolo.log"))
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1.411)
+
+
 def test_a_number_in_the_counters_brackets_that_grows_as_a_clock_is_the_time_since_training_began(write_log):
     # minimaxir/gpt-2-simple gpt_2.py finetune() (from nshepperd/gpt-2 train.py): print('[{counter} | {time:2.2f}]
     # loss={loss:2.2f} avg={avg:2.2f}'.format(counter=counter, time=time.time() - start_time, ...)) every 10 steps

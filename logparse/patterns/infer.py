@@ -2956,6 +2956,8 @@ def _line_table(
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
+            if slot.per == 1 and (stamp is None or groups.get(stamp) != "timestamp"):
+                m = _since_last_record(rec, km, m, slot, texts)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
@@ -3027,7 +3029,9 @@ def _line_table(
                 parts.append(PIECE_RX[kind])
             elif group == "step" and rec.whole:
                 parts.append(f"(?P<step>{NUMBER_GROUP})")
-            elif group == "progress_total" and "epoch_total" in fields and "epoch_total" not in groups.values():
+            elif (
+                group == "progress_total" and "epoch_total" in fields and "epoch_total" not in groups.values()
+            ):
                 # the same number read twice: the steps planned and the epochs planned
                 parts.append(f"(?=(?P<epoch_total>{COUNTER_GROUP}))(?P<progress_total>{COUNTER_GROUP})")
             elif group in ("step", "progress_total", "epoch_index", "epoch_total"):
@@ -3371,9 +3375,16 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             continue
         values = sorted(v * m.scale for v in map(_number, texts) if v is not None and math.isfinite(v))
         if values:
-            found.append((not _bare_time(slot), values[len(values) // 2], slot.index))
-    # (a time with a key before one with none)
-    return max(found)[2] if found and len(found) + clocks > 1 else None
+            wider = bool(set(_words(slot.label)) & _WIDER_THAN_STEP)
+            found.append((not _bare_time(slot), not wider, values[len(values) // 2], slot.index))
+    # (a time with a key before one with none; one whose key names a span wider than a step after one that does not)
+    return max(found)[-1] if found and len(found) + clocks > 1 else None
+
+
+# the words of a time's key that name a span of several steps: MindSpore's TimeMonitor "epoch time: {:5.3f} ms, per
+# step time: {:5.3f} ms", mindformers' "Per sink_size step time: ..., per step time: ...": the longest time of such a
+# line is the wider span's, and the step's is the one that names no such span
+_WIDER_THAN_STEP = frozenset({"epoch", "sink", "interval"})
 
 
 def _counts(rec: RecordShape) -> list[str]:
@@ -3505,6 +3516,47 @@ def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -
     return FieldPlan(column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, unit))
 
 
+# the words of a key that names a time since some start (`Elapsed Time`, `time taken`, `time spent`, `took`): what
+# the start is, training's beginning or the last report, is for the values to say
+_SINCE_WORDS = frozenset({"elapsed", "taken", "spent", "took"})
+
+
+def _since_last_record(
+    rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
+) -> FieldPlan:
+    """A time under a key that says only that time has passed since a start (`Elapsed Time`, `time taken`), whose
+    values do not rise as a clock since training began does: the start is reset at each report, so the value is the
+    time of every step since the record printed before (jax-ml/jax-ai-stack docs/source/JAX_for_LLM_pretraining.ipynb:
+    every 200 steps print(f"Step {step + 1}, Loss: {...}, Elapsed Time: {elapsed_time:.2f} seconds") with
+    elapsed_time = time.time() - start_time, then start_time = time.time()): read per step over the counter's stride
+    (_over_interval). A key that names the step (`step_time`, nanoGPT's `time`, `dt`) is one step's time printed at
+    the log interval, never divided; with stamps on the line, they tell which it is (_stamped_interval)."""
+    words = set(_words(slot.label))
+    if not words & _SINCE_WORDS or words - _SINCE_WORDS - _TIME_WORDS or m.invert:
+        return m
+    if rec.counter is None or _clock(texts) is not False:
+        return m
+    why = f"a time since a start whose values do not rise: the start is reset at each record ({slot.label!r})"
+    if m.kept:
+        if slot.unit not in _TIME_UNITS:
+            return m
+        mapping = km.lookup("time", "step")
+        if mapping is None or mapping.column != "step_time_s":
+            return m
+        use = keymap_mod.KeyUse("step_time_s", "values", why, slot.unit)
+        plan = _planned(mapping, slot.unit, texts, False, why, slot.label, use)
+        if plan is None:
+            return m
+        m = plan
+    elif _full(m) != "step_time_s":
+        return m
+    m = replace(m, reason=why)
+    per = _over_interval(rec, m, slot.label, slot.unit)
+    if not per.kept and per.scale == m.scale:  # (a record every step: its interval is the step)
+        return replace(m, use=keymap_mod.KeyUse("step_time_s", "values", why, slot.unit, m.scale))
+    return per
+
+
 def _stamped_interval(
     rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int, km: keymap_mod.KeyMap
 ) -> FieldPlan:
@@ -3520,8 +3572,7 @@ def _stamped_interval(
     if rec.counter is None or keymap_mod.normalize(slot.label) in km.interval:
         return m
     steps, stamps, values = rec.series(rec.counter), rec.series(stamp), rec.series(slot.index)
-    strides: set[int] = set()
-    whole = share = 0
+    pairs: list[tuple[int, bool, bool]] = []  # (stride, matches the gap, matches the gap's share of a step)
     coarse = all("." not in t and "," not in t[-7:] for _, t in stamps)  # stamps printed to the second
     for k in range(1, len(steps)):
         (s0, a), (s1, b) = steps[k - 1], steps[k]
@@ -3532,13 +3583,19 @@ def _stamped_interval(
             d = to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
         except ValueError:
             return m
-        strides.add(y - x)
         v *= m.scale
         tol = max(0.1 * d, 1.0 if coarse else 0.05)
-        as_whole, as_share = abs(v - d) <= tol, abs(v - d / (y - x)) <= tol
-        whole += as_whole and not as_share
-        share += as_share
-    if len(strides) != 1 or whole < 2 or share or (stride := strides.pop()) < 2:
+        as_whole, as_share = abs(v - d) <= tol, abs(v * (y - x) - d) <= tol  # (each as the gap it makes)
+        pairs.append((y - x, as_whole and not as_share, as_share))
+    if not pairs:
+        return m
+    # the stride most records come at; a pair at another stride whose time is not its gap's has lines missing
+    # between (a log cut short, an excerpt's elision): the records' own stride holds. One whose time is its gap's
+    # says the stride varies, and how many steps a record's time covers is not known
+    stride = Counter(p[0] for p in pairs).most_common(1)[0][0]
+    whole = sum(w for n, w, _ in pairs if n == stride)
+    odd = [w for n, w, _ in pairs if n != stride]
+    if any(odd) or 2 * len(odd) >= len(pairs) or whole < 2 or any(sh for _, _, sh in pairs) or stride < 2:
         return m
     why = (
         f"{m.reason}; its value matches the time between the stamps of consecutive records, {stride} steps apart: "
