@@ -1791,6 +1791,30 @@ def test_a_checkpoint_save_is_an_event_at_its_step(write_log):
     assert steps_of(parsed) == [1073, 1074, 1075, 1076]
 
 
+@pytest.mark.parametrize(
+    "save",
+    [
+        # rasbt/LLMs-from-scratch ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved
+        # {file_name}") of output_dir / f"model_pg_{global_step}.pth", quoted in its README with markdown's "> "
+        "> Saved model_checkpoints/model_pg_{step}.pth",
+        # custom loops: print(f"Saved checkpoint_{step}.pth") after torch.save(model.state_dict(), ...)
+        "Saved checkpoint_{step}.pth",
+        "--> Found New Best Model (0.41)! Saving to model_best.pth",
+    ],
+)
+def test_a_checkpoint_named_by_its_path_alone_is_a_save(write_log, save):
+    # the step lines: the same README's f"Ep {epoch+1} (Step {global_step}): Train loss {train_loss:.3f}, Val loss
+    # {val_loss:.3f}"; the save after step 300
+    line = "> Ep 1 (Step {}): Train loss {:.3f}, Val loss {:.3f}"
+    lines = [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (100, 200, 300)]
+    lines.append(save.format(step=312))
+    lines += [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (400, 500)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert [int(r.line) for r in saves.itertuples()] == [4]
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+
+
 # ------------------------------------------------------------------------------------------------
 # the whole file through the set: the parallel reading and its fast lane, and `patterns new`
 

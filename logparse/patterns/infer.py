@@ -3103,9 +3103,14 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 
 
 # A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
-# iteration 0 to ...`, `save model in ./output/latest`), and the step it names
+# iteration 0 to ...`, `save model in ./output/latest`), and the step it names. What was saved may be named by
+# its path alone, the word a part of it between `_`, `/` or `.` (rasbt/LLMs-from-scratch
+# ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved {file_name}") of
+# model_checkpoints/model_pg_{global_step}.pth; loops that print f"Saved checkpoint_{step}.pth" or
+# "... Saving to model_best.pth")
 _SAVE = regex.compile(
-    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?\b(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)\b"
+    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?(?<![A-Za-z])(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)"
+    r"(?![A-Za-z])"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
     r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
 )
