@@ -518,6 +518,35 @@ def test_key_value_pairs_of_every_kind(write_log):
     assert 3619.1 in first.values()  # `'3,619.1'`: one number, whatever column its key goes to
 
 
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        # huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb: f"{epoch=}: {train_ppl=}
+        # {train_epoch_loss=} ..." of torch tensors on a GPU, each printed as its repr
+        "tensor({}, device='cuda:0')",
+        # NumPy 2 scalars in a printed dict's repr (NEP 51): np.float32(0.25)
+        "np.float32({})",
+        # decimal.Decimal's repr, quoted digits
+        "Decimal('{}')",
+        # a JAX array's repr: Array(0.25, dtype=float32)
+        "Array({}, dtype=float32)",
+    ],
+)
+def test_a_value_printed_as_its_types_repr_is_its_keys(write_log, wrap):
+    lines = []
+    for e in range(4):
+        ppl, loss, eval_loss = 900.5 - e, 6.8 - e / 4, 6.9 - e / 5
+        lines.append(
+            f"epoch={e}: train_ppl={wrap.format(ppl)} train_epoch_loss={wrap.format(loss)} "
+            f"eval_epoch_loss={wrap.format(eval_loss)}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    row = row_at(parsed, 3)
+    assert row["loss"] == 6.3 and row["eval_loss"] == 6.5
+    assert not any(c in parsed.rows.columns for c in ("x_tensor", "x_cuda", "x_dtype", "x_np_float32"))
+
+
 def test_json_with_double_quotes_behind_a_logger_prefix(write_log):
     # Python logging's default '%(asctime)s - %(name)s - %(levelname)s - %(message)s' with a json.dumps message
     lines = [

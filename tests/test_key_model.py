@@ -294,6 +294,28 @@ def test_which_key_is_the_loss(km, keys, loss, kept):
     assert all(why for _, why in line.kept.values())
 
 
+@pytest.mark.parametrize(
+    "keys, loss, eval_loss",
+    [
+        # huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb: f"{epoch=}: {train_ppl=}
+        # {train_epoch_loss=} {eval_ppl=} {eval_epoch_loss=}"
+        (("train_ppl", "train_epoch_loss", "eval_ppl", "eval_epoch_loss"), "train_epoch_loss", "eval_epoch_loss"),
+        # a copy of it: print(f"epoch={epoch}: train_ppl={train_ppl} ... eval_epoch_loss={eval_epoch_loss}") with
+        # "val_" for the evaluation's prefix
+        (("train_ppl", "train_epoch_loss", "val_ppl", "val_epoch_loss"), "train_epoch_loss", "val_epoch_loss"),
+        # no stage named on the loss: the evaluation's loss stays kept
+        (("mask_loss", "val_mask_loss"), "mask_loss", None),
+        # two evaluations' losses of that name: which is not said
+        (("train_ce_loss", "val_ce_loss", "test_ce_loss"), "train_ce_loss", None),
+    ],
+)
+def test_the_evaluations_loss_named_as_the_loss_is_the_eval_loss(km, keys, loss, eval_loss):
+    line = km.line(keys, "step")
+    columns = {m.column: k for k, m in line.mapped.items()}
+    assert columns.get("loss") == loss
+    assert columns.get("eval_loss") == eval_loss
+
+
 def test_the_first_parameter_group_is_the_learning_rate(km):
     """Lightning's LearningRateMonitor: lr-<Optimizer>/pg1, /pg2 for two parameter groups; the lr column is the
     first group's (core/schema.py)."""

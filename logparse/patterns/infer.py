@@ -564,6 +564,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _per_steps(sh, slots)
     _aside_number(sh, slots)
+    _wrapped_values(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -652,6 +653,35 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
             tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
             aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
             nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
+
+
+# a value printed as its type's repr: a call of the type's name (dotted) around it, its first argument the number,
+# quoted or not, after a key's `=` or `:`
+_WRAP_OPEN = regex.compile(
+    r"(?P<key>(?<![\w/.@%-])[A-Za-z_][\w/.@%-]*)['\"]?\s*[:=]\s*(?P<type>[A-Za-z_][\w.]*)\(\s*['\"]?$"
+)
+
+
+def _wrapped_values(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key=tensor(30.7543, device='cuda:0')`: a value printed as the repr of its type (a tensor's, a numpy
+    scalar's, a Decimal's, a JAX array's) is the key's, never the type's name; the numbers after it inside the
+    call are the repr's arguments (a device's index), no values. huggingface/peft examples/causal_language_modeling
+    peft_prompt_tuning_clm.ipynb: print(f"{epoch=}: {train_ppl=} {train_epoch_loss=} {eval_ppl=}
+    {eval_epoch_loss=}") of torch tensors; NumPy 2 scalars print as np.float32(0.25) in a dict's repr
+    ({'loss': np.float32(0.25)}); decimal.Decimal as Decimal('0.25'); a JAX array as Array(0.25, dtype=float32)."""
+    for i, slot in enumerate(slots):
+        if slot.kind != "num":
+            continue
+        m = _WRAP_OPEN.search(_before(sh.literals, sh.kinds, i))
+        if m is None:
+            continue
+        slot.label = m.group("key")
+        # the call's other arguments, up to its closing bracket
+        for j in range(i + 1, len(slots)):
+            if ")" in sh.literals[j]:
+                break
+            if slots[j].kind == "num":
+                slots[j].label, slots[j].role = "", "skip"
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's

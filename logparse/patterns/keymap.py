@@ -785,6 +785,7 @@ class KeyMap:
         if not config:
             self._groups(keys, mapped, kept)
             self._loss(keys, mapped, kept)
+            self._mirrored_eval_loss(keys, mapped, kept)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
             self._lines[(keys, config)] = found
@@ -887,6 +888,35 @@ class KeyMap:
                     "loss",
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
+
+    def _mirrored_eval_loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """The evaluation's loss named as the loss the loss rule chose, the training's prefix swapped for an
+        evaluation's (huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb prints
+        f"{epoch=}: {train_ppl=} {train_epoch_loss=} {eval_ppl=} {eval_epoch_loss=}"; the loops that copy it
+        print "train_epoch_loss={...} eval_epoch_loss={...}"): the line names one quantity of two stages, the
+        evaluation's is eval_loss. Only where the loss carries the training's prefix and one key mirrors it."""
+        chosen = [k for k, m in mapped.items() if m.column == "loss" and m.rule == "loss"]
+        if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
+            return
+        loss = chosen[0]
+        base = normalize(loss)
+        stage = next((p for p in self.train_prefixes if base.startswith(p)), None)
+        if stage is None:
+            return  # (a loss of no stage's name, `mask_loss` beside `val_mask_loss`: the pair is not said)
+        base = base[len(stage) :]
+        mirrors = [
+            k for k in keys if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
+        ]
+        if len(mirrors) == 1:
+            kept.pop(mirrors[0], None)
+            mapped[mirrors[0]] = Mapping(
+                "eval_loss",
+                "step",
+                rule="eval",
+                via=f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
+            )
 
     def evaluation_metric(self, key: str) -> bool:
         """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
