@@ -479,6 +479,8 @@ class KeyMap:
     device_words: frozenset[str] = frozenset()  # the device a memory figure is measured on (`gpu`, `cuda`)
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
+    # memory keys SI on a known printer's line: (key, the line's other keys that name the printer, why)
+    decimal_printers: tuple[tuple[str, frozenset[str], str], ...] = ()
     interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
     interval_why: str = ""
     unit_words: dict[str, str] = field(default_factory=dict)  # a unit key's abbreviations -> the table's word
@@ -786,6 +788,7 @@ class KeyMap:
             self._groups(keys, mapped, kept)
             self._loss(keys, mapped, kept)
             self._mirrored_eval_loss(keys, mapped, kept)
+            self._printers_units(keys, mapped)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
             self._lines[(keys, config)] = found
@@ -917,6 +920,19 @@ class KeyMap:
                 rule="eval",
                 via=f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
             )
+
+    def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """A memory key of a known printer's line ([decimal] printers: its key and the keys its line prints
+        besides) is read in the units the printer divides by, SI where it divides by 10**k; the same key on
+        any other line keeps the binary default ([rules] memory)."""
+        if not self.decimal_printers:
+            return
+        printed = {normalize(k): k for k in keys}
+        for key, others, why in self.decimal_printers:
+            k = printed.get(key)
+            hit = mapped.get(k) if k is not None else None
+            if hit is not None and hit.units == "memory" and others <= printed.keys():
+                mapped[k] = replace(hit, units="memory_si", via="; ".join(v for v in (hit.via, why) if v))
 
     def evaluation_metric(self, key: str) -> bool:
         """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
@@ -1180,6 +1196,18 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    printers = decimal.get("printers", [])
+    if not isinstance(printers, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("key"), str) and isinstance(p.get("with"), list)
+        for p in printers
+    ):
+        raise PatternError(
+            f"{source}: [[decimal.printers]]: each printer is a key and a list `with` of its line's keys"
+        )
+    km.decimal_printers = tuple(
+        (normalize(p["key"]), frozenset(normalize(str(w)) for w in p["with"]), str(p.get("why", "")))
+        for p in printers
+    )
     interval = _tables(data, "interval", source)
     km.interval = frozenset(normalize(k) for k in _words_list(interval, "keys", source, "interval"))
     km.interval_why = str(interval.get("why", ""))
