@@ -1615,6 +1615,104 @@ def test_a_setting_named_like_a_score_before_the_steps_is_no_evaluation(write_lo
     assert [e["line"] for e in evals(parsed)] == [5]
 
 
+def _fcn_epochs(epochs: int) -> list[str]:
+    # xliu59/Image-Semantic-Segmentation FCN.py train(): 'Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+    # epoch, i * len(images), len(train_loader.dataset), 100. * i / len(train_loader), loss), then print('Start
+    # testing') and four indented metrics
+    lines = []
+    for e in range(epochs):
+        lines += [f"Train Epoch: {e} [{i * 320}/1464 ({i * 22}%)]\tLoss: 0.{9 - e}{i}0000" for i in range(4)]
+        lines += [
+            "Start testing",
+            f"    Accuracy: {79.5 + e}",
+            f"    Accuracy Class: {26.25 + e}",
+            f"    Mean IU: {19.75 + e}",
+            f"    FWAV Accuracy: {65.125 + e}",
+        ]
+    return lines
+
+
+def _glue_epochs(epochs: int) -> list[str]:
+    # huggingface/transformers examples/run_glue.py (v2): logger.info("***** Eval results {} *****".format(prefix))
+    # then, per metric in sorted order, logger.info("  %s = %s", key, str(result[key])), behind its logging format
+    # '%(asctime)s - %(levelname)s - %(name)s -   %(message)s'; a loop's own step lines between
+    lines = []
+    for e in range(epochs):
+        lines += [
+            f"05/01/2020 10:{e}{i}:00 - INFO - __main__ -   step {100 * (4 * e + i + 1)} | loss {2 - e / 4 - i / 10:.4f}"
+            for i in range(4)
+        ]
+        lines += [
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -   ***** Eval results  *****",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     acc = 0.8{e}25",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     acc_and_f1 = 0.8{e}5",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     f1 = 0.8{e}75",
+        ]
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("lines", "steps", "heading"),
+    [
+        (_fcn_epochs(3), [0, 320, 640, 960] * 3, [5, 14, 23]),
+        (_glue_epochs(2), [100, 200, 300, 400, 500, 600, 700, 800], [5, 13]),
+    ],
+)
+def test_an_evaluation_announced_by_a_heading_is_one_event_each(write_log, lines, steps, heading):
+    # the results printed under a line of words alone that says an evaluation: one evaluation per heading
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == steps
+    assert [e["line"] for e in evals(parsed)] == [h + 1 for h in heading]
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # MIC-DKFZ/nnUNet nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py print_to_log_file (each line stamped
+        # f"{datetime}: "): on_epoch_start 'Epoch {e}', 'Current learning rate: {lr}'; on_epoch_end 'train_loss
+        # {}', 'val_loss {}', 'Pseudo dice [...]', 'Epoch time: {} s', and on a new best f"Yayy! New best EMA pseudo
+        # Dice: {best_ema}"
+        (
+            [
+                line
+                for e, best in ((0, True), (1, False), (2, True))
+                for line in (
+                    f"2024-04-26 09:4{2 * e}:10.910043: Epoch {e}",
+                    f"2024-04-26 09:4{2 * e}:10.914042: Current learning rate: 0.0{100 - e}",
+                    f"2024-04-26 09:4{2 * e + 1}:39.493872: train_loss 0.{7 - e}088",
+                    f"2024-04-26 09:4{2 * e + 1}:39.498914: val_loss 0.{5 - e}628",
+                    f"2024-04-26 09:4{2 * e + 1}:39.505914: Epoch time: 148.5{e} s",
+                    *(
+                        [f"2024-04-26 09:4{2 * e + 1}:39.507914: Yayy! New best EMA pseudo Dice: 0.{e}5"]
+                        if best
+                        else []
+                    ),
+                )
+            ],
+            [4, 10, 15],
+        ),
+        # a fine-tuning loop's print(f"Epoch {epoch}: Train Loss = {avg_loss:.4f}, Val Acc = {val_acc:.4f}"), then
+        # where it improves print(f"New best validation accuracy: {val_acc:.4f}") (find_string id 14549082416): the
+        # evaluation rides on the epoch's row, the best so far is no second one
+        (
+            [
+                line
+                for e, best in ((1, True), (2, True), (3, False), (4, True))
+                for line in (
+                    f"Epoch {e}: Train Loss = 0.{9 - e}125, Val Acc = 0.{e}250",
+                    *([f"New best validation accuracy: 0.{e}250"] if best else []),
+                )
+            ],
+            [],
+        ),
+    ],
+)
+def test_the_best_score_so_far_is_no_evaluation_of_its_own(write_log, lines, expected):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert len(steps_of(parsed)) >= 3
+    assert [e["line"] for e in evals(parsed)] == expected
+
+
 def test_a_validation_word_makes_an_evaluation(write_log):
     # karpathy/nanochat scripts/base_train.py: f"Step {step:05d} | Validation bpb: {val_bpb:.4f}" beside its
     # step lines f"step {step:05d}/{num_iterations:05d} ({pct:.2f}%) | loss: {loss:.6f} | ..."

@@ -2265,6 +2265,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
+    _under_evaluation_headings(records, sample, km)
+    for rec in records:
+        if rec.kind in ("eval", "eval_free") and _best_so_far(rec):
+            rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
     if not steps:
@@ -2358,6 +2362,65 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+# a line that reports the best score so far, no evaluation of its own: "new best", or "best" opening the line's
+# words after a logger's prefix or a mark (`: best metric, ...`, `*** Best metric: ...`); not "at best" (a test
+# score at the best validation's checkpoint is measured anew)
+_BEST = regex.compile(r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b")
+
+
+def _best_so_far(rec: RecordShape) -> bool:
+    """An evaluation's line that reports the best score so far: its value is an earlier evaluation's (or their
+    moving average), no evaluation of its own. MIC-DKFZ/nnUNet nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py
+    on_epoch_end: print_to_log_file(f"Yayy! New best EMA pseudo Dice: {np.round(self._best_ema, decimals=4)}")
+    after the epoch's val_loss; PaddlePaddle/PaddleOCR tools/program.py logs 'cur metric, {}' of each evaluation,
+    then 'best metric, {}' of the best; huggingface/pytorch-image-models train.py '*** Best metric: {0} (epoch
+    {1})'. The words before its first value say so."""
+    sh = rec.shapes[0]
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    if first is None:
+        return False
+    return _BEST.search(" ".join(sh.literals[: first + 1]).strip()) is not None
+
+
+def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
+    """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
+    first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
+    one. xliu59/Image-Semantic-Segmentation FCN.py: print('Start testing') after each epoch, then four indented
+    '    Accuracy: ...', '    Accuracy Class: ...', '    Mean IU: ...', '    FWAV Accuracy: ...'; transformers'
+    Trainer.log_metrics: print(f"***** {split} metrics *****") then f"  {key: <{k_width}} = {value:>{v_width}}" per
+    metric; its older examples' logger.info("***** Eval results *****") then "  %s = %s" lines. Its values must
+    move from heading to heading (a data set's `Num examples = 872` under `***** Running Evaluation *****` does
+    not), or, seen once, be scores or an evaluation's metrics."""
+    headings = {
+        key
+        for key, sh in sample.shapes.items()
+        if "num" not in sh.kinds and sh.examples and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
+    }
+    if not headings:
+        return
+    seen: Counter[str] = Counter()
+    under: Counter[str] = Counter()
+    for seq in sample.order:
+        after = False
+        for key in seq:
+            if not key:
+                continue
+            seen[key] += 1
+            under[key] += after
+            after = key in headings
+    for rec in records:
+        if rec.kind != "none" or rec.counter is not None or not _has_values(rec):
+            continue
+        keys = [sh.key for sh in rec.shapes]
+        if not any(under[k] for k in keys) or sum(under[k] for k in keys) < sum(seen[k] for k in keys):
+            continue
+        varied = any(
+            len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
+        )
+        if (rec.count >= 2 and varied) or (rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))):
+            rec.kind = "eval_free"
 
 
 def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
