@@ -36,7 +36,10 @@ What a record may look like (the tests build each from a framework's own format 
   record's row. A block of one ``key: value`` a line has one counter (the line named most surely a counter, else
   its value that rises by the smallest stride), and its keys are read together, as one line's (which of them is
   the loss);
-- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
+- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's; the
+  results printed under a heading of words alone that says an evaluation (``Start testing``, ``***** Eval results
+  *****``) are one evaluation per heading; a line that reports the best score so far (``New best ...``, ``best
+  metric, ...``) is no evaluation of its own.
 
 Which number is the counter, where a record prints several: a run-wide one (``global iter``, ``total_train_updates``)
 before one within it; the one a logger's bracketed label names (``[Learner] ... Learner Steps = 2``); updates or
@@ -2419,7 +2422,9 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         varied = any(
             len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
         )
-        if (rec.count >= 2 and varied) or (rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))):
+        if (rec.count >= 2 and varied) or (
+            rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))
+        ):
             rec.kind = "eval_free"
 
 
