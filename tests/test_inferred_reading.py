@@ -1927,6 +1927,9 @@ def test_a_checkpoint_save_is_an_event_at_its_step(write_log):
         # custom loops: print(f"Saved checkpoint_{step}.pth") after torch.save(model.state_dict(), ...)
         "Saved checkpoint_{step}.pth",
         "--> Found New Best Model (0.41)! Saving to model_best.pth",
+        # a folder's name is not what was saved: karpathy/nanochat nanochat/checkpoint_manager.py logs the
+        # checkpoint's metadata beside its model ("Saved metadata to: {meta_path}"), no save of a model of its own
+        "",
     ],
 )
 def test_a_checkpoint_named_by_its_path_alone_is_a_save(write_log, save):
@@ -1934,11 +1937,12 @@ def test_a_checkpoint_named_by_its_path_alone_is_a_save(write_log, save):
     # {val_loss:.3f}"; the save after step 300
     line = "> Ep 1 (Step {}): Train loss {:.3f}, Val loss {:.3f}"
     lines = [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (100, 200, 300)]
-    lines.append(save.format(step=312))
+    lines.append(save.format(step=312) or "Saved metadata to: out/base_checkpoints/d2/meta_000312.json")
     lines += [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (400, 500)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
-    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
-    assert [int(r.line) for r in saves.itertuples()] == [4]
+    ev = parsed.events
+    saves = [] if ev.empty else [int(r.line) for r in ev[ev["event"] == "checkpoint_save"].itertuples()]
+    assert saves == ([4] if save else [])
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
 
 

@@ -3206,9 +3206,12 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved {file_name}") of
 # model_checkpoints/model_pg_{global_step}.pth; loops that print f"Saved checkpoint_{step}.pth" or
 # "... Saving to model_best.pth")
+_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)"
 _SAVE = regex.compile(
-    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?(?<![A-Za-z])(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)"
-    r"(?![A-Za-z])"
+    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?"
+    # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
+    # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
+    rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
     r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
 )
