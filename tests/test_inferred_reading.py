@@ -556,6 +556,35 @@ def test_key_value_pairs_of_every_kind(write_log):
     assert 3619.1 in first.values()  # `'3,619.1'`: one number, whatever column its key goes to
 
 
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        # huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb: f"{epoch=}: {train_ppl=}
+        # {train_epoch_loss=} ..." of torch tensors on a GPU, each printed as its repr
+        "tensor({}, device='cuda:0')",
+        # NumPy 2 scalars in a printed dict's repr (NEP 51): np.float32(0.25)
+        "np.float32({})",
+        # decimal.Decimal's repr, quoted digits
+        "Decimal('{}')",
+        # a JAX array's repr: Array(0.25, dtype=float32)
+        "Array({}, dtype=float32)",
+    ],
+)
+def test_a_value_printed_as_its_types_repr_is_its_keys(write_log, wrap):
+    lines = []
+    for e in range(4):
+        ppl, loss, eval_loss = 900.5 - e, 6.8 - e / 4, 6.9 - e / 5
+        lines.append(
+            f"epoch={e}: train_ppl={wrap.format(ppl)} train_epoch_loss={wrap.format(loss)} "
+            f"eval_epoch_loss={wrap.format(eval_loss)}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    row = row_at(parsed, 3)
+    assert row["loss"] == 6.3 and row["eval_loss"] == 6.5
+    assert not any(c in parsed.rows.columns for c in ("x_tensor", "x_cuda", "x_dtype", "x_np_float32"))
+
+
 def test_json_with_double_quotes_behind_a_logger_prefix(write_log):
     # Python logging's default '%(asctime)s - %(name)s - %(levelname)s - %(message)s' with a json.dumps message
     lines = [
@@ -1658,6 +1687,104 @@ def test_a_setting_named_like_a_score_before_the_steps_is_no_evaluation(write_lo
     assert [e["line"] for e in evals(parsed)] == [5]
 
 
+def _fcn_epochs(epochs: int) -> list[str]:
+    # xliu59/Image-Semantic-Segmentation FCN.py train(): 'Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+    # epoch, i * len(images), len(train_loader.dataset), 100. * i / len(train_loader), loss), then print('Start
+    # testing') and four indented metrics
+    lines = []
+    for e in range(epochs):
+        lines += [f"Train Epoch: {e} [{i * 320}/1464 ({i * 22}%)]\tLoss: 0.{9 - e}{i}0000" for i in range(4)]
+        lines += [
+            "Start testing",
+            f"    Accuracy: {79.5 + e}",
+            f"    Accuracy Class: {26.25 + e}",
+            f"    Mean IU: {19.75 + e}",
+            f"    FWAV Accuracy: {65.125 + e}",
+        ]
+    return lines
+
+
+def _glue_epochs(epochs: int) -> list[str]:
+    # huggingface/transformers examples/run_glue.py (v2): logger.info("***** Eval results {} *****".format(prefix))
+    # then, per metric in sorted order, logger.info("  %s = %s", key, str(result[key])), behind its logging format
+    # '%(asctime)s - %(levelname)s - %(name)s -   %(message)s'; a loop's own step lines between
+    lines = []
+    for e in range(epochs):
+        lines += [
+            f"05/01/2020 10:{e}{i}:00 - INFO - __main__ -   step {100 * (4 * e + i + 1)} | loss {2 - e / 4 - i / 10:.4f}"
+            for i in range(4)
+        ]
+        lines += [
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -   ***** Eval results  *****",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     acc = 0.8{e}25",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     acc_and_f1 = 0.8{e}5",
+            f"05/01/2020 10:{e}5:00 - INFO - __main__ -     f1 = 0.8{e}75",
+        ]
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("lines", "steps", "heading"),
+    [
+        (_fcn_epochs(3), [0, 320, 640, 960] * 3, [5, 14, 23]),
+        (_glue_epochs(2), [100, 200, 300, 400, 500, 600, 700, 800], [5, 13]),
+    ],
+)
+def test_an_evaluation_announced_by_a_heading_is_one_event_each(write_log, lines, steps, heading):
+    # the results printed under a line of words alone that says an evaluation: one evaluation per heading
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == steps
+    assert [e["line"] for e in evals(parsed)] == [h + 1 for h in heading]
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # MIC-DKFZ/nnUNet nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py print_to_log_file (each line stamped
+        # f"{datetime}: "): on_epoch_start 'Epoch {e}', 'Current learning rate: {lr}'; on_epoch_end 'train_loss
+        # {}', 'val_loss {}', 'Pseudo dice [...]', 'Epoch time: {} s', and on a new best f"Yayy! New best EMA pseudo
+        # Dice: {best_ema}"
+        (
+            [
+                line
+                for e, best in ((0, True), (1, False), (2, True))
+                for line in (
+                    f"2024-04-26 09:4{2 * e}:10.910043: Epoch {e}",
+                    f"2024-04-26 09:4{2 * e}:10.914042: Current learning rate: 0.0{100 - e}",
+                    f"2024-04-26 09:4{2 * e + 1}:39.493872: train_loss 0.{7 - e}088",
+                    f"2024-04-26 09:4{2 * e + 1}:39.498914: val_loss 0.{5 - e}628",
+                    f"2024-04-26 09:4{2 * e + 1}:39.505914: Epoch time: 148.5{e} s",
+                    *(
+                        [f"2024-04-26 09:4{2 * e + 1}:39.507914: Yayy! New best EMA pseudo Dice: 0.{e}5"]
+                        if best
+                        else []
+                    ),
+                )
+            ],
+            [4, 10, 15],
+        ),
+        # a fine-tuning loop's print(f"Epoch {epoch}: Train Loss = {avg_loss:.4f}, Val Acc = {val_acc:.4f}"), then
+        # where it improves print(f"New best validation accuracy: {val_acc:.4f}") (find_string id 14549082416): the
+        # evaluation rides on the epoch's row, the best so far is no second one
+        (
+            [
+                line
+                for e, best in ((1, True), (2, True), (3, False), (4, True))
+                for line in (
+                    f"Epoch {e}: Train Loss = 0.{9 - e}125, Val Acc = 0.{e}250",
+                    *([f"New best validation accuracy: 0.{e}250"] if best else []),
+                )
+            ],
+            [],
+        ),
+    ],
+)
+def test_the_best_score_so_far_is_no_evaluation_of_its_own(write_log, lines, expected):
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert len(steps_of(parsed)) >= 3
+    assert [e["line"] for e in evals(parsed)] == expected
+
+
 def test_a_validation_word_makes_an_evaluation(write_log):
     # karpathy/nanochat scripts/base_train.py: f"Step {step:05d} | Validation bpb: {val_bpb:.4f}" beside its
     # step lines f"step {step:05d}/{num_iterations:05d} ({pct:.2f}%) | loss: {loss:.6f} | ..."
@@ -1861,6 +1988,34 @@ def test_a_checkpoint_save_is_an_event_at_its_step(write_log):
     saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
     assert [(int(r.line), int(r.step)) for r in saves.itertuples()] == [(3, 1074)]
     assert steps_of(parsed) == [1073, 1074, 1075, 1076]
+
+
+@pytest.mark.parametrize(
+    "save",
+    [
+        # rasbt/LLMs-from-scratch ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved
+        # {file_name}") of output_dir / f"model_pg_{global_step}.pth", quoted in its README with markdown's "> "
+        "> Saved model_checkpoints/model_pg_{step}.pth",
+        # custom loops: print(f"Saved checkpoint_{step}.pth") after torch.save(model.state_dict(), ...)
+        "Saved checkpoint_{step}.pth",
+        "--> Found New Best Model (0.41)! Saving to model_best.pth",
+        # a folder's name is not what was saved: karpathy/nanochat nanochat/checkpoint_manager.py logs the
+        # checkpoint's metadata beside its model ("Saved metadata to: {meta_path}"), no save of a model of its own
+        "",
+    ],
+)
+def test_a_checkpoint_named_by_its_path_alone_is_a_save(write_log, save):
+    # the step lines: the same README's f"Ep {epoch+1} (Step {global_step}): Train loss {train_loss:.3f}, Val loss
+    # {val_loss:.3f}"; the save after step 300
+    line = "> Ep 1 (Step {}): Train loss {:.3f}, Val loss {:.3f}"
+    lines = [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (100, 200, 300)]
+    lines.append(save.format(step=312) or "Saved metadata to: out/base_checkpoints/d2/meta_000312.json")
+    lines += [line.format(s, 9 - s / 100, 9.5 - s / 100) for s in (400, 500)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    ev = parsed.events
+    saves = [] if ev.empty else [int(r.line) for r in ev[ev["event"] == "checkpoint_save"].itertuples()]
+    assert saves == ([4] if save else [])
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -579,6 +579,30 @@ def test_keys_spelled_in_units_name_their_quantities(write_log):
     assert row["tokens_per_s_per_gpu"] == 2300.5 and row["tokens_per_step"] == 262144.0
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        # a GKE FSDP fine-tuning example's PerfLogger: "Step: {} | Time: {:.2f}s | TFLOPs/s/GPU: {:.1f} |
+        # Tokens/s/GPU: {} | Loss: {:.4f}"
+        "TFLOPs/s/GPU",
+        # NVIDIA-NeMo/Automodel README's benchmark column "Model TFLOPs/sec/GPU"
+        "TFLOPs/sec/GPU",
+        # verl trainer metric names "Actual TFLOPs/s/GPU" (the plural s of a count of FLOPs, then a rate per device)
+        "TFLOPS/s/device",
+    ],
+)
+def test_a_flop_rate_spelled_in_units_is_the_devices_reported_tflops(write_log, key):
+    lines = [
+        f"Step: {i} | Time: 14.5{i}s | {key}: 95{i}.5 | Tokens/s/GPU: 225{i} | Loss: 0.{9 - i}000"
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    row = row_at(parsed, 3)
+    assert row["reported_tflops_per_gpu"] == 953.5 and row["tokens_per_s_per_gpu"] == 2253
+    assert row["loss"] == 0.6 and row["step_time_s"] == 14.53
+
+
 def test_a_time_the_stamps_show_covers_the_log_interval_is_read_per_step(write_log):
     # microsoft/DeBERTa DeBERTa/training/trainer.py TrainerState.report_state: "[{}][{:0.1f}%][{:0.2f}h] Steps={},
     # loss={}, examples={}, loss_scale={:0.1f}, {:0.1f}s" with end - start, start reset at each report (every 100

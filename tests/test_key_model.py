@@ -17,6 +17,7 @@ from logparse.core.tomlfile import parse_toml
 from logparse.frame.assemble import parse_log
 from logparse.patterns import keymap
 from logparse.patterns import sets as patterns
+from tests.frames import frame
 
 MIB = 1 / 1024  # GiB per MiB
 
@@ -24,6 +25,36 @@ MIB = 1 / 1024  # GiB per MiB
 @pytest.fixture(scope="module")
 def km() -> keymap.KeyMap:
     return keymap.load()
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # huggingface/picotron train.py:248-257: ... f"MFU: {mfu:5.2f}% | Memory usage: {torch.cuda.memory_reserved()
+        # / 1e9:6.2f}GB": decimal GB on picotron's own step line
+        (
+            "[rank 2] Step: {s:<5d} | Loss: 8.5469 | Global batch size:   2.05K | Tokens/s:   1.68K | Tokens/s/GPU:  "
+            "209.63 | Tokens:   4.10K | MFU:  0.07% | Memory usage:  21.50GB",
+            21.5e9 / 2**30,
+        ),
+        # ml-explore/mlx-lm mlx_lm/tuner/trainer.py (before v0.32): peak_mem = mx.metal.get_peak_memory() / 1e9, "Iter
+        # {it}: Train loss ..., Learning Rate ..., It/sec ..., Tokens/sec ..., Trained Tokens ..., Peak mem {:.3f} GB"
+        (
+            "Iter {s}: Train loss 1.250, Learning Rate 1.000e-05, It/sec 0.512, Tokens/sec 402.118, Trained Tokens "
+            "{s}000, Peak mem 12.500 GB",
+            12.5e9 / 2**30,
+        ),
+        # the same key on another printer's line keeps the binary default (DeepSpeed-style / 1024**3)
+        ("step {s} | loss 2.1 | lr 1e-4 | Memory usage: 21.50GB", 21.5),
+    ],
+)
+def test_a_known_printers_memory_is_read_in_the_units_it_divides_by(write_log, line, want):
+    # (the generic reading: mlx-lm's own set reads its log as SI; a loop that copies its line has no set)
+    parsed = frame(write_log("\n".join(line.format(s=s) for s in range(1, 5)) + "\n"), without="mlx_lm")
+    assert parsed.format == "generic"
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["step"]) == [1, 2, 3, 4]
+    assert rows["memory_gib"].iloc[2] == pytest.approx(want, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -292,6 +323,36 @@ def test_which_key_is_the_loss(km, keys, loss, kept):
     assert losses == ([loss] if loss else [])
     assert tuple(k for k, (rule, _) in line.kept.items() if rule == "loss") == kept
     assert all(why for _, why in line.kept.values())
+
+
+@pytest.mark.parametrize(
+    "keys, loss, eval_loss",
+    [
+        # huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb: f"{epoch=}: {train_ppl=}
+        # {train_epoch_loss=} {eval_ppl=} {eval_epoch_loss=}"
+        (
+            ("train_ppl", "train_epoch_loss", "eval_ppl", "eval_epoch_loss"),
+            "train_epoch_loss",
+            "eval_epoch_loss",
+        ),
+        # a copy of it: print(f"epoch={epoch}: train_ppl={train_ppl} ... eval_epoch_loss={eval_epoch_loss}") with
+        # "val_" for the evaluation's prefix
+        (
+            ("train_ppl", "train_epoch_loss", "val_ppl", "val_epoch_loss"),
+            "train_epoch_loss",
+            "val_epoch_loss",
+        ),
+        # no stage named on the loss: the evaluation's loss stays kept
+        (("mask_loss", "val_mask_loss"), "mask_loss", None),
+        # two evaluations' losses of that name: which is not said
+        (("train_ce_loss", "val_ce_loss", "test_ce_loss"), "train_ce_loss", None),
+    ],
+)
+def test_the_evaluations_loss_named_as_the_loss_is_the_eval_loss(km, keys, loss, eval_loss):
+    line = km.line(keys, "step")
+    columns = {m.column: k for k, m in line.mapped.items()}
+    assert columns.get("loss") == loss
+    assert columns.get("eval_loss") == eval_loss
 
 
 def test_the_first_parameter_group_is_the_learning_rate(km):

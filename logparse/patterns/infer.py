@@ -38,7 +38,10 @@ What a record may look like (the tests build each from a framework's own format 
   record's row. A block of one ``key: value`` a line has one counter (the line named most surely a counter, else
   its value that rises by the smallest stride), and its keys are read together, as one line's (which of them is
   the loss);
-- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's.
+- a results table's row, led by a name (``all``) under a line that names the columns, is an evaluation's; the
+  results printed under a heading of words alone that says an evaluation (``Start testing``, ``***** Eval results
+  *****``) are one evaluation per heading; a line that reports the best score so far (``New best ...``, ``best
+  metric, ...``) is no evaluation of its own.
 
 Which number is the counter, where a record prints several: a run-wide one (``global iter``, ``total_train_updates``)
 before one within it; the one a logger's bracketed label names (``[Learner] ... Learner Steps = 2``); updates or
@@ -566,6 +569,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _per_steps(sh, slots)
     _aside_number(sh, slots)
+    _wrapped_values(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -654,6 +658,35 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
             tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
             aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
             nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
+
+
+# a value printed as its type's repr: a call of the type's name (dotted) around it, its first argument the number,
+# quoted or not, after a key's `=` or `:`
+_WRAP_OPEN = regex.compile(
+    r"(?P<key>(?<![\w/.@%-])[A-Za-z_][\w/.@%-]*)['\"]?\s*[:=]\s*(?P<type>[A-Za-z_][\w.]*)\(\s*['\"]?$"
+)
+
+
+def _wrapped_values(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key=tensor(30.7543, device='cuda:0')`: a value printed as the repr of its type (a tensor's, a numpy
+    scalar's, a Decimal's, a JAX array's) is the key's, never the type's name; the numbers after it inside the
+    call are the repr's arguments (a device's index), no values. huggingface/peft examples/causal_language_modeling
+    peft_prompt_tuning_clm.ipynb: print(f"{epoch=}: {train_ppl=} {train_epoch_loss=} {eval_ppl=}
+    {eval_epoch_loss=}") of torch tensors; NumPy 2 scalars print as np.float32(0.25) in a dict's repr
+    ({'loss': np.float32(0.25)}); decimal.Decimal as Decimal('0.25'); a JAX array as Array(0.25, dtype=float32)."""
+    for i, slot in enumerate(slots):
+        if slot.kind != "num":
+            continue
+        m = _WRAP_OPEN.search(_before(sh.literals, sh.kinds, i))
+        if m is None:
+            continue
+        slot.label = m.group("key")
+        # the call's other arguments, up to its closing bracket
+        for j in range(i + 1, len(slots)):
+            if ")" in sh.literals[j]:
+                break
+            if slots[j].kind == "num":
+                slots[j].label, slots[j].role = "", "skip"
 
 
 # a metric printed in long form, one record per metric and step, its name a string beside its value (TensorBoard's
@@ -2276,6 +2309,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
+    _under_evaluation_headings(records, sample, km)
+    for rec in records:
+        if rec.kind in ("eval", "eval_free") and _best_so_far(rec):
+            rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
     if not steps:
@@ -2375,6 +2412,67 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+# a line that reports the best score so far, no evaluation of its own: "new best", or "best" opening the line's
+# words after a logger's prefix or a mark (`: best metric, ...`, `*** Best metric: ...`); not "at best" (a test
+# score at the best validation's checkpoint is measured anew)
+_BEST = regex.compile(r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b")
+
+
+def _best_so_far(rec: RecordShape) -> bool:
+    """An evaluation's line that reports the best score so far: its value is an earlier evaluation's (or their
+    moving average), no evaluation of its own. MIC-DKFZ/nnUNet nnunetv2/training/nnUNetTrainer/nnUNetTrainer.py
+    on_epoch_end: print_to_log_file(f"Yayy! New best EMA pseudo Dice: {np.round(self._best_ema, decimals=4)}")
+    after the epoch's val_loss; PaddlePaddle/PaddleOCR tools/program.py logs 'cur metric, {}' of each evaluation,
+    then 'best metric, {}' of the best; huggingface/pytorch-image-models train.py '*** Best metric: {0} (epoch
+    {1})'. The words before its first value say so."""
+    sh = rec.shapes[0]
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    if first is None:
+        return False
+    return _BEST.search(" ".join(sh.literals[: first + 1]).strip()) is not None
+
+
+def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
+    """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
+    first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
+    one. xliu59/Image-Semantic-Segmentation FCN.py: print('Start testing') after each epoch, then four indented
+    '    Accuracy: ...', '    Accuracy Class: ...', '    Mean IU: ...', '    FWAV Accuracy: ...'; transformers'
+    Trainer.log_metrics: print(f"***** {split} metrics *****") then f"  {key: <{k_width}} = {value:>{v_width}}" per
+    metric; its older examples' logger.info("***** Eval results *****") then "  %s = %s" lines. Its values must
+    move from heading to heading (a data set's `Num examples = 872` under `***** Running Evaluation *****` does
+    not), or, seen once, be scores or an evaluation's metrics."""
+    headings = {
+        key
+        for key, sh in sample.shapes.items()
+        if "num" not in sh.kinds and sh.examples and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
+    }
+    if not headings:
+        return
+    seen: Counter[str] = Counter()
+    under: Counter[str] = Counter()
+    for seq in sample.order:
+        after = False
+        for key in seq:
+            if not key:
+                continue
+            seen[key] += 1
+            under[key] += after
+            after = key in headings
+    for rec in records:
+        if rec.kind != "none" or rec.counter is not None or not _has_values(rec):
+            continue
+        keys = [sh.key for sh in rec.shapes]
+        if not any(under[k] for k in keys) or sum(under[k] for k in keys) < sum(seen[k] for k in keys):
+            continue
+        varied = any(
+            len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
+        )
+        if (rec.count >= 2 and varied) or (
+            rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))
+        ):
+            rec.kind = "eval_free"
 
 
 def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
@@ -3196,9 +3294,17 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 
 
 # A line that says a checkpoint was written (`Checkpoint at step 1080`, `Saving model and optimizer state at
-# iteration 0 to ...`, `save model in ./output/latest`), and the step it names
+# iteration 0 to ...`, `save model in ./output/latest`), and the step it names. What was saved may be named by
+# its path alone, the word a part of it between `_`, `/` or `.` (rasbt/LLMs-from-scratch
+# ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved {file_name}") of
+# model_checkpoints/model_pg_{global_step}.pth; loops that print f"Saved checkpoint_{step}.pth" or
+# "... Saving to model_best.pth")
+_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)"
 _SAVE = regex.compile(
-    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?\b(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)\b"
+    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?"
+    # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
+    # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
+    rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
     r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
 )

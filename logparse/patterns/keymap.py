@@ -479,6 +479,8 @@ class KeyMap:
     device_words: frozenset[str] = frozenset()  # the device a memory figure is measured on (`gpu`, `cuda`)
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
     decimal_why: str = ""
+    # memory keys SI on a known printer's line: (key, the line's other keys that name the printer, why)
+    decimal_printers: tuple[tuple[str, frozenset[str], str], ...] = ()
     interval: frozenset[str] = frozenset()  # step-time keys whose value covers the steps since the last print
     interval_why: str = ""
     unit_words: dict[str, str] = field(default_factory=dict)  # a unit key's abbreviations -> the table's word
@@ -785,6 +787,8 @@ class KeyMap:
         if not config:
             self._groups(keys, mapped, kept)
             self._loss(keys, mapped, kept)
+            self._mirrored_eval_loss(keys, mapped, kept)
+            self._printers_units(keys, mapped)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
             self._lines[(keys, config)] = found
@@ -887,6 +891,48 @@ class KeyMap:
                     "loss",
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
+
+    def _mirrored_eval_loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """The evaluation's loss named as the loss the loss rule chose, the training's prefix swapped for an
+        evaluation's (huggingface/peft examples/causal_language_modeling/peft_prompt_tuning_clm.ipynb prints
+        f"{epoch=}: {train_ppl=} {train_epoch_loss=} {eval_ppl=} {eval_epoch_loss=}"; the loops that copy it
+        print "train_epoch_loss={...} eval_epoch_loss={...}"): the line names one quantity of two stages, the
+        evaluation's is eval_loss. Only where the loss carries the training's prefix and one key mirrors it."""
+        chosen = [k for k, m in mapped.items() if m.column == "loss" and m.rule == "loss"]
+        if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
+            return
+        loss = chosen[0]
+        base = normalize(loss)
+        stage = next((p for p in self.train_prefixes if base.startswith(p)), None)
+        if stage is None:
+            return  # (a loss of no stage's name, `mask_loss` beside `val_mask_loss`: the pair is not said)
+        base = base[len(stage) :]
+        mirrors = [
+            k for k in keys if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
+        ]
+        if len(mirrors) == 1:
+            kept.pop(mirrors[0], None)
+            mapped[mirrors[0]] = Mapping(
+                "eval_loss",
+                "step",
+                rule="eval",
+                via=f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
+            )
+
+    def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """A memory key of a known printer's line ([decimal] printers: its key and the keys its line prints
+        besides) is read in the units the printer divides by, SI where it divides by 10**k; the same key on
+        any other line keeps the binary default ([rules] memory)."""
+        if not self.decimal_printers:
+            return
+        printed = {normalize(k): k for k in keys}
+        for key, others, why in self.decimal_printers:
+            k = printed.get(key)
+            hit = mapped.get(k) if k is not None else None
+            if hit is not None and hit.units == "memory" and others <= printed.keys():
+                mapped[k] = replace(hit, units="memory_si", via="; ".join(v for v in (hit.via, why) if v))
 
     def evaluation_metric(self, key: str) -> bool:
         """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
@@ -1150,6 +1196,18 @@ def parse(data: Table, source: str) -> KeyMap:
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
     km.decimal_why = str(decimal.get("why", ""))
+    printers = decimal.get("printers", [])
+    if not isinstance(printers, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("key"), str) and isinstance(p.get("with"), list)
+        for p in printers
+    ):
+        raise PatternError(
+            f"{source}: [[decimal.printers]]: each printer is a key and a list `with` of its line's keys"
+        )
+    km.decimal_printers = tuple(
+        (normalize(p["key"]), frozenset(normalize(str(w)) for w in p["with"]), str(p.get("why", "")))
+        for p in printers
+    )
     interval = _tables(data, "interval", source)
     km.interval = frozenset(normalize(k) for k in _words_list(interval, "keys", source, "interval"))
     km.interval_why = str(interval.get("why", ""))
