@@ -2963,36 +2963,32 @@ def _line_table(
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
+
+    def read_as(slot: Slot, spec: Table, key: str, why: str) -> None:
+        """The slot's value read as `spec` says, its column taken, and said in the generic notes under `key`."""
+        group = f"v{slot.index}"
+        groups[slot.index] = group
+        fields[group] = spec
+        taken.add(spec["column"])
+        keys.append(("mapped", key, keymap_mod.KeyUse(spec["column"], "values", why, None)))
+
     for slot in rec.slots if rec.kind != "marker" else ():
         if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
             if "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
                 # a duration that rises line after line under a time's key: the clock since training began
-                group = f"v{slot.index}"
-                groups[slot.index] = group
-                fields[group] = {"column": "train_elapsed_s", "type": "duration"}
-                taken.add("train_elapsed_s")
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
-                keys.append(("mapped", slot.label, keymap_mod.KeyUse("train_elapsed_s", "values", why, None)))
+                read_as(slot, {"column": "train_elapsed_s", "type": "duration"}, slot.label, why)
             elif "step_time_s" not in taken and _step_duration(rec, km, slot, line):
-                group = f"v{slot.index}"
-                groups[slot.index] = group
-                fields[group] = {"column": "step_time_s", "type": "duration"}
-                taken.add("step_time_s")
                 why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
-                keys.append(("mapped", slot.label, keymap_mod.KeyUse("step_time_s", "values", why, None)))
+                read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
             continue
         if slot.role == "skip" and slot.header and slot.label:
             why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
             keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
         if not slot.label and "train_elapsed_s" not in taken and not evaluation and _counter_clock(rec, slot):
-            group = f"v{slot.index}"
-            groups[slot.index] = group
-            fields[group] = {"column": "train_elapsed_s"}
-            taken.add("train_elapsed_s")
             why = "a number with no key in the counter's brackets that grows with the steps: the time since training began"
-            use = keymap_mod.KeyUse("train_elapsed_s", "values", why, None)
-            keys.append(("mapped", f"value {slot.index + 1}", use))
+            read_as(slot, {"column": "train_elapsed_s"}, f"value {slot.index + 1}", why)
             continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
