@@ -466,15 +466,18 @@ def _name_keyless_time(rec: RecordShape) -> None:
     is keyed by its unit, which the key model reads as a time; its values say whether it is the step's or a
     clock's (_timed). Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known."""
     sh = rec.shapes[0]
-    keyless = [j for j in range(len(sh.kinds)) if _keyless_time(sh.literals, sh.kinds, j)]
+    units = {j: _keyless_time(sh.literals, sh.kinds, j) for j in range(len(sh.kinds))}
+    keyless = [j for j, u in units.items() if u and u != "m"]
+    # (a glued `m` only where no other unit says time, and as a clock: a bare `12.5m` may count millions)
+    minutes = [j for j, u in units.items() if u == "m"] if not keyless else []
     if len(keyless) == 1:
         slot = rec.slots[keyless[0]]
-        if slot.role == "value" and not slot.label and slot.unit == "m":
-            # (`m` is minutes only as a clock: a bare `12.5m` may count millions)
-            if _clock([v for _, v in rec.series(slot.index)]) is True:
-                slot.label = "min"
-        elif slot.role == "value" and not slot.label and slot.unit:
+        if slot.role == "value" and not slot.label and slot.unit:
             slot.label = slot.unit
+    elif len(minutes) == 1:
+        slot = rec.slots[minutes[0]]
+        if slot.role == "value" and not slot.label and _clock([v for _, v in rec.series(slot.index)]) is True:
+            slot.label = "min"
 
 
 def _counter_clock(rec: RecordShape, slot: Slot) -> bool:
