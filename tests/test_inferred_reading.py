@@ -538,6 +538,25 @@ def test_a_stamps_year_before_a_named_position_is_no_epoch(write_log):
     assert "epoch_index" not in parsed.rows or pd.isna(first["epoch_index"])
 
 
+def test_an_iteration_counter_beats_the_samples_seen_in_the_epoch(write_log):
+    # xuebinqin/U-2-Net u2net_train.py (as BASNet's basnet_train.py): print("[epoch: %3d/%3d, batch: %5d/%5d, ite: %d]
+    # train loss: %3f, tar: %3f " % (epoch + 1, epoch_num, (i + 1) * batch_size_train, train_num, ite_num, ...)):
+    # `batch` counts the epoch's samples (12 a batch here), `ite` the run's iterations; the loss function prints its
+    # side outputs' losses ("l0: %3f, l1: ...") before each record, and a blank line follows both
+    lines = []
+    for k in range(4):
+        lines += [f"l0: 0.19{k}295, l1: 0.192301, l2: 0.197890", ""]
+        lines += [
+            f"[epoch:   2/100000, batch: {8268 + 12 * k:5d}/13617, ite: {1824 + k}] "
+            f"train loss: {1.519413 + k / 1000:3f}, tar: 0.169732 ",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1824, 1825, 1826, 1827]
+    assert row_at(parsed, 3)["loss"] == 1.519413
+    assert row_at(parsed, 15)["loss"] == 1.522413
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 
@@ -2442,3 +2461,39 @@ def test_a_training_table_of_one_or_two_epochs_is_read(write_log):
         assert steps_of(parsed) == [0, 1][:n]
         first = row_at(parsed, 2)
         assert first["loss"] == 0.384739 and first["eval_loss"] == 0.230190
+
+
+def test_a_norm_between_bars_and_a_clock_in_minutes(write_log):
+    # Rocket-Ramuel/Aria-AI aria/pretrain.py, every 10 steps and at step 1: f"step {step}/{max_steps}  loss
+    # {loss:.4f}  lr {lr:.2e}  |g| {gnorm:.2f}  {elapsed / 60:.1f}m": `|g|` the gradient's norm, the last value the
+    # minutes since training began
+    lines = ["model: 6.52M params (4.43M non-embedding)"]
+    minutes = [0.0, 0.1, 0.3, 0.4, 0.5, 0.7]
+    for k, (step, m) in enumerate(zip([1, 10, 20, 30, 40, 50], minutes, strict=True)):
+        lines.append(
+            f"step {step}/5000  loss {9.0 - k / 10:.4f}  lr {3e-6 * step:.2e}  |g| {4.5 - k / 4:.2f}  {m:.1f}m"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 10, 20, 30, 40, 50]
+    first, last = row_at(parsed, 2), row_at(parsed, 7)
+    assert (first["grad_norm"], last["grad_norm"]) == (4.5, 3.25)
+    assert last["progress_total"] == 5000 and last["lr"] == 1.5e-4
+    assert last["train_elapsed_s"] == pytest.approx(0.7 * 60)  # 0.7 minutes
+    assert row_at(parsed, 4)["train_elapsed_s"] == pytest.approx(0.3 * 60)
+
+
+def test_a_time_named_the_log_interval_is_read_per_step(write_log):
+    # OpenBMB/VoxCPM src/voxcpm/training/tracker.py TrainingTracker.log_metrics: f"[{split}] step {self.step}:
+    # {formatted}" + f", log interval: {dt:.2f}s" with dt = now - self._last_log_time, called every log_interval
+    # steps (scripts/train_voxcpm_finetune.py: `if step % log_interval == 0`), here 10
+    intervals = [4.73, 4.65, 4.77, 4.80]
+    lines = [
+        f"[train] step {step}: loss/diff: 0.63{k}490, loss/stop: 0.000001, lr: 0.000008, epoch: 19.454094, "
+        f"grad_norm: 0.88288{k}, log interval: {dt:.2f}s"
+        for k, (step, dt) in enumerate(zip([980, 990, 1000, 1010], intervals, strict=True))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [980, 990, 1000, 1010]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(4.65 / 10)
+    assert row_at(parsed, 4)["step_time_s"] == pytest.approx(4.80 / 10)
+    assert row_at(parsed, 2)["grad_norm"] == 0.882881

@@ -150,6 +150,19 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # (find_string id 47475011670)
         ("Tok/sec/gpu", "3200.5", "tokens_per_s_per_gpu", 3200.5, "units"),
         ("samples/sec/device", "45.10", "samples_per_s_per_gpu", 45.1, "units"),
+        # units joined by the word `per`: 9178nekomc/LingJie-Chat-v2-Pro pretrain.py logs one JSON dict a step,
+        # {"step": ..., "loss": ..., "lr": ..., "tok_per_s": ..., "eta_hours": ...}
+        ("tok_per_s", "83331.52", "tokens_per_s", 83331.52, "units"),
+        # harishvs/rl_grpo_qwen_math: "step:N | ... | step_time_seconds={:.4f} | throughput_samples_per_sec={:.4f}"
+        # (the step's seconds, the job's samples a second); a unit word after the key, a metric kind before it
+        ("step_time_seconds", "15.5051", "step_time_s", 15.5051, "unit"),
+        ("throughput_samples_per_sec", "16.5107", "samples_per_s", 16.5107, "namespace"),
+        # Rocket-Ramuel/Aria-AI aria/pretrain.py: "... lr {lr:.2e}  |g| {gnorm:.2f}  {elapsed:.1f}m": the norm of g,
+        # the gradient, written between bars
+        ("|g|", "4.55", "grad_norm", 4.55, "bars"),
+        # Tianshi-Xu/assignment5-alignment cs336_alignment/rl.py: "rl_loss: {}, time: {}, l2_norm: {}, ..." with
+        # l2_norm the gradient's norm before clipping (a norm named by its kind, as build-nanogpt's `norm`)
+        ("l2_norm", "0.1688903421163559", "grad_norm", 0.1688903421163559, "name"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -181,6 +194,8 @@ def test_known_quantities_under_other_names(km, key, value, column, want, rule):
         # a unit alone after a slash is a rate's denominator, no name under a namespace: nerfstudio's
         # "Train Rays / Sec" column (nerfstudio/utils/writer.py: rays per second), never a time per step
         ("Rays/Sec", "14.86", "kept", "x_rays_sec"),
+        # bars make a norm of what they name, the gradient's only where that is the gradient: |w| is the weights'
+        ("|w|", "31.5", "kept", "x_w"),
     ],
 )
 def test_what_is_no_step_column_is_kept_or_skipped_and_says_so(km, key, value, kind, column):

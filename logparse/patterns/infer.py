@@ -215,6 +215,9 @@ COUNTER_WORDS = frozenset(
         "train_step",
         "step_idx",
         "iter_num",
+        # xuebinqin/U-2-Net u2net_train.py: "[epoch: %3d/%3d, batch: %5d/%5d, ite: %d] train loss: ..." (ite_num,
+        # the run's iteration; BASNet's basnet_train.py prints the same)
+        "ite",
     }
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter"})
@@ -418,6 +421,10 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     before = _before(literals, kinds, i)
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
+    if m is not None and m.group("key"):
+        bars = regex.search(r"\|{1,2}$", before[: m.start("key")])
+        if bars is not None and before[m.end("key") :].startswith(bars.group()):
+            label = f"{bars.group()}{label}{bars.group()}"  # a norm between bars (`|g| 4.55`): the key model's bars
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
@@ -459,11 +466,18 @@ def _name_keyless_time(rec: RecordShape) -> None:
     is keyed by its unit, which the key model reads as a time; its values say whether it is the step's or a
     clock's (_timed). Several (scepter's `[35secs 2.00%(29mins 15secs)]`, elapsed and left): none is known."""
     sh = rec.shapes[0]
-    keyless = [j for j in range(len(sh.kinds)) if _keyless_time(sh.literals, sh.kinds, j)]
+    units = {j: _keyless_time(sh.literals, sh.kinds, j) for j in range(len(sh.kinds))}
+    keyless = [j for j, u in units.items() if u and u != "m"]
+    # (a glued `m` only where no other unit says time, and as a clock: a bare `12.5m` may count millions)
+    minutes = [j for j, u in units.items() if u == "m"] if not keyless else []
     if len(keyless) == 1:
         slot = rec.slots[keyless[0]]
         if slot.role == "value" and not slot.label and slot.unit:
             slot.label = slot.unit
+    elif len(minutes) == 1:
+        slot = rec.slots[minutes[0]]
+        if slot.role == "value" and not slot.label and _clock([v for _, v in rec.series(slot.index)]) is True:
+            slot.label = "min"
 
 
 def _counter_clock(rec: RecordShape, slot: Slot) -> bool:
@@ -487,15 +501,19 @@ def _counter_clock(rec: RecordShape, slot: Slot) -> bool:
 
 def _bare_time(slot: Slot) -> bool:
     """A value keyed by nothing but its time unit (`6641 sec`)."""
-    return slot.label.lower() in _TIME_UNITS and slot.unit in (None, slot.label)
+    # (`0.3m` is keyed `min`, the word the key model reads: _name_keyless_time)
+    unit = None if slot.label == "min" and slot.unit == "m" else slot.unit
+    return slot.label.lower() in _TIME_UNITS and unit in (None, slot.label)
 
 
 def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str | None:
-    """The time unit of value j when it is printed with one and with no key before it."""
+    """The time unit of value j when it is printed with one and with no key before it (a lowercase `m` glued on
+    is minutes: Aria-AI's aria/pretrain.py ends its step line with f"{elapsed / 60:.1f}m", nanochat's
+    base_train.py "total time: {total_training_time / 60:.2f}m"; _name_keyless_time asks its values to rise)."""
     if kinds[j] != "num":
         return None
     label, unit, rate = label_of(literals, kinds, j)
-    return unit if not label and not rate and unit in _TIME_UNITS else None
+    return unit if not label and not rate and (unit in _TIME_UNITS or unit == "m") else None
 
 
 def _words(text: str) -> list[str]:

@@ -49,9 +49,11 @@ _OF_TOTAL = regex.compile(
 _NONFINITE = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)(?P<what>nan|inf(?:inity)?)\s*['\"]?\s*$", regex.I)
 # a unit at the end of a key: dt_ms, time(ms), mfu_%, mem_gb, "step time (s)"
 _KEY_UNIT = regex.compile(
-    r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|min|h|%|pct|percent|[kmgt]i?b)\)?$"
+    r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|seconds?|min|h|%|pct|percent|[kmgt]i?b)\)?$"
     r"|^(?P<base>.+?)_?\((?P<unit>[kmgt])\)$"  # peak_mem(M): a one-letter unit only in brackets
 )
+# a key between bars is the norm of what it names (`|g|`, `||grad||`): the mathematician's notation
+_BARS = regex.compile(r"^(?P<bars>\|{1,2})(?P<inner>[A-Za-z_][\w.]*)(?P=bars)$")
 # a bracket after a key that says what it is (`tgs (tokens/gpu/second)`, `train_speed(s/it)`, `loss (avg)`):
 # the bracket is looked up as a key, else the key before it
 _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
@@ -245,6 +247,7 @@ RULES = (
     "unit",  # the key names its value's unit: dt_ms, time (ms), memory(GiB), peak_mem(M)
     "gloss",  # a bracket after the key says what it is: tgs (tokens/gpu/second), train_speed(s/it)
     "spelling",  # camelCase or dots: MaxMemAllocated, Grad. Norm
+    "bars",  # a key between bars is the norm of what it names: |g|, ||grad||
     "units",  # a key spelled in units names their quantity: tok/gpu/s, s/stp
     "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
     "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
@@ -403,6 +406,7 @@ _RULE_WORDS = {
     "unit": "the key names its unit",
     "gloss": "the bracket after the key says what it is",
     "spelling": "read with its words apart",
+    "bars": "a key between bars is the norm of what it names",
     "prefix": "the training step's prefix stripped",
     "suffix": "the step's own value (a suffix stripped)",
     "group": "a group of the quantity",
@@ -475,6 +479,7 @@ class KeyMap:
     train_prefixes: tuple[str, ...] = ()
     eval_prefixes: tuple[str, ...] = ()
     step_suffixes: tuple[str, ...] = ()  # the step's own value after the key: Lightning's loss_step
+    namespaces: tuple[str, ...] = ()  # a word joined by `_` that groups metrics: throughput_samples_per_sec
     phrase_unlike: frozenset[str] = frozenset()  # a word before a fact's name that makes it another's
     device_words: frozenset[str] = frozenset()  # the device a memory figure is measured on (`gpu`, `cuda`)
     decimal: frozenset[str] = frozenset()  # memory keys whose printing code divides by 10**k
@@ -529,6 +534,11 @@ class KeyMap:
         hit = self._named(k, config)
         if hit is not None or depth > 3:
             return hit
+        bars = _BARS.match(key.strip())
+        if bars is not None and not config:
+            hit = self._lookup(f"{bars.group('inner')}_norm", config, depth + 1)
+            if hit is not None:
+                return _ruled(hit, "bars", f"{key.strip()}: the norm of {bars.group('inner')}")
         m = _GLOSS.match(key.strip())
         if m is not None:
             # `(t)` names a time: open_clip's "Batch (t)" and "Data (t)" are the batch's and the data's seconds
@@ -673,19 +683,28 @@ class KeyMap:
         another model's: [prefixes] phrase_unlike and device). A loss under a namespace is the loss rule's to judge
         (critic/vf_loss is another model's), never read here."""
         m = _NAMESPACE.match(raw)
-        if m is None:
-            return None
-        space = m.group("space")
+        if m is not None:
+            space, rest, sep = m.group("space"), m.group("rest"), "/"
+        else:
+            # (or joined by `_`: [prefixes] namespace, `throughput_samples_per_sec`)
+            joined = next(
+                (p for p in self.namespaces if raw.lower().startswith(p) and len(raw) > len(p)), None
+            )
+            if joined is None:
+                return None
+            space, rest, sep = raw[: len(joined) - 1], raw[len(joined) :], joined[-1]
         if _words(space) & (self.phrase_unlike | self.device_words | _EVAL_WORDS):
             return None
-        hit = self._lookup(m.group("rest"), False, depth + 1)
+        hit = self._lookup(rest, False, depth + 1)
         if hit is None or hit.column in ("loss", "eval_loss"):
             return None
-        if hit.rule == "unit" and m.group("rest").strip().lower() == (hit.key_unit or "").lower():
+        if hit.rule == "unit" and rest.strip().lower() == (hit.key_unit or "").lower():
             # a unit alone after the slash is a rate's denominator (nerfstudio's `Train Rays / Sec`: rays per
             # second), no name under a namespace
             return None
-        return _ruled(hit, "namespace", f"under the namespace {space}/: where it is logged, not what it is")
+        return _ruled(
+            hit, "namespace", f"under the namespace {space}{sep}: where it is logged, not what it is"
+        )
 
     def _named(self, k: str, config: bool) -> Mapping | None:
         """The rules of the names: a table's key, a rate's inverse, a time unit per step, a unit in the key."""
@@ -701,6 +720,10 @@ class KeyMap:
                 why = self.interval_why or f"{k}: the interval's time"
                 return replace(table["time"], rule="interval", via=why)
             spelled = self._unit_key(k)
+            if spelled is None and "_per_" in k:
+                # units joined by the word: `tok_per_s` is tok/s, `tokens_per_gpu_per_s` tokens/s/gpu
+                per = k.replace("_per_", "/")
+                spelled = per if per in table else self._unit_key(per)
             if spelled is not None and spelled in table:
                 return _ruled(table[spelled], "units", f"{k}: read as {spelled}")
             m = _PER_UNIT.match(k)
@@ -1176,6 +1199,7 @@ def parse(data: Table, source: str) -> KeyMap:
     km.train_prefixes = _words_list(prefixes, "train", source, "prefixes", lower=True)
     km.eval_prefixes = _words_list(prefixes, "eval", source, "prefixes", lower=True)
     km.step_suffixes = _words_list(prefixes, "step_suffix", source, "prefixes", lower=True)
+    km.namespaces = _words_list(prefixes, "namespace", source, "prefixes", lower=True)
     km.phrase_unlike = frozenset(_words_list(prefixes, "phrase_unlike", source, "prefixes", lower=True))
     km.device_words = frozenset(_words_list(prefixes, "device", source, "prefixes", lower=True))
     groups = _tables(data, "groups", source)
