@@ -3047,7 +3047,8 @@ def _line_table(
         elif latest is not None and slot.index == latest[0]:
             why = f"the value beside the loss's running average ({rec.slots[latest[1]].label!r}): the step's own loss"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
-        if slot.index == total and m is not None and m.kept:
+        if slot.index == total and slot.index != summed and m is not None and m.kept:
+            # (a total that is the plain sum of its terms is said so by the summed rule below)
             why = f"a bare total ({key!r}) above each named term of its line: the loss rule's total"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
