@@ -810,6 +810,109 @@ def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_
     assert list(parsed.rows["x_box"]) == [0.05461, 0.05069, 0.04913]
 
 
+def test_a_bare_total_above_its_named_terms_is_the_loss(write_log):
+    # leela-zero training/tf/tfprocess.py: print("step {}, policy={:g} mse={:g} reg={:g} total={:g} ({:g} pos/s)"
+    # .format(steps, sum_policy, sum_mse, sum_reg, sum_policy + 4 * sum_mse + sum_reg, speed)): no key says loss;
+    # the total of the terms is what it minimizes, pos/s the positions (its samples) a second
+    line = "step {}, policy={:g} mse={:g} reg={:g} total={:g} ({:g} pos/s)"
+    terms = [(2.5, 0.25, 0.125, 300.5), (2.25, 0.2, 0.125, 310.25), (2.0, 0.15, 0.125, 320.0)]
+    lines = [
+        line.format(s, p, m, r, p + 4 * m + r, speed)
+        for s, (p, m, r, speed) in zip((1000, 2000, 3000), terms, strict=True)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000]
+    assert list(parsed.rows["loss"]) == [
+        3.625,
+        3.175,
+        2.725,
+    ]  # 2.5 + 1.0 + 0.125, 2.25 + 0.8 + 0.125, 2.0 + 0.6 + 0.125
+    assert list(parsed.rows["samples_per_s"]) == [300.5, 310.25, 320.0]
+    assert list(parsed.rows["x_policy"]) == [2.5, 2.25, 2.0]
+
+
+def test_a_bare_total_below_a_term_is_no_loss(write_log):
+    # the same line with a "total" that is not the sum of its terms (a count of games, a fraction): it never
+    # holds every term
+    line = "step {}, policy={:g} mse={:g} total={:g}"
+    lines = [line.format(s, 2.5, 0.25, 0.5) for s in (1000, 2000, 3000)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000]
+    assert "loss" not in parsed.rows
+
+
+def test_a_value_before_its_running_average_is_the_loss(write_log):
+    # pjreddie/darknet examples/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d
+    # images\n", get_current_batch(net), loss, avg_loss, get_current_rate(net), what_time_is_it_now()-time,
+    # i*imgs): the loss with no key, its moving average (avg_loss = avg_loss*.9 + loss*.1), the learning rate
+    # and the images seen so far (the batch of 64 each iteration)
+    fmt = "%d: %f, %f avg, %f rate, %f seconds, %d images"
+    losses, avg = [8.5, 7.25, 6.0, 6.5], 9.0
+    lines = []
+    for i, loss in enumerate(losses, start=10):
+        avg = avg * 0.9 + loss * 0.1
+        lines.append(fmt % (i, loss, avg, 0.001, 3.5 + i / 100, i * 64))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 11, 12, 13]
+    assert list(parsed.rows["loss"]) == losses
+    assert list(parsed.rows["lr"]) == [0.001] * 4
+    assert list(parsed.rows["consumed_samples"]) == [640, 704, 768, 832]
+    assert list(parsed.rows["step_time_s"]) == [3.6, 3.61, 3.62, 3.63]
+    assert parsed.rows["x_avg"].iloc[0] == pytest.approx(
+        8.95, abs=1e-6
+    )  # 9.0 * 0.9 + 8.5 * 0.1, as %f prints it
+
+
+def test_the_loss_beside_a_named_average_of_the_loss_is_the_first(write_log):
+    # AlexeyAB/darknet src/detector.c: printf("\n %d: %f, %f avg loss, %f rate, %lf seconds, %d images, %f hours
+    # left\n", iteration, loss, avg_loss, get_current_rate(net), ...); the rate rises through the burn-in
+    fmt = " %d: %f, %f avg loss, %f rate, %f seconds, %d images, %f hours left"
+    rows = [(101, 5.5, 6.0, 0.0001), (102, 5.0, 5.95, 0.0002), (103, 4.75, 5.83, 0.0004)]
+    lines = [fmt % (i, loss, avg, lr, 2.5, i * 64, 10.0 - i / 100) for i, loss, avg, lr in rows]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [101, 102, 103]
+    assert list(parsed.rows["loss"]) == [5.5, 5.0, 4.75]
+    assert list(parsed.rows["lr"]) == [0.0001, 0.0002, 0.0004]
+    assert list(parsed.rows["consumed_samples"]) == [6464, 6528, 6592]
+
+
+def test_the_loss_since_the_last_row_beside_its_progressive_average(write_log):
+    # VowpalWabbit's progress table (vowpalwabbit/core/src/global_data.cc print_update): the header "average
+    # since example example current current current" / "loss last counter weight label predict features", then
+    # rows of the progressive mean of the loss, the mean since the row before, the examples, ...; the step's
+    # own loss is the one since the last row
+    lines = [
+        "average    since         example     example  current  current  current",
+        "loss       last          counter      weight    label  predict features",
+    ]
+    for n, avg, last in ((3, 0.5, 0.5), (6, 0.375, 0.25), (11, 0.3, 0.2125), (22, 0.25, 0.2)):
+        lines.append(f"{avg:<10.6f} {last:<10.6f} {n:>8d} {float(n):>11.1f} {0.0:>8.4f} {1.0:>8.4f} {4:>8d}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3, 6, 11, 22]
+    assert list(parsed.rows["loss"]) == [0.5, 0.25, 0.2125, 0.2]
+    assert list(parsed.rows["x_average_loss"]) == [0.5, 0.375, 0.3, 0.25]
+
+
+@pytest.mark.parametrize(
+    ("rates", "images", "lr", "samples"),
+    [
+        # a rate that jumps up and down twice is no schedule; a count of images that stays is the batch
+        ((0.01, 0.5, 0.02, 0.6), (64, 64, 64, 64), None, None),
+        # a count that rises by different numbers a step is not the samples consumed
+        ((0.01, 0.01, 0.01, 0.01), (64, 200, 210, 500), 0.01, None),
+    ],
+)
+def test_rate_and_images_read_by_their_values_only_where_they_behave(write_log, rates, images, lr, samples):
+    fmt = "%d: %f, %f avg, %f rate, %f seconds, %d images"
+    lines = [
+        fmt % (i, 5.0, 5.5, r, 2.0, n) for i, (r, n) in enumerate(zip(rates, images, strict=True), start=1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert ("lr" in parsed.rows and list(parsed.rows["lr"]) == [lr] * 4) if lr else "lr" not in parsed.rows
+    assert "consumed_samples" not in parsed.rows and samples is None
+
+
 def test_a_total_of_known_quantities_is_no_loss(write_log):
     # a timing table (a loop printing ('%10s' * 4) % ('step', 'data_time', 'fwd_time', 'total') and its rows):
     # a total of times, not of loss terms
@@ -2260,10 +2363,10 @@ def test_a_bracket_after_the_key_names_the_bracketed_value_after_its_own(write_l
         # get_current_batch(net), loss, avg_loss, get_current_rate(net), what_time_is_it_now()-time, i*imgs)
         ("{it}: {loss:f}, {avg:f} avg, {lr:f} rate, {dt:f} seconds, {imgs} images", "x_avg"),
         # AlexeyAB/darknet src/detector.c: "\n %d: %f, %f avg loss, %f rate, %lf seconds, %d images, %f hours left\n":
-        # `avg loss`, the line's one loss (the loss rule's only loss-like key)
+        # `avg loss`, the running average of the loss printed before it (kept as printed)
         (
             "{it}: {loss:f}, {avg:f} avg loss, {lr:f} rate, {dt:f} seconds, {imgs} images, 1.250000 hours left",
-            "loss",
+            "x_avg_loss",
         ),
     ],
 )
@@ -2276,7 +2379,9 @@ def test_a_word_after_a_value_names_it_or_is_its_unit(write_log, fmt, avg_column
     rows = frame(write_log("\n".join(lines) + "\n")).rows
     assert list(rows["step_time_s"]) == seconds
     assert list(rows[avg_column]) == [500.0, 501.0, 502.0, 503.0, 504.0]
-    assert list(rows["x_rate"]) == [0.001] * 5
+    # the value with no key before the average is the step's loss; `rate`, a fraction that holds, the lr
+    assert list(rows["loss"]) == [600.0, 599.0, 598.0, 597.0, 596.0]
+    assert list(rows["lr"]) == [0.001] * 5
 
 
 @pytest.mark.parametrize(

@@ -2981,6 +2981,8 @@ def _line_table(
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
+    latest = _latest_beside_average(rec, km) if rec.kind == "step" else None
+    total = _bare_total(rec, km, line) if rec.kind == "step" and latest is None else None
 
     def read_as(slot: Slot, spec: Table, key: str, why: str) -> None:
         """The slot's value read as `spec` says, its column taken, and said in the generic notes under `key`."""
@@ -3050,6 +3052,21 @@ def _line_table(
             known = field_plan(km, outer, slot.unit, texts, evaluation, line)
             if known is not None and not known.kept:
                 m = replace(known, reason=f"the only value of the dict of {outer!r}")
+        if latest is not None and slot.index == latest[1] and m is not None and not m.kept:
+            column = keymap_mod.column_name("x_", key, slot.unit)
+            why = f"the running average of the loss ({key!r}) beside the step's own value: kept as printed"
+            m = FieldPlan(
+                column, kept=True, reason=why, use=keymap_mod.KeyUse(column, "kept", why, slot.unit)
+            )
+        elif latest is not None and slot.index == latest[0]:
+            why = f"the value beside the loss's running average ({rec.slots[latest[1]].label!r}): the step's own loss"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
+        if slot.index == total and slot.index != summed and m is not None and m.kept:
+            # (a total that is the plain sum of its terms is said so by the summed rule below)
+            why = f"a bare total ({key!r}) above each named term of its line: the loss rule's total"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
+        if m is not None and m.kept and rec.kind == "step" and not slot.unit:
+            m = _by_values(m, key, texts, _counts(rec)) or m
         if slot.index == summed and m is not None and m.kept:
             parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
@@ -3120,6 +3137,15 @@ def _line_table(
         why = "the one item of the printed list that holds steady below 1, as a learning rate's schedule does"
         key = f"list item {item - _list_start(rec) + 1}"
         keys.append(("mapped", key, keymap_mod.KeyUse("lr", "values", why)))
+    if latest is not None and not rec.slots[latest[0]].label and "loss" not in taken:
+        groups[latest[0]] = f"v{latest[0]}"
+        fields[f"v{latest[0]}"] = {"column": "loss"}
+        taken.add("loss")
+        why = (
+            f"the number with no key before the loss's running average ({rec.slots[latest[1]].label!r}): the step's "
+            "own loss"
+        )
+        keys.append(("mapped", f"value {latest[0] + 1}", keymap_mod.KeyUse("loss", "values", why)))
     lone = _lone_value(rec) if rec.kind == "step" and "loss" not in taken else None
     if lone is not None:
         groups[lone] = f"v{lone}"
@@ -3178,6 +3204,139 @@ def _line_table(
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys
+
+
+# the words of a key that say its value is a running average (`517.63 avg`, `average loss`, `avg loss`), and those
+# that say a value is the latest reading beside one (`since last`, `current`)
+_AVERAGE_WORDS = frozenset({"avg", "average", "mean", "running", "smoothed", "avr"})
+_LATEST_WORDS = frozenset({"since", "last", "current", "cur", "latest", "now"})
+
+
+def _latest_beside_average(rec: RecordShape, km: keymap_mod.KeyMap) -> tuple[int, int] | None:
+    """(latest, average): a step record that prints the loss's running average under an average's key, of the loss
+    or of nothing else, next to a value with no noun of its own (no key, or a key that says only `since last` or
+    `current`): that value is the step's own loss, the average a smoothing of it (pjreddie/darknet
+    examples/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d images\n", ..., loss,
+    avg_loss, ...), the same in examples/classifier.c train_classifier and examples/rnn.c; AlexeyAB/darknet
+    src/detector.c: "%d: %f, %f avg loss, %f rate, ..."; Vowpal Wabbit's progress table, `average loss` (the
+    progressive mean) beside `since last` (the mean over the examples since the row before)). Only fractions on
+    every line sampled, and only one such pair."""
+    found = []
+    for a, b in zip(rec.slots, rec.slots[1:], strict=False):
+        for avg, own in ((b, a), (a, b)):
+            if avg.role != "value" or own.role != "value" or avg.kind != "num" or own.kind != "num":
+                continue
+            words = set(_words(avg.label))
+            if not words & _AVERAGE_WORDS or not words <= _AVERAGE_WORDS | km.loss.words:
+                continue
+            if own.unit or avg.unit or own.rate or avg.rate or not set(_words(own.label)) <= _LATEST_WORDS:
+                continue
+            if not own.label and own is b:
+                continue  # (a number with no key names nothing after the average: only the one before it)
+            texts = [v for i in (own.index, avg.index) for _, v in rec.series(i)]
+            if texts and all(_LONE_FRACTION.fullmatch(v) for v in texts):
+                found.append((own.index, avg.index))
+    return found[0] if len(found) == 1 else None
+
+
+def _bare_total(rec: RecordShape, km: keymap_mod.KeyMap, line: Sequence[str]) -> int | None:
+    """A value keyed by a total's word alone (`total=2.546`) beside two named terms or more that the key model does
+    not know (none of them a loss it knows), and at least as large as each of them on every line sampled, as a sum of the terms a trainer
+    minimizes is: the loss rule's total (leela-zero training/tf/tfprocess.py: "step {}, policy={:g} mse={:g}
+    reg={:g} total={:g} ({:g} pos/s)", total = policy + 4 * mse + reg; LeelaChessZero lczero-training
+    tf/tfprocess.py prints the same `total=` after its policy, mse and reg terms). A total with a unit (a time) or a
+    whole number (a count) is none."""
+    totals = [
+        s
+        for s in rec.slots
+        if s.role == "value"
+        and s.kind == "num"
+        and not s.unit
+        and not s.rate
+        and keymap_mod.normalize(s.label) in km.loss.total
+    ]
+    if len(totals) != 1:
+        return None
+    total = totals[0]
+    terms = [
+        s
+        for s in rec.slots
+        if s is not total and s.role == "value" and s.kind == "num" and s.label and not s.unit and not s.rate
+    ]
+    unknown = []
+    for s in terms:
+        m = field_plan(km, s.label, s.unit, [v for _, v in rec.series(s.index)], False, line)
+        if m is not None and m.column == "loss":
+            return None
+        if m is None or m.kept:
+            unknown.append(s)  # (a known quantity, a time or the lr, is no term of a loss)
+    terms = unknown
+    sums = [v for _, v in rec.series(total.index)]
+    if len(terms) < 2 or not sums or not all(_LONE_FRACTION.fullmatch(v) for v in sums):
+        return None
+    parts = [s for s in terms if all(_LONE_FRACTION.fullmatch(v) for _, v in rec.series(s.index))]
+    if len(parts) < 2:
+        return None
+    rows = zip(*([_number(v) for _, v in rec.series(s.index)] for s in (total, *parts)), strict=False)
+    for row in rows:
+        if any(v is None or not math.isfinite(v) or v < 0 for v in row) or any(v > row[0] for v in row[1:]):
+            return None
+    return total.index
+
+
+# the nouns of a cumulative count of samples printed beside the step (`4800 images`, `samples: 12800`)
+_SAMPLE_WORDS = frozenset({"images", "imgs", "samples", "examples", "sequences", "seqs", "seen", "total"})
+
+
+def _by_values(m: FieldPlan, key: str, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan | None:
+    """What a key the key model does not know is, from its values on a training step's line:
+    - `rate` alone, its values fractions in [0, 1] that move one way or turn once (a schedule's warm-up then decay):
+      the learning rate (darknet's `0.001000 rate`: get_current_rate(net), pjreddie/darknet examples/detector.c);
+      above 1 it is a rate of samples (_bare_rate);
+    - a count of samples (`images`, `samples`, `examples`, `seen`) that rises by the same number each step: the
+      samples consumed so far (darknet's `%d images` of *net->seen, which grows by the batch each iteration;
+      torchvision-style loops' `samples seen`). A count that stays (the batch) or jumps about is none."""
+    name = keymap_mod.normalize(key)
+    words = set(_words(key))
+    if name == "rate":
+        values = [_number(t) for t in texts]
+        if len(values) < MIN_REPEATS or not all(_LONE_FRACTION.fullmatch(t) for t in texts):
+            return None
+        if any(v is None or not 0 <= v <= 1 for v in values):
+            return None
+        moves = [b - a for a, b in zip(values, values[1:], strict=False) if b != a]  # type: ignore[operator]
+        turns = sum((x > 0) != (y > 0) for x, y in zip(moves, moves[1:], strict=False))
+        if turns > 1:
+            return None
+        why = f"{key!r} alone, fractions in [0, 1] that move as a schedule does on a training step: the learning rate"
+        return FieldPlan("lr", reason=why, use=keymap_mod.KeyUse("lr", "values", why))
+    if (
+        words
+        and words <= _SAMPLE_WORDS
+        and words != {"total"}
+        and _is_int(texts)
+        and len(steps) == len(texts)
+    ):
+        values, counts = _ints(texts), _ints(steps) if _is_int(steps) else []
+        if len(values) < MIN_REPEATS or len(counts) != len(values):
+            return None
+        per = set()
+        for (v0, v1), (c0, c1) in zip(
+            zip(values, values[1:], strict=False), zip(counts, counts[1:], strict=False), strict=False
+        ):
+            if c1 <= c0 or v1 <= v0 or (v1 - v0) % (c1 - c0):
+                return None
+            per.add((v1 - v0) // (c1 - c0))
+        if len(per) != 1:
+            return None
+        why = f"a count of samples ({key!r}) that rises by {per.pop()} each step: the samples consumed so far"
+        return FieldPlan(
+            "consumed_samples",
+            type="int",
+            reason=why,
+            use=keymap_mod.KeyUse("consumed_samples", "values", why),
+        )
+    return None
 
 
 def _projected(rec: RecordShape, km: keymap_mod.KeyMap, index: int) -> bool:
@@ -3516,7 +3675,7 @@ def _bare_rate(key: str, texts: Sequence[str]) -> bool:
     """A key that says only `rate` (no noun, no unit), its values above 1 on every line sampled: the samples a
     second the loop measures (torch_xla test/test_utils.py print_training_update 'Rate={:.2f}' of its
     RateTracker, fed the batch size each step; timm train.py's `rate` = samples / batch time). No learning rate
-    is above 1: darknet's `0.001 rate` stays as printed."""
+    is above 1: darknet's `0.001 rate` is read by its values (_by_values)."""
     if keymap_mod.normalize(key) != "rate" or not texts:
         return False
     values = [_number(t) for t in texts]
