@@ -202,12 +202,12 @@ LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at s
             ["x_info"],
         ),
         # ml-explore/mlx-lm#330, read by the generic set as a loop that copies mlx-lm's print would be:
-        # Trained Tokens is the running total; Peak mem is SI GB in mlx-lm (the mlx_lm set reads it so:
-        # test_mlx_lm_public_lines), but a loop's "GB" is read as GiB, as most training code means it
-        # (synonyms.toml [rules] memory)
+        # Trained Tokens is the running total; Peak mem is SI GB in mlx-lm (get_peak_memory() / 1e9; the mlx_lm
+        # set reads it so: test_mlx_lm_public_lines), and the key model knows that printer by the keys of its line
+        # (synonyms.toml [[decimal.printers]]): 9.707e9 bytes, where another loop's "GB" is read as GiB
         (
             "Iter 10: Train loss 2.662, Learning Rate 1.000e-05, It/sec 0.490, Tokens/sec 161.374, Trained Tokens 3290, Peak mem 9.707 GB",
-            {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707},
+            {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707e9 / 2**30},
             ["x_trained_tokens"],
         ),
         # the Annotated Transformer's print read by the generic set (a copy-task run, find_string id 37720290738):
