@@ -199,6 +199,21 @@ def test_the_counter_that_counts_the_whole_run_wins(write_log):
     assert row_at(parsed, 3)["lr"] == 3.4e-06
 
 
+def test_a_counter_that_never_changes_is_an_outer_loop_not_the_step(write_log):
+    # aburkov/theLMbook GRPO_From_Scratch_Multi_GPU_DataParallel_Qwen_2_5_1_5B_Instruct.ipynb train_with_grpo:
+    # print(f"Iteration {iteration+1}/{num_iterations}, Step {step+1}/{steps_per_iteration}, "
+    # f"GRPO iter {grpo_iter+1}/{mu}, loss: {loss.item():.4f}") with one iteration and one GRPO iteration: the
+    # outer counters hold 1 while the step rises
+    lines = []
+    for k in range(6):
+        lines.append(f"Average Reward: {0.5 + k / 8}")
+        lines.append(f"Iteration 1/1, Step {k + 1}/300, GRPO iter 1/1, loss: {k / 1000:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    assert row_at(parsed, 8)["loss"] == 0.003  # (line 8: step 4)
+    assert row_at(parsed, 8)["progress_total"] == 300
+
+
 def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
     # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
     # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2

@@ -1000,6 +1000,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label) or leading(i))
         and rising(i)
     ]
+    # a counter that holds one value through the log while another of the record rises counts an outer loop run
+    # once (theLMbook's GRPO notebook: 'Iteration {it+1}/{num_iterations}, Step {step+1}/{steps}, GRPO iter
+    # {g+1}/{mu}, loss: ...' with one iteration): the rising one is the step
+    still = [i for i in named if moves[i][0] == moves[i][1] == 0]
+    if not few and still and any(rising(i) for i in named + loose if i not in still):
+        named = [i for i in named if i not in still]
     # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
