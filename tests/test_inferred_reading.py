@@ -214,6 +214,22 @@ def test_a_counter_that_never_changes_is_an_outer_loop_not_the_step(write_log):
     assert row_at(parsed, 8)["progress_total"] == 300
 
 
+def test_an_evaluation_that_quotes_the_steps_training_loss_is_no_row(write_log):
+    # mistralai/mistral-finetune finetune/monitoring/metrics_logger.py: train_log_msg joins "step: {:06}",
+    # "done (%): {:03.1f}", "loss: {:.3f}", "lr: {:.1e}", ... with " - "; eval_log_msg joins "step: {:06}",
+    # "eval_perplexity: {:.3f}", "eval_loss: {:.3f}", "train_loss: {:.3f}" (the step's training loss, repeated)
+    loss = {s: 1.5 - s / 20 for s in range(1, 9)}
+    lines = []
+    for s, v in loss.items():
+        if s % 4 == 0:
+            lines.append(f"step: {s:06d} - eval_perplexity: 2.{s}00 - eval_loss: 0.9{s}0 - train_loss: {v:.3f}")
+        lines.append(f"step: {s:06d} - done (%): {s * 10:03.1f} - loss: {v:.3f} - lr: {1e-4 / s:.1e}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1, 9))
+    assert row_at(parsed, 5)["loss"] == 1.3  # (line 5: step 4's training line, after its evaluation)
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.94, 0.98]
+
+
 def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
     # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
     # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2

@@ -2389,7 +2389,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if any(_measured_again(rec, main) for main in steps if main is not rec):
+        if any(
+            _measured_again(rec, main) or _quotes_training(rec, main, km) for main in steps if main is not rec
+        ):
             rec.kind = "eval"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2542,6 +2544,47 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         }
 
     return bool(keys(rec)) and not keys(rec) & keys(main)
+
+
+def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a rarer record of evaluation keys repeats, beside them, only training values `main` printed at the
+    same steps: an evaluation that quotes the step's training loss for comparison (mistral-finetune's
+    finetune/monitoring/metrics_logger.py eval_log_msg joins "step: {:06}", "eval_perplexity: {:.3f}",
+    "eval_loss: {:.3f}", "train_loss: {:.3f}" with " - ", beside train_log_msg's "step: {:06} - done (%): ... -
+    loss: {:.3f} - lr: ..."; train.py logs it at the step its training line prints).
+    A training round that prints the training set's metric beside the evaluation set's with no other record of
+    its steps (XGBoost's `train-rmse` beside `eval-rmse`) has no `main` to repeat and stays a step."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    if _counter_key(rec) != _counter_key(main):
+        return False
+    ours, theirs = rec.series(rec.counter), main.series(main.counter)
+    if len(set(ours)) < len(ours) or not set(ours) <= set(theirs):
+        return False
+
+    def columns(r: RecordShape) -> dict[str, int]:
+        labels = [sl.label for sl in r.slots if sl.label]
+        found: dict[str, int] = {}
+        for sl in r.slots:
+            if sl.role != "value" or sl.kind != "num" or not sl.label:
+                continue
+            if any(w in EVAL_WORDS for w in _words(sl.label)) or km.evaluation_metric(sl.label):
+                found.setdefault("eval", -1)
+                continue
+            m = field_plan(km, sl.label, sl.unit, [], False, labels)
+            found.setdefault(sl.label if m is None or m.kept else _full(m), sl.index)
+        return found
+
+    mine, its = columns(rec), columns(main)
+    quoted = [c for c in mine if c != "eval"]
+    if "eval" not in mine or not quoted or "eval" in its or not all(c in its for c in quoted):
+        return False
+    at = {printed: k for k, printed in enumerate(theirs)}
+    for c in quoted:
+        values, others = rec.series(mine[c]), main.series(its[c])
+        if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
+            return False
+    return True
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
