@@ -230,6 +230,22 @@ def test_an_evaluation_that_quotes_the_steps_training_loss_is_no_row(write_log):
     assert [e["eval_loss"] for e in evals(parsed)] == [0.94, 0.98]
 
 
+def test_a_line_printed_once_at_a_step_of_the_records_joins_that_steps_row(write_log):
+    # google/trax trax/supervised/training.py Loop: _log_step prints 'Step % 6d: %s' % (self.step, msg); at step 1
+    # _log_n_weights' 'Total number of trainable weights: %d', then at every report 'Ran %d train steps in %0.2f
+    # secs' and log_summary's '%s %s | % .8f' % (log_prefix.ljust(5), name.rjust(...), value) per metric
+    lines = ["Step      1: Total number of trainable weights: 1234567"]
+    for s, ran, loss in ((1, 1, 9.5), (50, 49, 7.25), (100, 50, 6.125), (150, 50, 5.5)):
+        lines += [
+            f"Step {s:6d}: Ran {ran} train steps in 12.00 secs",
+            f"Step {s:6d}: train CrossEntropyLossWithLogSoftmax | {loss: .8f}",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100, 150]
+    assert row_at(parsed, 2)["loss"] == 9.5  # (line 2: step 1's report, the weights' line joined to it)
+
+
 def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
     # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
     # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2
