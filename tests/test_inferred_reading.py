@@ -222,7 +222,9 @@ def test_an_evaluation_that_quotes_the_steps_training_loss_is_no_row(write_log):
     lines = []
     for s, v in loss.items():
         if s % 4 == 0:
-            lines.append(f"step: {s:06d} - eval_perplexity: 2.{s}00 - eval_loss: 0.9{s}0 - train_loss: {v:.3f}")
+            lines.append(
+                f"step: {s:06d} - eval_perplexity: 2.{s}00 - eval_loss: 0.9{s}0 - train_loss: {v:.3f}"
+            )
         lines.append(f"step: {s:06d} - done (%): {s * 10:03.1f} - loss: {v:.3f} - lr: {1e-4 / s:.1e}")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(1, 9))
