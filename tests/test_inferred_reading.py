@@ -199,6 +199,55 @@ def test_the_counter_that_counts_the_whole_run_wins(write_log):
     assert row_at(parsed, 3)["lr"] == 3.4e-06
 
 
+def test_a_counter_that_never_changes_is_an_outer_loop_not_the_step(write_log):
+    # aburkov/theLMbook GRPO_From_Scratch_Multi_GPU_DataParallel_Qwen_2_5_1_5B_Instruct.ipynb train_with_grpo:
+    # print(f"Iteration {iteration+1}/{num_iterations}, Step {step+1}/{steps_per_iteration}, "
+    # f"GRPO iter {grpo_iter+1}/{mu}, loss: {loss.item():.4f}") with one iteration and one GRPO iteration: the
+    # outer counters hold 1 while the step rises
+    lines = []
+    for k in range(6):
+        lines.append(f"Average Reward: {0.5 + k / 8}")
+        lines.append(f"Iteration 1/1, Step {k + 1}/300, GRPO iter 1/1, loss: {k / 1000:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    assert row_at(parsed, 8)["loss"] == 0.003  # (line 8: step 4)
+    assert row_at(parsed, 8)["progress_total"] == 300
+
+
+def test_an_evaluation_that_quotes_the_steps_training_loss_is_no_row(write_log):
+    # mistralai/mistral-finetune finetune/monitoring/metrics_logger.py: train_log_msg joins "step: {:06}",
+    # "done (%): {:03.1f}", "loss: {:.3f}", "lr: {:.1e}", ... with " - "; eval_log_msg joins "step: {:06}",
+    # "eval_perplexity: {:.3f}", "eval_loss: {:.3f}", "train_loss: {:.3f}" (the step's training loss, repeated)
+    loss = {s: 1.5 - s / 20 for s in range(1, 9)}
+    lines = []
+    for s, v in loss.items():
+        if s % 4 == 0:
+            lines.append(
+                f"step: {s:06d} - eval_perplexity: 2.{s}00 - eval_loss: 0.9{s}0 - train_loss: {v:.3f}"
+            )
+        lines.append(f"step: {s:06d} - done (%): {s * 10:03.1f} - loss: {v:.3f} - lr: {1e-4 / s:.1e}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1, 9))
+    assert row_at(parsed, 5)["loss"] == 1.3  # (line 5: step 4's training line, after its evaluation)
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.94, 0.98]
+
+
+def test_a_line_printed_once_at_a_step_of_the_records_joins_that_steps_row(write_log):
+    # google/trax trax/supervised/training.py Loop: _log_step prints 'Step % 6d: %s' % (self.step, msg); at step 1
+    # _log_n_weights' 'Total number of trainable weights: %d', then at every report 'Ran %d train steps in %0.2f
+    # secs' and log_summary's '%s %s | % .8f' % (log_prefix.ljust(5), name.rjust(...), value) per metric
+    lines = ["Step      1: Total number of trainable weights: 1234567"]
+    for s, ran, loss in ((1, 1, 9.5), (50, 49, 7.25), (100, 50, 6.125), (150, 50, 5.5)):
+        lines += [
+            f"Step {s:6d}: Ran {ran} train steps in 12.00 secs",
+            f"Step {s:6d}: train CrossEntropyLossWithLogSoftmax | {loss: .8f}",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100, 150]
+    assert row_at(parsed, 2)["loss"] == 9.5  # (line 2: step 1's report, the weights' line joined to it)
+
+
 def test_the_updates_done_so_far_count_the_steps_not_the_examples(write_log):
     # facebookresearch/ParlAI parlai/scripts/train_model.py TrainLoop.log (2019-2020): logs "time:{}s"
     # (np.floor of the training time), "total_exs:{}" (the examples so far), "epochs:{}" (rounded to 2

@@ -1000,6 +1000,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label) or leading(i))
         and rising(i)
     ]
+    # a counter that holds one value through the log while another of the record rises counts an outer loop run
+    # once (theLMbook's GRPO notebook: 'Iteration {it+1}/{num_iterations}, Step {step+1}/{steps}, GRPO iter
+    # {g+1}/{mu}, loss: ...' with one iteration): the rising one is the step
+    still = [i for i in named if moves[i][0] == moves[i][1] == 0]
+    if not few and still and any(rising(i) for i in named + loose if i not in still):
+        named = [i for i in named if i not in still]
     # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
@@ -2383,7 +2389,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if any(_measured_again(rec, main) for main in steps if main is not rec):
+        if any(
+            _measured_again(rec, main) or _quotes_training(rec, main, km) for main in steps if main is not rec
+        ):
             rec.kind = "eval"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2523,7 +2531,12 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
         return False
     ours, theirs = [v for _, v in rec.series(rec.counter)], [v for _, v in main.series(main.counter)]
-    if len(ours) < MIN_REPEATS or len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
+    # (a line printed once at a step of main's, beside a record seen rising, is that step's too: trax's
+    # supervised/training.py Loop prints every message through _log_step as 'Step % 6d: %s', its 'Total number of
+    # trainable weights: %d' at step 1 just before that step's 'Ran %d train steps in %0.2f secs')
+    if len(ours) < (1 if len(theirs) >= MIN_REPEATS else MIN_REPEATS):
+        return False
+    if len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
         return False
     if not set(ours) <= set(theirs):
         return False
@@ -2536,6 +2549,47 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         }
 
     return bool(keys(rec)) and not keys(rec) & keys(main)
+
+
+def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a rarer record of evaluation keys repeats, beside them, only training values `main` printed at the
+    same steps: an evaluation that quotes the step's training loss for comparison (mistral-finetune's
+    finetune/monitoring/metrics_logger.py eval_log_msg joins "step: {:06}", "eval_perplexity: {:.3f}",
+    "eval_loss: {:.3f}", "train_loss: {:.3f}" with " - ", beside train_log_msg's "step: {:06} - done (%): ... -
+    loss: {:.3f} - lr: ..."; train.py logs it at the step its training line prints).
+    A training round that prints the training set's metric beside the evaluation set's with no other record of
+    its steps (XGBoost's `train-rmse` beside `eval-rmse`) has no `main` to repeat and stays a step."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    if _counter_key(rec) != _counter_key(main):
+        return False
+    ours, theirs = rec.series(rec.counter), main.series(main.counter)
+    if len(set(ours)) < len(ours) or not set(ours) <= set(theirs):
+        return False
+
+    def columns(r: RecordShape) -> dict[str, int]:
+        labels = [sl.label for sl in r.slots if sl.label]
+        found: dict[str, int] = {}
+        for sl in r.slots:
+            if sl.role != "value" or sl.kind != "num" or not sl.label:
+                continue
+            if any(w in EVAL_WORDS for w in _words(sl.label)) or km.evaluation_metric(sl.label):
+                found.setdefault("eval", -1)
+                continue
+            m = field_plan(km, sl.label, sl.unit, [], False, labels)
+            found.setdefault(sl.label if m is None or m.kept else _full(m), sl.index)
+        return found
+
+    mine, its = columns(rec), columns(main)
+    quoted = [c for c in mine if c != "eval"]
+    if "eval" not in mine or not quoted or "eval" in its or not all(c in its for c in quoted):
+        return False
+    at = {printed: k for k, printed in enumerate(theirs)}
+    for c in quoted:
+        values, others = rec.series(mine[c]), main.series(its[c])
+        if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
+            return False
+    return True
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
