@@ -2735,7 +2735,8 @@ def _qualifies(rec: RecordShape) -> bool:
         if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
         loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
-        return (rec.named or loose) and len([s for s in rec.slots if s.kind == "num"]) == 1
+        # (the counter's own total is no value: `Train Epoch: {i} / {num_epochs}` heads the line of its values)
+        return (rec.named or loose) and all(s.role in ("step", "total") for s in rec.slots if s.kind == "num")
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
