@@ -831,6 +831,40 @@ def test_an_unnamed_loss_printed_as_pythons_str_of_a_small_float(write_log):
     assert list(parsed.rows["loss"]) == losses
 
 
+def _time_since(seconds: int) -> str:
+    # practical-pytorch char-rnn-generation.ipynb time_since: '%dm %ds' % (m, s) of the seconds since the start
+    return f"{seconds // 60}m {seconds % 60}s"
+
+
+def test_an_elapsed_clock_and_the_share_of_the_plan_beside_the_unnamed_loss_name_nothing(write_log):
+    # spro/practical-pytorch char-rnn-generation/char-rnn-generation.ipynb: every print_every iterations
+    # print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100, loss)), then
+    # print(evaluate('Wh', 100), '\n') (a sample of generated text); here n_epochs = 500, print_every = 25
+    losses = [2.8012, 2.5410, 2.4137, 2.3921, 2.4410, 2.3012]
+    elapsed = [5, 11, 16, 62, 67, 121]
+    lines = []
+    for k, (loss, t) in enumerate(zip(losses, elapsed, strict=True), 1):
+        lines += [
+            f"[{_time_since(t)} ({25 * k} {25 * k * 100 // 500}%) {loss:.4f}]",
+            f"Whe {k}0 lo, the nigh",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75, 100, 125, 150]
+    assert list(parsed.rows["loss"]) == losses
+    assert list(parsed.rows["train_elapsed_s"]) == [5.0, 11.0, 16.0, 62.0, 67.0, 121.0]
+    assert set(parsed.rows["progress_total"]) == {500}
+
+
+def test_a_percentage_that_is_not_the_counters_share_of_a_plan_still_names_its_value(write_log):
+    # an accuracy beside the loss (`[0m 5s (25 61%) 2.8012]`, the 61% going up and down): which value is the loss
+    # is not said, so the record stays unread
+    accuracy = [61, 58, 66, 63]
+    lines = [f"[{_time_since(5 * k)} ({25 * k} {a}%) {3 - k / 10:.4f}]" for k, a in enumerate(accuracy, 1)]
+    with pytest.raises(UnrecognisedLog):
+        frame(write_log("\n".join(lines) + "\n"))
+
+
 def test_an_unnamed_integer_beside_a_counter_is_no_loss(write_log):
     # a count printed beside the counter (`step 3 42`: which count is not said) stays unread
     lines = [f"{100 * k} {40 + k}" for k in range(1, 5)]
