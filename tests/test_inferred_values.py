@@ -836,19 +836,29 @@ def _time_since(seconds: int) -> str:
     return f"{seconds // 60}m {seconds % 60}s"
 
 
-def test_an_elapsed_clock_and_the_share_of_the_plan_beside_the_unnamed_loss_name_nothing(write_log):
-    # spro/practical-pytorch char-rnn-generation/char-rnn-generation.ipynb: every print_every iterations
-    # print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100, loss)), then
-    # print(evaluate('Wh', 100), '\n') (a sample of generated text); here n_epochs = 500, print_every = 25
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # spro/practical-pytorch char-rnn-generation/char-rnn-generation.ipynb: every print_every iterations
+        # print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100, loss)), then
+        # print(evaluate('Wh', 100), '\n') (a sample of generated text)
+        "[{since} ({i} {pct}%) {loss:.4f}]",
+        # pytorch/tutorials intermediate_source/seq2seq_translation_tutorial.py: print('%s (%d %d%%) %.4f' %
+        # (timeSince(start, iter / n_iters), iter, iter / n_iters * 100, print_loss_avg)); timeSince returns
+        # '%s (- %s)' % (asMinutes(s), asMinutes(rs)), the time since the start and the time left
+        "{since} (- {left}) ({i} {pct}%) {loss:.4f}",
+    ],
+)
+def test_an_elapsed_clock_and_the_share_of_the_plan_beside_the_unnamed_loss_name_nothing(write_log, fmt):
+    # 500 iterations planned, printed every 25
     losses = [2.8012, 2.5410, 2.4137, 2.3921, 2.4410, 2.3012]
     elapsed = [5, 11, 16, 62, 67, 121]
+    left = [95, 90, 80, 70, 68, 61]  # (the time left as estimated at each print)
     lines = []
-    for k, (loss, t) in enumerate(zip(losses, elapsed, strict=True), 1):
-        lines += [
-            f"[{_time_since(t)} ({25 * k} {25 * k * 100 // 500}%) {loss:.4f}]",
-            f"Whe {k}0 lo, the nigh",
-            "",
-        ]
+    for k, (loss, t, rest) in enumerate(zip(losses, elapsed, left, strict=True), 1):
+        since, to_go = _time_since(t), _time_since(rest)
+        head = fmt.format(since=since, left=to_go, i=25 * k, pct=25 * k * 100 // 500, loss=loss)
+        lines += [head, f"Whe {k}0 lo, the nigh", ""]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [25, 50, 75, 100, 125, 150]
     assert list(parsed.rows["loss"]) == losses

@@ -2705,11 +2705,11 @@ def _lone_value(rec: RecordShape) -> int | None:
     rest = [
         s
         for s in rec.slots
-        if s.role == "value" and not _unkeyed_elapsed(rec, s) and _share_of_plan(rec, s) is None
+        if s.role == "value" and not _unkeyed_clock(rec, s) and _share_of_plan(rec, s) is None
     ]
     if len(rest) != 1 or rest[0].kind != "num" or rest[0].label or rest[0].unit:
         return None
-    if any(s.kind != "num" for s in rec.slots if not _unkeyed_elapsed(rec, s)):
+    if any(s.kind != "num" for s in rec.slots if not _unkeyed_clock(rec, s)):
         return None
     counter = rec.slots[rec.counter].label
     text = " ".join(sh.literals)
@@ -2723,15 +2723,24 @@ def _lone_value(rec: RecordShape) -> int | None:
     return rest[0].index
 
 
-def _unkeyed_elapsed(rec: RecordShape, slot: Slot) -> bool:
-    """A duration with no key (`0m 19s`, `0:01:35`) that rises line after line: the time since training began."""
+def _unkeyed_elapsed(rec: RecordShape, slot: Slot, left: bool = False) -> bool:
+    """A duration with no key (`0m 19s`, `0:01:35`) that rises line after line: the time since training began; with
+    `left`, one that falls line after line: the time left."""
     if slot.kind != "clock" or slot.label or slot.role != "value":
         return False
     try:
         values = [to_duration(text) for _, text in rec.series(slot.index)]
     except ValueError:
         return False
-    return _clock([str(v) for v in values]) is True
+    return _clock([str(-v if left else v) for v in values]) is True
+
+
+def _unkeyed_clock(rec: RecordShape, slot: Slot) -> bool:
+    """A duration with no key that names no value beside it: the time since the start, or the time left (pytorch/
+    tutorials intermediate_source/seq2seq_translation_tutorial.py: print('%s (%d %d%%) %.4f' % (timeSince(start,
+    iter / n_iters), iter, iter / n_iters * 100, print_loss_avg)), timeSince printing '%s (- %s)' of the minutes and
+    seconds since the start and those left)."""
+    return _unkeyed_elapsed(rec, slot) or _unkeyed_elapsed(rec, slot, left=True)
 
 
 def _share_of_plan(rec: RecordShape, slot: Slot) -> int | None:
