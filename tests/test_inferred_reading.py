@@ -1631,6 +1631,25 @@ def test_a_values_line_after_a_counter_line_that_prints_no_training_value_joins_
     assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [135.0, 121.0, 134.0]
 
 
+def test_a_counter_line_with_its_planned_total_and_no_value_heads_the_values_line_after_it(write_log):
+    # NielsRogge/Transformers-Tutorials PerSAM/Personalize_SAM_with_one_shot_using_Hugging_Face_(SAM_f).ipynb (the
+    # training cell, after ZrrSkywalker/Personalize-SAM persam_f.py): every log_epoch iterations
+    # print('Train Epoch: {:} / {:}'.format(train_idx, num_epochs)) then print('LR: {:.6f}, Dice_Loss: {:.4f},
+    # Focal_Loss: {:.4f}'.format(current_lr, dice_loss.item(), focal_loss.item())): the counter and its plan on
+    # one line, what the step measured on the next
+    lrs = ["0.001000", "0.000904", "0.000653", "0.000344"]
+    lines = []
+    for k, step in enumerate((0, 200, 400, 600)):
+        lines += [
+            f"Train Epoch: {step} / 1000",
+            f"LR: {lrs[k]}, Dice_Loss: 0.0{3 - k}22, Focal_Loss: 0.000{4 - k}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 200, 400, 600]
+    assert list(parsed.rows["lr"]) == [0.001, 0.000904, 0.000653, 0.000344]
+    assert list(parsed.rows["progress_total"]) == [1000] * 4
+
+
 def test_a_line_after_a_step_line_that_prints_the_training_values_stays_apart(write_log):
     # 1644heihei/3D-VAE old_backup/train.py L66-92: every 30 batches print(f"Epoch {epoch+1}, Step {step}:
     # Reconstruction Loss={rec}, KL Loss={kl}, Total Loss={total}") then print(f"Output stats: min=...,

@@ -831,6 +831,50 @@ def test_an_unnamed_loss_printed_as_pythons_str_of_a_small_float(write_log):
     assert list(parsed.rows["loss"]) == losses
 
 
+def _time_since(seconds: int) -> str:
+    # practical-pytorch char-rnn-generation.ipynb time_since: '%dm %ds' % (m, s) of the seconds since the start
+    return f"{seconds // 60}m {seconds % 60}s"
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # spro/practical-pytorch char-rnn-generation/char-rnn-generation.ipynb: every print_every iterations
+        # print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100, loss)), then
+        # print(evaluate('Wh', 100), '\n') (a sample of generated text)
+        "[{since} ({i} {pct}%) {loss:.4f}]",
+        # pytorch/tutorials intermediate_source/seq2seq_translation_tutorial.py: print('%s (%d %d%%) %.4f' %
+        # (timeSince(start, iter / n_iters), iter, iter / n_iters * 100, print_loss_avg)); timeSince returns
+        # '%s (- %s)' % (asMinutes(s), asMinutes(rs)), the time since the start and the time left
+        "{since} (- {left}) ({i} {pct}%) {loss:.4f}",
+    ],
+)
+def test_an_elapsed_clock_and_the_share_of_the_plan_beside_the_unnamed_loss_name_nothing(write_log, fmt):
+    # 500 iterations planned, printed every 25
+    losses = [2.8012, 2.5410, 2.4137, 2.3921, 2.4410, 2.3012]
+    elapsed = [5, 11, 16, 62, 67, 121]
+    left = [95, 90, 80, 70, 68, 61]  # (the time left as estimated at each print)
+    lines = []
+    for k, (loss, t, rest) in enumerate(zip(losses, elapsed, left, strict=True), 1):
+        since, to_go = _time_since(t), _time_since(rest)
+        head = fmt.format(since=since, left=to_go, i=25 * k, pct=25 * k * 100 // 500, loss=loss)
+        lines += [head, f"Whe {k}0 lo, the nigh", ""]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75, 100, 125, 150]
+    assert list(parsed.rows["loss"]) == losses
+    assert list(parsed.rows["train_elapsed_s"]) == [5.0, 11.0, 16.0, 62.0, 67.0, 121.0]
+    assert set(parsed.rows["progress_total"]) == {500}
+
+
+def test_a_percentage_that_is_not_the_counters_share_of_a_plan_still_names_its_value(write_log):
+    # an accuracy beside the loss (`[0m 5s (25 61%) 2.8012]`, the 61% going up and down): which value is the loss
+    # is not said, so the record stays unread
+    accuracy = [61, 58, 66, 63]
+    lines = [f"[{_time_since(5 * k)} ({25 * k} {a}%) {3 - k / 10:.4f}]" for k, a in enumerate(accuracy, 1)]
+    with pytest.raises(UnrecognisedLog):
+        frame(write_log("\n".join(lines) + "\n"))
+
+
 def test_an_unnamed_integer_beside_a_counter_is_no_loss(write_log):
     # a count printed beside the counter (`step 3 42`: which count is not said) stays unread
     lines = [f"{100 * k} {40 + k}" for k in range(1, 5)]

@@ -2749,14 +2749,21 @@ def _lone_value(rec: RecordShape) -> int | None:
     beginner_source/examples_autograd/polynomial_autograd.py `print(t, loss.item())`; karpathy's nn-zero-to-hero
     makemore notebooks `print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')`; `print(f'Epoch {epoch}:
     {loss.item():.4f}')`). Only a fraction (an integer is a count of something) and only where no word but the
-    counter's own name is printed on the line (a word would name the value, or say the line is something else)."""
+    counter's own name is printed on the line (a word would name the value, or say the line is something else).
+    Beside it, the time since training began and the share of the planned steps done name nothing (practical-pytorch
+    char-rnn-generation.ipynb: print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100,
+    loss)), with time_since printing '%dm %ds')."""
     if rec.counter is None or rec.count < MIN_REPEATS or len(rec.shapes) != 1:
         return None
     sh = rec.shapes[0]
-    rest = [s for s in rec.slots if s.role == "value"]
+    rest = [
+        s
+        for s in rec.slots
+        if s.role == "value" and not _unkeyed_clock(rec, s) and _share_of_plan(rec, s) is None
+    ]
     if len(rest) != 1 or rest[0].kind != "num" or rest[0].label or rest[0].unit:
         return None
-    if any(s.kind != "num" for s in rec.slots):
+    if any(s.kind != "num" for s in rec.slots if not _unkeyed_clock(rec, s)):
         return None
     counter = rec.slots[rec.counter].label
     text = " ".join(sh.literals)
@@ -2768,6 +2775,54 @@ def _lone_value(rec: RecordShape) -> int | None:
     if not texts or not all(_LONE_FRACTION.fullmatch(v) for v in texts):
         return None
     return rest[0].index
+
+
+def _unkeyed_elapsed(rec: RecordShape, slot: Slot, left: bool = False) -> bool:
+    """A duration with no key (`0m 19s`, `0:01:35`) that rises line after line: the time since training began; with
+    `left`, one that falls line after line: the time left."""
+    if slot.kind != "clock" or slot.label or slot.role != "value":
+        return False
+    try:
+        values = [to_duration(text) for _, text in rec.series(slot.index)]
+    except ValueError:
+        return False
+    return _clock([str(-v if left else v) for v in values]) is True
+
+
+def _unkeyed_clock(rec: RecordShape, slot: Slot) -> bool:
+    """A duration with no key that names no value beside it: the time since the start, or the time left (pytorch/
+    tutorials intermediate_source/seq2seq_translation_tutorial.py: print('%s (%d %d%%) %.4f' % (timeSince(start,
+    iter / n_iters), iter, iter / n_iters * 100, print_loss_avg)), timeSince printing '%s (- %s)' of the minutes and
+    seconds since the start and those left)."""
+    return _unkeyed_elapsed(rec, slot) or _unkeyed_elapsed(rec, slot, left=True)
+
+
+def _share_of_plan(rec: RecordShape, slot: Slot) -> int | None:
+    """The planned steps, where a percentage with no key is the counter's share of them on every line (`(100 5%)`,
+    `(600 30%)`: 2000 planned), as printed rounded or cut to the digits shown; None otherwise. Of the plans that fit
+    every line, the roundest (a plan is set by hand: n_epochs = 2000)."""
+    if rec.counter is None or slot.kind != "num" or slot.label or slot.unit != "%" or slot.role != "value":
+        return None
+    pairs = []
+    for (_, c), (_, p) in zip(rec.series(rec.counter), rec.series(slot.index), strict=False):
+        count, share = _number(c), _number(p)
+        if count is None or share is None or not 0 <= share <= 100:
+            return None
+        pairs.append((count, share))
+    if len(pairs) < MIN_REPEATS or len({p for _, p in pairs}) < 2:
+        return None
+    step = 10.0 ** -max(len(p.partition(".")[2]) for _, p in rec.series(slot.index))
+    lo = max(max(c for c, _ in pairs), *(c * 100 / (p + step) for c, p in pairs))
+    highs = [c * 100 / (p - step) for c, p in pairs if p > step]
+    if not highs:
+        return None
+    hi = min(highs)
+    for zeros in range(15, -1, -1):
+        unit = 10**zeros
+        planned = math.ceil(lo / unit) * unit
+        if 0 < planned <= hi:
+            return planned
+    return None
 
 
 # (Python's str of a small float has an exponent and no point: `1e-05`)
@@ -2789,7 +2844,8 @@ def _qualifies(rec: RecordShape) -> bool:
         if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
         loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
-        return (rec.named or loose) and len([s for s in rec.slots if s.kind == "num"]) == 1
+        # (the counter's own total is no value: `Train Epoch: {i} / {num_epochs}` heads the line of its values)
+        return (rec.named or loose) and all(s.role in ("step", "total") for s in rec.slots if s.kind == "num")
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
@@ -3046,7 +3102,13 @@ def _line_table(
         taken.add(spec["column"])
         keys.append(("mapped", key, keymap_mod.KeyUse(spec["column"], "values", why, None)))
 
+    bare = rec.kind == "step" and _lone_value(rec) is not None
     for slot in rec.slots if rec.kind != "marker" else ():
+        if bare and "train_elapsed_s" not in taken and _unkeyed_elapsed(rec, slot):
+            # (beside a bare loop's lone value a rising duration is the one clock such a loop prints: its start)
+            why = "a duration with no key that rises line after line: the time since training began"
+            read_as(slot, {"column": "train_elapsed_s", "type": "duration"}, f"value {slot.index + 1}", why)
+            continue
         if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
             if "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
                 # a duration that rises line after line under a time's key: the clock since training began
@@ -3209,6 +3271,22 @@ def _line_table(
             "value a bare training loop prints"
         )
         keys.append(("mapped", f"value {lone + 1}", keymap_mod.KeyUse("loss", "values", why)))
+        for slot in rec.slots:
+            planned = _share_of_plan(rec, slot) if "progress_total" not in taken else None
+            if planned is not None:
+                # the plan the share implies on every line sampled (count / planned * 100), as the line's total
+                groups[slot.index] = "progress_total"
+                fields["progress_total"] = {
+                    "column": "progress_total",
+                    "type": "int",
+                    "scale": 0.0,
+                    "offset": planned,
+                }
+                taken.add("progress_total")
+                why = f"the counter's share of the planned steps, {planned} on every line sampled"
+                keys.append(
+                    ("mapped", f"value {slot.index + 1}", keymap_mod.KeyUse("progress_total", "values", why))
+                )
     parts = [r"^\s*"]
     n = len(sh.kinds)
     for i in range(n + 1):
