@@ -3874,12 +3874,9 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
     minute: `1m 4s`)."""
     if not _timed_key(km, slot, line) or km.ignored(slot.label):
         return False
-    values = []
-    for _, text in rec.series(slot.index):
-        try:
-            values.append(to_duration(text))
-        except ValueError:
-            return False
+    values = _durations(rec, slot)
+    if values is None:
+        return False
     named = km.lookup(slot.label, "step")
     clock = _clock([str(v) for v in values])
     return clock is True or (
@@ -3895,13 +3892,16 @@ def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
     m = field_plan(km, slot.label, None, [], False, line)
     if m is None or m.kept or m.column != "step_time_s" or km.ignored(slot.label):
         return False
-    values = []
-    for _, text in rec.series(slot.index):
-        try:
-            values.append(to_duration(text))
-        except ValueError:
-            return False
-    return _clock([str(v) for v in values]) is False
+    values = _durations(rec, slot)
+    return values is not None and _clock([str(v) for v in values]) is False
+
+
+def _durations(rec: RecordShape, slot: Slot) -> list[float] | None:
+    """A duration slot's values in seconds, in file order; None when one of them is no duration."""
+    try:
+        return [to_duration(text) for _, text in rec.series(slot.index)]
+    except ValueError:
+        return None
 
 
 def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -> FieldPlan:
