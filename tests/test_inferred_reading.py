@@ -2229,6 +2229,29 @@ def test_the_whole_file_reads_alike_in_ranges(write_log):
     assert one.rows["tokens_per_s"].iloc[-1] == 23000.0  # `23,000` whole
 
 
+def test_a_time_over_its_lines_own_count_of_steps_reads_alike_in_every_lane(write_log, monkeypatch):
+    # google/trax trax/supervised/training.py (7c189c2c) Loop.run: 'Step % 6d: %s' % (step, 'Ran %d train steps in
+    # %0.2f secs' % (n_steps, elapsed_time)), n_steps the steps since the last report: here 10, or 5 every fourth
+    # report. The fast lane divides by each line's own count as the one-pass reading does.
+    from tests.test_chunks import _lane_rows
+
+    lines, step, want = [], 0, []
+    for i in range(1, 3001):
+        n = 5 if i % 4 == 0 else 10
+        step += n
+        lines.append(f"Step {step:6d}: Ran {n} train steps in {n * (0.2 + i % 7 / 100):0.2f} secs")
+        want.append(0.2 + i % 7 / 100)
+    log = write_log("\n".join(lines) + "\n")
+    made_rows = _lane_rows(monkeypatch)
+    one = parse_log(str(log), load_sets())
+    made_rows.clear()
+    ranges = parse_log(str(log), load_sets(), jobs=1, chunk_bytes=40_000)
+    assert sum(made_rows) > 0.8 * 3000  # the lane read them
+    assert len(one.rows) == 3000 and one.format == "generic"
+    assert one.rows.drop(columns=["pattern"]).equals(ranges.rows.drop(columns=["pattern"]))
+    assert ranges.rows["step_time_s"].tolist() == pytest.approx(want, rel=1e-12)
+
+
 def test_patterns_new_writes_the_inferred_reading(tmp_path, write_log):
     lines = [
         f"Epoch(train) [{e}][{i:>2}/50]  lr: 1.0000e-02  time: 0.00{i}  loss: {2 - e / 10 - i / 1000:.4f}"

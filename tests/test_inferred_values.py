@@ -353,6 +353,44 @@ def test_a_time_its_key_says_covers_many_steps_is_read_per_step(write_log):
     assert row_at(parsed, 2)["loss"] == 0.13
 
 
+def test_a_time_over_the_steps_its_own_line_counts_is_read_per_step(write_log):
+    # google/trax trax/supervised/training.py (7c189c2c) Loop.run: self._log_step('Ran %d train steps in %0.2f
+    # secs' % (n_steps, elapsed_time)) with _log_step's 'Step % 6d: %s', then log_summary's 'Step % 6d: %s %s |
+    # %s' lines of the train and eval metrics; n_steps is the steps since the last report, which varies (the
+    # first report covers step 1 alone, the next 99)
+    blocks = [(1, 1, 12.00, 9.5), (100, 99, 49.50, 7.25), (200, 100, 30.00, 5.5), (300, 100, 25.00, 4.75)]
+    lines = []
+    for step, ran, secs, loss in blocks:
+        lines += [
+            "",
+            f"Step {step:6d}: Ran {ran} train steps in {secs:0.2f} secs",
+            f"Step {step:6d}: train CrossEntropyLossWithLogSoftmax |  {loss:.8f}",
+            f"Step {step:6d}: eval  CrossEntropyLossWithLogSoftmax |  {loss + 0.5:.8f}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    steps = parsed.rows[parsed.rows["kind"] == "step"]
+    assert steps_of(parsed) == [1, 100, 200, 300]
+    # 12 s for 1 step, 49.5 s for 99, 30 s for 100, 25 s for 100
+    assert steps["step_time_s"].tolist() == pytest.approx([12.0, 0.5, 0.3, 0.25], rel=1e-12)
+    assert steps["loss"].tolist() == [9.5, 7.25, 5.5, 4.75]
+
+
+def test_a_time_whose_bracket_counts_a_varying_number_of_steps_is_read_per_line(write_log):
+    # MuggleWang/CosFace_pytorch main.py train(): 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f}, Elapsed time:
+    # {:.4f}s({} iters)' with the seconds since the last print and the iterations they covered: a print that
+    # follows an epoch's end covers fewer than the interval
+    rows = [(100, 100, 25.0), (200, 100, 20.0), (250, 50, 12.5), (350, 100, 40.0)]
+    lines = [
+        f"2019-09-19 14:{39 + i:02d}:57 Train Epoch: 1 [{512 * it}/490871 ({100 * 512 * it // 490871}%)]{it}, "
+        f"Loss: {25 - i / 2:.6f}, Elapsed time: {secs:.4f}s({n} iters) Margin: 0.4000, Scale: 30.00"
+        for i, (it, n, secs) in enumerate(rows)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    steps = parsed.rows[parsed.rows["kind"] == "step"]
+    assert steps_of(parsed) == [100, 200, 250, 350]
+    assert steps["step_time_s"].tolist() == pytest.approx([0.25, 0.2, 0.25, 0.4], rel=1e-12)
+
+
 @pytest.mark.parametrize(
     ("fmt", "unit"),
     [

@@ -130,6 +130,8 @@ class LaneShape:
         self.windowed = windowed
         # a key map line's (group, printed key, column) triples as rows.prepare lists them (mapped, then kept)
         self.used = used or []
+        # (column, group number) of a value over the steps another group of the line counts (FieldSpec.per)
+        self.per: list[tuple[str, int]] = []
         # no launcher prefix can start a line of this shape (its literal head rules each out): the reader makes
         # such a line one record of its own text, unless a tqdm bar is glued to it (a "<"); set by learn
         self.plain_lead = False
@@ -209,6 +211,8 @@ class LaneShape:
         parts.append(re.escape(text[at:]))
         plan: list[tuple[int, str, Convert]] = []
         windowed = []
+        per: list[tuple[str, int]] = []
+        group_named = {source: group_of[i] for i, (_, _, source) in enumerate(slots)}
         for i, (_, _, source) in enumerate(slots):
             fs = spec.fields.get(source)
             if fs is None:
@@ -216,9 +220,14 @@ class LaneShape:
             if not (fs._fast is not None or (fs.type == "timestamp" and not fs.missing)) or fs.units:
                 return None
             plan.append((group_of[i], fs.column, _field(fs)))
+            if fs.per is not None:
+                if fs.per not in group_named:
+                    return None
+                per.append((fs.column, group_named[fs.per]))
             if fs.window is not None and fs.window != "log_interval":
                 windowed.append(fs.column)
         shape = cls(spec, index, re.compile("".join(parts)), plan, bool(head), role, windowed)
+        shape.per = per
         shape.plain_lead = not head and _plain_lead(text[: slots[order[0]][0]] if order else text)
         cuts = [0, *(edge for i in order for edge in slots[i][:2]), len(text)]
         shape.literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
@@ -227,7 +236,7 @@ class LaneShape:
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
         fields = {group: spec.fields[slots[i][2]] for i, group in group_of.items() if slots[i][2] in spec.fields}
-        shape.native = None if spelled else Native.of(shape, len(slots), fields)
+        shape.native = None if spelled or per else Native.of(shape, len(slots), fields)
         return shape
 
     def disjoint(self, other: LaneShape) -> bool:
@@ -335,6 +344,13 @@ class LaneShape:
                 cols[column] = convert(texts)
             except (ValueError, OverflowError):  # OverflowError: an int past int64
                 return None
+        for column, group in self.per:
+            # per step, as LineSpec._values reads it: NaN where the count is no positive number
+            try:
+                n = np.array(_numbers(by_group[group - 1] if by_group else [], float), dtype=np.float64)
+            except ValueError:
+                return None
+            cols[column] = np.divide(cols[column], n, out=np.full_like(n, np.nan), where=n > 0)
         fill_aliases(cols)  # as the one-pass reading does (patterns.sets.LineSpec._values)
         return cols
 

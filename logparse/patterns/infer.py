@@ -391,6 +391,7 @@ class Slot:
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
     bracketed: bool = False  # a value in brackets its key's own bracket names (`time (data): 0.365 (0.002)`)
     per: int = 1  # the steps the value covers, where its key says so (`Time(1000 iters): 5.38s`)
+    per_of: int | None = None  # the value of the line that counts the steps it covers, where it varies
 
 
 @dataclass(frozen=True)
@@ -603,15 +604,14 @@ def _slots(sh: SampledShape) -> list[Slot]:
 def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
     """`key(N iters): v`: the value covers N steps, the number in the key's bracket is none of its own (HugeCTR's
     `Iter: 3000 Time(1000 iters): 5.381177s`, printed every display interval): the key names the value, read per
-    step. Only where N is the same on every line sampled."""
+    step: by a fixed scale where N is the same on every line sampled, else by each line's own N."""
     for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
         if slot.kind != "num" or nxt.kind != "num" or nxt.label or not sh.literals[i].endswith("("):
             continue
         if _PER_STEPS.match(sh.literals[i + 1]) is None:
             continue
-        counts = {_whole(values[i]) for values in sh.values}
-        if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
-            nxt.label, nxt.per, slot.label = slot.label, n, ""
+        if _count_of(sh, nxt, i):
+            nxt.label, slot.label = slot.label, ""
     # ... or after the value (`Elapsed time: 198.7967s(100 iters)`: CosFace_pytorch main.py and its many forks,
     # 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f}, Elapsed time: {:.4f}s({} iters)' with the time since the
     # last print and args.log_interval)
@@ -620,9 +620,37 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         if not sh.literals[i + 1].endswith("(") or _PER_AFTER.match(sh.literals[i + 2]) is None:
             continue
-        counts = {_whole(values[i + 1]) for values in sh.values}
-        if len(counts) == 1 and (n := counts.pop()) is not None and n > 1:
-            slot.per = n
+        _count_of(sh, slot, i + 1)
+    # ... or a count of its own before the time those steps took (`Ran 100 train steps in 12.34 secs`:
+    # trax/supervised/training.py _log_step, 'Ran %d train steps in %0.2f secs'; '{steps} steps in {t:.06}s':
+    # mesh-transformer-jax device_train.py): the time is the value's, the count says over how many steps
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or (nxt.unit or "").lower() not in _TIME_UNITS:
+            continue
+        if _COUNT_IN.match(sh.literals[i + 1]) is None:
+            continue
+        if _count_of(sh, nxt, i):
+            slot.label, nxt.label = "", "time"
+
+
+def _count_of(sh: SampledShape, slot: Slot, i: int) -> bool:
+    """Read `slot` per step over the count that value i holds: a fixed scale where the count is the same on
+    every line sampled, else the line's own count (a field of its own). False where a count is no whole number
+    of steps."""
+    counts = {_whole(values[i]) for values in sh.values}
+    if not counts or None in counts or min(c for c in counts if c is not None) < 1:
+        return False
+    if len(counts) == 1:
+        slot.per = counts.pop() or 1
+    else:
+        slot.per_of = i
+    return True
+
+
+# a count of steps and the word that ends the phrase before the time they took (`100 train steps in`)
+_COUNT_IN = regex.compile(
+    r"^\s*(?:(?:train(?:ing)?|optimi[sz]er)\s+)?(?:iters?|iterations?|steps?|batch(?:es)?)\s+in\s*$"
+)
 
 
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
@@ -3160,6 +3188,9 @@ def _line_table(
         m = field_plan(km, key, slot.unit, texts, evaluation, line)
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
+        over = slot.per_of if m is not None and not m.kept else None
+        if m is not None and over is not None:
+            m = replace(m, reason=f"{m.reason}, over the steps its line counts (value {over + 1})")
         if m is not None and not m.kept and keymap_mod.normalize(key) in km.interval:
             m = _over_interval(rec, m, key, slot.unit)
         outer = _outer_key(sh, slot.index)
@@ -3201,13 +3232,13 @@ def _line_table(
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
-            if slot.per == 1 and (stamp is None or groups.get(stamp) != "timestamp"):
+            if slot.per == 1 and over is None and (stamp is None or groups.get(stamp) != "timestamp"):
                 m = _since_last_record(rec, km, m, slot, texts)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
                 m = _part_of_step(slot, _clock(texts) is True)
-            if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1:
+            if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1 and over is None:
                 if stamp is not None and groups.get(stamp) == "timestamp":
                     m = _stamped_interval(rec, m, slot, stamp, km)
         full = _full(m)
@@ -3239,6 +3270,8 @@ def _line_table(
             spec["invert"] = True
         if rec.redrawn:
             spec["aggregate"] = "last"
+        if over is not None and over not in groups:
+            groups[over] = spec["per"] = f"_n{over}"
         fields[group] = spec
         use = m.use
         if use is None or str(use) != full:  # an evaluation's loss, a throughput's scope: the field's column

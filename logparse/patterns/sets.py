@@ -418,6 +418,9 @@ class FieldSpec:
     # a bool read from a name: true when the printed value matches this regex in full, else false
     # (NeMo's activation: swiglu/geglu/... are gated MLPs, gelu is not)
     true_when: str | None = None
+    # the group of the same line whose number is how many steps the value covers (`Ran 100 train steps in 12.3
+    # secs`): the value is read per step, divided by that line's own count
+    per: str | None = None
 
     @cached_property
     def _true_when(self) -> regex.Pattern:
@@ -714,9 +717,12 @@ class LineSpec:
         line = None
         if self.keymap is not None:  # the key model reads a line's keys together (which one is the loss)
             line = self.keymap.line(tuple(k for k, _ in raw if k not in self.fields), self.kind)
+        counts = dict(raw) if self._per_groups else None
         for key, text_value in raw:
             spec = self.fields.get(key)
             if spec is None:
+                if key in self._per_groups:
+                    continue
                 if self.keymap is not None or self.extra is not None:
                     self._map_key(key, text_value, values, line)
                 continue
@@ -726,12 +732,19 @@ class LineSpec:
                 # Keep the line and the other values; the field becomes NaN and the line is flagged.
                 values.note("problems", Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", spec.column))
                 value = math.nan if spec.type in ("float", "int", "duration") else None
+            if spec.per is not None and value is not None:
+                value = _per_count(value, (counts or {}).get(spec.per))
             if value is not None:
                 values[spec.column] = value
                 if spec.window is not None and spec.window != "log_interval":
                     values.note("windowed", spec.column)
         fill_aliases(values)  # memory_gib from memory_max_allocated_gib
         return values
+
+    @cached_property
+    def _per_groups(self) -> frozenset[str]:
+        """The groups that hold a count of steps another field's value covers (FieldSpec.per)."""
+        return frozenset(spec.per for spec in self.fields.values() if spec.per is not None)
 
     @cached_property
     def _pair_groups(self) -> tuple[int, int]:
@@ -1079,6 +1092,11 @@ def _field(source: str, spec: Table, where: str, step_kind: str, sized: bool = T
         if sized:  # a user set's bad regex: one clear error at load
             _compile(true_when, f"{where}: true_when")
     window, smoothing, alpha = spec.get("window"), spec.get("smoothing"), spec.get("alpha")
+    per = spec.get("per")
+    if per is not None and (not isinstance(per, str) or vtype != "float"):
+        raise PatternError(
+            f"{where}: per names the group of the line that holds a count of steps (a float field)"
+        )
     if alpha is not None and smoothing != "ema":
         raise PatternError(f'{where}: alpha needs smoothing = "ema"')
     return FieldSpec(
@@ -1098,7 +1116,17 @@ def _field(source: str, spec: Table, where: str, step_kind: str, sized: bool = T
         list=spec.get("list", False),
         units=spec.get("units"),
         true_when=true_when,
+        per=per,
     )
+
+
+def _per_count(value: float, count: str | None) -> float:
+    """A value over the steps `count` says it covers: per step (NaN where the count is no positive number)."""
+    try:
+        n = float(count.replace(",", "")) if count is not None else math.nan
+    except ValueError:
+        n = math.nan
+    return value / n if n > 0 else math.nan
 
 
 def _group_field(group: str, kind: str, step_kind: str, where: str) -> FieldSpec | None:
