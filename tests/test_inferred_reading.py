@@ -2270,6 +2270,22 @@ def test_patterns_new_writes_the_inferred_reading(tmp_path, write_log):
     assert [e["eval_loss"] for e in evals(mine.parsed)] == [1.2345]
 
 
+def test_patterns_new_keeps_a_time_over_its_lines_own_count_of_steps(tmp_path, write_log):
+    # google/trax trax/supervised/training.py Loop.run: 'Step % 6d: %s' % (step, 'Ran %d train steps in %0.2f secs'
+    # % (n_steps, elapsed_time)); 20 s over 10 steps, then 6 s over 5 steps
+    lines = [
+        f"Step {s:6d}: Ran {n} train steps in {t:0.2f} secs"
+        for s, n, t in ((10, 10, 20.0), (15, 5, 6.0), (25, 10, 20.0), (30, 5, 6.0), (40, 10, 20.0))
+    ]
+    log = write_log("\n".join(lines) + "\n")
+    out = tmp_path / "sets" / "mine.toml"
+    assert run_apart(["patterns", "new", str(log), "-o", str(out)]).exit_code == 0
+    assert run_apart(["patterns", "test", str(out.parent)]).exit_code == 0
+    mine = api.resolve(log, patterns=(str(out.parent),), format="mine")
+    assert list(mine.steps["step"]) == [10, 15, 25, 30, 40]
+    assert list(mine.steps["step_time_s"]) == pytest.approx([2.0, 1.2, 2.0, 1.2, 2.0], rel=1e-12)
+
+
 def test_a_bar_counting_to_the_records_total_keeps_its_frames_and_leaves_the_time_to_them(write_log):
     # a loop that redraws tqdm(total=8) with set_postfix(loss=...) every step (tqdm/std.py format_meter) and
     # logs its own `step {s}/8 | loss ... | ... ms/step` every second step: both count the run's 8 steps

@@ -214,7 +214,7 @@ def test_patterns_test_on_a_users_folder_is_one_line_error_and_exit_1(tmp_path):
     fails = [line for line in res.stdout.splitlines() if line.startswith("FAIL")]
     assert fails == [
         f"FAIL {tmp_path / 'mine.toml'}: [[line]] \"iteration\": fields.ms: unknown key 'colum' (allowed: column, "
-        "type, scale, offset, suffix, invert, scope, units, missing, aggregate, window, smoothing, alpha, list)"
+        "type, scale, offset, suffix, invert, scope, units, missing, aggregate, window, smoothing, alpha, list, per)"
     ]
     assert res.stderr.strip().splitlines() == ["error: 1 pattern file(s) have failing samples"]
 

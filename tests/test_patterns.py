@@ -120,6 +120,37 @@ def test_a_throughput_without_scope_is_refused(tmp_path):
         patterns.load_file(_write(tmp_path, body))
 
 
+TRAX_SET = """\
+[format]
+name = "mytrax"
+detect = ['^Step +\\d+: Ran ']
+
+[[line]]
+name = "step"
+kind = "step"
+regex = '^Step +(?P<step>\\d+): Ran (?P<_n>\\d+) train steps in (?P<t>[\\d.]+) secs'
+fields.t = { column = "step_time_s", per = "_n" }
+
+[[sample]]
+line = "Step    100: Ran 99 train steps in 49.50 secs"
+expect = { step = 100, step_time_s = 0.5 }
+"""
+
+
+def test_a_field_over_the_steps_its_line_counts_is_read_per_step(tmp_path):
+    # google/trax trax/supervised/training.py Loop.run: 'Step % 6d: %s' % (step, 'Ran %d train steps in %0.2f secs'
+    # % (n_steps, elapsed_time)), n_steps the steps since the last report
+    spec = patterns.load_file(_write(tmp_path, TRAX_SET)).lines[0]
+    assert spec.match("Step      1: Ran 1 train steps in 12.00 secs")["step_time_s"] == 12.0
+    assert spec.match("Step    300: Ran 100 train steps in 25.00 secs")["step_time_s"] == 0.25
+    values = spec.match("Step    300: Ran 0 train steps in 25.00 secs")  # no steps: no time per step
+    assert math.isnan(values["step_time_s"]) and "_n" not in values
+    with pytest.raises(PatternError, match="fields.t.per: must be a string"):
+        patterns.load_file(_write(tmp_path, TRAX_SET.replace('per = "_n"', "per = 2")))
+    with pytest.raises(PatternError, match="per names the group"):  # a count of steps divides no whole number
+        patterns.load_file(_write(tmp_path, TRAX_SET.replace('per = "_n"', 'per = "_n", type = "int"')))
+
+
 def test_a_catastrophic_regex_fails_fast_naming_file_and_pattern(tmp_path):
     body = GOOD.replace("regex = '^toy step (?P<step>\\d+) took (?P<ms>[\\d.]+) ms'", "regex = '(a+)+$'")
     ps = patterns.load_file(_write(tmp_path, body))

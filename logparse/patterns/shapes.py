@@ -387,7 +387,15 @@ def _expected(spec: LineSpec, text: str) -> Row:
             out[fs.column] = int(printed.replace(",", "")) + int(fs.offset)
             continue
         value = number * fs.scale + fs.offset
-        out[fs.column] = (1.0 / value if value else math.nan) if fs.invert else value
+        value = (1.0 / value if value else math.nan) if fs.invert else value
+        if fs.per is not None:
+            # over the steps the line counts: the count's place from the regex, its number from the tokenizer
+            if m.groupdict().get(fs.per) is None or m.span(fs.per) not in whole:
+                continue
+            start, end = m.span(fs.per)
+            n = float(text[start:end].replace(",", ""))
+            value = value / n if n > 0 else math.nan
+        out[fs.column] = value
     return out
 
 
