@@ -2829,7 +2829,9 @@ def _share_of_plan(rec: RecordShape, slot: Slot) -> int | None:
     """The planned steps, where a percentage with no key is the counter's share of them on every line (`(100 5%)`,
     `(600 30%)`: 2000 planned), as printed rounded or cut to the digits shown; None otherwise. Of the plans that fit
     every line, the roundest (a plan is set by hand: n_epochs = 2000)."""
-    if rec.counter is None or slot.kind != "num" or slot.label or slot.unit != "%" or slot.role != "value":
+    if rec.counter is None or slot.kind != "num" or slot.role != "value":
+        return None
+    if not (slot.unit == "%" and not slot.label) and not _share_key(slot):
         return None
     pairs = []
     for (_, c), (_, p) in zip(rec.series(rec.counter), rec.series(slot.index), strict=False):
@@ -2851,6 +2853,21 @@ def _share_of_plan(rec: RecordShape, slot: Slot) -> int | None:
         if 0 < planned <= hi:
             return planned
     return None
+
+
+def _share_key(slot: Slot) -> bool:
+    """A key that says its value is the percentage of the run done (mistralai/mistral-finetune
+    finetune/monitoring/metrics_logger.py: ("percent_done", "03.1f", "done (%)") of 100 * step / max_steps; `progress:
+    12.5%`, `pct_done`)."""
+    m = _SHARE_KEY.match(slot.label)
+    return m is not None and (slot.unit == "%" or m["pct"] is not None)
+
+
+_SHARE_KEY = regex.compile(
+    r"^\s*(?:(?P<pct>pct|percent|%)[_ ]?)?(?:done|progress|complete|completed)"
+    r"(?:\s*\(?(?P<pct>%|pct|percent)\)?|[_ ](?P<pct>pct|percent))?\s*$",
+    regex.IGNORECASE,
+)
 
 
 # (Python's str of a small float has an exponent and no point: `1e-05`)
@@ -3178,6 +3195,21 @@ def _line_table(
             taken.add("step_time_s")
             continue
         texts = [v for _, v in rec.series(slot.index)]
+        if rec.kind == "step" and "progress_total" not in taken and _share_key(slot):
+            planned = _share_of_plan(rec, slot)
+            if planned is not None:
+                # the plan the share implies on every line sampled (count / planned * 100), as the line's total
+                groups[slot.index] = f"v{slot.index}"
+                fields[f"v{slot.index}"] = {
+                    "column": "progress_total",
+                    "type": "int",
+                    "scale": 0.0,
+                    "offset": planned,
+                }
+                taken.add("progress_total")
+                why = f"the share of the run done ({slot.label!r}) of the counter: {planned} steps planned"
+                keys.append(("mapped", slot.label, keymap_mod.KeyUse("progress_total", "values", why)))
+                continue
         if keymap_mod.normalize(slot.label) in RANK_KEYS and _is_int(texts) and not evaluation:
             # the process a line says it comes from (`rank 1: step 10/80 | ...`, no launcher prefix): the row's
             # rank, as a launcher's prefix gives it
