@@ -2810,11 +2810,8 @@ def _unkeyed_elapsed(rec: RecordShape, slot: Slot, left: bool = False) -> bool:
     `left`, one that falls line after line: the time left."""
     if slot.kind != "clock" or slot.label or slot.role != "value":
         return False
-    try:
-        values = [to_duration(text) for _, text in rec.series(slot.index)]
-    except ValueError:
-        return False
-    return _clock([str(-v if left else v) for v in values]) is True
+    values = _durations(rec, slot)
+    return values is not None and _clock([str(-v if left else v) for v in values]) is True
 
 
 def _unkeyed_clock(rec: RecordShape, slot: Slot) -> bool:
