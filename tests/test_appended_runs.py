@@ -130,3 +130,45 @@ def test_two_hf_trainer_runs_in_one_file_keep_every_row(tmp_path):
     s = api.analyze(str(path)).summary
     assert [seg["kind"] for seg in s["segments"]] == ["start", "new_run"]
     assert s["steps"]["first"] == 1 and s["steps"]["last"] == 50  # the last run
+
+
+# Real-s/mini-simclr-assignment code/pretrain.py: `log_text = f"epoch {epoch}/{epochs}, contrastive loss:
+# {avg_loss:.4f}"`, appended to logs/pretrain.log (`open(log_path, "a")`) by every run, with no start-up line.
+def test_runs_appended_with_no_start_up_line_keep_every_row(tmp_path):
+    smoke = ["epoch 1/1, contrastive loss: 3.9921"]
+    run_a = [
+        "epoch 1/3, contrastive loss: 4.0797",
+        "epoch 2/3, contrastive loss: 3.9886",
+        "epoch 3/3, contrastive loss: 3.8834",
+    ]
+    run_b = [
+        "epoch 1/3, contrastive loss: 3.9731",
+        "epoch 2/3, contrastive loss: 3.7774",
+        "epoch 3/3, contrastive loss: 3.7592",
+    ]
+    path = tmp_path / "pretrain.log"
+    path.write_text("\n".join(smoke + run_a + run_b) + "\n")
+    rows = api.parse(str(path))
+    # one run states one total (1, then 3); a run that reached its total is not resumed from its first epoch
+    assert list(rows["step"]) == [1, 1, 2, 3, 1, 2, 3]
+    assert list(rows["loss"]) == [3.9921, 4.0797, 3.9886, 3.8834, 3.9731, 3.7774, 3.7592]
+    assert list(rows["run"]) == [0, 1, 1, 1, 2, 2, 2]
+    a = api.analyze(str(path))
+    assert list(a.steps["loss"]) == [3.9731, 3.7774, 3.7592]
+
+
+# karpathy/llm.c train_gpt2.cu: `printf0("step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e | %.2f ms |
+# %.1f%% bf16 MFU | %.0f tok/s\n", ...)`. A run stopped at step 3 of 5 and started over from step 1 with no checkpoint
+# line is a restart (it never reached its total): the later attempt replaces the steps it logs again.
+def test_an_unfinished_attempt_started_again_is_still_a_restart(tmp_path):
+    line = "step {:4d}/5 | loss {:.6f} (+0.00z)| norm 1.0000 (+0.00z)| lr 1.00e-04 | 100.00 ms | 40.0% bf16 MFU | 5000 tok/s"
+    first = [line.format(s, loss) for s, loss in [(1, 11.0), (2, 10.5), (3, 10.1)]]
+    again = [line.format(s, loss) for s, loss in [(1, 11.01), (2, 10.49), (3, 10.12), (4, 9.9), (5, 9.7)]]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(first + again) + "\n")
+    run = api.resolve(str(path))
+    assert list(run.all_steps["step"]) == [1, 2, 3, 4, 5]
+    assert list(run.all_steps["run"]) == [0, 0, 0, 0, 0]
+    assert list(run.all_steps["loss"]) == [11.01, 10.49, 10.12, 9.9, 9.7]
+    (restart,) = run.restarts
+    assert (restart.at_step, restart.redone_steps) == (3, 3)

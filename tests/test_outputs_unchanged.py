@@ -81,6 +81,7 @@ def outputs(path: Path, options: dict[str, Any], keep_csv: bool = False) -> dict
     }
     if keep_csv:
         out["steps_csv"] = steps.getvalue()
+        out["warnings_made"] = list(analysis.run.warnings)
     return out
 
 
@@ -130,12 +131,26 @@ def golden() -> dict[str, Any]:
 @pytest.mark.parametrize("path,how", case_params())
 def test_outputs_are_byte_identical_to_the_record(path, how, golden):
     want = golden[case_id(path, how)]
-    got = {k: v for k, v in made(path, how).items() if k != "steps_csv"}
+    case = made(path, how)
+    got = {k: v for k, v in case.items() if k not in ("steps_csv", "warnings_made")}
     assert set(got) == set(want)
     for key in want:
         if got[key] != want[key]:
             detail = _first_difference(got[key], want[key]) if isinstance(want[key], str) else ""
             raise AssertionError(f"{key} changed: {detail or f'{got[key]!r} != {want[key]!r}'}")
+    if "summary" in case:
+        _warnings_are_coded_records(path, case["warnings_made"], json.loads(case["summary"])["warnings"])
+
+
+def _warnings_are_coded_records(path: Path, made: list[Any], written: list[str]) -> None:
+    """No warning is a bare str, every code is documented, and summary.json's list is the same records, written
+    as their text."""
+    from logparse.core.warnings import CODES, RunWarning
+
+    for w in made:
+        assert isinstance(w, RunWarning), f"{path.name}: a bare str warning: {w!r}"
+        assert w.code in CODES, f"{path.name}: {w!r}"
+    assert written == [_shown(str(w)) for w in made]
 
 
 def record() -> None:

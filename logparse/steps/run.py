@@ -35,6 +35,7 @@ from .segments import (
     fresh_start,
     new_run_reason,
     reference_rows,
+    run_again,
 )
 from .sources import Choice, keep_apart, settle
 from .stamps import drop_stray_stamps
@@ -167,7 +168,9 @@ def _segment_kinds(
             every = int(own[0]) if len(own) else cadence
             resumed = bool(((loads > lo) & (loads < hi)).any())
             started = bool(((starts > lo) & (starts < hi)).any())
-            reason = fresh_start(float(new["step"].min()), every, resumed, started)
+            reason = fresh_start(float(new["step"].min()), every, resumed, started) or (
+                "" if resumed else run_again(old, new, every)
+            )
         kinds.append(SegmentKind.NEW_RUN if reason else SegmentKind.RESTART)
         reasons.append(reason)
     return kinds, reasons

@@ -239,6 +239,7 @@ def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
     lines = ref["line"].to_numpy()
     back = np.flatnonzero(s[1:] < s[:-1]) + 1
     found = {int(lines[i]) for i in Streams(ref).restarts(back) if lines[i] > lines[0]}
+    found.update(int(lines[i]) for i in _total_changes(ref))
     if not events.empty and "event" in events:
         first_line = int(steps["line"].min())
         for line in events.loc[events["event"].isin(["start", "checkpoint_load"]), "line"]:
@@ -248,6 +249,24 @@ def boundaries(steps: pd.DataFrame, events: pd.DataFrame) -> list[int]:
                 if after < len(lines) and np.searchsorted(lines, line, side="left") > 0:
                     found.add(int(lines[after]))
     return sorted(found)
+
+
+def _total_changes(ref: pd.DataFrame) -> np.ndarray:
+    """Rows where a kind of line states the same step again under another total (`epoch 1/1`, then `epoch 1/3`):
+    one run states one total, so another run begins there although its counter did not go back."""
+    if "progress_total" not in ref or len(ref) < 2:
+        return np.array([], dtype=int)
+    total = pd.to_numeric(ref["progress_total"], errors="coerce").to_numpy(dtype=float)
+    step = pd.to_numeric(ref["step"], errors="coerce").to_numpy(dtype=float)
+    kind = ref["pattern"].astype(str).to_numpy() if "pattern" in ref else np.zeros(len(ref))
+    at = (
+        (step[1:] == step[:-1])
+        & (kind[1:] == kind[:-1])
+        & ~np.isnan(total[1:])
+        & ~np.isnan(total[:-1])
+        & (total[1:] != total[:-1])
+    )
+    return np.flatnonzero(at) + 1
 
 
 # the values a step's line states the same way whichever stream prints it (a bar's rate, a line's own time or
@@ -410,6 +429,22 @@ def fresh_start(new_first: float, every: int | None, resumed: bool, started: boo
         return ""
     first = int(new_first)
     return f"the step counter starts again from {first} after a new start-up, and no checkpoint is loaded"
+
+
+def run_again(old: pd.DataFrame, new: pd.DataFrame, every: int | None) -> str:
+    """Why an attempt is another run although no start-up line came between: the earlier one reached the total
+    its counter states (`epoch 3/3`), and the counter starts again from the first step it could print. A run
+    that finished is not resumed: the same script was run again and its output appended."""
+    if "progress_total" not in old or old.empty or new.empty:
+        return ""
+    totals = old["progress_total"].dropna()
+    if not len(totals):
+        return ""
+    total, last = float(_commonest(totals)), float(old["step"].max())
+    first = float(new["step"].min())
+    if not (math.isfinite(first) and last >= total and first <= max(every or 1, 1)):
+        return ""
+    return f"the counter reached its total ({int(total):,}) and starts again from {int(first)}"
 
 
 def _commonest(values: pd.Series) -> Any:
