@@ -1697,6 +1697,23 @@ def test_a_number_in_an_aside_between_the_key_and_its_value_is_none_of_its(write
     assert any(key.startswith("Training Loss (avg over last ") for key in parsed.keymap["mapped"])
 
 
+def test_a_number_in_a_bracket_inside_a_key_is_the_keys(write_log):
+    # lucidrains/audiolm-pytorch audiolm_pytorch/trainer.py SoundStreamTrainer.train_step: losses_str =
+    # f"{steps}: soundstream total loss: {logs['loss']:.3f}, soundstream recon loss: {logs['recon_loss']:.3f}", then
+    # for each scale of the multi-scale discriminator losses_str += f" | discr (scale {scale_factor}) loss:
+    # {loss:.3f}"; self.print(losses_str). The scale is the key's, and the generator's total is the loss.
+    lines = []
+    for step, total, d in ((101, 4.872, 2.284), (102, 4.893, 2.336), (103, 4.375, 2.332)):
+        lines.append(
+            f"{step}: soundstream total loss: {total:.3f}, soundstream recon loss: 0.001 | discr (scale 1) loss: "
+            f"{d:.3f} | discr (scale 0.5) loss: 1.894 | discr (scale 0.25) loss: 1.829"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [101, 102, 103]
+    assert list(parsed.rows["loss"]) == [4.872, 4.893, 4.375]
+    assert "loss_scale" not in parsed.rows  # `(scale 1)` names a discriminator, no loss scale of 1
+
+
 @pytest.mark.parametrize(
     "step_line, summary",
     [
@@ -2709,3 +2726,23 @@ def test_a_time_named_the_log_interval_is_read_per_step(write_log):
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(4.65 / 10)
     assert row_at(parsed, 4)["step_time_s"] == pytest.approx(4.80 / 10)
     assert row_at(parsed, 2)["grad_norm"] == 0.882881
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # kaituoxu/Speech-Transformer src/solver/solver.py _run_one_epoch: 'Epoch {0} | Iter {1} | Average Loss
+        # {2:.3f} | Current Loss {3:.6f} | {4:.1f} ms/batch' (the epoch's mean so far, then loss.item())
+        "Epoch 3 | Iter {step} | Average Loss {avg:.3f} | Current Loss {cur:.6f} | 201.5 ms/batch",
+        # an optimizer's loop in public code: "Step {}, Current Loss {:.4f}, Best Loss {:.4f}, Time {:.1f}"
+        "Step {step}, Current Loss {cur:.4f}, Best Loss {avg:.4f}, Time 12.5",
+    ],
+    ids=["average_current", "current_best"],
+)
+def test_the_steps_own_loss_beside_its_statistics_is_the_loss(write_log, fmt):
+    values = [(11, 1.2, 1.1443), (21, 1.19, 1.1367), (31, 1.18, 1.1502)]
+    text = "\n".join(fmt.format(step=s, avg=a, cur=c) for s, a, c in values) + "\n"
+    parsed = frame(write_log(text))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["step"]) == [11, 21, 31]
+    assert [round(x, 6) for x in rows["loss"]] == [float(f"{c:.4f}") if "Best" in fmt else c for _, _, c in values]

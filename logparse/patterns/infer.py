@@ -682,20 +682,23 @@ def _pair_joined(sh: SampledShape, slots: list[Slot]) -> None:
 _ASIDE_OPEN = regex.compile(
     rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\s?\((?P<aside>[A-Za-z][A-Za-z ]*)$"
 )
-# ... and from the number to the value (`): `, ` steps) = `)
-_ASIDE_CLOSE = regex.compile(r"^\s*[A-Za-z ]*\)\s*[:=]\s*$")
+# ... and from the number to the value (`): `, ` steps) = `, `) loss: ` where the key goes on after the bracket)
+_ASIDE_CLOSE = regex.compile(r"^\s*[A-Za-z ]*\)(?P<after>[ \t][A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,2})?\s*[:=]\s*$")
 
 
 def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
     """`key (words N words): v`: a number in an aside between a key and its value is the aside's (the window of a
     running mean), no value of its own; the key before the bracket names the value (ScalingDown's
     training.py logs "Stage {s}, Epoch {e}, Batch {b}, Training Loss (avg over last 100): {x:.4f}" and the same
-    with "Validation Loss"). Only where the number is the same on every line sampled (a setting, not a measure)."""
+    with "Validation Loss"), with the words after the bracket where the key goes on (audiolm-pytorch's
+    trainer.py prints f"discr (scale {scale}) loss: {loss:.3f}" for each scale of its multi-scale discriminator).
+    Only where the number is the same on every line sampled (a setting, not a measure)."""
     for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
-        if slot.kind != "num" or nxt.kind != "num" or nxt.label or slot.rate:
+        if slot.kind != "num" or nxt.kind != "num" or slot.rate:
             continue
         m = _ASIDE_OPEN.search(_before(sh.literals, sh.kinds, i))
-        if m is None or _ASIDE_CLOSE.match(sh.literals[i + 1]) is None:
+        close = _ASIDE_CLOSE.match(sh.literals[i + 1])
+        if m is None or close is None or (nxt.label and not close.group("after")):
             continue
         printed = {values[i] for values in sh.values}
         if len(printed) == 1:
@@ -703,7 +706,8 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
             # are two keys)
             tail = sh.literals[i + 1][: sh.literals[i + 1].index(")")]
             aside = f"{m.group('aside')}{printed.pop()}{tail}".strip()
-            nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside})", "", None
+            after = close.group("after") or ""
+            nxt.label, slot.label, slot.unit = f"{m.group('key').strip()} ({aside}){after}", "", None
 
 
 # a value printed as its type's repr: a call of the type's name (dotted) around it, its first argument the number,

@@ -463,6 +463,7 @@ class LossRule:
     total: frozenset[str] = frozenset()  # the total of the line's losses when it also has one of these,
     unlike: frozenset[str] = frozenset()  # and no loss when it has one of these (loss_scale, loss_weight)
     auxiliary: frozenset[str] = frozenset()  # a term added to the objective (load balancing, z-loss), not it
+    running: frozenset[str] = frozenset()  # a statistic over earlier steps of the same loss (average, mean)
 
 
 @dataclass
@@ -893,11 +894,14 @@ class KeyMap:
         # of its own: with those set aside, the one loss left is what the code optimizes
         auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
         objectives = [k for k in candidates if k not in auxiliary]
+        own = self._own_value(candidates)
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
         elif len(candidates) == 1:
             chosen, how = candidates[0], "the line's only loss"
+        elif own is not None:
+            chosen, how = own, "the step's own loss beside its average over earlier steps"
         elif len(stems) == 1:
             chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
         elif len(objectives) == 1:
@@ -914,6 +918,17 @@ class KeyMap:
                     "loss",
                     f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
                 )
+
+    def _own_value(self, candidates: list[str]) -> str | None:
+        """Of losses that are one loss, the step's own value and its statistics over earlier steps (kaituoxu's
+        Speech-Transformer solver.py prints 'Average Loss {avg:.3f} | Current Loss {loss.item():.6f}'), the one
+        that is no statistic; None where the losses are of different things."""
+        running = self.loss.running
+        stems = {_words(k) - running - _CURRENT for k in candidates}
+        plain = [k for k in candidates if not _words(k) & running]
+        if len(stems) == 1 and len(plain) == 1 and len(candidates) > 1:
+            return plain[0]
+        return None
 
     def _mirrored_eval_loss(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
@@ -1074,6 +1089,10 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
     )
 
 
+# a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
+_CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
+
+
 def _words(key: str) -> frozenset[str]:
     """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss)."""
     return frozenset(w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", key).lower()) if w)
@@ -1216,6 +1235,7 @@ def parse(data: Table, source: str) -> KeyMap:
         frozenset(_words_list(loss, "total", source, "loss")),
         frozenset(_words_list(loss, "unlike", source, "loss")),
         frozenset(_words_list(loss, "auxiliary", source, "loss", lower=True)),
+        frozenset(_words_list(loss, "running", source, "loss", lower=True)),
     )
     decimal = _tables(data, "decimal", source)
     km.decimal = frozenset(normalize(k) for k in _words_list(decimal, "keys", source, "decimal"))
