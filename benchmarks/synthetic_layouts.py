@@ -21,6 +21,7 @@ import argparse
 import random
 from pathlib import Path
 
+
 def _clock(t: float) -> str:
     """12:00:00 plus t seconds, as HH:MM:SS."""
     t = int(t)
@@ -204,7 +205,9 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    toml = ["# synthetic layouts (benchmarks/synthetic_layouts.py): expected values are the printed text read back"]
+    toml = [
+        "# synthetic layouts (benchmarks/synthetic_layouts.py): expected values are the printed text read back"
+    ]
     for i in range(args.n):
         name, text, entry = one_log(rng, i)
         (args.out / f"{name}.log").write_text(text)

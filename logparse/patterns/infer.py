@@ -683,7 +683,9 @@ _ASIDE_OPEN = regex.compile(
     rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\s?\((?P<aside>[A-Za-z][A-Za-z ]*)$"
 )
 # ... and from the number to the value (`): `, ` steps) = `, `) loss: ` where the key goes on after the bracket)
-_ASIDE_CLOSE = regex.compile(r"^\s*[A-Za-z ]*\)(?P<after>[ \t][A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,2})?\s*[:=]\s*$")
+_ASIDE_CLOSE = regex.compile(
+    r"^\s*[A-Za-z ]*\)(?P<after>[ \t][A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,2})?\s*[:=]\s*$"
+)
 
 
 def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
