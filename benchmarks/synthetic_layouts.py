@@ -74,6 +74,9 @@ MEMORY = [
     ("max_mem(MiB)", "{mib:.0f}", 1 / 1024),
     ("peak_mem_gib", "{gib:.2f}", 1.0),
 ]
+# how a record is printed: one line of pairs after its counter; a Python dict or a JSON object with the step as a
+# key; a heading line with the counter, then an indented `key: value` line per value; a table, its header once
+STYLES = ["line", "line", "line", "dict", "json", "multiline", "table"]
 STARTUP = [
     "Starting training with {n} steps",
     "model params: 124.44M",
@@ -100,6 +103,15 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
     if lr_key == "learning rate" and pair != "colon":
         lr_key = "learning_rate"  # a key with a blank reads only before a colon
     memory = rng.choice(MEMORY) if rng.random() < 0.3 else None
+    style = rng.choice(STYLES)
+    if style != "line":
+        # a record of named numbers: the key says the unit, the value is a bare number
+        time = ("step_time", "{s:.3f}", 1.0) if time else None
+        memory = ("peak_mem_gib", "{gib:.2f}", 1.0) if memory else None
+        counter = "step"
+        loss_key = loss_key if style != "table" else loss_key.replace(" ", "_")
+        lr_key = lr_key.replace(" ", "_") if lr_key else None
+        norm = norm.replace(" ", "_") if norm else None
     every = rng.choice([1, 10, 50])
     total = every * 20
     eval_line = rng.random() < 0.4
@@ -154,22 +166,40 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
             fields.append((key, text))
             row["memory_gib"] = float(text.rstrip("MiB").rstrip("GiB")) * factor
         epoch = 1 + (step - 1) // total
-        head = COUNTERS[counter](step, total, epoch)
-        body = SEPARATORS[sep].join(PAIRS[pair].format(k=key, v=value) for key, value in fields)
-        lines.append(PREFIXES[prefix](clock) + head + SEPARATORS[sep] + body)
+        at = PREFIXES[prefix](clock)
+        if style == "line":
+            head = COUNTERS[counter](step, total, epoch)
+            body = SEPARATORS[sep].join(PAIRS[pair].format(k=key, v=value) for key, value in fields)
+            lines.append(at + head + SEPARATORS[sep] + body)
+        elif style in ("dict", "json"):
+            q = "'" if style == "dict" else '"'
+            items = [(f"{q}step{q}", str(step))] + [(f"{q}{key}{q}", value) for key, value in fields]
+            lines.append(at + "{" + ", ".join(f"{key}: {value}" for key, value in items) + "}")
+        elif style == "multiline":
+            lines.append(at + f"Step {step}/{total}")
+            # (a launcher's rank label starts every line a process prints; a logger's prefix only its message's first)
+            cont = at if prefix == "rank" else ""
+            lines += [f"{cont}    {key}: {value}" for key, value in fields]
+        else:  # a table: its header once, then a row per step
+            if k == 1:
+                lines.append(at + "  ".join(f"{name:>12}" for name in ["step"] + [key for key, _ in fields]))
+            lines.append(at + "  ".join(f"{value:>12}" for value in [str(step)] + [v for _, v in fields]))
         expect["steps"].append(step)
         for column, value in row.items():
             if k in (1, 2, 5, 10):
                 expect[column][str(step)] = value
-        if eval_line and k in (5, 10):
+        if eval_line and k in (5, 10) and style != "table":
             lines.append(PREFIXES[prefix](clock) + f"Validation at step {step}: val_loss={loss * 1.1:.4f}")
             evals += 1
     if evals:
         expect["events_count"] = {"eval": evals}
-    name = f"{index:03d}-{prefix}-{counter}-{pair}-{sep}-{loss_key.replace('/', '_')}"
+    name = (
+        f"{index:03d}-{style}-{prefix}-{counter}-{pair}-{sep}-{loss_key.replace('/', '_').replace(' ', '_')}"
+    )
     name += f"-{'lr' if lr_key else 'nolr'}-{time[0].replace('/', '_') if time else 'notime'}"
     name += f"-{'eval' if evals else 'noeval'}-{'startup' if startup else 'bare'}-every{every}"
     axes = {
+        "style": style,
         "prefix": prefix,
         "counter": counter,
         "pair": pair,

@@ -1621,11 +1621,11 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             if key not in read:
                 read[key] = _header_of(sh)
             found = read[key]
-            if found is not None and found.lead and found.sep == " ":
+            if found is not None and (found.lead or found.tail.strip()) and found.sep == " ":
                 headers[key], logged, previous, fresh = found, key, None, True
                 continue
             if found is not None:
-                logged = key if found.lead else logged
+                logged = key if found.lead or found.tail.strip() else logged
                 if previous is not None and key != previous and len(found.names or found.cells) > 2:
                     # (a line of two words above a header of two is its title more likely than its upper half)
                     found = _stacked(headers[previous], found) or found
@@ -1639,7 +1639,10 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             if not sh.kinds:
                 continue
             # (two words name columns only over rows of two numbers: a line of two words is often no header)
-            if logged is not None and _behind(sh, headers[logged]) and _fits(sh, headers[logged]):
+            behind = _behind(sh, headers[logged]) if logged is not None else None
+            # (behind a prefix that holds no value, `INFO:root:`, a row's values begin at its first)
+            prefixed = behind == 0 and not headers[logged].lead and sh.literals[0].strip() != ""
+            if logged is not None and (behind or prefixed) and _fits(sh, headers[logged]):
                 above[key][logged] += 1
             elif logged is not None and fresh and not (last or narrow) and _behind(sh, headers[logged]) == 0:
                 # a table logged as one message (logger.info(tabulate(...)), logger.info(df.to_string())): the
@@ -1665,7 +1668,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         for slot in rec.slots[:start]:
             if slot.kind == "num":
                 slot.role = "skip"  # (a number of the logger's prefix: a process id, a source line)
-        if start and rec.slots[start].label and rec.slots[start].label in header.tail:
+        if (start or header.tail.strip()) and rec.slots[start].label and rec.slots[start].label in header.tail:
             # (a word of the prefix, the level's, is no key of the row's first value)
             rec.slots[start].label = ""
         cells = _pipe_cells(sh, len(names)) if sep == "|" and not start else None
@@ -1683,7 +1686,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             _cell_labels(rec, header)
             if any(slot.header for slot in rec.slots):
                 continue
-        columns = _columns(sh, sep, start)
+        columns = _columns(sh, sep, start, _valueless(header))
         if _row_index(sh, columns, [a for a, _ in spans] or [a for _, (a, _) in header.cells]):
             index_slot = rec.slots[columns[0][0]]
             index_slot.role, index_slot.header, index_slot.label = "skip", True, ""
@@ -1786,13 +1789,21 @@ def _header_of(sh: SampledShape) -> Header | None:
     after it), or names after a logger's prefix (_bordered_part, _logged_header)."""
     text = _marked(sh.raw)
     prefix: Prefix = ((), (), "", 0)
+    part = _bordered_part(text)
     if sh.kinds and _TOKEN.search(text) is not None:
-        part = _bordered_part(text)
         if not part:
             return _logged_header(text)
         prefix = _prefix(text, text.translate(_VERTICALS).find("|"))
         text = part
+    elif part and text.translate(_VERTICALS).lstrip()[:1] != "|":
+        # (behind a prefix that holds no value: `INFO:root:| step | loss |`)
+        prefix = _prefix(text, text.translate(_VERTICALS).find("|"))
+        text = part
     found = _header(text, least=2)
+    if found is None and not prefix[3]:
+        logged = _logged_header(text)  # behind a prefix that holds no value (`INFO:root:`)
+        if logged is not None:
+            return logged
     tabs = "\t" in text.strip()
     cells = _cells(text, tabs)
     if len(cells) < 2 or not all(_named_cell(c) for c, _ in cells):
@@ -1832,9 +1843,8 @@ def _logged_header(text: str) -> Header | None:
     the line where the rows' columns stand (the prefix is as wide on every line). A line of names of a bordered
     table logged so is one too (_bordered_part)."""
     found = list(_TOKEN.finditer(text))
-    if not found:
-        return None
-    ends = list(_PREFIX_END.finditer(text, found[-1].end()))
+    # (a prefix with no value of its own: logging's default "%(levelname)s:%(name)s:%(message)s", `INFO:root:`)
+    ends = list(_PREFIX_END.finditer(text, found[-1].end() if found else 0))
     if not ends:
         return None
     cut = ends[-1].end()
@@ -1854,6 +1864,9 @@ def _behind(sh: SampledShape, header: Header) -> int | None:
     a `|`), the number of the prefix's values for a row behind the same logger's prefix as its header's; None
     for a line that is no row of the header's."""
     n = len(header.lead)
+    tail = header.tail.translate(_VERTICALS).rstrip()
+    if not n and tail and sh.literals[0].startswith(tail) and sh.literals[0][len(tail) :].strip() in ("", "|"):
+        return 0  # behind a prefix that holds no value
     if n and tuple(sh.kinds[:n]) == header.lead and len(sh.kinds) > n:
         before = tuple(lit.strip() for lit in sh.literals[:n])
         tail, own = header.tail.translate(_VERTICALS).rstrip(), sh.literals[n].translate(_VERTICALS)
@@ -1866,12 +1879,17 @@ def _fits(sh: SampledShape, header: Header, aligned: bool = False) -> bool:
     """A row behind a logger's prefix (or bare under a header logged behind one) stands under its header: two
     numbers at least after the prefix (and the row's index), and for a header of two names, as many columns;
     `aligned`: each column under one of the names."""
-    columns = _columns(sh, header.sep, len(header.lead))
+    columns = _columns(sh, header.sep, len(header.lead), _valueless(header))
     if _row_index(sh, columns, [a for a, _ in header.spans]):
         columns = columns[1:]
     if aligned and header.spans and _under(sh, columns, header.spans) is None:
         return False
     return len(columns) >= 2 and (len(header.names or header.cells) > 2 or len(columns) == 2)
+
+
+def _valueless(header: Header) -> str:
+    """The logger's prefix of a header whose prefix holds no value (`INFO:root:`), else ''."""
+    return "" if header.lead else header.tail.translate(_VERTICALS).rstrip()
 
 
 def _unprefixed(header: Header) -> Header:
@@ -2019,16 +2037,18 @@ def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, in
     return out
 
 
-def _columns(sh: SampledShape, sep: str, start: int = 0) -> list[list[int]]:
+def _columns(sh: SampledShape, sep: str, start: int = 0, prefix: str = "") -> list[list[int]]:
     """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
     column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
-    separators."""
+    separators. `prefix`: a logger's prefix that holds no value (`INFO:root:`), before the row's first."""
     columns: list[list[int]] = []
     for i, lit in enumerate(sh.literals[: len(sh.kinds)]):
         lit = lit.translate(_VERTICALS)
         if i < start:
             continue  # (a logger's prefix, before the row: _behind)
         if i == start:
+            if prefix and lit.startswith(prefix):
+                lit = lit[len(prefix) :]
             if not start and lit.strip() not in ("", "|"):
                 return []
             columns.append([i])
