@@ -48,6 +48,12 @@ COUNTERS = {
     "global_step_eq": lambda s, n, e: f"global_step={s}",
     "step_colon": lambda s, n, e: f"step: {s}",
     "padded": lambda s, n, e: f"step {s:06d}",
+    "Iter_brackets": lambda s, n, e: f"Iter [{s}/{n}]",
+    "Batch_total": lambda s, n, e: f"Batch {s}/{n}",
+    "epoch_iter_brackets": lambda s, n, e: f"[Epoch {e}][Iter {s}/{n}]",
+    "Epoch_mm": lambda s, n, e: f"Epoch [{e}][{s}/{n}]",
+    "update": lambda s, n, e: f"Update {s}",
+    "paren_total": lambda s, n, e: f"({s}/{n})",
 }
 PAIRS = {
     "colon": "{k}: {v}",
@@ -64,6 +70,8 @@ TIMES = [
     ("step_time", "{s:.3f}s", 1.0),
     ("time/step", "{s:.3f}", 1.0),
     ("batch_time", "{s:.3f}", 1.0),
+    ("speed", "{s:.2f}s/it", 1.0),
+    ("it/s", "{r:.2f}", "inverse"),
 ]
 TOKENS = ["tok/s", "tokens/s", "tokens_per_sec", "tps", "throughput(tokens/s)"]
 NORMS = ["grad_norm", "gnorm", "grad norm", "norm"]
@@ -104,6 +112,7 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
         lr_key = "learning_rate"  # a key with a blank reads only before a colon
     memory = rng.choice(MEMORY) if rng.random() < 0.3 else None
     style = rng.choice(STYLES)
+    running = style == "line" and pair != "space" and rng.random() < 0.2
     if style != "line":
         # a record of named numbers: the key says the unit, the value is a bare number
         time = ("step_time", "{s:.3f}", 1.0) if time else None
@@ -137,7 +146,8 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
     for k in range(1, 11):
         step = k * every
         loss = loss * rng.uniform(0.85, 0.98)
-        fields = [(loss_key, f"{loss:.4f}")]
+        # (a running mean printed beside the value, in brackets: `loss: 2.3456 (2.5012)`)
+        fields = [(loss_key, f"{loss:.4f} ({loss * 1.05:.4f})" if running else f"{loss:.4f}")]
         row = {"loss": float(f"{loss:.4f}")}
         if lr_key:
             lr = 3e-4 * min(1.0, k / 5)
@@ -147,10 +157,13 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
         clock += every * ms / 1000
         if time:
             key, form, factor = time
-            text = form.format(ms=ms, s=ms / 1000)
+            text = form.format(ms=ms, s=ms / 1000, r=1000 / ms)
             fields.append((key, text))
-            number = float(text.rstrip("ms").rstrip("s"))
-            row["step_time_s"] = number * factor if "ms" in form else number
+            number = float(text.removesuffix("s/it").rstrip("ms").rstrip("s"))
+            if factor == "inverse":
+                row["step_time_s"] = 1 / number
+            else:
+                row["step_time_s"] = number * factor if "ms" in form else number
         if tokens:
             tps = rng.uniform(40000, 50000)
             fields.append((tokens, f"{tps:.1f}"))
@@ -181,9 +194,12 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
             cont = at if prefix == "rank" else ""
             lines += [f"{cont}    {key}: {value}" for key, value in fields]
         else:  # a table: its header once, then a row per step
+            names = ["step"] + [key for key, _ in fields]
+            widths = [max(12, len(name)) for name in names]
             if k == 1:
-                lines.append(at + "  ".join(f"{name:>12}" for name in ["step"] + [key for key, _ in fields]))
-            lines.append(at + "  ".join(f"{value:>12}" for value in [str(step)] + [v for _, v in fields]))
+                lines.append(at + "  ".join(f"{name:>{w}}" for name, w in zip(names, widths)))
+            values = [str(step)] + [v for _, v in fields]
+            lines.append(at + "  ".join(f"{value:>{w}}" for value, w in zip(values, widths)))
         expect["steps"].append(step)
         for column, value in row.items():
             if k in (1, 2, 5, 10):
@@ -211,6 +227,7 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
         "norm": norm or "-",
         "memory": memory[0] if memory else "-",
         "eval": str(bool(evals)),
+        "running": str(running),
         "startup": str(startup),
         "every": str(every),
     }

@@ -2311,7 +2311,9 @@ def test_a_bar_counting_to_the_records_total_keeps_its_frames_and_leaves_the_tim
     # logs its own `step {s}/8 | loss ... | ... ms/step` every second step: both count the run's 8 steps
     lines = []
     for s in range(1, 9):
-        lines.append(f"{s * 100 // 8:3d}%|#    | {s}/8 [00:0{s}<00:0{8 - s},  4.{s}0it/s, loss={3 - s / 10:.3g}]")
+        lines.append(
+            f"{s * 100 // 8:3d}%|#    | {s}/8 [00:0{s}<00:0{8 - s},  4.{s}0it/s, loss={3 - s / 10:.3g}]"
+        )
         if s % 2 == 0:
             lines.append(f"step {s}/8 | loss {3 - s / 10:.4f} | 250.0 ms/step")
     parsed = frame(write_log("\n".join(lines) + "\n"))
@@ -2329,8 +2331,12 @@ def test_a_metric_in_long_form_is_a_column_per_tag_and_no_restart(write_log):
     # value), as a diffusers run's events are written out: every step's loss, then every step's lr
     loss = {s: 1.2 - s / 20 for s in range(1, 7)}
     lr = {s: 2.5e-4 * s for s in range(1, 7)}
-    lines = [f'{{"tag": "loss", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in loss.items()]
-    lines += [f'{{"tag": "lr", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in lr.items()]
+    lines = [
+        f'{{"tag": "loss", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in loss.items()
+    ]
+    lines += [
+        f'{{"tag": "lr", "step": {s}, "value": {v!r}, "wall_time": {1.7e9 + s}}}' for s, v in lr.items()
+    ]
     a = api.analyze(str(write_log("\n".join(lines) + "\n")))
     steps = a.steps.set_index("step")
     assert list(steps.index) == list(range(1, 7))
@@ -2525,13 +2531,19 @@ def test_a_word_after_a_value_names_it_or_is_its_unit(write_log, fmt, avg_column
             120,
         ),
         # an epoch counted as the step, with its total: "Training Epoch:[{}/{}]\t loss={:.5f}\t lr={:.6f}"
-        ([f"Training Epoch:[{e}/1500]\t loss={10 - e / 100:.5f}\t lr=0.000100" for e in range(137, 141)], 1500),
+        (
+            [f"Training Epoch:[{e}/1500]\t loss={10 - e / 100:.5f}\t lr=0.000100" for e in range(137, 141)],
+            1500,
+        ),
         # a line of its own per epoch, as MONAI's tutorials print it
         (
             [
                 line
                 for e in (1, 2)
-                for line in (f"epoch {e}/300", *(f"{i}/16, train_loss: {0.5 - i / 100:.4f}" for i in (1, 2, 3)))
+                for line in (
+                    f"epoch {e}/300",
+                    *(f"{i}/16, train_loss: {0.5 - i / 100:.4f}" for i in (1, 2, 3)),
+                )
             ],
             300,
         ),
@@ -2748,4 +2760,30 @@ def test_the_steps_own_loss_beside_its_statistics_is_the_loss(write_log, fmt):
     parsed = frame(write_log(text))
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert list(rows["step"]) == [11, 21, 31]
-    assert [round(x, 6) for x in rows["loss"]] == [float(f"{c:.4f}") if "Best" in fmt else c for _, _, c in values]
+    assert [round(x, 6) for x in rows["loss"]] == [
+        float(f"{c:.4f}") if "Best" in fmt else c for _, _, c in values
+    ]
+
+
+def test_letters_for_keys_and_a_total_that_is_their_sum(write_log):
+    # dbolya/yolact train.py: print(('[%3d] %7d ||' + (' %s: %.3f |' * len(losses)) + ' T: %.3f || ETA: %s || timer:
+    # %.3f') % tuple([epoch, iteration] + loss_labels + [total, eta_str, elapsed])): B, C, M, S are the box, class,
+    # mask and semantic losses (S no seconds), T their sum, timer the moving average of an iteration's seconds
+    rows = [
+        (0, (7.666, 7.013, 4.458, 1.997), 9.527),
+        (10, (6.981, 6.276, 5.049, 1.818), 0.29),
+        (20, (6.642, 6.06, 5.533, 1.561), 0.286),
+        (30, (6.168, 5.853, 5.514, 1.35), 0.289),
+    ]
+    lines = []
+    for it, parts, timer in rows:
+        b, c, m, s = parts
+        total = round(b + c + m + s, 3)
+        lines.append(
+            f"[  0] {it:7d} || B: {b:.3f} | C: {c:.3f} | M: {m:.3f} | S: {s:.3f} | T: {total:.3f} || "
+            f"ETA: 2 days, 18:01:36 || timer: {timer:.3f}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30]
+    assert list(parsed.rows["loss"]) == [21.134, 20.124, 19.796, 18.885]
+    assert list(parsed.rows["step_time_s"]) == [9.527, 0.29, 0.286, 0.289]

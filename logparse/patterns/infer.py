@@ -3611,14 +3611,22 @@ def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
     and YOLOv3's table `box obj cls total`: train.py prints mloss, the running means of the loss's three terms
     and their sum, under ('Epoch', 'gpu_mem', 'box', 'obj', 'cls', 'total', 'labels', 'img_size')), in a record
     whose keys name no loss and no other known quantity: the record's total, which the loss rule makes its loss.
-    None otherwise."""
+    Any other key unknown to the key model is such a total where it is the sum of three values or more before it
+    in every line sampled, two lines at least (that many terms do not meet a sum by chance): YOLACT's train.py
+    prints ' B: %.3f | C: %.3f | M: %.3f | S: %.3f | T: %.3f' with T = the sum of the box, class, mask and
+    semantic losses. None otherwise."""
     labels = [s.label for s in rec.slots if s.role == "value" and s.label]
+    lines = sum(len(sh.values) for sh in rec.shapes)
     found = None
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
-        if _words(slot.label) == ["total"] and slot.header:
+        named = _words(slot.label) == ["total"] and slot.header
+        if named or (lines >= 2 and not slot.unit and not slot.rate):
             parts = _parts_of(rec, slot.index)
+            own = None if named else field_plan(km, slot.label, None, [], False, labels)
+            if not named and (len(parts) < 3 or own is None or not own.kept):
+                continue
             plans = [field_plan(km, rec.slots[i].label, None, [], False, labels) for i in parts]
             if parts and all(m is not None and m.kept for m in plans):  # (a time's parts would be known keys)
                 found = slot.index

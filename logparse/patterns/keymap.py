@@ -511,7 +511,9 @@ class KeyMap:
             return self._seen[(key, config)]
         except KeyError:
             pass
-        found = self._lookup(key, config, 0)
+        # a capital letter alone is the printer's own abbreviation, no unit: YOLACT's train.py prints its losses as
+        # ' B: %.3f | C: %.3f | M: %.3f | S: %.3f | T: %.3f' (box, class, mask, semantic, total), S no seconds
+        found = None if _CAPITAL.fullmatch(key.strip()) else self._lookup(key, config, 0)
         if found is not None and found.units == "memory" and normalize(key) in self.decimal:
             found = replace(
                 found, units="memory_si", via="; ".join(v for v in (found.via, self.decimal_why) if v)
@@ -1089,6 +1091,7 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
     )
 
 
+_CAPITAL = regex.compile(r"[A-Z]")
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
 
