@@ -33,7 +33,9 @@ def _truth(style: str) -> dict[int, dict[str, float]]:
 
 
 # diffusers' postfix names its loss `step_loss`: the only loss-like key, so the loss (the key model's loss rule)
-@pytest.mark.parametrize(("style", "loss_key"), [("tqdm_after", "loss"), ("tqdm_iter", "loss"), ("tqdm", "loss")])
+@pytest.mark.parametrize(
+    ("style", "loss_key"), [("tqdm_after", "loss"), ("tqdm_iter", "loss"), ("tqdm", "loss")]
+)
 def test_every_step_is_read_from_the_redraw_drawn_with_it(style, loss_key):
     truth = _truth(style)
     rows = api.parse(str(CUSTOM / f"{style}.log"))
@@ -49,3 +51,32 @@ def test_the_lagging_copy_is_left_out_and_said():
     assert any(w.code == "bar_postfix" for w in run.warnings)
     one_redraw_a_step = api.resolve(str(CUSTOM / "tqdm.log"))
     assert not any(w.code == "bar_postfix" for w in one_redraw_a_step.warnings)
+
+
+def test_a_bar_kept_every_few_thousand_steps_times_each_step_and_reads_its_postfix(tmp_path):
+    # RyanTren/AFB-LLM-Compression-Trade-off-Evaluator src/lora_out_codeparrot/README.md: a loop's own tqdm bar
+    # described f"Epoch {epoch}" (Lightning's description too) with set_postfix(smoothed_loss=...), whose states a
+    # checkpoint message printed every 2000 steps kept. The rate is the epoch's average so far (the bar's reading as
+    # Lightning's, smoothing=0), so position / rate is the epoch's clock, and two clocks' difference covers the
+    # steps between the two states: per step, that over 2000
+    bar = "Epoch 0: {p:3d}%|####      | {n}/26807 [{e}<1:00:00,  {r:.2f}it/s, smoothed_loss={x:.4f}]"
+    states = [
+        (7, 2000, "10:53", 3.05, 0.466),
+        (15, 4000, "21:50", 3.06, 0.5461),
+        (22, 6000, "32:46", 3.04, 0.4297),
+    ]
+    lines = []
+    for p, n, e, r, x in states:
+        lines.append(
+            bar.format(p=p, n=n, e=e, r=r, x=x)
+            + "Saved intermediate checkpoint: out/checkpoint_step"
+            + str(n)
+        )
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    rows = api.parse(str(path))
+    assert list(rows["step"]) == [2000, 4000, 6000]
+    assert list(rows["loss"]) == [0.466, 0.5461, 0.4297]  # the postfix's only loss, which the key model names
+    clocks = [n / r for _, n, _, r, _ in states]
+    want = [clocks[0] / 2000, (clocks[1] - clocks[0]) / 2000, (clocks[2] - clocks[1]) / 2000]
+    assert list(rows["step_time_s"]) == pytest.approx(want, rel=1e-9)

@@ -2787,3 +2787,27 @@ def test_letters_for_keys_and_a_total_that_is_their_sum(write_log):
     assert steps_of(parsed) == [0, 10, 20, 30]
     assert list(parsed.rows["loss"]) == [21.134, 20.124, 19.796, 18.885]
     assert list(parsed.rows["step_time_s"]) == [9.527, 0.29, 0.286, 0.289]
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # okuvshynov/slowllama finetune.py: logging.info(f'backprop done, loss after forward pass = {loss}') each
+        # iteration, behind logging's "%(asctime)s %(message)s" (its README's log, the iteration lines filtered out)
+        "2023-09-10 22:{m:02d}:35,569 backprop done, loss after forward pass = {x}",
+        # a notebook's loop that prints its loss and lr and nothing that counts
+        "loss: {x}, lr: 0.0003",
+    ],
+    ids=["slowllama", "loss_lr"],
+)
+def test_steps_printed_without_their_number_are_rows_in_order(write_log, fmt):
+    losses = [2.9539270401000977, 2.9073102474212646, 2.7192320823669434, 2.7223477363586426]
+    lines = ["Loading model", *(fmt.format(m=k, x=x) for k, x in enumerate(losses)), "done"]
+    path = write_log("\n".join(lines) + "\n")
+    parsed = frame(path)
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == [2, 3, 4, 5]
+    assert list(rows["loss"]) == losses
+    a = api.analyze(str(path))
+    assert list(a.steps["step"]) == [1, 2, 3, 4]  # numbered in order, and said
+    assert "steps_unnumbered" in {w.code for w in a.run.warnings}

@@ -1668,7 +1668,11 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         for slot in rec.slots[:start]:
             if slot.kind == "num":
                 slot.role = "skip"  # (a number of the logger's prefix: a process id, a source line)
-        if (start or header.tail.strip()) and rec.slots[start].label and rec.slots[start].label in header.tail:
+        if (
+            (start or header.tail.strip())
+            and rec.slots[start].label
+            and rec.slots[start].label in header.tail
+        ):
             # (a word of the prefix, the level's, is no key of the row's first value)
             rec.slots[start].label = ""
         cells = _pipe_cells(sh, len(names)) if sep == "|" and not start else None
@@ -1865,7 +1869,12 @@ def _behind(sh: SampledShape, header: Header) -> int | None:
     for a line that is no row of the header's."""
     n = len(header.lead)
     tail = header.tail.translate(_VERTICALS).rstrip()
-    if not n and tail and sh.literals[0].startswith(tail) and sh.literals[0][len(tail) :].strip() in ("", "|"):
+    if (
+        not n
+        and tail
+        and sh.literals[0].startswith(tail)
+        and sh.literals[0][len(tail) :].strip() in ("", "|")
+    ):
         return 0  # behind a prefix that holds no value
     if n and tuple(sh.kinds[:n]) == header.lead and len(sh.kinds) > n:
         before = tuple(lit.strip() for lit in sh.literals[:n])
@@ -2394,7 +2403,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
     if not steps:
-        return None
+        return _reading(records, sample, km) if _uncounted_steps(records, km) else None
     find_blocks(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
         if (
@@ -2484,6 +2493,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.counter = None
     if not steps:
         return None
+    return _reading(records, sample, km)
+
+
+def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> Inferred:
+    """The inferred set of the records found: steps, evaluations, the lines joined to them, and the saves."""
     used = sorted(
         (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free", "marker")),
         key=lambda r: (r.kind in ("block", "marker"), -r.count, r.first),
@@ -2957,6 +2971,31 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
             for rec in group:
                 rec.kind = "none"
     return [rec for rec in steps if rec.kind == "step"]
+
+
+def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
+    """Where no record counts steps, the one repeated record that holds what only training prints (a loss, the lr,
+    a gradient norm) and no evaluation's word: the training's steps, printed without their number (okuvshynov/
+    slowllama finetune.py logs f'backprop done, loss after forward pass = {loss}' each iteration, its counter on a
+    line of its own that a log may leave out). Its rows are numbered in the order they come, as resolving steps
+    says. None where two such records compete, or where the record prints a number with no key."""
+    found = [
+        rec
+        for rec in records
+        if rec.kind == "none"
+        and rec.counter is None
+        and rec.count >= MIN_REPEATS
+        and _trains(rec, km)
+        and not _evaluation_text(rec)
+        # (a number with no key could be a counter no rule read: such a record is no step's, unread)
+        and all(s.label or s.kind != "num" or s.role != "value" for s in rec.slots)
+        # (nor one that names its counter, `iter: 6319`, where the counter did not qualify: the pattern sets read it)
+        and not any(s.label and _counter_named(s.label) for s in rec.slots)
+    ]
+    if len(found) != 1:
+        return []
+    found[0].kind = "step"
+    return found
 
 
 def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -3596,6 +3635,19 @@ def _parts_of(rec: RecordShape, index: int) -> list[int]:
     return []
 
 
+def _zero_term(rec: RecordShape, parts: list[int]) -> bool:
+    """Whether a term is 0 (or no number) in a line sampled."""
+    for sh in rec.shapes:
+        for row in sh.values:
+            for i in parts:
+                try:
+                    if float(row[i]) == 0:
+                        return True
+                except ValueError:
+                    return True
+    return False
+
+
 def _sums_to(row: Sequence[str], parts: list[int], index: int) -> bool:
     try:
         total = float(row[index])
@@ -3625,8 +3677,8 @@ def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
         if named or (lines >= 2 and not slot.unit and not slot.rate):
             parts = _parts_of(rec, slot.index)
             own = None if named else field_plan(km, slot.label, None, [], False, labels)
-            if not named and (len(parts) < 3 or own is None or not own.kept):
-                continue
+            if not named and (len(parts) < 3 or own is None or not own.kept or _zero_term(rec, parts)):
+                continue  # (a term that is 0 makes any value the sum of the others)
             plans = [field_plan(km, rec.slots[i].label, None, [], False, labels) for i in parts]
             if parts and all(m is not None and m.kept for m in plans):  # (a time's parts would be known keys)
                 found = slot.index

@@ -118,7 +118,9 @@ def steps_from_bar(
     return BarSteps(per_step.sort_values("step").reset_index(drop=True), numbering, how, notes)
 
 
-def _number_by_bar(rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame, notes: list[RunWarning]) -> bool:
+def _number_by_bar(
+    rows: pd.DataFrame, bar: pd.DataFrame, numbered: pd.DataFrame, notes: list[RunWarning]
+) -> bool:
     """Each record's step (in place): the bar position drawn right after it, else right before it,
     whichever agrees with the records' epochs. False when neither does."""
     # tqdm redraws its bar right after printing a message, showing the step the message belongs to;
@@ -179,7 +181,11 @@ def _row_per_position(
         per_step = per_step.reset_index()
         missing = set(extra.index) - set(per_step["step"])
         if missing:
-            notes.append(RunWarning(f"{len(missing)} record(s) name a bar position that was never drawn", "bar_missing"))
+            notes.append(
+                RunWarning(
+                    f"{len(missing)} record(s) name a bar position that was never drawn", "bar_missing"
+                )
+            )
     return per_step, how
 
 
@@ -233,13 +239,23 @@ def step_times_from_epoch_rate(steps: pd.DataFrame, counter: str) -> pd.Series |
     clock = n * per_item
     keys = [steps[c] for c in ("segment", "epoch_index") if c in steps]
     previous = clock.groupby(keys).shift(1).fillna(0.0)
-    times = clock - previous
+    between_clocks = clock - previous
+    # redraws kept every k steps (a bar printed between checkpoint lines, a log that kept one redraw in k): the
+    # clocks' difference covers the k steps
+    span = n - n.groupby(keys).shift(1).fillna(0.0)
+    if counter == "micro_step" and "step" in steps:
+        # (in optimizer steps: the micro-batches between two rows over the micro-batches a step takes)
+        step = pd.to_numeric(steps["step"], errors="coerce").astype(float)
+        between = step - step.groupby(keys).shift(1)
+        per_step = (span / between).where(between > 0)
+        span = between.fillna(span / (float(per_step.median()) if per_step.notna().any() else 1.0))
+    times = between_clocks / span.where(span > 0)
     # the rate is printed with 2 decimals (it/s, or s/it when slower than one a second): the clock is
     # that uncertain times the position, and a step time is the difference of two clocks
     err = (
         n * RATE_DECIMAL_ERROR * per_item**2
     )  # d(1/r) = dr / r^2; covers "s/it" too, as s^2 >= s when s >= 1
-    relative = (err + err.groupby(keys).shift(1).fillna(0.0)) / times.where(times > 0)
+    relative = (err + err.groupby(keys).shift(1).fillna(0.0)) / between_clocks.where(between_clocks > 0)
     if not relative.notna().any() or float(relative.median()) > MAX_RELATIVE_ERROR:
         return None
     return times

@@ -106,7 +106,8 @@ def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunW
     warnings.append(
         RunWarning(
             "the step lines carry no step number and no epoch with a known epoch length: rows are numbered "
-            "1, 2, 3, ... (log records, not optimizer steps); throughput per step is unaffected, step labels are",
+            "1, 2, 3, ... (log records, not optimizer steps): only the step labels are ordinals, the times and "
+            "throughput read on each row are the row's own",
             "steps_unnumbered",
         )
     )
