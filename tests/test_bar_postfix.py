@@ -80,3 +80,28 @@ def test_a_bar_kept_every_few_thousand_steps_times_each_step_and_reads_its_postf
     clocks = [n / r for _, n, _, r, _ in states]
     want = [clocks[0] / 2000, (clocks[1] - clocks[0]) / 2000, (clocks[2] - clocks[1]) / 2000]
     assert list(rows["step_time_s"]) == pytest.approx(want, rel=1e-9)
+
+
+def test_a_bar_described_and_given_its_postfix_every_ten_steps_reads_each_step_from_its_own_redraw(tmp_path):
+    # Phiwain/LLM sft.log: a tqdm bar described "SFT" over the run's 375 steps, update(1) each step and, every 10th,
+    # set_postfix_str(f"loss {loss:.4f}"), which redraws step N again with its own loss; the steps between show the
+    # last loss set. Written to a file, the redraws are joined by carriage returns on one line.
+    states = ["SFT:   0%|          | 0/375 [00:00<?, ?it/s]"]  # as tqdm opens it
+    loss = None
+    for n in range(1, 24):
+        pct = n * 100 // 375
+        post = "" if loss is None else f", loss {loss:.4f}"
+        states.append(f"SFT: {pct:3d}%|          | {n}/375 [00:{n:02d}<02:00, 11.{n % 10}0s/it{post}]")
+        if n and n % 10 == 0:
+            loss = {10: 6.053, 20: 0.4931}[n]
+            # (a second later, as in the log: `20/375 [04:03<...` then `20/375 [04:04<..., loss 0.4931]`)
+            states.append(
+                f"SFT: {pct:3d}%|          | {n}/375 [00:{n + 1:02d}<02:00, 11.{n % 10}0s/it, loss {loss:.4f}]"
+            )
+    path = tmp_path / "sft.log"
+    path.write_text("Entraînement SFT: 2000 examples x 3 epochs = 375 steps\n" + "\r".join(states) + "\n")
+    rows = api.parse(str(path))
+    assert list(rows["step"]) == list(range(1, 24))
+    loss_at = dict(zip(rows["step"], rows["loss"], strict=True))
+    assert (loss_at[10], loss_at[20]) == (6.053, 0.4931)  # the redraw set_postfix_str drew for that step
+    assert "x_sft_pct" not in rows  # the description keys the bar's percentage, no value

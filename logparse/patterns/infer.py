@@ -3235,6 +3235,11 @@ def _line_table(
             continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
+        if counted is not None and slot.index < counted and sh.literals[slot.index + 1].startswith("%"):
+            # (the bar's description keys its percentage, `SFT:   3%|`: no value of the step's)
+            why = "the progress bar's percentage done: its position and total say it"
+            keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
+            continue
         if _average(sh, slot) and not slot.bracketed:
             continue
         if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
@@ -3452,10 +3457,10 @@ def _line_table(
         line["note"] = BAR_NOTE if on_bar else NOTE
         if on_bar:
             line["name"] = "tqdm" + name[len("step") :]
-            if any(spec["column"] not in BAR_OWN for spec in fields.values()):
-                # values drawn on the bar (a postfix, a description) are redrawn apart from its position: each
-                # step's values are those of the redraw drawn with it (steps/bars.postfix_steps)
-                line["postfix"] = True
+            # values drawn on the bar (a postfix, a description) are redrawn apart from its position: each step's
+            # values are those of the redraw drawn with it (steps/bars.postfix_steps); a redraw with no postfix yet
+            # (tqdm's draws before the first set_postfix) is one of the same bar's
+            line["postfix"] = True
     if rec.kind == "block":
         line["attach"] = rec.attach
     if rec.kind == "step" and rec.counts_from is not None:

@@ -297,11 +297,16 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
     mine = steps["pattern"].isin(bars)
     if not mine.any():
         return steps, notes
-    values = [c for c in steps.columns if c not in BAR_COLUMNS and not c.startswith("progress_")]
+    # (the bar's rate, smoothed or its window's bounds, is the position's, not the postfix's)
+    values = [c for c in steps.columns if c not in BAR_COLUMNS and not c.startswith(("progress_", "step_time_s"))]
     keep = pd.Series(True, index=steps.index)
     numbered = steps["step"].astype(float).copy()
     ranks = steps["rank"] if "rank" in steps else pd.Series(-1, index=steps.index)
-    for (_pattern, _rank), rows in steps[mine].groupby([steps["pattern"], ranks.fillna(-1)], sort=False):
+    # one bar's redraws, whichever of the bar's shapes drew them (with its postfix or before it had one): its total
+    # and its process say which bar
+    totals = steps["progress_total"] if "progress_total" in steps else steps["pattern"]
+    bar_of = totals.astype(str).where(totals.notna(), steps["pattern"].astype(str))
+    for (_bar, _rank), rows in steps[mine].groupby([bar_of, ranks.fillna(-1)], sort=False):
         shown = [c for c in values if rows[c].dtype.kind in "iuf" and rows[c].notna().any()]
         if not shown:
             continue
@@ -337,7 +342,8 @@ def _postfix_redraws(
     # how many redraws at the same position came before this one (0 for the redraw that moved the bar)
     run = np.cumsum(moved)
     index = np.arange(len(pos)) - np.flatnonzero(moved)[run - 1]
-    if (pos == 0).any():  # the postfix comes first
+    # (a bar drawn at 0 with no value yet, as tqdm draws it when it opens, says nothing of the order)
+    if (~np.isnan(vals[pos == 0])).any():  # the postfix comes first
         steps_of = pos + index + (pos == 0)
         # close() draws the last position again: no step past the bar's total
         keep = ~(steps_of > total) if total is not None else np.ones(len(pos), dtype=bool)
@@ -351,6 +357,6 @@ def _postfix_redraws(
         how = "set after the position moves: a redraw that only moves it repeats the previous step's"
     # (a redraw that repeats the one before at the same position, as close() draws, is no other step's)
     dropped = int((~keep & ~(same & ~moved)).sum())
-    if not dropped and not (pos == 0).any():
+    if not dropped and how is not None and how.startswith("set after"):
         how = None
     return steps_of, keep, how, dropped
