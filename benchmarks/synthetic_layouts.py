@@ -54,6 +54,8 @@ COUNTERS = {
     "Epoch_mm": lambda s, n, e: f"Epoch [{e}][{s}/{n}]",
     "update": lambda s, n, e: f"Update {s}",
     "paren_total": lambda s, n, e: f"({s}/{n})",
+    "step_of": lambda s, n, e: f"step {s} of {n}",
+    "Train_Epoch_batch": lambda s, n, e: f"Train Epoch: {e} [{s}/{n}]",
 }
 PAIRS = {
     "colon": "{k}: {v}",
@@ -72,6 +74,8 @@ TIMES = [
     ("batch_time", "{s:.3f}", 1.0),
     ("speed", "{s:.2f}s/it", 1.0),
     ("it/s", "{r:.2f}", "inverse"),
+    ("time(ms)", "{ms:.1f}", 1e-3),
+    ("time", "{s:.3f} ({s:.3f})", 1.0),
 ]
 TOKENS = ["tok/s", "tokens/s", "tokens_per_sec", "tps", "throughput(tokens/s)"]
 NORMS = ["grad_norm", "gnorm", "grad norm", "norm"]
@@ -113,6 +117,8 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
     memory = rng.choice(MEMORY) if rng.random() < 0.3 else None
     style = rng.choice(STYLES)
     running = style == "line" and pair != "space" and rng.random() < 0.2
+    lr_list = style == "line" and pair != "space" and rng.random() < 0.15
+    tensor = style == "line" and pair != "space" and not running and rng.random() < 0.1
     if style != "line":
         # a record of named numbers: the key says the unit, the value is a bare number
         time = ("step_time", "{s:.3f}", 1.0) if time else None
@@ -146,12 +152,16 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
     for k in range(1, 11):
         step = k * every
         loss = loss * rng.uniform(0.85, 0.98)
-        # (a running mean printed beside the value, in brackets: `loss: 2.3456 (2.5012)`)
-        fields = [(loss_key, f"{loss:.4f} ({loss * 1.05:.4f})" if running else f"{loss:.4f}")]
+        # (a running mean printed beside the value, in brackets: `loss: 2.3456 (2.5012)`; a tensor's repr)
+        text = f"{loss:.4f} ({loss * 1.05:.4f})" if running else f"{loss:.4f}"
+        if tensor:
+            text = f"tensor({loss:.4f}, device='cuda:0')"
+        fields = [(loss_key, text)]
         row = {"loss": float(f"{loss:.4f}")}
         if lr_key:
             lr = 3e-4 * min(1.0, k / 5)
-            fields.append((lr_key, f"{lr:.2e}"))
+            # (a list of one param group's lr, as `scheduler.get_last_lr()` prints)
+            fields.append((lr_key, f"[{lr:.2e}]" if lr_list else f"{lr:.2e}"))
             row["lr"] = float(f"{lr:.2e}")
         ms = rng.uniform(180, 220)  # this interval's steps' mean time
         clock += every * ms / 1000
@@ -159,7 +169,7 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
             key, form, factor = time
             text = form.format(ms=ms, s=ms / 1000, r=1000 / ms)
             fields.append((key, text))
-            number = float(text.removesuffix("s/it").rstrip("ms").rstrip("s"))
+            number = float(text.split(" (")[0].removesuffix("s/it").rstrip("ms").rstrip("s"))
             if factor == "inverse":
                 row["step_time_s"] = 1 / number
             else:
@@ -228,6 +238,8 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
         "memory": memory[0] if memory else "-",
         "eval": str(bool(evals)),
         "running": str(running),
+        "lr_list": str(lr_list),
+        "tensor": str(tensor),
         "startup": str(startup),
         "every": str(every),
     }

@@ -2811,3 +2811,29 @@ def test_steps_printed_without_their_number_are_rows_in_order(write_log, fmt):
     a = api.analyze(str(path))
     assert list(a.steps["step"]) == [1, 2, 3, 4]  # numbered in order, and said
     assert "steps_unnumbered" in {w.code for w in a.run.warnings}
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # KichangKim/DeepDanbooru deepdanbooru/commands/train_project.py (its issue #42's output): every few batches
+        # 'Epoch[{epoch}] Loss={:.6f}, P={:.6f}, R={:.6f}, F1={:.6f}, Speed = {:.1f} samples/s, {:.2f} %, ETA = ...'
+        "Epoch[{e}] Loss={x:.6f}, P=0.625461, R=0.082422, F1=0.145650, Speed = 7.2 samples/s, 99.{k}8 %, "
+        "ETA = 2021-09-12 16:55:43",
+        # 1025378573/T5-Finetune train.log: logging's "%(asctime)s - %(levelname)s - %(message)s" of f"Epoch {epoch} -
+        # Batch loss: {loss:.4f}" after every batch, under a '##### Epoch {epoch} #####' header
+        "2025-03-02 05:16:2{k},962 - INFO - Epoch {e} - Batch loss: {x:.4f}",
+    ],
+    ids=["deepdanbooru", "t5_finetune"],
+)
+def test_an_epoch_that_stays_over_its_lines_is_their_epoch_not_their_counter(write_log, fmt):
+    losses = [(1, 3.366), (1, 3.4243), (1, 3.3012), (1, 3.2229), (2, 3.1), (2, 3.05)]
+    lines = ["##### Epoch 1 #####"]
+    for k, (e, x) in enumerate(losses):
+        if k == 4:
+            lines.append("##### Epoch 2 #####")
+        lines.append(fmt.format(e=e, x=x, k=k))
+    path = write_log("\n".join(lines) + "\n")
+    rows = api.parse(str(path))
+    assert list(rows["loss"]) == [x for _, x in losses]  # one row each: none merged into its epoch's
+    assert list(rows["epoch_index"]) == [e for e, _ in losses]

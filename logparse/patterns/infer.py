@@ -2368,6 +2368,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in records:
         find_counter(rec, km)
         _key_before_counter(rec)
+        _epoch_of_uncounted_steps(rec)
     steps: list[RecordShape] = []
     for rec in records:
         if rec.counter is None:
@@ -2492,7 +2493,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.slots[rec.counter].role = "value"
                 rec.counter = None
     if not steps:
-        return None
+        return _reading(records, sample, km) if _uncounted_steps(records, km) else None
     return _reading(records, sample, km)
 
 
@@ -2973,6 +2974,33 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
     return [rec for rec in steps if rec.kind == "step"]
 
 
+def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
+    """An epoch's number that stays the same over most of its record's consecutive lines while their values move is
+    no counter of steps: the lines are the epoch's steps, printed without their number (KichangKim/DeepDanbooru
+    prints 'Epoch[{}] Loss={:.6f}, P=..., Speed = {:.1f} samples/s, ...' every few batches; a T5 fine-tuning
+    script logs f"Epoch {epoch} - Batch loss: {loss:.4f}" each batch). The number is the record's epoch, and its
+    steps are numbered in order (_uncounted_steps)."""
+    if rec.counter is None or rec.epoch is not None or not _epoch_named(rec.slots[rec.counter].label):
+        return
+    if any(s.kind == "bar" for s in rec.slots) or _tqdm_count(rec.shapes[0]) is not None:
+        return  # (an epoch's progress bar redrawn: one epoch's running values, no steps of their own)
+    epochs = [v for _, v in rec.series(rec.counter)]
+    if len(epochs) < MIN_REPEATS or not _is_int(epochs):
+        return
+    same = sum(a == b for a, b in zip(epochs, epochs[1:], strict=False))
+    if same * 2 < len(epochs) - 1:
+        return
+    moving = [
+        s
+        for s in rec.slots
+        if s.role == "value" and s.kind == "num" and s.label and len({v for _, v in rec.series(s.index)}) > 1
+    ]
+    if not moving:
+        return  # (an epoch's line repeated as it is: a redraw, no steps)
+    slot = rec.slots[rec.counter]
+    slot.role, rec.epoch, rec.counter = "epoch", rec.counter, None
+
+
 def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
     """Where no record counts steps, the one repeated record that holds what only training prints (a loss, the lr,
     a gradient norm) and no evaluation's word: the training's steps, printed without their number (okuvshynov/
@@ -2988,9 +3016,22 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
         and _trains(rec, km)
         and not _evaluation_text(rec)
         # (a number with no key could be a counter no rule read: such a record is no step's, unread)
-        and all(s.label or s.kind != "num" or s.role != "value" for s in rec.slots)
+        and all(
+            s.label
+            or s.unit
+            or s.kind != "num"
+            or s.role != "value"
+            or rec.shapes[0].literals[s.index + 1].lstrip().startswith("%")  # (a share done, `99.88 %`)
+            for s in rec.slots
+        )
         # (nor one that names its counter, `iter: 6319`, where the counter did not qualify: the pattern sets read it)
-        and not any(s.label and _counter_named(s.label) for s in rec.slots)
+        and not any(
+            s.label
+            and s.role == "value"
+            and _counter_named(s.label)
+            and _is_int(v for _, v in rec.series(s.index))
+            for s in rec.slots
+        )
     ]
     if len(found) != 1:
         return []
