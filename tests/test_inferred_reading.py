@@ -2837,3 +2837,20 @@ def test_an_epoch_that_stays_over_its_lines_is_their_epoch_not_their_counter(wri
     rows = api.parse(str(path))
     assert list(rows["loss"]) == [x for _, x in losses]  # one row each: none merged into its epoch's
     assert list(rows["epoch_index"]) == [e for e, _ in losses]
+
+
+def test_a_value_printed_twice_is_read_from_its_finer_copy(write_log):
+    # ChristianAlexander/gpt-fine-tuner README.md: its `show` command's console.table of an OpenAI fine-tuning job's
+    # events, each metrics event with its message (f"Step {step}/{total}: training loss={loss:.2f}") and its data
+    # ('{"step":10,"train_loss":0.4045186936855316,...}'): one loss, printed with 2 digits and in full
+    losses = [(10, 0.4045186936855316), (20, 0.152922585606575), (30, 0.036188364028930664)]
+    lines = []
+    for k, (step, x) in enumerate(losses):
+        lines.append(
+            f"│ {k:^7} │ '2023-08-27T17:3{k}:32.000Z' │ 'metrics' │ 'Step {step}/100: training loss={x:.2f}' │ "
+            f'\'{{"step":{step},"train_loss":{x!r},"train_mean_token_accuracy":0.91}}\' │'
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert list(parsed.rows["loss"]) == [x for _, x in losses]
+    assert list(parsed.rows["x_training_loss"]) == [0.4, 0.15, 0.04]  # the coarser copy kept as printed

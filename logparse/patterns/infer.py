@@ -3179,6 +3179,7 @@ def _line_table(
     keys: list[tuple[str, str, str]] = []
     groups: dict[int, str] = {}
     taken: set[str] = set()
+    taken_by: dict[str, tuple[int, str]] = {}  # a column -> the slot and key that took it
     if rec.kind == "marker" and not rec.leads:
         assert rec.counter is not None
         groups[rec.counter] = "epoch_index"
@@ -3385,7 +3386,21 @@ def _line_table(
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
         if full in taken:
-            continue
+            earlier = taken_by.get(full)
+            if earlier is None or m.kept or not _finer_copy(rec, earlier[0], slot.index):
+                if earlier is not None:
+                    why = f"{full} is read from {earlier[1]!r}, printed before it on the line"
+                    keys.append(("skipped", key, keymap_mod.skipped_use(why)))
+                continue
+            # the same value printed again with more digits (`training loss=0.40` then `"train_loss":0.4045...`):
+            # the column takes the finer copy, the coarser is kept as printed
+            e_index, e_key = earlier
+            e_column = keymap_mod.column_name("x_", e_key, rec.slots[e_index].unit)
+            fields[groups[e_index]] = {"column": e_column}
+            why = f"the value of {key!r} printed with fewer digits: kept as printed"
+            keys[:] = [k for k in keys if k[1] != e_key]
+            keys.append(("kept", e_key, keymap_mod.KeyUse(e_column, "kept", why, rec.slots[e_index].unit)))
+            taken.discard(full)
         if block is not None and full in block.taken:
             # another line of the record took the column: this one's number is kept under its own key
             column = keymap_mod.column_name("x_", key, slot.unit)
@@ -3419,6 +3434,7 @@ def _line_table(
                 full, use.rule if use else "name", m.reason, use.unit if use else slot.unit
             )
         keys.append(("kept" if m.kept else "mapped", key, use))
+        taken_by[full] = (slot.index, key)
     item = _listed_lr(rec) if rec.kind == "step" and "lr" not in taken else None
     if item is not None:
         groups[item] = f"v{item}"
@@ -3654,6 +3670,19 @@ def _projected(rec: RecordShape, km: keymap_mod.KeyMap, index: int) -> bool:
 
 # what a progress bar draws of itself: its position, its total and its rate
 BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
+
+
+def _finer_copy(rec: RecordShape, coarse: int, fine: int) -> bool:
+    """Whether value `fine` is value `coarse` printed with more digits on every line sampled: the two agree to the
+    coarser's last digit, and `fine` prints more of them."""
+    pairs = list(zip((v for _, v in rec.series(coarse)), (v for _, v in rec.series(fine)), strict=False))
+    if not pairs:
+        return False
+    for a, b in pairs:
+        x, y = _number(a), _number(b)
+        if x is None or y is None or not _half_unit(b) < _half_unit(a) or abs(x - y) > _half_unit(a) * 1.01:
+            return False
+    return True
 
 
 def _half_unit(text: str) -> float:
