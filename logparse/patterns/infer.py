@@ -3152,6 +3152,52 @@ def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
     return "(?:" + "|".join(outs) + ")"
 
 
+# The keys a record's own clock is printed under, as seconds since 1970 (time.time()): Jayluci4/mamba-integer
+# src/monitor.py DyadicMonitor.log_step writes {"step": ..., "loss": ..., "timestamp": time.time(), ...} a line of
+# metrics.jsonl; TensorBoard's scalar events carry `wall_time`, wandb's history `_timestamp`, loops that print
+# f"time={int(time.time())}" or {"ts": time.time()}. The value decides as much as the name: a time in seconds since
+# 1970 is above 1e9 (2001) and below 2e9 (2033), milliseconds (JavaScript's Date.now(), Java's currentTimeMillis)
+# a thousand times that; a step's duration under the same `time` key is far below either and stays a step time.
+_UNIX_KEYS = frozenset(
+    {
+        "timestamp",
+        "time_stamp",
+        "unix_timestamp",
+        "time",
+        "ts",
+        "wall_time",
+        "walltime",
+        "wallclock",
+        "unix_time",
+        "unixtime",
+        "unix_ts",
+        "epoch_time",
+        "now",
+        "created",
+        "created_at",
+        "logged_at",
+    }
+)
+
+
+def _unix_seconds(slot: Slot, texts: Sequence[str]) -> float | None:
+    """The scale to seconds (1 or 1e-3) of a value that is the time since 1970 under a clock's key (every value
+    sampled in the range, none falling back), else None."""
+    name = keymap_mod.normalize(slot.label).lstrip("_")
+    name = regex.split(r"[/.]", name)[-1]
+    if name not in _UNIX_KEYS or len(texts) < 2 or slot.unit:
+        return None
+    try:
+        values = [float(t.replace(",", "")) for t in texts]
+    except ValueError:
+        return None
+    for scale in (1.0, 1e-3):
+        if all(1e9 <= v * scale < 2e9 for v in values):
+            rising = sum(b >= a for a, b in zip(values, values[1:], strict=False))
+            return scale if rising >= RISING * (len(values) - 1) else None
+    return None
+
+
 def _line_table(
     rec: RecordShape, name: str, km: keymap_mod.KeyMap, block: Block | None = None
 ) -> tuple[Table, list[tuple[str, str, str]]]:
@@ -3302,6 +3348,16 @@ def _line_table(
             # rank, as a launcher's prefix gives it
             groups[slot.index] = "rank"
             fields["rank"] = {"column": "rank", "type": "int"}
+            continue
+        unix = (
+            None
+            if evaluation or "timestamp" in fields or "timestamp" in taken
+            else _unix_seconds(slot, texts)
+        )
+        if unix is not None:
+            why = f"a clock's key ({slot.label!r}) whose value is seconds since 1970 rising with the steps: the row's time"
+            spec: Table = {"column": "timestamp"} if unix == 1.0 else {"column": "timestamp", "scale": unix}
+            read_as(slot, spec, slot.label, why)
             continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation, line)
