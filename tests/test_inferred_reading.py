@@ -2460,7 +2460,7 @@ def test_the_learning_rate_of_a_printed_list_is_the_item_that_holds_steady(write
 def test_a_clock_beside_a_step_time_is_never_the_steps(write_log):
     # a loop's own record per step, as tests/data/captures/accelerate/capture_accel.py writes it (json.dumps of
     # {"epoch", "step", "loss", "lr", "step_time", "logged", "time": time.time()}), with `time` written first: a
-    # time the key model reads as a step's, whose values rise line after line (seconds since 1970)
+    # time the key model reads as a step's, whose values rise line after line (seconds since 1970): the row's clock
     step_times = [0.0238, 0.0788, 0.0542, 0.0582, 0.0601]
     clock = [1796156467.52, 1796156467.6, 1796156467.66, 1796156467.72, 1796156467.78]
     lines = [
@@ -2470,7 +2470,7 @@ def test_a_clock_beside_a_step_time_is_never_the_steps(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     rows = parsed.rows
     assert list(rows["step_time_s"]) == step_times
-    assert list(rows["x_time"]) == clock  # kept, as printed
+    assert list(rows["timestamp"]) == clock  # the row's stamp, as a logger prefix's would be
 
 
 def test_a_bracket_after_the_key_names_the_bracketed_value_after_its_own(write_log):

@@ -162,7 +162,8 @@ _TOKEN = re.compile(
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
-    rf"|(?P<num>(?<![\w.])(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
+    # (a number may follow a CJK letter: CJK text puts no space between a word and a number, `第3轮`)
+    rf"|(?P<num>(?<![^\W{keymap_mod.CJK_LETTERS}])(?<!\.)(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
@@ -181,10 +182,14 @@ PIECE_RX = {
 # (`memory(GiB)`, `Iter(train)`, `tgs (tokens/gpu/second)`), up to four words, or any text in quotes (`'0_default'`);
 # then only separators to the value (`: `, `=`, quotes, `[`)
 # (a possessive joins its word: LightGBM's "%s's %s: %g", `training's binary_logloss`, lightgbm/callback.py)
-_WORD_RX = r"[A-Za-z_][\w/.%@-]*(?:'s(?!\w))?(?:\s?[(\[][\w%/.+ -]{1,40}[)\]])?"
+# (a key may be written in CJK letters, its words unspaced, with full-width punctuation: `当前损失值：3.69 | `,
+# `学习率（当前）：`; keymap.english reads its words)
+_WORD_RX = (
+    rf"[A-Za-z_{keymap_mod.CJK_LETTERS}][\w/.%@-]*(?:'s(?!\w))?(?:\s?[(\[（][\w%/.+ -]{{1,40}}[)\]）])?"
+)
 _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
-    r"[\s'\"=:#\[(|,-]*$"
+    r"[\s'\"=:#\[(|,：，｜（［【＝-]*$"
 )
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
@@ -430,6 +435,9 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
+    ordinal = _ordinal_word(literals, kinds, i)
+    if ordinal is not None:
+        return ordinal, None, False
     glued = _WORD_AFTER.match(after) if kinds[i] == "num" else None
     if glued is not None:
         return glued.group("word"), None, False
@@ -442,6 +450,22 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             word = named.group("word")
             return ("", word, False) if word.lower() in _TIME_UNITS else (word, None, False)
     return label, (unit_m.group("unit") if unit_m else None), False
+
+
+# A CJK ordinal names its number by the word after it: `第 3 轮` (the 3rd epoch), `第 3/10 轮`, `第120步` (the
+# 120th step), `第{start_epoch}个epoch` (print strings of public loops: f'第 {epoch + 1}/{epochs} 轮, 损失: {loss}')
+_ORDINAL = regex.compile(r"第\s?$")
+_ORDINAL_WORD = regex.compile(rf"^\s?(?P<word>[{keymap_mod.CJK_LETTERS}]+[A-Za-z]*)")
+
+
+def _ordinal_word(literals: Sequence[str], kinds: Sequence[str], i: int) -> str | None:
+    if kinds[i] != "num" or not _ORDINAL.search(literals[i]):
+        return None
+    after = literals[i + 1]
+    if after.strip() == "/" and i + 2 < len(literals):
+        after = literals[i + 2]  # (its total between)
+    m = _ORDINAL_WORD.match(after)
+    return m.group("word") if m is not None else None
 
 
 # a word after a value and before the next separator (or the line's end): `517.63 avg, 0.001 rate, 351.3 seconds`
@@ -518,12 +542,13 @@ def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str 
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(text.replace("_", " "))]
+    return [w.lower() for w in _WORDS.findall(keymap_mod.english(text).replace("_", " "))]
 
 
 def _eval_marks(text: str) -> frozenset[str]:
     """The evaluation words a record's text (outside its keys) says of itself."""
-    return frozenset(w for w in (m.lower() for m in _OWN_WORDS.findall(text)) if w in OWN_EVAL_WORDS)
+    words = _OWN_WORDS.findall(keymap_mod.english(text))
+    return frozenset(w for w in (m.lower() for m in words) if w in OWN_EVAL_WORDS)
 
 
 def _is_int(texts: Iterable[str]) -> bool:
@@ -844,7 +869,7 @@ def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
     values rise). A key that names a rate (`fps step`) is none."""
-    base = _QUALIFIER.sub("", label).strip()
+    base = keymap_mod.english(_QUALIFIER.sub("", label)).strip()
     words = base.lower().split()
     if not words or _RATE_WORDS & set(_words(base)[:-1]):
         return False
@@ -1530,7 +1555,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     labels = [s.label for s in rec.slots if s.role in ("value", "skip") and s.label]
     counter_label = rec.slots[rec.counter].label if rec.counter is not None else ""
     text = " ".join(lit for variants in sh.variants for lit in variants)
-    for label in labels:
+    for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
     if _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
@@ -3168,6 +3193,52 @@ def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
     return "(?:" + "|".join(outs) + ")"
 
 
+# The keys a record's own clock is printed under, as seconds since 1970 (time.time()): Jayluci4/mamba-integer
+# src/monitor.py DyadicMonitor.log_step writes {"step": ..., "loss": ..., "timestamp": time.time(), ...} a line of
+# metrics.jsonl; TensorBoard's scalar events carry `wall_time`, wandb's history `_timestamp`, loops that print
+# f"time={int(time.time())}" or {"ts": time.time()}. The value decides as much as the name: a time in seconds since
+# 1970 is above 1e9 (2001) and below 2e9 (2033), milliseconds (JavaScript's Date.now(), Java's currentTimeMillis)
+# a thousand times that; a step's duration under the same `time` key is far below either and stays a step time.
+_UNIX_KEYS = frozenset(
+    {
+        "timestamp",
+        "time_stamp",
+        "unix_timestamp",
+        "time",
+        "ts",
+        "wall_time",
+        "walltime",
+        "wallclock",
+        "unix_time",
+        "unixtime",
+        "unix_ts",
+        "epoch_time",
+        "now",
+        "created",
+        "created_at",
+        "logged_at",
+    }
+)
+
+
+def _unix_seconds(slot: Slot, texts: Sequence[str]) -> float | None:
+    """The scale to seconds (1 or 1e-3) of a value that is the time since 1970 under a clock's key (every value
+    sampled in the range, none falling back), else None."""
+    name = keymap_mod.normalize(slot.label).lstrip("_")
+    name = regex.split(r"[/.]", name)[-1]
+    if name not in _UNIX_KEYS or len(texts) < 2 or slot.unit:
+        return None
+    try:
+        values = [float(t.replace(",", "")) for t in texts]
+    except ValueError:
+        return None
+    for scale in (1.0, 1e-3):
+        if all(1e9 <= v * scale < 2e9 for v in values):
+            rising = sum(b >= a for a, b in zip(values, values[1:], strict=False))
+            return scale if rising >= RISING * (len(values) - 1) else None
+    return None
+
+
 def _line_table(
     rec: RecordShape, name: str, km: keymap_mod.KeyMap, block: Block | None = None
 ) -> tuple[Table, list[tuple[str, str, str]]]:
@@ -3324,6 +3395,16 @@ def _line_table(
             # rank, as a launcher's prefix gives it
             groups[slot.index] = "rank"
             fields["rank"] = {"column": "rank", "type": "int"}
+            continue
+        unix = (
+            None
+            if evaluation or "timestamp" in fields or "timestamp" in taken
+            else _unix_seconds(slot, texts)
+        )
+        if unix is not None:
+            why = f"a clock's key ({slot.label!r}) whose value is seconds since 1970 rising with the steps: the row's time"
+            spec: Table = {"column": "timestamp"} if unix == 1.0 else {"column": "timestamp", "scale": unix}
+            read_as(slot, spec, slot.label, why)
             continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation, line)

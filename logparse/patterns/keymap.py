@@ -93,13 +93,16 @@ _PER_UNIT = regex.compile(
 # a key printed with the scale its value is printed in: verl's `lr(1e-4):0.010` is lr = 0.010 x 1e-4
 _SCALED = regex.compile(r"^(?P<base>.+?)\s*\(\s*(?P<factor>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*\)$")
 
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"  # kana, Han, Hangul
+
 # a number: not glued to a word before it (fp16, v2) nor to one by an `@` (a metric at k, `Acc@1`, `recall@10`, is
 # one key), a sign only after a separator, units may follow; thousands separators are part of it (22,892 is one
 # number). This tokenizer is also the reading that `patterns new`'s (shapes.py)
 # sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
 # regex it writes.
 NUMBER_TOKEN = regex.compile(
-    r"(?<![\w.])(?<!\w@)(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
+    rf"(?<![^\W{CJK_LETTERS}])(?<!\.)(?<!\w@)"  # (after a CJK letter too: CJK text spaces no number, `第3轮`)
+    r"(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
 
@@ -163,11 +166,77 @@ class UnitError(ValueError):
 
 def normalize(key: str) -> str:
     """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
-    trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec)."""
-    k = key.strip().strip("'\"[]{}:=,;|").strip().lower()
+    trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec); a key written in
+    Chinese, Japanese or Korean in the table's words ("当前损失值：" -> current_loss, `english`)."""
+    k = english(key).strip().strip("'\"[]{}:=,;|").strip().lower()
     k = regex.sub(r"\s*/\s*", "/", k)  # "Tokens / Sec" (the Annotated Transformer) is tokens/sec
     k = regex.sub(r"[\s-]+", "_", k)
     return k
+
+
+# Keys written in Chinese, Japanese or Korean: training loops print them as often as English ones (davidsongtao/
+# Medical_QA_System_GPT2 train.py: f"当前Batch：{i}/{n} | 当前epoch:{e}/{E} | 当前损失值：{loss} | 当前准确率：{acc:.2f}%"),
+# with no space between the words of a key and full-width punctuation between key and value. Such a key is read
+# as the English words of the table's [words] (longest first; a word the table does not know is kept as printed),
+# and its full-width punctuation as ASCII, so every rule of the key model reads it as it reads an English key.
+_CJK_RUN = regex.compile(f"[{CJK_LETTERS}]+")
+FULL_WIDTH = str.maketrans(
+    {
+        "：": ":",
+        "，": ",",
+        "；": ";",
+        "｜": "|",
+        "（": "(",
+        "）": ")",
+        "【": "[",
+        "】": "]",
+        "［": "[",
+        "］": "]",
+    }
+    | {"＝": "=", "％": "%", "／": "/", "\u3000": " ", "、": ","}
+)
+_WORDS: dict[str, str] | None = None  # the builtin table's [words], read on first use
+_LONGEST = 1
+
+
+def english(text: str) -> str:
+    """A key with its CJK words in English (`当前损失值` -> `current loss`) and its full-width punctuation
+    in ASCII; any other text as it is."""
+    if text.isascii():
+        return text
+    text = text.translate(FULL_WIDTH)
+    if _CJK_RUN.search(text) is None:
+        return text
+    return _CJK_RUN.sub(_english_run, text)
+
+
+def _english_run(m: regex.Match[str]) -> str:
+    global _WORDS, _LONGEST
+    if _WORDS is None:
+        _WORDS = load(BUILTIN).words
+        _LONGEST = max(map(len, _WORDS), default=1)
+    run, out, i, unknown = m.group(), [], 0, ""
+    while i < len(run):
+        for n in range(min(_LONGEST, len(run) - i), 0, -1):
+            word = _WORDS.get(run[i : i + n])
+            if word is not None:
+                break
+        else:
+            unknown += run[i]
+            i += 1
+            continue
+        if unknown:
+            out.append(unknown)
+            unknown = ""
+        if word:  # (a word the table reads as nothing: a measure word, `值` value)
+            out.append(word)
+        i += n
+    if unknown:
+        out.append(unknown)
+    text, a, b = m.string, m.start(), m.end()
+    before = " " if a > 0 and text[a - 1].isalnum() else ""  # (spaced from an ASCII word it is glued to only)
+    after = " " if b < len(text) and text[b].isalnum() else ""
+    return f"{before}{' '.join(out)}{after}"
 
 
 def scaled_key(key: str) -> tuple[str, float]:
@@ -498,6 +567,7 @@ class KeyMap:
     loss: LossRule = field(default_factory=LossRule)
     eval_metrics: frozenset[str] = frozenset()  # words that name an evaluation's metric ([evaluation])
     rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
+    words: dict[str, str] = field(default_factory=dict)  # a CJK word -> its English words ([words])
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
@@ -513,7 +583,7 @@ class KeyMap:
             pass
         # a capital letter alone is the printer's own abbreviation, no unit: YOLACT's train.py prints its losses as
         # ' B: %.3f | C: %.3f | M: %.3f | S: %.3f | T: %.3f' (box, class, mask, semantic, total), S no seconds
-        found = None if _CAPITAL.fullmatch(key.strip()) else self._lookup(key, config, 0)
+        found = None if _CAPITAL.fullmatch(key.strip()) else self._lookup(english(key), config, 0)
         if found is not None and found.units == "memory" and normalize(key) in self.decimal:
             found = replace(
                 found, units="memory_si", via="; ".join(v for v in (found.via, self.decimal_why) if v)
@@ -1098,7 +1168,7 @@ _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "ste
 
 def _words(key: str) -> frozenset[str]:
     """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss)."""
-    return frozenset(w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", key).lower()) if w)
+    return frozenset(w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", english(key)).lower()) if w)
 
 
 def _group_parts(key: str) -> tuple[str, str] | None:
@@ -1157,6 +1227,7 @@ TABLES = (
     "units",
     "evaluation",
     "rules",
+    "words",
 )
 
 
@@ -1170,7 +1241,7 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(
             f"{source}: unknown table(s) {sorted(unknown)}; use [step.<column>], [config.<fact>], "
             "[inverse.<column>], [known.<name>], [ignore], [skip.<what>], [prefixes], [groups], [loss], [decimal], "
-            "[interval], [units], [evaluation], [rules]"
+            "[interval], [units], [evaluation], [rules], [words]"
         )
     for kind, allowed, table in (
         ("step", step_ok, km.step),
@@ -1270,6 +1341,12 @@ def parse(data: Table, source: str) -> KeyMap:
     if not all(isinstance(v, str) for v in rules.values()):
         raise PatternError(f"{source}: [rules]: each rule is a text")
     km.rules = dict(rules)
+    words = _tables(data, "words", source)
+    if not all(isinstance(v, str) and _CJK_RUN.fullmatch(str(k)) for k, v in words.items()):
+        raise PatternError(
+            f"{source}: [words]: each key is a word in CJK letters, each value its English text"
+        )
+    km.words = {str(k): " ".join(v.split()) for k, v in words.items()}
     return km
 
 
