@@ -1779,6 +1779,56 @@ def test_a_top_k_accuracy_is_its_own_key(write_log):
     assert len(top1) == 1 and list(parsed.rows[top1[0]]) == [0.0, 0.1, 0.2, 0.3, 0.4]
 
 
+def test_a_line_after_each_step_line_that_counts_the_epochs_samples_continues_that_step(write_log):
+    # tflearn/tflearn tflearn/callbacks.py TermLogger.termlogs(): "Training Step: " + str(global_step) + " " then
+    # " | total loss: %.5f" and (helpers/trainer.py, since the step timer) " | time: %.3fs", then per optimizer
+    # "| " + name + " | epoch: %03d" + " | loss: %.5f" + " - acc: %.4f" [+ " | val_loss: %.5f" + " - val_acc:
+    # %.4f" at a snapshot] + " -- iter: %0Nd/%d" (the samples seen in the epoch, of the data set's size); here a
+    # batch of 64 and 320 samples, five steps an epoch, and a snapshot's validation at step 6
+    times = [0.275, 0.186, 0.302, 8.9, 0.326, 0.291]
+    lines = []
+    for step in range(3, 9):
+        epoch, seen = (step - 1) // 5 + 1, (step - 1) % 5 * 64 + 64
+        loss = 2.5 - step / 10
+        snap = f" | val_loss: {loss + 0.1:.5f} - val_acc: 0.5{step}00" if step == 6 else ""
+        lines += [
+            f"Training Step: {step}  | total loss: {loss:.5f} | time: {times[step - 3]:.3f}s",
+            f"| Adam | epoch: {epoch:03d} | loss: {loss:.5f} - acc: 0.{step}000{snap} -- iter: {seen:03d}/320",
+        ]
+        if snap:
+            lines.append("--")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3, 4, 5, 6, 7, 8]  # not the samples 192, 256, 320, 64, 128, 192 as steps
+    assert list(parsed.rows["loss"]) == [2.2, 2.1, 2.0, 1.9, 1.8, 1.7]
+    assert list(parsed.rows["step_time_s"]) == times
+    # the samples of the epoch seen: a value of the step, as printed
+    samples = [c for c in parsed.rows.columns if c.startswith("x_") and "iter" in c]
+    assert len(samples) == 1 and list(parsed.rows[samples[0]]) == [192, 256, 320, 64, 128, 192]
+    # the snapshot's validation on its optimizer line: the evaluation's value at that step, no row of its own
+    assert row_at(parsed, 7)["eval_loss"] == 2.0
+    assert pd.isna(row_at(parsed, 5)["eval_loss"])
+
+
+def test_lines_of_a_steps_outputs_after_its_line_join_its_row(write_log):
+    # BVLC/caffe src/caffe/solver.cpp Solver::Step(), at every display interval: "Iteration " << iter_ << " (" <<
+    # per_s << " iter/s, " << lapse << "s/" << display << " iters), loss = " << smoothed_loss_, then for each
+    # output blob "    Train net output #" << score_index++ << ": " << output_name << " = " << value (+ " (* " <<
+    # loss_weight << " = " << weighted << " loss)" for a loss), behind glog's prefix
+    lines = []
+    for k, (it, loss) in enumerate(((100, 2.25), (200, 1.75), (300, 1.5), (400, 1.25))):
+        stamp = f"I0815 20:4{k}:26.81"
+        lines += [
+            f"{stamp}0891 52129 solver.cpp:218] Iteration {it} (4.5 iter/s, 22.2s/100 iters), loss = {loss}",
+            f"{stamp}0901 52129 solver.cpp:237]     Train net output #0: accuracy = 0.{k + 5}",
+            f"{stamp}0911 52129 solver.cpp:237]     Train net output #1: loss = {loss} (* 1 = {loss} loss)",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows["loss"]) == [2.25, 1.75, 1.5, 1.25]
+    accuracy = [c for c in parsed.rows.columns if "accuracy" in c]
+    assert len(accuracy) == 1 and list(parsed.rows[accuracy[0]]) == [0.5, 0.6, 0.7, 0.8]
+
+
 def test_two_lines_that_print_the_same_step_with_other_keys_are_one_row(write_log):
     # BVLC/caffe src/caffe/solver.cpp Solver::Step(): LOG_IF(INFO, Caffe::root_solver()) << "Iteration " << iter_
     # << ", loss = " << smoothed_loss_, then each output's "    Train net output #" << j << ": " << name << " = "
