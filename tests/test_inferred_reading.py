@@ -768,6 +768,34 @@ def test_units_after_values_and_in_the_keys_brackets(write_log):
     assert second["memory_gib"] == 11.5 and second["grad_norm"] == 1.1
 
 
+@pytest.mark.parametrize(
+    "layout",
+    [
+        # PaddlePaddle/Parakeet examples/waveflow/train.py train_batch: start = time.time(); batch =
+        # self.read_batch(); data_loader_time = time.time() - start; ... iteration_time = time.time() - start;
+        # msg = "Rank: {}, ".format(rank) + "step: {}, ".format(self.iteration) + "time: {:>.3f}s/{:>.3f}s,
+        # ".format(data_loader_time, iteration_time) + "loss: {:>.6f}".format(loss_value)
+        "Rank: 0, step: {step}, time: {data:.3f}s/{whole:.3f}s, loss: {loss:.6f}",
+        # its examples/transformer_tts/train.py: the same times, then ', '.join('{}: {:>.6f}'.format(k, v) for k, v
+        # in losses_np.items())
+        "Rank: 0, step: {step}, time: {data:.3f}s/{whole:.3f}s, loss: {loss:.6f}, mel_l1_loss: 0.{step}00000",
+    ],
+    ids=["waveflow", "transformer_tts"],
+)
+def test_a_part_then_the_whole_of_a_time_under_one_key_gives_the_step_the_whole(write_log, layout):
+    wholes, losses = [2.105, 2.099, 2.103, 0.948], [-4.310512, -3.645384, -3.686285, -4.348854]
+    lines = [
+        layout.format(step=step, data=data, whole=whole, loss=loss)
+        for step, data, whole, loss in zip(
+            (3599, 3600, 3601, 3602), (0.0, 0.001, 0.0, 0.512), wholes, losses, strict=True
+        )
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3599, 3600, 3601, 3602]
+    assert list(parsed.rows["step_time_s"]) == wholes  # the iteration's time, not the data loader's wait
+    assert list(parsed.rows["loss"]) == losses
+
+
 def test_a_time_printed_with_its_unit_and_no_key_is_the_steps_time(write_log):
     # karpathy/llm.c train_gpt2.py:842: f"step {step+1:4d}/{args.num_iterations} | train loss {lossf:.6f} | norm
     # {norm:.4f} | lr {lr:.2e} | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)" (the llmc set taken

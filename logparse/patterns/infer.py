@@ -589,6 +589,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
+    _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
@@ -602,6 +603,29 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+_SLASHED_UNIT = regex.compile(r"^(?P<unit>[A-Za-zµ]+)/$")
+
+
+def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key: a<unit>/b<unit>`: two times of one key, each with its unit, where the second is at least the first on
+    every line: the part, then the whole that holds it; both are the key's, and the longest time of the record is
+    the step's (_longest_time). PaddlePaddle/Parakeet's trainers (examples/waveflow/train.py, wavenet, tacotron2,
+    transformer_tts train_batch) take start = time.time(), read the batch, data_loader_time = time.time() - start,
+    run the step, iteration_time = time.time() - start, and print "time: {:>.3f}s/{:>.3f}s, ".format(
+    data_loader_time, iteration_time). Where the second is ever below the first (a value and its running
+    average), the pair is left as printed."""
+    for slot, nxt in zip(slots, slots[1:], strict=False):
+        m = _SLASHED_UNIT.match(sh.literals[nxt.index])
+        if m is None or m["unit"] not in _TIME_UNITS or nxt.unit != m["unit"]:
+            continue
+        if slot.kind != "num" or nxt.kind != "num" or not slot.label or slot.rate or slot.unit:
+            continue
+        pairs = [(_number(v[slot.index]), _number(v[nxt.index])) for v in sh.values]
+        if not pairs or any(a is None or b is None or b < a for a, b in pairs):
+            continue
+        slot.unit, nxt.label = m["unit"], slot.label
 
 
 def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
