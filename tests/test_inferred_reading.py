@@ -1837,6 +1837,25 @@ def test_a_line_after_each_step_line_that_counts_the_epochs_samples_continues_th
     assert pd.isna(row_at(parsed, 5)["eval_loss"])
 
 
+def test_a_line_per_optimizer_after_each_step_line_continues_that_step(write_log):
+    # the same TermLogger with two optimizers, one line each after the step's (tflearn examples/basics/logical.py,
+    # XOR: two `regression(..., optimizer='sgd')` ops fit together, four samples a batch, as a user's notebook shows
+    # it: "| SGD_0 | epoch: 400 | loss: 0.40857 -- iter: 4/4" then "| SGD_1 | ..."); the step line's total loss
+    # sums them (tflearn/helpers/trainer.py); which optimizer's line is the step's own is not known
+    lines = []
+    for k, step in enumerate((397, 398, 399, 400)):
+        first, second = 0.45 - k / 100, 0.41 + k / 1000
+        lines += [
+            f"Training Step: {step}  | total loss: {first + second:.5f} | time: {(0.006, 0.004, 0.009, 0.005)[k]}s",
+            f"| SGD_0 | epoch: {step:03d} | loss: {first:.5f} -- iter: 4/4",
+            f"| SGD_1 | epoch: {step:03d} | loss: {second:.5f} -- iter: 4/4",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [397, 398, 399, 400]
+    assert list(parsed.rows["loss"]) == [0.86, 0.851, 0.842, 0.833]  # 0.45 + 0.41, 0.44 + 0.411, ...
+    assert list(parsed.rows["step_time_s"]) == [0.006, 0.004, 0.009, 0.005]
+
+
 def test_lines_of_a_steps_outputs_after_its_line_join_its_row(write_log):
     # BVLC/caffe src/caffe/solver.cpp Solver::Step(), at every display interval: "Iteration " << iter_ << " (" <<
     # per_s << " iter/s, " << lapse << "s/" << display << " iters), loss = " << smoothed_loss_, then for each

@@ -385,7 +385,8 @@ class Slot:
     label: str  # the key printed before it ('' when none), or the rate unit after it
     unit: str | None  # a unit printed after it (`ms`, `G`, `%`)
     rate: bool = False  # the label is the rate unit after the value
-    role: str = "value"  # step | total | epoch | timestamp | value | skip | count (another line's counter)
+    # step | total | epoch | timestamp | value | skip | count (another line's counter) | several (a line's of several)
+    role: str = "value"
     meaning: FieldPlan | None = None
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
@@ -561,6 +562,7 @@ class RecordShape:
     # a line that continues a step printed in place of another that does, never beside it (TFLearn's optimizer line
     # with the snapshot's `val_loss` instead of the one without): its keys take their columns again
     instead: bool = False
+    several: bool = False  # a line that continues a step, printed several times a step (one per optimizer)
 
     @property
     def count(self) -> int:
@@ -2667,6 +2669,8 @@ def _continuations(
         return []
     if any(sl.kind == "bar" for sl in main.slots) or _tqdm_count(main.shapes[0]) is not None:
         return []  # (a progress bar's frame: the record after it is the step's, its postfix lags)
+    if _epoch_named(main.slots[main.counter].label):
+        return []  # (an epoch's line: the lines after it are its steps)
     own = {sh.key for sh in main.shapes}
     joined = {sh.key for rec in records if rec.head is main for sh in rec.shapes}
     by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
@@ -2720,8 +2724,10 @@ def _continuations(
         return []
     found: list[RecordShape] = []
     for rec in records:
-        if rec is main or id(rec) in twice or rec.kind not in ("step", "none") or rec.head is not None:
+        if rec is main or rec.kind not in ("step", "none") or rec.head is not None:
             continue
+        if id(rec) in twice and not _same_count(rec, pairs[id(rec)]):
+            continue  # (lines of the steps within main's record: their count moves between them)
         if after[id(rec)] < BLOCK_SHARE * rec.count or rec.first < main.first or not _has_values(rec):
             continue
         if any(sl.kind == "bar" for sl in rec.slots) or _eval_marks(_own_text(rec)):
@@ -2753,6 +2759,7 @@ def _continuations(
         return {keymap_mod.normalize(sl.label) for sl in r.slots if sl.kind == "num" and sl.label}
 
     for rec in found:
+        rec.several = id(rec) in twice
         rec.instead = any(
             (other.count, -other.first) > (rec.count, -rec.first)
             and id(other) not in together[id(rec)]
@@ -2760,6 +2767,19 @@ def _continuations(
             for other in found
         )
     return found
+
+
+def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
+    """Whether a record printed several times after each step line prints one count at each step (the step's
+    samples, on a line per optimizer), or none."""
+    if rec.counter is None:
+        return True
+    shapes = {sh.key: sh for sh in rec.shapes}
+    counts: dict[int, set[int | None]] = defaultdict(set)
+    for step, key, n in pairs:
+        printed = shapes[key].values if key in shapes else []
+        counts[step].add(_whole(printed[n][rec.counter]) if n < len(printed) else None)
+    return all(len(c) == 1 for c in counts.values())
 
 
 def _value_keys(rec: RecordShape) -> set[str]:
@@ -2809,7 +2829,9 @@ def _join(rec: RecordShape, main: RecordShape) -> None:
     rec.kind, rec.head, rec.attach = "block", main, "previous"
     main.members += 1
     for slot in rec.slots:
-        if slot.role in ("step", "total", "epoch", "skip"):
+        if rec.several and slot.role in ("step", "total", "epoch", "skip", "value"):
+            slot.role = "several"
+        elif slot.role in ("step", "total", "epoch", "skip"):
             slot.role = "count" if slot.index == rec.counter else "value"
     rec.counter = rec.epoch = rec.total = None
 
@@ -3427,6 +3449,10 @@ def _line_table(
         if not slot.label and "train_elapsed_s" not in taken and not evaluation and _counter_clock(rec, slot):
             why = "a number with no key in the counter's brackets that grows with the steps: the time since training began"
             read_as(slot, {"column": "train_elapsed_s"}, f"value {slot.index + 1}", why)
+            continue
+        if slot.role == "several" and slot.label and slot.kind == "num":
+            why = "printed on several lines of each step (one per optimizer): which line's is the step's is not known"
+            keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
         if slot.role == "count" and slot.label and not evaluation:
             # a count on a line that continues the step (the samples of the epoch seen so far): the step's value
