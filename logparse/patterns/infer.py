@@ -59,7 +59,9 @@ when the counter is named like one). A record that says it is an evaluation (a w
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
 key as printed, the unit printed with the value, and whether the record is an evaluation. A rarer record of
 another shape that only repeats steps the step record printed, with its keys and other values, measures them
-again on other data: an evaluation at that step (not a second row).
+again on other data: an evaluation at that step (not a second row). Lines of other shapes right after every
+step line, each once a step (TFLearn's optimizer line after its `Training Step: N` line), continue that step: a
+count they print that moves a whole multiple of the step's counter (the epoch's samples) is a value of its row.
 
 Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
 lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
