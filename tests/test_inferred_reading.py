@@ -768,6 +768,34 @@ def test_units_after_values_and_in_the_keys_brackets(write_log):
     assert second["memory_gib"] == 11.5 and second["grad_norm"] == 1.1
 
 
+@pytest.mark.parametrize(
+    "layout",
+    [
+        # PaddlePaddle/Parakeet examples/waveflow/train.py train_batch: start = time.time(); batch =
+        # self.read_batch(); data_loader_time = time.time() - start; ... iteration_time = time.time() - start;
+        # msg = "Rank: {}, ".format(rank) + "step: {}, ".format(self.iteration) + "time: {:>.3f}s/{:>.3f}s,
+        # ".format(data_loader_time, iteration_time) + "loss: {:>.6f}".format(loss_value)
+        "Rank: 0, step: {step}, time: {data:.3f}s/{whole:.3f}s, loss: {loss:.6f}",
+        # its examples/transformer_tts/train.py: the same times, then ', '.join('{}: {:>.6f}'.format(k, v) for k, v
+        # in losses_np.items())
+        "Rank: 0, step: {step}, time: {data:.3f}s/{whole:.3f}s, loss: {loss:.6f}, mel_l1_loss: 0.{step}00000",
+    ],
+    ids=["waveflow", "transformer_tts"],
+)
+def test_a_part_then_the_whole_of_a_time_under_one_key_gives_the_step_the_whole(write_log, layout):
+    wholes, losses = [2.105, 2.099, 2.103, 0.948], [-4.310512, -3.645384, -3.686285, -4.348854]
+    lines = [
+        layout.format(step=step, data=data, whole=whole, loss=loss)
+        for step, data, whole, loss in zip(
+            (3599, 3600, 3601, 3602), (0.0, 0.001, 0.0, 0.512), wholes, losses, strict=True
+        )
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3599, 3600, 3601, 3602]
+    assert list(parsed.rows["step_time_s"]) == wholes  # the iteration's time, not the data loader's wait
+    assert list(parsed.rows["loss"]) == losses
+
+
 def test_a_time_printed_with_its_unit_and_no_key_is_the_steps_time(write_log):
     # karpathy/llm.c train_gpt2.py:842: f"step {step+1:4d}/{args.num_iterations} | train loss {lossf:.6f} | norm
     # {norm:.4f} | lr {lr:.2e} | ({(t1-t0)*1000:.2f} ms | {tokens_per_second:.0f} tok/s)" (the llmc set taken
@@ -1777,6 +1805,75 @@ def test_a_top_k_accuracy_is_its_own_key(write_log):
     assert steps_of(parsed) == [0, 10, 20, 30, 40]
     top1 = [c for c in parsed.rows.columns if "acc" in c and "1" in c]
     assert len(top1) == 1 and list(parsed.rows[top1[0]]) == [0.0, 0.1, 0.2, 0.3, 0.4]
+
+
+def test_a_line_after_each_step_line_that_counts_the_epochs_samples_continues_that_step(write_log):
+    # tflearn/tflearn tflearn/callbacks.py TermLogger.termlogs(): "Training Step: " + str(global_step) + " " then
+    # " | total loss: %.5f" and (helpers/trainer.py, since the step timer) " | time: %.3fs", then per optimizer
+    # "| " + name + " | epoch: %03d" + " | loss: %.5f" + " - acc: %.4f" [+ " | val_loss: %.5f" + " - val_acc:
+    # %.4f" at a snapshot] + " -- iter: %0Nd/%d" (the samples seen in the epoch, of the data set's size); here a
+    # batch of 64 and 320 samples, five steps an epoch, and a snapshot's validation at step 6
+    times = [0.275, 0.186, 0.302, 8.9, 0.326, 0.291]
+    lines = []
+    for step in range(3, 9):
+        epoch, seen = (step - 1) // 5 + 1, (step - 1) % 5 * 64 + 64
+        loss = 2.5 - step / 10
+        snap = f" | val_loss: {loss + 0.1:.5f} - val_acc: 0.5{step}00" if step == 6 else ""
+        lines += [
+            f"Training Step: {step}  | total loss: {loss:.5f} | time: {times[step - 3]:.3f}s",
+            f"| Adam | epoch: {epoch:03d} | loss: {loss:.5f} - acc: 0.{step}000{snap} -- iter: {seen:03d}/320",
+        ]
+        if snap:
+            lines.append("--")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3, 4, 5, 6, 7, 8]  # not the samples 192, 256, 320, 64, 128, 192 as steps
+    assert list(parsed.rows["loss"]) == [2.2, 2.1, 2.0, 1.9, 1.8, 1.7]
+    assert list(parsed.rows["step_time_s"]) == times
+    # the samples of the epoch seen: a value of the step, as printed
+    samples = [c for c in parsed.rows.columns if c.startswith("x_") and "iter" in c]
+    assert len(samples) == 1 and list(parsed.rows[samples[0]]) == [192, 256, 320, 64, 128, 192]
+    # the snapshot's validation on its optimizer line: the evaluation's value at that step, no row of its own
+    assert row_at(parsed, 7)["eval_loss"] == 2.0
+    assert pd.isna(row_at(parsed, 5)["eval_loss"])
+
+
+def test_a_line_per_optimizer_after_each_step_line_continues_that_step(write_log):
+    # the same TermLogger with two optimizers, one line each after the step's (tflearn examples/basics/logical.py,
+    # XOR: two `regression(..., optimizer='sgd')` ops fit together, four samples a batch, as a user's notebook shows
+    # it: "| SGD_0 | epoch: 400 | loss: 0.40857 -- iter: 4/4" then "| SGD_1 | ..."); the step line's total loss
+    # sums them (tflearn/helpers/trainer.py); which optimizer's line is the step's own is not known
+    lines = []
+    for k, step in enumerate((397, 398, 399, 400)):
+        first, second = 0.45 - k / 100, 0.41 + k / 1000
+        lines += [
+            f"Training Step: {step}  | total loss: {first + second:.5f} | time: {(0.006, 0.004, 0.009, 0.005)[k]}s",
+            f"| SGD_0 | epoch: {step:03d} | loss: {first:.5f} -- iter: 4/4",
+            f"| SGD_1 | epoch: {step:03d} | loss: {second:.5f} -- iter: 4/4",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [397, 398, 399, 400]
+    assert list(parsed.rows["loss"]) == [0.86, 0.851, 0.842, 0.833]  # 0.45 + 0.41, 0.44 + 0.411, ...
+    assert list(parsed.rows["step_time_s"]) == [0.006, 0.004, 0.009, 0.005]
+
+
+def test_lines_of_a_steps_outputs_after_its_line_join_its_row(write_log):
+    # BVLC/caffe src/caffe/solver.cpp Solver::Step(), at every display interval: "Iteration " << iter_ << " (" <<
+    # per_s << " iter/s, " << lapse << "s/" << display << " iters), loss = " << smoothed_loss_, then for each
+    # output blob "    Train net output #" << score_index++ << ": " << output_name << " = " << value (+ " (* " <<
+    # loss_weight << " = " << weighted << " loss)" for a loss), behind glog's prefix
+    lines = []
+    for k, (it, loss) in enumerate(((100, 2.25), (200, 1.75), (300, 1.5), (400, 1.25))):
+        stamp = f"I0815 20:4{k}:26.81"
+        lines += [
+            f"{stamp}0891 52129 solver.cpp:218] Iteration {it} (4.5 iter/s, 22.2s/100 iters), loss = {loss}",
+            f"{stamp}0901 52129 solver.cpp:237]     Train net output #0: accuracy = 0.{k + 5}",
+            f"{stamp}0911 52129 solver.cpp:237]     Train net output #1: loss = {loss} (* 1 = {loss} loss)",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows["loss"]) == [2.25, 1.75, 1.5, 1.25]
+    accuracy = [c for c in parsed.rows.columns if "accuracy" in c]
+    assert len(accuracy) == 1 and list(parsed.rows[accuracy[0]]) == [0.5, 0.6, 0.7, 0.8]
 
 
 def test_two_lines_that_print_the_same_step_with_other_keys_are_one_row(write_log):

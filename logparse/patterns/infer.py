@@ -59,7 +59,9 @@ when the counter is named like one). A record that says it is an evaluation (a w
 event, never a step row. What each key means is the key map's decision (keymap.py); this module hands it the
 key as printed, the unit printed with the value, and whether the record is an evaluation. A rarer record of
 another shape that only repeats steps the step record printed, with its keys and other values, measures them
-again on other data: an evaluation at that step (not a second row).
+again on other data: an evaluation at that step (not a second row). Lines of other shapes right after every
+step line, each once a step (TFLearn's optimizer line after its `Training Step: N` line), continue that step: a
+count they print that moves a whole multiple of the step's counter (the epoch's samples) is a value of its row.
 
 Logs of several processes or workers: a record that prints its rank has its counter judged within each rank's
 lines (buffered ranks reach the console in blocks); a line that prints several counters (an RL loop's learner,
@@ -390,7 +392,8 @@ class Slot:
     label: str  # the key printed before it ('' when none), or the rate unit after it
     unit: str | None  # a unit printed after it (`ms`, `G`, `%`)
     rate: bool = False  # the label is the rate unit after the value
-    role: str = "value"  # step | total | epoch | timestamp | value | skip
+    # step | total | epoch | timestamp | value | skip | count (another line's counter) | several (a line's of several)
+    role: str = "value"
     meaning: FieldPlan | None = None
     header: bool = False  # the label is a table header's column
     shifted: bool = False  # its key named the value after it: it is a counter (`Train loss 0 48.22`)
@@ -583,6 +586,10 @@ class RecordShape:
     # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
     # counter after it counts within the epoch or the whole run is not shown
     leads: bool = False
+    # a line that continues a step printed in place of another that does, never beside it (TFLearn's optimizer line
+    # with the snapshot's `val_loss` instead of the one without): its keys take their columns again
+    instead: bool = False
+    several: bool = False  # a line that continues a step, printed several times a step (one per optimizer)
 
     @property
     def count(self) -> int:
@@ -611,6 +618,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
+    _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
@@ -624,6 +632,29 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+_SLASHED_UNIT = regex.compile(r"^(?P<unit>[A-Za-zµ]+)/$")
+
+
+def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key: a<unit>/b<unit>`: two times of one key, each with its unit, where the second is at least the first on
+    every line: the part, then the whole that holds it; both are the key's, and the longest time of the record is
+    the step's (_longest_time). PaddlePaddle/Parakeet's trainers (examples/waveflow/train.py, wavenet, tacotron2,
+    transformer_tts train_batch) take start = time.time(), read the batch, data_loader_time = time.time() - start,
+    run the step, iteration_time = time.time() - start, and print "time: {:>.3f}s/{:>.3f}s, ".format(
+    data_loader_time, iteration_time). Where the second is ever below the first (a value and its running
+    average), the pair is left as printed."""
+    for slot, nxt in zip(slots, slots[1:], strict=False):
+        m = _SLASHED_UNIT.match(sh.literals[nxt.index])
+        if m is None or m["unit"] not in _TIME_UNITS or nxt.unit != m["unit"]:
+            continue
+        if slot.kind != "num" or nxt.kind != "num" or not slot.label or slot.rate or slot.unit:
+            continue
+        pairs = [(_number(v[slot.index]), _number(v[nxt.index])) for v in sh.values]
+        if not pairs or any(a is None or b is None or b < a for a, b in pairs):
+            continue
+        slot.unit, nxt.label = m["unit"], slot.label
 
 
 def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
@@ -2489,6 +2520,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind, rec.head, rec.attach = "block", main, "step"
             main.members += 1
     steps = [rec for rec in steps if rec.kind == "step"]
+    for main in sorted(steps, key=lambda r: r.first):  # a step's lines of other shapes right after its line
+        if main.kind == "step":
+            for rec in _continuations(main, records, sample, km):
+                _join(rec, main)
+    steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -2643,6 +2679,189 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         }
 
     return bool(keys(rec)) and not keys(rec) & keys(main)
+
+
+def _continuations(
+    main: RecordShape, records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
+) -> list[RecordShape]:
+    """The records that continue each line of `main` on the lines right after it: one step printed as a line of
+    one shape then lines of others, each of them once after every step line and nowhere else. Such a line may
+    count too, in samples (TFLearn's TermLogger, tflearn/callbacks.py termlogs(), prints per step "Training Step:
+    " + str(global_step) + " | total loss: ..." then, per optimizer, "| " + name + " | epoch: %03d" + " | loss:
+    %.5f" + " - acc: %.4f" + " -- iter: %0Nd/%d" with the samples seen in the epoch), or not at all (Caffe's
+    solver.cpp Step() logs "Iteration N (x iter/s, ...), loss = L", then "    Train net output #k: name = v"
+    per output): its counter, where it has one, moves a whole multiple of main's on every step (the batch), or
+    stands still; it is a value of the same step. A line that says it is an evaluation in its own words is no
+    continuation (its keys may be, TFLearn's `val_loss` on a snapshot's step)."""
+    if main.counter is None or main.count < MIN_REPEATS:
+        return []
+    if any(sl.kind == "bar" for sl in main.slots) or _tqdm_count(main.shapes[0]) is not None:
+        return []  # (a progress bar's frame: the record after it is the step's, its postfix lags)
+    if _epoch_named(main.slots[main.counter].label):
+        return []  # (an epoch's line: the lines after it are its steps)
+    own = {sh.key for sh in main.shapes}
+    joined = {sh.key for rec in records if rec.head is main for sh in rec.shapes}
+    by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
+    after: Counter[int] = Counter()
+    twice: set[int] = set()
+    together: dict[int, set[int]] = defaultdict(set)
+    heads = followed = 0
+    # candidate -> (main's counter, the candidate line's shape, its place among that shape's lines)
+    pairs: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
+    nth: Counter[str] = Counter()
+
+    def close(run: set[int] | None) -> None:
+        nonlocal followed
+        if run is not None:
+            followed += bool(run)
+            for r in run:
+                together[r] |= run
+
+    for seq in sample.order:
+        run: set[int] | None = None
+        step: int | None = None
+        span = 0
+        for key in seq:
+            n = nth[key]
+            nth[key] += 1
+            if key in own:
+                close(run)
+                heads += 1
+                printed = sample.shapes[key].values
+                step = _whole(printed[n][main.counter]) if n < len(printed) else None
+                run, span = set(), 0
+                continue
+            if run is None:
+                continue
+            span += 1
+            if span > MAX_BLOCK_LINES or _separator(sample, key) or key not in by_shape:
+                close(run)
+                run = None
+                continue
+            if key in joined:
+                continue
+            rec = by_shape[key]
+            if id(rec) in run:
+                twice.add(id(rec))
+            run.add(id(rec))
+            after[id(rec)] += 1
+            if step is not None:
+                pairs[id(rec)].append((step, key, n))
+        close(run)
+    if not heads or followed < BLOCK_SHARE * heads:
+        return []
+    found: list[RecordShape] = []
+    for rec in records:
+        if rec is main or rec.kind not in ("step", "none") or rec.head is not None:
+            continue
+        if id(rec) in twice and not _same_count(rec, pairs[id(rec)]):
+            continue  # (lines of the steps within main's record: their count moves between them)
+        if after[id(rec)] < BLOCK_SHARE * rec.count or rec.first < main.first or not _has_values(rec):
+            continue
+        if any(sl.kind == "bar" for sl in rec.slots) or _eval_marks(_own_text(rec)):
+            continue
+        if rec.counter is not None and _counter_key(rec) == _counter_key(main):
+            continue  # (the same counter again: the step's other half, or the line printed twice, _other_half)
+        if _value_keys(rec) <= _value_keys(main):
+            continue  # (the step's own values again: a copy through another logger)
+        found.append(rec)
+    by_key: dict[str, list[RecordShape]] = defaultdict(list)
+    for rec in found:
+        if rec.counter is not None:
+            by_key[_counter_key(rec)].append(rec)
+    counted: list[RecordShape] = []
+    for group in by_key.values():
+        moves = _moves_with(main, group, pairs)
+        if moves is False:
+            found = [rec for rec in found if rec not in group]
+        elif moves:
+            counted += group
+    # lines with no count of their own continue the step where they print what it measured (a loss, the lr);
+    # statistics of something else printed after a step line that holds its values stay apart (3D-VAE's
+    # "Output stats: min=..., max=..." after its losses)
+    uncounted = [rec for rec in found if rec not in counted]
+    if not any(_trains(rec, km) for rec in uncounted):
+        found = counted
+
+    def keys(r: RecordShape) -> set[str]:
+        return {keymap_mod.normalize(sl.label) for sl in r.slots if sl.kind == "num" and sl.label}
+
+    for rec in found:
+        rec.several = id(rec) in twice
+        rec.instead = any(
+            (other.count, -other.first) > (rec.count, -rec.first)
+            and id(other) not in together[id(rec)]
+            and keys(other) & keys(rec)
+            for other in found
+        )
+    return found
+
+
+def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
+    """Whether a record printed several times after each step line prints one count at each step (the step's
+    samples, on a line per optimizer), or none."""
+    if rec.counter is None:
+        return True
+    shapes = {sh.key: sh for sh in rec.shapes}
+    counts: dict[int, set[int | None]] = defaultdict(set)
+    for step, key, n in pairs:
+        printed = shapes[key].values if key in shapes else []
+        counts[step].add(_whole(printed[n][rec.counter]) if n < len(printed) else None)
+    return all(len(c) == 1 for c in counts.values())
+
+
+def _value_keys(rec: RecordShape) -> set[str]:
+    return {
+        keymap_mod.normalize(sl.label)
+        for sl in rec.slots
+        if sl.role == "value" and sl.kind == "num" and sl.label
+    }
+
+
+def _own_text(rec: RecordShape) -> str:
+    """A record's text outside its keys."""
+    text = " ".join(rec.shapes[0].literals)
+    for sl in rec.slots:
+        if sl.label:
+            text = text.replace(sl.label, " ")
+    return text
+
+
+def _moves_with(
+    main: RecordShape, group: list[RecordShape], pairs: dict[int, list[tuple[int, str, int]]]
+) -> bool | None:
+    """Whether the counter of the lines that continue main's steps (records that print it under one name) moves
+    the same whole multiple (2 or more) of main's counter from each step to the next it rises at: a count of the
+    samples (the batch a step). None: it never moves (an index, no count)."""
+    seen: list[tuple[int, int]] = []
+    for rec in group:
+        assert rec.counter is not None
+        shapes = {sh.key: sh for sh in rec.shapes}
+        for step, key, n in pairs[id(rec)]:
+            printed = shapes[key].values if key in shapes else []
+            count = _whole(printed[n][rec.counter]) if n < len(printed) else None
+            if count is not None:
+                seen.append((step, count))
+    seen.sort(key=lambda p: p[0])  # (the records of one name, in the order of main's steps)
+    if len({c for _, c in seen}) <= 1:
+        return None
+    ratios = set()
+    for (a1, b1), (a2, b2) in zip(seen, seen[1:], strict=False):
+        if a2 > a1 and b2 > b1:
+            ratios.add((b2 - b1) / (a2 - a1))
+    return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)).is_integer()
+
+
+def _join(rec: RecordShape, main: RecordShape) -> None:
+    """Join a line to the row of the step line it follows: what counts on it is a value of that step."""
+    rec.kind, rec.head, rec.attach = "block", main, "previous"
+    main.members += 1
+    for slot in rec.slots:
+        if rec.several and slot.role in ("step", "total", "epoch", "skip", "value"):
+            slot.role = "several"
+        elif slot.role in ("step", "total", "epoch", "skip"):
+            slot.role = "count" if slot.index == rec.counter else "value"
+    rec.counter = rec.epoch = rec.total = None
 
 
 def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -3345,6 +3564,20 @@ def _line_table(
         if not slot.label and "train_elapsed_s" not in taken and not evaluation and _counter_clock(rec, slot):
             why = "a number with no key in the counter's brackets that grows with the steps: the time since training began"
             read_as(slot, {"column": "train_elapsed_s"}, f"value {slot.index + 1}", why)
+            continue
+        if slot.role == "several" and slot.label and slot.kind == "num":
+            why = "printed on several lines of each step (one per optimizer): which line's is the step's is not known"
+            keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
+            continue
+        if slot.role == "count" and slot.label and not evaluation:
+            # a count on a line that continues the step (the samples of the epoch seen so far): the step's value
+            column = keymap_mod.column_name("x_", slot.label, slot.unit)
+            if column not in taken and (block is None or column not in block.taken):
+                why = f"a count that moves with the step on a line continuing it ({slot.label!r}): kept as printed"
+                groups[slot.index] = f"v{slot.index}"
+                fields[f"v{slot.index}"] = {"column": column}
+                taken.add(column)
+                keys.append(("kept", slot.label, keymap_mod.KeyUse(column, "kept", why, slot.unit)))
             continue
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
@@ -4392,7 +4625,7 @@ def _blocks(records: list[RecordShape]) -> dict[int, Block]:
             members = sorted([rec, *lines[id(rec)]], key=lambda r: r.first)
             block = Block([s.label for m in members for s in m.slots if s.role == "value" and s.label])
             for m in members:
-                out[id(m)] = block
+                out[id(m)] = Block(block.keys) if m.instead else block
     return out
 
 
