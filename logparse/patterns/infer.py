@@ -896,6 +896,16 @@ _NOT_A_COUNTER = frozenset(
 _RATE_WORDS = frozenset({"fps", "sps", "ips", "per", "speed", "rate", "throughput"})
 
 
+# the words that name a device or a process: the number after one is its index, never a step's (`GPU 1: 6.1GB/23.7GB`
+# lines of a per-device status, `Worker 3 ...`)
+_DEVICE_WORDS = frozenset({"gpu", "gpus", "cuda", "device", "devices", "node", "worker", "proc", "process", "tpu", "npu"})
+
+
+def _device_named(label: str) -> bool:
+    words = _words(label)
+    return bool(words) and words[-1] in _DEVICE_WORDS
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
@@ -1019,6 +1029,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             and (rising(i) or few)
             and not _counter_named(slots[i].label, loose=True)
             and not _epoch_named(slots[i].label)
+            and not _device_named(slots[i].label)  # (`GPU 1: 6.1GB`: the device's index, then its value)
         ):
             slots[nxt].label, slots[i].label = slots[i].label, ""
             slots[i].shifted = True
@@ -1051,6 +1062,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and not known_other(i)
         and not slots[i].rate
         and i not in ranked
+        and not _device_named(slots[i].label)
     ]
     # a logger's label names its own counter among the several a line prints (Acme's `[Learner] Actor Steps = 825
     # | ... | Learner Steps = 2`: each logger prints every counter, its own under its label)
