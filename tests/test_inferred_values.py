@@ -939,3 +939,17 @@ def test_a_fine_tuners_share_done_peak_memory_and_words_per_second(write_log):
     assert steps["memory_gib"].tolist() == [9.1, 9.2, 9.3, 9.4, 9.5]  # GB of 1024**3 bytes: GiB
     assert steps["tokens_per_s"].tolist() == [1200.5, 1201.0, 1201.5, 1202.0, 1202.5]
     assert steps["loss"].tolist() == [0.9, 0.8, 0.7, 0.6, 0.5]
+
+
+def test_an_abbreviated_peak_allocation_with_its_unit_in_the_key_is_the_memory(tmp_path):
+    # misaya-yang/hybrid-rope, the Llama-3-8B LoRA suite's TrainerCallback.on_log: msg = f"[step={state.global_step}]
+    # loss={float(loss):.6f} lr={float(lr):.3e}" + f" max_alloc_gb={max_alloc_gb:.2f} max_reserved_gb={...:.2f}" with
+    # max_alloc_gb = torch.cuda.max_memory_allocated() / (1024**3): GiB, the run's peak allocation
+    lines = ["=== START 2026-02-14 23:50:01 variant=pi ==="]
+    lines += [
+        f"[step={s}] loss={5 - s / 100:.6f} lr={s * 6e-6:.3e} max_alloc_gb=71.82 max_reserved_gb=81.68"
+        for s in (10, 20, 30, 40)
+    ]
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert list(frame(path).rows["memory_gib"]) == [71.82] * 4
