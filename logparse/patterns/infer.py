@@ -898,7 +898,8 @@ _RATE_WORDS = frozenset({"fps", "sps", "ips", "per", "speed", "rate", "throughpu
 
 # the words that name a device or a process: the number after one is its index, never a step's (`GPU 1: 6.1GB/23.7GB`
 # lines of a per-device status, `Worker 3 ...`)
-_DEVICE_WORDS = frozenset({"gpu", "gpus", "cuda", "device", "devices", "node", "worker", "proc", "process", "tpu", "npu"})
+# (not `process`: Kaldi's nnet3 training prints its batches as `Process 100/3161(...)`)
+_DEVICE_WORDS = frozenset({"gpu", "gpus", "cuda", "device", "devices", "node", "tpu", "npu"})
 
 
 def _device_named(label: str) -> bool:
