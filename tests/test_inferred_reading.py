@@ -1482,6 +1482,24 @@ def test_a_block_of_key_tab_value_lines_per_step(write_log):
     assert list(parsed.rows["lr"]) == [3e-4] * 3
 
 
+def test_a_block_line_whose_value_is_followed_by_the_word_seconds(write_log):
+    # hongzimao/deeprm pg_re_single_core.py: per iteration `print "Iteration: \t %i" % iteration`, then one
+    # `"Key: \t %s"` line a value, then `print "Elapsed time\t %s" % (timer_end - timer_start), "seconds"` (the
+    # timer restarts after the block: that iteration's wall time) and a dashed rule
+    def block(it: int, loss: float, secs: float) -> str:
+        return (
+            f"Iteration: \t {it}\nNumTrajs: \t 200\nNumTimesteps: \t {32549 + it}\nLoss:     \t {loss}\n"
+            f"MeanEntropy \t 2.39\nElapsed time\t {secs} seconds\n-----------------\n"
+        )
+
+    secs = [106.25, 98.5, 100.75, 99.125]
+    parsed = frame(write_log("".join(block(i, 0.125 + i / 100, s) for i, s in enumerate(secs))))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.125, 0.135, 0.145, 0.155]
+    # the seconds fall from one iteration to the next: no clock since training began, each iteration's own time
+    assert list(parsed.rows["step_time_s"]) == secs
+
+
 def test_a_record_printed_as_a_table_between_rules(write_log):
     # openai/improved-diffusion improved_diffusion/logger.py HumanOutputFormat.writekvs: a dashed rule, then
     # "| %s | %s |" per key (sorted, values "%-8.3g"), then the rule again, at every log interval

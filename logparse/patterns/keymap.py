@@ -108,9 +108,10 @@ NUMBER_TOKEN = regex.compile(
 
 # The unit a value carries where a line prints it after the value, as the generic reading takes it (its `pairs`,
 # patterns/generic.toml, spells the same two lists): a word unit glued on or after one space (`12.3ms`,
-# `61.2 GB`), a one-letter one glued on (`1.2s`, `41%`, `12K`), and nothing of a word after it. `patterns new`
-# (shapes.py) reads a line's units with it, so the set it writes converts a value as the generic reading does.
-WORD_UNITS = r"ms|us|µs|secs?|mins?|[KMGTkmgt]i?[Bb]"
+# `61.2 GB`, `106.07 seconds`: hongzimao/deeprm pg_re_single_core.py `print "Elapsed time\t %s" % t, "seconds"`),
+# a one-letter one glued on (`1.2s`, `41%`, `12K`), and nothing of a word after it. `patterns new` (shapes.py)
+# reads a line's units with it, so the set it writes converts a value as the generic reading does.
+WORD_UNITS = r"ms|us|µs|seconds?|secs?|mins?|[KMGTkmgt]i?[Bb]"
 LETTER_UNITS = r"s|m|h|%|[KMGBT]"
 UNIT_AFTER = regex.compile(rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS}))(?![\w.%/])")
 
