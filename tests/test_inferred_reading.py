@@ -2841,6 +2841,26 @@ def test_a_norm_between_bars_and_a_clock_in_minutes(write_log):
     assert row_at(parsed, 4)["train_elapsed_s"] == pytest.approx(0.3 * 60)
 
 
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # tensorflow/nmt nmt/train.py print_step_info: "%sstep %d lr %g step-time %.2fs wps %.2fK ppl %.2f gN %.2f
+        # %s, %s" % (prefix, global_step, lr, avg_step_time, speed, train_ppl, avg_grad_norm, result_summary,
+        # time.ctime())
+        "  step {s} lr 1 step-time 0.45s wps 12.34K ppl 51.20 gN {g:.2f} bleu 0.00, Wed Jul  3 17:1{k}:58 2019",
+        # guoday/ctrNet-tool src/misc_utils.py print_step_info (after nmt's): "%sepoch %d step %d lr %g logloss
+        # %.6f gN %.2f, %s" % (prefix, epoch, global_step, lr, train_ppl, avg_grad_norm, time.ctime())
+        "  epoch 0 step {s} lr 0.001 logloss 0.191605 gN {g:.2f}, Wed Jul  3 17:1{k}:58 2019",
+    ],
+)
+def test_the_gradient_norm_printed_as_gn(write_log, fmt):
+    norms = [5.25, 4.5, 3.75, 3.0]
+    lines = [fmt.format(s=100 * (k + 1), g=g, k=k) for k, g in enumerate(norms)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows["grad_norm"]) == norms
+
+
 def test_a_time_named_the_log_interval_is_read_per_step(write_log):
     # OpenBMB/VoxCPM src/voxcpm/training/tracker.py TrainingTracker.log_metrics: f"[{split}] step {self.step}:
     # {formatted}" + f", log interval: {dt:.2f}s" with dt = now - self._last_log_time, called every log_interval
