@@ -2861,6 +2861,44 @@ def test_the_gradient_norm_printed_as_gn(write_log, fmt):
     assert list(parsed.rows["grad_norm"]) == norms
 
 
+@pytest.mark.parametrize(
+    ("fmt", "stride"),
+    [
+        # irom-princeton/dppo agent/pretrain/train_diffusion_agent.py run(), every log_freq epochs:
+        # log.info(f"{self.epoch}: train loss {loss_train:8.4f} | t:{timer():8.4f}"), util/timer.Timer's call the
+        # seconds since its previous call; Hydra's job logging '[%(asctime)s][%(name)s][%(levelname)s] - %(message)s'
+        ("{n}: train loss {loss:8.4f} | t:{t:8.4f}", 1),
+        # the same repository's agent/pretrain/train_agent.py, every log_freq batches (here 50): f"Epoch {epoch} Batch
+        # {batch_ind}: train loss {loss_train:8.4f} | t:{timer():8.4f}"
+        ("Epoch 0 Batch {n}: train loss {loss:8.4f} | t:{t:8.4f}", 50),
+    ],
+)
+def test_an_unknown_key_whose_values_are_the_seconds_between_the_stamps_is_the_time(write_log, fmt, stride):
+    times = [58.8116, 61.066, 47.7092, 62.0678]
+    stamp, lines = 1731426183.864, []
+    for k, t in enumerate(times):
+        stamp += t
+        clock = pd.Timestamp(stamp, unit="s").strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+        msg = fmt.format(n=(k + 1) * stride, loss=0.1624 - k / 1000, t=t)
+        lines.append(f"[{clock}][agent.pretrain.train_diffusion_agent][INFO] - {msg}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [stride, 2 * stride, 3 * stride, 4 * stride]
+    assert list(parsed.rows["loss"]) == [0.1624, 0.1614, 0.1604, 0.1594]
+    assert list(parsed.rows["step_time_s"]) == pytest.approx([t / stride for t in times])
+
+
+def test_an_unknown_key_that_is_not_the_time_between_the_stamps_stays_as_printed(write_log):
+    # the same layout whose last value is no time: a count that does not follow the stamps' gaps
+    lines = [
+        f"[2024-11-12 15:4{k}:03,864][agent][INFO] - {k + 1}: train loss 0.16{k}0 | t:{[12, 50, 7, 33][k]:8.4f}"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+    assert list(parsed.rows["x_t"]) == [12, 50, 7, 33]
+
+
 def test_a_time_named_the_log_interval_is_read_per_step(write_log):
     # OpenBMB/VoxCPM src/voxcpm/training/tracker.py TrainingTracker.log_metrics: f"[{split}] step {self.step}:
     # {formatted}" + f", log interval: {dt:.2f}s" with dt = now - self._last_log_time, called every log_interval
