@@ -1795,6 +1795,35 @@ def test_an_epochs_summary_after_its_steps_is_no_step(write_log, step_line, summ
     assert evals(parsed) == []  # the epoch's mean of the training loss: no evaluation either
 
 
+@pytest.mark.parametrize(
+    "step_line",
+    [
+        # WenmuZhou/PSENet.pytorch train.py train_epoch(), every display_interval batches: '[{}/{}], [{}/{}], step:
+        # {}, {:.3f} samples/sec, batch_loss: {:.4f}, batch_loss_c: {:.4f}, batch_loss_s: {:.4f}, time:{:.4f},
+        # lr:{}'.format(epoch, config.epochs, i, all_step, cur_step, ...)
+        "[{e}/100], [{i}/11], step: {s}, 3.163 samples/sec, batch_loss: {x:.4f}, batch_loss_c: 0.4429, "
+        "batch_loss_s: 0.5517, time:3.1618, lr:0.0001",
+        # WenmuZhou/DBNet.pytorch trainer/trainer.py _train_epoch, every log_iter global steps: '[{}/{}], [{}/{}],
+        # global_step: {}, speed: {:.1f} samples/sec, acc: {:.4f}, iou_shrink_map: {:.4f}, {}, lr:{:.6}, time:{:.2f}'
+        "[{e}/100], [{i}/11], global_step: {s}, speed: 24.5 samples/sec, acc: 0.8123, iou_shrink_map: 0.6021, "
+        "loss: {x:.4f}, lr:0.001, time:2.95",
+    ],
+    ids=["psenet", "dbnet"],
+)
+def test_a_summary_counted_by_the_outer_position_of_the_steps_is_no_step(write_log, step_line):
+    # after each epoch both print '[{}/{}], train_loss: {:.4f}, time: {:.4f}, lr: {}'.format(epoch, epochs,
+    # train_loss, time.time() - start, lr) (PSENet.pytorch train.py main(), DBNet.pytorch base/base_trainer.py
+    # _on_epoch_finish): the epoch's mean loss and wall time, no step of its own
+    prefix, lines = "2019-10-13 05:41:{:02d} INFO      train.py: ", []
+    for e in (8, 9, 10):
+        lines.append(prefix.format(e) + step_line.format(e=e, i=0, s=11 * e, x=0.5 + e / 100))
+        lines.append(prefix.format(e + 1) + step_line.format(e=e, i=10, s=11 * e + 10, x=0.4 + e / 100))
+        lines.append(prefix.format(e + 2) + f"[{e}/100], train_loss: 0.{e + 50}00, time: 3.5803, lr: 0.0001")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [88, 98, 99, 109, 110, 120]
+    assert list(parsed.rows["loss"]) == [0.58, 0.48, 0.59, 0.49, 0.6, 0.5]
+
+
 def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
     # FranxYao/Long-Context-Data-Engineering issue 13: a step's metrics one `name value ` a line under
     # `step {s} token {t}m `, among them the loss per position bucket, train/per_length_loss/loss@{2**k}: the

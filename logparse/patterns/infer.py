@@ -2517,7 +2517,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if _epoch_summary(rec, steps):
+        if _epoch_summary(rec, steps) or _outer_summary(rec, steps):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2659,6 +2659,34 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
             continue
         if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
             return True
+    return False
+
+
+def _outer_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether a record counted by an unnamed `N/M` alone sums up a loop outside the steps another record counts:
+    that record prints the same `N/M` (the same total), unnamed too, before its own counter named a step, so N is
+    its outer loop's (the epoch's) position and this line the loop's summary after its steps, no step of its own
+    (WenmuZhou/PSENet.pytorch train.py logs '[{}/{}], [{}/{}], step: {}, ...' per display interval, then main()
+    '[{}/{}], train_loss: {:.4f}, time: {:.4f}, lr: {}' per epoch; DBNet.pytorch's trainer/trainer.py '[{}/{}],
+    [{}/{}], global_step: {}, speed: ...' and base/base_trainer.py _on_epoch_finish the same summary)."""
+    if rec.counter is None or rec.total is None or rec.slots[rec.counter].label:
+        return False
+    ours = {_whole(v) for _, v in rec.series(rec.counter)}
+    totals = {_whole(v) for _, v in rec.series(rec.total)}
+    if None in ours or len(totals) != 1:
+        return False
+    for other in steps:
+        if other is rec or other.counter is None or not _counter_named(other.slots[other.counter].label):
+            continue
+        lits = other.shapes[0].literals
+        for j in range(other.counter - 1):
+            n, m = other.slots[j], other.slots[j + 1]
+            if n.kind != "num" or m.kind != "num" or n.label or m.label or lits[j + 1].strip() != "/":
+                continue
+            if {_whole(v) for _, v in other.series(j + 1)} == totals and ours <= {
+                _whole(v) for _, v in other.series(j)
+            }:
+                return True
     return False
 
 
