@@ -1824,6 +1824,29 @@ def test_a_summary_counted_by_the_outer_position_of_the_steps_is_no_step(write_l
     assert list(parsed.rows["loss"]) == [0.58, 0.48, 0.59, 0.49, 0.6, 0.5]
 
 
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # Latticeworks1/CPTFM train.py main(): f"epoch {epoch+1:3d}/{args.epochs}  train {train_loss:.4f}  val
+        # {val_loss:.4f}  mr {mask_ratio:.2f}  pf {prefix_frac:.2f}  lr {lr:.2e}"
+        "epoch {e:3d}/300  train {x:.4f}  val {v:.4f}  mr 0.57  pf 0.14  lr 7.38e-04",
+        # the same two words in other loops: print(f"epoch {epoch:3d}  train {train_loss:.4f}  val {val_loss:.4f}  lr
+        # {lr_now:.2e}  ({time.time() - t_start:.0f}s)") (find_string "train {train_loss:.4f}  val {val_loss:.4f}")
+        "epoch {e:3d}  train {x:.4f}  val {v:.4f}  lr 7.38e-04  (12s)",
+    ],
+)
+def test_the_stages_word_alone_names_the_training_and_validation_loss(write_log, fmt):
+    lines = [fmt.format(e=e, x=0.03 - e / 1e4, v=0.025 - e / 1e4) for e in (110, 111, 112)]
+    # CPTFM after a restart: f"resumed from epoch {start}  best_val {best_val:.4f}", the checkpoint's record
+    lines.append("resumed from epoch 111  best_val 0.0139")
+    lines += [fmt.format(e=e, x=0.04 - e / 1e4, v=0.03 - e / 1e4) for e in (112, 113)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [110, 111, 112, 112, 113]
+    assert list(parsed.rows["loss"]) == pytest.approx([0.019, 0.0189, 0.0188, 0.0288, 0.0287])
+    assert list(parsed.rows["eval_loss"]) == pytest.approx([0.014, 0.0139, 0.0138, 0.0188, 0.0187])
+    assert evals(parsed) == []  # the resume line quotes the checkpoint's best: no evaluation
+
+
 def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
     # FranxYao/Long-Context-Data-Engineering issue 13: a step's metrics one `name value ` a line under
     # `step {s} token {t}m `, among them the loss per position bucket, train/per_length_loss/loss@{2**k}: the

@@ -2467,7 +2467,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free"
     _under_evaluation_headings(records, sample, km)
     for rec in records:
-        if rec.kind in ("eval", "eval_free") and _best_so_far(rec):
+        if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec)):
             rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -2600,6 +2600,21 @@ def _best_so_far(rec: RecordShape) -> bool:
     if first is None:
         return False
     return _BEST.search(" ".join(sh.literals[: first + 1]).strip()) is not None
+
+
+# a line that says the run resumes from a checkpoint, before its first value (`resumed from epoch 114  best_val
+# 0.0238`, `Resuming from checkpoint ...`, `=> loaded checkpoint 'x' (epoch 10)`)
+_RESUMED = regex.compile(r"(?i)\bresum(?:ed|ing|e)\b|\bloaded checkpoint\b|\brestored from\b")
+
+
+def _resumed(rec: RecordShape) -> bool:
+    """A line that says the run resumes from a checkpoint: the scores it quotes are the checkpoint's record, no
+    evaluation of its own (Latticeworks1/CPTFM train.py prints f"resumed from epoch {start}  best_val {best:.4f}"
+    after each restart's start-up lines, pytorch/examples imagenet/main.py "=> loaded checkpoint '{}' (epoch {})").
+    The words before its first value say so."""
+    sh = rec.shapes[0]
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    return first is not None and _RESUMED.search(" ".join(sh.literals[: first + 1])) is not None
 
 
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
