@@ -1482,6 +1482,24 @@ def test_a_block_of_key_tab_value_lines_per_step(write_log):
     assert list(parsed.rows["lr"]) == [3e-4] * 3
 
 
+def test_a_block_line_whose_value_is_followed_by_the_word_seconds(write_log):
+    # hongzimao/deeprm pg_re_single_core.py: per iteration `print "Iteration: \t %i" % iteration`, then one
+    # `"Key: \t %s"` line a value, then `print "Elapsed time\t %s" % (timer_end - timer_start), "seconds"` (the
+    # timer restarts after the block: that iteration's wall time) and a dashed rule
+    def block(it: int, loss: float, secs: float) -> str:
+        return (
+            f"Iteration: \t {it}\nNumTrajs: \t 200\nNumTimesteps: \t {32549 + it}\nLoss:     \t {loss}\n"
+            f"MeanEntropy \t 2.39\nElapsed time\t {secs} seconds\n-----------------\n"
+        )
+
+    secs = [106.25, 98.5, 100.75, 99.125]
+    parsed = frame(write_log("".join(block(i, 0.125 + i / 100, s) for i, s in enumerate(secs))))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.125, 0.135, 0.145, 0.155]
+    # the seconds fall from one iteration to the next: no clock since training began, each iteration's own time
+    assert list(parsed.rows["step_time_s"]) == secs
+
+
 def test_a_record_printed_as_a_table_between_rules(write_log):
     # openai/improved-diffusion improved_diffusion/logger.py HumanOutputFormat.writekvs: a dashed rule, then
     # "| %s | %s |" per key (sorted, values "%-8.3g"), then the rule again, at every log interval
@@ -1775,6 +1793,58 @@ def test_an_epochs_summary_after_its_steps_is_no_step(write_log, step_line, summ
     assert steps_of(parsed) == [1, 2] * 3
     assert list(parsed.rows["loss"]) == [59.0, 54.0, 58.0, 53.0, 57.0, 52.0]
     assert evals(parsed) == []  # the epoch's mean of the training loss: no evaluation either
+
+
+@pytest.mark.parametrize(
+    "step_line",
+    [
+        # WenmuZhou/PSENet.pytorch train.py train_epoch(), every display_interval batches: '[{}/{}], [{}/{}], step:
+        # {}, {:.3f} samples/sec, batch_loss: {:.4f}, batch_loss_c: {:.4f}, batch_loss_s: {:.4f}, time:{:.4f},
+        # lr:{}'.format(epoch, config.epochs, i, all_step, cur_step, ...)
+        "[{e}/100], [{i}/11], step: {s}, 3.163 samples/sec, batch_loss: {x:.4f}, batch_loss_c: 0.4429, "
+        "batch_loss_s: 0.5517, time:3.1618, lr:0.0001",
+        # WenmuZhou/DBNet.pytorch trainer/trainer.py _train_epoch, every log_iter global steps: '[{}/{}], [{}/{}],
+        # global_step: {}, speed: {:.1f} samples/sec, acc: {:.4f}, iou_shrink_map: {:.4f}, {}, lr:{:.6}, time:{:.2f}'
+        "[{e}/100], [{i}/11], global_step: {s}, speed: 24.5 samples/sec, acc: 0.8123, iou_shrink_map: 0.6021, "
+        "loss: {x:.4f}, lr:0.001, time:2.95",
+    ],
+    ids=["psenet", "dbnet"],
+)
+def test_a_summary_counted_by_the_outer_position_of_the_steps_is_no_step(write_log, step_line):
+    # after each epoch both print '[{}/{}], train_loss: {:.4f}, time: {:.4f}, lr: {}'.format(epoch, epochs,
+    # train_loss, time.time() - start, lr) (PSENet.pytorch train.py main(), DBNet.pytorch base/base_trainer.py
+    # _on_epoch_finish): the epoch's mean loss and wall time, no step of its own
+    prefix, lines = "2019-10-13 05:41:{:02d} INFO      train.py: ", []
+    for e in (8, 9, 10):
+        lines.append(prefix.format(e) + step_line.format(e=e, i=0, s=11 * e, x=0.5 + e / 100))
+        lines.append(prefix.format(e + 1) + step_line.format(e=e, i=10, s=11 * e + 10, x=0.4 + e / 100))
+        lines.append(prefix.format(e + 2) + f"[{e}/100], train_loss: 0.{e + 50}00, time: 3.5803, lr: 0.0001")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [88, 98, 99, 109, 110, 120]
+    assert list(parsed.rows["loss"]) == [0.58, 0.48, 0.59, 0.49, 0.6, 0.5]
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # Latticeworks1/CPTFM train.py main(): f"epoch {epoch+1:3d}/{args.epochs}  train {train_loss:.4f}  val
+        # {val_loss:.4f}  mr {mask_ratio:.2f}  pf {prefix_frac:.2f}  lr {lr:.2e}"
+        "epoch {e:3d}/300  train {x:.4f}  val {v:.4f}  mr 0.57  pf 0.14  lr 7.38e-04",
+        # the same two words in other loops: print(f"epoch {epoch:3d}  train {train_loss:.4f}  val {val_loss:.4f}  lr
+        # {lr_now:.2e}  ({time.time() - t_start:.0f}s)") (find_string "train {train_loss:.4f}  val {val_loss:.4f}")
+        "epoch {e:3d}  train {x:.4f}  val {v:.4f}  lr 7.38e-04  (12s)",
+    ],
+)
+def test_the_stages_word_alone_names_the_training_and_validation_loss(write_log, fmt):
+    lines = [fmt.format(e=e, x=0.03 - e / 1e4, v=0.025 - e / 1e4) for e in (110, 111, 112)]
+    # CPTFM after a restart: f"resumed from epoch {start}  best_val {best_val:.4f}", the checkpoint's record
+    lines.append("resumed from epoch 111  best_val 0.0139")
+    lines += [fmt.format(e=e, x=0.04 - e / 1e4, v=0.03 - e / 1e4) for e in (112, 113)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [110, 111, 112, 112, 113]
+    assert list(parsed.rows["loss"]) == pytest.approx([0.019, 0.0189, 0.0188, 0.0288, 0.0287])
+    assert list(parsed.rows["eval_loss"]) == pytest.approx([0.014, 0.0139, 0.0138, 0.0188, 0.0187])
+    assert evals(parsed) == []  # the resume line quotes the checkpoint's best: no evaluation
 
 
 def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
@@ -2821,6 +2891,64 @@ def test_a_norm_between_bars_and_a_clock_in_minutes(write_log):
     assert last["progress_total"] == 5000 and last["lr"] == 1.5e-4
     assert last["train_elapsed_s"] == pytest.approx(0.7 * 60)  # 0.7 minutes
     assert row_at(parsed, 4)["train_elapsed_s"] == pytest.approx(0.3 * 60)
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        # tensorflow/nmt nmt/train.py print_step_info: "%sstep %d lr %g step-time %.2fs wps %.2fK ppl %.2f gN %.2f
+        # %s, %s" % (prefix, global_step, lr, avg_step_time, speed, train_ppl, avg_grad_norm, result_summary,
+        # time.ctime())
+        "  step {s} lr 1 step-time 0.45s wps 12.34K ppl 51.20 gN {g:.2f} bleu 0.00, Wed Jul  3 17:1{k}:58 2019",
+        # guoday/ctrNet-tool src/misc_utils.py print_step_info (after nmt's): "%sepoch %d step %d lr %g logloss
+        # %.6f gN %.2f, %s" % (prefix, epoch, global_step, lr, train_ppl, avg_grad_norm, time.ctime())
+        "  epoch 0 step {s} lr 0.001 logloss 0.191605 gN {g:.2f}, Wed Jul  3 17:1{k}:58 2019",
+    ],
+)
+def test_the_gradient_norm_printed_as_gn(write_log, fmt):
+    norms = [5.25, 4.5, 3.75, 3.0]
+    lines = [fmt.format(s=100 * (k + 1), g=g, k=k) for k, g in enumerate(norms)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows["grad_norm"]) == norms
+
+
+@pytest.mark.parametrize(
+    ("fmt", "stride"),
+    [
+        # irom-princeton/dppo agent/pretrain/train_diffusion_agent.py run(), every log_freq epochs:
+        # log.info(f"{self.epoch}: train loss {loss_train:8.4f} | t:{timer():8.4f}"), util/timer.Timer's call the
+        # seconds since its previous call; Hydra's job logging '[%(asctime)s][%(name)s][%(levelname)s] - %(message)s'
+        ("{n}: train loss {loss:8.4f} | t:{t:8.4f}", 1),
+        # the same repository's agent/pretrain/train_agent.py, every log_freq batches (here 50): f"Epoch {epoch} Batch
+        # {batch_ind}: train loss {loss_train:8.4f} | t:{timer():8.4f}"
+        ("Epoch 0 Batch {n}: train loss {loss:8.4f} | t:{t:8.4f}", 50),
+    ],
+)
+def test_an_unknown_key_whose_values_are_the_seconds_between_the_stamps_is_the_time(write_log, fmt, stride):
+    times = [58.8116, 61.066, 47.7092, 62.0678]
+    stamp, lines = 1731426183.864, []
+    for k, t in enumerate(times):
+        stamp += t
+        clock = pd.Timestamp(stamp, unit="s").strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+        msg = fmt.format(n=(k + 1) * stride, loss=0.1624 - k / 1000, t=t)
+        lines.append(f"[{clock}][agent.pretrain.train_diffusion_agent][INFO] - {msg}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [stride, 2 * stride, 3 * stride, 4 * stride]
+    assert list(parsed.rows["loss"]) == [0.1624, 0.1614, 0.1604, 0.1594]
+    assert list(parsed.rows["step_time_s"]) == pytest.approx([t / stride for t in times])
+
+
+def test_an_unknown_key_that_is_not_the_time_between_the_stamps_stays_as_printed(write_log):
+    # the same layout whose last value is no time: a count that does not follow the stamps' gaps
+    lines = [
+        f"[2024-11-12 15:4{k}:03,864][agent][INFO] - {k + 1}: train loss 0.16{k}0 | t:{[12, 50, 7, 33][k]:8.4f}"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+    assert list(parsed.rows["x_t"]) == [12, 50, 7, 33]
 
 
 def test_a_time_named_the_log_interval_is_read_per_step(write_log):

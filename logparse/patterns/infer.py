@@ -2468,7 +2468,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free"
     _under_evaluation_headings(records, sample, km)
     for rec in records:
-        if rec.kind in ("eval", "eval_free") and _best_so_far(rec):
+        if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec)):
             rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -2518,7 +2518,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if _epoch_summary(rec, steps):
+        if _epoch_summary(rec, steps) or _outer_summary(rec, steps):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2603,6 +2603,21 @@ def _best_so_far(rec: RecordShape) -> bool:
     return _BEST.search(" ".join(sh.literals[: first + 1]).strip()) is not None
 
 
+# a line that says the run resumes from a checkpoint, before its first value (`resumed from epoch 114  best_val
+# 0.0238`, `Resuming from checkpoint ...`, `=> loaded checkpoint 'x' (epoch 10)`)
+_RESUMED = regex.compile(r"(?i)\bresum(?:ed|ing|e)\b|\bloaded checkpoint\b|\brestored from\b")
+
+
+def _resumed(rec: RecordShape) -> bool:
+    """A line that says the run resumes from a checkpoint: the scores it quotes are the checkpoint's record, no
+    evaluation of its own (Latticeworks1/CPTFM train.py prints f"resumed from epoch {start}  best_val {best:.4f}"
+    after each restart's start-up lines, pytorch/examples imagenet/main.py "=> loaded checkpoint '{}' (epoch {})").
+    The words before its first value say so."""
+    sh = rec.shapes[0]
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    return first is not None and _RESUMED.search(" ".join(sh.literals[: first + 1])) is not None
+
+
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
     """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
     first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
@@ -2660,6 +2675,34 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
             continue
         if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
             return True
+    return False
+
+
+def _outer_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether a record counted by an unnamed `N/M` alone sums up a loop outside the steps another record counts:
+    that record prints the same `N/M` (the same total), unnamed too, before its own counter named a step, so N is
+    its outer loop's (the epoch's) position and this line the loop's summary after its steps, no step of its own
+    (WenmuZhou/PSENet.pytorch train.py logs '[{}/{}], [{}/{}], step: {}, ...' per display interval, then main()
+    '[{}/{}], train_loss: {:.4f}, time: {:.4f}, lr: {}' per epoch; DBNet.pytorch's trainer/trainer.py '[{}/{}],
+    [{}/{}], global_step: {}, speed: ...' and base/base_trainer.py _on_epoch_finish the same summary)."""
+    if rec.counter is None or rec.total is None or rec.slots[rec.counter].label:
+        return False
+    ours = {_whole(v) for _, v in rec.series(rec.counter)}
+    totals = {_whole(v) for _, v in rec.series(rec.total)}
+    if None in ours or len(totals) != 1:
+        return False
+    for other in steps:
+        if other is rec or other.counter is None or not _counter_named(other.slots[other.counter].label):
+            continue
+        lits = other.shapes[0].literals
+        for j in range(other.counter - 1):
+            n, m = other.slots[j], other.slots[j + 1]
+            if n.kind != "num" or m.kind != "num" or n.label or m.label or lits[j + 1].strip() != "/":
+                continue
+            if {_whole(v) for _, v in other.series(j + 1)} == totals and ours <= {
+                _whole(v) for _, v in other.series(j)
+            }:
+                return True
     return False
 
 
@@ -3709,6 +3752,8 @@ def _line_table(
             if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1 and over is None:
                 if stamp is not None and groups.get(stamp) == "timestamp":
                     m = _stamped_interval(rec, m, slot, stamp, km)
+            if m.kept and stamp is not None and groups.get(stamp) == "timestamp" and longest is None:
+                m = _stamped_time(rec, km, m, slot, stamp)
         full = _full(m)
         if evaluation and full != "eval_loss":
             continue  # an evaluation's other values are not the step's
@@ -4564,6 +4609,58 @@ def _stamped_interval(
     )
     use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
     return replace(m, scale=m.scale / stride, reason=why, use=use)
+
+
+def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, stamp: int) -> FieldPlan:
+    """A value under a key the key model does not know (`t`) that the line's own stamps show to be a time: in
+    every pair of consecutive records it equals the seconds between their stamps, as a timer read and reset at each
+    report does (irom-princeton/dppo agent/pretrain/train_diffusion_agent.py: log.info(f"{self.epoch}: train loss
+    {loss_train:8.4f} | t:{timer():8.4f}") behind Hydra's '[%(asctime)s][%(name)s][%(levelname)s] - ', with
+    util/timer.Timer returning the seconds since its previous call; the same `| t:{timer():8.4f}` ends the lines of
+    its other agents and of their forks). It is the time of the steps between the records: read per step over the
+    counter's stride where the records come at one stride, else left as it was. Gaps no longer than the stamps'
+    resolution say nothing, and a key the model knows keeps its meaning."""
+    from .sets import to_timestamp  # (beside the stamps' reading the frame does: the same dates the same way)
+
+    if not m.kept or rec.counter is None or slot.unit not in (None, *_TIME_UNITS):
+        return m
+    for other in rec.slots:  # (a record that names its times says which is the step's)
+        known = km.lookup(other.label, "step") if other.label and other is not slot else None
+        if known is not None and known.column in ("step_time_s", "train_elapsed_s"):
+            return m
+    steps, stamps, values = rec.series(rec.counter), rec.series(stamp), rec.series(slot.index)
+    coarse = all("." not in t and "," not in t[-7:] for _, t in stamps)  # stamps printed to the second
+    scale = keymap_mod.TIME.get(slot.unit or "s", 1.0)
+    strides: set[int] = set()
+    matched = 0
+    for k in range(1, len(steps)):
+        (s0, a), (s1, b) = steps[k - 1], steps[k]
+        x, y, v = _whole(a), _whole(b), _number(values[k][1])
+        if s0 != s1 or x is None or y is None or y <= x:
+            continue
+        if v is None or not math.isfinite(v) or v <= 0:
+            return m
+        try:
+            d = to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
+        except ValueError:
+            return m
+        tol = max(0.02 * d, 1.0 if coarse else 0.05)
+        if d <= 2 * tol or abs(v * scale - d) > tol:
+            return m
+        matched += 1
+        strides.add(y - x)
+    if matched < MIN_REPEATS - 1 or len(strides) != 1:
+        return m
+    mapping = km.lookup("time", "step")
+    if mapping is None or mapping.column != "step_time_s":
+        return m
+    stride = strides.pop()
+    why = (
+        f"a value under a key of no known quantity ({slot.label!r}) that equals the seconds between the stamps of "
+        f"consecutive records: the time of the {stride} step(s) between them, read per step"
+    )
+    use = keymap_mod.KeyUse("step_time_s", "values", why, slot.unit or "s", scale / stride)
+    return FieldPlan("step_time_s", scale=scale / stride, reason=why, use=use)
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:

@@ -108,9 +108,10 @@ NUMBER_TOKEN = regex.compile(
 
 # The unit a value carries where a line prints it after the value, as the generic reading takes it (its `pairs`,
 # patterns/generic.toml, spells the same two lists): a word unit glued on or after one space (`12.3ms`,
-# `61.2 GB`), a one-letter one glued on (`1.2s`, `41%`, `12K`), and nothing of a word after it. `patterns new`
-# (shapes.py) reads a line's units with it, so the set it writes converts a value as the generic reading does.
-WORD_UNITS = r"ms|us|µs|secs?|mins?|[KMGTkmgt]i?[Bb]"
+# `61.2 GB`, `106.07 seconds`: hongzimao/deeprm pg_re_single_core.py `print "Elapsed time\t %s" % t, "seconds"`),
+# a one-letter one glued on (`1.2s`, `41%`, `12K`), and nothing of a word after it. `patterns new` (shapes.py)
+# reads a line's units with it, so the set it writes converts a value as the generic reading does.
+WORD_UNITS = r"ms|us|µs|seconds?|secs?|mins?|[KMGTkmgt]i?[Bb]"
 LETTER_UNITS = r"s|m|h|%|[KMGBT]"
 UNIT_AFTER = regex.compile(rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS}))(?![\w.%/])")
 
@@ -884,6 +885,7 @@ class KeyMap:
             self._groups(keys, mapped, kept)
             self._loss(keys, mapped, kept)
             self._mirrored_eval_loss(keys, mapped, kept)
+            self._stage_words_loss(keys, mapped, kept)
             self._printers_units(keys, mapped)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
@@ -1031,6 +1033,28 @@ class KeyMap:
                 via=f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
             )
 
+    def _stage_words_loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """A line that names one quantity of two stages by the stages' words alone, the evaluation's read as its
+        loss (`val`): the training stage's word alone is the loss (Latticeworks1/CPTFM train.py and the many loops
+        that print f"epoch {epoch:3d}  train {train_loss:.4f}  val {val_loss:.4f}  lr {lr:.2e}"). Only where no key
+        of the line is the loss; the training's word alone on a line with no evaluation's beside it says nothing
+        (espnet2's `5epoch:train:3376-3750batch:` is the stage of the line)."""
+        if any(m.column == "loss" for m in mapped.values()):
+            return
+        if not any(m.column == "eval_loss" and normalize(k) in _EVAL_WORDS for k, m in mapped.items()):
+            return
+        trains = [k for k in keys if k not in mapped and normalize(k) in _TRAIN_WORDS]
+        if len(trains) == 1:
+            kept.pop(trains[0], None)
+            mapped[trains[0]] = Mapping(
+                "loss",
+                "step",
+                rule="loss",
+                via="the training stage's word beside the evaluation's loss (rules.loss)",
+            )
+
     def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
         """A memory key of a known printer's line ([decimal] printers: its key and the keys its line prints
         besides) is read in the units the printer divides by, SI where it divides by 10**k; the same key on
@@ -1112,6 +1136,7 @@ _NONE = Mapping("", "")
 _TIME_GLOSS = frozenset(("t", "time"))
 _STAGE_GLOSS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
 _EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
+_TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
 def kept_use(column: str, why: tuple[str, str] | None, unit: str | None, factor: float = 1.0) -> KeyUse:
