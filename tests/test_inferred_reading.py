@@ -2951,3 +2951,30 @@ def test_a_value_printed_twice_is_read_from_its_finer_copy(write_log):
     assert steps_of(parsed) == [10, 20, 30]
     assert list(parsed.rows["loss"]) == [x for _, x in losses]
     assert list(parsed.rows["x_training_loss"]) == [0.4, 0.15, 0.04]  # the coarser copy kept as printed
+
+
+@pytest.mark.parametrize(
+    "save",
+    [
+        # Adityak204/SmolLM2-Implementation log_files/training_20250124_083835.log: loguru's
+        # logger.info(f"Saved new best model at epoch {epoch} with loss {avg_loss:.4f}") after each epoch's line
+        "Saved new best model at epoch {epoch} with loss {loss:.4f}",
+        # Shymaa2611/Fine-tuning_GPT2 utils.py save_checkpoint: print(f"Checkpoint saved at epoch {epoch} with loss
+        # {loss:.4f} to {filepath}")
+        "Checkpoint saved at epoch {epoch} with loss {loss:.4f} to ckpt/epoch_{epoch}.pt",
+    ],
+)
+def test_a_save_note_that_repeats_the_epochs_loss_is_no_second_row(write_log, save):
+    # the step line: the same log's logger.info(f"Epoch {epoch} | Avg Loss: {avg_loss:.4f}"), behind loguru's
+    # "{time:YYYY-MM-DD HH:mm:ss} | {level} | {message}"
+    lines = []
+    for epoch in range(5):
+        loss = 5.5 - 0.4 * epoch
+        lines.append(f"2025-01-24 08:{41 + 3 * epoch}:32 | INFO | Epoch {epoch} | Avg Loss: {loss:.4f}")
+        lines.append(f"2025-01-24 08:{41 + 3 * epoch}:35 | INFO | " + save.format(epoch=epoch, loss=loss))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [row_at(parsed, 2 * k + 1)["loss"] for k in range(5)] == pytest.approx([5.5, 5.1, 4.7, 4.3, 3.9])
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert [int(r.line) for r in saves.itertuples()] == [2, 4, 6, 8, 10]
+

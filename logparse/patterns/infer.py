@@ -2517,7 +2517,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if _epoch_summary(rec, steps):
+        if _epoch_summary(rec, steps) or _save_note(rec, steps):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2660,6 +2660,20 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
         if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
             return True
     return False
+
+
+def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """A record whose own words say a checkpoint was written, beside a step record that does not: a note of the
+    save at that step (the value it quotes is the step's, or the best so far), no row of its own; it is read as
+    the save's event. Adityak204/SmolLM2-Implementation logs "Saved new best model at epoch {epoch} with loss
+    {loss:.4f}" after each "Epoch {epoch} | Avg Loss: {loss:.4f}"; Shymaa2611/Fine-tuning_GPT2 utils.py
+    save_checkpoint prints f"Checkpoint saved at epoch {epoch} with loss {loss:.4f} to {filepath}"."""
+
+    # (the words of its keys too: `best model at epoch` is the counter's label)
+    def says_save(r: RecordShape) -> bool:
+        return _SAVE.search(" ".join(r.shapes[0].literals)) is not None
+
+    return says_save(rec) and any(other is not rec and not says_save(other) for other in steps)
 
 
 def _other_half(rec: RecordShape, main: RecordShape) -> bool:
