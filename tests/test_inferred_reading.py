@@ -2978,3 +2978,30 @@ def test_a_save_note_that_repeats_the_epochs_loss_is_no_second_row(write_log, sa
     saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
     assert [int(r.line) for r in saves.itertuples()] == [2, 4, 6, 8, 10]
 
+
+@pytest.mark.parametrize(
+    "test_split",
+    [
+        # tkipf/pygcn pygcn/train.py train(): print('Epoch: {:04d}'.format(epoch+1), 'loss_train: {:.4f}', 'acc_train:
+        # {:.4f}', 'loss_val: {:.4f}', 'acc_val: {:.4f}', 'time: {:.4f}s') (print's blank between the parts)
+        "",
+        # jwzhanggy/Graph-Bert code/MethodGraphBertNodeClassification.py: the same line with the test split's
+        # 'loss_test: {:.4f}', 'acc_test: {:.4f}' before the time
+        " loss_test: {test:.4f} acc_test: 0.7820",
+    ],
+)
+def test_the_stage_after_the_loss_name_says_the_evaluations_loss(write_log, test_split):
+    lines = []
+    for epoch in range(0, 50, 10):
+        train, val = 1.9 - epoch / 40, 1.8 - epoch / 100
+        lines.append(
+            f"Epoch: {epoch + 1:04d} loss_train: {train:.4f} acc_train: 0.9000 loss_val: {val:.4f} acc_val: 0.7067"
+            + test_split.format(test=val - 0.1)
+            + f" time: 0.1{epoch:02d}9s"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 11, 21, 31, 41]
+    row = row_at(parsed, 2)
+    assert row["loss"] == pytest.approx(1.65)  # loss_train at epoch 11
+    assert row["eval_loss"] == pytest.approx(1.7)  # loss_val, the validation split's
+    assert row["step_time_s"] == pytest.approx(0.1109)
