@@ -3005,3 +3005,24 @@ def test_the_stage_after_the_loss_name_says_the_evaluations_loss(write_log, test
     assert row["loss"] == pytest.approx(1.65)  # loss_train at epoch 11
     assert row["eval_loss"] == pytest.approx(1.7)  # loss_val, the validation split's
     assert row["step_time_s"] == pytest.approx(0.1109)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # kalekarnn/SmolLM2-to-DeepSeek-with-MLHA-and-MoE train.py: every 10 steps print(f"\nStep {step}/{num_steps} |
+        # Loss: {loss:.4f} | Average Loss: {avg_loss:.4f} | Time for 10 steps: {time_taken:.2f}s"), the time since
+        # the previous print
+        "Step {step}/10100 | Loss: 0.0848 | Average Loss: 1.4974 | Time for 10 steps: {took:.2f}s",
+        # the same count after the words of a longer key and a time in words: f"Completed step {step}. Time elapsed
+        # for {interval} steps: {elapsed:.6f} seconds."
+        "Completed step {step}. Loss: 0.0848. Time elapsed for 10 steps: {took:.6f} seconds.",
+    ],
+)
+def test_a_count_of_steps_inside_the_key_says_what_the_time_covers(write_log, line):
+    took = [51.76, 48.14, 47.13, 48.14]
+    lines = [line.format(step=5070 + 10 * k, took=t) for k, t in enumerate(took)]
+    parsed = frame(write_log("\n\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5070, 5080, 5090, 5100]
+    # the time of 10 steps over 10: 51.76 s / 10
+    assert [row_at(parsed, 2 * k + 1)["step_time_s"] for k in range(4)] == pytest.approx([t / 10 for t in took])

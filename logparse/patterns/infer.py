@@ -620,6 +620,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
+    _count_in_key(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
@@ -687,6 +688,30 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         if _count_of(sh, nxt, i):
             slot.label, nxt.label = "", "time"
+
+
+def _count_in_key(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key for N steps: v`: a count inside the key says over how many steps the value was measured, no value of
+    its own; the key is the words before the count's preposition, the value read per step (kalekarnn/SmolLM2-to-
+    DeepSeek-with-MLHA-and-MoE train.py prints every 10 steps f"Step {step}/{num_steps} | Loss: ... | Time for 10
+    steps: {time_taken:.2f}s", the time since the previous print; loops that print f"Time elapsed for {interval}
+    steps: {elapsed:.6f} seconds" or "Time taken for the last {n} steps: ..." alike)."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or not slot.label or slot.unit:
+            continue
+        m = _FOR_COUNT.match(slot.label)
+        if m is None or _COUNT_KEY_END.match(sh.literals[i + 1]) is None:
+            continue
+        if _count_of(sh, nxt, i):
+            nxt.label, slot.label = m["key"], ""
+
+
+# the words of a key before a count of steps it covers (`Time for`, `Time elapsed for the last`) ...
+_FOR_COUNT = regex.compile(r"(?i)^(?P<key>.*?\w)\s+(?:for|over|in)(?:\s+the)?(?:\s+(?:last|past|previous))?$")
+# ... and what follows the count up to the value: the steps' word, the key's end
+_COUNT_KEY_END = regex.compile(
+    r"^\s*(?:(?:train(?:ing)?|optimi[sz]er)\s+)?(?:iters?|iterations?|steps?|batch(?:es)?)\s*[:=]\s*$"
+)
 
 
 def _count_of(sh: SampledShape, slot: Slot, i: int) -> bool:
