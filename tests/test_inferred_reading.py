@@ -3026,3 +3026,27 @@ def test_a_count_of_steps_inside_the_key_says_what_the_time_covers(write_log, li
     assert steps_of(parsed) == [5070, 5080, 5090, 5100]
     # the time of 10 steps over 10: 51.76 s / 10
     assert [row_at(parsed, 2 * k + 1)["step_time_s"] for k in range(4)] == pytest.approx([t / 10 for t in took])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # sandmanklepfer-crypto/0.5B-AGI-Lab logs/lora.log: '  [s20] ce=1.3487' per logged step, '[ep1] avg=1.3119'
+        # after each epoch's steps
+        "  [s{step}] ce={loss:.4f}",
+        # training scripts' f"[S{step}] loss={loss:.4f}  ema={ema_loss:.4f}  n_occ={n_occ}"
+        "[S{step}] loss={loss:.4f}  ema=1.2000  n_occ=3",
+        # and f"[it{it}/{len(loader)}] loss={log['loss']:.3f} i2t_acc={...:.1f}% ..."
+        "[it{step}/200] loss={loss:.3f} i2t_acc=41.0%",
+    ],
+)
+def test_a_counter_glued_to_a_short_tag_in_brackets(write_log, line):
+    lines = []
+    for k in range(1, 9):
+        lines.append(line.format(step=20 * k, loss=1.5 / k))
+        if k % 4 == 0:
+            lines.append(f"[ep{k // 4}] avg={1.0 / k:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80, 100, 120, 140, 160]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(0.75, abs=1e-3)  # 1.5 / 2 as printed
+

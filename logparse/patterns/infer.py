@@ -150,7 +150,11 @@ NUM_RX = (
 # "Acc@1 {top1.global_avg:.3f} Acc@5 ...", a retrieval's recall@10, a per-length loss loss@1024)
 # a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
-GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+GLUED_RX = (
+    r"(?:(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+    # (or to a tag of a letter or two that fills a bracket, `[s20]`, `[ep1]`, `[it500]`: an abbreviated counter)
+    r"|(?:(?<=\[[A-Za-z])|(?<=\[[A-Za-z]{2}))\d+(?=\]|/\d+\]))"
+)
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
@@ -621,6 +625,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _count_in_key(sh, slots)
+    _tagged_number(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
@@ -688,6 +693,26 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         if _count_of(sh, nxt, i):
             slot.label, nxt.label = "", "time"
+
+
+def _tagged_number(sh: SampledShape, slots: list[Slot]) -> None:
+    """`[s20]`, `[it5/100]`: a number glued to a tag of a letter or two that fills a bracket is an abbreviated
+    counter's; the letters name it only where they are a counter's or an epoch's word (`[ep1]`, `[it500]`), else
+    the number is an unnamed one, a counter where it rises. sandmanklepfer-crypto/0.5B-AGI-Lab logs/lora.log
+    prints '  [s20] ce=1.3487' per logged step and '[ep1] avg=1.3119' per epoch; training scripts print
+    f"[S{step}] loss={loss:.4f}  ema={ema_loss:.4f}", f"[ep{epoch}] loss={...:.4f} reg={...:.4f}",
+    f"[it{it}/{len(loader)}] loss={...:.3f} ..." alike."""
+    for slot in slots:
+        before, after = sh.literals[slot.index], sh.literals[slot.index + 1]
+        m = _TAG.search(before)
+        if slot.kind != "num" or m is None or not after.startswith(("]", "/")):
+            continue
+        word = m["tag"].lower()
+        if word not in COUNTER_WORDS | LOOSE_COUNTER_WORDS | EPOCH_WORDS:
+            slot.label, slot.unit = "", None
+
+
+_TAG = regex.compile(r"\[(?P<tag>[A-Za-z]{1,2})$")
 
 
 def _count_in_key(sh: SampledShape, slots: list[Slot]) -> None:
