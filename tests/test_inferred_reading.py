@@ -3025,7 +3025,9 @@ def test_a_count_of_steps_inside_the_key_says_what_the_time_covers(write_log, li
     parsed = frame(write_log("\n\n".join(lines) + "\n"))
     assert steps_of(parsed) == [5070, 5080, 5090, 5100]
     # the time of 10 steps over 10: 51.76 s / 10
-    assert [row_at(parsed, 2 * k + 1)["step_time_s"] for k in range(4)] == pytest.approx([t / 10 for t in took])
+    assert [row_at(parsed, 2 * k + 1)["step_time_s"] for k in range(4)] == pytest.approx(
+        [t / 10 for t in took]
+    )
 
 
 @pytest.mark.parametrize(
@@ -3050,3 +3052,50 @@ def test_a_counter_glued_to_a_short_tag_in_brackets(write_log, line):
     assert steps_of(parsed) == [20, 40, 60, 80, 100, 120, 140, 160]
     assert row_at(parsed, 2)["loss"] == pytest.approx(0.75, abs=1e-3)  # 1.5 / 2 as printed
 
+
+@pytest.mark.parametrize(
+    "colon, step_line",
+    [
+        # karpathy/build-nanogpt train_gpt2.py: print(f"total desired batch size: {total_batch_size}"), print(f"=>
+        # calculated gradient accumulation steps: {grad_accum_steps}"); at step 0 (and every 250 steps), before the
+        # step's line, print(f"validation loss: {val_loss_accum.item():.4f}") and print(f"HellaSwag accuracy:
+        # {num_correct_norm}/{num_total}={acc_norm:.4f}"); print(f"step {step:5d} | loss: {loss_accum.item():.6f} |
+        # lr {lr:.4e} | norm: {norm:.4f} | dt: {dt*1000:.2f}ms | tok/sec: {tokens_per_sec:.2f}")
+        (
+            ": ",
+            "step {step:5d} | loss: {loss:.6f} | lr 6.0000e-05 | norm: 1.2000 | dt: 4180.00ms | tok/sec: 125428.91",
+        ),
+        # khushijp22/gpt2-from-scratch src/train/train_gpt2.py: the same lines with a blank before every colon,
+        # f"step : {step} | loss : {loss_accum.item():.6f} | tok/sec : {tokens_per_sec} | lr : {lr:.6e} | dt : {dt:.2f}s"
+        (
+            " : ",
+            "step : {step} | loss : {loss:.6f} | tok/sec : 117513.7055951451 | lr : 1.574803e-06 | dt : 4.18s",
+        ),
+    ],
+)
+def test_a_language_models_first_evaluation_before_its_first_step(write_log, colon, step_line):
+    lines = [
+        f"total desired batch size{colon}491520",
+        f"=> calculated gradient accumulation steps{colon}10",
+        f"validation loss{colon}10.9824",
+        f"HellaSwag accuracy{colon}2435/10042=0.2425",
+    ]
+    lines += [step_line.format(step=k, loss=10.98 - k / 10) for k in range(5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [int(e["line"]) for e in evals(parsed)] == [3, 4]
+    assert [o.value for o in parsed.facts["tokens_per_step"]][:1] == [491520]
+    assert [o.value for o in parsed.facts["grad_accum"]][:1] == [10]
+
+
+def test_an_evaluation_that_prints_the_steps_losses_after_its_splits_word(write_log):
+    # shentianxiao/language-style-transfer code/style.py: every steps_per_checkpoint steps losses.output('step %d,
+    # time %.0fs,' % (step, time.time() - start_time)), the Accumulator adding ' loss %.2f, rec %.2f, adv %.2f, d0
+    # %.2f, d1 %.2f'; after each epoch dev_losses.output('dev') on the dev set, then the next epoch's banner
+    line = "step {step}, time {t}s, loss {loss:.2f}, rec 27.00, adv 6.06, d0 0.61, d1 0.60"
+    lines = [line.format(step=1000 * k, t=320 * k, loss=30 + k) for k in range(1, 4)]
+    lines += ["dev loss 25.11, rec 19.31, adv 5.80, d0 0.65, d1 1.89", "-" * 20 + "epoch 2" + "-" * 20]
+    lines += [line.format(step=1000 * k, t=320 * k, loss=30 + k) for k in range(4, 7)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000, 5000, 6000]
+    assert [int(e["line"]) for e in evals(parsed)] == [4]

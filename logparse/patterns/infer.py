@@ -2507,7 +2507,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km)):
+            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km) or _lone_eval_loss(rec, km)):
                 rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
             rec.kind = "eval_free"
@@ -3406,6 +3406,31 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         if m is not None and not m.kept and _full(m) == "eval_loss":
             return True
     return False
+
+
+def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line printed once that opens with an evaluation's loss by its key (an evaluation's word before a loss
+    name), with a fraction's digits: karpathy/build-nanogpt train_gpt2.py prints print(f"validation loss:
+    {val_loss_accum.item():.4f}") every 250 steps, the first before step 0's line, and the loops that copy it
+    alike; shentianxiao/language-style-transfer code/style.py prints each epoch's dev_losses.output('dev'): "dev
+    loss 25.11, rec 19.31, adv 5.80, d0 0.65, d1 1.89", the step line's losses on the dev set. A setting named
+    after the loss (`val_loss_every: 250`) is whole, and no eval_loss by the key model; the best so far is no
+    evaluation of its own (HarderThenHarder/transformers_tasks chatglm_finetune train.py: "Min eval loss has been
+    updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}")."""
+    first = next((s for s in rec.slots if s.kind == "num"), None)
+    if first is None or not first.label or first.role != "value":
+        return False
+    if {w.lower() for w in _words(first.label)} & _BOUND_WORDS:
+        return False
+    printed = [v for _, v in rec.series(first.index)]
+    if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
+        return False
+    m = field_plan(km, first.label, first.unit, [], False)  # (by the key alone: `loss has been updated` is none)
+    return m is not None and not m.kept and _full(m) == "eval_loss"
+
+
+# the words of a key that make its value a bound over the evaluations so far, not one evaluation's
+_BOUND_WORDS = frozenset({"min", "max", "minimum", "maximum", "best", "lowest", "highest", "smallest"})
 
 
 def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
