@@ -3079,3 +3079,151 @@ def test_a_value_printed_twice_is_read_from_its_finer_copy(write_log):
     assert steps_of(parsed) == [10, 20, 30]
     assert list(parsed.rows["loss"]) == [x for _, x in losses]
     assert list(parsed.rows["x_training_loss"]) == [0.4, 0.15, 0.04]  # the coarser copy kept as printed
+
+
+@pytest.mark.parametrize(
+    "save",
+    [
+        # Adityak204/SmolLM2-Implementation log_files/training_20250124_083835.log: loguru's
+        # logger.info(f"Saved new best model at epoch {epoch} with loss {avg_loss:.4f}") after each epoch's line
+        "Saved new best model at epoch {epoch} with loss {loss:.4f}",
+        # Shymaa2611/Fine-tuning_GPT2 utils.py save_checkpoint: print(f"Checkpoint saved at epoch {epoch} with loss
+        # {loss:.4f} to {filepath}")
+        "Checkpoint saved at epoch {epoch} with loss {loss:.4f} to ckpt/epoch_{epoch}.pt",
+    ],
+)
+def test_a_save_note_that_repeats_the_epochs_loss_is_no_second_row(write_log, save):
+    # the step line: the same log's logger.info(f"Epoch {epoch} | Avg Loss: {avg_loss:.4f}"), behind loguru's
+    # "{time:YYYY-MM-DD HH:mm:ss} | {level} | {message}"
+    lines = []
+    for epoch in range(5):
+        loss = 5.5 - 0.4 * epoch
+        lines.append(f"2025-01-24 08:{41 + 3 * epoch}:32 | INFO | Epoch {epoch} | Avg Loss: {loss:.4f}")
+        lines.append(f"2025-01-24 08:{41 + 3 * epoch}:35 | INFO | " + save.format(epoch=epoch, loss=loss))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [row_at(parsed, 2 * k + 1)["loss"] for k in range(5)] == pytest.approx([5.5, 5.1, 4.7, 4.3, 3.9])
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert [int(r.line) for r in saves.itertuples()] == [2, 4, 6, 8, 10]
+
+
+@pytest.mark.parametrize(
+    "test_split",
+    [
+        # tkipf/pygcn pygcn/train.py train(): print('Epoch: {:04d}'.format(epoch+1), 'loss_train: {:.4f}', 'acc_train:
+        # {:.4f}', 'loss_val: {:.4f}', 'acc_val: {:.4f}', 'time: {:.4f}s') (print's blank between the parts)
+        "",
+        # jwzhanggy/Graph-Bert code/MethodGraphBertNodeClassification.py: the same line with the test split's
+        # 'loss_test: {:.4f}', 'acc_test: {:.4f}' before the time
+        " loss_test: {test:.4f} acc_test: 0.7820",
+    ],
+)
+def test_the_stage_after_the_loss_name_says_the_evaluations_loss(write_log, test_split):
+    lines = []
+    for epoch in range(0, 50, 10):
+        train, val = 1.9 - epoch / 40, 1.8 - epoch / 100
+        lines.append(
+            f"Epoch: {epoch + 1:04d} loss_train: {train:.4f} acc_train: 0.9000 loss_val: {val:.4f} acc_val: 0.7067"
+            + test_split.format(test=val - 0.1)
+            + f" time: 0.1{epoch:02d}9s"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 11, 21, 31, 41]
+    row = row_at(parsed, 2)
+    assert row["loss"] == pytest.approx(1.65)  # loss_train at epoch 11
+    assert row["eval_loss"] == pytest.approx(1.7)  # loss_val, the validation split's
+    assert row["step_time_s"] == pytest.approx(0.1109)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # kalekarnn/SmolLM2-to-DeepSeek-with-MLHA-and-MoE train.py: every 10 steps print(f"\nStep {step}/{num_steps} |
+        # Loss: {loss:.4f} | Average Loss: {avg_loss:.4f} | Time for 10 steps: {time_taken:.2f}s"), the time since
+        # the previous print
+        "Step {step}/10100 | Loss: 0.0848 | Average Loss: 1.4974 | Time for 10 steps: {took:.2f}s",
+        # the same count after the words of a longer key and a time in words: f"Completed step {step}. Time elapsed
+        # for {interval} steps: {elapsed:.6f} seconds."
+        "Completed step {step}. Loss: 0.0848. Time elapsed for 10 steps: {took:.6f} seconds.",
+    ],
+)
+def test_a_count_of_steps_inside_the_key_says_what_the_time_covers(write_log, line):
+    took = [51.76, 48.14, 47.13, 48.14]
+    lines = [line.format(step=5070 + 10 * k, took=t) for k, t in enumerate(took)]
+    parsed = frame(write_log("\n\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5070, 5080, 5090, 5100]
+    # the time of 10 steps over 10: 51.76 s / 10
+    assert [row_at(parsed, 2 * k + 1)["step_time_s"] for k in range(4)] == pytest.approx(
+        [t / 10 for t in took]
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # sandmanklepfer-crypto/0.5B-AGI-Lab logs/lora.log: '  [s20] ce=1.3487' per logged step, '[ep1] avg=1.3119'
+        # after each epoch's steps
+        "  [s{step}] ce={loss:.4f}",
+        # training scripts' f"[S{step}] loss={loss:.4f}  ema={ema_loss:.4f}  n_occ={n_occ}"
+        "[S{step}] loss={loss:.4f}  ema=1.2000  n_occ=3",
+        # and f"[it{it}/{len(loader)}] loss={log['loss']:.3f} i2t_acc={...:.1f}% ..."
+        "[it{step}/200] loss={loss:.3f} i2t_acc=41.0%",
+    ],
+)
+def test_a_counter_glued_to_a_short_tag_in_brackets(write_log, line):
+    lines = []
+    for k in range(1, 9):
+        lines.append(line.format(step=20 * k, loss=1.5 / k))
+        if k % 4 == 0:
+            lines.append(f"[ep{k // 4}] avg={1.0 / k:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80, 100, 120, 140, 160]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(0.75, abs=1e-3)  # 1.5 / 2 as printed
+
+
+@pytest.mark.parametrize(
+    "colon, step_line",
+    [
+        # karpathy/build-nanogpt train_gpt2.py: print(f"total desired batch size: {total_batch_size}"), print(f"=>
+        # calculated gradient accumulation steps: {grad_accum_steps}"); at step 0 (and every 250 steps), before the
+        # step's line, print(f"validation loss: {val_loss_accum.item():.4f}") and print(f"HellaSwag accuracy:
+        # {num_correct_norm}/{num_total}={acc_norm:.4f}"); print(f"step {step:5d} | loss: {loss_accum.item():.6f} |
+        # lr {lr:.4e} | norm: {norm:.4f} | dt: {dt*1000:.2f}ms | tok/sec: {tokens_per_sec:.2f}")
+        (
+            ": ",
+            "step {step:5d} | loss: {loss:.6f} | lr 6.0000e-05 | norm: 1.2000 | dt: 4180.00ms | tok/sec: 125428.91",
+        ),
+        # khushijp22/gpt2-from-scratch src/train/train_gpt2.py: the same lines with a blank before every colon,
+        # f"step : {step} | loss : {loss_accum.item():.6f} | tok/sec : {tokens_per_sec} | lr : {lr:.6e} | dt : {dt:.2f}s"
+        (
+            " : ",
+            "step : {step} | loss : {loss:.6f} | tok/sec : 117513.7055951451 | lr : 1.574803e-06 | dt : 4.18s",
+        ),
+    ],
+)
+def test_a_language_models_first_evaluation_before_its_first_step(write_log, colon, step_line):
+    lines = [
+        f"total desired batch size{colon}491520",
+        f"=> calculated gradient accumulation steps{colon}10",
+        f"validation loss{colon}10.9824",
+        f"HellaSwag accuracy{colon}2435/10042=0.2425",
+    ]
+    lines += [step_line.format(step=k, loss=10.98 - k / 10) for k in range(5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [int(e["line"]) for e in evals(parsed)] == [3, 4]
+    assert [o.value for o in parsed.facts["tokens_per_step"]][:1] == [491520]
+    assert [o.value for o in parsed.facts["grad_accum"]][:1] == [10]
+
+
+def test_an_evaluation_that_prints_the_steps_losses_after_its_splits_word(write_log):
+    # shentianxiao/language-style-transfer code/style.py: every steps_per_checkpoint steps losses.output('step %d,
+    # time %.0fs,' % (step, time.time() - start_time)), the Accumulator adding ' loss %.2f, rec %.2f, adv %.2f, d0
+    # %.2f, d1 %.2f'; after each epoch dev_losses.output('dev') on the dev set, then the next epoch's banner
+    line = "step {step}, time {t}s, loss {loss:.2f}, rec 27.00, adv 6.06, d0 0.61, d1 0.60"
+    lines = [line.format(step=1000 * k, t=320 * k, loss=30 + k) for k in range(1, 4)]
+    lines += ["dev loss 25.11, rec 19.31, adv 5.80, d0 0.65, d1 1.89", "-" * 20 + "epoch 2" + "-" * 20]
+    lines += [line.format(step=1000 * k, t=320 * k, loss=30 + k) for k in range(4, 7)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000, 4000, 5000, 6000]
+    assert [int(e["line"]) for e in evals(parsed)] == [4]

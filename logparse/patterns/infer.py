@@ -150,7 +150,11 @@ NUM_RX = (
 # "Acc@1 {top1.global_avg:.3f} Acc@5 ...", a retrieval's recall@10, a per-length loss loss@1024)
 # a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
-GLUED_RX = r"(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+GLUED_RX = (
+    r"(?:(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+    # (or to a tag of a letter or two that fills a bracket, `[s20]`, `[ep1]`, `[it500]`: an abbreviated counter)
+    r"|(?:(?<=\[[A-Za-z])|(?<=\[[A-Za-z]{2}))\d+(?=\]|/\d+\]))"
+)
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
@@ -620,6 +624,8 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
+    _count_in_key(sh, slots)
+    _tagged_number(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
@@ -687,6 +693,50 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         if _count_of(sh, nxt, i):
             slot.label, nxt.label = "", "time"
+
+
+def _tagged_number(sh: SampledShape, slots: list[Slot]) -> None:
+    """`[s20]`, `[it5/100]`: a number glued to a tag of a letter or two that fills a bracket is an abbreviated
+    counter's; the letters name it only where they are a counter's or an epoch's word (`[ep1]`, `[it500]`), else
+    the number is an unnamed one, a counter where it rises. sandmanklepfer-crypto/0.5B-AGI-Lab logs/lora.log
+    prints '  [s20] ce=1.3487' per logged step and '[ep1] avg=1.3119' per epoch; training scripts print
+    f"[S{step}] loss={loss:.4f}  ema={ema_loss:.4f}", f"[ep{epoch}] loss={...:.4f} reg={...:.4f}",
+    f"[it{it}/{len(loader)}] loss={...:.3f} ..." alike."""
+    for slot in slots:
+        before, after = sh.literals[slot.index], sh.literals[slot.index + 1]
+        m = _TAG.search(before)
+        if slot.kind != "num" or m is None or not after.startswith(("]", "/")):
+            continue
+        word = m["tag"].lower()
+        if word not in COUNTER_WORDS | LOOSE_COUNTER_WORDS | EPOCH_WORDS:
+            slot.label, slot.unit = "", None
+
+
+_TAG = regex.compile(r"\[(?P<tag>[A-Za-z]{1,2})$")
+
+
+def _count_in_key(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key for N steps: v`: a count inside the key says over how many steps the value was measured, no value of
+    its own; the key is the words before the count's preposition, the value read per step (kalekarnn/SmolLM2-to-
+    DeepSeek-with-MLHA-and-MoE train.py prints every 10 steps f"Step {step}/{num_steps} | Loss: ... | Time for 10
+    steps: {time_taken:.2f}s", the time since the previous print; loops that print f"Time elapsed for {interval}
+    steps: {elapsed:.6f} seconds" or "Time taken for the last {n} steps: ..." alike)."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or not slot.label or slot.unit:
+            continue
+        m = _FOR_COUNT.match(slot.label)
+        if m is None or _COUNT_KEY_END.match(sh.literals[i + 1]) is None:
+            continue
+        if _count_of(sh, nxt, i):
+            nxt.label, slot.label = m["key"], ""
+
+
+# the words of a key before a count of steps it covers (`Time for`, `Time elapsed for the last`) ...
+_FOR_COUNT = regex.compile(r"(?i)^(?P<key>.*?\w)\s+(?:for|over|in)(?:\s+the)?(?:\s+(?:last|past|previous))?$")
+# ... and what follows the count up to the value: the steps' word, the key's end
+_COUNT_KEY_END = regex.compile(
+    r"^\s*(?:(?:train(?:ing)?|optimi[sz]er)\s+)?(?:iters?|iterations?|steps?|batch(?:es)?)\s*[:=]\s*$"
+)
 
 
 def _count_of(sh: SampledShape, slot: Slot, i: int) -> bool:
@@ -2458,7 +2508,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km)):
+            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km) or _lone_eval_loss(rec, km)):
                 rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
             rec.kind = "eval_free"
@@ -2518,7 +2568,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if _epoch_summary(rec, steps) or _outer_summary(rec, steps):
+        if _epoch_summary(rec, steps) or _outer_summary(rec, steps) or _save_note(rec, steps):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -2704,6 +2754,20 @@ def _outer_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
             }:
                 return True
     return False
+
+
+def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """A record whose own words say a checkpoint was written, beside a step record that does not: a note of the
+    save at that step (the value it quotes is the step's, or the best so far), no row of its own; it is read as
+    the save's event. Adityak204/SmolLM2-Implementation logs "Saved new best model at epoch {epoch} with loss
+    {loss:.4f}" after each "Epoch {epoch} | Avg Loss: {loss:.4f}"; Shymaa2611/Fine-tuning_GPT2 utils.py
+    save_checkpoint prints f"Checkpoint saved at epoch {epoch} with loss {loss:.4f} to {filepath}"."""
+
+    # (the words of its keys too: `best model at epoch` is the counter's label)
+    def says_save(r: RecordShape) -> bool:
+        return _SAVE.search(" ".join(r.shapes[0].literals)) is not None
+
+    return says_save(rec) and any(other is not rec and not says_save(other) for other in steps)
 
 
 def _other_half(rec: RecordShape, main: RecordShape) -> bool:
@@ -3386,6 +3450,31 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         if m is not None and not m.kept and _full(m) == "eval_loss":
             return True
     return False
+
+
+def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line printed once that opens with an evaluation's loss by its key (an evaluation's word before a loss
+    name), with a fraction's digits: karpathy/build-nanogpt train_gpt2.py prints print(f"validation loss:
+    {val_loss_accum.item():.4f}") every 250 steps, the first before step 0's line, and the loops that copy it
+    alike; shentianxiao/language-style-transfer code/style.py prints each epoch's dev_losses.output('dev'): "dev
+    loss 25.11, rec 19.31, adv 5.80, d0 0.65, d1 1.89", the step line's losses on the dev set. A setting named
+    after the loss (`val_loss_every: 250`) is whole, and no eval_loss by the key model; the best so far is no
+    evaluation of its own (HarderThenHarder/transformers_tasks chatglm_finetune train.py: "Min eval loss has been
+    updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}")."""
+    first = next((s for s in rec.slots if s.kind == "num"), None)
+    if first is None or not first.label or first.role != "value":
+        return False
+    if {w.lower() for w in _words(first.label)} & _BOUND_WORDS:
+        return False
+    printed = [v for _, v in rec.series(first.index)]
+    if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
+        return False
+    m = field_plan(km, first.label, first.unit, [], False)  # (by the key alone: `loss has been updated` is none)
+    return m is not None and not m.kept and _full(m) == "eval_loss"
+
+
+# the words of a key that make its value a bound over the evaluations so far, not one evaluation's
+_BOUND_WORDS = frozenset({"min", "max", "minimum", "maximum", "best", "lowest", "highest", "smallest"})
 
 
 def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:

@@ -886,6 +886,7 @@ class KeyMap:
             self._loss(keys, mapped, kept)
             self._mirrored_eval_loss(keys, mapped, kept)
             self._stage_words_loss(keys, mapped, kept)
+            self._suffixed_eval_loss(keys, mapped, kept)
             self._printers_units(keys, mapped)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
@@ -1053,6 +1054,43 @@ class KeyMap:
                 "step",
                 rule="loss",
                 via="the training stage's word beside the evaluation's loss (rules.loss)",
+            )
+
+    def _suffixed_eval_loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """The evaluation's loss named as the loss with the stage after the name, the training's (`loss_train`)
+        swapped for an evaluation's (`loss_val`): tkipf/pygcn pygcn/train.py prints 'loss_train: {:.4f}',
+        'acc_train: {:.4f}', 'loss_val: {:.4f}', 'acc_val: {:.4f}' each epoch, jwzhanggy/Graph-Bert
+        code/MethodGraphBertNodeClassification.py the test split's 'loss_test: {:.4f}' besides. Of a validation's
+        and a test split's, the validation's is eval_loss: the split measured along the training to judge it (the
+        test split is held out for the end; kept). Only where the loss carries the training's stage and a key
+        mirrors it (`mask_loss` beside `mask_loss_val` says no pair)."""
+        chosen = [k for k, m in mapped.items() if m.column == "loss"]
+        if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
+            return
+        base = normalize(chosen[0])
+        stages = [p[:-1] for p in self.train_prefixes if p.endswith("_")]
+        stage = next((st for st in stages if base.endswith("_" + st)), None)
+        if stage is None:
+            return
+        name = base[: -len(stage)]
+        splits = {p[:-1] for p in self.eval_prefixes if p.endswith("_")}
+        mirrors = {
+            k: normalize(k)[len(name) :] for k in keys if k not in mapped and normalize(k).startswith(name)
+        }
+        mirrors = {k: split for k, split in mirrors.items() if split in splits}
+        if len(mirrors) > 1:
+            mirrors = {k: split for k, split in mirrors.items() if split != "test"}
+        if len(mirrors) == 1:
+            key = next(iter(mirrors))
+            kept.pop(key, None)
+            mapped[key] = Mapping(
+                "eval_loss",
+                "step",
+                rule="eval",
+                via=f"an evaluation's loss, its split named after the name as the loss {chosen[0].strip()!r} names "
+                "the training's",
             )
 
     def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
