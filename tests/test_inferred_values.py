@@ -953,3 +953,28 @@ def test_an_abbreviated_peak_allocation_with_its_unit_in_the_key_is_the_memory(t
     path = tmp_path / "train.log"
     path.write_text("\n".join(lines) + "\n")
     assert list(frame(path).rows["memory_gib"]) == [71.82] * 4
+
+
+@pytest.mark.parametrize(
+    ("text", "epochs"),
+    [
+        # yunjey/pytorch-tutorial's print ('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}') and its copies: the total
+        # after the epoch is the run's planned epochs
+        (
+            "Epoch [1/3], Step [100/3236], Loss: 3.9948, Perplexity: 54.3140\n"
+            "Epoch [1/3], Step [200/3236], Loss: 3.4490, Perplexity: 31.4680\n",
+            3,
+        ),
+        # a VQ-VAE trainer's start-up line (weedge's baby-llm experiments): `with N epochs` states the run's
+        (
+            "Start training VAE with 50 epochs...\nEpoch 1 complete! \tAverage Loss:  0.1513\n"
+            "Epoch 2 complete! \tAverage Loss:  0.0943\nEpoch 3 complete! \tAverage Loss:  0.0811\n",
+            50,
+        ),
+    ],
+    ids=["epoch_of_total", "with_n_epochs"],
+)
+def test_the_planned_epochs_the_log_states(tmp_path, text, epochs):
+    path = tmp_path / "train.log"
+    path.write_text(text)
+    assert api.analyze(str(path)).run.facts["num_epochs"].value == epochs

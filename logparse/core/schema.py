@@ -31,6 +31,7 @@ STEP_COLUMNS: dict[str, str] = {
     "consumed_tokens": "cumulative tokens consumed",
     "epoch": "fractional epoch",
     "epoch_index": "the epoch a per-epoch step counter belongs to, from 0",
+    "epoch_total": "the epochs the run plans, as printed beside the epoch (`Epoch [2/10]`)",
     "global_step": "optimizer steps since the run began, as printed beside a per-epoch counter",
     "seq_len": "sequence length of the step's batch",
     "tokens_seen": "cumulative input tokens seen (all processes)",
