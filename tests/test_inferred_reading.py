@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from logparse import api
+from logparse.core.errors import UnrecognisedLog
 from logparse.frame.assemble import parse_log
 from logparse.patterns.keymap import number_spans
 from logparse.patterns.sets import load_sets
@@ -3227,3 +3228,43 @@ def test_an_evaluation_that_prints_the_steps_losses_after_its_splits_word(write_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1000, 2000, 3000, 4000, 5000, 6000]
     assert [int(e["line"]) for e in evals(parsed)] == [4]
+
+
+def test_a_summary_beside_steps_whose_counter_did_not_qualify_is_no_step(write_log):
+    # apple/corenet's logger: "Epoch: {:3d} [{:8d}/{:8d}], loss: ..., top1: ..., LR: [...], Avg. batch load time:
+    # ..., Elapsed time: ..." every interval of training, the same for the validation's batches (another total),
+    # then "*** Training summary for epoch N" / "*** Validation summary for epoch N" with the means on the line
+    # after ("\t loss=... || top1=..."). Where the epoch lines are not read as steps, the summaries' counter-less
+    # lines are not read as the steps instead.
+    t = "2024-04-27 03:47:{:02d} - LOGS    - "
+    lines = []
+    for e in (0, 1):
+        for k in range(4):
+            it = 12500 * e + 2000 * k + 1
+            lines.append(
+                t.format(k)
+                + f"Epoch: {e:3d} [{it:8d}/10000000], loss: 1.{7 - k}{e}36, top1: 3{k}.5, LR: [0.001], "
+                f"Avg. batch load time: 0.003, Elapsed time: {17.2 * k:.2f}"
+            )
+        lines += [
+            t.format(30) + f"*** Training summary for epoch {e}",
+            f"\t loss=1.{6 - e}252 || top1=36.176",
+        ]
+        for k, it in enumerate((4, 8004)):
+            lines.append(
+                t.format(40 + k)
+                + f"Epoch: {e:3d} [{it:8d}/   10000], loss: 1.{4 - k}251, top1: 49.1004, LR: [0.001], "
+                "Avg. batch load time: 0.000, Elapsed time: 10.90"
+            )
+        lines += [
+            t.format(50) + f"*** Validation summary for epoch {e}",
+            f"\t loss=1.{4 - e}33 || top1=48.47",
+        ]
+    path = write_log("\n".join(lines) + "\n")
+    try:
+        parsed = frame(path)
+    except UnrecognisedLog:
+        return
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    summary_lines = {i + 1 for i, line in enumerate(lines) if line.startswith("\t")}
+    assert not set(rows["line"]) & summary_lines

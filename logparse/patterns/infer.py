@@ -3370,7 +3370,9 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
     a gradient norm) and no evaluation's word: the training's steps, printed without their number (okuvshynov/
     slowllama finetune.py logs f'backprop done, loss after forward pass = {loss}' each iteration, its counter on a
     line of its own that a log may leave out). Its rows are numbered in the order they come, as resolving steps
-    says. None where two such records compete, or where the record prints a number with no key."""
+    says. None where two such records compete, where the record prints a number with no key, or where a record
+    of training values with a number of its own, printed as often, was not read as steps (its steps are not read,
+    rather than read from a summary beside them)."""
     found = [
         rec
         for rec in records
@@ -3398,6 +3400,16 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
         )
     ]
     if len(found) != 1:
+        return []
+    rivals = [
+        rec
+        for rec in records
+        if rec is not found[0]
+        and rec.count >= found[0].count
+        and _trains(rec, km)
+        and any(s.kind == "num" and s.role != "value" or not s.label for s in rec.slots if s.kind == "num")
+    ]
+    if rivals:
         return []
     found[0].kind = "step"
     return found
@@ -3469,7 +3481,9 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     printed = [v for _, v in rec.series(first.index)]
     if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
         return False
-    m = field_plan(km, first.label, first.unit, [], False)  # (by the key alone: `loss has been updated` is none)
+    m = field_plan(
+        km, first.label, first.unit, [], False
+    )  # (by the key alone: `loss has been updated` is none)
     return m is not None and not m.kept and _full(m) == "eval_loss"
 
 
