@@ -1832,7 +1832,7 @@ def test_a_summary_counted_by_the_outer_position_of_the_steps_is_no_step(write_l
         # {val_loss:.4f}  mr {mask_ratio:.2f}  pf {prefix_frac:.2f}  lr {lr:.2e}"
         "epoch {e:3d}/300  train {x:.4f}  val {v:.4f}  mr 0.57  pf 0.14  lr 7.38e-04",
         # the same two words in other loops: print(f"epoch {epoch:3d}  train {train_loss:.4f}  val {val_loss:.4f}  lr
-        # {lr_now:.2e}  ({time.time() - t_start:.0f}s)") (find_string "train {train_loss:.4f}  val {val_loss:.4f}")
+        # {lr_now:.2e}  ({time.time() - t_start:.0f}s)") (the same words in many loops in public code)
         "epoch {e:3d}  train {x:.4f}  val {v:.4f}  lr 7.38e-04  (12s)",
     ],
 )
