@@ -1987,12 +1987,11 @@ def _behind(sh: SampledShape, header: Header) -> int | None:
     a `|`), the number of the prefix's values for a row behind the same logger's prefix as its header's; None
     for a line that is no row of the header's."""
     n = len(header.lead)
-    tail = header.tail.translate(_VERTICALS).rstrip()
+    valueless = _valueless(header)
     if (
-        not n
-        and tail
-        and sh.literals[0].startswith(tail)
-        and sh.literals[0][len(tail) :].strip() in ("", "|")
+        valueless
+        and sh.literals[0].startswith(valueless)
+        and sh.literals[0][len(valueless) :].strip() in ("", "|")
     ):
         return 0  # behind a prefix that holds no value
     if n and tuple(sh.kinds[:n]) == header.lead and len(sh.kinds) > n:
@@ -2791,14 +2790,7 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     if not set(ours) <= set(theirs):
         return False
 
-    def keys(r: RecordShape) -> set[str]:
-        return {
-            keymap_mod.normalize(s.label)
-            for s in r.slots
-            if s.role == "value" and s.kind == "num" and s.label
-        }
-
-    return bool(keys(rec)) and not keys(rec) & keys(main)
+    return bool(_value_keys(rec)) and not _value_keys(rec) & _value_keys(main)
 
 
 def _continuations(
@@ -2815,7 +2807,7 @@ def _continuations(
     continuation (its keys may be, TFLearn's `val_loss` on a snapshot's step)."""
     if main.counter is None or main.count < MIN_REPEATS:
         return []
-    if any(sl.kind == "bar" for sl in main.slots) or _tqdm_count(main.shapes[0]) is not None:
+    if _on_bar(main):
         return []  # (a progress bar's frame: the record after it is the step's, its postfix lags)
     if _epoch_named(main.slots[main.counter].label):
         return []  # (an epoch's line: the lines after it are its steps)
@@ -2917,16 +2909,30 @@ def _continuations(
     return found
 
 
+def _on_bar(rec: RecordShape) -> bool:
+    """Whether a record is a progress bar's frame: it draws a bar's body, or counts as tqdm does."""
+    return any(sl.kind == "bar" for sl in rec.slots) or _tqdm_count(rec.shapes[0]) is not None
+
+
+def _pair_counts(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> list[tuple[int, int | None]]:
+    """(main's step, the count rec's line printed after it) of each of rec's lines in `pairs` (_continuations)."""
+    assert rec.counter is not None
+    shapes = {sh.key: sh for sh in rec.shapes}
+    out: list[tuple[int, int | None]] = []
+    for step, key, n in pairs:
+        printed = shapes[key].values if key in shapes else []
+        out.append((step, _whole(printed[n][rec.counter]) if n < len(printed) else None))
+    return out
+
+
 def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
     """Whether a record printed several times after each step line prints one count at each step (the step's
     samples, on a line per optimizer), or none."""
     if rec.counter is None:
         return True
-    shapes = {sh.key: sh for sh in rec.shapes}
     counts: dict[int, set[int | None]] = defaultdict(set)
-    for step, key, n in pairs:
-        printed = shapes[key].values if key in shapes else []
-        counts[step].add(_whole(printed[n][rec.counter]) if n < len(printed) else None)
+    for step, count in _pair_counts(rec, pairs):
+        counts[step].add(count)
     return all(len(c) == 1 for c in counts.values())
 
 
@@ -2953,15 +2959,12 @@ def _moves_with(
     """Whether the counter of the lines that continue main's steps (records that print it under one name) moves
     the same whole multiple (2 or more) of main's counter from each step to the next it rises at: a count of the
     samples (the batch a step). None: it never moves (an index, no count)."""
-    seen: list[tuple[int, int]] = []
-    for rec in group:
-        assert rec.counter is not None
-        shapes = {sh.key: sh for sh in rec.shapes}
-        for step, key, n in pairs[id(rec)]:
-            printed = shapes[key].values if key in shapes else []
-            count = _whole(printed[n][rec.counter]) if n < len(printed) else None
-            if count is not None:
-                seen.append((step, count))
+    seen = [
+        (step, count)
+        for rec in group
+        for step, count in _pair_counts(rec, pairs[id(rec)])
+        if count is not None
+    ]
     seen.sort(key=lambda p: p[0])  # (the records of one name, in the order of main's steps)
     if len({c for _, c in seen}) <= 1:
         return None
@@ -3346,7 +3349,7 @@ def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
     steps are numbered in order (_uncounted_steps)."""
     if rec.counter is None or rec.epoch is not None or not _epoch_named(rec.slots[rec.counter].label):
         return
-    if any(s.kind == "bar" for s in rec.slots) or _tqdm_count(rec.shapes[0]) is not None:
+    if _on_bar(rec):
         return  # (an epoch's progress bar redrawn: one epoch's running values, no steps of their own)
     epochs = [v for _, v in rec.series(rec.counter)]
     if len(epochs) < MIN_REPEATS or not _is_int(epochs):
@@ -3431,11 +3434,10 @@ def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 def _evaluation_text(rec: RecordShape) -> bool:
     """An evaluation's word in the record's keys (`val_loss`) or standing alone in its other text."""
-    text = " ".join(rec.shapes[0].literals)
     labels = [s.label for s in rec.slots if s.label]
-    for label in labels:
-        text = text.replace(label, " ")
-    return bool(_eval_marks(text)) or any(w in EVAL_WORDS for label in labels for w in _words(label))
+    return bool(_eval_marks(_own_text(rec))) or any(
+        w in EVAL_WORDS for label in labels for w in _words(label)
+    )
 
 
 def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -4676,26 +4678,22 @@ def _stamped_interval(
     start reset at each report; jwyang/faster-rcnn.pytorch's `time cost`, [interval], likewise): read per step, divided
     by the counter's stride, where the records come at one stride. Where the stamps tell neither way (too coarse, or
     too few records), or the stride varies, the value stays as printed."""
-    from .sets import to_timestamp  # (beside the stamps' reading the frame does: the same dates the same way)
-
     if rec.counter is None or keymap_mod.normalize(slot.label) in km.interval:
         return m
-    steps, stamps, values = rec.series(rec.counter), rec.series(stamp), rec.series(slot.index)
+    stamps = rec.series(stamp)
     pairs: list[tuple[int, bool, bool]] = []  # (stride, matches the gap, matches the gap's share of a step)
-    coarse = all("." not in t and "," not in t[-7:] for _, t in stamps)  # stamps printed to the second
-    for k in range(1, len(steps)):
-        (s0, a), (s1, b) = steps[k - 1], steps[k]
-        x, y, v = _whole(a), _whole(b), _number(values[k][1])
-        if s0 != s1 or x is None or y is None or y <= x or v is None or not math.isfinite(v):
+    coarse = _to_the_second(stamps)
+    for k, stride, v in _rises(rec, slot.index):
+        if v is None or not math.isfinite(v):
             continue
         try:
-            d = to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
+            d = _gap(stamps, k)
         except ValueError:
             return m
         v *= m.scale
         tol = max(0.1 * d, 1.0 if coarse else 0.05)
-        as_whole, as_share = abs(v - d) <= tol, abs(v * (y - x) - d) <= tol  # (each as the gap it makes)
-        pairs.append((y - x, as_whole and not as_share, as_share))
+        as_whole, as_share = abs(v - d) <= tol, abs(v * stride - d) <= tol  # (each as the gap it makes)
+        pairs.append((stride, as_whole and not as_share, as_share))
     if not pairs:
         return m
     # the stride most records come at; a pair at another stride whose time is not its gap's has lines missing
@@ -4714,6 +4712,30 @@ def _stamped_interval(
     return replace(m, scale=m.scale / stride, reason=why, use=use)
 
 
+def _rises(rec: RecordShape, index: int) -> Iterator[tuple[int, int, float | None]]:
+    """(k, the counter's rise, value `index` printed) of each sampled record k whose counter rose from the record
+    before it in the same slice of the file."""
+    assert rec.counter is not None
+    steps, values = rec.series(rec.counter), rec.series(index)
+    for k in range(1, len(steps)):
+        (s0, a), (s1, b) = steps[k - 1], steps[k]
+        x, y = _whole(a), _whole(b)
+        if s0 == s1 and x is not None and y is not None and y > x:
+            yield k, y - x, _number(values[k][1])
+
+
+def _gap(stamps: list[tuple[int, str]], k: int) -> float:
+    """The seconds between the stamps of sampled records k - 1 and k (ValueError for a stamp not read)."""
+    from .sets import to_timestamp  # (beside the stamps' reading the frame does: the same dates the same way)
+
+    return to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
+
+
+def _to_the_second(stamps: list[tuple[int, str]]) -> bool:
+    """Whether the stamps are printed to the second, no fraction of one."""
+    return all("." not in t and "," not in t[-7:] for _, t in stamps)
+
+
 def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, stamp: int) -> FieldPlan:
     """A value under a key the key model does not know (`t`) that the line's own stamps show to be a time: in
     every pair of consecutive records it equals the seconds between their stamps, as a timer read and reset at each
@@ -4723,35 +4745,29 @@ def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: S
     its other agents and of their forks). It is the time of the steps between the records: read per step over the
     counter's stride where the records come at one stride, else left as it was. Gaps no longer than the stamps'
     resolution say nothing, and a key the model knows keeps its meaning."""
-    from .sets import to_timestamp  # (beside the stamps' reading the frame does: the same dates the same way)
-
     if not m.kept or rec.counter is None or slot.unit not in (None, *_TIME_UNITS):
         return m
     for other in rec.slots:  # (a record that names its times says which is the step's)
         known = km.lookup(other.label, "step") if other.label and other is not slot else None
         if known is not None and known.column in ("step_time_s", "train_elapsed_s"):
             return m
-    steps, stamps, values = rec.series(rec.counter), rec.series(stamp), rec.series(slot.index)
-    coarse = all("." not in t and "," not in t[-7:] for _, t in stamps)  # stamps printed to the second
+    stamps = rec.series(stamp)
+    coarse = _to_the_second(stamps)
     scale = keymap_mod.TIME.get(slot.unit or "s", 1.0)
     strides: set[int] = set()
     matched = 0
-    for k in range(1, len(steps)):
-        (s0, a), (s1, b) = steps[k - 1], steps[k]
-        x, y, v = _whole(a), _whole(b), _number(values[k][1])
-        if s0 != s1 or x is None or y is None or y <= x:
-            continue
+    for k, stride, v in _rises(rec, slot.index):
         if v is None or not math.isfinite(v) or v <= 0:
             return m
         try:
-            d = to_timestamp(stamps[k][1]) - to_timestamp(stamps[k - 1][1])
+            d = _gap(stamps, k)
         except ValueError:
             return m
         tol = max(0.02 * d, 1.0 if coarse else 0.05)
         if d <= 2 * tol or abs(v * scale - d) > tol:
             return m
         matched += 1
-        strides.add(y - x)
+        strides.add(stride)
     if matched < MIN_REPEATS - 1 or len(strides) != 1:
         return m
     mapping = km.lookup("time", "step")
