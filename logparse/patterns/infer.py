@@ -2936,12 +2936,17 @@ def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
     return all(len(c) == 1 for c in counts.values())
 
 
-def _value_keys(rec: RecordShape) -> set[str]:
+def _keyed_values(rec: RecordShape) -> dict[str, int]:
+    """A record's keyed values: each key as the key model looks it up -> its value's slot."""
     return {
-        keymap_mod.normalize(sl.label)
+        keymap_mod.normalize(sl.label): sl.index
         for sl in rec.slots
         if sl.role == "value" and sl.kind == "num" and sl.label
     }
+
+
+def _value_keys(rec: RecordShape) -> set[str]:
+    return set(_keyed_values(rec))
 
 
 def _own_text(rec: RecordShape) -> str:
@@ -3054,14 +3059,7 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
     if {w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"}:
         return False
 
-    def keyed(r: RecordShape) -> dict[str, int]:
-        return {
-            keymap_mod.normalize(sl.label): sl.index
-            for sl in r.slots
-            if sl.role == "value" and sl.kind == "num" and sl.label
-        }
-
-    mine, its = keyed(rec), keyed(main)
+    mine, its = _keyed_values(rec), _keyed_values(main)
     at = {printed: k for k, printed in enumerate(theirs)}
     for key in mine.keys() & its.keys():
         values, others = rec.series(mine[key]), main.series(its[key])
