@@ -3268,3 +3268,51 @@ def test_a_summary_beside_steps_whose_counter_did_not_qualify_is_no_step(write_l
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     summary_lines = {i + 1 for i, line in enumerate(lines) if line.startswith("\t")}
     assert not set(rows["line"]) & summary_lines
+
+
+def test_one_line_printed_by_the_training_and_the_validation_loops(write_log):
+    # apple/corenet corenet/metrics/stats.py Statistics.iter_summary: ", ".join(["Epoch: {:3d} [{:8d}/{:8d}]"
+    # .format(epoch, n_processed_samples, total_samples), "loss: ..", "top1: ..", "LR: [..]",
+    # "Avg. batch load time: {:1.3f}", "Elapsed time: {:5.2f}"]); the training prints its global iteration over
+    # max_iterations, the validation the same line with its samples over the validation set's size
+    lines = []
+    iteration = 1
+    for epoch in (0, 1):
+        for k in range(4):
+            lines.append(
+                f"2024-04-27 03:4{k}:00 - LOGS    - Epoch: {epoch:3d} [{iteration:8d}/{10000000:8d}], "
+                f"loss: {2.5 - iteration / 10000:.4f}, top1: {10 + k}.5, LR: [0.001], "
+                f"Avg. batch load time: 0.003, Elapsed time: {17.5 * k:5.2f}"
+            )
+            iteration += 1000
+        for seen in (4, 8004):
+            lines.append(
+                f"2024-04-27 03:49:00 - LOGS    - Epoch: {epoch:3d} [{seen:8d}/{10000:8d}], loss: 1.4{epoch}00, "
+                f"top1: 49.1, LR: [0.001], Avg. batch load time: 0.000, Elapsed time: {seen / 800:5.2f}"
+            )
+    lines.append("2024-04-27 03:49:54 - LOGS    - Training took 00:04:12.86")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 1001, 2001, 3001, 4001, 5001, 6001, 7001]
+    assert row_at(parsed, 1)["loss"] == 2.4999 and row_at(parsed, 1)["progress_total"] == 10000000
+    assert evals(parsed) and all(e.get("step") != 4 for e in evals(parsed))
+    assert parsed.facts["final_runtime_s"][0].value == 4 * 60 + 12.86
+
+
+def test_a_scripts_own_total_beside_a_frameworks_start_up_lines(write_log):
+    # DLLXW/baby-llama2-chinese pretrain.py keeps llama2.c's start-up prints ("tokens per iteration will be:
+    # {tokens_per_iter:,}", "breaks down as: ...") and logs its own 'Epoch:[{}/{}]({}/{}) loss:{:.3f} lr:{:.7f}
+    # epoch_Time:{}min:' behind "[%(asctime)s][%(filename)s][%(levelname)s] "; no bar counts its steps, so the
+    # total in its brackets is the epoch's planned iterations
+    lines = [
+        "tokens per iteration will be: 4,096",
+        "breaks down as: 1 grad accum steps * 1 processes * 8 batch size * 512 max seq len",
+    ] + [
+        f"[2024-03-30 16:0{k}:53,476][pretrain.py][INFO] Epoch:[0/1]({100 * k}/33282) loss:{9 - k:.3f} "
+        f"lr:{k * 3e-5:.7f} epoch_Time:{136 - k}.0min:"
+        for k in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400]
+    assert list(parsed.rows["progress_total"]) == [33282] * 5
+    facts = {name: observed[0].value for name, observed in parsed.facts.items()}
+    assert facts["micro_batch_size"] == 8 and facts["seq_len"] == 512 and facts["world_size"] == 1

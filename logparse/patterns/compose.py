@@ -247,14 +247,15 @@ def _bar_times(prints: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
     that counts something else (micro-batches, every epoch's items) says nothing of their steps: its columns are
     left out of their rows."""
     bars = [c for c in prints.columns if c.startswith("progress_")]
-    if not bars:
-        return prints, None
-    both = prints.dropna(subset=["progress_n", "step"]) if "progress_n" in prints else prints.iloc[0:0]
+    if not bars or "progress_n" not in prints or prints["progress_n"].isna().all():
+        return prints, None  # (no bar: a print's own `(100/33282)` is its steps' total)
+    both = prints.dropna(subset=["progress_n", "step"])
     offsets = (both["progress_n"] - both["step"]).unique() if len(both) else []
     counts = len(offsets) == 1 and (len(both) > 1 or offsets[0] == 0)
     prints = prints.copy()
     if not counts:
-        return prints.drop(columns=bars), None
+        prints.loc[prints["progress_n"].notna(), bars] = None  # (the bar's columns, on the rows a bar gave)
+        return prints.drop(columns=[c for c in bars if prints[c].isna().all()]), None
     if BAR_RATE not in prints or prints[BAR_RATE].isna().all():
         return prints, None
     if "step_time_s" in prints and prints["step_time_s"].notna().any():

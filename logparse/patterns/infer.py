@@ -321,6 +321,7 @@ class SampledShape:
     seen: list[tuple[int, int]] = field(default_factory=list)  # (slice, place) of each line kept
     values: list[tuple[str, ...]] = field(default_factory=list)  # the values of each line kept
     raw: str = ""  # its first line as printed (leading blanks kept: where a table's columns stand)
+    glued: bool = False  # text printed after a bar's frame on some of its lines was left out (_FRAME_END)
     variants: list[list[str]] = field(
         default_factory=list
     )  # per literal, the texts seen (whitespace as printed)
@@ -334,6 +335,11 @@ class SampledLog:
     shapes: dict[str, SampledShape]
     order: list[list[str]]  # per slice, the shape key of each line (None-like "" for a blank line)
     lines: int
+
+
+# the end of a tqdm frame, `n/N [elapsed<remaining, rate{postfix}]` (tqdm/std.py format_meter), where a print
+# without a newline glues its text to the bar (`...3.05it/s, smoothed_loss=0.4660]💾 Saved intermediate checkpoint`)
+_FRAME_END = re.compile(r"\d+/\d+ \[\d+(?::\d\d){1,2}<[^\]\n]*?(?:it/s|s/it)[^\]\n]*\]")
 
 
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
@@ -352,6 +358,10 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if not text:
                 seq.append("")
                 continue
+            frame = _FRAME_END.search(text) if "/it" in text or "it/s" in text else None
+            glued = frame is not None and frame.end() < len(text)
+            if glued:
+                text = text[: frame.end()]  # (a print glued to the bar's frame is no part of its record)
             layout = text.translate(DIGITS)
             found = spans_of.get(layout)
             if found is None:
@@ -372,6 +382,7 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
                 sh = shapes[key] = SampledShape(key, literals, kinds, first=place, raw=rec.text.rstrip())
                 sh.variants = [[lit] for lit in literals]
             sh.count += 1
+            sh.glued = sh.glued or glued
             if len(sh.examples) < 3:
                 sh.examples.append((rec.line, text))
             if len(sh.values) < MAX_OCCURRENCES:
@@ -594,6 +605,7 @@ class RecordShape:
     # with the snapshot's `val_loss` instead of the one without): its keys take their columns again
     instead: bool = False
     several: bool = False  # a line that continues a step, printed several times a step (one per optimizer)
+    own_count: bool = False  # an evaluation whose counter counts its own batches or samples, not the steps
 
     @property
     def count(self) -> int:
@@ -868,6 +880,27 @@ def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
         _eval_marks(text),
         sh.literals[0].strip()[:1],
     )
+
+
+def _counted(rec: RecordShape, km: keymap_mod.KeyMap) -> RecordShape:
+    find_counter(rec, km)
+    _key_before_counter(rec)
+    _epoch_of_uncounted_steps(rec)
+    return rec
+
+
+def _counted_apart(rec: RecordShape, km: keymap_mod.KeyMap) -> list[RecordShape]:
+    """The record with its counter found; where its shapes together have none but each has its own, each shape
+    is a record of its own: one line printed by two loops whose counters differ in width (CoreNet's
+    `Epoch:   0 [    2001/10000000]` for the training's iterations and `[    8004/   10000]` for the validation's
+    samples), whose numbers together neither rise nor start again with the epoch."""
+    _counted(rec, km)
+    if rec.counter is not None or len(rec.shapes) < 2:
+        return [rec]
+    parts = [_counted(RecordShape([sh], _slots(sh)), km) for sh in rec.shapes]
+    if all(part.counter is not None for part in parts):
+        return parts
+    return [rec]
 
 
 def records_of(sample: SampledLog) -> list[RecordShape]:
@@ -1308,6 +1341,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     break
                 if i in loose and rising(i):
                     step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
+                    break
+                if i in numerators and rising(i) and regular(i) and moves[e][0] > 0 and moves[i][1] == 0:
+                    # a position in the run's plan that counts on across epochs' turns, every so many steps
+                    # (CoreNet's `Epoch:   1 [   12501/10000000]`: the iterations of a run capped at ten million)
+                    step = i
                     break
                 continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
             if rising(i) and (
@@ -2483,10 +2521,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     sample = sample_shapes(slices)
     records = records_of(sample)
     apply_headers(records, sample)
-    for rec in records:
-        find_counter(rec, km)
-        _key_before_counter(rec)
-        _epoch_of_uncounted_steps(rec)
+    records = [part for rec in records for part in _counted_apart(rec, km)]
     steps: list[RecordShape] = []
     for rec in records:
         if rec.counter is None:
@@ -2571,10 +2606,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if any(
-            _measured_again(rec, main) or _quotes_training(rec, main, km) for main in steps if main is not rec
-        ):
+        others = [main for main in steps if main is not rec]
+        if any(_measured_again(rec, main) or _quotes_training(rec, main, km) for main in others):
             rec.kind = "eval"
+        elif any(_second_loop(rec, main) for main in others):
+            rec.kind, rec.own_count = "eval", True
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
         main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
@@ -3069,6 +3105,24 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
 
 
 _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
+
+
+def _second_loop(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a rarer record prints main's line for another loop: the same keys, its position counted in a
+    total of its own, printed between main's lines (the validation pass that CoreNet's trainer prints with the
+    training's own `Epoch: E [N/M], loss: ..., top1: ...` line, M then the validation set's size in place of
+    the run's planned iterations)."""
+    if rec.count >= main.count or rec.total is None or main.total is None:
+        return False
+    keys = [{k for k in _value_keys(r) if not _epoch_named(k)} for r in (rec, main)]  # (an epoch read as the
+    # counter of one and a value of the other)
+    if _counter_key(rec) != _counter_key(main) or keys[0] != keys[1] or not keys[0]:
+        return False
+    ours, theirs = _totals(rec), _totals(main)
+    if len(ours) != 1 or len(theirs) != 1 or ours == theirs:
+        return False
+    lines = [sh.first for sh in rec.shapes]
+    return main.first < min(lines)
 
 
 def _own_counter(rec: RecordShape) -> bool:
@@ -3660,7 +3714,11 @@ def _line_table(
     for slot in rec.slots:
         if rec.kind == "marker":
             break
-        if slot.role == "step" and evaluation and any(w in EVAL_WORDS for w in _words(slot.label)):
+        if (
+            slot.role == "step"
+            and evaluation
+            and (rec.own_count or any(w in EVAL_WORDS for w in _words(slot.label)))
+        ):
             continue  # the evaluation's own counter (`Val Step 1/157`), not the training step
         if slot.role == "step":
             groups[slot.index] = "step"
@@ -3701,6 +3759,20 @@ def _line_table(
         keys.append(("mapped", key, keymap_mod.KeyUse(spec["column"], "values", why, None)))
 
     bare = rec.kind == "step" and _lone_value(rec) is not None
+    elapsed = counted + 2 if counted is not None and rec.kind == "step" and not evaluation else None
+    if (
+        elapsed is not None
+        and elapsed < len(rec.slots)
+        and rec.slots[elapsed].kind == "clock"
+        and rec.slots[elapsed].role == "value"
+        and sh.literals[elapsed].strip() == "["
+        and "train_elapsed_s" not in taken
+    ):
+        # tqdm's `n/N [elapsed<remaining, rate]`: the bar's own clock, the time since it started
+        why = "the clock a progress bar draws after its position: the time since the bar started"
+        read_as(
+            rec.slots[elapsed], {"column": "train_elapsed_s", "type": "duration"}, f"value {elapsed + 1}", why
+        )
     for slot in rec.slots if rec.kind != "marker" else ():
         if bare and "train_elapsed_s" not in taken and _unkeyed_elapsed(rec, slot):
             # (beside a bare loop's lone value a rising duration is the one clock such a loop prints: its start)
@@ -3977,7 +4049,8 @@ def _line_table(
                 parts.append(f"(?P<{group}>{PIECE_RX[kind]})")
             else:
                 parts.append(f"(?P<{group}>{NUMBER_GROUP})")
-    parts.append(r"\s*$")
+    # (a line whose bar frame some print is glued to ends where the frame does)
+    parts.append("" if any(sh.glued for sh in rec.shapes) else r"\s*$")
     line: Table = {"name": name, "kind": "step" if rec.kind in ("step", "block", "marker") else "event"}
     if rec.kind == "marker":
         line["attach"] = "following"

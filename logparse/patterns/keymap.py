@@ -60,6 +60,10 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# the words after a setting that say it is the training's (CoreNet's `Max. epochs for training: 2`)
+_PURPOSE = regex.compile(
+    r"[ \t]+(?:for|during|in|of)[ \t]+(?:the[ \t]+)?(?:training|train|run)[ \t]*$", regex.I
+)
 # a key's last word after a separator (`gpu` of tok/sec/gpu, `per device` of samples per device)
 _LAST_DEVICE = regex.compile(r"^(?P<rest>.*[A-Za-z/])[\s_\-./]+(?:per[\s_\-]+)?(?P<word>[A-Za-z]+)$")
 # the rates a device word after them makes one device's (core/schema.py SCOPED_COLUMNS, scope per_gpu)
@@ -632,6 +636,11 @@ class KeyMap:
             hit = self._phrase(key, depth)
             if hit is not None:
                 return hit
+            purpose = _PURPOSE.search(key)
+            if purpose is not None and purpose.start() > 0:
+                hit = self._lookup(key[: purpose.start()], config, depth + 1)
+                if hit is not None:
+                    return _ruled(hit, "phrase", f"{purpose.group(0).strip()!r} says whose setting it is")
         loose = _DOTS.sub(" ", _CAMEL.sub("_", key)).strip()
         if normalize(loose) != k:
             hit = self._lookup(loose, config, depth + 1)
