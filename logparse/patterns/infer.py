@@ -123,6 +123,7 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
 # reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
 # day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
+# and `Sat 23 Apr 2022 00:34:44`
 TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
@@ -131,6 +132,10 @@ TS_RX = (
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
     r"[ \d]\d \d\d:\d\d:\d\d \d{4}"
+    # the day before the month, the year before the time: RecBole's logger, datefmt "%a %d %b %Y %H:%M:%S"
+    # (recbole/utils/logger.py init_logger)
+    r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?[ \d]\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
+    r"\d\d:\d\d:\d\d"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -139,6 +144,9 @@ CLOCK_RX = (
     # a duration in days, hours, minutes and seconds, two units or more in that order (dnnlib.util.format_time of
     # NVlabs' StyleGAN2/3: "{m}m {s:02}s", "{h}h {m:02}m {s:02}s", "{d}d {h:02}h {m:02}m")
     r"|\d+d \d+h(?: \d+m(?: \d+s)?)?|\d+h \d+m(?: \d+s)?|\d+m \d+s"
+    # or written as one word (monodepth2's trainer.py sec_to_hm_str: "{:02d}h{:02d}m{:02d}s", its `time elapsed`
+    # and `time left`)
+    r"|\d+h\d\dm(?:\d\ds)?(?![\w.])"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
@@ -2476,9 +2484,12 @@ def find_blocks(
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
+        # (or a line of values printed with every line of the head and no other time: tt-train's nano_gpt
+        # example prints "Full step time {} ms, cache entries: {}" after each "Step: {}, Loss: {}")
+        lockstep = times == head.count == rec.count >= MIN_REPEATS
         if (
             not _member(rec, km)
-            and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km)))
+            and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km) or lockstep))
             and not (_values_line(rec) and _indented_under(rec, head))
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
@@ -2715,12 +2726,16 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
     headings = {
         key
         for key, sh in sample.shapes.items()
-        if "num" not in sh.kinds and sh.examples and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
-    }
+        if sh.kinds.count("num") <= 1
+        and set(sh.kinds) <= {"num", "ts"}
+        and sh.examples
+        and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
+    }  # (a heading may name the epoch or step it evaluates at: PccAI's `Validation at epoch 5`)
     if not headings:
         return
     seen: Counter[str] = Counter()
     under: Counter[str] = Counter()
+    claimed = False
     for seq in sample.order:
         after = False
         for key in seq:
@@ -2730,9 +2745,20 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             under[key] += after
             after = key in headings
     for rec in records:
+        keys = [sh.key for sh in rec.shapes]
+        if (
+            rec.kind == "step"
+            and all(seen[k] and under[k] == seen[k] for k in keys)
+            and any(_in_layout_of(rec, main) for main in records if main.kind == "step" and main is not rec)
+        ):
+            # a step's line printed only right after such a heading: the evaluation's pass in the training's
+            # layout (PccAI's `    batch count: 0/309, iter: 0, ...` under `Validation at epoch 5`), the
+            # heading's event with it (one event per heading)
+            rec.kind, rec.own_count = "eval", True
+            claimed = True
+            continue
         if rec.kind != "none" or rec.counter is not None or not _has_values(rec):
             continue
-        keys = [sh.key for sh in rec.shapes]
         if not any(under[k] for k in keys) or sum(under[k] for k in keys) < sum(seen[k] for k in keys):
             continue
         varied = any(
@@ -2742,6 +2768,23 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))
         ):
             rec.kind = "eval_free"
+    if claimed:
+        for rec in records:
+            if rec.kind == "eval" and all(sh.key in headings for sh in rec.shapes) and not _has_values(rec):
+                rec.kind = "none"
+
+
+def _in_layout_of(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether rec prints main's values under main's counter, more rarely: its keyed values all among main's
+    (the validation may leave a training value out: PccAI's aux_loss), an epoch aside (read as the counter of
+    one and a value of the other)."""
+    keys = [{k for k in _value_keys(r) if not _epoch_named(k)} for r in (rec, main)]
+    return (
+        main.count > rec.count
+        and bool(keys[0])
+        and keys[0] <= keys[1]
+        and _counter_key(rec) == _counter_key(main)
+    )
 
 
 def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
@@ -3108,21 +3151,14 @@ _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
 
 
 def _second_loop(rec: RecordShape, main: RecordShape) -> bool:
-    """Whether a rarer record prints main's line for another loop: the same keys, its position counted in a
-    total of its own, printed between main's lines (the validation pass that CoreNet's trainer prints with the
+    """Whether a rarer record prints main's line for another loop (_in_layout_of), its position counted in a
+    total of its own, after main's first line (the validation pass that CoreNet's trainer prints with the
     training's own `Epoch: E [N/M], loss: ..., top1: ...` line, M then the validation set's size in place of
     the run's planned iterations)."""
-    if rec.count >= main.count or rec.total is None or main.total is None:
-        return False
-    keys = [{k for k in _value_keys(r) if not _epoch_named(k)} for r in (rec, main)]  # (an epoch read as the
-    # counter of one and a value of the other)
-    if _counter_key(rec) != _counter_key(main) or keys[0] != keys[1] or not keys[0]:
+    if rec.total is None or main.total is None or not _in_layout_of(rec, main):
         return False
     ours, theirs = _totals(rec), _totals(main)
-    if len(ours) != 1 or len(theirs) != 1 or ours == theirs:
-        return False
-    lines = [sh.first for sh in rec.shapes]
-    return main.first < min(lines)
+    return len(ours) == len(theirs) == 1 and ours != theirs and main.first < rec.first
 
 
 def _own_counter(rec: RecordShape) -> bool:

@@ -285,6 +285,8 @@ _TS_FORMATS = (
     "%Y%m%d %H:%M:%S",
     "%d/%m/%Y %H:%M:%S.%f",
     "%a %b %d %H:%M:%S %Y",
+    "%a %d %b %Y %H:%M:%S",
+    "%d %b %Y %H:%M:%S",
 )
 # absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"; nor does
 # MMEngine's MMLogger ('%m/%d %H:%M:%S': mmengine/logging/logger.py): "12/05 10:02:52"
