@@ -11,7 +11,6 @@ The codes, by what they concern (CODES holds them all; a code not in it is refus
 reading the file
   nul_bytes             NUL bytes in the file (a hole a crash or a rotation left) were skipped (`line`: the first)
   stream_stopped        a compressed file's stream stops before its end (cut, damaged): read up to there
-  family_read_no_steps  a family's set recognised the log but read none of its steps: read by its own records
 step numbers and lines
   steps_unnumbered      no step number and no epoch length: rows numbered 1, 2, 3, ...
   steps_from_epoch      step numbers derived from a printed epoch that is too coarse to be sure
@@ -91,7 +90,7 @@ CODES: frozenset[str] = frozenset(
     unattached
     recoverable several_runs
     grad_accum_derived console_differs
-    nul_bytes stream_stopped family_read_no_steps out_of_range stray_stamp
+    nul_bytes stream_stopped out_of_range stray_stamp
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs

@@ -204,11 +204,11 @@ def _fallback(d: Detection, sets: dict[str, PatternSet]) -> bool:
 
 def _common(sets: dict[str, PatternSet], facts_only: bool = False) -> list[PatternSet]:
     """The common sets (which join every log): those with a step or event line, or (`facts_only`) those whose every
-    line is a config line."""
+    line states a fact (a config line, or a summary the run ends with)."""
     return [
         ps
         for ps in sets.values()
-        if ps.role == "common" and all(spec.kind == "config" for spec in ps.lines) == facts_only
+        if ps.role == "common" and all(spec.kind in ("config", "summary") for spec in ps.lines) == facts_only
     ]
 
 
@@ -429,29 +429,7 @@ def parse_log(
         parsed = asm.result(path, chosen, detection, sets, stats)
     if parallel:
         chunks.reuse_freed_memory()
-    if forced_format is None and detection is not None and detection.name != infer.NAME and not _numbered(parsed):
-        # a family's set detected the log (its start-up lines, its bar's look) but read none of its steps: the
-        # log's own repeated records say what they are, where they print a training value
-        other = parse_log(path, sets, infer.NAME, on_unmatched, jobs, chunk_bytes)
-        if _numbered(other) and "loss" in other.rows:
-            other.warnings.insert(
-                0,
-                RunWarning(
-                    f"the {detection.name} pattern set recognised this log but read none of its step lines; "
-                    "its steps are read from the log's own repeated records",
-                    "family_read_no_steps",
-                ),
-            )
-            return other
     return parsed
-
-
-def _numbered(parsed: ParsedLog) -> bool:
-    """Whether the frame holds step rows with step numbers."""
-    rows = parsed.rows
-    if rows.empty or "step" not in rows or "kind" not in rows:
-        return False
-    return bool(rows.loc[rows["kind"] == "step", "step"].notna().any())
 
 
 @contextmanager

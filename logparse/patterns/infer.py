@@ -350,6 +350,14 @@ class SampledLog:
 _FRAME_END = re.compile(r"\d+/\d+ \[\d+(?::\d\d){1,2}<[^\]\n]*?(?:it/s|s/it)[^\]\n]*\]")
 
 
+def _last_frame_end(text: str) -> int | None:
+    """Where the line's last tqdm frame ends (a line may hold several frames a terminal drew over each other)."""
+    end = None
+    for m in _FRAME_END.finditer(text):
+        end = m.end()
+    return end
+
+
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
     """The shapes of the sampled records. The tokenizer treats every digit alike, so two texts that differ only
     digit for digit have their tokens at the same places: a text's layout (its digits masked) looks them up."""
@@ -366,10 +374,10 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if not text:
                 seq.append("")
                 continue
-            frame = _FRAME_END.search(text) if "/it" in text or "it/s" in text else None
-            glued = frame is not None and frame.end() < len(text)
+            frame = _last_frame_end(text) if "/it" in text or "it/s" in text else None
+            glued = frame is not None and frame < len(text)
             if glued:
-                text = text[: frame.end()]  # (a print glued to the bar's frame is no part of its record)
+                text = text[:frame]  # (a print glued to the bar's last frame is no part of its record)
             layout = text.translate(DIGITS)
             found = spans_of.get(layout)
             if found is None:
