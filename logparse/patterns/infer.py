@@ -350,12 +350,15 @@ class SampledLog:
 _FRAME_END = re.compile(r"\d+/\d+ \[\d+(?::\d\d){1,2}<[^\]\n]*?(?:it/s|s/it)[^\]\n]*\]")
 
 
-def _last_frame_end(text: str) -> int | None:
-    """Where the line's last tqdm frame ends (a line may hold several frames a terminal drew over each other)."""
+def unglued(text: str) -> str:
+    """The text up to the end of its last tqdm frame (a line may hold several frames a terminal drew over each
+    other): a print glued to the bar is no part of its record."""
+    if "/it" not in text and "it/s" not in text:
+        return text
     end = None
     for m in _FRAME_END.finditer(text):
         end = m.end()
-    return end
+    return text if end is None else text[:end]
 
 
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
@@ -374,10 +377,9 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if not text:
                 seq.append("")
                 continue
-            frame = _last_frame_end(text) if "/it" in text or "it/s" in text else None
-            glued = frame is not None and frame < len(text)
-            if glued:
-                text = text[:frame]  # (a print glued to the bar's last frame is no part of its record)
+            whole = text
+            text = unglued(text)
+            glued = len(text) < len(whole)
             layout = text.translate(DIGITS)
             found = spans_of.get(layout)
             if found is None:
@@ -5077,7 +5079,7 @@ class Unseen(LineSpec):
     def match(self, text: str, layout: str | None = None) -> LineValues | None:
         if self.needs is not None and self.needs.search(text) is None:
             return None
-        literals, kinds, _ = tokens(text.strip())
+        literals, kinds, _ = tokens(unglued(text.strip()))
         if shape_key(literals, kinds) in self.seen:
             return None
         return super().match(text, layout)
