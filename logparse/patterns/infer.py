@@ -123,9 +123,10 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
 # reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
 # day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
-# and `Sat 23 Apr 2022 00:34:44`
+# and `Sat 23 Apr 2022 00:34:44`; a date and its time may be printed as two items (an ORPO trainer's
+# `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`)
 TS_RX = (
-    r"\d{4}[-/]\d\d[-/]\d\d[T :]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}[-/]\d\d[-/]\d\d(?:[T :]|, )\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
@@ -452,6 +453,16 @@ class FieldPlan:
     )
 
 
+# a bracketed tag before a key or a value (llm-baselines' f"{epoch}/{step} [train] loss={loss:.3f} [val]
+# loss={val_loss:.3f}, acc={acc:3f} [lr] {lr:.5f}"): the stages it names scope the key after it
+_STAGE_TAG = regex.compile(r"\[(?P<word>[A-Za-z][A-Za-z_]*)\]\s*$")
+STAGE_TAGS = frozenset({"train", "training", "val", "valid", "validation", "eval", "test", "dev"})
+
+
+# a scale letter glued to a value before its rate's unit (`{tps / 1e3:.1f}k tok/s`)
+_SCALE_BEFORE_RATE = regex.compile(r"^(?P<scale>[kKMB])(?=\s?[A-Za-z/])")
+
+
 def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
     """(key, unit, rate) of value i: the rate unit printed after it names it (`22,892 tok/s`), else the key
     printed before it (what follows the previous value's unit); the unit printed after it."""
@@ -460,6 +471,14 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         rate = _RATE_AFTER.match(after)
         if rate:
             return rate.group(1), None, True
+        scaled = _SCALE_BEFORE_RATE.match(after)
+        rate = _RATE_AFTER.match(after[scaled.end() :]) if scaled is not None else None
+        if rate and scaled is not None:
+            return (
+                rate.group(1),
+                scaled.group("scale").upper(),
+                True,
+            )  # `113.4k tok/s`: thousands of tokens a second
     before = _before(literals, kinds, i)
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
@@ -467,6 +486,11 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         bars = regex.search(r"\|{1,2}$", before[: m.start("key")])
         if bars is not None and before[m.end("key") :].startswith(bars.group()):
             label = f"{bars.group()}{label}{bars.group()}"  # a norm between bars (`|g| 4.55`): the key model's bars
+    tag = _STAGE_TAG.search(before[: m.start("key")] if m is not None and m.group("key") else before)
+    if tag is not None and label and tag.group("word").lower() in STAGE_TAGS:
+        label = f"{tag.group('word')} {label}"  # `[val] loss=3.9`: the tag says whose the key is
+    elif tag is not None and not label and not before[: tag.start()].strip(" |,"):
+        label = tag.group("word")  # `[lr] 0.00002`: the tag is the key (at the line's start or after a value)
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
@@ -1707,7 +1731,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     text = " ".join(lit for variants in sh.variants for lit in variants)
     for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
-    if _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
+    trained = any(w in ("train", "training") for w in _words(" ".join(labels)))  # (`[train] loss` beside
+    # `[val] loss`: a step's record that carries the evaluation done at it)
+    if (_eval_marks(text) and not trained) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
     eval_keys = [

@@ -60,6 +60,8 @@ _GLOSS = regex.compile(r"^(?P<base>[^()]+?)[\s_]*\((?P<inner>[^()]+)\)$")
 # camelCase words (`MaxMemAllocated`) and dots between words (`Grad. Norm`, `Peak Mem.`)
 _CAMEL = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
+# a `/` between a setting's words, spaced: `per` (`Tokens / optimizer step : 32,768`)
+_SLASH_PER = regex.compile(r"[ \t]+/[ \t]+")
 # the words after a setting that say it is the training's (CoreNet's `Max. epochs for training: 2`)
 _PURPOSE = regex.compile(
     r"[ \t]+(?:for|during|in|of)[ \t]+(?:the[ \t]+)?(?:training|train|run)[ \t]*$", regex.I
@@ -636,6 +638,10 @@ class KeyMap:
             hit = self._phrase(key, depth)
             if hit is not None:
                 return hit
+            if _SLASH_PER.search(key):  # `Tokens / optimizer step`: tokens per optimizer step
+                hit = self._lookup(_SLASH_PER.sub(" per ", key), config, depth + 1)
+                if hit is not None:
+                    return _ruled(hit, "spelling", "read with its `/` as `per`")
             purpose = _PURPOSE.search(key)
             if purpose is not None and purpose.start() > 0:
                 hit = self._lookup(key[: purpose.start()], config, depth + 1)

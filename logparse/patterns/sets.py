@@ -302,7 +302,10 @@ def to_timestamp(text: str) -> float:
 
     A year-less absl/glog time ("0811 21:54:55.531340", month and day then the time) is read in the
     year NO_YEAR: good for the time between lines, not for the date."""
-    t = text.strip().strip("[]").replace(",", ".")
+    t = text.strip().strip("[]")
+    if t[10:12] == ", ":
+        t = f"{t[:10]} {t[12:]}"  # (a date and its time as two items: `2024-03-23, 02:14:26`)
+    t = t.replace(",", ".")
     if _SYSLOG.match(t):
         # syslog's month, day and time, no year (rsyslog's RSYSLOG_TraditionalFileFormat "%TIMESTAMP% %HOSTNAME%
         # %syslogtag%%msg%", journalctl -o short): read in NO_YEAR, good for the time between lines
