@@ -169,11 +169,15 @@ NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
 # blocks and dashes (fastprogress's `|████------|`), a run of box glyphs (Rich's and Ultralytics' `━━━───`)
 GLYPHS = "█▉▊▋▌▍▎▏━─░▒▓"
-BAR_RX = rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
+BAR_RX = (
+    rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
+    # a bar of ASCII in brackets (a C++ trainer's `Training [====      ] 8.5% 5000/58874`, Keras' `[====>.....]`)
+    r"|\[(?=[^\]\n]*[=#])[=#>.\- ]{8,}\]"
+)
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
 _TOKEN = re.compile(
-    rf"(?=[-+.\d|nNiI?MTWFSJAOD{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp; JAOD a month)
+    rf"(?=[-+.\d|nNiI?MTWFSJAOD\[{GLYPHS}])"  # (MTWFS: a weekday that starts an asctime stamp; JAOD a month)
     rf"(?:(?P<ts>{TS_RX})"
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
@@ -2268,7 +2272,11 @@ def _columns(sh: SampledShape, sep: str, start: int = 0, prefix: str = "") -> li
             text = text[unit.end() :]
         if text.strip() == "/":
             columns[-1].append(i)
-        elif (sep in " \t" and text and not text.strip()) or (sep not in " \t" and text.strip() == sep):
+        elif (
+            (sep in " \t" and text and not text.strip())
+            or (sep not in " \t" and text.strip() == sep)
+            or (sep == "," and text and not text.strip() and "\t" in text)  # (a CSV header over rows of tabs)
+        ):
             columns.append([i])
         else:
             break
