@@ -2662,7 +2662,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
         others = [main for main in steps if main is not rec]
-        if any(_measured_again(rec, main) or _quotes_training(rec, main, km) for main in others):
+        if any(
+            _measured_again(rec, main) or _quotes_training(rec, main, km) or _scored_beside(rec, main, km)
+            for main in others
+        ):
             rec.kind = "eval"
         elif any(_second_loop(rec, main) for main in others):
             rec.kind, rec.own_count = "eval", True
@@ -3192,6 +3195,18 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
 
 
 _LIST = regex.compile(r"\[#(?:, ?#)+\]$")
+
+
+def _scored_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record seen once or twice under the counter of a training record prints scores and no training
+    value: an evaluation at that step (a GRPO loop's metrics.jsonl opens with {"iteration": 0, "accuracy": ...,
+    "combined_score": ...}, the model evaluated before its first update, then {"iteration": 1, "loss": ...})."""
+    if rec.count > 2 or main.count < MIN_REPEATS or _counter_key(rec) != _counter_key(main):
+        return False
+    if _trains(rec, km) or not _trains(main, km):
+        return False
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    return any(set(_words(lab)) & SCORE_WORDS or km.evaluation_metric(lab) for lab in labels)
 
 
 def _second_loop(rec: RecordShape, main: RecordShape) -> bool:
