@@ -3316,3 +3316,127 @@ def test_a_scripts_own_total_beside_a_frameworks_start_up_lines(write_log):
     assert list(parsed.rows["progress_total"]) == [33282] * 5
     facts = {name: observed[0].value for name, observed in parsed.facts.items()}
     assert facts["micro_batch_size"] == 8 and facts["seq_len"] == 512 and facts["world_size"] == 1
+
+
+def test_a_step_line_printed_only_under_an_evaluation_heading_is_the_evaluations(write_log):
+    # a point-cloud codec's trainer (PccAI): logger.info(f"    batch count: {i}/{n}, iter: {i}, " + ", ".join(losses)),
+    # each epoch's logger.info(f"Validation at epoch {epoch}") then the validation's batches in the same layout
+    lines = [
+        f"[2023-03-10 19:58:{30 + 2 * k}] {'':4}batch count: {220 + 20 * k}/308, iter: {220 + 20 * k}, "
+        f"xyz_loss: 0.07{k}, loss: 0.09{k}, aux_loss: 81{k}.39"
+        for k in range(5)
+    ]
+    lines += [
+        "[2023-03-10 19:58:38] Validation at epoch 5",
+        "[2023-03-10 19:58:47]     batch count: 0/309, iter: 0, xyz_loss: 0.067, loss: 0.075",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [220, 240, 260, 280, 300]
+    assert [e["line"] for e in evals(parsed)] == [7]
+
+
+def test_a_values_line_printed_in_lockstep_with_its_step_joins_it(write_log):
+    # tenstorrent tt-train's nano_gpt example: fmt::print("Step: {}, Loss: {}\n", ...), then "Full step time {} ms,
+    # cache entries: {}" and the data loader's two timings, every step
+    lines = []
+    for k in range(4):
+        lines += [
+            f"Step: {393 + k}, Loss: 2.4{k}625",
+            f"Full step time 22{k}.598 ms, cache entries: 90",
+            f"dataloader host only step time 0.05{k} ms",
+            f"dataloader step time 0.1{k}6 ms",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [393, 394, 395, 396]
+    assert [round(t, 9) for t in parsed.rows["step_time_s"]] == [0.220598, 0.221598, 0.222598, 0.223598]
+
+
+def test_a_csv_header_over_rows_separated_by_tabs(write_log):
+    # a dialogue fine-tuner's train_log.tsv: the header written "epoch,step,grad_step,tr_loss,tr_ppl", each row
+    # "\t".join(...)
+    rows = [f"1\t{16 * k}\t{k}\t7.{9 - k}450\t1.{k}412" for k in range(1, 6)]
+    parsed = frame(write_log("epoch,step,grad_step,tr_loss,tr_ppl\n" + "\n".join(rows) + "\n"))
+    assert steps_of(parsed) == [16, 32, 48, 64, 80]
+    assert row_at(parsed, 3)["loss"] == 7.745
+
+
+def test_a_bar_of_ascii_in_brackets(write_log):
+    # a C++/CUDA trainer's own bar: "Training [" + '=' * filled + ' ' * (40 - filled) + "] {pct:.1f}% {step}/{total} |
+    # {rate:.2f} it/s | ETA: {eta:.1f} s | loss={loss:.6f} | validation_loss={val:.6f}"
+    lines = []
+    for k in range(1, 6):
+        step, filled = 5000 * k, 40 * 5000 * k // 58874
+        lines.append(
+            f"Training [{'=' * filled}{' ' * (40 - filled)}] {100 * step / 58874:.1f}% {step}/58874 | 4.62 it/s | "
+            f"ETA: {(58874 - step) / 4.62:.1f} s | loss=3.{9 - k}10492 | validation_loss=3.{9 - k}08841"
+        )
+        lines.append(f"Saved validation checkpoint at step {step} to output/ckpt_{step}.bin")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 10000, 15000, 20000, 25000]
+    row = row_at(parsed, 3)
+    assert (row["loss"], row["eval_loss"], row["progress_total"]) == (3.710492, 3.708841, 58874)
+
+
+def test_a_record_of_scores_before_the_first_update_is_an_evaluation(write_log):
+    # a GRPO loop's metrics.jsonl: the model evaluated before its first update, {"iteration": 0, "accuracy": ...},
+    # then one object per update with its loss
+    first = '{"iteration": 0, "accuracy": 0.9162, "combined_score": 0.9162, "lccp": 0.8392, "n_scored": 150}'
+    rest = [
+        f'{{"iteration": {k}, "loss": 0.000{k}, "mean_reward": 0.9{k}, "learning_rate": {k}.0e-06, "iter_time_s": 4{k}.5}}'
+        for k in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join([first, *rest]) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [e["line"] for e in evals(parsed)] == [1]
+    assert row_at(parsed, 3)["step_time_s"] == 42.5
+
+
+def test_a_perplexity_on_a_held_out_corpus_between_steps_is_an_evaluation(write_log):
+    # Vahe1994/AQLM's PV-tuning notebooks: print("STEP", step), every few steps print("wikitext2 ppl (naive)",
+    # ppl), then print("AVG entropy(not correct):", ...) and print("train loss:", loss)
+    lines = []
+    for k in range(6):
+        lines.append(f"STEP {k}")
+        if k % 5 == 0:
+            lines.append(f"wikitext2 ppl (naive) 9.3{k}1968536376953")
+        lines += [f"AVG entropy(not correct): 11.8{k}6497523567893", f"train loss: 0.06{k}2287216186524"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
+    assert row_at(parsed, 5)["loss"] == 0.0612287216186524  # (STEP 1's row, on its line)
+    assert [e["line"] for e in evals(parsed)] == [2, 18]
+
+
+def test_the_periodic_estimate_of_both_losses_beside_each_steps_line(write_log):
+    # a NumPy GPT's loop: every 500 steps print(f"step {it:5d} | train_loss {tl:.4f} | val_loss {vl:.4f} | val_ppl
+    # {ppl:.2f} | lr {lr:.2e} | tok/s {tps:.0f}"), every 50 print(f"  step {it:5d} | loss {loss:.4f} | lr {lr:.2e}")
+    lines = []
+    for step in range(0, 1050, 50):
+        if step % 500 == 0:
+            lines.append(
+                f"step {step:5d} | train_loss {11 - step / 200:.4f} | val_loss {10.9 - step / 200:.4f} | "
+                f"val_ppl 54354.64 | lr 6.00e-04 | tok/s 17099"
+            )
+        lines.append(f"  step {step:5d} | loss {10.8 - step / 250:.4f} | lr 6.00e-04")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(0, 1050, 50))
+    assert row_at(parsed, 2)["loss"] == 10.8
+    assert [(e["step"], e["eval_loss"]) for e in evals(parsed)] == [(0, 10.9), (500, 8.4), (1000, 5.9)]
+
+
+def test_a_print_glued_after_a_bars_frame(write_log):
+    # a LoRA fine-tuner that prints its saves without a newline after tqdm's frame, "Fine-tuning" the bar's
+    # description and set_postfix(smoothed_loss=...): "Fine-tuning:   7%|###| 2000/26807 [10:53<2:15:40,
+    # 3.05it/s, smoothed_loss=0.4660]Saved intermediate checkpoint: out/checkpoint_step2000"
+    lines = []
+    for k in range(1, 6):
+        n = 2000 * k
+        frame_text = (
+            f"Fine-tuning: {100 * n // 26807:3d}%|###       | {n}/26807 [{11 * k}:0{k}<1:0{k}:40,  3.05it/s, "
+            f"smoothed_loss=0.4{k}60]"
+        )
+        lines.append(frame_text + f"Saved intermediate checkpoint: out/checkpoint_step{n}")
+    lines.append("Fine-tuning: 100%|##########| 26807/26807 [2:26:47<00:00,  3.04it/s, smoothed_loss=0.4436]")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2000, 4000, 6000, 8000, 10000, 26807]
+    assert row_at(parsed, 2)["loss"] == 0.426 and row_at(parsed, 2)["train_elapsed_s"] == 22 * 60 + 2
+    assert row_at(parsed, 6)["train_elapsed_s"] == 2 * 3600 + 26 * 60 + 47

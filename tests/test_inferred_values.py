@@ -978,3 +978,104 @@ def test_the_planned_epochs_the_log_states(tmp_path, text, epochs):
     path = tmp_path / "train.log"
     path.write_text(text)
     assert api.analyze(str(path)).run.facts["num_epochs"].value == epochs
+
+
+def test_hours_minutes_and_seconds_written_as_one_word(write_log):
+    # nianticlabs/monodepth2 trainer.py log_time: print_string = "epoch {:>3} | batch {:>6} | examples/s: {:5.1f}" +
+    # " | loss: {:.5f} | time elapsed: {} | time left: {}", both times by utils.py sec_to_hm_str:
+    # "{:02d}h{:02d}m{:02d}s"
+    lines = [
+        f"epoch   0 | batch {25 * k:>6} | examples/s: {8 + k:5.1f} | loss: 0.5{k}000 | "
+        f"time elapsed: 00h0{k}m{10 + k:02d}s | time left: {250 - k}h{10 * k:02d}m08s"
+        for k in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 25, 50, 75, 100]
+    assert row_at(parsed, 3)["loss"] == 0.52 and row_at(parsed, 3)["samples_per_s"] == 10.0
+    assert row_at(parsed, 3)["train_elapsed_s"] == 2 * 60 + 12
+
+
+def test_a_stamp_with_the_day_before_the_month(write_log):
+    # RUCAIBox/RecBole recbole/utils/logger.py init_logger: datefmt "%a %d %b %Y %H:%M:%S"; trainer.py
+    # _generate_train_loss_output: "epoch %d training [time: %.2fs, train loss: %.4f]"
+    lines = [
+        f"Sat 23 Apr 2022 00:3{k}:44 INFO  epoch {22 + k} training [time: 20.5{k}s, train loss: 28.{3 - k}127]"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [22, 23, 24, 25]
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 60.0
+    assert row_at(parsed, 2)["loss"] == 28.2127 and row_at(parsed, 2)["step_time_s"] == 20.51
+
+
+def test_a_date_and_its_time_printed_as_two_items(write_log):
+    # an ORPO trainer's records: `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`
+    lines = [
+        f"time:2024-03-23, 02:{14 + 5 * k}:26, iters:{1000 + 500 * k}, iters_average_Loss:1.5{6 - k}89, "
+        f"iters_average_Log_Odds:0.1{k}24"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 1500, 2000, 2500]
+    assert row_at(parsed, 4)["timestamp"] - row_at(parsed, 1)["timestamp"] == 15 * 60
+    assert row_at(parsed, 1)["loss"] == 1.5689
+
+
+def test_a_bracketed_stage_tag_scopes_the_key_after_it(write_log):
+    # epfml/llm-baselines' notebook loop: print(f"{epoch}/{step} [train] loss={loss:.3f} [val] loss={val_loss:.3f},
+    # acc={acc:3f} [lr] {lr:.5f}")
+    lines = [
+        f"0/{2 * k} [train] loss=4.{6 - k}06 [val] loss=4.{4 - k}10, acc=0.3{k}3581 [lr] 0.0000{k + 2}"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 2, 4, 6]
+    row = row_at(parsed, 2)
+    assert (row["loss"], row["eval_loss"], row["lr"]) == (4.506, 4.31, 3e-5)
+    assert not evals(parsed)  # (the validation is the step's own record's)
+
+
+def test_a_rate_in_thousands(write_log):
+    # a pre-training loop's f"step {step:>7} | loss {loss:.4f} | lr {lr:.2e} | grad {norm:.3f} | {tps / 1e3:.1f}k tok/s
+    # | mfu {mfu:.2f}%"
+    lines = [
+        f"step {47700 + 10 * k:>7} | loss 1{k}.4684 | lr 1.79e-04 | grad 0.0{k}5 | 3{k}.4k tok/s | mfu 3{k}.07%"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [47700, 47710, 47720, 47730]
+    assert row_at(parsed, 2)["tokens_per_s"] == 31400.0
+
+
+def test_a_timing_namespace_total_and_a_records_duration_are_step_times(write_log):
+    # thinking-machines-lab/tinker-cookbook's metrics.jsonl ("time/train", ..., "time/total": the whole iteration);
+    # a speech loop's logger.info(f"Epoch: {epoch}, Avg_loss: {loss:.3f}, Duration: {t:.2f}s, ...")
+    jsonl = [
+        f'{{"step": {k}, "optim/lr": 4e-05, "time/train": 3{k}.5, "time/save_checkpoint": 2.4, "time/total": 37{k}.25}}'
+        for k in range(3)
+    ]
+    parsed = frame(write_log("\n".join(jsonl) + "\n"))
+    assert [row_at(parsed, k + 1)["step_time_s"] for k in range(3)] == [370.25, 371.25, 372.25]
+    lines = [
+        f"2024-06-20 22:04:3{k},034 - INFO - Epoch: {k + 1}, Avg_loss: 0.{5 - k}19, Duration: {k + 1}.79s, "
+        f"Average_precission: 0.3{k}8"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", name="awe.log"))
+    assert steps_of(parsed) == [1, 2, 3, 4] and row_at(parsed, 3)["step_time_s"] == 3.79
+
+
+def test_keys_in_the_loops_own_language(write_log):
+    # a Romanian char-level LM's loop: f"pas {step:5d} | pierdere {loss:.4f} | lr {lr:.2e} | |g| {norm:5.2f} |
+    # {elapsed:6.1f}s" and, every 125 steps, f"        -> validare {val:.4f} nats = {bpc:.4f} biti/caracter"
+    lines = []
+    for k in range(6):
+        lines.append(
+            f"pas {20 * k:5d} | pierdere {3.6 - k / 2:.4f} | lr 4.00e-03 | |g| {2.9 - k / 10:5.2f} | {3 * k:6.1f}s"
+        )
+        if k in (2, 4):
+            lines.append(f"        -> validare 0.{9 - k}589 nats = 0.8064 biti/caracter")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 20, 40, 60, 80, 100]
+    assert row_at(parsed, 1)["loss"] == 3.6 and row_at(parsed, 1)["grad_norm"] == 2.9
+    assert len(evals(parsed)) == 2

@@ -242,6 +242,12 @@ COUNTER_WORDS = frozenset(
         # xuebinqin/U-2-Net u2net_train.py: "[epoch: %3d/%3d, batch: %5d/%5d, ite: %d] train loss: ..." (ite_num,
         # the run's iteration; BASNet's basnet_train.py prints the same)
         "ite",
+        # the step in the loops' own languages, where its word is ASCII (Romanian and French `pas`, Spanish
+        # `paso`, Italian and Portuguese `passo`, German `Schritt`)
+        "pas",
+        "paso",
+        "passo",
+        "schritt",
     }
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter"})
@@ -262,6 +268,12 @@ EVAL_WORDS = frozenset(
         "map",  # (mean average precision: a detector's validation)
         "dev",
         "cv",  # (the cross-validation set speech toolkits score each epoch on: WeNet's `CV Batch`, `cv_loss`)
+        # (in the loops' own languages: Romanian `validare`, Spanish `validacion`, German `Validierung`, Italian
+        # `validazione`)
+        "validare",
+        "validacion",
+        "validierung",
+        "validazione",
     }
 )
 # words a record says of itself only (an RL loop's evaluation actor, Acme's `[Evaluator]` logger, whose counter
@@ -1669,6 +1681,10 @@ def _planned(
     if mapping.type == "bool":
         return None
     column = mapping.column
+    if evaluation and column == "loss" and set(_words(key.lower())) & {"train", "training", "trn"}:
+        return (
+            None  # (the training split's loss estimated beside the evaluation's: `train_loss` by `val_loss`)
+        )
     if evaluation and column == "loss":
         column, reason = "eval_loss", reason + ", in an evaluation record"
     scale = _scale(mapping, unit, texts)
@@ -2354,6 +2370,13 @@ def _separator(sample: SampledLog, key: str) -> bool:
     return _SECTION.match(text) is None
 
 
+def _names_quantity(km: keymap_mod.KeyMap, label: str) -> bool:
+    """Whether a key names a step quantity by its words (`Full step time`), not by a unit alone (`min`, read as
+    minutes, is a statistic's name on `Output stats: min=...`)."""
+    m = field_plan(km, label, None, [], False)
+    return m is not None and not m.kept and (m.use is None or m.use.rule != "unit")
+
+
 def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A line that may belong to another line's record: one `key: value` and nothing after the value (a row of a
     block), or values of at least two keys the key map knows (a line of timings under a results line)."""
@@ -2528,9 +2551,13 @@ def find_blocks(
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
-        # (or a line of values printed with every line of the head and no other time: tt-train's nano_gpt
-        # example prints "Full step time {} ms, cache entries: {}" after each "Step: {}, Loss: {}")
-        lockstep = times == head.count == rec.count >= MIN_REPEATS
+        # (or a line of values printed with every line of the head and no other time, one of them a quantity the
+        # key map knows: tt-train's nano_gpt example prints "Full step time {} ms, cache entries: {}" after each
+        # "Step: {}, Loss: {}"; 3D-VAE's `Output stats: min=..., max=..., mean=...` of its decoded volume names
+        # none and stays apart)
+        lockstep = times == head.count == rec.count >= MIN_REPEATS and any(
+            _names_quantity(km, s.label) for s in rec.slots if s.kind == "num" and s.label
+        )
         if (
             not _member(rec, km)
             and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km) or lockstep))
@@ -2663,7 +2690,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:
         others = [main for main in steps if main is not rec]
         if any(
-            _measured_again(rec, main) or _quotes_training(rec, main, km) or _scored_beside(rec, main, km)
+            _measured_again(rec, main)
+            or _quotes_training(rec, main, km)
+            or _scored_beside(rec, main, km)
+            or _evaluated_beside(rec, main, km)
             for main in others
         ):
             rec.kind = "eval"
@@ -3207,6 +3237,26 @@ def _scored_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -
         return False
     labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
     return any(set(_words(lab)) & SCORE_WORDS or km.evaluation_metric(lab) for lab in labels)
+
+
+def _evaluated_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a rarer record at some of a training record's steps prints an evaluation's loss where main prints
+    the step's: the periodic estimate of the losses on both splits (nanoGPT's estimate_loss, `step {iter}: train
+    loss {train:.4f}, val loss {val:.4f}`, printed beside a per-iteration `  step {iter} | loss ... | lr ...`)."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    if _counter_key(rec) != _counter_key(main) or not _trains(main, km):
+        return False
+    ours, theirs = rec.series(rec.counter), main.series(main.counter)
+    if not {v for _, v in ours} <= {v for _, v in theirs}:
+        return False
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]
+    return any(
+        (m := field_plan(km, label, None, [], False, line)) is not None
+        and not m.kept
+        and _full(m) == "eval_loss"
+        for label in line
+    )
 
 
 def _second_loop(rec: RecordShape, main: RecordShape) -> bool:

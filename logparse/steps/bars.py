@@ -297,8 +297,12 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
     mine = steps["pattern"].isin(bars)
     if not mine.any():
         return steps, notes
-    # (the bar's rate, smoothed or its window's bounds, is the position's, not the postfix's)
-    values = [c for c in steps.columns if c not in BAR_COLUMNS and not c.startswith(("progress_", "step_time_s"))]
+    # (the bar's rate, smoothed or its window's bounds, and its clock are the position's, not the postfix's)
+    values = [
+        c
+        for c in steps.columns
+        if c not in BAR_COLUMNS and not c.startswith(("progress_", "step_time_s", "train_elapsed_s"))
+    ]
     keep = pd.Series(True, index=steps.index)
     numbered = steps["step"].astype(float).copy()
     ranks = steps["rank"] if "rank" in steps else pd.Series(-1, index=steps.index)
