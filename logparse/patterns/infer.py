@@ -1751,8 +1751,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     text = " ".join(lit for variants in sh.variants for lit in variants)
     for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
-    trained = any(w in ("train", "training") for w in _words(" ".join(labels)))  # (`[train] loss` beside
-    # `[val] loss`: a step's record that carries the evaluation done at it)
+    # (`[train] loss` beside `[val] loss`: the training's stage named in the record's own text as well, a step's
+    # record that carries the evaluation done at it)
+    trained = bool({w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"})
     if (_eval_marks(text) and not trained) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)

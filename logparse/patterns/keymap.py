@@ -715,6 +715,8 @@ class KeyMap:
         the longest tail of two words or more that the table names (one word alone, `epochs` of `warmup epochs`,
         says too little), unless a word left out makes it another quantity's ([prefixes] phrase_unlike: `eval
         sequence length`, `warmup steps`)."""
+        if _SLASH_PER.search(key):
+            return None  # (`Tokens / micro-batch`: a count per micro-batch, not the micro-batch's size)
         words = key.split()
         for start in range(1, len(words)):
             if _words(words[start - 1]) & self.phrase_unlike:
