@@ -3440,3 +3440,17 @@ def test_a_print_glued_after_a_bars_frame(write_log):
     assert steps_of(parsed) == [2000, 4000, 6000, 8000, 10000, 26807]
     assert row_at(parsed, 2)["loss"] == 0.426 and row_at(parsed, 2)["train_elapsed_s"] == 22 * 60 + 2
     assert row_at(parsed, 6)["train_elapsed_s"] == 2 * 3600 + 26 * 60 + 47
+
+
+def test_an_early_stopping_count_beside_each_epoch_is_no_position_within_it(write_log):
+    # an encoder-decoder homework's loop: logger.info(f"Epoch {epoch:03d}: train={tl:.4f}, val={vl:.4f},
+    # ppl={ppl:.2f}" + (" [BEST]" if best else f" (no improve {bad}/{patience})"))
+    bad = [0, 1, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4]
+    lines = [
+        f"2025-11-04 11:{10 + k}:09,272 - INFO - Epoch {105 + k:03d}: train=0.1{k:02d}2, val=0.09{k % 10}1, ppl=1.10"
+        + (" [BEST]" if not b else f" (no improve {b}/10)")
+        for k, b in enumerate(bad)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(105, 117))
+    assert row_at(parsed, 5)["loss"] == 0.1042

@@ -1389,7 +1389,14 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 ):
                     step, epoch = i, e
                     break
-                if rising(i) and within(i, e) and (i in loose or regular(i) or moves[e][0] > 0):
+                if (
+                    rising(i)
+                    and within(i, e)
+                    and (i in loose or regular(i) or moves[e][0] > 0)
+                    and (few or rises_within(i, e))
+                ):
+                    # (a position rises while its epoch stays: a count beside a new epoch on every line, early
+                    # stopping's `(no improve 3/10)`, is no position within it)
                     step, epoch = i, e
                     break
                 if (i in loose or i in numerators or regular(i)) and within(i, e) and rises_within(i, e):
@@ -1400,7 +1407,14 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 if i in loose and rising(i):
                     step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
                     break
-                if i in numerators and rising(i) and regular(i) and moves[e][0] > 0 and moves[i][1] == 0:
+                if (
+                    i in numerators
+                    and rising(i)
+                    and regular(i)
+                    and moves[e][0] > 0
+                    and moves[i][1] == 0
+                    and moves[i][2] == len(series[i])  # (every line a count of its own)
+                ):
                     # a position in the run's plan that counts on across epochs' turns, every so many steps
                     # (CoreNet's `Epoch:   1 [   12501/10000000]`: the iterations of a run capped at ten million)
                     step = i
