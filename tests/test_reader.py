@@ -338,3 +338,18 @@ def test_parse_of_a_named_pipe_names_parse_in_its_hint(tmp_path):
     res = CliRunner().invoke(cli, ["parse", str(fifo), "-o", str(tmp_path / "s.csv")])
     assert res.exit_code == 1
     assert f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse parse - < {fifo}" in res.output
+
+
+def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of_their_own(tmp_path):
+    # tqdm/std.py format_meter ends a frame with "[{elapsed}<{remaining}, {rate_fmt}{postfix}]": a capture that lost
+    # the \r between redraws runs them together; argonne-lcf/wordplay's ezpz logger writes "[%(asctime)s][%(levelname)s]
+    # [%(name)s:%(lineno)d] - " records right after the bar's last frame
+    frames = [
+        f"Distilling:  68%|######    | {n}/10000 [16:1{k}<07:36,  7.0{k}it/s, loss=1.96{k}0, lr=1.28e-04]"
+        for k, n in enumerate((6787, 6789, 6790))
+    ]
+    record = "[2024-04-02 01:59:46][INFO][trainer:837] - step=5 loss=3.6606 dt=108.1093"
+    path = tmp_path / "glued.log"
+    path.write_text("".join(frames) + "\n" + "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]" + record + "\n")
+    texts = [r.text for r in read_records(str(path))]
+    assert texts == [*frames, "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]", record]

@@ -144,6 +144,11 @@ GLUED_BAR = regex.compile(
     # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
     # whole record is, "Step time: 19.2" and all (hpcaitech/ColossalAI#4551's benchmark.py)
     r"|\[\d\d/\d\d/\d\d \d\d:\d\d:\d\d\] +(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) "
+    # a logger's bracketed stamp, "[%(asctime)s]..." (argonne-lcf/wordplay's ezpz logger: "[2024-04-02
+    # 01:59:46][INFO][trainer:837] - step=5 loss=3.6606 ...")
+    r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"
+    # or the bar's next frame, its \r lost (a description, its percentage and the bar's body)
+    r"|[^\n|\[\]]{0,60}?\d{1,3}%\|"
     r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_])"
 )
 
