@@ -1079,3 +1079,15 @@ def test_keys_in_the_loops_own_language(write_log):
     assert steps_of(parsed) == [0, 20, 40, 60, 80, 100]
     assert row_at(parsed, 1)["loss"] == 3.6 and row_at(parsed, 1)["grad_norm"] == 2.9
     assert len(evals(parsed)) == 2
+
+
+def test_a_devices_name_before_an_amount_of_memory(write_log):
+    # a SmolLM2 pre-training script's markdown log: f"| Step {step:,}/{max_steps:,} | Epoch {epoch} | Loss: {loss:.4f} |
+    # LR: {lr:.2e} | GPU: {mem:.1f}GB | - |"
+    lines = [
+        f"| Step {500 * k:,}/50,000 | Epoch 0 | Loss: {6.2 - k / 10:.4f} | LR: 1.98e-05 | GPU: 6.{k}GB | - |"
+        for k in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [500, 1000, 1500, 2000]
+    assert row_at(parsed, 2)["memory_gib"] == 6.2  # ("GB" as binary: the printing code is not in view)

@@ -229,7 +229,10 @@ def test_a_named_pipe_is_refused_with_its_path_and_the_stdin_hint(tmp_path):
         res = CliRunner().invoke(cli, ["analyze", str(fifo), "--out", str(tmp_path / "o")])
         assert res.exit_code != 0
         assert res.exception is None or isinstance(res.exception, SystemExit)  # no traceback
-        assert f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse analyze - < {fifo}" in res.output
+        assert (
+            f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse analyze - < {fifo}"
+            in res.output
+        )
     finally:
         fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish, whatever happened
         writer.join(timeout=0.5)
@@ -318,9 +321,13 @@ def test_the_text_summary_counts_every_line_and_the_counts_add_up(tmp_path):
 
     from logparse.cli import cli
 
-    res = CliRunner().invoke(cli, ["analyze", str(_blank_megatron_log(tmp_path)), "--out", str(tmp_path / "o")])
+    res = CliRunner().invoke(
+        cli, ["analyze", str(_blank_megatron_log(tmp_path)), "--out", str(tmp_path / "o")]
+    )
     assert res.exit_code == 0, res.output
-    m = re.search(r"megatron log, (\d+) lines \((\d+) matched, (\d+) unmatched, (\d+) blank, 0 malformed\)", res.output)
+    m = re.search(
+        r"megatron log, (\d+) lines \((\d+) matched, (\d+) unmatched, (\d+) blank, 0 malformed\)", res.output
+    )
     assert m is not None, res.output.splitlines()[0]
     total, matched, unmatched, blank = map(int, m.groups())
     assert total == 65 and blank == 5 and matched + unmatched + blank == total
@@ -337,7 +344,9 @@ def test_parse_of_a_named_pipe_names_parse_in_its_hint(tmp_path):
     os.mkfifo(fifo)
     res = CliRunner().invoke(cli, ["parse", str(fifo), "-o", str(tmp_path / "s.csv")])
     assert res.exit_code == 1
-    assert f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse parse - < {fifo}" in res.output
+    assert (
+        f"{fifo}: not a regular file (a pipe?); read it as a stream: logparse parse - < {fifo}" in res.output
+    )
 
 
 def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of_their_own(tmp_path):
@@ -350,6 +359,8 @@ def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of
     ]
     record = "[2024-04-02 01:59:46][INFO][trainer:837] - step=5 loss=3.6606 dt=108.1093"
     path = tmp_path / "glued.log"
-    path.write_text("".join(frames) + "\n" + "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]" + record + "\n")
+    path.write_text(
+        "".join(frames) + "\n" + "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]" + record + "\n"
+    )
     texts = [r.text for r in read_records(str(path))]
     assert texts == [*frames, "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]", record]

@@ -1180,6 +1180,17 @@ class KeyMap:
             _, unit = split_quantity(value)
         except ValueError:
             return Meaning(key, None, "skipped", skipped_use("not a number"))
+        if (
+            unit is not None
+            and len(unit) > 1
+            and unit.lower() in MEMORY
+            and normalize(key) in self.device_words
+        ):
+            # a device's name alone before an amount of memory (`| GPU: 6.1GB |`): the memory in use on it
+            memory = self.lookup("memory", "step")
+            if memory is not None:
+                hit = _ruled(memory, "device", f"{key.strip()}: an amount of memory on the device it names")
+                return Meaning(key, hit.column, "column", hit.use(unit), hit)
         base, factor = scaled_key(key)
         column = column_name(extra, base, unit)
         return Meaning(
