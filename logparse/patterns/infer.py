@@ -2386,8 +2386,11 @@ def _separator(sample: SampledLog, key: str) -> bool:
 
 
 def _names_quantity(km: keymap_mod.KeyMap, label: str) -> bool:
-    """Whether a key names a step quantity by its words (`Full step time`), not by a unit alone (`min`, read as
-    minutes, is a statistic's name on `Output stats: min=...`)."""
+    """Whether a key names a step quantity by its words (`Full step time`) or a score (Caffe's `Train net output
+    #0: accuracy = 0.5`), not by a unit alone (`min`, read as minutes, is a statistic's name on `Output stats:
+    min=...`)."""
+    if set(_words(label.lower())) & SCORE_WORDS:
+        return True
     m = field_plan(km, label, None, [], False)
     return m is not None and not m.kept and (m.use is None or m.use.rule != "unit")
 
