@@ -147,8 +147,10 @@ GLUED_BAR = regex.compile(
     # a logger's bracketed stamp, "[%(asctime)s]..." (argonne-lcf/wordplay's ezpz logger: "[2024-04-02
     # 01:59:46][INFO][trainer:837] - step=5 loss=3.6606 ...")
     r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"
-    # or the bar's next frame, its \r lost (a description, its percentage and the bar's body)
-    r"|[^\n|\[\]]{0,60}?\d{1,3}%\|"
+    # or the bar's next frame, its \r lost (a description, its percentage and the bar's body), where the frame
+    # draws a postfix (its values a step's own; frames with none are the bar's progress, kept with the print
+    # glued after their last)
+    r"|(?<==[^\[\]\n]*\])[^\n|\[\]]{0,60}?\d{1,3}%\|"
     r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_])"
 )
 
