@@ -3454,3 +3454,19 @@ def test_an_early_stopping_count_beside_each_epoch_is_no_position_within_it(writ
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(105, 117))
     assert row_at(parsed, 5)["loss"] == 0.1042
+
+
+def test_steps_with_no_counter_behind_an_ascii_bar_and_their_running_mean(write_log):
+    # MonoCon's engine: print(f"| Progress [{'#' * filled}{' ' * (20 - filled)}][{pct:5.2f}%] | LR {lr:.6f} | Loss
+    # {loss:8.4f} ({avg:8.4f}) |") each logged step, under an epoch banner "{'=' * 36} Epoch {e:3d} / {E} {'=' * 37}"
+    lines = ["=" * 36 + " Epoch  15 / 200 " + "=" * 37]
+    for k in range(6):
+        filled = 2 * k
+        lines.append(
+            f"| Progress [{'#' * filled}{' ' * (20 - filled)}][{0.86 + 10.78 * k:5.2f}%] | LR 0.00037{k} | "
+            f"Loss {6.5 + k / 10:8.4f} ({7.07 - k / 100:8.4f}) |"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert list(parsed.rows["loss"]) == [6.5, 6.6, 6.7, 6.8, 6.9, 7.0]
+    assert row_at(parsed, 2)["lr"] == 0.00037
+    assert parsed.facts["num_epochs"][0].value == 200

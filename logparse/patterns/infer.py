@@ -173,6 +173,7 @@ BAR_RX = (
     rf"(?<=\d%)\|[^|\n]*\||\|[{GLYPHS}#\- ]{{4,}}\||(?<=\d%)\|[{GLYPHS} ]*|[{GLYPHS}]{{3,}}"
     # a bar of ASCII in brackets (a C++ trainer's `Training [====      ] 8.5% 5000/58874`, Keras' `[====>.....]`)
     r"|\[(?=[^\]\n]*[=#])[=#>.\- ]{8,}\]"
+    r"|\[ {8,}\](?=\[? *\d{1,3}(?:\.\d+)?%)"  # (empty yet, its percentage after it)
 )
 # (the standard module's engine, which finds these tokens twice as fast as regex's; the lookahead skips at once
 # the places no token starts at)
@@ -3606,6 +3607,12 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
             or s.kind != "num"
             or s.role != "value"
             or rec.shapes[0].literals[s.index + 1].lstrip().startswith("%")  # (a share done, `99.88 %`)
+            # (or the running mean in brackets after a keyed value: MonoCon's `Loss   6.5571 (  7.0738)`)
+            or (
+                rec.shapes[0].literals[s.index].rstrip().endswith("(")
+                and s.index > 0
+                and rec.slots[s.index - 1].label
+            )
             for s in rec.slots
         )
         # (nor one that names its counter, `iter: 6319`, where the counter did not qualify: the pattern sets read it)
