@@ -1091,3 +1091,19 @@ def test_a_devices_name_before_an_amount_of_memory(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [500, 1000, 1500, 2000]
     assert row_at(parsed, 2)["memory_gib"] == 6.2  # ("GB" as binary: the printing code is not in view)
+
+
+def test_a_stamp_to_the_minute_by_dashes_and_a_validations_keys_printed_again(write_log):
+    # xingyizhou/CenterNet src/lib/logger.py writes time.strftime('%Y-%m-%d-%H-%M') + ': ' before each line; main.py
+    # logger.write('epoch: {} |'.format(epoch)), then '{} {:8f} | '.format(k, v) for each training item and, at a
+    # validation epoch, for each of the validation's
+    lines = []
+    for k in range(4):
+        line = f"2019-09-06-0{5 + k}-36: epoch: {4 + k} |loss 0.9{k}4375 | hm_loss 0.70{k}657 | wh_loss 0.718979 | "
+        if k == 1:
+            line += "loss 0.878701 | hm_loss 0.655641 | wh_loss 0.741875 | "
+        lines.append(line)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4, 5, 6, 7]
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 3600.0
+    assert (row_at(parsed, 2)["loss"], row_at(parsed, 2)["eval_loss"]) == (0.914375, 0.878701)

@@ -137,6 +137,9 @@ TS_RX = (
     # (recbole/utils/logger.py init_logger)
     r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?[ \d]\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
     r"\d\d:\d\d:\d\d"
+    # the date and the time of day joined by dashes, to the minute: CenterNet's src/lib/logger.py (and the trackers
+    # built on it, FairMOT, CenterTrack) time.strftime('%Y-%m-%d-%H-%M') before each line it writes
+    r"|\A\d{4}-\d\d-\d\d-\d\d-\d\d(?=: )"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -3929,6 +3932,7 @@ def _line_table(
         keys.append(("mapped", key, keymap_mod.KeyUse(spec["column"], "values", why, None)))
 
     bare = rec.kind == "step" and _lone_value(rec) is not None
+    again = _group_again(rec) if rec.kind == "step" else set()
     elapsed = counted + 2 if counted is not None and rec.kind == "step" and not evaluation else None
     if (
         elapsed is not None
@@ -4041,7 +4045,7 @@ def _line_table(
             read_as(slot, spec, slot.label, why)
             continue
         key = slot.label
-        m = field_plan(km, key, slot.unit, texts, evaluation, line)
+        m = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, line)
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
         over = slot.per_of if m is not None and not m.kept else None
@@ -4388,6 +4392,19 @@ def _projected(rec: RecordShape, km: keymap_mod.KeyMap, index: int) -> bool:
 
 # what a progress bar draws of itself: its position, its total and its rate
 BAR_OWN = frozenset(("step", "progress_total", "step_time_s", "epoch_index"))
+
+
+def _group_again(rec: RecordShape) -> set[int]:
+    """The slots of a step line's keys printed a second time in the same order, two keys or more, after the
+    first group: another pass's values, the evaluation's (CenterNet's main.py writes 'epoch: {} |', then
+    '{} {:8f} | ' for each of the training's log items and, at a validation epoch, for each of the validation's:
+    `loss 0.915650 | hm_loss ... | time 33.98 | loss 0.878701 | hm_loss ... | time 19.50 |`)."""
+    labelled = [s for s in rec.slots if s.role == "value" and s.kind == "num" and s.label]
+    names = [keymap_mod.normalize(s.label) for s in labelled]
+    for j in range(2, len(names) // 2 + 1):
+        if names[j : 2 * j] == names[:j] and names[0] not in names[1:j]:
+            return {s.index for s in labelled[j : 2 * j]}
+    return set()
 
 
 def _finer_copy(rec: RecordShape, coarse: int, fine: int) -> bool:
