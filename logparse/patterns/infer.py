@@ -4403,7 +4403,10 @@ def _group_again(rec: RecordShape) -> set[int]:
     names = [keymap_mod.normalize(s.label) for s in labelled]
     for j in range(2, len(names) // 2 + 1):
         if names[j : 2 * j] == names[:j] and names[0] not in names[1:j]:
-            return {s.index for s in labelled[j : 2 * j]}
+            # (nothing but separators before the second group: a name there says what it is, icefall's
+            # `loss[...], tot_loss[...]` the epoch's running average)
+            between = rec.shapes[0].literals[labelled[j].index].replace(labelled[j].label, "")
+            return set() if regex.search(r"[A-Za-z]", between) else {s.index for s in labelled[j : 2 * j]}
     return set()
 
 
