@@ -3470,3 +3470,20 @@ def test_steps_with_no_counter_behind_an_ascii_bar_and_their_running_mean(write_
     assert list(parsed.rows["loss"]) == [6.5, 6.6, 6.7, 6.8, 6.9, 7.0]
     assert row_at(parsed, 2)["lr"] == 0.00037
     assert parsed.facts["num_epochs"][0].value == 200
+
+
+def test_batch_losses_with_no_counter_beside_their_epochs_summary(write_log):
+    # a T5 fine-tuner's logging.info(f"Epoch {epoch} - Batch loss: {loss:.4f}") every 5th batch, then
+    # f"Epoch {epoch} - Average Train Loss: {avg:.4f}", the validation's f"Epoch {epoch} - Validation BLEU: BLEU-1
+    # {b1:.2f}, ...", and f"Epoch {epoch} - New best model saved with BLEU-2: {b2:.2f}"
+    stamp = "2025-03-02 05:32:{:02d},128 - INFO - "
+    lines = [stamp.format(k) + f"Epoch 2 - Batch loss: 0.{k + 1}686" for k in range(6)]
+    lines += [
+        stamp.format(30) + "Epoch 2 - Average Train Loss: 0.5625",
+        stamp.format(40)
+        + "Epoch 2 - Validation BLEU: BLEU-1 71.65, BLEU-2 65.76, BLEU-3 46.57, BLEU-4 31.75",
+        stamp.format(41) + "Epoch 2 - New best model saved with BLEU-2: 65.76",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert list(parsed.rows["loss"]) == [0.1686, 0.2686, 0.3686, 0.4686, 0.5686, 0.6686]
+    assert [e["line"] for e in evals(parsed)] == [8]

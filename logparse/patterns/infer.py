@@ -2660,6 +2660,17 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
+    if steps and all(rec.count < MIN_REPEATS for rec in steps):
+        # beside an epoch's summary seen once or twice, a repeated record of training values under the same
+        # epoch and no counter is the steps (a T5 fine-tuner's `Epoch 2 - Batch loss: 1.1686` lines, then
+        # `Epoch 2 - Average Train Loss: 0.5625`): the summary is the epoch's, no step of its own
+        found = _uncounted_steps(records, km)
+        if found and found[0].epoch is not None:
+            for rec in steps:
+                rec.kind = "none"
+            return _reading(records, sample, km)
+        for rec in found:
+            rec.kind = "none"
     if not steps:
         return _reading(records, sample, km) if _uncounted_steps(records, km) else None
     find_blocks(steps, records, sample, km)
@@ -2792,7 +2803,15 @@ def _best_so_far(rec: RecordShape) -> bool:
     then 'best metric, {}' of the best; huggingface/pytorch-image-models train.py '*** Best metric: {0} (epoch
     {1})'. The words before its first value say so."""
     sh = rec.shapes[0]
-    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    # (its counter's aside: `Epoch 2 - New best model saved with BLEU-2: 65.76`)
+    first = next(
+        (
+            s.index
+            for s in rec.slots
+            if s.kind == "num" and s.index not in (rec.counter, rec.epoch) and not _epoch_named(s.label)
+        ),
+        None,
+    )
     if first is None:
         return False
     return _BEST.search(" ".join(sh.literals[: first + 1]).strip()) is not None
