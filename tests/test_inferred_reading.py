@@ -3487,3 +3487,37 @@ def test_batch_losses_with_no_counter_beside_their_epochs_summary(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert list(parsed.rows["loss"]) == [0.1686, 0.2686, 0.3686, 0.4686, 0.5686, 0.6686]
     assert [e["line"] for e in evals(parsed)] == [8]
+
+
+def test_the_lines_of_one_evaluation_are_one_event_and_other_datas_are_another(write_log):
+    # NVIDIA HugeCTR's session logs "Iter: {} Time({} iters): {}s Loss: {} lr:{}" behind its "[%02dd%02dh%02dm%02ds]
+    # [HUGECTR][INFO]: " clock, and an evaluation as MLPerf markers around "Evaluation, AUC: {}" and "Eval Time for {}
+    # iters: {}s"; CPM-Bee's decoder-tuning runner: print("val acc:", ...), then print("test acc at best val:", ...)
+    lines = []
+    for k in range(4):
+        it = 1000 * (k + 3)
+        lines.append(
+            f"[02d07h5{k}m43s][HUGECTR][INFO]: Iter: {it} Time(1000 iters): 5.38{k}177s Loss: 0.13{k}510 lr:9.003000"
+        )
+        if k % 2 == 0:
+            lines += [
+                f"[{86465 + k}.5, eval_start, 0.0499898, ]",
+                f"[02d07h5{k}m51s][HUGECTR][INFO]: Evaluation, AUC: 0.76{k}348",
+                f"[{92914 + k}.9, eval_accuracy, 0.76{k}348, 0.0499898, 3200, ]",
+                f"[02d07h5{k}m51s][HUGECTR][INFO]: Eval Time for 681 iters: 6.449376s",
+                f"[{92914 + k}.9, eval_stop, 0.0499898, ]",
+            ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3000, 4000, 5000, 6000]
+    assert len(evals(parsed)) == 2
+    lines = [
+        "Total epoch: 20. DecT loss: 0.0790218934416771",
+        "val acc: 0.9375",
+        "test acc at best val: 0.9192751235584844",
+        "Total epoch: 40. DecT loss: 0.05866580083966255",
+        "val acc: 0.9375",
+        "Total epoch: 60. DecT loss: 0.05533261597156525",
+        "val acc: 0.9375",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", name="dect.log"))
+    assert [e["line"] for e in evals(parsed)] == [2, 3, 5, 7]

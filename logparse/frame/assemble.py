@@ -344,7 +344,9 @@ def _refuse_stray_matches(
     prose = sentences >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
+    matcher = Matcher(
+        [ps for ps in chosen if ps.role not in ("common", compose.GUEST)]
+    )  # the set's own lines
     steps = []
     own = []  # the steps of lines no code fence, indent or `>` quotes
     fenced = False
@@ -385,7 +387,9 @@ def _run(steps: list[Any]) -> int:
 def _is_prose(text: str) -> bool:
     """A sentence of words (at least six, nearly all of them plain words), not a log record."""
     words = text.split()
-    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    return (
+        len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    )
 
 
 def parse_log(
@@ -432,6 +436,65 @@ def parse_log(
     return parsed
 
 
+# the data an evaluation names, by the first such word of its line: a split, or a benchmark's or held-out corpus's
+# name (synonyms.toml [evaluation]); lines that name different data are different evaluations (CPM-Bee's
+# decoder-tuning runner prints `val acc: ...` then `test acc at best val: ...`, and at its end `Final acc: ...`;
+# build-nanogpt `validation loss` then `HellaSwag accuracy`)
+_DATA_WORDS = {
+    "val": "val", "valid": "val", "validation": "val", "validating": "val", "dev": "val", "test": "test",
+    "testing": "test", "hellaswag": "hellaswag", "mmlu": "mmlu", "piqa": "piqa", "winogrande": "winogrande",
+    "lambada": "lambada", "boolq": "boolq", "gsm": "gsm", "humaneval": "humaneval", "wikitext": "wikitext",
+    "ptb": "ptb", "final": "final",
+}  # fmt: skip
+_DATA_WORD = re.compile(r"[A-Za-z]+")
+MAX_EVAL_GAP = 3  # lines between two records of one evaluation (a heading, a reader's note, a blank line)
+
+
+def _data_named(text: str) -> str | None:
+    return next((_DATA_WORDS[w] for w in map(str.lower, _DATA_WORD.findall(text)) if w in _DATA_WORDS), None)
+
+
+def _one_evaluation(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """The inferred reading's evaluation events with the lines of one evaluation made one event: lines a few
+    apart with no step line between them, not naming other data than the evaluation's first line did (LXMERT's
+    `The valid loss is 6.6441` and its `The losses are Mask_LM: ...` line; HugeCTR's `eval_start` marker, its
+    `Evaluation, AUC: 0.767348` and `Eval Time for 681 iters`; RecBole's `evaluating` line, `valid result:` and its
+    metrics). Its values are the first line's, then the next lines' where it has none."""
+    if events.empty or "event" not in events or "pattern" not in events or "text" not in events:
+        return events
+    mine = (events["event"] == "eval") & events["pattern"].astype(str).str.startswith(f"{infer.NAME}.")
+    if mine.sum() < 2:
+        return events
+    steps = rows.loc[rows["kind"] == "step", "line"].to_numpy() if not rows.empty and "kind" in rows else []
+    step_lines = np.sort(np.asarray(steps, dtype=np.int64))
+    events = events.copy()
+    keep = np.ones(len(events), dtype=bool)
+    head: tuple[int, int, str | None] | None = None  # (position, last line, the data it names)
+    for k, (is_mine, line, text) in enumerate(zip(mine, events["line"], events["text"], strict=True)):
+        if not is_mine:
+            head = None
+            continue
+        line, data = int(line), _data_named(str(text))
+        if head is not None:
+            at, last, named = head
+            between = np.searchsorted(step_lines, line) - np.searchsorted(step_lines, last, side="right")
+            if (
+                line - last <= MAX_EVAL_GAP + 1
+                and not between
+                and (data is None or named is None or data == named)
+            ):
+                for col in events.columns:
+                    if pd.isna(events.iat[at, col := events.columns.get_loc(col)]) and not pd.isna(
+                        events.iat[k, col]
+                    ):
+                        events.iat[at, col] = events.iat[k, col]
+                keep[k] = False
+                head = (at, line, named or data)
+                continue
+        head = (k, line, data)
+    return events[keep].reset_index(drop=True) if not keep.all() else events
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a log is read: the read makes millions of small objects
@@ -471,7 +534,9 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.alone: set[str] = (
+            set()
+        )  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
         # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB, issue 24)
@@ -505,7 +570,9 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
-        if spec.key_uses and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
+        if (
+            spec.key_uses and id(spec) not in self.keyed
+        ):  # an inferred line's keys (its explicit fields), noted
             self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
             (self.guest_keys.extend if spec.guest else self._note_keys)(spec.key_uses)
         if pattern in self.seen:
@@ -744,7 +811,9 @@ class _Assembler:
             return
         at = given.index[-1]
         self.facts["num_epochs"] = [
-            FactObservation(int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)
+            FactObservation(
+                int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
+            )
         ]
 
     def _steps_planned(self, rows: pd.DataFrame) -> pd.DataFrame:
@@ -789,11 +858,15 @@ class _Assembler:
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
+            self._note_keys(
+                [k for k in self.guest_keys if k[0] == "facts" or k[2] in rows]
+            )  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
             if prints.timed_by in self.windows:  # a bar's rate: averaged as the bar averages it
                 self.windows.setdefault("step_time_s", self.windows[prints.timed_by])
-        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
+        elif (
+            prints is not None
+        ):  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
             self.notes = {k: v for k, v in self.notes.items() if k not in self.guest_noted}
@@ -801,6 +874,7 @@ class _Assembler:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
+        events = _one_evaluation(events, rows)
         self._epochs_planned(rows)
         rows = self._steps_planned(rows)
         lines = {
@@ -848,7 +922,9 @@ def _read_warnings(stats: ReadStats) -> list[RunWarning]:
     out = []
     where = []
     if stats.nul_prefix_bytes:
-        where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)")
+        where.append(
+            f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)"
+        )
     if stats.nul_bytes:
         where.append(
             f"{stats.nul_bytes:,} inside the log, the first on line {stats.nul_line} (a hole a crash or a rotation left)"
@@ -990,7 +1066,9 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
     was = rows.at[at, "flags"]
-    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
+    rows.at[at, "flags"] = (
+        "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
+    )  # kept, as resolve joins
     return rows
 
 

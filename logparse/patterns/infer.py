@@ -2846,9 +2846,15 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         for key, sh in sample.shapes.items()
         if sh.kinds.count("num") <= 1
         and set(sh.kinds) <= {"num", "ts"}
+        and all(
+            v.isdigit()
+            for k, v in zip(sh.kinds, sh.values[0] if sh.values else (), strict=False)
+            if k == "num"
+        )
         and sh.examples
         and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
-    }  # (a heading may name the epoch or step it evaluates at: PccAI's `Validation at epoch 5`)
+    }  # (a heading may name the epoch or step it evaluates at, PccAI's `Validation at epoch 5`; a value it
+    # states makes it a result, LXMERT's `The valid loss is 6.6441`)
     if not headings:
         return
     seen: Counter[str] = Counter()
