@@ -3489,35 +3489,19 @@ def test_batch_losses_with_no_counter_beside_their_epochs_summary(write_log):
     assert [e["line"] for e in evals(parsed)] == [8]
 
 
-def test_the_lines_of_one_evaluation_are_one_event_and_other_datas_are_another(write_log):
-    # NVIDIA HugeCTR's session logs "Iter: {} Time({} iters): {}s Loss: {} lr:{}" behind its "[%02dd%02dh%02dm%02ds]
-    # [HUGECTR][INFO]: " clock, and an evaluation as MLPerf markers around "Evaluation, AUC: {}" and "Eval Time for {}
-    # iters: {}s"; CPM-Bee's decoder-tuning runner: print("val acc:", ...), then print("test acc at best val:", ...)
+def test_a_result_with_an_evaluation_word_heads_no_evaluation(write_log):
+    # airsplay/lxmert src/pretrain/lxmert_pretrain.py: print("The training loss for Epoch %d is %0.4f" % ...), its
+    # parts' "The losses are " + ..., the QA accuracies, then print("The valid loss is %0.4f" % ...) and its parts:
+    # the valid loss states a value, so it is an evaluation's result, not a heading over the parts' line after it
     lines = []
-    for k in range(4):
-        it = 1000 * (k + 3)
-        lines.append(
-            f"[02d07h5{k}m43s][HUGECTR][INFO]: Iter: {it} Time(1000 iters): 5.38{k}177s Loss: 0.13{k}510 lr:9.003000"
-        )
-        if k % 2 == 0:
-            lines += [
-                f"[{86465 + k}.5, eval_start, 0.0499898, ]",
-                f"[02d07h5{k}m51s][HUGECTR][INFO]: Evaluation, AUC: 0.76{k}348",
-                f"[{92914 + k}.9, eval_accuracy, 0.76{k}348, 0.0499898, 3200, ]",
-                f"[02d07h5{k}m51s][HUGECTR][INFO]: Eval Time for 681 iters: 6.449376s",
-                f"[{92914 + k}.9, eval_stop, 0.0499898, ]",
-            ]
+    for epoch in range(3):
+        lines += [
+            f"The training loss for Epoch {epoch} is {9.6 - epoch:.4f}",
+            f"The losses are Mask_LM: 2.9{epoch}73 Matched: 0.4321 QA: 3.2009",
+            f"Overall Accu 0.2{epoch}24, gqa Accu 0.2581, visual7w Accu 0.1256, vqa Accu 0.2816,",
+            f"The valid loss is {6.6 - epoch:.4f}",
+            f"The losses are Mask_LM: 1.8{epoch}81 Matched: 0.2997 QA: 2.5245              Overall Accu 0.2{epoch}93",
+        ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
-    assert steps_of(parsed) == [3000, 4000, 5000, 6000]
-    assert len(evals(parsed)) == 2
-    lines = [
-        "Total epoch: 20. DecT loss: 0.0790218934416771",
-        "val acc: 0.9375",
-        "test acc at best val: 0.9192751235584844",
-        "Total epoch: 40. DecT loss: 0.05866580083966255",
-        "val acc: 0.9375",
-        "Total epoch: 60. DecT loss: 0.05533261597156525",
-        "val acc: 0.9375",
-    ]
-    parsed = frame(write_log("\n".join(lines) + "\n", name="dect.log"))
-    assert [e["line"] for e in evals(parsed)] == [2, 3, 5, 7]
+    assert steps_of(parsed) == [0, 1, 2]
+    assert [e["line"] for e in evals(parsed)] == [4, 9, 14]

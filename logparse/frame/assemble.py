@@ -436,65 +436,6 @@ def parse_log(
     return parsed
 
 
-# the data an evaluation names, by the first such word of its line: a split, or a benchmark's or held-out corpus's
-# name (synonyms.toml [evaluation]); lines that name different data are different evaluations (CPM-Bee's
-# decoder-tuning runner prints `val acc: ...` then `test acc at best val: ...`, and at its end `Final acc: ...`;
-# build-nanogpt `validation loss` then `HellaSwag accuracy`)
-_DATA_WORDS = {
-    "val": "val", "valid": "val", "validation": "val", "validating": "val", "dev": "val", "test": "test",
-    "testing": "test", "hellaswag": "hellaswag", "mmlu": "mmlu", "piqa": "piqa", "winogrande": "winogrande",
-    "lambada": "lambada", "boolq": "boolq", "gsm": "gsm", "humaneval": "humaneval", "wikitext": "wikitext",
-    "ptb": "ptb", "final": "final",
-}  # fmt: skip
-_DATA_WORD = re.compile(r"[A-Za-z]+")
-MAX_EVAL_GAP = 3  # lines between two records of one evaluation (a heading, a reader's note, a blank line)
-
-
-def _data_named(text: str) -> str | None:
-    return next((_DATA_WORDS[w] for w in map(str.lower, _DATA_WORD.findall(text)) if w in _DATA_WORDS), None)
-
-
-def _one_evaluation(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
-    """The inferred reading's evaluation events with the lines of one evaluation made one event: lines a few
-    apart with no step line between them, not naming other data than the evaluation's first line did (LXMERT's
-    `The valid loss is 6.6441` and its `The losses are Mask_LM: ...` line; HugeCTR's `eval_start` marker, its
-    `Evaluation, AUC: 0.767348` and `Eval Time for 681 iters`; RecBole's `evaluating` line, `valid result:` and its
-    metrics). Its values are the first line's, then the next lines' where it has none."""
-    if events.empty or "event" not in events or "pattern" not in events or "text" not in events:
-        return events
-    mine = (events["event"] == "eval") & events["pattern"].astype(str).str.startswith(f"{infer.NAME}.")
-    if mine.sum() < 2:
-        return events
-    steps = rows.loc[rows["kind"] == "step", "line"].to_numpy() if not rows.empty and "kind" in rows else []
-    step_lines = np.sort(np.asarray(steps, dtype=np.int64))
-    events = events.copy()
-    keep = np.ones(len(events), dtype=bool)
-    head: tuple[int, int, str | None] | None = None  # (position, last line, the data it names)
-    for k, (is_mine, line, text) in enumerate(zip(mine, events["line"], events["text"], strict=True)):
-        if not is_mine:
-            head = None
-            continue
-        line, data = int(line), _data_named(str(text))
-        if head is not None:
-            at, last, named = head
-            between = np.searchsorted(step_lines, line) - np.searchsorted(step_lines, last, side="right")
-            if (
-                line - last <= MAX_EVAL_GAP + 1
-                and not between
-                and (data is None or named is None or data == named)
-            ):
-                for col in events.columns:
-                    if pd.isna(events.iat[at, col := events.columns.get_loc(col)]) and not pd.isna(
-                        events.iat[k, col]
-                    ):
-                        events.iat[at, col] = events.iat[k, col]
-                keep[k] = False
-                head = (at, line, named or data)
-                continue
-        head = (k, line, data)
-    return events[keep].reset_index(drop=True) if not keep.all() else events
-
-
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a log is read: the read makes millions of small objects
@@ -874,7 +815,6 @@ class _Assembler:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
-        events = _one_evaluation(events, rows)
         self._epochs_planned(rows)
         rows = self._steps_planned(rows)
         lines = {
