@@ -476,7 +476,6 @@ class FieldPlan:
 # a bracketed tag before a key or a value (llm-baselines' f"{epoch}/{step} [train] loss={loss:.3f} [val]
 # loss={val_loss:.3f}, acc={acc:3f} [lr] {lr:.5f}"): the stages it names scope the key after it
 _STAGE_TAG = regex.compile(r"\[(?P<word>[A-Za-z][A-Za-z_]*)\]\s*$")
-STAGE_TAGS = frozenset({"train", "training", "val", "valid", "validation", "eval", "test", "dev"})
 
 
 # a scale letter glued to a value before its rate's unit (`{tps / 1e3:.1f}k tok/s`)
@@ -494,11 +493,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         scaled = _SCALE_BEFORE_RATE.match(after)
         rate = _RATE_AFTER.match(after[scaled.end() :]) if scaled is not None else None
         if rate and scaled is not None:
-            return (
-                rate.group(1),
-                scaled.group("scale").upper(),
-                True,
-            )  # `113.4k tok/s`: thousands of tokens a second
+            return rate.group(1), scaled.group("scale").upper(), True  # `113.4k tok/s`: thousands a second
     before = _before(literals, kinds, i)
     m = _LABEL.search(before)
     label = (m.group("key") or m.group("quoted")).strip() if m else ""
@@ -507,7 +502,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         if bars is not None and before[m.end("key") :].startswith(bars.group()):
             label = f"{bars.group()}{label}{bars.group()}"  # a norm between bars (`|g| 4.55`): the key model's bars
     tag = _STAGE_TAG.search(before[: m.start("key")] if m is not None and m.group("key") else before)
-    if tag is not None and label and tag.group("word").lower() in STAGE_TAGS:
+    if tag is not None and label and tag.group("word").lower() in keymap_mod.STAGE_WORDS:
         label = f"{tag.group('word')} {label}"  # `[val] loss=3.9`: the tag says whose the key is
     elif tag is not None and not label and not before[: tag.start()].strip(" |,"):
         label = tag.group("word")  # `[lr] 0.00002`: the tag is the key (at the line's start or after a value)
@@ -623,6 +618,11 @@ def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str 
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(keymap_mod.english(text).replace("_", " "))]
+
+
+def _names_training(text: str) -> bool:
+    """Whether a record's text (outside its keys) names the training's stage in a word of its own."""
+    return bool({w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"})
 
 
 def _eval_marks(text: str) -> frozenset[str]:
@@ -1699,10 +1699,9 @@ def _planned(
     if mapping.type == "bool":
         return None
     column = mapping.column
-    if evaluation and column == "loss" and set(_words(key.lower())) & {"train", "training", "trn"}:
-        return (
-            None  # (the training split's loss estimated beside the evaluation's: `train_loss` by `val_loss`)
-        )
+    if evaluation and column == "loss" and set(_words(key.lower())) & keymap_mod.TRAIN_WORDS:
+        # (the training split's loss estimated beside the evaluation's: `train_loss` by `val_loss`)
+        return None
     if evaluation and column == "loss":
         column, reason = "eval_loss", reason + ", in an evaluation record"
     scale = _scale(mapping, unit, texts)
@@ -1771,8 +1770,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         text = text.replace(label, " ")
     # (`[train] loss` beside `[val] loss`: the training's stage named in the record's own text as well, a step's
     # record that carries the evaluation done at it)
-    trained = bool({w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"})
-    if (_eval_marks(text) and not trained) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]):
+    if (_eval_marks(text) and not _names_training(text)) or any(
+        w in EVAL_WORDS for w in _words(counter_label)[:1]
+    ):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
     eval_keys = [
@@ -2389,6 +2389,16 @@ def _separator(sample: SampledLog, key: str) -> bool:
     return _SECTION.match(text) is None
 
 
+def _in_lockstep(rec: RecordShape, head: RecordShape, times: int, km: keymap_mod.KeyMap) -> bool:
+    """Whether a line of values is printed with every line of its head and at no other time, one of its keys a
+    quantity the key map knows: tt-train's nano_gpt example prints "Full step time {} ms, cache entries: {}" after
+    each "Step: {}, Loss: {}"; 3D-VAE's `Output stats: min=..., max=..., mean=...` of its decoded volume names none
+    and stays apart."""
+    return times == head.count == rec.count >= MIN_REPEATS and any(
+        _names_quantity(km, s.label) for s in rec.slots if s.kind == "num" and s.label
+    )
+
+
 def _names_quantity(km: keymap_mod.KeyMap, label: str) -> bool:
     """Whether a key names a step quantity by its words (`Full step time`) or a score (Caffe's `Train net output
     #0: accuracy = 0.5`), not by a unit alone (`min`, read as minutes, is a statistic's name on `Output stats:
@@ -2573,16 +2583,14 @@ def find_blocks(
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
-        # (or a line of values printed with every line of the head and no other time, one of them a quantity the
-        # key map knows: tt-train's nano_gpt example prints "Full step time {} ms, cache entries: {}" after each
-        # "Step: {}, Loss: {}"; 3D-VAE's `Output stats: min=..., max=..., mean=...` of its decoded volume names
-        # none and stays apart)
-        lockstep = times == head.count == rec.count >= MIN_REPEATS and any(
-            _names_quantity(km, s.label) for s in rec.slots if s.kind == "num" and s.label
-        )
         if (
             not _member(rec, km)
-            and not (_values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km) or lockstep))
+            and not (
+                _values_line(rec)
+                and (
+                    not _has_values(head) or _trains_for(rec, head, km) or _in_lockstep(rec, head, times, km)
+                )
+            )
             and not (_values_line(rec) and _indented_under(rec, head))
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
@@ -3259,7 +3267,7 @@ def _measured_again(rec: RecordShape, main: RecordShape) -> bool:
     for sl in rec.slots:
         if sl.label:
             text = text.replace(sl.label, " ")
-    if {w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"}:
+    if _names_training(text):
         return False
 
     mine, its = _keyed_values(rec), _keyed_values(main)

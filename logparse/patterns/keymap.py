@@ -625,7 +625,7 @@ class KeyMap:
             inner = m.group("inner").strip().lower()
             timed = (f"{m.group('base')}_time",) if inner in _TIME_GLOSS else ()
             # `(val)` says whose the base is, not what: `loss(val)` is val_loss, `Epoch(val)` an epoch
-            parts = (f"{inner}_{m.group('base')}",) if inner in _STAGE_GLOSS else (m.group("inner"), *timed)
+            parts = (f"{inner}_{m.group('base')}",) if inner in STAGE_WORDS else (m.group("inner"), *timed)
             for part in (*parts, m.group("base")):
                 hit = self._lookup(part, config, depth + 1)
                 if hit is not None:
@@ -1063,7 +1063,7 @@ class KeyMap:
             return
         if not any(m.column == "eval_loss" and normalize(k) in _EVAL_WORDS for k, m in mapped.items()):
             return
-        trains = [k for k in keys if k not in mapped and normalize(k) in _TRAIN_WORDS]
+        trains = [k for k in keys if k not in mapped and normalize(k) in TRAIN_WORDS]
         if len(trains) == 1:
             kept.pop(trains[0], None)
             mapped[trains[0]] = Mapping(
@@ -1200,9 +1200,9 @@ class KeyMap:
 
 _NONE = Mapping("", "")
 _TIME_GLOSS = frozenset(("t", "time"))
-_STAGE_GLOSS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
+STAGE_WORDS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
 _EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
-_TRAIN_WORDS = frozenset(("train", "training", "trn"))
+TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
 def kept_use(column: str, why: tuple[str, str] | None, unit: str | None, factor: float = 1.0) -> KeyUse:

@@ -82,9 +82,7 @@ _NUMBER = regex.compile(
 # sign, a separator or bracket; a sentence's full stop at the very end. Anything else is glued junk.
 # (an "e" is a unit's first letter, or a broken exponent: "1.00001e#+06"; letters followed by a digit are no
 # unit but junk glued inside the number: "1.18x2459E+01", "3.000000E-0x5", "5m30s")
-_JUNK_AFTER = regex.compile(
-    r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?[.,]?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)"
-)
+_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?[.,]?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
 _NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
 _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
 
@@ -556,9 +554,7 @@ class LineSpec:
     counts_from: int | None = None
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
-    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(
-        default_factory=dict, repr=False
-    )
+    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
     # what the key model made of the keys this line's fields read, for a set written from the log itself (its
@@ -674,7 +670,7 @@ class LineSpec:
         differ only digit for digit (step 10 and step 11, a timestamp's seconds) match alike, their values at
         the same places: the second is read from the first's spans, without a search. A key map line (the
         generic reading: a search and a findall of a long alternation, ~20 us a line) gains most; an event
-        line tried by three patterns, each a search, a third (issue 24)."""
+        line tried by three patterns, each a search, a third."""
         if self.list_columns:
             return False
         sources = [self.regex_src] + ([self.pairs_src] if self.pairs_src is not None else [])
@@ -693,10 +689,7 @@ class LineSpec:
         if spans is None:
             return None
         return self._values(
-            [
-                (name if name is not None else text[ks:ke].strip(), text[vs:ve])
-                for name, ks, ke, vs, ve in spans
-            ]
+            [(name if name is not None else text[ks:ke].strip(), text[vs:ve]) for name, ks, ke, vs, ve in spans]
         )
 
     def _spans(self, text: str) -> list[tuple[str | None, int, int, int, int]] | None:
@@ -711,9 +704,7 @@ class LineSpec:
                     self._charge(started)
                 return None
             spans: list[tuple[str | None, int, int, int, int]] = [
-                (k, -1, -1, *m.span(k))
-                for k, v in m.groupdict().items()
-                if v is not None and k not in ("key", "value")
+                (k, -1, -1, *m.span(k)) for k, v in m.groupdict().items() if v is not None and k not in ("key", "value")
             ]
             if m.groupdict().get("key") is not None and m.groupdict().get("value") is not None:
                 spans.append((None, *m.span("key"), *m.span("value")))
@@ -941,9 +932,7 @@ class PatternSet:
 
     @cached_property
     def _detect_by_layout(self) -> bool:
-        return not any(
-            regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect
-        )
+        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect)
 
     def _detect_hits(self, text: str) -> bool:
         lits = self.detect_literals or [None] * len(self.detect)
@@ -1176,11 +1165,7 @@ def _line(
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
     compiled: dict[str, regex.Pattern] = {}
     if sized:
-        compiled = {
-            key: _compile(ld[key], f"{where}: {key}", sized)
-            for key in ("regex", "pairs", "complete")
-            if key in ld
-        }
+        compiled = {key: _compile(ld[key], f"{where}: {key}", sized) for key in ("regex", "pairs", "complete") if key in ld}
 
     def names(key: str) -> list[str]:
         return list(compiled[key].groupindex) if sized else group_names(ld[key])
@@ -1207,13 +1192,9 @@ def _line(
     if "extra" in ld and kind not in ("step", "progress"):
         raise PatternError(f"{where}: extra applies to step lines")
     if ld.get("postfix") and (kind != "step" or not any(fs.column == "step" for fs in fields.values())):
-        raise PatternError(
-            f"{where}: postfix applies to step lines whose step is the bar's position (a step field)"
-        )
+        raise PatternError(f"{where}: postfix applies to step lines whose step is the bar's position (a step field)")
     if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
-        raise PatternError(
-            f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)"
-        )
+        raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
     spec = LineSpec(
         set_name=set_name,
         name=ld["name"],
@@ -1692,9 +1673,7 @@ def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | Non
         # only the sets one of whose detect literals the text holds can hit it (detect_hits checks them too)
         candidates = always
         if any_needle is not None and any_needle.search(text) is not None:
-            candidates = always + list(
-                {name: None for lit, names in needles if lit in text for name in names}
-            )
+            candidates = always + list({name: None for lit, names in needles if lit in text for name in names})
         for name in candidates:
             if families[name].detect_hits(text, layout):
                 scores[name] += 1
