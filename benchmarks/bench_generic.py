@@ -25,7 +25,7 @@ a run cancel out). It does so twice:
   the generic reading's key map lines through the fast lane (fastlane.py). N is past the 50,000 records the
   generic reading's detection scores (frame.DETECT_MORE), so that fixed cost cancels out too.
 
-It prints microseconds per line and the ratio to Megatron's. The target (issue 19) is a ratio of at most 1.5.
+It prints microseconds per line and the ratio to Megatron's. The target is a ratio of at most 1.5.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Peak memory and time of `logparse parse` on a log holding one giant line (issue 20, point 1).
+"""Peak memory and time of `logparse parse` on a log holding one giant line.
 
     python benchmarks/bench_longline.py [--size 2GiB] [--dir DIR] [--only plain|gzip] [--limit-mb 300]
 

@@ -226,7 +226,7 @@ def main() -> None:
     )
     ap.add_argument(
         "--save-every", type=int, default=1000,
-        help="iterations between checkpoint saves in the written logs (issue 24's log: 8); logs of another "
+        help="iterations between checkpoint saves in the written logs (the original benchmark log: 8); logs of another "
         "cadence are written under their own names",
     )
     args = ap.parse_args()

@@ -166,7 +166,7 @@ def test_steps_csv_holds_numbers_as_the_log_printed_them(megatron, tmp_path):
     assert first["step_time_s"] == "84.3969"
     assert first["global_batch_size"] == "128"
     assert first["consumed_samples"] == "128"
-    assert first["timestamp"] == "2024-09-03T15:54:07.000000+00:00"  # UTC, with its offset (issue 22)
+    assert first["timestamp"] == "2024-09-03T15:54:07.000000+00:00"  # UTC, with its offset
     by_step = {r["step"]: r for r in rows}
     assert by_step["3"]["step_time_s"] == "18.0007"
     for row in rows:  # no value anywhere carries binary representation noise

@@ -267,7 +267,7 @@ def test_the_api_names_stay_functions_when_their_submodules_are_imported():
 
 
 def test_no_function_in_steps_report_or_phases_is_over_60_lines():
-    """Where the decisions pile up, each step is a function of its own (issue 21)."""
+    """Where the decisions pile up, each step is a function of its own."""
     long = []
     for stage in ("steps", "report", "phases"):
         for path in sorted((PACKAGE / stage).glob("*.py")):
@@ -280,7 +280,7 @@ def test_no_function_in_steps_report_or_phases_is_over_60_lines():
 
 
 # The open mappings, each named once where it is defined: a TOML table before it is checked, a log line's
-# values by column, the keywords a user gave. Everything else a stage hands on is a record (issue 21).
+# values by column, the keywords a user gave. Everything else a stage hands on is a record.
 OPEN_MAPPINGS = {"core/tomlfile.py": "Table", "core/schema.py": "Row", "core/options.py": "Given"}
 
 

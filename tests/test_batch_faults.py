@@ -1,4 +1,4 @@
-"""batch under faults (issue 20): each run's failure of any kind is that run's row and the others go on, the
+"""batch under faults: each run's failure of any kind is that run's row and the others go on, the
 index is always written, outputs are whole or absent, the cache never serves what it did not write, and the
 workers end with the batch."""
 

@@ -1,4 +1,4 @@
-"""The parallel reader (chunks.py) gives what one pass gives (issue 12).
+"""The parallel reader (chunks.py) gives what one pass gives.
 
 A log read in byte ranges by several processes, its step rows frozen into typed pieces, must come out exactly
 as the single pass reads it: the same rows (values and dtypes), events, facts, line accounting and notes. The
@@ -404,7 +404,7 @@ def test_checkpoint_lines_every_few_steps_go_through_the_lane(tmp_path, monkeypa
             assert sum(fast_rows) > 0.8 * len(saves)  # most save lines came through the lane
 
 
-# the generic reading's key map lines through the lane (issue 19): real logs of custom loops, blown up past
+# the generic reading's key map lines through the lane: real logs of custom loops, blown up past
 # the range size, read in ranges exactly as in one pass, most of their step rows through the lane
 GENERIC_LOGS = sorted(
     [

@@ -291,7 +291,7 @@ def test_same_named_logs_get_separate_output_folders(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# issue 13: what a new user trips over
+# what a new user trips over
 
 
 def test_analyze_goes_on_after_a_failing_log_and_names_it(tmp_path):

@@ -1,4 +1,4 @@
-"""compare, issue 22: the reference run (--ref, default the first run with the metric), MFU deltas in
+"""compare: the reference run (--ref, default the first run with the metric), MFU deltas in
 percentage points, restart time apart from dip time, the time-axis line only with --x time, clipped points
 marked, a figure whose title and labels fit, a run without a FLOPs count named as such, and an MFU panel
 that says why it is empty."""

@@ -109,7 +109,7 @@ def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_pa
 
 
 def test_a_report_is_drawn_from_its_figures_in_a_process_without_pandas(tmp_path):
-    """The drawer is forked before pandas is imported and never imports it (issue 24: pandas' import in the
+    """The drawer is forked before pandas is imported and never imports it (pandas' import in the
     command's process and matplotlib's in the drawer's run side by side): what it is sent (gather.report_data)
     unpickles and draws with numpy and matplotlib alone, into the report drawn from the Findings here."""
     made = _run(

@@ -1,4 +1,4 @@
-"""Every text logparse draws is text, never math or LaTeX (issue 20, point 3): a `$` in a log's name
+"""Every text logparse draws is text, never math or LaTeX: a `$` in a log's name
 (`lr_$1e-4_$.log`) was read by matplotlib's mathtext and raised (an `internal error` for the whole batch), and a
 name between two `$` was silently drawn as math. Each figure (report.png, leaderboard.png, a compare plot) is
 drawn for runs named with `$`, `_`, `^`, `{}`, `\\`, U+FFFD, an undecodable byte and a long name; its Text

@@ -1,4 +1,4 @@
-"""The goodput ledger (issue 23) against a job whose every duration the test chose.
+"""The goodput ledger against a job whose every duration the test chose.
 
 The log is a Megatron-LM console log written line by line with the framework's own format strings
 (training.py training_log's iteration line, print_datetime's markers, the init time, core/timers.py's

@@ -422,7 +422,6 @@ def test_a_key_that_names_a_rate_of_steps_is_no_counter(write_log):
             1500,
         ),
         # a TensorFlow loop's print("step {} of {},train loss {}".format(i+1, training_steps, t_loss))
-        # (find_string id 38475687687)
         ([f"step {s} of 700,train loss {9 - s / 100}" for s in (10, 20, 30)], 700),
     ],
 )
@@ -502,7 +501,7 @@ def test_a_bracketed_counter_and_its_total_opening_a_line_seen_twice_counts_the_
 def test_a_count_of_samples_that_is_a_whole_multiple_of_the_iterations_is_no_step(write_log):
     # MuggleWang/CosFace_pytorch main.py train(): print_with_time('Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.6f},
     # Elapsed time: {:.4f}s({} iters)'.format(epoch, batch_idx * len(data), len(train_loader.dataset), ...,
-    # iteration, ...) + ' Margin: {:.4f}, Scale: {:.2f}' (find_string id 37687553016): the samples seen, then the
+    # iteration, ...) + ' Margin: {:.4f}, Scale: {:.2f}': the samples seen, then the
     # iteration glued after the bracket; batch 512
     lines = [
         f"2019-09-19 14:{39 + i:02d}:57 Train Epoch: 1 [{512 * 100 * i}/490871 ({100 * 512 * 100 * i // 490871}%)]"
@@ -513,7 +512,7 @@ def test_a_count_of_samples_that_is_a_whole_multiple_of_the_iterations_is_no_ste
     assert steps_of(parsed) == [100, 200, 300, 400]
     assert row_at(parsed, 2)["loss"] == 24.0
     assert 490871 not in set(parsed.rows.get("progress_total", pd.Series(dtype=float)))  # the data set's size
-    # a project's variant of it with two losses (find_string id 9267901257): 'Train Epoch: {} [{}/{} ({:.0f}%)]{},
+    # a project's variant of it with two losses: 'Train Epoch: {} [{}/{} ({:.0f}%)]{},
     # Loss_cls: {:.6f}, Loss_expdist: {:.6f}, Elapsed time: {:.4f}s({} iters)' + ' Margin: ..., Scale: ...'; a run
     # seen on one line alone: the count of samples is a whole multiple of the iteration beside it
     one = (
@@ -745,7 +744,6 @@ def test_keys_with_a_number_after_an_at_sign_in_a_record_of_one_key_a_line(write
             [0, 50, 100],
         ),
         # a loop's print('The train loss of epoch %d is : %f' % (epoch, learning_curve[epoch]))
-        # (find_string id 20120191717)
         ([f"The train loss of epoch {e} is : {3 - e / 2:.6f}" for e in (0, 1, 2)], [0, 1, 2]),
     ],
 )
@@ -1988,12 +1986,12 @@ def test_an_epoch_on_its_own_line_before_its_steps(write_log):
 @pytest.mark.parametrize(
     "batch",
     [
-        # kaldi-asr/kaldi's PyTorch chain recipe (find_string ids 30229222855, 30593009871): logging.info('epoch {},
+        # kaldi-asr/kaldi's PyTorch chain recipe: logging.info('epoch {},
         # learning rate {}') once an epoch, then 'Process {}/{}({:.6f}%) global average objf: {:.6f} over {} frames,
         # current batch average objf: {:.6f} over {} frames, epoch {}' every 100 batches
         "Process {b}/3161({p:.6f}%) global average objf: -0.{o} over {f}.0 frames, current batch average objf: "
         "-0.{o} over 6400 frames, epoch 0",
-        # k2-fsa/snowfall's MMI recipe (find_string id 15067032872): the same header, then 'processing batch {},
+        # k2-fsa/snowfall's MMI recipe: the same header, then 'processing batch {},
         # current epoch is {}/{} global average objf: {:.6f} over {} frames ({:.1f}% kept), current batch ...'
         "processing batch {b}, current epoch is 0/10 global average objf: -0.{o} over {f} frames (99.5% kept), "
         "current batch average objf: -0.{o} over 6400 frames (99.0% kept) ",
@@ -2142,7 +2140,7 @@ def test_an_evaluation_announced_by_a_heading_is_one_event_each(write_log, lines
             [4, 10, 15],
         ),
         # a fine-tuning loop's print(f"Epoch {epoch}: Train Loss = {avg_loss:.4f}, Val Acc = {val_acc:.4f}"), then
-        # where it improves print(f"New best validation accuracy: {val_acc:.4f}") (find_string id 14549082416): the
+        # where it improves print(f"New best validation accuracy: {val_acc:.4f}"): the
         # evaluation rides on the epoch's row, the best so far is no second one
         (
             [
@@ -2786,7 +2784,7 @@ def test_a_rarer_line_that_measures_a_printed_step_again_is_an_evaluation(write_
                 "\t\t\trpn_cls: 0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
             ],
         ),
-        # a fork of it with a mask and a pose head (code index, find_string id 5750575355): print("[%s][session
+        # a fork of it with a mask and a pose head (code index): print("[%s][session
         # %d][epoch %2d][iter %4d / %4d]"), print("\t\tloss: %.4f, lr: %.2e"), print("\t\tfg/bg=(%d/%d), time cost:
         # %f"), print("\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f, mask %.4f, pose %.4f")
         (
@@ -2823,8 +2821,8 @@ def test_indented_lines_after_a_record_line_are_that_records(write_log, head, re
         # allenai/allennlp 0.x allennlp/training/trainer.py _train_epoch: logger.info("Epoch %d/%d", epoch,
         # self._num_epochs - 1), epochs from 0: the total printed is the last epoch's number
         ("Epoch 0/139", 140),
-        # the same logger line of epoch + 1 and the epochs (a train loop of the code index, find_string id
-        # 24686206762: logger.info("Epoch %d/%d", epoch + 1, num_epochs))
+        # the same logger line of epoch + 1 and the epochs (a public train loop: logger.info("Epoch %d/%d", epoch
+        # + 1, num_epochs))
         ("Epoch 1/30", 30),
         ("Epoch 3/30", 30),
     ],

@@ -690,7 +690,7 @@ def test_a_time_since_a_start_that_does_not_rise_covers_the_steps_since_the_reco
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(103.58 / 200)
     assert row_at(parsed, 5)["step_time_s"] == pytest.approx(84.69 / 200)  # (a blank line between records)
     # a key that says only that time was taken, with a time unit, reads the same way (a TensorFlow
-    # MirroredStrategy script, find_string id 12187172314: f"..., Time taken: {epoch_time:.2f}s")
+    # MirroredStrategy script: f"..., Time taken: {epoch_time:.2f}s")
     taken = [12.5, 11.75, 13.25, 12.0, 12.75]
     lines = [
         f"Step {50 * (i + 1)}, Average Loss: {2.5 - i / 10:.4f}, Time taken: {t:.2f}s"
@@ -760,7 +760,7 @@ def test_stamps_show_a_sinks_time_across_a_gap_in_the_records(write_log):
 
 def test_a_per_step_time_wins_over_a_longer_time_of_a_wider_span(write_log):
     # MindSpore mindspore/train/callback/_time_monitor.py TimeMonitor: "epoch time: {:5.3f} ms, per step time:
-    # {:5.3f} ms"; as one line with its counter (a MindSpore example's own print, find_string id 6999098618):
+    # {:5.3f} ms"; as one line with its counter (a MindSpore example's own print):
     # f"Epoch:[{cur_epoch:>3d}/{epochs:>3d}], epoch time:{epoch_cost:.2f}s, per step time:{per_step_time*1000:.2f}ms, "
     jitter = [0.25, -0.5, 0.75, -0.25, 0.5]
     lines = [

@@ -70,9 +70,9 @@ def test_a_known_printers_memory_is_read_in_the_units_it_divides_by(write_log, l
         ("MaxMemAllocated", "9.02GB", "memory_gib", 9.02),
         # PaddleOCR tools/program.py: max_memory_allocated() // (1024 ** 2), "max_mem_allocated: 10599 MB"
         ("max_mem_allocated", "10599 MB", "memory_gib", 10599 * MIB),
-        # a loop that prints max_memory_allocated() / (1024.0 * 1024.0) as "Mem:{} MB" (find_string id 17037821079)
+        # a loop that prints max_memory_allocated() / (1024.0 * 1024.0) as "Mem:{} MB"
         ("Mem", "1234 MB", "memory_gib", 1234 * MIB),
-        # a trainer's f"peak_mem(M): {peak_mem_byte / 1024 / 1024:.1f}" (find_string id 36306501924)
+        # a trainer's f"peak_mem(M): {peak_mem_byte / 1024 / 1024:.1f}"
         ("peak_mem(M)", "9760.3", "memory_gib", 9760.3 * MIB),
         # ms-swift's log dict 'memory(GiB)': '14.3' (tests/data/public/ms_swift_qwen2vl_lora_notebook.log)
         ("memory(GiB)", "14.3", "memory_gib", 14.3),
@@ -145,9 +145,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("throughput/samples_per_sec", "812.5", "samples_per_s", 812.5, "namespace"),
         ("perf/max_memory_allocated_gb", "46.6", "memory_gib", 46.6, "namespace+unit"),
         # a device word after a rate makes it one device's (a key spelled in units: [units] puts quantity, time, device in
-        # order): print(f"Tok/sec/gpu {toks_per_sec_per_gpu}") (find_string
-        # id 29218737049); print(f"{throughput['samples_per_sec_per_device']:.2f} samples/sec/device (effective)")
-        # (find_string id 47475011670)
+        # order): print(f"Tok/sec/gpu {toks_per_sec_per_gpu}"); print(f"{throughput['samples_per_sec_per_device']:.2f}
+        # samples/sec/device (effective)")
         ("Tok/sec/gpu", "3200.5", "tokens_per_s_per_gpu", 3200.5, "units"),
         ("samples/sec/device", "45.10", "samples_per_s_per_gpu", 45.1, "units"),
         # units joined by the word `per`: 9178nekomc/LingJie-Chat-v2-Pro pretrain.py logs one JSON dict a step,

@@ -1,4 +1,4 @@
-"""_native.fit (the fast lane's shape test in C, issue 24) answers as the shape's regex and Python's conversions do.
+"""_native.fit (the fast lane's shape test in C) answers as the shape's regex and Python's conversions do.
 
 fit may leave a line to the regex (code 2); when it answers, the answer must be the regex's (0: no fullmatch) and
 the values Python's (1: int(), float(), numpy's datetime64[us] of each group's text, bit for bit). The truth here

@@ -1,4 +1,4 @@
-"""The number reader reads a whole printed number or nothing (issue 20, point 5).
+"""The number reader reads a whole printed number or nothing.
 
 `lm loss: 1.18245#E+01` was read as 1.18245 and `elapsed time per iteration (ms): 108#38.6` as 108: the reader
 took the number's prefix and dropped what followed. A value with junk inside is malformed, never a smaller

@@ -1,4 +1,4 @@
-"""The outputs a user keeps do not change when the code is rearranged (issue 21): for every sample log and
+"""The outputs a user keeps do not change when the code is rearranged: for every sample log and
 every log fixture under tests/data, summary.json, steps.csv, the index row (index.csv's line) and the text
 summary are byte for byte what they were when tests/data/golden/outputs.json.gz was recorded (before the
 package was laid out by stage). A change that is meant to change an output records it again, in its own

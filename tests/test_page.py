@@ -102,7 +102,7 @@ def test_the_page_has_one_row_per_run_links_that_exist_and_the_error(batch):
 
 
 def test_each_thumbnail_is_drawn_with_its_report_and_is_what_the_page_would_make(batch, tmp_path, monkeypatch):
-    """A batch writes each run's thumbnail where it draws the report, from the canvas (issue 24: the page's
+    """A batch writes each run's thumbnail where it draws the report, from the canvas (the page's
     process decoded and shrank 200 reports one after another); it is the thumbnail the page makes from
     report.png, and writing the page again makes none."""
     from PIL import Image
@@ -137,7 +137,7 @@ def test_names_are_escaped_and_warning_texts_become_tooltips(tmp_path):
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
     assert "a&lt;b&gt;&amp;c" in html and "bad &lt;input&gt;" in html
     page = parse(html)
-    assert [r["run"] for r in page.rows] == ["<script>alert(1)</script>", "a<b>&c"]  # failed rows first (issue 22)
+    assert [r["run"] for r in page.rows] == ["<script>alert(1)</script>", "a<b>&c"]  # failed rows first
     assert "x < y" in page.titles
     assert "bad <input>" in page.text("<script>alert(1)</script>")
 

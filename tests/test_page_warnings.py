@@ -1,5 +1,5 @@
-"""The batch page reads each run's warnings apart and says why a run has no MFU from the run's own facts
-(issue 21): index.csv joins a run's warnings with " | " (its format, kept), and the page used to read that
+"""The batch page reads each run's warnings apart and says why a run has no MFU from the run's own facts:
+index.csv joins a run's warnings with " | " (its format, kept), and the page used to read that
 column as a JSON list or lines, so every warning of a run came back as one string; and it chose the "no
 MFU" reason as the first warning mentioning MFU, which for torchtitan's sample is a note on N, not the
 missing hardware that blocks the MFU."""

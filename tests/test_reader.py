@@ -151,7 +151,7 @@ def test_a_cut_escape_sequence_keeps_the_text_after_it():
 def test_a_copytruncated_log_starting_with_nul_bytes_is_read(tmp_path):
     """logrotate's copytruncate leaves the writer at its old offset: the file starts with a hole of NUL bytes,
     then the log goes on. It was refused as binary; the NULs are skipped and counted, and the lines after them
-    read as in the plain file, in one pass and in ranges (issue 20, point 10)."""
+    read as in the plain file, in one pass and in ranges."""
     from logparse.frame.assemble import parse_log
     from logparse.patterns.sets import load_sets
     from logparse.read.reader import ReadStats, read_records

@@ -1,4 +1,4 @@
-"""report.png, read from the figure's artists (issue 13): the stable MFU label clear of the curves and the
+"""report.png, read from the figure's artists: the stable MFU label clear of the curves and the
 legend, one legend entry per kind of event, values beyond an axis marked with their value, long runs'
 envelopes named, and the step-time axis from 0 like MFU's."""
 

@@ -1,4 +1,4 @@
-"""Run names stay inside their output folder and on one line (issue 20, point 6 and the newline of point 13)."""
+"""Run names stay inside their output folder and on one line."""
 
 from __future__ import annotations
 

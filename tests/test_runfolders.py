@@ -1,4 +1,4 @@
-"""Run folders (issue 25): real folders written on CPU by the libraries themselves (tests/data/runfolders, see
+"""Run folders: real folders written on CPU by the libraries themselves (tests/data/runfolders, see
 its README), each analyzed with no flags beyond what the folder lacks, its numbers held to the library's own
 record: trainer_state.json's log_history, Lightning's metrics.csv, the TensorBoard event files as tensorboard's
 own EventAccumulator reads them."""

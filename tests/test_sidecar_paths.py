@@ -1,5 +1,5 @@
 """A run folder's logparse.toml may name pattern folders (`patterns = [...]`) only inside the batch folder,
-after symlinks, and no error message echoes a file's values into the batch's index (issue 20, point 8): a
+after symlinks, and no error message echoes a file's values into the batch's index: a
 sidecar's `patterns = ["/any/dir"]` loaded TOML from any readable folder, and a validation error quoted that
 file's values into index.html and index.json."""
 

@@ -1,4 +1,4 @@
-"""Custom training loops read through the generic reading, and mlx-lm's own set (helper r3, issue 19).
+"""Custom training loops read through the generic reading, and mlx-lm's own set (helper r3).
 
 Truth: tests/data/captures/mlx_lm/ holds two real mlx-lm runs (capture.py there), each beside the JSONL its
 TrainingCallback wrote (the trainer's unrounded values); expectations are those values at the precision mlx-lm
@@ -185,7 +185,7 @@ def test_word_lm_through_wrappers(kind, write_log):
 # ------------------------------------------------------------------------------------------------
 # the generic reading of real custom-loop lines (logparse/synonyms.toml)
 
-LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at step 2
+LINGUA_LINE = (  # a public lingua log, rank 0 at step 2
     "0: INFO    24-10-19 18:47:38.911112 - 0:00:50 - step: 2  acc: 0  loss: 12.2032  grad: 1.08e+01  flops: 1.97e+14"
     "  wps: 1.83e+04  iter:  0.8907  data: 0.0015  lr: 6.00e-07  mem: 59%  pow: 398.257 W"
 )
@@ -210,7 +210,7 @@ LINGUA_LINE = (  # a public lingua log (find_string id 13218379968), rank 0 at s
             {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707e9 / 2**30},
             ["x_trained_tokens"],
         ),
-        # the Annotated Transformer's print read by the generic set (a copy-task run, find_string id 37720290738):
+        # the Annotated Transformer's print read by the generic set (a copy-task run):
         # "Tokens / Sec" is one key, tokens/s (its "Sec" alone was read as a step time of 943.6 s)
         (
             "Epoch Step:      1 | Accumulation Step:   2 | Loss:   3.36 | Tokens / Sec:   943.6 | Learning Rate: 5.5e-06",

@@ -1,4 +1,4 @@
-"""fairseq, PaddleNLP's Trainer and the MetricLogger style (issue 19): what the resolve stage makes of the public
+"""fairseq, PaddleNLP's Trainer and the MetricLogger style: what the resolve stage makes of the public
 excerpts in tests/data/public (SOURCES_fairseq_paddlenlp_metriclogger.toml credits them and checks what the frame reads off each line).
 
 Every expected number here is read off the excerpt's lines by hand, or is plain arithmetic on printed values

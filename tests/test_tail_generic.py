@@ -1,4 +1,4 @@
-"""The generic reading a custom loop does not outgrow (issue 19, points 2, 5 and 6).
+"""The generic reading a custom loop does not outgrow.
 
 Truth: the three logs in tests/data/captures/custom/ were printed by a real CPU training loop (capture.py
 there), which wrote each step's values at full precision to a JSONL beside each log; expectations are those
@@ -97,7 +97,7 @@ def generic_values(line: str) -> dict:
 @pytest.mark.parametrize(
     "line,want",
     [
-        # issue 19's custom loop
+        # a custom loop's line
         (
             "step 10/1000 | loss 11.701 | 2862.9 ms/step | 22,892 tok/s",
             {"step": 10, "progress_total": 1000, "loss": 11.701, "step_time_s": 2.8629, "tokens_per_s": 22892.0},

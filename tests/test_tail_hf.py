@@ -1,4 +1,4 @@
-"""Hugging Face Trainer and TRL logs whose dicts carry no step number (issue 19, helper h8).
+"""Hugging Face Trainer and TRL logs whose dicts carry no step number.
 
 Truth: every log in tests/data/captures/hf/ and tests/data/captures/trl/ was printed by a real CPU run
 (capture_*.py and README.md there), and the trainer_state.json beside it is the Trainer's own record: its

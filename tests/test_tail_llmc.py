@@ -108,7 +108,7 @@ def test_detected_as_their_own_set(name, fmt):
 
 
 def test_custom_loop_with_a_total_is_not_taken_for_llmc(tmp_path):
-    """issue 19's custom loop prints 'step 10/1000 | loss ...' like llm.c but has no '| norm': not llm.c."""
+    """A custom loop that prints 'step 10/1000 | loss ...' like llm.c but has no '| norm': not llm.c."""
     path = tmp_path / "custom.log"
     path.write_text("step 10/1000 | loss 11.701 | 2862.9 ms/step | 22,892 tok/s\n")
     assert parse_log(str(path), load_sets()).format != "llmc"

@@ -1,4 +1,4 @@
-"""Real public lines the lead of issue 19 checked last (tests/data/public/SOURCES_ms_swift_flagscale_mindspeed.toml)."""
+"""Real public lines with timestamps (tests/data/public/SOURCES_ms_swift_flagscale_mindspeed.toml)."""
 
 from __future__ import annotations
 

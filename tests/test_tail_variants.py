@@ -1,4 +1,4 @@
-"""Variants of known families and three regressions (issue 19, helper h5), end to end.
+"""Variants of known families and three regressions, end to end.
 
 The excerpts are in tests/data/public (listed in SOURCES_variants.toml, which test_public_excerpts.py checks
 at the frame stage); here the whole analysis is run on them, and the expected values are read off the

@@ -1,4 +1,4 @@
-"""verl, VeOmni, NeMo-Automodel and tinygrad (issue 19, helper h4): every printed number of their public excerpts
+"""verl, VeOmni, NeMo-Automodel and tinygrad: every printed number of their public excerpts
 is read, into the column the framework's own code gives it, and the four sets claim no other framework's log.
 
 The expected values come from this file's own reading of each line (a split on the framework's separators, the

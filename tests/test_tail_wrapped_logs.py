@@ -147,7 +147,7 @@ def test_torchtune_checkpoint_glued_to_the_bar_is_an_event():
 
 
 def test_keras22_sample_counting_bar_without_batch_redraws_keeps_values_and_says_why():
-    # TensorBoard's 'Get started' guide (tf.keras 1.x/2.0 given arrays; find_string id 15883664258): only each
+    # TensorBoard's 'Get started' guide (tf.keras 1.x/2.0 given arrays): only each
     # epoch's final redraw, "60000/60000 [...] - 15s 246us/sample - loss: 0.2217 - ...": the batch size is not
     # printed, so the optimizer steps cannot be known; every epoch's values are read, at the printed digits
     run = logparse.resolve(str(DATA / "public" / "tfkeras_tensorboard_get_started_samples.log"))

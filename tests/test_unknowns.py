@@ -1,5 +1,5 @@
 """One list of what a run lacks and what to pass (report/unknowns.py), rendered by the text summary, the
-report figure and the batch page (issue 21: three renderers, and a notebook's text said `--gpus` where its
+report figure and the batch page (three renderers, and a notebook's text said `--gpus` where its
 figure said `gpus`). The sample deepspeed_ga8_8xa100.log prints no sequence length, no model size and no
 GPU name (its lines, read by hand: `samples/sec=...`, no `seq_length`, `hidden_size` or device name), and
 its world size gives the GPU count."""

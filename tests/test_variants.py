@@ -1,4 +1,4 @@
-"""Format variants found in the wild (issue 9, points 2 and 7), parsed from real excerpts.
+"""Format variants found in the wild, parsed from real excerpts.
 
 The excerpts are in tests/data/public and credited in SOURCES.toml (test_public_excerpts.py checks their
 stated values); this file checks what needs more than that: the DeepSpeed set joining a Megatron-DeepSpeed
@@ -107,8 +107,7 @@ def test_hard_wrapped_bridge_step_time_joins_its_iteration(tmp_path):
 
 
 def test_short_megatron_lines_are_steps_and_are_not_joined_with_what_follows(tmp_path):
-    """Iteration lines with only elapsed time and throughput (a public test's Megatron log, find_string id
-    69115906813): each is a step; the last one lacks 'number of nan iterations' and is followed by timer lines
+    """Iteration lines with only elapsed time and throughput (a public test's Megatron log): each is a step; the last one lacks 'number of nan iterations' and is followed by timer lines
     that match nothing, and no join completes it, so nothing is joined and the timer lines stay unmatched."""
     text = (
         " [2026-09-20 21:31:05] iteration        1/       6 | elapsed time per iteration (ms): 4802.3 |"

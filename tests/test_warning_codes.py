@@ -1,4 +1,4 @@
-"""A run's warnings are records (issue 21): each is a core.warnings.RunWarning, a str (summary.json's
+"""A run's warnings are records: each is a core.warnings.RunWarning, a str (summary.json's
 "warnings" stays a list of strings) with a `code` from the documented set and the line/step it concerns.
 
 The expected lines and steps are read by hand off the logs (cited at each case), not from logparse's output."""

@@ -1,4 +1,4 @@
-"""Whole-run figures (issue 22): a log whose steps carry no time still gets the run's average throughput,
+"""Whole-run figures: a log whose steps carry no time still gets the run's average throughput,
 labelled as the whole-run average (summary["whole_run"] and a text line), with MFU from it when FLOPs/token
 and the peak are known; and torchtitan's own MFU is shown beside logparse's under torchtitan's convention."""
 

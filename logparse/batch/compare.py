@@ -451,7 +451,7 @@ def compare_runs(
     matplotlib.use("Agg")
     from ..report.plots import plain_text
 
-    with plain_text():  # a `$` in a label is text, not mathtext (issue 20, point 3)
+    with plain_text():  # a `$` in a label is text, not mathtext
         return _compare(refs, x, output, options, metrics, smoothing, labels, ref)
 
 
@@ -473,7 +473,7 @@ def _compare(refs, x, output, options, metrics, smoothing, labels, ref=None) -> 
         run.label = label
     xs = {r.label: x_axis(r.steps, r.summary, x) for r in runs}
     # constrained layout: the title and the panels' labels ("learning rate" with its ticks) are measured,
-    # not given a fixed margin that a long label or a 5-panel figure's title outgrows (issue 22)
+    # not given a fixed margin that a long label or a 5-panel figure's title outgrows
     fig, axes = plt.subplots(
         len(metrics),
         1,

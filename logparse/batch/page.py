@@ -281,7 +281,7 @@ def write_leaderboard(out_dir: Path, index: pd.DataFrame) -> Path:
     matplotlib.use("Agg")
     from ..report.plots import plain_text
 
-    with plain_text():  # a `$` in a run's name or an error is text, not mathtext (issue 20, point 3)
+    with plain_text():  # a `$` in a run's name or an error is text, not mathtext
         return _draw_leaderboard(Path(out_dir), index)
 
 

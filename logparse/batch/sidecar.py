@@ -40,7 +40,7 @@ def load_sidecar(path: str | os.PathLike[str], root: str | os.PathLike[str] | No
     batch folder, once symlinks are resolved, and so must the set files in them; without a root, the
     sidecar's own folder (find_sidecar finds sidecars only inside the batch folder). A file in a run
     folder could otherwise make logparse read TOML from any folder the user can read, and put its values
-    in the index (issue 20, point 8)."""
+    in the index."""
     path = Path(path)
     limit = Path(os.path.realpath(path.parent if root is None else root))
     if not Path(os.path.realpath(path)).is_relative_to(limit):

@@ -3,7 +3,7 @@
 `logparse analyze` imports pandas, numpy and matplotlib (some 180,000 objects) and then analyzes one log;
 each of the collector's passes over the older generations walks all of them again, and they are never
 garbage. Freezing what exists once the imports are done (gc.freeze: the objects move to a generation no pass
-visits) made the README's sample 10% faster end to end (issue 24: paired runs, wall median 0.90 of before), and
+visits) made the README's sample 10% faster end to end (paired runs, wall median 0.90 of before), and
 a forked process's copy-on-write pages stay shared. A batch's worker does not: there a run's leftovers (a
 figure in cycles) would have to be collected before each freeze, and that costs more than it saves. A library
 call leaves the caller's collector alone.

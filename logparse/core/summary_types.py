@@ -260,7 +260,7 @@ class RestartPart(TypedDict):
     line: int
     redone_steps: int
     lost_s: float | None
-    cause: str | None  # the last error line before the new attempt (issue 22), None when the log has none
+    cause: str | None  # the last error line before the new attempt, None when the log has none
     cause_line: int | None
 
 

@@ -78,7 +78,7 @@ _KINDS = (
 
 def kind_of(value: Any) -> str:
     """What a TOML value is, in words, without what it says: a message about a user's file that may reach
-    a batch's index.html names the key and the kind of its value, never the value (issue 20, point 8)."""
+    a batch's index.html names the key and the kind of its value, never the value."""
     for kind, words in _KINDS:  # bool before int: True is an int
         if isinstance(value, kind):
             return words

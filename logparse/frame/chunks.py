@@ -126,7 +126,7 @@ class Events:
     """Event records of a range set aside beside a run of step rows (rows.order_free), read into the rows the
     assembler makes of them (`_Assembler.take`'s event branch) and frozen into typed columns: a log with a
     checkpoint save every few steps sends a million, and each sent as a record cost the parent a Record, a match
-    tuple and a dict (issue 24)."""
+    tuple and a dict."""
 
     pieces: list[RowBlock]
     n: int
@@ -161,7 +161,7 @@ def give_back_freed_memory() -> None:
     nothing). glibc maps an allocation of 128 KiB or more apart, but after the first such block is freed it
     raises that threshold to the block's size (up to 32 MiB) and keeps later blocks in its heap, where a freed one
     stays resident: the parsed pieces of a large log (a column of 50,000 rows is 400 KB), freed as its frame is
-    built, stayed in the process beside the frame (issue 24: 1.34 GB at the peak of a 1 GiB parse, 1.14 GB with
+    built, stayed in the process beside the frame (1.34 GB at the peak of a 1 GiB parse, 1.14 GB with
     the threshold fixed). Fixing the threshold (mallopt) turns that adjustment off."""
     global _reusing
     _mallopt(_M_MMAP_THRESHOLD, _GIVE_BACK_MMAP)
@@ -246,7 +246,7 @@ def read_parallel(
 
 # A range or block that would hold more than its size and this many bytes more holds a line longer than the
 # reader keeps (4 bytes a character at most: an UTF-8 character or an invalid byte's U+FFFD): it is read as a
-# stream, a chunk at a time, never whole (issue 20: a 2 GiB line made a 6.4 GB range).
+# stream, a chunk at a time, never whole (a 2 GiB line made a 6.4 GB range).
 def _long_slack() -> int:
     return 4 * reader.MAX_RECORD_CHARS
 

@@ -95,7 +95,7 @@ class Matcher:
     def matched_before(self, text: str, index: int) -> bool:
         """Whether a pattern tried before pattern `index` matches `text` (then `match` gives that one). The
         candidates among those patterns only (`candidates` weighs every needle of every pattern: most of the
-        time of the fast lane's check of an event line, issue 24).
+        time of the fast lane's check of an event line).
 
         When every pattern before `index` reads by layout (LineSpec._by_layout: two texts that differ only digit
         for digit match alike) and none filters on a digit, the answer is the same for every text of one layout,

@@ -265,7 +265,7 @@ def _given(value: Any) -> str | None:
     """The value as written, when quoting it tells nothing of the file: true or false, or one of the
     schema's own names (a column, a kind: `'step_time_s'`). Anything else (a string, a number) is not
     quoted: the message reaches a batch's index.html and index.json, and a set folder may hold a file that
-    is no pattern set at all (issue 20, point 8)."""
+    is no pattern set at all."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str) and value in _vocabulary():

@@ -28,7 +28,7 @@ import regex
 from ..core.errors import LogparseError, NotText
 
 CHUNK_BYTES = 1 << 20  # bytes read (and decoded) at a time
-# A line longer than this is cut (issue 20): what the reader holds of one line is at most this plus one chunk,
+# A line longer than this is cut: what the reader holds of one line is at most this plus one chunk,
 # whatever the line, so memory is a few MB per reader. 1 Mi characters is far above any training-log line (the
 # longest real ones, a Megatron argument dump joined on one line or a DeepSpeed config dict, are tens of KB)
 # and small against memory; the rest of the line is skipped a chunk at a time, as bytes, until its newline.
@@ -510,7 +510,7 @@ def note_stop(fh: io.IOBase, path: str, stats: ReadStats) -> None:
 def open_checked(path: str) -> tuple[io.BufferedIOBase, bytes, int]:
     """The file opened for reading (decompressing), with its first bytes read past any NUL bytes it starts
     with, and how many those were: `logrotate`'s copytruncate leaves a log that goes on being written from
-    its old offset, so the file starts with a hole of NULs (issue 20). Refused with one line when it is
+    its old offset, so the file starts with a hole of NULs. Refused with one line when it is
     missing, empty, binary or cannot be decompressed."""
     fh = _open_binary(path)
     skipped = 0
@@ -594,7 +594,7 @@ def stream_records(
 
     Memory is bounded whatever the lines: a line is held up to MAX_RECORD_CHARS characters (plus one chunk);
     past that its first MATCH_CHARS characters are its record and the rest is skipped, chunk by chunk, as bytes,
-    until its newline (issue 20: a 2 GiB line without newline took 6.4 GB)."""
+    until its newline (a 2 GiB line without newline took 6.4 GB)."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pending = ""
     skipping = False  # inside an over-long line, discarding until its newline

@@ -1,7 +1,7 @@
 """What report.png draws, as numbers: the steps' curves and flags in step order, the marks of the event lane, and
 the summary. Plain values and numpy arrays only, so the process that draws a report never imports pandas: the
-command forks it before pandas is imported, and it imports matplotlib while the log is read (issue 24:
-pandas and matplotlib imported side by side, not one after the other). `gather.report_data` makes one from a
+command forks it before pandas is imported, and it imports matplotlib while the log is read
+(pandas and matplotlib imported side by side, not one after the other). `gather.report_data` makes one from a
 run's `Findings`."""
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ def _iso_utc(stamps: pd.Series) -> pd.Series:
     frame holds them; NaT stays missing."""
     naive = stamps.dt.tz_convert("UTC").dt.tz_localize(None) if stamps.dt.tz is not None else stamps
     micros = naive.to_numpy(dtype="datetime64[us]")
-    # numpy's formatter, not strftime (2.1 of 8.8 s writing a 2.5 M-row steps.csv; the same text, issue 24), a
+    # numpy's formatter, not strftime (2.1 of 8.8 s writing a 2.5 M-row steps.csv; the same text), a
     # slice at a time: its fixed-width text is 104 bytes a row, 260 MB at once for 2.5 M rows
     text = np.empty(len(micros), dtype=object)
     missing = stamps.isna().to_numpy()
@@ -1446,7 +1446,7 @@ def _reported_lines(rep: ReportedPart) -> list[str]:
         )
     ours = rep.get("ours") or {}
     if rep["tflops_per_gpu_mean"] is not None and rep["mfu_mean"] is not None and ours.get("mfu") is not None:
-        # the log prints TFLOP/s and MFU: both MFUs side by side, with logparse's own (issue 22)
+        # the log prints TFLOP/s and MFU: both MFUs side by side, with logparse's own
         under = (rep.get("ours_under_framework_convention") or {}).get("mfu")
         line += (
             f"; MFU: the log's {rep['mfu_mean']:.1%}"

@@ -60,7 +60,7 @@ CLIPPED_LABEL = "beyond the axis (value written)"
 
 
 # ------------------------------------------------------------------------------------------------
-# text: every string logparse draws is drawn as itself (issue 20, point 3). matplotlib reads a string with
+# text: every string logparse draws is drawn as itself. matplotlib reads a string with
 # two unescaped `$` as mathtext (a log named `lr_$1e-4_$.log` raised ValueError from its parser, `a_$x^2$`
 # was drawn as math) and, with a user's `text.usetex: True`, sends every string to LaTeX (`_` is an error
 # there, and latex may not be installed). Both are rcParams read when a Text is made
@@ -148,7 +148,7 @@ def plot_report(
 def _let_go_of_pixels(fig: Figure) -> None:
     """Take a written figure's pixels (its Agg renderer: 8 MB for a report) from it now, to be the next
     report's (_ReportCanvas). The figure itself is freed by the cyclic collector, which counts objects, not
-    bytes: a batch's worker held a hundred reports' pixels (1.2 GB) before it ran (issue 24). The canvas and
+    bytes: a batch's worker held a hundred reports' pixels (1.2 GB) before it ran. The canvas and
     each text drawn keep the renderer; another draw of this figure takes or makes one again (get_renderer
     compares _lastKey; a text asks the figure when its own is None)."""
     for text in fig.findobj(Text):
@@ -470,7 +470,7 @@ def _draw_panels(panel_axes, panels, d: ReportData, legend):
 
 
 def _thousands(v: float, _pos=None) -> str:
-    """A tokens/s tick: `12k` below a million, `1.2M` from a million on (issue 22: "1200k")."""
+    """A tokens/s tick: `12k` below a million, `1.2M` from a million on ("1200k")."""
     if not v:
         return "0"
     if abs(v) >= 1e6:

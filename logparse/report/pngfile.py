@@ -2,7 +2,7 @@
 
 `savefig(path)` hands the canvas's pixels to Pillow, whose PNG encoder picks a filter for every row by trying
 all five (PNG's adaptive filtering) before zlib compresses it: 38 ms for a 1320 x 1501 report at zlib level 1,
-a tenth of drawing it and, in a batch of small runs, 11% of a run (issue 24). A report is mostly flat colour, on
+a tenth of drawing it and, in a batch of small runs, 11% of a run. A report is mostly flat colour, on
 which the filter buys nothing: with no filter and the same zlib level, the file is as large (220 against 214 KB)
 and written in 15 ms. The pixels are taken from `savefig(format="raw")`, so everything savefig does before
 drawing (its dpi, face and edge colours, the canvas's saving state) is done as for a PNG; the file holds the

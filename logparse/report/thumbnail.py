@@ -1,7 +1,7 @@
 """The report's thumbnail for the batch page: a small palette PNG beside report.png.
 
 A batch draws it where it draws the report, from the pixels already on the canvas (plots.plot_report), so
-the page's process neither decodes 200 reports nor resizes them one after another (issue 24: 60 ms a run,
+the page's process neither decodes 200 reports nor resizes them one after another (60 ms a run,
 12 s of a 200-run batch, spent serially after the runs). A report without one (drawn by an older version)
 gets it when the page is written (batch.page.write_thumbnail)."""
 

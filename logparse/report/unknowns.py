@@ -1,5 +1,5 @@
 """What a run's figures needed and the log did not give, and the option that would give it: one list, read
-off the summary, that the text summary, the report figure and the batch page each render (issue 21: the
+off the summary, that the text summary, the report figure and the batch page each render (the
 three used to decide it apart, and named the options three ways).
 
 Options are named the way the caller knows them (core.errors.flag): `--hw NAME` on the command line,

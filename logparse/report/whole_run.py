@@ -4,7 +4,7 @@ end-of-run figures or its progress bar's clock, for the logs whose steps carry n
 It is not the stable window's figure: warmup, evaluations, checkpoints and the start-up the framework counts
 are all inside it, so it reads at or below the steady rate. The summary labels it as such
 (summary["whole_run"], present only when the log gives one), and the text prints it where the stable
-window has no throughput (issue 22: an HF log with `train_runtime` and `train_samples_per_second` in its
+window has no throughput (an HF log with `train_runtime` and `train_samples_per_second` in its
 final dict got no throughput at all).
 
 Where each figure comes from:

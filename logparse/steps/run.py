@@ -579,7 +579,7 @@ def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFr
             "logged step, or are the step lines filtered out (Megatron prints them on the last rank only)?"
         )
     # pandas' copy-on-write (pandas 3): a selection shares the parsed rows' memory until a column is written, so a
-    # large log's rows are not held twice (issue 24: the step frame was copied five times on its way here); pandas
+    # large log's rows are not held twice (the step frame was copied five times on its way here); pandas
     # 2 copies here, as the explicit copy did
     is_step = rows["kind"] == "step"
     steps = (rows if is_step.all() else rows[is_step]).drop(columns=["kind"])
