@@ -811,6 +811,38 @@ def test_the_steps_planned_stated_before_the_steps_are_their_counters_total(writ
     assert "progress_total" not in parsed.rows or parsed.rows["progress_total"].isna().all()
 
 
+def test_the_training_sentence_and_the_loaders_length_give_the_counters_total(write_log):
+    # a custom loop: print(f"Training for {max_steps} steps ...") before f"  step {step:5d} | train {loss:.3f} | ..."
+    lines = ["Training for 3000 steps ..."] + [
+        f"  step {s:5d} | train {3.5 - s / 1000:.3f} | val {3.6 - s / 1000:.3f} | {s // 10}s elapsed"
+        for s in (1, 250, 500, 750)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 250, 500, 750]
+    assert row_at(parsed, 2)["progress_total"] == 3000 and row_at(parsed, 5)["progress_total"] == 3000
+    # a counter within an epoch counts to the loader's length the script printed before its loop
+    stamp = "2025-06-18 09:14:0{} INFO     "
+    lines = [stamp.format(0) + "train_loader_len: 550"] + [
+        stamp.format(b + 1) + f"Epoch [0], Batch [{100 * b}], Loss: 0.0{8 - b}45" for b in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "loader.log"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    assert row_at(parsed, 2)["progress_total"] == 550 and row_at(parsed, 5)["progress_total"] == 550
+
+
+def test_a_phase_planned_again_and_again_is_no_plan_of_the_runs_counter(tmp_path):
+    # danijar/dreamer (TF2): print(f'Training for {steps} steps.') before each training phase, the metrics line
+    # `[5000] return 12.3 / length 1000 / ...` counted in environment steps, far past the phase's 100
+    lines = ["Simulating agent for 4995000 steps."]
+    for i in range(1, 5):
+        lines += ["Training for 100 steps.", f"[{5000 * i}] model_loss {60 - i}.1 / value_loss {1 + i / 10:.1f} / fps {40 + i}.0"]
+    path = tmp_path / "dreamer.log"
+    path.write_text("\n".join(lines) + "\n")
+    a = api.analyze(str(path))
+    assert a.summary["status_detail"]["planned_steps"] is None
+    assert a.summary["status"] is None
+
+
 @pytest.mark.parametrize(
     "fmt",
     [

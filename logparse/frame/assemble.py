@@ -750,16 +750,20 @@ class _Assembler:
     def _steps_planned(self, rows: pd.DataFrame) -> pd.DataFrame:
         """The steps a run plans, stated once before its steps (`Num steps = 1000000`, the stated set's
         train_iters), as the total of the generic reading's step counter where its lines print none: each step
-        row after that line. Not where the counter counts within an epoch (an epoch read beside it), nor where the
-        log states several totals or the steps pass the one stated (then it is not this counter's)."""
-        stated = self.facts.get("train_iters")
-        if not stated or len({o.value for o in stated}) != 1 or rows.empty or "step" not in rows:
+        row after that line; where the counter counts within an epoch (an epoch read beside it), the steps per
+        epoch stated. Not where the log states several totals or the steps pass the one stated (then it is not
+        this counter's)."""
+        if rows.empty or "step" not in rows:
             return rows
-        total, line = stated[0].value, stated[0].line
         generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
         generic &= rows["step"].notna()
-        if not generic.any() or "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any():
+        within = "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any()
+        # a counter within an epoch counts to the loader's length (`train_loader_len: 550`,
+        # `Steps per epoch: 1,000`), one over the whole run to the planned steps
+        stated = self.facts.get("steps_per_epoch" if within else "train_iters")
+        if not stated or len({o.value for o in stated}) != 1 or not generic.any():
             return rows
+        total, line = stated[0].value, stated[0].line
         if "progress_total" in rows and rows.loc[generic, "progress_total"].notna().any():
             return rows
         if not isinstance(total, int | float) or rows.loc[generic, "step"].max() > total:

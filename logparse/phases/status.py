@@ -30,9 +30,11 @@ from ..steps.stepframe import flagged
 def planned_steps(run: Run) -> tuple[int | None, str | None]:
     """The planned number of optimizer steps and where it was read."""
     iters = run.facts.get("train_iters")
-    if iters is not None and iters.value:
-        return int(iters.value), f"train_iters ({iters.source})"
     steps = run.steps
+    # a plan the steps pass is not this counter's (a phase's `Training for 100 steps.` beside a counter of
+    # environment steps): the run's end is then judged without it
+    if iters is not None and iters.value and int(steps["step"].max()) <= int(iters.value):
+        return int(iters.value), f"train_iters ({iters.source})"
     per_epoch = any(s.kind == SegmentKind.EPOCH for s in run.segments)
     if not per_epoch and "progress_total" in steps and steps["progress_total"].notna().any():
         return int(steps["progress_total"].dropna().iloc[-1]), "the step counter's total (n/total)"
