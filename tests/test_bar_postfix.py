@@ -19,6 +19,7 @@ import pytest
 
 from logparse import api
 from tests.conftest import ROOT
+from tests.frames import frame
 
 CUSTOM = ROOT / "tests" / "data" / "captures" / "custom"
 
@@ -105,3 +106,23 @@ def test_a_bar_described_and_given_its_postfix_every_ten_steps_reads_each_step_f
     loss_at = dict(zip(rows["step"], rows["loss"], strict=True))
     assert (loss_at[10], loss_at[20]) == (6.053, 0.4931)  # the redraw set_postfix_str drew for that step
     assert "x_sft_pct" not in rows  # the description keys the bar's percentage, no value
+
+
+def test_a_step_counted_in_the_description_and_drawn_again_as_the_bar_moves_is_one_row(tmp_path):
+    # zylo117/Yet-Another-EfficientDet-Pytorch train.py: progress_bar.set_description('Step: {}. Epoch: {}/{}.
+    # Iteration: {}/{}. Cls loss: {:.5f}. Reg loss: {:.5f}. Total loss: {:.5f}'), the bar then drawn again as
+    # it moves: each step's description on two lines, the bar one position on
+    desc = "Step: {s}. Epoch: 399/400. Iteration: {i}/71. Cls loss: {c:.5f}. Reg loss: 0.00882. Total loss: {t:.5f}"
+    bar = ":  {p}%|####      | {n}/71 [01:{e:02d}<00:45,  1.2{k}s/it]"
+    lines = []
+    for k, (c, t) in enumerate([(0.04249, 0.05131), (0.06965, 0.07847), (0.08008, 0.0889), (0.05561, 0.06443)]):
+        text = desc.format(s=28363 + k, i=35 + k, c=c, t=t)
+        for n in (34 + k, 35 + k):
+            lines.append(text + bar.format(p=round(100 * n / 71), n=n, e=n, k=n % 10))
+    path = tmp_path / "train.log"
+    path.write_text("\n".join(lines) + "\n")
+    rows = frame(path).rows
+    steps = rows[rows["kind"] == "step"]
+    assert steps["step"].tolist() == [28363, 28364, 28365, 28366]
+    assert steps["loss"].tolist() == [0.05131, 0.07847, 0.0889, 0.06443]
+    assert steps["line"].tolist() == [2, 4, 6, 8]  # each step's last draw

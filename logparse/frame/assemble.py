@@ -805,6 +805,7 @@ class _Assembler:
             rows = _cut_last_line(rows, stats.unterminated, self.matcher)
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
+        rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
         self._epochs_planned(rows)
         rows = self._steps_planned(rows)
         lines = {
@@ -845,6 +846,36 @@ class _Assembler:
             postfix_bars=self.postfix_bars,
             counts_from=self.counts_from,
         )
+
+
+def _redraws(spec: LineSpec) -> bool:
+    """A step line the generic reading found drawn again as a progress bar moves (its values its last draw's)."""
+    return spec.kind == "step" and spec.set_name == "generic" and any(
+        fs.aggregate == "last" for fs in spec.fields.values()
+    )
+
+
+def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
+    """One row per step of a line drawn again as its bar moves: a row followed on the next line by the same
+    pattern's row of the same step (and rank) is an earlier draw of it, and gives way to the last one."""
+    if not patterns or rows.empty or "step" not in rows:
+        return rows
+    mine = rows[rows["pattern"].isin(patterns) & rows["kind"].eq("step") & rows["step"].notna()]
+    if len(mine) < 2:
+        return rows
+    after = mine.shift(-1)
+    ranks = mine["rank"].astype(object) if "rank" in mine else pd.Series(None, index=mine.index, dtype=object)
+    next_rank = ranks.shift(-1)
+    same_rank = (ranks == next_rank) | (ranks.isna() & next_rank.isna())
+    earlier = (
+        after["line"].eq(mine["line"] + 1)
+        & after["step"].eq(mine["step"])
+        & after["pattern"].eq(mine["pattern"])
+        & same_rank
+    )
+    if not earlier.any():
+        return rows
+    return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
 
 
 def _read_warnings(stats: ReadStats) -> list[RunWarning]:

@@ -102,6 +102,9 @@ BAR_NOTE = (  # as the generic set's tqdm line says it
     "read by the generic pattern set from a tqdm bar's postfix: the bar position is the step, the step time is "
     "tqdm's smoothed rate"
 )
+# a step counted in a bar's description: tqdm draws the line again as its position moves (frame/assemble.py
+# redraws_joined keeps one row per step)
+REDRAWN_NOTE = "; a step drawn again on the next line as its bar moves is one row, its last draw"
 
 HEAD_RECORDS = 5000  # records of a log's head sampled (the frame's detection reads as many)
 SAMPLE_SLICES = 8  # slices of a large file read beside its head ...
@@ -3948,6 +3951,7 @@ def _line_table(
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
     summed = _summed_total(rec, km) if rec.kind == "step" and block is None else None
+    redrawn = rec.kind == "step" and _counted_before_bar(rec, counted)
     if rec.kind == "step":
         _name_keyless_time(rec)
     # the record's keys together (a block's: those of all its lines)
@@ -4177,7 +4181,7 @@ def _line_table(
             spec["scale"] = m.scale
         if m.invert:
             spec["invert"] = True
-        if rec.redrawn:
+        if rec.redrawn or redrawn:
             spec["aggregate"] = "last"
         if over is not None and over not in groups:
             groups[over] = spec["per"] = f"_n{over}"
@@ -4267,6 +4271,8 @@ def _line_table(
         line["step"] = "optimizer"
         on_bar = bar is not None and rec.counter == bar + 1
         line["note"] = BAR_NOTE if on_bar else NOTE
+        if redrawn:
+            line["note"] += REDRAWN_NOTE
         if on_bar:
             line["name"] = "tqdm" + name[len("step") :]
             # values drawn on the bar (a postfix, a description) are redrawn apart from its position: each step's
@@ -4543,6 +4549,26 @@ _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 # what lies between a progress display's percentage and its count: a bar of glyphs, blanks, a bracket
 # (Ultralytics' `25% ━━━───────── 2/8`, fastprogress's `4.00% [2/50 00:00<00:00]`)
 _AFTER_PERCENT = regex.compile(r"^%[\s\[|#=>\-─━█▏▎▍▌▋▊▉░▒▓·.]*$")
+
+
+def _counted_before_bar(rec: RecordShape, bar: int | None) -> bool:
+    """Whether the step counter is printed in a bar's description and the bar redrawn beside it: lines in a row
+    that print the same step as the bar's position moves on by one (tqdm redraws a description set once per step:
+    Yet-Another-EfficientDet-Pytorch train.py progress_bar.set_description('Step: {}. Epoch: {}/{}. Iteration:
+    {}/{}. Cls loss: {:.5f}. ...')). A step's values are then those of its last draw."""
+    if bar is None or rec.counter is None or rec.counter >= bar:
+        return False
+    seen = sorted(
+        (where, values[rec.counter], _whole(values[bar]))
+        for sh in rec.shapes
+        for where, values in zip(sh.seen, sh.values, strict=True)
+    )
+    again = sum(
+        1
+        for (a, x, m), (b, y, n) in zip(seen, seen[1:], strict=False)
+        if a[0] == b[0] and b[1] == a[1] + 1 and x == y and m is not None and n == m + 1
+    )
+    return again >= 2 and again * 4 >= len(seen)
 
 
 def _tqdm_count(sh: SampledShape) -> int | None:
