@@ -162,6 +162,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # Tianshi-Xu/assignment5-alignment cs336_alignment/rl.py: "rl_loss: {}, time: {}, l2_norm: {}, ..." with
         # l2_norm the gradient's norm before clipping (a norm named by its kind, as build-nanogpt's `norm`)
         ("l2_norm", "0.1688903421163559", "grad_norm", 0.1688903421163559, "name"),
+        # tensorflow/hub examples/image_retraining/retrain.py: '%s: Step %d: Cross entropy = %f' (the loss it minimizes)
+        ("Cross entropy", "0.012275", "loss", 0.012275, "name"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -489,3 +491,24 @@ def test_a_facts_name_at_the_end_of_a_config_lines_words(km, key, fact):
     assert m.column == fact
     if fact is not None:
         assert m.kind == "fact" and m.use.rule in ("name", "phrase")
+
+
+def test_a_step_time_with_no_unit_above_a_thousand_on_every_line_is_in_milliseconds(write_log):
+    # microsoft/archai's DLLogger table (archai/nlp/trainers/nvidia/trainer.py: avg_elapsed * 1000 logged as
+    # train_time/batch), printed by tabulate with no unit in the header
+    head = "|   epoch |   train_batch |     lr |   train_time/batch |   train_throughput |   train_loss |   step |"
+    rule = "|--------:|--------------:|-------:|-------------------:|-------------------:|-------------:|-------:|"
+    rows = [
+        f"|       1 | {10 * i + 1:13d} | 0.000{i} | {t:18.2f} | {9990 + i:18.1f} | {8.2 - i / 10:12.5f} | {10 * i:6d} |"
+        for i, t in enumerate([4890.99, 4921.14, 4919.93, 4920.19], 1)
+    ]
+    parsed = frame(write_log("\n".join([head, rule, *rows]) + "\n"))
+    steps = parsed.rows[parsed.rows["kind"] == "step"]
+    assert steps["step"].tolist() == [10, 20, 30, 40]
+    assert steps["step_time_s"].tolist() == pytest.approx([4.89099, 4.92114, 4.91993, 4.92019], rel=1e-12)
+    # the same table in seconds (below a thousand): read as printed
+    rows = [r.replace("4890.99", "  48.99").replace("4921.14", "  49.14") for r in rows[:2]] + rows[2:3]
+    rows[2] = rows[2].replace("4919.93", "  49.93")
+    parsed = frame(write_log("\n".join([head, rule, *rows]) + "\n", "seconds.log"))
+    steps = parsed.rows[parsed.rows["kind"] == "step"]
+    assert steps["step_time_s"].tolist() == pytest.approx([48.99, 49.14, 49.93], rel=1e-12)

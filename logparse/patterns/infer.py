@@ -4121,6 +4121,8 @@ def _line_table(
             m = FieldPlan("samples_per_s", scope="global", reason=why, use=use)
         if m is None:
             continue
+        if m.column == "step_time_s" and not evaluation:
+            m = _milliseconds_unsaid(m, key, texts)
         if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
             m = replace(m, scope="per_gpu", reason=why)
@@ -4549,6 +4551,24 @@ _TQDM_COUNT = regex.compile(r"^\s*(?:it|s|[A-Za-z]{1,8})?\s*\[$")
 # what lies between a progress display's percentage and its count: a bar of glyphs, blanks, a bracket
 # (Ultralytics' `25% ━━━───────── 2/8`, fastprogress's `4.00% [2/50 00:00<00:00]`)
 _AFTER_PERCENT = regex.compile(r"^%[\s\[|#=>\-─━█▏▎▍▌▋▊▉░▒▓·.]*$")
+
+
+# a step's time above this with no unit anywhere is in milliseconds: a quarter of an hour per step is no training
+# loop's, a thousand milliseconds many a one's
+_MS_UNSAID = 1000.0
+
+
+def _milliseconds_unsaid(m: FieldPlan, key: str, texts: Sequence[str]) -> FieldPlan:
+    """A step time whose key and value say no unit, above 1,000 on every line sampled: milliseconds (Archai's
+    DLLogger table prints `train_time/batch` as avg_elapsed * 1000, archai/nlp/trainers/nvidia/trainer.py)."""
+    if m.scale != 1.0 or m.invert or (m.use is not None and m.use.unit is not None):
+        return m
+    values = [_number(t) for t in texts]
+    if not values or any(v is None or v < _MS_UNSAID for v in values):
+        return m
+    why = f"{m.reason}; above {_MS_UNSAID:,.0f} on every line with no unit: milliseconds"
+    use = keymap_mod.KeyUse(m.column, m.use.rule if m.use else "values", why, "ms")
+    return replace(m, scale=1e-3, reason=why, use=use)
 
 
 def _counted_before_bar(rec: RecordShape, bar: int | None) -> bool:
