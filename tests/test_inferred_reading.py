@@ -3503,3 +3503,19 @@ def test_a_result_with_an_evaluation_word_heads_no_evaluation(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2]
     assert [e["line"] for e in evals(parsed)] == [4, 9, 14]
+
+
+def test_a_counter_printed_as_a_range_counts_its_end(write_log):
+    # apache/mxnet python/mxnet/callback.py Speedometer: 'Epoch[%d] Batch [%d-%d]\tSpeed: %.2f samples/sec\t%s=%f'
+    # with count - frequent and count: each range starts where the one before ended, its end the batches done
+    lines = ["Experimental: start training from scratch with (gpu(0),gpu(1),gpu(2),gpu(3))"]
+    lines += [
+        f"Epoch[{e}] Batch [{b - 20}-{b}]\tSpeed: 6.{b % 7} samples/sec\tLoss={30 - b / 10 - 5 * e:.6f}"
+        for e in (0, 1)
+        for b in (20, 40, 60, 80)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [20, 40, 60, 80] * 2
+    assert rows["epoch_index"].tolist() == [0] * 4 + [1] * 4
+    assert rows["loss"].tolist() == pytest.approx([28.0, 26.0, 24.0, 22.0, 23.0, 21.0, 19.0, 17.0])

@@ -701,6 +701,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
+    _ranges(sh, slots)
     _count_in_key(sh, slots)
     _tagged_number(sh, slots)
     _aside_number(sh, slots)
@@ -738,6 +739,30 @@ def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
         if not pairs or any(a is None or b is None or b < a for a, b in pairs):
             continue
         slot.unit, nxt.label = m["unit"], slot.label
+
+
+def _ranges(sh: SampledShape, slots: list[Slot]) -> None:
+    """`Batch [a-b]`: a range of counts, each line's starting where the one before it ended; its end is the count
+    done, the key's (MXNet's Speedometer, python/mxnet/callback.py: 'Epoch[%d] Batch [%d-%d]\tSpeed: %.2f
+    samples/sec', count - frequent to count). Its start is no value of the line's."""
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or nxt.label or sh.literals[i + 1] != "-":
+            continue
+        pairs = [(_whole(v[i]), _whole(v[i + 1])) for v in sh.values]
+        if len(pairs) < 2 or any(a is None or b is None or b <= a for a, b in pairs):
+            continue
+        # (a new epoch starts its range again from 0, and the sample's slices are apart)
+        nearby = [
+            (earlier, later)
+            for (s1, earlier), (s2, later) in zip(
+                zip(sh.seen, pairs, strict=False), zip(sh.seen[1:], pairs[1:], strict=False), strict=False
+            )
+            if s1[0] == s2[0]
+        ]
+        joined = sum(later[0] == earlier[1] for earlier, later in nearby)
+        if joined < 2 or joined * 4 < len(nearby) * 3:
+            continue
+        nxt.label, slot.label, slot.role = slot.label, "", "skip"
 
 
 def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
