@@ -3519,3 +3519,25 @@ def test_a_counter_printed_as_a_range_counts_its_end(write_log):
     assert rows["step"].tolist() == [20, 40, 60, 80] * 2
     assert rows["epoch_index"].tolist() == [0] * 4 + [1] * 4
     assert rows["loss"].tolist() == pytest.approx([28.0, 26.0, 24.0, 22.0, 23.0, 21.0, 19.0, 17.0])
+
+
+def test_a_block_headed_by_training_and_evaluation_holds_a_step_and_its_evaluation(write_log):
+    # Chaitanya-1204/small_lm GPT_training: one block an epoch between rules, its heading naming both stages and
+    # its lines saying which value is whose
+    lines = []
+    for epoch, (train, val) in enumerate([(5.5784, 4.6412), (4.1101, 4.1852), (3.766, 3.9816)], 1):
+        lines += [
+            "-" * 80,
+            "=" * 60,
+            f"Training and Evaluation Results for Epoch {epoch}",
+            "Seq Length: 256",
+            f"Train Loss: {train:.4f} | Perplexity: {2.718281828 ** train:.4f}",
+            f"Eval  Loss: {val:.4f} | Perplexity: {2.718281828 ** val:.4f}",
+            "=" * 60,
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["loss"].tolist() == [5.5784, 4.1101, 3.766]
+    assert [e["eval_loss"] for e in evals(parsed)] == [4.6412, 4.1852, 3.9816]

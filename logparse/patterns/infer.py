@@ -1798,8 +1798,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         text = text.replace(label, " ")
     # (`[train] loss` beside `[val] loss`: the training's stage named in the record's own text as well, a step's
     # record that carries the evaluation done at it)
-    if (_eval_marks(text) and not _names_training(text)) or any(
-        w in EVAL_WORDS for w in _words(counter_label)[:1]
+    # (a heading that names both, `Training and Evaluation Results for Epoch N`, heads a block of each: its lines
+    # say which is which)
+    if not _names_training(text) and (
+        _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1])
     ):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
