@@ -3541,3 +3541,17 @@ def test_a_block_headed_by_training_and_evaluation_holds_a_step_and_its_evaluati
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert rows["loss"].tolist() == [5.5784, 4.1101, 3.766]
     assert [e["eval_loss"] for e in evals(parsed)] == [4.6412, 4.1852, 3.9816]
+
+
+def test_a_stamp_alone_on_a_ruled_line_heads_the_record_after_it(write_log):
+    # a diffusion model's log.txt: "[%Y-%m-%d %H:%M:%S]" and a rule, then `Step: N` and `Loss: x` on their own lines
+    lines = ["[2024-09-16 17:35:47]====================", "Training model...", ""]
+    clock = ["17:38:51", "17:41:56", "17:45:01", "17:48:05"]
+    for i, (at, loss) in enumerate(zip(clock, [-0.4057, -0.4294, -1.1110, -1.2142], strict=True), 1):
+        lines += [f"[2024-09-16 {at}]--------------------", f"Step: {2000 * i}", f"Loss: {loss}"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2000, 4000, 6000, 8000]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["loss"].tolist() == [-0.4057, -0.4294, -1.1110, -1.2142]
+    # each step is stamped by the line above it: 17:41:56 - 17:38:51, 17:45:01 - 17:41:56, 17:48:05 - 17:45:01
+    assert rows["timestamp"].diff().iloc[1:].tolist() == [185.0, 185.0, 184.0]

@@ -635,6 +635,9 @@ class _Assembler:
         (micro-batch lines, several per record) never stand alone."""
         rec, spec, _ = self.waiting.pop(rank)
         _, values = self.pending.pop(rank)
+        if not set(values) - {"timestamp"}:
+            self.unattached += 1  # (a stamp that heads no record, `[date time]====` before a banner: no step)
+            return
         self.alone.add(spec.qualname)
         if spec.interval:
             self.interval.add(spec.qualname)

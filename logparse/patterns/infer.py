@@ -2405,6 +2405,13 @@ def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
 _SECTION = regex.compile(r"^\s*[-*]?\s*\|?\s*[A-Za-z_][\w/.-]*\s*(?:[:=|]|/\s*\|)")
 
 
+def _stamp_heading(sample: SampledLog, key: str) -> bool:
+    """A stamp alone on its line, ruled or bracketed (`[2024-09-16 17:38:51]--------------------`): it opens the
+    record after it, as a rule would, and gives it its time."""
+    sh = sample.shapes.get(key) if key else None
+    return sh is not None and sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit)
+
+
 def _separator(sample: SampledLog, key: str) -> bool:
     """A line that ends a record printed over lines: a blank one, a rule or brace (`-----`, `}`), or a line of
     words without a number that opens no section (a table's header)."""
@@ -2443,6 +2450,8 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A line that may belong to another line's record: one `key: value` and nothing after the value (a row of a
     block), or values of at least two keys the key map knows (a line of timings under a results line)."""
     sh = rec.shapes[0]
+    if sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit):
+        return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
         tail = sh.literals[-1].strip().strip("|,").strip()
@@ -2592,6 +2601,8 @@ def find_blocks(
             stop = at[n + 1] if n + 1 < len(at) else len(seq)
             k = h + 1
             while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+                if _stamp_heading(sample, seq[k]):
+                    break  # (it opens the next record)
                 if seq[k] in by_shape:
                     seen[(id(by_shape[seq[k]]), id(head), "previous")] += 1
                 k += 1
@@ -2599,6 +2610,8 @@ def find_blocks(
             k = h - 1
             while k >= start and h - k <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
                 k -= 1
+                if _stamp_heading(sample, seq[k + 1]):
+                    break
             if k >= start or n == 0:  # (lines after the previous record's own, or before the first record)
                 for j in range(k + 1, h):
                     if seq[j] in by_shape:
