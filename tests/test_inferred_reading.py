@@ -3555,3 +3555,19 @@ def test_a_stamp_alone_on_a_ruled_line_heads_the_record_after_it(write_log):
     assert rows["loss"].tolist() == [-0.4057, -0.4294, -1.1110, -1.2142]
     # each step is stamped by the line above it: 17:41:56 - 17:38:51, 17:45:01 - 17:41:56, 17:48:05 - 17:45:01
     assert rows["timestamp"].diff().iloc[1:].tolist() == [185.0, 185.0, 184.0]
+
+
+def test_a_counter_under_the_counters_namespace_is_the_step_before_the_examples_seen(write_log):
+    # eric-mitchell/direct-preference-optimization trainers.py: rank0_print(f'train stats after
+    # {self.example_counter} examples: {formatted_stats}'), the stats holding 'counters/examples' and
+    # 'counters/updates' (the batches done) and their floats formatted as strings
+    line = (
+        "train stats after {e} examples: {{'logps_train/chosen': '-319.18', 'loss/train': '{loss}', "
+        "'examples_per_second': '52.133', 'grad_norm': '0', 'counters/examples': {e}, 'counters/updates': {u}}}"
+    )
+    losses = ["0.70236", "0.69782", "0.70011", "0.69120"]
+    lines = [line.format(e=32 * u, u=u, loss=x) for u, x in enumerate(losses, 1)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["loss"].tolist() == [float(x) for x in losses]

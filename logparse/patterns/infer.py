@@ -257,7 +257,7 @@ COUNTER_WORDS = frozenset(
         "schritt",
     }
 )
-LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter"})
+LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter", "updates"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
 EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = frozenset(
@@ -1080,6 +1080,11 @@ def _device_named(label: str) -> bool:
     return bool(words) and words[-1] in _DEVICE_WORDS
 
 
+# the namespaces a metrics dict groups its counters under (eric-mitchell/direct-preference-optimization trainers.py:
+# mean_train_metrics['counters/examples'] = self.example_counter, ['counters/updates'] = self.batch_counter)
+_COUNTER_SPACES = frozenset({"counters", "counter", "progress", "train", "training", "trainer"})
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
@@ -1093,6 +1098,9 @@ def _counter_named(label: str, loose: bool = False) -> bool:
         return True
     if keymap_mod.normalize(base.split("/")[0]) in names:
         return True
+    space, _, name = base.rpartition("/")
+    if keymap_mod.normalize(space) in _COUNTER_SPACES and keymap_mod.normalize(name) in names:
+        return True  # (a counter under the namespace that groups the counters: `counters/updates`)
     parts = keymap_mod.normalize(base).split("_")
     return len(parts) > 1 and parts[-1] in names and not _NOT_A_COUNTER & set(parts[:-1])
 
