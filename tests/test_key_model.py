@@ -164,6 +164,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("l2_norm", "0.1688903421163559", "grad_norm", 0.1688903421163559, "name"),
         # tensorflow/hub examples/image_retraining/retrain.py: '%s: Step %d: Cross entropy = %f' (the loss it minimizes)
         ("Cross entropy", "0.012275", "loss", 0.012275, "name"),
+        # an SFT warm start's JSON line: "supervised_tokens_per_second" = cumulative supervised tokens / elapsed
+        ("supervised_tokens_per_second", "864.1828047269457", "tokens_per_s", 864.1828047269457, "prefix"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
