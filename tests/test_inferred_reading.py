@@ -3524,7 +3524,7 @@ def test_a_counter_printed_as_a_range_counts_its_end(write_log):
 def test_a_block_headed_by_training_and_evaluation_holds_a_step_and_its_evaluation(write_log):
     # Chaitanya-1204/small_lm GPT_training: one block an epoch between rules, its heading naming both stages and
     # its lines saying which value is whose
-    lines = []
+    lines = ["Num Epochs: 20", "Total Training Steps: 38500"]
     for epoch, (train, val) in enumerate([(5.5784, 4.6412), (4.1101, 4.1852), (3.766, 3.9816)], 1):
         lines += [
             "-" * 80,
@@ -3541,6 +3541,8 @@ def test_a_block_headed_by_training_and_evaluation_holds_a_step_and_its_evaluati
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert rows["loss"].tolist() == [5.5784, 4.1101, 3.766]
     assert [e["eval_loss"] for e in evals(parsed)] == [4.6412, 4.1852, 3.9816]
+    # the steps planned are no total of a counter of epochs
+    assert "progress_total" not in rows or rows["progress_total"].isna().all()
 
 
 def test_a_stamp_alone_on_a_ruled_line_heads_the_record_after_it(write_log):

@@ -761,6 +761,8 @@ class _Assembler:
         generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
         generic &= rows["step"].notna()
         within = "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any()
+        epochs = {sp.qualname for sp in self.matcher.specs if sp.step == "epoch"}
+        generic &= ~rows["pattern"].isin(epochs)  # (a record once an epoch counts to the epochs planned)
         # a counter within an epoch counts to the loader's length (`train_loader_len: 550`,
         # `Steps per epoch: 1,000`), one over the whole run to the planned steps
         stated = self.facts.get("steps_per_epoch" if within else "train_iters")

@@ -4318,7 +4318,9 @@ def _line_table(
     if rec.kind in ("eval", "eval_free"):
         line["event"] = "eval"
     if rec.kind == "step":
-        line["step"] = "optimizer"
+        # (a record printed once an epoch, the epoch its only counter: its total is the epochs planned, not the
+        # steps, frame/assemble.py _steps_planned)
+        line["step"] = "epoch" if _epoch_named(sh_label(rec, rec.counter)) else "optimizer"
         on_bar = bar is not None and rec.counter == bar + 1
         line["note"] = BAR_NOTE if on_bar else NOTE
         if redrawn:

@@ -522,7 +522,7 @@ class LineSpec:
     regex_src: str  # the regex as written; `regex` is it compiled (at load for a user set, on first use for a shipped one)
     fields: dict[str, FieldSpec]
     pairs_src: str | None = None
-    step: str = "optimizer"  # what the line's step counter counts: optimizer | micro
+    step: str = "optimizer"  # what the line's step counter counts: optimizer | micro | epoch (rows once an epoch)
     event: str | None = None
     hint: str | None = None
     literals: tuple[str, ...] | None = None  # derived from the regex: one must occur in a matching line
