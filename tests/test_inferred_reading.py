@@ -3573,3 +3573,26 @@ def test_a_counter_under_the_counters_namespace_is_the_step_before_the_examples_
     assert steps_of(parsed) == [1, 2, 3, 4]
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert rows["loss"].tolist() == [float(x) for x in losses]
+
+
+def test_values_a_sentence_states_are_read_by_their_keys(write_log):
+    # intel-analytics/BigDL bigdl/optim/DistriOptimizer.scala: s"$header Trained $batchSize records in $time
+    # seconds. Throughput is $throughput records/second. Loss is $loss. Current learning rate is $lr. ..."
+    line = (
+        "2018-04-13 07:12:{s:02d} INFO  DistriOptimizer$:392 - [Epoch 42 {n}/1281167][Iteration {it}][Wall Clock "
+        "{clock}s] Trained 3072 records in {t} seconds. Throughput is {tp} records/second. Loss is {loss}. Current "
+        "learning rate is {lr}. Current weight decay is 1.0E-4. Current momentum is 0.9."
+    )
+    values = [(1.468526684, 2091.8926, 1.72319), (1.472631731, 2086.0613, 1.9208802), (1.423323064, 2158.3293, 1.98872)]
+    lines = [
+        line.format(s=15 + 2 * k, n=933888 + 3072 * k, it=17442 + k, clock=26290.6678 + 1.5 * k, t=t, tp=tp, loss=x,
+                    lr=0.07595911266872037 - 8.5e-7 * k)
+        for k, (t, tp, x) in enumerate(values)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [17442, 17443, 17444]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["loss"].tolist() == [x for _, _, x in values]
+    assert rows["step_time_s"].tolist() == [t for t, _, _ in values]
+    assert rows["samples_per_s"].tolist() == [tp for _, tp, _ in values]
+    assert rows["lr"].iloc[0] == 0.07595911266872037

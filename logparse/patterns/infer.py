@@ -225,8 +225,8 @@ _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", reg
 # `:` or `=` follows it, which makes it the next value's key (tf_cnn_benchmarks' "%i\timages/sec: %.1f ...")
 _RATE_AFTER = regex.compile(
     r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
-    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec)?(?:/(?:gpu|device))?"
-    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?"
+    r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec(?:ond)?)?(?:/(?:gpu|device))?"
+    r"|[A-Za-z][A-Za-z_]*/(?:s|sec|second|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?"
     # steps a second as one word (torchbeast monobeast.py "Steps %i @ %.1f SPS. Loss %f.")
     r"|SPS|sps)(?![\w/])"
     r"(?!\s*[:=])"
@@ -485,6 +485,23 @@ _STAGE_TAG = regex.compile(r"\[(?P<word>[A-Za-z][A-Za-z_]*)\]\s*$")
 _SCALE_BEFORE_RATE = regex.compile(r"^(?P<scale>[kKMB])(?=\s?[A-Za-z/])")
 
 
+# the verb a sentence names its value with (`Loss is 1.72319.`, `Current learning rate is 0.0759.`)
+_COPULAS = frozenset({"is", "was", "are", "were", "equals"})
+
+
+def _sentence_key(label: str) -> str:
+    """The key of a value a sentence states: the words after the sentence before it ends (`records/second. Loss
+    is`: the previous value's unit, then this one's key) without the verb (BigDL's DistriOptimizer logs
+    s"... Trained $batchSize records in $time seconds. Throughput is $throughput records/second. Loss is $loss.
+    Current learning rate is $lr. ...", bigdl/optim/DistriOptimizer.scala)."""
+    if ". " in label:
+        label = label.rsplit(". ", 1)[1]
+    words = label.split()
+    if len(words) >= 2 and words[-1].lower() in _COPULAS:
+        label = " ".join(words[:-1])
+    return label
+
+
 def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str, str | None, bool]:
     """(key, unit, rate) of value i: the rate unit printed after it names it (`22,892 tok/s`), else the key
     printed before it (what follows the previous value's unit); the unit printed after it."""
@@ -511,6 +528,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         label = tag.group("word")  # `[lr] 0.00002`: the tag is the key (at the line's start or after a value)
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
+    label = _sentence_key(label)
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
     ordinal = _ordinal_word(literals, kinds, i)
@@ -4176,6 +4194,8 @@ def _line_table(
             m = replace(m, scope="per_gpu", reason=why)
         if m.kept and not evaluation and slot.unit in _TIME_UNITS and "train_elapsed_s" not in taken:
             m = _kept_clock(km, m, slot, texts, _counts(rec))
+        if m.kept and rec.kind == "step" and slot.unit in _TIME_UNITS and "step_time_s" not in taken:
+            m = _took(km, m, slot, texts, _counts(rec))
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
@@ -4826,6 +4846,25 @@ def _kept_clock(
 
 
 _TOTAL_WORDS = frozenset({"total", "overall", "cumulative", "cum", "elapsed", "so", "far"})
+
+
+def _took(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan:
+    """A time a step line says its work took, under words that end in `in` or `took` and name no quantity the key
+    model knows, and that does not grow as a clock since training began would: the step's time (BigDL's
+    DistriOptimizer: s"Trained $batchSize records in $time seconds."; `step 12 done in 0.52s`)."""
+    words = _words(slot.label)
+    if not words or words[-1] not in _TOOK_WORDS or _grows_with_steps(texts, steps):
+        return m
+    mapping = km.lookup("step_time", "step")
+    if mapping is None or mapping.column != "step_time_s":
+        return m
+    reason = f"the time the step line says its work took ({slot.label!r})"
+    use = keymap_mod.KeyUse("step_time_s", "values", reason, slot.unit)
+    plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
+    return replace(plan, reason=reason) if plan is not None else m
+
+
+_TOOK_WORDS = frozenset({"in", "took", "takes", "taking"})
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a
