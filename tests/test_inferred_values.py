@@ -1139,3 +1139,22 @@ def test_a_stamp_to_the_minute_by_dashes_and_a_validations_keys_printed_again(wr
     assert steps_of(parsed) == [4, 5, 6, 7]
     assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 3600.0
     assert (row_at(parsed, 2)["loss"], row_at(parsed, 2)["eval_loss"]) == (0.914375, 0.878701)
+
+
+@pytest.mark.parametrize("per_step", [False, True])
+def test_a_time_whose_rate_times_it_is_the_counts_growth_is_the_intervals(write_log, per_step):
+    # a LLaMA-style loop printing every 256 steps: 'Step: {step} steps | ... | Tokens Processed: {n}M ({n}M) |
+    # tok/s: {rate} | Time: {t}s', t the seconds since the last print: 157,961 tok/s x 53 s = 8.4M, the 8M
+    # the count grew by, so 53 s is 256 steps' time. Printed as one step's time (0.207 s), rate x time x 256 is
+    # the growth: read as printed
+    rates, times = [157961, 142851, 151200, 149800], [53.0, 58.0, 55.0, 56.0]
+    line = "Step: {s} steps   |   Training Loss: {x:.4f}   |   Tokens Processed: {n}M ({n}M)   |   tok/s: {r}   |   Time: {t}s"
+    lines = []
+    for k, (r, t) in enumerate(zip(rates, times, strict=True), 1):
+        shown = f"{t / 256:.4f}" if per_step else f"{t:.0f}"
+        lines += [line.format(s=256 * k, x=8 - k / 2, n=8 * k, r=r, t=shown), "----------------"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [256, 512, 768, 1024]
+    got = parsed.rows.loc[parsed.rows["kind"] == "step", "step_time_s"].tolist()
+    want = [float(f"{t / 256:.4f}") for t in times] if per_step else [t / 256 for t in times]
+    assert got == pytest.approx(want, rel=1e-9)

@@ -4195,7 +4195,7 @@ def _line_table(
         if m.kept and not evaluation and slot.unit in _TIME_UNITS and "train_elapsed_s" not in taken:
             m = _kept_clock(km, m, slot, texts, _counts(rec))
         if m.kept and rec.kind == "step" and slot.unit in _TIME_UNITS and "step_time_s" not in taken:
-            m = _took(km, m, slot, texts, _counts(rec))
+            m = _took(rec, km, m, slot, texts)
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
@@ -4208,6 +4208,8 @@ def _line_table(
             if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1 and over is None:
                 if stamp is not None and groups.get(stamp) == "timestamp":
                     m = _stamped_interval(rec, m, slot, stamp, km)
+                else:
+                    m = _rated_interval(rec, m, slot, km, line)
             if m.kept and stamp is not None and groups.get(stamp) == "timestamp" and longest is None:
                 m = _stamped_time(rec, km, m, slot, stamp)
         full = _full(m)
@@ -4848,12 +4850,15 @@ def _kept_clock(
 _TOTAL_WORDS = frozenset({"total", "overall", "cumulative", "cum", "elapsed", "so", "far"})
 
 
-def _took(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan:
-    """A time a step line says its work took, under words that end in `in` or `took` and name no quantity the key
-    model knows, and that does not grow as a clock since training began would: the step's time (BigDL's
-    DistriOptimizer: s"Trained $batchSize records in $time seconds."; `step 12 done in 0.52s`)."""
+def _took(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+    """A time a step line printed at every step says its work took, under words that end in `in` or `took` and name
+    no quantity the key model knows, and that does not grow as a clock since training began would: the step's time
+    (BigDL's DistriOptimizer: s"Trained $batchSize records in $time seconds."; `step 12 done in 0.52s`). Printed
+    every few steps, what it covers is not known (_since_last_record reads a time since a start): left as kept."""
     words = _words(slot.label)
-    if not words or words[-1] not in _TOOK_WORDS or _grows_with_steps(texts, steps):
+    if not words or words[-1] not in _TOOK_WORDS or _grows_with_steps(texts, _counts(rec)):
+        return m
+    if rec.counter is None or {stride for _, stride, _ in _rises(rec, slot.index)} != {1}:
         return m
     mapping = km.lookup("step_time", "step")
     if mapping is None or mapping.column != "step_time_s":
@@ -5139,6 +5144,66 @@ def _stamped_interval(
     )
     use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
     return replace(m, scale=m.scale / stride, reason=why, use=use)
+
+
+def _rated_interval(
+    rec: RecordShape, m: FieldPlan, slot: Slot, km: keymap_mod.KeyMap, line: Sequence[str]
+) -> FieldPlan:
+    """A step's time that the line's own rate and count show to be the time of the whole log interval: a record
+    printed every N steps with a rate (tokens/s, samples/s) and the count it adds up (tokens or samples seen so
+    far), whose rate times its time is what the count grew by since the record before (not that growth's Nth):
+    the time of every step since the record before, read per step (a LLaMA-style loop's `Tokens Processed: 8M |
+    tok/s: 157961 | Time: 53s` every 256 steps: 157,961 x 53 s = 8.4M tokens, the 8M the count grew). Where the
+    figures tell neither way, or the stride varies, the value stays as printed."""
+    if rec.counter is None:
+        return m
+    rate = count = None
+    for other in rec.slots:
+        if other.index == slot.index or other.kind != "num" or not other.label or other.role != "value":
+            continue
+        texts = [v for _, v in rec.series(other.index)]
+        plan = field_plan(km, other.label, other.unit, texts, False, line)
+        if plan is None or plan.kept or plan.invert:
+            continue
+        if _full(plan) in ("tokens_per_s", "samples_per_s") and rate is None:
+            rate = (other.index, plan.scale, plan.column)
+        elif plan.column in ("consumed_tokens", "consumed_samples") and count is None:
+            count = (other.index, plan.scale, plan.column)
+    if rate is None or count is None or rate[2].split("_")[0] != count[2].split("_")[1]:
+        return m  # (tokens with tokens, samples with samples)
+    rates, counts = rec.series(rate[0]), rec.series(count[0])
+    strides, whole = Counter(), 0
+    for k, stride, v in _rises(rec, slot.index):
+        r, c0, c1 = _scaled(rates[k][1], rate[1]), _scaled(counts[k - 1][1], count[1]), _scaled(counts[k][1], count[1])
+        if v is None or r is None or c0 is None or c1 is None or c1 <= c0:
+            continue
+        grew, made = c1 - c0, r * v * m.scale
+        if abs(made * stride - grew) <= 0.2 * grew:
+            return m  # (the rate times one step's time is the growth's share of a step: one step's time)
+        if abs(made - grew) <= 0.2 * grew:
+            whole += 1
+            strides[stride] += 1
+    if whole < 2 or len(strides) != 1:
+        return m
+    stride = next(iter(strides))
+    if stride < 2:
+        return m
+    why = (
+        f"{m.reason}; the line's rate times it is what its count grew by since the record before, {stride} steps "
+        "apart: the log interval's time, read per step"
+    )
+    use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
+    return replace(m, scale=m.scale / stride, reason=why, use=use)
+
+
+def _scaled(text: str, scale: float) -> float | None:
+    """A printed number with its scale letter (`8M`) as the column holds it."""
+    try:
+        value, unit = keymap_mod.split_quantity(_unsep(text))
+    except ValueError:
+        return None
+    factor = COUNT_SCALES.get(unit, 1) if unit else 1
+    return value * factor * scale
 
 
 def _rises(rec: RecordShape, index: int) -> Iterator[tuple[int, int, float | None]]:
