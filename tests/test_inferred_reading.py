@@ -3596,3 +3596,13 @@ def test_values_a_sentence_states_are_read_by_their_keys(write_log):
     assert rows["step_time_s"].tolist() == [t for t, _, _ in values]
     assert rows["samples_per_s"].tolist() == [tp for _, tp, _ in values]
     assert rows["lr"].iloc[0] == 0.07595911266872037
+
+
+def test_an_evaluation_of_an_agent_said_once_is_an_event(write_log):
+    # a GRPO CartPole notebook: print(f"Episode {i}, Avg reward: {avg:.2f}") while training, then once
+    # print(f"Evaluation: Average reward over {n} episodes: {mean:.2f}")
+    lines = [f"Episode {10 * k}, Avg reward: {20.0 + 9.5 * k:.2f}" for k in range(1, 9)]
+    lines.append("Evaluation: Average reward over 10 episodes: 500.00")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10 * k for k in range(1, 9)]
+    assert [e["line"] for e in evals(parsed)] == [9]

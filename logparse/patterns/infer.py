@@ -3785,7 +3785,9 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if not _eval_marks(text):
         return False
     for label in labels:
-        if km.evaluation_metric(label):
+        # (or a score, or an agent's reward or return, said of the evaluation: `Evaluation: Average reward over 10
+        # episodes: 500.00`)
+        if km.evaluation_metric(label) or set(w.lower() for w in _words(label)) & (SCORE_WORDS | _RETURNS):
             return True
         m = field_plan(km, label, None, [], True)
         if m is not None and not m.kept and _full(m) == "eval_loss":
@@ -3849,6 +3851,8 @@ def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 SCORE_WORDS = frozenset(
     {"acc", "accuracy", "top1", "top5", "prec", "precision", "recall", "f1", "em", "exact"}
 )
+# what an agent's evaluation measures: its episodes' reward or return, or the game's score
+_RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
 
 
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
