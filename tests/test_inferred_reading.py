@@ -3606,3 +3606,17 @@ def test_an_evaluation_of_an_agent_said_once_is_an_event(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [10 * k for k in range(1, 9)]
     assert [e["line"] for e in evals(parsed)] == [9]
+
+
+def test_a_summary_counted_slower_than_the_steps_is_no_step_though_named_alike(write_log):
+    # rasbt/LLMs-from-scratch's classifier fine-tuning (ch06): print(f"Ep {epoch+1} (Step {global_step:06d}): Train
+    # loss ...") every eval_freq steps, then after each epoch a copy's print(f"Training accuracy at step {epoch} is :
+    # {train_accuracy*100:.2f}%"): its `step` is the epoch
+    lines = []
+    for epoch in range(3):
+        for k in range(3):
+            step = 150 * epoch + 50 * k
+            lines.append(f"Epoch {epoch + 1} (Step {step:06d}) : Train loss {2.6 - step / 250:.3f}, Val loss {2.4 - step / 300:.3f}")
+        lines += [f"Training accuracy at step {epoch} is : {65 + 10 * epoch:.2f}%", f"Val accuracy at step {epoch} is : {67.5 + 5 * epoch:.2f}%"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 50, 100, 150, 200, 250, 300, 350, 400]

@@ -2784,6 +2784,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             }
             if values & theirs:
                 rec.kind = "none"
+        for rec in steps:
+            # (nor is a record of no training value whose counter stays below the training's, though named alike:
+            # a summary counted per epoch, `Training accuracy at step 1 is : 95.00%` after `(Step 000250)`)
+            if rec.kind == "step" and rec not in trainers and any(_lags_behind(rec, main) for main in trainers):
+                rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
     # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
@@ -3687,6 +3692,26 @@ def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
         return  # (an epoch's line repeated as it is: a redraw, no steps)
     slot = rec.slots[rec.counter]
     slot.role, rec.epoch, rec.counter = "epoch", rec.counter, None
+
+
+def _lags_behind(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether every line of rec that comes after a line of main counts below the count main printed last (twice at
+    least): rec's counter counts something slower than main's steps, whatever its name."""
+
+    def counts(r: RecordShape) -> list[tuple[tuple[int, int], int | None]]:
+        assert r.counter is not None
+        return sorted((where, _whole(v[r.counter])) for sh in r.shapes for where, v in zip(sh.seen, sh.values, strict=True))
+
+    theirs = counts(main)
+    below = 0
+    for where, x in counts(rec):
+        before = [y for w, y in theirs if w[0] == where[0] and w[1] < where[1]]
+        if not before or before[-1] is None or x is None:
+            continue
+        if x >= before[-1]:
+            return False
+        below += 1
+    return below >= 2
 
 
 def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
