@@ -3620,3 +3620,22 @@ def test_a_summary_counted_slower_than_the_steps_is_no_step_though_named_alike(w
         lines += [f"Training accuracy at step {epoch} is : {65 + 10 * epoch:.2f}%", f"Val accuracy at step {epoch} is : {67.5 + 5 * epoch:.2f}%"]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 50, 100, 150, 200, 250, 300, 350, 400]
+
+
+def test_a_bar_kept_at_its_end_each_epoch_with_the_loss_in_its_description_reads_as_steps(write_log):
+    # a notebook's per-epoch tqdm bar, pbar.set_description(f"Train Loss: {avg}"), kept only at 100%: each line is
+    # one epoch's end, nothing on it counts from line to line
+    losses = [7.57700734924276, 7.30027816376096, 7.0569374572355015, 6.898823283666968]
+    clocks = ["12:59", "12:52", "12:51", "12:48"]
+    lines = [
+        f"Train Loss: {x}: 100%|██████████| 1511/1511 [{c}<00:00,  1.9{k}it/s]"
+        for k, (x, c) in enumerate(zip(losses, clocks, strict=True))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["loss"].tolist() == losses
+    assert rows["line"].tolist() == [1, 2, 3, 4]
+    # numbered in the order they come when the run is resolved, and said so
+    a = api.analyze(str(write_log("\n".join(lines) + "\n", "bars.log")))
+    assert a.steps["step"].tolist() == [1, 2, 3, 4]
+    assert "steps_unnumbered" in {w.code for w in a.run.warnings}

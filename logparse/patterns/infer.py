@@ -3714,6 +3714,15 @@ def _lags_behind(rec: RecordShape, main: RecordShape) -> bool:
     return below >= 2
 
 
+def _finished_bar(rec: RecordShape, index: int) -> bool:
+    """Whether value `index` is the position or the total of a progress bar drawn at its end on every line
+    sampled (`1511/1511`): a bar kept once it finished, which counts nothing from line to line."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None or index not in (bar, bar + 1) or rec.shapes[0].literals[bar + 1].strip() != "/":
+        return False
+    return all(a == b for (_, a), (_, b) in zip(rec.series(bar), rec.series(bar + 1), strict=True))
+
+
 def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
     """Where no record counts steps, the one repeated record that holds what only training prints (a loss, the lr,
     a gradient norm) and no evaluation's word: the training's steps, printed without their number (okuvshynov/
@@ -3737,6 +3746,9 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
             or s.kind != "num"
             or s.role != "value"
             or rec.shapes[0].literals[s.index + 1].lstrip().startswith("%")  # (a share done, `99.88 %`)
+            # (or a finished progress bar's position and total, an epoch's bar kept at its end: `Train Loss:
+            # 7.577: 100%|##########| 1511/1511 [12:59<00:00,  1.94it/s]`, its values in the description)
+            or _finished_bar(rec, s.index)
             # (or the running mean in brackets after a keyed value: MonoCon's `Loss   6.5571 (  7.0738)`)
             or (
                 rec.shapes[0].literals[s.index].rstrip().endswith("(")
