@@ -3639,3 +3639,19 @@ def test_a_bar_kept_at_its_end_each_epoch_with_the_loss_in_its_description_reads
     a = api.analyze(str(write_log("\n".join(lines) + "\n", "bars.log")))
     assert a.steps["step"].tolist() == [1, 2, 3, 4]
     assert "steps_unnumbered" in {w.code for w in a.run.warnings}
+
+
+def test_a_bar_at_the_counter_itself_times_the_step_though_both_stand_still(write_log):
+    # a DPO notebook's per-epoch tqdm bar (no total) described f"[E{epoch}] step {step}/{total} | Loss=...", kept at
+    # its end: the bar's count is the step counter on every line, so its rate is the step's
+    rates = [1.18, 1.18, 1.19, 1.18]
+    lines = []
+    for e, (r, x) in enumerate(zip(rates, [1.068, 0.955, 0.899, 0.845], strict=True), 1):
+        lines += [
+            f"[E{e}] step 1562/1562 | Loss={x:.3f} DPO=0.4{e}4 LM=0.{e}01 Δ=1{e}.87: : 1562it [22:0{e},  {r}it/s]",
+            "Saved checkpoint to ./dpo.pt",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [1562] * 4
+    assert rows["step_time_s"].tolist() == pytest.approx([1 / r for r in rates], rel=1e-12)

@@ -4742,8 +4742,11 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
     if rec.counter is not None:
         steps = [v for _, v in rec.series(rec.counter)]
         places = [v for _, v in rec.series(counted)]
-        if _is_int(steps) and _is_int(places) and len(set(steps)) > 1:
-            if len({p - s for p, s in zip(_ints(places), _ints(steps), strict=True)}) == 1:
+        if _is_int(steps) and _is_int(places):
+            shifts = {p - s for p, s in zip(_ints(places), _ints(steps), strict=True)}
+            # (or the bar at the counter itself on every line, though both stand still: an epoch's bar kept at its
+            # end, `[E1] step 1562/1562 | Loss=1.068 ...: : 1562it [22:08,  1.18it/s]`)
+            if len(shifts) == 1 and (len(set(steps)) > 1 or shifts == {0}):
                 return True
     if rec.total is None or counted + 1 >= len(sh.kinds) or sh.literals[counted + 1].strip() != "/":
         return False
