@@ -166,6 +166,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("Cross entropy", "0.012275", "loss", 0.012275, "name"),
         # an SFT warm start's JSON line: "supervised_tokens_per_second" = cumulative supervised tokens / elapsed
         ("supervised_tokens_per_second", "864.1828047269457", "tokens_per_s", 864.1828047269457, "prefix"),
+        # Oneflow-Inc/models' DeepFM/DLRM loops: f"..., Loss {loss:0.4f}, Latency {latency:0.3f} ms, ..."
+        ("Latency", "18.266", "step_time_s", 18.266, "name"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
