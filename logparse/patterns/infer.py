@@ -4882,11 +4882,20 @@ def _kept_clock(
     grows as well and is no clock: left as it was."""
     if not set(_words(slot.label)) <= _TOTAL_WORDS or not _grows_with_steps(texts, steps):
         return m
-    mapping = km.lookup("elapsed", "step")
-    if mapping is None or mapping.column != "train_elapsed_s":
-        return m
     reason = f"a time under a key of no known quantity whose values grow with the steps as a clock's do ({slot.label!r})"
-    use = keymap_mod.KeyUse("train_elapsed_s", "values", reason, slot.unit)
+    return _time_as(km, m, slot, texts, ("elapsed", "train_elapsed_s"), reason)
+
+
+def _time_as(
+    km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str], key: tuple[str, str], reason: str
+) -> FieldPlan:
+    """A kept time read as the column the key model maps `key` = (name, column) to, for `reason`; m where the key
+    model maps it elsewhere or the values do not convert."""
+    name, column = key
+    mapping = km.lookup(name, "step")
+    if mapping is None or mapping.column != column:
+        return m
+    use = keymap_mod.KeyUse(column, "values", reason, slot.unit)
     plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
     return replace(plan, reason=reason) if plan is not None else m
 
@@ -4904,13 +4913,8 @@ def _took(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, tex
         return m
     if rec.counter is None or {stride for _, stride, _ in _rises(rec, slot.index)} != {1}:
         return m
-    mapping = km.lookup("step_time", "step")
-    if mapping is None or mapping.column != "step_time_s":
-        return m
     reason = f"the time the step line says its work took ({slot.label!r})"
-    use = keymap_mod.KeyUse("step_time_s", "values", reason, slot.unit)
-    plan = _planned(mapping, slot.unit, texts, False, reason, slot.label, use)
-    return replace(plan, reason=reason) if plan is not None else m
+    return _time_as(km, m, slot, texts, ("step_time", "step_time_s"), reason)
 
 
 _TOOK_WORDS = frozenset({"in", "took", "takes", "taking"})
@@ -5182,10 +5186,13 @@ def _stamped_interval(
     odd = [w for n, w, _ in pairs if n != stride]
     if any(odd) or 2 * len(odd) >= len(pairs) or whole < 2 or any(sh for _, _, sh in pairs) or stride < 2:
         return m
-    why = (
-        f"{m.reason}; its value matches the time between the stamps of consecutive records, {stride} steps apart: "
-        "the log interval's time, read per step"
-    )
+    why = f"its value matches the time between the stamps of consecutive records, {stride} steps apart"
+    return _per_step_of(m, slot, stride, why)
+
+
+def _per_step_of(m: FieldPlan, slot: Slot, stride: int, why: str) -> FieldPlan:
+    """m read per step: the time of the `stride` steps of the log interval, as `why` shows."""
+    why = f"{m.reason}; {why}: the log interval's time, read per step"
     use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
     return replace(m, scale=m.scale / stride, reason=why, use=use)
 
@@ -5232,12 +5239,8 @@ def _rated_interval(
     stride = next(iter(strides))
     if stride < 2:
         return m
-    why = (
-        f"{m.reason}; the line's rate times it is what its count grew by since the record before, {stride} steps "
-        "apart: the log interval's time, read per step"
-    )
-    use = keymap_mod.KeyUse(m.column, "interval", why, m.use.unit if m.use else slot.unit, m.scale / stride)
-    return replace(m, scale=m.scale / stride, reason=why, use=use)
+    why = f"the line's rate times it is what its count grew by since the record before, {stride} steps apart"
+    return _per_step_of(m, slot, stride, why)
 
 
 def _scaled(text: str, scale: float) -> float | None:
