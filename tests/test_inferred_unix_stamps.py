@@ -47,3 +47,17 @@ def test_a_duration_under_the_time_key_stays_the_step_time(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 2)["step_time_s"] == 0.52
     assert "timestamp" not in parsed.rows.columns or parsed.rows["timestamp"].isna().all()
+
+
+def test_a_month_and_day_joined_by_a_dash_without_a_year_stamp_the_steps(write_log):
+    # tuxchow/ecm (MojiTalk) train logs: TAB-separated losses, then the time as logging's datefmt '%m-%d %H:%M:%S'
+    clock = ["06:52:00", "06:52:15", "06:52:29", "06:52:44"]
+    lines = [
+        f"epoch:1 step:{50 * k}\t{107.7 - 10 * k:.3f}\t{8.8 + k:.3f}\t{103.9 - 5 * k:.3f}\t\t07-04 {c}"
+        for k, c in enumerate(clock, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [50, 100, 150, 200]
+    # 06:52:15 - 06:52:00, 06:52:29 - 06:52:15, 06:52:44 - 06:52:29
+    assert rows["timestamp"].diff().iloc[1:].tolist() == [15.0, 14.0, 15.0]

@@ -124,7 +124,7 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # sockeye/log.py), absl/glog's year-less `I0811 21:54:55.531340`, the C locale's `%x %X` (MM/DD/YY: XLM's
 # xlm/logger.py LogFormatter, time.strftime('%x %X')) or time.asctime()'s `Wed Jun  6 16:01:16 2018` (ST-GCN's
 # print_log: "[ " + time.asctime(time.localtime(time.time())) + ' ] ', yysijie/st-gcn main.py) (sets.to_timestamp
-# reads each), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
+# reads each; and MM-DD), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
 # day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
 # and `Sat 23 Apr 2022 00:34:44`; a date and its time may be printed as two items (an ORPO trainer's
 # `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`)
@@ -133,6 +133,8 @@ TS_RX = (
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
+    r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?"
     r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
     r"[ \d]\d \d\d:\d\d:\d\d \d{4}"

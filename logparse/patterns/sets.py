@@ -293,7 +293,7 @@ _DASHED_MINUTE = regex.compile(r"^\d{4}-\d\d-\d\d-\d\d-\d\d$")
 # absl/glog prefixes (JAX, MaxText) print no year: "I0811 21:54:55.531340" -> "0811 21:54:55.531340"; nor does
 # MMEngine's MMLogger ('%m/%d %H:%M:%S': mmengine/logging/logger.py): "12/05 10:02:52"
 _NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
-_NO_YEAR_SLASH = regex.compile(r"^(?P<m>\d\d)/(?P<d>\d\d) (?P<t>\d\d:\d\d:\d\d(?:\.\d+)?)$")
+_NO_YEAR_SLASH = regex.compile(r"^(?P<m>\d\d)[/-](?P<d>\d\d) (?P<t>\d\d:\d\d:\d\d(?:\.\d+)?)$")
 # The year given to year-less timestamps: a leap year, so that 0229 reads. Their absolute value is
 # meaningless; differences between lines are right unless the log crosses a New Year.
 NO_YEAR = 2000
@@ -326,7 +326,7 @@ def to_timestamp(text: str) -> float:
         d, h, m, sec = (int(units[k]) for k in "dhms")
         start = datetime(NO_YEAR, 1, 1, tzinfo=timezone.utc).timestamp()
         return start + ((d * 24 + h) * 60 + m) * 60.0 + sec
-    slashed = _NO_YEAR_SLASH.match(t) if t[2:3] == "/" else None
+    slashed = _NO_YEAR_SLASH.match(t) if t[2:3] in "/-" else None  # (or '%m-%d %H:%M:%S')
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
     if _TIME_OF_DAY.match(t):
