@@ -2,7 +2,7 @@
 
     python benchmarks/bench_arrow_lane.py [--mib 16] [--repeat 5]
 
-Issue 24 asked for a vectorized lane: per range, newline offsets with numpy, a zero-copy Arrow string array, a
+A vectorized lane was proposed: per range, newline offsets with numpy, a zero-copy Arrow string array, a
 literal prefilter, each learned shape's regex extracted (`extract_regex`, RE2) and cast natively. This script
 measures that plan against what logparse does, on one range of the Megatron log bench_speed.py writes (an
 iteration line and a noise line in turn, a checkpoint save every 8 iterations):

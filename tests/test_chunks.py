@@ -367,7 +367,7 @@ def test_the_fast_lane_reads_what_the_patterns_read(tmp_path, monkeypatch, nativ
 
 @pytest.mark.parametrize("ranks", [1, 8])
 def test_checkpoint_lines_every_few_steps_go_through_the_lane(tmp_path, monkeypatch, native, ranks):
-    """Issue 24: a checkpoint saved every 3 iterations. The two lines Megatron-LM prints for each save
+    """A checkpoint saved every 3 iterations. The two lines Megatron-LM prints for each save
     (megatron/training/checkpointing.py save_checkpoint: 'saving checkpoint at iteration {:7d} to {} in {}
     format', '  successfully saved checkpoint from iteration {:7d} to {} [ t {}/{}, p {}/{} ]', by rank 0) are
     read through the lane's event shapes, their rows built a column at a time, and the log reads in ranges as in
@@ -584,7 +584,7 @@ def test_rank_prefixed_generic_lines_through_the_lane(tmp_path, monkeypatch):
 
 
 def test_event_lines_do_not_cut_a_run_of_step_rows(tmp_path, monkeypatch):
-    """Issue 24: a checkpoint save every third iteration (two event lines each, and the save-checkpoint
+    """A checkpoint save every third iteration (two event lines each, and the save-checkpoint
     timer block) cut every run of lane rows in three-row pieces; an event or config line touches no row, so
     it now waits beside the run. The frame is the same as in one pass, and the rows come in a few long runs."""
     text, _ = synth.megatron_log(synth.Spec(steps=1500, seed=4, save_interval=3))
@@ -608,7 +608,7 @@ def test_event_lines_do_not_cut_a_run_of_step_rows(tmp_path, monkeypatch):
 
 
 def test_repeated_noise_is_counted_as_read_and_listed_and_joined_where_it_must_be(tmp_path, monkeypatch):
-    """Issue 24: a range counts a noise line it read before with one lookup (chunks._Worker.noise). The same
+    """A range counts a noise line it read before with one lookup (chunks._Worker.noise). The same
     frame as in one pass, with and without the unmatched listing, also where a repeated noise line follows a
     hard-wrapped iteration line (the join takes it: it is no noise there) and where a noise line reads the
     same as a line a pattern matches in part (`NCCL WARN` on a common set's pattern)."""
@@ -659,7 +659,7 @@ def test_repeated_noise_is_counted_as_read_and_listed_and_joined_where_it_must_b
     ],
 )
 def test_a_shape_skips_the_prefix_check_only_where_no_prefix_can_start_its_lines(lead, plain):
-    """Issue 24: a line of a shape whose literal head rules out every launcher prefix is its own record text,
+    """A line of a shape whose literal head rules out every launcher prefix is its own record text,
     so the lane does not look for a prefix on it (fastlane._plain_lead, a partial match of each prefix regex)."""
     from logparse.frame.fastlane import _plain_lead
 

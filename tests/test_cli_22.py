@@ -1,4 +1,4 @@
-"""Issue 22, "parse, formats and text": each point through the CLI (click's CliRunner). Expected values are
+"""Parse, formats and text: each point through the CLI (click's CliRunner). Expected values are
 read off the sample logs by hand or come from the datasheets cited, not from running logparse."""
 
 from __future__ import annotations

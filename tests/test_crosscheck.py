@@ -1,4 +1,4 @@
-"""Issue 3 end to end: the framework's own figures reproduced under its convention and the
+"""End to end: the framework's own figures reproduced under its convention and the
 difference to the chosen one explained; model facts from logs; ETA; peaks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24, start-up: report.png drawn in another process (report/drawing.py) is the report drawn here, byte for
+"""Start-up: report.png drawn in another process (report/drawing.py) is the report drawn here, byte for
 byte, and a failure there is the same error here.
 
 `Drawer` is forked when `analyze` starts (it imports matplotlib while the log is read, and draws a small run's
@@ -157,7 +157,7 @@ def test_the_command_forks_its_drawer_before_pandas_is_imported(tmp_path):
 
 
 def test_the_command_keeps_numpy_and_pyarrow_from_fresh_memory_unless_the_user_says_otherwise(tmp_path):
-    """Issue 24: importing the command sets numpy's huge-page advice off and pyarrow's pool to the system
+    """Importing the command sets numpy's huge-page advice off and pyarrow's pool to the system
     allocator, before either is imported (each reads its variable once, then); a variable the user set stays."""
     import os
 

@@ -1,4 +1,4 @@
-"""Issue 11, hardware from the log: the device a log names becomes the default --hw (source `log`), the
+"""Hardware from the log: the device a log names becomes the default --hw (source `log`), the
 GPU rows of its nvidia-smi table a GPU count of last resort; --hw and --peak-tflops still win."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20, point 1: memory bounded by a constant whatever the lines.
+"""Memory bounded by a constant whatever the lines.
 
 A line with no newline for hundreds of MB (a binary blob printed to the console, a progress bar that never
 ends, a corrupted file) is cut at reader.MAX_RECORD_CHARS: its first MATCH_CHARS characters are the record

@@ -1,4 +1,4 @@
-"""Issue 22, "The pictures": report.png, leaderboard.png and index.html say what they show. The figures are
+"""The pictures: report.png, leaderboard.png and index.html say what they show. The figures are
 read from their artists (as tests/test_report_image.py does); the truth is the log's own lines, read by hand
 and written here, or the option the test passes."""
 

@@ -1,4 +1,4 @@
-"""Issue 22, "Where facts come from": each fact in summary.json names where it came from (the command line,
+"""Where facts come from: each fact in summary.json names where it came from (the command line,
 a run folder's logparse.toml, the log, a preset), an option that replaces what the log states says so with
 both values, the MLP's gating is a choice with its source, and the report's footer puts each source beside
 its own fact."""

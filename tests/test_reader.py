@@ -188,7 +188,7 @@ def _blank_megatron_log(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("reading", [{}, {"jobs": 2, "chunk_bytes": 2_000}])
 def test_lines_total_is_the_files_line_count_blank_lines_included(tmp_path, reading):
-    """Issue 20, point 13: lines.total left out blank lines ("696 lines" for a 701-line file). Counted by hand:
+    """lines.total left out blank lines ("696 lines" for a 701-line file). Counted by hand:
     60 lines of the sample + 5 blank = 65 lines; 60 records, each matched or unmatched."""
     from logparse.frame.assemble import parse_log
     from logparse.patterns.sets import load_sets
@@ -202,7 +202,7 @@ def test_lines_total_is_the_files_line_count_blank_lines_included(tmp_path, read
 
 
 def test_a_named_pipe_is_refused_with_its_path_and_the_stdin_hint(tmp_path):
-    """Issue 20, point 13: a FIFO with a writer gave `error: File or stream is not seekable.` (no path). A log
+    """A FIFO with a writer gave `error: File or stream is not seekable.` (no path). A log
     is read at least twice (detection, then the values), so a pipe is refused, before it is opened (opening
     it would take its data, or block without a writer), with its path and the way to read it: through `-`."""
     import os
@@ -280,7 +280,7 @@ def reading(request, monkeypatch) -> dict:
     ],
 )
 def test_a_last_step_line_cut_mid_way_is_flagged_and_its_cut_value_is_nan(tmp_path, reading, end, lost, kept):
-    """Issue 20, point 13: a log whose last line is a step line cut mid-way (no newline) kept NaN loss and lr
+    """A log whose last line is a step line cut mid-way (no newline) kept NaN loss and lr
     for that step without a flag, and a number cut mid-way was read as its prefix."""
     import math
 

@@ -1,4 +1,4 @@
-"""Issue 20, point 9: a user regex has a time budget over the whole log, not only per line, and a regex that
+"""A user regex has a time budget over the whole log, not only per line, and a regex that
 is costly to compile is refused before it is compiled.
 
 The costly pattern is the issue's own: `(?:a|aa)+$` backtracks exponentially on a run of a's that ends in

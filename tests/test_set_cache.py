@@ -1,4 +1,4 @@
-"""Issue 24, start-up: what loading the pattern sets finds is kept on disk under the content it was found from
+"""Start-up: what loading the pattern sets finds is kept on disk under the content it was found from
 (patterns/diskcache.py), and a shipped set's regexes are compiled when first used.
 
 Each test has a cache folder of its own (LOGPARSE_CACHE_DIR). What is checked: a warm load neither parses

@@ -1,4 +1,4 @@
-"""Custom training loops read through the generic reading, and mlx-lm's own set (helper r3).
+"""Custom training loops read through the generic reading, and mlx-lm's own set.
 
 Truth: tests/data/captures/mlx_lm/ holds two real mlx-lm runs (capture.py there), each beside the JSONL its
 TrainingCallback wrote (the trainer's unrounded values); expectations are those values at the precision mlx-lm

@@ -1,4 +1,4 @@
-"""Second wave, helper r2: fairseq's tqdm bar and its summary-only logs, and the usual wrappers
+"""Fairseq's tqdm bar and its summary-only logs, and the usual wrappers
 (launcher prefixes, CRLF, gzip, colour codes) on the public excerpts and captures of fairseq, PaddleNLP,
 MetricLogger, verl, VeOmni, NeMo-Automodel and tinygrad.
 

@@ -1,4 +1,4 @@
-"""r1 (second wave): torchtune, llm.c, llama2.c, Keras and Lightning logs through the wrappers users put around them.
+"""Torchtune, llm.c, llama2.c, Keras and Lightning logs through the wrappers users put around them.
 
 Each log below is a real capture (tests/data/captures/<framework>/, held to the framework's own record by the
 tests beside it) or a public excerpt (tests/data/public/, values read by hand in SOURCES*.toml). Here the truth is

@@ -1,4 +1,4 @@
-"""Issue 22, "why no number" that points the right way: each figure that cannot be given names the one
+"""Why no number, pointing the right way: each figure that cannot be given names the one
 input that is missing (and the option that supplies it, when one does), never a reason that is not the
 one, and no number stands beside a sentence saying it cannot be known. Through the CLI, as a user saw it;
 the truth of each case is read off the log by hand and written here."""

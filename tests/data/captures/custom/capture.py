@@ -4,7 +4,7 @@
 A tiny byte-level language model (embedding, two MLP blocks, output layer; nothing downloaded) trains on
 CPU on deterministic synthetic text, one thread, with AdamW and a linear warmup. Three print styles:
 
-``--style pipe``: the line of issue 19's "custom loop" paragraph, value-then-unit pairs and a thousands
+``--style pipe``: the custom-loop line of the project's example, value-then-unit pairs and a thousands
 separator (``{tok_s:,.0f}``)::
 
     step 10/40 | loss 5.213 | 2.9 ms/step | 22,892 tok/s
