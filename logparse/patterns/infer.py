@@ -700,14 +700,17 @@ class RecordShape:
     def first(self) -> int:
         return min(sh.first for sh in self.shapes)
 
-    def series(self, index: int) -> list[tuple[int, str]]:
-        """(slice, value) of slot `index` over the record's lines, in sample order."""
-        seen = sorted(
+    def placed(self, index: int) -> list[tuple[tuple[int, int], str]]:
+        """((slice, place), value) of slot `index` over the record's lines, in sample order."""
+        return sorted(
             (where, values[index])
             for sh in self.shapes
             for where, values in zip(sh.seen, sh.values, strict=False)
         )
-        return [(s, v) for (s, _), v in seen]
+
+    def series(self, index: int) -> list[tuple[int, str]]:
+        """(slice, value) of slot `index` over the record's lines, in sample order."""
+        return [(s, v) for (s, _), v in self.placed(index)]
 
 
 def _slots(sh: SampledShape) -> list[Slot]:
@@ -3422,12 +3425,7 @@ def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
     no such line between is an evaluation's bar, an event, as Keras's evaluate() after fit), and the counter
     a position within the epoch."""
     assert rec.counter is not None
-    seen = sorted(
-        (where, int(v))
-        for sh in rec.shapes
-        for where, v in zip(sh.seen, (x[rec.counter] for x in sh.values), strict=True)
-        if v.isdigit()
-    )
+    seen = [(where, int(v)) for where, v in rec.placed(rec.counter) if v.isdigit()]
     for m in records:
         if (
             m.kind != "none"
@@ -3651,13 +3649,7 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
             for rec in group:
                 rec.kind = "none"
             continue
-        seen = sorted(
-            (where, values[rec.counter])
-            for rec in group
-            for sh in rec.shapes
-            for where, values in zip(sh.seen, sh.values, strict=False)
-            if rec.counter is not None
-        )
+        seen = sorted(p for rec in group if rec.counter is not None for p in rec.placed(rec.counter))
         series = [(sl, n) for (sl, _), v in seen if (n := _whole(_unsep(v))) is not None]
         ups, downs, distinct = _moves(series)
         least = MIN_REPEATS
@@ -3699,14 +3691,11 @@ def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
 def _lags_behind(rec: RecordShape, main: RecordShape) -> bool:
     """Whether every line of rec that comes after a line of main counts below the count main printed last (twice at
     least): rec's counter counts something slower than main's steps, whatever its name."""
-
-    def counts(r: RecordShape) -> list[tuple[tuple[int, int], int | None]]:
-        assert r.counter is not None
-        return sorted((where, _whole(v[r.counter])) for sh in r.shapes for where, v in zip(sh.seen, sh.values, strict=True))
-
-    theirs = counts(main)
+    assert rec.counter is not None and main.counter is not None
+    theirs = [(where, _whole(v)) for where, v in main.placed(main.counter)]
     below = 0
-    for where, x in counts(rec):
+    for where, v in rec.placed(rec.counter):
+        x = _whole(v)
         before = [y for w, y in theirs if w[0] == where[0] and w[1] < where[1]]
         if not before or before[-1] is None or x is None:
             continue
@@ -3826,7 +3815,7 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     for label in labels:
         # (or a score, or an agent's reward or return, said of the evaluation: `Evaluation: Average reward over 10
         # episodes: 500.00`)
-        if km.evaluation_metric(label) or set(w.lower() for w in _words(label)) & (SCORE_WORDS | _RETURNS):
+        if km.evaluation_metric(label) or set(_words(label)) & (SCORE_WORDS | _RETURNS):
             return True
         m = field_plan(km, label, None, [], True)
         if m is not None and not m.kept and _full(m) == "eval_loss":
@@ -4693,11 +4682,10 @@ def _counted_before_bar(rec: RecordShape, bar: int | None) -> bool:
     {}/{}. Cls loss: {:.5f}. ...')). A step's values are then those of its last draw."""
     if bar is None or rec.counter is None or rec.counter >= bar:
         return False
-    seen = sorted(
-        (where, values[rec.counter], _whole(values[bar]))
-        for sh in rec.shapes
-        for where, values in zip(sh.seen, sh.values, strict=True)
-    )
+    seen = [
+        (where, step, _whole(place))
+        for (where, step), (_, place) in zip(rec.placed(rec.counter), rec.placed(bar), strict=True)
+    ]
     again = sum(
         1
         for (a, x, m), (b, y, n) in zip(seen, seen[1:], strict=False)
@@ -5251,7 +5239,7 @@ def _scaled(text: str, scale: float) -> float | None:
         value, unit = keymap_mod.split_quantity(_unsep(text))
     except ValueError:
         return None
-    factor = COUNT_SCALES.get(unit, 1) if unit else 1
+    factor = keymap_mod.COUNT.get(unit.lower(), 1.0) if unit else 1.0  # (as the key model reads a count's letter)
     return value * factor * scale
 
 
