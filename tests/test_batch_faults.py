@@ -297,7 +297,9 @@ def _children(pid: int) -> set[int]:
     return kids
 
 
-def _gone(pids: set[int], within: float = 10.0) -> bool:
+def _gone(pids: set[int], within: float = 30.0) -> bool:
+    """Every one of `pids` has ended (or is a zombie) within `within` seconds: a killed process is gone at once,
+    a left-behind one sleeps for minutes, and a machine busy with other tests can take seconds to reap."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         alive = set()
