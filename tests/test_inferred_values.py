@@ -7,6 +7,7 @@ expected values are those values, as the format prints them."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone
 
 import pytest
@@ -1158,3 +1159,42 @@ def test_a_time_whose_rate_times_it_is_the_counts_growth_is_the_intervals(write_
     got = parsed.rows.loc[parsed.rows["kind"] == "step", "step_time_s"].tolist()
     want = [float(f"{t / 256:.4f}") for t in times] if per_step else [t / 256 for t in times]
     assert got == pytest.approx(want, rel=1e-9)
+
+
+def test_bare_numbers_are_told_apart_by_their_values_the_loss_its_perplexity_and_the_lr(write_log):
+    # RWKV-LM's and RWKV-PEFT's train callback (rwkvt/lightning_train/trainer.py, train_callback) writes a row an
+    # epoch with no key at all: f"{epoch} {loss:.6f} {math.exp(loss):.4f} {lr:.8f} {datetime.now()} {epoch}"
+    losses, lrs = [2.5, 1.9, 1.4, 1.1, 0.9], [6e-5, 5.5e-5, 5e-5, 4.5e-5, 4.2e-5]
+    lines = [
+        f"{i} {loss:.6f} {math.exp(loss):.4f} {lr:.8f} 2025-05-27 10:{59 + i - 60 * (i > 0):02d}:28.237880 {i}"
+        .replace("10:-", "11:")
+        for i, (loss, lr) in enumerate(zip(losses, lrs, strict=True))
+    ]
+    parsed = frame(write_log("NEW RUN 2025-05-27-10-58-57\n" + "\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [row_at(parsed, k + 2)["loss"] for k in range(5)] == losses
+    assert [row_at(parsed, k + 2)["lr"] for k in range(5)] == lrs
+
+
+@pytest.mark.parametrize("order", ["loss lr", "lr loss"])
+def test_a_bare_lr_beside_a_bare_loss_is_the_one_that_holds_steady_below_a_hundredth(write_log, order):
+    # print(step, loss.item(), scheduler.get_last_lr()[0]) in either order; the loss jumps about, the lr decays
+    losses = [3.2, 2.7, 2.9, 2.4, 2.5, 2.1]
+    lrs = [1e-3 * 0.98**k for k in range(6)]
+    lines = [
+        f"{10 * k} {loss} {lr:.6g}" if order == "loss lr" else f"{10 * k} {lr:.6g} {loss}"
+        for k, (loss, lr) in enumerate(zip(losses, lrs, strict=True))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30, 40, 50]
+    assert [row_at(parsed, k + 1)["loss"] for k in range(6)] == losses
+    assert [row_at(parsed, k + 1)["lr"] for k in range(6)] == pytest.approx(lrs, rel=1e-5)
+
+
+def test_two_bare_fractions_that_neither_value_settles_give_no_loss(write_log):
+    # `print(epoch, top1, top5)`: two fractions that move together, neither a schedule nor the other's exponential;
+    # which one is a loss (if any) is unknown, so none is read as one
+    lines = [f"{k} {0.41 + 0.07 * k:.4f} {0.66 + 0.05 * k:.4f}" for k in range(5)]
+    path = write_log("\n".join(lines) + "\n")
+    with pytest.raises(UnrecognisedLog):
+        frame(path)

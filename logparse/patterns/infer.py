@@ -3506,37 +3506,100 @@ def _listed_lr(rec: RecordShape) -> int | None:
 
 
 def _lone_value(rec: RecordShape) -> int | None:
-    """The one number with no key of a record that prints nothing else beside its rising counter (and the
-    counter's total): the loss, the one value a bare training loop prints (PyTorch's tutorials:
+    """The loss among the numbers with no key of a bare record (_bare_values), where there is one."""
+    for index, column in _bare_values(rec).items():
+        if column == "loss":
+            return index
+    return None
+
+
+def _bare_values(rec: RecordShape) -> dict[int, str]:
+    """What the numbers with no key mean, in a record that prints nothing else beside its rising counter (and the
+    counter's total, a stamp, integers): the slot index of each number read, and its column.
+
+    One such number is the loss, the one value a bare training loop prints (PyTorch's tutorials:
     beginner_source/examples_autograd/polynomial_autograd.py `print(t, loss.item())`; karpathy's nn-zero-to-hero
     makemore notebooks `print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')`; `print(f'Epoch {epoch}:
-    {loss.item():.4f}')`). Only a fraction (an integer is a count of something) and only where no word but the
-    counter's own name is printed on the line (a word would name the value, or say the line is something else).
-    Beside it, the time since training began and the share of the planned steps done name nothing (practical-pytorch
-    char-rnn-generation.ipynb: print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch / n_epochs * 100,
-    loss)), with time_since printing '%dm %ds')."""
+    {loss.item():.4f}')`). Only a fraction counts (an integer is a count of something) and only where no word but
+    the counter's own name is printed on the line (a word would name the value, or say the line is something
+    else). Beside it, the time since training began and the share of the planned steps done name nothing
+    (practical-pytorch char-rnn-generation.ipynb: print('[%s (%d %d%%) %.4f]' % (time_since(start), epoch, epoch /
+    n_epochs * 100, loss)), with time_since printing '%dm %ds').
+
+    Several such numbers are told apart by their values (a loop that writes `step loss ppl lr stamp` a row, as
+    RWKV-PEFT's train.log does): one that is e to the power of another on every line is a perplexity, and the other
+    the loss it exponentiates; one that holds steady at or below 0.01, each print within a quarter of the last and
+    all in one direction, is the learning rate (a schedule moves that way, a loss jumps about); the loss is then the one
+    fraction left. Where the values do not settle which is the loss, none is read."""
     if rec.counter is None or rec.count < MIN_REPEATS or len(rec.shapes) != 1:
-        return None
+        return {}
     sh = rec.shapes[0]
+    if any(s.kind not in ("num", "ts") for s in rec.slots if not _unkeyed_clock(rec, s)):
+        return {}
     rest = [
         s
         for s in rec.slots
-        if s.role == "value" and not _unkeyed_clock(rec, s) and _share_of_plan(rec, s) is None
+        if s.role == "value" and s.kind == "num" and not _unkeyed_clock(rec, s) and _share_of_plan(rec, s) is None
     ]
-    if len(rest) != 1 or rest[0].kind != "num" or rest[0].label or rest[0].unit:
-        return None
-    if any(s.kind != "num" for s in rec.slots if not _unkeyed_clock(rec, s)):
-        return None
+    if any(s.label or s.unit for s in rest):
+        return {}
     counter = rec.slots[rec.counter].label
     text = " ".join(sh.literals)
     if counter:
         text = text.replace(counter, " ", 1)
     if regex.search(r"[^\W\d_]", text):
-        return None
-    texts = [v for _, v in rec.series(rest[0].index)]
-    if not texts or not all(_LONE_FRACTION.fullmatch(v) for v in texts):
-        return None
-    return rest[0].index
+        return {}
+    printed = {s.index: [v for _, v in rec.series(s.index)] for s in rest}
+    fractions = [i for i, texts in printed.items() if texts and all(_LONE_FRACTION.fullmatch(v) for v in texts)]
+    if len(fractions) == 1 and len(rest) == 1:
+        return {fractions[0]: "loss"}
+    values = {i: [float(v) for v in printed[i]] for i in fractions}
+    out: dict[int, str] = {}
+    for a in fractions:
+        for b in fractions:
+            if a != b and a not in out and b not in out and _exponentiates(printed[a], printed[b]):
+                out[a], out[b] = "loss", "perplexity"
+    steady = [i for i in fractions if i not in out and _scheduled(values[i])]
+    if len(steady) == 1:
+        out[steady[0]] = "lr"
+    left = [i for i in fractions if i not in out]
+    if "loss" not in out.values() and len(left) == 1:
+        out[left[0]] = "loss"
+    if "loss" not in out.values():
+        return {}
+    return {i: column for i, column in out.items() if column != "perplexity"}
+
+
+def _exponentiates(losses: list[str], perplexities: list[str]) -> bool:
+    """Whether every printed `perplexities` value is e to the power of the `losses` value beside it, to the
+    rounding of both prints (the loss's rounding grows by its exponential), over values that move."""
+    if len(set(losses)) < 2:
+        return False
+    for x, y in zip(losses, perplexities, strict=True):
+        a, b = float(x), float(y)
+        if not 0 < a < 50 or b <= 1:
+            return False
+        grain = 10.0 ** -_decimals(x) + 0.0  # (the loss printed to this many places)
+        if abs(math.exp(a) - b) > math.exp(a) * grain + 10.0 ** -_decimals(y):
+            return False
+    return True
+
+
+def _decimals(text: str) -> int:
+    """The places after the point a number was printed to (0 for an integer or an exponent form)."""
+    mantissa = text.lower().split("e", 1)[0]
+    return len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+
+
+def _scheduled(values: list[float]) -> bool:
+    """Values a learning rate's schedule prints: at most 0.01 and above 0, each within a quarter of the one before
+    (a row an epoch of a cosine schedule moves a few percent), all moves in one direction."""
+    if len(values) < MIN_REPEATS or not all(0 < v <= 0.01 for v in values):
+        return False
+    moves = [b - a for a, b in zip(values, values[1:], strict=False)]
+    return all(abs(d) <= 0.25 * a for d, a in zip(moves, values, strict=False)) and (
+        all(d <= 0 for d in moves) or all(d >= 0 for d in moves)
+    )
 
 
 def _unkeyed_elapsed(rec: RecordShape, slot: Slot, left: bool = False) -> bool:
@@ -4320,8 +4383,21 @@ def _line_table(
         why = (
             "the one number with no key of a record that prints only a rising counter beside it: the loss, the one "
             "value a bare training loop prints"
+            if sum(s.role == "value" and s.kind == "num" for s in rec.slots) == 1
+            else "the number with no key whose exponential is printed beside it (its perplexity), or the one left "
+            "when the learning rate is told apart: the loss of a bare training loop"
         )
         keys.append(("mapped", f"value {lone + 1}", keymap_mod.KeyUse("loss", "values", why)))
+        for index, column in _bare_values(rec).items():
+            if column == "lr" and "lr" not in taken:
+                groups[index] = f"v{index}"
+                fields[f"v{index}"] = {"column": "lr"}
+                taken.add("lr")
+                why = (
+                    "the number with no key that holds steady at or below 0.01, each print within a quarter of the last "
+                    "and all in one direction, as a learning rate's schedule does (a loss jumps about)"
+                )
+                keys.append(("mapped", f"value {index + 1}", keymap_mod.KeyUse("lr", "values", why)))
         for slot in rec.slots:
             planned = _share_of_plan(rec, slot) if "progress_total" not in taken else None
             if planned is not None:
