@@ -1198,3 +1198,17 @@ def test_two_bare_fractions_that_neither_value_settles_give_no_loss(write_log):
     path = write_log("\n".join(lines) + "\n")
     with pytest.raises(UnrecognisedLog):
         frame(path)
+
+
+def test_training_lines_printed_many_times_in_one_epoch_are_steps_whatever_they_evaluate_beside(write_log):
+    # MorvanZhou/PyTorch-Tutorial tutorial-contents/402_RNN_classifier.py, every 50 batches of the one epoch:
+    # print('Epoch: ', epoch, '| train loss: %.4f' % loss.data.numpy(), '| test accuracy: %.2f' % accuracy)
+    losses = [2.3127, 1.1182, 0.9374, 0.6279, 0.8004]
+    accuracy = [0.14, 0.56, 0.68, 0.75, 0.75]
+    lines = [f"Epoch:  0 | train loss: {x:.4f} | test accuracy: {a:.2f}" for x, a in zip(losses, accuracy, strict=True)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == [1, 2, 3, 4, 5]
+    assert list(rows["loss"]) == losses
+    assert "step" not in rows or rows["step"].isna().all()  # no counter printed: the analysis numbers them
+    assert evals(parsed) == []

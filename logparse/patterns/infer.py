@@ -2720,6 +2720,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.kind == "step":
             steps.append(rec)
     for rec in records:
+        if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
+            continue  # (training values printed many times in one epoch, an evaluation's beside them: steps)
         if rec.kind == "none" and rec.counter is None and _evaluation_text(rec):
             varied = any(
                 len({v for _, v in rec.series(sl.index)}) > 1
@@ -3792,7 +3794,7 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
         and rec.counter is None
         and rec.count >= MIN_REPEATS
         and _trains(rec, km)
-        and not _evaluation_text(rec)
+        and (not _evaluation_text(rec) or _within_an_epoch(rec))
         # (a number with no key could be a counter no rule read: such a record is no step's, unread)
         and all(
             s.label
@@ -3834,6 +3836,18 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
         return []
     found[0].kind = "step"
     return found
+
+
+def _within_an_epoch(rec: RecordShape) -> bool:
+    """Whether a record prints its epoch and that epoch holds still over every line of it sampled, three at least:
+    it is printed many times within one epoch, its lines are steps, whatever evaluation it also reports
+    (MorvanZhou's PyTorch-Tutorial 402_RNN_classifier.py prints, every 50 batches, 'Epoch: ', epoch, '| train
+    loss: %.4f' % loss, '| test accuracy: %.2f' % accuracy). An epoch's summary, printed once an epoch, has its
+    epoch rising."""
+    epochs = [s.index for s in rec.slots if s.role == "epoch"]
+    if len(epochs) != 1 or rec.count < MIN_REPEATS:
+        return False
+    return len({v for _, v in rec.series(epochs[0])}) == 1
 
 
 def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
