@@ -1166,8 +1166,7 @@ def test_bare_numbers_are_told_apart_by_their_values_the_loss_its_perplexity_and
     # epoch with no key at all: f"{epoch} {loss:.6f} {math.exp(loss):.4f} {lr:.8f} {datetime.now()} {epoch}"
     losses, lrs = [2.5, 1.9, 1.4, 1.1, 0.9], [6e-5, 5.5e-5, 5e-5, 4.5e-5, 4.2e-5]
     lines = [
-        f"{i} {loss:.6f} {math.exp(loss):.4f} {lr:.8f} 2025-05-27 10:{59 + i - 60 * (i > 0):02d}:28.237880 {i}"
-        .replace("10:-", "11:")
+        f"{i} {loss:.6f} {math.exp(loss):.4f} {lr:.8f} 2025-05-27 11:{i:02d}:28.237880 {i}"
         for i, (loss, lr) in enumerate(zip(losses, lrs, strict=True))
     ]
     parsed = frame(write_log("NEW RUN 2025-05-27-10-58-57\n" + "\n".join(lines) + "\n"))
