@@ -137,7 +137,9 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
         if not math.isclose(got, want, abs_tol=1e-6):
             out.append(f"timestamp {pair}: {got}, expected {want}")
     for fact, want in expect.get("facts", {}).items():
-        seen = parsed.facts.get(fact)
+        # (an excerpt's `params` is the parameter count the log states, which the facts call total_params, and
+        # summary.json's model.params takes)
+        seen = parsed.facts.get(fact) or (parsed.facts.get("total_params") if fact == "params" else None)
         if not seen:
             out.append(f"fact {fact}: missing, expected {want!r}")
         elif not _same(seen[0].value, want):

@@ -1211,3 +1211,42 @@ def test_training_lines_printed_many_times_in_one_epoch_are_steps_whatever_they_
     assert list(rows["loss"]) == losses
     assert "step" not in rows or rows["step"].isna().all()  # no counter printed: the analysis numbers them
     assert evals(parsed) == []
+
+
+def test_the_first_bare_fraction_printed_before_the_lr_is_the_loss(write_log):
+    # lansinuote's RLHF critic notebook: print(i, len(loader), loss.item(), lr, chosen.sum().item(),
+    # rejected.sum().item()) every 100 batches; the lr decays slowly, the rewards beside it are not losses
+    losses = [0.109375, 0.0044136, 0.0005574, 0.00021, 0.0037269]
+    lrs = [4.9982e-05, 4.9929e-05, 4.9840e-05, 4.9692e-05, 4.9527e-05]
+    chosen, rejected = [15.48, 24.77, 30.44, 30.93, 27.55], [-0.43, -7.71, -15.0, -20.26, -12.67]
+    lines = [f"{100 * k + 99} 7500 {losses[k]} {lrs[k]} {chosen[k]} {rejected[k]}" for k in range(5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [99, 199, 299, 399, 499]
+    assert [row_at(parsed, k + 1)["loss"] for k in range(5)] == losses
+    assert [row_at(parsed, k + 1)["lr"] for k in range(5)] == lrs
+
+
+def test_a_bare_lr_that_swings_is_the_one_number_always_below_a_hundredth(write_log):
+    # lansinuote's RLHF actor notebook: print(epoch, i, len(loader), loss.item(), lr) every 100 batches, a cosine
+    # schedule of period 100 batches swinging the lr between 1e-4 and 1e-5; a decoded sample after each line
+    losses, lrs = [12.5976, 4.8985, 6.0107, 2.7936, 1.6938], [9.9978e-05, 1e-05, 1.0e-04, 1e-05, 1.0e-04]
+    lines = []
+    for k in range(5):
+        lines += [f"0 {100 * k} 7500 {losses[k]} {lrs[k]}", f"Human: context= CREATE TABLE table_name_{k} (a VARCHAR)"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400]
+    assert [row_at(parsed, 2 * k + 1)["loss"] for k in range(5)] == losses
+    assert [row_at(parsed, 2 * k + 1)["lr"] for k in range(5)] == lrs
+
+
+def test_a_training_rounds_metric_named_train_anywhere_in_its_key_makes_the_line_a_step(write_log):
+    # bentrevett/pytorch-rl 5_ppo.ipynb: print(f'| Episode: {episode+1:3} | Mean Train Rewards: {mean_train_rewards:5.1f}
+    # | Mean Test Rewards: {mean_test_rewards:5.1f} |') every 10 episodes: the training's report, its test beside it
+    train, test = [-175.8, -161.0, -141.4, -128.4], [-404.3, -299.2, -211.4, -1225.0]
+    lines = [
+        f"| Episode: {10 * (k + 1):3} | Mean Train Rewards: {train[k]:5.1f} | Mean Test Rewards: {test[k]:5.1f} |"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    assert evals(parsed) == []

@@ -1851,9 +1851,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
             return False
-        if m is not None and m.kept and _words(slot.label)[:1] in (["train"], ["training"], ["learn"]):
+        if m is not None and m.kept and {"train", "training", "learn"} & set(_words(slot.label)):
             # the training set's metric beside the evaluation set's (XGBoost's `train-rmse` beside `eval-rmse`,
-            # LightGBM's `training's l2` beside `valid_0's l2`): a training round's record
+            # LightGBM's `training's l2` beside `valid_0's l2`, an RL loop's `Mean Train Rewards` beside `Mean Test
+            # Rewards`): a training round's record
             return False
     return True
 
@@ -3531,7 +3532,8 @@ def _bare_values(rec: RecordShape) -> dict[int, str]:
     Several such numbers are told apart by their values (a loop that writes `step loss ppl lr stamp` a row, as
     RWKV-PEFT's train.log does): one that is e to the power of another on every line is a perplexity, and the other
     the loss it exponentiates; one that holds steady at or below 0.01, each print within a quarter of the last and
-    all in one direction, is the learning rate (a schedule moves that way, a loss jumps about); the loss is then the one
+    all in one direction, is the learning rate (a schedule moves that way, a loss jumps about), and where none does,
+    the one always at or below 0.01 beside others above it (a cosine of a short period swings); the loss is then the one
     fraction left. Where the values do not settle which is the loss, none is read."""
     if rec.counter is None or rec.count < MIN_REPEATS or len(rec.shapes) != 1:
         return {}
@@ -3562,11 +3564,19 @@ def _bare_values(rec: RecordShape) -> dict[int, str]:
             if a != b and a not in out and b not in out and _exponentiates(printed[a], printed[b]):
                 out[a], out[b] = "loss", "perplexity"
     steady = [i for i in fractions if i not in out and _scheduled(values[i])]
+    if not steady:
+        # (a schedule that swings, a cosine of a short period: the one number always at or below 0.01 beside
+        # others that rise above it)
+        small = [i for i in fractions if i not in out and all(0 < v <= 0.01 for v in values[i])]
+        if len(small) == 1 and all(max(values[i]) > 0.01 for i in fractions if i not in out and i != small[0]):
+            steady = small
     if len(steady) == 1:
         out[steady[0]] = "lr"
     left = [i for i in fractions if i not in out]
     if "loss" not in out.values() and len(left) == 1:
         out[left[0]] = "loss"
+    elif "loss" not in out.values() and "lr" in out.values() and left and left[0] < steady[0]:
+        out[left[0]] = "loss"  # (the first printed, before the lr: `print(i, len(loader), loss, lr, ...)`)
     if "loss" not in out.values():
         return {}
     return {i: column for i, column in out.items() if column != "perplexity"}
