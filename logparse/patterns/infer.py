@@ -1851,12 +1851,25 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
             return False
-        if m is not None and m.kept and {"train", "training", "learn"} & set(_words(slot.label)):
+        if m is not None and m.kept and _words(slot.label)[:1] in (["train"], ["training"], ["learn"]):
             # the training set's metric beside the evaluation set's (XGBoost's `train-rmse` beside `eval-rmse`,
-            # LightGBM's `training's l2` beside `valid_0's l2`, an RL loop's `Mean Train Rewards` beside `Mean Test
-            # Rewards`): a training round's record
+            # LightGBM's `training's l2` beside `valid_0's l2`): a training round's record
             return False
+        if m is not None and m.kept and _paired_with_evaluation(slot.label, labels):
+            return False  # (the same: an RL loop's `Mean Train Rewards` beside its `Mean Test Rewards`)
     return True
+
+
+def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
+    """Whether a key names the training set's measure where another key of the line names the same measure of an
+    evaluation's set, word for word but for that one (`Mean Train Rewards`, `Mean Test Rewards`)."""
+    words = _words(label)
+    others = {tuple(_words(other)) for other in labels if other != label}
+    for k, word in enumerate(words):
+        if word in ("train", "training"):
+            if any(tuple(words[:k] + [e] + words[k + 1 :]) in others for e in EVAL_WORDS):
+                return True
+    return False
 
 
 def _full(m: FieldPlan) -> str:
