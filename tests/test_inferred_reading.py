@@ -1031,6 +1031,18 @@ def test_a_csv_table_under_its_header(write_log):
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
 
 
+def test_a_csv_header_whose_names_are_a_few_words(write_log):
+    # a training script's own csv.writer: writer.writerow(["Epoch", "Total Steps", "Avg Training Loss", "Avg
+    # Validation Loss", "Time per Epoch (seconds)"]), then a row an epoch
+    rows = [(1, 7.0976, 6.8598, 905.94), (2, 6.0604, 6.5952, 847.48), (3, 5.6813, 6.4702, 820.66)]
+    lines = ["Epoch,Total Steps,Avg Training Loss,Avg Validation Loss,Time per Epoch (seconds)"]
+    lines += [f"{e},121,{loss},{val},{t}" for e, loss, val, t in rows]
+    parsed = frame(write_log("\r\n".join(lines) + "\r\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert [row_at(parsed, k + 2)["loss"] for k in range(3)] == [r[1] for r in rows]
+    assert [row_at(parsed, k + 2)["eval_loss"] for k in range(3)] == [r[2] for r in rows]
+
+
 def test_a_tab_table_whose_cells_hold_a_value_and_its_aside(write_log):
     # tensorflow/benchmarks scripts/tf_cnn_benchmarks/benchmark_cnn.py: the header 'Step\tImg/sec\t' + loss name,
     # then every display_every steps '%i\t%s\t%.*f' % (step + 1, 'images/sec: %.1f +/- %.1f (jitter = %.1f)' %

@@ -362,6 +362,15 @@ def test_which_key_is_the_loss(km, keys, loss, kept):
             "train_epoch_loss",
             "val_epoch_loss",
         ),
+        # the stages named inside the key, a word swapped: a training script's csv.writer header "Epoch,Total
+        # Steps,Avg Training Loss,Avg Validation Loss,Time per Epoch (seconds)"
+        (
+            ("Epoch", "Avg Training Loss", "Avg Validation Loss"),
+            "Avg Training Loss",
+            "Avg Validation Loss",
+        ),
+        # two words differ: not one quantity of two stages
+        (("Avg Training Loss", "Min Validation Loss"), "Avg Training Loss", None),
         # no stage named on the loss: the evaluation's loss stays kept
         (("mask_loss", "val_mask_loss"), "mask_loss", None),
         # two evaluations' losses of that name: which is not said

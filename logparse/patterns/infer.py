@@ -1901,7 +1901,12 @@ def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, 
         if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
             if len(names) >= least and all(
-                _NAME.fullmatch(n) or (sep == "|" and n and _named_cell(n, BORDERED_NAME)) for n in names
+                _NAME.fullmatch(n)
+                or (sep == "|" and n and _named_cell(n, BORDERED_NAME))
+                # (a CSV's names may be a few words too: `Epoch,Total Steps,Avg Training Loss,Time per Epoch
+                # (seconds)`, as csv.writer writes a header a training script chose)
+                or (sep in ",\t" and n and _named_cell(n))
+                for n in names
             ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))

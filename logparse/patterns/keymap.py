@@ -1037,11 +1037,14 @@ class KeyMap:
         base = normalize(loss)
         stage = next((p for p in self.train_prefixes if base.startswith(p)), None)
         if stage is None:
-            return  # (a loss of no stage's name, `mask_loss` beside `val_mask_loss`: the pair is not said)
-        base = base[len(stage) :]
-        mirrors = [
-            k for k in keys if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
-        ]
+            # (or the stage's word inside the name, `Avg Training Loss` beside `Avg Validation Loss`: one word
+            # swapped for an evaluation's); a loss of no stage's name, `mask_loss` beside `val_mask_loss`, is no pair
+            mirrors = [k for k in keys if k not in mapped and _stage_swapped(base, normalize(k))]
+        else:
+            base = base[len(stage) :]
+            mirrors = [
+                k for k in keys if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
+            ]
         if len(mirrors) == 1:
             kept.pop(mirrors[0], None)
             mapped[mirrors[0]] = Mapping(
@@ -1479,3 +1482,17 @@ def resolve_path(
             "folder is read as a set)"
         )
     return path
+
+
+_TRAINING_WORDS = frozenset({"train", "training", "trn"})
+_EVALUATION_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev"})
+
+
+def _stage_swapped(train: str, other: str) -> bool:
+    """Whether two normalised keys name one quantity of two stages: word for word the same but one, a training
+    stage's word in `train` where `other` has an evaluation's (`avg_training_loss`, `avg_validation_loss`)."""
+    a, b = train.split("_"), other.split("_")
+    if len(a) != len(b):
+        return False
+    differ = [k for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(differ) == 1 and a[differ[0]] in _TRAINING_WORDS and b[differ[0]] in _EVALUATION_WORDS
