@@ -100,3 +100,19 @@ def test_full_width_punctuation_and_chinese_words_read_as_english():
     # the bracket's gloss, as in `lr (current)`
     assert keymap.load().lookup("学习率（当前）", "step").column == "lr"
     assert keymap.normalize("Loss") == "loss"  # an English key is untouched
+
+
+def test_a_reward_beside_its_evaluations_reward_is_a_training_rounds_line(write_log):
+    # datawhalechina/easy-rl notebooks/PPO.ipynb train(): print(f"回合：{i_ep+1}/{cfg.train_eps}，奖励：{ep_reward:.2f}，
+    # 评估奖励：{mean_eval_reward:.2f}，最佳评估奖励：{best_ep_reward:.2f}{'，更新模型！' if update else ''}") every 10
+    # episodes ('episode', 'reward', 'evaluation reward', 'best evaluation reward', 'model updated!')
+    rewards, evals_ = [11.0, 68.0, 60.0, 105.0], [29.2, 25.0, 26.2, 27.6]
+    lines = ["开始训练！"] + [
+        f"回合：{10 * (k + 1)}/200，奖励：{rewards[k]:.2f}，评估奖励：{evals_[k]:.2f}，最佳评估奖励：29.20"
+        + ("，更新模型！" if k == 0 else "")
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    assert row_at(parsed, 2)["progress_total"] == 200
+    assert evals(parsed) == []

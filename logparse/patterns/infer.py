@@ -1862,7 +1862,14 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
     """Whether a key names the training set's measure where another key of the line names the same measure of an
-    evaluation's set, word for word but for that one (`Mean Train Rewards`, `Mean Test Rewards`)."""
+    evaluation's set: word for word but for that one (`Mean Train Rewards`, `Mean Test Rewards`), or the same
+    name after an evaluation's word (`reward`, `eval_reward`)."""
+    for other in labels:
+        # (or the same name with an evaluation's word before it: `reward` beside `eval_reward`, easy-rl's
+        # `奖励` beside `评估奖励`)
+        head = other[: len(other) - len(label)]
+        if other != label and other.endswith(label) and _words(head) and set(_words(head)) <= EVAL_WORDS:
+            return True
     words = _words(label)
     others = {tuple(_words(other)) for other in labels if other != label}
     for k, word in enumerate(words):
