@@ -1250,3 +1250,18 @@ def test_a_training_rounds_metric_named_train_anywhere_in_its_key_makes_the_line
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [10, 20, 30, 40]
     assert evals(parsed) == []
+
+
+def test_a_date_joined_to_its_time_by_a_comma(write_log):
+    # mlfoundations/open_clip src/open_clip_train/logger.py setup_logging (and Chinese-CLIP's, which copies it):
+    # logging.Formatter('%(asctime)s | %(levelname)s | %(message)s', datefmt='%Y-%m-%d,%H:%M:%S')
+    lines = [
+        f"2023-01-14,20:{37 + k // 2}:{47 if k % 2 == 0 else 51} | INFO | Train Epoch: 1 [{480 * k}/250320 (0%)] "
+        f"Loss: 0.{6 - k}21858 Batch (t): 0.362, LR: 0.000003"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert len(parsed.rows[parsed.rows["kind"] == "step"]) == 4
+    # 20:37:51 - 20:37:47 and 20:38:47 - 20:37:47
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 4.0
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 1)["timestamp"] == 60.0

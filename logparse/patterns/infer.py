@@ -127,9 +127,11 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # reads each; and MM-DD), HugeCTR's day of the month and time glued with their units, `[02d07h54m43s]`, and syslog's month,
 # day and time leading the line (rsyslog's traditional file format, `journalctl -o short`: `Dec  5 13:39:59 host ...`)
 # and `Sat 23 Apr 2022 00:34:44`; a date and its time may be printed as two items (an ORPO trainer's
-# `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`)
+# `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`) or joined to it by a comma (open_clip's
+# and Chinese-CLIP's setup_logging: logging.Formatter('%(asctime)s | %(levelname)s | %(message)s',
+# datefmt='%Y-%m-%d,%H:%M:%S'))
 TS_RX = (
-    r"\d{4}[-/]\d\d[-/]\d\d(?:[T :]|, )\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}[-/]\d\d[-/]\d\d(?:[T :,]|, )\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"

@@ -333,8 +333,10 @@ def to_timestamp(text: str) -> float:
         # a time of day alone (torch_xla test_utils.py now(): datetime.now().strftime('%H:%M:%S')), read on the
         # first day of NO_YEAR: good for the time between lines unless the log crosses midnight
         t = f"{NO_YEAR}-01-01 {t}"
-    if t[10:11] == ":" and t[4:5] in "-/" and t[13:14] == ":":
-        t = f"{t[:10]} {t[11:]}"  # a date joined to its time by a colon (sockeye/log.py: "%Y-%m-%d:%H:%M:%S")
+    if t[10:11] in ":," and t[4:5] in "-/" and t[13:14] == ":":
+        # a date joined to its time by a colon (sockeye/log.py: "%Y-%m-%d:%H:%M:%S") or a comma (open_clip's
+        # setup_logging: datefmt='%Y-%m-%d,%H:%M:%S')
+        t = f"{t[:10]} {t[11:]}"
     if t[4:5] == " " and _NO_YEAR.match(t):
         fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
         try:
