@@ -397,6 +397,17 @@ def test_the_first_parameter_group_is_the_learning_rate(km):
     assert total.mapped["grad_norm/total"].column == "grad_norm"
 
 
+def test_learning_rates_of_groups_named_by_their_module_are_read_the_first(km):
+    # VIOLETv2's fine-tuning loop: "ep: %d, step: %d, lr_swin: %.2e, lr_bert: %.2e, max memory: %s"
+    line = km.line(("ep", "step", "lr_swin", "lr_bert", "max memory"), "step")
+    assert [k for k, m in line.mapped.items() if m.column == "lr"] == ["lr_swin"]
+    assert line.kept["lr_bert"][0] == "group"
+    # one such key alone names no group, and a plain lr wins over named ones
+    assert all(m.column != "lr" for m in km.line(("step", "lr_decay", "loss"), "step").mapped.values())
+    plain = km.line(("step", "lr", "lr_swin", "lr_bert"), "step")
+    assert [k for k, m in plain.mapped.items() if m.column == "lr"] == ["lr"]
+
+
 def test_read_gives_what_the_line_reading_gives(km, write_log):
     """KeyMap.read (the inferred reading's entry) agrees with the generic reading on every key of a line."""
     line = DETECTRON2[0]

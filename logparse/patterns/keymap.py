@@ -900,6 +900,7 @@ class KeyMap:
                 mapped[key] = hit
         if not config:
             self._groups(keys, mapped, kept)
+            self._named_groups_lr(keys, mapped, kept)
             self._loss(keys, mapped, kept)
             self._mirrored_eval_loss(keys, mapped, kept)
             self._stage_words_loss(keys, mapped, kept)
@@ -946,6 +947,25 @@ class KeyMap:
                     if chosen is not None
                     else f"one of {len(grouped)} groups of {column}, none a total",
                 )
+
+    def _named_groups_lr(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """Learning rates of parameter groups named by the module they train, `lr_<name>` two or more on a line and
+        no plain lr (VIOLETv2's fine-tuning loop logs "ep: %d, step: %d, lr_swin: %.2e, lr_bert: %.2e, max memory:
+        ..." for its video and its text encoder): the first printed is the lr, as the first parameter group is
+        (the column's definition); the others are kept. One such key alone (`lr_decay`, `lr_scale`) names no
+        group."""
+        if any(m.column == "lr" for m in mapped.values()):
+            return
+        named = [k for k in keys if k not in mapped and _NAMED_LR.fullmatch(normalize(k))]
+        if len(named) < 2:
+            return
+        mapped[named[0]] = Mapping(
+            "lr", "step", rule="group", via=f"the first of {len(named)} learning rates of named parameter groups"
+        )
+        for k in named[1:]:
+            kept[k] = ("group", "another group of lr")
 
     def _loss(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
@@ -1484,6 +1504,8 @@ def resolve_path(
     return path
 
 
+# a learning rate named by the parameter group's module: lr_swin, lr_bert (not lr_0: _GROUP reads numbered ones)
+_NAMED_LR = regex.compile(r"lr_[a-z][a-z]+")
 _TRAINING_WORDS = frozenset({"train", "training", "trn"})
 _EVALUATION_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev"})
 
