@@ -1862,6 +1862,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
+_TRAIN_STAGE = frozenset({"train", "training"})
+
+
 def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
     """Whether a key names the training set's measure where another key of the line names the same measure of an
     evaluation's set: word for word but for that one (`Mean Train Rewards`, `Mean Test Rewards`), or the same
@@ -1873,12 +1876,11 @@ def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
         if other != label and other.endswith(label) and _words(head) and set(_words(head)) <= EVAL_WORDS:
             return True
     words = _words(label)
-    others = {tuple(_words(other)) for other in labels if other != label}
-    for k, word in enumerate(words):
-        if word in ("train", "training"):
-            if any(tuple(words[:k] + [e] + words[k + 1 :]) in others for e in EVAL_WORDS):
-                return True
-    return False
+    return any(
+        keymap_mod.one_stage_apart(words, _words(other), _TRAIN_STAGE, EVAL_WORDS)
+        for other in labels
+        if other != label
+    )
 
 
 def _full(m: FieldPlan) -> str:
@@ -3527,10 +3529,7 @@ def _listed_lr(rec: RecordShape) -> int | None:
         values = [v for v in printed if v is not None and 0 < v <= 1]
         if len(values) < max(MIN_REPEATS, len(printed)):
             continue
-        steps = [b - a for a, b in zip(values, values[1:], strict=False)]
-        if all(abs(d) <= 0.05 * a for d, a in zip(steps, values, strict=False)) and (
-            all(d <= 0 for d in steps) or all(d >= 0 for d in steps)
-        ):
+        if _one_way(values, 0.05):
             found.append(slot.index)
     return found[0] if len(found) == 1 else None
 
@@ -3635,8 +3634,14 @@ def _scheduled(values: list[float]) -> bool:
     (a row an epoch of a cosine schedule moves a few percent), all moves in one direction."""
     if len(values) < MIN_REPEATS or not all(0 < v <= 0.01 for v in values):
         return False
+    return _one_way(values, 0.25)
+
+
+def _one_way(values: list[float], within: float) -> bool:
+    """Whether values move as a schedule does: each within `within` (a share) of the one before, all moves in one
+    direction (or none)."""
     moves = [b - a for a, b in zip(values, values[1:], strict=False)]
-    return all(abs(d) <= 0.25 * a for d, a in zip(moves, values, strict=False)) and (
+    return all(abs(d) <= within * a for d, a in zip(moves, values, strict=False)) and (
         all(d <= 0 for d in moves) or all(d >= 0 for d in moves)
     )
 
@@ -4180,7 +4185,9 @@ def _line_table(
         taken.add(spec["column"])
         keys.append(("mapped", key, keymap_mod.KeyUse(spec["column"], "values", why, None)))
 
-    bare = rec.kind == "step" and _lone_value(rec) is not None
+    # (the numbers with no key of a bare record, read once: the loss and the lr among them)
+    unkeyed = _bare_values(rec) if rec.kind == "step" else {}
+    bare = "loss" in unkeyed.values()
     again = _group_again(rec) if rec.kind == "step" else set()
     elapsed = counted + 2 if counted is not None and rec.kind == "step" and not evaluation else None
     if (
@@ -4427,7 +4434,7 @@ def _line_table(
             "own loss"
         )
         keys.append(("mapped", f"value {latest[0] + 1}", keymap_mod.KeyUse("loss", "values", why)))
-    lone = _lone_value(rec) if rec.kind == "step" and "loss" not in taken else None
+    lone = next((i for i, c in unkeyed.items() if c == "loss"), None) if "loss" not in taken else None
     if lone is not None:
         groups[lone] = f"v{lone}"
         fields[f"v{lone}"] = {"column": "loss"}
@@ -4439,14 +4446,15 @@ def _line_table(
             "when the learning rate is told apart: the loss of a bare training loop"
         )
         keys.append(("mapped", f"value {lone + 1}", keymap_mod.KeyUse("loss", "values", why)))
-        for index, column in _bare_values(rec).items():
+        for index, column in unkeyed.items():
             if column == "lr" and "lr" not in taken:
                 groups[index] = f"v{index}"
                 fields[f"v{index}"] = {"column": "lr"}
                 taken.add("lr")
                 why = (
-                    "the number with no key that holds steady at or below 0.01, each print within a quarter of the last "
-                    "and all in one direction, as a learning rate's schedule does (a loss jumps about)"
+                    "the number with no key that holds steady at or below 0.01, each print within a quarter of the "
+                    "last and all in one direction, as a learning rate's schedule does (a loss jumps about); or, "
+                    "where none does, the one always at or below 0.01 beside others above it"
                 )
                 keys.append(("mapped", f"value {index + 1}", keymap_mod.KeyUse("lr", "values", why)))
         for slot in rec.slots:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -83,6 +83,11 @@ _GROUP = regex.compile(
     # ... or before it: scepter's pg0_lr
     r"|^(?P<tail>(?:pg|group|param_group)_?\d+)_(?P<base>[a-z][\w]*)$"
 )
+# a learning rate named by the parameter group's module: lr_swin, lr_bert (not lr_0: _GROUP reads numbered ones)
+_NAMED_LR = regex.compile(r"lr_[a-z][a-z]+")
+# the words of a training stage and of an evaluation's, as keys name them (one_stage_apart)
+_TRAINING_WORDS = frozenset({"train", "training", "trn"})
+_EVALUATION_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev"})
 _INDEX = regex.compile(r"(\d+)$")
 # a whole number as printed (no decimal point, no exponent, no unit)
 _WHOLE = regex.compile(r"^\s*['\"]?[-+]?\d[\d,]*['\"]?\s*$")
@@ -1059,7 +1064,8 @@ class KeyMap:
         if stage is None:
             # (or the stage's word inside the name, `Avg Training Loss` beside `Avg Validation Loss`: one word
             # swapped for an evaluation's); a loss of no stage's name, `mask_loss` beside `val_mask_loss`, is no pair
-            mirrors = [k for k in keys if k not in mapped and _stage_swapped(base, normalize(k))]
+            split = base.split("_")
+            mirrors = [k for k in keys if k not in mapped and one_stage_apart(split, normalize(k).split("_"))]
         else:
             base = base[len(stage) :]
             mirrors = [
@@ -1504,17 +1510,16 @@ def resolve_path(
     return path
 
 
-# a learning rate named by the parameter group's module: lr_swin, lr_bert (not lr_0: _GROUP reads numbered ones)
-_NAMED_LR = regex.compile(r"lr_[a-z][a-z]+")
-_TRAINING_WORDS = frozenset({"train", "training", "trn"})
-_EVALUATION_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev"})
-
-
-def _stage_swapped(train: str, other: str) -> bool:
-    """Whether two normalised keys name one quantity of two stages: word for word the same but one, a training
-    stage's word in `train` where `other` has an evaluation's (`avg_training_loss`, `avg_validation_loss`)."""
-    a, b = train.split("_"), other.split("_")
-    if len(a) != len(b):
+def one_stage_apart(
+    train: Sequence[str],
+    other: Sequence[str],
+    training: Container[str] = _TRAINING_WORDS,
+    evaluation: Container[str] = _EVALUATION_WORDS,
+) -> bool:
+    """Whether two keys, as their words, name one quantity of two stages: word for word the same but one, a
+    training stage's word in `train` where `other` has an evaluation's (`avg_training_loss`, `avg_validation_loss`;
+    the inferred reading's `Mean Train Rewards`, `Mean Test Rewards`)."""
+    if len(train) != len(other):
         return False
-    differ = [k for k, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-    return len(differ) == 1 and a[differ[0]] in _TRAINING_WORDS and b[differ[0]] in _EVALUATION_WORDS
+    differ = [k for k, (x, y) in enumerate(zip(train, other, strict=True)) if x != y]
+    return len(differ) == 1 and train[differ[0]] in training and other[differ[0]] in evaluation
