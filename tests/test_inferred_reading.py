@@ -3667,3 +3667,28 @@ def test_a_bar_at_the_counter_itself_times_the_step_though_both_stand_still(writ
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert rows["step"].tolist() == [1562] * 4
     assert rows["step_time_s"].tolist() == pytest.approx([1 / r for r in rates], rel=1e-12)
+
+
+def test_a_header_whose_rules_divide_groups_of_columns_and_a_note_that_leads_its_row(write_log):
+    # AI4Finance-Foundation/ElegantRL elegantrl/train/evaluator.py (c3c97710): the header f"{'ID':<3}{'Step':>8}
+    # {'maxR':>8} |{'avgR':>8}{'stdR':>7}{'avgS':>7}{'stdS':>6} |{'expR':>8}{'objC':>7}{'etc.':>7}", a row
+    # f"{id:<3}{total_step:8.2e}{r_max:8.2f} |{r_avg:8.2f}{r_std:7.1f}{s_avg:7.0f}{s_std:6.0f} |{r_exp:8.2f}" and
+    # one '{:7.2f}' per value of the agent's log tuple (more values than names: `etc.`); when a new best return
+    # is saved, the row's first three values and its first rule are printed alone on the line before it
+    header = f"{'ID':<3}{'Step':>8}{'maxR':>8} |{'avgR':>8}{'stdR':>7}{'avgS':>7}{'stdS':>6} |"
+    header += f"{'expR':>8}{'objC':>7}{'etc.':>7}"
+    lines = ["#" * 80, header]
+    best = -95.16
+    runs = ((32, -95.16, 80, 0.53), (806000, -96.87, 63, 0.02), (3130000, -80.5, 153, 0.01), (7210000, -95.85, 130, 0.4))
+    for step, avg, length, critic in runs:
+        if avg >= best:
+            best = avg
+            lines.append(f"{0:<3}{step:8.2e}{best:8.2f} |")
+        row = f"{0:<3}{step:8.2e}{best:8.2f} |{avg:8.2f}{0.1:7.1f}{length:7.0f}{1:6.0f} |{-0.05:8.2f}"
+        lines.append(row + "".join(f"{v:7.2f}" for v in (critic, 0.04, -0.5)))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [32, 806000, 3130000, 7210000]  # (the saves' lines lead their rows: no rows)
+    rows = parsed.rows
+    assert list(rows["x_avgr"]) == [-95.16, -96.87, -80.5, -95.85]  # a name over each column past the rules
+    assert list(rows["x_avgs"]) == [80, 63, 153, 130]
+    assert list(rows["x_objc"]) == [0.53, 0.02, 0.01, 0.4]

@@ -1909,6 +1909,8 @@ def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, 
     the `|` of a bordered table a name may be a few words (turicreate's `| Iteration | Loss | Elapsed Time |`)."""
     stripped = text.translate(_VERTICALS).strip()
     for sep in (",", "|", "\t"):
+        if sep == "|" and _GROUPED.search(stripped) is not None:
+            continue  # (names spaced as columns between the `|`: the rules divide groups of columns)
         if stripped.count(sep) >= 1:
             names = [n.strip() for n in stripped.strip("|").split(sep)]
             if len(names) >= least and all(
@@ -1921,10 +1923,17 @@ def _header(text: str, least: int = 3) -> tuple[list[str], str, list[tuple[int, 
             ):
                 return names, sep, []
     found = list(regex.finditer(r"\S+", text))
+    if _GROUPED.search(stripped) is not None:
+        found = [m for m in found if m.group() != "|"]
     names = [m.group() for m in found]
     if len(names) >= least and all(_NAME.fullmatch(n) for n in names):
         return names, " ", [m.span() for m in found]
     return None
+
+
+# a header whose `|` rules stand between groups of names spaced as columns (ElegantRL's evaluator prints
+# `ID     Step    maxR |    avgR   stdR   avgS  stdS |    expR   objC   etc.` over rows of one number a name)
+_GROUPED = regex.compile(r"(?:^|\|)[^|]*\w\s{2,}\w[^|]*(?:\||$)")
 
 
 def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
@@ -2026,6 +2035,8 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             index_slot = rec.slots[columns[0][0]]
             index_slot.role, index_slot.header, index_slot.label = "skip", True, ""
             columns = columns[1:]
+        if sep == " " and spans and len(columns) > len(names):
+            columns = _within_header(sh, columns, spans)
         cells = [index for column in columns for index in column]
         under = None
         if 2 <= len(columns) <= len(names) and not any(
@@ -2376,6 +2387,19 @@ def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, in
     return out
 
 
+def _within_header(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[list[int]]:
+    """A whitespace table's row without the columns it prints to the right of its header's last name: the row
+    goes on past the names (ElegantRL's evaluator names its last columns `etc.`), and those values have none."""
+    found = [m.span() for m in _TOKEN.finditer(sh.raw)]
+    if len(found) < len(sh.kinds):
+        return columns
+    end = spans[-1][1]
+    kept = list(columns)
+    while kept and found[kept[-1][0]][0] >= end:
+        kept.pop()
+    return kept
+
+
 def _columns(sh: SampledShape, sep: str, start: int = 0, prefix: str = "") -> list[list[int]]:
     """The values of a table row grouped by column (the indices of its values): values joined by `/` are one
     column; a unit glued to a value is part of it; the row's columns end where its text stops being values and
@@ -2401,6 +2425,8 @@ def _columns(sh: SampledShape, sep: str, start: int = 0, prefix: str = "") -> li
         elif (
             (sep in " \t" and text and not text.strip())
             or (sep not in " \t" and text.strip() == sep)
+            # (a rule between groups of a whitespace table's columns, blanks either side)
+            or (sep == " " and text.strip() == "|" and text[:1] == " " and text[-1:] == " ")
             or (sep == "," and text and not text.strip() and "\t" in text)  # (a CSV header over rows of tabs)
         ):
             columns.append([i])
@@ -2836,7 +2862,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        if _epoch_summary(rec, steps) or _outer_summary(rec, steps) or _save_note(rec, steps):
+        if (
+            _epoch_summary(rec, steps)
+            or _outer_summary(rec, steps)
+            or _save_note(rec, steps)
+            or any(_cut_short(rec, main) for main in steps if main is not rec)
+        ):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -3089,6 +3120,23 @@ def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return _SAVE.search(" ".join(r.shapes[0].literals)) is not None
 
     return says_save(rec) and any(other is not rec and not says_save(other) for other in steps)
+
+
+def _cut_short(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a record prints only the first values of another's lines, each of its lines the same values as a
+    line of main's at the same step: a note that leads a row (ElegantRL's evaluator prints `{id} {step:8.2e}
+    {max_r:8.2f} |` when a new best is saved, then the step's full row `... |  avgR stdR ... | expR ...`), no row
+    of its own."""
+    if rec.counter is None or main.counter is None or rec.count >= main.count:
+        return False
+    width = len(rec.slots)
+    if width >= len(main.slots) or rec.counter != main.counter:
+        return False
+    mine, theirs = rec.shapes[0].literals, main.shapes[0].literals
+    if mine[:width] != theirs[:width] or any(a.kind != b.kind for a, b in zip(rec.slots, main.slots, strict=False)):
+        return False
+    full = {tuple(values[:width]) for sh in main.shapes for values in sh.values}
+    return all(tuple(values) in full for sh in rec.shapes for values in sh.values)
 
 
 def _other_half(rec: RecordShape, main: RecordShape) -> bool:
