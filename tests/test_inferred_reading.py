@@ -3692,3 +3692,28 @@ def test_a_header_whose_rules_divide_groups_of_columns_and_a_note_that_leads_its
     assert list(rows["x_avgr"]) == [-95.16, -96.87, -80.5, -95.85]  # a name over each column past the rules
     assert list(rows["x_avgs"]) == [80, 63, 153, 130]
     assert list(rows["x_objc"]) == [0.53, 0.02, 0.01, 0.4]
+
+
+def test_a_step_time_in_milliseconds_the_stamps_show_beside_a_rate_of_millions(write_log):
+    # saforem2/wordplay src/wordplay/trainer.py Trainer.train (0a3ba5ed, L818-834): every 5 iterations the logger
+    # ("[%Y-%m-%d %H:%M:%S][LEVEL][module:line] - ") writes 'step', 'loss', 'dt': dt*1000 (no unit printed),
+    # 'dtf', 'dtb' (forward, backward), 'sps', 'mtps': tokens_per_sec / 1e6, 'mfu' as "k=v" pairs; 8 ranks x 16,384 tokens an iteration here
+    tokens = 8 * 16384
+    lines, second = [], 0.0
+    for step in range(5, 55, 5):
+        dt = (0.070, 0.075, 0.072)[step % 3]  # seconds: fewer milliseconds than the 8 ranks' `sps`
+        second += 5 * dt
+        stamp = f"2024-04-02 01:59:{40 + int(second):02d}"
+        lines.append(
+            f"[{stamp}][INFO][trainer:837] - step={step} loss={4.0 - step / 100:.4f} dt={dt * 1000:.4f} "
+            f"dtf={dt * 40:.4f} dtb={dt * 930:.4f} sps={8 / dt:.4f} mtps={tokens / dt / 1e6:.4f} mfu=4.3692"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows
+    assert steps_of(parsed) == list(range(5, 55, 5))
+    # dt read as seconds would make 50 steps take 5,000 s between stamps 5 s apart: milliseconds
+    assert rows["step_time_s"].iloc[0] == pytest.approx(0.072)
+    assert rows["step_time_s"].iloc[1] == pytest.approx(0.075)
+    # (the step time is dt's, not the inverse of `sps`, a rate of the line)
+    assert rows["tokens_per_s"].iloc[0] == pytest.approx(round(tokens / 0.072 / 1e6, 4) * 1e6)
+    assert parsed.keymap["mapped"]["mtps"].rule == "scale"

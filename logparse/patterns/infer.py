@@ -4408,6 +4408,7 @@ def _line_table(
                 m = _part_of_step(slot, _clock(texts) is True)
             if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1 and over is None:
                 if stamp is not None and groups.get(stamp) == "timestamp":
+                    m = _stamped_milliseconds(rec, m, slot, stamp)
                     m = _stamped_interval(rec, m, slot, stamp, km)
                 else:
                     m = _rated_interval(rec, m, slot, km, line)
@@ -5131,8 +5132,8 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
             continue
         texts = [v for _, v in rec.series(slot.index)]
         m = field_plan(km, slot.label, slot.unit, texts, False, line)
-        if m is None or m.kept:
-            continue
+        if m is None or m.kept or m.invert:
+            continue  # (a rate the step's time is read from is no time of the line's: SPS beside dt)
         m = _timed(km, m, slot, texts)
         if _full(m) != "step_time_s":
             continue
@@ -5361,6 +5362,44 @@ def _stamped_interval(
         return m
     why = f"its value matches the time between the stamps of consecutive records, {stride} steps apart"
     return _per_step_of(m, slot, stride, why)
+
+
+# the fewest milliseconds a step's time read in milliseconds by the stamps may print
+_MS_LEAST = 5.0
+
+
+def _stamped_milliseconds(rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int) -> FieldPlan:
+    """A step's time printed with no unit that the line's own stamps show to be in milliseconds: read as seconds,
+    the steps between the stamped records would take ten times the time the stamps say passed, read as
+    milliseconds no more than that time (saforem2/wordplay's trainer logs `dt=108.1093` with dt * 1000, its
+    legend says so, on lines whose stamps move a second every few steps)."""
+    if rec.counter is None or m.scale != 1.0 or m.invert or slot.unit is not None:
+        return m
+    if m.use is not None and m.use.unit is not None:
+        return m
+    stamps = rec.series(stamp)
+    slack = 1.0 if _to_the_second(stamps) else 0.05
+    printed = passed = 0.0
+    pairs = 0
+    for k, stride, v in _rises(rec, slot.index):
+        if v is None or not math.isfinite(v) or v < _MS_LEAST:
+            return m  # (a step of under 5 ms is no training loop's: a counter of samples, not steps, misleads)
+        try:
+            passed += _gap(stamps, k)
+        except ValueError:
+            return m
+        printed += v * stride
+        pairs += 1
+    if pairs < MIN_REPEATS - 1 or passed < 2 * slack:
+        return m
+    if printed <= 10 * (passed + slack) or printed / 1000 > 1.5 * (passed + slack):
+        return m
+    why = (
+        f"{m.reason}; as seconds its steps would take {printed / passed:,.0f} times the time their lines' stamps say "
+        "passed, as milliseconds no more: milliseconds"
+    )
+    use = keymap_mod.KeyUse(m.column, m.use.rule if m.use else "values", why, "ms")
+    return replace(m, scale=1e-3, reason=why, use=use)
 
 
 def _per_step_of(m: FieldPlan, slot: Slot, stride: int, why: str) -> FieldPlan:

@@ -663,10 +663,24 @@ class KeyMap:
                 return _ruled(self.step[name], "spelling", f"read as {name}")
             if k in self.known:  # (a known quantity's own name before the rules that read a key's words)
                 return self.known[k]
-            hit = self._on_device(key, depth) or self._per_device(key, depth)
+            hit = self._on_device(key, depth) or self._per_device(key, depth) or self._count_scaled(k, depth)
             if hit is not None:
                 return hit
         return None if config else self.known.get(k)
+
+    def _count_scaled(self, k: str, depth: int) -> Mapping | None:
+        """A rate key led by the letter of the scale it is printed in (`mtps`, `ktok/s`, `Mtokens/s`): the rate the
+        rest names, times a thousand (k), a million (m) or a billion (g) (saforem2/ezpz's trainers print `mtps`,
+        tokens per second in millions). Only a count's rate: `ms` is no mega-second."""
+        scale = COUNT.get(k[:1]) if k[:1] in _RATE_SCALES else None
+        if scale is None or len(k) < 4:
+            return None
+        hit = self._lookup(k[1:], False, depth + 1)
+        if hit is None or hit.column not in _SCALED_RATES:
+            return None
+        return _ruled(
+            replace(hit, factor=hit.factor * scale), "scale", f"read as {k[1:]} in units of {scale:g}: its first letter"
+        )
 
     def _on_device(self, key: str, depth: int) -> Mapping | None:
         """A memory key that names the device it is measured on among its words (`peak-gpu-memory`, `GPU Max Mem`,
@@ -1272,6 +1286,11 @@ def resolve(
             # the loss rule's pick where a field gave the loss: kept as an x_ column
             return None, None, ("loss", "the line gives the loss already")
     return None, mapping, why
+
+
+# the scale letters a rate key may lead with, and the rates (counts a second) that may be printed so
+_RATE_SCALES = frozenset("kmg")
+_SCALED_RATES = frozenset({"tokens_per_s", "samples_per_s", "tokens_per_s_per_gpu", "samples_per_s_per_gpu"})
 
 
 def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
