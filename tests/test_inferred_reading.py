@@ -3717,3 +3717,40 @@ def test_a_step_time_in_milliseconds_the_stamps_show_beside_a_rate_of_millions(w
     # (the step time is dt's, not the inverse of `sps`, a rate of the line)
     assert rows["tokens_per_s"].iloc[0] == pytest.approx(round(tokens / 0.072 / 1e6, 4) * 1e6)
     assert parsed.keymap["mapped"]["mtps"].rule == "scale"
+
+
+def test_a_header_whose_columns_the_dashes_under_it_mark(write_log):
+    # explosion/wasabi's table as spaCy's `spacy train` console logger prints it (spacy/training/loggers.py
+    # console_logger: msg.row(table_header, widths=..., aligns=...) then msg.row(["-" * width for width in
+    # table_widths]), each row's numbers right-aligned to its column): the epoch `E`, the updates so far `#`,
+    # one loss per component and the scores; a name may be two words (`LOSS TEXTCAT`)
+    lines = [
+        "ℹ Initial learn rate: 0.001",
+        "E    #       LOSS TEXTCAT  CATS_SCORE  SCORE ",
+        "---  ------  ------------  ----------  ------",
+    ]
+    rows = ((0, 0, 0.25, 30.43, 0.30), (0, 4, 1.01, 93.52, 0.94), (1, 8, 0.99, 61.35, 0.61), (1, 12, 0.98, 100.0, 1.0))
+    for epoch, step, loss, cats, score in rows:
+        lines.append(f"{epoch:>3}  {step:>6}  {loss:>12.2f}  {cats:>10.2f}  {score:>6.2f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 4, 8, 12]
+    assert list(parsed.rows["loss"]) == [0.25, 1.01, 0.99, 0.98]
+    assert list(parsed.rows["x_cats_score"]) == [30.43, 93.52, 61.35, 100.0]
+
+
+def test_a_line_printed_before_every_step_line_from_the_first_leads_its_record(write_log):
+    # Challenging6/DSFD.pytorch train.py (96faecf8, L172-181), every 10 iterations: print('Timer: %.4f' % (t1 -
+    # t0)) around this iteration's work, then print('epoch:' + repr(epoch) + ' || iter:' + repr(iteration) + ' ||
+    # Loss:%.4f' % (tloss)), the loss parts' '->> pal1 conf loss:...' lines and print('->>lr:{}'.format(lr))
+    lines = ["Loading wider dataset..."]
+    timers = (1.6476, 0.6669, 0.6653, 0.6701)
+    for n, timer in enumerate(timers):
+        lines += [
+            f"Timer: {timer:.4f}",
+            f"epoch:0 || iter:{10 * n} || Loss:{26.3755 - n:.4f}",
+            f"->> pal1 conf loss:{11.1494 - n / 10:.4f} || pal1 loc loss:{4.9553:.4f}",
+            "->>lr:0.0005",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 10, 20, 30]
+    assert list(parsed.rows["step_time_s"]) == list(timers)  # each Timer its own iteration's, not the one before

@@ -1114,6 +1114,8 @@ def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
     values rise). A key that names a rate (`fps step`) is none."""
+    if loose and label.strip() == "#":
+        return True  # (a table's column of numbers headed `#`: spaCy's `E  #  LOSS ...`, the updates so far)
     base = keymap_mod.english(_QUALIFIER.sub("", label)).strip()
     words = base.lower().split()
     if not words or _RATE_WORDS & set(_words(base)[:-1]):
@@ -1975,6 +1977,12 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 else:
                     last, narrow = key, None
                 continue
+            if previous is not None and not sh.kinds:
+                ruled = _ruled_header(headers[previous], sample.shapes[previous].raw, sh.raw)
+                if ruled is not None:  # (the dashes under a header mark where each column stands)
+                    headers[previous] = ruled
+                    if previous in (last, narrow, logged):
+                        last, narrow = (previous, None) if len(ruled.names) > 2 else (last, previous)
             previous = None
             if not sh.kinds:
                 continue
@@ -2091,6 +2099,23 @@ class Header:
 
 
 Prefix = tuple[tuple[str, ...], tuple[str, ...], str, int]  # a Header's lead, before, tail and cut
+
+_DASH_RULE = regex.compile(r"\s*-{2,}(?:\s+-{2,})+\s*")
+
+
+def _ruled_header(header: Header, text: str, rule: str) -> Header | None:
+    """A header read again by the rule of dashes printed under it, one run of dashes a column: each column is
+    where its run stands and its name the header's text above the run, words and all (explosion/wasabi's table,
+    what spaCy's `spacy train` prints: `E    #       LOSS TEXTCAT  CATS_SCORE  SCORE` over `---  ------
+    ------------  ----------  ------`, its numbers right-aligned to the run's end). None when the rule is no such
+    line or a run stands under no text."""
+    if header.lead or header.tail.strip() or _DASH_RULE.fullmatch(rule) is None:
+        return None
+    runs = [m.span() for m in regex.finditer(r"-+", rule)]
+    names = [text[a:b].strip() for a, b in runs]
+    if len(runs) < 2 or not all(names):
+        return None
+    return replace(header, names=names, sep=" ", spans=runs, cells=list(zip(names, runs, strict=True)))
 
 
 # the caller's `file.py:line` that Rich's console logging prints at a line's right edge (rich/_log_render.py
@@ -2670,6 +2695,27 @@ def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
     return all(indent(sh) for sh in rec.shapes) and not any(indent(sh) for sh in head.shapes)
 
 
+def _leading_lines(sample: SampledLog, heads: dict[str, RecordShape]) -> set[str]:
+    """The shapes of the lines a log prints right before its first step line, with no separator between: where
+    the same lines come right before every later step line too, each leads its record (the Timer line of
+    SSD-style trainers, print('Timer: %.4f' % (t1 - t0)) before the iteration's own line). Empty when the
+    sample does not begin with the file's head."""
+    if not sample.order:
+        return set()
+    seq = sample.order[0]
+    first = next((k for k, key in enumerate(seq) if key in heads), None)
+    found: set[str] = set()
+    if first is None:
+        return found
+    k = first - 1
+    while k >= 0 and first - k <= MAX_BLOCK_LINES and seq[k] and not _separator(sample, seq[k]):
+        if seq[k] in heads:
+            break
+        found.add(seq[k])
+        k -= 1
+    return found
+
+
 def find_blocks(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
 ) -> None:
@@ -2681,11 +2727,18 @@ def find_blocks(
     by_shape = {sh.key: rec for rec in records for sh in rec.shapes}
     heads = {sh.key: rec for rec in steps for sh in rec.shapes}
     seen: dict[tuple[int, int, str], int] = Counter()  # (member id, head id, previous | next) -> times
+    leads = _leading_lines(sample, heads)
     for seq in sample.order:
         at = [k for k, key in enumerate(seq) if key in heads]
         for n, h in enumerate(at):
             head = heads[seq[h]]
             stop = at[n + 1] if n + 1 < len(at) else len(seq)
+            if n + 1 < len(at):
+                following = heads[seq[at[n + 1]]]
+                while stop - 1 > h and seq[stop - 1] in leads:
+                    stop -= 1  # (the next record's leading lines, printed before its step line)
+                    if seq[stop] in by_shape:
+                        seen[(id(by_shape[seq[stop]]), id(following), "next")] += 1
             k = h + 1
             while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
                 if _stamp_heading(sample, seq[k]):
