@@ -3754,3 +3754,16 @@ def test_a_line_printed_before_every_step_line_from_the_first_leads_its_record(w
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 10, 20, 30]
     assert list(parsed.rows["step_time_s"]) == list(timers)  # each Timer its own iteration's, not the one before
+
+
+def test_an_evaluation_line_that_leads_with_its_step_in_a_step_train_val_log_file(write_log):
+    # karpathy/build-nanogpt train_gpt2.py writes its log file with f.write(f"{step} val {val_loss:.4f}\n") every
+    # 250 steps, before that step's f.write(f"{step} train {loss_accum.item():.6f}\n")
+    lines = []
+    for step in range(245, 255):
+        if step == 250:
+            lines.append(f"{step} val {2.2391:.4f}")
+        lines.append(f"{step} train {2.3 - step / 1000:.6f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(245, 255))
+    assert len(evals(parsed)) == 1  # the val line: an evaluation at step 250, not a row

@@ -4051,8 +4051,14 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     loss 25.11, rec 19.31, adv 5.80, d0 0.65, d1 1.89", the step line's losses on the dev set. A setting named
     after the loss (`val_loss_every: 250`) is whole, and no eval_loss by the key model; the best so far is no
     evaluation of its own (HarderThenHarder/transformers_tasks chatglm_finetune train.py: "Min eval loss has been
-    updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}")."""
-    first = next((s for s in rec.slots if s.kind == "num"), None)
+    updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}"). Its log file's line f"{step} val {loss:.4f}"
+    leads with the step it evaluates at."""
+    numbers = [s for s in rec.slots if s.kind == "num"]
+    if len(numbers) == 2 and not numbers[0].label and numbers[0].index == 0:
+        printed = [v for _, v in rec.series(numbers[0].index)]
+        if printed and all(v.isdigit() for v in printed):
+            numbers = numbers[1:]  # (the step it evaluates at, leading the line: build-nanogpt's `250 val 2.2391`)
+    first = numbers[0] if numbers else None
     if first is None or not first.label or first.role != "value":
         return False
     if {w.lower() for w in _words(first.label)} & _BOUND_WORDS:
