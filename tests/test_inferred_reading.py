@@ -3052,7 +3052,8 @@ def test_steps_printed_without_their_number_are_rows_in_order(write_log, fmt):
 @pytest.mark.parametrize(
     "fmt",
     [
-        # KichangKim/DeepDanbooru deepdanbooru/commands/train_project.py (its issue #42's output): every few batches
+        # KichangKim/DeepDanbooru deepdanbooru/commands/train_project.py (output posted at
+        # github.com/KichangKim/DeepDanbooru/issues/42): every few batches
         # 'Epoch[{epoch}] Loss={:.6f}, P={:.6f}, R={:.6f}, F1={:.6f}, Speed = {:.1f} samples/s, {:.2f} %, ETA = ...'
         "Epoch[{e}] Loss={x:.6f}, P=0.625461, R=0.082422, F1=0.145650, Speed = 7.2 samples/s, 99.{k}8 %, "
         "ETA = 2021-09-12 16:55:43",

@@ -2521,7 +2521,12 @@ def _stamp_heading(sample: SampledLog, key: str) -> bool:
     """A stamp alone on its line, ruled or bracketed (`[2024-09-16 17:38:51]--------------------`): it opens the
     record after it, as a rule would, and gives it its time."""
     sh = sample.shapes.get(key) if key else None
-    return sh is not None and sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit)
+    return sh is not None and _stamp_alone(sh)
+
+
+def _stamp_alone(sh: SampledShape) -> bool:
+    """Whether a line holds a stamp and nothing else but rules and brackets."""
+    return sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit)
 
 
 def _separator(sample: SampledLog, key: str) -> bool:
@@ -2562,7 +2567,7 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A line that may belong to another line's record: one `key: value` and nothing after the value (a row of a
     block), or values of at least two keys the key map knows (a line of timings under a results line)."""
     sh = rec.shapes[0]
-    if sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit):
+    if _stamp_alone(sh):
         return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
@@ -2708,7 +2713,7 @@ def _leading_lines(sample: SampledLog, heads: dict[str, RecordShape]) -> set[str
     if first is None:
         return found
     k = first - 1
-    while k >= 0 and first - k <= MAX_BLOCK_LINES and seq[k] and not _separator(sample, seq[k]):
+    while k >= 0 and first - k <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
         if seq[k] in heads:
             break
         found.add(seq[k])
@@ -4908,12 +4913,22 @@ _MS_UNSAID = 1000.0
 def _milliseconds_unsaid(m: FieldPlan, key: str, texts: Sequence[str]) -> FieldPlan:
     """A step time whose key and value say no unit, above 1,000 on every line sampled: milliseconds (Archai's
     DLLogger table prints `train_time/batch` as avg_elapsed * 1000, archai/nlp/trainers/nvidia/trainer.py)."""
-    if m.scale != 1.0 or m.invert or (m.use is not None and m.use.unit is not None):
+    if not _no_unit_said(m):
         return m
     values = [_number(t) for t in texts]
     if not values or any(v is None or v < _MS_UNSAID for v in values):
         return m
-    why = f"{m.reason}; above {_MS_UNSAID:,.0f} on every line with no unit: milliseconds"
+    return _in_milliseconds(m, f"above {_MS_UNSAID:,.0f} on every line with no unit")
+
+
+def _no_unit_said(m: FieldPlan) -> bool:
+    """Whether a time is read as printed, its key and value having said no unit (and no rate was inverted)."""
+    return m.scale == 1.0 and not m.invert and (m.use is None or m.use.unit is None)
+
+
+def _in_milliseconds(m: FieldPlan, because: str) -> FieldPlan:
+    """A time printed with no unit read in milliseconds, for the reason `because` gives."""
+    why = f"{m.reason}; {because}: milliseconds"
     use = keymap_mod.KeyUse(m.column, m.use.rule if m.use else "values", why, "ms")
     return replace(m, scale=1e-3, reason=why, use=use)
 
@@ -5432,9 +5447,7 @@ def _stamped_milliseconds(rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int
     the steps between the stamped records would take ten times the time the stamps say passed, read as
     milliseconds no more than that time (saforem2/wordplay's trainer logs `dt=108.1093` with dt * 1000, its
     legend says so, on lines whose stamps move a second every few steps)."""
-    if rec.counter is None or m.scale != 1.0 or m.invert or slot.unit is not None:
-        return m
-    if m.use is not None and m.use.unit is not None:
+    if rec.counter is None or slot.unit is not None or not _no_unit_said(m):
         return m
     stamps = rec.series(stamp)
     slack = 1.0 if _to_the_second(stamps) else 0.05
@@ -5453,12 +5466,11 @@ def _stamped_milliseconds(rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int
         return m
     if printed <= 10 * (passed + slack) or printed / 1000 > 1.5 * (passed + slack):
         return m
-    why = (
-        f"{m.reason}; as seconds its steps would take {printed / passed:,.0f} times the time their lines' stamps say "
-        "passed, as milliseconds no more: milliseconds"
+    return _in_milliseconds(
+        m,
+        f"as seconds its steps would take {printed / passed:,.0f} times the time their lines' stamps say passed, "
+        "as milliseconds no more",
     )
-    use = keymap_mod.KeyUse(m.column, m.use.rule if m.use else "values", why, "ms")
-    return replace(m, scale=1e-3, reason=why, use=use)
 
 
 def _per_step_of(m: FieldPlan, slot: Slot, stride: int, why: str) -> FieldPlan:
