@@ -1576,6 +1576,8 @@ def _key_before_counter(rec: RecordShape) -> None:
 
 # the words of a key that plan a run's steps, before a word that counts them (`total step`, `max_iters`, `num_steps`)
 _PLAN_WORDS = frozenset({"total", "max", "num", "n"})
+# words before a time that make it the run's time so far, not a step's (the last-words reading of field_plan)
+_SO_FAR_WORDS = frozenset({"total", "elapsed", "cumulative", "overall", "accumulated", "wall"})
 
 
 def _named_total(rec: RecordShape, km: keymap_mod.KeyMap, step: int, ints: set[int]) -> int | None:
@@ -1732,6 +1734,14 @@ def field_plan(
     for text, start in tries:
         mapping = km.lookup(text, "step")
         if mapping is None or mapping.kind != "step":
+            continue
+        if (
+            mapping.column == "step_time_s"
+            and len(text.split()) == 1
+            and {w.lower() for w in words[:start]} & _SO_FAR_WORDS
+        ):
+            # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
+            # Time` names the step)
             continue
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
@@ -2538,9 +2548,22 @@ def _separator(sample: SampledLog, key: str) -> bool:
     if sh.kinds:
         return False
     text = sh.literals[0]
+    inner = text.strip()
+    if inner[:1] in _BOX_OPENS:
+        return False  # a box opened or divided under its step line goes on (Ray's result box, below)
     if not any(ch.isalnum() for ch in text):
         return not text.rstrip().endswith(("{", "[", "("))  # a dict opened under its step line goes on
+    if len(inner) > 1 and inner[0] in _BOX_SIDES and inner[-1] in _BOX_SIDES:
+        # a box's title or a key printed with no value, between its sides: Ray Train's result table under
+        # `Training finished iteration N ...` (ray/tune/experimental/output.py, _print_result_table's
+        # `╭──╮ │ Training result │ ├──┤ │ loss 2.06907 │ ... ╰──╯`) holds its rows to the closing corner
+        return False
     return _SECTION.match(text) is None
+
+
+# box-drawing corners and junctions that open or divide a box (its closing corners `╰└╚` end it), and its sides
+_BOX_OPENS = frozenset("╭┌╔┏├╟╠┣┢┡╞")
+_BOX_SIDES = frozenset("│┃║")
 
 
 def _in_lockstep(rec: RecordShape, head: RecordShape, times: int, km: keymap_mod.KeyMap) -> bool:
@@ -2571,7 +2594,7 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
-        tail = sh.literals[-1].strip().strip("|,").strip()
+        tail = sh.literals[-1].translate(_VERTICALS).strip().strip("|,").strip()
         mapping = km.lookup(labelled[0].label, "config")
         config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
         return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
@@ -2588,7 +2611,7 @@ def _single(rec: RecordShape) -> bool:
         and len(sh.kinds) == 1
         and bool(nums[0].label)
         and not nums[0].rate
-        and not sh.literals[-1].strip().strip("|,").strip()
+        and not sh.literals[-1].translate(_VERTICALS).strip().strip("|,").strip()
     )
 
 
@@ -2654,7 +2677,15 @@ def block_counters(records: list[RecordShape], sample: SampledLog) -> list[Recor
         if any(id(r) in lined for r in group):
             continue  # the lines of a step line printed over lines (a dict under `step 100 done`)
         ids = {id(r) for r in group}
-        if any(id(r) in lined for run in runs if ids & {id(x) for x in run} for r in run):
+        over = {id(r): r for run in runs if ids & {id(x) for x in run} for r in run if id(r) in lined}
+        if over:
+            # a step line heads the block: a rising value among its lines counts the step only when named a
+            # counter more surely (Ray Train's `Training finished iteration 2 ...` over its result box, whose
+            # `│ epoch 1 │` row is a value of the iteration's)
+            rising = [r for r in group if r.kind == "step"]
+            if rising and min(over.values(), key=_counter_rank) is min([*over.values(), *rising], key=_counter_rank):
+                for r in rising:
+                    r.kind = "none"
             continue
         heads = [r for r in group if r.kind == "step"]
         if not heads and alone:
@@ -2942,6 +2973,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind, rec.own_count = "eval", True
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
+        if _run_summary(rec, steps):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
         main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
         if main is not None:  # the step's other values, joined to its row by the step they print
             rec.kind, rec.head, rec.attach = "block", main, "step"
@@ -3134,6 +3169,23 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
         if _epoch_named(other.slots[other.counter].label):
             continue
         if ours <= {_whole(v) for _, v in other.series(other.epoch)}:
+            return True
+    return False
+
+
+def _run_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether a record seen once, after every line of a record that counts the same steps under the same name,
+    states the run's totals at its last step: the run's closing summary, no step of its own (tianshou's trainer
+    returns an InfoStats whose repr, printed by its examples after 'Finished training', opens
+    `InfoStats(update_step=600, best_score=..., train_step=6000, ...)`: the last bar's `update_step=600` again)."""
+    if rec.count != 1 or rec.counter is None:
+        return False
+    (where, value), = rec.placed(rec.counter)
+    for other in steps:
+        if other is rec or other.count < MIN_REPEATS or _counter_key(other) != _counter_key(rec):
+            continue
+        seen = other.placed(other.counter)
+        if seen and seen[-1][0] < where and _whole(_unsep(seen[-1][1])) == _whole(_unsep(value)):
             return True
     return False
 
