@@ -44,9 +44,9 @@ def test_mmengine_iteration_counter_in_brackets(write_log):
     assert first["progress_total"] == 1000 and first["lr"] == 1e-2 and first["loss"] == 1.4
     assert first["step_time_s"] == 0.0041
     assert row_at(parsed, 3)["timestamp"] - first["timestamp"] == 2.0  # 10:02:53 - 10:02:51
-    # the validation's lines are evaluations, never rows; its own `[16/16]` is no training step
-    assert [e["line"] for e in evals(parsed)] == [4, 5]
-    assert evals(parsed)[1]["eval_loss"] == 1.2345 and math.isnan(evals(parsed)[1].get("step", math.nan))
+    # the validation's lines are one evaluation, never rows; its own `[16/16]` is no training step
+    assert [e["line"] for e in evals(parsed)] == [4]
+    assert evals(parsed)[0]["eval_loss"] == 1.2345 and math.isnan(evals(parsed)[0].get("step", math.nan))
 
 
 def test_epoch_and_position_become_the_step_since_the_run_began(write_log):
@@ -2038,6 +2038,46 @@ def test_validation_lines_are_events_never_rows(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [50, 100, 150, 200]
     assert [(int(e["step"]), e["eval_loss"]) for e in evals(parsed)] == [(100, 4.1), (200, 4.0), (200, 3.9)]
+
+
+def test_an_evaluation_printed_over_lines_is_one_event(write_log):
+    # OpenNMT-py onmt/utils/statistics.py Statistics.output: "Step %s; acc: %.1f; ppl: %.1f; xent: %.1f; lr: %.5f;
+    # ... %.0f sec;" behind its logger's "[%(asctime)s %(levelname)s] "; at each validation
+    # onmt/utils/report_manager.py ReportMgr._report_step logs "Train perplexity: %g", "Train accuracy: %g",
+    # "Validation perplexity: %g", "Validation accuracy: %g" one a line
+    lines = []
+    for step in (20, 40, 60, 80):
+        lines.append(
+            f"[2026-12-06 01:13:{step // 2:02d},135 INFO] Step {step}/  300; acc: 14.3; ppl:  22.8; xent: 3.1; "
+            f"lr: 1.00000; {step} sec;"
+        )
+        if step % 40 == 0:
+            lines += [
+                f"[2026-12-06 01:13:{step // 2:02d},500 INFO] Train perplexity: 21.{step}",
+                f"[2026-12-06 01:13:{step // 2:02d},500 INFO] Train accuracy: 13.{step}",
+                f"[2026-12-06 01:13:{step // 2:02d},501 INFO] Validation perplexity: 19.{step}",
+                f"[2026-12-06 01:13:{step // 2:02d},501 INFO] Validation accuracy: 15.{step}",
+            ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80]
+    # one validation at step 40 and one at 80, each over its two lines: an event apiece, at its first line
+    assert [e["line"] for e in evals(parsed)] == [5, 11]
+
+
+def test_evaluations_of_two_splits_printed_together_are_two_events(write_log):
+    # karpathy/build-nanogpt train_gpt2.py prints f"validation loss: {val_loss_accum.item():.4f}" and then, from its
+    # HellaSwag evaluation, f"HellaSwag accuracy: {num_correct_norm}/{num_total}={acc_norm:.4f}" before the step's
+    # own f"step {step:5d} | loss: {loss_accumulated.item():.6f} | lr {lr:.4e} | ... | dt: {dt*1000:.2f}ms | tok/sec:
+    # {tokens_per_sec:.2f}"; a loop of its own prints `val acc:` and then `test acc at best val:`
+    lines = []
+    for step in (0, 1, 2, 3):
+        if step % 2 == 0:
+            lines += [f"validation loss: 10.9{step}", f"HellaSwag accuracy: 2435/10042=0.242{step}"]
+        lines.append(f"step {step:5d} | loss: 10.98{step} | lr 6.0000e-06 | norm: 1.0 | dt: 4100.00ms | tok/sec: 1279.3")
+    lines += ["val acc: 0.9375", "test acc at best val: 0.9192"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert [e["line"] for e in evals(parsed)] == [1, 2, 5, 6, 9, 10]
 
 
 def test_lines_of_scores_alone_are_evaluations(write_log):

@@ -811,6 +811,7 @@ class _Assembler:
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
+        events = evaluations_joined(events, rows)
         self._epochs_planned(rows)
         rows = self._steps_planned(rows)
         lines = {
@@ -881,6 +882,76 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """One event per evaluation: evaluation lines with no step line and no other event between them, on the same
+    data split, report one evaluation over lines (OpenNMT-py's `valid stats calculation ... took: 3.9 s.`,
+    `Validation perplexity: ...`, `Validation accuracy: ...` at each validation step; HugeCTR's `Evaluation, AUC:
+    ...` among its `eval_start`/`eval_accuracy` records; flair's final `Results:` with its accuracy and its
+    classification report), and join the first one's event: its line and text, each value from the first line
+    that states it. A line that names another split than the lines before it (`val acc: 0.93` then `test acc at
+    best val: 0.91`, `validation loss : 10.98` then `HellaSwag accuracy : 0.24`) is another evaluation; a line
+    that states only how long it took belongs to its neighbours'. A line printed like one already in it (its
+    digits aside) is the next evaluation's: a second validation after the last step, another rank's."""
+    if events.empty or "event" not in events or "line" not in events:
+        return events
+    events = events.reset_index(drop=True)
+    lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
+    steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
+    ranks = events["rank"].astype(object) if "rank" in events else pd.Series(None, index=events.index)
+    texts = events["text"].astype(str) if "text" in events else pd.Series("", index=events.index)
+    group: list[int] = []
+    current, split, shapes = -1, None, set()
+    for k in range(len(events)):
+        shape = _DIGITS.sub("0", texts[k]).strip()
+        words = {w.lower() for w in _WORD.findall(texts[k])} - _LEVEL_WORDS
+        timing = bool(words) and words <= _TIME_WORDS
+        mine = frozenset(_SPLITS[w] for w in words if w in _SPLITS)
+        named = any(w.lower() not in _KNOWN_WORDS for w in _NAME.findall(texts[k]))
+        joins = (
+            k > 0
+            and events.at[k, "event"] == "eval"
+            and events.at[k - 1, "event"] == "eval"
+            and steps_before[k] == steps_before[k - 1]
+            and (ranks[k] == ranks[k - 1] or (pd.isna(ranks[k]) and pd.isna(ranks[k - 1])))
+            and (timing or split is None or mine == split or (not mine and not named))
+            and shape not in shapes
+        )
+        if not joins:
+            current, split, shapes = current + 1, None, set()
+        shapes.add(shape)
+        if not timing and split is None:
+            split = mine
+        group.append(current)
+    if current == len(events) - 1:
+        return events
+    by = events.groupby(np.asarray(group), sort=False)
+    joined = by.first().reset_index(drop=True)
+    last = by["line"].max().reset_index(drop=True)
+    # the evaluation's last line, where it spans several (a free-form header right after it is the evaluation's)
+    return joined.assign(last_line=last.where(last > joined["line"]).astype("Int64"))
+
+
+# the words that name an evaluation's data split (`eval`, `evaluation` name none: every evaluation says them),
+# those of a logger's level, and those of a line that states only how long an evaluation took
+_SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
+_LEVEL_WORDS = frozenset({"info", "debug", "warning", "warn", "error", "critical", "notice"})
+_TIME_WORDS = frozenset({"took", "time", "s", "sec", "secs", "seconds", "ms", "elapsed", "min", "minutes"})
+_WORD = re.compile(r"[A-Za-z]+")
+_DIGITS = re.compile(r"\d+")
+# a capitalised word that names what a line evaluates on, when no split word does (`HellaSwag accuracy`, `Final
+# acc`), unless it is a metric's name, a logger's level or a date's
+_NAME = re.compile(r"\b[A-Z][A-Za-z]*")
+_KNOWN_WORDS = (
+    _LEVEL_WORDS
+    | _TIME_WORDS
+    | frozenset(
+        "eval evaluation evaluating result results metric metrics score loss acc accuracy auc f recall precision"
+        " mrr ndcg hit map bleu rouge ppl perplexity top wer cer iou miou dice psnr ssim fid mean avg average"
+        " mon tue wed thu fri sat sun jan feb mar apr may jun jul aug sep oct nov dec".split()
+    )
+)
 
 
 def _read_warnings(stats: ReadStats) -> list[RunWarning]:

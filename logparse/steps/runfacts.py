@@ -25,9 +25,7 @@ from ..specs.devices import LISTED_FACTS, listed_gpus
 def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     """The last value of every fact the log states; a fact that changes is reported."""
     facts: dict[str, Fact] = {}
-    evals = []
-    if not parsed.events.empty and "event" in parsed.events:
-        evals = sorted(parsed.events.loc[parsed.events["event"] == "eval", "line"].astype(int))
+    evals = _evaluation_lines(parsed)
     last_step = _last_step_line(parsed)
     for name, stated in parsed.facts.items():
         stated = _plausible(name, stated, warnings)
@@ -164,6 +162,15 @@ def _last_step_line(parsed: ParsedLog) -> float:
         rows = rows[rows["kind"] == "step"]
     lines = pd.to_numeric(rows["line"], errors="coerce").dropna()
     return float(lines.max()) if len(lines) else math.inf
+
+
+def _evaluation_lines(parsed: ParsedLog) -> list[int]:
+    """The lines of the log's evaluations, in order: each line of one printed over lines, to its last."""
+    if parsed.events.empty or "event" not in parsed.events:
+        return []
+    mine = parsed.events[parsed.events["event"] == "eval"]
+    ends = mine["last_line"].fillna(mine["line"]) if "last_line" in mine else mine["line"]
+    return sorted({n for a, b in zip(mine["line"], ends, strict=True) for n in range(int(a), int(b) + 1)})
 
 
 def _just_after(line: int, marks: list[int]) -> bool:
