@@ -3884,7 +3884,12 @@ def _qualifies(rec: RecordShape) -> bool:
             return True
         if rec.count >= MIN_REPEATS and _listed(rec):
             return True  # a printed list of values (VITS's `[loss, ..., step, lr]`): its rising number counts
-        loose = rec.count >= MIN_REPEATS and _counter_named(rec.slots[rec.counter].label, loose=True)
+        loose = rec.count >= MIN_REPEATS and (
+            _counter_named(rec.slots[rec.counter].label, loose=True)
+            # (or a position out of its total that heads the lines printing its values: CNN_Numpy's
+            # '{}/{} (batchs) completed!' over 'train mean loss: ...', found joined or left by find_blocks)
+            or (rec.total is not None and len({v for _, v in rec.series(rec.total)}) == 1)
+        )
         # (the counter's own total is no value: `Train Epoch: {i} / {num_epochs}` heads the line of its values)
         return (rec.named or loose) and all(s.role in ("step", "total") for s in rec.slots if s.kind == "num")
     if rec.count < MIN_REPEATS:
