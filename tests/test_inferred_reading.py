@@ -3808,3 +3808,51 @@ def test_an_evaluation_line_that_leads_with_its_step_in_a_step_train_val_log_fil
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(245, 255))
     assert len(evals(parsed)) == 1  # the val line: an evaluation at step 250, not a row
+
+
+def test_a_time_of_day_after_a_level_word_in_the_loggers_bracket_stamps_the_line(write_log):
+    # oxwhirl/pymarl src/utils/logging.py get_logger: Formatter('[%(levelname)s %(asctime)s] %(name)s %(message)s',
+    # '%H:%M:%S'); src/utils/logging.py Logger.print_recent_stats: "Recent Stats | t_env: {:>10} | Episode: {:>8}\n"
+    # then the stats four to a line, '{:<25}{:>8}' each and a tab after each
+    lines = []
+    stats = (("03:15:26", 100204, 3799), ("03:16:06", 100617, 3815), ("03:16:38", 101023, 3831), ("03:17:12", 101446, 3847))
+    for n, (clock, t_env, episode) in enumerate(stats):
+        lines += [
+            f"[INFO {clock}] my_main Recent Stats | t_env: {t_env:>10} | Episode: {episode:>8}",
+            f"{'epsilon:':<25}{'0.0500':>8}\t{'grad_norm:':<25}{'2.1023':>8}\t{'loss:':<25}{0.1679 + n / 100:>8.4f}\t",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert len(steps_of(parsed)) == 4
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 1)["timestamp"] == 40.0  # 03:16:06 - 03:15:26
+    assert row_at(parsed, 7)["timestamp"] - row_at(parsed, 5)["timestamp"] == 34.0  # 03:17:12 - 03:16:38
+
+
+def test_a_counter_out_of_its_total_heads_the_lines_that_print_its_values(write_log):
+    # CNN_Numpy train.py: print("-----------train loss & acc-----------"), then print("{}/{} (batchs) completed!"
+    # .format(i, batches)), "train mean loss: {}", "train accuracy: {}" every 100 batches
+    lines = ["------------start train 0/20----------"]
+    losses = (2.302561322392531, 2.2941003309702097, 2.2082550701738346)
+    for n, loss in enumerate(losses, start=1):
+        lines += [
+            "-----------train loss & acc-----------",
+            f"{100 * n}/1718 (batchs) completed!",
+            f"train mean loss: {loss}",
+            f"train accuracy: 0.{15 + n}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300]
+    assert [row_at(parsed, 3 + 4 * k)["loss"] for k in range(3)] == list(losses)
+
+
+def test_a_lone_line_whose_only_key_names_an_evaluations_score_is_an_evaluation(write_log):
+    # sebtheiler/tutorials dqn/train_dqn.py: f'Game number: {str(len(rewards)).zfill(6)}  Frame number:
+    # {str(frame_number).zfill(8)}  Average reward: {np.mean(rewards[-10:]):0.1f}  Time taken: ...' every 10 games,
+    # and print('Evaluation score:', final_score) after each evaluation
+    lines = [
+        f"Game number: {n:06d}  Frame number: {7943478 + 15000 * k:08d}  Average reward: 115.{k}  Time taken: 69.4s"
+        for k, n in enumerate(range(10590, 10650, 10))
+    ]
+    lines.append("Evaluation score: 124.42857142857143")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(10590, 10650, 10))
+    assert [e["line"] for e in evals(parsed)] == [7]

@@ -4093,7 +4093,14 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     for label in labels:
         text = text.replace(label, " ")
     if not _eval_marks(text):
-        return False
+        # (a line of one key, its words the line's own, says it in the key: sebtheiler/tutorials dqn/train_dqn.py
+        # prints print('Evaluation score:', final_score) between its `Game number: ...` lines)
+        return (
+            len(labels) == 1
+            and _single(rec)
+            and bool(_eval_marks(labels[0]))
+            and bool(set(_words(labels[0].lower())) & (SCORE_WORDS | _RETURNS))
+        )
     for label in labels:
         # (or a score, or an agent's reward or return, said of the evaluation: `Evaluation: Average reward over 10
         # episodes: 500.00`)
@@ -5327,6 +5334,9 @@ def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
     return m is not None and not m.kept and m.column in ("step_time_s", "train_elapsed_s")
 
 
+_LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "NOTICE", "D", "I", "W", "E"})
+
+
 def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
     """A record's time of day printed with no date under a time's key or leading the line, its hours two digits
     as a clock of the day prints them (torch_xla test/test_utils.py print_training_update: 'Time={}'.format(
@@ -5340,7 +5350,10 @@ def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
         # (or with no key, leading the line as a logger's prefix: PrimeIntellect-ai/prime
         # src/zeroband/utils/logging.py "{asctime} [{levelname}] [Rank {local_rank}] {message}" with datefmt
         # "%H:%M:%S", Rich's logging handler "[%X]")
-        leads = slot.index == 0 and not rec.shapes[0].literals[0].strip(" [(")
+        # (a level word may come first in its bracket: pymarl src/utils/logging.py get_logger's Formatter
+        # '[%(levelname)s %(asctime)s] %(name)s %(message)s' with datefmt '%H:%M:%S', `[INFO 03:15:26] my_main ...`)
+        head = rec.shapes[0].literals[0].strip(" [(")
+        leads = slot.index == 0 and (not head or head.upper() in _LEVELS)
         if not (slot.label or leads):
             continue
         texts = [v for _, v in rec.series(slot.index)]
