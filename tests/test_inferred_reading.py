@@ -3856,3 +3856,19 @@ def test_a_lone_line_whose_only_key_names_an_evaluations_score_is_an_evaluation(
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(10590, 10650, 10))
     assert [e["line"] for e in evals(parsed)] == [7]
+
+
+def test_a_bars_rate_in_its_own_unit_is_the_inverse_of_the_time_a_position_takes(write_log):
+    # tqdm/std.py format_meter: rate_fmt = f"{rate:5.2f}{unit}/s" (or f"{1 / rate:5.2f}s/{unit}"), `unit` as the
+    # bar was made: pykeen/training/training_loop.py trange(..., desc=f"Training epochs on {self.device}",
+    # unit="epoch") with set_postfix(loss=..., prev_loss=...)
+    rates = (3.82, 4.23, 4.41, 2.45)
+    lines = [
+        f"Training epochs on cpu: {100 * n // 40:3d}%|#         | {n}/40 [00:0{n}<00:10, {rate:5.2f}epoch/s, "
+        f"loss={1.31 - n / 10:.3g}]"
+        for n, rate in enumerate(rates, start=1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(1 / 3.82)
+    assert row_at(parsed, 4)["step_time_s"] == pytest.approx(1 / 2.45)

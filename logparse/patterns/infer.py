@@ -4425,7 +4425,7 @@ def _line_table(
             continue
         if _average(sh, slot) and not slot.bracketed:
             continue
-        if counted is not None and slot.index > counted and slot.rate and slot.label in ("it/s", "s/it"):
+        if counted is not None and slot.index > counted and _bar_rate(rec, slot):
             if evaluation or rec.beside:
                 continue
             if counted != rec.counter and not _bar_counts_steps(rec, counted):
@@ -4440,7 +4440,7 @@ def _line_table(
             group = f"v{slot.index}"
             groups[slot.index] = group
             fields[group] = {"column": "step_time_s", "smoothing": "ema", "alpha": 0.3}
-            if slot.label == "it/s":
+            if slot.label.endswith("/s"):
                 fields[group]["invert"] = True
             taken.add("step_time_s")
             continue
@@ -5335,6 +5335,19 @@ def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
 
 
 _LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "NOTICE", "D", "I", "W", "E"})
+
+
+# tqdm's rate_fmt: f"{rate:5.2f}{unit}/s", or "s/{unit}" below one a second, its `unit` whatever the bar counts
+# (`it`, `epoch`, `batch`, `img`: PyKEEN's training loop draws `3.82epoch/s`)
+_RATE_FMT = regex.compile(r"[A-Za-z]+/s|s/[A-Za-z]+")
+
+
+def _bar_rate(rec: RecordShape, slot: Slot) -> bool:
+    """Whether a bar's slot is its rate: `it/s` or `s/it`, or tqdm's rate of another unit right after its clock."""
+    if slot.rate and slot.label in ("it/s", "s/it"):
+        return True
+    before = rec.slots[slot.index - 1] if slot.index > 0 else None
+    return before is not None and before.kind == "clock" and _RATE_FMT.fullmatch(slot.label) is not None
 
 
 def _day_clock(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
