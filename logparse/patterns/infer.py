@@ -2797,11 +2797,21 @@ def find_blocks(
     for (member, head, where), times in seen.items():
         if times > best.get(member, (0, 0, ""))[0]:
             best[member] = (times, head, where)
+    rows_of: Counter[int] = Counter(
+        best[id(rec)][1] for rec in records if rec.kind == "none" and id(rec) in best and _single(rec)
+    )
     for rec in records:
-        if rec.kind != "none" or id(rec) not in best:
+        if id(rec) not in best or rec.kind not in ("none", "eval_free"):
             continue
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
+        if rec.kind == "eval_free" and not (
+            _single(rec) and times == head.count == rec.count and rows_of[head_id] >= 2
+        ):
+            # (an evaluation's `key: value` row among the `key: value` rows of every block of a step is one of the
+            # step's values, as `val_loss` on a step's own line is: Ray Train's result box prints the user's
+            # reported val_loss; a line of its own after each step line, `val acc: 0.9375`, stays an evaluation)
+            continue
         if (
             not _member(rec, km)
             and not (
