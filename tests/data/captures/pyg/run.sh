@@ -1,0 +1,8 @@
+#!/bin/bash
+# PyG examples/gcn.py (dataset swapped for FakeDataset, see README), tracked with --wandb in offline mode:
+# wandb's offline run directory is the record.
+cd "$(dirname "$0")"
+rm -rf wandb
+export WANDB_MODE=offline WANDB_SILENT=false WANDB_DIR="$PWD"
+/work/capvenv2/bin/python gcn.py --dataset FakeCora --wandb 2>&1 | tee console.log
+/work/capvenv2/bin/python dump_wandb.py && /work/capvenv2/bin/python mkexpect.py
