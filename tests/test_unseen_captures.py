@@ -617,10 +617,7 @@ CASES = {
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so
 # a run that comes to read right fails here until it is taken off this list.
-MISREAD: dict[str, str] = {
-    "ray_train_v1": "the result box's `val_loss` row is read as an evaluation at every iteration and its value kept in "
-    "no column, though the box is one report, its other rows the step's",
-}
+MISREAD: dict[str, str] = {}
 
 
 def marked(names, misread):
