@@ -3872,3 +3872,18 @@ def test_a_bars_rate_in_its_own_unit_is_the_inverse_of_the_time_a_position_takes
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(1 / 3.82)
     assert row_at(parsed, 4)["step_time_s"] == pytest.approx(1 / 2.45)
+
+
+def test_steps_a_second_said_per_sec_is_the_inverse_of_the_step_time(write_log):
+    # PaddleHub 1.x paddlehub/finetune/task/base_task.py (a6fb663) L853: logger.train("step %d / %d: loss=%.5f
+    # %s[step/sec: %.2f]" % (current_step, max_train_steps, avg_loss, 'acc=%.5f ' % acc, run_speed)) behind its
+    # logger's '[%(asctime)s] [%(levelname)8s] - '
+    lines = [
+        f"[2020-07-28 21:28:{21 + 2 * k:02d},658] [   TRAIN] - step {810 + 10 * k} / 900: loss=0.0{5 + k}022 "
+        f"acc=0.97813 [step/sec: {rate:.2f}]"
+        for k, rate in enumerate((4.07, 4.07, 4.08))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [810, 820, 830]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(1 / 4.07)
+    assert row_at(parsed, 3)["step_time_s"] == pytest.approx(1 / 4.08)
