@@ -4,5 +4,4 @@
 cd "$(dirname "$0")"
 rm -rf wandb
 export WANDB_MODE=offline WANDB_SILENT=false WANDB_DIR="$PWD"
-/work/capvenv2/bin/python gcn.py --dataset FakeCora --wandb 2>&1 | tee console.log
-/work/capvenv2/bin/python dump_wandb.py && /work/capvenv2/bin/python mkexpect.py
+"${PYTHON:-python}" gcn.py --dataset FakeCora --wandb 2>&1 | tee console.log

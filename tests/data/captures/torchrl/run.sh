@@ -1,4 +1,4 @@
 #!/bin/bash
 cd "$(dirname "$0")"
 rm -rf csv_logs
-/work/capvenv/bin/python run.py 2>&1 | tee console.log
+"${PYTHON:-python}" run.py 2>&1 | tee console.log
