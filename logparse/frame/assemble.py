@@ -905,7 +905,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     current, split, shapes = -1, None, set()
     for k in range(len(events)):
         shape = _DIGITS.sub("0", texts[k]).strip()
-        words = {w.lower() for w in _WORD.findall(texts[k])} - _LEVEL_WORDS
+        words = {w.lower() for w in _WORD.findall(texts[k])} - infer.LEVEL_WORDS
         timing = bool(words) and words <= _TIME_WORDS
         mine = frozenset(_SPLITS[w] for w in words if w in _SPLITS)
         named = any(w.lower() not in _KNOWN_WORDS for w in _NAME.findall(texts[k]))
@@ -936,7 +936,6 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
 # the words that name an evaluation's data split (`eval`, `evaluation` name none: every evaluation says them),
 # those of a logger's level, and those of a line that states only how long an evaluation took
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
-_LEVEL_WORDS = frozenset({"info", "debug", "warning", "warn", "error", "critical", "notice"})
 _TIME_WORDS = frozenset({"took", "time", "s", "sec", "secs", "seconds", "ms", "elapsed", "min", "minutes"})
 _WORD = re.compile(r"[A-Za-z]+")
 _DIGITS = re.compile(r"\d+")
@@ -944,7 +943,7 @@ _DIGITS = re.compile(r"\d+")
 # acc`), unless it is a metric's name, a logger's level or a date's
 _NAME = re.compile(r"\b[A-Z][A-Za-z]*")
 _KNOWN_WORDS = (
-    _LEVEL_WORDS
+    infer.LEVEL_WORDS
     | _TIME_WORDS
     | frozenset(
         "eval evaluation evaluating result results metric metrics score loss acc accuracy auc f recall precision"

@@ -2594,7 +2594,7 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
-        tail = sh.literals[-1].translate(_VERTICALS).strip().strip("|,").strip()
+        tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
         config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
         return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
@@ -2611,8 +2611,13 @@ def _single(rec: RecordShape) -> bool:
         and len(sh.kinds) == 1
         and bool(nums[0].label)
         and not nums[0].rate
-        and not sh.literals[-1].translate(_VERTICALS).strip().strip("|,").strip()
+        and not _after_last_value(sh)
     )
+
+
+def _after_last_value(sh: SampledShape) -> str:
+    """What a line prints after its last value, a table's border (`|`, a box's side) and a comma aside."""
+    return sh.literals[-1].translate(_VERTICALS).strip().strip("|,").strip()
 
 
 def _counter_rank(rec: RecordShape) -> tuple[int, int, int]:
@@ -5344,7 +5349,10 @@ def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
     return m is not None and not m.kept and m.column in ("step_time_s", "train_elapsed_s")
 
 
-_LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "NOTICE", "D", "I", "W", "E"})
+# the words of a logger's level (Python logging's names, loguru's, syslog's NOTICE), and in capitals with glog's
+# letters, as a prefix prints them
+LEVEL_WORDS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "notice"})
+_LEVELS = frozenset({w.upper() for w in LEVEL_WORDS} | {"D", "I", "W", "E"})
 
 
 # tqdm's rate_fmt: f"{rate:5.2f}{unit}/s", or "s/{unit}" below one a second, its `unit` whatever the bar counts

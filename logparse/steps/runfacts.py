@@ -6,9 +6,11 @@ the option's when one is given, with a warning when the log says otherwise (`opt
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import operator
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
@@ -25,7 +27,7 @@ from ..specs.devices import LISTED_FACTS, listed_gpus
 def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     """The last value of every fact the log states; a fact that changes is reported."""
     facts: dict[str, Fact] = {}
-    evals = _evaluation_lines(parsed)
+    evals = _evaluations(parsed)
     last_step = _last_step_line(parsed)
     for name, stated in parsed.facts.items():
         stated = _plausible(name, stated, warnings)
@@ -164,18 +166,28 @@ def _last_step_line(parsed: ParsedLog) -> float:
     return float(lines.max()) if len(lines) else math.inf
 
 
-def _evaluation_lines(parsed: ParsedLog) -> list[int]:
-    """The lines of the log's evaluations, in order: each line of one printed over lines, to its last."""
+@dataclass(frozen=True)
+class _Evaluations:
+    """Where the log's evaluations stand: each one's first line and, over those that start before it, the furthest
+    line any of them reached (an evaluation printed over lines reaches its last)."""
+
+    firsts: list[int]
+    reach: list[int]
+
+
+def _evaluations(parsed: ParsedLog) -> _Evaluations:
     if parsed.events.empty or "event" not in parsed.events:
-        return []
+        return _Evaluations([], [])
     mine = parsed.events[parsed.events["event"] == "eval"]
     ends = mine["last_line"].fillna(mine["line"]) if "last_line" in mine else mine["line"]
-    return sorted({n for a, b in zip(mine["line"], ends, strict=True) for n in range(int(a), int(b) + 1)})
+    spans = sorted((int(a), int(b)) for a, b in zip(mine["line"], ends, strict=True))
+    return _Evaluations([a for a, _ in spans], list(itertools.accumulate((b for _, b in spans), max)))
 
 
-def _just_after(line: int, marks: list[int]) -> bool:
-    i = bisect.bisect_left(marks, line) - 1
-    return i >= 0 and line - marks[i] <= EVAL_HEADER_LINES
+def _just_after(line: int, evals: _Evaluations) -> bool:
+    """Whether a line is one of an evaluation's or comes at most EVAL_HEADER_LINES after its last."""
+    i = bisect.bisect_left(evals.firsts, line) - 1
+    return i >= 0 and line - evals.reach[i] <= EVAL_HEADER_LINES
 
 
 def _grad_accum(facts: dict[str, Fact], rows: pd.DataFrame) -> Fact | None:
