@@ -9,8 +9,8 @@ from tests import reference_flops as ref
 
 
 def test_llama2_7b_matches_the_reference_note():
-    # /work/shared/reference/flops_and_peaks.md, table (b): total N = 6,738,415,616 (HF num_parameters),
-    # N without input embedding = 6,607,343,616; row 4 (PaLM): 46.087 GFLOP at 4096, 52.529 at 8192
+    # Llama-2-7B's published counts: total N = 6,738,415,616 (HF num_parameters),
+    # N without input embedding = 6,607,343,616; by the PaLM formula 46.087 GFLOP a token at 4096, 52.529 at 8192
     assert ref.LLAMA2_7B_4096.total_params == 6_738_415_616
     assert ref.LLAMA2_7B_4096.params == 6_607_343_616
     assert ref.LLAMA2_7B_4096.flops_per_token / 1e9 == pytest.approx(46.087, abs=5e-4)

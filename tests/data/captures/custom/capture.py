@@ -38,7 +38,7 @@ of the step / its time), and ``t_log`` (``time.time()`` just before the step's l
 
 Run (from the repo root; see README.md beside this file)::
 
-    /work/venv-h6/bin/python tests/data/captures/custom/capture.py --style pipe \\
+    python tests/data/captures/custom/capture.py --style pipe \\
         --truth tests/data/captures/custom/pipe.truth.jsonl > tests/data/captures/custom/pipe.log 2>&1
 
 This file is a capture tool, not part of the logparse package or its tests.
