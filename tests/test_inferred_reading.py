@@ -606,6 +606,30 @@ def test_an_iteration_counter_beats_the_samples_seen_in_the_epoch(write_log):
     assert row_at(parsed, 15)["loss"] == 1.522413
 
 
+def test_a_model_summary_tree_indexes_layers_not_steps(write_log):
+    # torchinfo's summary (torchinfo/layer_info.py: each row `{tree prefix}{class name}: {depth}-{depth_index}`,
+    # then the output shape and `{params:,}`) before the trainer's lines (yeyupiaoling/VoiceprintRecognition-Pytorch
+    # mvector/trainer.py: f'Train epoch: [{epoch_id}/{self.configs.train_conf.max_epoch}], batch: [{batch_id}/
+    # {len(self.train_loader)}], loss: {loss:.5f}, ...'): the `3-1`, `3-2` ... under the branches rise too
+    rule = "=" * 79
+    lines = [rule, "Layer (type:depth-idx)                        Output Shape              Param #", rule]
+    lines.append("Sequential                                    [1, 9726]                 --")
+    for parent in range(1, 4):
+        lines.append(f"│    └─Sequential: 2-{parent}                        [1, 512, 98]              --")
+        for k in range(1, 4):
+            lines.append(
+                f"│    │    └─Conv1dReluBn: 3-{3 * (parent - 1) + k}             [1, 512, 98]              263,168"
+            )
+    lines += [rule, "Total params: 8,012,992", rule]
+    lines += [
+        f"Train epoch: [1/30], batch: [{b}/13659], loss: {11.5 - b / 100:.5f}, learning rate: 0.00100000"
+        for b in (0, 100, 200, 300)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    assert row_at(parsed, len(lines))["loss"] == 8.5
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 
@@ -1475,6 +1499,20 @@ def test_steps_that_print_their_epoch_under_a_line_that_states_the_epochs_lr(wri
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 100, 200, 300]
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
+
+
+def test_a_throughput_without_a_unit_counts_samples(write_log):
+    # Oneflow-Inc/OneFlow-Benchmark LanguageModeling/BERT/util.py Metric: ', '.join of 'step: {}' and
+    # '{}: {:.3f}' over total_loss, mlm_loss, nsp_loss and throughput = samples over the interval / its seconds
+    lines = [
+        f"step: {s}, total_loss: {11 - s / 100:.3f}, mlm_loss: 10.407, nsp_loss: 0.671, throughput: {140 + s / 10:.3f}"
+        for s in (19, 39, 59)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [19, 39, 59]
+    row = row_at(parsed, 2)
+    assert row["samples_per_s"] == 143.9 and row["loss"] == 10.61
+    assert "tokens_per_s" not in parsed.rows or math.isnan(row["tokens_per_s"])
 
 
 # ------------------------------------------------------------------------------------------------

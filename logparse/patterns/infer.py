@@ -2873,7 +2873,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.counter is None:
             rec.kind = "none"
             continue
-        if not _qualifies(rec):
+        if not _qualifies(rec) or _tree_branch(rec):
             rec.kind = "none"
             continue
         rec.kind = "eval" if _evaluation(rec, km) else "step"
@@ -3910,6 +3910,16 @@ def _qualifies(rec: RecordShape) -> bool:
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
+
+
+# a branch of a drawn tree: `├─` or `└──` before a name (torchinfo's summary, `│    └─Conv1d: 3-1  [1, 512, 98]
+# 163,840`, torchinfo/layer_info.py's depth-idx; rich's Tree); a box's rules (`├───┼───┤`) name nothing
+_TREE_BRANCH = regex.compile(r"[├└┣┗╠╚][─━═]+\s?[A-Za-z_]")
+
+
+def _tree_branch(rec: RecordShape) -> bool:
+    """A line of a drawn tree (a model's layers under their parents): its numbers index the tree, no step."""
+    return _TREE_BRANCH.search(rec.shapes[0].raw or rec.shapes[0].literals[0]) is not None
 
 
 def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
