@@ -214,7 +214,8 @@ def test_synonyms_and_units_in_keys():
     assert km.lookup("mem_gb", "step").key_unit == "gb"
     assert km.lookup("block_size", "config").column == "seq_len"
     assert km.lookup("block_size", "step") is None  # config keys are not step columns
-    assert km.lookup("batch_size", "config") is None  # ambiguous: micro in nanoGPT, global elsewhere
+    # ambiguous (micro in nanoGPT, global elsewhere): a fact of its own, never the micro or the global batch
+    assert km.lookup("batch_size", "config").column == "batch_size"
     with pytest.raises(ValueError):
         keymap.to_quantity("12GB", "time")
 

@@ -2058,6 +2058,24 @@ def test_an_epochs_header_that_states_its_lr_is_no_trainer_beside_its_batches(wr
     assert steps_of(parsed) == [0, 100, 200, 300]
 
 
+def test_a_block_whose_lines_print_two_losses_takes_its_first_lines(write_log):
+    # PaddlePaddle/benchmark static_graph/OCR/paddle/ocr_recognition/train.py: every log_period iterations
+    # print("\nTime: %s; Iter[%d]; Avg loss: %.3f; Avg seq err: %.3f" % (time.time(), ...)) then
+    # "kpis\ttrain_cost\t%f" (the same average) and "kpis\ttrain_acc\t%f" for the benchmark's monitor
+    lines = []
+    for k in range(1, 5):
+        loss = 1.5 - k / 20
+        lines += ["", f"Time: {1552370000 + 20 * k}.123; Iter[{100 * k}]; Avg loss: {loss:.3f}; Avg seq err: 0.192"]
+        lines += [f"kpis\ttrain_cost\t{loss + 0.0004:f}", f"kpis\ttrain_acc\t{0.8:f}"]
+    log = write_log("\n".join(lines) + "\n")
+    parsed = frame(log)
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert row_at(parsed, 2)["loss"] == 1.45
+    summary = api.analyze(str(log)).summary
+    why = summary["generic"]["keys"]["kpis\ttrain_cost"]["why"]
+    assert "not printed" not in why and "first line" in why
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

@@ -481,3 +481,20 @@ def test_a_config_value_that_is_no_number_states_no_fact(tmp_path):
     a = logparse.analyze(str(log))
     assert not {"gpus", "seq_len", "num_layers", "train_iters", "num_epochs", "vocab_size"} & set(a.run.facts)
     assert a.summary["gpus"] is None
+
+
+@pytest.mark.parametrize(
+    "head, micro",
+    [
+        # PaddlePaddle's print_arguments (`-----------  Configuration Arguments -----------` then `%s: %s` per
+        # argument, sorted): one process, so its bare batch size is the micro batch
+        (["-----------  Configuration Arguments -----------", "batch_size: 32", "use_gpu: 1"], 32),
+        # several processes stated: a bare batch size may be the per-process or the global one
+        (["Distributed world size: 4", "batch_size: 32"], None),
+    ],
+)
+def test_a_bare_batch_size_is_the_micro_batch_only_for_one_process(tmp_path, head, micro):
+    run = nanogpt_run(tmp_path, *head)
+    assert run.facts["batch_size"].value == 32 and run.facts["batch_size"].source == "log"
+    assert stated(run, "micro_batch_size").get("micro_batch_size") == micro
+    assert "global_batch_size" not in run.facts or run.facts["global_batch_size"].source != "log"

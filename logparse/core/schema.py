@@ -71,6 +71,7 @@ FACTS: dict[str, str] = {
     "context_parallel_size": "context-parallel degree",
     "expert_parallel_size": "expert-parallel degree",
     "micro_batch_size": "samples per micro-batch per GPU",
+    "batch_size": "a batch size the log names no scope of (a loop's per-process batch, a global one elsewhere)",
     "global_batch_size": "samples per optimizer step (all replicas, after accumulation)",
     "grad_accum": "micro-batches per optimizer step",
     "num_microbatches": "micro-batches per optimizer step per pipeline (Megatron)",

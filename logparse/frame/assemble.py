@@ -750,6 +750,20 @@ class _Assembler:
             FactObservation(int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)
         ]
 
+    def _batch_per_process(self) -> None:
+        """A batch size the log names no scope of (`batch_size: 32`) is the micro batch where the log states no
+        other batch and no more than one process: with one process the loop's batch and the step's are one. Where
+        it states several processes, the bare name may be either, and stays a fact of its own."""
+        stated = self.facts.get("batch_size")
+        if not stated or "micro_batch_size" in self.facts or "global_batch_size" in self.facts:
+            return
+        if len({o.value for o in stated}) != 1:
+            return
+        processes = [o.value for name in ("world_size", "gpu_count") for o in self.facts.get(name, [])]
+        if any(not isinstance(v, int | float) or v > 1 for v in processes):
+            return
+        self.facts["micro_batch_size"] = list(stated)
+
     def _steps_planned(self, rows: pd.DataFrame) -> pd.DataFrame:
         """The steps a run plans, stated once before its steps (`Num steps = 1000000`, the stated set's
         train_iters), as the total of the generic reading's step counter where its lines print none: each step
@@ -813,6 +827,7 @@ class _Assembler:
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
         events = evaluations_joined(events, rows)
         self._epochs_planned(rows)
+        self._batch_per_process()
         rows = self._steps_planned(rows)
         lines = {
             # the file's lines, as `wc -l` counts them (plus a last line without newline): blank ones included

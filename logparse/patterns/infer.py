@@ -4503,6 +4503,14 @@ def _line_table(
             continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, line)
+        if m is not None and m.kept and block is not None and rec.kind == "step":
+            # of losses over a block's lines and no total, the one its head line prints is the step's (Paddle's
+            # benchmark `Iter[100]; Avg loss: 1.339` over its `kpis\ttrain_cost\t1.339496` copy for a monitor)
+            own = [s.label for s in rec.slots if s.role == "value" and s.label]
+            alone = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, own)
+            undecided = m.use is not None and m.use.why.endswith(keymap_mod.LOSS_UNDECIDED)
+            if undecided and alone is not None and not alone.kept and alone.column == "loss":
+                m = replace(alone, reason=f"{alone.reason}, the loss of the block's first line")
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
         over = slot.per_of if m is not None and not m.kept else None
@@ -4586,6 +4594,10 @@ def _line_table(
             keys[:] = [k for k in keys if k[1] != e_key]
             keys.append(("kept", e_key, keymap_mod.KeyUse(e_column, "kept", why, rec.slots[e_index].unit)))
             taken.discard(full)
+        if m.kept and block is not None and "loss" in block.taken and m.use is not None:
+            if m.use.why.endswith(keymap_mod.LOSS_UNDECIDED):
+                why = f"another loss beside the one the record's first line prints ({key!r})"
+                m = replace(m, reason=why, use=keymap_mod.KeyUse(m.column, m.use.rule, why, m.use.unit))
         if block is not None and full in block.taken:
             # another line of the record took the column: this one's number is kept under its own key
             column = keymap_mod.column_name("x_", key, slot.unit)

@@ -422,6 +422,10 @@ def _bare_mib(m: Mapping) -> Mapping:
     return hit[1]
 
 
+# why a loss-like key was kept where several are printed and none is their total
+LOSS_UNDECIDED = "the loss the code optimizes is not printed"
+
+
 class KeyUse(str):
     """What one printed key became: the column's (or fact's) name is the str itself; `rule` and `why` say how,
     `unit` is the unit the value printed or the key named, `scale` the factor from the printed number to the
@@ -1047,7 +1051,7 @@ class KeyMap:
             else:
                 kept[k] = (
                     "loss",
-                    f"one of {len(candidates)} losses and no total: the loss the code optimizes is not printed",
+                    f"one of {len(candidates)} losses and no total: {LOSS_UNDECIDED}",
                 )
 
     def _own_value(self, candidates: list[str]) -> str | None:
