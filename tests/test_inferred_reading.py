@@ -1515,6 +1515,23 @@ def test_a_throughput_without_a_unit_counts_samples(write_log):
     assert "tokens_per_s" not in parsed.rows or math.isnan(row["tokens_per_s"])
 
 
+def test_a_time_printed_in_the_unit_that_fits_each_line(write_log):
+    # CatBoost's console logger (catboost/libs/loggers/logger.h): `i:\tlearn: ...\ttotal: T\tremaining: R`, each
+    # time in the unit that fits it, so the first and last lines differ in shape from the rest
+    lines = ["0:\tlearn: 0.5743749\ttest: 0.5819386\tbest: 0.5819386 (0)\ttotal: 49.3ms\tremaining: 9.81s"]
+    lines += [
+        f"{i}:\tlearn: 0.0{i:03d}000\ttest: 0.0966057\tbest: 0.0966057 ({i})\ttotal: {80 + i}ms\tremaining: {900 - i}ms"
+        for i in (20, 40, 60, 80)
+    ]
+    lines.append("99:\tlearn: 0.0045367\ttest: 0.0637149\tbest: 0.0631076 (95)\ttotal: 1.2s\tremaining: 0us")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 20, 40, 60, 80, 99]
+    assert row_at(parsed, 1)["loss"] == 0.5743749 and row_at(parsed, 6)["loss"] == 0.0045367
+    remaining = [c for c in parsed.rows if c.startswith("x_remaining")]
+    assert len(remaining) == 1
+    assert [round(row_at(parsed, n)[remaining[0]], 6) for n in (1, 2, 6)] == [9.81, 0.88, 0.0]
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 

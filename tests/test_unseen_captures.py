@@ -516,6 +516,19 @@ def xgboost() -> Expect:
     )
 
 
+def catboost() -> Expect:
+    """CatBoost's console logger (catboost/libs/loggers/logger.h): `i:\tlearn: A\ttest: B\tbest: C (k)` with 7 decimals,
+    every metric_period (20) iterations from 0 and the last (199); each line's time left in its own unit."""
+    rec = json.loads((CAPTURES / "catboost" / "train.evals_result.json").read_text())
+    rounds = len(rec["learn"]["Logloss"])
+    steps = [i for i in range(rounds) if i % 20 == 0 or i == rounds - 1]
+    return Expect(
+        steps=steps,
+        values={"loss": {i: round(rec["learn"]["Logloss"][i], 7) for i in steps}},
+        kept={"test": {i: round(rec["validation"]["Logloss"][i], 7) for i in steps}},
+    )
+
+
 def pyro() -> Expect:
     """The Bayesian regression tutorial's print: `[iteration %04d] loss: %.4f` % (j + 1, loss / len(data)) when
     j % 100 == 0; the record holds every svi.step()'s ELBO loss, not divided."""
@@ -609,6 +622,7 @@ CASES = {
     "tabnet": (CAPTURES / "tabnet" / "fit.log", tabnet),
     "lightgbm": (CAPTURES / "lightgbm" / "train.log", lightgbm),
     "xgboost": (CAPTURES / "xgboost" / "train.log", xgboost),
+    "catboost": (CAPTURES / "catboost" / "train.log", catboost),
     "pyro": (CAPTURES / "pyro" / "svi.log", pyro),
     "pyg": (CAPTURES / "pyg" / "gcn.log", pyg),
     "opennmt": (CAPTURES / "opennmt" / "train.log", opennmt),

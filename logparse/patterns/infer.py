@@ -991,10 +991,36 @@ def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
         text = text.replace(slot.label, " ") if slot.label else text
     return (
         tuple(sh.kinds),
-        tuple((s.label.lower(), s.unit, s.rate) for s in slots),
+        tuple((s.label.lower(), _unit_class(s.unit), s.rate) for s in slots),
         _eval_marks(text),
         sh.literals[0].strip()[:1],
     )
+
+
+def _unit_class(unit: str | None) -> str | None:
+    """A unit as records are told apart by: a time in any unit is a time (CatBoost prints `total: 49.3ms
+    remaining: 9.81s` on one line, `remaining: 0us` on the last: catboost/libs/loggers/logger.h, the time left
+    in the unit that fits), any other unit as printed."""
+    return "time" if _time_unit(unit) is not None else unit
+
+
+def _time_unit(unit: str | None) -> float | None:
+    """Seconds per `unit` where it is a unit of time."""
+    return None if not unit else keymap_mod.TIME.get(unit) or keymap_mod.TIME.get(unit.lower())
+
+
+def _mixed_time_units(rec: RecordShape) -> dict[int, list[str]]:
+    """The values a record prints in several units of time over its lines (its shapes), with those units."""
+    seen: dict[int, set[str]] = defaultdict(set)
+    for sh in rec.shapes:
+        for i in range(len(sh.kinds)):
+            unit = label_of(sh.literals, sh.kinds, i)[1] if sh.kinds[i] == "num" else None
+            seen[i].add(unit or "")
+    return {
+        i: sorted(units, key=len, reverse=True)
+        for i, units in seen.items()
+        if len(units) > 1 and all(_time_unit(u) is not None for u in units)
+    }
 
 
 def _counted(rec: RecordShape, km: keymap_mod.KeyMap) -> RecordShape:
@@ -1031,7 +1057,29 @@ def records_of(sample: SampledLog) -> list[RecordShape]:
             groups[sig] = RecordShape([sh], slots)
         else:
             rec.shapes.append(sh)
+    for rec in groups.values():
+        if len(rec.shapes) > 1:
+            _in_first_units(rec)
     return list(groups.values())
+
+
+def _in_first_units(rec: RecordShape) -> None:
+    """A record's values printed in several units of time over its lines, sampled in the unit of its first line:
+    what the reading learns from their series (rising, steady) compares like with like."""
+    for i in _mixed_time_units(rec):
+        first = _time_unit(label_of(rec.shapes[0].literals, rec.shapes[0].kinds, i)[1]) or 1.0
+        for sh in rec.shapes[1:]:
+            factor = (_time_unit(label_of(sh.literals, sh.kinds, i)[1]) or 1.0) / first
+            if factor != 1.0:
+                sh.values = [(*v[:i], _times(v[i], factor), *v[i + 1 :]) for v in sh.values]
+
+
+def _times(text: str, factor: float) -> str:
+    """A printed number times `factor`, printed again (as is where it reads as no number)."""
+    try:
+        return repr(float(text.replace(",", "")) * factor)
+    except ValueError:
+        return text
 
 
 # ------------------------------------------------------------------------------------------------
@@ -4231,6 +4279,21 @@ def _has_values(rec: RecordShape) -> bool:
     return any(s.label and s.kind == "num" and s.role == "value" for s in rec.slots)
 
 
+def _read_in_its_unit(spec: Table, first_unit: str | None) -> None:
+    """A field whose value prints its own unit of time: read as a time (seconds), its scale the column's beyond the
+    unit the first line printed; a kept column named after that unit is named in seconds."""
+    per = _time_unit(first_unit) or 1.0
+    scale = float(spec.get("scale", 1.0)) / per
+    spec["units"] = "time"
+    if abs(scale - 1.0) < 1e-12:
+        spec.pop("scale", None)
+    else:
+        spec["scale"] = scale
+    column = str(spec["column"])
+    if first_unit and column.startswith("x_") and column.endswith("_" + first_unit.lower()):
+        spec["column"] = column[: -len(first_unit)] + "s"
+
+
 def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
     """A literal text of the shape (any of its variants, whitespace as blanks of any width: at least one between
     two values, which would otherwise read as one)."""
@@ -4689,13 +4752,22 @@ def _line_table(
                 )
     parts = [r"^\s*"]
     n = len(sh.kinds)
+    mixed = _mixed_time_units(rec) if len(rec.shapes) > 1 else {}
     for i in range(n + 1):
         variants = sorted({lit for s in rec.shapes for lit in (s.variants[i] if i < len(s.variants) else [])})
+        if i - 1 in mixed and groups.get(i - 1) is not None:
+            # the unit is read with its value (below): the text after it is what follows the unit
+            cut = regex.compile("^(?:" + "|".join(map(regex.escape, mixed[i - 1])) + ")")
+            variants = sorted({cut.sub("", v, count=1) for v in variants})
         parts.append(_literal_rx(variants, i == 0, i == n))
         if i < n:
             kind = sh.kinds[i]
             group = groups.get(i)
-            if group is None:
+            if group is not None and i in mixed and group in fields:
+                units = "|".join(map(regex.escape, mixed[i]))
+                parts.append(f"(?P<{group}>(?:{NUMBER_GROUP})(?:{units}))")
+                _read_in_its_unit(fields[group], label_of(sh.literals, sh.kinds, i)[1])
+            elif group is None:
                 parts.append(PIECE_RX[kind])
             elif group == "step" and rec.whole:
                 parts.append(f"(?P<step>{NUMBER_GROUP})")
