@@ -1532,6 +1532,34 @@ def test_a_time_printed_in_the_unit_that_fits_each_line(write_log):
     assert [round(row_at(parsed, n)[remaining[0]], 6) for n in (1, 2, 6)] == [9.81, 0.88, 0.0]
 
 
+@pytest.mark.parametrize("key", ["s/epoch", "epoch_time", "time/epoch"])
+def test_an_epochs_time_is_the_steps_time_where_a_step_is_an_epoch(write_log, key):
+    # facebookresearch/end-to-end-negotiator engine.py: '| epoch %03d | train_loss %.3f | train_ppl %.3f | s/epoch
+    # %.2f | lr %0.8f', one line an epoch (other loops name the same time `epoch_time`, `time/epoch`)
+    lines = [
+        f"| epoch {e:03d} | train_loss 1.{80 - e} | train_ppl 5.870 | {key} 10.{e:02d} | lr 1.00000000"
+        for e in (16, 17, 18)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [16, 17, 18]
+    assert row_at(parsed, 2)["step_time_s"] == 10.17 and row_at(parsed, 2)["loss"] == 1.63
+
+
+def test_slowfast_json_stats_time_diff_is_the_iterations_time(write_log):
+    # facebookresearch/SlowFast slowfast/utils/meters.py TrainMeter.log_iter_stats: logging.log_json_stats of
+    # {"_type": "train_iter", "cur_epoch": "{}".format(...), "cur_iter": "{}".format(...), "time_diff":
+    # self.iter_timer.seconds(), "eta": ..., "loss": ..., "lr": ...} (the counters as strings)
+    lines = [
+        '[INFO: logging.py:   67]: json_stats: {"_type": "train_iter", "cur_epoch": "1", "cur_iter": "%d", '
+        '"eta": "1 day, 14:35:48", "loss": 0.1%d, "lr": 0.100000, "mode": "train", "time_diff": %d.015697}'
+        % (i, i, i // 10)
+        for i in (20, 30, 40)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 30, 40]
+    assert row_at(parsed, 2)["step_time_s"] == 3.015697 and row_at(parsed, 2)["loss"] == 0.130
+
+
 # ------------------------------------------------------------------------------------------------
 # records over several lines
 
@@ -2082,7 +2110,10 @@ def test_a_block_whose_lines_print_two_losses_takes_its_first_lines(write_log):
     lines = []
     for k in range(1, 5):
         loss = 1.5 - k / 20
-        lines += ["", f"Time: {1552370000 + 20 * k}.123; Iter[{100 * k}]; Avg loss: {loss:.3f}; Avg seq err: 0.192"]
+        lines += [
+            "",
+            f"Time: {1552370000 + 20 * k}.123; Iter[{100 * k}]; Avg loss: {loss:.3f}; Avg seq err: 0.192",
+        ]
         lines += [f"kpis\ttrain_cost\t{loss + 0.0004:f}", f"kpis\ttrain_acc\t{0.8:f}"]
     log = write_log("\n".join(lines) + "\n")
     parsed = frame(log)
@@ -2146,7 +2177,9 @@ def test_evaluations_of_two_splits_printed_together_are_two_events(write_log):
     for step in (0, 1, 2, 3):
         if step % 2 == 0:
             lines += [f"validation loss: 10.9{step}", f"HellaSwag accuracy: 2435/10042=0.242{step}"]
-        lines.append(f"step {step:5d} | loss: 10.98{step} | lr 6.0000e-06 | norm: 1.0 | dt: 4100.00ms | tok/sec: 1279.3")
+        lines.append(
+            f"step {step:5d} | loss: 10.98{step} | lr 6.0000e-06 | norm: 1.0 | dt: 4100.00ms | tok/sec: 1279.3"
+        )
     lines += ["val acc: 0.9375", "test acc at best val: 0.9192"]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3]
@@ -3657,8 +3690,8 @@ def test_a_block_headed_by_training_and_evaluation_holds_a_step_and_its_evaluati
             "=" * 60,
             f"Training and Evaluation Results for Epoch {epoch}",
             "Seq Length: 256",
-            f"Train Loss: {train:.4f} | Perplexity: {2.718281828 ** train:.4f}",
-            f"Eval  Loss: {val:.4f} | Perplexity: {2.718281828 ** val:.4f}",
+            f"Train Loss: {train:.4f} | Perplexity: {2.718281828**train:.4f}",
+            f"Eval  Loss: {val:.4f} | Perplexity: {2.718281828**val:.4f}",
             "=" * 60,
             "",
         ]
@@ -3709,10 +3742,22 @@ def test_values_a_sentence_states_are_read_by_their_keys(write_log):
         "{clock}s] Trained 3072 records in {t} seconds. Throughput is {tp} records/second. Loss is {loss}. Current "
         "learning rate is {lr}. Current weight decay is 1.0E-4. Current momentum is 0.9."
     )
-    values = [(1.468526684, 2091.8926, 1.72319), (1.472631731, 2086.0613, 1.9208802), (1.423323064, 2158.3293, 1.98872)]
+    values = [
+        (1.468526684, 2091.8926, 1.72319),
+        (1.472631731, 2086.0613, 1.9208802),
+        (1.423323064, 2158.3293, 1.98872),
+    ]
     lines = [
-        line.format(s=15 + 2 * k, n=933888 + 3072 * k, it=17442 + k, clock=26290.6678 + 1.5 * k, t=t, tp=tp, loss=x,
-                    lr=0.07595911266872037 - 8.5e-7 * k)
+        line.format(
+            s=15 + 2 * k,
+            n=933888 + 3072 * k,
+            it=17442 + k,
+            clock=26290.6678 + 1.5 * k,
+            t=t,
+            tp=tp,
+            loss=x,
+            lr=0.07595911266872037 - 8.5e-7 * k,
+        )
         for k, (t, tp, x) in enumerate(values)
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
@@ -3742,8 +3787,13 @@ def test_a_summary_counted_slower_than_the_steps_is_no_step_though_named_alike(w
     for epoch in range(3):
         for k in range(3):
             step = 150 * epoch + 50 * k
-            lines.append(f"Epoch {epoch + 1} (Step {step:06d}) : Train loss {2.6 - step / 250:.3f}, Val loss {2.4 - step / 300:.3f}")
-        lines += [f"Training accuracy at step {epoch} is : {65 + 10 * epoch:.2f}%", f"Val accuracy at step {epoch} is : {67.5 + 5 * epoch:.2f}%"]
+            lines.append(
+                f"Epoch {epoch + 1} (Step {step:06d}) : Train loss {2.6 - step / 250:.3f}, Val loss {2.4 - step / 300:.3f}"
+            )
+        lines += [
+            f"Training accuracy at step {epoch} is : {65 + 10 * epoch:.2f}%",
+            f"Val accuracy at step {epoch} is : {67.5 + 5 * epoch:.2f}%",
+        ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 50, 100, 150, 200, 250, 300, 350, 400]
 
@@ -3793,7 +3843,12 @@ def test_a_header_whose_rules_divide_groups_of_columns_and_a_note_that_leads_its
     header += f"{'expR':>8}{'objC':>7}{'etc.':>7}"
     lines = ["#" * 80, header]
     best = -95.16
-    runs = ((32, -95.16, 80, 0.53), (806000, -96.87, 63, 0.02), (3130000, -80.5, 153, 0.01), (7210000, -95.85, 130, 0.4))
+    runs = (
+        (32, -95.16, 80, 0.53),
+        (806000, -96.87, 63, 0.02),
+        (3130000, -80.5, 153, 0.01),
+        (7210000, -95.85, 130, 0.4),
+    )
     for step, avg, length, critic in runs:
         if avg >= best:
             best = avg
@@ -3843,7 +3898,12 @@ def test_a_header_whose_columns_the_dashes_under_it_mark(write_log):
         "E    #       LOSS TEXTCAT  CATS_SCORE  SCORE ",
         "---  ------  ------------  ----------  ------",
     ]
-    rows = ((0, 0, 0.25, 30.43, 0.30), (0, 4, 1.01, 93.52, 0.94), (1, 8, 0.99, 61.35, 0.61), (1, 12, 0.98, 100.0, 1.0))
+    rows = (
+        (0, 0, 0.25, 30.43, 0.30),
+        (0, 4, 1.01, 93.52, 0.94),
+        (1, 8, 0.99, 61.35, 0.61),
+        (1, 12, 0.98, 100.0, 1.0),
+    )
     for epoch, step, loss, cats, score in rows:
         lines.append(f"{epoch:>3}  {step:>6}  {loss:>12.2f}  {cats:>10.2f}  {score:>6.2f}")
     parsed = frame(write_log("\n".join(lines) + "\n"))
@@ -3867,7 +3927,9 @@ def test_a_line_printed_before_every_step_line_from_the_first_leads_its_record(w
         ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 10, 20, 30]
-    assert list(parsed.rows["step_time_s"]) == list(timers)  # each Timer its own iteration's, not the one before
+    assert list(parsed.rows["step_time_s"]) == list(
+        timers
+    )  # each Timer its own iteration's, not the one before
 
 
 def test_an_evaluation_line_that_leads_with_its_step_in_a_step_train_val_log_file(write_log):
@@ -3888,7 +3950,12 @@ def test_a_time_of_day_after_a_level_word_in_the_loggers_bracket_stamps_the_line
     # '%H:%M:%S'); src/utils/logging.py Logger.print_recent_stats: "Recent Stats | t_env: {:>10} | Episode: {:>8}\n"
     # then the stats four to a line, '{:<25}{:>8}' each and a tab after each
     lines = []
-    stats = (("03:15:26", 100204, 3799), ("03:16:06", 100617, 3815), ("03:16:38", 101023, 3831), ("03:17:12", 101446, 3847))
+    stats = (
+        ("03:15:26", 100204, 3799),
+        ("03:16:06", 100617, 3815),
+        ("03:16:38", 101023, 3831),
+        ("03:17:12", 101446, 3847),
+    )
     for n, (clock, t_env, episode) in enumerate(stats):
         lines += [
             f"[INFO {clock}] my_main Recent Stats | t_env: {t_env:>10} | Episode: {episode:>8}",

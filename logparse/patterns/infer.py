@@ -4294,6 +4294,30 @@ def _read_in_its_unit(spec: Table, first_unit: str | None) -> None:
         spec["column"] = column[: -len(first_unit)] + "s"
 
 
+def _epochs_counted(rec: RecordShape) -> bool:
+    """A record whose counter is the epoch, one line an epoch: its step is an epoch."""
+    return rec.kind == "step" and rec.counter is not None and _epoch_named(sh_label(rec, rec.counter))
+
+
+_EPOCH_WORD = regex.compile(r"(?i)(?<![A-Za-z])epoch(?![A-Za-z])")
+
+
+def _epoch_time(
+    km: keymap_mod.KeyMap, key: str, slot: Slot, texts: Sequence[str], line: Sequence[str]
+) -> FieldPlan | None:
+    """The time of an epoch on a record counted in epochs is its step's time: the key read with `step` for
+    `epoch` (facebookresearch/end-to-end-negotiator engine.py: '| epoch %03d | train_loss %.3f | train_ppl %.3f |
+    s/epoch %.2f | lr %0.8f'; `epoch_time`, `time/epoch`)."""
+    if _EPOCH_WORD.search(key) is None:
+        return None
+    m = field_plan(km, _EPOCH_WORD.sub("step", key), slot.unit, texts, False, line)
+    if m is None or m.kept or m.column != "step_time_s":
+        return None
+    why = f"a time per epoch ({key!r}) on a record counted in epochs: the step's time"
+    use = None if m.use is None else keymap_mod.KeyUse(m.use, m.use.rule, why, m.use.unit, m.use.scale)
+    return replace(m, reason=why, use=use)
+
+
 def _literal_rx(variants: Sequence[str], first: bool, last: bool) -> str:
     """A literal text of the shape (any of its variants, whitespace as blanks of any width: at least one between
     two values, which would otherwise read as one)."""
@@ -4574,6 +4598,8 @@ def _line_table(
             undecided = m.use is not None and m.use.why.endswith(keymap_mod.LOSS_UNDECIDED)
             if undecided and alone is not None and not alone.kept and alone.column == "loss":
                 m = replace(alone, reason=f"{alone.reason}, the loss of the block's first line")
+        if m is not None and m.kept and not evaluation and _epochs_counted(rec):
+            m = _epoch_time(km, key, slot, texts, line) or m
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
         over = slot.per_of if m is not None and not m.kept else None
