@@ -2552,6 +2552,26 @@ def test_a_checkpoint_named_by_its_path_alone_is_a_save(write_log, save):
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
 
 
+def test_an_average_valid_loss_line_after_the_epoch_is_an_evaluation(write_log):
+    # tkipf/c-swm train.py: print('Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(...)) per log interval, then
+    # print('====> Epoch: {} Average train loss: {:.6f}') and, on the validation set, '====> Average valid loss: {:.6f}'
+    lines = [f"Epoch: 7 [ {i}/100000 ] \t Loss: 0.3{i:02d}971" for i in range(6, 90, 10)]
+    lines += ["====> Epoch: 7 Average train loss: 0.336299", "====> Average valid loss: 0.341634"]
+    lines += [f"Epoch: 8 [ {i}/100000 ] \t Loss: 0.3{i:02d}971" for i in range(6, 40, 10)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.341634]
+
+
+def test_a_forecasters_error_metrics_after_training_are_an_evaluation(write_log):
+    # laiguokun/LSTNet ports (a PyTorch one prints 'Epoch {}/{}, step {}/{}, loss = {:.4f}' per 10 batches, then
+    # the test set's 'RMSE {:.4f}, MAPE {:.4f}' once after training)
+    lines = [f"Epoch 2/2, step {s}/542, loss = 0.00{s % 9 + 1}" for s in range(10, 80, 10)]
+    lines.append("RMSE 30.9601, MAPE 0.3924")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(10, 80, 10))
+    assert [e["line"] for e in evals(parsed)] == [8]
+
+
 # ------------------------------------------------------------------------------------------------
 # the whole file through the set: the parallel reading and its fast lane, and `patterns new`
 

@@ -1763,6 +1763,9 @@ def field_plan(
         plan = _planned(meaning.mapping, unit, texts, evaluation, "the key", key, meaning.use)
         if plan is not None:
             return plan
+    elif evaluation and meaning.use.why == keymap_mod.EVALUATION_LOSS and _plain_loss(km, key):
+        # in an evaluation's record, the evaluation's loss by its words (`Average valid loss`)
+        return FieldPlan("eval_loss", reason=f"an evaluation's loss by its words ({key!r})", use=meaning.use)
     elif meaning.kind == "kept" and meaning.use.rule != "kept":
         # a rule of the line kept it (a second loss beside the line's total), or a known quantity with no column
         # of its own: not its last words' column
@@ -1805,6 +1808,12 @@ def field_plan(
     column = keymap_mod.column_name("x_", base, unit)
     use = keymap_mod.kept_use(column, None, unit, factor)
     return FieldPlan(column, factor, kept=True, reason="not a key the synonym table knows", use=use)
+
+
+def _plain_loss(km: keymap_mod.KeyMap, key: str) -> bool:
+    """A key of a loss and no part of one: its words beside the loss's are an evaluation's or an average's."""
+    words = {w.lower() for w in _words(key)}
+    return bool(words & km.loss.words) and not words - km.loss.words - EVAL_WORDS - _AVERAGE_WORDS
 
 
 def _planned(
@@ -4208,9 +4217,12 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     printed = [v for _, v in rec.series(first.index)]
     if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
         return False
-    m = field_plan(
-        km, first.label, first.unit, [], False
-    )  # (by the key alone: `loss has been updated` is none)
+    # (by the key alone: `loss has been updated` is none; an average's word before it names the same loss, the
+    # evaluation's mean: C-SWM's train.py print('====> Average valid loss: {:.6f}'.format(...)))
+    words = first.label.split()
+    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS:
+        words = words[1:]
+    m = field_plan(km, " ".join(words), first.unit, [], False)
     return m is not None and not m.kept and _full(m) == "eval_loss"
 
 

@@ -422,6 +422,8 @@ def _bare_mib(m: Mapping) -> Mapping:
     return hit[1]
 
 
+# why a loss-like key is no loss of the training step's: its words name an evaluation
+EVALUATION_LOSS = "an evaluation's loss, not the training step's"
 # why a loss-like key was kept where several are printed and none is their total
 LOSS_UNDECIDED = "the loss the code optimizes is not printed"
 
@@ -1172,9 +1174,10 @@ class KeyMap:
 
     def evaluation_metric(self, key: str) -> bool:
         """Whether a key names a metric only an evaluation measures ([evaluation] metrics: `current mean dice`,
-        `fid50k_full`, `mIoU`); a loss named after one (`loss_giou`, `dice_loss`) is a training value."""
+        `fid50k_full`, `mIoU`); a loss named after one (`loss_giou`, `dice_loss`) is a training value, and so is
+        one the key says is the training set's (XGBoost's `train-rmse`, LightGBM's `training's l1`)."""
         words = {w.lower() for text in (key, _CAMEL.sub("_", key)) for w in regex.findall(r"[A-Za-z]+", text)}
-        return bool(words & self.eval_metrics) and not words & self.loss.words
+        return bool(words & self.eval_metrics) and not words & (self.loss.words | TRAIN_WORDS)
 
     def _loss_like(self, key: str) -> str | None:
         """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
@@ -1184,7 +1187,7 @@ class KeyMap:
             return None
         k = normalize(key)
         if any(k.startswith(p) for p in self.eval_prefixes) or words & _EVAL_WORDS:
-            return "an evaluation's loss, not the training step's"
+            return EVALUATION_LOSS
         if "/" in k:
             head = k[: k.rindex("/") + 1]
             if _words(head) & self.loss.words:
