@@ -536,3 +536,13 @@ def test_a_step_time_with_no_unit_above_a_thousand_on_every_line_is_in_milliseco
     parsed = frame(write_log("\n".join([head, rule, *rows]) + "\n", "seconds.log"))
     steps = parsed.rows[parsed.rows["kind"] == "step"]
     assert steps["step_time_s"].tolist() == pytest.approx([48.99, 49.14, 49.93], rel=1e-12)
+
+
+def test_a_key_ending_in_the_word_value_names_what_comes_before():
+    # modelscope/3D-Speaker's trainers print 'epoch: 1 - train Avg_loss: 6.68, train Avg_acc: 15.58, train
+    # Lr_value: 4.00e-02'; `loss_value` is as common: the word says only that a number follows
+    km = keymap.load()
+    assert km.lookup("Lr_value", "step").column == "lr"
+    assert km.lookup("train Lr_value", "step").column == "lr"
+    assert km.lookup("loss_value", "step").column == "loss"
+    assert km.lookup("value", "step") is None

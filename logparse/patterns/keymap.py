@@ -422,6 +422,7 @@ def _bare_mib(m: Mapping) -> Mapping:
     return hit[1]
 
 
+_VALUE_WORD = regex.compile(r"(?i)^(?P<rest>.*[A-Za-z].*?)[ _-]values?$")
 # why a loss-like key is no loss of the training step's: its words name an evaluation
 EVALUATION_LOSS = "an evaluation's loss, not the training step's"
 # why a loss-like key was kept where several are printed and none is their total
@@ -672,7 +673,19 @@ class KeyMap:
             hit = self._on_device(key, depth) or self._per_device(key, depth) or self._count_scaled(k, depth)
             if hit is not None:
                 return hit
+            hit = self._valued(key, depth)
+            if hit is not None:
+                return hit
         return None if config else self.known.get(k)
+
+    def _valued(self, key: str, depth: int) -> Mapping | None:
+        """A key that ends in the word `value` (`Lr_value`, `loss_value`): the quantity the rest names, the word
+        saying only that a number follows (3D-Speaker's trainers print 'train Avg_loss: ..., train Lr_value: ...')."""
+        m = _VALUE_WORD.match(key.strip())
+        if m is None:
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        return None if hit is None else _ruled(hit, "spelling", f"read as {normalize(m.group('rest'))}")
 
     def _count_scaled(self, k: str, depth: int) -> Mapping | None:
         """A rate key led by the letter of the scale it is printed in (`mtps`, `ktok/s`, `Mtokens/s`): the rate the
