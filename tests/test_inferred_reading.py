@@ -2124,6 +2124,21 @@ def test_a_block_whose_lines_print_two_losses_takes_its_first_lines(write_log):
     assert "not printed" not in why and "first line" in why
 
 
+def test_the_best_epochs_values_after_early_stopping_join_no_step(write_log):
+    # XDZhelheim/STAEformer model/train.py: per epoch print(datetime.datetime.now(), "Epoch", epoch + 1, " \tTrain
+    # Loss = %.5f" % train_loss, "Val Loss = %.5f" % val_loss); on stopping "Early stopping at epoch: %d", then
+    # "Best at epoch %d:" and the best epoch's "Train Loss = %.5f" and its metrics
+    lines = [
+        f"2023-11-04 23:2{e - 70}:29.577102 Epoch {e}  \tTrain Loss = 12.1{e}0 Val Loss = 13.10359"
+        for e in range(74, 80)
+    ]
+    lines += ["Early stopping at epoch: 79", "Best at epoch 49:", "Train Loss = 12.20174"]
+    lines += ["Train RMSE = 22.04260, MAE = 12.42602, MAPE = 8.16751", "Val Loss = 13.09674"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(74, 80))
+    assert row_at(parsed, 6)["loss"] == 12.179
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

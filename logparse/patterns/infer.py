@@ -3094,6 +3094,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
 
 def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> Inferred:
     """The inferred set of the records found: steps, evaluations, the lines joined to them, and the saves."""
+    for rec in records:
+        head = rec.head
+        if rec.kind == "block" and head is not None and head.kind == "none" and head.count < MIN_REPEATS:
+            # (the lines of a record seen once and found to be no step are no step's: a run's closing summary,
+            # STAEformer's `Early stopping at epoch: 79`, then `Best at epoch 49:` and its `Train Loss = ...`)
+            rec.kind = "none"
     used = sorted(
         (rec for rec in records if rec.kind in ("step", "eval", "block", "eval_free", "marker")),
         key=lambda r: (r.kind in ("block", "marker"), -r.count, r.first),
