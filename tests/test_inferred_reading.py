@@ -2139,6 +2139,18 @@ def test_the_best_epochs_values_after_early_stopping_join_no_step(write_log):
     assert row_at(parsed, 6)["loss"] == 12.179
 
 
+def test_a_vali_loss_is_the_evaluations(write_log):
+    # thuml/Autoformer exp/exp_main.py (and zhouhaoyi/Informer2020, OpenSTL after them): print("Epoch: {0}, Steps:
+    # {1} | Train Loss: {2:.7f} Vali Loss: {3:.7f} Test Loss: {4:.7f}") once an epoch, Steps the batches of one
+    lines = [
+        f"Epoch: {e}, Steps: 625 | Train Loss: 0.0{30 - e}4789 Vali Loss: 0.0{40 - e}48867 Test Loss: 0.0312345"
+        for e in (1, 2, 3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert row_at(parsed, 2)["loss"] == 0.0284789 and row_at(parsed, 2)["eval_loss"] == 0.03848867
+
+
 # ------------------------------------------------------------------------------------------------
 # evaluations, events, ranks
 

@@ -279,6 +279,7 @@ EVAL_WORDS = frozenset(
         "map",  # (mean average precision: a detector's validation)
         "dev",
         "cv",  # (the cross-validation set speech toolkits score each epoch on: WeNet's `CV Batch`, `cv_loss`)
+        "vali",  # (thuml/Autoformer and Informer2020's time-series loops: 'Train Loss: {} Vali Loss: {} Test Loss: {}')
         # (in the loops' own languages: Romanian `validare`, Spanish `validacion`, German `Validierung`, Italian
         # `validazione`)
         "validare",

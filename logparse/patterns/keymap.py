@@ -1264,7 +1264,7 @@ class KeyMap:
 _NONE = Mapping("", "")
 _TIME_GLOSS = frozenset(("t", "time"))
 STAGE_WORDS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
-_EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev"))
+_EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
