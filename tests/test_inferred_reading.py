@@ -2989,7 +2989,7 @@ def test_a_rarer_line_that_measures_a_printed_step_again_is_an_evaluation(write_
                 "\t\t\trpn_cls: 0.0{k}48, rpn_box: 0.0632, rcnn_cls: 0.0789, rcnn_box 0.1352",
             ],
         ),
-        # a fork of it with a mask and a pose head (found by searching public code): print("[%s][session
+        # a public fork of it with a mask and a pose head, its train script: print("[%s][session
         # %d][epoch %2d][iter %4d / %4d]"), print("\t\tloss: %.4f, lr: %.2e"), print("\t\tfg/bg=(%d/%d), time cost:
         # %f"), print("\t\trpn_cls: %.4f, rpn_box: %.4f, rcnn_cls: %.4f, rcnn_box %.4f, mask %.4f, pose %.4f")
         (
