@@ -264,22 +264,15 @@ COUNTER_WORDS = frozenset(
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter", "updates"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
 EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
-EVAL_WORDS = frozenset(
+EVAL_WORDS = keymap_mod.EVAL_WORDS | frozenset(
     {
-        "val",
-        "valid",
-        "validation",
         "validating",
-        "eval",
         "evaluation",
         "evaluating",
         "evaluate",
-        "test",
         "testing",
         "map",  # (mean average precision: a detector's validation)
-        "dev",
         "cv",  # (the cross-validation set speech toolkits score each epoch on: WeNet's `CV Batch`, `cv_loss`)
-        "vali",  # (thuml/Autoformer and Informer2020's time-series loops: 'Train Loss: {} Vali Loss: {} Test Loss: {}')
         # (in the loops' own languages: Romanian `validare`, Spanish `validacion`, German `Validierung`, Italian
         # `validazione`)
         "validare",
@@ -1011,17 +1004,23 @@ def _time_unit(unit: str | None) -> float | None:
 
 
 def _mixed_time_units(rec: RecordShape) -> dict[int, list[str]]:
-    """The values a record prints in several units of time over its lines (its shapes), with those units."""
-    seen: dict[int, set[str]] = defaultdict(set)
+    """The values a record prints in several units of time over its lines: for each, the unit of each of its
+    shapes, in the record's order of shapes."""
+    units: dict[int, list[str]] = defaultdict(list)
     for sh in rec.shapes:
         for i in range(len(sh.kinds)):
             unit = label_of(sh.literals, sh.kinds, i)[1] if sh.kinds[i] == "num" else None
-            seen[i].add(unit or "")
+            units[i].append(unit or "")
     return {
-        i: sorted(units, key=len, reverse=True)
-        for i, units in seen.items()
-        if len(units) > 1 and all(_time_unit(u) is not None for u in units)
+        i: printed
+        for i, printed in units.items()
+        if len(set(printed)) > 1 and all(_time_unit(u) is not None for u in printed)
     }
+
+
+def _unit_alternatives(units: list[str]) -> str:
+    """A regex of any of the units, the longest first (`ms` before `s`)."""
+    return "|".join(map(regex.escape, sorted(set(units), key=len, reverse=True)))
 
 
 def _counted(rec: RecordShape, km: keymap_mod.KeyMap) -> RecordShape:
@@ -1067,10 +1066,10 @@ def records_of(sample: SampledLog) -> list[RecordShape]:
 def _in_first_units(rec: RecordShape) -> None:
     """A record's values printed in several units of time over its lines, sampled in the unit of its first line:
     what the reading learns from their series (rising, steady) compares like with like."""
-    for i in _mixed_time_units(rec):
-        first = _time_unit(label_of(rec.shapes[0].literals, rec.shapes[0].kinds, i)[1]) or 1.0
-        for sh in rec.shapes[1:]:
-            factor = (_time_unit(label_of(sh.literals, sh.kinds, i)[1]) or 1.0) / first
+    for i, units in _mixed_time_units(rec).items():
+        first = _time_unit(units[0]) or 1.0
+        for sh, unit in zip(rec.shapes[1:], units[1:], strict=True):
+            factor = (_time_unit(unit) or 1.0) / first
             if factor != 1.0:
                 sh.values = [(*v[:i], _times(v[i], factor), *v[i + 1 :]) for v in sh.values]
 
@@ -4313,6 +4312,11 @@ def _read_in_its_unit(spec: Table, first_unit: str | None) -> None:
         spec["column"] = column[: -len(first_unit)] + "s"
 
 
+def _undecided_loss(m: FieldPlan) -> bool:
+    """A loss the key model kept as one of several a line prints with no total."""
+    return m.use is not None and m.use.why.endswith(keymap_mod.LOSS_UNDECIDED)
+
+
 def _epochs_counted(rec: RecordShape) -> bool:
     """A record whose counter is the epoch, one line an epoch: its step is an epoch."""
     return rec.kind == "step" and rec.counter is not None and _epoch_named(sh_label(rec, rec.counter))
@@ -4609,13 +4613,12 @@ def _line_table(
             continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, line)
-        if m is not None and m.kept and block is not None and rec.kind == "step":
+        if m is not None and m.kept and block is not None and rec.kind == "step" and _undecided_loss(m):
             # of losses over a block's lines and no total, the one its head line prints is the step's (Paddle's
             # benchmark `Iter[100]; Avg loss: 1.339` over its `kpis\ttrain_cost\t1.339496` copy for a monitor)
             own = [s.label for s in rec.slots if s.role == "value" and s.label]
             alone = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, own)
-            undecided = m.use is not None and m.use.why.endswith(keymap_mod.LOSS_UNDECIDED)
-            if undecided and alone is not None and not alone.kept and alone.column == "loss":
+            if alone is not None and not alone.kept and alone.column == "loss":
                 m = replace(alone, reason=f"{alone.reason}, the loss of the block's first line")
         if m is not None and m.kept and not evaluation and _epochs_counted(rec):
             m = _epoch_time(km, key, slot, texts, line) or m
@@ -4702,10 +4705,10 @@ def _line_table(
             keys[:] = [k for k in keys if k[1] != e_key]
             keys.append(("kept", e_key, keymap_mod.KeyUse(e_column, "kept", why, rec.slots[e_index].unit)))
             taken.discard(full)
-        if m.kept and block is not None and "loss" in block.taken and m.use is not None:
-            if m.use.why.endswith(keymap_mod.LOSS_UNDECIDED):
-                why = f"another loss beside the one the record's first line prints ({key!r})"
-                m = replace(m, reason=why, use=keymap_mod.KeyUse(m.column, m.use.rule, why, m.use.unit))
+        if m.kept and block is not None and "loss" in block.taken and _undecided_loss(m):
+            assert m.use is not None
+            why = f"another loss beside the one the record's first line prints ({key!r})"
+            m = replace(m, reason=why, use=keymap_mod.KeyUse(m.column, m.use.rule, why, m.use.unit))
         if block is not None and full in block.taken:
             # another line of the record took the column: this one's number is kept under its own key
             column = keymap_mod.column_name("x_", key, slot.unit)
@@ -4802,16 +4805,15 @@ def _line_table(
         variants = sorted({lit for s in rec.shapes for lit in (s.variants[i] if i < len(s.variants) else [])})
         if i - 1 in mixed and groups.get(i - 1) is not None:
             # the unit is read with its value (below): the text after it is what follows the unit
-            cut = regex.compile("^(?:" + "|".join(map(regex.escape, mixed[i - 1])) + ")")
+            cut = regex.compile("^(?:" + _unit_alternatives(mixed[i - 1]) + ")")
             variants = sorted({cut.sub("", v, count=1) for v in variants})
         parts.append(_literal_rx(variants, i == 0, i == n))
         if i < n:
             kind = sh.kinds[i]
             group = groups.get(i)
             if group is not None and i in mixed and group in fields:
-                units = "|".join(map(regex.escape, mixed[i]))
-                parts.append(f"(?P<{group}>(?:{NUMBER_GROUP})(?:{units}))")
-                _read_in_its_unit(fields[group], label_of(sh.literals, sh.kinds, i)[1])
+                parts.append(f"(?P<{group}>(?:{NUMBER_GROUP})(?:{_unit_alternatives(mixed[i])}))")
+                _read_in_its_unit(fields[group], mixed[i][0])
             elif group is None:
                 parts.append(PIECE_RX[kind])
             elif group == "step" and rec.whole:

@@ -822,7 +822,7 @@ class KeyMap:
             if joined is None:
                 return None
             space, rest, sep = raw[: len(joined) - 1], raw[len(joined) :], joined[-1]
-        if _words(space) & (self.phrase_unlike | self.device_words | _EVAL_WORDS):
+        if _words(space) & (self.phrase_unlike | self.device_words | EVAL_WORDS):
             return None
         hit = self._lookup(rest, False, depth + 1)
         if hit is None or hit.column in ("loss", "eval_loss"):
@@ -1123,7 +1123,7 @@ class KeyMap:
         (espnet2's `5epoch:train:3376-3750batch:` is the stage of the line)."""
         if any(m.column == "loss" for m in mapped.values()):
             return
-        if not any(m.column == "eval_loss" and normalize(k) in _EVAL_WORDS for k, m in mapped.items()):
+        if not any(m.column == "eval_loss" and normalize(k) in EVAL_WORDS for k, m in mapped.items()):
             return
         trains = [k for k in keys if k not in mapped and normalize(k) in TRAIN_WORDS]
         if len(trains) == 1:
@@ -1199,7 +1199,7 @@ class KeyMap:
         if not words & self.loss.words or words & self.loss.unlike:
             return None
         k = normalize(key)
-        if any(k.startswith(p) for p in self.eval_prefixes) or words & _EVAL_WORDS:
+        if any(k.startswith(p) for p in self.eval_prefixes) or words & EVAL_WORDS:
             return EVALUATION_LOSS
         if "/" in k:
             head = k[: k.rindex("/") + 1]
@@ -1264,7 +1264,10 @@ class KeyMap:
 _NONE = Mapping("", "")
 _TIME_GLOSS = frozenset(("t", "time"))
 STAGE_WORDS = frozenset(("train", "training", "val", "valid", "validation", "eval", "test", "dev"))
-_EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali"))
+# the words of a key that name an evaluation's split (`valid_loss`; `Vali Loss`: thuml/Autoformer and
+# Informer2020's time-series loops print 'Train Loss: {} Vali Loss: {} Test Loss: {}'); the inferred reading
+# adds the words a record's own text says it with (infer.EVAL_WORDS)
+EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
