@@ -2155,6 +2155,38 @@ def test_a_vali_loss_is_the_evaluations(write_log):
 # evaluations, events, ranks
 
 
+def test_a_dicts_word_value_names_its_pass(write_log):
+    # fastai course22p2 miniai/learner.py MetricsCB._log prints the dict of each pass: {'loss': f'{v:.3f}', 'epoch':
+    # learn.epoch, 'train': 'train' if learn.model.training else 'eval'}; the Trainer's dicts hold numbers only, so
+    # its set leaves them to the log's own reading
+    lines = []
+    for epoch in range(4):
+        lines.append(f"{{'loss': '{0.07 - epoch / 100:.3f}', 'epoch': {epoch}, 'train': 'train'}}")
+        lines.append(f"{{'loss': '{0.05 - epoch / 100:.3f}', 'epoch': {epoch}, 'train': 'eval'}}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert list(parsed.rows["loss"]) == [0.07, 0.06, 0.05, 0.04]
+    assert [e["line"] for e in evals(parsed)] == [2, 4, 6, 8]
+
+
+def test_a_config_that_says_when_to_evaluate_is_no_evaluation(write_log):
+    # a dataclass's repr behind a logger (a SmolLM2 pre-training loop's `logger.info(args)`): its
+    # `eval_interval=500` is a setting, and the line's pairs are the run's facts
+    head = (
+        "[2025-02-17 17:56:46 - INFO] ModelArgs(dim=576, n_layers=30, n_heads=9, vocab_size=49152, max_seq_len=2048,"
+        " steps=5050, breakpoint_step=5000, save_interval=1000, eval_interval=500, grad_accum_steps=8, device='cuda')"
+    )
+    lines = [
+        f"[2025-02-17 17:59:{10 + i:02d} - INFO] Step {i:>4}/5050 | Avg. Loss: {89 - i / 10:.4f} | LR: 0.000001"
+        for i in range(1, 6)
+    ]
+    run = api.resolve(str(write_log("\n".join([head, *lines]) + "\n")))
+    assert steps_of(run.parsed) == [1, 2, 3, 4, 5] and evals(run.parsed) == []
+    got = {k: run.facts[k].value for k in ("grad_accum", "num_layers", "hidden_size", "seq_len")}
+    assert got == {"grad_accum": 8, "num_layers": 30, "hidden_size": 576, "seq_len": 2048}
+
+
 def test_validation_lines_are_events_never_rows(write_log):
     # KellerJordan/modded-nanogpt train_gpt.py: f"step:{step}/{train_steps} train_loss:... train_time:...ms
     # step_avg:...ms", and at validation f"step:{step}/{train_steps} val_loss:{val_loss:.4f} train_time:..."

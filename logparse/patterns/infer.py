@@ -288,6 +288,8 @@ _WORDS = regex.compile(r"[A-Za-z]+")
 # a word of a record's own text that stands alone (`Epoch(val)`, `Test: [ 10/157]`, `"kind": "val"`), not a part
 # of a name glued to others by `_`, `-` or digits (ML-Agents' run id `cpu_test`, a data set `coco_val2017`): only
 # such a word says what the record is
+# a key and its quoted word (`'train': 'eval'`, `"split": "val"`): the word, not the key, is what the record says
+_WORD_VALUED = regex.compile(r"""(['"])\w+\1\s*[:=]\s*(['"])(?P<word>[A-Za-z]+)\2""")
 _OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-])")
 # a logger's label in brackets before a record's values (Acme's TerminalLogger: `[Learner] `)
 _BRACKETED = regex.compile(r"\[([A-Za-z][A-Za-z _-]{0,40})\]")
@@ -1898,6 +1900,8 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     text = " ".join(lit for variants in sh.variants for lit in variants)
     for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
+    # (a key whose value is a word says the stage in its value: `'train': 'eval'`, `"mode": "train"`)
+    text = _WORD_VALUED.sub(r" \g<word> ", text)
     # (`[train] loss` beside `[val] loss`: the training's stage named in the record's own text as well, a step's
     # record that carries the evaluation done at it)
     # (a heading that names both, `Training and Evaluation Results for Epoch N`, heads a block of each: its lines
@@ -1908,7 +1912,10 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
     eval_keys = [
-        lab for lab in labels if any(w in EVAL_WORDS for w in _words(lab)) or km.evaluation_metric(lab)
+        lab
+        for lab in labels
+        if (any(w in EVAL_WORDS for w in _words(lab)) and not _WHEN_WORDS & set(_words(lab)))
+        or km.evaluation_metric(lab)
     ]
     if not eval_keys:
         return False
@@ -1932,6 +1939,11 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 
 _TRAIN_STAGE = frozenset({"train", "training"})
+# the words of a key that says when or how much to evaluate, a setting (`eval_interval=500`, `val_every: 2`,
+# `eval_iters`, `eval_batch_size`): a config echo that names them is no evaluation
+_WHEN_WORDS = frozenset(
+    {"interval", "every", "freq", "frequency", "period", "iters", "steps", "epochs", "batch", "size", "bs"}
+)
 
 
 def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
