@@ -1550,9 +1550,8 @@ def test_slowfast_json_stats_time_diff_is_the_iterations_time(write_log):
     # {"_type": "train_iter", "cur_epoch": "{}".format(...), "cur_iter": "{}".format(...), "time_diff":
     # self.iter_timer.seconds(), "eta": ..., "loss": ..., "lr": ...} (the counters as strings)
     lines = [
-        '[INFO: logging.py:   67]: json_stats: {"_type": "train_iter", "cur_epoch": "1", "cur_iter": "%d", '
-        '"eta": "1 day, 14:35:48", "loss": 0.1%d, "lr": 0.100000, "mode": "train", "time_diff": %d.015697}'
-        % (i, i, i // 10)
+        f'[INFO: logging.py:   67]: json_stats: {{"_type": "train_iter", "cur_epoch": "1", "cur_iter": "{i}", '
+        f'"eta": "1 day, 14:35:48", "loss": 0.1{i}, "lr": 0.100000, "mode": "train", "time_diff": {i // 10}.015697}}'
         for i in (20, 30, 40)
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
