@@ -2169,6 +2169,20 @@ def test_a_dicts_word_value_names_its_pass(write_log):
     assert [e["line"] for e in evals(parsed)] == [2, 4, 6, 8]
 
 
+def test_a_table_of_scores_under_an_evaluations_heading_is_one_evaluation(write_log):
+    # stanza/models/tagger.py: every log_step steps '{}: step {}/{}, loss = {:.6f} ({:.3f} sec/batch), lr: {:.6f}',
+    # at eval_interval print "Evaluating on dev set..." and the scorer's tab-separated table of its scores
+    lines = [
+        f"2020-08-28 00:5{i}:15: step {20 * i}/100, loss = {1.5 - i / 10:.6f} (2.{i}00 sec/batch), lr: 0.003000"
+        for i in range(1, 6)
+    ]
+    lines += ["Evaluating on dev set...", "UPOS\tXPOS\tUFeats\tAllTags", "97.25\t96.50\t95.75\t93.00"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60, 80, 100]
+    assert row_at(parsed, 2)["step_time_s"] == 2.2
+    assert [e["line"] for e in evals(parsed)] == [8]
+
+
 def test_a_config_that_says_when_to_evaluate_is_no_evaluation(write_log):
     # a dataclass's repr behind a logger (a SmolLM2 pre-training loop's `logger.info(args)`): its
     # `eval_interval=500` is a setting, and the line's pairs are the run's facts
@@ -2749,6 +2763,28 @@ def test_a_metric_in_long_form_is_a_column_per_tag_and_no_restart(write_log):
 
 # ------------------------------------------------------------------------------------------------
 # what a value is: units, rates, clocks
+
+
+def test_each_stages_seconds_glued_to_its_tag(write_log):
+    # microsoft/recommenders recommenders/models/deeprec/models/graphrec/lightgcn.py LightGCN.fit: "Epoch %d
+    # (train)%.1fs: train loss = %.5f = (mf)%.5f + (embed)%.5f" and, every eval_epoch epochs, "Epoch %d
+    # (train)%.1fs + (eval)%.1fs: ..." with the ranking metrics after: the training's seconds are the epoch's
+    lines = []
+    for epoch in range(1, 21):
+        train = 0.7 + epoch % 3 / 10
+        if epoch % 5:
+            lines.append(
+                f"Epoch {epoch} (train){train:.1f}s: train loss = 0.{50 - epoch}000 = (mf)0.1 + (embed)0.2"
+            )
+        else:
+            lines.append(
+                f"Epoch {epoch} (train){train:.1f}s + (eval)0.3s: train loss = 0.{50 - epoch}000 = (mf)0.1 + "
+                f"(embed)0.2, recall = 0.1{epoch}, ndcg = 0.3{epoch}"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1, 21))
+    assert list(parsed.rows["step_time_s"]) == pytest.approx([0.7 + e % 3 / 10 for e in range(1, 21)])
+    assert row_at(parsed, 5)["loss"] == 0.45
 
 
 def test_a_rate_in_brackets_after_a_value_is_its_own_value(write_log):

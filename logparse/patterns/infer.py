@@ -478,7 +478,8 @@ class FieldPlan:
 
 # a bracketed tag before a key or a value (llm-baselines' f"{epoch}/{step} [train] loss={loss:.3f} [val]
 # loss={val_loss:.3f}, acc={acc:3f} [lr] {lr:.5f}"): the stages it names scope the key after it
-_STAGE_TAG = regex.compile(r"\[(?P<word>[A-Za-z][A-Za-z_]*)\]\s*$")
+# (or a word in parentheses glued to its value: recommenders' LightGCN "Epoch %d (train)%.1fs + (eval)%.1fs: ...")
+_STAGE_TAG = regex.compile(r"(?|\[(?P<word>[A-Za-z][A-Za-z_]*)\]\s*|\((?P<word>[A-Za-z][A-Za-z_]*)\))$")
 
 
 # a scale letter glued to a value before its rate's unit (`{tps / 1e3:.1f}k tok/s`)
@@ -524,8 +525,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     tag = _STAGE_TAG.search(before[: m.start("key")] if m is not None and m.group("key") else before)
     if tag is not None and label and tag.group("word").lower() in keymap_mod.STAGE_WORDS:
         label = f"{tag.group('word')} {label}"  # `[val] loss=3.9`: the tag says whose the key is
-    elif tag is not None and not label and not before[: tag.start()].strip(" |,"):
+    elif tag is not None and not label and not before[: tag.start()].strip(" |,+"):
         label = tag.group("word")  # `[lr] 0.00002`: the tag is the key (at the line's start or after a value)
+        if label.lower() in keymap_mod.STAGE_WORDS and kinds[i] == "num":
+            unit_m = keymap_mod.UNIT_AFTER.match(after)
+            if unit_m is not None and unit_m.group("unit") in _TIME_UNITS:
+                label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     label = _sentence_key(label)
@@ -1796,6 +1801,8 @@ def field_plan(
             # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
             # Time` names the step)
             continue
+        if mapping.column == "step_time_s" and not evaluation and {w.lower() for w in words[:start]} & EVAL_WORDS:
+            continue  # (nor the evaluation's time a training step's record prints beside its own: `eval time`)
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
         why = (
@@ -3193,6 +3200,7 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
     seen: Counter[str] = Counter()
     under: Counter[str] = Counter()
     claimed = False
+    header: dict[str, bool] = {}
     for seq in sample.order:
         after = False
         for key in seq:
@@ -3200,7 +3208,11 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
                 continue
             seen[key] += 1
             under[key] += after
-            after = key in headings
+            if after and key not in header:
+                header[key] = _header_of(sample.shapes[key]) is not None
+            # (the results may be a table: its header line between the heading and its row, stanza's "Evaluating
+            # on dev set..." then `UPOS\tXPOS\tUFeats\tAllTags` and the scores under them)
+            after = key in headings or (after and header[key])
     for rec in records:
         keys = [sh.key for sh in rec.shapes]
         if (
@@ -3222,13 +3234,29 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
         )
         if (rec.count >= 2 and varied) or (
-            rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km))
+            rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km) or _measured_apart(rec, km))
         ):
             rec.kind = "eval_free"
     if claimed:
         for rec in records:
             if rec.kind == "eval" and all(sh.key in headings for sh in rec.shapes) and not _has_values(rec):
                 rec.kind = "none"
+
+
+def _measured_apart(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record seen once holds measures (every keyed number with a fraction's digits) and no training
+    value: under an evaluation's heading, its results whatever their names (stanza's `UPOS XPOS UFeats AllTags`
+    scores); a data set's `Num examples = 872` counts, whole."""
+    numbers = [s for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    if not numbers or _trains(rec, km):
+        return False
+    for slot in numbers:
+        m = field_plan(km, slot.label, slot.unit, [], False)
+        if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS:
+            return False
+        if any(_unsep(v).lstrip("-+").isdigit() for _, v in rec.series(slot.index)):
+            return False
+    return True
 
 
 def _in_layout_of(rec: RecordShape, main: RecordShape) -> bool:
@@ -5339,6 +5367,13 @@ def _timed(
     if keyed and (set(_words(slot.label)) - _TIME_WORDS or not _grows_with_steps(texts, steps)):
         return m  # a key that names a step's time keeps its meaning (detectron2's `time:`, a global average, rises)
     clock = True if keyed else _clock(texts)  # (growing with the steps says so from fewer lines)
+    if clock is None and m.column == "train_elapsed_s" and len(steps) >= MIN_REPEATS and _is_int(steps):
+        # (too few to say by their moves, yet a clock's values grow with the steps the lines are apart: a
+        # stage's `(train)0.8s` printed every 5 epochs, 0.8, 0.8, 0.8, 1.0, does not; a clock printed too
+        # coarsely to move yet, nanochat's `total time: 0.00m`, says nothing)
+        values = {_number(t) for t in texts}
+        if len(values) > 1 and all(v is not None and v > 0 for v in values):
+            clock = _grows_with_steps(texts, steps)
     if clock is None or clock == (m.column == "train_elapsed_s"):
         return m
     mapping = km.lookup("time" if column == "step_time_s" else "elapsed", "step")
