@@ -2183,6 +2183,31 @@ def test_a_table_of_scores_under_an_evaluations_heading_is_one_evaluation(write_
     assert [e["line"] for e in evals(parsed)] == [8]
 
 
+def test_a_result_line_printed_only_under_an_evaluations_heading_is_its_event(write_log):
+    # cs231n assignment2 PyTorch.ipynb train_part34: print('Iteration %d, loss = %.4f' % (t, loss.item())), then
+    # check_accuracy_part34 prints 'Checking accuracy on validation set' and 'Got %d / %d correct (%.2f)'
+    lines = []
+    for t in (100, 200, 300, 400):
+        lines += [f"Iteration {t}, loss = 1.{t // 100}000", "Checking accuracy on validation set"]
+        lines += [f"Got {500 + t // 10} / 1000 correct ({50 + t / 100:.2f})", ""]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert [e["line"] for e in evals(parsed)] == [3, 7, 11, 15]  # each at its result's line
+
+
+def test_an_epochs_accuracy_check_beside_the_iterations_is_an_evaluation(write_log):
+    # cs231n assignment2 cs231n/solver.py Solver.train: "(Iteration %d / %d) loss: %f" every print_every
+    # iterations and, at each epoch's end, "(Epoch %d / %d) train acc: %f; val_acc: %f"
+    lines = []
+    for t in range(0, 40, 5):
+        if t % 10 == 0:
+            lines.append(f"(Epoch {t // 10} / 4) train acc: 0.{300 + t}000; val_acc: 0.{250 + t}000")
+        lines.append(f"(Iteration {t + 1} / 40) loss: {2.5 - t / 20:.6f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1, 40, 5))
+    assert [e["line"] for e in evals(parsed)] == [1, 4, 7, 10]
+
+
 def test_a_config_that_says_when_to_evaluate_is_no_evaluation(write_log):
     # a dataclass's repr behind a logger (a SmolLM2 pre-training loop's `logger.info(args)`): its
     # `eval_interval=500` is a setting, and the line's pairs are the run's facts

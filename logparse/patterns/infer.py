@@ -2955,6 +2955,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         rec.kind = "eval" if _evaluation(rec, km) else "step"
         if rec.kind == "step":
             steps.append(rec)
+    for rec in steps:
+        if _accuracy_check(rec, steps):
+            rec.kind = "eval"
+    steps = [rec for rec in steps if rec.kind == "step"]
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
             continue  # (training values printed many times in one epoch, an evaluation's beside them: steps)
@@ -3218,11 +3222,16 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         if (
             rec.kind == "step"
             and all(seen[k] and under[k] == seen[k] for k in keys)
-            and any(_in_layout_of(rec, main) for main in records if main.kind == "step" and main is not rec)
+            and any(
+                _in_layout_of(rec, main) or (main.count >= rec.count and not any(under[sh.key] for sh in main.shapes))
+                for main in records
+                if main.kind == "step" and main is not rec
+            )
         ):
-            # a step's line printed only right after such a heading: the evaluation's pass in the training's
-            # layout (PccAI's `    batch count: 0/309, iter: 0, ...` under `Validation at epoch 5`), the
-            # heading's event with it (one event per heading)
+            # a step's line printed only right after such a heading, beside the training's own: the evaluation's
+            # pass in the training's layout (PccAI's `    batch count: 0/309, iter: 0, ...` under `Validation at
+            # epoch 5`) or its result (cs231n's "Checking accuracy on validation set" then 'Got %d / %d correct
+            # (%.2f)'), the heading's event with it (one event per heading)
             rec.kind, rec.own_count = "eval", True
             claimed = True
             continue
@@ -4307,6 +4316,21 @@ SCORE_WORDS = frozenset(
 )
 # what an agent's evaluation measures: its episodes' reward or return, or the game's score
 _RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
+
+
+def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """A record of scores only (`train acc` beside `val_acc`), under a counter of its own beside the record of
+    the steps (more lines, another counter): an accuracy check at the epoch's end on the training set and on
+    the validation set, an evaluation (cs231n's Solver: '(Iteration %d / %d) loss: %f' and, each epoch, '(Epoch
+    %d / %d) train acc: %f; val_acc: %f'). A step's record with its score and no loss is the steps themselves."""
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    if not labels or not all(set(_words(label)) & SCORE_WORDS for label in labels):
+        return False
+    if not any(set(_words(label)) & EVAL_WORDS for label in labels):
+        return False
+    return any(
+        main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec) for main in steps
+    )
 
 
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
