@@ -1563,6 +1563,24 @@ def test_slowfast_json_stats_time_diff_is_the_iterations_time(write_log):
 # records over several lines
 
 
+def test_a_banner_of_the_counter_heads_the_block_after_its_blank_line(write_log):
+    # berkeley cs285 hw2 cs285/scripts/run_hw2.py: print("\n\n********** Iteration %i ************" % itr), then
+    # "\nCollecting data for eval...", the logger's '{} : {}' per key and "Done logging...\n\n"
+    lines = []
+    for itr in (1, 10, 20, 30):
+        lines += ["", "", f"********** Iteration {itr} ************", "", "Collecting data for eval..."]
+        lines += [f"Eval_AverageReturn : {30 + itr}.5", f"Train_AverageReturn : {20 + itr}.25"]
+        lines += [
+            f"Actor Loss : {10 + itr / 10}",
+            f"Train_EnvstepsSoFar : {1000 * itr + 6}",
+            "Done logging...",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 10, 20, 30]
+    assert list(parsed.rows["loss"]) == [10.1, 11.0, 12.0, 13.0]
+
+
 def test_a_block_of_key_tab_value_lines_per_step(write_log):
     # a loop that prints each of its values on a line of its own, `print(f"{key}\t{value}")`, the step first
     block = "".join(

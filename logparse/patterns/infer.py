@@ -2857,6 +2857,11 @@ def find_blocks(
                     if seq[stop] in by_shape:
                         seen[(id(by_shape[seq[stop]]), id(following), "next")] += 1
             k = h + 1
+            if not _has_values(head):
+                # (a banner of the counter alone heads the block under it past the blank line it prints after
+                # itself: berkeley cs285's "\n\n********** Iteration %i ************" then the logger's lines)
+                while k < stop and _separator(sample, seq[k]):
+                    k += 1
             while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
                 if _stamp_heading(sample, seq[k]):
                     break  # (it opens the next record)
