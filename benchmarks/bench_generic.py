@@ -58,7 +58,10 @@ def write_logs(folder: Path, lines: int) -> dict[str, Path]:
     shapes = {
         "megatron": (first(ROOT / "sample_logs/megatron_llama2-7b_8xh100.log", " iteration "), "iteration"),
         "generic-pipe": (first(ROOT / "tests/data/captures/custom/pipe.log", "ms/step"), "step "),
-        "generic-logging": (first(ROOT / "tests/data/captures/custom/logging.log", "global_step="), "global_step="),
+        "generic-logging": (
+            first(ROOT / "tests/data/captures/custom/logging.log", "global_step="),
+            "global_step=",
+        ),
         "generic-kv": (first(ROOT / "sample_logs/generic_pipe_cpu.log", "tok/sec"), "step "),
     }
     folder.mkdir(parents=True, exist_ok=True)

@@ -97,8 +97,12 @@ def write_logs(known: Path, unknown: Path, target_bytes: float, save_every: int)
             out_b += [mmengine_line(now, step, steps, values), noise]
             if step % save_every == 0:
                 for out in (out_a, out_b):
-                    out.append(f"saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format")
-                    out.append(f"  successfully saved checkpoint from iteration {step:7d} to /checkpoints/llama2-7b")
+                    out.append(
+                        f"saving checkpoint at iteration {step:7d} to /checkpoints/llama2-7b in torch_dist format"
+                    )
+                    out.append(
+                        f"  successfully saved checkpoint from iteration {step:7d} to /checkpoints/llama2-7b"
+                    )
             if len(out_a) > 20_000:
                 fa.write("\n".join(out_a) + "\n")
                 fb.write("\n".join(out_b) + "\n")

@@ -30,7 +30,11 @@ def main() -> int:
     ap.add_argument("--limit-s", type=float, default=3.0)
     args = ap.parse_args()
     spec = synth.Spec(
-        steps=args.steps, save_interval=1000, warmup=200, seed=3, dips=[synth.Dip(int(args.steps * 0.68), 1, 0.3)]
+        steps=args.steps,
+        save_interval=1000,
+        warmup=200,
+        seed=3,
+        dips=[synth.Dip(int(args.steps * 0.68), 1, 0.3)],
     )
     text, _ = synth.megatron_log(spec)
     with tempfile.TemporaryDirectory() as tmp:

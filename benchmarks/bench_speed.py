@@ -175,7 +175,9 @@ def fast_lane() -> str:
     install`), or the regexes alone where it was not built or the logparse these commands import (the checkout,
     from its root, after a `pip install .` without -e) has none."""
     code = "import logparse.frame.fastlane as f; print(f._native is not None, f.__file__)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     return f"C extension ({out[1]})" if out[0] == "True" else f"regexes only, no C extension ({out[1]})"
 
 
@@ -193,7 +195,17 @@ def startup(work: Path, logparse: list[str]) -> None:
     # lines again: 0.1-0.2 s of each); an installed copy has it from pip already
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     shutil.rmtree(work / "set-cache", ignore_errors=True)
-    cmd = [*logparse, "analyze", str(SAMPLE), "--gpus", "8", "--hw", "h100", "--out", str(work / "sample-out")]
+    cmd = [
+        *logparse,
+        "analyze",
+        str(SAMPLE),
+        "--gpus",
+        "8",
+        "--hw",
+        "h100",
+        "--out",
+        str(work / "sample-out"),
+    ]
     walls = []
     for _ in range(SAMPLE_RUNS + 1):
         start = time.perf_counter()
@@ -219,13 +231,18 @@ def main() -> None:
     ap.add_argument("--dir", default="/tmp/logparse-bench")
     ap.add_argument("--jobs", type=int, default=None, help="logparse --jobs (default: every core)")
     ap.add_argument("--no-analyze", action="store_true")
-    ap.add_argument("--repeat", type=int, default=REPEAT, help="timed runs of each command; the median is shown")
     ap.add_argument(
-        "--sample-only", action="store_true",
+        "--repeat", type=int, default=REPEAT, help="timed runs of each command; the median is shown"
+    )
+    ap.add_argument(
+        "--sample-only",
+        action="store_true",
         help="time only the README's sample (analyze, SAMPLE_RUNS + 1 runs) and `logparse --help`",
     )
     ap.add_argument(
-        "--save-every", type=int, default=1000,
+        "--save-every",
+        type=int,
+        default=1000,
         help="iterations between checkpoint saves in the written logs (the original benchmark log: 8); logs of another "
         "cadence are written under their own names",
     )
@@ -263,7 +280,9 @@ def main() -> None:
             grep_cmd = (
                 f"zcat {path} | grep -c iteration" if path.suffix == ".gz" else f"grep -c iteration {path}"
             )
-            timed(f"cat {path} > /dev/null", shell=True, memory=False)  # the file in the page cache, for every tool
+            timed(
+                f"cat {path} > /dev/null", shell=True, memory=False
+            )  # the file in the page cache, for every tool
             grep_s, _ = timed(grep_cmd, shell=True, memory=False, repeat=args.repeat)
             out = work / "out"
             parse_s, parse_rss = timed(

@@ -207,9 +207,9 @@ def one_log(rng: random.Random, index: int) -> tuple[str, str, dict]:
             names = ["step"] + [key for key, _ in fields]
             widths = [max(12, len(name)) for name in names]
             if k == 1:
-                lines.append(at + "  ".join(f"{name:>{w}}" for name, w in zip(names, widths)))
+                lines.append(at + "  ".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=False)))
             values = [str(step)] + [v for _, v in fields]
-            lines.append(at + "  ".join(f"{value:>{w}}" for value, w in zip(values, widths)))
+            lines.append(at + "  ".join(f"{value:>{w}}" for value, w in zip(values, widths, strict=False)))
         expect["steps"].append(step)
         for column, value in row.items():
             if k in (1, 2, 5, 10):

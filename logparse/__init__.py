@@ -31,7 +31,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'logparse' has no attribute {name!r}")
 
 
-
 def __dir__() -> list[str]:
     """What `dir(logparse)` shows: the module's names and the API imported on first use (PEP 562)."""
     return sorted({*globals(), *__all__} - {"Any", "annotations"})  # not the typing imports

@@ -154,7 +154,9 @@ def resolve(path: LogPath, *, on_unmatched: Callable[[Record], None] | None = No
     opts = _options(options)
     log = _log_path(path)
     jobs = opts.jobs if opts.jobs is not None else os.cpu_count() or 1
-    if isinstance(log, str) and os.path.isdir(log):  # a run folder: W&B, HF output dir, Lightning, TensorBoard
+    if isinstance(log, str) and os.path.isdir(
+        log
+    ):  # a run folder: W&B, HF output dir, Lightning, TensorBoard
         folder = identify(log)
         sets = _sets(opts)
         parsed, warnings = parse_folder(folder, sets, opts.format, on_unmatched=on_unmatched, jobs=jobs)
@@ -409,8 +411,11 @@ def flops(
         "seq_len": seq_len,
         "formula": formula,
         "flops_per_token": t.total,
-        "terms": {"dense": _term(t.dense, t.total), "attention": _term(t.attention, t.total),
-                  "logits": _term(t.logits, t.total)},
+        "terms": {
+            "dense": _term(t.dense, t.total),
+            "attention": _term(t.attention, t.total),
+            "logits": _term(t.logits, t.total),
+        },
         "recompute": recompute,
         "hfu_flops_per_token": flops_mod.hardware_flops_per_token(d, seq_len, formula, recompute),
         "hfu_convention": flops_mod.HFU_CONVENTION[recompute],

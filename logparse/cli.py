@@ -146,7 +146,9 @@ def analysis_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 # what parse does not use: the reporting windows and the projection are the summary's, not the step frame's
 _NOT_PARSE = {"jobs", "window", "last", "skip", "target_tokens", "gpu_hour_cost"}
-_PARSE_HELP = {"segment": "Write only this segment (see `segments` in summary.json). Default: every run in the file."}
+_PARSE_HELP = {
+    "segment": "Write only this segment (see `segments` in summary.json). Default: every run in the file."
+}
 
 
 def parse_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -258,9 +260,7 @@ def analyze(logs: tuple[str, ...], out_dir: str | None, as_json: bool, quiet: bo
         _analyze_each(paths, out_dir, as_json, quiet, kw)
 
 
-def _analyze_each(
-    logs: list[str], out_dir: str | None, as_json: bool, quiet: bool, kw: Given
-) -> None:
+def _analyze_each(logs: list[str], out_dir: str | None, as_json: bool, quiet: bool, kw: Given) -> None:
     summaries = []
     failed = 0
     # one log: its report's drawing code is imported in a forked process while pandas is and the log is read
@@ -279,7 +279,9 @@ def _analyze_each(
         # a large run's steps.csv is written by a forked process from when its step frame is final
         ahead = report.StepsAhead(target) if len(logs) == 1 else None
         try:
-            run = api.analysis_of  # (imports the analysis: what they made is frozen out of the collector's passes)
+            run = (
+                api.analysis_of
+            )  # (imports the analysis: what they made is frozen out of the collector's passes)
             settle()
             analysis = run(log, kw, None if ahead is None else ahead.start)
             paths = report.write_outputs(analysis, target, drawer, ahead=ahead)
@@ -330,7 +332,9 @@ def parse(log: str, output: str | None, unmatched: str | None, **kw: Any) -> Non
       logparse parse train.log > steps.csv
       logparse parse train.log -o steps.parquet --hw h100 --gpus 8 --model llama2-7b"""
     if unmatched == "-" and output is None:
-        raise click.UsageError("--unmatched - and the step CSV would both go to standard output; pass -o FILE")
+        raise click.UsageError(
+            "--unmatched - and the step CSV would both go to standard output; pass -o FILE"
+        )
     api.check_options(kw)
     if output is not None:  # a bad -o is refused before anything (the --unmatched file) is written
         try:
@@ -440,7 +444,10 @@ def batch(
         click.echo(f"{len(index) - len(failed)} of {len(index)} runs analyzed; index: {out / 'index.csv'}")
         for line in index.attrs.get("skipped_lines", []):
             click.echo(visible(line))
-    for _, row in failed.iterrows():  # names and errors as the page shows them: a U+202E reverses no terminal line
+    for (
+        _,
+        row,
+    ) in failed.iterrows():  # names and errors as the page shows them: a U+202E reverses no terminal line
         click.echo(f"error: {visible(row['run'])}: {visible(str(row['error']))}", err=True)
     if len(failed):
         sys.exit(1)
@@ -654,7 +661,9 @@ def hw_group() -> None:
 
 
 @hw_group.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print each device with its aliases and sources as JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print each device with its aliases and sources as JSON."
+)
 def hw_list(as_json: bool) -> None:
     """Dense peak TFLOPS per device and dtype (--json: with each figure's source).
 

@@ -186,16 +186,19 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--batches-per-epoch", type=int, default=20)
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument(
-        "--max-duration", default=None,
+        "--max-duration",
+        default=None,
         help='Trainer max_duration, e.g. "20ba" (default: "<epochs>ep"); with a duration in '
-        'batches the console records read [batch=N/<total>] instead of [epoch=E][batch=N/<len>]',
+        "batches the console records read [batch=N/<total>] instead of [epoch=E][batch=N/<len>]",
     )
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--microbatch-size", type=int, default=2, help="device_train_microbatch_size")
     p.add_argument("--window", type=int, default=5, help="SpeedMonitor window_size")
     p.add_argument("--seq-len", type=int, default=32)
     p.add_argument(
-        "--threads", type=int, default=1,
+        "--threads",
+        type=int,
+        default=1,
         help="torch.set_num_threads (1: steady step times on a shared 2-core machine)",
     )
     return p.parse_args()

@@ -163,7 +163,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--n-samples", type=int, default=2048, help="train dataset size (samples)")
     p.add_argument("--n-eval", type=int, default=32, help="eval dataset size (samples)")
     p.add_argument(
-        "--threads", type=int, default=1,
+        "--threads",
+        type=int,
+        default=1,
         help="torch.set_num_threads (1: steady step times on a shared 2-core machine)",
     )
     p.add_argument("--sleep", type=float, default=0.15, help="seconds slept per optimizer step")

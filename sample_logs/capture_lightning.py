@@ -58,14 +58,13 @@ import platform
 import random
 import sys
 
-import torch
-from torch import nn
-from torch.utils.data import DataLoader, Dataset
-
 import lightning
+import torch
 from lightning.pytorch import LightningModule, Trainer, seed_everything
 from lightning.pytorch.callbacks import ModelSummary, TQDMProgressBar
 from lightning.pytorch.loggers import CSVLogger
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
 
 SEED = 1234
 
@@ -147,7 +146,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--grad-accum", type=int, default=4, help="accumulate_grad_batches")
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument(
-        "--threads", type=int, default=1,
+        "--threads",
+        type=int,
+        default=1,
         help="torch.set_num_threads (1: steady step times on a shared 2-core machine)",
     )
     p.add_argument("--seq-len", type=int, default=32)

@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from logparse.flops.models import preset_dims  # noqa: E402
+
 from tests import synth  # noqa: E402
 from tests.synth import nemo_lightning, neox_maxtext_etc  # noqa: E402
 

@@ -11,7 +11,9 @@ import pytest
 
 # the pattern sets' disk cache (patterns/diskcache.py) of the tests: not the user's; kept between runs (its keys are
 # contents, so an entry is never stale)
-os.environ.setdefault("LOGPARSE_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"logparse-test-cache-{os.getuid()}"))
+os.environ.setdefault(
+    "LOGPARSE_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"logparse-test-cache-{os.getuid()}")
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_logs"

@@ -91,7 +91,20 @@ def test_no_import_cycle():
 # The pipeline, in the order the package's subpackages run (README "Development"); core/ is shared by all,
 # specs/ is reference knowledge the stages from steps/ on read, api.py runs the stages up to report/, and
 # batch/ and cli.py are its clients.
-STAGES = ("core", "specs", "read", "patterns", "frame", "steps", "utilization", "phases", "report", "api", "batch", "cli")
+STAGES = (
+    "core",
+    "specs",
+    "read",
+    "patterns",
+    "frame",
+    "steps",
+    "utilization",
+    "phases",
+    "report",
+    "api",
+    "batch",
+    "cli",
+)
 
 
 def _stage(module: str) -> str:
@@ -134,7 +147,8 @@ def test_no_module_is_named_like_a_public_function_and_no_class_name_means_two_t
 
     public = {n for n in logparse.__all__ if callable(getattr(logparse, n, None))}
     public |= {
-        n for n, v in vars(logparse.api).items()
+        n
+        for n, v in vars(logparse.api).items()
         if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == "logparse.api"
     }
     modules = {p.stem for p in _package_files()} | {p.name for p in PACKAGE.iterdir() if p.is_dir()}

@@ -115,7 +115,9 @@ def test_a_step_counted_in_the_description_and_drawn_again_as_the_bar_moves_is_o
     desc = "Step: {s}. Epoch: 399/400. Iteration: {i}/71. Cls loss: {c:.5f}. Reg loss: 0.00882. Total loss: {t:.5f}"
     bar = ":  {p}%|####      | {n}/71 [01:{e:02d}<00:45,  1.2{k}s/it]"
     lines = []
-    for k, (c, t) in enumerate([(0.04249, 0.05131), (0.06965, 0.07847), (0.08008, 0.0889), (0.05561, 0.06443)]):
+    for k, (c, t) in enumerate(
+        [(0.04249, 0.05131), (0.06965, 0.07847), (0.08008, 0.0889), (0.05561, 0.06443)]
+    ):
         text = desc.format(s=28363 + k, i=35 + k, c=c, t=t)
         for n in (34 + k, 35 + k):
             lines.append(text + bar.format(p=round(100 * n / 71), n=n, e=n, k=n % 10))

@@ -207,7 +207,9 @@ def test_batch_stitches_the_attempts_of_a_job_unless_told_not_to(tmp_path):
     res = batch(str(runs), "--hw", "h100", "--out", str(out))
     assert res.exit_code == 0, res.stderr
     index = pd.read_csv(out / "index.csv")
-    assert list(index["run"]) == ["job_log"] and index.loc[0, "restarts"] == 1 and index.loc[0, "steps"] == 500
+    assert (
+        list(index["run"]) == ["job_log"] and index.loc[0, "restarts"] == 1 and index.loc[0, "steps"] == 500
+    )
     assert index.loc[0, "source"] == f"{first} + {second}"
     assert json.loads((out / "job_log" / "summary.json").read_text())["source"] == [str(first), str(second)]
     res = batch(str(runs), "--hw", "h100", "--out", str(tmp_path / "apart"), "--no-stitch")

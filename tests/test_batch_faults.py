@@ -255,7 +255,9 @@ def test_a_cache_entry_of_another_shape_is_ignored_and_the_run_redone(tmp_path, 
         cache.unlink()
         cache.mkdir()
     else:
-        text = entry.replace("FP", json.dumps(good["fingerprint"])).replace("OUTPUTS", json.dumps(good.get("outputs")))
+        text = entry.replace("FP", json.dumps(good["fingerprint"])).replace(
+            "OUTPUTS", json.dumps(good.get("outputs"))
+        )
         text = text.replace("ROW_MANY_DIPS", json.dumps({**good["row"], "dips": "many"}))
         cache.write_text(text.replace("ROW", json.dumps(good["row"])))
     res = run_apart(argv)
@@ -331,7 +333,18 @@ def _batch_with_workers(tmp_path: Path, runs_count: int = RUNS) -> tuple[subproc
     for i in range(runs_count):
         shutil.copy(MEGATRON, runs / f"r{i:02d}.log")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "logparse", "batch", str(runs), *OPTS, "--out", str(tmp_path / "out"), "--jobs", "2"],
+        [
+            sys.executable,
+            "-m",
+            "logparse",
+            "batch",
+            str(runs),
+            *OPTS,
+            "--out",
+            str(tmp_path / "out"),
+            "--jobs",
+            "2",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -435,9 +448,24 @@ def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
         "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "logparse", "batch", str(runs), *OPTS, "--out", str(out), "--jobs", "2",
-         "--executor", "dask"],
-        capture_output=True, text=True, env=env, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "logparse",
+            "batch",
+            str(runs),
+            *OPTS,
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--executor",
+            "dask",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     assert done.returncode == 1, done.stderr[-3000:]
     index = index_of(out)

@@ -47,7 +47,9 @@ def native(request, monkeypatch):
     from logparse.frame import fastlane
 
     if request.param and fastlane._native is None:
-        pytest.skip("logparse.frame._native is not built (no C compiler at install): the regexes read every line")
+        pytest.skip(
+            "logparse.frame._native is not built (no C compiler at install): the regexes read every line"
+        )
     monkeypatch.setattr(fastlane, "NATIVE", request.param)
     return request.param
 
@@ -754,7 +756,9 @@ def test_most_megatron_lines_are_read_a_window_at_a_time(tmp_path, monkeypatch, 
         _small_windows(monkeypatch, window, probe)
         added.clear()
         _same(one, _parse(log, jobs=1, chunk_bytes=250_000, listing=False))
-        if window < 4096:  # (in a window as long as the log, most lines have a shape not learned yet: `line`'s)
+        if (
+            window < 4096
+        ):  # (in a window as long as the log, most lines have a shape not learned yet: `line`'s)
             assert sum(added) > 0.5 * len(one[0].rows), (window, sum(added), len(one[0].rows))
     assert _same(one, _parse(log, listing=False)) is None  # and as in one pass
 
@@ -782,7 +786,9 @@ def test_a_shapes_literal_texts_and_groups_make_up_each_line_it_fits(tmp_path, r
                 continue
             fitted += 1
             groups = m.groups()[1:] if shape.prefixed else m.groups()
-            made = shape.literals[0] + "".join(g + lit for g, lit in zip(groups, shape.literals[1:], strict=True))
+            made = shape.literals[0] + "".join(
+                g + lit for g, lit in zip(groups, shape.literals[1:], strict=True)
+            )
             assert made == shape.text_of(line)
     assert fitted > 500 and len(shapes) >= 3
     heads = {shape.literals[0] for shape in shapes}
@@ -797,7 +803,9 @@ def test_another_ranks_output_inside_a_prefixed_line_is_read_line_by_line_in_a_w
     without a look at each line (LaneShape.reads_alone_but_tag)."""
     text, _ = synth.megatron_log(synth.Spec(steps=300, all_ranks=True, seed=7))
     lines = text.splitlines()
-    hits = [i for i, line in enumerate(lines) if line.startswith("[default0]:") and "consumed samples:" in line]
+    hits = [
+        i for i, line in enumerate(lines) if line.startswith("[default0]:") and "consumed samples:" in line
+    ]
     for i in hits[150:153]:
         lines[i] = lines[i].replace("consumed samples: ", "consumed samples: [default5]: ", 1)
     log = tmp_path / "ranks8_mixed.log"
@@ -831,7 +839,10 @@ def test_another_ranks_output_inside_a_prefixed_checkpoint_line_is_read_as_in_on
             f" grad norm: {1.2:.3f} | number of skipped iterations: {0:3d} | number of nan iterations: {0:3d} |"
         )
         for p in prefixes:
-            out += [p + line, f"{p}gpu-node-017:12345:12389 [{step % 8}] NCCL INFO Channel 00/0 : 0[0] -> 1[1]"]
+            out += [
+                p + line,
+                f"{p}gpu-node-017:12345:12389 [{step % 8}] NCCL INFO Channel 00/0 : 0[0] -> 1[1]",
+            ]
         if step % 3 == 0:
             for p in prefixes:
                 glued = p == "[default0]:" and step in (150, 300, 453)  # (3 digits: the padding of its shape)

@@ -175,7 +175,9 @@ def test_lists_stay_aligned_on_long_names(tmp_path):
     extra.mkdir()
     shutil.copy(Path(logparse.__file__).resolve().parents[1] / "patterns" / "nanogpt.toml", extra / "x.toml")
     text = (extra / "x.toml").read_text()
-    (extra / "x.toml").write_text(text.replace('name = "nanogpt"', 'name = "a_very_long_pattern_set_name"', 1))
+    (extra / "x.toml").write_text(
+        text.replace('name = "nanogpt"', 'name = "a_very_long_pattern_set_name"', 1)
+    )
     res = run("patterns", "list", "--patterns", str(extra))
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
@@ -197,7 +199,11 @@ def test_group_helps_have_an_example_and_every_flag_a_help_text():
     for group in ("patterns", "hw", "models"):
         assert "Example" in run(group, "--help").output, group
     flops = " ".join(run("flops", "--help").output.split())
-    for opt in ("--layers INTEGER Transformer layers", "--hidden INTEGER Hidden size", "--vocab INTEGER Vocab"):
+    for opt in (
+        "--layers INTEGER Transformer layers",
+        "--hidden INTEGER Hidden size",
+        "--vocab INTEGER Vocab",
+    ):
         assert opt in flops, opt
     compare = " ".join(run("compare", "--help").output.split())
     assert re.search(r"-o, --output PATH \w", compare), compare
@@ -235,7 +241,9 @@ def test_stitched_batch_runs_keep_their_folder(tmp_path):
     assert run_names(paths, {0, 1, 2}, runs) == ["a_jobx_slurm", "b_jobx_slurm", "slurm"]
 
 
-@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "generic_kv_cpu.log"])
+@pytest.mark.parametrize(
+    "name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "generic_kv_cpu.log"]
+)
 def test_a_long_steps_csv_written_in_two_halves_is_the_same_bytes(name, tmp_path, monkeypatch):
     """steps.csv of a long run is written by two processes, a half each (outputs.CSV_SPLIT_ROWS); the file is
     byte for byte what one process writes (here every frame is split), and no part file is left."""

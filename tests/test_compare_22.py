@@ -6,6 +6,7 @@ that says why it is empty."""
 from __future__ import annotations
 
 import json
+
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -52,7 +53,10 @@ def test_the_reference_is_the_first_run_with_an_mfu_and_mfu_deltas_are_points(fo
     # hf has no MFU: the reference is meg (45.0%); tt's change is the difference in points, not a ratio
     out = run_cli(folders["hf"], folders["meg"], folders["tt"], "-o", tmp_path / "c.png")
     r = rows(out)
-    mfu = {name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"] for name in folders}
+    mfu = {
+        name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"]
+        for name in folders
+    }
     assert mfu["tt"] < mfu["meg"]
     points, ratio = 100 * (mfu["tt"] - mfu["meg"]), 100 * (mfu["tt"] / mfu["meg"] - 1)
     assert f"{points:+.1f} pt" in r["tt"] and f"{ratio:+.1f}%" not in r["tt"]
@@ -67,7 +71,10 @@ def test_the_reference_is_the_first_run_with_an_mfu_and_mfu_deltas_are_points(fo
 
 def test_ref_chooses_the_reference(folders, tmp_path):
     out = run_cli(folders["meg"], folders["tt"], "--ref", "tt", "-o", tmp_path / "c.png")
-    mfu = {name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"] for name in folders}
+    mfu = {
+        name: json.loads((folders[name] / "summary.json").read_text())["stable"]["mfu_mean"]
+        for name in folders
+    }
     assert f"{100 * (mfu['meg'] - mfu['tt']):+.1f} pt" in rows(out)["meg"] and "reference: tt" in out
     res = CliRunner().invoke(
         cli, ["compare", str(folders["meg"]), "--ref", "nope", "-o", str(tmp_path / "d.png")]

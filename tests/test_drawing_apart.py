@@ -22,7 +22,9 @@ SAMPLE = SAMPLES / "megatron_llama2-7b_8xh100.log"
 def _run(code: str, tmp_path: Path) -> subprocess.CompletedProcess:
     script = tmp_path / "case.py"
     script.write_text(textwrap.dedent(code))
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
 
 
 def test_a_report_drawn_by_the_drawer_or_apart_is_the_one_drawn_here(tmp_path):
@@ -76,7 +78,9 @@ def test_a_failure_in_the_other_process_is_the_same_error_here(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "apart: 28 /somewhere/report.png" in done.stdout
-    assert "drawer: " in done.stdout  # what plot_report raises on a dict: an error, not a hang or a silent pass
+    assert (
+        "drawer: " in done.stdout
+    )  # what plot_report raises on a dict: an error, not a hang or a silent pass
 
 
 def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_path):
@@ -102,7 +106,9 @@ def test_a_drawer_with_nothing_to_draw_ends_and_the_cli_leaves_no_process(tmp_pa
     # the command: an analysis that fails after the drawer started exits with its one line, and no child stays
     failed = subprocess.run(
         [sys.executable, "-m", "logparse", "analyze", str(tmp_path / "missing.log")],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert failed.returncode == 1 and failed.stderr.startswith("error: ")
     assert "Traceback" not in failed.stderr
@@ -206,7 +212,9 @@ def test_steps_csv_written_ahead_is_the_one_written_here(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "ahead-used").exists()
-    assert done.stdout.split("\n")[-2] == "['report.png', 'steps.csv', 'summary.json']"  # (no temporary file left)
+    assert (
+        done.stdout.split("\n")[-2] == "['report.png', 'steps.csv', 'summary.json']"
+    )  # (no temporary file left)
     for name in ("steps.csv", "summary.json", "report.png"):
         assert (tmp_path / "ahead" / name).read_bytes() == (tmp_path / "here" / name).read_bytes(), name
 

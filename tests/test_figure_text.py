@@ -48,7 +48,9 @@ def drawn_strings(fig: Figure) -> list[str]:
 
 @pytest.fixture(scope="module")
 def log_text() -> str:
-    text, _ = synth.megatron_log(synth.Spec(steps=30, gpus=8, global_batch=128, log_interval=1, warmup=5, seed=3))
+    text, _ = synth.megatron_log(
+        synth.Spec(steps=30, gpus=8, global_batch=128, log_interval=1, warmup=5, seed=3)
+    )
     return text
 
 
@@ -88,7 +90,14 @@ def test_a_report_figure_drawn_later_stays_text(tmp_path, log_text):
 
 def test_leaderboard_draws_the_names_and_errors_as_text(tmp_path, saved):
     rows = [
-        {"run": n, "status": "ok", "mfu": 0.3 + i / 100, "stable_start": 10, "stable_end": 90, "hardware": "H$100"}
+        {
+            "run": n,
+            "status": "ok",
+            "mfu": 0.3 + i / 100,
+            "stable_start": 10,
+            "stable_end": 90,
+            "hardware": "H$100",
+        }
         for i, n in enumerate(ROW_NAMES)
     ]
     rows += [{"run": n + "_failed", "status": "error", "error": f"costs $5 and $6: {n}"} for n in ROW_NAMES]
@@ -105,14 +114,16 @@ def test_leaderboard_draws_the_names_and_errors_as_text(tmp_path, saved):
 
 def test_compare_plot_draws_the_labels_as_text(tmp_path, saved, log_text):
     logs = []
-    for i, name in enumerate(FILE_NAMES):
+    for _i, name in enumerate(FILE_NAMES):
         log = tmp_path / f"{name}.log"
         log.write_text(log_text)
         logs.append(log)
     # a --label can also carry a lone surrogate (argv decoded with surrogate escapes), which matplotlib's
     # font layer refuses (TypeError): drawn as U+FFFD
     labels = [r"$\frac{1}{0$", "caf" + os.fsdecode(b"\xe9"), "a_b^{c}", "$x$", "\\"]
-    res = compare_runs(logs, output=tmp_path / "c.png", options={"hw": "h100"}, metrics=["mfu"], labels=labels)
+    res = compare_runs(
+        logs, output=tmp_path / "c.png", options={"hw": "h100"}, metrics=["mfu"], labels=labels
+    )
     assert res.png.stat().st_size > 0
     (fig,) = saved
     assert_plain(fig)

@@ -524,13 +524,17 @@ def test_gaps_given_at_once_are_given_as_one_by_one(name, tmp_path, monkeypatch)
         saves.append(line)
         found = re.search(r"iteration\s+(\d+)/", line)
         if found:
-            saves.append(f"saving checkpoint at iteration {int(found.group(1)):7d} to /ckpt in torch_dist format")
+            saves.append(
+                f"saving checkpoint at iteration {int(found.group(1)):7d} to /ckpt in torch_dist format"
+            )
     many = tmp_path / "saves.log"
     many.write_text("\n".join(saves) + "\n")
     for log in (ROOT / "sample_logs" / name, many):
         fast = api.analyze(log, gpus=8, hw="h100").ledger
         monkeypatch.setattr(
-            goodput._Lines, "alone", lambda self, lo, hi: (np.zeros(len(lo), dtype=bool), [None] * len(lo), hi)
+            goodput._Lines,
+            "alone",
+            lambda self, lo, hi: (np.zeros(len(lo), dtype=bool), [None] * len(lo), hi),
         )
         slow = api.analyze(log, gpus=8, hw="h100").ledger
         monkeypatch.undo()

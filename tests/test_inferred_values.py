@@ -837,7 +837,10 @@ def test_a_phase_planned_again_and_again_is_no_plan_of_the_runs_counter(tmp_path
     # `[5000] return 12.3 / length 1000 / ...` counted in environment steps, far past the phase's 100
     lines = ["Simulating agent for 4995000 steps."]
     for i in range(1, 5):
-        lines += ["Training for 100 steps.", f"[{5000 * i}] model_loss {60 - i}.1 / value_loss {1 + i / 10:.1f} / fps {40 + i}.0"]
+        lines += [
+            "Training for 100 steps.",
+            f"[{5000 * i}] model_loss {60 - i}.1 / value_loss {1 + i / 10:.1f} / fps {40 + i}.0",
+        ]
     path = tmp_path / "dreamer.log"
     path.write_text("\n".join(lines) + "\n")
     a = api.analyze(str(path))
@@ -1205,7 +1208,10 @@ def test_training_lines_printed_many_times_in_one_epoch_are_steps_whatever_they_
     # print('Epoch: ', epoch, '| train loss: %.4f' % loss.data.numpy(), '| test accuracy: %.2f' % accuracy)
     losses = [2.3127, 1.1182, 0.9374, 0.6279, 0.8004]
     accuracy = [0.14, 0.56, 0.68, 0.75, 0.75]
-    lines = [f"Epoch:  0 | train loss: {x:.4f} | test accuracy: {a:.2f}" for x, a in zip(losses, accuracy, strict=True)]
+    lines = [
+        f"Epoch:  0 | train loss: {x:.4f} | test accuracy: {a:.2f}"
+        for x, a in zip(losses, accuracy, strict=True)
+    ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     rows = parsed.rows[parsed.rows["kind"] == "step"]
     assert list(rows["line"]) == [1, 2, 3, 4, 5]
@@ -1233,7 +1239,10 @@ def test_a_bare_lr_that_swings_is_the_one_number_always_below_a_hundredth(write_
     losses, lrs = [12.5976, 4.8985, 6.0107, 2.7936, 1.6938], [9.9978e-05, 1e-05, 1.0e-04, 1e-05, 1.0e-04]
     lines = []
     for k in range(5):
-        lines += [f"0 {100 * k} 7500 {losses[k]} {lrs[k]}", f"Human: context= CREATE TABLE table_name_{k} (a VARCHAR)"]
+        lines += [
+            f"0 {100 * k} 7500 {losses[k]} {lrs[k]}",
+            f"Human: context= CREATE TABLE table_name_{k} (a VARCHAR)",
+        ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 100, 200, 300, 400]
     assert [row_at(parsed, 2 * k + 1)["loss"] for k in range(5)] == losses

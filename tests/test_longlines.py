@@ -140,7 +140,9 @@ def test_the_range_reader_holds_a_few_mb_for_a_64_mib_line_in_a_range(big_logs, 
     matcher = Matcher([SETS["megatron"]])
     stats = ReadStats()
     peak = _peak_mib(
-        lambda: sum(1 for _ in chunks.read_parallel(str(big_logs[kind]), matcher, stats, jobs=1, chunk_bytes=1 << 20))
+        lambda: sum(
+            1 for _ in chunks.read_parallel(str(big_logs[kind]), matcher, stats, jobs=1, chunk_bytes=1 << 20)
+        )
     )
     assert stats.overlong == 1
     assert stats.physical_lines == _log_bytes(b"x").count(b"\n")

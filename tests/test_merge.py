@@ -72,15 +72,21 @@ def test_vectorized_merge_is_pandas_groupby(data):
 
 
 def test_non_integer_keys_and_aggregates_are_left_to_pandas():
-    steps = pd.DataFrame({"line": [1, 2, 3], "step": [1.0, 1.0, NAN], "segment": [0, 0, 0], "loss": [1.0, 2.0, 3.0]})
+    steps = pd.DataFrame(
+        {"line": [1, 2, 3], "step": [1.0, 1.0, NAN], "segment": [0, 0, 0], "loss": [1.0, 2.0, 3.0]}
+    )
     assert StepGroups.of(steps) is None
     got = merge_duplicates(steps, {})
-    assert got["step"].tolist() == [1.0] and got["loss"].tolist() == [1.0]  # a null step is dropped, as pandas does
+    assert got["step"].tolist() == [1.0] and got["loss"].tolist() == [
+        1.0
+    ]  # a null step is dropped, as pandas does
     steps = pd.DataFrame({"line": [1, 2], "step": [1, 1], "segment": [0, 0], "loss": [1.0, 2.0]})
     assert merge_duplicates(steps, {"loss": "last"})["loss"].tolist() == [2.0]
 
 
-@pytest.mark.parametrize("rows", [[(0, 1), (0, 2), (1, 1)], [(0, 2), (0, 1)], [(1, 1), (0, 5)], [(0, 1), (0, 1)]])
+@pytest.mark.parametrize(
+    "rows", [[(0, 1), (0, 2), (1, 1)], [(0, 2), (0, 1)], [(1, 1), (0, 5)], [(0, 1), (0, 1)]]
+)
 def test_groups_sort_by_segment_then_step(rows):
     seg, step = (np.array(x) for x in zip(*rows, strict=True))
     groups = StepGroups([seg, step])

@@ -46,18 +46,85 @@ def _bits(value: float) -> bytes:
 # conversions: a shape "<" int "|" float ">" read by hand-made Native, against int() and float()
 
 INTS = [
-    "7", " 7", "7 ", "\t7", "+7", "-7", "-0", "+0", "007", "1_000", "\u0663", "\xa07", "7\xa0", "",
-    " ", "+", "-", "--7", "7-", "1e3", "0x10", "999999999999999999", "1000000000000000000", "9223372036854775807",
-    "12345678901234567890", " -123 ", "1 2",
+    "7",
+    " 7",
+    "7 ",
+    "\t7",
+    "+7",
+    "-7",
+    "-0",
+    "+0",
+    "007",
+    "1_000",
+    "\u0663",
+    "\xa07",
+    "7\xa0",
+    "",
+    " ",
+    "+",
+    "-",
+    "--7",
+    "7-",
+    "1e3",
+    "0x10",
+    "999999999999999999",
+    "1000000000000000000",
+    "9223372036854775807",
+    "12345678901234567890",
+    " -123 ",
+    "1 2",
 ]
 FLOATS = [
-    "1e5", "1E+05", ".5", "5.", ".", "e5", "1e", "1e+", "1e-", "1ex", "nan", "NaN", "inf", "-inf", "infinity",
-    "1_0", "0.1", "0.30000000000000004", "123456789012345678901234567890", "1e400", "-1e400", "1e-400",
-    "4.9e-324", "2.4703282292062327e-324", "2.2250738585072014e-308", "-0.0", "0", "-0", "9007199254740993",
-    "1.7976931348623157e308", "1.8e308", " 3.25 ", "\t3.25", "3.25\xa0", "+.5e-3", "1.000000E-04", "6746.4",
-    "0.000000000000000000000000000001", "1" * 40 + "e-40", "0." + "0" * 30 + "1e30", "1.e5", "12e", "\u0663.5",
-    "1e0000000000000000000000005", "100000000000000000000000", "1e22", "1e23", "123456789012345e-22",
-    "1234567890123456e-22", "8.98846567431158e307",
+    "1e5",
+    "1E+05",
+    ".5",
+    "5.",
+    ".",
+    "e5",
+    "1e",
+    "1e+",
+    "1e-",
+    "1ex",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "infinity",
+    "1_0",
+    "0.1",
+    "0.30000000000000004",
+    "123456789012345678901234567890",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "4.9e-324",
+    "2.4703282292062327e-324",
+    "2.2250738585072014e-308",
+    "-0.0",
+    "0",
+    "-0",
+    "9007199254740993",
+    "1.7976931348623157e308",
+    "1.8e308",
+    " 3.25 ",
+    "\t3.25",
+    "3.25\xa0",
+    "+.5e-3",
+    "1.000000E-04",
+    "6746.4",
+    "0.000000000000000000000000000001",
+    "1" * 40 + "e-40",
+    "0." + "0" * 30 + "1e30",
+    "1.e5",
+    "12e",
+    "\u0663.5",
+    "1e0000000000000000000000005",
+    "100000000000000000000000",
+    "1e22",
+    "1e23",
+    "123456789012345e-22",
+    "1234567890123456e-22",
+    "8.98846567431158e307",
 ]
 
 
@@ -111,7 +178,9 @@ def test_random_floats_printed_every_way_read_as_float_reads_them():
     rng = random.Random(24)
     texts = []
     for _ in range(4000):
-        value = rng.choice([rng.random(), rng.uniform(-1e6, 1e6), 10 ** rng.uniform(-300, 300), rng.expovariate(1)])
+        value = rng.choice(
+            [rng.random(), rng.uniform(-1e6, 1e6), 10 ** rng.uniform(-300, 300), rng.expovariate(1)]
+        )
         form = rng.choice(["{:.6E}", "{:.12g}", "{!r}", "{:.3f}", "{:.17e}", "{:.1f}", "{:.20f}", "{:e}"])
         texts.append(form.format(value))
     native = Native(("<", ">"), b"f", ((0, "f", "f", 1.0, 0.0),))
@@ -127,12 +196,29 @@ def test_random_floats_printed_every_way_read_as_float_reads_them():
 
 def test_timestamps_are_numpys_microseconds():
     texts = [
-        "2024-09-03 16:20:22", "2024-09-03 16:20:22.123456", "2024-02-29 00:00:00", "2023-02-29 00:00:00",
-        "2000-02-29 23:59:59", "1900-02-29 00:00:00", "2024-01-01 24:00:00", "2016-12-31 23:59:60",
-        "2024-13-01 00:00:00", "2024-00-10 00:00:00", "2024-04-31 00:00:00", "0000-01-01 00:00:00",
-        "0001-01-01 00:00:00", "9999-12-31 23:59:59.999999", "1969-12-31 23:59:59.500000", "1970-01-01 00:00:00",
-        "2024-09-03T16:20:22", "2024-09-03 16:20:22.123", "2024-09-03 16:20:22,123456", " 2024-09-03 16:20:22",
-        "2024-9-03 16:20:22", "\u0662024-09-03 16:20:22", "1582-10-10 12:00:00",
+        "2024-09-03 16:20:22",
+        "2024-09-03 16:20:22.123456",
+        "2024-02-29 00:00:00",
+        "2023-02-29 00:00:00",
+        "2000-02-29 23:59:59",
+        "1900-02-29 00:00:00",
+        "2024-01-01 24:00:00",
+        "2016-12-31 23:59:60",
+        "2024-13-01 00:00:00",
+        "2024-00-10 00:00:00",
+        "2024-04-31 00:00:00",
+        "0000-01-01 00:00:00",
+        "0001-01-01 00:00:00",
+        "9999-12-31 23:59:59.999999",
+        "1969-12-31 23:59:59.500000",
+        "1970-01-01 00:00:00",
+        "2024-09-03T16:20:22",
+        "2024-09-03 16:20:22.123",
+        "2024-09-03 16:20:22,123456",
+        " 2024-09-03 16:20:22",
+        "2024-9-03 16:20:22",
+        "\u0662024-09-03 16:20:22",
+        "1582-10-10 12:00:00",
     ]
     native = Native(("[", "]"), b"t", ((0, "ts", "t", 1.0, 0.0),))
     codes, values = _fit(native, [f"[{t}]" for t in texts])
@@ -164,7 +250,14 @@ def _learned(lines: list[str], sets: list) -> list[fastlane.LaneShape]:
     return [shape for group in worker.lane.shapes.values() for shape in group if shape.native is not None]
 
 
-MUTATIONS = list("0123456789.eE+-_ \t|:[]nafi,/x") + ["\u0663", "\xa0", "\xe9", "\n", "[default", "[default3]:"]
+MUTATIONS = list("0123456789.eE+-_ \t|:[]nafi,/x") + [
+    "\u0663",
+    "\xa0",
+    "\xe9",
+    "\n",
+    "[default",
+    "[default3]:",
+]
 
 
 def _mutants(line: str, rng: random.Random, n: int) -> list[str]:
@@ -234,7 +327,9 @@ def test_learned_shapes_answer_as_their_regexes_and_conversions(ranks):
 
 def test_every_shipped_logs_shapes_answer_as_their_regexes():
     """Every shape the lane learns from the shipped and fixture logs (each pattern set on its own log)."""
-    paths = sorted([*(ROOT / "sample_logs").glob("*.log"), *(ROOT / "tests" / "data" / "public").glob("*.log")])
+    paths = sorted(
+        [*(ROOT / "sample_logs").glob("*.log"), *(ROOT / "tests" / "data" / "public").glob("*.log")]
+    )
     sets = list(SETS.values())
     seen = 0
     rng = random.Random(7)
@@ -255,7 +350,22 @@ def test_scan_finds_what_the_text_holds():
     from logparse.read.reader import _MAYBE_REMNANT
 
     rng = random.Random(5)
-    alphabet = [b"a", b" ", b"\n", b"\r", b"\x1b", b"<", b"[", b"]", b"m", b"0", b"7", b";", b"\xd9\xa3", b"\xff"]
+    alphabet = [
+        b"a",
+        b" ",
+        b"\n",
+        b"\r",
+        b"\x1b",
+        b"<",
+        b"[",
+        b"]",
+        b"m",
+        b"0",
+        b"7",
+        b";",
+        b"\xd9\xa3",
+        b"\xff",
+    ]
     blocks = [b"", b"\n", b"[0m", b"x[12;3m", b"[\xd9\xa3m", b"abc\ndefgh\n", b"[\xff", "[\u0663m".encode()]
     blocks += [b"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(3000)]
     sure = 0
@@ -318,9 +428,15 @@ def test_texts_are_what_percent_formatting_makes():
     values = np.concatenate(
         [
             rng.standard_normal(20000) * 10.0 ** rng.integers(-320, 300, 20000),
-            np.frombuffer(rng.bytes(8 * 20000), dtype=np.float64),  # (any bit pattern: NaNs of every payload too)
+            np.frombuffer(
+                rng.bytes(8 * 20000), dtype=np.float64
+            ),  # (any bit pattern: NaNs of every payload too)
             [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, 1.7976931348623157e308, 0.1, 2 / 3, 999999999999.5],
-            [float(f"{d}e{e}") for d in ("9.999999999995", "1.0000000000005", "123456789012.5") for e in (-5, 0, 7)],
+            [
+                float(f"{d}e{e}")
+                for d in ("9.999999999995", "1.0000000000005", "123456789012.5")
+                for e in (-5, 0, 7)
+            ],
         ]
     )
     want = ["" if v != v else "%.12g" % v for v in values.tolist()]  # noqa: UP031 (the % formatting is the truth)
@@ -338,10 +454,14 @@ def test_rows_join_as_str_join_does():
         STABLE = "stable"
 
     rng = random.Random(3)
-    fields = [[rng.choice(["", "1", "2.5e-05", "megatron.iteration", '"q,"']) for _ in range(500)] for _ in range(7)]
+    fields = [
+        [rng.choice(["", "1", "2.5e-05", "megatron.iteration", '"q,"']) for _ in range(500)] for _ in range(7)
+    ]
     fields.append([Phase.STABLE] * 500)
     for end in ("\n", ",128,x\n"):
-        assert fastlane._native.rows(fields, end) == "".join(",".join(row) + end for row in zip(*fields, strict=True))
+        assert fastlane._native.rows(fields, end) == "".join(
+            ",".join(row) + end for row in zip(*fields, strict=True)
+        )
     assert fastlane._native.rows([["a"], ["\u00e9"]], "\n") is None
     assert fastlane._native.rows([["a", "b"], ["c"]], "\n") is None  # (lists of unequal length: the caller's)
     assert fastlane._native.rows([[], []], "\n") == ""
@@ -353,7 +473,17 @@ def test_decimals_a_log_printed_are_formatted_as_percent_formatting_does():
     from 1e-6 to 1e14, the edges of the plain notation (1e-4, 1e12), halves, and the same negated."""
     rng = np.random.default_rng(24)
     parts = [np.round(rng.random(6000) * 10.0 ** rng.integers(-6, 15, 6000), d) for d in range(16)]
-    edges = [1e-4, 9.9999e-5, 1.00001e-4, 1e12, 999999999999.0, 999999999999.5, 1e11, 0.1 + 0.2, 123456789012.0]
+    edges = [
+        1e-4,
+        9.9999e-5,
+        1.00001e-4,
+        1e12,
+        999999999999.0,
+        999999999999.5,
+        1e11,
+        0.1 + 0.2,
+        123456789012.0,
+    ]
     values = np.concatenate([*parts, edges, [12345678901.25, 5e-5, 2.5, 0.00015, 1e15, 4503599627370497.0]])
     values = np.r_[values, -values]
     for p in (1, 3, 6, 12, 15, 17):
@@ -382,9 +512,16 @@ def test_rows_write_stamps_as_numpy_does():
     instants of 1970-9999, the ends, leap days and the turns of centuries; NaT empty; an instant outside those
     years is left to the caller (None)."""
     rng = np.random.default_rng(33)
-    days = np.array(["1970-01-01", "2000-02-29", "2000-03-01", "2100-02-28", "2100-03-01", "2400-02-29"], "datetime64[D]")
-    edges = np.r_[days.astype("datetime64[us]").astype(np.int64), np.datetime64("9999-12-31T23:59:59.999999").astype(np.int64)]
-    us = np.r_[rng.integers(0, 253402300800000000, 50000), edges[1:] - 1, edges]  # (the microsecond before 1970: outside)
+    days = np.array(
+        ["1970-01-01", "2000-02-29", "2000-03-01", "2100-02-28", "2100-03-01", "2400-02-29"], "datetime64[D]"
+    )
+    edges = np.r_[
+        days.astype("datetime64[us]").astype(np.int64),
+        np.datetime64("9999-12-31T23:59:59.999999").astype(np.int64),
+    ]
+    us = np.r_[
+        rng.integers(0, 253402300800000000, 50000), edges[1:] - 1, edges
+    ]  # (the microsecond before 1970: outside)
     want = "".join(f"{s}+00:00\n" for s in np.datetime_as_string(us.astype("datetime64[us]"), unit="us"))
     assert fastlane._native.rows([("t", us)], "\n") == want
     nat = np.array([np.iinfo(np.int64).min, 0], dtype=np.int64)
@@ -398,7 +535,11 @@ def test_running_medians_are_pandas_rolling_medians(size):
     """_native.medians (phases' running median of the log speed) is pandas' centred rolling median with
     min_periods=1, value for value: random values, many ties, short series, windows of 1 to 41."""
     rng = np.random.default_rng(size)
-    for values in (rng.normal(size=size), rng.integers(0, 4, size).astype(float), np.round(rng.normal(size=size), 1)):
+    for values in (
+        rng.normal(size=size),
+        rng.integers(0, 4, size).astype(float),
+        np.round(rng.normal(size=size), 1),
+    ):
         for window in (1, 3, 21, 41):
             want = pd.Series(values).rolling(window, center=True, min_periods=1).median().to_numpy()
             out = np.empty(size)

@@ -42,8 +42,17 @@ def test_junk_anywhere_in_a_number_is_malformed_or_exact(value, fmt, at, junk):
 
 @pytest.mark.parametrize(
     "text",
-    ["1.18245#E+01", "108#38.6", "x1.182459E+01", "9.2$", "1,234#5", "1.18x2459E+01", "3.000000E-0x5", "5.2x06",
-     "1x.182459E+01"],
+    [
+        "1.18245#E+01",
+        "108#38.6",
+        "x1.182459E+01",
+        "9.2$",
+        "1,234#5",
+        "1.18x2459E+01",
+        "3.000000E-0x5",
+        "5.2x06",
+        "1x.182459E+01",
+    ],
 )
 def test_the_issues_values_are_malformed(text):
     with pytest.raises(MalformedValue):
@@ -52,8 +61,16 @@ def test_the_issues_values_are_malformed(text):
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("1.064275E+01", 10.64275), (" 12137.8 ", 12137.8), ("'6.222'", 6.222), ("1,234.5", 1234.5), ("45%", 45.0),
-     ("12.3 ms", 12.3), ("1.08 (1.10)", 1.08), ("2.31.", 2.31)],
+    [
+        ("1.064275E+01", 10.64275),
+        (" 12137.8 ", 12137.8),
+        ("'6.222'", 6.222),
+        ("1,234.5", 1234.5),
+        ("45%", 45.0),
+        ("12.3 ms", 12.3),
+        ("1.08 (1.10)", 1.08),
+        ("2.31.", 2.31),
+    ],
 )
 def test_numbers_as_logs_print_them_still_read(text, value):
     assert to_number(text) == value
@@ -83,7 +100,9 @@ def test_junk_in_a_megatron_line_is_malformed_not_a_smaller_number_and_not_diver
     rows = a.run.all_steps.set_index("step")
     assert rows.loc[[10, 20], "loss"].isna().all() and pd_isna(rows.at[30, "step_time_s"])
     assert all("malformed" in str(rows.at[s, "flags"]) for s in (10, 20, 30))
-    assert rows.at[40, "loss"] == float(re.search(r"iteration       40/.*?lm loss: (\S+) ", "\n".join(lines)).group(1))
+    assert rows.at[40, "loss"] == float(
+        re.search(r"iteration       40/.*?lm loss: (\S+) ", "\n".join(lines)).group(1)
+    )
 
 
 def pd_isna(v) -> bool:

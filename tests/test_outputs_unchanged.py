@@ -71,7 +71,9 @@ def outputs(path: Path, options: dict[str, Any], keep_csv: bool = False) -> dict
         return {"error": _shown(str(exc))}
     steps = io.StringIO()
     report.write_steps(analysis.steps, steps, kind=".csv")
-    index = batch.index_frame([{"run": path.stem, "source": str(path), "cached": False, **batch._summary_columns(analysis.summary)}])
+    index = batch.index_frame(
+        [{"run": path.stem, "source": str(path), "cached": False, **batch._summary_columns(analysis.summary)}]
+    )
     out = {
         "summary": _shown(json.dumps(analysis.summary, indent=2) + "\n"),
         "steps_sha256": hashlib.sha256(steps.getvalue().encode()).hexdigest(),
@@ -215,7 +217,10 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path, n):
             "f32": rng.random(n).astype(np.float32).astype(float),
             "count": pd.array([None if i % 5 == 0 else i for i in range(n)], dtype="Int64"),
             "flag": rng.random(n) > 0.5,
-            "note": [None if i % 3 == 0 else ["a,b", 'say "x"', "plain", "line\nbreak", " lead"][i % 5] for i in range(n)],
+            "note": [
+                None if i % 3 == 0 else ["a,b", 'say "x"', "plain", "line\nbreak", " lead"][i % 5]
+                for i in range(n)
+            ],
             "kind": pd.array(["step"] * (n - 1) + [None], dtype="str"),
             "obj": [1, 2.5, "x", None] * (n // 4),
             # columns of few distinct values (written through them): 1, 1.0 and True are one key to factorize
@@ -225,10 +230,14 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path, n):
             "name": pd.array(["m.iteration", None, 'q"x'] * (n // 3), dtype="str"),
             "ints": np.repeat([7, -3], n // 2),
             # distinct integers (written through Arrow's text), the extremes of int64 and uint64 among them
-            "distinct": np.r_[rng.integers(-(2**62), 2**62, n - 2), np.iinfo(np.int64).min, np.iinfo(np.int64).max],
+            "distinct": np.r_[
+                rng.integers(-(2**62), 2**62, n - 2), np.iinfo(np.int64).min, np.iinfo(np.int64).max
+            ],
             "unsigned": np.r_[rng.integers(0, 2**62, n - 1, dtype=np.uint64), np.iinfo(np.uint64).max],
             # text that needs no quotes, written as it is: ISO stamps with gaps, a str enum (steps' phase)
-            "stamp": [None if i % 7 == 0 else f"2024-09-03T15:{i % 60:02d}:49.000000+00:00" for i in range(n)],
+            "stamp": [
+                None if i % 7 == 0 else f"2024-09-03T15:{i % 60:02d}:49.000000+00:00" for i in range(n)
+            ],
             "phase": [_Phase.STABLE if i % 2 else _Phase.WARMUP for i in range(n)],
             "late_few": np.r_[rng.random(min(n, 2000)), np.full(n - min(n, 2000), 0.25)],
             "late_ints": np.r_[np.arange(min(n, 2000)), np.full(n - min(n, 2000), 9)],
@@ -259,7 +268,12 @@ def test_the_csv_writer_writes_what_pandas_writes(tmp_path, n):
             "last": ["x"] * n,
         }
     )
-    for part in (one, one[["gbs", "pattern", "zero", "run"]], one[["step", "run", "last"]], one[["gap", "gbs"]]):
+    for part in (
+        one,
+        one[["gbs", "pattern", "zero", "run"]],
+        one[["step", "run", "last"]],
+        one[["gap", "gbs"]],
+    ):
         mine = io.BytesIO()
         outputs._write_csv(part, tmp_path / "one.csv", gzipped=False)
         part.to_csv(mine, index=False, float_format=outputs.CSV_DIGITS)
@@ -282,12 +296,17 @@ def test_iso_stamps_are_numpys_text_with_the_offset():
     ].astype("datetime64[us]")
     want = [f"{t}+00:00" for t in np.datetime_as_string(micros, unit="us")]
     assert outputs._iso_digits(micros) == want
-    assert outputs._iso_digits(np.array(["1969-12-31T23:59:59"], dtype="datetime64[us]")) is None  # numpy's then
+    assert (
+        outputs._iso_digits(np.array(["1969-12-31T23:59:59"], dtype="datetime64[us]")) is None
+    )  # numpy's then
     stamps = pd.Series(pd.to_datetime(micros[:4].astype(np.int64), unit="us", utc=True))
     stamps.iloc[1] = pd.NaT
     assert outputs._iso_utc(stamps).tolist() == [want[0], None, want[2], want[3]]
     before = pd.Series(pd.to_datetime([-1_000_000, 0], unit="us", utc=True))  # before 1970: numpy's text
-    assert outputs._iso_utc(before).tolist() == ["1969-12-31T23:59:59.000000+00:00", "1970-01-01T00:00:00.000000+00:00"]
+    assert outputs._iso_utc(before).tolist() == [
+        "1969-12-31T23:59:59.000000+00:00",
+        "1970-01-01T00:00:00.000000+00:00",
+    ]
 
 
 def test_stamps_in_steps_csv_are_iso_text_with_the_offset_either_way(tmp_path):
@@ -300,7 +319,13 @@ def test_stamps_in_steps_csv_are_iso_text_with_the_offset_either_way(tmp_path):
     from logparse.report import outputs
 
     micros = np.array(
-        ["2024-09-03T15:40:00.250000", "NaT", "1970-01-01T00:00:00", "9999-12-31T23:59:59.999999", "1969-12-31T23:59:58.5"]
+        [
+            "2024-09-03T15:40:00.250000",
+            "NaT",
+            "1970-01-01T00:00:00",
+            "9999-12-31T23:59:59.999999",
+            "1969-12-31T23:59:58.5",
+        ]
         * 1200,
         dtype="datetime64[us]",
     )
@@ -308,7 +333,9 @@ def test_stamps_in_steps_csv_are_iso_text_with_the_offset_either_way(tmp_path):
     want = ["" if np.isnat(m) else np.datetime_as_string(m, unit="us") + "+00:00" for m in micros]
     for note in ("plain", "caf\u00e9"):
         for part in (slice(0, 4), slice(None)):  # (without 1969: the native stamps; with it: numpy's)
-            frame = pd.DataFrame({"step": np.arange(len(micros)), "timestamp": stamps, "note": note}).iloc[part]
+            frame = pd.DataFrame({"step": np.arange(len(micros)), "timestamp": stamps, "note": note}).iloc[
+                part
+            ]
             outputs.write_steps(frame, tmp_path / "s.csv")
             lines = (tmp_path / "s.csv").read_text(encoding="utf-8").splitlines()
             assert lines[0] == "step,timestamp,note"

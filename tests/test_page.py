@@ -101,7 +101,9 @@ def test_the_page_has_one_row_per_run_links_that_exist_and_the_error(batch):
     assert "http://" not in html and "https://" not in html  # works offline
 
 
-def test_each_thumbnail_is_drawn_with_its_report_and_is_what_the_page_would_make(batch, tmp_path, monkeypatch):
+def test_each_thumbnail_is_drawn_with_its_report_and_is_what_the_page_would_make(
+    batch, tmp_path, monkeypatch
+):
     """A batch writes each run's thumbnail where it draws the report, from the canvas (the page's
     process decoded and shrank 200 reports one after another); it is the thumbnail the page makes from
     report.png, and writing the page again makes none."""
@@ -120,7 +122,9 @@ def test_each_thumbnail_is_drawn_with_its_report_and_is_what_the_page_would_make
         made = page.write_thumbnail(copy)  # from the PNG's pixels
         assert made is not None and made.read_bytes() == thumb.read_bytes()
     opened = []
-    monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(a) or pytest.fail("a thumbnail made again"))
+    monkeypatch.setattr(
+        Image, "open", lambda *a, **k: opened.append(a) or pytest.fail("a thumbnail made again")
+    )
     write_page(out, index)
     assert opened == []
 
@@ -252,7 +256,9 @@ def test_in_chromium_the_page_fits_1400_px_and_keeps_each_option_on_one_line(bat
     # what a reader copies is the option as typed: ASCII hyphens (no U+2011), the value beside it
     flags = body["data-flag-texts"].split("|")
     assert "--gpus" in flags and all(f.isascii() and f.startswith("--") for f in flags), flags
-    assert body["data-copied"] == "no MFU: GPUs unknown (pass --gpus)", body  # generic_kv_cpu prints no GPU count
+    assert body["data-copied"] == "no MFU: GPUs unknown (pass --gpus)", (
+        body
+    )  # generic_kv_cpu prints no GPU count
 
 
 def hostile_rows(n: int = 6) -> pd.DataFrame:

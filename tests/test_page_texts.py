@@ -127,7 +127,9 @@ def test_an_error_from_a_sidecars_value_names_the_file_and_the_key_not_the_value
         error = index.loc[f"{key}_train", "error"]
         assert index.loc[f"{key}_train", "status"] == "error"
         # the key named (`hw: ...` where the file is read, `<hw>` in the place of its value in a later check)
-        assert str(runs / key / "logparse.toml") in error and (f"<{key}>" in error or f" {key}: " in error), error
+        assert str(runs / key / "logparse.toml") in error and (f"<{key}>" in error or f" {key}: " in error), (
+            error
+        )
         assert not any(secret in text for text in shown), secret
 
 

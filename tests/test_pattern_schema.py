@@ -120,7 +120,7 @@ def _error(tmp_path, body: str) -> str:
         ),
         (
             ("scale = 0.001", 'scale = "x"'),
-            "[[line]] \"iteration\": fields.ms.scale: must be a number, not a string",
+            '[[line]] "iteration": fields.ms.scale: must be a number, not a string',
         ),
         (
             ("detect = ['^toy step']", "detect = 'a string'"),
@@ -128,7 +128,7 @@ def _error(tmp_path, body: str) -> str:
         ),
         (
             ('kind = "step"', 'kind = "steps"'),
-            "[[line]] \"iteration\": kind: the value is not one of step, config",
+            '[[line]] "iteration": kind: the value is not one of step, config',
         ),
         # a regex group that names no field
         (
@@ -138,8 +138,7 @@ def _error(tmp_path, body: str) -> str:
         # names from schema.py
         (
             ('column = "step_time_s"', 'column = "step_tme_s"'),
-            "[[line]] \"iteration\": fields.ms: unknown column for a step line (did you mean "
-            "'step_time_s'?)",
+            "[[line]] \"iteration\": fields.ms: unknown column for a step line (did you mean 'step_time_s'?)",
         ),
         (
             ('kind = "step"', 'kind = "event"'),

@@ -93,7 +93,7 @@ def test_a_wrong_sample_is_caught_and_named(tmp_path):
         (("[format]", "[formt]"), "missing the \\[format\\] table"),
         (
             ('kind = "step"', 'kind = "steps"'),
-            "\\[\\[line\\]\\] \"step\": kind: the value is not one of step, config",
+            '\\[\\[line\\]\\] "step": kind: the value is not one of step, config',
         ),
         (('column = "step_time_s"', 'column = "step_tme_s"'), "fields.ms: unknown column for a step line"),
         (("(?P<ms>", "(?P<ms"), '\\[\\[line\\]\\] "step": regex: invalid regex'),
@@ -194,7 +194,13 @@ def test_a_value_that_does_not_convert_is_flagged_not_dropped():
     )
     assert math.isnan(values["loss"]) and values["grad_norm"] == 1.5
     assert values.problems and "bogus" in values.problems[0]
-    assert set(values) == {"step", "progress_total", "consumed_samples", "loss", "grad_norm"}  # no note is a column
+    assert set(values) == {
+        "step",
+        "progress_total",
+        "consumed_samples",
+        "loss",
+        "grad_norm",
+    }  # no note is a column
 
 
 @pytest.mark.parametrize(

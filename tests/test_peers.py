@@ -390,4 +390,6 @@ def test_dgxc_mbridge_readme_parameter_count_is_read_and_said_to_include_the_emb
     a = logparse.analyze(str(HERE / "dgxc" / "readme_llama31_mbridge_ckpt_iter1.log"), gpus=8, hw="h100")
     assert a.summary["model"]["params"] == 8.03e9
     assert a.summary["model"]["sources"]["params"] == "log"
-    assert any(w.startswith("N is the log's total parameter count 8,030,000,000") for w in a.summary["warnings"])
+    assert any(
+        w.startswith("N is the log's total parameter count 8,030,000,000") for w in a.summary["warnings"]
+    )

@@ -38,7 +38,8 @@ def _sidecar_run(tmp_path: Path, toml: str) -> dict:
 
 def test_a_sidecars_options_are_named_as_the_sidecars(tmp_path):
     s = _sidecar_run(
-        tmp_path, 'hw = "b200"\ngpus = 8\ndtype = "bf16"\nseq_len = 4096\nmodel = "llama2-7b"\nglobal_batch = 128\n'
+        tmp_path,
+        'hw = "b200"\ngpus = 8\ndtype = "bf16"\nseq_len = 4096\nmodel = "llama2-7b"\nglobal_batch = 128\n',
     )
     hw = s["hardware"]
     # nobody typed --hw: the device is the sidecar's, said as the sidecar says it

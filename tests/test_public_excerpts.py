@@ -22,6 +22,7 @@ else:  # pragma: no cover
 
 HERE = Path(__file__).resolve().parent / "data" / "public"
 
+
 def _load_sources() -> dict:
     """SOURCES.toml and every SOURCES_<group>.toml beside it, merged (one file per group of frameworks)."""
     merged: dict = {"excerpt": {}, "splice": {}}

@@ -26,8 +26,11 @@ LINES = 600  # at ~10 ms a line, 6 s of regex work without a budget
 AS = "a" * 22 + "b"  # (?:a|aa)+$ fails on it after ~2**16 tries
 
 
-def _set(folder: Path, regex: str = r"^step (?P<step>\d+) loss (?P<loss>[\d.]+) (?:a|aa)+$",
-         detect: str = r"^step \d+ loss ") -> Path:
+def _set(
+    folder: Path,
+    regex: str = r"^step (?P<step>\d+) loss (?P<loss>[\d.]+) (?:a|aa)+$",
+    detect: str = r"^step \d+ loss ",
+) -> Path:
     folder.mkdir(exist_ok=True)
     (folder / "slow.toml").write_text(
         textwrap.dedent(

@@ -189,4 +189,3 @@ def test_binary_segmentation_finds_the_levels_a_step_series_was_built_from():
     # with 35 points a side: 60 is still allowed (60 | 40), and the 60 points left of it are too few to split
     assert binary_segmentation(x, pen=0.5, min_size=35) == [60]
     assert binary_segmentation(x, pen=0.5, min_size=51) == []  # 100 points cannot leave 51 each side
-

@@ -540,7 +540,12 @@ def test_reports_drawn_with_kept_glyphs_have_the_pixels_of_matplotlibs_own_text(
 
     if not glyphs.CACHING:
         pytest.skip(f"matplotlib {matplotlib.__version__} does not draw text glyph by glyph")
-    names = ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "deepspeed_ga8_8xa100.log", "nanogpt_gpt2_8xa100.log"]
+    names = [
+        "megatron_llama2-7b_8xh100.log",
+        "hf_trainer_ga4_cpu.log",
+        "deepspeed_ga8_8xa100.log",
+        "nanogpt_gpt2_8xa100.log",
+    ]
     analyses = {name: logparse.analyze(str(SAMPLES / name), **options(name)) for name in names}
 
     def drawn(name, caching):
@@ -558,7 +563,9 @@ def test_reports_drawn_with_kept_glyphs_have_the_pixels_of_matplotlibs_own_text(
     assert len(glyphs.GlyphRenderer._kept) > 100 and len(glyphs.GlyphRenderer._layouts) > 50
 
 
-@pytest.mark.parametrize("name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "nanogpt_gpt2_8xa100.log"])
+@pytest.mark.parametrize(
+    "name", ["megatron_llama2-7b_8xh100.log", "hf_trainer_ga4_cpu.log", "nanogpt_gpt2_8xa100.log"]
+)
 def test_the_axes_make_no_tick_beyond_their_limits_and_draw_the_ticks_matplotlib_would(name, monkeypatch):
     """plots._InView: matplotlib's default locator places a location beyond each view limit, for which the
     axis makes a tick it does not draw; the report's axes make none, and draw the same ticks with the same

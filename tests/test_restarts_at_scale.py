@@ -63,9 +63,15 @@ def _ref_restart(steps, new, old, redone, events, cuts, seg, cadence):
         prev_line = cuts[seg - 2] if seg >= 2 else -1
         near = loads[(loads["line"] > prev_line) & (loads["line"] < cuts[seg - 1])].dropna(subset=["step"])
         if len(near):
-            resumed_from, source = int(near["step"].iloc[-1]), f"checkpoint load, line {int(near['line'].iloc[-1])}"
+            resumed_from, source = (
+                int(near["step"].iloc[-1]),
+                f"checkpoint load, line {int(near['line'].iloc[-1])}",
+            )
     if resumed_from is None and cadence:
-        resumed_from, source = (first_new - cadence, f"first step of the new attempt minus the log cadence ({cadence})")
+        resumed_from, source = (
+            first_new - cadence,
+            f"first step of the new attempt minus the log cadence ({cadence})",
+        )
     redo_s = None
     if "step_time_s" in steps and len(redone):
         redo_s = float((redone["step_time_s"] * (cadence or 1)).sum())
@@ -78,7 +84,9 @@ def _ref_restart(steps, new, old, redone, events, cuts, seg, cadence):
             own_s = float(own) * (cadence or 1) if own is not None and not pd.isna(own) else 0.0
             gap_s = max(0.0, float(first_ts.iloc[0] - last_old.iloc[-1]) - own_s)
     lost = None if redo_s is None and gap_s is None else (redo_s or 0.0) + (gap_s or 0.0)
-    redone_steps = max(0, at_step - resumed_from) if resumed_from is not None else int(redone["step"].nunique())
+    redone_steps = (
+        max(0, at_step - resumed_from) if resumed_from is not None else int(redone["step"].nunique())
+    )
     cause, cause_line = None, None
     old_first, new_first = int(old["line"].min()), int(new["line"].min())
     if not events.empty and {"event", "line", "text"} <= set(events.columns):
@@ -130,7 +138,11 @@ def _random_log(seed: int):
     if ranks == 1:
         steps = steps.drop(columns="rank")
     ev = pd.DataFrame(events, columns=["event", "line", "text", "step"])
-    return steps, SimpleNamespace(events=ev, facts={}), (None if rng.random() < 0.3 else int(rng.integers(1, 3)))
+    return (
+        steps,
+        SimpleNamespace(events=ev, facts={}),
+        (None if rng.random() < 0.3 else int(rng.integers(1, 3))),
+    )
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -170,7 +170,10 @@ def test_deepspeed_startup_report_is_not_a_step_and_user_loss_lines_join_their_s
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.integers(0, 2), st.one_of(st.integers(-3, 30), st.floats(-3, 30), st.just(float("nan")))), max_size=40
+        st.tuples(
+            st.integers(0, 2), st.one_of(st.integers(-3, 30), st.floats(-3, 30), st.just(float("nan")))
+        ),
+        max_size=40,
     ),
     st.booleans(),
 )
@@ -181,7 +184,11 @@ def test_repeats_steps_answers_as_duplicated_does(pairs, in_order):
 
     if in_order:
         pairs = sorted(pairs, key=lambda p: (p[0], -1e9 if p[1] != p[1] else p[1]))
-    frame = pd.DataFrame(pairs, columns=["segment", "step"]) if pairs else pd.DataFrame({"segment": [], "step": []})
+    frame = (
+        pd.DataFrame(pairs, columns=["segment", "step"])
+        if pairs
+        else pd.DataFrame({"segment": [], "step": []})
+    )
     if pairs and all(isinstance(p[1], int) for p in pairs):
         frame["step"] = frame["step"].astype("int64")
     assert repeats_steps(frame) == bool(frame.duplicated(["segment", "step"]).any())
@@ -202,7 +209,9 @@ def test_boundaries_are_where_the_counter_goes_back_or_a_start_follows_steps():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 50)), min_size=1, max_size=40), st.integers(1, 10))
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(1, 50)), min_size=1, max_size=40), st.integers(1, 10)
+)
 def test_step_span_is_the_step_less_the_one_before_it_in_its_segment(rows, cadence):
     """run._step_span (column-wise when each segment's rows are together) gives what the group-by definition
     gives: the step less the previous row's in the segment, a segment's first row its step (segment 0, within

@@ -84,7 +84,9 @@ def test_a_warm_load_parses_no_toml_and_checks_no_sample(cache, monkeypatch):
     # the same sets: every line's regex text, literals, prefix and fields
     for name, ps in cold.items():
         want = [(s.name, s.regex_src, s.literals, s.prefix, sorted(s.fields)) for s in ps.lines]
-        assert [(s.name, s.regex_src, s.literals, s.prefix, sorted(s.fields)) for s in warm[name].lines] == want
+        assert [
+            (s.name, s.regex_src, s.literals, s.prefix, sorted(s.fields)) for s in warm[name].lines
+        ] == want
         assert warm[name].detect_literals == ps.detect_literals
 
 
@@ -110,7 +112,9 @@ def test_an_edited_set_is_checked_again(cache, tmp_path):
     user.mkdir()
     (user / "mine.toml").write_text(USER_SET.format(loss=2.5))
     assert "mine" in _fresh_load(str(user))
-    (user / "mine.toml").write_text(USER_SET.format(loss=9.5))  # the sample now expects what the line does not say
+    (user / "mine.toml").write_text(
+        USER_SET.format(loss=9.5)
+    )  # the sample now expects what the line does not say
     with pytest.raises(PatternError, match=r"mine sample #1.*loss is 2\.5, expected 9\.5"):
         _fresh_load(str(user))
 

@@ -123,7 +123,9 @@ def test_a_set_inside_with_a_bad_value_names_file_and_key_not_the_value(tmp_path
     res = batch(runs, out)
     assert res.exit_code == 1
     error = rows(out).loc["a_toy", "error"]
-    assert str(runs / "a" / "pats" / "toy.toml") in error and "priority" in error and "an integer" in error, error
+    assert str(runs / "a" / "pats" / "toy.toml") in error and "priority" in error and "an integer" in error, (
+        error
+    )
     assert_secret_not_shown(out)
     assert SECRET not in res.stderr
 

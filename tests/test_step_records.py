@@ -32,7 +32,11 @@ def test_flags_are_names_not_substrings():
     steps = pd.DataFrame({"step": [1, 2, 3]})
     add_flag(steps, pd.Series([True, False, True]), "nonfinite_loss_scale")
     add_flag(steps, pd.Series([False, False, True]), "nonfinite_loss")
-    assert list(steps["flags"].fillna("")) == ["nonfinite_loss_scale", "", "nonfinite_loss_scale,nonfinite_loss"]
+    assert list(steps["flags"].fillna("")) == [
+        "nonfinite_loss_scale",
+        "",
+        "nonfinite_loss_scale,nonfinite_loss",
+    ]
     assert list(flagged(steps, "nonfinite_loss")) == [False, False, True]
     assert list(flagged(steps, "nonfinite_", prefix=True)) == [True, False, True]
     assert merge_flags(pd.Series(["b,a", None, "a,c"])) == "a,b,c"
@@ -113,7 +117,9 @@ def test_step_time_sources_are_tried_in_order():
     assert list(both["step_time_s"]) == [2.0, 2.0, 4.0]
     stamps = both.drop(columns=["tokens_per_s", "step_time_s"])
     stamps["step_span"] = [1, 2, 2]
-    assert fill_step_time(_timing(stamps)) == StepTime(StepTimeFrom.TIMESTAMPS, "timestamps of consecutive step lines")
+    assert fill_step_time(_timing(stamps)) == StepTime(
+        StepTimeFrom.TIMESTAMPS, "timestamps of consecutive step lines"
+    )
     assert list(stamps["step_time_s"].fillna(-1)) == [-1, 1.0, 1.0]  # 2 s over 2 steps
     t = _timing(pd.DataFrame({"segment": [0], "step": [1], "step_span": [1]}))
     assert fill_step_time(t) is None

@@ -21,7 +21,10 @@ from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "data" / "golden" / "outputs.json.gz"
 LIVE = [  # (log, analyze keywords): blocks no recorded case has
-    ("sample_logs/megatron_llama2-7b_8xh100.log", {"gpus": 8, "hw": "h100", "last": 1000, "target_tokens": 1e12}),
+    (
+        "sample_logs/megatron_llama2-7b_8xh100.log",
+        {"gpus": 8, "hw": "h100", "last": 1000, "target_tokens": 1e12},
+    ),
     ("sample_logs/megatron_llama2-7b_8xh100.log", {"gpus": 8, "hw": "h100", "window": "20:100"}),
     ("tests/data/runfolders/hf_output_nolog", {}),  # a run folder: the folder block
     # a log whose parameter count is a preset's exactly: the model block says why its source is the preset

@@ -82,7 +82,9 @@ def test_mlx_lm_v032_table_capture():
         row = steps.loc[r["iteration"]]
         assert row["loss"] == pytest.approx(float(f"{r['train_loss']:.3f}"), rel=1e-12)
         assert row["tokens_per_s"] == float(f"{r['tokens_per_second']:.0f}")
-        assert row["consumed_tokens"] == pytest.approx(float(f"{r['trained_tokens'] / 1000:.1f}") * 1000, rel=1e-12)
+        assert row["consumed_tokens"] == pytest.approx(
+            float(f"{r['trained_tokens'] / 1000:.1f}") * 1000, rel=1e-12
+        )
     facts, events = facts_events(CAPTURES / "table.log")
     ev = events[events["event"] == "eval"]
     assert ev["step"].tolist() == [r["iteration"] + 1 for r in truth("table", "val")]
@@ -143,11 +145,22 @@ def values(set_name: str, line: str) -> dict:
     "line,want",
     [
         # ml-explore/mlx-examples#210 (2023-12, before Learning Rate and Trained Tokens)
-        ("Iter 10: Train loss 3.608, It/sec 0.015, Tokens/sec 1.425", {"step": 10, "loss": 3.608, "step_time_s": 1 / 0.015, "tokens_per_s": 1.425}),
+        (
+            "Iter 10: Train loss 3.608, It/sec 0.015, Tokens/sec 1.425",
+            {"step": 10, "loss": 3.608, "step_time_s": 1 / 0.015, "tokens_per_s": 1.425},
+        ),
         # Blaizzy/mlx-vlm#795 (mlx-vlm's copy of the trainer)
         (
             "Iter 36: Train loss 4.040, Learning Rate 2.000e-08, It/sec 1.472, Tokens/sec 67.707, Trained Tokens 1656, Peak mem 5.094 GB",
-            {"step": 36, "loss": 4.04, "lr": 2e-8, "step_time_s": 1 / 1.472, "tokens_per_s": 67.707, "consumed_tokens": 1656.0, "memory_gib": 5.094 * GB},
+            {
+                "step": 36,
+                "loss": 4.04,
+                "lr": 2e-8,
+                "step_time_s": 1 / 1.472,
+                "tokens_per_s": 67.707,
+                "consumed_tokens": 1656.0,
+                "memory_gib": 5.094 * GB,
+            },
         ),
     ],
 )
@@ -169,7 +182,9 @@ def test_word_lm_steps_numbered_across_epochs():
     a = api.analyze(PUBLIC / "word_lm_mos_issue12_epochs73_74.log")
     assert a.summary["format"] == "word_lm"
     steps = a.steps.set_index("step")
-    assert list(steps.index) == [72 * 1106 + b for b in (400, 600, 800, 1000)] + [73 * 1106 + b for b in (200, 400, 600, 800, 1000)]
+    assert list(steps.index) == [72 * 1106 + b for b in (400, 600, 800, 1000)] + [
+        73 * 1106 + b for b in (200, 400, 600, 800, 1000)
+    ]
     assert steps.loc[80032, "step_time_s"] == pytest.approx(0.11286, rel=1e-12)
     assert steps.loc[81738, "loss"] == 3.65
 
@@ -207,7 +222,15 @@ LINGUA_LINE = (  # a public lingua log, rank 0 at step 2
         # (synonyms.toml [[decimal.printers]]): 9.707e9 bytes, where another loop's "GB" is read as GiB
         (
             "Iter 10: Train loss 2.662, Learning Rate 1.000e-05, It/sec 0.490, Tokens/sec 161.374, Trained Tokens 3290, Peak mem 9.707 GB",
-            {"step": 10, "loss": 2.662, "lr": 1e-5, "step_time_s": 1 / 0.49, "tokens_per_s": 161.374, "consumed_tokens": 3290.0, "memory_gib": 9.707e9 / 2**30},
+            {
+                "step": 10,
+                "loss": 2.662,
+                "lr": 1e-5,
+                "step_time_s": 1 / 0.49,
+                "tokens_per_s": 161.374,
+                "consumed_tokens": 3290.0,
+                "memory_gib": 9.707e9 / 2**30,
+            },
             ["x_trained_tokens"],
         ),
         # the Annotated Transformer's print read by the generic set (a copy-task run):
@@ -268,7 +291,9 @@ def test_custom_loop_capture_gzipped(tmp_path):
     path.write_bytes(gzip.compress((CUSTOM / "logging.log").read_bytes()))
     base = api.analyze(CUSTOM / "logging.log").steps
     got = api.analyze(path).steps
-    assert got[["step", "loss", "timestamp", "step_time_s"]].equals(base[["step", "loss", "timestamp", "step_time_s"]])
+    assert got[["step", "loss", "timestamp", "step_time_s"]].equals(
+        base[["step", "loss", "timestamp", "step_time_s"]]
+    )
 
 
 def test_epoch_step_brackets_numbered_across_epochs():

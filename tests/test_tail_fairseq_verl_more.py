@@ -77,7 +77,9 @@ def test_fairseq_summary_only_log_is_read_as_one_row_per_epoch() -> None:
 def test_fairseq_summaries_of_issue514_without_their_train_inner_lines(tmp_path: Path) -> None:
     """fairseq#514's block keeps only its summary and valid lines: epochs 8 and 9 at updates 21896 and 24633."""
     lines = (PUBLIC / "fairseq_issue514_epoch_summaries.log").read_text().splitlines()
-    kept = [line for line in lines if ":  " not in line.split(" loss")[0]]  # drop "| epoch 009:   1000 / 2737 ..."
+    kept = [
+        line for line in lines if ":  " not in line.split(" loss")[0]
+    ]  # drop "| epoch 009:   1000 / 2737 ..."
     assert len(kept) == 4
     log = tmp_path / "summaries.log"
     log.write_text("\n".join(kept) + "\n")
@@ -115,10 +117,24 @@ def test_metric_logger_rppg_mae_steps_continue_from_the_epoch() -> None:
 # ---------------------------------------------------------------------------------------------------
 # wrappers: the same log behind a launcher prefix, with CRLF ends, gzipped, or coloured reads the same
 
-MINE = ("fairseq", "fairseq_epochs", "paddlenlp", "metric_logger", "verl", "veomni", "nemo_automodel", "tinygrad")
+MINE = (
+    "fairseq",
+    "fairseq_epochs",
+    "paddlenlp",
+    "metric_logger",
+    "verl",
+    "veomni",
+    "nemo_automodel",
+    "tinygrad",
+)
 LOGS = sorted(
-    [p for p in PUBLIC.glob("*.log") if p.name.startswith(("fairseq_", "paddlenlp_", "metric_logger_", "verl_",
-                                                             "veomni_", "nemo_automodel_", "tinygrad_"))]
+    [
+        p
+        for p in PUBLIC.glob("*.log")
+        if p.name.startswith(
+            ("fairseq_", "paddlenlp_", "metric_logger_", "verl_", "veomni_", "nemo_automodel_", "tinygrad_")
+        )
+    ]
     + [DATA / "captures" / "metric_logger" / "deit_style_cpu.log"]
 )
 # verl#2060's excerpt holds no step (the validation before training): it is refused, wrapped or not
@@ -140,8 +156,19 @@ def _wrap(text: str, how: str) -> str:
     return "\n".join(prefix[how] + line for line in lines) + "\n"
 
 
-COMPARED = ("step", "loss", "lr", "grad_norm", "step_time_s", "tokens_per_s", "tokens_per_s_per_gpu",
-            "samples_per_s", "eval_loss", "epoch_index", "memory_max_allocated_gib")
+COMPARED = (
+    "step",
+    "loss",
+    "lr",
+    "grad_norm",
+    "step_time_s",
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "samples_per_s",
+    "eval_loss",
+    "epoch_index",
+    "memory_max_allocated_gib",
+)
 
 
 def _same_reading(a: pd.DataFrame, b: pd.DataFrame) -> None:
@@ -193,7 +220,9 @@ def test_veomni_startup_lines_give_world_size_and_grad_accum(tmp_path: Path) -> 
 def test_veomni_startup_lines_alone_are_veomni_but_no_training(tmp_path: Path) -> None:
     log = tmp_path / "startup_only.log"
     log.write_text((DATA / "captures" / "veomni" / "startup.log").read_text())
-    with pytest.raises(logparse.LogparseError, match="recognised as veomni, but it has no training step lines"):
+    with pytest.raises(
+        logparse.LogparseError, match="recognised as veomni, but it has no training step lines"
+    ):
         logparse.resolve(str(log))
 
 

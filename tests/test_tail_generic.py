@@ -48,7 +48,11 @@ def test_value_then_unit_pairs_and_thousands_separators_from_a_real_loop():
         assert row["loss"] == pytest.approx(float(f"{r['loss']:.3f}"), rel=1e-12)
         assert row["step_time_s"] == pytest.approx(float(f"{r['step_time_s'] * 1000:.1f}") / 1000, rel=1e-12)
         assert row["tokens_per_s"] == float(f"{r['tokens_per_s']:.0f}")
-    assert a.summary["generic"]["mapped"] == {"loss": "loss", "ms/step": "step_time_s", "tok/s": "tokens_per_s"}
+    assert a.summary["generic"]["mapped"] == {
+        "loss": "loss",
+        "ms/step": "step_time_s",
+        "tok/s": "tokens_per_s",
+    }
 
 
 def test_python_logging_loop_global_step_and_timestamps_as_the_clock():
@@ -60,7 +64,7 @@ def test_python_logging_loop_global_step_and_timestamps_as_the_clock():
     t = [r for r in truth("logging") if "t_log" in r]
     steps = a.steps.set_index("step")
     assert list(steps.index) == [r["step"] for r in t] == list(range(2, 41, 2))
-    for prev, r in zip(t, t[1:]):
+    for prev, r in zip(t, t[1:], strict=False):
         row = steps.loc[r["step"]]
         assert row["loss"] == pytest.approx(float(f"{r['loss']:.4f}"), rel=1e-12)
         assert row["lr"] == pytest.approx(float(f"{r['lr']:.2e}"), rel=1e-12)
@@ -100,7 +104,13 @@ def generic_values(line: str) -> dict:
         # a custom loop's line
         (
             "step 10/1000 | loss 11.701 | 2862.9 ms/step | 22,892 tok/s",
-            {"step": 10, "progress_total": 1000, "loss": 11.701, "step_time_s": 2.8629, "tokens_per_s": 22892.0},
+            {
+                "step": 10,
+                "progress_total": 1000,
+                "loss": 11.701,
+                "step_time_s": 2.8629,
+                "tokens_per_s": 22892.0,
+            },
         ),
         ("step 3 | loss 2.0 | 0.097s/it", {"step": 3, "loss": 2.0, "step_time_s": 0.097}),
         ("iter 5 | loss 2.0 | 1.2 it/s", {"step": 5, "loss": 2.0, "step_time_s": 1 / 1.2}),
@@ -108,7 +118,14 @@ def generic_values(line: str) -> dict:
         # llm.c train_gpt2.py:842's shape: a bare `ms` is the step time
         (
             "step    5/50 | train loss 5.123456 | norm 1.2345 | lr 1.00e-04 | (123.45 ms | 4150 tok/s)",
-            {"step": 5, "loss": 5.123456, "grad_norm": 1.2345, "lr": 1e-4, "step_time_s": 0.12345, "tokens_per_s": 4150.0},
+            {
+                "step": 5,
+                "loss": 5.123456,
+                "grad_norm": 1.2345,
+                "lr": 1e-4,
+                "step_time_s": 0.12345,
+                "tokens_per_s": 4150.0,
+            },
         ),
         # nanochat base_train.py:567's shape: `tok/sec: {tok_per_sec:,}`, bf16_mfu in percent
         (
@@ -142,13 +159,24 @@ def test_generic_lines(line, want):
 
 
 def test_an_unknown_numeric_key_is_always_kept_and_listed(write_log):
-    log = write_log("".join(f"step {i} | loss {3 - i / 10:.2f} | ppl {i}.5 | 1,234 widgets/s | z-score 0.{i}\n" for i in range(1, 6)))
+    log = write_log(
+        "".join(
+            f"step {i} | loss {3 - i / 10:.2f} | ppl {i}.5 | 1,234 widgets/s | z-score 0.{i}\n"
+            for i in range(1, 6)
+        )
+    )
     a = api.analyze(log)
     assert list(a.steps["step"]) == [1, 2, 3, 4, 5]
     assert list(a.steps["x_ppl"]) == [1.5, 2.5, 3.5, 4.5, 5.5]
     assert list(a.steps["x_z_score"]) == [0.1, 0.2, 0.3, 0.4, 0.5]
-    assert list(a.steps["x_widgets_s"]) == [1234.0] * 5  # a value with a unit no synonym knows: the unit is its key
-    assert a.summary["generic"]["kept"] == {"ppl": "x_ppl", "widgets/s": "x_widgets_s", "z-score": "x_z_score"}
+    assert (
+        list(a.steps["x_widgets_s"]) == [1234.0] * 5
+    )  # a value with a unit no synonym knows: the unit is its key
+    assert a.summary["generic"]["kept"] == {
+        "ppl": "x_ppl",
+        "widgets/s": "x_widgets_s",
+        "z-score": "x_z_score",
+    }
 
 
 def test_scaled_key():
@@ -173,13 +201,17 @@ def test_patterns_new_keeps_thousands_separators_and_units_whole(tmp_path):
     res = run("patterns", "new", str(CAPTURES / "pipe.log"), "-o", str(out))
     assert res.exit_code == 0, res.output
     # the first step line of pipe.log is line 2: "step 1/40 | loss 5.543 | 14.0 ms/step | 36,471 tok/s"
-    assert "line 2: step=1, progress_total=40, loss=5.543, step_time_s=0.014, tokens_per_s=36471" in res.output
+    assert (
+        "line 2: step=1, progress_total=40, loss=5.543, step_time_s=0.014, tokens_per_s=36471" in res.output
+    )
     assert "warning" not in res.output
     assert run("patterns", "test", str(tmp_path)).exit_code == 0
     steps = api.parse(CAPTURES / "pipe.log", patterns=(str(tmp_path),), format="mine").set_index("step")
     for r in truth("pipe"):
         assert steps.loc[r["step"], "tokens_per_s"] == float(f"{r['tokens_per_s']:.0f}")
-        assert steps.loc[r["step"], "step_time_s"] == pytest.approx(float(f"{r['step_time_s'] * 1000:.1f}") / 1000)
+        assert steps.loc[r["step"], "step_time_s"] == pytest.approx(
+            float(f"{r['step_time_s'] * 1000:.1f}") / 1000
+        )
 
 
 def test_patterns_new_makes_a_leading_timestamp_the_clock(tmp_path):
@@ -251,7 +283,9 @@ def test_explain_says_why_a_document_is_refused():
 
 def test_a_guide_quoting_a_run_of_steps_is_refused(tmp_path):
     """docs/writing-a-pattern-set.md quotes five fairseq-shaped lines in a code fence: a markdown document."""
-    res = CliRunner().invoke(cli, ["parse", str(ROOT / "docs" / "writing-a-pattern-set.md"), "-o", str(tmp_path / "x.csv")])
+    res = CliRunner().invoke(
+        cli, ["parse", str(ROOT / "docs" / "writing-a-pattern-set.md"), "-o", str(tmp_path / "x.csv")]
+    )
     assert res.exit_code == 1 and "not a training log" in res.stderr and "markdown" in res.stderr
 
 
@@ -293,7 +327,10 @@ def test_prose_with_one_quoted_step_line_is_refused(write_log, sample):
     doc = write_log(PROSE * 10 + line + "\n" + PROSE * 10, "notes.txt")
     res = CliRunner().invoke(cli, ["analyze", str(doc)])
     assert res.exit_code == 1
-    assert "notes.txt: not a training log: 1 of 61 lines look like step lines (megatron), none form a run" in res.stderr
+    assert (
+        "notes.txt: not a training log: 1 of 61 lines look like step lines (megatron), none form a run"
+        in res.stderr
+    )
 
 
 @pytest.mark.parametrize("family", ["megatron", "generic"])
@@ -350,8 +387,10 @@ def _same_values(a, b) -> bool:
         return a is b
     if a.keys() != b.keys():
         return False
-    return all(x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y)) for x, y in
-               ((a[k], b[k]) for k in a))
+    return all(
+        x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y))
+        for x, y in ((a[k], b[k]) for k in a)
+    )
 
 
 def test_reading_by_layout_gives_what_the_regexes_give():
@@ -398,7 +437,9 @@ def test_lines_that_read_by_layout_for_a_class_range_read_as_their_regexes():
         sources = [spec.regex_src] + ([spec.pairs_src] if spec.pairs_src is not None else [])
         return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", src)) for src in sources)
 
-    specs = [sp for ps in patterns.load_sets().values() for sp in ps.lines if sp._by_layout and not old_rule(sp)]
+    specs = [
+        sp for ps in patterns.load_sets().values() for sp in ps.lines if sp._by_layout and not old_rule(sp)
+    ]
     assert len(specs) >= 10
     logs = sorted(SAMPLES.glob("*.log")) + sorted((CAPTURES.parent.parent / "public").glob("*.log"))
     texts = list(dict.fromkeys(r.text for log in logs for r in read_records(str(log))))

@@ -81,7 +81,7 @@ def test_step_time_from_the_dicts_own_clock() -> None:
     run = api.resolve(HF / "hf_notqdm_first3_ga2_info_tokens.log")
     expect = [
         (_printed(b["train_runtime"]) - _printed(a["train_runtime"])) / (b["step"] - a["step"])
-        for a, b in zip(history, history[1:])
+        for a, b in zip(history, history[1:], strict=False)
     ]
     assert run.steps["step_time_s"].iloc[1:].tolist() == pytest.approx(expect, rel=1e-9)
     assert pd.isna(run.steps["step_time_s"].iloc[0])
@@ -241,7 +241,11 @@ def test_text_summary_says_which_rule_numbered_the_steps(tmp_path):
     """No bar, no header: the summary's second line names the rule (the final dict, logging_first_step), and
     the step range is trainer_state.json's: its first and last logged steps."""
     name = "hf_notqdm_first3_ga2"
-    truth = [e["step"] for e in json.loads((CAPTURES / "hf" / f"{name}.trainer_state.json").read_text())["log_history"] if "loss" in e]
+    truth = [
+        e["step"]
+        for e in json.loads((CAPTURES / "hf" / f"{name}.trainer_state.json").read_text())["log_history"]
+        if "loss" in e
+    ]
     res = CliRunner().invoke(cli, ["analyze", str(CAPTURES / "hf" / f"{name}.log"), "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()

@@ -61,7 +61,9 @@ def test_rich_file_says_what_the_log_holds_and_what_reads_every_step(tmp_path):
     said = [w for w in run.warnings if "recoverable" in w]
     assert len(said) == 1 and said[0].startswith("1 step recoverable: ")
     assert "TQDMProgressBar" in said[0] and "CSVLogger" in said[0]
-    res = CliRunner().invoke(cli, ["analyze", str(RICH / "lightning_rich_file_cpu.log"), "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        cli, ["analyze", str(RICH / "lightning_rich_file_cpu.log"), "--out", str(tmp_path)]
+    )
     assert res.exit_code == 0, res.output
     assert "warning: 1 step recoverable: Lightning's RichProgressBar redraws in place" in res.output
     summary = json.loads((tmp_path / "summary.json").read_text())
@@ -112,9 +114,15 @@ FABRIC = CAPTURES / "fabric"
 def fabric_truth(name: str) -> tuple[dict[tuple[int, int], float], dict[int, float]]:
     """(epoch, batch_idx) -> loss as printed (.4f); epoch -> val_loss as printed."""
     rows = metrics_csv(FABRIC / f"{name}.metrics.csv")
-    losses = {(int(float(r["epoch"])), int(float(r["batch_idx"]))): float(f"{float(r['loss']):.4f}") for r in rows if r["loss"]}
+    losses = {
+        (int(float(r["epoch"])), int(float(r["batch_idx"]))): float(f"{float(r['loss']):.4f}")
+        for r in rows
+        if r["loss"]
+    }
     last_step_epoch = {int(r["step"]): int(float(r["epoch"])) for r in rows if r["loss"]}
-    vals = {last_step_epoch[int(r["step"])]: float(f"{float(r['val_loss']):.4f}") for r in rows if r["val_loss"]}
+    vals = {
+        last_step_epoch[int(r["step"])]: float(f"{float(r['val_loss']):.4f}") for r in rows if r["val_loss"]
+    }
     return losses, vals
 
 
@@ -145,7 +153,10 @@ def test_fabric_printed_every_5_batches_reads_every_printed_step():
     run = logparse.resolve(FABRIC / "lightning_fabric_cpu.log")
     steps = run.all_steps
     assert list(zip(steps["epoch_index"].astype(int), steps["step"].astype(int), strict=True))[:4] == [
-        (0, 1), (0, 6), (0, 11), (0, 16)  # epoch 0: step = iteration + 1, exact
+        (0, 1),
+        (0, 6),
+        (0, 11),
+        (0, 16),  # epoch 0: step = iteration + 1, exact
     ]
     assert len(steps) == len(FABRIC_EVERY_5)
     for (epoch, it), (_, row) in zip(FABRIC_EVERY_5, steps.iterrows(), strict=True):

@@ -128,6 +128,8 @@ def test_steps_csv_keeps_every_printed_digit(tmp_path):
     assert {s: rows[s]["loss"] for s in printed} == printed
     megatron = tmp_path / "m.csv"
     root = Path(__file__).resolve().parents[1]
-    CliRunner().invoke(cli, ["parse", str(root / "sample_logs" / "megatron_llama2-7b_8xh100.log"), "-o", str(megatron)])
+    CliRunner().invoke(
+        cli, ["parse", str(root / "sample_logs" / "megatron_llama2-7b_8xh100.log"), "-o", str(megatron)]
+    )
     # line 57 of the log prints "elapsed time per iteration (ms): 18000.7": 18.0007 s, not 18.000700000000002
     assert "18.0007" in {r["step_time_s"] for r in csv.DictReader(megatron.open())}

@@ -103,18 +103,21 @@ def _unwrapped_colossalai() -> str:
     head = "INFO     colossalai - colossalai - INFO:"
     where = "/workspace/workfile/ColossalAI-main/examples/language/llama2/benchmark.py:218 main"
     bar1, bar2 = src[6].split("[08/30/23")[0], src[10].split("[08/30/23")[0]
-    return "\n".join(
-        [
-            src[0],
-            src[1],
-            f"[08/30/23 07:07:34] {head} {where}",
-            f"                    {head} Step time: 22.885",
-            f"{bar1}[08/30/23 07:07:54] {head} {where}",
-            f"                    {head} Step time: 19.714",
-            f"{bar2}[08/30/23 07:08:13] {head} Step time: 19.200",
-            "Step:  60%|██████    | 3/5 [01:01<00:41, 20.50s/it]",
-        ]
-    ) + "\n"
+    return (
+        "\n".join(
+            [
+                src[0],
+                src[1],
+                f"[08/30/23 07:07:34] {head} {where}",
+                f"                    {head} Step time: 22.885",
+                f"{bar1}[08/30/23 07:07:54] {head} {where}",
+                f"                    {head} Step time: 19.714",
+                f"{bar2}[08/30/23 07:08:13] {head} Step time: 19.200",
+                "Step:  60%|██████    | 3/5 [01:01<00:41, 20.50s/it]",
+            ]
+        )
+        + "\n"
+    )
 
 
 @pytest.mark.parametrize("reading", [{}, {"jobs": 2, "chunk_bytes": 200}])

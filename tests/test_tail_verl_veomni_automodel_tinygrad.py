@@ -154,12 +154,19 @@ def read_veomni(line: str) -> dict[str, float]:
     return out
 
 
-READERS = {"verl": read_verl, "tinygrad": read_tinygrad, "nemo_automodel": read_automodel, "veomni": read_veomni}
+READERS = {
+    "verl": read_verl,
+    "tinygrad": read_tinygrad,
+    "nemo_automodel": read_automodel,
+    "veomni": read_veomni,
+}
 
 
 def _close(got, want: float) -> bool:
-    return got is not None and not (isinstance(got, float) and math.isnan(got)) and math.isclose(
-        float(got), want, rel_tol=1e-9, abs_tol=1e-15
+    return (
+        got is not None
+        and not (isinstance(got, float) and math.isnan(got))
+        and math.isclose(float(got), want, rel_tol=1e-9, abs_tol=1e-15)
     )
 
 

@@ -56,7 +56,9 @@ WRAPPERS = {
     "pdsh_host": lambda d: _prefixed(d, b"node-17: "),
     "crlf": lambda d: d.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"),
     "gzip": gzip.compress,
-    "colour": lambda d: b"\n".join(b"\x1b[32m" + ln + b"\x1b[0m" if ln.strip() else ln for ln in d.split(b"\n")),
+    "colour": lambda d: b"\n".join(
+        b"\x1b[32m" + ln + b"\x1b[0m" if ln.strip() else ln for ln in d.split(b"\n")
+    ),
 }
 
 
@@ -107,7 +109,11 @@ def test_pdsh_host_before_a_line_starting_with_a_letter_is_peeled():
     text, rank, host = clean_text(
         "vm-07-05: saving checkpoint at iteration       5 to .//checkpoint/gpt_6.7B_tok300B"
     )
-    assert (text, rank, host) == ("saving checkpoint at iteration       5 to .//checkpoint/gpt_6.7B_tok300B", None, "vm-07-05")
+    assert (text, rank, host) == (
+        "saving checkpoint at iteration       5 to .//checkpoint/gpt_6.7B_tok300B",
+        None,
+        "vm-07-05",
+    )
     assert clean_text("10.0.0.5: step    1/74 | loss 11.0")[2] == "10.0.0.5"
     assert clean_text("ip-10-0-0-5: Epoch 1/2")[:2] == ("Epoch 1/2", None)
 
@@ -156,7 +162,9 @@ def test_keras22_sample_counting_bar_without_batch_redraws_keeps_values_and_says
     assert steps["loss"].tolist() == [0.2217, 0.0975, 0.0718, 0.0540, 0.0433]
     assert steps["eval_loss"].tolist() == [0.1019, 0.0787, 0.0698, 0.0685, 0.0623]
     assert steps["epoch_index"].tolist() == [0, 1, 2, 3, 4]
-    assert "step_time_s" not in steps or steps["step_time_s"].isna().all()  # 246us is per sample, not per step
+    assert (
+        "step_time_s" not in steps or steps["step_time_s"].isna().all()
+    )  # 246us is per sample, not per step
     assert any("counts samples" in w and "batch size is unknown" in w for w in run.warnings)
 
 

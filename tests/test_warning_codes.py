@@ -53,15 +53,23 @@ def test_nan_loss_names_its_line() -> None:
         (ROOT / "sample_logs" / "nemo2_llama2-7b_8xh100.log", "consumed_jump", None, 10),
     ],
 )
-def test_a_warning_names_the_line_or_step_it_concerns(path: Path, code: str, line: int | None, step: int | None) -> None:
+def test_a_warning_names_the_line_or_step_it_concerns(
+    path: Path, code: str, line: int | None, step: int | None
+) -> None:
     found = [(w.line, w.step) for w in _warnings(path) if w.code == code]
     assert found == [(line, step)]
 
 
 def test_a_warning_is_its_text() -> None:
     w = RunWarning("the log ends inside a step line (line 5)", "cut", line=5)
-    assert w == "the log ends inside a step line (line 5)" and json.dumps([w]) == '["the log ends inside a step line (line 5)"]'
-    for again in (pickle.loads(pickle.dumps(w)), copy.deepcopy(w)):  # the batch workers pickle a run's warnings
+    assert (
+        w == "the log ends inside a step line (line 5)"
+        and json.dumps([w]) == '["the log ends inside a step line (line 5)"]'
+    )
+    for again in (
+        pickle.loads(pickle.dumps(w)),
+        copy.deepcopy(w),
+    ):  # the batch workers pickle a run's warnings
         assert (again, again.code, again.line, again.step) == (w, "cut", 5, None)
     with pytest.raises(ValueError, match="unknown warning code"):
         RunWarning("text", "no_such_code")

@@ -59,7 +59,9 @@ def test_the_no_mfu_reason_is_what_blocks_the_mfu_not_the_first_warning(tmp_path
         assert reason.startswith("no MFU: hardware unknown (pass --hw NAME or --peak-tflops X)")
         assert "--seq-len" in reason
         assert first_warning_words not in reason
-        assert reason in html.unescape(re.sub(r"<[^>]+>", "", page))  # (its options are marked up to stay whole)
+        assert reason in html.unescape(
+            re.sub(r"<[^>]+>", "", page)
+        )  # (its options are marked up to stay whole)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -177,5 +179,7 @@ def test_tokens_per_s_unknown_names_the_global_batch_when_the_seq_len_is_given(t
     assert "batch_size" not in log.read_text()
     out = run("analyze", log, "--seq-len", "128", "--params", "1e6", "--out", tmp_path / "a")
     assert "tokens/s unknown (pass --global-batch)" in out
-    out = run("analyze", log, "--seq-len", "128", "--params", "1e6", "--global-batch", "8", "--out", tmp_path / "b")
+    out = run(
+        "analyze", log, "--seq-len", "128", "--params", "1e6", "--global-batch", "8", "--out", tmp_path / "b"
+    )
     assert "tokens/s unknown" not in out

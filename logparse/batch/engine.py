@@ -826,7 +826,7 @@ def _pool_rows(work: list[RunJob], workers: int) -> Iterator[IndexRow]:
                 idle.append((proc, conn))
                 yield row
     finally:
-        for proc, conn in everyone:
+        for proc, _conn in everyone:
             if proc.is_alive():
                 proc.kill()  # an interrupt: the runs they hold are not waited for
         for proc, conn in everyone:

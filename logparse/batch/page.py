@@ -583,7 +583,7 @@ def _goodput_note(r: dict[str, object]) -> str:
 
 
 def folder_total(index: pd.DataFrame) -> str | None:
-    """"this folder's 40 runs used 12,400 GPU-hours; 2,900 were not training: 38% restarts, ...", over the runs
+    """ "this folder's 40 runs used 12,400 GPU-hours; 2,900 were not training: 38% restarts, ...", over the runs
     whose GPU-hours are known (the others are counted and named as unknown); None when none is known."""
     rows = [r for r in index.to_dict("records") if _text(r.get("status")) == "ok"]
     known = [r for r in rows if _num(r.get("gpu_hours")) is not None]
@@ -598,7 +598,9 @@ def folder_total(index: pd.DataFrame) -> str | None:
     runs = f"{len(known)} run{'s' if len(known) != 1 else ''}"
     text = f"This folder's {runs} used {total:,.0f} GPU-hours"
     if lost > 0:
-        shares = ", ".join(f"{v / lost:.0%} {k}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]) if v / lost >= 0.005)
+        shares = ", ".join(
+            f"{v / lost:.0%} {k}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]) if v / lost >= 0.005
+        )
         text += f"; {lost:,.0f} were not training: {shares}"
     if len(known) < len(rows):
         text += f" ({len(rows) - len(known)} more without GPU-hours: no timestamps or GPU count)"

@@ -42,8 +42,10 @@ def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
             # the file the user knows of, not its temporary name; when the error does not say (a write
             # through a file object), the one being written: the last staged
             named = {str(tmp): str(final) for tmp, final in pending}
-            exc.filename = named.get(str(exc.filename), str(pending[-1][1]) if exc.filename is None else exc.filename)
-        for tmp, final in pending:
+            exc.filename = named.get(
+                str(exc.filename), str(pending[-1][1]) if exc.filename is None else exc.filename
+            )
+        for tmp, _final in pending:
             try:
                 tmp.unlink()
             except OSError:

@@ -344,7 +344,9 @@ def _refuse_stray_matches(
     prose = sentences >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])  # the set's own lines
+    matcher = Matcher(
+        [ps for ps in chosen if ps.role not in ("common", compose.GUEST)]
+    )  # the set's own lines
     steps = []
     own = []  # the steps of lines no code fence, indent or `>` quotes
     fenced = False
@@ -385,7 +387,9 @@ def _run(steps: list[Any]) -> int:
 def _is_prose(text: str) -> bool:
     """A sentence of words (at least six, nearly all of them plain words), not a log record."""
     words = text.split()
-    return len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    return (
+        len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+    )
 
 
 def parse_log(
@@ -471,7 +475,9 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        self.alone: set[str] = set()  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.alone: set[str] = (
+            set()
+        )  # attach = "next" patterns that met no record in this log (see _stand_alone)
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
         # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB)
@@ -505,7 +511,9 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
-        if spec.key_uses and id(spec) not in self.keyed:  # an inferred line's keys (its explicit fields), noted
+        if (
+            spec.key_uses and id(spec) not in self.keyed
+        ):  # an inferred line's keys (its explicit fields), noted
             self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
             (self.guest_keys.extend if spec.guest else self._note_keys)(spec.key_uses)
         if pattern in self.seen:
@@ -747,7 +755,9 @@ class _Assembler:
             return
         at = given.index[-1]
         self.facts["num_epochs"] = [
-            FactObservation(int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)
+            FactObservation(
+                int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
+            )
         ]
 
     def _batch_per_process(self) -> None:
@@ -812,11 +822,15 @@ class _Assembler:
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])  # (x_rank: the rank)
+            self._note_keys(
+                [k for k in self.guest_keys if k[0] == "facts" or k[2] in rows]
+            )  # (x_rank: the rank)
             self.notes = {**self.notes, **prints.notes}
             if prints.timed_by in self.windows:  # a bar's rate: averaged as the bar averages it
                 self.windows.setdefault("step_time_s", self.windows[prints.timed_by])
-        elif prints is not None:  # not a step sequence: their lines are unmatched, as without the generic reading
+        elif (
+            prints is not None
+        ):  # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
             self.notes = {k: v for k, v in self.notes.items() if k not in self.guest_noted}
@@ -871,8 +885,10 @@ class _Assembler:
 
 def _redraws(spec: LineSpec) -> bool:
     """A step line the generic reading found drawn again as a progress bar moves (its values its last draw's)."""
-    return spec.kind == "step" and spec.set_name == "generic" and any(
-        fs.aggregate == "last" for fs in spec.fields.values()
+    return (
+        spec.kind == "step"
+        and spec.set_name == "generic"
+        and any(fs.aggregate == "last" for fs in spec.fields.values())
     )
 
 
@@ -973,7 +989,9 @@ def _read_warnings(stats: ReadStats) -> list[RunWarning]:
     out = []
     where = []
     if stats.nul_prefix_bytes:
-        where.append(f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)")
+        where.append(
+            f"{stats.nul_prefix_bytes:,} before the first line (log rotation's copytruncate leaves them)"
+        )
     if stats.nul_bytes:
         where.append(
             f"{stats.nul_bytes:,} inside the log, the first on line {stats.nul_line} (a hole a crash or a rotation left)"
@@ -1115,7 +1133,9 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
     was = rows.at[at, "flags"]
-    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"  # kept, as resolve joins
+    rows.at[at, "flags"] = (
+        "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
+    )  # kept, as resolve joins
     return rows
 
 

@@ -516,7 +516,9 @@ class _Reads:
         self.found: dict[int, Any] = {}
         self.hit: dict[int, np.ndarray] = {}
         self.native: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.tagged: dict[int, np.ndarray] = {}  # (a prefixed shape's lines holding "[<role>" again, fit's answer)
+        self.tagged: dict[
+            int, np.ndarray
+        ] = {}  # (a prefixed shape's lines holding "[<role>" again, fit's answer)
 
     def untagged(self, shape: LaneShape, at: np.ndarray) -> np.ndarray:
         """The lines `at` (each one that the prefixed `shape` fits) that hold no "[<role>" after their first
@@ -617,7 +619,12 @@ class _Worker:
         return shapes, usable
 
     def window(
-        self, lines: list[str], stats: ReadStats, dirt: _Dirt, shapes: list[LaneShape], usable: list[LaneShape]
+        self,
+        lines: list[str],
+        stats: ReadStats,
+        dirt: _Dirt,
+        shapes: list[LaneShape],
+        usable: list[LaneShape],
     ) -> int | None:
         """Consecutive lines read as `line` reads them one at a time, a column at a time: each shape's regex over
         every line, the noise lines known before counted, and each stretch of lines that are step or event lines
@@ -644,11 +651,15 @@ class _Worker:
                 fitting = codes == 1
                 unsure = {  # (lines fit leaves to the regex and Python: a character past ASCII, an odd value)
                     i: shape.regex.fullmatch(lines[j])
-                    for i, j in zip(np.flatnonzero(codes == 2).tolist(), where[codes == 2].tolist(), strict=True)
+                    for i, j in zip(
+                        np.flatnonzero(codes == 2).tolist(), where[codes == 2].tolist(), strict=True
+                    )
                 }
                 for i, got in unsure.items():
                     fitting[i] = got is not None
-                    again[i] = got is not None and shape.prefixed and lines[int(where[i])].find(shape.tag, 1) >= 0
+                    again[i] = (
+                        got is not None and shape.prefixed and lines[int(where[i])].find(shape.tag, 1) >= 0
+                    )
                 hit[where] = fitting
                 if shape.prefixed:
                     reads.tagged[id(shape)] = np.zeros(m, dtype=np.bool_)
@@ -684,9 +695,13 @@ class _Worker:
                 codes[at[~np.array(before, dtype=np.bool_)]] = k
                 continue
             if shape.reads_alone_but_tag(needle, any(dirt)):
-                codes[reads.untagged(shape, np.flatnonzero(hit))] = k  # (another rank's output: `line` reads it)
+                codes[reads.untagged(shape, np.flatnonzero(hit))] = (
+                    k  # (another rank's output: `line` reads it)
+                )
                 continue
-            codes[[j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]] = k
+            codes[
+                [j for j in np.flatnonzero(hit).tolist() if self._reads(shape, lines[j], needle_of, dirt)]
+            ] = k
         # lines no shape fits, read before: noise (counted), blank, or a record for `line`
         for j in np.flatnonzero((fits == 0) & ~known).tolist():
             # (a line read as noise earlier in this window is noise again: its reading is the line's alone)
@@ -707,7 +722,9 @@ class _Worker:
                     for rest in lines[stop + 1 :]:
                         self.line(rest, stats)
                     return m
-                if lane.ready != ready:  # a shape checked by that line: a new window with it, from the next line
+                if (
+                    lane.ready != ready
+                ):  # a shape checked by that line: a new window with it, from the next line
                     return stop + 1
             at = stop + 1
         return m
@@ -722,7 +739,9 @@ class _Worker:
             body, rank = own_text(line, self.counters)
             if body is None or (rank is not None) != shape.prefixed:
                 return False
-        return not (shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index))
+        return not (
+            shape.event and shape.before and self.matcher.matched_before(shape.text_of(line), shape.index)
+        )
 
     def _unknown(self, line: str, dirt: _Dirt) -> int:
         """A line no shape fits and not known as noise: _NOISE (no pattern matches its record; remembered as
@@ -753,7 +772,9 @@ class _Worker:
         """Lines [at, stop) of a window, each a step or event line of a checked shape (code: its place in
         `usable`), noise or blank, added as `line` adds them one at a time."""
         while at < stop and (self.n < MAX_WRAP_PARTS or self.since_partial < MAX_WRAP_PARTS):
-            self.line(lines[at], stats)  # (the first records of a range, or those after a possibly wrapped one)
+            self.line(
+                lines[at], stats
+            )  # (the first records of a range, or those after a possibly wrapped one)
             at += 1
         if at >= stop:
             return
@@ -800,7 +821,13 @@ class _Worker:
         self.unmatched += noise
 
     def _aside(
-        self, where: list[int], lines: list[str], codes: np.ndarray, first: int, usable: list[LaneShape], reads: _Reads
+        self,
+        where: list[int],
+        lines: list[str],
+        codes: np.ndarray,
+        first: int,
+        usable: list[LaneShape],
+        reads: _Reads,
     ) -> None:
         """Event lines of checked shapes, set aside beside the run as `line` sets each aside."""
         if not where:
@@ -952,7 +979,9 @@ def _event_columns(shape: LaneShape, items: list[_FastEvent]) -> tuple[Row, list
     if len(parts) == 1:
         return parts[0][1], parts[0][2]
     n = len(items)
-    merged: Row = {column: np.empty(n, dtype=np.asarray(array).dtype) for column, array in parts[0][1].items()}
+    merged: Row = {
+        column: np.empty(n, dtype=np.asarray(array).dtype) for column, array in parts[0][1].items()
+    }
     ranks: list[Any] = [None] * n
     for where, cols, part_ranks in parts:
         for column, array in cols.items():
@@ -1121,7 +1150,9 @@ class _Run:
         one = len(by_shape) == 1
         lists: dict[str, list[Any]] = {
             "event": [items[0].shape.spec.event] * n if one else [item.shape.spec.event for item in items],
-            "pattern": [items[0].shape.spec.qualname] * n if one else [item.shape.spec.qualname for item in items],
+            "pattern": [items[0].shape.spec.qualname] * n
+            if one
+            else [item.shape.spec.qualname for item in items],
             "line": [item.line for item in items],
             "rank": ranks,
             "text": [item.shape.text_of(item.text)[:200] for item in items],
@@ -1133,9 +1164,13 @@ class _Run:
                 if column in arrays:
                     arrays[column][at] = array
                     continue
-                if column not in lists and isinstance(array, np.ndarray) and all(
-                    column in cols and getattr(cols[column], "dtype", None) == array.dtype
-                    for cols in converted.values()
+                if (
+                    column not in lists
+                    and isinstance(array, np.ndarray)
+                    and all(
+                        column in cols and getattr(cols[column], "dtype", None) == array.dtype
+                        for cols in converted.values()
+                    )
                 ):
                     arrays[column] = np.empty(n, dtype=array.dtype)
                     arrays[column][at] = array
@@ -1147,7 +1182,9 @@ class _Run:
                     target[i] = value
             for what, key, column in shape.used:
                 keymap.setdefault((what, key), column)
-        piece = RowBlock({k: Typed.of_array(arrays[k]) if k in arrays else Typed(v) for k, v in lists.items()}, n)
+        piece = RowBlock(
+            {k: Typed.of_array(arrays[k]) if k in arrays else Typed(v) for k, v in lists.items()}, n
+        )
         self.out.append(
             Events(
                 pieces=[piece],
@@ -1198,7 +1235,9 @@ class _Run:
             parts, self.fast_native = self.fast_native, []
             cols = {column: np.concatenate([part[1][column] for part in parts]) for column in parts[0][1]}
             ranks = None if parts[0][2] is None else np.concatenate([part[2] for part in parts])  # type: ignore[misc]
-            self._fast_bulk(shape, shape_block(shape, np.concatenate([part[0] for part in parts]), cols, ranks))
+            self._fast_bulk(
+                shape, shape_block(shape, np.concatenate([part[0] for part in parts]), cols, ranks)
+            )
         if not lines:
             return
         made = shape_piece(shape, lines, groups)

@@ -160,7 +160,9 @@ def _strings(pieces: list[Typed]) -> Any:
     each piece as Arrow large_string (a piece of one value from its buffers), the pieces concatenated."""
     import pyarrow as pa
 
-    if all(isinstance(p.data, list) for p in pieces):  # (one list: its texts joined once, not a piece at a time)
+    if all(
+        isinstance(p.data, list) for p in pieces
+    ):  # (one list: its texts joined once, not a piece at a time)
         bits = 0
         for p in pieces:
             bits |= p.bits

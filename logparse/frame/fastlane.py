@@ -235,14 +235,21 @@ class LaneShape:
         want = spec.match(text)
         if want is None or spec.is_partial(text) or shape.values_of(line) != want:
             return None
-        fields = {group: spec.fields[slots[i][2]] for i, group in group_of.items() if slots[i][2] in spec.fields}
+        fields = {
+            group: spec.fields[slots[i][2]] for i, group in group_of.items() if slots[i][2] in spec.fields
+        }
         shape.native = None if spelled or per else Native.of(shape, len(slots), fields)
         return shape
 
     def disjoint(self, other: LaneShape) -> bool:
         """No line fits both shapes: their literal heads differ (neither starts the other), after the same
         prefix."""
-        if self.prefixed != other.prefixed or self.role != other.role or not self.literals or not other.literals:
+        if (
+            self.prefixed != other.prefixed
+            or self.role != other.role
+            or not self.literals
+            or not other.literals
+        ):
             return False
         a, b = self.literals[0], other.literals[0]
         return not (a.startswith(b) or b.startswith(a))
@@ -324,7 +331,8 @@ class LaneShape:
         if cols is None:
             return None
         values = LineValues(
-            (column, array[0].item() if isinstance(array[0], np.generic) else array[0]) for column, array in cols.items()
+            (column, array[0].item() if isinstance(array[0], np.generic) else array[0])
+            for column, array in cols.items()
         )
         for column in self.windowed:
             values.note("windowed", column)
@@ -518,7 +526,7 @@ def _keyed(
         together = km.line(tuple(k for k in keys if k not in spec.fields), spec.kind)
     # the value texts, each once (the step counter is both the `step` group and a pair's value)
     values = sorted({(vs, ve) for _, _, _, vs, ve in spans})
-    for (_, ve), (vs, _) in zip(values, values[1:]):
+    for (_, ve), (vs, _) in zip(values, values[1:], strict=False):
         if vs <= ve:
             return None  # adjacent or overlapping values: no literal text between them
     for name, ks, ke, _, _ in spans:
@@ -661,7 +669,9 @@ class Lane:
                 if not shape.plain_lead or "<" in line:
                     body, rank = own_text(line, self.counters)
                     if body is None or (rank is not None) != shape.prefixed:
-                        return None  # the reader would peel or split this line otherwise than the shape reads it
+                        return (
+                            None  # the reader would peel or split this line otherwise than the shape reads it
+                        )
                 if k:
                     shapes.insert(0, shapes.pop(k))
                 return shape, m.groups()
@@ -676,7 +686,9 @@ class Lane:
                 group.remove(shape)
                 group.insert(0, shape)
 
-    def check(self, shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]) -> None:
+    def check(
+        self, shape: LaneShape, line: str, groups: tuple[str, ...], records: list[tuple[Any, Any]]
+    ) -> None:
         """For a shape's first lines: whether the ordinary reading of `line` (its records, each with its
         pattern and values) is what the lane reads; a difference retires the shape (a change: `changes`)."""
         shape.checked += 1
@@ -714,7 +726,11 @@ def block(shape: LaneShape, lines: Sequence[int], cols: Row, rank: list[int] | n
         "kind": Typed([shape.spec.kind] * n),
         "pattern": Typed([shape.spec.qualname] * n),
         "line": Typed.of_array(np.asarray(lines, dtype=np.int64)),
-        "rank": Typed.nones(n) if rank is None else Typed.of_array(rank) if isinstance(rank, np.ndarray) else Typed(rank),
+        "rank": Typed.nones(n)
+        if rank is None
+        else Typed.of_array(rank)
+        if isinstance(rank, np.ndarray)
+        else Typed(rank),
         "host": Typed.nones(n),
     }
     floats = [c for c, a in cols.items() if a.dtype == np.float64]

@@ -105,7 +105,9 @@ class Matcher:
         if not by_layout:
             return self._matched_before(text, index)
         layout = text.translate(DIGITS)
-        return self._by_layout_answer(text, index, layout, by_layout) or self._others_match(text, others, layout)
+        return self._by_layout_answer(text, index, layout, by_layout) or self._others_match(
+            text, others, layout
+        )
 
     def matched_before_all(self, texts: list[str], index: int) -> list[bool]:
         """matched_before of each of `texts` (lines: no newline in one), its lookup made once for all texts of one
@@ -120,7 +122,9 @@ class Matcher:
             if key not in answers:
                 answers[key] = self._by_layout_answer(text, index, text.translate(DIGITS), by_layout)
         # (the patterns that do not read by layout: asked of each text the lookup did not match)
-        return [answers[key] or self._others_match(text, others) for key, text in zip(keys, texts, strict=True)]
+        return [
+            answers[key] or self._others_match(text, others) for key, text in zip(keys, texts, strict=True)
+        ]
 
     def _others_match(self, text: str, others: tuple[int, ...], layout: str | None = None) -> bool:
         """Whether one of the patterns `others` (in order) matches `text`; `layout`: its digits masked, if made."""

@@ -45,7 +45,9 @@ def step_row(
     if problems:
         row["malformed"] = True
     unread = {getattr(p, "column", None) for p in problems or ()}  # NaN because it did not convert
-    nonfinite = [k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v) and k not in unread]
+    nonfinite = [
+        k for k, v in values.items() if isinstance(v, float) and not math.isfinite(v) and k not in unread
+    ]
     if nonfinite:
         row["nonfinite"] = ",".join(nonfinite)  # NaN is otherwise indistinguishable from "not logged"
     row.update(values)

@@ -365,9 +365,9 @@ def _join(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outco
     values = [c for c in prints.columns if c not in BOOKKEEPING]
     # the step rows of the framework, by step number: where a print of that step joins
     own = rows.index[(rows["kind"] == "step") & rows["step"].notna()] if "step" in rows else rows.index[:0]
-    own_line = dict(zip(own, rows.loc[own, "line"].astype(int)))
+    own_line = dict(zip(own, rows.loc[own, "line"].astype(int), strict=False))
     by_step: dict[int, list[int]] = {}
-    for i, step in zip(own, rows.loc[own, "step"].astype(int)):
+    for i, step in zip(own, rows.loc[own, "step"].astype(int), strict=False):
         by_step.setdefault(step, []).append(i)
     new_rows: list[Row] = []
     target: dict[tuple[int, int], tuple[str, int]] = {}  # (run, step) -> ("own" | "new", index)

@@ -1801,7 +1801,11 @@ def field_plan(
             # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
             # Time` names the step)
             continue
-        if mapping.column == "step_time_s" and not evaluation and {w.lower() for w in words[:start]} & EVAL_WORDS:
+        if (
+            mapping.column == "step_time_s"
+            and not evaluation
+            and {w.lower() for w in words[:start]} & EVAL_WORDS
+        ):
             continue  # (nor the evaluation's time a training step's record prints beside its own: `eval time`)
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
@@ -2498,7 +2502,9 @@ def _under(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, in
     return out
 
 
-def _within_header(sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]) -> list[list[int]]:
+def _within_header(
+    sh: SampledShape, columns: list[list[int]], spans: list[tuple[int, int]]
+) -> list[list[int]]:
     """A whitespace table's row without the columns it prints to the right of its header's last name: the row
     goes on past the names (ElegantRL's evaluator names its last columns `etc.`), and those values have none."""
     found = [m.span() for m in _TOKEN.finditer(sh.raw)]
@@ -2764,7 +2770,9 @@ def block_counters(records: list[RecordShape], sample: SampledLog) -> list[Recor
             # counter more surely (Ray Train's `Training finished iteration 2 ...` over its result box, whose
             # `│ epoch 1 │` row is a value of the iteration's)
             rising = [r for r in group if r.kind == "step"]
-            if rising and min(over.values(), key=_counter_rank) is min([*over.values(), *rising], key=_counter_rank):
+            if rising and min(over.values(), key=_counter_rank) is min(
+                [*over.values(), *rising], key=_counter_rank
+            ):
                 for r in rising:
                     r.kind = "none"
             continue
@@ -3039,7 +3047,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         for rec in steps:
             # (nor is a record of no training value whose counter stays below the training's, though named alike:
             # a summary counted per epoch, `Training accuracy at step 1 is : 95.00%` after `(Step 000250)`)
-            if rec.kind == "step" and rec not in trainers and any(_lags_behind(rec, main) for main in trainers):
+            if (
+                rec.kind == "step"
+                and rec not in trainers
+                and any(_lags_behind(rec, main) for main in trainers)
+            ):
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
@@ -3228,7 +3240,8 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             rec.kind == "step"
             and all(seen[k] and under[k] == seen[k] for k in keys)
             and any(
-                _in_layout_of(rec, main) or (main.count >= rec.count and not any(under[sh.key] for sh in main.shapes))
+                _in_layout_of(rec, main)
+                or (main.count >= rec.count and not any(under[sh.key] for sh in main.shapes))
                 for main in records
                 if main.kind == "step" and main is not rec
             )
@@ -3312,7 +3325,7 @@ def _run_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
     `InfoStats(update_step=600, best_score=..., train_step=6000, ...)`: the last bar's `update_step=600` again)."""
     if rec.count != 1 or rec.counter is None:
         return False
-    (where, value), = rec.placed(rec.counter)
+    ((where, value),) = rec.placed(rec.counter)
     for other in steps:
         if other is rec or other.count < MIN_REPEATS or _counter_key(other) != _counter_key(rec):
             continue
@@ -3375,7 +3388,9 @@ def _cut_short(rec: RecordShape, main: RecordShape) -> bool:
     if width >= len(main.slots) or rec.counter != main.counter:
         return False
     mine, theirs = rec.shapes[0].literals, main.shapes[0].literals
-    if mine[:width] != theirs[:width] or any(a.kind != b.kind for a, b in zip(rec.slots, main.slots, strict=False)):
+    if mine[:width] != theirs[:width] or any(
+        a.kind != b.kind for a, b in zip(rec.slots, main.slots, strict=False)
+    ):
         return False
     full = {tuple(values[:width]) for sh in main.shapes for values in sh.values}
     return all(tuple(values) in full for sh in rec.shapes for values in sh.values)
@@ -3859,7 +3874,10 @@ def _bare_values(rec: RecordShape) -> dict[int, str]:
     rest = [
         s
         for s in rec.slots
-        if s.role == "value" and s.kind == "num" and not _unkeyed_clock(rec, s) and _share_of_plan(rec, s) is None
+        if s.role == "value"
+        and s.kind == "num"
+        and not _unkeyed_clock(rec, s)
+        and _share_of_plan(rec, s) is None
     ]
     if any(s.label or s.unit for s in rest):
         return {}
@@ -3870,7 +3888,9 @@ def _bare_values(rec: RecordShape) -> dict[int, str]:
     if regex.search(r"[^\W\d_]", text):
         return {}
     printed = {s.index: [v for _, v in rec.series(s.index)] for s in rest}
-    fractions = [i for i, texts in printed.items() if texts and all(_LONE_FRACTION.fullmatch(v) for v in texts)]
+    fractions = [
+        i for i, texts in printed.items() if texts and all(_LONE_FRACTION.fullmatch(v) for v in texts)
+    ]
     if len(fractions) == 1 and len(rest) == 1:
         return {fractions[0]: "loss"}
     values = {i: [float(v) for v in printed[i]] for i in fractions}
@@ -3884,7 +3904,9 @@ def _bare_values(rec: RecordShape) -> dict[int, str]:
         # (a schedule that swings, a cosine of a short period: the one number always at or below 0.01 beside
         # others that rise above it)
         small = [i for i in fractions if i not in out and all(0 < v <= 0.01 for v in values[i])]
-        if len(small) == 1 and all(max(values[i]) > 0.01 for i in fractions if i not in out and i != small[0]):
+        if len(small) == 1 and all(
+            max(values[i]) > 0.01 for i in fractions if i not in out and i != small[0]
+        ):
             steady = small
     if len(steady) == 1:
         out[steady[0]] = "lr"
@@ -4268,7 +4290,9 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if len(numbers) == 2 and not numbers[0].label and numbers[0].index == 0:
         printed = [v for _, v in rec.series(numbers[0].index)]
         if printed and all(v.isdigit() for v in printed):
-            numbers = numbers[1:]  # (the step it evaluates at, leading the line: build-nanogpt's `250 val 2.2391`)
+            numbers = numbers[
+                1:
+            ]  # (the step it evaluates at, leading the line: build-nanogpt's `250 val 2.2391`)
     first = numbers[0] if numbers else None
     if first is None or not first.label or first.role != "value":
         return False
@@ -4334,7 +4358,8 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
     if not any(set(_words(label)) & EVAL_WORDS for label in labels):
         return False
     return any(
-        main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec) for main in steps
+        main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec)
+        for main in steps
     )
 
 
@@ -5447,7 +5472,9 @@ def _time_as(
 _TOTAL_WORDS = frozenset({"total", "overall", "cumulative", "cum", "elapsed", "so", "far"})
 
 
-def _took(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+def _took(
+    rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]
+) -> FieldPlan:
     """A time a step line printed at every step says its work took, under words that end in `in` or `took` and name
     no quantity the key model knows, and that does not grow as a clock since training began would: the step's time
     (BigDL's DistriOptimizer: s"Trained $batchSize records in $time seconds."; `step 12 done in 0.52s`). Printed
@@ -5773,7 +5800,9 @@ def _stamped_milliseconds(rec: RecordShape, m: FieldPlan, slot: Slot, stamp: int
     pairs = 0
     for k, stride, v in _rises(rec, slot.index):
         if v is None or not math.isfinite(v) or v < _MS_LEAST:
-            return m  # (a step of under 5 ms is no training loop's: a counter of samples, not steps, misleads)
+            return (
+                m  # (a step of under 5 ms is no training loop's: a counter of samples, not steps, misleads)
+            )
         try:
             passed += _gap(stamps, k)
         except ValueError:
@@ -5826,7 +5855,11 @@ def _rated_interval(
     rates, counts = rec.series(rate[0]), rec.series(count[0])
     strides, whole = Counter(), 0
     for k, stride, v in _rises(rec, slot.index):
-        r, c0, c1 = _scaled(rates[k][1], rate[1]), _scaled(counts[k - 1][1], count[1]), _scaled(counts[k][1], count[1])
+        r, c0, c1 = (
+            _scaled(rates[k][1], rate[1]),
+            _scaled(counts[k - 1][1], count[1]),
+            _scaled(counts[k][1], count[1]),
+        )
         if v is None or r is None or c0 is None or c1 is None or c1 <= c0:
             continue
         grew, made = c1 - c0, r * v * m.scale
@@ -5850,7 +5883,9 @@ def _scaled(text: str, scale: float) -> float | None:
         value, unit = keymap_mod.split_quantity(_unsep(text))
     except ValueError:
         return None
-    factor = keymap_mod.COUNT.get(unit.lower(), 1.0) if unit else 1.0  # (as the key model reads a count's letter)
+    factor = (
+        keymap_mod.COUNT.get(unit.lower(), 1.0) if unit else 1.0
+    )  # (as the key model reads a count's letter)
     return value * factor * scale
 
 

@@ -698,7 +698,9 @@ class KeyMap:
         if hit is None or hit.column not in _SCALED_RATES:
             return None
         return _ruled(
-            replace(hit, factor=hit.factor * scale), "scale", f"read as {k[1:]} in units of {scale:g}: its first letter"
+            replace(hit, factor=hit.factor * scale),
+            "scale",
+            f"read as {k[1:]} in units of {scale:g}: its first letter",
         )
 
     def _on_device(self, key: str, depth: int) -> Mapping | None:
@@ -1000,7 +1002,10 @@ class KeyMap:
         if len(named) < 2:
             return
         mapped[named[0]] = Mapping(
-            "lr", "step", rule="group", via=f"the first of {len(named)} learning rates of named parameter groups"
+            "lr",
+            "step",
+            rule="group",
+            via=f"the first of {len(named)} learning rates of named parameter groups",
         )
         for k in named[1:]:
             kept[k] = ("group", "another group of lr")
@@ -1102,7 +1107,9 @@ class KeyMap:
         else:
             base = base[len(stage) :]
             mirrors = [
-                k for k in keys if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
+                k
+                for k in keys
+                if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
             ]
         if len(mirrors) == 1:
             kept.pop(mirrors[0], None)

@@ -82,7 +82,9 @@ _NUMBER = regex.compile(
 # sign, a separator or bracket; a sentence's full stop at the very end. Anything else is glued junk.
 # (an "e" is a unit's first letter, or a broken exponent: "1.00001e#+06"; letters followed by a digit are no
 # unit but junk glued inside the number: "1.18x2459E+01", "3.000000E-0x5", "5m30s")
-_JUNK_AFTER = regex.compile(r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?[.,]?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)")
+_JUNK_AFTER = regex.compile(
+    r"[eE](?![A-Za-z])|[A-Za-zµ]+[-+]?[.,]?\d|(?!\s|$|['\"A-Za-z%µ,;:|)\]}/(]|\.\s*$)"
+)
 _NAN = regex.compile(r"^\s*['\"]?\s*[-+]?(?:nan|-?nan\(ind\)|\(nan\))", regex.IGNORECASE)
 _INF = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)inf(?:inity)?", regex.IGNORECASE)
 
@@ -524,7 +526,9 @@ class LineSpec:
     regex_src: str  # the regex as written; `regex` is it compiled (at load for a user set, on first use for a shipped one)
     fields: dict[str, FieldSpec]
     pairs_src: str | None = None
-    step: str = "optimizer"  # what the line's step counter counts: optimizer | micro | epoch (rows once an epoch)
+    step: str = (
+        "optimizer"  # what the line's step counter counts: optimizer | micro | epoch (rows once an epoch)
+    )
     event: str | None = None
     hint: str | None = None
     literals: tuple[str, ...] | None = None  # derived from the regex: one must occur in a matching line
@@ -556,7 +560,9 @@ class LineSpec:
     counts_from: int | None = None
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
-    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(default_factory=dict, repr=False)
+    _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(
+        default_factory=dict, repr=False
+    )
     # a copy read after the chosen sets, for the training script's own prints beside a framework (compose.py)
     guest: bool = False
     # what the key model made of the keys this line's fields read, for a set written from the log itself (its
@@ -691,7 +697,10 @@ class LineSpec:
         if spans is None:
             return None
         return self._values(
-            [(name if name is not None else text[ks:ke].strip(), text[vs:ve]) for name, ks, ke, vs, ve in spans]
+            [
+                (name if name is not None else text[ks:ke].strip(), text[vs:ve])
+                for name, ks, ke, vs, ve in spans
+            ]
         )
 
     def _spans(self, text: str) -> list[tuple[str | None, int, int, int, int]] | None:
@@ -706,7 +715,9 @@ class LineSpec:
                     self._charge(started)
                 return None
             spans: list[tuple[str | None, int, int, int, int]] = [
-                (k, -1, -1, *m.span(k)) for k, v in m.groupdict().items() if v is not None and k not in ("key", "value")
+                (k, -1, -1, *m.span(k))
+                for k, v in m.groupdict().items()
+                if v is not None and k not in ("key", "value")
             ]
             if m.groupdict().get("key") is not None and m.groupdict().get("value") is not None:
                 spans.append((None, *m.span("key"), *m.span("value")))
@@ -934,7 +945,9 @@ class PatternSet:
 
     @cached_property
     def _detect_by_layout(self) -> bool:
-        return not any(regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect)
+        return not any(
+            regex.search(r"\d", regex.sub(r"\\d|\{\d*,?\d*\}", "", rx.pattern)) for rx in self.detect
+        )
 
     def _detect_hits(self, text: str) -> bool:
         lits = self.detect_literals or [None] * len(self.detect)
@@ -1167,7 +1180,11 @@ def _line(
     kind, step_kind = ld["kind"], ld.get("step", "optimizer")
     compiled: dict[str, regex.Pattern] = {}
     if sized:
-        compiled = {key: _compile(ld[key], f"{where}: {key}", sized) for key in ("regex", "pairs", "complete") if key in ld}
+        compiled = {
+            key: _compile(ld[key], f"{where}: {key}", sized)
+            for key in ("regex", "pairs", "complete")
+            if key in ld
+        }
 
     def names(key: str) -> list[str]:
         return list(compiled[key].groupindex) if sized else group_names(ld[key])
@@ -1194,9 +1211,13 @@ def _line(
     if "extra" in ld and kind not in ("step", "progress"):
         raise PatternError(f"{where}: extra applies to step lines")
     if ld.get("postfix") and (kind != "step" or not any(fs.column == "step" for fs in fields.values())):
-        raise PatternError(f"{where}: postfix applies to step lines whose step is the bar's position (a step field)")
+        raise PatternError(
+            f"{where}: postfix applies to step lines whose step is the bar's position (a step field)"
+        )
     if ld.get("redrawn") and (kind != "step" or not ld.get("note")):
-        raise PatternError(f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)")
+        raise PatternError(
+            f"{where}: redrawn applies to step lines with a note (what the log holds, what reads it all)"
+        )
     spec = LineSpec(
         set_name=set_name,
         name=ld["name"],
@@ -1675,7 +1696,9 @@ def detect(texts: Iterable[str], sets: dict[str, PatternSet]) -> Detection | Non
         # only the sets one of whose detect literals the text holds can hit it (detect_hits checks them too)
         candidates = always
         if any_needle is not None and any_needle.search(text) is not None:
-            candidates = always + list({name: None for lit, names in needles if lit in text for name in names})
+            candidates = always + list(
+                {name: None for lit, names in needles if lit in text for name in names}
+            )
         for name in candidates:
             if families[name].detect_hits(text, layout):
                 scores[name] += 1

@@ -950,10 +950,16 @@ class _ByLine:
         self.frame = frame
         self.lines = frame["line"].to_numpy(dtype=float)
 
-    def between(self, lo: float | None, hi: float | None, lo_in: bool = False, hi_in: bool = False) -> pd.DataFrame:
+    def between(
+        self, lo: float | None, hi: float | None, lo_in: bool = False, hi_in: bool = False
+    ) -> pd.DataFrame:
         """The rows whose line is after `lo` (at or after, `lo_in`) and before `hi` (or at, `hi_in`); None: no bound."""
         a = 0 if lo is None else int(np.searchsorted(self.lines, lo, side="left" if lo_in else "right"))
-        b = len(self.lines) if hi is None else int(np.searchsorted(self.lines, hi, side="right" if hi_in else "left"))
+        b = (
+            len(self.lines)
+            if hi is None
+            else int(np.searchsorted(self.lines, hi, side="right" if hi_in else "left"))
+        )
         return self.frame.iloc[a : max(a, b)]
 
 
@@ -1078,13 +1084,18 @@ def _gaps(book: _Book, part: pd.DataFrame, at: np.ndarray, ev: _Lines) -> None:
             a, b = lo[chosen[start:j]], hi[chosen[start:j]]
             first = a.tolist()
             steps = [
-                int(ev.step[s]) if s < e else None for s, e in zip(stepped[start:j].tolist(), b.tolist(), strict=True)
+                int(ev.step[s]) if s < e else None
+                for s, e in zip(stepped[start:j].tolist(), b.tolist(), strict=True)
             ]
             texts = [ev.text[i] for i in first]
-            book.add_block(_Block(kinds[start:j], gap[chosen[start:j]], ev.lines[a], ev.lines[b - 1], steps, texts))  # type: ignore[arg-type]
+            book.add_block(
+                _Block(kinds[start:j], gap[chosen[start:j]], ev.lines[a], ev.lines[b - 1], steps, texts)
+            )  # type: ignore[arg-type]
         if j < len(chosen):
             k, a0, b0 = int(chosen[j]), int(lo[chosen[j]]), int(hi[chosen[j]])
-            _share_gaps(book, float(gap[k]), ev, range(a0, b0), "other", (int(lines[k]), int(lines[k + 1])), True)
+            _share_gaps(
+                book, float(gap[k]), ev, range(a0, b0), "other", (int(lines[k]), int(lines[k + 1])), True
+            )
         start = j + 1
 
 

@@ -198,9 +198,9 @@ def detect_phases(
     regimes = _regimes(steps, pieces, idx, noises)
     weights = [r.wall_s if r.wall_s is not None else float(r.rows) for r in regimes]
     chosen = int(np.argmax(weights))
-    stable = pd.Series(at_stable & ~is_dip.to_numpy(dtype=bool), index=steps.index) & (regime == chosen).fillna(
-        False
-    ).astype(bool)
+    stable = pd.Series(at_stable & ~is_dip.to_numpy(dtype=bool), index=steps.index) & (
+        regime == chosen
+    ).fillna(False).astype(bool)
     dips = _group_dips(steps, is_dip, ratio, stable, events)
     shifts = _shifts(steps, pieces, idx, events, lag_rows)
     ref, ref_noise = pieces[chosen].level, noises[chosen]
@@ -312,7 +312,9 @@ def _rule(
 
 def _regimes(steps: pd.DataFrame, pieces: list[Piece], idx: pd.Index, noises: list[float]) -> list[Regime]:
     out = []
-    wanted = [c for c in ("step", "step_time_s", "step_span") if c in steps]  # (not every column of every row)
+    wanted = [
+        c for c in ("step", "step_time_s", "step_span") if c in steps
+    ]  # (not every column of every row)
     for p, nz in zip(pieces, noises, strict=True):
         rows = steps.loc[idx[p.start : p.end], wanted]
         wall = None

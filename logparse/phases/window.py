@@ -162,17 +162,20 @@ def stats(w: Window) -> WindowPart:
         if fig is not None and time is not None and col in RATES and timed:
             fig["mean"] = weighted_mean(rows[col], time)
         figures[col] = fig
-    out = cast(WindowPart, {
-        "rule": w.rule,
-        "count": len(rows),
-        "first_step": int(rows["step"].iloc[0]),
-        "last_step": int(rows["step"].iloc[-1]),
-        "complete": w.complete,
-        "statistics": "over the logged steps: the mean of a rate derived from step time (tokens/s, TFLOP/s, MFU) "
-        "is total work / total time, every other figure (step time, the log's own figures) a plain mean; median, "
-        "min and max per step; std is the population standard deviation, std_sample the sample one",
-        **figures,  # FIGURES, in the summary's order
-    })
+    out = cast(
+        WindowPart,
+        {
+            "rule": w.rule,
+            "count": len(rows),
+            "first_step": int(rows["step"].iloc[0]),
+            "last_step": int(rows["step"].iloc[-1]),
+            "complete": w.complete,
+            "statistics": "over the logged steps: the mean of a rate derived from step time (tokens/s, TFLOP/s, MFU) "
+            "is total work / total time, every other figure (step time, the log's own figures) a plain mean; median, "
+            "min and max per step; std is the population standard deviation, std_sample the sample one",
+            **figures,  # FIGURES, in the summary's order
+        },
+    )
     if w.note:
         out["note"] = w.note
     return out

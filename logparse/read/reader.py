@@ -172,7 +172,9 @@ class ReadStats:
     records: int = 0
     blank: int = 0
     overlong: int = 0
-    replaced_chars: int = 0  # U+FFFD inserted for invalid UTF-8 (not counted in the skipped part of a cut line)
+    replaced_chars: int = (
+        0  # U+FFFD inserted for invalid UTF-8 (not counted in the skipped part of a cut line)
+    )
     nul_prefix_bytes: int = 0  # NUL bytes skipped at the start of a file (what copytruncate rotation leaves)
     # NUL bytes skipped after the first line (a hole a crash or a rotation left inside the log), and the line
     # the first of them was on

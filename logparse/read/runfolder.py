@@ -905,7 +905,9 @@ def _hparams(folder: RunFolder, hp: Path) -> None:
     raw = _load_yaml(folder, hp)
     if isinstance(raw, dict):
         folder.configs.append(("hparams.yaml", _flatten(raw)))
-    folder.read.append((_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys"))
+    folder.read.append(
+        (_rel(folder, hp), f"hyperparameters, {len(raw) if isinstance(raw, dict) else 0} keys")
+    )
 
 
 def _events(folder: RunFolder, d: Path) -> None:

@@ -125,7 +125,9 @@ def _event_kinds(events: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
     names = list(dict.fromkeys([*shown, "nccl_error"]))
     # (a missing event, code -1, takes the appended 0: the first name)
     kind = np.array([*(names.index(name) for name in shown), 0], dtype=np.int64)[codes]
-    errors = np.flatnonzero(kind == names.index("error")) if "error" in names else np.array([], dtype=np.int64)
+    errors = (
+        np.flatnonzero(kind == names.index("error")) if "error" in names else np.array([], dtype=np.int64)
+    )
     if len(errors):
         part = events.iloc[errors]
         nccl = (

@@ -78,7 +78,19 @@ class GlyphRenderer(RendererAgg):
         for font, size, glyph_index, slant, extend, dx, dy in glyphs:  # dy is upwards.
             at_x = round(0x40 * (x + dx * cos - dy * sin))
             at_y = round(0x40 * (height - y + dx * sin + dy * cos))  # (FreeType's y is upwards)
-            key = (font, size, self.dpi, glyph_index, slant, extend, angle, at_x & 63, at_y & 63, antialiased, load_flags)
+            key = (
+                font,
+                size,
+                self.dpi,
+                glyph_index,
+                slant,
+                extend,
+                angle,
+                at_x & 63,
+                at_y & 63,
+                antialiased,
+                load_flags,
+            )
             got = kept.get(key)
             if got is None:
                 font.set_size(size, self.dpi)

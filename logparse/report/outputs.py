@@ -209,7 +209,9 @@ def _json_values(frame: pd.DataFrame) -> dict[str, list[Any]]:
             ]
             continue
         items = values.astype(object).tolist()
-        out[col] = [None if (v is None or (isinstance(v, float) and v != v) or v is pd.NA) else v for v in items]
+        out[col] = [
+            None if (v is None or (isinstance(v, float) and v != v) or v is pd.NA) else v for v in items
+        ]
         if values.dtype.kind in "iu":
             out[col] = [None if v is None else int(v) for v in out[col]]
         elif values.dtype.kind == "b":
@@ -223,7 +225,12 @@ def _write_jsonl(frame: pd.DataFrame, path: Any, gzipped: bool) -> None:
     opener = gzip.open if gzipped else open
     with opener(path, "wt", encoding="utf-8") as fh:
         for row in zip(*columns.values(), strict=True):
-            fh.write(json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False, separators=(",", ":"), default=str) + "\n")
+            fh.write(
+                json.dumps(
+                    dict(zip(names, row, strict=True)), ensure_ascii=False, separators=(",", ":"), default=str
+                )
+                + "\n"
+            )
 
 
 def write_steps(frame: pd.DataFrame, path: Any, kind: str | None = None, split: bool = True) -> None:
@@ -767,7 +774,9 @@ def build_summary(analysis: Findings) -> Summary:
         "tokens_per_step": _num(float(tokens_per_step.median())) if len(tokens_per_step) else None,
         "warmup_steps": phases.warmup_steps,
         "stable": stable,
-        "window": _rounded(window_stats(analysis.window), WINDOW_DIGITS) if analysis.window is not None else None,
+        "window": _rounded(window_stats(analysis.window), WINDOW_DIGITS)
+        if analysis.window is not None
+        else None,
         "eta": _eta(run, stable),
         "regimes": regimes,
         "shifts": _shifts(phases, regimes),
@@ -1417,9 +1426,8 @@ def _shift_line(sh: ShiftPart, next_at: int | None) -> str:
     mfu = ""
     if sh["mfu_before"] is not None and sh["mfu_after"] is not None:
         mfu = f", MFU {_pct(sh['mfu_before'])} -> {_pct(sh['mfu_after'])}"
-    return (
-        f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}"
-        + (f" (near: {near})" if near else "")
+    return f"    throughput {verb} {abs(sh['change']):.0%} at step {sh['at_step']} and {stayed}{mfu}" + (
+        f" (near: {near})" if near else ""
     )
 
 

@@ -431,7 +431,9 @@ def draw_ledger(ax, g) -> None:
         caption += f"; cost {g['cost']:,.2f})" if g.get("cost") is not None else ")"
     if small:
         caption += "; also " + ", ".join(small)
-    ax.text(0, 0.13, plain(caption), transform=ax.transAxes, fontsize=8.5, va="center", ha="left", color="#333333")
+    ax.text(
+        0, 0.13, plain(caption), transform=ax.transAxes, fontsize=8.5, va="center", ha="left", color="#333333"
+    )
 
 
 def _draw_panels(panel_axes, panels, d: ReportData, legend):
@@ -677,9 +679,7 @@ def _stable_from(s: Summary, x: np.ndarray) -> tuple[float | None, str | None]:
     prev = int(before.max())
     if start - prev <= 1:
         return float(start), None
-    return prev + 0.5, (
-        f"steps {prev + 1}-{start - 1}: no line; the line at step {start} covers them"
-    )
+    return prev + 0.5, (f"steps {prev + 1}-{start - 1}: no line; the line at step {start} covers them")
 
 
 def _phase_entries(legend, s) -> None:

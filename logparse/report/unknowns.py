@@ -149,7 +149,9 @@ STEP_TIME_UNKNOWN = "step time unknown: the log gives none, its warnings say wha
 def no_step_time(s: Mapping[str, Any]) -> bool:
     """The log gives neither a step time nor a throughput to time the steps by."""
     steps = s.get("steps")  # a shape read off the batch index has none: nothing says it lacks them
-    return steps is not None and steps.get("step_time_source") is None and steps.get("throughput_source") is None
+    return (
+        steps is not None and steps.get("step_time_source") is None and steps.get("throughput_source") is None
+    )
 
 
 def mfu_blockers(s: Mapping[str, Any]) -> list[Unknown]:

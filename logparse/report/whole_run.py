@@ -134,7 +134,9 @@ def text_lines(s: Any) -> list[str]:
         bits.append(f"{part['tokens_per_s_per_gpu']:,.0f} tokens/s per GPU")
     else:  # the inputs that make samples or steps tokens, every one the run lacks
         needs = tokens_needs(s, samples_per_s=part["samples_per_s"] is not None)
-        bits.append("tokens/s unknown" + (f" (pass {' and '.join(flag(n) for n, _ in needs)})" if needs else ""))
+        bits.append(
+            "tokens/s unknown" + (f" (pass {' and '.join(flag(n) for n, _ in needs)})" if needs else "")
+        )
     if part["samples_per_s"] is not None:
         bits.append(f"{part['samples_per_s']:,.4g} samples/s")
     if part["seconds"] is not None:

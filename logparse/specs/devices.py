@@ -62,7 +62,8 @@ def log_device(observations: Observations, warnings: list[RunWarning]) -> Fact |
             RunWarning(
                 f"the log names GPU {first.value!r} (line {first.line}), which logparse has no peak for: "
                 f"pass {flag('hw')} or {flag('peak_tflops')}",
-                "hw_no_peak", line=first.line,
+                "hw_no_peak",
+                line=first.line,
             )
         )
         return None

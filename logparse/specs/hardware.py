@@ -22,7 +22,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-
 @dataclass(frozen=True)
 class Device:
     name: str

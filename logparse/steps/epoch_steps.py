@@ -77,7 +77,7 @@ def _narrow(
     """B/GA pinned down by the dicts that name one full step k of an epoch: k / (B/GA) prints as their
     epoch, so B/GA lies in [k / (f + h), k / (f - h)] for each of them."""
     lo, hi = per_epoch
-    for e, hh in zip(epoch, h):
+    for e, hh in zip(epoch, h, strict=False):
         cands = _candidates(float(e), float(hh), spe, per_epoch)
         whole = math.floor(e)
         if len(cands) != 1 or not 0 < cands[0] - whole * spe < spe:
@@ -108,7 +108,7 @@ def _cadence_sequence(
         if start % cad:
             continue
         seq = ([1] if first else []) + [start + cad * i for i in range(len(cands) - int(first))]
-        if all(s in ok for s, ok in zip(seq, sets)):
+        if all(s in ok for s, ok in zip(seq, sets, strict=False)):
             fits.append((float(np.abs(np.array(seq) - est).sum()), seq, cad, first))
     fits = [f for f in fits if f[2] == cadence] or fits  # the cadence the log states (or shows), if it fits
     if not fits:
@@ -209,7 +209,7 @@ def _all_candidates(
     """Each dict's candidate steps (its epoch x steps per epoch, rounded, when the epoch allows none)."""
     return [
         _candidates(float(e), float(hh), spe, per_epoch) or [max(1, int(round(e * spe)))]
-        for e, hh in zip(epoch, h)
+        for e, hh in zip(epoch, h, strict=False)
     ]
 
 
@@ -234,7 +234,7 @@ def number_from_epochs(rows: pd.DataFrame, facts: dict[str, Fact]) -> Numbered |
             f"step numbers come from the printed epoch ({source}): {ambiguous} dict(s) print it with too few "
             "digits to name one step"
         )
-    if any(b == a for a, b in zip(out, out[1:])):
+    if any(b == a for a, b in zip(out, out[1:], strict=False)):
         note = (
             f"step numbers from the printed epoch ({source}) give two dicts in a row the same step: the "
             "epoch is printed too coarsely to tell them apart"
@@ -280,7 +280,9 @@ def _epoch_length(
     return spe, per_epoch, cadence, source + f" ({spe} steps per epoch)"
 
 
-def _spe_from_dicts(epoch: np.ndarray, h: np.ndarray, lo: float, hi: float, cadence: int, logged_first: bool) -> int:
+def _spe_from_dicts(
+    epoch: np.ndarray, h: np.ndarray, lo: float, hi: float, cadence: int, logged_first: bool
+) -> int:
     """B/GA in [lo, hi]: the steps per epoch is ceil(B/GA); of the counts it may be, the one under which
     the dicts read as 1, L, 2L, ... (when a later epoch tells them apart), else the smallest."""
     options = list(range(max(1, math.ceil(lo - 1e-9)), math.ceil(hi - 1e-9) + 1))
@@ -293,7 +295,12 @@ def _spe_from_dicts(epoch: np.ndarray, h: np.ndarray, lo: float, hi: float, cade
 
 
 def _steps_of_dicts(
-    epoch: np.ndarray, h: np.ndarray, spe: int, per_epoch: tuple[float, float], cadence: int | None, source: str
+    epoch: np.ndarray,
+    h: np.ndarray,
+    spe: int,
+    per_epoch: tuple[float, float],
+    cadence: int | None,
+    source: str,
 ) -> tuple[list[int], str, int]:
     """Each dict's step from its epoch x steps per epoch; where the epoch is printed too coarsely to name
     one, the one cadence all dicts allow, else the log cadence. Returns the steps, the source (with how
@@ -319,5 +326,5 @@ def _steps_of_dicts(
         cadence = max(1, int(round(float(np.median(diffs))))) if len(diffs) else 1
         source += f", snapped to the log cadence of {cadence} steps where the epoch is too coarse"
     grid = (lambda s: s == 1 or s % cadence == 0) if cadence else (lambda s: True)
-    out = [_pick(c, float(x), grid) for c, x in zip(cands, est)]
+    out = [_pick(c, float(x), grid) for c, x in zip(cands, est, strict=False)]
     return out, source, ambiguous

@@ -95,7 +95,9 @@ class ResolvedSteps:
 # step numbering for logs whose step lines carry no counter (Hugging Face Trainer)
 
 
-def number_steps(rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> tuple[pd.Series, str]:
+def number_steps(
+    rows: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]
+) -> tuple[pd.Series, str]:
     """Optimizer step of each row without a counter: from the printed epoch against the steps per epoch
     (header, final dict, or logging_first_step's cadence; epoch_steps.py); else row ordinals (with a warning)."""
     by_epoch = number_from_epochs(rows, facts)
@@ -227,7 +229,9 @@ def _restarts(
     # the time of a log with thousands of them)
     narrow = steps[[c for c in ("step", "line", "timestamp", "step_time_s") if c in steps]]
     restarts: list[Restart] = []
-    by_step: tuple[np.ndarray, np.ndarray] | None = None  # the current run's rows sorted by step, and their steps
+    by_step: tuple[np.ndarray, np.ndarray] | None = (
+        None  # the current run's rows sorted by step, and their steps
+    )
     first_alive = 0  # the run's earliest attempt that still has a kept row
     first_row = -1  # its kept row of the smallest line (kept: still so; else looked for again)
     for seg in range(1, len(kinds) + 1):
@@ -235,13 +239,7 @@ def _restarts(
             by_step, first_alive, first_row = None, seg, -1
             continue
         new_at = attempts.at(seg)
-        while first_alive < seg and (first_row < 0 or not keep[first_row]):
-            at = attempts.at(first_alive)
-            at = at[keep[at]]
-            if len(at):
-                first_row = int(at[np.argmin(line[at])])
-            else:
-                first_alive, first_row = first_alive + 1, -1
+        first_alive, first_row = _first_kept(attempts, keep, line, seg, first_alive, first_row)
         if not len(new_at) or first_alive == seg:
             continue
         if by_step is None:
@@ -252,13 +250,25 @@ def _restarts(
         at_step = int(_last_kept(attempts, keep, line, step, seg, first_alive))
         old_first = int(line[first_row])
         last_stamp = None if stamp is None else _last_kept(attempts, keep, line, stamp, seg, first_alive)
-        restarts.append(
-            _restart(
-                narrow.iloc[new_at], narrow.iloc[redone_at], at_step, old_first, last_stamp, marks, cuts, seg, cadence
-            )
-        )
+        rows = (narrow.iloc[new_at], narrow.iloc[redone_at])
+        restarts.append(_restart(*rows, at_step, old_first, last_stamp, marks, cuts, seg, cadence))
         keep[redone_at] = False
     return restarts
+
+
+def _first_kept(
+    attempts: SegmentRows, keep: np.ndarray, line: np.ndarray, seg: int, first_alive: int, first_row: int
+) -> tuple[int, int]:
+    """The run's earliest attempt before `seg` that still has a kept row, and its kept row of the smallest line
+    (the ones given, while that row is still kept)."""
+    while first_alive < seg and (first_row < 0 or not keep[first_row]):
+        at = attempts.at(first_alive)
+        at = at[keep[at]]
+        if len(at):
+            first_row = int(at[np.argmin(line[at])])
+        else:
+            first_alive, first_row = first_alive + 1, -1
+    return first_alive, first_row
 
 
 def _run_by_step(
@@ -351,7 +361,9 @@ def _restart(
     else:
         redone_steps = int(redone["step"].nunique())
     cause, cause_line = _restart_cause(marks.errors, old_first, int(new["line"].min()))
-    return Restart(at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line)
+    return Restart(
+        at_step, resumed_from, source, int(new["line"].min()), redone_steps, lost, cause, cause_line
+    )
 
 
 def _restart_cause(errors: pd.DataFrame, old_first: int, new_first: int) -> tuple[str | None, int | None]:
@@ -655,7 +667,12 @@ def _micro_to_optimizer_steps(steps: pd.DataFrame, ga: Fact | None, warnings: li
         g = int(ga.value)
         micro = steps.loc[only_micro, "micro_step"]
         if (micro % g != 0).any():
-            warnings.append(RunWarning(f"some micro-step counters are not multiples of the grad accumulation {g}", "micro_step_mismatch"))
+            warnings.append(
+                RunWarning(
+                    f"some micro-step counters are not multiples of the grad accumulation {g}",
+                    "micro_step_mismatch",
+                )
+            )
         steps.loc[only_micro, "step"] = micro // g
         return f"micro-step counter / grad accumulation {g} ({ga.source})"
     steps.loc[only_micro, "step"] = steps.loc[only_micro, "micro_step"]
@@ -762,7 +779,9 @@ def _number_session(
     return steps, numbering, step_time
 
 
-def _time_from_epoch_rate(parsed: ParsedLog, steps: pd.DataFrame, warnings: list[RunWarning]) -> StepTime | None:
+def _time_from_epoch_rate(
+    parsed: ParsedLog, steps: pd.DataFrame, warnings: list[RunWarning]
+) -> StepTime | None:
     """No step time, and a progress bar whose rate is the epoch's average: each step's time from the
     redraws (in place). Returns the source, None when it gives none."""
     no_time = "step_time_s" not in steps or steps["step_time_s"].isna().all()
@@ -800,14 +819,17 @@ def _drop_bad_step_times(steps: pd.DataFrame, warnings: list[RunWarning]) -> Non
             RunWarning(
                 f"{int(bad.sum())} step(s) have a zero or negative step time (first at step "
                 f"{int(steps.loc[bad, 'step'].iloc[0])}); their times are treated as unknown",
-                "step_time_nonpositive", step=steps.loc[bad, "step"].iloc[0],
+                "step_time_nonpositive",
+                step=steps.loc[bad, "step"].iloc[0],
             )
         )
         steps.loc[bad, "step_time_s"] = np.nan
         add_flag(steps, bad, "bad_step_time")
 
 
-def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]) -> str | None:
+def _keras_sample_counts(
+    steps: pd.DataFrame, facts: dict[str, Fact], warnings: list[RunWarning]
+) -> str | None:
     """Keras before 2.3 (and tf.keras 1.x) given arrays counts SAMPLES in its bar, after 'Train on N samples'
     (patterns/keras.toml cites keras 2.2.4's ProgbarLogger): a Keras bar whose total is that N has its positions
     turned, in place, into optimizer steps ceil(p / B), B the position of the first redraw of an epoch (drawn after
@@ -838,7 +860,9 @@ def _keras_sample_counts(steps: pd.DataFrame, facts: dict[str, Fact], warnings: 
     steps.loc[counts, "progress_total"] = np.ceil(total / b)
     if "step_time_s" in steps:
         steps.loc[counts, "step_time_s"] = steps.loc[counts, "step_time_s"] * b
-    facts.setdefault("micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar"))
+    facts.setdefault(
+        "micro_batch_size", Fact(b, "derived", "the first position of Keras's sample-counting bar")
+    )
     return (
         f"Keras's bar counts samples (its total is the {int(n.value)} of 'Train on {int(n.value)} samples'): "
         f"position p -> optimizer step ceil(p / {b}), {b} the batch size its first redraw shows"
@@ -883,7 +907,8 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"{int(bad.sum())} step line(s) log a NaN or infinite {col} (first on line {first}); "
                 "kept as steps, the value is NaN and the step is flagged",
-                "nonfinite", line=first,
+                "nonfinite",
+                line=first,
             )
         )
     if "malformed" in steps and steps["malformed"].eq(True).any():
@@ -893,7 +918,8 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"{int(bad.sum())} step line(s) have a value that does not read as a number "
                 f"(first on line {int(steps.loc[bad, 'line'].iloc[0])}); it is NaN and the step is flagged",
-                "malformed", line=steps.loc[bad, "line"].iloc[0],
+                "malformed",
+                line=steps.loc[bad, "line"].iloc[0],
             )
         )
     cut = flagged(steps, "cut")  # frame._cut_last_line: the log's last line has no newline
@@ -902,7 +928,8 @@ def _flag_nonfinite(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"the log ends inside a step line (line {int(steps.loc[cut, 'line'].iloc[-1])}, no newline after it): "
                 "it may have been cut; a value it ends in is NaN and the step is flagged 'cut'",
-                "cut", line=steps.loc[cut, "line"].iloc[-1],
+                "cut",
+                line=steps.loc[cut, "line"].iloc[-1],
             )
         )
 
@@ -923,7 +950,8 @@ def _check_consumed(steps: pd.DataFrame, warnings: list[RunWarning]) -> None:
             RunWarning(
                 f"consumed samples jump at {int(jump.sum())} step(s) (first at {where}): more or fewer samples than "
                 "global batch x steps (a batch-size ramp between log lines, data skipped on resume, or a changed batch)",
-                "consumed_jump", step=steps.loc[jump, "step"].iloc[0],
+                "consumed_jump",
+                step=steps.loc[jump, "step"].iloc[0],
             )
         )
 
@@ -966,8 +994,12 @@ class Run:
     segments: list[Segment] = field(default_factory=list)
     all_steps: pd.DataFrame | None = None  # every row of the file; `steps` is the part analyzed
     analyzed: str = "the whole log"
-    rate_choices: list[Choice] = field(default_factory=list)  # rates two lines gave, and which was believed (summary "sources")
-    redone: pd.DataFrame | None = None  # the file's rows that a later attempt logged again (their work was lost)
+    rate_choices: list[Choice] = field(
+        default_factory=list
+    )  # rates two lines gave, and which was believed (summary "sources")
+    redone: pd.DataFrame | None = (
+        None  # the file's rows that a later attempt logged again (their work was lost)
+    )
     folder_steps: FolderSteps | None = None  # a run folder's record and console: which gave steps, times
 
     def value(self, name: str) -> Any:
@@ -1158,7 +1190,12 @@ def _warn_no_tokens(steps: pd.DataFrame, seq: Fact | None, opts: Options, warnin
             )
         )
     elif seq is None:
-        warnings.append(RunWarning(f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU", "seq_len_unknown"))
+        warnings.append(
+            RunWarning(
+                f"the sequence length is unknown: pass {flag('seq_len')} to get tokens/s and MFU",
+                "seq_len_unknown",
+            )
+        )
     elif no_batch and steps["tokens_per_step"].isna().all():
         warnings.append(
             RunWarning(
@@ -1196,7 +1233,8 @@ def _select(
             f"the file holds {len(runs)} runs: at line {begins.line} the step counter goes back and "
             f"{begins.reason}; the analysis covers the last run, the others ({others}) stay rows of "
             f"`logparse parse` and can be analyzed with {flag('segment')}",
-            "several_runs", line=begins.line,
+            "several_runs",
+            line=begins.line,
         )
     )
     chosen = steps[steps["run"] == last].reset_index(drop=True)

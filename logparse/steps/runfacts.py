@@ -53,22 +53,12 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         # a script its test set's size) is of what follows the training, not of it, where the log stated it before
         observations = [o for o in observations if not (o.free_form and o.line > last_step)] or observations
         last = observations[-1]
-        precise = None
-        for o in beside:
-            if _printed_as(o.value, last.value):
-                # the same figure, which the log prints rounded (HF's final dict: 400.9 for 400.874): the file's
-                if o.value != last.value and precise is None:
-                    precise = o
-                continue
-            warnings.append(
-                RunWarning(
-                    f"{o.where} says {name} {o.value!r}, the log says {last.value!r} (line {last.line}); "
-                    "using the log's", "source_differs", line=last.line,
-                )
-            )
+        precise = _more_precise(name, beside, last, warnings)
         if precise is not None:
             facts[name] = Fact(
-                precise.value, precise.source, f"{precise.pattern}; the log prints {last.value!r} (line {last.line})"
+                precise.value,
+                precise.source,
+                f"{precise.pattern}; the log prints {last.value!r} (line {last.line})",
             )
             continue
         distinct = list(dict.fromkeys(repr(o.value) for o in observations))
@@ -77,11 +67,33 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
                 RunWarning(
                     f"the log states {name} more than once with different values ({', '.join(distinct[:4])}); "
                     f"using the last, {last.value!r} (line {last.line})",
-                    "fact_repeated", line=last.line,
+                    "fact_repeated",
+                    line=last.line,
                 )
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     return facts
+
+
+def _more_precise(
+    name: str, beside: list[FactObservation], last: FactObservation, warnings: list[RunWarning]
+) -> FactObservation | None:
+    """Of a run folder's files' values of a fact the log states (`last`), the one that is the log's figure with
+    more digits (HF's final dict prints 400.9 for the file's 400.874), if any; each that differs is warned of."""
+    precise = None
+    for o in beside:
+        if _printed_as(o.value, last.value):
+            if o.value != last.value and precise is None:
+                precise = o
+            continue
+        warnings.append(
+            RunWarning(
+                f"{o.where} says {name} {o.value!r}, the log says {last.value!r} (line {last.line}); using the log's",
+                "source_differs",
+                line=last.line,
+            )
+        )
+    return precise
 
 
 def session_facts(parsed: ParsedLog, facts: dict[str, Fact], lo: float, hi: float) -> dict[str, Fact]:
@@ -114,7 +126,8 @@ def _framework_first(
             RunWarning(
                 f"the log states {name} twice with different values: {other.value!r} at {other.where}, "
                 f"{last.value!r} at {last.where}; using the framework's own line {last.line}",
-                "fact_repeated", line=other.line,
+                "fact_repeated",
+                line=other.line,
             )
         )
     return own
@@ -256,7 +269,12 @@ def prefer_option(
 
 
 def option_or_log(
-    name: str, cli_value: Any, facts: dict[str, Fact], warnings: list[RunWarning], label: str, source: str = "cli"
+    name: str,
+    cli_value: Any,
+    facts: dict[str, Fact],
+    warnings: list[RunWarning],
+    label: str,
+    source: str = "cli",
 ) -> Fact | None:
     """A run fact the user may give: prefer_option between the option (from `source`: cli, api,
     logparse.toml, ...) and the log's fact `name`."""
@@ -265,7 +283,9 @@ def option_or_log(
         None if cli_value is None else Fact(cli_value, source),
         facts.get(name),
         warnings,
-        lambda o, log: f"{label}: {said} says {o.value}, the log says {log.value} ({log.detail}); using {said}",
+        lambda o, log: (
+            f"{label}: {said} says {o.value}, the log says {log.value} ({log.detail}); using {said}"
+        ),
     )
 
 
@@ -279,13 +299,21 @@ def _resolve_gpus(opts: Options, facts: dict[str, Fact], warnings: list[RunWarni
             Fact(opts.gpus, opts.source("gpus")),
             world,
             warnings,
-            lambda o, log: f"{flag('gpus', o.value)} disagrees with the log's world size {log.value} ({log.detail}); "
-            f"using {flag('gpus', o.value)}: per-GPU throughput and MFU divide by it",
+            lambda o, log: (
+                f"{flag('gpus', o.value)} disagrees with the log's world size {log.value} ({log.detail}); "
+                f"using {flag('gpus', o.value)}: per-GPU throughput and MFU divide by it"
+            ),
             same=lambda gpus, world_size: int(world_size) == gpus,
         )
     if world is not None:  # (a count of devices says what it is)
         what = "" if "world_size" not in facts else "world size, " if world.source == "log" else "GPUs, "
         return Fact(int(world.value), world.source, f"{what}{world.detail}")
+    return _derived_gpus(facts, warnings)
+
+
+def _derived_gpus(facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | None:
+    """The GPUs a log that states no count implies: data-parallel x model-parallel sizes, tokens per step / per
+    DP rank, global batch / (micro batch x grad accumulation); each with a warning saying what to pass."""
     dp = facts.get("data_parallel_size")
     model_parallel = 1
     for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
@@ -384,7 +412,9 @@ def run_facts(
     return gpus, seq, gbs
 
 
-def _check_batch_against_consumed(steps: pd.DataFrame, gbs: int, source: str, warnings: list[RunWarning]) -> None:
+def _check_batch_against_consumed(
+    steps: pd.DataFrame, gbs: int, source: str, warnings: list[RunWarning]
+) -> None:
     """A global batch given from outside the log against the samples the log counts per step."""
     if "consumed_samples" not in steps or steps["consumed_samples"].notna().sum() == 0:
         return

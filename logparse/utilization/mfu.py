@@ -191,13 +191,17 @@ def assess(run: Run, opts: Options) -> Utilization:
     recompute = _recompute(opts, facts)
     reported = _reported_model_tflops(steps)
     stated = stated_flops(run) if per_sample is None else None
-    formula = GIVEN if per_sample is not None else _formula(opts, dims, reported, warnings, stated is not None)
+    formula = (
+        GIVEN if per_sample is not None else _formula(opts, dims, reported, warnings, stated is not None)
+    )
     _warn_preset_matched(opts, model_facts, formula, warnings)
     seq = run.value("seq_len")
     fpt, hfpt, terms = (
         (None, None, None)
         if per_sample is not None
-        else _flops_per_token(formula, dims, seq, recompute, opts, reported, steps, stated[0] if stated else None)
+        else _flops_per_token(
+            formula, dims, seq, recompute, opts, reported, steps, stated[0] if stated else None
+        )
     )
     checked = _cross_check(stated, formula, dims, seq)
     peak, device_name, peak_source, name = _peak(opts, str(dtype.value), warnings, run.parsed.facts)
@@ -538,7 +542,9 @@ def _peak(
                 lambda o, log: f"{o.detail} ({o.value}) but the log names {log.detail}; using {o.detail}",
             )
         if not device.verified:
-            warnings.append(RunWarning(f"the {device.name} peak is unverified: {device.source}", "peak_unverified"))
+            warnings.append(
+                RunWarning(f"the {device.name} peak is unverified: {device.source}", "peak_unverified")
+            )
         if opts.peak_tflops is None and name.source == "log" and dtype not in device.peak_tflops:
             has = ", ".join(device.peak_tflops)
             warnings.append(
@@ -608,7 +614,8 @@ def _flag_impossible(steps: pd.DataFrame, peak: Fact | None, dtype: str, warning
             f"step {int(steps.loc[too_high, 'step'].iloc[0])}): their timing cannot be right (a first step timed "
             "before the work finished, or a per-GPU figure read as the cluster's); they stay flagged in steps.csv "
             "and out of the stable averages",
-            "mfu_impossible", step=steps.loc[too_high, "step"].iloc[0],
+            "mfu_impossible",
+            step=steps.loc[too_high, "step"].iloc[0],
         )
     )
 
