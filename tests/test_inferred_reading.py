@@ -1563,6 +1563,22 @@ def test_slowfast_json_stats_time_diff_is_the_iterations_time(write_log):
 # records over several lines
 
 
+def test_one_steps_metrics_a_line_each_under_the_workers_rank(write_log):
+    # awslabs/dgl-ke dglke/train_pytorch.py train(): every log_interval steps, for each key of its logs
+    # print('[proc {}][Train]({}/{}) average {}: {}'.format(rank, step + 1, max_step, k, v)), then
+    # print('[proc {}][Train] {} steps take {:.3f} seconds'.format(rank, log_interval, time.time() - start))
+    lines = []
+    for step in (100, 200, 300, 400):
+        for key, value in (("pos_loss", 0.3), ("neg_loss", 0.5), ("loss", 0.4), ("regularization", 0.001)):
+            lines.append(f"[proc 0][Train]({step}/24000) average {key}: {value + step / 10000}")
+        lines.append(f"[proc 0][Train] 100 steps take 0.{700 + step // 100} seconds")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert list(parsed.rows["loss"]) == pytest.approx([0.41, 0.42, 0.43, 0.44])
+    assert list(parsed.rows["step_time_s"]) == pytest.approx([0.00701, 0.00702, 0.00703, 0.00704])
+    assert set(parsed.rows["progress_total"]) == {24000}
+
+
 def test_a_banner_of_the_counter_heads_the_block_after_its_blank_line(write_log):
     # berkeley cs285 hw2 cs285/scripts/run_hw2.py: print("\n\n********** Iteration %i ************" % itr), then
     # "\nCollecting data for eval...", the logger's '{} : {}' per key and "Done logging...\n\n"

@@ -335,6 +335,15 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "cross-entropy-loss",
             ("load-balance-loss",),
         ),
+        # awslabs/dgl-ke dglke/train_pytorch.py logs '[proc {}][Train]({}/{}) average {}: {}' for each of its logs'
+        # keys, pos_loss, neg_loss, loss (their mean) and regularization: the loss with no name of its own
+        (
+            ("average pos_loss", "average neg_loss", "average loss", "average regularization"),
+            "average loss",
+            ("average pos_loss", "average neg_loss"),
+        ),
+        # ... but two losses named apart and none plain: no total
+        (("average pos_loss", "average neg_loss"), None, ("average pos_loss", "average neg_loss")),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

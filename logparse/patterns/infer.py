@@ -263,6 +263,8 @@ COUNTER_WORDS = frozenset(
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter", "updates"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
+# the keys that name the process a line comes from, a rank's or a worker's
+_PROCESS_KEYS = RANK_KEYS | {"proc", "process", "worker", "gpu", "device", "local_rank", "node"}
 EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = keymap_mod.EVAL_WORDS | frozenset(
     {
@@ -881,9 +883,11 @@ def _count_of(sh: SampledShape, slot: Slot, i: int) -> bool:
     return True
 
 
-# a count of steps and the word that ends the phrase before the time they took (`100 train steps in`)
+# a count of steps and the word that ends the phrase before the time they took (`100 train steps in`; dgl-ke's
+# train.py logs '[proc {}][Train] {} steps take {:.3f} seconds' every log_interval steps)
 _COUNT_IN = regex.compile(
-    r"^\s*(?:(?:train(?:ing)?|optimi[sz]er)\s+)?(?:iters?|iterations?|steps?|batch(?:es)?)\s+in\s*$"
+    r"^\s*(?:(?:train(?:ing)?|optimi[sz]er)\s+)?(?:iters?|iterations?|steps?|batch(?:es)?)\s+"
+    r"(?:in|takes?|took|cost|costs|used)\s*:?\s*$"
 )
 
 
@@ -3416,8 +3420,20 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         return False
     if not set(ours) <= set(theirs):
         return False
+    mine, other = _keyed_values(rec), _keyed_values(main)
+    # (a key both print the same value of on every line is the step's context, not a value of either: dgl-ke's
+    # `[proc 0][Train](1900/24000) average loss: ...`, one line per metric under the worker's rank)
+    shared = {
+        k
+        for k in mine.keys() & other.keys()
+        if not (k in _PROCESS_KEYS and _held_alike(rec, mine[k], main, other[k]))
+    }
+    return bool(mine.keys() - other.keys()) and not shared
 
-    return bool(_value_keys(rec)) and not _value_keys(rec) & _value_keys(main)
+
+def _held_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
+    """Whether value i of rec and value j of main are one number on every line of both."""
+    return len({v for _, v in rec.series(i)} | {v for _, v in main.series(j)}) == 1
 
 
 def _continuations(

@@ -1050,6 +1050,10 @@ class KeyMap:
         auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
         objectives = [k for k in candidates if k not in auxiliary]
         own = self._own_value(candidates)
+        # a loss with no word of its own beside losses named apart (dgl-ke's `average loss` beside its `average
+        # pos_loss` and `average neg_loss`, the two halves it is the mean of) is their whole
+        shared = frozenset.intersection(*(_words(k) for k in candidates))
+        plain = [k for k in candidates if not _words(k) - shared - rule.words - rule.running]
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
@@ -1057,6 +1061,8 @@ class KeyMap:
             chosen, how = candidates[0], "the line's only loss"
         elif own is not None:
             chosen, how = own, "the step's own loss beside its average over earlier steps"
+        elif len(plain) == 1:
+            chosen, how = plain[0], "the loss with no name of its own beside losses named apart: their whole"
         elif len(stems) == 1:
             chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
         elif len(objectives) == 1:
