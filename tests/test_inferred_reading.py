@@ -2824,6 +2824,20 @@ def test_a_metric_in_long_form_is_a_column_per_tag_and_no_restart(write_log):
 # what a value is: units, rates, clocks
 
 
+def test_names_listed_before_values_listed_alike(write_log):
+    # VisualComputingInstitute/triplet-reid train.py: log.info('iter:{:6d}, loss min|avg|max: {:.3f}|{:.3f}|{:6.3f},
+    # batch-p@{}: {:.2%}, ETA: {} ({:.2f}s/it)') of the batch's per-sample losses (their mean is what it minimizes)
+    lines = [
+        f"2020-02-25 16:09:2{i},295 [INFO] train: iter: {30 + i:>5}, loss min|avg|max: 0.7{i}0|0.9{i}0| 3.5{i}7, "
+        f"batch-p@3: 16.15%, ETA: 2:26:17 (0.3{i}s/it)"
+        for i in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [31, 32, 33, 34]
+    assert list(parsed.rows["loss"]) == [0.91, 0.92, 0.93, 0.94]
+    assert list(parsed.rows["step_time_s"]) == [0.31, 0.32, 0.33, 0.34]
+
+
 def test_each_stages_seconds_glued_to_its_tag(write_log):
     # microsoft/recommenders recommenders/models/deeprec/models/graphrec/lightgcn.py LightGCN.fit: "Epoch %d
     # (train)%.1fs: train loss = %.5f = (mf)%.5f + (embed)%.5f" and, every eval_epoch epochs, "Epoch %d

@@ -727,6 +727,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
     _pair_joined(sh, slots)
+    _names_listed(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _ranges(sh, slots)
@@ -747,6 +748,28 @@ def _slots(sh: SampledShape) -> list[Slot]:
 
 
 _SLASHED_UNIT = regex.compile(r"^(?P<unit>[A-Za-zµ]+)/$")
+# names listed with a separator before values listed with the same one (`loss min|avg|max: 0.736|0.973| 3.527`)
+_LISTED_NAMES = regex.compile(
+    r"(?:(?<![\w-])(?P<base>[A-Za-z][\w-]*)\s+)?(?P<names>[A-Za-z][\w@-]*(?:(?P<sep>[|/])[A-Za-z][\w@-]*)+)\s*[:=]\s*$"
+)
+
+
+def _names_listed(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key a|b|c: x|y|z`: each value is the key's under the name at its place in the list (VisualComputingInstitute/
+    triplet-reid train.py logs 'loss min|avg|max: {:.3f}|{:.3f}|{:6.3f}', the batch's per-sample losses:
+    `min loss`, `avg loss`, `max loss`)."""
+    for slot in slots:
+        m = _LISTED_NAMES.search(sh.literals[slot.index])
+        if m is None or slot.kind != "num":
+            continue
+        names = m["names"].split(m["sep"])
+        run = slots[slot.index : slot.index + len(names)]
+        if len(run) < len(names) or any(s.kind != "num" for s in run):
+            continue
+        if any(sh.literals[s.index].strip() != m["sep"] for s in run[1:]):
+            continue
+        for s, name in zip(run, names, strict=True):
+            s.label = f"{name} {m['base']}" if m["base"] else name
 
 
 def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
@@ -1805,6 +1828,8 @@ def field_plan(
             # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
             # Time` names the step)
             continue
+        if mapping.column in ("loss", "eval_loss") and {w.lower() for w in words[:start]} & _BOUND_WORDS:
+            continue  # (a bound of the losses, `min loss` beside `avg loss`, is none of them)
         if (
             mapping.column == "step_time_s"
             and not evaluation
