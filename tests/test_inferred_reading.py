@@ -2242,6 +2242,20 @@ def test_an_epochs_accuracy_check_beside_the_iterations_is_an_evaluation(write_l
     assert [e["line"] for e in evals(parsed)] == [1, 4, 7, 10]
 
 
+def test_a_return_printed_at_some_steps_under_their_counter_is_an_evaluation(write_log):
+    # tensorflow/agents docs/tutorials/1_dqn_tutorial.ipynb: print('step = {0}: loss = {1}'.format(step,
+    # train_loss)) every log_interval steps, print('step = {0}: Average Return = {1}'.format(step, avg_return))
+    # every eval_interval steps
+    lines = []
+    for step in range(200, 1800, 200):
+        lines.append(f"step = {step}: loss = 0.{step // 100}5")
+        if step % 400 == 0:
+            lines.append(f"step = {step}: Average Return = {step / 100}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(200, 1800, 200))
+    assert [int(e["step"]) for e in evals(parsed)] == [400, 800, 1200, 1600]
+
+
 def test_a_config_that_says_when_to_evaluate_is_no_evaluation(write_log):
     # a dataclass's repr behind a logger (a SmolLM2 pre-training loop's `logger.info(args)`): its
     # `eval_interval=500` is a setting, and the line's pairs are the run's facts

@@ -2999,7 +2999,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             steps.append(rec)
     for rec in steps:
         if _accuracy_check(rec, steps):
-            rec.kind = "eval"
+            rec.kind, rec.own_count = "eval", True  # (at an epoch, not at a step its counter numbers)
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
@@ -3119,6 +3119,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
         main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
+        if main is not None and rec.count < main.count and _scores_only_of_an_agent(rec):
+            # at some of the steps, a line of a score or a return alone: the evaluation done there (TF-Agents'
+            # DQN tutorial prints 'step = {0}: loss = {1}' every log_interval and 'step = {0}: Average Return =
+            # {1}' of compute_avg_return(eval_env, ...) every eval_interval)
+            rec.kind = "eval"
+            continue
         if main is not None:  # the step's other values, joined to its row by the step they print
             rec.kind, rec.head, rec.attach = "block", main, "step"
             main.members += 1
@@ -4386,6 +4392,12 @@ SCORE_WORDS = frozenset(
 )
 # what an agent's evaluation measures: its episodes' reward or return, or the game's score
 _RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
+
+
+def _scores_only_of_an_agent(rec: RecordShape) -> bool:
+    """A record whose keyed numbers are all scores or an agent's returns (`Average Return`, `accuracy`)."""
+    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    return bool(labels) and all(set(_words(label)) & (SCORE_WORDS | _RETURNS) for label in labels)
 
 
 def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
