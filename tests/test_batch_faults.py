@@ -26,6 +26,23 @@ MEGATRON = SAMPLES / "megatron_llama2-7b_8xh100.log"
 OPTS = ("--hw", "h100", "--gpus", "8")
 
 
+def batch_command(runs: Path, out: Path, *more: str) -> list[str]:
+    """`logparse batch` of the runs folder on two workers, as a user starts it from a shell."""
+    return [
+        sys.executable,
+        "-m",
+        "logparse",
+        "batch",
+        str(runs),
+        *OPTS,
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        *more,
+    ]
+
+
 def index_of(out: Path) -> pd.DataFrame:
     return pd.read_csv(out / "index.csv", keep_default_na=False, na_values=[""])
 
@@ -333,18 +350,7 @@ def _batch_with_workers(tmp_path: Path, runs_count: int = RUNS) -> tuple[subproc
     for i in range(runs_count):
         shutil.copy(MEGATRON, runs / f"r{i:02d}.log")
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "logparse",
-            "batch",
-            str(runs),
-            *OPTS,
-            "--out",
-            str(tmp_path / "out"),
-            "--jobs",
-            "2",
-        ],
+        batch_command(runs, tmp_path / "out"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -448,20 +454,7 @@ def test_a_dask_worker_killed_by_its_run_is_that_runs_row(tmp_path):
         "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0",
     }
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "logparse",
-            "batch",
-            str(runs),
-            *OPTS,
-            "--out",
-            str(out),
-            "--jobs",
-            "2",
-            "--executor",
-            "dask",
-        ],
+        batch_command(runs, out, "--executor", "dask"),
         capture_output=True,
         text=True,
         env=env,
