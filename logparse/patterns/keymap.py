@@ -1050,10 +1050,15 @@ class KeyMap:
         auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
         objectives = [k for k in candidates if k not in auxiliary]
         own = self._own_value(candidates)
-        # a loss with no word of its own beside losses named apart (dgl-ke's `average loss` beside its `average
-        # pos_loss` and `average neg_loss`, the two halves it is the mean of) is their whole
+        # a loss with no word of its own beside losses of the same word named apart (dgl-ke's `average loss`
+        # beside its `average pos_loss` and `average neg_loss`, the two halves it is the mean of) is their whole;
+        # not beside another loss word (Paddle's `Avg loss` beside its copy `train_cost`)
         shared = frozenset.intersection(*(_words(k) for k in candidates))
-        plain = [k for k in candidates if not _words(k) - shared - rule.words - rule.running]
+        plain = [
+            k
+            for k in candidates
+            if shared & rule.words and not _words(k) - shared - rule.words - rule.running
+        ]
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
