@@ -44,14 +44,18 @@ LOGS = sorted(
 def native(request, monkeypatch):
     """The window's shape test through _native.fit (the C extension), or through the shapes' regexes alone (as
     where the extension is not built)."""
+    return _lane(monkeypatch, request.param)
+
+
+def _lane(monkeypatch, native: bool) -> bool:
     from logparse.frame import fastlane
 
-    if request.param and fastlane._native is None:
+    if native and fastlane._native is None:
         pytest.skip(
             "logparse.frame._native is not built (no C compiler at install): the regexes read every line"
         )
-    monkeypatch.setattr(fastlane, "NATIVE", request.param)
-    return request.param
+    monkeypatch.setattr(fastlane, "NATIVE", native)
+    return native
 
 
 def _parse(path, jobs=1, chunk_bytes=None, forced=None, listing=True):
@@ -724,20 +728,26 @@ def _small_windows(monkeypatch, window: int, probe: int) -> None:
     monkeypatch.setattr(chunks, "PROBE_LINES", probe)
 
 
-@pytest.mark.parametrize("path", [*LOGS, *GENERIC_LOGS], ids=lambda p: p.name)
-def test_windows_read_what_lines_read_one_at_a_time(path, monkeypatch, native):
+# each log through one lane, the two lanes in turn over the logs
+WINDOWED = [(path, k % 2 == 1) for k, path in enumerate([*LOGS, *GENERIC_LOGS])]
+
+
+@pytest.mark.parametrize(
+    "path,lane", WINDOWED, ids=[f"{p.name}-{'native' if lane else 'regex'}" for p, lane in WINDOWED]
+)
+def test_windows_read_what_lines_read_one_at_a_time(path, lane, monkeypatch):
     """A range read a window at a time (chunks._Worker.window) gives what reading it a line at a time gives, on
     every shipped, fixture, peer and custom-loop log, with windows cut at many places (a few lines long, after
     a probe of a few lines)."""
+    _lane(monkeypatch, lane)
+    logs = [*LOGS, *GENERIC_LOGS]
     size = path.stat().st_size
     chunk = max(2_000, size // 3)
     monkeypatch.setattr(chunks, "BATCH", False)
     one = _parse(path, jobs=1, chunk_bytes=chunk, listing=False)
     monkeypatch.setattr(chunks, "BATCH", True)
-    # windows of a few lines after a probe of a few, or of 64 after 16: one of them for each log and lane, in
-    # turn, so every log meets both over its two lanes
-    logs = [*LOGS, *GENERIC_LOGS]
-    window, probe = ((7, 3), (64, 16))[(logs.index(path) + int(native)) % 2]
+    # windows of a few lines after a probe of a few, or of 64 after 16, in turn over the logs of each lane
+    window, probe = ((7, 3), (64, 16))[(logs.index(path) // 2) % 2]
     _small_windows(monkeypatch, window, probe)
     _same(one, _parse(path, jobs=1, chunk_bytes=chunk, listing=False))
 

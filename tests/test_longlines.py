@@ -96,7 +96,7 @@ def test_a_long_line_at_the_end_without_newline(tmp_path, short_cut):
     assert stats.overlong == 1 and stats.physical_lines == 2
 
 
-BIG = 64 << 20  # a 64 MiB line
+BIG = 32 << 20  # a 32 MiB line
 
 
 def _peak_mib(fn) -> float:
@@ -110,7 +110,7 @@ def _peak_mib(fn) -> float:
 
 @pytest.fixture(scope="module")
 def big_logs(tmp_path_factory):
-    """One log with a 64 MiB line between iterations, plain and in every compression the reader opens."""
+    """One log with a 32 MiB line between iterations, plain and in every compression the reader opens."""
     folder = tmp_path_factory.mktemp("big")
     data = _log_bytes(b"0123456789abcdef" * (BIG // 16))
     paths = {"plain": folder / "big.log"}
@@ -125,16 +125,16 @@ def big_logs(tmp_path_factory):
 
 
 @pytest.mark.parametrize("kind", ["plain", "gzip", "bzip2", "xz"])
-def test_the_single_pass_reader_holds_a_few_mb_for_a_64_mib_line(big_logs, kind):
+def test_the_single_pass_reader_holds_a_few_mb_for_a_32_mib_line(big_logs, kind):
     stats = ReadStats()
     peak = _peak_mib(lambda: sum(1 for _ in read_records(str(big_logs[kind]), stats)))
     assert stats.overlong == 1
-    assert peak < 12, f"{kind}: the reader held {peak:.1f} MiB for a 64 MiB line"
+    assert peak < 12, f"{kind}: the reader held {peak:.1f} MiB for a 32 MiB line"
 
 
 @pytest.mark.parametrize("kind", ["plain", "gzip"])
-def test_the_range_reader_holds_a_few_mb_for_a_64_mib_line_in_a_range(big_logs, kind):
-    """chunks.read_parallel in this process (jobs=1), 1 MiB ranges: the line spans 64 of them."""
+def test_the_range_reader_holds_a_few_mb_for_a_32_mib_line_in_a_range(big_logs, kind):
+    """chunks.read_parallel in this process (jobs=1), 1 MiB ranges: the line spans 32 of them."""
     from logparse.frame.matcher import Matcher
 
     matcher = Matcher([SETS["megatron"]])
@@ -146,10 +146,10 @@ def test_the_range_reader_holds_a_few_mb_for_a_64_mib_line_in_a_range(big_logs, 
     )
     assert stats.overlong == 1
     assert stats.physical_lines == _log_bytes(b"x").count(b"\n")
-    assert peak < 24, f"{kind}: the range reader held {peak:.1f} MiB for a 64 MiB line"
+    assert peak < 24, f"{kind}: the range reader held {peak:.1f} MiB for a 32 MiB line"
 
 
-def test_a_64_mib_line_read_in_ranges_gives_the_steps_exactly(big_logs):
+def test_a_32_mib_line_read_in_ranges_gives_the_steps_exactly(big_logs):
     parsed = parse_log(str(big_logs["plain"]), SETS, None, jobs=2)
     _check_steps(parsed)
     assert parsed.lines["overlong"] == 1
