@@ -49,6 +49,20 @@ def test_mmengine_iteration_counter_in_brackets(write_log):
     assert evals(parsed)[0]["eval_loss"] == 1.2345 and math.isnan(evals(parsed)[0].get("step", math.nan))
 
 
+def test_a_count_that_grows_by_the_epochs_batches_is_the_runs_iteration(write_log):
+    # vLAR-group/LogoSP train_Seg_S3DIS.py: logger.info('Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: {:.10f}, lr:
+    # {:.3e}, Elapsed time: {:.4f}s({} iters)') with iteration = (epoch - 1) * len(train_loader) + batch_idx + 1,
+    # logged at batch 20 of 21: once an epoch
+    lines = [
+        f"2026-02-04 08:5{e - 30}:01,395:INFO: Train Epoch: {e} [20/21 (95%)]{(e - 1) * 21 + 20}, Loss: "
+        f"0.{6800 - e:010d}, lr: 7.705e-05, Elapsed time: {8 + e % 2}.5767s(20 iters)"
+        for e in range(30, 35)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [629, 650, 671, 692, 713]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(9.5767 / 20)
+
+
 def test_epoch_and_position_become_the_step_since_the_run_began(write_log):
     # mmengine LogProcessor, EpochBasedTrainLoop: f"Epoch({mode}) [{epoch}][{cur_iter:>{width}}/{len}]  ...";
     # the epoch counts from 1 and the position is the batches done in it (it reaches [50/50])

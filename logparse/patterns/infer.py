@@ -1556,6 +1556,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                 if i in loose and rising(i):
                     step = i  # a counter named so that counts on across epochs (speechbrain's `steps: 1797`)
                     break
+                if rising(i) and _counts_epochs_batches(series[i], series[e], [series[d] for d in totals]):
+                    # an unnamed count that grows by the epoch's batches as the epoch goes up: the run's
+                    # iteration (LogoSP's 'Train Epoch: {} [{}/{} ({:.0f}%)]{}, Loss: ...' with the global
+                    # iteration after the bracket, logged once an epoch)
+                    step = i
+                    break
                 if (
                     i in numerators
                     and rising(i)
@@ -1605,6 +1611,26 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+
+
+def _counts_epochs_batches(
+    count: list[tuple[int, int]], epochs: list[tuple[int, int]], totals: list[list[tuple[int, int]]]
+) -> bool:
+    """Whether a count rises, line after line, by the epochs gone by times the batches of an epoch (the total
+    after a position `N/M`, the same on every line): the iterations of the whole run."""
+    for total in totals:
+        sizes = {v for _, v in total}
+        if len(sizes) != 1 or not min(sizes):
+            continue
+        size = sizes.pop()
+        pairs = [
+            (b - a, g - f)
+            for (s1, a), (s2, b), (_, f), (_, g) in zip(count, count[1:], epochs, epochs[1:], strict=False)
+            if s1 == s2
+        ]
+        if len(pairs) >= MIN_REPEATS - 1 and all(dc == de * size and de > 0 for dc, de in pairs):
+            return True
+    return False
 
 
 def _multiple(big: list[tuple[int, int]], small: list[tuple[int, int]], few: bool = False) -> bool:
