@@ -1081,6 +1081,24 @@ def test_a_csv_header_whose_names_are_a_few_words(write_log):
     assert [row_at(parsed, k + 2)["eval_loss"] for k in range(3)] == [r[2] for r in rows]
 
 
+def test_a_csv_row_that_opens_with_a_text_cell_and_leaves_cells_empty(write_log):
+    # Kevin-Li-2025/l20-edu-135m-pretrain scripts/plot_training_curves.py _write_csv: the columns event,step,tokens,
+    # tokens_b,loss,perplexity,lr,tokens_per_sec_window,source from the loop's records, a train record's perplexity
+    # and source left empty, an eval record's lr and rate
+    lines = ["event,step,tokens,tokens_b,loss,perplexity,lr,tokens_per_sec_window,source"]
+    for step in (10, 20, 30, 40):
+        lines.append(
+            f"train,{step},{step * 528384},{step * 0.000528:.6f},{11 - step / 10},,{step}e-06,3821{step},"
+        )
+    lines.append("eval,40,21135360,0.021135,9.5,13359.7,,,")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    assert list(parsed.rows["loss"]) == [10.0, 9.0, 8.0, 7.0]
+    assert list(parsed.rows["lr"]) == [1e-5, 2e-5, 3e-5, 4e-5]
+    assert list(parsed.rows["tokens_per_s"]) == [382110, 382120, 382130, 382140]  # (over the window)
+    assert [e["eval_loss"] for e in evals(parsed)] == [9.5]
+
+
 def test_a_tab_table_whose_cells_hold_a_value_and_its_aside(write_log):
     # tensorflow/benchmarks scripts/tf_cnn_benchmarks/benchmark_cnn.py: the header 'Step\tImg/sec\t' + loss name,
     # then every display_every steps '%i\t%s\t%.*f' % (step + 1, 'images/sec: %.1f +/- %.1f (jitter = %.1f)' %

@@ -1842,6 +1842,10 @@ def field_plan(
     tries = [(" ".join(words[start:]), start) for start in range(1, min(ends, default=len(words)))]
     if bare != key and bare:  # `tgs (tokens/gpu/second)`: the key without what it says in brackets
         tries.append((bare, -1))
+    parts = keymap_mod.normalize(bare or key).split("_")
+    if len(parts) > 1 and parts[-1] in _WINDOW_WORDS:
+        # (a quantity over the log's window: `tokens_per_sec_window`, what it is of)
+        tries.append(("_".join(parts[:-1]), -2))
     for text, start in tries:
         mapping = km.lookup(text, "step")
         if mapping is None or mapping.kind != "step":
@@ -1849,24 +1853,29 @@ def field_plan(
         if (
             mapping.column == "step_time_s"
             and len(text.split()) == 1
-            and {w.lower() for w in words[:start]} & _SO_FAR_WORDS
+            and {w.lower() for w in (words[:start] if start != -2 else [])} & _SO_FAR_WORDS
         ):
             # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
             # Time` names the step)
             continue
-        if mapping.column in ("loss", "eval_loss") and {w.lower() for w in words[:start]} & _BOUND_WORDS:
+        if (
+            mapping.column in ("loss", "eval_loss")
+            and {w.lower() for w in (words[:start] if start != -2 else [])} & _BOUND_WORDS
+        ):
             continue  # (a bound of the losses, `min loss` beside `avg loss`, is none of them)
         if (
             mapping.column == "step_time_s"
             and not evaluation
-            and {w.lower() for w in words[:start]} & EVAL_WORDS
+            and {w.lower() for w in (words[:start] if start != -2 else [])} & EVAL_WORDS
         ):
             continue  # (nor the evaluation's time a training step's record prints beside its own: `eval time`)
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
         why = (
             "the key without its bracket"
-            if start < 0
+            if start == -1
+            else "the key without its window's word"
+            if start == -2
             else f"its last word{'s' if len(words) - start > 1 else ''}"
         )
         plan = _planned(mapping, unit, texts, evaluation, why, key, mapping.use(unit or mapping.key_unit))
@@ -2148,6 +2157,13 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 above[key][narrow] += 1
             elif last is not None and sh.literals[0].translate(_VERTICALS).strip() in ("", "|"):
                 above[key][last] += 1
+            elif (
+                last is not None
+                and headers[last].sep == ","
+                and _pipe_cells(sh, len(headers[last].names), ",")
+            ):
+                # a CSV row that opens with a text cell (`train,1,528384,...` under `event,step,tokens,...`)
+                above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
         if sh.key not in above:
@@ -2168,11 +2184,12 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
         ):
             # (a word of the prefix, the level's, is no key of the row's first value)
             rec.slots[start].label = ""
-        cells = _pipe_cells(sh, len(names)) if sep == "|" and not start else None
+        cells = _pipe_cells(sh, len(names), sep) if sep in "|," and not start else None
         if cells is not None:
             # a `|` row whose cells stand one a name: each number is its cell's column, a cell of text holds no
             # value (Hugging Face's notebook table, transformers/utils/notebook.py NotebookProgressCallback, writes
-            # "No log" for a training loss not logged yet, as a markdown paste of it shows)
+            # "No log" for a training loss not logged yet, as a markdown paste of it shows); a CSV row alike, its
+            # empty cells none (csv.DictWriter writes '' for a key a row lacks)
             for index, cell in enumerate(cells):
                 slot = rec.slots[index]
                 first = index == 0 or cells[index - 1] != cell
@@ -2205,15 +2222,16 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
 
 
-def _pipe_cells(sh: SampledShape, width: int) -> list[int] | None:
-    """The cell each value of a row between `|` stands in, where the row has as many cells as its header has names
-    (its outer borders no cells) and a cell holds numbers alone (joined by `/`) or text alone (None otherwise)."""
-    text = sh.raw.translate(_VERTICALS).strip()
-    if text.startswith("|"):
+def _pipe_cells(sh: SampledShape, width: int, sep: str = "|") -> list[int] | None:
+    """The cell each value of a row between `|` (or `sep`, a CSV's comma) stands in, where the row has as many cells
+    as its header has names (its outer borders no cells) and a cell holds numbers alone (joined by `/`) or text
+    alone, or nothing (None otherwise)."""
+    text = sh.raw.translate(_VERTICALS).strip() if sep == "|" else sh.raw.strip()
+    if sep == "|" and text.startswith("|"):
         text = text[1:]
-    if text.endswith("|"):
+    if sep == "|" and text.endswith("|"):
         text = text[:-1]
-    parts = text.split("|")
+    parts = text.split(sep)
     if len(parts) != width:
         return None
     out: list[int] = []
@@ -5038,6 +5056,8 @@ def _line_table(
 # the words of a key that say its value is a running average (`517.63 avg`, `average loss`, `avg loss`), and those
 # that say a value is the latest reading beside one (`since last`, `current`)
 _AVERAGE_WORDS = frozenset({"avg", "average", "mean", "running", "smoothed", "avr"})
+# (not an average's word: `iter_time_avg`, ignite's Timer(average=True), is the mean since the epoch began)
+_WINDOW_WORDS = frozenset({"window", "interval"})
 _LATEST_WORDS = frozenset({"since", "last", "current", "cur", "latest", "now"})
 
 
