@@ -2288,6 +2288,22 @@ def test_a_return_printed_at_some_steps_under_their_counter_is_an_evaluation(wri
     assert [int(e["step"]) for e in evals(parsed)] == [400, 800, 1200, 1600]
 
 
+def test_steps_that_print_an_evaluation_metric_of_the_batch_are_still_steps(write_log):
+    # Darmasus/Darma training/train_base.py: every --log-every steps f"[ep {epoch} step {global_step:5d}
+    # t={elapsed:7.0f}s vram={peak_mem_mb:5d}MB] L={L_val:.4f}  D={D_val:.4f}  PSNR={psnr:5.2f}  R={R_val:.4f} bpp"
+    # (the batch's PSNR; peak_mem_mb = torch.cuda.max_memory_allocated() // (1024 * 1024)), and at a save
+    # 'saved checkpoints/base.pt (epoch {}, step {})'
+    lines = [
+        f"[ep 0 step {s:5d} t={5 + 2 * s:7.0f}s vram= 5904MB] L=0.1{s:03d}  D=0.1129  PSNR= 9.47  R=0.5510 bpp"
+        for s in range(0, 100, 20)
+    ]
+    lines.insert(3, "saved checkpoints/base.pt (epoch 0, step 50)")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 20, 40, 60, 80]
+    assert evals(parsed) == []
+    assert set(parsed.rows["memory_gib"]) == {5904 / 1024}
+
+
 def test_a_config_that_says_when_to_evaluate_is_no_evaluation(write_log):
     # a dataclass's repr behind a logger (a SmolLM2 pre-training loop's `logger.info(args)`): its
     # `eval_interval=500` is a setting, and the line's pairs are the run's facts

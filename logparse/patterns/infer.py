@@ -3045,6 +3045,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if _accuracy_check(rec, steps):
             rec.kind, rec.own_count = "eval", True  # (at an epoch, not at a step its counter numbers)
     steps = [rec for rec in steps if rec.kind == "step"]
+    if not any(rec.count >= MIN_REPEATS for rec in steps):
+        for rec in records:
+            if rec.kind == "eval" and _metric_named_steps(rec):
+                rec.kind = "step"
+                steps.append(rec)
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
             continue  # (training values printed many times in one epoch, an evaluation's beside them: steps)
@@ -4442,6 +4447,17 @@ def _scores_only_of_an_agent(rec: RecordShape) -> bool:
     """A record whose keyed numbers are all scores or an agent's returns (`Average Return`, `accuracy`)."""
     labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
     return bool(labels) and all(set(_words(label)) & (SCORE_WORDS | _RETURNS) for label in labels)
+
+
+def _metric_named_steps(rec: RecordShape) -> bool:
+    """Where a log has no repeated step record, a record under a counter named a step's, repeated, that is an evaluation's
+    only by an evaluation metric among its values (no word of its text or keys says so): the training's own
+    steps, which measure the batch as well (Darmasus/Darma training/train_base.py: f"[ep {epoch} step
+    {global_step:5d} t={elapsed:7.0f}s vram={peak_mem_mb:5d}MB] L=... D=... PSNR={psnr:5.2f} R=... bpp")."""
+    if rec.counter is None or rec.count < MIN_REPEATS or not _counter_named(rec.slots[rec.counter].label):
+        return False
+    labels = [s.label for s in rec.slots if s.label]
+    return not _eval_marks(_own_text(rec)) and not any(w in EVAL_WORDS for lab in labels for w in _words(lab))
 
 
 def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
