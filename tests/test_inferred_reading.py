@@ -4,6 +4,7 @@ chosen in the test; the expected values are those values, as the format prints t
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -2807,6 +2808,26 @@ def test_a_time_over_its_lines_own_count_of_steps_reads_alike_in_every_lane(writ
     assert len(one.rows) == 3000 and one.format == "generic"
     assert one.rows.drop(columns=["pattern"]).equals(ranges.rows.drop(columns=["pattern"]))
     assert ranges.rows["step_time_s"].tolist() == pytest.approx(want, rel=1e-12)
+
+
+def test_a_records_unset_values_are_its_own_and_read_alike_in_ranges(write_log):
+    # esmaeil-abedi-dev/verifier-as-reward train_verifier_reward.py log_point: a JSON object a record, its `loss` and
+    # `mean_reward` None (null) at the step-0 baseline; here also once midway (an interval of skipped updates)
+    lines = [json.dumps({"type": "config", "steps": 3000, "lr": 2e-05})]
+    for step in range(0, 3001, 1):
+        unset = step in (0, 1500)  # the baseline, and an interval whose updates were all skipped
+        loss = None if unset else round(0.7 - step / 10000, 4)
+        lines.append(
+            json.dumps({"step": step, "mean_reward": None if unset else 0.05, "loss": loss, "acc": 0.5})
+        )
+    log = write_log("\n".join(lines) + "\n")
+    one = parse_log(str(log), load_sets())
+    assert one.format == "generic" and len(one.rows) == 3001
+    assert list(one.rows["step"][:3]) == [0, 1, 2]
+    assert math.isnan(one.rows["loss"].iloc[0]) and one.rows["loss"].iloc[1] == 0.6999
+    assert math.isnan(one.rows["loss"].iloc[1500]) and one.rows["loss"].iloc[1501] == 0.5499
+    ranges = parse_log(str(log), load_sets(), jobs=1, chunk_bytes=40_000)
+    assert one.rows.drop(columns=["pattern"]).equals(ranges.rows.drop(columns=["pattern"]))
 
 
 def test_patterns_new_writes_the_inferred_reading(tmp_path, write_log):

@@ -175,6 +175,9 @@ GLUED_RX = (
     r"|(?:(?<=\[[A-Za-z])|(?<=\[[A-Za-z]{2}))\d+(?=\]|/\d+\]))"
 )
 NAN_RX = r"[-+]?(?i:nan|inf(?:inity)?)"
+# a value a record leaves unset where it prints a number on its other lines (JSON's null, Python's None: a first
+# record's `"loss": null` before any step ran), after its key's `:` or `=`
+NULL_RX = r"(?:(?<=: )|(?<=:)|(?<==))(?:null|None)(?=[,}\]\s]|$)"
 # A progress bar's body, whose glyphs change as it fills: tqdm's `|███▌      |` after its percentage, or
 # left open by a bar_format that puts the postfix after it (Ignite's `2%|▏         , loss=1.35`), a `|` bar of
 # blocks and dashes (fastprogress's `|████------|`), a run of box glyphs (Rich's and Ultralytics' `━━━───`)
@@ -193,12 +196,14 @@ _TOKEN = re.compile(
     rf"|(?P<bar>{BAR_RX})"
     rf"|(?P<clock>(?<![\w.:/])(?:{CLOCK_RX})(?![\w:]))"
     # (a number may follow a CJK letter: CJK text puts no space between a word and a number, `第3轮`)
-    rf"|(?P<num>(?<![^\W{keymap_mod.CJK_LETTERS}])(?<!\.)(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}))"
+    rf"|(?P<num>(?<![^\W{keymap_mod.CJK_LETTERS}])(?<!\.)(?<!\w@){NUM_RX}|(?<![\w.]){NAN_RX}(?!\w)|{GLUED_RX}"
+    rf"|{NULL_RX}))"
 )
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
 NUMBER_GROUP = (
     r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
+    r"|null|None"
 )
 COUNTER_GROUP = r"\d+(?:,\d{3})*"
 PIECE_RX = {
