@@ -1855,24 +1855,14 @@ def field_plan(
         mapping = km.lookup(text, "step")
         if mapping is None or mapping.kind != "step":
             continue
-        if (
-            mapping.column == "step_time_s"
-            and len(text.split()) == 1
-            and {w.lower() for w in (words[:start] if start != -2 else [])} & _SO_FAR_WORDS
-        ):
+        before = {w.lower() for w in words[:start]} if start != -2 else set()  # (the words the try left out)
+        if mapping.column == "step_time_s" and len(text.split()) == 1 and before & _SO_FAR_WORDS:
             # (a time said to be the run's so far is no step's: Ray's `Total running time: 39s`; a `Total Step
             # Time` names the step)
             continue
-        if (
-            mapping.column in ("loss", "eval_loss")
-            and {w.lower() for w in (words[:start] if start != -2 else [])} & _BOUND_WORDS
-        ):
+        if mapping.column in ("loss", "eval_loss") and before & _BOUND_WORDS:
             continue  # (a bound of the losses, `min loss` beside `avg loss`, is none of them)
-        if (
-            mapping.column == "step_time_s"
-            and not evaluation
-            and {w.lower() for w in (words[:start] if start != -2 else [])} & EVAL_WORDS
-        ):
+        if mapping.column == "step_time_s" and not evaluation and before & EVAL_WORDS:
             continue  # (nor the evaluation's time a training step's record prints beside its own: `eval time`)
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
@@ -2231,11 +2221,9 @@ def _pipe_cells(sh: SampledShape, width: int, sep: str = "|") -> list[int] | Non
     """The cell each value of a row between `|` (or `sep`, a CSV's comma) stands in, where the row has as many cells
     as its header has names (its outer borders no cells) and a cell holds numbers alone (joined by `/`) or text
     alone, or nothing (None otherwise)."""
-    text = sh.raw.translate(_VERTICALS).strip() if sep == "|" else sh.raw.strip()
-    if sep == "|" and text.startswith("|"):
-        text = text[1:]
-    if sep == "|" and text.endswith("|"):
-        text = text[:-1]
+    text = sh.raw.strip()
+    if sep == "|":
+        text = text.translate(_VERTICALS).strip().removeprefix("|").removesuffix("|")
     parts = text.split(sep)
     if len(parts) != width:
         return None
@@ -3664,6 +3652,11 @@ def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
     return all(len(c) == 1 for c in counts.values())
 
 
+def _value_labels(rec: RecordShape) -> list[str]:
+    """The keys of a record's numbers read as values, as printed."""
+    return [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+
+
 def _keyed_values(rec: RecordShape) -> dict[str, int]:
     """A record's keyed values: each key as the key model looks it up -> its value's slot."""
     return {
@@ -3807,7 +3800,7 @@ def _scored_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -
         return False
     if _trains(rec, km) or not _trains(main, km):
         return False
-    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    labels = _value_labels(rec)
     return any(set(_words(lab)) & SCORE_WORDS or km.evaluation_metric(lab) for lab in labels)
 
 
@@ -4354,7 +4347,7 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if first is None:
         return False
     text = " ".join(literals[: first + 1])
-    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    labels = _value_labels(rec)
     for label in labels:
         text = text.replace(label, " ")
     if not _eval_marks(text):
@@ -4450,7 +4443,7 @@ _RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
 
 def _scores_only_of_an_agent(rec: RecordShape) -> bool:
     """A record whose keyed numbers are all scores or an agent's returns (`Average Return`, `accuracy`)."""
-    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    labels = _value_labels(rec)
     return bool(labels) and all(set(_words(label)) & (SCORE_WORDS | _RETURNS) for label in labels)
 
 
@@ -4461,8 +4454,7 @@ def _metric_named_steps(rec: RecordShape) -> bool:
     {global_step:5d} t={elapsed:7.0f}s vram={peak_mem_mb:5d}MB] L=... D=... PSNR={psnr:5.2f} R=... bpp")."""
     if rec.counter is None or rec.count < MIN_REPEATS or not _counter_named(rec.slots[rec.counter].label):
         return False
-    labels = [s.label for s in rec.slots if s.label]
-    return not _eval_marks(_own_text(rec)) and not any(w in EVAL_WORDS for lab in labels for w in _words(lab))
+    return not _evaluation_text(rec)
 
 
 def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
@@ -4470,7 +4462,7 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
     the steps (more lines, another counter): an accuracy check at the epoch's end on the training set and on
     the validation set, an evaluation (cs231n's Solver: '(Iteration %d / %d) loss: %f' and, each epoch, '(Epoch
     %d / %d) train acc: %f; val_acc: %f'). A step's record with its score and no loss is the steps themselves."""
-    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    labels = _value_labels(rec)
     if not labels or not all(set(_words(label)) & SCORE_WORDS for label in labels):
         return False
     if not any(set(_words(label)) & EVAL_WORDS for label in labels):
@@ -4484,7 +4476,7 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A record whose keyed numbers are all scores (accuracy, precision, F1) and none names the training
     (`train acc`): what an evaluation reports. A line of a training step prints its loss beside its accuracy."""
-    labels = [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    labels = _value_labels(rec)
     if not labels or _trains(rec, km):
         return False
     for label in labels:
