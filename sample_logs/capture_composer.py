@@ -32,8 +32,8 @@ is PyPI's 0.28.0, a CUDA build whose ``_C`` extension cannot load beside the
 CPU torch; in a venv that also holds lightning/transformers this broken
 torchvision would break their imports too)::
 
-    python3 -m venv /work/venv-capture-composer
-    P=/work/venv-capture-composer/bin/pip
+    python3 -m venv ../venv-capture-composer
+    P=../venv-capture-composer/bin/pip
     $P install torch==2.13.0                                 # the CPU wheel on disk
     $P download --no-deps mosaicml==0.32.1 -d /tmp/mos       # pins torch<2.7.1: no deps
     $P install --no-deps /tmp/mos/mosaicml-0.32.1-py3-none-any.whl
@@ -55,7 +55,7 @@ mosaicml (composer) 0.32.1, torchvision 0.28.0 (see above), torchmetrics 1.7.4.
 How to run (from the repo root; PYTHONUNBUFFERED=1 keeps stdout and stderr
 interleaved as a terminal would show them)::
 
-    PYTHONUNBUFFERED=1 /work/venv-capture-composer/bin/python sample_logs/capture_composer.py \\
+    PYTHONUNBUFFERED=1 ../venv-capture-composer/bin/python sample_logs/capture_composer.py \\
         --truth sample_logs/composer_mb_cpu.inmemory.json > sample_logs/composer_mb_cpu.log 2>&1
 
 The run takes well under a minute on 2 CPU cores.
@@ -67,10 +67,10 @@ user who reuses a log file gets them: a run of ``--max-duration 20ba`` (console
 ``[epoch=E][batch=N/5]:``)::
 
     rm -f sample_logs/composer_two_runs_cpu.log
-    PYTHONUNBUFFERED=1 /work/venv-capture-composer/bin/python sample_logs/capture_composer.py \\
+    PYTHONUNBUFFERED=1 ../venv-capture-composer/bin/python sample_logs/capture_composer.py \\
         --max-duration 20ba --truth sample_logs/composer_two_runs_cpu.run1.inmemory.json \\
         >> sample_logs/composer_two_runs_cpu.log 2>&1
-    PYTHONUNBUFFERED=1 /work/venv-capture-composer/bin/python sample_logs/capture_composer.py \\
+    PYTHONUNBUFFERED=1 ../venv-capture-composer/bin/python sample_logs/capture_composer.py \\
         --batches-per-epoch 5 --epochs 2 --truth sample_logs/composer_two_runs_cpu.run2.inmemory.json \\
         >> sample_logs/composer_two_runs_cpu.log 2>&1
 

@@ -37,7 +37,7 @@ around the whole optimizer step; tokens/s = tokens per step / step time.
 
 How to run (from the repo root)::
 
-    PYTHONUNBUFFERED=1 /work/venv-capture/bin/python sample_logs/capture_custom_loop.py --style pipe \\
+    PYTHONUNBUFFERED=1 ../venv-capture/bin/python sample_logs/capture_custom_loop.py --style pipe \\
         --truth sample_logs/generic_pipe_cpu.truth.json > sample_logs/generic_pipe_cpu.log 2>&1
 
 The capture venv has torch 2.13.0+cpu (Python 3.11.7). Each run takes a few seconds on one thread.

@@ -11,8 +11,8 @@ truth for the logged values) into the output directory.
 
 Requirements (in a virtualenv outside the repo)::
 
-    python3 -m venv /work/hfvenv
-    /work/hfvenv/bin/pip install torch==2.13.0 transformers accelerate
+    python3 -m venv ../venv-hf
+    ../venv-hf/bin/pip install torch==2.13.0 transformers accelerate
 
 The shipped logs were captured with torch 2.13.0+cpu, transformers 5.24.0 and accelerate 1.15.0.
 
@@ -21,14 +21,14 @@ HF_HUB_OFFLINE=1 itself, and PYTHONUNBUFFERED=1 keeps stdout (loss dicts) and
 stderr (tqdm, logging) interleaved as a terminal would show them)::
 
     # single process, gradient accumulation 4, plain log format
-    HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 /work/hfvenv/bin/python sample_logs/capture_hf.py \\
+    HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 ../venv-hf/bin/python sample_logs/capture_hf.py \\
         --out /tmp/hf_ga4 --grad-accum 4 --max-steps 60 --logging-steps 5 \\
         --batch-size 4 --seq-len 64 > sample_logs/hf_trainer_ga4_cpu.log 2>&1
     cp /tmp/hf_ga4/trainer_state.json sample_logs/hf_trainer_ga4_cpu.trainer_state.json
 
     # two processes (DDP on CPU/gloo) with torchrun's per-rank prefixes,
     # explicit transformers log format
-    HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 /work/hfvenv/bin/python -m torch.distributed.run \\
+    HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 ../venv-hf/bin/python -m torch.distributed.run \\
         --nproc-per-node 2 --tee 3 sample_logs/capture_hf.py --explicit-format \\
         --out /tmp/hf_ddp2 --grad-accum 2 --max-steps 40 --logging-steps 4 \\
         --batch-size 4 --seq-len 64 > sample_logs/hf_trainer_ddp2_cpu.log 2>&1

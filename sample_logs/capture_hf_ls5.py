@@ -17,9 +17,9 @@ Trainer itself prints.
 
 Requirements (in a virtualenv outside the repo)::
 
-    python3 -m venv /work/venv-capture
-    /work/venv-capture/bin/pip install torch==2.13.0    # the CPU wheel on disk
-    /work/venv-capture/bin/pip install -c <(echo torch==2.13.0) transformers accelerate
+    python3 -m venv ../venv-capture
+    ../venv-capture/bin/pip install torch==2.13.0    # the CPU wheel on disk
+    ../venv-capture/bin/pip install -c <(echo torch==2.13.0) transformers accelerate
 
 The shipped logs were captured with Python 3.11.7, torch 2.13.0+cpu,
 transformers 5.24.0, accelerate 1.15.0 and tqdm 4.70.1.
@@ -31,13 +31,13 @@ stderr (tqdm, logging) interleaved as a terminal would show them)::
     # INFO verbosity (transformers.logging.set_verbosity_info()): the
     # "***** Running training *****" header, eval and checkpoint-save lines;
     # include_num_input_tokens_seen=True
-    rm -rf /tmp/hf_ls5 && HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 /work/venv-capture/bin/python \\
+    rm -rf /tmp/hf_ls5 && HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 ../venv-capture/bin/python \\
         sample_logs/capture_hf_ls5.py --out /tmp/hf_ls5 --info --tokens-seen \\
         > sample_logs/hf_trainer_ls5_ga3_eval10_cpu.log 2>&1
     cp /tmp/hf_ls5/trainer_state.json sample_logs/hf_trainer_ls5_ga3_eval10_cpu.trainer_state.json
 
     # default verbosity (WARNING): no header, only bars, dicts and warnings
-    rm -rf /tmp/hf_ls5_nh && HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 /work/venv-capture/bin/python \\
+    rm -rf /tmp/hf_ls5_nh && HF_HUB_OFFLINE=1 PYTHONUNBUFFERED=1 ../venv-capture/bin/python \\
         sample_logs/capture_hf_ls5.py --out /tmp/hf_ls5_nh \\
         > sample_logs/hf_trainer_ls5_noheader_cpu.log 2>&1
     cp /tmp/hf_ls5_nh/trainer_state.json sample_logs/hf_trainer_ls5_noheader_cpu.trainer_state.json

@@ -18,9 +18,9 @@ warnings, the tqdm bar with ``train_loss`` in its postfix, the
 
 Requirements (in a virtualenv outside the repo)::
 
-    python3 -m venv /work/venv-capture
-    /work/venv-capture/bin/pip install torch==2.13.0    # the CPU wheel on disk
-    /work/venv-capture/bin/pip install -c <(echo torch==2.13.0) lightning
+    python3 -m venv ../venv-capture
+    ../venv-capture/bin/pip install torch==2.13.0    # the CPU wheel on disk
+    ../venv-capture/bin/pip install -c <(echo torch==2.13.0) lightning
 
 The shipped logs were captured with Python 3.11.7, torch 2.13.0+cpu,
 lightning 2.6.6 and tqdm 4.70.1.  rich 15.0.0 was installed too (it comes
@@ -33,14 +33,14 @@ interleaved as a terminal would show them)::
 
     # 10 micro-batches per epoch: not a multiple of 4, so the last optimizer
     # step of each epoch accumulates only 2 micro-batches (3 steps/epoch)
-    PYTHONUNBUFFERED=1 /work/venv-capture/bin/python sample_logs/capture_lightning.py \\
+    PYTHONUNBUFFERED=1 ../venv-capture/bin/python sample_logs/capture_lightning.py \\
         --out /tmp/pl_ga4 --batches-per-epoch 10 --epochs 3 \\
         > sample_logs/lightning_ga4_cpu.log 2>&1
     cp /tmp/pl_ga4/csv/version_0/metrics.csv sample_logs/lightning_ga4_cpu.metrics.csv
 
     # 40 micro-batches per epoch: 10 optimizer steps/epoch, 30 in all; with
     # the plain-text model summary table (what Lightning prints without rich)
-    PYTHONUNBUFFERED=1 /work/venv-capture/bin/python sample_logs/capture_lightning.py \\
+    PYTHONUNBUFFERED=1 ../venv-capture/bin/python sample_logs/capture_lightning.py \\
         --out /tmp/pl_ga4_3ep --batches-per-epoch 40 --epochs 3 --plain-summary \\
         > sample_logs/lightning_ga4_3ep_cpu.log 2>&1
     cp /tmp/pl_ga4_3ep/csv/version_0/metrics.csv sample_logs/lightning_ga4_3ep_cpu.metrics.csv
