@@ -1220,6 +1220,22 @@ def test_training_lines_printed_many_times_in_one_epoch_are_steps_whatever_they_
     assert evals(parsed) == []
 
 
+def test_training_lines_printed_many_times_in_each_of_several_epochs_are_steps(write_log):
+    # the same print with EPOCH = 3 (the tutorial's constant raised): four lines an epoch, the epoch held over
+    # each epoch's lines and rising between them, so no line is an epoch's summary
+    losses = [2.3127, 1.1182, 0.9374, 0.6279, 0.8004, 0.4411, 0.3902, 0.5213, 0.2987, 0.3121, 0.2544, 0.2013]
+    lines = [
+        f"Epoch:  {k // 4} | train loss: {x:.4f} | test accuracy: {0.5 + 0.03 * k:.2f}"
+        for k, x in enumerate(losses)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == list(range(1, 13))
+    assert list(rows["loss"]) == losses
+    assert list(rows["epoch_index"]) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    assert evals(parsed) == []
+
+
 def test_the_first_bare_fraction_printed_before_the_lr_is_the_loss(write_log):
     # lansinuote's RLHF critic notebook: print(i, len(loader), loss.item(), lr, chosen.sum().item(),
     # rejected.sum().item()) every 100 batches; the lr decays slowly, the rewards beside it are not losses

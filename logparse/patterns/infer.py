@@ -4202,8 +4202,7 @@ def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
     epochs = [v for _, v in rec.series(rec.counter)]
     if len(epochs) < MIN_REPEATS or not _is_int(epochs):
         return
-    same = sum(a == b for a, b in zip(epochs, epochs[1:], strict=False))
-    if same * 2 < len(epochs) - 1:
+    if not _mostly_held(epochs):
         return
     moving = [
         s
@@ -4305,12 +4304,19 @@ def _within_an_epoch(rec: RecordShape) -> bool:
     """Whether a record prints its epoch and that epoch holds still over every line of it sampled, three at least:
     it is printed many times within one epoch, its lines are steps, whatever evaluation it also reports
     (MorvanZhou's PyTorch-Tutorial 402_RNN_classifier.py prints, every 50 batches, 'Epoch: ', epoch, '| train
-    loss: %.4f' % loss, '| test accuracy: %.2f' % accuracy). An epoch's summary, printed once an epoch, has its
-    epoch rising."""
+    loss: %.4f' % loss, '| test accuracy: %.2f' % accuracy), over as many epochs as the run has. An epoch's
+    summary, printed once an epoch, has its epoch rising."""
     epochs = [s.index for s in rec.slots if s.role == "epoch"]
     if len(epochs) != 1 or rec.count < MIN_REPEATS:
         return False
-    return len({v for _, v in rec.series(epochs[0])}) == 1
+    return _mostly_held([v for _, v in rec.series(epochs[0])])
+
+
+def _mostly_held(values: Sequence[str]) -> bool:
+    """Whether a printed number stays the same from one line to the next at least as often as it changes: an
+    epoch printed several times within each epoch, not once per epoch."""
+    same = sum(a == b for a, b in zip(values, values[1:], strict=False))
+    return same * 2 >= len(values) - 1
 
 
 def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
