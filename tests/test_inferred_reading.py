@@ -897,6 +897,17 @@ def test_a_table_under_its_header(write_log):
     assert first["memory_gib"] == pytest.approx(6.73e9 / 2**30, rel=1e-12)  # `6.73G`: G is 1e9 bytes
 
 
+def test_a_header_printed_by_print_over_rows_printed_by_print_is_read_in_order(write_log):
+    # print("step loss lr time") once, then print(step, loss, lr, dt) each 100 steps: print()'s own blank between
+    # names and between values, so no value stands under its name; the names go to the values in order
+    losses = [3.1781, 3.0648, 2.9113, 2.8204, 2.7452]
+    lines = ["step loss lr time"] + [f"{100 * (k + 1)} {x} 0.0001 0.52" for k, x in enumerate(losses)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert [row_at(parsed, k + 2)["loss"] for k in range(5)] == losses
+    assert row_at(parsed, 2)["lr"] == 0.0001 and row_at(parsed, 2)["step_time_s"] == 0.52
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -2208,6 +2208,10 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             rec.slots[i].label and not rec.slots[i].rate for i in cells
         ):  # (a row that names its own values is no table's row)
             under = _under(sh, columns, spans) if sep == " " else list(range(len(columns)))
+            if under is None and len(columns) == len(names) and _single_spaced(sh, header):
+                # (a header printed with the names one blank apart over rows one blank apart, `print("step loss
+                # lr time")` then `print(step, loss, lr, t)`: no column stands under its name, each is in order)
+                under = list(range(len(columns)))
         if under is None:
             _cell_labels(rec, header)
             continue
@@ -2215,6 +2219,16 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             for j, index in enumerate(column):
                 slot = rec.slots[index]
                 slot.label, slot.header, slot.rate = (names[name_index] if j == 0 else ""), True, False
+
+
+def _single_spaced(sh: SampledShape, header: Header) -> bool:
+    """A header's names and a row's values each one blank apart: printed by print()'s own separator, not aligned."""
+    return (
+        not header.lead
+        and "  " not in sh.raw.strip()
+        and len(header.spans) > 1
+        and all(b + 1 == a for (_, b), (a, _) in zip(header.spans, header.spans[1:], strict=False))
+    )
 
 
 def _pipe_cells(sh: SampledShape, width: int, sep: str = "|") -> list[int] | None:
