@@ -908,6 +908,23 @@ def test_a_header_printed_by_print_over_rows_printed_by_print_is_read_in_order(w
     assert row_at(parsed, 2)["lr"] == 0.0001 and row_at(parsed, 2)["step_time_s"] == 0.52
 
 
+def test_an_evaluations_counter_tagged_as_its_own_is_the_step_it_was_done_at(write_log):
+    # a fine-tuning loop (public code): every 20 steps print(f"step {global_step}/{total_steps} (epoch
+    # {global_step/steps_per_epoch:.2f}) | loss {running:.4f} | lr {lr:.2e} | {20/dt:.2f} steps/s"), every
+    # EVAL_EVERY steps print(f"[eval] step {global_step} | val loss {evaluate(model, val_loader):.4f}"): the tag
+    # names the line, the number is the training's step, rising, with no total of the evaluation's own
+    lines = []
+    for k in range(1, 13):
+        lines.append(
+            f"step {20 * k}/2400 (epoch {20 * k / 600:.2f}) | loss {3.2 - 0.05 * k:.4f} | lr 2.00e-05 | 3.10 steps/s"
+        )
+        if k % 4 == 0:
+            lines.append(f"[eval] step {20 * k} | val loss {3.3 - 0.05 * k:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20 * k for k in range(1, 13)]
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 80), (10, 160), (15, 240)]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -701,6 +701,7 @@ class RecordShape:
     instead: bool = False
     several: bool = False  # a line that continues a step, printed several times a step (one per optimizer)
     own_count: bool = False  # an evaluation whose counter counts its own batches or samples, not the steps
+    at_steps: bool = False  # an evaluation whose counter, though named for it, prints the training steps
 
     @property
     def count(self) -> int:
@@ -3220,7 +3221,27 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 rec.counter = None
     if not steps:
         return _reading(records, sample, km) if _uncounted_steps(records, km) else None
+    for rec in records:
+        if rec.kind == "eval" and not rec.own_count:
+            rec.at_steps = _at_training_steps(rec, steps)
     return _reading(records, sample, km)
+
+
+def _at_training_steps(rec: RecordShape, steps: list[RecordShape]) -> bool:
+    """Whether an evaluation's counter, named as the evaluation's (`[eval] iter 400:` beside `[train] iter 400:`),
+    prints the training steps it was done at: rising from one evaluation to the next, with no total of its own
+    (`Val Step 1/157` counts the evaluation's batches, from 1 again each time), each value one the training's
+    counter printed."""
+    if rec.counter is None or any(s.role == "total" for s in rec.slots):
+        return False
+    texts = [v for _, v in rec.series(rec.counter)]
+    if not _is_int(texts):
+        return False
+    values = _ints(texts)
+    if not values or any(b <= a for a, b in zip(values, values[1:], strict=False)):
+        return False
+    printed = {v for main in steps if main.counter is not None for _, v in main.series(main.counter)}
+    return all(v in printed for v in texts)
 
 
 def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> Inferred:
@@ -4678,7 +4699,7 @@ def _line_table(
         if (
             slot.role == "step"
             and evaluation
-            and (rec.own_count or any(w in EVAL_WORDS for w in _words(slot.label)))
+            and (rec.own_count or (any(w in EVAL_WORDS for w in _words(slot.label)) and not rec.at_steps))
         ):
             continue  # the evaluation's own counter (`Val Step 1/157`), not the training step
         if slot.role == "step":
