@@ -925,6 +925,31 @@ def test_an_evaluations_counter_tagged_as_its_own_is_the_step_it_was_done_at(wri
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 80), (10, 160), (15, 240)]
 
 
+@pytest.mark.parametrize("steps", [1, 3])
+def test_a_steps_values_each_on_a_line_with_its_running_mean_in_brackets(write_log, steps):
+    # coqui-ai/TTS's console logger (trainer/logging/console_logger.py, print_train_step): "   --> STEP:
+    # {batch}/{batches} -- GLOBAL_STEP: {step}", then for each value "     | > {key}: {value}  ({avg})"
+    # (current_lr_* without an average); the value is this step's, the bracket its running mean, whether the
+    # excerpt holds one step or several
+    lines = []
+    for k in range(steps):
+        lines += [
+            f"   --> STEP: {24 + k}/352 -- GLOBAL_STEP: {244300 + 25 * k}",
+            f"     | > G_gen_loss: {16.55468 + k:.5f}  (15.96176)",
+            f"     | > grad_norm_0: {22.85464 + k:.5f}  (28.87626)",
+            "     | > current_lr_0: 0.00010 ",
+            f"     | > step_time: {0.29070 + k / 100:.5f}  (0.29190)",
+            "     | > loader_time: 0.00150  (0.00135)",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [244300 + 25 * k for k in range(steps)]
+    last = row_at(parsed, 1 + 7 * (steps - 1))
+    assert last["grad_norm"] == pytest.approx(22.85464 + steps - 1)
+    assert last["step_time_s"] == pytest.approx(0.29070 + (steps - 1) / 100)
+    assert last["lr"] == 0.0001
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -2756,6 +2756,8 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if _stamp_alone(sh):
         return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
+    if len(labelled) == 1 and _running_aside(sh, [s for s in rec.slots if s.kind == "num"]):
+        return km.lookup(labelled[0].label, "step") is not None or km.lookup(labelled[0].label, "config") is None
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
         tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
@@ -2769,12 +2771,27 @@ def _single(rec: RecordShape) -> bool:
     """A line of one `key: value` and nothing after the value (a row of a record printed over lines)."""
     sh = rec.shapes[0]
     nums = [s for s in rec.slots if s.kind == "num"]
+    if _running_aside(sh, nums):
+        return not nums[0].rate  # (its running mean after it in brackets: `| > loss_0: 16.55468  (15.96176)`)
     return (
         len(nums) == 1
         and len(sh.kinds) == 1
         and bool(nums[0].label)
         and not nums[0].rate
         and not _after_last_value(sh)
+    )
+
+
+def _running_aside(sh: SampledShape, nums: list[Slot]) -> bool:
+    """A line of one keyed value and a bare number in brackets after it, nothing else: the value's running mean
+    (coqui-ai/TTS trainer's console logger prints "| > {key}: {value}  ({avg})" for each of a step's values)."""
+    return (
+        len(sh.kinds) == 2
+        and len(nums) == 2
+        and bool(nums[0].label)
+        and not nums[1].label
+        and sh.literals[1].strip() == "("
+        and sh.literals[2].strip() == ")"
     )
 
 
@@ -2998,7 +3015,7 @@ def find_blocks(
             and not (_values_line(rec) and _indented_under(rec, head))
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
-        single = len([s for s in rec.slots if s.kind == "num"]) == 1
+        single = len([s for s in rec.slots if s.kind == "num"]) == 1 or _single(rec)
         if (
             (head.count >= 2 or single)
             and times >= BLOCK_SHARE * head.count
