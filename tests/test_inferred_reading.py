@@ -950,6 +950,52 @@ def test_a_steps_values_each_on_a_line_with_its_running_mean_in_brackets(write_l
     assert last["lr"] == 0.0001
 
 
+def test_an_iterations_block_takes_its_iteration_time_under_the_rule_not_a_rate_of_environment_steps(
+    write_log,
+):
+    # leggedrobotics/rsl_rl rsl_rl/runners/on_policy_runner.py OnPolicyRunner.log (width=80, pad=35), as legged_gym
+    # and its forks print it: '#' * width, the centred f" \033[1m Learning iteration {it}/{total} \033[0m ", a
+    # blank line, f"{'Computation:':>{pad}} {fps:.0f} steps/s (collection: {c:.3f}s, learning {l:.3f}s)", the
+    # losses and means, then '-' * width and f"{'Total timesteps:':>{pad}} ...", f"{'Iteration time:':>{pad}}
+    # {iteration_time:.2f}s" (collection + learning), f"{'Total time:':>{pad}} {tot_time:.2f}s", f"{'ETA:':>{pad}}
+    # ...s". fps counts the environment's steps; the iteration is the step, and its time is under the dashes.
+    width, pad = 80, 35
+    parts = [(3.285, 1.098, 0.0143), (2.912, 0.751, 0.0121), (2.874, 0.744, 0.0102)]
+    out, total = [], 0.0
+    for it, (col, learn, value_loss) in enumerate(parts):
+        total += col + learn
+        title = f" \033[1m Learning iteration {it}/1500 \033[0m "
+        out.append(
+            f"{'#' * width}\n{title.center(width, ' ')}\n\n"
+            f"{'Computation:':>{pad}} {int(98304 / (col + learn))} steps/s (collection: {col:.3f}s, learning {learn:.3f}s)\n"
+            f"{'Value function loss:':>{pad}} {value_loss:.4f}\n{'Surrogate loss:':>{pad}} -0.0052\n"
+            f"{'Mean reward:':>{pad}} {0.09 * (it + 1):.2f}\n{'-' * width}\n"
+            f"{'Total timesteps:':>{pad}} {98304 * (it + 1)}\n{'Iteration time:':>{pad}} {col + learn:.2f}s\n"
+            f"{'Total time:':>{pad}} {total:.2f}s\n{'ETA:':>{pad}} {total / (it + 1) * (1500 - it):.1f}s\n"
+        )
+    parsed = frame(write_log("\n".join(out)))
+    assert steps_of(parsed) == [0, 1, 2]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["step_time_s"]) == [4.38, 3.66, 3.62]  # round(c + l, 2), as printed
+    assert list(rows["train_elapsed_s"]) == [4.38, 8.05, 11.66]  # 4.383, 8.046, 11.664 summed
+
+
+def test_a_time_left_is_no_steps_time(write_log):
+    # thuml/Time-Series-Library exp/exp_long_term_forecasting.py: every 100 iterations print("\titers: {0}, epoch:
+    # {1} | loss: {2:.7f}".format(i + 1, epoch + 1, loss.item())), then print('\tspeed: {:.4f}s/iter; left time:
+    # {:.4f}s'.format(speed, left_time)): the seconds an iteration, and the estimate of the time to the end
+    speeds = [0.0617, 0.0629, 0.0613, 0.0610]
+    lines = []
+    for k, v in enumerate(speeds):
+        lines += [
+            f"\titers: {100 * (k + 4)}, epoch: 1 | loss: 0.16{k}2218",
+            f"\tspeed: {v:.4f}s/iter; left time: {493.4384 - 9 * k:.4f}s",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [400, 500, 600, 700]
+    assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "step_time_s"]) == speeds
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

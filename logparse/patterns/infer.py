@@ -2702,6 +2702,22 @@ def _stamp_alone(sh: SampledShape) -> bool:
     return sh.kinds == ["ts"] and not any(ch.isalnum() for lit in sh.literals for ch in lit)
 
 
+def _inner_rule(sample: SampledLog, seq: Sequence[str], k: int, stop: int) -> bool:
+    """Whether the rule at seq[k] divides one record printed over lines rather than ending it: a line of dashes,
+    the lines after it up to the next record's line closed by a separator of their own right before that line (or
+    by the end of what was sampled), so that they lead into no next record. leggedrobotics/rsl_rl's OnPolicyRunner
+    log block (and legged_gym's, IsaacLab's) prints '#' * width, the centred 'Learning iteration {it}/{total}',
+    the iteration's `key: value` lines, then '-' * width and 'Iteration time:', 'Total time:', 'ETA:' under it."""
+    key = seq[k]
+    if not key or not set(sample.shapes[key].literals[0].strip()) <= set("-─━"):
+        return False
+    after = [j for j in range(k + 1, stop) if not seq[j] or not _separator(sample, seq[j])]
+    if not after or not all(seq[j] for j in after[:1]):
+        return False
+    last = after[-1]
+    return stop == len(seq) or (last + 1 < stop and all(_separator(sample, seq[j]) for j in range(last + 1, stop)))
+
+
 def _separator(sample: SampledLog, key: str) -> bool:
     """A line that ends a record printed over lines: a blank one, a rule or brace (`-----`, `}`), or a line of
     words without a number that opens no section (a table's header)."""
@@ -2968,7 +2984,14 @@ def find_blocks(
                 # itself: berkeley cs285's "\n\n********** Iteration %i ************" then the logger's lines)
                 while k < stop and _separator(sample, seq[k]):
                     k += 1
-            while k < stop and k - h <= MAX_BLOCK_LINES and not _separator(sample, seq[k]):
+            crossed = False
+            while k < stop and k - h <= MAX_BLOCK_LINES:
+                if _separator(sample, seq[k]):
+                    if crossed or not _inner_rule(sample, seq, k, stop):
+                        break
+                    crossed = True  # (a rule within the record: its last lines are under it)
+                    k += 1
+                    continue
                 if _stamp_heading(sample, seq[k]):
                     break  # (it opens the next record)
                 if seq[k] in by_shape:
@@ -4747,6 +4770,9 @@ def _line_table(
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
     longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
+    if block is not None and block.step_time is not None and not evaluation:
+        # (the block's step time is on one of its lines: every other time of its lines is a part)
+        longest = block.step_time[1] if block.step_time[0] == id(rec) else -1
     latest = _latest_beside_average(rec, km) if rec.kind == "step" else None
     total = _bare_total(rec, km, line) if rec.kind == "step" and latest is None else None
 
@@ -5692,7 +5718,17 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
     """The value that is the step's time when a record prints several times of a step (espnet2's iter_time,
     forward_time, ..., train_time): the longest, as a whole holds its parts; never one whose values rise line
     after line, a clock (a dict's `"time": 1796156467.65`, time.time(), beside its `"step_time"`)."""
-    found: list[tuple[bool, float, int]] = []
+    found, clocks = _step_times(rec, km, line)
+    # (a time with a key before one with none; one whose key names a span wider than a step after one that does not)
+    return max(found)[-1] if found and len(found) + clocks > 1 else None
+
+
+def _step_times(
+    rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]
+) -> tuple[list[tuple[bool, bool, float, int]], int]:
+    """The values of a record that the key model reads as the step's time, each as (keyed, no wider span named,
+    median, slot), and how many more are clocks."""
+    found: list[tuple[bool, bool, float, int]] = []
     clocks = 0
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label or slot.rate:
@@ -5711,8 +5747,7 @@ def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> i
         if values:
             wider = bool(set(_words(slot.label)) & _WIDER_THAN_STEP)
             found.append((not _bare_time(slot), not wider, values[len(values) // 2], slot.index))
-    # (a time with a key before one with none; one whose key names a span wider than a step after one that does not)
-    return max(found)[-1] if found and len(found) + clocks > 1 else None
+    return found, clocks
 
 
 # the words of a time's key that name a span of several steps: MindSpore's TimeMonitor "epoch time: {:5.3f} ms, per
@@ -6186,11 +6221,16 @@ class Block:
 
     keys: list[str]
     taken: set[str] = field(default_factory=set)
+    # of several times over its lines, the step's (the longest, as for one line's): its line and slot
+    step_time: tuple[int, int] | None = None
 
 
-def _blocks(records: list[RecordShape]) -> dict[int, Block]:
+def _blocks(records: list[RecordShape], km: keymap_mod.KeyMap) -> dict[int, Block]:
     """For each line of a record printed over lines (its head and the lines that join it), the record's Block;
-    its lines in the order they are printed, so a column goes to the first line that names it."""
+    its lines in the order they are printed, so a column goes to the first line that names it, but for the step's
+    time: of the times its lines print, the longest (rsl_rl's 'Collection time:' and 'Learning time:' lines, then
+    'Iteration time:', their sum), before a rate inverted (its 'Computation: 22428 steps/s' counts the
+    environment's steps)."""
     lines: dict[int, list[RecordShape]] = defaultdict(list)
     for rec in records:
         if rec.kind == "block" and rec.head is not None:
@@ -6200,6 +6240,14 @@ def _blocks(records: list[RecordShape]) -> dict[int, Block]:
         if rec.kind == "step" and lines.get(id(rec)):
             members = sorted([rec, *lines[id(rec)]], key=lambda r: r.first)
             block = Block([s.label for m in members for s in m.slots if s.role == "value" and s.label])
+            times = [
+                (*t[:-1], id(m), t[-1])
+                for m in members
+                if not m.instead
+                for t in _step_times(m, km, block.keys)[0]
+            ]
+            if times:
+                block.step_time = max(times)[-2:]
             for m in members:
                 out[id(m)] = Block(block.keys) if m.instead else block
     return out
@@ -6220,7 +6268,7 @@ def build_table(
         ]
         given.append(base if base not in names else f"{base}_{k + 1}")
         names.add(given[-1])
-    blocks = _blocks(records)
+    blocks = _blocks(records, km)
     order = sorted(range(len(records)), key=lambda k: records[k].first if id(records[k]) in blocks else -1)
     planned: dict[int, tuple[Table, list[tuple[str, str, str]]]] = {}
     for k in order:  # (a block's lines in print order: the first line that names a column takes it)
