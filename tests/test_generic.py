@@ -118,14 +118,17 @@ def test_each_custom_loop_log_comes_out_step_by_step(style):
         # means it (synonyms.toml [rules] memory): the printed figure, in GiB (7.4% above this loop's bytes)
         mem = steps["memory_gib"]
         assert mem.iloc[-1] == pytest.approx(printed(t["steps"][-1]["memory_gb"], ".2f"), rel=1e-12)
-    # an evaluation's own line (`[step 20] val_loss: 2.9139`) is an eval event at its step, never a step row
+    # an evaluation's own line (`[step 20] val_loss: 2.9139`) is an eval event at its step, never a step row; its
+    # loss is the eval_loss of that step's row, and no other row has one
     events = a.run.parsed.events
     evals = events[events["event"] == "eval"] if not events.empty else events
     assert len(evals) == len(t["evals"])
     for ev, (_, got) in zip(t["evals"], evals.iterrows(), strict=True):
         assert got["step"] == ev["step"]
         assert got["eval_loss"] == pytest.approx(printed(ev["eval_loss"], ".4f"))
-    assert "eval_loss" not in a.steps or a.steps["eval_loss"].isna().all()
+    evaluated = steps["eval_loss"].dropna() if "eval_loss" in steps else steps.iloc[0:0, 0]
+    assert list(evaluated.index) == [ev["step"] for ev in t["evals"]]
+    assert list(evaluated) == pytest.approx([printed(ev["eval_loss"], ".4f") for ev in t["evals"]])
     for fact, value in FACTS[style].items():
         assert a.run.facts[fact].value == value, fact
         assert a.run.facts[fact].source == "log"

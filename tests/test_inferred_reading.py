@@ -996,6 +996,24 @@ def test_a_time_left_is_no_steps_time(write_log):
     assert list(parsed.rows.loc[parsed.rows["kind"] == "step", "step_time_s"]) == speeds
 
 
+def test_an_evaluations_loss_joins_the_row_of_the_step_it_was_done_at(write_log):
+    # arsallls/tiny-shrek train.py (its committed logs/pretrain.log): f"iter {it:6d} | loss {loss:.4f} | lr {lr:.2e}
+    # | {elapsed:.0f}s" every 50 iterations, f"  eval {it}: train {tl:.4f} | val {vl:.4f} | {bpc:.4f} bpc" every 200:
+    # the evaluation stays an event, and its loss is the eval_loss of step 200's row (the row before it has none)
+    losses = [4.5917, 2.6131, 2.1592, 1.7263, 1.5749, 1.3781, 1.3229, 1.2779, 1.2137]
+    lines = []
+    for k, x in enumerate(losses):
+        lines.append(f"iter {50 * k:6d} | loss {x:.4f} | lr 6.00e-04 | {23 + 6 * k}s")
+        if k and k % 4 == 0:
+            lines.append(f"  eval {50 * k}: train {x - 0.02:.4f} | val {x - 0.04:.4f} | 2.2098 bpc")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [50 * k for k in range(9)]
+    assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(6, 1.5349), (11, 1.1737)]
+    rows = parsed.rows[parsed.rows["kind"] == "step"].set_index("step")
+    assert rows.at[200, "eval_loss"] == 1.5349 and rows.at[400, "eval_loss"] == 1.1737
+    assert rows["eval_loss"].notna().sum() == 2
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

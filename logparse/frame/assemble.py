@@ -840,6 +840,7 @@ class _Assembler:
         events, event_strays = _out_of_range(self.events.frame())
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
         events = evaluations_joined(events, rows)
+        rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
         self._batch_per_process()
         rows = self._steps_planned(rows)
@@ -913,6 +914,50 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
+    """The step rows with the loss of the evaluation done at each: an evaluation's line that states its step (`eval
+    200: train 1.5510 | val 1.5317`) gives that step's row its eval_loss, one that states none the row of the step
+    printed last before it. The event stays an event; a row that carries an eval_loss of its own keeps it. (A pattern
+    set joins its evaluation lines to rows as its framework does.)"""
+    if events.empty or "eval_loss" not in events or rows.empty or "kind" not in rows or "line" not in rows:
+        return rows
+    found = events[
+        (events["event"] == "eval")
+        & events["eval_loss"].notna()
+        & events["pattern"].astype(str).str.startswith("generic.")
+    ]
+    if found.empty:
+        return rows
+    steps = rows[rows["kind"] == "step"]
+    if steps.empty:
+        return rows
+    lines = steps["line"].to_numpy()
+    numbers = steps["step"].to_numpy(dtype=float) if "step" in steps else np.full(len(steps), np.nan)
+    at: dict[Any, float] = {}
+    for _, event in found.iterrows():
+        before = np.flatnonzero(lines < event["line"])
+        if not len(before):
+            continue
+        step = event.get("step")
+        if step is not None and not pd.isna(step):
+            same = before[numbers[before] == float(step)]
+            if not len(same):
+                continue  # (its step's row comes later, or never: nothing to join)
+            index = steps.index[same[-1]]
+        else:
+            index = steps.index[before[-1]]
+        at.setdefault(index, float(event["eval_loss"]))
+    if not at:
+        return rows
+    rows = rows.copy()
+    if "eval_loss" not in rows:
+        rows["eval_loss"] = np.nan
+    for index, value in at.items():
+        if pd.isna(rows.at[index, "eval_loss"]):
+            rows.at[index, "eval_loss"] = value
+    return rows
 
 
 def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:

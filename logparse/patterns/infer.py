@@ -2715,7 +2715,9 @@ def _inner_rule(sample: SampledLog, seq: Sequence[str], k: int, stop: int) -> bo
     if not after or not all(seq[j] for j in after[:1]):
         return False
     last = after[-1]
-    return stop == len(seq) or (last + 1 < stop and all(_separator(sample, seq[j]) for j in range(last + 1, stop)))
+    return stop == len(seq) or (
+        last + 1 < stop and all(_separator(sample, seq[j]) for j in range(last + 1, stop))
+    )
 
 
 def _separator(sample: SampledLog, key: str) -> bool:
@@ -2773,7 +2775,9 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True  # a stamp alone on its line: the time of the record it heads (_stamp_heading)
     labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
     if len(labelled) == 1 and _running_aside(sh, [s for s in rec.slots if s.kind == "num"]):
-        return km.lookup(labelled[0].label, "step") is not None or km.lookup(labelled[0].label, "config") is None
+        return (
+            km.lookup(labelled[0].label, "step") is not None or km.lookup(labelled[0].label, "config") is None
+        )
     if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
         tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
