@@ -47,7 +47,8 @@ def test_mmengine_iteration_counter_in_brackets(write_log):
     assert row_at(parsed, 3)["timestamp"] - first["timestamp"] == 2.0  # 10:02:53 - 10:02:51
     # the validation's lines are one evaluation, never rows; its own `[16/16]` is no training step
     assert [e["line"] for e in evals(parsed)] == [4]
-    assert evals(parsed)[0]["eval_loss"] == 1.2345 and math.isnan(evals(parsed)[0].get("step", math.nan))
+    # (done after iteration 30, the last printed before it)
+    assert evals(parsed)[0]["eval_loss"] == 1.2345 and evals(parsed)[0]["step"] == 30
 
 
 def test_a_count_that_grows_by_the_epochs_batches_is_the_runs_iteration(write_log):
@@ -1012,6 +1013,20 @@ def test_an_evaluations_loss_joins_the_row_of_the_step_it_was_done_at(write_log)
     rows = parsed.rows[parsed.rows["kind"] == "step"].set_index("step")
     assert rows.at[200, "eval_loss"] == 1.5349 and rows.at[400, "eval_loss"] == 1.1737
     assert rows["eval_loss"].notna().sum() == 2
+
+
+def test_a_save_that_names_only_its_file_is_a_checkpoint_at_the_step_before_it(write_log):
+    # arsallls/tiny-shrek train.py: f"  saved {ckpt_path}" (pretrain.pt) after an evaluation with a new best loss;
+    # caiyuanhao1998/MST train.py: logger.info("Checkpoint saved to {}".format(path)) after an epoch's line: no step
+    # printed, so the step is the one printed last before the line
+    lines = []
+    for k in range(1, 7):
+        lines.append(f"iter {50 * k:6d} | loss {2.0 - 0.1 * k:.4f} | lr 6.00e-04 | {23 + 6 * k}s")
+        if k % 3 == 0:
+            lines.append("  saved /content/drive/MyDrive/tiny-shrek/pretrain.pt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [4, 8] and list(saves["step"]) == [150, 300]
 
 
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):

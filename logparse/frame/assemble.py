@@ -840,6 +840,7 @@ class _Assembler:
         events, event_strays = _out_of_range(self.events.frame())
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
         events = evaluations_joined(events, rows)
+        events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
         self._batch_per_process()
@@ -914,6 +915,39 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """The inferred reading's evaluations and saves that print no step, at the step printed last before them (its
+    rank's, where lines name ranks): done after that step's update, as a loop evaluates and saves between steps
+    (`Checkpoint saved to ./exp/model_epoch_3.pth` after epoch 3's line), where the counter never goes back. One
+    before any step keeps none. (A pattern set numbers its events as its framework prints them.)"""
+    if events.empty or rows.empty or "step" not in rows or "kind" not in rows or "line" not in rows:
+        return events
+    wanted = events["event"].isin(("eval", "checkpoint_save")) & events["pattern"].astype(str).str.startswith(
+        "generic."
+    )
+    if "step" in events:
+        wanted &= events["step"].isna()
+    if not wanted.any():
+        return events
+    steps = rows[(rows["kind"] == "step") & rows["step"].notna()]
+    if steps.empty or (np.diff(steps["step"].to_numpy(dtype=float)) < 0).any():
+        return events  # (a counter that starts again, each epoch's: resolving steps numbers the events)
+    ranks = (
+        steps["rank"].astype(object) if "rank" in steps else pd.Series(None, index=steps.index, dtype=object)
+    )
+    events = events.copy()
+    if "step" not in events:
+        events["step"] = np.nan
+    for index in events.index[wanted]:
+        line, rank = events.at[index, "line"], events.at[index, "rank"] if "rank" in events else None
+        before = steps[steps["line"] < line]
+        if rank is not None and not pd.isna(rank) and (ranks[before.index] == rank).any():
+            before = before[ranks[before.index] == rank]
+        if len(before):
+            events.at[index, "step"] = before["step"].iloc[-1]
+    return events
 
 
 def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:

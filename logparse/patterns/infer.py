@@ -5529,7 +5529,10 @@ _SAVE = regex.compile(
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
-    r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b)"
+    r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b"
+    # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
+    # f"  saved {ckpt_path}" of pretrain.pt)
+    r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b)"
 )
 _SAVE_STEP = regex.compile(r"(?i)\b(?:global[_ ]step|step|iter(?:ation)?)\s*[:=#]?\s*(\d+)\b")
 
