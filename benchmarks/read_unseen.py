@@ -62,6 +62,10 @@ def load_corpus(folder: Path) -> dict:
     return {name: e for name, e in data.get("excerpt", {}).items() if e.get("found", True)}
 
 
+# what an excerpt may call a fact, and the facts' own name (core/schema.py FACTS)
+FACT_NAMES = {"params": "total_params", "n_params": "total_params", "gpu_name": "device_name"}
+
+
 def _missing(got) -> bool:
     if got is None:
         return True
@@ -138,8 +142,8 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
             out.append(f"timestamp {pair}: {got}, expected {want}")
     for fact, want in expect.get("facts", {}).items():
         # (an excerpt's `params` is the parameter count the log states, which the facts call total_params, and
-        # summary.json's model.params takes)
-        seen = parsed.facts.get(fact) or (parsed.facts.get("total_params") if fact == "params" else None)
+        # summary.json's model.params takes; its `gpu_name` the facts' device_name)
+        seen = parsed.facts.get(fact) or parsed.facts.get(FACT_NAMES.get(fact, fact))
         if not seen:
             out.append(f"fact {fact}: missing, expected {want!r}")
         elif not _same(seen[0].value, want):
