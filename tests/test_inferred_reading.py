@@ -1029,6 +1029,19 @@ def test_a_save_that_names_only_its_file_is_a_checkpoint_at_the_step_before_it(w
     assert list(saves["line"]) == [4, 8] and list(saves["step"]) == [150, 300]
 
 
+def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
+    # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
+    # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,
+    # the 50 after it the epochs planned
+    losses = [4.399446, 4.486917, 4.432359, 4.391818]
+    lines = [f"Epoch 43.28 / 50, i = {822990 + k} / 973300, loss = {x:.6f}" for k, x in enumerate(losses)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [822990, 822991, 822992, 822993]
+    first = row_at(parsed, 1)
+    assert first["epoch"] == 43.28 and first["loss"] == 4.399446 and first["progress_total"] == 973300
+    assert parsed.facts["num_epochs"][0].value == 50
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

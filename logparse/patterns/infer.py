@@ -1617,6 +1617,19 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     for d, e in totals.items():  # an epoch printed as a value with its total (one epoch in view): the plan
         if e != step and slots[d].role == "value" and _epoch_named(slots[e].label):
             slots[d].role = "epoch_total"
+    for i, slot in enumerate(slots[:-1]):
+        # an epoch printed as its fraction gone by, with the epochs planned after it (jcjohnson/torch-rnn train.lua:
+        # 'Epoch %.2f / %d, i = %d / %d, loss = %f'): the run's fractional epoch and its plan
+        if (
+            slot.role == "value"
+            and _epoch_named(slot.label)
+            and i not in ints
+            and i + 1 in ints
+            and slots[i + 1].role == "value"
+            and not slots[i + 1].label
+            and literals[i + 1].strip() == "/"
+        ):
+            slot.role, slots[i + 1].role = "epoch_fraction", "epoch_total"
 
 
 def _counts_epochs_batches(
@@ -4760,6 +4773,9 @@ def _line_table(
         elif slot.role == "epoch_total" and not evaluation:
             groups[slot.index] = "epoch_total"
             fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
+        elif slot.role == "epoch_fraction" and not evaluation:
+            groups[slot.index] = "epoch"
+            fields["epoch"] = {"column": "epoch", "type": "float"}
         elif slot.role == "epoch" and not evaluation:
             groups[slot.index] = "epoch_index"
             fields["epoch_index"] = {"column": "epoch_index", "type": "int"}
