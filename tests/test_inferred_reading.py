@@ -3708,6 +3708,21 @@ def test_the_stage_after_the_loss_name_says_the_evaluations_loss(write_log, test
     assert row["step_time_s"] == pytest.approx(0.1109)
 
 
+def test_a_split_after_a_loss_of_no_stage_says_the_evaluations_loss(write_log):
+    # MouseLand/cellpose cellpose/core.py (1.x) train loop: core_logger.info('Epoch %d, Time %4.1fs, Loss %2.4f, Loss
+    # Test %2.4f, LR %2.4f'%(iepoch, time.time()-tic, lavg, lavgt, LR[iepoch])) every 10 epochs (and the first ten)
+    lines = [
+        f"2021-12-10 09:40:{52 + k},305 [INFO] Epoch {e}, Time {5.2 + 4 * k:4.1f}s, Loss {1.3378 - 0.01 * k:2.4f}, "
+        f"Loss Test {2.5 / (k + 1):2.4f}, LR 0.2000"
+        for k, e in enumerate((8, 9, 10, 20, 30))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [8, 9, 10, 20, 30]
+    row = row_at(parsed, 4)
+    assert row["loss"] == pytest.approx(1.3078) and row["eval_loss"] == pytest.approx(0.625)
+    assert row["train_elapsed_s"] == pytest.approx(17.2)
+
+
 @pytest.mark.parametrize(
     "line",
     [

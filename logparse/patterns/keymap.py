@@ -1161,17 +1161,17 @@ class KeyMap:
         'acc_train: {:.4f}', 'loss_val: {:.4f}', 'acc_val: {:.4f}' each epoch, jwzhanggy/Graph-Bert
         code/MethodGraphBertNodeClassification.py the test split's 'loss_test: {:.4f}' besides. Of a validation's
         and a test split's, the validation's is eval_loss: the split measured along the training to judge it (the
-        test split is held out for the end; kept). Only where the loss carries the training's stage and a key
-        mirrors it (`mask_loss` beside `mask_loss_val` says no pair)."""
+        test split is held out for the end; kept). Only where a key mirrors the loss: its name, the training's
+        stage swapped for a split's, or a split after a loss that names no stage (`Loss` beside `Loss Test`)."""
         chosen = [k for k, m in mapped.items() if m.column == "loss"]
         if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
             return
         base = normalize(chosen[0])
         stages = [p[:-1] for p in self.train_prefixes if p.endswith("_")]
         stage = next((st for st in stages if base.endswith("_" + st)), None)
-        if stage is None:
-            return
-        name = base[: -len(stage)]
+        # (or a loss of no stage's name with the split after it: MouseLand/cellpose core.py logs "Epoch %d, Time
+        # %4.1fs, Loss %2.4f, Loss Test %2.4f, LR %2.4f")
+        name = base[: -len(stage)] if stage is not None else base + "_"
         splits = {p[:-1] for p in self.eval_prefixes if p.endswith("_")}
         mirrors = {
             k: normalize(k)[len(name) :] for k in keys if k not in mapped and normalize(k).startswith(name)
