@@ -1042,6 +1042,29 @@ def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     assert parsed.facts["num_epochs"][0].value == 50
 
 
+def test_a_loops_own_epoch_bar_without_a_postfix_leaves_its_logger_lines_the_steps(write_log):
+    # INK-USC/CrossFit singletask (its issue 9's log): tqdm(train_dataloader, desc=f"Epoch {epoch}") draws bars
+    # with no postfix, and the loop logs f"Step {global_step} Train loss {loss:.2f} {metric} {curr_em} on
+    # epoch={epoch}" through logging: Lightning's bar always ends its frames with a postfix (v_num, the
+    # prog_bar metrics), so these bars say nothing of Lightning, and the logger's lines are the steps
+    bar = "Epoch {e}: {p:3d}%|{b:<10}| {n}/16 [00:0{t}<00:00, 28.19it/s]"
+    lines = [
+        bar.format(e=18, p=56, b="#####", n=9, t=0),
+        "10/30/2023 20:51:55 - INFO - __main__ - Step 300 Train loss 8761.43 ACC 0.0 on epoch=18",
+        bar.format(e=18, p=100, b="#" * 10, n=16, t=1),
+        bar.format(e=19, p=100, b="#" * 10, n=16, t=1),
+        bar.format(e=24, p=94, b="#########", n=15, t=0),
+        "10/30/2023 20:52:01 - INFO - __main__ - Step 400 Train loss 8735.57 ACC 0.0 on epoch=24",
+        bar.format(e=24, p=100, b="#" * 10, n=16, t=1),
+        bar.format(e=29, p=56, b="#####", n=9, t=0),
+        "10/30/2023 20:52:07 - INFO - __main__ - Step 500 Train loss 8712.02 ACC 0.0 on epoch=29",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.format == "generic"
+    assert steps_of(parsed) == [300, 400, 500]
+    assert [row_at(parsed, n)["loss"] for n in (2, 6, 9)] == [8761.43, 8735.57, 8712.02]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %
