@@ -1065,6 +1065,23 @@ def test_a_loops_own_epoch_bar_without_a_postfix_leaves_its_logger_lines_the_ste
     assert [row_at(parsed, n)["loss"] for n in (2, 6, 9)] == [8761.43, 8735.57, 8712.02]
 
 
+def test_an_early_stopping_note_that_the_loss_decreased_is_a_save_not_an_evaluation(write_log):
+    # early-stopping-pytorch's pytorchtools.py EarlyStopping.save_checkpoint (copied by Informer, Autoformer, thuml's
+    # Time-Series-Library, liaoyuhua/GPT-TS): print(f'Validation loss decreased ({self.val_loss_min:.6f} -->
+    # {val_loss:.6f}).  Saving model ...') before the epoch's own line states the same validation loss
+    lines, best = [], "inf"
+    for epoch, (train, val) in enumerate([(101.84, 38.347205), (58.97, 31.148434), (53.99, 29.043603)], 1):
+        lines.append(f"Validation loss decreased ({best} --> {val:.6f}).  Saving model ...")
+        lines.append(f"Epoch: {epoch}/200 | Train loss: {train} | Val loss: {val} | Time:  27.517s")
+        best = f"{val:.6f}"
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert row_at(parsed, 4)["eval_loss"] == 31.148434
+    assert evals(parsed) == []
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [1, 3, 5]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -3322,7 +3322,13 @@ def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyM
 # a line that reports the best score so far, no evaluation of its own: "new best", or "best" opening the line's
 # words after a logger's prefix or a mark (`: best metric, ...`, `*** Best metric: ...`); not "at best" (a test
 # score at the best validation's checkpoint is measured anew)
-_BEST = regex.compile(r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b")
+# (or that the best changed, the old best and the new: Bjarte Sunde's early-stopping-pytorch pytorchtools.py,
+# copied by Informer, Autoformer and thuml's Time-Series-Library, prints f'Validation loss decreased
+# ({self.val_loss_min:.6f} --> {val_loss:.6f}).  Saving model ...' of the loss the epoch's line states)
+_BEST = regex.compile(
+    r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b"
+    r"|\b(?:decreased|improved|increased)\s*(?:\(|from\b)"
+)
 
 
 def _best_so_far(rec: RecordShape) -> bool:
