@@ -1082,6 +1082,25 @@ def test_an_early_stopping_note_that_the_loss_decreased_is_a_save_not_an_evaluat
     assert list(saves["line"]) == [1, 3, 5]
 
 
+def test_an_evaluation_printed_once_whose_heading_is_its_first_key(write_log):
+    # eric-mitchell/direct-preference-optimization trainers.py: rank0_print(f'eval after {self.example_counter}:
+    # {formatted_stats(mean_eval_metrics)}') before training, then f'train stats after {self.example_counter}
+    # examples: {formatted_stats(mean_train_metrics)}' each step, the dict's numbers quoted ('%.5g'), the step
+    # under 'counters/updates'
+    lines = [
+        "eval after 0: {'rewards_eval/chosen': '-0.056337', 'rewards_eval/margins': '-0.02038', 'loss/eval': '0.70663'}"
+    ]
+    for k, loss in enumerate([0.70236, 0.69782, 0.70011, 0.69514], 1):
+        lines.append(
+            f"train stats after {32 * k} examples: {{'rewards_train/chosen': '-0.030011', 'loss/train': '{loss}', "
+            f"'examples_per_second': '52.133', 'grad_norm': '0', 'counters/examples': {32 * k}, 'counters/updates': {k}}}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 3)["loss"] == 0.69782
+    assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(1, 0.70663)]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

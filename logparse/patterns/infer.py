@@ -4452,6 +4452,17 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return False
     text = " ".join(literals[: first + 1])
     labels = _value_labels(rec)
+    opening = rec.slots[first].label
+    if (
+        opening
+        and literals[0].strip().lower().startswith(opening.lower())
+        and _eval_marks(opening)
+        and any(_eval_marks(label) for label in labels if label != opening)
+    ):
+        # (the line's heading is its first number's key, and its values' keys say so too: eric-mitchell's
+        # direct-preference-optimization trainers.py prints f'eval after {self.example_counter}: {formatted}' of
+        # a dict of 'rewards_eval/chosen', ..., 'loss/eval')
+        return True
     for label in labels:
         text = text.replace(label, " ")
     if not _eval_marks(text):
