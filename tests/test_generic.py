@@ -385,3 +385,18 @@ def test_patterns_new_refuses_politely(tmp_path, write_log):
     )
     assert res.exit_code == 1 and "no line shape repeats" in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_value_the_table_skips_is_said_in_the_generic_block(write_log):
+    # thuml/Time-Series-Library: print('\tspeed: {:.4f}s/iter; left time: {:.4f}s'.format(speed, left_time)) after
+    # each "\titers: ..." line; the time left is an estimate, no value of the step, and the summary says so
+    lines = []
+    for k in range(4):
+        lines += [
+            f"\titers: {100 * (k + 1)}, epoch: 1 | loss: 0.16{k}2218",
+            f"\tspeed: 0.06{k}7s/iter; left time: {493.4 - 9 * k:.4f}s",
+        ]
+    keys = api.analyze(write_log("\n".join(lines) + "\n")).summary["generic"]["keys"]
+    assert keys["left time"]["kind"] == "skipped"
+    assert keys["left time"]["why"].startswith("the time left to the end of training")
+    assert keys["s/iter"]["column"] == "step_time_s"
