@@ -1101,6 +1101,23 @@ def test_an_evaluation_printed_once_whose_heading_is_its_first_key(write_log):
     assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(1, 0.70663)]
 
 
+def test_two_lines_of_a_batch_counter_out_of_its_total_are_steps(write_log):
+    # dalinvip/cnn-lstm-bilstm-deepcnn-clstm-in-pytorch train_ALL_LSTM.py: sys.stdout.write("\rBatch[{}/{}] -
+    # loss: {:.6f}  acc: {:.4f}%({}/{})".format(steps, train_size, loss, accuracy, corrects, batch_size)) every
+    # log interval, then the dev and test evaluations: an excerpt of two such lines is two steps
+    lines = [
+        "Batch[395/6920] - loss: 0.693503  acc: 56.2500%(9/16)",
+        "Batch[400/6920] - loss: 0.729841  acc: 37.5000%(6/16)",
+        "Dev  Accuracy:  Evaluation - loss: 0.655496  acc: 62.3853%(544/872) ",
+        "Test Accuracy:  Evaluation - loss: 0.660529  acc: 61.3399%(1117/1821) ",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [395, 400]
+    assert [row_at(parsed, n)["loss"] for n in (1, 2)] == [0.693503, 0.729841]
+    assert [e["line"] for e in evals(parsed)] == [3, 4]
+    assert row_at(parsed, 2)["eval_loss"] == 0.655496  # the dev split's, the first after step 400
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -1594,6 +1594,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label) or (few and leading(step))
+    # (or a position out of its total under a word that counts loosely, seen twice: dalinvip's text classifier
+    # prints "\rBatch[{}/{}] - loss: {:.6f}  acc: ..." every log interval)
+    rec.named = rec.named or (few and step + 1 in totals and _counter_named(slots[step].label, loose=True))
     rec.whole = step in wholes
     scaled = _COUNTER_SCALE.match(literals[step + 1]) if step in ints else None
     rec.counter_scale = COUNT_SCALES[scaled.group(1)] if scaled else 1
