@@ -364,3 +364,17 @@ def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of
     )
     texts = [r.text for r in read_records(str(path))]
     assert texts == [*frames, "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]", record]
+
+
+def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
+    # r1407p/SAM4MLLM sam4mllm_train.py: tqdm(dataloader, desc=f"Epoch {epoch}") and every GRAD_ACC_STEPS items
+    # tqdm.write(f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"): a log that lost the bar's \r holds
+    # the frames and the message on one line; a frame's own postfix (`, loss=...]`) stays the frame's
+    frames = "".join(f"Epoch 0:  {n}%|          | {n}/64 [00:0{n}<00:30, 1.25s/it]" for n in (7, 8))
+    message = "loss: 2.8750, lr: 0.000100, global_step: 1"
+    postfixed = "Epoch 1:  50%|#####     | 32/64 [00:40<00:40, 1.25s/it, loss=2.1]"
+    path = tmp_path / "glued.log"
+    path.write_text(frames + "            " + message + "\n" + postfixed + "  done\n")
+    texts = [r.text for r in read_records(str(path))]
+    assert texts[0] == frames and texts[1].strip() == message
+    assert texts[2:] == [postfixed + "  done"]

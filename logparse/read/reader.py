@@ -148,10 +148,13 @@ GLUED_BAR = regex.compile(
     # 01:59:46][INFO][trainer:837] - step=5 loss=3.6606 ...")
     r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"
     # or the bar's next frame, its \r lost (a description, its percentage and the bar's body), where the frame
-    # draws a postfix (its values a step's own; frames with none are the bar's progress, kept with the print
-    # glued after their last)
+    # draws a postfix (its values a step's own; frames with none are the bar's progress, kept together)
     r"|(?<==[^\[\]\n]*\])[^\n|\[\]]{0,60}?\d{1,3}%\|"
-    r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_])"
+    r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_]"
+    # or, after a frame with no postfix, a message of its own after blanks, `key: value` or `key=value` first (a
+    # loop's tqdm.write() or print() beside its bar in a log that lost the bar's \r: r1407p/SAM4MLLM's
+    # f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}")
+    r"|(?<=(?:it/s|s/it)\])\s+[A-Za-z_][\w/. -]{0,40}?[:=] ?[-+]?\.?\d)"
 )
 
 
