@@ -1118,6 +1118,30 @@ def test_two_lines_of_a_batch_counter_out_of_its_total_are_steps(write_log):
     assert row_at(parsed, 2)["eval_loss"] == 0.655496  # the dev split's, the first after step 400
 
 
+@pytest.mark.parametrize("indent", ["", "    "])
+def test_clus_logging_writer_lines_behind_absl_prefixes(write_log, indent):
+    # google/CommonLoopUtils clu/metric_writers/logging_writer.py: logging.info("[%d] %s", step, ", ".join(f"{k}={v}"
+    # ...)) behind absl's "I0919 14:15:27.775955 140151934879488 logging_writer.py:35] " (the flax ImageNet example,
+    # steps_per_second among its summary's scalars); a paste indented as a markdown code block keeps its blanks
+    rows = [
+        (100, 2.183623, 6.95107364654541),
+        (200, 7.168900, 6.772485733032227),
+        (300, 7.104685, 6.586050510406494),
+    ]
+    lines = [
+        f"{indent}I0919 14:15:{27 + 14 * k:02d}.775955 140151934879488 logging_writer.py:35] [{step}] "
+        f"steps_per_second={sps:.6f}, train_learning_rate=0.003165467409417033, train_loss={loss}"
+        for k, (step, sps, loss) in enumerate(rows)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300]
+    second = row_at(parsed, 2)
+    assert second["loss"] == 6.772485733032227 and second["step_time_s"] == pytest.approx(
+        1 / 7.1689, rel=1e-9
+    )
+    assert second["timestamp"] - row_at(parsed, 1)["timestamp"] == pytest.approx(14.0)
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

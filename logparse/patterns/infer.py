@@ -137,7 +137,9 @@ TS_RX = (
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
     r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?"
-    r"|(?<=\A[IWEF])\d{4} \d\d:\d\d:\d\d\.\d+"
+    # (glog's `I0919 14:15:27.775955`, absl's: the level's letter first on the line, after the blanks of an indented
+    # paste)
+    r"|(?:(?<=\A[IWEF])|(?<=[ \t][IWEF]))\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
     r"[ \d]\d \d\d:\d\d:\d\d \d{4}"
     # the day before the month, the year before the time: RecBole's logger, datefmt "%a %d %b %Y %H:%M:%S"
