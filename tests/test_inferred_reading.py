@@ -1142,6 +1142,33 @@ def test_clus_logging_writer_lines_behind_absl_prefixes(write_log, indent):
     assert second["timestamp"] - row_at(parsed, 1)["timestamp"] == pytest.approx(14.0)
 
 
+def test_an_evaluation_and_a_save_behind_absl_prefixes_are_one_event_each(write_log):
+    # the flax ImageNet example under absl: train.py logs 'eval epoch: %d, loss: %.4f, accuracy: %.2f' (its source
+    # file, train.py, is no word of the line), clu's LoggingWriter the same evaluation as "[6255] eval_accuracy=...,
+    # eval_loss=...", and flax/training/checkpoints.py "Saving checkpoint at step: %s" then "Saved checkpoint at %s"
+    prefix = "I0919 14:{t} 140151934879488 "
+    lines = [
+        prefix.format(t=f"{15 + k}:27.775955")
+        + f"logging_writer.py:35] [{100 * (k + 1)}] steps_per_second=7.1, "
+        f"train_learning_rate=0.01, train_loss={6.9 - 0.1 * k:.4f}"
+        for k in range(4)
+    ]
+    lines += [
+        prefix.format(t="29:00.699282").replace("140151934879488", "140166890789952")
+        + "train.py:365] eval epoch: 4, loss: 2.9286, accuracy: 37.13",
+        prefix.format(t="29:00.699987") + "logging_writer.py:35] [400] eval_accuracy=0.3712972104549408, "
+        "eval_loss=2.928572654724121",
+        prefix.format(t="29:00.780086") + "checkpoints.py:356] Saving checkpoint at step: 400",
+        prefix.format(t="29:01.262479")
+        + "checkpoints.py:317] Saved checkpoint at /home/u/logs/checkpoint_400",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400]
+    assert [e["line"] for e in evals(parsed)] == [5]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [7] and list(saves["step"]) == [400]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

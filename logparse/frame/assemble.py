@@ -840,6 +840,7 @@ class _Assembler:
         events, event_strays = _out_of_range(self.events.frame())
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
         events = evaluations_joined(events, rows)
+        events = _saves_joined(events, rows)
         events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
@@ -915,6 +916,41 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """One event per checkpoint the inferred reading finds: a save's start and its end on two lines, with no step
+    line and no other event between them, are one save (flax's checkpoints.py logs "Saving checkpoint at step:
+    6255", then "Saved checkpoint at .../checkpoint_6255"), the first line kept. Lines that say the same are a
+    save each (VITS's "Saving model and optimizer state at iteration 10 to .../G_6000.pth", then D_6000.pth). (A
+    pattern set's saves are its framework's lines, each as it reads them.)"""
+    if events.empty or "event" not in events or "line" not in events or "pattern" not in events:
+        return events
+    events = events.reset_index(drop=True)
+    lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
+    steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
+    saves = events["event"].eq("checkpoint_save") & events["pattern"].astype(str).str.startswith("generic.")
+    drop = [
+        k
+        for k in range(1, len(events))
+        if saves.iat[k]
+        and saves.iat[k - 1]
+        and steps_before[k] == steps_before[k - 1]
+        and _save_verb(events.at[k, "text"]) != _save_verb(events.at[k - 1, "text"])
+    ]
+    if not drop:
+        return events
+    keep = events.drop(index=drop)
+    return keep.reset_index(drop=True)
+
+
+_SAVE_VERB = re.compile(r"(?i)\b(sav(?:e|ed|ing)|writ(?:e|ten|ing)|wrote)\b")
+
+
+def _save_verb(text: Any) -> str:
+    """The word a save line says it with (`saving`: it starts; `saved`: it is done), '' with none."""
+    m = _SAVE_VERB.search(str(text))
+    return m.group(1).lower() if m else ""
 
 
 def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:

@@ -299,7 +299,8 @@ _WORDS = regex.compile(r"[A-Za-z]+")
 # such a word says what the record is
 # a key and its quoted word (`'train': 'eval'`, `"split": "val"`): the word, not the key, is what the record says
 _WORD_VALUED = regex.compile(r"""(['"])\w+\1\s*[:=]\s*(['"])(?P<word>[A-Za-z]+)\2""")
-_OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-])")
+# (a source file's name in a logger's prefix is no word of the record: absl's `train.py:365] eval epoch: 4, ...`)
+_OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-]|\.[A-Za-z]{1,5}:)")
 # a logger's label in brackets before a record's values (Acme's TerminalLogger: `[Learner] `)
 _BRACKETED = regex.compile(r"\[([A-Za-z][A-Za-z _-]{0,40})\]")
 # training values beside an evaluation's: a record holding one of these is a step (its val_* values join it)
@@ -3131,9 +3132,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             )  # (an evaluation's metrics change; a data set's `found 16 images` line does not)
             if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
-            elif rec.count == 1 and (_scored(rec, km) or _scores_only(rec, km) or _lone_eval_loss(rec, km)):
+            elif rec.count == 1 and (
+                _scored(rec, km) or _scores_only(rec, km) or _lone_eval_loss(rec, km) or _evaluation_keys(rec)
+            ):
                 rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
+            rec.kind = "eval_free"
+        elif rec.kind == "none" and rec.count == 1 and _evaluation_keys(rec):
             rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
@@ -4591,6 +4596,14 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
         main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec)
         for main in steps
     )
+
+
+def _evaluation_keys(rec: RecordShape) -> bool:
+    """Whether a record's keyed numbers are two or more and every key names an evaluation (`eval_loss`,
+    `val/acc`, `test accuracy`): a line seen once that says so is one (clu's LoggingWriter writes the
+    evaluation's summary as the steps' are, "[6255] eval_accuracy=0.3713, eval_loss=2.9286")."""
+    labels = _value_labels(rec)
+    return len(labels) >= 2 and all(set(_words(label)) & EVAL_WORDS for label in labels)
 
 
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
