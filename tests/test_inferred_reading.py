@@ -1169,6 +1169,32 @@ def test_an_evaluation_and_a_save_behind_absl_prefixes_are_one_event_each(write_
     assert list(saves["line"]) == [7] and list(saves["step"]) == [400]
 
 
+def test_an_epochs_line_beside_its_bars_with_no_postfix_is_the_step(write_log):
+    # a diffusion forecaster's loop: tqdm(train_loader, desc=f"Epoch {epoch}/{epochs} train") and the same for val,
+    # no postfix, then print(f"[SeqAR-Diffusion] Epoch {epoch}/{epochs} Train Loss: {tl:.4f} | Val Loss: {vl:.4f}"):
+    # the bars are the epoch's progress, its line the only record of its training
+    def bar(e: int, split: str, total: int) -> str:
+        return "".join(
+            f"\rEpoch {e}/400 {split}: {100 * n // total:3d}%|{'#' * (10 * n // total):<10}| {n}/{total} "
+            f"[00:{n % 60:02d}<00:10, {29.09 + n:.2f}it/s]"
+            for n in (0, 13, 26, 39, total)
+        )
+
+    losses = [(0.1628, 0.0491), (0.0947, 0.0551), (0.0877, 0.0451)]
+    lines = []
+    for e, (train, val) in enumerate(losses, 1):
+        lines += [bar(e, "train", 2590), bar(e, "val", 289)]
+        lines.append(f"[SeqAR-Diffusion] Epoch {e}/400 Train Loss: {train:.4f} | Val Loss: {val:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["loss"]) == [0.1628, 0.0947, 0.0877] and list(rows["eval_loss"]) == [
+        0.0491,
+        0.0551,
+        0.0451,
+    ]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

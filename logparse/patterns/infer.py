@@ -3217,7 +3217,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
         if (
-            _epoch_summary(rec, steps)
+            _epoch_summary(rec, steps, km)
             or _outer_summary(rec, steps)
             or _save_note(rec, steps)
             or any(_cut_short(rec, main) for main in steps if main is not rec)
@@ -3484,17 +3484,21 @@ def _in_layout_of(rec: RecordShape, main: RecordShape) -> bool:
     )
 
 
-def _epoch_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
+def _epoch_summary(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
     """Whether a record counted by its epoch alone sums up epochs whose steps another record prints, each of those
     lines naming its epoch: the epoch's means after its steps, no step of its own (train-llm-from-scratch's SFT
     loop logs "SFT Epoch {e}, Step {s}/{n}, Loss: {l:.4f}, LR: {lr:.3e}" each batch, then "End of SFT Epoch {e},
     Avg Loss: {mean:.4f}"; Demucs's solver "Train | Epoch {e} | {i}/{n} | ..." then "Train Summary | Epoch {e} |
-    Loss=..."). Not an evaluation either: it measures nothing again on other data."""
+    Loss=..."). Not an evaluation either: it measures nothing again on other data. Steps that print no training
+    value of their own (an epoch's tqdm bar with no postfix, `Epoch 1/400 train:  13%|...| 340/2590 [...]`) are
+    the epoch's progress, and its line the only record of its training."""
     if rec.counter is None or rec.epoch is not None or not _epoch_named(rec.slots[rec.counter].label):
         return False
     ours = {_whole(v) for _, v in rec.series(rec.counter)}
     for other in steps:
         if other is rec or other.counter is None or other.epoch is None:
+            continue
+        if _trains(rec, km) and not _trains(other, km):
             continue
         if _epoch_named(other.slots[other.counter].label):
             continue
