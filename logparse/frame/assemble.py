@@ -930,14 +930,11 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
     steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
     saves = events["event"].eq("checkpoint_save") & events["pattern"].astype(str).str.startswith("generic.")
-    drop = [
-        k
-        for k in range(1, len(events))
-        if saves.iat[k]
-        and saves.iat[k - 1]
-        and steps_before[k] == steps_before[k - 1]
-        and _save_verb(events.at[k, "text"]) != _save_verb(events.at[k - 1, "text"])
-    ]
+    paired = np.flatnonzero(
+        saves.to_numpy()[1:] & saves.to_numpy()[:-1] & (steps_before[1:] == steps_before[:-1])
+    )
+    texts = events["text"].tolist() if "text" in events else [""] * len(events)
+    drop = [k + 1 for k in paired if _save_verb(texts[k + 1]) != _save_verb(texts[k])]
     if not drop:
         return events
     keep = events.drop(index=drop)
@@ -967,23 +964,27 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         wanted &= events["step"].isna()
     if not wanted.any():
         return events
-    steps = rows[(rows["kind"] == "step") & rows["step"].notna()]
+    steps = rows[(rows["kind"] == "step") & rows["step"].notna()].sort_values("line", kind="stable")
     if steps.empty or (np.diff(steps["step"].to_numpy(dtype=float)) < 0).any():
         return events  # (a counter that starts again, each epoch's: resolving steps numbers the events)
-    ranks = (
-        steps["rank"].astype(object) if "rank" in steps else pd.Series(None, index=steps.index, dtype=object)
-    )
     events = events.copy()
     if "step" not in events:
         events["step"] = np.nan
-    for index in events.index[wanted]:
-        line, rank = events.at[index, "line"], events.at[index, "rank"] if "rank" in events else None
-        before = steps[steps["line"] < line]
-        if rank is not None and not pd.isna(rank) and (ranks[before.index] == rank).any():
-            before = before[ranks[before.index] == rank]
-        if len(before):
-            events.at[index, "step"] = before["step"].iloc[-1]
+    ranks = steps["rank"] if "rank" in steps else pd.Series(None, index=steps.index, dtype=object)
+    event_ranks = events["rank"] if "rank" in events else pd.Series(None, index=events.index, dtype=object)
+    for rank in event_ranks[wanted].drop_duplicates(keep="first").tolist():
+        mine = wanted & (event_ranks.isna() if _no_rank(rank) else event_ranks == rank)
+        theirs = steps if _no_rank(rank) or not (ranks == rank).any() else steps[ranks == rank]
+        before = (
+            np.searchsorted(theirs["line"].to_numpy(), events.loc[mine, "line"].to_numpy(), side="left") - 1
+        )
+        values = theirs["step"].to_numpy(dtype=float)
+        events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], np.nan)
     return events
+
+
+def _no_rank(rank: Any) -> bool:
+    return rank is None or (isinstance(rank, float) and math.isnan(rank))
 
 
 def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
@@ -998,35 +999,41 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
         & events["eval_loss"].notna()
         & events["pattern"].astype(str).str.startswith("generic.")
     ]
-    if found.empty:
-        return rows
-    steps = rows[rows["kind"] == "step"]
-    if steps.empty:
+    steps = rows[rows["kind"] == "step"].sort_values("line", kind="stable")
+    if found.empty or steps.empty:
         return rows
     lines = steps["line"].to_numpy()
     numbers = steps["step"].to_numpy(dtype=float) if "step" in steps else np.full(len(steps), np.nan)
+    printed = found["step"] if "step" in found else pd.Series(np.nan, index=found.index)
+    # each step's rows, in line order: a printed step's row found without a scan of every row
+    places: dict[float, np.ndarray] = {}
+    if printed.notna().any():
+        order = np.argsort(numbers, kind="stable")
+        keys, starts = np.unique(numbers[order], return_index=True)
+        places = {
+            float(k): order[a:b] for k, a, b in zip(keys, starts, [*starts[1:], len(order)], strict=True)
+        }
     at: dict[Any, float] = {}
-    for _, event in found.iterrows():
-        before = np.flatnonzero(lines < event["line"])
-        if not len(before):
-            continue
-        step = event.get("step")
+    for line, step, loss in zip(found["line"], printed, found["eval_loss"], strict=True):
         if step is not None and not pd.isna(step):
-            same = before[numbers[before] == float(step)]
+            same = places.get(float(step), np.empty(0, dtype=int))
+            same = same[lines[same] < line]
             if not len(same):
                 continue  # (its step's row comes later, or never: nothing to join)
             index = steps.index[same[-1]]
         else:
-            index = steps.index[before[-1]]
-        at.setdefault(index, float(event["eval_loss"]))
+            before = int(np.searchsorted(lines, line, side="left")) - 1
+            if before < 0:
+                continue
+            index = steps.index[before]
+        at.setdefault(index, float(loss))
     if not at:
         return rows
     rows = rows.copy()
     if "eval_loss" not in rows:
         rows["eval_loss"] = np.nan
-    for index, value in at.items():
-        if pd.isna(rows.at[index, "eval_loss"]):
-            rows.at[index, "eval_loss"] = value
+    given = pd.Series(at, dtype="float64")
+    rows["eval_loss"] = rows["eval_loss"].fillna(given)  # (a row's own eval_loss stays)
     return rows
 
 
@@ -1045,8 +1052,10 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     events = events.reset_index(drop=True)
     lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
     steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
-    ranks = events["rank"].astype(object) if "rank" in events else pd.Series(None, index=events.index)
-    texts = events["text"].astype(str) if "text" in events else pd.Series("", index=events.index)
+    # (plain lists: a log with an evaluation every few steps has hundreds of thousands)
+    ranks = events["rank"].astype(object).tolist() if "rank" in events else [None] * len(events)
+    texts = events["text"].astype(str).tolist() if "text" in events else [""] * len(events)
+    kinds = events["event"].tolist()
     group: list[int] = []
     current, split, shapes = -1, None, set()
     for k in range(len(events)):
@@ -1057,8 +1066,8 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
         named = any(w.lower() not in _KNOWN_WORDS for w in _NAME.findall(texts[k]))
         joins = (
             k > 0
-            and events.at[k, "event"] == "eval"
-            and events.at[k - 1, "event"] == "eval"
+            and kinds[k] == "eval"
+            and kinds[k - 1] == "eval"
             and steps_before[k] == steps_before[k - 1]
             and (ranks[k] == ranks[k - 1] or (pd.isna(ranks[k]) and pd.isna(ranks[k - 1])))
             and (timing or split is None or mine == split or (not mine and not named))
