@@ -1195,6 +1195,25 @@ def test_an_epochs_line_beside_its_bars_with_no_postfix_is_the_step(write_log):
     ]
 
 
+def test_a_loss_glued_to_a_short_word_is_a_loss(write_log):
+    # OpenGVLab/LLaMA-Adapter (its main_finetune.py, after DeiT's): log_stats = {**{f'train_{k}': v ...},
+    # 'epoch': epoch, **{f'val_{k}': v ...}}, json.dumps per epoch; its metric logger names the loss `closs`
+    rows = [
+        (0.00014058, 1.2533392240084134, 1.1418202718098958),
+        (0.00042183, 1.1190958158052884, 1.0963948567708333),
+    ]
+    lines = [
+        json.dumps({"train_lr": lr, "train_closs": tl, "epoch": e, "val_lr": lr * 2, "val_closs": vl})
+        for e, (lr, tl, vl) in enumerate(rows * 2)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert (
+        row_at(parsed, 2)["loss"] == 1.1190958158052884
+        and row_at(parsed, 2)["eval_loss"] == 1.0963948567708333
+    )
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -1347,8 +1347,15 @@ _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "ste
 
 
 def _words(key: str) -> frozenset[str]:
-    """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss)."""
-    return frozenset(w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", english(key)).lower()) if w)
+    """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss); a loss glued
+    to a short word is a loss too (LLaMA-Adapter's `train_closs`, YOLOv5's `mloss`: closs, loss)."""
+    words = {w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", english(key)).lower()) if w}
+    if any(_GLUED_LOSS.fullmatch(w) for w in words):
+        words.add("loss")
+    return frozenset(words)
+
+
+_GLUED_LOSS = regex.compile(r"[a-z]{1,5}loss")
 
 
 def _group_parts(key: str) -> tuple[str, str] | None:
