@@ -1214,6 +1214,23 @@ def test_a_loss_glued_to_a_short_word_is_a_loss(write_log):
     )
 
 
+def test_a_models_numbered_children_printed_by_torch_are_no_steps(write_log):
+    # LingxiaoShawn/PairNorm main.py: print(model) (torch.nn.Module.__repr__: a ModuleList's children as
+    # "  (0): GraphConv(1433->64)", ...), then each epoch print('Epoch {}: train loss {:.3f} train acc: {:.3f}, val
+    # loss: {:.3f} val acc {:.3f}.')
+    lines = ["DeepGCN(", "  (hidden_layers): ModuleList("]
+    lines += [f"    ({k}): GraphConv({1433 if k == 0 else 64}->64)" for k in range(9)]
+    lines += ["  )", "  (out_layer): GraphConv(64->7)", ")"]
+    losses = [2.023, 2.050, 2.033, 1.983, 1.957]
+    lines += [
+        f"Epoch {e}: train loss {x:.3f} train acc: 0.157, val loss: {1.963 - e / 1000:.3f} val acc 0.156."
+        for e, x in enumerate(losses)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert row_at(parsed, 15)["loss"] == 2.023 and row_at(parsed, 15)["eval_loss"] == 1.963
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

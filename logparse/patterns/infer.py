@@ -4259,7 +4259,9 @@ def _qualifies(rec: RecordShape) -> bool:
 
 # a branch of a drawn tree: `├─` or `└──` before a name (torchinfo's summary, `│    └─Conv1d: 3-1  [1, 512, 98]
 # 163,840`, torchinfo/layer_info.py's depth-idx; rich's Tree); a box's rules (`├───┼───┤`) name nothing
-_TREE_BRANCH = regex.compile(r"[├└┣┗╠╚][─━═]+\s?[A-Za-z_]")
+# (or a module printed by torch.nn.Module.__repr__ among its numbered children, `  (3): GraphConv(64->64)`, a
+# ModuleList's or a Sequential's: its index counts layers)
+_TREE_BRANCH = regex.compile(r"[├└┣┗╠╚][─━═]+\s?[A-Za-z_]|^\s*\(\d+\): [A-Z][A-Za-z0-9_]*\(")
 
 
 def _tree_branch(rec: RecordShape) -> bool:
