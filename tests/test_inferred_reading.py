@@ -1231,6 +1231,30 @@ def test_a_models_numbered_children_printed_by_torch_are_no_steps(write_log):
     assert row_at(parsed, 15)["loss"] == 2.023 and row_at(parsed, 15)["eval_loss"] == 1.963
 
 
+def test_2s_agcn_print_log_epochs_with_their_evaluations(write_log):
+    # lshiwjx/2s-AGCN main.py (copied by CTR-GCN, SkeletonGCL, ...): print_log prefixes '[ ' + time.asctime() + ' ] ';
+    # train(): 'Training epoch: {}', then '\tMean training loss: {:.4f}.  Mean graph loss: {:.4f}.  Mean training
+    # acc: {:.2f}%.'; eval(): 'Eval epoch: {}', then '\tMean {} loss of {} batches: {}.'.format(ln, len(loader),
+    # np.mean(loss_value)): the training's loss beside a regularizer's term, the test loss a mean over 8 batches
+    lines = []
+    for k, (epoch, train, test) in enumerate(
+        [(15, 0.7648, 0.5971676260232925), (16, 0.7935, 0.5277879051864147)]
+    ):
+        t = f"[ Sun Oct 29 17:0{2 * k}:{10 + k:02d} 2023 ]"
+        lines += [
+            f"{t} Training epoch: {epoch}",
+            f"{t} \tMean training loss: {train:.4f}.  Mean graph loss: 0.0000.  Mean training acc: 72.82%.",
+            f"{t} \tTime consumption: [Data]15%, [Network]85%",
+            f"{t} Eval epoch: {epoch}",
+            f"{t} \tMean test loss of 8 batches: {test}.",
+            f"{t} \tTop1: 77.16%",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [15, 16]
+    assert [e["line"] for e in evals(parsed)] == [4, 10]  # `Eval epoch` and its loss line: one evaluation
+    assert row_at(parsed, 1)["loss"] == 0.7648 and row_at(parsed, 7)["eval_loss"] == 0.5277879051864147
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

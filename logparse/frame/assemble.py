@@ -1076,8 +1076,8 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
         if not joins:
             current, split, shapes = current + 1, None, set()
         shapes.add(shape)
-        if not timing and split is None:
-            split = mine
+        if not timing and split is None and mine:
+            split = mine  # (a line that names no split, `Eval epoch: 15`, leaves it to the next)
         group.append(current)
     if current == len(events) - 1:
         return events

@@ -958,6 +958,12 @@ _ASIDE_CLOSE = regex.compile(
 )
 
 
+_COUNTED_OVER = regex.compile(rf"(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})[ \t]+(?:of|over)[ \t]+$")
+_COUNTED_UNIT = regex.compile(
+    r"^[ \t]+(?:batch(?:es)?|samples?|steps?|iter(?:ation)?s?|examples?|episodes?)\s*[:=]\s*$"
+)
+
+
 def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
     """`key (words N words): v`: a number in an aside between a key and its value is the aside's (the window of a
     running mean), no value of its own; the key before the bracket names the value (ScalingDown's
@@ -971,6 +977,15 @@ def _aside_number(sh: SampledShape, slots: list[Slot]) -> None:
         m = _ASIDE_OPEN.search(_before(sh.literals, sh.kinds, i))
         close = _ASIDE_CLOSE.match(sh.literals[i + 1])
         if m is None or close is None or (nxt.label and not close.group("after")):
+            counted = _COUNTED_OVER.search(_before(sh.literals, sh.kinds, i))
+            if (
+                counted is not None
+                and _COUNTED_UNIT.match(sh.literals[i + 1])
+                and len({values[i] for values in sh.values}) == 1
+            ):
+                # (`key of N batches: v`: the count the value is a mean over, 2s-AGCN's print_log('\tMean test
+                # loss of {} batches: {}.'.format(len(loader), np.mean(loss_value))))
+                nxt.label, slot.label, slot.unit = counted.group("key").strip(), "", None
             continue
         printed = {values[i] for values in sh.values}
         if len(printed) == 1:

@@ -1059,6 +1059,11 @@ class KeyMap:
             for k in candidates
             if shared & rule.words and not _words(k) - shared - rule.words - rule.running
         ]
+        # (a loss named for the training beside losses of other names: 2s-AGCN's and its copies' "Mean training
+        # loss: {:.4f}.  Mean graph loss: {:.4f}." is the model's objective beside a regularizer's term)
+        staged = [k for k in candidates if _words(k) & _TRAINING_WORDS]
+        if any(not _words(k) - rule.words - rule.running for k in candidates if k not in staged):
+            staged = []  # (nor beside a loss of no name of its own, `Avg loss` beside `train_cost`: one loss twice)
         chosen: str | None = None
         if len(totals) == 1:
             chosen, how = totals[0], "the total of the line's losses"
@@ -1072,6 +1077,8 @@ class KeyMap:
             chosen, how = stems[0], "the loss whose parts the line's other losses are (named after it)"
         elif len(objectives) == 1:
             chosen, how = objectives[0], "the line's only loss beside auxiliary terms added to it"
+        elif len(staged) == 1:
+            chosen, how = staged[0], "the loss named for the training beside losses named otherwise"
         for k in candidates:
             if k == chosen:
                 mapped[k] = Mapping("loss", "step", rule="loss", via=f"the loss rule (rules.loss): {how}")
@@ -1342,6 +1349,7 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
 
 
 _CAPITAL = regex.compile(r"[A-Z]")
+_TRAINING_WORDS = frozenset({"train", "training"})
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
 
