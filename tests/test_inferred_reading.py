@@ -1255,6 +1255,22 @@ def test_2s_agcn_print_log_epochs_with_their_evaluations(write_log):
     assert row_at(parsed, 1)["loss"] == 0.7648 and row_at(parsed, 7)["eval_loss"] == 0.5277879051864147
 
 
+def test_a_save_of_the_best_model_said_in_chinese_is_a_checkpoint(write_log):
+    # GuoxiangJiang/Transformer-in-en-de-trans train.py: print(f"Epoch {epoch}/{epochs} - Train Loss: {tl:.4f}, Val
+    # Loss: {vl:.4f}"), and on a new best print(f"  保存最佳模型 (val_loss={vl:.4f})") ("saved the best model")
+    rows = [(93, 1.1385, 1.3619, True), (94, 1.1362, 1.3691, False), (95, 1.1336, 1.3610, True)]
+    lines = []
+    for epoch, train, val, best in rows:
+        lines.append(f"Epoch {epoch}/100 - Train Loss: {train:.4f}, Val Loss: {val:.4f}")
+        if best:
+            lines.append(f"  保存最佳模型 (val_loss={val:.4f})")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [93, 94, 95]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 5] and list(saves["step"]) == [93, 95]
+    assert evals(parsed) == []
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -3353,6 +3353,7 @@ def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyM
 _BEST = regex.compile(
     r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b"
     r"|\b(?:decreased|improved|increased)\s*(?:\(|from\b)"
+    r"|最佳|最优"  # (best, in Chinese)
 )
 
 
@@ -5609,7 +5610,9 @@ _SAVE = regex.compile(
     r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt)
-    r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b)"
+    r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
+    # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
+    r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存)"
 )
 _SAVE_STEP = regex.compile(r"(?i)\b(?:global[_ ]step|step|iter(?:ation)?)\s*[:=#]?\s*(\d+)\b")
 
