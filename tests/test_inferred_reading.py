@@ -1271,6 +1271,25 @@ def test_a_save_of_the_best_model_said_in_chinese_is_a_checkpoint(write_log):
     assert evals(parsed) == []
 
 
+def test_a_time_in_brackets_after_the_epochs_counter_is_the_epochs_time(write_log):
+    # a segmentation loop (Dang-Tu-lang/Dino_augseg's committed train log): print(f"Epoch {e}/{epochs} [{dt:.1f}s] |
+    # LR: {lr:.6e} | Train Loss: {tl:.4f} | Val Loss: {vl:.4f} | mIoU={miou:.2f}%"), one line an epoch: the time in
+    # brackets follows the counter, no value it could be the running mean of
+    rows = [
+        (138.0, 2.8360, 1.2237),
+        (133.4, 2.6075, 1.1377),
+        (133.2, 2.4425, 0.9604),
+        (133.3, 2.3944, 0.8944),
+    ]
+    lines = [
+        f"Epoch {e}/100 [{dt:.1f}s] | LR: 3.800000e-06 | Train Loss: {tl:.4f} | Val Loss: {vl:.4f} | mIoU=6.26%"
+        for e, (dt, tl, vl) in enumerate(rows, 1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 4)] == [138.0, 133.4, 133.3]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

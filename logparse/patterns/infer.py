@@ -4923,7 +4923,12 @@ def _line_table(
             why = "the progress bar's percentage done: its position and total say it"
             keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
-        if _average(sh, slot) and not slot.bracketed:
+        if (
+            _average(sh, slot)
+            and not slot.bracketed
+            # (after the counter or its total no average: `Epoch 1/100 [138.0s]`, the epoch's own time)
+            and rec.slots[slot.index - 1].role not in ("step", "total", "epoch", "epoch_total")
+        ):
             continue
         if counted is not None and slot.index > counted and _bar_rate(rec, slot):
             if evaluation or rec.beside:
