@@ -1290,6 +1290,22 @@ def test_a_time_in_brackets_after_the_epochs_counter_is_the_epochs_time(write_lo
     assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 4)] == [138.0, 133.4, 133.3]
 
 
+def test_a_gaussian_splatting_runs_saves_are_checkpoints(write_log):
+    # graphdeco-inria/gaussian-splatting train.py: tqdm "Training progress" with postfix {"Loss": f"{ema:.7f}"}
+    # every 10 iterations, print("\n[ITER {}] Saving Gaussians".format(iteration)) and, at the checkpoint
+    # iterations, print("\n[ITER {}] Saving Checkpoint".format(iteration)): two saves of the model
+    lines = []
+    for k in range(1, 5):
+        it = 1000 * k
+        lines.append(
+            f"Training progress:  {k * 3}%|{'#' * k:<10}| {it}/30000 [00:{k:02d}<10:00, 40.00it/s, Loss={0.1 / k:.7f}]"
+        )
+    lines += ["", "[ITER 4000] Saving Gaussians", "", "[ITER 4000] Saving Checkpoint"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [6, 8]
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -5605,7 +5605,9 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # ch05/03_bonus_pretraining_on_gutenberg/pretraining_simple.py: print(f"Saved {file_name}") of
 # model_checkpoints/model_pg_{global_step}.pth; loops that print f"Saved checkpoint_{step}.pth" or
 # "... Saving to model_best.pth")
-_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?)"
+# (3D Gaussian splatting's model is its Gaussians: graphdeco-inria/gaussian-splatting train.py prints "\n[ITER {}]
+# Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
+_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians)"
 _SAVE = regex.compile(
     r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?"
     # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
