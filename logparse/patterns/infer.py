@@ -4926,8 +4926,12 @@ def _line_table(
         if (
             _average(sh, slot)
             and not slot.bracketed
-            # (after the counter or its total no average: `Epoch 1/100 [138.0s]`, the epoch's own time)
-            and rec.slots[slot.index - 1].role not in ("step", "total", "epoch", "epoch_total")
+            # (after the counter or its total, one record a step, no average: `Epoch 1/100 [138.0s]`, the epoch's own
+            # time; where records are steps apart, TF's `loss = 0.52, step = 100 (162.563 sec)`, it may cover them)
+            and not (
+                rec.slots[slot.index - 1].role in ("step", "total", "epoch", "epoch_total")
+                and _every_step(rec)
+            )
         ):
             continue
         if counted is not None and slot.index > counted and _bar_rate(rec, slot):
@@ -5670,6 +5674,17 @@ def _outer_key(sh: SampledShape, index: int) -> str | None:
     after = "".join(sh.literals[index + 1 :])
     close = after.find("}")
     return m.group("key") if close >= 0 and "#" not in after[:close] and len(sh.kinds) > index else None
+
+
+def _every_step(rec: RecordShape) -> bool:
+    """Whether a record's counter moves by one from line to line: a record for every step (or epoch)."""
+    if rec.counter is None:
+        return False
+    counts = [v for _, v in rec.series(rec.counter)]
+    if not _is_int(counts):
+        return False
+    moves = [b - a for a, b in zip(_ints(counts), _ints(counts[1:]), strict=False)]
+    return bool(moves) and sum(m == 1 for m in moves) * 2 > len(moves)
 
 
 def _average(sh: SampledShape, slot: Slot) -> bool:
