@@ -1306,6 +1306,24 @@ def test_a_gaussian_splatting_runs_saves_are_checkpoints(write_log):
     assert list(saves["line"]) == [6, 8]
 
 
+def test_a_line_beside_an_excerpts_two_steps_under_their_counter_joins_its_step(write_log):
+    # microsoft/UniRec's trainer logs "epoch {} training [time: {:.2f}s, train loss: {:.4f}]" after each epoch, then
+    # "epoch: {}, learning rate: {}" of the scheduler: an excerpt of two epochs that holds the second line once
+    # still reads one row an epoch, the lr on its epoch's row
+    lines = [
+        ">> epoch 1",
+        "[INFO] SASRec-SASRec-github: epoch 1 training [time: 37.51s, train loss: 11888.1119]",
+        "[INFO] SASRec-SASRec-github: epoch 1 evaluating [time: 43.49s, ndcg@10: 0.060777]",
+        "[INFO] SASRec-SASRec-github: epoch: 1, learning rate: 0.0002",
+        ">> epoch 2",
+        "[INFO] SASRec-SASRec-github: epoch 2 training [time: 37.21s, train loss: 10133.0652]",
+        "[INFO] SASRec-SASRec-github: epoch 2 evaluating [time: 43.18s, ndcg@10: 0.071220]",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2]
+    assert row_at(parsed, 2)["loss"] == 11888.1119 and row_at(parsed, 2)["lr"] == 0.0002
+
+
 def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_log):
     # WongKinYiu/yolov7 train.py (YOLOv3's the same): the header ('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box',
     # 'obj', 'cls', 'total', 'labels', 'img_size'), then per epoch ('%10s' * 2 + '%10.4g' * 6) % ('%g/%g' %

@@ -3615,7 +3615,10 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     # (a line printed once at a step of main's, beside a record seen rising, is that step's too: trax's
     # supervised/training.py Loop prints every message through _log_step as 'Step % 6d: %s', its 'Total number of
     # trainable weights: %d' at step 1 just before that step's 'Ran %d train steps in %0.2f secs')
-    if len(ours) < (1 if len(theirs) >= MIN_REPEATS else MIN_REPEATS):
+    # (or, in an excerpt of two steps, a line beside them under the same named counter: UniRec's "epoch {} training
+    # [time: ..., train loss: ...]" then "epoch: {}, learning rate: {}")
+    few = len(theirs) == 2 and rec.named and main.named
+    if len(ours) < (1 if len(theirs) >= MIN_REPEATS else MIN_REPEATS) and not few:
         return False
     if len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
         return False
