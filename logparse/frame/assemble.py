@@ -344,9 +344,8 @@ def _refuse_stray_matches(
     prose = sentences >= PROSE_SHARE * len(texts)
     if not (markdown or prose):
         return
-    matcher = Matcher(
-        [ps for ps in chosen if ps.role not in ("common", compose.GUEST)]
-    )  # the set's own lines
+    # the set's own lines
+    matcher = Matcher([ps for ps in chosen if ps.role not in ("common", compose.GUEST)])
     steps = []
     own = []  # the steps of lines no code fence, indent or `>` quotes
     fenced = False
@@ -475,9 +474,8 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        self.alone: set[str] = (
-            set()
-        )  # attach = "next" patterns that met no record in this log (see _stand_alone)
+        # attach = "next" patterns that met no record in this log (see _stand_alone)
+        self.alone: set[str] = set()
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
         # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB)
@@ -511,10 +509,10 @@ class _Assembler:
     def _first_sight(self, spec: LineSpec) -> None:
         """What a pattern says about its numbers, noted once per pattern."""
         pattern = spec.qualname
-        if (
-            spec.key_uses and id(spec) not in self.keyed
-        ):  # an inferred line's keys (its explicit fields), noted
-            self.keyed.add(id(spec))  # as a key map line's are (several lines of one name: each its own)
+        # an inferred line's keys (its explicit fields), noted as a key map line's are (several lines of one name:
+        # each its own)
+        if spec.key_uses and id(spec) not in self.keyed:
+            self.keyed.add(id(spec))
             (self.guest_keys.extend if spec.guest else self._note_keys)(spec.key_uses)
         if pattern in self.seen:
             return
@@ -822,15 +820,13 @@ class _Assembler:
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]
-            self._note_keys(
-                [k for k in self.guest_keys if k[0] == "facts" or k[2] in rows]
-            )  # (x_rank: the rank)
+            # (x_rank: the rank)
+            self._note_keys([k for k in self.guest_keys if k[0] == "facts" or k[2] in rows])
             self.notes = {**self.notes, **prints.notes}
             if prints.timed_by in self.windows:  # a bar's rate: averaged as the bar averages it
                 self.windows.setdefault("step_time_s", self.windows[prints.timed_by])
-        elif (
-            prints is not None
-        ):  # not a step sequence: their lines are unmatched, as without the generic reading
+        elif prints is not None:
+            # not a step sequence: their lines are unmatched, as without the generic reading
             self.counts["matched"] -= prints.prints
             self.counts["unmatched"] += prints.prints
             self.notes = {k: v for k, v in self.notes.items() if k not in self.guest_noted}
@@ -1257,9 +1253,8 @@ def _cut_last_line(rows: pd.DataFrame, last: Record, matcher: Matcher) -> pd.Dat
         rows["flags"] = None
     rows["flags"] = rows["flags"].astype(object)
     was = rows.at[at, "flags"]
-    rows.at[at, "flags"] = (
-        "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
-    )  # kept, as resolve joins
+    # kept, as resolve joins
+    rows.at[at, "flags"] = "cut" if was is None or pd.isna(was) or not was else f"{was},cut"
     return rows
 
 

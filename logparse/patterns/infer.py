@@ -5036,10 +5036,9 @@ def _line_table(
             use = keymap_mod.KeyUse("samples_per_s", "values", why)
             m = FieldPlan("samples_per_s", scope="global", reason=why, use=use)
         if m is None:
+            # (a value the table says is no step's: said in the generic notes, not dropped unseen)
             why = km.skip.get(keymap_mod.normalize(key)) if key and not evaluation else None
-            if (
-                why is not None
-            ):  # (a value the table says is no step's: said in the generic notes, not dropped unseen)
+            if why is not None:
                 keys.append(("skipped", key, keymap_mod.skipped_use(why)))
             continue
         if m.column == "step_time_s" and not evaluation:
