@@ -555,3 +555,11 @@ def test_a_key_ending_in_the_word_value_names_what_comes_before():
     assert km.lookup("train Lr_value", "step").column == "lr"
     assert km.lookup("loss_value", "step").column == "loss"
     assert km.lookup("value", "step") is None
+
+
+def test_a_training_stage_abbreviated_trn_is_a_stage_beside_an_evaluations():
+    # `trn_loss` beside `val_loss` (the abbreviation TRAIN_WORDS holds): one quantity of two stages, word for word
+    # the same but the stage's
+    assert keymap.one_stage_apart(["trn", "loss"], ["val", "loss"])
+    assert keymap.one_stage_apart(["train", "loss"], ["val", "loss"])
+    assert not keymap.one_stage_apart(["mask", "loss"], ["val", "loss"])

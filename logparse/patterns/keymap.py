@@ -85,8 +85,7 @@ _GROUP = regex.compile(
 )
 # a learning rate named by the parameter group's module: lr_swin, lr_bert (not lr_0: _GROUP reads numbered ones)
 _NAMED_LR = regex.compile(r"lr_[a-z][a-z]+")
-# the words of a training stage and of an evaluation's, as keys name them (one_stage_apart)
-_TRAINING_WORDS = frozenset({"train", "training", "trn"})
+# the words of an evaluation's stage, as keys name them (one_stage_apart; a training stage's: TRAIN_WORDS)
 _EVALUATION_WORDS = frozenset({"val", "valid", "validation", "eval", "evaluation", "test", "dev"})
 _INDEX = regex.compile(r"(\d+)$")
 # a whole number as printed (no decimal point, no exponent, no unit)
@@ -1061,7 +1060,7 @@ class KeyMap:
         ]
         # (a loss named for the training beside losses of other names: 2s-AGCN's and its copies' "Mean training
         # loss: {:.4f}.  Mean graph loss: {:.4f}." is the model's objective beside a regularizer's term)
-        staged = [k for k in candidates if _words(k) & _TRAINING_WORDS]
+        staged = [k for k in candidates if _words(k) & TRAIN_WORDS]
         if any(not _words(k) - rule.words - rule.running for k in candidates if k not in staged):
             staged = []  # (nor beside a loss of no name of its own, `Avg loss` beside `train_cost`: one loss twice)
         chosen: str | None = None
@@ -1349,7 +1348,6 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
 
 
 _CAPITAL = regex.compile(r"[A-Z]")
-_TRAINING_WORDS = frozenset({"train", "training"})
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
 
@@ -1588,7 +1586,7 @@ def resolve_path(
 def one_stage_apart(
     train: Sequence[str],
     other: Sequence[str],
-    training: Container[str] = _TRAINING_WORDS,
+    training: Container[str] = TRAIN_WORDS,
     evaluation: Container[str] = _EVALUATION_WORDS,
 ) -> bool:
     """Whether two keys, as their words, name one quantity of two stages: word for word the same but one, a
