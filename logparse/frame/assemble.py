@@ -914,6 +914,17 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
 
 
+def _inferred_events(events: pd.DataFrame) -> pd.Series:
+    """The events the inferred reading found (a pattern set's are its framework's lines, each as it reads them)."""
+    return events["pattern"].astype(str).str.startswith("generic.")
+
+
+def _steps_before(events: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
+    """For each event, how many rows come before its line: two events with the same count have no row between."""
+    lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
+    return np.searchsorted(lines, events["line"].to_numpy(), side="left")
+
+
 def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """One event per checkpoint the inferred reading finds: a save's start and its end on two lines, with no step
     line and no other event between them, are one save (flax's checkpoints.py logs "Saving checkpoint at step:
@@ -923,9 +934,8 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     if events.empty or "event" not in events or "line" not in events or "pattern" not in events:
         return events
     events = events.reset_index(drop=True)
-    lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
-    steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
-    saves = events["event"].eq("checkpoint_save") & events["pattern"].astype(str).str.startswith("generic.")
+    steps_before = _steps_before(events, rows)
+    saves = events["event"].eq("checkpoint_save") & _inferred_events(events)
     paired = np.flatnonzero(
         saves.to_numpy()[1:] & saves.to_numpy()[:-1] & (steps_before[1:] == steps_before[:-1])
     )
@@ -953,9 +963,7 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     before any step keeps none. (A pattern set numbers its events as its framework prints them.)"""
     if events.empty or rows.empty or "step" not in rows or "kind" not in rows or "line" not in rows:
         return events
-    wanted = events["event"].isin(("eval", "checkpoint_save")) & events["pattern"].astype(str).str.startswith(
-        "generic."
-    )
+    wanted = events["event"].isin(("eval", "checkpoint_save")) & _inferred_events(events)
     if "step" in events:
         wanted &= events["step"].isna()
     if not wanted.any():
@@ -990,11 +998,7 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     set joins its evaluation lines to rows as its framework does.)"""
     if events.empty or "eval_loss" not in events or rows.empty or "kind" not in rows or "line" not in rows:
         return rows
-    found = events[
-        (events["event"] == "eval")
-        & events["eval_loss"].notna()
-        & events["pattern"].astype(str).str.startswith("generic.")
-    ]
+    found = events[(events["event"] == "eval") & events["eval_loss"].notna() & _inferred_events(events)]
     steps = rows[rows["kind"] == "step"].sort_values("line", kind="stable")
     if found.empty or steps.empty:
         return rows
@@ -1046,8 +1050,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     if events.empty or "event" not in events or "line" not in events:
         return events
     events = events.reset_index(drop=True)
-    lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
-    steps_before = np.searchsorted(lines, events["line"].to_numpy(), side="left")
+    steps_before = _steps_before(events, rows)
     # (plain lists: a log with an evaluation every few steps has hundreds of thousands)
     ranks = events["rank"].astype(object).tolist() if "rank" in events else [None] * len(events)
     texts = events["text"].astype(str).tolist() if "text" in events else [""] * len(events)

@@ -658,7 +658,7 @@ def _words(text: str) -> list[str]:
 
 def _names_training(text: str) -> bool:
     """Whether a record's text (outside its keys) names the training's stage in a word of its own."""
-    return bool({w.lower() for w in _OWN_WORDS.findall(text)} & {"train", "training"})
+    return bool({w.lower() for w in _OWN_WORDS.findall(text)} & _TRAIN_STAGE)
 
 
 def _eval_marks(text: str) -> frozenset[str]:
@@ -2709,7 +2709,7 @@ def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
         label = sh.literals[0].strip()
         if not _ROW_LABEL.fullmatch(label) or any(k != "num" for k in sh.kinds):
             continue
-        if {"train", "training"} & set(_words(label)):
+        if _TRAIN_STAGE & set(_words(label)):
             continue  # (a table that prints the training's row beside the evaluation's)
         if all(lit and lit.isspace() for lit in sh.literals[1:-1]) and not sh.literals[-1].strip():
             rec.kind = "eval_free"
@@ -4639,7 +4639,7 @@ def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return False
     for label in labels:
         words = set(_words(label))
-        if not words & SCORE_WORDS or words & {"train", "training"}:
+        if not words & SCORE_WORDS or words & _TRAIN_STAGE:
             return False
     return True
 
