@@ -7,7 +7,7 @@ For each size it writes (once; kept in --dir for the next run):
 - ``mega-<size>.log``: a Megatron-LM console log in training.py's format (the argument dump of tests/synth,
   then `` [ts] iteration N/ T | consumed samples: ... |`` lines), every iteration line followed by one noise
   line (NCCL INFO chatter, a Python warning), a checkpoint save every 1000 iterations: half the lines
-  noise, as in the issue;
+  noise, as a busy multi-node job's log is;
 - ``mega-<size>.log.gz``: the same, gzip-compressed (level 6);
 - ``ranks8-<size>.log``: the same size, every line printed by 8 ranks with torchrun's ``[defaultR]:`` prefix.
 

@@ -1043,7 +1043,7 @@ def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
 
 
 def test_a_loops_own_epoch_bar_without_a_postfix_leaves_its_logger_lines_the_steps(write_log):
-    # INK-USC/CrossFit singletask (its issue 9's log): tqdm(train_dataloader, desc=f"Epoch {epoch}") draws bars
+    # INK-USC/CrossFit singletask (a user's log, https://github.com/INK-USC/CrossFit/issues/9): tqdm(train_dataloader, desc=f"Epoch {epoch}") draws bars
     # with no postfix, and the loop logs f"Step {global_step} Train loss {loss:.2f} {metric} {curr_em} on
     # epoch={epoch}" through logging: Lightning's bar always ends its frames with a postfix (v_num, the
     # prog_bar metrics), so these bars say nothing of Lightning, and the logger's lines are the steps

@@ -77,8 +77,8 @@ def test_numbers_as_logs_print_them_still_read(text, value):
 
 
 def test_junk_in_a_megatron_line_is_malformed_not_a_smaller_number_and_not_divergence(tmp_path):
-    """The shipped Megatron sample with three values spoiled the issue's way: steps 10, 20 and 30 are
-    flagged malformed with their value NaN (not 1.12, not 0.68 s), the rest reads as before, and the run is
+    """The shipped Megatron sample with three values spoiled as a damaged copy spoils them (junk glued into the
+    digits): steps 10, 20 and 30 are flagged malformed with their value NaN (not 1.12, not 0.68 s), the rest reads as before, and the run is
     complete, not diverged (the log printed no NaN)."""
     lines = (SAMPLES / "megatron_llama2-7b_8xh100.log").read_text().splitlines()
     spoil = {

@@ -1,7 +1,7 @@
 """A user regex has a time budget over the whole log, not only per line, and a regex that
 is costly to compile is refused before it is compiled.
 
-The costly pattern is the issue's own: `(?:a|aa)+$` backtracks exponentially on a run of a's that ends in
+The costly pattern is the classic one: `(?:a|aa)+$` backtracks exponentially on a run of a's that ends in
 another character (~10 ms a line for 22 a's, under the 0.25 s per-line limit, so no line alone trips it). The
 budget is lowered through monkeypatch so that each test takes well under 3 s; before the budget existed these
 logs were read to the end (6 s and more) and exited 0.
