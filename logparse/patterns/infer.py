@@ -4849,10 +4849,11 @@ def _line_table(
         _name_keyless_time(rec)
     # the record's keys together (a block's: those of all its lines)
     line = block.keys if block is not None else [s.label for s in rec.slots if s.role == "value" and s.label]
-    longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     if block is not None and block.step_time is not None and not evaluation:
-        # (the block's step time is on one of its lines: every other time of its lines is a part)
+        # (the block's step time is on one of its lines, found over them all: every other time of its lines is a part)
         longest = block.step_time[1] if block.step_time[0] == id(rec) else -1
+    else:
+        longest = _longest_time(rec, km, line) if not evaluation and rec.kind != "marker" else None
     latest = _latest_beside_average(rec, km) if rec.kind == "step" else None
     total = _bare_total(rec, km, line) if rec.kind == "step" and latest is None else None
 
