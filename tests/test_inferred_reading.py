@@ -4739,3 +4739,23 @@ def test_steps_a_second_said_per_sec_is_the_inverse_of_the_step_time(write_log):
     assert steps_of(parsed) == [810, 820, 830]
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(1 / 4.07)
     assert row_at(parsed, 3)["step_time_s"] == pytest.approx(1 / 4.08)
+
+
+def test_an_epochs_summary_with_its_validation_loss_after_the_epochs_batch_lines_is_an_evaluation(write_log):
+    # IsaacRodgz/ConcatBERT src/train.py: every log_interval batches 'Epoch {:2d} | Batch {:3d}/{:3d} |
+    # Time/Batch(ms) {:5.2f} | Train Loss {:5.4f}', after each epoch 'Epoch {:2d} | Time {:5.4f} sec | Train Acc
+    # {:5.4f} | Train Loss {:5.4f} | Valid Loss {:5.4f}'
+    lines = []
+    for epoch in (1, 2):
+        lines += [
+            f"Epoch {epoch:2d} | Batch {b:3d}/972 | Time/Batch(ms) 69{b // 100}.84 | Train Loss 0.7{b // 100}41"
+            for b in (100, 200, 300)
+        ]
+        lines.append(
+            f"Epoch {epoch:2d} | Time 1041.3202 sec | Train Acc 21.7959 | Train Loss 0.6782 | Valid Loss 0.61{epoch}1"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 100, 200, 300]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(0.69184)
+    assert [e["line"] for e in evals(parsed)] == [4, 8]
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.6111, 0.6121]

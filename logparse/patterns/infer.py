@@ -3130,6 +3130,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:
         if _accuracy_check(rec, steps):
             rec.kind, rec.own_count = "eval", True  # (at an epoch, not at a step its counter numbers)
+    for rec in records:
+        if (
+            rec.kind in ("none", "step")
+            and rec.counter is not None
+            and _epoch_summary_evaluated(rec, steps, km)
+        ):
+            rec.kind, rec.own_count = "eval", True
     steps = [rec for rec in steps if rec.kind == "step"]
     if not any(rec.count >= MIN_REPEATS for rec in steps):
         for rec in records:
@@ -4619,6 +4626,27 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return False
     return any(
         main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec)
+        for main in steps
+    )
+
+
+def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A record under a counter of its own, printed less often than the steps' record, that states an evaluation
+    set's loss beside the training's: the summary of an epoch with its validation, an evaluation at the epoch's
+    end (ConcatBERT's 'Epoch {:2d} | Time {} sec | Train Acc | Train Loss | Valid Loss' after its 'Epoch | Batch
+    i/N | Time/Batch(ms) | Train Loss' lines). Without the steps' record beside it, its lines are the steps."""
+    labels = _value_labels(rec)
+    if not any(set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words for label in labels):
+        return False
+    return any(
+        main is not rec
+        and main.kind == "step"
+        and main.count > rec.count
+        and main.epoch is not None
+        and _counter_key(main) != _counter_key(rec)
+        and _trains(
+            main, km
+        )  # (a bar of the epoch's progress, no loss of its own, leaves the summary the step)
         for main in steps
     )
 
