@@ -4759,3 +4759,37 @@ def test_an_epochs_summary_with_its_validation_loss_after_the_epochs_batch_lines
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(0.69184)
     assert [e["line"] for e in evals(parsed)] == [4, 8]
     assert [e["eval_loss"] for e in evals(parsed)] == [0.6111, 0.6121]
+
+
+def test_a_counters_total_over_the_whole_run_is_the_steps_planned(write_log):
+    # a microgpt port's train loop: print(f"step {step + 1:5d}/{num_steps:5d} | loss {loss:.4f} | avg50 {avg:.4f} |
+    # {rate:6.2f} steps/s | ...") with num_steps = 1000
+    lines = [
+        f"step {s:5d}/{1000:5d} | loss 3.{3660 - s:04d} | avg50 3.3660 |  15.77 steps/s" for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [f.value for f in parsed.facts["train_iters"]] == [1000]
+
+
+def test_a_counter_that_says_it_counts_the_run_beside_an_epoch_states_the_steps_planned(write_log):
+    # TsinghuaAI/CPM-2-Finetune finetune_cpm2.py: 'epoch {:3d}/{:3d} |' + ' global iteration {:8d}/{:8d} |' + '
+    # learning rate {:.3} |' + ' lm loss {:.6} |' + ' loss scale {:.1f} |', the total args.train_iters
+    lines = [
+        f"epoch   0/ 10 | global iteration {s:8d}/{3402:8d} | learning rate 3e-06 | lm loss 7.{s}363 | "
+        "loss scale 512.0 |"
+        for s in range(20, 60, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [f.value for f in parsed.facts["train_iters"]] == [3402]
+
+
+def test_a_counter_beside_an_epochs_counts_within_the_epoch_and_states_no_steps_planned(write_log):
+    # ClearerVoice-Studio's trainer: 'Train Epoch: {}/{} Step: {}/{} | {:2.3f}s/batch | lr {:1.4e} || Mask_Loss
+    # {:2.4f}', the step's total the loader's length
+    lines = [
+        f"Train Epoch: 0/100 Step: {s}/965 | 1.{s:03d}s/batch | lr 5.0000e-04 || Mask_Loss 1.6{s}"
+        for s in range(10, 60, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40, 50]
+    assert "train_iters" not in parsed.facts

@@ -758,6 +758,33 @@ class _Assembler:
             )
         ]
 
+    def _iterations_planned(self, rows: pd.DataFrame) -> None:
+        """The steps a run plans, where the generic reading's step counter prints its total (`step 1/ 1000`) and
+        no line states them: a fact of the first such row. Only for a counter that counts over the whole run: none
+        read beside an epoch (unless it says it counts the whole run, `global iteration 20/3402`), never starting
+        again, its total one number that no step passes."""
+        if "train_iters" in self.facts or "progress_total" not in rows or "step" not in rows:
+            return
+        generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
+        generic &= rows["step"].notna() & rows["progress_total"].notna()
+        generic &= ~rows["pattern"].isin({sp.qualname for sp in self.matcher.specs if sp.step == "epoch"})
+        whole = {sp.qualname for sp in self.matcher.specs if sp.whole_run}
+        epochs = [c for c in rows if c in ("epoch_index", "epoch_total", "epoch") or c.endswith("epoch")]
+        if not generic.any() or (
+            not rows.loc[generic, "pattern"].isin(whole).all()
+            and rows.loc[generic, epochs].notna().any().any()
+        ):
+            return  # (a counter beside an epoch's may count within it, to the loader's length)
+        totals, steps = rows.loc[generic, "progress_total"], rows.loc[generic, "step"]
+        if totals.nunique() != 1 or not steps.is_monotonic_increasing or steps.max() > totals.iloc[0]:
+            return
+        at = totals.index[0]
+        self.facts["train_iters"] = [
+            FactObservation(
+                int(totals.iloc[0]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
+            )
+        ]
+
     def _batch_per_process(self) -> None:
         """A batch size the log names no scope of (`batch_size: 32`) is the micro batch where the log states no
         other batch and no more than one process: with one process the loop's batch and the step's are one. Where
@@ -840,6 +867,7 @@ class _Assembler:
         events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
+        self._iterations_planned(rows)
         self._batch_per_process()
         rows = self._steps_planned(rows)
         lines = {

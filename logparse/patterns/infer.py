@@ -5267,6 +5267,8 @@ def _line_table(
         line["attach"] = rec.attach
     if rec.kind == "step" and rec.counts_from is not None:
         line["counts_from"] = rec.counts_from
+    if rec.kind == "step" and rec.total is not None and _global_named(sh_label(rec, rec.counter)):
+        line["whole_run"] = True
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys

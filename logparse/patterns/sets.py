@@ -558,6 +558,9 @@ class LineSpec:
     # batch index, timm's `[  0/12]`) or 1 (the batches done, MMEngine's `[50/50]`); the steps stage numbers the
     # optimizer step epoch x len + the batches done
     counts_from: int | None = None
+    # a step line whose counter says it counts the whole run (`global iteration 20/3402`): its total is the steps
+    # planned even beside an epoch's counter, never a loader's length
+    whole_run: bool = False
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(
@@ -1245,6 +1248,7 @@ def _line(
         else None,
         extra=ld.get("extra"),
         counts_from=ld.get("counts_from"),
+        whole_run=ld.get("whole_run", False),
     )
     spec.__dict__.update(compiled)  # the compiled regexes in place of the lazy attributes
     return spec
