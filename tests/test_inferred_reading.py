@@ -4793,3 +4793,17 @@ def test_a_counter_beside_an_epochs_counts_within_the_epoch_and_states_no_steps_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [10, 20, 30, 40, 50]
     assert "train_iters" not in parsed.facts
+
+
+def test_a_number_in_a_time_unit_is_no_counter_whatever_its_key(write_log):
+    # kuangliu/pytorch-cifar utils.py progress_bar: ' [' + '=' * cur_len + '>' + '.' * rest_len + ']' then
+    # '  Step: ' + format_time(step_time) + ' | Tot: ' + format_time(tot_time) + ' | ' + msg, and ' %d/%d ' %
+    # (current+1, total) written over the bar's middle; main.py's msg 'Loss: %.3f | Acc: %.3f%% (%d/%d)'
+    lines = [
+        f" [{'=' * 20} {n}/391 {'.' * 20}]  Step: {88 + k}ms | Tot: {k + 1}s{k}00ms | Loss: 1.{394 - k} | "
+        f"Acc: 49.418% ({128 * n}/50000)"
+        for k, n in enumerate((100, 200, 300, 391))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 391]
+    assert row_at(parsed, 2)["loss"] == 1.393

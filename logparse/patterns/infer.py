@@ -1376,6 +1376,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and i not in percent
         and not known_other(i)
         and not slots[i].rate
+        and (slots[i].unit or "").lower() not in _TIME_UNITS  # (`Step: 90ms`: the step's time, no count)
         and i not in ranked
         and not _device_named(slots[i].label)
     ]
