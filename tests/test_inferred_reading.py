@@ -4807,3 +4807,17 @@ def test_a_number_in_a_time_unit_is_no_counter_whatever_its_key(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300, 391]
     assert row_at(parsed, 2)["loss"] == 1.393
+
+
+def test_bt_beside_dt_is_the_batchs_time_and_dt_the_datas(write_log):
+    # HobbitLong/SupContrast main_supcon.py train(): 'Train: [{0}][{1}/{2}]\t' 'BT {batch_time.val:.3f}
+    # ({batch_time.avg:.3f})\t' 'DT {data_time.val:.3f} ({data_time.avg:.3f})\t' 'loss {loss.val:.3f}
+    # ({loss.avg:.3f})'
+    lines = [
+        f"Train: [1][{i}/196]\tBT 0.4{i:02d} (1.060)\tDT 0.00{i // 10} (0.093)\tloss 8.9{i:02d} (8.925)"
+        for i in (10, 20, 30)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30]
+    assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 3)] == [0.41, 0.42, 0.43]
+    assert row_at(parsed, 2)["loss"] == 8.92
