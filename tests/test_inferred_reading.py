@@ -4821,3 +4821,15 @@ def test_bt_beside_dt_is_the_batchs_time_and_dt_the_datas(write_log):
     assert steps_of(parsed) == [10, 20, 30]
     assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 3)] == [0.41, 0.42, 0.43]
     assert row_at(parsed, 2)["loss"] == 8.92
+
+
+def test_a_time_in_brackets_after_a_value_in_no_time_unit_is_no_running_average(write_log):
+    # 1tx/CrossForcing's trainer: print(f"epoch {ep:3d}  K={K:2d}  loss={loss:.5e}  v1={v1:.5f}  v30={v30:.5f}
+    # ({time.time() - t0:.1f}s)"), the epoch's seconds in brackets after the last score
+    lines = [
+        f"epoch {e:3d}  K= 1  loss=3.2{e}690e-02  v1=0.1720{e}  v30=0.1783{e}  ({t}s)"
+        for e, t in enumerate((5.2, 1.3, 1.4, 1.3))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 3)] == [5.2, 1.3, 1.4]

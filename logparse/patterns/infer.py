@@ -5723,11 +5723,15 @@ def _every_step(rec: RecordShape) -> bool:
 
 def _average(sh: SampledShape, slot: Slot) -> bool:
     """A value printed in brackets right after another value: its running average (`loss: 1.08 (1.10)`); not
-    one its own rate unit names apart from the value before it (TF-slim's `loss = 0.2970 (1.647 sec/step)`)."""
+    one its own rate unit names apart from the value before it (TF-slim's `loss = 0.2970 (1.647 sec/step)`), nor
+    a time after a value printed in no time unit (CrossForcing's `v30=0.17834  (5.2s)`, the epoch's seconds)."""
     i = slot.index
     if not (i > 0 and sh.literals[i].strip() in ("(", "[") and sh.kinds[i - 1] == "num"):
         return False
-    return not slot.rate or label_of(sh.literals, sh.kinds, i - 1)[0] == slot.label
+    before = label_of(sh.literals, sh.kinds, i - 1)
+    if (slot.unit or "").lower() in _TIME_UNITS and before[1] != slot.unit:
+        return False
+    return not slot.rate or before[0] == slot.label
 
 
 def _clock(texts: Sequence[str]) -> bool | None:
