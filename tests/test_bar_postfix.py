@@ -128,3 +128,21 @@ def test_a_step_counted_in_the_description_and_drawn_again_as_the_bar_moves_is_o
     assert steps["step"].tolist() == [28363, 28364, 28365, 28366]
     assert steps["loss"].tolist() == [0.05131, 0.07847, 0.0889, 0.06443]
     assert steps["line"].tolist() == [2, 4, 6, 8]  # each step's last draw
+
+
+def test_a_log_that_begins_mid_bar_reads_its_first_step_from_that_steps_own_redraw(tmp_path):
+    # AdrianTuci1/thunder-1 training/diffusion_lm_trainer.py: progress_bar.update(1) then
+    # progress_bar.set_postfix({"Loss": ..., "Denoising": ...}) each step; a log kept from step 181 on begins with
+    # the redraw that moved the bar to 181, which still shows step 180's values
+    losses = {180: 11.0257, 181: 10.9373, 182: 10.9827, 183: 10.8021}
+    frames = []
+    for n in (181, 182, 183):
+        for shown in (losses[n - 1], losses[n]):
+            frames.append(
+                f"Training:   0%|          | {n}/55000 [39:{n - 130:02d}<200:56:38, 13.20s/it, Loss={shown}]"
+            )
+    path = tmp_path / "train.log"
+    path.write_text("".join(frames) + "\n")
+    rows = api.parse(str(path))
+    assert list(rows["step"]) == [181, 182, 183]
+    assert list(rows["loss"]) == [losses[181], losses[182], losses[183]]

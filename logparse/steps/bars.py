@@ -356,7 +356,9 @@ def _postfix_redraws(
         # set_postfix() redraws the bar at that position next (a position drawn once shows its own step)
         steps_of = pos
         followed = np.r_[~moved[1:], False]
-        own = ~(moved & same & followed & (np.arange(len(pos)) > 0))
+        # (the log's first redraw, followed by another at its position, is that move's too: the step before it
+        # is out of view, as where a log's excerpt or a resumed file begins mid-bar)
+        own = ~(moved & followed & (same | (np.arange(len(pos)) == 0)))
         keep = own & (pd.Series(own).groupby(run).cumsum().to_numpy() == 1)
         how = "set after the position moves: a redraw that only moves it repeats the previous step's"
     # (a redraw that repeats the one before at the same position, as close() draws, is no other step's)
