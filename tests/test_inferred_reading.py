@@ -4833,3 +4833,21 @@ def test_a_time_in_brackets_after_a_value_in_no_time_unit_is_no_running_average(
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3]
     assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 3)] == [5.2, 1.3, 1.4]
+
+
+def test_a_consoles_copy_of_the_loggers_step_line_is_no_second_row(write_log):
+    # GammA-su/cfm's trainer: logger.info("train step=%d/%d loss=%.4f addr=%.4f gen=%.4f contrast=%.4f step_s=%.3f
+    # avg_s=%.3f", ...) behind '%(asctime)s %(levelname)s %(name)s: ', and print(f"step {step}/{steps} loss={loss:.4f}
+    # addr={addr:.4f} gen={gen:.4f}") to the console
+    lines = []
+    for k, step in enumerate((20, 40, 60)):
+        loss, addr, gen = f"{11.2183 - k:.4f}", f"{10.6184 - k:.4f}", f"0.{5874 - k:04d}"
+        lines.append(
+            f"2026-01-14 09:24:{27 + 2 * k:02d},736 INFO train_cfm: train step={step}/6000 loss={loss} addr={addr} "
+            f"gen={gen} contrast=0.0125 step_s=0.{242 - k} avg_s=0.242"
+        )
+        lines.append(f"step {step}/6000 loss={loss} addr={addr} gen={gen}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert [row_at(parsed, k)["step_time_s"] for k in (1, 2, 3)] == [0.242, 0.241, 0.24]
+    assert row_at(parsed, 2)["loss"] == 10.2183

@@ -3265,6 +3265,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
+        if any(main is not rec and main.kind == "step" and _copy_of(rec, main) for main in steps):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
         main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
         if main is not None and rec.count < main.count and _scores_only_of_an_agent(rec):
             # at some of the steps, a line of a score or a return alone: the evaluation done there (TF-Agents'
@@ -3641,6 +3645,47 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         if not (k in _PROCESS_KEYS and _held_alike(rec, mine[k], main, other[k]))
     }
     return bool(mine.keys() - other.keys()) and not shared
+
+
+def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a record prints again, in a shape of its own, steps `main` prints and some of their values, the same
+    numbers: the console's copy of a logger's line, or a second handler's (GammA-su/cfm's trainer logs "train
+    step=20/6000 loss=... addr=... gen=... contrast=... step_s=..." through logging and prints "step 20/6000
+    loss=... addr=... gen=..." to the console). Of two records that copy each other, the one with more keys (else
+    the one printed first) is the row."""
+    if rec.counter is None or main.counter is None:
+        return False
+    if _tqdm_count(rec.shapes[0]) is not None or _tqdm_count(main.shapes[0]) is not None:
+        return False  # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
+    if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
+        return False  # (`train step=20` and `step 20`: one counter, named with its stage or without)
+    mine, other = _keyed_values(rec), _keyed_values(main)
+    if not mine or not mine.keys() <= other.keys():
+        return False
+    if len(mine) == len(other) and (rec.count, -rec.first) > (main.count, -main.first):
+        return False  # (each copies the other: the first printed, or the more frequent, is the row)
+    at = dict(
+        zip(
+            [v for _, v in main.series(main.counter)],
+            zip(*([v for _, v in main.series(other[k])] for k in mine), strict=True),
+            strict=True,
+        )
+    )
+    ours = list(
+        zip(
+            [v for _, v in rec.series(rec.counter)],
+            zip(*([v for _, v in rec.series(mine[k])] for k in mine), strict=True),
+            strict=True,
+        )
+    )
+    if len(ours) < 2 or len(ours) > len(at):
+        return False
+    return all(step in at and _same_numbers(values, at[step]) for step, values in ours)
+
+
+def _same_numbers(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Whether two lists of printed numbers are the same numbers (`0.0125` and `1.25e-02` alike)."""
+    return all(_number(x) == _number(y) and _number(x) is not None for x, y in zip(a, b, strict=True))
 
 
 def _held_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
