@@ -4852,3 +4852,21 @@ def test_a_consoles_copy_of_the_loggers_step_line_is_no_second_row(write_log):
     # (each step's row is the logger's line: 1, 3 and 5)
     assert [row_at(parsed, k)["step_time_s"] for k in (1, 3, 5)] == [0.242, 0.241, 0.24]
     assert row_at(parsed, 3)["loss"] == 10.2183
+
+
+def test_a_tally_of_results_worded_line_by_line_beside_the_steps_is_no_step(write_log):
+    # Hosh1mi/Tech_challenge: the DPO loop's logger.info(f"epoch={epoch} step={step} loss={loss:.6f}
+    # margin={margin:.6f} preference_accuracy={acc:.4f}"), then the evaluation's utils logger prints its tally,
+    # f"Correct (format=1, answer=1): {n}/{total} ({share:.1%})" and two more lines worded their own way
+    lines = [
+        f"__main__ - INFO - epoch=0 step={s} loss=0.5{s % 97:05d} margin=0.334856 preference_accuracy=0.8750"
+        for s in (1151, 1159, 1167, 1175)
+    ]
+    lines += [
+        "utils - INFO - Correct (format=1, answer=1): 102/2140 (4.8%)",
+        "utils - INFO - Format correct, answer wrong (format=1, answer=0): 464/2140 (21.7%)",
+        "utils - INFO - Format incorrect (format=0, answer=0): 1574/2140 (73.6%)",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1151, 1159, 1167, 1175]
+    assert "train_iters" not in parsed.facts  # (2140 is the test set's size)

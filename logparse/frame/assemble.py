@@ -766,8 +766,10 @@ class _Assembler:
         if "train_iters" in self.facts or "progress_total" not in rows or "step" not in rows:
             return
         generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
-        generic &= rows["step"].notna() & rows["progress_total"].notna()
+        generic &= rows["step"].notna()
         generic &= ~rows["pattern"].isin({sp.qualname for sp in self.matcher.specs if sp.step == "epoch"})
+        if rows.loc[generic, "progress_total"].isna().any():
+            return  # (a total some of the steps print is not the run's)
         whole = {sp.qualname for sp in self.matcher.specs if sp.whole_run}
         epochs = [c for c in rows if c in ("epoch_index", "epoch_total", "epoch") or c.endswith("epoch")]
         if not generic.any() or (

@@ -3267,6 +3267,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:
         if any(main is not rec and main.kind == "step" and _copy_of(rec, main) for main in steps):
             rec.kind = "none"
+        elif not rec.named and len(rec.shapes) == rec.count >= MIN_REPEATS and len(steps) > 1:
+            # lines of one layout but each worded its own way, each printed once, beside the steps: a tally of
+            # results ('Correct (format=1, answer=1): 102/2140 (4.8%)' then 'Format incorrect (...)'), whose
+            # unnamed numbers only happen to rise
+            rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
         main = next((m for m in steps if m is not rec and m.kind == "step" and _other_half(rec, m)), None)
@@ -3656,7 +3661,9 @@ def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
     if rec.counter is None or main.counter is None:
         return False
     if _tqdm_count(rec.shapes[0]) is not None or _tqdm_count(main.shapes[0]) is not None:
-        return False  # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
+        return (
+            False  # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
+        )
     if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
         return False  # (`train step=20` and `step 20`: one counter, named with its stage or without)
     mine, other = _keyed_values(rec), _keyed_values(main)
