@@ -758,6 +758,10 @@ class _Assembler:
             )
         ]
 
+    def _epoch_lines(self) -> set[str]:
+        """The patterns of lines printed once an epoch, the epoch their step."""
+        return {sp.qualname for sp in self.matcher.specs if sp.step == "epoch"}
+
     def _iterations_planned(self, rows: pd.DataFrame) -> None:
         """The steps a run plans, where the generic reading's step counter prints its total (`step 1/ 1000`) and
         no line states them: a fact of the first such row. Only for a counter that counts over the whole run: none
@@ -765,13 +769,11 @@ class _Assembler:
         again, its total one number that no step passes."""
         if "train_iters" in self.facts or "progress_total" not in rows or "step" not in rows:
             return
-        generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
-        generic &= rows["step"].notna()
-        generic &= ~rows["pattern"].isin({sp.qualname for sp in self.matcher.specs if sp.step == "epoch"})
+        generic = _generic_steps(rows) & ~rows["pattern"].isin(self._epoch_lines())
         if rows.loc[generic, "progress_total"].isna().any():
             return  # (a total some of the steps print is not the run's)
         whole = {sp.qualname for sp in self.matcher.specs if sp.whole_run}
-        epochs = [c for c in rows if c in ("epoch_index", "epoch_total", "epoch") or c.endswith("epoch")]
+        epochs = [c for c in rows if c in ("epoch_index", "epoch_total") or c.endswith("epoch")]
         if not generic.any() or (
             not rows.loc[generic, "pattern"].isin(whole).all()
             and rows.loc[generic, epochs].notna().any().any()
@@ -809,11 +811,11 @@ class _Assembler:
         this counter's)."""
         if rows.empty or "step" not in rows:
             return rows
-        generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
-        generic &= rows["step"].notna()
+        generic = _generic_steps(rows)
         within = "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any()
-        epochs = {sp.qualname for sp in self.matcher.specs if sp.step == "epoch"}
-        generic &= ~rows["pattern"].isin(epochs)  # (a record once an epoch counts to the epochs planned)
+        generic &= ~rows["pattern"].isin(
+            self._epoch_lines()
+        )  # (a record once an epoch counts to the epochs planned)
         # a counter within an epoch counts to the loader's length (`train_loader_len: 550`,
         # `Steps per epoch: 1,000`), one over the whole run to the planned steps
         stated = self.facts.get("steps_per_epoch" if within else "train_iters")
@@ -942,6 +944,12 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def _generic_steps(rows: pd.DataFrame) -> pd.Series:
+    """The step rows the generic reading found that print a step."""
+    generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
+    return generic & rows["step"].notna()
 
 
 def _inferred_events(events: pd.DataFrame) -> pd.Series:

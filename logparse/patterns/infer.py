@@ -3660,10 +3660,9 @@ def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
     the one printed first) is the row."""
     if rec.counter is None or main.counter is None:
         return False
+    # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
     if _tqdm_count(rec.shapes[0]) is not None or _tqdm_count(main.shapes[0]) is not None:
-        return (
-            False  # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
-        )
+        return False
     if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
         return False  # (`train step=20` and `step 20`: one counter, named with its stage or without)
     mine, other = _keyed_values(rec), _keyed_values(main)
@@ -3671,23 +3670,18 @@ def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
         return False
     if len(mine) == len(other) and (rec.count, -rec.first) > (main.count, -main.first):
         return False  # (each copies the other: the first printed, or the more frequent, is the row)
-    at = dict(
-        zip(
-            [v for _, v in main.series(main.counter)],
-            zip(*([v for _, v in main.series(other[k])] for k in mine), strict=True),
-            strict=True,
-        )
-    )
-    ours = list(
-        zip(
-            [v for _, v in rec.series(rec.counter)],
-            zip(*([v for _, v in rec.series(mine[k])] for k in mine), strict=True),
-            strict=True,
-        )
-    )
+    at = dict(_by_step(main, [other[k] for k in mine]))
+    ours = _by_step(rec, [mine[k] for k in mine])
     if len(ours) < 2 or len(ours) > len(at):
         return False
     return all(step in at and _same_numbers(values, at[step]) for step, values in ours)
+
+
+def _by_step(rec: RecordShape, slots: list[int]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each line of a record as (its counter, its values in `slots`), as printed."""
+    assert rec.counter is not None
+    values = zip(*([v for _, v in rec.series(i)] for i in slots), strict=True)
+    return list(zip([v for _, v in rec.series(rec.counter)], values, strict=True))
 
 
 def _same_numbers(a: Sequence[str], b: Sequence[str]) -> bool:
@@ -4677,10 +4671,13 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return False
     if not any(set(_words(label)) & EVAL_WORDS for label in labels):
         return False
-    return any(
-        main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec)
-        for main in steps
-    )
+    return any(_steps_beside(rec, main) for main in steps)
+
+
+def _steps_beside(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether `main` is another record, printed more often, under a counter of another name: the steps beside
+    a record printed once in a while (an epoch's)."""
+    return main is not rec and main.count > rec.count and _counter_key(main) != _counter_key(rec)
 
 
 def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
@@ -4691,15 +4688,9 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     labels = _value_labels(rec)
     if not any(set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words for label in labels):
         return False
+    # (a bar of the epoch's progress, no loss of its own, leaves the summary the step)
     return any(
-        main is not rec
-        and main.kind == "step"
-        and main.count > rec.count
-        and main.epoch is not None
-        and _counter_key(main) != _counter_key(rec)
-        and _trains(
-            main, km
-        )  # (a bar of the epoch's progress, no loss of its own, leaves the summary the step)
+        main.kind == "step" and main.epoch is not None and _steps_beside(rec, main) and _trains(main, km)
         for main in steps
     )
 
