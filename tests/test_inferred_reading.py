@@ -1029,6 +1029,33 @@ def test_a_save_that_names_only_its_file_is_a_checkpoint_at_the_step_before_it(w
     assert list(saves["line"]) == [4, 8] and list(saves["step"]) == [150, 300]
 
 
+def test_a_save_named_after_the_validation_it_follows_is_a_checkpoint_not_an_evaluation(write_log):
+    # B4rtekk1/CGPT train/train.cpp: after each validation, `Saved validation checkpoint at step N to "<dir>"`;
+    # the step line before it carries the validation's loss
+    lines = []
+    for k in range(1, 6):
+        step = 5000 * k
+        lines.append(
+            f"Training [===   ] {k * 8.5:.1f}% {step}/58874 | 4.62 it/s | ETA: {11664.8 - k:.1f} s"
+            f" | loss={4 - 0.1 * k:.6f} | validation_loss={4.1 - 0.1 * k:.6f}"
+        )
+        lines.append(
+            f'Saved validation checkpoint at step {step} to "output/model-104m/checkpoints/step-{step}"'
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 10000, 15000, 20000, 25000]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 4, 6, 8, 10] and list(saves["step"]) == [
+        5000,
+        10000,
+        15000,
+        20000,
+        25000,
+    ]
+    evaluated = parsed.events[parsed.events["event"] == "eval"]
+    assert set(evaluated["line"]).isdisjoint(saves["line"])
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

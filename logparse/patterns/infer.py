@@ -3169,7 +3169,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free"
     _under_evaluation_headings(records, sample, km)
     for rec in records:
-        if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec)):
+        if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec) or _save_only(rec)):
             rec.kind = "none"
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -3583,6 +3583,23 @@ def _outer_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
             }:
                 return True
     return False
+
+
+def _save_only(rec: RecordShape) -> bool:
+    """A record that says a checkpoint was written and states no value but its counter and the numbers of the
+    path it wrote: the save's event, not an evaluation, whatever checkpoint it names (B4rtekk1/CGPT
+    train/train.cpp prints `Saved validation checkpoint at step 5000 to "output/.../step-5000"` after each
+    validation)."""
+    sh = rec.shapes[0]
+    if _SAVE.search(sh.examples[0][1]) is None:
+        return False
+    for slot in rec.slots:
+        if slot.kind != "num" or slot.role != "value" or not slot.label:
+            continue
+        word = sh.literals[slot.index].rsplit(None, 1)[-1] if sh.literals[slot.index].strip() else ""
+        if "/" not in word and "\\" not in word:
+            return False  # (a value of its own, not a part of the path)
+    return True
 
 
 def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
