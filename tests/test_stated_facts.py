@@ -259,6 +259,9 @@ def test_a_world_size_line_behind_a_logger_prefix(tmp_path):
         ("Number of parameters: 1.2B", {"total_params": 1_200_000_000}),
         ("total params: 124.4M", {"total_params": 124_400_000}),
         ("total params: 124,439,808", {"total_params": 124_439_808}),
+        # karpathy/ng-video-lecture gpt.py: print(sum(...)/1e6, 'M parameters'), kept by the loops copied from it
+        ("0.209729 M parameters", {"total_params": 209_729}),
+        ("2025-09-17 14:31:33,476 - INFO - 1.27 M parameters", {"total_params": 1_270_000}),
         (  # peft's print_trainable_parameters
             "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622",
             {"trainable_params": 4_194_304, "total_params": 6_742_609_920},
