@@ -1056,6 +1056,21 @@ def test_a_save_named_after_the_validation_it_follows_is_a_checkpoint_not_an_eva
     assert set(evaluated["line"]).isdisjoint(saves["line"])
 
 
+def test_a_counted_line_of_settings_that_never_change_is_no_step(write_log):
+    # PranavSitaraman/Lossless-Neural-Compression train.out: each of 4 ranks prints f"[GPU{rank}] Epoch {epoch} |
+    # Batchsize: 32 | Steps: 28" before the epoch; rank 0 prints the epoch's record after it
+    losses = [0.1883, 0.1707, 0.1672, 0.1653, 0.1623]
+    lines = []
+    for e, loss in enumerate(losses):
+        lines += [f"[GPU{r}] Epoch {e} | Batchsize: 32 | Steps: 28" for r in (2, 3, 0, 1)]
+        lines.append(f"Epoch {e + 1}/5 starting...")
+        lines += [f"Rank {r} | Epoch Loss: {loss + 0.001 * r:.6f}" for r in (1, 3, 0, 2)]
+        lines.append(f"Epoch [{e + 1}/5], Avg Loss: {loss:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert list(parsed.rows["loss"]) == losses
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

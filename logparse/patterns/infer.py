@@ -3243,6 +3243,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             _epoch_summary(rec, steps, km)
             or _outer_summary(rec, steps)
             or _save_note(rec, steps)
+            or _settings_line(rec, steps, km)
             or any(_cut_short(rec, main) for main in steps if main is not rec)
         ):
             rec.kind = "none"
@@ -3583,6 +3584,24 @@ def _outer_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
             }:
                 return True
     return False
+
+
+def _settings_line(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A counted line whose values never change and measure nothing the key model knows, beside a step record
+    that trains: the settings an epoch (or a rank) starts with, no step of its own. Lossless-Neural-Compression's
+    DDP loop prints f"[GPU{rank}] Epoch {epoch} | Batchsize: {b} | Steps: {n}" on each rank before the epoch,
+    then rank 0's `Epoch [1/5], Avg Loss: 0.1883` after it."""
+    values = [s for s in rec.slots if s.role == "value" and s.kind == "num" and s.label]
+    if not values or rec.count < MIN_REPEATS:
+        return False
+    line = [s.label for s in values]
+    for slot in values:
+        if len({v for _, v in rec.series(slot.index)}) > 1:
+            return False
+        m = field_plan(km, slot.label, slot.unit, [], False, line)
+        if m is not None and not m.kept:
+            return False
+    return any(other is not rec and _trains(other, km) for other in steps)
 
 
 def _save_only(rec: RecordShape) -> bool:
