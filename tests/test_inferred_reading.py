@@ -1071,6 +1071,20 @@ def test_a_counted_line_of_settings_that_never_change_is_no_step(write_log):
     assert list(parsed.rows["loss"]) == losses
 
 
+def test_a_bar_postfix_that_holds_brackets_of_its_own(write_log):
+    # zoubohao/DenoisingDiffusionProbabilityModel-ddpm- Diffusion/Train.py: tqdmDataLoader.set_postfix(ordered_dict={
+    # "epoch": e, "loss: ": loss.item(), "img shape: ": x_0.shape, "LR": optimizer.state_dict()['param_groups'][0]["lr"]})
+    lrs = ["0.00012", "0.000125", "3.27e-5", "3.15e-5"]
+    lines = [
+        f"100%|██████████| 625/625 [03:20<00:00,  3.12it/s, epoch={e}, loss: ={6 + k * 0.5:.2f},"
+        f" img shape: =torch.Size([80, 3, 32, 32]), LR={lr}]  "
+        for k, (e, lr) in enumerate(zip([4, 5, 168, 169], lrs, strict=True))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [4, 5, 168, 169]
+    assert list(parsed.rows["lr"]) == [float(x) for x in lrs]
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

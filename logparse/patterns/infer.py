@@ -380,8 +380,12 @@ class SampledLog:
 
 
 # the end of a tqdm frame, `n/N [elapsed<remaining, rate{postfix}]` (tqdm/std.py format_meter), where a print
-# without a newline glues its text to the bar (`...3.05it/s, smoothed_loss=0.4660]💾 Saved intermediate checkpoint`)
-_FRAME_END = re.compile(r"\d+/\d+ \[\d+(?::\d\d){1,2}<[^\]\n]*?(?:it/s|s/it)[^\]\n]*\]")
+# without a newline glues its text to the bar (`...3.05it/s, smoothed_loss=0.4660]💾 Saved intermediate checkpoint`);
+# the postfix may hold brackets of its own (zoubohao's DDPM Train.py sets `img shape: =torch.Size([80, 3, 32, 32])`
+# before its `LR=`)
+_FRAME_END = re.compile(
+    r"\d+/\d+ \[\d+(?::\d\d){1,2}<[^\[\]\n]*?(?:it/s|s/it)(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]"
+)
 
 
 def unglued(text: str) -> str:
