@@ -1085,6 +1085,22 @@ def test_a_bar_postfix_that_holds_brackets_of_its_own(write_log):
     assert list(parsed.rows["lr"]) == [float(x) for x in lrs]
 
 
+def test_the_lines_under_an_underlined_epoch_heading_are_that_epochs(write_log):
+    # PyTorch's transfer-learning tutorial train_model: print(f'Epoch {epoch}/{num_epochs - 1}'), print('-' * 10),
+    # then f'{phase} Loss: {epoch_loss:.4f} Acc: {epoch_acc:.4f}' for train and val; deep-learning-algorithm/ResNet
+    # prints the scheduler's lr list under the rule too, and no blank line closes the epoch
+    lines = []
+    for e in range(1, 6):
+        lines += [f"resnet-50 - Epoch {e}/100", "-" * 10, f"lr: [{0.0002 * e:.4g}]"]
+        lines.append(f"train Loss: {2.5 - 0.1 * e:.4f} Top-1 Acc: {40 + e:.4f} Top-5 Acc: {60 + e:.4f}")
+        lines.append(f"test Loss: {2.6 - 0.1 * e:.4f} Top-1 Acc: {30 + e:.4f} Top-5 Acc: {50 + e:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    first = row_at(parsed, 1)
+    assert (first["loss"], first["lr"]) == (2.4, 0.0002)
+    assert [e["step"] for e in evals(parsed)] == [1, 2, 3, 4, 5]
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

@@ -2759,6 +2759,16 @@ def _inner_rule(sample: SampledLog, seq: Sequence[str], k: int, stop: int) -> bo
     )
 
 
+def _underline(sample: SampledLog, seq: Sequence[str], k: int, h: int) -> bool:
+    """Whether seq[k] is a rule of dashes or equal signs right under the record line at seq[h]: the heading's
+    underline, the record's lines below it. PyTorch's transfer-learning tutorial (beginner_source/
+    transfer_learning_tutorial.py train_model), copied by many classifiers' loops, prints f'Epoch {epoch}/
+    {num_epochs - 1}', then '-' * 10, then f'{phase} Loss: {epoch_loss:.4f} Acc: {epoch_acc:.4f}' for each
+    phase; some copies drop the print() that closes it with a blank line."""
+    key = seq[k]
+    return k == h + 1 and bool(key) and set(sample.shapes[key].literals[0].strip()) <= set("-─━=")
+
+
 def _separator(sample: SampledLog, key: str) -> bool:
     """A line that ends a record printed over lines: a blank one, a rule or brace (`-----`, `}`), or a line of
     words without a number that opens no section (a table's header)."""
@@ -2821,7 +2831,8 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
         config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
-        return not config_only and (not tail or keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None)
+        unit = keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None
+        return not config_only and (not tail or unit or _listed_alone(sh))
     known = [s for s in labelled if km.lookup(s.label, "step") is not None]
     return len(known) >= 2 and not _evaluation_text(rec)
 
@@ -2837,8 +2848,14 @@ def _single(rec: RecordShape) -> bool:
         and len(sh.kinds) == 1
         and bool(nums[0].label)
         and not nums[0].rate
-        and not _after_last_value(sh)
+        and (not _after_last_value(sh) or _listed_alone(sh))
     )
+
+
+def _listed_alone(sh: SampledShape) -> bool:
+    """A line's one value as a list of one (`lr: [0.0002]`: print('lr:', scheduler.get_last_lr()) of a
+    scheduler over one parameter group)."""
+    return sh.literals[0].rstrip().endswith("[") and _after_last_value(sh) == "]"
 
 
 def _running_aside(sh: SampledShape, nums: list[Slot]) -> bool:
@@ -3030,7 +3047,7 @@ def find_blocks(
             crossed = False
             while k < stop and k - h <= MAX_BLOCK_LINES:
                 if _separator(sample, seq[k]):
-                    if crossed or not _inner_rule(sample, seq, k, stop):
+                    if crossed or not (_inner_rule(sample, seq, k, stop) or _underline(sample, seq, k, h)):
                         break
                     crossed = True  # (a rule within the record: its last lines are under it)
                     k += 1
@@ -3046,6 +3063,8 @@ def find_blocks(
                 k -= 1
                 if _stamp_heading(sample, seq[k + 1]):
                     break
+            if n > 0 and k == start and _underline(sample, seq, k, at[n - 1]):
+                continue  # (the lines under the previous record's underlined heading are its own)
             if k >= start or n == 0:  # (lines after the previous record's own, or before the first record)
                 for j in range(k + 1, h):
                     if seq[j] in by_shape:
