@@ -1101,6 +1101,20 @@ def test_the_lines_under_an_underlined_epoch_heading_are_that_epochs(write_log):
     assert [e["step"] for e in evals(parsed)] == [1, 2, 3, 4, 5]
 
 
+def test_a_line_seen_once_with_a_key_named_eval_beside_training_steps_is_an_evaluation(write_log):
+    # IST-DASLab/llmq's README: the trainer's `[T]` line each step, then a `[V]` line of the validation with its
+    # loss under the key `eval` and the training's running loss under `train`
+    lines = [
+        f"[T] step {k:5d} [{19.9 * (k + 1):5.1f}%] | time:  {1869 - k:4d} ms | norm   {4.3 + k:.6f}"
+        f" | loss   {3.28 + 0.01 * k:.6f} | tps {35064 + k} | sol 42.9%"
+        for k in range(4)
+    ]
+    lines.append("[V] step     4 [  0.0%] | time:   165 ms | eval   2.945187 | train  3.295834 | tps  148k")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 4)]
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

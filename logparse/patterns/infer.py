@@ -4045,7 +4045,14 @@ def _scored_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -
     if _trains(rec, km) or not _trains(main, km):
         return False
     labels = _value_labels(rec)
-    return any(set(_words(lab)) & SCORE_WORDS or km.evaluation_metric(lab) for lab in labels)
+    # (or a key named by the evaluation alone: IST-DASLab/llmq prints `[V] step 4 [  0.0%] | time: 165 ms | eval
+    # 2.945187 | train 3.295834 | tps 148k` after its `[T] step N ... | loss ...` lines)
+    return any(
+        set(_words(lab)) & SCORE_WORDS
+        or km.evaluation_metric(lab)
+        or (set(_words(lab)) & EVAL_WORDS and not set(_words(lab)) & _WHEN_WORDS)
+        for lab in labels
+    )
 
 
 def _evaluated_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -> bool:
