@@ -1115,6 +1115,19 @@ def test_a_line_seen_once_with_a_key_named_eval_beside_training_steps_is_an_eval
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 4)]
 
 
+def test_a_save_printed_before_its_steps_line_names_the_step_in_its_files_name(write_log):
+    # Sagar063/Week13_ERAV4_SmolLM2_135M_RoPE_GQA_RMSNorm: `CHECKPOINT: saved checkpoint_step_250.pt and
+    # checkpoint_latest.pt` comes before `step   250/5000 | ...`, so the step before it is not the save's
+    lines = []
+    for step in range(50, 550, 50):
+        if step % 250 == 0:
+            lines.append(f"CHECKPOINT: saved checkpoint_step_{step}.pt and checkpoint_latest.pt")
+        lines.append(f"step {step:5d}/5000 | lr 2.999e-04 | loss {7 - step / 500:.4f} | tok/s 1320.9")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [5, 11] and list(saves["step"]) == [250, 500]
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

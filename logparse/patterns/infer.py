@@ -5768,7 +5768,11 @@ _SAVE = regex.compile(
     # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
     r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存)"
 )
-_SAVE_STEP = regex.compile(r"(?i)\b(?:global[_ ]step|step|iter(?:ation)?)\s*[:=#]?\s*(\d+)\b")
+# (or in the name of the file it wrote: `CHECKPOINT: saved checkpoint_step_250.pt` of a loop that prints the line
+# before its step's own)
+_SAVE_STEP = regex.compile(
+    r"(?i)(?:\b|(?<=[_/-]))(?:global[_ ]step|step|iter(?:ation)?)(?:\s*[:=#]?\s*|[_-])(\d+)(?![\d.]\d)"
+)
 
 
 def _save_line(sh: SampledShape, name: str) -> Table:
@@ -5782,19 +5786,24 @@ def _save_line(sh: SampledShape, name: str) -> Table:
     parts = [r"^\s*"]
     fields: Table = {}
     at = 0
-    for m in _TOKEN.finditer(text):
-        if m.start() >= cut:
+    pieces = [(m.start(), m.end(), m.lastgroup or "num") for m in _TOKEN.finditer(text)]
+    if step is not None:
+        # (the step may be glued into the name of the file it wrote, where the tokenizer sees no number)
+        pieces = [p for p in pieces if p[1] <= step.start(1) or p[0] >= step.end(1)]
+        pieces = sorted([*pieces, (step.start(1), step.end(1), "step")])
+    for start, end, kind in pieces:
+        if start >= cut:
             break
-        parts.append(_literal_rx([text[at : m.start()]], at == 0, False))
-        if m.lastgroup == "ts" and not fields:
+        parts.append(_literal_rx([text[at:start]], at == 0, False))
+        if kind == "ts" and not fields:
             parts.append(f"(?P<timestamp>{TS_RX})")
             fields["timestamp"] = {"column": "timestamp", "type": "timestamp"}
-        elif step is not None and m.start() == step.start(1):
+        elif kind == "step":
             parts.append(f"(?P<step>{COUNTER_GROUP})")
             fields["step"] = {"column": "step", "type": "int"}
         else:
-            parts.append(PIECE_RX[m.lastgroup or "num"])
-        at = m.end()
+            parts.append(PIECE_RX[kind])
+        at = end
     parts.append(_literal_rx([text[at:cut]], at == 0, False))
     return {
         "name": name,
