@@ -116,3 +116,22 @@ def test_a_reward_beside_its_evaluations_reward_is_a_training_rounds_line(write_
     assert steps_of(parsed) == [10, 20, 30, 40]
     assert row_at(parsed, 2)["progress_total"] == 200
     assert evals(parsed) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "체크포인트 저장: checkpoints/student_distill_2/step_{step}",  # choijun9040/vlm_project (Korean)
+        "モデルを保存しました: ckpt/step_{step}",  # (Japanese)
+        "保存模型到 output/step_{step}",  # (Chinese)
+    ],
+)
+def test_a_save_said_in_korean_japanese_or_chinese_is_a_checkpoint(write_log, said):
+    lines = []
+    for step in range(50, 550, 50):
+        lines.append(f"  [01:33:09] [Epoch 1/1] step {step}/27037 | loss {11 - step / 100:.4f} | lr 7.40e-07")
+        if step % 250 == 0:
+            lines.append("  " + said.format(step=step))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["step"]) == [250, 500]

@@ -279,6 +279,20 @@ def test_total_batch_and_gradient_accumulation(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "head, micro",
+    [
+        # choijun9040/vlm_project's distillation banner: the loader's batch, then the batch an update sees
+        (["  batch_size:     2", "  effective_batch:16"], 2),
+        (["batch_size: 8", "world_size: 4"], None),  # several processes: either batch
+        (["batch_size: 8", "global_batch_size: 12"], None),  # no whole multiple: not the micro batch's
+    ],
+)
+def test_a_bare_batch_size_beside_a_larger_global_one_is_the_micro_batch(tmp_path, head, micro):
+    run = nanogpt_run(tmp_path, *head)
+    assert stated(run, "micro_batch_size").get("micro_batch_size") == micro
+
+
+@pytest.mark.parametrize(
     "line",
     ["Estimated FLOPs per token: 1.500000e+09", "FLOPs per step: 7.3728e+13"],  # 1.5e9 x 49,152 tokens
 )

@@ -792,11 +792,19 @@ class _Assembler:
     def _batch_per_process(self) -> None:
         """A batch size the log names no scope of (`batch_size: 32`) is the micro batch where the log states no
         other batch and no more than one process: with one process the loop's batch and the step's are one. Where
-        it states several processes, the bare name may be either, and stays a fact of its own."""
+        it states several processes, the bare name may be either, and stays a fact of its own. Beside a global
+        (or effective) batch the log states larger, a whole multiple of it, the bare one is the micro batch
+        whatever the processes: the global batch is the micro batch times the ranks and the accumulation
+        (choijun9040/vlm_project's distillation banner: `batch_size: 2` then `effective_batch:16`)."""
         stated = self.facts.get("batch_size")
-        if not stated or "micro_batch_size" in self.facts or "global_batch_size" in self.facts:
+        if not stated or "micro_batch_size" in self.facts or len({o.value for o in stated}) != 1:
             return
-        if len({o.value for o in stated}) != 1:
+        if "global_batch_size" in self.facts:
+            whole = {o.value for o in self.facts["global_batch_size"]}
+            bare, big = stated[0].value, next(iter(whole))
+            if len(whole) == 1 and isinstance(bare, int) and isinstance(big, int) and 0 < bare < big:
+                if big % bare == 0:
+                    self.facts["micro_batch_size"] = list(stated)
             return
         processes = [o.value for name in ("world_size", "gpu_count") for o in self.facts.get(name, [])]
         if any(not isinstance(v, int | float) or v > 1 for v in processes):

@@ -5766,7 +5766,11 @@ _SAVE = regex.compile(
     # f"  saved {ckpt_path}" of pretrain.pt)
     r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
     # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
-    r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存)"
+    r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存"
+    # in Korean, 저장 (save) after the checkpoint, the model or the weights (choijun9040/vlm_project's "체크포인트
+    # 저장: checkpoints/.../step_1000"), or before them; in Japanese, 保存 after them ("モデルを保存")
+    r"|(?:체크포인트|모델|가중치)(?:를|을)?\s*저장|저장[^.!?]{0,8}?(?:체크포인트|모델|가중치)"
+    r"|(?:チェックポイント|モデル|重み)を?保存)"
 )
 # (or in the name of the file it wrote: `CHECKPOINT: saved checkpoint_step_250.pt` of a loop that prints the line
 # before its step's own)
