@@ -1128,6 +1128,39 @@ def test_a_save_printed_before_its_steps_line_names_the_step_in_its_files_name(w
     assert list(saves["line"]) == [5, 11] and list(saves["step"]) == [250, 500]
 
 
+@pytest.mark.parametrize(
+    "said, saves",
+    [
+        ("🌟 Loss membaik dari 20.1 ke 19.4! Menyimpan checkpoint...", [1, 3]),  # Akhyar11/SpikingTranslation
+        ("Guardando modelo en output/best.pt", [1, 3]),
+        ("Modell gespeichert: runs/best.pt", [1, 3]),
+    ],
+)
+def test_a_save_said_in_the_language_of_the_loops_author(write_log, said, saves):
+    lines = []
+    for epoch in range(1, 5):
+        lines.append(f"Epoch {epoch:3d} | Final Loss: {19.4 + epoch * 0.1:.4f}")
+        if epoch % 2:
+            lines.append(said)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert list(parsed.events.loc[parsed.events["event"] == "checkpoint_save", "step"]) == saves
+
+
+def test_a_command_lines_save_option_is_no_save(write_log):
+    # Fisherman-s-Friend/atmt_2024 train.py logs the command it was started with, `--save-dir .../checkpoints`
+    lines = [
+        "INFO: COMMAND: train.py --data data/en-fr/prepared --save-dir assignments/03/baselinecheck/checkpoints"
+        " --encoder-embed-dim 64",
+        *(
+            f"INFO: Epoch {e:03d}: loss {5 - e * 0.1:.3f} | lr 0.0003 | num_tokens 9.1 | grad_norm 1.4"
+            for e in range(4)
+        ),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert parsed.events.empty or "checkpoint_save" not in set(parsed.events["event"])
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

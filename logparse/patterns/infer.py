@@ -5755,8 +5755,16 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # (3D Gaussian splatting's model is its Gaussians: graphdeco-inria/gaussian-splatting train.py prints "\n[ITER {}]
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
 _SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians)"
+_SAVE_VERB = (
+    r"\b(?:menyimpan|disimpan|tersimpan|guardando|guardado|guardar|salvando|salvo|salvar|sauvegard\w*|enregistr\w*"
+    r"|gespeichert|speichere|speichern|сохран\w*)"
+)
+_SAVED_WORD = (
+    r"\b(?:checkpoints?|ckpt|model\w*|modèle|weights|pesos|poids|gewichte|чекпоинт\w*|модел\w*|веса)\b"
+)
 _SAVE = regex.compile(
-    r"(?i)\b(?:sav(?:e|ed|ing)\b[^.!?]{0,60}?"
+    # (not an option's or a setting's name: a command line's `--save-dir .../checkpoints`, `save-interval`)
+    r"(?i)\b(?:(?<![-_])sav(?:e|ed|ing)\b(?![-_])[^.!?]{0,60}?"
     # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
@@ -5770,7 +5778,11 @@ _SAVE = regex.compile(
     # in Korean, 저장 (save) after the checkpoint, the model or the weights (choijun9040/vlm_project's "체크포인트
     # 저장: checkpoints/.../step_1000"), or before them; in Japanese, 保存 after them ("モデルを保存")
     r"|(?:체크포인트|모델|가중치)(?:를|을)?\s*저장|저장[^.!?]{0,8}?(?:체크포인트|모델|가중치)"
-    r"|(?:チェックポイント|モデル|重み)を?保存)"
+    r"|(?:チェックポイント|モデル|重み)を?保存"
+    # in other languages a loop's author writes in: the verb of saving (Indonesian menyimpan/disimpan, Spanish
+    # guardar, Portuguese salvar, French sauvegarder/enregistrer, German speichern, Russian сохранить) before or after
+    # what it saved (Akhyar11/SpikingTranslation prints "Menyimpan checkpoint...")
+    rf"|{_SAVE_VERB}[^.!?]{{0,40}}?{_SAVED_WORD}|{_SAVED_WORD}[^.!?]{{0,40}}?{_SAVE_VERB})"
 )
 # (or in the name of the file it wrote: `CHECKPOINT: saved checkpoint_step_250.pt` of a loop that prints the line
 # before its step's own)
