@@ -1161,6 +1161,26 @@ def test_a_command_lines_save_option_is_no_save(write_log):
     assert parsed.events.empty or "checkpoint_save" not in set(parsed.events["event"])
 
 
+def test_the_losses_on_the_line_after_a_step_line_of_lr_and_times_are_that_steps(write_log):
+    # V2AI/Det3D det3d/utils/... text logger: "Epoch [1/20000][220/1000]\tlr: ..., time: ..., loss_parse_time:
+    # ..., memory: ..." then "task : ['concealed'], loss: ..., cls_pos_loss: ..." and a blank line
+    lines = []
+    for k, (step, loss) in enumerate([(220, 4353.6804), (230, 3880.3974)]):  # (all the excerpt holds)
+        stamp = f"2020-06-03 07:3{k}:09,999"
+        lines.append(
+            f"{stamp} - INFO - Epoch [1/20000][{step}/1000]\tlr: 0.00003, eta: 917 days, 19:41:57, time: 4.022,"
+            " data_time: 3.690, transfer_time: 0.026, forward_time: 0.104, loss_parse_time: 0.000 memory: 2641, "
+        )
+        lines.append(
+            f"{stamp} - INFO - task : ['concealed'], loss: {loss}, cls_pos_loss: 0.0228, cls_neg_loss: 4351.6963,"
+            " dir_loss_reduced: 0.2947"
+        )
+        lines.append("")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [220, 230]
+    assert list(parsed.rows["loss"]) == [4353.6804, 3880.3974]
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

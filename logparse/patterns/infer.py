@@ -2978,8 +2978,13 @@ def _trains_for(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap) -> b
     what the step measured on the next (cs336's GRPO loop logs "rollout batch {step} generated, length: {n}"
     after the rollout, then "rl_loss: {loss}, time: {t}, l2_norm: {norm}, ..." after the update). Where the head
     prints them, a line of other values after it is no part of its record (3D-VAE's train.py prints "Epoch {e},
-    Step {s}: Reconstruction Loss=..., KL Loss=..., Total Loss=..." then "Output stats: min=..., max=...")."""
-    return _trains(rec, km) and not _trains(head, km)
+    Step {s}: Reconstruction Loss=..., KL Loss=..., Total Loss=..." then "Output stats: min=..., max=...").
+    So does a line of the losses after a head that prints the lr and the times but no loss (Det3D's text logger
+    prints "Epoch [1/20000][220/1000]\tlr: 0.00003, ..., time: 4.022, ..." then "task : ['concealed'], loss:
+    4353.6804, cls_pos_loss: ...")."""
+    if _trains(rec, km) and not _trains(head, km):
+        return True
+    return _trains(rec, km, ("loss",)) and not _trains(head, km, ("loss",))
 
 
 def _indented_under(rec: RecordShape, head: RecordShape) -> bool:
@@ -4572,18 +4577,28 @@ def _mostly_held(values: Sequence[str]) -> bool:
     return same * 2 >= len(values) - 1
 
 
-def _trains(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
-    """Whether a record holds what only training prints: a loss, the lr, a gradient norm."""
+def _trains(
+    rec: RecordShape, km: keymap_mod.KeyMap, columns: tuple[str, ...] = ("loss", "lr", "grad_norm")
+) -> bool:
+    """Whether a record holds what only training prints: a loss, the lr, a gradient norm (or those of
+    `columns`)."""
     line = [s.label for s in rec.slots if s.role == "value" and s.label]
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         m = field_plan(km, slot.label, slot.unit, [], False, line)
-        if m is not None and (
-            m.column in ("loss", "lr", "grad_norm") or (m.kept and "loss" in _words(slot.label))
-        ):
+        if m is not None and (m.column in columns or (m.kept and _loss_word(slot.label))):
             return True
     return False
+
+
+def _loss_word(label: str) -> bool:
+    """A key that names a loss (`kl_loss`, `Mask_Loss`), not a time spent on one (Det3D's `loss_parse_time`)."""
+    words = _words(label)
+    return "loss" in words and words[-1] not in _TIME_WORDS
+
+
+_TIME_WORDS = frozenset({"time", "times", "duration", "s", "ms", "sec", "secs", "seconds"})
 
 
 def _evaluation_text(rec: RecordShape) -> bool:
