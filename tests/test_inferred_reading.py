@@ -1181,6 +1181,26 @@ def test_the_losses_on_the_line_after_a_step_line_of_lr_and_times_are_that_steps
     assert list(parsed.rows["loss"]) == [4353.6804, 3880.3974]
 
 
+def test_a_save_that_quotes_the_best_loss_after_an_epochs_line_is_a_checkpoint_not_its_value(write_log):
+    # MrEleden/reco_app logs "New best model saved with val loss: {val_loss:.4f}" after an epoch whose val loss
+    # improved
+    lines = []
+    vals = [0.3999, 0.3959, 0.3944, 0.3970, 0.3930, 0.3921]
+    for e, val in enumerate(vals, 1):
+        train = 0.4246 - 0.01 * e
+        stamp = f"2025-09-28 16:56:{40 + e:02d},229 - MovieRecommender - INFO - "
+        lines.append(
+            f"{stamp}Epoch {e}/20: Train Loss: {train:.4f}, Val Loss: {val:.4f}, Time: 4.72s, rmse: 0.35"
+        )
+        if e != 4:
+            lines.append(f"{stamp}New best model saved with val loss: {val:.4f}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["step"]) == [1, 2, 3, 5, 6]
+    assert not any(c.startswith("x_saved") for c in parsed.rows.columns)
+
+
 def test_an_epoch_printed_as_its_fraction_with_the_epochs_planned(write_log):
     # jcjohnson/torch-rnn train.lua: print(string.format('Epoch %.2f / %d, i = %d / %d, loss = %f', epoch,
     # opt.max_epochs, i, num_iterations, loss[1])) each iteration: the step is i, the epoch its fraction gone by,

@@ -3085,6 +3085,8 @@ def find_blocks(
     for rec in records:
         if id(rec) not in best or rec.kind not in ("none", "eval_free"):
             continue
+        if _SAVE.search(rec.shapes[0].examples[0][1]) is not None:
+            continue  # (a save's line after a step's, the score it quotes the best so far: the save's event)
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
         if rec.kind == "eval_free" and not (
