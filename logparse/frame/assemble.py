@@ -802,9 +802,11 @@ class _Assembler:
         if "global_batch_size" in self.facts:
             whole = {o.value for o in self.facts["global_batch_size"]}
             bare, big = stated[0].value, next(iter(whole))
-            if len(whole) == 1 and isinstance(bare, int) and isinstance(big, int) and 0 < bare < big:
-                if big % bare == 0:
-                    self.facts["micro_batch_size"] = list(stated)
+            whole_multiple = (
+                isinstance(bare, int) and isinstance(big, int) and 0 < bare < big and big % bare == 0
+            )
+            if len(whole) == 1 and whole_multiple:
+                self.facts["micro_batch_size"] = list(stated)
             return
         processes = [o.value for name in ("world_size", "gpu_count") for o in self.facts.get(name, [])]
         if any(not isinstance(v, int | float) or v > 1 for v in processes):
@@ -821,9 +823,8 @@ class _Assembler:
             return rows
         generic = _generic_steps(rows)
         within = "epoch_index" in rows and rows.loc[generic, "epoch_index"].notna().any()
-        generic &= ~rows["pattern"].isin(
-            self._epoch_lines()
-        )  # (a record once an epoch counts to the epochs planned)
+        # (a record once an epoch counts to the epochs planned)
+        generic &= ~rows["pattern"].isin(self._epoch_lines())
         # a counter within an epoch counts to the loader's length (`train_loader_len: 550`,
         # `Steps per epoch: 1,000`), one over the whole run to the planned steps
         stated = self.facts.get("steps_per_epoch" if within else "train_iters")

@@ -2021,12 +2021,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     ):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
-    eval_keys = [
-        lab
-        for lab in labels
-        if (any(w in EVAL_WORDS for w in _words(lab)) and not _WHEN_WORDS & set(_words(lab)))
-        or km.evaluation_metric(lab)
-    ]
+    eval_keys = [lab for lab in labels if _evaluation_named(lab) or km.evaluation_metric(lab)]
     if not eval_keys:
         return False
     for slot in rec.slots:
@@ -2054,6 +2049,12 @@ _TRAIN_STAGE = frozenset({"train", "training"})
 _WHEN_WORDS = frozenset(
     {"interval", "every", "freq", "frequency", "period", "iters", "steps", "epochs", "batch", "size", "bs"}
 )
+
+
+def _evaluation_named(label: str) -> bool:
+    """A key named for an evaluation (`val_loss`, `eval`), not a setting of when or how much to evaluate."""
+    words = set(_words(label))
+    return bool(words & EVAL_WORDS) and not words & _WHEN_WORDS
 
 
 def _paired_with_evaluation(label: str, labels: list[str]) -> bool:
@@ -2747,8 +2748,7 @@ def _inner_rule(sample: SampledLog, seq: Sequence[str], k: int, stop: int) -> bo
     by the end of what was sampled), so that they lead into no next record. leggedrobotics/rsl_rl's OnPolicyRunner
     log block (and legged_gym's, IsaacLab's) prints '#' * width, the centred 'Learning iteration {it}/{total}',
     the iteration's `key: value` lines, then '-' * width and 'Iteration time:', 'Total time:', 'ETA:' under it."""
-    key = seq[k]
-    if not key or not set(sample.shapes[key].literals[0].strip()) <= set("-─━"):
+    if not _rule_line(sample, seq[k], "-─━"):
         return False
     after = [j for j in range(k + 1, stop) if not seq[j] or not _separator(sample, seq[j])]
     if not after or not all(seq[j] for j in after[:1]):
@@ -2765,8 +2765,12 @@ def _underline(sample: SampledLog, seq: Sequence[str], k: int, h: int) -> bool:
     transfer_learning_tutorial.py train_model), copied by many classifiers' loops, prints f'Epoch {epoch}/
     {num_epochs - 1}', then '-' * 10, then f'{phase} Loss: {epoch_loss:.4f} Acc: {epoch_acc:.4f}' for each
     phase; some copies drop the print() that closes it with a blank line."""
-    key = seq[k]
-    return k == h + 1 and bool(key) and set(sample.shapes[key].literals[0].strip()) <= set("-─━=")
+    return k == h + 1 and _rule_line(sample, seq[k], "-─━=")
+
+
+def _rule_line(sample: SampledLog, key: str, marks: str) -> bool:
+    """Whether a line is a rule drawn of `marks` alone."""
+    return bool(key) and set(sample.shapes[key].literals[0].strip()) <= set(marks)
 
 
 def _separator(sample: SampledLog, key: str) -> bool:
@@ -3085,7 +3089,7 @@ def find_blocks(
     for rec in records:
         if id(rec) not in best or rec.kind not in ("none", "eval_free"):
             continue
-        if _SAVE.search(rec.shapes[0].examples[0][1]) is not None:
+        if _says_saved(rec.shapes[0]):
             continue  # (a save's line after a step's, the score it quotes the best so far: the save's event)
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
@@ -3387,7 +3391,7 @@ def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyM
         key=lambda r: (r.kind in ("block", "marker"), -r.count, r.first),
     )[:MAX_RECORDS]
     taken = {sh.key for rec in used for sh in rec.shapes}
-    saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _SAVE.search(sh.examples[0][1])]
+    saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _says_saved(sh)]
     table, keys = build_table(used, km, saves[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
 
@@ -3640,7 +3644,7 @@ def _save_only(rec: RecordShape) -> bool:
     train/train.cpp prints `Saved validation checkpoint at step 5000 to "output/.../step-5000"` after each
     validation)."""
     sh = rec.shapes[0]
-    if _SAVE.search(sh.examples[0][1]) is None:
+    if not _says_saved(sh):
         return False
     for slot in rec.slots:
         if slot.kind != "num" or slot.role != "value" or not slot.label:
@@ -4055,9 +4059,7 @@ def _scored_beside(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap) -
     # (or a key named by the evaluation alone: IST-DASLab/llmq prints `[V] step 4 [  0.0%] | time: 165 ms | eval
     # 2.945187 | train 3.295834 | tps 148k` after its `[T] step N ... | loss ...` lines)
     return any(
-        set(_words(lab)) & SCORE_WORDS
-        or km.evaluation_metric(lab)
-        or (set(_words(lab)) & EVAL_WORDS and not set(_words(lab)) & _WHEN_WORDS)
+        set(_words(lab)) & SCORE_WORDS or km.evaluation_metric(lab) or _evaluation_named(lab)
         for lab in labels
     )
 
@@ -5772,11 +5774,11 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # (3D Gaussian splatting's model is its Gaussians: graphdeco-inria/gaussian-splatting train.py prints "\n[ITER {}]
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
 _SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians)"
-_SAVE_VERB = (
+_OTHER_SAVE_VERB = (
     r"\b(?:menyimpan|disimpan|tersimpan|guardando|guardado|guardar|salvando|salvo|salvar|sauvegard\w*|enregistr\w*"
     r"|gespeichert|speichere|speichern|сохран\w*)"
 )
-_SAVED_WORD = (
+_OTHER_SAVED = (
     r"\b(?:checkpoints?|ckpt|model\w*|modèle|weights|pesos|poids|gewichte|чекпоинт\w*|модел\w*|веса)\b"
 )
 _SAVE = regex.compile(
@@ -5799,10 +5801,17 @@ _SAVE = regex.compile(
     # in other languages a loop's author writes in: the verb of saving (Indonesian menyimpan/disimpan, Spanish
     # guardar, Portuguese salvar, French sauvegarder/enregistrer, German speichern, Russian сохранить) before or after
     # what it saved (Akhyar11/SpikingTranslation prints "Menyimpan checkpoint...")
-    rf"|{_SAVE_VERB}[^.!?]{{0,40}}?{_SAVED_WORD}|{_SAVED_WORD}[^.!?]{{0,40}}?{_SAVE_VERB})"
+    rf"|{_OTHER_SAVE_VERB}[^.!?]{{0,40}}?{_OTHER_SAVED}|{_OTHER_SAVED}[^.!?]{{0,40}}?{_OTHER_SAVE_VERB})"
 )
+
+
 # (or in the name of the file it wrote: `CHECKPOINT: saved checkpoint_step_250.pt` of a loop that prints the line
 # before its step's own)
+def _says_saved(sh: SampledShape) -> bool:
+    """Whether a shape's line says a checkpoint was written."""
+    return _SAVE.search(sh.examples[0][1]) is not None
+
+
 _SAVE_STEP = regex.compile(
     r"(?i)(?:\b|(?<=[_/-]))(?:global[_ ]step|step|iter(?:ation)?)(?:\s*[:=#]?\s*|[_-])(\d+)(?![\d.]\d)"
 )
