@@ -272,6 +272,26 @@ def test_a_step_times_key_whose_values_grow_with_the_steps_is_the_time_since_tra
     assert row_at(parsed, 6)["train_elapsed_s"] == 11.75  # 4.25 + 1.5 x 5
 
 
+def test_a_clock_beside_a_counter_within_the_epoch_grows_with_the_steps_across_the_epochs_end(write_log):
+    # Tramac/Fast-SCNN-pytorch train.py: logger.info('Epoch: [%2d/%2d] Iter [%4d/%4d] || Time: %4.4f sec || lr: %.8f
+    # || Loss: %.4f' % (epoch, args.epochs, i + 1, iters_per_epoch, time.time() - start_time, ...)) every 10
+    # iterations of the run; the batch counter starts again each epoch, the clock does not
+    lines = []
+    clock = 5032.1107
+    for epoch, batches in ((9, range(1447, 1488, 10)), (10, range(10, 41, 10))):
+        for i in batches:
+            lines.append(
+                f"Epoch: [{epoch:2d}/200] Iter [{i:4d}/1487] || Time: {clock:4.4f} sec || lr: 0.00955 || "
+                f"Loss: 1.{i % 97:04d}"
+            )
+            clock += 3.4
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1447, 1457, 1467, 1477, 1487, 10, 20, 30, 40]
+    assert row_at(parsed, 1)["train_elapsed_s"] == 5032.1107
+    assert row_at(parsed, 6)["train_elapsed_s"] == 5049.1107  # 5032.1107 + 5 x 3.4
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+
+
 def test_a_step_times_average_that_creeps_up_stays_the_step_time(write_log):
     # detectron2/utils/events.py CommonMetricPrinter: " {eta}iter: {iter}  {losses}  time: {time:.4f}  data_time:
     # {data_time:.4f}  lr: {lr}  max_mem: {memory:.0f}M" behind "[%m/%d %H:%M:%S d2.utils.events]: ", the time a

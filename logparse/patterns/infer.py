@@ -6004,8 +6004,9 @@ def _grows_with_steps(texts: Sequence[str], steps: Sequence[str]) -> bool:
     (DCGAN-tensorflow model.py: "Epoch: [%2d] [%4d/%4d] time: %4.4f, d_loss: %.8f, g_loss: %.8f" % (epoch, idx,
     batch_idxs, time.time() - start_time, ...)): they never go down, and the seconds they add a step, times the
     steps counted to the last line, are at least half the last value, as a clock's are (its value is that
-    product plus the time before the first step). A step's time averaged over the run (detectron2's `time:`,
-    the global average, creeping up) adds a sliver of that."""
+    product plus the time before the first step), and not much more (a slower stretch lifts it a little; steps
+    that would take far longer than the clock shows are not what it counts). A step's time averaged over the
+    run (detectron2's `time:`, the global average, creeping up) adds a sliver of that."""
     values = [_number(t) for t in texts]
     counts = _ints(steps) if len(steps) == len(texts) and _is_int(steps) else []
     if len(counts) < MIN_REPEATS or any(v is None or not math.isfinite(v) for v in values):
@@ -6018,7 +6019,7 @@ def _grows_with_steps(texts: Sequence[str], steps: Sequence[str]) -> bool:
     if v[-1] <= v[0] or v[-1] <= 0:
         return False
     per_step = (v[-1] - v[0]) / (counts[-1] - counts[0])
-    return per_step * (counts[-1] + 1) >= 0.5 * v[-1]
+    return 0.5 * v[-1] <= per_step * (counts[-1] + 1) <= 1.5 * v[-1]
 
 
 def _longest_time(rec: RecordShape, km: keymap_mod.KeyMap, line: list[str]) -> int | None:
@@ -6064,8 +6065,22 @@ _WIDER_THAN_STEP = frozenset({"epoch", "sink", "interval"})
 
 
 def _counts(rec: RecordShape) -> list[str]:
-    """The step counter's values over the record's lines, as printed (none without a counter)."""
-    return [v for _, v in rec.series(rec.counter)] if rec.counter is not None else []
+    """The step counter's values over the record's lines, as printed (none without a counter); for a counter of
+    the batches within an epoch, out of the same total every epoch (`Epoch: [ 9/200] Iter [1427/1487]`), the
+    batches since the run began, epoch times total plus batch, so that a clock beside it grows with them
+    across an epoch's end as within one (Tramac/Fast-SCNN-pytorch train.py prints `Time: %.4f sec`,
+    time.time() - start_time, on each such line)."""
+    if rec.counter is None:
+        return []
+    counts = [v for _, v in rec.series(rec.counter)]
+    if rec.counts_from is None or rec.epoch is None or rec.total is None:
+        return counts
+    epochs = [v for _, v in rec.series(rec.epoch)]
+    totals = {v for _, v in rec.series(rec.total)}
+    if len(totals) != 1 or not _is_int(epochs) or not _is_int(totals) or not _is_int(counts):
+        return counts
+    total, base, start = _ints(totals)[0], rec.epoch_base, rec.counts_from
+    return [str((e - base) * total + c - start) for e, c in zip(_ints(epochs), _ints(counts), strict=True)]
 
 
 def _bare_rate(key: str, texts: Sequence[str]) -> bool:
