@@ -2014,6 +2014,38 @@ def test_a_table_logged_line_by_line_behind_the_loggers_prefix(write_log, prefix
             assert list(got["timestamp"] - got["timestamp"].iloc[0]) == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_a_grid_table_whose_batch_column_rises_once_in_a_short_paste_reads_its_rows_as_steps(write_log):
+    # wenet-e2e/wespeaker wespeaker/bin/train.py: tp.header(['Epoch', 'Batch', 'Lr', 'Margin', 'Loss', 'Acc'],
+    # width=10, style='grid') on rank 0, then utils/executor.py run_epoch: tp.row((epoch, i + 1,
+    # scheduler.get_lr(), margin, loss, acc)) on every rank, each behind the logger's "[ %(levelname)s :
+    # %(asctime)s ] - "; a paste cut after the second logged batch
+    prefix = "[ INFO : 2023-01-28 11:1{}:{:02d},139 ] - "
+    rule = "+" + "+".join(["-" * 10] * 6) + "+"
+    lines = [
+        prefix.format(2, 5) + rule,
+        prefix.format(2, 5)
+        + "|"
+        + "|".join(f"{n:>10}" for n in ("Epoch", "Batch", "Lr", "Margin", "Loss", "Acc"))
+        + "|",
+        prefix.format(2, 5) + rule,
+    ]
+    lines += [prefix.format(2, 55) + "Reducer buckets have been rebuilt in this iteration."] * 2
+    for k, (batch, lr, losses) in enumerate(
+        ((100, 0.044737, (8.835, 8.83)), (200, 0.088367, (8.8855, 8.8919)))
+    ):
+        for loss in losses:
+            cells = (1, batch, lr, 0, loss, 0.25)
+            lines.append(prefix.format(3 + k, 46) + "|" + "|".join(f"{c:>10}" for c in cells) + "|")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 100, 200, 200]
+    assert row_at(parsed, 7)["loss"] == 8.83 and row_at(parsed, 8)["lr"] == 0.088367
+    # the same table with no lr column is no run of steps: a batch-size sweep's two rows
+    sweep = [line for line in lines if "Reducer" not in line]
+    sweep = ["|".join(c for j, c in enumerate(line.split("|")) if j != 3) for line in sweep]
+    with pytest.raises(UnrecognisedLog):
+        frame(write_log("\n".join(sweep) + "\n", "sweep.log"))
+
+
 def test_a_whitespace_table_logged_as_one_message(write_log):
     # logger.info(history.to_string()) and logger.info(tabulate(rows, headers)) (tabulate's "simple" format): the
     # logger's prefix (Lib/logging/__init__.py, "%(asctime)s - %(name)s - %(levelname)s - %(message)s") on the

@@ -4425,7 +4425,10 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
     fastai/callback/progress.py ProgressCallback prints a row per epoch). The rows of one table may fall in several
     shapes (a cell's unit changes: turicreate's table printer prints `30us`, then `4.05s`, then `1m 40s`): the
     rows under one counter's name count together. A row that prints its counter's total (`1/100`, an epoch of a
-    plan) is progress however few are in view. Beside records that count steps under a counter's name, a table
+    plan) is progress however few are in view; a column named a counter loosely (`Batch`) rising once is, where
+    its rows print the lr (wenet-e2e/wespeaker wespeaker/utils/executor.py: tp.row((epoch, i + 1,
+    scheduler.get_lr(), margin, loss, acc)) under tableprint's header `Epoch|Batch|Lr|Margin|Loss|Acc`; an
+    evaluation's or a benchmark's table of batch sizes prints no lr). Beside records that count steps under a counter's name, a table
     whose rising column is named no counter (`k`, `top-k`: an evaluation's cut-offs) is none of theirs."""
     tables: dict[str, list[RecordShape]] = defaultdict(list)
     for rec in steps:
@@ -4445,6 +4448,8 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
         least = MIN_REPEATS
         if (_counter_named(label) or _epoch_named(label)) and any(_trains(rec, km) for rec in group):
             least = 1
+        elif _counter_named(label, loose=True) and any(_trains(rec, km, ("lr",)) for rec in group):
+            least = 2  # (`Batch` beside the lr: training's rows, seen to rise once in a short paste)
         if distinct < least or ups < RISING * (ups + downs):
             for rec in group:
                 rec.kind = "none"
