@@ -4859,6 +4859,11 @@ def test_an_evaluation_line_that_leads_with_its_step_in_a_step_train_val_log_fil
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(245, 255))
     assert len(evals(parsed)) == 1  # the val line: an evaluation at step 250, not a row
+    assert evals(parsed)[0]["step"] == 250  # its own number, in the place of the train lines' counter
+    step_250 = row_at(parsed, 7)
+    assert step_250["step"] == 250 and step_250["loss"] == 2.3 - 250 / 1000  # `train` alone: the loss
+    assert step_250["eval_loss"] == 2.2391  # made as step 250 began, before its train line
+    assert math.isnan(row_at(parsed, 5)["eval_loss"])
 
 
 def test_a_time_of_day_after_a_level_word_in_the_loggers_bracket_stamps_the_line(write_log):

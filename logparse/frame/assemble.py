@@ -1040,8 +1040,8 @@ def _no_rank(rank: Any) -> bool:
 
 def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     """The step rows with the loss of the evaluation done at each: an evaluation's line that states its step (`eval
-    200: train 1.5510 | val 1.5317`) gives that step's row its eval_loss, one that states none the row of the step
-    printed last before it. The event stays an event; a row that carries an eval_loss of its own keeps it. (A pattern
+    200: train 1.5510 | val 1.5317`) gives that step's row its eval_loss (printed before it, or as the next row,
+    made as the step began), one that states none the row of the step printed last before it. The event stays an event; a row that carries an eval_loss of its own keeps it. (A pattern
     set joins its evaluation lines to rows as its framework does.)"""
     if events.empty or "eval_loss" not in events or rows.empty or "kind" not in rows or "line" not in rows:
         return rows
@@ -1064,10 +1064,16 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     for line, step, loss in zip(found["line"], printed, found["eval_loss"], strict=True):
         if step is not None and not pd.isna(step):
             same = places.get(float(step), np.empty(0, dtype=int))
-            same = same[lines[same] < line]
-            if not len(same):
-                continue  # (its step's row comes later, or never: nothing to join)
-            index = steps.index[same[-1]]
+            earlier = same[lines[same] < line]
+            after = int(np.searchsorted(lines, line, side="right"))
+            if len(earlier):
+                index = steps.index[earlier[-1]]
+            elif after < len(lines) and numbers[after] == float(step):
+                # an evaluation made as its step begins, before the step's training line (build-nanogpt's
+                # `250 val 2.2391` then `250 train 2.167775`): the next row is its step's
+                index = steps.index[after]
+            else:
+                continue  # (its step's row comes later after others, or never: nothing to join)
         else:
             before = int(np.searchsorted(lines, line, side="left")) - 1
             if before < 0:

@@ -3205,6 +3205,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in records:
         if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec) or _save_only(rec)):
             rec.kind = "none"
+    _sibling_counters(records)
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
     if steps and all(rec.count < MIN_REPEATS for rec in steps):
@@ -4601,6 +4602,38 @@ def _trains(
     return False
 
 
+def _sibling_counters(records: list[RecordShape]) -> None:
+    """An evaluation seen too few times to show a counter of its own that is printed as a step record is, the
+    same text up to the step's counter and the same kinds of values after it, only its keys other words
+    (karpathy/build-nanogpt train_gpt2.py: f"{step} val {val_loss:.4f}" beside f"{step} train {loss:.6f}"):
+    its number in the counter's place is the step it was made at."""
+    steps = [rec for rec in records if rec.kind == "step" and rec.counter is not None]
+    for rec in records:
+        if rec.kind != "eval_free" or rec.counter is not None:
+            continue
+        sh = rec.shapes[0]
+        for step in steps:
+            c, other = step.counter, step.shapes[0]
+            if c is None or other.kinds != sh.kinds or other.literals[: c + 1] != sh.literals[: c + 1]:
+                continue
+            if step.slots[c].label != rec.slots[c].label or not _is_int(v for _, v in rec.series(c)):
+                continue
+            rec.counter, rec.kind, rec.at_steps = c, "eval", True
+            rec.slots[c].role = "step"
+            break
+
+
+def _split_alone(rec: RecordShape, slot: Slot) -> bool:
+    """A step record's one value under the training split's name and nothing else (karpathy/build-nanogpt
+    train_gpt2.py writes its log file with f.write(f"{step} train {loss_accum.item():.6f}\\n"), beside
+    f"{step} val {val_loss_accum.item():.4f}\\n"): the loss. Beside other values the word names something else
+    (a node classifier's `Loss: 3.9669, Train: 0.1308, Val: 0.1680`, accuracies of its splits)."""
+    if keymap_mod.normalize(slot.label) not in ("train", "training"):
+        return False
+    values = [s for s in rec.slots if s.kind == "num" and s.role == "value"]
+    return values == [slot]
+
+
 def _loss_word(label: str) -> bool:
     """A key that names a loss (`kl_loss`, `Mask_Loss`), not a time spent on one (Det3D's `loss_parse_time`)."""
     words = _words(label)
@@ -5190,6 +5223,9 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
             m = _by_values(m, key, texts, _counts(rec)) or m
+        if m is not None and m.kept and rec.kind == "step" and _split_alone(rec, slot):
+            why = f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is the evaluation's"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
         if slot.index == summed and m is not None and m.kept:
             parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
