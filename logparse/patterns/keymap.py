@@ -168,10 +168,20 @@ MEMORY = {
 }
 # the SI reading, for the keys whose printing code divides by 10**k (synonyms.toml [decimal])
 MEMORY_SI = {"b": 1.0, "k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12}
-COUNT = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12,
-         # the Chinese counts a number is said in (`28.976 百万`, millions: jingyaogong/minimind's trainers print
-         # Logger(f'LLM总参数量：{total / 1e6:.3f} 百万'), copied by many Chinese small-LLM loops)
-         "万": 1e4, "百万": 1e6, "千万": 1e7, "亿": 1e8, "十亿": 1e9}
+COUNT = {
+    "k": 1e3,
+    "m": 1e6,
+    "b": 1e9,
+    "g": 1e9,
+    "t": 1e12,
+    # the Chinese counts a number is said in (`28.976 百万`, millions: jingyaogong/minimind's trainers print
+    # Logger(f'LLM总参数量：{total / 1e6:.3f} 百万'), copied by many Chinese small-LLM loops)
+    "万": 1e4,
+    "百万": 1e6,
+    "千万": 1e7,
+    "亿": 1e8,
+    "十亿": 1e9,
+}
 
 
 class UnitError(ValueError):
