@@ -5004,6 +5004,23 @@ def test_a_counter_beside_an_epochs_counts_within_the_epoch_and_states_no_steps_
     assert "train_iters" not in parsed.facts
 
 
+@pytest.mark.parametrize("epochs", [1, 2])
+def test_a_counter_within_the_one_epoch_a_run_plans_states_the_steps_planned(write_log, epochs):
+    # jingyaogong/minimind trainer/train_pretrain.py: 'Epoch:[{}/{}]({}/{}) loss:{:.3f} lr:{:.12f} epoch_Time:{}min:'
+    # (epoch + 1, args.epochs, step, iter_per_epoch, ...), a pretraining run of one epoch: its loader's length is the
+    # run's; of two, the run's steps are not that total
+    lines = [
+        f"Epoch:[1/{epochs}]({s}/16823) loss:{6.6 - s / 100:.3f} lr:0.000550000000 epoch_Time:87.0min:"
+        for s in range(9, 60, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(9, 60, 10))
+    if epochs == 1:
+        assert [f.value for f in parsed.facts["train_iters"]] == [16823]
+    else:
+        assert "train_iters" not in parsed.facts
+
+
 def test_a_number_in_a_time_unit_is_no_counter_whatever_its_key(write_log):
     # kuangliu/pytorch-cifar utils.py progress_bar: ' [' + '=' * cur_len + '>' + '.' * rest_len + ']' then
     # '  Step: ' + format_time(step_time) + ' | Tot: ' + format_time(tot_time) + ' | ' + msg, and ' %d/%d ' %

@@ -765,8 +765,8 @@ class _Assembler:
     def _iterations_planned(self, rows: pd.DataFrame) -> None:
         """The steps a run plans, where the generic reading's step counter prints its total (`step 1/ 1000`) and
         no line states them: a fact of the first such row. Only for a counter that counts over the whole run: none
-        read beside an epoch (unless it says it counts the whole run, `global iteration 20/3402`), never starting
-        again, its total one number that no step passes."""
+        read beside an epoch (unless it says it counts the whole run, `global iteration 20/3402`, or the run plans
+        one epoch), never starting again, its total one number that no step passes."""
         if "train_iters" in self.facts or "progress_total" not in rows or "step" not in rows:
             return
         generic = _generic_steps(rows) & ~rows["pattern"].isin(self._epoch_lines())
@@ -777,6 +777,7 @@ class _Assembler:
         if not generic.any() or (
             not rows.loc[generic, "pattern"].isin(whole).all()
             and rows.loc[generic, epochs].notna().any().any()
+            and not self._one_epoch(rows.loc[generic])
         ):
             return  # (a counter beside an epoch's may count within it, to the loader's length)
         totals, steps = rows.loc[generic, "progress_total"], rows.loc[generic, "step"]
@@ -788,6 +789,14 @@ class _Assembler:
                 int(totals.iloc[0]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
             )
         ]
+
+    def _one_epoch(self, rows: pd.DataFrame) -> bool:
+        """Whether the run plans one epoch, as its step lines say (`Epoch: [1/1](9/16823)`, minimind's pretraining
+        line and its copies) or a line states: then a count within the epoch counts the whole run."""
+        if "epoch_total" in rows and rows["epoch_total"].notna().all():
+            return set(rows["epoch_total"]) == {1}
+        planned = {o.value for o in self.facts.get("num_epochs", [])}
+        return planned == {1}
 
     def _batch_per_process(self) -> None:
         """A batch size the log names no scope of (`batch_size: 32`) is the micro batch where the log states no
