@@ -3011,6 +3011,20 @@ def test_evaluations_of_two_splits_printed_together_are_two_events(write_log):
     assert [e["line"] for e in evals(parsed)] == [1, 2, 5, 6, 9, 10]
 
 
+def test_an_evaluations_loss_said_to_be_made_before_training_is_an_evaluation(write_log):
+    # dichev/deep-learning-from-scratch examples/transformers/reproduce_gpt.py: print(f"Initial val loss: {loss:.4f}")
+    # before its first step, then f"Step {i}/{n}: lr=... | grad_norm=... | loss=... | tok/sek=... | duration=..."
+    lines = ["Found 99 train shards and 1 val shards", "Initial val loss: 10.9347", "Training..."]
+    lines += [
+        f"Step {s}/19073: lr=8.39161e-07 | grad_norm=14.2035 | loss=10.9{s:02d} | tok/sek=5671{s}.7 | duration=9.2 sec"
+        for s in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(2, 10.9347)]
+    assert row_at(parsed, 5)["tokens_per_s"] == 56712.7
+
+
 def test_lines_of_scores_alone_are_evaluations(write_log):
     # CPM-Bee tutorials/decoder_tuning (the DecT runner): every 20 epochs print("Total epoch: {}. DecT loss:
     # {}".format(epoch, loss)), print("val acc:", eval_res), and where the val accuracy improves print("test acc

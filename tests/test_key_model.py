@@ -168,6 +168,9 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         ("supervised_tokens_per_second", "864.1828047269457", "tokens_per_s", 864.1828047269457, "prefix"),
         # Oneflow-Inc/models' DeepFM/DLRM loops: f"..., Loss {loss:0.4f}, Latency {latency:0.3f} ms, ..."
         ("Latency", "18.266", "step_time_s", 18.266, "name"),
+        # a second in another language's word: dichev/deep-learning-from-scratch's GPT-2 reproduction logs
+        # "... | loss=... | tok/sek=56718.7 | duration=9.2 sec"
+        ("tok/sek", "56718.7", "tokens_per_s", 56718.7, "name"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):

@@ -1922,6 +1922,22 @@ def field_plan(
     return FieldPlan(column, factor, kept=True, reason="not a key the synonym table knows", use=use)
 
 
+def _evaluation_loss_said_when(
+    km: keymap_mod.KeyMap, key: str, slot: Slot, texts: Sequence[str]
+) -> FieldPlan | None:
+    """An evaluation's loss under a key that says when it was made or that it is the evaluation's mean
+    (`Initial val loss`, `Final val loss`, `Average valid loss`): the eval_loss, as the key less those words is."""
+    words = key.split()
+    if len(words) < 2 or words[0].lower() not in _AVERAGE_WORDS | _MADE_WORDS:
+        return None
+    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS | _MADE_WORDS:
+        words = words[1:]
+    m = field_plan(km, " ".join(words), slot.unit, texts, True)
+    if m is None or m.kept or _full(m) != "eval_loss":
+        return None
+    return replace(m, reason=f"{m.reason}; {key!r}: the evaluation's loss, said when it was made or averaged")
+
+
 def _plain_loss(km: keymap_mod.KeyMap, key: str) -> bool:
     """A key of a loss and no part of one: its words beside the loss's are an evaluation's or an average's."""
     words = {w.lower() for w in _words(key)}
@@ -4724,8 +4740,10 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return False
     # (by the key alone: `loss has been updated` is none; an average's word before it names the same loss, the
     # evaluation's mean: C-SWM's train.py print('====> Average valid loss: {:.6f}'.format(...)))
+    # (so does a word of when it was made, before training or after it: dichev/deep-learning-from-scratch's GPT-2
+    # reproduction prints f"Initial val loss: {loss:.4f}" before its first step)
     words = first.label.split()
-    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS:
+    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS | _MADE_WORDS:
         words = words[1:]
     m = field_plan(km, " ".join(words), first.unit, [], False)
     return m is not None and not m.kept and _full(m) == "eval_loss"
@@ -5193,6 +5211,8 @@ def _line_table(
             alone = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, own)
             if alone is not None and not alone.kept and alone.column == "loss":
                 m = replace(alone, reason=f"{alone.reason}, the loss of the block's first line")
+        if m is not None and m.kept and evaluation:
+            m = _evaluation_loss_said_when(km, key, slot, texts) or m
         if m is not None and m.kept and not evaluation and _epochs_counted(rec):
             m = _epoch_time(km, key, slot, texts, line) or m
         if m is not None and slot.per > 1 and not m.kept:
@@ -5447,6 +5467,7 @@ def _line_table(
 # the words of a key that say its value is a running average (`517.63 avg`, `average loss`, `avg loss`), and those
 # that say a value is the latest reading beside one (`since last`, `current`)
 _AVERAGE_WORDS = frozenset({"avg", "average", "mean", "running", "smoothed", "avr"})
+_MADE_WORDS = frozenset({"initial", "final", "starting"})  # (an evaluation before training, after it)
 # (not an average's word: `iter_time_avg`, ignite's Timer(average=True), is the mean since the epoch began)
 _WINDOW_WORDS = frozenset({"window", "interval"})
 _LATEST_WORDS = frozenset({"since", "last", "current", "cur", "latest", "now"})

@@ -195,7 +195,12 @@ def normalize(key: str) -> str:
     k = english(key).strip().strip("'\"[]{}:=,;|").strip().lower()
     k = regex.sub(r"\s*/\s*", "/", k)  # "Tokens / Sec" (the Annotated Transformer) is tokens/sec
     k = regex.sub(r"[\s-]+", "_", k)
-    return k
+    # a rate per second in another language's word for it: Danish, Norwegian, Swedish and German `sek`
+    # (dichev/deep-learning-from-scratch's GPT-2 reproduction logs `tok/sek=56718.7`), Spanish and Portuguese `seg`
+    return _SECOND_WORD.sub("sec", k) if "/se" in k else k
+
+
+_SECOND_WORD = regex.compile(r"(?<=/)(?:sek|seg)(?=$|/)")
 
 
 # Keys written in Chinese, Japanese or Korean: training loops print them as often as English ones (davidsongtao/
