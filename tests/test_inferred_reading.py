@@ -1115,6 +1115,37 @@ def test_a_line_seen_once_with_a_key_named_eval_beside_training_steps_is_an_eval
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 4)]
 
 
+def test_a_save_that_quotes_the_validation_its_own_line_reported_is_a_checkpoint_not_another_evaluation(
+    write_log,
+):
+    # minhyeok2001/Video-Depth-Anything: logger.info(f"Epoch [{epoch}], Batch [{i}], Loss: {loss:.4f}") per batch, then
+    # f"Epoch [{epoch}/{num_epochs}] Train Loss: ...", f"Epoch [{epoch}/{num_epochs}] Validation Loss: {val:.4f}" and,
+    # when it improved, f"Best checkpoint saved at epoch {epoch + 1} with validation loss {val:.4f}"
+    prefix = "2025-06-18 09:3{}:{:02d},800 INFO     "
+    lines = []
+    for epoch in range(3):
+        lines += [
+            prefix.format(epoch, b) + f"Epoch [{epoch}], Batch [{b}], Loss: 0.0{b:02d}9" for b in (10, 20, 30)
+        ]
+        lines.append(prefix.format(epoch, 40) + f"Epoch [{epoch}/15] Train Loss: 0.02{epoch}7")
+        lines.append(prefix.format(epoch, 45) + f"Epoch [{epoch}/15] Validation Loss: 0.019{epoch}")
+        if epoch != 1:
+            lines.append(
+                prefix.format(epoch, 47)
+                + f"Best checkpoint saved at epoch {epoch + 1} with validation loss 0.019{epoch}"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30] * 3
+    assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(5, 0.019), (11, 0.0191), (16, 0.0192)]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [6, 17]
+    assert [f.value for f in parsed.facts["num_epochs"]] == [
+        15,
+        15,
+        15,
+    ]  # the epochs' summaries state the plan
+
+
 def test_a_save_printed_before_its_steps_line_names_the_step_in_its_files_name(write_log):
     # Sagar063/Week13_ERAV4_SmolLM2_135M_RoPE_GQA_RMSNorm: `CHECKPOINT: saved checkpoint_step_250.pt and
     # checkpoint_latest.pt` comes before `step   250/5000 | ...`, so the step before it is not the save's

@@ -3218,8 +3218,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
             rec.kind = "eval_free"
     _under_evaluation_headings(records, sample, km)
-    for rec in records:
-        if rec.kind in ("eval", "eval_free") and (_best_so_far(rec) or _resumed(rec) or _save_only(rec)):
+    evaluations = [rec for rec in records if rec.kind in ("eval", "eval_free")]
+    for rec in evaluations:
+        if _best_so_far(rec) or _resumed(rec) or _save_only(rec) or _saved_beside(rec, evaluations):
             rec.kind = "none"
     _sibling_counters(records)
     result_rows(records, sample)
@@ -3670,6 +3671,16 @@ def _save_only(rec: RecordShape) -> bool:
         if "/" not in word and "\\" not in word:
             return False  # (a value of its own, not a part of the path)
     return True
+
+
+def _saved_beside(rec: RecordShape, evaluations: list[RecordShape]) -> bool:
+    """An evaluation's line that says a checkpoint was written, beside an evaluation's line that does not: the
+    save's note, quoting the score the other reported, no evaluation of its own (minhyeok2001/Video-Depth-Anything
+    logs "Epoch [0/15] Validation Loss: 0.0195", then "Best checkpoint saved at epoch 1 with validation loss
+    0.0195"). Where it is the only line with the evaluation's score, it stays the evaluation."""
+    if not _says_saved(rec.shapes[0]):
+        return False
+    return any(other is not rec and not _says_saved(other.shapes[0]) for other in evaluations)
 
 
 def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
