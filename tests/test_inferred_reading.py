@@ -4911,6 +4911,26 @@ def test_an_evaluation_line_that_leads_with_its_step_in_a_step_train_val_log_fil
     assert math.isnan(row_at(parsed, 5)["eval_loss"])
 
 
+def test_the_training_splits_name_beside_the_held_out_splits_is_the_loss(write_log):
+    # bjorvack/lorcana-training: print(f"[pretrain] epoch {epoch:3d}/{epochs}  train={train_loss:.4f}  heldout=
+    # {held_loss:.4f}  lr={lr:.2e}" + ("  (best)" if best else "")); a node classifier's line names its loss and
+    # prints its splits' accuracies, `Train` among them (pyg-team/pytorch_geometric examples/gcn.py)
+    lines = [
+        f"[pretrain] epoch {e:3d}/40  train={7 - e / 10:.4f}  heldout={7.1 - e / 10:.4f}  lr=2.{40 - e}e-04  "
+        + ("(best)" if e % 2 else "")
+        for e in range(14, 19)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [14, 15, 16, 17, 18]
+    assert row_at(parsed, 1)["loss"] == 5.6 and row_at(parsed, 1)["eval_loss"] == 5.7
+    gcn = [
+        f"Epoch: {e:03d}, Loss: {3.9 - e / 10:.4f}, Train: 0.{13 + e}08, Val: 0.{16 + e}80, Test: 0.1{e}10"
+        for e in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(gcn) + "\n", "gcn.log"))
+    assert row_at(parsed, 1)["loss"] == 3.8 and "x_train" in parsed.rows
+
+
 def test_a_time_of_day_after_a_level_word_in_the_loggers_bracket_stamps_the_line(write_log):
     # oxwhirl/pymarl src/utils/logging.py get_logger: Formatter('[%(levelname)s %(asctime)s] %(name)s %(message)s',
     # '%H:%M:%S'); src/utils/logging.py Logger.print_recent_stats: "Recent Stats | t_env: {:>10} | Episode: {:>8}\n"

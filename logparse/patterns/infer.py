@@ -4650,15 +4650,23 @@ def _sibling_counters(records: list[RecordShape]) -> None:
             break
 
 
-def _split_alone(rec: RecordShape, slot: Slot) -> bool:
+def _split_alone(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
     """A step record's one value under the training split's name and nothing else (karpathy/build-nanogpt
     train_gpt2.py writes its log file with f.write(f"{step} train {loss_accum.item():.6f}\\n"), beside
-    f"{step} val {val_loss_accum.item():.4f}\\n"): the loss. Beside other values the word names something else
-    (a node classifier's `Loss: 3.9669, Train: 0.1308, Val: 0.1680`, accuracies of its splits)."""
+    f"{step} val {val_loss_accum.item():.4f}\\n"): the loss; so it is beside the evaluation split's loss and the
+    step's known values. Beside a loss or values of no known kind the word names something else (a node
+    classifier's `Loss: 3.9669, Train: 0.1308, Val: 0.1680`, accuracies of its splits)."""
     if keymap_mod.normalize(slot.label) not in ("train", "training"):
         return False
-    values = [s for s in rec.slots if s.kind == "num" and s.role == "value"]
-    return values == [slot]
+    values = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s is not slot]
+    if not values:
+        return True
+    # (beside the evaluation split's loss and settings of the step, the lr, its time: bjorvack/lorcana-training's
+    # f"[pretrain] epoch {e:3d}/{n}  train={loss:.4f}  heldout={held:.4f}  lr={lr:.2e}")
+    others = [field_plan(km, s.label, s.unit, [], False) if s.label else None for s in values]
+    return all(m is not None and not m.kept and m.column != "loss" for m in others) and any(
+        m is not None and m.column == "eval_loss" for m in others
+    )
 
 
 def _loss_word(label: str) -> bool:
@@ -5254,7 +5262,7 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
             m = _by_values(m, key, texts, _counts(rec)) or m
-        if m is not None and m.kept and rec.kind == "step" and _split_alone(rec, slot):
+        if m is not None and m.kept and rec.kind == "step" and _split_alone(rec, slot, km):
             why = f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is the evaluation's"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
         if slot.index == summed and m is not None and m.kept:

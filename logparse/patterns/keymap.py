@@ -1309,7 +1309,7 @@ STAGE_WORDS = frozenset(("train", "training", "val", "valid", "validation", "eva
 # the words of a key that name an evaluation's split (`valid_loss`; `Vali Loss`: thuml/Autoformer and
 # Informer2020's time-series loops print 'Train Loss: {} Vali Loss: {} Test Loss: {}'); the inferred reading
 # adds the words a record's own text says it with (infer.EVAL_WORDS)
-EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali"))
+EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali", "heldout"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
