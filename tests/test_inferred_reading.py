@@ -1146,6 +1146,21 @@ def test_a_save_that_quotes_the_validation_its_own_line_reported_is_a_checkpoint
     ]  # the epochs' summaries state the plan
 
 
+def test_an_epochs_heading_and_its_values_line_under_a_run_together_date_are_one_row(write_log):
+    # mbfaria/ShuffleFaceNet_Pytorch train.py: its logger writes time.strftime('%Y%m%d-%H:%M:%S') before each message,
+    # 'Train Epoch: {}/{} ...' as an epoch starts and, when it ends, '    total_loss: {:.4f} time: {}' with the
+    # epoch's time as '{}m {}s'
+    lines = []
+    for k, epoch in enumerate(range(6, 11)):
+        lines.append(f"20200204-2{k}:04:19 Train Epoch: {epoch}/70 ...")
+        lines.append(f"20200204-2{k}:14:27     total_loss: {14.8 - k / 2:.4f} time: 10m {8 + k}s")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [6, 7, 8, 9, 10]
+    assert row_at(parsed, 1)["loss"] == 14.8
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 1)["timestamp"] == 3600.0  # 21:04:19 - 20:04:19
+    assert [f.value for f in parsed.facts["num_epochs"]][-1] == 70
+
+
 def test_a_save_printed_before_its_steps_line_names_the_step_in_its_files_name(write_log):
     # Sagar063/Week13_ERAV4_SmolLM2_135M_RoPE_GQA_RMSNorm: `CHECKPOINT: saved checkpoint_step_250.pt and
     # checkpoint_latest.pt` comes before `step   250/5000 | ...`, so the step before it is not the save's

@@ -149,6 +149,9 @@ TS_RX = (
     # the date and the time of day joined by dashes, to the minute: CenterNet's src/lib/logger.py (and the trackers
     # built on it, FairMOT, CenterTrack) time.strftime('%Y-%m-%d-%H-%M') before each line it writes
     r"|\A\d{4}-\d\d-\d\d-\d\d-\d\d(?=: )"
+    # the date's digits run together, a dash before the time (mbfaria/ShuffleFaceNet_Pytorch's logger:
+    # time.strftime('%Y%m%d-%H:%M:%S') before each message)
+    r"|(?<![\d-])\d{4}[01]\d[0-3]\d-\d\d:\d\d:\d\d(?![\d:])"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -2988,8 +2991,9 @@ def block_counters(records: list[RecordShape], sample: SampledLog) -> list[Recor
 
 def _values_line(rec: RecordShape) -> bool:
     """A line of values alone: two keys or more, each with a number, and no counter (RVC's
-    `loss_disc=3.859, loss_gen=3.076, ...` after its `[global_step, lr]` line)."""
-    labelled = [s for s in rec.slots if s.kind == "num" and s.label and not s.rate]
+    `loss_disc=3.859, loss_gen=3.076, ...` after its `[global_step, lr]` line); a duration under its key is a
+    value (mbfaria/ShuffleFaceNet_Pytorch's `    total_loss: 14.8365 time: 10m 8s` under `Train Epoch: 6/70 ...`)."""
+    labelled = [s for s in rec.slots if s.kind in ("num", "clock") and s.label and not s.rate]
     return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
 
 

@@ -301,6 +301,9 @@ _NO_YEAR_SLASH = regex.compile(r"^(?P<m>\d\d)[/-](?P<d>\d\d) (?P<t>\d\d:\d\d:\d\
 NO_YEAR = 2000
 
 
+_RUN_TOGETHER = regex.compile(r"\d{8}-\d\d:\d\d:\d\d$")
+
+
 def to_timestamp(text: str) -> float:
     """Seconds since the epoch (naive times read as UTC) from the usual log timestamp shapes.
 
@@ -309,6 +312,8 @@ def to_timestamp(text: str) -> float:
     t = text.strip().strip("[]")
     if _DASHED_MINUTE.match(t):  # (before fromisoformat, which reads its last dashes as an offset)
         return datetime.strptime(t, "%Y-%m-%d-%H-%M").replace(tzinfo=timezone.utc).timestamp()
+    if _RUN_TOGETHER.match(t):  # ('%Y%m%d-%H:%M:%S': the date's digits run together, a dash before the time)
+        t = f"{t[:4]}-{t[4:6]}-{t[6:8]} {t[9:]}"
     if t[10:12] == ", ":
         t = f"{t[:10]} {t[12:]}"  # (a date and its time as two items: `2024-03-23, 02:14:26`)
     t = t.replace(",", ".")
