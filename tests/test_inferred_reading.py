@@ -1207,6 +1207,22 @@ def test_a_command_lines_save_option_is_no_save(write_log):
     assert parsed.events.empty or "checkpoint_save" not in set(parsed.events["event"])
 
 
+def test_a_saving_functions_name_as_the_whole_message_is_a_save_and_as_a_setting_is_none(write_log):
+    # KevinZH3/Faster-R-CNN-for-VOC2007- train.py: logger.info("save_model!!") after each epoch's loss; a config
+    # dump's `save_model: True` names a setting
+    prefix = "2024-05-26 16:2{}:29 - INFO - train.py - {} - "
+    lines = [prefix.format(0, 40) + "save_model: True"]
+    for e in range(1, 5):
+        lines += [
+            prefix.format(e, 90) + f"step {e * 10} | loss {2 - e / 10:.3f} | lr 0.005",
+            prefix.format(e, 130) + "save_model!!",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [3, 5, 7, 9] and list(saves["step"]) == [10, 20, 30, 40]
+
+
 def test_the_losses_on_the_line_after_a_step_line_of_lr_and_times_are_that_steps(write_log):
     # V2AI/Det3D det3d/utils/... text logger: "Epoch [1/20000][220/1000]\tlr: ..., time: ..., loss_parse_time:
     # ..., memory: ..." then "task : ['concealed'], loss: ..., cls_pos_loss: ..." and a blank line

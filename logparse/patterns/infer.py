@@ -5874,6 +5874,9 @@ _SAVE = regex.compile(
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
     r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b"
+    # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
+    # logger.info("save_model!!") after each epoch; not a setting, `save_model: True`)
+    r"|(?<![-\w])sav(?:e|ed|ing)_(?:model|checkpoint|ckpt|weights)[!.]*\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt)
     r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
