@@ -3087,6 +3087,42 @@ def test_an_evaluations_loss_said_to_be_made_before_training_is_an_evaluation(wr
     assert row_at(parsed, 5)["tokens_per_s"] == 56712.7
 
 
+def test_a_validation_bar_printed_once_is_an_evaluation(write_log):
+    # atisioma/Crack-SEG train.py: tqdm(train_loader, desc=f"Train Epoch {epoch}") with set_postfix(Loss=..., Dice=...,
+    # IoU=..., LR=...), and every fifth epoch tqdm(val_loader, desc="Validate") with set_postfix(**{"Val Loss": ...})
+    bar = "100%|██████████|"
+    lines = [
+        f"Train Epoch {e}: {bar} 30/30 [00:04<00:00,  6.9{e % 10}it/s, Loss=0.{990 - e}, Dice=0.78{e % 10}, "
+        f"IoU=0.670, LR=1.00e-04]"
+        for e in range(46, 51)
+    ]
+    lines.append(
+        f"Validate: {bar} 8/8 [00:00<00:00, 18.73it/s, Val Loss=0.1229, Val Dice=0.736, Val IoU=0.609]"
+    )
+    lines.append(
+        f"Train Epoch 51: {bar} 30/30 [00:04<00:00,  6.66it/s, Loss=0.0942, Dice=0.790, IoU=0.679, LR=8.50e-05]"
+    )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [46, 47, 48, 49, 50, 51]
+    assert [(e["line"], e["step"], e["eval_loss"]) for e in evals(parsed)] == [(6, 50, 0.1229)]
+
+
+def test_a_retrievals_recall_and_average_precision_printed_once_are_an_evaluation(write_log):
+    # ISChenawei/DMNIL: after an epoch's `Epoch: [e][i/N]` lines, a `[Evaluate]` rule, then "Recall@1: {:.4f} -
+    # Recall@5: ... - Recall@top1: ... - AP: {:.4f}"
+    lines = [
+        f"Epoch: [0][{i}/400]\tTime 5.539 (5.709)\tData 0.000 (0.139)\tLoss {4 - i / 1000:.3f} (9.720)"
+        for i in range(340, 400, 20)
+    ]
+    lines += ["-" * 30 + "[Evaluate]" + "-" * 30, "Compute Scores:"]
+    lines.append(
+        "Recall@1: 49.7583 - Recall@5: 72.5426 - Recall@10: 80.1743 - Recall@top1: 81.1914 - AP: 54.9932"
+    )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [340, 360, 380]
+    assert [e["line"] for e in evals(parsed)] == [6]
+
+
 def test_lines_of_scores_alone_are_evaluations(write_log):
     # CPM-Bee tutorials/decoder_tuning (the DecT runner): every 20 epochs print("Total epoch: {}. DecT loss:
     # {}".format(epoch, loss)), print("val acc:", eval_res), and where the val accuracy improves print("test acc

@@ -279,6 +279,7 @@ EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
 EVAL_WORDS = keymap_mod.EVAL_WORDS | frozenset(
     {
         "validating",
+        "validate",  # (a validation's progress bar: atisioma/Crack-SEG's tqdm(desc="Validate"))
         "evaluation",
         "evaluating",
         "evaluate",
@@ -4804,6 +4805,9 @@ def _metrics_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 # after its epochs, print("Final acc:", res))
 SCORE_WORDS = frozenset(
     {"acc", "accuracy", "top1", "top5", "prec", "precision", "recall", "f1", "em", "exact"}
+    # a retrieval's and a detector's: average precision, its normalized cumulative gain, its reciprocal rank
+    # (ISChenawei/DMNIL's "Recall@1: 49.7583 - Recall@5: ... - AP: 54.9932" after its `[Evaluate]` rule)
+    | {"ap", "ndcg", "mrr"}
 )
 # what an agent's evaluation measures: its episodes' reward or return, or the game's score
 _RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
