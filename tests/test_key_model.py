@@ -347,9 +347,6 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         ),
         # ... but two losses named apart and none plain: no total
         (("average pos_loss", "average neg_loss"), None, ("average pos_loss", "average neg_loss")),
-        # sanghyun-son/EDSR-PyTorch src/loss/__init__.py display_loss: '[{}: {:.4f}]' of each term by its type (and a
-        # 'Total' of several): the distance it minimizes, alone, is the loss
-        (("L1",), "L1", ()),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):
