@@ -721,6 +721,17 @@ def test_a_time_since_a_start_that_does_not_rise_covers_the_steps_since_the_reco
     parsed = frame(write_log("\n".join(lines) + "\n", "taken.log"))
     assert steps_of(parsed) == [50, 100, 150, 200, 250]
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(11.75 / 50)
+    # ... and `consume` (zhaibowen/Retriever-VL main.py: f"step {iter_num}, loss {loss:.3f}, lr: {lr:.7f}, consume
+    # {time.time() - t0:.2f}s" every 100 steps, after its config's `gpu_num: 3`, the processes it spawns)
+    consumed = [333.44, 275.34, 273.77, 272.9, 274.1]
+    lines = ["\tgpu_num: 3"] + [
+        f"step {100 * (i + 1)}, loss {3.358 - i / 10:.3f}, lr: 0.0000742, consume {t:.2f}s"
+        for i, t in enumerate(consumed)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "consume.log"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(3.3344)
+    assert [f.value for f in parsed.facts["world_size"]] == [3]
 
 
 def test_one_steps_time_printed_at_the_log_interval_is_never_divided(write_log):

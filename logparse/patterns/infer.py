@@ -6323,7 +6323,9 @@ def _over_interval(rec: RecordShape, m: FieldPlan, key: str, unit: str | None) -
 
 # the words of a key that names a time since some start (`Elapsed Time`, `time taken`, `time spent`, `took`): what
 # the start is, training's beginning or the last report, is for the values to say
-_SINCE_WORDS = frozenset({"elapsed", "taken", "spent", "took"})
+# (and `consume`, the word a Chinese author's 耗时 becomes: zhaibowen/Retriever-VL logs f"step {iter_num}, loss ...,
+# lr: ..., consume {time.time() - t0:.2f}s" every 100 steps)
+_SINCE_WORDS = frozenset({"elapsed", "taken", "spent", "took", "consume", "consumed"})
 
 
 def _since_last_record(
