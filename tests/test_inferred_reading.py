@@ -4537,11 +4537,12 @@ def test_a_values_line_printed_in_lockstep_with_its_step_joins_it(write_log):
 
 
 def test_a_csv_header_over_rows_separated_by_tabs(write_log):
-    # a dialogue fine-tuner's train_log.tsv: the header written "epoch,step,grad_step,tr_loss,tr_ppl", each row
-    # "\t".join(...)
+    # a dialogue fine-tuner's train_log.tsv (aobaruwa/Chatbot_Compressor): the header written
+    # "epoch,step,grad_step,tr_loss,tr_ppl", each row "\t".join(...); step counts micro-batches, grad_step the
+    # optimizer's steps (16 micro-batches each): the step is the optimizer's
     rows = [f"1\t{16 * k}\t{k}\t7.{9 - k}450\t1.{k}412" for k in range(1, 6)]
     parsed = frame(write_log("epoch,step,grad_step,tr_loss,tr_ppl\n" + "\n".join(rows) + "\n"))
-    assert steps_of(parsed) == [16, 32, 48, 64, 80]
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
     assert row_at(parsed, 3)["loss"] == 7.745
 
 

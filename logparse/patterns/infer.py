@@ -269,6 +269,12 @@ COUNTER_WORDS = frozenset(
         "paso",
         "passo",
         "schritt",
+        # the optimizer's steps named apart from the micro-batches a loop also counts (aobaruwa/Chatbot_Compressor's
+        # `epoch,step,grad_step,tr_loss,tr_ppl`, grad_step = step // gradient_accumulation_steps)
+        "grad_step",
+        "optimizer_step",
+        "opt_step",
+        "update_step",
     }
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter", "updates"})
@@ -1265,6 +1271,12 @@ def _global_named(label: str) -> bool:
     return "global" in label.lower() or "total" in label.lower()
 
 
+def _optimizer_named(label: str) -> bool:
+    """A counter that says it counts the optimizer's steps (`grad_step`, `optimizer_step`), beside one that counts
+    micro-batches: the step is the optimizer's."""
+    return keymap_mod.normalize(label) in ("grad_step", "optimizer_step", "opt_step", "update_step")
+
+
 def _epoch_named(label: str) -> bool:
     words = _words(label)
     return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
@@ -1418,7 +1430,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
     # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
     # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
-    named.sort(key=lambda i: not _global_named(slots[i].label))
+    named.sort(key=lambda i: not (_global_named(slots[i].label) or _optimizer_named(slots[i].label)))
     loose = [
         i
         for i in candidates
