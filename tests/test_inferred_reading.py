@@ -877,6 +877,24 @@ def test_a_one_group_dict_value_is_its_keys(write_log):
     assert "x_line" not in parsed.rows or parsed.rows["x_line"].notna().all()  # (a source location's number)
 
 
+def test_a_distance_named_alone_is_the_loss_and_an_added_time_is_no_steps_time(write_log):
+    # sanghyun-son/EDSR-PyTorch src/trainer.py: '[{}/{}]\t{}\t{:.1f}+{:.1f}s'.format(samples, total, display_loss,
+    # model_time, data_time) every print_every batches, display_loss '[L1: 0.0897]' (src/loss/__init__.py)
+    lines = ["[Epoch 1]\tLearning rate: 5.00e-4"]
+    lines += [f"[{1600 * k}/16000]\t[L1: 0.0{900 - 10 * k}]\t6{k}.9+0.{k}s" for k in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1600, 3200, 4800, 6400, 8000]
+    assert row_at(parsed, 2)["loss"] == 0.089
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+    # beside another keyed value a distance is a term (pix2pix's `G_GAN: ... G_L1: ...`): no loss is chosen
+    gan = [
+        f"(epoch: 1, iters: {100 * k}, time: 0.05) G_GAN: 1.{k}1 L1: 2{k}.5 D_real: 0.3{k} D_fake: 0.4{k}"
+        for k in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(gan) + "\n", "gan.log"))
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+
+
 def test_a_table_under_its_header(write_log):
     # ultralytics/engine/trainer.py: the header ("%11s" * (4 + len(loss_names))) % ("Epoch", "GPU_mem",
     # *loss_names, "Instances", "Size"), then per epoch the row ("%11s" * 2 + "%11.4g" * (2 + n)) %

@@ -4667,6 +4667,27 @@ def _sibling_counters(records: list[RecordShape]) -> None:
             break
 
 
+# the distances an image restorer minimizes, by the names its loss module prints them under
+_DISTANCES = frozenset({"l1", "l2", "mse", "smooth_l1", "charbonnier", "huber"})
+
+
+def _addend(sh: SampledShape, rec: RecordShape, slot: Slot) -> bool:
+    """Whether a number is written right after another and a `+` (`64.9+3.4s`)."""
+    i = slot.index
+    return i > 0 and sh.literals[i] == "+" and rec.slots[i - 1].kind == "num"
+
+
+def _distance_alone(rec: RecordShape, slot: Slot) -> bool:
+    """A step record's only keyed value under a distance's name: the loss (sanghyun-son/EDSR-PyTorch src/loss/
+    __init__.py display_loss prints '[{}: {:.4f}]' of each term by its type, and its super-resolution forks keep it:
+    `[1600/16000]\t[L1: 0.0897]\t64.9+3.4s`). Beside other keyed values it is a term (pix2pix's `G_L1` beside
+    `G_GAN`, leela-zero's `mse` beside `policy` and their `total`)."""
+    if keymap_mod.normalize(slot.label) not in _DISTANCES:
+        return False
+    keyed = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label and not s.unit]
+    return keyed == [slot]  # (beside times and amounts in their units)
+
+
 def _split_alone(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
     """A step record's one value under the training split's name and nothing else (karpathy/build-nanogpt
     train_gpt2.py writes its log file with f.write(f"{step} train {loss_accum.item():.6f}\\n"), beside
@@ -5241,6 +5262,12 @@ def _line_table(
             spec: Table = {"column": "timestamp"} if unix == 1.0 else {"column": "timestamp", "scale": unix}
             read_as(slot, spec, slot.label, why)
             continue
+        if _addend(sh, rec, slot):
+            # (the second of two numbers added in the text, `64.9+3.4s`, EDSR's model and data seconds of an
+            # interval: a part of a sum, no value of its own to read)
+            why = "a number added to the one before it in the text: a part of a sum"
+            keys.append(("skipped", slot.label or f"value {slot.index + 1}", keymap_mod.skipped_use(why)))
+            continue
         key = slot.label
         m = field_plan(km, key, slot.unit, texts, evaluation or slot.index in again, line)
         if m is not None and m.kept and block is not None and rec.kind == "step" and _undecided_loss(m):
@@ -5282,6 +5309,9 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
             m = _by_values(m, key, texts, _counts(rec)) or m
+        if m is not None and m.kept and rec.kind == "step" and _distance_alone(rec, slot):
+            why = f"a distance's name ({key!r}), the record's only keyed value: the loss it minimizes"
+            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
         if m is not None and m.kept and rec.kind == "step" and _split_alone(rec, slot, km):
             why = f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is the evaluation's"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
