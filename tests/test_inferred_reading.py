@@ -4693,6 +4693,16 @@ def test_batch_losses_with_no_counter_beside_their_epochs_summary(write_log):
     assert [e["line"] for e in evals(parsed)] == [8]
 
 
+def test_batch_losses_under_an_epoch_and_its_plan_state_the_epochs_planned(write_log):
+    # Tro-fish/RoViQA-Visual_Question_Answering: print(f"Epoch [{epoch + 1}/{num_epochs}], Batch Loss: {loss.item()}")
+    # each batch, no batch counter: the total after the epoch is the epochs planned, no steps' total
+    lines = [f"Epoch [1/5], Batch Loss: 10.7{5 - k}2995491027832" for k in range(5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert list(parsed.rows["loss"])[:2] == [10.752995491027832, 10.742995491027832]
+    assert [f.value for f in parsed.facts["num_epochs"]][-1] == 5
+    assert "progress_total" not in parsed.rows or parsed.rows["progress_total"].isna().all()
+
+
 def test_a_result_with_an_evaluation_word_heads_no_evaluation(write_log):
     # airsplay/lxmert src/pretrain/lxmert_pretrain.py: print("The training loss for Epoch %d is %0.4f" % ...), its
     # parts' "The losses are " + ..., the QA accuracies, then print("The valid loss is %0.4f" % ...) and its parts:

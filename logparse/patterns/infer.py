@@ -4525,6 +4525,12 @@ def _epoch_of_uncounted_steps(rec: RecordShape) -> None:
         return  # (an epoch's line repeated as it is: a redraw, no steps)
     slot = rec.slots[rec.counter]
     slot.role, rec.epoch, rec.counter = "epoch", rec.counter, None
+    after = slot.index + 1
+    if after < len(rec.slots) and rec.slots[after].role == "total":
+        # (the epoch's total, `Epoch [1/5], Batch Loss: ...`: the epochs planned, no steps' total)
+        rec.slots[after].role = "epoch_total"
+        if rec.total == after:
+            rec.total = None
 
 
 def _lags_behind(rec: RecordShape, main: RecordShape) -> bool:
