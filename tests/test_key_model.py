@@ -511,6 +511,8 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
         # InternEvo internlm/initialize/launch.py: "Distributed environment is initialized, data parallel size: ..."
         ("Distributed environment is initialized data parallel size", "data_parallel_size"),
         ("Total number of parameters", "total_params"),
+        # ... and after it, whose it is: liguodongiot/llm-action logs "Total parameters in model: {n:,}"
+        ("Total parameters in model", "total_params"),
         # a word left out that makes it another quantity's, or a fact's name of one word: no fact
         ("eval sequence length", None),
         ("Validation global batch size", None),

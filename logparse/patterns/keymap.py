@@ -64,7 +64,9 @@ _DOTS = regex.compile(r"\.(?=\s|$)|(?<=[A-Za-z])\.(?=[A-Za-z])")
 _SLASH_PER = regex.compile(r"[ \t]+/[ \t]+")
 # the words after a setting that say it is the training's (CoreNet's `Max. epochs for training: 2`)
 _PURPOSE = regex.compile(
-    r"[ \t]+(?:for|during|in|of)[ \t]+(?:the[ \t]+)?(?:training|train|run)[ \t]*$", regex.I
+    # (or the model's: liguodongiot/llm-action's pipeline-parallel script logs "Total parameters in model: {n:,}")
+    r"[ \t]+(?:for|during|in|of)[ \t]+(?:the[ \t]+)?(?:training|train|run|model)[ \t]*$",
+    regex.I,
 )
 # a key's last word after a separator (`gpu` of tok/sec/gpu, `per device` of samples per device)
 _LAST_DEVICE = regex.compile(r"^(?P<rest>.*[A-Za-z/])[\s_\-./]+(?:per[\s_\-]+)?(?P<word>[A-Za-z]+)$")
