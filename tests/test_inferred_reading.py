@@ -4564,6 +4564,20 @@ def test_a_csv_header_over_rows_separated_by_tabs(write_log):
     assert row_at(parsed, 3)["loss"] == 7.745
 
 
+def test_a_logging_record_glued_behind_a_bar_frame_padded_with_blanks_is_its_own_record(write_log):
+    # allenai/OLMoE's open-instruct SFT job log: each line a container stamp, then tqdm's frame after its \r, then
+    # the logger's record; tqdm pads a frame shorter than the one before with blanks (`27.08s/it] 08/02/2024 ...`)
+    rates = ["78.42s/it]", "39.68s/it]", "27.08s/it] ", "21.14s/it]", "17.88s/it]"]
+    lines = [
+        f"2024-08-03T04:5{k}:48.487524938Z \r  0%|          | {k + 1}/9500 [01:18<206:55:43, {rate}"
+        f"08/02/2024 21:5{k}:48 - INFO - __main__ -   Step: {k + 1}, LR: {k + 1}.0e-08, Loss: 81{k}.4"
+        for k, rate in enumerate(rates)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert row_at(parsed, 3)["loss"] == 812.4
+
+
 def test_a_bar_of_ascii_in_brackets(write_log):
     # a C++/CUDA trainer's own bar: "Training [" + '=' * filled + ' ' * (40 - filled) + "] {pct:.1f}% {step}/{total} |
     # {rate:.2f} it/s | ETA: {eta:.1f} s | loss={loss:.6f} | validation_loss={val:.6f}"

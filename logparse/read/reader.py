@@ -138,7 +138,9 @@ def leading_counters(head: bytes) -> bool:
 GLUED_BAR = regex.compile(
     r"(?>(?<=\|(?P<bar_step>\d+)\|Loss: [^|]*\|[^|]*)|)"  # torchtune's bar names its step (atomic: kept once found)
     r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
-    r"(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
+    # (tqdm pads a frame shorter than the one before with blanks to cover it: `27.08s/it] 08/02/2024 ...` in
+    # allenai/OLMoE's open-instruct SFT log; they are the bar's)
+    r" *(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
     # rich's RichHandler (Colossal-AI's logger): "[08/30/23 07:08:13] INFO     colossalai - ...". Its record
     # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
