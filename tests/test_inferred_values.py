@@ -1322,3 +1322,24 @@ def test_a_date_joined_to_its_time_by_a_comma(write_log):
     # 20:37:51 - 20:37:47 and 20:38:47 - 20:37:47
     assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 4.0
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 1)["timestamp"] == 60.0
+
+
+def test_a_batch_size_the_same_on_every_step_line_is_the_batch_the_log_states(write_log):
+    # PaddlePaddle/PaddleSpeech deepspeech2's trainer: "Train: Rank: 0, epoch: 1, step: 5310, batch : 1559/1876, lr:
+    # 0.00000000, data time: 0.000s, train time: 3.019s, batch size: 64, train_loss: 16.030918" behind its logger's
+    # "[INFO 2021/06/19 16:01:34 model.py:61] ": a batch size with no scope; with no other process stated, the micro
+    # batch
+    prefix = "[INFO 2021/06/19 16:01:{:02d} model.py:61] "
+    lines = [
+        prefix.format(3 * k)
+        + f"Train: Rank: 0, epoch: 1, step: {5310 + k}, batch : {1559 + k}/1876, lr: 0.00000000, data time: 0.000s, "
+        f"train time: 3.0{k}9s, batch size: 64, train_loss: 16.0{k}0918"
+        for k in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [f.value for f in parsed.facts["batch_size"]] == [64]
+    assert [f.value for f in parsed.facts["micro_batch_size"]] == [64]
+    # a batch that changes from line to line (the last batch of an epoch is short) states none
+    lines[-1] = lines[-1].replace("batch size: 64", "batch size: 12")
+    parsed = frame(write_log("\n".join(lines) + "\n", "short.log"))
+    assert "batch_size" not in parsed.facts

@@ -790,6 +790,30 @@ class _Assembler:
             )
         ]
 
+    def _batch_on_every_step(self, rows: pd.DataFrame) -> None:
+        """A batch size the generic reading's step lines print, the same on every one and scoped by no word
+        (PaddleSpeech's DeepSpeech2 trainer: `Train: Rank: 0, epoch: 1, step: 5310, ..., batch size: 64,
+        train_loss: ...`): a batch size of no scope the log states, as a start-up line's would be; the rules
+        for a bare batch size (_batch_per_process) say which it is."""
+        if "batch_size" in self.facts or not {"kind", "pattern", "step"} <= set(rows):
+            return
+        generic = _generic_steps(rows)
+        for column in ("x_batch_size", "x_batchsize"):
+            if column not in rows or not generic.any():
+                continue
+            values = rows.loc[generic, column]
+            if values.isna().any() or values.nunique() != 1:
+                continue
+            value = float(values.iloc[0])
+            if value.is_integer() and value > 0:
+                at = values.index[0]
+                self.facts["batch_size"] = [
+                    FactObservation(
+                        int(value), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
+                    )
+                ]
+                return
+
     def _one_epoch(self, rows: pd.DataFrame) -> bool:
         """Whether the run plans one epoch, as its step lines say (`Epoch: [1/1](9/16823)`, minimind's pretraining
         line and its copies) or a line states: then a count within the epoch counts the whole run."""
@@ -890,6 +914,7 @@ class _Assembler:
         rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
         self._iterations_planned(rows)
+        self._batch_on_every_step(rows)
         self._batch_per_process()
         rows = self._steps_planned(rows)
         lines = {
