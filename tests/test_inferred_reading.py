@@ -3141,6 +3141,24 @@ def test_a_retrievals_recall_and_average_precision_printed_once_are_an_evaluatio
     assert [e["line"] for e in evals(parsed)] == [6]
 
 
+def test_a_loss_alone_under_an_evaluations_heading_is_the_evaluations_loss(write_log):
+    # a GPT-2 LoRA fine-tuner on Alpaca: logger.info(f"Epoch {e} | Step {s}/{n} | Loss: ... | PPL: ... | LR: ... |
+    # Grad: ... | Time: ...s") every 10 steps; after the epoch logger.info("📊 Evaluation Results:") and its metrics
+    # indented under it, one a line
+    prefix = "INFO:__main__:"
+    lines = [
+        prefix
+        + f"Epoch 0 | Step {s}/6501 | Loss: 0.5{s % 97:03d} | PPL: 1.72 | LR: 1.53e-04 | Grad: 0.281 | Time: 0.524s"
+        for s in range(6450, 6510, 10)
+    ]
+    lines += [prefix + "📊 Evaluation Results:", prefix + "   Loss: 0.5301", prefix + "   Perplexity: 1.70"]
+    lines += [prefix + "   Tokens: 2,982,385"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(6450, 6510, 10))
+    assert [(e["line"], e["step"], e["eval_loss"]) for e in evals(parsed)] == [(8, 6500, 0.5301)]
+    assert row_at(parsed, 6)["eval_loss"] == 0.5301
+
+
 def test_lines_of_scores_alone_are_evaluations(write_log):
     # CPM-Bee tutorials/decoder_tuning (the DecT runner): every 20 epochs print("Total epoch: {}. DecT loss:
     # {}".format(epoch, loss)), print("val acc:", eval_res), and where the val accuracy improves print("test acc

@@ -3549,7 +3549,13 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
         )
         if (rec.count >= 2 and varied) or (
-            rec.count == 1 and (_scores_only(rec, km) or _metrics_only(rec, km) or _measured_apart(rec, km))
+            rec.count == 1
+            and (
+                _scores_only(rec, km)
+                or _metrics_only(rec, km)
+                or _measured_apart(rec, km)
+                or _loss_alone(rec, km)
+            )
         ):
             rec.kind = "eval_free"
     if claimed:
@@ -4692,6 +4698,17 @@ def _distance_alone(rec: RecordShape, slot: Slot) -> bool:
         return False
     keyed = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label and not s.unit]
     return keyed == [slot]  # (beside times and amounts in their units)
+
+
+def _loss_alone(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line whose one keyed value is a loss by its key (`   Loss: 0.5301`): under an evaluation's heading, the
+    evaluation's loss (a GPT-2 LoRA trainer's logger.info("📊 Evaluation Results:") then f"   Loss: {loss:.4f}",
+    f"   Perplexity: {ppl:.2f}", ...)."""
+    keyed = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label]
+    if len(keyed) != 1:
+        return False
+    m = field_plan(km, keyed[0].label, keyed[0].unit, [], False)
+    return m is not None and not m.kept and m.column == "loss"
 
 
 def _split_alone(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
