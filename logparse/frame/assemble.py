@@ -751,12 +751,7 @@ class _Assembler:
         given = rows["epoch_total"].dropna()
         if given.empty:
             return
-        at = given.index[-1]
-        self.facts["num_epochs"] = [
-            FactObservation(
-                int(given.iloc[-1]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
-            )
-        ]
+        self.facts["num_epochs"] = _stated_by_row(int(given.iloc[-1]), rows, given.index[-1])
 
     def _epoch_lines(self) -> set[str]:
         """The patterns of lines printed once an epoch, the epoch their step."""
@@ -783,12 +778,7 @@ class _Assembler:
         totals, steps = rows.loc[generic, "progress_total"], rows.loc[generic, "step"]
         if totals.nunique() != 1 or not steps.is_monotonic_increasing or steps.max() > totals.iloc[0]:
             return
-        at = totals.index[0]
-        self.facts["train_iters"] = [
-            FactObservation(
-                int(totals.iloc[0]), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
-            )
-        ]
+        self.facts["train_iters"] = _stated_by_row(int(totals.iloc[0]), rows, totals.index[0])
 
     def _batch_on_every_step(self, rows: pd.DataFrame) -> None:
         """A batch size the generic reading's step lines print, the same on every one and scoped by no word
@@ -798,20 +788,17 @@ class _Assembler:
         if "batch_size" in self.facts or not {"kind", "pattern", "step"} <= set(rows):
             return
         generic = _generic_steps(rows)
+        if not generic.any():
+            return
         for column in ("x_batch_size", "x_batchsize"):
-            if column not in rows or not generic.any():
+            if column not in rows:
                 continue
             values = rows.loc[generic, column]
             if values.isna().any() or values.nunique() != 1:
                 continue
             value = float(values.iloc[0])
             if value.is_integer() and value > 0:
-                at = values.index[0]
-                self.facts["batch_size"] = [
-                    FactObservation(
-                        int(value), int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True
-                    )
-                ]
+                self.facts["batch_size"] = _stated_by_row(int(value), rows, values.index[0])
                 return
 
     def _one_epoch(self, rows: pd.DataFrame) -> bool:
@@ -989,6 +976,12 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
 
 
+def _stated_by_row(value: Any, rows: pd.DataFrame, at: Any) -> list[FactObservation]:
+    """A fact the step row at index `at` states, read from the row's values (free-form, as a common set's), as its
+    observations."""
+    return [FactObservation(value, int(rows.at[at, "line"]), str(rows.at[at, "pattern"]), free_form=True)]
+
+
 def _generic_steps(rows: pd.DataFrame) -> pd.Series:
     """The step rows the generic reading found that print a step."""
     generic = rows["kind"].eq("step") & rows["pattern"].astype(str).str.startswith("generic.")
@@ -1075,8 +1068,9 @@ def _no_rank(rank: Any) -> bool:
 def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     """The step rows with the loss of the evaluation done at each: an evaluation's line that states its step (`eval
     200: train 1.5510 | val 1.5317`) gives that step's row its eval_loss (printed before it, or as the next row,
-    made as the step began), one that states none the row of the step printed last before it. The event stays an event; a row that carries an eval_loss of its own keeps it. (A pattern
-    set joins its evaluation lines to rows as its framework does.)"""
+    made as the step began), one that states none the row of the step printed last before it. The event stays an
+    event; a row that carries an eval_loss of its own keeps it. (A pattern set joins its evaluation lines to rows
+    as its framework does.)"""
     if events.empty or "eval_loss" not in events or rows.empty or "kind" not in rows or "line" not in rows:
         return rows
     found = events[(events["event"] == "eval") & events["eval_loss"].notna() & _inferred_events(events)]

@@ -245,6 +245,9 @@ _RATE_AFTER = regex.compile(
     r"|SPS|sps)(?![\w/])"
     r"(?!\s*[:=])"
 )
+# the optimizer's steps named apart from the micro-batches a loop also counts (aobaruwa/Chatbot_Compressor's
+# `epoch,step,grad_step,tr_loss,tr_ppl`, grad_step = step // gradient_accumulation_steps): beside the other, the step
+_OPTIMIZER_COUNTERS = frozenset({"grad_step", "optimizer_step", "opt_step", "update_step"})
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
     {
@@ -269,13 +272,8 @@ COUNTER_WORDS = frozenset(
         "paso",
         "passo",
         "schritt",
-        # the optimizer's steps named apart from the micro-batches a loop also counts (aobaruwa/Chatbot_Compressor's
-        # `epoch,step,grad_step,tr_loss,tr_ppl`, grad_step = step // gradient_accumulation_steps)
-        "grad_step",
-        "optimizer_step",
-        "opt_step",
-        "update_step",
     }
+    | _OPTIMIZER_COUNTERS
 )
 LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx", "i", "counter", "updates"})
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
@@ -1274,7 +1272,7 @@ def _global_named(label: str) -> bool:
 def _optimizer_named(label: str) -> bool:
     """A counter that says it counts the optimizer's steps (`grad_step`, `optimizer_step`), beside one that counts
     micro-batches: the step is the optimizer's."""
-    return keymap_mod.normalize(label) in ("grad_step", "optimizer_step", "opt_step", "update_step")
+    return keymap_mod.normalize(label) in _OPTIMIZER_COUNTERS
 
 
 def _epoch_named(label: str) -> bool:
@@ -1943,15 +1941,22 @@ def _evaluation_loss_said_when(
 ) -> FieldPlan | None:
     """An evaluation's loss under a key that says when it was made or that it is the evaluation's mean
     (`Initial val loss`, `Final val loss`, `Average valid loss`): the eval_loss, as the key less those words is."""
-    words = key.split()
-    if len(words) < 2 or words[0].lower() not in _AVERAGE_WORDS | _MADE_WORDS:
+    plain = _without_when(key)
+    if plain == key:
         return None
-    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS | _MADE_WORDS:
-        words = words[1:]
-    m = field_plan(km, " ".join(words), slot.unit, texts, True)
+    m = field_plan(km, plain, slot.unit, texts, True)
     if m is None or m.kept or _full(m) != "eval_loss":
         return None
     return replace(m, reason=f"{m.reason}; {key!r}: the evaluation's loss, said when it was made or averaged")
+
+
+def _without_when(key: str) -> str:
+    """A key less the words before it that say its value is an average or when it was measured (`Average valid
+    loss`, `Initial val loss` -> `valid loss`, `val loss`); the key itself where none leads it."""
+    words = key.split()
+    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS | _MADE_WORDS:
+        words = words[1:]
+    return " ".join(words) if len(words) < len(key.split()) else key
 
 
 def _plain_loss(km: keymap_mod.KeyMap, key: str) -> bool:
@@ -3958,9 +3963,14 @@ def _same_count(rec: RecordShape, pairs: list[tuple[int, str, int]]) -> bool:
     return all(len(c) == 1 for c in counts.values())
 
 
+def _keyed_slots(rec: RecordShape) -> list[Slot]:
+    """A record's numbers read as values that have a key."""
+    return [s for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+
+
 def _value_labels(rec: RecordShape) -> list[str]:
     """The keys of a record's numbers read as values, as printed."""
-    return [s.label for s in rec.slots if s.kind == "num" and s.label and s.role == "value"]
+    return [s.label for s in _keyed_slots(rec)]
 
 
 def _keyed_values(rec: RecordShape) -> dict[str, int]:
@@ -4479,8 +4489,9 @@ def _table_rows(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordS
     plan) is progress however few are in view; a column named a counter loosely (`Batch`) rising once is, where
     its rows print the lr (wenet-e2e/wespeaker wespeaker/utils/executor.py: tp.row((epoch, i + 1,
     scheduler.get_lr(), margin, loss, acc)) under tableprint's header `Epoch|Batch|Lr|Margin|Loss|Acc`; an
-    evaluation's or a benchmark's table of batch sizes prints no lr). Beside records that count steps under a counter's name, a table
-    whose rising column is named no counter (`k`, `top-k`: an evaluation's cut-offs) is none of theirs."""
+    evaluation's or a benchmark's table of batch sizes prints no lr). Beside records that count steps under a
+    counter's name, a table whose rising column is named no counter (`k`, `top-k`: an evaluation's cut-offs) is
+    none of theirs."""
     tables: dict[str, list[RecordShape]] = defaultdict(list)
     for rec in steps:
         if rec.counter is not None and rec.slots[rec.counter].header and rec.total is None:
@@ -4689,6 +4700,19 @@ def _addend(sh: SampledShape, rec: RecordShape, slot: Slot) -> bool:
     return i > 0 and sh.literals[i] == "+" and rec.slots[i - 1].kind == "num"
 
 
+def _named_alone_loss(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> str | None:
+    """Why a step record's value of no known key is its loss by the name it stands under alone, or None."""
+    key = slot.label
+    if _distance_alone(rec, slot):
+        return f"a distance's name ({key!r}), the record's only keyed value: the loss it minimizes"
+    if _split_alone(rec, slot, km):
+        return (
+            f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is "
+            "the evaluation's"
+        )
+    return None
+
+
 def _distance_alone(rec: RecordShape, slot: Slot) -> bool:
     """A step record's only keyed value under a distance's name: the loss (sanghyun-son/EDSR-PyTorch src/loss/
     __init__.py display_loss prints '[{}: {:.4f}]' of each term by its type, and its super-resolution forks keep it:
@@ -4696,15 +4720,14 @@ def _distance_alone(rec: RecordShape, slot: Slot) -> bool:
     `G_GAN`, leela-zero's `mse` beside `policy` and their `total`)."""
     if keymap_mod.normalize(slot.label) not in _DISTANCES:
         return False
-    keyed = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label and not s.unit]
-    return keyed == [slot]  # (beside times and amounts in their units)
+    return [s for s in _keyed_slots(rec) if not s.unit] == [slot]  # (beside times and amounts in their units)
 
 
 def _loss_alone(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A line whose one keyed value is a loss by its key (`   Loss: 0.5301`): under an evaluation's heading, the
     evaluation's loss (a GPT-2 LoRA trainer's logger.info("📊 Evaluation Results:") then f"   Loss: {loss:.4f}",
     f"   Perplexity: {ppl:.2f}", ...)."""
-    keyed = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label]
+    keyed = _keyed_slots(rec)
     if len(keyed) != 1:
         return False
     m = field_plan(km, keyed[0].label, keyed[0].unit, [], False)
@@ -4822,10 +4845,7 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     # evaluation's mean: C-SWM's train.py print('====> Average valid loss: {:.6f}'.format(...)))
     # (so does a word of when it was made, before training or after it: dichev/deep-learning-from-scratch's GPT-2
     # reproduction prints f"Initial val loss: {loss:.4f}" before its first step)
-    words = first.label.split()
-    while len(words) > 1 and words[0].lower() in _AVERAGE_WORDS | _MADE_WORDS:
-        words = words[1:]
-    m = field_plan(km, " ".join(words), first.unit, [], False)
+    m = field_plan(km, _without_when(first.label), first.unit, [], False)
     return m is not None and not m.kept and _full(m) == "eval_loss"
 
 
@@ -5332,12 +5352,10 @@ def _line_table(
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
             m = _by_values(m, key, texts, _counts(rec)) or m
-        if m is not None and m.kept and rec.kind == "step" and _distance_alone(rec, slot):
-            why = f"a distance's name ({key!r}), the record's only keyed value: the loss it minimizes"
-            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
-        if m is not None and m.kept and rec.kind == "step" and _split_alone(rec, slot, km):
-            why = f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is the evaluation's"
-            m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
+        if m is not None and m.kept and rec.kind == "step":
+            why = _named_alone_loss(rec, slot, km)
+            if why is not None:
+                m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
         if slot.index == summed and m is not None and m.kept:
             parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
