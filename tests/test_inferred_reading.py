@@ -347,6 +347,20 @@ def test_a_counter_that_keeps_pace_with_its_bar(write_log):
     assert row_at(parsed, 1)["loss"] == 1.2
 
 
+def test_a_bars_position_seen_at_two_places_is_the_counter(write_log):
+    # rosinality/style-based-gan-pytorch train.py: pbar.set_description(f"Size: {4 * 2 ** step}; G: {gen_loss_val:.3f};
+    # D: {disc_loss_val:.3f}; Grad: {grad_loss_val:.3f}; Alpha: {alpha:.5f}") on tqdm(range(3_000_000)): a short
+    # excerpt whose bar is redrawn at one position when the description changes (issue #73 of that repository)
+    lines = [
+        f"Size: 512; G: 1.216; D: 1.170; Grad: 0.060; Alpha: {alpha}:   5%|▌         | {n}/3000000 "
+        f"[55:52:{s}<2026:02:55,  2.57s/it]"
+        for n, alpha, s in ((161250, "0.84739", 40), (161251, "0.84739", 40), (161251, "0.84744", 43))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [161250, 161251, 161251]
+    assert list(parsed.rows["step_time_s"]) == [2.57, 2.57, 2.57]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

@@ -1619,7 +1619,13 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
                     break
                 continue  # an unnamed number that counts on across epochs: the epoch is the record's counter
             if rising(i) and (
-                i in loose or i in paced or (not few and moves[i][2] >= MIN_REPEATS and regular(i))
+                i in loose
+                or i in paced
+                or (not few and moves[i][2] >= MIN_REPEATS and regular(i))
+                # (a progress bar's position counts by construction, seen at two places or more: a short
+                # excerpt whose bar is redrawn at one place when its description changes, StyleGAN's `Size:
+                # 512; G: 1.216; ...:   5%|▌   | 161251/3000000 [...]` twice)
+                or (i == _tqdm_count(rec.shapes[0]) and _has_values(rec))
             ):
                 step = i
                 break
