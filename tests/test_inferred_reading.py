@@ -361,6 +361,33 @@ def test_a_bars_position_seen_at_two_places_is_the_counter(write_log):
     assert list(parsed.rows["step_time_s"]) == [2.57, 2.57, 2.57]
 
 
+def test_keys_under_an_evaluations_heading_within_the_line_are_that_evaluations(write_log):
+    # mravanelli/pytorch-kaldi utils.py dump_epoch_results: 'ep=%s tr=%s loss=%s err=%s ', then per validation
+    # set 'valid=%s loss=%s err=%s ', then 'lr_%s=%s ' per architecture and 'time(s)=%i' (its res.res file)
+    kaldi = [
+        f"ep={e:02d} tr=['TIMIT_tr'] loss={tr} err=0.731 valid=TIMIT_dev loss={va} err=0.506 "
+        f"lr_architecture1=0.0016 time(s)={t}"
+        for e, tr, va, t in (
+            (0, "5.633", "2.810", 355),
+            (1, "2.268", "2.105", 367),
+            (2, "1.661", "1.956", 349),
+        )
+    ]
+    parsed = frame(write_log("\n".join(kaldi) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2]
+    assert list(parsed.rows["loss"]) == [5.633, 2.268, 1.661]
+    assert list(parsed.rows["eval_loss"]) == [2.810, 2.105, 1.956]
+    # a stage's heading with a colon, the training's first: its keys stay the line's own
+    sectioned = [
+        f"Epoch {e} Train: loss {2 - e / 10:.3f} acc 0.5 | Val: loss {3 - e / 10:.3f} acc 0.4"
+        for e in range(4)
+    ]
+    parsed = frame(write_log("\n".join(sectioned) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert list(parsed.rows["loss"]) == [2.0, 1.9, 1.8, 1.7]
+    assert list(parsed.rows["eval_loss"]) == [3.0, 2.9, 2.8, 2.7]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

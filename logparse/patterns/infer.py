@@ -479,6 +479,7 @@ class Slot:
     bracketed: bool = False  # a value in brackets its key's own bracket names (`time (data): 0.365 (0.002)`)
     per: int = 1  # the steps the value covers, where its key says so (`Time(1000 iters): 5.38s`)
     per_of: int | None = None  # the value of the line that counts the steps it covers, where it varies
+    staged: bool = False  # its key is under a stage's heading between the line's values (_stage_sections)
 
 
 @dataclass(frozen=True)
@@ -756,6 +757,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _tagged_number(sh, slots)
     _aside_number(sh, slots)
     _wrapped_values(sh, slots)
+    _stage_sections(sh, slots)
     for slot, nxt in zip(slots, slots[1:], strict=False):
         # `key (other): v (w)`: the bracket after the key names the value in brackets after the key's own (BasicSR
         # basicsr/utils/logger.py MessageLogger: f'time (data): {iter_time:.3f} ({data_time:.3f})] ')
@@ -766,6 +768,50 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if m and not stage and slot.kind == nxt.kind == "num" and not nxt.label and _average(sh, nxt):
             slot.label, nxt.label, nxt.bracketed = m.group("key"), m.group("other"), True
     return slots
+
+
+# a stage's heading between a line's values, before a key: `Val:`, `valid=<its split's name>`, `[test]`
+_STAGE_HEADING = regex.compile(
+    r"(?:(?<![\w-])(?P<word>[A-Za-z]+)\s*(?::|=(?P<split>[^\s=:,;|]+)?)|\[(?P<tag>[A-Za-z]+)\])\s*$"
+)
+
+
+def _stage_sections(sh: SampledShape, slots: list[Slot]) -> None:
+    """A line that prints a training's values, then a stage's heading and that stage's values under the same keys
+    (`Train: loss 2.31 acc 0.41 | Val: loss 2.52 acc 0.38`; mravanelli/pytorch-kaldi's res.res `ep=00
+    tr=['TIMIT_tr'] loss=5.633 err=0.731 valid=TIMIT_dev loss=2.810 err=0.506 lr_architecture1=0.0016`): each key
+    after an evaluation's heading is that stage's (`Val loss`) until another heading; the keys before the first
+    heading and after a training's are the line's own. A heading before the line's first value heads the whole
+    record (the record says what it is: _evaluation)."""
+    stages = keymap_mod.STAGE_WORDS | keymap_mod.EVAL_WORDS
+    stage: str | None = None
+    own: set[str] = set()  # the keys the line printed before an evaluation's heading
+    for slot in slots:
+        if slot.kind != "num" or slot.rate or not slot.label:
+            continue
+        if not any(s.kind == "num" and s.index < slot.index for s in slots):
+            continue
+        before = _before(sh.literals, sh.kinds, slot.index)
+        at = before.rfind(slot.label)
+        label = slot.label
+        m = None
+        if at >= 0 and " " in label:
+            # (`valid=TIMIT_dev loss=`: the split's name read as the key's first word)
+            first, rest = label.split(" ", 1)
+            m = _STAGE_HEADING.search(before[: at + len(first)])
+            if m is not None and m.group("split") == first:
+                label = rest
+            else:
+                m = None
+        if m is None and at > 0:
+            m = _STAGE_HEADING.search(before[:at])
+        word = (m.group("word") or m.group("tag")).lower() if m is not None else ""
+        if word in stages:
+            stage = None if word in keymap_mod.TRAIN_WORDS else word
+        if stage is None:
+            own.add(label.lower())
+        elif label.lower() in own and not {w.lower() for w in _words(label)} & stages:
+            slot.label, slot.staged = f"{stage} {label}", True
 
 
 _SLASHED_UNIT = regex.compile(r"^(?P<unit>[A-Za-zµ]+)/$")
@@ -2059,8 +2105,11 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     # record that carries the evaluation done at it)
     # (a heading that names both, `Training and Evaluation Results for Epoch N`, heads a block of each: its lines
     # say which is which)
-    if not _names_training(text) and (
-        _eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1])
+    staged = any(s.staged for s in rec.slots)  # (an evaluation's heading after the line's own values)
+    if (
+        not _names_training(text)
+        and not staged
+        and (_eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]))
     ):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
