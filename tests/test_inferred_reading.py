@@ -388,6 +388,35 @@ def test_keys_under_an_evaluations_heading_within_the_line_are_that_evaluations(
     assert list(parsed.rows["eval_loss"]) == [3.0, 2.9, 2.8, 2.7]
 
 
+def test_a_score_a_best_models_save_quotes_is_an_evaluations_and_the_uncounted_loss_the_steps(write_log):
+    # reczoo/FuxiCTR fuxictr/pytorch/models/base_model.py (v1.0): logging format '%(asctime)s P%(process)d
+    # %(levelname)s %(message)s'; each epoch evaluates ('[Metrics] AUC: .. - logloss: ..'), saves the best model
+    # ('Save best model: monitor(max): ..'), then logs the epoch's mean 'Train loss: {:.6f}'
+    lines = ["2022-01-24 13:10:37,311 P834 INFO Start training: 8058 batches/epoch"]
+    for e, (auc, logloss, train) in enumerate(
+        (
+            ("0.804410", "0.447085", "0.461620"),
+            ("0.806814", "0.444616", "0.456468"),
+            ("0.807506", "0.444031", "0.455156"),
+        ),
+        start=1,
+    ):
+        lines += [
+            f"2022-01-24 13:{10 + e}:37,311 P834 INFO ************ Epoch={e} start ************",
+            f"2022-01-24 13:{20 + e}:26,208 P834 INFO [Metrics] AUC: {auc} - logloss: {logloss}",
+            f"2022-01-24 13:{20 + e}:26,209 P834 INFO Save best model: monitor(max): {auc}",
+            f"2022-01-24 13:{20 + e}:26,519 P834 INFO --- 8058/8058 batches finished ---",
+            f"2022-01-24 13:{20 + e}:26,561 P834 INFO Train loss: {train}",
+            f"2022-01-24 13:{20 + e}:26,561 P834 INFO ************ Epoch={e} end ************",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == [6, 12, 18] and list(rows["loss"]) == [0.461620, 0.456468, 0.455156]
+    assert [e["line"] for e in evals(parsed)] == [3, 9, 15]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [4, 10, 16]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

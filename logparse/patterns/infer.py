@@ -521,6 +521,12 @@ def _sentence_key(label: str) -> str:
     if ". " in label:
         label = label.rsplit(". ", 1)[1]
     words = label.split()
+    levels = [k for k, w in enumerate(words[:-1]) if w.strip("[]:") in _LEVELS and len(w.strip("[]:")) > 1]
+    if levels:
+        # (a logger's level and what its format prints before it are no part of the key: FuxiCTR's
+        # '%(asctime)s P%(process)d %(levelname)s %(message)s', `... P834 INFO Train loss: 0.461620`)
+        words = words[levels[-1] + 1 :]
+        label = " ".join(words)
     if len(words) >= 2 and words[-1].lower() in _COPULAS:
         label = " ".join(words[:-1])
     return label
@@ -3290,6 +3296,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free"
         elif rec.kind == "none" and rec.count == 1 and _evaluation_keys(rec):
             rec.kind = "eval_free"
+        elif rec.kind == "none" and rec.counter is None and _monitored(rec, records):
+            rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and _metrics_only(rec, km):
             # a line of evaluation metrics alone says what it is even when seen once (StyleGAN2-ADA's
             # `network-snapshot-005734  time 4m 26s  fid50k_full 46.5633`)
@@ -3764,6 +3772,29 @@ def _saved_beside(rec: RecordShape, evaluations: list[RecordShape]) -> bool:
     if not _says_saved(rec.shapes[0]):
         return False
     return any(other is not rec and not _says_saved(other.shapes[0]) for other in evaluations)
+
+
+def _monitored(rec: RecordShape, records: list[RecordShape]) -> bool:
+    """Whether a record's value is the one a save of the best model quotes, line after line: a score that picks
+    the checkpoint, an evaluation's (reczoo/FuxiCTR logs '[Metrics] AUC: 0.804410 - logloss: 0.447085', then
+    checkpoint_and_earlystop's 'Save best model: monitor(max): 0.804410'), whatever its keys are named."""
+    if rec.count < 2:
+        return False
+    for other in records:
+        if other is rec or other.count < 2 or not _says_saved(other.shapes[0]):
+            continue
+        quoted = [
+            [v for _, v in other.series(sl.index)]
+            for sl in other.slots
+            if sl.kind == "num" and sl.role == "value"
+        ]
+        for sl in rec.slots:
+            if sl.kind != "num" or sl.role != "value":
+                continue
+            mine = [v for _, v in rec.series(sl.index)]
+            if any(len(q) >= 2 and set(q) <= set(mine) and len(set(q)) >= 2 for q in quoted):
+                return True
+    return False
 
 
 def _save_note(rec: RecordShape, steps: list[RecordShape]) -> bool:
