@@ -417,6 +417,46 @@ def test_a_score_a_best_models_save_quotes_is_an_evaluations_and_the_uncounted_l
     assert list(saves["line"]) == [4, 10, 16]
 
 
+def test_a_step_line_printed_twice_after_an_evaluations_heading_is_the_step_and_its_other_split_an_evaluation(
+    write_log,
+):
+    # chnsh/DCRNN_PyTorch model/pytorch/dcrnn_supervisor.py train(): 'epoch complete', 'evaluating now!', then
+    # 'Epoch [{}/{}] ({}) train_mae: {:.4f}, val_mae: {:.4f}, lr: {:.6f}, {:.1f}s' and every tenth epoch the
+    # same with test_mae; lib/utils.py get_logger's handler ('%(asctime)s - %(levelname)s - %(message)s') and,
+    # in a notebook, the root logger's ('%(levelname)s:%(name)s:%(message)s') print each message twice
+    def both(stamp: str, message: str) -> list[str]:
+        return [
+            f"2024-02-06 {stamp} - INFO - {message}",
+            "",
+            f"INFO:model.pytorch.dcrnn_supervisor:{message}",
+            "",
+        ]
+
+    lines: list[str] = []
+    for e, (train, val, lr) in enumerate(
+        (
+            ("1.9435", "2.9410", "0.010000"),
+            ("1.9431", "2.9342", "0.010000"),
+            ("1.9429", "2.9616", "0.000100"),
+        ),
+        start=67,
+    ):
+        lines += both(f"21:{e - 50}:39,647", "evaluating now!")
+        lines += both(
+            f"21:{e - 50}:55,995",
+            f"Epoch [{e}/100] ({125 * e + 125}) train_mae: {train}, val_mae: {val}, lr: {lr}, 588.9s",
+        )
+        lines += both(f"21:{e - 49}:39,643", "epoch complete")
+    lines += both(
+        "21:28:55,730", "Epoch [69/100] (8750) train_mae: 1.9429, test_mae: 3.2499,  lr: 0.000100, 589.0s"
+    )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert list(rows["line"]) == [5, 17, 29]  # each message's first copy, its handler's, with its time
+    assert list(rows["step"]) == [67, 68, 69] and list(rows["loss"]) == [1.9435, 1.9431, 1.9429]
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(37, 69)]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

@@ -3601,6 +3601,14 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
                 for main in records
                 if main.kind == "step" and main is not rec
             )
+            # (not a line printed twice, through two loggers, the copy right after it: chnsh/DCRNN_PyTorch logs
+            # 'evaluating now!', then 'Epoch [68/100] (8625) train_mae: ..., val_mae: ...' through its own handler
+            # and the root logger's, the step's line that reports the evaluation done)
+            and not any(
+                _copy_of(main, rec) or _copy_of(rec, main)
+                for main in records
+                if main.kind == "step" and main is not rec
+            )
         ):
             # a step's line printed only right after such a heading, beside the training's own: the evaluation's
             # pass in the training's layout (PccAI's `    batch count: 0/309, iter: 0, ...` under `Validation at
@@ -4131,23 +4139,26 @@ def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap)
     if len(set(ours)) < len(ours) or not set(ours) <= set(theirs):
         return False
 
-    def columns(r: RecordShape) -> dict[str, int]:
+    def columns(r: RecordShape) -> tuple[dict[str, int], set[str]]:
         labels = [sl.label for sl in r.slots if sl.label]
         found: dict[str, int] = {}
+        scores: set[str] = set()
         for sl in r.slots:
             if sl.role != "value" or sl.kind != "num" or not sl.label:
                 continue
             if any(w in EVAL_WORDS for w in _words(sl.label)) or km.evaluation_metric(sl.label):
-                found.setdefault("eval", -1)
+                scores.add(sl.label.lower())
                 continue
             m = field_plan(km, sl.label, sl.unit, [], False, labels)
             found.setdefault(sl.label if m is None or m.kept else _full(m), sl.index)
-        return found
+        return found, scores
 
-    mine, its = columns(rec), columns(main)
-    quoted = [c for c in mine if c != "eval"]
-    if "eval" not in mine or not quoted or "eval" in its or not all(c in its for c in quoted):
+    (mine, my_scores), (its, its_scores) = columns(rec), columns(main)
+    # (the step's line may report an evaluation of its own, of another split: chnsh/DCRNN_PyTorch's `train_mae:
+    # ..., val_mae: ...` each epoch, and every tenth the same line again with `test_mae` for the test set's)
+    if not my_scores or my_scores <= its_scores or not mine or not all(c in its for c in mine):
         return False
+    quoted = list(mine)
     at = {printed: k for k, printed in enumerate(theirs)}
     for c in quoted:
         values, others = rec.series(mine[c]), main.series(its[c])
@@ -4776,8 +4787,9 @@ def _sibling_counters(records: list[RecordShape]) -> None:
             break
 
 
-# the distances an image restorer minimizes, by the names its loss module prints them under
-_DISTANCES = frozenset({"l1", "l2", "mse", "smooth_l1", "charbonnier", "huber"})
+# the distances a regression or an image restorer minimizes, by the names its loss prints under (not a root mean
+# square, which reports the square root of what an objective minimizes)
+_DISTANCES = frozenset({"l1", "l2", "mse", "mae", "smooth_l1", "charbonnier", "huber"})
 
 
 def _addend(sh: SampledShape, rec: RecordShape, slot: Slot) -> bool:
@@ -4796,7 +4808,28 @@ def _named_alone_loss(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> st
             f"the training split's name alone ({key!r}) on the record's only value: the loss, as `val` alone is "
             "the evaluation's"
         )
+    if _split_distance(rec, slot, km):
+        return f"the training split's distance ({key!r}) where no key names a loss: the loss it minimizes"
     return None
+
+
+def _split_distance(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
+    """A step record's one value named for the training split and a distance, where no key of the record names a
+    loss (chnsh/DCRNN_PyTorch dcrnn_supervisor.py logs 'Epoch [{}/{}] ({}) train_mae: {:.4f}, val_mae: {:.4f}, lr:
+    {:.6f}, {:.1f}s', the masked MAE it trains on and the same on the validation set)."""
+    words = _words(keymap_mod.normalize(slot.label))
+    if len(words) != 2 or words[0] not in keymap_mod.TRAIN_WORDS or words[1] not in _DISTANCES:
+        return False
+    for other in rec.slots:
+        if other is slot or other.kind != "num" or other.role != "value" or not other.label:
+            continue
+        theirs = _words(keymap_mod.normalize(other.label))
+        if theirs[:1] == words[:1] and theirs[1:2] != words[1:2] and theirs[-1:] and theirs[-1] in _DISTANCES:
+            return False  # (two distances of the training split: terms, or measures, no one of them the loss)
+        m = field_plan(km, other.label, other.unit, [], False)
+        if m is not None and not m.kept and m.column == "loss":
+            return False
+    return True
 
 
 def _distance_alone(rec: RecordShape, slot: Slot) -> bool:
