@@ -502,6 +502,24 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
 
 
 @pytest.mark.parametrize(
+    "key,fact",
+    [
+        # a count spelled out: `number of X` is the count a num_X key names
+        ("Number of training steps", "train_iters"),  # num_train_steps
+        ("Total number of training steps", "train_iters"),
+        ("number_of_iterations", "train_iters"),  # num_iterations
+        ("Number of train epochs", "num_epochs"),  # num_train_epochs
+        ("Number of warmup steps", None),  # (no num_warmup_steps fact)
+    ],
+)
+def test_a_count_spelled_out_is_the_count_its_num_key_names(km, key, fact):
+    m = km.read(key, "120", "config")
+    assert m.column == fact
+    if fact is not None:
+        assert m.kind == "fact" and m.use.rule == "spelling"
+
+
+@pytest.mark.parametrize(
     ("key", "fact"),
     [
         # nanochat/common.py compute_init: logger.info(f"Distributed world size: {ddp_world_size}")

@@ -645,6 +645,12 @@ class KeyMap:
         hit = self._named(k, config)
         if hit is not None or depth > 3:
             return hit
+        counted = _NUMBER_OF.match(k)
+        if counted is not None:
+            # `Number of training steps`, `number of epochs`: the count a `num_` key names (num_train_steps)
+            hit = self._lookup("num_" + _TRAINING.sub("train", counted.group("what")), config, depth + 1)
+            if hit is not None:
+                return _ruled(hit, "spelling", f"{key.strip()}: the count of {counted.group('what')}")
         bars = _BARS.match(key.strip())
         if bars is not None and not config:
             hit = self._lookup(f"{bars.group('inner')}_norm", config, depth + 1)
@@ -1368,6 +1374,8 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
 
 
 _CAPITAL = regex.compile(r"[A-Z]")
+_NUMBER_OF = regex.compile(r"^(?:total_)?number_of_(?P<what>[a-z]\w*)$")
+_TRAINING = regex.compile(r"\btraining(?=_)")
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
 
