@@ -457,6 +457,23 @@ def test_a_step_line_printed_twice_after_an_evaluations_heading_is_the_step_and_
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(37, 69)]
 
 
+def test_of_an_iterations_counter_and_a_steps_that_both_rise_the_step_is_the_steps(write_log):
+    # musyoku/chainer-gqn train.py: 'Iteration {} - loss: nll_per_pixel: {:.6f} mse: {:.6f} kld: {:.6f} - lr:
+    # {:.4e} - pixel_variance: {:.6f} - step: {} - elapsed_time: {:.3f} min', a pass over the data, then the
+    # optimizer's updates so far (5,500 a pass here, its issue #9's log)
+    gqn = [
+        f"Iteration {k} - loss: nll_per_pixel: {1.2 - k / 1000:.6f} mse: 0.011103 kld: 0.147033 - lr: 5.0000e-04 - "
+        f"pixel_variance: 1.256400 - step: {5500 * k} - elapsed_time: 20.140 min"
+        for k in (26, 27, 28, 29)
+    ]
+    parsed = frame(write_log("\n".join(gqn) + "\n"))
+    assert steps_of(parsed) == [143000, 148500, 154000, 159500]
+    # micro-batches counted beside the optimizer's steps (litgpt's layout, read where its set is taken away)
+    micro = [f"iter {4 * k} step {k}: loss {3 - k / 100:.4f}, iter time: 210.55ms" for k in (25, 26, 27, 28)]
+    parsed = frame(write_log("\n".join(micro) + "\n", "micro.log"), without="litgpt")
+    assert steps_of(parsed) == [25, 26, 27, 28]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

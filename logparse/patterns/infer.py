@@ -1321,6 +1321,14 @@ def _global_named(label: str) -> bool:
     return "global" in label.lower() or "total" in label.lower()
 
 
+def _step_named(label: str) -> bool:
+    return keymap_mod.normalize(label) in ("step", "steps", "global_step", "train_step", "training_step")
+
+
+def _iteration_named(label: str) -> bool:
+    return keymap_mod.normalize(label) in ("iter", "iters", "iteration", "iterations", "it")
+
+
 def _optimizer_named(label: str) -> bool:
     """A counter that says it counts the optimizer's steps (`grad_step`, `optimizer_step`), beside one that counts
     micro-batches: the step is the optimizer's."""
@@ -1480,7 +1488,16 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
     # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
     # epoch: 1/ 4 | global iter: 69/ 160`): the others count within it
-    named.sort(key=lambda i: not (_global_named(slots[i].label) or _optimizer_named(slots[i].label)))
+    # ... then, of an iteration's and a step's that both rise, the step's: an iteration beside a step counts the
+    # micro-batches (litgpt's `iter 100 step 25`) or an outer loop (musyoku/chainer-gqn's `Iteration 26 - loss:
+    # ... - step: 143000 - elapsed_time: ...`, passes over the data and the optimizer's updates)
+    iterated = any(_iteration_named(slots[j].label) for j in named)
+    named.sort(
+        key=lambda i: (
+            not (_global_named(slots[i].label) or _optimizer_named(slots[i].label)),
+            not (iterated and _step_named(slots[i].label) and rising(i)),
+        )
+    )
     loose = [
         i
         for i in candidates
