@@ -15,6 +15,7 @@ and by which rule travels with its column's name as a ``KeyUse`` into summary.js
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -190,6 +191,7 @@ class UnitError(ValueError):
     """A value whose unit does not fit its column (raised as a malformed value)."""
 
 
+@functools.lru_cache(maxsize=65_536)  # (printed keys repeat line after line, log after log)
 def normalize(key: str) -> str:
     """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
     trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec); a key written in
