@@ -474,6 +474,26 @@ def test_of_an_iterations_counter_and_a_steps_that_both_rise_the_step_is_the_ste
     assert steps_of(parsed) == [25, 26, 27, 28]
 
 
+def test_a_line_that_says_the_evaluation_is_over_heads_nothing_after_it(write_log):
+    # YuanGongND/ast src/traintest.py: print('start validation'), the scores a line each, print('validation
+    # finished'), then the epoch's own lines (f'Epoch-{epoch} lr: ...', its time) before the next epoch's steps
+    steps = [
+        f"Epoch: [1][{i}/1733]\tPer Sample Total Time 0.05985\tPer Sample Data Time 0.00030\tTrain Loss {0.15 - i / 1e5:.4f}\t"
+        for i in (1300, 1400, 1500, 1600, 1700)
+    ]
+    tail = [
+        "start validation",
+        "mAP: 0.016595",
+        "AUC: 0.673112",
+        "train_loss: 0.113706",
+        "valid_loss: 0.695976",
+    ]
+    tail += ["validation finished", "Epoch-1 lr: 5e-05", "epoch 1 training time: 1733.618"]
+    parsed = frame(write_log("\n".join(steps + tail) + "\n"))
+    assert steps_of(parsed) == [1300, 1400, 1500, 1600, 1700]
+    assert [e["line"] for e in evals(parsed)] == [7]  # the scores under `start validation`, one evaluation
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

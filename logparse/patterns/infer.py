@@ -3566,6 +3566,9 @@ def _resumed(rec: RecordShape) -> bool:
     return first is not None and _RESUMED.search(" ".join(sh.literals[: first + 1])) is not None
 
 
+_ENDED = regex.compile(r"(?i)\b(?:finished|done|completed?|ended|over)\b")
+
+
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
     """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
     first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
@@ -3587,6 +3590,9 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         )
         and sh.examples
         and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
+        # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
+        # the scores, then 'validation finished' before the epoch's own lines)
+        and not _ENDED.search(sh.examples[0][1])
     }  # (a heading may name the epoch or step it evaluates at, PccAI's `Validation at epoch 5`; a value it
     # states makes it a result, LXMERT's `The valid loss is 6.6441`)
     if not headings:
