@@ -76,6 +76,8 @@ def _missing(got) -> bool:
 
 
 def _same(got, want) -> bool:
+    if isinstance(want, float) and math.isnan(want):
+        return isinstance(got, float) and math.isnan(got)  # (a loss printed as `nan`: read as NaN)
     if _missing(got):
         return False
     if isinstance(want, (int, float)) and not isinstance(want, bool):
