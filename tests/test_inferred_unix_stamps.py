@@ -61,3 +61,21 @@ def test_a_month_and_day_joined_by_a_dash_without_a_year_stamp_the_steps(write_l
     assert rows["step"].tolist() == [50, 100, 150, 200]
     # 06:52:15 - 06:52:00, 06:52:29 - 06:52:15, 06:52:44 - 06:52:29
     assert rows["timestamp"].diff().iloc[1:].tolist() == [15.0, 14.0, 15.0]
+
+
+def test_a_date_and_time_whose_fields_are_joined_by_underscores_stamp_the_steps(write_log):
+    # jayleicn/moment_detr moment_detr/train.py: train_log_txt_formatter "{time_str} [Epoch] {epoch:03d} [Loss]
+    # {loss_str}\n" with time_str = time.strftime("%Y_%m_%d_%H_%M_%S"), kept by the video-grounding repositories
+    # built on it (CG-DETR's log of a user's run)
+    clock = ["23_38_35", "23_38_53", "23_39_00", "23_39_07"]
+    lines = [
+        f"2026_05_26_{c} [Epoch] {k:03d} [Loss] loss_span {1.5 - k / 10:.4f} loss_giou 0.9371 loss_overall "
+        f"{43 - k:.4f}"
+        for k, c in enumerate(clock, 1)
+    ]
+    lines.append("saved to results/run_2026_05_26_23_39_07/model_best.ckpt")  # (in a name: no stamp)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    rows = parsed.rows[parsed.rows["kind"] == "step"]
+    assert rows["step"].tolist() == [1, 2, 3, 4]
+    # 23:38:53 - 23:38:35, 23:39:00 - 23:38:53, 23:39:07 - 23:39:00
+    assert rows["timestamp"].diff().iloc[1:].tolist() == [18.0, 7.0, 7.0]

@@ -152,6 +152,9 @@ TS_RX = (
     # the date's digits run together, a dash before the time (mbfaria/ShuffleFaceNet_Pytorch's logger:
     # time.strftime('%Y%m%d-%H:%M:%S') before each message)
     r"|(?<![\d-])\d{4}[01]\d[0-3]\d-\d\d:\d\d:\d\d(?![\d:])"
+    # every field joined by underscores (jayleicn/moment_detr's train log and the video-grounding repositories built
+    # on it: time.strftime("%Y_%m_%d_%H_%M_%S") before `[Epoch] 001 [Loss] ...`), not inside a name
+    r"|(?<!\w)\d{4}_[01]\d_[0-3]\d_[0-2]\d_[0-5]\d_[0-6]\d(?!\w)"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field

@@ -302,6 +302,7 @@ NO_YEAR = 2000
 
 
 _RUN_TOGETHER = regex.compile(r"\d{8}-\d\d:\d\d:\d\d$")
+_UNDERSCORED = regex.compile(r"\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d$")
 
 
 def to_timestamp(text: str) -> float:
@@ -314,6 +315,8 @@ def to_timestamp(text: str) -> float:
         return datetime.strptime(t, "%Y-%m-%d-%H-%M").replace(tzinfo=timezone.utc).timestamp()
     if _RUN_TOGETHER.match(t):  # ('%Y%m%d-%H:%M:%S': the date's digits run together, a dash before the time)
         t = f"{t[:4]}-{t[4:6]}-{t[6:8]} {t[9:]}"
+    if _UNDERSCORED.match(t):  # ('%Y_%m_%d_%H_%M_%S')
+        t = f"{t[:4]}-{t[5:7]}-{t[8:10]} {t[11:13]}:{t[14:16]}:{t[17:19]}"
     if t[10:12] == ", ":
         t = f"{t[:10]} {t[12:]}"  # (a date and its time as two items: `2024-03-23, 02:14:26`)
     t = t.replace(",", ".")
