@@ -494,6 +494,24 @@ def test_a_line_that_says_the_evaluation_is_over_heads_nothing_after_it(write_lo
     assert [e["line"] for e in evals(parsed)] == [7]  # the scores under `start validation`, one evaluation
 
 
+def test_a_score_keyed_before_a_bracket_that_says_when_it_was_measured_is_an_evaluation(write_log):
+    # POSTECH-CVLab/PyTorch-StudioGAN src/worker.py: logger.info(f"Step: {step:>6} Progress: ...") every 100 steps,
+    # and at each evaluation "FID score (Step: {step}, Using {type} moments): {fid}" (its committed AFHQ log)
+    lines = [
+        f"[INFO] 2021-10-24 04:{30 + k}:13 > Step: {1800 + 100 * k:>6} Progress: 0.5% Elapsed: 0:3{k}:57 "
+        f"Gen_loss: 3.69{k} Dis_loss: 1.302 "
+        for k in range(3)
+    ]
+    lines += [
+        "[INFO] 2021-10-24 04:34:16 > Start Evaluation (2000 Step): StyleGAN2-D2DCE-ADA-train-2021_10_24_03_59_32",
+        "[INFO] 2021-10-24 04:36:50 > FID score (Step: 2000, Using train moments): 324.5602013843763",
+        "[INFO] 2021-10-24 04:38:51 > Step:   2100 Progress: 0.5% Elapsed: 0:38:35 Gen_loss: 3.838 Dis_loss: 1.644 ",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1800, 1900, 2000, 2100]
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 2000)]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

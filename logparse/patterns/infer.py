@@ -153,8 +153,9 @@ TS_RX = (
     # time.strftime('%Y%m%d-%H:%M:%S') before each message)
     r"|(?<![\d-])\d{4}[01]\d[0-3]\d-\d\d:\d\d:\d\d(?![\d:])"
     # every field joined by underscores (jayleicn/moment_detr's train log and the video-grounding repositories built
-    # on it: time.strftime("%Y_%m_%d_%H_%M_%S") before `[Epoch] 001 [Loss] ...`), not inside a name
-    r"|(?<!\w)\d{4}_[01]\d_[0-3]\d_[0-2]\d_[0-5]\d_[0-6]\d(?!\w)"
+    # on it: time.strftime("%Y_%m_%d_%H_%M_%S") before `[Epoch] 001 [Loss] ...`), at the line's start or in a
+    # bracket, not inside a name (StudioGAN's run names end in one: `StyleGAN2-...-train-2021_10_24_03_59_32`)
+    r"|(?:\A|(?<=\[))\d{4}_[01]\d_[0-3]\d_[0-2]\d_[0-5]\d_[0-6]\d(?!\w)"
 )
 # a clock or a duration (`eta: 0:01:35`, tqdm's `[00:12<01:30`, mmcv's `1 day, 2:03:04`): one value, never a
 # number per field
@@ -565,6 +566,8 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
                 label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
+    if not label and kinds[i] == "num":
+        label = _key_before_bracket(literals, i)
     label = _sentence_key(label)
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
@@ -583,6 +586,29 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             word = named.group("word")
             return ("", word, False) if word.lower() in _TIME_UNITS else (word, None, False)
     return label, (unit_m.group("unit") if unit_m else None), False
+
+
+def _key_before_bracket(literals: Sequence[str], i: int) -> str:
+    """The key of a value printed after a bracket that says what it was measured at, the key before the bracket
+    (PyTorch-StudioGAN's logger: "FID score (Step: 2000, Using train moments): 324.56"; "Inception score (Step:
+    2000, 14630 generated images): 1.86"), or ''."""
+    text = "".join(literals[: i + 1]).rstrip()
+    if not text.endswith((":", "=")) or not text[:-1].rstrip().endswith(")"):
+        return ""
+    depth, k = 0, len(text[:-1].rstrip()) - 1
+    while k >= 0:
+        depth += {")": 1, "(": -1}.get(text[k], 0)
+        if depth == 0:
+            break
+        k -= 1
+    if k <= 0 or _MEASURED_AT.search(text[k:]) is None:
+        return ""  # (an aside of another kind, `Loss (avg over last 100):`, is the key's own: _aside_number)
+    m = _LABEL.search(text[:k])
+    return (m.group("key") or "").strip() if m is not None else ""
+
+
+# a counter's word in the bracket, its number gone from the text: `(Step: , Using train moments)`
+_MEASURED_AT = regex.compile(r"(?i)\b(?:step|iter|iteration|epoch|round)\b\s*[:=#]?\s*[,)]")
 
 
 # A CJK ordinal names its number by the word after it: `第 3 轮` (the 3rd epoch), `第 3/10 轮`, `第120步` (the
