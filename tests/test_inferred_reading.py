@@ -512,6 +512,20 @@ def test_a_score_keyed_before_a_bracket_that_says_when_it_was_measured_is_an_eva
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(5, 2000)]
 
 
+def test_saving_alone_before_an_ellipsis_is_a_checkpoints_save(write_log):
+    # kuangliu/pytorch-cifar main.py test(): print('Saving..') before torch.save(state, './checkpoint/ckpt.pth');
+    # yl4579/PL-BERT train.py prints the same before its save every save_interval steps
+    lines = ["Saving.."]
+    for k in range(1, 7):
+        lines.append(f"Step [{40000 + 100 * k}/1000000], Loss: {1.5 - k / 100:.5f}, Vocab Loss: 0.40791")
+        if k == 4:
+            lines.append("Saving..")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [1, 6]
+    assert steps_of(parsed) == [40100, 40200, 40300, 40400, 40500, 40600]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

@@ -6135,6 +6135,9 @@ _SAVE = regex.compile(
     # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
     # logger.info("save_model!!") after each epoch; not a setting, `save_model: True`)
     r"|(?<![-\w])sav(?:e|ed|ing)_(?:model|checkpoint|ckpt|weights)[!.]*\s*$"
+    # or the word alone before an ellipsis, the whole message (kuangliu/pytorch-cifar main.py: print('Saving..')
+    # before torch.save(state, './checkpoint/ckpt.pth'), copied into many loops: yl4579/PL-BERT's train.py)
+    r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt)
     r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
