@@ -531,6 +531,7 @@ def test_a_count_spelled_out_is_the_count_its_num_key_names(km, key, fact):
         ("Total number of parameters", "total_params"),
         # ... and after it, whose it is: liguodongiot/llm-action logs "Total parameters in model: {n:,}"
         ("Total parameters in model", "total_params"),
+        ("Training steps", "train_iters"),  # a start-up table's `Training steps: 5000`
         # a word left out that makes it another quantity's, or a fact's name of one word: no fact
         ("eval sequence length", None),
         ("Validation global batch size", None),
