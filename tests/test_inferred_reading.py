@@ -526,6 +526,18 @@ def test_saving_alone_before_an_ellipsis_is_a_checkpoints_save(write_log):
     assert steps_of(parsed) == [40100, 40200, 40300, 40400, 40500, 40600]
 
 
+def test_keys_in_square_brackets_before_their_colon(write_log):
+    # liuslnlp/CoupletAI main.py: logger.info(f"[epoch]: {epoch}, [batch]: {step}, [loss]: {loss.item()}") behind
+    # logging's '%(asctime)s - %(name)s - %(levelname)s - %(message)s'
+    lines = [
+        f"2019-08-07 02:59:{37 + k},013 - __main__ - INFO - [epoch]: 199, [batch]: {23900 + 100 * k}, [loss]: {loss}"
+        for k, loss in enumerate(("4.994150638580322", "4.850643634796143", "4.9123"))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [23900, 24000, 24100]
+    assert list(parsed.rows["loss"]) == [4.994150638580322, 4.850643634796143, 4.9123]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

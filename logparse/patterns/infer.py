@@ -568,6 +568,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     if not label and kinds[i] == "num":
         label = _key_before_bracket(literals, i)
+    if not label and kinds[i] == "num":
+        boxed = _BOXED_KEY.search(before)
+        if boxed is not None:
+            label = boxed.group(
+                "key"
+            )  # `[loss]: 4.99` (liuslnlp/CoupletAI's "[epoch]: {}, [batch]: {}, [loss]: {}")
     label = _sentence_key(label)
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
@@ -605,6 +611,10 @@ def _key_before_bracket(literals: Sequence[str], i: int) -> str:
         return ""  # (an aside of another kind, `Loss (avg over last 100):`, is the key's own: _aside_number)
     m = _LABEL.search(text[:k])
     return (m.group("key") or "").strip() if m is not None else ""
+
+
+# a key in square brackets before its separator
+_BOXED_KEY = regex.compile(rf"(?:^|(?<=[\s,;|]))\[(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\]\s*[:=]\s*$")
 
 
 # a counter's word in the bracket, its number gone from the text: `(Step: , Using train moments)`
