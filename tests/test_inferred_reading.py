@@ -538,6 +538,29 @@ def test_keys_in_square_brackets_before_their_colon(write_log):
     assert list(parsed.rows["loss"]) == [4.994150638580322, 4.850643634796143, 4.9123]
 
 
+def test_a_total_before_the_terms_it_sums_on_a_steps_second_line_is_the_loss(write_log):
+    # alexjc/neural-enhance enhance.py: print('\nEpoch #{} at {:4.1f}s, lr={:4.2e}'...), then
+    # print('  - generator {}'.format(' '.join(...'{}={:4.2e}'...))) of its total, perceptual and smoothness losses
+    rows = ((1, "209.2", "8.44e+04", "8.41e+04", "3.07e+02"), (2, "417.4", "6.26e+04", "6.14e+04", "1.16e+03"),
+            (3, "625.8", "4.69e+04", "4.52e+04", "1.74e+03"))  # fmt: skip
+    lines = []
+    for epoch, at, total, prcpt, smthn in rows:
+        lines += [
+            f"Epoch #{epoch} at {at}s, lr=1.00e-04",
+            f"  - generator total={total} prcpt={prcpt} smthn={smthn}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert list(parsed.rows["loss"]) == [8.44e04, 6.26e04, 4.69e04]
+    # a total that is no sum of the terms after it (weighted) is no total the log shows: no loss read
+    weighted = [
+        f"Epoch {k} | Total: {90 - k:.3f} | Residual: {2.7e5 + k:.1f} | BC: 89.16 | Data: 1.07"
+        for k in range(4)
+    ]
+    parsed = frame(write_log("\n".join(weighted) + "\n", "weighted.log"))
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

@@ -5340,7 +5340,14 @@ def _line_table(
                 fields["epoch_index"]["offset"] = -rec.epoch_base
     bar = next((s.index for s in rec.slots if s.kind == "bar"), None)
     counted = _tqdm_count(sh)  # the number a tqdm bar counts, when the record holds a bar
-    summed = _summed_total(rec, km) if rec.kind == "step" and block is None else None
+    summed = (
+        _summed_total(rec, km)
+        if (rec.kind == "step" and block is None)
+        # (or a line of a step's block, where no line of the block names a loss: neural-enhance's `Epoch #N at
+        # ..., lr=...` then `  - generator total=... prcpt=... smthn=...`)
+        or (block is not None and not evaluation and not any(_loss_word(k) for k in block.keys))
+        else None
+    )
     redrawn = rec.kind == "step" and _counted_before_bar(rec, counted)
     if rec.kind == "step":
         _name_keyless_time(rec)
@@ -5538,7 +5545,9 @@ def _line_table(
             if why is not None:
                 m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
         if slot.index == summed and m is not None and m.kept:
-            parts = ", ".join(repr(rec.slots[i].label) for i in _parts_of(rec, slot.index))
+            parts = ", ".join(
+                repr(rec.slots[i].label) for i in _parts_of(rec, slot.index) or _parts_after(rec, slot.index)
+            )
             why = f"the record's total ({key!r}), the sum of {parts} in every line sampled: the loss rule's total"
             m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "loss", why, None))
         if m is not None and m.kept and not evaluation and not slot.unit and _bare_rate(key, texts):
@@ -5957,6 +5966,24 @@ def _parts_of(rec: RecordShape, index: int) -> list[int]:
     return []
 
 
+def _parts_after(rec: RecordShape, index: int) -> list[int]:
+    """The values a key named a total sums when they are printed after it, each under a key of its own: the first
+    two or more after it whose sum matches it in every line sampled (alexjc/neural-enhance enhance.py prints
+    '  - generator total=8.44e+04 prcpt=8.41e+04 smthn=3.07e+02': the perceptual and the smoothness losses, and the
+    generator's total of them)."""
+    after = []
+    for slot in rec.slots[index + 1 :]:
+        if slot.kind != "num" or slot.role != "value" or not slot.label or slot.unit or slot.rate:
+            break
+        after.append(slot.index)
+    rows = [values for sh in rec.shapes for values in sh.values]
+    for stop in range(2, len(after) + 1):
+        parts = after[:stop]
+        if all(_sums_to(row, parts, index) for row in rows):
+            return parts
+    return []
+
+
 def _zero_term(rec: RecordShape, parts: list[int]) -> bool:
     """Whether a term is 0 (or no number) in a line sampled."""
     for sh in rec.shapes:
@@ -5996,6 +6023,16 @@ def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         named = _words(slot.label) == ["total"] and slot.header
+        if (
+            not named
+            and lines >= 2
+            and [w.lower() for w in _words(slot.label)][-1:] == ["total"]
+            and not slot.unit
+            and len(_parts_after(rec, slot.index)) >= 2
+            and not _zero_term(rec, _parts_after(rec, slot.index))
+        ):
+            found = slot.index  # (a key named a total before the terms it sums)
+            continue
         if named or (lines >= 2 and not slot.unit and not slot.rate):
             parts = _parts_of(rec, slot.index)
             own = None if named else field_plan(km, slot.label, None, [], False, labels)
