@@ -561,6 +561,19 @@ def test_a_total_before_the_terms_it_sums_on_a_steps_second_line_is_the_loss(wri
     assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
 
 
+def test_checkpointing_the_model_is_a_save_and_gradient_checkpointing_is_none(write_log):
+    # baidu-research/ba-dls-deepspeech utils.py save_model: logger.info("Checkpointing model to: {}".format(...))
+    lines = ["2017-08-14 17:40:00,000 INFO    (__main__) Using gradient checkpointing to save memory"]
+    for k in range(4):
+        lines.append(
+            f"2017-08-14 17:4{k}:18,105 INFO    (__main__) Epoch: 6, Iteration: {10 * k}, Loss: {79 - k:.4f}"
+        )
+    lines.append("2017-08-14 17:44:25,415 INFO    (utils) Checkpointing model to: ./model/")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [6]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

@@ -366,6 +366,17 @@ def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of
     assert texts == [*frames, "  4%|4         | 4/100 [00:04<01:12,  1.32it/s]", record]
 
 
+def test_a_loops_print_glued_to_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
+    # white-wolf-tech/gpt2-chinese-tf2 (its issue #2): the loop's print(f"Epoch {e} Batch {b} Loss {l} Accuracy
+    # {a}") right after a tqdm frame that did not end its line; ColossalAI's example prints "Step 0 loss: ..." so
+    frame = " 35%|###5      | 6998/19988 [04:58<07:00, 30.90it/s]"
+    prints = ("Epoch 3 Batch 7000 Loss nan Accuracy 0.2587", "Step 0 loss: tensor(12.4270)")
+    path = tmp_path / "glued.log"
+    path.write_text("".join(f"{frame}{p}\n" for p in prints) + "Step 12 | loss: 1.5\n")
+    texts = [r.text for r in read_records(str(path))]
+    assert texts == [frame, prints[0], frame, prints[1], "Step 12 | loss: 1.5"]
+
+
 def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
     # r1407p/SAM4MLLM sam4mllm_train.py: tqdm(dataloader, desc=f"Epoch {epoch}") and every GRAD_ACC_STEPS items
     # tqdm.write(f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"): a log that lost the bar's \r holds

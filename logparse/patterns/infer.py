@@ -6182,6 +6182,9 @@ _SAVE = regex.compile(
     # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
     # logger.info("save_model!!") after each epoch; not a setting, `save_model: True`)
     r"|(?<![-\w])sav(?:e|ed|ing)_(?:model|checkpoint|ckpt|weights)[!.]*\s*$"
+    # or the verb checkpointing what it writes (baidu-research/ba-dls-deepspeech utils.py: "Checkpointing model to:
+    # ./model/"), not a setting's name (`gradient checkpointing`, `activation checkpointing`: recomputation)
+    r"|(?<!gradient )(?<!activation )\bcheckpointing\s+(?:the\s+)?(?:model|weights|state|to\b|at\b)"
     # or the word alone before an ellipsis, the whole message (kuangliu/pytorch-cifar main.py: print('Saving..')
     # before torch.save(state, './checkpoint/ckpt.pth'), copied into many loops: yl4579/PL-BERT's train.py)
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
