@@ -536,6 +536,11 @@ def test_keys_in_square_brackets_before_their_colon(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [23900, 24000, 24100]
     assert list(parsed.rows["loss"]) == [4.994150638580322, 4.850643634796143, 4.9123]
+    # its name padded to a width inside the brackets (hkchengrex/CascadePSP's logger: `[{:<19}]: {:.7f}`, a key a line)
+    padded = [f"It {1450 + 50 * k:8d} [TRAIN] [total_loss         ]: {0.5 - k / 100:.7f}" for k in range(3)]
+    parsed = frame(write_log("\n".join(padded) + "\n", "padded.log"))
+    assert steps_of(parsed) == [1450, 1500, 1550]
+    assert list(parsed.rows["loss"]) == [0.5, 0.49, 0.48]
 
 
 def test_a_total_before_the_terms_it_sums_on_a_steps_second_line_is_the_loss(write_log):

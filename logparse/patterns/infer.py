@@ -614,7 +614,9 @@ def _key_before_bracket(literals: Sequence[str], i: int) -> str:
 
 
 # a key in square brackets before its separator
-_BOXED_KEY = regex.compile(rf"(?:^|(?<=[\s,;|]))\[(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})\]\s*[:=]\s*$")
+_BOXED_KEY = regex.compile(
+    rf"(?:^|(?<=[\s,;|]))\[ *(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}}) *\]\s*[:=]\s*$"
+)  # (its name padded to a width inside the brackets: CascadePSP's `[grad_loss          ]: 0.0108861`)
 
 
 # a counter's word in the bracket, its number gone from the text: `(Step: , Using train moments)`
