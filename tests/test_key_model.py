@@ -308,6 +308,8 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "tot_loss",
             ("rl_loss", "pt_loss", "pg_loss", "reg_loss"),
         ),
+        # JiaYaobo/SPINN-AM: "Step: {}, All Loss: {}, Smooth Loss: {}, Unpen Loss: {}": all of the objective's terms
+        (("Step", "All Loss", "Smooth Loss", "Unpen Loss"), "All Loss", ("Smooth Loss", "Unpen Loss")),
         # Marian src/training/scheduler.h: "Ep. {} : Up. {} : Sen. {} : Cost {:.8f} : Time {:.2f}s : {:.2f} words/s"
         # (the training objective), PaddlePaddle v2's "Pass %d, Batch %d, Cost %f, %s": the cost is the loss
         (("Ep.", "Up.", "Sen.", "Cost", "Time", "words/s"), "Cost", ()),
