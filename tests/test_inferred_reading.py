@@ -579,6 +579,18 @@ def test_checkpointing_the_model_is_a_save_and_gradient_checkpointing_is_none(wr
     assert list(saves["line"]) == [6]
 
 
+def test_a_metric_a_line_at_one_step_joins_that_steps_row(write_log):
+    # pminervini/KGReasoning main.py log_metrics: logging.info('%s %s at step %d: %f' % (mode, metric, step,
+    # metrics[metric])) for each metric of the step, a line each
+    lines = []
+    for step, loss in ((0, "19.225096"), (1900, "18.688958"), (3800, "17.9")):
+        for metric in ("positive_sample_loss", "negative_sample_loss", "loss"):
+            lines.append(f"2021-12-29 12:36:19 INFO     Training average {metric} at step {step}: {loss}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1900, 3800]
+    assert list(parsed.rows["loss"]) == [19.225096, 18.688958, 17.9]
+
+
 DESCRIBED_BARS = {
     # BeyonderXX/TRACE model/base_model.py L92-93: description = f"Epoch {epoch+1}, Step {step}, Loss:
     # {loss.item():.4f}"; progress_bar.set_description(description, refresh=False) after progress_bar.update(1) on

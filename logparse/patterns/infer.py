@@ -4603,7 +4603,17 @@ _LONE_FRACTION = regex.compile(r"[-+]?(?:\d+\.\d+|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\
 def _counter_key(rec: RecordShape) -> str:
     """The name a record's counter goes by (its key, normalised; '' for an unnamed one)."""
     assert rec.counter is not None
-    return keymap_mod.normalize(_QUALIFIER.sub("", rec.slots[rec.counter].label))
+    label = _QUALIFIER.sub("", rec.slots[rec.counter].label)
+    # (a sentence's measure before `at step`: pminervini/KGReasoning logs 'Training average %s at step %d: %f' for
+    # each metric, a line each; their counter is the step, whatever the measure)
+    at = _AT_COUNTER.search(label)
+    measured = at is not None and any(
+        s.role == "value" and s.label and s.label == label[: at.start()].strip() for s in rec.slots
+    )  # (the sentence names the value the line prints, not an event: `Early stopping at epoch: 79`)
+    return keymap_mod.normalize(at.group("word") if at is not None and measured else label)
+
+
+_AT_COUNTER = regex.compile(r"(?i)(?:^|\s)(?:at|@)\s+(?P<word>step|iteration|iter|epoch|batch)$")
 
 
 def _qualifies(rec: RecordShape) -> bool:
