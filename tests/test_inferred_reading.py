@@ -350,7 +350,7 @@ def test_a_counter_that_keeps_pace_with_its_bar(write_log):
 def test_a_bars_position_seen_at_two_places_is_the_counter(write_log):
     # rosinality/style-based-gan-pytorch train.py: pbar.set_description(f"Size: {4 * 2 ** step}; G: {gen_loss_val:.3f};
     # D: {disc_loss_val:.3f}; Grad: {grad_loss_val:.3f}; Alpha: {alpha:.5f}") on tqdm(range(3_000_000)): a short
-    # excerpt whose bar is redrawn at one position when the description changes (issue #73 of that repository)
+    # excerpt whose bar is redrawn at one position when the description changes (github.com/rosinality/style-based-gan-pytorch/issues/73)
     lines = [
         f"Size: 512; G: 1.216; D: 1.170; Grad: 0.060; Alpha: {alpha}:   5%|▌         | {n}/3000000 "
         f"[55:52:{s}<2026:02:55,  2.57s/it]"
@@ -460,7 +460,7 @@ def test_a_step_line_printed_twice_after_an_evaluations_heading_is_the_step_and_
 def test_of_an_iterations_counter_and_a_steps_that_both_rise_the_step_is_the_steps(write_log):
     # musyoku/chainer-gqn train.py: 'Iteration {} - loss: nll_per_pixel: {:.6f} mse: {:.6f} kld: {:.6f} - lr:
     # {:.4e} - pixel_variance: {:.6f} - step: {} - elapsed_time: {:.3f} min', a pass over the data, then the
-    # optimizer's updates so far (5,500 a pass here, its issue #9's log)
+    # optimizer's updates so far (5,500 a pass here: a log in github.com/musyoku/chainer-gqn/issues/9)
     gqn = [
         f"Iteration {k} - loss: nll_per_pixel: {1.2 - k / 1000:.6f} mse: 0.011103 kld: 0.147033 - lr: 5.0000e-04 - "
         f"pixel_variance: 1.256400 - step: {5500 * k} - elapsed_time: 20.140 min"
