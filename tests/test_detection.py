@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from logparse import api
+from logparse.frame.assemble import parse_log
+from logparse.patterns.sets import load_sets
 from tests import synth
 from tests.conftest import SAMPLES
+
+DATA = Path(__file__).resolve().parent / "data"
 
 FAMILY = {"hf": "hf_trainer", "nemo1": "nemo", "nemo2": "nemo"}
 
@@ -62,3 +68,31 @@ def test_summary_says_which_sets_and_how_sure(sample):
     s = api.analyze(sample("megatron_llama2-7b_8xh100.log"), hw="h100").summary
     assert s["format"] == "megatron" and s["formats"][0] == "megatron"
     assert s["detection"]["confidence"] == 1.0 and s["detection"]["scores"]["megatron"] > 0
+
+
+def _claims() -> list[tuple[Path, tuple[str, ...]]]:
+    """Each public excerpt, peer log and capture, with the sets of the families it is none of (both tail modules'
+    lists of other frameworks' logs, each read once)."""
+    from tests import test_tail_fairseq_paddlenlp_metriclogger as fairseq
+    from tests import test_tail_verl_veomni_automodel_tinygrad as verl
+
+    barred: dict[Path, tuple[str, ...]] = {}
+    for module in (fairseq, verl):
+        for path in module._other_logs():
+            barred[path] = barred.get(path, ()) + module.MINE
+    return sorted(barred.items())
+
+
+CLAIMS = _claims()
+
+
+@pytest.mark.parametrize("path,barred", CLAIMS, ids=[str(p.relative_to(DATA)) for p, _ in CLAIMS])
+def test_no_framework_claims_another_frameworks_log(path: Path, barred: tuple[str, ...]) -> None:
+    """No log of another framework is detected as fairseq, PaddleNLP, the MetricLogger, verl, VeOmni,
+    NeMo-Automodel or tinygrad, nor read by one of their sets beside its own."""
+    try:
+        parsed = parse_log(str(path), load_sets())
+    except Exception:  # a log no set recognises is refused: not claimed by these sets either
+        return
+    assert parsed.format not in barred, f"{path.name} detected as {parsed.format}"
+    assert not set(barred) & set(parsed.formats or ()), path.name
