@@ -5,6 +5,7 @@ compared with every attempt by boolean masks."""
 
 from __future__ import annotations
 
+import functools
 from types import SimpleNamespace
 
 import numpy as np
@@ -145,11 +146,17 @@ def _random_log(seed: int):
     )
 
 
+@functools.cache
+def _reference_of(seed: int):
+    """The reference's reading of a seed's log (read only by the tests: kept once a process)."""
+    return _reference(*_random_log(seed))
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_restarts_found_through_sorted_steps_are_those_the_masks_found(seed):
     steps, parsed, cadence = _random_log(seed)
     kept, restarts, _segments, redone = run_mod.split_segments(steps, parsed, cadence, False)
-    ref_kept, ref_restarts, ref_redone, _kinds = _reference(steps, parsed, cadence)
+    ref_kept, ref_restarts, ref_redone, _kinds = _reference_of(seed)
     assert kept.index.tolist() == ref_kept.index.tolist()
     assert redone.index.tolist() == ref_redone.index.tolist()
     assert kept["run"].tolist() == ref_kept["run"].tolist()
@@ -161,8 +168,7 @@ def test_the_random_logs_have_what_the_comparison_needs():
     compares little)."""
     found = {"restarts": 0, "redone": 0, "new_run": 0, "cause": 0, "load": 0, "lost": 0}
     for seed in range(60):
-        steps, parsed, cadence = _random_log(seed)
-        _kept, restarts, _redone, kinds = _reference(steps, parsed, cadence)
+        _kept, restarts, _redone, kinds = _reference_of(seed)
         found["restarts"] += len(restarts)
         found["redone"] += sum(r.redone_steps > 0 for r in restarts)
         found["new_run"] += sum(k == SegmentKind.NEW_RUN for k in kinds)
