@@ -456,16 +456,16 @@ def _lane_rows(monkeypatch) -> list[int]:
 def test_generic_logs_read_through_the_lane_as_in_one_pass(path, tmp_path, monkeypatch):
     text = path.read_text()
     log = tmp_path / path.name
-    log.write_text(text * max(2, 200_000 // len(text)))  # ~200 kB: ten ranges of 20 kB
+    log.write_text(text * max(2, 100_000 // len(text)))  # ~100 kB: ten ranges of 10 kB
     made_rows = _lane_rows(monkeypatch)
     one = _parse(log, listing=False)
     assert one[0].format == "generic" or path.name in NOT_LANE
-    for jobs, chunk in ((1, 20_000), (2, 20_000), (1, 65_536)):
+    for jobs, chunk in ((1, 10_000), (2, 10_000), (1, 32_768)):
         made_rows.clear()
         _same(one, _parse(log, jobs=jobs, chunk_bytes=chunk, listing=False))
         if path.name not in NOT_LANE and jobs == 1:
             assert sum(made_rows) > 0.8 * len(one[0].rows)  # most rows came through the lane
-    _same(_parse(log), _parse(log, jobs=1, chunk_bytes=20_000))  # listing the unmatched records too
+    _same(_parse(log), _parse(log, jobs=1, chunk_bytes=10_000))  # listing the unmatched records too
 
 
 # the lane's shape of a key map line admits each number printed the same way (sign, fraction, exponent,
