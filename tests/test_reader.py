@@ -367,7 +367,7 @@ def test_a_bars_frames_and_a_bracketed_record_glued_after_a_frame_are_records_of
 
 
 def test_a_loops_print_glued_to_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
-    # white-wolf-tech/gpt2-chinese-tf2 (github.com/white-wolf-tech/gpt2-chinese-tf2/issues/2): the loop's print(f"Epoch {e} Batch {b} Loss {l} Accuracy
+    # github.com/white-wolf-tech/gpt2-chinese-tf2/issues/2: the loop's print(f"Epoch {e} Batch {b} Loss {l} Accuracy
     # {a}") right after a tqdm frame that did not end its line; ColossalAI's example prints "Step 0 loss: ..." so
     frame = " 35%|###5      | 6998/19988 [04:58<07:00, 30.90it/s]"
     prints = ("Epoch 3 Batch 7000 Loss nan Accuracy 0.2587", "Step 0 loss: tensor(12.4270)")

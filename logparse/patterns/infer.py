@@ -567,13 +567,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     if _CODE_FILE.search(label) or label.count(".") >= 3:
         label = ""  # a source location (`train.py:323`) or a module's path, no key
     if not label and kinds[i] == "num":
+        # the key before a bracket that says when the value was measured, or a key in square brackets (`[loss]:
+        # 4.99`: liuslnlp/CoupletAI's "[epoch]: {}, [batch]: {}, [loss]: {}")
         label = _key_before_bracket(literals, i)
-    if not label and kinds[i] == "num":
-        boxed = _BOXED_KEY.search(before)
+        boxed = None if label else _BOXED_KEY.search(before)
         if boxed is not None:
-            label = boxed.group(
-                "key"
-            )  # `[loss]: 4.99` (liuslnlp/CoupletAI's "[epoch]: {}, [batch]: {}, [loss]: {}")
+            label = boxed.group("key")
     label = _sentence_key(label)
     if before.rstrip().endswith("[") and after.lstrip().startswith(","):
         label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
@@ -833,10 +832,9 @@ def _stage_sections(sh: SampledShape, slots: list[Slot]) -> None:
     stages = keymap_mod.STAGE_WORDS | keymap_mod.EVAL_WORDS
     stage: str | None = None
     own: set[str] = set()  # the keys the line printed before an evaluation's heading
+    first = next((s.index for s in slots if s.kind == "num"), None)
     for slot in slots:
-        if slot.kind != "num" or slot.rate or not slot.label:
-            continue
-        if not any(s.kind == "num" and s.index < slot.index for s in slots):
+        if slot.kind != "num" or slot.rate or not slot.label or slot.index == first:
             continue
         before = _before(sh.literals, sh.kinds, slot.index)
         at = before.rfind(slot.label)
@@ -3856,15 +3854,16 @@ def _monitored(rec: RecordShape, records: list[RecordShape]) -> bool:
         if other is rec or other.count < 2 or not _says_saved(other.shapes[0]):
             continue
         quoted = [
-            [v for _, v in other.series(sl.index)]
+            {v for _, v in other.series(sl.index)}
             for sl in other.slots
             if sl.kind == "num" and sl.role == "value"
         ]
+        quoted = [q for q in quoted if len(q) >= 2]  # (a value that changes: a score, not a setting)
         for sl in rec.slots:
             if sl.kind != "num" or sl.role != "value":
                 continue
-            mine = [v for _, v in rec.series(sl.index)]
-            if any(len(q) >= 2 and set(q) <= set(mine) and len(set(q)) >= 2 for q in quoted):
+            mine = {v for _, v in rec.series(sl.index)}
+            if any(q <= mine for q in quoted):
                 return True
     return False
 
@@ -4222,9 +4221,8 @@ def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap)
     # ..., val_mae: ...` each epoch, and every tenth the same line again with `test_mae` for the test set's)
     if not my_scores or my_scores <= its_scores or not mine or not all(c in its for c in mine):
         return False
-    quoted = list(mine)
     at = {printed: k for k, printed in enumerate(theirs)}
-    for c in quoted:
+    for c in mine:
         values, others = rec.series(mine[c]), main.series(its[c])
         if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
             return False
@@ -6035,14 +6033,15 @@ def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
         named = _words(slot.label) == ["total"] and slot.header
-        if (
-            not named
+        after = (
+            _parts_after(rec, slot.index)
+            if not named
             and lines >= 2
-            and [w.lower() for w in _words(slot.label)][-1:] == ["total"]
             and not slot.unit
-            and len(_parts_after(rec, slot.index)) >= 2
-            and not _zero_term(rec, _parts_after(rec, slot.index))
-        ):
+            and [w.lower() for w in _words(slot.label)][-1:] == ["total"]
+            else []
+        )
+        if after and not _zero_term(rec, after):
             found = slot.index  # (a key named a total before the terms it sums)
             continue
         if named or (lines >= 2 and not slot.unit and not slot.rate):

@@ -157,10 +157,10 @@ GLUED_BAR = regex.compile(
     # loop's tqdm.write() or print() beside its bar in a log that lost the bar's \r: r1407p/SAM4MLLM's
     # f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}")
     r"|(?<=(?:it/s|s/it)\])\s+[A-Za-z_][\w/. -]{0,40}?[:=] ?[-+]?\.?\d"
-    # or a loop's print glued to a frame with no postfix, a capitalized word and its number first (white-wolf-tech/
-    # gpt2-chinese-tf2's "... 30.90it/s]Epoch 3 Batch 7000 Loss nan Accuracy 0.2587": github.com/white-wolf-tech/
-    # gpt2-chinese-tf2/issues/2)
-    # (torchtune's `Step N | ...` glued to its own bar's redraw stays one record: the alternative above)
+    # or a loop's print glued to a frame with no postfix, a capitalized word and its number first: "...
+    # 30.90it/s]Epoch 3 Batch 7000 Loss nan Accuracy 0.2587" in a log of white-wolf-tech/gpt2-chinese-tf2, its
+    # print(f"Epoch {e} Batch {b} Loss {l} Accuracy {a}") after a tqdm frame that did not end its line (torchtune's
+    # `Step N | ...` glued to its own bar's redraw stays one record: the alternative above)
     r"|(?<=(?:it/s|s/it)\])[A-Z][A-Za-z]+:? \d+(?:,| (?!\|)))"
 )
 
