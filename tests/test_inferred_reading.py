@@ -5533,3 +5533,17 @@ def test_a_tally_of_results_worded_line_by_line_beside_the_steps_is_no_step(writ
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1151, 1159, 1167, 1175]
     assert "train_iters" not in parsed.facts  # (2140 is the test set's size)
+
+
+@pytest.mark.parametrize("fraction", [True, False])
+def test_a_counter_that_goes_on_across_the_epochs_states_the_steps_planned(write_log, fraction):
+    # yoonkim/lstm-char-cnn main.lua: print(string.format("%d/%d (epoch %.2f), train_loss = %6.4f", i, iterations,
+    # epoch, train_loss)), the epoch i / the loader's length: a counter that epochs do not restart counts the run,
+    # and its total is the steps planned (a whole epoch printed as `epoch 23` then `epoch 24` says the same)
+    lines = [
+        f"{s}/31675 (epoch {s / 1267 if fraction else s // 1267:.2f}), train_loss = 9{s % 7}.9614 "
+        for s in range(29500, 31700, 300)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(29500, 31700, 300))
+    assert [f.value for f in parsed.facts["train_iters"]] == [31675]

@@ -375,6 +375,21 @@ def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
         ("Number of epochs: 20", {"num_epochs": 20}),
         ("05/01/2024 10:00:00 - INFO - __main__ - Total training steps: 1200", {"train_iters": 1200}),
         ("Model params: 124.4M", {"total_params": 124_400_000}),
+        # an argparse `--epoch` among other settings, read as range(args.epoch) (a recommender's Namespace echo)
+        (
+            "Namespace(optimizer='Adam', lr_rate=0.001, batch_size=500, hiddenDim=100, epoch=1000, early_stop=50)",
+            {"num_epochs": 1000},
+        ),
+        # beside n_epochs it is the epoch to start from (eriklindernoren/PyTorch-GAN: --epoch "epoch to start
+        # training from", --n_epochs "number of epochs of training")
+        ("Namespace(b1=0.5, batch_size=1, epoch=10, lr=0.0002, n_epochs=200)", {"num_epochs": 200}),
+        ("python train_classification.py --nepoch 250 --batchSize 32", {"num_epochs": 250}),
+        # erturkkadir/deprem train.py: print(f"Batch: {BATCH_SIZE}  |  Seq len: {SEQ_LEN}  |  Embed: {EMBED}")
+        ("Batch: 4  |  Seq len: 512  |  Embed: 1176", {"seq_len": 512}),
+        (
+            "GPUs: 8 | Seq len: 2048 | Layers: 12",
+            {"gpu_count": 8, "gpus": 8, "seq_len": 2048, "num_layers": 12},
+        ),
     ],
 )
 def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, want):
@@ -399,6 +414,8 @@ def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, w
         "Freezing the backbone (23,456 parameters)",
         # a step record's values between `|`: a piece of Megatron's iteration line that a hard wrap cut
         "te: 1.200E-07 | global batch size:  2048 | lm loss: 1.100492E+01 | loss scale: 2",
+        "Namespace(batch_size=8, epoch=0, lr=0.1)",  # the epoch a resumable script starts from
+        "python train.py --gpus 0 --lr 0.1",  # the id of the device to use
     ],
 )
 def test_numbers_in_a_sentence_that_state_no_setting(tmp_path, line):

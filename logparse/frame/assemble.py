@@ -773,6 +773,7 @@ class _Assembler:
             not rows.loc[generic, "pattern"].isin(whole).all()
             and rows.loc[generic, epochs].notna().any().any()
             and not self._one_epoch(rows.loc[generic])
+            and not _spans_epochs(rows.loc[generic], epochs)
         ):
             return  # (a counter beside an epoch's may count within it, to the loader's length)
         totals, steps = rows.loc[generic, "progress_total"], rows.loc[generic, "step"]
@@ -974,6 +975,21 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:
+    """Whether a step counter counts across epochs: an epoch printed as a fraction (`29500/31675 (epoch 23.28)`,
+    karpathy-style char-rnn loops print the epoch as the step over the steps an epoch takes), or a counter that
+    goes on rising where the epoch turns."""
+    for column in epochs:
+        if column == "epoch_total":
+            continue
+        epoch = pd.to_numeric(rows[column], errors="coerce").dropna()
+        if epoch.empty:
+            continue
+        if (epoch % 1 != 0).any() or (epoch // 1).nunique() > 1:
+            return bool(rows["step"].is_monotonic_increasing and epoch.is_monotonic_increasing)
+    return False
 
 
 def _stated_by_row(value: Any, rows: pd.DataFrame, at: Any) -> list[FactObservation]:

@@ -965,7 +965,9 @@ class KeyMap:
             hit = self.lookup(key, kind)
             if hit is not None:
                 mapped[key] = hit
-        if not config:
+        if config:
+            self._settings_epoch(keys, mapped)
+        else:
             self._groups(keys, mapped, kept)
             self._named_groups_lr(keys, mapped, kept)
             self._loss(keys, mapped, kept)
@@ -977,6 +979,23 @@ class KeyMap:
         if len(self._lines) < 10_000:
             self._lines[(keys, config)] = found
         return found
+
+    def _settings_epoch(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """`epoch` among a config's other settings, no key of them a count of epochs: the epochs the
+        run plans (an argparse option `--epoch` read as `range(args.epoch)`: Namespace(..., batch_size=500, ...,
+        epoch=1000, early_stop=50, ...)). Beside `n_epochs` it is the epoch to start from (eriklindernoren/PyTorch-GAN
+        implementations: --epoch "epoch to start training from", --n_epochs "number of epochs of training"), and
+        alone on a line it may be the current one."""
+        if any(hit.column == "num_epochs" for hit in mapped.values()) or not any(
+            hit.kind == "config" for hit in mapped.values()
+        ):
+            return
+        singular = [k for k in keys if normalize(k) == "epoch" and k not in mapped]
+        planned = self.lookup("num_epochs", "config")
+        if len(singular) == 1 and planned is not None:
+            mapped[singular[0]] = replace(
+                planned, rule="values", via="an epoch among other settings, none of them a count of epochs"
+            )
 
     def _groups(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]

@@ -823,7 +823,7 @@ class LineSpec:
                 problem = Problem(f"{self.set_name}.{self.name}: {key!r}: {exc}", mapping.column)
                 values.note("problems", problem)
                 value, unit = (math.nan if mapping.type != "bool" else None), None
-            if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping.type):
+            if mapping is not None and self.kind in ("config", "summary") and _unset(value, mapping):
                 return  # a config's "unset" (Lightning's max_epochs: -1, transformers' max_steps: -1): no fact
             if mapping is not None:
                 if value is not None:
@@ -845,9 +845,15 @@ class LineSpec:
             values.note("kept", (key.strip(), keymap_mod.kept_use(column, why, unit, factor)))
 
 
-def _unset(value: Any, vtype: str) -> bool:
-    """A count a config gives as negative: the convention for "not set" (-1), never a count of anything."""
-    return vtype == "int" and isinstance(value, int) and value < 0
+def _unset(value: Any, mapping: keymap_mod.Mapping) -> bool:
+    """A count a config gives as negative: the convention for "not set" (-1), never a count of anything; a plan of
+    no epochs or no steps (`epoch=0`, the epoch a resumable script starts from) plans nothing, and no devices
+    (`--gpus 0`, the id of the one to use) runs on none."""
+    if mapping.type != "int" or not isinstance(value, int):
+        return False
+    return value < 0 or (
+        value == 0 and mapping.column in ("num_epochs", "train_iters", "gpu_count", "world_size")
+    )
 
 
 @dataclass
