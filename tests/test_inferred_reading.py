@@ -5547,3 +5547,78 @@ def test_a_counter_that_goes_on_across_the_epochs_states_the_steps_planned(write
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(29500, 31700, 300))
     assert [f.value for f in parsed.facts["train_iters"]] == [31675]
+
+
+def test_a_bar_before_each_record_that_prints_the_records_key_is_the_bars_not_the_records(write_log):
+    # 1034250765/maize-gene-expression train.py: tqdm(loader, unit='step') with pbar.set_description(f'Train Loss:
+    # {loss.item():.4f}') per batch (frames glued on one line once the carriage returns are gone), then after the
+    # epoch print(f'[{epoch}/{args.epochs}] Train Loss: {train:.4f}, Valid Loss: {valid:.4f}, Valid PCC: {pcc:.4f}')
+    lines = []
+    for epoch, (batch, train, valid) in enumerate(
+        [(34.5, 32.79, 34.87), (27.5, 23.23, 43.85), (17.7, 15.89, 79.5)]
+    ):
+        frames = "".join(
+            f"Train Loss: {batch - k / 10:.4f}:  {k * 14}%|█▍        | {k}/7 [00:00<00:03,  1.60step/s]"
+            for k in range(4)
+        )
+        lines += [
+            "  0%|          | 0/7 [00:00<?, ?step/s]" + frames,
+            f"[{epoch + 1}/100] Train Loss: {train:.4f}, Valid Loss: {valid:.4f}, Valid PCC: -0.33{epoch}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert [row_at(parsed, line)["loss"] for line in (2, 4, 6)] == [32.79, 23.23, 15.89]
+    assert [row_at(parsed, line)["eval_loss"] for line in (2, 4, 6)] == [34.87, 43.85, 79.5]
+
+
+def test_a_second_run_whose_records_add_keys_is_trained_not_evaluated(write_log):
+    # Minamium/kineticEQ train.py: json.dumps({'epoch', 'train_loss', 'val_loss', 'best_val', 'train_time_sec',
+    # 'lr', ...}) a line an epoch into log.jsonl; a later version of the script, run into the same file, adds
+    # eight val_*_linf diagnostics, and its epochs start again at 1
+    first = [
+        json.dumps({"epoch": e, "train_loss": 500 / e, "val_loss": 400 / e, "best_val": 400 / e, "lr": 0.001})
+        for e in range(1, 6)
+    ]
+    second = [
+        json.dumps(
+            {"epoch": e, "train_loss": 40 / e, "val_loss": 0.2 / e, "best_val": 0.2 / e, "lr": 0.001}
+            | {"val_pred_linf": 0.36 / e, "val_true_linf": 0.11}
+        )
+        for e in range(1, 4)
+    ]
+    parsed = frame(write_log("\n".join(first + second) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 1, 2, 3]
+    assert row_at(parsed, 6)["loss"] == 40.0
+    assert row_at(parsed, 6)["eval_loss"] == 0.2
+    assert evals(parsed) == []
+
+
+def test_a_joint_loss_is_the_total_and_a_ranking_dict_is_the_evaluation(write_log):
+    # QinHsiu/ICSRec src/trainers.py: str(post_fix) of {'epoch': epoch, 'rec_avg_loss': '{:.4f}', 'icl_avg_loss':
+    # ..., 'joint_avg_loss': ...} (joint = rec_weight * rec + icl), then get_full_sort_score's {'Epoch': epoch,
+    # 'HIT@5': ..., 'NDCG@5': ...} on the validation set
+    lines = []
+    for epoch, (rec, icl) in enumerate([(9.5068, 4.2266), (9.3680, 3.1567), (9.2001, 2.9)]):
+        lines += [
+            str({"epoch": epoch, "rec_avg_loss": f"{rec:.4f}", "icl_avg_loss": f"{icl:.4f}",
+                 "joint_avg_loss": f"{rec + icl:.4f}"}),
+            str({"Epoch": epoch, "HIT@5": f"0.00{66 + epoch}", "NDCG@5": "0.0038", "HIT@10": "0.0130"}),
+        ]  # fmt: skip
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2]
+    assert row_at(parsed, 1)["loss"] == pytest.approx(13.7334)
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(2, 0), (4, 1), (6, 2)]
+
+
+def test_values_named_by_their_split_alone_are_the_splits_losses(write_log):
+    # facebookresearch/svoice svoice/solver.py: logger.info(f'Epoch {epoch}: ' + ' '.join(f'{k}={v:.5f}' for k, v in
+    # metrics.items())) of {'train': train_loss, 'valid': valid_loss, 'best': best_loss}, under hydra's prefix
+    lines = [
+        f"[2024-10-03 09:27:16,231][svoice.solver][INFO] - Epoch {e}: train={4.6 - e / 10:.5f} "
+        f"valid={13.2 - e / 10:.5f} best={13.2 - e / 10:.5f}"
+        for e in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert row_at(parsed, 2)["loss"] == 4.5
+    assert row_at(parsed, 2)["eval_loss"] == 13.1

@@ -3248,6 +3248,13 @@ def find_blocks(
             continue  # (a save's line after a step's, the score it quotes the best so far: the save's event)
         times, head_id, where = best[id(rec)]
         head = head_of[head_id]
+        if _on_bar(rec) and {sl.label for sl in rec.slots if sl.label} & {
+            sl.label for sl in head.slots if sl.label
+        }:
+            # (a progress bar drawn before each record, its description a batch's value of the key the record
+            # prints for the whole epoch: tqdm's set_description(f'Train Loss: {loss.item():.4f}') over the loader,
+            # then print(f'[{epoch}/{epochs}] Train Loss: ...'): the bar's frames, not the record's values)
+            continue
         if rec.kind == "eval_free" and not (
             _single(rec) and times == head.count == rec.count and rows_of[head_id] >= 2
         ):
@@ -3442,7 +3449,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
-        others = [main for main in steps if main is not rec]
+        others = [main for main in steps if main is not rec and not _extends(rec, main)]
         if any(
             _measured_again(rec, main)
             or _quotes_training(rec, main, km)
@@ -4227,6 +4234,14 @@ def _quotes_training(rec: RecordShape, main: RecordShape, km: keymap_mod.KeyMap)
         if any(values[k][1] != others[at[printed]][1] for k, printed in enumerate(ours)):
             return False
     return True
+
+
+def _extends(rec: RecordShape, main: RecordShape) -> bool:
+    """Whether a record prints every key of a step record's and more: the same record from a later version of the
+    script, or a second run in the same file with diagnostics added (Minamium/kineticEQ's log.jsonl: {"epoch",
+    "train_loss", "val_loss", ..., "lr", ...}, then the same keys and eight val_*_linf), never an evaluation of it."""
+    its = _keyed_values(main)
+    return len(its) >= 2 and its.keys() < _keyed_values(rec).keys()
 
 
 def _measured_again(rec: RecordShape, main: RecordShape) -> bool:

@@ -1056,6 +1056,21 @@ class KeyMap:
         for k in named[1:]:
             kept[k] = ("group", "another group of lr")
 
+    def _splits_alone(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """Values named by their split alone, the training's and an evaluation's, on a line with no loss-like key:
+        the loss each split measures (facebookresearch/svoice svoice/solver.py: logger.info(f'Epoch {epoch}: ' +
+        ' '.join(f'{k}={v:.5f}' ...)) of {'train': train_loss, 'valid': valid_loss, 'best': best_loss}).
+        Not on an evaluation's own line (`eval 200: train 1.55 | val 1.53`: the act named, its training figure a
+        running loss quoted)."""
+        bare = {normalize(k): k for k in keys if k not in mapped}
+        train = [bare[w] for w in TRAIN_WORDS if w in bare]
+        held = [bare[w] for w in EVAL_WORDS - {"eval"} if w in bare]
+        if len(train) != 1 or len(held) != 1 or "eval" in bare:
+            return
+        via = "the loss rule (rules.loss): a value named by its split alone, beside another split's"
+        mapped[train[0]] = Mapping("loss", "step", rule="loss", via=via)
+        mapped[held[0]] = Mapping("eval_loss", "step", rule="loss", via=via)
+
     def _loss(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
     ) -> None:
@@ -1076,6 +1091,8 @@ class KeyMap:
             elif why is not None:
                 kept[k] = ("loss", why)
         if not candidates:
+            if not named:
+                self._splits_alone(keys, mapped)
             return
         if named:
             for k in candidates:
