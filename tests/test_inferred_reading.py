@@ -5622,3 +5622,29 @@ def test_values_named_by_their_split_alone_are_the_splits_losses(write_log):
     assert steps_of(parsed) == [0, 1, 2, 3, 4]
     assert row_at(parsed, 2)["loss"] == 4.5
     assert row_at(parsed, 2)["eval_loss"] == 13.1
+
+
+def test_a_new_best_with_an_arrow_to_its_file_and_the_periodic_save_after_it_are_two_saves(write_log):
+    # GeorgiySav/diffusionblocks_llm's C++ trainer: "step %6lld | lr %.2e | train loss %.4f", at each evaluation
+    # "step %6lld | val loss %.4f", then "new best val loss %.4f -> <path>.best" and "saved checkpoint to <path>"
+    lines = ["parameters: 62.11M across 110 tensors"]
+    for step in range(0, 900, 50):
+        lines.append(f"step {step:6d} | lr 3.00e-04 | train loss {8.4 - step / 200:.4f}")
+        if step and step % 400 == 0:
+            lines += [
+                f"step {step:6d} | val loss {8.3 - step / 200:.4f}",
+                f"step {step:6d} | new best val loss {8.3 - step / 200:.4f} -> checkpoints/llama.ckpt.best",
+                f"step {step:6d} | saved checkpoint to checkpoints/llama.ckpt",
+            ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(0, 900, 50))
+    events = parsed.events[["event", "line", "step"]].to_dict("records")
+    assert [(e["event"], e["line"], e["step"]) for e in events] == [
+        ("eval", 11, 400),
+        ("checkpoint_save", 12, 400),
+        ("checkpoint_save", 13, 400),
+        ("eval", 22, 800),
+        ("checkpoint_save", 23, 800),
+        ("checkpoint_save", 24, 800),
+    ]
+    assert [f.value for f in parsed.facts["total_params"]] == [62_110_000]

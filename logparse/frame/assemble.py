@@ -1019,7 +1019,8 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """One event per checkpoint the inferred reading finds: a save's start and its end on two lines, with no step
     line and no other event between them, are one save (flax's checkpoints.py logs "Saving checkpoint at step:
     6255", then "Saved checkpoint at .../checkpoint_6255"), the first line kept. Lines that say the same are a
-    save each (VITS's "Saving model and optimizer state at iteration 10 to .../G_6000.pth", then D_6000.pth). (A
+    save each, and so are a best model's file and the periodic one after it ("new best val loss 2.6934 ->
+    checkpoints/llama.ckpt.best", then "saved checkpoint to checkpoints/llama.ckpt") (VITS's "Saving model and optimizer state at iteration 10 to .../G_6000.pth", then D_6000.pth). (A
     pattern set's saves are its framework's lines, each as it reads them.)"""
     if events.empty or "event" not in events or "line" not in events or "pattern" not in events:
         return events
@@ -1030,7 +1031,7 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         saves.to_numpy()[1:] & saves.to_numpy()[:-1] & (steps_before[1:] == steps_before[:-1])
     )
     texts = events["text"].tolist() if "text" in events else [""] * len(events)
-    drop = [k + 1 for k in paired if _save_verb(texts[k + 1]) != _save_verb(texts[k])]
+    drop = [k + 1 for k in paired if _save_verb(texts[k]) in _STARTS and _save_verb(texts[k + 1]) in _ENDS]
     if not drop:
         return events
     keep = events.drop(index=drop)
@@ -1038,6 +1039,7 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 _SAVE_VERB = re.compile(r"(?i)\b(sav(?:e|ed|ing)|writ(?:e|ten|ing)|wrote)\b")
+_STARTS, _ENDS = frozenset(("save", "saving", "write", "writing")), frozenset(("saved", "written", "wrote"))
 
 
 def _save_verb(text: Any) -> str:
