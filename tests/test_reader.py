@@ -377,6 +377,19 @@ def test_a_loops_print_glued_to_a_frame_with_no_postfix_is_a_record_of_its_own(t
     assert texts == [frame, prints[0], frame, prints[1], "Step 12 | loss: 1.5"]
 
 
+def test_a_record_in_brackets_glued_to_a_frame_is_a_record_of_its_own(tmp_path):
+    # yangdongchao/AcademiCodec main3_ddp.py: logger.log_info('<epoch:{:d}, iter:{:d}, total_loss_g:{:.4f}, ...>, ...')
+    # written right after the bar of `for x in tqdm(train_loader)`; a dict of quoted values glued so (the Hugging
+    # Face Trainer's log) is its set's to read and stays on the frame's line
+    frame = " 42%|####▍     | 7569/18075 [1:26:18<1:59:42,  1.46it/s]"
+    record = "<epoch:8, iter:7570, total_loss_g:617.9401, adv_g_loss:1.9499, loss_d:0.7014>, d_weight: 1.0000"
+    quoted = "{'loss': '4.555', 'grad_norm': '1.709'}"
+    path = tmp_path / "glued.log"
+    path.write_text(frame + record + "\n" + frame + quoted + "\n")
+    texts = [r.text for r in read_records(str(path))]
+    assert texts == [frame, record, frame + quoted]
+
+
 def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
     # r1407p/SAM4MLLM sam4mllm_train.py: tqdm(dataloader, desc=f"Epoch {epoch}") and every GRAD_ACC_STEPS items
     # tqdm.write(f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"): a log that lost the bar's \r holds

@@ -155,8 +155,9 @@ GLUED_BAR = regex.compile(
     r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_]"
     # or, after a frame with no postfix, a message of its own after blanks, `key: value` or `key=value` first (a
     # loop's tqdm.write() or print() beside its bar in a log that lost the bar's \r: r1407p/SAM4MLLM's
-    # f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}")
-    r"|(?<=(?:it/s|s/it)\])\s+[A-Za-z_][\w/. -]{0,40}?[:=] ?[-+]?\.?\d"
+    # f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"), or glued to the frame in a bracket of its own
+    # (yangdongchao/AcademiCodec's logger '<epoch:{:d}, iter:{:d}, total_loss_g:{:.4f}, ...>' after its bar's `]`)
+    r"|(?<=(?:it/s|s/it)\])(?:\s+|[<(](?=[A-Za-z_]))[A-Za-z_][\w/. -]{0,40}?[:=] ?[-+]?\.?\d"
     # or a loop's print glued to a frame with no postfix, a capitalized word and its number first: "...
     # 30.90it/s]Epoch 3 Batch 7000 Loss nan Accuracy 0.2587" in a log of white-wolf-tech/gpt2-chinese-tf2, its
     # print(f"Epoch {e} Batch {b} Loss {l} Accuracy {a}") after a tqdm frame that did not end its line (torchtune's
