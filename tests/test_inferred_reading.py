@@ -5648,3 +5648,18 @@ def test_a_new_best_with_an_arrow_to_its_file_and_the_periodic_save_after_it_are
         ("checkpoint_save", 24, 800),
     ]
     assert [f.value for f in parsed.facts["total_params"]] == [62_110_000]
+
+
+def test_a_bars_rate_is_the_pace_of_the_records_printed_after_its_frames(write_log):
+    # yangdongchao/AcademiCodec main3_ddp.py: `for x in tqdm(train_loader)` and every print_freq batches
+    # logger.log_info('<epoch:{:d}, iter:{:d}, total_loss_g:{:.4f}, ...>') right after the bar's frame, whose
+    # position is the batch before the logged one; the record prints no time, tqdm's rate is the step's pace
+    lines = [
+        f" 42%|####▍     | {k - 1}/18075 [1:26:{k % 60:02d}<1:59:42,  1.{40 + k % 10}it/s]"
+        f"<epoch:8, iter:{k}, total_loss_g:{600 + k % 7:.4f}, adv_g_loss:1.9499, loss_d:0.7014>, d_weight: 1.0000"
+        for k in range(7570, 7630, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(7570, 7630, 10))
+    assert row_at(parsed, 1)["loss"] == 600 + 7570 % 7
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1 / 1.40)

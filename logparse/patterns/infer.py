@@ -752,7 +752,9 @@ class RecordShape:
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
-    paced: bool = False  # its counter rises with its progress bar's iterations (_paced)
+    paced: bool = (
+        False  # its counter rises with its progress bar's iterations (_paced), or its bar with the step's
+    )
     counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
     # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
@@ -3387,6 +3389,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     if not steps:
         return _reading(records, sample, km) if _uncounted_steps(records, km) else None
     find_blocks(steps, records, sample, km)
+    _paced_by_bar(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
         if (
             rec.kind == "step"
@@ -4179,6 +4182,65 @@ def _moves_with(
         if a2 > a1 and b2 > b1:
             ratios.add((b2 - b1) / (a2 - a1))
     return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)).is_integer()
+
+
+def _paced_by_bar(
+    steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
+) -> None:
+    """A step record that prints no time, each of its lines right after a frame of one progress bar whose count is
+    the step's or the one before it (a loop that logs every few batches inside `for x in tqdm(loader)`, the bar
+    drawn before the batch's update: yangdongchao/AcademiCodec's `7569/18075 [1:26:18<1:59:42,  1.46it/s]` then
+    '<epoch:8, iter:7570, ...>'): the bar's rate, tqdm's smoothed iterations a second, is the step's pace. The bar's
+    other numbers (its clocks count from the epoch's start) are not read."""
+    bars = [
+        rec
+        for rec in records
+        if rec.kind in ("none", "step")
+        and rec.counter is not None
+        and _on_bar(rec)
+        and any(_bar_rate(rec, sl) for sl in rec.slots)
+    ]
+    if not bars:
+        return
+    for main in steps:
+        labels = [sl.label for sl in main.slots]
+        if main.kind != "step" or main.counter is None or main.members or _on_bar(main):
+            continue
+        if any(_timed_key(km, sl, labels) for sl in main.slots if sl.role == "value" and sl.label):
+            continue
+        own = {sh.key for sh in main.shapes}
+        for bar in bars:
+            place = _tqdm_count(bar.shapes[0])
+            if place is None or bar.count > main.count * 1.25:
+                continue  # (a bar drawn many times a step counts what the step's line sums up)
+            theirs = {sh.key for sh in bar.shapes}
+            paced = lines = 0
+            nth: Counter[str] = Counter()
+            for seq in sample.order:
+                before: tuple[str, int] | None = None
+                for key in seq:
+                    n = nth[key]
+                    nth[key] += 1
+                    if key in own:
+                        lines += 1
+                        if before is not None:
+                            step = _whole(_printed(sample, key, n, main.counter))
+                            count = _whole(_printed(sample, before[0], before[1], place))
+                            paced += step is not None and count is not None and 0 <= step - count <= 1
+                    before = (key, n) if key in theirs else None
+            if lines >= MIN_REPEATS and paced >= 0.8 * lines:
+                bar.kind, bar.head, bar.attach, bar.paced = "block", main, "next", True
+                main.members += 1
+                for sl in bar.slots:
+                    sl.role = "value" if _bar_rate(bar, sl) else "skip"
+                bar.counter = bar.epoch = bar.total = None
+                break
+
+
+def _printed(sample: SampledLog, key: str, n: int, slot: int) -> str:
+    """The text of a slot on the n-th line of a shape ('' where the sample holds no such line)."""
+    values = sample.shapes[key].values
+    return values[n][slot] if n < len(values) and slot < len(values[n]) else ""
 
 
 def _join(rec: RecordShape, main: RecordShape) -> None:
@@ -5470,7 +5532,7 @@ def _line_table(
         if counted is not None and slot.index > counted and _bar_rate(rec, slot):
             if evaluation or rec.beside:
                 continue
-            if counted != rec.counter and not _bar_counts_steps(rec, counted):
+            if counted != rec.counter and not rec.paced and not _bar_counts_steps(rec, counted):
                 # the bar counts something else (an RL collector's env steps)
                 group = f"v{slot.index}"
                 groups[slot.index] = group
