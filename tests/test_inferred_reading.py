@@ -5663,3 +5663,22 @@ def test_a_bars_rate_is_the_pace_of_the_records_printed_after_its_frames(write_l
     assert steps_of(parsed) == list(range(7570, 7630, 10))
     assert row_at(parsed, 1)["loss"] == 600 + 7570 % 7
     assert row_at(parsed, 2)["step_time_s"] == pytest.approx(1 / 1.40)
+
+
+def test_a_header_record_of_settings_under_the_steps_counter_is_no_step(write_log):
+    # eblancocabana/grpo-training-engine's metrics.jsonl: a run_info record at step 0 (its settings: max_steps, the
+    # loader's steps_per_epoch), then one train_metrics record a step
+    header = {"effective_batch": 4, "epoch": 0, "event": "run_info", "max_steps": 120, "step": 0}
+    steps = [
+        {
+            "epoch": 0,
+            "event": "train_metrics",
+            "perf/step_time_s": 21.7 + s,
+            "step": s,
+            "train/loss": 0.01 * s,
+        }
+        for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(json.dumps(r) for r in [header, *steps]) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert [f.value for f in parsed.facts["train_iters"]] == [120]

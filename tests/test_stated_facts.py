@@ -390,6 +390,8 @@ def test_a_setting_stated_inside_a_sentence(tmp_path, line, want):
             "GPUs: 8 | Seq len: 2048 | Layers: 12",
             {"gpu_count": 8, "gpus": 8, "seq_len": 2048, "num_layers": 12},
         ),
+        # a loop with accumulation: print(f'  total optimizer steps: {total_steps}  (warmup: {warmup_steps})')
+        ("  total optimizer steps: 1006  (warmup: 100)", {"train_iters": 1006}),
     ],
 )
 def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, want):
@@ -422,6 +424,59 @@ def test_numbers_in_a_sentence_that_state_no_setting(tmp_path, line):
     run = nanogpt_run(tmp_path, line)
     facts = {"num_epochs", "num_layers", "total_params", "global_batch_size", "world_size", "gpus"}
     assert not facts & set(run.facts)
+
+
+def test_a_parameter_count_stated_rounded_then_in_full_is_the_full_one(tmp_path):
+    # a DDP GPT-2 loop's banner: "Model: GPT-2 small (124M parameters)" then "  Total parameters: 124,439,808"
+    run = nanogpt_run(tmp_path, "Model: GPT-2 small (124M parameters)", "  Total parameters: 124,439,808")
+    assert stated(run, "total_params") == {"total_params": 124_439_808}
+    # (another model's count after it is no fuller statement of the first)
+    run = nanogpt_run(tmp_path, "Model: GPT-2 small (124M parameters)", "Teacher parameters: 355,000,000")
+    assert stated(run, "total_params") == {"total_params": 124_000_000}
+
+
+def test_counts_that_sum_to_a_stated_total_are_its_parts(tmp_path):
+    # Le-Dai/advertisement_recommendation's logs/train.log: the model's count, then its sparse and dense parts
+    prefix = "05/21/26 16:19:11 - 0:00:04 - "
+    run = nanogpt_run(
+        tmp_path,
+        prefix + "Total parameters: 160,955,137",
+        prefix + "Sparse params: 96 tensors, 158,453,312 parameters (Adagrad lr=0.05)",
+        prefix + "Dense params: 380 tensors, 2,501,825 parameters (AdamW lr=0.0001)",
+    )
+    assert stated(run, "total_params") == {"total_params": 160_955_137}
+
+
+def test_a_setting_of_the_evaluation_in_a_config_echo_is_no_evaluation(tmp_path):
+    # DDAD's main.py echoes its config's test settings before training, then print(" Num params: ", n)
+    lines = ["Training...", "config.model.test_trajectoy_steps=250 , config.data.test_batch_size=16"]
+    lines += [
+        " Num params:  32952707",
+        *(f"Epoch {e} | Loss: {900 - e}.661865234375" for e in range(25, 200, 25)),
+    ]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = logparse.resolve(str(log))
+    assert stated(run, "total_params") == {"total_params": 32_952_707}
+
+
+def test_a_fact_a_step_line_states_right_after_an_evaluation_is_the_runs(tmp_path):
+    # TsinghuaAI/CPM-2-Finetune: 'epoch {:3d}/{:3d} | global iteration {:8d}/{:8d} | ...' with an evaluation line
+    # 'iteration 50 |  eval_loss: ...' between them: the epochs planned, read off the last step's line, stand
+    lines = []
+    for it in range(20, 120, 10):
+        lines.append(
+            f"epoch   0/ 10 | global iteration {it:8d}/    3402 | learning rate 3e-06 | lm loss 7.{it} | "
+            "loss scale 512.0 |"
+        )
+        if it % 50 == 0:
+            lines.append(
+                f"iteration {it} |  eval_loss: 6.{it}83274198713756 | eval acc(mrr): 0.24293154761904762"
+            )
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n")
+    run = logparse.resolve(str(log))
+    assert stated(run, "num_epochs", "train_iters") == {"num_epochs": 10, "train_iters": 3402}
 
 
 def test_a_statement_after_the_last_step_is_not_the_runs(tmp_path):

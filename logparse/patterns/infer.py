@@ -3437,8 +3437,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
     repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
     if repeated:
+        trainers = [rec for rec in steps if rec.count >= MIN_REPEATS and _trains(rec, km)]
         for rec in steps:
-            if rec.count < MIN_REPEATS and _counter_key(rec) not in repeated:
+            if rec.count < MIN_REPEATS and (
+                _counter_key(rec) not in repeated or (trainers and _run_header(rec, km))
+            ):
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
     for rec in steps:
@@ -4915,6 +4918,17 @@ def _trains(
     return False
 
 
+def _run_header(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record seen once or twice beside repeated training records states the run's settings and no
+    training value: a header under the steps' counter name at step 0 (eblancocabana/grpo-training-engine's
+    metrics.jsonl opens with {"effective_batch": 4, "event": "run_info", "max_steps": 120, "step": 0,
+    "steps_per_epoch": 7473, ...}), its settings the run's facts."""
+    if _trains(rec, km):
+        return False
+    labels = [sl.label for sl in rec.slots if sl.label and sl.role in ("value", "total")]
+    return any((m := km.lookup(label, "config")) is not None and m.kind == "config" for label in labels)
+
+
 def _sibling_counters(records: list[RecordShape]) -> None:
     """An evaluation seen too few times to show a counter of its own that is printed as a step record is, the
     same text up to the step's counter and the same kinds of values after it, only its keys other words
@@ -5212,7 +5226,18 @@ def _evaluation_keys(rec: RecordShape) -> bool:
     `val/acc`, `test accuracy`): a line seen once that says so is one (clu's LoggingWriter writes the
     evaluation's summary as the steps' are, "[6255] eval_accuracy=0.3713, eval_loss=2.9286")."""
     labels = _value_labels(rec)
-    return len(labels) >= 2 and all(set(_words(label)) & EVAL_WORDS for label in labels)
+    return (
+        len(labels) >= 2
+        and all(set(_words(label)) & EVAL_WORDS for label in labels)
+        and not any(set(_words(label)) & _SETTING_WORDS for label in labels)
+    )
+
+
+# words of an evaluation's settings, not its measures: DDAD's config echo "config.model.test_trajectoy_steps=250 ,
+# config.data.test_batch_size=16", `eval_interval`, `val_every`, `num_eval_workers`
+_SETTING_WORDS = frozenset(
+    {"batch", "bs", "size", "steps", "interval", "freq", "frequency", "every", "workers", "seed"}
+)
 
 
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:

@@ -29,6 +29,7 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     facts: dict[str, Fact] = {}
     evals = _evaluations(parsed)
     last_step = _last_step_line(parsed)
+    steps = _step_lines(parsed)
     for name, stated in parsed.facts.items():
         stated = _plausible(name, stated, warnings)
         if not stated:
@@ -38,7 +39,9 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         # a free-form statement in the header an evaluation prints ("***** Running Evaluation *****" then "Per
         # device batch size = 32") is the evaluation's, never the run's, nor a second value beside the framework's
         observations = [
-            o for o in stated if o.source == "log" and not (o.free_form and _just_after(o.line, evals))
+            o
+            for o in stated
+            if o.source == "log" and not (o.free_form and o.line not in steps and _just_after(o.line, evals))
         ]
         beside = [o for o in stated if o.source != "log"]
         if not observations and not beside:
@@ -47,8 +50,13 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
             facts[name] = Fact(beside[0].value, beside[0].source, beside[0].pattern)
             continue
         observations = _framework_first(name, observations, warnings)
+        if name == "total_params":
+            observations = _without_parts(observations)
         # a header printed right after an evaluation starts ("Num examples = 32") is the eval set's
-        observations = [o for o in observations if not _just_after(o.line, evals)] or observations
+        # (a step's own line is no header, whatever came before it)
+        observations = [
+            o for o in observations if o.line in steps or not _just_after(o.line, evals)
+        ] or observations
         # a free-form statement after the last step (ultralytics' final validation prints the fused model's summary,
         # a script its test set's size) is of what follows the training, not of it, where the log stated it before
         observations = [o for o in observations if not (o.free_form and o.line > last_step)] or observations
@@ -166,6 +174,28 @@ def _printed_as(exact: Any, printed: Any) -> bool:
 
 
 EVAL_HEADER_LINES = 3
+
+
+def _without_parts(observations: list[FactObservation]) -> list[FactObservation]:
+    """A parameter count stated beside the counts it sums (Le-Dai/advertisement_recommendation's logs/train.log:
+    "Total parameters: 160,955,137", then "Sparse params: 96 tensors, 158,453,312 parameters" and "Dense params:
+    380 tensors, 2,501,825 parameters"): the parts are not the model's count."""
+    values = [o.value for o in observations]
+    if len(values) < 3 or not all(isinstance(v, int) and v > 0 for v in values):
+        return observations
+    for whole in set(values):
+        parts = [o for o in observations if o.value != whole]
+        if len(parts) >= 2 and sum(o.value for o in parts) == whole:
+            return [o for o in observations if o.value == whole]
+    return observations
+
+
+def _step_lines(parsed: ParsedLog) -> set[int]:
+    """The lines of the log's step rows."""
+    rows = parsed.rows
+    if rows.empty or "line" not in rows or "kind" not in rows:
+        return set()
+    return set(pd.to_numeric(rows.loc[rows["kind"] == "step", "line"], errors="coerce").dropna().astype(int))
 
 
 def _last_step_line(parsed: ParsedLog) -> float:
