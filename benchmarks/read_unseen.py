@@ -12,7 +12,8 @@ raised on the way. The keys (the same as tests/data/public/SOURCES.toml's, with 
     steps            the step column of the step rows (kind "step"), in file order: exactly this list
     <column>         {step = value}: that column on the first step row of that step
     rows_at_line     {line = {column = value}}: the one step row of that line has these values
-    facts            {fact = value}: the first observation of that fact (parse_log's facts)
+    facts            {fact = value}: the value the analysis takes of each fact the log states (the last,
+                     steps/runfacts.py log_facts)
     events           [{event, line, step?}]: exactly the events the frame yields, in order
     events_count     {event = n}: how many events of that kind
     no_rows          true: no step row with a step number
@@ -142,14 +143,17 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
             continue
         if not math.isclose(got, want, abs_tol=1e-6):
             out.append(f"timestamp {pair}: {got}, expected {want}")
+    from logparse.steps.runfacts import log_facts
+
+    facts = log_facts(parsed, []) if expect.get("facts") else {}
     for fact, want in expect.get("facts", {}).items():
         # (an excerpt's `params` is the parameter count the log states, which the facts call total_params, and
         # summary.json's model.params takes; its `gpu_name` the facts' device_name)
-        seen = parsed.facts.get(fact) or parsed.facts.get(FACT_NAMES.get(fact, fact))
+        seen = facts.get(fact) or facts.get(FACT_NAMES.get(fact, fact))
         if not seen:
             out.append(f"fact {fact}: missing, expected {want!r}")
-        elif not _same(seen[0].value, want):
-            out.append(f"fact {fact}: {seen[0].value!r}, expected {want!r}")
+        elif not _same(seen.value, want):
+            out.append(f"fact {fact}: {seen.value!r}, expected {want!r}")
     events = [] if parsed.events.empty else parsed.events.to_dict("records")
     if "events" in expect:
         got = [_event(e) for e in events]
