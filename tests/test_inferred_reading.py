@@ -5682,3 +5682,23 @@ def test_a_header_record_of_settings_under_the_steps_counter_is_no_step(write_lo
     parsed = frame(write_log("\n".join(json.dumps(r) for r in [header, *steps]) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4, 5]
     assert [f.value for f in parsed.facts["train_iters"]] == [120]
+
+
+def test_episode_reports_under_the_updates_counter_are_no_steps(write_log):
+    # LionelCCC/RL-Dodge-Agent ppo_agent.py: per finished episode f'ep {episodes_done:5d} | step {global_step:7d} |
+    # survived {cur_ep_len:4d} | rollout {update}/{num_updates}', after each update f'=== upd {update:4d}/
+    # {num_updates} | step {global_step:7d} | mean_ep_len ... | pg_loss {pg:+.3f} | v_loss {v:.3f} | ... ==='
+    lines, episode = [], 0
+    for update in range(1, 5):
+        for k in range(5):
+            episode += 1
+            lines.append(
+                f"ep {episode:5d} | step {2048 * (update - 1) + 300 * k + 100:7d} | survived {300 + k:4d} | "
+                f"rollout {update}/488"
+            )
+        lines.append(
+            f"=== upd {update:4d}/488 | step {2048 * update:7d} | mean_ep_len  298.7 | pg_loss -0.03{update} | "
+            f"v_loss 128.9{update} | ent 3.291 | clipfrac 0.026 | sps {3500 + update} ==="
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2048, 4096, 6144, 8192]

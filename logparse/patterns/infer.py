@@ -3416,6 +3416,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         # learning rate 0.001`)
         theirs = {_counter_key(rec) for rec in trainers if not _epoch_named(rec.slots[rec.counter].label)}
         for rec in steps:
+            if rec not in trainers and _counter_key(rec) in theirs and _reports_only(rec, trainers, km):
+                rec.kind = "none"
+                continue
             if rec in trainers or _counter_key(rec) in theirs:
                 continue
             values = {
@@ -4916,6 +4919,29 @@ def _trains(
         if m is not None and (m.column in columns or (m.kept and _loss_word(slot.label))):
             return True
     return False
+
+
+_MEASURED = (
+    "loss",
+    "lr",
+    "grad_norm",
+    "step_time_s",
+    "tokens_per_s",
+    "samples_per_s",
+    "memory_gib",
+    "eval_loss",
+)
+
+
+def _reports_only(rec: RecordShape, trainers: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """Whether a record under a training record's counter, printed more often than it, measures nothing a step
+    does (no loss, rate, time, throughput or memory): an RL loop's episode reports between its updates
+    (LionelCCC/RL-Dodge-Agent's ppo_agent.py: f'ep {episodes_done:5d} | step {global_step:7d} | survived
+    {cur_ep_len:4d} | rollout {update}/{num_updates}' per episode, f'=== upd {update:4d}/{num_updates} | step
+    {global_step:7d} | ... | pg_loss ... | v_loss ... ===' per update)."""
+    key = _counter_key(rec)
+    mains = [m for m in trainers if _counter_key(m) == key]
+    return bool(mains) and all(rec.count > m.count for m in mains) and not _trains(rec, km, _MEASURED)
 
 
 def _run_header(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
