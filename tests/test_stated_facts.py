@@ -479,6 +479,16 @@ def test_a_fact_a_step_line_states_right_after_an_evaluation_is_the_runs(tmp_pat
     assert stated(run, "num_epochs", "train_iters") == {"num_epochs": 10, "train_iters": 3402}
 
 
+def test_tokens_per_step_over_the_sequence_length_is_the_global_batch(tmp_path):
+    # a GPT-2 course loop's config block: "  Batch size: 32", "  Sequence length: 256", "  Tokens per batch: 8192"
+    run = nanogpt_run(tmp_path, "Configuration:", "  Sequence length: 256", "  Tokens per batch: 8192")
+    assert run.facts["global_batch_size"].value == 8192 // 256
+    assert run.facts["global_batch_size"].source == "derived"
+    # (tokens that no whole number of sequences make state no batch)
+    run = nanogpt_run(tmp_path, "Configuration:", "  Sequence length: 300", "  Tokens per batch: 8192")
+    assert "global_batch_size" not in run.facts
+
+
 def test_a_statement_after_the_last_step_is_not_the_runs(tmp_path):
     # ultralytics validates the best checkpoint after training, its layers fused: the summary it prints then is of
     # that model (72 layers, fewer parameters), not of the one trained

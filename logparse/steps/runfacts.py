@@ -430,6 +430,8 @@ def run_facts(
     )
     if gbs is None and "global_batch_size" in steps and steps["global_batch_size"].notna().any():
         gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
+    if gbs is None:
+        gbs = _batch_of_tokens(facts, seq)
     if opts.target_tokens is not None:
         facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
     if opts.gpu_hour_cost is not None:
@@ -440,6 +442,19 @@ def run_facts(
     if gbs is not None and gbs.source != "log":
         _check_batch_against_consumed(steps, int(gbs.value), gbs.source, warnings)
     return gpus, seq, gbs
+
+
+def _batch_of_tokens(facts: dict[str, Fact], seq: Fact | None) -> Fact | None:
+    """The global batch the log's tokens per step make of its sequence length, where it divides them whole (a
+    config echo's "Batch size: 32", "Sequence length: 256", "Tokens per batch: 8192": 32 sequences a step)."""
+    tokens = facts.get("tokens_per_step")
+    if tokens is None or seq is None or not seq.value or float(tokens.value) % float(seq.value):
+        return None
+    return Fact(
+        int(float(tokens.value) // float(seq.value)),
+        "derived",
+        f"tokens per step ({tokens.detail}) / sequence length ({seq.detail})",
+    )
 
 
 def _check_batch_against_consumed(
