@@ -5702,3 +5702,18 @@ def test_episode_reports_under_the_updates_counter_are_no_steps(write_log):
         )
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [2048, 4096, 6144, 8192]
+
+
+def test_an_evaluations_metrics_after_the_epochs_own_values_keep_the_line_a_step(write_log):
+    # THUwangcy/ReChorus src/helpers/BaseRunner.py: logging.info('Epoch {:<5} loss={:<.4f} [{:<3.1f} s]    dev=({})
+    # [{:<.1f} s] '.format(...)) with ' *' when the best model is saved: the epoch's loss and training seconds, then
+    # the validation's ranking metrics and its own seconds
+    seconds = [95.6, 93.2, 93.5, 87.4, 87.1, 87.8]
+    lines = [
+        f"Epoch {e:<5} loss={0.36 - e / 100:.4f} [{t} s]\tdev=(HR@3:0.3{e}30,NDCG@3:0.2{e}14) [1.9 s] *"
+        for e, t in enumerate(seconds, start=1)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    assert row_at(parsed, 1)["loss"] == 0.35
+    assert [row_at(parsed, line)["step_time_s"] for line in range(1, 7)] == seconds

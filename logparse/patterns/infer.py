@@ -590,7 +590,13 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         if named is not None:
             word = named.group("word")
             return ("", word, False) if word.lower() in _TIME_UNITS else (word, None, False)
+    if not label and unit_m is not None and _SPACED_SECONDS.match(after):
+        # (`[95.6 s]`: the seconds' own bracket, as `[138.0s]` is)
+        return unit_m.group("unit"), unit_m.group("unit"), False
     return label, (unit_m.group("unit") if unit_m else None), False
+
+
+_SPACED_SECONDS = regex.compile(r"\s[smh][\])]")
 
 
 def _key_before_bracket(literals: Sequence[str], i: int) -> str:
@@ -859,6 +865,10 @@ def _stage_sections(sh: SampledShape, slots: list[Slot]) -> None:
             own.add(label.lower())
         elif label.lower() in own and not {w.lower() for w in _words(label)} & stages:
             slot.label, slot.staged = f"{stage} {label}", True
+        elif own:
+            # (a metric of the evaluation's own after the line's training values: THUwangcy/ReChorus's BaseRunner
+            # 'Epoch {:<5} loss={:<.4f} [{:<3.1f} s]    dev=({}) [{:<.1f} s] ': the line is the epoch's)
+            slot.staged = True
 
 
 _SLASHED_UNIT = regex.compile(r"^(?P<unit>[A-Za-zµ]+)/$")

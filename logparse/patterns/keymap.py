@@ -126,7 +126,10 @@ NUMBER_TOKEN = regex.compile(
 # reads a line's units with it, so the set it writes converts a value as the generic reading does.
 WORD_UNITS = r"ms|us|µs|seconds?|secs?|mins?|[KMGTkmgt]i?[Bb]"
 LETTER_UNITS = r"s|m|h|%|[KMGBT]"
-UNIT_AFTER = regex.compile(rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS}))(?![\w%/]|\.\w)")
+# (a letter unit after a blank only where a bracket closes on it: THUwangcy/ReChorus's '[{:<3.1f} s]')
+UNIT_AFTER = regex.compile(
+    rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS})|\s(?P<unit>[smh])(?=[\])]))(?![\w%/]|\.\w)"
+)
 
 
 def number_spans(text: str) -> list[tuple[int, int]]:
