@@ -236,6 +236,15 @@ def test_the_total_is_the_loss_and_its_parts_are_kept(write_log):
     assert "x_eta" not in rows and "x_total_loss" not in rows
 
 
+def test_a_splits_distance_beside_a_regularizers_loss_is_the_loss_and_the_other_splits_the_evaluations(km):
+    # 20070316lbw-netizen/ant-transformer: f"Epoch {e:02d} | Train MSE: {tr:.6f} | Gate Loss: {g:.4f} | Val MSE:
+    # {va:.6f} | Val Corr: {c:.4f}", the regression's MSE on each split beside the gate's regularizing loss
+    line = ("Epoch", "Train MSE", "Gate Loss", "Val MSE", "Val Corr")
+    assert km.read("Train MSE", "0.169694", line=line).column == "loss"
+    assert km.read("Val MSE", "0.033077", line=line).column == "eval_loss"
+    assert km.read("Gate Loss", "0.4731", line=line).column == "x_gate_loss"
+
+
 def test_the_summary_says_what_each_key_became_and_by_which_rule(write_log):
     s = api.analyze(write_log("\n".join(DETECTRON2 * 3) + "\n")).summary["generic"]
     keys = s["keys"]

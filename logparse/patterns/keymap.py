@@ -1287,7 +1287,11 @@ class KeyMap:
         """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
         evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
         words = _words(key)
-        if not words & self.loss.words or words & self.loss.unlike:
+        # (a split's distance, `Train MSE` beside `Val MSE`: the error the training minimizes, measured on each split)
+        distance = (
+            len(words) == 2 and bool(words & SPLIT_DISTANCES) and bool(words & (TRAIN_WORDS | EVAL_WORDS))
+        )
+        if not (words & self.loss.words or distance) or words & self.loss.unlike:
             return None
         k = normalize(key)
         if any(k.startswith(p) for p in self.eval_prefixes) or words & EVAL_WORDS:
@@ -1359,6 +1363,9 @@ STAGE_WORDS = frozenset(("train", "training", "val", "valid", "validation", "eva
 # Informer2020's time-series loops print 'Train Loss: {} Vali Loss: {} Test Loss: {}'); the inferred reading
 # adds the words a record's own text says it with (infer.EVAL_WORDS)
 EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "vali", "heldout"))
+# the distances a regressor minimizes, named with a split they are measured on (20070316lbw-netizen/ant-transformer:
+# f"Epoch {e:02d} | Train MSE: {tr:.6f} | Gate Loss: {g:.4f} | Val MSE: {va:.6f} | Val Corr: {c:.4f}")
+SPLIT_DISTANCES = frozenset(("mse", "mae", "l1", "l2"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
 
 
