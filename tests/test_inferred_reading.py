@@ -5717,3 +5717,16 @@ def test_an_evaluations_metrics_after_the_epochs_own_values_keep_the_line_a_step
     assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
     assert row_at(parsed, 1)["loss"] == 0.35
     assert [row_at(parsed, line)["step_time_s"] for line in range(1, 7)] == seconds
+
+
+def test_a_model_size_every_step_line_repeats_is_the_runs(write_log):
+    # pengzhiliang/MAE-pytorch main_finetune.py: log_stats = {**{f'train_{k}': v ...}, **{f'test_{k}': v ...},
+    # 'epoch': epoch, 'n_parameters': n_parameters} written as one JSON line an epoch
+    lines = [
+        json.dumps({"train_lr": 0.0004 * e, "train_loss": 5.6 - e / 10, "test_loss": 2.2 - e / 20, "epoch": e,
+                    "n_parameters": 86406376})
+        for e in range(6)
+    ]  # fmt: skip
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(6))
+    assert [f.value for f in parsed.facts["total_params"]] == [86406376]

@@ -34,6 +34,7 @@ from ..core.schema import INTEGER_COLUMNS, Row
 from ..core.summary_types import FolderPart
 from ..core.warnings import RunWarning
 from ..patterns import compose, infer
+from ..patterns import keymap as keymap_mod
 from ..patterns.sets import (
     MAX_WRAP_PARTS,
     Composition,
@@ -802,6 +803,32 @@ class _Assembler:
                 self.facts["batch_size"] = _stated_by_row(int(value), rows, values.index[0])
                 return
 
+    def _settings_on_every_step(self, rows: pd.DataFrame) -> None:
+        """A setting the generic reading's step lines print, the same whole number on every one, under a key the
+        synonym table names a run fact of (MAE's log.txt: every epoch's JSON line holds "n_parameters": 86406376,
+        main_finetune.py's log_stats): the fact the log states, as a start-up line's would be."""
+        if not {"kind", "pattern", "step"} <= set(rows):
+            return
+        generic = _generic_steps(rows)
+        if not generic.any():
+            return
+        model = keymap_mod.load()
+        for key, column in self.keymap.get("kept", {}).items():
+            found = model.lookup(key, "config")
+            if (
+                column not in rows
+                or found is None
+                or found.column not in _STEADY_FACTS
+                or found.column in self.facts
+            ):
+                continue
+            values = rows.loc[generic, column]
+            if values.isna().any() or values.nunique() != 1:
+                continue
+            value = float(values.iloc[0])
+            if value.is_integer() and value > 0:
+                self.facts[found.column] = _stated_by_row(int(value), rows, values.index[0])
+
     def _one_epoch(self, rows: pd.DataFrame) -> bool:
         """Whether the run plans one epoch, as its step lines say (`Epoch: [1/1](9/16823)`, minimind's pretraining
         line and its copies) or a line states: then a count within the epoch counts the whole run."""
@@ -903,6 +930,7 @@ class _Assembler:
         self._epochs_planned(rows)
         self._iterations_planned(rows)
         self._batch_on_every_step(rows)
+        self._settings_on_every_step(rows)
         self._batch_per_process()
         rows = self._steps_planned(rows)
         lines = {
@@ -975,6 +1003,20 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+# the run facts a step line may repeat unchanged: the model's size and shape, the sequence and the devices
+_STEADY_FACTS = frozenset(
+    {
+        "total_params",
+        "seq_len",
+        "world_size",
+        "num_layers",
+        "hidden_size",
+        "vocab_size",
+        "num_attention_heads",
+    }
+)
 
 
 def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:
