@@ -390,6 +390,15 @@ def test_a_record_in_brackets_glued_to_a_frame_is_a_record_of_its_own(tmp_path):
     assert texts == [frame, record, frame + quoted]
 
 
+def test_a_two_word_key_glued_to_a_frame_starts_a_record_of_its_own(tmp_path):
+    # KevinCarpricorn/EchoAlign's train log: a bar over the epochs, then print(f"Train Loss: {loss:.6f}, Acc:
+    # {acc:.6f}%") right after its frame
+    frame = "  0%|          | 1/200 [00:07<24:23,  7.36s/it]"
+    path = tmp_path / "glued.log"
+    path.write_text(frame + "Train Loss: 2.385256, Acc: 14.084444%\n")
+    assert [r.text for r in read_records(str(path))] == [frame, "Train Loss: 2.385256, Acc: 14.084444%"]
+
+
 def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
     # r1407p/SAM4MLLM sam4mllm_train.py: tqdm(dataloader, desc=f"Epoch {epoch}") and every GRAD_ACC_STEPS items
     # tqdm.write(f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"): a log that lost the bar's \r holds

@@ -162,7 +162,9 @@ GLUED_BAR = regex.compile(
     # 30.90it/s]Epoch 3 Batch 7000 Loss nan Accuracy 0.2587" in a log of white-wolf-tech/gpt2-chinese-tf2, its
     # print(f"Epoch {e} Batch {b} Loss {l} Accuracy {a}") after a tqdm frame that did not end its line (torchtune's
     # `Step N | ...` glued to its own bar's redraw stays one record: the alternative above)
-    r"|(?<=(?:it/s|s/it)\])[A-Z][A-Za-z]+:? \d+(?:,| (?!\|)))"
+    # (two words before it as well: KevinCarpricorn/EchoAlign's print(f"Train Loss: {loss:.6f}, Acc: {acc:.6f}%")
+    # after its epochs' bar)
+    r"|(?<=(?:it/s|s/it)\])[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:? \d+(?:\.\d+)?(?:,| (?!\|)))"
 )
 
 
