@@ -5730,3 +5730,21 @@ def test_a_model_size_every_step_line_repeats_is_the_runs(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(6))
     assert [f.value for f in parsed.facts["total_params"]] == [86406376]
+
+
+def test_one_record_over_lines_that_each_repeat_the_epoch_and_the_iteration_is_one_row(write_log):
+    # jdtoscano94's PINN notebooks (RBA/Helmholtz): a dashed rule, then five prints a record, each
+    # 'Epoch: {}, It: {}, ' and two of the record's values
+    lines = []
+    for it in (1, 50, 100, 150):
+        lines += [
+            "-" * 50,
+            f"Epoch: {it}, It: {it}, Time: 1.2{it % 7}s, Learning Rate: 5.0e-03",
+            f"Epoch: {it}, It: {it}, Total Error: 7.053e+04, Total Loss: {231.8 - it:.3e}",
+            f"Epoch: {it}, It: {it}, Relative L2: 1.555e+00, Relative Linfty: 2.547e+00",
+            f"Epoch: {it}, It: {it}, Loss_helmholtz: 7.053e+04, Loss BCs(u): 3.240e+00",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 50, 100, 150]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(230.8)
+    assert row_at(parsed, 7)["lr"] == 0.005

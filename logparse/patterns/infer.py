@@ -3953,10 +3953,13 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     mine, other = _keyed_values(rec), _keyed_values(main)
     # (a key both print the same value of on every line is the step's context, not a value of either: dgl-ke's
     # `[proc 0][Train](1900/24000) average loss: ...`, one line per metric under the worker's rank)
+    # (nor is another counter both print alike at each step: jdtoscano94's PINN notebooks print five lines a record,
+    # each 'Epoch: {}, It: {}, ...' with two of the record's values)
     shared = {
         k
         for k in mine.keys() & other.keys()
         if not (k in _PROCESS_KEYS and _held_alike(rec, mine[k], main, other[k]))
+        and not ((_counter_named(k) or _epoch_named(k)) and _moves_alike(rec, mine[k], main, other[k]))
     }
     return bool(mine.keys() - other.keys()) and not shared
 
@@ -3996,6 +3999,15 @@ def _by_step(rec: RecordShape, slots: list[int]) -> list[tuple[str, tuple[str, .
 def _same_numbers(a: Sequence[str], b: Sequence[str]) -> bool:
     """Whether two lists of printed numbers are the same numbers (`0.0125` and `1.25e-02` alike)."""
     return all(_number(x) == _number(y) and _number(x) is not None for x, y in zip(a, b, strict=True))
+
+
+def _moves_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
+    """Whether value i of rec and value j of main are the same number at each step both print."""
+    assert rec.counter is not None and main.counter is not None
+    ours = dict(zip((v for _, v in rec.series(rec.counter)), (v for _, v in rec.series(i)), strict=True))
+    theirs = dict(zip((v for _, v in main.series(main.counter)), (v for _, v in main.series(j)), strict=True))
+    common = ours.keys() & theirs.keys()
+    return bool(common) and all(ours[k] == theirs[k] for k in common)
 
 
 def _held_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
