@@ -5748,3 +5748,31 @@ def test_one_record_over_lines_that_each_repeat_the_epoch_and_the_iteration_is_o
     assert steps_of(parsed) == [1, 50, 100, 150]
     assert row_at(parsed, 2)["loss"] == pytest.approx(230.8)
     assert row_at(parsed, 7)["lr"] == 0.005
+
+
+def test_a_json_state_whose_options_include_a_flag_named_test_is_a_step(write_log):
+    # prlz77/ResNeXt.pytorch train.py: state = {k: v for k, v in args._get_kwargs()} updated each epoch with
+    # train_loss, test_loss, test_accuracy and epoch, then log.write('%s\n' % json.dumps(state)): the `"test": false`
+    # option names no evaluation
+    lines = [
+        json.dumps({"load": None, "momentum": 0.9, "train_loss": 1.27 - e / 10, "batch_size": 128, "test": False,
+                    "test_accuracy": 0.53 + e / 100, "epoch": e, "learning_rate": 0.05, "test_loss": 1.28 - e / 10})
+        for e in range(5)
+    ]  # fmt: skip
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(1.17)
+    assert row_at(parsed, 2)["eval_loss"] == pytest.approx(1.18)
+
+
+def test_an_epoch_column_printed_with_decimals_is_the_tables_counter(write_log):
+    # ma-xu/pointMLP-pytorch utils/logger.py: a header of names, then every value of a row as '{0:.6f}'
+    header = "`Epoch-Num\tLearning-Rate\tTrain-Loss\tTrain-acc\tValid-Loss\tValid-acc\t"
+    rows = [
+        f"{e:.6f}\t0.00999{9 - e}\t{2.77 - e / 10:.6f}\t{12.6 + e:.6f}\t{2.57 - e / 10:.6f}\t16.759000\t"
+        for e in range(6)
+    ]
+    parsed = frame(write_log("\n".join([header, *rows]) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
+    assert row_at(parsed, 3)["loss"] == pytest.approx(2.67)
+    assert row_at(parsed, 3)["eval_loss"] == pytest.approx(2.47)

@@ -311,6 +311,9 @@ _WORDS = regex.compile(r"[A-Za-z]+")
 # such a word says what the record is
 # a key and its quoted word (`'train': 'eval'`, `"split": "val"`): the word, not the key, is what the record says
 _WORD_VALUED = regex.compile(r"""(['"])\w+\1\s*[:=]\s*(['"])(?P<word>[A-Za-z]+)\2""")
+# a quoted key whose value is a flag or nothing is a setting's name, no word of the record (prlz77/ResNeXt.pytorch
+# dumps its options with each epoch's state: {"test": false, "load": null, ..., "train_loss": ..., "epoch": 0})
+_FLAG_VALUED = regex.compile(r"""(['"])\w+\1\s*:\s*(?:true|false|null|True|False|None)\b""")
 # (a source file's name in a logger's prefix is no word of the record: absl's `train.py:365] eval epoch: 4, ...`)
 _OWN_WORDS = regex.compile(r"(?<![A-Za-z0-9_-])[A-Za-z]+(?![A-Za-z0-9_-]|\.[A-Za-z]{1,5}:)")
 # a logger's label in brackets before a record's values (Acme's TerminalLogger: `[Learner] `)
@@ -1509,6 +1512,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and i not in ranked
         and not _device_named(slots[i].label)
     ]
+    # (an epoch printed as a float with no fraction, `1.000000`, under a column that names it: ma-xu/pointMLP's
+    # Logger writes every column of its log.txt as '{0:.6f}', the epoch too)
+    candidates += [i for i in sorted(wholes) if _epoch_named(slots[i].label) and not slots[i].rate]
     # a logger's label names its own counter among the several a line prints (Acme's `[Learner] Actor Steps = 825
     # | ... | Learner Steps = 2`: each logger prints every counter, its own under its label)
     labels = [_words(b) for lit in literals for b in _BRACKETED.findall(lit)]
@@ -2174,7 +2180,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
     # (a key whose value is a word says the stage in its value: `'train': 'eval'`, `"mode": "train"`)
-    text = _WORD_VALUED.sub(r" \g<word> ", text)
+    text = _FLAG_VALUED.sub(" ", _WORD_VALUED.sub(r" \g<word> ", text))
     # (`[train] loss` beside `[val] loss`: the training's stage named in the record's own text as well, a step's
     # record that carries the evaluation done at it)
     # (a heading that names both, `Training and Evaluation Results for Epoch N`, heads a block of each: its lines
