@@ -5776,3 +5776,21 @@ def test_an_epoch_column_printed_with_decimals_is_the_tables_counter(write_log):
     assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
     assert row_at(parsed, 3)["loss"] == pytest.approx(2.67)
     assert row_at(parsed, 3)["eval_loss"] == pytest.approx(2.47)
+
+
+def test_an_epochs_setting_with_decimals_printed_once_is_no_step(write_log):
+    # cgcnn2's start-up: logging.info("Parsed arguments:") then pprint of its arguments ({'atom_fea_len': 64, ...,
+    # 'epoch': 300.0, ...}), then 'Epoch [{:03d}/{}] - Train Loss: ..., Valid Loss: ..., LR: [...]' an epoch
+    lines = [
+        "2025-07-07 13:50:09.941 INFO: Parsed arguments:",
+        "{'atom_fea_len': 64,",
+        " 'epoch': 300.0,",
+        " 'lr': 0.001}",
+    ]
+    lines += [
+        f"2025-07-07 13:5{e}:26.649 INFO: Epoch [{e:03d}/300] - Train Loss: {145 - e:.5f}, Valid Loss: 70.66399, "
+        "LR: [0.001]"
+        for e in range(1, 7)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]

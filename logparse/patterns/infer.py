@@ -1514,7 +1514,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     ]
     # (an epoch printed as a float with no fraction, `1.000000`, under a column that names it: ma-xu/pointMLP's
     # Logger writes every column of its log.txt as '{0:.6f}', the epoch too)
-    candidates += [i for i in sorted(wholes) if _epoch_named(slots[i].label) and not slots[i].rate]
+    if not few:  # (a config's `'epoch': 300.0` printed once is a setting)
+        candidates += [i for i in sorted(wholes) if _epoch_named(slots[i].label) and not slots[i].rate]
     # a logger's label names its own counter among the several a line prints (Acme's `[Learner] Actor Steps = 825
     # | ... | Learner Steps = 2`: each logger prints every counter, its own under its label)
     labels = [_words(b) for lit in literals for b in _BRACKETED.findall(lit)]
