@@ -5786,3 +5786,22 @@ def test_an_epochs_setting_with_decimals_printed_once_is_no_step():
         ROOT / "benchmarks" / "unseen" / "2026-12-06-s" / "cgcnn2_aws_crystal_regression_epochs.log"
     )
     assert steps_of(parsed) == list(range(1, 12))
+
+
+def test_the_options_repr_printed_once_is_settings_not_an_evaluation(write_log):
+    # IzayoiSakuya111's VAE++ train.py prints its argparse options (one named test='target_test', epoch=1000), then
+    # f"Epoch: {epoch} Loss: {loss:.4f}" and the epoch's top-n metrics
+    lines = [
+        "Namespace(optimizer='Adam', model='MultiVAE', lr_rate=0.001, batch_size=500, hiddenDim=100, epoch=1000, "
+        "early_stop=50, topk=20, test='target_test', user_num=36918, is_train=True)",
+        "Start time: 2023_11_27_20_23_33",
+    ]
+    for e in range(5):
+        lines += [
+            f"Epoch: {e} Loss: {33.65 - e:.4f}",
+            f"Epoch: {e} precision@5: 0.00{e + 4}4 ndcg@5: 0.01{e}8",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4]
+    assert [e["line"] for e in evals(parsed)] == [4, 6, 8, 10, 12]
+    assert [f.value for f in parsed.facts["num_epochs"]] == [1000]

@@ -3337,7 +3337,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.counter is None:
             rec.kind = "none"
             continue
-        if not _qualifies(rec) or _tree_branch(rec):
+        if not _qualifies(rec) or _tree_branch(rec) or _options_repr(rec):
             rec.kind = "none"
             continue
         rec.kind = "eval" if _evaluation(rec, km) else "step"
@@ -4006,6 +4006,19 @@ def _by_step(rec: RecordShape, slots: list[int]) -> list[tuple[str, tuple[str, .
 def _same_numbers(a: Sequence[str], b: Sequence[str]) -> bool:
     """Whether two lists of printed numbers are the same numbers (`0.0125` and `1.25e-02` alike)."""
     return all(_number(x) == _number(y) and _number(x) is not None for x, y in zip(a, b, strict=True))
+
+
+# an argparse Namespace's repr (or a dataclass's, `TrainConfig(...)`) opening a line, its options `key=value`
+_OPTIONS_REPR = regex.compile(
+    r"^(?:.*?[\s:\]>|-])?(?<![\w.])(?:Namespace|[A-Z]\w*(?:Config|Args|Arguments|Options))\(\s*\w+="
+)
+
+
+def _options_repr(rec: RecordShape) -> bool:
+    """Whether a record printed once is the run's options as a Namespace or a config dataclass prints them
+    (IzayoiSakuya111's VAE++ logs print(args): `Namespace(..., epoch=1000, ..., test='target_test', ...)`): the
+    settings, no step and no evaluation, whatever they are named."""
+    return rec.count == 1 and _OPTIONS_REPR.match(rec.shapes[0].raw) is not None
 
 
 def _moves_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
