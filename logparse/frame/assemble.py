@@ -793,14 +793,9 @@ class _Assembler:
         if not generic.any():
             return
         for column in ("x_batch_size", "x_batchsize"):
-            if column not in rows:
-                continue
-            values = rows.loc[generic, column]
-            if values.isna().any() or values.nunique() != 1:
-                continue
-            value = float(values.iloc[0])
-            if value.is_integer() and value > 0:
-                self.facts["batch_size"] = _stated_by_row(int(value), rows, values.index[0])
+            stated = _steady_count(rows, generic, column)
+            if stated:
+                self.facts["batch_size"] = stated
                 return
 
     def _settings_on_every_step(self, rows: pd.DataFrame) -> None:
@@ -815,19 +810,11 @@ class _Assembler:
         model = keymap_mod.load()
         for key, column in self.keymap.get("kept", {}).items():
             found = model.lookup(key, "config")
-            if (
-                column not in rows
-                or found is None
-                or found.column not in _STEADY_FACTS
-                or found.column in self.facts
-            ):
+            if found is None or found.column not in _STEADY_FACTS or found.column in self.facts:
                 continue
-            values = rows.loc[generic, column]
-            if values.isna().any() or values.nunique() != 1:
-                continue
-            value = float(values.iloc[0])
-            if value.is_integer() and value > 0:
-                self.facts[found.column] = _stated_by_row(int(value), rows, values.index[0])
+            stated = _steady_count(rows, generic, column)
+            if stated:
+                self.facts[found.column] = stated
 
     def _one_epoch(self, rows: pd.DataFrame) -> bool:
         """Whether the run plans one epoch, as its step lines say (`Epoch: [1/1](9/16823)`, minimind's pretraining
@@ -1032,6 +1019,18 @@ def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:
         if (epoch % 1 != 0).any() or (epoch // 1).nunique() > 1:
             return bool(rows["step"].is_monotonic_increasing and epoch.is_monotonic_increasing)
     return False
+
+
+def _steady_count(rows: pd.DataFrame, generic: pd.Series, column: str) -> list[FactObservation]:
+    """The fact a column states where every generic step row holds the same whole positive number in it (the first
+    such row's), else none."""
+    if column not in rows:
+        return []
+    values = rows.loc[generic, column]
+    if values.isna().any() or values.nunique() != 1:
+        return []
+    value = float(values.iloc[0])
+    return _stated_by_row(int(value), rows, values.index[0]) if value.is_integer() and value > 0 else []
 
 
 def _stated_by_row(value: Any, rows: pd.DataFrame, at: Any) -> list[FactObservation]:
