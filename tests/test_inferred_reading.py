@@ -5805,3 +5805,18 @@ def test_the_options_repr_printed_once_is_settings_not_an_evaluation(write_log):
     assert steps_of(parsed) == [0, 1, 2, 3, 4]
     assert [e["line"] for e in evals(parsed)] == [4, 6, 8, 10, 12]
     assert [f.value for f in parsed.facts["num_epochs"]] == [1000]
+
+
+def test_counts_and_settings_printed_once_before_the_steps_are_no_evaluation(write_log):
+    # lcmd-epfl/EquiReact train.py: print("total / train / test / val:", ...) of the splits' sizes and
+    # print("checkpoint:", args.checkpoint) before its epochs, then "[Epoch e; Iter i/N] train: loss: ..." lines and
+    # after each epoch "[Epoch e] mae: ... val loss: ..."
+    lines = ["Using random splits", "total / train / test / val: 11883 9506 1188 1189", "checkpoint: None"]
+    for epoch in range(1, 3):
+        lines += [
+            f"[Epoch {epoch}; Iter {i:5d}/ 297] train: loss: 0.{9 - i // 60}1{epoch}"
+            for i in range(60, 300, 60)
+        ]
+        lines.append(f"[Epoch {epoch}] mae: 7.{epoch}20 val loss: 0.5{epoch}01")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [8, 13]

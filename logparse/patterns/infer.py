@@ -3386,8 +3386,15 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "eval_free"
     _under_evaluation_headings(records, sample, km)
     evaluations = [rec for rec in records if rec.kind in ("eval", "eval_free")]
+    first_step = min((rec.first for rec in records if rec.kind == "step"), default=None)
     for rec in evaluations:
-        if _best_so_far(rec) or _resumed(rec) or _save_only(rec) or _saved_beside(rec, evaluations):
+        if (
+            _best_so_far(rec)
+            or _resumed(rec)
+            or _save_only(rec)
+            or _saved_beside(rec, evaluations)
+            or _setting_before_steps(rec, first_step)
+        ):
             rec.kind = "none"
     _sibling_counters(records)
     result_rows(records, sample)
@@ -4012,6 +4019,19 @@ def _same_numbers(a: Sequence[str], b: Sequence[str]) -> bool:
 _OPTIONS_REPR = regex.compile(
     r"^(?:.*?[\s:\]>|-])?(?<![\w.])(?:Namespace|[A-Z]\w*(?:Config|Args|Arguments|Options))\(\s*\w+="
 )
+
+
+def _setting_before_steps(rec: RecordShape, first_step: int | None) -> bool:
+    """Whether a line seen once before the first step, under no counter, holds only whole numbers or nothing: a
+    start-up statement of counts or settings, not an evaluation, whatever its keys name (lcmd-epfl/EquiReact's
+    "total / train / test / val: 11883 9506 1188 1189", the splits' sizes, and "checkpoint: None"). An evaluation
+    before training prints a measure with a fraction (`val loss 2.3456`)."""
+    if rec.kind != "eval_free" or rec.count != 1 or rec.counter is not None or first_step is None:
+        return False
+    if rec.first >= first_step:
+        return False
+    printed = [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
+    return bool(printed) and all(_unsep(v).isdigit() or v in ("None", "null") for v in printed)
 
 
 def _options_repr(rec: RecordShape) -> bool:
