@@ -1,4 +1,4 @@
-"""TensorFlow Estimator's SessionRunHook lines, read end to end from a small file.
+"""TensorFlow Estimator's run-hook lines (LoggingTensorHook, StepCounterHook), read end to end from a small file.
 
 The lines are Brokenwind/BertSimilarity's committed logs/train.log (BERT fine-tuned through tf.estimator with
 the default RunConfig, log_step_count_steps 100), the evaluation line as estimator.py _dict_to_str writes it.

@@ -5705,7 +5705,7 @@ def test_episode_reports_under_the_updates_counter_are_no_steps(write_log):
 
 
 def test_an_evaluations_metrics_after_the_epochs_own_values_keep_the_line_a_step(write_log):
-    # THUwangcy/ReChorus src/helpers/BaseRunner.py: logging.info('Epoch {:<5} loss={:<.4f} [{:<3.1f} s]    dev=({})
+    # THUwangcy/ReChorus's BaseRunner: logging.info('Epoch {:<5} loss={:<.4f} [{:<3.1f} s]    dev=({})
     # [{:<.1f} s] '.format(...)) with ' *' when the best model is saved: the epoch's loss and training seconds, then
     # the validation's ranking metrics and its own seconds
     seconds = [95.6, 93.2, 93.5, 87.4, 87.1, 87.8]
