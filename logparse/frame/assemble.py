@@ -782,31 +782,23 @@ class _Assembler:
             return
         self.facts["train_iters"] = _stated_by_row(int(totals.iloc[0]), rows, totals.index[0])
 
-    def _batch_on_every_step(self, rows: pd.DataFrame) -> None:
-        """A batch size the generic reading's step lines print, the same on every one and scoped by no word
-        (PaddleSpeech's DeepSpeech2 trainer: `Train: Rank: 0, epoch: 1, step: 5310, ..., batch size: 64,
-        train_loss: ...`): a batch size of no scope the log states, as a start-up line's would be; the rules
-        for a bare batch size (_batch_per_process) say which it is."""
-        if "batch_size" in self.facts or not {"kind", "pattern", "step"} <= set(rows):
-            return
-        generic = _generic_steps(rows)
-        if not generic.any():
-            return
-        for column in ("x_batch_size", "x_batchsize"):
-            stated = _steady_count(rows, generic, column)
-            if stated:
-                self.facts["batch_size"] = stated
-                return
-
-    def _settings_on_every_step(self, rows: pd.DataFrame) -> None:
-        """A setting the generic reading's step lines print, the same whole number on every one, under a key the
-        synonym table names a run fact of (MAE's log.txt: every epoch's JSON line holds "n_parameters": 86406376,
-        main_finetune.py's log_stats): the fact the log states, as a start-up line's would be."""
+    def _stated_on_every_step(self, rows: pd.DataFrame) -> None:
+        """Facts the generic reading's step lines print, the same whole number on every one, as a start-up line
+        would state them: a batch size scoped by no word (PaddleSpeech's DeepSpeech2 trainer: `Train: Rank: 0,
+        epoch: 1, step: 5310, ..., batch size: 64, train_loss: ...`; the rules for a bare batch size,
+        _batch_per_process, say which it is), and a setting under a key the synonym table names a run fact of
+        (MAE's log.txt: every epoch's JSON line holds "n_parameters": 86406376, main_finetune.py's log_stats)."""
         if not {"kind", "pattern", "step"} <= set(rows):
             return
         generic = _generic_steps(rows)
         if not generic.any():
             return
+        if "batch_size" not in self.facts:
+            for column in ("x_batch_size", "x_batchsize"):
+                stated = _steady_count(rows, generic, column)
+                if stated:
+                    self.facts["batch_size"] = stated
+                    break
         model = keymap_mod.load()
         for key, column in self.keymap.get("kept", {}).items():
             found = model.lookup(key, "config")
@@ -916,8 +908,7 @@ class _Assembler:
         rows = evaluated_steps(rows, events)
         self._epochs_planned(rows)
         self._iterations_planned(rows)
-        self._batch_on_every_step(rows)
-        self._settings_on_every_step(rows)
+        self._stated_on_every_step(rows)
         self._batch_per_process()
         rows = self._steps_planned(rows)
         lines = {
@@ -1060,9 +1051,10 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """One event per checkpoint the inferred reading finds: a save's start and its end on two lines, with no step
     line and no other event between them, are one save (flax's checkpoints.py logs "Saving checkpoint at step:
     6255", then "Saved checkpoint at .../checkpoint_6255"), the first line kept. Lines that say the same are a
-    save each, and so are a best model's file and the periodic one after it ("new best val loss 2.6934 ->
-    checkpoints/llama.ckpt.best", then "saved checkpoint to checkpoints/llama.ckpt") (VITS's "Saving model and optimizer state at iteration 10 to .../G_6000.pth", then D_6000.pth). (A
-    pattern set's saves are its framework's lines, each as it reads them.)"""
+    save each (VITS's "Saving model and optimizer state at iteration 10 to .../G_6000.pth", then D_6000.pth), and
+    so are a best model's file and the periodic one after it ("new best val loss 2.6934 ->
+    checkpoints/llama.ckpt.best", then "saved checkpoint to checkpoints/llama.ckpt"). (A pattern set's saves are
+    its framework's lines, each as it reads them.)"""
     if events.empty or "event" not in events or "line" not in events or "pattern" not in events:
         return events
     events = events.reset_index(drop=True)

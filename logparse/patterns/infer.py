@@ -761,9 +761,8 @@ class RecordShape:
     head: RecordShape | None = None  # for a block line: the record it belongs to
     attach: str | None = None  # for a block line: "previous" (after the head) or "next" (before it)
     members: int = 0  # for a step record: the lines of its block
-    paced: bool = (
-        False  # its counter rises with its progress bar's iterations (_paced), or its bar with the step's
-    )
+    # its counter rises with its progress bar's iterations (_paced), or its bar with the step's (_paced_by_bar)
+    paced: bool = False
     counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
     # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
@@ -3464,10 +3463,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
     repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
     if repeated:
-        trainers = [rec for rec in steps if rec.count >= MIN_REPEATS and _trains(rec, km)]
+        training = any(rec.count >= MIN_REPEATS and _trains(rec, km) for rec in steps)
         for rec in steps:
             if rec.count < MIN_REPEATS and (
-                _counter_key(rec) not in repeated or (trainers and _run_header(rec, km))
+                _counter_key(rec) not in repeated or (training and _run_header(rec, km))
             ):
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
@@ -4101,8 +4100,7 @@ def _continuations(
             if key in own:
                 close(run)
                 heads += 1
-                printed = sample.shapes[key].values
-                step = _whole(printed[n][main.counter]) if n < len(printed) else None
+                step = _whole(_printed(sample, key, n, main.counter))
                 run, span = set(), 0
                 continue
             if run is None:
@@ -4271,9 +4269,9 @@ def _paced_by_bar(
     if not bars:
         return
     for main in steps:
-        labels = [sl.label for sl in main.slots]
         if main.kind != "step" or main.counter is None or main.members or _on_bar(main):
             continue
+        labels = [sl.label for sl in main.slots]
         if any(_timed_key(km, sl, labels) for sl in main.slots if sl.role == "value" and sl.label):
             continue
         own = {sh.key for sh in main.shapes}
@@ -5040,7 +5038,7 @@ def _sibling_counters(records: list[RecordShape]) -> None:
 
 # the distances a regression or an image restorer minimizes, by the names its loss prints under (not a root mean
 # square, which reports the square root of what an objective minimizes)
-_DISTANCES = frozenset({"l1", "l2", "mse", "mae", "smooth_l1", "charbonnier", "huber"})
+_DISTANCES = keymap_mod.SPLIT_DISTANCES | {"smooth_l1", "charbonnier", "huber"}
 
 
 def _addend(sh: SampledShape, rec: RecordShape, slot: Slot) -> bool:
@@ -6365,6 +6363,8 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # (3D Gaussian splatting's model is its Gaussians: graphdeco-inria/gaussian-splatting train.py prints "\n[ITER {}]
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
 _SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians)"
+# the extensions a checkpoint's file is written with
+_CHECKPOINT_FILE = r"(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)"
 _OTHER_SAVE_VERB = (
     r"\b(?:menyimpan|disimpan|tersimpan|guardando|guardado|guardar|salvando|salvo|salvar|sauvegard\w*|enregistr\w*"
     r"|gespeichert|speichere|speichern|сохран\w*)"
@@ -6391,10 +6391,10 @@ _SAVE = regex.compile(
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt)
-    r"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
+    rf"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
     # or a new best score and an arrow to the file it went to (GeorgiySav/diffusionblocks_llm's trainer: "step    400
     # | new best val loss 2.6934 -> checkpoints/llama.ckpt.best")
-    r"|\bbest\b[^!?]{0,60}?\s(?:->|=>|→)\s*\S*\.(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)\b"
+    rf"|\bbest\b[^!?]{{0,60}}?\s(?:->|=>|→)\s*\S*\.{_CHECKPOINT_FILE}\b"
     # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
     r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存"
     # in Korean, 저장 (save) after the checkpoint, the model or the weights (choijun9040/vlm_project's "체크포인트

@@ -28,8 +28,8 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     """The last value of every fact the log states; a fact that changes is reported."""
     facts: dict[str, Fact] = {}
     evals = _evaluations(parsed)
-    last_step = _last_step_line(parsed)
     steps = _step_lines(parsed)
+    last_step = max(steps, default=math.inf)  # (infinity with no step row: every statement is before the end)
     for name, stated in parsed.facts.items():
         stated = _plausible(name, stated, warnings)
         if not stated:
@@ -191,22 +191,13 @@ def _without_parts(observations: list[FactObservation]) -> list[FactObservation]
 
 
 def _step_lines(parsed: ParsedLog) -> set[int]:
-    """The lines of the log's step rows."""
-    rows = parsed.rows
-    if rows.empty or "line" not in rows or "kind" not in rows:
-        return set()
-    return set(pd.to_numeric(rows.loc[rows["kind"] == "step", "line"], errors="coerce").dropna().astype(int))
-
-
-def _last_step_line(parsed: ParsedLog) -> float:
-    """The line of the log's last step row (infinity when it has none: every statement is before the end)."""
+    """The lines of the log's step rows (every row's, where the rows name no kind)."""
     rows = parsed.rows
     if rows.empty or "line" not in rows:
-        return math.inf
+        return set()
     if "kind" in rows:
         rows = rows[rows["kind"] == "step"]
-    lines = pd.to_numeric(rows["line"], errors="coerce").dropna()
-    return float(lines.max()) if len(lines) else math.inf
+    return set(pd.to_numeric(rows["line"], errors="coerce").dropna().astype(int))
 
 
 @dataclass(frozen=True)
