@@ -297,8 +297,15 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         ),
         # kohya-ss sd-scripts' tqdm postfix: the moving average of the loss, the only one
         (("avr_loss",), "avr_loss", ()),
-        # a loss under another model's namespace (verl's critic/vf_loss) is no run's loss; loss_scale is no loss
-        (("critic/vf_loss", "loss_scale"), None, ("critic/vf_loss",)),
+        # a loss under another model's namespace (verl's critic/vf_loss beside actor/entropy on one line) is no
+        # run's loss; loss_scale is no loss
+        (("actor/entropy", "critic/vf_loss", "loss_scale"), None, ("critic/vf_loss",)),
+        # chainer's PrintReport: every training key under the main optimizer's `main/`, the line's one namespace
+        (
+            ("epoch", "main/loss", "main/accuracy", "validation/main/loss", "elapsed_time"),
+            "main/loss",
+            (),
+        ),
         # tianshou's PPO postfix: loss is named; loss/clip is a clip term
         (("env_step", "len", "loss", "loss/clip", "loss/ent", "loss/vf"), "loss", ("loss/ent", "loss/vf")),
         # an evaluation's loss is never the training loss
@@ -398,6 +405,12 @@ def test_which_key_is_the_loss(km, keys, loss, kept):
         (("mask_loss", "val_mask_loss"), "mask_loss", None),
         # two evaluations' losses of that name: which is not said
         (("train_ce_loss", "val_ce_loss", "test_ce_loss"), "train_ce_loss", None),
+        # chainer's PrintReport: the Evaluator reports under 'validation/' the names the training reports
+        (
+            ("epoch", "main/loss", "main/accuracy", "validation/main/loss", "validation/main/accuracy"),
+            "main/loss",
+            "validation/main/loss",
+        ),
     ],
 )
 def test_the_evaluations_loss_named_as_the_loss_is_the_eval_loss(km, keys, loss, eval_loss):

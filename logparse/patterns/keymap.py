@@ -1084,11 +1084,12 @@ class KeyMap:
         if not rule.words:
             return
         named = [k for k in keys if k in mapped and mapped[k].column == "loss"]
+        home = self._sole_namespace(keys)
         candidates = []
         for k in keys:
             if k in mapped:
                 continue
-            why = self._loss_like(k)
+            why = self._loss_like(k, home)
             if why == "":
                 candidates.append(k)
             elif why is not None:
@@ -1235,7 +1236,8 @@ class KeyMap:
         code/MethodGraphBertNodeClassification.py the test split's 'loss_test: {:.4f}' besides. Of a validation's
         and a test split's, the validation's is eval_loss: the split measured along the training to judge it (the
         test split is held out for the end; kept). Only where a key mirrors the loss: its name, the training's
-        stage swapped for a split's, or a split after a loss that names no stage (`Loss` beside `Loss Test`)."""
+        stage swapped for a split's, a split after a loss that names no stage (`Loss` beside `Loss Test`), or the
+        loss's key under an evaluation's namespace (`validation/main/loss` beside `main/loss`)."""
         chosen = [k for k, m in mapped.items() if m.column == "loss"]
         if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
             return
@@ -1250,6 +1252,14 @@ class KeyMap:
             k: normalize(k)[len(name) :] for k in keys if k not in mapped and normalize(k).startswith(name)
         }
         mirrors = {k: split for k, split in mirrors.items() if split in splits}
+        # (or the loss's whole key after an evaluation's namespace: chainer's Evaluator reports 'validation/' +
+        # the name the training reports, 'validation/main/loss' beside 'main/loss')
+        mirrors |= {
+            k: p[:-1]
+            for k in keys
+            for p in self.eval_prefixes
+            if p.endswith("/") and k not in mapped and normalize(k) == p + base
+        }
         if len(mirrors) > 1:
             mirrors = {k: split for k, split in mirrors.items() if split != "test"}
         if len(mirrors) == 1:
@@ -1283,9 +1293,27 @@ class KeyMap:
         words = {w.lower() for text in (key, _CAMEL.sub("_", key)) for w in regex.findall(r"[A-Za-z]+", text)}
         return bool(words & self.eval_metrics) and not words & (self.loss.words | TRAIN_WORDS)
 
-    def _loss_like(self, key: str) -> str | None:
+    def _sole_namespace(self, keys: tuple[str, ...]) -> str | None:
+        """The namespace every namespaced training key of a line is under, when there is one: it is the training
+        step's own. chainer's PrintReport prints the reporter's names, 'main/loss' and 'main/accuracy' for the
+        main optimizer's target link, beside 'validation/main/loss' and a bare 'elapsed_time'
+        (chainer/training/updaters/standard_updater.py names its optimizer 'main'); verl prints actor/, critic/,
+        perf/ and timing/ keys on one line, and there no namespace is the step's."""
+        heads = set()
+        for k in keys:
+            n = normalize(k)
+            if (
+                "/" in n
+                and not any(n.startswith(p) for p in self.eval_prefixes)
+                and not _words(k) & EVAL_WORDS
+            ):
+                heads.add(n[: n.index("/") + 1])
+        return next(iter(heads)) if len(heads) == 1 else None
+
+    def _loss_like(self, key: str, home: str | None = None) -> str | None:
         """Whether a key is a loss of the training step: "" when it is, why not when it is another loss (an
-        evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip)."""
+        evaluation's, another model's), None when it is no loss at all (loss_scale, loss/clip). `home`: the
+        line's only namespace, the training step's own."""
         words = _words(key)
         # (a split's distance, `Train MSE` beside `Val MSE`: the error the training minimizes, measured on each split)
         distance = (
@@ -1300,6 +1328,8 @@ class KeyMap:
             head = k[: k.rindex("/") + 1]
             if _words(head) & self.loss.words:
                 return ""  # a loss's own parts (tianshou's loss/vf)
+            if home is not None and head.startswith(home):
+                return ""
             if not any(head == p or head.endswith("/" + p) for p in self.train_prefixes if p.endswith("/")):
                 return f"a loss under another namespace than the training step's ({head}): one part's loss"
         return ""
