@@ -5820,3 +5820,18 @@ def test_counts_and_settings_printed_once_before_the_steps_are_no_evaluation(wri
         lines.append(f"[Epoch {epoch}] mae: 7.{epoch}20 val loss: 0.5{epoch}01")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [8, 13]
+
+
+def test_one_step_printed_over_lines_under_a_head_of_its_counters_alone(write_log):
+    # ming024/FastSpeech2 train.py prints at each log step "Epoch [{}/{}], Step [{}/{}]:", then "Total Loss: {:.4f},
+    # Mel Loss: {:.4f}, Mel PostNet Loss: {:.4f}, Duration Loss: {:.4f}, F0 Loss: {:.4f}, Energy Loss: {:.4f};" and
+    # "Time Used: {:.3f}s, Estimated Time Remaining: {:.3f}s."; an excerpt of one step still reads its loss
+    lines = [
+        "Epoch [191/1000], Step [115650/608000]:",
+        "Total Loss: 68.7120, Mel Loss: 0.2892, Mel PostNet Loss: 0.2889, Duration Loss: 2.2572, F0 Loss: "
+        "59.7572, Energy Loss: 6.1195;",
+        "Time Used: 28493.331s, Estimated Time Remaining: 97800.871s.",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [115650]
+    assert list(parsed.rows["loss"]) == [68.712]

@@ -3292,8 +3292,12 @@ def find_blocks(
         ):
             continue  # (a head that prints no value of its own, a counter or a list, takes its values' line)
         single = len([s for s in rec.slots if s.kind == "num"]) == 1 or _single(rec)
+        # (a head printed once that prints no training value takes the line of them after it too: an excerpt of
+        # one step of ming024/FastSpeech2's train.py, "Epoch [{}/{}], Step [{}/{}]:" then "Total Loss: {:.4f},
+        # Mel Loss: {:.4f}, ...")
+        bare = _values_line(rec) and (not _has_values(head) or _trains_for(rec, head, km))
         if (
-            (head.count >= 2 or single)
+            (head.count >= 2 or single or bare)
             and times >= BLOCK_SHARE * head.count
             and rec.count <= head.count * 1.25
         ):
