@@ -5835,3 +5835,16 @@ def test_one_step_printed_over_lines_under_a_head_of_its_counters_alone(write_lo
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [115650]
     assert list(parsed.rows["loss"]) == [68.712]
+
+
+def test_a_position_that_starts_again_in_the_same_epoch_is_the_run_started_again(write_log):
+    # delta-lab's CasRel main.py logs "【train】 epoch:{} {}/{} loss:{:.4f}" through logging's "%(asctime)s -
+    # %(levelname)s - %(filename)s - %(funcName)s - %(lineno)d - %(message)s"; a second launch appends its argument
+    # Namespace to the same file, then counts from 0 in the same epoch
+    prefix = "2022-06-27 09:01:{:02d},737 - INFO - main.py - train - 58 - "
+    lines = [prefix.format(k) + f"【train】 epoch:0 {109 + k}/45495 loss:0.0{283 + k}" for k in range(5)]
+    lines.append(prefix.format(30).replace("train - 58", "<module> - 233") + "Namespace(lr=5e-05, seed=123)")
+    lines += [prefix.format(40 + k) + f"【train】 epoch:0 {k}/45495 loss:0.4{409 + k}" for k in range(6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [109, 110, 111, 112, 113, 0, 1, 2, 3, 4, 5]
+    assert list(parsed.rows["loss"])[5] == 0.4409

@@ -1586,16 +1586,20 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         return common >= 2 and common >= 0.5 * sum(strides.values())
 
     def within(i: int, e: int) -> bool:
-        """i goes back only where e goes up: a position within epoch e (and it does go back if e goes up)."""
+        """i goes back only where e goes up: a position within epoch e (and it does go back if e goes up). Or
+        where i starts again at its first count (0 or 1) and e does not go up: the run started again in the
+        same file (a second launch of the script appends to its log: delta-lab's CasRel logs `【train】 epoch:0
+        115/45495`, then its argument Namespace, then `epoch:0 0/45495`)."""
         si, se = series[i], series[e]
         downs = 0
         for k in range(1, len(si)):
             if si[k][0] != si[k - 1][0]:
                 continue
             if si[k][1] < si[k - 1][1]:
-                if se[k][1] <= se[k - 1][1]:
+                if se[k][1] > se[k - 1][1]:
+                    downs += 1
+                elif si[k][1] > 1:
                     return False
-                downs += 1
         return downs > 0 or moves[e][0] == 0
 
     def rises_within(i: int, e: int) -> bool:
