@@ -5848,3 +5848,21 @@ def test_a_position_that_starts_again_in_the_same_epoch_is_the_run_started_again
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [109, 110, 111, 112, 113, 0, 1, 2, 3, 4, 5]
     assert list(parsed.rows["loss"])[5] == 0.4409
+
+
+def test_a_json_record_with_its_options_counts_by_its_epoch_not_the_plan_nor_a_list(write_log):
+    # szagoruyko/wide-residual-networks train.lua: print('==> online epoch # '..epoch..' [batchSize = '..
+    # opt.batchSize..']') before each epoch, then print('json_stats: '..json.encode(tablex.merge(t, opt, true))):
+    # the epoch's record merged with every option, `"max_epoch":200` and the list `"epoch_step":[60,120,160]`
+    losses = [1.3907951342754, 0.90608985317059, 0.73168230056763, 0.62283033132553]
+    lines = []
+    for epoch, loss in enumerate(losses, 1):
+        lines.append(f"==> online epoch # {epoch} [batchSize = 128]\t")
+        lines.append(
+            'json_stats: {"batchSize":128,"train_time":291.7556,"max_epoch":200,'
+            f'"epoch":{epoch},"lr":0.1,"test_acc":{50 + epoch}.57,"n_parameters":8949210,'
+            f'"epoch_step":[60,120,160],"loss":{loss}}}\t'
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert list(parsed.rows["loss"]) == losses

@@ -1499,12 +1499,22 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             return False
         return km.lookup(label, "step") is not None
 
-    percent = {i for i in ints if i + 1 < len(literals) and literals[i + 1].startswith("%")}
+    # a share (`12%`) is no count
+    shares = {i for i in ints if i + 1 < len(literals) and literals[i + 1].startswith("%")}
+    # a JSON array of whole numbers reads as one number with thousands separators (szagoruyko's
+    # wide-residual-networks logs every option in its json_stats lines, `"epoch_step":[60,120,160]`, the epochs its
+    # learning rate drops at): a list of settings, no count
+    arrays = {
+        i
+        for i in ints
+        if literals[i].endswith('":[') and literals[i + 1].startswith("]") and "," in rec.series(i)[0][1]
+    }
+    uncounted = shares | arrays
     candidates = [
         i
         for i in sorted(ints)
         if i not in totals
-        and i not in percent
+        and i not in uncounted
         and not known_other(i)
         and not slots[i].rate
         and (slots[i].unit or "").lower() not in _TIME_UNITS  # (`Step: 90ms`: the step's time, no count)
@@ -1572,6 +1582,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and moves[i][1] == 0]
+    # (of several, one that rises first: the plan's `"max_epoch":200` beside the `"epoch":1` a record counts by,
+    # wide-residual-networks' json_stats lines merging every option into the epoch's record)
+    epochs.sort(key=lambda i: not (not few and rising(i)))
     numerators = [i for i in candidates if i in totals.values()]
 
     def regular(i: int) -> bool:
@@ -1662,7 +1675,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             i
             for i in sorted(ints)
             if i not in totals
-            and i not in percent
+            and i not in uncounted
             and not slots[i].rate
             and not _epoch_named(slots[i].label)
             and i not in loose
