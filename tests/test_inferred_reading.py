@@ -5866,3 +5866,23 @@ def test_a_json_record_with_its_options_counts_by_its_epoch_not_the_plan_nor_a_l
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert list(parsed.rows["loss"]) == losses
+
+
+def test_a_list_printed_after_a_key_gives_no_column(write_log):
+    # WZMIAOMIAO/deep-learning-for-image-processing's DeepLabV3 train.py writes results.txt once an epoch:
+    # f"[epoch: {epoch}]\n" f"train_loss: {mean_loss:.4f}\n" f"lr: {lr:.6f}\n" and then the ConfusionMatrix's
+    # __str__, whose "IoU: {}" is a list of per-class strings ['93.9', '91.5', ...]: no one value of the key
+    lines = []
+    for epoch, loss in enumerate([0.7098, 0.6005, 0.5840]):
+        lines += [
+            f"[epoch: {epoch}]",
+            f"train_loss: {loss}",
+            "lr: 0.000100",
+            f"IoU: ['9{epoch}.9', '91.5', '42.6']",
+            f"mean IoU: 7{epoch}.9",
+            "",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2]
+    assert list(parsed.rows["loss"]) == [0.7098, 0.6005, 0.5840]
+    assert not [c for c in parsed.rows if c in ("x_iou", "x_value")]

@@ -577,8 +577,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         if boxed is not None:
             label = boxed.group("key")
     label = _sentence_key(label)
-    if before.rstrip().endswith("[") and after.lstrip().startswith(","):
-        label = ""  # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`): no key's value
+    if not regex.search(r"\w", label):
+        label = ""  # (the quotes between a list's strings, `'93.9', '91.5'`, are no key)
+    if before.rstrip().rstrip("'\"").endswith("[") and after.lstrip("'\"").lstrip().startswith(","):
+        # the first item of a printed list (`INFO:name:[3.0, 1.49, ...]`, `IoU: ['93.9', '91.5', ...]`): no key's
+        # value
+        label = ""
     ordinal = _ordinal_word(literals, kinds, i)
     if ordinal is not None:
         return ordinal, None, False
