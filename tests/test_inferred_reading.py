@@ -5886,3 +5886,21 @@ def test_a_list_printed_after_a_key_gives_no_column(write_log):
     assert steps_of(parsed) == [0, 1, 2]
     assert list(parsed.rows["loss"]) == [0.7098, 0.6005, 0.5840]
     assert not [c for c in parsed.rows if c in ("x_iou", "x_value")]
+
+
+def test_the_epoch_a_pacing_bar_prints_is_the_rows_and_its_last_frame_no_row(write_log):
+    # mxoder's LoRA-from-scratch loop: tqdm(loader, desc=f"Epoch {epoch + 1}/{epochs}") and every 5 batches
+    # print(f"Step: {step}/{len(loader)}, Loss: ..., Grad Norm: ..."); the bar's frame before each print paces the
+    # step, and its last frame at the epoch's end (32/32) has no step line after it
+    lines = []
+    for epoch in (1, 2):
+        for k, step in enumerate((5, 10, 15, 20, 25, 30)):
+            lines.append(f"Epoch {epoch}/3:  {10 * k}%|█         | {step - 1}/32 [00:08<00:56,  2.0{k}s/it]")
+            lines.append(f"Step: {step}/32, Loss: {2 - 0.1 * k - 0.5 * epoch:.4f}, Grad Norm: 1.9531")
+        lines.append(f"Epoch {epoch}/3: 100%|██████████| 32/32 [00:52<00:00,  1.64s/it]")
+        lines.append(f"Epoch {epoch} finished, Average Loss: 1.8794")
+        lines.append("")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5, 10, 15, 20, 25, 30] * 2
+    assert list(parsed.rows["epoch_total"]) == [3] * 12
+    assert list(parsed.rows["step_time_s"]) == [2.0, 2.01, 2.02, 2.03, 2.04, 2.05] * 2

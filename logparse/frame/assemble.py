@@ -475,8 +475,9 @@ class _Assembler:
         self.pending: dict[Any, tuple[int, Row]] = {}  # rank -> (line, values) for attach = "next"
         # rank -> the first attach = "next" line held, and the number of rows when it came
         self.waiting: dict[Any, tuple[Record, LineSpec, int]] = {}
-        # attach = "next" patterns that met no record in this log (see _stand_alone)
+        # attach = "next" patterns that met no record in this log (see _stand_alone), and those that joined one
         self.alone: set[str] = set()
+        self.joined: set[str] = set()
         self.step_row: dict[Any, int] = {}  # step number -> its latest step row, any rank (attach = "step")
         # rows not yet in step_row, in order: (first row, piece, None) appended in bulk, (row, None, step) alone after
         # them; indexed when an attach = "step" line needs the map (2.4 M entries held 190 MB)
@@ -639,10 +640,13 @@ class _Assembler:
         in a log without the last rank's iteration lines). The held values become a step row of their own,
         without a step number (resolve numbers such rows in file order). When other ranks' rows came between
         (the record is printed under another rank's prefix) nothing stands alone, as before. Summed patterns
-        (micro-batch lines, several per record) never stand alone."""
+        (micro-batch lines, several per record) never stand alone, nor does a pattern that joined a record of this
+        log before: the record it waits for is in the log, and this line is one more (the last frame of an
+        epoch's progress bar, whose frames pace the step lines printed after them, drawn at the epoch's end with
+        no step line after it)."""
         rec, spec, _ = self.waiting.pop(rank)
         _, values = self.pending.pop(rank)
-        if not set(values) - {"timestamp"}:
+        if not set(values) - {"timestamp"} or spec.qualname in self.joined:
             self.unattached += 1  # (a stamp that heads no record, `[date time]====` before a banner: no step)
             return
         self.alone.add(spec.qualname)
@@ -654,7 +658,9 @@ class _Assembler:
         """A step or progress row, joined by the attached lines waiting for it."""
         held = self.pending.pop(rank, None)
         if held is not None and spec.kind == "step":
-            self.waiting.pop(rank, None)
+            waited = self.waiting.pop(rank, None)
+            if waited is not None:
+                self.joined.add(waited[1].qualname)
             _join(row, held[1], self.aggregates, self.wins)
         elif held is not None:
             self.pending[rank] = held

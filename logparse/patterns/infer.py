@@ -4324,8 +4324,31 @@ def _paced_by_bar(
                 main.members += 1
                 for sl in bar.slots:
                     sl.role = "value" if _bar_rate(bar, sl) else "skip"
+                _bar_epoch(bar)
                 bar.counter = bar.epoch = bar.total = None
                 break
+
+
+def _bar_epoch(bar: RecordShape) -> None:
+    """The epoch a bar's description prints with the epochs planned (`Epoch 1/3:  12%|█▎  | 4/32 [...]`, tqdm's
+    desc=f"Epoch {epoch + 1}/{num_epochs}"): the row's epoch and the run's plan, though the bar's other numbers
+    are not read."""
+    slots = bar.slots
+    literals = bar.shapes[0].literals
+    for sl, nxt in zip(slots, slots[1:], strict=False):
+        if not (_epoch_named(sl.label) and nxt.index == sl.index + 1 and literals[nxt.index].strip() == "/"):
+            continue
+        epochs = [(0, w) for _, v in bar.series(sl.index) if (w := _whole(v)) is not None]
+        planned = [(0, w) for _, v in bar.series(nxt.index) if (w := _whole(v)) is not None]
+        if (
+            len(epochs) != bar.count
+            or len(planned) != bar.count
+            or any(e > t for (_, e), (_, t) in zip(epochs, planned, strict=True))
+        ):
+            return
+        sl.role, nxt.role = "epoch", "epoch_total"
+        bar.epoch_base = _epoch_base(epochs, planned)
+        return
 
 
 def _printed(sample: SampledLog, key: str, n: int, slot: int) -> str:
