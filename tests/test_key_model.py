@@ -405,6 +405,12 @@ def test_which_key_is_the_loss(km, keys, loss, kept):
         (("mask_loss", "val_mask_loss"), "mask_loss", None),
         # two evaluations' losses of that name: which is not said
         (("train_ce_loss", "val_ce_loss", "test_ce_loss"), "train_ce_loss", None),
+        # shchur/ifl-tpp: 'loss_train_last_batch = {:.4f}, loss_val = {:.4f}, mae_val={:.4f}, rmse_val={:.4f}'
+        (
+            ("Epoch", "loss_train_last_batch", "loss_val", "mae_val", "rmse_val"),
+            "loss_train_last_batch",
+            "loss_val",
+        ),
         # chainer's PrintReport: the Evaluator reports under 'validation/' the names the training reports
         (
             ("epoch", "main/loss", "main/accuracy", "validation/main/loss", "validation/main/accuracy"),

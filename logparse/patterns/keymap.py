@@ -1236,17 +1236,26 @@ class KeyMap:
         code/MethodGraphBertNodeClassification.py the test split's 'loss_test: {:.4f}' besides. Of a validation's
         and a test split's, the validation's is eval_loss: the split measured along the training to judge it (the
         test split is held out for the end; kept). Only where a key mirrors the loss: its name, the training's
-        stage swapped for a split's, a split after a loss that names no stage (`Loss` beside `Loss Test`), or the
-        loss's key under an evaluation's namespace (`validation/main/loss` beside `main/loss`)."""
+        stage swapped for a split's (`loss_train_last_batch` beside `loss_val`), a split after a loss that names no
+        stage (`Loss` beside `Loss Test`), or the loss's key under an evaluation's namespace
+        (`validation/main/loss` beside `main/loss`)."""
         chosen = [k for k, m in mapped.items() if m.column == "loss"]
         if len(chosen) != 1 or any(m.column == "eval_loss" for m in mapped.values()):
             return
         base = normalize(chosen[0])
         stages = [p[:-1] for p in self.train_prefixes if p.endswith("_")]
         stage = next((st for st in stages if base.endswith("_" + st)), None)
+        # (or the stage after the name and before a word of which batch it was measured on: shchur/ifl-tpp's
+        # 'loss_train_last_batch = {:.4f}, loss_val = {:.4f}')
+        within = next((base.index(f"_{st}_") for st in stages if f"_{st}_" in base), None)
         # (or a loss of no stage's name with the split after it: MouseLand/cellpose core.py logs "Epoch %d, Time
         # %4.1fs, Loss %2.4f, Loss Test %2.4f, LR %2.4f")
-        name = base[: -len(stage)] if stage is not None else base + "_"
+        if stage is not None:
+            name = base[: -len(stage)]
+        elif within is not None:
+            name = base[: within + 1]
+        else:
+            name = base + "_"
         splits = {p[:-1] for p in self.eval_prefixes if p.endswith("_")}
         mirrors = {
             k: normalize(k)[len(name) :] for k in keys if k not in mapped and normalize(k).startswith(name)
