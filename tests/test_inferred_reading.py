@@ -5904,3 +5904,17 @@ def test_the_epoch_a_pacing_bar_prints_is_the_rows_and_its_last_frame_no_row(wri
     assert steps_of(parsed) == [5, 10, 15, 20, 25, 30] * 2
     assert list(parsed.rows["epoch_total"]) == [3] * 12
     assert list(parsed.rows["step_time_s"]) == [2.0, 2.01, 2.02, 2.03, 2.04, 2.05] * 2
+
+
+def test_a_save_line_that_numbers_its_epoch_is_a_checkpoint_not_a_step(write_log):
+    # PyTorch's DDP tutorial (pytorch/examples distributed/ddp-tutorial-series multinode.py) prints
+    # f"[RANK {rank}] Epoch {epoch} | Batchsize: {b_sz} | Steps: {len(train_data)}" (here with the loss added) and
+    # f"Epoch {epoch} | Training snapshot saved at {self.snapshot_path}"; an excerpt of one epoch of four ranks
+    lines = []
+    for rank in range(4):
+        lines.append(f"[RANK {rank}] Epoch 0 | Batchsize: 32 | Steps: 235 | Loss: 0.2{5 - rank}")
+        lines.append("Epoch 0 | Training snapshot saved at ./snapshot.pt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert list(parsed.rows["line"]) == [1, 3, 5, 7]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 4, 6, 8]

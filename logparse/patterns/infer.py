@@ -3364,6 +3364,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if not _qualifies(rec) or _tree_branch(rec) or _options_repr(rec):
             rec.kind = "none"
             continue
+        if _save_only(rec):
+            # a save's line that numbers its epoch or step and prints no value: the save's event, no step (PyTorch's
+            # DDP tutorial multinode.py prints f"Epoch {epoch} | Training snapshot saved at {self.snapshot_path}")
+            rec.kind = "none"
+            continue
         rec.kind = "eval" if _evaluation(rec, km) else "step"
         if rec.kind == "step":
             steps.append(rec)
