@@ -399,6 +399,23 @@ def test_a_two_word_key_glued_to_a_frame_starts_a_record_of_its_own(tmp_path):
     assert [r.text for r in read_records(str(path))] == [frame, "Train Loss: 2.385256, Acc: 14.084444%"]
 
 
+def test_a_heading_word_and_its_number_glued_to_a_frame_starts_a_record_of_its_own(tmp_path):
+    # SpaceLearner/SessionRec-pytorch's train.py: tqdm over the epochs, then print(f'Epoch {epoch}: MRR =
+    # {mrr:.3f}%, Hit = {hit:.3f}%') after the evaluation, glued to the frame or after the blanks it pads with
+    frame = " 20%|██        | 6/30 [14:52<59:37, 149.08s/it]"
+    path = tmp_path / "glued.log"
+    path.write_text(
+        f"{frame}  Epoch 5: MRR = 19.008%, Hit = 55.406%\n{frame}Epoch 6: MRR = 19.013%, Hit = 55.383%\n"
+    )
+    texts = [r.text.strip() for r in read_records(str(path))]
+    assert texts == [
+        frame.strip(),
+        "Epoch 5: MRR = 19.008%, Hit = 55.406%",
+        frame.strip(),
+        "Epoch 6: MRR = 19.013%, Hit = 55.383%",
+    ]
+
+
 def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path):
     # r1407p/SAM4MLLM sam4mllm_train.py: tqdm(dataloader, desc=f"Epoch {epoch}") and every GRAD_ACC_STEPS items
     # tqdm.write(f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"): a log that lost the bar's \r holds
