@@ -245,6 +245,17 @@ def test_a_config_echo_in_any_form_states_the_dims(tmp_path, form):
     assert all(run.facts[n].source == "log" and "stated." in run.facts[n].detail for n in DIMS)
 
 
+def test_an_option_with_a_list_of_numbers_states_no_count(tmp_path):
+    # mlcommons/training_results_v0.5 NCF's run_and_time.sh: the widths of the layers after one option
+    run = nanogpt_run(
+        tmp_path,
+        "+ python -m torch.distributed.launch --nproc_per_node=16 ncf.py /data/ml-20m -l 0.0045 -b 1048576 "
+        "--layers 256 256 128 64 -f 64 --seed 4315 --n_embd 512",
+    )
+    assert "num_layers" not in run.facts
+    assert stated(run, "hidden_size") == {"hidden_size": 512}
+
+
 def test_a_world_size_line_behind_a_logger_prefix(tmp_path):
     run = nanogpt_run(
         tmp_path, "2025-06-02 09:14:01,123 - nanochat.common - INFO - Distributed world size: 4"
