@@ -5918,3 +5918,27 @@ def test_a_save_line_that_numbers_its_epoch_is_a_checkpoint_not_a_step(write_log
     assert list(parsed.rows["line"]) == [1, 3, 5, 7]
     saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
     assert list(saves["line"]) == [2, 4, 6, 8]
+
+
+def test_the_source_line_of_a_loggers_prefix_is_no_value(write_log):
+    # taishan1994/pytorch_bert_bilstm_crf_ner logs through "%(asctime)s - %(levelname)s - %(filename)s -
+    # %(funcName)s - %(lineno)d - %(message)s": "main.py - train - 52 - 【train】 epoch:{} {}/{} loss:{:.4f}" and
+    # after an evaluation "main.py - train - 56 - [eval] loss:{:.4f} precision={:.4f} recall={:.4f}
+    # f1_score={:.4f}"; the 52 and the 56 are the lines of main.py that logged them
+    stamp = "2021-08-05 16:25:0{}"
+    lines = [
+        f"{stamp.format(k)},698 - INFO - main.py - train - 52 - 【train】 epoch:0 {86 + k}/360 loss:3.{7439 + k}"
+        for k in range(4)
+    ]
+    lines.append(
+        f"{stamp.format(5)},155 - INFO - main.py - train - 56 - [eval] loss:65.0829 precision=0.9033 "
+        "recall=0.8520 f1_score=0.8769"
+    )
+    lines += [
+        f"{stamp.format(6 + k)},413 - INFO - main.py - train - 52 - 【train】 epoch:0 {90 + k}/360 loss:7.{6484 + k}"
+        for k in range(3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [86, 87, 88, 89, 90, 91, 92]
+    assert not [c for c in parsed.rows if c in ("x_train", "x_value")]
+    assert [e["line"] for e in evals(parsed)] == [5]

@@ -236,6 +236,10 @@ _LABEL = regex.compile(
     r"[\s'\"=:#\[(|,：，｜（［【＝-]*$"
 )
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
+# a code file's name and a function's before a number: the number is the line of the code that logged
+_SOURCE_LINE = regex.compile(
+    r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*$"
+)
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`, `401.0 SPS`), a bare `/s` the
@@ -567,8 +571,10 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             unit_m = keymap_mod.UNIT_AFTER.match(after)
             if unit_m is not None and unit_m.group("unit") in _TIME_UNITS:
                 label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
-    if _CODE_FILE.search(label) or label.count(".") >= 3:
-        label = ""  # a source location (`train.py:323`) or a module's path, no key
+    if _CODE_FILE.search(label) or label.count(".") >= 3 or _SOURCE_LINE.search(before):
+        # a source location (`train.py:323`, logging's "%(filename)s - %(funcName)s - %(lineno)d": `main.py - train
+        # - 52 - `) or a module's path, no key
+        label = ""
     if not label and kinds[i] == "num":
         # the key before a bracket that says when the value was measured, or a key in square brackets (`[loss]:
         # 4.99`: liuslnlp/CoupletAI's "[epoch]: {}, [batch]: {}, [loss]: {}")
@@ -808,6 +814,8 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
+        if kind == "num" and _SOURCE_LINE.search(_before(sh.literals, sh.kinds, i)):
+            slots[-1].role = "skip"  # (the line of the code that logged it: the logger's prefix)
     _pair_joined(sh, slots)
     _names_listed(sh, slots)
     _part_and_whole(sh, slots)
@@ -5247,7 +5255,7 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     evaluation of its own (HarderThenHarder/transformers_tasks chatglm_finetune train.py: "Min eval loss has been
     updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}"). Its log file's line f"{step} val {loss:.4f}"
     leads with the step it evaluates at."""
-    numbers = [s for s in rec.slots if s.kind == "num"]
+    numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
     if len(numbers) == 2 and not numbers[0].label and numbers[0].index == 0:
         printed = [v for _, v in rec.series(numbers[0].index)]
         if printed and all(v.isdigit() for v in printed):
