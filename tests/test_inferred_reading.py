@@ -5942,3 +5942,24 @@ def test_the_source_line_of_a_loggers_prefix_is_no_value(write_log):
     assert steps_of(parsed) == [86, 87, 88, 89, 90, 91, 92]
     assert not [c for c in parsed.rows if c in ("x_train", "x_value")]
     assert [e["line"] for e in evals(parsed)] == [5]
+
+
+def test_a_time_of_day_joined_by_underscores_opening_the_line_is_its_stamp(write_log):
+    # fducau/CWord nmt.py (dl4mt's trainer): print('[{}] Epoch: {}, Update: {}, Cost: {}, UD {}'.format(
+    # now.strftime('%H_%M_%S'), eidx, uidx, cost, ud)), ud = time.time() - ud_start around the one update
+    stamps = ["02_55_56", "03_00_02", "03_04_01", "03_08_01"]
+    lines = [
+        f"[{t}] Epoch: 0, Update: {13750 + 250 * k}, Cost: 3{k}.5747642517, UD 0.97693109512{k}"
+        for k, t in enumerate(stamps)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [13750, 14000, 14250, 14500]
+    stamped = list(parsed.rows["timestamp"])
+    # 03:00:02 - 02:55:56, 03:04:01 - 03:00:02, 03:08:01 - 03:04:01
+    assert [b - a for a, b in zip(stamped, stamped[1:], strict=False)] == [246.0, 239.0, 240.0]
+    assert list(parsed.rows["step_time_s"]) == [
+        0.976931095120,
+        0.976931095121,
+        0.976931095122,
+        0.976931095123,
+    ]

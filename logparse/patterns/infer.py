@@ -167,6 +167,9 @@ CLOCK_RX = (
     # or written as one word (monodepth2's trainer.py sec_to_hm_str: "{:02d}h{:02d}m{:02d}s", its `time elapsed`
     # and `time left`)
     r"|\d+h\d\dm(?:\d\ds)?(?![\w.])"
+    # or a time of day joined by underscores in the bracket that opens the line (dl4mt-style loops'
+    # time.strftime('%H_%M_%S'), CWord's "[02_55_56] Epoch: 0, Update: 13750, Cost: ..."): one value, a clock
+    r"|(?<=\A\[)[0-2]\d_[0-5]\d_[0-5]\d(?=\])"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
 # whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
@@ -6775,7 +6778,7 @@ def _per_process(rec: RecordShape, index: int) -> bool:
     return repeated > 0 and differ > 0 and repeated >= len(steps) // 2
 
 
-_TIME_OF_DAY = regex.compile(r"\d\d:\d\d:\d\d(?:\.\d+)?")
+_TIME_OF_DAY = regex.compile(r"\d\d:\d\d:\d\d(?:\.\d+)?|\d\d_\d\d_\d\d")
 
 
 def _timed_key(km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:

@@ -339,6 +339,8 @@ def to_timestamp(text: str) -> float:
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] in "/-" else None  # (or '%m-%d %H:%M:%S')
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
+    if _TIME_OF_DAY_UNDERSCORED.match(t):
+        t = t.replace("_", ":")  # ('%H_%M_%S')
     if _TIME_OF_DAY.match(t):
         # a time of day alone (torch_xla test_utils.py now(): datetime.now().strftime('%H:%M:%S')), read on the
         # first day of NO_YEAR: good for the time between lines unless the log crosses midnight
@@ -378,6 +380,7 @@ _UNITS_DURATION = regex.compile(
     r"^(?:(?P<d>\d+)d)?\s*(?:(?P<h>\d+)h)?\s*(?:(?P<m>\d+)m)?\s*(?:(?P<s>\d+)s)?$"
 )
 _TIME_OF_DAY = regex.compile(r"^\d\d:\d\d:\d\d(?:\.\d+)?$")
+_TIME_OF_DAY_UNDERSCORED = regex.compile(r"^\d\d_\d\d_\d\d$")
 _SYSLOG = regex.compile(
     r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?$"
 )
