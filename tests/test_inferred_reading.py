@@ -5963,3 +5963,26 @@ def test_a_time_of_day_joined_by_underscores_opening_the_line_is_its_stamp(write
         0.976931095122,
         0.976931095123,
     ]
+
+
+def test_an_evaluation_at_a_training_lines_step_is_an_evaluation_not_the_steps_other_half(write_log):
+    # joeynmt/training.py: "Epoch %3d, Step: %8d, Batch Loss: %12.6f, Tokens per Sec: %8.0f, Lr: %.6f" every
+    # logging_freq steps and, at validation_freq, "Validation result (%s) at epoch %3d, step %8d: %s: %6.2f, loss:
+    # %8.4f, ppl: %8.4f, duration: %.4fs" at the step the training line printed
+    prefix = "2021-10-08 14:5{}:19,672 - INFO - joeynmt.training - "
+    lines = [
+        prefix.format(k)
+        + f"Epoch   1, Step: {100 * (k + 1):8d}, Batch Loss:     5.56052{k}, Tokens per Sec:     "
+        f"409{k}, Lr: 0.000300"
+        for k in range(5)
+    ]
+    lines.insert(
+        3,
+        prefix.format(2)
+        + "Validation result (greedy) at epoch   1, step      300: bleu:   1.70, loss: 98871.7656, "
+        "ppl:  59.5687, duration: 90.9818s",
+    )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert list(parsed.rows["loss"]) == [5.560520, 5.560521, 5.560522, 5.560523, 5.560524]
+    assert [e["line"] for e in evals(parsed)] == [4]

@@ -2208,6 +2208,18 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     sh = rec.shapes[0]
     labels = [s.label for s in rec.slots if s.role in ("value", "skip") and s.label]
     counter_label = rec.slots[rec.counter].label if rec.counter is not None else ""
+    # (a sentence that opens the line with an evaluation's word and names its first number: joeynmt's
+    # "Validation result (greedy) at epoch {:>3d}, step {:>8d}: bleu: ..., loss: ..., ppl: ...")
+    first = next((s for s in rec.slots if s.kind == "num"), None)
+    opening = first.label if first is not None else ""
+    opened = _words(opening)
+    if len(opened) >= 3 and opened[0] in EVAL_WORDS and not _names_training(opening):
+        # (the words before the key up to the message's start say no training: `Training and Evaluation Results
+        # for Epoch N` heads a block of both)
+        before = sh.literals[first.index]
+        before = regex.split(r" - |\] |: |\|", before[: before.rfind(opening)])[-1]
+        if not _names_training(before):
+            return True
     text = " ".join(lit for variants in sh.variants for lit in variants)
     for label in sorted(labels, key=len, reverse=True):  # (`val loss` whole before `loss` takes part of it)
         text = text.replace(label, " ")
@@ -3990,6 +4002,10 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     if rec.counter is None or main.counter is None or _counter_key(rec) != _counter_key(main):
         return False
     if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
+        return False
+    if _evaluation_text(rec) and not _evaluation_text(main):
+        # (a line that says it is an evaluation's is no half of a training step's: joeynmt's "Validation result
+        # (greedy) at epoch {}, step {}: bleu: ..., loss: ..., ppl: ..." at the step its training line prints)
         return False
     ours, theirs = [v for _, v in rec.series(rec.counter)], [v for _, v in main.series(main.counter)]
     # (a line printed once at a step of main's, beside a record seen rising, is that step's too: trax's
