@@ -295,6 +295,13 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             None,
             ("box_loss", "obj_loss", "cls_loss"),
         ),
+        # OddFunction0205/clora-'s training_step: f'loss: {loss:.4f}, orth_loss: {orth:.4f}, total_loss: {total:.4f}'
+        # with total_loss = loss + orth_loss, the sum it backpropagates: the total of the named loss and its term
+        (
+            ("loss", "orth_loss", "total_loss", "grad_norm"),
+            "total_loss",
+            ("loss", "orth_loss"),
+        ),
         # kohya-ss sd-scripts' tqdm postfix: the moving average of the loss, the only one
         (("avr_loss",), "avr_loss", ()),
         # a loss under another model's namespace (verl's critic/vf_loss beside actor/entropy on one line) is no

@@ -1099,6 +1099,27 @@ class KeyMap:
                 self._splits_alone(keys, mapped)
             return
         if named:
+            # (but the total of the named loss and the line's other terms, named as its total, is what the code
+            # optimizes: OddFunction0205/clora-'s training_step logs f'loss: {loss:.4f}, orth_loss: ...,
+            # total_loss: {total_loss:.4f}', total_loss = loss + orth_loss)
+            whole = [
+                k
+                for k in candidates
+                if _words(k) & rule.total
+                and _words(k) - rule.total == _words(named[0])
+                and len(candidates) >= 2
+            ]
+            if len(whole) == 1 and len(named) == 1:
+                mapped[whole[0]] = Mapping(
+                    "loss",
+                    "step",
+                    rule="loss",
+                    via="the loss rule (rules.loss): the total of the named loss and its terms",
+                )
+                del mapped[named[0]]
+                kept[named[0]] = ("loss", f"a part of the loss {whole[0].strip()!r}")
+                candidates = [k for k in candidates if k != whole[0]]
+                named = [whole[0]]
             for k in candidates:
                 kept[k] = (
                     "loss",
