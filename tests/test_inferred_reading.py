@@ -5986,3 +5986,29 @@ def test_an_evaluation_at_a_training_lines_step_is_an_evaluation_not_the_steps_o
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
     assert list(parsed.rows["loss"]) == [5.560520, 5.560521, 5.560522, 5.560523, 5.560524]
     assert [e["line"] for e in evals(parsed)] == [4]
+
+
+def test_a_module_saved_is_a_checkpoint_and_a_save_is_no_evaluations_heading(write_log):
+    # Ma-787639046/NLP_Trans logs "[Epoch {}] Module saved!" and "Best Module in [Epoch {}] saved!" after each
+    # epoch's validation; a pre-training loop logs "[validation] new best model + tokenizer saved" then
+    # "[checkpoint] step 2,000": the save's words head no evaluation
+    lines = []
+    for epoch, loss in enumerate([8.836, 7.614, 7.036, 6.473], 1):
+        lines += [
+            f"[INFO] 2021-12-25 21:4{epoch}:42,093 : Epoch:  {epoch}, loss: {loss}",
+            f"[INFO] 2021-12-25 21:4{epoch}:43,899 : [Epoch {epoch}] Module saved!",
+            f"[INFO] 2021-12-25 21:4{epoch}:44,228 : Best Module in [Epoch {epoch}] saved!",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 3, 5, 6, 8, 9, 11, 12]
+    lines = [f"step= {s}/8870 | loss={3 - s / 10000:.4f} | lr=2.718e-04" for s in (1980, 1990, 2000)]
+    lines += [
+        "[validation] step=2000 loss=3.0143",
+        "[validation] new best model + tokenizer saved",
+        "[checkpoint] step 2,000",
+    ]
+    lines += [f"step= {s}/8870 | loss={3 - s / 10000:.4f} | lr=2.718e-04" for s in (2010, 2020)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [4]

@@ -3724,6 +3724,8 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
         # the scores, then 'validation finished' before the epoch's own lines)
         and not _ENDED.search(sh.examples[0][1])
+        # (nor one that says a checkpoint was written: `[validation] new best model + tokenizer saved`)
+        and not _says_saved(sh)
     }  # (a heading may name the epoch or step it evaluates at, PccAI's `Validation at epoch 5`; a value it
     # states makes it a result, LXMERT's `The valid loss is 6.6441`)
     if not headings:
@@ -6442,7 +6444,9 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # "... Saving to model_best.pth")
 # (3D Gaussian splatting's model is its Gaussians: graphdeco-inria/gaussian-splatting train.py prints "\n[ITER {}]
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
-_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians)"
+# (a module or a snapshot as well: Ma-787639046/NLP_Trans logs "[Epoch {}] Module saved!", PyTorch's DDP tutorial
+# "Training snapshot saved at {path}")
+_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians|module|snapshot)"
 # the extensions a checkpoint's file is written with
 _CHECKPOINT_FILE = r"(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)"
 _OTHER_SAVE_VERB = (
@@ -6459,7 +6463,9 @@ _SAVE = regex.compile(
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
-    r"|(?:checkpoint|model|weights) (?:is |has been |was )?(?:saved|written)\b"
+    rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
+    # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
+    rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"
     # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
     # logger.info("save_model!!") after each epoch; not a setting, `save_model: True`)
     r"|(?<![-\w])sav(?:e|ed|ing)_(?:model|checkpoint|ckpt|weights)[!.]*\s*$"
