@@ -6012,3 +6012,22 @@ def test_a_module_saved_is_a_checkpoint_and_a_save_is_no_evaluations_heading(wri
     lines += [f"step= {s}/8870 | loss={3 - s / 10000:.4f} | lr=2.718e-04" for s in (2010, 2020)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [4]
+
+
+def test_a_line_that_announces_an_evaluation_in_words_alone_is_its_event(write_log):
+    # nyu-mll/jiant's trainer logs "Validating..." before the validation's batches, whose lines the reading does not
+    # take for an evaluation's results: the announcement is the evaluation's event, one per announcement
+    lines = []
+    for update in (939, 950, 972, 994):
+        lines.append(
+            f"07/10 03:47:54 AM: Update {update}: task wmt14_en_de, batch {update} ({update}): perplexity: "
+            f"1438.7564, wmt14_en_de_loss: 7.0{update % 100:02d} ||"
+        )
+    lines += ["07/10 03:48:28 AM: ***** Pass 1000 / Epoch 1 *****", "07/10 03:48:28 AM: Validating..."]
+    lines += [
+        f"07/10 03:48:35 AM: Batch {b}/157: perplexity: 542.0302, wmt14_en_de_loss: 6.2833 ||"
+        for b in (37, 87)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [939, 950, 972, 994]
+    assert [e["line"] for e in evals(parsed)] == [6]

@@ -3643,8 +3643,36 @@ def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyM
     )[:MAX_RECORDS]
     taken = {sh.key for rec in used for sh in rec.shapes}
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _says_saved(sh)]
-    table, keys = build_table(used, km, saves[:MAX_RECORDS])
+    announced = _announced(records, sample, taken) if used else []
+    table, keys = build_table(used, km, saves[:MAX_RECORDS], announced[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+# a line that says an evaluation starts, in words alone (`Validating...`, `Evaluating on dev set`, `Start testing`,
+# `Running validation`), after a logger's prefix or a bracketed tag
+_ANNOUNCED = regex.compile(
+    r"(?i)^(?:.*?(?:\s-\s|\]\s*|:\s+))?(?:start(?:ing)?\s+|running\s+|begin(?:ning)?\s+|now\s+)?"
+    r"(?:evaluating|validating|testing|evaluation|validation)\b(?:\s+(?:on|of|over|the|model|set|dev|data|"
+    r"dataset|loss|split|index|now))*[\s.!:]*$"
+)
+
+
+def _announced(records: list[RecordShape], sample: SampledLog, taken: set[str]) -> list[SampledShape]:
+    """Lines that announce an evaluation in words alone where the log prints no evaluation's values the reading
+    finds: each announces one (nyu-mll/jiant's trainer logs "Validating..." before the validation's batches, Joey
+    NMT-style loops "[Epoch {}] Validating..."); where evaluations are found, their own lines are the events."""
+    if any(rec.kind in ("eval", "eval_free") for rec in records):
+        return []
+    out = []
+    for sh in sample.shapes.values():
+        if sh.key in taken or not sh.examples or not _words_alone(sh) or _says_saved(sh):
+            continue
+        if _ENDED.search(sh.examples[0][1]):
+            continue
+        text = _TOKEN.sub(" ", sh.examples[0][1]).strip()
+        if _ANNOUNCED.match(text):
+            out.append(sh)
+    return out
 
 
 # a line that reports the best score so far, no evaluation of its own: "new best", or "best" opening the line's
@@ -3700,6 +3728,19 @@ def _resumed(rec: RecordShape) -> bool:
 _ENDED = regex.compile(r"(?i)\b(?:finished|done|completed?|ended|over)\b")
 
 
+def _words_alone(sh: SampledShape) -> bool:
+    """A line of words, with a stamp and one whole number at most (the epoch or the step it names)."""
+    return (
+        sh.kinds.count("num") <= 1
+        and set(sh.kinds) <= {"num", "ts"}
+        and all(
+            v.isdigit()
+            for k, v in zip(sh.kinds, sh.values[0] if sh.values else (), strict=False)
+            if k == "num"
+        )
+    )
+
+
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
     """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
     first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
@@ -3712,13 +3753,7 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
     headings = {
         key
         for key, sh in sample.shapes.items()
-        if sh.kinds.count("num") <= 1
-        and set(sh.kinds) <= {"num", "ts"}
-        and all(
-            v.isdigit()
-            for k, v in zip(sh.kinds, sh.values[0] if sh.values else (), strict=False)
-            if k == "num"
-        )
+        if _words_alone(sh)
         and sh.examples
         and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
         # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
@@ -6509,11 +6544,16 @@ _SAVE_STEP = regex.compile(
 def _save_line(sh: SampledShape, name: str) -> Table:
     """A checkpoint-save event line for a shape: its text up to what says so (and the step it names), its
     timestamp; what follows (a path) may change from save to save."""
-    text = sh.examples[0][1]
-    said = _SAVE.search(text)
+    said = _SAVE.search(sh.examples[0][1])
     assert said is not None
-    step = _SAVE_STEP.search(text, said.start())
-    cut = max(said.end(), step.end(1) if step is not None else 0)
+    return _event_line(sh, name, "checkpoint_save", said.end(), said.start())
+
+
+def _event_line(sh: SampledShape, name: str, event: str, cut: int, said: int | None = None) -> Table:
+    """An event line for a shape: its text up to `cut` (and the step it names after `said`), its timestamp."""
+    text = sh.examples[0][1]
+    step = _SAVE_STEP.search(text, said) if said is not None else None
+    cut = max(cut, step.end(1) if step is not None else 0)
     parts = [r"^\s*"]
     fields: Table = {}
     at = 0
@@ -6539,7 +6579,7 @@ def _save_line(sh: SampledShape, name: str) -> Table:
     return {
         "name": name,
         "kind": "event",
-        "event": "checkpoint_save",
+        "event": event,
         "regex": "".join(parts),
         "fields": fields,
     }
@@ -7267,7 +7307,10 @@ def _blocks(records: list[RecordShape], km: keymap_mod.KeyMap) -> dict[int, Bloc
 
 
 def build_table(
-    records: list[RecordShape], km: keymap_mod.KeyMap, saves: Sequence[SampledShape] = ()
+    records: list[RecordShape],
+    km: keymap_mod.KeyMap,
+    saves: Sequence[SampledShape] = (),
+    announced: Sequence[SampledShape] = (),
 ) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
     """The pattern set's table of the records, and the keys each line maps (line name -> (what, key, column))."""
     lines: list[Table] = []
@@ -7298,6 +7341,10 @@ def build_table(
     for k, sh in enumerate(saves):
         name = "checkpoint" if k == 0 else f"checkpoint_{k + 1}"
         lines.append(_save_line(sh, name))
+        samples.append({"line": sh.examples[0][1], "pattern": name})
+    for k, sh in enumerate(announced):
+        name = "evaluation" if k == 0 else f"evaluation_{k + 1}"
+        lines.append(_event_line(sh, name, "eval", len(sh.examples[0][1])))
         samples.append({"line": sh.examples[0][1], "pattern": name})
     table = {
         "format": {
