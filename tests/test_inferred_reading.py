@@ -6031,3 +6031,22 @@ def test_a_line_that_announces_an_evaluation_in_words_alone_is_its_event(write_l
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [939, 950, 972, 994]
     assert [e["line"] for e in evals(parsed)] == [6]
+
+
+def test_a_dotnet_stamp_and_words_a_second(write_log):
+    # zhongkaifu/Seq2SeqSharp's README log: .NET's DateTime (en-US: month, day and hour unpadded, a 12-hour clock)
+    # after the level, then "Update = '{}' Epoch = '{}' LR = '{}', Current Cost = '{}', ..., WordPerSec = '{}'"
+    lines = [
+        f"info,9/26/2019 3:{38 + 4 * k}:24 PM Update = '{15600 + 100 * k}' Epoch = '0' LR = '0.002000', Current Cost = "
+        f"'2.81743{k}', Avg Cost = '3.551963', SentInTotal = '31948800', SentPerMin = '52153.52', WordPerSec = "
+        f"'3951{k}.27'  "
+        for k in range(3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [15600, 15700, 15800]
+    assert list(parsed.rows["tokens_per_s"]) == [39510.27, 39511.27, 39512.27]
+    stamps = list(parsed.rows["timestamp"])
+    assert [b - a for a, b in zip(stamps, stamps[1:], strict=False)] == [
+        240.0,
+        240.0,
+    ]  # 3:42:24 PM - 3:38:24 PM

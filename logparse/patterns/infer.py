@@ -135,6 +135,9 @@ TS_RX = (
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    # (.NET's DateTime in the en-US culture, month, day and hour unpadded, a 12-hour clock: Seq2SeqSharp's logger
+    # "info,9/26/2019 3:38:24 PM Update = ...")
+    r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M"
     # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
     r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?"
     # (glog's `I0919 14:15:27.775955`, absl's: the level's letter first on the line, after the blanks of an indented
