@@ -6050,3 +6050,21 @@ def test_a_dotnet_stamp_and_words_a_second(write_log):
         240.0,
         240.0,
     ]  # 3:42:24 PM - 3:38:24 PM
+
+
+def test_an_epochs_summary_with_evaluation_metrics_beside_the_steps_is_an_evaluation(write_log):
+    # NayeonKim925/big-data-analytics' taxonomy classifier: "  epoch {} step {} loss {:.4f} ({:.2f}s/step)" every
+    # 100 steps, then 'EPOCH RESULT: ' + json.dumps({"epoch": ..., "train_loss": ..., "p@1": ..., "mrr_filtered":
+    # ...}) after each epoch's evaluation
+    lines = []
+    for epoch in range(3):
+        lines += [
+            f"  epoch {epoch} step {s} loss {40 - s / 100 - epoch:.4f} (0.24s/step)" for s in (100, 200, 300)
+        ]
+        lines.append(
+            f'EPOCH RESULT: {{"epoch": {epoch}, "train_loss": 13.438{epoch}, "minutes": 4.1, "p@1": 0.58{epoch}, '
+            f'"mrr_filtered": 0.44{epoch}, "f1_top3": 0.428{epoch}}}'
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300] * 3
+    assert [e["line"] for e in evals(parsed)] == [4, 8, 12]

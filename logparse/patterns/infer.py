@@ -5418,7 +5418,13 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     end (ConcatBERT's 'Epoch {:2d} | Time {} sec | Train Acc | Train Loss | Valid Loss' after its 'Epoch | Batch
     i/N | Time/Batch(ms) | Train Loss' lines). Without the steps' record beside it, its lines are the steps."""
     labels = _value_labels(rec)
-    if not any(set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words for label in labels):
+    # (or an evaluation's metric: NayeonKim925's taxonomy classifier prints each epoch's 'EPOCH RESULT: {"epoch":
+    # 0, "train_loss": ..., "p@1": ..., "mrr_filtered": ..., "f1_top3": ...}' after its step lines)
+    if not any(
+        (set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words)
+        or km.evaluation_metric(label)
+        for label in labels
+    ):
         return False
     # (a bar of the epoch's progress, no loss of its own, leaves the summary the step)
     return any(
