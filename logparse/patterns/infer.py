@@ -4043,10 +4043,6 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
         return False
     if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
         return False
-    if _evaluation_text(rec) and not _evaluation_text(main):
-        # (a line that says it is an evaluation's is no half of a training step's: joeynmt's "Validation result
-        # (greedy) at epoch {}, step {}: bleu: ..., loss: ..., ppl: ..." at the step its training line prints)
-        return False
     ours, theirs = [v for _, v in rec.series(rec.counter)], [v for _, v in main.series(main.counter)]
     # (a line printed once at a step of main's, beside a record seen rising, is that step's too: trax's
     # supervised/training.py Loop prints every message through _log_step as 'Step % 6d: %s', its 'Total number of
