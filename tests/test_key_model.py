@@ -105,6 +105,15 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
     [
         # PaddleSeg paddleseg/core/train.py: "batch_cost: {:.4f}" is the mean seconds of a batch
         ("batch_cost", "0.1234", "step_time_s", 0.1234, "name"),
+        # dl4mt's trainer (fducau/CWord nmt.py): 'UD {}', the seconds of the one update
+        ("UD", "0.976931095123", "step_time_s", 0.976931095123, "name"),
+        # CNTK's 2015 SGD: "Ave Learn Rate Per Sample = %.10g" (microsoft/CNTK ExampleSetups/LM/LSTMLM/ExpectedResults.log)
+        ("Ave Learn Rate Per Sample", "0.009999999776", "lr", 0.009999999776, "name"),
+        # kh-kim/simple-nmt: "|param|={:.2e} |g_param|={:.2e} loss={:.4e} ppl={:.2f}"
+        ("|g_param|", "3.32e+05", "grad_norm", 3.32e05, "bars"),
+        # Seq2SeqSharp: "WordPerSec = '{}'"; Marian: "{:.2f} words/s"
+        ("WordPerSec", "39515.27", "tokens_per_s", 39515.27, "spelling"),
+        ("words/s", "12345.67", "tokens_per_s", 12345.67, "name"),
         ("Iteration time", "79.064s", "step_time_s", 79.064, "name"),
         # InternEvo internlm/train/pipeline.py record_current_batch_training_metrics: infos["tflops"] (per GPU),
         # infos["tgs (tokens/gpu/second)"], grad_norm_dict = {f"grad_norm/{k}": v} with one group "0_default"
