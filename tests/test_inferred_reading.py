@@ -6068,3 +6068,29 @@ def test_an_epochs_summary_with_evaluation_metrics_beside_the_steps_is_an_evalua
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300] * 3
     assert [e["line"] for e in evals(parsed)] == [4, 8, 12]
+
+
+def test_the_file_line_and_process_of_a_loggers_prefix_leave_an_evaluations_words_first(write_log):
+    # SiaStegNet's train.py logs through "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s
+    # %(message)s": "Train epoch: {} [{}/{}]\tAccuracy: {:.2f}%\tLoss: {:.6f}" and, after 'Test', "Test set: Loss:
+    # {:.4f}, Accuracy: {:.2f}%)", the evaluation of the epoch's model; an excerpt over one evaluation
+    def train(epoch: int, batch: int, k: int) -> str:
+        return (
+            f" 2020-10-26 13:2{k}:36.%f train.py:215[27649] INFO Train epoch: {epoch} [{batch}/1000]\tAccuracy: "
+            f"49.44%\tLoss: 0.72{k}369"
+        )
+
+    lines = [train(17, b, k) for k, b in enumerate((600, 800, 1000))]
+    lines += [
+        " 2020-10-26 13:29:55.%f train.py:270[27649] INFO Time: 14003.732480049133",
+        " 2020-10-26 13:29:55.%f train.py:271[27649] INFO Test",
+        " 2020-10-26 13:30:38.%f train.py:254[27649] INFO Test set: Loss: 0.7243, Accuracy: 50.11%)",
+        " 2020-10-26 13:30:38.%f train.py:282[27649] INFO Best accuracy: 0.503",
+        " 2020-10-26 13:30:38.%f train.py:283[27649] INFO Time: 14046.820983886719",
+        " 2020-10-26 13:30:38.%f train.py:267[27649] INFO Epoch: 18",
+        " 2020-10-26 13:30:38.%f train.py:268[27649] INFO Train",
+    ]
+    lines += [train(18, b, k) for k, b in enumerate((200, 400))]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [600, 800, 1000, 200, 400]
+    assert [e["eval_loss"] for e in evals(parsed)] == [0.7243]

@@ -243,8 +243,10 @@ _LABEL = regex.compile(
 )
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a code file's name and a function's before a number: the number is the line of the code that logged
+# (or right after the file's name and a colon, `train.py:254`, and the process id in brackets after that line,
+# `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
 _SOURCE_LINE = regex.compile(
-    r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*$"
+    r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:)$"
 )
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
@@ -822,6 +824,8 @@ def _slots(sh: SampledShape) -> list[Slot]:
         slots.append(Slot(i, kind, label, unit, rate))
         if kind == "num" and _SOURCE_LINE.search(_before(sh.literals, sh.kinds, i)):
             slots[-1].role = "skip"  # (the line of the code that logged it: the logger's prefix)
+        elif kind == "num" and i and slots[i - 1].role == "skip" and sh.literals[i] == "[":
+            slots[-1].role = "skip"  # (the process id after it)
     _pair_joined(sh, slots)
     _names_listed(sh, slots)
     _part_and_whole(sh, slots)
@@ -3679,13 +3683,13 @@ def _announced(records: list[RecordShape], sample: SampledLog, taken: set[str]) 
 
 
 # a line that reports the best score so far, no evaluation of its own: "new best", or "best" opening the line's
-# words after a logger's prefix or a mark (`: best metric, ...`, `*** Best metric: ...`); not "at best" (a test
-# score at the best validation's checkpoint is measured anew)
+# words after a logger's prefix, its level or a mark (`: best metric, ...`, `INFO Best accuracy: ...`, `*** Best
+# metric: ...`); not "at best" (a test score at the best validation's checkpoint is measured anew)
 # (or that the best changed, the old best and the new: Bjarte Sunde's early-stopping-pytorch pytorchtools.py,
 # copied by Informer, Autoformer and thuml's Time-Series-Library, prints f'Validation loss decreased
 # ({self.val_loss_min:.6f} --> {val_loss:.6f}).  Saving model ...' of the loss the epoch's line states)
 _BEST = regex.compile(
-    r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*)best\b"
+    r"(?i)\bnew best\b|\bbest\b[^.!?]{0,40}\bso far\b|(?:^|[:\]>|*!]\s*|\b(?:INFO|DEBUG|WARNING)\s+)best\b"
     r"|\b(?:decreased|improved|increased)\s*(?:\(|from\b)"
     r"|最佳|最优"  # (best, in Chinese)
 )
@@ -3704,7 +3708,10 @@ def _best_so_far(rec: RecordShape) -> bool:
         (
             s.index
             for s in rec.slots
-            if s.kind == "num" and s.index not in (rec.counter, rec.epoch) and not _epoch_named(s.label)
+            if s.kind == "num"
+            and s.role != "skip"
+            and s.index not in (rec.counter, rec.epoch)
+            and not _epoch_named(s.label)
         ),
         None,
     )
@@ -5262,7 +5269,7 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     number (a config echo's `split=val, ..., iou=0.7` is no evaluation). Seen twice, an evaluation's values must
     also move."""
     literals = rec.shapes[0].literals
-    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    first = next((s.index for s in rec.slots if s.kind == "num" and s.role != "skip"), None)
     if first is None:
         return False
     text = " ".join(literals[: first + 1])
