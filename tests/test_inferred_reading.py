@@ -6094,3 +6094,18 @@ def test_the_file_line_and_process_of_a_loggers_prefix_leave_an_evaluations_word
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [600, 800, 1000, 200, 400]
     assert [e["eval_loss"] for e in evals(parsed)] == [0.7243]
+
+
+def test_values_and_counters_in_braces(write_log):
+    # a lane-segmentation trainer's log: logger.info('epoch: {%d/%d}, step: {%d/%d}, loss : {%.7f}, lr : {%.7f}')
+    lines = []
+    for epoch in (1, 2, 3):
+        for step in (1, 2):
+            lines.append(
+                f"2022-02-15 17:49:1{epoch},758 INFO epoch: {{{epoch}/300}}, step: {{{step}/2}}, loss : "
+                f"{{1.{epoch}0869{step}8}}, lr : {{0.000100{epoch}}}"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 1, 2, 1, 2]
+    assert list(parsed.rows["loss"]) == [1.1086918, 1.1086928, 1.2086918, 1.2086928, 1.3086918, 1.3086928]
+    assert list(parsed.rows["epoch_total"]) == [300] * 6

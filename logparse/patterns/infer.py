@@ -239,7 +239,8 @@ _WORD_RX = (
 )
 _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
-    r"[\s'\"=:#\[(|,：，｜（［【＝-]*$"
+    # (or a brace around the value: 'epoch: {1/300}, step: {1/2}, loss : {2.0086918}, lr : {0.0001000}')
+    r"[\s'\"=:#\[({|,：，｜（［【＝-]*$"
 )
 _CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
 # a code file's name and a function's before a number: the number is the line of the code that logged
