@@ -311,6 +311,14 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "total_loss",
             ("loss", "orth_loss"),
         ),
+        # BasicSR's MessageLogger prints its loss_dict's keys: SRModel's one 'l_pix' is the loss; SRGANModel's
+        # 'l_g_pix', 'l_g_gan', 'l_d_real', 'l_d_fake' are two models' parts, no total
+        (("lr", "l_pix"), "l_pix", ()),
+        (
+            ("l_g_pix", "l_g_gan", "l_d_real", "l_d_fake"),
+            None,
+            ("l_g_pix", "l_g_gan", "l_d_real", "l_d_fake"),
+        ),
         # kohya-ss sd-scripts' tqdm postfix: the moving average of the loss, the only one
         (("avr_loss",), "avr_loss", ()),
         # a loss under another model's namespace (verl's critic/vf_loss beside actor/entropy on one line) is no

@@ -1492,12 +1492,15 @@ def _words(key: str) -> frozenset[str]:
     """The words of a key: camelCase and any separator split, lower case (`Mask_Loss` -> mask, loss); a loss glued
     to a short word is a loss too (LLaMA-Adapter's `train_closs`, YOLOv5's `mloss`: closs, loss)."""
     words = {w for w in regex.split(r"[^a-z0-9]+", _CAMEL.sub("_", english(key)).lower()) if w}
-    if any(_GLUED_LOSS.fullmatch(w) for w in words):
+    if any(_GLUED_LOSS.fullmatch(w) for w in words) or _L_LOSS.fullmatch(key.strip()):
         words.add("loss")
     return frozenset(words)
 
 
 _GLUED_LOSS = regex.compile(r"[a-z]{1,5}loss")
+# BasicSR's and its forks' losses (ESRGAN, HDRUNet, the MMSR codebases): basicsr/models/sr_model.py
+# loss_dict['l_pix'], 'l_percep', 'l_style'; srgan_model.py 'l_g_pix', 'l_g_gan', 'l_d_real', 'l_d_fake'
+_L_LOSS = regex.compile(r"l_[a-z]+(?:_[a-z]+)*")
 
 
 def _group_parts(key: str) -> tuple[str, str] | None:
