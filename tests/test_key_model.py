@@ -105,6 +105,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
     [
         # PaddleSeg paddleseg/core/train.py: "batch_cost: {:.4f}" is the mean seconds of a batch
         ("batch_cost", "0.1234", "step_time_s", 0.1234, "name"),
+        # evjeny/EAST train.py: 'time consumption is {:.8f}', the seconds of the batch's forward, backward and update
+        ("time consumption", "1.32521653", "step_time_s", 1.32521653, "name"),
         # dl4mt's trainer (fducau/CWord nmt.py): 'UD {}', the seconds of the one update
         ("UD", "0.976931095123", "step_time_s", 0.976931095123, "name"),
         # CNTK's 2015 SGD: "Ave Learn Rate Per Sample = %.10g" (microsoft/CNTK ExampleSetups/LM/LSTMLM/ExpectedResults.log)
@@ -310,6 +312,12 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             ("loss", "orth_loss", "total_loss", "grad_norm"),
             "total_loss",
             ("loss", "orth_loss"),
+        ),
+        # facebookresearch/vggt's meters: the objective it backpropagates beside its terms, all under `Loss/`
+        (
+            ("Batch Time", "Loss/train_loss_objective", "Loss/train_loss_camera", "Loss/train_loss_T"),
+            "Loss/train_loss_objective",
+            ("Loss/train_loss_camera", "Loss/train_loss_T"),
         ),
         # BasicSR's MessageLogger prints its loss_dict's keys: SRModel's one 'l_pix' is the loss; SRGANModel's
         # 'l_g_pix', 'l_g_gan', 'l_d_real', 'l_d_fake' are two models' parts, no total
