@@ -6109,3 +6109,20 @@ def test_values_and_counters_in_braces(write_log):
     assert steps_of(parsed) == [1, 2, 1, 2, 1, 2]
     assert list(parsed.rows["loss"]) == [1.1086918, 1.1086928, 1.2086918, 1.2086928, 1.3086918, 1.3086928]
     assert list(parsed.rows["epoch_total"]) == [300] * 6
+
+
+def test_a_time_that_matches_the_gap_between_two_stamped_records_is_the_intervals(write_log):
+    # xinntao's MMSR (and HDRUNet on it): logging.Formatter('%(asctime)s.%(msecs)03d - %(levelname)s: %(message)s',
+    # datefmt='%y-%m-%d %H:%M:%S') and every 100 iterations "<epoch:{:3d}, iter:{:8,d}, lr:{:.3e}, , time:{:.3f}>
+    # l_pix: {:.4e}" with the seconds since the last print: 84.443 between 11:31:42.571 and 11:33:07.015
+    stamps = ["11:31:42.571", "11:33:07.015", "11:34:32.932", "11:36:03.741", "11:37:49.982"]
+    times = ["1145.108", "84.443", "85.917", "90.808", "106.241"]
+    lines = [
+        f"21-08-10 {at} - INFO: <epoch:193, iter: {505100 + 100 * k:,}, lr:5.000e-05, , time:{t}> l_pix: 7.754{k}e-03"
+        for k, (at, t) in enumerate(zip(stamps, times, strict=True))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [505100, 505200, 505300, 505400, 505500]
+    assert list(parsed.rows["loss"]) == [0.007754, 0.0077541, 0.0077542, 0.0077543, 0.0077544]
+    assert [round(v, 6) for v in parsed.rows["step_time_s"]] == [11.45108, 0.84443, 0.85917, 0.90808, 1.06241]
+    assert parsed.rows["timestamp"].diff().round(3).tolist()[1:] == [84.444, 85.917, 90.809, 106.241]

@@ -138,6 +138,9 @@ TS_RX = (
     # (.NET's DateTime in the en-US culture, month, day and hour unpadded, a 12-hour clock: Seq2SeqSharp's logger
     # "info,9/26/2019 3:38:24 PM Update = ...")
     r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M"
+    # the year in two digits, opening the line (xinntao's MMSR and EDVR, the super-resolution codebases built on them:
+    # logging.Formatter('%(asctime)s.%(msecs)03d - %(levelname)s: %(message)s', datefmt='%y-%m-%d %H:%M:%S'))
+    r"|\A\d\d-[01]\d-[0-3]\d \d\d:\d\d:\d\d(?:\.\d+)?(?= )"
     # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
     r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?"
     # (glog's `I0919 14:15:27.775955`, absl's: the level's letter first on the line, after the blanks of an indented
@@ -5908,8 +5911,14 @@ def _line_table(
                 m = _part_of_step(slot, _clock(texts) is True)
             if _full(m) == "step_time_s" and not m.kept and not m.invert and slot.per == 1 and over is None:
                 if stamp is not None and groups.get(stamp) == "timestamp":
-                    m = _stamped_milliseconds(rec, m, slot, stamp)
-                    m = _stamped_interval(rec, m, slot, stamp, km)
+                    # (seconds that match the gaps between the stamps are the interval's, before any reading of
+                    # them as milliseconds of a step: MMSR's `time:84.443` every 100 iterations, 84.4 s apart)
+                    timed = _stamped_interval(rec, m, slot, stamp, km)
+                    if timed is m:
+                        timed = _stamped_interval(
+                            rec, _stamped_milliseconds(rec, m, slot, stamp), slot, stamp, km
+                        )
+                    m = timed
                 else:
                     m = _rated_interval(rec, m, slot, km, line)
             if m.kept and stamp is not None and groups.get(stamp) == "timestamp" and longest is None:
@@ -7167,7 +7176,10 @@ def _rises(rec: RecordShape, index: int) -> Iterator[tuple[int, int, float | Non
     steps, values = rec.series(rec.counter), rec.series(index)
     for k in range(1, len(steps)):
         (s0, a), (s1, b) = steps[k - 1], steps[k]
-        x, y = _whole(a), _whole(b)
+        x, y = (
+            _whole(_unsep(a)),
+            _whole(_unsep(b)),
+        )  # (a counter printed with thousands separators: `505,100`)
         if s0 == s1 and x is not None and y is not None and y > x:
             yield k, y - x, _number(values[k][1])
 

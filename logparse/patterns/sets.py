@@ -297,6 +297,8 @@ _DASHED_MINUTE = regex.compile(r"^\d{4}-\d\d-\d\d-\d\d-\d\d$")
 # MMEngine's MMLogger ('%m/%d %H:%M:%S': mmengine/logging/logger.py): "12/05 10:02:52"
 _NO_YEAR = regex.compile(r"^\d{4} \d\d:\d\d:\d\d(?:\.\d+)?$")
 _NO_YEAR_SLASH = regex.compile(r"^(?P<m>\d\d)[/-](?P<d>\d\d) (?P<t>\d\d:\d\d:\d\d(?:\.\d+)?)$")
+# the year in two digits (MMSR's and EDVR's datefmt '%y-%m-%d %H:%M:%S', then '.%(msecs)03d')
+_SHORT_YEAR = regex.compile(r"^\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?$")
 # The year given to year-less timestamps: a leap year, so that 0229 reads. Their absolute value is
 # meaningless; differences between lines are right unless the log crosses a New Year.
 NO_YEAR = 2000
@@ -337,6 +339,12 @@ def to_timestamp(text: str) -> float:
         d, h, m, sec = (int(units[k]) for k in "dhms")
         start = datetime(NO_YEAR, 1, 1, tzinfo=timezone.utc).timestamp()
         return start + ((d * 24 + h) * 60 + m) * 60.0 + sec
+    if _SHORT_YEAR.match(t):
+        fmt = "%y-%m-%d %H:%M:%S.%f" if "." in t else "%y-%m-%d %H:%M:%S"
+        try:
+            return datetime.strptime(t, fmt).replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            raise MalformedValue(f"not a timestamp: {text!r}") from None
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] in "/-" else None  # (or '%m-%d %H:%M:%S')
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
