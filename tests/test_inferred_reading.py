@@ -6126,3 +6126,46 @@ def test_a_time_that_matches_the_gap_between_two_stamped_records_is_the_interval
     assert list(parsed.rows["loss"]) == [0.007754, 0.0077541, 0.0077542, 0.0077543, 0.0077544]
     assert [round(v, 6) for v in parsed.rows["step_time_s"]] == [11.45108, 0.84443, 0.85917, 0.90808, 1.06241]
     assert parsed.rows["timestamp"].diff().round(3).tolist()[1:] == [84.444, 85.917, 90.809, 106.241]
+
+
+def test_saves_named_by_the_path_between_and_by_a_best_scores_arrow_to_a_pickle(write_log):
+    # zezhishao/STEP's easytorch runner logs "Checkpoint {} saved" of the .pt file it wrote; caofy0307/T-GRAASP logs
+    # "✔ Best! Corr={:.4f}  →  {path}" of the pickle it wrote
+    lines = []
+    for epoch in (1, 2, 3):
+        lines.append(
+            f"2022-09-26 23:1{epoch}:08,830 - easytorch-training - INFO - Epoch {epoch} train_loss: 0.5{epoch}"
+        )
+        lines.append(
+            f"2022-09-26 23:1{epoch}:09,830 - easytorch-training - INFO - Checkpoint checkpoints/TSFormer_100/"
+            f"7db68a53/TSFormer_00{epoch}.pt saved"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 4, 6]
+    lines = []
+    for epoch in (1, 2, 3):
+        lines.append(
+            f"12:5{epoch}:06    [FT] Ep {epoch:03d} | Loss 1.66{epoch} | Corr 0.168{epoch} | LR 1.00e-04"
+        )
+        lines.append(f"12:5{epoch}:07    ✔ Best! Corr=0.168{epoch}  →  checkpoints/best_finetune_model.pkl")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 4, 6]
+
+
+def test_an_announcement_whose_over_is_a_preposition_announces(write_log):
+    # karpathy's char-rnn and its forks (LSTM-char-CNN): print('evaluating loss over split index ' .. split_index)
+    # before each validation, then the save of its checkpoint
+    lines = []
+    for epoch in (24, 25):
+        lines += [
+            f"{step}/31675 (epoch {step / 1267:.2f}), train_loss = 9{k}.9614 "
+            for k, step in enumerate(range(1267 * epoch - 400, 1267 * epoch, 100))
+        ]
+        lines += [
+            "evaluating loss over split index 2  ",
+            f"saving checkpoint to cv/lm_word-small_epoch{epoch}.00_122.53.t7  ",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [5, 11]

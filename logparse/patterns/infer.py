@@ -3668,6 +3668,9 @@ _ANNOUNCED = regex.compile(
 )
 
 
+_OVER = regex.compile(r"(?i)\b(?:finished|done|completed?|ended)\b|\bover\W*$")
+
+
 def _announced(records: list[RecordShape], sample: SampledLog, taken: set[str]) -> list[SampledShape]:
     """Lines that announce an evaluation in words alone where the log prints no evaluation's values the reading
     finds: each announces one (nyu-mll/jiant's trainer logs "Validating..." before the validation's batches, Joey
@@ -3678,10 +3681,10 @@ def _announced(records: list[RecordShape], sample: SampledLog, taken: set[str]) 
     for sh in sample.shapes.values():
         if sh.key in taken or not sh.examples or not _words_alone(sh) or _says_saved(sh):
             continue
-        if _ENDED.search(sh.examples[0][1]):
-            continue
         text = _TOKEN.sub(" ", sh.examples[0][1]).strip()
-        if _ANNOUNCED.match(text):
+        # (an end is no start; `over` may be a preposition: karpathy's char-rnn forks print "evaluating loss over
+        # split index 2")
+        if _ANNOUNCED.match(text) and not _OVER.search(text):
             out.append(sh)
     return out
 
@@ -6523,6 +6526,8 @@ _SAVE = regex.compile(
     rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
     # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
     rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"
+    # (or the path it wrote between them: easytorch's "Checkpoint {} saved" of the .pt file)
+    rf"|\b{_SAVED}\s+\S+\.{_CHECKPOINT_FILE}\s+(?:saved|written)\b"
     # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
     # logger.info("save_model!!") after each epoch; not a setting, `save_model: True`)
     r"|(?<![-\w])sav(?:e|ed|ing)_(?:model|checkpoint|ckpt|weights)[!.]*\s*$"
@@ -6537,7 +6542,8 @@ _SAVE = regex.compile(
     rf"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
     # or a new best score and an arrow to the file it went to (GeorgiySav/diffusionblocks_llm's trainer: "step    400
     # | new best val loss 2.6934 -> checkpoints/llama.ckpt.best")
-    rf"|\bbest\b[^!?]{{0,60}}?\s(?:->|=>|→)\s*\S*\.{_CHECKPOINT_FILE}\b"
+    # (a pickle of the model too: caofy0307/T-GRAASP's "✔ Best! Corr={:.4f}  →  checkpoints/best_finetune_model.pkl")
+    rf"|\bbest\b!?[^!?]{{0,60}}?\s(?:->|=>|→)\s*\S*\.(?:{_CHECKPOINT_FILE}|pkl)\b"
     # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
     r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存"
     # in Korean, 저장 (save) after the checkpoint, the model or the weights (choijun9040/vlm_project's "체크포인트
