@@ -6169,3 +6169,20 @@ def test_an_announcement_whose_over_is_a_preposition_announces(write_log):
         ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [5, 11]
+
+
+def test_an_evaluation_that_quotes_the_trainings_cost_under_its_stage_word_is_one(write_log):
+    # dl4mt's trainer (fducau/CWord nmt.py): 'Epoch: {}, Update: {}, Cost: {}, UD {}' every dispFreq updates and,
+    # after each validation, 'Train: {} Val: {} ValPerp: {}' (the last minibatch's cost, the validation's)
+    lines = [
+        f"[0{k}_55_56] Epoch: 0, Update: {13750 + 250 * k}, Cost: 3{k}.5747642517, UD 0.976931095123"
+        for k in range(4)
+    ]
+    lines += ["Train: 27.1271324158 Val: 37.2833251953 ValPerp: 30.6101785403", "Seen 1920000 samples"]
+    lines += [
+        f"[0{k}_25_23] Epoch: 0, Update: {14750 + 250 * (k - 4)}, Cost: 3{k}.0122871399, UD 0.907998800278"
+        for k in range(4, 7)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [13750, 14000, 14250, 14500, 14750, 15000, 15250]
+    assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(5, 37.2833251953)]

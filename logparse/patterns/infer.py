@@ -5443,14 +5443,23 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     )
 
 
+_CAMEL_SPLIT = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")  # (`ValPerp`: val, perp)
+
+
 def _evaluation_keys(rec: RecordShape) -> bool:
     """Whether a record's keyed numbers are two or more and every key names an evaluation (`eval_loss`,
     `val/acc`, `test accuracy`): a line seen once that says so is one (clu's LoggingWriter writes the
-    evaluation's summary as the steps' are, "[6255] eval_accuracy=0.3713, eval_loss=2.9286")."""
+    evaluation's summary as the steps' are, "[6255] eval_accuracy=0.3713, eval_loss=2.9286"). Beside them, the
+    training's value quoted under the stage's word alone is the comparison it reports (dl4mt's trainer prints
+    'Train: {cost} Val: {valid_err} ValPerp: {valid_perplexity}' after each validation)."""
     labels = _value_labels(rec)
+    named = [label for label in labels if set(_words(_CAMEL_SPLIT.sub("_", label))) & EVAL_WORDS]
+    quoted = [label for label in labels if label not in named and set(_words(label)) <= _TRAIN_STAGE]
     return (
         len(labels) >= 2
-        and all(set(_words(label)) & EVAL_WORDS for label in labels)
+        and len(named) + len(quoted) == len(labels)
+        and len(quoted) <= 1
+        and len(named) >= len(quoted) + 1
         and not any(set(_words(label)) & _SETTING_WORDS for label in labels)
     )
 
