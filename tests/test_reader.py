@@ -400,7 +400,7 @@ def test_a_two_word_key_glued_to_a_frame_starts_a_record_of_its_own(tmp_path):
 
 
 def test_a_heading_word_and_its_number_glued_to_a_frame_starts_a_record_of_its_own(tmp_path):
-    # SpaceLearner/SessionRec-pytorch's train.py: tqdm over the epochs, then print(f'Epoch {epoch}: MRR =
+    # SpaceLearner's graph recommender, src/utils/train.py: tqdm over the epochs, then print(f'Epoch {epoch}: MRR =
     # {mrr:.3f}%, Hit = {hit:.3f}%') after the evaluation, glued to the frame or after the blanks it pads with
     frame = " 20%|██        | 6/30 [14:52<59:37, 149.08s/it]"
     path = tmp_path / "glued.log"

@@ -805,8 +805,11 @@ class _Assembler:
                 if stated:
                     self.facts["batch_size"] = stated
                     break
+        kept = self.keymap.get("kept", {})
+        if not kept:
+            return
         model = keymap_mod.load()
-        for key, column in self.keymap.get("kept", {}).items():
+        for key, column in kept.items():
             found = model.lookup(key, "config")
             if found is None or found.column not in _STEADY_FACTS or found.column in self.facts:
                 continue

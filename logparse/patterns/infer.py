@@ -245,13 +245,12 @@ _LABEL = regex.compile(
     # (or a brace around the value: 'epoch: {1/300}, step: {1/2}, loss : {2.0086918}, lr : {0.0001000}')
     r"[\s'\"=:#\[({|,：，｜（［【＝-]*$"
 )
-_CODE_FILE = regex.compile(r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)$")
+_CODE_EXTENSIONS = r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)"
+_CODE_FILE = regex.compile(rf"{_CODE_EXTENSIONS}$")
 # a code file's name and a function's before a number: the number is the line of the code that logged
 # (or right after the file's name and a colon, `train.py:254`, and the process id in brackets after that line,
 # `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
-_SOURCE_LINE = regex.compile(
-    r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:)$"
-)
+_SOURCE_LINE = regex.compile(rf"{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:)$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`, `401.0 SPS`), a bare `/s` the

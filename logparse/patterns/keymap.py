@@ -1105,11 +1105,9 @@ class KeyMap:
             whole = [
                 k
                 for k in candidates
-                if _words(k) & rule.total
-                and _words(k) - rule.total == _words(named[0])
-                and len(candidates) >= 2
+                if len(named) == 1 and _words(k) & rule.total and _words(k) - rule.total == _words(named[0])
             ]
-            if len(whole) == 1 and len(named) == 1:
+            if len(whole) == 1 and len(candidates) >= 2:
                 mapped[whole[0]] = Mapping(
                     "loss",
                     "step",

@@ -326,11 +326,7 @@ def to_timestamp(text: str) -> float:
     if _SYSLOG.match(t):
         # syslog's month, day and time, no year (rsyslog's RSYSLOG_TraditionalFileFormat "%TIMESTAMP% %HOSTNAME%
         # %syslogtag%%msg%", journalctl -o short): read in NO_YEAR, good for the time between lines
-        fmt = "%Y %b %d %H:%M:%S.%f" if "." in t else "%Y %b %d %H:%M:%S"
-        try:
-            return datetime.strptime(f"{NO_YEAR} {t}", fmt).replace(tzinfo=timezone.utc).timestamp()
-        except ValueError:
-            raise MalformedValue(f"not a timestamp: {text!r}") from None
+        return _utc(f"{NO_YEAR} {t}", "%Y %b %d %H:%M:%S", text)
     units = _DAY_UNITS.match(t)
     if units is not None:
         # the day of the month and the time, no month (HugeCTR's MESSAGE_, include/common.hpp: "[" setw(2)
@@ -340,11 +336,7 @@ def to_timestamp(text: str) -> float:
         start = datetime(NO_YEAR, 1, 1, tzinfo=timezone.utc).timestamp()
         return start + ((d * 24 + h) * 60 + m) * 60.0 + sec
     if _SHORT_YEAR.match(t):
-        fmt = "%y-%m-%d %H:%M:%S.%f" if "." in t else "%y-%m-%d %H:%M:%S"
-        try:
-            return datetime.strptime(t, fmt).replace(tzinfo=timezone.utc).timestamp()
-        except ValueError:
-            raise MalformedValue(f"not a timestamp: {text!r}") from None
+        return _utc(t, "%y-%m-%d %H:%M:%S", text)
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] in "/-" else None  # (or '%m-%d %H:%M:%S')
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
@@ -359,11 +351,7 @@ def to_timestamp(text: str) -> float:
         # setup_logging: datefmt='%Y-%m-%d,%H:%M:%S')
         t = f"{t[:10]} {t[11:]}"
     if t[4:5] == " " and _NO_YEAR.match(t):
-        fmt = "%Y%m%d %H:%M:%S.%f" if "." in t else "%Y%m%d %H:%M:%S"
-        try:
-            return datetime.strptime(f"{NO_YEAR}{t}", fmt).replace(tzinfo=timezone.utc).timestamp()
-        except ValueError:
-            raise MalformedValue(f"not a timestamp: {text!r}") from None
+        return _utc(f"{NO_YEAR}{t}", "%Y%m%d %H:%M:%S", text)
     dt = None
     for candidate in (t, t.replace("/", "-")):
         try:
@@ -383,6 +371,15 @@ def to_timestamp(text: str) -> float:
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
     return dt.timestamp()
+
+
+def _utc(t: str, fmt: str, text: str) -> float:
+    """Seconds since the epoch of `t` read by `fmt` (and a fraction of a second after it where `t` prints one), as
+    UTC; MalformedValue naming the printed `text` where it does not read."""
+    try:
+        return datetime.strptime(t, f"{fmt}.%f" if "." in t else fmt).replace(tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        raise MalformedValue(f"not a timestamp: {text!r}") from None
 
 
 _UNITS_DURATION = regex.compile(

@@ -164,8 +164,9 @@ GLUED_BAR = regex.compile(
     # `Step N | ...` glued to its own bar's redraw stays one record: the alternative above)
     # (two words before it as well: KevinCarpricorn/EchoAlign's print(f"Train Loss: {loss:.6f}, Acc: {acc:.6f}%")
     # after its epochs' bar)
-    # (or the word, its number and a colon, a record's heading: SpaceLearner/SessionRec-pytorch's tqdm over the
-    # epochs, then print(f'Epoch {epoch}: MRR = {mrr:.3f}%, Hit = {hit:.3f}%'), glued or after the bar's blanks)
+    # (or the word, its number and a colon, a record's heading: SpaceLearner's graph recommender, its
+    # src/utils/train.py: tqdm over the epochs, then print(f'Epoch {epoch}: MRR = {mrr:.3f}%, Hit = {hit:.3f}%'),
+    # glued or after the bar's blanks)
     r"|(?<=(?:it/s|s/it)\])[A-Z][A-Za-z]+(?: [A-Z]?[a-z]+)?:? \d+(?:\.\d+)?(?:,| (?!\|))"
     r"|(?<=(?:it/s|s/it)\] *)[A-Z][A-Za-z]+ \d+: [A-Za-z])"
 )
