@@ -12,6 +12,8 @@ from pathlib import Path
 
 import regex
 
+from .errors import interrupted
+
 # .report.1234.tmp.png: hidden, the writer's pid, the final suffix kept (matplotlib and pandas choose the
 # format by it)
 _TEMP = regex.compile(r"^\..+\.(\d+)\.tmp(?:\.[A-Za-z0-9]+)?$")
@@ -35,6 +37,7 @@ def staged() -> Iterator[Callable[[str | os.PathLike[str]], Path]]:
 
     try:
         yield stage
+        interrupted()  # (a SIGTERM whose exception was lost: nothing is replaced)
         for tmp, final in pending:
             os.replace(tmp, final)
     except BaseException as exc:

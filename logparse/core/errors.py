@@ -54,9 +54,24 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+# The signals on_signal has handled while its block runs. CPython can lose the exception a handler raises (the
+# handler runs inside C code that goes on as if nothing were raised: seen in matplotlib's font lookup, after which
+# the command drew its report and waited for ever on its forked writer), so the waits and the final renames ask
+# `interrupted` too.
+_RECEIVED: list[int] = []
+
+
 def on_signal(signum: int, frame: object) -> None:
-    """A signal handler that raises Interrupted."""
+    """A signal handler that raises Interrupted (and remembers the signal: `interrupted`)."""
+    _RECEIVED.append(signum)
     raise Interrupted(signum)
+
+
+def interrupted() -> None:
+    """Raise Interrupted again for a signal already handled, in case its exception was lost on the way: called
+    before a blocking wait and before outputs are renamed into place."""
+    if _RECEIVED:
+        raise Interrupted(_RECEIVED[-1])
 
 
 @contextmanager
@@ -71,8 +86,10 @@ def on_sigterm(handler: Callable[[int, Any], None] = on_signal) -> Iterator[None
         return
     try:
         yield
+        interrupted()  # (a block that finished although a signal came: its exception was lost)
     finally:
         signal.signal(signal.SIGTERM, before)
+        _RECEIVED.clear()
 
 
 class OptionError(UsageError, TypeError):

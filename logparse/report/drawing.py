@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.collector import settle
-from ..core.errors import LogparseError
+from ..core.errors import LogparseError, interrupted
 from .figdata import ReportData
 
 
@@ -52,6 +52,7 @@ class Child:
         self.reaped = False
 
     def __call__(self) -> None:
+        interrupted()  # (before the wait: a lost SIGTERM would leave it waiting on a writer that never ends)
         reply, self.reply = self.reply, None
         if reply is None:
             return
