@@ -19,7 +19,7 @@ import pytest
 
 from logparse.core.atomic import staged
 from logparse.core.errors import Interrupted, on_sigterm
-from logparse.report.drawing import apart
+from logparse.report.drawing import Child
 
 from .conftest import SAMPLES
 from .test_batch_faults import _children, _gone
@@ -99,14 +99,18 @@ def test_a_sigterm_whose_exception_was_lost_renames_nothing_into_place(tmp_path)
 
 
 def test_a_sigterm_whose_exception_was_lost_stops_the_wait_for_a_forked_writer():
-    child = apart(time.sleep, 30)  # (without the check, the wait ends when it does, and the test fails)
-    assert child is not None
+    # a process that holds its reply pipe open for 30 s, as a forked writer does while it writes (without the
+    # check the wait ends when it does, and the test fails)
+    proc = subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE)
+    child = Child(proc.pid, os.dup(proc.stdout.fileno()))
+    proc.stdout.close()
     try:
         with pytest.raises(Interrupted), on_sigterm():
             _sigterm_lost()
-            child()  # (waited for ever before)
+            child()
     finally:
         child.stop()
+        proc.returncode = -signal.SIGKILL  # (reaped by stop)
 
 
 def test_a_block_that_ends_after_a_lost_sigterm_still_says_interrupted():
