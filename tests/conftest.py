@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+# A machine that forbids bytecode caches (PYTHONDONTWRITEBYTECODE) makes every logparse process the tests start
+# compile the package from source again (0.3 s each, over ~150 processes) and pytest rewrite each test module's
+# asserts again in each worker. The tests' own processes write them, into the __pycache__ folders git ignores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # the pattern sets' disk cache (patterns/diskcache.py) of the tests: not the user's; kept between runs (its keys are
 # contents, so an entry is never stale)
