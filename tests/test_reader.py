@@ -52,6 +52,23 @@ def test_ansi_colours_are_removed():
 
 
 @pytest.mark.parametrize(
+    "line,text",
+    [
+        # colour codes whose ESC byte was lost: removed, the reset without a number too
+        ("[[32m20251202 10:01:02[0m| step 5", "[20251202 10:01:02| step 5"),
+        ("[1;33mloss[m: 2.5", "loss: 2.5"),
+        # ... but a bracket that opens a key beginning with "m" is text (I-JEPA's train.py prints
+        # "[wd: %.2e] [lr: %.2e] [mem: %.2e]")
+        ("[15,     0/  476] train_loss: 5.663 [lr: 7.32e-04] [mem: 4.92e+04] (632.5 ms)",
+         "[15,     0/  476] train_loss: 5.663 [lr: 7.32e-04] [mem: 4.92e+04] (632.5 ms)"),
+        ("[max_mem: 1962M] [mean_loss 0.3]", "[max_mem: 1962M] [mean_loss 0.3]"),
+    ],
+)  # fmt: skip
+def test_colour_codes_that_lost_their_escape_byte(line, text):
+    assert clean_text(line)[0] == text
+
+
+@pytest.mark.parametrize(
     "line,text,rank,host",
     [
         ("[default3]: iteration 1/ 10 |", " iteration 1/ 10 |", 3, None),

@@ -44,8 +44,10 @@ MATCH_CHARS = 1 << 16
 _ANSI = regex.compile(
     r"\x1b\[[0-9;?]+[ -/]*[@-~]|\x1b\[[ -/]*[ABCDEFGHJKSfhlmnsu]|\x1b\[|\x1b[()][A-Za-z0-9]|\x1b[=>]"
 )
-# Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ...").
-_ANSI_REMNANT = regex.compile(r"\[(?:\d{1,3}(?:;\d{1,3})*)?m(?=\S|$)")
+# Colour codes whose ESC byte was lost on the way (seen in pasted logs: "[[32m20251202 ..."). The reset without a
+# number, "[m", only on a line that holds a numbered one: alone it is as likely a bracket opening a key ("[mem: ...").
+_ANSI_REMNANT = regex.compile(r"\[\d{1,3}(?:;\d{1,3})*m(?=\S|$)")
+_RESET_REMNANT = regex.compile(r"\[m(?=\S|$)")
 # What every remnant contains ("[" digits/semicolons "m"): a cheap test before the exact substitution.
 _MAYBE_REMNANT = re.compile(r"\[[\d;]*m")
 # torchrun --tee: [default3]:, [rank0]:; the "[trainer0|0]:" of jobs started by torchx (pytorch/torchtune PR #2620's
@@ -429,7 +431,9 @@ def _clean(text: str, counters: bool = False) -> list[tuple[str, int | None, str
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if "[" in text and _MAYBE_REMNANT.search(text):
-        text = _ANSI_REMNANT.sub("", text)
+        text, colours = _ANSI_REMNANT.subn("", text)
+        if colours:
+            text = _RESET_REMNANT.sub("", text)
     if "\b" in text:
         text = _backspaced(text)
     rank: int | None = None
