@@ -85,6 +85,9 @@ def test_a_known_printers_memory_is_read_in_the_units_it_divides_by(write_log, l
         # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a
         # name of the table (gpu_mem) written as one word, a bare decimal (GiB)
         ("gpumem", "8.9", "memory_gib", 8.9),
+        # ... but not one of 1024 or more, which no device holds as GiB: facebookresearch/ijepa src/train.py logs
+        # "[mem: %.2e]" % (torch.cuda.max_memory_allocated() / 1024.**2), MiB: 4.92e+04 is 48.05 GiB
+        ("mem", "4.92e+04", "memory_gib", 49200 * MIB),
         # a device word among a memory key's words says where it is measured: mlc-ai/pith-train
         # pithtrain/tasks/pretrain_lm.py "peak-gpu-memory %.2f GB" of max_memory_allocated() / 1024**3; allenai/OLMo
         # olmo/train.py Trainer.system_metrics "System/Peak GPU Memory (MB)" (peak_gpu_memory(): / 1024**2, MiB)

@@ -409,8 +409,12 @@ class Mapping:
     def for_value(self, text: str) -> Mapping:
         """The mapping a printed value is read by: a bare whole number on a memory column is MiB (mmengine's
         `memory: 7657`, torchvision's MetricLogger `max mem: 5004`: both print the integer count of 1024**2
-        bytes); a bare decimal stays GiB. Any other value: this mapping."""
-        if self.units != "memory" or self.key_unit is not None or _WHOLE.match(text) is None:
+        bytes); so is a bare number of 1024 or more however printed (I-JEPA's train.py logs `[mem: %.2e]` of
+        max_memory_allocated() / 1024.**2: `4.92e+04`; as GiB it would be 48 TiB, more than any device holds); a
+        smaller bare decimal stays GiB. Any other value: this mapping."""
+        if self.units != "memory" or self.key_unit is not None:
+            return self
+        if _WHOLE.match(text) is None and not _at_least_a_tib(text):
             return self
         return _bare_mib(self)
 
@@ -438,10 +442,18 @@ _BARE: dict[int, tuple[Mapping, Mapping]] = {}
 _KEPT_AS: dict[tuple[int, str], tuple[Mapping, Mapping]] = {}
 
 
+def _at_least_a_tib(text: str) -> bool:
+    """Whether a bare memory figure read as GiB would be a TiB or more."""
+    try:
+        return float(text.strip().strip("'\"")) >= 1024
+    except ValueError:
+        return False
+
+
 def _bare_mib(m: Mapping) -> Mapping:
     hit = _BARE.get(id(m))
     if hit is None or hit[0] is not m:
-        via = "; ".join(v for v in (m.via, "a bare whole number: MiB (rules.memory)") if v)
+        via = "; ".join(v for v in (m.via, "a bare whole number, or one of 1024 or more: MiB (rules.memory)") if v)
         hit = _BARE[id(m)] = (m, replace(m, key_unit="mib", via=via))
     return hit[1]
 
