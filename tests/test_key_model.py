@@ -575,6 +575,11 @@ def test_the_key_model_tables_are_checked(tmp_path, toml, says):
         ("number_of_iterations", "train_iters"),  # num_iterations
         ("Number of train epochs", "num_epochs"),  # num_train_epochs
         ("Number of warmup steps", None),  # (no num_warmup_steps fact)
+        # ... abbreviated `nb` (French "nombre de"): jasraj-jsa/Transolver_plus logs its arguments'
+        # Namespace(..., batch_size=1, nb_epochs=200, ...)
+        ("nb_epochs", "num_epochs"),
+        ("nbr_epochs", "num_epochs"),
+        ("nb_warmup_steps", None),
     ],
 )
 def test_a_count_spelled_out_is_the_count_its_num_key_names(km, key, fact):

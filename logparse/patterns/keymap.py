@@ -664,7 +664,8 @@ class KeyMap:
             return hit
         counted = _NUMBER_OF.match(k)
         if counted is not None:
-            # `Number of training steps`, `number of epochs`: the count a `num_` key names (num_train_steps)
+            # `Number of training steps`, `number of epochs`, `nb_epochs`: the count a `num_` key names
+            # (num_train_steps)
             hit = self._lookup("num_" + _TRAINING.sub("train", counted.group("what")), config, depth + 1)
             if hit is not None:
                 return _ruled(hit, "spelling", f"{key.strip()}: the count of {counted.group('what')}")
@@ -1492,7 +1493,8 @@ def _ruled(m: Mapping, rule: str, via: str) -> Mapping:
 
 
 _CAPITAL = regex.compile(r"[A-Z]")
-_NUMBER_OF = regex.compile(r"^(?:total_)?number_of_(?P<what>[a-z]\w*)$")
+# `number of`, and its abbreviations `nb`, `nbr` (French: nombre de; nb_epochs, nb_classes) and `num of`
+_NUMBER_OF = regex.compile(r"^(?:total_)?(?:number_of|num_of|nbr?)_(?P<what>[a-z]\w*)$")
 _TRAINING = regex.compile(r"\btraining(?=_)")
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
