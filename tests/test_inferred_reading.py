@@ -1139,6 +1139,21 @@ def test_a_distance_named_alone_is_the_loss_and_an_added_time_is_no_steps_time(w
     assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
 
 
+def test_a_fractional_total_alone_is_the_loss_and_a_whole_one_is_not(write_log):
+    # And1210/FER_SSL train.out: '[epoch: 1/200, iter: 375/489] total: 1.657671 ', the sum of its terms
+    def record(epoch: int, it: int, total: str) -> str:
+        return f"[epoch: {epoch}/200, iter: {it}/489] total: {total} "
+
+    lines = [record(1, 25 * k, f"1.65{k}171") for k in (15, 16, 17)] + [record(2, 25 * k, f"1.5{k}") for k in range(4)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 2)["loss"] == 1.6516171
+    assert row_at(parsed, 5)["loss"] == 1.51
+    # a whole number under `total` counts something (images, tokens): no loss
+    counts = [record(1, 25 * k, str(1000 * k)) for k in (15, 16, 17)] + [record(2, 25 * k, str(k)) for k in range(4)]
+    parsed = frame(write_log("\n".join(counts) + "\n", "counts.log"))
+    assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
+
+
 def test_a_table_under_its_header(write_log):
     # ultralytics/engine/trainer.py: the header ("%11s" * (4 + len(loss_names))) % ("Epoch", "GPU_mem",
     # *loss_names, "Instances", "Size"), then per epoch the row ("%11s" * 2 + "%11.4g" * (2 + n)) %

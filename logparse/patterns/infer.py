@@ -5188,7 +5188,18 @@ def _named_alone_loss(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> st
         )
     if _split_distance(rec, slot, km):
         return f"the training split's distance ({key!r}) where no key names a loss: the loss it minimizes"
+    if _total_alone(rec, slot):
+        return f"a fractional total ({key!r}), the record's only keyed value: the sum of the terms it minimizes"
     return None
+
+
+def _total_alone(rec: RecordShape, slot: Slot) -> bool:
+    """A step record's only keyed value, fractional, under `total` alone: the loss, the sum of its terms whatever
+    they are (And1210/FER_SSL's train.out: `[epoch: 1/200, iter: 375/489] total: 1.657671`). A whole number there
+    counts something; beside other keyed values a total may be of anything."""
+    if keymap_mod.normalize(slot.label) != "total" or _is_int(v for _, v in rec.series(slot.index)):
+        return False
+    return [s for s in _keyed_slots(rec) if not s.unit] == [slot]
 
 
 def _split_distance(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
