@@ -119,3 +119,29 @@ def test_a_block_that_ends_after_a_lost_sigterm_still_says_interrupted():
     assert caught.value.signum == signal.SIGTERM
     with on_sigterm():  # (the next command starts afresh)
         pass
+
+
+class _SignalledInAFinalizer:
+    """An object whose finalizer is running when SIGTERM comes: Python cannot raise from a finalizer and prints
+    "Exception ignored in ..." instead (seen with regex's Group.__del__ while analyze drew its report)."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # (the handler runs here)
+
+
+class _FailsInAFinalizer:
+    def __del__(self) -> None:
+        raise ValueError("a finalizer's own error")
+
+
+def test_a_sigterm_in_a_finalizer_prints_no_traceback_and_still_stops(monkeypatch):
+    printed = []  # what Python hands to sys.unraisablehook, which prints "Exception ignored in ..."
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)
+    with pytest.raises(Interrupted), on_sigterm():
+        _SignalledInAFinalizer()  # (collected at once: its finalizer runs here)
+    assert printed == []
+    with on_sigterm():  # any other error of a finalizer is printed as before
+        _FailsInAFinalizer()
+    assert [type(u.exc_value) for u in printed] == [ValueError]
+    assert sys.unraisablehook == printed.append  # (put back)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 from typing import Any
 
 
@@ -84,12 +86,25 @@ def on_sigterm(handler: Callable[[int, Any], None] = on_signal) -> Iterator[None
     except ValueError:  # not the main thread
         yield
         return
+    hook = sys.unraisablehook
+    if handler is on_signal:
+        sys.unraisablehook = partial(_quiet_if_interrupted, hook)
     try:
         yield
         interrupted()  # (a block that finished although a signal came: its exception was lost)
     finally:
         signal.signal(signal.SIGTERM, before)
+        sys.unraisablehook = hook
         _RECEIVED.clear()
+
+
+def _quiet_if_interrupted(hook: Callable[[Any], object], unraisable: Any) -> None:
+    """An Interrupted that Python could not raise (the signal came while a finalizer ran: regex's Group.__del__)
+    is not printed as "Exception ignored in ...": it is raised again where the command next waits
+    (`interrupted`), which then says it in one line. Anything else goes to the hook before."""
+    if isinstance(unraisable.exc_value, Interrupted):
+        return
+    hook(unraisable)
 
 
 class OptionError(UsageError, TypeError):
