@@ -1144,12 +1144,16 @@ def test_a_fractional_total_alone_is_the_loss_and_a_whole_one_is_not(write_log):
     def record(epoch: int, it: int, total: str) -> str:
         return f"[epoch: {epoch}/200, iter: {it}/489] total: {total} "
 
-    lines = [record(1, 25 * k, f"1.65{k}171") for k in (15, 16, 17)] + [record(2, 25 * k, f"1.5{k}") for k in range(4)]
+    lines = [record(1, 25 * k, f"1.65{k}171") for k in (15, 16, 17)] + [
+        record(2, 25 * k, f"1.5{k}") for k in range(4)
+    ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 2)["loss"] == 1.6516171
     assert row_at(parsed, 5)["loss"] == 1.51
     # a whole number under `total` counts something (images, tokens): no loss
-    counts = [record(1, 25 * k, str(1000 * k)) for k in (15, 16, 17)] + [record(2, 25 * k, str(k)) for k in range(4)]
+    counts = [record(1, 25 * k, str(1000 * k)) for k in (15, 16, 17)] + [
+        record(2, 25 * k, str(k)) for k in range(4)
+    ]
     parsed = frame(write_log("\n".join(counts) + "\n", "counts.log"))
     assert "loss" not in parsed.rows or parsed.rows["loss"].isna().all()
 

@@ -5189,7 +5189,9 @@ def _named_alone_loss(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> st
     if _split_distance(rec, slot, km):
         return f"the training split's distance ({key!r}) where no key names a loss: the loss it minimizes"
     if _total_alone(rec, slot):
-        return f"a fractional total ({key!r}), the record's only keyed value: the sum of the terms it minimizes"
+        return (
+            f"a fractional total ({key!r}), the record's only keyed value: the sum of the terms it minimizes"
+        )
     return None
 
 

@@ -453,7 +453,9 @@ def _at_least_a_tib(text: str) -> bool:
 def _bare_mib(m: Mapping) -> Mapping:
     hit = _BARE.get(id(m))
     if hit is None or hit[0] is not m:
-        via = "; ".join(v for v in (m.via, "a bare whole number, or one of 1024 or more: MiB (rules.memory)") if v)
+        via = "; ".join(
+            v for v in (m.via, "a bare whole number, or one of 1024 or more: MiB (rules.memory)") if v
+        )
         hit = _BARE[id(m)] = (m, replace(m, key_unit="mib", via=via))
     return hit[1]
 
