@@ -110,7 +110,7 @@ def test_a_sigterm_whose_exception_was_lost_stops_the_wait_for_a_forked_writer()
             child()
     finally:
         child.stop()
-        proc.returncode = -signal.SIGKILL  # (reaped by stop)
+        proc.returncode = -signal.SIGKILL  # (Child ended and reaped it: Popen must not wait for it)
 
 
 def test_a_block_that_ends_after_a_lost_sigterm_still_says_interrupted():

@@ -443,11 +443,12 @@ _KEPT_AS: dict[tuple[int, str], tuple[Mapping, Mapping]] = {}
 
 
 def _at_least_a_tib(text: str) -> bool:
-    """Whether a bare memory figure read as GiB would be a TiB or more."""
+    """Whether a bare memory figure (no unit printed) read as GiB would be a TiB or more."""
     try:
-        return float(text.strip().strip("'\"")) >= 1024
+        value, unit = split_quantity(text)
     except ValueError:
         return False
+    return unit is None and value >= 1024
 
 
 def _bare_mib(m: Mapping) -> Mapping:
