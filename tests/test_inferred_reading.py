@@ -6205,3 +6205,74 @@ def test_an_evaluation_that_quotes_the_trainings_cost_under_its_stage_word_is_on
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [13750, 14000, 14250, 14500, 14750, 15000, 15250]
     assert [(e["line"], e["eval_loss"]) for e in evals(parsed)] == [(5, 37.2833251953)]
+
+
+def test_a_time_under_a_key_that_says_only_cost_is_the_steps_time(write_log):
+    # lufficc/SSD ssd/engine/trainer.py: 'Iter: {:06d}, Lr: {:.5f}, Cost: {:.2f}s, Eta: {}, ' + losses, the seconds
+    # since its last line (every 10 iterations): the stamps 6 s apart say the 5.5 s are the interval's
+    lines = [
+        f"2018-12-17 13:56:{5 * k + 3:02d},0{k}4 SSD.trainer INFO: Iter: {10 * k:06d}, Lr: 0.0007{k}, Cost: "
+        f"5.{k}4s, Eta: 10:1{k}:03, Loss: 1{k}.744, Regression Loss 2.703, Classification Loss: 12.041"
+        for k in range(1, 8)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10 * k for k in range(1, 8)]
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(5.24 / 10)
+    # attentive-gan-derainnet train_model.py: 'Epoch: {:d} D_loss: {:.5f} G_loss: {:.5f} Ssim: {:.5f} Cost_time:
+    # {:.5f}s' of one iteration, every iteration
+    lines = [
+        f"Epoch: {k} D_loss: 0.5{k}040 G_loss: 11{k}.36253 Ssim: -0.00{k}74 Cost_time: 0.5{k}916s"
+        for k in range(8)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 4)["step_time_s"] == pytest.approx(0.53916)
+
+
+def test_a_unit_word_that_a_colon_follows_is_the_next_key(write_log):
+    # MedicalDataAugmentationTool's MainLoopBase prints each summary value as 'name: value', one after another
+    lines = [
+        f"train iter: {5000 + 100 * k} loss: 69{k}.5380 loss_reg: 0.6406 gradient_norm: 68{k}.6187 seconds: 13{k}.668"
+        for k in range(6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 3)["grad_norm"] == pytest.approx(682.6187)
+    assert "x_gradient_norm_seconds" not in parsed.rows
+
+
+def test_save_and_a_colon_glued_to_a_checkpoints_file_is_its_save(write_log):
+    # dreamer121121/googlenet inception_v1_train_val.py: print('-----save:{}'.format(best_models)) of a .ckpt file
+    lines = []
+    for k in range(4):
+        lines.append(
+            f"2019-08-19 23:0{k}:57.695388: Step [{4900 + 100 * k}]  train Loss : 0.05{k}164, training accuracy :  0.9375"
+        )
+        if k % 2:
+            lines.append(f"------save:models\\best_models_{4900 + 100 * k}_0.8925.ckpt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [3, 6]
+
+
+def test_two_counts_that_fill_a_bracket_are_two_numbers_not_one_with_a_thousands_comma(write_log):
+    # wgcban/ChangeFormer models/trainer.py: 'Is_training: %s. [%d,%d][%d,%d], imps: %.2f, est: %.2fh, G_loss: %.5f,
+    # running_mf1: %.5f\n' % (self.is_training, self.epoch_id, self.max_num_epochs-1, self.batch_id,
+    # m, ...), every 100 batches, of the training's batches and then the validation's
+    lines = [
+        f"Is_training: True. [3,199][{b},445], imps: 20{k}.60, est: 30.6{k}h, G_loss: 1.2{k}750, running_mf1: 0.48650"
+        for k, b in enumerate((1, 101, 201, 301, 401))
+    ]
+    lines += [
+        "Begin evaluation...",
+        "Is_training: False. [3,199][1,64], imps: 155.12, est: 40.19h, G_loss: 1.08056, running_mf1: 0.49266",
+    ]
+    lines += [
+        "Is_training: True. [4,199][1,445], imps: 203.58, est: 30.46h, G_loss: 0.99493, running_mf1: 0.49462"
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 101, 201, 301, 401, 1]
+    assert [e["line"] for e in evals(parsed)] == [7]
+    assert number_spans("(1,024 tokens) [12,345/50,000]") == [
+        (1, 6),
+        (16, 22),
+        (23, 29),
+    ]  # (thousands elsewhere)

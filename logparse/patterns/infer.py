@@ -178,9 +178,10 @@ CLOCK_RX = (
     r"|(?<=\A\[)[0-2]\d_[0-5]\d_[0-5]\d(?=\])"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
-# whole, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+# whole but for a bracket of two counts, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
-    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?"
+    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
 # (a number glued to a word by `@` is part of its key, never a value or a counter: torchvision's references print
@@ -751,9 +752,18 @@ def _names_training(text: str) -> bool:
 
 
 def _eval_marks(text: str) -> frozenset[str]:
-    """The evaluation words a record's text (outside its keys) says of itself."""
+    """The evaluation words a record's text (outside its keys) says of itself; a training flag it prints as off
+    says `eval` (ChangeFormer's trainer prints 'Is_training: %s. [%d,%d][%d,%d], ...' of its is_training flag, the
+    same line for a training and a validation batch)."""
     words = _OWN_WORDS.findall(keymap_mod.english(text))
-    return frozenset(w for w in (m.lower() for m in words) if w in OWN_EVAL_WORDS)
+    marks = frozenset(w for w in (m.lower() for m in words) if w in OWN_EVAL_WORDS)
+    return marks | {"eval"} if _TRAINING_OFF.search(text) else marks
+
+
+# a flag that says the line is not the training's: `Is_training: False`, `training=False`, `train: false`
+_TRAINING_OFF = regex.compile(
+    r"(?i)(?<![A-Za-z])(?:is_?)?train(?:ing)?['\"]?\s*[:=]\s*(?:false(?!\w)|0(?![\w.]))"
+)
 
 
 def _is_int(texts: Iterable[str]) -> bool:
@@ -5924,6 +5934,8 @@ def _line_table(
             m = _kept_clock(km, m, slot, texts, _counts(rec))
         if m.kept and rec.kind == "step" and slot.unit in _TIME_UNITS and "step_time_s" not in taken:
             m = _took(rec, km, m, slot, texts)
+            if m.kept and not _step_times(rec, km, line)[0]:
+                m = _time_worded(km, m, slot, texts)
         if not evaluation:
             # (a record's only time: of several, the longest is the step's and the others its parts)
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
@@ -6559,8 +6571,8 @@ _SAVE = regex.compile(
     # before torch.save(state, './checkpoint/ckpt.pth'), copied into many loops: yl4579/PL-BERT's train.py)
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
-    # f"  saved {ckpt_path}" of pretrain.pt)
-    rf"|sav(?:e|ed|ing)\b:?\s+(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
+    # f"  saved {ckpt_path}" of pretrain.pt; dreamer121121/googlenet's print('-----save:{}'.format(...ckpt)))
+    rf"|sav(?:e|ed|ing)\b(?::\s*|\s+)(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
     # or a new best score and an arrow to the file it went to (GeorgiySav/diffusionblocks_llm's trainer: "step    400
     # | new best val loss 2.6934 -> checkpoints/llama.ckpt.best")
     # (a pickle of the model too: caofy0307/T-GRAASP's "✔ Best! Corr={:.4f}  →  checkpoints/best_finetune_model.pkl")
@@ -6770,6 +6782,26 @@ def _took(
 
 
 _TOOK_WORDS = frozenset({"in", "took", "takes", "taking"})
+
+
+def _time_worded(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequence[str]) -> FieldPlan:
+    """A number printed with a time unit under a key the key model does not know, whose words say only that it is
+    a time or what a time is spent on (`Cost: 6.79s`, `Cost_time: 0.55s`, `time cost: 1.2s`, `duration 3s`),
+    on a step line that prints no other step time: the step's time (lufficc/SSD ssd/engine/trainer.py prints
+    'Cost: {:.2f}s' of the seconds since its last line, attentive-gan-derainnet's 'Cost_time: {:.5f}s' one
+    iteration's). A key that names what else it times (`data`, `eta`, `eval`, `total`) is not this;
+    whether the time is a step's or its print interval's, and whether it is a clock, the rules after this
+    one say (_timed, _stamped_interval)."""
+    words = set(_words(slot.label))
+    if not words & _SPENT_WORDS or not words <= _SPENT_WORDS | _OF_A_STEP:
+        return m
+    reason = f"a time under a key that says only that it is one ({slot.label!r}), the line's only time"
+    return _time_as(km, m, slot, texts, ("step_time", "step_time_s"), reason)
+
+
+# the words that say a number is time spent, and the words that say it is a step's (no other span, no other work)
+_SPENT_WORDS = frozenset({"time", "cost", "costs", "duration", "spent", "consumed", "consumption", "elapse"})
+_OF_A_STEP = frozenset({"step", "iter", "iteration", "batch", "train", "training", "update", "per", "it"})
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a

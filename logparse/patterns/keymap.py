@@ -110,12 +110,14 @@ CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
 
 # a number: not glued to a word before it (fp16, v2) nor to one by an `@` (a metric at k, `Acc@1`, `recall@10`, is
 # one key), a sign only after a separator, units may follow; thousands separators are part of it (22,892 is one
-# number). This tokenizer is also the reading that `patterns new`'s (shapes.py)
+# number), except where a pair of counts fills a bracket (`[3,199][1,445]`: ChangeFormer's '[%d,%d][%d,%d]' of the
+# epoch, the last epoch, the batch and the batches). This tokenizer is also the reading that `patterns new`'s (shapes.py)
 # sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
 # regex it writes.
 NUMBER_TOKEN = regex.compile(
     rf"(?<![^\W{CJK_LETTERS}])(?<!\.)(?<!\w@)"  # (after a CJK letter too: CJK text spaces no number, `第3轮`)
-    r"(?:(?<=^|[\s=:(\[,{|;])[-+])?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
+    r"(?:(?<=^|[\s=:(\[,{|;])[-+])?"
+    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
 
@@ -126,9 +128,12 @@ NUMBER_TOKEN = regex.compile(
 # reads a line's units with it, so the set it writes converts a value as the generic reading does.
 WORD_UNITS = r"ms|us|µs|seconds?|secs?|mins?|[KMGTkmgt]i?[Bb]"
 LETTER_UNITS = r"s|m|h|%|[KMGBT]"
-# (a letter unit after a blank only where a bracket closes on it: THUwangcy/ReChorus's '[{:<3.1f} s]')
+# (a letter unit after a blank only where a bracket closes on it: THUwangcy/ReChorus's '[{:<3.1f} s]'; a unit word
+# after a blank that a colon or an equals sign follows is the next key: MedicalDataAugmentationTool's
+# 'gradient_norm: 681.6187 seconds: 137.668')
 UNIT_AFTER = regex.compile(
-    rf"^(?:\s?(?P<unit>{WORD_UNITS})|(?P<unit>{LETTER_UNITS})|\s(?P<unit>[smh])(?=[\])]))(?![\w%/]|\.\w)"
+    rf"^(?:(?P<unit>{WORD_UNITS})|\s(?P<unit>{WORD_UNITS})(?!\s*[:=])|(?P<unit>{LETTER_UNITS})"
+    rf"|\s(?P<unit>[smh])(?=[\])]))(?![\w%/]|\.\w)"
 )
 
 
