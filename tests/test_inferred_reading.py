@@ -6276,3 +6276,35 @@ def test_two_counts_that_fill_a_bracket_are_two_numbers_not_one_with_a_thousands
         (16, 22),
         (23, 29),
     ]  # (thousands elsewhere)
+
+
+def test_a_checkpoint_at_an_iteration_written_with_an_at_sign_is_a_save(write_log):
+    # kandivault-source/Sprocket-500M src/train/train.py: print(f"  checkpoint @ iter {it} -> {path}") between its
+    # `iter {it:6d} | train ... | val ... | lr ...` lines
+    lines = [
+        f"iter {20 * k:6d} | train 5.{k}89 | val 5.{k}34 | lr 1.{k}8e-04 | 98,70{k} tok/s | 54.64 GB | 0.05{k}B tok"
+        for k in range(1, 7)
+    ]
+    lines.insert(3, "  checkpoint @ iter 60 -> checkpoints/500m_latest.pt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20 * k for k in range(1, 7)]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [4]
+
+
+def test_an_epochs_summary_of_the_training_and_the_validation_under_their_stage_words_is_an_evaluation(
+    write_log,
+):
+    # Lukas1121/LogSentinel finetune.py: print(f"    step {step+1:4d}/{len(loader)}  loss {avg:.4f}") every 20
+    # batches, then print(f"[{phase}] Epoch {epoch}/{args.epochs} -- train: {tr:.4f}  val: {va:.4f}  ppl: {ppl:.2f}
+    # ({elapsed:.0f}s)") after the epoch's validation
+    lines = []
+    for epoch in (1, 2):
+        lines += [f"    step {s:4d}/328  loss 0.53{s // 20:02d}" for s in range(20, 340, 20)]
+        lines += [
+            "",
+            f"[Unfrozen] Epoch {epoch}/500 -- train: 0.530{epoch}  val: 0.623{epoch}  ppl: 1.86  (7{epoch}s)",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(20, 340, 20)) * 2
+    assert [e["line"] for e in evals(parsed)] == [18, 36]

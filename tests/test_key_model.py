@@ -185,6 +185,13 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # a second in another language's word: dichev/deep-learning-from-scratch's GPT-2 reproduction logs
         # "... | loss=... | tok/sek=56718.7 | duration=9.2 sec"
         ("tok/sek", "56718.7", "tokens_per_s", 56718.7, "name"),
+        # a word before a rate that says it is the whole job's: linskybing/LLM run/pretrain.py f"Global Tokens/s:
+        # {tokens_per_sec:.2f}" of the tokens all-reduced (SUM) over the ranks
+        ("Global Tokens/s", "5871.81", "tokens_per_s", 5871.81, "scope"),
+        # a unit in words in the key's bracket: the image-captioning notebook's 'Time (mins): %.3f' of
+        # (time.time() - start_time) / 60, minutes (0.015 min = 0.9 s)
+        ("Time (mins)", "0.015", "step_time_s", 0.015 * 60, "unit"),
+        ("time (hours)", "0.5", "step_time_s", 0.5 * 3600, "unit"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -400,6 +407,13 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
         ),
         # ... but two losses named apart and none plain: no total
         (("average pos_loss", "average neg_loss"), None, ("average pos_loss", "average neg_loss")),
+        # a total of no other name beside a named loss and the other terms: Steel-skull/CWT-V5.6 train_v5.py logs
+        # {"lm_loss": ..., "depth_reg_loss": ..., "distill_loss": ..., "total_loss": ...}, the sum it backpropagates
+        (
+            ("lm_loss", "depth_reg_loss", "distill_loss", "total_loss", "lr"),
+            "total_loss",
+            ("lm_loss", "depth_reg_loss", "distill_loss"),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

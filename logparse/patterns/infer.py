@@ -5452,17 +5452,32 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     labels = _value_labels(rec)
     # (or an evaluation's metric: NayeonKim925's taxonomy classifier prints each epoch's 'EPOCH RESULT: {"epoch":
     # 0, "train_loss": ..., "p@1": ..., "mrr_filtered": ..., "f1_top3": ...}' after its step lines)
+    # (or the stage's words alone as keys, the training's value and the evaluation's side by side: Lukas1121/
+    # LogSentinel's finetune.py prints f"[{phase}] Epoch {e}/{n} -- train: {tr:.4f}  val: {va:.4f}  ppl: ..." after
+    # its `step {s}/{n}  loss {avg}` lines)
+    bare = {keymap_mod.normalize(label) for label in labels}
     if not any(
         (set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words)
         or km.evaluation_metric(label)
         for label in labels
-    ):
+    ) and not (bare & _TRAIN_STAGE and bare & EVAL_WORDS):
         return False
-    # (a bar of the epoch's progress, no loss of its own, leaves the summary the step)
+    # (a bar of the epoch's progress, no loss of its own, leaves the summary the step; steps that print no epoch
+    # count within one where their counter starts again under an epoch's summary)
+    epoch = _epoch_named(rec.slots[rec.counter].label) if rec.counter is not None else False
     return any(
-        main.kind == "step" and main.epoch is not None and _steps_beside(rec, main) and _trains(main, km)
+        main.kind == "step"
+        and (main.epoch is not None or (epoch and _falls_back(main)))
+        and _steps_beside(rec, main)
+        and _trains(main, km)
         for main in steps
     )
+
+
+def _falls_back(rec: RecordShape) -> bool:
+    """Whether a record's counter goes down somewhere in the sample (it counts within an epoch)."""
+    counts = [_number(v) for _, v in rec.series(rec.counter)] if rec.counter is not None else []
+    return any(a is not None and b is not None and b < a for a, b in zip(counts, counts[1:], strict=False))
 
 
 _CAMEL_SPLIT = regex.compile(r"(?<=[a-z0-9])(?=[A-Z])")  # (`ValPerp`: val, perp)
@@ -6555,7 +6570,9 @@ _SAVE = regex.compile(
     # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
-    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|at (?:step|iter(?:ation)?|epoch))\b"
+    # (`@` for at: kandivault-source/Sprocket-500M's "  checkpoint @ iter {it} -> {path}")
+    r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
+    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
     rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
     # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
     rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"

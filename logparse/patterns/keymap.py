@@ -48,9 +48,9 @@ _OF_TOTAL = regex.compile(
     regex.VERBOSE,
 )
 _NONFINITE = regex.compile(r"^\s*['\"]?\s*(?P<sign>[-+]?)(?P<what>nan|inf(?:inity)?)\s*['\"]?\s*$", regex.I)
-# a unit at the end of a key: dt_ms, time(ms), mfu_%, mem_gb, "step time (s)"
+# a unit at the end of a key: dt_ms, time(ms), mfu_%, mem_gb, "step time (s)", "Time (mins)"
 _KEY_UNIT = regex.compile(
-    r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|seconds?|min|h|%|pct|percent|[kmgt]i?b)\)?$"
+    r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|%|pct|percent|[kmgt]i?b)\)?$"
     r"|^(?P<base>.+?)_?\((?P<unit>[kmgt])\)$"  # peak_mem(M): a one-letter unit only in brackets
 )
 # a key between bars is the norm of what it names (`|g|`, `||grad||`): the mathematician's notation
@@ -73,6 +73,10 @@ _PURPOSE = regex.compile(
 _LAST_DEVICE = regex.compile(r"^(?P<rest>.*[A-Za-z/])[\s_\-./]+(?:per[\s_\-]+)?(?P<word>[A-Za-z]+)$")
 # the rates a device word after them makes one device's (core/schema.py SCOPED_COLUMNS, scope per_gpu)
 _PER_DEVICE = {"tokens_per_s": "tokens_per_s_per_gpu", "samples_per_s": "samples_per_s_per_gpu"}
+# a word before a rate that says it is the whole job's (`Global Tokens/s`, `cluster samples/s`): the rate the rest
+# names, of every device (linskybing/LLM run/pretrain.py prints f'Global Tokens/s: {tokens_per_sec:.2f}' of the
+# tokens all-reduced over the ranks)
+_WHOLE_JOB = regex.compile(r"^(?i:global|cluster|aggregate|job|world)[\s_\-]+(?P<rest>[A-Za-z].*)$")
 # a namespace before a key (`perf/`, `throughput.`): one word, then the rest
 _NAMESPACE = regex.compile(r"^(?P<space>[A-Za-z][A-Za-z_-]*)[/.](?P<rest>[A-Za-z].*)$")
 # a word of a key with the separator after it (`gpu-` of peak-gpu-memory, `GPU ` of GPU Max Mem), standing before
@@ -155,9 +159,13 @@ TIME = {
     "m": 60.0,
     "min": 60.0,
     "mins": 60.0,
+    "minute": 60.0,
+    "minutes": 60.0,
     "h": 3600.0,
     "hr": 3600.0,
     "hrs": 3600.0,
+    "hour": 3600.0,
+    "hours": 3600.0,
 }
 GIB = 2.0**30
 # Bytes per unit; the column is GiB. K/KB, M/MB, G/GB, T/TB are binary: training code that prints them divides by
@@ -359,6 +367,8 @@ RULES = (
     "spelling",  # camelCase or dots: MaxMemAllocated, Grad. Norm
     "bars",  # a key between bars is the norm of what it names: |g|, ||grad||
     "units",  # a key spelled in units names their quantity: tok/gpu/s, s/stp
+    "device",  # a device word says where (GPU Max Mem) or whose rate (tok/s/gpu) it is
+    "scope",  # a word before a rate says it is the whole job's: Global Tokens/s
     "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
     "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
     "group",  # a parameter group or a dict's one group after it: lr-pg_0, lr/pg1, grad_norm/total
@@ -721,7 +731,12 @@ class KeyMap:
                 return _ruled(self.step[name], "spelling", f"read as {name}")
             if k in self.known:  # (a known quantity's own name before the rules that read a key's words)
                 return self.known[k]
-            hit = self._on_device(key, depth) or self._per_device(key, depth) or self._count_scaled(k, depth)
+            hit = (
+                self._on_device(key, depth)
+                or self._per_device(key, depth)
+                or self._whole_job(key, depth)
+                or self._count_scaled(k, depth)
+            )
             if hit is not None:
                 return hit
             hit = self._valued(key, depth)
@@ -783,6 +798,19 @@ class KeyMap:
             replace(hit, column=_PER_DEVICE[hit.column]),
             "device",
             f"read as {normalize(m.group('rest'))} of one {m.group('word').lower()}: the device word after the rate",
+        )
+
+    def _whole_job(self, key: str, depth: int) -> Mapping | None:
+        """A rate led by a word that says it is the whole job's (`Global Tokens/s`): the rate the rest names, as a
+        rate of all devices is read; only a rate (`global_step` is no step of another kind)."""
+        m = _WHOLE_JOB.match(key.strip())
+        if m is None:
+            return None
+        hit = self._lookup(m.group("rest"), False, depth + 1)
+        if hit is None or hit.column not in _PER_DEVICE:
+            return None
+        return _ruled(
+            hit, "scope", f"read as {normalize(m.group('rest'))}: the word before it says all devices'"
         )
 
     def _joined_names(self) -> dict[str, str]:
@@ -1122,11 +1150,13 @@ class KeyMap:
         if named:
             # (but the total of the named loss and the line's other terms, named as its total, is what the code
             # optimizes: OddFunction0205/clora-'s training_step logs f'loss: {loss:.4f}, orth_loss: ...,
-            # total_loss: {total_loss:.4f}', total_loss = loss + orth_loss)
+            # total_loss: {total_loss:.4f}', total_loss = loss + orth_loss; a total of no other name beside a
+            # named loss and its other terms as well: Steel-skull/CWT's metrics 'lm_loss', 'depth_reg_loss', ...,
+            # 'total_loss', the sum it backpropagates)
             whole = [
                 k
                 for k in candidates
-                if len(named) == 1 and _words(k) & rule.total and _words(k) - rule.total == _words(named[0])
+                if len(named) == 1 and _words(k) & rule.total and _words(k) - rule.total <= _words(named[0])
             ]
             if len(whole) == 1 and len(candidates) >= 2:
                 mapped[whole[0]] = Mapping(
