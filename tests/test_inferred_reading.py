@@ -6308,3 +6308,37 @@ def test_an_epochs_summary_of_the_training_and_the_validation_under_their_stage_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(20, 340, 20)) * 2
     assert [e["line"] for e in evals(parsed)] == [18, 36]
+
+
+def test_a_learning_rate_alone_between_step_lines_is_the_next_rows(write_log):
+    # LeeJunHyun/Image_Segmentation solver.py: after each epoch's 'Epoch [%d/%d], Loss: %.4f, \n[Training] Acc: ...'
+    # it decays the rate and prints 'Decay learning rate to lr: {}.', the rate the next epoch trains with
+    lines = []
+    for epoch in range(68, 73):
+        lines += [
+            f"Epoch [{epoch}/100], Loss: 11{epoch % 10}.3787, ",
+            f"[Training] Acc: 0.97{epoch}, SE: 0.9331, SP: 0.9780, PC: 0.9084, F1: 0.9115, JS: 0.8460, DC: 0.9115",
+            f"Decay learning rate to lr: {5.0e-05 - (epoch - 68) * 1e-06}.",
+            f"[Validation] Acc: 0.85{epoch}, SE: 0.4180, SP: 0.9947, PC: 0.6673, F1: 0.4447, JS: 0.3768, DC: 0.4447",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [68, 69, 70, 71, 72]
+    assert math.isnan(row_at(parsed, 1)["lr"])
+    assert row_at(parsed, 5)["lr"] == pytest.approx(5.0e-05)  # printed after epoch 68's line, epoch 69's rate
+    assert row_at(parsed, 17)["lr"] == pytest.approx(5.0e-05 - 3e-06)
+    # ChangeFormer's trainer writes 'lr: %0.7f\n' as an epoch begins, once, before its first batch's line
+    lines = [
+        f"Is_training: True. [3,199][{b},445], imps: 20{k}.60, est: 30.6{k}h, G_loss: 1.2{k}750, running_mf1: 0.48650"
+        for k, b in enumerate((1, 101, 201, 301, 401))
+    ]
+    lines += [
+        "Lastest model updated. Epoch_acc=0.4901, Historical_best_acc=0.5015 (at epoch 0)",
+        "",
+        "lr: 0.0000980",
+    ]
+    lines += [
+        "Is_training: True. [4,199][1,445], imps: 203.58, est: 30.46h, G_loss: 0.99493, running_mf1: 0.49462"
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 9)["lr"] == pytest.approx(9.8e-05)
+    assert "lr" not in parsed.rows or math.isnan(row_at(parsed, 5)["lr"])

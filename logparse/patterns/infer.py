@@ -3596,6 +3596,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             for rec in _continuations(main, records, sample, km):
                 _join(rec, main)
     steps = [rec for rec in steps if rec.kind == "step"]
+    _announced_rates(steps, records, sample, km)
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -4446,6 +4447,68 @@ def _printed(sample: SampledLog, key: str, n: int, slot: int) -> str:
     """The text of a slot on the n-th line of a shape ('' where the sample holds no such line)."""
     values = sample.shapes[key].values
     return values[n][slot] if n < len(values) and slot < len(values[n]) else ""
+
+
+def _announced_rates(
+    steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
+) -> None:
+    """A line of a learning rate alone, with no counter, printed between the lines of the one step record that
+    prints no learning rate of its own: the rate the steps after it train with, the next step row's (the rate a
+    scheduler sets as an epoch ends or begins: LeeJunHyun/Image_Segmentation solver.py prints 'Decay learning rate
+    to lr: {}.' after an epoch's line, for the epochs after it; ChangeFormer's trainer writes 'lr: %0.7f\n' as an
+    epoch begins, before its first batch's line). The rows after that next one have it from no line."""
+    if len(steps) != 1:
+        return
+    (main,) = steps
+    theirs = [main, *(rec for rec in records if rec.kind == "block" and rec.head is main)]
+    if any(_plans_to(km, rec, sl) == "lr" for rec in theirs for sl in rec.slots if sl.role == "value"):
+        return
+    heads = {sh.key for sh in main.shapes}
+    for rec in records:
+        # (or joined to the step line before it but printed less often than the steps, not a line of each record,
+        # or to a line that is no step's)
+        joined = (
+            rec.kind == "block"
+            and rec.attach == "previous"
+            and rec.head is not None
+            and (
+                rec.head.kind != "step"
+                or (rec.head is main and (rec.count < main.count or _CHANGED.search(rec.shapes[0].raw)))
+            )
+        )
+        if (rec.kind != "none" and not joined) or rec.counter is not None or rec.count > main.count:
+            continue
+        values = [sl for sl in rec.slots if sl.kind == "num" and sl.role != "skip"]
+        if len(values) != 1 or _plans_to(km, rec, values[0]) != "lr":
+            continue
+        mine = {sh.key for sh in rec.shapes}
+        # (printed between step lines: a line of it after a step line, with a step line after it; not a setting of
+        # the header, nor a line after the run's last step)
+        if any(_between(seq, mine, heads) for seq in sample.order):
+            if rec.head is not None and rec.head is not main:
+                rec.head.members -= 1
+            main.members += 0 if rec.head is main else 1
+            rec.kind, rec.head, rec.attach = "block", main, "next"
+
+
+# the words of a line that says a setting changes, for what comes after it (`Decay learning rate to lr: ...`,
+# `Learning rate set to ...`, `reducing learning rate to ...`)
+_CHANGED = regex.compile(
+    r"(?i)\b(?:decay(?:s|ed|ing)?|set(?:ting)?|adjust(?:s|ed|ing)?|chang(?:e|es|ed|ing)|updat(?:e|es|ed|ing)"
+    r"|reduc(?:e|es|ed|ing)|lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|new)\b"
+)
+
+
+def _plans_to(km: keymap_mod.KeyMap, rec: RecordShape, slot: Slot) -> str | None:
+    """The column the key model reads a record's value into, None where it keeps it or reads it nowhere."""
+    m = field_plan(km, slot.label, slot.unit, [v for _, v in rec.series(slot.index)], False)
+    return None if m is None or m.kept else _full(m)
+
+
+def _between(seq: Sequence[str], mine: set[str], heads: set[str]) -> bool:
+    """Whether a line of shapes `mine` comes between two lines of `heads` in a sequence of the sample's shapes."""
+    at = [k for k, key in enumerate(seq) if key in heads]
+    return bool(at) and any(at[0] < k < at[-1] for k, key in enumerate(seq) if key in mine)
 
 
 def _join(rec: RecordShape, main: RecordShape) -> None:
