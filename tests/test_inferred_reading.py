@@ -6342,3 +6342,20 @@ def test_a_learning_rate_alone_between_step_lines_is_the_next_rows(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 9)["lr"] == pytest.approx(9.8e-05)
     assert "lr" not in parsed.rows or math.isnan(row_at(parsed, 5)["lr"])
+
+
+def test_a_stamp_ruled_with_its_own_glyph_heads_each_steps_lines_and_gives_their_time(write_log):
+    # SpencerSzabados/reflected-diffusion-mlp's logger: a `[time]====...` banner around the job's start, then
+    # `[time]----...` before each logged step's 'Step: {}' and 'Loss: {}' lines
+    lines = ["[2024-09-16 15:15:21]====================", "Job started.", "Creating data loader..."]
+    lines += ["[2024-09-16 15:15:22]====================", "Training model...", ""]
+    for k in range(1, 6):
+        lines += [
+            f"[2024-09-16 15:{15 + 3 * k}:3{k}]--------------------",
+            f"Step: {2000 * k}",
+            f"Loss: 0.0{k}7055",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2000 * k for k in range(1, 6)]
+    stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]  # (seconds since the epoch)
+    assert list(stamps.diff().dropna()) == [181.0] * 4

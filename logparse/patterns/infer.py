@@ -1198,6 +1198,9 @@ def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
         tuple((s.label.lower(), _unit_class(s.unit), s.rate) for s in slots),
         _eval_marks(text),
         sh.literals[0].strip()[:1],
+        # (a stamp alone, ruled: a rule of another glyph heads something else, `[time]====` a banner where
+        # `[time]----` heads each step's lines, in SpencerSzabados/reflected-diffusion-mlp's logger)
+        sh.literals[-1].strip().lstrip(")]>|").strip()[:1] if _stamp_alone(sh) else "",
     )
 
 
