@@ -6308,6 +6308,8 @@ def test_an_epochs_summary_of_the_training_and_the_validation_under_their_stage_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(20, 340, 20)) * 2
     assert [e["line"] for e in evals(parsed)] == [18, 36]
+    # (the epochs planned, which only the evaluation's line states)
+    assert [f.value for f in parsed.facts["num_epochs"]] == [500]
 
 
 def test_a_learning_rate_alone_between_step_lines_is_the_next_rows(write_log):

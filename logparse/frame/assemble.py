@@ -750,15 +750,20 @@ class _Assembler:
         self.step_rows_pending.clear()
         return self.step_row
 
-    def _epochs_planned(self, rows: pd.DataFrame) -> None:
+    def _epochs_planned(self, rows: pd.DataFrame, events: pd.DataFrame) -> None:
         """The epochs a run plans, where its step lines print them after the epoch (`Epoch 24/120`, an epoch
-        counter's `[137/1500]`) and no line states them: a fact of the last such row."""
-        if "num_epochs" in self.facts or "epoch_total" not in rows:
+        counter's `[137/1500]`), else its epochs' evaluation lines, and no line states them: a fact of the last
+        such row (or evaluation)."""
+        if "num_epochs" in self.facts:
             return
-        given = rows["epoch_total"].dropna()
-        if given.empty:
+        given = rows["epoch_total"].dropna() if "epoch_total" in rows else pd.Series(dtype=float)
+        if not given.empty:
+            self.facts["num_epochs"] = _stated_by_row(int(given.iloc[-1]), rows, given.index[-1])
             return
-        self.facts["num_epochs"] = _stated_by_row(int(given.iloc[-1]), rows, given.index[-1])
+        # (or an epoch's evaluation line, out of the epochs planned, where the steps print no epoch)
+        if "epoch_total" in events and events["epoch_total"].notna().any():
+            given = events["epoch_total"].dropna()
+            self.facts["num_epochs"] = _stated_by_row(int(given.iloc[-1]), events, given.index[-1])
 
     def _epoch_lines(self) -> set[str]:
         """The patterns of lines printed once an epoch, the epoch their step."""
@@ -915,7 +920,7 @@ class _Assembler:
         events = _saves_joined(events, rows)
         events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
-        self._epochs_planned(rows)
+        self._epochs_planned(rows, events)
         self._iterations_planned(rows)
         self._stated_on_every_step(rows)
         self._batch_per_process()

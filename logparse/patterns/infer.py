@@ -5767,6 +5767,17 @@ def _line_table(
             fields["step"] = {"column": "step", "type": "int"}
             if rec.counter_scale != 1:
                 fields["step"]["scale"] = rec.counter_scale
+        elif (
+            slot.role == "total"
+            and evaluation
+            and rec.own_count
+            and slot.index > 0
+            and _epoch_named(sh_label(rec, slot.index - 1))
+        ):
+            # an epoch's evaluation out of the epochs planned (`Epoch 1/500 -- train: ... val: ...`): they are the
+            # run's epochs where no step line says so
+            groups[slot.index] = "epoch_total"
+            fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
         elif slot.role == "total" and not evaluation:
             groups[slot.index] = "progress_total"
             fields["progress_total"] = {"column": "progress_total", "type": "int"}
