@@ -6361,3 +6361,37 @@ def test_a_stamp_ruled_with_its_own_glyph_heads_each_steps_lines_and_gives_their
     assert steps_of(parsed) == [2000 * k for k in range(1, 6)]
     stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]  # (seconds since the epoch)
     assert list(stamps.diff().dropna()) == [181.0] * 4
+
+
+def test_a_list_of_names_beside_a_list_of_values_names_each_value(write_log):
+    # Gillis/GPTime model/train.py: logger.info(f"Epoch {epoch}\t[Avg. Loss, Loss]: [{avg:.4f}, {loss:.4f}], {n}")
+    lines = [
+        f"2021-08-08 15:2{k}:33,421 - GPTime.model.train - INFO - Epoch {10 * k}    [Avg. Loss, Loss]: "
+        f"[{10 - k}.4449, {9 - k}.1693], 0"
+        for k in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40, 50]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(7.1693)
+    # hyrun/kgcn run_toxicity.py: the stage's word, then the names, '===>' and the values, for training and validation
+    lines = []
+    for r in range(3, 8):
+        lines += [
+            f"2020-12-18 11:1{r}:03,470 - run_toxicity.py - main - L133 ::: train, round, loss, acc, auc  ===> "
+            f"{r:03d}, 0.8{r}290, 0.39816, 0.38508,",
+            f"2020-12-18 11:1{r}:20,459 - run_toxicity.py - main - L139 ::: val, round, loss, acc, auc ===> "
+            f"{r:03d}, 0.7{r}909, 0.48353, 0.50844,",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [3, 4, 5, 6, 7]
+    assert row_at(parsed, 3)["loss"] == pytest.approx(0.84290)
+    assert [e["line"] for e in evals(parsed)] == [2, 4, 6, 8, 10]
+    # JayPatwardhan/ResNet-PyTorch: print('Loss [%d, %d](epoch, minibatch): ' % (epoch + 1, i + 1), running_loss / 100)
+    lines = [
+        f"Loss [{e}, {i}](epoch, minibatch):  {9 - e}.{i}5963740825653"
+        for e in (1, 2, 3)
+        for i in (100, 200, 300)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300] * 3
+    assert row_at(parsed, 4)["loss"] == pytest.approx(7.10059637408256)

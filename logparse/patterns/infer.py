@@ -841,6 +841,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
             slots[-1].role = "skip"  # (the process id after it)
     _pair_joined(sh, slots)
     _names_listed(sh, slots)
+    _names_zipped(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _ranges(sh, slots)
@@ -931,6 +932,64 @@ def _names_listed(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         for s, name in zip(run, names, strict=True):
             s.label = f"{name} {m['base']}" if m["base"] else name
+
+
+# a list of two names or more, then what joins them to their values (`[Avg. Loss, Loss]: `, `round, loss, acc ===> `),
+# and the list of values after it opening; or, after a list of values, the list of their names in brackets and the
+# key of the value after it (`Loss [1, 100](epoch, minibatch): `)
+_NAMES_THEN_VALUES = regex.compile(
+    r"(?:^|[\s\[(:|-])\[?(?P<names>[A-Za-z][\w. ]*(?:\s*,\s*[A-Za-z][\w. ]*)+?)\s*[\])]?\s*"
+    r"(?::|=|=+>|-+>|→)\s*[\[(]?\s*$"
+)
+_VALUES_THEN_NAMES = regex.compile(
+    r"^\s*[\])]\s*\((?P<names>[A-Za-z]\w*(?:\s*,\s*[A-Za-z]\w*)+)\)\s*[:=]\s*$"
+)
+_KEY_BEFORE_LIST = regex.compile(r"(?:^|\s)(?P<key>[A-Za-z][\w.]*(?: [A-Za-z][\w.]*)?)\s*[\[(]\s*$")
+_LIST_COMMA = regex.compile(r"^\s*,\s*$")
+
+
+def _names_zipped(sh: SampledShape, slots: list[Slot]) -> None:
+    """A list of names and a list of values side by side, each value the name at its place: names first
+    (Gillis/GPTime's train.py logs f"Epoch {epoch}\t[Avg. Loss, Loss]: [{avg:.4f}, {loss:.4f}], {n}";
+    hyrun/kgcn's run_toxicity.py "train, round, loss, acc, auc  ===> %03d, %.5f, %.5f, %.5f," after a leading
+    stage word that names no value) or values first, their names in brackets after them and the key of the value
+    after those (JayPatwardhan/ResNet-PyTorch's notebook: print('Loss [%d, %d](epoch, minibatch): ' % (epoch + 1,
+    i + 1), running_loss / 100))."""
+    nums = [s for s in slots if s.kind == "num"]
+    for n, slot in enumerate(nums):
+        run = [slot]
+        for nxt in nums[n + 1 :]:
+            if nxt.index != run[-1].index + 1 or not _LIST_COMMA.match(sh.literals[nxt.index]):
+                break
+            run.append(nxt)
+        if len(run) < 2:
+            continue
+        m = _NAMES_THEN_VALUES.search(sh.literals[slot.index])
+        if m is not None:
+            names = [w.strip() for w in m["names"].split(",")]
+            if len(names) == len(run) + 1 and names[0].lower() in keymap_mod.STAGE_WORDS | {
+                "train",
+                "training",
+            }:
+                names = names[1:]  # (the stage the line reports, no value's name)
+            if len(names) == len(run):
+                for s, name in zip(run, names, strict=True):
+                    s.label = name
+                return
+        after = run[-1].index + 1
+        m = _VALUES_THEN_NAMES.match(sh.literals[after]) if after < len(sh.literals) else None
+        if m is None:
+            continue
+        names = [w.strip() for w in m["names"].split(",")]
+        if len(names) != len(run):
+            continue
+        for s, name in zip(run, names, strict=True):
+            s.label = name
+        key = _KEY_BEFORE_LIST.search(sh.literals[slot.index])
+        following = next((s for s in slots if s.index == after), None)
+        if key is not None and following is not None and following.kind == "num":
+            following.label = key["key"]
+        return
 
 
 def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
