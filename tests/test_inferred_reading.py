@@ -6395,3 +6395,20 @@ def test_a_list_of_names_beside_a_list_of_values_names_each_value(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300] * 3
     assert row_at(parsed, 4)["loss"] == pytest.approx(7.10059637408256)
+
+
+def test_a_line_that_says_the_learning_rate_changes_under_its_epoch_is_the_next_rows_rate_not_a_row(
+    write_log,
+):
+    # PyTorch's ReduceLROnPlateau(verbose=True), torch/optim/lr_scheduler.py _reduce_lr: print('Epoch {}: reducing
+    # learning rate of group {} to {:.4e}.'.format(epoch_str, i, new_lr)) after the epoch whose metric it read
+    lines = []
+    for epoch in range(85, 95):
+        lines.append(f"Epoch [{epoch}/650], Train Loss: 0.00{epoch % 10}4, Train L1 Loss: 0.25{epoch}")
+        lines.append(f"Epoch [{epoch}/650], Validation Loss: 0.00{epoch % 10}8, Validation L1: 0.28{epoch}")
+        if epoch in (87, 93):
+            lines.append(f"Epoch 000{epoch}: reducing learning rate of group 0 to {5 / (epoch - 85):.4e}.")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(85, 95))
+    assert row_at(parsed, 8)["lr"] == pytest.approx(2.5)  # epoch 88's row, after the line
+    assert math.isnan(row_at(parsed, 5)["lr"])

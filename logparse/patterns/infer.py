@@ -3657,8 +3657,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if main.kind == "step":
             for rec in _continuations(main, records, sample, km):
                 _join(rec, main)
-    steps = [rec for rec in steps if rec.kind == "step"]
-    _announced_rates(steps, records, sample, km)
+    steps = _announced_rates(steps, records, sample, km)
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
@@ -4513,18 +4512,35 @@ def _printed(sample: SampledLog, key: str, n: int, slot: int) -> str:
 
 def _announced_rates(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
-) -> None:
+) -> list[RecordShape]:
     """A line of a learning rate alone, with no counter, printed between the lines of the one step record that
     prints no learning rate of its own: the rate the steps after it train with, the next step row's (the rate a
     scheduler sets as an epoch ends or begins: LeeJunHyun/Image_Segmentation solver.py prints 'Decay learning rate
     to lr: {}.' after an epoch's line, for the epochs after it; ChangeFormer's trainer writes 'lr: %0.7f\n' as an
-    epoch begins, before its first batch's line). The rows after that next one have it from no line."""
+    epoch begins, before its first batch's line). The rows after that next one have it from no line. A line that
+    says it changes the rate, under a counter of its own, printed less often than the steps, is the same: PyTorch's
+    ReduceLROnPlateau (torch/optim/lr_scheduler.py _reduce_lr, verbose) prints 'Epoch {epoch}: reducing learning
+    rate of group {i} to {new_lr:.4e}.' after the epoch whose metric it read. The steps left are returned."""
+    steps = [rec for rec in steps if rec.kind == "step"]
+    if len(steps) > 1:
+        main = max(steps, key=lambda r: r.count)
+        for rec in steps:
+            rate = _new_rate(rec, km)
+            if rec is not main and rec.count < main.count and rate is not None:
+                for slot in rec.slots:
+                    if slot.kind == "num" and slot is not rate:
+                        slot.role = "skip"  # (the epoch it was read at, the group's number)
+                rate.label = "lr"
+                rec.counter = rec.epoch = rec.total = None
+                rec.kind, rec.head, rec.attach = "block", main, "next"
+                main.members += 1
+        steps = [rec for rec in steps if rec.kind == "step"]
     if len(steps) != 1:
-        return
+        return steps
     (main,) = steps
     theirs = [main, *(rec for rec in records if rec.kind == "block" and rec.head is main)]
     if any(_plans_to(km, rec, sl) == "lr" for rec in theirs for sl in rec.slots if sl.role == "value"):
-        return
+        return steps
     heads = {sh.key for sh in main.shapes}
     for rec in records:
         # (or joined to the step line before it but printed less often than the steps, not a line of each record,
@@ -4551,8 +4567,31 @@ def _announced_rates(
                 rec.head.members -= 1
             main.members += 0 if rec.head is main else 1
             rec.kind, rec.head, rec.attach = "block", main, "next"
+    return steps
 
 
+def _new_rate(rec: RecordShape, km: keymap_mod.KeyMap) -> Slot | None:
+    """The learning rate a line says it changes to (`reducing learning rate of group 0 to 5.0000e-04.`): its one
+    value the key model reads as the rate, or the value after `to` where the words before name the rate; None for a
+    line that says no change or prints other values (whole numbers aside: an epoch, a group's number)."""
+    if not _CHANGED.search(rec.shapes[0].raw):
+        return None
+    nums = [sl for sl in rec.slots if sl.kind == "num"]
+    rates = [sl for sl in nums if sl.role == "value" and _plans_to(km, rec, sl) == "lr"]
+    to = [sl for sl in nums if _words(sl.label)[-1:] == ["to"]]
+    if len(to) == 1 and to[0] not in rates and (rates or _LEARNING_RATE.search(rec.shapes[0].raw)):
+        rates = (
+            to  # (`learning rate of group 0 to X`: the group's number, under the rate's words, is no rate)
+        )
+    if len(rates) != 1:
+        return None
+    whole = [sl for sl in nums if sl is not rates[0]]
+    if not all(_is_int(v for _, v in rec.series(sl.index)) for sl in whole):
+        return None
+    return rates[0]
+
+
+_LEARNING_RATE = regex.compile(r"(?i)(?<![A-Za-z])(?:learning[ _-]rate|lr)(?![A-Za-z])")
 # the words of a line that says a setting changes, for what comes after it (`Decay learning rate to lr: ...`,
 # `Learning rate set to ...`, `reducing learning rate to ...`)
 _CHANGED = regex.compile(
