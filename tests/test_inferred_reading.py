@@ -6226,6 +6226,14 @@ def test_a_time_under_a_key_that_says_only_cost_is_the_steps_time(write_log):
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 4)["step_time_s"] == pytest.approx(0.53916)
+    # MOTIP's '[Epoch: 0] [3900/5030] [tps: 2.84s] overall_loss = ...': the initials, with a time unit, of the time
+    # per step (no tokens a second)
+    lines = [
+        f"[Epoch: 0] [{3900 + 100 * k}/5030] [tps: 2.8{k}s] overall_loss = 4.4{k}45 (5.3163)"
+        for k in range(6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 2)["step_time_s"] == pytest.approx(2.81)
 
 
 def test_a_unit_word_that_a_colon_follows_is_the_next_key(write_log):

@@ -414,6 +414,13 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "total_loss",
             ("lm_loss", "depth_reg_loss", "distill_loss"),
         ),
+        # of several totals, the total of nothing named: MOTIP's train metrics print overall_loss beside
+        # overall_detr_loss and overall_id_loss, the totals of its detection and identity parts
+        (
+            ("overall_loss", "overall_detr_loss", "cls_loss", "overall_id_loss", "id_loss"),
+            "overall_loss",
+            ("overall_detr_loss", "cls_loss", "overall_id_loss", "id_loss"),
+        ),
     ],
 )
 def test_which_key_is_the_loss(km, keys, loss, kept):

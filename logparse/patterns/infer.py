@@ -6985,6 +6985,11 @@ def _time_worded(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequenc
     whether the time is a step's or its print interval's, and whether it is a clock, the rules after this
     one say (_timed, _stamped_interval)."""
     words = set(_words(slot.label))
+    if keymap_mod.normalize(slot.label) in _TIME_PER_STEP:
+        words = {
+            "time",
+            "step",
+        }  # (`[tps: 2.84s]`: with a time unit, MOTIP's time per step, no tokens a second)
     if not words & _SPENT_WORDS or not words <= _SPENT_WORDS | _OF_A_STEP:
         return m
     reason = f"a time under a key that says only that it is one ({slot.label!r}), the line's only time"
@@ -6994,6 +6999,8 @@ def _time_worded(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequenc
 # the words that say a number is time spent, and the words that say it is a step's (no other span, no other work)
 _SPENT_WORDS = frozenset({"time", "cost", "costs", "duration", "spent", "consumed", "consumption", "elapse"})
 _OF_A_STEP = frozenset({"step", "iter", "iteration", "batch", "train", "training", "update", "per", "it"})
+# the initials of a time per step or iteration, read so only where the value has a time unit
+_TIME_PER_STEP = frozenset({"tps", "tpi"})
 
 
 # the words of a key that says only that it is a time (`time`, `Time(s)`): what it times is for its values to say; a

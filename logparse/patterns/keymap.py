@@ -1176,6 +1176,11 @@ class KeyMap:
                 )
             return
         totals = [k for k in candidates if _words(k) & rule.total]
+        if len(totals) > 1:
+            # (of several totals, the total of nothing named: MOTIP's `overall_loss` beside its `overall_detr_loss`
+            # and `overall_id_loss`, the totals of its two parts)
+            plain_totals = [k for k in totals if not _words(k) - rule.total - rule.words]
+            totals = plain_totals if len(plain_totals) == 1 else totals
         # a loss printed beside its parts named after it (audiocraft's ce, ce_q1, ce_q2: per codebook) is their whole
         stems = [
             k
