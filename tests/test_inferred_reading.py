@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime, timezone
 
 import pandas as pd
 import pytest
@@ -6420,3 +6421,19 @@ def test_a_line_that_says_the_learning_rate_changes_under_its_epoch_is_the_next_
     assert steps_of(parsed) == list(range(85, 95))
     assert row_at(parsed, 8)["lr"] == pytest.approx(2.5)  # epoch 88's row, after the line
     assert math.isnan(row_at(parsed, 5)["lr"])
+
+
+def test_a_stamp_of_month_day_and_year_joined_by_dashes_times_the_rows(write_log):
+    # NTMC-Community/MatchZoo main.py: print('[%s]\t[Train:%s] ' % (time.strftime('%m-%d-%Y %H:%M:%S'), tag), end='')
+    # then print('Iter:%d\tloss=%.6f' % (i_e, loss)), and '[Eval:test] Iter:%d\t' + metrics after each
+    lines = []
+    for k in range(2, 8):
+        lines.append(f"[05-20-2018 11:55:{3 * k:02d}]\t[Train:train] Iter:{k}\tloss=0.8{k}2642")
+        lines.append(
+            f"[05-20-2018 11:55:{3 * k + 1:02d}]\t[Eval:test] Iter:{k}\tndcg@3=0.53{k}487\tmap=0.551394"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2, 3, 4, 5, 6, 7]
+    stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]
+    assert stamps.iloc[0] == datetime(2018, 5, 20, 11, 55, 6, tzinfo=timezone.utc).timestamp()
+    assert list(stamps.diff().dropna()) == [3.0] * 5

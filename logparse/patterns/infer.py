@@ -135,6 +135,8 @@ TS_RX = (
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    # (the same joined by dashes, the year last: NTMC-Community/MatchZoo's time.strftime('%m-%d-%Y %H:%M:%S'))
+    r"|(?<![\d-])\d\d-\d\d-\d{4} \d\d:\d\d:\d\d(?:[.,]\d+)?"
     # (.NET's DateTime in the en-US culture, month, day and hour unpadded, a 12-hour clock: Seq2SeqSharp's logger
     # "info,9/26/2019 3:38:24 PM Update = ...")
     r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M"

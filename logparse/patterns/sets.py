@@ -283,6 +283,7 @@ def to_number(text: str, allow_suffix: bool = False) -> float:
 # (time.asctime()'s and time.ctime()'s `Wed Jun  6 16:01:16 2018`, its day padded with a blank)
 _TS_FORMATS = (
     "%m/%d/%Y %H:%M:%S",
+    "%m-%d-%Y %H:%M:%S",
     "%m/%d/%Y %I:%M:%S %p",
     "%m/%d/%y %H:%M:%S",
     "%Y%m%d %H:%M:%S",
