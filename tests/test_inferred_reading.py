@@ -6437,3 +6437,18 @@ def test_a_stamp_of_month_day_and_year_joined_by_dashes_times_the_rows(write_log
     stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]
     assert stamps.iloc[0] == datetime(2018, 5, 20, 11, 55, 6, tzinfo=timezone.utc).timestamp()
     assert list(stamps.diff().dropna()) == [3.0] * 5
+
+
+def test_a_stamp_of_the_months_name_and_a_comma_in_the_opening_bracket_leaves_the_bare_step_and_loss(
+    write_log,
+):
+    # stanford-futuredata/ColBERT colbert/utils/utils.py print_message: "[" + datetime.now().strftime("%b %d,
+    # %H:%M:%S") + "] " + msg, of training.py's print_message(batch_idx, train_loss)
+    lines = []
+    for k in range(7):
+        lines += ["True", f"\t\t\t\t 0.54{k} 5.716{k}", f"[Mar 29, 16:22:0{k}] {k} 6.25{k}948947906494"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(7))
+    assert row_at(parsed, 6)["loss"] == pytest.approx(6.251948947906494)
+    stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]
+    assert list(stamps.diff().dropna()) == [1.0] * 6

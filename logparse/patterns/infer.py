@@ -134,6 +134,9 @@ TS_RX = (
     r"\d{4}[-/]\d\d[-/]\d\d(?:[T :,]|, )\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
+    # (the month's name, the day and a comma, no year, in the bracket that opens the line: ColBERT's print_message,
+    # datetime.now().strftime("%b %d, %H:%M:%S"))
+    r"|(?<=\A\[)(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d, \d\d:\d\d:\d\d(?=\])"
     r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:[.,]\d+)?"
     # (the same joined by dashes, the year last: NTMC-Community/MatchZoo's time.strftime('%m-%d-%Y %H:%M:%S'))
     r"|(?<![\d-])\d\d-\d\d-\d{4} \d\d:\d\d:\d\d(?:[.,]\d+)?"

@@ -323,6 +323,8 @@ def to_timestamp(text: str) -> float:
         t = f"{t[:4]}-{t[5:7]}-{t[8:10]} {t[11:13]}:{t[14:16]}:{t[17:19]}"
     if t[10:12] == ", ":
         t = f"{t[:10]} {t[12:]}"  # (a date and its time as two items: `2024-03-23, 02:14:26`)
+    if t[6:8] == ", " and t[:3] in _MONTHS:
+        t = f"{t[:6]} {t[8:]}"  # (`Mar 29, 16:21:59`, strftime('%b %d, %H:%M:%S'): the syslog form below)
     t = t.replace(",", ".")
     if _SYSLOG.match(t):
         # syslog's month, day and time, no year (rsyslog's RSYSLOG_TraditionalFileFormat "%TIMESTAMP% %HOSTNAME%
@@ -388,6 +390,7 @@ _UNITS_DURATION = regex.compile(
 )
 _TIME_OF_DAY = regex.compile(r"^\d\d:\d\d:\d\d(?:\.\d+)?$")
 _TIME_OF_DAY_UNDERSCORED = regex.compile(r"^\d\d_\d\d_\d\d$")
+_MONTHS = frozenset(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"))
 _SYSLOG = regex.compile(
     r"^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?$"
 )
