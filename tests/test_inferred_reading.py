@@ -6262,14 +6262,19 @@ def test_save_and_a_colon_glued_to_a_checkpoints_file_is_its_save(write_log):
     assert list(saves["line"]) == [3, 6]
 
 
+def _changeformer_epoch() -> list[str]:
+    """An epoch's training lines of wgcban/ChangeFormer's trainer, every 100 batches."""
+    return [
+        f"Is_training: True. [3,199][{b},445], imps: 20{k}.60, est: 30.6{k}h, G_loss: 1.2{k}750, running_mf1: 0.48650"
+        for k, b in enumerate((1, 101, 201, 301, 401))
+    ]
+
+
 def test_two_counts_that_fill_a_bracket_are_two_numbers_not_one_with_a_thousands_comma(write_log):
     # wgcban/ChangeFormer models/trainer.py: 'Is_training: %s. [%d,%d][%d,%d], imps: %.2f, est: %.2fh, G_loss: %.5f,
     # running_mf1: %.5f\n' % (self.is_training, self.epoch_id, self.max_num_epochs-1, self.batch_id,
     # m, ...), every 100 batches, of the training's batches and then the validation's
-    lines = [
-        f"Is_training: True. [3,199][{b},445], imps: 20{k}.60, est: 30.6{k}h, G_loss: 1.2{k}750, running_mf1: 0.48650"
-        for k, b in enumerate((1, 101, 201, 301, 401))
-    ]
+    lines = _changeformer_epoch()
     lines += [
         "Begin evaluation...",
         "Is_training: False. [3,199][1,64], imps: 155.12, est: 40.19h, G_loss: 1.08056, running_mf1: 0.49266",
@@ -6338,10 +6343,7 @@ def test_a_learning_rate_alone_between_step_lines_is_the_next_rows(write_log):
     assert row_at(parsed, 5)["lr"] == pytest.approx(5.0e-05)  # printed after epoch 68's line, epoch 69's rate
     assert row_at(parsed, 17)["lr"] == pytest.approx(5.0e-05 - 3e-06)
     # ChangeFormer's trainer writes 'lr: %0.7f\n' as an epoch begins, once, before its first batch's line
-    lines = [
-        f"Is_training: True. [3,199][{b},445], imps: 20{k}.60, est: 30.6{k}h, G_loss: 1.2{k}750, running_mf1: 0.48650"
-        for k, b in enumerate((1, 101, 201, 301, 401))
-    ]
+    lines = _changeformer_epoch()
     lines += [
         "Lastest model updated. Epoch_acc=0.4901, Historical_best_acc=0.5015 (at epoch 0)",
         "",
