@@ -6454,3 +6454,19 @@ def test_a_stamp_of_the_months_name_and_a_comma_in_the_opening_bracket_leaves_th
     assert row_at(parsed, 6)["loss"] == pytest.approx(6.251948947906494)
     stamps = parsed.rows.loc[parsed.rows["kind"] == "step", "timestamp"]
     assert list(stamps.diff().dropna()) == [1.0] * 6
+
+
+def test_a_learning_rate_on_the_line_that_opens_an_epoch_is_its_first_rows(write_log):
+    # a PaddlePaddle PredNet loop: print("Starting epoch {} current lr is {}".format(epoch, lr)) before its batches'
+    # "Epoch {}, Step {}, total used time {} (s), avg loss so far is {}"
+    lines = []
+    for epoch, lr in ((1, 0.001), (2, 0.0005)):
+        lines.append(f"Starting epoch {epoch} current lr is {lr}")
+        lines += [
+            f"Epoch {epoch}, Step {s}, total used time {40 * epoch + s / 3:.4f} (s), avg loss so far is 0.03{s}"
+            for s in (25, 50, 75, 100)
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75, 100] * 2
+    assert row_at(parsed, 2)["lr"] == pytest.approx(0.001)
+    assert row_at(parsed, 7)["lr"] == pytest.approx(0.0005)

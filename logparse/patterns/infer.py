@@ -4559,9 +4559,17 @@ def _announced_rates(
                 or (rec.head is main and (rec.count < main.count or _CHANGED.search(rec.shapes[0].raw)))
             )
         )
-        if (rec.kind != "none" and not joined) or rec.counter is not None or rec.count > main.count:
+        # (or under the epoch it opens: PredNet's PaddlePaddle loop prints "Starting epoch {} current lr is {}")
+        epoch = rec.counter is not None and _epoch_named(rec.slots[rec.counter].label)
+        if (
+            (rec.kind != "none" and not joined)
+            or (rec.counter is not None and not epoch)
+            or rec.count > main.count
+        ):
             continue
-        values = [sl for sl in rec.slots if sl.kind == "num" and sl.role != "skip"]
+        values = [
+            sl for sl in rec.slots if sl.kind == "num" and sl.role not in ("skip", "step", "total", "epoch")
+        ]
         if len(values) != 1 or _plans_to(km, rec, values[0]) != "lr":
             continue
         mine = {sh.key for sh in rec.shapes}
@@ -4571,6 +4579,11 @@ def _announced_rates(
             if rec.head is not None and rec.head is not main:
                 rec.head.members -= 1
             main.members += 0 if rec.head is main else 1
+            if epoch:
+                for slot in rec.slots:
+                    if slot is not values[0] and slot.kind == "num":
+                        slot.role = "skip"  # (the epoch it opens: the step line after it says its own)
+                rec.counter = rec.epoch = rec.total = None
             rec.kind, rec.head, rec.attach = "block", main, "next"
     return steps
 
