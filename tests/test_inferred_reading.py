@@ -6470,3 +6470,47 @@ def test_a_learning_rate_on_the_line_that_opens_an_epoch_is_its_first_rows(write
     assert steps_of(parsed) == [25, 50, 75, 100] * 2
     assert row_at(parsed, 2)["lr"] == pytest.approx(0.001)
     assert row_at(parsed, 7)["lr"] == pytest.approx(0.0005)
+
+
+def test_a_message_written_twice_by_two_handlers_is_one_record_the_stamped_copy(write_log):
+    # 1eftone/EstraNet train_trans.py logs through tf.compat.v1.logging: each message as 'INFO:tensorflow:<msg>' and
+    # again behind absl's 'I1212 hh:mm:ss.micro tid train_trans.py:298] <msg>'
+    lines = []
+    for k in range(1, 5):
+        step = f"[{5000 * k:6d}] | gnorm  {9 - k}.33 lr  0.00012{k} | loss  5.5{k}"
+        lines += [
+            f"INFO:tensorflow:{step}",
+            f"I1212 15:1{k}:27.449019 128529813321536 train_trans.py:298] {step}",
+        ]
+        if k % 2 == 0:
+            save = f"Model saved in path: ./checkpoints_ascadv2/trans_ascadv2-{k // 2}"
+            lines += [
+                f"INFO:tensorflow:{save}",
+                f"I1212 15:1{k}:44.155864 128529813321536 train_trans.py:334] {save}",
+            ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 10000, 15000, 20000]
+    assert row_at(parsed, 2)["loss"] == pytest.approx(5.51)
+    assert not pd.isna(row_at(parsed, 2)["timestamp"])
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [5, 11]  # (the first of each pair)
+
+
+def test_an_evaluation_before_the_first_step_line_is_the_first_rows_unless_one_names_the_step(write_log):
+    # karpathy/build-nanogpt's loop evaluates as a step begins: "validation loss: {:.4f}" before "step {:5d} | loss: ..."
+    lines = ["using device: cuda", "validation loss: 10.9499", "HellaSwag accuracy: 2486/10042=0.2476"]
+    lines += [
+        f"step {s:5d} | loss: 10.9{s}5003 | lr 8.3916e-07 | norm: 15.3438 | dt: 4738.40ms" for s in range(5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 4)["eval_loss"] == pytest.approx(10.9499)
+    # ... where the evaluation that names the step is the step's (a from-scratch GPT-2 library's "Initial val loss"
+    # before "Step 1/19073: ..." and its "Step 1/19073: val_loss=10.8874")
+    lines = ["Initial val loss: 10.9347"]
+    for s in (1, 2, 3):
+        lines += [
+            f"Step {s}/19073: lr=8.3916{s}e-07 | grad_norm=14.2035 | loss=10.93955{s}",
+            f"Step {s}/19073: val_loss=10.887{s}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert row_at(parsed, 2)["eval_loss"] == pytest.approx(10.8871)

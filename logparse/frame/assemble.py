@@ -1078,13 +1078,28 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         saves.to_numpy()[1:] & saves.to_numpy()[:-1] & (steps_before[1:] == steps_before[:-1])
     )
     texts = events["text"].tolist() if "text" in events else [""] * len(events)
-    drop = [k + 1 for k in paired if _save_verb(texts[k]) in _STARTS and _save_verb(texts[k + 1]) in _ENDS]
+    drop = [
+        k + 1
+        for k in paired
+        if (_save_verb(texts[k]) in _STARTS and _save_verb(texts[k + 1]) in _ENDS)
+        or _one_message(texts[k], texts[k + 1])
+    ]
     if not drop:
         return events
     keep = events.drop(index=drop)
     return keep.reset_index(drop=True)
 
 
+def _one_message(first: Any, second: Any) -> bool:
+    """Whether two lines are one message written twice, by two handlers: the same text behind another prefix
+    (TensorFlow 1's `INFO:tensorflow:Model saved in path: ...`, then the same behind absl's stamp)."""
+    a, b = (_LEVEL_NAME.sub("", str(t)).strip() for t in (first, second))
+    shorter, longer = sorted((a, b), key=len)
+    return len(shorter) >= 12 and longer.endswith(shorter)
+
+
+# logging's default prefix, '%(levelname)s:%(name)s:'
+_LEVEL_NAME = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):[\w.<>-]+:")
 _SAVE_VERB = re.compile(r"(?i)\b(sav(?:e|ed|ing)|writ(?:e|ten|ing)|wrote)\b")
 _STARTS, _ENDS = frozenset(("save", "saving", "write", "writing")), frozenset(("saved", "written", "wrote"))
 
@@ -1133,7 +1148,8 @@ def _no_rank(rank: Any) -> bool:
 def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     """The step rows with the loss of the evaluation done at each: an evaluation's line that states its step (`eval
     200: train 1.5510 | val 1.5317`) gives that step's row its eval_loss (printed before it, or as the next row,
-    made as the step began), one that states none the row of the step printed last before it. The event stays an
+    made as the step began), one that states none the row of the step printed last before it (the first row, for
+    one printed before any). The event stays an
     event; a row that carries an eval_loss of its own keeps it. (A pattern set joins its evaluation lines to rows
     as its framework does.)"""
     if events.empty or "eval_loss" not in events or rows.empty or "kind" not in rows or "line" not in rows:
@@ -1154,6 +1170,7 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
             float(k): order[a:b] for k, a, b in zip(keys, starts, [*starts[1:], len(order)], strict=True)
         }
     at: dict[Any, float] = {}
+    first: dict[Any, float] = {}
     for line, step, loss in zip(found["line"], printed, found["eval_loss"], strict=True):
         if step is not None and not pd.isna(step):
             same = places.get(float(step), np.empty(0, dtype=int))
@@ -1170,9 +1187,15 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
         else:
             before = int(np.searchsorted(lines, line, side="left")) - 1
             if before < 0:
+                # (before any step's line: the evaluation the loop makes as its first step begins, build-nanogpt's
+                # "validation loss: ..." before its "step     0 | loss: ..." line; that step's row, unless an
+                # evaluation that names the step says otherwise)
+                first.setdefault(steps.index[0], float(loss))
                 continue
             index = steps.index[before]
         at.setdefault(index, float(loss))
+    for index, loss in first.items():
+        at.setdefault(index, loss)
     if not at:
         return rows
     rows = rows.copy()

@@ -682,9 +682,19 @@ _NAME_LAST = regex.compile(r"^ (?P<word>[A-Za-z][A-Za-z_]*(?: [A-Za-z][A-Za-z_]*
 _TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "second", "seconds", "min", "mins"})
 
 
+# logging.basicConfig's default format, BASIC_FORMAT = "%(levelname)s:%(name)s:%(message)s" (TensorFlow 1's
+# tf.logging writes it so: `INFO:tensorflow:[  5000] | gnorm ...`)
+_LOGGING_PREFIX = regex.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):[\w.<>-]+:")
+
+
 def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
-    """The text before value i that may hold its key: what follows the previous value's unit."""
+    """The text before value i that may hold its key: what follows the previous value's unit, or on the line's
+    first value what follows Python logging's default prefix ('%(levelname)s:%(name)s:', `INFO:tensorflow:`: the
+    logger's name is no key)."""
     before = literals[i]
+    if i == 0:
+        prefix = _LOGGING_PREFIX.match(before)
+        before = before[prefix.end() :] if prefix is not None else before
     if i > 0:
         unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before) or _NAME_AFTER.match(before)
         if unit is not None and kinds[i - 1] == "num":
@@ -4176,13 +4186,25 @@ def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
     mine, other = _keyed_values(rec), _keyed_values(main)
     if not mine or not mine.keys() <= other.keys():
         return False
-    if len(mine) == len(other) and (rec.count, -rec.first) > (main.count, -main.first):
-        return False  # (each copies the other: the first printed, or the more frequent, is the row)
+    stamped = (_stamped(rec), _stamped(main))
+    if len(mine) == len(other) and (stamped[0], rec.count, -rec.first) > (
+        stamped[1],
+        main.count,
+        -main.first,
+    ):
+        # (each copies the other: the stamped one, else the more frequent, else the first printed, is the row;
+        # EstraNet's TensorFlow 1 logs each message as `INFO:tensorflow:...` and again behind absl's stamp)
+        return False
     at = dict(_by_step(main, [other[k] for k in mine]))
     ours = _by_step(rec, [mine[k] for k in mine])
     if len(ours) < 2 or len(ours) > len(at):
         return False
     return all(step in at and _same_numbers(values, at[step]) for step, values in ours)
+
+
+def _stamped(rec: RecordShape) -> bool:
+    """Whether a record's lines carry a timestamp."""
+    return any(sl.kind == "ts" for sl in rec.slots)
 
 
 def _by_step(rec: RecordShape, slots: list[int]) -> list[tuple[str, tuple[str, ...]]]:
