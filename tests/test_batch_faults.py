@@ -58,10 +58,12 @@ def try_tmpfs(where: Path, size: str) -> bool:
     return done.returncode == 0
 
 
-def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path, monkeypatch):
+def test_a_batch_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path, monkeypatch):
     runs, out = tmp_path / "runs", tmp_path / "out"
     runs.mkdir()
-    good = [f"run{i:02d}" for i in range(35)]
+    good = [
+        f"run{i:02d}" for i in range(10)
+    ]  # (good runs on both workers, before and after the two that fail)
     for name in good:
         shutil.copy(TITAN, runs / f"{name}.log")
     shutil.copy(TITAN, runs / "two\nlines.log")  # a newline in a name: the run is `two_lines`, one line
@@ -103,7 +105,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
         if mounted:
             subprocess.run(["umount", str(out / "fulldisk")], check=True)
     assert res.exit_code == 1
-    assert len(index) == 40
+    assert len(index) == 15
     ok = index[index["status"] == "ok"]
     assert sorted(ok["run"]) == sorted([*good, dollar, "caf\ufffd"])
     assert (ok["steps"] == ok["steps"].iloc[0]).all() and ok["mfu"].notna().all()
@@ -123,7 +125,7 @@ def test_forty_runs_with_hostile_names_a_killed_worker_and_a_full_disk(tmp_path,
     assert "Traceback" not in res.stderr and "internal error" not in res.stderr
     # every output line is one line: the names are printed whole
     assert f"ok     {dollar}: " in res.stdout and "ok     caf\ufffd: " in res.stdout
-    assert len(res.stdout.splitlines()) == 38 + 1  # an ok line per good run, then the count
+    assert len(res.stdout.splitlines()) == len(ok) + 1  # an ok line per good run, then the count
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "killme" in page and (out / "leaderboard.png").stat().st_size > 0
     json.loads((out / "index.json").read_text(encoding="utf-8"))  # UTF-8 JSON, whole
