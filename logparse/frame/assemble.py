@@ -1093,13 +1093,11 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
 def _one_message(first: Any, second: Any) -> bool:
     """Whether two lines are one message written twice, by two handlers: the same text behind another prefix
     (TensorFlow 1's `INFO:tensorflow:Model saved in path: ...`, then the same behind absl's stamp)."""
-    a, b = (_LEVEL_NAME.sub("", str(t)).strip() for t in (first, second))
+    a, b = (infer.LOGGING_PREFIX.sub("", str(t)).strip() for t in (first, second))
     shorter, longer = sorted((a, b), key=len)
     return len(shorter) >= 12 and longer.endswith(shorter)
 
 
-# logging's default prefix, '%(levelname)s:%(name)s:'
-_LEVEL_NAME = re.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):[\w.<>-]+:")
 _SAVE_VERB = re.compile(r"(?i)\b(sav(?:e|ed|ing)|writ(?:e|ten|ing)|wrote)\b")
 _STARTS, _ENDS = frozenset(("save", "saving", "write", "writing")), frozenset(("saved", "written", "wrote"))
 

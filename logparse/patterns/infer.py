@@ -684,7 +684,7 @@ _TIME_UNITS = frozenset({"ms", "us", "µs", "s", "sec", "secs", "second", "secon
 
 # logging.basicConfig's default format, BASIC_FORMAT = "%(levelname)s:%(name)s:%(message)s" (TensorFlow 1's
 # tf.logging writes it so: `INFO:tensorflow:[  5000] | gnorm ...`)
-_LOGGING_PREFIX = regex.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):[\w.<>-]+:")
+LOGGING_PREFIX = regex.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):[\w.<>-]+:")
 
 
 def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
@@ -693,7 +693,7 @@ def _before(literals: Sequence[str], kinds: Sequence[str], i: int) -> str:
     logger's name is no key)."""
     before = literals[i]
     if i == 0:
-        prefix = _LOGGING_PREFIX.match(before)
+        prefix = LOGGING_PREFIX.match(before)
         before = before[prefix.end() :] if prefix is not None else before
     if i > 0:
         unit = _RATE_AFTER.match(before) or keymap_mod.UNIT_AFTER.match(before) or _NAME_AFTER.match(before)
@@ -982,10 +982,8 @@ def _names_zipped(sh: SampledShape, slots: list[Slot]) -> None:
         m = _NAMES_THEN_VALUES.search(sh.literals[slot.index])
         if m is not None:
             names = [w.strip() for w in m["names"].split(",")]
-            if len(names) == len(run) + 1 and names[0].lower() in keymap_mod.STAGE_WORDS | {
-                "train",
-                "training",
-            }:
+            stage = names[0].lower() in keymap_mod.STAGE_WORDS | _TRAIN_STAGE
+            if len(names) == len(run) + 1 and stage:
                 names = names[1:]  # (the stage the line reports, no value's name)
             if len(names) == len(run):
                 for s, name in zip(run, names, strict=True):
@@ -4554,13 +4552,8 @@ def _announced_rates(
         for rec in steps:
             rate = _new_rate(rec, km)
             if rec is not main and rec.count < main.count and rate is not None:
-                for slot in rec.slots:
-                    if slot.kind == "num" and slot is not rate:
-                        slot.role = "skip"  # (the epoch it was read at, the group's number)
                 rate.label = "lr"
-                rec.counter = rec.epoch = rec.total = None
-                rec.kind, rec.head, rec.attach = "block", main, "next"
-                main.members += 1
+                _joins_next(rec, main, rate)  # (the epoch it was read at, the group's number skipped)
         steps = [rec for rec in steps if rec.kind == "step"]
     if len(steps) != 1:
         return steps
@@ -4598,16 +4591,24 @@ def _announced_rates(
         # (printed between step lines: a line of it after a step line, with a step line after it; not a setting of
         # the header, nor a line after the run's last step)
         if any(_between(seq, mine, heads) for seq in sample.order):
-            if rec.head is not None and rec.head is not main:
-                rec.head.members -= 1
-            main.members += 0 if rec.head is main else 1
-            if epoch:
-                for slot in rec.slots:
-                    if slot is not values[0] and slot.kind == "num":
-                        slot.role = "skip"  # (the epoch it opens: the step line after it says its own)
-                rec.counter = rec.epoch = rec.total = None
-            rec.kind, rec.head, rec.attach = "block", main, "next"
+            # (the epoch it opens skipped: the step line after it says its own)
+            _joins_next(rec, main, values[0] if epoch else None)
     return steps
+
+
+def _joins_next(rec: RecordShape, main: RecordShape, value: Slot | None) -> None:
+    """Join a line to the row of the step line printed after it, from any head it had; with `value`, that value
+    alone: the line's other numbers are skipped and it counts nothing."""
+    if value is not None:
+        for slot in rec.slots:
+            if slot.kind == "num" and slot is not value:
+                slot.role = "skip"
+        rec.counter = rec.epoch = rec.total = None
+    if rec.head is not main:
+        if rec.head is not None:
+            rec.head.members -= 1
+        main.members += 1
+    rec.kind, rec.head, rec.attach = "block", main, "next"
 
 
 def _new_rate(rec: RecordShape, km: keymap_mod.KeyMap) -> Slot | None:
@@ -4619,10 +4620,9 @@ def _new_rate(rec: RecordShape, km: keymap_mod.KeyMap) -> Slot | None:
     nums = [sl for sl in rec.slots if sl.kind == "num"]
     rates = [sl for sl in nums if sl.role == "value" and _plans_to(km, rec, sl) == "lr"]
     to = [sl for sl in nums if _words(sl.label)[-1:] == ["to"]]
+    # (`learning rate of group 0 to X`: the group's number, under the rate's words, is no rate)
     if len(to) == 1 and to[0] not in rates and (rates or _LEARNING_RATE.search(rec.shapes[0].raw)):
-        rates = (
-            to  # (`learning rate of group 0 to X`: the group's number, under the rate's words, is no rate)
-        )
+        rates = to
     if len(rates) != 1:
         return None
     whole = [sl for sl in nums if sl is not rates[0]]
@@ -7026,10 +7026,8 @@ def _time_worded(km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, texts: Sequenc
     one say (_timed, _stamped_interval)."""
     words = set(_words(slot.label))
     if keymap_mod.normalize(slot.label) in _TIME_PER_STEP:
-        words = {
-            "time",
-            "step",
-        }  # (`[tps: 2.84s]`: with a time unit, MOTIP's time per step, no tokens a second)
+        # (`[tps: 2.84s]`: with a time unit, MOTIP's time per step, no tokens a second)
+        words = {"time", "step"}
     if not words & _SPENT_WORDS or not words <= _SPENT_WORDS | _OF_A_STEP:
         return m
     reason = f"a time under a key that says only that it is one ({slot.label!r}), the line's only time"
