@@ -610,3 +610,41 @@ def test_a_bare_batch_size_is_the_micro_batch_only_for_one_process(tmp_path, hea
     assert run.facts["batch_size"].value == 32 and run.facts["batch_size"].source == "log"
     assert stated(run, "micro_batch_size").get("micro_batch_size") == micro
     assert "global_batch_size" not in run.facts or run.facts["global_batch_size"].source != "log"
+
+
+def test_the_micro_batch_times_the_gpus_and_the_accumulation_the_log_states_is_the_global_batch(tmp_path):
+    # a Lightning-style loop's echo: a DataLoader's `micro_batch_size: 4` and `accumulate: 4`; 8 devices given:
+    # 4 x 8 x 4 = 128 sequences an optimizer step, by hand
+    head = ("micro_batch_size: 4", "gradient_accumulation_steps: 4")
+    run = nanogpt_run(tmp_path, *head, gpus=8)
+    assert (run.facts["global_batch_size"].value, run.facts["global_batch_size"].source) == (128, "derived")
+    assert "global_batch_derived" in [w.code for w in run.warnings]
+    # no accumulation stated: whether the loop accumulated is not known, so neither is the global batch
+    run = nanogpt_run(tmp_path, "micro_batch_size: 4", gpus=8)
+    assert "global_batch_size" not in run.facts
+    # a model split over GPUs: the data-parallel ranks are not the GPUs
+    run = nanogpt_run(tmp_path, *head, "tensor_parallel_size: 2", gpus=8)
+    assert "global_batch_size" not in run.facts
+    # a batch of no scope is the micro batch of one process only: on 8 GPUs it may be either
+    run = nanogpt_run(tmp_path, "batch_size: 4", "gradient_accumulation_steps: 4", gpus=8)
+    assert "global_batch_size" not in run.facts
+    run = nanogpt_run(tmp_path, "batch_size: 4", "gradient_accumulation_steps: 4", gpus=1)
+    assert run.facts["global_batch_size"].value == 4 * 4
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        # kimiyoung/transformer-xl pytorch/train.py logs its arguments as `    - {} : {}`
+        ("    - max_step : 200000", {"train_iters": 200000}),
+        ("    - tgt_len : 150", {"seq_len": 150}),
+        ("    - n_token : 267735", {"vocab_size": 267735}),
+        # facebookresearch/DPR train_dense_encoder.py logger.info(" Total updates=%d", total_updates)
+        (" Total updates=88320", {"train_iters": 88320}),
+        # facebookresearch/mae main_pretrain.py prints its args one `key: value` a line (accum_iter: 4)
+        ("accum_iter: 4", {"grad_accum": 4}),
+    ],
+)
+def test_config_names_of_their_own_projects(tmp_path, line, want):
+    run = nanogpt_run(tmp_path, "args:", line)
+    assert stated(run, *want) == want

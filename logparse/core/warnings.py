@@ -54,6 +54,7 @@ run facts and options
   gpus_inferred         the number of GPUs is not stated and is inferred from the log's parallel sizes
   seq_len_unknown       the sequence length is unknown (and the global batch, when tokens/s needs both)
   global_batch_unknown  the global batch is unknown: tokens per step, tokens/s and MFU with it
+  global_batch_derived  the global batch is not stated: taken as the micro batch x GPUs x grad accumulation
 model and FLOPs
   model_unknown         the model size is unknown: no FLOPs/token, no MFU
   flops_reported        the model size is unknown: FLOPs are the framework's own
@@ -95,7 +96,7 @@ CODES: frozenset[str] = frozenset(
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
     global_batch_differs gpus_implied_differs
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
-    fact_implausible patterns_skipped global_batch_unknown
+    fact_implausible patterns_skipped global_batch_unknown global_batch_derived
     flops_per_sample_unused
     model_unknown flops_reported flops_6n params_not_active params_from_log params_sharded params_preset
     model_mismatch

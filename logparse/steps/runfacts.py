@@ -423,6 +423,8 @@ def run_facts(
         gbs = Fact(int(steps["global_batch_size"].iloc[-1]), "log", "step lines")
     if gbs is None:
         gbs = _batch_of_tokens(facts, seq)
+    if gbs is None:
+        gbs = _batch_of_micro(facts, gpus, warnings)
     if opts.target_tokens is not None:
         facts["target_tokens"] = Fact(float(opts.target_tokens), opts.source("target_tokens"))
     if opts.gpu_hour_cost is not None:
@@ -445,6 +447,42 @@ def _batch_of_tokens(facts: dict[str, Fact], seq: Fact | None) -> Fact | None:
         int(float(tokens.value) // float(seq.value)),
         "derived",
         f"tokens per step ({tokens.detail}) / sequence length ({seq.detail})",
+    )
+
+
+def _batch_of_micro(facts: dict[str, Fact], gpus: Fact | None, warnings: list[RunWarning]) -> Fact | None:
+    """The global batch the log's own micro batch and accumulation make over the GPUs, where it states no global
+    batch and no model parallelism (Lightning's `accumulate_grad_batches=4` beside a DataLoader's `batch_size: 4`
+    on 8 devices: 128). Every factor is stated or given: where the log states no accumulation, whether the loop
+    accumulated is not known and the global batch stays unknown."""
+    micro, accum = facts.get("micro_batch_size"), facts.get("grad_accum")
+    if micro is None or accum is None or gpus is None or micro.source != "log" or accum.source != "log":
+        return None
+    if not micro.value or not accum.value or not gpus.value:
+        return None
+    parallel = (
+        "tensor_parallel_size",
+        "pipeline_parallel_size",
+        "context_parallel_size",
+        "data_parallel_size",
+    )
+    if any(name in facts and facts[name].value not in (None, 1) for name in parallel):
+        return None  # (the data-parallel ranks are not the GPUs then)
+    bare = facts.get("batch_size")
+    if bare is not None and bare.value == micro.value and int(gpus.value) != 1:
+        return None  # (a batch the log names no scope of is the micro batch on one process only)
+    gbs = int(micro.value) * int(gpus.value) * int(accum.value)
+    warnings.append(
+        RunWarning(
+            f"the global batch is not stated: taken as micro batch {micro.value} x {gpus.value} GPU(s) x grad "
+            f"accumulation {accum.value} = {gbs}; pass {flag('global_batch')} if the model is split over GPUs",
+            "global_batch_derived",
+        )
+    )
+    return Fact(
+        gbs,
+        "derived",
+        f"micro batch ({micro.detail}) x GPUs ({gpus.detail or gpus.source}) x grad accumulation ({accum.detail})",
     )
 
 
