@@ -6514,3 +6514,32 @@ def test_an_evaluation_before_the_first_step_line_is_the_first_rows_unless_one_n
         ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert row_at(parsed, 2)["eval_loss"] == pytest.approx(10.8871)
+
+
+def test_a_measures_name_beside_the_training_loss_leaves_the_epoch_a_training_row(write_log):
+    # a clinical forecaster: logging.info(f"Epoch {e}: Train Loss: {tl:.4f}, Val Loss: {vl:.4f}, MAP: {map_dict}, ...")
+    # once an epoch; MAP (mean average precision) is the test set's, the line is the epoch's training row
+    lines = [
+        f"2025-06-27 01:{e:02d}:59,732 - INFO - Epoch {e}: Train Loss: 3.{90 - e}11, Val Loss: 3.{80 - e}29, "
+        f"MAP: {{'test_map@20': 0.5{e}43, 'test_map@40': 0.5{e}45}}"
+        for e in range(1, 7)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5, 6]
+    assert row_at(parsed, 1)["loss"] == pytest.approx(3.8911)
+    assert row_at(parsed, 1)["eval_loss"] == pytest.approx(3.7929)
+    # a stage the text names in its own word is still the evaluation's (SpeechBrain's `"kind": "valid"` record
+    # carries the epoch's train_loss)
+    lines = [
+        json.dumps({"kind": "valid", "epoch": e, "train_loss": 1.3 / e, "loss": 0.9 / e, "error": 0.3})
+        for e in range(1, 5)
+    ]
+    batches = [
+        json.dumps({"kind": "batch", "epoch": e, "loss": 2.0 / e + i / 100})
+        for e in range(1, 5)
+        for i in range(3)
+    ]
+    parsed = frame(
+        write_log("\n".join(b for e in range(4) for b in (*batches[3 * e : 3 * e + 3], lines[e])) + "\n")
+    )
+    assert len(evals(parsed)) == 4

@@ -2328,7 +2328,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if (
         not _names_training(text)
         and not staged
-        and (_eval_marks(text) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]))
+        and (_staged_marks(text, labels, km) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]))
     ):
         return True
     # (an evaluation's metric names its record too: `current mean dice`, `fid50k_full`)
@@ -2355,6 +2355,33 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 
 _TRAIN_STAGE = frozenset({"train", "training"})
+
+
+# evaluation words that name a measure, not a stage: a record's text may name one beside the training's values
+_MEASURE_MARKS = frozenset({"map"})
+
+
+def _staged_marks(text: str, labels: Sequence[str], km: keymap_mod.KeyMap) -> frozenset[str]:
+    """The evaluation words of a record's own text, less a measure's name (`MAP`) where a key of the record names
+    the training set's loss: a forecaster's `Epoch 3: Train Loss: 3.57, Val Loss: 3.61, MAP: {...}` is the
+    training's epoch, its MAP the test set's beside it (a stage word, `"kind": "valid"`, still says evaluation)."""
+    marks = _eval_marks(text)
+    if marks and marks <= _MEASURE_MARKS and _training_loss_keyed(labels, km):
+        return frozenset()
+    return marks
+
+
+def _training_loss_keyed(labels: Sequence[str], km: keymap_mod.KeyMap) -> bool:
+    """Whether a key of the record names the training set's loss (`Train Loss`, `train_loss`)."""
+    for label in labels:
+        if not set(_words(label.lower())) & keymap_mod.TRAIN_WORDS:
+            continue
+        m = field_plan(km, label, None, [], False)
+        if m is not None and not m.kept and m.column == "loss":
+            return True
+    return False
+
+
 # the words of a key that says when or how much to evaluate, a setting (`eval_interval=500`, `val_every: 2`,
 # `eval_iters`, `eval_batch_size`): a config echo that names them is no evaluation
 _WHEN_WORDS = frozenset(
