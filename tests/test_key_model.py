@@ -678,3 +678,33 @@ def test_a_training_stage_abbreviated_trn_is_a_stage_beside_an_evaluations():
     assert keymap.one_stage_apart(["trn", "loss"], ["val", "loss"])
     assert keymap.one_stage_apart(["train", "loss"], ["val", "loss"])
     assert not keymap.one_stage_apart(["mask", "loss"], ["val", "loss"])
+
+
+@pytest.mark.parametrize(
+    ("key", "unit"),
+    [
+        # yinli-systems/l20-1b-pretraining pretrain500m/train.py: record = {..., 'step_seconds': time of this step}
+        ("step_seconds", "seconds"),
+        ("iter_ms", "ms"),
+        ("batch_sec", "sec"),
+    ],
+)
+def test_a_steps_own_word_with_a_time_unit_is_the_step_time(key, unit):
+    hit = keymap.load().lookup(key, "step")
+    assert (hit.column, hit.key_unit) == ("step_time_s", unit)
+    # (an epoch's time is not a step's)
+    assert keymap.load().lookup("epoch_seconds", "step") is None
+
+
+def test_a_setting_every_step_record_carries_is_a_fact(write_log):
+    # a data-recipe loop's JSON record of each optimizer step: {"step": 1, "train_loss": ..., "grad_accum_steps": 8}
+    lines = [
+        json.dumps(
+            {"step": s, "train_loss": 2.0 - s / 10, "grad_accum_steps": 8, "step_seconds": 5.0 + s / 100}
+        )
+        for s in range(1, 7)
+    ]
+    parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
+    assert [o.value for o in parsed.facts["grad_accum"]] == [8]
+    steps = parsed.rows[parsed.rows["kind"] == "step"]
+    assert steps["step_time_s"].tolist() == pytest.approx([5.0 + s / 100 for s in range(1, 7)])

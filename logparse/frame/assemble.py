@@ -1007,6 +1007,9 @@ _STEADY_FACTS = frozenset(
         "hidden_size",
         "vocab_size",
         "num_attention_heads",
+        # (a loop's record of every step that carries its settings: `"grad_accum_steps": 8`)
+        "grad_accum",
+        "micro_batch_size",
     }
 )
 

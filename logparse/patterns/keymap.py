@@ -53,6 +53,9 @@ _KEY_UNIT = regex.compile(
     r"^(?P<base>.+?)(?:_\(?|\()(?P<unit>ms|us|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|%|pct|percent|[kmgt]i?b)\)?$"
     r"|^(?P<base>.+?)_?\((?P<unit>[kmgt])\)$"  # peak_mem(M): a one-letter unit only in brackets
 )
+# the words that name one step, before a time unit in a key (`step_seconds`, `iter_ms`, `batch_time_s` is a time's)
+_ONE_STEP = frozenset({"step", "iter", "iteration", "batch", "update"})
+_TIME_UNITS = frozenset({"ms", "us", "s", "sec", "secs", "second", "seconds"})
 # a key between bars is the norm of what it names (`|g|`, `||grad||`): the mathematician's notation
 _BARS = regex.compile(r"^(?P<bars>\|{1,2})(?P<inner>[A-Za-z_][\w.]*)(?P=bars)$")
 # a bracket after a key that says what it is (`tgs (tokens/gpu/second)`, `train_speed(s/it)`, `loss (avg)`):
@@ -949,6 +952,13 @@ class KeyMap:
                         via=f"{k}: a time per step",
                     )
         m = _KEY_UNIT.match(k)
+        if m is not None and not config and m.group("base").rstrip("_") in _ONE_STEP and "time" in table:
+            unit = m.group("unit")
+            if unit in _TIME_UNITS:
+                # a step's own word with a time unit is the step's time (`"step_seconds": 7.18`, `iter_ms`)
+                return replace(
+                    table["time"], key_unit=unit, rule="unit", via=f"{k}: the time of one step in {unit}"
+                )
         if m is not None:
             hit = table.get(m.group("base").rstrip("_"))
             if hit is not None and hit.units is not None:
