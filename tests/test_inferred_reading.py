@@ -6543,3 +6543,17 @@ def test_a_measures_name_beside_the_training_loss_leaves_the_epoch_a_training_ro
         write_log("\n".join(b for e in range(4) for b in (*batches[3 * e : 3 * e + 3], lines[e])) + "\n")
     )
     assert len(evals(parsed)) == 4
+
+
+def test_a_table_row_that_fills_the_evaluations_loss_and_not_the_trainings_is_an_evaluation(write_log):
+    # a TinyStories loop's metrics.csv (csv.DictWriter over step,train_loss,val_loss,lr,...): a training row every
+    # 200 steps, a validation row every 100, each leaving the other's loss empty
+    lines = ["step,train_loss,val_loss,lr,tokens_step"]
+    for step in range(0, 1000, 100):
+        if step % 200 == 0:
+            lines.append(f"{step},{10 - step / 200:.6f},,{step / 1e6:.8e},49152")
+        lines.append(f"{step},,{9.9 - step / 200:.6f},{step / 1e6:.8e},49152")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 200, 400, 600, 800]
+    assert [e["step"] for e in evals(parsed)] == list(range(0, 1000, 100))
+    assert row_at(parsed, 8)["loss"] == pytest.approx(10 - 400 / 200)

@@ -1262,7 +1262,8 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 _TIME_WORDS = frozenset({"took", "time", "s", "sec", "secs", "seconds", "ms", "elapsed", "min", "minutes"})
 _WORD = re.compile(r"[A-Za-z]+")
-_DIGITS = re.compile(r"\d+")
+# a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column)
+_DIGITS = re.compile(r"\d+(?:[eE][-+]?\d+)?")
 # a capitalised word that names what a line evaluates on, when no split word does (`HellaSwag accuracy`, `Final
 # acc`), unless it is a metric's name, a logger's level or a date's
 _NAME = re.compile(r"\b[A-Z][A-Za-z]*")

@@ -820,6 +820,7 @@ class RecordShape:
     several: bool = False  # a line that continues a step, printed several times a step (one per optimizer)
     own_count: bool = False  # an evaluation whose counter counts its own batches or samples, not the steps
     at_steps: bool = False  # an evaluation whose counter, though named for it, prints the training steps
+    columns: tuple[str, ...] = ()  # the names of the header a table's row stands under
 
     @property
     def count(self) -> int:
@@ -1273,7 +1274,20 @@ def _signature(sh: SampledShape, slots: list[Slot]) -> tuple[Any, ...]:
         # (a stamp alone, ruled: a rule of another glyph heads something else, `[time]====` a banner where
         # `[time]----` heads each step's lines, in SpencerSzabados/reflected-diffusion-mlp's logger)
         sh.literals[-1].strip().lstrip(")]>|").strip()[:1] if _stamp_alone(sh) else "",
+        _empty_cells(sh),
     )
+
+
+_COMMAS = regex.compile(r"^[ \t]*,(?:[ \t]*,)*[ \t]*$")
+
+
+def _empty_cells(sh: SampledShape) -> tuple[int, ...]:
+    """Where a row of comma-separated numbers leaves cells empty (`200,7.24,,3e-4` and `200,,7.20,3e-4` fill
+    different columns of one CSV: two records, not one with two spellings of its commas)."""
+    inner = sh.literals[1:-1]
+    if not inner or not all(_COMMAS.match(lit) for lit in inner):
+        return ()
+    return tuple(lit.count(",") for lit in inner)
 
 
 def _unit_class(unit: str | None) -> str | None:
@@ -2303,6 +2317,8 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     sh = rec.shapes[0]
     labels = [s.label for s in rec.slots if s.role in ("value", "skip") and s.label]
     counter_label = rec.slots[rec.counter].label if rec.counter is not None else ""
+    if rec.columns and _evaluation_cells(rec.columns, labels, km):
+        return True
     # (a sentence that opens the line with an evaluation's word and names its first number: joeynmt's
     # "Validation result (greedy) at epoch {:>3d}, step {:>8d}: bleu: ..., loss: ..., ppl: ...")
     first = next((s for s in rec.slots if s.kind == "num"), None)
@@ -2355,6 +2371,24 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 
 _TRAIN_STAGE = frozenset({"train", "training"})
+
+
+def _evaluation_cells(columns: Sequence[str], labels: Sequence[str], km: keymap_mod.KeyMap) -> bool:
+    """Whether a table's row is an evaluation's by the cells it fills: its header names the training's loss and
+    an evaluation's, and the row leaves the training's empty where it fills the evaluation's (a metrics CSV whose
+    writer puts `step,train_loss,val_loss,...` over `200,7.24,,...` and `200,,7.20,...`, csv.DictWriter writing ''
+    for a key a row lacks)."""
+    trained = [c for c in columns if _training_loss_keyed([c], km)]
+    evaluated = [c for c in columns if _evaluation_named(c) and _is_loss(c, km)]
+    return (
+        bool(trained and evaluated) and not set(trained) & set(labels) and bool(set(evaluated) & set(labels))
+    )
+
+
+def _is_loss(label: str, km: keymap_mod.KeyMap) -> bool:
+    """A key the key model reads as a loss (of training or of an evaluation)."""
+    m = field_plan(km, label, None, [], True)
+    return m is not None and not m.kept and m.column in ("loss", "eval_loss")
 
 
 # evaluation words that name a measure, not a stage: a record's text may name one beside the training's values
@@ -2547,6 +2581,7 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             continue
         header = headers[header_key]
         names, sep, spans = header.names, header.sep, header.spans
+        rec.columns = tuple(names)
         start = _behind(sh, header) or 0
         for slot in rec.slots[:start]:
             if slot.kind == "num":
