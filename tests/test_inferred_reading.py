@@ -6557,3 +6557,22 @@ def test_a_table_row_that_fills_the_evaluations_loss_and_not_the_trainings_is_an
     assert steps_of(parsed) == [0, 200, 400, 600, 800]
     assert [e["step"] for e in evals(parsed)] == list(range(0, 1000, 100))
     assert row_at(parsed, 8)["loss"] == pytest.approx(10 - 400 / 200)
+
+
+def test_the_loss_on_each_split_under_the_stage_words_is_an_evaluation_at_its_step(write_log):
+    # a char-level GPT loop: every 100 steps print(f"step {it:5d} | train {tr:.4f} | val {va:.4f} | lr {lr:.2e} |
+    # {t}s") of estimate_loss() over both splits; every 500 steps print(f"  step {it:5d} | loss {loss:.4f} | lr ...")
+    # of the step it trained
+    lines = []
+    for it in range(0, 1100, 100):
+        lines.append(
+            f"step {it:5d} | train {3 - it / 1000:.4f} | val {3.1 - it / 1000:.4f} | lr 1.00e-03 | {it // 10}s"
+        )
+        if it % 500 == 0:
+            lines.append(f"  step {it:5d} | loss {3.05 - it / 1000:.4f} | lr 1.00e-03")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 500, 1000]
+    assert [e["step"] for e in evals(parsed)] == list(range(0, 1100, 100))
+    assert row_at(parsed, 8)["eval_loss"] == pytest.approx(3.1 - 0.5)
+    # (`step   900`, then `step  1000` one blank narrower: the same layout, two evaluations)
+    assert row_at(parsed, 14)["eval_loss"] == pytest.approx(3.1 - 1.0)

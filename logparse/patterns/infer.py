@@ -3562,6 +3562,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             and _epoch_summary_evaluated(rec, steps, km)
         ):
             rec.kind, rec.own_count = "eval", True
+        elif rec.kind == "step" and _splits_estimated(rec, steps, km):
+            rec.kind = "eval"
     steps = [rec for rec in steps if rec.kind == "step"]
     if not any(rec.count >= MIN_REPEATS for rec in steps):
         for rec in records:
@@ -5735,6 +5737,24 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
         main.kind == "step"
         and (main.epoch is not None or (epoch and _falls_back(main)))
         and _steps_beside(rec, main)
+        and _trains(main, km)
+        for main in steps
+    )
+
+
+def _splits_estimated(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A record keyed by the stage words alone (`train 2.59 | val 2.59`) under the counter of another record that
+    prints the training's loss by its own name: the loss estimated on each split at that step, however often
+    (oliverma-california/olivergpt's `step   100 | train 2.5931 | val 2.5916 | lr ... | 14s` every 100 steps beside
+    `  step   500 | loss 1.9145 | lr ...`), an evaluation at the step its counter prints."""
+    bare = {keymap_mod.normalize(label) for label in _value_labels(rec)}
+    if not (bare & _TRAIN_STAGE and bare & EVAL_WORDS):
+        return False
+    return any(
+        main is not rec
+        and main.kind == "step"
+        and _counter_key(main) == _counter_key(rec)
+        and not {keymap_mod.normalize(label) for label in _value_labels(main)} & _TRAIN_STAGE
         and _trains(main, km)
         for main in steps
     )
