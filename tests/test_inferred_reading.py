@@ -6576,3 +6576,49 @@ def test_the_loss_on_each_split_under_the_stage_words_is_an_evaluation_at_its_st
     assert row_at(parsed, 8)["eval_loss"] == pytest.approx(3.1 - 0.5)
     # (`step   900`, then `step  1000` one blank narrower: the same layout, two evaluations)
     assert row_at(parsed, 14)["eval_loss"] == pytest.approx(3.1 - 1.0)
+
+
+def test_a_save_that_names_its_epoch_is_at_that_step_where_the_steps_are_epochs(write_log):
+    # a PINN's Hydra log: each `epoch` is one optimizer step (`epoch    500 | loss ...` every 500); save_checkpoint
+    # logs 'Checkpoint saved -> <path>  (epoch N, loss X)' at any step the loss improves
+    stamp = "[2026-03-22 22:14:{:02d},703][{}][INFO] - "
+    lines = [
+        stamp.format(1, "src.transfer") + "Checkpoint saved → out/ckpt_best.pt  (epoch 283, loss 8.1168e-02)",
+        stamp.format(3, "__main__")
+        + "epoch    500 | loss 2.5953e-01 (pde 2.5953e-01, bc 0.0000e+00) | lr 1.00e-04",
+        stamp.format(5, "src.transfer") + "Checkpoint saved → out/ckpt_best.pt  (epoch 534, loss 7.5186e-02)",
+        stamp.format(7, "__main__")
+        + "epoch   1000 | loss 2.3920e-01 (pde 2.3920e-01, bc 0.0000e+00) | lr 9.50e-05",
+        stamp.format(9, "src.transfer")
+        + "Checkpoint saved → out/ckpt_best.pt  (epoch 1026, loss 3.3416e-02)",
+        stamp.format(11, "__main__")
+        + "epoch   1500 | loss 2.1920e-01 (pde 2.1920e-01, bc 0.0000e+00) | lr 9.00e-05",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [500, 1000, 1500]
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert saves["step"].tolist() == [283, 534, 1026]
+
+
+def test_the_lines_of_a_python_warnings_message_are_no_evaluation(write_log):
+    # nltk/translate/bleu_score.py:577 warns over several lines (warnings.formatwarning: "{file}:{lineno}:
+    # {category}: {message}" then the indented source line); "the BLEU score evaluates to 0" is its text
+    lines = []
+    for epoch in range(4):
+        lines.append(
+            f"2024-10-08 16:46:4{epoch},669 - MyLogger - INFO - Epoch: {epoch}, Train Loss: 4.{9 - epoch}29"
+        )
+        for n in (4, 3):
+            lines += [
+                "/env/lib/python3.11/site-packages/nltk/translate/bleu_score.py:577: UserWarning:",
+                f"The hypothesis contains 0 counts of {n}-gram overlaps.",
+                "Therefore the BLEU score evaluates to 0, independently of",
+                "how many N-gram overlaps of lower order it contains.",
+                "  warnings.warn(_msg)",
+            ]
+        lines.append(
+            f"2024-10-08 16:46:4{epoch},954 - MyLogger - INFO - Epoch: {epoch},Valid ACC: 0.2{epoch}7"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert [e["line"] for e in evals(parsed)] == [12, 24, 36, 48]

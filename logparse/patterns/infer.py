@@ -3529,11 +3529,39 @@ class Inferred:
     # no record (the generic set's own step regex, tried after them, leaves it)
 
 
+# Python's warnings.formatwarning: "{file}:{lineno}: {category}: {message}\n  {source line}\n", the message over as
+# many lines as it holds
+_WARNING_HEAD = regex.compile(r"^\S.*?:\d+: (?:[A-Z]\w*)?Warning:(?:\s|$)")
+
+
+def _warning_text(sample: SampledLog) -> set[str]:
+    """The shapes of lines that only ever continue a Python warning's message (nltk's `Therefore the BLEU score
+    evaluates to 0, independently of` after `bleu_score.py:577: UserWarning:`): a library's sentence, no record,
+    up to the indented source line that ends the warning."""
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for seq in sample.order:
+        within = False
+        for key in seq:
+            sh = sample.shapes.get(key) if key else None
+            text = sh.raw if sh is not None else ""
+            if sh is not None and _WARNING_HEAD.match(text):
+                within = True
+                continue
+            if within and (not text or text[:1].isspace()):
+                within = False  # (the source line, indented, ends it)
+                continue
+            if sh is not None:
+                (inside if within else outside).add(key)
+    return inside - outside
+
+
 def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = None) -> Inferred | None:
     """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
     km = km or keymap_mod.load()
     sample = sample_shapes(slices)
-    records = records_of(sample)
+    quoted = _warning_text(sample)
+    records = [rec for rec in records_of(sample) if not all(sh.key in quoted for sh in rec.shapes)]
     apply_headers(records, sample)
     records = [part for rec in records for part in _counted_apart(rec, km)]
     steps: list[RecordShape] = []
@@ -6916,18 +6944,27 @@ _SAVE_STEP = regex.compile(
 )
 
 
-def _save_line(sh: SampledShape, name: str) -> Table:
-    """A checkpoint-save event line for a shape: its text up to what says so (and the step it names), its
-    timestamp; what follows (a path) may change from save to save."""
+# the epoch a save names, where the steps' own counter is the epoch (`Checkpoint saved -> ckpt_best.pt  (epoch 534,
+# loss 7.5e-02)` beside `epoch    500 | loss ...` rows: saved at a step no row prints)
+_SAVE_EPOCH = regex.compile(r"(?i)\bepoch(?:\s*[:=#]?\s*|[_-])(\d+)(?![\d.]\d)")
+
+
+def _save_line(sh: SampledShape, name: str, epochs_counted: bool = False) -> Table:
+    """A checkpoint-save event line for a shape: its text up to what says so (and the step it names: the epoch,
+    where the steps are epochs), its timestamp; what follows (a path) may change from save to save."""
     said = _SAVE.search(sh.examples[0][1])
     assert said is not None
-    return _event_line(sh, name, "checkpoint_save", said.end(), said.start())
+    return _event_line(sh, name, "checkpoint_save", said.end(), said.start(), epochs_counted)
 
 
-def _event_line(sh: SampledShape, name: str, event: str, cut: int, said: int | None = None) -> Table:
+def _event_line(
+    sh: SampledShape, name: str, event: str, cut: int, said: int | None = None, epochs_counted: bool = False
+) -> Table:
     """An event line for a shape: its text up to `cut` (and the step it names after `said`), its timestamp."""
     text = sh.examples[0][1]
     step = _SAVE_STEP.search(text, said) if said is not None else None
+    if step is None and said is not None and epochs_counted:
+        step = _SAVE_EPOCH.search(text, said)
     cut = max(cut, step.end(1) if step is not None else 0)
     parts = [r"^\s*"]
     fields: Table = {}
@@ -7741,9 +7778,13 @@ def build_table(
                 names.add(one["name"])
                 keys[one["name"]] = used
         samples.append({"line": rec.shapes[0].examples[0][1], "pattern": line["name"]})
+    epochs_counted = any(
+        rec.kind == "step" and rec.counter is not None and _epoch_named(rec.slots[rec.counter].label)
+        for rec in records
+    )
     for k, sh in enumerate(saves):
         name = "checkpoint" if k == 0 else f"checkpoint_{k + 1}"
-        lines.append(_save_line(sh, name))
+        lines.append(_save_line(sh, name, epochs_counted))
         samples.append({"line": sh.examples[0][1], "pattern": name})
     for k, sh in enumerate(announced):
         name = "evaluation" if k == 0 else f"evaluation_{k + 1}"
