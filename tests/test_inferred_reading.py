@@ -6622,3 +6622,22 @@ def test_the_lines_of_a_python_warnings_message_are_no_evaluation(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3]
     assert [e["line"] for e in evals(parsed)] == [12, 24, 36, 48]
+
+
+def test_an_epoch_that_starts_again_at_one_is_the_script_run_again_into_the_file(write_log):
+    # a DNA GAN's train log, appended to by each run: print(f"Epoch {e}/{n} | D_loss={d:.4f} | G_loss={g:.4f} |
+    # Time={t:.2f}s"), and between runs "TRAIN started at <date>" and its parameters
+    lines = [f"Epoch {e}/50 | D_loss=-4.{e}315 | G_loss=8.{e}211 | Time=11.74s" for e in (48, 49, 50)]
+    lines += [
+        "Checkpoint saved: checkpoints/stacked_epoch50.pt",
+        "TRAIN started at Fri Oct 24 19:56:21 2025",
+        "Parameters:",
+        "  epochs: 100",
+        "  batch: 64",
+    ]
+    lines += [f"Epoch {e}/100 | D_loss=-3.{e}966 | G_loss=3.{e}216 | Time=111.02s" for e in (1, 2, 3)]
+    lines += ["TRAIN started at Fri Oct 24 20:57:18 2025", "Parameters:", "  epochs: 150"]
+    lines += [f"Epoch {e}/150 | D_loss=-3.{e}627 | G_loss=2.{e}199 | Time=150.10s" for e in (1, 2, 3, 4)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [48, 49, 50, 1, 2, 3, 1, 2, 3, 4]
+    assert row_at(parsed, 9)["step_time_s"] == pytest.approx(111.02)

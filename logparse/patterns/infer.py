@@ -1705,7 +1705,16 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     # (ahead of an unnamed count: ParlAI's `total_exs:510` counts examples, its `'total_train_updates': 17`
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
-    epochs = [i for i in candidates if _epoch_named(slots[i].label) and moves[i][1] == 0]
+
+    def restarted(i: int) -> bool:
+        """An epoch that goes back only to its first count (0 or 1), and rises twice as often: the script run
+        again into the same file (himanshusaini1001's DNA GAN log: `Epoch 50/50` then `TRAIN started at ...`,
+        its parameters, `Epoch 1/100`)."""
+        ser = series[i]
+        falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
+        return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= 2 * len(falls)
+
+    epochs = [i for i in candidates if _epoch_named(slots[i].label) and (moves[i][1] == 0 or restarted(i))]
     # (of several, one that rises first: the plan's `"max_epoch":200` beside the `"epoch":1` a record counts by,
     # wide-residual-networks' json_stats lines merging every option into the epoch's record)
     epochs.sort(key=lambda i: not (not few and rising(i)))
@@ -1896,7 +1905,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             ):
                 step = i
                 break
-    if step is None and epochs and (rising(epochs[0]) or steady(epochs[0])):
+    if step is None and epochs and (rising(epochs[0]) or steady(epochs[0]) or restarted(epochs[0])):
         step = epochs[0]  # one record per epoch: the epoch is its counter
     if step is None:
         return
