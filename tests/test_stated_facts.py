@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import logparse
 from logparse.cli import cli
+from logparse.steps import runfacts
 from tests.conftest import ROOT
 
 NANOCHAT = ROOT / "tests" / "data" / "captures" / "nanochat"
@@ -434,7 +435,11 @@ def test_the_common_ways_a_log_states_its_gpus_epochs_and_size(tmp_path, line, w
 def test_numbers_in_a_sentence_that_state_no_setting(tmp_path, line):
     run = nanogpt_run(tmp_path, line)
     facts = {"num_epochs", "num_layers", "total_params", "global_batch_size", "world_size", "gpus"}
-    assert not facts & set(run.facts)
+    # (a batch size of no scope the line does state makes the global batch of a one-process log, said so)
+    stated_here = {
+        name for name, fact in run.facts.items() if not fact.detail.endswith(runfacts.ONE_PROCESS_BATCH)
+    }
+    assert not facts & stated_here
 
 
 def test_a_parameter_count_stated_rounded_then_in_full_is_the_full_one(tmp_path):
@@ -648,3 +653,19 @@ def test_the_micro_batch_times_the_gpus_and_the_accumulation_the_log_states_is_t
 def test_config_names_of_their_own_projects(tmp_path, line, want):
     run = nanogpt_run(tmp_path, "args:", line)
     assert stated(run, *want) == want
+
+
+def test_a_batch_of_no_scope_in_a_one_process_log_with_no_accumulation_is_the_global_batch(tmp_path):
+    # a custom loop's echo `batch_size: 32`, no world size, no accumulation: the optimizer step's batch is 32
+    run = nanogpt_run(tmp_path, "batch_size: 32")
+    assert (run.facts["global_batch_size"].value, run.facts["global_batch_size"].source) == (32, "derived")
+    assert "global_batch_derived" in [w.code for w in run.warnings]
+    # accumulation stated, or several processes: the batch of no scope is not the step's
+    run = nanogpt_run(tmp_path, "batch_size: 32", "gradient_accumulation_steps: 4")
+    assert "global_batch_size" not in run.facts
+    run = nanogpt_run(tmp_path, "batch_size: 32", "world_size: 4")
+    assert "global_batch_size" not in run.facts
+    # several GPUs given: the batch may be either, the derived global batch and its warning go
+    run = nanogpt_run(tmp_path, "batch_size: 32", gpus=8)
+    assert "global_batch_size" not in run.facts
+    assert "global_batch_derived" not in [w.code for w in run.warnings]

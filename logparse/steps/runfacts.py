@@ -80,7 +80,46 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
                 )
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    _add_one_process_batch(facts, warnings)
     return facts
+
+
+# the name the global batch taken from a batch of no scope is known by (run_facts drops it where the GPUs are many)
+ONE_PROCESS_BATCH = "the batch size: one process, no gradient accumulation stated"
+
+
+def _add_one_process_batch(facts: dict[str, Fact], warnings: list[RunWarning]) -> None:
+    """The global batch of a one-process log that states only a batch of no scope, with the warning that says so."""
+    one = _one_process_batch(facts)
+    if one is None:
+        return
+    facts["global_batch_size"] = one
+    warnings.append(
+        RunWarning(
+            f"the global batch is not stated: taken as the batch size {one.value} ({facts['batch_size'].detail}), as "
+            f"the log states no more than one process and no gradient accumulation; pass {flag('global_batch')} if "
+            "the run accumulated gradients or ran on several GPUs",
+            "global_batch_derived",
+        )
+    )
+
+
+def _one_process_batch(facts: dict[str, Fact]) -> Fact | None:
+    """The global batch of a log that states a batch size of no scope (`batch_size: 32`), no global batch, no
+    more than one process and no gradient accumulation: with one process and no accumulation the loop's batch is
+    the optimizer step's (a reader of a custom loop's log takes it so; the assumption is said in a warning)."""
+    bare, micro = facts.get("batch_size"), facts.get("micro_batch_size")
+    if "global_batch_size" in facts or bare is None or micro is None or bare.value != micro.value:
+        return None
+    for name in ("world_size", "gpu_count", "data_parallel_size"):
+        if name in facts and facts[name].value != 1:
+            return None
+    accum = facts.get("grad_accum")
+    if accum is not None and accum.value != 1:
+        return None
+    if not isinstance(bare.value, int) or bare.value < 1:
+        return None
+    return Fact(bare.value, "derived", f"{bare.detail}: {ONE_PROCESS_BATCH}")
 
 
 def _more_precise(
@@ -411,6 +450,11 @@ def run_facts(
     seq = option_or_log("seq_len", opts.seq_len, facts, warnings, "sequence length", opts.source("seq_len"))
     if seq is None and "seq_len" in steps and steps["seq_len"].notna().any():
         seq = Fact(int(steps["seq_len"].median()), "log", "median of the step lines' sequence length")
+    one = facts.get("global_batch_size")
+    if one is not None and one.detail.endswith(ONE_PROCESS_BATCH) and gpus is not None and gpus.value != 1:
+        # (on several GPUs a batch of no scope may be either: the global batch and its warning go)
+        del facts["global_batch_size"]
+        warnings[:] = [w for w in warnings if w.code != "global_batch_derived"]
     gbs = option_or_log(
         "global_batch_size",
         opts.global_batch,
