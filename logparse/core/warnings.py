@@ -54,7 +54,8 @@ run facts and options
   gpus_inferred         the number of GPUs is not stated and is inferred from the log's parallel sizes
   seq_len_unknown       the sequence length is unknown (and the global batch, when tokens/s needs both)
   global_batch_unknown  the global batch is unknown: tokens per step, tokens/s and MFU with it
-  global_batch_derived  the global batch is not stated: taken as the micro batch x GPUs x grad accumulation
+  global_batch_derived  the global batch is not stated: the micro batch x GPUs x grad accumulation the log states, or
+                        a one-process log's batch size with no accumulation stated
 model and FLOPs
   model_unknown         the model size is unknown: no FLOPs/token, no MFU
   flops_reported        the model size is unknown: FLOPs are the framework's own
