@@ -6641,3 +6641,21 @@ def test_an_epoch_that_starts_again_at_one_is_the_script_run_again_into_the_file
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [48, 49, 50, 1, 2, 3, 1, 2, 3, 4]
     assert row_at(parsed, 9)["step_time_s"] == pytest.approx(111.02)
+
+
+def test_an_epochs_duration_is_the_step_time_where_the_steps_are_epochs(write_log):
+    # a landslide emulator's trainer, resumed at epoch 201: print(f"epoch {e} | train {tr:.4f} (seg .., thick ..) |
+    # val ... | lr {lr:.2e} | epoch time {fmt(dt)} | elapsed {fmt(t)} | ETA {fmt(eta)}"), fmt writing `12m 44s`;
+    # each epoch a little longer than the last, the elapsed clock since the resume beside it
+    times = [(12, 44), (12, 47), (12, 49), (12, 50), (12, 51), (12, 50)]
+    lines, elapsed = [], 0
+    for k, (m, s) in enumerate(times):
+        elapsed += 60 * m + s
+        lines.append(
+            f"epoch {201 + k} | train 1.11{k}2 (seg 0.0766, thick 1.0367) | val 1.3223 (seg 0.0771, thick 1.2452) | "
+            f"lr 3.91e-06 | epoch time {m}m {s}s | elapsed {elapsed // 60}m {elapsed % 60}s | ETA 63h 28m 53s"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(201, 207))
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(12 * 60 + 44)
+    assert row_at(parsed, 6)["train_elapsed_s"] == pytest.approx(elapsed)

@@ -6108,7 +6108,11 @@ def _line_table(
             read_as(slot, {"column": "train_elapsed_s", "type": "duration"}, f"value {slot.index + 1}", why)
             continue
         if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
-            if "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
+            epoch_long = _epochs_counted(rec) and _EPOCH_WORD.search(slot.label) is not None
+            if epoch_long and "step_time_s" not in taken and _step_duration(rec, km, slot, line):
+                why = f"an epoch's duration where the steps are epochs: the step's own time ({slot.label!r})"
+                read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
+            elif "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
                 # a duration that rises line after line under a time's key: the clock since training began
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 read_as(slot, {"column": "train_elapsed_s", "type": "duration"}, slot.label, why)
@@ -6224,7 +6228,8 @@ def _line_table(
                 m = replace(alone, reason=f"{alone.reason}, the loss of the block's first line")
         if m is not None and m.kept and evaluation:
             m = _evaluation_loss_said_when(km, key, slot, texts) or m
-        if m is not None and m.kept and not evaluation and _epochs_counted(rec):
+        if (m is None or m.kept) and not evaluation and _epochs_counted(rec):
+            # (`epoch time 12m 44s` read by no name of its own: the step's time where the steps are epochs)
             m = _epoch_time(km, key, slot, texts, line) or m
         if m is not None and slot.per > 1 and not m.kept:
             m = replace(m, scale=m.scale / slot.per, reason=f"{m.reason}, over {slot.per} steps")
@@ -7362,15 +7367,26 @@ def _elapsed_clock(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Se
 
 
 def _step_duration(rec: RecordShape, km: keymap_mod.KeyMap, slot: Slot, line: Sequence[str]) -> bool:
-    """A duration (`00:04:59`) under a key the key model reads as the step's time whose values go up and down, as
-    a step's time does (ggml-org/llama.cpp common/train.cpp train_opt_callback: " dt=" print_duration(
+    """A duration (`00:04:59`) under a key the key model reads as the step's time (or an epoch's, where the steps
+    are epochs) whose values go up and down, as a step's time does (ggml-org/llama.cpp common/train.cpp train_opt_callback: " dt=" print_duration(
     millis_per_iter), hours, minutes and seconds of one iteration, then " eta=" the time left). One that rises is
     a clock (_elapsed_clock); too few values to say leave it unread."""
     m = field_plan(km, slot.label, None, [], False, line)
+    epochs = _epochs_counted(rec) and _EPOCH_WORD.search(slot.label) is not None
+    if (m is None or m.kept) and epochs:
+        # (an epoch's duration where the steps are epochs: tiwinie's landslide emulator prints `epoch time 12m 44s`)
+        m = _epoch_time(km, slot.label, slot, [], line) or m
     if m is None or m.kept or m.column != "step_time_s" or km.ignored(slot.label):
         return False
     values = _durations(rec, slot)
-    return values is not None and _clock([str(v) for v in values]) is False
+    if values is None:
+        return False
+    texts = [str(v) for v in values]
+    if epochs and rec.counter is not None:
+        # (a key that names an epoch's time keeps its meaning unless its values grow with the epochs as a clock's
+        # do: a run's epochs that each take a little longer still read as durations)
+        return not _grows_with_steps(texts, [t for _, t in rec.series(rec.counter)])
+    return _clock(texts) is False
 
 
 def _durations(rec: RecordShape, slot: Slot) -> list[float] | None:
