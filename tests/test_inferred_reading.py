@@ -6659,3 +6659,22 @@ def test_an_epochs_duration_is_the_step_time_where_the_steps_are_epochs(write_lo
     assert steps_of(parsed) == list(range(201, 207))
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(12 * 60 + 44)
     assert row_at(parsed, 6)["train_elapsed_s"] == pytest.approx(elapsed)
+
+
+def test_an_epoch_said_evaluated_is_an_evaluation_and_an_epochs_seconds_stay_seconds(write_log):
+    # a lung-nodule U-Net's train.py: print(f'Epoch {epoch} trained with loss: {loss}. The running time is {t}.')
+    # after the training pass, then f'Epoch {epoch} evaluated with loss: {loss}, dice score: {s}. The running
+    # time is {t}.' after the validation pass; an epoch takes over an hour, in seconds (time.time() differences)
+    lines = []
+    for epoch in range(4):
+        lines.append(
+            f"Epoch {epoch} trained with loss: 0.0{epoch + 1}96626. The running time is 40{epoch}3.88443."
+        )
+        lines.append(
+            f"Epoch {epoch} evaluated with loss: 0.000{epoch + 3}37, dice score: 1.09e-05. The running time is 713.2."
+        )
+        lines.append(f"Best model saved at epoch: {epoch}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert row_at(parsed, 1)["step_time_s"] == pytest.approx(4003.88443)
+    assert row_at(parsed, 1)["eval_loss"] == pytest.approx(0.00037)

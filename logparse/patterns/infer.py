@@ -312,6 +312,10 @@ EVAL_WORDS = keymap_mod.EVAL_WORDS | frozenset(
         "evaluation",
         "evaluating",
         "evaluate",
+        # (the past participle a sentence says it with: capstone-fall2021/lung_nodule_segmentation prints "Epoch 0
+        # trained with loss: ..." then "Epoch 0 evaluated with loss: ...")
+        "evaluated",
+        "validated",
         "testing",
         "map",  # (mean average precision: a detector's validation)
         "cv",  # (the cross-validation set speech toolkits score each epoch on: WeNet's `CV Batch`, `cv_loss`)
@@ -6279,7 +6283,8 @@ def _line_table(
             if why is not None:
                 keys.append(("skipped", key, keymap_mod.skipped_use(why)))
             continue
-        if m.column == "step_time_s" and not evaluation:
+        if m.column == "step_time_s" and not evaluation and not _epochs_counted(rec):
+            # (where the steps are epochs, an hour's epoch is as common as a second's step: seconds stay seconds)
             m = _milliseconds_unsaid(m, key, texts)
         if not evaluation and m.scope == "global" and _per_process(rec, slot.index):
             why = f"{m.reason}; printed by each of several processes for one step, each its own"
