@@ -6677,4 +6677,4 @@ def test_an_epoch_said_evaluated_is_an_evaluation_and_an_epochs_seconds_stay_sec
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3]
     assert row_at(parsed, 1)["step_time_s"] == pytest.approx(4003.88443)
-    assert row_at(parsed, 1)["eval_loss"] == pytest.approx(0.00037)
+    assert row_at(parsed, 1)["eval_loss"] == pytest.approx(0.000337)
