@@ -1228,9 +1228,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     group: list[int] = []
     current, split, shapes = -1, None, set()
     for k in range(len(events)):
-        shape = _BLANKS.sub(
-            " ", _DIGITS.sub("0", texts[k])
-        ).strip()  # (`step   900`, `step  1000`: one layout)
+        shape = _layout(texts[k])
         words = {w.lower() for w in _WORD.findall(texts[k])} - infer.LEVEL_WORDS
         timing = bool(words) and words <= _TIME_WORDS
         mine = frozenset(_SPLITS[w] for w in words if w in _SPLITS)
@@ -1267,6 +1265,13 @@ _WORD = re.compile(r"[A-Za-z]+")
 # a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column)
 _DIGITS = re.compile(r"\d+(?:[eE][-+]?\d+)?")
 _BLANKS = re.compile(r"\s+")
+
+
+def _layout(text: str) -> str:
+    """A line's layout: its numbers masked, its blanks one (`step   900` and `step  1000` print one layout)."""
+    return _BLANKS.sub(" ", _DIGITS.sub("0", text)).strip()
+
+
 # a capitalised word that names what a line evaluates on, when no split word does (`HellaSwag accuracy`, `Final
 # acc`), unless it is a metric's name, a logger's level or a date's
 _NAME = re.compile(r"\b[A-Z][A-Za-z]*")

@@ -5764,12 +5764,11 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     # (or the stage's words alone as keys, the training's value and the evaluation's side by side: Lukas1121/
     # LogSentinel's finetune.py prints f"[{phase}] Epoch {e}/{n} -- train: {tr:.4f}  val: {va:.4f}  ppl: ..." after
     # its `step {s}/{n}  loss {avg}` lines)
-    bare = {keymap_mod.normalize(label) for label in labels}
     if not any(
         (set(_words(label)) & EVAL_WORDS and set(_words(label)) & km.loss.words)
         or km.evaluation_metric(label)
         for label in labels
-    ) and not (bare & _TRAIN_STAGE and bare & EVAL_WORDS):
+    ) and not _stage_words_alone(rec):
         return False
     # (a bar of the epoch's progress, no loss of its own, leaves the summary the step; steps that print no epoch
     # count within one where their counter starts again under an epoch's summary)
@@ -5783,13 +5782,19 @@ def _epoch_summary_evaluated(rec: RecordShape, steps: list[RecordShape], km: key
     )
 
 
+def _stage_words_alone(rec: RecordShape) -> bool:
+    """Whether a record keys its values by the stage words alone, the training's and an evaluation's side by side
+    (`train: 1.23  val: 1.31`)."""
+    bare = {keymap_mod.normalize(label) for label in _value_labels(rec)}
+    return bool(bare & _TRAIN_STAGE and bare & EVAL_WORDS)
+
+
 def _splits_estimated(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
     """A record keyed by the stage words alone (`train 2.59 | val 2.59`) under the counter of another record that
     prints the training's loss by its own name: the loss estimated on each split at that step, however often
     (oliverma-california/olivergpt's `step   100 | train 2.5931 | val 2.5916 | lr ... | 14s` every 100 steps beside
     `  step   500 | loss 1.9145 | lr ...`), an evaluation at the step its counter prints."""
-    bare = {keymap_mod.normalize(label) for label in _value_labels(rec)}
-    if not (bare & _TRAIN_STAGE and bare & EVAL_WORDS):
+    if not _stage_words_alone(rec):
         return False
     return any(
         main is not rec
@@ -6113,14 +6118,15 @@ def _line_table(
             continue
         if slot.kind == "clock" and slot.role == "value" and slot.label and not evaluation:
             epoch_long = _epochs_counted(rec) and _EPOCH_WORD.search(slot.label) is not None
-            if epoch_long and "step_time_s" not in taken and _step_duration(rec, km, slot, line):
+            stepped = "step_time_s" not in taken and _step_duration(rec, km, slot, line)
+            if epoch_long and stepped:
                 why = f"an epoch's duration where the steps are epochs: the step's own time ({slot.label!r})"
                 read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
             elif "train_elapsed_s" not in taken and _elapsed_clock(rec, km, slot, line):
                 # a duration that rises line after line under a time's key: the clock since training began
                 why = f"a duration that rises line after line: the time since training began ({slot.label!r})"
                 read_as(slot, {"column": "train_elapsed_s", "type": "duration"}, slot.label, why)
-            elif "step_time_s" not in taken and _step_duration(rec, km, slot, line):
+            elif stepped:
                 why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
                 read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
             continue

@@ -55,7 +55,6 @@ _KEY_UNIT = regex.compile(
 )
 # the words that name one step, before a time unit in a key (`step_seconds`, `iter_ms`, `batch_time_s` is a time's)
 _ONE_STEP = frozenset({"step", "iter", "iteration", "batch", "update"})
-_TIME_UNITS = frozenset({"ms", "us", "s", "sec", "secs", "second", "seconds"})
 # a key between bars is the norm of what it names (`|g|`, `||grad||`): the mathematician's notation
 _BARS = regex.compile(r"^(?P<bars>\|{1,2})(?P<inner>[A-Za-z_][\w.]*)(?P=bars)$")
 # a bracket after a key that says what it is (`tgs (tokens/gpu/second)`, `train_speed(s/it)`, `loss (avg)`):
@@ -170,6 +169,8 @@ TIME = {
     "hour": 3600.0,
     "hours": 3600.0,
 }
+# the units of a time shorter than a minute (a step's own word before one names its time: `step_seconds`, `iter_ms`)
+_UNDER_A_MINUTE = frozenset(unit for unit, seconds in TIME.items() if seconds < 60.0)
 GIB = 2.0**30
 # Bytes per unit; the column is GiB. K/KB, M/MB, G/GB, T/TB are binary: training code that prints them divides by
 # 1024 (the sources are cited in synonyms.toml, [rules] memory); a set whose log means 10^9 says so with `scale`.
@@ -954,7 +955,7 @@ class KeyMap:
         m = _KEY_UNIT.match(k)
         if m is not None and not config and m.group("base").rstrip("_") in _ONE_STEP and "time" in table:
             unit = m.group("unit")
-            if unit in _TIME_UNITS:
+            if unit in _UNDER_A_MINUTE:
                 # a step's own word with a time unit is the step's time (`"step_seconds": 7.18`, `iter_ms`)
                 return replace(
                     table["time"], key_unit=unit, rule="unit", via=f"{k}: the time of one step in {unit}"

@@ -375,10 +375,7 @@ def _derived_gpus(facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | 
     """The GPUs a log that states no count implies: data-parallel x model-parallel sizes, tokens per step / per
     DP rank, global batch / (micro batch x grad accumulation); each with a warning saying what to pass."""
     dp = facts.get("data_parallel_size")
-    model_parallel = 1
-    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
-        if name in facts and facts[name].value:
-            model_parallel *= int(facts[name].value)
+    model_parallel = _model_parallel(facts)
     if dp is not None:
         warnings.append(
             RunWarning(
@@ -416,6 +413,15 @@ def _derived_gpus(facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | 
             )
             return Fact(dp_size, "derived", "global batch / (micro batch x grad accumulation)")
     return None
+
+
+def _model_parallel(facts: dict[str, Fact]) -> int:
+    """The GPUs one model replica spans: the tensor, pipeline and context parallel sizes the log states."""
+    model_parallel = 1
+    for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
+        if name in facts and facts[name].value:
+            model_parallel *= int(facts[name].value)
+    return model_parallel
 
 
 def _counted_gpus(facts: dict[str, Fact]) -> Fact | None:
@@ -504,13 +510,8 @@ def _batch_of_micro(facts: dict[str, Fact], gpus: Fact | None, warnings: list[Ru
         return None
     if not micro.value or not accum.value or not gpus.value:
         return None
-    parallel = (
-        "tensor_parallel_size",
-        "pipeline_parallel_size",
-        "context_parallel_size",
-        "data_parallel_size",
-    )
-    if any(name in facts and facts[name].value not in (None, 1) for name in parallel):
+    dp = facts.get("data_parallel_size")
+    if _model_parallel(facts) != 1 or (dp is not None and dp.value not in (None, 1)):
         return None  # (the data-parallel ranks are not the GPUs then)
     bare = facts.get("batch_size")
     if bare is not None and bare.value == micro.value and int(gpus.value) != 1:
