@@ -648,6 +648,10 @@ def test_the_micro_batch_times_the_gpus_and_the_accumulation_the_log_states_is_t
         (" Total updates=88320", {"train_iters": 88320}),
         # facebookresearch/mae main_pretrain.py prints its args one `key: value` a line (accum_iter: 4)
         ("accum_iter: 4", {"grad_accum": 4}),
+        # a name in the singular where the table has the plural: deepinsight/insightface arcface_torch's config dump
+        # (`key + " " * num_space + str(value)`)
+        ("total_step               3318320", {"train_iters": 3318320}),
+        ("num_layer: 12", {"num_layers": 12}),
     ],
 )
 def test_config_names_of_their_own_projects(tmp_path, line, want):
@@ -669,3 +673,29 @@ def test_a_batch_of_no_scope_in_a_one_process_log_with_no_accumulation_is_the_gl
     run = nanogpt_run(tmp_path, "batch_size: 32", gpus=8)
     assert "global_batch_size" not in run.facts
     assert "global_batch_derived" not in [w.code for w in run.warnings]
+
+
+def test_the_ranks_nccls_own_lines_show_are_the_world_size(tmp_path):
+    comm = "node-{n}:{pid}:{pid} [{dev}] NCCL INFO comm 0x8a6e3d0 rank {rank} nranks {size} cudaDev {dev} busId 7000 - Init COMPLETE"
+    # a tensor-parallel group of 8, the world's communicator of 16 and a pipeline pair: the world is the largest
+    lines = [
+        comm.format(n=0, pid=41532, dev=0, rank=0, size=8),
+        comm.format(n=1, pid=41533, dev=0, rank=8, size=16),
+        comm.format(n=0, pid=41532, dev=0, rank=0, size=2),
+    ]
+    run = nanogpt_run(tmp_path, *lines)
+    assert (run.facts["world_size"].value, run.facts["world_size"].source) == (16, "log")
+    assert "nccl_ranks" not in run.facts and "nccl_process" not in run.facts
+    # a world size the log states wins
+    run = nanogpt_run(tmp_path, "world_size: 32", *lines)
+    assert run.facts["world_size"].value == 32
+
+
+def test_the_processes_printing_nccl_info_lines_are_ranks(tmp_path):
+    line = "archlinux:{pid}:{pid} [{dev}] NCCL INFO Channel 00 : {dev}[{dev}] -> {other}[{other}] via SHM/direct/direct"
+    both = [line.format(pid=611046, dev=0, other=1), line.format(pid=611047, dev=1, other=0)] * 2
+    run = nanogpt_run(tmp_path, *both)
+    assert run.facts["world_size"].value == 2
+    # one process's lines alone say nothing of the others
+    run = nanogpt_run(tmp_path, *both[:1])
+    assert "world_size" not in run.facts

@@ -43,6 +43,8 @@ step time and throughput
   tokens_differs        the log's tokens per step differ from global batch x sequence length
   global_batch_differs  the global batch is not what the log's consumed samples count
   gpus_implied_differs  the logged per-GPU tokens/s implies another number of GPUs
+  tokens_one_gpu        a tokens/s whose name gives no scope is one GPU's: times the step time, it is one GPU's
+                        share of the tokens per step
 run facts and options
   fact_repeated         the log states a fact several times with different values (`line`: the last)
   option_differs        an option and the log disagree; the option is used
@@ -95,7 +97,7 @@ CODES: frozenset[str] = frozenset(
     nul_bytes stream_stopped out_of_range stray_stamp
     nonfinite malformed cut consumed_jump
     step_time_bar_rate bar_jump step_time_unknown step_time_nonpositive keras_samples sources_disagree tokens_differs
-    global_batch_differs gpus_implied_differs
+    global_batch_differs gpus_implied_differs tokens_one_gpu
     fact_repeated option_differs source_differs folder_unread gpus_unknown gpus_inferred seq_len_unknown
     fact_implausible patterns_skipped global_batch_unknown global_batch_derived
     flops_per_sample_unused

@@ -715,6 +715,9 @@ class KeyMap:
             hit = self._phrase(key, depth)
             if hit is not None:
                 return hit
+            hit = self._other_number(k)
+            if hit is not None:
+                return hit
             if _SLASH_PER.search(key):  # `Tokens / optimizer step`: tokens per optimizer step
                 hit = self._lookup(_SLASH_PER.sub(" per ", key), config, depth + 1)
                 if hit is not None:
@@ -851,6 +854,19 @@ class KeyMap:
             if hit is not None:
                 return _ruled(hit, "phrase", f"the last words {tail!r} name it")
         return None
+
+    def _other_number(self, k: str) -> Mapping | None:
+        """A setting named in the singular where the table has the plural, or the other way round (insightface's
+        config dump prints `total_step 3318320`, the table knows `total_steps`)."""
+        head, _, last = k.rpartition("_")
+        if len(last) < 3 or not last.isalpha():
+            return None
+        other = last[:-1] if last.endswith("s") and not last.endswith("ss") else last + "s"
+        name = f"{head}_{other}" if head else other
+        if "_" not in name:
+            return None  # (one word alone, `epoch` or `layers`, says too little)
+        hit = self._named(name, True)
+        return None if hit is None else _ruled(hit, "spelling", f"read as {name}")
 
     def _around(self, key: str, k: str, depth: int) -> Mapping | None:
         """A step key read through what is around its name: a prefix, an evaluation's prefix, a group after it."""

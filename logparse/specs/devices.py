@@ -9,6 +9,7 @@ GPU is used give `accelerator`. This module turns those observations into run fa
   line); None with a warning when it names two different devices or one logparse has no peak for.
 - `listed_gpus`: the GPU rows of the first listing (one node's GPUs), for when the log states no better
   count.
+- `communicator_ranks`: the world size NCCL's own INFO lines show, for a log that states none.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from ..core.warnings import RunWarning
 from . import hardware
 
 # Facts stated once per device or per line, whose values differ by nature (not "a fact that changed").
-LISTED_FACTS = ("device_name", "listed_gpu_index")
+LISTED_FACTS = ("device_name", "listed_gpu_index", "nccl_ranks", "nccl_process")
+# Facts that only count something across lines: read by communicator_ranks, never run facts of their own.
+COUNTING_FACTS = frozenset(("nccl_ranks", "nccl_process"))
 
 # Lines between two rows of one listing: the new nvidia-smi table takes 4 lines per GPU (3 rows and a
 # rule), `nvidia-smi -L` one, MIG devices a few more.
@@ -97,3 +100,24 @@ def accelerator_clue(observations: Observations) -> str:
         return ""
     o = said[0]
     return f" (the log says it ran on {o.value} at line {o.line}, but not on which GPU)"
+
+
+def communicator_ranks(observations: Observations) -> Fact | None:
+    """The job's ranks as NCCL's INFO lines show them: the largest communicator's size (the world's; the others,
+    a tensor- or data-parallel group's, are parts of it), else the number of processes that print those lines
+    when there are two or more (every rank prints them under NCCL_DEBUG=INFO; a log that kept some ranks'
+    output counts fewer)."""
+    sizes = [o for o in observations.get("nccl_ranks", ()) if isinstance(o.value, int) and o.value > 0]
+    if sizes:
+        largest = max(sizes, key=lambda o: (o.value, -o.line))
+        return Fact(int(largest.value), "log", f"the largest NCCL communicator, line {largest.line}")
+    processes = sorted(observations.get("nccl_process", ()), key=lambda o: o.line)
+    distinct = list(dict.fromkeys(str(o.value) for o in processes))
+    if len(distinct) < 2:
+        return None
+    return Fact(
+        len(distinct),
+        "log",
+        f"the processes printing NCCL INFO lines ({', '.join(distinct[:3])}{', ...' if len(distinct) > 3 else ''}), "
+        f"first at line {processes[0].line}",
+    )

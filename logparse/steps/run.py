@@ -49,6 +49,7 @@ from .timing import (
     fill_throughput,
     only_windowed_throughput,
     per_step_clock,
+    scope_of_unscoped_tokens,
     step_time_from_samples,
 )
 from .withrecord import FolderSteps, Plan, console_times, mapped_time, micro_accumulation, plan, record_steps
@@ -1049,6 +1050,7 @@ def resolve_run(parsed: ParsedLog, opts: Options, name: str) -> Run:
     n_gpus = float(gpus.value) if gpus is not None else np.nan
     clock, step_time = _clock_for_windowed_time(steps, rs.step_time)
     choices = settle(steps, n_gpus, clock, parsed.formats[0], warnings)
+    scope_of_unscoped_tokens(steps, parsed.keymap, facts, n_gpus, seq_len, step_time, warnings)
     throughput = fill_throughput(steps, seq_len, n_gpus, warnings)
     analyzed_steps, analyzed = _select(steps, rs.segments, opts.segment, warnings)
     _warn_unknowns(steps, gpus, seq, opts, warnings)

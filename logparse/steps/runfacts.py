@@ -21,7 +21,7 @@ from ..core.facts import Fact, Options
 from ..core.plausible import implausible, shown_value
 from ..core.warnings import RunWarning
 from ..frame.assemble import FactObservation, ParsedLog
-from ..specs.devices import LISTED_FACTS, listed_gpus
+from ..specs.devices import COUNTING_FACTS, LISTED_FACTS, communicator_ranks, listed_gpus
 
 
 def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
@@ -31,6 +31,8 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     steps = _step_lines(parsed)
     last_step = max(steps, default=math.inf)  # (infinity with no step row: every statement is before the end)
     for name, stated in parsed.facts.items():
+        if name in COUNTING_FACTS:
+            continue
         stated = _plausible(name, stated, warnings)
         if not stated:
             continue
@@ -80,6 +82,10 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
                 )
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
+    if "world_size" not in facts:
+        ranks = communicator_ranks(parsed.facts)
+        if ranks is not None:
+            facts["world_size"] = ranks
     _add_one_process_batch(facts, warnings)
     return facts
 

@@ -12,13 +12,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 import numpy as np
 import pandas as pd
+import regex
 
 from ..core.errors import flag
 from ..core.facts import Fact
 from ..core.warnings import RunWarning
+from ..patterns import keymap as keymap_mod
 from .bars import training_bar
 from .stepframe import windowed
 
@@ -115,6 +118,49 @@ def _logged(t: TimingInputs) -> StepTime | None:
         interval = " (averaged over each log interval)" if t.interval_averaged else ""
         return StepTime(StepTimeFrom.LOG, "log" + interval)
     return None
+
+
+# a kept time whose name says it is the whole of the others on its line (`TIMING step=1 | total=141.8s gen=42.4s
+# teacher=34.0s ...`): its words are one of these and at most the words of a step's time
+_WHOLE_WORDS = frozenset(("total", "sum", "overall"))
+_STEP_TIME_WORDS = frozenset(("time", "step", "iter", "iteration", "batch"))
+_PARTS_COVER = (0.75, 1.02)  # the parts' sum over the total on a line where the total is their sum
+_TIME_UNITS = {
+    unit: seconds for unit, seconds in keymap_mod.TIME.items() if unit != "m"
+}  # (m: metres, millions)
+
+
+def _from_phase_total(t: TimingInputs) -> StepTime | None:
+    """A step line's timed phases and their total, none of them a name the key model reads as the step's time:
+    the total is the step's time where, line by line, the phases add up to it (a cumulative clock, or a total of
+    something else, does not)."""
+    steps = t.steps
+    times: dict[str, tuple[str, pd.Series]] = {}
+    for column in steps.columns:
+        name, _, unit = column[2:].rpartition("_")
+        if column.startswith("x_") and name and unit in _TIME_UNITS:
+            times[column] = (name, pd.to_numeric(steps[column], errors="coerce") * _TIME_UNITS[unit])
+    totals = [
+        c
+        for c, (name, _) in times.items()
+        if set(name.split("_")) & _WHOLE_WORDS and set(name.split("_")) <= _WHOLE_WORDS | _STEP_TIME_WORDS
+    ]
+    if len(totals) != 1 or len(times) < 3:
+        return None
+    total = times[totals[0]][1]
+    parts = pd.concat([series for c, (_, series) in times.items() if c != totals[0]], axis=1)
+    on = total.notna() & (total > 0)
+    if on.sum() < 1:
+        return None
+    share = parts[on].sum(axis=1, min_count=2) / total[on]
+    low, high = _PARTS_COVER
+    if share.notna().mean() < 0.8 or ((share >= low) & (share <= high)).mean() < 0.8:
+        return None
+    steps["step_time_s"] = total
+    names = ", ".join(name for c, (name, _) in times.items() if c != totals[0])
+    return StepTime(
+        StepTimeFrom.LOG, f"log: its {times[totals[0]][0]!r}, the sum of the step's timed phases ({names})"
+    )
 
 
 def _from_tokens(t: TimingInputs) -> StepTime | None:
@@ -237,7 +283,14 @@ def _from_bar_rate(t: TimingInputs) -> StepTime | None:
 # resolve_steps come the bar drawn at every step (bars.steps_from_bar, while numbering), global batch /
 # samples/s (step_time_from_samples, row-local: before restarts are split) and the epoch-averaged bar rate
 # (bars.step_times_from_epoch_rate); after them, resolve_run's per-step clock replaces a windowed one.
-STEP_TIME_SOURCES = (_logged, _from_tokens, _from_timestamps, _from_training_clock, _from_bar_rate)
+STEP_TIME_SOURCES = (
+    _logged,
+    _from_phase_total,
+    _from_tokens,
+    _from_timestamps,
+    _from_training_clock,
+    _from_bar_rate,
+)
 
 
 def fill_step_time(t: TimingInputs) -> StepTime | None:
@@ -300,6 +353,94 @@ def per_step_clock(steps: pd.DataFrame) -> tuple[pd.Series, str] | None:
             t = d / steps["step_span"]
             return t.where(t > 0), f"differences of the log's clock ({col})"
     return None
+
+
+# words that scope a throughput's name to the whole job (a name without them, or a per-GPU word, gives no scope)
+_JOB_WORDS = frozenset(("global", "cluster", "total", "overall", "aggregate", "all", "world", "job", "sum"))
+_SAME = 0.15  # two figures of one step's tokens within this of each other are the same count
+
+
+def _unscoped_tokens_key(keymap: dict[str, Any]) -> str | None:
+    """The printed key the inferred reading took the tokens/s from, when its name says neither one GPU's nor
+    the cluster's (`Tokens per second`, `tok/s`)."""
+    keys = [k for k, use in keymap.get("mapped", {}).items() if str(use) == "tokens_per_s"]
+    if len(keys) != 1:
+        return None
+    words = {w.lower() for w in _WORDS.findall(keys[0])}
+    return None if words & _JOB_WORDS else keys[0]
+
+
+_WORDS = regex.compile(r"[A-Za-z]+")
+
+
+def scope_of_unscoped_tokens(
+    steps: pd.DataFrame,
+    keymap: dict[str, Any],
+    facts: dict[str, Fact],
+    gpus: float,
+    seq_len: float,
+    step_time: StepTime | None,
+    warnings: list[RunWarning],
+) -> None:
+    """A tokens/s read by the inferred reading under a name that gives no scope is the cluster's
+    (domain convention) unless the log's own counts show it is one GPU's: times the step's time it is the
+    tokens per step over the GPUs, not the tokens per step (a custom loop's rank 0 printing
+    `tokens / dt` of its own batch), or, where the log states no global batch, it is the stated batch size x
+    sequence length x accumulation when that batch cannot be the global one (fewer than the GPUs that share
+    it, no model parallelism stated). Then it moves to tokens_per_s_per_gpu, with a warning (in place)."""
+    if not (np.isfinite(gpus) and gpus > 1) or "tokens_per_s" not in steps or "step_time_s" not in steps:
+        return
+    if step_time is None or step_time.kind is StepTimeFrom.TOKENS or windowed(steps, "step_time_s"):
+        return  # (a step time computed from this very figure proves nothing)
+    if "tokens_per_s_per_gpu" in steps and steps["tokens_per_s_per_gpu"].notna().any():
+        return
+    key = _unscoped_tokens_key(keymap)
+    if key is None:
+        return
+    moved = steps["tokens_per_s"] * steps["step_time_s"]
+    per_step = (
+        steps["tokens_per_step"] if "tokens_per_step" in steps else pd.Series(np.nan, index=steps.index)
+    )
+    why = None
+    ratio = _median_ratio_of(moved, per_step)
+    if ratio is not None:
+        if abs(ratio * gpus - 1) <= _SAME and abs(ratio - 1) > _SAME:
+            why = f"the tokens per step ({per_step.median():,.0f}) over the {gpus:g} GPUs"
+    elif "batch_size" in facts and np.isfinite(seq_len) and not _model_parallel_stated(facts):
+        accum = facts.get("grad_accum")
+        batch = float(facts["batch_size"].value) * (float(accum.value) if accum is not None else 1.0)
+        one = batch * seq_len
+        ratio = _median_ratio_of(moved, pd.Series(one, index=steps.index))
+        if batch < gpus and ratio is not None and abs(ratio - 1) <= _SAME:
+            why = (
+                f"the stated batch size {facts['batch_size'].value:g} x sequence length {seq_len:g}"
+                + (f" x accumulation {accum.value:g}" if accum is not None else "")
+                + f", one process's tokens: a batch smaller than the {gpus:g} GPUs is not the global one"
+            )
+    if why is None:
+        return
+    steps["tokens_per_s_per_gpu"] = steps["tokens_per_s"]
+    steps["tokens_per_s"] = np.nan
+    warnings.append(
+        RunWarning(
+            f"the logged {key!r} is read as one GPU's tokens/s, not the cluster's: times the step time it is "
+            f"{why}",
+            "tokens_one_gpu",
+        )
+    )
+
+
+def _median_ratio_of(a: pd.Series, b: pd.Series) -> float | None:
+    r = (a / b).replace([np.inf, -np.inf], np.nan).dropna()
+    r = r[r > 0]
+    return float(r.median()) if len(r) else None
+
+
+def _model_parallel_stated(facts: dict[str, Fact]) -> bool:
+    return any(
+        name in facts and facts[name].value and int(facts[name].value) > 1
+        for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size")
+    )
 
 
 def fill_throughput(
