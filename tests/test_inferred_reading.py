@@ -2013,6 +2013,18 @@ def test_a_csv_table_under_its_header(write_log):
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
 
 
+def test_a_csv_row_whose_first_cell_is_its_stamp(write_log):
+    # a training script's csv of epochs, its first column a stamp to the second (Ananyo-Sen-B2530066/DL-Video-
+    # Analysis): the comma after the stamp opens the next cell, it is no fraction of a second (Python logging's
+    # `,%03d` msecs are three digits that end the stamp)
+    lines = ["timestamp,epoch,train_loss,val_loss,epoch_time_sec"]
+    lines += [f"2026-04-23 11:1{e}:34,{e},1.9{e},1.8{e},27.{e}" for e in range(1, 5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [row_at(parsed, e + 1)["loss"] for e in range(1, 5)] == [1.91, 1.92, 1.93, 1.94]
+    assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
+
+
 def test_a_csv_header_whose_names_are_a_few_words(write_log):
     # a training script's own csv.writer: writer.writerow(["Epoch", "Total Steps", "Avg Training Loss", "Avg
     # Validation Loss", "Time per Epoch (seconds)"]), then a row an epoch

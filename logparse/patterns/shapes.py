@@ -36,8 +36,8 @@ _RATIO = regex.compile(
 # a timestamp at the start of a line (the generic set's: Python logging, MM/DD/YYYY, ISO with an offset), which
 # `patterns new` makes the line's clock
 TS_RX = (
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
-    r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:[.,]\d+)?"
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?"
 )
 _TS_START = regex.compile(rf"^\[?({TS_RX})")
 # counter words, most telling first
