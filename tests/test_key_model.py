@@ -495,6 +495,17 @@ def test_the_first_parameter_group_is_the_learning_rate(km):
     assert total.mapped["grad_norm/total"].column == "grad_norm"
 
 
+def test_a_rate_of_no_scope_beside_the_whole_jobs_is_one_devices(km):
+    # RamonKaspar/Large-Scale-AI-Engineering-Project src/train.py: "Tokens per second: {tps} | ... | Global tokens/sec:
+    # {total_tps}", tps = ntokens / time_delta / world_size
+    line = km.line(("Step", "Loss", "Tokens per second", "Global tokens/sec"), "step")
+    assert line.mapped["Global tokens/sec"].column == "tokens_per_s"
+    assert line.mapped["Tokens per second"].column == "tokens_per_s_per_gpu"
+    assert line.mapped["Tokens per second"].rule == "beside"
+    # alone on its line, a rate of no scope keeps the convention: the whole job's
+    assert km.line(("Step", "Tokens per second"), "step").mapped["Tokens per second"].column == "tokens_per_s"
+
+
 def test_learning_rates_of_groups_named_by_their_module_are_read_the_first(km):
     # VIOLETv2's fine-tuning loop: "ep: %d, step: %d, lr_swin: %.2e, lr_bert: %.2e, max memory: %s"
     line = km.line(("ep", "step", "lr_swin", "lr_bert", "max memory"), "step")

@@ -373,6 +373,7 @@ RULES = (
     "units",  # a key spelled in units names their quantity: tok/gpu/s, s/stp
     "device",  # a device word says where (GPU Max Mem) or whose rate (tok/s/gpu) it is
     "scope",  # a word before a rate says it is the whole job's: Global Tokens/s
+    "beside",  # a rate of no scope beside the whole job's on its line is one device's: Tokens per second
     "prefix",  # the training step's namespace before it: train/grad_norm, train_lr, metrics/loss
     "suffix",  # the step's own value after it: Lightning's loss_step (self.log(..., on_step=True, on_epoch=True))
     "group",  # a parameter group or a dict's one group after it: lr-pg_0, lr/pg1, grad_norm/total
@@ -1048,6 +1049,7 @@ class KeyMap:
             self._settings_epoch(keys, mapped)
         else:
             self._groups(keys, mapped, kept)
+            self._one_device_beside_the_job(keys, mapped)
             self._named_groups_lr(keys, mapped, kept)
             self._loss(keys, mapped, kept)
             self._mirrored_eval_loss(keys, mapped, kept)
@@ -1112,6 +1114,23 @@ class KeyMap:
                     if chosen is not None
                     else f"one of {len(grouped)} groups of {column}, none a total",
                 )
+
+    def _one_device_beside_the_job(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """A rate whose name gives no scope on a line that also prints the whole job's (`Tokens per second: 11528.78 |
+        ... | Global tokens/sec: 92230.22`, RamonKaspar/Large-Scale-AI-Engineering-Project's train.py: tps =
+        ntokens / time_delta / world_size beside total_tps = ntokens / time_delta) is one device's."""
+        for column, per_device in _PER_DEVICE.items():
+            rates = [k for k in keys if k in mapped and mapped[k].column == column]
+            whole = [k for k in rates if "scope" in mapped[k].rule.split("+")]
+            if len(rates) < 2 or len(whole) != 1:
+                continue
+            for k in rates:
+                if k != whole[0]:
+                    mapped[k] = _ruled(
+                        replace(mapped[k], column=per_device),
+                        "beside",
+                        f"one device's: the line prints the whole job's as {whole[0].strip()!r}",
+                    )
 
     def _named_groups_lr(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
