@@ -2013,6 +2013,26 @@ def test_a_csv_table_under_its_header(write_log):
     assert row_at(parsed, 3)["timestamp"] - row_at(parsed, 2)["timestamp"] == 60.0
 
 
+def test_a_warning_that_numbers_its_step_is_no_step(write_log):
+    # Sanulajr/surgeon_attention: `[WARNING] Low attention weight detected: min=... (batch B, step S)` between the
+    # `[INFO] Epoch 1 [i/1855] total=... pose=... gaze=...` records
+    lines = []
+    for i in range(1, 9):
+        lines.append(
+            f"[2025-10-27 03:0{i}:40] [INFO] Epoch 1 [{20 * i}/1855] total={900 + i}.5 pose={900 + i}.4 gaze=0.1"
+        )
+        if i % 2:
+            lines.append(
+                f"[2025-10-27 03:0{i}:50] [WARNING] Low attention weight detected: min=0.0{i} "
+                f"(batch {20 * i + 5}, step {20 * i + 5})"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20 * i for i in range(1, 9)]
+    # logged at INFO, the same line is a record of its own steps
+    parsed = frame(write_log("\n".join(line.replace("[WARNING]", "[INFO]") for line in lines) + "\n"))
+    assert 25 in steps_of(parsed)
+
+
 def test_a_csv_row_whose_first_cell_is_its_stamp(write_log):
     # a training script's csv of epochs, its first column a stamp to the second (Ananyo-Sen-B2530066/DL-Video-
     # Analysis): the comma after the stamp opens the next cell, it is no fraction of a second (Python logging's

@@ -3598,6 +3598,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:
         if _accuracy_check(rec, steps):
             rec.kind, rec.own_count = "eval", True  # (at an epoch, not at a step its counter numbers)
+        elif _diagnostic(rec, steps, km):
+            rec.kind = "none"
     for rec in records:
         if (
             rec.kind in ("none", "step")
@@ -5747,6 +5749,38 @@ def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
     if not any(set(_words(label)) & EVAL_WORDS for label in labels):
         return False
     return any(_steps_beside(rec, main) for main in steps)
+
+
+# a logging level that says a line reports a problem, not a measurement (Python logging's WARNING, ERROR, CRITICAL;
+# glog's and loguru's spellings)
+_PROBLEM_LEVEL = regex.compile(r"(?<![A-Za-z])(?:WARNING|WARN|ERROR|CRITICAL|FATAL)(?![A-Za-z])")
+
+
+def _diagnostic(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
+    """A record logged at a warning or error level that prints no training value, beside a step record logged
+    otherwise that prints one (or is printed more often): the loop's diagnostic, which numbers the step it concerns (Sanulajr/
+    surgeon_attention's `[WARNING] Low attention weight detected: min=0.029 (batch 225, step 225)` between its
+    `[INFO] Epoch 1 [240/1855] total=... pose=... gaze=...` lines)."""
+    if _trains(rec, km) or not all(_PROBLEM_LEVEL.search(sh.raw[: _counter_at(rec, sh)]) for sh in rec.shapes):
+        return False
+    return any(
+        main is not rec
+        and (_trains(main, km) or main.count > rec.count)
+        and not any(_PROBLEM_LEVEL.search(sh.raw[: _counter_at(main, sh)]) for sh in main.shapes)
+        for main in steps
+    )
+
+
+def _counter_at(rec: RecordShape, sh: SampledShape) -> int:
+    """Where a line's counter or first value stands (its prefix ends there): the level word is in the prefix."""
+    m = _TOKEN.search(sh.raw, _stamp_end(sh.raw))
+    return len(sh.raw) if m is None else m.start()
+
+
+def _stamp_end(text: str) -> int:
+    """The end of a stamp that opens a line (0 where none does)."""
+    m = _TOKEN.match(text.lstrip("[ "))
+    return (len(text) - len(text.lstrip("[ ")) + m.end()) if m is not None and m.group("ts") else 0
 
 
 def _steps_beside(rec: RecordShape, main: RecordShape) -> bool:
