@@ -2033,6 +2033,27 @@ def test_a_warning_that_numbers_its_step_is_no_step(write_log):
     assert 25 in steps_of(parsed)
 
 
+def test_the_folds_of_a_cross_validation_are_runs_whose_epochs_start_again(write_log):
+    # jananjahedd/Group-12-LLM: `Fold k/3` then `... Fold k - Epoch e - Train Loss: ... - Val Loss: ...`; the fold
+    # numbers a training of its own, the epoch is the step, and no fold's rows are lost as a restart's
+    lines = []
+    for fold in (1, 2, 3):
+        lines.append(f"2024-10-25 13:2{fold}:26,880 - INFO - Fold {fold}/3")
+        for epoch in (1, 2):
+            lines.append(
+                f"2024-10-25 13:2{fold}:3{epoch},235 - INFO - prompt_engineered Fold {fold} - Epoch {epoch} - "
+                f"Train Loss: 0.0{fold}{epoch}3 - Val Loss: 0.00{fold}{epoch} - Val Accuracy: 0.71"
+            )
+    log = write_log("\n".join(lines) + "\n")
+    assert steps_of(frame(log)) == [1, 2, 1, 2, 1, 2]
+    run = api.resolve(log)
+    every = run.all_steps
+    assert every["step"].tolist() == [1, 2, 1, 2, 1, 2]
+    assert every["loss"].tolist() == [0.0113, 0.0123, 0.0213, 0.0223, 0.0313, 0.0323]
+    assert every["run"].tolist() == [0, 0, 1, 1, 2, 2]
+    assert run.restarts == [] and run.redone is not None and run.redone.empty
+
+
 def test_a_csv_row_whose_first_cell_is_its_stamp(write_log):
     # a training script's csv of epochs, its first column a stamp to the second (Ananyo-Sen-B2530066/DL-Video-
     # Analysis): the comma after the stamp opens the next cell, it is no fraction of a second (Python logging's

@@ -132,6 +132,7 @@ FACTS: dict[str, str] = {
     "listed_gpu_index": "the index of a GPU in a device listing (an nvidia-smi table row, `nvidia-smi -L`)",
     "nccl_ranks": "the ranks of an NCCL communicator (NCCL's `comm 0x.. rank R nranks N` lines)",
     "nccl_process": "a process printing NCCL's INFO lines, as host:pid",
+    "repeat_index": "the number of one repeat of the whole training (a cross-validation fold, a trial)",
     "accelerator": "the kind of device the framework says it runs on (cuda, cpu, ...), naming no model",
     "gpu_count": "the GPUs the log says it uses (`Using 4 x NVIDIA A100`, `Found 8 GPUs`): the job's, or one node's",
     "single_device": "the recipe runs on one device (torchtune's *SingleDevice recipes)",

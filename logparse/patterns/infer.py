@@ -275,6 +275,8 @@ _RATE_AFTER = regex.compile(
 # the optimizer's steps named apart from the micro-batches a loop also counts (aobaruwa/Chatbot_Compressor's
 # `epoch,step,grad_step,tr_loss,tr_ppl`, grad_step = step // gradient_accumulation_steps): beside the other, the step
 _OPTIMIZER_COUNTERS = frozenset({"grad_step", "optimizer_step", "opt_step", "update_step"})
+# words that name a repeat of the whole training (a cross-validation fold, a seed, a trial), never its step
+_REPEAT_WORDS = frozenset({"fold", "folds", "seed", "trial", "repeat", "repetition"})
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
     {
@@ -1650,6 +1652,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         and (slots[i].unit or "").lower() not in _TIME_UNITS  # (`Step: 90ms`: the step's time, no count)
         and i not in ranked
         and not _device_named(slots[i].label)
+        # (a cross-validation fold, a seed or a trial numbers a repeat of the whole training, no step of it:
+        # `prompt_engineered Fold 1 - Epoch 2 - Train Loss: ...`, jananjahedd/Group-12-LLM)
+        and not set(_words(slots[i].label)) & _REPEAT_WORDS
     ]
     # (an epoch printed as a float with no fraction, `1.000000`, under a column that names it: ma-xu/pointMLP's
     # Logger writes every column of its log.txt as '{0:.6f}', the epoch too)
@@ -1718,8 +1723,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         its parameters, `Epoch 1/100`)."""
         ser = series[i]
         falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
-        return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= 2 * len(falls)
+        # (or as often where nothing else counts: a cross-validation's epochs, `Fold 2 - Epoch 1 - ...`)
+        twice = 1 if folded else 2
+        return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= twice * len(falls)
 
+    folded = any(set(_words(slots[i].label)) & _REPEAT_WORDS for i in ints)
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and (moves[i][1] == 0 or restarted(i))]
     # (of several, one that rises first: the plan's `"max_epoch":200` beside the `"epoch":1` a record counts by,
     # wide-residual-networks' json_stats lines merging every option into the epoch's record)
@@ -5761,7 +5769,9 @@ def _diagnostic(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMa
     otherwise that prints one (or is printed more often): the loop's diagnostic, which numbers the step it concerns (Sanulajr/
     surgeon_attention's `[WARNING] Low attention weight detected: min=0.029 (batch 225, step 225)` between its
     `[INFO] Epoch 1 [240/1855] total=... pose=... gaze=...` lines)."""
-    if _trains(rec, km) or not all(_PROBLEM_LEVEL.search(sh.raw[: _counter_at(rec, sh)]) for sh in rec.shapes):
+    if _trains(rec, km) or not all(
+        _PROBLEM_LEVEL.search(sh.raw[: _counter_at(rec, sh)]) for sh in rec.shapes
+    ):
         return False
     return any(
         main is not rec

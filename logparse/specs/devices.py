@@ -22,10 +22,10 @@ from ..core.facts import Fact
 from ..core.warnings import RunWarning
 from . import hardware
 
+# NCCL's lines, counted across the log by communicator_ranks: never run facts of their own.
+NCCL_FACTS = ("nccl_ranks", "nccl_process")
 # Facts stated once per device or per line, whose values differ by nature (not "a fact that changed").
-LISTED_FACTS = ("device_name", "listed_gpu_index", "nccl_ranks", "nccl_process")
-# Facts that only count something across lines: read by communicator_ranks, never run facts of their own.
-COUNTING_FACTS = frozenset(("nccl_ranks", "nccl_process"))
+LISTED_FACTS = ("device_name", "listed_gpu_index", *NCCL_FACTS)
 
 # Lines between two rows of one listing: the new nvidia-smi table takes 4 lines per GPU (3 rows and a
 # rule), `nvidia-smi -L` one, MIG devices a few more.

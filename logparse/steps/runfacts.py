@@ -21,7 +21,11 @@ from ..core.facts import Fact, Options
 from ..core.plausible import implausible, shown_value
 from ..core.warnings import RunWarning
 from ..frame.assemble import FactObservation, ParsedLog
-from ..specs.devices import COUNTING_FACTS, LISTED_FACTS, communicator_ranks, listed_gpus
+from ..specs.devices import LISTED_FACTS, NCCL_FACTS, communicator_ranks, listed_gpus
+
+# Facts that mark or count something across lines, never run facts of their own: NCCL's lines (the world size they
+# show is communicator_ranks'), a repeat's banner (a fold, a trial: where segments.RUN_IDENTITY sees a new run)
+MARKER_FACTS = frozenset((*NCCL_FACTS, "repeat_index"))
 
 
 def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
@@ -31,7 +35,7 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     steps = _step_lines(parsed)
     last_step = max(steps, default=math.inf)  # (infinity with no step row: every statement is before the end)
     for name, stated in parsed.facts.items():
-        if name in COUNTING_FACTS:
+        if name in MARKER_FACTS:
             continue
         stated = _plausible(name, stated, warnings)
         if not stated:

@@ -35,6 +35,7 @@ from .kinds import SegmentKind
 
 # Facts that identify a run: when one of them changes across a counter going back, it is another run.
 RUN_IDENTITY = (
+    "repeat_index",  # a cross-validation's fold, a trial: each a training of its own
     "train_iters",
     "global_batch_size",
     "micro_batch_size",
