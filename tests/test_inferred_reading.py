@@ -3561,6 +3561,17 @@ def test_an_evaluation_announced_by_a_heading_is_one_event_each(write_log, lines
     assert [e["line"] for e in evals(parsed)] == [h + 1 for h in heading]
 
 
+def test_a_sentence_about_the_validation_data_heads_no_evaluation(write_log):
+    # MaxNickell/ShortLLM's RL fine-tuning: "Using stratified val subset of 495 samples" names the data, not an
+    # evaluation under way: the epoch's banner after it is no evaluation's result
+    lines = ["Using stratified val subset of 495 samples", "=== RL Epoch 1/10 ==="]
+    lines += [f"Step {s}: avg_reward=1.{s // 100}750, loss=-{s // 100}.9704" for s in range(100, 600, 100)]
+    lines += ["Step 500 [EVAL]: train_reward=1.3807, val_reward=1.3232, val_optimal=53.33%"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert [e["line"] for e in evals(parsed)] == [8]
+
+
 @pytest.mark.parametrize(
     ("lines", "expected"),
     [

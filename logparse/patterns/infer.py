@@ -3959,6 +3959,17 @@ def _words_alone(sh: SampledShape) -> bool:
     )
 
 
+def _names_its_step(sh: SampledShape) -> bool:
+    """A heading's one number, if it has one, is the epoch or the step it evaluates at, after the word that names
+    it (`Validation at epoch 5`); a count of something else makes it a sentence about the data (`Using stratified
+    val subset of 495 samples`)."""
+    if "num" not in sh.kinds:
+        return True
+    before = sh.literals[sh.kinds.index("num")]
+    words = _words(before)
+    return bool(words) and (words[-1] in COUNTER_WORDS or _epoch_named(words[-1]))
+
+
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
     """An evaluation announced by a line of words alone, its results on the lines after it: the record printed
     first under every such heading is the evaluation's (one event per heading), though its own keys say nothing of
@@ -3972,6 +3983,7 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
         key
         for key, sh in sample.shapes.items()
         if _words_alone(sh)
+        and _names_its_step(sh)
         and sh.examples
         and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
         # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
