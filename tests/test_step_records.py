@@ -96,6 +96,7 @@ def _timing(steps: pd.DataFrame) -> TimingInputs:
 def test_step_time_sources_are_tried_in_order():
     assert [s.__name__ for s in STEP_TIME_SOURCES] == [
         "_logged",
+        "_from_phase_total",
         "_from_tokens",
         "_from_timestamps",
         "_from_training_clock",

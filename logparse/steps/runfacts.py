@@ -34,9 +34,7 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     evals = _evaluations(parsed)
     steps = _step_lines(parsed)
     last_step = max(steps, default=math.inf)  # (infinity with no step row: every statement is before the end)
-    for name, stated in parsed.facts.items():
-        if name in MARKER_FACTS:
-            continue
+    for name, stated in ((n, s) for n, s in parsed.facts.items() if n not in MARKER_FACTS):
         stated = _plausible(name, stated, warnings)
         if not stated:
             continue
@@ -86,10 +84,8 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
                 )
             )
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
-    if "world_size" not in facts:
-        ranks = communicator_ranks(parsed.facts)
-        if ranks is not None:
-            facts["world_size"] = ranks
+    if "world_size" not in facts and (ranks := communicator_ranks(parsed.facts)) is not None:
+        facts["world_size"] = ranks  # (NCCL's own lines, where the log states no world size)
     _add_one_process_batch(facts, warnings)
     return facts
 

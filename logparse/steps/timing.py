@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -360,7 +359,7 @@ _JOB_WORDS = frozenset(("global", "cluster", "total", "overall", "aggregate", "a
 _SAME = 0.15  # two figures of one step's tokens within this of each other are the same count
 
 
-def _unscoped_tokens_key(keymap: dict[str, Any]) -> str | None:
+def _unscoped_tokens_key(keymap: dict[str, dict[str, str]]) -> str | None:
     """The printed key the inferred reading took the tokens/s from, when its name says neither one GPU's nor
     the cluster's (`Tokens per second`, `tok/s`)."""
     keys = [k for k, use in keymap.get("mapped", {}).items() if str(use) == "tokens_per_s"]
@@ -375,7 +374,7 @@ _WORDS = regex.compile(r"[A-Za-z]+")
 
 def scope_of_unscoped_tokens(
     steps: pd.DataFrame,
-    keymap: dict[str, Any],
+    keymap: dict[str, dict[str, str]],
     facts: dict[str, Fact],
     gpus: float,
     seq_len: float,
