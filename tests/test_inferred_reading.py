@@ -5006,6 +5006,19 @@ def test_a_print_glued_after_a_bars_frame(write_log):
     assert row_at(parsed, 6)["train_elapsed_s"] == 2 * 3600 + 26 * 60 + 47
 
 
+def test_a_step_record_printed_after_a_bars_first_frame_is_read_on_every_line(write_log):
+    # smeetrs/deep_avsr (its issue 6): each step's print lands after the next epoch bar's first frame, `Train:   0%|
+    # | 0/512 [00:00<?, ?it/s]Step: 183 || Tr.Loss: ...`; where the bar is not drawn, the same record stands alone
+    lines = []
+    for step in range(183, 191):
+        record = f"Step: {step} || Tr.Loss: 3.2{step % 10}1490  Val.Loss: 3.221430 || Tr.CER: 1.000  Val.CER: 1.000"
+        bar = "Train:   0%|                                       | 0/512 [00:00<?, ?it/s]"
+        lines.append(bar + record if step % 3 else record)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(183, 191))
+    assert row_at(parsed, 2)["loss"] == 3.241490
+
+
 def test_an_early_stopping_count_beside_each_epoch_is_no_position_within_it(write_log):
     # an encoder-decoder homework's loop: logger.info(f"Epoch {epoch:03d}: train={tl:.4f}, val={vl:.4f},
     # ppl={ppl:.2f}" + (" [BEST]" if best else f" (no improve {bad}/{patience})"))

@@ -408,6 +408,7 @@ class SampledShape:
     values: list[tuple[str, ...]] = field(default_factory=list)  # the values of each line kept
     raw: str = ""  # its first line as printed (leading blanks kept: where a table's columns stand)
     glued: bool = False  # text printed after a bar's frame on some of its lines was left out (_FRAME_END)
+    behind_bar: bool = False  # some of its lines are a record printed after a bar's frame on the same line
     variants: list[list[str]] = field(
         default_factory=list
     )  # per literal, the texts seen (whitespace as printed)
@@ -435,12 +436,25 @@ _FRAME_END = re.compile(
 def unglued(text: str) -> str:
     """The text up to the end of its last tqdm frame (a line may hold several frames a terminal drew over each
     other): a print glued to the bar is no part of its record."""
+    return text[: _frame_end(text)]
+
+
+def _frame_end(text: str) -> int:
+    """Where the last tqdm frame of a text ends (its length where it holds none)."""
     if "/it" not in text and "it/s" not in text:
-        return text
+        return len(text)
     end = None
     for m in _FRAME_END.finditer(text):
         end = m.end()
-    return text if end is None else text[:end]
+    return len(text) if end is None else end
+
+
+# a record of its own printed after a bar's frame, with no newline between (a loop's print while its bar is drawn:
+# smeetrs/deep_avsr's `Train:   0%|   | 0/512 [00:00<?, ?it/s]Step: 183 || Tr.Loss: 3.241490 ...`): a key or a
+# bracket, then a number
+_GLUED_RECORD = re.compile(r"^\s*(?:\[|[A-Za-z][\w .-]{0,30}[:=]?\s*)\S*?\d")
+# the regex a record behind a bar's frame begins with: the frame, then the record
+_BEHIND_FRAME_RX = r"(?:.*?" + _FRAME_END.pattern + r")?\s*"
 
 
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
@@ -459,39 +473,58 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
             if not text:
                 seq.append("")
                 continue
-            whole = text
-            text = unglued(text)
-            glued = len(text) < len(whole)
-            layout = text.translate(DIGITS)
-            found = spans_of.get(layout)
-            if found is None:
-                matches = list(_TOKEN.finditer(text))
-                found = ([m.span() for m in matches], [m.lastgroup or "num" for m in matches])
-                if len(spans_of) < MAX_SHAPES:
-                    spans_of[layout] = found
-            spans, kinds = found
-            cuts = [0, *(edge for span in spans for edge in span), len(text)]
-            literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
-            values = [text[a:b] for a, b in spans]
-            key = shape_key(literals, kinds)
-            seq.append(key)
-            sh = shapes.get(key)
-            if sh is None:
-                if len(shapes) >= MAX_SHAPES:
-                    continue
-                sh = shapes[key] = SampledShape(key, literals, kinds, first=place, raw=rec.text.rstrip())
-                sh.variants = [[lit] for lit in literals]
-            sh.count += 1
-            sh.glued = sh.glued or glued
-            if len(sh.examples) < 3:
-                sh.examples.append((rec.line, text))
-            if len(sh.values) < MAX_OCCURRENCES:
-                sh.seen.append((s, place))
-                sh.values.append(tuple(values))
-                for i, lit in enumerate(literals):
-                    if lit not in sh.variants[i] and len(sh.variants[i]) < MAX_VARIANTS:
-                        sh.variants[i].append(lit)
+            shown = unglued(text)
+            at = (rec.line, rec.text.rstrip(), s, place)
+            _sample_text(shown, at, seq, shapes, spans_of, glued=len(shown) < len(text))
+            rest = text[len(shown) :]
+            if rest and _GLUED_RECORD.match(rest):
+                # (the print after the frame is a record of its own: sampled as one, at the same line)
+                _sample_text(rest.strip(), at, seq, shapes, spans_of, behind_bar=True)
     return SampledLog(shapes, order, place)
+
+
+def _sample_text(
+    text: str,
+    at: tuple[int, str, int, int],
+    seq: list[str],
+    shapes: dict[str, SampledShape],
+    spans_of: dict[str, tuple[list[tuple[int, int]], list[str]]],
+    glued: bool = False,
+    behind_bar: bool = False,
+) -> None:
+    """Add one record's text to the sample: its shape (made at its first line), its values and where it was (`at`:
+    its line number, the line as printed, the slice and the place in the sample)."""
+    line, raw, s, place = at
+    layout = text.translate(DIGITS)
+    found = spans_of.get(layout)
+    if found is None:
+        matches = list(_TOKEN.finditer(text))
+        found = ([m.span() for m in matches], [m.lastgroup or "num" for m in matches])
+        if len(spans_of) < MAX_SHAPES:
+            spans_of[layout] = found
+    spans, kinds = found
+    cuts = [0, *(edge for span in spans for edge in span), len(text)]
+    literals = [text[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+    values = [text[a:b] for a, b in spans]
+    key = shape_key(literals, kinds)
+    seq.append(key)
+    sh = shapes.get(key)
+    if sh is None:
+        if len(shapes) >= MAX_SHAPES:
+            return
+        sh = shapes[key] = SampledShape(key, literals, kinds, first=place, raw=text if behind_bar else raw)
+        sh.variants = [[lit] for lit in literals]
+    sh.count += 1
+    sh.glued = sh.glued or glued
+    sh.behind_bar = sh.behind_bar or behind_bar
+    if len(sh.examples) < 3:
+        sh.examples.append((line, text))
+    if len(sh.values) < MAX_OCCURRENCES:
+        sh.seen.append((s, place))
+        sh.values.append(tuple(values))
+        for i, lit in enumerate(literals):
+            if lit not in sh.variants[i] and len(sh.variants[i]) < MAX_VARIANTS:
+                sh.variants[i].append(lit)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -6494,7 +6527,8 @@ def _line_table(
                 keys.append(
                     ("mapped", f"value {slot.index + 1}", keymap_mod.KeyUse("progress_total", "values", why))
                 )
-    parts = [r"^\s*"]
+    # (a record also printed after a bar's frame on the same line: the frame may come first)
+    parts = [r"^\s*" + (_BEHIND_FRAME_RX if any(s.behind_bar for s in rec.shapes) else "")]
     n = len(sh.kinds)
     mixed = _mixed_time_units(rec) if len(rec.shapes) > 1 else {}
     for i in range(n + 1):
