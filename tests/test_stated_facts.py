@@ -680,7 +680,8 @@ def test_the_ranks_nccls_own_lines_show_are_the_world_size(tmp_path):
     # a tensor-parallel group of 8, the world's communicator of 16 and a pipeline pair: the world is the largest
     lines = [
         comm.format(n=0, pid=41532, dev=0, rank=0, size=8),
-        comm.format(n=1, pid=41533, dev=0, rank=8, size=16),
+        comm.format(n=1, pid=41533, dev=0, rank=8, size=16),  # (a rank other than 0 of the world's: not read)
+        comm.format(n=0, pid=41532, dev=0, rank=0, size=16),
         comm.format(n=0, pid=41532, dev=0, rank=0, size=2),
     ]
     run = nanogpt_run(tmp_path, *lines)
@@ -691,11 +692,17 @@ def test_the_ranks_nccls_own_lines_show_are_the_world_size(tmp_path):
     assert run.facts["world_size"].value == 32
 
 
-def test_the_processes_printing_nccl_info_lines_are_ranks(tmp_path):
-    line = "archlinux:{pid}:{pid} [{dev}] NCCL INFO Channel 00 : {dev}[{dev}] -> {other}[{other}] via SHM/direct/direct"
-    both = [line.format(pid=611046, dev=0, other=1), line.format(pid=611047, dev=1, other=0)] * 2
-    run = nanogpt_run(tmp_path, *both)
+def test_the_processes_whose_nccl_rings_connect_are_ranks(tmp_path):
+    # KylerRussell/CTM-Transformer's two processes: each prints NCCL's channel lines and, once, its rings connected
+    channel = "archlinux:{pid}:{pid} [{dev}] NCCL INFO Channel 00 : {dev}[{dev}] -> {other}[{other}] via SHM/direct/direct"
+    rings = "archlinux:{pid}:{pid} [{dev}] NCCL INFO Connected all rings, use ring PXN 0 GDR 1"
+    lines = [
+        form.format(pid=611046 + dev, dev=dev, other=1 - dev) for form in (channel, rings) for dev in (0, 1)
+    ]
+    run = nanogpt_run(tmp_path, *lines)
     assert run.facts["world_size"].value == 2
-    # one process's lines alone say nothing of the others
-    run = nanogpt_run(tmp_path, *both[:1])
+    # one process's lines alone say nothing of the others; nor do the channel lines alone
+    run = nanogpt_run(tmp_path, *lines[::2])
+    assert "world_size" not in run.facts
+    run = nanogpt_run(tmp_path, *lines[:2])
     assert "world_size" not in run.facts
