@@ -10,6 +10,7 @@ Expected figures are worked out by hand in each test."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +27,10 @@ def _baraql_like(tmp_path: Path, batch: int, tokens_per_s: float, world: int = 4
         f"batch_size={batch}, training_steps=1000)",
         f"2025-05-18 15:57:44,015 - root - INFO - [rank 0] world size: {world}",
     ]
+    start = datetime(2025, 5, 18, 15, 58, 30)
     for i, step in enumerate(range(5, 65, 5)):
-        seconds = 30.0 + 2.85 * i
-        stamp = f"2025-05-18 15:58:{int(seconds):02d},{int(round((seconds % 1) * 1000)):03d}"
+        at = start + timedelta(seconds=2.85 * i)
+        stamp = f"{at:%Y-%m-%d %H:%M:%S},{at.microsecond // 1000:03d}"
         lines.append(
             f"{stamp} - root - INFO - Step: {step} | Loss: {11.0 - 0.01 * i:.2f} | Tokens per second: "
             f"{tokens_per_s:.2f} | TFLOPs: 136.33"
