@@ -3994,13 +3994,19 @@ def _words_alone(sh: SampledShape) -> bool:
 
 def _names_its_step(sh: SampledShape) -> bool:
     """A heading's one number, if it has one, is the epoch or the step it evaluates at, after the word that names
-    it (`Validation at epoch 5`); a count of something else makes it a sentence about the data (`Using stratified
-    val subset of 495 samples`)."""
+    it (`Validation at epoch 5`), or the count of what an evaluation under way goes over (`Evaluating on 500
+    images`); beside a split's short name alone, a count makes it a sentence about the data (`Using stratified val
+    subset of 495 samples`)."""
     if "num" not in sh.kinds:
         return True
-    before = sh.literals[sh.kinds.index("num")]
-    words = _words(before)
-    return bool(words) and (words[-1] in COUNTER_WORDS or _epoch_named(words[-1]))
+    words = _words(sh.literals[sh.kinds.index("num")])
+    if words and (words[-1] in COUNTER_WORDS or _epoch_named(words[-1])):
+        return True
+    return bool(_eval_marks(_TOKEN.sub(" ", sh.examples[0][1]) if sh.examples else "") - _SPLIT_NAMES)
+
+
+# the short names of an evaluation's split, which a sentence about the data uses as well as an evaluation's heading
+_SPLIT_NAMES = frozenset({"val", "valid", "vali", "dev", "test", "eval", "heldout"})
 
 
 def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> None:
