@@ -3574,7 +3574,7 @@ def test_a_sentence_about_the_validation_data_heads_no_evaluation(write_log):
     lines = []
     for e in range(1, 4):
         lines += [f"step {e * 100 + i * 10} loss {3 - e / 10 - i / 100:.3f}" for i in range(5)]
-        lines += ["Evaluating on 500 images", f"  mean IoU: 0.{e}5", f"  pixel acc: 0.8{e}"]
+        lines += ["Evaluating on 500 images", f"  loss: 0.{e}5", f"  accuracy: 0.8{e}"]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [7, 15, 23]
 
