@@ -3577,6 +3577,15 @@ def test_a_sentence_about_the_validation_data_heads_no_evaluation(write_log):
         lines += ["Evaluating on 500 images", f"  loss: 0.{e}5", f"  accuracy: 0.8{e}"]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [7, 15, 23]
+    # and a value after a key's sign is no count: `Validation accuracy: 0` heads nothing (OpenNMT-py's epoch end,
+    # then `Decaying learning rate to 0.000125`)
+    lines = [
+        f"Epoch  9, {b:5d}/  725; acc:   0.00; ppl:   1.{99 - b // 50}; 5306 src tok/s"
+        for b in range(50, 750, 50)
+    ]
+    lines += ["Validation perplexity: 8.3781", "Validation accuracy: 0", "Decaying learning rate to 0.000125"]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert "Decaying" not in " ".join(e["text"] for e in evals(parsed))
 
 
 @pytest.mark.parametrize(

@@ -3999,10 +3999,16 @@ def _names_its_step(sh: SampledShape) -> bool:
     subset of 495 samples`)."""
     if "num" not in sh.kinds:
         return True
-    words = _words(sh.literals[sh.kinds.index("num")])
+    at = sh.kinds.index("num")
+    before, after = sh.literals[at], sh.literals[at + 1]
+    words = _words(before)
     if words and (words[-1] in COUNTER_WORDS or _epoch_named(words[-1])):
         return True
-    return bool(_eval_marks(_TOKEN.sub(" ", sh.examples[0][1]) if sh.examples else "") - _SPLIT_NAMES)
+    # (a count is followed by what it counts; a number after a key's sign is a value: `Validation accuracy: 0`)
+    counted = _words(after)[:1] and not before.rstrip().endswith((":", "="))
+    return bool(counted) and bool(
+        _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]) if sh.examples else "") - _SPLIT_NAMES
+    )
 
 
 # the short names of an evaluation's split, which a sentence about the data uses as well as an evaluation's heading
