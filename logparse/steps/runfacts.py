@@ -381,17 +381,19 @@ def _derived_gpus(facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | 
     """The GPUs a log that states no count implies: data-parallel x model-parallel sizes, tokens per step / per
     DP rank, global batch / (micro batch x grad accumulation); each with a warning saying what to pass."""
     dp = facts.get("data_parallel_size")
-    model_parallel = _model_parallel(facts)
+    model_parallel_size = model_parallel(facts)
     if dp is not None:
         warnings.append(
             RunWarning(
                 f"the number of GPUs is not stated: taken as data-parallel size {dp.value} x model-parallel "
-                f"{model_parallel} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log",
+                f"{model_parallel_size} from the log; pass {flag('gpus')} if tensor/pipeline parallelism is not in the log",
                 "gpus_inferred",
             )
         )
         return Fact(
-            int(dp.value) * model_parallel, "derived", f"data-parallel size ({dp.detail}) x {model_parallel}"
+            int(dp.value) * model_parallel_size,
+            "derived",
+            f"data-parallel size ({dp.detail}) x {model_parallel_size}",
         )
     per_dp, total = facts.get("tokens_per_dp_rank"), facts.get("tokens_per_step")
     if per_dp is not None and total is not None and per_dp.value:
@@ -421,13 +423,13 @@ def _derived_gpus(facts: dict[str, Fact], warnings: list[RunWarning]) -> Fact | 
     return None
 
 
-def _model_parallel(facts: dict[str, Fact]) -> int:
+def model_parallel(facts: dict[str, Fact]) -> int:
     """The GPUs one model replica spans: the tensor, pipeline and context parallel sizes the log states."""
-    model_parallel = 1
+    size = 1
     for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size"):
         if name in facts and facts[name].value:
-            model_parallel *= int(facts[name].value)
-    return model_parallel
+            size *= int(facts[name].value)
+    return size
 
 
 def _counted_gpus(facts: dict[str, Fact]) -> Fact | None:
@@ -517,7 +519,7 @@ def _batch_of_micro(facts: dict[str, Fact], gpus: Fact | None, warnings: list[Ru
     if not micro.value or not accum.value or not gpus.value:
         return None
     dp = facts.get("data_parallel_size")
-    if _model_parallel(facts) != 1 or (dp is not None and dp.value not in (None, 1)):
+    if model_parallel(facts) != 1 or (dp is not None and dp.value not in (None, 1)):
         return None  # (the data-parallel ranks are not the GPUs then)
     bare = facts.get("batch_size")
     if bare is not None and bare.value == micro.value and int(gpus.value) != 1:

@@ -114,7 +114,8 @@ def _implied_time(steps: pd.DataFrame, col: str, values: pd.Series, gpus: float)
     return steps["tokens_per_step"] / (values * gpus)
 
 
-def _median_ratio(a: pd.Series, b: pd.Series) -> float | None:
+def median_ratio(a: pd.Series, b: pd.Series) -> float | None:
+    """The median of a / b over the rows where both give a positive finite ratio; None where none does."""
     r = (a / b).replace([np.inf, -np.inf], np.nan).dropna()
     r = r[r > 0]
     return float(r.median()) if len(r) else None
@@ -137,7 +138,7 @@ def settle(
         ref, ref_name = _reference_time(steps, col, clock)
         implied = {c: _implied_time(steps, col, steps[c], gpus) for c in cands}
         off: dict[str, float | None] = {
-            c: None if ref is None else _median_ratio(implied[c], ref) for c in cands
+            c: None if ref is None else median_ratio(implied[c], ref) for c in cands
         }
         checked = {c: r for c, r in off.items() if r is not None}
         if checked:
@@ -183,7 +184,7 @@ def _keep_best(
     for c in cands:
         if c == best:
             continue
-        ratio = _median_ratio(steps[c], steps[best])
+        ratio = median_ratio(steps[c], steps[best])
         if ratio is None or abs(ratio - 1) <= NOISE:
             filled = filled.fillna(steps[c])  # the same measurement: fill the steps it alone gives
             del steps[c]

@@ -22,6 +22,8 @@ from ..core.facts import Fact
 from ..core.warnings import RunWarning
 from ..patterns import keymap as keymap_mod
 from .bars import training_bar
+from .runfacts import model_parallel
+from .sources import median_ratio
 from .stepframe import windowed
 
 
@@ -401,15 +403,15 @@ def scope_of_unscoped_tokens(
         steps["tokens_per_step"] if "tokens_per_step" in steps else pd.Series(np.nan, index=steps.index)
     )
     why = None
-    ratio = _median_ratio_of(moved, per_step)
+    ratio = median_ratio(moved, per_step)
     if ratio is not None:
         if abs(ratio * gpus - 1) <= _SAME and abs(ratio - 1) > _SAME:
             why = f"the tokens per step ({per_step.median():,.0f}) over the {gpus:g} GPUs"
-    elif "batch_size" in facts and np.isfinite(seq_len) and not _model_parallel_stated(facts):
+    elif "batch_size" in facts and np.isfinite(seq_len) and model_parallel(facts) == 1:
         accum = facts.get("grad_accum")
         batch = float(facts["batch_size"].value) * (float(accum.value) if accum is not None else 1.0)
         one = batch * seq_len
-        ratio = _median_ratio_of(moved, pd.Series(one, index=steps.index))
+        ratio = median_ratio(moved, pd.Series(one, index=steps.index))
         if batch < gpus and ratio is not None and abs(ratio - 1) <= _SAME:
             why = (
                 f"the stated batch size {facts['batch_size'].value:g} x sequence length {seq_len:g}"
@@ -426,19 +428,6 @@ def scope_of_unscoped_tokens(
             f"{why}",
             "tokens_one_gpu",
         )
-    )
-
-
-def _median_ratio_of(a: pd.Series, b: pd.Series) -> float | None:
-    r = (a / b).replace([np.inf, -np.inf], np.nan).dropna()
-    r = r[r > 0]
-    return float(r.median()) if len(r) else None
-
-
-def _model_parallel_stated(facts: dict[str, Fact]) -> bool:
-    return any(
-        name in facts and facts[name].value and int(facts[name].value) > 1
-        for name in ("tensor_parallel_size", "pipeline_parallel_size", "context_parallel_size")
     )
 
 
