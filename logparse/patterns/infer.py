@@ -1750,6 +1750,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
 
+    folded = any(set(_words(slots[i].label)) & _REPEAT_WORDS for i in ints)
+
     def restarted(i: int) -> bool:
         """An epoch that goes back only to its first count (0 or 1), and rises twice as often: the script run
         again into the same file (himanshusaini1001's DNA GAN log: `Epoch 50/50` then `TRAIN started at ...`,
@@ -1760,7 +1762,6 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         twice = 1 if folded else 2
         return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= twice * len(falls)
 
-    folded = any(set(_words(slots[i].label)) & _REPEAT_WORDS for i in ints)
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and (moves[i][1] == 0 or restarted(i))]
     # (of several, one that rises first: the plan's `"max_epoch":200` beside the `"epoch":1` a record counts by,
     # wide-residual-networks' json_stats lines merging every option into the epoch's record)
@@ -3992,11 +3993,29 @@ def _words_alone(sh: SampledShape) -> bool:
     )
 
 
-def _names_its_step(sh: SampledShape) -> bool:
+def _evaluation_heading(sh: SampledShape) -> bool:
+    """A line of words alone that says an evaluation (a heading may name the epoch or step it evaluates at,
+    PccAI's `Validation at epoch 5`; a value it states makes it a result, LXMERT's `The valid loss is 6.6441`)."""
+    if not (_words_alone(sh) and sh.examples):
+        return False
+    text = sh.examples[0][1]
+    marks = _eval_marks(_TOKEN.sub(" ", text))
+    return (
+        bool(marks)
+        and _names_its_step(sh, marks)
+        # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
+        # the scores, then 'validation finished' before the epoch's own lines)
+        and not _ENDED.search(text)
+        # (nor one that says a checkpoint was written: `[validation] new best model + tokenizer saved`)
+        and not _says_saved(sh)
+    )
+
+
+def _names_its_step(sh: SampledShape, marks: frozenset[str]) -> bool:
     """A heading's one number, if it has one, is the epoch or the step it evaluates at, after the word that names
     it (`Validation at epoch 5`), or the count of what an evaluation under way goes over (`Evaluating on 500
-    images`); beside a split's short name alone, a count makes it a sentence about the data (`Using stratified val
-    subset of 495 samples`)."""
+    images`); beside a split's short name alone (`marks`: the heading's evaluation words), a count makes it a
+    sentence about the data (`Using stratified val subset of 495 samples`)."""
     if "num" not in sh.kinds:
         return True
     at = sh.kinds.index("num")
@@ -4006,9 +4025,7 @@ def _names_its_step(sh: SampledShape) -> bool:
         return True
     # (a count is followed by what it counts; a number after a key's sign is a value: `Validation accuracy: 0`)
     counted = _words(after)[:1] and not before.rstrip().endswith((":", "="))
-    return bool(counted) and bool(
-        _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]) if sh.examples else "") - _SPLIT_NAMES
-    )
+    return bool(counted) and bool(marks - _SPLIT_NAMES)
 
 
 # the short names of an evaluation's split, which a sentence about the data uses as well as an evaluation's heading
@@ -4024,20 +4041,7 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
     metric; its older examples' logger.info("***** Eval results *****") then "  %s = %s" lines. Its values must
     move from heading to heading (a data set's `Num examples = 872` under `***** Running Evaluation *****` does
     not), or, seen once, be scores or an evaluation's metrics."""
-    headings = {
-        key
-        for key, sh in sample.shapes.items()
-        if _words_alone(sh)
-        and _names_its_step(sh)
-        and sh.examples
-        and _eval_marks(_TOKEN.sub(" ", sh.examples[0][1]))
-        # (not a line that says the evaluation is over: YuanGongND/ast's traintest.py prints 'start validation',
-        # the scores, then 'validation finished' before the epoch's own lines)
-        and not _ENDED.search(sh.examples[0][1])
-        # (nor one that says a checkpoint was written: `[validation] new best model + tokenizer saved`)
-        and not _says_saved(sh)
-    }  # (a heading may name the epoch or step it evaluates at, PccAI's `Validation at epoch 5`; a value it
-    # states makes it a result, LXMERT's `The valid loss is 6.6441`)
+    headings = {key for key, sh in sample.shapes.items() if _evaluation_heading(sh)}
     if not headings:
         return
     seen: Counter[str] = Counter()
@@ -5826,28 +5830,25 @@ def _diagnostic(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMa
     otherwise that prints one (or is printed more often): the loop's diagnostic, which numbers the step it concerns (Sanulajr/
     surgeon_attention's `[WARNING] Low attention weight detected: min=0.029 (batch 225, step 225)` between its
     `[INFO] Epoch 1 [240/1855] total=... pose=... gaze=...` lines)."""
-    if _trains(rec, km) or not all(
-        _PROBLEM_LEVEL.search(sh.raw[: _counter_at(rec, sh)]) for sh in rec.shapes
-    ):
+    if _trains(rec, km) or not all(_PROBLEM_LEVEL.search(_before_first_value(sh)) for sh in rec.shapes):
         return False
     return any(
         main is not rec
         and (_trains(main, km) or main.count > rec.count)
-        and not any(_PROBLEM_LEVEL.search(sh.raw[: _counter_at(main, sh)]) for sh in main.shapes)
+        and not any(_PROBLEM_LEVEL.search(_before_first_value(sh)) for sh in main.shapes)
         for main in steps
     )
 
 
-def _counter_at(rec: RecordShape, sh: SampledShape) -> int:
-    """Where a line's counter or first value stands (its prefix ends there): the level word is in the prefix."""
-    m = _TOKEN.search(sh.raw, _stamp_end(sh.raw))
-    return len(sh.raw) if m is None else m.start()
-
-
-def _stamp_end(text: str) -> int:
-    """The end of a stamp that opens a line (0 where none does)."""
-    m = _TOKEN.match(text.lstrip("[ "))
-    return (len(text) - len(text.lstrip("[ ")) + m.end()) if m is not None and m.group("ts") else 0
+def _before_first_value(sh: SampledShape) -> str:
+    """A line's text up to its first value that is no stamp: its logger's prefix, where a level word stands."""
+    text = []
+    for literal, kind, value in zip(sh.literals, sh.kinds, sh.values[0] if sh.values else (), strict=False):
+        text.append(literal)
+        if kind != "ts":
+            return "".join(text)
+        text.append(value)
+    return "".join(sh.literals)
 
 
 def _steps_beside(rec: RecordShape, main: RecordShape) -> bool:
