@@ -118,7 +118,8 @@ MAXTEXT_4847 = (  # AI-Hypercomputer/maxtext PR #4847: absl prefix
 MAXTEXT_761 = (
     "completed step: 9, seconds: 1.341, TFLOP/s/device: 257.929, Tokens/s/device: 36653.244, loss: 0.000"
 )
-MAXTEXT_8 = "completed step: 15107, seconds: 2.167, TFLOP/s: 36.722, loss: 2.191"  # issue #8 (2023)
+# AI-Hypercomputer/maxtext, a user's paste on its GitHub tracker (2023)
+MAXTEXT_8 = "completed step: 15107, seconds: 2.167, TFLOP/s: 36.722, loss: 2.191"
 
 
 def test_maxtext_current_line_with_absl_prefix_is_per_device():

@@ -3036,9 +3036,9 @@ def test_the_stages_word_alone_names_the_training_and_validation_loss(write_log,
 
 
 def test_a_number_after_an_at_sign_is_part_of_its_key(write_log):
-    # FranxYao/Long-Context-Data-Engineering issue 13: a step's metrics one `name value ` a line under
-    # `step {s} token {t}m `, among them the loss per position bucket, train/per_length_loss/loss@{2**k}: the
-    # bucket is the key's, not a counter rising over the lines
+    # FranxYao/Long-Context-Data-Engineering (a user's paste on its GitHub tracker): a step's metrics one `name
+    # value ` a line under `step {s} token {t}m `, among them the loss per position bucket,
+    # train/per_length_loss/loss@{2**k}: the bucket is the key's, not a counter rising over the lines
     lines = []
     for s, loss, norm in ((1, 5.5021, 249.4825), (50, 2.2328, 12.5982), (100, 2.1, 3.25)):
         lines += [f"step {s} token {5 * s}m ", f"train/loss {loss} ", f"train/grad_norm {norm} "]
@@ -5023,7 +5023,7 @@ def test_a_print_glued_after_a_bars_frame(write_log):
 
 
 def test_a_step_record_printed_after_a_bars_first_frame_is_read_on_every_line(write_log):
-    # smeetrs/deep_avsr (its issue 6): each step's print lands after the next epoch bar's first frame, `Train:   0%|
+    # smeetrs/deep_avsr (a user's paste on its GitHub tracker): each step's print lands after the next epoch bar's first frame, `Train:   0%|
     # | 0/512 [00:00<?, ?it/s]Step: 183 || Tr.Loss: ...`; where the bar is not drawn, the same record stands alone
     lines = []
     for step in range(183, 191):
