@@ -1115,7 +1115,7 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     """The inferred reading's evaluations and saves that print no step, at the step printed last before them (its
     rank's, where lines name ranks): done after that step's update, as a loop evaluates and saves between steps
     (`Checkpoint saved to ./exp/model_epoch_3.pth` after epoch 3's line), where the counter never goes back. One
-    before any step keeps none. (A pattern set numbers its events as its framework prints them.)"""
+    before any step is at step 0 where the counter starts there or at 1 (_initial_step). (A pattern set numbers its events as its framework prints them.)"""
     if events.empty or rows.empty or "step" not in rows or "kind" not in rows or "line" not in rows:
         return events
     wanted = events["event"].isin(("eval", "checkpoint_save")) & _inferred_events(events)
@@ -1138,8 +1138,16 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
             np.searchsorted(theirs["line"].to_numpy(), events.loc[mine, "line"].to_numpy(), side="left") - 1
         )
         values = theirs["step"].to_numpy(dtype=float)
-        events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], np.nan)
+        events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
     return events
+
+
+def _initial_step(steps: np.ndarray) -> float:
+    """The step of an evaluation or save printed before the first step line: where the run's counter starts (its
+    first step 0 or 1), it is of the model before any update, step 0 (karpathy/build-nanogpt train_gpt2.py
+    evaluates at the top of the loop, "validation loss: 11.0213" before step 0's line; a loop counting from 1
+    evaluates the initial model before its `step 1` line). A log that begins later leaves it unknown."""
+    return 0.0 if len(steps) and steps[0] in (0.0, 1.0) else np.nan
 
 
 def _no_rank(rank: Any) -> bool:

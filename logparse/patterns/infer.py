@@ -255,6 +255,10 @@ _LABEL = regex.compile(
 )
 _CODE_EXTENSIONS = r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)"
 _CODE_FILE = regex.compile(rf"{_CODE_EXTENSIONS}$")
+# a code file's name that opens a key: the logging prefix's "%(filename)s" before the message, no word of the key
+# (neemiasbsilva/developing-nanoGPT2-fineweb logs "%(asctime)s %(filename)s %(message)s": `train.py validation
+# loss: 11.0213`)
+_FILE_OPENING = regex.compile(rf"^[\w.-]+{_CODE_EXTENSIONS}[ \t]+(?=\S)")
 # a code file's name and a function's before a number: the number is the line of the code that logged
 # (or right after the file's name and a colon, `train.py:254`, and the process id in brackets after that line,
 # `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
@@ -629,6 +633,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             unit_m = keymap_mod.UNIT_AFTER.match(after)
             if unit_m is not None and unit_m.group("unit") in _TIME_UNITS:
                 label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
+    label = _FILE_OPENING.sub("", label)
     if _CODE_FILE.search(label) or label.count(".") >= 3 or _SOURCE_LINE.search(before):
         # a source location (`train.py:323`, logging's "%(filename)s - %(funcName)s - %(lineno)d": `main.py - train
         # - 52 - `) or a module's path, no key
