@@ -77,7 +77,7 @@ import math
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
@@ -1503,6 +1503,30 @@ def _device_named(label: str) -> bool:
 _COUNTER_SPACES = frozenset({"counters", "counter", "progress", "train", "training", "trainer"})
 
 
+def _inner_epoch(
+    epochs: list[int],
+    epoch_of: Callable[[int], int | None],
+    within: Callable[[int, int], bool],
+    rises_within: Callable[[int, int], bool],
+    rising: Callable[[int], bool],
+    moves: dict[int, tuple[int, int, int]],
+) -> tuple[int | None, int | None]:
+    """Of two epochs a record names, an inner loop's within an outer loop's (hbing-l/multi-source's
+    train_fg_alpha.py logs 'epoch_out: {eo}, epoch_in: {ei}, loss: {per_ls}', ei from 0 again as eo goes up):
+    the inner one is the record's counter, a position within the outer, as a batch is within an epoch. The
+    outer one may hold still in view (one outer pass) while the inner rises. Returns (step, epoch), or
+    (None, None) where no two epochs nest."""
+    for i in epochs:
+        e = epoch_of(i)
+        if e is None or e == i:
+            continue
+        if (moves[e][0] > 0 and within(i, e) and rises_within(i, e)) or (
+            moves[e][0] == moves[e][1] == 0 and rising(i)
+        ):
+            return i, e
+    return None, None
+
+
 def _counter_named(label: str, loose: bool = False) -> bool:
     """Whether a key names a step counter: `step`, `Iter(train)`, `global step`, `Val Step`, `training_iteration`,
     ms-swift's `global_step/max_steps`; with `loose`, also `batch`, `iterations`, `i` (a counter only when its
@@ -1958,6 +1982,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             ):
                 step = i
                 break
+    if step is None:
+        step, epoch = _inner_epoch(epochs, epoch_of, within, rises_within, rising, moves)
     if step is None and epochs and (rising(epochs[0]) or steady(epochs[0]) or restarted(epochs[0])):
         step = epochs[0]  # one record per epoch: the epoch is its counter
     if step is None:
@@ -4168,18 +4194,29 @@ def _epoch_summary(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.Ke
 
 
 def _run_summary(rec: RecordShape, steps: list[RecordShape]) -> bool:
-    """Whether a record seen once, after every line of a record that counts the same steps under the same name,
-    states the run's totals at its last step: the run's closing summary, no step of its own (tianshou's trainer
-    returns an InfoStats whose repr, printed by its examples after 'Finished training', opens
-    `InfoStats(update_step=600, best_score=..., train_step=6000, ...)`: the last bar's `update_step=600` again)."""
+    """Whether a record seen once, after a line of a record that counts the same steps under the same name,
+    states that line's step again: a loop's closing summary, no step of its own. The run's, after every line
+    (tianshou's trainer returns an InfoStats whose repr, printed by its examples after 'Finished training', opens
+    `InfoStats(update_step=600, best_score=..., train_step=6000, ...)`: the last bar's `update_step=600` again),
+    or an outer loop's, after the last step of one pass (hbing-l/multi-source logs 'The epoch_out: 0, epoch_in: 9
+    of training F and G finished, losslist: [...]' after its 'epoch_out: 0, epoch_in: 9, loss: ...')."""
     if rec.count != 1 or rec.counter is None:
         return False
     ((where, value),) = rec.placed(rec.counter)
     for other in steps:
         if other is rec or other.count < MIN_REPEATS or _counter_key(other) != _counter_key(rec):
             continue
-        seen = other.placed(other.counter)
-        if seen and seen[-1][0] < where and _whole(_unsep(seen[-1][1])) == _whole(_unsep(value)):
+        placed = other.placed(other.counter)
+        before = [_whole(_unsep(v)) for at, v in placed if at < where]
+        after = [_whole(_unsep(v)) for at, v in placed if at > where]
+        ours = _whole(_unsep(value))
+        # (the pass's last step: the counter starts again after it, or nothing follows; a step's rarer record
+        # mid-pass, the training's metrics every 25 steps, is that step's)
+        if (
+            before
+            and before[-1] == ours
+            and (not after or (after[0] is not None and ours is not None and after[0] < ours))
+        ):
             return True
     return False
 
