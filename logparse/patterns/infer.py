@@ -2429,6 +2429,8 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     # (a heading that names both, `Training and Evaluation Results for Epoch N`, heads a block of each: its lines
     # say which is which)
     staged = any(s.staged for s in rec.slots)  # (an evaluation's heading after the line's own values)
+    if _splits_beside_a_loss(labels):
+        return False
     if (
         not _names_training(text)
         and not staged
@@ -2459,6 +2461,21 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
 
 
 _TRAIN_STAGE = frozenset({"train", "training"})
+# the data splits an evaluation is of, by the words that name them
+_SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
+
+
+def _splits_beside_a_loss(labels: Sequence[str]) -> bool:
+    """Whether a record's keys name two data splits each (`VAL ACC`, `TEST ACC`) beside a loss that names none:
+    one split's evaluation would not name the other, so the record is the training's, the loss its own and the
+    evaluations done at its step beside it, whatever word tags the line (Jianglandelong/MyGCL main.py prints
+    '[TEST] Trial:{trial:04d} | Epoch:{epoch:04d} | CL loss:{loss:.4f} | VAL ACC:{acc_val:.2f} | TEST
+    ACC:{acc_test:.2f}' every 10 epochs, its only record)."""
+    named = {_SPLITS[w] for label in labels for w in _words(label.lower())[:1] if w in _SPLITS}
+    own_loss = any(
+        "loss" in (words := _words(label.lower())) and not set(words) & set(_SPLITS) for label in labels
+    )
+    return len(named) >= 2 and own_loss
 
 
 def _evaluation_cells(columns: Sequence[str], labels: Sequence[str], km: keymap_mod.KeyMap) -> bool:
