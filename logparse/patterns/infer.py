@@ -3717,7 +3717,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             if rec.count >= 2 and _has_values(rec) and (varied or _scores_only(rec, km)):
                 rec.kind = "eval_free"
             elif rec.count == 1 and (
-                _scored(rec, km) or _scores_only(rec, km) or _lone_eval_loss(rec, km) or _evaluation_keys(rec)
+                _scored(rec, km)
+                or _scores_only(rec, km)
+                or _lone_eval_loss(rec, km)
+                or _evaluation_keys(rec)
+                or _opened_by_evaluation(rec)
             ):
                 rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
@@ -5808,6 +5812,27 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     # reproduction prints f"Initial val loss: {loss:.4f}" before its first step)
     m = field_plan(km, _without_when(first.label), first.unit, [], False)
     return m is not None and not m.kept and _full(m) == "eval_loss"
+
+
+def _opened_by_evaluation(rec: RecordShape) -> bool:
+    """A line seen once whose first key opens with an evaluation's word, after at most the step it evaluates at
+    (a bare whole number leading the line), and that prints a loss with a fraction's digits: ucsd-cse251b's
+    nanoGPT course loop writes f"{step} evaluate ppl {ppl:.4f} loss {loss:.6f} tok {n} sec {secs:.2f}" beside its
+    f"{step} train {loss:.6f} ..." lines."""
+    numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
+    if numbers and not numbers[0].label and numbers[0].index == 0:
+        if all(v.isdigit() for _, v in rec.series(numbers[0].index)):
+            numbers = numbers[1:]
+    if not numbers or not numbers[0].label:
+        return False
+    words = _words(numbers[0].label.lower())
+    if not words or words[0] not in EVAL_WORDS:
+        return False
+    return any(
+        "loss" in _words(sl.label.lower()) and all("." in v for _, v in rec.series(sl.index))
+        for sl in numbers
+        if sl.label
+    )
 
 
 # the words of a key that make its value a bound over the evaluations so far, not one evaluation's

@@ -1332,13 +1332,20 @@ class KeyMap:
         """A line that names one quantity of two stages by the stages' words alone, the evaluation's read as its
         loss (`val`): the training stage's word alone is the loss (Latticeworks1/CPTFM train.py and the many loops
         that print f"epoch {epoch:3d}  train {train_loss:.4f}  val {val_loss:.4f}  lr {lr:.2e}"). Only where no key
-        of the line is the loss; the training's word alone on a line with no evaluation's beside it says nothing
-        (espnet2's `5epoch:train:3376-3750batch:` is the stage of the line)."""
+        of the line is the loss or like one. Alone, the training's word keys the loss too where it opens the line's
+        keys (ucsd-cse251b's nanoGPT course loop writes f"{step} train {loss:.6f} hard {hard:.6f} muon_lr ...");
+        after other keys it may be the training's accuracy or count, and with no number it is the stage of the
+        line (espnet2's `5epoch:train:3376-3750batch:`)."""
         if any(m.column == "loss" for m in mapped.values()):
             return
-        if not any(m.column == "eval_loss" and normalize(k) in EVAL_WORDS for k, m in mapped.items()):
-            return
         trains = [k for k in keys if k not in mapped and normalize(k) in TRAIN_WORDS]
+        beside = any(m.column == "eval_loss" and normalize(k) in EVAL_WORDS for k, m in mapped.items())
+        if not beside and not (
+            trains
+            and keys[0] == trains[0]
+            and not any(self._loss_like(k) is not None for k in keys if k not in mapped)
+        ):
+            return
         if len(trains) == 1:
             kept.pop(trains[0], None)
             mapped[trains[0]] = Mapping(
