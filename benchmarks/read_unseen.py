@@ -64,7 +64,12 @@ def load_corpus(folder: Path) -> dict:
 
 
 # what an excerpt may call a fact, and the facts' own name (core/schema.py FACTS)
-FACT_NAMES = {"params": "total_params", "n_params": "total_params", "gpu_name": "device_name"}
+FACT_NAMES = {
+    "params": "total_params",
+    "n_params": "total_params",
+    "gpu_name": "device_name",
+    "num_heads": "num_attention_heads",
+}
 
 
 def _missing(got) -> bool:

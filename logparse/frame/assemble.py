@@ -1134,12 +1134,32 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     for rank in event_ranks[wanted].drop_duplicates(keep="first").tolist():
         mine = wanted & (event_ranks.isna() if _no_rank(rank) else event_ranks == rank)
         theirs = steps if _no_rank(rank) or not (ranks == rank).any() else steps[ranks == rank]
-        before = (
-            np.searchsorted(theirs["line"].to_numpy(), events.loc[mine, "line"].to_numpy(), side="left") - 1
+        lines, values = _steps_named(
+            theirs, events[~wanted & (event_ranks.isna() if _no_rank(rank) else event_ranks == rank)]
         )
-        values = theirs["step"].to_numpy(dtype=float)
+        before = np.searchsorted(lines, events.loc[mine, "line"].to_numpy(), side="left") - 1
         events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
     return events
+
+
+def _steps_named(rows: pd.DataFrame, events: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The lines that name a step and their steps, in line order: the step rows', and the events' that print
+    their own step where that counts on with the rows' (an evaluation at step 3000 after the last training line,
+    2900, then "Final model saved to ..." is at 3000: gaurav-chawla-2/ERA-V4's loop evaluates at the top of
+    iteration 3000 and stops there)."""
+    lines, values = rows["line"].to_numpy(dtype=float), rows["step"].to_numpy(dtype=float)
+    if events.empty or "step" not in events:
+        return lines, values
+    named = events[events["step"].notna()]
+    both = pd.DataFrame(
+        {
+            "line": np.r_[lines, named["line"].to_numpy(dtype=float)],
+            "step": np.r_[values, named["step"].to_numpy(dtype=float)],
+        }
+    ).sort_values("line", kind="stable")
+    if (np.diff(both["step"].to_numpy()) < 0).any():
+        return lines, values  # (an event's step out of the rows' order: theirs alone)
+    return both["line"].to_numpy(), both["step"].to_numpy()
 
 
 def _initial_step(steps: np.ndarray) -> float:

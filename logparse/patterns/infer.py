@@ -5977,20 +5977,52 @@ def _stage_words_alone(rec: RecordShape) -> bool:
     return bool(bare & _TRAIN_STAGE and bare & EVAL_WORDS)
 
 
+def _splits_of_one_quantity(rec: RecordShape) -> bool:
+    """Whether a record's keys name one quantity of the training split and of an evaluation's, a stage word and the
+    same other words (`train loss` and `val loss`, `train_ppl` and `valid_ppl`), and every key is such a pair's."""
+    quantities: dict[str, set[str]] = {}
+    for label in _value_labels(rec):
+        words = [w.lower() for w in _words(label)]
+        stage = [w for w in words if w in _TRAIN_STAGE or w in EVAL_WORDS]
+        if len(stage) != 1 or len(words) < 2:
+            return False
+        rest = " ".join(w for w in words if w != stage[0])
+        quantities.setdefault(rest, set()).add("train" if stage[0] in _TRAIN_STAGE else "eval")
+    return bool(quantities) and all(sides == {"train", "eval"} for sides in quantities.values())
+
+
 def _splits_estimated(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
     """A record keyed by the stage words alone (`train 2.59 | val 2.59`) under the counter of another record that
     prints the training's loss by its own name: the loss estimated on each split at that step, however often
     (oliverma-california/olivergpt's `step   100 | train 2.5931 | val 2.5916 | lr ... | 14s` every 100 steps beside
-    `  step   500 | loss 1.9145 | lr ...`), an evaluation at the step its counter prints."""
-    if not _stage_words_alone(rec):
+    `  step   500 | loss 1.9145 | lr ...`), an evaluation at the step its counter prints. So is a record that names
+    one quantity of both splits (`train loss` beside `val loss`: karpathy/nanoGPT's estimate_loss() print,
+    f"step {i}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}", that course loops copy beside
+    their own f"step {i}, loss: {loss:.4f}, lr: {lr:.6f}")."""
+    alone = _stage_words_alone(rec)
+    if not (alone or _splits_of_one_quantity(rec)):
         return False
     return any(
         main is not rec
         and main.kind == "step"
         and _counter_key(main) == _counter_key(rec)
         and not {keymap_mod.normalize(label) for label in _value_labels(main)} & _TRAIN_STAGE
-        and _trains(main, km)
+        # (named so, the estimate is printed less often than the steps it estimates at)
+        and (_trains(main, km) if alone else main.count > rec.count and _names_the_loss(main, km))
         for main in steps
+    )
+
+
+def _names_the_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record prints the training's loss under a key the key model reads as the loss (`loss`), not
+    only a key that holds the word (an epoch's `Save Best Loss: 0.0760 Model` note)."""
+    line = [s.label for s in rec.slots if s.role == "value" and s.label]
+    return any(
+        (m := field_plan(km, s.label, s.unit, [], False, line)) is not None
+        and not m.kept
+        and m.column == "loss"
+        for s in rec.slots
+        if s.role == "value" and s.kind == "num" and s.label
     )
 
 
@@ -7149,8 +7181,14 @@ _SAVE = regex.compile(
 # (or in the name of the file it wrote: `CHECKPOINT: saved checkpoint_step_250.pt` of a loop that prints the line
 # before its step's own)
 def _says_saved(sh: SampledShape) -> bool:
-    """Whether a shape's line says a checkpoint was written."""
-    return _SAVE.search(sh.examples[0][1]) is not None
+    """Whether a shape's line says a checkpoint was written: not where it says one will be (a start-up line that
+    names the folder, gaurav-chawla-2/ERA-V4's "Checkpoints will be saved to: /content/drive/.../checkpoints")."""
+    text = sh.examples[0][1]
+    return _SAVE.search(text) is not None and _SAVE_PLANNED.search(text) is None
+
+
+# the future a plan says its saves in: `will be saved`, `will save`, `to be saved`, `will be written`
+_SAVE_PLANNED = regex.compile(r"(?i)\bwill\s+(?:be\s+)?(?:sav|writ)|\bto\s+be\s+(?:saved|written)\b")
 
 
 _SAVE_STEP = regex.compile(

@@ -1047,6 +1047,7 @@ class KeyMap:
                 mapped[key] = hit
         if config:
             self._settings_epoch(keys, mapped)
+            self._plainest_name(keys, mapped, skipped)
         else:
             self._groups(keys, mapped, kept)
             self._one_device_beside_the_job(keys, mapped)
@@ -1060,6 +1061,29 @@ class KeyMap:
         if len(self._lines) < 10_000:
             self._lines[(keys, config)] = found
         return found
+
+    def _plainest_name(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], skipped: dict[str, str]
+    ) -> None:
+        """Several keys of one config line that name one fact: the one its synonyms list first says it (the table
+        lists each fact's names from its own), the others said and skipped. A GPT script's options
+        {'block_size': 1024, ..., 'seq_len': 128} hold the model's context and the length it trains on: the
+        sequence length is `seq_len` (erav4's train.py slices its batches by args.seq_len), whichever is printed
+        first."""
+        order = {k: i for i, k in enumerate(self.config)}
+        by_fact: dict[str, list[str]] = {}
+        for key in keys:
+            hit = mapped.get(key)
+            if hit is not None and hit.rule == "name" and normalize(key) in order:
+                by_fact.setdefault(hit.column, []).append(key)
+        for column, named in by_fact.items():
+            if len(set(named)) < 2:
+                continue
+            first = min(named, key=lambda k: order[normalize(k)])
+            for key in named:
+                if normalize(key) != normalize(first):
+                    del mapped[key]
+                    skipped[key] = f"{column} named plainer by {first!r} on the same line"
 
     def _settings_epoch(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
         """`epoch` among a config's other settings, no key of them a count of epochs: the epochs the
