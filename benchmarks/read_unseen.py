@@ -10,7 +10,8 @@ logparse has no pattern set for, so no excerpt names a `format`: each is read by
 raised on the way. The keys (the same as tests/data/public/SOURCES.toml's, with `row_count`):
 
     steps            the step column of the step rows (kind "step"), in file order: exactly this list
-    <column>         {step = value}: that column on the first step row of that step
+    <column>         {step = value}: that column on the first step row of that step (eval_loss at a step no
+                     training line prints: the evaluation event at that step)
     rows_at_line     {line = {column = value}}: the one step row of that line has these values
     facts            {fact = value}: the value the analysis takes of each fact the log states (the last,
                      steps/runfacts.py log_facts)
@@ -100,6 +101,14 @@ def _step_rows(rows):
     return rows[rows["kind"] == "step"]
 
 
+def _evaluated_at(events, step: int):
+    """The loss of the first evaluation event at `step`, None where there is none."""
+    if events.empty or "eval_loss" not in events or "step" not in events:
+        return None
+    hit = events[(events["event"] == "eval") & (events["step"] == step) & events["eval_loss"].notna()]
+    return None if hit.empty else hit.iloc[0]["eval_loss"]
+
+
 def differences(parsed, expect: dict, steps=None) -> list[str]:
     """Every way the parsed log differs from `expect`, in the order the keys are checked; empty when it reads right.
     `steps`, when given, is the frame the rows are checked in (the resolved one); else the parsed frame's step rows."""
@@ -118,6 +127,13 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
             continue
         for step, want in by_step.items():
             hit = numbered[numbered["step"] == int(step)] if has_steps else numbered
+            if (not has_steps or not len(hit)) and column == "eval_loss":
+                # (an evaluation at a step no training line prints, before the first or after the last: the
+                # evaluation event at that step carries its loss)
+                got = _evaluated_at(parsed.events, int(step))
+                if got is None or not _same(got, want):
+                    out.append(f"{column} at step {step}: no row for that step, and no evaluation event with it")
+                continue
             if not has_steps or not len(hit):
                 out.append(f"{column} at step {step}: no row for that step")
                 continue

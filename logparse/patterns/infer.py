@@ -185,10 +185,11 @@ CLOCK_RX = (
     r"|(?<=\A\[)[0-2]\d_[0-5]\d_[0-5]\d(?=\])"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
-# whole but for a bracket of two counts, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+# whole but for a bracket of two counts, or underscores in threes as Python's f"{x:_}" groups them, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
     r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?"
-    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?"
+    r"|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )
 # (a number glued to a word by `@` is part of its key, never a value or a counter: torchvision's references print
@@ -228,8 +229,8 @@ _TOKEN = re.compile(
 _WS = re.compile(r"\s+")
 # the regex a value's group admits (the same alternatives the tokenizer finds, in a line read by the set)
 NUMBER_GROUP = (
-    r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?i:nan|inf(?:inity)?)"
-    r"|null|None"
+    r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
+    r"|[-+]?(?i:nan|inf(?:inity)?)|null|None"
 )
 COUNTER_GROUP = r"\d+(?:,\d{3})*"
 PIECE_RX = {
@@ -3639,6 +3640,14 @@ class Inferred:
 _WARNING_HEAD = regex.compile(r"^\S.*?:\d+: (?:[A-Z]\w*)?Warning:(?:\s|$)")
 
 
+# a row of nvidia-smi's process table, printed at a job's start (its GPU index rises down the table like a counter):
+# `|    0   N/A  N/A      6718      C   /usr/bin/python3      5776MiB |` (GPU, GI, CI, PID, type, process name,
+# memory; drivers before 450 print no GI and CI), a tool's table, never the training's record
+_NVIDIA_SMI_PROCESS = regex.compile(
+    r"^\|\s+\d+\s+(?:(?:N/A|\d+)\s+(?:N/A|\d+)\s+)?\d+\s+[CGM+]{1,3}\s+\S.*?\s(?:\d+MiB|N/A)\s*\|\s*$"
+)
+
+
 def _warning_text(sample: SampledLog) -> set[str]:
     """The shapes of lines that only ever continue a Python warning's message (nltk's `Therefore the BLEU score
     evaluates to 0, independently of` after `bleu_score.py:577: UserWarning:`): a library's sentence, no record,
@@ -3665,7 +3674,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
     km = km or keymap_mod.load()
     sample = sample_shapes(slices)
-    quoted = _warning_text(sample)
+    quoted = _warning_text(sample) | {key for key, sh in sample.shapes.items() if _NVIDIA_SMI_PROCESS.match(sh.raw)}
     records = [rec for rec in records_of(sample) if not all(sh.key in quoted for sh in rec.shapes)]
     apply_headers(records, sample)
     records = [part for rec in records for part in _counted_apart(rec, km)]

@@ -36,7 +36,7 @@ TYPES = ("float", "int", "bool")
 
 # a number, optionally with thousands separators, then a unit glued on or after one space
 _QUANTITY = regex.compile(
-    r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
+    r"""^\s*['"]?\s*(?P<num>[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d{1,3}(?:_\d{3})+(?:\.\d*)?|\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)
     \s*(?P<unit>µs|us|ms|secs?|seconds?|s|mins?|m|hrs?|h|%|[KMGTPkmgtp]i?[Bb]|B|[KMGBT]|百万|千万|十亿|亿|万)?\s*['"]?
     (?:\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*(?P=unit)?\s*\))?\s*$""",
     regex.VERBOSE,
@@ -123,7 +123,8 @@ CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
 NUMBER_TOKEN = regex.compile(
     rf"(?<![^\W{CJK_LETTERS}])(?<!\.)(?<!\w@)"  # (after a CJK letter too: CJK text spaces no number, `第3轮`)
     r"(?:(?<=^|[\s=:(\[,{|;])[-+])?"
-    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d*)?|\.\d+)"
+    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?(?![\d_])"
+    r"|\d+(?:\.\d*)?|\.\d+)"
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
 
