@@ -1086,6 +1086,7 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         for k in paired
         if (_save_verb(texts[k]) in _STARTS and _save_verb(texts[k + 1]) in _ENDS)
         or _one_message(texts[k], texts[k + 1])
+        or _written_within(texts[k], texts[k + 1])
     ]
     if not drop:
         return events
@@ -1101,6 +1102,15 @@ def _one_message(first: Any, second: Any) -> bool:
     return len(shorter) >= 12 and longer.endswith(shorter)
 
 
+def _written_within(first: Any, second: Any) -> bool:
+    """Whether a save's line writes into the folder the save before it names: one checkpoint's parts
+    (saforem2/wordplay's trainer logs "Saving checkpoint to: .../01-59-23", then "Saving model to:
+    .../01-59-23/model.pth")."""
+    a, b = _PATH.findall(str(first)), _PATH.findall(str(second))
+    return bool(a and b) and b[-1].startswith(a[-1].rstrip("/") + "/")
+
+
+_PATH = re.compile(r"(?:[A-Za-z]:)?[\w.~-]*[/\\][^\s'\"]+")
 _SAVE_VERB = re.compile(r"(?i)\b(sav(?:e|ed|ing)|writ(?:e|ten|ing)|wrote)\b")
 _STARTS, _ENDS = frozenset(("save", "saving", "write", "writing")), frozenset(("saved", "written", "wrote"))
 

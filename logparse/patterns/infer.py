@@ -3674,7 +3674,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
     km = km or keymap_mod.load()
     sample = sample_shapes(slices)
-    quoted = _warning_text(sample) | {key for key, sh in sample.shapes.items() if _NVIDIA_SMI_PROCESS.match(sh.raw)}
+    quoted = _warning_text(sample) | {
+        key for key, sh in sample.shapes.items() if _NVIDIA_SMI_PROCESS.match(sh.raw)
+    }
     records = [rec for rec in records_of(sample) if not all(sh.key in quoted for sh in rec.shapes)]
     apply_headers(records, sample)
     records = [part for rec in records for part in _counted_apart(rec, km)]
@@ -7153,6 +7155,8 @@ _SAVE = regex.compile(
     # (`@` for at: kandivault-source/Sprocket-500M's "  checkpoint @ iter {it} -> {path}")
     r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
+    # (or a tag of its own before the path it wrote: Jiaaqiliu's WSD trainer prints f"  [SAVE] {ckpt_dir}")
+    r"|(?<=\[)(?:save|saved|saving|ckpt|checkpoint)\]:?\s+\S*[/\\]"
     rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
     # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
     rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"
