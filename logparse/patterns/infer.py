@@ -462,6 +462,12 @@ _GLUED_RECORD = re.compile(r"^\s*(?:\[|[A-Za-z][\w .-]{0,30}[:=]?\s*)\S*?\d")
 _BEHIND_FRAME_RX = r"(?:.*?" + _FRAME_END.pattern + r")?\s*"
 
 
+# the backticks a log pasted into markdown keeps before its first line (`` `miniE 1 s 833 ...``, a fence's ```` ```
+# ```` glued to it): the paste's, no part of the line's shape; a record's regex admits them (LINE_START)
+_CODE_MARK = re.compile(r"^`{1,3}\s*")
+LINE_START = r"^\s*(?:`{1,3}\s*)?"
+
+
 def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
     """The shapes of the sampled records. The tokenizer treats every digit alike, so two texts that differ only
     digit for digit have their tokens at the same places: a text's layout (its digits masked) looks them up."""
@@ -474,7 +480,7 @@ def sample_shapes(slices: Iterable[Iterable[Record]]) -> SampledLog:
         order.append(seq)
         for rec in records:
             place += 1
-            text = rec.text.strip()
+            text = _CODE_MARK.sub("", rec.text.strip())
             if not text:
                 seq.append("")
                 continue
@@ -6668,7 +6674,7 @@ def _line_table(
                     ("mapped", f"value {slot.index + 1}", keymap_mod.KeyUse("progress_total", "values", why))
                 )
     # (a record also printed after a bar's frame on the same line: the frame may come first)
-    parts = [r"^\s*" + (_BEHIND_FRAME_RX if any(s.behind_bar for s in rec.shapes) else "")]
+    parts = [LINE_START + (_BEHIND_FRAME_RX if any(s.behind_bar for s in rec.shapes) else "")]
     n = len(sh.kinds)
     mixed = _mixed_time_units(rec) if len(rec.shapes) > 1 else {}
     for i in range(n + 1):
@@ -7231,7 +7237,7 @@ def _event_line(
     if step is None and said is not None and epochs_counted:
         step = _SAVE_EPOCH.search(text, said)
     cut = max(cut, step.end(1) if step is not None else 0)
-    parts = [r"^\s*"]
+    parts = [LINE_START]
     fields: Table = {}
     at = 0
     pieces = [(m.start(), m.end(), m.lastgroup or "num") for m in _TOKEN.finditer(text)]
