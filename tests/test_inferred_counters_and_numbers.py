@@ -1,0 +1,100 @@
+"""Which number counts a record's steps, and what is a number at all, in the inferred reading
+(logparse/patterns/infer.py); and the config line's names of one fact (patterns/keymap.py). Each log is built from
+a loop's or a tool's own format with values chosen in the test."""
+
+from __future__ import annotations
+
+from tests.frames import frame, row_at, steps_of
+
+
+def test_an_inner_loops_epoch_within_an_outer_loops_is_the_counter_and_a_pass_summary_no_row(write_log):
+    # hbing-l/multi-source train_fg_alpha.py: logging '%(asctime)s %(message)s'; 'epoch_out: {eo}, epoch_in: {ei},
+    # loss: {per_ls}' per inner epoch, then after the inner loop 'The epoch_out: {eo}, epoch_in: {ei} of training F
+    # and G finished, losslist: [...]'
+    lines = []
+    for eo in range(2):
+        for ei in range(5):
+            lines.append(
+                f"2022/08/22 11:3{ei}:12 epoch_out: {eo}, epoch_in: {ei}, loss: {0.9 - ei / 10 - eo / 100}"
+            )
+        if eo == 0:
+            lines.append(
+                "2022/08/22 11:37:26 The epoch_out: 0, epoch_in: 4 of training F and G finished, losslist: [0.9, 0.8]"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4] * 2
+    assert row_at(parsed, 7)["loss"] == 0.9 - 0.01
+    assert row_at(parsed, 7)["epoch_index"] == 1
+
+
+def test_a_line_tagged_test_whose_keys_name_both_splits_beside_its_own_loss_is_the_training(write_log):
+    # Jianglandelong/MyGCL main.py, every 10 epochs, its only record: '[TEST] Trial:{trial:04d} |
+    # Epoch:{epoch:04d} | CL loss:{loss:.4f} | VAL ACC:{acc_val:.2f} | TEST ACC:{acc_test:.2f}'
+    lines = [
+        f"[TEST] Trial:0000 | Epoch:{e:04d} | CL loss:{-0.2 - e / 1000:.4f} | VAL ACC:7{e % 10}.50 | TEST ACC:72.55"
+        for e in range(10, 60, 10)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [10, 20, 30, 40, 50]
+    assert row_at(parsed, 2)["loss"] == -0.22
+
+
+def test_a_line_tagged_test_with_one_splits_keys_stays_an_evaluation(write_log):
+    lines = [f"step {s} | loss {2 - s / 100:.4f}" for s in range(1, 5)]
+    lines.append("[TEST] step 4 | loss 1.9900 | acc 0.51")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+
+
+def test_numbers_grouped_by_underscores(write_log):
+    # a DDP loop's f"step : {step} | loss: {loss} | lr: {lr:.7f} | dt: {dt:.2f} ms | tokens/sec: {tps:_.6f} |
+    # norm: {norm:.2f}" (Python's `_` grouping, PEP 515)
+    lines = [
+        f"step : {s} | loss: {10 - s / 3} | lr: 0.0000600 | dt: 2620.83 ms | tokens/sec: {200_000 + s * 1_000:_.6f} | norm: 7.79"
+        for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert row_at(parsed, 1)["tokens_per_s"] == 201000.0
+    assert row_at(parsed, 5)["tokens_per_s"] == 205000.0
+
+
+def test_nvidia_smis_process_table_holds_no_steps(write_log):
+    # nvidia-smi's process table at a job's start (driver 535: GPU, GI, CI, PID, type, name, memory), then the
+    # loop's own f"step:{step}/{n} train_loss:{loss:.4f} train_time:{ms:.0f}ms step_avg:{avg:.2f}ms"
+    lines = ["|  GPU   GI   CI        PID   Type   Process name                            GPU Memory |"]
+    lines += [
+        f"|    {g}   N/A  N/A      {6718 + g}      C   /usr/bin/python3                           5776MiB |"
+        for g in range(8)
+    ]
+    lines += [
+        f"step:{s}/6200 train_loss:{7 - s / 10:.4f} train_time:{s * 214}ms step_avg:213.66ms"
+        for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert row_at(parsed, 10)["loss"] == 6.9
+
+
+def test_backticks_a_markdown_paste_leaves_before_the_first_line(write_log):
+    # an RWKV-LM issue's paste: the progress bar's description is the record, f"miniE {e} s {steps} prog
+    # {p:.2f}% : ppl {ppl:.6f} loss {loss:.6f} lr {lr:e}", the paste's backtick before the first
+    lines = [
+        f"miniE {e} s {833 * e} prog {20 * e:.2f}% : ppl 3.4 loss {1.7 - e / 10:.6f} lr 1.386290e-04: "
+        "100%|██████████| 833/833 [03:17<00:00,  4.21it/s]"
+        for e in range(1, 5)
+    ]
+    lines[0] = "`" + lines[0]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [833, 1666, 2499, 3332]
+    assert row_at(parsed, 1)["loss"] == 1.6
+
+
+def test_a_config_line_that_names_a_fact_twice_gives_its_plainest_name(write_log):
+    # an ERA-V4 GPT script's logger.info(f"Args: {vars(args)}"): the model's block_size and the length it trains on
+    lines = [
+        "Args: {'block_size': 1024, 'n_layer': 12, 'n_head': 12, 'n_embd': 768, 'batch_size': 48, 'seq_len': 128}"
+    ]
+    lines += [f"step {s}/400 | loss {10 - s / 10:.6f} | lr 3.00e-04 | tok/s 17964.4" for s in range(1, 5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [o.value for o in parsed.facts["seq_len"]] == [128]

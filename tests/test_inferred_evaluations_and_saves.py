@@ -1,0 +1,111 @@
+"""Evaluations and checkpoint saves in the inferred reading (logparse/patterns/infer.py, frame/assemble.py): which
+lines are an evaluation's or a save's, and the step each is at. Each log is built from a loop's own format string
+(cited beside it) with values chosen in the test."""
+
+from __future__ import annotations
+
+from tests.frames import evals, frame, row_at, steps_of
+
+
+def saves(parsed) -> list[dict]:
+    ev = parsed.events
+    return [] if ev.empty else ev[ev["event"] == "checkpoint_save"].to_dict("records")
+
+
+def test_a_loggers_file_name_is_no_word_of_the_key_and_an_evaluation_before_step_0_is_at_step_0(write_log):
+    # neemiasbsilva/developing-nanoGPT2-fineweb src/train.py: logging format '%(asctime)s %(filename)s %(message)s';
+    # the build-nanogpt loop evaluates at the top of the step, f"validation loss: {val:.4f}", before step 0's
+    # f"step {step:5d} | loss: {loss:.6f} | lr {lr:.4e} | norm: {norm:.4f} | dt: {dt:.2f}ms | tok/sec: {tps:.2f}"
+    lines = ["2024-06-14 18:43:08,209 train.py validation loss: 11.0213"]
+    for s in range(4):
+        lines.append(
+            f"2024-06-14 18:4{5 + s}:08,384 train.py step {s:5d} | loss: {11.0 - s / 10:.6f} | lr 8.3916e-07 | "
+            f"norm: 14.3291 | dt: 85284.43ms | tok/sec: 61475.23"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    (ev,) = evals(parsed)
+    assert (ev["line"], ev["step"], ev["eval_loss"]) == (1, 0, 11.0213)
+
+
+def test_an_evaluation_before_the_first_step_of_an_excerpt_that_begins_later_has_no_step(write_log):
+    lines = ["validation loss: 3.2100"]
+    lines += [f"step {s:5d} | loss: {3.3 - s / 1000:.6f} | lr 6.0000e-04" for s in range(4000, 4004)]
+    (ev,) = evals(frame(write_log("\n".join(lines) + "\n")))
+    assert ev["eval_loss"] == 3.21 and ev["step"] != ev["step"]  # NaN: unknown
+
+
+def test_the_training_splits_word_opening_the_keys_is_the_loss_and_an_evaluate_line_seen_once(write_log):
+    # ucsd-cse251b's nanoGPT course loop writes f"{step} train {loss:.6f} hard {hard:.6f} muon_lr {a:.8e} adam_lr
+    # {b:.8e}" a step, and at step 2000 f"{step} evaluate ppl {ppl:.4f} loss {loss:.6f} tok {n} sec {s:.2f}"
+    lines = [
+        f"{s} train {3.4 - s / 10000:.6f} hard {3.4 - s / 10000:.6f} muon_lr 1.29357428e-02 adam_lr 5.17429712e-04"
+        for s in range(1997, 2002)
+    ]
+    lines.insert(4, "2000 evaluate ppl 36.5399 loss 3.598405 tok 5169152 sec 124.79")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1997, 1998, 1999, 2000, 2001]
+    assert row_at(parsed, 1)["loss"] == 3.4 - 1997 / 10000
+    (ev,) = evals(parsed)
+    assert (ev["line"], ev["step"], ev["eval_loss"]) == (5, 2000, 3.598405)
+
+
+def test_the_training_word_after_other_keys_stays_a_kept_value(write_log):
+    # PyG's examples/gcn.py: print(f'Epoch: {epoch:03d}, Loss: {loss:.4f}, Train: {train_acc:.4f}, Val: ...'):
+    # `Train` is an accuracy beside the named loss
+    lines = [
+        f"Epoch: {e:03d}, Loss: {2.0 - e / 10:.4f}, Train: 0.{10 + e}00, Val: 0.1680" for e in range(1, 5)
+    ]
+    row = row_at(frame(write_log("\n".join(lines) + "\n")), 2)
+    assert row["loss"] == 1.8 and row["x_train"] == 0.12
+
+
+def test_one_quantity_of_both_splits_beside_the_steps_is_an_evaluation(write_log):
+    # gaurav-chawla-2/ERA-V4 Session-12: every 500 iterations estimate_loss() prints f"step {i}: train loss
+    # {a:.4f}, val loss {b:.4f}" then 'Checkpoint saved at step {step} to {path}', and every 100 f"step {i},
+    # loss: {loss:.4f}, lr: {lr:.6f}"; a start-up line names the folder the saves will go to
+    lines = ["Checkpoints will be saved to: /content/drive/ckpt"]
+    for i in range(0, 1001, 100):
+        if i % 500 == 0:
+            lines.append(f"step {i}: train loss {10 - i / 200:.4f}, val loss {10.01 - i / 200:.4f}")
+            lines.append(f"Checkpoint saved at step {i} to /content/drive/ckpt/best_model.pth")
+        lines.append(f"step {i}, loss: {9.9 - i / 200:.4f}, lr: 0.000012")
+    lines.append("Final model saved to /content/drive/ckpt/final_model.pth")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(0, 1001, 100))
+    assert [(e["line"], e["step"], e["eval_loss"]) for e in evals(parsed)] == [
+        (2, 0, 10.01),
+        (9, 500, 7.51),
+        (16, 1000, 5.01),
+    ]
+    # (the plan's line is no save; the last save, with no step of its own, is at the step the save before it named)
+    assert [(s["line"], s["step"]) for s in saves(parsed)] == [(3, 0), (10, 500), (17, 1000), (19, 1000)]
+
+
+def test_an_epochs_summary_of_both_splits_is_the_record_where_nothing_else_prints_the_loss(write_log):
+    # a k-fold classifier's epoch lines, f"Epoch: {e}, \tavg train loss: {a:.4f}, \tavg validation loss: {b:.4f}",
+    # beside 'Epoch {e}, \tSave Best Loss: {b:.4f} Model' notes: the summary is the steps' record
+    lines = []
+    for e in range(1, 6):
+        lines.append(
+            f"Epoch: {e}, \tavg train loss: {0.13 - e / 100:.4f}, \tavg validation loss: {0.08 - e / 200:.4f}"
+        )
+        if e < 3:
+            lines.append(f"Epoch {e}, \tSave Best Loss: {0.08 - e / 200:.4f} Model")
+    assert steps_of(frame(write_log("\n".join(lines) + "\n"))) == [1, 2, 3, 4, 5]
+
+
+def test_a_save_tag_before_the_path_and_a_saves_second_line_into_its_folder(write_log):
+    # Jiaaqiliu's WSD trainer prints f"  [SAVE] {ckpt_dir}" (the step in the folder's name); saforem2/wordplay's
+    # trainer logs "Saving checkpoint to: {dir}" then "Saving model to: {dir}/model.pth": one save
+    lines = [
+        f"  step {s}/9500: loss={3.3 - s / 10000:.4f}, lr=2.50e-04, 0.19 steps/s"
+        for s in range(1900, 2001, 50)
+    ]
+    lines.append("  [SAVE] /fsx/ckpts/wsd_s42/step_2000")
+    lines.append(f"  step 2050/9500: loss={3.3 - 2050 / 10000:.4f}, lr=2.50e-04, 0.19 steps/s")
+    lines.append("Saving checkpoint to: /home/u/runs/01-59-23")
+    lines.append("Saving model to: /home/u/runs/01-59-23/model.pth")
+    lines.append(f"  step 2100/9500: loss={3.3 - 2100 / 10000:.4f}, lr=2.50e-04, 0.19 steps/s")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [(s["line"], s["step"]) for s in saves(parsed)] == [(4, 2000), (6, 2050)]
