@@ -4,6 +4,7 @@ a loop's or a tool's own format with values chosen in the test."""
 
 from __future__ import annotations
 
+from logparse import api
 from tests.frames import frame, row_at, steps_of
 
 
@@ -98,3 +99,23 @@ def test_a_config_line_that_names_a_fact_twice_gives_its_plainest_name(write_log
     lines += [f"step {s}/400 | loss {10 - s / 10:.6f} | lr 3.00e-04 | tok/s 17964.4" for s in range(1, 5)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [o.value for o in parsed.facts["seq_len"]] == [128]
+
+
+def test_each_ranks_line_keeps_its_own_values_and_the_run_takes_the_lowest_ranks(write_log):
+    # wenet-e2e/wenet wenet/utils/executor.py: '{} Batch {}/{} loss {:.6f} '.format(tag, epoch, batch_idx, loss),
+    # 'lr {:.8f} rank {}' through logging's '%(asctime)s %(levelname)s %(message)s'; each rank prints its line,
+    # rank 2's first at batch 203800
+    lines = []
+    for b, order in ((203700, (0, 1, 2)), (203800, (2, 1, 0))):
+        for r in order:
+            lines.append(
+                f"2023-01-30 18:4{r}:0{b % 7},107 DEBUG TRAIN Batch 4/{b} loss {10 + r + b / 100000:.6f} "
+                f"lr 0.00032621 rank {r}"
+            )
+    path = write_log("\n".join(lines) + "\n")
+    parsed = frame(path)
+    assert steps_of(parsed) == [203700] * 3 + [203800] * 3
+    assert [row_at(parsed, k)["loss"] for k in (1, 2, 4)] == [12.037, 13.037, 14.038]
+    steps = api.resolve(path).steps.set_index("step")
+    assert steps.loc[203800, "loss"] == 12.038  # (rank 0's, printed last)
+    assert steps.loc[203800, "x_loss_rank2"] == 14.038

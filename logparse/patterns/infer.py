@@ -7952,16 +7952,14 @@ def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
     return FieldPlan(column, factor, kept=True, reason=reason, use=use)
 
 
-# what a line of another rank fills as it is (the row's structure, and the step's time, of which the slowest
-# rank's is the step's: steps/merge.py); its other values are kept apart
-_SHARED = frozenset({"step", "progress_total", "epoch_index", "timestamp", "rank", "step_time_s"})
+# the most ranks whose lines are told apart by the rank they print (more: one line reads them all alike)
 MAX_RANKS = 16
 
 
 def _per_rank(rec: RecordShape, line: Table) -> list[Table]:
-    """A step line that prints its rank (`rank 1: step 10/80 | loss ...`), one line per rank seen: the lowest
-    rank's values are the run's, another rank's are kept apart as x_<column>_rank<N> (as compose.py keeps another
-    rank's prints), and a last line reads ranks the sample did not see as the lowest's; else the line alone."""
+    """A step line that prints its rank (`rank 1: step 10/80 | loss ...`), one line per rank seen, each row with
+    the values its line prints (resolving keeps the lowest rank's as the run's and another rank's apart:
+    steps/merge.py ranks_apart), and a last line for ranks the sample did not see; else the line alone."""
     fields = line.get("fields", {})
     if line.get("kind") != "step" or "rank" not in fields or "(?P<rank>" not in line["regex"]:
         return [line]
@@ -7975,18 +7973,8 @@ def _per_rank(rec: RecordShape, line: Table) -> list[Table]:
     for k, r in enumerate(ranks):
         one = {**line, "name": line["name"] if k == 0 else f"{line['name']}_rank{r}"}
         one["regex"] = line["regex"][: group.start()] + f"(?P<rank>{r})" + line["regex"][group.end() :]
-        if k:
-            one["fields"] = {
-                g: spec if _full_column(spec) in _SHARED else {"column": f"x_{_full_column(spec)}_rank{r}"}
-                for g, spec in fields.items()
-            }
         out.append(one)
     return [*out, {**line, "name": f"{line['name']}_ranks"}]
-
-
-def _full_column(spec: Table) -> str:
-    scope = spec.get("scope")
-    return f"{spec['column']}_per_gpu" if scope == "per_gpu" else str(spec["column"])
 
 
 @dataclass

@@ -12,9 +12,54 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..core.schema import SCOPED_COLUMNS, STEP_COLUMNS
 from .stepframe import merge_flags
 
 KEY = ["segment", "step"]
+
+# what a line of another rank gives the step as it is: the row's structure, and the step's time, of which the
+# slowest rank's is the step's (merge_duplicates)
+SHARED = frozenset({"step", "progress_total", "epoch_index", "timestamp", "rank", "step_time_s"})
+# the most ranks kept apart, each in columns of its own (patterns/infer.py MAX_RANKS)
+MAX_RANKS = 16
+
+
+def ranks_apart(steps: pd.DataFrame) -> pd.DataFrame:
+    """Step rows the inferred reading read from several ranks' lines (`rank 1: step 10/80 | loss ...`, or each
+    line behind its launcher's `[rank1]:`), each with its own values: the lowest rank's are the run's, another
+    rank's are kept beside them as x_<column>_rank<N> (as compose.py keeps another rank's prints), so that
+    merging a step's rows cannot take one rank's loss for the run's by the order the lines arrived in. The
+    parsed frame keeps each line's own values."""
+    if "pattern" not in steps or "rank" not in steps or steps.empty:
+        return steps
+    inferred = steps["pattern"].astype(str).str.startswith("generic.")
+    rank = pd.to_numeric(steps["rank"].where(inferred), errors="coerce")
+    ranks = sorted(rank.dropna().unique())
+    if not 2 <= len(ranks) <= MAX_RANKS:
+        return steps
+    other = rank.notna() & (rank != ranks[0])
+    steps = steps.copy()
+    for col in [c for c in steps.columns if _value_column(c)]:
+        has = other & steps[col].notna()
+        if not has.any():
+            continue
+        for r in rank[has].unique():
+            mine = has & (rank == r)
+            steps.loc[mine, f"x_{col}_rank{int(r)}"] = steps.loc[mine, col]
+        steps.loc[has, col] = np.nan
+    return steps
+
+
+def _value_column(column: str) -> bool:
+    """A column of a value a line prints (not the row's structure, nor a value every rank shares, nor the loss of
+    an evaluation joined to the step's row: the evaluation's, whichever rank's row it joined)."""
+    if column in SHARED or column == "eval_loss":
+        return False
+    return (
+        column in STEP_COLUMNS
+        or column.startswith(("x_", "reported_"))
+        or column.split("_per_gpu")[0] in SCOPED_COLUMNS
+    )
 
 
 class StepGroups:

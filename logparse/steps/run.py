@@ -25,7 +25,7 @@ from ..read.reader import describe
 from .bars import postfix_steps, step_times_from_epoch_rate, steps_from_bar
 from .epoch_steps import number_from_epochs
 from .kinds import SegmentKind
-from .merge import merge_duplicates
+from .merge import merge_duplicates, ranks_apart
 from .runfacts import log_facts, run_facts, session_facts, settle_grad_accum
 from .segments import (
     Segment,
@@ -449,6 +449,7 @@ def resolve_steps(parsed: ParsedLog, opts: Options) -> ResolvedSteps:
     warnings: list[RunWarning] = list(parsed.warnings)
     facts = log_facts(parsed, warnings)
     steps, progress = _step_rows(parsed, warnings)
+    steps = ranks_apart(steps)
     steps, said = postfix_steps(steps, parsed.postfix_bars)
     warnings.extend(said)
     drop_stray_stamps(steps, warnings)
