@@ -119,3 +119,30 @@ def test_each_ranks_line_keeps_its_own_values_and_the_run_takes_the_lowest_ranks
     steps = api.resolve(path).steps.set_index("step")
     assert steps.loc[203800, "loss"] == 12.038  # (rank 0's, printed last)
     assert steps.loc[203800, "x_loss_rank2"] == 14.038
+
+
+def test_a_parameter_tables_total_and_trainable_rows_under_its_heading(write_log):
+    # karpathy/nanochat scripts/base_train.py: print0("Parameter counts:") then print0(f"{key:24s}: {value:,}") for
+    # each part and `total`; a script's "Model Parameters:" table, "  Total: {n:,} ({n / 1e6:.2f}M)"
+    parts = {"wte": 2_097_152, "lm_head": 2_097_152, "transformer_matrices": 3_145_856, "scalars": 8}
+    lines = ["Parameter counts:", *(f"{k:24s}: {v:,}" for k, v in parts.items())]
+    lines.append(f"{'total':24s}: {sum(parts.values()):,}")
+    lines += [f"step {s:05d} | loss: {9 - s / 10:.6f} | dt: 1595ms | tok/sec: 41,088" for s in range(4)]
+    parsed = frame(write_log("\n".join(lines) + "\n", "nanochat.log"))
+    assert [o.value for o in parsed.facts["total_params"]] == [7_340_168]
+    lines = ["Model Parameters:", "  Total: 134,515,008 (134.52M)", "  Trainable: 134,515,008 (134.52M)"]
+    lines += [
+        "  Non-trainable: 0 (0)",
+        "",
+        *(f"Step {s} | Loss {10 - s / 1000:.4f}" for s in range(0, 2000, 500)),
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n", "table.log"))
+    assert [o.value for o in parsed.facts["total_params"]] == [134_515_008]
+    assert [o.value for o in parsed.facts["trainable_params"]] == [134_515_008]
+
+
+def test_a_total_row_under_no_parameter_heading_is_no_parameter_count(write_log):
+    lines = ["Dataset sizes:", "  train: 50,000", "  total: 60,000"]
+    lines += [f"Step {s} | Loss {10 - s / 1000:.4f}" for s in range(0, 2000, 500)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert "total_params" not in parsed.facts

@@ -3959,8 +3959,45 @@ def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyM
     taken = {sh.key for rec in used for sh in rec.shapes}
     saves = [sh for sh in sample.shapes.values() if sh.key not in taken and _says_saved(sh)]
     announced = _announced(records, sample, taken) if used else []
-    table, keys = build_table(used, km, saves[:MAX_RECORDS], announced[:MAX_RECORDS])
+    counts = _parameter_tables(sample)
+    table, keys = build_table(used, km, saves[:MAX_RECORDS], announced[:MAX_RECORDS], counts[:MAX_RECORDS])
     return Inferred(table, keys, used, frozenset(sample.shapes))
+
+
+# a table of parameter counts under its heading, one `name: count` a line: karpathy/nanochat scripts/base_train.py
+# (and autoresearch's train.py after it) prints "Parameter counts:" then f"  {key:24s}: {value:,}" for each part and
+# `total`; a script's "Model Parameters:" then "  Total: 134,515,008 (134.52M)", "  Trainable: ..."
+_PARAMS_HEADING = regex.compile(r"(?i)^\s*(?:model\s+)?param(?:eter)?s?(?:\s+counts?)?\s*:?\s*$")
+_PARAMS_ROW = regex.compile(
+    r"(?i)^(?P<prefix>\s*(?P<key>total|trainable)(?:\s+param(?:eter)?s)?\s*:\s*)(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])"
+)
+# any row of such a table (`wte                     : 65,536`): the table goes on
+_COUNT_ROW = regex.compile(r"^\s*[\w.-]+(?:\s[\w.-]+)?\s*:\s*\d[\d,]*(?:\s*\(.*\))?\s*$")
+
+
+def _parameter_tables(sample: SampledLog) -> list[tuple[SampledShape, str, str]]:
+    """The rows of a parameter table that give the model's total or trainable count, each with its fact and the
+    text before its number (the line's own: its regex reads that row alone). Its other rows (the parts) and a
+    row under no such heading say nothing of the whole model."""
+    out: list[tuple[SampledShape, str, str]] = []
+    taken: set[str] = set()
+    for seq in sample.order:
+        under = False
+        for key in seq:
+            sh = sample.shapes.get(key) if key else None
+            text = sh.raw if sh is not None else ""
+            if _PARAMS_HEADING.match(text):
+                under = True
+                continue
+            row = _PARAMS_ROW.match(text) if under else None
+            if row is None:
+                under = under and _COUNT_ROW.match(text) is not None  # (the table's other rows keep it open)
+                continue
+            if key not in taken:
+                taken.add(key)
+                fact = "total_params" if row.group("key").lower() == "total" else "trainable_params"
+                out.append((sh, fact, row.group("prefix")))
+    return out
 
 
 # a line that says an evaluation starts, in words alone (`Validating...`, `Evaluating on dev set`, `Start testing`,
@@ -8021,6 +8058,7 @@ def build_table(
     km: keymap_mod.KeyMap,
     saves: Sequence[SampledShape] = (),
     announced: Sequence[SampledShape] = (),
+    counts: Sequence[tuple[SampledShape, str, str]] = (),
 ) -> tuple[Table, dict[str, list[tuple[str, str, str]]]]:
     """The pattern set's table of the records, and the keys each line maps (line name -> (what, key, column))."""
     lines: list[Table] = []
@@ -8059,6 +8097,18 @@ def build_table(
     for k, sh in enumerate(announced):
         name = "evaluation" if k == 0 else f"evaluation_{k + 1}"
         lines.append(_event_line(sh, name, "eval", len(sh.examples[0][1])))
+        samples.append({"line": sh.examples[0][1], "pattern": name})
+    for k, (sh, fact, prefix) in enumerate(counts):
+        name = "parameters" if k == 0 else f"parameters_{k + 1}"
+        count = r"(?P<count>\d{1,3}(?:,\d{3})+|\d+)(?![\d.])"
+        lines.append(
+            {
+                "name": name,
+                "kind": "config",
+                "regex": "^" + regex.escape(prefix) + count,
+                "fields": {"count": {"column": fact, "type": "int"}},
+            }
+        )
         samples.append({"line": sh.examples[0][1], "pattern": name})
     table = {
         "format": {
