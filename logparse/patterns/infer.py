@@ -264,6 +264,9 @@ _FILE_OPENING = regex.compile(rf"^[\w.-]+{_CODE_EXTENSIONS}[ \t]+(?=\S)")
 # (or right after the file's name and a colon, `train.py:254`, and the process id in brackets after that line,
 # `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
 _SOURCE_LINE = regex.compile(rf"{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:)$")
+# loguru's default format, "<level> | {name}:{function}:{line} - {message}": the number after the module's and the
+# function's names is the line that logged (LION's `| INFO     | trainers.base_trainer:train_epochs:219 - `)
+_LOGURU_AT = regex.compile(r"\|\s*[\w.]+:[\w<>]+:$")
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`, `401.0 SPS`), a bare `/s` the
@@ -641,7 +644,12 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             if unit_m is not None and unit_m.group("unit") in _TIME_UNITS:
                 label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
     label = _FILE_OPENING.sub("", label)
-    if _CODE_FILE.search(label) or label.count(".") >= 3 or _SOURCE_LINE.search(before):
+    if (
+        _CODE_FILE.search(label)
+        or label.count(".") >= 3
+        or _SOURCE_LINE.search(before)
+        or _LOGURU_AT.search(before)
+    ):
         # a source location (`train.py:323`, logging's "%(filename)s - %(funcName)s - %(lineno)d": `main.py - train
         # - 52 - `) or a module's path, no key
         label = ""
@@ -703,8 +711,9 @@ def _key_before_bracket(literals: Sequence[str], i: int) -> str:
 
 # a key in square brackets before its separator
 _BOXED_KEY = regex.compile(
-    rf"(?:^|(?<=[\s,;|]))\[ *(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}}) *\]\s*[:=]\s*$"
-)  # (its name padded to a width inside the brackets: CascadePSP's `[grad_loss          ]: 0.0108861`)
+    rf"(?:^|(?<=[\s,;|]))\[ *(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}}) *\]\s*(?:[:=]\s*|[ \t]+)$"
+)  # (its name padded to a width inside the brackets: CascadePSP's `[grad_loss          ]: 0.0108861`; or blanks
+# alone after it: LION's trainer logs "[Loss] 335.14 | ... | [step]    70")
 
 
 # a counter's word in the bracket, its number gone from the text: `(Step: , Using train moments)`
@@ -904,7 +913,8 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
-        if kind == "num" and _SOURCE_LINE.search(_before(sh.literals, sh.kinds, i)):
+        before = _before(sh.literals, sh.kinds, i) if kind == "num" else ""
+        if kind == "num" and (_SOURCE_LINE.search(before) or _LOGURU_AT.search(before)):
             slots[-1].role = "skip"  # (the line of the code that logged it: the logger's prefix)
         elif kind == "num" and i and slots[i - 1].role == "skip" and sh.literals[i] == "[":
             slots[-1].role = "skip"  # (the process id after it)
@@ -3316,7 +3326,8 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return (
             km.lookup(labelled[0].label, "step") is not None or km.lookup(labelled[0].label, "config") is None
         )
-    if len(labelled) == 1 and len(sh.kinds) <= 2 and labelled[0].index == len(sh.kinds) - 1:
+    shown = [s for s in rec.slots if s.role != "skip"]  # (a logger's line number is no value of the line)
+    if len(labelled) == 1 and len(shown) <= 2 and labelled[0].index == len(sh.kinds) - 1:
         tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
         config_only = mapping is not None and km.lookup(labelled[0].label, "step") is None
@@ -3739,6 +3750,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
                 or _lone_eval_loss(rec, km)
                 or _evaluation_keys(rec)
                 or _opened_by_evaluation(rec)
+                or _evaluation_loss_only(rec, km)
             ):
                 rec.kind = "eval_free"
         elif rec.kind == "none" and rec.counter is None and rec.count == 1 and _final_score(rec, steps, km):
@@ -5889,6 +5901,28 @@ def _opened_by_evaluation(rec: RecordShape) -> bool:
     )
 
 
+def _evaluation_loss_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """A line seen once that prints an evaluation's loss under its key, with a fraction's digits, and none of the
+    training's values (a loss, the lr, a gradient norm): an evaluation, whatever counts and times it states
+    besides (LLaMA-Factory's trainer_log.jsonl writes {"current_steps": 25, "total_steps": 42, "eval_loss":
+    0.1905, "epoch": 1.72, ...} between the steps' lines). A bound over the evaluations so far (`best val_loss`)
+    is none."""
+    if _trains(rec, km):
+        return False
+    for sl in rec.slots:
+        if sl.kind != "num" or sl.role != "value" or not sl.label:
+            continue
+        if {w.lower() for w in _words(sl.label)} & _BOUND_WORDS:
+            continue
+        printed = [v for _, v in rec.series(sl.index)]
+        if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
+            continue
+        m = field_plan(km, sl.label, sl.unit, [], False)
+        if m is not None and not m.kept and _full(m) == "eval_loss":
+            return True
+    return False
+
+
 # the words of a key that make its value a bound over the evaluations so far, not one evaluation's
 _BOUND_WORDS = frozenset({"min", "max", "minimum", "maximum", "best", "lowest", "highest", "smallest"})
 
@@ -7179,7 +7213,7 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
 # (a module or a snapshot as well: Ma-787639046/NLP_Trans logs "[Epoch {}] Module saved!", PyTorch's DDP tutorial
 # "Training snapshot saved at {path}")
-_SAVED = r"(?:checkpoints?|ckpt|model|weights|state(?:_dict)?|gaussians|module|snapshot)"
+_SAVED = r"(?:checkpoints?|ckpt|models?|weights|states?(?:_dict)?|gaussians|module|snapshot)"
 # the extensions a checkpoint's file is written with
 _CHECKPOINT_FILE = r"(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)"
 _OTHER_SAVE_VERB = (
