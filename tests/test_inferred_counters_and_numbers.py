@@ -146,3 +146,19 @@ def test_a_total_row_under_no_parameter_heading_is_no_parameter_count(write_log)
     lines += [f"Step {s} | Loss {10 - s / 1000:.4f}" for s in range(0, 2000, 500)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert "total_params" not in parsed.facts
+
+
+def test_a_bracketed_key_before_its_value_and_loguru_s_line_number(write_log):
+    # nv-tlabs/LION trainers/base_trainer.py through loguru's default format ("{time} | {level: <8} |
+    # {name}:{function}:{line} - {message}"): f"[R{rank}] | E{epoch} iter[{i:3d}/{n}] | [Loss] {loss:.2f} | ... |
+    # [step] {step:5d}"; the 219 after `train_epochs:` is the line of the code that logged
+    lines = [
+        f"2023-06-13 21:5{k}:53.148 | INFO     | trainers.base_trainer:train_epochs:219 - [R0] | E0 "
+        f"iter[{s:3d}/153] | [Loss] {335.14 - k:.2f} | [step] {s:5d} | [url] none"
+        for k, s in enumerate((30, 70, 110, 150))
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [30, 70, 110, 150]
+    row = row_at(parsed, 2)
+    assert row["loss"] == 334.14
+    assert not [c for c in parsed.rows if "train_epochs" in c]

@@ -109,3 +109,35 @@ def test_a_save_tag_before_the_path_and_a_saves_second_line_into_its_folder(writ
     lines.append(f"  step 2100/9500: loss={3.3 - 2100 / 10000:.4f}, lr=2.50e-04, 0.19 steps/s")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [(s["line"], s["step"]) for s in saves(parsed)] == [(4, 2000), (6, 2050)]
+
+
+def test_saving_models_is_a_save(write_log):
+    # XPixelGroup/BasicSR basicsr/train.py: logger.info('Saving models and training states.') after the
+    # MessageLogger's f"[{name[:5]}..][epoch:{epoch:3d}, iter:{current_iter:8,d}, lr:({lrs})] ..." line
+    lines = []
+    for k, it in enumerate((500, 1000, 1500, 2000)):
+        lines.append(
+            f"2022-12-29 10:4{k}:28,986 INFO: [Retin..][epoch: {8 * (k + 1):2d}, iter: {it:8,d}, lr:(2.000e-04,)] "
+            f"[eta: 6:29:14, time (data): 0.141 (0.001)] l_pix: 1.0{k}36e-01 "
+        )
+        if it % 1000 == 0:
+            lines.append(f"2022-12-29 10:4{k}:45,100 INFO: Saving models and training states.")
+    assert [(s["line"], s["step"]) for s in saves(frame(write_log("\n".join(lines) + "\n")))] == [
+        (3, 1000),
+        (6, 2000),
+    ]
+
+
+def test_a_json_line_with_the_evaluations_loss_alone_is_an_evaluation(write_log):
+    # hiyouga/LLaMA-Factory's LogCallback writes trainer_log.jsonl: a step's {"current_steps": N, "total_steps": M,
+    # "loss": ..., "learning_rate": ..., "epoch": ...}, and at an evaluation {"current_steps": N, ..., "eval_loss": ...}
+    def line(step: int, **values: float) -> str:
+        body = ", ".join(f'"{k}": {v}' for k, v in values.items())
+        return f'{{"current_steps": {step}, "total_steps": 42, {body}, "epoch": {step / 14.5}, "percentage": 59.52}}'
+
+    lines = [line(25, loss=0.1185, learning_rate=3.0e-06), line(25, eval_loss=0.19051770865917206)]
+    lines += [line(s, loss=0.2 - s / 1000, learning_rate=2.8e-06) for s in range(26, 30)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 26, 27, 28, 29]
+    (ev,) = evals(parsed)
+    assert (ev["line"], ev["step"], ev["eval_loss"]) == (2, 25, 0.19051770865917206)
