@@ -162,3 +162,15 @@ def test_a_bracketed_key_before_its_value_and_loguru_s_line_number(write_log):
     row = row_at(parsed, 2)
     assert row["loss"] == 334.14
     assert not [c for c in parsed.rows if "train_epochs" in c]
+
+
+def test_a_stamps_six_digit_fraction_after_a_comma(write_log):
+    # saforem2/ezpz's logger (wordplay's trainer): "[%Y-%m-%d %H:%M:%S,%f][I][wordplay/trainer:850] step=60 loss=..."
+    lines = [
+        f"[2025-07-24 17:54:5{k},{267387 + k * 290789}][I][wordplay/trainer:850] step={60 + 10 * k} "
+        f"loss={4.2 - k / 100:.5f} dt=0.034885"
+        for k in range(3)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    first, second = row_at(parsed, 1), row_at(parsed, 2)
+    assert abs((second["timestamp"] - first["timestamp"]) - 1.290789) < 1e-6

@@ -130,18 +130,19 @@ MAX_BLOCK_LINES = 40  # lines after a record's head that may belong to it
 # `time:2024-03-23, 02:14:26, iters:1000, iters_average_Loss:1.5689, ...`) or joined to it by a comma (open_clip's
 # and Chinese-CLIP's setup_logging: logging.Formatter('%(asctime)s | %(levelname)s | %(message)s',
 # datefmt='%Y-%m-%d,%H:%M:%S'))
-# (a fraction of a second after a comma is Python logging's `,%03d` msecs: three digits that end the stamp; a
+# (a fraction of a second after a comma is Python logging's `,%03d` msecs, or a datefmt's `,%f` microseconds
+# (saforem2/ezpz's logger: `[2025-07-24 17:54:57,267387]`): three or six digits that end the stamp; a
 # comma and a number in a CSV row after its stamp column, `2026-04-23 11:09:34,1,40,1.97`, is the next cell)
 TS_RX = (
-    r"\d{4}[-/]\d\d[-/]\d\d(?:[T :,]|, )\d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?(?:Z|[+-]\d\d:?\d\d)?"
+    r"\d{4}[-/]\d\d[-/]\d\d(?:[T :,]|, )\d\d:\d\d:\d\d(?:\.\d+|,(?:\d{6}|\d{3})(?![\d.,]))?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<=\[)\d\dd\d\dh\d\dm\d\ds(?=\])"
     r"|\A(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?(?! \d{4})"
     # (the month's name, the day and a comma, no year, in the bracket that opens the line: ColBERT's print_message,
     # datetime.now().strftime("%b %d, %H:%M:%S"))
     r"|(?<=\A\[)(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d\d, \d\d:\d\d:\d\d(?=\])"
-    r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?"
+    r"|\d\d/\d\d(?:/(?:\d{4}|\d\d(?!\d)),?)? \d\d:\d\d:\d\d(?:\.\d+|,(?:\d{6}|\d{3})(?![\d.,]))?"
     # (the same joined by dashes, the year last: NTMC-Community/MatchZoo's time.strftime('%m-%d-%Y %H:%M:%S'))
-    r"|(?<![\d-])\d\d-\d\d-\d{4} \d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?"
+    r"|(?<![\d-])\d\d-\d\d-\d{4} \d\d:\d\d:\d\d(?:\.\d+|,(?:\d{6}|\d{3})(?![\d.,]))?"
     # (.NET's DateTime in the en-US culture, month, day and hour unpadded, a 12-hour clock: Seq2SeqSharp's logger
     # "info,9/26/2019 3:38:24 PM Update = ...")
     r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M"
@@ -149,7 +150,7 @@ TS_RX = (
     # logging.Formatter('%(asctime)s.%(msecs)03d - %(levelname)s: %(message)s', datefmt='%y-%m-%d %H:%M:%S'))
     r"|\A\d\d-[01]\d-[0-3]\d \d\d:\d\d:\d\d(?:\.\d+)?(?= )"
     # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
-    r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+|,\d{3}(?![\d.,]))?"
+    r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+|,(?:\d{6}|\d{3})(?![\d.,]))?"
     # (glog's `I0919 14:15:27.775955`, absl's: the level's letter first on the line, after the blanks of an indented
     # paste)
     r"|(?:(?<=\A[IWEF])|(?<=[ \t][IWEF]))\d{4} \d\d:\d\d:\d\d\.\d+"
