@@ -141,3 +141,18 @@ def test_a_json_line_with_the_evaluations_loss_alone_is_an_evaluation(write_log)
     assert steps_of(parsed) == [25, 26, 27, 28, 29]
     (ev,) = evals(parsed)
     assert (ev["line"], ev["step"], ev["eval_loss"]) == (2, 25, 0.19051770865917206)
+
+
+def test_a_score_after_the_epoch_with_the_rank_that_printed_it_is_an_evaluation(write_log):
+    # JDAI-CV/FaceX-Zoo face_lightning search.py, logging "%(levelname)s %(asctime)s %(filename)s: %(lineno)d]
+    # %(message)s": f"rank {rank}, epoch {epoch}, iter {i}, lr {lr:.6f}, loss {loss:.6f}" every 200 iterations,
+    # then after the epoch f"rank: {rank}, acc = {acc:.6f}" (the 62 and the 99 are the code's lines)
+    lines = [
+        f"INFO 2021-06-10 18:{50 + k}:19 search.py: 62] rank 0, epoch 8, iter {304 + 200 * k}, lr 0.001000, "
+        f"loss {5.8 + k / 10:.6f}"
+        for k in range(4)
+    ]
+    lines.append("INFO 2021-06-10 19:31:48 search.py: 99] rank: 0, acc = 0.831333")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [304, 504, 704, 904]
+    assert [e["line"] for e in evals(parsed)] == [5]

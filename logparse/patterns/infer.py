@@ -262,9 +262,10 @@ _CODE_FILE = regex.compile(rf"{_CODE_EXTENSIONS}$")
 # loss: 11.0213`)
 _FILE_OPENING = regex.compile(rf"^[\w.-]+{_CODE_EXTENSIONS}[ \t]+(?=\S)")
 # a code file's name and a function's before a number: the number is the line of the code that logged
-# (or right after the file's name and a colon, `train.py:254`, and the process id in brackets after that line,
+# (or right after the file's name and a colon, `train.py:254` (or `search.py: 99]`, the number padded: a glog-like
+# "%(levelname)s %(asctime)s %(filename)s:%(lineno)3d]"), and the process id in brackets after that line,
 # `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
-_SOURCE_LINE = regex.compile(rf"{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:)$")
+_SOURCE_LINE = regex.compile(rf"{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:[ \t]*)$")
 # loguru's default format, "<level> | {name}:{function}:{line} - {message}": the number after the module's and the
 # function's names is the line that logged (LION's `| INFO     | trainers.base_trainer:train_epochs:219 - `)
 _LOGURU_AT = regex.compile(r"\|\s*[\w.]+:[\w<>]+:$")
@@ -6151,8 +6152,10 @@ _SETTING_WORDS = frozenset(
 
 def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """A record whose keyed numbers are all scores (accuracy, precision, F1) and none names the training
-    (`train acc`): what an evaluation reports. A line of a training step prints its loss beside its accuracy."""
-    labels = _value_labels(rec)
+    (`train acc`): what an evaluation reports. A line of a training step prints its loss beside its accuracy.
+    The process that printed it is no value of it (FaceX-Zoo's face_lightning search.py: f"rank: {rank}, acc =
+    {acc:.6f}" after each epoch)."""
+    labels = _measured_labels(rec)
     if not labels or _trains(rec, km):
         return False
     for label in labels:
@@ -6162,6 +6165,11 @@ def _scores_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
+def _measured_labels(rec: RecordShape) -> list[str]:
+    """The keys of a record's values but those that name the process printing it (`rank`)."""
+    return [label for label in _value_labels(rec) if keymap_mod.normalize(label) not in _PROCESS_KEYS]
+
+
 def _final_score(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyMap) -> bool:
     """A score printed once on a line of its own, with no counter and no training value, after steps began and
     with a fraction's digits: the final evaluation's (CPM-Bee's decoder_tuning runner: print("Final acc:", res)
@@ -6169,7 +6177,10 @@ def _final_score(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyM
     steps, and whole."""
     if not _scores_only(rec, km) or not any(s.first < rec.first for s in steps):
         return False
-    printed = [v for sl in rec.slots if sl.kind == "num" and sl.label for _, v in rec.series(sl.index)]
+    measured = set(_measured_labels(rec))
+    printed = [
+        v for sl in rec.slots if sl.kind == "num" and sl.label in measured for _, v in rec.series(sl.index)
+    ]
     return bool(printed) and not any(_unsep(v).isdigit() for v in printed)
 
 
