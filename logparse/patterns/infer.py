@@ -3667,6 +3667,14 @@ _NVIDIA_SMI_PROCESS = regex.compile(
 )
 
 
+def _lines_of(sample: SampledLog, seq: list[str]) -> Iterator[tuple[str, SampledShape | None, str]]:
+    """A slice's lines in order: each one's shape key, its shape (None for a blank line) and the shape's first
+    line as printed ('' for a blank one)."""
+    for key in seq:
+        sh = sample.shapes.get(key) if key else None
+        yield key, sh, (sh.raw if sh is not None else "")
+
+
 def _warning_text(sample: SampledLog) -> set[str]:
     """The shapes of lines that only ever continue a Python warning's message (nltk's `Therefore the BLEU score
     evaluates to 0, independently of` after `bleu_score.py:577: UserWarning:`): a library's sentence, no record,
@@ -3675,9 +3683,7 @@ def _warning_text(sample: SampledLog) -> set[str]:
     outside: set[str] = set()
     for seq in sample.order:
         within = False
-        for key in seq:
-            sh = sample.shapes.get(key) if key else None
-            text = sh.raw if sh is not None else ""
+        for key, sh, text in _lines_of(sample, seq):
             if sh is not None and _WARNING_HEAD.match(text):
                 within = True
                 continue
@@ -3997,9 +4003,7 @@ def _parameter_tables(sample: SampledLog) -> list[tuple[SampledShape, str, str]]
     taken: set[str] = set()
     for seq in sample.order:
         under = False
-        for key in seq:
-            sh = sample.shapes.get(key) if key else None
-            text = sh.raw if sh is not None else ""
+        for key, sh, text in _lines_of(sample, seq):
             if _PARAMS_HEADING.match(text):
                 under = True
                 continue
