@@ -145,3 +145,30 @@ def test_a_sigterm_in_a_finalizer_prints_no_traceback_and_still_stops(monkeypatc
         _FailsInAFinalizer()
     assert [type(u.exc_value) for u in printed] == [ValueError]
     assert sys.unraisablehook == printed.append  # (put back)
+
+
+# a command that forks a writer with `apart` and is then killed outright (SIGKILL: no handler runs, nothing is
+# stopped): the kernel ends the child with it
+KILLED_PARENT = """
+import os, signal, sys, time
+from logparse.report import drawing
+child = drawing.apart(time.sleep, 300)
+assert child is not None, "no fork here"
+print(child.pid, flush=True)
+time.sleep(0.5)  # (the child has asked to end with its parent by now)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_a_forked_child_ends_with_a_parent_killed_outright():
+    proc = subprocess.run([sys.executable, "-c", KILLED_PARENT], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    child = int(proc.stdout.split()[0])
+    try:
+        assert _gone({child}), f"the child {child} outlived its parent"
+    finally:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

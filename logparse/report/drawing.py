@@ -6,6 +6,7 @@ the same exception. No pandas and no matplotlib are imported by this module."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import pickle
@@ -32,13 +33,14 @@ def apart(fn: Callable[..., None], *args: Any) -> Child | None:
     if not may_fork():
         return None
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
         # no collection here: one would write to every object the parent made (a page copied for each), and
         # the child ends when the report is drawn
         gc.disable()
         os.close(read_end)
-        _child_runs(lambda: fn(*args), write_end)
+        _child_runs(lambda: fn(*args), write_end, parent)
     os.close(write_end)
     return Child(pid, read_end)
 
@@ -76,8 +78,12 @@ class Child:
         self.reaped = True
 
 
-def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cover - runs in the child
-    """Run `job` and end the process: exit 0, or 1 with the exception pickled on `reply`."""
+def _child_runs(
+    job: Callable[[], None], reply: int, parent: int
+) -> None:  # pragma: no cover - runs in the child
+    """Run `job` and end the process: exit 0, or 1 with the exception pickled on `reply`. The child ends with
+    `parent`, the process that forked it, whatever ends that (_ends_with)."""
+    _ends_with(parent)
     code = 0
     try:
         job()
@@ -93,6 +99,25 @@ def _child_runs(job: Callable[[], None], reply: int) -> None:  # pragma: no cove
             pass
         code = 1
     os._exit(code)
+
+
+# prctl(2)'s option: the signal the kernel sends a process when the thread that forked it ends
+PR_SET_PDEATHSIG = 1
+
+
+def _ends_with(parent: int) -> None:  # pragma: no cover - runs in the child
+    """Ask the kernel to kill this child when its parent ends (Linux: prctl(PR_SET_PDEATHSIG, SIGKILL)): a signal
+    that stops the command between a fork and the moment it keeps the child (a SIGTERM right after os.fork
+    returned) would otherwise leave the child running alone, a writer holding its half-written file for minutes.
+    Where there is no prctl (macOS) the parent's own stop is all there is. A parent that ended before the request
+    ends the child now."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _raise_from(message: bytes, status: int) -> None:
@@ -122,11 +147,12 @@ class Drawer:
             return None
         to_child, send = os.pipe()
         reply, from_child = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             os.close(send)
             os.close(reply)
-            _child_runs(lambda: _draw_when_sent(to_child), from_child)
+            _child_runs(lambda: _draw_when_sent(to_child), from_child, parent)
         os.close(to_child)
         os.close(from_child)
         return cls(pid, send, reply)
