@@ -174,3 +174,17 @@ def test_a_stamps_six_digit_fraction_after_a_comma(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     first, second = row_at(parsed, 1), row_at(parsed, 2)
     assert abs((second["timestamp"] - first["timestamp"]) - 1.290789) < 1e-6
+
+
+def test_a_bar_counting_the_records_steps_gives_the_steps_planned(write_log):
+    # allenai/open-instruct open_instruct/finetune.py: progress_bar = tqdm(range(args.max_train_steps)), and after
+    # each optimizer step logger.info(f"  Step: {completed_steps}, LR: {lr}, Loss: {loss}"), behind the bar's frame
+    # on the same line (OLMoE's committed SFT log)
+    lines = [
+        f"  0%|          | {s}/9500 [01:{18 + 12 * s}<206:55:43, {78.42 / s:.2f}s/it]08/02/2024 21:5{s}:48 - INFO - "
+        f"__main__ -   Step: {s}, LR: {7.0e-08 * s}, Loss: {810.4 + s}"
+        for s in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [o.value for o in parsed.facts["train_iters"]] == [9500]

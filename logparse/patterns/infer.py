@@ -4796,7 +4796,7 @@ def _paced_by_bar(
             if place is None or bar.count > main.count * 1.25:
                 continue  # (a bar drawn many times a step counts what the step's line sums up)
             theirs = {sh.key for sh in bar.shapes}
-            paced = lines = 0
+            paced = same = lines = 0
             nth: Counter[str] = Counter()
             for seq in sample.order:
                 before: tuple[str, int] | None = None
@@ -4809,6 +4809,7 @@ def _paced_by_bar(
                             step = _whole(_printed(sample, key, n, main.counter))
                             count = _whole(_printed(sample, before[0], before[1], place))
                             paced += step is not None and count is not None and 0 <= step - count <= 1
+                            same += step is not None and step == count
                     before = (key, n) if key in theirs else None
             if lines >= MIN_REPEATS and paced >= 0.8 * lines:
                 bar.kind, bar.head, bar.attach, bar.paced = "block", main, "next", True
@@ -4816,8 +4817,21 @@ def _paced_by_bar(
                 for sl in bar.slots:
                     sl.role = "value" if _bar_rate(bar, sl) else "skip"
                 _bar_epoch(bar)
+                if same >= 0.8 * lines:
+                    _bar_total_planned(bar, place)
                 bar.counter = bar.epoch = bar.total = None
                 break
+
+
+def _bar_total_planned(bar: RecordShape, place: int) -> None:
+    """The total of a bar that counts the very steps the record prints, one total on every frame: the steps the
+    run plans (allenai/open-instruct's finetune.py draws tqdm(range(max_train_steps)) and logs f"  Step:
+    {completed_steps}, LR: ..., Loss: ..." behind each frame: `1/9500 [01:18<...]` then `Step: 1`)."""
+    total = place + 1
+    if total >= len(bar.slots) or bar.shapes[0].literals[total].strip() != "/":
+        return
+    if len({v for _, v in bar.series(total)}) == 1:
+        bar.slots[total].role = "total"
 
 
 def _bar_epoch(bar: RecordShape) -> None:
