@@ -156,3 +156,11 @@ def test_a_score_after_the_epoch_with_the_rank_that_printed_it_is_an_evaluation(
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [304, 504, 704, 904]
     assert [e["line"] for e in evals(parsed)] == [5]
+
+
+def test_a_key_then_when_then_its_value_seen_once(write_log):
+    # tanyuqian/rlhf-from-scratch's SFT loop: print(f'val_loss at {epoch} epoch: {val_loss}') before the epoch,
+    # then print(f'Loss: {loss.item()}') a batch
+    lines = ["val_loss at 0 epoch: 3.934447339602879", *(f"Loss: {3.5 - k / 10}" for k in range(5))]
+    (ev,) = evals(frame(write_log("\n".join(lines) + "\n")))
+    assert (ev["line"], ev["eval_loss"]) == (1, 3.934447339602879)

@@ -598,6 +598,17 @@ _SCALE_BEFORE_RATE = regex.compile(r"^(?P<scale>[kKMB])(?=\s?[A-Za-z/])")
 _COPULAS = frozenset({"is", "was", "are", "were", "equals"})
 
 
+# a key, then when its value was measured, the count before its word, then the value: `val_loss at 0 epoch: 3.93`
+# (tanyuqian's RLHF-from-scratch print(f'val_loss at {epoch} epoch: {val_loss}'); the number in the text as `#`).
+# (The word before the count, `loss at step 1900: 18.69`, is a counter's key, whose value the key before it names:
+# find_counter.)
+_KEY_AT_WHEN = regex.compile(
+    r"(?:^|(?<=[\s,;|]))(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,3}) at "
+    r"# (?:epochs?|steps?|iter(?:ation)?s?)\s*[:=]\s*$",
+    regex.I,
+)
+
+
 def _sentence_key(label: str) -> str:
     """The key of a value a sentence states: the words after the sentence before it ends (`records/second. Loss
     is`: the previous value's unit, then this one's key) without the verb (BigDL's DistriOptimizer logs
@@ -662,6 +673,11 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         boxed = None if label else _BOXED_KEY.search(before)
         if boxed is not None:
             label = boxed.group("key")
+    when = (
+        _KEY_AT_WHEN.search(f"{literals[i - 1]}#{literals[i]}") if i > 0 and kinds[i - 1] == "num" else None
+    )
+    if when is not None and kinds[i] == "num":
+        label = when.group("key")  # (`val_loss at 0 epoch: 3.93`: the key, when it was measured, its value)
     label = _sentence_key(label)
     if not regex.search(r"\w", label):
         label = ""  # (the quotes between a list's strings, `'93.9', '91.5'`, are no key)
@@ -5878,7 +5894,8 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     updated: {:.5f} --> {:.5f}" after its "Evaluation Loss: {:.5f}"). Its log file's line f"{step} val {loss:.4f}"
     leads with the step it evaluates at."""
     numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
-    if len(numbers) == 2 and not numbers[0].label and numbers[0].index == 0:
+    when = numbers[0].label.lower().endswith(" at") if numbers else False  # (`val_loss at 0 epoch: ...`)
+    if len(numbers) == 2 and (not numbers[0].label or when) and numbers[0].index == 0:
         printed = [v for _, v in rec.series(numbers[0].index)]
         if printed and all(v.isdigit() for v in printed):
             numbers = numbers[
