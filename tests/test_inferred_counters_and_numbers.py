@@ -188,3 +188,17 @@ def test_a_bar_counting_the_records_steps_gives_the_steps_planned(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert [o.value for o in parsed.facts["train_iters"]] == [9500]
+
+
+def test_a_heading_that_names_the_epoch_and_step_once_is_no_row(write_log):
+    # lixingw's SFT script: print(f"Epochs: {e}, Learning Rate: {lr}, Batch Size: {b}, Gradient Acc Steps: {g}, Max
+    # Seq Len: {n}"), every 1000 steps f"Step {step}: Train Loss={a:.4f}, Eval Loss={b:.4f}", and once
+    # f"Example Generation at Epoch {epoch} Step {step}:" above a generated sample
+    lines = ["Epochs: 3, Learning Rate: 2e-05, Batch Size: 8, Gradient Acc Steps: 8, Max Seq Len: 1024"]
+    for step in (1000, 2000, 3000):
+        lines.append(f"Step {step}: Train Loss={0.9 - step / 10000:.4f}, Eval Loss={0.6 - step / 10000:.4f}")
+        if step == 1000:
+            lines += ["Example Generation at Epoch 1 Step 1911:", "system", "You are a helpful assistant."]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1000, 2000, 3000]
+    assert [o.value for o in parsed.facts["grad_accum"]] == [8]

@@ -3820,7 +3820,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:  # a counter alone is a record only with the lines that print its values
         if (
             rec.kind == "step"
-            and not _has_values(rec)
+            and (not _has_values(rec) or (rec.count < MIN_REPEATS and _counts_only(rec)))
             and not rec.members
             and not _listed(rec)
             and _lone_value(rec) is None
@@ -6217,6 +6217,13 @@ def _final_score(rec: RecordShape, steps: list[RecordShape], km: keymap_mod.KeyM
         v for sl in rec.slots if sl.kind == "num" and sl.label in measured for _, v in rec.series(sl.index)
     ]
     return bool(printed) and not any(_unsep(v).isdigit() for v in printed)
+
+
+def _counts_only(rec: RecordShape) -> bool:
+    """Whether every keyed value of a record counts epochs or steps: a heading of what follows it, naming where the
+    run is (lixingw's SFT script prints "Example Generation at Epoch 1 Step 1911:" above a generated sample)."""
+    keyed = [s for s in rec.slots if s.label and s.kind == "num" and s.role == "value"]
+    return bool(keyed) and all(_epoch_named(s.label) or _counter_named(s.label, loose=True) for s in keyed)
 
 
 def _has_values(rec: RecordShape) -> bool:
