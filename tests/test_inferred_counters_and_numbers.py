@@ -78,7 +78,7 @@ def test_nvidia_smis_process_table_holds_no_steps(write_log):
 
 
 def test_backticks_a_markdown_paste_leaves_before_the_first_line(write_log):
-    # an RWKV-LM issue's paste: the progress bar's description is the record, f"miniE {e} s {steps} prog
+    # a log pasted in an RWKV-LM bug report: the progress bar's description is the record, f"miniE {e} s {steps} prog
     # {p:.2f}% : ppl {ppl:.6f} loss {loss:.6f} lr {lr:e}", the paste's backtick before the first
     lines = [
         f"miniE {e} s {833 * e} prog {20 * e:.2f}% : ppl 3.4 loss {1.7 - e / 10:.6f} lr 1.386290e-04: "

@@ -61,7 +61,7 @@ def test_the_training_word_after_other_keys_stays_a_kept_value(write_log):
 
 
 def test_one_quantity_of_both_splits_beside_the_steps_is_an_evaluation(write_log):
-    # gaurav-chawla-2/ERA-V4 Session-12: every 500 iterations estimate_loss() prints f"step {i}: train loss
+    # gaurav-chawla-2/ERA-V4's twelfth lesson: every 500 iterations estimate_loss() prints f"step {i}: train loss
     # {a:.4f}, val loss {b:.4f}" then 'Checkpoint saved at step {step} to {path}', and every 100 f"step {i},
     # loss: {loss:.4f}, lr: {lr:.6f}"; a start-up line names the folder the saves will go to
     lines = ["Checkpoints will be saved to: /content/drive/ckpt"]

@@ -1142,11 +1142,10 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     ranks = steps["rank"] if "rank" in steps else pd.Series(None, index=steps.index, dtype=object)
     event_ranks = events["rank"] if "rank" in events else pd.Series(None, index=events.index, dtype=object)
     for rank in event_ranks[wanted].drop_duplicates(keep="first").tolist():
-        mine = wanted & (event_ranks.isna() if _no_rank(rank) else event_ranks == rank)
+        of_rank = event_ranks.isna() if _no_rank(rank) else event_ranks == rank
+        mine = wanted & of_rank
         theirs = steps if _no_rank(rank) or not (ranks == rank).any() else steps[ranks == rank]
-        lines, values = _steps_named(
-            theirs, events[~wanted & (event_ranks.isna() if _no_rank(rank) else event_ranks == rank)]
-        )
+        lines, values = _steps_named(theirs, events[~wanted & of_rank])
         before = np.searchsorted(lines, events.loc[mine, "line"].to_numpy(), side="left") - 1
         events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
     return events
@@ -1161,15 +1160,12 @@ def _steps_named(rows: pd.DataFrame, events: pd.DataFrame) -> tuple[np.ndarray, 
     if events.empty or "step" not in events:
         return lines, values
     named = events[events["step"].notna()]
-    both = pd.DataFrame(
-        {
-            "line": np.r_[lines, named["line"].to_numpy(dtype=float)],
-            "step": np.r_[values, named["step"].to_numpy(dtype=float)],
-        }
-    ).sort_values("line", kind="stable")
-    if (np.diff(both["step"].to_numpy()) < 0).any():
+    all_lines = np.r_[lines, named["line"].to_numpy(dtype=float)]
+    all_steps = np.r_[values, named["step"].to_numpy(dtype=float)]
+    order = np.argsort(all_lines, kind="stable")
+    if (np.diff(all_steps[order]) < 0).any():
         return lines, values  # (an event's step out of the rows' order: theirs alone)
-    return both["line"].to_numpy(), both["step"].to_numpy()
+    return all_lines[order], all_steps[order]
 
 
 def _initial_step(steps: np.ndarray) -> float:

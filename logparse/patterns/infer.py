@@ -265,10 +265,11 @@ _FILE_OPENING = regex.compile(rf"^[\w.-]+{_CODE_EXTENSIONS}[ \t]+(?=\S)")
 # (or right after the file's name and a colon, `train.py:254` (or `search.py: 99]`, the number padded: a glog-like
 # "%(levelname)s %(asctime)s %(filename)s:%(lineno)3d]"), and the process id in brackets after that line,
 # `train.py:254[27649]`: SiaStegNet's "%(asctime)s %(filename)s:%(lineno)d[%(process)d] %(levelname)s %(message)s")
-_SOURCE_LINE = regex.compile(rf"{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:[ \t]*)$")
-# loguru's default format, "<level> | {name}:{function}:{line} - {message}": the number after the module's and the
-# function's names is the line that logged (LION's `| INFO     | trainers.base_trainer:train_epochs:219 - `)
-_LOGURU_AT = regex.compile(r"\|\s*[\w.]+:[\w<>]+:$")
+# (or loguru's default format, "<level> | {name}:{function}:{line} - {message}": the number after the module's and
+# the function's names, LION's `| INFO     | trainers.base_trainer:train_epochs:219 - `)
+_SOURCE_LINE = regex.compile(
+    rf"(?:{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:[ \t]*)|\|\s*[\w.]+:[\w<>]+:)$"
+)
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
 # a rate unit after a value names it (`2862.9 ms/step`, `22,892 tok/s`, `1.2 it/s`, `3.91it/s`, `401.0 SPS`), a bare `/s` the
@@ -657,12 +658,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
             if unit_m is not None and unit_m.group("unit") in _TIME_UNITS:
                 label = f"{label} time"  # (a stage's seconds: `(train)1.4s + (eval)0.4s`, each stage's time)
     label = _FILE_OPENING.sub("", label)
-    if (
-        _CODE_FILE.search(label)
-        or label.count(".") >= 3
-        or _SOURCE_LINE.search(before)
-        or _LOGURU_AT.search(before)
-    ):
+    if _CODE_FILE.search(label) or label.count(".") >= 3 or _SOURCE_LINE.search(before):
         # a source location (`train.py:323`, logging's "%(filename)s - %(funcName)s - %(lineno)d": `main.py - train
         # - 52 - `) or a module's path, no key
         label = ""
@@ -931,8 +927,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
         if named is not None and keymap_mod.normalize(label) in _VALUE_KEYS:
             label = named.group("name")  # a metric in long form: its value is the tag's
         slots.append(Slot(i, kind, label, unit, rate))
-        before = _before(sh.literals, sh.kinds, i) if kind == "num" else ""
-        if kind == "num" and (_SOURCE_LINE.search(before) or _LOGURU_AT.search(before)):
+        if kind == "num" and _SOURCE_LINE.search(_before(sh.literals, sh.kinds, i)):
             slots[-1].role = "skip"  # (the line of the code that logged it: the logger's prefix)
         elif kind == "num" and i and slots[i - 1].role == "skip" and sh.literals[i] == "[":
             slots[-1].role = "skip"  # (the process id after it)
@@ -5895,25 +5890,36 @@ def _lone_eval_loss(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     leads with the step it evaluates at."""
     numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
     when = numbers[0].label.lower().endswith(" at") if numbers else False  # (`val_loss at 0 epoch: ...`)
-    if len(numbers) == 2 and (not numbers[0].label or when) and numbers[0].index == 0:
-        printed = [v for _, v in rec.series(numbers[0].index)]
-        if printed and all(v.isdigit() for v in printed):
-            numbers = numbers[
-                1:
-            ]  # (the step it evaluates at, leading the line: build-nanogpt's `250 val 2.2391`)
+    if len(numbers) == 2 and (not numbers[0].label or when) and _leading_step(rec, numbers[0]):
+        numbers = numbers[
+            1:
+        ]  # (the step it evaluates at, leading the line: build-nanogpt's `250 val 2.2391`)
     first = numbers[0] if numbers else None
     if first is None or not first.label or first.role != "value":
-        return False
-    if {w.lower() for w in _words(first.label)} & _BOUND_WORDS:
-        return False
-    printed = [v for _, v in rec.series(first.index)]
-    if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
         return False
     # (by the key alone: `loss has been updated` is none; an average's word before it names the same loss, the
     # evaluation's mean: C-SWM's train.py print('====> Average valid loss: {:.6f}'.format(...)))
     # (so does a word of when it was made, before training or after it: dichev/deep-learning-from-scratch's GPT-2
     # reproduction prints f"Initial val loss: {loss:.4f}" before its first step)
-    m = field_plan(km, _without_when(first.label), first.unit, [], False)
+    return _evaluation_loss_at(rec, first, km, _without_when(first.label))
+
+
+def _leading_step(rec: RecordShape, slot: Slot) -> bool:
+    """Whether a number is the step a line leads with: whole, before anything else the line prints
+    (build-nanogpt's log file line f"{step} val {loss:.4f}")."""
+    printed = [v for _, v in rec.series(slot.index)]
+    return slot.index == 0 and bool(printed) and all(v.isdigit() for v in printed)
+
+
+def _evaluation_loss_at(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap, key: str) -> bool:
+    """Whether a value is an evaluation's loss by its key (`key`, as the key model reads it), printed with a
+    fraction's digits; a bound over the evaluations so far (`Min eval loss`, `best val_loss`) is none."""
+    if {w.lower() for w in _words(slot.label)} & _BOUND_WORDS:
+        return False
+    printed = [v for _, v in rec.series(slot.index)]
+    if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
+        return False
+    m = field_plan(km, key, slot.unit, [], False)
     return m is not None and not m.kept and _full(m) == "eval_loss"
 
 
@@ -5923,9 +5929,8 @@ def _opened_by_evaluation(rec: RecordShape) -> bool:
     nanoGPT course loop writes f"{step} evaluate ppl {ppl:.4f} loss {loss:.6f} tok {n} sec {secs:.2f}" beside its
     f"{step} train {loss:.6f} ..." lines."""
     numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
-    if numbers and not numbers[0].label and numbers[0].index == 0:
-        if all(v.isdigit() for _, v in rec.series(numbers[0].index)):
-            numbers = numbers[1:]
+    if numbers and not numbers[0].label and _leading_step(rec, numbers[0]):
+        numbers = numbers[1:]
     if not numbers or not numbers[0].label:
         return False
     words = _words(numbers[0].label.lower())
@@ -5946,18 +5951,11 @@ def _evaluation_loss_only(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     is none."""
     if _trains(rec, km):
         return False
-    for sl in rec.slots:
-        if sl.kind != "num" or sl.role != "value" or not sl.label:
-            continue
-        if {w.lower() for w in _words(sl.label)} & _BOUND_WORDS:
-            continue
-        printed = [v for _, v in rec.series(sl.index)]
-        if not printed or any(_unsep(v).lstrip("-+").isdigit() for v in printed):
-            continue
-        m = field_plan(km, sl.label, sl.unit, [], False)
-        if m is not None and not m.kept and _full(m) == "eval_loss":
-            return True
-    return False
+    return any(
+        _evaluation_loss_at(rec, sl, km, sl.label)
+        for sl in rec.slots
+        if sl.kind == "num" and sl.role == "value" and sl.label
+    )
 
 
 # the words of a key that make its value a bound over the evaluations so far, not one evaluation's

@@ -109,7 +109,7 @@ def _ends_with(parent: int) -> None:  # pragma: no cover - runs in the child
     """Ask the kernel to kill this child when its parent ends (Linux: prctl(PR_SET_PDEATHSIG, SIGKILL)): a signal
     that stops the command between a fork and the moment it keeps the child (a SIGTERM right after os.fork
     returned) would otherwise leave the child running alone, a writer holding its half-written file for minutes.
-    Where there is no prctl (macOS) the parent's own stop is all there is. A parent that ended before the request
+    Where there is no prctl (macOS) the parent's own cleanup is all there is. A parent that ended before the request
     ends the child now."""
     try:
         prctl = ctypes.CDLL(None, use_errno=True).prctl

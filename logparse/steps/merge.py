@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.schema import SCOPED_COLUMNS, STEP_COLUMNS
+from ..patterns.infer import MAX_RANKS
 from .stepframe import merge_flags
 
 KEY = ["segment", "step"]
@@ -20,8 +21,6 @@ KEY = ["segment", "step"]
 # what a line of another rank gives the step as it is: the row's structure, and the step's time, of which the
 # slowest rank's is the step's (merge_duplicates)
 SHARED = frozenset({"step", "progress_total", "epoch_index", "timestamp", "rank", "step_time_s"})
-# the most ranks kept apart, each in columns of its own (patterns/infer.py MAX_RANKS)
-MAX_RANKS = 16
 
 
 def ranks_apart(steps: pd.DataFrame) -> pd.DataFrame:
