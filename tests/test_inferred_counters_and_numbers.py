@@ -202,3 +202,41 @@ def test_a_heading_that_names_the_epoch_and_step_once_is_no_row(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1000, 2000, 3000]
     assert [o.value for o in parsed.facts["grad_accum"]] == [8]
+
+
+def test_runs_numbered_by_a_banner_of_their_own_each_count_their_epochs_again(write_log):
+    # a GCN benchmark's loop: print(f"Run {run + 1}/{runs} on dataset {name}") before each run, then every 200
+    # epochs f"Epoch: {epoch}/{epochs} | Train Loss: {loss:.4f} | Val Acc: {val:.4f} | Test Acc: {test:.4f}"
+    lines = []
+    for run in range(1, 5):
+        lines.append(f"Run {run}/4 on dataset Cora")
+        lines.append(f"Epoch: 1/300 | Train Loss: 1.95{run} | Val Acc: 0.4191 | Test Acc: 0.4501")
+        lines.append(f"Epoch: 201/300 | Train Loss: 0.00{run} | Val Acc: 0.7904 | Test Acc: 0.8273")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 201] * 4
+    assert row_at(parsed, 5)["loss"] == 1.952
+    assert row_at(parsed, 12)["loss"] == 0.004
+
+
+def test_a_csv_row_with_a_stamp_and_text_cells_and_its_plan_in_a_column(write_log):
+    # a training script's csv.writer, one row per epoch: timestamp (time.strftime), phase, epoch, total_epochs,
+    # train_loss, val_loss, epoch_time_sec, notes (a phase name and a note that hold digits inside words)
+    lines = ["timestamp,phase,epoch,total_epochs,train_loss,val_loss,epoch_time_sec,notes"]
+    lines += [
+        f"2026-04-23 11:1{e}:34,phase1_event,{e},40,1.9{e},1.8{e},27.{e},run1 checkpoint saved"
+        for e in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 3)["loss"] == 1.92
+    assert row_at(parsed, 3)["step_time_s"] == 27.2
+    assert [o.value for o in parsed.facts["num_epochs"]] == [40]
+
+
+def test_a_column_named_as_the_current_epoch_is_no_plan(write_log):
+    # the same number on every row under `train_epoch` says which epoch the rows are in, not how many are planned
+    lines = ["step,train_epoch,train_loss"]
+    lines += [f"{s},3,1.{s}" for s in range(1, 6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert "num_epochs" not in parsed.facts

@@ -816,7 +816,11 @@ class _Assembler:
         model = keymap_mod.load()
         for key, column in kept.items():
             found = model.lookup(key, "config")
-            if found is None or found.column not in _STEADY_FACTS or found.column in self.facts:
+            if found is None or found.column in self.facts:
+                continue
+            if found.column not in _STEADY_FACTS and not (
+                found.column in _PLANNED_FACTS and _PLAN_WORD.search(key) is not None
+            ):
                 continue
             stated = _steady_count(rows, generic, column)
             if stated:
@@ -1012,6 +1016,12 @@ _STEADY_FACTS = frozenset(
         "micro_batch_size",
     }
 )
+
+
+# the run's plan, printed on every step under a name that says it is the plan (a CSV's `total_epochs` column, a
+# record's `max_iters`), not under one that may count (`epoch`, `train_epoch`: which epoch this is)
+_PLANNED_FACTS = frozenset({"num_epochs", "train_iters"})
+_PLAN_WORD = re.compile(r"(?i)(?:total|max|num|number|planned)|^n_")
 
 
 def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:

@@ -1818,7 +1818,10 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         ser = series[i]
         falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
         # (or as often where nothing else counts: a cross-validation's epochs, `Fold 2 - Epoch 1 - ...`)
-        twice = 1 if folded else 2
+        # (or the same first count at every fall, again and again: the runs a banner on its own line numbers,
+        # `Run 2/5 on dataset Cora` then its `Epoch: 1/300 | ...` lines)
+        again = len(falls) >= 2 and len(set(falls)) == 1 and ser[0][1] == falls[0]
+        twice = 1 if folded or again else 2
         return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= twice * len(falls)
 
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and (moves[i][1] == 0 or restarted(i))]
@@ -2794,6 +2797,10 @@ def _pipe_cells(sh: SampledShape, width: int, sep: str = "|") -> list[int] | Non
     for cell, part in enumerate(parts):
         literals, kinds, _ = tokens(part)
         mixed = kinds.count("num") != len(kinds) or any(lit.strip() not in ("", "/") for lit in literals)
+        if kinds == ["ts"] and not "".join(literals).strip():
+            mixed = (
+                False  # (a CSV's stamp column: `timestamp,phase,epoch,...` over `2026-04-23 11:09:34,...`)
+            )
         if kinds and mixed:
             return None
         out += [cell] * len(kinds)
