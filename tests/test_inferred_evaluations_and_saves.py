@@ -164,3 +164,22 @@ def test_a_key_then_when_then_its_value_seen_once(write_log):
     lines = ["val_loss at 0 epoch: 3.934447339602879", *(f"Loss: {3.5 - k / 10}" for k in range(5))]
     (ev,) = evals(frame(write_log("\n".join(lines) + "\n")))
     assert (ev["line"], ev["eval_loss"]) == (1, 3.934447339602879)
+
+
+def test_a_validation_line_behind_a_logger_named_train_is_an_evaluation(write_log):
+    # a detection script's logger, '[%(asctime)s]: %(name)s [line:%(lineno)s] %(levelname)s  %(message)s' under the
+    # name `train`: 'Train Epoch: %2d  (learing rate : %.4f )| LOSS: %2.3f | ...' then 'Valid Epoch: %2d | LOSS: ...'
+    lines = []
+    for e in range(4):
+        lines.append(
+            f"[2020-04-03 17:4{e}:06]: train [line:107] INFO  Train Epoch: {e:2d}  (learing rate : 0.0001 )| "
+            f"LOSS: 0.{65 - e}0 | F1: 0.000 | ACC: 0.984"
+        )
+        lines.append(
+            f"[2020-04-03 17:4{e}:24]: train [line:140] INFO  Valid Epoch: {e:2d} | LOSS: 0.{59 - e}4 | F1: 0.000 | ACC: 0.985"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]
+    assert row_at(parsed, 3)["loss"] == 0.64
+    assert row_at(parsed, 3)["eval_loss"] == 0.584
+    assert "x_line" not in parsed.rows  # (the logger's source line is no value)

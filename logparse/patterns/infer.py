@@ -268,7 +268,9 @@ _FILE_OPENING = regex.compile(rf"^[\w.-]+{_CODE_EXTENSIONS}[ \t]+(?=\S)")
 # (or loguru's default format, "<level> | {name}:{function}:{line} - {message}": the number after the module's and
 # the function's names, LION's `| INFO     | trainers.base_trainer:train_epochs:219 - `)
 _SOURCE_LINE = regex.compile(
-    rf"(?:{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:[ \t]*)|\|\s*[\w.]+:[\w<>]+:)$"
+    rf"(?:{_CODE_EXTENSIONS}(?:[ \t]+[-:|][ \t]+[<\w>.]+[ \t]+[-:|][ \t]*|:[ \t]*)|\|\s*[\w.]+:[\w<>]+:"
+    # (a format of logging's that brackets the line, "%(filename)s[line:%(lineno)d] %(levelname)s %(message)s")
+    r"|\[(?i:line|lineno):\s*)$"
 )
 # a counter's own word glued after it (espnet2's `5epoch:train:3376-3750batch:`)
 _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", regex.I)
@@ -835,6 +837,18 @@ def _keyless_time(literals: Sequence[str], kinds: Sequence[str], j: int) -> str 
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(keymap_mod.english(text).replace("_", " "))]
+
+
+# a logging level standing as its own word: the logger's prefix ends there, the message follows
+_LEVEL_WORD = regex.compile(r"(?<![\w.])(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?![\w.])")
+
+
+def _message(text: str) -> str:
+    """A line's text after its logging level, where it prints one: the logger's name before it says nothing of
+    the record (a script's logger named `train` prints its `Valid Epoch:` lines too, '[%(asctime)s]: %(name)s
+    [line:%(lineno)s] %(levelname)s  %(message)s')."""
+    level = _LEVEL_WORD.search(text)
+    return text[level.end() :] if level is not None else text
 
 
 def _names_training(text: str) -> bool:
@@ -2465,7 +2479,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     if _splits_beside_a_loss(labels):
         return False
     if (
-        not _names_training(text)
+        not _names_training(_message(text))
         and not staged
         and (_staged_marks(text, labels, km) or any(w in EVAL_WORDS for w in _words(counter_label)[:1]))
     ):
