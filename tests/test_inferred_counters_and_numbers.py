@@ -240,3 +240,21 @@ def test_a_column_named_as_the_current_epoch_is_no_plan(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4, 5]
     assert "num_epochs" not in parsed.facts
+
+
+def test_two_lines_of_one_iteration_counted_again_for_each_task_join_one_row(write_log):
+    # an online continual learner (agents/exp_replay.py style): every 100 batches of a task it prints
+    # '==>>> it: {i}, avg. loss: {:.6f}, running train acc: {:.3f}' then '==>>> it: {i}, mem avg. loss: {:.6f},
+    # running mem acc: {:.3f}', and the batches count again from 1 for the next task
+    lines = []
+    for task in range(2):
+        lines.append(f"-----------run 0 training batch {task}-------------")
+        for i in (1, 101, 201, 301):
+            lines.append(
+                f"==>>> it: {i}, avg. loss: {4 - i / 1000 - task:.6f}, running train acc: 0.0{task}0"
+            )
+            lines.append(f"==>>> it: {i}, mem avg. loss: {3 - i / 1000:.6f}, running mem acc: 0.100")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 101, 201, 301] * 2
+    assert row_at(parsed, 2)["loss"] == 3.999
+    assert row_at(parsed, 13)["loss"] == 2.899

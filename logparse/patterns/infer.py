@@ -612,13 +612,22 @@ _KEY_AT_WHEN = regex.compile(
 )
 
 
+# a sentence's end inside a key's text, and the shortened words whose period ends none (`avg. loss`, `mem avg.
+# loss`: a continual learner's "==>>> it: {}, mem avg. loss: {:.6f}, running mem acc: {:.3f}")
+_SENTENCE_END = regex.compile(r"(?P<word>\w*)\. ")
+_ABBREVIATED = frozenset(
+    {"avg", "ave", "tot", "approx", "est", "cur", "curr", "no", "num", "max", "min", "std"}
+)
+
+
 def _sentence_key(label: str) -> str:
     """The key of a value a sentence states: the words after the sentence before it ends (`records/second. Loss
     is`: the previous value's unit, then this one's key) without the verb (BigDL's DistriOptimizer logs
     s"... Trained $batchSize records in $time seconds. Throughput is $throughput records/second. Loss is $loss.
     Current learning rate is $lr. ...", bigdl/optim/DistriOptimizer.scala)."""
-    if ". " in label:
-        label = label.rsplit(". ", 1)[1]
+    ends = [m.end() for m in _SENTENCE_END.finditer(label) if m.group("word").lower() not in _ABBREVIATED]
+    if ends:
+        label = label[ends[-1] :]
     words = label.split()
     levels = [k for k, w in enumerate(words[:-1]) if w.strip("[]:") in _LEVELS and len(w.strip("[]:")) > 1]
     if levels:
@@ -4476,6 +4485,19 @@ def _cut_short(rec: RecordShape, main: RecordShape) -> bool:
     return all(tuple(values) in full for sh in rec.shapes for values in sh.values)
 
 
+def _repeats_in_place(printed: list[str]) -> bool:
+    """Whether a counter prints one count twice within one run of it (a count again before it falls back)."""
+    counts = [_whole(_unsep(v)) or 0 for v in printed]
+    seen: set[int] = set()
+    for a, b in zip([None, *counts], counts, strict=False):
+        if a is not None and b < a:
+            seen = set()  # (it starts again: a run of its own)
+        if b in seen:
+            return True
+        seen.add(b)
+    return False
+
+
 def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     """Whether a record prints the same steps as `main` under the same counter, each once, with keys none of
     main's: one step's values printed over two lines that each name the step (Caffe's solver logs "Iteration
@@ -4495,9 +4517,11 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     few = len(theirs) == 2 and rec.named and main.named
     if len(ours) < (1 if len(theirs) >= MIN_REPEATS else MIN_REPEATS) and not few:
         return False
-    if len(set(ours)) < len(ours) or len(set(theirs)) < len(theirs):
+    # (each step once, within each run the log holds: a continual learner's `it: 1, avg. loss: ...` then `it: 1,
+    # mem avg. loss: ...`, its iterations counted again for each task)
+    if _repeats_in_place(ours) or _repeats_in_place(theirs):
         return False
-    if not set(ours) <= set(theirs):
+    if Counter(ours) - Counter(theirs):
         return False
     mine, other = _keyed_values(rec), _keyed_values(main)
     # (a key both print the same value of on every line is the step's context, not a value of either: dgl-ke's
