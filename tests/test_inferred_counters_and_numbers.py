@@ -258,3 +258,28 @@ def test_two_lines_of_one_iteration_counted_again_for_each_task_join_one_row(wri
     assert steps_of(parsed) == [1, 101, 201, 301] * 2
     assert row_at(parsed, 2)["loss"] == 3.999
     assert row_at(parsed, 13)["loss"] == 2.899
+
+
+def test_an_epochs_banner_takes_no_start_up_line_above_it(write_log):
+    # facebookresearch/DiT train.py: logger format '[\033[34m%(asctime)s\033[0m] %(message)s'; f"DiT Parameters:
+    # {n:,}", f"Training for {args.epochs} epochs...", f"Beginning epoch {epoch}...", then every log_every steps
+    # f"(step={train_steps:07d}) Train Loss: {avg_loss:.4f}, Train Steps/Sec: {steps_per_sec:.2f}"
+    stamp = "[\033[34m2024-12-23 11:2{}:50\033[0m] "
+    lines = [
+        stamp.format(1) + "DiT Parameters: 32,963,360",
+        stamp.format(1) + "Training for 1 epochs...",
+        stamp.format(1) + "Beginning epoch 0...",
+        stamp.format(3) + "(step=0000100) Train Loss: 0.4643, Train Steps/Sec: 0.79",
+        stamp.format(5) + "(step=0000200) Train Loss: 0.3643, Train Steps/Sec: 0.80",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200]
+    assert [o.value for o in parsed.facts["total_params"]] == [32_963_360]
+
+
+def test_the_epoch_in_other_languages_counts_epochs(write_log):
+    # a GAN course loop in Portuguese: print(f"Epoca {epoch:03d}/{epochs} | loss_D: {d:.4f} | loss_G: {g:.4f}")
+    lines = [f"Epoca {e:03d}/30 | loss_D: 1.{e}191 | loss_G: 1.{e}709" for e in range(1, 5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [o.value for o in parsed.facts["num_epochs"]] == [30]

@@ -1866,6 +1866,8 @@ def test_a_table_column_total_that_sums_the_columns_before_it_is_the_loss(write_
     # %10.4g of the sums: 0.10193 -> 0.1019, 0.0981 -> 0.0981, 0.09421 -> 0.09421
     assert list(parsed.rows["loss"]) == [0.1019, 0.0981, 0.09421]
     assert list(parsed.rows["x_box"]) == [0.05461, 0.05069, 0.04913]
+    # mem = '%.3gG' % (torch.cuda.memory_reserved() / 1E9): SI under this printer's gpu_mem
+    assert parsed.rows["memory_gib"].iloc[0] == pytest.approx(55.1e9 / 2**30, rel=1e-12)
 
 
 def test_a_bare_total_above_its_named_terms_is_the_loss(write_log):

@@ -78,8 +78,9 @@ def test_a_known_printers_memory_is_read_in_the_units_it_divides_by(write_log, l
         ("memory(GiB)", "14.3", "memory_gib", 14.3),
         # prime-rl's SFT trainer: f"Peak Mem.: {peak_memory:.1f}/{max_memory:.1f} GiB" (used of the device's total)
         ("Peak Mem.", "29.0/31.0 GiB", "memory_gib", 29.0),
-        # YOLOv5 train.py: f"{torch.cuda.memory_reserved() / 1E9 ...:.3g}G" under the header GPU_mem: SI
-        ("GPU_mem", "6.73G", "memory_gib", 6.73e9 / 2**30),
+        # facebookresearch/SlowFast slowfast/utils/misc.py gpu_mem_usage(): max_memory_allocated() / 1024**3, printed
+        # as "gpu_mem": "{:.2f}G" (YOLOv5's GPU_mem column is SI on its own table's line only: the printers' test)
+        ("gpu_mem", "4.68G", "memory_gib", 4.68),
         # a bare decimal is GiB (mlx-lm's metrics dict "peak_memory": 1.234, tests/data/captures/mlx_lm)
         ("peak_memory", "1.234", "memory_gib", 1.234),
         # NVlabs/stylegan2-ada training/training_loop.py: f"gpumem {... peak_gpu_mem_op.eval() / 2**30:<5.1f}": a

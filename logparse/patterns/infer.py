@@ -321,7 +321,9 @@ LOOSE_COUNTER_WORDS = frozenset({"batch", "iters", "steps", "iterations", "idx",
 RANK_KEYS = frozenset({"rank", "global_rank", "rank_id", "process_index"})
 # the keys that name the process a line comes from, a rank's or a worker's
 _PROCESS_KEYS = RANK_KEYS | {"proc", "process", "worker", "gpu", "device", "local_rank", "node"}
-EPOCH_WORDS = frozenset({"epoch", "ep"})  # (`epochs=10` is a setting)
+# (`epochs=10` is a setting); the word in Spanish, Portuguese and Italian written without its accent (`Epoca 001/30`),
+# German, Polish and the South Slavic languages (`Epoha [1/10]`), as loops print it
+EPOCH_WORDS = frozenset({"epoch", "ep", "epoca", "epoche", "epoka", "epoha", "epocha"})
 EVAL_WORDS = keymap_mod.EVAL_WORDS | frozenset(
     {
         "validating",
@@ -3564,6 +3566,16 @@ def _leading_lines(sample: SampledLog, heads: dict[str, RecordShape]) -> set[str
     return found
 
 
+def _epoch_banner(rec: RecordShape) -> bool:
+    """A sentence or a rule that says an epoch begins and prints nothing else: facebookresearch/DiT train.py logs
+    f"Beginning epoch {epoch}..." after its start-up lines, others `===== Epoch   6 / 200 =====`. Not a key's line (a logged dict's `epoch: 1424`, Palette's, closes
+    the keys above it; a logged table's step row, `| step | 3.3e+03 |`, its rows)."""
+    if _has_values(rec) or rec.counter is None or not _epoch_named(rec.slots[rec.counter].label):
+        return False
+    before = rec.shapes[0].literals[rec.counter].rstrip()
+    return not before.endswith((":", "=", "|"))
+
+
 def find_blocks(
     steps: list[RecordShape], records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap
 ) -> None:
@@ -3614,6 +3626,8 @@ def find_blocks(
                     break
             if n > 0 and k == start and _underline(sample, seq, k, at[n - 1]):
                 continue  # (the lines under the previous record's underlined heading are its own)
+            if _epoch_banner(head):
+                continue  # (it heads the lines under it, never those above)
             if k >= start or n == 0:  # (lines after the previous record's own, or before the first record)
                 for j in range(k + 1, h):
                     if seq[j] in by_shape:
