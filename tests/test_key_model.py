@@ -193,6 +193,11 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # (time.time() - start_time) / 60, minutes (0.015 min = 0.9 s)
         ("Time (mins)", "0.015", "step_time_s", 0.015 * 60, "unit"),
         ("time (hours)", "0.5", "step_time_s", 0.5 * 3600, "unit"),
+        # an evaluation's loss named with its statistic: a distillation demo's 'eval mean loss: %f' (the mean over the
+        # evaluated batches), and the same with the words in other orders
+        ("eval mean loss", "0.312124", "eval_loss", 0.312124, "spelling"),
+        ("val_avg_loss", "0.5", "eval_loss", 0.5, "spelling"),
+        ("avg val loss", "0.5", "eval_loss", 0.5, "spelling"),
     ],
 )
 def test_known_quantities_under_other_names(km, key, value, column, want, rule):
@@ -720,3 +725,8 @@ def test_a_setting_every_step_record_carries_is_a_fact(write_log):
     assert [o.value for o in parsed.facts["grad_accum"]] == [8]
     steps = parsed.rows[parsed.rows["kind"] == "step"]
     assert steps["step_time_s"].tolist() == pytest.approx([5.0 + s / 100 for s in range(1, 7)])
+
+
+def test_a_statistic_word_makes_no_evaluation_of_a_training_loss_nor_of_a_metric(km):
+    assert km.read("train avg loss", "0.5").column == "loss"
+    assert km.read("val mean acc", "0.5").column != "eval_loss"

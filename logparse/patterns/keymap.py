@@ -671,6 +671,21 @@ class KeyMap:
             self._seen[(key, config)] = found
         return found
 
+    def _evaluation_mean(self, k: str, depth: int) -> Mapping | None:
+        """An evaluation's loss named with the statistic it is over the evaluated batches (`eval mean loss`,
+        `val_avg_loss`, `avg val loss`): an evaluation's loss is always such a mean, the word says nothing more
+        (a distillation demo's "eval mean loss: %f" beside its "mean loss: %f", tf.logging-era loops)."""
+        words = k.split("_")
+        kept = [w for w in words if w not in self.loss.running]
+        if len(kept) == len(words) or len(kept) < 2 or not set(kept) & STAGE_WORDS - TRAIN_WORDS:
+            return None
+        hit = self._lookup("_".join(kept), False, depth + 1)
+        if hit is None or hit.column != "eval_loss":
+            hit = self._lookup("_".join(sorted(kept, key=lambda w: w not in STAGE_WORDS)), False, depth + 1)
+        if hit is None or hit.column != "eval_loss":
+            return None
+        return _ruled(hit, "spelling", f"{k}: the evaluation's loss, a mean over its batches as every one is")
+
     def _lookup(self, key: str, config: bool, depth: int) -> Mapping | None:
         base, factor = scaled_key(key)
         if factor != 1.0:
@@ -711,6 +726,9 @@ class KeyMap:
                     return _ruled(hit, "gloss", f"the bracket ({m.group('inner').strip()}) says what it is")
         if not config:
             hit = self._around(key, k, depth)
+            if hit is not None:
+                return hit
+            hit = self._evaluation_mean(k, depth)
             if hit is not None:
                 return hit
         else:
