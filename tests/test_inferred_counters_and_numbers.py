@@ -283,3 +283,16 @@ def test_the_epoch_in_other_languages_counts_epochs(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert [o.value for o in parsed.facts["num_epochs"]] == [30]
+
+
+def test_the_epochs_planned_printed_on_every_record_is_no_epoch_counter(write_log):
+    # szagoruyko/wide-residual-networks train.lua: each epoch 'json_stats: ' .. json.encode(tablex.merge(opt, {...}))
+    # merges every option into the record, "max_epoch":200 beside the "epoch" it counts by
+    lines = [
+        f'json_stats: {{"batchSize":128,"max_epoch":200,"epoch":{e},"train_time":29{e}.5,"loss":1.{9 - e}}}'
+        for e in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert "epoch_index" not in parsed.rows
+    assert [o.value for o in parsed.facts["num_epochs"]] == [200]

@@ -1637,9 +1637,15 @@ def _optimizer_named(label: str) -> bool:
     return keymap_mod.normalize(label) in _OPTIMIZER_COUNTERS
 
 
+# words before a counter's name that make it the plan, no count (`max_epoch`, `total_epochs`, `num_epoch`)
+_PLAN_WORDS = frozenset({"max", "total", "num", "number", "n", "nb"})
+
+
 def _epoch_named(label: str) -> bool:
     words = _words(label)
-    return bool(words) and (words[0] in EPOCH_WORDS or words[-1] in EPOCH_WORDS)
+    return bool(words) and (
+        words[0] in EPOCH_WORDS or (words[-1] in EPOCH_WORDS and words[0] not in _PLAN_WORDS)
+    )
 
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
