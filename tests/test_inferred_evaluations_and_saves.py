@@ -183,3 +183,18 @@ def test_a_validation_line_behind_a_logger_named_train_is_an_evaluation(write_lo
     assert row_at(parsed, 3)["loss"] == 0.64
     assert row_at(parsed, 3)["eval_loss"] == 0.584
     assert "x_line" not in parsed.rows  # (the logger's source line is no value)
+
+
+def test_an_evaluations_loss_said_in_a_sentence_with_its_article(write_log):
+    # airsplay/lxmert src/pretrain/lxmert_pretrain.py: print("The training loss for Epoch %d is %0.4f" % (epoch,
+    # avg_loss)), the parts and accuracies, then print("The valid loss is %0.4f" % valid_loss)
+    lines = []
+    for e, (loss, valid) in enumerate(((7.3978, 5.3834), (4.8495, 5.0167), (4.1, 4.9)), start=1):
+        lines += [
+            f"The training loss for Epoch {e} is {loss}",
+            "Overall Accu 0.2104, gqa Accu 0.2569, ",
+            f"The valid loss is {valid}",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3]
+    assert [e["eval_loss"] for e in evals(parsed)] == [5.3834, 5.0167, 4.9]

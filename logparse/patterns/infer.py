@@ -638,7 +638,11 @@ def _sentence_key(label: str) -> str:
         words = words[levels[-1] + 1 :]
         label = " ".join(words)
     if len(words) >= 2 and words[-1].lower() in _COPULAS:
-        label = " ".join(words[:-1])
+        words = words[:-1]
+        label = " ".join(words)
+    if len(words) >= 2 and words[0].lower() in ("the", "a", "an"):
+        # (a sentence's article is no word of the key: LXMERT's "The valid loss is %0.4f")
+        label = " ".join(words[1:])
     return label
 
 
