@@ -296,3 +296,19 @@ def test_the_epochs_planned_printed_on_every_record_is_no_epoch_counter(write_lo
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert "epoch_index" not in parsed.rows
     assert [o.value for o in parsed.facts["num_epochs"]] == [200]
+
+
+def test_a_steps_timing_line_under_its_own_word_for_the_counter_joins_the_step(write_log):
+    # an RL trainer's logger: "opt_step={n} loss={loss:.4f} comp_len={n}" then, lines later, "TIMING step={n} |
+    # total={t:.1f}s gen={g:.1f}s teacher={t:.1f}s ..." of the same optimizer step
+    lines = []
+    for s in range(1, 5):
+        lines += [
+            f"2026-08-02T22:5{s}:04.328604+0000 | train | INFO - opt_step={s} loss=0.{s}881 comp_len=12{s}9",
+            "Converting to HuggingFace 100% (3291/3291)",
+            f"2026-08-02T22:5{s}:24.214751+0000 | train | INFO - TIMING step={s} | total=14{s}.8s gen=42.4s "
+            "teacher=34.0s optim=9.2s",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert row_at(parsed, 4)["loss"] == 0.2881

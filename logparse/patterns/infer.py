@@ -4528,7 +4528,11 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     " << iter_ << ", loss = " << smoothed_loss_ in solver.cpp Step(), then "Iteration " << iter_ << ", lr = " <<
     rate in sgd_solver.cpp ApplyUpdate(), at every display interval). The one printed first of a pair (else the
     more frequent) is the row; the other joins it."""
-    if rec.counter is None or main.counter is None or _counter_key(rec) != _counter_key(main):
+    if rec.counter is None or main.counter is None:
+        return False
+    if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
+        # (one counter, named with the line's own word or not: a trainer's "opt_step=1 loss=..." then its
+        # "TIMING step=1 | total=141.8s gen=42.4s ...")
         return False
     if rec.count > main.count or (rec.count == main.count and rec.first < main.first):
         return False
