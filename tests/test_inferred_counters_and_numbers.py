@@ -312,3 +312,21 @@ def test_a_steps_timing_line_under_its_own_word_for_the_counter_joins_the_step(w
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert row_at(parsed, 4)["loss"] == 0.2881
+
+
+def test_a_rate_line_with_blanks_around_its_slash_closes_a_block(write_log):
+    # endernewton/tf-faster-rcnn lib/model/train_val.py: print('iter: %d / %d, total loss: %.6f\n >>> rpn_loss_cls:
+    # %.6f\n ...\n >>> lr: %f' % (...)) then print('speed: {:.3f}s / iter'.format(timer.average_time))
+    lines = []
+    for it, loss, speed in ((20, 1.053862, 0.822), (40, 0.851714, 0.554), (60, 0.88373, 0.459)):
+        lines += [
+            f"iter: {it} / 70000, total loss: {loss:.6f}",
+            " >>> rpn_loss_cls: 0.369174",
+            " >>> loss_box: 0.000000",
+            " >>> lr: 0.000100",
+            f"speed: {speed:.3f}s / iter",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40, 60]
+    assert row_at(parsed, 6)["loss"] == 0.851714
+    assert row_at(parsed, 6)["step_time_s"] == 0.554

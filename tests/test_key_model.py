@@ -196,6 +196,8 @@ def test_memory_is_read_as_its_printing_code_divides(km, key, value, column, wan
         # an evaluation's loss named with its statistic: a distillation demo's 'eval mean loss: %f' (the mean over the
         # evaluated batches), and the same with the words in other orders
         ("eval mean loss", "0.312124", "eval_loss", 0.312124, "spelling"),
+        # a CRF tagger's objective by its name (Louis-udm/NER-BERT-CRF: 'Negative loglikelihood: {}')
+        ("Negative loglikelihood", "9806.498046875", "loss", 9806.498046875, "name"),
         ("val_avg_loss", "0.5", "eval_loss", 0.5, "spelling"),
         ("avg val loss", "0.5", "eval_loss", 0.5, "spelling"),
     ],

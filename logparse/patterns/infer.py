@@ -278,7 +278,8 @@ _WORD_AFTER = regex.compile(r"^(?P<word>epoch|batch|step|iter|iteration)\b", reg
 # samples' (open_clip's `1.75441/s, 0.219301/s/gpu`, timm's `{rate:>7.2f}/s`: the key model says so); not where a
 # `:` or `=` follows it, which makes it the next value's key (tf_cnn_benchmarks' "%i\timages/sec: %.1f ...")
 _RATE_AFTER = regex.compile(
-    r"^\s?((?:[mµu]?s|secs?)/(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
+    # (the slash may stand between blanks: tf-faster-rcnn's print('speed: {:.3f}s / iter'.format(...)))
+    r"^\s?((?:[mµu]?s|secs?) ?/ ?(?:step|it|iter|iteration|batch)|(?:it|iters?|steps?|batch(?:es)?)/s(?:ec)?"
     r"|(?:tok(?:en)?s?|samples?|seqs?|sequences|examples|img|images)/s(?:ec(?:ond)?)?(?:/(?:gpu|device))?"
     r"|[A-Za-z][A-Za-z_]*/(?:s|sec|second|step|it|iter|iteration|batch)|(?<=^)/s(?:/(?:gpu|device))?"
     # steps a second as one word (torchbeast monobeast.py "Steps %i @ %.1f SPS. Loss %f.")
@@ -3382,6 +3383,11 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             km.lookup(labelled[0].label, "step") is not None or km.lookup(labelled[0].label, "config") is None
         )
     shown = [s for s in rec.slots if s.role != "skip"]  # (a logger's line number is no value of the line)
+    if len(shown) == 1 and shown[0].kind == "num" and shown[0].rate:
+        # one value a rate unit after it names, and nothing after the unit: a block's row (tf-faster-rcnn's
+        # train_val.py prints 'speed: {:.3f}s / iter' under each iteration's losses)
+        rate = _RATE_AFTER.match(_after_last_value(sh))
+        return rate is not None and not _after_last_value(sh)[rate.end() :].strip()
     if len(labelled) == 1 and len(shown) <= 2 and labelled[0].index == len(sh.kinds) - 1:
         tail = _after_last_value(sh)
         mapping = km.lookup(labelled[0].label, "config")
