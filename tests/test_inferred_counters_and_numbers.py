@@ -330,3 +330,29 @@ def test_a_rate_line_with_blanks_around_its_slash_closes_a_block(write_log):
     assert steps_of(parsed) == [20, 40, 60]
     assert row_at(parsed, 6)["loss"] == 0.851714
     assert row_at(parsed, 6)["step_time_s"] == 0.554
+
+
+def test_an_unnamed_count_with_its_total_beside_an_evaluation_counts_epochs(write_log):
+    # a forecasting notebook: every 5 epochs print(f"[{epoch}/{epochs}] Training loss: {tl:.4f}\t Validation loss:
+    # {vl:.4f}"): its total is the epochs planned
+    lines = [
+        f"[{e}/30] Training loss: 18.{e:02d}48\t Validation loss: 3{e // 5}.1239" for e in range(5, 30, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5, 10, 15, 20, 25]
+    assert [o.value for o in parsed.facts["num_epochs"]] == [30]
+    assert "train_iters" not in parsed.facts
+
+
+def test_a_bars_count_beside_an_evaluation_still_counts_steps(write_log):
+    # a C++ trainer's own bar: "Training [===   ] 8.5% 5000/58874 | 4.62 it/s | ETA: 11664.8 s | loss=3.910492 |
+    # validation_loss=3.908841"
+    lines = [
+        f"Training [===          ] {s / 588.74:.1f}% {s}/58874 | 4.62 it/s | ETA: 11664.8 s | loss=3.9{s // 1000}0492 | "
+        f"validation_loss=3.9{s // 1000}8841"
+        for s in range(5000, 25000, 5000)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5000, 10000, 15000, 20000]
+    assert [o.value for o in parsed.facts["train_iters"]] == [58874]
+    assert "num_epochs" not in parsed.facts

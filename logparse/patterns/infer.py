@@ -6418,6 +6418,33 @@ def _unix_seconds(slot: Slot, texts: Sequence[str]) -> float | None:
     return None
 
 
+_STEP_RATE = regex.compile(r"(?i)\b(?:it|iters?|iterations?|steps?|batch(?:es)?)\b")
+
+
+def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a step record's counter counts epochs: named so, or unnamed with its total (`[5/30]`) on a line
+    that also prints an evaluation's loss, made once an epoch (a forecasting notebook's print(f"[{epoch}/{epochs}]
+    Training loss: {tl:.4f}\t Validation loss: {vl:.4f}")); a counter named otherwise (`step 500/5000`) counts
+    steps whatever the line evaluates."""
+    label = sh_label(rec, rec.counter)
+    if _epoch_named(label):
+        return True
+    if (
+        label
+        or rec.total is None
+        or _on_bar(rec)
+        or any(_STEP_RATE.search(s.label) for s in rec.slots if s.rate)
+    ):
+        return False  # (a bar's count, or a count whose pace is given in iterations, counts steps)
+    for slot in rec.slots:
+        if slot.kind != "num" or slot.role != "value" or not slot.label:
+            continue
+        m = field_plan(km, slot.label, slot.unit, [], False)
+        if m is not None and not m.kept and m.column == "eval_loss":
+            return True
+    return False
+
+
 def _line_table(
     rec: RecordShape, name: str, km: keymap_mod.KeyMap, block: Block | None = None
 ) -> tuple[Table, list[tuple[str, str, str]]]:
@@ -6486,7 +6513,7 @@ def _line_table(
         elif slot.role == "total" and not evaluation:
             groups[slot.index] = "progress_total"
             fields["progress_total"] = {"column": "progress_total", "type": "int"}
-            if _epoch_named(sh_label(rec, rec.counter)):
+            if _counts_epochs(rec, km):
                 # an epoch counted as the step (`Training Epoch:[137/1500]`): its total is also the epochs planned
                 fields["epoch_total"] = {"column": "epoch_total", "type": "int"}
         elif slot.role == "epoch_total" and not evaluation:
@@ -6920,7 +6947,7 @@ def _line_table(
     if rec.kind == "step":
         # (a record printed once an epoch, the epoch its only counter: its total is the epochs planned, not the
         # steps, frame/assemble.py _steps_planned)
-        line["step"] = "epoch" if _epoch_named(sh_label(rec, rec.counter)) else "optimizer"
+        line["step"] = "epoch" if _counts_epochs(rec, km) else "optimizer"
         on_bar = bar is not None and rec.counter == bar + 1
         line["note"] = BAR_NOTE if on_bar else NOTE
         if redrawn:
