@@ -356,3 +356,17 @@ def test_a_bars_count_beside_an_evaluation_still_counts_steps(write_log):
     assert steps_of(parsed) == [5000, 10000, 15000, 20000]
     assert [o.value for o in parsed.facts["train_iters"]] == [58874]
     assert "num_epochs" not in parsed.facts
+
+
+def test_a_bars_first_frame_before_its_rate_is_known_is_the_same_record(write_log):
+    # lucidrains/stylegan2-pytorch cli.py: a tqdm bar over the steps with the trainer's print glued after it; tqdm
+    # draws `?it/s` until it has timed a step (tqdm/std.py format_meter)
+    lines = ["0% 0/90000 [00:00<?, ?it/s]G: 1.51 | D: 0.21 | GP: 0.00 | PL: 0.00"]
+    for step, clock, rate in (
+        (49, "02:46<81:43:57", 3.27),
+        (97, "05:04<71:55:48", 2.88),
+        (149, "07:35<72:52:45", 2.92),
+    ):
+        lines.append(f"0% {step}/90000 [{clock},  {rate}s/it]G: 2.06 | D: 0.05 | GP: 0.50 | PL: 0.02")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 49, 97, 149]

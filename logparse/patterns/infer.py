@@ -6421,6 +6421,9 @@ def _unix_seconds(slot: Slot, texts: Sequence[str]) -> float | None:
 _STEP_RATE = regex.compile(r"(?i)\b(?:it|iters?|iterations?|steps?|batch(?:es)?)\b")
 
 
+_BAR_RATE = regex.compile(r"(?:s/it|it/s)(?=\])")
+
+
 def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """Whether a step record's counter counts epochs: named so, or unnamed with its total (`[5/30]`) on a line
     that also prints an evaluation's loss, made once an epoch (a forecasting notebook's print(f"[{epoch}/{epochs}]
@@ -6912,6 +6915,12 @@ def _line_table(
             # the unit is read with its value (below): the text after it is what follows the unit
             cut = regex.compile("^(?:" + _unit_alternatives(mixed[i - 1]) + ")")
             variants = sorted({cut.sub("", v, count=1) for v in variants})
+        rate = _BAR_RATE.match(variants[0]) if i and len(variants) == 1 and groups.get(i - 1) else None
+        if rate is not None and _tqdm_count(sh) is not None:
+            # a bar's rate, drawn `?it/s` before the bar has timed a step (tqdm/std.py format_meter): the frame is
+            # the same record's, its rate not known yet
+            parts[-1] = f"(?:{parts[-1]}{regex.escape(rate.group())}|\\?it/s)"
+            variants = [variants[0][rate.end() :]]
         parts.append(_literal_rx(variants, i == 0, i == n))
         if i < n:
             kind = sh.kinds[i]
