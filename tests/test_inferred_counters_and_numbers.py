@@ -370,3 +370,14 @@ def test_a_bars_first_frame_before_its_rate_is_known_is_the_same_record(write_lo
         lines.append(f"0% {step}/90000 [{clock},  {rate}s/it]G: 2.06 | D: 0.05 | GP: 0.50 | PL: 0.02")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 49, 97, 149]
+
+
+def test_a_stamp_with_the_day_first_reads_where_no_month_does(write_log):
+    # a motion-synthesis trainer's logger, datefmt "%d/%m/%y %H:%M:%S": `[13/12/22 11:13:56]` (no 13th month)
+    lines = [
+        f"[13/12/22 11:1{e - 57}:56][teach.callback.progress][INFO] -   Epoch {e}: Train_rf 4.856e-01   Memory 10.0%"
+        for e in range(57, 62)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [57, 58, 59, 60, 61]
+    assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 60.0

@@ -288,6 +288,9 @@ _TS_FORMATS = (
     "%m/%d/%y %H:%M:%S",
     "%Y%m%d %H:%M:%S",
     "%d/%m/%Y %H:%M:%S.%f",
+    # the day first where no month reads (teach's logger: datefmt "%d/%m/%y %H:%M:%S", `[13/12/22 11:13:56]`)
+    "%d/%m/%y %H:%M:%S",
+    "%d/%m/%Y %H:%M:%S",
     "%a %b %d %H:%M:%S %Y",
     "%a %d %b %Y %H:%M:%S",
     "%d %b %Y %H:%M:%S",
