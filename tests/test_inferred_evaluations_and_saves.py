@@ -198,3 +198,17 @@ def test_an_evaluations_loss_said_in_a_sentence_with_its_article(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3]
     assert [e["eval_loss"] for e in evals(parsed)] == [5.3834, 5.0167, 4.9]
+
+
+def test_an_evaluation_that_names_its_epoch_and_counts_right_answers_out_of_all(write_log):
+    # pytorch/tutorials' speech command recognition: train() prints f"Train Epoch: {epoch} [{batch_idx *
+    # len(data)}/{len(train_loader.dataset)} ({100. * batch_idx / len(train_loader):.0f}%)]\tLoss: {loss.item():.6f}"
+    # and test() f"\nTest Epoch: {epoch}\tAccuracy: {correct}/{len(test_loader.dataset)} ({100. * correct /
+    # len(test_loader.dataset):.0f}%)\n"
+    lines = []
+    for epoch, correct in ((13, 8869), (14, 8846)):
+        lines += [f"Train Epoch: {epoch} [{i * 5120}/84843 ({i * 6}%)]\tLoss: 0.5{i}7345" for i in range(5)]
+        lines += ["", f"Test Epoch: {epoch}\tAccuracy: {correct}/11005 ({100 * correct // 11005}%)", ""]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [7, 15]
+    assert len(parsed.rows[parsed.rows["kind"] == "step"]) == 10

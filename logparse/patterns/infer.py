@@ -1783,6 +1783,10 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         # (a cross-validation fold, a seed or a trial numbers a repeat of the whole training, no step of it:
         # `prompt_engineered Fold 1 - Epoch 2 - Train Loss: ...`, jananjahedd/Group-12-LLM)
         and not set(_words(slots[i].label)) & _REPEAT_WORDS
+        # (nor does a score's count of the right answers out of all: `Accuracy: 8869/11005 (81%)`)
+        and not (
+            set(_words(slots[i].label)) & (SCORE_WORDS | {"correct"}) and not _counter_named(slots[i].label)
+        )  # (`Acc_iter`, OpenPCDet's accumulated iterations, is a counter)
     ]
     # (an epoch printed as a float with no fraction, `1.000000`, under a column that names it: ma-xu/pointMLP's
     # Logger writes every column of its log.txt as '{0:.6f}', the epoch too)
@@ -3815,7 +3819,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
             continue  # (training values printed many times in one epoch, an evaluation's beside them: steps)
-        if rec.kind == "none" and rec.counter is None and _evaluation_text(rec):
+        if rec.kind == "none" and (rec.counter is None or rec.count < MIN_REPEATS) and _evaluation_text(rec):
+            # (a counter seen too few times to make a record of steps may still number an evaluation's epochs:
+            # `Test Epoch: 13\tAccuracy: ...` twice in an excerpt)
             varied = any(
                 len({v for _, v in rec.series(sl.index)}) > 1
                 for sl in rec.slots
@@ -5934,6 +5940,17 @@ def _scored(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         # (the line's heading is its first number's key, and its values' keys say so too: eric-mitchell's
         # direct-preference-optimization trainers.py prints f'eval after {self.example_counter}: {formatted}' of
         # a dict of 'rewards_eval/chosen', ..., 'loss/eval')
+        return True
+    if (
+        opening
+        and literals[0].strip().lower().startswith(opening.lower())
+        and _eval_marks(opening)
+        and (_epoch_named(opening) or _counter_named(opening))
+        and len(labels) >= 2
+    ):
+        # (or its heading names the epoch or step the evaluation is of: pytorch/tutorials' speech command
+        # recognition prints f"\nTest Epoch: {epoch}\tAccuracy: {correct}/{len(test_loader.dataset)}
+        # ({100. * correct / len(test_loader.dataset):.0f}%)\n" after each epoch's `Train Epoch: ...` lines)
         return True
     for label in labels:
         text = text.replace(label, " ")
