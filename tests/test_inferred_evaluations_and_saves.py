@@ -212,3 +212,17 @@ def test_an_evaluation_that_names_its_epoch_and_counts_right_answers_out_of_all(
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [7, 15]
     assert len(parsed.rows[parsed.rows["kind"] == "step"]) == 10
+
+
+def test_a_save_that_names_what_it_kept_before_the_file(write_log):
+    # RecBole's trainer: "epoch %d training [time: %.2fs, train loss: %.4f]", then "Saving current best: %s" of the
+    # .pth it wrote when the validation improved
+    lines = []
+    for e in range(1, 5):
+        lines += [
+            f"22 Feb 1{e}:50    INFO  epoch {e} training [time: 9944.45s, train loss: 18307{e}.7615]",
+            f"22 Feb 1{e}:51    INFO  Saving current best: saved/MBHT-Feb-22-2023_06-34-5{e}.pth",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [2, 4, 6, 8]

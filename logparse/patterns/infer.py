@@ -7434,7 +7434,8 @@ _SAVE = regex.compile(
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt; dreamer121121/googlenet's print('-----save:{}'.format(...ckpt)))
-    rf"|sav(?:e|ed|ing)\b(?::\s*|\s+)(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
+    # (a few words between them: RecBole's trainer logs "Saving current best: saved/MBHT-Feb-22-2023_06-34-56.pth")
+    rf"|sav(?:e|ed|ing)\b(?:[^.!?:\n]{{0,30}}?:\s*|\s+)(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
     # or a new best score and an arrow to the file it went to (GeorgiySav/diffusionblocks_llm's trainer: "step    400
     # | new best val loss 2.6934 -> checkpoints/llama.ckpt.best")
     # (a pickle of the model too: caofy0307/T-GRAASP's "✔ Best! Corr={:.4f}  →  checkpoints/best_finetune_model.pkl")
