@@ -381,3 +381,20 @@ def test_a_stamp_with_the_day_first_reads_where_no_month_does(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [57, 58, 59, 60, 61]
     assert row_at(parsed, 2)["timestamp"] - row_at(parsed, 1)["timestamp"] == 60.0
+
+
+def test_the_parts_a_step_numbers_under_its_line_are_no_steps(write_log):
+    # tensorlayer's openpose-plus train.py: print('Total Loss at iteration {} / {} is: {} Learning rate {:10e}
+    # l2_loss {:10e} Took: {}s'.format(...)) then, for each stage, print('Network#', ix, 'For Branch', ix % 2 + 1,
+    # 'Loss:', ll)
+    lines = []
+    for it, total in ((2, 2936.142578125), (3, 2272.997314453125), (4, 2101.5)):
+        lines.append(
+            f"Total Loss at iteration {it} / 600000 is: {total} Learning rate 4.000000e-05 l2_loss 3.060536e+00 "
+            f"Took: 16.41792201{it}s"
+        )
+        lines += [f"Network# {ix} For Branch {ix % 2 + 1} Loss: {900 - ix}.5547" for ix in range(6)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [2, 3, 4]
+    assert row_at(parsed, 8)["loss"] == 2272.997314453125
+    assert [o.value for o in parsed.facts["train_iters"]] == [600000]

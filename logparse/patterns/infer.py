@@ -615,6 +615,13 @@ _KEY_AT_WHEN = regex.compile(
 )
 
 
+_KEY_AT_COUNT = regex.compile(
+    r"(?:^|(?<=[\s,;|]))(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,3}) at "
+    r"(?:epoch|step|iter(?:ation)?)\s*# ?(?:/ ?# ?)?(?:is|was)?\s*[:=]\s*$",
+    regex.I,
+)
+
+
 # a sentence's end inside a key's text, and the shortened words whose period ends none (`avg. loss`, `mem avg.
 # loss`: a continual learner's "==>>> it: {}, mem avg. loss: {:.6f}, running mem acc: {:.3f}")
 _SENTENCE_END = regex.compile(r"(?P<word>\w*)\. ")
@@ -692,6 +699,13 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
     )
     if when is not None and kinds[i] == "num":
         label = when.group("key")  # (`val_loss at 0 epoch: 3.93`: the key, when it was measured, its value)
+    elif kinds[i] == "num" and i > 0 and kinds[i - 1] == "num":
+        # (or the counter's word before its count, and its total: openpose-plus's "Total Loss at iteration {} / {}
+        # is: {}")
+        told = "#".join(literals[max(0, i - 2) : i + 1]) if i > 1 and kinds[i - 2] == "num" else ""
+        at = _KEY_AT_COUNT.search(told) or _KEY_AT_COUNT.search(f"{literals[i - 1]}#{literals[i]}")
+        if at is not None:
+            label = at.group("key")
     label = _sentence_key(label)
     if not regex.search(r"\w", label):
         label = ""  # (the quotes between a list's strings, `'93.9', '91.5'`, are no key)
@@ -3924,6 +3938,10 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             ):
                 rec.kind = "none"
         steps = [rec for rec in steps if rec.kind == "step"]
+    for rec in steps:
+        if any(_enumerated_under(rec, head, km) for head in steps):
+            rec.kind = "none"
+    steps = [rec for rec in steps if rec.kind == "step"]
     # beside records that repeat, a record seen once or twice counts steps only under the same counter's name
     # (timm's `*** Best metric: 100.0 (epoch 1)` after its `Train: 2 [  11/12 ...]` lines is a summary)
     repeated = {_counter_key(rec) for rec in steps if rec.count >= MIN_REPEATS}
@@ -4519,6 +4537,31 @@ def _cut_short(rec: RecordShape, main: RecordShape) -> bool:
         return False
     full = {tuple(values[:width]) for sh in main.shapes for values in sh.values}
     return all(tuple(values) in full for sh in rec.shapes for values in sh.values)
+
+
+def _enumerated_under(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap) -> bool:
+    """Whether a record numbers the parts of each step a step record prints above them: its count, named by no
+    step's word, starts again after each of the head's lines and rises only between them, the head's counter a
+    step's by name and the head a training value's line (tensorlayer's openpose-plus train.py prints 'Total Loss at
+    iteration {} / {} is: {} Learning rate {:10e} l2_loss {:10e} Took: {}s' then, for each stage, 'Network#', ix,
+    'For Branch', ix % 2 + 1, 'Loss:', ll)."""
+    if rec is head or rec.counter is None or head.counter is None or head.first >= rec.first:
+        return False
+    if _counter_named(rec.slots[rec.counter].label) or _epoch_named(rec.slots[rec.counter].label):
+        return False
+    if not _counter_named(head.slots[head.counter].label) or not _trains(head, km):
+        return False
+    heads = sorted(where for sh in head.shapes for where in sh.seen)
+    mine = [(where, _whole(_unsep(v))) for where, v in rec.placed(rec.counter)]
+    falls = 0
+    for (w1, a), (w2, b) in zip(mine, mine[1:], strict=False):
+        if w1[0] != w2[0]:
+            continue
+        between = any(w1 < h < w2 for h in heads)
+        if a is None or b is None or (b > a) == between:
+            return False  # (a count that falls with no head between, or rises past one, is no part's)
+        falls += between
+    return falls >= 1
 
 
 def _repeats_in_place(printed: list[str]) -> bool:
