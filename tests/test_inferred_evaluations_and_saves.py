@@ -226,3 +226,16 @@ def test_a_save_that_names_what_it_kept_before_the_file(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
     assert list(saves["line"]) == [2, 4, 6, 8]
+
+
+def test_a_language_models_benchmark_written_short_in_its_log_file_is_an_evaluation(write_log):
+    # karpathy/build-nanogpt train_gpt2.py writes its log file with f.write(f"{step} val {val_loss:.4f}\n"),
+    # f.write(f"{step} hella {acc_norm:.4f}\n") every 250 steps and f.write(f"{step} train {loss:.6f}\n") every step
+    lines = []
+    for step in range(0, 12):
+        if step % 5 == 0:
+            lines.append(f"{step} hella 0.25{step}8")
+        lines.append(f"{step} train 10.8{step:02d}892")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(12))
+    assert [(e["line"], e["step"]) for e in evals(parsed)] == [(1, 0), (7, 5), (13, 10)]
