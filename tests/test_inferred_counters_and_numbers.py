@@ -398,3 +398,16 @@ def test_the_parts_a_step_numbers_under_its_line_are_no_steps(write_log):
     assert steps_of(parsed) == [2, 3, 4]
     assert row_at(parsed, 8)["loss"] == 2272.997314453125
     assert [o.value for o in parsed.facts["train_iters"]] == [600000]
+
+
+def test_a_duration_under_a_minute_in_seconds_alone_is_the_same_records_clock(write_log):
+    # NVlabs/stylegan2 training/training_loop.py: print('tick %-5d kimg %-8.1f lod %-5.2f minibatch %-4d time %-12s
+    # sec/tick %-7.1f ...' % (..., dnnlib.util.format_time(total_time), ...)); format_time writes "{s}s" under a
+    # minute, "{m}m {s:02}s" under an hour
+    times = ["58s", "12m 16s", "23m 19s", "34m 16s"]
+    lines = [
+        f"tick {t:<5d} kimg {6.1 * t:<8.1f} lod 0.00  minibatch 32   time {clock:<12s} sec/tick 648.1   gpumem 5.1"
+        for t, clock in enumerate(times)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3]

@@ -236,7 +236,9 @@ NUMBER_GROUP = (
 COUNTER_GROUP = r"\d+(?:,\d{3})*"
 PIECE_RX = {
     "ts": f"(?:{TS_RX})",
-    "clock": f"(?:{CLOCK_RX})",
+    # (a duration under a minute is written in seconds alone, dnnlib.util.format_time's "{s}s": the same clock in a
+    # record whose other lines print `12m 16s`; the tokenizer reads it as a number with its unit)
+    "clock": rf"(?:{CLOCK_RX}|(?<![\w.:])\d{{1,2}}s(?![\w.]))",
     "bar": f"(?:{BAR_RX})",
     "num": f"(?:{NUMBER_GROUP})",
 }
