@@ -239,3 +239,22 @@ def test_a_language_models_benchmark_written_short_in_its_log_file_is_an_evaluat
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(12))
     assert [(e["line"], e["step"]) for e in evals(parsed)] == [(1, 0), (7, 5), (13, 10)]
+
+
+def test_a_checkpoints_path_alone_on_its_line_is_its_save(write_log):
+    # dxli94/WLASL code/I3D/train_i3d.py: print(model_name) then torch.save(..., model_name + '.pt') after a phase's
+    # lines, the path alone on its line
+    lines = []
+    for e in range(1, 4):
+        lines += [f"Epoch {e} train Loc Loss: 0.00{e}4 Cls Loss: 0.0044 Tot Loss: 0.00{e}4 Accu :0.0010"] * 2
+        lines.append(f"checkpoints/nslt_2000_00{e}036_0.00{e}389.pt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
+    assert list(saves["line"]) == [3, 6, 9]
+
+
+def test_a_path_in_a_sentence_is_no_save(write_log):
+    lines = ["Loading pretrained weights from pretrained/resnet50.pth"]
+    lines += [f"step {s} | loss {2 - s / 10:.3f}" for s in range(1, 5)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.events.empty or "checkpoint_save" not in set(parsed.events["event"])

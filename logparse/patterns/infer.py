@@ -7479,6 +7479,9 @@ _SAVE = regex.compile(
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
     # or the word before the file it wrote, a checkpoint by its extension (arsallls/tiny-shrek train.py prints
     # f"  saved {ckpt_path}" of pretrain.pt; dreamer121121/googlenet's print('-----save:{}'.format(...ckpt)))
+    # or the path of the file alone, a folder's name before it (dxli94/WLASL's I3D train_i3d.py prints
+    # print(model_name) then torch.save(i3d.module.state_dict(), model_name + '.pt'): `checkpoints/nslt_2000_...pt`)
+    rf"|^\s*[\w.-]+/[\w./-]*\.{_CHECKPOINT_FILE}\s*$"
     # (a few words between them: RecBole's trainer logs "Saving current best: saved/MBHT-Feb-22-2023_06-34-56.pth")
     rf"|sav(?:e|ed|ing)\b(?:[^.!?:\n]{{0,30}}?:\s*|\s+)(?:(?:to|at|as)\s+)?\S*\.{_CHECKPOINT_FILE}\b"
     # or a new best score and an arrow to the file it went to (GeorgiySav/diffusionblocks_llm's trainer: "step    400
