@@ -411,3 +411,17 @@ def test_a_duration_under_a_minute_in_seconds_alone_is_the_same_records_clock(wr
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3]
+
+
+def test_the_whole_jobs_batch_on_every_step_line_is_a_fact(write_log):
+    # OFA-Sys/Chinese-CLIP cn_clip/training/train.py: logging.info(f"Global Steps: {step + 1}/{t_total} | Train Epoch:
+    # ... | Loss: {total_loss.item():.6f} | ... | LR: {lr:5f} | logit_scale: ... | Global Batch Size: {batch_size *
+    # world_size}")
+    lines = [
+        f"2026-02-03,09:32:2{s} | INFO | Rank 0 | Global Steps: {s}/400 | Train Epoch: 5 [{s * 128}/512 (75%)] | "
+        f"Loss: 3.4{s}1613 | Batch Time: 0.527s | LR: 0.000010 | Global Batch Size: 128"
+        for s in range(1, 5)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert [o.value for o in parsed.facts["global_batch_size"]] == [128]

@@ -804,6 +804,12 @@ class _Assembler:
         generic = _generic_steps(rows)
         if not generic.any():
             return
+        if "global_batch_size" not in self.facts:
+            # (the whole job's batch on every step line, under a name the key model reads so: Chinese-CLIP's
+            # `| Global Batch Size: 128`)
+            stated = _steady_count(rows, generic, "global_batch_size")
+            if stated:
+                self.facts["global_batch_size"] = stated
         if "batch_size" not in self.facts:
             for column in ("x_batch_size", "x_batchsize"):
                 stated = _steady_count(rows, generic, column)
