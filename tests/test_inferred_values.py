@@ -993,7 +993,8 @@ def test_a_fine_tuners_share_done_peak_memory_and_words_per_second(write_log):
     # f"{name}: {value:>{fmt}}" for step (06), "done (%)" (03.1f: 100 * step / max_steps), loss (.3f), lr (.1e),
     # "peak_alloc_mem (GB)" and "alloc_mem (GB)" (.1f, of torch.cuda.max_memory_allocated() / GB with GB = 1024**3),
     # "words_per_second" and "avg_words_per_second" (.1f: this step's tokens / its seconds) and ETA, behind the
-    # logger's "%(asctime)s (UTC) - <elapsed> - train - INFO - "; here max_steps = 40
+    # logger's "%(asctime)s (UTC) - <elapsed> - train - INFO - "; here max_steps = 40. The step's tokens are this
+    # rank's (train.py: n_batch_tokens += x.numel() over its micro-batches): one GPU's rate
     lines = [
         f"2024-05-24 19:0{s}:00 (UTC) - 0:0{s}:00 - train - INFO - step: {s:06} - done (%): {100 * s / 40:03.1f} - "
         f"loss: {1 - s / 10:.3f} - lr: {s * 1e-5:.1e} - peak_alloc_mem (GB): {9 + s / 10:.1f} - alloc_mem (GB): 7.5 - "
@@ -1005,7 +1006,7 @@ def test_a_fine_tuners_share_done_peak_memory_and_words_per_second(write_log):
     assert steps_of(parsed) == [1, 2, 3, 4, 5]
     assert steps["progress_total"].tolist() == [40] * 5  # 2.5% at step 1 .. 12.5% at step 5
     assert steps["memory_gib"].tolist() == [9.1, 9.2, 9.3, 9.4, 9.5]  # GB of 1024**3 bytes: GiB
-    assert steps["tokens_per_s"].tolist() == [1200.5, 1201.0, 1201.5, 1202.0, 1202.5]
+    assert steps["tokens_per_s_per_gpu"].tolist() == [1200.5, 1201.0, 1201.5, 1202.0, 1202.5]
     assert steps["loss"].tolist() == [0.9, 0.8, 0.7, 0.6, 0.5]
 
 
