@@ -422,6 +422,13 @@ def test_the_only_loss_like_key_is_the_loss(write_log):
             "total_loss",
             ("lm_loss", "depth_reg_loss", "distill_loss"),
         ),
+        # a loss word in the plural beside its parts named after it: semchan/NLUT's train loop prints "loss_mn: ...
+        # loss_c: ... loss_s: ... loss_mse: ... losses: ...", the weighted sum it backpropagates
+        (
+            ("loss_mn", "loss_c", "loss_s", "loss_mse", "losses"),
+            "losses",
+            ("loss_mn", "loss_c", "loss_s", "loss_mse"),
+        ),
         # of several totals, the total of nothing named: MOTIP's train metrics print overall_loss beside
         # overall_detr_loss and overall_id_loss, the totals of its detection and identity parts
         (

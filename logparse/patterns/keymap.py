@@ -213,6 +213,11 @@ class UnitError(ValueError):
 
 
 @functools.lru_cache(maxsize=65_536)  # (printed keys repeat line after line, log after log)
+def _singular(key: str) -> str:
+    """A loss word's plural as its singular (`losses` -> `loss`), any other key as it is."""
+    return key[:-2] if key.endswith("sses") else key
+
+
 def normalize(key: str) -> str:
     """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
     trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec); a key written in
@@ -1271,10 +1276,11 @@ class KeyMap:
             plain_totals = [k for k in totals if not _words(k) - rule.total - rule.words]
             totals = plain_totals if len(plain_totals) == 1 else totals
         # a loss printed beside its parts named after it (audiocraft's ce, ce_q1, ce_q2: per codebook) is their whole
+        # (named in the plural, `losses` beside `loss_mn`, `loss_c`, ...: NLUT's train.py)
         stems = [
             k
             for k in candidates
-            if all(o == k or normalize(o).startswith(normalize(k) + "_") for o in candidates)
+            if all(o == k or normalize(o).startswith(_singular(normalize(k)) + "_") for o in candidates)
         ]
         # a regularizer added to the objective (a mixture of experts' load-balancing loss, a z-loss) is no objective
         # of its own: with those set aside, the one loss left is what the code optimizes
