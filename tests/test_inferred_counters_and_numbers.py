@@ -4,6 +4,8 @@ a loop's or a tool's own format with values chosen in the test."""
 
 from __future__ import annotations
 
+import pytest
+
 from logparse import api
 from tests.frames import frame, row_at, steps_of
 
@@ -425,3 +427,19 @@ def test_the_whole_jobs_batch_on_every_step_line_is_a_fact(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert [o.value for o in parsed.facts["global_batch_size"]] == [128]
+
+
+def test_seconds_over_a_count_of_iterations_as_one_unit_are_read_per_step(write_log):
+    # BVLC/caffe src/caffe/solver.cpp Step(): LOG_IF(INFO, Caffe::root_solver()) << "Iteration " << iter_ << " ("
+    # << per_s << " iter/s, " << lapse << "s/" << param_.display() << " iters), loss = " << smoothed_loss_;
+    # then sgd_solver.cpp ApplyUpdate(): "Iteration " << iter_ << ", lr = " << rate
+    lines = []
+    for it, lapse in ((100, 105.395), (200, 105.951), (300, 104.8)):
+        lines += [
+            f"I0502 17:4{it // 100}:41.519320 22378 solver.cpp:218] Iteration {it} ({100 / lapse:.6g} iter/s, "
+            f"{lapse}s/100 iters), loss = 17.4673",
+            f"I0502 17:4{it // 100}:41.519623 22378 sgd_solver.cpp:105] Iteration {it}, lr = 0.01",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300]
+    assert row_at(parsed, 3)["step_time_s"] == pytest.approx(1.05951, rel=1e-12)

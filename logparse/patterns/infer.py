@@ -1202,6 +1202,18 @@ def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
             continue
         if _count_of(sh, nxt, i):
             slot.label, nxt.label = "", "time"
+    # ... or the seconds, a slash and the count of steps they took, as one unit (BVLC/caffe src/caffe/solver.cpp
+    # Step(): "Iteration " << iter_ << " (" << per_s << " iter/s, " << lapse << "s/" << param_.display() << "
+    # iters), loss = " << smoothed_loss_)
+    for i, (slot, nxt) in enumerate(zip(slots, slots[1:], strict=False)):
+        if slot.kind != "num" or nxt.kind != "num" or slot.rate:
+            continue
+        unit = _SECONDS_OVER.match(sh.literals[i + 1])
+        if unit is None or _PER_AFTER_COUNT.match(sh.literals[i + 2]) is None:
+            continue
+        if _count_of(sh, slot, i + 1):
+            slot.label, slot.unit, nxt.label = "time", unit.group("unit"), ""
+            nxt.role = "skip"
 
 
 def _tagged_number(sh: SampledShape, slots: list[Slot]) -> None:
@@ -1270,6 +1282,8 @@ _COUNT_IN = regex.compile(
 )
 
 
+_SECONDS_OVER = regex.compile(r"^(?P<unit>s|sec|ms)/$")
+_PER_AFTER_COUNT = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\b")
 _PER_STEPS = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)\s*[:=]?\s*$")
 _PER_AFTER = regex.compile(r"^\s*(?:iters?|iterations?|steps?|batch(?:es)?)\)")
 
