@@ -132,7 +132,9 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
                 # evaluation event at that step carries its loss)
                 got = _evaluated_at(parsed.events, int(step))
                 if got is None or not _same(got, want):
-                    out.append(f"{column} at step {step}: no row for that step, and no evaluation event with it")
+                    out.append(
+                        f"{column} at step {step}: no row for that step, and no evaluation event with it"
+                    )
                 continue
             if not has_steps or not len(hit):
                 out.append(f"{column} at step {step}: no row for that step")
