@@ -6992,9 +6992,10 @@ def _line_table(
             cut = regex.compile("^(?:" + _unit_alternatives(mixed[i - 1]) + ")")
             variants = sorted({cut.sub("", v, count=1) for v in variants})
         rate = _BAR_RATE.match(variants[0]) if i and len(variants) == 1 and groups.get(i - 1) else None
-        if rate is not None and _tqdm_count(sh) is not None:
-            # a bar's rate, drawn `?it/s` before the bar has timed a step (tqdm/std.py format_meter): the frame is
-            # the same record's, its rate not known yet
+        if rate is not None and _tqdm_count(sh) is not None and any(shape.glued for shape in rec.shapes):
+            # a bar's rate, drawn `?it/s` before the bar has timed a step (tqdm/std.py format_meter): the frame a
+            # loop's print is glued to is the same record's, its rate not known yet (the bar's own opening draw,
+            # `0/375 [00:00<?, ?it/s]` with no postfix, is no step)
             parts[-1] = f"(?:{parts[-1]}{regex.escape(rate.group())}|\\?it/s)"
             variants = [variants[0][rate.end() :]]
         parts.append(_literal_rx(variants, i == 0, i == n))
