@@ -443,3 +443,16 @@ def test_seconds_over_a_count_of_iterations_as_one_unit_are_read_per_step(write_
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300]
     assert row_at(parsed, 3)["step_time_s"] == pytest.approx(1.05951, rel=1e-12)
+
+
+def test_a_learning_rate_glued_to_its_name(write_log):
+    # the MME domain-adaptation loop (VisionLearningGroup/SSDA_MME style): print('S {} T {} Train Ep: {} lr{} \t Loss
+    # Classification: {:.6f} Loss T {:.6f} Method {}\n'.format(source, target, step, lr, loss_c, -loss_t, method))
+    lines = [
+        f"S real T sketch Train Ep: {s} lr0.00{9925 - s // 10} \t Loss Classification: 0.9{s // 100}8827 Loss T 0.294183 "
+        "Method MME"
+        for s in range(100, 600, 100)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert row_at(parsed, 2)["lr"] == 0.009905

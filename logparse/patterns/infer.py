@@ -199,6 +199,9 @@ NUM_RX = (
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
 GLUED_RX = (
     r"(?:(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+    # (or a learning rate glued to its name: the MME domain-adaptation loop's print('... Train Ep: {} lr{} \t Loss
+    # Classification: {:.6f} ...'))
+    r"|(?:(?<=(?<![A-Za-z])lr)|(?<=(?<![A-Za-z])LR))\d*\.\d+(?:[eE][-+]?\d+)?(?![\w.])"
     # (or to a tag of a letter or two that fills a bracket, `[s20]`, `[ep1]`, `[it500]`: an abbreviated counter)
     r"|(?:(?<=\[[A-Za-z])|(?<=\[[A-Za-z]{2}))\d+(?=\]|/\d+\]))"
 )
