@@ -1171,7 +1171,7 @@ def _steps_named(rows: pd.DataFrame, events: pd.DataFrame) -> tuple[np.ndarray, 
     """The lines that name a step and their steps, in line order: the step rows', and the events' that print
     their own step where that counts on with the rows' (an evaluation at step 3000 after the last training line,
     2900, then "Final model saved to ..." is at 3000: gaurav-chawla-2/ERA-V4's loop evaluates at the top of
-    iteration 3000 and stops there)."""
+    iteration 3000 and ends there)."""
     lines, values = rows["line"].to_numpy(dtype=float), rows["step"].to_numpy(dtype=float)
     if events.empty or "step" not in events:
         return lines, values

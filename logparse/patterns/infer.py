@@ -609,22 +609,32 @@ _SCALE_BEFORE_RATE = regex.compile(r"^(?P<scale>[kKMB])(?=\s?[A-Za-z/])")
 _COPULAS = frozenset({"is", "was", "are", "were", "equals"})
 
 
-# a key, then when its value was measured, the count before its word, then the value: `val_loss at 0 epoch: 3.93`
-# (tanyuqian's RLHF-from-scratch print(f'val_loss at {epoch} epoch: {val_loss}'); the number in the text as `#`).
-# (The word before the count, `loss at step 1900: 18.69`, is a counter's key, whose value the key before it names:
-# find_counter.)
-_KEY_AT_WHEN = regex.compile(
+# a key, then when its value was measured, then the value (the numbers in the text as `#`): the count before its
+# word, `val_loss at 0 epoch: 3.93` (tanyuqian's RLHF-from-scratch print(f'val_loss at {epoch} epoch: {val_loss}')),
+# or the counter's word before its count and its total, `Total Loss at iteration 2 / 600000 is: 2936.1`
+# (openpose-plus's "Total Loss at iteration {} / {} is: {}"). (A word before the count and a value right after it,
+# `loss at step 1900: 18.69`, is a counter's key, whose value the key before it names: find_counter.)
+_KEY_AT = regex.compile(
     r"(?:^|(?<=[\s,;|]))(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,3}) at "
-    r"# (?:epochs?|steps?|iter(?:ation)?s?)\s*[:=]\s*$",
+    r"(?:# (?:epochs?|steps?|iter(?:ation)?s?)|(?:epoch|step|iter(?:ation)?)\s*# ?(?:/ ?# ?)?(?:is|was)?)"
+    r"\s*[:=]\s*$",
     regex.I,
 )
 
 
-_KEY_AT_COUNT = regex.compile(
-    r"(?:^|(?<=[\s,;|]))(?P<key>[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){0,3}) at "
-    r"(?:epoch|step|iter(?:ation)?)\s*# ?(?:/ ?# ?)?(?:is|was)?\s*[:=]\s*$",
-    regex.I,
-)
+def _key_told_at(literals: Sequence[str], kinds: Sequence[str], i: int) -> str | None:
+    """The key of value i where the text before it says when it was measured between the key and the value
+    (_KEY_AT), else None."""
+    if kinds[i] != "num" or i == 0 or kinds[i - 1] != "num":
+        return None
+    texts = [f"{literals[i - 1]}#{literals[i]}"]
+    if i > 1 and kinds[i - 2] == "num":
+        texts.insert(0, "#".join(literals[i - 2 : i + 1]))  # (with the count's total)
+    for text in texts:
+        told = _KEY_AT.search(text)
+        if told is not None:
+            return told.group("key")
+    return None
 
 
 # a sentence's end inside a key's text, and the shortened words whose period ends none (`avg. loss`, `mem avg.
@@ -699,18 +709,7 @@ def label_of(literals: Sequence[str], kinds: Sequence[str], i: int) -> tuple[str
         boxed = None if label else _BOXED_KEY.search(before)
         if boxed is not None:
             label = boxed.group("key")
-    when = (
-        _KEY_AT_WHEN.search(f"{literals[i - 1]}#{literals[i]}") if i > 0 and kinds[i - 1] == "num" else None
-    )
-    if when is not None and kinds[i] == "num":
-        label = when.group("key")  # (`val_loss at 0 epoch: 3.93`: the key, when it was measured, its value)
-    elif kinds[i] == "num" and i > 0 and kinds[i - 1] == "num":
-        # (or the counter's word before its count, and its total: openpose-plus's "Total Loss at iteration {} / {}
-        # is: {}")
-        told = "#".join(literals[max(0, i - 2) : i + 1]) if i > 1 and kinds[i - 2] == "num" else ""
-        at = _KEY_AT_COUNT.search(told) or _KEY_AT_COUNT.search(f"{literals[i - 1]}#{literals[i]}")
-        if at is not None:
-            label = at.group("key")
+    label = _key_told_at(literals, kinds, i) or label  # (the key, when it was measured, its value)
     label = _sentence_key(label)
     if not regex.search(r"\w", label):
         label = ""  # (the quotes between a list's strings, `'93.9', '91.5'`, are no key)
@@ -1675,8 +1674,9 @@ def _optimizer_named(label: str) -> bool:
     return keymap_mod.normalize(label) in _OPTIMIZER_COUNTERS
 
 
-# words before a counter's name that make it the plan, no count (`max_epoch`, `total_epochs`, `num_epoch`)
-_PLAN_WORDS = frozenset({"max", "total", "num", "number", "n", "nb"})
+# the words of a key that plan a run's steps or epochs, before a word that counts them (`total step`, `max_iters`,
+# `num_steps`, `max_epoch`): a plan, no count
+_PLAN_WORDS = frozenset({"total", "max", "num", "n"})
 
 
 def _epoch_named(label: str) -> bool:
@@ -2208,8 +2208,6 @@ def _key_before_counter(rec: RecordShape) -> None:
     rec.slots[nxt].label = " ".join(words[:-1])
 
 
-# the words of a key that plan a run's steps, before a word that counts them (`total step`, `max_iters`, `num_steps`)
-_PLAN_WORDS = frozenset({"total", "max", "num", "n"})
 # words before a time that make it the run's time so far, not a step's (the last-words reading of field_plan)
 _SO_FAR_WORDS = frozenset({"total", "elapsed", "cumulative", "overall", "accumulated", "wall"})
 
@@ -2871,9 +2869,8 @@ def _pipe_cells(sh: SampledShape, width: int, sep: str = "|") -> list[int] | Non
         literals, kinds, _ = tokens(part)
         mixed = kinds.count("num") != len(kinds) or any(lit.strip() not in ("", "/") for lit in literals)
         if kinds == ["ts"] and not "".join(literals).strip():
-            mixed = (
-                False  # (a CSV's stamp column: `timestamp,phase,epoch,...` over `2026-04-23 11:09:34,...`)
-            )
+            # (a CSV's stamp column: `timestamp,phase,epoch,...` over `2026-04-23 11:09:34,...`)
+            mixed = False
         if kinds and mixed:
             return None
         out += [cell] * len(kinds)
@@ -3621,8 +3618,9 @@ def _leading_lines(sample: SampledLog, heads: dict[str, RecordShape]) -> set[str
 
 def _epoch_banner(rec: RecordShape) -> bool:
     """A sentence or a rule that says an epoch begins and prints nothing else: facebookresearch/DiT train.py logs
-    f"Beginning epoch {epoch}..." after its start-up lines, others `===== Epoch   6 / 200 =====`. Not a key's line (a logged dict's `epoch: 1424`, Palette's, closes
-    the keys above it; a logged table's step row, `| step | 3.3e+03 |`, its rows)."""
+    f"Beginning epoch {epoch}..." after its start-up lines, others `===== Epoch   6 / 200 =====`. Not a key's line
+    (a logged dict's `epoch: 1424`, Palette's, closes the keys above it; a logged table's step row, `| step |
+    3.3e+03 |`, its rows)."""
     if _has_values(rec) or rec.counter is None or not _epoch_named(rec.slots[rec.counter].label):
         return False
     before = rec.shapes[0].literals[rec.counter].rstrip()
@@ -4583,6 +4581,12 @@ def _enumerated_under(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap
     return falls >= 1
 
 
+def _counter_word(rec: RecordShape) -> str:
+    """The last word of a record's counter's key: the counter whatever word before it names the line's stage or
+    kind (`train_step`, `opt_step`, `timing_step` are each a `step`)."""
+    return _counter_key(rec).split("_")[-1]
+
+
 def _repeats_in_place(printed: list[str]) -> bool:
     """Whether a counter prints one count twice within one run of it (a count again before it falls back)."""
     counts = [_whole(_unsep(v)) or 0 for v in printed]
@@ -4604,7 +4608,7 @@ def _other_half(rec: RecordShape, main: RecordShape) -> bool:
     more frequent) is the row; the other joins it."""
     if rec.counter is None or main.counter is None:
         return False
-    if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
+    if _counter_word(rec) != _counter_word(main):
         # (one counter, named with the line's own word or not: a trainer's "opt_step=1 loss=..." then its
         # "TIMING step=1 | total=141.8s gen=42.4s ...")
         return False
@@ -4650,7 +4654,7 @@ def _copy_of(rec: RecordShape, main: RecordShape) -> bool:
     # (a bar's redraws at one position show its numbers again by design: the bar's own rules)
     if _tqdm_count(rec.shapes[0]) is not None or _tqdm_count(main.shapes[0]) is not None:
         return False
-    if _counter_key(rec).split("_")[-1] != _counter_key(main).split("_")[-1]:
+    if _counter_word(rec) != _counter_word(main):
         return False  # (`train step=20` and `step 20`: one counter, named with its stage or without)
     mine, other = _keyed_values(rec), _keyed_values(main)
     if not mine or not mine.keys() <= other.keys():

@@ -212,12 +212,12 @@ class UnitError(ValueError):
     """A value whose unit does not fit its column (raised as a malformed value)."""
 
 
-@functools.lru_cache(maxsize=65_536)  # (printed keys repeat line after line, log after log)
 def _singular(key: str) -> str:
     """A loss word's plural as its singular (`losses` -> `loss`), any other key as it is."""
     return key[:-2] if key.endswith("sses") else key
 
 
+@functools.lru_cache(maxsize=65_536)  # (printed keys repeat line after line, log after log)
 def normalize(key: str) -> str:
     """The form keys are looked up in: lower case, spaces and dashes as underscores, no brackets or
     trailing colon around it ("Grad-Norm:" -> grad_norm, "Tokens per Sec" -> tokens_per_sec); a key written in
