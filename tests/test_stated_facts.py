@@ -295,7 +295,7 @@ def test_total_batch_and_gradient_accumulation(tmp_path):
     [
         # choijun9040/vlm_project's distillation banner: the loader's batch, then the batch an update sees
         (["  batch_size:     2", "  effective_batch:16"], 2),
-        (["batch_size: 8", "world_size: 4"], None),  # several processes: either batch
+        (["batch_size: 8", "world_size: 4"], 8),  # several processes: the per-process batch
         (["batch_size: 8", "global_batch_size: 12"], None),  # no whole multiple: not the micro batch's
     ],
 )
@@ -606,15 +606,23 @@ def test_a_config_value_that_is_no_number_states_no_fact(tmp_path):
         # PaddlePaddle's print_arguments (`-----------  Configuration Arguments -----------` then `%s: %s` per
         # argument, sorted): one process, so its bare batch size is the micro batch
         (["-----------  Configuration Arguments -----------", "batch_size: 32", "use_gpu: 1"], 32),
-        # several processes stated: a bare batch size may be the per-process or the global one
-        (["Distributed world size: 4", "batch_size: 32"], None),
+        # several processes stated: a loop's bare batch size is its data loader's, one process's batch
+        (["Distributed world size: 4", "batch_size: 32"], 32),
+        # a global batch the log states equal to it, one process, no accumulation: the two are one
+        (["batch_size: 32", "global_batch_size: 32", "gradient_accumulation_steps: 1"], 32),
+        # equal to it beside several processes: one of the two figures is not the micro batch
+        (["Distributed world size: 4", "batch_size: 32", "global_batch_size: 32"], None),
     ],
 )
-def test_a_bare_batch_size_is_the_micro_batch_only_for_one_process(tmp_path, head, micro):
+def test_a_bare_batch_size_is_the_micro_batch_and_makes_no_global_batch_over_several_processes(
+    tmp_path, head, micro
+):
     run = nanogpt_run(tmp_path, *head)
     assert run.facts["batch_size"].value == 32 and run.facts["batch_size"].source == "log"
     assert stated(run, "micro_batch_size").get("micro_batch_size") == micro
-    assert "global_batch_size" not in run.facts or run.facts["global_batch_size"].source != "log"
+    if any("world size" in line for line in head):
+        # (and no global batch is made of it: over several processes it is not known)
+        assert "global_batch_size" not in run.facts or run.facts["global_batch_size"].source == "log"
 
 
 def test_the_micro_batch_times_the_gpus_and_the_accumulation_the_log_states_is_the_global_batch(tmp_path):

@@ -842,25 +842,29 @@ class _Assembler:
 
     def _batch_per_process(self) -> None:
         """A batch size the log names no scope of (`batch_size: 32`) is the micro batch where the log states no
-        other batch and no more than one process: with one process the loop's batch and the step's are one. Where
-        it states several processes, the bare name may be either, and stays a fact of its own. Beside a global
-        (or effective) batch the log states larger, a whole multiple of it, the bare one is the micro batch
-        whatever the processes: the global batch is the micro batch times the ranks and the accumulation
-        (choijun9040/vlm_project's distillation banner: `batch_size: 2` then `effective_batch:16`)."""
+        other batch: a loop's batch size is what its data loader hands one process a forward pass (PyTorch's
+        `DataLoader(batch_size=...)` under a `DistributedSampler`, the per-process batch of DDP loops; UniMatch,
+        nanoGPT's `batch_size`). With several processes the global batch stays unknown (steps.runfacts
+        _batch_of_micro does not multiply a batch of no scope), as a loop may also divide a whole job's batch
+        over its ranks. Beside a global (or effective) batch the log states larger, a whole multiple of it, the
+        bare one is the micro batch whatever the processes: the global batch is the micro batch times the ranks
+        and the accumulation (choijun9040/vlm_project's distillation banner: `batch_size: 2` then
+        `effective_batch:16`); beside one equal to it, where the log states one process at most and no
+        accumulation, the two are one."""
         stated = self.facts.get("batch_size")
         if not stated or "micro_batch_size" in self.facts or len({o.value for o in stated}) != 1:
             return
+        processes = [o.value for name in ("world_size", "gpu_count") for o in self.facts.get(name, [])]
         if "global_batch_size" in self.facts:
             whole = {o.value for o in self.facts["global_batch_size"]}
             bare, big = stated[0].value, next(iter(whole))
             whole_multiple = (
                 isinstance(bare, int) and isinstance(big, int) and 0 < bare < big and big % bare == 0
             )
-            if len(whole) == 1 and whole_multiple:
+            accumulated = any(o.value != 1 for o in self.facts.get("grad_accum", []))
+            alone = not accumulated and all(isinstance(v, int | float) and v <= 1 for v in processes)
+            if len(whole) == 1 and (whole_multiple or (bare == big and alone)):
                 self.facts["micro_batch_size"] = list(stated)
-            return
-        processes = [o.value for name in ("world_size", "gpu_count") for o in self.facts.get(name, [])]
-        if any(not isinstance(v, int | float) or v > 1 for v in processes):
             return
         self.facts["micro_batch_size"] = list(stated)
 
