@@ -456,3 +456,30 @@ def test_a_learning_rate_glued_to_its_name(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
     assert row_at(parsed, 2)["lr"] == 0.009905
+
+
+def test_a_step_counter_that_keeps_pace_with_many_epochs_counts_the_whole_run(write_log):
+    # FastSpeech2 (ming024) train.py: "Epoch [{}/{}], Step [{}/{}]:".format(epoch, epochs, current_step, total_step)
+    # then "Total Loss: {:.4f}, Mel Loss: {:.4f}, ...;" and "Time Used: {:.3f}s, Estimated Time Remaining: {:.3f}s."
+    # 1000 epochs of 608 steps: total_step 608,000; the 191st epoch's steps are 115,521-116,128 (190 x 608 + 1, 191 x 608)
+    lines = []
+    for step in range(115_600, 116_100, 100):
+        lines += [
+            f"Epoch [191/1000], Step [{step}/608000]:",
+            f"Total Loss: {68 - step / 1e5:.4f}, Mel Loss: 0.2892, Duration Loss: 2.2572;",
+            "Time Used: 28493.331s, Estimated Time Remaining: 97800.871s.",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(115_600, 116_100, 100))
+    assert [o.value for o in parsed.facts["train_iters"]] == [608_000]
+
+
+def test_a_step_counter_within_an_epoch_is_no_plan_of_the_run(write_log):
+    # the pytorch-tutorial loops: 'Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}' with total_step = len(train_loader):
+    # the 600 counts one epoch's batches, the run is 20 x 600; at epoch 12 the steps are 100..500, not near 6,600
+    lines = [
+        f"Epoch [12/20], Step [{s}/600], Loss: {1 - s / 1000:.4f}" for s in range(100, 600, 100)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert "train_iters" not in parsed.facts

@@ -1034,10 +1034,15 @@ _PLANNED_FACTS = frozenset({"num_epochs", "train_iters"})
 _PLAN_WORD = re.compile(r"(?i)(?:total|max|num|number|planned)|^n_")
 
 
+PACED_EPOCHS = 10  # a counter within an epoch lands in one epoch's share of a run this long by chance 1 in 5
+
+
 def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:
     """Whether a step counter counts across epochs: an epoch printed as a fraction (`29500/31675 (epoch 23.28)`,
-    karpathy-style char-rnn loops print the epoch as the step over the steps an epoch takes), or a counter that
-    goes on rising where the epoch turns."""
+    karpathy-style char-rnn loops print the epoch as the step over the steps an epoch takes), a counter that
+    goes on rising where the epoch turns, or one that keeps pace with the epochs (_keeps_pace)."""
+    if _keeps_pace(rows, epochs):
+        return True
     for column in epochs:
         if column == "epoch_total":
             continue
@@ -1046,6 +1051,33 @@ def _spans_epochs(rows: pd.DataFrame, epochs: list[str]) -> bool:
             continue
         if (epoch % 1 != 0).any() or (epoch // 1).nunique() > 1:
             return bool(rows["step"].is_monotonic_increasing and epoch.is_monotonic_increasing)
+    return False
+
+
+def _keeps_pace(rows: pd.DataFrame, epochs: list[str]) -> bool:
+    """Whether a counter out of a total is the whole run's by its pace: each value within one epoch of where the
+    epoch printed beside it stands in the run, the total over the epochs planned being an epoch's steps
+    (FastSpeech2's `Epoch [191/1000], Step [115650/608000]`: 608 steps an epoch, the 191st ends at 116,128). A
+    counter within an epoch counts to its loader's length, anywhere in it; it is taken for the whole run's only
+    past the second epoch of a run of many, where the window is a small share of its range."""
+    if not {"epoch_total", "progress_total"} <= set(rows):
+        return False
+    planned = pd.to_numeric(rows["epoch_total"], errors="coerce")
+    total = pd.to_numeric(rows["progress_total"], errors="coerce")
+    for column in epochs:
+        if column == "epoch_total":
+            continue
+        epoch = pd.to_numeric(rows[column], errors="coerce")
+        if epoch.isna().any() or planned.isna().any() or total.isna().any() or (planned < PACED_EPOCHS).any():
+            continue
+        per_epoch = total / planned
+        for first in (0, 1):  # (epochs counted from 0 or from 1)
+            done = epoch - first  # (epochs finished before this one)
+            if (done < 2).all():
+                continue
+            low, high = (done - 0.5) * per_epoch, (done + 1.5) * per_epoch  # (two epochs' width: rounding)
+            if ((rows["step"] >= low) & (rows["step"] <= high)).all():
+                return True
     return False
 
 
