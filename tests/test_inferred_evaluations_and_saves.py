@@ -258,3 +258,17 @@ def test_a_path_in_a_sentence_is_no_save(write_log):
     lines += [f"step {s} | loss {2 - s / 10:.3f}" for s in range(1, 5)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert parsed.events.empty or "checkpoint_save" not in set(parsed.events["event"])
+
+
+def test_a_step_count_that_starts_again_each_epoch_keeps_the_epochs_evaluation_lines(write_log):
+    # microsoft/recommenders' SLi-Rec trainer (recommenders/models/deeprec/models/sequential/sequential_base_model.py):
+    # print("step {0:d} , total_loss: {1:.4f}, data_loss: {2:.4f}".format(...)) every show_step batches, the count
+    # starting again each epoch, then print("eval valid at epoch {0}: {1}".format(epoch, ",".join(...)))
+    lines = []
+    for epoch in range(1, 4):
+        lines += [f"step {s} , total_loss: {1.6 - epoch / 10 - s / 1000:.4f}, data_loss: 1.5000" for s in (20, 40)]
+        lines.append(f"eval valid at epoch {epoch}: auc:0.{60 + epoch},logloss:0.69{epoch},group_auc:0.5{epoch}")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [20, 40] * 3
+    assert row_at(parsed, 4)["loss"] == round(1.6 - 0.2 - 0.02, 4)
+    assert [ev["line"] for ev in evals(parsed)] == [3, 6, 9]

@@ -1751,9 +1751,18 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         ups, downs, distinct = moves[i]
         return ups >= 1 and ups >= RISING * (ups + downs) and distinct >= min(n, 2)
 
-    def steady(i: int) -> bool:  # rising, or one step printed by several ranks
+    def steady(i: int) -> bool:  # rising, or one step printed by several ranks, or each epoch's again
         ups, downs, _ = moves[i]
-        return downs <= (ups + downs) * (1 - RISING) or few
+        return downs <= (ups + downs) * (1 - RISING) or few or cycles(i)
+
+    def cycles(i: int) -> bool:
+        """A count that goes back to its first value again and again, rising between: a position within epochs
+        the log numbers on other lines, or none (microsoft/recommenders' SLi-Rec notebook: `step 20 , total_loss:
+        ...` and `step 40 , ...` each epoch, the epoch on the evaluation line after them)."""
+        ser = series[i]
+        falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
+        ups = moves[i][0]
+        return len(falls) >= 2 and set(falls) == {ser[0][1]} and ups >= len(falls)
 
     # `Train loss 0 48.220909`: the key before a counter names the value after it
     for i in sorted(ints):
@@ -6681,6 +6690,9 @@ def _line_table(
             elif stepped:
                 why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
                 read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
+            else:  # (said, not dropped: detectron2's `eta: 0:43:51`, the time left)
+                why = km.skipped(slot.label) or "a duration neither the step's time nor the time since training began"
+                keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
         if slot.role == "skip" and slot.header and slot.label:
             why = "a printed list of numbers in the column's cell: which item, or their sum, is its value is not known"
