@@ -483,3 +483,22 @@ def test_a_step_counter_within_an_epoch_is_no_plan_of_the_run(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
     assert "train_iters" not in parsed.facts
+
+
+def test_a_counters_banner_seen_once_with_set_up_lines_after_it_is_no_step(write_log):
+    # a build-nanogpt-derived French GPT loop: print(f"epoch: {epoch} | step: {step} | shard: {shard}") once at the
+    # start, its set-up lines after it, then f"step {step:5d} | loss: {loss:.6f} | lr: {lr:.7f} | norm: {norm:.4f} |
+    # dt: {dt:.2f}ms | tok/sec: {tps:.2f}"
+    lines = [
+        "GPU: NVIDIA GeForce RTX 4090",
+        "epoch: 0 | step: 0 | shard: 0",
+        "total steps: 3834 | grad accum steps: 16 | warmup_steps: 191",
+        "Batch per shards: 2",
+    ]
+    lines += [
+        f"step {s:5d} | loss: {11 - s / 10:.6f} | lr: 0.0000600 | norm: 1.5000 | dt: 3400.00ms | tok/sec: 9637.42"
+        for s in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert row_at(parsed, 5)["loss"] == 10.9

@@ -3927,6 +3927,20 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             and _lone_value(rec) is None
         ):
             rec.kind = "none"
+    trained = [rec for rec in steps if rec.kind == "step" and rec.count >= MIN_REPEATS and _trains(rec, km)]
+    for rec in steps:
+        # a counter's line seen once that prints no training value, its own or on lines after it, beside a record
+        # of steps that does: a banner of where the run starts, the set-up lines after it no values of a step
+        # (a GPT loop's `epoch: 0 | step: 0 | shard: 0`, then `total steps: 3834 | grad accum steps: 16`)
+        if (
+            trained
+            and rec.kind == "step"
+            and rec.count == 1
+            and rec not in trained
+            and not any(_trains(part, km) for part in records if part is rec or part.head is rec)
+            and not any(set(_words(label)) & SCORE_WORDS for label in _measured_labels(rec))  # (an evaluation's)
+        ):
+            rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
     # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
