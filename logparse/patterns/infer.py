@@ -2560,7 +2560,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         if slot.role == "skip" and not slot.header:
             continue  # (a table's column whose cell holds no one value still names what its row is)
         m = field_plan(km, slot.label, slot.unit, [], False)
-        if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s"}:
+        # (the lr beside an evaluation's metric is the schedule's at that point, measured by no training: a loop
+        # that evaluates before the step prints `Step {iter}: Val Loss {loss:.4f} | LR: {lr:.2e}`)
+        if m is not None and not m.kept and _full(m) in TRAINING_COLUMNS - {"step_time_s", "lr"}:
             return False
         if m is not None and m.kept and "loss" in _words(slot.label):
             return False
@@ -2573,7 +2575,7 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
-_TRAIN_STAGE = frozenset({"train", "training"})
+_TRAIN_STAGE = keymap_mod.TRAIN_WORDS  # (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
 # the data splits an evaluation is of, by the words that name them
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 
@@ -6196,7 +6198,7 @@ def _metric_named_steps(rec: RecordShape) -> bool:
     {global_step:5d} t={elapsed:7.0f}s vram={peak_mem_mb:5d}MB] L=... D=... PSNR={psnr:5.2f} R=... bpp")."""
     if rec.counter is None or rec.count < MIN_REPEATS or not _counter_named(rec.slots[rec.counter].label):
         return False
-    return not _evaluation_text(rec)
+    return not _evaluation_text(rec) and not any(_evaluation_named(label) for label in _value_labels(rec))
 
 
 def _accuracy_check(rec: RecordShape, steps: list[RecordShape]) -> bool:
