@@ -272,3 +272,20 @@ def test_a_step_count_that_starts_again_each_epoch_keeps_the_epochs_evaluation_l
     assert steps_of(parsed) == [20, 40] * 3
     assert row_at(parsed, 4)["loss"] == round(1.6 - 0.2 - 0.02, 4)
     assert [ev["line"] for ev in evals(parsed)] == [3, 6, 9]
+
+
+def test_a_checkpoint_read_back_and_metrics_written_beside_the_checkpoints_are_no_saves(write_log):
+    # a SmolLM2 Shakespeare loop: print(f"[LOAD] Checkpoint loaded at step {step}") on resuming, its steps
+    # f"[TRAIN] Step {step} | Loss: {loss:.3f} | LR: {lr:.6f} | dt: {dt:.2f}ms | tok/sec: {tps:8.2f}", and a MoE
+    # loop's torch.save(metrics, f"checkpoints/metrics_{step}.pt") with print(f"Metrics saved to {path}")
+    lines = ["[LOAD] Checkpoint loaded at step 5000", "Training resumed from step 5001"]
+    for s in range(5001, 5006):
+        lines.append(f"[TRAIN] Step {s} | Loss: 0.0{s - 4990} | LR: 0.000050 | dt: 1122.43ms | tok/sec:  1824.61")
+        if s == 5003:
+            lines.append(f"Metrics saved to checkpoints/metrics_{s}.pt")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [5001, 5002, 5003, 5004, 5005]
+    assert saves(parsed) == []
+    # the save of the checkpoint itself still is one
+    lines.append("Checkpoint saved at step 5005")
+    assert [e["line"] for e in saves(frame(write_log("\n".join(lines) + "\n")))] == [len(lines)]

@@ -2575,7 +2575,9 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
-_TRAIN_STAGE = keymap_mod.TRAIN_WORDS  # (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
+_TRAIN_STAGE = (
+    keymap_mod.TRAIN_WORDS
+)  # (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
 # the data splits an evaluation is of, by the words that name them
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 
@@ -3940,7 +3942,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             and rec.count == 1
             and rec not in trained
             and not any(_trains(part, km) for part in records if part is rec or part.head is rec)
-            and not any(set(_words(label)) & SCORE_WORDS for label in _measured_labels(rec))  # (an evaluation's)
+            and not any(
+                set(_words(label)) & SCORE_WORDS for label in _measured_labels(rec)
+            )  # (an evaluation's)
         ):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
@@ -6707,7 +6711,10 @@ def _line_table(
                 why = f"a duration under a step time's key that goes up and down: the step's own time ({slot.label!r})"
                 read_as(slot, {"column": "step_time_s", "type": "duration"}, slot.label, why)
             else:  # (said, not dropped: detectron2's `eta: 0:43:51`, the time left)
-                why = km.skipped(slot.label) or "a duration neither the step's time nor the time since training began"
+                why = (
+                    km.skipped(slot.label)
+                    or "a duration neither the step's time nor the time since training began"
+                )
                 keys.append(("skipped", slot.label, keymap_mod.skipped_use(why)))
             continue
         if slot.role == "skip" and slot.header and slot.label:
@@ -7557,7 +7564,23 @@ def _says_saved(sh: SampledShape) -> bool:
     """Whether a shape's line says a checkpoint was written: not where it says one will be (a start-up line that
     names the folder, gaurav-chawla-2/ERA-V4's "Checkpoints will be saved to: /content/drive/.../checkpoints")."""
     text = sh.examples[0][1]
-    return _SAVE.search(text) is not None and _SAVE_PLANNED.search(text) is None
+    if _SAVE.search(text) is None or _SAVE_PLANNED.search(text) is not None:
+        return False
+    # (nor where it says a checkpoint was read: "[LOAD] Checkpoint loaded at step 5000"; nor where what it wrote is
+    # no model's state, whatever folder it went to: "Metrics saved to checkpoints/metrics_0.pt")
+    return _LOADED.search(text) is None and _SAVED_OTHER.search(text) is None
+
+
+# a checkpoint read back, not written: its verb, with no verb of writing beside it
+_LOADED = regex.compile(
+    r"(?i)^(?!.*\b(?:sav(?:e|ed|ing)|writ(?:e|ten|ing))\b).*\b(?:load(?:ed|ing)?|restor(?:e|ed|ing))\b"
+)
+# what a loop saves that is no checkpoint, named before the verb or just after it
+_SAVED_OTHER = regex.compile(
+    r"(?i)\b(?:metrics?|logs?|plots?|figures?|charts?|curves?|histor(?:y|ies)|results?|predictions?|samples?|images?|"
+    r"stats|statistics|losses)\b\s+(?:(?:is|are|was|were|has\s+been|have\s+been)\s+)?(?:saved|written)\b"
+    r"|\b(?:saved|saving|wrote|writing)\s+(?:the\s+)?(?:metrics?|logs?|plots?|figures?|curves?|histor(?:y|ies)|results?|predictions?|samples?|stats|statistics)\b"
+)
 
 
 # the future a plan says its saves in: `will be saved`, `will save`, `to be saved`, `will be written`
