@@ -477,9 +477,7 @@ def test_a_step_counter_that_keeps_pace_with_many_epochs_counts_the_whole_run(wr
 def test_a_step_counter_within_an_epoch_is_no_plan_of_the_run(write_log):
     # the pytorch-tutorial loops: 'Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}' with total_step = len(train_loader):
     # the 600 counts one epoch's batches, the run is 20 x 600; at epoch 12 the steps are 100..500, not near 6,600
-    lines = [
-        f"Epoch [12/20], Step [{s}/600], Loss: {1 - s / 1000:.4f}" for s in range(100, 600, 100)
-    ]
+    lines = [f"Epoch [12/20], Step [{s}/600], Loss: {1 - s / 1000:.4f}" for s in range(100, 600, 100)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [100, 200, 300, 400, 500]
     assert "train_iters" not in parsed.facts

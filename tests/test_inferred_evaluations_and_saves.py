@@ -266,8 +266,12 @@ def test_a_step_count_that_starts_again_each_epoch_keeps_the_epochs_evaluation_l
     # starting again each epoch, then print("eval valid at epoch {0}: {1}".format(epoch, ",".join(...)))
     lines = []
     for epoch in range(1, 4):
-        lines += [f"step {s} , total_loss: {1.6 - epoch / 10 - s / 1000:.4f}, data_loss: 1.5000" for s in (20, 40)]
-        lines.append(f"eval valid at epoch {epoch}: auc:0.{60 + epoch},logloss:0.69{epoch},group_auc:0.5{epoch}")
+        lines += [
+            f"step {s} , total_loss: {1.6 - epoch / 10 - s / 1000:.4f}, data_loss: 1.5000" for s in (20, 40)
+        ]
+        lines.append(
+            f"eval valid at epoch {epoch}: auc:0.{60 + epoch},logloss:0.69{epoch},group_auc:0.5{epoch}"
+        )
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [20, 40] * 3
     assert row_at(parsed, 4)["loss"] == round(1.6 - 0.2 - 0.02, 4)
@@ -280,7 +284,9 @@ def test_a_checkpoint_read_back_and_metrics_written_beside_the_checkpoints_are_n
     # loop's torch.save(metrics, f"checkpoints/metrics_{step}.pt") with print(f"Metrics saved to {path}")
     lines = ["[LOAD] Checkpoint loaded at step 5000", "Training resumed from step 5001"]
     for s in range(5001, 5006):
-        lines.append(f"[TRAIN] Step {s} | Loss: 0.0{s - 4990} | LR: 0.000050 | dt: 1122.43ms | tok/sec:  1824.61")
+        lines.append(
+            f"[TRAIN] Step {s} | Loss: 0.0{s - 4990} | LR: 0.000050 | dt: 1122.43ms | tok/sec:  1824.61"
+        )
         if s == 5003:
             lines.append(f"Metrics saved to checkpoints/metrics_{s}.pt")
     parsed = frame(write_log("\n".join(lines) + "\n"))
@@ -289,3 +295,17 @@ def test_a_checkpoint_read_back_and_metrics_written_beside_the_checkpoints_are_n
     # the save of the checkpoint itself still is one
     lines.append("Checkpoint saved at step 5005")
     assert [e["line"] for e in saves(frame(write_log("\n".join(lines) + "\n")))] == [len(lines)]
+
+
+def test_a_summary_of_both_splits_after_the_validation_bar_is_the_epochs_row(write_log):
+    # a PASCAL VOC FCN loop: print(f"\nEpoch {epoch}/{epochs}"), print(f"LR: {lr}"), a tqdm bar over the training
+    # loader and one over the validation loader (desc "Validation"), then print(f"Train Loss: {t:.4f}, Val Loss:
+    # {v:.4f}"): the training's loss of the epoch beside its validation's
+    bar = "| 182/182 [00:17<00:00, 10.28it/s]"
+    lines = []
+    for e in range(1, 5):
+        lines += ["", f"Epoch {e}/30", "LR: 0.001", f"Training: 100%|{'█' * 20}{bar}",
+                  f"Validation: 100%|{'█' * 20}{bar}", f"Train Loss: 2.4{9 - e}97, Val Loss: 2.4{9 - e}65"]  # fmt: skip
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4]
+    assert (row_at(parsed, 8)["loss"], row_at(parsed, 8)["eval_loss"]) == (2.4797, 2.4765)  # (epoch 2's row)

@@ -2582,6 +2582,18 @@ _TRAIN_STAGE = (
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 
 
+def _both_splits(rec: RecordShape) -> bool:
+    """Whether a record's keys name the training split and an evaluation's: a summary of both, the training's own
+    values among them (a segmentation loop prints a `Validation:` bar, then "Train Loss: {t:.4f}, Val Loss:
+    {v:.4f}")."""
+    stages = [set(_words(label.lower())) for label in _value_labels(rec)]
+    if not stages or stages[0] & EVAL_WORDS:
+        return (
+            False  # (an evaluation that opens the line names itself: `  eval 200: train 1.5510 | val 1.5317`)
+        )
+    return any(words & _TRAIN_STAGE for words in stages) and any(words & EVAL_WORDS for words in stages)
+
+
 def _splits_beside_a_loss(labels: Sequence[str]) -> bool:
     """Whether a record's keys name two data splits each (`VAL ACC`, `TEST ACC`) beside a loss that names none:
     one split's evaluation would not name the other, so the record is the training's, the loss its own and the
@@ -3442,7 +3454,7 @@ def _member(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         unit = keymap_mod.UNIT_AFTER.match(sh.literals[-1]) is not None
         return not config_only and (not tail or unit or _listed_alone(sh))
     known = [s for s in labelled if km.lookup(s.label, "step") is not None]
-    return len(known) >= 2 and not _evaluation_text(rec)
+    return len(known) >= 2 and (not _evaluation_text(rec) or (rec.counter is None and _both_splits(rec)))
 
 
 def _single(rec: RecordShape) -> bool:
@@ -3579,7 +3591,7 @@ def _values_line(rec: RecordShape) -> bool:
     `loss_disc=3.859, loss_gen=3.076, ...` after its `[global_step, lr]` line); a duration under its key is a
     value (mbfaria/ShuffleFaceNet_Pytorch's `    total_loss: 14.8365 time: 10m 8s` under `Train Epoch: 6/70 ...`)."""
     labelled = [s for s in rec.slots if s.kind in ("num", "clock") and s.label and not s.rate]
-    return len(labelled) >= 2 and rec.counter is None and not _evaluation_text(rec)
+    return len(labelled) >= 2 and rec.counter is None and (not _evaluation_text(rec) or _both_splits(rec))
 
 
 def _trains_for(rec: RecordShape, head: RecordShape, km: keymap_mod.KeyMap) -> bool:
@@ -3863,7 +3875,12 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in records:
         if rec.kind == "none" and rec.counter is None and _within_an_epoch(rec) and _trains(rec, km):
             continue  # (training values printed many times in one epoch, an evaluation's beside them: steps)
-        if rec.kind == "none" and (rec.counter is None or rec.count < MIN_REPEATS) and _evaluation_text(rec):
+        if (
+            rec.kind == "none"
+            and (rec.counter is None or rec.count < MIN_REPEATS)
+            and _evaluation_text(rec)
+            and not (rec.counter is None and _both_splits(rec))
+        ):
             # (a counter seen too few times to make a record of steps may still number an evaluation's epochs:
             # `Test Epoch: 13\tAccuracy: ...` twice in an excerpt)
             varied = any(
@@ -4356,6 +4373,8 @@ def _under_evaluation_headings(records: list[RecordShape], sample: SampledLog, k
             continue
         if not any(under[k] for k in keys) or sum(under[k] for k in keys) < sum(seen[k] for k in keys):
             continue
+        if _both_splits(rec):
+            continue  # (the epoch's summary after its validation pass: `Train Loss: 2.4997, Val Loss: 2.4865`)
         varied = any(
             len({v for _, v in rec.series(sl.index)}) > 1 for sl in rec.slots if sl.kind == "num" and sl.label
         )
