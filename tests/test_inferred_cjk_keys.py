@@ -1,5 +1,5 @@
-"""Keys written in Chinese (or Japanese, Korean) with full-width punctuation, read by the inferred reading and the
-key model (synonyms.toml [words]). Each log is built from a training loop's own print string (cited beside it)
+"""Keys written in Chinese (or Japanese, Korean) with full-width punctuation, or in Spanish, Portuguese, French,
+German or Russian words with their accents, read by the inferred reading and the key model (synonyms.toml [words]). Each log is built from a training loop's own print string (cited beside it)
 with values chosen in the test; the expected values are those values, as the format prints them."""
 
 from __future__ import annotations
@@ -135,3 +135,32 @@ def test_a_save_said_in_korean_japanese_or_chinese_is_a_checkpoint(write_log, sa
     parsed = frame(write_log("\n".join(lines) + "\n"))
     saves = parsed.events[parsed.events["event"] == "checkpoint_save"]
     assert list(saves["step"]) == [250, 500]
+
+
+def test_spanish_keys_with_accents_read_as_the_training_and_the_validation_loss(write_log):
+    # an ML course's Spanish cat-classifier notebook: print(f"{pct}% Epoch {epoch}: loss entrenamiento={train:.4f},
+    # loss validación={val:.4f}, exactitud={acc:.4f}%") every fifth of the epochs ('training loss', 'validation
+    # loss', 'accuracy')
+    lines = [
+        f"{20 * k}% Epoch {100 * k}: loss entrenamiento=0.00{k}7, loss validación=0.0{k}99, exactitud=5{k}.0000%"
+        for k in range(1, 6)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500]
+    assert (row_at(parsed, 2)["loss"], row_at(parsed, 2)["eval_loss"]) == (0.0027, 0.0299)
+
+
+@pytest.mark.parametrize(
+    "key, english",
+    [
+        ("loss validación", "loss val"),
+        ("pérdida", "loss"),
+        ("Época", "epoch"),
+        ("Verlust", "loss"),
+        ("Эпоха", "epoch"),
+        ("perda de treino", "loss de train"),
+        ("temporal", "temporal"),  # (a word the table has only a part of stays as printed)
+    ],
+)
+def test_words_of_other_languages_read_as_english(key, english):
+    assert keymap.english(key) == english

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import unicodedata
 import os
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -256,17 +257,39 @@ FULL_WIDTH = str.maketrans(
 )
 _WORDS: dict[str, str] | None = None  # the builtin table's [words], read on first use
 _LONGEST = 1
+_SPELLED: regex.Pattern[str] | None = None  # its words in Latin or Cyrillic letters, whole words of a key
+_SPELLED_WORDS: dict[str, str] = {}
+# letters with a mark (é, ç, ñ, ã, ß aside) read as the letter alone: a key written in Spanish, Portuguese, French
+# or German (`loss validación`) reads as the word the table spells without its accent
+_MARKED = regex.compile(r"[\u00c0-\u024f]")
 
 
 def english(text: str) -> str:
-    """A key with its CJK words in English (`当前损失值` -> `current loss`) and its full-width punctuation
-    in ASCII; any other text as it is."""
-    if text.isascii():
-        return text
-    text = text.translate(FULL_WIDTH)
-    if _CJK_RUN.search(text) is None:
-        return text
-    return _CJK_RUN.sub(_english_run, text)
+    """A key with its CJK words in English (`当前损失值` -> `current loss`), its words in another language the table
+    knows too (`loss entrenamiento` -> `loss train`, `Эпоха` -> `epoch`), its letters without their accents and its
+    full-width punctuation in ASCII; any other text as it is."""
+    if not text.isascii():
+        text = _MARKED.sub(_unmarked, text.translate(FULL_WIDTH))
+        if _CJK_RUN.search(text) is not None:
+            text = _CJK_RUN.sub(_english_run, text)
+    spelled = _spelled()
+    return spelled.sub(lambda m: _SPELLED_WORDS[m.group().lower()], text) if spelled.search(text) else text
+
+
+def _unmarked(m: regex.Match[str]) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", m.group()) if not unicodedata.combining(c))
+
+
+def _spelled() -> regex.Pattern[str]:
+    global _SPELLED, _SPELLED_WORDS, _WORDS, _LONGEST
+    if _SPELLED is None:
+        _SPELLED = regex.compile("(?!)")  # (while the table loads: its own keys are English)
+        table = load(BUILTIN)
+        _WORDS, _SPELLED_WORDS = table.words, table.spelled_words
+        _LONGEST = max(map(len, _WORDS), default=1)
+        alternatives = "|".join(sorted(map(regex.escape, _SPELLED_WORDS), key=len, reverse=True)) or "(?!)"
+        _SPELLED = regex.compile(rf"(?i)(?<![^\W\d_])(?:{alternatives})(?![^\W\d_])")
+    return _SPELLED
 
 
 def _english_run(m: regex.Match[str]) -> str:
@@ -652,6 +675,9 @@ class KeyMap:
     eval_metrics: frozenset[str] = frozenset()  # words that name an evaluation's metric ([evaluation])
     rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
     words: dict[str, str] = field(default_factory=dict)  # a CJK word -> its English words ([words])
+    spelled_words: dict[str, str] = field(
+        default_factory=dict
+    )  # a Latin or Cyrillic one -> its English words
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
@@ -1831,12 +1857,22 @@ def parse(data: Table, source: str) -> KeyMap:
         raise PatternError(f"{source}: [rules]: each rule is a text")
     km.rules = dict(rules)
     words = _tables(data, "words", source)
-    if not all(isinstance(v, str) and _CJK_RUN.fullmatch(str(k)) for k, v in words.items()):
+    if not all(
+        isinstance(v, str) and (_CJK_RUN.fullmatch(str(k)) or _SPELLED_WORD.fullmatch(str(k)))
+        for k, v in words.items()
+    ):
         raise PatternError(
-            f"{source}: [words]: each key is a word in CJK letters, each value its English text"
+            f"{source}: [words]: each key is a word in CJK letters, or in lower-case Latin letters without accents or "
+            "Cyrillic ones, each value its English text"
         )
-    km.words = {str(k): " ".join(v.split()) for k, v in words.items()}
+    km.words = {str(k): " ".join(v.split()) for k, v in words.items() if _CJK_RUN.fullmatch(str(k))}
+    km.spelled_words = {
+        str(k): " ".join(v.split()) for k, v in words.items() if not _CJK_RUN.fullmatch(str(k))
+    }
     return km
+
+
+_SPELLED_WORD = regex.compile(r"[a-z]+|[а-яё]+")
 
 
 def _tables(data: Table, name: str, source: str) -> Table:
