@@ -18,8 +18,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-import unicodedata
 import os
+import unicodedata
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
