@@ -500,3 +500,11 @@ def test_a_counters_banner_seen_once_with_set_up_lines_after_it_is_no_step(write
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4, 5]
     assert row_at(parsed, 5)["loss"] == 10.9
+
+
+def test_an_epochs_line_of_a_metric_alone_is_the_run_where_nothing_else_repeats(write_log):
+    # collodi/jl_and_torch dense.jl (Julia Flux): println("epoch 0, mae $(train_err())") before training, then every
+    # 100 epochs println("epoch $epoch, mae $(train_err())"): the only record of the run, no evaluation's word in it
+    lines = ["data loaded"] + [f"epoch {e}, mae 0.0{9 - e // 100}7874162" for e in range(0, 600, 100)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400, 500]

@@ -6219,8 +6219,11 @@ def _metric_named_steps(rec: RecordShape) -> bool:
     only by an evaluation metric among its values (no word of its text or keys says so): the training's own
     steps, which measure the batch as well (Darmasus/Darma training/train_base.py: f"[ep {epoch} step
     {global_step:5d} t={elapsed:7.0f}s vram={peak_mem_mb:5d}MB] L=... D=... PSNR={psnr:5.2f} R=... bpp")."""
-    if rec.counter is None or rec.count < MIN_REPEATS or not _counter_named(rec.slots[rec.counter].label):
+    if rec.counter is None or rec.count < MIN_REPEATS:
         return False
+    counter = rec.slots[rec.counter].label
+    if not (_counter_named(counter) or _epoch_named(counter)):
+        return False  # (an epoch's too: a Flux loop's println("epoch $epoch, mae $(train_err())"))
     return not _evaluation_text(rec) and not any(_evaluation_named(label) for label in _value_labels(rec))
 
 
