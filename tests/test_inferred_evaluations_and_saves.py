@@ -309,3 +309,15 @@ def test_a_summary_of_both_splits_after_the_validation_bar_is_the_epochs_row(wri
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [1, 2, 3, 4]
     assert (row_at(parsed, 8)["loss"], row_at(parsed, 8)["eval_loss"]) == (2.4797, 2.4765)  # (epoch 2's row)
+
+
+def test_mxnet_parameters_written_to_a_params_file_are_a_save(write_log):
+    # dmlc/gluon-cv scripts/detection/faster_rcnn/train_faster_rcnn.py save_params(): logger.info('[Epoch {}] Saving
+    # parameters to {}'.format(epoch, '{:s}_{:04d}_{:.4f}.params'.format(prefix, epoch, current_map)))
+    lines = [
+        f"[Epoch 0][Batch {b}], Speed: 11.896 samples/sec, RPN_Conf=0.095,RCNN_CrossEntropy=0.{b // 100}51"
+        for b in range(99, 599, 100)
+    ]
+    lines.append("[Epoch 0] Saving parameters to faster_rcnn_resnet50_v1b_voc_0000_0.4029.params")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in saves(parsed)] == [6]

@@ -7521,9 +7521,11 @@ def _bar_counts_steps(rec: RecordShape, counted: int) -> bool:
 # Saving Gaussians" beside "\n[ITER {}] Saving Checkpoint", copied by its many forks)
 # (a module or a snapshot as well: Ma-787639046/NLP_Trans logs "[Epoch {}] Module saved!", PyTorch's DDP tutorial
 # "Training snapshot saved at {path}")
-_SAVED = r"(?:checkpoints?|ckpt|models?|weights|states?(?:_dict)?|gaussians|module|snapshot)"
-# the extensions a checkpoint's file is written with
-_CHECKPOINT_FILE = r"(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack)"
+# (and the network's parameters, MXNet's word for its weights: GluonCV's scripts log "[Epoch {}] Saving parameters to
+# {prefix}_{epoch:04d}_{map:.4f}.params")
+_SAVED = r"(?:checkpoints?|ckpt|models?|weights|states?(?:_dict)?|gaussians|module|snapshot|param(?:eter)?s)"
+# the extensions a checkpoint's file is written with (MXNet Gluon's save_parameters writes .params)
+_CHECKPOINT_FILE = r"(?:pt|pth|ckpt|bin|safetensors|npz|h5|pdparams|msgpack|params)"
 _OTHER_SAVE_VERB = (
     r"\b(?:menyimpan|disimpan|tersimpan|guardando|guardado|guardar|salvando|salvo|salvar|sauvegard\w*|enregistr\w*"
     r"|gespeichert|speichere|speichern|сохран\w*)"
