@@ -739,3 +739,10 @@ def test_a_setting_every_step_record_carries_is_a_fact(write_log):
 def test_a_statistic_word_makes_no_evaluation_of_a_training_loss_nor_of_a_metric(km):
     assert km.read("train avg loss", "0.5").column == "loss"
     assert km.read("val mean acc", "0.5").column != "eval_loss"
+
+
+def test_espnets_first_optimizers_first_group_rate_is_the_lr():
+    # espnet2/train/trainer.py registers f"optim{i}_lr{j}" for each optimizer's parameter groups; FunASR's
+    # build_trainer prints them in its `key=value` summary ("... optim_step_time=0.108, optim0_lr0=3.961e-06, ...")
+    line = ("iter_time", "forward_time", "loss_att", "acc", "loss", "optim_step_time", "optim0_lr0", "train_time")
+    assert keymap.load().read("optim0_lr0", "3.961e-06", line=line).column == "lr"
