@@ -746,3 +746,16 @@ def test_espnets_first_optimizers_first_group_rate_is_the_lr():
     # build_trainer prints them in its `key=value` summary ("... optim_step_time=0.108, optim0_lr0=3.961e-06, ...")
     line = ("iter_time", "forward_time", "loss_att", "acc", "loss", "optim_step_time", "optim0_lr0", "train_time")
     assert keymap.load().read("optim0_lr0", "3.961e-06", line=line).column == "lr"
+
+
+def test_a_time_spent_loading_the_batch_is_no_step_time(write_log):
+    # apple/ml-cvnets (CoreNet) engine/training_engine.py logs each summary period "Epoch: {:3d} [{:8d}/{:8d}],
+    # loss: {...}, LR: [...], Avg. batch load time: {:.3f}, Elapsed time: {:5.2f}": the loader's wait, not the step's
+    lines = [
+        f"2024-07-25 17:1{k}:22 - LOGS    - Epoch:  15 [  {118716 + 62 * k}/  200000], loss: 3{k}.2541, "
+        f"Avg. batch load time: 0.{k}07, Elapsed time: {267.58 + 130 * k:.2f}"
+        for k in range(5)
+    ]
+    parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+    assert list(parsed.rows["x_avg_batch_load_time"])[:2] == [0.007, 0.107]

@@ -2218,6 +2218,8 @@ def _key_before_counter(rec: RecordShape) -> None:
 
 
 # words before a time that make it the run's time so far, not a step's (the last-words reading of field_plan)
+# the words of a time spent loading the data, no step's own time
+_LOADING_WORDS = frozenset({"load", "loading", "loader", "dataloader", "data", "fetch", "io", "reader"})
 _SO_FAR_WORDS = frozenset({"total", "elapsed", "cumulative", "overall", "accumulated", "wall"})
 
 
@@ -2392,6 +2394,8 @@ def field_plan(
             continue  # (a bound of the losses, `min loss` beside `avg loss`, is none of them)
         if mapping.column == "step_time_s" and not evaluation and before & EVAL_WORDS:
             continue  # (nor the evaluation's time a training step's record prints beside its own: `eval time`)
+        if mapping.column == "step_time_s" and before & _LOADING_WORDS:
+            continue  # (nor the time the loader took to hand it a batch: CoreNet's `Avg. batch load time`)
         if texts:  # a bare whole memory figure is MiB (keymap.Mapping.for_value)
             mapping = mapping.for_value(texts[0])
         why = (
