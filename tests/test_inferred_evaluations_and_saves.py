@@ -321,3 +321,23 @@ def test_mxnet_parameters_written_to_a_params_file_are_a_save(write_log):
     lines.append("[Epoch 0] Saving parameters to faster_rcnn_resnet50_v1b_voc_0000_0.4029.params")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in saves(parsed)] == [6]
+
+
+def test_orbax_announcing_a_save_then_saying_where_it_goes_is_one_save(write_log):
+    # openpi's JAX trainer logs f"Step {step}: {info_str}" through absl; orbax's CheckpointManager then logs "Saving
+    # checkpoint at step {step}" (checkpoint_manager.py), "Started async saving checkpoint to {path}."
+    # (async_checkpointer.py) and "Starting CheckpointManager Save Finalize thread=save_finalize", each line ending
+    # in its logger's "(pid:module.py:line)"
+    lines = [
+        f"Step {s}: grad_norm=0.45{s // 100}, loss=0.0{s // 100}41, param_norm=1377.8650"
+        for s in range(600, 1100, 100)
+    ]
+    lines += [
+        "05:47:25.181 [I] [process=0] Saving checkpoint at step 1000      (2490449:checkpoint_manager.py:1408)",
+        "05:47:25.182 [I] [process=0] Started async saving checkpoint to /ckpt/pi0/folding/1000. "
+        "(2490449:async_checkpointer.py:439)",
+        "05:47:42.413 [I] [process=0][thread=MainThread][step=1000] Starting CheckpointManager Save Finalize "
+        "thread=save_finalize (2490449:checkpoint_manager.py:1453)",
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [(e["line"], e["step"]) for e in saves(parsed)] == [(6, 1000)]

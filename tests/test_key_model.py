@@ -744,7 +744,16 @@ def test_a_statistic_word_makes_no_evaluation_of_a_training_loss_nor_of_a_metric
 def test_espnets_first_optimizers_first_group_rate_is_the_lr():
     # espnet2/train/trainer.py registers f"optim{i}_lr{j}" for each optimizer's parameter groups; FunASR's
     # build_trainer prints them in its `key=value` summary ("... optim_step_time=0.108, optim0_lr0=3.961e-06, ...")
-    line = ("iter_time", "forward_time", "loss_att", "acc", "loss", "optim_step_time", "optim0_lr0", "train_time")
+    line = (
+        "iter_time",
+        "forward_time",
+        "loss_att",
+        "acc",
+        "loss",
+        "optim_step_time",
+        "optim0_lr0",
+        "train_time",
+    )
     assert keymap.load().read("optim0_lr0", "3.961e-06", line=line).column == "lr"
 
 

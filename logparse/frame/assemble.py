@@ -1139,6 +1139,7 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         if (_save_verb(texts[k]) in _STARTS and _save_verb(texts[k + 1]) in _ENDS)
         or _one_message(texts[k], texts[k + 1])
         or _written_within(texts[k], texts[k + 1])
+        or _placed(texts[k], texts[k + 1])
     ]
     if not drop:
         return events
@@ -1160,6 +1161,16 @@ def _written_within(first: Any, second: Any) -> bool:
     .../01-59-23/model.pth")."""
     a, b = _PATH.findall(str(first)), _PATH.findall(str(second))
     return bool(a and b) and b[-1].startswith(a[-1].rstrip("/") + "/")
+
+
+def _placed(first: Any, second: Any) -> bool:
+    """Whether a save's line says where the save the line before it announced goes: the first names no file, the
+    second a path with the step the first named in it (orbax's CheckpointManager logs "Saving checkpoint at step
+    1000", then "Started async saving checkpoint to .../checkpoints/<run>/1000.")."""
+    if _PATH.search(str(first)) or not (paths := _PATH.findall(str(second))):
+        return False
+    named = set(re.findall(r"\d+", str(first)))
+    return bool(named & set(re.findall(r"\d+", paths[-1])))
 
 
 _PATH = re.compile(r"(?:[A-Za-z]:)?[\w.~-]*[/\\][^\s'\"]+")

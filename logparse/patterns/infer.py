@@ -7542,7 +7542,8 @@ _SAVE = regex.compile(
     r"(?i)\b(?:(?<![-_])sav(?:e|ed|ing)\b(?![-_])[^.!?]{0,60}?"
     # the word alone, or glued into a file's name (not a folder's: nanochat's checkpoint_manager logs "Saved
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
-    rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
+    # (a module's source file is none: orbax's logger ends its lines with "(pid:checkpoint_manager.py:1453)")
+    rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])(?![\w.-]*\.py\b)|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
     # (`@` for at: kandivault-source/Sprocket-500M's "  checkpoint @ iter {it} -> {path}")
     r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
