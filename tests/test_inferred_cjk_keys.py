@@ -164,3 +164,28 @@ def test_spanish_keys_with_accents_read_as_the_training_and_the_validation_loss(
 )
 def test_words_of_other_languages_read_as_english(key, english):
     assert keymap.english(key) == english
+
+
+def test_the_count_of_times_trained_is_the_step_beside_the_epoch(write_log):
+    # the PyTorch tutorial of 小土堆 (xiaotudui) and its copies: print("-------第 {} 轮训练开始-------".format(i+1)), then
+    # every 100 steps print("训练第 {} 轮，训练次数：{}，Loss：{}".format(i + 1, total_train_step, loss.item()))
+    # ('epoch {}, times trained: {}'), and after each epoch print("整体测试集上的loss：{}".format(total_test_loss))
+    lines = []
+    for epoch in range(1, 4):
+        lines.append(f"__________ 第 {epoch} 轮开始训练 __________")
+        lines += [
+            f"训练第 {epoch} 轮，训练次数：{s}，Loss：{5 - s / 1000}"
+            for s in range(epoch * 200 - 100, epoch * 200 + 1, 100)
+        ]
+        lines += [
+            f"整体测试集上的loss：{1.2 - epoch / 100}",
+            "模型以保存",
+        ]  # (its save: 'model saved', 以 for 已)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [100, 200, 300, 400, 500, 600]
+    assert row_at(parsed, 3)["loss"] == 5 - 0.2
+    assert [e["line"] for e in parsed.events.to_dict("records") if e["event"] == "checkpoint_save"] == [
+        5,
+        10,
+        15,
+    ]

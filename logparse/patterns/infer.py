@@ -7574,8 +7574,9 @@ _SAVE = regex.compile(
     # | new best val loss 2.6934 -> checkpoints/llama.ckpt.best")
     # (a pickle of the model too: caofy0307/T-GRAASP's "✔ Best! Corr={:.4f}  →  checkpoints/best_finetune_model.pkl")
     rf"|\bbest\b!?[^!?]{{0,60}}?\s(?:->|=>|→)\s*\S*\.(?:{_CHECKPOINT_FILE}|pkl)\b"
-    # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存")
-    r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)已?保存"
+    # or in Chinese: 保存 (save) before the model, the checkpoint or the weights it writes ("保存最佳模型", "模型已保存",
+    # and with its homophone 以 for 已, as 小土堆's tutorial prints it: print("模型以保存"))
+    r"|保存[^，。！？,.!?]{0,8}?(?:模型|检查点|权重|参数|checkpoint|model|ckpt)|(?:模型|检查点|权重)(?:已经|已|以)?保存"
     # in Korean, 저장 (save) after the checkpoint, the model or the weights (choijun9040/vlm_project's "체크포인트
     # 저장: checkpoints/.../step_1000"), or before them; in Japanese, 保存 after them ("モデルを保存")
     r"|(?:체크포인트|모델|가중치)(?:를|을)?\s*저장|저장[^.!?]{0,8}?(?:체크포인트|모델|가중치)"
