@@ -158,7 +158,8 @@ def test_spanish_keys_with_accents_read_as_the_training_and_the_validation_loss(
         ("Época", "epoch"),
         ("Verlust", "loss"),
         ("Эпоха", "epoch"),
-        ("perda de treino", "loss de train"),
+        ("perda de treino", "loss of train"),
+        ("Número de parámetros", "number of parameters"),
         ("temporal", "temporal"),  # (a word the table has only a part of stays as printed)
     ],
 )

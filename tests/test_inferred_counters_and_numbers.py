@@ -508,3 +508,20 @@ def test_an_epochs_line_of_a_metric_alone_is_the_run_where_nothing_else_repeats(
     lines = ["data loaded"] + [f"epoch {e}, mae 0.0{9 - e // 100}7874162" for e in range(0, 600, 100)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 100, 200, 300, 400, 500]
+
+
+def test_a_batch_count_out_of_its_total_counts_an_epoch_not_the_run(write_log):
+    # a Spanish ViT notebook's loop: print(f"Batch {i}/{len(train_loader)}, Loss: {loss:.4f}, Acc: {acc:.2f}%") every
+    # 100 batches, then after the epoch f"Epoch {epoch}/{epochs}: ...": 1563 is the loader's length, the run 50 x that
+    lines = [
+        f"Batch {b}/1563, Loss: {2.5 - b / 1000:.4f}, Acc: {9 + b / 50:.2f}%" for b in range(0, 600, 100)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400, 500]
+    assert "train_iters" not in parsed.facts
+    # (so says the set `patterns new` writes of it)
+    from logparse.patterns import shapes
+    from logparse.patterns.sets import load_sets
+
+    text, _ = shapes.new_pattern_set(str(write_log("\n".join(lines) + "\n")), "mine", load_sets())
+    assert "within_epoch = true" in text

@@ -714,3 +714,9 @@ def test_the_processes_whose_nccl_rings_connect_are_ranks(tmp_path):
     assert "world_size" not in run.facts
     run = nanogpt_run(tmp_path, *lines[:2])
     assert "world_size" not in run.facts
+
+
+def test_a_parameter_count_stated_in_spanish(tmp_path):
+    # a Spanish ViT notebook on CIFAR-10: print(f"Número de parámetros: {n:,}") before its epochs
+    run = nanogpt_run(tmp_path, "Número de parámetros: 20,986,938")
+    assert stated(run, "total_params") == {"total_params": 20_986_938}

@@ -779,6 +779,9 @@ class _Assembler:
         generic = _generic_steps(rows) & ~rows["pattern"].isin(self._epoch_lines())
         if rows.loc[generic, "progress_total"].isna().any():
             return  # (a total some of the steps print is not the run's)
+        within = {sp.qualname for sp in self.matcher.specs if sp.within_epoch}
+        if rows.loc[generic, "pattern"].isin(within).any():
+            return  # (a count of an epoch's batches counts to the loader's length: `Batch 100/1563`)
         whole = {sp.qualname for sp in self.matcher.specs if sp.whole_run}
         epochs = [c for c in rows if c in ("epoch_index", "epoch_total") or c.endswith("epoch")]
         if not generic.any() or (

@@ -1660,6 +1660,18 @@ def _global_named(label: str) -> bool:
     return "global" in label.lower() or "total" in label.lower()
 
 
+def _batch_named(label: str) -> bool:
+    """A counter named for the batches of an epoch (`Batch 100/1563`, `batch_idx`): its total is the loader's length."""
+    return keymap_mod.normalize(label) in (
+        "batch",
+        "batches",
+        "batch_idx",
+        "batch_id",
+        "batch_index",
+        "minibatch",
+    )
+
+
 def _step_named(label: str) -> bool:
     return keymap_mod.normalize(label) in ("step", "steps", "global_step", "train_step", "training_step")
 
@@ -7118,6 +7130,8 @@ def _line_table(
         line["counts_from"] = rec.counts_from
     if rec.kind == "step" and rec.total is not None and _global_named(sh_label(rec, rec.counter)):
         line["whole_run"] = True
+    elif rec.kind == "step" and rec.total is not None and _batch_named(sh_label(rec, rec.counter)):
+        line["within_epoch"] = True
     line["regex"] = "".join(parts)
     line["fields"] = fields
     return line, keys

@@ -585,6 +585,9 @@ class LineSpec:
     # a step line whose counter says it counts the whole run (`global iteration 20/3402`): its total is the steps
     # planned even beside an epoch's counter, never a loader's length
     whole_run: bool = False
+    # a step line whose counter says it counts an epoch's batches (`Batch 100/1563`): its total is the loader's
+    # length, never the steps planned, though no epoch is printed beside it
+    within_epoch: bool = False
     trusted_chars: int = 0  # lines up to this long are matched without the time limit (shipped sets)
     # where a key map line's values were in a text, by the text's layout (its digits masked): see match
     _layouts: dict[str, list[tuple[str | None, int, int, int, int]] | None] = field(
@@ -1279,6 +1282,7 @@ def _line(
         extra=ld.get("extra"),
         counts_from=ld.get("counts_from"),
         whole_run=ld.get("whole_run", False),
+        within_epoch=ld.get("within_epoch", False),
     )
     spec.__dict__.update(compiled)  # the compiled regexes in place of the lazy attributes
     return spec

@@ -342,7 +342,18 @@ def _line_toml(line: Table) -> str:
     """A [[line]] of an inferred set as TOML: its keys, then a field a line (those of UNWRITTEN columns left out,
     their groups unnamed)."""
     body = ["[[line]]"]
-    for key in ("name", "kind", "event", "step", "attach", "counts_from", "postfix", "note"):
+    for key in (
+        "name",
+        "kind",
+        "event",
+        "step",
+        "attach",
+        "counts_from",
+        "whole_run",
+        "within_epoch",
+        "postfix",
+        "note",
+    ):
         if key in line:
             body.append(f"{key} = {_toml_value(line[key])}")
     rx = line["regex"]
