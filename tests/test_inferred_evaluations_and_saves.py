@@ -341,3 +341,24 @@ def test_orbax_announcing_a_save_then_saying_where_it_goes_is_one_save(write_log
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [(e["line"], e["step"]) for e in saves(parsed)] == [(6, 1000)]
+
+
+def test_a_log_of_evaluations_alone_has_no_step_rows(write_log):
+    # a character transformer's loop (MC-Hyper-Connections example_3): every 100 iterations, before the update,
+    # print(f'Step {iter}: Val Loss {losses.mean():.4f} | LR: {lr:.2e}'), and no line of the training's own
+    lines = ["Starting training..."] + [
+        f"Step {s}: Val Loss {4.9 - s / 1000:.4f} | LR: 3.00e-04" for s in range(0, 500, 100)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert parsed.rows.empty or "step" not in parsed.rows or parsed.rows["step"].isna().all()
+    assert [(e["line"], e["step"], e["eval_loss"]) for e in evals(parsed)][:2] == [(2, 0, 4.9), (3, 100, 4.8)]
+    # and the analysis says so, rather than time the evaluations as steps
+    import pytest
+
+    from logparse import api
+    from logparse.core.errors import LogparseError
+
+    with pytest.raises(
+        LogparseError, match="its 5 matched lines are evaluations and none is a training step"
+    ):
+        api.analyze(str(write_log("\n".join(lines) + "\n")))

@@ -3952,7 +3952,9 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         for rec in found:
             rec.kind = "none"
     if not steps:
-        return _reading(records, sample, km) if _uncounted_steps(records, km) else None
+        if _uncounted_steps(records, km) or _evaluations_only(records):
+            return _reading(records, sample, km)
+        return None
     find_blocks(steps, records, sample, km)
     _paced_by_bar(steps, records, sample, km)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
@@ -4136,6 +4138,18 @@ def _at_training_steps(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return False
     printed = {v for main in steps if main.counter is not None for _, v in main.series(main.counter)}
     return all(v in printed for v in texts)
+
+
+def _evaluations_only(records: list[RecordShape]) -> bool:
+    """Whether a log's only repeated record is an evaluation's, under a counter of its own, its lines the log's
+    most (a loop that prints the validation loss alone: `Step {iter}: Val Loss {loss:.4f} | LR: {lr:.2e}`, every
+    interval, before that step's update): the log's evaluations and no step, rather than those lines read as
+    steps by the generic set."""
+    evaluations = [rec for rec in records if rec.kind == "eval" and rec.counter is not None]
+    if not evaluations or max(rec.count for rec in evaluations) < MIN_REPEATS:
+        return False
+    most = max(rec.count for rec in evaluations)
+    return all(rec.count < most or rec.kind == "eval" for rec in records if _has_values(rec))
 
 
 def _reading(records: list[RecordShape], sample: SampledLog, km: keymap_mod.KeyMap) -> Inferred:

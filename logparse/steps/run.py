@@ -587,6 +587,15 @@ def _step_rows(parsed: ParsedLog, warnings: list[RunWarning]) -> tuple[pd.DataFr
     the log has no step line."""
     rows = parsed.rows
     if rows.empty or "kind" not in rows or not (rows["kind"] == "step").any():
+        events = parsed.events
+        evaluations = int((events["event"] == "eval").sum()) if "event" in events else 0
+        if evaluations >= 3 and evaluations == parsed.lines["matched"]:
+            # (a loop that prints its validation alone, no line of the training's own; one or two evaluations
+            # alone are more likely a run cut before its first step, as the sentence below asks)
+            raise LogparseError(
+                f"{describe(parsed.path)}: {_read_as(parsed)}, but its {evaluations} matched lines are evaluations "
+                "and none is a training step: the log gives no step of its own to time"
+            )
         raise LogparseError(
             f"{describe(parsed.path)}: {_read_as(parsed)}, but it has no training step lines "
             f"({parsed.lines['matched']} lines matched other patterns); was the run cut before its first "
