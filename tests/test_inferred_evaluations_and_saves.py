@@ -4,6 +4,8 @@ lines are an evaluation's or a save's, and the step each is at. Each log is buil
 
 from __future__ import annotations
 
+import pytest
+
 from tests.frames import evals, frame, row_at, steps_of
 
 
@@ -353,8 +355,6 @@ def test_a_log_of_evaluations_alone_has_no_step_rows(write_log):
     assert parsed.rows.empty or "step" not in parsed.rows or parsed.rows["step"].isna().all()
     assert [(e["line"], e["step"], e["eval_loss"]) for e in evals(parsed)][:2] == [(2, 0, 4.9), (3, 100, 4.8)]
     # and the analysis says so, rather than time the evaluations as steps
-    import pytest
-
     from logparse import api
     from logparse.core.errors import LogparseError
 
@@ -362,3 +362,27 @@ def test_a_log_of_evaluations_alone_has_no_step_rows(write_log):
         LogparseError, match="its 5 matched lines are evaluations and none is a training step"
     ):
         api.analyze(str(write_log("\n".join(lines) + "\n")))
+
+
+@pytest.mark.parametrize(
+    "save",
+    [
+        # an image-search trainer's print(f"    [SAVED] best val_loss={v:.4f}") after an epoch that improved
+        "    [SAVED] best val_loss=0.4714",
+        # the Straight Dope's Gluon VQA notebook: logging.info('Best validation acc found. Checkpointing...')
+        "INFO:root:Best validation acc found. Checkpointing...",
+        # torch7 dp's SaveToFile observer: print("SaveToFile: saving to " .. filename)
+        "SaveToFile: saving to /home/user/save/xps:1432747515:1.dat",
+    ],
+)
+def test_a_save_said_by_its_tag_its_gerund_or_the_path_it_goes_to(write_log, save):
+    lines = [f"Epoch {e}: train loss {1 - e / 10:.4f}, lr 0.001" for e in range(5)]
+    lines.insert(3, save)
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in saves(parsed)] == [4]
+
+
+def test_saving_pictures_or_a_table_to_a_path_is_no_save(write_log):
+    lines = [f"Epoch {e}: train loss {1 - e / 10:.4f}, lr 0.001" for e in range(5)]
+    lines.insert(3, "saving to ./samples/epoch_2.png")
+    assert saves(frame(write_log("\n".join(lines) + "\n"))) == []

@@ -7576,7 +7576,8 @@ _SAVE = regex.compile(
     r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
     # (or a tag of its own before the path it wrote: Jiaaqiliu's WSD trainer prints f"  [SAVE] {ckpt_dir}")
-    r"|(?<=\[)(?:save|saved|saving|ckpt|checkpoint)\]:?\s+\S*[/\\]"
+    # (or with no path after it: an image-search trainer's f"    [SAVED] best val_loss={v:.4f}")
+    r"|(?<=\[)(?:save|saved|saving|ckpt|checkpoint)\]:?(?:\s+\S*[/\\]|\s+best\b|\s*$)"
     rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
     # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
     rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"
@@ -7588,6 +7589,13 @@ _SAVE = regex.compile(
     # or the verb checkpointing what it writes (baidu-research/ba-dls-deepspeech utils.py: "Checkpointing model to:
     # ./model/"), not a setting's name (`gradient checkpointing`, `activation checkpointing`: recomputation)
     r"|(?<!gradient )(?<!activation )\bcheckpointing\s+(?:the\s+)?(?:model|weights|state|to\b|at\b)"
+    # (or the word alone before an ellipsis: the Straight Dope's Gluon VQA loop logs "Best validation acc found.
+    # Checkpointing...")
+    r"|(?<!gradient )(?<!activation )\bcheckpointing\s*(?:\.{2,}|…)\s*$"
+    # or saving into a path, a file of no picture, text or table (torch7 dp's SaveToFile: "SaveToFile: saving to
+    # /home/.../save/xps:1432747515:1.dat")
+    r"|\bsav(?:e|ed|ing)\s+(?:it\s+)?(?:to|into)\s+['\"]?\S*[/\\]\S*"
+    r"(?<!\.(?:png|jpe?g|gif|svg|pdf|txt|log|csv|tsv|json|jsonl|ya?ml|html|wav|mp3|mp4|npy|pkl))['\"]?\s*$"
     # or the word alone before an ellipsis, the whole message (kuangliu/pytorch-cifar main.py: print('Saving..')
     # before torch.save(state, './checkpoint/ckpt.pth'), copied into many loops: yl4579/PL-BERT's train.py)
     r"|(?:^|[:>\]|]\s*)saving\s?\.{2,}\s*$"
