@@ -386,3 +386,15 @@ def test_saving_pictures_or_a_table_to_a_path_is_no_save(write_log):
     lines = [f"Epoch {e}: train loss {1 - e / 10:.4f}, lr 0.001" for e in range(5)]
     lines.insert(3, "saving to ./samples/epoch_2.png")
     assert saves(frame(write_log("\n".join(lines) + "\n"))) == []
+
+
+def test_a_validation_perplexity_seen_once_is_an_evaluation(write_log):
+    # OpenNMT (Lua) train.lua: per report "Epoch %d ; Iteration %d/%d ; Learning rate %.4f ; Source tokens/s %d ;
+    # Perplexity %.2f", after the epoch print('Validation perplexity: ' .. validPpl), then the checkpoint's save
+    lines = [
+        f"Epoch 1 ; Iteration {i}/77776 ; Learning rate 1.0000 ; Source tokens/s 1270 ; Perplexity 14.{70 - i // 1000}"
+        for i in range(74000, 78000, 1000)
+    ]
+    lines += ["Validation perplexity: 7.8701437591397", "Saving checkpoint to 'model_epoch1_7.87.t7'..."]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [5]

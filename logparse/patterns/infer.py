@@ -6163,11 +6163,16 @@ def _evaluation_loss_at(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap, key
     return m is not None and not m.kept and _full(m) == "eval_loss"
 
 
+# the words of a loss or of a measure made of it (its exponential, the perplexity; per character or byte in bits)
+_LOSS_MEASURES = frozenset({"loss", "ppl", "perplexity", "nll", "xent", "bpc", "bpb"})
+
+
 def _opened_by_evaluation(rec: RecordShape) -> bool:
     """A line seen once whose first key opens with an evaluation's word, after at most the step it evaluates at
-    (a bare whole number leading the line), and that prints a loss with a fraction's digits: ucsd-cse251b's
-    nanoGPT course loop writes f"{step} evaluate ppl {ppl:.4f} loss {loss:.6f} tok {n} sec {secs:.2f}" beside its
-    f"{step} train {loss:.6f} ..." lines."""
+    (a bare whole number leading the line), and that prints a loss or its perplexity with a fraction's digits:
+    ucsd-cse251b's nanoGPT course loop writes f"{step} evaluate ppl {ppl:.4f} loss {loss:.6f} tok {n} sec
+    {secs:.2f}" beside its f"{step} train {loss:.6f} ..." lines; OpenNMT (Lua) prints 'Validation perplexity:
+    ' .. validPpl after each epoch."""
     numbers = [s for s in rec.slots if s.kind == "num" and s.role != "skip"]
     if numbers and not numbers[0].label and _leading_step(rec, numbers[0]):
         numbers = numbers[1:]
@@ -6177,7 +6182,7 @@ def _opened_by_evaluation(rec: RecordShape) -> bool:
     if not words or words[0] not in EVAL_WORDS:
         return False
     return any(
-        "loss" in _words(sl.label.lower()) and all("." in v for _, v in rec.series(sl.index))
+        set(_words(sl.label.lower())) & _LOSS_MEASURES and all("." in v for _, v in rec.series(sl.index))
         for sl in numbers
         if sl.label
     )
