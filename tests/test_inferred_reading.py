@@ -3303,6 +3303,10 @@ def test_an_epochs_accuracy_check_beside_the_iterations_is_an_evaluation(write_l
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(1, 40, 5))
     assert [e["line"] for e in evals(parsed)] == [1, 4, 7, 10]
+    # the epochs planned, as the evaluation's own counter prints them (no line of a header after an evaluation)
+    from logparse.steps.runfacts import log_facts
+
+    assert log_facts(parsed, [])["num_epochs"].value == 4
 
 
 def test_a_return_printed_at_some_steps_under_their_counter_is_an_evaluation(write_log):

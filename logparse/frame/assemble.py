@@ -763,7 +763,12 @@ class _Assembler:
         # (or an epoch's evaluation line, out of the epochs planned, where the steps print no epoch)
         if "epoch_total" in events and events["epoch_total"].notna().any():
             given = events["epoch_total"].dropna()
-            self.facts["num_epochs"] = _stated_by_row(int(given.iloc[-1]), events, given.index[-1])
+            at = given.index[-1]
+            # (the evaluation's own counter states it, no line of an evaluation's header: steps.runfacts sets those
+            # aside as the evaluation's, so this one is not free-form)
+            self.facts["num_epochs"] = [
+                FactObservation(int(given.iloc[-1]), int(events.at[at, "line"]), str(events.at[at, "pattern"]))
+            ]
 
     def _epoch_lines(self) -> set[str]:
         """The patterns of lines printed once an epoch, the epoch their step."""
