@@ -768,3 +768,17 @@ def test_a_time_spent_loading_the_batch_is_no_step_time(write_log):
     parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
     assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
     assert list(parsed.rows["x_avg_batch_load_time"])[:2] == [0.007, 0.107]
+
+
+def test_a_dict_of_losses_under_loss_takes_its_total_not_its_first_value(write_log):
+    # apple/ml-cvnets (CoreNet) prints the loss as the dict of its parts and their total: "Epoch: {:3d} [{:8d}/
+    # {:8d}], loss: {'classification': 32.7857, 'neural_augmentation': 0.4684, 'total_loss': 33.2541}, ..."; the
+    # dict's key names its only number alone (`grad_norm={'0_default': 66.5}`), never the first of several
+    lines = [
+        f"Epoch:  15 [  {118716 + 62 * k}/  200000], loss: {{'classification': 32.{k}857, 'neural_augmentation': "
+        f"0.4684, 'total_loss': 33.{k + 2}541}}, Elapsed time: {267.58 + 130 * k:.2f}"
+        for k in range(5)
+    ]
+    parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
+    assert list(parsed.rows["loss"])[:2] == [33.2541, 33.3541]
+    assert list(parsed.rows["x_classification"])[:2] == [32.0857, 32.1857]

@@ -7716,7 +7716,7 @@ def _event_line(
     }
 
 
-_DICT_KEY = regex.compile(r"(?:['\"]?(?P<key>[A-Za-z_][\w/.-]*)['\"]?\s*[:=]\s*)\{[^{}]*$")
+_DICT_KEY = regex.compile(r"(?:['\"]?(?P<key>[A-Za-z_][\w/.-]*)['\"]?\s*[:=]\s*)\{[^{}#]*$")
 
 
 def _outer_key(sh: SampledShape, index: int) -> str | None:
@@ -7725,7 +7725,7 @@ def _outer_key(sh: SampledShape, index: int) -> str | None:
     m = _DICT_KEY.search(before)
     if m is None:
         return None
-    after = "".join(sh.literals[index + 1 :])
+    after = "#".join(sh.literals[index + 1 :])  # (each "#" a value printed after this one)
     close = after.find("}")
     return m.group("key") if close >= 0 and "#" not in after[:close] and len(sh.kinds) > index else None
 
