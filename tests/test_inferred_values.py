@@ -1344,3 +1344,15 @@ def test_a_batch_size_the_same_on_every_step_line_is_the_batch_the_log_states(wr
     lines[-1] = lines[-1].replace("batch size: 64", "batch size: 12")
     parsed = frame(write_log("\n".join(lines) + "\n", "short.log"))
     assert "batch_size" not in parsed.facts
+
+
+def test_a_two_digit_year_after_the_month_and_day_is_the_steps_clock(write_log):
+    # a logging datefmt of '%m-%d-%y %H:%M:%S' (an emergent-communication translator's job output: "06-21-22
+    # 19:04:16 - epoch 0 | global step 32 | mode train | loss 0.9499 | ..."): 19:06:29 - 19:04:16 = 133 s
+    stamps = ["06-21-22 19:04:16", "06-21-22 19:06:29", "06-21-22 19:08:40", "06-21-22 19:10:52"]
+    lines = [
+        f"{t} - epoch 0 | global step {32 * (k + 1)} | mode train | loss 0.9{k}99 | accuracy 74.2188"
+        for k, t in enumerate(stamps)
+    ]
+    rows = frame(write_log("\n".join(lines) + "\n")).rows
+    assert rows["timestamp"].iloc[1] - rows["timestamp"].iloc[0] == 133.0

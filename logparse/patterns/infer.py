@@ -147,8 +147,10 @@ TS_RX = (
     # "info,9/26/2019 3:38:24 PM Update = ...")
     r"|(?<![\d/])\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M"
     # the year in two digits, opening the line (xinntao's MMSR and EDVR, the super-resolution codebases built on them:
-    # logging.Formatter('%(asctime)s.%(msecs)03d - %(levelname)s: %(message)s', datefmt='%y-%m-%d %H:%M:%S'))
-    r"|\A\d\d-[01]\d-[0-3]\d \d\d:\d\d:\d\d(?:\.\d+)?(?= )"
+    # logging.Formatter('%(asctime)s.%(msecs)03d - %(levelname)s: %(message)s', datefmt='%y-%m-%d %H:%M:%S'); or the
+    # month first, datefmt '%m-%d-%y %H:%M:%S', as an emergent-communication translator's job output prints it:
+    # sets.py to_timestamp reads the order the fields allow)
+    r"|\A\d\d-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?(?= )"
     # the month and day joined by a dash, no year (logging's datefmt '%m-%d %H:%M:%S': MojiTalk's train logs)
     r"|(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+|,(?:\d{6}|\d{3})(?![\d.,]))?"
     # (glog's `I0919 14:15:27.775955`, absl's: the level's letter first on the line, after the blanks of an indented
