@@ -782,3 +782,18 @@ def test_a_dict_of_losses_under_loss_takes_its_total_not_its_first_value(write_l
     parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
     assert list(parsed.rows["loss"])[:2] == [33.2541, 33.3541]
     assert list(parsed.rows["x_classification"])[:2] == [32.0857, 32.1857]
+
+
+def test_a_list_of_one_rate_per_parameter_group_is_the_lr_once(write_log):
+    # CoreNet's summary prints the rate of each parameter group: "..., LR: [0.00043, 0.00043], Avg. batch load time:
+    # ..."; where the groups' rates differ, which one is the run's is not known and none is read
+    line = "Epoch:  15 [  {}/  200000], loss: 3{}.25, LR: [{}, {}], Elapsed time: {}"
+    same = [
+        line.format(118716 + 62 * k, k, lr, lr, 267 + 130 * k)
+        for k, lr in enumerate(("0.00043", "0.000429") * 2)
+    ]
+    rows = parse_log(str(write_log("\n".join(same) + "\n")), patterns.load_sets()).rows
+    assert list(rows["lr"])[:2] == [0.00043, 0.000429]
+    apart = [line.format(118716 + 62 * k, k, "0.0043", "0.00043", 267 + 130 * k) for k in range(4)]
+    rows = parse_log(str(write_log("\n".join(apart) + "\n", "apart.log")), patterns.load_sets()).rows
+    assert "lr" not in rows

@@ -767,7 +767,9 @@ class _Assembler:
             # (the evaluation's own counter states it, no line of an evaluation's header: steps.runfacts sets those
             # aside as the evaluation's, so this one is not free-form)
             self.facts["num_epochs"] = [
-                FactObservation(int(given.iloc[-1]), int(events.at[at, "line"]), str(events.at[at, "pattern"]))
+                FactObservation(
+                    int(given.iloc[-1]), int(events.at[at, "line"]), str(events.at[at, "pattern"])
+                )
             ]
 
     def _epoch_lines(self) -> set[str]:

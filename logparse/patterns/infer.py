@@ -984,6 +984,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _pair_joined(sh, slots)
     _names_listed(sh, slots)
     _names_zipped(sh, slots)
+    _same_in_every_group(sh, slots)
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _ranges(sh, slots)
@@ -1130,6 +1131,32 @@ def _names_zipped(sh: SampledShape, slots: list[Slot]) -> None:
         if key is not None and following is not None and following.kind == "num":
             following.label = key["key"]
         return
+
+
+_KEYED_LIST = regex.compile(r"(?:^|[\s,;|{(])['\"]?(?P<key>[A-Za-z][\w.-]*)['\"]?\s*[:=]\s*\[\s*$")
+
+
+def _same_in_every_group(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key: [a, b]`, a list of numbers under one key whose items are one number on every line: the key's value, once
+    (CoreNet's "LR: [0.00043, 0.00043]", the rate of each parameter group, all of them one schedule's); the other
+    items say it again. A list whose items differ stays unread: which item is the key's is not known."""
+    nums = [s for s in slots if s.kind == "num"]
+    for n, slot in enumerate(nums):
+        if slot.label or not _KEYED_LIST.search(sh.literals[slot.index]):
+            continue
+        run = [slot]
+        for nxt in nums[n + 1 :]:
+            if nxt.index != run[-1].index + 1 or nxt.label or not _LIST_COMMA.match(sh.literals[nxt.index]):
+                break
+            run.append(nxt)
+        after = run[-1].index + 1
+        if len(run) < 2 or after >= len(sh.literals) or not sh.literals[after].lstrip().startswith("]"):
+            continue
+        if not all(len({v[s.index] for s in run}) == 1 for v in sh.values):
+            continue
+        slot.label = _KEYED_LIST.search(sh.literals[slot.index])["key"]
+        for other in run[1:]:
+            other.role = "skip"
 
 
 def _part_and_whole(sh: SampledShape, slots: list[Slot]) -> None:
