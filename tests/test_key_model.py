@@ -757,31 +757,22 @@ def test_espnets_first_optimizers_first_group_rate_is_the_lr():
     assert keymap.load().read("optim0_lr0", "3.961e-06", line=line).column == "lr"
 
 
-def test_a_time_spent_loading_the_batch_is_no_step_time(write_log):
+def test_corenets_summary_its_loss_dict_by_its_total_and_no_load_time_for_the_step(write_log):
     # apple/ml-cvnets (CoreNet) engine/training_engine.py logs each summary period "Epoch: {:3d} [{:8d}/{:8d}],
-    # loss: {...}, LR: [...], Avg. batch load time: {:.3f}, Elapsed time: {:5.2f}": the loader's wait, not the step's
+    # loss: {...}, LR: [...], Avg. batch load time: {:.3f}, Elapsed time: {:5.2f}", the loss the dict of its parts
+    # and their total: the dict's key names its only number alone (`grad_norm={'0_default': 66.5}`), never the
+    # first of several; the batch load time is the loader's wait, not the step's
     lines = [
-        f"2024-07-25 17:1{k}:22 - LOGS    - Epoch:  15 [  {118716 + 62 * k}/  200000], loss: 3{k}.2541, "
-        f"Avg. batch load time: 0.{k}07, Elapsed time: {267.58 + 130 * k:.2f}"
-        for k in range(5)
-    ]
-    parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
-    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
-    assert list(parsed.rows["x_avg_batch_load_time"])[:2] == [0.007, 0.107]
-
-
-def test_a_dict_of_losses_under_loss_takes_its_total_not_its_first_value(write_log):
-    # apple/ml-cvnets (CoreNet) prints the loss as the dict of its parts and their total: "Epoch: {:3d} [{:8d}/
-    # {:8d}], loss: {'classification': 32.7857, 'neural_augmentation': 0.4684, 'total_loss': 33.2541}, ..."; the
-    # dict's key names its only number alone (`grad_norm={'0_default': 66.5}`), never the first of several
-    lines = [
-        f"Epoch:  15 [  {118716 + 62 * k}/  200000], loss: {{'classification': 32.{k}857, 'neural_augmentation': "
-        f"0.4684, 'total_loss': 33.{k + 2}541}}, Elapsed time: {267.58 + 130 * k:.2f}"
+        f"2024-07-25 17:1{k}:22 - LOGS    - Epoch:  15 [  {118716 + 62 * k}/  200000], loss: {{'classification': "
+        f"32.{k}857, 'neural_augmentation': 0.4684, 'total_loss': 33.{k + 2}541}}, Avg. batch load time: 0.{k}07, "
+        f"Elapsed time: {267.58 + 130 * k:.2f}"
         for k in range(5)
     ]
     parsed = parse_log(str(write_log("\n".join(lines) + "\n")), patterns.load_sets())
     assert list(parsed.rows["loss"])[:2] == [33.2541, 33.3541]
     assert list(parsed.rows["x_classification"])[:2] == [32.0857, 32.1857]
+    assert "step_time_s" not in parsed.rows or parsed.rows["step_time_s"].isna().all()
+    assert list(parsed.rows["x_avg_batch_load_time"])[:2] == [0.007, 0.107]
 
 
 def test_a_list_of_one_rate_per_parameter_group_is_the_lr_once(write_log):
