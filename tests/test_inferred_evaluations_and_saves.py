@@ -373,6 +373,10 @@ def test_a_log_of_evaluations_alone_has_no_step_rows(write_log):
         "INFO:root:Best validation acc found. Checkpointing...",
         # torch7 dp's SaveToFile observer: print("SaveToFile: saving to " .. filename)
         "SaveToFile: saving to /home/user/save/xps:1432747515:1.dat",
+        # an ACT policy trainer's print(f"checkpoint -> {path}"), and a forecasting loop's logger.info(f"→ Checkpoint
+        # mới: {path}") (Vietnamese: 'new checkpoint')
+        "checkpoint -> ckpt\\act_lang_step5000",
+        "2026-05-17 11:01:02,943 | INFO | → Checkpoint mới: /mnt/d/outputs/best_mamba_aqi.pt",
     ],
 )
 def test_a_save_said_by_its_tag_its_gerund_or_the_path_it_goes_to(write_log, save):

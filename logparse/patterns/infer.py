@@ -7615,6 +7615,10 @@ _SAVE = regex.compile(
     rf"|{_SAVED} (?:is |has been |was )?(?:saved|written)\b"
     # (or the words that end the message: NLP_Trans's "Best Module in [Epoch {}] saved!")
     rf"|(?i:\b{_SAVED}\b)[^.!?]{{0,40}}?\b(?:saved|written)!?\s*$"
+    # (or an arrow from the word to the path it went to, or from the line's start to the word and the path after a
+    # colon: an ACT policy trainer's print(f"checkpoint -> {path}"), a forecasting loop's "→ Checkpoint mới: {path}")
+    rf"|\b{_SAVED}\b(?![_-])\s*(?:->|→|=>)\s*\S*[/\\]\S*"
+    rf"|(?<=(?:->|→|=>)\s{{0,3}}){_SAVED}\b(?![_-])[^:\n]{{0,20}}:\s*\S*[/\\]\S*"
     # (or the path it wrote between them: easytorch's "Checkpoint {} saved" of the .pt file)
     rf"|\b{_SAVED}\s+\S+\.{_CHECKPOINT_FILE}\s+(?:saved|written)\b"
     # or the name of the function that saves, the message alone (KevinZH3/Faster-R-CNN-for-VOC2007-'s
