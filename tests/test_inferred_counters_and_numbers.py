@@ -525,3 +525,12 @@ def test_a_batch_count_out_of_its_total_counts_an_epoch_not_the_run(write_log):
 
     text, _ = shapes.new_pattern_set(str(write_log("\n".join(lines) + "\n")), "mine", load_sets())
     assert "within_epoch = true" in text
+
+
+def test_a_plans_epoch_count_in_the_set_up_echo_is_no_step(write_log):
+    # a PINN notebook's echo before training: print("numbers of hidden layer = ", 3) ... print("epoch = ", 2000), then
+    # every 100 epochs print(f"   Epoch={epoch}\t loss={loss:.3e}"): the 2000 is the plan, past where the steps start
+    lines = ["-" * 55, "numbers of hidden layer =  3", "learning rate =  0.001", "epoch =  2000", "-" * 55]
+    lines += [f"   Epoch={e}\t loss={0.6 / (1 + e / 100):.3e}" for e in range(0, 600, 100)]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300, 400, 500]

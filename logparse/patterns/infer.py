@@ -4011,6 +4011,14 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             )  # (an evaluation's)
         ):
             rec.kind = "none"
+        elif (
+            trained
+            and rec.kind == "step"
+            and rec.count == 1
+            and rec not in trained
+            and _plan_ahead(rec, trained)
+        ):
+            rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
     # logger's line; a record under a counter of its own that prints the trainer's counter among its values and
@@ -4167,6 +4175,22 @@ def _at_training_steps(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return False
     printed = {v for main in steps if main.counter is not None for _, v in main.series(main.counter)}
     return all(v in printed for v in texts)
+
+
+def _plan_ahead(rec: RecordShape, trained: list[RecordShape]) -> bool:
+    """A counter's line seen once before the repeated record of training values begins, its count past where that
+    record starts: the run's plan in its set-up echo, no step (a PINN notebook prints "numbers of node =  20",
+    "learning rate =  0.001", "epoch =  2000", then "   Epoch=0\t loss=6.020e-01" and on)."""
+    first = _whole(_unsep(rec.series(rec.counter)[0][1]))
+    if first is None:
+        return False
+    for main in trained:
+        if main.counter is None or main.first <= rec.first:
+            return False
+        start = _whole(_unsep(main.series(main.counter)[0][1]))
+        if start is None or first <= start:
+            return False
+    return True
 
 
 def _evaluations_only(records: list[RecordShape]) -> bool:
