@@ -788,3 +788,11 @@ def test_a_list_of_one_rate_per_parameter_group_is_the_lr_once(write_log):
     apart = [line.format(118716 + 62 * k, k, "0.0043", "0.00043", 267 + 130 * k) for k in range(4)]
     rows = parse_log(str(write_log("\n".join(apart) + "\n", "apart.log")), patterns.load_sets()).rows
     assert "lr" not in rows
+
+
+def test_apples_mps_device_names_a_memory_figure():
+    # a CPT soil-profile trainer on a Mac: f"... gn {gn:.3f}  t {t:.0f}s  mps {mem:.0f}MB" of
+    # torch.mps.current_allocated_memory(); as `gpu 160MB` is, the device's memory (MB binary: [rules] memory)
+    line = ("epoch", "train", "val", "lr", "gn", "t", "mps")
+    meaning = keymap.load().read("mps", "160MB", line=line)
+    assert (meaning.column, meaning.use.rule) == ("memory_gib", "device")
