@@ -534,3 +534,23 @@ def test_a_plans_epoch_count_in_the_set_up_echo_is_no_step(write_log):
     lines += [f"   Epoch={e}\t loss={0.6 / (1 + e / 100):.3e}" for e in range(0, 600, 100)]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 100, 200, 300, 400, 500]
+
+
+def test_a_confusion_matrixs_counts_are_no_step_counter(write_log):
+    # a WMT critical-error detector's fairseq-style logger: "Start epoch {}:", then "Train Loss: {:.3f}, tp: {}, fn:
+    # {}, fp: {}, tn: {}, Acc: ..., F1: ...", then its validation's counts and "Validation loss: ..."; the counts
+    # of the run's own log, tp rising as the classifier learns
+    counts = [(0, 11, 0, 53), (0, 11, 0, 53), (0, 11, 0, 53), (1, 7, 2, 54), (1, 14, 0, 49), (4, 10, 2, 48),
+              (4, 2, 3, 55), (9, 0, 5, 50), (6, 1, 1, 56), (11, 0, 0, 53)]  # fmt: skip
+    lines = []
+    for e, (tp, fn, fp, tn) in enumerate(counts, start=1):
+        lines += [
+            f"| 2021-07-08 17:{e:02d}:06 | INFO | Start epoch {e}:",
+            f"| 2021-07-08 17:{e:02d}:07 | INFO | Train Loss: 0.{99 - e}6, tp: {tp}, fn: {fn}, fp: {fp}, tn: {tn}, "
+            "Acc: 0.828, Prec: 0.000, Rec: 0.000, F1: 0.453",
+            f"| 2021-07-08 17:{e:02d}:58 | INFO | Validation tp: 0, fn: 141, fp: 0, tn: 859",
+            f"| 2021-07-08 17:{e:02d}:59 | INFO | Validation loss: 0.4{e}3, acc: 0.859, F1: 0.462",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(1, 11))
+    assert row_at(parsed, 5)["loss"] == 0.976

@@ -6291,6 +6291,9 @@ SCORE_WORDS = frozenset(
     # a retrieval's and a detector's: average precision, its normalized cumulative gain, its reciprocal rank
     # (ISChenawei/DMNIL's "Recall@1: 49.7583 - Recall@5: ... - AP: 54.9932" after its `[Evaluate]` rule)
     | {"ap", "ndcg", "mrr"}
+    # the confusion matrix's counts a classifier's line prints beside its scores (`tp: 0, fn: 11, fp: 0, tn: 53`):
+    # counts of answers, never a counter of steps
+    | {"tp", "fp", "tn", "fn"}
 )
 # what an agent's evaluation measures: its episodes' reward or return, or the game's score
 _RETURNS = frozenset({"reward", "rewards", "return", "returns", "score"})
