@@ -1074,13 +1074,15 @@ def _keeps_pace(rows: pd.DataFrame, epochs: list[str]) -> bool:
         return False
     planned = pd.to_numeric(rows["epoch_total"], errors="coerce")
     total = pd.to_numeric(rows["progress_total"], errors="coerce")
+    if planned.isna().any() or total.isna().any() or (planned < PACED_EPOCHS).any():
+        return False
+    per_epoch = total / planned
     for column in epochs:
         if column == "epoch_total":
             continue
         epoch = pd.to_numeric(rows[column], errors="coerce")
-        if epoch.isna().any() or planned.isna().any() or total.isna().any() or (planned < PACED_EPOCHS).any():
+        if epoch.isna().any():
             continue
-        per_epoch = total / planned
         for first in (0, 1):  # (epochs counted from 0 or from 1)
             done = epoch - first  # (epochs finished before this one)
             if (done < 2).all():

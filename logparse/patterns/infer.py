@@ -1091,6 +1091,19 @@ _KEY_BEFORE_LIST = regex.compile(r"(?:^|\s)(?P<key>[A-Za-z][\w.]*(?: [A-Za-z][\w
 _LIST_COMMA = regex.compile(r"^\s*,\s*$")
 
 
+def _list_run(sh: SampledShape, nums: list[Slot], unlabelled: bool = False) -> list[Slot]:
+    """The numbers of a printed list from the first of `nums` on: the values after it each behind a comma alone
+    (and with no key of their own, where `unlabelled`)."""
+    run = nums[:1]
+    for nxt in nums[1:]:
+        if nxt.index != run[-1].index + 1 or not _LIST_COMMA.match(sh.literals[nxt.index]):
+            break
+        if unlabelled and nxt.label:
+            break
+        run.append(nxt)
+    return run
+
+
 def _names_zipped(sh: SampledShape, slots: list[Slot]) -> None:
     """A list of names and a list of values side by side, each value the name at its place: names first
     (Gillis/GPTime's train.py logs f"Epoch {epoch}\t[Avg. Loss, Loss]: [{avg:.4f}, {loss:.4f}], {n}";
@@ -1100,11 +1113,7 @@ def _names_zipped(sh: SampledShape, slots: list[Slot]) -> None:
     i + 1), running_loss / 100))."""
     nums = [s for s in slots if s.kind == "num"]
     for n, slot in enumerate(nums):
-        run = [slot]
-        for nxt in nums[n + 1 :]:
-            if nxt.index != run[-1].index + 1 or not _LIST_COMMA.match(sh.literals[nxt.index]):
-                break
-            run.append(nxt)
+        run = _list_run(sh, nums[n:])
         if len(run) < 2:
             continue
         m = _NAMES_THEN_VALUES.search(sh.literals[slot.index])
@@ -1142,19 +1151,16 @@ def _same_in_every_group(sh: SampledShape, slots: list[Slot]) -> None:
     items say it again. A list whose items differ stays unread: which item is the key's is not known."""
     nums = [s for s in slots if s.kind == "num"]
     for n, slot in enumerate(nums):
-        if slot.label or not _KEYED_LIST.search(sh.literals[slot.index]):
+        keyed = None if slot.label else _KEYED_LIST.search(sh.literals[slot.index])
+        if keyed is None:
             continue
-        run = [slot]
-        for nxt in nums[n + 1 :]:
-            if nxt.index != run[-1].index + 1 or nxt.label or not _LIST_COMMA.match(sh.literals[nxt.index]):
-                break
-            run.append(nxt)
+        run = _list_run(sh, nums[n:], unlabelled=True)
         after = run[-1].index + 1
         if len(run) < 2 or after >= len(sh.literals) or not sh.literals[after].lstrip().startswith("]"):
             continue
         if not all(len({v[s.index] for s in run}) == 1 for v in sh.values):
             continue
-        slot.label = _KEYED_LIST.search(sh.literals[slot.index])["key"]
+        slot.label = keyed["key"]
         for other in run[1:]:
             other.role = "skip"
 
@@ -1689,16 +1695,12 @@ def _global_named(label: str) -> bool:
     return "global" in label.lower() or "total" in label.lower()
 
 
+# the counters named for the batches of an epoch (`Batch 100/1563`, `batch_idx`): their total is the loader's length
+_BATCH_COUNTERS = frozenset({"batch", "batches", "batch_idx", "batch_id", "batch_index", "minibatch"})
+
+
 def _batch_named(label: str) -> bool:
-    """A counter named for the batches of an epoch (`Batch 100/1563`, `batch_idx`): its total is the loader's length."""
-    return keymap_mod.normalize(label) in (
-        "batch",
-        "batches",
-        "batch_idx",
-        "batch_id",
-        "batch_index",
-        "minibatch",
-    )
+    return keymap_mod.normalize(label) in _BATCH_COUNTERS
 
 
 def _step_named(label: str) -> bool:
@@ -1796,14 +1798,21 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         ups, downs, _ = moves[i]
         return downs <= (ups + downs) * (1 - RISING) or few or cycles(i)
 
+    def falls(i: int) -> list[int]:
+        """The counts a counter falls back to, in order (within one slice of the log)."""
+        ser = series[i]
+        return [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
+
+    def again(i: int) -> bool:
+        """Whether a counter falls back to its first count, and only there, again and again."""
+        back = falls(i)
+        return len(back) >= 2 and set(back) == {series[i][0][1]}
+
     def cycles(i: int) -> bool:
         """A count that goes back to its first value again and again, rising between: a position within epochs
         the log numbers on other lines, or none (microsoft/recommenders' SLi-Rec notebook: `step 20 , total_loss:
         ...` and `step 40 , ...` each epoch, the epoch on the evaluation line after them)."""
-        ser = series[i]
-        falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
-        ups = moves[i][0]
-        return len(falls) >= 2 and set(falls) == {ser[0][1]} and ups >= len(falls)
+        return again(i) and moves[i][0] >= len(falls(i))
 
     # `Train loss 0 48.220909`: the key before a counter names the value after it
     for i in sorted(ints):
@@ -1938,14 +1947,12 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         """An epoch that goes back only to its first count (0 or 1), and rises twice as often: the script run
         again into the same file (himanshusaini1001's DNA GAN log: `Epoch 50/50` then `TRAIN started at ...`,
         its parameters, `Epoch 1/100`)."""
-        ser = series[i]
-        falls = [b for (s1, a), (s2, b) in zip(ser, ser[1:], strict=False) if s1 == s2 and b < a]
+        back = falls(i)
         # (or as often where nothing else counts: a cross-validation's epochs, `Fold 2 - Epoch 1 - ...`)
         # (or the same first count at every fall, again and again: the runs a banner on its own line numbers,
         # `Run 2/5 on dataset Cora` then its `Epoch: 1/300 | ...` lines)
-        again = len(falls) >= 2 and len(set(falls)) == 1 and ser[0][1] == falls[0]
-        twice = 1 if folded or again else 2
-        return not few and bool(falls) and all(b <= 1 for b in falls) and moves[i][0] >= twice * len(falls)
+        twice = 1 if folded or again(i) else 2
+        return not few and bool(back) and all(b <= 1 for b in back) and moves[i][0] >= twice * len(back)
 
     epochs = [i for i in candidates if _epoch_named(slots[i].label) and (moves[i][1] == 0 or restarted(i))]
     # (of several, one that rises first: the plan's `"max_epoch":200` beside the `"epoch":1` a record counts by,
@@ -2620,9 +2627,8 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     return True
 
 
-_TRAIN_STAGE = (
-    keymap_mod.TRAIN_WORDS
-)  # (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
+# the words of the training's stage (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
+_TRAIN_STAGE = keymap_mod.TRAIN_WORDS
 # the data splits an evaluation is of, by the words that name them
 _SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 
@@ -2633,9 +2639,8 @@ def _both_splits(rec: RecordShape) -> bool:
     {v:.4f}")."""
     stages = [set(_words(label.lower())) for label in _value_labels(rec)]
     if not stages or stages[0] & EVAL_WORDS:
-        return (
-            False  # (an evaluation that opens the line names itself: `  eval 200: train 1.5510 | val 1.5317`)
-        )
+        # (an evaluation that opens the line names itself: `  eval 200: train 1.5510 | val 1.5317`)
+        return False
     return any(words & _TRAIN_STAGE for words in stages) and any(words & EVAL_WORDS for words in stages)
 
 
@@ -3997,27 +4002,16 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             rec.kind = "none"
     trained = [rec for rec in steps if rec.kind == "step" and rec.count >= MIN_REPEATS and _trains(rec, km)]
     for rec in steps:
-        # a counter's line seen once that prints no training value, its own or on lines after it, beside a record
-        # of steps that does: a banner of where the run starts, the set-up lines after it no values of a step
-        # (a GPT loop's `epoch: 0 | step: 0 | shard: 0`, then `total steps: 3834 | grad accum steps: 16`)
-        if (
-            trained
-            and rec.kind == "step"
-            and rec.count == 1
-            and rec not in trained
-            and not any(_trains(part, km) for part in records if part is rec or part.head is rec)
-            and not any(
-                set(_words(label)) & SCORE_WORDS for label in _measured_labels(rec)
-            )  # (an evaluation's)
-        ):
-            rec.kind = "none"
-        elif (
-            trained
-            and rec.kind == "step"
-            and rec.count == 1
-            and rec not in trained
-            and _plan_ahead(rec, trained)
-        ):
+        if not trained or rec.kind != "step" or rec.count != 1 or rec in trained:
+            continue
+        # a counter's line seen once beside a record of steps that prints training values: a banner of where the
+        # run starts where it prints none, its own or on lines after it, and no score (an evaluation's), (a GPT
+        # loop's `epoch: 0 | step: 0 | shard: 0`, then `total steps: 3834 | grad accum steps: 16`); or the plan in
+        # the set-up echo (_plan_ahead)
+        banner = not any(
+            _trains(part, km) for part in records if part is rec or part.head is rec
+        ) and not any(set(_words(label)) & SCORE_WORDS for label in _measured_labels(rec))
+        if banner or _plan_ahead(rec, trained):
             rec.kind = "none"
     steps = [rec for rec in steps if rec.kind == "step"]
     # the lines of other workers beside the trainer's (an RL loop's actors): Acme prints every counter on every
@@ -4199,9 +4193,9 @@ def _evaluations_only(records: list[RecordShape]) -> bool:
     interval, before that step's update): the log's evaluations and no step, rather than those lines read as
     steps by the generic set."""
     evaluations = [rec for rec in records if rec.kind == "eval" and rec.counter is not None]
-    if not evaluations or max(rec.count for rec in evaluations) < MIN_REPEATS:
+    most = max((rec.count for rec in evaluations), default=0)
+    if most < MIN_REPEATS:
         return False
-    most = max(rec.count for rec in evaluations)
     return all(rec.count < most or rec.kind == "eval" for rec in records if _has_values(rec))
 
 

@@ -272,7 +272,7 @@ def english(text: str) -> str:
         text = _MARKED.sub(_unmarked, text.translate(FULL_WIDTH))
         if _CJK_RUN.search(text) is not None:
             text = _CJK_RUN.sub(_english_run, text)
-    spelled = _spelled()
+    spelled = _word_tables()
     return spelled.sub(lambda m: _SPELLED_WORDS[m.group().lower()], text) if spelled.search(text) else text
 
 
@@ -280,7 +280,9 @@ def _unmarked(m: regex.Match[str]) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", m.group()) if not unicodedata.combining(c))
 
 
-def _spelled() -> regex.Pattern[str]:
+def _word_tables() -> regex.Pattern[str]:
+    """The builtin table's [words], read on first use (its CJK words, _WORDS, and its spelled ones, whose pattern
+    this returns)."""
     global _SPELLED, _SPELLED_WORDS, _WORDS, _LONGEST
     if _SPELLED is None:
         _SPELLED = regex.compile("(?!)")  # (while the table loads: its own keys are English)
@@ -293,14 +295,13 @@ def _spelled() -> regex.Pattern[str]:
 
 
 def _english_run(m: regex.Match[str]) -> str:
-    global _WORDS, _LONGEST
     if _WORDS is None:
-        _WORDS = load(BUILTIN).words
-        _LONGEST = max(map(len, _WORDS), default=1)
+        _word_tables()
+    words = _WORDS or {}  # (none while the table itself loads)
     run, out, i, unknown = m.group(), [], 0, ""
     while i < len(run):
         for n in range(min(_LONGEST, len(run) - i), 0, -1):
-            word = _WORDS.get(run[i : i + n])
+            word = words.get(run[i : i + n])
             if word is not None:
                 break
         else:
@@ -675,9 +676,8 @@ class KeyMap:
     eval_metrics: frozenset[str] = frozenset()  # words that name an evaluation's metric ([evaluation])
     rules: dict[str, str] = field(default_factory=dict)  # rule -> its statement, for the summary
     words: dict[str, str] = field(default_factory=dict)  # a CJK word -> its English words ([words])
-    spelled_words: dict[str, str] = field(
-        default_factory=dict
-    )  # a Latin or Cyrillic one -> its English words
+    # a word in Latin or Cyrillic letters -> its English words ([words])
+    spelled_words: dict[str, str] = field(default_factory=dict)
     _seen: dict[tuple[str, bool], Mapping | None] = field(default_factory=dict, repr=False)
     _ignored: dict[str, bool] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[tuple[str, ...], bool], LineKeys] = field(default_factory=dict, repr=False)
@@ -1865,10 +1865,8 @@ def parse(data: Table, source: str) -> KeyMap:
             f"{source}: [words]: each key is a word in CJK letters, or in lower-case Latin letters without accents or "
             "Cyrillic ones, each value its English text"
         )
-    km.words = {str(k): " ".join(v.split()) for k, v in words.items() if _CJK_RUN.fullmatch(str(k))}
-    km.spelled_words = {
-        str(k): " ".join(v.split()) for k, v in words.items() if not _CJK_RUN.fullmatch(str(k))
-    }
+    for k, v in words.items():
+        (km.words if _CJK_RUN.fullmatch(str(k)) else km.spelled_words)[str(k)] = " ".join(v.split())
     return km
 
 

@@ -344,11 +344,12 @@ def to_timestamp(text: str) -> float:
     if _SHORT_YEAR.match(t):
         # (or the month first, where the middle field is no month: a datefmt of '%m-%d-%y %H:%M:%S', `06-21-22
         # 19:04:16`; the day first where neither reads)
-        for fmt in ("%y-%m-%d %H:%M:%S", "%m-%d-%y %H:%M:%S", "%d-%m-%y %H:%M:%S"):
+        for fmt in ("%y-%m-%d %H:%M:%S", "%m-%d-%y %H:%M:%S"):
             try:
                 return _utc(t, fmt, text)
             except MalformedValue:
                 continue
+        return _utc(t, "%d-%m-%y %H:%M:%S", text)
     slashed = _NO_YEAR_SLASH.match(t) if t[2:3] in "/-" else None  # (or '%m-%d %H:%M:%S')
     if slashed is not None:
         t = f"{slashed['m']}{slashed['d']} {slashed['t']}"
