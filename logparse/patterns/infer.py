@@ -5727,12 +5727,21 @@ def _qualifies(rec: RecordShape) -> bool:
             # (or a position out of its total that heads the lines printing its values: CNN_Numpy's
             # '{}/{} (batchs) completed!' over 'train mean loss: ...', found joined or left by find_blocks)
             or (rec.total is not None and len({v for _, v in rec.series(rec.total)}) == 1)
+            # (or a number alone between rules, the banner of each block of values: pointclass2's
+            # print('-----' + str(epoch) + '------') over its `train_mean loss: ...` lines)
+            or _ruled_number(rec)
         )
         # (the counter's own total is no value: `Train Epoch: {i} / {num_epochs}` heads the line of its values)
         return (rec.named or loose) and all(s.role in ("step", "total") for s in rec.slots if s.kind == "num")
     if rec.count < MIN_REPEATS:
         return rec.named
     return True
+
+
+def _ruled_number(rec: RecordShape) -> bool:
+    """A line that prints one number and nothing but rules or punctuation about it (`-----3------`, `== 3 ==`)."""
+    sh = rec.shapes[0]
+    return len(rec.slots) == 1 and not any(ch.isalnum() for text in sh.literals for ch in text)
 
 
 # a branch of a drawn tree: `├─` or `└──` before a name (torchinfo's summary, `│    └─Conv1d: 3-1  [1, 512, 98]
