@@ -3971,6 +3971,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             or _setting_before_steps(rec, first_step)
         ):
             rec.kind = "none"
+    # a resume's line is no step either: the step it names is the checkpoint's, the loss it quotes the best kept
+    # so far (SmolLM2-Text-Generator's "Resuming from epoch {e}, step {s}, best loss {b:.6f}")
+    for rec in records:
+        if rec.kind == "step" and _resumed(rec):
+            rec.kind = "none"
     _sibling_counters(records)
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
