@@ -4843,9 +4843,20 @@ def _setting_before_steps(rec: RecordShape, first_step: int | None) -> bool:
 
 def _options_repr(rec: RecordShape) -> bool:
     """Whether a record printed once is the run's options as a Namespace or a config dataclass prints them
-    (IzayoiSakuya111's VAE++ logs print(args): `Namespace(..., epoch=1000, ..., test='target_test', ...)`): the
-    settings, no step and no evaluation, whatever they are named."""
-    return rec.count == 1 and _OPTIONS_REPR.match(rec.shapes[0].raw) is not None
+    (IzayoiSakuya111's VAE++ logs print(args): `Namespace(..., epoch=1000, ..., test='target_test', ...)`), or as
+    a config of sections, a dict of dicts with a dozen numbers or more (VITS-style trainers log their hparams,
+    `{'train': {'log_interval': 5, ...}, 'data': {...}, 'model': {...}}`): the settings, no step and no
+    evaluation, whatever they are named."""
+    if rec.count != 1:
+        return False
+    raw = rec.shapes[0].raw
+    if _OPTIONS_REPR.match(raw) is not None:
+        return True
+    return _SECTIONED.search(raw) is not None and sum(s.kind == "num" for s in rec.slots) >= 12
+
+
+# a dict whose first value is a dict: a config printed by its sections
+_SECTIONED = regex.compile(r"""\{\s*(['"])\w+\1\s*:\s*\{""")
 
 
 def _moves_alike(rec: RecordShape, i: int, main: RecordShape, j: int) -> bool:
