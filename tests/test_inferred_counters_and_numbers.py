@@ -554,3 +554,50 @@ def test_a_confusion_matrixs_counts_are_no_step_counter(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(1, 11))
     assert row_at(parsed, 5)["loss"] == 0.976
+
+
+def test_a_number_alone_between_rules_heads_the_block_of_values_under_it(write_log):
+    # 494935318/pointclass2 train.py: print('-----' + str(epoch) + '------'), then one `key: value` line each
+    # for the training and the test split's mean loss and accuracy
+    lines = []
+    for e in range(6):
+        lines += [
+            f"-----{e}------",
+            f"train_mean loss: {0.3 - e / 100:.6f}",
+            "train_accuracy: 0.910627",
+            f"test_mean loss: {0.5 + e / 1000:.6f}",
+            "test_accuracy: 0.857374",
+        ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3, 4, 5]
+    assert row_at(parsed, 11)["loss"] == 0.28  # epoch 2's block, its banner on line 11
+
+
+def test_a_resumes_line_naming_a_step_and_the_best_loss_is_no_row(write_log):
+    # SmolLM2-Text-Generator's notebook: logging.info(f"Epoch {epoch}, Step {step}, Loss: {loss:.6f}, Best Loss:
+    # {best:.6f}") per batch; after a restart logging.info(f"Resuming from epoch {e}, step {s}, best loss {b:.6f}")
+    stamp = "2025-02-01 05:54:{:02d},411 - INFO - "
+    lines = [
+        stamp.format(s - 1820) + f"Epoch 0, Step {s}, Loss: {6 - s / 1000:.6f}, Best Loss: 5.500871"
+        for s in range(1823, 1830)
+    ]
+    lines.append(stamp.format(40) + "Resuming from epoch 0, step 1820, best loss 5.500871")
+    lines += [
+        stamp.format(s - 1770) + f"Epoch 0, Step {s}, Loss: {6 - s / 900:.6f}, Best Loss: 5.500871"
+        for s in range(1820, 1824)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [*range(1823, 1830), *range(1820, 1824)]
+    assert 5.500871 not in set(parsed.rows["loss"])
+
+
+def test_a_config_printed_by_its_sections_once_is_no_step(write_log):
+    # VITS-style trainers log their hparams once, a dict of dicts: utils.get_logger(...).info(hps)
+    sections = ", ".join(f"'k{i}': {i * 10}" for i in range(14))
+    lines = [
+        "2022-10-08 13:34:24,515\tbase\tINFO\t{'train': {'log_interval': 5, 'total_step': 8000, 'constant_step': "
+        f"1000, {sections}}}, 'data': {{'sampling_rate': 16000}}}}",
+        "2022-10-08 13:35:46,327\tbase\tINFO\tTrain Epoch: 383 [0%]",
+    ]
+    with pytest.raises(Exception, match="no pattern set recognises"):
+        frame(write_log("\n".join(lines) + "\n"))
