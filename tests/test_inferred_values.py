@@ -1356,3 +1356,16 @@ def test_a_two_digit_year_after_the_month_and_day_is_the_steps_clock(write_log):
     ]
     rows = frame(write_log("\n".join(lines) + "\n")).rows
     assert rows["timestamp"].iloc[1] - rows["timestamp"].iloc[0] == 133.0
+
+
+def test_a_total_named_alone_beside_its_terms_is_the_loss(write_log):
+    # a physics-informed loop: logger.info(f"Epoch {epoch:6d} | Total: {total:.6f} | Residual: {res:.6f} | BC:
+    # {bc:.6f} | Data: {data:.6f} | Time: {t:.1f}s"), total the weighted sum it backpropagates
+    lines = [
+        f"2025-10-09 15:39:{10 + e // 25:02d},850 - __main__ - INFO - Epoch {e:6d} | Total: {100 - e / 10:.6f}"
+        f" | Residual: 272488.703045 | BC: 89.164406 | Data: 1.078676 | Time: {e * 0.6:.1f}s"
+        for e in range(25, 150, 25)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [25, 50, 75, 100, 125]
+    assert row_at(parsed, 2)["loss"] == 95.0

@@ -1266,6 +1266,7 @@ class KeyMap:
         if not candidates:
             if not named:
                 self._splits_alone(keys, mapped)
+                self._total_alone(keys, mapped)
             return
         if named:
             # (but the total of the named loss and the line's other terms, named as its total, is what the code
@@ -1354,6 +1355,29 @@ class KeyMap:
                     "loss",
                     f"one of {len(candidates)} losses and no total: {LOSS_UNDECIDED}",
                 )
+
+    def _total_alone(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
+        """A key named a total and nothing else, the first of the line's values and before two more, with no
+        loss-like key: the objective, the sum of the terms printed after it, weighted or not (a physics-informed loop's "Epoch 25 | Total: 93.07 | Residual:
+        ... | BC: 89.16 | Data: 1.08", a distiller's "step=0 lr=0.001 total=2.19 det=1.93 kd=0.52")."""
+        if any(m.column in ("loss", "eval_loss") for m in mapped.values()):
+            return
+        totals = [k for k in keys if k not in mapped and _words(k) and _words(k) <= self.loss.total]
+        if len(totals) != 1:
+            return
+        # (the first of the line's values, as a loop prints what it optimizes and then what that is made of; a
+        # total printed after its terms is the loss only where it is their sum in every line, infer.py's
+        # _summed_total: `policy=2.5 mse=0.25 total=0.5` is some other count)
+        at = keys.index(totals[0])
+        before = [k for k in keys[:at] if k not in mapped]
+        after = [k for k in keys[at + 1 :] if k not in mapped]
+        if not before and len(after) >= 2:
+            mapped[totals[0]] = Mapping(
+                "loss",
+                "step",
+                rule="loss",
+                via="the loss rule (rules.loss): a total named alone beside its terms, no key named a loss",
+            )
 
     def _own_value(self, candidates: list[str]) -> str | None:
         """Of losses that are one loss, the step's own value and its statistics over earlier steps (kaituoxu's
