@@ -19,7 +19,7 @@ import pytest
 
 from logparse import api
 from tests.conftest import ROOT
-from tests.frames import frame
+from tests.frames import frame, steps_of
 
 CUSTOM = ROOT / "tests" / "data" / "captures" / "custom"
 
@@ -146,3 +146,22 @@ def test_a_log_that_begins_mid_bar_reads_its_first_step_from_that_steps_own_redr
     rows = api.parse(str(path))
     assert list(rows["step"]) == [181, 182, 183]
     assert list(rows["loss"]) == [losses[181], losses[182], losses[183]]
+
+
+def test_a_step_counted_in_the_postfix_and_drawn_again_at_the_next_position_is_one_row(write_log):
+    # Tianshou's trainer: tqdm(total=500, desc=f"Epoch #{epoch}") updated by the environment steps collected, its
+    # postfix set after each update (`..., rew=..., update_step=N`); the bar then draws the same postfix again at
+    # its next position before the next update sets a new one
+    lines = ["\rEpoch #1:   0%|          | 0/500 [00:00<?, ?it/s]"]
+    for k in range(1, 6):
+        post = f"env_step={100 * k}, len=9, rew={9 + k / 10:.2f}, update_step={k}"
+        lines.append(
+            f"\rEpoch #1: {20 * k:3d}%|##        | {100 * k}/500 [00:0{k}<00:04, 30.{k}it/s, {post}]"
+        )
+        if k < 5:
+            nxt = 100 * (k + 1)
+            lines.append(
+                f"\rEpoch #1: {20 * k + 20:3d}%|####      | {nxt}/500 [00:0{k}<00:03, 29.{k}it/s, {post}]"
+            )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [1, 2, 3, 4, 5]

@@ -402,3 +402,17 @@ def test_a_validation_perplexity_seen_once_is_an_evaluation(write_log):
     lines += ["Validation perplexity: 7.8701437591397", "Saving checkpoint to 'model_epoch1_7.87.t7'..."]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert [e["line"] for e in evals(parsed)] == [5]
+
+
+def test_a_sentence_that_says_the_test_data_is_missing_is_no_evaluation(write_log):
+    # flair trainers/trainer.py: log.info(f"DEV : loss {loss} - {main_metric} {score}") after each epoch, and at the
+    # end, with no test split, log.info("Test data not provided setting final score to 0")
+    lines = []
+    for e in (1, 2):
+        lines += [
+            f"2026-12-07 12:02:0{e},100 epoch {e} - iter {i}/30 - loss {1 - i / 100:.8f}" for i in (3, 6, 9)
+        ]
+        lines.append(f"2026-12-07 12:02:0{e},384 DEV : loss {0.7 - e / 10} - f1-score (micro avg)  0.45")
+    lines.append("2026-12-07 12:02:04,675 Test data not provided setting final score to 0")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert [e["line"] for e in evals(parsed)] == [4, 8]

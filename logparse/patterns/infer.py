@@ -3969,6 +3969,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             or _save_only(rec)
             or _saved_beside(rec, evaluations)
             or _setting_before_steps(rec, first_step)
+            or _says_absent(rec)
         ):
             rec.kind = "none"
     # a resume's line is no step either: the step it names is the checkpoint's, the loss it quotes the best kept
@@ -4839,6 +4840,24 @@ def _setting_before_steps(rec: RecordShape, first_step: int | None) -> bool:
         return False
     printed = [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
     return bool(printed) and all(_unsep(v).isdigit() or v in ("None", "null") for v in printed)
+
+
+# a sentence that says what is missing: flair's ModelTrainer logs "Test data not provided setting final score to 0"
+_ABSENT = regex.compile(
+    r"(?i)\b(?:not (?:provided|given|found|available|set)|no \w+ (?:data|set|split) (?:given|provided))\b"
+)
+
+
+def _says_absent(rec: RecordShape) -> bool:
+    """Whether an evaluation's line printed once says its data is missing and states whole numbers only (the
+    score it sets, not one it measured): no evaluation."""
+    if rec.count != 1:
+        return False
+    sh = rec.shapes[0]
+    if _ABSENT.search(" ".join(sh.literals)) is None:
+        return False
+    printed = [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
+    return all(_unsep(v).isdigit() for v in printed)
 
 
 def _options_repr(rec: RecordShape) -> bool:
@@ -7555,12 +7574,13 @@ def _in_milliseconds(m: FieldPlan, because: str) -> FieldPlan:
 
 
 def _counted_before_bar(rec: RecordShape, bar: int | None) -> bool:
-    """Whether the step counter is printed in a bar's description and the bar redrawn beside it: lines in a row
-    that print the same step as the bar's position moves on by one (tqdm redraws a description set once per step:
-    Yet-Another-EfficientDet-Pytorch train.py progress_bar.set_description('Step: {}. Epoch: {}/{}. Iteration:
-    {}/{}. Cls loss: {:.5f}. ...')). A step's values are then those of its last draw."""
-    if bar is None or rec.counter is None or rec.counter >= bar:
-        return False
+    """Whether the step counter is printed in a bar's description or postfix and the bar redrawn beside it: lines
+    in a row that print the same step as the bar's position moves on or stays (tqdm redraws a description set
+    once per step: Yet-Another-EfficientDet-Pytorch train.py progress_bar.set_description('Step: {}. Epoch: {}/{}.
+    Iteration: {}/{}. Cls loss: {:.5f}. ...'); Tianshou's trainer sets the postfix `..., update_step=N` after each
+    update and the bar draws it again at its next position). A step's values are then those of its last draw."""
+    if bar is None or rec.counter is None or rec.counter == bar:
+        return False  # (a step that is the bar's own position is drawn once a position)
     seen = [
         (where, step, _whole(place))
         for (where, step), (_, place) in zip(rec.placed(rec.counter), rec.placed(bar), strict=True)
@@ -7568,7 +7588,7 @@ def _counted_before_bar(rec: RecordShape, bar: int | None) -> bool:
     again = sum(
         1
         for (a, x, m), (b, y, n) in zip(seen, seen[1:], strict=False)
-        if a[0] == b[0] and b[1] == a[1] + 1 and x == y and m is not None and n == m + 1
+        if a[0] == b[0] and b[1] - a[1] in (0, 1) and x == y and m is not None and n is not None and n >= m
     )
     return again >= 2 and again * 4 >= len(seen)
 

@@ -1369,7 +1369,7 @@ class KeyMap:
         # total printed after its terms is the loss only where it is their sum in every line, infer.py's
         # _summed_total: `policy=2.5 mse=0.25 total=0.5` is some other count)
         at = keys.index(totals[0])
-        before = [k for k in keys[:at] if k not in mapped]
+        before = [k for k in keys[:at] if k not in mapped and not _words(k) <= _POSITIONS]
         after = [k for k in keys[at + 1 :] if k not in mapped]
         if not before and len(after) >= 2:
             mapped[totals[0]] = Mapping(
@@ -1693,6 +1693,8 @@ _NUMBER_OF = regex.compile(r"^(?:total_)?(?:number_of|num_of|nbr?)_(?P<what>[a-z
 _TRAINING = regex.compile(r"\btraining(?=_)")
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
+# where a line is in the run (its epoch, its step), printed before its values and none of them
+_POSITIONS = frozenset({"epoch", "ep", "step", "iter", "iteration", "batch", "it", "round", "episode"})
 
 
 def _words(key: str) -> frozenset[str]:
