@@ -151,17 +151,23 @@ def test_a_log_that_begins_mid_bar_reads_its_first_step_from_that_steps_own_redr
 def test_a_step_counted_in_the_postfix_and_drawn_again_at_the_next_position_is_one_row(write_log):
     # Tianshou's trainer: tqdm(total=500, desc=f"Epoch #{epoch}") updated by the environment steps collected, its
     # postfix set after each update (`..., rew=..., update_step=N`); the bar then draws the same postfix again at
-    # its next position before the next update sets a new one
-    lines = ["\rEpoch #1:   0%|          | 0/500 [00:00<?, ?it/s]"]
-    for k in range(1, 6):
-        post = f"env_step={100 * k}, len=9, rew={9 + k / 10:.2f}, update_step={k}"
+    # its next position before the next update sets a new one, and its close draws it once more on the same line;
+    # each epoch's first frame, before its first postfix, is the bar alone
+    lines, k = [], 0
+    for epoch in (1, 2):
+        lines.append(f"\rEpoch #{epoch}:   0%|          | 0/500 [00:00<?, ?it/s]")
+        lines.append(f"\rEpoch #{epoch}:  20%|##        | 100/500 [00:03<00:12, 30.95it/s]")
+        for at in range(1, 6):
+            k += 1
+            post = f"env_step={100 * k}, len=9, rew={9 + k / 10:.2f}, update_step={k}"
+            frame_ = f"\rEpoch #{epoch}: {20 * at:3d}%|##        | {100 * at}/500 [00:0{at}<00:04, 30.{at}it/s, {post}]"
+            if at < 5:
+                nxt = f"{20 * at + 20:3d}%|####      | {100 * at + 100}/500"
+                lines += [frame_, f"\rEpoch #{epoch}: {nxt} [00:0{at}<00:03, 29.{at}it/s, {post}]"]
+            else:
+                lines.append(frame_ + "\x1b[A" + frame_.replace("30.5it/s", "32.07it/s"))
         lines.append(
-            f"\rEpoch #1: {20 * k:3d}%|##        | {100 * k}/500 [00:0{k}<00:04, 30.{k}it/s, {post}]"
+            f"Epoch #{epoch}: test_reward: 9.000000 ± 1.000000, best_reward: 9.800000 ± 0.600000 in #0"
         )
-        if k < 5:
-            nxt = 100 * (k + 1)
-            lines.append(
-                f"\rEpoch #1: {20 * k + 20:3d}%|####      | {nxt}/500 [00:0{k}<00:03, 29.{k}it/s, {post}]"
-            )
     parsed = frame(write_log("\n".join(lines) + "\n"))
-    assert steps_of(parsed) == [1, 2, 3, 4, 5]
+    assert steps_of(parsed) == list(range(1, 11))

@@ -999,7 +999,8 @@ def _redraws(spec: LineSpec) -> bool:
 
 
 def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
-    """One row per step of a line drawn again as its bar moves: a row followed on the next line by the same
+    """One row per step of a line drawn again as its bar moves: a row followed on the next line (or on the same
+    one, a frame glued to the next by a carriage return, as tqdm's close draws the bar a last time) by the same
     pattern's row of the same step (and rank) is an earlier draw of it, and gives way to the last one."""
     if not patterns or rows.empty or "step" not in rows:
         return rows
@@ -1011,7 +1012,7 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     next_rank = ranks.shift(-1)
     same_rank = (ranks == next_rank) | (ranks.isna() & next_rank.isna())
     earlier = (
-        after["line"].eq(mine["line"] + 1)
+        (after["line"] - mine["line"]).isin((0, 1))
         & after["step"].eq(mine["step"])
         & after["pattern"].eq(mine["pattern"])
         & same_rank

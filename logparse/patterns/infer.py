@@ -3977,6 +3977,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in records:
         if rec.kind == "step" and _resumed(rec):
             rec.kind = "none"
+    # a bar's frame that prints the bar alone (its position, clocks and rate) is no record beside records that
+    # print values: Tianshou's epoch bar before its first postfix of the epoch, `Epoch #2:  20%|##  | 100/500
+    # [00:04<00:18, 21.37it/s]`, counts the epoch its description names, not a step
+    if any(rec.kind == "step" and not _bar_alone(rec) for rec in records):
+        for rec in records:
+            if rec.kind == "step" and _bar_alone(rec):
+                rec.kind = "none"
     _sibling_counters(records)
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -4330,6 +4337,17 @@ def _best_so_far(rec: RecordShape) -> bool:
 # a line that says the run resumes from a checkpoint, before its first value (`resumed from epoch 114  best_val
 # 0.0238`, `Resuming from checkpoint ...`, `=> loaded checkpoint 'x' (epoch 10)`)
 _RESUMED = regex.compile(r"(?i)\bresum(?:ed|ing|e)\b|\bloaded checkpoint\b|\brestored from\b")
+
+
+def _bar_alone(rec: RecordShape) -> bool:
+    """A progress bar's frame with no value of its own, every number unnamed but a rate, counted by a number of
+    its description (the epoch), not by its position (whose rate is the steps' own: tqdm over the steps)."""
+    values = [s for s in rec.slots if s.role == "value"]
+    return (
+        any(s.kind == "bar" for s in values)
+        and all(not s.label or s.rate for s in values)
+        and _tqdm_count(rec.shapes[0]) != rec.counter
+    )
 
 
 def _resumed(rec: RecordShape) -> bool:
