@@ -259,8 +259,9 @@ _WORD_RX = (
 )
 _LABEL = regex.compile(
     rf"(?:(?<![\w/.@%-])(?P<key>{_WORD_RX}(?:[ \t]{_WORD_RX}){{0,3}})|['\"](?P<quoted>[^'\"\n]{{1,60}})['\"])"
-    # (or a brace around the value: 'epoch: {1/300}, step: {1/2}, loss : {2.0086918}, lr : {0.0001000}')
-    r"[\s'\"=:#\[({|,：，｜（［【＝-]*$"
+    # (or a brace around the value: 'epoch: {1/300}, step: {1/2}, loss : {2.0086918}, lr : {0.0001000}'; or a
+    # Markdown code span, a log written as Markdown: "- epoch `1`, loss `3.2578`, time `2021-06-24 23:04:05`")
+    r"[\s'\"`=:#\[({|,：，｜（［【＝-]*$"
 )
 _CODE_EXTENSIONS = r"\.(?:py|pyx|cc|cpp|cu|c|h|go|rs|js|java|lua|jl)"
 _CODE_FILE = regex.compile(rf"{_CODE_EXTENSIONS}$")
