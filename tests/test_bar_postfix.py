@@ -171,3 +171,23 @@ def test_a_step_counted_in_the_postfix_and_drawn_again_at_the_next_position_is_o
         )
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(1, 11))
+
+
+def test_a_bar_of_epochs_drawn_first_before_its_rate_is_known_says_its_postfix_comes_first(write_log):
+    # PyKEEN's training loop: tqdm(range(num_epochs), unit="epoch"); after each epoch set_postfix(loss=...,
+    # prev_loss=...) redraws the bar at the position it has, then the iterator moves it on; the first redraw,
+    # before tqdm knows the rate, prints `?epoch/s`. Epoch e's loss is the one first drawn at position e - 1.
+    losses = [1.36, 1.42, 1.3, 1.35, 1.38]
+    lines = ["Training epochs on cpu:   0%|          | 0/5 [00:00<?, ?epoch/s]"]
+    prev = "nan"
+    for e, loss in enumerate(losses, start=1):
+        at = "?, ?epoch/s" if e == 1 else "00:03,  1.45epoch/s"
+        lines.append(
+            f"\rTraining epochs on cpu:  {20 * (e - 1):2d}%|#         | {e - 1}/5 [00:0{e}<{at}, loss={loss}, prev_loss={prev}]"
+            f"\rTraining epochs on cpu:  {20 * e:2d}%|##        | {e}/5 [00:0{e}<00:03,  1.50epoch/s, loss={loss}, "
+            f"prev_loss={prev}]"
+        )
+        prev = str(loss)
+    result = api.analyze(str(write_log("\n".join(lines) + "\n")))
+    assert list(result.steps["step"]) == [1, 2, 3, 4, 5]
+    assert list(result.steps["loss"]) == losses
