@@ -601,3 +601,20 @@ def test_a_config_printed_by_its_sections_once_is_no_step(write_log):
     ]
     with pytest.raises(Exception, match="no pattern set recognises"):
         frame(write_log("\n".join(lines) + "\n"))
+
+
+def test_a_line_that_says_a_phase_starts_heads_no_row_of_its_own(write_log):
+    # Avalanche's TextLogger: "-- Starting training on experience {e} (Task {t}) from {stream} stream --", then
+    # per epoch "Epoch {n} ended." and the epoch's metrics, one `\t{name} = {value:.4f}` line each
+    lines = []
+    for exp in range(3):
+        lines.append(f"-- Starting training on experience {exp} (Task 0) from train stream --")
+        for epoch in range(4):
+            lines += [
+                f"Epoch {epoch} ended.",
+                f"\tLoss_Epoch/train_phase/train_stream/Task000 = {1.8 - epoch / 4 + exp / 10:.4f}",
+                f"\tTop1_Acc_Epoch/train_phase/train_stream/Task000 = 0.{epoch + 2}222",
+            ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 1, 2, 3] * 3
+    assert row_at(parsed, 5)["loss"] == 1.55  # experience 0, epoch 1's block, its heading on line 5

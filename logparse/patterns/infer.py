@@ -3985,6 +3985,13 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         for rec in records:
             if rec.kind == "step" and _bar_alone(rec):
                 rec.kind = "none"
+    # a line that says a phase starts, seen less often than another step record, heads no row of its own: the
+    # records come under it (Avalanche's "-- Starting training on experience 0 (Task 0) from train stream --"
+    # before its "Epoch N ended." blocks)
+    most = max((rec.count for rec in records if rec.kind == "step"), default=0)
+    for rec in records:
+        if rec.kind == "step" and rec.count < most and _says_starting(rec):
+            rec.kind = "none"
     _sibling_counters(records)
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -4338,6 +4345,25 @@ def _best_so_far(rec: RecordShape) -> bool:
 # a line that says the run resumes from a checkpoint, before its first value (`resumed from epoch 114  best_val
 # 0.0238`, `Resuming from checkpoint ...`, `=> loaded checkpoint 'x' (epoch 10)`)
 _RESUMED = regex.compile(r"(?i)\bresum(?:ed|ing|e)\b|\bloaded checkpoint\b|\brestored from\b")
+
+
+# the words that announce a phase beginning, and a logger's levels printed before a message
+_STARTING = frozenset(
+    {"start", "starts", "starting", "begin", "begins", "beginning", "commence", "commencing"}
+)
+_LEVELS = frozenset({"info", "debug", "warning", "warn", "notice", "trace"})
+
+
+def _says_starting(rec: RecordShape) -> bool:
+    """Whether a record's message opens with a word that says something begins (`Starting training on ...`,
+    `Begin epoch 3`), after its stamp and its logger's level."""
+    sh = rec.shapes[0]
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    if first is None:
+        return False
+    words = [w.lower() for w in regex.findall(r"[A-Za-z]+", " ".join(sh.literals[: first + 1]))]
+    words = [w for w in words if w not in _LEVELS]
+    return bool(words) and words[0] in _STARTING
 
 
 def _bar_alone(rec: RecordShape) -> bool:
