@@ -18,6 +18,7 @@ import json
 import pytest
 
 from logparse import api
+from logparse.steps.runfacts import log_facts
 from tests.conftest import ROOT
 from tests.frames import frame, steps_of
 
@@ -188,6 +189,9 @@ def test_a_bar_of_epochs_drawn_first_before_its_rate_is_known_says_its_postfix_c
             f"prev_loss={prev}]"
         )
         prev = str(loss)
-    result = api.analyze(str(write_log("\n".join(lines) + "\n")))
+    path = write_log("\n".join(lines) + "\n")
+    result = api.analyze(str(path))
     assert list(result.steps["step"]) == [1, 2, 3, 4, 5]
     assert list(result.steps["loss"]) == losses
+    # a bar whose pace is in epochs counts epochs: its total is the epochs planned
+    assert log_facts(frame(path), [])["num_epochs"].value == 5

@@ -6732,6 +6732,10 @@ _STEP_RATE = regex.compile(r"(?i)\b(?:it|iters?|iterations?|steps?|batch(?:es)?)
 _BAR_RATE = regex.compile(r"(?:s/it|it/s)(?=\])")
 
 
+# a rate in epochs: `1.45epoch/s`, `3.2s/epoch`
+_EPOCH_RATE = regex.compile(r"(?i)^(?:epochs?/s(?:ec)?|s(?:ec)?/epochs?)$")
+
+
 def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     """Whether a step record's counter counts epochs: named so, or unnamed with its total (`[5/30]`) on a line
     that also prints an evaluation's loss, made once an epoch (a forecasting notebook's print(f"[{epoch}/{epochs}]
@@ -6740,6 +6744,8 @@ def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
     label = sh_label(rec, rec.counter)
     if _epoch_named(label):
         return True
+    if any(s.rate and _EPOCH_RATE.search(s.label) for s in rec.slots):
+        return True  # (a bar whose pace is epochs a second counts epochs: tqdm(range(n), unit="epoch"), PyKEEN's)
     if (
         label
         or rec.total is None
