@@ -211,6 +211,8 @@ def test_a_value_that_does_not_convert_is_flagged_not_dropped():
         (r"(?:saving|successfully saved) checkpoint at", (" checkpoint at",)),
         (r"(?i)nccl error", None),  # case-insensitive: no prefilter
         (r"^  (?P<key>[a-z_]+) (?:\.+ | )(?P<value>.*)$", None),  # nothing literal enough
+        # alternatives with common first letters, which the parser joins before the branch (`s/` then `it|epoch`)
+        (r"\d+(?:s/it|s/epoch)\]", ("s/epoch", "s/it")),
     ],
 )
 def test_required_literals(regex_, literals):

@@ -229,6 +229,7 @@ def _literals(items: list, c: Any) -> set[str] | None:
         if op is c.LITERAL:
             run.append(chr(av))
             continue
+        before = "".join(run)
         flush()
         sub: set[str] | None = None
         if op is c.SUBPATTERN:
@@ -241,12 +242,27 @@ def _literals(items: list, c: Any) -> set[str] | None:
             branches = [_literals(list(b), c) for b in av[1]]
             if all(branches):
                 sub = set().union(*branches)
+            # (the parser joins the alternatives' common first letters into the text before them, `s/it|s/epoch`
+            # into `s/` then `it|epoch`: that text and each alternative's own first letters are one literal)
+            heads = [_leading(list(b), c) for b in av[1]]
+            if before and all(heads):
+                candidates.append({before + h for h in heads})
         if sub:
             candidates.append(sub)
     flush()
     if not candidates:
         return None
     return max(candidates, key=lambda s: (min(map(len, s)), -len(s)))
+
+
+def _leading(items: list, c: Any) -> str:
+    """The literal text a sequence of parsed regex items starts with ('' when none)."""
+    text = []
+    for op, av in items:
+        if op is not c.LITERAL:
+            break
+        text.append(chr(av))
+    return "".join(text)
 
 
 # --------------------------------------------------------------------------------------------
