@@ -1369,3 +1369,18 @@ def test_a_total_named_alone_beside_its_terms_is_the_loss(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [25, 50, 75, 100, 125]
     assert row_at(parsed, 2)["loss"] == 95.0
+
+
+def test_a_batch_loss_beside_its_epochs_running_average_is_the_loss(write_log):
+    # Wang-Yu-Qing/UTPM's train loop: print(f"epoch: {epoch:03d} | step: {step:05d} | batch_loss: {loss:.4f} |
+    # epoch_avg_loss: {avg:.4f} | step_time: {t:.5f}"), avg the mean of the epoch's batch losses so far
+    losses, lines, total = [6.6119, 3.0183, 5.4969, 4.121], [], 0.0
+    for k, loss in enumerate(losses):
+        total += loss
+        lines.append(
+            f"epoch: 000 | step: {100 * k:05d} | batch_loss: {loss:.4f} | epoch_avg_loss: {total / (k + 1):.4f} "
+            f"| step_time: 0.0117{k}"
+        )
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == [0, 100, 200, 300]
+    assert list(parsed.rows["loss"]) == losses

@@ -1384,7 +1384,9 @@ class KeyMap:
         Speech-Transformer solver.py prints 'Average Loss {avg:.3f} | Current Loss {loss.item():.6f}'), the one
         that is no statistic; None where the losses are of different things."""
         running = self.loss.running
-        stems = {_words(k) - running - _CURRENT for k in candidates}
+        # (the span a running value covers is no part of what it measures: UTPM's `batch_loss` beside its
+        # `epoch_avg_loss`, the mean over the epoch so far)
+        stems = {_words(k) - running - _CURRENT - _SPANS for k in candidates}
         plain = [k for k in candidates if not _words(k) & running]
         if len(stems) == 1 and len(plain) == 1 and len(candidates) > 1:
             return plain[0]
@@ -1693,6 +1695,8 @@ _NUMBER_OF = regex.compile(r"^(?:total_)?(?:number_of|num_of|nbr?)_(?P<what>[a-z
 _TRAINING = regex.compile(r"\btraining(?=_)")
 # a word that says a value is this step's own (`Current Loss` beside `Average Loss`)
 _CURRENT = frozenset({"current", "cur", "curr", "this", "instant", "batch", "step", "iter", "last"})
+# the span a running statistic is taken over
+_SPANS = frozenset({"epoch", "ep"})
 # where a line is in the run (its epoch, its step), printed before its values and none of them
 _POSITIONS = frozenset({"epoch", "ep", "step", "iter", "iteration", "batch", "it", "round", "episode"})
 
