@@ -618,3 +618,7 @@ def test_a_line_that_says_a_phase_starts_heads_no_row_of_its_own(write_log):
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [0, 1, 2, 3] * 3
     assert row_at(parsed, 5)["loss"] == 1.55  # experience 0, epoch 1's block, its heading on line 5
+    # behind a logger's level, the same (Python logging's default format, "%(levelname)s:%(name)s:%(message)s")
+    logged = [f"INFO:avalanche:{line}" if line.startswith("-- Starting") else line for line in lines]
+    parsed = frame(write_log("\n".join(logged) + "\n", "logged.log"))
+    assert steps_of(parsed) == [0, 1, 2, 3] * 3

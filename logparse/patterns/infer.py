@@ -4347,23 +4347,37 @@ def _best_so_far(rec: RecordShape) -> bool:
 _RESUMED = regex.compile(r"(?i)\bresum(?:ed|ing|e)\b|\bloaded checkpoint\b|\brestored from\b")
 
 
-# the words that announce a phase beginning, and a logger's levels printed before a message
+# the words that announce a phase beginning
 _STARTING = frozenset(
     {"start", "starts", "starting", "begin", "begins", "beginning", "commence", "commencing"}
 )
-_LEVELS = frozenset({"info", "debug", "warning", "warn", "notice", "trace"})
+
+
+def _opening(rec: RecordShape) -> str | None:
+    """The text of a record's line up to its first number (None without one): the words that say what it is."""
+    first = next((s.index for s in rec.slots if s.kind == "num"), None)
+    return None if first is None else " ".join(rec.shapes[0].literals[: first + 1])
 
 
 def _says_starting(rec: RecordShape) -> bool:
     """Whether a record's message opens with a word that says something begins (`Starting training on ...`,
-    `Begin epoch 3`), after its stamp and its logger's level."""
-    sh = rec.shapes[0]
-    first = next((s.index for s in rec.slots if s.kind == "num"), None)
-    if first is None:
+    `Begin epoch 3`), after its logger's prefix: its stamp, its level, its name (`INFO:avalanche:-- Starting`,
+    `2024-01-05 17:11:51 - INFO - Starting`, `[INFO] Starting`)."""
+    opening = _opening(rec)
+    if opening is None:
         return False
-    words = [w.lower() for w in regex.findall(r"[A-Za-z]+", " ".join(sh.literals[: first + 1]))]
-    words = [w for w in words if w not in _LEVELS]
-    return bool(words) and words[0] in _STARTING
+    for part in _PREFIX_PARTS.split(opening):
+        words = [w for w in (w.lower() for w in regex.findall(r"[A-Za-z]+", part)) if w not in LEVEL_WORDS]
+        if words and words[0] in _STARTING:
+            return True
+        if len(words) > 1:
+            return False  # (a message of its own, past the prefix's one-word parts: it starts otherwise)
+    return False
+
+
+# where each part of a logger's prefix ends: _PREFIX_END's separators, and a colon with no blank after it too
+# (logging's default "%(levelname)s:%(name)s:%(message)s", `INFO:avalanche:-- Starting ...`)
+_PREFIX_PARTS = regex.compile(r":|\s[-|]\s|\]")
 
 
 def _bar_alone(rec: RecordShape) -> bool:
@@ -4382,9 +4396,8 @@ def _resumed(rec: RecordShape) -> bool:
     evaluation of its own (Latticeworks1/CPTFM train.py prints f"resumed from epoch {start}  best_val {best:.4f}"
     after each restart's start-up lines, pytorch/examples imagenet/main.py "=> loaded checkpoint '{}' (epoch {})").
     The words before its first value say so."""
-    sh = rec.shapes[0]
-    first = next((s.index for s in rec.slots if s.kind == "num"), None)
-    return first is not None and _RESUMED.search(" ".join(sh.literals[: first + 1])) is not None
+    opening = _opening(rec)
+    return opening is not None and _RESUMED.search(opening) is not None
 
 
 _ENDED = regex.compile(r"(?i)\b(?:finished|done|completed?|ended|over)\b")
