@@ -408,3 +408,29 @@ def test_the_command_ends_its_process_with_its_output_flushed_and_exit_handlers_
     out = subprocess.run([sys.executable, "-m", "logparse", "analyze", str(tmp_path / "none.log")],
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert out.returncode == 1 and out.stderr.startswith("error: ") and "Traceback" not in out.stderr
+
+
+def test_no_module_binds_a_name_twice_at_its_top_level():
+    # a second `_WORDS = ...` further down a long module silently replaces the first for every function, those
+    # written for the first included
+    package = Path(logparse.__file__).parent
+    twice = []
+    for path in sorted(package.rglob("*.py")):
+        names: list[str] = []
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                overload = any(
+                    getattr(d, "id", getattr(d, "attr", None)) == "overload" for d in node.decorator_list
+                )
+                names += (
+                    [] if overload else [node.name]
+                )  # (typing's overloads declare one function's signatures)
+            elif isinstance(node, ast.ClassDef):
+                names.append(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names += [t.id for t in targets if isinstance(t, ast.Name)]
+        twice += [
+            f"{path.relative_to(package)}: {n}" for n in sorted({n for n in names if names.count(n) > 1})
+        ]
+    assert not twice, twice

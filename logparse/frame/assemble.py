@@ -326,7 +326,7 @@ STRAY_SHARE = 0.05
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _QUOTED = re.compile(r"^(?: {4}|\t|\s{0,3}>)")  # markdown's indented code and block quotes
-_WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
+_PROSE_WORD = re.compile(r"^[(\"'`*_]*[A-Za-z][a-z'’-]*[,.;:!?)\"'`*_]*$")
 RUN = 3  # step lines whose steps go up one after the other: a run
 PROSE_SHARE = 0.3  # sentences in a text document (a design doc: 36%); the real logs here have at most 19%
 
@@ -388,7 +388,9 @@ def _is_prose(text: str) -> bool:
     """A sentence of words (at least six, nearly all of them plain words), not a log record."""
     words = text.split()
     return (
-        len(words) >= 6 and "=" not in text and sum(bool(_WORD.match(w)) for w in words) >= 0.8 * len(words)
+        len(words) >= 6
+        and "=" not in text
+        and sum(bool(_PROSE_WORD.match(w)) for w in words) >= 0.8 * len(words)
     )
 
 

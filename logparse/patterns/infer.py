@@ -6196,10 +6196,10 @@ def _split_alone(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
 def _loss_word(label: str) -> bool:
     """A key that names a loss (`kl_loss`, `Mask_Loss`), not a time spent on one (Det3D's `loss_parse_time`)."""
     words = _words(label)
-    return "loss" in words and words[-1] not in _TIME_WORDS
+    return "loss" in words and words[-1] not in _TIMED_WORDS
 
 
-_TIME_WORDS = frozenset({"time", "times", "duration", "s", "ms", "sec", "secs", "seconds"})
+_TIMED_WORDS = frozenset({"time", "times", "duration", "s", "ms", "sec", "secs", "seconds"})
 
 
 def _evaluation_text(rec: RecordShape) -> bool:
