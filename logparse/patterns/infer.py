@@ -3973,25 +3973,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             or _says_absent(rec)
         ):
             rec.kind = "none"
-    # a resume's line is no step either: the step it names is the checkpoint's, the loss it quotes the best kept
-    # so far (SmolLM2-Text-Generator's "Resuming from epoch {e}, step {s}, best loss {b:.6f}")
-    for rec in records:
-        if rec.kind == "step" and _resumed(rec):
-            rec.kind = "none"
-    # a bar's frame that prints the bar alone (its position, clocks and rate) is no record beside records that
-    # print values: Tianshou's epoch bar before its first postfix of the epoch, `Epoch #2:  20%|##  | 100/500
-    # [00:04<00:18, 21.37it/s]`, counts the epoch its description names, not a step
-    if any(rec.kind == "step" and not _bar_alone(rec) for rec in records):
-        for rec in records:
-            if rec.kind == "step" and _bar_alone(rec):
-                rec.kind = "none"
-    # a line that says a phase starts, seen less often than another step record, heads no row of its own: the
-    # records come under it (Avalanche's "-- Starting training on experience 0 (Task 0) from train stream --"
-    # before its "Epoch N ended." blocks)
-    most = max((rec.count for rec in records if rec.kind == "step"), default=0)
-    for rec in records:
-        if rec.kind == "step" and rec.count < most and _says_starting(rec):
-            rec.kind = "none"
+    _announcements(records)
     _sibling_counters(records)
     result_rows(records, sample)
     steps = _table_rows(block_counters(records, sample), km)
@@ -4190,6 +4172,30 @@ def _at_training_steps(rec: RecordShape, steps: list[RecordShape]) -> bool:
         return False
     printed = {v for main in steps if main.counter is not None for _, v in main.series(main.counter)}
     return all(v in printed for v in texts)
+
+
+def _announcements(records: list[RecordShape]) -> None:
+    """Step records that announce something rather than record a step, each no step:
+    - a resume's line: the step it names is the checkpoint's, the loss it quotes the best kept so far
+      (SmolLM2-Text-Generator's "Resuming from epoch {e}, step {s}, best loss {b:.6f}");
+    - a bar's frame that prints the bar alone (its position, clocks and rate), beside records that print values:
+      Tianshou's epoch bar before its first postfix of the epoch, `Epoch #2:  20%|##  | 100/500 [00:04<00:18,
+      21.37it/s]`, counts the epoch its description names, not a step;
+    - a line that says a phase starts, seen less often than another step record: the records come under it
+      (Avalanche's "-- Starting training on experience 0 (Task 0) from train stream --" before its "Epoch N
+      ended." blocks).
+    Each test sees the records the tests before it left."""
+    for rec in records:
+        if rec.kind == "step" and _resumed(rec):
+            rec.kind = "none"
+    if any(rec.kind == "step" and not _bar_alone(rec) for rec in records):
+        for rec in records:
+            if rec.kind == "step" and _bar_alone(rec):
+                rec.kind = "none"
+    most = max((rec.count for rec in records if rec.kind == "step"), default=0)
+    for rec in records:
+        if rec.kind == "step" and rec.count < most and _says_starting(rec):
+            rec.kind = "none"
 
 
 def _plan_ahead(rec: RecordShape, trained: list[RecordShape]) -> bool:
@@ -4896,7 +4902,7 @@ def _setting_before_steps(rec: RecordShape, first_step: int | None) -> bool:
         return False
     if rec.first >= first_step:
         return False
-    printed = [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
+    printed = _numbers_printed(rec)
     return bool(printed) and all(_unsep(v).isdigit() or v in ("None", "null") for v in printed)
 
 
@@ -4914,8 +4920,12 @@ def _says_absent(rec: RecordShape) -> bool:
     sh = rec.shapes[0]
     if _ABSENT.search(" ".join(sh.literals)) is None:
         return False
-    printed = [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
-    return all(_unsep(v).isdigit() for v in printed)
+    return all(_unsep(v).isdigit() for v in _numbers_printed(rec))
+
+
+def _numbers_printed(rec: RecordShape) -> list[str]:
+    """Every number a record's lines print, as printed."""
+    return [v for sl in rec.slots if sl.kind == "num" for _, v in rec.series(sl.index)]
 
 
 def _options_repr(rec: RecordShape) -> bool:

@@ -207,12 +207,7 @@ def required_prefix(pattern: str) -> str | None:
         return None
     if tree.state.flags & (c.SRE_FLAG_IGNORECASE | c.SRE_FLAG_MULTILINE):
         return None
-    prefix = []
-    for op, av in parsed[1:]:
-        if op is not c.LITERAL:
-            break
-        prefix.append(chr(av))
-    return "".join(prefix) or None
+    return _leading(parsed[1:], c) or None
 
 
 def _literals(items: list, c: Any) -> set[str] | None:
