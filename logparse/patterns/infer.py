@@ -1827,6 +1827,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
             and literals[nxt].strip() in ("", ":")
             and (rising(i) or few)
             and not _counter_named(slots[i].label, loose=True)
+            and not _AT_COUNTER.search(slots[i].label)
             and not _epoch_named(slots[i].label)
             and not _device_named(slots[i].label)  # (`GPU 1: 6.1GB`: the device's index, then its value)
         ):
@@ -1910,7 +1911,10 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     named = [i for i in candidates if own(i)]
     named += [i for i in candidates if few and leading(i) and i not in named]
     named += [
-        i for i in candidates if (_counter_named(slots[i].label) or slots[i].shifted) and i not in named
+        i
+        for i in candidates
+        if (_counter_named(slots[i].label) or slots[i].shifted or _AT_COUNTER.search(slots[i].label))
+        and i not in named
     ]
     named += [i for i in sorted(wholes) if _counter_named(slots[i].label) and not slots[i].rate]
     # of several counters named so, the one that says it counts the whole run (MiniLLM's `inner iter: 0/ 4 | ppo
@@ -5814,7 +5818,10 @@ def _counter_key(rec: RecordShape) -> str:
     return keymap_mod.normalize(at.group("word") if at is not None and measured else label)
 
 
-_AT_COUNTER = regex.compile(r"(?i)(?:^|\s)(?:at|@)\s+(?P<word>step|iteration|iter|epoch|batch)$")
+# (`at step`, and an RL loop's `in episode`: `Total rewards in episode 73 is ...`, `Avg reward at episode 5: ...`)
+_AT_COUNTER = regex.compile(
+    r"(?i)(?:^|\s)(?:at|@|in)\s+(?P<word>step|iteration|iter|epoch|batch|episode)$"
+)
 
 
 def _qualifies(rec: RecordShape) -> bool:
