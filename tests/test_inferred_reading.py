@@ -1937,11 +1937,12 @@ def test_the_loss_beside_a_named_average_of_the_loss_is_the_first(write_log):
     assert list(parsed.rows["consumed_samples"]) == [6464, 6528, 6592]
 
 
-def test_the_loss_since_the_last_row_beside_its_progressive_average(write_log):
-    # VowpalWabbit's progress table (vowpalwabbit/core/src/global_data.cc print_update): the header "average
+def test_the_progressive_average_is_the_loss_beside_the_mean_since_the_last_row(write_log):
+    # Vowpal Wabbit's progress table (vowpalwabbit/core/src/shared_data.cc print_update): the header "average
     # since example example current current current" / "loss last counter weight label predict features", then
-    # rows of the progressive mean of the loss, the mean since the row before, the examples, ...; the step's
-    # own loss is the one since the last row
+    # rows of the progressive mean of the loss, the mean since the row before, the examples, ... The loss is the
+    # progressive mean: VW's own get_sum_loss() / get_weighted_examples() after each example of a run of 9.11.9,
+    # and what its summary's "average loss =" reports; `since last` keeps its own column
     lines = [
         "average    since         example     example  current  current  current",
         "loss       last          counter      weight    label  predict features",
@@ -1950,8 +1951,8 @@ def test_the_loss_since_the_last_row_beside_its_progressive_average(write_log):
         lines.append(f"{avg:<10.6f} {last:<10.6f} {n:>8d} {float(n):>11.1f} {0.0:>8.4f} {1.0:>8.4f} {4:>8d}")
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == [3, 6, 11, 22]
-    assert list(parsed.rows["loss"]) == [0.5, 0.25, 0.2125, 0.2]
-    assert list(parsed.rows["x_average_loss"]) == [0.5, 0.375, 0.3, 0.25]
+    assert list(parsed.rows["loss"]) == [0.5, 0.375, 0.3, 0.25]
+    assert list(parsed.rows["x_since_last"]) == [0.5, 0.25, 0.2125, 0.2]
 
 
 @pytest.mark.parametrize(

@@ -7331,24 +7331,23 @@ def _line_table(
     return line, keys
 
 
-# the words of a key that say its value is a running average (`517.63 avg`, `average loss`, `avg loss`), and those
-# that say a value is the latest reading beside one (`since last`, `current`)
+# the words of a key that say its value is a running average (`517.63 avg`, `average loss`, `avg loss`)
 _AVERAGE_WORDS = frozenset({"avg", "average", "mean", "running", "smoothed", "avr"})
 _MADE_WORDS = frozenset({"initial", "final", "starting"})  # (an evaluation before training, after it)
 # (not an average's word: `iter_time_avg`, ignite's Timer(average=True), is the mean since the epoch began)
 _WINDOW_WORDS = frozenset({"window", "interval"})
-_LATEST_WORDS = frozenset({"since", "last", "current", "cur", "latest", "now"})
 
 
 def _latest_beside_average(rec: RecordShape, km: keymap_mod.KeyMap) -> tuple[int, int] | None:
     """(latest, average): a step record that prints the loss's running average under an average's key, of the loss
-    or of nothing else, next to a value with no noun of its own (no key, or a key that says only `since last` or
-    `current`): that value is the step's own loss, the average a smoothing of it (pjreddie/darknet
-    examples/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d images\n", ..., loss,
-    avg_loss, ...), the same in examples/classifier.c train_classifier and examples/rnn.c; AlexeyAB/darknet
-    src/detector.c: "%d: %f, %f avg loss, %f rate, ..."; Vowpal Wabbit's progress table, `average loss` (the
-    progressive mean) beside `since last` (the mean over the examples since the row before)). Only fractions on
-    every line sampled, and only one such pair."""
+    or of nothing else, next to a value with no key: that value is the step's own loss, the average a smoothing
+    of it (pjreddie/darknet examples/detector.c train_detector: printf("%ld: %f, %f avg, %f rate, %lf seconds, %d
+    images\n", ..., loss, avg_loss, ...), the same in examples/classifier.c train_classifier and examples/rnn.c;
+    AlexeyAB/darknet src/detector.c: "%d: %f, %f avg loss, %f rate, ..."). A value whose key says only that it is
+    the latest (`since last`, `current`) names no loss: the average is the loss then (Vowpal Wabbit's progress
+    table prints `average loss`, the progressive mean its summary reports, beside `since last`, the mean since the
+    row before: vowpalwabbit/core/src/shared_data.cc print_update). Only fractions on every line sampled, and only
+    one such pair."""
     found = []
     for a, b in zip(rec.slots, rec.slots[1:], strict=False):
         for avg, own in ((b, a), (a, b)):
@@ -7357,9 +7356,9 @@ def _latest_beside_average(rec: RecordShape, km: keymap_mod.KeyMap) -> tuple[int
             words = set(_words(avg.label))
             if not words & _AVERAGE_WORDS or not words <= _AVERAGE_WORDS | km.loss.words:
                 continue
-            if own.unit or avg.unit or own.rate or avg.rate or not set(_words(own.label)) <= _LATEST_WORDS:
+            if own.unit or avg.unit or own.rate or avg.rate or own.label:
                 continue
-            if not own.label and own is b:
+            if own is b:
                 continue  # (a number with no key names nothing after the average: only the one before it)
             texts = [v for i in (own.index, avg.index) for _, v in rec.series(i)]
             if texts and all(_LONE_FRACTION.fullmatch(v) for v in texts):
