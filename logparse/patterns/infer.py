@@ -158,6 +158,8 @@ TS_RX = (
     r"|(?:(?<=\A[IWEF])|(?<=[ \t][IWEF]))\d{4} \d\d:\d\d:\d\d\.\d+"
     r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
     r"[ \d]\d \d\d:\d\d:\d\d \d{4}"
+    # (the seconds after a dot: d3rlpy's structlog TimeStamper(fmt="%Y-%m-%d %H:%M.%S"), d3rlpy/logging.py)
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d\.\d\d(?![\d:.])"
     # the day before the month, the year before the time: RecBole's logger, datefmt "%a %d %b %Y %H:%M:%S"
     # (recbole/utils/logger.py init_logger)
     r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?[ \d]\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
@@ -5042,6 +5044,8 @@ def _continuations(
             continue
         if any(sl.kind == "bar" for sl in rec.slots) or _eval_marks(_own_text(rec)):
             continue
+        if _says_saved(rec.shapes[0]):
+            continue  # (a save after some steps, the numbers in its path no values: the save's event)
         if rec.counter is not None and _counter_key(rec) == _counter_key(main):
             continue  # (the same counter again: the step's other half, or the line printed twice, _other_half)
         if _value_keys(rec) <= _value_keys(main):
@@ -5143,7 +5147,10 @@ def _moves_with(
 ) -> bool | None:
     """Whether the counter of the lines that continue main's steps (records that print it under one name) moves
     the same whole multiple (2 or more) of main's counter from each step to the next it rises at: a count of the
-    samples (the batch a step). None: it never moves (an index, no count)."""
+    samples (the batch a step), or the step's own count under another name (pfrl's train_agent logs "outdir:{}
+    step:{} episode:{} R:{}" then "statistics:{}", agent.get_statistics(), whose DQN list holds ('cumulative_steps',
+    t)). None: it never moves (an index, no count), or stands still at most steps and jumps at a few (the updates
+    done so far, pfrl's PPO ('n_updates', n) after each episode: a value of the step, no count of it)."""
     seen = [
         (step, count)
         for rec in group
@@ -5152,6 +5159,10 @@ def _moves_with(
     ]
     seen.sort(key=lambda p: p[0])  # (the records of one name, in the order of main's steps)
     if len({c for _, c in seen}) <= 1:
+        return None
+    if all(step == count for step, count in seen):
+        return True
+    if 2 * sum(b2 > b1 for (_, b1), (_, b2) in zip(seen, seen[1:], strict=False)) < len(seen) - 1:
         return None
     ratios = set()
     for (a1, b1), (a2, b2) in zip(seen, seen[1:], strict=False):
@@ -5819,9 +5830,7 @@ def _counter_key(rec: RecordShape) -> str:
 
 
 # (`at step`, and an RL loop's `in episode`: `Total rewards in episode 73 is ...`, `Avg reward at episode 5: ...`)
-_AT_COUNTER = regex.compile(
-    r"(?i)(?:^|\s)(?:at|@|in)\s+(?P<word>step|iteration|iter|epoch|batch|episode)$"
-)
+_AT_COUNTER = regex.compile(r"(?i)(?:^|\s)(?:at|@|in)\s+(?P<word>step|iteration|iter|epoch|batch|episode)$")
 
 
 def _qualifies(rec: RecordShape) -> bool:
@@ -7752,6 +7761,9 @@ _SAVE = regex.compile(
     # metadata to: .../base_checkpoints/d2/meta_000040.json", the checkpoint's metadata beside its model's save)
     # (a module's source file is none: orbax's logger ends its lines with "(pid:checkpoint_manager.py:1453)")
     rf"(?:\b{_SAVED}\b|(?<![A-Za-z]){_SAVED}(?=[_.-])(?![\w.-]*\.py\b)|(?<=[_.-]){_SAVED}(?![A-Za-z/]))"
+    # (or an RL loop's agent or policy, the verb just before it: pfrl's train_agent logs "Saved the agent to %s";
+    # not a folder of that name in a path the line names)
+    r"|\bsav(?:e|ed|ing)\s+(?:the\s+)?(?:agent|policy)\b(?![/\\])"
     # (`@` for at: kandivault-source/Sprocket-500M's "  checkpoint @ iter {it} -> {path}")
     r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
     r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
@@ -8516,8 +8528,14 @@ def _gap(stamps: list[tuple[int, str]], k: int) -> float:
 
 
 def _to_the_second(stamps: list[tuple[int, str]]) -> bool:
-    """Whether the stamps are printed to the second, no fraction of one."""
-    return all("." not in t and "," not in t[-7:] for _, t in stamps)
+    """Whether the stamps are printed to the second, no fraction of one (by the times they read: d3rlpy's
+    `%H:%M.%S` prints a dot before its whole seconds)."""
+    from .sets import to_timestamp
+
+    try:
+        return all(to_timestamp(t) % 1 == 0 for _, t in stamps)
+    except ValueError:
+        return all("." not in t and "," not in t[-7:] for _, t in stamps)
 
 
 def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, stamp: int) -> FieldPlan:

@@ -320,6 +320,8 @@ NO_YEAR = 2000
 
 
 _RUN_TOGETHER = regex.compile(r"\d{8}-\d\d:\d\d:\d\d$")
+# the seconds after a dot, '%Y-%m-%d %H:%M.%S' (d3rlpy's structlog stamp)
+_DOTTED_SECONDS = regex.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d\.\d\d$")
 _UNDERSCORED = regex.compile(r"\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d$")
 
 
@@ -333,6 +335,8 @@ def to_timestamp(text: str) -> float:
         return datetime.strptime(t, "%Y-%m-%d-%H-%M").replace(tzinfo=timezone.utc).timestamp()
     if _RUN_TOGETHER.match(t):  # ('%Y%m%d-%H:%M:%S': the date's digits run together, a dash before the time)
         t = f"{t[:4]}-{t[4:6]}-{t[6:8]} {t[9:]}"
+    if _DOTTED_SECONDS.match(t):
+        t = f"{t[:16]}:{t[17:]}"
     if _UNDERSCORED.match(t):  # ('%Y_%m_%d_%H_%M_%S')
         t = f"{t[:4]}-{t[5:7]}-{t[8:10]} {t[11:13]}:{t[14:16]}:{t[17:19]}"
     if t[10:12] == ", ":

@@ -142,7 +142,10 @@ GLUED_BAR = regex.compile(
     r"\| *\d+/\d+ \[[\d:]+<[\d:?]*, *(?:[\d.]+|\?)(?:it/s|s/it)[^\]\[]*\]"
     # (tqdm pads a frame shorter than the one before with blanks to cover it: `27.08s/it] 08/02/2024 ...` in
     # allenai/OLMoE's open-instruct SFT log; they are the bar's)
+    # (or any logger's ISO date and time of day, the seconds after a colon or a dot: d3rlpy's structlog records,
+    # "2026-12-07 14:17.12 [info     ] Model parameters are saved to ...", written beside fit_online's bar)
     r" *(?=\d\d/\d\d/\d{4} \d\d:\d\d:\d\d - |\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - "
+    r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d[:.]\d\d(?![\d:])"
     r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:"  # logging's BASIC_FORMAT "%(levelname)s:%(name)s:%(message)s"
     # rich's RichHandler (Colossal-AI's logger): "[08/30/23 07:08:13] INFO     colossalai - ...". Its record
     # usually wraps, so only its head is glued to the bar and nothing there is read; on a wide terminal the
