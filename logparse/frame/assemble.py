@@ -942,6 +942,7 @@ class _Assembler:
         rows, row_strays = _out_of_range(rows, keys=True)
         events, event_strays = _out_of_range(self.events.frame())
         rows = redraws_joined(rows, {sp.qualname for sp in self.matcher.specs if _redraws(sp)})
+        rows = closing_redraws_joined(rows)
         events = evaluations_joined(events, rows)
         events = _saves_joined(events, rows)
         events = _steps_of_events(events, rows)
@@ -1022,6 +1023,51 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not earlier.any():
         return rows
     return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+
+
+# what a progress bar's frame shows of itself: its position and total, its clock and rate (no value of a step)
+_FRAME_COLUMNS = frozenset(
+    {
+        "kind",
+        "pattern",
+        "line",
+        "rank",
+        "host",
+        "step",
+        "progress_total",
+        "train_elapsed_s",
+        "step_time_s",
+        "windowed",
+    }
+)
+
+
+def closing_redraws_joined(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per position of a bar that prints nothing but itself: tqdm's close() draws the last frame again on
+    the same line (its rate recomputed), the same step, not another. The redraw drawn last is kept. Frames that
+    show values (a postfix) are left to the steps' reading of bars, which reads their order."""
+    if rows.empty or "step" not in rows:
+        return rows
+    bars = rows["pattern"].astype(str).str.endswith(".tqdm") & rows["kind"].eq("step") & rows["step"].notna()
+    others = rows.columns.difference(list(_FRAME_COLUMNS))
+    if len(others):
+        bars &= rows[others].isna().all(axis=1)
+    mine = rows[bars]
+    if len(mine) < 2:
+        return rows
+    after = mine.shift(-1)
+    ranks = mine["rank"].astype(object) if "rank" in mine else pd.Series(None, index=mine.index, dtype=object)
+    next_rank = ranks.shift(-1)
+    same_rank = (ranks == next_rank) | (ranks.isna() & next_rank.isna())
+    again = (
+        after["line"].eq(mine["line"])
+        & after["step"].eq(mine["step"])
+        & after["pattern"].eq(mine["pattern"])
+        & same_rank
+    )
+    if not again.any():
+        return rows
+    return rows.drop(index=mine.index[again.to_numpy()]).reset_index(drop=True)
 
 
 # the run facts a step line may repeat unchanged: the model's size and shape, the sequence and the devices
