@@ -190,10 +190,11 @@ CLOCK_RX = (
     r"|(?<=\A\[)[0-2]\d_[0-5]\d_[0-5]\d(?=\])"
 )
 # a number as keymap.NUMBER_TOKEN finds it (a sign only after a separator or a quote, thousands separators kept
-# whole but for a bracket of two counts, or underscores in threes as Python's f"{x:_}" groups them, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
+# whole but for a bracket of two counts within the line (the bracket that opens the line holds its counter: river's
+# progressive_val_score prints `[1,000] Accuracy: 86.59% – ...`), or underscores in threes as Python's f"{x:_}" groups them, a trailing dot left to the sentence), and nan / inf, which a step line prints in a number's place
 NUM_RX = (
     r"(?:(?<![^\s=:(\[,{|;'\"])[-+])?"
-    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?"
+    r"(?:(?!(?<=[\[(])(?:(?<!^[\[(])|(?=\d{1,3},\d{3}[\])][\[(]))\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?"
     r"|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
     r"(?![\d_])"  # (`0_default` is a key, not a number and a word)
 )

@@ -118,13 +118,14 @@ CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
 # a number: not glued to a word before it (fp16, v2) nor to one by an `@` (a metric at k, `Acc@1`, `recall@10`, is
 # one key), a sign only after a separator, units may follow; thousands separators are part of it (22,892 is one
 # number), except where a pair of counts fills a bracket (`[3,199][1,445]`: ChangeFormer's '[%d,%d][%d,%d]' of the
-# epoch, the last epoch, the batch and the batches). This tokenizer is also the reading that `patterns new`'s (shapes.py)
+# epoch, the last epoch, the batch and the batches), but for one bracket that opens the line, its counter (river's
+# progressive_val_score prints `[1,000] Accuracy: 86.59% – ...`). This tokenizer is also the reading that `patterns new`'s (shapes.py)
 # sample values come from and that `patterns test` holds every sample to (whole_numbers), independent of the
 # regex it writes.
 NUMBER_TOKEN = regex.compile(
     rf"(?<![^\W{CJK_LETTERS}])(?<!\.)(?<!\w@)"  # (after a CJK letter too: CJK text spaces no number, `第3轮`)
     r"(?:(?<=^|[\s=:(\[,{|;])[-+])?"
-    r"(?:(?!(?<=[\[(])\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?(?![\d_])"
+    r"(?:(?!(?<=[\[(])(?:(?<!^[\[(])|(?=\d{1,3},\d{3}[\])][\[(]))\d{1,3},\d{3}[\])])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d{1,3}(?:_\d{3})+(?:\.\d+)?(?![\d_])"
     r"|\d+(?:\.\d*)?|\.\d+)"
     r"(?:[eE][-+]?\d+)?(?!\d)"
 )
