@@ -752,6 +752,24 @@ class _Assembler:
         self.step_rows_pending.clear()
         return self.step_row
 
+    def _counts_set_aside(self) -> None:
+        """A plan (the steps or epochs a run plans) that a free-form line states again and again, a larger number
+        each time, is a count of the run so far: rsl_rl's OnPolicyRunner prints `Total steps: 1536` in every
+        iteration's block (the environment steps done, rsl_rl/runners/on_policy_runner.py log), which the `Total
+        steps: N` a start-up line states as the steps planned reads like. Three values or more, each past the one
+        before. (Facts that number a run's parts, a fold's `Fold 2/3`, rise by design.)"""
+        for name in _PLANNED_FACTS & self.facts.keys():
+            seen = self.facts[name]
+            said = [o.value for o in seen if o.free_form]
+            if len(said) < 3 or not all(isinstance(v, int | float) for v in said):
+                continue
+            if all(b > a for a, b in zip(said, said[1:], strict=False)):
+                kept = [o for o in seen if not o.free_form]
+                if kept:
+                    self.facts[name] = kept
+                else:
+                    del self.facts[name]
+
     def _epochs_planned(self, rows: pd.DataFrame, events: pd.DataFrame) -> None:
         """The epochs a run plans, where its step lines print them after the epoch (`Epoch 24/120`, an epoch
         counter's `[137/1500]`), else its epochs' evaluation lines, and no line states them: a fact of the last
@@ -947,6 +965,7 @@ class _Assembler:
         events = _saves_joined(events, rows)
         events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
+        self._counts_set_aside()
         self._epochs_planned(rows, events)
         self._iterations_planned(rows)
         self._stated_on_every_step(rows)

@@ -76,6 +76,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -3395,7 +3396,12 @@ def result_rows(records: list[RecordShape], sample: SampledLog) -> None:
 
 # a line of a record printed over lines without a number: a section (`info:`, `| rollout/ |   |`) or a key with
 # another kind of value (`done: false`, `policy_reward_mean: {}`)
-_SECTION = regex.compile(r"^\s*[-*]?\s*\|?\s*[A-Za-z_][\w/.-]*\s*(?:[:=|]|/\s*\|)")
+# (a key of a few words with a name for its value is one too, not a path: rsl_rl's `Run name: cartpole` among its
+# block's `Total steps: 256` lines)
+_SECTION = regex.compile(
+    r"^\s*[-*]?\s*\|?\s*[A-Za-z_][\w/.-]*\s*(?:[:=|]|/\s*\|)"
+    r"|^\s*[A-Za-z_][\w/.-]*(?: [A-Za-z_][\w/.-]*){1,3}: +[A-Za-z_][\w-]*\s*$"
+)
 
 
 def _stamp_heading(sample: SampledLog, key: str) -> bool:
@@ -7135,6 +7141,15 @@ def _line_table(
             m = _timed(km, m, slot, texts, _counts(rec) if longest is None else ())
             if slot.per == 1 and over is None and (stamp is None or groups.get(stamp) != "timestamp"):
                 m = _since_last_record(rec, km, m, slot, texts)
+            if _full(m) == "step_time_s" and m.invert and longest is not None and slot.index != longest:
+                many = _counted_per_step(rec, slot.index, longest)
+                if many is not None:
+                    why = (
+                        f"a rate ({key!r}) that, times the step's time, makes {many:,.0f} a step, not one: what it "
+                        "counts a second are samples (a reinforcement-learning runner's environment steps)"
+                    )
+                    use = keymap_mod.KeyUse("samples_per_s", "values", why)
+                    m = FieldPlan("samples_per_s", scope="global", reason=why, use=use)
             if _full(m) == "step_time_s" and longest is not None and slot.index != longest:
                 if _bare_time(slot):
                     continue  # a time with no key beside the step's: not known what it is
@@ -8158,6 +8173,25 @@ def _counts(rec: RecordShape) -> list[str]:
         return counts
     total, base, start = _ints(totals)[0], rec.epoch_base, rec.counts_from
     return [str((e - base) * total + c - start) for e, c in zip(_ints(epochs), _ints(counts), strict=True)]
+
+
+def _counted_per_step(rec: RecordShape, rate: int, time: int) -> float | None:
+    """How many things a step's rate counts in the step's time, where that is many (2 or more on every line
+    sampled): a rate named for steps that counts the environment steps of many parallel environments in one
+    iteration (rsl_rl's OnPolicyRunner prints `Steps per second: 14257` beside `Iteration time: 0.11s`, rsl_rl/
+    runners/on_policy_runner.py log, its iterations collecting num_envs x num_steps_per_env steps each). None
+    where it counts one a step, or the lines do not say."""
+    scale = keymap_mod.TIME.get(rec.slots[time].unit or "s", 1.0)
+    times = dict(rec.series(time))
+    products = []
+    for line, text in rec.series(rate):
+        r, t = _number(text), _number(times.get(line, ""))
+        if r is None or t is None or not (math.isfinite(r) and math.isfinite(t)) or r <= 0 or t <= 0:
+            return None
+        products.append(r * t * scale)
+    if len(products) < 2 or min(products) < 2:
+        return None
+    return statistics.median(products)
 
 
 def _bare_rate(key: str, texts: Sequence[str]) -> bool:
