@@ -1417,7 +1417,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
             and steps_before[k] == steps_before[k - 1]
             and (ranks[k] == ranks[k - 1] or (pd.isna(ranks[k]) and pd.isna(ranks[k - 1])))
             and (timing or split is None or mine == split or (not mine and not named))
-            and shape not in shapes
+            and (shape not in shapes or _next_episode(texts[k - 1], texts[k]))
         )
         if not joins:
             current, split, shapes = current + 1, None, set()
@@ -1442,6 +1442,18 @@ _WORD = re.compile(r"[A-Za-z]+")
 # a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column)
 _DIGITS = re.compile(r"\d+(?:[eE][-+]?\d+)?")
 _BLANKS = re.compile(r"\s+")
+
+
+# the episode an agent's evaluation line numbers (pfrl's train_agent logs "evaluation episode %s length:%s R:%s" for
+# each of its n_episodes, pfrl/experiments/evaluator.py)
+_EPISODE = re.compile(r"(?i)\bepisode\s*[:#=]?\s*(\d+)")
+
+
+def _next_episode(before: str, text: str) -> bool:
+    """Whether a line is the next episode of the evaluation the line before prints: the same layout, its episode
+    one past the other's (an agent evaluated over several episodes, one line each)."""
+    a, b = _EPISODE.search(before), _EPISODE.search(text)
+    return a is not None and b is not None and int(b[1]) == int(a[1]) + 1 and _layout(before) == _layout(text)
 
 
 def _layout(text: str) -> str:
