@@ -4007,9 +4007,18 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         return None
     find_blocks(steps, records, sample, km)
     _paced_by_bar(steps, records, sample, km)
+    # (unless the log prints nothing else that counts: a counter named so, seen rising, alone, is the run's progress,
+    # its only record of the steps it ran: Surprise's SVD.fit(verbose=True) prints "Processing epoch {}" an epoch,
+    # surprise/prediction_algorithms/matrix_factorization.pyx)
+    progress = [rec for rec in steps if rec.kind == "step"]
+    if len(progress) != 1 or not progress[0].named or progress[0].count < MIN_REPEATS:
+        progress = []
+    elif any(_trains(rec, km) for rec in records if rec is not progress[0]):
+        progress = []  # (lines of training values beside it are the steps, uncounted or in blocks)
     for rec in steps:  # a counter alone is a record only with the lines that print its values
         if (
             rec.kind == "step"
+            and rec not in progress
             and (not _has_values(rec) or (rec.count < MIN_REPEATS and _counts_only(rec)))
             and not rec.members
             and not _listed(rec)
