@@ -68,7 +68,7 @@ def _ref_restart(steps, new, old, redone, events, cuts, seg, cadence):
                 int(near["step"].iloc[-1]),
                 f"checkpoint load, line {int(near['line'].iloc[-1])}",
             )
-    if resumed_from is None and cadence:
+    if resumed_from is None and cadence and first_new - cadence >= 0:  # (no step before 0 to resume from)
         resumed_from, source = (
             first_new - cadence,
             f"first step of the new attempt minus the log cadence ({cadence})",

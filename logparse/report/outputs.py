@@ -1385,8 +1385,13 @@ def _event_lines(s: Summary) -> list[str]:
         )
     for r in s["restarts"]:
         lines.append(
-            f"    restart after step {r['at_step']}, resumed from {r['resumed_from']} "
-            f"(line {r['line']}; {_lost(r['lost_s'], s)})"
+            f"    restart after step {r['at_step']}, "
+            + (
+                f"resumed from {r['resumed_from']} "
+                if r["resumed_from"] is not None
+                else "resumed from an unknown step "
+            )
+            + f"(line {r['line']}; {_lost(r['lost_s'], s)})"
             + (f"; cause: line {r['cause_line']}: {r['cause']}" if r.get("cause") else "")
         )
     return lines

@@ -347,7 +347,8 @@ def _restart(
                 int(near["step"].iloc[-1]),
                 f"checkpoint load, line {int(near['line'].iloc[-1])}",
             )
-    if resumed_from is None and cadence:
+    if resumed_from is None and cadence and first_new - cadence >= 0:
+        # (a counter that starts again from its first count resumed nothing: no step before 0)
         resumed_from, source = (
             first_new - cadence,
             f"first step of the new attempt minus the log cadence ({cadence})",
