@@ -4005,6 +4005,11 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if _uncounted_steps(records, km) or _evaluations_only(records):
             return _reading(records, sample, km)
         return None
+    for rec in list(steps):
+        head = _epoch_heading(rec, records, sample)
+        if head is not None and head not in steps:
+            steps.append(head)
+    steps = [rec for rec in steps if rec.kind == "step"]
     find_blocks(steps, records, sample, km)
     _paced_by_bar(steps, records, sample, km)
     # (unless the log prints nothing else that counts: a counter named so, seen rising, alone, is the run's progress,
@@ -5562,6 +5567,36 @@ def _own_counter(rec: RecordShape) -> bool:
         return False
     slot = rec.slots[rec.counter]
     return rec.paced or slot.shifted or _counter_named(slot.label, loose=True)
+
+
+def _epoch_heading(rec: RecordShape, records: list[RecordShape], sample: SampledLog) -> RecordShape | None:
+    """The epoch's banner that heads each line of a step record whose count no word names a counter, one banner a
+    line, right above it: the epoch is the step, the line its values, its rising number one of them (scikit-learn's
+    SGD with verbose prints "-- Epoch %d" then "Norm: %.2f, NNZs: %d, Bias: %.6f, T: %d, Avg. loss: %f" with T the
+    samples seen so far, sklearn/linear_model/_sgd_fast.pyx.tp _plain_sgd). None where no such banner heads it."""
+    if rec.named or rec.counter is None or rec.count < MIN_REPEATS or not _has_values(rec):
+        return None
+    mine = {sh.key for sh in rec.shapes}
+    for m in records:
+        if (
+            m.kind not in ("none", "step")
+            or m is rec
+            or m.counter is None
+            or m.count != rec.count
+            or _has_values(m)
+            or not _epoch_named(m.slots[m.counter].label)
+        ):
+            continue
+        banner = {sh.key for sh in m.shapes}
+        above = [
+            seq[k - 1] in banner for seq in sample.order for k, key in enumerate(seq) if key in mine and k
+        ]
+        counts = [v for _, v in m.series(m.counter)]
+        if above and all(above) and not _repeats_in_place(counts):
+            rec.kind, m.kind = "none", "step"
+            rec.slots[rec.counter].role, rec.counter = "value", None  # (its rising number: one of its values)
+            return m
+    return None
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
