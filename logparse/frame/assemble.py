@@ -1027,21 +1027,7 @@ def redraws_joined(rows: pd.DataFrame, patterns: set[str]) -> pd.DataFrame:
     if not patterns or rows.empty or "step" not in rows:
         return rows
     mine = rows[rows["pattern"].isin(patterns) & rows["kind"].eq("step") & rows["step"].notna()]
-    if len(mine) < 2:
-        return rows
-    after = mine.shift(-1)
-    ranks = mine["rank"].astype(object) if "rank" in mine else pd.Series(None, index=mine.index, dtype=object)
-    next_rank = ranks.shift(-1)
-    same_rank = (ranks == next_rank) | (ranks.isna() & next_rank.isna())
-    earlier = (
-        (after["line"] - mine["line"]).isin((0, 1))
-        & after["step"].eq(mine["step"])
-        & after["pattern"].eq(mine["pattern"])
-        & same_rank
-    )
-    if not earlier.any():
-        return rows
-    return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
+    return _earlier_draws_dropped(rows, mine, (0, 1))
 
 
 # what a progress bar's frame shows of itself: its position and total, its clock and rate (no value of a step)
@@ -1071,22 +1057,27 @@ def closing_redraws_joined(rows: pd.DataFrame) -> pd.DataFrame:
     others = rows.columns.difference(list(_FRAME_COLUMNS))
     if len(others):
         bars &= rows[others].isna().all(axis=1)
-    mine = rows[bars]
+    return _earlier_draws_dropped(rows, rows[bars], (0,))
+
+
+def _earlier_draws_dropped(rows: pd.DataFrame, mine: pd.DataFrame, gaps: tuple[int, ...]) -> pd.DataFrame:
+    """`rows` less each of `mine` that the next of `mine` draws again: the same pattern's row of the same step and
+    rank, `gaps` lines after it (0: on the same line). The last draw of a step is kept."""
     if len(mine) < 2:
         return rows
     after = mine.shift(-1)
     ranks = mine["rank"].astype(object) if "rank" in mine else pd.Series(None, index=mine.index, dtype=object)
     next_rank = ranks.shift(-1)
     same_rank = (ranks == next_rank) | (ranks.isna() & next_rank.isna())
-    again = (
-        after["line"].eq(mine["line"])
+    earlier = (
+        (after["line"] - mine["line"]).isin(gaps)
         & after["step"].eq(mine["step"])
         & after["pattern"].eq(mine["pattern"])
         & same_rank
     )
-    if not again.any():
+    if not earlier.any():
         return rows
-    return rows.drop(index=mine.index[again.to_numpy()]).reset_index(drop=True)
+    return rows.drop(index=mine.index[earlier.to_numpy()]).reset_index(drop=True)
 
 
 # the run facts a step line may repeat unchanged: the model's size and shape, the sequence and the devices
