@@ -14,6 +14,7 @@ tqdm prints each value with 3 significant digits (tqdm.format_num), so the recor
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -46,6 +47,18 @@ def test_every_step_is_read_from_the_redraw_drawn_with_it(style, loss_key):
         assert (loss, lr) == (_printed(truth[step]["loss"]), _printed(truth[step]["lr"])), step
 
 
+def test_a_bar_per_epoch_described_epoch_n_is_the_loops_own_and_counts_on_across_epochs():
+    # tqdm_epochs.log: `tqdm(range(20), desc=f"Epoch {epoch}")` from epoch 1, set_postfix(loss=...) in the body. Its
+    # frames look like Lightning's bar, but no logger's `v_num` is in the postfix and the postfix comes before the
+    # position: the bar's first redraws, at 0/20 before tqdm knows a rate (`?it/s`), show steps 1, 2, ...
+    truth = _truth("tqdm_epochs")
+    run = api.resolve(str(CUSTOM / "tqdm_epochs.log"))
+    assert run.parsed.format == "generic"
+    assert list(run.steps["step"]) == sorted(truth)  # 3 epochs of 20: steps 1..60, each once
+    for step, loss in zip(run.steps["step"], run.steps["loss"], strict=True):
+        assert loss == _printed(truth[step]["loss"]), step
+
+
 def test_the_lagging_copy_is_left_out_and_said():
     # the redraw that moved diffusers' bar to step 2 repeats step 1's postfix: 'lr=0.0001, step_loss=5.54'
     run = api.resolve(str(CUSTOM / "tqdm_after.log"))
@@ -57,10 +70,10 @@ def test_the_lagging_copy_is_left_out_and_said():
 
 def test_a_bar_kept_every_few_thousand_steps_times_each_step_and_reads_its_postfix(tmp_path):
     # RyanTren/AFB-LLM-Compression-Trade-off-Evaluator src/lora_out_codeparrot/README.md: a loop's own tqdm bar
-    # described f"Epoch {epoch}" (Lightning's description too) with set_postfix(smoothed_loss=...), whose states a
-    # checkpoint message printed every 2000 steps kept. The rate is the epoch's average so far (the bar's reading as
-    # Lightning's, smoothing=0), so position / rate is the epoch's clock, and two clocks' difference covers the
-    # steps between the two states: per step, that over 2000
+    # described f"Epoch {epoch}" (Lightning's description too, but no logger's `v_num` in the postfix: tqdm's own
+    # bar, its rate smoothed) with set_postfix(smoothed_loss=...), whose states a checkpoint message printed every
+    # 2000 steps kept. The bar's elapsed clock is the time since it began, and two clocks' difference covers the
+    # steps between the two states: per step, that over 2000; the first state has no clock before it
     bar = "Epoch 0: {p:3d}%|####      | {n}/26807 [{e}<1:00:00,  {r:.2f}it/s, smoothed_loss={x:.4f}]"
     states = [
         (7, 2000, "10:53", 3.05, 0.466),
@@ -79,9 +92,10 @@ def test_a_bar_kept_every_few_thousand_steps_times_each_step_and_reads_its_postf
     rows = api.parse(str(path))
     assert list(rows["step"]) == [2000, 4000, 6000]
     assert list(rows["loss"]) == [0.466, 0.5461, 0.4297]  # the postfix's only loss, which the key model names
-    clocks = [n / r for _, n, _, r, _ in states]
-    want = [clocks[0] / 2000, (clocks[1] - clocks[0]) / 2000, (clocks[2] - clocks[1]) / 2000]
-    assert list(rows["step_time_s"]) == pytest.approx(want, rel=1e-9)
+    clocks = [int(e[:2]) * 60 + int(e[3:]) for _, _, e, _, _ in states]
+    want = [(clocks[1] - clocks[0]) / 2000, (clocks[2] - clocks[1]) / 2000]
+    assert math.isnan(rows["step_time_s"].iloc[0])
+    assert list(rows["step_time_s"].iloc[1:]) == pytest.approx(want, rel=1e-9)
 
 
 def test_a_bar_described_and_given_its_postfix_every_ten_steps_reads_each_step_from_its_own_redraw(tmp_path):

@@ -427,7 +427,7 @@ GENERIC_LOGS = sorted(
     ]
 )
 # a log whose step lines the lane does not read: a tqdm bar redrawn on one line (carriage returns)
-NOT_LANE = {"tqdm.log", "tqdm_after.log", "tqdm_iter.log"}
+NOT_LANE = {"tqdm.log", "tqdm_after.log", "tqdm_iter.log", "tqdm_epochs.log"}
 
 
 def _lane_rows(monkeypatch) -> list[int]:

@@ -941,7 +941,11 @@ class _Assembler:
         for rank in [r for r, (_, spec, _) in self.waiting.items() if spec.qualname in self.alone]:
             self._stand_alone(rank)  # the last line of a pattern that stood alone all along
         self.unattached += len(self.pending) + len(self.by_step)
-        rows, prints = compose.settle(self.rows.frame(), {q.split(".", 1)[0] for q in self.guests})
+        rows, prints = compose.settle(
+            self.rows.frame(),
+            {q.split(".", 1)[0] for q in self.guests},
+            frozenset(q for q in self.guests if q in self.postfix_bars),
+        )
         used = [ps for ps in chosen if ps.role != compose.GUEST]
         if prints is not None and prints.kept:  # the script's own prints are steps: say so
             used += [ps for ps in chosen if ps.role == compose.GUEST]

@@ -211,7 +211,10 @@ class Matcher:
             values = spec.match(text, layout)
             if values is not None:
                 if self._guests and spec.kind in ("step", "progress") and not spec.guest and "%|" in text:
-                    return self._described(text, spec, values)
+                    hit = self._described(text, spec, values)
+                    if hit[0] is spec and spec.kind == "progress":
+                        return self._postfixed(text) or hit
+                    return hit
                 return spec, values
         if len(self._misses) >= MISSES:
             self._misses.clear()
@@ -229,6 +232,19 @@ class Matcher:
         outside = [text[a:b] for a, b in spans if spec.match(f"{text[:a]} {text[b:]}")]
         pieces = [piece.strip().rstrip(":").rstrip() for piece in outside]
         return framed, [piece for piece in pieces if piece]
+
+    def _postfixed(self, text: str) -> Hit | None:
+        """A bar a framework's set reads as progress only, whose postfix holds the training script's values (a
+        loop's own tqdm bar under accelerate: diffusers' train_unconditional.py sets the postfix {"loss", "lr",
+        "step"}): the generic reading's row of it, as where no framework's set reads the log."""
+        for i in self._guests:
+            spec = self.specs[i]
+            if spec.kind != "step":
+                continue
+            printed = spec.match(text)
+            if printed is not None:
+                return spec, printed
+        return None
 
     def _described(self, text: str, spec: LineSpec, values: LineValues) -> Hit:
         """A framework's bar line whose text outside the bar (its description, a print glued after it) is a step

@@ -146,8 +146,12 @@ class Outcome:
     timed_by: str | None = None  # the column their step times were taken from (a bar's rate on their line)
 
 
-def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Outcome | None]:
-    """The frame's rows with the guest prints joined to the framework's steps, or dropped (see the module)."""
+def settle(
+    rows: pd.DataFrame, guest_names: set[str], redrawn: frozenset[str] = frozenset()
+) -> tuple[pd.DataFrame, Outcome | None]:
+    """The frame's rows with the guest prints joined to the framework's steps, or dropped (see the module).
+    `redrawn`: the guest patterns of a tqdm bar whose postfix holds the values (its rows are redraws, which the
+    steps stage reads in the order drawn: steps/bars.postfix_steps)."""
     if rows.empty or "pattern" not in rows:
         return rows, None
     patterns = rows["pattern"].astype(str)
@@ -164,6 +168,8 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
     # numbered prints among them would change how those are numbered, and join none of them, unless the
     # prints say which step each is (they print its values too: _numbered_by)
     numbered = own.empty or ("step" in own and own["step"].notna().any())
+    if own.empty and redrawn and prints["pattern"].isin(redrawn).all() and _a_sequence(prints):
+        return _redraws_kept(rows, prints)
     rest = rows[~is_guest].reset_index(drop=True).drop(columns=BAR_READ, errors="ignore")
     steps_from_prints = 0
     if not numbered and beside and _a_sequence(prints):
@@ -196,6 +202,20 @@ def settle(rows: pd.DataFrame, guest_names: set[str]) -> tuple[pd.DataFrame, Out
         for key in outcome.notes:
             outcome.notes[key] += "; " + "; ".join(said)
     return rows, outcome
+
+
+def _redraws_kept(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFrame, Outcome]:
+    """The rows as read, where the framework prints no step and the script's values are its own bar's postfix: each
+    redraw a row (a bar redraws a step as its postfix and its position move apart, so redraws join no step here)."""
+    lines = prints["line"]
+    pattern = prints["pattern"].iloc[0]
+    note = (
+        f"the training script's own progress bar on lines {int(lines.min())}-{int(lines.max())} ({len(prints)} "
+        f"redraws, pattern {pattern}) was read by the generic reading beside the framework's lines, which print "
+        "no step: its postfix holds the script's values"
+    )
+    kept = rows.drop(columns=BAR_READ, errors="ignore").sort_values("line", kind="stable")
+    return kept.reset_index(drop=True), Outcome(True, len(prints), {f"{pattern} (beside the framework)": note})
 
 
 BAR_RATE = "progress_s_per_it"

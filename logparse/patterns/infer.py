@@ -3335,11 +3335,17 @@ def _columns(sh: SampledShape, sep: str, start: int = 0, prefix: str = "") -> li
             # (a rule between groups of a whitespace table's columns, blanks either side)
             or (sep == " " and text.strip() == "|" and text[:1] == " " and text[-1:] == " ")
             or (sep == "," and text and not text.strip() and "\t" in text)  # (a CSV header over rows of tabs)
+            # (a column of marks between blanks, a flag with no number: skorch's epoch table prints `+` under
+            # `cp` where a checkpoint was saved, skorch/callbacks/logging.py PrintLog)
+            or (sep == " " and _FLAG_CELL.fullmatch(text) is not None)
         ):
             columns.append([i])
         else:
             break
     return columns
+
+
+_FLAG_CELL = regex.compile(r" {2,}[^\w\s]{1,3} {2,}")
 
 
 _ROW_LABEL = regex.compile(r"[A-Za-z_][\w.-]*")
@@ -6819,7 +6825,7 @@ def _unix_seconds(slot: Slot, texts: Sequence[str]) -> float | None:
 _STEP_RATE = regex.compile(r"(?i)\b(?:it|iters?|iterations?|steps?|batch(?:es)?)\b")
 
 
-_BAR_RATE = regex.compile(r"(?:s/it|it/s)(?=\])")
+_BAR_RATE = regex.compile(r"(?:s/it|it/s)(?=\]|,)")
 
 
 # a rate in epochs: `1.45epoch/s`, `3.2s/epoch`
@@ -7335,10 +7341,16 @@ def _line_table(
             cut = regex.compile("^(?:" + _unit_alternatives(mixed[i - 1]) + ")")
             variants = sorted({cut.sub("", v, count=1) for v in variants})
         rate = _BAR_RATE.match(variants[0]) if i and len(variants) == 1 and groups.get(i - 1) else None
-        if rate is not None and _tqdm_count(sh) is not None and any(shape.glued for shape in rec.shapes):
+        postfix = rate is not None and variants[0][rate.end() :].startswith(",")
+        if (
+            rate is not None
+            and _tqdm_count(sh) is not None
+            and (postfix or any(shape.glued for shape in rec.shapes))
+        ):
             # a bar's rate, drawn `?it/s` before the bar has timed a step (tqdm/std.py format_meter): the frame a
-            # loop's print is glued to is the same record's, its rate not known yet (the bar's own opening draw,
-            # `0/375 [00:00<?, ?it/s]` with no postfix, is no step)
+            # loop's print is glued to, or whose postfix a loop set before the first step counted, is the same
+            # record's, its rate not known yet (the bar's own opening draw, `0/375 [00:00<?, ?it/s]` with no
+            # postfix, is no step)
             parts[-1] = f"(?:{parts[-1]}{regex.escape(rate.group())}|\\?it/s)"
             variants = [variants[0][rate.end() :]]
         parts.append(_literal_rx(variants, i == 0, i == n))
@@ -7826,7 +7838,9 @@ _SAVE = regex.compile(
     r"|\bsav(?:e|ed|ing)\s+(?:the\s+)?(?:agent|policy)\b(?![/\\])"
     # (`@` for at: kandivault-source/Sprocket-500M's "  checkpoint @ iter {it} -> {path}")
     r"|checkpoints?\b[^.!?]{0,40}?(?:\b(?:saved|written|at)|\s@)\s(?:step|iter(?:ation)?|epoch)\b"
-    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written)\b"
+    # (or triggered: skorch's Checkpoint callback, skorch/callbacks/training.py, prints "A checkpoint was triggered
+    # in epoch {}." when it saves)
+    r"|checkpoints?\b[^.!?]{0,40}?\b(?:saved|written|triggered)\b"
     # (or a tag of its own before the path it wrote: Jiaaqiliu's WSD trainer prints f"  [SAVE] {ckpt_dir}")
     # (or with no path after it: an image-search trainer's f"    [SAVED] best val_loss={v:.4f}")
     r"|(?<=\[)(?:save|saved|saving|ckpt|checkpoint)\]:?(?:\s+\S*[/\\]|\s+best\b|\s*$)"

@@ -32,6 +32,12 @@ it at the same position with this step's::
 the step (tqdm's ``__iter__`` updates it after the body, and only every ``miniters`` iterations once it has
 measured the rate), so the redraw at position p shows step p + 1's values, or a later step's.
 
+``--style tqdm_epochs``: a bar per epoch as the loop's iterable, described as most hand-written loops describe it
+(``for _ in (bar := tqdm(range(steps_per_epoch), desc=f"Epoch {epoch}")):``, epochs counted from 1), and
+``bar.set_postfix(loss=...)`` in the body, tqdm's default ``mininterval``; the step counts on across epochs::
+
+    Epoch 2:  45%|████▌     | 9/20 [00:00<00:00, 41.67it/s, loss=4.03]
+
 Every step's values are also written at full precision, one JSON object a line, to ``--truth``: ``step``,
 ``loss``, ``lr``, ``step_time_s`` (``time.perf_counter`` around the optimizer step), ``tokens_per_s`` (tokens
 of the step / its time), and ``t_log`` (``time.time()`` just before the step's line was printed or logged).
@@ -59,6 +65,7 @@ from torch.nn import functional as F
 
 SEED = 1234
 VOCAB, SEQ, BATCH = 256, 64, 8
+EPOCHS = 3  # (tqdm_epochs)
 WORDS = "the a model loss step token batch learning rate warmup gradient optimizer epoch train eval".split()
 
 
@@ -83,7 +90,7 @@ class Tiny(nn.Module):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--style", choices=["pipe", "logging", "tqdm", "tqdm_after", "tqdm_iter"], required=True)
+    ap.add_argument("--style", choices=["pipe", "logging", "tqdm", "tqdm_after", "tqdm_iter", "tqdm_epochs"], required=True)
     ap.add_argument("--truth", required=True)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--width", type=int, default=128)
@@ -116,7 +123,24 @@ def main() -> None:
     else:
         print(f"training for {args.steps} steps, {BATCH * SEQ} tokens a step")
     gen = torch.Generator().manual_seed(SEED)
-    for step in bar if args.style == "tqdm_iter" else range(1, args.steps + 1):
+    current: list = []  # the epoch's bar (tqdm_epochs)
+
+    def by_epoch():
+        from tqdm import tqdm
+
+        per_epoch = args.steps // EPOCHS
+        for epoch in range(1, EPOCHS + 1):
+            current[:] = [tqdm(range(per_epoch), desc=f"Epoch {epoch}")]
+            for i in current[0]:
+                yield (epoch - 1) * per_epoch + i + 1
+
+    if args.style == "tqdm_iter":
+        steps = bar
+    elif args.style == "tqdm_epochs":
+        steps = by_epoch()
+    else:
+        steps = range(1, args.steps + 1)
+    for step in steps:
         lr = max_lr * min(1.0, step / warmup)
         for g in opt.param_groups:
             g["lr"] = lr
@@ -147,6 +171,9 @@ def main() -> None:
             bar.update(1)  # drawn only when 0.1 s have passed: n = step, with the previous step's postfix
             rec["t_log"] = time.time()
             bar.set_postfix(step_loss=lossf, lr=lr)  # drawn now: n = step, with this step's postfix
+        elif args.style == "tqdm_epochs":
+            rec["t_log"] = time.time()
+            current[0].set_postfix(loss=lossf)  # drawn now, at the position of the epoch's steps counted so far
         else:
             rec["t_log"] = time.time()
             bar.set_postfix(loss=lossf, lr=lr)  # drawn now, at the position of the steps counted so far
