@@ -215,7 +215,9 @@ def _redraws_kept(rows: pd.DataFrame, prints: pd.DataFrame) -> tuple[pd.DataFram
         "no step: its postfix holds the script's values"
     )
     kept = rows.drop(columns=BAR_READ, errors="ignore").sort_values("line", kind="stable")
-    return kept.reset_index(drop=True), Outcome(True, len(prints), {f"{pattern} (beside the framework)": note})
+    return kept.reset_index(drop=True), Outcome(
+        True, len(prints), {f"{pattern} (beside the framework)": note}
+    )
 
 
 BAR_RATE = "progress_s_per_it"
