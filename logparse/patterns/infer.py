@@ -993,6 +993,7 @@ def _slots(sh: SampledShape) -> list[Slot]:
     _part_and_whole(sh, slots)
     _per_steps(sh, slots)
     _ranges(sh, slots)
+    _windowed_key(sh, slots)
     _count_in_key(sh, slots)
     _tagged_number(sh, slots)
     _aside_number(sh, slots)
@@ -1212,6 +1213,26 @@ def _ranges(sh: SampledShape, slots: list[Slot]) -> None:
         if joined < 2 or joined * 4 < len(nearby) * 3:
             continue
         nxt.label, slot.label, slot.role = slot.label, "", "skip"
+
+
+_WINDOW_CLOSE = regex.compile(r"\]\s*[:=]\s*$")
+
+
+def _windowed_key(sh: SampledShape, slots: list[Slot]) -> None:
+    """`key [a-b]: v`: the bracket after the key names the span of steps its value covers, and the value follows it
+    (NumPyro's SVI bar, numpyro/infer/svi.py run(): t.set_postfix_str("init loss: {:.4f}, avg. loss [{}-{}]:
+    {:.4f}".format(...)), the mean loss of steps a to b): the key's value is the number after the bracket, the two
+    in it none of the line's values."""
+    for i in range(len(slots) - 2):
+        start, end, value = slots[i], slots[i + 1], slots[i + 2]
+        if not start.label or any(s.kind != "num" for s in (start, end, value)) or value.label:
+            continue
+        if not sh.literals[i].rstrip().endswith("[") or sh.literals[i + 1].strip() != "-":
+            continue
+        if _WINDOW_CLOSE.match(sh.literals[i + 2]) is None:
+            continue
+        value.label, start.label, end.label = start.label, "", ""
+        start.role = end.role = "skip"
 
 
 def _per_steps(sh: SampledShape, slots: list[Slot]) -> None:
@@ -3459,9 +3480,10 @@ def _separator(sample: SampledLog, key: str) -> bool:
     if not key:
         return True
     sh = sample.shapes[key]
-    if sh.kinds:
+    if sh.kinds and not (set(sh.kinds) == {"bar"} and not any(ch.isalnum() for ch in sh.raw)):
         return False
-    text = sh.literals[0]
+    # (a rule of box-drawing dashes reads as a bar's glyphs, `╰────╯`: a rule all the same)
+    text = sh.literals[0] if not sh.kinds else sh.raw
     inner = text.strip()
     if inner[:1] in _BOX_OPENS:
         return False  # a box opened or divided under its step line goes on (Ray's result box, below)
