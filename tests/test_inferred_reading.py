@@ -892,6 +892,30 @@ def test_a_model_summary_tree_indexes_layers_not_steps(write_log):
     assert row_at(parsed, len(lines))["loss"] == 8.5
 
 
+def test_a_status_table_whose_rows_open_with_text_cells_reads_each_number_under_its_name(write_log):
+    # Ray Tune's trial status table (ray/tune/experimental/output.py, as RLlib's Tuner prints it every 30 s): a
+    # boxed header of names, some of several words (`total time (s)`) or cut (`...lls_per_iteration`), over rows that
+    # open with two text cells (the trial's name, its status); the numbers stand under `iter` and the others
+    table = []
+    for minute, (it, total, sampled) in enumerate(
+        [(45, 18.5225, 11520), (107, 47.8252, 27392), (178, 76.803, 45568)]
+    ):
+        table += [
+            "Trial status: 1 RUNNING",
+            f"Current time: 2026-12-07 14:4{3 + minute}:45. Total running time: {30 * (minute + 1)}s",
+            "Logical resource usage: 2.0/2 CPUs, 0/0 GPUs",
+            "╭" + "─" * 106 + "╮",
+            "│ Trial name                    status       iter     total time (s)     ...lls_per_iteration     "
+            "..._sampled_lifetime │",
+            "├" + "─" * 106 + "┤",
+            f"│ PPO_CartPole-v1_88b9e_00000   RUNNING      {it:>4}     {total:>14}     {1:>20}     {sampled:>20} │",
+            "╰" + "─" * 106 + "╯",
+        ]
+    parsed = frame(write_log("\n".join(table) + "\n"))
+    assert steps_of(parsed) == [45, 107, 178]
+    assert [row_at(parsed, n)["train_elapsed_s"] for n in (7, 15, 23)] == [18.5225, 47.8252, 76.803]
+
+
 # ------------------------------------------------------------------------------------------------
 # the values
 

@@ -2886,6 +2886,11 @@ def apply_headers(records: list[RecordShape], sample: SampledLog) -> None:
             ):
                 # a CSV row that opens with a text cell (`train,1,528384,...` under `event,step,tokens,...`)
                 above[key][last] += 1
+            elif last is not None and _celled_row(sh, headers[last]):
+                # a row that opens with text cells, each cell under a name of the header (Ray Tune's status table,
+                # ray/tune/experimental/output.py: `│ Trial name   status   iter   total time (s) ... │` over
+                # `│ PPO_CartPole-v1_88b9e_00000   RUNNING   45   18.5225 ... │`)
+                above[key][last] += 1
     for rec in records:
         sh = rec.shapes[0]
         if sh.key not in above:
@@ -3028,6 +3033,26 @@ _CELL_GAP = regex.compile(r"\t+|\s{2,}")
 def _marked(text: str) -> str:
     """A line without the source location Rich's logging prints at its end."""
     return _SOURCE_MARK.sub("", text.rstrip())
+
+
+def _celled_row(sh: SampledShape, header: Header) -> bool:
+    """A whitespace table's row that splits into as many cells as its header, each standing under its name, two of
+    them numbers at least."""
+    if not header.cells or header.sep != " " or header.lead or len(header.cells) < 3:
+        return False
+    text = _marked(sh.raw)
+    if "\t" in text.strip():
+        return False
+    cells = _cells(text, False)
+    numbers = sum(_NUMBER_CELL.fullmatch(cell) is not None for cell, _ in cells)
+    return (
+        len(cells) == len(header.cells)
+        and numbers >= 2
+        and _overlap([sp for _, sp in header.cells], [sp for _, sp in cells])
+    )
+
+
+_NUMBER_CELL = regex.compile(r"[│|]?\s*[-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s*[│|]?")
 
 
 def _cells(text: str, tabs: bool) -> list[tuple[str, tuple[int, int]]]:
