@@ -124,6 +124,20 @@ def test_the_same_job_resumed_from_scratch_or_checkpoint_is_a_restart(write_log,
     assert s["steps"]["count"] == 150  # 1..100 from the first attempt, 101..150 from the second
 
 
+def test_a_run_done_again_to_the_same_step_is_another_run():
+    # Surprise's cross_validate (scikit-surprise 1.1.5, SVD(n_epochs=10, verbose=True), cv=3): each fold fits again,
+    # `Processing epoch 0` .. `Processing epoch 9` (surprise/prediction_algorithms/matrix_factorization.pyx), with
+    # no total and no start-up line between: three runs of one plan, not one run restarted twice
+    path = ROOT / "tests" / "data" / "unseen" / "surprise_svd_cross_validate.log"
+    s = api.analyze(str(path)).summary
+    assert [(seg["kind"], seg["first_step"], seg["last_step"]) for seg in s["segments"]] == [
+        ("start", 0, 9),
+        ("new_run", 0, 9),
+        ("new_run", 0, 9),
+    ]
+    assert s["restarts"] == []
+
+
 def _nemo_bar(epoch: int, n: int, total: int, global_step: float | None) -> str:
     # NeMo's MegatronProgressBar, as the real line in patterns/nemo.toml prints it
     gs = f", global_step={global_step:.2f}" if global_step is not None else ""

@@ -434,18 +434,27 @@ def fresh_start(new_first: float, every: int | None, resumed: bool, started: boo
 
 def run_again(old: pd.DataFrame, new: pd.DataFrame, every: int | None) -> str:
     """Why an attempt is another run although no start-up line came between: the earlier one reached the total
-    its counter states (`epoch 3/3`), and the counter starts again from the first step it could print. A run
-    that finished is not resumed: the same script was run again and its output appended."""
-    if "progress_total" not in old or old.empty or new.empty:
+    its counter states (`epoch 3/3`), or, where none is printed, the step the later one runs to, and the counter
+    starts again from the first step it could print. A run that finished is not resumed: the same script was run
+    again (a cross-validation's next fold, Surprise's cross_validate) and its output appended."""
+    if old.empty or new.empty:
         return ""
-    totals = old["progress_total"].dropna()
-    if not len(totals):
+    last, first = float(old["step"].max()), float(new["step"].min())
+    if not math.isfinite(first) or first > max(every or 1, 1):
         return ""
-    total, last = float(_commonest(totals)), float(old["step"].max())
-    first = float(new["step"].min())
-    if not (math.isfinite(first) and last >= total and first <= max(every or 1, 1)):
-        return ""
-    return f"the counter reached its total ({int(total):,}) and starts again from {int(first)}"
+    totals = old["progress_total"].dropna() if "progress_total" in old else old["step"].iloc[:0]
+    if len(totals):
+        total = float(_commonest(totals))
+        if last < total:
+            return ""
+        return f"the counter reached its total ({int(total):,}) and starts again from {int(first)}"
+    # (no total printed: both attempts ran from the start to the same last step, each a whole run of one plan,
+    # as a cross-validation's folds are; a job restarted from scratch after a failure ends later than it failed)
+    done = float(new["step"].max())
+    began = float(old["step"].min())
+    if len(old) >= 3 and len(new) >= 3 and began <= max(every or 1, 1) and last == done:
+        return f"the counter ran to {int(last):,} and runs again from {int(first)} to the same step"
+    return ""
 
 
 def _commonest(values: pd.Series) -> Any:
