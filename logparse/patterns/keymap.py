@@ -1238,9 +1238,20 @@ class KeyMap:
         bare = {normalize(k): k for k in keys if k not in mapped}
         train = [bare[w] for w in TRAIN_WORDS if w in bare]
         held = [bare[w] for w in EVAL_WORDS - {"eval"} if w in bare]
-        if len(train) != 1 or len(held) != 1 or "eval" in bare:
+        if len(held) != 1 or "eval" in bare:
             return
         via = "the loss rule (rules.loss): a value named by its split alone, beside another split's"
+        if not train or any(m.column == "loss" for m in mapped.values()):
+            # (the training split's name the names map to the loss already: CatBoost's `learn: v  test: w`, the
+            # objective on its learn set and on the eval set, catboost/libs/loggers/logger.h)
+            named = [
+                k for k in keys if k in mapped and mapped[k].column == "loss" and normalize(k) in SPLIT_NAMED
+            ]
+            if len(named) == 1 and not any(m.column == "eval_loss" for m in mapped.values()):
+                mapped[held[0]] = Mapping("eval_loss", "step", rule="loss", via=via)
+            return
+        if len(train) != 1:
+            return
         mapped[train[0]] = Mapping("loss", "step", rule="loss", via=via)
         mapped[held[0]] = Mapping("eval_loss", "step", rule="loss", via=via)
 
@@ -1265,8 +1276,8 @@ class KeyMap:
             elif why is not None:
                 kept[k] = ("loss", why)
         if not candidates:
+            self._splits_alone(keys, mapped)
             if not named:
-                self._splits_alone(keys, mapped)
                 self._total_alone(keys, mapped)
             return
         if named:
@@ -1636,6 +1647,8 @@ EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "va
 # f"Epoch {e:02d} | Train MSE: {tr:.6f} | Gate Loss: {g:.4f} | Val MSE: {va:.6f} | Val Corr: {c:.4f}")
 SPLIT_DISTANCES = frozenset(("mse", "mae", "l1", "l2"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
+# a training split's name alone that the names map to the loss (synonyms.toml: CatBoost's `learn`)
+SPLIT_NAMED = frozenset(("learn",))
 
 
 def kept_use(column: str, why: tuple[str, str] | None, unit: str | None, factor: float = 1.0) -> KeyUse:
