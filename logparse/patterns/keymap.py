@@ -1323,7 +1323,10 @@ class KeyMap:
         ]
         # a regularizer added to the objective (a mixture of experts' load-balancing loss, a z-loss) is no objective
         # of its own: with those set aside, the one loss left is what the code optimizes
-        auxiliary = [k for k in candidates if _words(k) & rule.auxiliary]
+        # (a name with a digit inside, spaCy's `tok2vec`, is one word as printed: camelCase splitting cuts it)
+        auxiliary = [
+            k for k in candidates if (_words(k) | set(regex.split(r"[^a-z0-9]+", k.lower()))) & rule.auxiliary
+        ]
         objectives = [k for k in candidates if k not in auxiliary]
         own = self._own_value(candidates)
         # a loss with no word of its own beside losses of the same word named apart (dgl-ke's `average loss`
