@@ -11,7 +11,8 @@ raised on the way. The keys (the same as tests/data/public/SOURCES.toml's, with 
 
     steps            the step column of the step rows (kind "step"), in file order: exactly this list
     <column>         {step = value}: that column on the first step row of that step (eval_loss at a step no
-                     training line prints: the evaluation event at that step)
+                     training line prints: the evaluation event at that step); a key no logparse column names
+                     is looked up as the reading keeps it, x_<key>
     rows_at_line     {line = {column = value}}: the one step row of that line has these values
     facts            {fact = value}: the value the analysis takes of each fact the log states (the last,
                      steps/runfacts.py log_facts)
@@ -56,6 +57,11 @@ SPECIAL = {
     "no_eval_loss_at_lines",
     "unattached",
 }
+
+
+def _kept(key: str) -> str:
+    """The column a key no logparse column names is kept in (`x_` and the key, as the reading keeps it)."""
+    return "x_" + key
 
 
 def load_corpus(folder: Path) -> dict:
@@ -139,7 +145,7 @@ def differences(parsed, expect: dict, steps=None) -> list[str]:
             if not has_steps or not len(hit):
                 out.append(f"{column} at step {step}: no row for that step")
                 continue
-            got = hit.iloc[0].get(column)
+            got = hit.iloc[0].get(column, hit.iloc[0].get(_kept(column)))
             if not _same(got, want):
                 out.append(f"{column} at step {step}: {got!r}, expected {want!r}")
     for line, values in expect.get("rows_at_line", {}).items():
