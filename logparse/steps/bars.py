@@ -311,11 +311,7 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
     totals = steps["progress_total"] if "progress_total" in steps else steps["pattern"]
     bar_of = totals.astype(str).where(totals.notna(), steps["pattern"].astype(str))
     for (_bar, _rank), rows in steps[mine].groupby([bar_of, ranks.fillna(-1)], sort=False):
-        shown = [c for c in values if rows[c].dtype.kind in "iuf" and rows[c].notna().any()]
-        if "eval_loss" in shown and not (rows["eval_loss"].notna() & rows["eval_loss"].shift().notna()).any():
-            # (an evaluation's loss given to the redraw printed last before it, frame/assemble.evaluated_steps, is
-            # no value the bar draws: a postfix that shows one redraws it until the next evaluation)
-            shown.remove("eval_loss")
+        shown = _drawn(rows, values)
         if not shown:
             continue
         total = rows["progress_total"].to_numpy(dtype=float) if "progress_total" in rows else None
@@ -325,19 +321,30 @@ def postfix_steps(steps: pd.DataFrame, bars: set[str]) -> tuple[pd.DataFrame, li
         keep[rows.index] = kept
         if "eval_loss" in steps and "eval_loss" not in shown:
             steps = _evaluations_kept(steps, rows.index, steps_of, kept)
-        if how is None:
-            continue  # every redraw is its own position's step: nothing to say
-        notes.append(
-            RunWarning(
-                f"the tqdm bar's postfix is drawn apart from its position ({how}): each step's values are read "
-                f"from the redraw drawn with that step"
-                + (f"; {dropped} redraw(s) showing another step's values left out" if dropped else ""),
-                "bar_postfix",
-            )
-        )
+        if how is not None:  # (else every redraw is its own position's step: nothing to say)
+            notes.append(_postfix_note(how, dropped))
     if numbered.notna().all():
         numbered = numbered.astype(steps["step"].dtype if steps["step"].dtype.kind in "iu" else "int64")
     return steps.assign(step=numbered)[keep], notes
+
+
+def _postfix_note(how: str, dropped: int) -> RunWarning:
+    return RunWarning(
+        f"the tqdm bar's postfix is drawn apart from its position ({how}): each step's values are read from the "
+        f"redraw drawn with that step"
+        + (f"; {dropped} redraw(s) showing another step's values left out" if dropped else ""),
+        "bar_postfix",
+    )
+
+
+def _drawn(rows: pd.DataFrame, values: list[str]) -> list[str]:
+    """The value columns one bar's redraws show. An evaluation's loss given to the redraw printed last before it
+    (frame/assemble.evaluated_steps) is no value the bar draws: a postfix that shows one redraws it until the next
+    evaluation."""
+    shown = [c for c in values if rows[c].dtype.kind in "iuf" and rows[c].notna().any()]
+    if "eval_loss" in shown and not (rows["eval_loss"].notna() & rows["eval_loss"].shift().notna()).any():
+        shown.remove("eval_loss")
+    return shown
 
 
 def _evaluations_kept(
