@@ -117,7 +117,7 @@ MAX_VARIANTS = 8  # literal variants merged into one record line (`"logged": fal
 MIN_REPEATS = 3  # an unnamed counter must rise over at least this many lines
 RISING = 0.8  # share of a counter's changes that must go up
 BLOCK_SHARE = 0.8  # a line joins the records it comes with when it comes with at least this share of them
-MAX_BLOCK_LINES = 160  # lines after a record's head that may belong to it
+MAX_BLOCK_LINES = 80  # lines after a record's head that may belong to it
 
 # A timestamp as the generic set reads one (Python logging, MM/DD/YYYY, ISO with an offset, mmengine's
 # YYYY/MM/DD and its year-less MM/DD), a date joined to its time by a colon (sockeye's logging format
