@@ -389,7 +389,7 @@ def _postfix_redraws(
         changes = ~same & ~moved
         twice = bool(changes.any()) and (changes & np.r_[False, again[:-1]]).sum() >= 0.9 * changes.sum()
         if twice:
-            changed = np.cumsum(~same & ~moved)
+            changed = np.cumsum(changes)
             index = changed - changed[starts]
         steps_of = pos + index + (pos == 0)
         # close() draws the last position again: no step past the bar's total

@@ -426,7 +426,7 @@ def fresh_start(new_first: float, every: int | None, resumed: bool, started: boo
     checkpoint was loaded (`resumed`). Nothing of the earlier rows carries over: the same script run again, or
     a job started over from scratch, which the file holds as two runs rather than one run's steps done twice.
     (A counter that goes back to 1 with no start-up between is no run of its own: lines out of order.)"""
-    if resumed or not started or not math.isfinite(new_first) or new_first > max(every or 1, 1):
+    if resumed or not started or not _from_the_start(new_first, every):
         return ""
     first = int(new_first)
     return f"the step counter starts again from {first} after a new start-up, and no checkpoint is loaded"
@@ -440,7 +440,7 @@ def run_again(old: pd.DataFrame, new: pd.DataFrame, every: int | None) -> str:
     if old.empty or new.empty:
         return ""
     last, first = float(old["step"].max()), float(new["step"].min())
-    if not math.isfinite(first) or first > max(every or 1, 1):
+    if not _from_the_start(first, every):
         return ""
     totals = old["progress_total"].dropna() if "progress_total" in old else old["step"].iloc[:0]
     if len(totals):
@@ -452,9 +452,14 @@ def run_again(old: pd.DataFrame, new: pd.DataFrame, every: int | None) -> str:
     # as a cross-validation's folds are; a job restarted from scratch after a failure ends later than it failed)
     done = float(new["step"].max())
     began = float(old["step"].min())
-    if len(old) >= 3 and len(new) >= 3 and began <= max(every or 1, 1) and last == done:
+    if len(old) >= 3 and len(new) >= 3 and _from_the_start(began, every) and last == done:
         return f"the counter ran to {int(last):,} and runs again from {int(first)} to the same step"
     return ""
+
+
+def _from_the_start(step: float, every: int | None) -> bool:
+    """Whether `step` is the first a counter could print, logging every `every` steps: within one interval of 0."""
+    return math.isfinite(step) and step <= max(every or 1, 1)
 
 
 def _commonest(values: pd.Series) -> Any:
