@@ -2654,7 +2654,17 @@ def _evaluation(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
             return False
         if m is not None and m.kept and _paired_with_evaluation(slot.label, labels):
             return False  # (the same: an RL loop's `Mean Train Rewards` beside its `Mean Test Rewards`)
+        if m is not None and m.kept and slot.role == "value" and _unnamed_stage(slot.label, eval_keys):
+            return False
     return True
+
+
+def _unnamed_stage(label: str, eval_keys: Sequence[str]) -> bool:
+    """Whether a key no table knows stands beside a bare evaluation key that is only a split's name (`val`, `test`):
+    an epoch's record of its training value and its validation value, the training's under a key of the loop's
+    own (GNTPP's amdn_train.py logs f'Epoch {epoch+1:4d}, trlast = {loss:.4f}, val = {loss_val:.4f}')."""
+    bare = [k for k in eval_keys if k.strip().lower() in _SPLITS]
+    return bool(bare) and len(eval_keys) == 1 and not set(_words(label.lower())) & (EVAL_WORDS | SCORE_WORDS)
 
 
 # the words of the training's stage (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
@@ -6252,7 +6262,36 @@ def _named_alone_loss(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> st
         return (
             f"a fractional total ({key!r}), the record's only keyed value: the sum of the terms it minimizes"
         )
+    if _split_counterpart(rec, slot, km):
+        return (
+            f"the one other value ({key!r}) beside the evaluation's loss under a split's name alone, of its "
+            "magnitude: the same loss on the training data"
+        )
     return None
+
+
+def _split_counterpart(rec: RecordShape, slot: Slot, km: keymap_mod.KeyMap) -> bool:
+    """A step record of two keyed values: one under a split's name alone (`val = 0.4547`, the evaluation's loss)
+    and `slot`, a key no table knows, no score's or evaluation's word in it, whose values are within a factor of
+    ten of the evaluation's on every line: the training's loss, printed under the loop's own name (GNTPP's
+    amdn_train.py logs f'Epoch {epoch+1:4d}, trlast = {loss:.4f}, val = {loss_val:.4f}', the last batch's
+    loss)."""
+    values = [s for s in rec.slots if s.kind == "num" and s.role == "value" and s.label and not s.unit]
+    if len(values) != 2 or slot not in values or set(_words(slot.label.lower())) & (EVAL_WORDS | SCORE_WORDS):
+        return False
+    other = values[0] if values[1] is slot else values[1]
+    if other.label.strip().lower() not in _SPLITS:
+        return False
+    plan = field_plan(km, other.label, None, [], True)
+    if plan is None or plan.column != "eval_loss":
+        return False
+    pairs = [
+        (_number(a), _number(b))
+        for (_, a), (_, b) in zip(rec.series(slot.index), rec.series(other.index), strict=True)
+    ]
+    return bool(pairs) and all(
+        a is not None and b is not None and a > 0 and b > 0 and 0.1 <= a / b <= 10 for a, b in pairs
+    )
 
 
 def _total_alone(rec: RecordShape, slot: Slot) -> bool:
@@ -6539,8 +6578,11 @@ def _metric_named_steps(rec: RecordShape) -> bool:
     if rec.counter is None or rec.count < MIN_REPEATS:
         return False
     counter = rec.slots[rec.counter].label
-    if not (_counter_named(counter) or _epoch_named(counter)):
-        return False  # (an epoch's too: a Flux loop's println("epoch $epoch, mae $(train_err())"))
+    if counter and not (_counter_named(counter) or _epoch_named(counter)):
+        # (an epoch's too: a Flux loop's println("epoch $epoch, mae $(train_err())"); a counter with no name is
+        # one too, where it rises on every line: river's progressive validation prints f"[{step:,d}] {metric}",
+        # the examples learnt so far and the error made on each before it was learnt)
+        return False
     return not _evaluation_text(rec) and not any(_evaluation_named(label) for label in _value_labels(rec))
 
 
