@@ -204,7 +204,9 @@ NUM_RX = (
 # a counter glued to the word that names it (LFM's `epoch {} iteration{}, Loss: ...`, `step500`): the one place a
 # number may follow a letter (`fp16`, `conv2d`, `v2` stay words)
 GLUED_RX = (
-    r"(?:(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch))\d+(?![\w.])"
+    r"(?:(?:(?<=[Ii]teration)|(?<=[Ii]ter)|(?<=[Ss]tep)|(?<=[Ee]poch)|(?<=ITER)|(?<=STEP)|(?<=EPOCH))\d+(?![\w.])"
+    # (or to `ep`, a word of its own: Vanilla-Blancmange's DPBL trainer prints f'Load file: {f}, EP{ep}, avg_loss=...')
+    r"|(?<=(?<![A-Za-z])[Ee][Pp])\d+(?![\w.])"
     # (or a learning rate glued to its name: the MME domain-adaptation loop's print('... Train Ep: {} lr{} \t Loss
     # Classification: {:.6f} ...'))
     r"|(?:(?<=(?<![A-Za-z])lr)|(?<=(?<![A-Za-z])LR))\d*\.\d+(?:[eE][-+]?\d+)?(?![\w.])"

@@ -417,8 +417,11 @@ def _describe(
         part = ref.iloc[start:i]
         first = part.iloc[0]
         s0 = int(first["segment"])
-        if start == 0:
+        if start == 0 and s0 == 0:
             kind, reason = SegmentKind.START, ""
+        elif start == 0:
+            # (every row of the attempts before it was logged again by a later one: the rows begin with a restart)
+            kind, reason = kinds[s0 - 1], reasons[s0 - 1]
         elif s0 != int(ref["segment"].iloc[start - 1]):
             kind, reason = kinds[s0 - 1], reasons[s0 - 1]
         else:
