@@ -2498,14 +2498,19 @@ def _evaluation_loss_said_when(
     km: keymap_mod.KeyMap, key: str, slot: Slot, texts: Sequence[str]
 ) -> FieldPlan | None:
     """An evaluation's loss under a key that says when it was made or that it is the evaluation's mean
-    (`Initial val loss`, `Final val loss`, `Average valid loss`): the eval_loss, as the key less those words is."""
-    plain = _without_when(key)
+    (`Initial val loss`, `Final val loss`, `Average valid loss`), or that it is the epoch's (`eval_loss_epoch`: the
+    whole evaluation's, as Lightning's name_epoch and pytorch-accelerated's run history name it): the eval_loss, as
+    the key less those words is."""
+    plain = _EPOCH_SUFFIX.sub("", _without_when(key))
     if plain == key:
         return None
     m = field_plan(km, plain, slot.unit, texts, True)
     if m is None or m.kept or _full(m) != "eval_loss":
         return None
     return replace(m, reason=f"{m.reason}; {key!r}: the evaluation's loss, said when it was made or averaged")
+
+
+_EPOCH_SUFFIX = regex.compile(r"(?i)(?<=\w)[_/ ]epoch$")
 
 
 def _without_when(key: str) -> str:
@@ -4216,6 +4221,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     for rec in steps:  # an epoch printed on a line of its own before its steps (PaddlePaddle's `Epoch 1/3`)
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
+    steps = _epochs_over_bare_bars(steps, records, km)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
     # A bar that counts to the total the records print (`step 10/120 | ...` beside a bar's `10/120`) counts the
@@ -5662,6 +5668,39 @@ def _epoch_heading(rec: RecordShape, records: list[RecordShape], sample: Sampled
             rec.slots[rec.counter].role, rec.counter = "value", None  # (its rising number: one of its values)
             return m
     return None
+
+
+def _epochs_over_bare_bars(
+    steps: list[RecordShape], records: list[RecordShape], km: keymap_mod.KeyMap
+) -> list[RecordShape]:
+    """A bar that draws an epoch's batches and prints no value of its own, under a line that numbers the epoch,
+    beside a line of training values with no number printed once an epoch: the epoch is the step, that line its
+    values, the bar its progress only (pytorch-accelerated's Trainer prints "Starting epoch N", draws tqdm over
+    the batches, then f"{metric}: {value}" of its run history, `train_loss_epoch: 0.769`, callbacks.py)."""
+    out = list(steps)
+    for bar in steps:
+        marker = next((m for m in records if m.kind == "marker" and m.head is bar and not m.leads), None)
+        if (
+            marker is None
+            or _tqdm_count(bar.shapes[0]) is None
+            or any(s.label and not s.rate for s in bar.slots)
+        ):
+            continue
+        epochs = [
+            rec
+            for rec in records
+            if rec.kind == "none"
+            and rec.counter is None
+            and rec.count == marker.count
+            and _trains(rec, km)
+            and not _evaluation_text(rec)
+        ]
+        if len(epochs) != 1 or epochs[0].first < marker.first:
+            continue
+        bar.kind, marker.kind, marker.head = "none", "step", None
+        _join(epochs[0], marker)
+        out = [marker if rec is bar else rec for rec in out]
+    return out
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
