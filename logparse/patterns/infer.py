@@ -1527,7 +1527,34 @@ def _counted(rec: RecordShape, km: keymap_mod.KeyMap) -> RecordShape:
     find_counter(rec, km)
     _key_before_counter(rec)
     _epoch_of_uncounted_steps(rec)
+    _epoch_in_description(rec)
     return rec
+
+
+def _epoch_in_description(rec: RecordShape) -> None:
+    """A whole number in a bar's description that holds still while the bar fills and rises from bar to bar is
+    the epoch the bar draws, whatever word stands before it (RecBole's trainer draws tqdm with desc=f"Train
+    {epoch_idx:>5}"; `Train` alone would name the training's loss elsewhere)."""
+    bar = _tqdm_count(rec.shapes[0])
+    if bar is None or rec.counter != bar or rec.epoch is not None or rec.count < MIN_REPEATS:
+        return
+    for slot in rec.slots[: bar - 1]:
+        if (
+            slot.kind != "num"
+            or slot.role != "value"
+            or rec.shapes[0].literals[slot.index + 1].lstrip()[:1] == "%"
+        ):
+            continue
+        values = [v for _, v in rec.series(slot.index)]
+        wholes = [_whole(v) for v in values]
+        if not _is_int(values) or None in wholes or not _mostly_held(values):
+            continue
+        if any(b < a for a, b in zip(wholes, wholes[1:], strict=False)) or len(set(wholes)) < 2:
+            continue  # (an epoch does not go back within a run's bars, and turns at least once in view)
+        if rec.shapes[0].literals[slot.index].rstrip().endswith("="):
+            continue  # (a setting's `key=value`, gsplat's `sh degree=3` as it steps up)
+        slot.role, rec.epoch = "epoch", slot.index
+        return
 
 
 def _counted_apart(rec: RecordShape, km: keymap_mod.KeyMap) -> list[RecordShape]:
