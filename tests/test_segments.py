@@ -240,3 +240,24 @@ def test_step_span_is_the_step_less_the_one_before_it_in_its_segment(rows, caden
         want.at[i] = s if (steps.at[i, "segment"] == 0 and s <= cadence) else cadence
     want = want.fillna(1).clip(lower=1).astype(int)
     assert _step_span(steps, cadence).tolist() == want.tolist()
+
+
+def test_a_run_whose_first_attempt_was_logged_again_whole_still_begins_as_a_new_run(write_log):
+    # torchensemble's VotingClassifier trains its members in turn, each printing `Estimator: k | Epoch: e |
+    # Batch: b`; read as steps, member 1's batches repeat member 0's, a run that starts again, and member 2's
+    # repeat member 1's whole: the run's first attempt leaves no row, yet the run still begins where it began
+    lines = [
+        f"Estimator: {k:03d} | Epoch: {e:03d} | Batch: {b:03d} | Loss: {1.2 - 0.01 * (9 * e + 3 * k + b // 10):.5f} | Correct: 8/32\n"
+        for e in range(2)
+        for k in range(3)
+        for b in (0, 10, 20)
+    ]
+    run = api.resolve(str(write_log("".join(lines), "voting.log")))
+    kinds = [s.kind.value for s in run.segments]
+    assert kinds[0] == "start"
+    assert "new_run" in kinds
+    # every run the rows hold begins with the start or a new run, never with a restart of nothing
+    firsts = {}
+    for s in run.segments:
+        firsts.setdefault(s.run, s.kind.value)
+    assert set(firsts.values()) <= {"start", "new_run"}

@@ -303,8 +303,9 @@ _RATE_AFTER = regex.compile(
 # the optimizer's steps named apart from the micro-batches a loop also counts (aobaruwa/Chatbot_Compressor's
 # `epoch,step,grad_step,tr_loss,tr_ppl`, grad_step = step // gradient_accumulation_steps): beside the other, the step
 _OPTIMIZER_COUNTERS = frozenset({"grad_step", "optimizer_step", "opt_step", "update_step"})
-# words that name a repeat of the whole training (a cross-validation fold, a seed, a trial), never its step
-_REPEAT_WORDS = frozenset({"fold", "folds", "seed", "trial", "repeat", "repetition"})
+# words that name a repeat of the whole training (a cross-validation fold, a seed, a trial, an ensemble's member
+# trained in turn: torchensemble's `Estimator: 001 | Epoch: 000 | Batch: 010 | Loss: ...`), never its step
+_REPEAT_WORDS = frozenset({"fold", "folds", "seed", "trial", "repeat", "repetition", "estimator"})
 # words that name a step counter (the generic set's), and counters a record's repeats must show rising
 COUNTER_WORDS = frozenset(
     {
@@ -1988,7 +1989,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         for i in candidates
         if i not in named
         and (_counter_named(slots[i].label, loose=True) or _so_far_named(slots[i].label) or leading(i))
-        and rising(i)
+        # (or a batch's position that starts again with each epoch, the epoch printed beside it)
+        and (rising(i) or (cycles(i) and _counter_named(slots[i].label, loose=True)))
     ]
     # a counter that holds one value through the log while another of the record rises counts an outer loop run
     # once (theLMbook's GRPO notebook: 'Iteration {it+1}/{num_iterations}, Step {step+1}/{steps}, GRPO iter
@@ -2000,7 +2002,8 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     # the steps); of several, the one that counts the whole run, as of named counters
     loose.sort(key=lambda i: not _global_named(slots[i].label))
 
-    folded = any(set(_words(slots[i].label)) & _REPEAT_WORDS for i in ints)
+    repeats = [i for i in ints if set(_words(slots[i].label)) & _REPEAT_WORDS]
+    folded = bool(repeats)
 
     def restarted(i: int) -> bool:
         """An epoch that goes back only to its first count (0 or 1), and rises twice as often: the script run
@@ -2052,20 +2055,31 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         its turns outnumber its rises (a short excerpt over a turn, `[1800/1832]` then `[   0/1832]`, or an epoch
         of few lines)."""
         ups = downs = 0
-        for (s1, a), (s2, b), (_, f), (_, g) in zip(
-            series[i], series[i][1:], series[e], series[e][1:], strict=False
+        # (a repeat of the whole training turning, the next fold or ensemble member, starts the epoch over too)
+        turns = [
+            any(series[r][k][1] != series[r][k + 1][1] for r in repeats) for k in range(len(series[i]) - 1)
+        ]
+        for (s1, a), (s2, b), (_, f), (_, g), turned in zip(
+            series[i], series[i][1:], series[e], series[e][1:], turns, strict=False
         ):
-            if s1 != s2 or f != g:
+            if s1 != s2 or f != g or turned:
                 continue
             ups += b > a
             downs += b < a
         return ups >= 1 and ups >= RISING * (ups + downs) and moves[i][2] >= min(n, 2)
 
+    def anew_with_repeats(e: int) -> bool:
+        """Whether a count falls back only where a repeat of the whole training turns (the next ensemble member
+        trains its epochs from the first again: torchensemble's gradient boosting)."""
+        ser = series[e]
+        back = [k for k in range(len(ser) - 1) if ser[k][0] == ser[k + 1][0] and ser[k + 1][1] < ser[k][1]]
+        return bool(back) and all(any(series[r][k][1] != series[r][k + 1][1] for r in repeats) for k in back)
+
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
         bracketed N/M (timm's `Train: 0 [  10/73 (14%)]`), nothing but the bracket between them (a word there
         names the position: `2018 ] Batch(0/1879)`, a stamp's year before ST-GCN's batch)."""
-        before = [e for e in candidates if e < i and moves[e][1] == 0]
+        before = [e for e in candidates if e < i and (moves[e][1] == 0 or anew_with_repeats(e))]
         named_epochs = [e for e in before if e in epochs]
         if named_epochs:
             return named_epochs[-1]

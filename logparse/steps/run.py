@@ -424,6 +424,11 @@ def _describe(
             kind, reason = kinds[s0 - 1], reasons[s0 - 1]
         elif s0 != int(ref["segment"].iloc[start - 1]):
             kind, reason = kinds[s0 - 1], reasons[s0 - 1]
+            if int(first["run"]) != int(ref["run"].iloc[start - 1]) and kind != SegmentKind.NEW_RUN:
+                # (the new run's first attempt was logged again whole by a restart: the run begins here, for
+                # the reason its own first attempt gave)
+                began = max(k for k in range(s0) if kinds[k] == SegmentKind.NEW_RUN)
+                kind, reason = SegmentKind.NEW_RUN, reasons[began]
         else:
             kind, reason = SegmentKind.EPOCH, ""
         out.append(
