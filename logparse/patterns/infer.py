@@ -5795,17 +5795,35 @@ def _restarts_at(seen: list[tuple[tuple[int, int], int]], places: list[tuple[int
 
 def _listed(rec: RecordShape) -> bool:
     """A record that is a printed list of numbers ending its line, its counter one of them (VITS's
-    `[loss_disc, ..., global_step, lr]`)."""
+    `[loss_disc, ..., global_step, lr]`), or a row of numbers alone (_number_row)."""
     sh = rec.shapes[0]
-    if rec.counter is None or not _LIST.search(sh.key):
+    if rec.counter is None:
+        return False
+    if _number_row(rec):
+        return True
+    if not _LIST.search(sh.key):
         return False
     first = max(i for i, lit in enumerate(sh.literals) if "[" in lit)
     return rec.counter >= first
 
 
+def _number_row(rec: RecordShape) -> bool:
+    """A line of three numbers or more and nothing else, repeated, its counter the first: a table's row printed
+    with no header, its values known by their place only (hmmlearn's ConvergenceMonitor prints "{iter:>10d}
+    {log_prob:>16.8f} {delta:>+16.8f}" each EM iteration, hmmlearn/base.py)."""
+    sh = rec.shapes[0]
+    return (
+        rec.counter == 0
+        and rec.count >= MIN_REPEATS
+        and len(sh.kinds) >= 3
+        and all(kind == "num" for kind in sh.kinds)
+        and not any(ch.isalpha() for lit in sh.literals for ch in lit)
+    )
+
+
 def _list_start(rec: RecordShape) -> int:
-    """The first value of a listed record's list."""
-    return max(i for i, lit in enumerate(rec.shapes[0].literals) if "[" in lit)
+    """The first value of a listed record's list (of a row of numbers alone, its first)."""
+    return max((i for i, lit in enumerate(rec.shapes[0].literals) if "[" in lit), default=0)
 
 
 def _listed_lr(rec: RecordShape) -> int | None:
@@ -6319,7 +6337,9 @@ def _sibling_counters(records: list[RecordShape]) -> None:
 
 # the distances a regression or an image restorer minimizes, by the names its loss prints under (not a root mean
 # square, which reports the square root of what an objective minimizes)
-_DISTANCES = keymap_mod.SPLIT_DISTANCES | {"smooth_l1", "charbonnier", "huber"}
+# (and the divergence an embedding minimizes: openTSNE's gradient descent logs "Iteration %4d, KL divergence %6.4f,
+# %d iterations in %.4f sec", openTSNE/tsne.py)
+_DISTANCES = keymap_mod.SPLIT_DISTANCES | {"smooth_l1", "charbonnier", "huber", "kl_divergence", "kl_div"}
 
 
 def _addend(sh: SampledShape, rec: RecordShape, slot: Slot) -> bool:
