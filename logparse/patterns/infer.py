@@ -4263,6 +4263,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
     steps = _epochs_over_bare_bars(steps, records, km)
+    steps = _without_progress_reports(steps, records)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
     # A bar that counts to the total the records print (`step 10/120 | ...` beside a bar's `10/120`) counts the
@@ -5709,6 +5710,37 @@ def _epoch_heading(rec: RecordShape, records: list[RecordShape], sample: Sampled
             rec.slots[rec.counter].role, rec.counter = "value", None  # (its rising number: one of its values)
             return m
     return None
+
+
+def _without_progress_reports(steps: list[RecordShape], records: list[RecordShape]) -> list[RecordShape]:
+    """A record that prints how much of its epoch is done (`at 50.67% examples`) under an epoch that holds over its
+    lines, beside a record of the same counter that rises once an epoch: the epoch's progress, no step of its own
+    (gensim's word2vec logs "EPOCH %i - PROGRESS: at %.2f%% examples, %.0f words/s, ..." while an epoch trains,
+    then "EPOCH %i: training on %i raw words ... took %.1fs" at its end)."""
+    for rec in steps:
+        if (
+            rec.counter is None
+            or not _epoch_named(rec.slots[rec.counter].label)
+            or rec.redrawn
+            or _on_bar(rec)
+        ):
+            continue  # (a bar's redraws are its epoch's rows, each redraw kept: Ultralytics' table under its bar)
+        literals = rec.shapes[0].literals
+        shares = any(s.kind == "num" and literals[s.index + 1].lstrip().startswith("%") for s in rec.slots)
+        epochs = [v for _, v in rec.series(rec.counter)]
+        if not shares or not any(a == b for a, b in zip(epochs, epochs[1:], strict=False)):
+            continue  # (an epoch printed again as it goes on)
+        key = _counter_key(rec)
+        if any(
+            other is not rec
+            and other.counter is not None
+            and _counter_key(other) == key
+            and other.count < rec.count
+            and not _mostly_held([v for _, v in other.series(other.counter)])
+            for other in steps
+        ):
+            rec.kind = "none"
+    return [rec for rec in steps if rec.kind == "step"]
 
 
 def _epochs_over_bare_bars(
