@@ -2729,7 +2729,21 @@ def _both_splits(rec: RecordShape) -> bool:
     if not stages or stages[0] & EVAL_WORDS:
         # (an evaluation that opens the line names itself: `  eval 200: train 1.5510 | val 1.5317`)
         return False
+    if _prefixed_pairs(rec):
+        return True
     return any(words & _TRAIN_STAGE for words in stages) and any(words & EVAL_WORDS for words in stages)
+
+
+def _prefixed_pairs(rec: RecordShape) -> bool:
+    """Whether a record prints a key bare and again behind a split's prefix (`loss` and `val_loss`): Keras's
+    convention, the bare one the training's (keras/src/callbacks/progbar_logger.py, `loss: 0.2 - val_loss: 0.3`;
+    loops that copy it print `loss 0.2002 - iou 0.3682 - val_loss 0.2619 - val_iou 0.0779`)."""
+    keys = {keymap_mod.normalize(label) for label in _value_labels(rec)}
+    for key in keys:
+        split, _, rest = key.partition("_")
+        if rest and split in _SPLITS and rest in keys:
+            return True
+    return False
 
 
 def _splits_beside_a_loss(labels: Sequence[str]) -> bool:
