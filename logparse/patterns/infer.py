@@ -8991,6 +8991,38 @@ def _blocks(records: list[RecordShape], km: keymap_mod.KeyMap) -> dict[int, Bloc
     return out
 
 
+def _same_key_same_column(
+    records: list[RecordShape], planned: dict[int, tuple[Table, list[tuple[str, str, str]]]]
+) -> None:
+    """A key one step record keeps as printed where another step record of the log reads it into a column, with
+    no unit of its own in either: the column in both, one key of one log meaning one thing (KGAT's first epoch
+    prints `Epoch 0 [322.8s]: train==[434.85=...]` alone, its later epochs `train==[...]` beside the evaluation's
+    metrics, where the rule that reads `train` as the loss holds)."""
+    read: dict[str, str] = {}
+    for k, rec in enumerate(records):
+        if rec.kind == "step":
+            for what, key, use in planned[k][1]:
+                if what == "mapped" and not getattr(use, "unit", None):
+                    read.setdefault(key, str(use))
+    for k, rec in enumerate(records):
+        if rec.kind != "step":
+            continue
+        line, used = planned[k]
+        fields = line.get("fields", {})
+        columns = {spec.get("column") for spec in fields.values()}
+        for n, (what, key, use) in enumerate(used):
+            column = read.get(key)
+            if what != "kept" or column is None or column in columns or getattr(use, "unit", None):
+                continue
+            for spec in fields.values():
+                if spec.get("column") == str(use) and set(spec) <= {"column", "type"}:
+                    spec["column"] = column
+                    why = f"read as {column} where the log's other step line prints {key!r}"
+                    used[n] = ("mapped", key, keymap_mod.KeyUse(column, "values", why))
+                    columns.add(column)
+                    break
+
+
 def build_table(
     records: list[RecordShape],
     km: keymap_mod.KeyMap,
@@ -9015,6 +9047,7 @@ def build_table(
     planned: dict[int, tuple[Table, list[tuple[str, str, str]]]] = {}
     for k in order:  # (a block's lines in print order: the first line that names a column takes it)
         planned[k] = _line_table(records[k], given[k], km, blocks.get(id(records[k])))
+    _same_key_same_column(records, planned)
     for k, rec in enumerate(records):
         line, used = planned[k]
         keys[line["name"]] = used
