@@ -1,4 +1,4 @@
-"""Shared helpers: synthetic data and dumping CatBoost's own record (get_evals_result) to JSON."""
+"""Shared by the run scripts: synthetic data and dumping CatBoost's own record (get_evals_result) to JSON."""
 import json
 import os
 import shutil

@@ -1,4 +1,4 @@
-"""Shared helpers: synthetic survival data from pycox.simulations (no network here), record dump."""
+"""Shared by the run scripts: synthetic survival data from pycox.simulations (no network here), record dump."""
 import json
 import numpy as np
 import pandas as pd
