@@ -1456,9 +1456,9 @@ def _bar_redraws_dropped(events: pd.DataFrame) -> pd.DataFrame:
     return events[~redrawn].reset_index(drop=True)
 
 
-# the words that name an evaluation's data split (`eval`, `evaluation` name none: every evaluation says them),
-# those of a logger's level, and those of a line that states only how long an evaluation took
-_SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
+# the words that name an evaluation's data split (keymap.SPLITS), those of a logger's level, and those of a line
+# that states only how long an evaluation took
+_SPLITS = keymap_mod.SPLITS
 _TIME_WORDS = frozenset({"took", "time", "s", "sec", "secs", "seconds", "ms", "elapsed", "min", "minutes"})
 _WORD = re.compile(r"[A-Za-z]+")
 # a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column)

@@ -1540,22 +1540,23 @@ def _epoch_in_description(rec: RecordShape) -> None:
     if bar is None or rec.counter != bar or rec.epoch is not None or rec.count < MIN_REPEATS:
         return
     for slot in rec.slots[: bar - 1]:
-        if (
-            slot.kind != "num"
-            or slot.role != "value"
-            or rec.shapes[0].literals[slot.index + 1].lstrip()[:1] == "%"
-        ):
+        if slot.kind != "num" or slot.role != "value" or _share(rec.shapes[0], slot.index):
             continue
         values = [v for _, v in rec.series(slot.index)]
-        wholes = [_whole(v) for v in values]
-        if not _is_int(values) or None in wholes or not _mostly_held(values):
+        if not _is_int(values) or not _mostly_held(values):
             continue
+        wholes = _ints(values)
         if any(b < a for a, b in zip(wholes, wholes[1:], strict=False)) or len(set(wholes)) < 2:
             continue  # (an epoch does not go back within a run's bars, and turns at least once in view)
         if rec.shapes[0].literals[slot.index].rstrip().endswith("="):
             continue  # (a setting's `key=value`, gsplat's `sh degree=3` as it steps up)
         slot.role, rec.epoch = "epoch", slot.index
         return
+
+
+def _share(sh: SampledShape, index: int) -> bool:
+    """Whether value `index` of a shape is printed as a share, a `%` after it (`50.67% examples`, `99.88 %`)."""
+    return sh.literals[index + 1].lstrip().startswith("%")
 
 
 def _counted_apart(rec: RecordShape, km: keymap_mod.KeyMap) -> list[RecordShape]:
@@ -2004,6 +2005,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
 
     repeats = [i for i in ints if set(_words(slots[i].label)) & _REPEAT_WORDS]
     folded = bool(repeats)
+    # (between which lines a repeat of the whole training turns, the next fold or ensemble member)
+    lines = max((len(ser) for ser in series.values()), default=0)
+    turned = [any(series[r][k][1] != series[r][k + 1][1] for r in repeats) for k in range(lines - 1)]
 
     def restarted(i: int) -> bool:
         """An epoch that goes back only to its first count (0 or 1), and rises twice as often: the script run
@@ -2055,14 +2059,11 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         its turns outnumber its rises (a short excerpt over a turn, `[1800/1832]` then `[   0/1832]`, or an epoch
         of few lines)."""
         ups = downs = 0
-        # (a repeat of the whole training turning, the next fold or ensemble member, starts the epoch over too)
-        turns = [
-            any(series[r][k][1] != series[r][k + 1][1] for r in repeats) for k in range(len(series[i]) - 1)
-        ]
-        for (s1, a), (s2, b), (_, f), (_, g), turned in zip(
-            series[i], series[i][1:], series[e], series[e][1:], turns, strict=False
+        # (a repeat of the whole training turning starts the epoch over too)
+        for (s1, a), (s2, b), (_, f), (_, g), turn in zip(
+            series[i], series[i][1:], series[e], series[e][1:], turned, strict=False
         ):
-            if s1 != s2 or f != g or turned:
+            if s1 != s2 or f != g or turn:
                 continue
             ups += b > a
             downs += b < a
@@ -2073,7 +2074,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         trains its epochs from the first again: torchensemble's gradient boosting)."""
         ser = series[e]
         back = [k for k in range(len(ser) - 1) if ser[k][0] == ser[k + 1][0] and ser[k + 1][1] < ser[k][1]]
-        return bool(back) and all(any(series[r][k][1] != series[r][k + 1][1] for r in repeats) for k in back)
+        return bool(back) and all(turned[k] for k in back)
 
     def epoch_of(i: int) -> int | None:
         """The epoch printed before position i: one named so, the outer of two N/M, or an integer just before a
@@ -2718,7 +2719,7 @@ def _unnamed_stage(label: str, eval_keys: Sequence[str]) -> bool:
 # the words of the training's stage (`train`, `training`, `trn`: DeePMD-kit's lcurve `rmse_trn` beside `rmse_val`)
 _TRAIN_STAGE = keymap_mod.TRAIN_WORDS
 # the data splits an evaluation is of, by the words that name them
-_SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
+_SPLITS = keymap_mod.SPLITS
 
 
 def _both_splits(rec: RecordShape) -> bool:
@@ -4277,7 +4278,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
     steps = _epochs_over_bare_bars(steps, records, km)
-    steps = _without_progress_reports(steps, records)
+    steps = _without_progress_reports(steps)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
     # A bar that counts to the total the records print (`step 10/120 | ...` beside a bar's `10/120`) counts the
@@ -5726,7 +5727,7 @@ def _epoch_heading(rec: RecordShape, records: list[RecordShape], sample: Sampled
     return None
 
 
-def _without_progress_reports(steps: list[RecordShape], records: list[RecordShape]) -> list[RecordShape]:
+def _without_progress_reports(steps: list[RecordShape]) -> list[RecordShape]:
     """A record that prints how much of its epoch is done (`at 50.67% examples`) under an epoch that holds over its
     lines, beside a record of the same counter that rises once an epoch: the epoch's progress, no step of its own
     (gensim's word2vec logs "EPOCH %i - PROGRESS: at %.2f%% examples, %.0f words/s, ..." while an epoch trains,
@@ -5739,8 +5740,7 @@ def _without_progress_reports(steps: list[RecordShape], records: list[RecordShap
             or _on_bar(rec)
         ):
             continue  # (a bar's redraws are its epoch's rows, each redraw kept: Ultralytics' table under its bar)
-        literals = rec.shapes[0].literals
-        shares = any(s.kind == "num" and literals[s.index + 1].lstrip().startswith("%") for s in rec.slots)
+        shares = any(s.kind == "num" and _share(rec.shapes[0], s.index) for s in rec.slots)
         epochs = [v for _, v in rec.series(rec.counter)]
         if not shares or not any(a == b for a, b in zip(epochs, epochs[1:], strict=False)):
             continue  # (an epoch printed again as it goes on)
@@ -6255,7 +6255,7 @@ def _uncounted_steps(records: list[RecordShape], km: keymap_mod.KeyMap) -> list[
             or s.unit
             or s.kind != "num"
             or s.role != "value"
-            or rec.shapes[0].literals[s.index + 1].lstrip().startswith("%")  # (a share done, `99.88 %`)
+            or _share(rec.shapes[0], s.index)  # (a share done, `99.88 %`)
             # (or a finished progress bar's position and total, an epoch's bar kept at its end: `Train Loss:
             # 7.577: 100%|##########| 1511/1511 [12:59<00:00,  1.94it/s]`, its values in the description)
             or _finished_bar(rec, s.index)

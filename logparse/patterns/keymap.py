@@ -1650,6 +1650,9 @@ EVAL_WORDS = frozenset(("val", "eval", "valid", "validation", "test", "dev", "va
 # f"Epoch {e:02d} | Train MSE: {tr:.6f} | Gate Loss: {g:.4f} | Val MSE: {va:.6f} | Val Corr: {c:.4f}")
 SPLIT_DISTANCES = frozenset(("mse", "mae", "l1", "l2"))
 TRAIN_WORDS = frozenset(("train", "training", "trn"))
+# the data split an evaluation is of, by the word that names it (`eval`, `evaluation` name none: every evaluation says
+# them)
+SPLITS = {"val": "val", "valid": "val", "validation": "val", "dev": "val", "test": "test", "testing": "test"}
 # a training split's name alone that the names map to the loss (synonyms.toml: CatBoost's `learn`)
 SPLIT_NAMED = frozenset(("learn",))
 

@@ -419,12 +419,11 @@ def _describe(
         s0 = int(first["segment"])
         if start == 0 and s0 == 0:
             kind, reason = SegmentKind.START, ""
-        elif start == 0:
-            # (every row of the attempts before it was logged again by a later one: the rows begin with a restart)
+        elif start == 0 or s0 != int(ref["segment"].iloc[start - 1]):
+            # (at the rows' start too where every row of the attempts before it was logged again by a later one:
+            # the rows begin with a restart)
             kind, reason = kinds[s0 - 1], reasons[s0 - 1]
-        elif s0 != int(ref["segment"].iloc[start - 1]):
-            kind, reason = kinds[s0 - 1], reasons[s0 - 1]
-            if int(first["run"]) != int(ref["run"].iloc[start - 1]) and kind != SegmentKind.NEW_RUN:
+            if start and int(first["run"]) != int(ref["run"].iloc[start - 1]) and kind != SegmentKind.NEW_RUN:
                 # (the new run's first attempt was logged again whole by a restart: the run begins here, for
                 # the reason its own first attempt gave)
                 began = max(k for k in range(s0) if kinds[k] == SegmentKind.NEW_RUN)
