@@ -50,7 +50,7 @@ from ..core.errors import PatternError
 from ..core.schema import Row, fill_aliases
 from ..patterns import keymap as keymap_mod
 from ..patterns.sets import FieldSpec, LineSpec, LineValues
-from ..read.reader import ANY_PREFIX, GLUED_BAR, TORCHRUN_PREFIX, Record, counter_lead, may_be_prefixed
+from ..read.reader import ANY_PREFIX, TORCHRUN_PREFIX, Record, counter_lead, glued_at, may_be_prefixed
 from .columns import RowBlock, Typed
 from .matcher import Matcher
 from .rows import bulkable, order_free
@@ -69,8 +69,8 @@ def own_text(line: str, counters: bool = False) -> tuple[str | None, int | None]
     prefix, a second one, another rank's output on the same line). The lane and the parallel reader's
     record-making both decide by it. `counters`: the file's line-leading `N: ` is its records' counter, which the
     reader keeps in the text (reader.leading_counters)."""
-    if "<" in line and "]" in line and GLUED_BAR.search(line):
-        return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.GLUED_BAR)
+    if glued_at(line) is not None:
+        return None, None  # a logging record glued to a tqdm bar: the reader cuts it off (reader.glued_at)
     if not may_be_prefixed(line):
         return line, None
     if counters and counter_lead(line):

@@ -1779,6 +1779,15 @@ def _optimizer_named(label: str) -> bool:
 _PLAN_WORDS = frozenset({"total", "max", "num", "n"})
 
 
+def _after_total(literals: list[str], total: int) -> str:
+    """The word printed right after a counter's total, the unit of what it counts (`completed 50 / 500 epochs`),
+    singular; "" for none, or for a word that is the next value's key (`112/9500 (epoch 0.589)`)."""
+    words = _words(literals[total + 1]) if total + 1 < len(literals) else []
+    if not words or (len(words) == 1 and total + 2 < len(literals)):
+        return ""
+    return words[0].removesuffix("s")
+
+
 def _epoch_named(label: str) -> bool:
     words = _words(label)
     return bool(words) and (
@@ -2229,6 +2238,9 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
     rec.paced = step in paced
     rec.named = _counter_named(slots[step].label) or slots[step].shifted or own(step) or epoch is not None
     rec.named = rec.named or _epoch_named(slots[step].label) or (few and leading(step))
+    # (or the word after its total names what it counts: umap-learn's "\tcompleted  50  /  500 epochs")
+    after = _after_total(literals, step + 1) if step + 1 in totals else ""
+    rec.named = rec.named or _epoch_named(after) or _counter_named(after)
     # (or a position out of its total under a word that counts loosely, seen twice: dalinvip's text classifier
     # prints "\rBatch[{}/{}] - loss: {:.6f}  acc: ..." every log interval)
     rec.named = rec.named or (few and step + 1 in totals and _counter_named(slots[step].label, loose=True))
@@ -4136,6 +4148,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if head is not None and head not in steps:
             steps.append(head)
     steps = [rec for rec in steps if rec.kind == "step"]
+    _line_over_its_bar(steps, km)
     find_blocks(steps, records, sample, km)
     _paced_by_bar(steps, records, sample, km)
     # (unless the log prints nothing else that counts: a counter named so, seen rising, alone, is the run's progress,
@@ -5318,6 +5331,31 @@ def _moves_with(
         if a2 > a1 and b2 > b1:
             ratios.add((b2 - b1) / (a2 - a1))
     return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)).is_integer()
+
+
+def _line_over_its_bar(steps: list[RecordShape], km: keymap_mod.KeyMap) -> None:
+    """A line that prints a counter and its total and no value, beside a progress bar that counts to the same total
+    and prints no training value: the line is what the program logs of its progress, the bar's frames what a
+    terminal showed in between (umap-learn's optimize_layout draws tqdm "Epochs completed" over the epochs and
+    prints "\\tcompleted %4d / %4d epochs" every tenth of them, umap/layouts.py). The line's counter is the run's
+    progress, its only record of the steps (as one counter alone is); the bar is no step."""
+    bars = [r for r in steps if r.kind == "step" and r.total is not None and _on_bar(r) and not _trains(r, km)]
+    for line in steps:
+        if (
+            line.kind != "step"
+            or line.counter is None
+            or line.total is None
+            or _on_bar(line)
+            or _has_values(line)
+            or line.count < MIN_REPEATS
+        ):
+            continue
+        totals = {v for _, v in line.series(line.total)}
+        same = [bar for bar in bars if {v for _, v in bar.series(bar.total)} == totals]
+        for bar in same:
+            bar.kind = "none"
+        if same:
+            line.named = True
 
 
 def _paced_by_bar(
@@ -7079,6 +7117,8 @@ def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True
     if any(s.rate and _EPOCH_RATE.search(s.label) for s in rec.slots):
         return True  # (a bar whose pace is epochs a second counts epochs: tqdm(range(n), unit="epoch"), PyKEEN's)
+    if rec.total is not None and not _on_bar(rec) and _epoch_named(_after_total(rec.shapes[0].literals, rec.total)):
+        return True  # (the word after its total names what it counts: umap-learn's "completed 50 / 500 epochs")
     if (
         label
         or rec.total is None

@@ -176,6 +176,23 @@ GLUED_BAR = regex.compile(
     r"|(?<=(?:it/s|s/it)\] *)[A-Z][A-Za-z]+ \d+: [A-Za-z])"
 )
 
+# A bar that prints its clock alone (`{n_fmt}/{total_fmt} [{elapsed}]`, umap-learn's bar_format in umap/layouts.py)
+# with a program's tab-led print glued after it: tqdm never writes a tab, so there the program's own line starts
+# ("... 42/500 [00:03]\tcompleted  50  /  500 epochs", umap's print beside its bar when the bar's \r ends no line).
+_GLUED_AFTER_CLOCK = re.compile(r"\|[^|\t]{0,200}? \d+/\d+ \[[\d:]+\](?=\t)")
+
+
+def glued_at(text: str) -> int | None:
+    """Where a record glued to the end of a progress bar's frame starts (GLUED_BAR, _GLUED_AFTER_CLOCK); None
+    where no record is glued to a frame."""
+    if "]" not in text:
+        return None
+    if "<" in text and (glued := GLUED_BAR.search(text)) is not None:
+        return glued.end()
+    if "\t" in text and (glued := _GLUED_AFTER_CLOCK.search(text)) is not None:
+        return glued.end()
+    return None
+
 
 class Record(NamedTuple):
     """One clean text record of the log (a tuple: made for every line, it must be cheap)."""
@@ -442,10 +459,9 @@ def _clean(text: str, counters: bool = False) -> list[tuple[str, int | None, str
     rank: int | None = None
     host: str | None = None
     role: str | None = None
-    if "<" in text and "]" in text:
-        glued = GLUED_BAR.search(text)
-        if glued is not None:
-            return [*_clean(text[: glued.end()], counters), *_clean(text[glued.end() :], counters)]
+    glued = glued_at(text)
+    if glued is not None:
+        return [*_clean(text[:glued], counters), *_clean(text[glued:], counters)]
     if not may_be_prefixed(text):
         return [(text.rstrip(), None, None)]  # no launcher prefix can start here
     labelled = False  # srun's label was peeled: srun writes one a line, so an `N: ` after it is the text's
