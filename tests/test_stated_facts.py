@@ -720,3 +720,19 @@ def test_a_parameter_count_stated_in_spanish(tmp_path):
     # a Spanish ViT notebook on CIFAR-10: print(f"Número de parámetros: {n:,}") before its epochs
     run = nanogpt_run(tmp_path, "Número de parámetros: 20,986,938")
     assert stated(run, "total_params") == {"total_params": 20_986_938}
+
+
+# ------------------------------------------------------------------------------------ a trainable count alone
+def test_a_trainable_count_alone_is_the_models_size_with_one_process_and_said_so(tmp_path):
+    run = nanogpt_run(tmp_path, "Trainable parameters: 13,607,618")
+    total = run.facts["total_params"]
+    assert total.value == 13_607_618 == run.facts["trainable_params"].value
+    assert total.source == "derived" and "the only one the log states" in total.detail
+
+
+def test_a_trainable_count_of_several_processes_or_beside_a_total_is_no_more_than_it_says(tmp_path):
+    # (with several processes a trainable count may be one shard's: FSDP prints per-rank counts)
+    run = nanogpt_run(tmp_path, "world_size: 4", "Trainable parameters: 13,607,618")
+    assert "total_params" not in run.facts and run.facts["trainable_params"].value == 13_607_618
+    run = nanogpt_run(tmp_path, "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622")
+    assert run.facts["total_params"].value == 6_742_609_920 and run.facts["total_params"].source == "log"

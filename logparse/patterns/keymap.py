@@ -1107,6 +1107,7 @@ class KeyMap:
             self._mirrored_eval_loss(keys, mapped, kept)
             self._stage_words_loss(keys, mapped, kept)
             self._suffixed_eval_loss(keys, mapped, kept)
+            self._split_distance_eval_loss(keys, mapped, kept)
             self._printers_units(keys, mapped)
         found = LineKeys(mapped, kept, skipped)
         if len(self._lines) < 10_000:
@@ -1469,6 +1470,34 @@ class KeyMap:
                 "step",
                 rule="loss",
                 via="the training stage's word beside the evaluation's loss (rules.loss)",
+            )
+
+    def _split_distance_eval_loss(
+        self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
+    ) -> None:
+        """A held-out split's distance (`validation MSE`) beside the training's loss, the line's one evaluation
+        figure: the error the loop judges the model by on held-out data, its evaluation's loss, whichever distance
+        the training minimized (PyPOTS's pypots/base.py logs "Epoch %03d - training loss (%s): %.4f, validation
+        %s: %.4f", an MAE trained, an MSE validated). Not where the line has an evaluation's loss already."""
+        if [m.column for m in mapped.values()].count("loss") != 1 or any(
+            m.column == "eval_loss" for m in mapped.values()
+        ):
+            return
+        held = [
+            k
+            for k in keys
+            if k not in mapped
+            and len(words := _words(k)) == 2
+            and words & SPLIT_DISTANCES
+            and words & (EVAL_WORDS - {"test"})
+        ]
+        if len(held) == 1:
+            kept.pop(held[0], None)
+            mapped[held[0]] = Mapping(
+                "eval_loss",
+                "step",
+                rule="eval",
+                via="a held-out split's distance beside the training's loss, the line's one evaluation figure",
             )
 
     def _suffixed_eval_loss(

@@ -241,7 +241,8 @@ def _params(
     if n is not None:
         srcs = sorted({f.source for f in chosen.values()})
         return Fact(n, "derived", f"from layers, hidden, heads, ffn, vocab ({'/'.join(srcs)})")
-    if "total_params" in facts:
+    # (a total the log does not state, derived from its trainable count, is read as that count: it may be a shard's)
+    if "total_params" in facts and facts["total_params"].source != "derived":
         f = facts["total_params"]
         warnings.append(
             RunWarning(

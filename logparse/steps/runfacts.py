@@ -87,7 +87,31 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
     if "world_size" not in facts and (ranks := communicator_ranks(parsed.facts)) is not None:
         facts["world_size"] = ranks  # (NCCL's own lines, where the log states no world size)
     _add_one_process_batch(facts, warnings)
+    _add_every_parameter(facts)
     return facts
+
+
+def _one_process(facts: dict[str, Fact]) -> bool:
+    """Whether the log states no more than one process (no world size, GPU count or data-parallel size past 1)."""
+    return all(
+        facts[name].value == 1 for name in ("world_size", "gpu_count", "data_parallel_size") if name in facts
+    )
+
+
+def _add_every_parameter(facts: dict[str, Fact]) -> None:
+    """The model's parameter count where a one-process log states only the trainable count: every parameter
+    trains unless the log says otherwise (a script's `sum(p.numel() for p in model.parameters() if
+    p.requires_grad)` of a model it trains whole; where some are frozen the log prints both counts, as peft's
+    print_trainable_parameters does, `trainable params: ... || all params: ...`). Not with several processes:
+    there a trainable count may be one shard's (FSDP prints per-rank counts, specs/models.py)."""
+    trainable = facts.get("trainable_params")
+    if trainable is None or "total_params" in facts or not _one_process(facts):
+        return
+    facts["total_params"] = Fact(
+        trainable.value,
+        "derived",
+        f"{trainable.detail}: the trainable count, the only one the log states",
+    )
 
 
 # the name the global batch taken from a batch of no scope is known by (run_facts drops it where the GPUs are many)
@@ -117,9 +141,8 @@ def _one_process_batch(facts: dict[str, Fact]) -> Fact | None:
     bare, micro = facts.get("batch_size"), facts.get("micro_batch_size")
     if "global_batch_size" in facts or bare is None or micro is None or bare.value != micro.value:
         return None
-    for name in ("world_size", "gpu_count", "data_parallel_size"):
-        if name in facts and facts[name].value != 1:
-            return None
+    if not _one_process(facts):
+        return None
     accum = facts.get("grad_accum")
     if accum is not None and accum.value != 1:
         return None
