@@ -734,5 +734,7 @@ def test_a_trainable_count_of_several_processes_or_beside_a_total_is_no_more_tha
     # (with several processes a trainable count may be one shard's: FSDP prints per-rank counts)
     run = nanogpt_run(tmp_path, "world_size: 4", "Trainable parameters: 13,607,618")
     assert "total_params" not in run.facts and run.facts["trainable_params"].value == 13_607_618
-    run = nanogpt_run(tmp_path, "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622")
+    run = nanogpt_run(
+        tmp_path, "trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622"
+    )
     assert run.facts["total_params"].value == 6_742_609_920 and run.facts["total_params"].source == "log"

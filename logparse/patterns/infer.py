@@ -5339,7 +5339,9 @@ def _line_over_its_bar(steps: list[RecordShape], km: keymap_mod.KeyMap) -> None:
     terminal showed in between (umap-learn's optimize_layout draws tqdm "Epochs completed" over the epochs and
     prints "\\tcompleted %4d / %4d epochs" every tenth of them, umap/layouts.py). The line's counter is the run's
     progress, its only record of the steps (as one counter alone is); the bar is no step."""
-    bars = [r for r in steps if r.kind == "step" and r.total is not None and _on_bar(r) and not _trains(r, km)]
+    bars = [
+        r for r in steps if r.kind == "step" and r.total is not None and _on_bar(r) and not _trains(r, km)
+    ]
     for line in steps:
         if (
             line.kind != "step"
@@ -7117,8 +7119,13 @@ def _counts_epochs(rec: RecordShape, km: keymap_mod.KeyMap) -> bool:
         return True
     if any(s.rate and _EPOCH_RATE.search(s.label) for s in rec.slots):
         return True  # (a bar whose pace is epochs a second counts epochs: tqdm(range(n), unit="epoch"), PyKEEN's)
-    if rec.total is not None and not _on_bar(rec) and _epoch_named(_after_total(rec.shapes[0].literals, rec.total)):
-        return True  # (the word after its total names what it counts: umap-learn's "completed 50 / 500 epochs")
+    # (or the word after its total names what it counts: umap-learn's "completed 50 / 500 epochs")
+    if (
+        rec.total is not None
+        and not _on_bar(rec)
+        and _epoch_named(_after_total(rec.shapes[0].literals, rec.total))
+    ):
+        return True
     if (
         label
         or rec.total is None
