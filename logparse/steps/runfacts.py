@@ -86,9 +86,14 @@ def log_facts(parsed: ParsedLog, warnings: list[RunWarning]) -> dict[str, Fact]:
         facts[name] = Fact(last.value, "log", f"line {last.line} ({last.pattern})")
     if "world_size" not in facts and (ranks := communicator_ranks(parsed.facts)) is not None:
         facts["world_size"] = ranks  # (NCCL's own lines, where the log states no world size)
+    _add_derived(facts, warnings)
+    return facts
+
+
+def _add_derived(facts: dict[str, Fact], warnings: list[RunWarning]) -> None:
+    """The facts a one-process log implies where it does not state them: the global batch, the model's size."""
     _add_one_process_batch(facts, warnings)
     _add_every_parameter(facts)
-    return facts
 
 
 def _one_process(facts: dict[str, Fact]) -> bool:
