@@ -1399,27 +1399,36 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     kinds = events["event"].tolist()
     group: list[int] = []
     current, split, shapes = -1, None, set()
+    last = -1  # the evaluation line before
     for k in range(len(events)):
         shape = _layout(texts[k])
         words = {w.lower() for w in _WORD.findall(texts[k])} - infer.LEVEL_WORDS
         timing = bool(words) and words <= _TIME_WORDS
         mine = frozenset(_SPLITS[w] for w in words if w in _SPLITS)
         named = any(w.lower() not in _KNOWN_WORDS for w in _NAME.findall(texts[k]))
+        # (a checkpoint saved between an evaluation's lines, with no step between, leaves them one: pythae's
+        # trainer logs "Saved checkpoint at epoch 4" between its evaluation's bar and its `Eval loss:`)
         joins = (
-            k > 0
+            last >= 0
             and kinds[k] == "eval"
-            and kinds[k - 1] == "eval"
-            and steps_before[k] == steps_before[k - 1]
-            and (ranks[k] == ranks[k - 1] or (pd.isna(ranks[k]) and pd.isna(ranks[k - 1])))
+            and all(kinds[j] == "checkpoint_save" for j in range(last + 1, k))
+            and steps_before[k] == steps_before[last]
+            and (ranks[k] == ranks[last] or (pd.isna(ranks[k]) and pd.isna(ranks[last])))
             and (timing or split is None or mine == split or (not mine and not named))
-            and (shape not in shapes or _next_episode(texts[k - 1], texts[k]))
+            and (shape not in shapes or _next_episode(texts[last], texts[k]))
         )
-        if not joins:
-            current, split, shapes = current + 1, None, set()
-        shapes.add(shape)
-        if not timing and split is None and mine:
-            split = mine  # (a line that names no split, `Eval epoch: 15`, leaves it to the next)
-        group.append(current)
+        if joins:
+            group.append(group[last])
+        else:
+            current += 1
+            group.append(current)
+            if kinds[k] == "eval":
+                split, shapes = None, set()
+        if kinds[k] == "eval":
+            shapes.add(shape)
+            if not timing and split is None and mine:
+                split = mine  # (a line that names no split, `Eval epoch: 15`, leaves it to the next)
+            last = k
     if current == len(events) - 1:
         return events
     by = events.groupby(np.asarray(group), sort=False)
@@ -1430,6 +1439,8 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
 
 
 _BAR_POSITION = re.compile(r"\|\s*(\d+)/\d+ \[")
+# a bar's description that numbers what it draws (`Eval of epoch 3/12:` before its percentage)
+_BAR_DESCRIPTION = re.compile(r"^(.*\d.*?):?\s+\d{1,3}%\|")
 
 
 def _bar_redraws_dropped(events: pd.DataFrame) -> pd.DataFrame:
@@ -1444,10 +1455,14 @@ def _bar_redraws_dropped(events: pd.DataFrame) -> pd.DataFrame:
     if bar.sum() < 2:
         return events
     position = pd.to_numeric(texts.str.extract(_BAR_POSITION, expand=False), errors="coerce")
+    # (or on the next lines, where the bar's description numbers what it evaluates and another bar is drawn between:
+    # pythae's "Eval of epoch 3/12" frames under its training bar's, moved to by a cursor-up code)
+    described = texts.str.extract(_BAR_DESCRIPTION, expand=False)
+    again = described.notna() & described.shift(-1).eq(described)
     redrawn = (
         bar
         & bar.shift(-1, fill_value=False)
-        & events["line"].shift(-1).eq(events["line"])
+        & (events["line"].shift(-1).eq(events["line"]) | again)
         & events["pattern"].shift(-1).eq(events["pattern"])
         & ~(position.shift(-1) < position)
     )

@@ -4291,6 +4291,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.epoch is None and rec.counter is not None:
             _find_marker(rec, records)
     steps = _epochs_over_bare_bars(steps, records, km)
+    steps = _epochs_opening_bars(steps, records, km)
     steps = _without_progress_reports(steps)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
@@ -5828,6 +5829,78 @@ def _epochs_over_bare_bars(
         _join(epochs[0], marker)
         out = [marker if rec is bar else rec for rec in out]
     return out
+
+
+def _epochs_opening_bars(
+    steps: list[RecordShape], records: list[RecordShape], km: keymap_mod.KeyMap
+) -> list[RecordShape]:
+    """A bar that names its epoch in its description and prints no value of its own (a rate, its clocks), each
+    epoch's bar opened by a frame of no count yet and closed by a line of training values with no number, one a
+    epoch: the opening frame's epoch is the step, that line its values, the bar its progress (pythae's BaseTrainer
+    draws tqdm(desc=f"Training of epoch {epoch}/{self.training_config.num_epochs}") over the batches, then logs
+    f"Train loss: {np.round(epoch_train_loss, 4)}" between rules, pythae/trainers/base_trainer/base_trainer.py)."""
+    out = list(steps)
+    for bar in steps:
+        if (
+            bar.epoch is None
+            or bar.kind != "step"
+            or _tqdm_count(bar.shapes[0]) is None
+            or any(s.label and not s.rate for s in bar.slots if s.index != bar.epoch)
+        ):
+            continue
+        label = bar.slots[bar.epoch].label
+        # (one bar's frames may fall in several shapes: its rate printed `s/batch`, then `batch/s`)
+        bars = [
+            b for b in steps if b.kind == "step" and b.epoch is not None and b.slots[b.epoch].label == label
+        ]
+        epochs = len({v for b in bars for _, v in b.series(b.epoch)})
+        opening = [
+            rec
+            for rec in records
+            if rec.kind == "none"
+            and rec.counter is not None
+            and rec.slots[rec.counter].label == label
+            and _tqdm_count(rec.shapes[0]) is not None
+            and not _has_values(rec)
+            and rec.count == epochs
+        ]
+        if len(opening) != 1:
+            continue
+        closing = [
+            rec
+            for rec in records
+            if rec.kind == "none"
+            and rec.counter is None
+            and rec.count == epochs
+            and _trains(rec, km)
+            and not _evaluation_text(rec)
+            and rec.first > opening[0].first
+        ]
+        if len(closing) != 1:
+            continue
+        for b in bars:
+            b.kind = "none"
+        opening[0].kind = "step"
+        _join(closing[0], opening[0])
+        out = [rec for rec in out if rec not in bars] + opening
+        for rec in records:  # (an evaluation's bar of each epoch, `Eval of epoch 1/12`, is at its epoch)
+            if (
+                rec.kind in ("eval", "eval_free")
+                and rec.epoch is not None
+                and rec.counter == _tqdm_count(rec.shapes[0])
+            ):
+                _counted_by_epoch(rec)
+    return out
+
+
+def _counted_by_epoch(rec: RecordShape) -> None:
+    """A bar's record whose step is the epoch its description names, not the bar's position."""
+    assert rec.counter is not None and rec.epoch is not None
+    rec.slots[rec.counter].role = "skip"
+    if rec.total is not None:
+        rec.slots[rec.total].role = "skip"
+    rec.slots[rec.epoch].role = "step"
+    rec.counter, rec.epoch, rec.total = rec.epoch, None, None
 
 
 def _find_marker(rec: RecordShape, records: list[RecordShape]) -> None:
