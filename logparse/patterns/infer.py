@@ -1788,8 +1788,15 @@ def _after_total(literals: list[str], total: int) -> str:
     return words[0].removesuffix("s")
 
 
+# the words after `epochs` that say they are the ones done so far (sbi's "Training neural network. Epochs trained:
+# %s", sbi/inference/trainers/base.py; `epochs completed`, `epochs done`)
+_DONE_WORDS = frozenset({"trained", "completed", "done", "finished", "seen"})
+
+
 def _epoch_named(label: str) -> bool:
     words = _words(label)
+    if len(words) >= 2 and words[-2] in ("epochs", "epoch") and words[-1] in _DONE_WORDS:
+        return True
     return bool(words) and (
         words[0] in EPOCH_WORDS or (words[-1] in EPOCH_WORDS and words[0] not in _PLAN_WORDS)
     )
@@ -4154,7 +4161,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     # (unless the log prints nothing else that counts: a counter named so, seen rising, alone, is the run's progress,
     # its only record of the steps it ran: Surprise's SVD.fit(verbose=True) prints "Processing epoch {}" an epoch,
     # surprise/prediction_algorithms/matrix_factorization.pyx)
-    progress = [rec for rec in steps if rec.kind == "step"]
+    progress = _restatements_dropped([rec for rec in steps if rec.kind == "step"])
     if len(progress) != 1 or not progress[0].named or progress[0].count < MIN_REPEATS:
         progress = []
     elif any(_trains(rec, km) for rec in records if rec is not progress[0]):
@@ -5332,6 +5339,29 @@ def _moves_with(
         if a2 > a1 and b2 > b1:
             ratios.add((b2 - b1) / (a2 - a1))
     return len(ratios) == 1 and next(iter(ratios)) >= 2 and next(iter(ratios)).is_integer()
+
+
+def _restatements_dropped(steps: list[RecordShape]) -> list[RecordShape]:
+    """Of a counter seen rising and, once or twice, the same counter under the same key in a summary block
+    (sbi's round summary "Epochs trained: 28" under its `\\r Training neural network. Epochs trained: 28`): the
+    summary restates where the run got to and prints nothing else, no step of its own."""
+    repeated = [rec for rec in steps if rec.count >= MIN_REPEATS]
+    if len(repeated) != 1 or repeated[0].counter is None:
+        return steps
+    key = _words(repeated[0].slots[repeated[0].counter].label)[-2:]
+    again = [
+        rec
+        for rec in steps
+        if rec is not repeated[0]
+        and rec.counter is not None
+        and _words(rec.slots[rec.counter].label)[-2:] == key
+        and not _has_values(rec)
+    ]
+    if not key or len(again) != len(steps) - 1:
+        return steps
+    for rec in again:
+        rec.kind = "none"
+    return repeated
 
 
 def _line_over_its_bar(steps: list[RecordShape], km: keymap_mod.KeyMap) -> None:
