@@ -209,3 +209,16 @@ def test_a_bar_of_epochs_drawn_first_before_its_rate_is_known_says_its_postfix_c
     assert list(result.steps["loss"]) == losses
     # a bar whose pace is in epochs counts epochs: its total is the epochs planned
     assert log_facts(frame(path), [])["num_epochs"].value == 5
+
+
+def test_a_bar_that_shows_its_values_before_its_rate_is_known_reads_every_step():
+    # CEBRA 0.6.1 (tests/data/captures/cebra/README.md): the frames at position 0, drawn before tqdm knows a rate
+    # (`0/200 [00:00<?, ?it/s]`), already show losses, so the description is set before the position counts the
+    # step, and each frame is its own step's
+    folder = ROOT / "tests" / "data" / "captures" / "cebra"
+    truth = json.loads((folder / "cebra_time_contrastive.total.json").read_text())["total"]
+    run = api.resolve(str(folder / "cebra_time_contrastive.log"))
+    steps = run.steps.set_index("step")
+    assert list(steps.index) == list(range(1, len(truth) + 1))
+    for step, total in enumerate(truth, start=1):
+        assert steps.at[step, "loss"] == pytest.approx(float(f"{total:.4f}"), abs=1e-9)

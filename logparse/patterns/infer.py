@@ -4299,6 +4299,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
             _find_marker(rec, records)
     steps = _epochs_over_bare_bars(steps, records, km)
     steps = _epochs_opening_bars(steps, records, km)
+    steps = _bars_first_frames(steps, records)
     steps = _without_progress_reports(steps)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
@@ -5921,6 +5922,51 @@ def _epochs_opening_bars(
             ):
                 _counted_by_epoch(rec)
     return out
+
+
+def _bars_first_frames(steps: list[RecordShape], records: list[RecordShape]) -> list[RecordShape]:
+    """The frames a bar draws with its values before it has counted a step, its rate not known yet (`0/200
+    [00:00<?, ?it/s]`: tqdm prints `?` for an unknown rate, so they fall in a shape of their own): the same bar's
+    frames, at position 0, for they say which the loop sets first, its values or its position (steps/bars.py
+    postfix_steps). CEBRA's solver sets the bar's description to the step's losses after each step, the bar its
+    iterable (cebra/solver/base.py), so its first frames show losses at 0."""
+    out = list(steps)
+    for bar in steps:
+        place = _tqdm_count(bar.shapes[0])
+        if bar.kind != "step" or place is None or bar.counter != place:
+            continue
+        labels = _drawn_keys(bar)
+        for rec in records:
+            at = _tqdm_count(rec.shapes[0])
+            if (
+                rec.kind != "none"
+                or rec.counter is not None
+                or at is None
+                or not labels
+                or _drawn_keys(rec) != labels
+                or {v for _, v in rec.series(at)} != {"0"}
+            ):
+                continue
+            rec.kind, rec.counter, rec.named = "step", at, True
+            rec.slots[at].role = "step"
+            if at + 1 < len(rec.slots) and rec.shapes[0].literals[at + 1].strip() == "/":
+                rec.total = at + 1
+                rec.slots[at + 1].role = "total"
+            out.append(rec)
+    return out
+
+
+def _drawn_keys(rec: RecordShape) -> list[str]:
+    """The keys of a record's values, in order, but those of its bar's own figures (its rate, its share done)."""
+    return [
+        s.label
+        for s in rec.slots
+        if s.kind == "num"
+        and s.role == "value"
+        and s.label
+        and not s.rate
+        and not _share(rec.shapes[0], s.index)
+    ]
 
 
 def _counted_by_epoch(rec: RecordShape) -> None:
@@ -8056,7 +8102,9 @@ def _summed_total(rec: RecordShape, km: keymap_mod.KeyMap) -> int | None:
     for slot in rec.slots:
         if slot.role != "value" or slot.kind != "num" or not slot.label:
             continue
-        named = _words(slot.label) == ["total"] and slot.header
+        # (a key named `total` alone on a line's keys, the sum of the terms before it on many lines sampled: CEBRA's
+        # bar "pos: -0.9078 neg:  5.5175 total:  4.6097 temperature: 1.0000", cebra/solver/base.py)
+        named = _words(slot.label) == ["total"] and (slot.header or lines >= 2 * MIN_REPEATS)
         after = (
             _parts_after(rec, slot.index)
             if not named
