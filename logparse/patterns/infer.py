@@ -4300,6 +4300,8 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     steps = _epochs_over_bare_bars(steps, records, km)
     steps = _epochs_opening_bars(steps, records, km)
     steps = _bars_first_frames(steps, records)
+    for rec in steps:
+        _epochs_planned_by_bar(rec)
     steps = _without_progress_reports(steps)
     # a progress bar's position counts steps only where nothing else in the log does: beside records of their
     # own (Catalyst's and SpeechBrain's epoch lines), the bars are progress, their postfixes lag
@@ -5954,6 +5956,31 @@ def _bars_first_frames(steps: list[RecordShape], records: list[RecordShape]) -> 
                 rec.slots[at + 1].role = "total"
             out.append(rec)
     return out
+
+
+def _epochs_planned_by_bar(rec: RecordShape) -> None:
+    """A record of each epoch that draws a bar over the epochs on its line, the bar's count never past the epoch
+    the record names (tqdm counts an epoch once it is done): the bar's total is the epochs planned (TorchKGE's
+    documented loop sets `Epoch {} | mean loss: {:.5f}` as the description of tqdm(range(n_epochs), unit='epoch'))."""
+    place = _tqdm_count(rec.shapes[0])
+    if (
+        rec.kind != "step"
+        or rec.counter is None
+        or place is None
+        or place == rec.counter
+        or rec.total is not None
+        or not _epoch_named(rec.slots[rec.counter].label)
+        or place + 1 >= len(rec.slots)
+        or rec.shapes[0].literals[place + 1].strip() != "/"
+    ):
+        return
+    epochs = [_whole(v) for _, v in rec.series(rec.counter)]
+    counts = [_whole(v) for _, v in rec.series(place)]
+    totals = {_whole(v) for _, v in rec.series(place + 1)}
+    total = totals.pop() if len(totals) == 1 else None
+    pairs = [(c, e) for c, e in zip(counts, epochs, strict=True) if c is not None and e is not None]
+    if total is not None and len(pairs) == len(epochs) and all(c <= e <= total for c, e in pairs):
+        rec.slots[place].role, rec.slots[place + 1].role = "skip", "epoch_total"
 
 
 def _drawn_keys(rec: RecordShape) -> list[str]:
