@@ -1435,12 +1435,12 @@ class KeyMap:
                 if k not in mapped and any(normalize(k) == p + base for p in self.eval_prefixes)
             ]
         if len(mirrors) == 1:
-            kept.pop(mirrors[0], None)
-            mapped[mirrors[0]] = Mapping(
+            _read_as(
+                mapped,
+                kept,
+                mirrors[0],
                 "eval_loss",
-                "step",
-                rule="eval",
-                via=f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
+                f"an evaluation's loss named as the loss {loss.strip()!r} (rules.loss)",
             )
 
     def _stage_words_loss(
@@ -1464,12 +1464,12 @@ class KeyMap:
         ):
             return
         if len(trains) == 1:
-            kept.pop(trains[0], None)
-            mapped[trains[0]] = Mapping(
+            _read_as(
+                mapped,
+                kept,
+                trains[0],
                 "loss",
-                "step",
-                rule="loss",
-                via="the training stage's word beside the evaluation's loss (rules.loss)",
+                "the training stage's word beside the evaluation's loss (rules.loss)",
             )
 
     def _split_distance_eval_loss(
@@ -1492,13 +1492,8 @@ class KeyMap:
             and words & (EVAL_WORDS - {"test"})
         ]
         if len(held) == 1:
-            kept.pop(held[0], None)
-            mapped[held[0]] = Mapping(
-                "eval_loss",
-                "step",
-                rule="eval",
-                via="a held-out split's distance beside the training's loss, the line's one evaluation figure",
-            )
+            why = "a held-out split's distance beside the training's loss, the line's one evaluation figure"
+            _read_as(mapped, kept, held[0], "eval_loss", why)
 
     def _suffixed_eval_loss(
         self, keys: tuple[str, ...], mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]]
@@ -1545,15 +1540,8 @@ class KeyMap:
         if len(mirrors) > 1:
             mirrors = {k: split for k, split in mirrors.items() if split != "test"}
         if len(mirrors) == 1:
-            key = next(iter(mirrors))
-            kept.pop(key, None)
-            mapped[key] = Mapping(
-                "eval_loss",
-                "step",
-                rule="eval",
-                via=f"an evaluation's loss, its split named after the name as the loss {chosen[0].strip()!r} names "
-                "the training's",
-            )
+            why = f"an evaluation's loss, its split named after the name as the loss {chosen[0].strip()!r} names the training's"
+            _read_as(mapped, kept, next(iter(mirrors)), "eval_loss", why)
 
     def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
         """A memory key of a known printer's line ([decimal] printers: its key and the keys its line prints
@@ -2005,3 +1993,11 @@ def one_stage_apart(
         return False
     differ = [k for k, (x, y) in enumerate(zip(train, other, strict=True)) if x != y]
     return len(differ) == 1 and train[differ[0]] in training and other[differ[0]] in evaluation
+
+
+def _read_as(
+    mapped: dict[str, Mapping], kept: dict[str, tuple[str, str]], key: str, column: str, via: str
+) -> None:
+    """A line rule's reading of a key into the loss or the evaluation's loss, in place of keeping it."""
+    kept.pop(key, None)
+    mapped[key] = Mapping(column, "step", rule="loss" if column == "loss" else "eval", via=via)
