@@ -228,6 +228,7 @@ FORMS = {
     "repr": ["model: GPTConfig(block_size=256, vocab_size=50304, n_layer=4, n_head=8, n_embd=512, bias=False)"],
     "key_value_pairs": ["[2025-06-02 09:14:01] config: model=gpt-small seq_len=256 layers=4 heads=8 hidden=512"],
     "key_colon_value": ["Number of layers: 4", "n_head: 8", "Hidden size: 512", "Sequence length: 256"],
+    "markdown_backticks": ["- number of layers: `4`", "- n_head: `8`", "- hidden size: `512`", "- block_size: `256`"],
     "command_line": ["python train.py --n_layer=4 --n_head 8 --n_embd 512 --block_size 256 --compile"],
     "command_continued": ["./train \\", "  --n-layer 4 \\", "  --n-head 8 \\", "  --n-embd 512 \\", "  --block-size 256 \\", "  --compile"],
 }  # fmt: skip

@@ -437,7 +437,7 @@ class Mapping:
 
     def convert_unit(self, text: str) -> tuple[Any, str | None]:
         """(the column's value, the unit the value printed) of a printed value."""
-        t = text.strip().strip("'\"")
+        t = text.strip().strip("'\"`")  # (quoted as a string, or in backticks as Markdown prints code)
         if t in ("None", "null", "", "N/A", "n/a", "-"):
             return None, None
         if self.type == "bool":
