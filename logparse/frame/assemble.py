@@ -1476,8 +1476,9 @@ def _bar_redraws_dropped(events: pd.DataFrame) -> pd.DataFrame:
 _SPLITS = keymap_mod.SPLITS
 _TIME_WORDS = frozenset({"took", "time", "s", "sec", "secs", "seconds", "ms", "elapsed", "min", "minutes"})
 _WORD = re.compile(r"[A-Za-z]+")
-# a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column)
-_DIGITS = re.compile(r"\d+(?:[eE][-+]?\d+)?")
+# a number as a line's shape masks it, its exponent's sign too (`0.0e+00` then `1.0e-04` print one column); not the
+# cut-off of a ranking metric's name (`hit@1`, `hit@3`, `NDCG@10`: the rows of one evaluation's table name each)
+_DIGITS = re.compile(r"(?<!@)\d+(?:[eE][-+]?\d+)?")
 _BLANKS = re.compile(r"\s+")
 
 
