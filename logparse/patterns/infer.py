@@ -8393,6 +8393,10 @@ _SAVE_STEP = regex.compile(
 # the epoch a save names, where the steps' own counter is the epoch (`Checkpoint saved -> ckpt_best.pt  (epoch 534,
 # loss 7.5e-02)` beside `epoch    500 | loss ...` rows: saved at a step no row prints)
 _SAVE_EPOCH = regex.compile(r"(?i)\bepoch(?:\s*[:=#]?\s*|[_-])(\d+)(?![\d.]\d)")
+# the counter a line starts with, `N: ` (the reader keeps it in the text only where the file's lines lead with their
+# own counter, reader.leading_counters): a save logged so is at that step (lucidrains/audiolm-pytorch's trainer
+# prints f"{steps}: saving model to {results_folder}" beside f"{steps}: soundstream total loss: ...")
+_SAVE_LEAD = regex.compile(r"^\s*(\d+): ")
 
 
 def _save_line(sh: SampledShape, name: str, epochs_counted: bool = False) -> Table:
@@ -8411,6 +8415,8 @@ def _event_line(
     step = _SAVE_STEP.search(text, said) if said is not None else None
     if step is None and said is not None and epochs_counted:
         step = _SAVE_EPOCH.search(text, said)
+    if step is None and said is not None:
+        step = _SAVE_LEAD.match(text, 0, said)
     cut = max(cut, step.end(1) if step is not None else 0)
     parts = [LINE_START]
     fields: Table = {}
