@@ -222,3 +222,21 @@ def test_a_bar_that_shows_its_values_before_its_rate_is_known_reads_every_step()
     assert list(steps.index) == list(range(1, len(truth) + 1))
     for step, total in enumerate(truth, start=1):
         assert steps.at[step, "loss"] == pytest.approx(float(f"{total:.4f}"), abs=1e-9)
+
+
+def test_a_bar_drawn_only_after_the_training_and_printing_no_training_value_is_no_step(tmp_path):
+    # Cornac's Experiment: its model's bar over the epochs with the loss as postfix, then, once the models are fit,
+    # `Rating:` and `Ranking:` bars over the test users (cornac/eval_methods/base_method.py), no value of their own
+    frames = ["  0%|          | 0/20 [00:00<?, ?it/s]"]
+    for n in range(1, 21):
+        frames.append(
+            f"{5 * n:3d}%|#         | {n}/20 [00:{n:02d}<00:10,  1.{n % 10}0s/it, loss={2 - n / 20:.2f}]"
+        )
+    ranking = [
+        f"Ranking: {n // 10:3d}%|#         | {n}/987 [00:01<00:00, 530.{n % 10}4it/s]"
+        for n in range(100, 988, 100)
+    ]
+    path = tmp_path / "cornac.log"
+    path.write_text("\r".join(frames) + "\n" + "\r".join(ranking) + "\n")
+    steps = api.resolve(str(path)).steps
+    assert steps["step"].max() == 20 and steps["step"].min() >= 1

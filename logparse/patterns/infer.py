@@ -4300,6 +4300,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     steps = _epochs_over_bare_bars(steps, records, km)
     steps = _epochs_opening_bars(steps, records, km)
     steps = _bars_first_frames(steps, records)
+    steps = _bars_after_training(steps, km)
     for rec in steps:
         _epochs_planned_by_bar(rec)
     steps = _without_progress_reports(steps)
@@ -5956,6 +5957,28 @@ def _bars_first_frames(steps: list[RecordShape], records: list[RecordShape]) -> 
                 rec.slots[at + 1].role = "total"
             out.append(rec)
     return out
+
+
+def _bars_after_training(steps: list[RecordShape], km: keymap_mod.KeyMap) -> list[RecordShape]:
+    """A bar drawn only after the last line of the record that prints the training's values, printing none of its
+    own: it counts what follows the training (an evaluation's or a prediction's batches: Cornac's Experiment draws
+    `Rating:` and `Ranking:` bars over the test users once its models are fit, cornac/eval_methods/base_method.py),
+    no step."""
+    trained = [rec for rec in steps if rec.kind == "step" and _trains(rec, km)]
+    if not trained:
+        return steps
+    end = max(where for rec in trained for sh in rec.shapes for where in sh.seen)
+    after = [
+        rec
+        for rec in steps
+        if rec.kind == "step"
+        and _on_bar(rec)
+        and not _trains(rec, km)
+        and min(where for sh in rec.shapes for where in sh.seen) > end
+    ]
+    for rec in after:
+        rec.kind = "none"
+    return [rec for rec in steps if rec not in after]
 
 
 def _epochs_planned_by_bar(rec: RecordShape) -> None:
