@@ -19,7 +19,7 @@ from torchkge.utils import training as _training
 
 from synth_kg import make_kg
 
-# Workaround for torchkge issue #256 (fixed on the develop branch by PR #257, not in any PyPI release):
+# Workaround for the Trainer bug reported at github.com/torchkge-team/torchkge/issues/256 (fixed on the develop branch by pull 257, not in any PyPI release):
 # in 0.17.7 Trainer.run() calls TrainDataLoader.get_counter_examples() before the loader was ever iterated,
 # so self.iterator is None and run() dies with AttributeError before the first epoch. Let that call
 # return None instead; Trainer.run() itself (its loop and its tqdm bar) is untouched.
