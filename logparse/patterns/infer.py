@@ -5952,9 +5952,9 @@ def _bars_first_frames(steps: list[RecordShape], records: list[RecordShape]) -> 
                 continue
             rec.kind, rec.counter, rec.named = "step", at, True
             rec.slots[at].role = "step"
-            if at + 1 < len(rec.slots) and rec.shapes[0].literals[at + 1].strip() == "/":
-                rec.total = at + 1
-                rec.slots[at + 1].role = "total"
+            rec.total = _bar_total(rec.shapes[0], at)
+            if rec.total is not None:
+                rec.slots[rec.total].role = "total"
             out.append(rec)
     return out
 
@@ -5993,30 +5993,28 @@ def _epochs_planned_by_bar(rec: RecordShape) -> None:
         or place == rec.counter
         or rec.total is not None
         or not _epoch_named(rec.slots[rec.counter].label)
-        or place + 1 >= len(rec.slots)
-        or rec.shapes[0].literals[place + 1].strip() != "/"
     ):
+        return
+    of = _bar_total(rec.shapes[0], place)
+    if of is None:
         return
     epochs = [_whole(v) for _, v in rec.series(rec.counter)]
     counts = [_whole(v) for _, v in rec.series(place)]
-    totals = {_whole(v) for _, v in rec.series(place + 1)}
+    totals = {_whole(v) for _, v in rec.series(of)}
     total = totals.pop() if len(totals) == 1 else None
     pairs = [(c, e) for c, e in zip(counts, epochs, strict=True) if c is not None and e is not None]
     if total is not None and len(pairs) == len(epochs) and all(c <= e <= total for c, e in pairs):
-        rec.slots[place].role, rec.slots[place + 1].role = "skip", "epoch_total"
+        rec.slots[place].role, rec.slots[of].role = "skip", "epoch_total"
 
 
 def _drawn_keys(rec: RecordShape) -> list[str]:
     """The keys of a record's values, in order, but those of its bar's own figures (its rate, its share done)."""
-    return [
-        s.label
-        for s in rec.slots
-        if s.kind == "num"
-        and s.role == "value"
-        and s.label
-        and not s.rate
-        and not _share(rec.shapes[0], s.index)
-    ]
+    return [s.label for s in _keyed_slots(rec) if not s.rate and not _share(rec.shapes[0], s.index)]
+
+
+def _bar_total(sh: SampledShape, place: int) -> int | None:
+    """The value a bar's position `place` is counted out of (`10/100`), None where its line prints none."""
+    return place + 1 if place + 1 < len(sh.kinds) and sh.literals[place + 1].strip() == "/" else None
 
 
 def _counted_by_epoch(rec: RecordShape) -> None:

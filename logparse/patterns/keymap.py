@@ -1540,7 +1540,10 @@ class KeyMap:
         if len(mirrors) > 1:
             mirrors = {k: split for k, split in mirrors.items() if split != "test"}
         if len(mirrors) == 1:
-            why = f"an evaluation's loss, its split named after the name as the loss {chosen[0].strip()!r} names the training's"
+            why = (
+                f"an evaluation's loss, its split named after the name as the loss {chosen[0].strip()!r} names "
+                "the training's"
+            )
             _read_as(mapped, kept, next(iter(mirrors)), "eval_loss", why)
 
     def _printers_units(self, keys: tuple[str, ...], mapped: dict[str, Mapping]) -> None:
