@@ -9120,6 +9120,11 @@ def _to_the_second(stamps: list[tuple[int, str]]) -> bool:
         return all("." not in t and "," not in t[-7:] for _, t in stamps)
 
 
+# how far one step's time, printed every `stride` steps, may stray from the stamps' gap over the stride: the step
+# printed is the last of the stride, not their mean (an AverageMeter's `val`, hszhao/semseg util/util.py and its forks)
+_ONE_STEP_SLACK = 0.1
+
+
 def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: Slot, stamp: int) -> FieldPlan:
     """A value under a key the key model does not know (`t`) that the line's own stamps show to be a time: in
     every pair of consecutive records it equals the seconds between their stamps, as a timer read and reset at each
@@ -9139,7 +9144,7 @@ def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: S
     coarse = _to_the_second(stamps)
     scale = keymap_mod.TIME.get(slot.unit or "s", 1.0)
     strides: set[int] = set()
-    matched = 0
+    spans: set[bool] = set()  # per pair: the value timed the whole gap (True) or one step of it (False)
     for k, stride, v in _rises(rec, slot.index):
         if v is None or not math.isfinite(v) or v <= 0:
             return m
@@ -9148,22 +9153,35 @@ def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: S
         except ValueError:
             return m
         tol = max(0.02 * d, 1.0 if coarse else 0.05)
-        if d <= 2 * tol or abs(v * scale - d) > tol:
+        if d <= 2 * tol:
             return m
-        matched += 1
+        if abs(v * scale - d) <= tol:
+            spans.add(True)
+        elif stride > 1 and abs(v * scale * stride - d) <= max(_ONE_STEP_SLACK * d, tol):
+            spans.add(False)
+        else:
+            return m
         strides.add(stride)
-    if matched < MIN_REPEATS - 1 or len(strides) != 1:
+    if len(spans) != 1 or len(strides) != 1 or sum(1 for _ in _rises(rec, slot.index)) < MIN_REPEATS - 1:
         return m
     mapping = km.lookup("time", "step")
     if mapping is None or mapping.column != "step_time_s":
         return m
     stride = strides.pop()
-    why = (
-        f"a value under a key of no known quantity ({slot.label!r}) that equals the seconds between the stamps of "
-        f"consecutive records: the time of the {stride} step(s) between them, read per step"
-    )
-    use = keymap_mod.KeyUse("step_time_s", "values", why, slot.unit or "s", scale / stride)
-    return FieldPlan("step_time_s", scale=scale / stride, reason=why, use=use)
+    if spans.pop():
+        why = (
+            f"a value under a key of no known quantity ({slot.label!r}) that equals the seconds between the stamps "
+            f"of consecutive records: the time of the {stride} step(s) between them, read per step"
+        )
+        per = scale / stride
+    else:
+        why = (
+            f"a value under a key of no known quantity ({slot.label!r}) that, times the {stride} steps between "
+            "consecutive records, equals the seconds between their stamps: one step's time"
+        )
+        per = scale
+    use = keymap_mod.KeyUse("step_time_s", "values", why, slot.unit or "s", per)
+    return FieldPlan("step_time_s", scale=per, reason=why, use=use)
 
 
 def _part_of_step(slot: Slot, clock: bool) -> FieldPlan:
