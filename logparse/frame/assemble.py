@@ -1284,9 +1284,32 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         mine = wanted & of_rank
         theirs = steps if _no_rank(rank) or not (ranks == rank).any() else steps[ranks == rank]
         lines, values = _steps_named(theirs, events[~wanted & of_rank])
-        before = np.searchsorted(lines, events.loc[mine, "line"].to_numpy(), side="left") - 1
+        at = events.loc[mine, "line"].to_numpy()
+        before = np.searchsorted(lines, at, side="left") - 1
         events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
+        top = mine & _at_the_top(events, mine, lines, values)
+        if top.any():
+            after = np.searchsorted(lines, events.loc[top, "line"].to_numpy(), side="left")
+            events.loc[top, "step"] = np.where(
+                after < len(values), values[np.minimum(after, len(values) - 1)], values[-1]
+            )
     return events
+
+
+def _at_the_top(events: pd.DataFrame, mine: pd.Series, lines: np.ndarray, values: np.ndarray) -> pd.Series:
+    """The evaluations of a loop that evaluates at the top of its iteration, before the step it prints: a pattern
+    whose first evaluation comes before the first step line of a run whose counter starts there (at 0 or 1) did
+    its evaluations before that step's update, so each is of the step printed next (karpathy/build-nanogpt
+    train_gpt2.py: `if step % 250 == 0 or last_step:` evaluates and prints "validation loss: 10.4744" before the
+    training of `step    10` and its line)."""
+    found = pd.Series(False, index=events.index)
+    if not len(lines) or np.isnan(_initial_step(values)):
+        return found
+    evals = events[mine & (events["event"] == "eval")]
+    for _, group in evals.groupby("pattern", sort=False):
+        if group["line"].min() < lines[0] and len(group) > 1:
+            found[group.index] = True
+    return found
 
 
 def _steps_named(rows: pd.DataFrame, events: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

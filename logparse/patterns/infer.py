@@ -7636,6 +7636,8 @@ def _line_table(
         if m is not None and m.kept and rec.kind == "step" and not slot.unit:
             m = _by_values(m, key, texts, _counts(rec)) or m
         if m is not None and m.kept and rec.kind == "step":
+            m = _tokens_so_far(key, slot.unit, texts, _counts(rec)) or m
+        if m is not None and m.kept and rec.kind == "step":
             why = _named_alone_loss(rec, slot, km)
             if why is not None:
                 m = FieldPlan("loss", reason=why, use=keymap_mod.KeyUse("loss", "values", why, None))
@@ -7975,6 +7977,36 @@ def _bare_total(rec: RecordShape, km: keymap_mod.KeyMap, line: Sequence[str]) ->
 
 # the nouns of a cumulative count of samples printed beside the step (`4800 images`, `samples: 12800`)
 _SAMPLE_WORDS = frozenset({"images", "imgs", "samples", "examples", "sequences", "seqs", "seen", "total"})
+
+
+# the nouns of a count of tokens printed beside the step (`Tokens: 2.05K`)
+_TOKEN_WORDS = frozenset({"tokens", "token", "toks", "tok"})
+
+
+def _tokens_so_far(key: str, unit: str | None, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan | None:
+    """A count of tokens alone (`Tokens`) whose values are the step counter times one number, to the precision
+    printed: the tokens consumed so far, a step's tokens each step since the first (huggingface/picotron train.py
+    prints f"Tokens: {to_readable_format(trained_tokens)}" beside the step, 3 significant digits and a letter). A
+    count that stays (a step's tokens) or does not follow the counter is none."""
+    if not set(_words(key)) or not set(_words(key)) <= _TOKEN_WORDS or not _is_int(steps):
+        return None
+    if unit is not None and unit.lower() not in keymap_mod.COUNT:
+        return None
+    factor = keymap_mod.COUNT[unit.lower()] if unit else 1.0
+    counts, values = _ints(steps), [_number(t) for t in texts]
+    if len(values) < MIN_REPEATS or len(counts) != len(values) or any(v is None or v <= 0 for v in values):
+        return None
+    if any(b <= a for a, b in zip(counts, counts[1:], strict=False)) or counts[0] <= 0:
+        return None
+    per = values[-1] * factor / counts[-1]  # type: ignore[operator]
+    for text, v, c in zip(texts, values, counts, strict=True):
+        digits = text.split(".")[1] if "." in text else ""
+        ulp = 10.0 ** -len(regex.sub(r"\D.*", "", digits)) * factor  # (the printed value's last place)
+        if abs(v * factor - per * c) > ulp + 0.001 * per * c:  # type: ignore[operator]
+            return None
+    why = f"a count of tokens ({key!r}) that is the step counter times {per:,.0f}: the tokens consumed so far"
+    use = keymap_mod.KeyUse("consumed_tokens", "values", why, unit)
+    return FieldPlan("consumed_tokens", scale=factor, reason=why, use=use)
 
 
 def _by_values(m: FieldPlan, key: str, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan | None:
