@@ -7983,7 +7983,9 @@ _SAMPLE_WORDS = frozenset({"images", "imgs", "samples", "examples", "sequences",
 _TOKEN_WORDS = frozenset({"tokens", "token", "toks", "tok"})
 
 
-def _tokens_so_far(key: str, unit: str | None, texts: Sequence[str], steps: Sequence[str]) -> FieldPlan | None:
+def _tokens_so_far(
+    key: str, unit: str | None, texts: Sequence[str], steps: Sequence[str]
+) -> FieldPlan | None:
     """A count of tokens alone (`Tokens`) whose values are the step counter times one number, to the precision
     printed: the tokens consumed so far, a step's tokens each step since the first (huggingface/picotron train.py
     prints f"Tokens: {to_readable_format(trained_tokens)}" beside the step, 3 significant digits and a letter). A
