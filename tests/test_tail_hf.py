@@ -268,3 +268,42 @@ def test_ms_swift_dicts_and_its_val_bar():
     assert rows["step"].tolist() == said == [1, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50]
     assert "step_time_s" not in rows or rows["step_time_s"].isna().all()
     assert rows.set_index("step").at[50, "eval_loss"] == 0.03461
+
+
+# sentence-transformers 6.3 on the Trainer (tests/data/captures/sentence_transformers/, run_*.py there): the
+# truth is each run's log_history and the CSV file its evaluator writes a row to at every evaluation; the
+# checkpoints are the runs' settings: save_steps 25 of 100 steps, 48 of 96, checkpoint_save_steps 1000 of 3000
+ST = CAPTURES / "sentence_transformers"
+ST_RUNS = [
+    ("sentence_transformers_trainer", "trainer", 100 // 25),
+    ("sentence_transformers_fit", "fit", 3000 // 1000),
+    ("sentence_transformers_mnrl", "mnrl", 96 // 48),
+]
+
+
+def _evaluator_rows(run: str) -> int:
+    """Evaluations the evaluators wrote down: a CSV row each (fit's own epoch-end ones in a second file)."""
+    return sum(len(pd.read_csv(p)) for p in ST.glob(f"{run}_*results.csv"))
+
+
+@pytest.mark.parametrize(("name", "run", "checkpoints"), ST_RUNS)
+def test_sentence_transformers_steps_and_losses_equal_log_history(
+    name: str, run: str, checkpoints: int
+) -> None:
+    train = [e for e in json.loads((ST / f"{run}_log_history.json").read_text()) if "loss" in e]
+    rows = api.resolve(ST / f"{name}.log").all_steps
+    logged = rows[rows["loss"].notna()]
+    assert logged["step"].tolist() == [e["step"] for e in train]
+    assert logged["loss"].tolist() == [_printed(e["loss"]) for e in train]
+
+
+@pytest.mark.parametrize(("name", "run", "checkpoints"), ST_RUNS)
+def test_sentence_transformers_one_event_per_evaluation_and_checkpoint(
+    name: str, run: str, checkpoints: int
+) -> None:
+    """An evaluator's line, the eval dict after it and a checkpoint's two lines (the Trainer's "Saving model
+    checkpoint to .../checkpoint-48" and, at info level, "Model weights saved in .../checkpoint-48/...") each
+    count once; the legacy fit's epoch-end evaluations print the evaluator's line alone."""
+    events = api.resolve(ST / f"{name}.log").parsed.events
+    assert (events["event"] == "eval").sum() == _evaluator_rows(run)
+    assert (events["event"] == "checkpoint_save").sum() == checkpoints

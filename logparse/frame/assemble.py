@@ -584,6 +584,9 @@ class _Assembler:
             else:
                 for key, value in _flagged(values, problems).items():
                     rows.set(key, at, value)
+            if spec.event is not None:  # (an evaluation whose loss joins the step is still an evaluation)
+                joined = {"step": rows.get("step", at)} if at is not None else {}
+                self.events.append(event_row(spec, rec.line, rec.rank, rec.text, joined))
             return
         sums: set[str] = set()
         if spec.attach is not None:
@@ -967,6 +970,7 @@ class _Assembler:
         rows = closing_redraws_joined(rows)
         events = evaluations_joined(events, rows)
         events = _saves_joined(events, rows)
+        events = _one_save_a_step(events, rows)
         events = _steps_of_events(events, rows)
         rows = evaluated_steps(rows, events)
         self._counts_set_aside()
@@ -1185,6 +1189,11 @@ def _inferred_events(events: pd.DataFrame) -> pd.Series:
     return events["pattern"].astype(str).str.startswith("generic.")
 
 
+def _step_rows_of(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of steps, without the progress rows of bars that count other things."""
+    return rows[rows["kind"].eq("step")] if "kind" in rows else rows
+
+
 def _steps_before(events: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
     """For each event, how many rows come before its line: two events with the same count have no row between."""
     lines = np.sort(rows["line"].to_numpy()) if "line" in rows and not rows.empty else np.empty(0)
@@ -1220,6 +1229,31 @@ def _saves_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         return events
     keep = events.drop(index=drop)
     return keep.reset_index(drop=True)
+
+
+def _one_save_a_step(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """One event per checkpoint a framework's lines describe: a save of the same step as the save before it, with
+    no step line between them, that writes a file into the folder that one names is a part of it (the Trainer's
+    "Saving model checkpoint to .../checkpoint-48", then save_pretrained's "Model weights saved in
+    .../checkpoint-48/model.safetensors"); the first line is kept. A save's start and its end that name one place
+    stay two lines of the framework's (Megatron's "saving checkpoint at iteration 100 to ..." and "successfully
+    saved checkpoint from iteration 100 to ...")."""
+    if events.empty or "step" not in events or "event" not in events or "line" not in events:
+        return events
+    events = events.reset_index(drop=True)
+    saves = events[events["event"].eq("checkpoint_save") & events["step"].notna()]
+    if len(saves) < 2:
+        return events
+    before = _steps_before(
+        saves, _step_rows_of(rows)
+    )  # (a save's own bar, "Writing model shards", counts no step)
+    again = saves["step"].to_numpy()[1:] == saves["step"].to_numpy()[:-1]
+    again &= before[1:] == before[:-1]
+    texts = saves["text"].astype(str).tolist() if "text" in saves else [""] * len(saves)
+    again &= np.array([_written_within(a, b) for a, b in zip(texts, texts[1:], strict=False)], dtype=bool)
+    if not again.any():
+        return events
+    return events.drop(index=saves.index[1:][again]).reset_index(drop=True)
 
 
 def _one_message(first: Any, second: Any) -> bool:
@@ -1415,7 +1449,7 @@ def evaluations_joined(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     if events.empty or "event" not in events or "line" not in events:
         return events
     events = _bar_redraws_dropped(events.reset_index(drop=True))
-    steps_before = _steps_before(events, rows)
+    steps_before = _steps_before(events, _step_rows_of(rows))  # (an evaluation's own bar counts no step)
     # (plain lists: a log with an evaluation every few steps has hundreds of thousands)
     ranks = events["rank"].astype(object).tolist() if "rank" in events else [None] * len(events)
     texts = events["text"].astype(str).tolist() if "text" in events else [""] * len(events)
