@@ -622,3 +622,43 @@ def test_a_line_that_says_a_phase_starts_heads_no_row_of_its_own(write_log):
     logged = [f"INFO:avalanche:{line}" if line.startswith("-- Starting") else line for line in lines]
     parsed = frame(write_log("\n".join(logged) + "\n", "logged.log"))
     assert steps_of(parsed) == [0, 1, 2, 3] * 3
+
+
+def _metric_writer_line(step: int, pairs: list[tuple[str, str]], second: int) -> str:
+    # clu's LoggingWriter (google-deepmind/nanodo's metric writer) behind absl's prefix: '[{step}] k=v, k=v'
+    body = ", ".join(f"{k}={v}" for k, v in pairs)
+    return f"I1207 23:52:{second:02d}.413178 140704756668096 logging_writer.py:48] [{step}] {body}"
+
+
+def test_a_step_line_that_prints_more_keys_once_is_the_records_first_row(write_log):
+    # nanodo's step 0 adds the model's parameter counts to the keys every step prints; an evaluation's line, written
+    # by a background thread, comes before the line of the step before the one it names
+    lines = []
+    for step in range(12):
+        pairs = [
+            ("__train_loss", f"{10.9 - step / 10:.4f}"),
+            ("learning_rate", f"{0.00016 * (step + 1):.6g}"),
+        ]
+        if step == 0:
+            pairs += [("n_params/all", "2.16128e+06"), ("n_params/embedding", "2.06266e+06")]
+        pairs += [("train_loss", f"{10.9 - step / 10:.4f}"), ("train_tokens_seen", str(508 * step))]
+        if step % 4 == 2:  # (the evaluation of step 3, 7, 11, printed before step 2's, 6's, 10's line)
+            at, value = step + 1, f"{9.9 - step / 10:.6g}"
+            lines.append(_metric_writer_line(at, [("_eval_loss", value), ("eval_loss", value)], 30 + step))
+        lines.append(_metric_writer_line(step, pairs, 30 + step))
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(12))
+    rows = parsed.rows[parsed.rows["kind"] == "step"].set_index("step")
+    assert rows.at[0, "loss"] == 10.9
+    assert {s: rows.at[s, "eval_loss"] for s in (3, 7, 11)} == {3: 9.7, 7: 9.3, 11: 8.9}
+    assert rows["eval_loss"].notna().sum() == 3
+
+
+def test_a_bracketed_counter_before_a_key_that_opens_with_an_underscore_heads_its_line(write_log):
+    # the same writer's keys with no prefix: `[0] __train_loss=...` seen with one more key than the later lines
+    lines = [
+        f"[{s}] __train_loss={3 - s / 20:.4f}, lr=0.0001" + (", n_params=4096" if s == 0 else "")
+        for s in range(8)
+    ]
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(8))

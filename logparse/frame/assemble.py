@@ -1412,6 +1412,11 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
                 # an evaluation made as its step begins, before the step's training line (build-nanogpt's
                 # `250 val 2.2391` then `250 train 2.167775`): the next row is its step's
                 index = steps.index[after]
+            elif len(same) == 1 and len(np.unique(numbers)) == len(numbers):
+                # (its step's row comes later, after others, in a log whose steps are each printed once: the
+                # step it names is that row's, a metric writer's lines out of order, google-deepmind/nanodo's
+                # `[15] _eval_loss=...` before its `[14] __train_loss=...`)
+                index = steps.index[same[0]]
             else:
                 continue  # (its step's row comes later after others, or never: nothing to join)
         else:

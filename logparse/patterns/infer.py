@@ -944,6 +944,7 @@ class RecordShape:
     # its counter rises with its progress bar's iterations (_paced), or its bar with the step's (_paced_by_bar)
     paced: bool = False
     counter_scale: int = 1  # the counter is printed in thousands (`Step: 89k`) or millions
+    fuller: bool = False  # a step record's line that prints more keys once (_fuller_first_lines)
     beside: bool = False  # a progress bar counting the steps another record counts (its rate is not read)
     # an epoch line before the steps of the one epoch in view: it says the epochs planned, but whether the
     # counter after it counts within the epoch or the whole run is not shown
@@ -1977,7 +1978,7 @@ def find_counter(rec: RecordShape, km: keymap_mod.KeyMap) -> None:
         return (
             all(k == "ts" for k in rec.shapes[0].kinds[:i])
             and literals[i].strip() == "["
-            and regex.match(r"\]\s*:?\s*[A-Za-z]", literals[after]) is not None
+            and regex.match(r"\]\s*:?\s*[A-Za-z_]", literals[after]) is not None
         )
 
     named = [i for i in candidates if own(i)]
@@ -4035,6 +4036,34 @@ def _warning_text(sample: SampledLog) -> set[str]:
     return inside - outside
 
 
+def _fuller_first_lines(records: list[RecordShape]) -> None:
+    """A line seen once or twice that prints a step record's own text up to its counter, then every key the record
+    prints and more, is that record's line at a step that logs a few things once: its counter is where the
+    record's is (google-deepmind/nanodo's metric writer prints `[0] __train_loss=..., n_params/all=...` with the
+    model's parameter counts at step 0 only, the same keys without them at every later step)."""
+    mains = [rec for rec in records if rec.counter is not None and rec.count >= MIN_REPEATS]
+    for rec in records:
+        if rec.counter is not None or rec.count >= MIN_REPEATS or not rec.shapes[0].kinds:
+            continue
+        for main in mains:
+            assert main.counter is not None
+            c, mine, theirs = main.counter, rec.shapes[0], main.shapes[0]
+            if len(rec.slots) <= c or mine.kinds[: c + 1] != theirs.kinds[: c + 1]:
+                continue
+            if mine.literals[: c + 1] != theirs.literals[: c + 1] or not _is_int(v for _, v in rec.series(c)):
+                continue
+            keys = {sl.label for sl in main.slots if sl.label and sl.role == "value"}
+            labels = {sl.label for sl in rec.slots if sl.label}
+            if not keys or not keys < labels:
+                continue
+            for ours, its in zip(rec.slots[: c + 1], main.slots[: c + 1], strict=True):
+                ours.role = its.role
+            rec.counter, rec.named, rec.whole = c, main.named, main.whole
+            rec.epoch = main.epoch if main.epoch is not None and main.epoch < c else None
+            rec.counter_scale, rec.fuller = main.counter_scale, True
+            break
+
+
 def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = None) -> Inferred | None:
     """The inferred reading of a log from its sampled records (the head first, then slices of the file)."""
     km = km or keymap_mod.load()
@@ -4045,6 +4074,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
     records = [rec for rec in records_of(sample) if not all(sh.key in quoted for sh in rec.shapes)]
     apply_headers(records, sample)
     records = [part for rec in records for part in _counted_apart(rec, km)]
+    _fuller_first_lines(records)
     steps: list[RecordShape] = []
     for rec in records:
         if rec.counter is None:
@@ -6350,7 +6380,7 @@ def _qualifies(rec: RecordShape) -> bool:
         # (the counter's own total is no value: `Train Epoch: {i} / {num_epochs}` heads the line of its values)
         return (rec.named or loose) and all(s.role in ("step", "total") for s in rec.slots if s.kind == "num")
     if rec.count < MIN_REPEATS:
-        return rec.named
+        return rec.named or rec.fuller
     return True
 
 
