@@ -445,3 +445,15 @@ def test_a_message_after_a_frame_with_no_postfix_is_a_record_of_its_own(tmp_path
     texts = [r.text for r in read_records(str(path))]
     assert texts[0] == frames and texts[1].strip() == message
     assert texts[2:] == [postfixed + "  done"]
+
+
+def test_a_counter_and_its_loss_glued_to_a_bars_first_frame_start_a_record_of_their_own(tmp_path):
+    # lucidrains/x-transformers train_copy.py prints f'{i}: {loss.item()}' inside its tqdm loop; the bar's first
+    # frame has no newline yet, so the first print lands right after it
+    frame = "training:   0%|          | 0/40 [00:00<?, ?it/s]"
+    path = tmp_path / "glued.log"
+    path.write_text("\r" + frame + "0: 3.0486044883728027\n1: 2.9665298461914062\n")
+    records = list(read_records(str(path)))
+    # (the reader takes a line-leading `N: ` for a launcher's rank prefix until the reading knows it counts steps)
+    assert [(r.line, r.text) for r in records[:2]] == [(1, frame), (1, "3.0486044883728027")]
+    assert [r.line for r in records] == [1, 1, 2]

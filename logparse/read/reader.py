@@ -158,6 +158,9 @@ GLUED_BAR = regex.compile(
     # draws a postfix (its values a step's own; frames with none are the bar's progress, kept together)
     r"|(?<==[^\[\]\n]*\])[^\n|\[\]]{0,60}?\d{1,3}%\|"
     r"|Step (?!(?P=bar_step) \|)\d+ \| [A-Za-z_]"
+    # (or a loop's bare `{i}: {loss}`, lucidrains/x-transformers train_copy.py's print(f'{i}: {loss.item()}')
+    # inside its tqdm loop, written before the bar's first frame has a newline)
+    r"|\d+: [-+]?\d+\.\d+$"
     # or, after a frame with no postfix, a message of its own after blanks, `key: value` or `key=value` first (a
     # loop's tqdm.write() or print() beside its bar in a log that lost the bar's \r: r1407p/SAM4MLLM's
     # f"loss: {...:.4f}, lr: {...:.6f}, global_step: {global_step}"), or glued to the frame in a bracket of its own
