@@ -662,3 +662,23 @@ def test_a_bracketed_counter_before_a_key_that_opens_with_an_underscore_heads_it
     ]
     parsed = frame(write_log("\n".join(lines) + "\n"))
     assert steps_of(parsed) == list(range(8))
+
+
+def test_the_wrapped_rows_of_a_printed_tensor_are_no_steps(write_log):
+    # lucidrains/x-transformers train_copy.py: print(f'{i}: {loss.item()}') each step and, every 10 steps,
+    # print("input:  ", inp) and print("predicted output:  ", sample): torch wraps a long tensor's row, the
+    # continuation indented and closing the brackets the first line opened
+    # (the rows' first numbers, token ids, as in the captured log: 4 and 6, 12 and 4, 10 and 17)
+    tails = {10: (4, 6), 20: (12, 4), 30: (10, 17)}
+    lines = []
+    for i in range(40):
+        lines.append(f"{i}: {3.05 - i / 100}")
+        for label, first in zip(("input:  ", "predicted output:  "), tails.get(i, ()), strict=False):
+            lines.append(
+                f"{label} tensor([[ 3, 10,  2, 13, 10,  8, 16,  9, 13, 16, 14, 11, 16,  2, 11,  2, 17, 12,"
+            )
+            lines.append(f"          {first}, 11,  7, 16,  2, 15,  4, 16, 15,  8, 16, 14, 15, 11]])")
+        if i in tails:
+            lines.append("incorrects: 31")
+    parsed = frame(write_log("\n".join(lines) + "\n"))
+    assert steps_of(parsed) == list(range(40))

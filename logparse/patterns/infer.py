@@ -4036,6 +4036,17 @@ def _warning_text(sample: SampledLog) -> set[str]:
     return inside - outside
 
 
+def _list_tail(rec: RecordShape) -> bool:
+    """A line of numbers that ends by closing brackets it never opened is the rest of a list printed over lines, no
+    record of its own: a tensor's rows wrapped by torch's print (lucidrains/x-transformers train_copy.py prints
+    `input:   tensor([[ 3, 10,  2, ...,` and the next line `          4, 11,  7, ..., 11]])`)."""
+    text = rec.shapes[0].raw.rstrip()
+    closers = len(text) - len(text.rstrip(")]"))
+    if closers == 0 or "]" not in text[len(text) - closers :]:
+        return False
+    return text.count("]") > text.count("[") and all(k == "num" for k in rec.shapes[0].kinds)
+
+
 def _fuller_first_lines(records: list[RecordShape]) -> None:
     """A line seen once or twice that prints a step record's own text up to its counter, then every key the record
     prints and more, is that record's line at a step that logs a few things once: its counter is where the
@@ -4080,7 +4091,7 @@ def infer(slices: Iterable[Iterable[Record]], km: keymap_mod.KeyMap | None = Non
         if rec.counter is None:
             rec.kind = "none"
             continue
-        if not _qualifies(rec) or _tree_branch(rec) or _options_repr(rec):
+        if not _qualifies(rec) or _tree_branch(rec) or _options_repr(rec) or _list_tail(rec):
             rec.kind = "none"
             continue
         if _save_only(rec):
