@@ -1244,9 +1244,8 @@ def _one_save_a_step(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     saves = events[events["event"].eq("checkpoint_save") & events["step"].notna()]
     if len(saves) < 2:
         return events
-    before = _steps_before(
-        saves, _step_rows_of(rows)
-    )  # (a save's own bar, "Writing model shards", counts no step)
+    # (a save's own bar, "Writing model shards", counts no step)
+    before = _steps_before(saves, _step_rows_of(rows))
     again = saves["step"].to_numpy()[1:] == saves["step"].to_numpy()[:-1]
     again &= before[1:] == before[:-1]
     texts = saves["text"].astype(str).tolist() if "text" in saves else [""] * len(saves)
@@ -1318,15 +1317,13 @@ def _steps_of_events(events: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
         mine = wanted & of_rank
         theirs = steps if _no_rank(rank) or not (ranks == rank).any() else steps[ranks == rank]
         lines, values = _steps_named(theirs, events[~wanted & of_rank])
-        at = events.loc[mine, "line"].to_numpy()
-        before = np.searchsorted(lines, at, side="left") - 1
-        events.loc[mine, "step"] = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
-        top = mine & _at_the_top(events, mine, lines, values)
-        if top.any():
-            after = np.searchsorted(lines, events.loc[top, "line"].to_numpy(), side="left")
-            events.loc[top, "step"] = np.where(
-                after < len(values), values[np.minimum(after, len(values) - 1)], values[-1]
-            )
+        # (each event's step line printed next, and the one before it)
+        after = np.searchsorted(lines, events.loc[mine, "line"].to_numpy(), side="left")
+        before = after - 1
+        stepped = np.where(before >= 0, values[np.maximum(before, 0)], _initial_step(values))
+        top = _at_the_top(events, mine, lines, values)[mine].to_numpy()
+        # (an evaluation at the top of the loop after the last step line is at that step)
+        events.loc[mine, "step"] = np.where(top, values[np.minimum(after, len(values) - 1)], stepped)
     return events
 
 
@@ -1393,12 +1390,14 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
     printed = found["step"] if "step" in found else pd.Series(np.nan, index=found.index)
     # each step's rows, in line order: a printed step's row found without a scan of every row
     places: dict[float, np.ndarray] = {}
+    once = False  # every step printed on one row only
     if printed.notna().any():
         order = np.argsort(numbers, kind="stable")
         keys, starts = np.unique(numbers[order], return_index=True)
         places = {
             float(k): order[a:b] for k, a, b in zip(keys, starts, [*starts[1:], len(order)], strict=True)
         }
+        once = len(keys) == len(numbers)
     at: dict[Any, float] = {}
     first: dict[Any, float] = {}
     for line, step, loss in zip(found["line"], printed, found["eval_loss"], strict=True):
@@ -1412,7 +1411,7 @@ def evaluated_steps(rows: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
                 # an evaluation made as its step begins, before the step's training line (build-nanogpt's
                 # `250 val 2.2391` then `250 train 2.167775`): the next row is its step's
                 index = steps.index[after]
-            elif len(same) == 1 and len(np.unique(numbers)) == len(numbers):
+            elif len(same) == 1 and once:
                 # (its step's row comes later, after others, in a log whose steps are each printed once: the
                 # step it names is that row's, a metric writer's lines out of order, google-deepmind/nanodo's
                 # `[15] _eval_loss=...` before its `[14] __train_loss=...`)

@@ -9220,6 +9220,7 @@ def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: S
     scale = keymap_mod.TIME.get(slot.unit or "s", 1.0)
     strides: set[int] = set()
     spans: set[bool] = set()  # per pair: the value timed the whole gap (True) or one step of it (False)
+    matched = 0
     for k, stride, v in _rises(rec, slot.index):
         if v is None or not math.isfinite(v) or v <= 0:
             return m
@@ -9236,8 +9237,9 @@ def _stamped_time(rec: RecordShape, km: keymap_mod.KeyMap, m: FieldPlan, slot: S
             spans.add(False)
         else:
             return m
+        matched += 1
         strides.add(stride)
-    if len(spans) != 1 or len(strides) != 1 or sum(1 for _ in _rises(rec, slot.index)) < MIN_REPEATS - 1:
+    if matched < MIN_REPEATS - 1 or len(spans) != 1 or len(strides) != 1:
         return m
     mapping = km.lookup("time", "step")
     if mapping is None or mapping.column != "step_time_s":
